@@ -1,0 +1,96 @@
+import { decodeIdToken, Google } from "arctic";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { oauthAccounts, oauthStates, users } from "~/db/schema";
+import { generateId, hashToken } from "./crypto.server";
+import { generateCodeVerifier, generateState } from "arctic";
+import { isSecureOrigin } from "./session.server";
+import { nameFromEmail } from "~/models/user.server";
+
+export const GOOGLE_STATE_COOKIE = "google_oauth_state";
+const STATE_TTL = 10 * 60 * 1000;
+
+export function isGoogleConfigured(env: Pick<Env, "GOOGLE_CLIENT_ID" | "GOOGLE_CLIENT_SECRET">) {
+  return Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET);
+}
+
+export function googleClient(env: Env, url: URL) {
+  return new Google(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET ?? "", `${url.origin}/auth/google/callback`);
+}
+
+/**
+ * Starts a Google sign-in: a state (also in a short-lived cookie, binding the flow to this
+ * browser) and a PKCE verifier kept server-side and consumed once by the callback.
+ */
+export async function startGoogleSignIn(db: Db, env: Env, url: URL, redirectTo: string | null, now = Date.now()) {
+  const state = generateState();
+  const codeVerifier = generateCodeVerifier();
+  await db.insert(oauthStates).values({ hash: hashToken(state), codeVerifier, redirectTo, expiresAt: now + STATE_TTL });
+  const authorizationUrl = googleClient(env, url).createAuthorizationURL(state, codeVerifier, ["openid", "profile", "email"]);
+  const cookie = [
+    `${GOOGLE_STATE_COOKIE}=${state}`,
+    "Path=/auth/google",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${STATE_TTL / 1000}`,
+    ...(isSecureOrigin(url) ? ["Secure"] : []),
+  ].join("; ");
+  return { authorizationUrl, cookie };
+}
+
+export function clearGoogleStateCookie(url: URL) {
+  return [`${GOOGLE_STATE_COOKIE}=`, "Path=/auth/google", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(isSecureOrigin(url) ? ["Secure"] : [])].join("; ");
+}
+
+/** Consumes the state row (single use); null when unknown, already used or expired. */
+export async function consumeOAuthState(db: Db, state: string, now = Date.now()) {
+  const rows = await db.all<{ code_verifier: string; redirect_to: string | null; expires_at: number }>(
+    sql`DELETE FROM oauth_states WHERE hash = ${hashToken(state)} RETURNING code_verifier, redirect_to, expires_at`,
+  );
+  const row = rows[0];
+  if (!row || row.expires_at <= now) return null;
+  return { codeVerifier: row.code_verifier, redirectTo: row.redirect_to };
+}
+
+export interface GoogleClaims {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  name?: string;
+}
+
+export class GoogleSignInError extends Error {}
+
+/**
+ * The user for a Google identity: the linked account, else the user with the same verified
+ * e-mail (linked now), else a new user made from Google's name and e-mail.
+ */
+export async function userForGoogleIdentity(db: Db, claims: GoogleClaims, now = Date.now()) {
+  const linked = await db
+    .select({ userId: oauthAccounts.userId })
+    .from(oauthAccounts)
+    .where(and(eq(oauthAccounts.provider, "google"), eq(oauthAccounts.providerUserId, claims.sub)))
+    .get();
+  if (linked) return linked.userId;
+  if (!claims.email || claims.email_verified !== true) {
+    throw new GoogleSignInError("Your Google account has no verified e-mail address.");
+  }
+  const email = claims.email.toLowerCase();
+  const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  const userId = existing?.id ?? generateId();
+  await db.batch([
+    db
+      .insert(users)
+      .values({ id: userId, email, fullName: claims.name?.trim() || nameFromEmail(email), emailVerifiedAt: now, createdAt: now })
+      .onConflictDoNothing(),
+    db.insert(oauthAccounts).values({ provider: "google", providerUserId: claims.sub, userId }).onConflictDoNothing(),
+  ]);
+  return userId;
+}
+
+/** Exchanges the code (with the PKCE verifier) and reads the ID token's claims. */
+export async function exchangeGoogleCode(env: Env, url: URL, code: string, codeVerifier: string): Promise<GoogleClaims> {
+  const tokens = await googleClient(env, url).validateAuthorizationCode(code, codeVerifier);
+  // The ID token comes straight from Google's token endpoint over TLS, so its claims are trusted as is.
+  return decodeIdToken(tokens.idToken()) as GoogleClaims;
+}

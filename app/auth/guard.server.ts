@@ -1,0 +1,20 @@
+import { redirect, type RouterContextProvider } from "react-router";
+import { getApp } from "~/lib/context.server";
+
+/**
+ * The signed-in user, or a redirect to /404 carrying where the visitor was going (spec §2),
+ * so signing in there brings them back.
+ */
+export function requireUser(context: Readonly<RouterContextProvider>, request: Request) {
+  const { user } = getApp(context);
+  if (!user) {
+    const url = new URL(request.url);
+    throw redirect(`/404?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  return user;
+}
+
+/** Pages only for visitors (the landing page) send a signed-in user on to /welcome. */
+export function redirectSignedIn(context: Readonly<RouterContextProvider>) {
+  if (getApp(context).user) throw redirect("/welcome");
+}

@@ -1,0 +1,46 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { loginTokens } from "~/db/schema";
+import { takeRateLimit } from "~/models/rate-limit.server";
+import { generateToken, hashToken } from "./crypto.server";
+
+export const MAGIC_LINK_TTL = 15 * 60 * 1000;
+const PER_ADDRESS = { limit: 3, windowMs: 15 * 60 * 1000 };
+const PER_CLIENT = { limit: 20, windowMs: 60 * 60 * 1000 };
+
+/** Stores a new single-use sign-in token (hashed) and returns the raw token for the link. */
+export async function createLoginToken(db: Db, email: string, redirectTo: string | null, now = Date.now()) {
+  const token = generateToken();
+  await db.insert(loginTokens).values({
+    hash: hashToken(token),
+    email: email.toLowerCase(),
+    redirectTo,
+    expiresAt: now + MAGIC_LINK_TTL,
+  });
+  return token;
+}
+
+/**
+ * Consumes a sign-in token atomically: DELETE … RETURNING lets exactly one of two concurrent
+ * clicks get the row. Expired tokens are consumed too but yield nothing.
+ */
+export async function consumeLoginToken(db: Db, token: string, now = Date.now()) {
+  const rows = await db.all<{ email: string; redirect_to: string | null; expires_at: number }>(
+    sql`DELETE FROM login_tokens WHERE hash = ${hashToken(token)} RETURNING email, redirect_to, expires_at`,
+  );
+  const row = rows[0];
+  if (!row || row.expires_at <= now) return null;
+  return { email: row.email, redirectTo: row.redirect_to };
+}
+
+/** Sign-in e-mails: at most 3 per address per 15 minutes and 20 per client per hour. */
+export async function allowSignInEmail(db: Db, email: string, clientKey: string, now = Date.now()) {
+  const clientOk = await takeRateLimit(db, `signin-client:${clientKey}`, PER_CLIENT.limit, PER_CLIENT.windowMs, now);
+  if (!clientOk) return false;
+  return takeRateLimit(db, `signin-email:${email.toLowerCase()}`, PER_ADDRESS.limit, PER_ADDRESS.windowMs, now);
+}
+
+/** The client a request comes from, for rate limits: Cloudflare's connecting IP. */
+export function clientKey(request: Request) {
+  return request.headers.get("CF-Connecting-IP") ?? "local";
+}

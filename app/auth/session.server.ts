@@ -1,0 +1,101 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { sessions, users } from "~/db/schema";
+import { generateToken, hashToken } from "./crypto.server";
+
+export const SESSION_COOKIE = "dunly_session";
+const DAY = 24 * 60 * 60 * 1000;
+export const SESSION_TTL = 30 * DAY;
+/** Sliding expiry: a session used in its last 15 days is extended to 30 again. */
+const RENEW_BEFORE = 15 * DAY;
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  fullName: string;
+  imgKey: string | null;
+  plan: string;
+}
+
+export interface ValidatedSession {
+  user: SessionUser;
+  expiresAt: number;
+  /** True when the expiry moved and the cookie must be sent again. */
+  renewed: boolean;
+}
+
+/** Creates a session and returns the token for the cookie; only its hash is stored. */
+export async function createSession(db: Db, userId: string, now = Date.now()) {
+  const token = generateToken();
+  const expiresAt = now + SESSION_TTL;
+  await db.insert(sessions).values({ id: hashToken(token), userId, expiresAt, createdAt: now });
+  return { token, expiresAt };
+}
+
+export async function validateSessionToken(db: Db, token: string, now = Date.now()): Promise<ValidatedSession | null> {
+  const id = hashToken(token);
+  const row = await db
+    .select({
+      expiresAt: sessions.expiresAt,
+      id: users.id,
+      email: users.email,
+      fullName: users.fullName,
+      imgKey: users.imgKey,
+      plan: users.plan,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, id))
+    .get();
+  if (!row) return null;
+  if (row.expiresAt <= now) {
+    await db.delete(sessions).where(eq(sessions.id, id));
+    return null;
+  }
+  const { expiresAt, ...user } = row;
+  if (expiresAt - now < RENEW_BEFORE) {
+    const renewedAt = now + SESSION_TTL;
+    await db.update(sessions).set({ expiresAt: renewedAt }).where(eq(sessions.id, id));
+    return { user, expiresAt: renewedAt, renewed: true };
+  }
+  return { user, expiresAt, renewed: false };
+}
+
+export async function invalidateSession(db: Db, token: string) {
+  await db.delete(sessions).where(eq(sessions.id, hashToken(token)));
+}
+
+/** Secure everywhere except plain-http localhost, where browsers would drop a Secure cookie. */
+export function isSecureOrigin(url: URL) {
+  const local = url.hostname === "localhost" || url.hostname === "127.0.0.1";
+  return !(url.protocol === "http:" && local);
+}
+
+export function sessionCookie(token: string, expiresAt: number, url: URL) {
+  const parts = [
+    `${SESSION_COOKIE}=${token}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Expires=${new Date(expiresAt).toUTCString()}`,
+  ];
+  if (isSecureOrigin(url)) parts.push("Secure");
+  return parts.join("; ");
+}
+
+export function clearSessionCookie(url: URL) {
+  const parts = [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0"];
+  if (isSecureOrigin(url)) parts.push("Secure");
+  return parts.join("; ");
+}
+
+export function readCookie(request: Request, name: string): string | null {
+  const header = request.headers.get("Cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eqAt = part.indexOf("=");
+    if (eqAt === -1) continue;
+    if (part.slice(0, eqAt).trim() === name) return decodeURIComponent(part.slice(eqAt + 1).trim());
+  }
+  return null;
+}

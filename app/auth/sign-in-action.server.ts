@@ -1,0 +1,40 @@
+import { parseWithValibot } from "@conform-to/valibot";
+import { data, type RouterContextProvider } from "react-router";
+import { getDb } from "~/db/client.server";
+import { getApp } from "~/lib/context.server";
+import { safeRedirect } from "~/lib/redirect";
+import { SignInSchema } from "~/schemas/auth";
+import { allowSignInEmail, clientKey, createLoginToken, MAGIC_LINK_TTL } from "./magic-link.server";
+
+export const SIGN_IN_SENT = "Please Check your email for the sign in link";
+export const SIGN_IN_LIMITED = "Too many sign-in e-mails were requested. Please wait a few minutes and try again.";
+export const SIGN_IN_FAILED = "We could not send the sign-in e-mail. Please try again.";
+
+/**
+ * The magic-link request behind the landing page and /404 forms. The answer is the same whether
+ * or not an account exists for the address.
+ */
+export async function requestMagicLink(request: Request, context: Readonly<RouterContextProvider>) {
+  const { env } = getApp(context);
+  const formData = await request.formData();
+  const submission = parseWithValibot(formData, { schema: SignInSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply(), sent: false, message: null as string | null }, { status: 400 });
+  }
+  const db = getDb(env.DB);
+  const email = submission.value.email.toLowerCase();
+  if (!(await allowSignInEmail(db, email, clientKey(request)))) {
+    return data({ result: submission.reply(), sent: false, message: SIGN_IN_LIMITED }, { status: 429 });
+  }
+  const token = await createLoginToken(db, email, safeRedirect(submission.value.redirectTo));
+  const url = new URL("/auth/verify", request.url);
+  url.searchParams.set("token", token);
+  if (env.APP_ENV !== "production") console.log(`[dunly] sign-in link for ${email}: ${url.href}`);
+  try {
+    await env.MAILER.sendSignInLink({ to: email, url: url.href, expiresInMinutes: MAGIC_LINK_TTL / 60_000 });
+  } catch (error) {
+    console.error("[dunly] sign-in e-mail failed", error);
+    return data({ result: submission.reply(), sent: false, message: SIGN_IN_FAILED }, { status: 502 });
+  }
+  return { result: submission.reply({ resetForm: true }), sent: true, message: SIGN_IN_SENT };
+}

@@ -1,0 +1,28 @@
+import type { ComponentProps } from "react";
+import { cn } from "~/lib/utils";
+
+export function Input({ className, ...props }: ComponentProps<"input">) {
+  return (
+    <input
+      className={cn(
+        "h-10 w-full rounded-md border border-border bg-background px-3 text-sm text-foreground placeholder:text-muted aria-[invalid=true]:border-danger",
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export function Label({ className, ...props }: ComponentProps<"label">) {
+  return <label className={cn("text-sm font-medium", className)} {...props} />;
+}
+
+/** The message under a field; `id` is what the input's aria-describedby points at. */
+export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <p id={id} className="mt-1 text-sm text-danger" role="alert">
+      {errors[0]}
+    </p>
+  );
+}

@@ -1,0 +1,192 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** Epoch milliseconds, the unit of every time column (DESIGN §3). */
+const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+
+export const users = sqliteTable("users", {
+  // The spec's fb_uuid.
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(),
+  fullName: text("full_name").notNull().default(""),
+  imgKey: text("img_key"),
+  emailVerifiedAt: integer("email_verified_at"),
+  plan: text("plan").notNull().default("medium"),
+  createdAt: integer("created_at").notNull().default(nowMs),
+});
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    // hex(SHA-256(token)); the token itself is never stored.
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const loginTokens = sqliteTable(
+  "login_tokens",
+  {
+    hash: text("hash").primaryKey(),
+    email: text("email").notNull(),
+    // Where to go after sign-in (a same-site path, checked when stored).
+    redirectTo: text("redirect_to"),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("login_tokens_expires_idx").on(t.expiresAt)],
+);
+
+export const oauthStates = sqliteTable("oauth_states", {
+  // hex(SHA-256(state)); single use, consumed by the callback.
+  hash: text("hash").primaryKey(),
+  codeVerifier: text("code_verifier").notNull(),
+  redirectTo: text("redirect_to"),
+  expiresAt: integer("expires_at").notNull(),
+});
+
+export const oauthAccounts = sqliteTable(
+  "oauth_accounts",
+  {
+    provider: text("provider").notNull(),
+    providerUserId: text("provider_user_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user_idx").on(t.userId)],
+);
+
+export const passwordCredentials = sqliteTable("password_credentials", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  hash: text("hash").notNull(),
+  salt: text("salt").notNull(),
+  iterations: integer("iterations").notNull(),
+});
+
+/** One row per rate-limited action (sign-in e-mails, password attempts); old rows are pruned. */
+export const rateLimitEvents = sqliteTable(
+  "rate_limit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    key: text("key").notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("rate_limit_events_key_idx").on(t.key, t.createdAt)],
+);
+
+export const debtors = sqliteTable(
+  "debtors",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["person", "company"] }).notNull().default("person"),
+    fullName: text("full_name").notNull(),
+    email: text("email").notNull(),
+    debtCents: integer("debt_cents").notNull(),
+    currency: text("currency").notNull().default("USD"),
+    activeStrategy: integer("active_strategy").notNull().default(1),
+    paidCents: integer("paid_cents").notNull().default(0),
+    status: text("status", { enum: ["active", "paid", "opted_out", "bouncing"] })
+      .notNull()
+      .default("active"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    updatedAt: integer("updated_at").notNull().default(nowMs),
+  },
+  (t) => [index("debtors_owner_idx").on(t.ownerId, t.id)],
+);
+
+export const organizations = sqliteTable(
+  "organizations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    address: text("address").notNull(),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [index("organizations_owner_idx").on(t.ownerId, t.id)],
+);
+
+export const schedules = sqliteTable(
+  "schedules",
+  {
+    // The spec's schedule Name, prefixed by the owner id; derived by the server.
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id")
+      .notNull()
+      .references(() => debtors.id, { onDelete: "cascade" }),
+    organizationId: integer("organization_id").references(() => organizations.id, { onDelete: "set null" }),
+    preset: text("preset").notNull(),
+    templateStep: integer("template_step").notNull().default(0),
+    frequency: text("frequency", { enum: ["daily", "weekly", "now"] }).notNull(),
+    // Cron expression for recurring schedules; null for a one-time schedule.
+    cron: text("cron"),
+    // The single instant of a one-time schedule (epoch ms).
+    runAt: integer("run_at"),
+    timeZone: text("time_zone").notNull(),
+    dueDate: text("due_date"),
+    state: text("state", { enum: ["ENABLED", "DISABLED", "COMPLETED"] }).notNull().default("ENABLED"),
+    nextRunAt: integer("next_run_at"),
+    lastRunAt: integer("last_run_at"),
+    input: text("input", { mode: "json" }).notNull(),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    updatedAt: integer("updated_at").notNull().default(nowMs),
+  },
+  (t) => [
+    index("schedules_owner_idx").on(t.ownerId, t.createdAt),
+    index("schedules_debtor_idx").on(t.debtorId),
+    index("schedules_due_idx").on(t.state, t.nextRunAt),
+  ],
+);
+
+export const deliveries = sqliteTable(
+  "deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // No foreign key: a delivery outlives the schedule it came from (the report keeps it).
+    scheduleId: text("schedule_id"),
+    debtorId: integer("debtor_id").notNull(),
+    occurrenceKey: text("occurrence_key").notNull(),
+    template: text("template").notNull(),
+    tone: integer("tone").notNull(),
+    status: text("status", { enum: ["sending", "sent", "failed", "bounced"] }).notNull().default("sending"),
+    providerId: text("provider_id"),
+    error: text("error"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [
+    uniqueIndex("deliveries_occurrence_key_idx").on(t.occurrenceKey),
+    index("deliveries_owner_idx").on(t.ownerId, t.createdAt),
+    index("deliveries_debtor_idx").on(t.debtorId, t.createdAt),
+  ],
+);
+
+/** Local development and tests only: what the mail Worker would have sent. */
+export const devOutbox = sqliteTable("dev_outbox", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  to: text("to").notNull(),
+  from: text("from").notNull(),
+  replyTo: text("reply_to"),
+  subject: text("subject").notNull(),
+  html: text("html").notNull(),
+  text: text("text").notNull(),
+  createdAt: integer("created_at").notNull().default(nowMs),
+});

@@ -1,0 +1,34 @@
+import { eq } from "drizzle-orm";
+import { generateId } from "~/auth/crypto.server";
+import type { Db } from "~/db/client.server";
+import { users } from "~/db/schema";
+
+/** The name a new user starts with when the provider gives none: the e-mail's local part. */
+export function nameFromEmail(email: string) {
+  return email.split("@")[0] ?? email;
+}
+
+export async function getUserByEmail(db: Db, email: string) {
+  return db
+    .select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt })
+    .from(users)
+    .where(eq(users.email, email.toLowerCase()))
+    .get();
+}
+
+/**
+ * The user with this (verified) e-mail, created on first sign-in with the provider's name.
+ * Marks the e-mail verified, since every caller has just proven control of it.
+ */
+export async function upsertVerifiedUser(db: Db, input: { email: string; fullName?: string | null }, now = Date.now()) {
+  const email = input.email.toLowerCase();
+  const fullName = input.fullName?.trim() || nameFromEmail(email);
+  // One statement, so two first sign-ins at once cannot create two users.
+  const row = await db
+    .insert(users)
+    .values({ id: generateId(), email, fullName, emailVerifiedAt: now, createdAt: now })
+    .onConflictDoUpdate({ target: users.email, set: { emailVerifiedAt: now } })
+    .returning({ id: users.id })
+    .get();
+  return row.id;
+}

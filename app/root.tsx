@@ -1,0 +1,71 @@
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/root";
+import { NotFoundMessage } from "~/components/not-found";
+import { SiteFooter, SiteHeader, type HeaderUser } from "~/components/site-header";
+import { getApp } from "~/lib/context.server";
+import { DEFAULT_THEME, themeBootScript } from "~/lib/theme";
+import "./app.css";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user } = getApp(context);
+  const headerUser: HeaderUser | null = user
+    ? { fullName: user.fullName, email: user.email, imageUrl: user.imgKey ? `/images/${encodeURIComponent(user.imgKey)}` : null }
+    : null;
+  return { user: headerUser };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en" data-theme={DEFAULT_THEME} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <script dangerouslySetInnerHTML={{ __html: themeBootScript }} />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-dvh flex-col font-sans antialiased">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:p-2">
+          Skip to content
+        </a>
+        <SiteHeader user={data?.user ?? null} />
+        <main id="main" className="flex-1">
+          {children}
+        </main>
+        <SiteFooter />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundMessage />;
+  let details = "An unexpected error occurred. Please try again.";
+  let stack: string | undefined;
+  if (isRouteErrorResponse(error)) {
+    details = error.statusText || details;
+  } else if (import.meta.env.DEV && error instanceof Error) {
+    details = error.message;
+    stack = error.stack;
+  }
+  return (
+    <section className="mx-auto max-w-2xl px-4 py-16">
+      <h1 className="text-3xl font-bold">Something went wrong</h1>
+      <p className="mt-4 text-muted">{details}</p>
+      {stack && (
+        <pre className="mt-4 overflow-x-auto rounded bg-surface p-4 text-xs">
+          <code>{stack}</code>
+        </pre>
+      )}
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Dunly" }];

@@ -1,0 +1,51 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/auth.google.callback";
+import {
+  clearGoogleStateCookie,
+  consumeOAuthState,
+  exchangeGoogleCode,
+  GOOGLE_STATE_COOKIE,
+  GoogleSignInError,
+  isGoogleConfigured,
+  userForGoogleIdentity,
+} from "~/auth/google.server";
+import { createSession, readCookie, sessionCookie } from "~/auth/session.server";
+import { getDb } from "~/db/client.server";
+import { getApp } from "~/lib/context.server";
+import { safeRedirect } from "~/lib/redirect";
+
+/**
+ * Google's redirect back. No session unless: the state matches this browser's cookie, the state
+ * is known server-side and unused (so a replayed callback fails), and the code exchange succeeds.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env } = getApp(context);
+  const url = new URL(request.url);
+  const clear = { "Set-Cookie": clearGoogleStateCookie(url) };
+  const fail = (code: string) => redirect(`/?error=${code}`, { headers: clear });
+  if (!isGoogleConfigured(env)) return fail("google-unavailable");
+
+  const state = url.searchParams.get("state");
+  const code = url.searchParams.get("code");
+  const cookieState = readCookie(request, GOOGLE_STATE_COOKIE);
+  if (!state || !code || !cookieState || state !== cookieState) return fail("google-failed");
+
+  const db = getDb(env.DB);
+  const stored = await consumeOAuthState(db, state);
+  if (!stored) return fail("google-failed");
+
+  let userId: string;
+  try {
+    const claims = await exchangeGoogleCode(env, url, code, stored.codeVerifier);
+    userId = await userForGoogleIdentity(db, claims);
+  } catch (error) {
+    if (error instanceof GoogleSignInError) return fail("google-unverified");
+    console.error("[dunly] Google sign-in failed", error);
+    return fail("google-failed");
+  }
+  const session = await createSession(db, userId);
+  const headers = new Headers();
+  headers.append("Set-Cookie", clear["Set-Cookie"]);
+  headers.append("Set-Cookie", sessionCookie(session.token, session.expiresAt, url));
+  return redirect(safeRedirect(stored.redirectTo) ?? "/welcome", { headers });
+}

@@ -1,0 +1,16 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/auth.google";
+import { isGoogleConfigured, startGoogleSignIn } from "~/auth/google.server";
+import { getDb } from "~/db/client.server";
+import { getApp } from "~/lib/context.server";
+import { safeRedirect } from "~/lib/redirect";
+
+/** Starts Google sign-in; without a configured client it returns with a clear message instead. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { env } = getApp(context);
+  const url = new URL(request.url);
+  const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
+  if (!isGoogleConfigured(env)) return redirect("/?error=google-unavailable");
+  const { authorizationUrl, cookie } = await startGoogleSignIn(getDb(env.DB), env, url, redirectTo);
+  return redirect(authorizationUrl.toString(), { headers: { "Set-Cookie": cookie, "Cache-Control": "no-store" } });
+}

@@ -1,0 +1,45 @@
+import { data } from "react-router";
+import type { Route } from "./+types/guard-404";
+import { NotFoundMessage } from "~/components/not-found";
+import { SignInForm } from "~/components/sign-in-form";
+import { isGoogleConfigured } from "~/auth/google.server";
+import { requestMagicLink } from "~/auth/sign-in-action.server";
+import { authErrorMessage } from "~/lib/auth-errors";
+import { getApp } from "~/lib/context.server";
+import { safeRedirect } from "~/lib/redirect";
+
+/** /404: where a visitor lands from a guarded route, with sign-in that brings them back. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { env, user } = getApp(context);
+  const url = new URL(request.url);
+  return data(
+    {
+      signedIn: Boolean(user),
+      redirectTo: safeRedirect(url.searchParams.get("redirectTo")),
+      googleEnabled: isGoogleConfigured(env),
+      error: authErrorMessage(url.searchParams.get("error")),
+    },
+    { status: 404 },
+  );
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return requestMagicLink(request, context);
+}
+
+export default function GuardNotFound({ loaderData }: Route.ComponentProps) {
+  return (
+    <NotFoundMessage>
+      {!loaderData.signedIn && (
+        <div className="mt-6 flex w-full flex-col items-center gap-4">
+          <p className="text-muted">
+            {loaderData.redirectTo ? "Sign in to open this page." : "Sign in to continue."}
+          </p>
+          <SignInForm googleEnabled={loaderData.googleEnabled} redirectTo={loaderData.redirectTo} initialError={loaderData.error} />
+        </div>
+      )}
+    </NotFoundMessage>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Page not found · Dunly" }];

@@ -1,0 +1,49 @@
+import type { Route } from "./+types/home";
+import { Faq } from "~/components/faq";
+import { SignInForm } from "~/components/sign-in-form";
+import { redirectSignedIn } from "~/auth/guard.server";
+import { isGoogleConfigured } from "~/auth/google.server";
+import { requestMagicLink } from "~/auth/sign-in-action.server";
+import { authErrorMessage } from "~/lib/auth-errors";
+import { getApp } from "~/lib/context.server";
+import { landingFaq } from "~/lib/faq";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  redirectSignedIn(context);
+  const url = new URL(request.url);
+  return {
+    googleEnabled: isGoogleConfigured(getApp(context).env),
+    error: authErrorMessage(url.searchParams.get("error")),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return requestMagicLink(request, context);
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <section className="hero-animated relative flex min-h-[calc(100dvh-4rem)] items-center">
+        <div className="absolute inset-0 bg-black/35" aria-hidden />
+        <div className="relative mx-auto grid w-full max-w-6xl items-center gap-10 px-4 py-16 md:grid-cols-2">
+          <div className="text-white">
+            <h1 className="hero-rise text-4xl font-black leading-tight sm:text-5xl lg:text-6xl">
+              Ready to annoy people who owe you money?
+            </h1>
+            <p className="hero-rise-delay mt-6 text-lg sm:text-xl">Schedule email reminders for your debtors.</p>
+          </div>
+          <div className="flex justify-center md:justify-end">
+            <SignInForm googleEnabled={loaderData.googleEnabled} initialError={loaderData.error} />
+          </div>
+        </div>
+      </section>
+      <Faq id="faq" title="Frequently asked questions" items={landingFaq} />
+    </>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Dunly · Get paid without the awkward e-mails" },
+  { name: "description", content: "Schedule email reminders for your debtors." },
+];

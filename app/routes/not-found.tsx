@@ -1,0 +1,18 @@
+import { data } from "react-router";
+import type { Route } from "./+types/not-found";
+import { NotFoundMessage } from "~/components/not-found";
+
+export async function loader() {
+  return data(null, { status: 404 });
+}
+
+// Unknown form posts land here too; answer them with the same 404.
+export async function action() {
+  return data(null, { status: 404 });
+}
+
+export default function NotFound() {
+  return <NotFoundMessage />;
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Page not found · Dunly" }];

@@ -1,0 +1,71 @@
+import { Check } from "lucide-react";
+import type { Route } from "./+types/pricing";
+import { requireUser } from "~/auth/guard.server";
+import { Faq } from "~/components/faq";
+import { buttonVariants } from "~/components/ui/button";
+import { getApp } from "~/lib/context.server";
+import { pricingFaq } from "~/lib/faq";
+import { plans } from "~/lib/plans";
+import { cn } from "~/lib/utils";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireUser(context, request);
+  const { env } = getApp(context);
+  return {
+    plans: plans.map(({ checkoutVar, ...plan }) => ({ ...plan, checkoutUrl: env[checkoutVar] || null })),
+  };
+}
+
+export default function Pricing({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <section className="mx-auto max-w-6xl px-4 py-12">
+        <h1 className="text-center text-4xl font-black">Pricing</h1>
+        <p className="mt-3 text-center text-muted">Pick the strategy that fits your debtors.</p>
+        <div className="mt-10 grid gap-6 md:grid-cols-3">
+          {loaderData.plans.map((plan) => (
+            <article
+              key={plan.id}
+              aria-labelledby={`plan-${plan.id}`}
+              className={cn(
+                "relative flex flex-col rounded-2xl border bg-surface p-6",
+                plan.popular ? "border-primary shadow-lg shadow-primary/20" : "border-border",
+              )}
+            >
+              <h2 id={`plan-${plan.id}`} className="text-2xl font-bold">
+                {plan.name}
+              </h2>
+              <p className="mt-1 text-sm uppercase tracking-wide text-accent">{plan.tagline}</p>
+              <p className="mt-6">
+                <span className="text-5xl font-black">${plan.price}</span>
+                <span className="text-muted">/month</span>
+              </p>
+              <ul className="mt-6 flex flex-1 flex-col gap-2">
+                {plan.features.map((f) => (
+                  <li key={f} className="flex items-start gap-2">
+                    <Check className="mt-0.5 h-4 w-4 shrink-0 text-success" aria-hidden />
+                    {f}
+                  </li>
+                ))}
+              </ul>
+              {plan.checkoutUrl ? (
+                <a
+                  href={plan.checkoutUrl}
+                  rel="noopener noreferrer"
+                  className={cn(buttonVariants({ variant: plan.popular ? "primary" : "outline", size: "lg" }), "mt-8")}
+                >
+                  Subscribe<span className="sr-only"> to {plan.name}</span>
+                </a>
+              ) : (
+                <p className="mt-8 text-sm text-muted">Checkout for this plan is not configured yet.</p>
+              )}
+            </article>
+          ))}
+        </div>
+      </section>
+      <Faq id="pricing-faq" title="Frequently asked questions" items={pricingFaq} />
+    </>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Pricing · Dunly" }];

@@ -1,0 +1,94 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithValibot } from "@conform-to/valibot";
+import { Loader2 } from "lucide-react";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/sign-in.password";
+import { redirectSignedIn } from "~/auth/guard.server";
+import { clientKey } from "~/auth/magic-link.server";
+import { authenticateWithPassword } from "~/auth/password.server";
+import { createSession, sessionCookie } from "~/auth/session.server";
+import { Button } from "~/components/ui/button";
+import { FieldError, Input, Label } from "~/components/ui/input";
+import { getDb } from "~/db/client.server";
+import { getApp } from "~/lib/context.server";
+import { safeRedirect } from "~/lib/redirect";
+import { takeRateLimit } from "~/models/rate-limit.server";
+import { PasswordSignInSchema } from "~/schemas/auth";
+
+const WRONG = "Wrong e-mail or password.";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  redirectSignedIn(context);
+  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo")) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { env } = getApp(context);
+  const submission = parseWithValibot(await request.formData(), { schema: PasswordSignInSchema });
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  const db = getDb(env.DB);
+  const email = submission.value.email.toLowerCase();
+  // Guessing is slowed down per address and per client; the message never says which part was wrong.
+  const allowed =
+    (await takeRateLimit(db, `password-client:${clientKey(request)}`, 30, 60 * 60 * 1000)) &&
+    (await takeRateLimit(db, `password-email:${email}`, 10, 15 * 60 * 1000));
+  if (!allowed) {
+    return data(
+      { result: submission.reply({ formErrors: ["Too many attempts. Please wait a few minutes and try again."], hideFields: ["password"] }) },
+      { status: 429 },
+    );
+  }
+  const userId = await authenticateWithPassword(db, email, submission.value.password);
+  if (!userId) return data({ result: submission.reply({ formErrors: [WRONG], hideFields: ["password"] }) }, { status: 400 });
+  const session = await createSession(db, userId);
+  return redirect(safeRedirect(submission.value.redirectTo) ?? "/welcome", {
+    headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, new URL(request.url)) },
+  });
+}
+
+export default function PasswordSignIn({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithValibot(formData, { schema: PasswordSignInSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+  return (
+    <section className="mx-auto flex max-w-sm flex-col gap-6 px-4 py-16">
+      <h1 className="text-3xl font-bold">Sign in with a password</h1>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-6">
+        {loaderData.redirectTo && <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />}
+        <div>
+          <Label htmlFor={fields.email.id}>Email</Label>
+          <Input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} placeholder="Your Email" autoComplete="email" className="mt-1" />
+          <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+        </div>
+        <div>
+          <Label htmlFor={fields.password.id}>Password</Label>
+          <Input {...getInputProps(fields.password, { type: "password" })} key={fields.password.key} autoComplete="current-password" className="mt-1" />
+          <FieldError id={fields.password.errorId} errors={fields.password.errors} />
+        </div>
+        {form.errors && (
+          <p id={form.errorId} role="alert" className="text-sm text-danger">
+            {form.errors[0]}
+          </p>
+        )}
+        <Button type="submit" disabled={busy}>
+          {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+          Sign in
+        </Button>
+      </Form>
+      <p className="text-sm text-muted">
+        No password yet? Sign in with a{" "}
+        <Link to="/#sign-in" className="text-primary underline">
+          magic link
+        </Link>{" "}
+        and set one in Settings.
+      </p>
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Sign in with a password · Dunly" }];

@@ -1,0 +1,37 @@
+import { Button, Heading, Link, Text } from "@react-email/components";
+import { EmailLayout } from "./components/layout";
+
+export interface SignInEmailProps {
+  url: string;
+  expiresInMinutes: number;
+}
+
+export const signInSubject = "Your Dunly sign-in link";
+
+/** The magic-link e-mail: one button, the raw link as a fallback, and when it expires. */
+export default function SignInEmail({ url, expiresInMinutes }: SignInEmailProps) {
+  return (
+    <EmailLayout
+      preview="Sign in to Dunly with this link"
+      footer="If you did not ask to sign in to Dunly, you can ignore this e-mail; nobody can sign in without the link."
+    >
+      <Heading as="h1" style={{ fontSize: 22, margin: "0 0 16px" }}>
+        Sign in to Dunly
+      </Heading>
+      <Text style={{ fontSize: 15, lineHeight: "22px" }}>
+        Press the button to sign in. The link works once and expires in {expiresInMinutes} minutes.
+      </Text>
+      <Button
+        href={url}
+        style={{ backgroundColor: "#6d28d9", color: "#ffffff", borderRadius: 6, padding: "12px 20px", fontWeight: 600, fontSize: 15 }}
+      >
+        Sign in to Dunly
+      </Button>
+      <Text style={{ fontSize: 13, lineHeight: "20px", color: "#555555", marginTop: 24 }}>
+        Or paste this link into your browser: <Link href={url}>{url}</Link>
+      </Text>
+    </EmailLayout>
+  );
+}
+
+SignInEmail.PreviewProps = { url: "http://localhost:5173/auth/verify?token=example", expiresInMinutes: 15 } satisfies SignInEmailProps;

@@ -1,0 +1,51 @@
+import { Hono } from "hono";
+import { createRequestHandler } from "react-router";
+import { readCookie, SESSION_COOKIE, sessionCookie, validateSessionToken, type SessionUser } from "~/auth/session.server";
+import { getDb } from "~/db/client.server";
+import { createAppContext } from "~/lib/context.server";
+import { devRoutes } from "./dev";
+
+export type AppBindings = { Bindings: Env; Variables: { user: SessionUser | null } };
+
+const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Builds the Worker: CSRF and session first, then Hono's routes, then React Router for pages. */
+export function createApp() {
+  const app = new Hono<AppBindings>();
+
+  // CSRF: every state-changing request must come from our own origin (DESIGN §6).
+  app.use("*", async (c, next) => {
+    if (!SAFE_METHODS.has(c.req.method) && !c.req.path.startsWith("/webhooks/")) {
+      const origin = c.req.header("Origin");
+      if (!origin || origin !== new URL(c.req.url).origin) return c.text("Forbidden", 403);
+    }
+    await next();
+  });
+
+  // Session: the signed-in user for everything after this; sliding expiry re-sends the cookie.
+  app.use("*", async (c, next) => {
+    const token = readCookie(c.req.raw, SESSION_COOKIE);
+    const session = token ? await validateSessionToken(getDb(c.env.DB), token) : null;
+    c.set("user", session?.user ?? null);
+    await next();
+    if (token && session?.renewed && !c.res.headers.has("Set-Cookie")) {
+      c.res = new Response(c.res.body, c.res);
+      c.res.headers.append("Set-Cookie", sessionCookie(token, session.expiresAt, new URL(c.req.url)));
+    }
+  });
+
+  app.route("/dev", devRoutes);
+
+  app.all("*", (c) =>
+    requestHandler(c.req.raw, createAppContext({ env: c.env, ctx: c.executionCtx as ExecutionContext, user: c.get("user") })),
+  );
+  return app;
+}
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+} satisfies ExportedHandler<Env>;

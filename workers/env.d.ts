@@ -1,0 +1,21 @@
+// Bindings of the app Worker (wrangler.toml). Secrets are optional: local development runs without any.
+interface Env {
+  DB: D1Database;
+  IMAGES: R2Bucket;
+  MAILER: Service<import("./mail/index").MailWorker>;
+  APP_ENV: "development" | "test" | "production";
+  CHECKOUT_URL_SOFT: string;
+  CHECKOUT_URL_MEDIUM: string;
+  CHECKOUT_URL_AGGRESSIVE: string;
+  GOOGLE_CLIENT_ID: string;
+  GOOGLE_CLIENT_SECRET?: string;
+}
+
+// Bindings of the mail Worker (workers/mail/wrangler.toml).
+interface MailEnv {
+  DB: D1Database;
+  APP_ENV: "development" | "test" | "production";
+  MAIL_FROM_ADDRESS: string;
+  RESEND_BASE_URL: string;
+  RESEND_API_KEY?: string;
+}
