@@ -102,7 +102,7 @@ export function SignInForm({
           </p>
         )}
       </div>
-      <div className="my-4 flex items-center gap-3 text-xs uppercase text-muted" aria-hidden>
+      <div className="my-4 flex items-center gap-3 text-xs text-muted" aria-hidden>
         <span className="h-px flex-1 bg-border" />
         Or
         <span className="h-px flex-1 bg-border" />

@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/guard-404";
 import { NotFoundMessage } from "~/components/not-found";
 import { SignInForm } from "~/components/sign-in-form";
@@ -12,10 +12,13 @@ import { safeRedirect } from "~/lib/redirect";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { env, user } = getApp(context);
   const url = new URL(request.url);
+  const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
+  // Signed in meanwhile (another tab, a magic link): go where they were going.
+  if (user && redirectTo) throw redirect(redirectTo);
   return data(
     {
       signedIn: Boolean(user),
-      redirectTo: safeRedirect(url.searchParams.get("redirectTo")),
+      redirectTo,
       googleEnabled: isGoogleConfigured(env),
       error: authErrorMessage(url.searchParams.get("error")),
     },

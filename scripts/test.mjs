@@ -1,0 +1,39 @@
+// `npm test`: every test, in the order that fails fastest. Type check, build (the integration and
+// end-to-end tests run against the production build), unit + integration tests (vitest, the latter
+// inside workerd), then Playwright in Debian's Chromium.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+
+process.env.WRANGLER_SEND_METRICS = "false";
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!existsSync(chromium)) {
+  console.error(`\nChromium was not found at ${chromium}. The end-to-end tests use Debian's Chromium, never a downloaded browser.
+Install it with:
+
+    sudo apt-get update && sudo apt-get install -y chromium
+
+or point CHROMIUM_PATH at an existing Chromium binary, then run npm test again.\n`);
+  process.exit(1);
+}
+
+const steps = [
+  ["Type check", "react-router", ["typegen"]],
+  ["Type check", "tsc", ["--noEmit"]],
+  ["Build", "react-router", ["build"]],
+  ["Unit and integration tests", "vitest", ["run"]],
+  ["End-to-end tests", "playwright", ["test"]],
+];
+
+for (const [title, command, args] of steps) {
+  const started = Date.now();
+  console.log(`\n▶ ${title}: ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, { stdio: "inherit" });
+  if (result.status !== 0) {
+    console.error(`\n✖ ${title} failed (${command} ${args.join(" ")}).`);
+    process.exit(result.status ?? 1);
+  }
+  console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+console.log("\nAll tests passed.");

@@ -1,0 +1,102 @@
+import { expect, test } from "@playwright/test";
+import { readSignInLink, signInWithMagicLink, uniqueEmail } from "./helpers";
+
+test("a new user signs in by magic link, uses the drawer and theme, and signs out @phone", async ({ page }) => {
+  const email = uniqueEmail("journey");
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Ready to annoy people who owe you money?" })).toBeVisible();
+  await signInWithMagicLink(page, email);
+  await expect(page).toHaveURL(/\/welcome$/);
+  await expect(page.getByRole("heading", { name: "Welcome" })).toBeVisible();
+
+  // The drawer: Dashboard, Settings, the theme control and Log out.
+  await page.getByRole("button", { name: "Open account menu" }).click();
+  const drawer = page.getByRole("dialog", { name: "Menu" });
+  await expect(drawer.getByRole("link", { name: "Dashboard" })).toBeVisible();
+  await expect(drawer.getByRole("link", { name: "Settings" })).toHaveAttribute("href", "/iam/info");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dracula");
+  await drawer.getByRole("switch").click();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+
+  // The theme survives a reload, applied before paint by the inline script.
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("light");
+
+  await page.getByRole("button", { name: "Open account menu" }).click();
+  await page.getByRole("dialog", { name: "Menu" }).getByRole("button", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByPlaceholder("Your Email")).toBeVisible();
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/404\?redirectTo=%2Fdashboard$/);
+});
+
+test("a visitor opening /dashboard is sent to /404 and reaches /dashboard after signing in", async ({ page }) => {
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/404\?redirectTo=%2Fdashboard$/);
+  await expect(page.getByRole("heading", { name: "Sorry, We Can't Find That Page" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Go Back" })).toHaveAttribute("href", "/dashboard");
+  await signInWithMagicLink(page, uniqueEmail("guarded"));
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+});
+
+test("the sign-in form rejects a bad address and a used link does not work twice", async ({ page }) => {
+  await page.goto("/");
+  await page.getByPlaceholder("Your Email").fill("not-an-email");
+  await page.getByRole("button", { name: "Get magic link" }).click();
+  await expect(page.getByText("Email is required")).toBeVisible();
+  await expect(page.getByPlaceholder("Your Email")).toHaveValue("not-an-email");
+
+  const email = uniqueEmail("once");
+  await page.getByPlaceholder("Your Email").fill(email);
+  await page.getByRole("button", { name: "Get magic link" }).click();
+  await expect(page.getByText("Please Check your email for the sign in link")).toBeVisible();
+  const link = await readSignInLink(page, email);
+
+  await page.goto(link);
+  await page.getByRole("button", { name: "Continue to Dunly" }).click();
+  await expect(page).toHaveURL(/\/welcome$/);
+
+  // Same link again, from a fresh browser context: no second session.
+  const other = await page.context().browser()!.newContext();
+  const otherPage = await other.newPage();
+  await otherPage.goto(link);
+  await otherPage.getByRole("button", { name: "Continue to Dunly" }).click();
+  await expect(otherPage.getByRole("alert")).toContainText("invalid, was already used, or has expired");
+  await other.close();
+});
+
+test("Continue with Google explains itself when no Google client is configured", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Continue with Google" }).click();
+  await expect(page.getByText("Google sign-in is not available on this server yet.")).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("a signed-in user sets a password and signs in with it", async ({ page }) => {
+  const email = uniqueEmail("pw");
+  await page.goto("/");
+  await signInWithMagicLink(page, email);
+  await page.goto("/iam/info");
+  await page.getByLabel("New password").fill("short");
+  await page.getByLabel("Repeat new password").fill("short");
+  await page.getByRole("button", { name: "Save password" }).click();
+  await expect(page.getByText("Password must be at least 8 characters")).toBeVisible();
+  await page.getByLabel("New password").fill("correct horse battery");
+  await page.getByLabel("Repeat new password").fill("correct horse battery");
+  await page.getByRole("button", { name: "Save password" }).click();
+  await expect(page.getByText("Password saved.")).toBeVisible();
+
+  await page.getByRole("button", { name: "Open account menu" }).click();
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.getByRole("link", { name: "Sign in with a password" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("wrong password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("Wrong e-mail or password.")).toBeVisible();
+  await page.getByLabel("Password").fill("correct horse battery");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/welcome$/);
+});

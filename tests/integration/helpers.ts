@@ -1,0 +1,182 @@
+import { env, exports } from "cloudflare:workers";
+
+/** The origin most tests talk to: plain-http localhost, as in `wrangler dev`. */
+export const ORIGIN = "http://localhost";
+export const SESSION_COOKIE = "dunly_session";
+export const DAY = 24 * 60 * 60 * 1000;
+
+export const SIGN_IN_SENT = "Please Check your email for the sign in link";
+export const SIGN_IN_LIMITED = "Too many sign-in e-mails were requested. Please wait a few minutes and try again.";
+export const LINK_INVALID = "This sign-in link is invalid, was already used, or has expired. Please request a new one.";
+export const NOT_FOUND_TEXT = "Sorry, We Can't Find That Page";
+
+let counter = 0;
+
+/** A fresh address per call, so tests never share rate-limit buckets or users. */
+export function uniqueEmail(prefix = "user") {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** A fresh client address (CF-Connecting-IP) per call, so per-client limits never interfere. */
+export function uniqueIp() {
+  const b = () => Math.floor(Math.random() * 254) + 1;
+  return `10.${b()}.${b()}.${b()}`;
+}
+
+/** Requests the built app Worker; redirects are never followed. */
+export function request(path: string, init: RequestInit & { origin?: string } = {}) {
+  const { origin = ORIGIN, ...rest } = init;
+  return exports.default.fetch(new URL(path, origin).href, { redirect: "manual", ...rest });
+}
+
+export interface FormOptions {
+  /** The site the request is made to (default http://localhost). */
+  origin?: string;
+  /** The Origin header; defaults to the request's own origin, `null` leaves it out. */
+  originHeader?: string | null;
+  cookie?: string;
+  ip?: string;
+}
+
+/** A form POST like a browser without JavaScript makes it (document request, not `.data`). */
+export function postForm(path: string, fields: Record<string, string>, options: FormOptions = {}) {
+  const origin = options.origin ?? ORIGIN;
+  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
+  const originHeader = options.originHeader === undefined ? origin : options.originHeader;
+  if (originHeader !== null) headers.set("Origin", originHeader);
+  if (options.cookie) headers.set("Cookie", options.cookie);
+  headers.set("CF-Connecting-IP", options.ip ?? uniqueIp());
+  return request(path, { origin, method: "POST", headers, body: new URLSearchParams(fields).toString() });
+}
+
+/** GET with an optional cookie. */
+export function get(path: string, options: { cookie?: string; origin?: string; headers?: Record<string, string> } = {}) {
+  const headers = new Headers(options.headers);
+  if (options.cookie) headers.set("Cookie", options.cookie);
+  return request(path, { origin: options.origin, headers });
+}
+
+/** Asks for a magic link through the landing page form. */
+export function requestLink(email: string, options: FormOptions & { redirectTo?: string } = {}) {
+  const fields: Record<string, string> = { email };
+  if (options.redirectTo !== undefined) fields.redirectTo = options.redirectTo;
+  return postForm("/?index", fields, options);
+}
+
+export interface OutboxRow {
+  id: number;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export async function outboxFor(email: string) {
+  const { results } = await env.DB.prepare("SELECT * FROM dev_outbox WHERE \"to\" = ? ORDER BY id").bind(email.toLowerCase()).all<OutboxRow>();
+  return results;
+}
+
+/** The raw token of the newest sign-in e-mail to `email`, read from the link in the dev outbox. */
+export async function latestLinkToken(email: string) {
+  const rows = await outboxFor(email);
+  const last = rows.at(-1);
+  if (!last) throw new Error(`no e-mail to ${email} in dev_outbox`);
+  const fromText = /\/auth\/verify\?token=([A-Za-z0-9_-]+)/.exec(last.text)?.[1];
+  const fromHtml = /\/auth\/verify\?token=([A-Za-z0-9_-]+)/.exec(last.html)?.[1];
+  const token = fromText ?? fromHtml;
+  if (!token) throw new Error(`no sign-in link in the e-mail to ${email}`);
+  return token;
+}
+
+/** The full verify URL from the newest e-mail's text (to check which origin the link points at). */
+export async function latestLinkUrl(email: string) {
+  const last = (await outboxFor(email)).at(-1);
+  const url = last && /(https?:\/\/[^\s"<>]+\/auth\/verify\?token=[A-Za-z0-9_-]+)/.exec(last.text)?.[1];
+  if (!url) throw new Error(`no sign-in link in the e-mail to ${email}`);
+  return new URL(url);
+}
+
+/** Presses "Continue" on the verify page: POST /auth/verify with the token. */
+export function verify(token: string, options: FormOptions = {}) {
+  return postForm("/auth/verify", { token }, options);
+}
+
+/** All Set-Cookie headers of a response. */
+export function setCookies(res: Response) {
+  return res.headers.getSetCookie();
+}
+
+/** The Set-Cookie header for `name`, or undefined. */
+export function setCookieFor(res: Response, name: string) {
+  return setCookies(res).find((c) => c.startsWith(`${name}=`));
+}
+
+/** The session token a response sets (empty string when it clears the cookie), or undefined. */
+export function sessionTokenFrom(res: Response) {
+  const header = setCookieFor(res, SESSION_COOKIE);
+  if (header === undefined) return undefined;
+  return header.slice(SESSION_COOKIE.length + 1).split(";")[0];
+}
+
+/** The cookie attributes, lower-cased names, e.g. { httponly: "", samesite: "Lax" }. */
+export function cookieAttributes(header: string) {
+  const attrs: Record<string, string> = {};
+  for (const part of header.split(";").slice(1)) {
+    const [name, ...value] = part.trim().split("=");
+    attrs[name!.toLowerCase()] = value.join("=");
+  }
+  return attrs;
+}
+
+export async function sha256Hex(value: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function userByEmail(email: string) {
+  return env.DB.prepare("SELECT * FROM users WHERE email = ?")
+    .bind(email)
+    .first<{ id: string; email: string; full_name: string; email_verified_at: number | null }>();
+}
+
+export async function countSessionsOf(userId: string) {
+  return (await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
+}
+
+export async function countAllSessions() {
+  return (await env.DB.prepare("SELECT count(*) AS n FROM sessions").first<{ n: number }>())!.n;
+}
+
+export async function sessionRow(token: string) {
+  return env.DB.prepare("SELECT * FROM sessions WHERE id = ?")
+    .bind(await sha256Hex(token))
+    .first<{ id: string; user_id: string; expires_at: number; created_at: number }>();
+}
+
+export interface SignedIn {
+  email: string;
+  token: string;
+  /** The Cookie request header value. */
+  cookie: string;
+  userId: string;
+  response: Response;
+}
+
+/** Signs in through the real magic-link flow: request a link, read it from the outbox, verify it. */
+export async function signIn(email = uniqueEmail(), options: { origin?: string; redirectTo?: string } = {}): Promise<SignedIn> {
+  const requested = await requestLink(email, { origin: options.origin, redirectTo: options.redirectTo });
+  if (requested.status !== 200) throw new Error(`requesting a link for ${email} answered ${requested.status}`);
+  const response = await verify(await latestLinkToken(email), { origin: options.origin });
+  const token = sessionTokenFrom(response);
+  if (!token) throw new Error(`verifying the link for ${email} set no session cookie (status ${response.status})`);
+  const user = await userByEmail(email.toLowerCase());
+  if (!user) throw new Error(`no user for ${email} after sign-in`);
+  return { email: email.toLowerCase(), token, cookie: `${SESSION_COOKIE}=${token}`, userId: user.id, response };
+}
+
+/** The redirect target of a response, relative to the origin it was made on. */
+export function location(res: Response, origin = ORIGIN) {
+  const value = res.headers.get("Location");
+  return value === null ? null : new URL(value, origin);
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { outboxFor, requestLink, signIn, SIGN_IN_LIMITED, SIGN_IN_SENT, uniqueEmail, uniqueIp } from "./helpers";
+
+describe("sign-in e-mail rate limits", () => {
+  it("sends at most 3 e-mails per address per 15 minutes", async () => {
+    const email = uniqueEmail("per-address");
+    const ip = uniqueIp();
+    for (let i = 0; i < 3; i++) {
+      const res = await requestLink(email, { ip });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain(SIGN_IN_SENT);
+    }
+    const fourth = await requestLink(email, { ip });
+    expect(fourth.status).toBe(429);
+    const body = await fourth.text();
+    expect(body).toContain(SIGN_IN_LIMITED);
+    expect(body).not.toContain(SIGN_IN_SENT);
+    expect(await outboxFor(email)).toHaveLength(3);
+  });
+
+  it("limits per address even when the requests come from different clients", async () => {
+    const email = uniqueEmail("per-address-many-ips");
+    for (let i = 0; i < 3; i++) expect((await requestLink(email, { ip: uniqueIp() })).status).toBe(200);
+    expect((await requestLink(email, { ip: uniqueIp() })).status).toBe(429);
+    expect(await outboxFor(email)).toHaveLength(3);
+  });
+
+  it("counts addresses case-insensitively", async () => {
+    const email = uniqueEmail("case");
+    const ip = uniqueIp();
+    for (const variant of [email, email.toUpperCase(), email.replace("case", "CASE")]) {
+      expect((await requestLink(variant, { ip })).status).toBe(200);
+    }
+    expect((await requestLink(email, { ip })).status).toBe(429);
+    expect(await outboxFor(email)).toHaveLength(3);
+  });
+
+  it("sends at most 20 e-mails per client per hour", async () => {
+    const ip = uniqueIp();
+    for (let i = 0; i < 20; i++) {
+      const res = await requestLink(uniqueEmail(`client-${i}`), { ip });
+      expect(res.status).toBe(200);
+    }
+    const email = uniqueEmail("client-21");
+    const res = await requestLink(email, { ip });
+    expect(res.status).toBe(429);
+    expect(await res.text()).toContain(SIGN_IN_LIMITED);
+    expect(await outboxFor(email)).toHaveLength(0);
+
+    // Another client is not affected.
+    const other = uniqueEmail("other-client");
+    expect((await requestLink(other, { ip: uniqueIp() })).status).toBe(200);
+    expect(await outboxFor(other)).toHaveLength(1);
+  });
+
+  it("answers the same for an unknown address and an existing user's address", async () => {
+    const existing = await signIn(uniqueEmail("known"));
+    const unknown = uniqueEmail("unknown");
+
+    const forExisting = await requestLink(existing.email, { ip: uniqueIp() });
+    const forUnknown = await requestLink(unknown, { ip: uniqueIp() });
+    expect(forExisting.status).toBe(200);
+    expect(forUnknown.status).toBe(forExisting.status);
+    const existingBody = await forExisting.text();
+    const unknownBody = await forUnknown.text();
+    expect(existingBody).toContain(SIGN_IN_SENT);
+    expect(unknownBody).toBe(existingBody);
+    // Both really got an e-mail.
+    expect(await outboxFor(unknown)).toHaveLength(1);
+    expect(await outboxFor(existing.email)).toHaveLength(2);
+  });
+});
