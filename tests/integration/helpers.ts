@@ -175,6 +175,16 @@ export async function signIn(email = uniqueEmail(), options: { origin?: string; 
   return { email: email.toLowerCase(), token, cookie: `${SESSION_COOKIE}=${token}`, userId: user.id, response };
 }
 
+/** A response's HTML with the entities React escapes decoded, to search for visible text. */
+export async function pageText(res: Response) {
+  return (await res.text())
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
 /** The redirect target of a response, relative to the origin it was made on. */
 export function location(res: Response, origin = ORIGIN) {
   const value = res.headers.get("Location");

@@ -1,0 +1,208 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { hashPassword, MAX_PBKDF2_ITERATIONS, verifyPassword } from "~/auth/password.server";
+import {
+  cookieAttributes,
+  countSessionsOf,
+  get,
+  location,
+  postForm,
+  SESSION_COOKIE,
+  sessionTokenFrom,
+  setCookieFor,
+  signIn,
+  uniqueEmail,
+  uniqueIp,
+} from "./helpers";
+
+const WRONG = "Wrong e-mail or password.";
+const TOO_SHORT = "Password must be at least 8 characters";
+const CURRENT_WRONG = "The current password is not correct";
+
+async function credentialOf(userId: string) {
+  return env.DB.prepare("SELECT * FROM password_credentials WHERE user_id = ?")
+    .bind(userId)
+    .first<{ user_id: string; hash: string; salt: string; iterations: number }>();
+}
+
+/** The settings form as its fetcher submits it (single fetch: /iam/info.data). */
+function savePassword(cookie: string, fields: { newPassword: string; confirmPassword?: string; currentPassword?: string }) {
+  const body: Record<string, string> = { intent: "set-password", newPassword: fields.newPassword, confirmPassword: fields.confirmPassword ?? fields.newPassword };
+  if (fields.currentPassword !== undefined) body.currentPassword = fields.currentPassword;
+  return postForm("/iam/info.data", body, { cookie });
+}
+
+function passwordSignIn(email: string, password: string, extra: Record<string, string> = {}) {
+  return postForm("/sign-in/password", { email, password, ...extra }, { ip: uniqueIp() });
+}
+
+describe("PBKDF2 parameters", () => {
+  it("refuses more than 100,000 iterations (the Workers limit)", async () => {
+    expect(MAX_PBKDF2_ITERATIONS).toBe(100_000);
+    await expect(hashPassword("correct horse battery", 100_001)).rejects.toThrow(/100000/);
+  });
+
+  it("hashes and verifies at 100,000 iterations", async () => {
+    const stored = await hashPassword("correct horse battery", 100_000);
+    expect(stored.iterations).toBe(100_000);
+    expect(await verifyPassword("correct horse battery", stored)).toBe(true);
+    expect(await verifyPassword("correct horse batterY", stored)).toBe(false);
+  });
+
+  it("refuses to verify against a stored row with too many iterations", async () => {
+    const stored = await hashPassword("pw-pw-pw-pw", 1000);
+    await expect(verifyPassword("pw-pw-pw-pw", { ...stored, iterations: 100_001 })).rejects.toThrow();
+  });
+});
+
+describe("setting a password in Settings", () => {
+  it("stores a salted PBKDF2 hash with at most 100,000 iterations", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("set"));
+    const res = await savePassword(cookie, { newPassword: "hunter2hunter2" });
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).toContain('"saved",true');
+    expect(body).not.toContain("hunter2hunter2");
+
+    const row = await credentialOf(userId);
+    expect(row).not.toBeNull();
+    expect(row!.iterations).toBeLessThanOrEqual(100_000);
+    expect(row!.iterations).toBeGreaterThan(0);
+    expect(row!.hash).not.toContain("hunter2");
+    expect(atob(row!.salt)).toHaveLength(16);
+    expect(atob(row!.hash)).toHaveLength(32);
+  });
+
+  it("also works as a plain (no-JavaScript) form post", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("set-doc"));
+    const res = await postForm("/iam/info", { intent: "set-password", newPassword: "plainform-pass", confirmPassword: "plainform-pass" }, { cookie });
+    expect(res.status).toBe(200);
+    expect(await credentialOf(userId)).not.toBeNull();
+  });
+
+  it("requires a signed-in user", async () => {
+    const res = await postForm("/iam/info", { intent: "set-password", newPassword: "no-session-pw", confirmPassword: "no-session-pw" });
+    expect(res.status).toBe(302);
+    expect(location(res)!.pathname).toBe("/404");
+  });
+
+  it("rejects a password shorter than 8 characters with 400", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("short"));
+    const res = await savePassword(cookie, { newPassword: "seven77" });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(TOO_SHORT);
+    expect(await credentialOf(userId)).toBeNull();
+
+    // The no-JavaScript document answer carries the same message.
+    const doc = await postForm("/iam/info", { intent: "set-password", newPassword: "short", confirmPassword: "short" }, { cookie });
+    expect(doc.status).toBe(400);
+    expect(await doc.text()).toContain(TOO_SHORT);
+  });
+
+  it("rejects a confirmation that does not match", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("mismatch"));
+    const res = await savePassword(cookie, { newPassword: "first-password", confirmPassword: "other-password" });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("The passwords do not match");
+    expect(await credentialOf(userId)).toBeNull();
+  });
+
+  it("changing an existing password requires the current one", async () => {
+    const { cookie, userId, email } = await signIn(uniqueEmail("change"));
+    expect((await savePassword(cookie, { newPassword: "original-pass" })).status).toBe(200);
+    const original = await credentialOf(userId);
+
+    const missing = await savePassword(cookie, { newPassword: "replaced-pass" });
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain(CURRENT_WRONG);
+
+    const wrong = await savePassword(cookie, { newPassword: "replaced-pass", currentPassword: "not-the-original" });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain(CURRENT_WRONG);
+    expect(await credentialOf(userId)).toEqual(original);
+    expect((await passwordSignIn(email, "replaced-pass")).status).toBe(400);
+
+    const right = await savePassword(cookie, { newPassword: "replaced-pass", currentPassword: "original-pass" });
+    expect(right.status).toBe(200);
+    const changed = await credentialOf(userId);
+    expect(changed!.hash).not.toBe(original!.hash);
+    expect(changed!.salt).not.toBe(original!.salt);
+    expect(changed!.iterations).toBeLessThanOrEqual(100_000);
+
+    expect(sessionTokenFrom(await passwordSignIn(email, "replaced-pass"))).toBeTruthy();
+    const old = await passwordSignIn(email, "original-pass");
+    expect(old.status).toBe(400);
+    expect(sessionTokenFrom(old)).toBeUndefined();
+  });
+});
+
+describe("POST /sign-in/password", () => {
+  it("signs in with the password set in Settings", async () => {
+    const { cookie, userId, email } = await signIn(uniqueEmail("pw-login"));
+    expect((await savePassword(cookie, { newPassword: "my-secret-pass" })).status).toBe(200);
+    const sessionsBefore = await countSessionsOf(userId);
+
+    const res = await passwordSignIn(email.toUpperCase(), "my-secret-pass");
+    expect(res.status).toBe(302);
+    expect(location(res)!.href).toBe("http://localhost/welcome");
+    const token = sessionTokenFrom(res)!;
+    expect(token).toMatch(/^[a-z2-7]{40}$/);
+    const attrs = cookieAttributes(setCookieFor(res, SESSION_COOKIE)!);
+    expect(attrs).toHaveProperty("httponly");
+    expect(attrs.samesite).toBe("Lax");
+    expect(await countSessionsOf(userId)).toBe(sessionsBefore + 1);
+    expect((await get("/dashboard", { cookie: `${SESSION_COOKIE}=${token}` })).status).toBe(200);
+  });
+
+  it("goes to a same-site redirectTo", async () => {
+    const { cookie, email } = await signIn(uniqueEmail("pw-redirect"));
+    await savePassword(cookie, { newPassword: "redirect-pass" });
+    const res = await passwordSignIn(email, "redirect-pass", { redirectTo: "/pricing" });
+    expect(res.status).toBe(302);
+    expect(location(res)!.href).toBe("http://localhost/pricing");
+  });
+
+  it("rejects a wrong password with 400 and no session", async () => {
+    const { cookie, userId, email } = await signIn(uniqueEmail("pw-wrong"));
+    await savePassword(cookie, { newPassword: "the-right-one" });
+    const sessionsBefore = await countSessionsOf(userId);
+
+    const res = await passwordSignIn(email, "the-wrong-one");
+    expect(res.status).toBe(400);
+    expect(setCookieFor(res, SESSION_COOKIE)).toBeUndefined();
+    expect(await res.text()).toContain(WRONG);
+    expect(await countSessionsOf(userId)).toBe(sessionsBefore);
+  });
+
+  it("answers an unknown e-mail and a user without a password exactly like a wrong password", async () => {
+    const unknown = await passwordSignIn(uniqueEmail("pw-unknown"), "whatever-pass");
+    expect(unknown.status).toBe(400);
+    expect(setCookieFor(unknown, SESSION_COOKIE)).toBeUndefined();
+    expect(await unknown.text()).toContain(WRONG);
+
+    const { email, userId } = await signIn(uniqueEmail("pw-none"));
+    const none = await passwordSignIn(email, "whatever-pass");
+    expect(none.status).toBe(400);
+    expect(setCookieFor(none, SESSION_COOKIE)).toBeUndefined();
+    expect(await none.text()).toContain(WRONG);
+    expect(await countSessionsOf(userId)).toBe(1);
+  });
+
+  it("is refused cross-origin", async () => {
+    const { cookie, email } = await signIn(uniqueEmail("pw-csrf"));
+    await savePassword(cookie, { newPassword: "csrf-password" });
+    const res = await postForm("/sign-in/password", { email, password: "csrf-password" }, { originHeader: "https://evil.example" });
+    expect(res.status).toBe(403);
+    expect(setCookieFor(res, SESSION_COOKIE)).toBeUndefined();
+  });
+
+  it("slows down guessing: at most 10 attempts per address per 15 minutes", async () => {
+    const { cookie, email } = await signIn(uniqueEmail("pw-limit"));
+    await savePassword(cookie, { newPassword: "limited-pass" });
+    for (let i = 0; i < 10; i++) expect((await passwordSignIn(email, `guess-${i}-xx`)).status).toBe(400);
+    // Even the right password is refused once the limit is reached.
+    const res = await passwordSignIn(email, "limited-pass");
+    expect(res.status).toBe(429);
+    expect(setCookieFor(res, SESSION_COOKIE)).toBeUndefined();
+  });
+});
