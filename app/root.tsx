@@ -1,15 +1,17 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { NotFoundMessage } from "~/components/not-found";
+import { AppToaster } from "~/components/toast";
 import { SiteFooter, SiteHeader, type HeaderUser } from "~/components/site-header";
 import { getApp } from "~/lib/context.server";
+import { signedImageUrl } from "~/lib/images.server";
 import { DEFAULT_THEME, themeBootScript } from "~/lib/theme";
 import "./app.css";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { user } = getApp(context);
+  const { user, env } = getApp(context);
   const headerUser: HeaderUser | null = user
-    ? { fullName: user.fullName, email: user.email, imageUrl: user.imgKey ? `/images/${encodeURIComponent(user.imgKey)}` : null }
+    ? { fullName: user.fullName, email: user.email, imageUrl: user.imgKey ? await signedImageUrl(env, user.imgKey) : null }
     : null;
   return { user: headerUser };
 }
@@ -34,6 +36,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <SiteFooter />
+        <AppToaster />
         <ScrollRestoration />
         <Scripts />
       </body>

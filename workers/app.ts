@@ -3,7 +3,9 @@ import { createRequestHandler } from "react-router";
 import { readCookie, SESSION_COOKIE, sessionCookie, validateSessionToken, type SessionUser } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { createAppContext } from "~/lib/context.server";
+import { api } from "./api";
 import { devRoutes } from "./dev";
+import { imageRoutes } from "./images";
 
 export type AppBindings = { Bindings: Env; Variables: { user: SessionUser | null } };
 
@@ -36,7 +38,9 @@ export function createApp() {
     }
   });
 
+  app.route("/api", api);
   app.route("/dev", devRoutes);
+  app.route("/images", imageRoutes);
 
   app.all("*", (c) =>
     requestHandler(c.req.raw, createAppContext({ env: c.env, ctx: c.executionCtx as ExecutionContext, user: c.get("user") })),

@@ -9,6 +9,8 @@ interface Env {
   CHECKOUT_URL_AGGRESSIVE: string;
   GOOGLE_CLIENT_ID: string;
   GOOGLE_CLIENT_SECRET?: string;
+  /** Signs the expiring image URLs; optional outside production. */
+  IMAGE_URL_SECRET?: string;
 }
 
 // Bindings of the mail Worker (workers/mail/wrangler.toml).
@@ -18,4 +20,14 @@ interface MailEnv {
   MAIL_FROM_ADDRESS: string;
   RESEND_BASE_URL: string;
   RESEND_API_KEY?: string;
+}
+
+// `import { env } from "cloudflare:workers"` (tests, Durable Objects) sees the same bindings.
+declare namespace Cloudflare {
+  interface Env extends globalThis.Env {
+    TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
+  }
+  interface Exports {
+    default: Fetcher;
+  }
 }

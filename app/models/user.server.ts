@@ -32,3 +32,27 @@ export async function upsertVerifiedUser(db: Db, input: { email: string; fullNam
     .get();
   return row.id;
 }
+
+export async function getProfile(db: Db, userId: string) {
+  return db
+    .select({ id: users.id, email: users.email, fullName: users.fullName, imgKey: users.imgKey, plan: users.plan })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
+}
+
+export async function updateProfileName(db: Db, userId: string, fullName: string) {
+  await db.update(users).set({ fullName }).where(eq(users.id, userId));
+}
+
+/** Points the profile at a new photo; returns the previous key so its object can be removed. */
+export async function setProfileImage(db: Db, userId: string, imgKey: string | null) {
+  const before = await db.select({ imgKey: users.imgKey }).from(users).where(eq(users.id, userId)).get();
+  await db.update(users).set({ imgKey }).where(eq(users.id, userId));
+  return before?.imgKey ?? null;
+}
+
+/** The API shape of a profile (spec §3, §7). */
+export function profileToJson(p: { id: string; email: string; fullName: string; imgKey: string | null }) {
+  return { id: p.id, fb_uuid: p.id, full_name: p.fullName, email: p.email, img: p.imgKey };
+}

@@ -1,16 +1,128 @@
+import { useEffect } from "react";
+import { data, Link, redirect, useSearchParams } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { requireUser } from "~/auth/guard.server";
+import { DebtorsTable } from "~/components/debtors/debtors-table";
+import { notify } from "~/components/toast";
+import { getDb } from "~/db/client.server";
+import { getApp } from "~/lib/context.server";
+import { handleDebtorIntent } from "~/models/debtor-actions.server";
+import { listDebtors } from "~/models/debtor.server";
+import { listOrganizations } from "~/models/organization.server";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
-  return null;
+  const user = requireUser(context, request);
+  const db = getDb(getApp(context).env.DB);
+  const url = new URL(request.url);
+  const [debtors, organizations] = await Promise.all([
+    listDebtors(db, user.id).catch((error) => {
+      console.error("[dunly] debtors failed to load", error);
+      return null;
+    }),
+    listOrganizations(db, user.id),
+  ]);
+  const param = url.searchParams.get("debtor");
+  // No debtor chosen: select the first and write it to the query string (spec §2 "Dashboard").
+  if (debtors && debtors.length > 0 && (!param || !debtors.some((d) => String(d.id) === param))) {
+    url.searchParams.set("debtor", String(debtors[0].id));
+    throw redirect(`${url.pathname}?${url.searchParams}`);
+  }
+  return { debtors: debtors ?? [], debtorsError: debtors === null, organizations, selectedId: param ? Number(param) : null };
 }
 
-export default function Page() {
+export async function action({ context, request }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  if (intent.startsWith("debtor-")) return handleDebtorIntent(getDb(getApp(context).env.DB), user.id, intent, formData);
+  throw data(null, { status: 400 });
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { debtors, organizations, selectedId } = loaderData;
+  const [, setSearchParams] = useSearchParams();
+  const selected = debtors.find((d) => d.id === selectedId) ?? null;
+
+  useEffect(() => {
+    if (loaderData.debtorsError) notify("error", "Error fetching debtors", "dashboard");
+  }, [loaderData.debtorsError]);
+
   return (
-    <section className="mx-auto max-w-6xl px-4 py-10">
-      <h1 className="text-3xl font-bold">Dashboard</h1>
-    </section>
+    <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8">
+      <h1 className="sr-only">Dashboard</h1>
+      <section aria-labelledby="reminders-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
+        <div className="flex flex-wrap items-end justify-between gap-4">
+          <div>
+            <h2 id="reminders-heading" className="text-sm font-medium text-muted">
+              Reminders sent
+            </h2>
+            <p className="text-4xl font-black" data-testid="reminders-sent">
+              {selected?.emailsSent ?? 0}
+            </p>
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="debtor-select" className="text-sm text-muted">
+              Debtor
+            </label>
+            <select
+              id="debtor-select"
+              className="h-10 min-w-56 rounded-md border border-border bg-background px-3 text-sm"
+              value={selected?.id ?? ""}
+              disabled={debtors.length === 0}
+              onChange={(event) =>
+                setSearchParams(
+                  (params) => {
+                    params.set("debtor", event.target.value);
+                    return params;
+                  },
+                  { replace: true, preventScrollReset: true },
+                )
+              }
+            >
+              {debtors.length === 0 && <option value="">No debtors yet</option>}
+              {debtors.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.fullName}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <Link to="/report" className="mt-4 inline-block text-sm text-primary underline-offset-4 hover:underline">
+          Reminders Report
+        </Link>
+      </section>
+
+      <div className="flex flex-col gap-2">
+        <DebtorsTable debtors={debtors} area="dashboard" />
+        <Link to="/debtors-list" className="self-end text-sm text-primary underline-offset-4 hover:underline">
+          View All Debtors
+        </Link>
+      </div>
+
+      <section aria-labelledby="orgs-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
+        <div className="mb-3 flex items-center justify-between">
+          <h2 id="orgs-heading" className="text-xl font-bold">
+            Organizations
+          </h2>
+          <Link to="/iam/orgs" className="text-sm text-primary underline-offset-4 hover:underline">
+            Manage
+          </Link>
+        </div>
+        {organizations.length === 0 ? (
+          <p className="text-muted">You have not added any organizations yet.</p>
+        ) : (
+          <ul className="grid gap-3 sm:grid-cols-2">
+            {organizations.map((o) => (
+              <li key={o.id} className="rounded-lg border border-border bg-background p-3">
+                <p className="font-semibold">{o.name}</p>
+                <p className="whitespace-pre-line text-sm text-muted">{o.address}</p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
   );
 }
 

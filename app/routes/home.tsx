@@ -7,6 +7,7 @@ import { requestMagicLink } from "~/auth/sign-in-action.server";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { getApp } from "~/lib/context.server";
 import { landingFaq } from "~/lib/faq";
+import { safeRedirect } from "~/lib/redirect";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   redirectSignedIn(context);
@@ -14,6 +15,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     googleEnabled: isGoogleConfigured(getApp(context).env),
     error: authErrorMessage(url.searchParams.get("error")),
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo")),
   };
 }
 
@@ -34,7 +36,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <p className="hero-rise-delay mt-6 text-lg sm:text-xl">Schedule email reminders for your debtors.</p>
           </div>
           <div className="flex justify-center md:justify-end">
-            <SignInForm googleEnabled={loaderData.googleEnabled} initialError={loaderData.error} />
+            <SignInForm googleEnabled={loaderData.googleEnabled} initialError={loaderData.error} redirectTo={loaderData.redirectTo} />
           </div>
         </div>
       </section>

@@ -1,0 +1,131 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithValibot } from "@conform-to/valibot";
+import { Loader2 } from "lucide-react";
+import { Tabs } from "radix-ui";
+import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
+import { Button } from "~/components/ui/button";
+import { FieldError, Input, Label } from "~/components/ui/input";
+import { STRATEGIES } from "~/domain/strategies";
+import { DebtorSchema } from "~/schemas/debtor";
+
+export type DebtorActionData = {
+  intent: string;
+  ok: boolean;
+  message: string | null;
+  result?: SubmissionResult<string[]>;
+};
+
+export interface DebtorFormValues {
+  id: number;
+  kind: "person" | "company";
+  full_name: string;
+  email: string;
+  debt: number;
+  active_strategy: number;
+}
+
+/**
+ * The debtor form (spec §2 "Debtor modals and forms"): tabs 'Private person' / 'Company', Full
+ * Name, e-mail, Amount of debt, strategy. Validated in the browser and again by the action with
+ * the same schema; what the user typed stays on any error.
+ */
+export function DebtorForm({
+  debtor,
+  onDone,
+  onCancel,
+}: {
+  debtor?: DebtorFormValues;
+  onDone: (data: DebtorActionData) => void;
+  onCancel?: () => void;
+}) {
+  const fetcher = useFetcher<DebtorActionData>();
+  const busy = fetcher.state !== "idle";
+  const [kind, setKind] = useState<"person" | "company">(debtor?.kind ?? "person");
+  const [form, fields] = useForm({
+    id: debtor ? `debtor-edit-${debtor.id}` : "debtor-add",
+    lastResult: busy ? undefined : fetcher.data?.result,
+    defaultValue: debtor
+      ? { full_name: debtor.full_name, email: debtor.email, debt: String(debtor.debt), active_strategy: String(debtor.active_strategy) }
+      : { active_strategy: "1" },
+    onValidate: ({ formData }) => parseWithValibot(formData, { schema: DebtorSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data && (fetcher.data.ok || fetcher.data.message)) onDone(fetcher.data);
+    // Only when a submission completes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.state, fetcher.data]);
+
+  const nameLabel = kind === "company" ? "Company name" : "Full Name";
+  return (
+    <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+      <input type="hidden" name="intent" value={debtor ? "debtor-edit" : "debtor-add"} />
+      {debtor && <input type="hidden" name="id" value={debtor.id} />}
+      <input type="hidden" name="kind" value={kind} />
+      <Tabs.Root value={kind} onValueChange={(value) => setKind(value as "person" | "company")}>
+        <Tabs.List aria-label="Debtor type" className="grid grid-cols-2 gap-1 rounded-lg bg-background p-1">
+          {(["person", "company"] as const).map((k) => (
+            <Tabs.Trigger
+              key={k}
+              value={k}
+              className="rounded-md px-3 py-2 text-sm font-medium data-[state=active]:bg-primary data-[state=active]:text-primary-foreground"
+            >
+              {k === "person" ? "Private person" : "Company"}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+      </Tabs.Root>
+      <div>
+        <Label htmlFor={fields.full_name.id}>{nameLabel}</Label>
+        <Input {...getInputProps(fields.full_name, { type: "text" })} key={fields.full_name.key} placeholder={nameLabel} className="mt-1" autoComplete="off" />
+        <FieldError id={fields.full_name.errorId} errors={fields.full_name.errors} />
+      </div>
+      <div>
+        <Label htmlFor={fields.email.id}>Email</Label>
+        <Input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} placeholder="Debtor's email" className="mt-1" autoComplete="off" />
+        <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+      </div>
+      <div>
+        <Label htmlFor={fields.debt.id}>Amount of debt</Label>
+        <Input
+          {...getInputProps(fields.debt, { type: "number" })}
+          key={fields.debt.key}
+          placeholder="Amount of debt"
+          inputMode="decimal"
+          step="0.01"
+          className="mt-1"
+        />
+        <FieldError id={fields.debt.errorId} errors={fields.debt.errors} />
+      </div>
+      <div>
+        <Label htmlFor={fields.active_strategy.id}>Strategy</Label>
+        <select
+          {...getSelectProps(fields.active_strategy)}
+          key={fields.active_strategy.key}
+          className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
+        >
+          {STRATEGIES.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.value} {s.label}
+            </option>
+          ))}
+        </select>
+        <FieldError id={fields.active_strategy.errorId} errors={fields.active_strategy.errors} />
+      </div>
+      <div className="flex justify-end gap-2">
+        {onCancel && (
+          <Button type="button" variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
+        )}
+        <Button type="submit" disabled={busy}>
+          {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+          Save
+        </Button>
+      </div>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,105 @@
+import { Loader2 } from "lucide-react";
+import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Modal } from "~/components/ui/dialog";
+import { notify, type ToastArea } from "~/components/toast";
+import { formatMoney } from "~/domain/money";
+import { strategyLabel } from "~/domain/strategies";
+import { DebtorForm, type DebtorActionData } from "./debtor-form";
+import type { DebtorView } from "./debtors-table";
+
+function toastFor(data: DebtorActionData, area: ToastArea) {
+  if (data.ok && data.message) notify("success", data.message, area);
+  else if (data.message) notify("error", data.message, area);
+}
+
+/** 'Add a new debtor': the debtor form in a modal; it resets and closes after a save. */
+export function AddDebtorModal({ open, onOpenChange, area }: { open: boolean; onOpenChange: (open: boolean) => void; area: ToastArea }) {
+  return (
+    <Modal open={open} onOpenChange={onOpenChange} title="Add a new debtor">
+      <DebtorForm
+        onDone={(data) => {
+          toastFor(data, area);
+          if (data.ok) onOpenChange(false);
+        }}
+      />
+    </Modal>
+  );
+}
+
+/**
+ * 'Configure debtor profile': details with Disable and Edit; Edit shows the form (Cancel returns),
+ * Disable asks 'Are you sure you want to delete this debtor?' (Cancel returns, confirm deletes).
+ */
+export function ConfigureDebtorModal({ debtor, onClose, area }: { debtor: DebtorView | null; onClose: () => void; area: ToastArea }) {
+  const [view, setView] = useState<"details" | "edit" | "disable">("details");
+  const deleter = useFetcher<DebtorActionData>();
+  const deleting = deleter.state !== "idle";
+  useEffect(() => setView("details"), [debtor?.id]);
+  useEffect(() => {
+    if (deleter.state === "idle" && deleter.data) {
+      toastFor(deleter.data, area);
+      if (deleter.data.ok) onClose();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [deleter.state, deleter.data]);
+
+  return (
+    <Modal open={Boolean(debtor)} onOpenChange={(open) => !open && onClose()} title="Configure debtor profile">
+      {debtor && view === "details" && (
+        <div className="flex flex-col gap-4">
+          <dl className="grid grid-cols-[7rem_1fr] gap-x-4 gap-y-2 text-sm">
+            <dt className="text-muted">Full Name</dt>
+            <dd className="font-medium">{debtor.fullName}</dd>
+            <dt className="text-muted">Email</dt>
+            <dd className="break-all">{debtor.email}</dd>
+            <dt className="text-muted">Debt</dt>
+            <dd>{formatMoney(debtor.debtCents, debtor.currency)}</dd>
+            <dt className="text-muted">Strategy</dt>
+            <dd>{strategyLabel(debtor.activeStrategy)}</dd>
+          </dl>
+          <div className="flex justify-end gap-2">
+            <Button variant="danger" onClick={() => setView("disable")}>
+              Disable
+            </Button>
+            <Button onClick={() => setView("edit")}>Edit</Button>
+          </div>
+        </div>
+      )}
+      {debtor && view === "edit" && (
+        <DebtorForm
+          debtor={{
+            id: debtor.id,
+            kind: debtor.kind,
+            full_name: debtor.fullName,
+            email: debtor.email,
+            debt: debtor.debtCents / 100,
+            active_strategy: debtor.activeStrategy,
+          }}
+          onCancel={() => setView("details")}
+          onDone={(data) => {
+            toastFor(data, area);
+            if (data.ok) onClose();
+          }}
+        />
+      )}
+      {debtor && view === "disable" && (
+        <deleter.Form method="post" className="flex flex-col gap-4">
+          <input type="hidden" name="intent" value="debtor-delete" />
+          <input type="hidden" name="id" value={debtor.id} />
+          <p role="alert">Are you sure you want to delete this debtor?</p>
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="outline" onClick={() => setView("details")}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" disabled={deleting}>
+              {deleting && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+              Delete
+            </Button>
+          </div>
+        </deleter.Form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,138 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithValibot } from "@conform-to/valibot";
+import { Loader2, Plus } from "lucide-react";
+import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
+import { notify } from "~/components/toast";
+import { Button } from "~/components/ui/button";
+import { FieldError, Input, Label } from "~/components/ui/input";
+import { OrganizationSchema } from "~/schemas/organization";
+
+type Org = { id: number; name: string; address: string };
+type Result = { intent: string; ok: boolean; message: string | null; result?: SubmissionResult<string[]> };
+
+function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
+  const fetcher = useFetcher<Result>();
+  const busy = fetcher.state !== "idle";
+  const [confirming, setConfirming] = useState(false);
+  const [form, fields] = useForm({
+    id: org ? `org-${org.id}` : "org-new",
+    lastResult: busy ? undefined : fetcher.data?.result,
+    defaultValue: { name: org?.name ?? "", address: org?.address ?? "" },
+    onValidate: ({ formData }) => parseWithValibot(formData, { schema: OrganizationSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.data.ok) {
+      notify("success", fetcher.data.message ?? "Saved");
+      onClose();
+    } else if (fetcher.data.message) notify("error", fetcher.data.message);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.state, fetcher.data]);
+
+  if (org && confirming) {
+    return (
+      <fetcher.Form method="post" className="flex flex-col gap-4 rounded-lg border border-danger bg-background p-4">
+        <input type="hidden" name="intent" value="org-delete" />
+        <input type="hidden" name="id" value={org.id} />
+        <p role="alert">Are you sure you want to delete this organization?</p>
+        <div className="flex gap-2">
+          <Button type="submit" variant="danger" disabled={busy}>
+            {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+            Yes
+          </Button>
+          <Button type="button" variant="outline" onClick={() => setConfirming(false)}>
+            No
+          </Button>
+        </div>
+      </fetcher.Form>
+    );
+  }
+
+  return (
+    <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 rounded-lg border border-border bg-background p-4">
+      <input type="hidden" name="intent" value={org ? "org-edit" : "org-add"} />
+      {org && <input type="hidden" name="id" value={org.id} />}
+      <div>
+        <Label htmlFor={fields.name.id}>Company Name</Label>
+        <Input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} placeholder="Company Name" className="mt-1" />
+        <FieldError id={fields.name.errorId} errors={fields.name.errors} />
+      </div>
+      <div>
+        <Label htmlFor={fields.address.id}>Company Address</Label>
+        <textarea
+          {...getTextareaProps(fields.address)}
+          key={fields.address.key}
+          placeholder="Company Address"
+          rows={3}
+          className="mt-1 w-full rounded-md border border-border bg-background px-3 py-2 text-sm aria-[invalid=true]:border-danger"
+        />
+        <FieldError id={fields.address.errorId} errors={fields.address.errors} />
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button type="button" variant="outline" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+          Save
+        </Button>
+        {org && (
+          <Button type="button" variant="danger" className="ml-auto" onClick={() => setConfirming(true)}>
+            Delete
+          </Button>
+        )}
+      </div>
+    </fetcher.Form>
+  );
+}
+
+/** Orgs tab: the list with Edit, and Add Organization; one form open at a time. */
+export function OrgManager({ organizations }: { organizations: Org[] }) {
+  const [open, setOpen] = useState<number | "new" | null>(null);
+  return (
+    <section aria-labelledby="orgs-title" className="rounded-xl border border-border bg-surface p-6">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <h1 id="orgs-title" className="text-2xl font-bold">
+          Organisations
+        </h1>
+        {open !== "new" && (
+          <Button onClick={() => setOpen("new")}>
+            <Plus className="h-4 w-4" aria-hidden /> Add Organization
+          </Button>
+        )}
+      </div>
+      {open === "new" && (
+        <div className="mb-4">
+          <OrgForm onClose={() => setOpen(null)} />
+        </div>
+      )}
+      {organizations.length === 0 ? (
+        <p className="text-muted">You have not added any organizations yet.</p>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {organizations.map((o) =>
+            open === o.id ? (
+              <li key={o.id}>
+                <OrgForm org={o} onClose={() => setOpen(null)} />
+              </li>
+            ) : (
+              <li key={o.id} className="flex items-start justify-between gap-4 rounded-lg border border-border bg-background p-4">
+                <div className="min-w-0">
+                  <p className="font-semibold">{o.name}</p>
+                  <p className="whitespace-pre-line text-sm text-muted">{o.address}</p>
+                </div>
+                <Button variant="outline" size="sm" onClick={() => setOpen(o.id)} aria-label={`Edit ${o.name}`}>
+                  Edit
+                </Button>
+              </li>
+            ),
+          )}
+        </ul>
+      )}
+    </section>
+  );
+}

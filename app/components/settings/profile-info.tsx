@@ -1,0 +1,129 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithValibot } from "@conform-to/valibot";
+import { Camera, Loader2 } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import { Avatar } from "~/components/site-header";
+import { notify } from "~/components/toast";
+import { Button } from "~/components/ui/button";
+import { FieldError, Input, Label } from "~/components/ui/input";
+import { ProfileNameSchema } from "~/schemas/profile";
+
+export const UNSUPPORTED_IMAGE_ALERT = "Unsupported image type. We support JPEG, PNG and WebP.";
+const ACCEPTED = ["image/jpeg", "image/png", "image/webp"];
+
+type Result = { intent: string; ok: boolean; message: string | null; result?: SubmissionResult<string[]> };
+
+/** Info tab: the photo (JPEG, PNG, WebP up to 5 MB, checked again by the server) and the name. */
+export function ProfileInfo({ profile }: { profile: { fullName: string; email: string; imageUrl: string | null } }) {
+  const [editing, setEditing] = useState(false);
+  const [alert, setAlert] = useState<string | null>(null);
+  const photo = useFetcher<Result>();
+  const name = useFetcher<Result>();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const uploading = photo.state !== "idle";
+  const saving = name.state !== "idle";
+
+  const [form, fields] = useForm({
+    id: "profile-name",
+    lastResult: saving ? undefined : name.data?.result,
+    defaultValue: { full_name: profile.fullName },
+    onValidate: ({ formData }) => parseWithValibot(formData, { schema: ProfileNameSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+
+  useEffect(() => {
+    if (photo.state !== "idle" || !photo.data) return;
+    if (photo.data.ok) notify("success", photo.data.message ?? "Photo updated");
+    else setAlert(photo.data.message);
+  }, [photo.state, photo.data]);
+
+  useEffect(() => {
+    if (name.state === "idle" && name.data?.ok) {
+      setEditing(false);
+      notify("success", name.data.message ?? "Profile updated");
+    }
+  }, [name.state, name.data]);
+
+  // The inline alert hides itself after 4 s (spec §9).
+  useEffect(() => {
+    if (!alert) return;
+    const t = setTimeout(() => setAlert(null), 4000);
+    return () => clearTimeout(t);
+  }, [alert]);
+
+  return (
+    <section aria-labelledby="info-title" className="rounded-xl border border-border bg-surface p-6">
+      <h1 id="info-title" className="text-2xl font-bold">
+        Personal information
+      </h1>
+      <div className="mt-6 flex flex-col gap-6 sm:flex-row sm:items-start">
+        <photo.Form method="post" encType="multipart/form-data" className="flex flex-col items-center gap-3">
+          <input type="hidden" name="intent" value="profile-photo" />
+          <Avatar user={profile} className="h-24 w-24 text-2xl" />
+          <input
+            ref={fileInput}
+            id="photo-input"
+            type="file"
+            name="photo"
+            accept="image/jpeg,image/png,image/webp"
+            className="sr-only"
+            onChange={(event) => {
+              const file = event.currentTarget.files?.[0];
+              if (!file) return;
+              // A quick check here; the server checks the file's bytes, whatever its name.
+              if (file.type && !ACCEPTED.includes(file.type)) {
+                setAlert(UNSUPPORTED_IMAGE_ALERT);
+                event.currentTarget.value = "";
+                return;
+              }
+              setAlert(null);
+              photo.submit(event.currentTarget.form, { method: "post", encType: "multipart/form-data" });
+            }}
+          />
+          <Button type="button" variant="outline" size="sm" disabled={uploading} onClick={() => fileInput.current?.click()}>
+            {uploading ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Camera className="h-4 w-4" aria-hidden />}
+            Change photo
+          </Button>
+        </photo.Form>
+        <div className="min-w-0 flex-1">
+          {editing ? (
+            <name.Form method="post" {...getFormProps(form)} className="flex max-w-sm flex-col gap-3">
+              <input type="hidden" name="intent" value="profile-name" />
+              <div>
+                <Label htmlFor={fields.full_name.id}>Full Name</Label>
+                <Input {...getInputProps(fields.full_name, { type: "text" })} key={fields.full_name.key} className="mt-1" autoComplete="name" />
+                <FieldError id={fields.full_name.errorId} errors={fields.full_name.errors} />
+              </div>
+              <div className="flex gap-2">
+                <Button type="button" variant="outline" onClick={() => setEditing(false)}>
+                  Cancel
+                </Button>
+                <Button type="submit" disabled={saving}>
+                  {saving && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+                  Save
+                </Button>
+              </div>
+            </name.Form>
+          ) : (
+            <dl className="grid gap-2 text-sm sm:grid-cols-[8rem_1fr]">
+              <dt className="text-muted">Full Name</dt>
+              <dd className="flex items-center gap-3">
+                <span data-testid="profile-name">{profile.fullName}</span>
+                <Button variant="link" size="sm" onClick={() => setEditing(true)}>
+                  Edit<span className="sr-only"> name</span>
+                </Button>
+              </dd>
+              <dt className="text-muted">Email</dt>
+              <dd>{profile.email}</dd>
+            </dl>
+          )}
+        </div>
+      </div>
+      <div role="alert" aria-live="assertive">
+        {alert && <p className="mt-4 rounded-md border border-danger px-3 py-2 text-sm text-danger">{alert}</p>}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,23 @@
+import { toast, Toaster } from "sonner";
+
+/**
+ * Toasts (spec §9): in the dashboard area 2500 ms with an emoji icon (👏 success, 😢 error) on a
+ * dark background with white text; elsewhere 5000 ms, success 3000 ms.
+ */
+export type ToastArea = "dashboard" | "page";
+
+export function notify(kind: "success" | "error", message: string, area: ToastArea = "page") {
+  if (area === "dashboard") {
+    const options = {
+      duration: 2500,
+      icon: <span aria-hidden>{kind === "success" ? "👏" : "😢"}</span>,
+      style: { background: "#1e1f29", color: "#ffffff", border: "1px solid #44475a" },
+    };
+    return kind === "success" ? toast.success(message, options) : toast.error(message, options);
+  }
+  return kind === "success" ? toast.success(message, { duration: 3000 }) : toast.error(message, { duration: 5000 });
+}
+
+export function AppToaster() {
+  return <Toaster position="top-center" richColors closeButton />;
+}

@@ -1,0 +1,65 @@
+import { decodeHex, encodeHexLowerCase } from "@oslojs/encoding";
+import { generateId } from "~/auth/crypto.server";
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const UNSUPPORTED_IMAGE = "Unsupported image type. We support JPEG, PNG and WebP.";
+export const IMAGE_TOO_LARGE = "The image is too large. Please choose one of at most 5 MB.";
+const URL_TTL_MS = 60 * 60 * 1000;
+
+export type ImageType = "image/jpeg" | "image/png" | "image/webp";
+
+/** The image type from the file's first bytes (its magic number); the name and declared type are ignored. */
+export function sniffImageType(bytes: Uint8Array): ImageType | null {
+  const starts = (sig: number[], at = 0) => sig.every((b, i) => bytes[at + i] === b);
+  if (bytes.length >= 3 && starts([0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (bytes.length >= 8 && starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  // RIFF....WEBP
+  if (bytes.length >= 12 && starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
+  return null;
+}
+
+/** Every profile photo lives under its owner's id, so a key proves whose it is. */
+export function isOwnImageKey(key: string, userId: string) {
+  return key.startsWith(`${userId}/`) && /^[a-z0-9]+\/[a-z0-9]+$/.test(key);
+}
+
+export class ImageRejected extends Error {}
+
+/** Checks and stores a profile photo in R2 under a server-made key; throws ImageRejected for bad input. */
+export async function storeProfileImage(env: Env, userId: string, body: ArrayBuffer, key = `${userId}/${generateId()}`) {
+  if (body.byteLength > MAX_IMAGE_BYTES) throw new ImageRejected(IMAGE_TOO_LARGE);
+  const type = sniffImageType(new Uint8Array(body));
+  if (!type) throw new ImageRejected(UNSUPPORTED_IMAGE);
+  if (!isOwnImageKey(key, userId)) throw new ImageRejected("Invalid image key");
+  await env.IMAGES.put(key, body, { httpMetadata: { contentType: type } });
+  return key;
+}
+
+function signingSecret(env: Env) {
+  if (env.IMAGE_URL_SECRET) return env.IMAGE_URL_SECRET;
+  // Local development and tests run without secrets; production must configure one.
+  if (env.APP_ENV !== "production") return "dunly-local-development-image-url-key";
+  throw new Error("IMAGE_URL_SECRET is not configured");
+}
+
+async function hmac(env: Env, message: string) {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(signingSecret(env)), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
+  return { key, message: new TextEncoder().encode(message) };
+}
+
+/** A signed, expiring URL to a stored image, served by /images/*. Expiry is rounded so URLs cache well. */
+export async function signedImageUrl(env: Env, key: string, now = Date.now()) {
+  const expires = Math.ceil((now + URL_TTL_MS) / URL_TTL_MS) * URL_TTL_MS;
+  const { key: k, message } = await hmac(env, `${key}:${expires}`);
+  const sig = encodeHexLowerCase(new Uint8Array(await crypto.subtle.sign("HMAC", k, message)));
+  return `/images/${key}?expires=${expires}&sig=${sig}`;
+}
+
+export async function verifyImageSignature(env: Env, key: string, expires: string | undefined, sig: string | undefined, now = Date.now()) {
+  if (!expires || !sig || !/^\d+$/.test(expires) || Number(expires) < now || !/^[0-9a-f]{64}$/.test(sig)) return false;
+  const { key: k, message } = await hmac(env, `${key}:${expires}`);
+  return crypto.subtle.verify("HMAC", k, new Uint8Array(decodeHex(sig)), message);
+}

@@ -1,0 +1,45 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { organizations } from "~/db/schema";
+import type { OrganizationInput } from "~/schemas/organization";
+
+const fields = { id: organizations.id, name: organizations.name, address: organizations.address };
+
+export async function listOrganizations(db: Db, ownerId: string) {
+  return db.select(fields).from(organizations).where(eq(organizations.ownerId, ownerId)).orderBy(asc(organizations.id)).limit(200);
+}
+
+export async function getOrganization(db: Db, ownerId: string, id: number) {
+  return db
+    .select(fields)
+    .from(organizations)
+    .where(and(eq(organizations.ownerId, ownerId), eq(organizations.id, id)))
+    .get();
+}
+
+export async function createOrganization(db: Db, ownerId: string, input: OrganizationInput, now = Date.now()) {
+  return db.insert(organizations).values({ ownerId, ...input, createdAt: now }).returning(fields).get();
+}
+
+/** Updates the owner's organization; undefined when it is not theirs. */
+export async function updateOrganization(db: Db, ownerId: string, id: number, input: OrganizationInput) {
+  return db
+    .update(organizations)
+    .set(input)
+    .where(and(eq(organizations.ownerId, ownerId), eq(organizations.id, id)))
+    .returning(fields)
+    .get();
+}
+
+export async function deleteOrganization(db: Db, ownerId: string, id: number) {
+  const row = await db
+    .delete(organizations)
+    .where(and(eq(organizations.ownerId, ownerId), eq(organizations.id, id)))
+    .returning({ id: organizations.id })
+    .get();
+  return Boolean(row);
+}
+
+export function organizationToJson(o: { id: number; name: string; address: string }, ownerId: string) {
+  return { id: o.id, name: o.name, address: o.address, fb_uuid: ownerId };
+}

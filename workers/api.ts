@@ -1,0 +1,254 @@
+import { Hono, type Context } from "hono";
+import * as v from "valibot";
+import { getDb } from "~/db/client.server";
+import {
+  createDebtor,
+  debtorToJson,
+  deleteDebtor,
+  getDebtor,
+  listDebtors,
+  updateDebtor,
+} from "~/models/debtor.server";
+import {
+  createOrganization,
+  deleteOrganization,
+  listOrganizations,
+  organizationToJson,
+  updateOrganization,
+} from "~/models/organization.server";
+import { getProfile, profileToJson, setProfileImage, updateProfileName } from "~/models/user.server";
+import { ImageRejected, isOwnImageKey, signedImageUrl, storeProfileImage } from "~/lib/images.server";
+import { DebtorJsonSchema } from "~/schemas/debtor";
+import { OrganizationSchema } from "~/schemas/organization";
+import { ProfileNameSchema } from "~/schemas/profile";
+import type { AppBindings } from "./app";
+
+type Ctx = Context<AppBindings>;
+type FieldErrors = Record<string, string[]>;
+
+/**
+ * The JSON API of spec §7. Authenticated by the session only: `fb_uuid` must be the caller's id
+ * (403 otherwise), records of other users answer 404, bad payloads 400 with field errors.
+ */
+export const api = new Hono<AppBindings>();
+
+const fail = (c: Ctx, status: 400 | 401 | 403 | 404 | 413 | 415, error: string, errors?: FieldErrors) =>
+  c.json({ success: false, error, ...(errors ? { errors } : {}) }, status);
+
+api.use("*", async (c, next) => {
+  if (!c.get("user")) return fail(c, 401, "Not signed in");
+  await next();
+});
+
+function me(c: Ctx) {
+  return c.get("user")!;
+}
+
+function fieldErrors(issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]): FieldErrors {
+  const flat = v.flatten(issues);
+  const errors: FieldErrors = {};
+  for (const [key, messages] of Object.entries(flat.nested ?? {})) if (messages) errors[key] = messages;
+  if (flat.root) errors._ = flat.root;
+  return errors;
+}
+
+/** The JSON body, or null when it is not a JSON object. */
+async function jsonBody(c: Ctx): Promise<Record<string, unknown> | null> {
+  try {
+    const body = await c.req.json();
+    return body && typeof body === "object" && !Array.isArray(body) ? body : null;
+  } catch {
+    return null;
+  }
+}
+
+/** 403 unless the given fb_uuid (query or body) is the signed-in user's own id. */
+function ownerMismatch(c: Ctx, fbUuid: unknown) {
+  if (fbUuid === undefined || fbUuid === null || fbUuid === "") return null;
+  return fbUuid === me(c).id ? null : fail(c, 403, "fb_uuid is not the signed-in user");
+}
+
+const IdSchema = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))]), v.integer(), v.minValue(1));
+
+function parseId(body: Record<string, unknown>) {
+  const id = v.safeParse(IdSchema, body.id);
+  return id.success ? id.output : null;
+}
+
+// Profile ---------------------------------------------------------------------------------
+
+api.get("/profile", async (c) => {
+  const denied = ownerMismatch(c, c.req.query("fb_uuid"));
+  if (denied) return denied;
+  const profile = await getProfile(getDb(c.env.DB), me(c).id);
+  return c.json(profile ? [profileToJson(profile)] : []);
+});
+
+// Profiles are created at first sign-in; this returns it, updating the name if one is given.
+api.post("/profile/add", async (c) => {
+  const body = await jsonBody(c);
+  if (!body) return fail(c, 400, "Expected a JSON object");
+  const denied = ownerMismatch(c, body.fb_uuid);
+  if (denied) return denied;
+  const db = getDb(c.env.DB);
+  if (body.full_name !== undefined) {
+    const parsed = v.safeParse(ProfileNameSchema, body);
+    if (!parsed.success) return fail(c, 400, "Invalid profile", fieldErrors(parsed.issues));
+    await updateProfileName(db, me(c).id, parsed.output.full_name);
+  }
+  const profile = await getProfile(db, me(c).id);
+  return c.json({ success: true, data: profileToJson(profile!) });
+});
+
+api.put("/profile/edit", async (c) => {
+  const body = await jsonBody(c);
+  if (!body) return fail(c, 400, "Expected a JSON object");
+  const denied = ownerMismatch(c, body.fb_uuid) ?? (body.id !== undefined ? ownerMismatch(c, body.id) : null);
+  if (denied) return denied;
+  const parsed = v.safeParse(ProfileNameSchema, body);
+  if (!parsed.success) return fail(c, 400, "Invalid profile", fieldErrors(parsed.issues));
+  await updateProfileName(getDb(c.env.DB), me(c).id, parsed.output.full_name);
+  return c.json({ success: true, error: null });
+});
+
+api.put("/profile/changeImg", async (c) => {
+  const body = await jsonBody(c);
+  if (!body) return fail(c, 400, "Expected a JSON object");
+  const denied = ownerMismatch(c, body.fb_uuid) ?? (body.id !== undefined ? ownerMismatch(c, body.id) : null);
+  if (denied) return denied;
+  if (typeof body.img !== "string" || !body.img) return fail(c, 400, "Invalid image", { img: ["Please choose an image"] });
+  if (!isOwnImageKey(body.img, me(c).id)) return fail(c, 404, "Image not found");
+  const exists = await c.env.IMAGES.head(body.img);
+  if (!exists) return fail(c, 404, "Image not found");
+  const previous = await setProfileImage(getDb(c.env.DB), me(c).id, body.img);
+  if (previous && previous !== body.img) c.executionCtx.waitUntil(c.env.IMAGES.delete(previous));
+  return c.json({ success: true, error: null });
+});
+
+// Images ------------------------------------------------------------------------------------
+
+api.get("/r2/getPresignedUrl", async (c) => {
+  const key = c.req.query("key") ?? "";
+  if (!isOwnImageKey(key, me(c).id) || !(await c.env.IMAGES.head(key))) return fail(c, 404, "Image not found");
+  return c.json({ success: true, signedUrl: await signedImageUrl(c.env, key) });
+});
+
+api.put("/r2", async (c) => {
+  const key = c.req.query("key") ?? "";
+  if (!key) return fail(c, 400, "Missing key", { key: ["Missing key"] });
+  if (!isOwnImageKey(key, me(c).id)) return fail(c, 403, "The key is not under the signed-in user");
+  const declared = Number(c.req.header("Content-Length") ?? 0);
+  if (declared > 5 * 1024 * 1024) return fail(c, 413, "The image is too large. Please choose one of at most 5 MB.");
+  try {
+    await storeProfileImage(c.env, me(c).id, await c.req.arrayBuffer(), key);
+  } catch (error) {
+    if (error instanceof ImageRejected) return fail(c, error.message.startsWith("Unsupported") ? 415 : 413, error.message);
+    throw error;
+  }
+  return c.json({ success: true, error: null, key });
+});
+
+// Debtors -----------------------------------------------------------------------------------
+
+api.get("/debtors", async (c) => {
+  const denied = ownerMismatch(c, c.req.query("fb_uuid"));
+  if (denied) return denied;
+  const limit = Math.min(Math.max(Number(c.req.query("limit") ?? 200) || 200, 1), 500);
+  const offset = Math.max(Number(c.req.query("offset") ?? 0) || 0, 0);
+  const rows = await listDebtors(getDb(c.env.DB), me(c).id, { limit, offset });
+  return c.json(rows.map((d) => debtorToJson(d, me(c).id)));
+});
+
+api.post("/debtors/add", async (c) => {
+  const body = await jsonBody(c);
+  if (!body) return fail(c, 400, "Expected a JSON object");
+  const denied = ownerMismatch(c, body.fb_uuid);
+  if (denied) return denied;
+  const parsed = v.safeParse(DebtorJsonSchema, body);
+  if (!parsed.success) return fail(c, 400, "Invalid debtor", fieldErrors(parsed.issues));
+  const debtor = await createDebtor(getDb(c.env.DB), me(c).id, parsed.output);
+  return c.json({ success: true, error: null, data: debtorToJson(debtor, me(c).id) });
+});
+
+api.put("/debtors/edit", async (c) => {
+  const body = await jsonBody(c);
+  if (!body) return fail(c, 400, "Expected a JSON object");
+  const denied = ownerMismatch(c, body.fb_uuid);
+  if (denied) return denied;
+  const id = parseId(body);
+  if (!id) return fail(c, 400, "Invalid debtor", { id: ["Missing debtor id"] });
+  const parsed = v.safeParse(DebtorJsonSchema, body);
+  if (!parsed.success) return fail(c, 400, "Invalid debtor", fieldErrors(parsed.issues));
+  const debtor = await updateDebtor(getDb(c.env.DB), me(c).id, id, parsed.output);
+  if (!debtor) return fail(c, 404, "Debtor not found");
+  return c.json({ success: true, error: null, data: debtorToJson(debtor, me(c).id) });
+});
+
+api.delete("/debtors/del", async (c) => {
+  const body = await jsonBody(c);
+  if (!body) return fail(c, 400, "Expected a JSON object");
+  const denied = ownerMismatch(c, body.fb_uuid);
+  if (denied) return denied;
+  const id = parseId(body);
+  if (!id) return fail(c, 400, "Invalid debtor", { id: ["Missing debtor id"] });
+  if (!(await deleteDebtor(getDb(c.env.DB), me(c).id, id))) return fail(c, 404, "Debtor not found");
+  return c.json({ success: true, error: null });
+});
+
+api.get("/debtors/:id", async (c) => {
+  const id = Number(c.req.param("id"));
+  const debtor = Number.isInteger(id) ? await getDebtor(getDb(c.env.DB), me(c).id, id) : undefined;
+  if (!debtor) return fail(c, 404, "Debtor not found");
+  return c.json(debtorToJson(debtor, me(c).id));
+});
+
+// Organizations -------------------------------------------------------------------------------
+
+api.get("/org", async (c) => {
+  const denied = ownerMismatch(c, c.req.query("fb_uuid"));
+  if (denied) return denied;
+  const rows = await listOrganizations(getDb(c.env.DB), me(c).id);
+  return c.json(rows.map((o) => organizationToJson(o, me(c).id)));
+});
+
+api.post("/org/add", async (c) => {
+  const body = await jsonBody(c);
+  if (!body) return fail(c, 400, "Expected a JSON object");
+  const denied = ownerMismatch(c, body.fb_uuid);
+  if (denied) return denied;
+  const parsed = v.safeParse(OrganizationSchema, body);
+  if (!parsed.success) return fail(c, 400, "Invalid organization", fieldErrors(parsed.issues));
+  const org = await createOrganization(getDb(c.env.DB), me(c).id, parsed.output);
+  return c.json({ success: true, error: null, data: organizationToJson(org, me(c).id) });
+});
+
+api.put("/org/edit", async (c) => {
+  const body = await jsonBody(c);
+  if (!body) return fail(c, 400, "Expected a JSON object");
+  const denied = ownerMismatch(c, body.fb_uuid);
+  if (denied) return denied;
+  const id = parseId(body);
+  if (!id) return fail(c, 400, "Invalid organization", { id: ["Missing organization id"] });
+  const parsed = v.safeParse(OrganizationSchema, body);
+  if (!parsed.success) return fail(c, 400, "Invalid organization", fieldErrors(parsed.issues));
+  const org = await updateOrganization(getDb(c.env.DB), me(c).id, id, parsed.output);
+  if (!org) return fail(c, 404, "Organization not found");
+  return c.json({ success: true, error: null, data: organizationToJson(org, me(c).id) });
+});
+
+api.delete("/org/del", async (c) => {
+  const body = await jsonBody(c);
+  if (!body) return fail(c, 400, "Expected a JSON object");
+  const denied = ownerMismatch(c, body.fb_uuid);
+  if (denied) return denied;
+  const id = parseId(body);
+  if (!id) return fail(c, 400, "Invalid organization", { id: ["Missing organization id"] });
+  if (!(await deleteOrganization(getDb(c.env.DB), me(c).id, id))) return fail(c, 404, "Organization not found");
+  return c.json({ success: true, error: null });
+});
+
+api.notFound((c) => fail(c, 404, "Not found"));
+api.onError((error, c) => {
+  console.error("[dunly] API error", error);
+  return c.json({ success: false, error: "Something went wrong" }, 500);
+});
