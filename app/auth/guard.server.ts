@@ -5,10 +5,10 @@ import { getApp } from "~/lib/context.server";
  * The signed-in user, or a redirect to /404 carrying where the visitor was going (spec §2),
  * so signing in there brings them back.
  */
-export function requireUser(context: Readonly<RouterContextProvider>, request: Request) {
+export function requireUser(context: Readonly<RouterContextProvider>, url: URL) {
   const { user } = getApp(context);
   if (!user) {
-    const url = new URL(request.url);
+    // `url` is React Router's normalized URL (no `.data` suffix), not request.url.
     throw redirect(`/404?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
   return user;

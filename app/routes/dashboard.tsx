@@ -10,10 +10,9 @@ import { handleDebtorIntent } from "~/models/debtor-actions.server";
 import { listDebtors } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+export async function loader({ context, request, url }: Route.LoaderArgs) {
+  const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
-  const url = new URL(request.url);
   const [debtors, organizations] = await Promise.all([
     listDebtors(db, user.id).catch((error) => {
       console.error("[dunly] debtors failed to load", error);
@@ -25,13 +24,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // No debtor chosen: select the first and write it to the query string (spec §2 "Dashboard").
   if (debtors && debtors.length > 0 && (!param || !debtors.some((d) => String(d.id) === param))) {
     url.searchParams.set("debtor", String(debtors[0].id));
-    throw redirect(`${url.pathname}?${url.searchParams}`);
+    throw redirect(`/dashboard?${url.searchParams}`);
   }
   return { debtors: debtors ?? [], debtorsError: debtors === null, organizations, selectedId: param ? Number(param) : null };
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const user = requireUser(context, url);
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
   if (intent.startsWith("debtor-")) return handleDebtorIntent(getDb(getApp(context).env.DB), user.id, intent, formData);

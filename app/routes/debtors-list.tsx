@@ -20,8 +20,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { signedIn: true as const, debtors, total, page, pages: Math.max(1, Math.ceil(total / DEBTOR_PAGE_SIZE)) };
 }
 
-export async function action({ context, request }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const user = requireUser(context, url);
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
   if (intent.startsWith("debtor-")) return handleDebtorIntent(getDb(getApp(context).env.DB), user.id, intent, formData);

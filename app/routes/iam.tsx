@@ -30,8 +30,8 @@ function parseTab(tab: string | undefined): Tab {
   return found.id;
 }
 
-export async function loader({ context, request, params }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+export async function loader({ context, request, params, url }: Route.LoaderArgs) {
+  const user = requireUser(context, url);
   const tab = parseTab(params.tab);
   const { env } = getApp(context);
   const db = getDb(env.DB);
@@ -68,8 +68,8 @@ async function organizationIntent(db: Db, ownerId: string, intent: string, formD
   return reply(intent, true, "Organization updated", submission.reply({ resetForm: true }));
 }
 
-export async function action({ context, request, params }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+export async function action({ context, request, params, url }: Route.ActionArgs) {
+  const user = requireUser(context, url);
   parseTab(params.tab);
   const { env, ctx } = getApp(context);
   const db = getDb(env.DB);

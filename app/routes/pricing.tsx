@@ -8,8 +8,8 @@ import { pricingFaq } from "~/lib/faq";
 import { plans } from "~/lib/plans";
 import { cn } from "~/lib/utils";
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
+export async function loader({ context, request, url }: Route.LoaderArgs) {
+  requireUser(context, url);
   const { env } = getApp(context);
   return {
     plans: plans.map(({ checkoutVar, ...plan }) => ({ ...plan, checkoutUrl: env[checkoutVar] || null })),

@@ -1,8 +1,8 @@
 import type { Route } from "./+types/report";
 import { requireUser } from "~/auth/guard.server";
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  requireUser(context, request);
+export async function loader({ context, request, url }: Route.LoaderArgs) {
+  requireUser(context, url);
   return null;
 }
 

@@ -24,14 +24,16 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
     shouldRevalidate: "onInput",
   });
 
+  // React as soon as the action answers (state "loading"): after a delete, revalidation removes
+  // this form before the fetcher would turn idle.
   useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.state === "submitting" || !fetcher.data) return;
     if (fetcher.data.ok) {
       notify("success", fetcher.data.message ?? "Saved");
       onClose();
     } else if (fetcher.data.message) notify("error", fetcher.data.message);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
+  }, [fetcher.data]);
 
   if (org && confirming) {
     return (

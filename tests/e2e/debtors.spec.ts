@@ -1,0 +1,118 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signInWithMagicLink, uniqueEmail } from "./helpers";
+
+async function signIn(page: Page, redirect = "/dashboard") {
+  await page.goto(`/?redirectTo=${encodeURIComponent(redirect)}`);
+  await signInWithMagicLink(page, uniqueEmail("debtors"));
+}
+
+async function addDebtor(page: Page, name: string, email: string, debt: string, strategy = "1") {
+  await page.getByRole("button", { name: "Add Debtor" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a new debtor" });
+  await dialog.getByLabel("Full Name").fill(name);
+  await dialog.getByLabel("Email").fill(email);
+  await dialog.getByLabel("Amount of debt").fill(debt);
+  await dialog.getByLabel("Strategy").selectOption(strategy);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Debtor added")).toBeVisible();
+  await expect(dialog).toBeHidden();
+}
+
+/** The visible row (table on desktop) or card (phone) of a debtor. */
+function debtorEntry(page: Page, name: string) {
+  return page.locator("tr:visible, li:visible").filter({ hasText: name });
+}
+
+for (const where of ["/dashboard", "/debtors-list"]) {
+  test(`add, validate, edit and delete a debtor through the modals on ${where} @phone`, async ({ page }) => {
+    await signIn(page, where);
+    await expect(page.getByText("No debtors found")).toBeVisible();
+
+    // Validation: browser-side messages under each field, nothing typed is lost.
+    await page.getByRole("button", { name: "Add Debtor" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add a new debtor" });
+    await expect(dialog.getByRole("tab", { name: "Private person" })).toHaveAttribute("aria-selected", "true");
+    await dialog.getByLabel("Email").fill("not-an-email");
+    await dialog.getByLabel("Amount of debt").fill("0");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog.getByText("Please enter the full name of the debtor")).toBeVisible();
+    await expect(dialog.getByText("Please enter a valid email")).toBeVisible();
+    await expect(dialog.getByText("Please enter a number greater than 0")).toBeVisible();
+    await expect(dialog.getByLabel("Email")).toHaveValue("not-an-email");
+    await page.keyboard.press("Escape");
+
+    await addDebtor(page, "Dana Debtor", "dana@example.com", "125.50", "2");
+    const row = debtorEntry(page, "Dana Debtor");
+    await expect(row).toContainText("dana@example.com");
+    await expect(row).toContainText("$125.50");
+    await expect(row).toContainText("Middle Ground");
+    await expect(row).toContainText("0");
+
+    // Configure → Edit → Cancel returns to the details; Edit → Save updates.
+    await row.getByRole("button", { name: "Configure Dana Debtor" }).click();
+    const configure = page.getByRole("dialog", { name: "Configure debtor profile" });
+    await expect(configure).toContainText("dana@example.com");
+    await configure.getByRole("button", { name: "Edit" }).click();
+    await configure.getByRole("button", { name: "Cancel" }).click();
+    await expect(configure.getByRole("button", { name: "Disable" })).toBeVisible();
+    await configure.getByRole("button", { name: "Edit" }).click();
+    await configure.getByLabel("Full Name").fill("Dana Renamed");
+    await configure.getByLabel("Amount of debt").fill("99");
+    await configure.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Debtor updated")).toBeVisible();
+    await expect(debtorEntry(page, "Dana Renamed")).toContainText("$99.00");
+
+    // Disable → Cancel returns; Disable → Delete removes it.
+    await debtorEntry(page, "Dana Renamed").getByRole("button", { name: "Configure Dana Renamed" }).click();
+    await configure.getByRole("button", { name: "Disable" }).click();
+    await expect(configure.getByText("Are you sure you want to delete this debtor?")).toBeVisible();
+    await configure.getByRole("button", { name: "Cancel" }).click();
+    await configure.getByRole("button", { name: "Disable" }).click();
+    await configure.getByRole("button", { name: "Delete" }).click();
+    await expect(page.getByText("Debtor deleted")).toBeVisible();
+    await expect(page.getByText("No debtors found")).toBeVisible();
+  });
+}
+
+test("selection swaps 'Add Debtor' for 'Re-send reminders' and select-all toggles", async ({ page }) => {
+  await signIn(page);
+  await addDebtor(page, "First One", "first@example.com", "10");
+  await addDebtor(page, "Second One", "second@example.com", "20");
+  await page.getByRole("checkbox", { name: "Select First One" }).check();
+  await expect(page.getByRole("button", { name: "Re-send reminders" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add Debtor" })).toBeHidden();
+  const all = page.getByRole("checkbox", { name: "Select all debtors" });
+  await all.click();
+  await expect(page.getByRole("checkbox", { name: "Select Second One" })).toBeChecked();
+  await all.click();
+  await expect(page.getByRole("checkbox", { name: "Select First One" })).not.toBeChecked();
+  await expect(page.getByRole("button", { name: "Add Debtor" })).toBeVisible();
+});
+
+test("the dashboard keeps the selected debtor in the debtor query parameter", async ({ page }) => {
+  await signIn(page);
+  await addDebtor(page, "Alpha Debtor", "alpha@example.com", "10");
+  await addDebtor(page, "Beta Debtor", "beta@example.com", "20");
+  await page.goto("/dashboard");
+  const select = page.getByLabel("Debtor", { exact: true });
+  await expect(select.locator("option:checked")).toHaveText("Alpha Debtor");
+  const alphaId = new URL(page.url()).searchParams.get("debtor");
+  expect(alphaId).toMatch(/^\d+$/);
+  await select.selectOption({ label: "Beta Debtor" });
+  await expect(page).not.toHaveURL(new RegExp(`debtor=${alphaId}$`));
+  const betaId = new URL(page.url()).searchParams.get("debtor");
+  await page.reload();
+  await expect(select.locator("option:checked")).toHaveText("Beta Debtor");
+  expect(new URL(page.url()).searchParams.get("debtor")).toBe(betaId);
+  await expect(page.getByRole("link", { name: "View All Debtors" })).toHaveAttribute("href", "/debtors-list");
+  await expect(page.getByRole("link", { name: "Reminders Report" })).toHaveAttribute("href", "/report");
+});
+
+test("a visitor sees /debtors-list without data and a way to sign in", async ({ page }) => {
+  await page.goto("/debtors-list");
+  await expect(page.getByText("No debtors found")).toBeVisible();
+  await page.getByRole("link", { name: "Sign in" }).click();
+  await signInWithMagicLink(page, uniqueEmail("visitor"));
+  await expect(page).toHaveURL(/\/debtors-list$/);
+  await expect(page.getByTestId("debtor-count")).toHaveText("0 debtors");
+});
