@@ -136,7 +136,8 @@ api.get("/r2/getPresignedUrl", async (c) => {
 api.put("/r2", async (c) => {
   const key = c.req.query("key") ?? "";
   if (!key) return fail(c, 400, "Missing key", { key: ["Missing key"] });
-  if (!isOwnImageKey(key, me(c).id)) return fail(c, 403, "The key is not under the signed-in user");
+  if (!key.startsWith(`${me(c).id}/`)) return fail(c, 403, "The key is not under the signed-in user");
+  if (!isOwnImageKey(key, me(c).id)) return fail(c, 400, "Invalid key", { key: ["Please use only lower-case letters and digits after the user id"] });
   const declared = Number(c.req.header("Content-Length") ?? 0);
   if (declared > 5 * 1024 * 1024) return fail(c, 413, "The image is too large. Please choose one of at most 5 MB.");
   try {
@@ -247,7 +248,8 @@ api.delete("/org/del", async (c) => {
   return c.json({ success: true, error: null });
 });
 
-api.notFound((c) => fail(c, 404, "Not found"));
+// Any other /api path or method: a JSON 404 (not the HTML page React Router would answer with).
+api.all("*", (c) => fail(c, 404, "Not found"));
 api.onError((error, c) => {
   console.error("[dunly] API error", error);
   return c.json({ success: false, error: "Something went wrong" }, 500);

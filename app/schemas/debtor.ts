@@ -1,9 +1,11 @@
 import * as v from "valibot";
 import { MAX_AMOUNT } from "~/domain/money";
+import { missingFieldMessage } from "./missing";
 
 export const DEBTOR_NAME_MESSAGE = "Please enter the full name of the debtor";
 export const DEBTOR_EMAIL_MESSAGE = "Please enter a valid email";
 export const DEBT_MESSAGE = "Please enter a number greater than 0";
+const MISSING = missingFieldMessage({ full_name: DEBTOR_NAME_MESSAGE, email: DEBTOR_EMAIL_MESSAGE, debt: DEBT_MESSAGE });
 
 /** The debtor form and API payload (spec §5), one schema for browser, action and JSON API. */
 export const DebtorSchema = v.object({
@@ -17,15 +19,15 @@ export const DebtorSchema = v.object({
     v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
   ),
   active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist([1, 2, 3], "Please choose a strategy")), 1),
-});
+}, MISSING);
 export type DebtorInput = v.InferOutput<typeof DebtorSchema>;
 
 /** The same fields as JSON: numbers may arrive as numeric strings from simple clients. */
 export const DebtorJsonSchema = v.object({
   ...DebtorSchema.entries,
-  debt: v.pipe(v.union([v.number(), v.pipe(v.string(), v.trim(), v.nonEmpty(), v.transform(Number))], DEBT_MESSAGE), DebtorSchema.entries.debt),
+  debt: v.pipe(v.union([v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, DEBT_MESSAGE), v.transform(Number))], DEBT_MESSAGE), DebtorSchema.entries.debt),
   active_strategy: v.optional(
     v.pipe(v.union([v.number(), v.pipe(v.string(), v.transform(Number))]), v.integer("Please choose a strategy"), v.picklist([1, 2, 3], "Please choose a strategy")),
     1,
   ),
-});
+}, MISSING);

@@ -1,0 +1,258 @@
+import { env } from "cloudflare:workers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
+import { countDebtors, createDebtor, debtorToJson, deleteDebtor, getDebtor, listDebtors, updateDebtor } from "~/models/debtor.server";
+import {
+  createOrganization,
+  deleteOrganization,
+  getOrganization,
+  listOrganizations,
+  organizationToJson,
+  updateOrganization,
+} from "~/models/organization.server";
+import { getProfile, setProfileImage, updateProfileName } from "~/models/user.server";
+import type { DebtorInput } from "~/schemas/debtor";
+import { debtorRow, insertDelivery, orgRow, userRow } from "./data-helpers";
+
+const db = () => getDb(env.DB);
+
+let n = 0;
+/** A user row made directly in D1 (id in the same lower-case base32 alphabet as real ids). */
+async function makeUser(name = "Model User") {
+  n += 1;
+  const id = `u${Date.now().toString(36)}${n}${Math.random().toString(36).slice(2, 8)}`;
+  await env.DB.prepare("INSERT INTO users (id, email, full_name) VALUES (?, ?, ?)").bind(id, `${id}@example.com`, name).run();
+  return id;
+}
+
+const input = (over: Partial<DebtorInput> = {}): DebtorInput => ({
+  kind: "person",
+  full_name: "Pat Payer",
+  email: "pat@example.com",
+  debt: 125.5,
+  active_strategy: 1,
+  ...over,
+});
+
+describe("debtor model", () => {
+  let owner: string;
+  let other: string;
+  beforeEach(async () => {
+    owner = await makeUser();
+    other = await makeUser();
+  });
+
+  it("createDebtor stores the debt in cents, the e-mail lower-cased, and the owner", async () => {
+    const before = Date.now();
+    const created = await createDebtor(db(), owner, input({ email: "Pat@Example.COM", active_strategy: 3, kind: "company" }));
+    const row = await debtorRow(created.id);
+    expect(row).toMatchObject({
+      owner_id: owner,
+      kind: "company",
+      full_name: "Pat Payer",
+      email: "pat@example.com",
+      debt_cents: 12550,
+      paid_cents: 0,
+      currency: "USD",
+      active_strategy: 3,
+      status: "active",
+    });
+    expect(row!.created_at).toBeGreaterThanOrEqual(before);
+    expect(row!.updated_at).toBe(row!.created_at);
+    expect(created.debtCents).toBe(12550);
+  });
+
+  it("createDebtor rounds to whole cents", async () => {
+    const a = await createDebtor(db(), owner, input({ debt: 10.005 }));
+    const b = await createDebtor(db(), owner, input({ debt: 0.1 + 0.2 + 99 }));
+    expect((await debtorRow(a.id))!.debt_cents).toBe(1001);
+    expect((await debtorRow(b.id))!.debt_cents).toBe(9930);
+  });
+
+  it("listDebtors returns only the owner's debtors, in id order, with the real count of sent deliveries", async () => {
+    const d1 = await createDebtor(db(), owner, input({ full_name: "First" }));
+    const d2 = await createDebtor(db(), owner, input({ full_name: "Second" }));
+    const d3 = await createDebtor(db(), owner, input({ full_name: "Third" }));
+    const foreign = await createDebtor(db(), other, input({ full_name: "Not yours" }));
+    for (let i = 0; i < 3; i++) await insertDelivery(owner, d1.id, "sent");
+    await insertDelivery(owner, d1.id, "failed");
+    await insertDelivery(owner, d1.id, "sending");
+    await insertDelivery(owner, d1.id, "bounced");
+    await insertDelivery(owner, d2.id, "sent");
+    await insertDelivery(other, foreign.id, "sent");
+    await insertDelivery(other, foreign.id, "sent");
+
+    const rows = await listDebtors(db(), owner);
+    expect(rows.map((r) => r.fullName)).toEqual(["First", "Second", "Third"]);
+    expect(rows.map((r) => r.emailsSent)).toEqual([3, 1, 0]);
+    expect(rows[0]).toMatchObject({ id: d1.id, debtCents: 12550, paidCents: 0, currency: "USD", status: "active", kind: "person" });
+    expect(rows.some((r) => r.id === foreign.id)).toBe(false);
+
+    const theirs = await listDebtors(db(), other);
+    expect(theirs.map((r) => [r.id, r.emailsSent])).toEqual([[foreign.id, 2]]);
+    expect(d3.id).toBeGreaterThan(d2.id);
+  });
+
+  it("listDebtors counts a delivery once it turns 'sent'", async () => {
+    const d = await createDebtor(db(), owner, input());
+    await insertDelivery(owner, d.id, "sending");
+    expect((await listDebtors(db(), owner))[0]!.emailsSent).toBe(0);
+    await env.DB.prepare("UPDATE deliveries SET status = 'sent' WHERE debtor_id = ?").bind(d.id).run();
+    expect((await listDebtors(db(), owner))[0]!.emailsSent).toBe(1);
+  });
+
+  it("listDebtors pages with limit and offset", async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await createDebtor(db(), owner, input({ full_name: `D${i}` }))).id);
+    expect((await listDebtors(db(), owner, { limit: 2, offset: 0 })).map((r) => r.id)).toEqual(ids.slice(0, 2));
+    expect((await listDebtors(db(), owner, { limit: 2, offset: 2 })).map((r) => r.id)).toEqual(ids.slice(2, 4));
+    expect((await listDebtors(db(), owner, { limit: 2, offset: 4 })).map((r) => r.id)).toEqual(ids.slice(4));
+    expect(await listDebtors(db(), owner, { limit: 2, offset: 6 })).toEqual([]);
+  });
+
+  it("countDebtors counts only the owner's debtors", async () => {
+    expect(await countDebtors(db(), owner)).toBe(0);
+    await createDebtor(db(), owner, input());
+    await createDebtor(db(), owner, input());
+    await createDebtor(db(), other, input());
+    expect(await countDebtors(db(), owner)).toBe(2);
+    expect(await countDebtors(db(), other)).toBe(1);
+  });
+
+  it("getDebtor returns the owner's debtor and nothing for another user's or a missing id", async () => {
+    const mine = await createDebtor(db(), owner, input());
+    const theirs = await createDebtor(db(), other, input());
+    expect(await getDebtor(db(), owner, mine.id)).toMatchObject({ id: mine.id, ownerId: owner, debtCents: 12550 });
+    expect(await getDebtor(db(), owner, theirs.id)).toBeUndefined();
+    expect(await getDebtor(db(), owner, 987654321)).toBeUndefined();
+  });
+
+  it("updateDebtor changes the owner's debtor and leaves another user's untouched", async () => {
+    const mine = await createDebtor(db(), owner, input(), 1000);
+    const updated = await updateDebtor(db(), owner, mine.id, input({ full_name: "Renamed", email: "NEW@example.com", debt: 7, active_strategy: 2 }), 5000);
+    expect(updated).toMatchObject({ id: mine.id, fullName: "Renamed", email: "new@example.com", debtCents: 700, activeStrategy: 2, updatedAt: 5000, createdAt: 1000 });
+    expect((await debtorRow(mine.id))!.debt_cents).toBe(700);
+
+    const theirs = await createDebtor(db(), other, input({ full_name: "Theirs" }));
+    const before = await debtorRow(theirs.id);
+    expect(await updateDebtor(db(), owner, theirs.id, input({ full_name: "Hijacked" }))).toBeUndefined();
+    expect(await debtorRow(theirs.id)).toEqual(before);
+  });
+
+  it("deleteDebtor deletes only the owner's debtor, and says whether it did", async () => {
+    const mine = await createDebtor(db(), owner, input());
+    const theirs = await createDebtor(db(), other, input());
+    expect(await deleteDebtor(db(), owner, theirs.id)).toBe(false);
+    expect(await debtorRow(theirs.id)).not.toBeNull();
+    expect(await deleteDebtor(db(), owner, mine.id)).toBe(true);
+    expect(await debtorRow(mine.id)).toBeNull();
+    expect(await deleteDebtor(db(), owner, mine.id)).toBe(false);
+  });
+
+  it("debtorToJson uses the spec's names and decimal amounts", async () => {
+    const d = await createDebtor(db(), owner, input());
+    await insertDelivery(owner, d.id, "sent");
+    const [row] = await listDebtors(db(), owner);
+    expect(debtorToJson(row!, owner)).toEqual({
+      id: d.id,
+      fb_uuid: owner,
+      kind: "person",
+      full_name: "Pat Payer",
+      email: "pat@example.com",
+      debt: 125.5,
+      paid: 0,
+      currency: "USD",
+      active_strategy: 1,
+      status: "active",
+      emails_sent: 1,
+    });
+    // A row without a count (a fresh insert) reports 0 sent.
+    expect(debtorToJson(d, owner).emails_sent).toBe(0);
+    expect(debtorToJson({ ...d, debtCents: 1, paidCents: 99 }, owner)).toMatchObject({ debt: 0.01, paid: 0.99 });
+  });
+});
+
+describe("organization model", () => {
+  let owner: string;
+  let other: string;
+  beforeEach(async () => {
+    owner = await makeUser();
+    other = await makeUser();
+  });
+
+  it("createOrganization stores the owner's organization and returns id, name and address", async () => {
+    const org = await createOrganization(db(), owner, { name: "Acme", address: "1 Road\nTown" });
+    expect(org).toEqual({ id: expect.any(Number), name: "Acme", address: "1 Road\nTown" });
+    expect(await orgRow(org.id)).toMatchObject({ owner_id: owner, name: "Acme", address: "1 Road\nTown" });
+  });
+
+  it("listOrganizations lists only the owner's, in id order", async () => {
+    const a = await createOrganization(db(), owner, { name: "A", address: "a" });
+    const b = await createOrganization(db(), owner, { name: "B", address: "b" });
+    await createOrganization(db(), other, { name: "C", address: "c" });
+    expect(await listOrganizations(db(), owner)).toEqual([
+      { id: a.id, name: "A", address: "a" },
+      { id: b.id, name: "B", address: "b" },
+    ]);
+    expect((await listOrganizations(db(), other)).map((o) => o.name)).toEqual(["C"]);
+  });
+
+  it("getOrganization finds only the owner's", async () => {
+    const mine = await createOrganization(db(), owner, { name: "Mine", address: "x" });
+    const theirs = await createOrganization(db(), other, { name: "Theirs", address: "y" });
+    expect(await getOrganization(db(), owner, mine.id)).toEqual({ id: mine.id, name: "Mine", address: "x" });
+    expect(await getOrganization(db(), owner, theirs.id)).toBeUndefined();
+    expect(await getOrganization(db(), owner, 987654321)).toBeUndefined();
+  });
+
+  it("updateOrganization changes only the owner's", async () => {
+    const mine = await createOrganization(db(), owner, { name: "Mine", address: "x" });
+    const theirs = await createOrganization(db(), other, { name: "Theirs", address: "y" });
+    expect(await updateOrganization(db(), owner, mine.id, { name: "Mine 2", address: "x2" })).toEqual({ id: mine.id, name: "Mine 2", address: "x2" });
+    expect(await orgRow(mine.id)).toMatchObject({ name: "Mine 2", address: "x2" });
+    expect(await updateOrganization(db(), owner, theirs.id, { name: "Hijacked", address: "z" })).toBeUndefined();
+    expect(await orgRow(theirs.id)).toMatchObject({ owner_id: other, name: "Theirs", address: "y" });
+  });
+
+  it("deleteOrganization deletes only the owner's, and says whether it did", async () => {
+    const mine = await createOrganization(db(), owner, { name: "Mine", address: "x" });
+    const theirs = await createOrganization(db(), other, { name: "Theirs", address: "y" });
+    expect(await deleteOrganization(db(), owner, theirs.id)).toBe(false);
+    expect(await orgRow(theirs.id)).not.toBeNull();
+    expect(await deleteOrganization(db(), owner, mine.id)).toBe(true);
+    expect(await orgRow(mine.id)).toBeNull();
+    expect(await deleteOrganization(db(), owner, mine.id)).toBe(false);
+  });
+
+  it("organizationToJson adds the owner as fb_uuid", () => {
+    expect(organizationToJson({ id: 7, name: "N", address: "A" }, owner)).toEqual({ id: 7, name: "N", address: "A", fb_uuid: owner });
+  });
+});
+
+describe("profile model", () => {
+  it("getProfile returns the user's profile, or undefined for an unknown id", async () => {
+    const id = await makeUser("Grace Hopper");
+    expect(await getProfile(db(), id)).toEqual({ id, email: `${id}@example.com`, fullName: "Grace Hopper", imgKey: null, plan: "medium" });
+    expect(await getProfile(db(), "nosuchuser")).toBeUndefined();
+  });
+
+  it("updateProfileName changes only that user's name", async () => {
+    const id = await makeUser("Old Name");
+    const other = await makeUser("Other Name");
+    await updateProfileName(db(), id, "New Name");
+    expect((await userRow(id))!.full_name).toBe("New Name");
+    expect((await userRow(other))!.full_name).toBe("Other Name");
+  });
+
+  it("setProfileImage sets the key and returns the previous one", async () => {
+    const id = await makeUser();
+    const other = await makeUser();
+    expect(await setProfileImage(db(), id, `${id}/first`)).toBeNull();
+    expect((await userRow(id))!.img_key).toBe(`${id}/first`);
+    expect(await setProfileImage(db(), id, `${id}/second`)).toBe(`${id}/first`);
+    expect((await userRow(id))!.img_key).toBe(`${id}/second`);
+    expect(await setProfileImage(db(), id, null)).toBe(`${id}/second`);
+    expect((await userRow(id))!.img_key).toBeNull();
+    expect((await userRow(other))!.img_key).toBeNull();
+  });
+});
