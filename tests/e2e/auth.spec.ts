@@ -79,12 +79,12 @@ test("a signed-in user sets a password and signs in with it", async ({ page }) =
   await page.goto("/");
   await signInWithMagicLink(page, email);
   await page.goto("/iam/info");
-  await page.getByLabel("New password").fill("short");
-  await page.getByLabel("Repeat new password").fill("short");
+  await page.getByLabel("New password", { exact: true }).fill("short");
+  await page.getByLabel("Repeat new password", { exact: true }).fill("short");
   await page.getByRole("button", { name: "Save password" }).click();
   await expect(page.getByText("Password must be at least 8 characters")).toBeVisible();
-  await page.getByLabel("New password").fill("correct horse battery");
-  await page.getByLabel("Repeat new password").fill("correct horse battery");
+  await page.getByLabel("New password", { exact: true }).fill("correct horse battery");
+  await page.getByLabel("Repeat new password", { exact: true }).fill("correct horse battery");
   await page.getByRole("button", { name: "Save password" }).click();
   await expect(page.getByText("Password saved.")).toBeVisible();
 
@@ -92,11 +92,12 @@ test("a signed-in user sets a password and signs in with it", async ({ page }) =
   await page.getByRole("button", { name: "Log out" }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.getByRole("link", { name: "Sign in with a password" }).click();
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("wrong password");
+  await expect(page.getByRole("heading", { name: "Sign in with a password" })).toBeVisible();
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("wrong password");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByText("Wrong e-mail or password.")).toBeVisible();
-  await page.getByLabel("Password").fill("correct horse battery");
+  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/welcome$/);
 });

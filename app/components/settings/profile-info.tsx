@@ -69,6 +69,9 @@ export function ProfileInfo({ profile }: { profile: { fullName: string; email: s
             name="photo"
             accept="image/jpeg,image/png,image/webp"
             className="sr-only"
+            // Reached through the 'Change photo' button; hidden from the tab order and screen readers.
+            tabIndex={-1}
+            aria-hidden
             onChange={(event) => {
               const file = event.currentTarget.files?.[0];
               if (!file) return;
