@@ -24,6 +24,8 @@ const server = spawn(
     "--port", port,
     "--ip", "127.0.0.1",
     "--var", "APP_ENV:test",
+    // Every journey signs in a new user from 127.0.0.1; the per-address limit still applies.
+    "--var", "SIGNIN_LIMIT_PER_CLIENT:1000",
     "--show-interactive-dev-session=false",
   ],
   { stdio: "inherit" },

@@ -11,6 +11,8 @@ interface Env {
   GOOGLE_CLIENT_SECRET?: string;
   /** Signs the expiring image URLs; optional outside production. */
   IMAGE_URL_SECRET?: string;
+  /** Sign-in e-mails per client per hour (default 20); raised only by the end-to-end test server. */
+  SIGNIN_LIMIT_PER_CLIENT?: string;
 }
 
 // Bindings of the mail Worker (workers/mail/wrangler.toml).
