@@ -68,6 +68,14 @@ function ownerMismatch(c: Ctx, fbUuid: unknown) {
   return fbUuid === me(c).id ? null : fail(c, 403, "fb_uuid is not the signed-in user");
 }
 
+/** The JSON object body once its fb_uuid (if any) is the caller's; otherwise the error to answer. */
+async function ownedBody(c: Ctx): Promise<{ body: Record<string, unknown> } | { error: Response }> {
+  const body = await jsonBody(c);
+  if (!body) return { error: fail(c, 400, "Expected a JSON object") };
+  const denied = ownerMismatch(c, body.fb_uuid);
+  return denied ? { error: denied } : { body };
+}
+
 const IdSchema = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))]), v.integer(), v.minValue(1));
 
 function parseId(body: Record<string, unknown>) {
@@ -86,10 +94,9 @@ api.get("/profile", async (c) => {
 
 // Profiles are created at first sign-in; this returns it, updating the name if one is given.
 api.post("/profile/add", async (c) => {
-  const body = await jsonBody(c);
-  if (!body) return fail(c, 400, "Expected a JSON object");
-  const denied = ownerMismatch(c, body.fb_uuid);
-  if (denied) return denied;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const { body } = owned;
   const db = getDb(c.env.DB);
   if (body.full_name !== undefined) {
     const parsed = v.safeParse(ProfileNameSchema, body);
@@ -101,10 +108,12 @@ api.post("/profile/add", async (c) => {
 });
 
 api.put("/profile/edit", async (c) => {
-  const body = await jsonBody(c);
-  if (!body) return fail(c, 400, "Expected a JSON object");
-  const denied = ownerMismatch(c, body.fb_uuid) ?? (body.id !== undefined ? ownerMismatch(c, body.id) : null);
-  if (denied) return denied;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const { body } = owned;
+  // The profile's own id is the user id too.
+  const deniedId = body.id !== undefined ? ownerMismatch(c, body.id) : null;
+  if (deniedId) return deniedId;
   const parsed = v.safeParse(ProfileNameSchema, body);
   if (!parsed.success) return fail(c, 400, "Invalid profile", fieldErrors(parsed.issues));
   await updateProfileName(getDb(c.env.DB), me(c).id, parsed.output.full_name);
@@ -112,10 +121,12 @@ api.put("/profile/edit", async (c) => {
 });
 
 api.put("/profile/changeImg", async (c) => {
-  const body = await jsonBody(c);
-  if (!body) return fail(c, 400, "Expected a JSON object");
-  const denied = ownerMismatch(c, body.fb_uuid) ?? (body.id !== undefined ? ownerMismatch(c, body.id) : null);
-  if (denied) return denied;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const { body } = owned;
+  // The profile's own id is the user id too.
+  const deniedId = body.id !== undefined ? ownerMismatch(c, body.id) : null;
+  if (deniedId) return deniedId;
   if (typeof body.img !== "string" || !body.img) return fail(c, 400, "Invalid image", { img: ["Please choose an image"] });
   if (!isOwnImageKey(body.img, me(c).id)) return fail(c, 404, "Image not found");
   const exists = await c.env.IMAGES.head(body.img);
@@ -161,10 +172,9 @@ api.get("/debtors", async (c) => {
 });
 
 api.post("/debtors/add", async (c) => {
-  const body = await jsonBody(c);
-  if (!body) return fail(c, 400, "Expected a JSON object");
-  const denied = ownerMismatch(c, body.fb_uuid);
-  if (denied) return denied;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const { body } = owned;
   const parsed = v.safeParse(DebtorJsonSchema, body);
   if (!parsed.success) return fail(c, 400, "Invalid debtor", fieldErrors(parsed.issues));
   const debtor = await createDebtor(getDb(c.env.DB), me(c).id, parsed.output);
@@ -172,10 +182,9 @@ api.post("/debtors/add", async (c) => {
 });
 
 api.put("/debtors/edit", async (c) => {
-  const body = await jsonBody(c);
-  if (!body) return fail(c, 400, "Expected a JSON object");
-  const denied = ownerMismatch(c, body.fb_uuid);
-  if (denied) return denied;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const { body } = owned;
   const id = parseId(body);
   if (!id) return fail(c, 400, "Invalid debtor", { id: ["Missing debtor id"] });
   const parsed = v.safeParse(DebtorJsonSchema, body);
@@ -186,10 +195,9 @@ api.put("/debtors/edit", async (c) => {
 });
 
 api.delete("/debtors/del", async (c) => {
-  const body = await jsonBody(c);
-  if (!body) return fail(c, 400, "Expected a JSON object");
-  const denied = ownerMismatch(c, body.fb_uuid);
-  if (denied) return denied;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const { body } = owned;
   const id = parseId(body);
   if (!id) return fail(c, 400, "Invalid debtor", { id: ["Missing debtor id"] });
   if (!(await deleteDebtor(getDb(c.env.DB), me(c).id, id))) return fail(c, 404, "Debtor not found");
@@ -213,10 +221,9 @@ api.get("/org", async (c) => {
 });
 
 api.post("/org/add", async (c) => {
-  const body = await jsonBody(c);
-  if (!body) return fail(c, 400, "Expected a JSON object");
-  const denied = ownerMismatch(c, body.fb_uuid);
-  if (denied) return denied;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const { body } = owned;
   const parsed = v.safeParse(OrganizationSchema, body);
   if (!parsed.success) return fail(c, 400, "Invalid organization", fieldErrors(parsed.issues));
   const org = await createOrganization(getDb(c.env.DB), me(c).id, parsed.output);
@@ -224,10 +231,9 @@ api.post("/org/add", async (c) => {
 });
 
 api.put("/org/edit", async (c) => {
-  const body = await jsonBody(c);
-  if (!body) return fail(c, 400, "Expected a JSON object");
-  const denied = ownerMismatch(c, body.fb_uuid);
-  if (denied) return denied;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const { body } = owned;
   const id = parseId(body);
   if (!id) return fail(c, 400, "Invalid organization", { id: ["Missing organization id"] });
   const parsed = v.safeParse(OrganizationSchema, body);
@@ -238,10 +244,9 @@ api.put("/org/edit", async (c) => {
 });
 
 api.delete("/org/del", async (c) => {
-  const body = await jsonBody(c);
-  if (!body) return fail(c, 400, "Expected a JSON object");
-  const denied = ownerMismatch(c, body.fb_uuid);
-  if (denied) return denied;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const { body } = owned;
   const id = parseId(body);
   if (!id) return fail(c, 400, "Invalid organization", { id: ["Missing organization id"] });
   if (!(await deleteOrganization(getDb(c.env.DB), me(c).id, id))) return fail(c, 404, "Organization not found");

@@ -1,12 +1,12 @@
 import { useEffect } from "react";
-import { data, Link, redirect, useSearchParams } from "react-router";
+import { Link, redirect, useSearchParams } from "react-router";
+import { debtorPageAction } from "./debtor-action.server";
 import type { Route } from "./+types/dashboard";
 import { requireUser } from "~/auth/guard.server";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
-import { handleDebtorIntent } from "~/models/debtor-actions.server";
 import { listDebtors } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 
@@ -29,12 +29,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   return { debtors: debtors ?? [], debtorsError: debtors === null, organizations, selectedId: param ? Number(param) : null };
 }
 
-export async function action({ context, request, url }: Route.ActionArgs) {
-  const user = requireUser(context, url);
-  const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  if (intent.startsWith("debtor-")) return handleDebtorIntent(getDb(getApp(context).env.DB), user.id, intent, formData);
-  throw data(null, { status: 400 });
+export async function action(args: Route.ActionArgs) {
+  return debtorPageAction(args);
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {

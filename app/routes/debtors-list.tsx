@@ -1,10 +1,9 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
+import { debtorPageAction } from "./debtor-action.server";
 import type { Route } from "./+types/debtors-list";
-import { requireUser } from "~/auth/guard.server";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
-import { handleDebtorIntent } from "~/models/debtor-actions.server";
 import { countDebtors, DEBTOR_PAGE_SIZE, listDebtors } from "~/models/debtor.server";
 
 // A public route: data is only fetched when a user is signed in (spec §2 route table).
@@ -20,12 +19,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { signedIn: true as const, debtors, total, page, pages: Math.max(1, Math.ceil(total / DEBTOR_PAGE_SIZE)) };
 }
 
-export async function action({ context, request, url }: Route.ActionArgs) {
-  const user = requireUser(context, url);
-  const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  if (intent.startsWith("debtor-")) return handleDebtorIntent(getDb(getApp(context).env.DB), user.id, intent, formData);
-  throw data(null, { status: 400 });
+export async function action(args: Route.ActionArgs) {
+  return debtorPageAction(args);
 }
 
 export default function DebtorsList({ loaderData }: Route.ComponentProps) {

@@ -30,12 +30,17 @@ export async function readSignInLink(page: Page, email: string) {
   return link!;
 }
 
-/** Requests a magic link from the form on the current page and completes sign-in with it. */
-export async function signInWithMagicLink(page: Page, email: string) {
+/** Requests a magic link from the form on the current page and returns it from the dev mailbox. */
+export async function requestSignInLink(page: Page, email: string) {
   await page.getByPlaceholder("Your Email").fill(email);
   await page.getByRole("button", { name: "Get magic link" }).click();
   await expect(page.getByText("Please Check your email for the sign in link")).toBeVisible();
-  const link = await readSignInLink(page, email);
+  return readSignInLink(page, email);
+}
+
+/** Requests a magic link from the form on the current page and completes sign-in with it. */
+export async function signInWithMagicLink(page: Page, email: string) {
+  const link = await requestSignInLink(page, email);
   await page.goto(link);
   await page.getByRole("button", { name: "Continue to Dunly" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/auth/verify"));

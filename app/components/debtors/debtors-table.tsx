@@ -2,21 +2,13 @@ import { Settings2 } from "lucide-react";
 import { useState } from "react";
 import { Button } from "~/components/ui/button";
 import type { ToastArea } from "~/components/toast";
+import type { DebtorRow } from "~/models/debtor.server";
 import { formatMoney } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
 import { AddDebtorModal, ConfigureDebtorModal } from "./debtor-modals";
 
-export interface DebtorView {
-  id: number;
-  kind: "person" | "company";
-  fullName: string;
-  email: string;
-  debtCents: number;
-  paidCents: number;
-  currency: string;
-  activeStrategy: number;
-  emailsSent: number;
-}
+/** A debtor as the table shows it: the list query's row. */
+export type DebtorView = Omit<DebtorRow, "status">;
 
 /** Select-all selects everything, or clears when everything is already selected (spec §4). */
 export function toggleAll(selected: ReadonlySet<number>, ids: readonly number[]) {
