@@ -6,6 +6,7 @@ import { createAppContext } from "~/lib/context.server";
 import { api } from "./api";
 import { devRoutes } from "./dev";
 import { imageRoutes } from "./images";
+import { runWatchdog } from "./watchdog";
 
 export type AppBindings = { Bindings: Env; Variables: { user: SessionUser | null } };
 
@@ -50,6 +51,12 @@ export function createApp() {
 
 const app = createApp();
 
+export { ReminderSchedule } from "./reminder-schedule";
+
 export default {
   fetch: app.fetch,
+  // The watchdog (DESIGN §4): re-arms enabled schedules whose alarm was lost.
+  scheduled(_controller, env, ctx) {
+    ctx.waitUntil(runWatchdog(env));
+  },
 } satisfies ExportedHandler<Env>;

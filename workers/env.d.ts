@@ -3,6 +3,8 @@ interface Env {
   DB: D1Database;
   IMAGES: R2Bucket;
   MAILER: Service<import("./mail/index").MailWorker>;
+  /** One Durable Object per schedule; its alarm fires the reminder (DESIGN §4). */
+  SCHEDULES: DurableObjectNamespace<import("./reminder-schedule").ReminderSchedule>;
   APP_ENV: "development" | "test" | "production";
   CHECKOUT_URL_SOFT: string;
   CHECKOUT_URL_MEDIUM: string;
@@ -28,6 +30,8 @@ interface MailEnv {
 declare namespace Cloudflare {
   interface Env extends globalThis.Env {
     TEST_MIGRATIONS?: import("cloudflare:test").D1Migration[];
+    /** The fake Resend HTTP server of the integration tests (tests/support/fake-resend.ts). */
+    FAKE_RESEND_URL?: string;
   }
   interface Exports {
     default: Fetcher;

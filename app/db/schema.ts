@@ -1,5 +1,12 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 
 /** Epoch milliseconds, the unit of every time column (DESIGN §3). */
 const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
@@ -58,7 +65,10 @@ export const oauthAccounts = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user_idx").on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.provider, t.providerUserId] }),
+    index("oauth_accounts_user_idx").on(t.userId),
+  ],
 );
 
 export const passwordCredentials = sqliteTable("password_credentials", {
@@ -88,14 +98,18 @@ export const debtors = sqliteTable(
     ownerId: text("owner_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["person", "company"] }).notNull().default("person"),
+    kind: text("kind", { enum: ["person", "company"] })
+      .notNull()
+      .default("person"),
     fullName: text("full_name").notNull(),
     email: text("email").notNull(),
     debtCents: integer("debt_cents").notNull(),
     currency: text("currency").notNull().default("USD"),
     activeStrategy: integer("active_strategy").notNull().default(1),
     paidCents: integer("paid_cents").notNull().default(0),
-    status: text("status", { enum: ["active", "paid", "opted_out", "bouncing"] })
+    status: text("status", {
+      enum: ["active", "paid", "opted_out", "bouncing"],
+    })
       .notNull()
       .default("active"),
     createdAt: integer("created_at").notNull().default(nowMs),
@@ -129,17 +143,24 @@ export const schedules = sqliteTable(
     debtorId: integer("debtor_id")
       .notNull()
       .references(() => debtors.id, { onDelete: "cascade" }),
-    organizationId: integer("organization_id").references(() => organizations.id, { onDelete: "set null" }),
+    organizationId: integer("organization_id").references(
+      () => organizations.id,
+      { onDelete: "set null" },
+    ),
     preset: text("preset").notNull(),
     templateStep: integer("template_step").notNull().default(0),
-    frequency: text("frequency", { enum: ["daily", "weekly", "now"] }).notNull(),
+    frequency: text("frequency", {
+      enum: ["daily", "weekly", "now"],
+    }).notNull(),
     // Cron expression for recurring schedules; null for a one-time schedule.
     cron: text("cron"),
     // The single instant of a one-time schedule (epoch ms).
     runAt: integer("run_at"),
     timeZone: text("time_zone").notNull(),
     dueDate: text("due_date"),
-    state: text("state", { enum: ["ENABLED", "DISABLED", "COMPLETED"] }).notNull().default("ENABLED"),
+    state: text("state", { enum: ["ENABLED", "DISABLED", "COMPLETED"] })
+      .notNull()
+      .default("ENABLED"),
     nextRunAt: integer("next_run_at"),
     lastRunAt: integer("last_run_at"),
     input: text("input", { mode: "json" }).notNull(),
@@ -166,7 +187,9 @@ export const deliveries = sqliteTable(
     occurrenceKey: text("occurrence_key").notNull(),
     template: text("template").notNull(),
     tone: integer("tone").notNull(),
-    status: text("status", { enum: ["sending", "sent", "failed", "bounced"] }).notNull().default("sending"),
+    status: text("status", { enum: ["sending", "sent", "failed", "bounced"] })
+      .notNull()
+      .default("sending"),
     providerId: text("provider_id"),
     error: text("error"),
     createdAt: integer("created_at").notNull().default(nowMs),
@@ -180,13 +203,19 @@ export const deliveries = sqliteTable(
 );
 
 /** Local development and tests only: what the mail Worker would have sent. */
-export const devOutbox = sqliteTable("dev_outbox", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  to: text("to").notNull(),
-  from: text("from").notNull(),
-  replyTo: text("reply_to"),
-  subject: text("subject").notNull(),
-  html: text("html").notNull(),
-  text: text("text").notNull(),
-  createdAt: integer("created_at").notNull().default(nowMs),
-});
+export const devOutbox = sqliteTable(
+  "dev_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // The occurrence key of a reminder: the outbox honours it like Resend's Idempotency-Key.
+    idempotencyKey: text("idempotency_key"),
+    to: text("to").notNull(),
+    from: text("from").notNull(),
+    replyTo: text("reply_to"),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [uniqueIndex("dev_outbox_idempotency_key_idx").on(t.idempotencyKey)],
+);

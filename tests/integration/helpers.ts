@@ -65,23 +65,35 @@ export function requestLink(email: string, options: FormOptions & { redirectTo?:
 }
 
 export interface OutboxRow {
-  id: number;
   to: string;
+  from: string;
+  replyTo: string | null;
   subject: string;
   html: string;
   text: string;
+  idempotencyKey: string | null;
 }
 
-export async function outboxFor(email: string) {
-  const { results } = await env.DB.prepare("SELECT * FROM dev_outbox WHERE \"to\" = ? ORDER BY id").bind(email.toLowerCase()).all<OutboxRow>();
-  return results;
+/** What the fake Resend server (tests/support/fake-resend.ts) delivered to `email`, oldest first. */
+export async function outboxFor(email: string): Promise<OutboxRow[]> {
+  const res = await fetch(`${env.FAKE_RESEND_URL}/__delivered?to=${encodeURIComponent(email.toLowerCase())}`);
+  const rows = (await res.json()) as { idempotencyKey: string | null; body: Record<string, unknown> }[];
+  return rows.map(({ idempotencyKey, body }) => ({
+    to: String((body.to as string[])[0]),
+    from: String(body.from),
+    replyTo: (body.reply_to as string | undefined) ?? null,
+    subject: String(body.subject),
+    html: String(body.html),
+    text: String(body.text ?? ""),
+    idempotencyKey,
+  }));
 }
 
-/** The raw token of the newest sign-in e-mail to `email`, read from the link in the dev outbox. */
+/** The raw token of the newest sign-in e-mail to `email`, read from the link in the delivered e-mail. */
 export async function latestLinkToken(email: string) {
   const rows = await outboxFor(email);
   const last = rows.at(-1);
-  if (!last) throw new Error(`no e-mail to ${email} in dev_outbox`);
+  if (!last) throw new Error(`no e-mail to ${email} delivered`);
   const fromText = /\/auth\/verify\?token=([A-Za-z0-9_-]+)/.exec(last.text)?.[1];
   const fromHtml = /\/auth\/verify\?token=([A-Za-z0-9_-]+)/.exec(last.html)?.[1];
   const token = fromText ?? fromHtml;

@@ -1,63 +1,17 @@
 import { render, toPlainText } from "@react-email/render";
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { createElement } from "react";
-import { Resend } from "resend";
+import { renderReminder } from "../../emails/render-reminder";
+import type { ReminderEmailProps } from "../../emails/reminder";
 import SignInEmail, { signInSubject } from "../../emails/sign-in";
+import { deliver, type SendResult } from "./send";
 
-export interface OutgoingMessage {
+export type { SendResult } from "./send";
+
+/** A typed reminder (DESIGN §5): what to render and who it goes to. */
+export interface ReminderMessage extends ReminderEmailProps {
+  /** The debtor's address. */
   to: string;
-  /** Display name for the From header; the address is always MAIL_FROM_ADDRESS. */
-  fromName: string;
-  replyTo?: string | null;
-  subject: string;
-  html: string;
-  text: string;
-}
-
-export interface SendResult {
-  id: string | null;
-  /** 'outbox' when no provider is configured (local development and tests). */
-  via: "resend" | "outbox";
-}
-
-/** Header values must be one line: CR/LF would let a name inject headers. */
-export function assertHeaderSafe(value: string, field: string) {
-  if (/[\r\n]/.test(value)) throw new Error(`${field} must not contain line breaks`);
-}
-
-/** `"Name" <address>` with the name's quotes and backslashes escaped. */
-export function formatAddress(name: string, address: string) {
-  assertHeaderSafe(name, "Sender name");
-  const quoted = name.replace(/["\\]/g, "\\$&");
-  return quoted ? `"${quoted}" <${address}>` : address;
-}
-
-/** Sends through Resend when RESEND_API_KEY is set, otherwise stores the message in the dev outbox. */
-export async function deliver(env: MailEnv, message: OutgoingMessage, idempotencyKey?: string): Promise<SendResult> {
-  assertHeaderSafe(message.to, "Recipient");
-  assertHeaderSafe(message.subject, "Subject");
-  if (message.replyTo) assertHeaderSafe(message.replyTo, "Reply-To");
-  const from = formatAddress(message.fromName, env.MAIL_FROM_ADDRESS);
-  if (!env.RESEND_API_KEY) {
-    await env.DB.prepare("INSERT INTO dev_outbox (\"to\", \"from\", reply_to, subject, html, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-      .bind(message.to, from, message.replyTo ?? null, message.subject, message.html, message.text, Date.now())
-      .run();
-    return { id: null, via: "outbox" };
-  }
-  const resend = new Resend(env.RESEND_API_KEY, { baseUrl: env.RESEND_BASE_URL });
-  const { data, error } = await resend.emails.send(
-    {
-      from,
-      to: [message.to],
-      replyTo: message.replyTo ?? undefined,
-      subject: message.subject,
-      html: message.html,
-      text: message.text,
-    },
-    idempotencyKey ? { idempotencyKey } : undefined,
-  );
-  if (error) throw new Error(`Resend: ${error.message}`);
-  return { id: data?.id ?? null, via: "resend" };
 }
 
 /** The mail Worker: the only code that talks to the e-mail provider (DESIGN §1, §5). */
@@ -73,6 +27,24 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
       html,
       text: toPlainText(html),
     });
+  }
+
+  /**
+   * A payment reminder, rendered from emails/ and sent with the occurrence key as Idempotency-Key.
+   * From shows the sender's name at our fixed address; replies go to the sender (DESIGN §5).
+   */
+  async sendReminder(message: ReminderMessage, idempotencyKey: string): Promise<SendResult> {
+    let rendered: { subject: string; html: string; text: string };
+    try {
+      rendered = await renderReminder(message);
+    } catch (error) {
+      return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
+    }
+    return deliver(
+      this.env,
+      { to: message.to, fromName: message.senderName, replyTo: message.senderEmail, ...rendered },
+      idempotencyKey,
+    );
   }
 
   async fetch() {

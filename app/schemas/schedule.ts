@@ -1,0 +1,64 @@
+import * as v from "valibot";
+import { FREQUENCIES } from "~/domain/frequencies";
+import { PRESETS } from "~/domain/presets";
+import { missingFieldMessage } from "./missing";
+
+export const SCHEDULE_DEBTOR_MESSAGE = "Please select a debtor";
+export const SCHEDULE_PRESET_MESSAGE = "Please select a preset";
+export const SCHEDULE_ORG_MESSAGE = "Please select an organization";
+export const SCHEDULE_FREQUENCY_MESSAGE = "Please select a frequency";
+export const DUE_DATE_MESSAGE = "Please enter a valid date";
+
+const MISSING = missingFieldMessage({
+  debtor_id: SCHEDULE_DEBTOR_MESSAGE,
+  preset: SCHEDULE_PRESET_MESSAGE,
+  frequency: SCHEDULE_FREQUENCY_MESSAGE,
+});
+
+/** "YYYY-MM-DD" that is a real calendar date. */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+const id = (message: string) => v.pipe(v.number(message), v.integer(message), v.minValue(1, message));
+
+/**
+ * The new-schedule and edit-schedule form (spec §2 "New schedule page"). The owner, the sender's
+ * name and address and the debtor's details are never taken from the client: the server looks
+ * them up for the signed-in user.
+ */
+export const ScheduleSchema = v.pipe(
+  v.object(
+    {
+      kind: v.optional(v.picklist(["person", "company"]), "person"),
+      organization_id: v.optional(id(SCHEDULE_ORG_MESSAGE)),
+      debtor_id: id(SCHEDULE_DEBTOR_MESSAGE),
+      preset: v.picklist(
+        PRESETS.map((p) => p.id),
+        SCHEDULE_PRESET_MESSAGE,
+      ),
+      due_date: v.optional(v.pipe(v.string(), v.trim(), v.check(isCalendarDate, DUE_DATE_MESSAGE))),
+      frequency: v.optional(
+        v.picklist(
+          FREQUENCIES.map((f) => f.id),
+          SCHEDULE_FREQUENCY_MESSAGE,
+        ),
+        FREQUENCIES[0]!.id,
+      ),
+      time_zone: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64))),
+    },
+    MISSING,
+  ),
+  v.forward(
+    v.check((input) => input.kind !== "company" || input.organization_id !== undefined, SCHEDULE_ORG_MESSAGE),
+    ["organization_id"],
+  ),
+);
+export type ScheduleInput = v.InferOutput<typeof ScheduleSchema>;
+
+/** Bulk actions on selected rows: ids are only a request; the server keeps the owner's own. */
+export const SelectedIdsSchema = v.pipe(v.array(v.pipe(v.string(), v.trim(), v.nonEmpty())), v.minLength(1), v.maxLength(100));

@@ -1,0 +1,94 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+
+/**
+ * A fake Resend HTTP API for the integration tests (Node side). It records every POST /emails,
+ * honours Idempotency-Key like Resend (a repeated key returns the first id and sends nothing
+ * new) and can be told to answer the next requests for an address with errors.
+ *
+ * Control API for the tests (called from workerd over HTTP):
+ *   POST /__program  {to, responses: [{status, body?}]}  next answers for mail to `to`
+ *   GET  /__requests?to=   every attempt: {idempotencyKey, authorization, body, status}
+ *   GET  /__delivered?to=  messages actually "sent" (one per key)
+ */
+export interface FakeResend {
+  url: string;
+  server: Server;
+}
+
+interface Attempt {
+  idempotencyKey: string | null;
+  authorization: string | null;
+  body: Record<string, unknown>;
+  status: number;
+  at: number;
+}
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve, reject) => {
+    let data = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (data += chunk));
+    req.on("end", () => resolve(data));
+    req.on("error", reject);
+  });
+
+export function startFakeResend(): Promise<FakeResend> {
+  const attempts: Attempt[] = [];
+  const delivered: { id: string; idempotencyKey: string | null; body: Record<string, unknown>; at: number }[] = [];
+  const byKey = new Map<string, string>();
+  const programmed = new Map<string, { status: number; body?: unknown }[]>();
+  let seq = 0;
+
+  const recipient = (body: Record<string, unknown>) => {
+    const to = body.to;
+    return String(Array.isArray(to) ? to[0] : to).toLowerCase();
+  };
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const send = (status: number, payload: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(payload));
+    };
+    try {
+      if (req.method === "POST" && url.pathname === "/__program") {
+        const { to, responses } = JSON.parse(await readBody(req)) as { to: string; responses: { status: number; body?: unknown }[] };
+        programmed.set(to.toLowerCase(), [...(programmed.get(to.toLowerCase()) ?? []), ...responses]);
+        return send(200, { ok: true });
+      }
+      if (req.method === "GET" && (url.pathname === "/__requests" || url.pathname === "/__delivered")) {
+        const to = url.searchParams.get("to")?.toLowerCase();
+        const list = url.pathname === "/__requests" ? attempts : delivered;
+        return send(200, to ? list.filter((a) => recipient(a.body) === to) : list);
+      }
+      if (req.method === "POST" && url.pathname === "/emails") {
+        const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+        const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
+        const authorization = (req.headers.authorization as string | undefined) ?? null;
+        const queue = programmed.get(recipient(body));
+        const next = queue?.shift();
+        if (next) {
+          attempts.push({ idempotencyKey, authorization, body, status: next.status, at: Date.now() });
+          return send(next.status, next.body ?? { statusCode: next.status, name: "programmed_error", message: `Programmed ${next.status}` });
+        }
+        attempts.push({ idempotencyKey, authorization, body, status: 200, at: Date.now() });
+        if (idempotencyKey && byKey.has(idempotencyKey)) return send(200, { id: byKey.get(idempotencyKey) });
+        const id = `fake_${++seq}`;
+        if (idempotencyKey) byKey.set(idempotencyKey, id);
+        delivered.push({ id, idempotencyKey, body, at: Date.now() });
+        return send(200, { id });
+      }
+      send(404, { statusCode: 404, name: "not_found", message: "Not found" });
+    } catch (error) {
+      send(500, { statusCode: 500, name: "fake_error", message: String(error) });
+    }
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.unref();
+      resolve({ url: `http://127.0.0.1:${port}`, server });
+    });
+  });
+}

@@ -1,0 +1,94 @@
+import { Resend } from "resend";
+
+export interface OutgoingMessage {
+  to: string;
+  /** Display name for the From header; the address is always MAIL_FROM_ADDRESS. */
+  fromName: string;
+  replyTo?: string | null;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export type SendResult =
+  | { ok: true; id: string | null; via: "resend" | "outbox"; attempts: number }
+  | { ok: false; retryable: boolean; status: number | null; error: string; attempts: number };
+
+/** Backoff between attempts inside one send; the DESIGN §4 retries under the same key. */
+export const RETRY_DELAYS_MS = [250, 1000] as const;
+
+/** Header values must be one line: CR/LF would let a name inject headers. */
+export function assertHeaderSafe(value: string, field: string) {
+  if (/[\r\n]/.test(value)) throw new HeaderInjectionError(`${field} must not contain line breaks`);
+}
+
+export class HeaderInjectionError extends Error {}
+
+/** `"Name" <address>` with the name's quotes and backslashes escaped. */
+export function formatAddress(name: string, address: string) {
+  assertHeaderSafe(name, "Sender name");
+  const quoted = name.replace(/["\\]/g, "\\$&");
+  return quoted ? `"${quoted}" <${address}>` : address;
+}
+
+/** 429, 5xx and network failures (no status) may succeed later; everything else will not. */
+export function isRetryable(status: number | null): boolean {
+  return status === null || status === 429 || status >= 500;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sends through Resend when RESEND_API_KEY is set, otherwise stores the message in the dev outbox.
+ * Never throws: the caller gets a result it can record. Retryable provider errors are retried
+ * with backoff under the same Idempotency-Key, so the provider sends at most one e-mail.
+ */
+export async function deliver(env: MailEnv, message: OutgoingMessage, idempotencyKey?: string): Promise<SendResult> {
+  let from: string;
+  try {
+    assertHeaderSafe(message.to, "Recipient");
+    assertHeaderSafe(message.subject, "Subject");
+    if (message.replyTo) assertHeaderSafe(message.replyTo, "Reply-To");
+    from = formatAddress(message.fromName, env.MAIL_FROM_ADDRESS);
+  } catch (error) {
+    return { ok: false, retryable: false, status: null, error: (error as Error).message, attempts: 0 };
+  }
+
+  if (!env.RESEND_API_KEY) {
+    try {
+      // INSERT OR IGNORE on the unique key: the outbox, like Resend, sends one message per key.
+      await env.DB.prepare(
+        'INSERT OR IGNORE INTO dev_outbox (idempotency_key, "to", "from", reply_to, subject, html, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+        .bind(idempotencyKey ?? null, message.to, from, message.replyTo ?? null, message.subject, message.html, message.text, Date.now())
+        .run();
+      return { ok: true, id: null, via: "outbox", attempts: 1 };
+    } catch (error) {
+      return { ok: false, retryable: true, status: null, error: `Dev outbox: ${(error as Error).message}`, attempts: 1 };
+    }
+  }
+
+  const resend = new Resend(env.RESEND_API_KEY, { baseUrl: env.RESEND_BASE_URL });
+  const payload = {
+    from,
+    to: [message.to],
+    replyTo: message.replyTo ?? undefined,
+    subject: message.subject,
+    html: message.html,
+    text: message.text,
+  };
+  let attempts = 0;
+  for (;;) {
+    attempts += 1;
+    // The SDK never throws; it returns { data, error } (network failures have statusCode null).
+    const { data, error } = await resend.emails.send(payload, idempotencyKey ? { idempotencyKey } : undefined);
+    if (!error) return { ok: true, id: data?.id ?? null, via: "resend", attempts };
+    const status = typeof (error as { statusCode?: unknown }).statusCode === "number" ? (error as { statusCode: number }).statusCode : null;
+    const retryable = isRetryable(status);
+    const delay = RETRY_DELAYS_MS[attempts - 1];
+    if (!retryable || delay === undefined) {
+      return { ok: false, retryable, status, error: `Resend${status ? ` ${status}` : ""}: ${error.message}`, attempts };
+    }
+    await sleep(delay);
+  }
+}
