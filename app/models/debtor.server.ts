@@ -119,3 +119,14 @@ export function debtorToJson(d: Omit<DebtorRow, "emailsSent"> & { ownerId?: stri
     emails_sent: d.emailsSent ?? 0,
   };
 }
+
+/** The owner's debtors for a select (id, name, tone): one small query, all of them. */
+export async function listDebtorOptions(db: Db, ownerId: string) {
+  return db
+    .select({ id: debtors.id, fullName: debtors.fullName, email: debtors.email, activeStrategy: debtors.activeStrategy })
+    .from(debtors)
+    .where(eq(debtors.ownerId, ownerId))
+    .orderBy(asc(debtors.fullName), asc(debtors.id))
+    .limit(1000);
+}
+export type DebtorOption = Awaited<ReturnType<typeof listDebtorOptions>>[number];

@@ -121,7 +121,8 @@ export async function createSchedule(db: Db, ownerId: string, input: ScheduleInp
     })
     .returning()
     .get();
-  return { schedule: row };
+  // An INSERT … RETURNING always returns the row it wrote.
+  return { schedule: row! };
 }
 
 /**

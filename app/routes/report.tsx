@@ -1,16 +1,175 @@
+import { Form, Link, useLocation, useSubmit } from "react-router";
 import type { Route } from "./+types/report";
 import { requireUser } from "~/auth/guard.server";
+import { formatInstant } from "~/components/schedules/format";
+import { Button } from "~/components/ui/button";
+import { getDb } from "~/db/client.server";
+import { isPeriodId, PERIODS, periodRange } from "~/domain/periods";
+import { templateName } from "~/domain/presets";
+import { strategyLabel } from "~/domain/strategies";
+import { getApp } from "~/lib/context.server";
+import { requestTimeZone } from "~/lib/time-zone.server";
+import { cn } from "~/lib/utils";
+import { listDebtorOptions } from "~/models/debtor.server";
+import { DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries } from "~/models/delivery.server";
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
-  requireUser(context, url);
-  return null;
+  const user = requireUser(context, url);
+  const db = getDb(getApp(context).env.DB);
+  const timeZone = requestTimeZone(request);
+  const debtorParam = Number(url.searchParams.get("debtor"));
+  const periodParam = url.searchParams.get("period");
+  const period = isPeriodId(periodParam) ? periodParam : "";
+  const range = period ? periodRange(period, Date.now(), timeZone) : null;
+  const page = Math.max(1, Number(url.searchParams.get("page")) || 1);
+  const filter = { debtorId: Number.isInteger(debtorParam) && debtorParam > 0 ? debtorParam : null, from: range?.from, before: range?.before };
+  const [deliveries, totals, debtors] = await Promise.all([
+    listDeliveries(db, user.id, { ...filter, limit: DELIVERY_PAGE_SIZE, offset: (page - 1) * DELIVERY_PAGE_SIZE }),
+    deliveryTotals(db, user.id, filter),
+    listDebtorOptions(db, user.id),
+  ]);
+  return { deliveries, totals, debtors, timeZone, debtorId: filter.debtorId, period, page, pages: Math.max(1, Math.ceil(totals.all / DELIVERY_PAGE_SIZE)) };
 }
 
-export default function Page() {
+const STATUS_LABELS: Record<string, string> = { sent: "Sent", sending: "Sending", failed: "Failed", bounced: "Bounced" };
+
+function Status({ status }: { status: string }) {
   return (
-    <section className="mx-auto max-w-6xl px-4 py-10">
+    <span
+      className={cn(
+        "inline-block rounded-full px-2 py-0.5 text-xs font-medium",
+        status === "sent" ? "bg-success/15 text-success" : status === "sending" ? "bg-surface-2 text-muted" : "bg-danger/15 text-danger",
+      )}
+    >
+      {STATUS_LABELS[status] ?? status}
+    </span>
+  );
+}
+
+export default function Report({ loaderData }: Route.ComponentProps) {
+  const { deliveries, totals, debtors, timeZone, debtorId, period, page, pages } = loaderData;
+  const submit = useSubmit();
+  const { search } = useLocation();
+  const pageLink = (n: number) => {
+    const params = new URLSearchParams(search);
+    params.set("page", String(n));
+    return `?${params}`;
+  };
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8">
+      <Link to="/dashboard" className="text-sm text-primary underline-offset-4 hover:underline">
+        Back to Dashboard
+      </Link>
       <h1 className="text-3xl font-bold">Reminders Report</h1>
-    </section>
+      <Form method="get" className="flex flex-wrap items-end gap-3" onChange={(event) => submit(event.currentTarget, { replace: true, preventScrollReset: true })}>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="report-debtor" className="text-sm text-muted">
+            Debtor
+          </label>
+          <select id="report-debtor" name="debtor" defaultValue={debtorId ?? ""} className="h-10 min-w-48 rounded-md border border-border bg-background px-3 text-sm">
+            <option value="">All debtors</option>
+            {debtors.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.fullName}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="report-period" className="text-sm text-muted">
+            Period
+          </label>
+          <select id="report-period" name="period" defaultValue={period} className="h-10 rounded-md border border-border bg-background px-3 text-sm">
+            <option value="">All time</option>
+            {PERIODS.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <noscript>
+          <Button type="submit">Filter</Button>
+        </noscript>
+      </Form>
+
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Totals">
+        {(
+          [
+            ["Total", totals.all],
+            ["Sent", totals.sent],
+            ["Failed", totals.failed + totals.bounced],
+            ["Sending", totals.sending],
+          ] as const
+        ).map(([label, value]) => (
+          <div key={label} className="rounded-xl border border-border bg-surface p-4">
+            <dt className="text-sm text-muted">{label}</dt>
+            <dd className="text-3xl font-black" data-testid={`total-${label.toLowerCase()}`}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+
+      <section aria-label="Deliveries" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
+        {deliveries.length === 0 ? (
+          <p className="py-8 text-center text-muted">No reminders found</p>
+        ) : (
+          <>
+            <table className="hidden w-full text-left text-sm md:table">
+              <thead className="border-b border-border text-muted">
+                <tr>
+                  <th className="py-2">Date</th>
+                  <th className="py-2">Debtor</th>
+                  <th className="py-2">Template</th>
+                  <th className="py-2">Tone</th>
+                  <th className="py-2">Status</th>
+                  <th className="py-2">Error</th>
+                </tr>
+              </thead>
+              <tbody>
+                {deliveries.map((d) => (
+                  <tr key={d.id} className="border-b border-border align-top last:border-0">
+                    <td className="py-3 whitespace-nowrap">{formatInstant(d.sentAt ?? d.createdAt, timeZone)}</td>
+                    <td className="py-3">{d.debtorName ?? "Deleted debtor"}</td>
+                    <td className="py-3">{templateName(d.template)}</td>
+                    <td className="py-3">{strategyLabel(d.tone)}</td>
+                    <td className="py-3">
+                      <Status status={d.status} />
+                    </td>
+                    <td className="py-3 text-danger">{d.error ?? ""}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <ul className="flex flex-col gap-3 md:hidden">
+              {deliveries.map((d) => (
+                <li key={d.id} className="rounded-lg border border-border bg-background p-4 text-sm">
+                  <div className="flex items-center justify-between gap-2">
+                    <span className="font-semibold">{d.debtorName ?? "Deleted debtor"}</span>
+                    <Status status={d.status} />
+                  </div>
+                  <p className="text-muted">{formatInstant(d.sentAt ?? d.createdAt, timeZone)}</p>
+                  <p>
+                    {templateName(d.template)} · {strategyLabel(d.tone)}
+                  </p>
+                  {d.error && <p className="mt-1 text-danger">{d.error}</p>}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </section>
+      {pages > 1 && (
+        <nav aria-label="Pages" className="flex items-center justify-center gap-4 text-sm">
+          {page > 1 ? <Link to={pageLink(page - 1)}>Previous</Link> : <span className="text-muted">Previous</span>}
+          <span>
+            Page {page} of {pages}
+          </span>
+          {page < pages ? <Link to={pageLink(page + 1)}>Next</Link> : <span className="text-muted">Next</span>}
+        </nav>
+      )}
+    </div>
   );
 }
 

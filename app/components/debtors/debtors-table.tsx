@@ -5,28 +5,19 @@ import type { ToastArea } from "~/components/toast";
 import type { DebtorRow } from "~/models/debtor.server";
 import { formatMoney } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
+import { toggleAll, toggleOne } from "~/lib/selection";
 import { AddDebtorModal, ConfigureDebtorModal } from "./debtor-modals";
+import { ResendButton } from "./resend-button";
 
 /** A debtor as the table shows it: the list query's row. */
 export type DebtorView = Omit<DebtorRow, "status">;
 
-/** Select-all selects everything, or clears when everything is already selected (spec §4). */
-export function toggleAll(selected: ReadonlySet<number>, ids: readonly number[]) {
-  const all = ids.length > 0 && ids.every((id) => selected.has(id));
-  return all ? new Set<number>() : new Set(ids);
-}
-
-export function toggleOne(selected: ReadonlySet<number>, id: number) {
-  const next = new Set(selected);
-  if (next.has(id)) next.delete(id);
-  else next.add(id);
-  return next;
-}
-
 function Receivables({ d }: { d: DebtorView }) {
   return (
     <span>
-      <span className="text-success">{formatMoney(d.paidCents, d.currency)}</span>
+      <span className="text-success">
+        {formatMoney(d.paidCents, d.currency)}
+      </span>
       <span className="text-muted"> / </span>
       {formatMoney(d.debtCents, d.currency)}
     </span>
@@ -41,13 +32,10 @@ export function DebtorsTable({
   debtors,
   area,
   headingLevel = 2,
-  resendControl,
 }: {
   debtors: DebtorView[];
   area: ToastArea;
   headingLevel?: 1 | 2;
-  /** The control shown instead of 'Add Debtor' while debtors are selected. */
-  resendControl?: (selectedIds: number[], clear: () => void) => React.ReactNode;
 }) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [adding, setAdding] = useState(false);
@@ -58,10 +46,14 @@ export function DebtorsTable({
   const someSelected = ids.some((id) => selected.has(id));
   const Heading = headingLevel === 1 ? "h1" : "h2";
   // Selecting the same debtor again deselects it (closes its modal).
-  const configure = (id: number) => setConfiguringId((current) => (current === id ? null : id));
+  const configure = (id: number) =>
+    setConfiguringId((current) => (current === id ? null : id));
 
   return (
-    <section aria-labelledby="debtors-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
+    <section
+      aria-labelledby="debtors-heading"
+      className="rounded-xl border border-border bg-surface p-4 sm:p-6"
+    >
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3">
           <input
@@ -79,19 +71,15 @@ export function DebtorsTable({
             Debtors
           </Heading>
         </div>
-        {someSelected
-          ? (resendControl?.(
-              ids.filter((id) => selected.has(id)),
-              () => setSelected(new Set()),
-            ) ?? (
-              // Sending is wired by the reminder engine (issue 4); until then the control says so.
-              <Button disabled title="Re-sending arrives with the reminder engine">
-                Re-send reminders
-              </Button>
-            ))
-          : (
-            <Button onClick={() => setAdding(true)}>Add Debtor</Button>
-          )}
+        {someSelected ? (
+          <ResendButton
+            ids={ids.filter((id) => selected.has(id))}
+            area={area}
+            onDone={() => setSelected(new Set())}
+          />
+        ) : (
+          <Button onClick={() => setAdding(true)}>Add Debtor</Button>
+        )}
       </div>
 
       {debtors.length === 0 ? (
@@ -135,7 +123,12 @@ export function DebtorsTable({
                   </td>
                   <td className="py-3">{strategyLabel(d.activeStrategy)}</td>
                   <td className="py-3 text-right">
-                    <Button variant="outline" size="sm" onClick={() => configure(d.id)} aria-label={`Configure ${d.fullName}`}>
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      onClick={() => configure(d.id)}
+                      aria-label={`Configure ${d.fullName}`}
+                    >
                       <Settings2 className="h-4 w-4" aria-hidden /> Configure
                     </Button>
                   </td>
@@ -145,7 +138,10 @@ export function DebtorsTable({
           </table>
           <ul className="flex flex-col gap-3 md:hidden" aria-label="Debtors">
             {debtors.map((d) => (
-              <li key={d.id} className="rounded-lg border border-border bg-background p-4">
+              <li
+                key={d.id}
+                className="rounded-lg border border-border bg-background p-4"
+              >
                 <div className="flex items-start gap-3">
                   <input
                     type="checkbox"
@@ -169,7 +165,13 @@ export function DebtorsTable({
                     </dl>
                   </div>
                 </div>
-                <Button variant="outline" size="sm" className="mt-3 w-full" onClick={() => configure(d.id)} aria-label={`Configure ${d.fullName}`}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  className="mt-3 w-full"
+                  onClick={() => configure(d.id)}
+                  aria-label={`Configure ${d.fullName}`}
+                >
                   <Settings2 className="h-4 w-4" aria-hidden /> Configure
                 </Button>
               </li>
@@ -178,7 +180,11 @@ export function DebtorsTable({
         </>
       )}
       <AddDebtorModal open={adding} onOpenChange={setAdding} area={area} />
-      <ConfigureDebtorModal debtor={configuring} onClose={() => setConfiguringId(null)} area={area} />
+      <ConfigureDebtorModal
+        debtor={configuring}
+        onClose={() => setConfiguringId(null)}
+        area={area}
+      />
     </section>
   );
 }

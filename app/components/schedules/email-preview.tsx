@@ -1,0 +1,90 @@
+import { Loader2 } from "lucide-react";
+import { useEffect, useState } from "react";
+import { frequencyLabel } from "~/domain/frequencies";
+import { getPreset } from "~/domain/presets";
+import { strategyLabel } from "~/domain/strategies";
+import { cn } from "~/lib/utils";
+
+/**
+ * The e-mail preview beside the new-schedule form (spec §2): preset name and description, the
+ * frequency, the preset's templates as a list to click, and the selected template rendered by the
+ * server with sample values into a sandboxed frame (no scripts, no same-origin access).
+ */
+export function EmailPreview({ presetId, frequency, tone }: { presetId: string; frequency: string; tone: number }) {
+  const preset = getPreset(presetId);
+  const [templateId, setTemplateId] = useState<string | null>(null);
+  const selected = preset?.templates.find((t) => t.id === templateId) ?? preset?.templates[0];
+  const [html, setHtml] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => setTemplateId(null), [presetId]);
+  useEffect(() => {
+    if (!selected) return;
+    const controller = new AbortController();
+    setHtml(null);
+    setFailed(false);
+    fetch(`/schedule/preview?template=${selected.id}&tone=${tone}`, { signal: controller.signal })
+      .then((res) => (res.ok ? res.text() : Promise.reject(new Error(String(res.status)))))
+      .then(setHtml)
+      .catch((error: unknown) => {
+        if (!controller.signal.aborted) {
+          console.error("[dunly] preview failed", error);
+          setFailed(true);
+        }
+      });
+    return () => controller.abort();
+  }, [selected?.id, tone]);
+
+  if (!preset || !selected) {
+    return (
+      <section aria-label="Email preview" className="rounded-xl border border-dashed border-border p-6 text-muted">
+        Choose a preset to preview its e-mails.
+      </section>
+    );
+  }
+  return (
+    <section aria-labelledby="preview-heading" className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4 sm:p-6">
+      <div>
+        <h2 id="preview-heading" className="text-lg font-bold">
+          {preset.name}
+        </h2>
+        <p className="text-sm text-muted">{preset.description}</p>
+        <p className="mt-1 text-sm">
+          <span className="text-muted">Frequency:</span> <span data-testid="preview-frequency">{frequencyLabel(frequency)}</span>
+          <span className="text-muted"> · Tone:</span> {strategyLabel(tone)}
+        </p>
+      </div>
+      <ol className="flex flex-wrap gap-2" aria-label="Templates">
+        {preset.templates.map((t, i) => (
+          <li key={t.id}>
+            <button
+              type="button"
+              aria-pressed={t.id === selected.id}
+              onClick={() => setTemplateId(t.id)}
+              className={cn(
+                "rounded-full border border-border px-3 py-1 text-sm hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-primary",
+                t.id === selected.id && "border-primary bg-primary text-primary-foreground hover:bg-primary",
+              )}
+            >
+              {preset.templates.length > 1 ? `${i + 1}. ` : ""}
+              {t.name}
+            </button>
+          </li>
+        ))}
+      </ol>
+      <div className="relative min-h-[28rem] overflow-hidden rounded-lg border border-border bg-white" aria-busy={html === null && !failed}>
+        {failed ? (
+          <p className="p-6 text-sm text-danger" role="alert">
+            The preview could not be loaded. Try another template or reload the page.
+          </p>
+        ) : html === null ? (
+          <div className="absolute inset-0 flex items-center justify-center gap-2 text-sm text-neutral-600" role="status">
+            <Loader2 className="h-5 w-5 animate-spin" aria-hidden /> Loading preview…
+          </div>
+        ) : (
+          <iframe title={`Preview: ${selected.name}`} sandbox="" srcDoc={html} className="h-[28rem] w-full" />
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,221 @@
+import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithValibot } from "@conform-to/valibot";
+import { Loader2 } from "lucide-react";
+import { Tabs } from "radix-ui";
+import { useEffect, useState } from "react";
+import { Link, useFetcher } from "react-router";
+import { Button } from "~/components/ui/button";
+import { DatePicker } from "~/components/ui/date-picker";
+import { FieldError, Label } from "~/components/ui/input";
+import { FREQUENCIES, type FrequencyId } from "~/domain/frequencies";
+import { PRESETS } from "~/domain/presets";
+import type { ScheduleActionData } from "~/models/schedule-actions.server";
+import { ScheduleSchema } from "~/schemas/schedule";
+
+export interface ScheduleFormOptions {
+  debtors: { id: number; fullName: string; email: string; activeStrategy: number }[];
+  organizations: { id: number; name: string }[];
+  /** The user's own name, shown (disabled) as the sender on the Person tab. */
+  userName: string;
+}
+
+export interface ScheduleFormValues {
+  id: string;
+  debtorId: number;
+  organizationId: number | null;
+  preset: string;
+  frequency: string;
+  dueDate: string | null;
+}
+
+/** What the preview beside the form follows. */
+export interface ScheduleFormWatch {
+  preset: string;
+  frequency: string;
+  debtorId: string;
+}
+
+const selectClass = "mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm aria-[invalid=true]:border-danger disabled:opacity-70";
+
+/**
+ * The schedule form (spec §2 "New schedule page"): Person/Company tabs with 'Send as', Debtor,
+ * Preset, 'Payment Due Date', Frequency. Validated in the browser and by the server with one
+ * schema; what the user chose stays on any error. Used for a new schedule and for Edit.
+ */
+export function ScheduleForm({
+  options,
+  schedule,
+  onDone,
+  onCancel,
+  onWatch,
+}: {
+  options: ScheduleFormOptions;
+  schedule?: ScheduleFormValues;
+  onDone: (data: ScheduleActionData) => void;
+  /** Edit: back to the details. A new schedule's Cancel goes to /dashboard. */
+  onCancel?: () => void;
+  onWatch?: (watch: ScheduleFormWatch) => void;
+}) {
+  const fetcher = useFetcher<ScheduleActionData>();
+  const busy = fetcher.state !== "idle";
+  const { debtors, organizations, userName } = options;
+  const [kind, setKind] = useState<"person" | "company">(schedule?.organizationId ? "company" : "person");
+  const [watch, setWatch] = useState<ScheduleFormWatch>({
+    preset: schedule?.preset ?? "",
+    frequency: schedule?.frequency ?? FREQUENCIES[0]!.id,
+    debtorId: schedule ? String(schedule.debtorId) : "",
+  });
+  const [form, fields] = useForm({
+    id: schedule ? `schedule-edit-${schedule.id}` : "schedule-new",
+    lastResult: busy ? undefined : fetcher.data?.result,
+    defaultValue: {
+      debtor_id: schedule ? String(schedule.debtorId) : "",
+      preset: schedule?.preset ?? "",
+      frequency: schedule?.frequency ?? FREQUENCIES[0]!.id,
+      organization_id: schedule?.organizationId ? String(schedule.organizationId) : organizations[0] ? String(organizations[0].id) : "",
+    },
+    onValidate: ({ formData }) => parseWithValibot(formData, { schema: ScheduleSchema }),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+  });
+
+  useEffect(() => onWatch?.(watch), [watch, onWatch]);
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data && (fetcher.data.ok || fetcher.data.message)) onDone(fetcher.data);
+    // Only when a submission completes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.state, fetcher.data]);
+
+  const update = (key: keyof ScheduleFormWatch) => (event: React.ChangeEvent<HTMLSelectElement>) =>
+    setWatch((w) => ({ ...w, [key]: event.target.value }));
+  const noOrganizations = kind === "company" && organizations.length === 0;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <Tabs.Root value={kind} onValueChange={(value) => setKind(value as "person" | "company")}>
+        <Tabs.List aria-label="Send as a person or a company" className="grid grid-cols-2 gap-1 rounded-lg bg-background p-1">
+          {(["person", "company"] as const).map((k) => (
+            <Tabs.Trigger
+              key={k}
+              value={k}
+              className="rounded-md px-3 py-2 text-sm font-medium data-[state=active]:bg-primary data-[state=active]:text-primary-foreground"
+            >
+              {k === "person" ? "Person" : "Company"}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+      </Tabs.Root>
+
+      {noOrganizations ? (
+        <p className="rounded-lg border border-border bg-background p-4 text-sm" role="status">
+          You have no organizations. Please create one on the{" "}
+          <Link to="/iam/orgs" className="text-primary underline">
+            settings page
+          </Link>
+          . to send emails as a company.
+        </p>
+      ) : (
+        <fetcher.Form method="post" action="/schedules/actions" {...getFormProps(form)} className="flex flex-col gap-4">
+          <input type="hidden" name="intent" value={schedule ? "schedule-update" : "schedule-create"} />
+          {schedule && <input type="hidden" name="id" value={schedule.id} />}
+          <input type="hidden" name="kind" value={kind} />
+          <TimeZoneField />
+          <div>
+            {kind === "person" ? (
+              <>
+                <Label htmlFor={`${form.id}-send-as`}>Send as</Label>
+                <select id={`${form.id}-send-as`} className={selectClass} disabled value="me">
+                  <option value="me">{userName}</option>
+                </select>
+              </>
+            ) : (
+              <>
+                <Label htmlFor={fields.organization_id.id}>Send as</Label>
+                <select {...getSelectProps(fields.organization_id)} key={fields.organization_id.key} className={selectClass}>
+                  {organizations.map((o) => (
+                    <option key={o.id} value={o.id}>
+                      {o.name}
+                    </option>
+                  ))}
+                </select>
+                <FieldError id={fields.organization_id.errorId} errors={fields.organization_id.errors} />
+              </>
+            )}
+          </div>
+          <div>
+            <Label htmlFor={fields.debtor_id.id}>Debtor</Label>
+            <select {...getSelectProps(fields.debtor_id)} key={fields.debtor_id.key} className={selectClass} onChange={update("debtorId")}>
+              <option value="">Select a debtor</option>
+              {debtors.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.fullName} ({d.email})
+                </option>
+              ))}
+            </select>
+            <FieldError id={fields.debtor_id.errorId} errors={fields.debtor_id.errors} />
+          </div>
+          <div>
+            <Label htmlFor={fields.preset.id}>Preset</Label>
+            <select {...getSelectProps(fields.preset)} key={fields.preset.key} className={selectClass} onChange={update("preset")}>
+              <option value="">Select a preset</option>
+              {PRESETS.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+            <FieldError id={fields.preset.errorId} errors={fields.preset.errors} />
+          </div>
+          <DatePicker
+            name="due_date"
+            label="Payment Due Date"
+            defaultValue={schedule?.dueDate}
+            errors={fields.due_date.errors}
+            errorId={fields.due_date.errorId}
+          />
+          <div>
+            <Label htmlFor={fields.frequency.id}>Frequency</Label>
+            <select {...getSelectProps(fields.frequency)} key={fields.frequency.key} className={selectClass} onChange={update("frequency")}>
+              {FREQUENCIES.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.label}
+                </option>
+              ))}
+            </select>
+            <FieldError id={fields.frequency.errorId} errors={fields.frequency.errors} />
+          </div>
+          {form.errors?.length ? (
+            <p className="text-sm text-danger" role="alert">
+              {form.errors[0]}
+            </p>
+          ) : null}
+          <div className="flex justify-end gap-2">
+            {onCancel ? (
+              <Button type="button" variant="outline" onClick={onCancel}>
+                Cancel
+              </Button>
+            ) : (
+              <Button asChild variant="outline">
+                <Link to="/dashboard">Cancel</Link>
+              </Button>
+            )}
+            <Button type="submit" disabled={busy}>
+              {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+              {schedule ? "Update" : "Schedule"}
+            </Button>
+          </div>
+        </fetcher.Form>
+      )}
+    </div>
+  );
+}
+
+/** The browser's time zone: daily and weekly reminders go out at 10:00 there. */
+function TimeZoneField() {
+  const [tz, setTz] = useState("");
+  useEffect(() => setTz(Intl.DateTimeFormat().resolvedOptions().timeZone ?? ""), []);
+  return <input type="hidden" name="time_zone" value={tz} />;
+}
+
+export type { FrequencyId };
+export default ScheduleForm;

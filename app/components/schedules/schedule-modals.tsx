@@ -1,0 +1,145 @@
+import { Loader2 } from "lucide-react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { useFetcher } from "react-router";
+import { notify, type ToastArea } from "~/components/toast";
+import { Button } from "~/components/ui/button";
+import { Modal } from "~/components/ui/dialog";
+import { formatMoney } from "~/domain/money";
+import { strategyLabel } from "~/domain/strategies";
+import type { ScheduleActionData } from "~/models/schedule-actions.server";
+import type { loader as detailsLoader } from "~/routes/schedules.details";
+import { describeFrequency, formatInstant, presetName, STATE_LABELS } from "./format";
+
+// The form (with its date picker) loads only when someone edits: the list pages stay light.
+const ScheduleForm = lazy(() => import("./schedule-form"));
+
+function Spinner({ label }: { label: string }) {
+  return (
+    <div className="flex items-center justify-center gap-2 py-10 text-muted" role="status">
+      <Loader2 className="h-5 w-5 animate-spin" aria-hidden /> {label}
+    </div>
+  );
+}
+
+/**
+ * 'Configure schedule' (spec §2): a loading indicator while the details load, then the details
+ * card with Disable and Edit. Disable asks first and deletes the schedule and its alarm; Edit
+ * changes the schedule in place (same schedule, re-armed) with Cancel and Update.
+ */
+export function ConfigureScheduleModal({
+  scheduleId,
+  onClose,
+  area,
+  timeZone,
+}: {
+  scheduleId: string | null;
+  onClose: () => void;
+  area: ToastArea;
+  timeZone: string;
+}) {
+  const [view, setView] = useState<"details" | "edit" | "disable">("details");
+  const details = useFetcher<typeof detailsLoader>();
+  const deleter = useFetcher<ScheduleActionData>();
+  const deleting = deleter.state !== "idle";
+
+  useEffect(() => {
+    setView("details");
+    if (scheduleId) void details.load(`/schedules/${encodeURIComponent(scheduleId)}`);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scheduleId]);
+  useEffect(() => {
+    if (deleter.state === "idle" && deleter.data) {
+      notify(deleter.data.ok ? "success" : "error", deleter.data.message ?? "Something went wrong.", area);
+      if (deleter.data.ok) onClose();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [deleter.state, deleter.data]);
+
+  const loaded = details.data && details.data.schedule.id === scheduleId ? details.data : null;
+  const s = loaded?.schedule;
+  const loading = details.state === "loading" || (!loaded && scheduleId !== null && details.state === "idle" && !details.data);
+
+  return (
+    <Modal open={Boolean(scheduleId)} onOpenChange={(open) => !open && onClose()} title="Configure schedule">
+      {!s && loading && <Spinner label="Loading schedule…" />}
+      {!s && !loading && scheduleId && (
+        <p className="py-6 text-center text-danger" role="alert">
+          This schedule could not be loaded. It may have been deleted.
+        </p>
+      )}
+      {s && view === "details" && (
+        <div className="flex flex-col gap-4">
+          <dl className="grid grid-cols-[8.5rem_1fr] gap-x-4 gap-y-2 text-sm">
+            <dt className="text-muted">Debtor</dt>
+            <dd className="font-medium">
+              {s.debtorName} <span className="break-all font-normal text-muted">({s.debtorEmail})</span>
+            </dd>
+            <dt className="text-muted">Outstanding</dt>
+            <dd>{formatMoney(s.debtCents - s.paidCents, s.currency)}</dd>
+            <dt className="text-muted">Active strategy</dt>
+            <dd>{strategyLabel(s.activeStrategy)}</dd>
+            <dt className="text-muted">Preset</dt>
+            <dd>{presetName(s.preset)}</dd>
+            <dt className="text-muted">Frequency</dt>
+            <dd>
+              {describeFrequency(s.frequency)}
+              {s.frequency !== "now" && <span className="text-muted"> ({s.timeZone})</span>}
+            </dd>
+            <dt className="text-muted">Send as</dt>
+            <dd>{s.organizationName ?? loaded.userName}</dd>
+            <dt className="text-muted">Payment due</dt>
+            <dd>{s.dueDate ?? "—"}</dd>
+            <dt className="text-muted">State</dt>
+            <dd>{STATE_LABELS[s.state] ?? s.state}</dd>
+            <dt className="text-muted">Next reminder</dt>
+            <dd>{s.state === "ENABLED" ? formatInstant(s.nextRunAt, timeZone) : "—"}</dd>
+            <dt className="text-muted">Emails sent</dt>
+            <dd>{s.emailsSent}</dd>
+          </dl>
+          <div className="flex justify-end gap-2">
+            <Button variant="danger" onClick={() => setView("disable")}>
+              Disable
+            </Button>
+            <Button onClick={() => setView("edit")}>Edit</Button>
+          </div>
+        </div>
+      )}
+      {s && view === "edit" && (
+        <Suspense fallback={<Spinner label="Loading form…" />}>
+          <ScheduleForm
+            options={loaded}
+            schedule={{
+              id: s.id,
+              debtorId: s.debtorId,
+              organizationId: s.organizationId,
+              preset: s.preset,
+              frequency: s.frequency,
+              dueDate: s.dueDate,
+            }}
+            onCancel={() => setView("details")}
+            onDone={(data) => {
+              notify(data.ok ? "success" : "error", data.message ?? "Something went wrong.", area);
+              if (data.ok) onClose();
+            }}
+          />
+        </Suspense>
+      )}
+      {s && view === "disable" && (
+        <deleter.Form method="post" action="/schedules/actions" className="flex flex-col gap-4">
+          <input type="hidden" name="intent" value="schedule-delete" />
+          <input type="hidden" name="id" value={s.id} />
+          <p role="alert">Are you sure you want to disable this schedule? No further reminders will be sent.</p>
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="outline" onClick={() => setView("details")}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" disabled={deleting}>
+              {deleting && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+              Disable
+            </Button>
+          </div>
+        </deleter.Form>
+      )}
+    </Modal>
+  );
+}

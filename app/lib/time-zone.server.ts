@@ -1,0 +1,7 @@
+import { readCookie } from "~/auth/session.server";
+import { safeTimeZone } from "~/models/schedule.server";
+
+/** The browser's IANA time zone from the `tz` cookie (set by the boot script); UTC when unknown. */
+export function requestTimeZone(request: Request): string {
+  return safeTimeZone(readCookie(request, "tz"));
+}

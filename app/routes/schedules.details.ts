@@ -1,0 +1,21 @@
+import { data } from "react-router";
+import type { Route } from "./+types/schedules.details";
+import { requireUser } from "~/auth/guard.server";
+import { getDb } from "~/db/client.server";
+import { getApp } from "~/lib/context.server";
+import { listDebtorOptions } from "~/models/debtor.server";
+import { listOrganizations } from "~/models/organization.server";
+import { getScheduleDetails } from "~/models/schedule.server";
+
+/** The configure modal's data: the owner's schedule with its debtor, and the form's options. */
+export async function loader({ context, params, url }: Route.LoaderArgs) {
+  const user = requireUser(context, url);
+  const db = getDb(getApp(context).env.DB);
+  const [schedule, debtors, organizations] = await Promise.all([
+    getScheduleDetails(db, user.id, params.id),
+    listDebtorOptions(db, user.id),
+    listOrganizations(db, user.id),
+  ]);
+  if (!schedule) throw data({ message: "Schedule not found" }, { status: 404 });
+  return { schedule, debtors, organizations, userName: user.fullName || user.email };
+}

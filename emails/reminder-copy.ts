@@ -1,0 +1,311 @@
+import type { TemplateId } from "../app/domain/presets";
+
+/**
+ * The wording of every reminder (spec §9): five templates × three tones.
+ *
+ * Rules for anyone editing this file (reminder.test.ts enforces the checkable ones):
+ * - Firm is fine; threats, invented fees or interest, false statements and insults are not.
+ *   The firmest tone only demands payment and says further reminders will follow.
+ * - Plain text with `{placeholder}`s only; the component renders it as escaped React text.
+ * - The escalating sequence must read as escalating: initial → follow up → second → final.
+ * - Write "due on {dueDate}" as a phrase that works whether that date is past or future.
+ */
+
+/** 1 Polite, 2 Middle Ground, 3 Aggressive (app/domain/strategies.ts). */
+export type Tone = 1 | 2 | 3;
+export const TONES: readonly Tone[] = [1, 2, 3];
+
+/** Values the copy can reference; blank or missing ones make a line use its next alternative. */
+export interface CopyValues {
+  receiverName?: string | null;
+  senderName?: string | null;
+  /** Formatted, e.g. "$1,234.50"; always present. */
+  amount: string;
+  /** Formatted, e.g. "March 5, 2027". */
+  dueDate?: string | null;
+  invoiceNumber?: string | null;
+}
+
+export type Placeholder = keyof CopyValues;
+export const PLACEHOLDERS: readonly Placeholder[] = ["receiverName", "senderName", "amount", "dueDate", "invoiceNumber"];
+/** The only placeholder a last alternative may use: every reminder has an amount. */
+export const REQUIRED_PLACEHOLDERS: readonly Placeholder[] = ["amount"];
+
+/**
+ * One line of copy. An array lists alternatives, best first: the first whose placeholders all
+ * have values is used, so the last must only use REQUIRED_PLACEHOLDERS.
+ */
+export type Line = string | readonly [string, ...string[]];
+
+export interface TemplateCopy {
+  subject: Line;
+  heading: Line;
+  paragraphs: readonly Line[];
+}
+
+/** Greeting and sign-off depend on the tone only. */
+export interface ToneFrame {
+  greeting: Line;
+  signOff: string;
+}
+
+export const TONE_FRAME: Record<Tone, ToneFrame> = {
+  1: { greeting: ["Hi {receiverName},", "Hi,"], signOff: "Thank you and kind regards," },
+  2: { greeting: ["Hello {receiverName},", "Hello,"], signOff: "Kind regards," },
+  3: { greeting: ["{receiverName},", "Hello,"], signOff: "Regards," },
+};
+
+export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
+  initial: {
+    1: {
+      subject: ["Friendly reminder: invoice {invoiceNumber} for {amount}", "Friendly reminder: payment of {amount}"],
+      heading: "A friendly reminder",
+      paragraphs: [
+        [
+          "This is a friendly reminder about the payment of {amount}, due on {dueDate}.",
+          "This is a friendly reminder about an open payment of {amount}.",
+        ],
+        "If you have already taken care of it, thank you, and please disregard this message.",
+        "If you have any questions, just reply to this e-mail.",
+      ],
+    },
+    2: {
+      subject: ["Payment reminder: invoice {invoiceNumber} for {amount}", "Payment reminder: {amount}"],
+      heading: "Payment reminder",
+      paragraphs: [
+        [
+          "This is a reminder that the payment of {amount}, due on {dueDate}, has not been received yet.",
+          "This is a reminder that a payment of {amount} has not been received yet.",
+        ],
+        "Please arrange the payment at your earliest convenience. If you have already paid, please disregard this message.",
+        "If you have any questions, reply to this e-mail.",
+      ],
+    },
+    3: {
+      subject: ["Payment due: invoice {invoiceNumber} for {amount}", "Payment due: {amount}"],
+      heading: "Payment due",
+      paragraphs: [
+        ["The payment of {amount}, due on {dueDate}, has not been received.", "A payment of {amount} is outstanding and has not been received."],
+        "Please pay the full amount without delay.",
+        "Further reminders will follow until the payment is received.",
+      ],
+    },
+  },
+
+  "follow-up": {
+    1: {
+      subject: ["Following up: invoice {invoiceNumber} for {amount}", "Following up on a payment of {amount}"],
+      heading: "Just following up",
+      paragraphs: [
+        [
+          "Just following up on the payment of {amount}, due on {dueDate}, which is still open.",
+          "Just following up on the payment of {amount}, which is still open.",
+        ],
+        "It may simply have slipped through. Could you take care of it when you have a moment? If it is already on its way, thank you, and please disregard this message.",
+        "If anything is unclear, just reply to this e-mail.",
+      ],
+    },
+    2: {
+      subject: ["Follow-up: invoice {invoiceNumber} ({amount}) is still outstanding", "Follow-up: {amount} is still outstanding"],
+      heading: "Payment still outstanding",
+      paragraphs: [
+        [
+          "This is a follow-up: the payment of {amount}, due on {dueDate}, is still outstanding.",
+          "This is a follow-up: the payment of {amount} is still outstanding.",
+        ],
+        "Please pay the full amount as soon as possible. If you have already paid, please disregard this message.",
+        "If something prevents you from paying, reply to this e-mail so a solution can be found.",
+      ],
+    },
+    3: {
+      subject: ["Outstanding: invoice {invoiceNumber} for {amount}, pay now", "Outstanding: {amount}, pay now"],
+      heading: "Payment still outstanding",
+      paragraphs: [
+        [
+          "The payment of {amount}, due on {dueDate}, is still outstanding despite an earlier reminder.",
+          "The payment of {amount} is still outstanding despite an earlier reminder.",
+        ],
+        "Pay the full amount now.",
+        "Further reminders will follow until the payment is received.",
+      ],
+    },
+  },
+
+  "second-follow-up": {
+    1: {
+      subject: ["Another reminder: invoice {invoiceNumber} for {amount}", "Another reminder: {amount} is still open"],
+      heading: "Another reminder",
+      paragraphs: [
+        [
+          "This is another reminder about the payment of {amount}, due on {dueDate}, which is still open.",
+          "This is another reminder about the payment of {amount}, which is still open.",
+        ],
+        "Please arrange the payment soon. If there is a problem with it, just reply to this e-mail so it can be sorted out together.",
+        "If you have already paid, thank you, and please disregard this message.",
+      ],
+    },
+    2: {
+      subject: ["Action needed: invoice {invoiceNumber} ({amount}) is still unpaid", "Action needed: {amount} is still unpaid"],
+      heading: "Action needed",
+      paragraphs: [
+        [
+          "Despite previous reminders, the payment of {amount}, due on {dueDate}, is still outstanding.",
+          "Despite previous reminders, the payment of {amount} is still outstanding.",
+        ],
+        "Please pay the full amount now, or reply to this e-mail if there is a problem with the payment.",
+        "If you have already paid, please disregard this message.",
+      ],
+    },
+    3: {
+      subject: ["Payment required: invoice {invoiceNumber} for {amount} is unpaid", "Payment required: {amount} is unpaid"],
+      heading: "Payment required",
+      paragraphs: [
+        ["Despite previous reminders, {amount}, due on {dueDate}, remains unpaid.", "Despite previous reminders, {amount} remains unpaid."],
+        "Pay the full amount today.",
+        "Reminders will continue until the payment is received.",
+      ],
+    },
+  },
+
+  // The final notice repeats until the schedule is cancelled, so it never says "last e-mail".
+  "final-notice": {
+    1: {
+      subject: ["Final notice: invoice {invoiceNumber} for {amount}", "Final notice: payment of {amount}"],
+      heading: "Final notice",
+      paragraphs: [
+        [
+          "This is a final notice about the payment of {amount}, due on {dueDate}, which is still open.",
+          "This is a final notice about the payment of {amount}, which is still open.",
+        ],
+        "Please settle the full amount as soon as you can. If something is preventing you from paying, reply to this e-mail so it can be discussed.",
+        "If you have already paid, thank you, and please disregard this notice.",
+      ],
+    },
+    2: {
+      subject: ["Final notice: invoice {invoiceNumber} ({amount}) is still unpaid", "Final notice: {amount} is still unpaid"],
+      heading: "Final notice",
+      paragraphs: [
+        [
+          "This is a final notice: the payment of {amount}, due on {dueDate}, is still outstanding after several reminders.",
+          "This is a final notice: the payment of {amount} is still outstanding after several reminders.",
+        ],
+        "Please pay the full amount now. If you cannot pay in full, reply to this e-mail today to discuss it.",
+        "If you have already paid, please disregard this notice.",
+      ],
+    },
+    3: {
+      subject: ["Final notice: pay invoice {invoiceNumber} ({amount}) today", "Final notice: pay {amount} today"],
+      heading: "Final notice: payment required today",
+      paragraphs: [
+        [
+          "The payment of {amount}, due on {dueDate}, is still unpaid after several reminders.",
+          "The payment of {amount} is still unpaid after several reminders.",
+        ],
+        "This is a final request. Pay the full amount today.",
+        "Reminders will continue until the payment is received. If you have already paid, disregard this notice.",
+      ],
+    },
+  },
+
+  // Sent again and again at the chosen frequency, so it can say reminders will repeat.
+  single: {
+    1: {
+      subject: ["Reminder: invoice {invoiceNumber} for {amount}", "Reminder: open balance of {amount}"],
+      heading: "A friendly reminder",
+      paragraphs: [
+        [
+          "This is a friendly reminder that a balance of {amount}, due on {dueDate}, is still open.",
+          "This is a friendly reminder that a balance of {amount} is still open.",
+        ],
+        "Whenever you have a moment, please arrange the payment. If you have already paid, thank you, and please disregard this message.",
+        "If you have any questions, just reply to this e-mail.",
+      ],
+    },
+    2: {
+      subject: ["Reminder: invoice {invoiceNumber} ({amount}) is outstanding", "Reminder: outstanding balance of {amount}"],
+      heading: "Outstanding balance",
+      paragraphs: [
+        [
+          "This is a reminder that a balance of {amount}, due on {dueDate}, is still outstanding.",
+          "This is a reminder that a balance of {amount} is still outstanding.",
+        ],
+        "Please pay the full amount as soon as possible. If you have already paid, please disregard this message.",
+        "Reminders will be sent regularly until the balance is paid.",
+      ],
+    },
+    3: {
+      subject: ["Payment required: invoice {invoiceNumber} for {amount}", "Payment required: balance of {amount}"],
+      heading: "Outstanding balance: payment required",
+      paragraphs: [
+        ["A balance of {amount}, due on {dueDate}, is still unpaid.", "A balance of {amount} is still unpaid."],
+        "Pay the full amount now.",
+        "Further reminders will follow until the balance is paid.",
+      ],
+    },
+  },
+};
+
+/** Footer of every reminder: who sent it and how to reach them. */
+export const FOOTER_COPY: Line = [
+  "This reminder was sent by Dunly on behalf of {senderName}. To reach {senderName}, simply reply to this e-mail.",
+  "This reminder was sent by Dunly on behalf of the sender. To reach them, simply reply to this e-mail.",
+];
+
+const PLACEHOLDER_RE = /\{(\w+)\}/g;
+
+/** The placeholder names a text refers to, e.g. ["amount", "dueDate"]. */
+export function placeholdersOf(text: string): string[] {
+  return [...text.matchAll(PLACEHOLDER_RE)].map((m) => m[1]!);
+}
+
+function present(value: string | null | undefined): value is string {
+  return typeof value === "string" && value.trim() !== "";
+}
+
+/**
+ * Picks the first alternative whose placeholders all have values and fills it in.
+ * `clean` maps each value before insertion (the subject uses it to keep one line).
+ */
+export function fillLine(line: Line, values: CopyValues, clean: (value: string) => string = (v) => v): string {
+  const alternatives: readonly string[] = typeof line === "string" ? [line] : line;
+  const lookup = values as unknown as Record<string, string | null | undefined>;
+  const usable = alternatives.find((text) => placeholdersOf(text).every((name) => present(lookup[name])));
+  // Fall back to the last alternative; its required placeholders are always set.
+  const text = usable ?? alternatives[alternatives.length - 1]!;
+  return text.replace(PLACEHOLDER_RE, (_, name: string) => clean((lookup[name] ?? "").trim()));
+}
+
+/** Header-safe: one line without control characters, whitespace collapsed. */
+export function oneLine(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
+}
+
+export interface ResolvedCopy {
+  subject: string;
+  greeting: string;
+  heading: string;
+  paragraphs: string[];
+  signOff: string;
+  footer: string;
+}
+
+/** Unknown tones (e.g. a bad stored strategy) read as Polite, like strategyLabel does. */
+export function normalizeTone(tone: number): Tone {
+  return TONES.includes(tone as Tone) ? (tone as Tone) : 1;
+}
+
+/** All the wording of one reminder, filled in. Throws on an unknown template id. */
+export function resolveCopy(template: TemplateId, tone: number, values: CopyValues): ResolvedCopy {
+  const byTone = REMINDER_COPY[template];
+  if (!byTone) throw new Error(`Unknown reminder template ${template}`);
+  const t = normalizeTone(tone);
+  const copy = byTone[t];
+  return {
+    subject: oneLine(fillLine(copy.subject, values, oneLine)),
+    greeting: fillLine(TONE_FRAME[t].greeting, values),
+    heading: fillLine(copy.heading, values),
+    paragraphs: copy.paragraphs.map((p) => fillLine(p, values)),
+    signOff: TONE_FRAME[t].signOff,
+    footer: fillLine(FOOTER_COPY, values),
+  };
+}

@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import { TEMPLATE_IDS, type TemplateId } from "../app/domain/presets";
+import {
+  FOOTER_COPY,
+  PLACEHOLDERS,
+  REMINDER_COPY,
+  REQUIRED_PLACEHOLDERS,
+  TONE_FRAME,
+  TONES,
+  placeholdersOf,
+  resolveCopy,
+  type Line,
+  type Tone,
+} from "./reminder-copy";
+import { formatDueDate, safeHttpUrl, type ReminderEmailProps } from "./reminder";
+import { REMINDER_PREVIEW_SAMPLE, renderReminder } from "./render-reminder";
+
+const base = (template: TemplateId, tone: Tone, over: Partial<ReminderEmailProps> = {}): ReminderEmailProps => ({
+  ...REMINDER_PREVIEW_SAMPLE,
+  template,
+  tone,
+  ...over,
+});
+
+const combos = TEMPLATE_IDS.flatMap((template) => TONES.map((tone) => [template, tone] as const));
+
+/** Every string of copy, each alternative separately. */
+function allCopy(): string[] {
+  const lines: Line[] = [FOOTER_COPY];
+  for (const frame of Object.values(TONE_FRAME)) lines.push(frame.greeting, frame.signOff);
+  for (const byTone of Object.values(REMINDER_COPY))
+    for (const copy of Object.values(byTone)) lines.push(copy.subject, copy.heading, ...copy.paragraphs);
+  return lines.flatMap((line) => (typeof line === "string" ? [line] : [...line]));
+}
+
+// Threats, legal claims, invented charges and insults: not allowed in any tone.
+const BANNED =
+  /\b(lawsuits?|sue|sued|suing|legal|courts?|fees?|interest|police|arrest\w*|penalt\w*|collections?|debt collectors?|credit (score|rating|report)|attorneys?|lawyers?|consequences?|jail|prison|late charges?|idiot\w*|stupid|liars?|shame\w*)\b/i;
+
+describe("renderReminder", () => {
+  it.each(combos)("renders %s with tone %i", async (template, tone) => {
+    const { subject, html, text } = await renderReminder(base(template, tone));
+    expect(subject.trim()).not.toBe("");
+    for (const out of [html, text]) {
+      expect(out).toContain("$1,250.00");
+      expect(out).toContain("John Doe");
+      expect(out).toContain("December 31, 2026");
+      expect(out).toContain("INV-2026-001");
+      expect(out).toContain("Jane Smith");
+      expect(out).toContain("jane@example.com");
+      expect(out).toContain("on behalf of Jane Smith");
+    }
+    expect(html).toContain("Amount due:");
+    expect(html).toContain('href="https://example.com/invoice/INV-2026-001"');
+    expect(text).toContain("View invoice");
+    expect(text).not.toMatch(BANNED);
+  });
+
+  it("escapes user-provided values in the HTML", async () => {
+    const evil = `<script>alert(1)</script> & "Co"`;
+    const { html } = await renderReminder(
+      base("initial", 1, {
+        receiverName: evil,
+        senderName: `<img src=x onerror=alert(1)>`,
+        invoiceNumber: "<b>INV</b>",
+        senderCompany: { name: "<i>Acme</i>", address: "<u>1 Main St</u>" },
+      }),
+    );
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<img src=x");
+    expect(html).not.toMatch(/<(b|i|u)>/);
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt; &amp; ");
+  });
+
+  it.each([null, undefined, "", "2027-02-30", "soon"])("renders without a due date (%s)", async (dueDate) => {
+    for (const [template, tone] of combos) {
+      const { subject, html, text } = await renderReminder(base(template, tone, { dueDate, invoiceNumber: null, invoiceLink: null }));
+      for (const out of [subject, html, text]) expect(out).not.toMatch(/undefined|null|Invalid|NaN|\{\w+\}/);
+      expect(text).not.toContain("Due date:");
+      expect(text).not.toContain("due on");
+      expect(text).not.toContain("Invoice:");
+      expect(text).not.toContain("View invoice");
+      expect(text).toContain("$1,250.00");
+    }
+  });
+
+  it("shows the organization's name and address for a company sender", async () => {
+    const { html, text } = await renderReminder(
+      base("single", 2, { senderName: "Acme Inc.", senderCompany: { name: "Acme Inc.", address: "1 Main St\nSpringfield, IL 62701" } }),
+    );
+    expect(text).toContain("Acme Inc.");
+    expect(text).toContain("1 Main St");
+    expect(text).toContain("Springfield, IL 62701");
+    expect(text).toContain("on behalf of Acme Inc.");
+    // The name is shown once when it is both the sender and the company.
+    expect(html.match(/Acme Inc\./g)?.length).toBe(3); // signature + two in the footer
+  });
+
+  it("keeps the subject on one line whatever the values contain", async () => {
+    for (const [template, tone] of combos) {
+      const { subject } = await renderReminder(
+        base(template, tone, { receiverName: "John\r\nBcc: x@evil.test", senderName: "Jane\r\nSmith", invoiceNumber: "INV\r\n7\u2028" }),
+      );
+      expect(subject).not.toMatch(/[\r\n\u2028\u2029]/);
+      expect(subject).toContain("INV 7");
+    }
+  });
+
+  it("falls back to the sender's address when the sender name is empty", async () => {
+    const { text } = await renderReminder(base("single", 1, { senderName: "" }));
+    expect(text).toContain("on behalf of jane@example.com");
+  });
+
+  it("greets without a name when the debtor name is blank", async () => {
+    const { text } = await renderReminder(base("initial", 1, { receiverName: "  " }));
+    expect(text).toMatch(/^Hi,/m);
+  });
+
+  it("never links a non-http invoice URL", async () => {
+    const { html } = await renderReminder(base("initial", 1, { invoiceLink: "javascript:alert(1)" }));
+    expect(html).not.toContain("javascript:");
+    expect(html).not.toContain("View invoice");
+  });
+});
+
+describe("reminder copy", () => {
+  it("gives the five templates distinct subjects in every tone", () => {
+    for (const invoiceNumber of ["INV-1", null]) {
+      for (const tone of TONES) {
+        const subjects = TEMPLATE_IDS.map((t) => resolveCopy(t, tone, { amount: "$1.00", invoiceNumber }).subject);
+        expect(new Set(subjects).size).toBe(TEMPLATE_IDS.length);
+      }
+    }
+  });
+
+  it("changes with the tone", () => {
+    for (const template of TEMPLATE_IDS) {
+      const [polite, middle, aggressive] = TONES.map((tone) => resolveCopy(template, tone, { amount: "$1.00" }));
+      expect(polite.paragraphs.join(" ")).not.toBe(aggressive.paragraphs.join(" "));
+      expect(polite.paragraphs.join(" ")).not.toBe(middle.paragraphs.join(" "));
+      expect(new Set([polite.subject, middle.subject, aggressive.subject]).size).toBe(3);
+    }
+  });
+
+  it("escalates: only the final notice calls itself final, and Aggressive says reminders go on", () => {
+    for (const tone of TONES) {
+      for (const template of TEMPLATE_IDS) {
+        const { subject } = resolveCopy(template, tone, { amount: "$1.00" });
+        expect(/final/i.test(subject)).toBe(template === "final-notice");
+      }
+    }
+    for (const template of TEMPLATE_IDS) {
+      const body = resolveCopy(template, 3, { amount: "$1.00" }).paragraphs.join(" ");
+      expect(body).toMatch(/reminders will (follow|continue)/i);
+    }
+  });
+
+  it("contains no threats, legal claims, invented charges or insults", () => {
+    for (const text of allCopy()) expect(text).not.toMatch(BANNED);
+  });
+
+  it("uses only known placeholders, and every last alternative only required ones", () => {
+    for (const text of allCopy()) for (const name of placeholdersOf(text)) expect(PLACEHOLDERS).toContain(name);
+    const lines: Line[] = [FOOTER_COPY, ...Object.values(TONE_FRAME).map((f) => f.greeting)];
+    for (const byTone of Object.values(REMINDER_COPY))
+      for (const copy of Object.values(byTone)) lines.push(copy.subject, copy.heading, ...copy.paragraphs);
+    for (const line of lines) {
+      const last = typeof line === "string" ? line : line[line.length - 1]!;
+      for (const name of placeholdersOf(last)) expect(REQUIRED_PLACEHOLDERS).toContain(name);
+    }
+  });
+
+  it("contains no HTML", () => {
+    for (const text of allCopy()) expect(text).not.toMatch(/[<>&]/);
+  });
+
+  it("reads unknown tones as Polite and rejects unknown templates", () => {
+    expect(resolveCopy("initial", 7, { amount: "$1.00" })).toEqual(resolveCopy("initial", 1, { amount: "$1.00" }));
+    expect(() => resolveCopy("nope" as TemplateId, 1, { amount: "$1.00" })).toThrow(/Unknown reminder template/);
+  });
+});
+
+describe("formatDueDate", () => {
+  it("formats the calendar day without time-zone shifts", () => {
+    expect(formatDueDate("2027-03-05")).toBe("March 5, 2027");
+    expect(formatDueDate("2026-12-31")).toBe("December 31, 2026");
+    expect(formatDueDate("2027-01-01")).toBe("January 1, 2027");
+  });
+
+  it("returns null for missing or impossible dates", () => {
+    for (const value of [null, undefined, "", "2027-02-30", "2027-13-01", "03/05/2027", "2027-3-5"]) expect(formatDueDate(value)).toBeNull();
+  });
+});
+
+describe("safeHttpUrl", () => {
+  it("keeps http(s) links and drops everything else", () => {
+    expect(safeHttpUrl("https://example.com/a")).toBe("https://example.com/a");
+    expect(safeHttpUrl("http://example.com/")).toBe("http://example.com/");
+    for (const value of ["javascript:alert(1)", "data:text/html,x", "not a url", "", null]) expect(safeHttpUrl(value)).toBeNull();
+  });
+});

@@ -1,0 +1,182 @@
+import { Button, Heading, Link, Section, Text } from "@react-email/components";
+import { formatMoney } from "../app/domain/money";
+import type { TemplateId } from "../app/domain/presets";
+import { resolveCopy, type ResolvedCopy } from "./reminder-copy";
+import { EmailLayout } from "./components/layout";
+
+export interface ReminderEmailProps {
+  template: TemplateId;
+  tone: 1 | 2 | 3;
+  /** The debtor. */
+  receiverName: string;
+  /** The user's full name, or the organization's name when sent as a company. */
+  senderName: string;
+  /** Where replies go (the user's address); shown as the contact line. */
+  senderEmail: string;
+  /** When set, the signature shows the organization's name and address. */
+  senderCompany?: { name: string; address: string } | null;
+  amountCents: number;
+  /** ISO code, e.g. "USD". */
+  currency: string;
+  /** "YYYY-MM-DD". */
+  dueDate?: string | null;
+  invoiceNumber?: string | null;
+  /** When present (and http/https), a "View invoice" button. */
+  invoiceLink?: string | null;
+  /** "en" only for now. */
+  locale?: string;
+}
+
+/** Everything the e-mail shows, derived once from the props. */
+export interface ReminderContent extends ResolvedCopy {
+  amount: string;
+  dueDate: string | null;
+  invoiceNumber: string | null;
+  invoiceLink: string | null;
+  senderName: string;
+  senderEmail: string | null;
+  companyName: string | null;
+  companyAddressLines: string[];
+}
+
+/**
+ * "2027-03-05" → "March 5, 2027"; null for missing or impossible dates.
+ * Formats in UTC from the parsed parts so no time zone can shift the day.
+ */
+export function formatDueDate(value: string | null | undefined): string | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value?.trim() ?? "");
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  // Date.UTC rolls 2027-02-30 over to March 2; reject instead of showing the wrong day.
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(date);
+}
+
+/** Only http(s) links become buttons: a user-supplied javascript: URL must never be clickable. */
+export function safeHttpUrl(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function blankToNull(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}
+
+/** Formats the values and fills in the copy; shared by the component and renderReminder. */
+export function reminderContent(props: ReminderEmailProps): ReminderContent {
+  const amount = formatMoney(props.amountCents, props.currency);
+  const dueDate = formatDueDate(props.dueDate);
+  const invoiceNumber = blankToNull(props.invoiceNumber);
+  const senderEmail = blankToNull(props.senderEmail);
+  // A re-sent reminder may carry an empty sender name; the address still says who it is.
+  const senderName = blankToNull(props.senderName) ?? senderEmail ?? "";
+  const copy = resolveCopy(props.template, props.tone, {
+    receiverName: props.receiverName,
+    senderName,
+    amount,
+    dueDate,
+    invoiceNumber,
+  });
+  const company = props.senderCompany ?? null;
+  return {
+    ...copy,
+    amount,
+    dueDate,
+    invoiceNumber,
+    invoiceLink: safeHttpUrl(props.invoiceLink),
+    senderName,
+    senderEmail,
+    companyName: blankToNull(company?.name),
+    companyAddressLines: (company?.address ?? "")
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter(Boolean),
+  };
+}
+
+const text = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f", margin: "0 0 14px" } as const;
+const detail = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f", margin: 0 } as const;
+const signature = { fontSize: 14, lineHeight: "20px", color: "#1f1f1f", margin: 0 } as const;
+
+/** A payment reminder sent on behalf of a user or their organization (spec §9). */
+export default function ReminderEmail(props: ReminderEmailProps) {
+  const c = reminderContent(props);
+  // Every value below is React text, so names and numbers from users are HTML-escaped.
+  return (
+    <EmailLayout preview={c.paragraphs[0] ?? c.heading} footer={c.footer}>
+      <Text style={text}>{c.greeting}</Text>
+      <Heading as="h1" style={{ fontSize: 22, lineHeight: "28px", margin: "0 0 16px", color: "#1f1f1f" }}>
+        {c.heading}
+      </Heading>
+      <Text style={text}>{c.paragraphs[0]}</Text>
+
+      <Section style={{ backgroundColor: "#f6f5fb", borderRadius: 6, padding: "14px 18px", margin: "4px 0 18px" }}>
+        <Text style={detail}>
+          Amount due: <strong>{c.amount}</strong>
+        </Text>
+        {c.dueDate && <Text style={detail}>Due date: {c.dueDate}</Text>}
+        {c.invoiceNumber && <Text style={detail}>Invoice: {c.invoiceNumber}</Text>}
+      </Section>
+
+      {c.invoiceLink && (
+        <Section style={{ margin: "0 0 18px" }}>
+          <Button
+            href={c.invoiceLink}
+            style={{ backgroundColor: "#6d28d9", color: "#ffffff", borderRadius: 6, padding: "12px 20px", fontWeight: 600, fontSize: 15 }}
+          >
+            View invoice
+          </Button>
+        </Section>
+      )}
+
+      {c.paragraphs.slice(1).map((paragraph, i) => (
+        <Text key={i} style={text}>
+          {paragraph}
+        </Text>
+      ))}
+
+      <Section style={{ marginTop: 8 }}>
+        <Text style={signature}>{c.signOff}</Text>
+        {c.senderName && <Text style={{ ...signature, fontWeight: 600 }}>{c.senderName}</Text>}
+        {c.companyName && c.companyName !== c.senderName && <Text style={signature}>{c.companyName}</Text>}
+        {c.companyAddressLines.map((line, i) => (
+          <Text key={i} style={{ ...signature, color: "#555555" }}>
+            {line}
+          </Text>
+        ))}
+        {c.senderEmail && (
+          <Text style={{ ...signature, color: "#555555", marginTop: 8 }}>
+            Contact: <Link href={`mailto:${c.senderEmail}`}>{c.senderEmail}</Link>
+          </Text>
+        )}
+      </Section>
+    </EmailLayout>
+  );
+}
+
+/** Sample values (spec "Email preview config"); spread in with a template and a tone. */
+export type ReminderPreviewSample = Omit<ReminderEmailProps, "template" | "tone"> & { receiverEmail: string };
+
+/** Used by the react-email preview server and, via render-reminder, the in-app preview. */
+export const REMINDER_SAMPLE: ReminderPreviewSample = {
+  receiverName: "John Doe",
+  receiverEmail: "john.doe@example.com",
+  senderName: "Jane Smith",
+  senderEmail: "jane@example.com",
+  amountCents: 125000,
+  currency: "USD",
+  invoiceNumber: "INV-2026-001",
+  dueDate: "2026-12-31",
+  invoiceLink: "https://example.com/invoice/INV-2026-001",
+  senderCompany: null,
+  locale: "en",
+};
+
+ReminderEmail.PreviewProps = { ...REMINDER_SAMPLE, template: "initial", tone: 1 } satisfies ReminderEmailProps;

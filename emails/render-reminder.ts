@@ -1,0 +1,16 @@
+import { render, toPlainText } from "@react-email/render";
+import { createElement } from "react";
+import ReminderEmail, { REMINDER_SAMPLE, reminderContent, type ReminderEmailProps } from "./reminder";
+
+export type { ReminderEmailProps, ReminderPreviewSample } from "./reminder";
+
+/** Sample values for the in-app template preview (spec "Email preview config"). */
+export const REMINDER_PREVIEW_SAMPLE = REMINDER_SAMPLE;
+
+/** Subject, HTML and plain text of one reminder; the subject is always a single line. */
+export async function renderReminder(props: ReminderEmailProps): Promise<{ subject: string; html: string; text: string }> {
+  const { subject } = reminderContent(props);
+  const html = await render(createElement(ReminderEmail, props));
+  // Converting the HTML we already have avoids rendering the tree a second time.
+  return { subject, html, text: toPlainText(html) };
+}
