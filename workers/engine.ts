@@ -53,11 +53,13 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
   // Nothing is owed any more (or the debtor opted out): the schedule is finished, not failed.
   const outstanding = debtor.debtCents - debtor.paidCents;
   if (outstanding <= 0 || debtor.status === "paid" || debtor.status === "opted_out") {
-    await db
+    const completed = await db
       .update(schedules)
       .set({ state: "COMPLETED", nextRunAt: null, updatedAt: now })
-      .where(and(eq(schedules.id, s.id), eq(schedules.nextRunAt, scheduledAt)));
-    return { kind: "done", status: "skipped", nextAlarmAt: null };
+      .where(and(eq(schedules.id, s.id), eq(schedules.nextRunAt, scheduledAt)))
+      .returning({ id: schedules.id });
+    // Edited meanwhile: keep the alarm the edit set.
+    return { kind: "done", status: "skipped", nextAlarmAt: completed.length > 0 ? null : await currentAlarm(db, s.id) };
   }
 
   const template: TemplateId = templateForStep(s.preset as PresetId, s.templateStep);
@@ -117,7 +119,9 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
       status = "failed";
     }
   } else {
-    status = "duplicate";
+    // Handled by an earlier firing: only a delivered one ('sent', later maybe 'bounced') counts as
+    // sent; a 'failed' one keeps its template, as when it first failed.
+    status = delivery.status === "failed" ? "failed" : "duplicate";
   }
 
   return { kind: "done", status, nextAlarmAt: await advance(db, s, scheduledAt, status, now) };
@@ -153,6 +157,11 @@ async function advance(
     .where(and(eq(schedules.id, s.id), eq(schedules.nextRunAt, scheduledAt), eq(schedules.state, "ENABLED")))
     .returning({ id: schedules.id });
   if (changed.length > 0) return nextRunAt;
-  const fresh = await db.select({ state: schedules.state, nextRunAt: schedules.nextRunAt }).from(schedules).where(eq(schedules.id, s.id)).get();
+  return currentAlarm(db, s.id);
+}
+
+/** The next run of a schedule someone changed meanwhile (null when it is gone or finished). */
+async function currentAlarm(db: ReturnType<typeof getDb>, id: string) {
+  const fresh = await db.select({ state: schedules.state, nextRunAt: schedules.nextRunAt }).from(schedules).where(eq(schedules.id, id)).get();
   return fresh?.state === "ENABLED" ? fresh.nextRunAt : null;
 }

@@ -31,9 +31,13 @@ export function formatAddress(name: string, address: string) {
   return quoted ? `"${quoted}" <${address}>` : address;
 }
 
-/** 429, 5xx and network failures (no status) may succeed later; everything else will not. */
-export function isRetryable(status: number | null): boolean {
-  return status === null || status === 429 || status >= 500;
+/**
+ * 429, 5xx and network failures (no status) may succeed later, and so may a 409 for a request
+ * with the same Idempotency-Key that is still in progress (an earlier attempt whose answer was
+ * lost); everything else will not.
+ */
+export function isRetryable(status: number | null, name?: string): boolean {
+  return status === null || status === 429 || status >= 500 || (status === 409 && name === "concurrent_idempotent_requests");
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -84,7 +88,7 @@ export async function deliver(env: MailEnv, message: OutgoingMessage, idempotenc
     const { data, error } = await resend.emails.send(payload, idempotencyKey ? { idempotencyKey } : undefined);
     if (!error) return { ok: true, id: data?.id ?? null, via: "resend", attempts };
     const status = typeof (error as { statusCode?: unknown }).statusCode === "number" ? (error as { statusCode: number }).statusCode : null;
-    const retryable = isRetryable(status);
+    const retryable = isRetryable(status, error.name);
     const delay = RETRY_DELAYS_MS[attempts - 1];
     if (!retryable || delay === undefined) {
       return { ok: false, retryable, status, error: `Resend${status ? ` ${status}` : ""}: ${error.message}`, attempts };

@@ -1,0 +1,171 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { ReminderMessage } from "../../workers/mail/index";
+import { FROM_ADDRESS, programResend, resendDelivered, resendRequests } from "./engine-helpers";
+import { uniqueEmail } from "./helpers";
+
+/**
+ * The built mail Worker (dist/dunly_mail) over its RPC binding, against the fake Resend server
+ * (DESIGN §5): what goes over the wire, escaping, header safety, and how errors come back.
+ */
+
+let keys = 0;
+const uniqueKey = () => `mail-test-${Date.now()}-${++keys}-${Math.random().toString(36).slice(2, 8)}`;
+
+function message(over: Partial<ReminderMessage> = {}): ReminderMessage {
+  return {
+    to: uniqueEmail("payer"),
+    template: "initial",
+    tone: 1,
+    receiverName: "Pat Payer",
+    senderName: "Sally Sender",
+    senderEmail: "sally@example.com",
+    senderCompany: null,
+    amountCents: 5000,
+    currency: "EUR",
+    dueDate: "2027-03-05",
+    locale: "en",
+    ...over,
+  };
+}
+
+describe("MailWorker.sendReminder", () => {
+  it("sends the rendered reminder to Resend: from, to, reply_to, subject, html and text, with the API key and the Idempotency-Key", async () => {
+    const m = message();
+    const key = uniqueKey();
+    const result = await env.MAILER.sendReminder(m, key);
+    expect(result).toMatchObject({ ok: true, via: "resend", attempts: 1 });
+
+    const requests = await resendRequests(m.to);
+    expect(requests).toHaveLength(1);
+    const [req] = requests;
+    expect(req!.authorization).toBe("Bearer re_test_key");
+    expect(req!.idempotencyKey).toBe(key);
+    expect(req!.body).toMatchObject({
+      from: `"Sally Sender" <${FROM_ADDRESS}>`,
+      to: [m.to],
+      reply_to: "sally@example.com",
+      subject: "Friendly reminder: payment of €50.00",
+    });
+    const html = String(req!.body.html);
+    const text = String(req!.body.text);
+    expect(html).toMatch(/^<!DOCTYPE html/i);
+    expect(html).toContain("Hi Pat Payer,");
+    expect(html).toContain("€50.00");
+    expect(html).toContain("March 5, 2027");
+    expect(html).toContain("mailto:sally@example.com");
+    expect(text).toContain("Hi Pat Payer,");
+    expect(text).toContain("€50.00");
+    expect(text).not.toMatch(/<\/?[a-z][^>]*>/i);
+
+    const delivered = await resendDelivered(m.to);
+    expect(delivered).toHaveLength(1);
+    expect(result.ok && result.id).toBe(delivered[0]!.id);
+  });
+
+  it("the same key twice: the provider sends one e-mail and both calls get its id", async () => {
+    const m = message();
+    const key = uniqueKey();
+    const a = await env.MAILER.sendReminder(m, key);
+    const b = await env.MAILER.sendReminder(m, key);
+    expect(a.ok && b.ok).toBe(true);
+    expect(a.ok && a.id).toBe(b.ok && b.id);
+    expect((await resendRequests(m.to)).map((r) => r.idempotencyKey)).toEqual([key, key]);
+    expect(await resendDelivered(m.to)).toHaveLength(1);
+  });
+
+  it("HTML-escapes the debtor's name and the sender's name", async () => {
+    const m = message({ receiverName: 'Bob <b>&"', senderName: "Eve <i>Sender</i>" });
+    const result = await env.MAILER.sendReminder(m, uniqueKey());
+    expect(result.ok).toBe(true);
+    const [req] = await resendRequests(m.to);
+    const html = String(req!.body.html);
+    expect(html).toContain("Bob &lt;b&gt;&amp;&quot;");
+    expect(html).not.toContain("<b>");
+    expect(html).toContain("Eve &lt;i&gt;Sender&lt;/i&gt;");
+    expect(html).not.toContain("<i>");
+    // The plain text part shows the name as written.
+    expect(String(req!.body.text)).toContain('Bob <b>&"');
+  });
+
+  it.each([
+    ["CR/LF", "Sally\r\nBcc: victim@example.com"],
+    ["LF", "Sally\nBcc: victim@example.com"],
+  ])("a sender name with %s is refused, not retried, and nothing is sent", async (_what, senderName) => {
+    const m = message({ senderName });
+    const result = await env.MAILER.sendReminder(m, uniqueKey());
+    expect(result).toMatchObject({ ok: false, retryable: false });
+    expect(result.ok === false && result.error).toMatch(/line breaks/);
+    expect(await resendRequests(m.to)).toEqual([]);
+  });
+
+  it("a recipient with a line break is refused and nothing is sent", async () => {
+    const to = uniqueEmail("payer");
+    const result = await env.MAILER.sendReminder(message({ to: `${to}\r\nBcc: x@example.com` }), uniqueKey());
+    expect(result).toMatchObject({ ok: false, retryable: false });
+    expect(await resendRequests(to)).toEqual([]);
+  });
+
+  it("422: not retryable, the status and the provider's message come back, one attempt", async () => {
+    const m = message();
+    await programResend(m.to, [{ status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `from` field." } }]);
+    const result = await env.MAILER.sendReminder(m, uniqueKey());
+    expect(result).toMatchObject({ ok: false, retryable: false, status: 422, attempts: 1 });
+    expect(result.ok === false && result.error).toContain("Invalid `from` field.");
+    expect((await resendRequests(m.to)).map((r) => r.status)).toEqual([422]);
+    expect(await resendDelivered(m.to)).toEqual([]);
+  });
+
+  it("500, 500, 500: retryable after three attempts with backoff, all under the same key", async () => {
+    const m = message();
+    const key = uniqueKey();
+    await programResend(m.to, [500, 500, 500]);
+    const result = await env.MAILER.sendReminder(m, key);
+    expect(result).toMatchObject({ ok: false, retryable: true, status: 500, attempts: 3 });
+    const requests = await resendRequests(m.to);
+    expect(requests.map((r) => [r.status, r.idempotencyKey])).toEqual([
+      [500, key],
+      [500, key],
+      [500, key],
+    ]);
+    // 250 ms, then 1000 ms between the attempts.
+    expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(200);
+    expect(requests[2]!.at - requests[1]!.at).toBeGreaterThanOrEqual(900);
+    expect(await resendDelivered(m.to)).toEqual([]);
+  });
+
+  it("503 then 200: sent on the second attempt under the same key", async () => {
+    const m = message();
+    const key = uniqueKey();
+    await programResend(m.to, [503]);
+    const result = await env.MAILER.sendReminder(m, key);
+    expect(result).toMatchObject({ ok: true, attempts: 2 });
+    expect((await resendRequests(m.to)).map((r) => [r.status, r.idempotencyKey])).toEqual([
+      [503, key],
+      [200, key],
+    ]);
+    expect(await resendDelivered(m.to)).toHaveLength(1);
+  });
+
+  it("409 for a request with the same key still in progress is retried; 409 for a changed payload is not", async () => {
+    const busy = message();
+    await programResend(busy.to, [
+      { status: 409, body: { statusCode: 409, name: "concurrent_idempotent_requests", message: "Same idempotency key used while original request is still in progress." } },
+    ]);
+    expect(await env.MAILER.sendReminder(busy, uniqueKey())).toMatchObject({ ok: true, attempts: 2 });
+    expect(await resendDelivered(busy.to)).toHaveLength(1);
+
+    const changed = message();
+    await programResend(changed.to, [
+      { status: 409, body: { statusCode: 409, name: "invalid_idempotent_request", message: "Same idempotency key used with a different request payload." } },
+    ]);
+    expect(await env.MAILER.sendReminder(changed, uniqueKey())).toMatchObject({ ok: false, retryable: false, status: 409, attempts: 1 });
+  });
+
+  it("an unknown template is refused without calling the provider", async () => {
+    const m = message({ template: "no-such-template" as ReminderMessage["template"] });
+    const result = await env.MAILER.sendReminder(m, uniqueKey());
+    expect(result).toMatchObject({ ok: false, retryable: false });
+    expect(await resendRequests(m.to)).toEqual([]);
+  });
+});
