@@ -16,6 +16,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     listDebtorOptions(db, user.id),
     listOrganizations(db, user.id),
   ]);
-  if (!schedule) throw data({ message: "Schedule not found" }, { status: 404 });
+  // Returned, not thrown: a fetcher that revalidates after a delete must not hit the error boundary.
+  if (!schedule) return data({ schedule: null, debtors: [], organizations: [], userName: "" }, { status: 404 });
   return { schedule, debtors, organizations, userName: user.fullName || user.email };
 }

@@ -55,7 +55,7 @@ export function ConfigureScheduleModal({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [deleter.state, deleter.data]);
 
-  const loaded = details.data && details.data.schedule.id === scheduleId ? details.data : null;
+  const loaded = details.data?.schedule && details.data.schedule.id === scheduleId ? details.data : null;
   const s = loaded?.schedule;
   const loading = details.state === "loading" || (!loaded && scheduleId !== null && details.state === "idle" && !details.data);
 

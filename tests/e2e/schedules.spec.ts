@@ -1,0 +1,182 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signInWithMagicLink, uniqueEmail } from "./helpers";
+
+interface MailboxMessage {
+  to: string;
+  from: string;
+  replyTo: string | null;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+async function signIn(page: Page, redirect = "/dashboard") {
+  const email = uniqueEmail("schedules");
+  await page.goto(`/?redirectTo=${encodeURIComponent(redirect)}`);
+  await signInWithMagicLink(page, email);
+  return email;
+}
+
+async function addDebtor(page: Page, name: string, email: string, debt: string, strategy = "1") {
+  await page.goto("/dashboard");
+  await page.getByRole("button", { name: "Add Debtor" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a new debtor" });
+  await dialog.getByLabel("Full Name").fill(name);
+  await dialog.getByLabel("Email").fill(email);
+  await dialog.getByLabel("Amount of debt").fill(debt);
+  await dialog.getByLabel("Strategy").selectOption(strategy);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** Waits for the dev mailbox to hold a message to `to` and returns it. */
+async function mailTo(page: Page, to: string, timeout = 20_000) {
+  let found: MailboxMessage | undefined;
+  await expect
+    .poll(
+      async () => {
+        const messages = (await (await page.request.get("/dev/mailbox.json")).json()) as MailboxMessage[];
+        found = messages.find((m) => m.to === to);
+        return Boolean(found);
+      },
+      { timeout, intervals: [500, 1000] },
+    )
+    .toBe(true);
+  return found!;
+}
+
+function scheduleEntry(page: Page, text: string) {
+  return page.locator("tr:visible, li:visible").filter({ hasText: text });
+}
+
+test("a 'now' schedule: field errors, then created, listed and its e-mail arrives in the dev mailbox", async ({ page }) => {
+  test.setTimeout(150_000);
+  const owner = await signIn(page);
+  const debtorEmail = uniqueEmail("now-debtor");
+  await addDebtor(page, "Nora Now", debtorEmail, "250", "2");
+
+  await page.goto("/schedule");
+  await expect(page.getByRole("heading", { name: "New schedule" })).toBeVisible();
+  await expect(page.getByLabel("Send as", { exact: true })).toBeDisabled();
+  // Nothing chosen: the server-side schema's messages show under the fields.
+  await page.getByRole("button", { name: "Schedule", exact: true }).click();
+  await expect(page.getByText("Please select a debtor")).toBeVisible();
+  await expect(page.getByText("Please select a preset")).toBeVisible();
+
+  await page.getByLabel("Debtor").selectOption({ label: `Nora Now (${debtorEmail})` });
+  await page.getByLabel("Preset").selectOption({ label: "Single Reminder" });
+  await page.getByLabel("Frequency").selectOption({ label: "Now (once, in one minute)" });
+  await expect(page.getByTestId("preview-frequency")).toHaveText("Now (once, in one minute)");
+  await page.getByRole("button", { name: "Schedule", exact: true }).click();
+
+  await expect(page).toHaveURL(/\/schedules-list$/);
+  await expect(page.getByText("Email reminder scheduled.")).toBeVisible();
+  const row = scheduleEntry(page, "Nora Now · Single Reminder");
+  await expect(row).toContainText("Active");
+
+  // The alarm fires one minute after creation; the mail Worker writes to the dev mailbox.
+  const mail = await mailTo(page, debtorEmail, 100_000);
+  expect(mail.replyTo).toBe(owner);
+  expect(mail.subject.length).toBeGreaterThan(0);
+  expect(mail.text).toContain("$250.00");
+
+  await page.reload();
+  await expect(scheduleEntry(page, "Nora Now · Single Reminder")).toContainText("Completed");
+});
+
+test("the preview switches templates and follows the preset and frequency", async ({ page }) => {
+  await signIn(page);
+  await addDebtor(page, "Pia Preview", uniqueEmail("preview-debtor"), "99", "3");
+  await page.goto("/schedule");
+  await expect(page.getByText("Choose a preset to preview its e-mails.")).toBeVisible();
+  await page.getByLabel("Preset").selectOption({ label: "Escalating Reminders" });
+  const templates = page.getByRole("list", { name: "Templates" });
+  await expect(templates.getByRole("button")).toHaveText(["1. Initial Email", "2. Follow Up", "3. Second follow up", "4. Final Notice"]);
+  await expect(page.getByTestId("preview-frequency")).toHaveText("Daily at 10:00");
+
+  const frame = page.frameLocator('iframe[title^="Preview:"]');
+  await expect(page.locator('iframe[title="Preview: Initial Email"]')).toBeVisible();
+  await expect(frame.locator("body")).toContainText("John Doe");
+  const initialText = await frame.locator("body").innerText();
+
+  await templates.getByRole("button", { name: "4. Final Notice" }).click();
+  await expect(templates.getByRole("button", { name: "4. Final Notice" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.locator('iframe[title="Preview: Final Notice"]')).toBeVisible();
+  await expect(frame.locator("body")).toContainText("$1,250.00");
+  expect(await frame.locator("body").innerText()).not.toBe(initialText);
+
+  await page.getByLabel("Frequency").selectOption({ label: "Weekly on Monday at 10:00" });
+  await expect(page.getByTestId("preview-frequency")).toHaveText("Weekly on Monday at 10:00");
+  // The sandbox forbids scripts and same-origin access.
+  await expect(page.locator('iframe[title^="Preview:"]')).toHaveAttribute("sandbox", "");
+});
+
+test("edit a schedule in place and disable it from the configure modal @phone", async ({ page }) => {
+  await signIn(page);
+  await addDebtor(page, "Eddie Edit", uniqueEmail("edit-debtor"), "40");
+  await addDebtor(page, "Olga Other", uniqueEmail("other-debtor"), "60");
+
+  await page.goto("/schedule");
+  await page.getByLabel("Debtor").selectOption({ index: 1 });
+  await page.getByLabel("Preset").selectOption({ label: "Escalating Reminders" });
+  await page.getByRole("button", { name: "Schedule", exact: true }).click();
+  await expect(page).toHaveURL(/\/schedules-list$/);
+  await expect(page.getByTestId("schedule-count")).toHaveText("1 schedule");
+
+  const entry = page.locator("tr:visible, li:visible").filter({ hasText: "Escalating Reminders" });
+  await entry.getByRole("button", { name: /^Configure / }).click();
+  const modal = page.getByRole("dialog", { name: "Configure schedule" });
+  await expect(modal.getByText("Daily at 10:00")).toBeVisible();
+  await expect(modal).toContainText("Polite");
+
+  await modal.getByRole("button", { name: "Edit" }).click();
+  await modal.getByRole("button", { name: "Cancel" }).click();
+  await expect(modal.getByRole("button", { name: "Disable" })).toBeVisible();
+  await modal.getByRole("button", { name: "Edit" }).click();
+  await modal.getByLabel("Preset").selectOption({ label: "Single Reminder" });
+  await modal.getByLabel("Frequency").selectOption({ label: "Weekly on Monday at 10:00" });
+  await modal.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText("Email reminder scheduled.")).toBeVisible();
+  await expect(modal).toBeHidden();
+
+  // Changed in place: still one schedule, now the single weekly reminder.
+  await expect(page.getByTestId("schedule-count")).toHaveText("1 schedule");
+  const edited = page.locator("tr:visible, li:visible").filter({ hasText: "Single Reminder" });
+  await expect(edited).toBeVisible();
+  await edited.getByRole("button", { name: /^Configure / }).click();
+  await expect(modal.getByText("Weekly on Monday at 10:00")).toBeVisible();
+
+  await modal.getByRole("button", { name: "Disable" }).click();
+  await expect(modal.getByText("Are you sure you want to disable this schedule? No further reminders will be sent.")).toBeVisible();
+  await modal.getByRole("button", { name: "Cancel" }).click();
+  await modal.getByRole("button", { name: "Disable" }).click();
+  await modal.getByRole("button", { name: "Disable" }).click();
+  await expect(page.getByText("Schedule deleted")).toBeVisible();
+  await expect(page.getByText("No schedules found")).toBeVisible();
+  await expect(page.getByTestId("schedule-count")).toHaveText("0 schedules");
+});
+
+test("re-send reminders to a selected debtor: toast, cleared selection and the e-mail", async ({ page }) => {
+  const owner = await signIn(page);
+  const debtorEmail = uniqueEmail("resend-debtor");
+  await addDebtor(page, "Rita Resend", debtorEmail, "75.25", "1");
+  await addDebtor(page, "Sam Skipped", uniqueEmail("skipped-debtor"), "10");
+
+  await page.getByRole("checkbox", { name: "Select Rita Resend", exact: true }).filter({ visible: true }).check();
+  await expect(page.getByRole("button", { name: "Add Debtor" })).toBeHidden();
+  await page.getByRole("button", { name: "Re-send reminders" }).click();
+  await expect(page.getByText("Emails sending rescheduled.")).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: "Select Rita Resend", exact: true }).filter({ visible: true })).not.toBeChecked();
+  await expect(page.getByRole("button", { name: "Add Debtor" })).toBeVisible();
+
+  const mail = await mailTo(page, debtorEmail);
+  expect(mail.replyTo).toBe(owner);
+  expect(mail.text).toContain("$75.25");
+  // The count on the dashboard catches up once the alarm has sent it.
+  await page.goto("/debtors-list");
+  await expect(page.locator("tr:visible").filter({ hasText: "Rita Resend" })).toContainText("1");
+
+  await page.goto("/report");
+  await expect(page.getByTestId("total-sent")).toHaveText("1");
+  await expect(page.locator("tr:visible").filter({ hasText: "Rita Resend" })).toContainText("Sent");
+});
