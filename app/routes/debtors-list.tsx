@@ -2,21 +2,45 @@ import { Link } from "react-router";
 import { debtorPageAction } from "./debtor-action.server";
 import type { Route } from "./+types/debtors-list";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
+import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
-import { countDebtors, DEBTOR_PAGE_SIZE, listDebtors } from "~/models/debtor.server";
+import {
+  countDebtors,
+  DEBTOR_PAGE_SIZE,
+  listDebtors,
+} from "~/models/debtor.server";
 
 // A public route: data is only fetched when a user is signed in (spec §2 route table).
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, env } = getApp(context);
-  if (!user) return { signedIn: false as const, debtors: [], total: 0, page: 1, pages: 1 };
+  if (!user)
+    return {
+      signedIn: false as const,
+      debtors: [],
+      total: 0,
+      page: 1,
+      pages: 1,
+    };
   const db = getDb(env.DB);
-  const page = Math.max(1, Number(new URL(request.url).searchParams.get("page")) || 1);
+  const page = Math.max(
+    1,
+    Number(new URL(request.url).searchParams.get("page")) || 1,
+  );
   const [debtors, total] = await Promise.all([
-    listDebtors(db, user.id, { limit: DEBTOR_PAGE_SIZE, offset: (page - 1) * DEBTOR_PAGE_SIZE }),
+    listDebtors(db, user.id, {
+      limit: DEBTOR_PAGE_SIZE,
+      offset: (page - 1) * DEBTOR_PAGE_SIZE,
+    }),
     countDebtors(db, user.id),
   ]);
-  return { signedIn: true as const, debtors, total, page, pages: Math.max(1, Math.ceil(total / DEBTOR_PAGE_SIZE)) };
+  return {
+    signedIn: true as const,
+    debtors,
+    total,
+    page,
+    pages: Math.max(1, Math.ceil(total / DEBTOR_PAGE_SIZE)),
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -30,7 +54,10 @@ export default function DebtorsList({ loaderData }: Route.ComponentProps) {
         <h1 className="text-3xl font-bold">Debtors</h1>
         <p className="mt-4 text-muted">No debtors found</p>
         <p className="mt-2">
-          <Link to="/?redirectTo=%2Fdebtors-list#sign-in" className="text-primary underline">
+          <Link
+            to="/?redirectTo=%2Fdebtors-list#sign-in"
+            className="text-primary underline"
+          >
             Sign in
           </Link>{" "}
           to see and manage your debtors.
@@ -42,7 +69,10 @@ export default function DebtorsList({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <Link to="/dashboard" className="text-sm text-primary underline-offset-4 hover:underline">
+        <Link
+          to="/dashboard"
+          className="text-sm text-primary underline-offset-4 hover:underline"
+        >
           Back to dashboard
         </Link>
         <p className="text-muted" data-testid="debtor-count">
@@ -50,15 +80,7 @@ export default function DebtorsList({ loaderData }: Route.ComponentProps) {
         </p>
       </div>
       <DebtorsTable debtors={debtors} area="page" headingLevel={1} />
-      {pages > 1 && (
-        <nav aria-label="Pages" className="flex items-center justify-center gap-4 text-sm">
-          {page > 1 ? <Link to={`?page=${page - 1}`}>Previous</Link> : <span className="text-muted">Previous</span>}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages ? <Link to={`?page=${page + 1}`}>Next</Link> : <span className="text-muted">Next</span>}
-        </nav>
-      )}
+      <Pager page={page} pages={pages} />
     </div>
   );
 }

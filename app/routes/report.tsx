@@ -1,17 +1,22 @@
-import { Form, Link, useLocation, useSubmit } from "react-router";
+import { Form, Link, useSubmit } from "react-router";
 import type { Route } from "./+types/report";
 import { requireUser } from "~/auth/guard.server";
 import { formatInstant } from "~/components/schedules/format";
+import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
 import { isPeriodId, PERIODS, periodRange } from "~/domain/periods";
 import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { cn } from "~/lib/utils";
 import { listDebtorOptions } from "~/models/debtor.server";
-import { DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries } from "~/models/delivery.server";
+import {
+  DELIVERY_PAGE_SIZE,
+  deliveryTotals,
+  listDeliveries,
+} from "~/models/delivery.server";
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
@@ -22,51 +27,93 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const period = isPeriodId(periodParam) ? periodParam : "";
   const range = period ? periodRange(period, Date.now(), timeZone) : null;
   const page = Math.max(1, Number(url.searchParams.get("page")) || 1);
-  const filter = { debtorId: Number.isInteger(debtorParam) && debtorParam > 0 ? debtorParam : null, from: range?.from, before: range?.before };
+  const filter = {
+    debtorId:
+      Number.isInteger(debtorParam) && debtorParam > 0 ? debtorParam : null,
+    from: range?.from,
+    before: range?.before,
+  };
   const [deliveries, totals, debtors] = await Promise.all([
-    listDeliveries(db, user.id, { ...filter, limit: DELIVERY_PAGE_SIZE, offset: (page - 1) * DELIVERY_PAGE_SIZE }),
+    listDeliveries(db, user.id, {
+      ...filter,
+      limit: DELIVERY_PAGE_SIZE,
+      offset: (page - 1) * DELIVERY_PAGE_SIZE,
+    }),
     deliveryTotals(db, user.id, filter),
     listDebtorOptions(db, user.id),
   ]);
-  return { deliveries, totals, debtors, timeZone, debtorId: filter.debtorId, period, page, pages: Math.max(1, Math.ceil(totals.all / DELIVERY_PAGE_SIZE)) };
+  return {
+    deliveries,
+    totals,
+    debtors,
+    timeZone,
+    debtorId: filter.debtorId,
+    period,
+    page,
+    pages: Math.max(1, Math.ceil(totals.all / DELIVERY_PAGE_SIZE)),
+  };
 }
 
-const STATUS_LABELS: Record<string, string> = { sent: "Sent", sending: "Sending", failed: "Failed", bounced: "Bounced" };
+const STATUS_LABELS: Record<string, string> = {
+  sent: "Sent",
+  sending: "Sending",
+  failed: "Failed",
+  bounced: "Bounced",
+};
 
 function Status({ status }: { status: string }) {
   return (
-    <span
-      className={cn(
-        "inline-block rounded-full px-2 py-0.5 text-xs font-medium",
-        status === "sent" ? "bg-success/15 text-success" : status === "sending" ? "bg-surface-2 text-muted" : "bg-danger/15 text-danger",
-      )}
+    <Badge
+      tone={
+        status === "sent" ? "good" : status === "sending" ? "neutral" : "bad"
+      }
     >
       {STATUS_LABELS[status] ?? status}
-    </span>
+    </Badge>
   );
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
-  const { deliveries, totals, debtors, timeZone, debtorId, period, page, pages } = loaderData;
+  const {
+    deliveries,
+    totals,
+    debtors,
+    timeZone,
+    debtorId,
+    period,
+    page,
+    pages,
+  } = loaderData;
   const submit = useSubmit();
-  const { search } = useLocation();
-  const pageLink = (n: number) => {
-    const params = new URLSearchParams(search);
-    params.set("page", String(n));
-    return `?${params}`;
-  };
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8">
-      <Link to="/dashboard" className="text-sm text-primary underline-offset-4 hover:underline">
+      <Link
+        to="/dashboard"
+        className="text-sm text-primary underline-offset-4 hover:underline"
+      >
         Back to Dashboard
       </Link>
       <h1 className="text-3xl font-bold">Reminders Report</h1>
-      <Form method="get" className="flex flex-wrap items-end gap-3" onChange={(event) => submit(event.currentTarget, { replace: true, preventScrollReset: true })}>
+      <Form
+        method="get"
+        className="flex flex-wrap items-end gap-3"
+        onChange={(event) =>
+          submit(event.currentTarget, {
+            replace: true,
+            preventScrollReset: true,
+          })
+        }
+      >
         <div className="flex flex-col gap-1">
           <label htmlFor="report-debtor" className="text-sm text-muted">
             Debtor
           </label>
-          <select id="report-debtor" name="debtor" defaultValue={debtorId ?? ""} className="h-10 min-w-48 rounded-md border border-border bg-background px-3 text-sm">
+          <select
+            id="report-debtor"
+            name="debtor"
+            defaultValue={debtorId ?? ""}
+            className="h-10 min-w-48 rounded-md border border-border bg-background px-3 text-sm"
+          >
             <option value="">All debtors</option>
             {debtors.map((d) => (
               <option key={d.id} value={d.id}>
@@ -79,7 +126,12 @@ export default function Report({ loaderData }: Route.ComponentProps) {
           <label htmlFor="report-period" className="text-sm text-muted">
             Period
           </label>
-          <select id="report-period" name="period" defaultValue={period} className="h-10 rounded-md border border-border bg-background px-3 text-sm">
+          <select
+            id="report-period"
+            name="period"
+            defaultValue={period}
+            className="h-10 rounded-md border border-border bg-background px-3 text-sm"
+          >
             <option value="">All time</option>
             {PERIODS.map((p) => (
               <option key={p.id} value={p.id}>
@@ -102,16 +154,25 @@ export default function Report({ loaderData }: Route.ComponentProps) {
             ["Sending", totals.sending],
           ] as const
         ).map(([label, value]) => (
-          <div key={label} className="rounded-xl border border-border bg-surface p-4">
+          <div
+            key={label}
+            className="rounded-xl border border-border bg-surface p-4"
+          >
             <dt className="text-sm text-muted">{label}</dt>
-            <dd className="text-3xl font-black" data-testid={`total-${label.toLowerCase()}`}>
+            <dd
+              className="text-3xl font-black"
+              data-testid={`total-${label.toLowerCase()}`}
+            >
               {value}
             </dd>
           </div>
         ))}
       </dl>
 
-      <section aria-label="Deliveries" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
+      <section
+        aria-label="Deliveries"
+        className="rounded-xl border border-border bg-surface p-4 sm:p-6"
+      >
         {deliveries.length === 0 ? (
           <p className="py-8 text-center text-muted">No reminders found</p>
         ) : (
@@ -129,8 +190,13 @@ export default function Report({ loaderData }: Route.ComponentProps) {
               </thead>
               <tbody>
                 {deliveries.map((d) => (
-                  <tr key={d.id} className="border-b border-border align-top last:border-0">
-                    <td className="py-3 whitespace-nowrap">{formatInstant(d.sentAt ?? d.createdAt, timeZone)}</td>
+                  <tr
+                    key={d.id}
+                    className="border-b border-border align-top last:border-0"
+                  >
+                    <td className="py-3 whitespace-nowrap">
+                      {formatInstant(d.sentAt ?? d.createdAt, timeZone)}
+                    </td>
                     <td className="py-3">{d.debtorName ?? "Deleted debtor"}</td>
                     <td className="py-3">{templateName(d.template)}</td>
                     <td className="py-3">{strategyLabel(d.tone)}</td>
@@ -144,12 +210,19 @@ export default function Report({ loaderData }: Route.ComponentProps) {
             </table>
             <ul className="flex flex-col gap-3 md:hidden">
               {deliveries.map((d) => (
-                <li key={d.id} className="rounded-lg border border-border bg-background p-4 text-sm">
+                <li
+                  key={d.id}
+                  className="rounded-lg border border-border bg-background p-4 text-sm"
+                >
                   <div className="flex items-center justify-between gap-2">
-                    <span className="font-semibold">{d.debtorName ?? "Deleted debtor"}</span>
+                    <span className="font-semibold">
+                      {d.debtorName ?? "Deleted debtor"}
+                    </span>
                     <Status status={d.status} />
                   </div>
-                  <p className="text-muted">{formatInstant(d.sentAt ?? d.createdAt, timeZone)}</p>
+                  <p className="text-muted">
+                    {formatInstant(d.sentAt ?? d.createdAt, timeZone)}
+                  </p>
                   <p>
                     {templateName(d.template)} · {strategyLabel(d.tone)}
                   </p>
@@ -160,17 +233,11 @@ export default function Report({ loaderData }: Route.ComponentProps) {
           </>
         )}
       </section>
-      {pages > 1 && (
-        <nav aria-label="Pages" className="flex items-center justify-center gap-4 text-sm">
-          {page > 1 ? <Link to={pageLink(page - 1)}>Previous</Link> : <span className="text-muted">Previous</span>}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages ? <Link to={pageLink(page + 1)}>Next</Link> : <span className="text-muted">Next</span>}
-        </nav>
-      )}
+      <Pager page={page} pages={pages} />
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Reminders Report · Dunly" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Reminders Report · Dunly" },
+];

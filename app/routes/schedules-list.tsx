@@ -1,9 +1,10 @@
 import { useEffect } from "react";
-import { Link, useLocation } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/schedules-list";
 import { loadSchedulesPage } from "./schedules-data.server";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
+import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
@@ -13,20 +14,20 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { user, env } = getApp(context);
   const timeZone = requestTimeZone(request);
   if (!user) return { signedIn: false as const, timeZone };
-  const data = await loadSchedulesPage(getDb(env.DB), user.id, url, timeZone, true);
+  const data = await loadSchedulesPage(
+    getDb(env.DB),
+    user.id,
+    url,
+    timeZone,
+    true,
+  );
   return { signedIn: true as const, timeZone, ...data };
 }
 
-function pageLink(search: string, page: number) {
-  const params = new URLSearchParams(search);
-  params.set("page", String(page));
-  return `?${params}`;
-}
-
 export default function SchedulesList({ loaderData }: Route.ComponentProps) {
-  const { search } = useLocation();
   useEffect(() => {
-    if (loaderData.signedIn && loaderData.error) notify("error", "Error fetching schedules");
+    if (loaderData.signedIn && loaderData.error)
+      notify("error", "Error fetching schedules");
   }, [loaderData]);
   if (!loaderData.signedIn) {
     return (
@@ -34,7 +35,10 @@ export default function SchedulesList({ loaderData }: Route.ComponentProps) {
         <h1 className="text-3xl font-bold">Scheduled reminders</h1>
         <p className="mt-4 text-muted">No schedules found</p>
         <p className="mt-2">
-          <Link to="/?redirectTo=%2Fschedules-list#sign-in" className="text-primary underline">
+          <Link
+            to="/?redirectTo=%2Fschedules-list#sign-in"
+            className="text-primary underline"
+          >
             Sign in
           </Link>{" "}
           to see and manage your reminders.
@@ -46,25 +50,28 @@ export default function SchedulesList({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <Link to="/dashboard" className="text-sm text-primary underline-offset-4 hover:underline">
+        <Link
+          to="/dashboard"
+          className="text-sm text-primary underline-offset-4 hover:underline"
+        >
           Back to Dashboard
         </Link>
         <p className="text-muted" data-testid="schedule-count">
           {total} {total === 1 ? "schedule" : "schedules"}
         </p>
       </div>
-      <SchedulesTable schedules={schedules} area="page" headingLevel={1} timeZone={timeZone} period={period} />
-      {pages > 1 && (
-        <nav aria-label="Pages" className="flex items-center justify-center gap-4 text-sm">
-          {page > 1 ? <Link to={pageLink(search, page - 1)}>Previous</Link> : <span className="text-muted">Previous</span>}
-          <span>
-            Page {page} of {pages}
-          </span>
-          {page < pages ? <Link to={pageLink(search, page + 1)}>Next</Link> : <span className="text-muted">Next</span>}
-        </nav>
-      )}
+      <SchedulesTable
+        schedules={schedules}
+        area="page"
+        headingLevel={1}
+        timeZone={timeZone}
+        period={period}
+      />
+      <Pager page={page} pages={pages} />
     </div>
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Scheduled reminders · Dunly" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Scheduled reminders · Dunly" },
+];

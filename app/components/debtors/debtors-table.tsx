@@ -5,9 +5,9 @@ import type { ToastArea } from "~/components/toast";
 import type { DebtorRow } from "~/models/debtor.server";
 import { formatMoney } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
+import { BulkSendButton } from "~/components/bulk-send-button";
 import { toggleAll, toggleOne } from "~/lib/selection";
 import { AddDebtorModal, ConfigureDebtorModal } from "./debtor-modals";
-import { ResendButton } from "./resend-button";
 
 /** A debtor as the table shows it: the list query's row. */
 export type DebtorView = Omit<DebtorRow, "status">;
@@ -72,7 +72,9 @@ export function DebtorsTable({
           </Heading>
         </div>
         {someSelected ? (
-          <ResendButton
+          <BulkSendButton
+            intent="debtor-resend"
+            label="Re-send reminders"
             ids={ids.filter((id) => selected.has(id))}
             area={area}
             onDone={() => setSelected(new Set())}

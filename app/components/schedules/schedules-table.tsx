@@ -1,59 +1,42 @@
-import { Loader2, Send, Settings2 } from "lucide-react";
-import { useEffect, useState } from "react";
-import { Link, useFetcher, useSearchParams } from "react-router";
+import { Settings2 } from "lucide-react";
+import { useState } from "react";
+import { Link, useSearchParams } from "react-router";
 import { toggleAll, toggleOne } from "~/lib/selection";
-import { useRefetchAfterSend } from "~/lib/use-refetch-after-send";
-import { notify, type ToastArea } from "~/components/toast";
+import { BulkSendButton } from "~/components/bulk-send-button";
+import type { ToastArea } from "~/components/toast";
+import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { formatMoney } from "~/domain/money";
 import { PERIODS } from "~/domain/periods";
-import type { ScheduleActionData } from "~/models/schedule-actions.server";
 import type { ScheduleListRow } from "~/models/schedule.server";
-import { cn } from "~/lib/utils";
 import { formatInstant, scheduleName, STATE_LABELS } from "./format";
 import { ConfigureScheduleModal } from "./schedule-modals";
 
 export type ScheduleView = Pick<
   ScheduleListRow,
-  "id" | "state" | "preset" | "frequency" | "createdAt" | "nextRunAt" | "debtorName" | "debtorEmail" | "debtCents" | "paidCents" | "currency" | "emailsSent"
+  | "id"
+  | "state"
+  | "preset"
+  | "frequency"
+  | "createdAt"
+  | "nextRunAt"
+  | "debtorName"
+  | "debtorEmail"
+  | "debtCents"
+  | "paidCents"
+  | "currency"
+  | "emailsSent"
 >;
 
 function StateBadge({ state }: { state: string }) {
   return (
-    <span
-      className={cn(
-        "inline-block rounded-full px-2 py-0.5 text-xs font-medium",
-        state === "ENABLED" ? "bg-success/15 text-success" : state === "COMPLETED" ? "bg-surface-2 text-muted" : "bg-danger/15 text-danger",
-      )}
+    <Badge
+      tone={
+        state === "ENABLED" ? "good" : state === "COMPLETED" ? "neutral" : "bad"
+      }
     >
       {STATE_LABELS[state] ?? state}
-    </span>
-  );
-}
-
-/** Sends the next reminder of the selected schedules now (the spec's bulk control). */
-function SendNowButton({ ids, onDone, area }: { ids: string[]; onDone: () => void; area: ToastArea }) {
-  const fetcher = useFetcher<ScheduleActionData>();
-  const refetch = useRefetchAfterSend();
-  const busy = fetcher.state !== "idle";
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    notify(fetcher.data.ok ? "success" : "error", fetcher.data.message ?? "Something went wrong.", area);
-    onDone();
-    if (fetcher.data.ok) refetch();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
-  return (
-    <fetcher.Form method="post" action="/schedules/actions">
-      <input type="hidden" name="intent" value="schedule-send-now" />
-      {ids.map((id) => (
-        <input key={id} type="hidden" name="ids" value={id} />
-      ))}
-      <Button type="submit" disabled={busy}>
-        {busy ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
-        Send next reminder now
-      </Button>
-    </fetcher.Form>
+    </Badge>
   );
 }
 
@@ -84,10 +67,14 @@ export function SchedulesTable({
   const allSelected = ids.length > 0 && selectedIds.length === ids.length;
   const someSelected = selectedIds.length > 0;
   const Heading = headingLevel === 1 ? "h1" : "h2";
-  const configure = (id: string) => setConfiguringId((current) => (current === id ? null : id));
+  const configure = (id: string) =>
+    setConfiguringId((current) => (current === id ? null : id));
 
   return (
-    <section aria-labelledby="schedules-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
+    <section
+      aria-labelledby="schedules-heading"
+      className="rounded-xl border border-border bg-surface p-4 sm:p-6"
+    >
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3">
           <input
@@ -116,7 +103,8 @@ export function SchedulesTable({
             onChange={(event) =>
               setSearchParams(
                 (params) => {
-                  if (event.target.value) params.set("period", event.target.value);
+                  if (event.target.value)
+                    params.set("period", event.target.value);
                   else params.delete("period");
                   return params;
                 },
@@ -132,7 +120,13 @@ export function SchedulesTable({
             ))}
           </select>
           {someSelected ? (
-            <SendNowButton ids={selectedIds} area={area} onDone={() => setSelected(new Set())} />
+            <BulkSendButton
+              intent="schedule-send-now"
+              label="Send next reminder now"
+              ids={selectedIds}
+              area={area}
+              onDone={() => setSelected(new Set())}
+            />
           ) : (
             <Button asChild>
               <Link to="/schedule">Schedule</Link>
@@ -167,19 +161,32 @@ export function SchedulesTable({
                       className="h-4 w-4 accent-[var(--primary)]"
                       aria-label={`Select ${scheduleName(s)}`}
                       checked={selected.has(s.id)}
-                      onChange={() => setSelected((set) => toggleOne(set, s.id))}
+                      onChange={() =>
+                        setSelected((set) => toggleOne(set, s.id))
+                      }
                     />
                   </td>
                   <td className="py-3">
                     <div className="font-semibold">{scheduleName(s)}</div>
                     <div className="flex flex-wrap items-center gap-2 text-muted">
                       <StateBadge state={s.state} />
-                      {s.state === "ENABLED" && s.nextRunAt != null && <span>Next: {formatInstant(s.nextRunAt, timeZone)}</span>}
+                      {s.state === "ENABLED" && s.nextRunAt != null && (
+                        <span>
+                          Next: {formatInstant(s.nextRunAt, timeZone)}
+                        </span>
+                      )}
                     </div>
                   </td>
-                  <td className="py-3">{formatInstant(s.createdAt, timeZone)}</td>
+                  <td className="py-3">
+                    {formatInstant(s.createdAt, timeZone)}
+                  </td>
                   <td className="py-3 text-right">
-                    <Button variant="outline" size="sm" onClick={() => configure(s.id)} aria-label={`Configure ${scheduleName(s)}`}>
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      onClick={() => configure(s.id)}
+                      aria-label={`Configure ${scheduleName(s)}`}
+                    >
                       <Settings2 className="h-4 w-4" aria-hidden /> Configure
                     </Button>
                   </td>
@@ -187,9 +194,15 @@ export function SchedulesTable({
               ))}
             </tbody>
           </table>
-          <ul className="flex flex-col gap-3 md:hidden" aria-label="Scheduled reminders">
+          <ul
+            className="flex flex-col gap-3 md:hidden"
+            aria-label="Scheduled reminders"
+          >
             {schedules.map((s) => (
-              <li key={s.id} className="rounded-lg border border-border bg-background p-4">
+              <li
+                key={s.id}
+                className="rounded-lg border border-border bg-background p-4"
+              >
                 <div className="flex items-start gap-3">
                   <input
                     type="checkbox"
@@ -207,13 +220,21 @@ export function SchedulesTable({
                       <dt className="text-muted">Emails sent</dt>
                       <dd>{s.emailsSent}</dd>
                       <dt className="text-muted">Total debt</dt>
-                      <dd>{formatMoney(s.debtCents - s.paidCents, s.currency)}</dd>
+                      <dd>
+                        {formatMoney(s.debtCents - s.paidCents, s.currency)}
+                      </dd>
                       <dt className="text-muted">Created At</dt>
                       <dd>{formatInstant(s.createdAt, timeZone)}</dd>
                     </dl>
                   </div>
                 </div>
-                <Button variant="outline" size="sm" className="mt-3 w-full" onClick={() => configure(s.id)} aria-label={`Configure ${scheduleName(s)}`}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  className="mt-3 w-full"
+                  onClick={() => configure(s.id)}
+                  aria-label={`Configure ${scheduleName(s)}`}
+                >
                   <Settings2 className="h-4 w-4" aria-hidden /> Configure
                 </Button>
               </li>
@@ -221,7 +242,12 @@ export function SchedulesTable({
           </ul>
         </>
       )}
-      <ConfigureScheduleModal scheduleId={configuringId} onClose={() => setConfiguringId(null)} area={area} timeZone={timeZone} />
+      <ConfigureScheduleModal
+        scheduleId={configuringId}
+        onClose={() => setConfiguringId(null)}
+        area={area}
+        timeZone={timeZone}
+      />
     </section>
   );
 }

@@ -1,16 +1,29 @@
 import { Loader2, Send } from "lucide-react";
 import { useEffect } from "react";
 import { useFetcher } from "react-router";
-import { useRefetchAfterSend } from "~/lib/use-refetch-after-send";
 import { notify, type ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
+import { useRefetchAfterSend } from "~/lib/use-refetch-after-send";
 import type { ScheduleActionData } from "~/models/schedule-actions.server";
 
 /**
- * 'Re-send reminders' for the selected debtors: each gets a Single Reminder now. The selection
- * clears whether it worked or not (spec §4); the lists refetch after 2 s and 4 s (spec §7).
+ * A bulk send for the selected rows (debtors' 'Re-send reminders', schedules' 'Send next reminder
+ * now'): posts the ids, toasts the outcome, clears the selection whether it worked or not (spec
+ * §4) and refetches after 2 s and 4 s so the counts catch up with the alarms (spec §7).
  */
-export function ResendButton({ ids, onDone, area }: { ids: number[]; onDone: () => void; area: ToastArea }) {
+export function BulkSendButton({
+  intent,
+  ids,
+  label,
+  onDone,
+  area,
+}: {
+  intent: "debtor-resend" | "schedule-send-now";
+  ids: (string | number)[];
+  label: string;
+  onDone: () => void;
+  area: ToastArea;
+}) {
   const fetcher = useFetcher<ScheduleActionData>();
   const refetch = useRefetchAfterSend();
   const busy = fetcher.state !== "idle";
@@ -23,13 +36,13 @@ export function ResendButton({ ids, onDone, area }: { ids: number[]; onDone: () 
   }, [fetcher.state, fetcher.data]);
   return (
     <fetcher.Form method="post" action="/schedules/actions">
-      <input type="hidden" name="intent" value="debtor-resend" />
+      <input type="hidden" name="intent" value={intent} />
       {ids.map((id) => (
         <input key={id} type="hidden" name="ids" value={id} />
       ))}
       <Button type="submit" disabled={busy}>
         {busy ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
-        Re-send reminders
+        {label}
       </Button>
     </fetcher.Form>
   );
