@@ -49,7 +49,8 @@ export async function handleScheduleIntent(env: Env, ownerId: string, intent: st
   const now = Date.now();
 
   if (intent === "schedule-create" || intent === "schedule-update") {
-    if (!formData.get("time_zone")) formData.set("time_zone", timeZone);
+    // A new schedule without a zone takes the browser's (tz cookie); an edit keeps its own.
+    if (intent === "schedule-create" && !formData.get("time_zone")) formData.set("time_zone", timeZone);
     const submission = parseWithValibot(formData, { schema: ScheduleSchema });
     if (submission.status !== "success") return fail(intent, 400, null, submission.reply());
     const id = String(formData.get("id") ?? "");

@@ -49,7 +49,8 @@ export const ScheduleSchema = v.pipe(
         ),
         FREQUENCIES[0]!.id,
       ),
-      time_zone: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64))),
+      // Checked against Intl by the server; anything odd falls back (UTC, or the schedule's own).
+      time_zone: v.optional(v.pipe(v.string(), v.trim(), v.transform((tz) => (tz.length <= 64 ? tz : "")))),
     },
     MISSING,
   ),
