@@ -79,6 +79,8 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           setupFiles: ["./tests/integration/setup.ts"],
+          // workerd on a 2-core CI machine: a cold first request can take seconds; 5 s was flaky.
+          testTimeout: 20_000,
         },
       }),
     ],
