@@ -1,12 +1,13 @@
 import { Form, Link, useSubmit } from "react-router";
 import type { Route } from "./+types/report";
 import { requireUser } from "~/auth/guard.server";
+import { PeriodOptions } from "~/components/period-options";
 import { formatInstant } from "~/components/schedules/format";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
-import { isPeriodId, PERIODS, periodRange } from "~/domain/periods";
+import { isPeriodId, periodRange } from "~/domain/periods";
 import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
 import { getApp } from "~/lib/context.server";
@@ -132,12 +133,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
             defaultValue={period}
             className="h-10 rounded-md border border-border bg-background px-3 text-sm"
           >
-            <option value="">All time</option>
-            {PERIODS.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.label}
-              </option>
-            ))}
+            <PeriodOptions />
           </select>
         </div>
         <noscript>

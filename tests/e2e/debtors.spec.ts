@@ -1,21 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signInWithMagicLink, uniqueEmail } from "./helpers";
+import { addDebtor, signInWithMagicLink, uniqueEmail } from "./helpers";
 
 async function signIn(page: Page, redirect = "/dashboard") {
   await page.goto(`/?redirectTo=${encodeURIComponent(redirect)}`);
   await signInWithMagicLink(page, uniqueEmail("debtors"));
-}
-
-async function addDebtor(page: Page, name: string, email: string, debt: string, strategy = "1") {
-  await page.getByRole("button", { name: "Add Debtor" }).click();
-  const dialog = page.getByRole("dialog", { name: "Add a new debtor" });
-  await dialog.getByLabel("Full Name").fill(name);
-  await dialog.getByLabel("Email").fill(email);
-  await dialog.getByLabel("Amount of debt").fill(debt);
-  await dialog.getByLabel("Strategy").selectOption(strategy);
-  await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Debtor added")).toBeVisible();
-  await expect(dialog).toBeHidden();
 }
 
 /** The visible row (table on desktop) or card (phone) of a debtor. */

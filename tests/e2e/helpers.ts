@@ -1,10 +1,45 @@
 import { expect, type Page } from "@playwright/test";
 
-interface MailboxMessage {
+export interface MailboxMessage {
   to: string;
+  from: string;
+  replyTo: string | null;
   subject: string;
   html: string;
   text: string;
+}
+
+/** Everything in the dev mailbox, newest first. */
+export async function readMailbox(page: Page) {
+  return (await (await page.request.get("/dev/mailbox.json")).json()) as MailboxMessage[];
+}
+
+/** Waits for the dev mailbox to hold a message to `to` and returns the newest. */
+export async function mailTo(page: Page, to: string, timeout = 20_000) {
+  let found: MailboxMessage | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = (await readMailbox(page)).find((m) => m.to === to);
+        return Boolean(found);
+      },
+      { timeout, intervals: [500, 1000] },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** Adds a debtor through the 'Add a new debtor' modal of the current page (dashboard or list). */
+export async function addDebtor(page: Page, name: string, email: string, debt: string, strategy = "1") {
+  await page.getByRole("button", { name: "Add Debtor" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a new debtor" });
+  await dialog.getByLabel("Full Name").fill(name);
+  await dialog.getByLabel("Email").fill(email);
+  await dialog.getByLabel("Amount of debt").fill(debt);
+  await dialog.getByLabel("Strategy").selectOption(strategy);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Debtor added").first()).toBeVisible();
+  await expect(dialog).toBeHidden();
 }
 
 /** Each test signs in as its own new user, so tests never see each other's data. */
@@ -18,9 +53,7 @@ export async function readSignInLink(page: Page, email: string) {
   await expect
     .poll(
       async () => {
-        const res = await page.request.get("/dev/mailbox.json");
-        const messages = (await res.json()) as MailboxMessage[];
-        const message = messages.find((m) => m.to === email);
+        const message = (await readMailbox(page)).find((m) => m.to === email);
         link = message?.text.match(/https?:\/\/\S+\/auth\/verify\?token=[a-z0-9]+/)?.[0];
         return link;
       },

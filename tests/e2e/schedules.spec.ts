@@ -1,48 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signInWithMagicLink, uniqueEmail } from "./helpers";
-
-interface MailboxMessage {
-  to: string;
-  from: string;
-  replyTo: string | null;
-  subject: string;
-  html: string;
-  text: string;
-}
+import { addDebtor, mailTo, signInWithMagicLink, uniqueEmail } from "./helpers";
 
 async function signIn(page: Page, redirect = "/dashboard") {
   const email = uniqueEmail("schedules");
   await page.goto(`/?redirectTo=${encodeURIComponent(redirect)}`);
   await signInWithMagicLink(page, email);
   return email;
-}
-
-async function addDebtor(page: Page, name: string, email: string, debt: string, strategy = "1") {
-  await page.goto("/dashboard");
-  await page.getByRole("button", { name: "Add Debtor" }).click();
-  const dialog = page.getByRole("dialog", { name: "Add a new debtor" });
-  await dialog.getByLabel("Full Name").fill(name);
-  await dialog.getByLabel("Email").fill(email);
-  await dialog.getByLabel("Amount of debt").fill(debt);
-  await dialog.getByLabel("Strategy").selectOption(strategy);
-  await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(dialog).toBeHidden();
-}
-
-/** Waits for the dev mailbox to hold a message to `to` and returns it. */
-async function mailTo(page: Page, to: string, timeout = 20_000) {
-  let found: MailboxMessage | undefined;
-  await expect
-    .poll(
-      async () => {
-        const messages = (await (await page.request.get("/dev/mailbox.json")).json()) as MailboxMessage[];
-        found = messages.find((m) => m.to === to);
-        return Boolean(found);
-      },
-      { timeout, intervals: [500, 1000] },
-    )
-    .toBe(true);
-  return found!;
 }
 
 function scheduleEntry(page: Page, text: string) {

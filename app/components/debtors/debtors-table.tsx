@@ -6,6 +6,7 @@ import type { DebtorRow } from "~/models/debtor.server";
 import { formatMoney } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
 import { BulkSendButton } from "~/components/bulk-send-button";
+import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
 import { toggleAll, toggleOne } from "~/lib/selection";
 import { AddDebtorModal, ConfigureDebtorModal } from "./debtor-modals";
 
@@ -42,8 +43,8 @@ export function DebtorsTable({
   const [configuringId, setConfiguringId] = useState<number | null>(null);
   const configuring = debtors.find((d) => d.id === configuringId) ?? null;
   const ids = debtors.map((d) => d.id);
-  const allSelected = ids.length > 0 && ids.every((id) => selected.has(id));
-  const someSelected = ids.some((id) => selected.has(id));
+  const selectedIds = ids.filter((id) => selected.has(id));
+  const someSelected = selectedIds.length > 0;
   const Heading = headingLevel === 1 ? "h1" : "h2";
   // Selecting the same debtor again deselects it (closes its modal).
   const configure = (id: number) =>
@@ -56,16 +57,11 @@ export function DebtorsTable({
     >
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3">
-          <input
-            type="checkbox"
-            className="h-4 w-4 accent-[var(--primary)]"
-            aria-label="Select all debtors"
-            checked={allSelected}
-            ref={(el) => {
-              if (el) el.indeterminate = someSelected && !allSelected;
-            }}
-            onChange={() => setSelected((s) => toggleAll(s, ids))}
-            disabled={ids.length === 0}
+          <SelectAllCheckbox
+            label="Select all debtors"
+            total={ids.length}
+            selectedCount={selectedIds.length}
+            onToggle={() => setSelected((s) => toggleAll(s, ids))}
           />
           <Heading id="debtors-heading" className="text-xl font-bold">
             Debtors
@@ -75,7 +71,7 @@ export function DebtorsTable({
           <BulkSendButton
             intent="debtor-resend"
             label="Re-send reminders"
-            ids={ids.filter((id) => selected.has(id))}
+            ids={selectedIds}
             area={area}
             onDone={() => setSelected(new Set())}
           />

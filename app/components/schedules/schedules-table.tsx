@@ -1,13 +1,14 @@
 import { Settings2 } from "lucide-react";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
+import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
 import { toggleAll, toggleOne } from "~/lib/selection";
 import { BulkSendButton } from "~/components/bulk-send-button";
+import { PeriodOptions } from "~/components/period-options";
 import type { ToastArea } from "~/components/toast";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { formatMoney } from "~/domain/money";
-import { PERIODS } from "~/domain/periods";
 import type { ScheduleListRow } from "~/models/schedule.server";
 import { formatInstant, scheduleName, STATE_LABELS } from "./format";
 import { ConfigureScheduleModal } from "./schedule-modals";
@@ -64,7 +65,6 @@ export function SchedulesTable({
   const [, setSearchParams] = useSearchParams();
   const ids = schedules.map((s) => s.id);
   const selectedIds = ids.filter((id) => selected.has(id));
-  const allSelected = ids.length > 0 && selectedIds.length === ids.length;
   const someSelected = selectedIds.length > 0;
   const Heading = headingLevel === 1 ? "h1" : "h2";
   const configure = (id: string) =>
@@ -77,16 +77,11 @@ export function SchedulesTable({
     >
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3">
-          <input
-            type="checkbox"
-            className="h-4 w-4 accent-[var(--primary)]"
-            aria-label="Select all schedules"
-            checked={allSelected}
-            ref={(el) => {
-              if (el) el.indeterminate = someSelected && !allSelected;
-            }}
-            onChange={() => setSelected((s) => toggleAll(s, ids))}
-            disabled={ids.length === 0}
+          <SelectAllCheckbox
+            label="Select all schedules"
+            total={ids.length}
+            selectedCount={selectedIds.length}
+            onToggle={() => setSelected((s) => toggleAll(s, ids))}
           />
           <Heading id="schedules-heading" className="text-xl font-bold">
             Scheduled reminders
@@ -112,12 +107,7 @@ export function SchedulesTable({
               )
             }
           >
-            <option value="">All time</option>
-            {PERIODS.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.label}
-              </option>
-            ))}
+            <PeriodOptions />
           </select>
           {someSelected ? (
             <BulkSendButton
