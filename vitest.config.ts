@@ -1,6 +1,6 @@
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig, defineProject } from "vitest/config";
 import { startFakeResend } from "./tests/support/fake-resend";
 
@@ -19,11 +19,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: [
-            "app/**/*.test.ts",
-            "workers/**/*.test.ts",
-            "emails/**/*.test.ts",
-          ],
+          include: ["app/**/*.test.ts", "workers/**/*.test.ts", "emails/**/*.test.ts"],
           environment: "node",
         },
       }),
@@ -41,9 +37,7 @@ export default defineConfig({
                   APP_ENV: "test",
                   GOOGLE_CLIENT_ID: "test-google-client",
                   GOOGLE_CLIENT_SECRET: "test-google-secret",
-                  TEST_MIGRATIONS: await readD1Migrations(
-                    fileURLToPath(new URL("./migrations", import.meta.url)),
-                  ),
+                  TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url))),
                   FAKE_RESEND_URL: resend.url,
                 },
                 workers: [

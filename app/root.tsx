@@ -1,17 +1,29 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
-import type { Route } from "./+types/root";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
 import { NotFoundMessage } from "~/components/not-found";
+import { type HeaderUser, SiteFooter, SiteHeader } from "~/components/site-header";
 import { AppToaster } from "~/components/toast";
-import { SiteFooter, SiteHeader, type HeaderUser } from "~/components/site-header";
 import { getApp } from "~/lib/context.server";
 import { signedImageUrl } from "~/lib/images.server";
 import { DEFAULT_THEME, themeBootScript } from "~/lib/theme";
+import type { Route } from "./+types/root";
 import "./app.css";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { user, env } = getApp(context);
   const headerUser: HeaderUser | null = user
-    ? { fullName: user.fullName, email: user.email, imageUrl: user.imgKey ? await signedImageUrl(env, user.imgKey) : null }
+    ? {
+        fullName: user.fullName,
+        email: user.email,
+        imageUrl: user.imgKey ? await signedImageUrl(env, user.imgKey) : null,
+      }
     : null;
   return { user: headerUser };
 }
@@ -28,7 +40,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-dvh flex-col font-sans antialiased">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:p-2">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:p-2"
+        >
           Skip to content
         </a>
         <SiteHeader user={data?.user ?? null} />

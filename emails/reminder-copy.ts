@@ -27,7 +27,13 @@ export interface CopyValues {
 }
 
 export type Placeholder = keyof CopyValues;
-export const PLACEHOLDERS: readonly Placeholder[] = ["receiverName", "senderName", "amount", "dueDate", "invoiceNumber"];
+export const PLACEHOLDERS: readonly Placeholder[] = [
+  "receiverName",
+  "senderName",
+  "amount",
+  "dueDate",
+  "invoiceNumber",
+];
 /** The only placeholder a last alternative may use: every reminder has an amount. */
 export const REQUIRED_PLACEHOLDERS: readonly Placeholder[] = ["amount"];
 
@@ -85,7 +91,10 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       subject: ["Payment due: invoice {invoiceNumber} for {amount}", "Payment due: {amount}"],
       heading: "Payment due",
       paragraphs: [
-        ["The payment of {amount}, due on {dueDate}, has not been received.", "A payment of {amount} is outstanding and has not been received."],
+        [
+          "The payment of {amount}, due on {dueDate}, has not been received.",
+          "A payment of {amount} is outstanding and has not been received.",
+        ],
         "Please pay the full amount without delay.",
         "Further reminders will follow until the payment is received.",
       ],
@@ -106,7 +115,10 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       ],
     },
     2: {
-      subject: ["Follow-up: invoice {invoiceNumber} ({amount}) is still outstanding", "Follow-up: {amount} is still outstanding"],
+      subject: [
+        "Follow-up: invoice {invoiceNumber} ({amount}) is still outstanding",
+        "Follow-up: {amount} is still outstanding",
+      ],
       heading: "Payment still outstanding",
       paragraphs: [
         [
@@ -145,7 +157,10 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       ],
     },
     2: {
-      subject: ["Action needed: invoice {invoiceNumber} ({amount}) is still unpaid", "Action needed: {amount} is still unpaid"],
+      subject: [
+        "Action needed: invoice {invoiceNumber} ({amount}) is still unpaid",
+        "Action needed: {amount} is still unpaid",
+      ],
       heading: "Action needed",
       paragraphs: [
         [
@@ -157,10 +172,16 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       ],
     },
     3: {
-      subject: ["Payment required: invoice {invoiceNumber} for {amount} is unpaid", "Payment required: {amount} is unpaid"],
+      subject: [
+        "Payment required: invoice {invoiceNumber} for {amount} is unpaid",
+        "Payment required: {amount} is unpaid",
+      ],
       heading: "Payment required",
       paragraphs: [
-        ["Despite previous reminders, {amount}, due on {dueDate}, remains unpaid.", "Despite previous reminders, {amount} remains unpaid."],
+        [
+          "Despite previous reminders, {amount}, due on {dueDate}, remains unpaid.",
+          "Despite previous reminders, {amount} remains unpaid.",
+        ],
         "Pay the full amount today.",
         "Reminders will continue until the payment is received.",
       ],
@@ -182,7 +203,10 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       ],
     },
     2: {
-      subject: ["Final notice: invoice {invoiceNumber} ({amount}) is still unpaid", "Final notice: {amount} is still unpaid"],
+      subject: [
+        "Final notice: invoice {invoiceNumber} ({amount}) is still unpaid",
+        "Final notice: {amount} is still unpaid",
+      ],
       heading: "Final notice",
       paragraphs: [
         [
@@ -222,7 +246,10 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       ],
     },
     2: {
-      subject: ["Reminder: invoice {invoiceNumber} ({amount}) is outstanding", "Reminder: outstanding balance of {amount}"],
+      subject: [
+        "Reminder: invoice {invoiceNumber} ({amount}) is outstanding",
+        "Reminder: outstanding balance of {amount}",
+      ],
       heading: "Outstanding balance",
       paragraphs: [
         [
@@ -277,7 +304,10 @@ export function fillLine(line: Line, values: CopyValues, clean: (value: string) 
 
 /** Header-safe: one line without control characters, whitespace collapsed. */
 export function oneLine(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").replace(/\s+/g, " ").trim();
+  return value
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 export interface ResolvedCopy {

@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { TEMPLATE_IDS, type TemplateId } from "../app/domain/presets";
+import { formatDueDate, type ReminderEmailProps, safeHttpUrl } from "./reminder";
 import {
   FOOTER_COPY,
+  type Line,
   PLACEHOLDERS,
+  placeholdersOf,
   REMINDER_COPY,
   REQUIRED_PLACEHOLDERS,
+  resolveCopy,
   TONE_FRAME,
   TONES,
-  placeholdersOf,
-  resolveCopy,
-  type Line,
   type Tone,
 } from "./reminder-copy";
-import { formatDueDate, safeHttpUrl, type ReminderEmailProps } from "./reminder";
 import { REMINDER_PREVIEW_SAMPLE, renderReminder } from "./render-reminder";
 
 const base = (template: TemplateId, tone: Tone, over: Partial<ReminderEmailProps> = {}): ReminderEmailProps => ({
@@ -74,7 +74,9 @@ describe("renderReminder", () => {
 
   it.each([null, undefined, "", "2027-02-30", "soon"])("renders without a due date (%s)", async (dueDate) => {
     for (const [template, tone] of combos) {
-      const { subject, html, text } = await renderReminder(base(template, tone, { dueDate, invoiceNumber: null, invoiceLink: null }));
+      const { subject, html, text } = await renderReminder(
+        base(template, tone, { dueDate, invoiceNumber: null, invoiceLink: null }),
+      );
       for (const out of [subject, html, text]) expect(out).not.toMatch(/undefined|null|Invalid|NaN|\{\w+\}/);
       expect(text).not.toContain("Due date:");
       expect(text).not.toContain("due on");
@@ -86,7 +88,10 @@ describe("renderReminder", () => {
 
   it("shows the organization's name and address for a company sender", async () => {
     const { html, text } = await renderReminder(
-      base("single", 2, { senderName: "Acme Inc.", senderCompany: { name: "Acme Inc.", address: "1 Main St\nSpringfield, IL 62701" } }),
+      base("single", 2, {
+        senderName: "Acme Inc.",
+        senderCompany: { name: "Acme Inc.", address: "1 Main St\nSpringfield, IL 62701" },
+      }),
     );
     expect(text).toContain("Acme Inc.");
     expect(text).toContain("1 Main St");
@@ -99,7 +104,11 @@ describe("renderReminder", () => {
   it("keeps the subject on one line whatever the values contain", async () => {
     for (const [template, tone] of combos) {
       const { subject } = await renderReminder(
-        base(template, tone, { receiverName: "John\r\nBcc: x@evil.test", senderName: "Jane\r\nSmith", invoiceNumber: "INV\r\n7\u2028" }),
+        base(template, tone, {
+          receiverName: "John\r\nBcc: x@evil.test",
+          senderName: "Jane\r\nSmith",
+          invoiceNumber: "INV\r\n7\u2028",
+        }),
       );
       expect(subject).not.toMatch(/[\r\n\u2028\u2029]/);
       expect(subject).toContain("INV 7");
@@ -188,7 +197,8 @@ describe("formatDueDate", () => {
   });
 
   it("returns null for missing or impossible dates", () => {
-    for (const value of [null, undefined, "", "2027-02-30", "2027-13-01", "03/05/2027", "2027-3-5"]) expect(formatDueDate(value)).toBeNull();
+    for (const value of [null, undefined, "", "2027-02-30", "2027-13-01", "03/05/2027", "2027-3-5"])
+      expect(formatDueDate(value)).toBeNull();
   });
 });
 
@@ -196,6 +206,7 @@ describe("safeHttpUrl", () => {
   it("keeps http(s) links and drops everything else", () => {
     expect(safeHttpUrl("https://example.com/a")).toBe("https://example.com/a");
     expect(safeHttpUrl("http://example.com/")).toBe("http://example.com/");
-    for (const value of ["javascript:alert(1)", "data:text/html,x", "not a url", "", null]) expect(safeHttpUrl(value)).toBeNull();
+    for (const value of ["javascript:alert(1)", "data:text/html,x", "not a url", "", null])
+      expect(safeHttpUrl(value)).toBeNull();
   });
 });

@@ -1,8 +1,8 @@
 import { Button, Heading, Link, Section, Text } from "@react-email/components";
 import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
-import { resolveCopy, type ResolvedCopy } from "./reminder-copy";
 import { EmailLayout } from "./components/layout";
+import { type ResolvedCopy, resolveCopy } from "./reminder-copy";
 
 export interface ReminderEmailProps {
   template: TemplateId;
@@ -50,7 +50,9 @@ export function formatDueDate(value: string | null | undefined): string | null {
   const date = new Date(Date.UTC(year, month - 1, day));
   // Date.UTC rolls 2027-02-30 over to March 2; reject instead of showing the wrong day.
   if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
-  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(date);
+  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(
+    date,
+  );
 }
 
 /** Only http(s) links become buttons: a user-supplied javascript: URL must never be clickable. */
@@ -129,7 +131,14 @@ export default function ReminderEmail(props: ReminderEmailProps) {
         <Section style={{ margin: "0 0 18px" }}>
           <Button
             href={c.invoiceLink}
-            style={{ backgroundColor: "#6d28d9", color: "#ffffff", borderRadius: 6, padding: "12px 20px", fontWeight: 600, fontSize: 15 }}
+            style={{
+              backgroundColor: "#6d28d9",
+              color: "#ffffff",
+              borderRadius: 6,
+              padding: "12px 20px",
+              fontWeight: 600,
+              fontSize: 15,
+            }}
           >
             View invoice
           </Button>

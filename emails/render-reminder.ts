@@ -1,6 +1,6 @@
 import { render, toPlainText } from "@react-email/render";
 import { createElement } from "react";
-import ReminderEmail, { REMINDER_SAMPLE, reminderContent, type ReminderEmailProps } from "./reminder";
+import ReminderEmail, { REMINDER_SAMPLE, type ReminderEmailProps, reminderContent } from "./reminder";
 
 export type { ReminderEmailProps, ReminderPreviewSample } from "./reminder";
 
@@ -8,7 +8,9 @@ export type { ReminderEmailProps, ReminderPreviewSample } from "./reminder";
 export const REMINDER_PREVIEW_SAMPLE = REMINDER_SAMPLE;
 
 /** Subject, HTML and plain text of one reminder; the subject is always a single line. */
-export async function renderReminder(props: ReminderEmailProps): Promise<{ subject: string; html: string; text: string }> {
+export async function renderReminder(
+  props: ReminderEmailProps,
+): Promise<{ subject: string; html: string; text: string }> {
   const { subject } = reminderContent(props);
   const html = await render(createElement(ReminderEmail, props));
   // Converting the HTML we already have avoids rendering the tree a second time.

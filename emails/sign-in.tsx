@@ -23,7 +23,14 @@ export default function SignInEmail({ url, expiresInMinutes }: SignInEmailProps)
       </Text>
       <Button
         href={url}
-        style={{ backgroundColor: "#6d28d9", color: "#ffffff", borderRadius: 6, padding: "12px 20px", fontWeight: 600, fontSize: 15 }}
+        style={{
+          backgroundColor: "#6d28d9",
+          color: "#ffffff",
+          borderRadius: 6,
+          padding: "12px 20px",
+          fontWeight: 600,
+          fontSize: 15,
+        }}
       >
         Sign in to Dunly
       </Button>
@@ -34,4 +41,7 @@ export default function SignInEmail({ url, expiresInMinutes }: SignInEmailProps)
   );
 }
 
-SignInEmail.PreviewProps = { url: "http://localhost:5173/auth/verify?token=example", expiresInMinutes: 15 } satisfies SignInEmailProps;
+SignInEmail.PreviewProps = {
+  url: "http://localhost:5173/auth/verify?token=example",
+  expiresInMinutes: 15,
+} satisfies SignInEmailProps;

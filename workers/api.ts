@@ -1,14 +1,8 @@
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import { getDb } from "~/db/client.server";
-import {
-  createDebtor,
-  debtorToJson,
-  deleteDebtor,
-  getDebtor,
-  listDebtors,
-  updateDebtor,
-} from "~/models/debtor.server";
+import { ImageRejected, isOwnImageKey, signedImageUrl, storeProfileImage } from "~/lib/images.server";
+import { createDebtor, debtorToJson, deleteDebtor, getDebtor, listDebtors, updateDebtor } from "~/models/debtor.server";
 import {
   createOrganization,
   deleteOrganization,
@@ -17,7 +11,6 @@ import {
   updateOrganization,
 } from "~/models/organization.server";
 import { getProfile, profileToJson, setProfileImage, updateProfileName } from "~/models/user.server";
-import { ImageRejected, isOwnImageKey, signedImageUrl, storeProfileImage } from "~/lib/images.server";
 import { DebtorJsonSchema } from "~/schemas/debtor";
 import { OrganizationSchema } from "~/schemas/organization";
 import { ProfileNameSchema } from "~/schemas/profile";
@@ -76,7 +69,11 @@ async function ownedBody(c: Ctx): Promise<{ body: Record<string, unknown> } | { 
   return denied ? { error: denied } : { body };
 }
 
-const IdSchema = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))]), v.integer(), v.minValue(1));
+const IdSchema = v.pipe(
+  v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))]),
+  v.integer(),
+  v.minValue(1),
+);
 
 function parseId(body: Record<string, unknown>) {
   const id = v.safeParse(IdSchema, body.id);
@@ -127,7 +124,8 @@ api.put("/profile/changeImg", async (c) => {
   // The profile's own id is the user id too.
   const deniedId = body.id !== undefined ? ownerMismatch(c, body.id) : null;
   if (deniedId) return deniedId;
-  if (typeof body.img !== "string" || !body.img) return fail(c, 400, "Invalid image", { img: ["Please choose an image"] });
+  if (typeof body.img !== "string" || !body.img)
+    return fail(c, 400, "Invalid image", { img: ["Please choose an image"] });
   if (!isOwnImageKey(body.img, me(c).id)) return fail(c, 404, "Image not found");
   const exists = await c.env.IMAGES.head(body.img);
   if (!exists) return fail(c, 404, "Image not found");
@@ -148,13 +146,15 @@ api.put("/r2", async (c) => {
   const key = c.req.query("key") ?? "";
   if (!key) return fail(c, 400, "Missing key", { key: ["Missing key"] });
   if (!key.startsWith(`${me(c).id}/`)) return fail(c, 403, "The key is not under the signed-in user");
-  if (!isOwnImageKey(key, me(c).id)) return fail(c, 400, "Invalid key", { key: ["Please use only lower-case letters and digits after the user id"] });
+  if (!isOwnImageKey(key, me(c).id))
+    return fail(c, 400, "Invalid key", { key: ["Please use only lower-case letters and digits after the user id"] });
   const declared = Number(c.req.header("Content-Length") ?? 0);
   if (declared > 5 * 1024 * 1024) return fail(c, 413, "The image is too large. Please choose one of at most 5 MB.");
   try {
     await storeProfileImage(c.env, me(c).id, await c.req.arrayBuffer(), key);
   } catch (error) {
-    if (error instanceof ImageRejected) return fail(c, error.message.startsWith("Unsupported") ? 415 : 413, error.message);
+    if (error instanceof ImageRejected)
+      return fail(c, error.message.startsWith("Unsupported") ? 415 : 413, error.message);
     throw error;
   }
   return c.json({ success: true, error: null, key });

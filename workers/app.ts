@@ -1,6 +1,12 @@
 import { Hono } from "hono";
 import { createRequestHandler } from "react-router";
-import { readCookie, SESSION_COOKIE, sessionCookie, validateSessionToken, type SessionUser } from "~/auth/session.server";
+import {
+  readCookie,
+  SESSION_COOKIE,
+  type SessionUser,
+  sessionCookie,
+  validateSessionToken,
+} from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { createAppContext } from "~/lib/context.server";
 import { api } from "./api";
@@ -44,7 +50,10 @@ export function createApp() {
   app.route("/images", imageRoutes);
 
   app.all("*", (c) =>
-    requestHandler(c.req.raw, createAppContext({ env: c.env, ctx: c.executionCtx as ExecutionContext, user: c.get("user") })),
+    requestHandler(
+      c.req.raw,
+      createAppContext({ env: c.env, ctx: c.executionCtx as ExecutionContext, user: c.get("user") }),
+    ),
   );
   return app;
 }

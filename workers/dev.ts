@@ -30,7 +30,10 @@ devRoutes.get("/mailbox.json", async (c) => c.json(await listOutbox(c.env.DB)));
 devRoutes.get("/mailbox", async (c) => {
   const messages = await listOutbox(c.env.DB);
   const escape = (s: string | null) =>
-    (s ?? "").replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+    (s ?? "").replace(
+      /[&<>"']/g,
+      (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+    );
   const items = messages
     .map(
       (m) => `<article>

@@ -39,7 +39,11 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
   const occurrenceKey = `${s.id}:${scheduledAt}`;
   const [userRows, debtorRows, orgRows] = await db.batch([
     db.select({ fullName: users.fullName, email: users.email }).from(users).where(eq(users.id, s.ownerId)).limit(1),
-    db.select().from(debtors).where(and(eq(debtors.id, s.debtorId), eq(debtors.ownerId, s.ownerId))).limit(1),
+    db
+      .select()
+      .from(debtors)
+      .where(and(eq(debtors.id, s.debtorId), eq(debtors.ownerId, s.ownerId)))
+      .limit(1),
     db
       .select({ name: organizations.name, address: organizations.address })
       .from(organizations)
@@ -162,6 +166,10 @@ async function advance(
 
 /** The next run of a schedule someone changed meanwhile (null when it is gone or finished). */
 async function currentAlarm(db: ReturnType<typeof getDb>, id: string) {
-  const fresh = await db.select({ state: schedules.state, nextRunAt: schedules.nextRunAt }).from(schedules).where(eq(schedules.id, id)).get();
+  const fresh = await db
+    .select({ state: schedules.state, nextRunAt: schedules.nextRunAt })
+    .from(schedules)
+    .where(eq(schedules.id, id))
+    .get();
   return fresh?.state === "ENABLED" ? fresh.nextRunAt : null;
 }

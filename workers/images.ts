@@ -7,7 +7,8 @@ export const imageRoutes = new Hono<AppBindings>();
 
 imageRoutes.get("/:owner/:name", async (c) => {
   const key = `${c.req.param("owner")}/${c.req.param("name")}`;
-  if (!(await verifyImageSignature(c.env, key, c.req.query("expires"), c.req.query("sig")))) return c.text("Not found", 404);
+  if (!(await verifyImageSignature(c.env, key, c.req.query("expires"), c.req.query("sig"))))
+    return c.text("Not found", 404);
   const object = await c.env.IMAGES.get(key);
   if (!object) return c.text("Not found", 404);
   return new Response(object.body, {

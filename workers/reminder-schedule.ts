@@ -48,7 +48,9 @@ export class ReminderSchedule extends DurableObject<Env> {
         await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
         return;
       case "retry":
-        console.warn(`[dunly] schedule ${scheduleId}: retry ${outcome.attempt} at ${new Date(outcome.nextAlarmAt).toISOString()}: ${outcome.error}`);
+        console.warn(
+          `[dunly] schedule ${scheduleId}: retry ${outcome.attempt} at ${new Date(outcome.nextAlarmAt).toISOString()}: ${outcome.error}`,
+        );
         await this.ctx.storage.put("retry", { occurrenceAt: now, attempt: outcome.attempt } satisfies RetryState);
         await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
         return;

@@ -1,5 +1,5 @@
-import { rearmSchedule } from "~/lib/alarms.server";
 import { getDb } from "~/db/client.server";
+import { rearmSchedule } from "~/lib/alarms.server";
 import { listOverdueSchedules } from "~/models/schedule.server";
 
 /** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */

@@ -1,11 +1,10 @@
-import { decodeIdToken, Google } from "arctic";
+import { decodeIdToken, Google, generateCodeVerifier, generateState } from "arctic";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { oauthAccounts, oauthStates, users } from "~/db/schema";
-import { generateId, hashToken } from "./crypto.server";
-import { generateCodeVerifier, generateState } from "arctic";
-import { isSecureOrigin } from "./session.server";
 import { nameFromEmail } from "~/models/user.server";
+import { generateId, hashToken } from "./crypto.server";
+import { isSecureOrigin } from "./session.server";
 
 export const GOOGLE_STATE_COOKIE = "google_oauth_state";
 const STATE_TTL = 10 * 60 * 1000;
@@ -26,7 +25,11 @@ export async function startGoogleSignIn(db: Db, env: Env, url: URL, redirectTo: 
   const state = generateState();
   const codeVerifier = generateCodeVerifier();
   await db.insert(oauthStates).values({ hash: hashToken(state), codeVerifier, redirectTo, expiresAt: now + STATE_TTL });
-  const authorizationUrl = googleClient(env, url).createAuthorizationURL(state, codeVerifier, ["openid", "profile", "email"]);
+  const authorizationUrl = googleClient(env, url).createAuthorizationURL(state, codeVerifier, [
+    "openid",
+    "profile",
+    "email",
+  ]);
   const cookie = [
     `${GOOGLE_STATE_COOKIE}=${state}`,
     "Path=/auth/google",
@@ -39,7 +42,14 @@ export async function startGoogleSignIn(db: Db, env: Env, url: URL, redirectTo: 
 }
 
 export function clearGoogleStateCookie(url: URL) {
-  return [`${GOOGLE_STATE_COOKIE}=`, "Path=/auth/google", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(isSecureOrigin(url) ? ["Secure"] : [])].join("; ");
+  return [
+    `${GOOGLE_STATE_COOKIE}=`,
+    "Path=/auth/google",
+    "HttpOnly",
+    "SameSite=Lax",
+    "Max-Age=0",
+    ...(isSecureOrigin(url) ? ["Secure"] : []),
+  ].join("; ");
 }
 
 /** Consumes the state row (single use); null when unknown, already used or expired. */
@@ -81,7 +91,13 @@ export async function userForGoogleIdentity(db: Db, claims: GoogleClaims, now = 
   await db.batch([
     db
       .insert(users)
-      .values({ id: userId, email, fullName: claims.name?.trim() || nameFromEmail(email), emailVerifiedAt: now, createdAt: now })
+      .values({
+        id: userId,
+        email,
+        fullName: claims.name?.trim() || nameFromEmail(email),
+        emailVerifiedAt: now,
+        createdAt: now,
+      })
       .onConflictDoNothing(),
     db.insert(oauthAccounts).values({ provider: "google", providerUserId: claims.sub, userId }).onConflictDoNothing(),
   ]);
@@ -89,7 +105,12 @@ export async function userForGoogleIdentity(db: Db, claims: GoogleClaims, now = 
 }
 
 /** Exchanges the code (with the PKCE verifier) and reads the ID token's claims. */
-export async function exchangeGoogleCode(env: Env, url: URL, code: string, codeVerifier: string): Promise<GoogleClaims> {
+export async function exchangeGoogleCode(
+  env: Env,
+  url: URL,
+  code: string,
+  codeVerifier: string,
+): Promise<GoogleClaims> {
   const tokens = await googleClient(env, url).validateAuthorizationCode(code, codeVerifier);
   // The ID token comes straight from Google's token endpoint over TLS, so its claims are trusted as is.
   return decodeIdToken(tokens.idToken()) as GoogleClaims;

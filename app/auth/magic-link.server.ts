@@ -34,7 +34,13 @@ export async function consumeLoginToken(db: Db, token: string, now = Date.now())
 }
 
 /** Sign-in e-mails: at most 3 per address per 15 minutes and 20 per client per hour. */
-export async function allowSignInEmail(db: Db, email: string, clientKey: string, now = Date.now(), perClientLimit = PER_CLIENT.limit) {
+export async function allowSignInEmail(
+  db: Db,
+  email: string,
+  clientKey: string,
+  now = Date.now(),
+  perClientLimit = PER_CLIENT.limit,
+) {
   const clientOk = await takeRateLimit(db, `signin-client:${clientKey}`, perClientLimit, PER_CLIENT.windowMs, now);
   if (!clientOk) return false;
   return takeRateLimit(db, `signin-email:${email.toLowerCase()}`, PER_ADDRESS.limit, PER_ADDRESS.windowMs, now);

@@ -62,7 +62,12 @@ let decoy: Promise<{ hash: string; salt: string; iterations: number }> | null = 
 /** The user id whose e-mail and password match, or null; an unknown e-mail costs the same time. */
 export async function authenticateWithPassword(db: Db, email: string, password: string) {
   const row = await db
-    .select({ userId: users.id, hash: passwordCredentials.hash, salt: passwordCredentials.salt, iterations: passwordCredentials.iterations })
+    .select({
+      userId: users.id,
+      hash: passwordCredentials.hash,
+      salt: passwordCredentials.salt,
+      iterations: passwordCredentials.iterations,
+    })
     .from(users)
     .innerJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
     .where(eq(users.email, email.toLowerCase()))

@@ -32,9 +32,11 @@ export async function requestMagicLink(request: Request, context: Readonly<Route
   const url = new URL("/auth/verify", request.url);
   url.searchParams.set("token", token);
   if (env.APP_ENV !== "production") console.log(`[dunly] sign-in link for ${email}: ${url.href}`);
-  const sent = await env.MAILER.sendSignInLink({ to: email, url: url.href, expiresInMinutes: MAGIC_LINK_TTL / 60_000 }).catch(
-    (error: unknown) => ({ ok: false as const, error: String(error) }),
-  );
+  const sent = await env.MAILER.sendSignInLink({
+    to: email,
+    url: url.href,
+    expiresInMinutes: MAGIC_LINK_TTL / 60_000,
+  }).catch((error: unknown) => ({ ok: false as const, error: String(error) }));
   if (!sent.ok) {
     console.error("[dunly] sign-in e-mail failed", sent.error);
     return data({ result: submission.reply(), sent: false, message: SIGN_IN_FAILED }, { status: 502 });

@@ -14,7 +14,10 @@ export function Faq({ items, title, id }: { items: readonly { q: string; a: stri
             <Accordion.Header>
               <Accordion.Trigger className="group flex w-full items-center justify-between gap-4 px-4 py-3 text-left font-semibold">
                 {item.q}
-                <ChevronDown className="h-5 w-5 shrink-0 transition-transform group-data-[state=open]:rotate-180" aria-hidden />
+                <ChevronDown
+                  className="h-5 w-5 shrink-0 transition-transform group-data-[state=open]:rotate-180"
+                  aria-hidden
+                />
               </Accordion.Trigger>
             </Accordion.Header>
             <Accordion.Content className="px-4 pb-4 text-muted">{item.a}</Accordion.Content>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2 } from "lucide-react";
 import { useFetcher } from "react-router";
@@ -34,18 +34,33 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
         {hasPassword && (
           <div>
             <Label htmlFor={fields.currentPassword.id}>Current password</Label>
-            <Input {...getInputProps(fields.currentPassword, { type: "password" })} key={fields.currentPassword.key} autoComplete="current-password" className="mt-1" />
+            <Input
+              {...getInputProps(fields.currentPassword, { type: "password" })}
+              key={fields.currentPassword.key}
+              autoComplete="current-password"
+              className="mt-1"
+            />
             <FieldError id={fields.currentPassword.errorId} errors={fields.currentPassword.errors} />
           </div>
         )}
         <div>
           <Label htmlFor={fields.newPassword.id}>New password</Label>
-          <Input {...getInputProps(fields.newPassword, { type: "password" })} key={fields.newPassword.key} autoComplete="new-password" className="mt-1" />
+          <Input
+            {...getInputProps(fields.newPassword, { type: "password" })}
+            key={fields.newPassword.key}
+            autoComplete="new-password"
+            className="mt-1"
+          />
           <FieldError id={fields.newPassword.errorId} errors={fields.newPassword.errors} />
         </div>
         <div>
           <Label htmlFor={fields.confirmPassword.id}>Repeat new password</Label>
-          <Input {...getInputProps(fields.confirmPassword, { type: "password" })} key={fields.confirmPassword.key} autoComplete="new-password" className="mt-1" />
+          <Input
+            {...getInputProps(fields.confirmPassword, { type: "password" })}
+            key={fields.confirmPassword.key}
+            autoComplete="new-password"
+            className="mt-1"
+          />
           <FieldError id={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors} />
         </div>
         <div role="status" aria-live="polite" className="text-sm text-success">

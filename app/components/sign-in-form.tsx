@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -9,12 +9,16 @@ import { SignInSchema } from "~/schemas/auth";
 
 type SignInResult = { result: SubmissionResult<string[]>; sent: boolean; message: string | null };
 
-export const GOOGLE_UNAVAILABLE = "Google sign-in is not available on this server yet. Please use the magic link or a password.";
+export const GOOGLE_UNAVAILABLE =
+  "Google sign-in is not available on this server yet. Please use the magic link or a password.";
 
 function GoogleIcon() {
   return (
     <svg aria-hidden viewBox="0 0 24 24" className="h-4 w-4">
-      <path fill="#EA4335" d="M12 10.2v3.9h5.5c-.2 1.3-1.6 3.9-5.5 3.9-3.3 0-6-2.7-6-6.1s2.7-6.1 6-6.1c1.9 0 3.1.8 3.8 1.5l2.6-2.5C16.8 3.3 14.6 2.4 12 2.4 6.7 2.4 2.4 6.7 2.4 12s4.3 9.6 9.6 9.6c5.5 0 9.2-3.9 9.2-9.4 0-.6-.1-1.1-.2-1.6H12z" />
+      <path
+        fill="#EA4335"
+        d="M12 10.2v3.9h5.5c-.2 1.3-1.6 3.9-5.5 3.9-3.3 0-6-2.7-6-6.1s2.7-6.1 6-6.1c1.9 0 3.1.8 3.8 1.5l2.6-2.5C16.8 3.3 14.6 2.4 12 2.4 6.7 2.4 2.4 6.7 2.4 12s4.3 9.6 9.6 9.6c5.5 0 9.2-3.9 9.2-9.4 0-.6-.1-1.1-.2-1.6H12z"
+      />
     </svg>
   );
 }
@@ -57,7 +61,9 @@ export function SignInForm({
     return () => clearTimeout(timer);
   }, [alert]);
 
-  const passwordHref = redirectTo ? `/sign-in/password?redirectTo=${encodeURIComponent(redirectTo)}` : "/sign-in/password";
+  const passwordHref = redirectTo
+    ? `/sign-in/password?redirectTo=${encodeURIComponent(redirectTo)}`
+    : "/sign-in/password";
 
   return (
     <div id="sign-in" className="w-full max-w-sm rounded-xl border border-border bg-surface p-6 shadow-lg">

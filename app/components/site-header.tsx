@@ -2,8 +2,8 @@ import { LayoutDashboard, LogOut, Menu, Settings } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
-import { Sheet } from "~/components/ui/sheet";
 import { ThemeToggle } from "~/components/theme-toggle";
+import { Sheet } from "~/components/ui/sheet";
 
 export interface HeaderUser {
   fullName: string;
@@ -20,7 +20,9 @@ export function Avatar({ user, className = "h-9 w-9" }: { user: HeaderUser; clas
   return user.imageUrl ? (
     <img src={user.imageUrl} alt="" className={`${className} rounded-full object-cover`} />
   ) : (
-    <span className={`${className} inline-flex items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground`}>
+    <span
+      className={`${className} inline-flex items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground`}
+    >
       {initials(user.fullName || user.email)}
     </span>
   );
@@ -29,7 +31,10 @@ export function Avatar({ user, className = "h-9 w-9" }: { user: HeaderUser; clas
 function Logo({ to }: { to: string }) {
   return (
     <Link to={to} className="flex items-center gap-2 text-xl font-extrabold tracking-tight" aria-label="Dunly home">
-      <span aria-hidden className="inline-flex h-8 w-8 items-center justify-center rounded-lg bg-primary text-primary-foreground">
+      <span
+        aria-hidden
+        className="inline-flex h-8 w-8 items-center justify-center rounded-lg bg-primary text-primary-foreground"
+      >
         D
       </span>
       Dunly
@@ -88,7 +93,11 @@ function VisitorMenu() {
         <Menu className="h-6 w-6" aria-hidden />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={8} className="z-50 min-w-56 rounded-md border border-border bg-surface p-1 text-foreground shadow-lg">
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={8}
+          className="z-50 min-w-56 rounded-md border border-border bg-surface p-1 text-foreground shadow-lg"
+        >
           <DropdownMenu.Item asChild className={item}>
             <Link to="/">Home</Link>
           </DropdownMenu.Item>

@@ -1,4 +1,4 @@
-import { toast, Toaster } from "sonner";
+import { Toaster, toast } from "sonner";
 
 /**
  * Toasts (spec §9): in the dashboard area 2500 ms with an emoji icon (👏 success, 😢 error) on a

@@ -1,12 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Epoch milliseconds, the unit of every time column (DESIGN §3). */
 const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
@@ -65,10 +58,7 @@ export const oauthAccounts = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
   },
-  (t) => [
-    primaryKey({ columns: [t.provider, t.providerUserId] }),
-    index("oauth_accounts_user_idx").on(t.userId),
-  ],
+  (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user_idx").on(t.userId)],
 );
 
 export const passwordCredentials = sqliteTable("password_credentials", {
@@ -143,10 +133,7 @@ export const schedules = sqliteTable(
     debtorId: integer("debtor_id")
       .notNull()
       .references(() => debtors.id, { onDelete: "cascade" }),
-    organizationId: integer("organization_id").references(
-      () => organizations.id,
-      { onDelete: "set null" },
-    ),
+    organizationId: integer("organization_id").references(() => organizations.id, { onDelete: "set null" }),
     preset: text("preset").notNull(),
     templateStep: integer("template_step").notNull().default(0),
     frequency: text("frequency", {

@@ -5,7 +5,10 @@ describe("periodRange", () => {
   const now = Date.parse("2026-03-30T12:00:00Z"); // Berlin switched to summer time on the 29th
 
   it("today starts at local midnight", () => {
-    expect(periodRange("today", now, "Europe/Berlin")).toEqual({ from: Date.parse("2026-03-29T22:00:00Z"), before: null });
+    expect(periodRange("today", now, "Europe/Berlin")).toEqual({
+      from: Date.parse("2026-03-29T22:00:00Z"),
+      before: null,
+    });
   });
 
   it("yesterday is the whole previous local day, even across a DST change", () => {

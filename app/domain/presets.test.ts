@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PRESET, PRESETS, type PresetId, getPreset, isTemplateId, templateForStep, templateName } from "./presets";
+import {
+  DEFAULT_PRESET,
+  getPreset,
+  isTemplateId,
+  PRESETS,
+  type PresetId,
+  templateForStep,
+  templateName,
+} from "./presets";
 
 describe("templateForStep", () => {
   it("walks the escalating preset, then repeats the Final Notice", () => {

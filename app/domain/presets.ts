@@ -36,7 +36,13 @@ export const PRESETS: readonly ReminderPreset[] = [
 ] as const;
 
 export const DEFAULT_PRESET: PresetId = "FRIENDLY_REMINDER";
-export const TEMPLATE_IDS: readonly TemplateId[] = ["initial", "follow-up", "second-follow-up", "final-notice", "single"];
+export const TEMPLATE_IDS: readonly TemplateId[] = [
+  "initial",
+  "follow-up",
+  "second-follow-up",
+  "final-notice",
+  "single",
+];
 
 export function getPreset(id: string): ReminderPreset | undefined {
   return PRESETS.find((p) => p.id === id);

@@ -46,7 +46,8 @@ function cronNext(frequency: Recurring, timeZone: string, ms: number): number {
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 function offsetMinutes(ms: number, timeZone: string): number {
   let f = offsetFormatters.get(timeZone);
-  if (!f) offsetFormatters.set(timeZone, (f = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })));
+  if (!f)
+    offsetFormatters.set(timeZone, (f = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })));
   const name = f.formatToParts(ms).find((p) => p.type === "timeZoneName")!.value; // "GMT", "GMT+12:45", "GMT-03:00"
   const m = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
   if (!m) throw new Error(`unexpected offset ${name}`);
@@ -93,7 +94,9 @@ function check(frequency: Recurring, timeZone: string, instants: Iterable<number
       actual = String(e);
     }
     if (actual !== expected) {
-      failures.push(`${frequency} ${timeZone} after ${iso(ms)}: expected ${iso(expected)}, got ${typeof actual === "number" ? iso(actual) : actual}`);
+      failures.push(
+        `${frequency} ${timeZone} after ${iso(ms)}: expected ${iso(expected)}, got ${typeof actual === "number" ? iso(actual) : actual}`,
+      );
     }
   }
   return n;
@@ -106,7 +109,8 @@ function aroundRuns(runs: number[]): number[] {
 
 describe("isValidTimeZone", () => {
   it("accepts IANA names", () => {
-    for (const tz of [...ZONES, "Etc/GMT+5", "Asia/Kathmandu", "America/Argentina/Buenos_Aires"]) expect(isValidTimeZone(tz), tz).toBe(true);
+    for (const tz of [...ZONES, "Etc/GMT+5", "Asia/Kathmandu", "America/Argentina/Buenos_Aires"])
+      expect(isValidTimeZone(tz), tz).toBe(true);
   });
   it("rejects empty, unknown and offset-only names", () => {
     for (const tz of ["", "   ", "Mars/Olympus_Mons", "Europe/Berlinn", "Berlin", "+01:00", "-05:00", "GMT+25"]) {
@@ -121,8 +125,12 @@ describe("isValidTimeZone", () => {
 
 describe("nextRunAfter: readable examples", () => {
   it("Europe/Berlin spring forward (2026-03-29): 10:00 is 09:00Z in winter, 08:00Z from the first summer day", () => {
-    expect(iso(nextRunAfter("daily", utc("2026-03-28T08:59:59.999Z"), "Europe/Berlin"))).toBe("2026-03-28T09:00:00.000Z");
-    expect(iso(nextRunAfter("daily", utc("2026-03-28T09:00:00.000Z"), "Europe/Berlin"))).toBe("2026-03-29T08:00:00.000Z");
+    expect(iso(nextRunAfter("daily", utc("2026-03-28T08:59:59.999Z"), "Europe/Berlin"))).toBe(
+      "2026-03-28T09:00:00.000Z",
+    );
+    expect(iso(nextRunAfter("daily", utc("2026-03-28T09:00:00.000Z"), "Europe/Berlin"))).toBe(
+      "2026-03-29T08:00:00.000Z",
+    );
     expect(iso(nextRunAfter("daily", utc("2026-03-28T12:00:00Z"), "Europe/Berlin"))).toBe("2026-03-29T08:00:00.000Z");
     expect(iso(nextRunAfter("daily", utc("2026-03-29T08:00:00Z"), "Europe/Berlin"))).toBe("2026-03-30T08:00:00.000Z");
   });
@@ -131,22 +139,42 @@ describe("nextRunAfter: readable examples", () => {
     expect(iso(nextRunAfter("daily", utc("2026-10-25T08:30:00Z"), "Europe/Berlin"))).toBe("2026-10-25T09:00:00.000Z");
   });
   it("America/New_York around the end of DST (2026-11-01)", () => {
-    expect(iso(nextRunAfter("daily", utc("2026-10-31T13:00:00Z"), "America/New_York"))).toBe("2026-10-31T14:00:00.000Z"); // 10:00 EDT
-    expect(iso(nextRunAfter("daily", utc("2026-10-31T14:00:00Z"), "America/New_York"))).toBe("2026-11-01T15:00:00.000Z"); // 10:00 EST
-    expect(iso(nextRunAfter("daily", utc("2026-11-01T06:30:00Z"), "America/New_York"))).toBe("2026-11-01T15:00:00.000Z"); // 01:30 EST (2nd pass)
-    expect(iso(nextRunAfter("daily", utc("2026-11-01T14:59:59.999Z"), "America/New_York"))).toBe("2026-11-01T15:00:00.000Z");
-    expect(iso(nextRunAfter("daily", utc("2026-11-01T15:00:00Z"), "America/New_York"))).toBe("2026-11-02T15:00:00.000Z");
+    expect(iso(nextRunAfter("daily", utc("2026-10-31T13:00:00Z"), "America/New_York"))).toBe(
+      "2026-10-31T14:00:00.000Z",
+    ); // 10:00 EDT
+    expect(iso(nextRunAfter("daily", utc("2026-10-31T14:00:00Z"), "America/New_York"))).toBe(
+      "2026-11-01T15:00:00.000Z",
+    ); // 10:00 EST
+    expect(iso(nextRunAfter("daily", utc("2026-11-01T06:30:00Z"), "America/New_York"))).toBe(
+      "2026-11-01T15:00:00.000Z",
+    ); // 01:30 EST (2nd pass)
+    expect(iso(nextRunAfter("daily", utc("2026-11-01T14:59:59.999Z"), "America/New_York"))).toBe(
+      "2026-11-01T15:00:00.000Z",
+    );
+    expect(iso(nextRunAfter("daily", utc("2026-11-01T15:00:00Z"), "America/New_York"))).toBe(
+      "2026-11-02T15:00:00.000Z",
+    );
   });
   it("America/New_York spring forward (2026-03-08)", () => {
-    expect(iso(nextRunAfter("daily", utc("2026-03-07T16:00:00Z"), "America/New_York"))).toBe("2026-03-08T14:00:00.000Z");
+    expect(iso(nextRunAfter("daily", utc("2026-03-07T16:00:00Z"), "America/New_York"))).toBe(
+      "2026-03-08T14:00:00.000Z",
+    );
   });
   it("Australia/Sydney ends DST in April (2026-04-05) ...", () => {
-    expect(iso(nextRunAfter("daily", utc("2026-04-03T22:00:00Z"), "Australia/Sydney"))).toBe("2026-04-03T23:00:00.000Z"); // Sat 10:00 AEDT
-    expect(iso(nextRunAfter("daily", utc("2026-04-03T23:00:00Z"), "Australia/Sydney"))).toBe("2026-04-05T00:00:00.000Z"); // Sun 10:00 AEST, 25 h later
+    expect(iso(nextRunAfter("daily", utc("2026-04-03T22:00:00Z"), "Australia/Sydney"))).toBe(
+      "2026-04-03T23:00:00.000Z",
+    ); // Sat 10:00 AEDT
+    expect(iso(nextRunAfter("daily", utc("2026-04-03T23:00:00Z"), "Australia/Sydney"))).toBe(
+      "2026-04-05T00:00:00.000Z",
+    ); // Sun 10:00 AEST, 25 h later
   });
   it("... and starts it in October (2026-10-04)", () => {
-    expect(iso(nextRunAfter("daily", utc("2026-10-03T00:00:00Z"), "Australia/Sydney"))).toBe("2026-10-03T23:00:00.000Z"); // 23 h later
-    expect(iso(nextRunAfter("daily", utc("2026-10-03T15:00:00Z"), "Australia/Sydney"))).toBe("2026-10-03T23:00:00.000Z"); // 01:00 AEST
+    expect(iso(nextRunAfter("daily", utc("2026-10-03T00:00:00Z"), "Australia/Sydney"))).toBe(
+      "2026-10-03T23:00:00.000Z",
+    ); // 23 h later
+    expect(iso(nextRunAfter("daily", utc("2026-10-03T15:00:00Z"), "Australia/Sydney"))).toBe(
+      "2026-10-03T23:00:00.000Z",
+    ); // 01:00 AEST
   });
   it("zones with fractional offsets", () => {
     expect(iso(nextRunAfter("daily", utc("2026-06-01T00:00:00Z"), "Asia/Kolkata"))).toBe("2026-06-01T04:30:00.000Z");
@@ -155,12 +183,20 @@ describe("nextRunAfter: readable examples", () => {
   });
   it("weekly runs on the next local Monday at 10:00", () => {
     expect(iso(nextRunAfter("weekly", utc("2026-03-28T12:00:00Z"), "Europe/Berlin"))).toBe("2026-03-30T08:00:00.000Z");
-    expect(iso(nextRunAfter("weekly", utc("2026-03-30T07:59:59.999Z"), "Europe/Berlin"))).toBe("2026-03-30T08:00:00.000Z");
+    expect(iso(nextRunAfter("weekly", utc("2026-03-30T07:59:59.999Z"), "Europe/Berlin"))).toBe(
+      "2026-03-30T08:00:00.000Z",
+    );
     expect(iso(nextRunAfter("weekly", utc("2026-03-30T08:00:00Z"), "Europe/Berlin"))).toBe("2026-04-06T08:00:00.000Z");
     // Monday 10:00 in Sydney is Sunday 23:00/00:00 in UTC.
-    expect(iso(nextRunAfter("weekly", utc("2026-04-01T00:00:00Z"), "Australia/Sydney"))).toBe("2026-04-06T00:00:00.000Z");
-    expect(iso(nextRunAfter("weekly", utc("2026-09-30T00:00:00Z"), "Australia/Sydney"))).toBe("2026-10-04T23:00:00.000Z");
-    expect(iso(nextRunAfter("weekly", utc("2026-10-28T00:00:00Z"), "America/New_York"))).toBe("2026-11-02T15:00:00.000Z");
+    expect(iso(nextRunAfter("weekly", utc("2026-04-01T00:00:00Z"), "Australia/Sydney"))).toBe(
+      "2026-04-06T00:00:00.000Z",
+    );
+    expect(iso(nextRunAfter("weekly", utc("2026-09-30T00:00:00Z"), "Australia/Sydney"))).toBe(
+      "2026-10-04T23:00:00.000Z",
+    );
+    expect(iso(nextRunAfter("weekly", utc("2026-10-28T00:00:00Z"), "America/New_York"))).toBe(
+      "2026-11-02T15:00:00.000Z",
+    );
   });
   it("weekly always lands on a local Monday at 10:00, at most a week later", () => {
     const rand = prng(7);
@@ -183,9 +219,15 @@ describe("nextRunAfter agrees with croner", () => {
     for (const tz of ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Pacific/Chatham", "Europe/London"]) {
       expect(TRANSITIONS.get(tz)!.length, tz).toBe(12);
     }
-    expect(TRANSITIONS.get("America/Sao_Paulo")!.map(iso)).toEqual(["2018-11-04T03:00:00.000Z", "2019-02-17T02:00:00.000Z"]);
+    expect(TRANSITIONS.get("America/Sao_Paulo")!.map(iso)).toEqual([
+      "2018-11-04T03:00:00.000Z",
+      "2019-02-17T02:00:00.000Z",
+    ]);
     for (const tz of ["UTC", "Asia/Kolkata"]) expect(TRANSITIONS.get(tz), tz).toEqual([]);
-    expect(TRANSITIONS.get("Europe/Berlin")!.map(iso).slice(2, 4)).toEqual(["2026-03-29T01:00:00.000Z", "2026-10-25T01:00:00.000Z"]);
+    expect(TRANSITIONS.get("Europe/Berlin")!.map(iso).slice(2, 4)).toEqual([
+      "2026-03-29T01:00:00.000Z",
+      "2026-10-25T01:00:00.000Z",
+    ]);
   });
 
   // Per zone: random instants (and the runs they lead to, ±1 ms) over 2025-2030, then every
@@ -235,19 +277,26 @@ describe("nextRunAfter agrees with croner", () => {
     for (const [tz, at] of cases) {
       const t = utc(at);
       const instants = Array.from({ length: 97 }, (_, i) => t - 2 * DAY + i * HOUR);
-      for (const frequency of FREQS) check(frequency, tz, [...instants, ...aroundRuns(instants.map((ms) => cronNext(frequency, tz, ms)))], failures);
+      for (const frequency of FREQS)
+        check(frequency, tz, [...instants, ...aroundRuns(instants.map((ms) => cronNext(frequency, tz, ms)))], failures);
     }
     expect(failures.slice(0, 10)).toEqual([]);
     // The repeated 10:00 runs once, at its first occurrence.
-    expect(iso(nextRunAfter("daily", utc("1969-09-29T12:00:00Z"), "Pacific/Kwajalein"))).toBe("1969-09-29T23:00:00.000Z");
-    expect(iso(nextRunAfter("daily", utc("1969-09-29T23:00:00Z"), "Pacific/Kwajalein"))).toBe("1969-10-01T22:00:00.000Z");
+    expect(iso(nextRunAfter("daily", utc("1969-09-29T12:00:00Z"), "Pacific/Kwajalein"))).toBe(
+      "1969-09-29T23:00:00.000Z",
+    );
+    expect(iso(nextRunAfter("daily", utc("1969-09-29T23:00:00Z"), "Pacific/Kwajalein"))).toBe(
+      "1969-10-01T22:00:00.000Z",
+    );
     // Samoa has no 2011-12-30: Thursday 29th 10:00 (-10) is followed by Saturday 31st 10:00 (+14).
     expect(iso(nextRunAfter("daily", utc("2011-12-29T20:00:00Z"), "Pacific/Apia"))).toBe("2011-12-30T20:00:00.000Z");
   });
 
   it("a repeated 10:00 runs at its first occurrence even where croner's 3-hour probe misses it (Alaska 1867)", () => {
     // Russia → US moved Alaska back a whole day; croner returns the second pass here.
-    expect(iso(nextRunAfter("daily", utc("1867-10-17T22:00:00Z"), "America/Anchorage"))).toBe("1867-10-18T19:59:36.000Z");
+    expect(iso(nextRunAfter("daily", utc("1867-10-17T22:00:00Z"), "America/Anchorage"))).toBe(
+      "1867-10-18T19:59:36.000Z",
+    );
   });
 });
 
@@ -300,12 +349,21 @@ describe("startOfLocalDay", () => {
     const rand = prng(99);
     const failures: string[] = [];
     for (const tz of ZONES) {
-      const instants = TRANSITIONS.get(tz)!.flatMap((t) => Array.from({ length: 73 }, (_, i) => t - 36 * HOUR + i * HOUR));
+      const instants = TRANSITIONS.get(tz)!.flatMap((t) =>
+        Array.from({ length: 73 }, (_, i) => t - 36 * HOUR + i * HOUR),
+      );
       for (let i = 0; i < 100; i++) instants.push(RANGE_START + Math.floor(rand() * (RANGE_END - RANGE_START)));
       for (const ms of instants) {
         const start = startOfLocalDay(ms, tz);
         const day = localDateString(ms, tz);
-        if (!(start <= ms && localDateString(start, tz) === day && localDateString(start - 1, tz) < day && wall(start, tz).text.slice(0, 10) === day)) {
+        if (
+          !(
+            start <= ms &&
+            localDateString(start, tz) === day &&
+            localDateString(start - 1, tz) < day &&
+            wall(start, tz).text.slice(0, 10) === day
+          )
+        ) {
           failures.push(`${tz} ${iso(ms)} → ${iso(start)}`);
         }
       }

@@ -149,7 +149,8 @@ function resolveWallTime(year: number, month: number, day: number, hour: number,
  */
 export function nextRunAfter(frequency: "daily" | "weekly", afterMs: number, timeZone: string): number {
   if (!Number.isFinite(afterMs)) throw new RangeError(`Invalid instant: ${afterMs}`);
-  if (frequency !== "daily" && frequency !== "weekly") throw new Error(`Not a recurring frequency: ${String(frequency)}`);
+  if (frequency !== "daily" && frequency !== "weekly")
+    throw new Error(`Not a recurring frequency: ${String(frequency)}`);
   const today = localFields(afterMs, timeZone);
   for (let i = 0; i <= MAX_DAYS_AHEAD; i++) {
     const date = new Date(wallToMs(today.year, today.month, today.day + i));

@@ -14,7 +14,8 @@ export function sniffImageType(bytes: Uint8Array): ImageType | null {
   if (bytes.length >= 3 && starts([0xff, 0xd8, 0xff])) return "image/jpeg";
   if (bytes.length >= 8 && starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
   // RIFF....WEBP
-  if (bytes.length >= 12 && starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
+  if (bytes.length >= 12 && starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8))
+    return "image/webp";
   return null;
 }
 
@@ -26,7 +27,12 @@ export function isOwnImageKey(key: string, userId: string) {
 export class ImageRejected extends Error {}
 
 /** Checks and stores a profile photo in R2 under a server-made key; throws ImageRejected for bad input. */
-export async function storeProfileImage(env: Env, userId: string, body: ArrayBuffer, key = `${userId}/${generateId()}`) {
+export async function storeProfileImage(
+  env: Env,
+  userId: string,
+  body: ArrayBuffer,
+  key = `${userId}/${generateId()}`,
+) {
   if (body.byteLength > MAX_IMAGE_BYTES) throw new ImageRejected(IMAGE_TOO_LARGE);
   const type = sniffImageType(new Uint8Array(body));
   if (!type) throw new ImageRejected(UNSUPPORTED_IMAGE);
@@ -43,10 +49,13 @@ function signingSecret(env: Env) {
 }
 
 async function hmac(env: Env, message: string) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(signingSecret(env)), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(signingSecret(env)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  );
   return { key, message: new TextEncoder().encode(message) };
 }
 
@@ -58,7 +67,13 @@ export async function signedImageUrl(env: Env, key: string, now = Date.now()) {
   return `/images/${key}?expires=${expires}&sig=${sig}`;
 }
 
-export async function verifyImageSignature(env: Env, key: string, expires: string | undefined, sig: string | undefined, now = Date.now()) {
+export async function verifyImageSignature(
+  env: Env,
+  key: string,
+  expires: string | undefined,
+  sig: string | undefined,
+  now = Date.now(),
+) {
   if (!expires || !sig || !/^\d+$/.test(expires) || Number(expires) < now || !/^[0-9a-f]{64}$/.test(sig)) return false;
   const { key: k, message } = await hmac(env, `${key}:${expires}`);
   return crypto.subtle.verify("HMAC", k, new Uint8Array(decodeHex(sig)), message);

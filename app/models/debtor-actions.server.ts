@@ -32,7 +32,10 @@ export async function handleDebtorIntent(db: Db, ownerId: string, intent: string
   const id = v.safeParse(IdField, formData.get("id"));
   const updated = id.success ? await updateDebtor(db, ownerId, id.output, submission.value) : undefined;
   if (!updated) {
-    return data({ intent, ok: false as const, message: "Something went wrong", result: submission.reply() }, { status: 404 });
+    return data(
+      { intent, ok: false as const, message: "Something went wrong", result: submission.reply() },
+      { status: 404 },
+    );
   }
   return { intent, ok: true as const, message: "Debtor updated", result: submission.reply({ resetForm: true }) };
 }

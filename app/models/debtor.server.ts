@@ -28,7 +28,11 @@ const sentCounts = (db: Db) =>
     .as("sent_counts");
 
 /** One page of the owner's debtors with the real count of reminders delivered to each: one query. */
-export async function listDebtors(db: Db, ownerId: string, page = { limit: DEBTOR_PAGE_SIZE, offset: 0 }): Promise<DebtorRow[]> {
+export async function listDebtors(
+  db: Db,
+  ownerId: string,
+  page = { limit: DEBTOR_PAGE_SIZE, offset: 0 },
+): Promise<DebtorRow[]> {
   const sent = sentCounts(db);
   return db
     .select({
@@ -104,7 +108,10 @@ export async function deleteDebtor(db: Db, ownerId: string, id: number) {
 }
 
 /** The API shape of a debtor (spec §3 names, decimal amounts). */
-export function debtorToJson(d: Omit<DebtorRow, "emailsSent"> & { ownerId?: string; emailsSent?: number }, ownerId: string) {
+export function debtorToJson(
+  d: Omit<DebtorRow, "emailsSent"> & { ownerId?: string; emailsSent?: number },
+  ownerId: string,
+) {
   return {
     id: d.id,
     fb_uuid: ownerId,
@@ -123,7 +130,12 @@ export function debtorToJson(d: Omit<DebtorRow, "emailsSent"> & { ownerId?: stri
 /** The owner's debtors for a select (id, name, tone): one small query, all of them. */
 export async function listDebtorOptions(db: Db, ownerId: string) {
   return db
-    .select({ id: debtors.id, fullName: debtors.fullName, email: debtors.email, activeStrategy: debtors.activeStrategy })
+    .select({
+      id: debtors.id,
+      fullName: debtors.fullName,
+      email: debtors.email,
+      activeStrategy: debtors.activeStrategy,
+    })
     .from(debtors)
     .where(eq(debtors.ownerId, ownerId))
     .orderBy(asc(debtors.fullName), asc(debtors.id))

@@ -20,12 +20,26 @@ export function startOfLocalMonth(now: number, timeZone: string, monthsBack = 0)
  * Reminders sent to one of the owner's debtors per local month, the last `months` months up to
  * this one, oldest first: the dashboard chart's series. One query over the indexed range.
  */
-export async function monthlySentCounts(db: Db, ownerId: string, debtorId: number, timeZone: string, now = Date.now(), months = 6) {
+export async function monthlySentCounts(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+  timeZone: string,
+  now = Date.now(),
+  months = 6,
+) {
   const from = startOfLocalMonth(now, timeZone, months - 1);
   const rows = await db
     .select({ sentAt: deliveries.sentAt })
     .from(deliveries)
-    .where(and(eq(deliveries.ownerId, ownerId), eq(deliveries.debtorId, debtorId), eq(deliveries.status, "sent"), gte(deliveries.createdAt, from)));
+    .where(
+      and(
+        eq(deliveries.ownerId, ownerId),
+        eq(deliveries.debtorId, debtorId),
+        eq(deliveries.status, "sent"),
+        gte(deliveries.createdAt, from),
+      ),
+    );
   const buckets = Array.from({ length: months }, (_, i) => {
     const start = startOfLocalMonth(now, timeZone, months - 1 - i);
     return { key: localDateString(start, timeZone).slice(0, 7), start, value: 0 };
@@ -92,4 +106,3 @@ export async function deliveryTotals(db: Db, ownerId: string, filter: DeliveryFi
   }
   return totals;
 }
-

@@ -6,7 +6,12 @@ import type { OrganizationInput } from "~/schemas/organization";
 const fields = { id: organizations.id, name: organizations.name, address: organizations.address };
 
 export async function listOrganizations(db: Db, ownerId: string) {
-  return db.select(fields).from(organizations).where(eq(organizations.ownerId, ownerId)).orderBy(asc(organizations.id)).limit(200);
+  return db
+    .select(fields)
+    .from(organizations)
+    .where(eq(organizations.ownerId, ownerId))
+    .orderBy(asc(organizations.id))
+    .limit(200);
 }
 
 export async function getOrganization(db: Db, ownerId: string, id: number) {
@@ -18,7 +23,11 @@ export async function getOrganization(db: Db, ownerId: string, id: number) {
 }
 
 export async function createOrganization(db: Db, ownerId: string, input: OrganizationInput, now = Date.now()) {
-  return db.insert(organizations).values({ ownerId, ...input, createdAt: now }).returning(fields).get();
+  return db
+    .insert(organizations)
+    .values({ ownerId, ...input, createdAt: now })
+    .returning(fields)
+    .get();
 }
 
 /** Updates the owner's organization; undefined when it is not theirs. */

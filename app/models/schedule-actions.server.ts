@@ -1,11 +1,18 @@
-import { parseWithValibot } from "@conform-to/valibot";
 import type { SubmissionResult } from "@conform-to/react";
+import { parseWithValibot } from "@conform-to/valibot";
 import { data } from "react-router";
 import * as v from "valibot";
 import { getDb } from "~/db/client.server";
 import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
-import { ScheduleSchema, SCHEDULE_DEBTOR_MESSAGE, SCHEDULE_ORG_MESSAGE } from "~/schemas/schedule";
-import { bringForward, createResendSchedules, createSchedule, deleteSchedule, getSchedule, updateSchedule } from "./schedule.server";
+import { SCHEDULE_DEBTOR_MESSAGE, SCHEDULE_ORG_MESSAGE, ScheduleSchema } from "~/schemas/schedule";
+import {
+  bringForward,
+  createResendSchedules,
+  createSchedule,
+  deleteSchedule,
+  getSchedule,
+  updateSchedule,
+} from "./schedule.server";
 
 export const SCHEDULE_SCHEDULED = "Email reminder scheduled.";
 export const SCHEDULE_DELETED = "Schedule deleted";
@@ -21,21 +28,34 @@ export type ScheduleActionData = {
   count?: number;
 };
 
-const IdsField = v.pipe(v.array(v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(200))), v.minLength(1), v.maxLength(100));
+const IdsField = v.pipe(
+  v.array(v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(200))),
+  v.minLength(1),
+  v.maxLength(100),
+);
 const DebtorIdsField = v.pipe(
   v.array(v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1))),
   v.minLength(1),
   v.maxLength(100),
 );
 
-function fail(intent: string, status: number, message: string | null = SOMETHING_WRONG, result?: SubmissionResult<string[]>) {
+function fail(
+  intent: string,
+  status: number,
+  message: string | null = SOMETHING_WRONG,
+  result?: SubmissionResult<string[]>,
+) {
   return data({ intent, ok: false, message, result } satisfies ScheduleActionData, { status });
 }
 
 /** Field errors for a debtor or organization that is not the owner's (it looks missing). */
-function ownershipReply(submission: { reply: (o: { fieldErrors: Record<string, string[]> }) => SubmissionResult<string[]> }, error: string) {
+function ownershipReply(
+  submission: { reply: (o: { fieldErrors: Record<string, string[]> }) => SubmissionResult<string[]> },
+  error: string,
+) {
   return submission.reply({
-    fieldErrors: error === "organization" ? { organization_id: [SCHEDULE_ORG_MESSAGE] } : { debtor_id: [SCHEDULE_DEBTOR_MESSAGE] },
+    fieldErrors:
+      error === "organization" ? { organization_id: [SCHEDULE_ORG_MESSAGE] } : { debtor_id: [SCHEDULE_DEBTOR_MESSAGE] },
   });
 }
 
@@ -44,7 +64,13 @@ function ownershipReply(submission: { reply: (o: { fieldErrors: Record<string, s
  * signed-in user; ids from the form are only a request, and another user's record answers 404.
  * Alarms are armed after the D1 write; if arming fails the watchdog re-arms within minutes.
  */
-export async function handleScheduleIntent(env: Env, ownerId: string, intent: string, formData: FormData, timeZone: string) {
+export async function handleScheduleIntent(
+  env: Env,
+  ownerId: string,
+  intent: string,
+  formData: FormData,
+  timeZone: string,
+) {
   const db = getDb(env.DB);
   const now = Date.now();
 
@@ -55,13 +81,21 @@ export async function handleScheduleIntent(env: Env, ownerId: string, intent: st
     if (submission.status !== "success") return fail(intent, 400, null, submission.reply());
     const id = String(formData.get("id") ?? "");
     const outcome =
-      intent === "schedule-create" ? await createSchedule(db, ownerId, submission.value, now) : await updateSchedule(db, ownerId, id, submission.value, now);
+      intent === "schedule-create"
+        ? await createSchedule(db, ownerId, submission.value, now)
+        : await updateSchedule(db, ownerId, id, submission.value, now);
     if ("error" in outcome) {
       if (outcome.error === "not-found") return fail(intent, 404);
       return fail(intent, 400, null, ownershipReply(submission, String(outcome.error)));
     }
     await arm(env, outcome.schedule.id, outcome.schedule.nextRunAt ?? now);
-    return { intent, ok: true, message: SCHEDULE_SCHEDULED, result: submission.reply({ resetForm: true }), count: 1 } satisfies ScheduleActionData;
+    return {
+      intent,
+      ok: true,
+      message: SCHEDULE_SCHEDULED,
+      result: submission.reply({ resetForm: true }),
+      count: 1,
+    } satisfies ScheduleActionData;
   }
 
   if (intent === "schedule-delete") {
@@ -77,9 +111,13 @@ export async function handleScheduleIntent(env: Env, ownerId: string, intent: st
     const ids = v.safeParse(IdsField, formData.getAll("ids"));
     if (!ids.success) return fail(intent, 400, "Select at least one schedule.");
     const changed = await bringForward(db, ownerId, ids.output, now);
-    if (changed.length === 0) return fail(intent, 404, "None of the selected schedules can send now (only active ones can).");
+    if (changed.length === 0)
+      return fail(intent, 404, "None of the selected schedules can send now (only active ones can).");
     await Promise.all(changed.map((id) => arm(env, id, now)));
-    const message = changed.length === 1 ? "The next reminder is being sent now." : `The next reminders of ${changed.length} schedules are being sent now.`;
+    const message =
+      changed.length === 1
+        ? "The next reminder is being sent now."
+        : `The next reminders of ${changed.length} schedules are being sent now.`;
     return { intent, ok: true, message, count: changed.length } satisfies ScheduleActionData;
   }
 

@@ -36,7 +36,11 @@ export function newScheduleId(ownerId: string) {
 async function senderAndDebtor(db: Db, ownerId: string, debtorId: number, organizationId: number | null) {
   const [user, debtor, org] = await db.batch([
     db.select({ fullName: users.fullName, email: users.email }).from(users).where(eq(users.id, ownerId)).limit(1),
-    db.select().from(debtors).where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId))).limit(1),
+    db
+      .select()
+      .from(debtors)
+      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
+      .limit(1),
     db
       .select({ id: organizations.id, name: organizations.name, address: organizations.address })
       .from(organizations)
@@ -86,7 +90,14 @@ function plan(input: { preset: PresetId; frequency: FrequencyId; time_zone?: str
   const timeZone = safeTimeZone(input.time_zone);
   const nextRunAt = nextRunForFrequency(input.frequency, now, timeZone);
   const frequency = getFrequency(input.frequency)!;
-  return { preset: input.preset, frequency: input.frequency, cron: frequency.cron, runAt: frequency.cron ? null : nextRunAt, nextRunAt, timeZone };
+  return {
+    preset: input.preset,
+    frequency: input.frequency,
+    cron: frequency.cron,
+    runAt: frequency.cron ? null : nextRunAt,
+    nextRunAt,
+    timeZone,
+  };
 }
 
 /**
@@ -279,11 +290,20 @@ export async function bringForward(db: Db, ownerId: string, ids: string[], now =
  * Re-send (spec §3 "Reminder request"): a one-time Single Reminder to each of the owner's debtors
  * among `debtorIds`, due now. Returns the new schedules; the caller arms them.
  */
-export async function createResendSchedules(db: Db, ownerId: string, debtorIds: number[], timeZone: string, now = Date.now()) {
+export async function createResendSchedules(
+  db: Db,
+  ownerId: string,
+  debtorIds: number[],
+  timeZone: string,
+  now = Date.now(),
+) {
   if (debtorIds.length === 0) return [];
   const [userRows, debtorRows] = await db.batch([
     db.select({ fullName: users.fullName, email: users.email }).from(users).where(eq(users.id, ownerId)).limit(1),
-    db.select().from(debtors).where(and(eq(debtors.ownerId, ownerId), inArray(debtors.id, debtorIds))),
+    db
+      .select()
+      .from(debtors)
+      .where(and(eq(debtors.ownerId, ownerId), inArray(debtors.id, debtorIds))),
   ]);
   const user = userRows[0];
   if (!user || debtorRows.length === 0) return [];

@@ -1,5 +1,4 @@
 import { redirect } from "react-router";
-import type { Route } from "./+types/auth.google.callback";
 import {
   clearGoogleStateCookie,
   consumeOAuthState,
@@ -13,6 +12,7 @@ import { createSession, readCookie, sessionCookie } from "~/auth/session.server"
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
+import type { Route } from "./+types/auth.google.callback";
 
 /**
  * Google's redirect back. No session unless: the state matches this browser's cookie, the state

@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
-import type { Route } from "./+types/auth.google";
 import { isGoogleConfigured, startGoogleSignIn } from "~/auth/google.server";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
+import type { Route } from "./+types/auth.google";
 
 /** Starts Google sign-in; without a configured client it returns with a clear message instead. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,5 +1,5 @@
+import { Loader2 } from "lucide-react";
 import { Form, redirect, useNavigation } from "react-router";
-import type { Route } from "./+types/auth.verify";
 import { consumeLoginToken } from "~/auth/magic-link.server";
 import { createSession, sessionCookie } from "~/auth/session.server";
 import { Button } from "~/components/ui/button";
@@ -7,7 +7,7 @@ import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { upsertVerifiedUser } from "~/models/user.server";
-import { Loader2 } from "lucide-react";
+import type { Route } from "./+types/auth.verify";
 
 // The token is in this page's URL: never leak it to another site through Referer.
 export function headers() {
@@ -29,7 +29,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const token = String(formData.get("token") ?? "");
   const db = getDb(env.DB);
   const login = token ? await consumeLoginToken(db, token) : null;
-  if (!login) return { error: "This sign-in link is invalid, was already used, or has expired. Please request a new one." };
+  if (!login)
+    return { error: "This sign-in link is invalid, was already used, or has expired. Please request a new one." };
   const userId = await upsertVerifiedUser(db, { email: login.email });
   const session = await createSession(db, userId);
   return redirect(safeRedirect(login.redirectTo) ?? "/welcome", {
@@ -70,4 +71,7 @@ export default function Verify({ loaderData, actionData }: Route.ComponentProps)
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in · Dunly" }, { name: "referrer", content: "no-referrer" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Sign in · Dunly" },
+  { name: "referrer", content: "no-referrer" },
+];

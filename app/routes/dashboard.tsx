@@ -1,8 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect, useSearchParams } from "react-router";
-import { debtorPageAction } from "./debtor-action.server";
-import { loadSchedulesPage } from "./schedules-data.server";
-import type { Route } from "./+types/dashboard";
 import { requireUser } from "~/auth/guard.server";
 import type { ChartPoint } from "~/components/dashboard/notifications-chart";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
@@ -10,15 +7,16 @@ import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
-import { listDebtors } from "~/models/debtor.server";
-import { listOrganizations } from "~/models/organization.server";
-import { monthlySentCounts } from "~/models/delivery.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
+import { listDebtors } from "~/models/debtor.server";
+import { monthlySentCounts } from "~/models/delivery.server";
+import { listOrganizations } from "~/models/organization.server";
+import type { Route } from "./+types/dashboard";
+import { debtorPageAction } from "./debtor-action.server";
+import { loadSchedulesPage } from "./schedules-data.server";
 
 // recharts is big: it loads in the browser after the page is up, never in the first bundle.
-const NotificationsChart = lazy(
-  () => import("~/components/dashboard/notifications-chart"),
-);
+const NotificationsChart = lazy(() => import("~/components/dashboard/notifications-chart"));
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
@@ -32,11 +30,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   ]);
   const param = url.searchParams.get("debtor");
   // No debtor chosen: select the first and write it to the query string (spec §2 "Dashboard").
-  if (
-    debtors &&
-    debtors.length > 0 &&
-    (!param || !debtors.some((d) => String(d.id) === param))
-  ) {
+  if (debtors && debtors.length > 0 && (!param || !debtors.some((d) => String(d.id) === param))) {
     url.searchParams.set("debtor", String(debtors[0].id));
     throw redirect(`/dashboard?${url.searchParams}`);
   }
@@ -44,9 +38,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const timeZone = requestTimeZone(request);
   const [schedulesCard, chart] = await Promise.all([
     loadSchedulesPage(db, user.id, url, timeZone, false),
-    selectedId
-      ? monthlySentCounts(db, user.id, selectedId, timeZone)
-      : Promise.resolve(null),
+    selectedId ? monthlySentCounts(db, user.id, selectedId, timeZone) : Promise.resolve(null),
   ]);
   return {
     debtors: debtors ?? [],
@@ -71,27 +63,19 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const selected = debtors.find((d) => d.id === selectedId) ?? null;
 
   useEffect(() => {
-    if (loaderData.debtorsError)
-      notify("error", "Error fetching debtors", "dashboard");
+    if (loaderData.debtorsError) notify("error", "Error fetching debtors", "dashboard");
   }, [loaderData.debtorsError]);
   useEffect(() => {
-    if (loaderData.schedulesError)
-      notify("error", "Error fetching schedules", "dashboard");
+    if (loaderData.schedulesError) notify("error", "Error fetching schedules", "dashboard");
   }, [loaderData.schedulesError]);
 
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8">
       <h1 className="sr-only">Dashboard</h1>
-      <section
-        aria-labelledby="reminders-heading"
-        className="rounded-xl border border-border bg-surface p-4 sm:p-6"
-      >
+      <section aria-labelledby="reminders-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>
-            <h2
-              id="reminders-heading"
-              className="text-sm font-medium text-muted"
-            >
+            <h2 id="reminders-heading" className="text-sm font-medium text-muted">
               Reminders sent
             </h2>
             <p className="text-4xl font-black" data-testid="reminders-sent">
@@ -126,18 +110,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             </select>
           </div>
         </div>
-        <Link
-          to="/report"
-          className="mt-4 inline-block text-sm text-primary underline-offset-4 hover:underline"
-        >
+        <Link to="/report" className="mt-4 inline-block text-sm text-primary underline-offset-4 hover:underline">
           Reminders Report
         </Link>
       </section>
 
-      <ChartCard
-        data={loaderData.chart}
-        debtorName={selected?.fullName ?? null}
-      />
+      <ChartCard data={loaderData.chart} debtorName={selected?.fullName ?? null} />
 
       <div className="flex flex-col gap-2">
         <SchedulesTable
@@ -146,54 +124,35 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           timeZone={loaderData.timeZone}
           period={loaderData.period}
         />
-        <Link
-          to="/schedules-list"
-          className="self-end text-sm text-primary underline-offset-4 hover:underline"
-        >
+        <Link to="/schedules-list" className="self-end text-sm text-primary underline-offset-4 hover:underline">
           View All Schedules
         </Link>
       </div>
 
       <div className="flex flex-col gap-2">
         <DebtorsTable debtors={debtors} area="dashboard" />
-        <Link
-          to="/debtors-list"
-          className="self-end text-sm text-primary underline-offset-4 hover:underline"
-        >
+        <Link to="/debtors-list" className="self-end text-sm text-primary underline-offset-4 hover:underline">
           View All Debtors
         </Link>
       </div>
 
-      <section
-        aria-labelledby="orgs-heading"
-        className="rounded-xl border border-border bg-surface p-4 sm:p-6"
-      >
+      <section aria-labelledby="orgs-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
         <div className="mb-3 flex items-center justify-between">
           <h2 id="orgs-heading" className="text-xl font-bold">
             Organizations
           </h2>
-          <Link
-            to="/iam/orgs"
-            className="text-sm text-primary underline-offset-4 hover:underline"
-          >
+          <Link to="/iam/orgs" className="text-sm text-primary underline-offset-4 hover:underline">
             Manage
           </Link>
         </div>
         {organizations.length === 0 ? (
-          <p className="text-muted">
-            You have not added any organizations yet.
-          </p>
+          <p className="text-muted">You have not added any organizations yet.</p>
         ) : (
           <ul className="grid gap-3 sm:grid-cols-2">
             {organizations.map((o) => (
-              <li
-                key={o.id}
-                className="rounded-lg border border-border bg-background p-3"
-              >
+              <li key={o.id} className="rounded-lg border border-border bg-background p-3">
                 <p className="font-semibold">{o.name}</p>
-                <p className="whitespace-pre-line text-sm text-muted">
-                  {o.address}
-                </p>
+                <p className="whitespace-pre-line text-sm text-muted">{o.address}</p>
               </li>
             ))}
           </ul>
@@ -204,33 +163,17 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 }
 
 /** Reminders sent per month to the selected debtor; the numbers are also a table for screen readers. */
-function ChartCard({
-  data,
-  debtorName,
-}: {
-  data: ChartPoint[] | null;
-  debtorName: string | null;
-}) {
+function ChartCard({ data, debtorName }: { data: ChartPoint[] | null; debtorName: string | null }) {
   const [mounted, setMounted] = useState(false);
   useEffect(() => setMounted(true), []);
-  const skeleton = (
-    <div
-      className="h-[240px] animate-pulse rounded-lg bg-background"
-      aria-hidden
-    />
-  );
+  const skeleton = <div className="h-[240px] animate-pulse rounded-lg bg-background" aria-hidden />;
   return (
-    <section
-      aria-labelledby="chart-heading"
-      className="rounded-xl border border-border bg-surface p-4 sm:p-6"
-    >
+    <section aria-labelledby="chart-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
       <h2 id="chart-heading" className="text-xl font-bold">
         Notifications
       </h2>
       <p className="mb-3 text-sm text-muted">
-        {debtorName
-          ? `Reminders sent to ${debtorName}, last six months`
-          : "Add a debtor to see their reminders here."}
+        {debtorName ? `Reminders sent to ${debtorName}, last six months` : "Add a debtor to see their reminders here."}
       </p>
       {data && (
         <>

@@ -5,7 +5,15 @@ import { getApp } from "~/lib/context.server";
 import { handleDebtorIntent } from "~/models/debtor-actions.server";
 
 /** The action of every page that shows the debtors table (dashboard, /debtors-list). */
-export async function debtorPageAction({ context, request, url }: { context: Readonly<RouterContextProvider>; request: Request; url: URL }) {
+export async function debtorPageAction({
+  context,
+  request,
+  url,
+}: {
+  context: Readonly<RouterContextProvider>;
+  request: Request;
+  url: URL;
+}) {
   const user = requireUser(context, url);
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");

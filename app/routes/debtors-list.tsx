@@ -1,15 +1,11 @@
 import { Link } from "react-router";
-import { debtorPageAction } from "./debtor-action.server";
-import type { Route } from "./+types/debtors-list";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
-import {
-  countDebtors,
-  DEBTOR_PAGE_SIZE,
-  listDebtors,
-} from "~/models/debtor.server";
+import { countDebtors, DEBTOR_PAGE_SIZE, listDebtors } from "~/models/debtor.server";
+import type { Route } from "./+types/debtors-list";
+import { debtorPageAction } from "./debtor-action.server";
 
 // A public route: data is only fetched when a user is signed in (spec §2 route table).
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -23,10 +19,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       pages: 1,
     };
   const db = getDb(env.DB);
-  const page = Math.max(
-    1,
-    Number(new URL(request.url).searchParams.get("page")) || 1,
-  );
+  const page = Math.max(1, Number(new URL(request.url).searchParams.get("page")) || 1);
   const [debtors, total] = await Promise.all([
     listDebtors(db, user.id, {
       limit: DEBTOR_PAGE_SIZE,
@@ -54,10 +47,7 @@ export default function DebtorsList({ loaderData }: Route.ComponentProps) {
         <h1 className="text-3xl font-bold">Debtors</h1>
         <p className="mt-4 text-muted">No debtors found</p>
         <p className="mt-2">
-          <Link
-            to="/?redirectTo=%2Fdebtors-list#sign-in"
-            className="text-primary underline"
-          >
+          <Link to="/?redirectTo=%2Fdebtors-list#sign-in" className="text-primary underline">
             Sign in
           </Link>{" "}
           to see and manage your debtors.
@@ -69,10 +59,7 @@ export default function DebtorsList({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <Link
-          to="/dashboard"
-          className="text-sm text-primary underline-offset-4 hover:underline"
-        >
+        <Link to="/dashboard" className="text-sm text-primary underline-offset-4 hover:underline">
           Back to dashboard
         </Link>
         <p className="text-muted" data-testid="debtor-count">

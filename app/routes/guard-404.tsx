@@ -1,12 +1,12 @@
 import { data, redirect } from "react-router";
-import type { Route } from "./+types/guard-404";
-import { NotFoundMessage } from "~/components/not-found";
-import { SignInForm } from "~/components/sign-in-form";
 import { isGoogleConfigured } from "~/auth/google.server";
 import { requestMagicLink } from "~/auth/sign-in-action.server";
+import { NotFoundMessage } from "~/components/not-found";
+import { SignInForm } from "~/components/sign-in-form";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
+import type { Route } from "./+types/guard-404";
 
 /** /404: where a visitor lands from a guarded route, with sign-in that brings them back. */
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -35,10 +35,12 @@ export default function GuardNotFound({ loaderData }: Route.ComponentProps) {
     <NotFoundMessage>
       {!loaderData.signedIn && (
         <div className="mt-6 flex w-full flex-col items-center gap-4">
-          <p className="text-muted">
-            {loaderData.redirectTo ? "Sign in to open this page." : "Sign in to continue."}
-          </p>
-          <SignInForm googleEnabled={loaderData.googleEnabled} redirectTo={loaderData.redirectTo} initialError={loaderData.error} />
+          <p className="text-muted">{loaderData.redirectTo ? "Sign in to open this page." : "Sign in to continue."}</p>
+          <SignInForm
+            googleEnabled={loaderData.googleEnabled}
+            redirectTo={loaderData.redirectTo}
+            initialError={loaderData.error}
+          />
         </div>
       )}
     </NotFoundMessage>

@@ -1,13 +1,13 @@
-import type { Route } from "./+types/home";
+import { isGoogleConfigured } from "~/auth/google.server";
+import { redirectSignedIn } from "~/auth/guard.server";
+import { requestMagicLink } from "~/auth/sign-in-action.server";
 import { Faq } from "~/components/faq";
 import { SignInForm } from "~/components/sign-in-form";
-import { redirectSignedIn } from "~/auth/guard.server";
-import { isGoogleConfigured } from "~/auth/google.server";
-import { requestMagicLink } from "~/auth/sign-in-action.server";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { getApp } from "~/lib/context.server";
 import { landingFaq } from "~/lib/faq";
 import { safeRedirect } from "~/lib/redirect";
+import type { Route } from "./+types/home";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   redirectSignedIn(context);
@@ -36,7 +36,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <p className="hero-rise-delay mt-6 text-lg sm:text-xl">Schedule email reminders for your debtors.</p>
           </div>
           <div className="flex justify-center md:justify-end">
-            <SignInForm googleEnabled={loaderData.googleEnabled} initialError={loaderData.error} redirectTo={loaderData.redirectTo} />
+            <SignInForm
+              googleEnabled={loaderData.googleEnabled}
+              initialError={loaderData.error}
+              redirectTo={loaderData.redirectTo}
+            />
           </div>
         </div>
       </section>

@@ -2,20 +2,32 @@ import { parseWithValibot } from "@conform-to/valibot";
 import { Tabs } from "radix-ui";
 import { data, Link } from "react-router";
 import * as v from "valibot";
-import type { Route } from "./+types/iam";
 import { requireUser } from "~/auth/guard.server";
 import { checkUserPassword, hasPassword, setPassword } from "~/auth/password.server";
 import { PasswordForm } from "~/components/password-form";
 import { OrgManager } from "~/components/settings/org-manager";
 import { ProfileInfo } from "~/components/settings/profile-info";
-import { getDb, type Db } from "~/db/client.server";
+import { type Db, getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
-import { IMAGE_TOO_LARGE, ImageRejected, MAX_IMAGE_BYTES, signedImageUrl, storeProfileImage, UNSUPPORTED_IMAGE } from "~/lib/images.server";
-import { createOrganization, deleteOrganization, listOrganizations, updateOrganization } from "~/models/organization.server";
+import {
+  IMAGE_TOO_LARGE,
+  ImageRejected,
+  MAX_IMAGE_BYTES,
+  signedImageUrl,
+  storeProfileImage,
+  UNSUPPORTED_IMAGE,
+} from "~/lib/images.server";
+import {
+  createOrganization,
+  deleteOrganization,
+  listOrganizations,
+  updateOrganization,
+} from "~/models/organization.server";
 import { setProfileImage, updateProfileName } from "~/models/user.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { OrganizationSchema } from "~/schemas/organization";
 import { ProfileNameSchema } from "~/schemas/profile";
+import type { Route } from "./+types/iam";
 
 const TABS = [
   { id: "info", label: "Personal information", short: "Info" },
@@ -48,12 +60,18 @@ export async function loader({ context, request, params, url }: Route.LoaderArgs
 }
 
 const IdField = v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number), v.integer(), v.minValue(1));
-const reply = (intent: string, ok: boolean, message: string | null, result?: unknown) => ({ intent, ok, message, result });
+const reply = (intent: string, ok: boolean, message: string | null, result?: unknown) => ({
+  intent,
+  ok,
+  message,
+  result,
+});
 
 async function organizationIntent(db: Db, ownerId: string, intent: string, formData: FormData) {
   if (intent === "org-delete") {
     const id = v.safeParse(IdField, formData.get("id"));
-    if (!id.success || !(await deleteOrganization(db, ownerId, id.output))) return data(reply(intent, false, "Something went wrong"), { status: 404 });
+    if (!id.success || !(await deleteOrganization(db, ownerId, id.output)))
+      return data(reply(intent, false, "Something went wrong"), { status: 404 });
     return reply(intent, true, "Organization deleted");
   }
   const submission = parseWithValibot(formData, { schema: OrganizationSchema });
@@ -91,7 +109,8 @@ export async function action({ context, request, params, url }: Route.ActionArgs
 
   if (intent === "profile-photo") {
     const file = formData.get("photo");
-    if (!(file instanceof File) || file.size === 0) return data(reply(intent, false, UNSUPPORTED_IMAGE), { status: 400 });
+    if (!(file instanceof File) || file.size === 0)
+      return data(reply(intent, false, UNSUPPORTED_IMAGE), { status: 400 });
     try {
       const key = await storeProfileImage(env, user.id, await file.arrayBuffer());
       const previous = await setProfileImage(db, user.id, key);
@@ -111,7 +130,13 @@ export async function action({ context, request, params, url }: Route.ActionArgs
       const current = submission.value.currentPassword ?? "";
       if (!current || !(await checkUserPassword(db, user.id, current))) {
         return data(
-          { result: submission.reply({ ...hide, fieldErrors: { currentPassword: ["The current password is not correct"] } }), saved: false },
+          {
+            result: submission.reply({
+              ...hide,
+              fieldErrors: { currentPassword: ["The current password is not correct"] },
+            }),
+            saved: false,
+          },
           { status: 400 },
         );
       }
@@ -125,7 +150,11 @@ export async function action({ context, request, params, url }: Route.ActionArgs
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { tab, profile } = loaderData;
   return (
-    <Tabs.Root value={tab} orientation="vertical" className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 md:flex-row">
+    <Tabs.Root
+      value={tab}
+      orientation="vertical"
+      className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 md:flex-row"
+    >
       <Tabs.List aria-label="Settings" className="flex gap-2 overflow-x-auto md:w-56 md:shrink-0 md:flex-col">
         {TABS.map((t) => (
           <Tabs.Trigger key={t.id} value={t.id} asChild>

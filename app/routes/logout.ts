@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
-import type { Route } from "./+types/logout";
 import { clearSessionCookie, invalidateSession, readCookie, SESSION_COOKIE } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
+import type { Route } from "./+types/logout";
 
 /** Log out: the session row is deleted, the cookie cleared, and the user returns to /. */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import type { Route } from "./+types/not-found";
 import { NotFoundMessage } from "~/components/not-found";
+import type { Route } from "./+types/not-found";
 
 export async function loader() {
   return data(null, { status: 404 });

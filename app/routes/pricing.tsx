@@ -1,5 +1,4 @@
 import { Check } from "lucide-react";
-import type { Route } from "./+types/pricing";
 import { requireUser } from "~/auth/guard.server";
 import { Faq } from "~/components/faq";
 import { buttonVariants } from "~/components/ui/button";
@@ -7,6 +6,7 @@ import { getApp } from "~/lib/context.server";
 import { pricingFaq } from "~/lib/faq";
 import { plans } from "~/lib/plans";
 import { cn } from "~/lib/utils";
+import type { Route } from "./+types/pricing";
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   requireUser(context, url);

@@ -1,5 +1,4 @@
 import { Form, Link, useSubmit } from "react-router";
-import type { Route } from "./+types/report";
 import { requireUser } from "~/auth/guard.server";
 import { PeriodOptions } from "~/components/period-options";
 import { formatInstant } from "~/components/schedules/format";
@@ -13,11 +12,8 @@ import { strategyLabel } from "~/domain/strategies";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { listDebtorOptions } from "~/models/debtor.server";
-import {
-  DELIVERY_PAGE_SIZE,
-  deliveryTotals,
-  listDeliveries,
-} from "~/models/delivery.server";
+import { DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries } from "~/models/delivery.server";
+import type { Route } from "./+types/report";
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
@@ -29,8 +25,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const range = period ? periodRange(period, Date.now(), timeZone) : null;
   const page = Math.max(1, Number(url.searchParams.get("page")) || 1);
   const filter = {
-    debtorId:
-      Number.isInteger(debtorParam) && debtorParam > 0 ? debtorParam : null,
+    debtorId: Number.isInteger(debtorParam) && debtorParam > 0 ? debtorParam : null,
     from: range?.from,
     before: range?.before,
   };
@@ -64,34 +59,18 @@ const STATUS_LABELS: Record<string, string> = {
 
 function Status({ status }: { status: string }) {
   return (
-    <Badge
-      tone={
-        status === "sent" ? "good" : status === "sending" ? "neutral" : "bad"
-      }
-    >
+    <Badge tone={status === "sent" ? "good" : status === "sending" ? "neutral" : "bad"}>
       {STATUS_LABELS[status] ?? status}
     </Badge>
   );
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
-  const {
-    deliveries,
-    totals,
-    debtors,
-    timeZone,
-    debtorId,
-    period,
-    page,
-    pages,
-  } = loaderData;
+  const { deliveries, totals, debtors, timeZone, debtorId, period, page, pages } = loaderData;
   const submit = useSubmit();
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8">
-      <Link
-        to="/dashboard"
-        className="text-sm text-primary underline-offset-4 hover:underline"
-      >
+      <Link to="/dashboard" className="text-sm text-primary underline-offset-4 hover:underline">
         Back to Dashboard
       </Link>
       <h1 className="text-3xl font-bold">Reminders Report</h1>
@@ -150,25 +129,16 @@ export default function Report({ loaderData }: Route.ComponentProps) {
             ["Sending", totals.sending],
           ] as const
         ).map(([label, value]) => (
-          <div
-            key={label}
-            className="rounded-xl border border-border bg-surface p-4"
-          >
+          <div key={label} className="rounded-xl border border-border bg-surface p-4">
             <dt className="text-sm text-muted">{label}</dt>
-            <dd
-              className="text-3xl font-black"
-              data-testid={`total-${label.toLowerCase()}`}
-            >
+            <dd className="text-3xl font-black" data-testid={`total-${label.toLowerCase()}`}>
               {value}
             </dd>
           </div>
         ))}
       </dl>
 
-      <section
-        aria-label="Deliveries"
-        className="rounded-xl border border-border bg-surface p-4 sm:p-6"
-      >
+      <section aria-label="Deliveries" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
         {deliveries.length === 0 ? (
           <p className="py-8 text-center text-muted">No reminders found</p>
         ) : (
@@ -186,13 +156,8 @@ export default function Report({ loaderData }: Route.ComponentProps) {
               </thead>
               <tbody>
                 {deliveries.map((d) => (
-                  <tr
-                    key={d.id}
-                    className="border-b border-border align-top last:border-0"
-                  >
-                    <td className="py-3 whitespace-nowrap">
-                      {formatInstant(d.sentAt ?? d.createdAt, timeZone)}
-                    </td>
+                  <tr key={d.id} className="border-b border-border align-top last:border-0">
+                    <td className="py-3 whitespace-nowrap">{formatInstant(d.sentAt ?? d.createdAt, timeZone)}</td>
                     <td className="py-3">{d.debtorName ?? "Deleted debtor"}</td>
                     <td className="py-3">{templateName(d.template)}</td>
                     <td className="py-3">{strategyLabel(d.tone)}</td>
@@ -206,19 +171,12 @@ export default function Report({ loaderData }: Route.ComponentProps) {
             </table>
             <ul className="flex flex-col gap-3 md:hidden">
               {deliveries.map((d) => (
-                <li
-                  key={d.id}
-                  className="rounded-lg border border-border bg-background p-4 text-sm"
-                >
+                <li key={d.id} className="rounded-lg border border-border bg-background p-4 text-sm">
                   <div className="flex items-center justify-between gap-2">
-                    <span className="font-semibold">
-                      {d.debtorName ?? "Deleted debtor"}
-                    </span>
+                    <span className="font-semibold">{d.debtorName ?? "Deleted debtor"}</span>
                     <Status status={d.status} />
                   </div>
-                  <p className="text-muted">
-                    {formatInstant(d.sentAt ?? d.createdAt, timeZone)}
-                  </p>
+                  <p className="text-muted">{formatInstant(d.sentAt ?? d.createdAt, timeZone)}</p>
                   <p>
                     {templateName(d.template)} · {strategyLabel(d.tone)}
                   </p>
@@ -234,6 +192,4 @@ export default function Report({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Reminders Report · Dunly" },
-];
+export const meta: Route.MetaFunction = () => [{ title: "Reminders Report · Dunly" }];

@@ -1,7 +1,7 @@
-import type { Route } from "./+types/schedule.preview";
-import { REMINDER_PREVIEW_SAMPLE, renderReminder } from "../../emails/render-reminder";
 import { requireUser } from "~/auth/guard.server";
 import { isTemplateId } from "~/domain/presets";
+import { REMINDER_PREVIEW_SAMPLE, renderReminder } from "../../emails/render-reminder";
+import type { Route } from "./+types/schedule.preview";
 
 /**
  * The e-mail preview of the new-schedule page (DESIGN §5): the template rendered on the server
@@ -17,7 +17,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return new Response(html, {
     headers: {
       "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; frame-ancestors 'self'; sandbox",
+      "Content-Security-Policy":
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; frame-ancestors 'self'; sandbox",
       "X-Content-Type-Options": "nosniff",
       "Cache-Control": "private, max-age=300",
     },

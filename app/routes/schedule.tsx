@@ -1,6 +1,5 @@
 import { useCallback, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import type { Route } from "./+types/schedule";
 import { requireUser } from "~/auth/guard.server";
 import { EmailPreview } from "~/components/schedules/email-preview";
 import { ScheduleForm, type ScheduleFormWatch } from "~/components/schedules/schedule-form";
@@ -10,6 +9,7 @@ import { FREQUENCIES } from "~/domain/frequencies";
 import { getApp } from "~/lib/context.server";
 import { listDebtorOptions } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
+import type { Route } from "./+types/schedule";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);

@@ -25,7 +25,14 @@ export async function loadSchedulesPage(db: Db, ownerId: string, url: URL, timeZ
       listSchedules(db, ownerId, { ...filter, limit: SCHEDULE_PAGE_SIZE, offset: (page - 1) * SCHEDULE_PAGE_SIZE }),
       withTotal ? countSchedules(db, ownerId, filter) : Promise.resolve(null),
     ]);
-    return { schedules, total, page, pages: Math.max(1, Math.ceil((total ?? 0) / SCHEDULE_PAGE_SIZE)), period, error: false };
+    return {
+      schedules,
+      total,
+      page,
+      pages: Math.max(1, Math.ceil((total ?? 0) / SCHEDULE_PAGE_SIZE)),
+      period,
+      error: false,
+    };
   } catch (error) {
     console.error("[dunly] schedules failed to load", error);
     return { schedules: [], total: 0, page, pages: 1, period, error: true };

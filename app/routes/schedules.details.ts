@@ -1,11 +1,11 @@
 import { data } from "react-router";
-import type { Route } from "./+types/schedules.details";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
 import { listDebtorOptions } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 import { getScheduleDetails } from "~/models/schedule.server";
+import type { Route } from "./+types/schedules.details";
 
 /** The configure modal's data: the owner's schedule with its debtor, and the form's options. */
 export async function loader({ context, params, url }: Route.LoaderArgs) {

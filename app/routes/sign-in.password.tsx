@@ -2,7 +2,6 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2 } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import type { Route } from "./+types/sign-in.password";
 import { redirectSignedIn } from "~/auth/guard.server";
 import { clientKey } from "~/auth/magic-link.server";
 import { authenticateWithPassword } from "~/auth/password.server";
@@ -14,6 +13,7 @@ import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { takeRateLimit } from "~/models/rate-limit.server";
 import { PasswordSignInSchema } from "~/schemas/auth";
+import type { Route } from "./+types/sign-in.password";
 
 const WRONG = "Wrong e-mail or password.";
 
@@ -25,7 +25,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { env } = getApp(context);
   const submission = parseWithValibot(await request.formData(), { schema: PasswordSignInSchema });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+  if (submission.status !== "success")
+    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   const db = getDb(env.DB);
   const email = submission.value.email.toLowerCase();
   // Guessing is slowed down per address and per client; the message never says which part was wrong.
@@ -34,12 +35,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     (await takeRateLimit(db, `password-email:${email}`, 10, 15 * 60 * 1000));
   if (!allowed) {
     return data(
-      { result: submission.reply({ formErrors: ["Too many attempts. Please wait a few minutes and try again."], hideFields: ["password"] }) },
+      {
+        result: submission.reply({
+          formErrors: ["Too many attempts. Please wait a few minutes and try again."],
+          hideFields: ["password"],
+        }),
+      },
       { status: 429 },
     );
   }
   const userId = await authenticateWithPassword(db, email, submission.value.password);
-  if (!userId) return data({ result: submission.reply({ formErrors: [WRONG], hideFields: ["password"] }) }, { status: 400 });
+  if (!userId)
+    return data({ result: submission.reply({ formErrors: [WRONG], hideFields: ["password"] }) }, { status: 400 });
   const session = await createSession(db, userId);
   return redirect(safeRedirect(submission.value.redirectTo) ?? "/welcome", {
     headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, new URL(request.url)) },
@@ -58,16 +65,31 @@ export default function PasswordSignIn({ loaderData, actionData }: Route.Compone
   return (
     <section className="mx-auto flex max-w-sm flex-col gap-6 px-4 py-16">
       <h1 className="text-3xl font-bold">Sign in with a password</h1>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-6">
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-6"
+      >
         {loaderData.redirectTo && <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />}
         <div>
           <Label htmlFor={fields.email.id}>Email</Label>
-          <Input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} placeholder="Your Email" autoComplete="email" className="mt-1" />
+          <Input
+            {...getInputProps(fields.email, { type: "email" })}
+            key={fields.email.key}
+            placeholder="Your Email"
+            autoComplete="email"
+            className="mt-1"
+          />
           <FieldError id={fields.email.errorId} errors={fields.email.errors} />
         </div>
         <div>
           <Label htmlFor={fields.password.id}>Password</Label>
-          <Input {...getInputProps(fields.password, { type: "password" })} key={fields.password.key} autoComplete="current-password" className="mt-1" />
+          <Input
+            {...getInputProps(fields.password, { type: "password" })}
+            key={fields.password.key}
+            autoComplete="current-password"
+            className="mt-1"
+          />
           <FieldError id={fields.password.errorId} errors={fields.password.errors} />
         </div>
         {form.errors && (

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import type { Route } from "./+types/welcome";
 import { buttonVariants } from "~/components/ui/button";
 import { getApp } from "~/lib/context.server";
+import type { Route } from "./+types/welcome";
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { signedIn: Boolean(getApp(context).user) };

@@ -2,7 +2,12 @@ import * as v from "valibot";
 
 /** The landing page's magic-link form (spec §5: 'Email is required' for a missing or bad address). */
 export const SignInSchema = v.object({
-  email: v.pipe(v.string("Email is required"), v.trim(), v.email("Email is required"), v.maxLength(254, "Email is required")),
+  email: v.pipe(
+    v.string("Email is required"),
+    v.trim(),
+    v.email("Email is required"),
+    v.maxLength(254, "Email is required"),
+  ),
   redirectTo: v.optional(v.string()),
 });
 
@@ -27,7 +32,11 @@ export const SetPasswordSchema = v.pipe(
     confirmPassword: v.string("Please repeat the new password"),
   }),
   v.forward(
-    v.partialCheck([["newPassword"], ["confirmPassword"]], (input) => input.newPassword === input.confirmPassword, "The passwords do not match"),
+    v.partialCheck(
+      [["newPassword"], ["confirmPassword"]],
+      (input) => input.newPassword === input.confirmPassword,
+      "The passwords do not match",
+    ),
     ["confirmPassword"],
   ),
 );

@@ -5,29 +5,59 @@ import { missingFieldMessage } from "./missing";
 export const DEBTOR_NAME_MESSAGE = "Please enter the full name of the debtor";
 export const DEBTOR_EMAIL_MESSAGE = "Please enter a valid email";
 export const DEBT_MESSAGE = "Please enter a number greater than 0";
-const MISSING = missingFieldMessage({ full_name: DEBTOR_NAME_MESSAGE, email: DEBTOR_EMAIL_MESSAGE, debt: DEBT_MESSAGE });
+const MISSING = missingFieldMessage({
+  full_name: DEBTOR_NAME_MESSAGE,
+  email: DEBTOR_EMAIL_MESSAGE,
+  debt: DEBT_MESSAGE,
+});
 
 /** The debtor form and API payload (spec §5), one schema for browser, action and JSON API. */
-export const DebtorSchema = v.object({
-  kind: v.optional(v.picklist(["person", "company"]), "person"),
-  full_name: v.pipe(v.string(DEBTOR_NAME_MESSAGE), v.trim(), v.nonEmpty(DEBTOR_NAME_MESSAGE), v.maxLength(200, "Please use at most 200 characters")),
-  email: v.pipe(v.string(DEBTOR_EMAIL_MESSAGE), v.trim(), v.email(DEBTOR_EMAIL_MESSAGE), v.maxLength(254, DEBTOR_EMAIL_MESSAGE)),
-  debt: v.pipe(
-    v.number(DEBT_MESSAGE),
-    v.finite(DEBT_MESSAGE),
-    v.minValue(1, DEBT_MESSAGE),
-    v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
-  ),
-  active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist([1, 2, 3], "Please choose a strategy")), 1),
-}, MISSING);
+export const DebtorSchema = v.object(
+  {
+    kind: v.optional(v.picklist(["person", "company"]), "person"),
+    full_name: v.pipe(
+      v.string(DEBTOR_NAME_MESSAGE),
+      v.trim(),
+      v.nonEmpty(DEBTOR_NAME_MESSAGE),
+      v.maxLength(200, "Please use at most 200 characters"),
+    ),
+    email: v.pipe(
+      v.string(DEBTOR_EMAIL_MESSAGE),
+      v.trim(),
+      v.email(DEBTOR_EMAIL_MESSAGE),
+      v.maxLength(254, DEBTOR_EMAIL_MESSAGE),
+    ),
+    debt: v.pipe(
+      v.number(DEBT_MESSAGE),
+      v.finite(DEBT_MESSAGE),
+      v.minValue(1, DEBT_MESSAGE),
+      v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
+    ),
+    active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist([1, 2, 3], "Please choose a strategy")), 1),
+  },
+  MISSING,
+);
 export type DebtorInput = v.InferOutput<typeof DebtorSchema>;
 
 /** The same fields as JSON: numbers may arrive as numeric strings from simple clients. */
-export const DebtorJsonSchema = v.object({
-  ...DebtorSchema.entries,
-  debt: v.pipe(v.union([v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, DEBT_MESSAGE), v.transform(Number))], DEBT_MESSAGE), DebtorSchema.entries.debt),
-  active_strategy: v.optional(
-    v.pipe(v.union([v.number(), v.pipe(v.string(), v.transform(Number))]), v.integer("Please choose a strategy"), v.picklist([1, 2, 3], "Please choose a strategy")),
-    1,
-  ),
-}, MISSING);
+export const DebtorJsonSchema = v.object(
+  {
+    ...DebtorSchema.entries,
+    debt: v.pipe(
+      v.union(
+        [v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, DEBT_MESSAGE), v.transform(Number))],
+        DEBT_MESSAGE,
+      ),
+      DebtorSchema.entries.debt,
+    ),
+    active_strategy: v.optional(
+      v.pipe(
+        v.union([v.number(), v.pipe(v.string(), v.transform(Number))]),
+        v.integer("Please choose a strategy"),
+        v.picklist([1, 2, 3], "Please choose a strategy"),
+      ),
+      1,
+    ),
+  },
+  MISSING,
+);

@@ -50,7 +50,13 @@ export const ScheduleSchema = v.pipe(
         FREQUENCIES[0]!.id,
       ),
       // Checked against Intl by the server; anything odd falls back (UTC, or the schedule's own).
-      time_zone: v.optional(v.pipe(v.string(), v.trim(), v.transform((tz) => (tz.length <= 64 ? tz : "")))),
+      time_zone: v.optional(
+        v.pipe(
+          v.string(),
+          v.trim(),
+          v.transform((tz) => (tz.length <= 64 ? tz : "")),
+        ),
+      ),
     },
     MISSING,
   ),
@@ -62,4 +68,8 @@ export const ScheduleSchema = v.pipe(
 export type ScheduleInput = v.InferOutput<typeof ScheduleSchema>;
 
 /** Bulk actions on selected rows: ids are only a request; the server keeps the owner's own. */
-export const SelectedIdsSchema = v.pipe(v.array(v.pipe(v.string(), v.trim(), v.nonEmpty())), v.minLength(1), v.maxLength(100));
+export const SelectedIdsSchema = v.pipe(
+  v.array(v.pipe(v.string(), v.trim(), v.nonEmpty())),
+  v.minLength(1),
+  v.maxLength(100),
+);

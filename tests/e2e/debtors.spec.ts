@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { addDebtor, signInWithMagicLink, uniqueEmail } from "./helpers";
 
 async function signIn(page: Page, redirect = "/dashboard") {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { addDebtor, mailTo, signInWithMagicLink, uniqueEmail } from "./helpers";
 
 async function signIn(page: Page, redirect = "/dashboard") {
@@ -12,7 +12,9 @@ function scheduleEntry(page: Page, text: string) {
   return page.locator("tr:visible, li:visible").filter({ hasText: text });
 }
 
-test("a 'now' schedule: field errors, then created, listed and its e-mail arrives in the dev mailbox", async ({ page }) => {
+test("a 'now' schedule: field errors, then created, listed and its e-mail arrives in the dev mailbox", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const owner = await signIn(page);
   const debtorEmail = uniqueEmail("now-debtor");
@@ -54,7 +56,12 @@ test("the preview switches templates and follows the preset and frequency", asyn
   await expect(page.getByText("Choose a preset to preview its e-mails.")).toBeVisible();
   await page.getByLabel("Preset").selectOption({ label: "Escalating Reminders" });
   const templates = page.getByRole("list", { name: "Templates" });
-  await expect(templates.getByRole("button")).toHaveText(["1. Initial Email", "2. Follow Up", "3. Second follow up", "4. Final Notice"]);
+  await expect(templates.getByRole("button")).toHaveText([
+    "1. Initial Email",
+    "2. Follow Up",
+    "3. Second follow up",
+    "4. Final Notice",
+  ]);
   await expect(page.getByTestId("preview-frequency")).toHaveText("Daily at 10:00");
 
   const frame = page.frameLocator('iframe[title^="Preview:"]');
@@ -110,7 +117,9 @@ test("edit a schedule in place and disable it from the configure modal @phone", 
   await expect(modal.getByText("Weekly on Monday at 10:00")).toBeVisible();
 
   await modal.getByRole("button", { name: "Disable" }).click();
-  await expect(modal.getByText("Are you sure you want to disable this schedule? No further reminders will be sent.")).toBeVisible();
+  await expect(
+    modal.getByText("Are you sure you want to disable this schedule? No further reminders will be sent."),
+  ).toBeVisible();
   await modal.getByRole("button", { name: "Cancel" }).click();
   await modal.getByRole("button", { name: "Disable" }).click();
   await modal.getByRole("button", { name: "Disable" }).click();
@@ -129,7 +138,9 @@ test("re-send reminders to a selected debtor: toast, cleared selection and the e
   await expect(page.getByRole("button", { name: "Add Debtor" })).toBeHidden();
   await page.getByRole("button", { name: "Re-send reminders" }).click();
   await expect(page.getByText("Emails sending rescheduled.")).toBeVisible();
-  await expect(page.getByRole("checkbox", { name: "Select Rita Resend", exact: true }).filter({ visible: true })).not.toBeChecked();
+  await expect(
+    page.getByRole("checkbox", { name: "Select Rita Resend", exact: true }).filter({ visible: true }),
+  ).not.toBeChecked();
   await expect(page.getByRole("button", { name: "Add Debtor" })).toBeVisible();
 
   const mail = await mailTo(page, debtorEmail);

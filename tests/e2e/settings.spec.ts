@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
 import { signInWithMagicLink, uniqueEmail } from "./helpers";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -48,7 +48,9 @@ test("name and photo are changed and shown in the header @phone", async ({ page 
   await expect(page.getByTestId("profile-name")).toHaveText("Priya Patel");
 
   // An HTML file named .png is refused by its bytes, not its name.
-  await page.locator("#photo-input").setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: Buffer.from("<html><body>hi</body></html>") });
+  await page
+    .locator("#photo-input")
+    .setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: Buffer.from("<html><body>hi</body></html>") });
   await expect(page.getByText("Unsupported image type. We support JPEG, PNG and WebP.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Open account menu" }).locator("img")).toHaveCount(0);
 

@@ -9,14 +9,14 @@ import {
   formAction,
   IMAGES,
   imagesOf,
+  type Json,
   photoForm,
   postMultipart,
   snapshot,
   uploadImage,
   userRow,
-  type Json,
 } from "./data-helpers";
-import { get, pageText, postForm, signIn, type SignedIn, uniqueEmail } from "./helpers";
+import { get, pageText, postForm, type SignedIn, signIn, uniqueEmail } from "./helpers";
 
 /**
  * User B tries every read, edit and delete on user A's debtors, organizations, profile and image,
@@ -51,7 +51,9 @@ describe("access sweep: another user's records", () => {
     aDebtor = await addDebtor(a.cookie, { full_name: SECRET_DEBTOR, email: "zeb@example.com", debt: 321.09 });
     await addDebtor(a.cookie, { full_name: "Second Of A", debt: 5 });
     aOrg = await addOrg(a.cookie, { name: SECRET_ORG, address: "42 Hidden Lane" });
-    expect((await apiJson("PUT", "/profile/edit", { cookie: a.cookie, json: { full_name: SECRET_NAME } })).status).toBe(200);
+    expect((await apiJson("PUT", "/profile/edit", { cookie: a.cookie, json: { full_name: SECRET_NAME } })).status).toBe(
+      200,
+    );
     // A's photo through the settings form (sets users.img_key) and one more through the API.
     expect((await postMultipart("/iam/info.data", photoForm(IMAGES.png), a.cookie)).status).toBe(200);
     await uploadImage(a.cookie, a.userId, IMAGES.jpeg, "spare");
@@ -86,25 +88,73 @@ describe("access sweep: another user's records", () => {
 
     it("debtor edits and deletes: 404 by id, 403 with A's fb_uuid", async () => {
       const edit = { id: aDebtor.id, full_name: "Hijacked", email: "h@example.com", debt: 1 };
-      expect((await attempt("edit debtor", api("PUT", "/debtors/edit", { cookie: b.cookie, json: edit }))).status).toBe(404);
-      expect((await attempt("edit debtor fb", api("PUT", "/debtors/edit", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } }))).status).toBe(403);
-      expect((await attempt("del debtor", api("DELETE", "/debtors/del", { cookie: b.cookie, json: { id: aDebtor.id } }))).status).toBe(404);
+      expect((await attempt("edit debtor", api("PUT", "/debtors/edit", { cookie: b.cookie, json: edit }))).status).toBe(
+        404,
+      );
       expect(
-        (await attempt("del debtor str", api("DELETE", "/debtors/del", { cookie: b.cookie, json: { id: String(aDebtor.id) } }))).status,
+        (
+          await attempt(
+            "edit debtor fb",
+            api("PUT", "/debtors/edit", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } }),
+          )
+        ).status,
+      ).toBe(403);
+      expect(
+        (await attempt("del debtor", api("DELETE", "/debtors/del", { cookie: b.cookie, json: { id: aDebtor.id } })))
+          .status,
       ).toBe(404);
-      expect((await attempt("del debtor fb", api("DELETE", "/debtors/del", { cookie: b.cookie, json: { id: aDebtor.id, fb_uuid: fb() } }))).status).toBe(403);
       expect(
-        (await attempt("add debtor for A", api("POST", "/debtors/add", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } }))).status,
+        (
+          await attempt(
+            "del debtor str",
+            api("DELETE", "/debtors/del", { cookie: b.cookie, json: { id: String(aDebtor.id) } }),
+          )
+        ).status,
+      ).toBe(404);
+      expect(
+        (
+          await attempt(
+            "del debtor fb",
+            api("DELETE", "/debtors/del", { cookie: b.cookie, json: { id: aDebtor.id, fb_uuid: fb() } }),
+          )
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await attempt(
+            "add debtor for A",
+            api("POST", "/debtors/add", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } }),
+          )
+        ).status,
       ).toBe(403);
     });
 
     it("organization edits and deletes: 404 by id, 403 with A's fb_uuid", async () => {
       const edit = { id: aOrg.id, name: "Hijacked", address: "Nowhere" };
       expect((await attempt("edit org", api("PUT", "/org/edit", { cookie: b.cookie, json: edit }))).status).toBe(404);
-      expect((await attempt("edit org fb", api("PUT", "/org/edit", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } }))).status).toBe(403);
-      expect((await attempt("del org", api("DELETE", "/org/del", { cookie: b.cookie, json: { id: aOrg.id } }))).status).toBe(404);
-      expect((await attempt("del org fb", api("DELETE", "/org/del", { cookie: b.cookie, json: { id: aOrg.id, fb_uuid: fb() } }))).status).toBe(403);
-      expect((await attempt("add org for A", api("POST", "/org/add", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } }))).status).toBe(403);
+      expect(
+        (await attempt("edit org fb", api("PUT", "/org/edit", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } })))
+          .status,
+      ).toBe(403);
+      expect(
+        (await attempt("del org", api("DELETE", "/org/del", { cookie: b.cookie, json: { id: aOrg.id } }))).status,
+      ).toBe(404);
+      expect(
+        (
+          await attempt(
+            "del org fb",
+            api("DELETE", "/org/del", { cookie: b.cookie, json: { id: aOrg.id, fb_uuid: fb() } }),
+          )
+        ).status,
+      ).toBe(403);
+      expect(
+        (
+          await attempt(
+            "add org for A",
+            api("POST", "/org/add", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } }),
+          )
+        ).status,
+      ).toBe(403);
     });
 
     it("profile and image writes: 403 with A's ids, 404 for A's image", async () => {
@@ -121,7 +171,11 @@ describe("access sweep: another user's records", () => {
       }
       // Overwriting A's stored photo, or adding one under A's id.
       for (const key of [aImage, `${a.userId}/planted`]) {
-        const put = api("PUT", `/r2?key=${encodeURIComponent(key)}`, { cookie: b.cookie, raw: IMAGES.jpeg, headers: { "Content-Type": "image/jpeg" } });
+        const put = api("PUT", `/r2?key=${encodeURIComponent(key)}`, {
+          cookie: b.cookie,
+          raw: IMAGES.jpeg,
+          headers: { "Content-Type": "image/jpeg" },
+        });
         expect((await attempt(`PUT /r2 ${key}`, put)).status).toBe(403);
       }
       expect((await userRow(b.userId))!.img_key).toBeNull();
@@ -133,7 +187,13 @@ describe("access sweep: another user's records", () => {
       it(`${path}: debtor-edit and debtor-delete of A's debtor answer 404`, async () => {
         // As the page posts it: the dashboard's URL names B's selected debtor.
         const page = path === "/dashboard" ? `/dashboard?debtor=${bDebtor.id}` : path;
-        const edit = { intent: "debtor-edit", id: String(aDebtor.id), full_name: "Hijacked", email: "h@example.com", debt: "1" };
+        const edit = {
+          intent: "debtor-edit",
+          id: String(aDebtor.id),
+          full_name: "Hijacked",
+          email: "h@example.com",
+          debt: "1",
+        };
         const viaFetcher = await formAction(page, edit, b.cookie);
         expect(viaFetcher.status).toBe(404);
         expect(viaFetcher.data).toMatchObject({ ok: false, message: "Something went wrong" });
@@ -163,7 +223,11 @@ describe("access sweep: another user's records", () => {
 
     it("profile-name and profile-photo only ever change the signed-in user", async () => {
       // Extra fields naming A are ignored: the owner is the session's user.
-      const named = await formAction("/iam/info", { intent: "profile-name", full_name: "B Renamed", id: a.userId, fb_uuid: a.userId }, b.cookie);
+      const named = await formAction(
+        "/iam/info",
+        { intent: "profile-name", full_name: "B Renamed", id: a.userId, fb_uuid: a.userId },
+        b.cookie,
+      );
       expect(named.status).toBe(200);
       expect((await userRow(b.userId))!.full_name).toBe("B Renamed");
 
@@ -186,7 +250,8 @@ describe("access sweep: another user's records", () => {
         const text = await pageText(res);
         answers.push({ what: `GET ${path}`, status: res.status, text });
         expect([200, 302], path).toContain(res.status);
-        for (const secret of [SECRET_DEBTOR, SECRET_ORG, SECRET_NAME, aImage, a.email]) expect(text, `${path} leaks ${secret}`).not.toContain(secret);
+        for (const secret of [SECRET_DEBTOR, SECRET_ORG, SECRET_NAME, aImage, a.email])
+          expect(text, `${path} leaks ${secret}`).not.toContain(secret);
       }
       // A's own page does show them (so the check above could fail).
       const own = await pageText(await get(`/dashboard?debtor=${aDebtor.id}`, { cookie: a.cookie }));
@@ -198,7 +263,10 @@ describe("access sweep: another user's records", () => {
       const url = new URL(aSignedUrl, "http://localhost");
       const bKey = (await userRow(b.userId))!.img_key!;
       expect((await get(`/images/${bKey}${url.search}`)).status).toBe(404);
-      const bUrl = new URL((await apiJson("GET", `/r2/getPresignedUrl?key=${bKey}`, { cookie: b.cookie })).body.signedUrl, "http://localhost");
+      const bUrl = new URL(
+        (await apiJson("GET", `/r2/getPresignedUrl?key=${bKey}`, { cookie: b.cookie })).body.signedUrl,
+        "http://localhost",
+      );
       expect((await get(`/images/${aImage}${bUrl.search}`)).status).toBe(404);
       expect((await get(`/images/${a.userId}/spare${bUrl.search}`)).status).toBe(404);
     });
@@ -206,7 +274,13 @@ describe("access sweep: another user's records", () => {
 
   describe("afterwards", () => {
     it("every attempt was refused with 404 or 403, and none answered 500", () => {
-      const writes = answers.filter((x) => !x.what.startsWith("GET /dashboard") && !x.what.startsWith("GET /debtors-list") && !x.what.startsWith("GET /iam") && !x.what.includes("(own)"));
+      const writes = answers.filter(
+        (x) =>
+          !x.what.startsWith("GET /dashboard") &&
+          !x.what.startsWith("GET /debtors-list") &&
+          !x.what.startsWith("GET /iam") &&
+          !x.what.includes("(own)"),
+      );
       expect(writes.length).toBeGreaterThan(20);
       for (const x of writes) expect([403, 404], x.what).toContain(x.status);
       for (const x of answers) expect(x.status, x.what).toBeLessThan(500);
@@ -214,7 +288,8 @@ describe("access sweep: another user's records", () => {
 
     it("no answer to B carried A's debtor, organization, name or image key", () => {
       for (const x of answers) {
-        for (const secret of [SECRET_DEBTOR, SECRET_ORG, SECRET_NAME, "42 Hidden Lane", aImage]) expect(x.text, `${x.what} leaks ${secret}`).not.toContain(secret);
+        for (const secret of [SECRET_DEBTOR, SECRET_ORG, SECRET_NAME, "42 Hidden Lane", aImage])
+          expect(x.text, `${x.what} leaks ${secret}`).not.toContain(secret);
       }
     });
 
@@ -228,7 +303,10 @@ describe("access sweep: another user's records", () => {
       expect(debtors.body.map((d: Json) => d.full_name)).toEqual([SECRET_DEBTOR, "Second Of A"]);
       expect(debtors.body[0].debt).toBe(321.09);
       expect((await apiJson("GET", "/org", { cookie: a.cookie })).body.map((o: Json) => o.name)).toEqual([SECRET_ORG]);
-      expect((await apiJson("GET", "/profile", { cookie: a.cookie })).body[0]).toMatchObject({ full_name: SECRET_NAME, img: aImage });
+      expect((await apiJson("GET", "/profile", { cookie: a.cookie })).body[0]).toMatchObject({
+        full_name: SECRET_NAME,
+        img: aImage,
+      });
       expect((await get(aSignedUrl)).status).toBe(200);
     });
   });

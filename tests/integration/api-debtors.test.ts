@@ -12,14 +12,21 @@ describe("GET /api/debtors", () => {
   });
 
   it("answers 401 for an unknown session token", async () => {
-    const { status, body } = await apiJson("GET", "/debtors", { cookie: "dunly_session=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" });
+    const { status, body } = await apiJson("GET", "/debtors", {
+      cookie: "dunly_session=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    });
     expect(status).toBe(401);
     expect(body.success).toBe(false);
   });
 
   it("lists the caller's debtors in the spec's shape, with decimal debt and the real sent count", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("list"));
-    const a = await addDebtor(cookie, { full_name: "Alpha", email: "alpha@example.com", debt: 125.5, active_strategy: 2 });
+    const a = await addDebtor(cookie, {
+      full_name: "Alpha",
+      email: "alpha@example.com",
+      debt: 125.5,
+      active_strategy: 2,
+    });
     const b = await addDebtor(cookie, { full_name: "Beta", email: "beta@example.com", debt: 3 });
     await insertDelivery(userId, a.id, "sent");
     await insertDelivery(userId, a.id, "sent");
@@ -124,16 +131,32 @@ describe("POST /api/debtors/add", () => {
     });
     expect(status).toBe(200);
     expect(body).toMatchObject({ success: true, error: null });
-    expect(body.data).toMatchObject({ fb_uuid: userId, full_name: "Jo Smith", email: "jo@example.com", debt: 125.5, active_strategy: 3, emails_sent: 0 });
+    expect(body.data).toMatchObject({
+      fb_uuid: userId,
+      full_name: "Jo Smith",
+      email: "jo@example.com",
+      debt: 125.5,
+      active_strategy: 3,
+      emails_sent: 0,
+    });
     const row = await debtorRow(body.data.id);
-    expect(row).toMatchObject({ owner_id: userId, full_name: "Jo Smith", email: "jo@example.com", debt_cents: 12550, active_strategy: 3 });
+    expect(row).toMatchObject({
+      owner_id: userId,
+      full_name: "Jo Smith",
+      email: "jo@example.com",
+      debt_cents: 12550,
+      active_strategy: 3,
+    });
     const listed = await apiJson("GET", "/debtors", { cookie });
     expect(listed.body[0].debt).toBe(125.5);
   });
 
   it("accepts numeric strings from simple clients and defaults the strategy to 1", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("strings"));
-    const { status, body } = await apiJson("POST", "/debtors/add", { cookie, json: { full_name: "Str", email: "s@example.com", debt: " 42.10 " } });
+    const { status, body } = await apiJson("POST", "/debtors/add", {
+      cookie,
+      json: { full_name: "Str", email: "s@example.com", debt: " 42.10 " },
+    });
     expect(status).toBe(200);
     expect(body.data).toMatchObject({ debt: 42.1, active_strategy: 1 });
     expect((await debtorRowsOf(userId))[0]!.debt_cents).toBe(4210);
@@ -142,7 +165,10 @@ describe("POST /api/debtors/add", () => {
   it("never takes the owner from the payload: an id or owner_id in the body is ignored", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("owner-field"));
     const other = await signIn(uniqueEmail("victim"));
-    const { status, body } = await apiJson("POST", "/debtors/add", { cookie, json: { ...valid, id: 1, owner_id: other.userId, ownerId: other.userId } });
+    const { status, body } = await apiJson("POST", "/debtors/add", {
+      cookie,
+      json: { ...valid, id: 1, owner_id: other.userId, ownerId: other.userId },
+    });
     expect(status).toBe(200);
     expect((await debtorRow(body.data.id))!.owner_id).toBe(userId);
     expect(await debtorRowsOf(other.userId)).toEqual([]);
@@ -151,7 +177,10 @@ describe("POST /api/debtors/add", () => {
   it("answers 403 when fb_uuid is not the caller's, and stores nothing", async () => {
     const a = await signIn(uniqueEmail("a"));
     const b = await signIn(uniqueEmail("b"));
-    const { status, body } = await apiJson("POST", "/debtors/add", { cookie: b.cookie, json: { ...valid, fb_uuid: a.userId } });
+    const { status, body } = await apiJson("POST", "/debtors/add", {
+      cookie: b.cookie,
+      json: { ...valid, fb_uuid: a.userId },
+    });
     expect(status).toBe(403);
     expect(body).toEqual({ success: false, error: "fb_uuid is not the signed-in user" });
     expect(await debtorRowsOf(a.userId)).toEqual([]);
@@ -194,7 +223,10 @@ describe("POST /api/debtors/add", () => {
 
     it("reports every invalid field at once", async () => {
       const { cookie } = await signIn(uniqueEmail("all"));
-      const { status, body } = await apiJson("POST", "/debtors/add", { cookie, json: { full_name: "", email: "x", debt: "abc" } });
+      const { status, body } = await apiJson("POST", "/debtors/add", {
+        cookie,
+        json: { full_name: "", email: "x", debt: "abc" },
+      });
       expect(status).toBe(400);
       expect(body.errors).toEqual({ full_name: [MSG.debtorName], email: [MSG.debtorEmail], debt: [MSG.debt] });
     });
@@ -207,7 +239,11 @@ describe("POST /api/debtors/add", () => {
       expect(res.status, raw).toBe(400);
       expect(await res.json()).toEqual({ success: false, error: "Expected a JSON object" });
     }
-    const form = await api("POST", "/debtors/add", { cookie, raw: "full_name=x&email=y&debt=1", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const form = await api("POST", "/debtors/add", {
+      cookie,
+      raw: "full_name=x&email=y&debt=1",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(form.status).toBe(400);
     expect(await debtorRowsOf(userId)).toEqual([]);
   });
@@ -225,17 +261,37 @@ describe("PUT /api/debtors/edit", () => {
     const d = await addDebtor(cookie);
     const { status, body } = await apiJson("PUT", "/debtors/edit", {
       cookie,
-      json: { id: d.id, fb_uuid: userId, full_name: "New Name", email: "new@example.com", debt: 0.99 + 1, active_strategy: 2 },
+      json: {
+        id: d.id,
+        fb_uuid: userId,
+        full_name: "New Name",
+        email: "new@example.com",
+        debt: 0.99 + 1,
+        active_strategy: 2,
+      },
     });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ success: true, error: null, data: { id: d.id, full_name: "New Name", debt: 1.99, active_strategy: 2 } });
-    expect(await debtorRow(d.id)).toMatchObject({ full_name: "New Name", email: "new@example.com", debt_cents: 199, active_strategy: 2, owner_id: userId });
+    expect(body).toMatchObject({
+      success: true,
+      error: null,
+      data: { id: d.id, full_name: "New Name", debt: 1.99, active_strategy: 2 },
+    });
+    expect(await debtorRow(d.id)).toMatchObject({
+      full_name: "New Name",
+      email: "new@example.com",
+      debt_cents: 199,
+      active_strategy: 2,
+      owner_id: userId,
+    });
   });
 
   it("accepts the id as a numeric string", async () => {
     const { cookie } = await signIn(uniqueEmail("edit-str"));
     const d = await addDebtor(cookie);
-    const { status } = await apiJson("PUT", "/debtors/edit", { cookie, json: { ...valid, id: String(d.id), full_name: "Stringy" } });
+    const { status } = await apiJson("PUT", "/debtors/edit", {
+      cookie,
+      json: { ...valid, id: String(d.id), full_name: "Stringy" },
+    });
     expect(status).toBe(200);
     expect((await debtorRow(d.id))!.full_name).toBe("Stringy");
   });
@@ -245,7 +301,10 @@ describe("PUT /api/debtors/edit", () => {
     const b = await signIn(uniqueEmail("b"));
     const d = await addDebtor(a.cookie, { full_name: "A's debtor" });
     const before = await debtorRow(d.id);
-    const { status, body } = await apiJson("PUT", "/debtors/edit", { cookie: b.cookie, json: { ...valid, id: d.id, full_name: "Hijacked" } });
+    const { status, body } = await apiJson("PUT", "/debtors/edit", {
+      cookie: b.cookie,
+      json: { ...valid, id: d.id, full_name: "Hijacked" },
+    });
     expect(status).toBe(404);
     expect(body).toEqual({ success: false, error: "Debtor not found" });
     expect(await debtorRow(d.id)).toEqual(before);
@@ -263,7 +322,10 @@ describe("PUT /api/debtors/edit", () => {
     const d = await addDebtor(a.cookie);
     const b = await signIn(uniqueEmail("b"));
     const before = await debtorRow(d.id);
-    const { status } = await apiJson("PUT", "/debtors/edit", { cookie: b.cookie, json: { ...valid, id: d.id, fb_uuid: a.userId } });
+    const { status } = await apiJson("PUT", "/debtors/edit", {
+      cookie: b.cookie,
+      json: { ...valid, id: d.id, fb_uuid: a.userId },
+    });
     expect(status).toBe(403);
     expect(await debtorRow(d.id)).toEqual(before);
   });
@@ -287,7 +349,10 @@ describe("PUT /api/debtors/edit", () => {
       [{ debt: 0 }, "debt", MSG.debt],
       [{ debt: "abc" }, "debt", MSG.debt],
     ] as const) {
-      const { status, body } = await apiJson("PUT", "/debtors/edit", { cookie, json: { ...valid, id: d.id, ...change } });
+      const { status, body } = await apiJson("PUT", "/debtors/edit", {
+        cookie,
+        json: { ...valid, id: d.id, ...change },
+      });
       expect(status).toBe(400);
       expect(body.errors[field]).toEqual([message]);
     }
@@ -328,7 +393,10 @@ describe("DELETE /api/debtors/del", () => {
     const a = await signIn(uniqueEmail("a"));
     const b = await signIn(uniqueEmail("b"));
     const d = await addDebtor(a.cookie);
-    const { status } = await apiJson("DELETE", "/debtors/del", { cookie: b.cookie, json: { id: d.id, fb_uuid: a.userId } });
+    const { status } = await apiJson("DELETE", "/debtors/del", {
+      cookie: b.cookie,
+      json: { id: d.id, fb_uuid: a.userId },
+    });
     expect(status).toBe(403);
     expect(await debtorRow(d.id)).not.toBeNull();
   });

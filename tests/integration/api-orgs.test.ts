@@ -45,16 +45,26 @@ describe("POST /api/org/add", () => {
 
   it("adds an organization owned by the caller (trimmed)", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("add"));
-    const { status, body } = await apiJson("POST", "/org/add", { cookie, json: { name: "  Acme  ", address: " 1 Main St ", fb_uuid: userId } });
+    const { status, body } = await apiJson("POST", "/org/add", {
+      cookie,
+      json: { name: "  Acme  ", address: " 1 Main St ", fb_uuid: userId },
+    });
     expect(status).toBe(200);
-    expect(body).toEqual({ success: true, error: null, data: { id: expect.any(Number), name: "Acme", address: "1 Main St", fb_uuid: userId } });
+    expect(body).toEqual({
+      success: true,
+      error: null,
+      data: { id: expect.any(Number), name: "Acme", address: "1 Main St", fb_uuid: userId },
+    });
     expect(await orgRow(body.data.id)).toMatchObject({ owner_id: userId, name: "Acme", address: "1 Main St" });
   });
 
   it("answers 403 when fb_uuid is not the caller's and stores nothing", async () => {
     const a = await signIn(uniqueEmail("a"));
     const b = await signIn(uniqueEmail("b"));
-    const { status, body } = await apiJson("POST", "/org/add", { cookie: b.cookie, json: { ...valid, fb_uuid: a.userId } });
+    const { status, body } = await apiJson("POST", "/org/add", {
+      cookie: b.cookie,
+      json: { ...valid, fb_uuid: a.userId },
+    });
     expect(status).toBe(403);
     expect(body.success).toBe(false);
     expect(await orgRowsOf(a.userId)).toEqual([]);
@@ -109,9 +119,16 @@ describe("PUT /api/org/edit", () => {
   it("updates the caller's organization", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("edit"));
     const org = await addOrg(cookie);
-    const { status, body } = await apiJson("PUT", "/org/edit", { cookie, json: { id: org.id, name: "Renamed", address: "New address", fb_uuid: userId } });
+    const { status, body } = await apiJson("PUT", "/org/edit", {
+      cookie,
+      json: { id: org.id, name: "Renamed", address: "New address", fb_uuid: userId },
+    });
     expect(status).toBe(200);
-    expect(body).toEqual({ success: true, error: null, data: { id: org.id, name: "Renamed", address: "New address", fb_uuid: userId } });
+    expect(body).toEqual({
+      success: true,
+      error: null,
+      data: { id: org.id, name: "Renamed", address: "New address", fb_uuid: userId },
+    });
     expect(await orgRow(org.id)).toMatchObject({ name: "Renamed", address: "New address", owner_id: userId });
   });
 
@@ -120,7 +137,10 @@ describe("PUT /api/org/edit", () => {
     const b = await signIn(uniqueEmail("b"));
     const org = await addOrg(a.cookie);
     const before = await orgRow(org.id);
-    const { status, body } = await apiJson("PUT", "/org/edit", { cookie: b.cookie, json: { ...valid, id: org.id, name: "Hijacked" } });
+    const { status, body } = await apiJson("PUT", "/org/edit", {
+      cookie: b.cookie,
+      json: { ...valid, id: org.id, name: "Hijacked" },
+    });
     expect(status).toBe(404);
     expect(body).toEqual({ success: false, error: "Organization not found" });
     expect(await orgRow(org.id)).toEqual(before);
@@ -131,7 +151,10 @@ describe("PUT /api/org/edit", () => {
     const b = await signIn(uniqueEmail("b"));
     const org = await addOrg(a.cookie);
     const before = await orgRow(org.id);
-    const { status } = await apiJson("PUT", "/org/edit", { cookie: b.cookie, json: { ...valid, id: org.id, fb_uuid: a.userId } });
+    const { status } = await apiJson("PUT", "/org/edit", {
+      cookie: b.cookie,
+      json: { ...valid, id: org.id, fb_uuid: a.userId },
+    });
     expect(status).toBe(403);
     expect(await orgRow(org.id)).toEqual(before);
   });
@@ -142,7 +165,11 @@ describe("PUT /api/org/edit", () => {
     expect(missing.status).toBe(404);
     const noId = await apiJson("PUT", "/org/edit", { cookie, json: valid });
     expect(noId.status).toBe(400);
-    expect(noId.body).toEqual({ success: false, error: "Invalid organization", errors: { id: ["Missing organization id"] } });
+    expect(noId.body).toEqual({
+      success: false,
+      error: "Invalid organization",
+      errors: { id: ["Missing organization id"] },
+    });
   });
 
   it("answers 400 with the spec's messages and leaves the organization unchanged", async () => {
@@ -189,7 +216,10 @@ describe("DELETE /api/org/del", () => {
     const a = await signIn(uniqueEmail("a"));
     const b = await signIn(uniqueEmail("b"));
     const org = await addOrg(a.cookie);
-    const { status } = await apiJson("DELETE", "/org/del", { cookie: b.cookie, json: { id: org.id, fb_uuid: a.userId } });
+    const { status } = await apiJson("DELETE", "/org/del", {
+      cookie: b.cookie,
+      json: { id: org.id, fb_uuid: a.userId },
+    });
     expect(status).toBe(403);
     expect(await orgRow(org.id)).not.toBeNull();
   });

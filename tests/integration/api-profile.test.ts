@@ -15,7 +15,15 @@ describe("GET /api/profile", () => {
     const { cookie, userId } = await signIn(email);
     const { status, body } = await apiJson("GET", `/profile?fb_uuid=${userId}`, { cookie });
     expect(status).toBe(200);
-    expect(body).toEqual([{ id: userId, fb_uuid: userId, full_name: email.toLowerCase().split("@")[0], email: email.toLowerCase(), img: null }]);
+    expect(body).toEqual([
+      {
+        id: userId,
+        fb_uuid: userId,
+        full_name: email.toLowerCase().split("@")[0],
+        email: email.toLowerCase(),
+        img: null,
+      },
+    ]);
     // Without the query the session decides whose profile it is.
     expect((await apiJson("GET", "/profile", { cookie })).body).toEqual(body);
   });
@@ -40,9 +48,15 @@ describe("POST /api/profile/add", () => {
     const { cookie, userId, email } = await signIn(uniqueEmail("add"));
     const same = await apiJson("POST", "/profile/add", { cookie, json: { fb_uuid: userId, email, img: null } });
     expect(same.status).toBe(200);
-    expect(same.body).toEqual({ success: true, data: { id: userId, fb_uuid: userId, full_name: email.split("@")[0], email, img: null } });
+    expect(same.body).toEqual({
+      success: true,
+      data: { id: userId, fb_uuid: userId, full_name: email.split("@")[0], email, img: null },
+    });
 
-    const named = await apiJson("POST", "/profile/add", { cookie, json: { fb_uuid: userId, full_name: "  Ada Lovelace ", email, img: null } });
+    const named = await apiJson("POST", "/profile/add", {
+      cookie,
+      json: { fb_uuid: userId, full_name: "  Ada Lovelace ", email, img: null },
+    });
     expect(named.status).toBe(200);
     expect(named.body.data.full_name).toBe("Ada Lovelace");
     expect((await userRow(userId))!.full_name).toBe("Ada Lovelace");
@@ -66,7 +80,10 @@ describe("POST /api/profile/add", () => {
     const b = await signIn(uniqueEmail("b"));
     const beforeA = await userRow(a.userId);
     const beforeB = await userRow(b.userId);
-    const { status, body } = await apiJson("POST", "/profile/add", { cookie: b.cookie, json: { fb_uuid: a.userId, full_name: "Hijacked" } });
+    const { status, body } = await apiJson("POST", "/profile/add", {
+      cookie: b.cookie,
+      json: { fb_uuid: a.userId, full_name: "Hijacked" },
+    });
     expect(status).toBe(403);
     expect(body.success).toBe(false);
     expect(await userRow(a.userId)).toEqual(beforeA);
@@ -86,7 +103,11 @@ describe("POST /api/profile/add", () => {
 
   it("answers 400 for a body that is not a JSON object", async () => {
     const { cookie } = await signIn(uniqueEmail("junk"));
-    const res = await api("POST", "/profile/add", { cookie, raw: "[]", headers: { "Content-Type": "application/json" } });
+    const res = await api("POST", "/profile/add", {
+      cookie,
+      raw: "[]",
+      headers: { "Content-Type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ success: false, error: "Expected a JSON object" });
   });
@@ -99,7 +120,10 @@ describe("PUT /api/profile/edit", () => {
 
   it("changes the caller's name", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("edit"));
-    const { status, body } = await apiJson("PUT", "/profile/edit", { cookie, json: { id: userId, fb_uuid: userId, full_name: "Grace Hopper" } });
+    const { status, body } = await apiJson("PUT", "/profile/edit", {
+      cookie,
+      json: { id: userId, fb_uuid: userId, full_name: "Grace Hopper" },
+    });
     expect(status).toBe(200);
     expect(body).toEqual({ success: true, error: null });
     expect((await userRow(userId))!.full_name).toBe("Grace Hopper");
@@ -150,7 +174,10 @@ describe("PUT /api/profile/changeImg", () => {
     const first = await uploadImage(cookie, userId, IMAGES.png);
     const second = await uploadImage(cookie, userId, IMAGES.jpeg);
 
-    const one = await apiJson("PUT", "/profile/changeImg", { cookie, json: { id: userId, fb_uuid: userId, img: first } });
+    const one = await apiJson("PUT", "/profile/changeImg", {
+      cookie,
+      json: { id: userId, fb_uuid: userId, img: first },
+    });
     expect(one.status).toBe(200);
     expect(one.body).toEqual({ success: true, error: null });
     expect((await userRow(userId))!.img_key).toBe(first);
@@ -199,7 +226,10 @@ describe("PUT /api/profile/changeImg", () => {
   it("answers 400 for a missing image key or a non-JSON body", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("noimg"));
     for (const json of [{}, { img: "" }, { img: 5 }, { img: null }]) {
-      const { status, body } = await apiJson("PUT", "/profile/changeImg", { cookie, json: { fb_uuid: userId, ...json } });
+      const { status, body } = await apiJson("PUT", "/profile/changeImg", {
+        cookie,
+        json: { fb_uuid: userId, ...json },
+      });
       expect(status, JSON.stringify(json)).toBe(400);
       expect(body).toEqual({ success: false, error: "Invalid image", errors: { img: ["Please choose an image"] } });
     }

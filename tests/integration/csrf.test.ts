@@ -7,10 +7,10 @@ import {
   postForm,
   requestLink,
   SESSION_COOKIE,
+  SIGN_IN_SENT,
   sessionRow,
   setCookieFor,
   signIn,
-  SIGN_IN_SENT,
   uniqueEmail,
   verify,
 } from "./helpers";

@@ -44,10 +44,17 @@ export function api(method: string, path: string, options: ApiOptions = {}) {
 }
 
 /** The API call's status and parsed JSON body; fails the test when the body is not JSON. */
-export async function apiJson(method: string, path: string, options: ApiOptions = {}): Promise<{ status: number; body: Json; res: Response }> {
+export async function apiJson(
+  method: string,
+  path: string,
+  options: ApiOptions = {},
+): Promise<{ status: number; body: Json; res: Response }> {
   const res = await api(method, path, options);
   const text = await res.text();
-  expect(res.headers.get("Content-Type") ?? "", `${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`).toContain("application/json");
+  expect(
+    res.headers.get("Content-Type") ?? "",
+    `${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`,
+  ).toContain("application/json");
   return { status: res.status, body: JSON.parse(text), res };
 }
 
@@ -93,7 +100,9 @@ export async function decodeTurbo(res: Response): Promise<Json> {
 export async function formAction(path: string, fields: Record<string, string>, cookie?: string) {
   const url = new URL(path, ORIGIN);
   const res = await postForm(`${url.pathname}.data${url.search}`, fields, { cookie });
-  const decoded = res.headers.get("Content-Type")?.includes("text/x-script") ? await decodeTurbo(res) : await res.text();
+  const decoded = res.headers.get("Content-Type")?.includes("text/x-script")
+    ? await decodeTurbo(res)
+    : await res.text();
   return { status: res.status, data: decoded?.data as Json, raw: decoded, res };
 }
 
@@ -160,7 +169,8 @@ export async function debtorRow(id: number) {
 }
 
 export async function debtorRowsOf(ownerId: string) {
-  return (await env.DB.prepare("SELECT * FROM debtors WHERE owner_id = ? ORDER BY id").bind(ownerId).all<DebtorDbRow>()).results;
+  return (await env.DB.prepare("SELECT * FROM debtors WHERE owner_id = ? ORDER BY id").bind(ownerId).all<DebtorDbRow>())
+    .results;
 }
 
 export async function orgRow(id: number) {
@@ -181,7 +191,9 @@ export async function orgRowsOf(ownerId: string) {
 }
 
 export async function userRow(id: string) {
-  return env.DB.prepare("SELECT id, email, full_name, img_key, plan, email_verified_at, created_at FROM users WHERE id = ?")
+  return env.DB.prepare(
+    "SELECT id, email, full_name, img_key, plan, email_verified_at, created_at FROM users WHERE id = ?",
+  )
     .bind(id)
     .first<{ id: string; email: string; full_name: string; img_key: string | null; plan: string }>();
 }
@@ -189,7 +201,9 @@ export async function userRow(id: string) {
 /** The R2 objects under a user's prefix: key, size and etag. */
 export async function imagesOf(userId: string) {
   const listed = await env.IMAGES.list({ prefix: `${userId}/` });
-  return listed.objects.map((o) => ({ key: o.key, size: o.size, etag: o.etag })).sort((a, b) => a.key.localeCompare(b.key));
+  return listed.objects
+    .map((o) => ({ key: o.key, size: o.size, etag: o.etag }))
+    .sort((a, b) => a.key.localeCompare(b.key));
 }
 
 /** Everything a user owns, to compare before and after another user's attempts. */
@@ -198,7 +212,8 @@ export async function snapshot(userId: string) {
     user: await userRow(userId),
     debtors: await debtorRowsOf(userId),
     organizations: await orgRowsOf(userId),
-    schedules: (await env.DB.prepare("SELECT * FROM schedules WHERE owner_id = ? ORDER BY id").bind(userId).all()).results,
+    schedules: (await env.DB.prepare("SELECT * FROM schedules WHERE owner_id = ? ORDER BY id").bind(userId).all())
+      .results,
     images: await imagesOf(userId),
   };
 }
@@ -206,12 +221,22 @@ export async function snapshot(userId: string) {
 let occurrence = 0;
 
 /** Inserts a delivery row straight into D1, as the mail Worker records one. */
-export async function insertDelivery(ownerId: string, debtorId: number, status: "sending" | "sent" | "failed" | "bounced") {
+export async function insertDelivery(
+  ownerId: string,
+  debtorId: number,
+  status: "sending" | "sent" | "failed" | "bounced",
+) {
   occurrence += 1;
   await env.DB.prepare(
     "INSERT INTO deliveries (owner_id, debtor_id, occurrence_key, template, tone, status, sent_at) VALUES (?, ?, ?, 'single', 1, ?, ?)",
   )
-    .bind(ownerId, debtorId, `test-${Date.now()}-${occurrence}-${Math.random().toString(36).slice(2)}`, status, status === "sent" ? Date.now() : null)
+    .bind(
+      ownerId,
+      debtorId,
+      `test-${Date.now()}-${occurrence}-${Math.random().toString(36).slice(2)}`,
+      status,
+      status === "sent" ? Date.now() : null,
+    )
     .run();
 }
 
@@ -227,15 +252,27 @@ export async function addDebtor(cookie: string, fields: Record<string, unknown> 
 
 /** Adds an organization through the API and returns its JSON. */
 export async function addOrg(cookie: string, fields: Record<string, unknown> = {}) {
-  const { status, body } = await apiJson("POST", "/org/add", { cookie, json: { name: "Acme Ltd", address: "1 Main St", ...fields } });
+  const { status, body } = await apiJson("POST", "/org/add", {
+    cookie,
+    json: { name: "Acme Ltd", address: "1 Main St", ...fields },
+  });
   expect(status, JSON.stringify(body)).toBe(200);
   return body.data as Json;
 }
 
 /** Stores a photo through PUT /api/r2 and returns the key. */
-export async function uploadImage(cookie: string, userId: string, bytes: Uint8Array<ArrayBuffer> = IMAGES.png, name = `img${Math.random().toString(36).slice(2, 10)}`) {
+export async function uploadImage(
+  cookie: string,
+  userId: string,
+  bytes: Uint8Array<ArrayBuffer> = IMAGES.png,
+  name = `img${Math.random().toString(36).slice(2, 10)}`,
+) {
   const key = `${userId}/${name}`;
-  const { status, body } = await apiJson("PUT", `/r2?key=${encodeURIComponent(key)}`, { cookie, raw: bytes, headers: { "Content-Type": "image/png" } });
+  const { status, body } = await apiJson("PUT", `/r2?key=${encodeURIComponent(key)}`, {
+    cookie,
+    raw: bytes,
+    headers: { "Content-Type": "image/png" },
+  });
   expect(status, JSON.stringify(body)).toBe(200);
   return key;
 }

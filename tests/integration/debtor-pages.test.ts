@@ -1,8 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { addDebtor, apiJson, debtorRow, debtorRowsOf, formAction, insertDelivery, MSG, replyErrors } from "./data-helpers";
+import {
+  addDebtor,
+  apiJson,
+  debtorRow,
+  debtorRowsOf,
+  formAction,
+  insertDelivery,
+  MSG,
+  replyErrors,
+} from "./data-helpers";
 import { get, location, pageText, postForm, signIn, uniqueEmail } from "./helpers";
 
-const valid = { intent: "debtor-add", full_name: "Page Debtor", email: "page@example.com", debt: "125.5", kind: "person" };
+const valid = {
+  intent: "debtor-add",
+  full_name: "Page Debtor",
+  email: "page@example.com",
+  debt: "125.5",
+  kind: "person",
+};
 
 for (const page of ["/dashboard", "/debtors-list"]) {
   describe(`debtor form actions on ${page}`, () => {
@@ -13,7 +28,13 @@ for (const page of ["/dashboard", "/debtors-list"]) {
       expect(data).toMatchObject({ intent: "debtor-add", ok: true, message: "Debtor added" });
       const rows = await debtorRowsOf(userId);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ owner_id: userId, full_name: "Page Debtor", email: "page@example.com", debt_cents: 12550, active_strategy: 1 });
+      expect(rows[0]).toMatchObject({
+        owner_id: userId,
+        full_name: "Page Debtor",
+        email: "page@example.com",
+        debt_cents: 12550,
+        active_strategy: 1,
+      });
       // And it reads back as a decimal.
       expect((await apiJson("GET", "/debtors", { cookie })).body[0].debt).toBe(125.5);
     });
@@ -49,7 +70,9 @@ for (const page of ["/dashboard", "/debtors-list"]) {
       for (const [name, change, field, message] of cases) {
         it(name, async () => {
           const { cookie, userId } = await signIn(uniqueEmail("invalid"));
-          const fields = Object.fromEntries(Object.entries({ ...valid, ...change }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+          const fields = Object.fromEntries(
+            Object.entries({ ...valid, ...change }).filter(([, v]) => v !== undefined),
+          ) as Record<string, string>;
           const { status, data } = await formAction(page, fields, cookie);
           expect(status).toBe(400);
           expect(data).toMatchObject({ intent: "debtor-add", ok: false });
@@ -66,7 +89,11 @@ for (const page of ["/dashboard", "/debtors-list"]) {
 
       it("keeps what the user typed for the form to show again", async () => {
         const { cookie } = await signIn(uniqueEmail("keep"));
-        const { data } = await formAction(page, { ...valid, full_name: "Typed Name", email: "bad", debt: "abc" }, cookie);
+        const { data } = await formAction(
+          page,
+          { ...valid, full_name: "Typed Name", email: "bad", debt: "abc" },
+          cookie,
+        );
         expect(data.result.initialValue).toMatchObject({ full_name: "Typed Name", email: "bad", debt: "abc" });
         expect(replyErrors(data)).toEqual({ email: [MSG.debtorEmail], debt: [MSG.debt] });
       });
@@ -77,19 +104,38 @@ for (const page of ["/dashboard", "/debtors-list"]) {
       const d = await addDebtor(cookie);
       const { status, data } = await formAction(
         page,
-        { intent: "debtor-edit", id: String(d.id), full_name: "Edited", email: "edited@example.com", debt: "5.00", kind: "company", active_strategy: "3" },
+        {
+          intent: "debtor-edit",
+          id: String(d.id),
+          full_name: "Edited",
+          email: "edited@example.com",
+          debt: "5.00",
+          kind: "company",
+          active_strategy: "3",
+        },
         cookie,
       );
       expect(status).toBe(200);
       expect(data).toMatchObject({ intent: "debtor-edit", ok: true, message: "Debtor updated" });
-      expect(await debtorRow(d.id)).toMatchObject({ owner_id: userId, full_name: "Edited", email: "edited@example.com", debt_cents: 500, kind: "company", active_strategy: 3 });
+      expect(await debtorRow(d.id)).toMatchObject({
+        owner_id: userId,
+        full_name: "Edited",
+        email: "edited@example.com",
+        debt_cents: 500,
+        kind: "company",
+        active_strategy: 3,
+      });
     });
 
     it("debtor-edit with invalid fields answers 400 with the messages and changes nothing", async () => {
       const { cookie } = await signIn(uniqueEmail("edit-bad"));
       const d = await addDebtor(cookie);
       const before = await debtorRow(d.id);
-      const { status, data } = await formAction(page, { intent: "debtor-edit", id: String(d.id), full_name: "", email: "x", debt: "0" }, cookie);
+      const { status, data } = await formAction(
+        page,
+        { intent: "debtor-edit", id: String(d.id), full_name: "", email: "x", debt: "0" },
+        cookie,
+      );
       expect(status).toBe(400);
       expect(replyErrors(data)).toEqual({ full_name: [MSG.debtorName], email: [MSG.debtorEmail], debt: [MSG.debt] });
       expect(await debtorRow(d.id)).toEqual(before);

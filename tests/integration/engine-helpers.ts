@@ -40,7 +40,9 @@ export async function resendRequests(to: string): Promise<ResendAttempt[]> {
 }
 
 /** What the provider actually delivered to `to` (one per Idempotency-Key), with its ids. */
-export async function resendDelivered(to: string): Promise<{ id: string; idempotencyKey: string | null; body: Record<string, unknown> }[]> {
+export async function resendDelivered(
+  to: string,
+): Promise<{ id: string; idempotencyKey: string | null; body: Record<string, unknown> }[]> {
   return (await fetch(`${fakeUrl()}/__delivered?to=${encodeURIComponent(to.toLowerCase())}`)).json();
 }
 
@@ -165,7 +167,11 @@ export interface DeliveryDbRow {
 }
 
 export async function deliveriesOf(scheduleId: string) {
-  return (await env.DB.prepare("SELECT * FROM deliveries WHERE schedule_id = ? ORDER BY id").bind(scheduleId).all<DeliveryDbRow>()).results;
+  return (
+    await env.DB.prepare("SELECT * FROM deliveries WHERE schedule_id = ? ORDER BY id")
+      .bind(scheduleId)
+      .all<DeliveryDbRow>()
+  ).results;
 }
 
 // The schedule's Durable Object -------------------------------------------------------------------
@@ -176,7 +182,9 @@ export const alarmAt = (scheduleId: string) => stubOf(scheduleId).alarmAt();
 
 /** What the object keeps in storage (scheduleId, retry state). */
 export async function doStorage(scheduleId: string) {
-  return runInDurableObject(stubOf(scheduleId), async (_instance, state) => Object.fromEntries(await state.storage.list()));
+  return runInDurableObject(stubOf(scheduleId), async (_instance, state) =>
+    Object.fromEntries(await state.storage.list()),
+  );
 }
 
 /**
@@ -202,14 +210,23 @@ export function wallClock(ms: number, timeZone: string) {
     second: "2-digit",
   }).formatToParts(ms);
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return { hour: Number(get("hour")) % 24, minute: Number(get("minute")), second: Number(get("second")), weekday: get("weekday"), ms: ms % 1000 };
+  return {
+    hour: Number(get("hour")) % 24,
+    minute: Number(get("minute")),
+    second: Number(get("second")),
+    weekday: get("weekday"),
+    ms: ms % 1000,
+  };
 }
 
 /** `at` is the first 10:00:00.000 in `timeZone` after `after` (zones without DST: a day is 24 h). */
 export function expectNextTenOClock(at: number | null | undefined, after: number, timeZone: string) {
   expect(at, "a next run").toEqual(expect.any(Number));
   const w = wallClock(at!, timeZone);
-  expect({ hour: w.hour, minute: w.minute, second: w.second, ms: w.ms }, `${new Date(at!).toISOString()} in ${timeZone}`).toEqual({
+  expect(
+    { hour: w.hour, minute: w.minute, second: w.second, ms: w.ms },
+    `${new Date(at!).toISOString()} in ${timeZone}`,
+  ).toEqual({
     hour: 10,
     minute: 0,
     second: 0,

@@ -4,19 +4,20 @@ import { describe, expect, it } from "vitest";
 import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
 import { fireSchedule } from "../../workers/engine";
 import { runWatchdog } from "../../workers/watchdog";
+import { eventually } from "./data-helpers";
 import {
   alarmAt,
   deliveriesOf,
   doStorage,
   expectNextTenOClock,
-  fireAt,
   FROM_ADDRESS,
+  fireAt,
   HOUR,
+  MINUTE,
   makeDebtor,
   makeOrg,
   makeSchedule,
   makeUser,
-  MINUTE,
   programResend,
   resendDelivered,
   resendRequests,
@@ -24,7 +25,6 @@ import {
   setSchedule,
   stubOf,
 } from "./engine-helpers";
-import { eventually } from "./data-helpers";
 import { DAY, outboxFor } from "./helpers";
 
 /**
@@ -213,7 +213,9 @@ describe("exactly once", () => {
     await fireAt(id, due);
     const [first] = await deliveriesOf(id);
     // As if the D1 writes after the provider call had been lost.
-    await env.DB.prepare("UPDATE deliveries SET status = 'sending', provider_id = NULL, sent_at = NULL WHERE id = ?").bind(first!.id).run();
+    await env.DB.prepare("UPDATE deliveries SET status = 'sending', provider_id = NULL, sent_at = NULL WHERE id = ?")
+      .bind(first!.id)
+      .run();
     await setSchedule(id, { template_step: 0, last_run_at: null });
     await fireAt(id, due);
 
@@ -312,7 +314,9 @@ describe("provider errors", () => {
 
   it("422: the delivery is failed with the provider's error, no retry, and the schedule stays enabled with its next alarm", async () => {
     const { debtor, id, due } = await setup({ preset: "FRIENDLY_REMINDER", timeZone: "Asia/Tokyo" });
-    await programResend(debtor.email, [{ status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } }]);
+    await programResend(debtor.email, [
+      { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `to` field." } },
+    ]);
     const before = Date.now();
     await fireAt(id, due);
 
@@ -437,7 +441,9 @@ describe("the watchdog", () => {
     await setSchedule(lost.id, { next_run_at: overdue });
     // The built Worker's scheduled() handler (wrangler.toml: every 5 minutes); it answers before
     // its waitUntil() work is done, hence the waiting below.
-    const worker = exports.default as unknown as { scheduled(options: { scheduledTime: Date; cron: string }): Promise<unknown> };
+    const worker = exports.default as unknown as {
+      scheduled(options: { scheduledTime: Date; cron: string }): Promise<unknown>;
+    };
     await worker.scheduled({ scheduledTime: new Date(), cron: "*/5 * * * *" });
     expect(await eventually(async () => (await outboxFor(lost.debtor.email)).length > 0, 5000)).toBe(true);
     expect(await eventually(async () => (await scheduleRow(lost.id))!.last_run_at === overdue)).toBe(true);

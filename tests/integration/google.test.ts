@@ -34,7 +34,13 @@ function base64url(bytes: Uint8Array) {
 /** An unsigned-looking JWT: header.payload.signature, all base64url. */
 function idToken(claims: Claims) {
   const enc = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringify(value)));
-  const payload = { iss: "https://accounts.google.com", aud: "test-google-client", iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600, ...claims };
+  const payload = {
+    iss: "https://accounts.google.com",
+    aud: "test-google-client",
+    iat: Math.floor(Date.now() / 1000),
+    exp: Math.floor(Date.now() / 1000) + 3600,
+    ...claims,
+  };
   return `${enc({ alg: "RS256", typ: "JWT" })}.${enc(payload)}.${base64url(new TextEncoder().encode("signature"))}`;
 }
 
@@ -48,7 +54,11 @@ function mockGoogleTokenEndpoint(claims: Claims) {
   const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
     const req = new Request(input, init);
     if (req.url !== TOKEN_ENDPOINT) return realFetch(input, init);
-    calls.push({ url: req.url, body: new URLSearchParams(new TextDecoder().decode(await req.arrayBuffer())), headers: req.headers });
+    calls.push({
+      url: req.url,
+      body: new URLSearchParams(new TextDecoder().decode(await req.arrayBuffer())),
+      headers: req.headers,
+    });
     return Response.json({
       access_token: "test-access-token",
       token_type: "Bearer",
@@ -68,7 +78,13 @@ async function startGoogle(path = "/auth/google") {
   const header = setCookieFor(res, STATE_COOKIE);
   expect(header).toBeDefined();
   const cookieValue = header!.slice(STATE_COOKIE.length + 1).split(";")[0]!;
-  return { res, url, state: url.searchParams.get("state")!, cookie: `${STATE_COOKIE}=${cookieValue}`, cookieHeader: header! };
+  return {
+    res,
+    url,
+    state: url.searchParams.get("state")!,
+    cookie: `${STATE_COOKIE}=${cookieValue}`,
+    cookieHeader: header!,
+  };
 }
 
 function callback(params: Record<string, string>, cookie?: string) {
@@ -113,8 +129,12 @@ describe("GET /auth/google", () => {
 
   it("stores only a hash of the state server-side", async () => {
     const { state } = await startGoogle();
-    const hashed = await env.DB.prepare("SELECT count(*) AS n FROM oauth_states WHERE hash = ?").bind(await sha256Hex(state)).first<{ n: number }>();
-    const raw = await env.DB.prepare("SELECT count(*) AS n FROM oauth_states WHERE hash = ?").bind(state).first<{ n: number }>();
+    const hashed = await env.DB.prepare("SELECT count(*) AS n FROM oauth_states WHERE hash = ?")
+      .bind(await sha256Hex(state))
+      .first<{ n: number }>();
+    const raw = await env.DB.prepare("SELECT count(*) AS n FROM oauth_states WHERE hash = ?")
+      .bind(state)
+      .first<{ n: number }>();
     expect(hashed!.n).toBe(1);
     expect(raw!.n).toBe(0);
   });
@@ -150,7 +170,9 @@ describe("GET /auth/google/callback", () => {
     expect(calls[0]!.body.get("code")).toBe("google-auth-code");
     expect(calls[0]!.body.get("redirect_uri")).toBe("http://localhost/auth/google/callback");
     const verifier = calls[0]!.body.get("code_verifier")!;
-    const challenge = base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+    const challenge = base64url(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))),
+    );
     expect(challenge).toBe(url.searchParams.get("code_challenge"));
 
     const user = await userByEmail(email.toLowerCase());
@@ -171,7 +193,12 @@ describe("GET /auth/google/callback", () => {
   });
 
   it("goes to the redirectTo the flow was started with", async () => {
-    mockGoogleTokenEndpoint({ sub: uniqueSub(), email: uniqueEmail("google-redirect"), email_verified: true, name: "R" });
+    mockGoogleTokenEndpoint({
+      sub: uniqueSub(),
+      email: uniqueEmail("google-redirect"),
+      email_verified: true,
+      name: "R",
+    });
     const { state, cookie } = await startGoogle("/auth/google?redirectTo=%2Fschedule");
     const res = await callback({ state, code: "c" }, cookie);
     expect(res.status).toBe(302);
@@ -190,7 +217,9 @@ describe("GET /auth/google/callback", () => {
     expect(location(res)!.pathname).toBe("/welcome");
     expect(sessionTokenFrom(res)).toBeTruthy();
     expect((await oauthAccount(sub))!.user_id).toBe(existing.userId);
-    const { results } = await env.DB.prepare("SELECT id, full_name FROM users WHERE email = ?").bind(existing.email).all<{ id: string; full_name: string }>();
+    const { results } = await env.DB.prepare("SELECT id, full_name FROM users WHERE email = ?")
+      .bind(existing.email)
+      .all<{ id: string; full_name: string }>();
     expect(results).toHaveLength(1);
     expect(results[0]!.id).toBe(existing.userId);
     expect(await countSessionsOf(existing.userId)).toBe(2);
@@ -222,7 +251,12 @@ describe("GET /auth/google/callback", () => {
     }
 
     it("without a state in the query", async () => {
-      const { calls } = mockGoogleTokenEndpoint({ sub: uniqueSub(), email: uniqueEmail("g"), email_verified: true, name: "N" });
+      const { calls } = mockGoogleTokenEndpoint({
+        sub: uniqueSub(),
+        email: uniqueEmail("g"),
+        email_verified: true,
+        name: "N",
+      });
       const { cookie } = await startGoogle();
       const before = await countAllSessions();
       await expectNoSession(await callback({ code: "c" }, cookie), before);
@@ -230,7 +264,12 @@ describe("GET /auth/google/callback", () => {
     });
 
     it("without the state cookie", async () => {
-      const { calls } = mockGoogleTokenEndpoint({ sub: uniqueSub(), email: uniqueEmail("g"), email_verified: true, name: "N" });
+      const { calls } = mockGoogleTokenEndpoint({
+        sub: uniqueSub(),
+        email: uniqueEmail("g"),
+        email_verified: true,
+        name: "N",
+      });
       const { state } = await startGoogle();
       const before = await countAllSessions();
       await expectNoSession(await callback({ state, code: "c" }), before);
@@ -238,7 +277,12 @@ describe("GET /auth/google/callback", () => {
     });
 
     it("when the state cookie does not match the query (another flow's state)", async () => {
-      const { calls } = mockGoogleTokenEndpoint({ sub: uniqueSub(), email: uniqueEmail("g"), email_verified: true, name: "N" });
+      const { calls } = mockGoogleTokenEndpoint({
+        sub: uniqueSub(),
+        email: uniqueEmail("g"),
+        email_verified: true,
+        name: "N",
+      });
       const mine = await startGoogle();
       const theirs = await startGoogle();
       const before = await countAllSessions();
@@ -247,7 +291,12 @@ describe("GET /auth/google/callback", () => {
     });
 
     it("for a state the server never issued, even if the cookie matches", async () => {
-      const { calls } = mockGoogleTokenEndpoint({ sub: uniqueSub(), email: uniqueEmail("g"), email_verified: true, name: "N" });
+      const { calls } = mockGoogleTokenEndpoint({
+        sub: uniqueSub(),
+        email: uniqueEmail("g"),
+        email_verified: true,
+        name: "N",
+      });
       const forged = "forged-state-value";
       const before = await countAllSessions();
       await expectNoSession(await callback({ state: forged, code: "c" }, `${STATE_COOKIE}=${forged}`), before);
@@ -271,7 +320,9 @@ describe("GET /auth/google/callback", () => {
     it("when the state has expired", async () => {
       mockGoogleTokenEndpoint({ sub: uniqueSub(), email: uniqueEmail("late"), email_verified: true, name: "Late" });
       const { state, cookie } = await startGoogle();
-      await env.DB.prepare("UPDATE oauth_states SET expires_at = ? WHERE hash = ?").bind(Date.now() - 1, await sha256Hex(state)).run();
+      await env.DB.prepare("UPDATE oauth_states SET expires_at = ? WHERE hash = ?")
+        .bind(Date.now() - 1, await sha256Hex(state))
+        .run();
       const before = await countAllSessions();
       await expectNoSession(await callback({ state, code: "c" }, cookie), before);
     });

@@ -51,7 +51,10 @@ export function postForm(path: string, fields: Record<string, string>, options: 
 }
 
 /** GET with an optional cookie. */
-export function get(path: string, options: { cookie?: string; origin?: string; headers?: Record<string, string> } = {}) {
+export function get(
+  path: string,
+  options: { cookie?: string; origin?: string; headers?: Record<string, string> } = {},
+) {
   const headers = new Headers(options.headers);
   if (options.cookie) headers.set("Cookie", options.cookie);
   return request(path, { origin: options.origin, headers });
@@ -153,7 +156,9 @@ export async function userByEmail(email: string) {
 }
 
 export async function countSessionsOf(userId: string) {
-  return (await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
+  return (await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?")
+    .bind(userId)
+    .first<{ n: number }>())!.n;
 }
 
 export async function countAllSessions() {
@@ -176,7 +181,10 @@ export interface SignedIn {
 }
 
 /** Signs in through the real magic-link flow: request a link, read it from the outbox, verify it. */
-export async function signIn(email = uniqueEmail(), options: { origin?: string; redirectTo?: string } = {}): Promise<SignedIn> {
+export async function signIn(
+  email = uniqueEmail(),
+  options: { origin?: string; redirectTo?: string } = {},
+): Promise<SignedIn> {
   const requested = await requestLink(email, { origin: options.origin, redirectTo: options.redirectTo });
   if (requested.status !== 200) throw new Error(`requesting a link for ${email} answered ${requested.status}`);
   const response = await verify(await latestLinkToken(email), { origin: options.origin });

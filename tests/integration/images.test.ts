@@ -19,7 +19,11 @@ import {
 import { get, pageText, signIn, uniqueEmail } from "./helpers";
 
 async function put(cookie: string | undefined, key: string, body: BodyInit, contentType = "image/png") {
-  return apiJson("PUT", `/r2?key=${encodeURIComponent(key)}`, { cookie, raw: body, headers: { "Content-Type": contentType } });
+  return apiJson("PUT", `/r2?key=${encodeURIComponent(key)}`, {
+    cookie,
+    raw: body,
+    headers: { "Content-Type": contentType },
+  });
 }
 
 async function bytesOf(key: string) {
@@ -86,7 +90,11 @@ describe("PUT /api/r2", () => {
 
     // A streamed body carries no Content-Length: the size is checked after reading.
     const stream = new Blob([bigPng(FIVE_MB + 1024)]).stream();
-    const streamed = await api("PUT", `/r2?key=${userId}/streamed`, { cookie, raw: stream, headers: { "Content-Type": "image/png" } });
+    const streamed = await api("PUT", `/r2?key=${userId}/streamed`, {
+      cookie,
+      raw: stream,
+      headers: { "Content-Type": "image/png" },
+    });
     expect(streamed.status).toBe(413);
     expect(await streamed.json()).toEqual({ success: false, error: MSG.imageTooLarge });
     expect(await imagesOf(userId)).toEqual([]);
@@ -101,7 +109,14 @@ describe("PUT /api/r2", () => {
     const b = await signIn(uniqueEmail("b"));
     const aKey = await uploadImage(a.cookie, a.userId, IMAGES.png, "mine");
     const before = await imagesOf(a.userId);
-    for (const key of [aKey, `${a.userId}/newone`, `${a.userId}x/evil`, `../${a.userId}/mine`, `/${a.userId}/mine`, "nobody/x"]) {
+    for (const key of [
+      aKey,
+      `${a.userId}/newone`,
+      `${a.userId}x/evil`,
+      `../${a.userId}/mine`,
+      `/${a.userId}/mine`,
+      "nobody/x",
+    ]) {
       const { status, body } = await put(b.cookie, key, IMAGES.jpeg);
       expect(status, key).toBe(403);
       expect(body).toEqual({ success: false, error: "The key is not under the signed-in user" });
@@ -126,7 +141,11 @@ describe("PUT /api/r2", () => {
 
   it("needs the same-origin Origin header", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("csrf"));
-    const res = await api("PUT", `/r2?key=${userId}/csrf`, { cookie, raw: IMAGES.png, originHeader: "https://evil.example" });
+    const res = await api("PUT", `/r2?key=${userId}/csrf`, {
+      cookie,
+      raw: IMAGES.png,
+      originHeader: "https://evil.example",
+    });
     expect(res.status).toBe(403);
     expect(await imagesOf(userId)).toEqual([]);
   });
@@ -215,7 +234,12 @@ describe("the profile-photo form action (multipart, field `photo`)", () => {
     const { cookie, userId } = await signIn(uniqueEmail("photo"));
     const res = await postMultipart("/iam/info.data", photoForm(IMAGES.jpeg, "me.jpg", "image/jpeg"), cookie);
     expect(res.status).toBe(200);
-    expect((await decodeTurbo(res)).data).toEqual({ intent: "profile-photo", ok: true, message: "Photo updated", result: undefined });
+    expect((await decodeTurbo(res)).data).toEqual({
+      intent: "profile-photo",
+      ok: true,
+      message: "Photo updated",
+      result: undefined,
+    });
 
     const row = await userRow(userId);
     expect(row!.img_key).toMatch(new RegExp(`^${userId}/[a-z0-9]+$`));
@@ -236,7 +260,9 @@ describe("the profile-photo form action (multipart, field `photo`)", () => {
     const { cookie, userId } = await signIn(uniqueEmail("replace"));
     expect((await postMultipart("/iam/info.data", photoForm(IMAGES.png), cookie)).status).toBe(200);
     const first = (await userRow(userId))!.img_key!;
-    expect((await postMultipart("/iam/info.data", photoForm(IMAGES.webp, "b.webp", "image/webp"), cookie)).status).toBe(200);
+    expect((await postMultipart("/iam/info.data", photoForm(IMAGES.webp, "b.webp", "image/webp"), cookie)).status).toBe(
+      200,
+    );
     const second = (await userRow(userId))!.img_key!;
     expect(second).not.toBe(first);
     expect(await eventually(async () => (await imagesOf(userId)).length === 1)).toBe(true);
@@ -254,7 +280,11 @@ describe("the profile-photo form action (multipart, field `photo`)", () => {
     const { cookie, userId } = await signIn(uniqueEmail("html-photo"));
     const res = await postMultipart("/iam/info.data", photoForm(IMAGES.html, "photo.png", "image/png"), cookie);
     expect(res.status).toBe(400);
-    expect((await decodeTurbo(res)).data).toMatchObject({ intent: "profile-photo", ok: false, message: MSG.unsupportedImage });
+    expect((await decodeTurbo(res)).data).toMatchObject({
+      intent: "profile-photo",
+      ok: false,
+      message: MSG.unsupportedImage,
+    });
     expect((await userRow(userId))!.img_key).toBeNull();
     expect(await imagesOf(userId)).toEqual([]);
 

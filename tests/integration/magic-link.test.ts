@@ -3,17 +3,17 @@ import { describe, expect, it } from "vitest";
 import {
   countSessionsOf,
   get,
+  LINK_INVALID,
   latestLinkToken,
   latestLinkUrl,
-  LINK_INVALID,
   location,
   outboxFor,
   requestLink,
   SESSION_COOKIE,
+  SIGN_IN_SENT,
   sessionTokenFrom,
   setCookieFor,
   sha256Hex,
-  SIGN_IN_SENT,
   uniqueEmail,
   userByEmail,
   verify,
@@ -59,7 +59,9 @@ describe("requesting a magic link", () => {
     expect(rows[0]!.hash).toBe(await sha256Hex(token));
     expect(rows[0]!.expires_at).toBeGreaterThanOrEqual(before + 15 * MINUTE);
     expect(rows[0]!.expires_at).toBeLessThanOrEqual(after + 15 * MINUTE);
-    const raw = await env.DB.prepare("SELECT count(*) AS n FROM login_tokens WHERE hash = ?").bind(token).first<{ n: number }>();
+    const raw = await env.DB.prepare("SELECT count(*) AS n FROM login_tokens WHERE hash = ?")
+      .bind(token)
+      .first<{ n: number }>();
     expect(raw!.n).toBe(0);
   });
 });

@@ -108,7 +108,9 @@ describe("MailWorker.sendReminder", () => {
 
   it("422: not retryable, the status and the provider's message come back, one attempt", async () => {
     const m = message();
-    await programResend(m.to, [{ status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `from` field." } }]);
+    await programResend(m.to, [
+      { status: 422, body: { statusCode: 422, name: "validation_error", message: "Invalid `from` field." } },
+    ]);
     const result = await env.MAILER.sendReminder(m, uniqueKey());
     expect(result).toMatchObject({ ok: false, retryable: false, status: 422, attempts: 1 });
     expect(result.ok === false && result.error).toContain("Invalid `from` field.");
@@ -150,16 +152,35 @@ describe("MailWorker.sendReminder", () => {
   it("409 for a request with the same key still in progress is retried; 409 for a changed payload is not", async () => {
     const busy = message();
     await programResend(busy.to, [
-      { status: 409, body: { statusCode: 409, name: "concurrent_idempotent_requests", message: "Same idempotency key used while original request is still in progress." } },
+      {
+        status: 409,
+        body: {
+          statusCode: 409,
+          name: "concurrent_idempotent_requests",
+          message: "Same idempotency key used while original request is still in progress.",
+        },
+      },
     ]);
     expect(await env.MAILER.sendReminder(busy, uniqueKey())).toMatchObject({ ok: true, attempts: 2 });
     expect(await resendDelivered(busy.to)).toHaveLength(1);
 
     const changed = message();
     await programResend(changed.to, [
-      { status: 409, body: { statusCode: 409, name: "invalid_idempotent_request", message: "Same idempotency key used with a different request payload." } },
+      {
+        status: 409,
+        body: {
+          statusCode: 409,
+          name: "invalid_idempotent_request",
+          message: "Same idempotency key used with a different request payload.",
+        },
+      },
     ]);
-    expect(await env.MAILER.sendReminder(changed, uniqueKey())).toMatchObject({ ok: false, retryable: false, status: 409, attempts: 1 });
+    expect(await env.MAILER.sendReminder(changed, uniqueKey())).toMatchObject({
+      ok: false,
+      retryable: false,
+      status: 409,
+      attempts: 1,
+    });
   });
 
   it("an unknown template is refused without calling the provider", async () => {

@@ -1,7 +1,15 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { countDebtors, createDebtor, debtorToJson, deleteDebtor, getDebtor, listDebtors, updateDebtor } from "~/models/debtor.server";
+import {
+  countDebtors,
+  createDebtor,
+  debtorToJson,
+  deleteDebtor,
+  getDebtor,
+  listDebtors,
+  updateDebtor,
+} from "~/models/debtor.server";
 import {
   createOrganization,
   deleteOrganization,
@@ -21,7 +29,9 @@ let n = 0;
 async function makeUser(name = "Model User") {
   n += 1;
   const id = `u${Date.now().toString(36)}${n}${Math.random().toString(36).slice(2, 8)}`;
-  await env.DB.prepare("INSERT INTO users (id, email, full_name) VALUES (?, ?, ?)").bind(id, `${id}@example.com`, name).run();
+  await env.DB.prepare("INSERT INTO users (id, email, full_name) VALUES (?, ?, ?)")
+    .bind(id, `${id}@example.com`, name)
+    .run();
   return id;
 }
 
@@ -44,7 +54,11 @@ describe("debtor model", () => {
 
   it("createDebtor stores the debt in cents, the e-mail lower-cased, and the owner", async () => {
     const before = Date.now();
-    const created = await createDebtor(db(), owner, input({ email: "Pat@Example.COM", active_strategy: 3, kind: "company" }));
+    const created = await createDebtor(
+      db(),
+      owner,
+      input({ email: "Pat@Example.COM", active_strategy: 3, kind: "company" }),
+    );
     const row = await debtorRow(created.id);
     expect(row).toMatchObject({
       owner_id: owner,
@@ -85,7 +99,14 @@ describe("debtor model", () => {
     const rows = await listDebtors(db(), owner);
     expect(rows.map((r) => r.fullName)).toEqual(["First", "Second", "Third"]);
     expect(rows.map((r) => r.emailsSent)).toEqual([3, 1, 0]);
-    expect(rows[0]).toMatchObject({ id: d1.id, debtCents: 12550, paidCents: 0, currency: "USD", status: "active", kind: "person" });
+    expect(rows[0]).toMatchObject({
+      id: d1.id,
+      debtCents: 12550,
+      paidCents: 0,
+      currency: "USD",
+      status: "active",
+      kind: "person",
+    });
     expect(rows.some((r) => r.id === foreign.id)).toBe(false);
 
     const theirs = await listDebtors(db(), other);
@@ -129,8 +150,22 @@ describe("debtor model", () => {
 
   it("updateDebtor changes the owner's debtor and leaves another user's untouched", async () => {
     const mine = await createDebtor(db(), owner, input(), 1000);
-    const updated = await updateDebtor(db(), owner, mine.id, input({ full_name: "Renamed", email: "NEW@example.com", debt: 7, active_strategy: 2 }), 5000);
-    expect(updated).toMatchObject({ id: mine.id, fullName: "Renamed", email: "new@example.com", debtCents: 700, activeStrategy: 2, updatedAt: 5000, createdAt: 1000 });
+    const updated = await updateDebtor(
+      db(),
+      owner,
+      mine.id,
+      input({ full_name: "Renamed", email: "NEW@example.com", debt: 7, active_strategy: 2 }),
+      5000,
+    );
+    expect(updated).toMatchObject({
+      id: mine.id,
+      fullName: "Renamed",
+      email: "new@example.com",
+      debtCents: 700,
+      activeStrategy: 2,
+      updatedAt: 5000,
+      createdAt: 1000,
+    });
     expect((await debtorRow(mine.id))!.debt_cents).toBe(700);
 
     const theirs = await createDebtor(db(), other, input({ full_name: "Theirs" }));
@@ -208,7 +243,11 @@ describe("organization model", () => {
   it("updateOrganization changes only the owner's", async () => {
     const mine = await createOrganization(db(), owner, { name: "Mine", address: "x" });
     const theirs = await createOrganization(db(), other, { name: "Theirs", address: "y" });
-    expect(await updateOrganization(db(), owner, mine.id, { name: "Mine 2", address: "x2" })).toEqual({ id: mine.id, name: "Mine 2", address: "x2" });
+    expect(await updateOrganization(db(), owner, mine.id, { name: "Mine 2", address: "x2" })).toEqual({
+      id: mine.id,
+      name: "Mine 2",
+      address: "x2",
+    });
     expect(await orgRow(mine.id)).toMatchObject({ name: "Mine 2", address: "x2" });
     expect(await updateOrganization(db(), owner, theirs.id, { name: "Hijacked", address: "z" })).toBeUndefined();
     expect(await orgRow(theirs.id)).toMatchObject({ owner_id: other, name: "Theirs", address: "y" });
@@ -225,14 +264,25 @@ describe("organization model", () => {
   });
 
   it("organizationToJson adds the owner as fb_uuid", () => {
-    expect(organizationToJson({ id: 7, name: "N", address: "A" }, owner)).toEqual({ id: 7, name: "N", address: "A", fb_uuid: owner });
+    expect(organizationToJson({ id: 7, name: "N", address: "A" }, owner)).toEqual({
+      id: 7,
+      name: "N",
+      address: "A",
+      fb_uuid: owner,
+    });
   });
 });
 
 describe("profile model", () => {
   it("getProfile returns the user's profile, or undefined for an unknown id", async () => {
     const id = await makeUser("Grace Hopper");
-    expect(await getProfile(db(), id)).toEqual({ id, email: `${id}@example.com`, fullName: "Grace Hopper", imgKey: null, plan: "medium" });
+    expect(await getProfile(db(), id)).toEqual({
+      id,
+      email: `${id}@example.com`,
+      fullName: "Grace Hopper",
+      imgKey: null,
+      plan: "medium",
+    });
     expect(await getProfile(db(), "nosuchuser")).toBeUndefined();
   });
 

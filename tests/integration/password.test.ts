@@ -26,8 +26,15 @@ async function credentialOf(userId: string) {
 }
 
 /** The settings form as its fetcher submits it (single fetch: /iam/info.data). */
-function savePassword(cookie: string, fields: { newPassword: string; confirmPassword?: string; currentPassword?: string }) {
-  const body: Record<string, string> = { intent: "set-password", newPassword: fields.newPassword, confirmPassword: fields.confirmPassword ?? fields.newPassword };
+function savePassword(
+  cookie: string,
+  fields: { newPassword: string; confirmPassword?: string; currentPassword?: string },
+) {
+  const body: Record<string, string> = {
+    intent: "set-password",
+    newPassword: fields.newPassword,
+    confirmPassword: fields.confirmPassword ?? fields.newPassword,
+  };
   if (fields.currentPassword !== undefined) body.currentPassword = fields.currentPassword;
   return postForm("/iam/info.data", body, { cookie });
 }
@@ -75,13 +82,21 @@ describe("setting a password in Settings", () => {
 
   it("also works as a plain (no-JavaScript) form post", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("set-doc"));
-    const res = await postForm("/iam/info", { intent: "set-password", newPassword: "plainform-pass", confirmPassword: "plainform-pass" }, { cookie });
+    const res = await postForm(
+      "/iam/info",
+      { intent: "set-password", newPassword: "plainform-pass", confirmPassword: "plainform-pass" },
+      { cookie },
+    );
     expect(res.status).toBe(200);
     expect(await credentialOf(userId)).not.toBeNull();
   });
 
   it("requires a signed-in user", async () => {
-    const res = await postForm("/iam/info", { intent: "set-password", newPassword: "no-session-pw", confirmPassword: "no-session-pw" });
+    const res = await postForm("/iam/info", {
+      intent: "set-password",
+      newPassword: "no-session-pw",
+      confirmPassword: "no-session-pw",
+    });
     expect(res.status).toBe(302);
     expect(location(res)!.pathname).toBe("/404");
   });
@@ -94,7 +109,11 @@ describe("setting a password in Settings", () => {
     expect(await credentialOf(userId)).toBeNull();
 
     // The no-JavaScript document answer carries the same message.
-    const doc = await postForm("/iam/info", { intent: "set-password", newPassword: "short", confirmPassword: "short" }, { cookie });
+    const doc = await postForm(
+      "/iam/info",
+      { intent: "set-password", newPassword: "short", confirmPassword: "short" },
+      { cookie },
+    );
     expect(doc.status).toBe(400);
     expect(await doc.text()).toContain(TOO_SHORT);
   });
@@ -191,7 +210,11 @@ describe("POST /sign-in/password", () => {
   it("is refused cross-origin", async () => {
     const { cookie, email } = await signIn(uniqueEmail("pw-csrf"));
     await savePassword(cookie, { newPassword: "csrf-password" });
-    const res = await postForm("/sign-in/password", { email, password: "csrf-password" }, { originHeader: "https://evil.example" });
+    const res = await postForm(
+      "/sign-in/password",
+      { email, password: "csrf-password" },
+      { originHeader: "https://evil.example" },
+    );
     expect(res.status).toBe(403);
     expect(setCookieFor(res, SESSION_COOKIE)).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { outboxFor, requestLink, signIn, SIGN_IN_LIMITED, SIGN_IN_SENT, uniqueEmail, uniqueIp } from "./helpers";
+import { outboxFor, requestLink, SIGN_IN_LIMITED, SIGN_IN_SENT, signIn, uniqueEmail, uniqueIp } from "./helpers";
 
 describe("sign-in e-mail rate limits", () => {
   it("sends at most 3 e-mails per address per 15 minutes", async () => {

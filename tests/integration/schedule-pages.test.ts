@@ -2,22 +2,34 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fireSchedule } from "../../workers/engine";
-import { decodeTurbo, eventually, insertDelivery, snapshot, type Json } from "./data-helpers";
+import { decodeTurbo, eventually, insertDelivery, type Json, snapshot } from "./data-helpers";
 import {
   alarmAt,
   deliveriesOf,
   doStorage,
   expectNextTenOClock,
+  MINUTE,
   makeDebtor,
   makeOrg,
-  MINUTE,
   resendRequests,
   scheduleRow,
   setSchedule,
   stubOf,
   wallClock,
 } from "./engine-helpers";
-import { DAY, get, location, ORIGIN, outboxFor, pageText, request, signIn, type SignedIn, uniqueEmail, uniqueIp } from "./helpers";
+import {
+  DAY,
+  get,
+  location,
+  ORIGIN,
+  outboxFor,
+  pageText,
+  request,
+  type SignedIn,
+  signIn,
+  uniqueEmail,
+  uniqueIp,
+} from "./helpers";
 
 /**
  * The schedule pages and their actions (spec §2, §3) against the built app Worker: creating,
@@ -88,7 +100,11 @@ async function loaderData(path: string, route: string, cookie?: string, tz?: str
 }
 
 async function schedulesOf(ownerId: string) {
-  return (await env.DB.prepare("SELECT * FROM schedules WHERE owner_id = ? ORDER BY created_at, id").bind(ownerId).all<ScheduleRow>()).results;
+  return (
+    await env.DB.prepare("SELECT * FROM schedules WHERE owner_id = ? ORDER BY created_at, id")
+      .bind(ownerId)
+      .all<ScheduleRow>()
+  ).results;
 }
 
 async function fullRow(id: string) {
@@ -96,7 +112,9 @@ async function fullRow(id: string) {
 }
 
 async function countSchedulesOfDebtor(debtorId: number) {
-  return (await env.DB.prepare("SELECT count(*) AS n FROM schedules WHERE debtor_id = ?").bind(debtorId).first<{ n: number }>())!.n;
+  return (await env.DB.prepare("SELECT count(*) AS n FROM schedules WHERE debtor_id = ?")
+    .bind(debtorId)
+    .first<{ n: number }>())!.n;
 }
 
 /** Creates a schedule through the action and returns its row (the only new one of the owner). */
@@ -118,7 +136,13 @@ async function createVia(user: SignedIn, fields: Fields, tz?: string) {
 function expectNextMondayTen(at: number | null | undefined, after: number, timeZone: string) {
   expect(at).toEqual(expect.any(Number));
   const w = wallClock(at!, timeZone);
-  expect([w.weekday, w.hour, w.minute, w.second, w.ms], `${new Date(at!).toISOString()} in ${timeZone}`).toEqual(["Mon", 10, 0, 0, 0]);
+  expect([w.weekday, w.hour, w.minute, w.second, w.ms], `${new Date(at!).toISOString()} in ${timeZone}`).toEqual([
+    "Mon",
+    10,
+    0,
+    0,
+    0,
+  ]);
   expect(at!).toBeGreaterThan(after);
   expect(at! - 7 * DAY).toBeLessThanOrEqual(after);
 }
@@ -144,7 +168,13 @@ describe("schedule-create", () => {
 
   it("daily: the signed-in user's row, next run the next 10:00 in the posted zone, and the alarm at that time", async () => {
     const tz = "Asia/Tokyo";
-    const row = await createVia(a, { debtor_id: String(debtor.id), preset: "FRIENDLY_REMINDER", frequency: "daily", time_zone: tz, due_date: "2027-01-31" });
+    const row = await createVia(a, {
+      debtor_id: String(debtor.id),
+      preset: "FRIENDLY_REMINDER",
+      frequency: "daily",
+      time_zone: tz,
+      due_date: "2027-01-31",
+    });
     expect(row).toMatchObject({
       owner_id: a.userId,
       debtor_id: debtor.id,
@@ -161,18 +191,35 @@ describe("schedule-create", () => {
     expectNextTenOClock(row.next_run_at, row.created_at, tz);
     expect(await alarmAt(row.id)).toBe(row.next_run_at);
     // Who it goes to is looked up on the server, from the owner's debtor.
-    expect(JSON.parse(row.input)).toMatchObject({ receiverEmail: debtor.email, senderEmail: a.email, template: "initial", senderCompany: null });
+    expect(JSON.parse(row.input)).toMatchObject({
+      receiverEmail: debtor.email,
+      senderEmail: a.email,
+      template: "initial",
+      senderCompany: null,
+    });
 
     // The owner reads it back through GET /schedules/:id.
     const details = await get(`/schedules/${row.id}`, { cookie: a.cookie });
     expect(details.status).toBe(200);
     const json = await details.json<Json>();
-    expect(json.schedule).toMatchObject({ id: row.id, debtorId: debtor.id, debtorName: "Create Debtor", preset: "FRIENDLY_REMINDER", nextRunAt: row.next_run_at, state: "ENABLED" });
+    expect(json.schedule).toMatchObject({
+      id: row.id,
+      debtorId: debtor.id,
+      debtorName: "Create Debtor",
+      preset: "FRIENDLY_REMINDER",
+      nextRunAt: row.next_run_at,
+      state: "ENABLED",
+    });
     expect(json.debtors.map((d: Json) => d.id)).toContain(debtor.id);
   });
 
   it("'now': next run and alarm 60 s after creation", async () => {
-    const row = await createVia(a, { debtor_id: String(debtor.id), preset: "SINGLE_REMINDER", frequency: "now", time_zone: ZONE });
+    const row = await createVia(a, {
+      debtor_id: String(debtor.id),
+      preset: "SINGLE_REMINDER",
+      frequency: "now",
+      time_zone: ZONE,
+    });
     expect(row).toMatchObject({ frequency: "now", cron: null, state: "ENABLED", template_step: 0 });
     expect(row.next_run_at).toBe(row.created_at + MINUTE);
     expect(row.run_at).toBe(row.next_run_at);
@@ -181,13 +228,22 @@ describe("schedule-create", () => {
 
   it("weekly: the next Monday 10:00 in the zone", async () => {
     const tz = "Asia/Kolkata";
-    const row = await createVia(a, { debtor_id: String(debtor.id), preset: "SINGLE_REMINDER", frequency: "weekly", time_zone: tz });
+    const row = await createVia(a, {
+      debtor_id: String(debtor.id),
+      preset: "SINGLE_REMINDER",
+      frequency: "weekly",
+      time_zone: tz,
+    });
     expectNextMondayTen(row.next_run_at, row.created_at, tz);
     expect(await alarmAt(row.id)).toBe(row.next_run_at);
   });
 
   it("an invalid time_zone falls back to UTC; none posted takes the browser's tz cookie", async () => {
-    const bad = await createVia(a, { debtor_id: String(debtor.id), preset: "SINGLE_REMINDER", time_zone: "Mars/Olympus_Mons" });
+    const bad = await createVia(a, {
+      debtor_id: String(debtor.id),
+      preset: "SINGLE_REMINDER",
+      time_zone: "Mars/Olympus_Mons",
+    });
     expect(bad.time_zone).toBe("UTC");
     expect(bad.frequency).toBe("daily");
     expectNextTenOClock(bad.next_run_at, bad.created_at, "UTC");
@@ -200,9 +256,18 @@ describe("schedule-create", () => {
 
   it("as a company: with the owner's organization it is sent as that organization", async () => {
     const org = await makeOrg(a.userId, "Create Org Ltd", "7 Org Road");
-    const row = await createVia(a, { kind: "company", organization_id: String(org), debtor_id: String(debtor.id), preset: "SINGLE_REMINDER", time_zone: ZONE });
+    const row = await createVia(a, {
+      kind: "company",
+      organization_id: String(org),
+      debtor_id: String(debtor.id),
+      preset: "SINGLE_REMINDER",
+      time_zone: ZONE,
+    });
     expect(row.organization_id).toBe(org);
-    expect(JSON.parse(row.input)).toMatchObject({ senderName: "Create Org Ltd", senderCompany: { id: org, name: "Create Org Ltd", address: "7 Org Road" } });
+    expect(JSON.parse(row.input)).toMatchObject({
+      senderName: "Create Org Ltd",
+      senderCompany: { id: org, name: "Create Org Ltd", address: "7 Org Road" },
+    });
   });
 
   describe("invalid posts answer 400 with the field's message and create nothing", () => {
@@ -220,7 +285,14 @@ describe("schedule-create", () => {
     for (const [name, change, errors] of cases) {
       it(name, async () => {
         const before = await schedulesOf(a.userId);
-        const fields = { intent: "schedule-create", debtor_id: String(debtor.id), preset: "SINGLE_REMINDER", frequency: "daily", time_zone: ZONE, ...change };
+        const fields = {
+          intent: "schedule-create",
+          debtor_id: String(debtor.id),
+          preset: "SINGLE_REMINDER",
+          frequency: "daily",
+          time_zone: ZONE,
+          ...change,
+        };
         const { status, body } = await act(fields, { cookie: a.cookie });
         expect(status, JSON.stringify(body)).toBe(400);
         expect(body).toMatchObject({ intent: "schedule-create", ok: false });
@@ -250,7 +322,12 @@ describe("ownership: user B and a visitor against user A's schedules", () => {
     aDebtor = await makeDebtor(a.userId, { fullName: SECRET });
     bDebtor = await makeDebtor(b.userId, { fullName: "Intruder's Debtor" });
     aOrg = await makeOrg(a.userId, "Owner Org", "1 Owner St");
-    aSchedule = await createVia(a, { debtor_id: String(aDebtor.id), preset: "FRIENDLY_REMINDER", frequency: "daily", time_zone: ZONE });
+    aSchedule = await createVia(a, {
+      debtor_id: String(aDebtor.id),
+      preset: "FRIENDLY_REMINDER",
+      frequency: "daily",
+      time_zone: ZONE,
+    });
     aAlarm = await alarmAt(aSchedule.id);
     expect(aAlarm).toBe(aSchedule.next_run_at);
     before = await snapshot(a.userId);
@@ -263,12 +340,22 @@ describe("ownership: user B and a visitor against user A's schedules", () => {
   }
 
   it("create with A's debtor or A's organization: 400 on that field, nothing created", async () => {
-    const withDebtor = await act({ intent: "schedule-create", debtor_id: String(aDebtor.id), preset: "SINGLE_REMINDER", time_zone: ZONE }, { cookie: b.cookie });
+    const withDebtor = await act(
+      { intent: "schedule-create", debtor_id: String(aDebtor.id), preset: "SINGLE_REMINDER", time_zone: ZONE },
+      { cookie: b.cookie },
+    );
     expect(withDebtor.status).toBe(400);
     expect(withDebtor.body.result.error).toEqual({ debtor_id: [DEBTOR_MSG] });
 
     const withOrg = await act(
-      { intent: "schedule-create", kind: "company", organization_id: String(aOrg), debtor_id: String(bDebtor.id), preset: "SINGLE_REMINDER", time_zone: ZONE },
+      {
+        intent: "schedule-create",
+        kind: "company",
+        organization_id: String(aOrg),
+        debtor_id: String(bDebtor.id),
+        preset: "SINGLE_REMINDER",
+        time_zone: ZONE,
+      },
       { cookie: b.cookie },
     );
     expect(withOrg.status).toBe(400);
@@ -293,7 +380,14 @@ describe("ownership: user B and a visitor against user A's schedules", () => {
   it("schedule-update of A's schedule: 404, A's row and alarm unchanged", async () => {
     for (const debtorId of [bDebtor.id, aDebtor.id]) {
       const res = await act(
-        { intent: "schedule-update", id: aSchedule.id, debtor_id: String(debtorId), preset: "SINGLE_REMINDER", frequency: "now", time_zone: "Asia/Tokyo" },
+        {
+          intent: "schedule-update",
+          id: aSchedule.id,
+          debtor_id: String(debtorId),
+          preset: "SINGLE_REMINDER",
+          frequency: "now",
+          time_zone: "Asia/Tokyo",
+        },
         { cookie: b.cookie },
       );
       expect(res.status, res.text).toBe(404);
@@ -331,7 +425,13 @@ describe("ownership: user B and a visitor against user A's schedules", () => {
 
   it("A cannot use B's debtor in an update either: 400 on debtor_id, row unchanged", async () => {
     const res = await act(
-      { intent: "schedule-update", id: aSchedule.id, debtor_id: String(bDebtor.id), preset: "FRIENDLY_REMINDER", time_zone: ZONE },
+      {
+        intent: "schedule-update",
+        id: aSchedule.id,
+        debtor_id: String(bDebtor.id),
+        preset: "FRIENDLY_REMINDER",
+        time_zone: ZONE,
+      },
       { cookie: a.cookie },
     );
     expect(res.status).toBe(400);
@@ -383,13 +483,26 @@ describe("schedule-update", () => {
     const a = await signIn(uniqueEmail("update"));
     const d1 = await makeDebtor(a.userId, { fullName: "First Debtor" });
     const d2 = await makeDebtor(a.userId, { fullName: "Second Debtor" });
-    const created = await createVia(a, { debtor_id: String(d1.id), preset: "FRIENDLY_REMINDER", frequency: "daily", time_zone: ZONE });
+    const created = await createVia(a, {
+      debtor_id: String(d1.id),
+      preset: "FRIENDLY_REMINDER",
+      frequency: "daily",
+      time_zone: ZONE,
+    });
     // Two reminders already went out: the sequence is at its third template.
     await setSchedule(created.id, { template_step: 2 });
 
     const t0 = Date.now();
     const same = await act(
-      { intent: "schedule-update", id: created.id, debtor_id: String(d1.id), preset: "FRIENDLY_REMINDER", frequency: "weekly", time_zone: "Asia/Kolkata", due_date: "2027-06-01" },
+      {
+        intent: "schedule-update",
+        id: created.id,
+        debtor_id: String(d1.id),
+        preset: "FRIENDLY_REMINDER",
+        frequency: "weekly",
+        time_zone: "Asia/Kolkata",
+        due_date: "2027-06-01",
+      },
       { cookie: a.cookie },
     );
     expect(same.status, same.text).toBe(200);
@@ -397,7 +510,15 @@ describe("schedule-update", () => {
     let rows = await schedulesOf(a.userId);
     expect(rows).toHaveLength(1);
     let row = rows[0]!;
-    expect(row).toMatchObject({ id: created.id, created_at: created.created_at, frequency: "weekly", time_zone: "Asia/Kolkata", due_date: "2027-06-01", template_step: 2, preset: "FRIENDLY_REMINDER" });
+    expect(row).toMatchObject({
+      id: created.id,
+      created_at: created.created_at,
+      frequency: "weekly",
+      time_zone: "Asia/Kolkata",
+      due_date: "2027-06-01",
+      template_step: 2,
+      preset: "FRIENDLY_REMINDER",
+    });
     expect(JSON.parse(row.input).template).toBe("second-follow-up");
     expect(row.updated_at).toBeGreaterThanOrEqual(t0);
     expectNextMondayTen(row.next_run_at, t0 - 1, "Asia/Kolkata");
@@ -406,7 +527,14 @@ describe("schedule-update", () => {
     // Another preset (and debtor): the sequence starts again; 'now' runs a minute after the edit.
     const t1 = Date.now();
     const other = await act(
-      { intent: "schedule-update", id: created.id, debtor_id: String(d2.id), preset: "SINGLE_REMINDER", frequency: "now", time_zone: ZONE },
+      {
+        intent: "schedule-update",
+        id: created.id,
+        debtor_id: String(d2.id),
+        preset: "SINGLE_REMINDER",
+        frequency: "now",
+        time_zone: ZONE,
+      },
       { cookie: a.cookie },
     );
     const t2 = Date.now();
@@ -414,7 +542,15 @@ describe("schedule-update", () => {
     rows = await schedulesOf(a.userId);
     expect(rows).toHaveLength(1);
     row = rows[0]!;
-    expect(row).toMatchObject({ id: created.id, debtor_id: d2.id, preset: "SINGLE_REMINDER", frequency: "now", template_step: 0, due_date: null, state: "ENABLED" });
+    expect(row).toMatchObject({
+      id: created.id,
+      debtor_id: d2.id,
+      preset: "SINGLE_REMINDER",
+      frequency: "now",
+      template_step: 0,
+      due_date: null,
+      state: "ENABLED",
+    });
     expect(JSON.parse(row.input)).toMatchObject({ template: "single", receiverEmail: d2.email });
     expect(row.next_run_at).toBe(row.updated_at + MINUTE);
     expect(row.updated_at).toBeGreaterThanOrEqual(t1);
@@ -423,7 +559,16 @@ describe("schedule-update", () => {
 
     // The preset alone changing resets the step too.
     await setSchedule(created.id, { template_step: 3 });
-    await act({ intent: "schedule-update", id: created.id, debtor_id: String(d2.id), preset: "FRIENDLY_REMINDER", time_zone: ZONE }, { cookie: a.cookie });
+    await act(
+      {
+        intent: "schedule-update",
+        id: created.id,
+        debtor_id: String(d2.id),
+        preset: "FRIENDLY_REMINDER",
+        time_zone: ZONE,
+      },
+      { cookie: a.cookie },
+    );
     expect((await scheduleRow(created.id))!.template_step).toBe(0);
   });
 
@@ -433,7 +578,16 @@ describe("schedule-update", () => {
     const created = await createVia(a, { debtor_id: String(d.id), preset: "SINGLE_REMINDER", time_zone: ZONE });
     await setSchedule(created.id, { state: "DISABLED" });
     await stubOf(created.id).disarm();
-    const res = await act({ intent: "schedule-update", id: created.id, debtor_id: String(d.id), preset: "SINGLE_REMINDER", time_zone: ZONE }, { cookie: a.cookie });
+    const res = await act(
+      {
+        intent: "schedule-update",
+        id: created.id,
+        debtor_id: String(d.id),
+        preset: "SINGLE_REMINDER",
+        time_zone: ZONE,
+      },
+      { cookie: a.cookie },
+    );
     expect(res.status).toBe(200);
     const row = (await fullRow(created.id))!;
     expect(row.state).toBe("ENABLED");
@@ -444,12 +598,18 @@ describe("schedule-update", () => {
     const a = await signIn(uniqueEmail("update-bad"));
     const d = await makeDebtor(a.userId);
     const created = await createVia(a, { debtor_id: String(d.id), preset: "SINGLE_REMINDER", time_zone: ZONE });
-    const bad = await act({ intent: "schedule-update", id: created.id, debtor_id: String(d.id), preset: "", due_date: "2027-13-01" }, { cookie: a.cookie });
+    const bad = await act(
+      { intent: "schedule-update", id: created.id, debtor_id: String(d.id), preset: "", due_date: "2027-13-01" },
+      { cookie: a.cookie },
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.result.error).toEqual({ preset: [PRESET_MSG], due_date: [DATE_MSG] });
     expect(await fullRow(created.id)).toEqual(created);
     for (const id of [undefined, "", `${a.userId}-00000000-0000-4000-8000-000000000000`]) {
-      const res = await act({ intent: "schedule-update", id, debtor_id: String(d.id), preset: "SINGLE_REMINDER" }, { cookie: a.cookie });
+      const res = await act(
+        { intent: "schedule-update", id, debtor_id: String(d.id), preset: "SINGLE_REMINDER" },
+        { cookie: a.cookie },
+      );
       expect(res.status, String(id)).toBe(404);
     }
     expect(await schedulesOf(a.userId)).toEqual([created]);
@@ -504,16 +664,26 @@ describe("schedule-send-now", () => {
     const others = await createVia(b, { debtor_id: String(dB.id), preset: "SINGLE_REMINDER", time_zone: ZONE });
 
     const t0 = Date.now();
-    const res = await act({ intent: "schedule-send-now", ids: [enabled.id, disabled.id, others.id, "no-such-id"] }, { cookie: a.cookie });
+    const res = await act(
+      { intent: "schedule-send-now", ids: [enabled.id, disabled.id, others.id, "no-such-id"] },
+      { cookie: a.cookie },
+    );
     const t1 = Date.now();
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ intent: "schedule-send-now", ok: true, count: 1, message: "The next reminder is being sent now." });
+    expect(res.body).toMatchObject({
+      intent: "schedule-send-now",
+      ok: true,
+      count: 1,
+      message: "The next reminder is being sent now.",
+    });
 
     // The alarm is set for now (unless it is already running or has run): the runtime fires it by
     // itself, at once, and it sends the occurrence due now.
     const pending = await alarmAt(enabled.id);
     if (pending !== null && (await deliveriesOf(enabled.id)).length === 0) expect(pending).toBeLessThanOrEqual(t1);
-    expect(await eventually(async () => (await deliveriesOf(enabled.id)).some((x) => x.status === "sent"), 5000)).toBe(true);
+    expect(await eventually(async () => (await deliveriesOf(enabled.id)).some((x) => x.status === "sent"), 5000)).toBe(
+      true,
+    );
     const [delivery] = await deliveriesOf(enabled.id);
     const occurrence = Number(delivery!.occurrence_key.split(":").at(-1));
     expect(occurrence).toBeGreaterThanOrEqual(t0);
@@ -547,7 +717,10 @@ describe("schedule-send-now", () => {
     const before = await fullRow(s.id);
     const res = await act({ intent: "schedule-send-now", ids: [s.id] }, { cookie: a.cookie });
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ ok: false, message: "None of the selected schedules can send now (only active ones can)." });
+    expect(res.body).toMatchObject({
+      ok: false,
+      message: "None of the selected schedules can send now (only active ones can).",
+    });
     expect(await fullRow(s.id)).toEqual(before);
     expect(await alarmAt(s.id)).toBe(s.next_run_at);
     const none = await act({ intent: "schedule-send-now" }, { cookie: a.cookie });
@@ -568,7 +741,10 @@ describe("debtor-resend", () => {
     const dB = await makeDebtor(b.userId);
 
     const t0 = Date.now();
-    const res = await act({ intent: "debtor-resend", ids: [String(d1.id), String(d2.id), String(dB.id), "99999999"] }, { cookie: a.cookie, tz: "Asia/Tokyo" });
+    const res = await act(
+      { intent: "debtor-resend", ids: [String(d1.id), String(d2.id), String(dB.id), "99999999"] },
+      { cookie: a.cookie, tz: "Asia/Tokyo" },
+    );
     const t1 = Date.now();
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ intent: "debtor-resend", ok: true, message: RESCHEDULED, count: 2 });
@@ -576,7 +752,13 @@ describe("debtor-resend", () => {
     const rows = await schedulesOf(a.userId);
     expect(rows.map((r) => r.debtor_id).sort()).toEqual([d1.id, d2.id].sort());
     for (const r of rows) {
-      expect(r).toMatchObject({ owner_id: a.userId, preset: "SINGLE_REMINDER", frequency: "now", template_step: 0, time_zone: "Asia/Tokyo" });
+      expect(r).toMatchObject({
+        owner_id: a.userId,
+        preset: "SINGLE_REMINDER",
+        frequency: "now",
+        template_step: 0,
+        time_zone: "Asia/Tokyo",
+      });
       expect(r.created_at).toBeGreaterThanOrEqual(t0);
       expect(r.created_at).toBeLessThanOrEqual(t1);
     }
@@ -591,10 +773,18 @@ describe("debtor-resend", () => {
       // Due now: the runtime fires the alarm at once by itself, and the one-time schedule completes.
       const pending = await alarmAt(r.id);
       if (pending !== null && (await deliveriesOf(r.id)).length === 0) expect(pending).toBeLessThanOrEqual(t1);
-      expect(await eventually(async () => (await scheduleRow(r.id))!.state === "COMPLETED", 5000), debtor.fullName).toBe(true);
+      expect(
+        await eventually(async () => (await scheduleRow(r.id))!.state === "COMPLETED", 5000),
+        debtor.fullName,
+      ).toBe(true);
       const delivered = await deliveriesOf(r.id);
       expect(delivered).toHaveLength(1);
-      expect(delivered[0]).toMatchObject({ template: "single", status: "sent", debtor_id: debtor.id, tone: debtor.activeStrategy });
+      expect(delivered[0]).toMatchObject({
+        template: "single",
+        status: "sent",
+        debtor_id: debtor.id,
+        tone: debtor.activeStrategy,
+      });
       expect(Number(delivered[0]!.occurrence_key.split(":").at(-1))).toBe(r.created_at);
       const mails = await outboxFor(debtor.email);
       expect(mails).toHaveLength(1);
@@ -635,8 +825,12 @@ describe("/schedules-list", () => {
     dA2 = await makeDebtor(a.userId, { fullName: "Listed Beta" });
     dB = await makeDebtor(b.userId, { fullName: "Hidden Gamma" });
     ids.today = (await createVia(a, { debtor_id: String(dA1.id), preset: "SINGLE_REMINDER", time_zone: ZONE })).id;
-    ids.yesterday = (await createVia(a, { debtor_id: String(dA2.id), preset: "FRIENDLY_REMINDER", time_zone: ZONE })).id;
-    ids.threeDays = (await createVia(a, { debtor_id: String(dA1.id), preset: "FRIENDLY_REMINDER", time_zone: ZONE })).id;
+    ids.yesterday = (
+      await createVia(a, { debtor_id: String(dA2.id), preset: "FRIENDLY_REMINDER", time_zone: ZONE })
+    ).id;
+    ids.threeDays = (
+      await createVia(a, { debtor_id: String(dA1.id), preset: "FRIENDLY_REMINDER", time_zone: ZONE })
+    ).id;
     ids.twentyDays = (await createVia(a, { debtor_id: String(dA2.id), preset: "SINGLE_REMINDER", time_zone: ZONE })).id;
     ids.b = (await createVia(b, { debtor_id: String(dB.id), preset: "SINGLE_REMINDER", time_zone: ZONE })).id;
     // Created earlier, by the clock of UTC days (the list's zone without a tz cookie).
@@ -700,14 +894,20 @@ describe("/schedules-list", () => {
     const d = await makeDebtor(c.userId);
     // Pacific/Kiritimati is UTC+14 all year: its days start at 10:00 UTC of the day before.
     const tz = "Pacific/Kiritimati";
-    const [y, m, day] = new Intl.DateTimeFormat("en-CA", { timeZone: tz }).format(Date.now()).split("-").map(Number) as [number, number, number];
+    const [y, m, day] = new Intl.DateTimeFormat("en-CA", { timeZone: tz })
+      .format(Date.now())
+      .split("-")
+      .map(Number) as [number, number, number];
     const localMidnight = Date.UTC(y, m - 1, day) - 14 * 60 * MINUTE;
     const justAfter = (await createVia(c, { debtor_id: String(d.id), preset: "SINGLE_REMINDER", time_zone: ZONE })).id;
     const justBefore = (await createVia(c, { debtor_id: String(d.id), preset: "SINGLE_REMINDER", time_zone: ZONE })).id;
     await setSchedule(justAfter, { created_at: localMidnight + MINUTE });
     await setSchedule(justBefore, { created_at: localMidnight - MINUTE });
     const inZone = async (period: string) =>
-      ((await loaderData(`/schedules-list?period=${period}`, "routes/schedules-list", c.cookie, tz)).schedules as Json[]).map((s) => s.id);
+      (
+        (await loaderData(`/schedules-list?period=${period}`, "routes/schedules-list", c.cookie, tz))
+          .schedules as Json[]
+      ).map((s) => s.id);
     expect(await inZone("today")).toEqual([justAfter]);
     expect(await inZone("yesterday")).toEqual([justBefore]);
     expect(await inZone("7d")).toEqual([justAfter, justBefore]);
@@ -741,7 +941,13 @@ describe("/dashboard", () => {
     const res = await get(`/dashboard?debtor=${d.id}`, { cookie: a.cookie });
     expect(res.status).toBe(200);
     const html = await pageText(res);
-    for (const text of ["Scheduled reminders", "View All Schedules", "Reminders Report", "Dash Debtor · Escalating Reminders"]) expect(html).toContain(text);
+    for (const text of [
+      "Scheduled reminders",
+      "View All Schedules",
+      "Reminders Report",
+      "Dash Debtor · Escalating Reminders",
+    ])
+      expect(html).toContain(text);
     expect(html).toMatch(/href="\/schedules-list"[^>]*>View All Schedules</);
     expect(html).toMatch(/href="\/report"[^>]*>Reminders Report</);
     expect(html).not.toContain("Other Dash Debtor");
@@ -752,7 +958,9 @@ describe("/dashboard", () => {
     expect(data.chart.at(-1).value).toBe(3);
     expect(data.chart.slice(0, 5).every((p: Json) => p.value === 0)).toBe(true);
     // The card's period filter works here too.
-    expect((await loaderData(`/dashboard?debtor=${d.id}&period=yesterday`, "routes/dashboard", a.cookie)).schedules).toEqual([]);
+    expect(
+      (await loaderData(`/dashboard?debtor=${d.id}&period=yesterday`, "routes/dashboard", a.cookie)).schedules,
+    ).toEqual([]);
   });
 });
 
@@ -779,7 +987,18 @@ describe("/report", () => {
     await env.DB.prepare(
       "INSERT INTO deliveries (owner_id, debtor_id, occurrence_key, template, tone, status, created_at, sent_at) VALUES (?, ?, ?, 'final-notice', 3, 'sent', ?, ?), (?, ?, ?, 'initial', 1, 'sent', ?, ?)",
     )
-      .bind(a.userId, d2.id, `report-y-${a.userId}`, today - DAY / 2, today - DAY / 2, a.userId, d1.id, `report-old-${a.userId}`, today - 20 * DAY, today - 20 * DAY)
+      .bind(
+        a.userId,
+        d2.id,
+        `report-y-${a.userId}`,
+        today - DAY / 2,
+        today - DAY / 2,
+        a.userId,
+        d1.id,
+        `report-old-${a.userId}`,
+        today - 20 * DAY,
+        today - 20 * DAY,
+      )
       .run();
   });
 
@@ -803,7 +1022,11 @@ describe("/report", () => {
 
   it("filters by debtor and by period", async () => {
     expect((await report(`?debtor=${d1.id}`)).totals).toEqual({ all: 4, sent: 3, sending: 0, failed: 1, bounced: 0 });
-    expect((await report(`?debtor=${d2.id}`)).deliveries.map((x: Json) => x.status).sort()).toEqual(["bounced", "sending", "sent"]);
+    expect((await report(`?debtor=${d2.id}`)).deliveries.map((x: Json) => x.status).sort()).toEqual([
+      "bounced",
+      "sending",
+      "sent",
+    ]);
     const foreign = await report(`?debtor=${dB.id}`);
     expect(foreign.totals.all).toBe(0);
     expect(foreign.deliveries).toEqual([]);
@@ -811,7 +1034,13 @@ describe("/report", () => {
     const yesterday = await report("?period=yesterday");
     expect(yesterday.deliveries.map((x: Json) => [x.debtorId, x.template])).toEqual([[d2.id, "final-notice"]]);
     expect((await report("?period=7d")).totals.all).toBe(6);
-    expect((await report(`?period=7d&debtor=${d1.id}`)).totals).toEqual({ all: 3, sent: 2, sending: 0, failed: 1, bounced: 0 });
+    expect((await report(`?period=7d&debtor=${d1.id}`)).totals).toEqual({
+      all: 3,
+      sent: 2,
+      sending: 0,
+      failed: 1,
+      bounced: 0,
+    });
     const html = await pageText(await get(`/report?debtor=${dB.id}`, { cookie: a.cookie }));
     expect(html).toContain("No reminders found");
   });
@@ -879,7 +1108,8 @@ describe("/schedule", () => {
     const html = await pageText(await get("/schedule", { cookie: a.cookie }));
     expect(html).not.toContain("Add a debtor to get started");
     expect(html).toContain("New schedule");
-    for (const text of ["Pickable Paula", "Pickable Peter", "Pickable Org", "Select a preset"]) expect(html).toContain(text);
+    for (const text of ["Pickable Paula", "Pickable Peter", "Pickable Org", "Select a preset"])
+      expect(html).toContain(text);
     expect(html).not.toContain("Someone Else's Debtor");
     const data = await loaderData("/schedule", "routes/schedule", a.cookie);
     expect(data.debtors.map((d: Json) => d.fullName)).toEqual(["Pickable Paula", "Pickable Peter"]);

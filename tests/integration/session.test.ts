@@ -32,7 +32,9 @@ describe("session tokens", () => {
     expect(row!.id).not.toBe(token);
     expect(row!.id).toBe(await sha256Hex(token));
     expect(row!.id).toMatch(/^[0-9a-f]{64}$/);
-    const raw = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE id = ?").bind(token).first<{ n: number }>();
+    const raw = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE id = ?")
+      .bind(token)
+      .first<{ n: number }>();
     expect(raw!.n).toBe(0);
   });
 });
@@ -74,7 +76,9 @@ describe("sliding expiry", () => {
   it("extends a session with less than 15 days left to 30 days and re-sends the cookie", async () => {
     const { token, cookie } = await signIn();
     const id = await sha256Hex(token);
-    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?").bind(Date.now() + 10 * DAY, id).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() + 10 * DAY, id)
+      .run();
 
     const before = Date.now();
     const res = await get("/dashboard", { cookie });
@@ -95,7 +99,9 @@ describe("sliding expiry", () => {
   it("re-sends a Secure cookie when renewing over https", async () => {
     const origin = "https://dunly.example";
     const { token, cookie } = await signIn(uniqueEmail("https-renew"), { origin });
-    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?").bind(Date.now() + 2 * DAY, await sha256Hex(token)).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() + 2 * DAY, await sha256Hex(token))
+      .run();
     const res = await get("/dashboard", { cookie, origin });
     expect(res.status).toBe(200);
     expect(cookieAttributes(setCookieFor(res, SESSION_COOKIE)!)).toHaveProperty("secure");
@@ -104,7 +110,9 @@ describe("sliding expiry", () => {
   it("leaves a session with more than 15 days left alone", async () => {
     const { token, cookie } = await signIn();
     const expiresAt = Date.now() + 20 * DAY;
-    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?").bind(expiresAt, await sha256Hex(token)).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")
+      .bind(expiresAt, await sha256Hex(token))
+      .run();
     const res = await get("/dashboard", { cookie });
     expect(res.status).toBe(200);
     expect(setCookieFor(res, SESSION_COOKIE)).toBeUndefined();
@@ -113,7 +121,9 @@ describe("sliding expiry", () => {
 
   it("rejects an expired session and deletes it", async () => {
     const { token, cookie, userId } = await signIn();
-    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, await sha256Hex(token)).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1000, await sha256Hex(token))
+      .run();
     const res = await get("/dashboard", { cookie });
     expect(res.status).toBe(302);
     expect(location(res)!.pathname).toBe("/404");

@@ -5,7 +5,11 @@ import { get, location, pageText, postForm, signIn, uniqueEmail } from "./helper
 describe("profile-name on /iam/info", () => {
   it("changes the user's name and answers 'Profile updated'", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("name"));
-    const { status, data } = await formAction("/iam/info", { intent: "profile-name", full_name: "  Katherine Johnson " }, cookie);
+    const { status, data } = await formAction(
+      "/iam/info",
+      { intent: "profile-name", full_name: "  Katherine Johnson " },
+      cookie,
+    );
     expect(status).toBe(200);
     expect(data).toMatchObject({ intent: "profile-name", ok: true, message: "Profile updated" });
     expect((await userRow(userId))!.full_name).toBe("Katherine Johnson");
@@ -34,10 +38,16 @@ describe("profile-name on /iam/info", () => {
 describe("organization form actions on /iam/orgs", () => {
   it("org-add stores the organization and answers 'Organization added'", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("org-add"));
-    const { status, data } = await formAction("/iam/orgs", { intent: "org-add", name: "Page Org", address: "7 Page Rd" }, cookie);
+    const { status, data } = await formAction(
+      "/iam/orgs",
+      { intent: "org-add", name: "Page Org", address: "7 Page Rd" },
+      cookie,
+    );
     expect(status).toBe(200);
     expect(data).toMatchObject({ intent: "org-add", ok: true, message: "Organization added" });
-    expect(await orgRowsOf(userId)).toEqual([expect.objectContaining({ owner_id: userId, name: "Page Org", address: "7 Page Rd" })]);
+    expect(await orgRowsOf(userId)).toEqual([
+      expect.objectContaining({ owner_id: userId, name: "Page Org", address: "7 Page Rd" }),
+    ]);
     expect(await pageText(await get("/iam/orgs", { cookie }))).toContain("Page Org");
   });
 
@@ -67,17 +77,29 @@ describe("organization form actions on /iam/orgs", () => {
   it("org-edit updates the user's organization; invalid input changes nothing", async () => {
     const { cookie } = await signIn(uniqueEmail("org-edit"));
     const org = await addOrg(cookie);
-    const bad = await formAction("/iam/orgs", { intent: "org-edit", id: String(org.id), name: "", address: "" }, cookie);
+    const bad = await formAction(
+      "/iam/orgs",
+      { intent: "org-edit", id: String(org.id), name: "", address: "" },
+      cookie,
+    );
     expect(bad.status).toBe(400);
     expect(replyErrors(bad.data)).toEqual({ name: [MSG.orgName], address: [MSG.orgAddress] });
     expect(await orgRow(org.id)).toMatchObject({ name: "Acme Ltd", address: "1 Main St" });
 
-    const ok = await formAction("/iam/orgs", { intent: "org-edit", id: String(org.id), name: "Acme 2", address: "2 Main St" }, cookie);
+    const ok = await formAction(
+      "/iam/orgs",
+      { intent: "org-edit", id: String(org.id), name: "Acme 2", address: "2 Main St" },
+      cookie,
+    );
     expect(ok.status).toBe(200);
     expect(ok.data).toMatchObject({ intent: "org-edit", ok: true, message: "Organization updated" });
     expect(await orgRow(org.id)).toMatchObject({ name: "Acme 2", address: "2 Main St" });
 
-    const missing = await formAction("/iam/orgs", { intent: "org-edit", id: "987654321", name: "x", address: "y" }, cookie);
+    const missing = await formAction(
+      "/iam/orgs",
+      { intent: "org-edit", id: "987654321", name: "x", address: "y" },
+      cookie,
+    );
     expect(missing.status).toBe(404);
   });
 

@@ -52,7 +52,10 @@ export function startFakeResend(): Promise<FakeResend> {
     };
     try {
       if (req.method === "POST" && url.pathname === "/__program") {
-        const { to, responses } = JSON.parse(await readBody(req)) as { to: string; responses: { status: number; body?: unknown }[] };
+        const { to, responses } = JSON.parse(await readBody(req)) as {
+          to: string;
+          responses: { status: number; body?: unknown }[];
+        };
         programmed.set(to.toLowerCase(), [...(programmed.get(to.toLowerCase()) ?? []), ...responses]);
         return send(200, { ok: true });
       }
@@ -69,7 +72,10 @@ export function startFakeResend(): Promise<FakeResend> {
         const next = queue?.shift();
         if (next) {
           attempts.push({ idempotencyKey, authorization, body, status: next.status, at: Date.now() });
-          return send(next.status, next.body ?? { statusCode: next.status, name: "programmed_error", message: `Programmed ${next.status}` });
+          return send(
+            next.status,
+            next.body ?? { statusCode: next.status, name: "programmed_error", message: `Programmed ${next.status}` },
+          );
         }
         attempts.push({ idempotencyKey, authorization, body, status: 200, at: Date.now() });
         if (idempotencyKey && byKey.has(idempotencyKey)) return send(200, { id: byKey.get(idempotencyKey) });

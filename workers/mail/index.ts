@@ -1,8 +1,8 @@
-import { render, toPlainText } from "@react-email/render";
 import { WorkerEntrypoint } from "cloudflare:workers";
+import { render, toPlainText } from "@react-email/render";
 import { createElement } from "react";
-import { renderReminder } from "../../emails/render-reminder";
 import type { ReminderEmailProps } from "../../emails/reminder";
+import { renderReminder } from "../../emails/render-reminder";
 import SignInEmail, { signInSubject } from "../../emails/sign-in";
 import { deliver, type SendResult } from "./send";
 

@@ -37,7 +37,9 @@ export function formatAddress(name: string, address: string) {
  * lost); everything else will not.
  */
 export function isRetryable(status: number | null, name?: string): boolean {
-  return status === null || status === 429 || status >= 500 || (status === 409 && name === "concurrent_idempotent_requests");
+  return (
+    status === null || status === 429 || status >= 500 || (status === 409 && name === "concurrent_idempotent_requests")
+  );
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -64,11 +66,26 @@ export async function deliver(env: MailEnv, message: OutgoingMessage, idempotenc
       await env.DB.prepare(
         'INSERT OR IGNORE INTO dev_outbox (idempotency_key, "to", "from", reply_to, subject, html, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
-        .bind(idempotencyKey ?? null, message.to, from, message.replyTo ?? null, message.subject, message.html, message.text, Date.now())
+        .bind(
+          idempotencyKey ?? null,
+          message.to,
+          from,
+          message.replyTo ?? null,
+          message.subject,
+          message.html,
+          message.text,
+          Date.now(),
+        )
         .run();
       return { ok: true, id: null, via: "outbox", attempts: 1 };
     } catch (error) {
-      return { ok: false, retryable: true, status: null, error: `Dev outbox: ${(error as Error).message}`, attempts: 1 };
+      return {
+        ok: false,
+        retryable: true,
+        status: null,
+        error: `Dev outbox: ${(error as Error).message}`,
+        attempts: 1,
+      };
     }
   }
 
@@ -87,7 +104,10 @@ export async function deliver(env: MailEnv, message: OutgoingMessage, idempotenc
     // The SDK never throws; it returns { data, error } (network failures have statusCode null).
     const { data, error } = await resend.emails.send(payload, idempotencyKey ? { idempotencyKey } : undefined);
     if (!error) return { ok: true, id: data?.id ?? null, via: "resend", attempts };
-    const status = typeof (error as { statusCode?: unknown }).statusCode === "number" ? (error as { statusCode: number }).statusCode : null;
+    const status =
+      typeof (error as { statusCode?: unknown }).statusCode === "number"
+        ? (error as { statusCode: number }).statusCode
+        : null;
     const retryable = isRetryable(status, error.name);
     const delay = RETRY_DELAYS_MS[attempts - 1];
     if (!retryable || delay === undefined) {

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2 } from "lucide-react";
 import { Tabs } from "radix-ui";
@@ -46,7 +46,12 @@ export function DebtorForm({
     id: debtor ? `debtor-edit-${debtor.id}` : "debtor-add",
     lastResult: busy ? undefined : fetcher.data?.result,
     defaultValue: debtor
-      ? { full_name: debtor.full_name, email: debtor.email, debt: String(debtor.debt), active_strategy: String(debtor.active_strategy) }
+      ? {
+          full_name: debtor.full_name,
+          email: debtor.email,
+          debt: String(debtor.debt),
+          active_strategy: String(debtor.active_strategy),
+        }
       : { active_strategy: "1" },
     onValidate: ({ formData }) => parseWithValibot(formData, { schema: DebtorSchema }),
     shouldValidate: "onBlur",
@@ -80,12 +85,24 @@ export function DebtorForm({
       </Tabs.Root>
       <div>
         <Label htmlFor={fields.full_name.id}>{nameLabel}</Label>
-        <Input {...getInputProps(fields.full_name, { type: "text" })} key={fields.full_name.key} placeholder={nameLabel} className="mt-1" autoComplete="off" />
+        <Input
+          {...getInputProps(fields.full_name, { type: "text" })}
+          key={fields.full_name.key}
+          placeholder={nameLabel}
+          className="mt-1"
+          autoComplete="off"
+        />
         <FieldError id={fields.full_name.errorId} errors={fields.full_name.errors} />
       </div>
       <div>
         <Label htmlFor={fields.email.id}>Email</Label>
-        <Input {...getInputProps(fields.email, { type: "email" })} key={fields.email.key} placeholder="Debtor's email" className="mt-1" autoComplete="off" />
+        <Input
+          {...getInputProps(fields.email, { type: "email" })}
+          key={fields.email.key}
+          placeholder="Debtor's email"
+          className="mt-1"
+          autoComplete="off"
+        />
         <FieldError id={fields.email.errorId} errors={fields.email.errors} />
       </div>
       <div>

@@ -1,12 +1,12 @@
 import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
+import { notify, type ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
-import { notify, type ToastArea } from "~/components/toast";
 import { formatMoney } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
-import { DebtorForm, type DebtorActionData } from "./debtor-form";
+import { type DebtorActionData, DebtorForm } from "./debtor-form";
 import type { DebtorView } from "./debtors-table";
 
 function toastFor(data: DebtorActionData, area: ToastArea) {
@@ -15,7 +15,15 @@ function toastFor(data: DebtorActionData, area: ToastArea) {
 }
 
 /** 'Add a new debtor': the debtor form in a modal; it resets and closes after a save. */
-export function AddDebtorModal({ open, onOpenChange, area }: { open: boolean; onOpenChange: (open: boolean) => void; area: ToastArea }) {
+export function AddDebtorModal({
+  open,
+  onOpenChange,
+  area,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  area: ToastArea;
+}) {
   return (
     <Modal open={open} onOpenChange={onOpenChange} title="Add a new debtor">
       <DebtorForm
@@ -32,7 +40,15 @@ export function AddDebtorModal({ open, onOpenChange, area }: { open: boolean; on
  * 'Configure debtor profile': details with Disable and Edit; Edit shows the form (Cancel returns),
  * Disable asks 'Are you sure you want to delete this debtor?' (Cancel returns, confirm deletes).
  */
-export function ConfigureDebtorModal({ debtor, onClose, area }: { debtor: DebtorView | null; onClose: () => void; area: ToastArea }) {
+export function ConfigureDebtorModal({
+  debtor,
+  onClose,
+  area,
+}: {
+  debtor: DebtorView | null;
+  onClose: () => void;
+  area: ToastArea;
+}) {
   const [view, setView] = useState<"details" | "edit" | "disable">("details");
   const deleter = useFetcher<DebtorActionData>();
   const deleting = deleter.state !== "idle";

@@ -1,13 +1,13 @@
 import { Settings2 } from "lucide-react";
 import { useState } from "react";
-import { Button } from "~/components/ui/button";
+import { BulkSendButton } from "~/components/bulk-send-button";
 import type { ToastArea } from "~/components/toast";
-import type { DebtorRow } from "~/models/debtor.server";
+import { Button } from "~/components/ui/button";
+import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
 import { formatMoney } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
-import { BulkSendButton } from "~/components/bulk-send-button";
-import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
 import { toggleAll, toggleOne } from "~/lib/selection";
+import type { DebtorRow } from "~/models/debtor.server";
 import { AddDebtorModal, ConfigureDebtorModal } from "./debtor-modals";
 
 /** A debtor as the table shows it: the list query's row. */
@@ -16,9 +16,7 @@ export type DebtorView = Omit<DebtorRow, "status">;
 function Receivables({ d }: { d: DebtorView }) {
   return (
     <span>
-      <span className="text-success">
-        {formatMoney(d.paidCents, d.currency)}
-      </span>
+      <span className="text-success">{formatMoney(d.paidCents, d.currency)}</span>
       <span className="text-muted"> / </span>
       {formatMoney(d.debtCents, d.currency)}
     </span>
@@ -47,14 +45,10 @@ export function DebtorsTable({
   const someSelected = selectedIds.length > 0;
   const Heading = headingLevel === 1 ? "h1" : "h2";
   // Selecting the same debtor again deselects it (closes its modal).
-  const configure = (id: number) =>
-    setConfiguringId((current) => (current === id ? null : id));
+  const configure = (id: number) => setConfiguringId((current) => (current === id ? null : id));
 
   return (
-    <section
-      aria-labelledby="debtors-heading"
-      className="rounded-xl border border-border bg-surface p-4 sm:p-6"
-    >
+    <section aria-labelledby="debtors-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3">
           <SelectAllCheckbox
@@ -136,10 +130,7 @@ export function DebtorsTable({
           </table>
           <ul className="flex flex-col gap-3 md:hidden" aria-label="Debtors">
             {debtors.map((d) => (
-              <li
-                key={d.id}
-                className="rounded-lg border border-border bg-background p-4"
-              >
+              <li key={d.id} className="rounded-lg border border-border bg-background p-4">
                 <div className="flex items-start gap-3">
                   <input
                     type="checkbox"
@@ -178,11 +169,7 @@ export function DebtorsTable({
         </>
       )}
       <AddDebtorModal open={adding} onOpenChange={setAdding} area={area} />
-      <ConfigureDebtorModal
-        debtor={configuring}
-        onClose={() => setConfiguringId(null)}
-        area={area}
-      />
+      <ConfigureDebtorModal debtor={configuring} onClose={() => setConfiguringId(null)} area={area} />
     </section>
   );
 }

@@ -43,14 +43,18 @@ export function EmailPreview({ presetId, frequency, tone }: { presetId: string; 
     );
   }
   return (
-    <section aria-labelledby="preview-heading" className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4 sm:p-6">
+    <section
+      aria-labelledby="preview-heading"
+      className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4 sm:p-6"
+    >
       <div>
         <h2 id="preview-heading" className="text-lg font-bold">
           {preset.name}
         </h2>
         <p className="text-sm text-muted">{preset.description}</p>
         <p className="mt-1 text-sm">
-          <span className="text-muted">Frequency:</span> <span data-testid="preview-frequency">{frequencyLabel(frequency)}</span>
+          <span className="text-muted">Frequency:</span>{" "}
+          <span data-testid="preview-frequency">{frequencyLabel(frequency)}</span>
           <span className="text-muted"> · Tone:</span> {strategyLabel(tone)}
         </p>
       </div>
@@ -72,13 +76,19 @@ export function EmailPreview({ presetId, frequency, tone }: { presetId: string; 
           </li>
         ))}
       </ol>
-      <div className="relative min-h-[28rem] overflow-hidden rounded-lg border border-border bg-white" aria-busy={html === null && !failed}>
+      <div
+        className="relative min-h-[28rem] overflow-hidden rounded-lg border border-border bg-white"
+        aria-busy={html === null && !failed}
+      >
         {failed ? (
           <p className="p-6 text-sm text-danger" role="alert">
             The preview could not be loaded. Try another template or reload the page.
           </p>
         ) : html === null ? (
-          <div className="absolute inset-0 flex items-center justify-center gap-2 text-sm text-neutral-600" role="status">
+          <div
+            className="absolute inset-0 flex items-center justify-center gap-2 text-sm text-neutral-600"
+            role="status"
+          >
             <Loader2 className="h-5 w-5 animate-spin" aria-hidden /> Loading preview…
           </div>
         ) : (

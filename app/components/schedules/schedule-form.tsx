@@ -35,7 +35,8 @@ export interface ScheduleFormWatch {
   debtorId: string;
 }
 
-const selectClass = "mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm aria-[invalid=true]:border-danger disabled:opacity-70";
+const selectClass =
+  "mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm aria-[invalid=true]:border-danger disabled:opacity-70";
 
 /**
  * The schedule form (spec §2 "New schedule page"): Person/Company tabs with 'Send as', Debtor,
@@ -72,7 +73,11 @@ export function ScheduleForm({
       debtor_id: schedule ? String(schedule.debtorId) : "",
       preset: schedule?.preset ?? "",
       frequency: schedule?.frequency ?? FREQUENCIES[0]!.id,
-      organization_id: schedule?.organizationId ? String(schedule.organizationId) : organizations[0] ? String(organizations[0].id) : "",
+      organization_id: schedule?.organizationId
+        ? String(schedule.organizationId)
+        : organizations[0]
+          ? String(organizations[0].id)
+          : "",
     },
     onValidate: ({ formData }) => parseWithValibot(formData, { schema: ScheduleSchema }),
     shouldValidate: "onSubmit",
@@ -93,7 +98,10 @@ export function ScheduleForm({
   return (
     <div className="flex flex-col gap-4">
       <Tabs.Root value={kind} onValueChange={(value) => setKind(value as "person" | "company")}>
-        <Tabs.List aria-label="Send as a person or a company" className="grid grid-cols-2 gap-1 rounded-lg bg-background p-1">
+        <Tabs.List
+          aria-label="Send as a person or a company"
+          className="grid grid-cols-2 gap-1 rounded-lg bg-background p-1"
+        >
           {(["person", "company"] as const).map((k) => (
             <Tabs.Trigger
               key={k}
@@ -131,7 +139,11 @@ export function ScheduleForm({
             ) : (
               <>
                 <Label htmlFor={fields.organization_id.id}>Send as</Label>
-                <select {...getSelectProps(fields.organization_id)} key={fields.organization_id.key} className={selectClass}>
+                <select
+                  {...getSelectProps(fields.organization_id)}
+                  key={fields.organization_id.key}
+                  className={selectClass}
+                >
                   {organizations.map((o) => (
                     <option key={o.id} value={o.id}>
                       {o.name}
@@ -144,7 +156,12 @@ export function ScheduleForm({
           </div>
           <div>
             <Label htmlFor={fields.debtor_id.id}>Debtor</Label>
-            <select {...getSelectProps(fields.debtor_id)} key={fields.debtor_id.key} className={selectClass} onChange={update("debtorId")}>
+            <select
+              {...getSelectProps(fields.debtor_id)}
+              key={fields.debtor_id.key}
+              className={selectClass}
+              onChange={update("debtorId")}
+            >
               <option value="">Select a debtor</option>
               {debtors.map((d) => (
                 <option key={d.id} value={d.id}>
@@ -156,7 +173,12 @@ export function ScheduleForm({
           </div>
           <div>
             <Label htmlFor={fields.preset.id}>Preset</Label>
-            <select {...getSelectProps(fields.preset)} key={fields.preset.key} className={selectClass} onChange={update("preset")}>
+            <select
+              {...getSelectProps(fields.preset)}
+              key={fields.preset.key}
+              className={selectClass}
+              onChange={update("preset")}
+            >
               <option value="">Select a preset</option>
               {PRESETS.map((p) => (
                 <option key={p.id} value={p.id}>
@@ -175,7 +197,12 @@ export function ScheduleForm({
           />
           <div>
             <Label htmlFor={fields.frequency.id}>Frequency</Label>
-            <select {...getSelectProps(fields.frequency)} key={fields.frequency.key} className={selectClass} onChange={update("frequency")}>
+            <select
+              {...getSelectProps(fields.frequency)}
+              key={fields.frequency.key}
+              className={selectClass}
+              onChange={update("frequency")}
+            >
               {FREQUENCIES.map((f) => (
                 <option key={f.id} value={f.id}>
                   {f.label}

@@ -57,7 +57,8 @@ export function ConfigureScheduleModal({
 
   const loaded = details.data?.schedule && details.data.schedule.id === scheduleId ? details.data : null;
   const s = loaded?.schedule;
-  const loading = details.state === "loading" || (!loaded && scheduleId !== null && details.state === "idle" && !details.data);
+  const loading =
+    details.state === "loading" || (!loaded && scheduleId !== null && details.state === "idle" && !details.data);
 
   return (
     <Modal open={Boolean(scheduleId)} onOpenChange={(open) => !open && onClose()} title="Configure schedule">

@@ -1,16 +1,16 @@
 import { Settings2 } from "lucide-react";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
-import { toggleAll, toggleOne } from "~/lib/selection";
 import { BulkSendButton } from "~/components/bulk-send-button";
 import { PeriodOptions } from "~/components/period-options";
 import type { ToastArea } from "~/components/toast";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
 import { formatMoney } from "~/domain/money";
+import { toggleAll, toggleOne } from "~/lib/selection";
 import type { ScheduleListRow } from "~/models/schedule.server";
-import { formatInstant, scheduleName, STATE_LABELS } from "./format";
+import { formatInstant, STATE_LABELS, scheduleName } from "./format";
 import { ConfigureScheduleModal } from "./schedule-modals";
 
 export type ScheduleView = Pick<
@@ -31,11 +31,7 @@ export type ScheduleView = Pick<
 
 function StateBadge({ state }: { state: string }) {
   return (
-    <Badge
-      tone={
-        state === "ENABLED" ? "good" : state === "COMPLETED" ? "neutral" : "bad"
-      }
-    >
+    <Badge tone={state === "ENABLED" ? "good" : state === "COMPLETED" ? "neutral" : "bad"}>
       {STATE_LABELS[state] ?? state}
     </Badge>
   );
@@ -67,14 +63,10 @@ export function SchedulesTable({
   const selectedIds = ids.filter((id) => selected.has(id));
   const someSelected = selectedIds.length > 0;
   const Heading = headingLevel === 1 ? "h1" : "h2";
-  const configure = (id: string) =>
-    setConfiguringId((current) => (current === id ? null : id));
+  const configure = (id: string) => setConfiguringId((current) => (current === id ? null : id));
 
   return (
-    <section
-      aria-labelledby="schedules-heading"
-      className="rounded-xl border border-border bg-surface p-4 sm:p-6"
-    >
+    <section aria-labelledby="schedules-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex items-center gap-3">
           <SelectAllCheckbox
@@ -98,8 +90,7 @@ export function SchedulesTable({
             onChange={(event) =>
               setSearchParams(
                 (params) => {
-                  if (event.target.value)
-                    params.set("period", event.target.value);
+                  if (event.target.value) params.set("period", event.target.value);
                   else params.delete("period");
                   return params;
                 },
@@ -151,9 +142,7 @@ export function SchedulesTable({
                       className="h-4 w-4 accent-[var(--primary)]"
                       aria-label={`Select ${scheduleName(s)}`}
                       checked={selected.has(s.id)}
-                      onChange={() =>
-                        setSelected((set) => toggleOne(set, s.id))
-                      }
+                      onChange={() => setSelected((set) => toggleOne(set, s.id))}
                     />
                   </td>
                   <td className="py-3">
@@ -161,15 +150,11 @@ export function SchedulesTable({
                     <div className="flex flex-wrap items-center gap-2 text-muted">
                       <StateBadge state={s.state} />
                       {s.state === "ENABLED" && s.nextRunAt != null && (
-                        <span>
-                          Next: {formatInstant(s.nextRunAt, timeZone)}
-                        </span>
+                        <span>Next: {formatInstant(s.nextRunAt, timeZone)}</span>
                       )}
                     </div>
                   </td>
-                  <td className="py-3">
-                    {formatInstant(s.createdAt, timeZone)}
-                  </td>
+                  <td className="py-3">{formatInstant(s.createdAt, timeZone)}</td>
                   <td className="py-3 text-right">
                     <Button
                       variant="outline"
@@ -184,15 +169,9 @@ export function SchedulesTable({
               ))}
             </tbody>
           </table>
-          <ul
-            className="flex flex-col gap-3 md:hidden"
-            aria-label="Scheduled reminders"
-          >
+          <ul className="flex flex-col gap-3 md:hidden" aria-label="Scheduled reminders">
             {schedules.map((s) => (
-              <li
-                key={s.id}
-                className="rounded-lg border border-border bg-background p-4"
-              >
+              <li key={s.id} className="rounded-lg border border-border bg-background p-4">
                 <div className="flex items-start gap-3">
                   <input
                     type="checkbox"
@@ -210,9 +189,7 @@ export function SchedulesTable({
                       <dt className="text-muted">Emails sent</dt>
                       <dd>{s.emailsSent}</dd>
                       <dt className="text-muted">Total debt</dt>
-                      <dd>
-                        {formatMoney(s.debtCents - s.paidCents, s.currency)}
-                      </dd>
+                      <dd>{formatMoney(s.debtCents - s.paidCents, s.currency)}</dd>
                       <dt className="text-muted">Created At</dt>
                       <dd>{formatInstant(s.createdAt, timeZone)}</dd>
                     </dl>

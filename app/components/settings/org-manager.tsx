@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2, Plus } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -55,12 +55,21 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
   }
 
   return (
-    <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4 rounded-lg border border-border bg-background p-4">
+    <fetcher.Form
+      method="post"
+      {...getFormProps(form)}
+      className="flex flex-col gap-4 rounded-lg border border-border bg-background p-4"
+    >
       <input type="hidden" name="intent" value={org ? "org-edit" : "org-add"} />
       {org && <input type="hidden" name="id" value={org.id} />}
       <div>
         <Label htmlFor={fields.name.id}>Company Name</Label>
-        <Input {...getInputProps(fields.name, { type: "text" })} key={fields.name.key} placeholder="Company Name" className="mt-1" />
+        <Input
+          {...getInputProps(fields.name, { type: "text" })}
+          key={fields.name.key}
+          placeholder="Company Name"
+          className="mt-1"
+        />
         <FieldError id={fields.name.errorId} errors={fields.name.errors} />
       </div>
       <div>
@@ -122,7 +131,10 @@ export function OrgManager({ organizations }: { organizations: Org[] }) {
                 <OrgForm org={o} onClose={() => setOpen(null)} />
               </li>
             ) : (
-              <li key={o.id} className="flex items-start justify-between gap-4 rounded-lg border border-border bg-background p-4">
+              <li
+                key={o.id}
+                className="flex items-start justify-between gap-4 rounded-lg border border-border bg-background p-4"
+              >
                 <div className="min-w-0">
                   <p className="font-semibold">{o.name}</p>
                   <p className="whitespace-pre-line text-sm text-muted">{o.address}</p>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Camera, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
@@ -85,8 +85,18 @@ export function ProfileInfo({ profile }: { profile: { fullName: string; email: s
               photo.submit(event.currentTarget.form, { method: "post", encType: "multipart/form-data" });
             }}
           />
-          <Button type="button" variant="outline" size="sm" disabled={uploading} onClick={() => fileInput.current?.click()}>
-            {uploading ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Camera className="h-4 w-4" aria-hidden />}
+          <Button
+            type="button"
+            variant="outline"
+            size="sm"
+            disabled={uploading}
+            onClick={() => fileInput.current?.click()}
+          >
+            {uploading ? (
+              <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+            ) : (
+              <Camera className="h-4 w-4" aria-hidden />
+            )}
             Change photo
           </Button>
         </photo.Form>
@@ -96,7 +106,12 @@ export function ProfileInfo({ profile }: { profile: { fullName: string; email: s
               <input type="hidden" name="intent" value="profile-name" />
               <div>
                 <Label htmlFor={fields.full_name.id}>Full Name</Label>
-                <Input {...getInputProps(fields.full_name, { type: "text" })} key={fields.full_name.key} className="mt-1" autoComplete="name" />
+                <Input
+                  {...getInputProps(fields.full_name, { type: "text" })}
+                  key={fields.full_name.key}
+                  className="mt-1"
+                  autoComplete="name"
+                />
                 <FieldError id={fields.full_name.errorId} errors={fields.full_name.errors} />
               </div>
               <div className="flex gap-2">

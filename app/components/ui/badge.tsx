@@ -9,5 +9,7 @@ const TONES = {
 
 /** A small status pill (schedule state, delivery status). */
 export function Badge({ tone, children }: { tone: keyof typeof TONES; children: ReactNode }) {
-  return <span className={cn("inline-block rounded-full px-2 py-0.5 text-xs font-medium", TONES[tone])}>{children}</span>;
+  return (
+    <span className={cn("inline-block rounded-full px-2 py-0.5 text-xs font-medium", TONES[tone])}>{children}</span>
+  );
 }

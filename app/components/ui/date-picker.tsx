@@ -1,12 +1,13 @@
-import { getLocalTimeZone, parseDate, today, type CalendarDate } from "@internationalized/date";
+import { type CalendarDate, getLocalTimeZone, parseDate, today } from "@internationalized/date";
 import { CalendarDays, ChevronLeft, ChevronRight } from "lucide-react";
+import { useState } from "react";
 import {
+  DatePicker as AriaDatePicker,
   Button,
   Calendar,
   CalendarCell,
   CalendarGrid,
   DateInput,
-  DatePicker as AriaDatePicker,
   DateSegment,
   Dialog,
   FieldError,
@@ -15,7 +16,6 @@ import {
   Label,
   Popover,
 } from "react-aria-components";
-import { useState } from "react";
 
 /**
  * An accessible date field with a calendar popup (react-aria-components): typed segments with
@@ -47,7 +47,9 @@ export function DatePicker({
     }
   });
   // Computed on the client only (the user's own "today"); SSR renders without a minimum.
-  const [min] = useState<CalendarDate | undefined>(() => (minToday && typeof window !== "undefined" ? today(getLocalTimeZone()) : undefined));
+  const [min] = useState<CalendarDate | undefined>(() =>
+    minToday && typeof window !== "undefined" ? today(getLocalTimeZone()) : undefined,
+  );
   const max = min?.add({ years: 5 });
   return (
     <AriaDatePicker
@@ -70,7 +72,10 @@ export function DatePicker({
             />
           )}
         </DateInput>
-        <Button className="flex h-full items-center rounded-r-md px-3 hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-primary" aria-label="Open calendar">
+        <Button
+          className="flex h-full items-center rounded-r-md px-3 hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-primary"
+          aria-label="Open calendar"
+        >
           <CalendarDays className="h-4 w-4" aria-hidden />
         </Button>
       </Group>
@@ -80,7 +85,10 @@ export function DatePicker({
           {errors[0]}
         </p>
       ) : null}
-      <Popover className="rounded-xl border border-border bg-surface p-3 text-foreground shadow-2xl" placement="bottom start">
+      <Popover
+        className="rounded-xl border border-border bg-surface p-3 text-foreground shadow-2xl"
+        placement="bottom start"
+      >
         <Dialog className="outline-none" aria-label={label}>
           <Calendar className="w-72">
             <header className="mb-2 flex items-center justify-between">

@@ -20,9 +20,7 @@ export function Modal({
     <D.Root open={open} onOpenChange={onOpenChange}>
       <D.Portal>
         <D.Overlay className="fixed inset-0 z-40 bg-black/60" />
-        <D.Content
-          className="fixed left-1/2 top-1/2 z-50 max-h-[90dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-border bg-surface p-6 text-foreground shadow-2xl"
-        >
+        <D.Content className="fixed left-1/2 top-1/2 z-50 max-h-[90dvh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-border bg-surface p-6 text-foreground shadow-2xl">
           <div className="mb-4 flex items-start justify-between gap-4">
             <D.Title className="text-xl font-bold">{title}</D.Title>
             <D.Close className="rounded-md p-1 hover:bg-surface-2" aria-label="Close">

@@ -1,6 +1,6 @@
+import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
 import type { ReactNode } from "react";
-import { X } from "lucide-react";
 
 /** A side drawer on Radix Dialog: focus trap, Escape to close, labelled for screen readers. */
 export function Sheet({
