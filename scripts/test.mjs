@@ -1,6 +1,7 @@
-// `npm test`: every test, in the order that fails fastest. Type check, build (the integration and
-// end-to-end tests run against the production build), unit + integration tests (vitest, the latter
-// inside workerd), then Playwright in Debian's Chromium.
+// `npm test`: every test, in the order that fails fastest. Type check (the commands of
+// `npm run typecheck`), build (the integration and end-to-end tests run against the production
+// build), unit + integration tests (vitest, the latter inside workerd), then Playwright in
+// Debian's Chromium.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
@@ -19,6 +20,10 @@ or point CHROMIUM_PATH at an existing Chromium binary, then run npm test again.\
 }
 
 const steps = [
+  // The committed worker-configuration.d.ts files must match both wrangler.toml files (`npm run cf-typegen`).
+  // Lint and format check (Biome, biome.json): no errors, no warnings, nothing left unformatted.
+  ["Lint", "biome", ["check", "--error-on-warnings", "."]],
+  ["Type check", "npm", ["run", "--silent", "cf-typecheck"]],
   ["Type check", "react-router", ["typegen"]],
   ["Type check", "tsc", ["--noEmit"]],
   ["Build", "react-router", ["build"]],

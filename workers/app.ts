@@ -1,30 +1,30 @@
 import { Hono } from "hono";
 import { createRequestHandler } from "react-router";
-import {
-  readCookie,
-  SESSION_COOKIE,
-  type SessionUser,
-  sessionCookie,
-  validateSessionToken,
-} from "~/auth/session.server";
+import { readCookie, SESSION_COOKIE, sessionCookie, validateSessionToken } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
+import { readConfig } from "~/lib/config.server";
 import { createAppContext } from "~/lib/context.server";
 import { api } from "./api";
 import { devRoutes } from "./dev";
+import type { AppBindings } from "./hono-env";
 import { imageRoutes } from "./images";
 import { runWatchdog } from "./watchdog";
-
-export type AppBindings = { Bindings: Env; Variables: { user: SessionUser | null } };
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Builds the Worker: CSRF and session first, then Hono's routes, then React Router for pages. */
+/** Builds the Worker: configuration, CSRF and session first, then Hono's routes, then React Router for pages. */
 export function createApp() {
   const app = new Hono<AppBindings>();
 
-  // CSRF: every state-changing request must come from our own origin (DESIGN §6).
+  // Configuration: validated once per request, so a bad deployment fails loudly, naming the value.
+  app.use("*", async (c, next) => {
+    c.set("config", readConfig(c.env));
+    await next();
+  });
+
+  // CSRF: every state-changing request must come from our own origin (docs/architecture.md §6).
   app.use("*", async (c, next) => {
     if (!SAFE_METHODS.has(c.req.method) && !c.req.path.startsWith("/webhooks/")) {
       const origin = c.req.header("Origin");
@@ -52,7 +52,12 @@ export function createApp() {
   app.all("*", (c) =>
     requestHandler(
       c.req.raw,
-      createAppContext({ env: c.env, ctx: c.executionCtx as ExecutionContext, user: c.get("user") }),
+      createAppContext({
+        env: c.env,
+        config: c.get("config"),
+        ctx: c.executionCtx as ExecutionContext,
+        user: c.get("user"),
+      }),
     ),
   );
   return app;
@@ -64,7 +69,7 @@ export { ReminderSchedule } from "./reminder-schedule";
 
 export default {
   fetch: app.fetch,
-  // The watchdog (DESIGN §4): re-arms enabled schedules whose alarm was lost.
+  // The watchdog (docs/architecture.md §4): re-arms enabled schedules whose alarm was lost.
   scheduled(_controller, env, ctx) {
     ctx.waitUntil(runWatchdog(env));
   },

@@ -2,13 +2,14 @@ import { desc } from "drizzle-orm";
 import { Hono } from "hono";
 import { getDb } from "~/db/client.server";
 import { devOutbox } from "~/db/schema";
-import type { AppBindings } from "./app";
+import type { AppBindings } from "./hono-env";
 
-/** The dev mailbox (DESIGN §5): only where APP_ENV is development or test; 404 elsewhere. */
+/** The dev mailbox (docs/architecture.md §5): only where APP_ENV is development or test; 404 elsewhere. */
 export const devRoutes = new Hono<AppBindings>();
 
 devRoutes.use("*", async (c, next) => {
-  if (c.env.APP_ENV !== "development" && c.env.APP_ENV !== "test") return c.notFound();
+  const { APP_ENV } = c.get("config");
+  if (APP_ENV !== "development" && APP_ENV !== "test") return c.notFound();
   await next();
 });
 
@@ -29,18 +30,15 @@ devRoutes.get("/mailbox.json", async (c) => c.json(await listOutbox(c.env.DB)));
 
 devRoutes.get("/mailbox", async (c) => {
   const messages = await listOutbox(c.env.DB);
-  const escape = (s: string | null) =>
-    (s ?? "").replace(
-      /[&<>"']/g,
-      (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
-    );
+  const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+  const escapeHtml = (s: string | null) => (s ?? "").replace(/[&<>"']/g, (ch) => entities[ch] ?? ch);
   const items = messages
     .map(
       (m) => `<article>
-  <h2>${escape(m.subject)}</h2>
-  <p class="meta">To <b>${escape(m.to)}</b> · From ${escape(m.from)}${m.replyTo ? ` · Reply-To ${escape(m.replyTo)}` : ""} · ${escape(m.createdAt)}</p>
-  <iframe sandbox title="${escape(m.subject)}" srcdoc="${escape(m.html)}"></iframe>
-  <details><summary>Plain text</summary><pre>${escape(m.text)}</pre></details>
+  <h2>${escapeHtml(m.subject)}</h2>
+  <p class="meta">To <b>${escapeHtml(m.to)}</b> · From ${escapeHtml(m.from)}${m.replyTo ? ` · Reply-To ${escapeHtml(m.replyTo)}` : ""} · ${escapeHtml(m.createdAt)}</p>
+  <iframe sandbox title="${escapeHtml(m.subject)}" srcdoc="${escapeHtml(m.html)}"></iframe>
+  <details><summary>Plain text</summary><pre>${escapeHtml(m.text)}</pre></details>
 </article>`,
     )
     .join("\n");

@@ -2,6 +2,7 @@ import { decodeIdToken, Google, generateCodeVerifier, generateState } from "arct
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { oauthAccounts, oauthStates, users } from "~/db/schema";
+import type { AppConfig } from "~/lib/config.server";
 import { nameFromEmail } from "~/models/user.server";
 import { generateId, hashToken } from "./crypto.server";
 import { isSecureOrigin } from "./session.server";
@@ -9,23 +10,36 @@ import { isSecureOrigin } from "./session.server";
 export const GOOGLE_STATE_COOKIE = "google_oauth_state";
 const STATE_TTL = 10 * 60 * 1000;
 
-export function isGoogleConfigured(env: Pick<Env, "GOOGLE_CLIENT_ID" | "GOOGLE_CLIENT_SECRET">) {
-  return Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET);
+/** What Google sign-in needs from the configuration. */
+type GoogleConfig = Pick<AppConfig, "GOOGLE_CLIENT_ID" | "GOOGLE_CLIENT_SECRET">;
+
+export function isGoogleConfigured(config: GoogleConfig) {
+  return Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
 }
 
-export function googleClient(env: Env, url: URL) {
-  return new Google(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET ?? "", `${url.origin}/auth/google/callback`);
+function googleClient(config: GoogleConfig, url: URL) {
+  return new Google(
+    config.GOOGLE_CLIENT_ID ?? "",
+    config.GOOGLE_CLIENT_SECRET ?? "",
+    `${url.origin}/auth/google/callback`,
+  );
 }
 
 /**
  * Starts a Google sign-in: a state (also in a short-lived cookie, binding the flow to this
  * browser) and a PKCE verifier kept server-side and consumed once by the callback.
  */
-export async function startGoogleSignIn(db: Db, env: Env, url: URL, redirectTo: string | null, now = Date.now()) {
+export async function startGoogleSignIn(
+  db: Db,
+  config: GoogleConfig,
+  url: URL,
+  redirectTo: string | null,
+  now = Date.now(),
+) {
   const state = generateState();
   const codeVerifier = generateCodeVerifier();
   await db.insert(oauthStates).values({ hash: hashToken(state), codeVerifier, redirectTo, expiresAt: now + STATE_TTL });
-  const authorizationUrl = googleClient(env, url).createAuthorizationURL(state, codeVerifier, [
+  const authorizationUrl = googleClient(config, url).createAuthorizationURL(state, codeVerifier, [
     "openid",
     "profile",
     "email",
@@ -106,12 +120,12 @@ export async function userForGoogleIdentity(db: Db, claims: GoogleClaims, now = 
 
 /** Exchanges the code (with the PKCE verifier) and reads the ID token's claims. */
 export async function exchangeGoogleCode(
-  env: Env,
+  config: GoogleConfig,
   url: URL,
   code: string,
   codeVerifier: string,
 ): Promise<GoogleClaims> {
-  const tokens = await googleClient(env, url).validateAuthorizationCode(code, codeVerifier);
+  const tokens = await googleClient(config, url).validateAuthorizationCode(code, codeVerifier);
   // The ID token comes straight from Google's token endpoint over TLS, so its claims are trusted as is.
   return decodeIdToken(tokens.idToken()) as GoogleClaims;
 }

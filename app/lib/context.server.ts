@@ -1,14 +1,18 @@
 import { createContext, RouterContextProvider } from "react-router";
 import type { SessionUser } from "~/auth/session.server";
+import type { AppConfig } from "./config.server";
 
 export interface AppContext {
+  /** Bindings to resources (DB, IMAGES, MAILER, SCHEDULES); configuration values are in `config`. */
   env: Env;
+  /** The configuration, validated once per request (app/lib/config.server.ts). */
+  config: AppConfig;
   ctx: ExecutionContext;
   /** The signed-in user from the session cookie, or null for a visitor. */
   user: SessionUser | null;
 }
 
-export const appContext = createContext<AppContext>();
+const appContext = createContext<AppContext>();
 
 export function createAppContext(value: AppContext) {
   const provider = new RouterContextProvider();
@@ -16,7 +20,7 @@ export function createAppContext(value: AppContext) {
   return provider;
 }
 
-/** The one typed place where loaders and actions reach bindings and the session user. */
+/** The one typed place where loaders and actions reach bindings, configuration and the session user. */
 export function getApp(context: Readonly<RouterContextProvider>) {
   return context.get(appContext);
 }

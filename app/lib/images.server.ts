@@ -1,5 +1,6 @@
 import { decodeHex, encodeHexLowerCase } from "@oslojs/encoding";
 import { generateId } from "~/auth/crypto.server";
+import type { AppConfig } from "./config.server";
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const UNSUPPORTED_IMAGE = "Unsupported image type. We support JPEG, PNG and WebP.";
@@ -9,7 +10,7 @@ const URL_TTL_MS = 60 * 60 * 1000;
 export type ImageType = "image/jpeg" | "image/png" | "image/webp";
 
 /** The image type from the file's first bytes (its magic number); the name and declared type are ignored. */
-export function sniffImageType(bytes: Uint8Array): ImageType | null {
+function sniffImageType(bytes: Uint8Array): ImageType | null {
   const starts = (sig: number[], at = 0) => sig.every((b, i) => bytes[at + i] === b);
   if (bytes.length >= 3 && starts([0xff, 0xd8, 0xff])) return "image/jpeg";
   if (bytes.length >= 8 && starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
@@ -41,17 +42,20 @@ export async function storeProfileImage(
   return key;
 }
 
-function signingSecret(env: Env) {
-  if (env.IMAGE_URL_SECRET) return env.IMAGE_URL_SECRET;
+/** What signing an image URL needs from the configuration. */
+type SigningConfig = Pick<AppConfig, "APP_ENV" | "IMAGE_URL_SECRET">;
+
+function signingSecret(config: SigningConfig) {
+  if (config.IMAGE_URL_SECRET) return config.IMAGE_URL_SECRET;
   // Local development and tests run without secrets; production must configure one.
-  if (env.APP_ENV !== "production") return "dunly-local-development-image-url-key";
+  if (config.APP_ENV !== "production") return "dunly-local-development-image-url-key";
   throw new Error("IMAGE_URL_SECRET is not configured");
 }
 
-async function hmac(env: Env, message: string) {
+async function hmac(config: SigningConfig, message: string) {
   const key = await crypto.subtle.importKey(
     "raw",
-    new TextEncoder().encode(signingSecret(env)),
+    new TextEncoder().encode(signingSecret(config)),
     { name: "HMAC", hash: "SHA-256" },
     false,
     ["sign", "verify"],
@@ -60,21 +64,21 @@ async function hmac(env: Env, message: string) {
 }
 
 /** A signed, expiring URL to a stored image, served by /images/*. Expiry is rounded so URLs cache well. */
-export async function signedImageUrl(env: Env, key: string, now = Date.now()) {
+export async function signedImageUrl(config: SigningConfig, key: string, now = Date.now()) {
   const expires = Math.ceil((now + URL_TTL_MS) / URL_TTL_MS) * URL_TTL_MS;
-  const { key: k, message } = await hmac(env, `${key}:${expires}`);
+  const { key: k, message } = await hmac(config, `${key}:${expires}`);
   const sig = encodeHexLowerCase(new Uint8Array(await crypto.subtle.sign("HMAC", k, message)));
   return `/images/${key}?expires=${expires}&sig=${sig}`;
 }
 
 export async function verifyImageSignature(
-  env: Env,
+  config: SigningConfig,
   key: string,
   expires: string | undefined,
   sig: string | undefined,
   now = Date.now(),
 ) {
   if (!expires || !sig || !/^\d+$/.test(expires) || Number(expires) < now || !/^[0-9a-f]{64}$/.test(sig)) return false;
-  const { key: k, message } = await hmac(env, `${key}:${expires}`);
+  const { key: k, message } = await hmac(config, `${key}:${expires}`);
   return crypto.subtle.verify("HMAC", k, new Uint8Array(decodeHex(sig)), message);
 }

@@ -19,11 +19,11 @@ import type { Route } from "./+types/auth.google.callback";
  * is known server-side and unused (so a replayed callback fails), and the code exchange succeeds.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env } = getApp(context);
+  const { env, config } = getApp(context);
   const url = new URL(request.url);
   const clear = { "Set-Cookie": clearGoogleStateCookie(url) };
   const fail = (code: string) => redirect(`/?error=${code}`, { headers: clear });
-  if (!isGoogleConfigured(env)) return fail("google-unavailable");
+  if (!isGoogleConfigured(config)) return fail("google-unavailable");
 
   const state = url.searchParams.get("state");
   const code = url.searchParams.get("code");
@@ -36,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   let userId: string;
   try {
-    const claims = await exchangeGoogleCode(env, url, code, stored.codeVerifier);
+    const claims = await exchangeGoogleCode(config, url, code, stored.codeVerifier);
     userId = await userForGoogleIdentity(db, claims);
   } catch (error) {
     if (error instanceof GoogleSignInError) return fail("google-unverified");

@@ -10,7 +10,7 @@ import type { Route } from "./+types/guard-404";
 
 /** /404: where a visitor lands from a guarded route, with sign-in that brings them back. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { env, user } = getApp(context);
+  const { config, user } = getApp(context);
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
   // Signed in meanwhile (another tab, a magic link): go where they were going.
@@ -19,7 +19,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     {
       signedIn: Boolean(user),
       redirectTo,
-      googleEnabled: isGoogleConfigured(env),
+      googleEnabled: isGoogleConfigured(config),
       error: authErrorMessage(url.searchParams.get("error")),
     },
     { status: 404 },

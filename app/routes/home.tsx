@@ -13,7 +13,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   redirectSignedIn(context);
   const url = new URL(request.url);
   return {
-    googleEnabled: isGoogleConfigured(getApp(context).env),
+    googleEnabled: isGoogleConfigured(getApp(context).config),
     error: authErrorMessage(url.searchParams.get("error")),
     redirectTo: safeRedirect(url.searchParams.get("redirectTo")),
   };

@@ -8,11 +8,11 @@ import { plans } from "~/lib/plans";
 import { cn } from "~/lib/utils";
 import type { Route } from "./+types/pricing";
 
-export async function loader({ context, request, url }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   requireUser(context, url);
-  const { env } = getApp(context);
+  const { config } = getApp(context);
   return {
-    plans: plans.map(({ checkoutVar, ...plan }) => ({ ...plan, checkoutUrl: env[checkoutVar] || null })),
+    plans: plans.map(({ checkoutVar, ...plan }) => ({ ...plan, checkoutUrl: config[checkoutVar] ?? null })),
   };
 }
 
