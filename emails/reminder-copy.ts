@@ -1,7 +1,9 @@
+import { oneLine } from "../app/domain/header-safe";
 import type { TemplateId } from "../app/domain/presets";
+import { type Tone, toTone } from "../app/domain/strategies";
 
 /**
- * The wording of every reminder (spec §9): five templates × three tones.
+ * The wording of every reminder: five templates × three tones.
  *
  * Rules for anyone editing this file (reminder.test.ts enforces the checkable ones):
  * - Firm is fine; threats, invented fees or interest, false statements and insults are not.
@@ -10,10 +12,6 @@ import type { TemplateId } from "../app/domain/presets";
  * - The escalating sequence must read as escalating: initial → follow up → second → final.
  * - Write "due on {dueDate}" as a phrase that works whether that date is past or future.
  */
-
-/** 1 Polite, 2 Middle Ground, 3 Aggressive (app/domain/strategies.ts). */
-export type Tone = 1 | 2 | 3;
-export const TONES: readonly Tone[] = [1, 2, 3];
 
 /** Values the copy can reference; blank or missing ones make a line use its next alternative. */
 export interface CopyValues {
@@ -282,7 +280,7 @@ const PLACEHOLDER_RE = /\{(\w+)\}/g;
 
 /** The placeholder names a text refers to, e.g. ["amount", "dueDate"]. */
 export function placeholdersOf(text: string): string[] {
-  return [...text.matchAll(PLACEHOLDER_RE)].map((m) => m[1]!);
+  return [...text.matchAll(PLACEHOLDER_RE)].map((m) => m[1] ?? "");
 }
 
 function present(value: string | null | undefined): value is string {
@@ -293,21 +291,13 @@ function present(value: string | null | undefined): value is string {
  * Picks the first alternative whose placeholders all have values and fills it in.
  * `clean` maps each value before insertion (the subject uses it to keep one line).
  */
-export function fillLine(line: Line, values: CopyValues, clean: (value: string) => string = (v) => v): string {
+function fillLine(line: Line, values: CopyValues, clean: (value: string) => string = (v) => v): string {
   const alternatives: readonly string[] = typeof line === "string" ? [line] : line;
   const lookup = values as unknown as Record<string, string | null | undefined>;
   const usable = alternatives.find((text) => placeholdersOf(text).every((name) => present(lookup[name])));
   // Fall back to the last alternative; its required placeholders are always set.
-  const text = usable ?? alternatives[alternatives.length - 1]!;
+  const text = usable ?? alternatives.at(-1) ?? "";
   return text.replace(PLACEHOLDER_RE, (_, name: string) => clean((lookup[name] ?? "").trim()));
-}
-
-/** Header-safe: one line without control characters, whitespace collapsed. */
-export function oneLine(value: string): string {
-  return value
-    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
 }
 
 export interface ResolvedCopy {
@@ -319,16 +309,12 @@ export interface ResolvedCopy {
   footer: string;
 }
 
-/** Unknown tones (e.g. a bad stored strategy) read as Polite, like strategyLabel does. */
-export function normalizeTone(tone: number): Tone {
-  return TONES.includes(tone as Tone) ? (tone as Tone) : 1;
-}
-
 /** All the wording of one reminder, filled in. Throws on an unknown template id. */
 export function resolveCopy(template: TemplateId, tone: number, values: CopyValues): ResolvedCopy {
   const byTone = REMINDER_COPY[template];
   if (!byTone) throw new Error(`Unknown reminder template ${template}`);
-  const t = normalizeTone(tone);
+  // Unknown tones (e.g. a bad stored strategy) read as Polite, like strategyLabel does.
+  const t = toTone(tone);
   const copy = byTone[t];
   return {
     subject: oneLine(fillLine(copy.subject, values, oneLine)),

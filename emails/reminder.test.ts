@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TEMPLATE_IDS, type TemplateId } from "../app/domain/presets";
+import { TONES, type Tone } from "../app/domain/strategies";
 import { formatDueDate, type ReminderEmailProps, safeHttpUrl } from "./reminder";
 import {
   FOOTER_COPY,
@@ -10,8 +11,6 @@ import {
   REQUIRED_PLACEHOLDERS,
   resolveCopy,
   TONE_FRAME,
-  TONES,
-  type Tone,
 } from "./reminder-copy";
 import { REMINDER_PREVIEW_SAMPLE, renderReminder } from "./render-reminder";
 

@@ -1,12 +1,14 @@
 import { Button, Heading, Link, Section, Text } from "@react-email/components";
+import { parseCalendarDate } from "../app/domain/calendar-date";
 import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
+import type { Tone } from "../app/domain/strategies";
 import { EmailLayout } from "./components/layout";
 import { type ResolvedCopy, resolveCopy } from "./reminder-copy";
 
 export interface ReminderEmailProps {
   template: TemplateId;
-  tone: 1 | 2 | 3;
+  tone: Tone;
   /** The debtor. */
   receiverName: string;
   /** The user's full name, or the organization's name when sent as a company. */
@@ -44,14 +46,10 @@ export interface ReminderContent extends ResolvedCopy {
  * Formats in UTC from the parsed parts so no time zone can shift the day.
  */
 export function formatDueDate(value: string | null | undefined): string | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value?.trim() ?? "");
-  if (!match) return null;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  // Date.UTC rolls 2027-02-30 over to March 2; reject instead of showing the wrong day.
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  const date = parseCalendarDate(value?.trim() ?? "");
+  if (!date) return null;
   return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(
-    date,
+    Date.UTC(date.year, date.month - 1, date.day),
   );
 }
 
@@ -107,7 +105,7 @@ const text = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f", margin: "0 0 
 const detail = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f", margin: 0 } as const;
 const signature = { fontSize: 14, lineHeight: "20px", color: "#1f1f1f", margin: 0 } as const;
 
-/** A payment reminder sent on behalf of a user or their organization (spec §9). */
+/** A payment reminder sent on behalf of a user or their organization. */
 export default function ReminderEmail(props: ReminderEmailProps) {
   const c = reminderContent(props);
   // Every value below is React text, so names and numbers from users are HTML-escaped.
@@ -146,6 +144,7 @@ export default function ReminderEmail(props: ReminderEmailProps) {
       )}
 
       {c.paragraphs.slice(1).map((paragraph, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup, rendered once and never reordered.
         <Text key={i} style={text}>
           {paragraph}
         </Text>
@@ -156,6 +155,7 @@ export default function ReminderEmail(props: ReminderEmailProps) {
         {c.senderName && <Text style={{ ...signature, fontWeight: 600 }}>{c.senderName}</Text>}
         {c.companyName && c.companyName !== c.senderName && <Text style={signature}>{c.companyName}</Text>}
         {c.companyAddressLines.map((line, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup; address lines may repeat.
           <Text key={i} style={{ ...signature, color: "#555555" }}>
             {line}
           </Text>
@@ -170,8 +170,8 @@ export default function ReminderEmail(props: ReminderEmailProps) {
   );
 }
 
-/** Sample values (spec "Email preview config"); spread in with a template and a tone. */
-export type ReminderPreviewSample = Omit<ReminderEmailProps, "template" | "tone"> & { receiverEmail: string };
+/** Sample values for the template preview; spread in with a template and a tone. */
+type ReminderPreviewSample = Omit<ReminderEmailProps, "template" | "tone"> & { receiverEmail: string };
 
 /** Used by the react-email preview server and, via render-reminder, the in-app preview. */
 export const REMINDER_SAMPLE: ReminderPreviewSample = {

@@ -2,9 +2,9 @@ import { render, toPlainText } from "@react-email/render";
 import { createElement } from "react";
 import ReminderEmail, { REMINDER_SAMPLE, type ReminderEmailProps, reminderContent } from "./reminder";
 
-export type { ReminderEmailProps, ReminderPreviewSample } from "./reminder";
+export type { ReminderEmailProps } from "./reminder";
 
-/** Sample values for the in-app template preview (spec "Email preview config"). */
+/** Sample values for the in-app template preview. */
 export const REMINDER_PREVIEW_SAMPLE = REMINDER_SAMPLE;
 
 /** Subject, HTML and plain text of one reminder; the subject is always a single line. */

@@ -12,15 +12,16 @@ import {
 } from "~/models/organization.server";
 import { getProfile, profileToJson, setProfileImage, updateProfileName } from "~/models/user.server";
 import { DebtorJsonSchema } from "~/schemas/debtor";
+import { JsonIdSchema } from "~/schemas/ids";
 import { OrganizationSchema } from "~/schemas/organization";
 import { ProfileNameSchema } from "~/schemas/profile";
-import type { AppBindings } from "./app";
+import type { AppBindings } from "./hono-env";
 
 type Ctx = Context<AppBindings>;
 type FieldErrors = Record<string, string[]>;
 
 /**
- * The JSON API of spec §7. Authenticated by the session only: `fb_uuid` must be the caller's id
+ * The JSON API of docs/product-spec.md §7. Authenticated by the session only: `fb_uuid` must be the caller's id
  * (403 otherwise), records of other users answer 404, bad payloads 400 with field errors.
  */
 export const api = new Hono<AppBindings>();
@@ -33,8 +34,11 @@ api.use("*", async (c, next) => {
   await next();
 });
 
+/** The signed-in user; the middleware above answered 401 for everyone else. */
 function me(c: Ctx) {
-  return c.get("user")!;
+  const user = c.get("user");
+  if (!user) throw new Error("API handler reached without a signed-in user");
+  return user;
 }
 
 function fieldErrors(issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]): FieldErrors {
@@ -69,14 +73,8 @@ async function ownedBody(c: Ctx): Promise<{ body: Record<string, unknown> } | { 
   return denied ? { error: denied } : { body };
 }
 
-const IdSchema = v.pipe(
-  v.union([v.number(), v.pipe(v.string(), v.regex(/^\d+$/), v.transform(Number))]),
-  v.integer(),
-  v.minValue(1),
-);
-
 function parseId(body: Record<string, unknown>) {
-  const id = v.safeParse(IdSchema, body.id);
+  const id = v.safeParse(JsonIdSchema, body.id);
   return id.success ? id.output : null;
 }
 
@@ -101,7 +99,8 @@ api.post("/profile/add", async (c) => {
     await updateProfileName(db, me(c).id, parsed.output.full_name);
   }
   const profile = await getProfile(db, me(c).id);
-  return c.json({ success: true, data: profileToJson(profile!) });
+  if (!profile) return fail(c, 404, "Profile not found");
+  return c.json({ success: true, data: profileToJson(profile) });
 });
 
 api.put("/profile/edit", async (c) => {
@@ -139,7 +138,7 @@ api.put("/profile/changeImg", async (c) => {
 api.get("/r2/getPresignedUrl", async (c) => {
   const key = c.req.query("key") ?? "";
   if (!isOwnImageKey(key, me(c).id) || !(await c.env.IMAGES.head(key))) return fail(c, 404, "Image not found");
-  return c.json({ success: true, signedUrl: await signedImageUrl(c.env, key) });
+  return c.json({ success: true, signedUrl: await signedImageUrl(c.get("config"), key) });
 });
 
 api.put("/r2", async (c) => {

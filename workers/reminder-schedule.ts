@@ -7,7 +7,7 @@ interface RetryState {
 }
 
 /**
- * One Durable Object per schedule (DESIGN §1, §4). D1 holds the truth (state, next run, step);
+ * One Durable Object per schedule. D1 holds the truth (state, next run, step);
  * the object only owns the alarm that fires the schedule and the retry count of an occurrence.
  */
 export class ReminderSchedule extends DurableObject<Env> {

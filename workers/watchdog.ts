@@ -3,17 +3,17 @@ import { rearmSchedule } from "~/lib/alarms.server";
 import { listOverdueSchedules } from "~/models/schedule.server";
 
 /** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */
-export const OVERDUE_AFTER_MS = 5 * 60_000;
+const OVERDUE_AFTER_MS = 5 * 60_000;
 
 /**
- * The cron-trigger watchdog (DESIGN §4): every enabled schedule more than five minutes overdue
+ * The cron-trigger watchdog: every enabled schedule more than five minutes overdue
  * gets its alarm back, so a schedule never silently stops. Returns the ids it re-armed.
  */
 export async function runWatchdog(env: Env, now = Date.now()) {
   const overdue = await listOverdueSchedules(getDb(env.DB), now - OVERDUE_AFTER_MS);
   const results = await Promise.allSettled(overdue.map((s) => rearmSchedule(env, s.id, s.nextRunAt ?? now)));
   results.forEach((r, i) => {
-    if (r.status === "rejected") console.error(`[dunly] watchdog could not re-arm ${overdue[i]!.id}`, r.reason);
+    if (r.status === "rejected") console.error(`[dunly] watchdog could not re-arm ${overdue[i]?.id}`, r.reason);
   });
   if (overdue.length > 0) console.warn(`[dunly] watchdog re-armed ${overdue.length} overdue schedule(s)`);
   return overdue.map((s) => s.id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatMoney, fromCents, toCents } from "./money";
+import { formatMoney, fromCents, outstandingCents, toCents } from "./money";
 
 describe("money", () => {
   it("converts decimal amounts to cents without float drift", () => {
@@ -12,5 +12,11 @@ describe("money", () => {
     expect(formatMoney(123450)).toBe("$1,234.50");
     expect(formatMoney(0)).toBe("$0.00");
     expect(formatMoney(500, "EUR")).toBe("€5.00");
+  });
+  it("computes what is still owed", () => {
+    expect(outstandingCents({ debtCents: 123450, paidCents: 0 })).toBe(123450);
+    expect(outstandingCents({ debtCents: 123450, paidCents: 23450 })).toBe(100000);
+    expect(outstandingCents({ debtCents: 100, paidCents: 100 })).toBe(0);
+    expect(outstandingCents({ debtCents: 100, paidCents: 150 })).toBe(-50);
   });
 });

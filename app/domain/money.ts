@@ -1,17 +1,24 @@
 /** Money is stored as integer minor units (cents); the UI and API speak decimal amounts. */
-export const DEFAULT_CURRENCY = "USD";
+const DEFAULT_CURRENCY = "USD";
 /** The largest debt we accept, far below where cents stop being exact integers. */
 export const MAX_AMOUNT = 1_000_000_000;
 
+/** A decimal amount (19.99) in cents (1999), rounded so float drift cannot lose a cent. */
 export function toCents(amount: number): number {
   return Math.round(amount * 100);
 }
 
+/** Cents (1999) as a decimal amount (19.99). */
 export function fromCents(cents: number): number {
   return cents / 100;
 }
 
+/** What is still owed, in cents: the debt less what was paid (zero or less once settled). */
+export function outstandingCents(debt: { debtCents: number; paidCents: number }): number {
+  return debt.debtCents - debt.paidCents;
+}
+
 /** "$1,234.50" for 123450 cents in USD. */
 export function formatMoney(cents: number, currency = DEFAULT_CURRENCY, locale = "en-US"): string {
-  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(cents / 100);
+  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(fromCents(cents));
 }

@@ -1,6 +1,6 @@
 import { startOfLocalDay } from "./schedule-time";
 
-/** The period dropdown of the schedules card (spec §2); "All time" is the unfiltered default. */
+/** The period dropdown of the schedules card; "All time" is the unfiltered default. */
 export const PERIODS = [
   { id: "yesterday", label: "Yesterday" },
   { id: "today", label: "Today" },
@@ -10,6 +10,7 @@ export const PERIODS = [
 ] as const;
 export type PeriodId = (typeof PERIODS)[number]["id"];
 
+/** True for one of the period dropdown's ids. */
 export function isPeriodId(value: string | null | undefined): value is PeriodId {
   return PERIODS.some((p) => p.id === value);
 }

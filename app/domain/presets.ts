@@ -1,8 +1,8 @@
-/** Reminder presets (spec §9): the escalating sequence and the single recurring reminder. */
+/** Reminder presets: the escalating sequence and the single recurring reminder. */
 export type TemplateId = "initial" | "follow-up" | "second-follow-up" | "final-notice" | "single";
 export type PresetId = "FRIENDLY_REMINDER" | "SINGLE_REMINDER";
 
-export interface ReminderTemplate {
+interface ReminderTemplate {
   id: TemplateId;
   name: string;
 }
@@ -44,14 +44,17 @@ export const TEMPLATE_IDS: readonly TemplateId[] = [
   "single",
 ];
 
+/** The preset with this id, or undefined. */
 export function getPreset(id: string): ReminderPreset | undefined {
   return PRESETS.find((p) => p.id === id);
 }
 
+/** True for one of the reminder templates' ids. */
 export function isTemplateId(value: string): value is TemplateId {
   return (TEMPLATE_IDS as readonly string[]).includes(value);
 }
 
+/** The template's name ("Initial Email"); the id itself when unknown. */
 export function templateName(id: string): string {
   for (const preset of PRESETS) {
     const found = preset.templates.find((t) => t.id === id);
@@ -68,5 +71,7 @@ export function templateForStep(presetId: PresetId, step: number): TemplateId {
   const preset = getPreset(presetId);
   if (!preset) throw new Error(`Unknown preset ${presetId}`);
   const index = Math.min(Math.max(0, Math.floor(step)), preset.templates.length - 1);
-  return preset.templates[index]!.id;
+  const template = preset.templates[index];
+  if (!template) throw new Error(`Preset ${presetId} has no templates`);
+  return template.id;
 }

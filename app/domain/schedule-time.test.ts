@@ -36,7 +36,10 @@ const crons = new Map<string, Cron>();
 function cronNext(frequency: Recurring, timeZone: string, ms: number): number {
   const key = `${frequency} ${timeZone}`;
   let cron = crons.get(key);
-  if (!cron) crons.set(key, (cron = new Cron(PATTERNS[frequency], { timezone: timeZone })));
+  if (!cron) {
+    cron = new Cron(PATTERNS[frequency], { timezone: timeZone });
+    crons.set(key, cron);
+  }
   const next = cron.nextRun(new Date(ms));
   if (!next) throw new Error(`croner found no run after ${iso(ms)} in ${timeZone}`);
   return next.getTime();
@@ -46,8 +49,10 @@ function cronNext(frequency: Recurring, timeZone: string, ms: number): number {
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 function offsetMinutes(ms: number, timeZone: string): number {
   let f = offsetFormatters.get(timeZone);
-  if (!f)
-    offsetFormatters.set(timeZone, (f = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })));
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" });
+    offsetFormatters.set(timeZone, f);
+  }
   const name = f.formatToParts(ms).find((p) => p.type === "timeZoneName")!.value; // "GMT", "GMT+12:45", "GMT-03:00"
   const m = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
   if (!m) throw new Error(`unexpected offset ${name}`);

@@ -1,5 +1,5 @@
 /**
- * Wall-clock scheduling in a schedule's own IANA time zone (spec §9, DESIGN §4).
+ * Wall-clock scheduling in a schedule's own IANA time zone.
  *
  * Pure and dependency-free: only `Intl` and `Date`, so it runs unchanged in Workers and Node.
  * Recurring reminders fire at SEND_HOUR:00 local time ("0 10 * * *" daily, "0 10 * * 1" weekly

@@ -107,7 +107,7 @@ export async function deleteDebtor(db: Db, ownerId: string, id: number) {
   return Boolean(row);
 }
 
-/** The API shape of a debtor (spec §3 names, decimal amounts). */
+/** The API shape of a debtor (snake_case names, decimal amounts). */
 export function debtorToJson(
   d: Omit<DebtorRow, "emailsSent"> & { ownerId?: string; emailsSent?: number },
   ownerId: string,
@@ -141,4 +141,3 @@ export async function listDebtorOptions(db: Db, ownerId: string) {
     .orderBy(asc(debtors.fullName), asc(debtors.id))
     .limit(1000);
 }
-export type DebtorOption = Awaited<ReturnType<typeof listDebtorOptions>>[number];

@@ -1,12 +1,66 @@
 import { and, count, desc, eq, gte, lt } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries } from "~/db/schema";
+import { occurrenceKey } from "~/domain/occurrence";
 import { localDateString, startOfLocalDay } from "~/domain/schedule-time";
+import type { Tone } from "~/domain/strategies";
 
 export const DELIVERY_PAGE_SIZE = 50;
 
+export type Delivery = typeof deliveries.$inferSelect;
+
+/** One occurrence of a schedule, about to be sent. */
+export interface Occurrence {
+  ownerId: string;
+  scheduleId: string;
+  debtorId: number;
+  scheduledAt: number;
+  template: string;
+  tone: Tone;
+}
+
+/**
+ * The delivery row of an occurrence, written before anything is sent: the first claim inserts it
+ * ('sending'), a repeated one (unique occurrence key) leaves it and gets the row as it is now.
+ */
+export async function claimOccurrence(db: Db, occurrence: Occurrence, now = Date.now()): Promise<Delivery> {
+  const key = occurrenceKey(occurrence.scheduleId, occurrence.scheduledAt);
+  await db
+    .insert(deliveries)
+    .values({
+      ownerId: occurrence.ownerId,
+      scheduleId: occurrence.scheduleId,
+      debtorId: occurrence.debtorId,
+      occurrenceKey: key,
+      template: occurrence.template,
+      tone: occurrence.tone,
+      status: "sending",
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: deliveries.occurrenceKey });
+  const row = await db.select().from(deliveries).where(eq(deliveries.occurrenceKey, key)).get();
+  // It is there unless its owner was deleted meanwhile (cascade): then this firing has nothing to do.
+  if (!row) throw new Error(`Delivery ${key} vanished after it was claimed`);
+  return row;
+}
+
+/** The provider accepted the e-mail. */
+export async function markDeliverySent(db: Db, id: number, providerId: string | null, sentAt = Date.now()) {
+  await db.update(deliveries).set({ status: "sent", providerId, error: null, sentAt }).where(eq(deliveries.id, id));
+}
+
+/** The e-mail will not be sent: the error says why. */
+export async function markDeliveryFailed(db: Db, id: number, error: string) {
+  await db.update(deliveries).set({ status: "failed", error }).where(eq(deliveries.id, id));
+}
+
+/** A failed attempt that will be retried: the row stays 'sending', its error visible meanwhile. */
+export async function recordDeliveryError(db: Db, id: number, error: string) {
+  await db.update(deliveries).set({ error }).where(eq(deliveries.id, id));
+}
+
 /** The first instant of the local month `monthsBack` months before the month of `now`. */
-export function startOfLocalMonth(now: number, timeZone: string, monthsBack = 0) {
+function startOfLocalMonth(now: number, timeZone: string, monthsBack = 0) {
   const [y, m] = localDateString(now, timeZone).split("-").map(Number) as [number, number];
   const index = y * 12 + (m - 1) - monthsBack;
   const year = Math.floor(index / 12);
@@ -80,6 +134,7 @@ export async function listDeliveries(db: Db, ownerId: string, filter: DeliveryFi
       tone: deliveries.tone,
       status: deliveries.status,
       error: deliveries.error,
+      providerId: deliveries.providerId,
       debtorId: deliveries.debtorId,
       debtorName: debtors.fullName,
     })
@@ -90,7 +145,6 @@ export async function listDeliveries(db: Db, ownerId: string, filter: DeliveryFi
     .limit(filter.limit ?? DELIVERY_PAGE_SIZE)
     .offset(filter.offset ?? 0);
 }
-export type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>[number];
 
 /** Totals per status for the same filter (the report's summary): one grouped query. */
 export async function deliveryTotals(db: Db, ownerId: string, filter: DeliveryFilter = {}) {

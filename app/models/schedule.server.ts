@@ -2,86 +2,67 @@ import { and, count, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, organizations, schedules, users } from "~/db/schema";
 import type { FrequencyId } from "~/domain/frequencies";
-import { getFrequency } from "~/domain/frequencies";
+import type { ScheduleAdvance } from "~/domain/occurrence";
 import type { PresetId } from "~/domain/presets";
-import { templateForStep } from "~/domain/presets";
-import { isValidTimeZone, nextRunForFrequency } from "~/domain/schedule-time";
+import { nextRunForFrequency } from "~/domain/schedule-time";
+import { safeTimeZone } from "~/domain/time-zone";
 import type { ScheduleInput } from "~/schemas/schedule";
+import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
 
 export const SCHEDULE_PAGE_SIZE = 50;
 
-export type ScheduleState = "ENABLED" | "DISABLED" | "COMPLETED";
+export type Schedule = typeof schedules.$inferSelect;
+export type Debtor = typeof debtors.$inferSelect;
 
-/** The spec's Schedule Input (§3): a snapshot of who the reminder is for and from. */
-export interface ScheduleSnapshot {
-  receiverName: string;
-  receiverEmail: string;
-  senderName: string;
-  senderEmail: string;
-  locale: "en";
-  template: string;
-  debtor: { id: number; full_name: string; email: string; debt: number; active_strategy: number };
-  senderCompany: { id: number; name: string; address: string } | null;
+/** The user a reminder is from. */
+export interface Sender {
+  fullName: string;
+  email: string;
+}
+/** The organization a reminder goes out as, when it is sent as a company. */
+export interface SenderOrganization {
+  id: number;
+  name: string;
+  address: string;
 }
 
-export function safeTimeZone(tz: string | null | undefined): string {
-  return tz && isValidTimeZone(tz) ? tz : "UTC";
-}
-
-/** The schedule's name: the owner id as prefix (spec §3), then a random part. */
-export function newScheduleId(ownerId: string) {
+/** The schedule's name: the owner id as prefix, then a random part. */
+function newScheduleId(ownerId: string) {
   return `${ownerId}-${crypto.randomUUID()}`;
 }
 
-async function senderAndDebtor(db: Db, ownerId: string, debtorId: number, organizationId: number | null) {
-  const [user, debtor, org] = await db.batch([
+/**
+ * The owner's user row, those of `debtorIds` that are the owner's debtors, and the organization
+ * when `organizationId` is the owner's: everything a schedule or a send needs, in one batch.
+ */
+export async function getSenderAndDebtors(
+  db: Db,
+  ownerId: string,
+  debtorIds: readonly number[],
+  organizationId: number | null = null,
+): Promise<{ user: Sender | undefined; debtors: Debtor[]; org: SenderOrganization | undefined }> {
+  const [userRows, orgRows, ...debtorRows] = await db.batch([
     db.select({ fullName: users.fullName, email: users.email }).from(users).where(eq(users.id, ownerId)).limit(1),
-    db
-      .select()
-      .from(debtors)
-      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
-      .limit(1),
     db
       .select({ id: organizations.id, name: organizations.name, address: organizations.address })
       .from(organizations)
       .where(and(eq(organizations.ownerId, ownerId), eq(organizations.id, organizationId ?? -1)))
       .limit(1),
+    ...chunk(unique(debtorIds), IDS_PER_STATEMENT).map((ids) =>
+      db
+        .select()
+        .from(debtors)
+        .where(and(eq(debtors.ownerId, ownerId), inArray(debtors.id, ids))),
+    ),
   ]);
-  return { user: user[0], debtor: debtor[0], org: org[0] };
+  return { user: userRows[0], debtors: debtorRows.flat(), org: orgRows[0] };
 }
 
-/** Who the reminder is from and to, looked up for the owner (never from the client). */
-export function snapshotOf(
-  user: { fullName: string; email: string },
-  debtor: typeof debtors.$inferSelect,
-  org: { id: number; name: string; address: string } | null | undefined,
-  template: string,
-): ScheduleSnapshot {
-  return {
-    receiverName: debtor.fullName,
-    receiverEmail: debtor.email,
-    senderName: org?.name ?? (user.fullName || user.email),
-    senderEmail: user.email,
-    locale: "en",
-    template,
-    debtor: {
-      id: debtor.id,
-      full_name: debtor.fullName,
-      email: debtor.email,
-      debt: debtor.debtCents / 100,
-      active_strategy: debtor.activeStrategy,
-    },
-    senderCompany: org ? { id: org.id, name: org.name, address: org.address } : null,
-  };
-}
-
-export type ScheduleWriteError = "debtor" | "organization";
+type ScheduleWriteError = "debtor" | "organization";
 
 interface Plan {
   preset: PresetId;
   frequency: FrequencyId;
-  cron: string | null;
-  runAt: number | null;
   nextRunAt: number;
   timeZone: string;
 }
@@ -89,15 +70,7 @@ interface Plan {
 function plan(input: { preset: PresetId; frequency: FrequencyId; time_zone?: string }, now: number): Plan {
   const timeZone = safeTimeZone(input.time_zone);
   const nextRunAt = nextRunForFrequency(input.frequency, now, timeZone);
-  const frequency = getFrequency(input.frequency)!;
-  return {
-    preset: input.preset,
-    frequency: input.frequency,
-    cron: frequency.cron,
-    runAt: frequency.cron ? null : nextRunAt,
-    nextRunAt,
-    timeZone,
-  };
+  return { preset: input.preset, frequency: input.frequency, nextRunAt, timeZone };
 }
 
 /**
@@ -106,7 +79,11 @@ function plan(input: { preset: PresetId; frequency: FrequencyId; time_zone?: str
  */
 export async function createSchedule(db: Db, ownerId: string, input: ScheduleInput, now = Date.now()) {
   const orgId = input.kind === "company" ? (input.organization_id ?? null) : null;
-  const { user, debtor, org } = await senderAndDebtor(db, ownerId, input.debtor_id, orgId);
+  const {
+    user,
+    debtors: [debtor],
+    org,
+  } = await getSenderAndDebtors(db, ownerId, [input.debtor_id], orgId);
   if (!user || !debtor) return { error: "debtor" as ScheduleWriteError };
   if (orgId !== null && !org) return { error: "organization" as ScheduleWriteError };
   const p = plan(input, now);
@@ -120,20 +97,18 @@ export async function createSchedule(db: Db, ownerId: string, input: ScheduleInp
       preset: p.preset,
       templateStep: 0,
       frequency: p.frequency,
-      cron: p.cron,
-      runAt: p.runAt,
       timeZone: p.timeZone,
       dueDate: input.due_date || null,
       state: "ENABLED",
       nextRunAt: p.nextRunAt,
-      input: snapshotOf(user, debtor, org, templateForStep(p.preset, 0)),
       createdAt: now,
       updatedAt: now,
     })
     .returning()
     .get();
   // An INSERT … RETURNING always returns the row it wrote.
-  return { schedule: row! };
+  if (!row) throw new Error("The new schedule was not returned");
+  return { schedule: row };
 }
 
 /**
@@ -144,7 +119,11 @@ export async function updateSchedule(db: Db, ownerId: string, id: string, input:
   const existing = await getSchedule(db, ownerId, id);
   if (!existing) return { error: "not-found" as const };
   const orgId = input.kind === "company" ? (input.organization_id ?? null) : null;
-  const { user, debtor, org } = await senderAndDebtor(db, ownerId, input.debtor_id, orgId);
+  const {
+    user,
+    debtors: [debtor],
+    org,
+  } = await getSenderAndDebtors(db, ownerId, [input.debtor_id], orgId);
   if (!user || !debtor) return { error: "debtor" as ScheduleWriteError };
   if (orgId !== null && !org) return { error: "organization" as ScheduleWriteError };
   const p = plan({ ...input, time_zone: input.time_zone || existing.timeZone }, now);
@@ -157,13 +136,10 @@ export async function updateSchedule(db: Db, ownerId: string, id: string, input:
       preset: p.preset,
       templateStep: step,
       frequency: p.frequency,
-      cron: p.cron,
-      runAt: p.runAt,
       timeZone: p.timeZone,
       dueDate: input.due_date || null,
       state: "ENABLED",
       nextRunAt: p.nextRunAt,
-      input: snapshotOf(user, debtor, org, templateForStep(p.preset, step)),
       updatedAt: now,
     })
     .where(and(eq(schedules.ownerId, ownerId), eq(schedules.id, id)))
@@ -250,6 +226,7 @@ export async function listSchedules(db: Db, ownerId: string, filter: ScheduleLis
 }
 export type ScheduleListRow = Awaited<ReturnType<typeof listSchedules>>[number];
 
+/** How many of the owner's schedules match the filter (the pager's total). */
 export async function countSchedules(db: Db, ownerId: string, filter: ScheduleListFilter = {}) {
   const row = await db.select({ n: count() }).from(schedules).where(listWhere(ownerId, filter)).get();
   return row?.n ?? 0;
@@ -276,38 +253,38 @@ export async function deleteSchedule(db: Db, ownerId: string, id: string) {
  * Moves the next run of the owner's enabled schedules among `ids` to `now` ("send next reminder
  * now"); returns the ids it changed. Others' ids are silently not touched.
  */
-export async function bringForward(db: Db, ownerId: string, ids: string[], now = Date.now()) {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .update(schedules)
-    .set({ nextRunAt: now, updatedAt: now })
-    .where(and(eq(schedules.ownerId, ownerId), inArray(schedules.id, ids), eq(schedules.state, "ENABLED")))
-    .returning({ id: schedules.id });
-  return rows.map((r) => r.id);
+export async function bringForward(db: Db, ownerId: string, ids: readonly string[], now = Date.now()) {
+  const [first, ...rest] = chunk(unique(ids), IDS_PER_STATEMENT).map((slice) =>
+    db
+      .update(schedules)
+      .set({ nextRunAt: now, updatedAt: now })
+      .where(and(eq(schedules.ownerId, ownerId), inArray(schedules.id, slice), eq(schedules.state, "ENABLED")))
+      .returning({ id: schedules.id }),
+  );
+  if (!first) return [];
+  // One batch is one transaction: all of them move, or none.
+  const results = await db.batch([first, ...rest]);
+  return results.flat().map((r) => r.id);
 }
 
+/** A new schedule row binds 16 values: five rows per INSERT (80) stay under D1's 100, with room to grow. */
+const SCHEDULES_PER_INSERT = 5;
+
 /**
- * Re-send (spec §3 "Reminder request"): a one-time Single Reminder to each of the owner's debtors
- * among `debtorIds`, due now. Returns the new schedules; the caller arms them.
+ * Re-send: a one-time Single Reminder to each of the owner's debtors among `debtorIds`, due now.
+ * Returns the new schedules; the caller arms them.
  */
 export async function createResendSchedules(
   db: Db,
   ownerId: string,
-  debtorIds: number[],
+  debtorIds: readonly number[],
   timeZone: string,
   now = Date.now(),
 ) {
   if (debtorIds.length === 0) return [];
-  const [userRows, debtorRows] = await db.batch([
-    db.select({ fullName: users.fullName, email: users.email }).from(users).where(eq(users.id, ownerId)).limit(1),
-    db
-      .select()
-      .from(debtors)
-      .where(and(eq(debtors.ownerId, ownerId), inArray(debtors.id, debtorIds))),
-  ]);
-  const user = userRows[0];
-  if (!user || debtorRows.length === 0) return [];
-  const values = debtorRows.map((debtor) => ({
+  const { user, debtors: owned } = await getSenderAndDebtors(db, ownerId, debtorIds);
+  if (!user || owned.length === 0) return [];
+  const values = owned.map((debtor) => ({
     id: newScheduleId(ownerId),
     ownerId,
     debtorId: debtor.id,
@@ -315,17 +292,19 @@ export async function createResendSchedules(
     preset: "SINGLE_REMINDER" as const,
     templateStep: 0,
     frequency: "now" as const,
-    cron: null,
-    runAt: now,
     timeZone: safeTimeZone(timeZone),
     dueDate: null,
     state: "ENABLED" as const,
     nextRunAt: now,
-    input: snapshotOf(user, debtor, null, "single"),
     createdAt: now,
     updatedAt: now,
   }));
-  return db.insert(schedules).values(values).returning({ id: schedules.id, nextRunAt: schedules.nextRunAt });
+  const [first, ...rest] = chunk(values, SCHEDULES_PER_INSERT).map((rows) =>
+    db.insert(schedules).values(rows).returning({ id: schedules.id, nextRunAt: schedules.nextRunAt }),
+  );
+  if (!first) return [];
+  // One batch is one transaction: every debtor gets a schedule, or none does.
+  return (await db.batch([first, ...rest])).flat();
 }
 
 /** Enabled schedules whose next run is older than `cutoff`: their alarm was lost (watchdog). */
@@ -335,4 +314,42 @@ export async function listOverdueSchedules(db: Db, cutoff: number, limit = 500) 
     .from(schedules)
     .where(and(eq(schedules.state, "ENABLED"), lt(schedules.nextRunAt, cutoff)))
     .limit(limit);
+}
+
+/** Any owner's schedule by id (the engine's view; pages use getSchedule). */
+export async function findSchedule(db: Db, id: string): Promise<Schedule | undefined> {
+  return db.select().from(schedules).where(eq(schedules.id, id)).get();
+}
+
+/**
+ * Moves the schedule past the occurrence at `scheduledAt`, but only if nobody edited, disabled or
+ * deleted it meanwhile (an edit has re-armed it already). True when it moved.
+ */
+export async function advanceSchedule(db: Db, id: string, scheduledAt: number, next: ScheduleAdvance, now: number) {
+  const changed = await db
+    .update(schedules)
+    .set({ ...next, updatedAt: now })
+    .where(and(eq(schedules.id, id), eq(schedules.nextRunAt, scheduledAt), eq(schedules.state, "ENABLED")))
+    .returning({ id: schedules.id });
+  return changed.length > 0;
+}
+
+/** Finishes the schedule at the occurrence at `scheduledAt` (nothing left to remind of), unless it was edited meanwhile. */
+export async function completeSchedule(db: Db, id: string, scheduledAt: number, now: number) {
+  const completed = await db
+    .update(schedules)
+    .set({ state: "COMPLETED", nextRunAt: null, updatedAt: now })
+    .where(and(eq(schedules.id, id), eq(schedules.nextRunAt, scheduledAt)))
+    .returning({ id: schedules.id });
+  return completed.length > 0;
+}
+
+/** The next run of a schedule someone changed meanwhile: its alarm time, null when it is gone or finished. */
+export async function currentAlarm(db: Db, id: string): Promise<number | null> {
+  const fresh = await db
+    .select({ state: schedules.state, nextRunAt: schedules.nextRunAt })
+    .from(schedules)
+    .where(eq(schedules.id, id))
+    .get();
+  return fresh?.state === "ENABLED" ? fresh.nextRunAt : null;
 }

@@ -6,13 +6,14 @@ import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
+import { parseDebtorId } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { listDebtors } from "~/models/debtor.server";
 import { monthlySentCounts } from "~/models/delivery.server";
 import { listOrganizations } from "~/models/organization.server";
 import type { Route } from "./+types/dashboard";
-import { debtorPageAction } from "./debtor-action.server";
+import { debtorAction } from "./debtor-action.server";
 import { loadSchedulesPage } from "./schedules-data.server";
 
 // recharts is big: it loads in the browser after the page is up, never in the first bundle.
@@ -29,12 +30,12 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     listOrganizations(db, user.id),
   ]);
   const param = url.searchParams.get("debtor");
-  // No debtor chosen: select the first and write it to the query string (spec §2 "Dashboard").
+  // No debtor chosen: select the first and write it to the query string (docs/product-spec.md §2 "Dashboard").
   if (debtors && debtors.length > 0 && (!param || !debtors.some((d) => String(d.id) === param))) {
     url.searchParams.set("debtor", String(debtors[0].id));
     throw redirect(`/dashboard?${url.searchParams}`);
   }
-  const selectedId = param ? Number(param) : null;
+  const selectedId = parseDebtorId(param);
   const timeZone = requestTimeZone(request);
   const [schedulesCard, chart] = await Promise.all([
     loadSchedulesPage(db, user.id, url, timeZone, false),
@@ -54,7 +55,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  return debtorPageAction(args);
+  return debtorAction(args);
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {

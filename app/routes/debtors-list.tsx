@@ -2,12 +2,13 @@ import { Link } from "react-router";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
+import { pageCount, pageOffset, parsePage } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { countDebtors, DEBTOR_PAGE_SIZE, listDebtors } from "~/models/debtor.server";
 import type { Route } from "./+types/debtors-list";
-import { debtorPageAction } from "./debtor-action.server";
+import { debtorAction } from "./debtor-action.server";
 
-// A public route: data is only fetched when a user is signed in (spec §2 route table).
+// A public route: data is only fetched when a user is signed in (docs/product-spec.md §2 route table).
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { user, env } = getApp(context);
   if (!user)
@@ -19,25 +20,25 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       pages: 1,
     };
   const db = getDb(env.DB);
-  const page = Math.max(1, Number(new URL(request.url).searchParams.get("page")) || 1);
-  const [debtors, total] = await Promise.all([
-    listDebtors(db, user.id, {
-      limit: DEBTOR_PAGE_SIZE,
-      offset: (page - 1) * DEBTOR_PAGE_SIZE,
-    }),
-    countDebtors(db, user.id),
-  ]);
+  const requested = parsePage(new URL(request.url).searchParams.get("page"));
+  const pageOf = (n: number) =>
+    listDebtors(db, user.id, { limit: DEBTOR_PAGE_SIZE, offset: pageOffset(n, DEBTOR_PAGE_SIZE) });
+  const [requestedRows, total] = await Promise.all([pageOf(requested), countDebtors(db, user.id)]);
+  const pages = pageCount(total, DEBTOR_PAGE_SIZE);
+  // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
+  const page = Math.min(requested, pages);
+  const debtors = page === requested ? requestedRows : await pageOf(page);
   return {
     signedIn: true as const,
     debtors,
     total,
     page,
-    pages: Math.max(1, Math.ceil(total / DEBTOR_PAGE_SIZE)),
+    pages,
   };
 }
 
 export async function action(args: Route.ActionArgs) {
-  return debtorPageAction(args);
+  return debtorAction(args);
 }
 
 export default function DebtorsList({ loaderData }: Route.ComponentProps) {

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
+import { senderDisplayName } from "~/domain/sender";
 import { getApp } from "~/lib/context.server";
 import { listDebtorOptions } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
@@ -18,5 +19,5 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   ]);
   // Returned, not thrown: a fetcher that revalidates after a delete must not hit the error boundary.
   if (!schedule) return data({ schedule: null, debtors: [], organizations: [], userName: "" }, { status: 404 });
-  return { schedule, debtors, organizations, userName: user.fullName || user.email };
+  return { schedule, debtors, organizations, userName: senderDisplayName(user) };
 }

@@ -1,17 +1,19 @@
 import * as v from "valibot";
 import { MAX_AMOUNT } from "~/domain/money";
+import { DEFAULT_STRATEGY, TONES } from "~/domain/strategies";
 import { missingFieldMessage } from "./missing";
 
-export const DEBTOR_NAME_MESSAGE = "Please enter the full name of the debtor";
-export const DEBTOR_EMAIL_MESSAGE = "Please enter a valid email";
-export const DEBT_MESSAGE = "Please enter a number greater than 0";
+const DEBTOR_NAME_MESSAGE = "Please enter the full name of the debtor";
+const DEBTOR_EMAIL_MESSAGE = "Please enter a valid email";
+const DEBT_MESSAGE = "Please enter a number greater than 0";
+const STRATEGY_MESSAGE = "Please choose a strategy";
 const MISSING = missingFieldMessage({
   full_name: DEBTOR_NAME_MESSAGE,
   email: DEBTOR_EMAIL_MESSAGE,
   debt: DEBT_MESSAGE,
 });
 
-/** The debtor form and API payload (spec §5), one schema for browser, action and JSON API. */
+/** The debtor form and API payload, one schema for browser, action and JSON API. */
 export const DebtorSchema = v.object(
   {
     kind: v.optional(v.picklist(["person", "company"]), "person"),
@@ -33,7 +35,7 @@ export const DebtorSchema = v.object(
       v.minValue(1, DEBT_MESSAGE),
       v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
     ),
-    active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist([1, 2, 3], "Please choose a strategy")), 1),
+    active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist(TONES, STRATEGY_MESSAGE)), DEFAULT_STRATEGY),
   },
   MISSING,
 );
@@ -53,10 +55,10 @@ export const DebtorJsonSchema = v.object(
     active_strategy: v.optional(
       v.pipe(
         v.union([v.number(), v.pipe(v.string(), v.transform(Number))]),
-        v.integer("Please choose a strategy"),
-        v.picklist([1, 2, 3], "Please choose a strategy"),
+        v.integer(STRATEGY_MESSAGE),
+        v.picklist(TONES, STRATEGY_MESSAGE),
       ),
-      1,
+      DEFAULT_STRATEGY,
     ),
   },
   MISSING,

@@ -1,13 +1,15 @@
 import * as v from "valibot";
-import { FREQUENCIES } from "~/domain/frequencies";
+import { isCalendarDate } from "~/domain/calendar-date";
+import { DEFAULT_FREQUENCY, FREQUENCIES } from "~/domain/frequencies";
 import { PRESETS } from "~/domain/presets";
+import { trimTimeZone } from "~/domain/time-zone";
 import { missingFieldMessage } from "./missing";
 
 export const SCHEDULE_DEBTOR_MESSAGE = "Please select a debtor";
-export const SCHEDULE_PRESET_MESSAGE = "Please select a preset";
+const SCHEDULE_PRESET_MESSAGE = "Please select a preset";
 export const SCHEDULE_ORG_MESSAGE = "Please select an organization";
-export const SCHEDULE_FREQUENCY_MESSAGE = "Please select a frequency";
-export const DUE_DATE_MESSAGE = "Please enter a valid date";
+const SCHEDULE_FREQUENCY_MESSAGE = "Please select a frequency";
+const DUE_DATE_MESSAGE = "Please enter a valid date";
 
 const MISSING = missingFieldMessage({
   debtor_id: SCHEDULE_DEBTOR_MESSAGE,
@@ -15,21 +17,11 @@ const MISSING = missingFieldMessage({
   frequency: SCHEDULE_FREQUENCY_MESSAGE,
 });
 
-/** "YYYY-MM-DD" that is a real calendar date. */
-export function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-
 const id = (message: string) => v.pipe(v.number(message), v.integer(message), v.minValue(1, message));
 
 /**
- * The new-schedule and edit-schedule form (spec §2 "New schedule page"). The owner, the sender's
- * name and address and the debtor's details are never taken from the client: the server looks
- * them up for the signed-in user.
+ * The new-schedule and edit-schedule form. The owner, the sender's name and address and the
+ * debtor's details are never taken from the client: the server looks them up for the signed-in user.
  */
 export const ScheduleSchema = v.pipe(
   v.object(
@@ -47,16 +39,10 @@ export const ScheduleSchema = v.pipe(
           FREQUENCIES.map((f) => f.id),
           SCHEDULE_FREQUENCY_MESSAGE,
         ),
-        FREQUENCIES[0]!.id,
+        DEFAULT_FREQUENCY,
       ),
       // Checked against Intl by the server; anything odd falls back (UTC, or the schedule's own).
-      time_zone: v.optional(
-        v.pipe(
-          v.string(),
-          v.trim(),
-          v.transform((tz) => (tz.length <= 64 ? tz : "")),
-        ),
-      ),
+      time_zone: v.optional(v.pipe(v.string(), v.transform(trimTimeZone))),
     },
     MISSING,
   ),
@@ -66,10 +52,3 @@ export const ScheduleSchema = v.pipe(
   ),
 );
 export type ScheduleInput = v.InferOutput<typeof ScheduleSchema>;
-
-/** Bulk actions on selected rows: ids are only a request; the server keeps the owner's own. */
-export const SelectedIdsSchema = v.pipe(
-  v.array(v.pipe(v.string(), v.trim(), v.nonEmpty())),
-  v.minLength(1),
-  v.maxLength(100),
-);

@@ -1,4 +1,6 @@
 import { Resend } from "resend";
+import { assertHeaderSafe, formatAddress } from "../../app/domain/header-safe";
+import type { MailConfig } from "./config";
 
 export interface OutgoingMessage {
   to: string;
@@ -14,29 +16,15 @@ export type SendResult =
   | { ok: true; id: string | null; via: "resend" | "outbox"; attempts: number }
   | { ok: false; retryable: boolean; status: number | null; error: string; attempts: number };
 
-/** Backoff between attempts inside one send; the DESIGN §4 retries under the same key. */
-export const RETRY_DELAYS_MS = [250, 1000] as const;
-
-/** Header values must be one line: CR/LF would let a name inject headers. */
-export function assertHeaderSafe(value: string, field: string) {
-  if (/[\r\n]/.test(value)) throw new HeaderInjectionError(`${field} must not contain line breaks`);
-}
-
-export class HeaderInjectionError extends Error {}
-
-/** `"Name" <address>` with the name's quotes and backslashes escaped. */
-export function formatAddress(name: string, address: string) {
-  assertHeaderSafe(name, "Sender name");
-  const quoted = name.replace(/["\\]/g, "\\$&");
-  return quoted ? `"${quoted}" <${address}>` : address;
-}
+/** Backoff between attempts inside one send; each retry uses the same Idempotency-Key. */
+const RETRY_DELAYS_MS = [250, 1000] as const;
 
 /**
  * 429, 5xx and network failures (no status) may succeed later, and so may a 409 for a request
  * with the same Idempotency-Key that is still in progress (an earlier attempt whose answer was
  * lost); everything else will not.
  */
-export function isRetryable(status: number | null, name?: string): boolean {
+function isRetryable(status: number | null, name?: string): boolean {
   return (
     status === null || status === 429 || status >= 500 || (status === 409 && name === "concurrent_idempotent_requests")
   );
@@ -49,23 +37,29 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Never throws: the caller gets a result it can record. Retryable provider errors are retried
  * with backoff under the same Idempotency-Key, so the provider sends at most one e-mail.
  */
-export async function deliver(env: MailEnv, message: OutgoingMessage, idempotencyKey?: string): Promise<SendResult> {
+export async function deliver(
+  db: D1Database,
+  config: MailConfig,
+  message: OutgoingMessage,
+  idempotencyKey?: string,
+): Promise<SendResult> {
   let from: string;
   try {
     assertHeaderSafe(message.to, "Recipient");
     assertHeaderSafe(message.subject, "Subject");
     if (message.replyTo) assertHeaderSafe(message.replyTo, "Reply-To");
-    from = formatAddress(message.fromName, env.MAIL_FROM_ADDRESS);
+    from = formatAddress(message.fromName, config.MAIL_FROM_ADDRESS);
   } catch (error) {
     return { ok: false, retryable: false, status: null, error: (error as Error).message, attempts: 0 };
   }
 
-  if (!env.RESEND_API_KEY) {
+  if (!config.RESEND_API_KEY) {
     try {
       // INSERT OR IGNORE on the unique key: the outbox, like Resend, sends one message per key.
-      await env.DB.prepare(
-        'INSERT OR IGNORE INTO dev_outbox (idempotency_key, "to", "from", reply_to, subject, html, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
+      await db
+        .prepare(
+          'INSERT OR IGNORE INTO dev_outbox (idempotency_key, "to", "from", reply_to, subject, html, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        )
         .bind(
           idempotencyKey ?? null,
           message.to,
@@ -89,7 +83,7 @@ export async function deliver(env: MailEnv, message: OutgoingMessage, idempotenc
     }
   }
 
-  const resend = new Resend(env.RESEND_API_KEY, { baseUrl: env.RESEND_BASE_URL });
+  const resend = new Resend(config.RESEND_API_KEY, { baseUrl: config.RESEND_BASE_URL });
   const payload = {
     from,
     to: [message.to],
