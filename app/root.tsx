@@ -1,4 +1,6 @@
+import { useEffect, useState } from "react";
 import {
+  data,
   isRouteErrorResponse,
   Links,
   Meta,
@@ -9,32 +11,37 @@ import {
 } from "react-router";
 import { NotFoundMessage } from "~/components/not-found";
 import { type HeaderUser, SiteFooter, SiteHeader } from "~/components/site-header";
-import { AppToaster } from "~/components/toast";
+import { AppToaster, notify } from "~/components/toast";
 import { getApp } from "~/lib/context.server";
 import { signedImageUrl } from "~/lib/images.server";
 import { DEFAULT_THEME, themeBootScript } from "~/lib/theme";
+import { readFlashToast } from "~/lib/toast.server";
+import { markHydrated } from "~/lib/use-form-result";
 import type { Route } from "./+types/root";
 import "./app.css";
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const { user, env } = getApp(context);
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { user, config } = getApp(context);
   const headerUser: HeaderUser | null = user
     ? {
         fullName: user.fullName,
         email: user.email,
-        imageUrl: user.imgKey ? await signedImageUrl(env, user.imgKey) : null,
+        imageUrl: user.imgKey ? await signedImageUrl(config, user.imgKey) : null,
       }
     : null;
-  return { user: headerUser };
+  // A message flashed by the action that redirected here (e.g. 'Email reminder scheduled.').
+  const flash = readFlashToast(request);
+  return data({ user: headerUser, toast: flash.toast }, { headers: flash.headers });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
-  const data = useRouteLoaderData<typeof loader>("root");
+  const rootData = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en" data-theme={DEFAULT_THEME} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours (no user data) that must run before paint. */}
         <script dangerouslySetInnerHTML={{ __html: themeBootScript }} />
         <Meta />
         <Links />
@@ -46,7 +53,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader user={data?.user ?? null} />
+        <SiteHeader user={rootData?.user ?? null} />
         <main id="main" className="flex-1">
           {children}
         </main>
@@ -59,8 +66,29 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
-  return <Outlet />;
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { toast } = loaderData;
+  // The server renders a flashed message in the page (seen before hydration or without
+  // JavaScript); once hydrated it becomes a toast.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(markHydrated, []);
+  useEffect(() => {
+    setHydrated(true);
+    if (toast) notify(toast.kind, toast.message);
+  }, [toast]);
+  return (
+    <>
+      {toast && !hydrated && (
+        <p
+          role="status"
+          className={`mx-auto mt-4 w-fit rounded-md border px-4 py-2 text-sm ${toast.kind === "success" ? "border-success text-success" : "border-danger text-danger"}`}
+        >
+          {toast.message}
+        </p>
+      )}
+      <Outlet />
+    </>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -5,7 +5,7 @@ import { generateToken, hashToken } from "./crypto.server";
 
 export const SESSION_COOKIE = "dunly_session";
 const DAY = 24 * 60 * 60 * 1000;
-export const SESSION_TTL = 30 * DAY;
+const SESSION_TTL = 30 * DAY;
 /** Sliding expiry: a session used in its last 15 days is extended to 30 again. */
 const RENEW_BEFORE = 15 * DAY;
 
@@ -15,6 +15,8 @@ export interface SessionUser {
   fullName: string;
   imgKey: string | null;
   plan: string;
+  /** When the user last proved control of the address (every sign-in method does); null if never. */
+  emailVerifiedAt: number | null;
 }
 
 export interface ValidatedSession {
@@ -42,6 +44,7 @@ export async function validateSessionToken(db: Db, token: string, now = Date.now
       fullName: users.fullName,
       imgKey: users.imgKey,
       plan: users.plan,
+      emailVerifiedAt: users.emailVerifiedAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -95,7 +98,13 @@ export function readCookie(request: Request, name: string): string | null {
   for (const part of header.split(";")) {
     const eqAt = part.indexOf("=");
     if (eqAt === -1) continue;
-    if (part.slice(0, eqAt).trim() === name) return decodeURIComponent(part.slice(eqAt + 1).trim());
+    if (part.slice(0, eqAt).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eqAt + 1).trim());
+    } catch {
+      // A malformed percent-escape is not our cookie: treat it as absent rather than failing.
+      return null;
+    }
   }
   return null;
 }

@@ -1,37 +1,37 @@
 import { parseWithValibot } from "@conform-to/valibot";
-import { data, type RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
+import { reply } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { SignInSchema } from "~/schemas/auth";
 import { allowSignInEmail, clientKey, createLoginToken, MAGIC_LINK_TTL } from "./magic-link.server";
 
-export const SIGN_IN_SENT = "Please Check your email for the sign in link";
-export const SIGN_IN_LIMITED = "Too many sign-in e-mails were requested. Please wait a few minutes and try again.";
-export const SIGN_IN_FAILED = "We could not send the sign-in e-mail. Please try again.";
+const SIGN_IN_SENT = "Please Check your email for the sign in link";
+const SIGN_IN_LIMITED = "Too many sign-in e-mails were requested. Please wait a few minutes and try again.";
+const SIGN_IN_FAILED = "We could not send the sign-in e-mail. Please try again.";
 
 /**
  * The magic-link request behind the landing page and /404 forms. The answer is the same whether
  * or not an account exists for the address.
  */
 export async function requestMagicLink(request: Request, context: Readonly<RouterContextProvider>) {
-  const { env } = getApp(context);
+  const { env, config } = getApp(context);
   const formData = await request.formData();
   const submission = parseWithValibot(formData, { schema: SignInSchema });
   if (submission.status !== "success") {
-    return data({ result: submission.reply(), sent: false, message: null as string | null }, { status: 400 });
+    return reply("sign-in", { status: 400, result: submission.reply() });
   }
   const db = getDb(env.DB);
   const email = submission.value.email.toLowerCase();
   // The end-to-end suite signs in many users from one address; it raises the per-client limit.
-  const perClient = Number(env.SIGNIN_LIMIT_PER_CLIENT) || undefined;
-  if (!(await allowSignInEmail(db, email, clientKey(request), Date.now(), perClient))) {
-    return data({ result: submission.reply(), sent: false, message: SIGN_IN_LIMITED }, { status: 429 });
+  if (!(await allowSignInEmail(db, email, clientKey(request), Date.now(), config.SIGNIN_LIMIT_PER_CLIENT))) {
+    return reply("sign-in", { status: 429, message: SIGN_IN_LIMITED, result: submission.reply() });
   }
   const token = await createLoginToken(db, email, safeRedirect(submission.value.redirectTo));
   const url = new URL("/auth/verify", request.url);
   url.searchParams.set("token", token);
-  if (env.APP_ENV !== "production") console.log(`[dunly] sign-in link for ${email}: ${url.href}`);
+  if (config.APP_ENV !== "production") console.log(`[dunly] sign-in link for ${email}: ${url.href}`);
   const sent = await env.MAILER.sendSignInLink({
     to: email,
     url: url.href,
@@ -39,7 +39,7 @@ export async function requestMagicLink(request: Request, context: Readonly<Route
   }).catch((error: unknown) => ({ ok: false as const, error: String(error) }));
   if (!sent.ok) {
     console.error("[dunly] sign-in e-mail failed", sent.error);
-    return data({ result: submission.reply(), sent: false, message: SIGN_IN_FAILED }, { status: 502 });
+    return reply("sign-in", { status: 502, message: SIGN_IN_FAILED, result: submission.reply() });
   }
-  return { result: submission.reply({ resetForm: true }), sent: true, message: SIGN_IN_SENT };
+  return reply("sign-in", { message: SIGN_IN_SENT, result: submission.reply({ resetForm: true }) });
 }

@@ -1,15 +1,15 @@
 import { Loader2, Send } from "lucide-react";
-import { useEffect } from "react";
 import { useFetcher } from "react-router";
 import { notify, type ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
+import { useFormResult } from "~/lib/use-form-result";
 import { useRefetchAfterSend } from "~/lib/use-refetch-after-send";
-import type { ScheduleActionData } from "~/models/schedule-actions.server";
+import type { scheduleAction } from "~/routes/schedule-action.server";
 
 /**
  * A bulk send for the selected rows (debtors' 'Re-send reminders', schedules' 'Send next reminder
  * now'): posts the ids, toasts the outcome, clears the selection whether it worked or not (spec
- * §4) and refetches after 2 s and 4 s so the counts catch up with the alarms (spec §7).
+ * §4) and refetches after 2 s and 4 s so the counts catch up with the alarms (docs/product-spec.md §7).
  */
 export function BulkSendButton({
   intent,
@@ -24,16 +24,14 @@ export function BulkSendButton({
   onDone: () => void;
   area: ToastArea;
 }) {
-  const fetcher = useFetcher<ScheduleActionData>();
+  const fetcher = useFetcher<typeof scheduleAction>();
   const refetch = useRefetchAfterSend();
   const busy = fetcher.state !== "idle";
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    notify(fetcher.data.ok ? "success" : "error", fetcher.data.message ?? "Something went wrong.", area);
+  useFormResult(fetcher, [intent], (data) => {
+    notify(data.ok ? "success" : "error", data.message ?? "Something went wrong.", area);
     onDone();
-    if (fetcher.data.ok) refetch();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
+    if (data.ok) refetch();
+  });
   return (
     <fetcher.Form method="post" action="/schedules/actions">
       <input type="hidden" name="intent" value={intent} />

@@ -1,20 +1,21 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2 } from "lucide-react";
 import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { FieldError, Input, Label } from "~/components/ui/input";
+import { useFormResult } from "~/lib/use-form-result";
+import type { profileAction } from "~/routes/profile-action.server";
 import { SetPasswordSchema } from "~/schemas/auth";
-
-type PasswordResult = { result: SubmissionResult<string[]>; saved: boolean };
 
 /** Set a first password, or change it (then the current one is asked for). */
 export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
-  const fetcher = useFetcher<PasswordResult>();
+  const fetcher = useFetcher<typeof profileAction>();
   const busy = fetcher.state !== "idle";
+  const reply = useFormResult(fetcher, ["set-password"]);
   const [form, fields] = useForm({
     id: "password-form",
-    lastResult: busy ? undefined : fetcher.data?.result,
+    lastResult: busy ? undefined : reply?.result,
     onValidate: ({ formData }) => parseWithValibot(formData, { schema: SetPasswordSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
@@ -64,7 +65,7 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
           <FieldError id={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors} />
         </div>
         <div role="status" aria-live="polite" className="text-sm text-success">
-          {!busy && fetcher.data?.saved ? "Password saved." : null}
+          {!busy && reply?.ok ? reply.message : null}
         </div>
         <Button type="submit" disabled={busy} className="self-start">
           {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}

@@ -1,6 +1,6 @@
 import { PERIODS } from "~/domain/periods";
 
-/** The period choices of the schedules card and the report: "All time" (value '') and spec §2's five. */
+/** The period choices of the schedules card and the report: "All time" (value '') and docs/product-spec.md §2's five. */
 export function PeriodOptions() {
   return (
     <>

@@ -1,15 +1,15 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
+import type { requestMagicLink } from "~/auth/sign-in-action.server";
 import { Button } from "~/components/ui/button";
 import { FieldError, Input } from "~/components/ui/input";
+import { useFormResult } from "~/lib/use-form-result";
 import { SignInSchema } from "~/schemas/auth";
 
-type SignInResult = { result: SubmissionResult<string[]>; sent: boolean; message: string | null };
-
-export const GOOGLE_UNAVAILABLE =
+const GOOGLE_UNAVAILABLE =
   "Google sign-in is not available on this server yet. Please use the magic link or a password.";
 
 function GoogleIcon() {
@@ -24,7 +24,7 @@ function GoogleIcon() {
 }
 
 /**
- * Magic link, Google and password sign-in (spec §2 "Landing / sign-in"). Posts to the route it is
+ * Magic link, Google and password sign-in (docs/product-spec.md §2 "Landing / sign-in"). Posts to the route it is
  * rendered in; `redirectTo` brings the user back where they were going.
  */
 export function SignInForm({
@@ -36,25 +36,26 @@ export function SignInForm({
   redirectTo?: string | null;
   initialError?: string | null;
 }) {
-  const fetcher = useFetcher<SignInResult>();
+  const fetcher = useFetcher<typeof requestMagicLink>();
   const busy = fetcher.state !== "idle";
+  const alertOf = (data: { ok: boolean; message: string | null } | undefined) =>
+    data?.message ? { kind: data.ok ? ("success" as const) : ("error" as const), text: data.message } : null;
+  const reply = useFormResult(fetcher, ["sign-in"], (data) => {
+    const next = alertOf(data);
+    if (next) setAlert(next);
+  });
+  // Also on the server: a document post (before hydration) shows its message in the page itself.
   const [alert, setAlert] = useState<{ kind: "success" | "error"; text: string } | null>(
-    initialError ? { kind: "error", text: initialError } : null,
+    () => alertOf(reply) ?? (initialError ? { kind: "error", text: initialError } : null),
   );
   const [form, fields] = useForm({
-    lastResult: busy ? undefined : fetcher.data?.result,
+    lastResult: busy ? undefined : reply?.result,
     onValidate: ({ formData }) => parseWithValibot(formData, { schema: SignInSchema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
 
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
-    if (fetcher.data.sent && fetcher.data.message) setAlert({ kind: "success", text: fetcher.data.message });
-    else if (fetcher.data.message) setAlert({ kind: "error", text: fetcher.data.message });
-  }, [fetcher.state, fetcher.data]);
-
-  // The inline alert hides itself after 4 s (spec §9).
+  // The inline alert hides itself after 4 s (docs/product-spec.md §9).
   useEffect(() => {
     if (!alert) return;
     const timer = setTimeout(() => setAlert(null), 4000);
@@ -71,7 +72,7 @@ export function SignInForm({
         method="post"
         {...getFormProps(form)}
         onSubmit={(event) => {
-          // While one request is in flight further submissions are ignored (spec §4).
+          // While one request is in flight further submissions are ignored (docs/product-spec.md §4).
           if (busy) {
             event.preventDefault();
             return;

@@ -1,6 +1,6 @@
 import { LayoutDashboard, LogOut, Menu, Settings } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { ThemeToggle } from "~/components/theme-toggle";
 import { Sheet } from "~/components/ui/sheet";
@@ -45,8 +45,12 @@ function Logo({ to }: { to: string }) {
 function UserDrawer({ user }: { user: HeaderUser }) {
   const [open, setOpen] = useState(false);
   const location = useLocation();
-  // Navigating from the drawer closes it.
-  useEffect(() => setOpen(false), [location.key]);
+  // Navigating from the drawer closes it (state reset during render, not in an effect).
+  const [openedAt, setOpenedAt] = useState(location.key);
+  if (openedAt !== location.key) {
+    setOpenedAt(location.key);
+    setOpen(false);
+  }
   const item = "flex items-center gap-3 rounded-md px-3 py-2 text-sm hover:bg-surface-2";
   return (
     <Sheet

@@ -10,6 +10,7 @@ export function ThemeToggle() {
   useEffect(() => setTheme(readTheme()), []);
   const light = theme === "light";
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is Radix's Switch, a <button role="switch"> inside the label.
     <label className="flex cursor-pointer items-center justify-between gap-3 rounded-md px-3 py-2 hover:bg-surface-2">
       <span className="flex items-center gap-2 text-sm">
         {light ? <Sun className="h-4 w-4" aria-hidden /> : <Moon className="h-4 w-4" aria-hidden />}

@@ -1,7 +1,7 @@
 import { Toaster, toast } from "sonner";
 
 /**
- * Toasts (spec §9): in the dashboard area 2500 ms with an emoji icon (👏 success, 😢 error) on a
+ * Toasts (docs/product-spec.md §9): in the dashboard area 2500 ms with an emoji icon (👏 success, 😢 error) on a
  * dark background with white text; elsewhere 5000 ms, success 3000 ms.
  */
 export type ToastArea = "dashboard" | "page";

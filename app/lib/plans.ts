@@ -1,4 +1,4 @@
-/** The three plans of the pricing page (spec §1, §9). Checkout URLs come from configuration. */
+/** The three plans of the pricing page (docs/product-spec.md §1, §9). Checkout URLs come from configuration. */
 export const plans = [
   {
     id: "soft",
@@ -28,3 +28,8 @@ export const plans = [
     popular: false,
   },
 ] as const;
+
+/** The display name of a plan id ("medium" → "Medium"); an unknown id is shown as it is. */
+export function planName(id: string): string {
+  return plans.find((p) => p.id === id)?.name ?? id;
+}

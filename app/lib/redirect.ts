@@ -4,6 +4,7 @@
  */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined): string | null {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.includes("\\")) return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting control characters is the point.
   if (/[\u0000-\u001f]/.test(to)) return null;
   return to;
 }

@@ -4,6 +4,7 @@ import { consumeLoginToken } from "~/auth/magic-link.server";
 import { createSession, sessionCookie } from "~/auth/session.server";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
+import { reply } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { upsertVerifiedUser } from "~/models/user.server";
@@ -30,7 +31,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = getDb(env.DB);
   const login = token ? await consumeLoginToken(db, token) : null;
   if (!login)
-    return { error: "This sign-in link is invalid, was already used, or has expired. Please request a new one." };
+    return reply("verify", {
+      ok: false,
+      message: "This sign-in link is invalid, was already used, or has expired. Please request a new one.",
+    });
   const userId = await upsertVerifiedUser(db, { email: login.email });
   const session = await createSession(db, userId);
   return redirect(safeRedirect(login.redirectTo) ?? "/welcome", {
@@ -44,10 +48,10 @@ export default function Verify({ loaderData, actionData }: Route.ComponentProps)
   return (
     <section className="mx-auto flex max-w-md flex-col items-center gap-6 px-4 py-20 text-center">
       <h1 className="text-3xl font-bold">Sign in to Dunly</h1>
-      {actionData?.error ? (
+      {actionData && !actionData.ok ? (
         <>
           <p role="alert" className="rounded-md border border-danger px-4 py-3 text-danger">
-            {actionData.error}
+            {actionData.message}
           </p>
           <a href="/" className="text-primary underline">
             Request a new link

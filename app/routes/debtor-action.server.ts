@@ -1,22 +1,62 @@
-import { data, type RouterContextProvider } from "react-router";
+import { parseWithValibot } from "@conform-to/valibot";
+import type { RouterContextProvider } from "react-router";
+import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
-import { getDb } from "~/db/client.server";
+import { type Db, getDb } from "~/db/client.server";
+import { intentOf, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
-import { handleDebtorIntent } from "~/models/debtor-actions.server";
+import { createDebtor, deleteDebtor, updateDebtor } from "~/models/debtor.server";
+import { DebtorSchema } from "~/schemas/debtor";
+import { FormIdSchema } from "~/schemas/ids";
 
-/** The action of every page that shows the debtors table (dashboard, /debtors-list). */
-export async function debtorPageAction({
-  context,
-  request,
-  url,
-}: {
+interface ActionArgs {
   context: Readonly<RouterContextProvider>;
   request: Request;
   url: URL;
-}) {
+}
+
+/**
+ * Every debtor write from a form: add, edit and delete. The action of each page that shows the
+ * debtors table (dashboard, /debtors-list). The owner is the signed-in user; another user's id
+ * answers 404.
+ */
+export async function debtorAction({ context, request, url }: ActionArgs) {
   const user = requireUser(context, url);
+  const db = getDb(getApp(context).env.DB);
   const formData = await request.formData();
-  const intent = String(formData.get("intent") ?? "");
-  if (intent.startsWith("debtor-")) return handleDebtorIntent(getDb(getApp(context).env.DB), user.id, intent, formData);
-  throw data(null, { status: 400 });
+  const intent = intentOf(formData);
+  switch (intent) {
+    case "debtor-add":
+      return addDebtor(db, user.id, formData);
+    case "debtor-edit":
+      return editDebtor(db, user.id, formData);
+    case "debtor-delete":
+      return removeDebtor(db, user.id, formData);
+    default:
+      return reply(intent, { status: 400, message: SOMETHING_WRONG });
+  }
+}
+
+async function addDebtor(db: Db, ownerId: string, formData: FormData) {
+  const submission = parseWithValibot(formData, { schema: DebtorSchema });
+  if (submission.status !== "success") return reply("debtor-add", { status: 400, result: submission.reply() });
+  await createDebtor(db, ownerId, submission.value);
+  return reply("debtor-add", { message: "Debtor added", result: submission.reply({ resetForm: true }) });
+}
+
+async function editDebtor(db: Db, ownerId: string, formData: FormData) {
+  const submission = parseWithValibot(formData, { schema: DebtorSchema });
+  if (submission.status !== "success") return reply("debtor-edit", { status: 400, result: submission.reply() });
+  const id = v.safeParse(FormIdSchema, formData.get("id"));
+  const updated = id.success ? await updateDebtor(db, ownerId, id.output, submission.value) : undefined;
+  if (!updated) return reply("debtor-edit", { status: 404, message: SOMETHING_WRONG, result: submission.reply() });
+  return reply("debtor-edit", { message: "Debtor updated", result: submission.reply({ resetForm: true }) });
+}
+
+async function removeDebtor(db: Db, ownerId: string, formData: FormData) {
+  const id = v.safeParse(FormIdSchema, formData.get("id"));
+  if (!id.success || !(await deleteDebtor(db, ownerId, id.output))) {
+    return reply("debtor-delete", { status: 404, message: SOMETHING_WRONG });
+  }
+  return reply("debtor-delete", { message: "Debtor deleted" });
 }

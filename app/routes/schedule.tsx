@@ -1,29 +1,35 @@
 import { useCallback, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { EmailPreview } from "~/components/schedules/email-preview";
 import { ScheduleForm, type ScheduleFormWatch } from "~/components/schedules/schedule-form";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
-import { FREQUENCIES } from "~/domain/frequencies";
+import { DEFAULT_FREQUENCY } from "~/domain/frequencies";
+import { senderDisplayName } from "~/domain/sender";
+import { toTone } from "~/domain/strategies";
 import { getApp } from "~/lib/context.server";
 import { listDebtorOptions } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 import type { Route } from "./+types/schedule";
+import { scheduleAction } from "./schedule-action.server";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
   const [debtors, organizations] = await Promise.all([listDebtorOptions(db, user.id), listOrganizations(db, user.id)]);
-  return { debtors, organizations, userName: user.fullName || user.email };
+  return { debtors, organizations, userName: senderDisplayName(user) };
+}
+
+export async function action(args: Route.ActionArgs) {
+  return scheduleAction(args);
 }
 
 export default function NewSchedule({ loaderData }: Route.ComponentProps) {
   const { debtors } = loaderData;
-  const navigate = useNavigate();
-  const [watch, setWatch] = useState<ScheduleFormWatch>({ preset: "", frequency: FREQUENCIES[0]!.id, debtorId: "" });
+  const [watch, setWatch] = useState<ScheduleFormWatch>({ preset: "", frequency: DEFAULT_FREQUENCY, debtorId: "" });
   const onWatch = useCallback((w: ScheduleFormWatch) => setWatch(w), []);
-  const tone = debtors.find((d) => String(d.id) === watch.debtorId)?.activeStrategy ?? 1;
+  const tone = toTone(debtors.find((d) => String(d.id) === watch.debtorId)?.activeStrategy);
 
   return (
     <section className="mx-auto max-w-6xl px-4 py-8">
@@ -40,14 +46,12 @@ export default function NewSchedule({ loaderData }: Route.ComponentProps) {
           <div className="rounded-xl border border-border bg-surface p-4 sm:p-6">
             <ScheduleForm
               options={loaderData}
+              action="/schedule"
+              redirectTo="/schedules-list"
               onWatch={onWatch}
               onDone={(data) => {
-                if (!data.ok) {
-                  notify("error", data.message ?? "Something went wrong.");
-                  return;
-                }
-                notify("success", data.message ?? "Email reminder scheduled.");
-                navigate("/schedules-list");
+                // A saved schedule redirects to /schedules-list with its toast; this is what failed.
+                if (!data.ok) notify("error", data.message ?? "Something went wrong.");
               }}
             />
           </div>

@@ -1,18 +1,7 @@
-import { requireUser } from "~/auth/guard.server";
-import { getApp } from "~/lib/context.server";
-import { requestTimeZone } from "~/lib/time-zone.server";
-import { handleScheduleIntent } from "~/models/schedule-actions.server";
 import type { Route } from "./+types/schedules.actions";
+import { scheduleAction } from "./schedule-action.server";
 
-/** POST only: schedule edit, delete, send now and the debtors' re-send (fetchers post here). */
-export async function action({ context, request, url }: Route.ActionArgs) {
-  const user = requireUser(context, url);
-  const formData = await request.formData();
-  return handleScheduleIntent(
-    getApp(context).env,
-    user.id,
-    String(formData.get("intent") ?? ""),
-    formData,
-    requestTimeZone(request),
-  );
+/** POST only: the schedule writes the lists, modals and bulk buttons post with their fetchers. */
+export async function action(args: Route.ActionArgs) {
+  return scheduleAction(args);
 }

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2 } from "lucide-react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { redirectSignedIn } from "~/auth/guard.server";
 import { clientKey } from "~/auth/magic-link.server";
 import { authenticateWithPassword } from "~/auth/password.server";
@@ -9,6 +9,7 @@ import { createSession, sessionCookie } from "~/auth/session.server";
 import { Button } from "~/components/ui/button";
 import { FieldError, Input, Label } from "~/components/ui/input";
 import { getDb } from "~/db/client.server";
+import { reply } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { takeRateLimit } from "~/models/rate-limit.server";
@@ -26,7 +27,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { env } = getApp(context);
   const submission = parseWithValibot(await request.formData(), { schema: PasswordSignInSchema });
   if (submission.status !== "success")
-    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+    return reply("password-sign-in", { status: 400, result: submission.reply({ hideFields: ["password"] }) });
   const db = getDb(env.DB);
   const email = submission.value.email.toLowerCase();
   // Guessing is slowed down per address and per client; the message never says which part was wrong.
@@ -34,19 +35,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     (await takeRateLimit(db, `password-client:${clientKey(request)}`, 30, 60 * 60 * 1000)) &&
     (await takeRateLimit(db, `password-email:${email}`, 10, 15 * 60 * 1000));
   if (!allowed) {
-    return data(
-      {
-        result: submission.reply({
-          formErrors: ["Too many attempts. Please wait a few minutes and try again."],
-          hideFields: ["password"],
-        }),
-      },
-      { status: 429 },
-    );
+    return reply("password-sign-in", {
+      status: 429,
+      result: submission.reply({
+        formErrors: ["Too many attempts. Please wait a few minutes and try again."],
+        hideFields: ["password"],
+      }),
+    });
   }
   const userId = await authenticateWithPassword(db, email, submission.value.password);
   if (!userId)
-    return data({ result: submission.reply({ formErrors: [WRONG], hideFields: ["password"] }) }, { status: 400 });
+    return reply("password-sign-in", {
+      status: 400,
+      result: submission.reply({ formErrors: [WRONG], hideFields: ["password"] }),
+    });
   const session = await createSession(db, userId);
   return redirect(safeRedirect(submission.value.redirectTo) ?? "/welcome", {
     headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, new URL(request.url)) },

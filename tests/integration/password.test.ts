@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hashPassword, MAX_PBKDF2_ITERATIONS, verifyPassword } from "~/auth/password.server";
+import type { passwordCredentials } from "~/db/schema";
+import type { RawRow } from "../support/db-rows";
 import {
   cookieAttributes,
   countSessionsOf,
@@ -22,7 +24,7 @@ const CURRENT_WRONG = "The current password is not correct";
 async function credentialOf(userId: string) {
   return env.DB.prepare("SELECT * FROM password_credentials WHERE user_id = ?")
     .bind(userId)
-    .first<{ user_id: string; hash: string; salt: string; iterations: number }>();
+    .first<RawRow<typeof passwordCredentials>>();
 }
 
 /** The settings form as its fetcher submits it (single fetch: /iam/info.data). */
@@ -68,7 +70,8 @@ describe("setting a password in Settings", () => {
     const res = await savePassword(cookie, { newPassword: "hunter2hunter2" });
     expect(res.status).toBe(200);
     const body = await res.text();
-    expect(body).toContain('"saved",true');
+    expect(body).toContain('"ok",true');
+    expect(body).toContain("Password saved.");
     expect(body).not.toContain("hunter2hunter2");
 
     const row = await credentialOf(userId);

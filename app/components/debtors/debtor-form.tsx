@@ -1,20 +1,16 @@
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2 } from "lucide-react";
 import { Tabs } from "radix-ui";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { FieldError, Input, Label } from "~/components/ui/input";
 import { STRATEGIES } from "~/domain/strategies";
+import type { ActionResult } from "~/lib/action-result";
+import { useFormResult } from "~/lib/use-form-result";
+import type { debtorAction } from "~/routes/debtor-action.server";
 import { DebtorSchema } from "~/schemas/debtor";
-
-export type DebtorActionData = {
-  intent: string;
-  ok: boolean;
-  message: string | null;
-  result?: SubmissionResult<string[]>;
-};
 
 export interface DebtorFormValues {
   id: number;
@@ -26,7 +22,7 @@ export interface DebtorFormValues {
 }
 
 /**
- * The debtor form (spec §2 "Debtor modals and forms"): tabs 'Private person' / 'Company', Full
+ * The debtor form (docs/product-spec.md §2 "Debtor modals and forms"): tabs 'Private person' / 'Company', Full
  * Name, e-mail, Amount of debt, strategy. Validated in the browser and again by the action with
  * the same schema; what the user typed stays on any error.
  */
@@ -36,15 +32,19 @@ export function DebtorForm({
   onCancel,
 }: {
   debtor?: DebtorFormValues;
-  onDone: (data: DebtorActionData) => void;
+  onDone: (data: ActionResult) => void;
   onCancel?: () => void;
 }) {
-  const fetcher = useFetcher<DebtorActionData>();
+  const fetcher = useFetcher<typeof debtorAction>();
   const busy = fetcher.state !== "idle";
+  const intent = debtor ? "debtor-edit" : "debtor-add";
+  const reply = useFormResult(fetcher, [intent], (data) => {
+    if (data.ok || data.message) onDone(data);
+  });
   const [kind, setKind] = useState<"person" | "company">(debtor?.kind ?? "person");
   const [form, fields] = useForm({
     id: debtor ? `debtor-edit-${debtor.id}` : "debtor-add",
-    lastResult: busy ? undefined : fetcher.data?.result,
+    lastResult: busy ? undefined : reply?.result,
     defaultValue: debtor
       ? {
           full_name: debtor.full_name,
@@ -58,16 +58,10 @@ export function DebtorForm({
     shouldRevalidate: "onInput",
   });
 
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data && (fetcher.data.ok || fetcher.data.message)) onDone(fetcher.data);
-    // Only when a submission completes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
-
   const nameLabel = kind === "company" ? "Company name" : "Full Name";
   return (
     <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-      <input type="hidden" name="intent" value={debtor ? "debtor-edit" : "debtor-add"} />
+      <input type="hidden" name="intent" value={intent} />
       {debtor && <input type="hidden" name="id" value={debtor.id} />}
       <input type="hidden" name="kind" value={kind} />
       <Tabs.Root value={kind} onValueChange={(value) => setKind(value as "person" | "company")}>

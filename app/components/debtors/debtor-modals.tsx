@@ -1,15 +1,18 @@
 import { Loader2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useFetcher } from "react-router";
 import { notify, type ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
-import { formatMoney } from "~/domain/money";
+import { formatMoney, fromCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
-import { type DebtorActionData, DebtorForm } from "./debtor-form";
-import type { DebtorView } from "./debtors-table";
+import type { ActionResult } from "~/lib/action-result";
+import { useFormResult } from "~/lib/use-form-result";
+import type { debtorAction } from "~/routes/debtor-action.server";
+import { DebtorForm } from "./debtor-form";
+import type { DebtorView } from "./debtor-view";
 
-function toastFor(data: DebtorActionData, area: ToastArea) {
+function toastFor(data: ActionResult, area: ToastArea) {
   if (data.ok && data.message) notify("success", data.message, area);
   else if (data.message) notify("error", data.message, area);
 }
@@ -50,16 +53,18 @@ export function ConfigureDebtorModal({
   area: ToastArea;
 }) {
   const [view, setView] = useState<"details" | "edit" | "disable">("details");
-  const deleter = useFetcher<DebtorActionData>();
+  // Another debtor opens on its details (state reset during render, not in an effect).
+  const [viewFor, setViewFor] = useState(debtor?.id);
+  if (viewFor !== debtor?.id) {
+    setViewFor(debtor?.id);
+    setView("details");
+  }
+  const deleter = useFetcher<typeof debtorAction>();
   const deleting = deleter.state !== "idle";
-  useEffect(() => setView("details"), [debtor?.id]);
-  useEffect(() => {
-    if (deleter.state === "idle" && deleter.data) {
-      toastFor(deleter.data, area);
-      if (deleter.data.ok) onClose();
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [deleter.state, deleter.data]);
+  useFormResult(deleter, ["debtor-delete"], (data) => {
+    toastFor(data, area);
+    if (data.ok) onClose();
+  });
 
   return (
     <Modal open={Boolean(debtor)} onOpenChange={(open) => !open && onClose()} title="Configure debtor profile">
@@ -90,7 +95,7 @@ export function ConfigureDebtorModal({
             kind: debtor.kind,
             full_name: debtor.fullName,
             email: debtor.email,
-            debt: debtor.debtCents / 100,
+            debt: fromCents(debtor.debtCents),
             active_strategy: debtor.activeStrategy,
           }}
           onCancel={() => setView("details")}

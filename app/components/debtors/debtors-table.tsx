@@ -7,11 +7,8 @@ import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
 import { formatMoney } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
 import { toggleAll, toggleOne } from "~/lib/selection";
-import type { DebtorRow } from "~/models/debtor.server";
 import { AddDebtorModal, ConfigureDebtorModal } from "./debtor-modals";
-
-/** A debtor as the table shows it: the list query's row. */
-export type DebtorView = Omit<DebtorRow, "status">;
+import type { DebtorView } from "./debtor-view";
 
 function Receivables({ d }: { d: DebtorView }) {
   return (
@@ -24,7 +21,7 @@ function Receivables({ d }: { d: DebtorView }) {
 }
 
 /**
- * The debtors table (spec §2): heading, select-all, 'Add Debtor' (or 'Re-send reminders' while
+ * The debtors table (docs/product-spec.md §2): heading, select-all, 'Add Debtor' (or 'Re-send reminders' while
  * some are selected), rows with real e-mail counts and receivables, cards on narrow screens.
  */
 export function DebtorsTable({

@@ -6,7 +6,7 @@ import { strategyLabel } from "~/domain/strategies";
 import { cn } from "~/lib/utils";
 
 /**
- * The e-mail preview beside the new-schedule form (spec §2): preset name and description, the
+ * The e-mail preview beside the new-schedule form (docs/product-spec.md §2): preset name and description, the
  * frequency, the preset's templates as a list to click, and the selected template rendered by the
  * server with sample values into a sandboxed frame (no scripts, no same-origin access).
  */
@@ -17,13 +17,19 @@ export function EmailPreview({ presetId, frequency, tone }: { presetId: string; 
   const [html, setHtml] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
 
-  useEffect(() => setTemplateId(null), [presetId]);
+  // Another preset starts on its first template (state reset during render, not in an effect).
+  const [templatesOf, setTemplatesOf] = useState(presetId);
+  if (templatesOf !== presetId) {
+    setTemplatesOf(presetId);
+    setTemplateId(null);
+  }
+  const selectedId = selected?.id;
   useEffect(() => {
-    if (!selected) return;
+    if (!selectedId) return;
     const controller = new AbortController();
     setHtml(null);
     setFailed(false);
-    fetch(`/schedule/preview?template=${selected.id}&tone=${tone}`, { signal: controller.signal })
+    fetch(`/schedule/preview?template=${selectedId}&tone=${tone}`, { signal: controller.signal })
       .then((res) => (res.ok ? res.text() : Promise.reject(new Error(String(res.status)))))
       .then(setHtml)
       .catch((error: unknown) => {
@@ -33,7 +39,7 @@ export function EmailPreview({ presetId, frequency, tone }: { presetId: string; 
         }
       });
     return () => controller.abort();
-  }, [selected?.id, tone]);
+  }, [selectedId, tone]);
 
   if (!preset || !selected) {
     return (

@@ -7,9 +7,11 @@ import { Link, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { DatePicker } from "~/components/ui/date-picker";
 import { FieldError, Label } from "~/components/ui/input";
-import { FREQUENCIES, type FrequencyId } from "~/domain/frequencies";
+import { DEFAULT_FREQUENCY, FREQUENCIES } from "~/domain/frequencies";
 import { PRESETS } from "~/domain/presets";
-import type { ScheduleActionData } from "~/models/schedule-actions.server";
+import type { ActionResult } from "~/lib/action-result";
+import { useFormResult } from "~/lib/use-form-result";
+import type { scheduleAction } from "~/routes/schedule-action.server";
 import { ScheduleSchema } from "~/schemas/schedule";
 
 export interface ScheduleFormOptions {
@@ -39,40 +41,57 @@ const selectClass =
   "mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm aria-[invalid=true]:border-danger disabled:opacity-70";
 
 /**
- * The schedule form (spec §2 "New schedule page"): Person/Company tabs with 'Send as', Debtor,
+ * The schedule form (docs/product-spec.md §2 "New schedule page"): Person/Company tabs with 'Send as', Debtor,
  * Preset, 'Payment Due Date', Frequency. Validated in the browser and by the server with one
  * schema; what the user chose stays on any error. Used for a new schedule and for Edit.
  */
 export function ScheduleForm({
   options,
   schedule,
+  action = "/schedules/actions",
+  redirectTo,
   onDone,
   onCancel,
   onWatch,
 }: {
   options: ScheduleFormOptions;
   schedule?: ScheduleFormValues;
-  onDone: (data: ScheduleActionData) => void;
+  /** Where the form posts: the page's own route when it must also work as a document post. */
+  action?: string;
+  /** Where a saved schedule lands (with the message as a toast); without it the reply stays here. */
+  redirectTo?: string;
+  onDone: (data: ActionResult) => void;
   /** Edit: back to the details. A new schedule's Cancel goes to /dashboard. */
   onCancel?: () => void;
   onWatch?: (watch: ScheduleFormWatch) => void;
 }) {
-  const fetcher = useFetcher<ScheduleActionData>();
+  const fetcher = useFetcher<typeof scheduleAction>();
   const busy = fetcher.state !== "idle";
+  const intent = schedule ? "schedule-update" : "schedule-create";
+  const reply = useFormResult(fetcher, [intent], (data) => {
+    if (data.ok || data.message) onDone(data);
+  });
   const { debtors, organizations, userName } = options;
-  const [kind, setKind] = useState<"person" | "company">(schedule?.organizationId ? "company" : "person");
+  // After a document post (no JavaScript yet) the page comes back with what the user chose.
+  const typed = (key: string) => {
+    const value = reply?.result?.initialValue?.[key];
+    return typeof value === "string" ? value : undefined;
+  };
+  const [kind, setKind] = useState<"person" | "company">(
+    (typed("kind") ?? (schedule?.organizationId ? "company" : "person")) === "company" ? "company" : "person",
+  );
   const [watch, setWatch] = useState<ScheduleFormWatch>({
-    preset: schedule?.preset ?? "",
-    frequency: schedule?.frequency ?? FREQUENCIES[0]!.id,
-    debtorId: schedule ? String(schedule.debtorId) : "",
+    preset: typed("preset") ?? schedule?.preset ?? "",
+    frequency: typed("frequency") ?? schedule?.frequency ?? DEFAULT_FREQUENCY,
+    debtorId: typed("debtor_id") ?? (schedule ? String(schedule.debtorId) : ""),
   });
   const [form, fields] = useForm({
     id: schedule ? `schedule-edit-${schedule.id}` : "schedule-new",
-    lastResult: busy ? undefined : fetcher.data?.result,
+    lastResult: busy ? undefined : reply?.result,
     defaultValue: {
       debtor_id: schedule ? String(schedule.debtorId) : "",
       preset: schedule?.preset ?? "",
-      frequency: schedule?.frequency ?? FREQUENCIES[0]!.id,
+      frequency: schedule?.frequency ?? DEFAULT_FREQUENCY,
       organization_id: schedule?.organizationId
         ? String(schedule.organizationId)
         : organizations[0]
@@ -85,11 +104,6 @@ export function ScheduleForm({
   });
 
   useEffect(() => onWatch?.(watch), [watch, onWatch]);
-  useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data && (fetcher.data.ok || fetcher.data.message)) onDone(fetcher.data);
-    // Only when a submission completes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
 
   const update = (key: keyof ScheduleFormWatch) => (event: React.ChangeEvent<HTMLSelectElement>) =>
     setWatch((w) => ({ ...w, [key]: event.target.value }));
@@ -123,8 +137,9 @@ export function ScheduleForm({
           . to send emails as a company.
         </p>
       ) : (
-        <fetcher.Form method="post" action="/schedules/actions" {...getFormProps(form)} className="flex flex-col gap-4">
-          <input type="hidden" name="intent" value={schedule ? "schedule-update" : "schedule-create"} />
+        <fetcher.Form method="post" action={action} {...getFormProps(form)} className="flex flex-col gap-4">
+          <input type="hidden" name="intent" value={intent} />
+          {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
           {schedule && <input type="hidden" name="id" value={schedule.id} />}
           <input type="hidden" name="kind" value={kind} />
           <TimeZoneField />
@@ -244,5 +259,4 @@ function TimeZoneField() {
   return <input type="hidden" name="time_zone" value={tz} />;
 }
 
-export type { FrequencyId };
 export default ScheduleForm;

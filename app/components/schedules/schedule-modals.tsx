@@ -4,9 +4,10 @@ import { useFetcher } from "react-router";
 import { notify, type ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
-import { formatMoney } from "~/domain/money";
+import { formatMoney, outstandingCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
-import type { ScheduleActionData } from "~/models/schedule-actions.server";
+import { useFormResult } from "~/lib/use-form-result";
+import type { scheduleAction } from "~/routes/schedule-action.server";
 import type { loader as detailsLoader } from "~/routes/schedules.details";
 import { describeFrequency, formatInstant, presetName, STATE_LABELS } from "./format";
 
@@ -22,7 +23,7 @@ function Spinner({ label }: { label: string }) {
 }
 
 /**
- * 'Configure schedule' (spec §2): a loading indicator while the details load, then the details
+ * 'Configure schedule' (docs/product-spec.md §2): a loading indicator while the details load, then the details
  * card with Disable and Edit. Disable asks first and deletes the schedule and its alarm; Edit
  * changes the schedule in place (same schedule, re-armed) with Cancel and Update.
  */
@@ -39,21 +40,18 @@ export function ConfigureScheduleModal({
 }) {
   const [view, setView] = useState<"details" | "edit" | "disable">("details");
   const details = useFetcher<typeof detailsLoader>();
-  const deleter = useFetcher<ScheduleActionData>();
+  const deleter = useFetcher<typeof scheduleAction>();
   const deleting = deleter.state !== "idle";
+  useFormResult(deleter, ["schedule-delete"], (data) => {
+    notify(data.ok ? "success" : "error", data.message ?? "Something went wrong.", area);
+    if (data.ok) onClose();
+  });
 
+  const loadDetails = details.load;
   useEffect(() => {
     setView("details");
-    if (scheduleId) void details.load(`/schedules/${encodeURIComponent(scheduleId)}`);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [scheduleId]);
-  useEffect(() => {
-    if (deleter.state === "idle" && deleter.data) {
-      notify(deleter.data.ok ? "success" : "error", deleter.data.message ?? "Something went wrong.", area);
-      if (deleter.data.ok) onClose();
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [deleter.state, deleter.data]);
+    if (scheduleId) void loadDetails(`/schedules/${encodeURIComponent(scheduleId)}`);
+  }, [scheduleId, loadDetails]);
 
   const loaded = details.data?.schedule && details.data.schedule.id === scheduleId ? details.data : null;
   const s = loaded?.schedule;
@@ -76,7 +74,7 @@ export function ConfigureScheduleModal({
               {s.debtorName} <span className="break-all font-normal text-muted">({s.debtorEmail})</span>
             </dd>
             <dt className="text-muted">Outstanding</dt>
-            <dd>{formatMoney(s.debtCents - s.paidCents, s.currency)}</dd>
+            <dd>{formatMoney(outstandingCents(s), s.currency)}</dd>
             <dt className="text-muted">Active strategy</dt>
             <dd>{strategyLabel(s.activeStrategy)}</dd>
             <dt className="text-muted">Preset</dt>

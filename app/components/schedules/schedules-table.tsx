@@ -7,7 +7,7 @@ import type { ToastArea } from "~/components/toast";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
-import { formatMoney } from "~/domain/money";
+import { formatMoney, outstandingCents } from "~/domain/money";
 import { toggleAll, toggleOne } from "~/lib/selection";
 import type { ScheduleListRow } from "~/models/schedule.server";
 import { formatInstant, STATE_LABELS, scheduleName } from "./format";
@@ -38,7 +38,7 @@ function StateBadge({ state }: { state: string }) {
 }
 
 /**
- * The scheduled reminders table (spec §2): heading, 'Schedule' (hidden while any is selected),
+ * The scheduled reminders table (docs/product-spec.md §2): heading, 'Schedule' (hidden while any is selected),
  * select-all, the period dropdown, rows with name, state and creation date, a Configure button per
  * row, and cards with the real e-mail count and debt on narrow screens.
  */
@@ -189,7 +189,7 @@ export function SchedulesTable({
                       <dt className="text-muted">Emails sent</dt>
                       <dd>{s.emailsSent}</dd>
                       <dt className="text-muted">Total debt</dt>
-                      <dd>{formatMoney(s.debtCents - s.paidCents, s.currency)}</dd>
+                      <dd>{formatMoney(outstandingCents(s), s.currency)}</dd>
                       <dt className="text-muted">Created At</dt>
                       <dd>{formatInstant(s.createdAt, timeZone)}</dd>
                     </dl>

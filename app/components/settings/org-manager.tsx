@@ -1,39 +1,36 @@
-import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2, Plus } from "lucide-react";
-import { useEffect, useState } from "react";
-import { useFetcher } from "react-router";
+import { useState } from "react";
+import { useActionData, useFetcher } from "react-router";
 import { notify } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { FieldError, Input, Label } from "~/components/ui/input";
+import { type ActionResult, isActionResult } from "~/lib/action-result";
+import { useFormResult } from "~/lib/use-form-result";
+import type { organizationAction } from "~/routes/organization-action.server";
 import { OrganizationSchema } from "~/schemas/organization";
 
 type Org = { id: number; name: string; address: string };
-type Result = { intent: string; ok: boolean; message: string | null; result?: SubmissionResult<string[]> };
 
 function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
-  const fetcher = useFetcher<Result>();
+  const fetcher = useFetcher<typeof organizationAction>();
   const busy = fetcher.state !== "idle";
   const [confirming, setConfirming] = useState(false);
+  const reply = useFormResult(fetcher, org ? ["org-edit", "org-delete"] : ["org-add"], (data) => {
+    if (data.ok) {
+      notify("success", data.message ?? "Saved");
+      onClose();
+    } else if (data.message) notify("error", data.message);
+  });
   const [form, fields] = useForm({
     id: org ? `org-${org.id}` : "org-new",
-    lastResult: busy ? undefined : fetcher.data?.result,
+    lastResult: busy ? undefined : reply?.result,
     defaultValue: { name: org?.name ?? "", address: org?.address ?? "" },
     onValidate: ({ formData }) => parseWithValibot(formData, { schema: OrganizationSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-
-  // React as soon as the action answers (state "loading"): after a delete, revalidation removes
-  // this form before the fetcher would turn idle.
-  useEffect(() => {
-    if (fetcher.state === "submitting" || !fetcher.data) return;
-    if (fetcher.data.ok) {
-      notify("success", fetcher.data.message ?? "Saved");
-      onClose();
-    } else if (fetcher.data.message) notify("error", fetcher.data.message);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.data]);
 
   if (org && confirming) {
     return (
@@ -101,9 +98,19 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
   );
 }
 
+/** The form a failed document post (before hydration) was sent from, so it opens again with its errors. */
+function failedForm(actionData: unknown): number | "new" | null {
+  if (!isActionResult(actionData) || actionData.ok) return null;
+  const { intent, result }: ActionResult = actionData;
+  if (intent === "org-add") return "new";
+  const id = Number(result?.initialValue?.id);
+  return intent === "org-edit" && Number.isInteger(id) ? id : null;
+}
+
 /** Orgs tab: the list with Edit, and Add Organization; one form open at a time. */
 export function OrgManager({ organizations }: { organizations: Org[] }) {
-  const [open, setOpen] = useState<number | "new" | null>(null);
+  const actionData: unknown = useActionData();
+  const [open, setOpen] = useState<number | "new" | null>(() => failedForm(actionData));
   return (
     <section aria-labelledby="orgs-title" className="rounded-xl border border-border bg-surface p-6">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Camera, Loader2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
@@ -7,46 +7,47 @@ import { Avatar } from "~/components/site-header";
 import { notify } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { FieldError, Input, Label } from "~/components/ui/input";
+import { useFormResult } from "~/lib/use-form-result";
+import type { profileAction } from "~/routes/profile-action.server";
 import { ProfileNameSchema } from "~/schemas/profile";
 
-export const UNSUPPORTED_IMAGE_ALERT = "Unsupported image type. We support JPEG, PNG and WebP.";
+const UNSUPPORTED_IMAGE_ALERT = "Unsupported image type. We support JPEG, PNG and WebP.";
 const ACCEPTED = ["image/jpeg", "image/png", "image/webp"];
 
-type Result = { intent: string; ok: boolean; message: string | null; result?: SubmissionResult<string[]> };
-
 /** Info tab: the photo (JPEG, PNG, WebP up to 5 MB, checked again by the server) and the name. */
-export function ProfileInfo({ profile }: { profile: { fullName: string; email: string; imageUrl: string | null } }) {
-  const [editing, setEditing] = useState(false);
-  const [alert, setAlert] = useState<string | null>(null);
-  const photo = useFetcher<Result>();
-  const name = useFetcher<Result>();
+export function ProfileInfo({
+  profile,
+}: {
+  profile: { fullName: string; email: string; emailVerified: boolean; imageUrl: string | null };
+}) {
+  const photo = useFetcher<typeof profileAction>();
+  const name = useFetcher<typeof profileAction>();
+  const photoReply = useFormResult(photo, ["profile-photo"], (data) => {
+    if (data.ok) notify("success", data.message ?? "Photo updated");
+    else setAlert(data.message);
+  });
+  const nameReply = useFormResult(name, ["profile-name"], (data) => {
+    if (!data.ok) return;
+    setEditing(false);
+    notify("success", data.message ?? "Profile updated");
+  });
+  // A document post that failed (before hydration) comes back with its form open and its message.
+  const [editing, setEditing] = useState(() => nameReply?.ok === false);
+  const [alert, setAlert] = useState<string | null>(() => (photoReply?.ok === false ? photoReply.message : null));
   const fileInput = useRef<HTMLInputElement>(null);
   const uploading = photo.state !== "idle";
   const saving = name.state !== "idle";
 
   const [form, fields] = useForm({
     id: "profile-name",
-    lastResult: saving ? undefined : name.data?.result,
+    lastResult: saving ? undefined : nameReply?.result,
     defaultValue: { full_name: profile.fullName },
     onValidate: ({ formData }) => parseWithValibot(formData, { schema: ProfileNameSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
 
-  useEffect(() => {
-    if (photo.state !== "idle" || !photo.data) return;
-    if (photo.data.ok) notify("success", photo.data.message ?? "Photo updated");
-    else setAlert(photo.data.message);
-  }, [photo.state, photo.data]);
-
-  useEffect(() => {
-    if (name.state === "idle" && name.data?.ok) {
-      setEditing(false);
-      notify("success", name.data.message ?? "Profile updated");
-    }
-  }, [name.state, name.data]);
-
-  // The inline alert hides itself after 4 s (spec §9).
+  // The inline alert hides itself after 4 s (docs/product-spec.md §9).
   useEffect(() => {
     if (!alert) return;
     const t = setTimeout(() => setAlert(null), 4000);
@@ -134,7 +135,10 @@ export function ProfileInfo({ profile }: { profile: { fullName: string; email: s
                 </Button>
               </dd>
               <dt className="text-muted">Email</dt>
-              <dd>{profile.email}</dd>
+              <dd>
+                {profile.email}
+                {profile.emailVerified && <span className="ml-2 text-xs text-success">Verified</span>}
+              </dd>
             </dl>
           )}
         </div>

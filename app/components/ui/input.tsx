@@ -14,6 +14,7 @@ export function Input({ className, ...props }: ComponentProps<"input">) {
 }
 
 export function Label({ className, ...props }: ComponentProps<"label">) {
+  // biome-ignore lint/a11y/noLabelWithoutControl: every caller passes htmlFor (the field's id) through props.
   return <label className={cn("text-sm font-medium", className)} {...props} />;
 }
 

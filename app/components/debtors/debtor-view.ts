@@ -1,0 +1,4 @@
+import type { DebtorRow } from "~/models/debtor.server";
+
+/** A debtor as the table and its modals show it: the list query's row. */
+export type DebtorView = Omit<DebtorRow, "status">;

@@ -1,0 +1,156 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithValibot } from "@conform-to/valibot";
+import type { RouterContextProvider } from "react-router";
+import * as v from "valibot";
+import { requireUser } from "~/auth/guard.server";
+import { getDb } from "~/db/client.server";
+import { intentOf, reply, replyOrRedirect } from "~/lib/action-result.server";
+import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
+import { getApp } from "~/lib/context.server";
+import { requestTimeZone } from "~/lib/time-zone.server";
+import {
+  bringForward,
+  createResendSchedules,
+  createSchedule,
+  deleteSchedule,
+  getSchedule,
+  updateSchedule,
+} from "~/models/schedule.server";
+import { DebtorIdsSchema, ScheduleIdSchema, ScheduleIdsSchema } from "~/schemas/ids";
+import { SCHEDULE_DEBTOR_MESSAGE, SCHEDULE_ORG_MESSAGE, ScheduleSchema } from "~/schemas/schedule";
+
+export const SCHEDULE_SCHEDULED = "Email reminder scheduled.";
+export const SCHEDULE_DELETED = "Schedule deleted";
+export const RESEND_DONE = "Emails sending rescheduled.";
+const SOMETHING_WRONG = "Something went wrong.";
+
+interface ActionArgs {
+  context: Readonly<RouterContextProvider>;
+  request: Request;
+  url: URL;
+}
+
+/** What an intent needs besides the form: the owner, the bindings and the browser's time zone. */
+interface Scope {
+  env: Env;
+  ownerId: string;
+  timeZone: string;
+  now: number;
+}
+
+/**
+ * Every schedule write: create, edit, delete, send now, and the debtors' re-send (which creates
+ * one-time schedules). The action of /schedule and of the /schedules/actions resource route that
+ * the lists' fetchers post to. The owner is the signed-in user; ids from the form are only a
+ * request, and another user's record answers 404. Alarms are armed after the D1 write.
+ */
+export async function scheduleAction({ context, request, url }: ActionArgs) {
+  const user = requireUser(context, url);
+  const formData = await request.formData();
+  const scope: Scope = {
+    env: getApp(context).env,
+    ownerId: user.id,
+    timeZone: requestTimeZone(request),
+    now: Date.now(),
+  };
+  const intent = intentOf(formData);
+  switch (intent) {
+    case "schedule-create":
+    case "schedule-update":
+      return saveSchedule(scope, intent, formData);
+    case "schedule-delete":
+      return removeSchedule(scope, formData);
+    case "schedule-send-now":
+      return sendNow(scope, formData);
+    case "debtor-resend":
+      return resend(scope, formData);
+    default:
+      return reply(intent, { status: 400, message: SOMETHING_WRONG });
+  }
+}
+
+/** Field errors for a debtor or organization that is not the owner's (it looks missing). */
+function ownershipErrors(error: string | undefined): Record<string, string[]> {
+  return error === "organization"
+    ? { organization_id: [SCHEDULE_ORG_MESSAGE] }
+    : { debtor_id: [SCHEDULE_DEBTOR_MESSAGE] };
+}
+
+async function saveSchedule(scope: Scope, intent: "schedule-create" | "schedule-update", formData: FormData) {
+  // A new schedule without a zone takes the browser's (tz cookie); an edit keeps its own.
+  if (intent === "schedule-create" && !formData.get("time_zone")) formData.set("time_zone", scope.timeZone);
+  const submission = parseWithValibot(formData, { schema: ScheduleSchema });
+  if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
+  const db = getDb(scope.env.DB);
+  const outcome =
+    intent === "schedule-create"
+      ? await createSchedule(db, scope.ownerId, submission.value, scope.now)
+      : await updateSchedule(db, scope.ownerId, String(formData.get("id") ?? ""), submission.value, scope.now);
+  if ("error" in outcome) {
+    if (outcome.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
+    const result: SubmissionResult<string[]> = submission.reply({ fieldErrors: ownershipErrors(outcome.error) });
+    return reply(intent, { status: 400, result });
+  }
+  await arm(scope.env, outcome.schedule.id, outcome.schedule.nextRunAt ?? scope.now);
+  return replyOrRedirect(formData, intent, {
+    message: SCHEDULE_SCHEDULED,
+    result: submission.reply({ resetForm: true }),
+    count: 1,
+  });
+}
+
+async function removeSchedule(scope: Scope, formData: FormData) {
+  const id = v.safeParse(ScheduleIdSchema, formData.get("id"));
+  const db = getDb(scope.env.DB);
+  if (!id.success || !(await getSchedule(db, scope.ownerId, id.output))) {
+    return reply("schedule-delete", { status: 404, message: SOMETHING_WRONG });
+  }
+  // The alarm goes first: a schedule row without an alarm is harmless, an alarm without a row too.
+  await disarmSchedule(scope.env, id.output);
+  if (!(await deleteSchedule(db, scope.ownerId, id.output))) {
+    return reply("schedule-delete", { status: 404, message: SOMETHING_WRONG });
+  }
+  return reply("schedule-delete", { message: SCHEDULE_DELETED, count: 1 });
+}
+
+async function sendNow(scope: Scope, formData: FormData) {
+  const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
+  if (!ids.success) return reply("schedule-send-now", { status: 400, message: "Select at least one schedule." });
+  const changed = await bringForward(getDb(scope.env.DB), scope.ownerId, ids.output, scope.now);
+  if (changed.length === 0) {
+    return reply("schedule-send-now", {
+      status: 404,
+      message: "None of the selected schedules can send now (only active ones can).",
+    });
+  }
+  await Promise.all(changed.map((id) => arm(scope.env, id, scope.now)));
+  const message =
+    changed.length === 1
+      ? "The next reminder is being sent now."
+      : `The next reminders of ${changed.length} schedules are being sent now.`;
+  return reply("schedule-send-now", { message, count: changed.length });
+}
+
+async function resend(scope: Scope, formData: FormData) {
+  const ids = v.safeParse(DebtorIdsSchema, formData.getAll("ids"));
+  if (!ids.success) return reply("debtor-resend", { status: 400, message: "Select at least one debtor." });
+  const created = await createResendSchedules(
+    getDb(scope.env.DB),
+    scope.ownerId,
+    ids.output,
+    scope.timeZone,
+    scope.now,
+  );
+  if (created.length === 0) return reply("debtor-resend", { status: 404, message: SOMETHING_WRONG });
+  await Promise.all(created.map((s) => arm(scope.env, s.id, s.nextRunAt ?? scope.now)));
+  return reply("debtor-resend", { message: RESEND_DONE, count: created.length });
+}
+
+/** Arming failures are logged, not fatal: the row is saved and the watchdog re-arms it. */
+async function arm(env: Env, id: string, at: number) {
+  try {
+    await armSchedule(env, id, at);
+  } catch (error) {
+    console.error(`[dunly] could not arm schedule ${id}; the watchdog will`, error);
+  }
+}

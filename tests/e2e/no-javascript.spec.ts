@@ -1,0 +1,53 @@
+import { expect, test } from "@playwright/test";
+import { signIn, uniqueEmail } from "./helpers";
+
+// The forms that are on a page when it is first rendered work as plain HTML forms: posted before
+// the page hydrates (slow network) or with JavaScript off, they answer with their message, field
+// errors and what was typed.
+
+test("the magic-link form works without JavaScript", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/");
+  await page.getByPlaceholder("Your Email").fill("not-an-address");
+  await page.getByRole("button", { name: "Get magic link" }).click();
+  await expect(page.getByText("Email is required")).toBeVisible();
+  await expect(page.getByPlaceholder("Your Email")).toHaveValue("not-an-address");
+
+  await page.getByPlaceholder("Your Email").fill(uniqueEmail("nojs"));
+  await page.getByRole("button", { name: "Get magic link" }).click();
+  await expect(page.getByText("Please Check your email for the sign in link")).toBeVisible();
+  await context.close();
+});
+
+test("a new schedule can be created without JavaScript", async ({ browser, page }) => {
+  // Signing in and adding a debtor use the app as usual; then JavaScript goes off.
+  await signIn(page, { redirectTo: "/debtors-list" });
+  await page.getByRole("button", { name: "Add Debtor" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a new debtor" });
+  await dialog.getByLabel("Full Name").fill("Nora Nojs");
+  await dialog.getByLabel("Email").fill("nora@example.com");
+  await dialog.getByLabel("Amount of debt").fill("42");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Debtor added").first()).toBeVisible();
+
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await page.context().storageState(),
+  });
+  const plain = await context.newPage();
+  await plain.goto("/schedule");
+  await plain.getByLabel("Frequency").selectOption("weekly");
+  await plain.getByRole("button", { name: "Schedule" }).click();
+  await expect(plain.getByText("Please select a debtor")).toBeVisible();
+  await expect(plain.getByText("Please select a preset")).toBeVisible();
+  await expect(plain.getByLabel("Frequency")).toHaveValue("weekly");
+
+  await plain.getByLabel("Debtor").selectOption({ label: "Nora Nojs (nora@example.com)" });
+  await plain.getByLabel("Preset").selectOption({ label: "Single Reminder" });
+  await plain.getByRole("button", { name: "Schedule" }).click();
+  await expect(plain).toHaveURL(/\/schedules-list$/);
+  await expect(plain.getByText("Email reminder scheduled.")).toBeVisible();
+  await expect(plain.getByText("Nora Nojs").first()).toBeVisible();
+  await context.close();
+});
