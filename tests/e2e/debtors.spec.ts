@@ -1,10 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { addDebtor, signInWithMagicLink, uniqueEmail } from "./helpers";
-
-async function signIn(page: Page, redirect = "/dashboard") {
-  await page.goto(`/?redirectTo=${encodeURIComponent(redirect)}`);
-  await signInWithMagicLink(page, uniqueEmail("debtors"));
-}
+import { addDebtor, signIn } from "./helpers";
 
 /** The visible row (table on desktop) or card (phone) of a debtor. */
 function debtorEntry(page: Page, name: string) {
@@ -13,7 +8,7 @@ function debtorEntry(page: Page, name: string) {
 
 for (const where of ["/dashboard", "/debtors-list"]) {
   test(`add, validate, edit and delete a debtor through the modals on ${where} @phone`, async ({ page }) => {
-    await signIn(page, where);
+    await signIn(page, { redirectTo: where });
     await expect(page.getByText("No debtors found")).toBeVisible();
 
     // Validation: browser-side messages under each field, nothing typed is lost.
@@ -63,7 +58,7 @@ for (const where of ["/dashboard", "/debtors-list"]) {
 }
 
 test("selection swaps 'Add Debtor' for 'Re-send reminders' and select-all toggles", async ({ page }) => {
-  await signIn(page);
+  await signIn(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "First One", "first@example.com", "10");
   await addDebtor(page, "Second One", "second@example.com", "20");
   await page.getByRole("checkbox", { name: "Select First One" }).check();
@@ -78,7 +73,7 @@ test("selection swaps 'Add Debtor' for 'Re-send reminders' and select-all toggle
 });
 
 test("the dashboard keeps the selected debtor in the debtor query parameter", async ({ page }) => {
-  await signIn(page);
+  await signIn(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Alpha Debtor", "alpha@example.com", "10");
   await addDebtor(page, "Beta Debtor", "beta@example.com", "20");
   await page.goto("/dashboard");
@@ -100,7 +95,7 @@ test("a visitor sees /debtors-list without data and a way to sign in", async ({ 
   await page.goto("/debtors-list");
   await expect(page.getByText("No debtors found")).toBeVisible();
   await page.getByRole("link", { name: "Sign in" }).click();
-  await signInWithMagicLink(page, uniqueEmail("visitor"));
+  await signIn(page, { onCurrentPage: true });
   await expect(page).toHaveURL(/\/debtors-list$/);
   await expect(page.getByTestId("debtor-count")).toHaveText("0 debtors");
 });

@@ -63,18 +63,24 @@ export async function readSignInLink(page: Page, email: string) {
   return link!;
 }
 
-/** Requests a magic link from the form on the current page and returns it from the dev mailbox. */
-export async function requestSignInLink(page: Page, email: string) {
+/**
+ * Signs a user in by magic link through the real form and returns the e-mail: on the landing page
+ * (with ?redirectTo= when given), or with `onCurrentPage` on the page already open (a /404 page).
+ */
+export async function signIn(
+  page: Page,
+  {
+    email = uniqueEmail(),
+    redirectTo,
+    onCurrentPage = false,
+  }: { email?: string; redirectTo?: string; onCurrentPage?: boolean } = {},
+) {
+  if (!onCurrentPage) await page.goto(redirectTo ? `/?redirectTo=${encodeURIComponent(redirectTo)}` : "/");
   await page.getByPlaceholder("Your Email").fill(email);
   await page.getByRole("button", { name: "Get magic link" }).click();
   await expect(page.getByText("Please Check your email for the sign in link")).toBeVisible();
-  return readSignInLink(page, email);
-}
-
-/** Requests a magic link from the form on the current page and completes sign-in with it. */
-export async function signInWithMagicLink(page: Page, email: string) {
-  const link = await requestSignInLink(page, email);
-  await page.goto(link);
+  await page.goto(await readSignInLink(page, email));
   await page.getByRole("button", { name: "Continue to Dunly" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/auth/verify"));
+  return email;
 }

@@ -1,12 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { addDebtor, mailTo, signInWithMagicLink, uniqueEmail } from "./helpers";
-
-async function signIn(page: Page, redirect = "/dashboard") {
-  const email = uniqueEmail("schedules");
-  await page.goto(`/?redirectTo=${encodeURIComponent(redirect)}`);
-  await signInWithMagicLink(page, email);
-  return email;
-}
+import { addDebtor, mailTo, signIn, uniqueEmail } from "./helpers";
 
 function scheduleEntry(page: Page, text: string) {
   return page.locator("tr:visible, li:visible").filter({ hasText: text });
@@ -16,7 +9,7 @@ test("a 'now' schedule: field errors, then created, listed and its e-mail arrive
   page,
 }) => {
   test.setTimeout(150_000);
-  const owner = await signIn(page);
+  const owner = await signIn(page, { redirectTo: "/dashboard" });
   const debtorEmail = uniqueEmail("now-debtor");
   await addDebtor(page, "Nora Now", debtorEmail, "250", "2");
 
@@ -50,7 +43,7 @@ test("a 'now' schedule: field errors, then created, listed and its e-mail arrive
 });
 
 test("the preview switches templates and follows the preset and frequency", async ({ page }) => {
-  await signIn(page);
+  await signIn(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Pia Preview", uniqueEmail("preview-debtor"), "99", "3");
   await page.goto("/schedule");
   await expect(page.getByText("Choose a preset to preview its e-mails.")).toBeVisible();
@@ -67,12 +60,14 @@ test("the preview switches templates and follows the preset and frequency", asyn
   const frame = page.frameLocator('iframe[title^="Preview:"]');
   await expect(page.locator('iframe[title="Preview: Initial Email"]')).toBeVisible();
   await expect(frame.locator("body")).toContainText("John Doe");
+  // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the preview shows
   const initialText = await frame.locator("body").innerText();
 
   await templates.getByRole("button", { name: "4. Final Notice" }).click();
   await expect(templates.getByRole("button", { name: "4. Final Notice" })).toHaveAttribute("aria-pressed", "true");
   await expect(page.locator('iframe[title="Preview: Final Notice"]')).toBeVisible();
   await expect(frame.locator("body")).toContainText("$1,250.00");
+  // biome-ignore lint/performance/useDomNodeTextContent: as above
   expect(await frame.locator("body").innerText()).not.toBe(initialText);
 
   await page.getByLabel("Frequency").selectOption({ label: "Weekly on Monday at 10:00" });
@@ -82,7 +77,7 @@ test("the preview switches templates and follows the preset and frequency", asyn
 });
 
 test("edit a schedule in place and disable it from the configure modal @phone", async ({ page }) => {
-  await signIn(page);
+  await signIn(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Eddie Edit", uniqueEmail("edit-debtor"), "40");
   await addDebtor(page, "Olga Other", uniqueEmail("other-debtor"), "60");
 
@@ -129,7 +124,7 @@ test("edit a schedule in place and disable it from the configure modal @phone", 
 });
 
 test("re-send reminders to a selected debtor: toast, cleared selection and the e-mail", async ({ page }) => {
-  const owner = await signIn(page);
+  const owner = await signIn(page, { redirectTo: "/dashboard" });
   const debtorEmail = uniqueEmail("resend-debtor");
   await addDebtor(page, "Rita Resend", debtorEmail, "75.25", "1");
   await addDebtor(page, "Sam Skipped", uniqueEmail("skipped-debtor"), "10");

@@ -1,12 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
-import { signInWithMagicLink, uniqueEmail } from "./helpers";
+import { signIn } from "./helpers";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
 test("organizations are added, edited and deleted @phone", async ({ page }) => {
-  await page.goto("/?redirectTo=%2Fiam%2Forgs");
-  await signInWithMagicLink(page, uniqueEmail("orgs"));
+  await signIn(page, { redirectTo: "/iam/orgs" });
   await expect(page.getByText("You have not added any organizations yet.")).toBeVisible();
 
   await page.getByRole("button", { name: "Add Organization" }).click();
@@ -36,8 +35,7 @@ test("organizations are added, edited and deleted @phone", async ({ page }) => {
 });
 
 test("name and photo are changed and shown in the header @phone", async ({ page }) => {
-  await page.goto("/?redirectTo=%2Fiam%2Finfo");
-  await signInWithMagicLink(page, uniqueEmail("profile"));
+  await signIn(page, { redirectTo: "/iam/info" });
 
   await page.getByRole("button", { name: "Edit name" }).click();
   await page.getByLabel("Full Name").fill("");

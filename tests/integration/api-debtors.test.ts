@@ -187,7 +187,7 @@ describe("POST /api/debtors/add", () => {
     expect(await debtorRowsOf(b.userId)).toEqual([]);
   });
 
-  describe("validation (spec §5): 400 with the field's message, nothing stored", () => {
+  describe("validation (docs/product-spec.md §5): 400 with the field's message, nothing stored", () => {
     const cases: [string, Record<string, unknown>, string, string][] = [
       ["empty full_name", { full_name: "" }, "full_name", MSG.debtorName],
       ["blank full_name", { full_name: "   " }, "full_name", MSG.debtorName],

@@ -71,7 +71,7 @@ describe("POST /api/org/add", () => {
     expect(await orgRowsOf(b.userId)).toEqual([]);
   });
 
-  describe("validation (spec §5): 400 with the field's message, nothing stored", () => {
+  describe("validation (docs/product-spec.md §5): 400 with the field's message, nothing stored", () => {
     const cases: [string, Record<string, unknown>, string, string][] = [
       ["empty name", { name: "" }, "name", MSG.orgName],
       ["blank name", { name: "  \t " }, "name", MSG.orgName],

@@ -10,7 +10,7 @@ describe("GET /api/profile", () => {
     expect(body).toEqual({ success: false, error: "Not signed in" });
   });
 
-  it("answers an array with the caller's profile (spec §3 fields)", async () => {
+  it("answers an array with the caller's profile (docs/product-spec.md §3 fields)", async () => {
     const email = uniqueEmail("Profile");
     const { cookie, userId } = await signIn(email);
     const { status, body } = await apiJson("GET", `/profile?fb_uuid=${userId}`, { cookie });

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { debtors, organizations, schedules, users } from "~/db/schema";
+import type { RawRow } from "../support/db-rows";
 import { ORIGIN, postForm, request, uniqueIp } from "./helpers";
 
 /** Spec §5 messages, spelled out here (not imported) so a changed message fails the tests. */
@@ -149,44 +151,27 @@ export function bigPng(size: number) {
 
 // D1 and R2 access -------------------------------------------------------------------------------
 
-export interface DebtorDbRow {
-  id: number;
-  owner_id: string;
-  kind: string;
-  full_name: string;
-  email: string;
-  debt_cents: number;
-  currency: string;
-  active_strategy: number;
-  paid_cents: number;
-  status: string;
-  created_at: number;
-  updated_at: number;
-}
-
 export async function debtorRow(id: number) {
-  return env.DB.prepare("SELECT * FROM debtors WHERE id = ?").bind(id).first<DebtorDbRow>();
+  return env.DB.prepare("SELECT * FROM debtors WHERE id = ?").bind(id).first<RawRow<typeof debtors>>();
 }
 
 export async function debtorRowsOf(ownerId: string) {
-  return (await env.DB.prepare("SELECT * FROM debtors WHERE owner_id = ? ORDER BY id").bind(ownerId).all<DebtorDbRow>())
-    .results;
+  return (
+    await env.DB.prepare("SELECT * FROM debtors WHERE owner_id = ? ORDER BY id")
+      .bind(ownerId)
+      .all<RawRow<typeof debtors>>()
+  ).results;
 }
 
 export async function orgRow(id: number) {
-  return env.DB.prepare("SELECT * FROM organizations WHERE id = ?")
-    .bind(id)
-    .first<{ id: number; owner_id: string; name: string; address: string; created_at: number }>();
+  return env.DB.prepare("SELECT * FROM organizations WHERE id = ?").bind(id).first<RawRow<typeof organizations>>();
 }
 
 export async function orgRowsOf(ownerId: string) {
   return (
-    await env.DB.prepare("SELECT * FROM organizations WHERE owner_id = ? ORDER BY id").bind(ownerId).all<{
-      id: number;
-      owner_id: string;
-      name: string;
-      address: string;
-    }>()
+    await env.DB.prepare("SELECT * FROM organizations WHERE owner_id = ? ORDER BY id")
+      .bind(ownerId)
+      .all<RawRow<typeof organizations>>()
   ).results;
 }
 
@@ -195,7 +180,7 @@ export async function userRow(id: string) {
     "SELECT id, email, full_name, img_key, plan, email_verified_at, created_at FROM users WHERE id = ?",
   )
     .bind(id)
-    .first<{ id: string; email: string; full_name: string; img_key: string | null; plan: string }>();
+    .first<RawRow<typeof users>>();
 }
 
 /** The R2 objects under a user's prefix: key, size and etag. */
@@ -212,8 +197,11 @@ export async function snapshot(userId: string) {
     user: await userRow(userId),
     debtors: await debtorRowsOf(userId),
     organizations: await orgRowsOf(userId),
-    schedules: (await env.DB.prepare("SELECT * FROM schedules WHERE owner_id = ? ORDER BY id").bind(userId).all())
-      .results,
+    schedules: (
+      await env.DB.prepare("SELECT * FROM schedules WHERE owner_id = ? ORDER BY id")
+        .bind(userId)
+        .all<RawRow<typeof schedules>>()
+    ).results,
     images: await imagesOf(userId),
   };
 }

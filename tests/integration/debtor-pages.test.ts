@@ -45,7 +45,7 @@ for (const page of ["/dashboard", "/debtors-list"]) {
       const rows = await debtorRowsOf(userId);
       expect(rows.map((r) => r.debt_cents)).toEqual([1000]);
       if (page === "/dashboard") {
-        // The dashboard's loader then selects the first debtor in the query string (spec §2).
+        // The dashboard's loader then selects the first debtor in the query string (docs/product-spec.md §2).
         expect(res.status).toBe(302);
         expect(location(res)!.search).toBe(`?debtor=${rows[0]!.id}`);
       } else {
@@ -54,7 +54,7 @@ for (const page of ["/dashboard", "/debtors-list"]) {
       }
     });
 
-    describe("validation (spec §5): 400 with the message on the field, nothing stored", () => {
+    describe("validation (docs/product-spec.md §5): 400 with the message on the field, nothing stored", () => {
       const cases: [string, Record<string, string | undefined>, string, string][] = [
         ["empty full_name", { full_name: "" }, "full_name", MSG.debtorName],
         ["blank full_name", { full_name: "   " }, "full_name", MSG.debtorName],

@@ -2,9 +2,11 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { getDb } from "~/db/client.server";
+import type { debtors, deliveries, organizations, schedules } from "~/db/schema";
 import type { FrequencyId } from "~/domain/frequencies";
 import type { PresetId } from "~/domain/presets";
 import { createSchedule } from "~/models/schedule.server";
+import type { RawRow } from "../support/db-rows";
 import { uniqueEmail } from "./helpers";
 
 export const MINUTE = 60_000;
@@ -93,14 +95,14 @@ export async function makeDebtor(ownerId: string, fields: DebtorFields = {}) {
     "INSERT INTO debtors (owner_id, full_name, email, debt_cents, paid_cents, currency, active_strategy, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
   )
     .bind(ownerId, f.fullName, f.email, f.debtCents, f.paidCents, f.currency, f.activeStrategy, f.status)
-    .first<{ id: number }>();
+    .first<Pick<RawRow<typeof debtors>, "id">>();
   return { id: row!.id, ...f };
 }
 
 export async function makeOrg(ownerId: string, name: string, address: string) {
   const row = await env.DB.prepare("INSERT INTO organizations (owner_id, name, address) VALUES (?, ?, ?) RETURNING id")
     .bind(ownerId, name, address)
-    .first<{ id: number }>();
+    .first<Pick<RawRow<typeof organizations>, "id">>();
   return row!.id;
 }
 
@@ -127,21 +129,8 @@ export async function makeSchedule(ownerId: string, debtorId: number, o: Schedul
   return result.schedule.id;
 }
 
-export interface ScheduleDbRow {
-  id: string;
-  owner_id: string;
-  debtor_id: number;
-  preset: string;
-  template_step: number;
-  frequency: string;
-  time_zone: string;
-  state: string;
-  next_run_at: number | null;
-  last_run_at: number | null;
-}
-
 export async function scheduleRow(id: string) {
-  return env.DB.prepare("SELECT * FROM schedules WHERE id = ?").bind(id).first<ScheduleDbRow>();
+  return env.DB.prepare("SELECT * FROM schedules WHERE id = ?").bind(id).first<RawRow<typeof schedules>>();
 }
 
 export async function setSchedule(id: string, fields: Record<string, string | number | null>) {
@@ -151,26 +140,11 @@ export async function setSchedule(id: string, fields: Record<string, string | nu
     .run();
 }
 
-export interface DeliveryDbRow {
-  id: number;
-  owner_id: string;
-  schedule_id: string | null;
-  debtor_id: number;
-  occurrence_key: string;
-  template: string;
-  tone: number;
-  status: string;
-  provider_id: string | null;
-  error: string | null;
-  created_at: number;
-  sent_at: number | null;
-}
-
 export async function deliveriesOf(scheduleId: string) {
   return (
     await env.DB.prepare("SELECT * FROM deliveries WHERE schedule_id = ? ORDER BY id")
       .bind(scheduleId)
-      .all<DeliveryDbRow>()
+      .all<RawRow<typeof deliveries>>()
   ).results;
 }
 

@@ -28,7 +28,7 @@ import {
 import { DAY, outboxFor } from "./helpers";
 
 /**
- * The reminder engine (DESIGN §4) end to end inside workerd: the built app Worker's
+ * The reminder engine (docs/architecture.md §4) end to end inside workerd: the built app Worker's
  * ReminderSchedule Durable Object fires, the built mail Worker renders and sends to the fake
  * Resend server, and D1 records the delivery and moves the schedule on.
  */

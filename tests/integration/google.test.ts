@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { oauthAccounts, users } from "~/db/schema";
+import type { RawRow } from "../support/db-rows";
 import {
   cookieAttributes,
   countAllSessions,
@@ -94,7 +96,7 @@ function callback(params: Record<string, string>, cookie?: string) {
 async function oauthAccount(sub: string) {
   return env.DB.prepare("SELECT * FROM oauth_accounts WHERE provider = 'google' AND provider_user_id = ?")
     .bind(sub)
-    .first<{ provider: string; provider_user_id: string; user_id: string }>();
+    .first<RawRow<typeof oauthAccounts>>();
 }
 
 function uniqueSub() {
@@ -219,7 +221,7 @@ describe("GET /auth/google/callback", () => {
     expect((await oauthAccount(sub))!.user_id).toBe(existing.userId);
     const { results } = await env.DB.prepare("SELECT id, full_name FROM users WHERE email = ?")
       .bind(existing.email)
-      .all<{ id: string; full_name: string }>();
+      .all<Pick<RawRow<typeof users>, "id" | "full_name">>();
     expect(results).toHaveLength(1);
     expect(results[0]!.id).toBe(existing.userId);
     expect(await countSessionsOf(existing.userId)).toBe(2);

@@ -1,4 +1,6 @@
 import { env, exports } from "cloudflare:workers";
+import type { sessions, users } from "~/db/schema";
+import type { RawRow } from "../support/db-rows";
 
 /** The origin most tests talk to: plain-http localhost, as in `wrangler dev`. */
 export const ORIGIN = "http://localhost";
@@ -150,9 +152,7 @@ export async function sha256Hex(value: string) {
 }
 
 export async function userByEmail(email: string) {
-  return env.DB.prepare("SELECT * FROM users WHERE email = ?")
-    .bind(email)
-    .first<{ id: string; email: string; full_name: string; email_verified_at: number | null }>();
+  return env.DB.prepare("SELECT * FROM users WHERE email = ?").bind(email).first<RawRow<typeof users>>();
 }
 
 export async function countSessionsOf(userId: string) {
@@ -168,7 +168,7 @@ export async function countAllSessions() {
 export async function sessionRow(token: string) {
   return env.DB.prepare("SELECT * FROM sessions WHERE id = ?")
     .bind(await sha256Hex(token))
-    .first<{ id: string; user_id: string; expires_at: number; created_at: number }>();
+    .first<RawRow<typeof sessions>>();
 }
 
 export interface SignedIn {

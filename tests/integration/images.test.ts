@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { readConfig } from "~/lib/config.server";
 import { signedImageUrl } from "~/lib/images.server";
 import {
   api,
@@ -213,11 +214,11 @@ describe("GET /api/r2/getPresignedUrl and /images/*", () => {
     }
 
     // Signed with the real key, but for a time long past.
-    const expired = await signedImageUrl(env, key, Date.now() - 3 * 60 * 60 * 1000);
+    const expired = await signedImageUrl(readConfig(env), key, Date.now() - 3 * 60 * 60 * 1000);
     expect(Number(new URL(expired, "http://localhost").searchParams.get("expires"))).toBeLessThan(Date.now());
     expect((await get(expired)).status).toBe(404);
     // The same helper with the current time works, so only the expiry made the difference.
-    expect((await get(await signedImageUrl(env, key))).status).toBe(200);
+    expect((await get(await signedImageUrl(readConfig(env), key))).status).toBe(200);
   });
 
   it("a signed URL for an image that was deleted answers 404", async () => {

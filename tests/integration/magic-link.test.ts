@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { loginTokens } from "~/db/schema";
+import type { RawRow } from "../support/db-rows";
 import {
   countSessionsOf,
   get,
@@ -24,7 +26,7 @@ const MINUTE = 60 * 1000;
 async function loginTokenRows(email: string) {
   const { results } = await env.DB.prepare("SELECT * FROM login_tokens WHERE email = ?")
     .bind(email)
-    .all<{ hash: string; email: string; redirect_to: string | null; expires_at: number }>();
+    .all<RawRow<typeof loginTokens>>();
   return results;
 }
 

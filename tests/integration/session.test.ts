@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { sessions } from "~/db/schema";
+import type { RawRow } from "../support/db-rows";
 import {
   cookieAttributes,
   countSessionsOf,
@@ -27,7 +29,9 @@ describe("session tokens", () => {
 
   it("are stored only as their SHA-256 hex digest", async () => {
     const { token, userId } = await signIn();
-    const row = await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ?").bind(userId).first<{ id: string }>();
+    const row = await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ?")
+      .bind(userId)
+      .first<Pick<RawRow<typeof sessions>, "id">>();
     expect(row).not.toBeNull();
     expect(row!.id).not.toBe(token);
     expect(row!.id).toBe(await sha256Hex(token));

@@ -1,0 +1,77 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Json } from "./data-helpers";
+import { makeDebtor, makeOrg } from "./engine-helpers";
+import { get, location, pageText, type SignedIn, signIn, uniqueEmail } from "./helpers";
+import { loaderData } from "./schedule-helpers";
+
+/**
+ * The new-schedule page /schedule and the e-mail preview /schedule/preview.
+ */
+
+// Preview -------------------------------------------------------------------------------------
+
+describe("/schedule/preview", () => {
+  let a: SignedIn;
+  beforeAll(async () => {
+    a = await signIn(uniqueEmail("preview"));
+  });
+
+  it("renders the template with sample values as HTML under a strict Content-Security-Policy", async () => {
+    const res = await get("/schedule/preview?template=final-notice&tone=3", { cookie: a.cookie });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
+    const csp = res.headers.get("Content-Security-Policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("sandbox");
+    const html = await pageText(res);
+    expect(html).toContain("John Doe");
+    expect(html).toContain("$1,250.00");
+    expect(html).not.toMatch(/<script/i);
+    // Another template and tone render differently.
+    const single = await pageText(await get("/schedule/preview?template=single&tone=1", { cookie: a.cookie }));
+    expect(single).toContain("$1,250.00");
+    expect(single).not.toEqual(html);
+  });
+
+  it("an unknown template answers 404; a visitor is redirected", async () => {
+    for (const q of ["?template=nope&tone=1", "?tone=2", "?template=&tone=3"]) {
+      expect((await get(`/schedule/preview${q}`, { cookie: a.cookie })).status, q).toBe(404);
+    }
+    const visitor = await get("/schedule/preview?template=final-notice&tone=3");
+    expect(visitor.status).toBe(302);
+    expect(location(visitor)!.pathname).toBe("/404");
+    expect(location(visitor)!.searchParams.get("redirectTo")).toBe("/schedule/preview?template=final-notice&tone=3");
+  });
+});
+
+// The new-schedule page -----------------------------------------------------------------------
+
+describe("/schedule", () => {
+  it("without debtors asks to add one; with debtors lists the user's own", async () => {
+    const a = await signIn(uniqueEmail("new-schedule"));
+    const b = await signIn(uniqueEmail("new-schedule-other"));
+    await makeDebtor(b.userId, { fullName: "Someone Else's Debtor" });
+
+    const empty = await get("/schedule", { cookie: a.cookie });
+    expect(empty.status).toBe(200);
+    const emptyHtml = await pageText(empty);
+    expect(emptyHtml).toContain("Add a debtor to get started");
+    expect(emptyHtml).not.toContain("Someone Else's Debtor");
+
+    await makeDebtor(a.userId, { fullName: "Pickable Paula" });
+    await makeDebtor(a.userId, { fullName: "Pickable Peter" });
+    await makeOrg(a.userId, "Pickable Org", "2 Org Way");
+    const html = await pageText(await get("/schedule", { cookie: a.cookie }));
+    expect(html).not.toContain("Add a debtor to get started");
+    expect(html).toContain("New schedule");
+    for (const text of ["Pickable Paula", "Pickable Peter", "Pickable Org", "Select a preset"])
+      expect(html).toContain(text);
+    expect(html).not.toContain("Someone Else's Debtor");
+    const data = await loaderData("/schedule", "routes/schedule", a.cookie);
+    expect(data.debtors.map((d: Json) => d.fullName)).toEqual(["Pickable Paula", "Pickable Peter"]);
+
+    const visitor = await get("/schedule");
+    expect(visitor.status).toBe(302);
+    expect(visitor.headers.get("Location")).toBe("/404?redirectTo=%2Fschedule");
+  });
+});
