@@ -8,7 +8,7 @@ const alias = { "~": fileURLToPath(new URL("./app", import.meta.url)) };
 const D1_ID = "00000000-0000-4000-8000-00000000d1d1";
 
 /**
- * Two layers (CONVENTIONS §11): pure unit tests next to the code, and integration tests inside
+ * Two layers (docs/architecture.md §2): pure unit tests next to the code, and integration tests inside
  * workerd against the built app Worker (build/server) and mail Worker (dist/dunly_mail), so they
  * exercise exactly what `wrangler dev` and production run. `npm test` builds first.
  */

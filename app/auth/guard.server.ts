@@ -2,7 +2,7 @@ import { type RouterContextProvider, redirect } from "react-router";
 import { getApp } from "~/lib/context.server";
 
 /**
- * The signed-in user, or a redirect to /404 carrying where the visitor was going (spec §2),
+ * The signed-in user, or a redirect to /404 carrying where the visitor was going (docs/product-spec.md §2),
  * so signing in there brings them back.
  */
 export function requireUser(context: Readonly<RouterContextProvider>, url: URL) {

@@ -5,7 +5,7 @@ import { passwordCredentials, users } from "~/db/schema";
 
 /** Workers in production reject PBKDF2 above 100,000 iterations; local workerd does not. */
 export const MAX_PBKDF2_ITERATIONS = 100_000;
-export const PASSWORD_ITERATIONS = MAX_PBKDF2_ITERATIONS;
+const PASSWORD_ITERATIONS = MAX_PBKDF2_ITERATIONS;
 
 async function derive(password: string, salt: Uint8Array<ArrayBuffer>, iterations: number) {
   if (iterations > MAX_PBKDF2_ITERATIONS) throw new Error(`PBKDF2 iterations above ${MAX_PBKDF2_ITERATIONS}`);

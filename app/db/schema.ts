@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-/** Epoch milliseconds, the unit of every time column (DESIGN §3). */
+/** Epoch milliseconds, the unit of every time column (docs/architecture.md §3). */
 const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 
 export const users = sqliteTable("users", {
@@ -139,10 +139,6 @@ export const schedules = sqliteTable(
     frequency: text("frequency", {
       enum: ["daily", "weekly", "now"],
     }).notNull(),
-    // Cron expression for recurring schedules; null for a one-time schedule.
-    cron: text("cron"),
-    // The single instant of a one-time schedule (epoch ms).
-    runAt: integer("run_at"),
     timeZone: text("time_zone").notNull(),
     dueDate: text("due_date"),
     state: text("state", { enum: ["ENABLED", "DISABLED", "COMPLETED"] })
@@ -150,7 +146,6 @@ export const schedules = sqliteTable(
       .default("ENABLED"),
     nextRunAt: integer("next_run_at"),
     lastRunAt: integer("last_run_at"),
-    input: text("input", { mode: "json" }).notNull(),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },

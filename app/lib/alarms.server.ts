@@ -1,4 +1,4 @@
-/** The Durable Object of one schedule (DESIGN §1): named by the schedule id. */
+/** The Durable Object of one schedule (docs/architecture.md §1): named by the schedule id. */
 function stub(env: Env, scheduleId: string) {
   return env.SCHEDULES.get(env.SCHEDULES.idFromName(scheduleId));
 }
@@ -16,8 +16,4 @@ export async function rearmSchedule(env: Env, scheduleId: string, at: number) {
 /** Deletes the schedule's alarm: nothing fires afterwards. */
 export async function disarmSchedule(env: Env, scheduleId: string) {
   await stub(env, scheduleId).disarm();
-}
-
-export async function scheduleAlarmAt(env: Env, scheduleId: string) {
-  return stub(env, scheduleId).alarmAt();
 }

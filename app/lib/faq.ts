@@ -1,4 +1,4 @@
-/** The landing page's FAQ (spec §1–§2: seven questions, in this order). */
+/** The landing page's FAQ (docs/product-spec.md §1–§2: seven questions, in this order). */
 export const landingFaq = [
   {
     q: "What services do you offer?",

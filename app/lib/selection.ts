@@ -1,4 +1,4 @@
-/** Select-all selects everything, or clears when everything is already selected (spec §4). */
+/** Select-all selects everything, or clears when everything is already selected (docs/product-spec.md §4). */
 export function toggleAll<T>(selected: ReadonlySet<T>, ids: readonly T[]): Set<T> {
   const all = ids.length > 0 && ids.every((id) => selected.has(id));
   return all ? new Set<T>() : new Set(ids);

@@ -1,6 +1,6 @@
 import { useRevalidator } from "react-router";
 
-/** Refetch after a send so the counts catch up with the alarm (spec §7: after 2 s and 4 s). */
+/** Refetch after a send so the counts catch up with the alarm (docs/product-spec.md §7: after 2 s and 4 s). */
 export function useRefetchAfterSend() {
   const revalidator = useRevalidator();
   return () => {

@@ -8,14 +8,6 @@ export function nameFromEmail(email: string) {
   return email.split("@")[0] ?? email;
 }
 
-export async function getUserByEmail(db: Db, email: string) {
-  return db
-    .select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt })
-    .from(users)
-    .where(eq(users.email, email.toLowerCase()))
-    .get();
-}
-
 /**
  * The user with this (verified) e-mail, created on first sign-in with the provider's name.
  * Marks the e-mail verified, since every caller has just proven control of it.
@@ -52,7 +44,7 @@ export async function setProfileImage(db: Db, userId: string, imgKey: string | n
   return before?.imgKey ?? null;
 }
 
-/** The API shape of a profile (spec §3, §7). */
+/** The API shape of a profile. */
 export function profileToJson(p: { id: string; email: string; fullName: string; imgKey: string | null }) {
   return { id: p.id, fb_uuid: p.id, full_name: p.fullName, email: p.email, img: p.imgKey };
 }

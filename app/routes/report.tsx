@@ -6,7 +6,8 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
-import { isPeriodId, periodRange } from "~/domain/periods";
+import { listParams, pageCount, pageOffset } from "~/domain/list-params";
+import { periodRange } from "~/domain/periods";
 import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
 import { getApp } from "~/lib/context.server";
@@ -19,35 +20,21 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
   const timeZone = requestTimeZone(request);
-  const debtorParam = Number(url.searchParams.get("debtor"));
-  const periodParam = url.searchParams.get("period");
-  const period = isPeriodId(periodParam) ? periodParam : "";
+  const { debtorId, period, page: requested } = listParams(url.searchParams);
   const range = period ? periodRange(period, Date.now(), timeZone) : null;
-  const page = Math.max(1, Number(url.searchParams.get("page")) || 1);
-  const filter = {
-    debtorId: Number.isInteger(debtorParam) && debtorParam > 0 ? debtorParam : null,
-    from: range?.from,
-    before: range?.before,
-  };
-  const [deliveries, totals, debtors] = await Promise.all([
-    listDeliveries(db, user.id, {
-      ...filter,
-      limit: DELIVERY_PAGE_SIZE,
-      offset: (page - 1) * DELIVERY_PAGE_SIZE,
-    }),
+  const filter = { debtorId, from: range?.from, before: range?.before };
+  const pageOf = (n: number) =>
+    listDeliveries(db, user.id, { ...filter, limit: DELIVERY_PAGE_SIZE, offset: pageOffset(n, DELIVERY_PAGE_SIZE) });
+  const [requestedRows, totals, debtors] = await Promise.all([
+    pageOf(requested),
     deliveryTotals(db, user.id, filter),
     listDebtorOptions(db, user.id),
   ]);
-  return {
-    deliveries,
-    totals,
-    debtors,
-    timeZone,
-    debtorId: filter.debtorId,
-    period,
-    page,
-    pages: Math.max(1, Math.ceil(totals.all / DELIVERY_PAGE_SIZE)),
-  };
+  const pages = pageCount(totals.all, DELIVERY_PAGE_SIZE);
+  // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
+  const page = Math.min(requested, pages);
+  const deliveries = page === requested ? requestedRows : await pageOf(page);
+  return { deliveries, totals, debtors, timeZone, debtorId, period, page, pages };
 }
 
 const STATUS_LABELS: Record<string, string> = {
@@ -163,6 +150,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
                     <td className="py-3">{strategyLabel(d.tone)}</td>
                     <td className="py-3">
                       <Status status={d.status} />
+                      <ProviderId id={d.providerId} />
                     </td>
                     <td className="py-3 text-danger">{d.error ?? ""}</td>
                   </tr>
@@ -180,6 +168,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
                   <p>
                     {templateName(d.template)} · {strategyLabel(d.tone)}
                   </p>
+                  <ProviderId id={d.providerId} />
                   {d.error && <p className="mt-1 text-danger">{d.error}</p>}
                 </li>
               ))}
@@ -190,6 +179,12 @@ export default function Report({ loaderData }: Route.ComponentProps) {
       <Pager page={page} pages={pages} />
     </div>
   );
+}
+
+/** The e-mail provider's message id: what support asks for when a reminder went missing. */
+function ProviderId({ id }: { id: string | null }) {
+  if (!id) return null;
+  return <span className="mt-1 block break-all font-mono text-xs text-muted">{`Message id ${id}`}</span>;
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Reminders Report · Dunly" }];

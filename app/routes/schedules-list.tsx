@@ -9,7 +9,7 @@ import { requestTimeZone } from "~/lib/time-zone.server";
 import type { Route } from "./+types/schedules-list";
 import { loadSchedulesPage } from "./schedules-data.server";
 
-// A public route: data is only fetched when a user is signed in (spec §2 route table).
+// A public route: data is only fetched when a user is signed in (docs/product-spec.md §2 route table).
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { user, env } = getApp(context);
   const timeZone = requestTimeZone(request);

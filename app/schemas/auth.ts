@@ -1,6 +1,6 @@
 import * as v from "valibot";
 
-/** The landing page's magic-link form (spec §5: 'Email is required' for a missing or bad address). */
+/** The landing page's magic-link form (docs/product-spec.md §5: 'Email is required' for a missing or bad address). */
 export const SignInSchema = v.object({
   email: v.pipe(
     v.string("Email is required"),
@@ -17,7 +17,7 @@ export const PasswordSignInSchema = v.object({
   redirectTo: v.optional(v.string()),
 });
 
-export const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MIN_LENGTH = 8;
 const newPassword = v.pipe(
   v.string(`Password must be at least ${PASSWORD_MIN_LENGTH} characters`),
   v.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`),

@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { missingFieldMessage } from "./missing";
 
-export const ORG_NAME_MESSAGE = "Please enter the name of the organization";
-export const ORG_ADDRESS_MESSAGE = "Please enter the address of the organization";
+const ORG_NAME_MESSAGE = "Please enter the name of the organization";
+const ORG_ADDRESS_MESSAGE = "Please enter the address of the organization";
 
 export const OrganizationSchema = v.object(
   {

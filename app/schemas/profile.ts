@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { missingFieldMessage } from "./missing";
 
-export const USER_NAME_MESSAGE = "Please enter your full name";
+const USER_NAME_MESSAGE = "Please enter your full name";
 
 export const ProfileNameSchema = v.object(
   {

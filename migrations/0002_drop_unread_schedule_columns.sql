@@ -1,0 +1,3 @@
+ALTER TABLE `schedules` DROP COLUMN `cron`;--> statement-breakpoint
+ALTER TABLE `schedules` DROP COLUMN `run_at`;--> statement-breakpoint
+ALTER TABLE `schedules` DROP COLUMN `input`;
