@@ -1,9 +1,9 @@
-import { Button, Heading, Link, Section, Text } from "@react-email/components";
+import { Heading, Link, Section, Text } from "@react-email/components";
 import { parseCalendarDate } from "../app/domain/calendar-date";
 import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
 import type { Tone } from "../app/domain/strategies";
-import { EmailLayout } from "./components/layout";
+import { EmailButton, EmailLayout } from "./components/layout";
 import { type ResolvedCopy, resolveCopy } from "./reminder-copy";
 
 export interface ReminderEmailProps {
@@ -127,19 +127,7 @@ export default function ReminderEmail(props: ReminderEmailProps) {
 
       {c.invoiceLink && (
         <Section style={{ margin: "0 0 18px" }}>
-          <Button
-            href={c.invoiceLink}
-            style={{
-              backgroundColor: "#6d28d9",
-              color: "#ffffff",
-              borderRadius: 6,
-              padding: "12px 20px",
-              fontWeight: 600,
-              fontSize: 15,
-            }}
-          >
-            View invoice
-          </Button>
+          <EmailButton href={c.invoiceLink}>View invoice</EmailButton>
         </Section>
       )}
 

@@ -1,5 +1,5 @@
-import { Button, Heading, Link, Text } from "@react-email/components";
-import { EmailLayout } from "./components/layout";
+import { Heading, Link, Text } from "@react-email/components";
+import { EmailButton, EmailLayout } from "./components/layout";
 
 export interface SignInEmailProps {
   url: string;
@@ -21,19 +21,7 @@ export default function SignInEmail({ url, expiresInMinutes }: SignInEmailProps)
       <Text style={{ fontSize: 15, lineHeight: "22px" }}>
         Press the button to sign in. The link works once and expires in {expiresInMinutes} minutes.
       </Text>
-      <Button
-        href={url}
-        style={{
-          backgroundColor: "#6d28d9",
-          color: "#ffffff",
-          borderRadius: 6,
-          padding: "12px 20px",
-          fontWeight: 600,
-          fontSize: 15,
-        }}
-      >
-        Sign in to Dunly
-      </Button>
+      <EmailButton href={url}>Sign in to Dunly</EmailButton>
       <Text style={{ fontSize: 13, lineHeight: "20px", color: "#555555", marginTop: 24 }}>
         Or paste this link into your browser: <Link href={url}>{url}</Link>
       </Text>

@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
-import { getDb } from "~/db/client.server";
+import { type Db, getDb } from "~/db/client.server";
 import { ImageRejected, isOwnImageKey, signedImageUrl, storeProfileImage } from "~/lib/images.server";
 import { createDebtor, debtorToJson, deleteDebtor, getDebtor, listDebtors, updateDebtor } from "~/models/debtor.server";
 import {
@@ -76,6 +76,56 @@ async function ownedBody(c: Ctx): Promise<{ body: Record<string, unknown> } | { 
 function parseId(body: Record<string, unknown>) {
   const id = v.safeParse(JsonIdSchema, body.id);
   return id.success ? id.output : null;
+}
+
+/** How the spec's add / edit / del calls of one entity reach its model (debtors, organizations). */
+interface WritableEntity<Input, Row> {
+  noun: string;
+  schema: v.GenericSchema<unknown, Input>;
+  create(db: Db, ownerId: string, input: Input): Promise<Row>;
+  update(db: Db, ownerId: string, id: number, input: Input): Promise<Row | undefined>;
+  remove(db: Db, ownerId: string, id: number): Promise<boolean>;
+  toJson(row: Row, ownerId: string): unknown;
+}
+
+/**
+ * POST {base}/add, PUT {base}/edit and DELETE {base}/del for the caller's own records: 400 with
+ * field errors for a bad body, 404 for an id that is not theirs.
+ */
+function writeRoutes<Input, Row>(base: string, entity: WritableEntity<Input, Row>) {
+  const invalid = `Invalid ${entity.noun}`;
+  const notFound = `${entity.noun[0]?.toUpperCase()}${entity.noun.slice(1)} not found`;
+  const missingId = { id: [`Missing ${entity.noun} id`] };
+
+  api.post(`${base}/add`, async (c) => {
+    const owned = await ownedBody(c);
+    if ("error" in owned) return owned.error;
+    const parsed = v.safeParse(entity.schema, owned.body);
+    if (!parsed.success) return fail(c, 400, invalid, fieldErrors(parsed.issues));
+    const row = await entity.create(getDb(c.env.DB), me(c).id, parsed.output);
+    return c.json({ success: true, error: null, data: entity.toJson(row, me(c).id) });
+  });
+
+  api.put(`${base}/edit`, async (c) => {
+    const owned = await ownedBody(c);
+    if ("error" in owned) return owned.error;
+    const id = parseId(owned.body);
+    if (!id) return fail(c, 400, invalid, missingId);
+    const parsed = v.safeParse(entity.schema, owned.body);
+    if (!parsed.success) return fail(c, 400, invalid, fieldErrors(parsed.issues));
+    const row = await entity.update(getDb(c.env.DB), me(c).id, id, parsed.output);
+    if (!row) return fail(c, 404, notFound);
+    return c.json({ success: true, error: null, data: entity.toJson(row, me(c).id) });
+  });
+
+  api.delete(`${base}/del`, async (c) => {
+    const owned = await ownedBody(c);
+    if ("error" in owned) return owned.error;
+    const id = parseId(owned.body);
+    if (!id) return fail(c, 400, invalid, missingId);
+    if (!(await entity.remove(getDb(c.env.DB), me(c).id, id))) return fail(c, 404, notFound);
+    return c.json({ success: true, error: null });
+  });
 }
 
 // Profile ---------------------------------------------------------------------------------
@@ -170,37 +220,13 @@ api.get("/debtors", async (c) => {
   return c.json(rows.map((d) => debtorToJson(d, me(c).id)));
 });
 
-api.post("/debtors/add", async (c) => {
-  const owned = await ownedBody(c);
-  if ("error" in owned) return owned.error;
-  const { body } = owned;
-  const parsed = v.safeParse(DebtorJsonSchema, body);
-  if (!parsed.success) return fail(c, 400, "Invalid debtor", fieldErrors(parsed.issues));
-  const debtor = await createDebtor(getDb(c.env.DB), me(c).id, parsed.output);
-  return c.json({ success: true, error: null, data: debtorToJson(debtor, me(c).id) });
-});
-
-api.put("/debtors/edit", async (c) => {
-  const owned = await ownedBody(c);
-  if ("error" in owned) return owned.error;
-  const { body } = owned;
-  const id = parseId(body);
-  if (!id) return fail(c, 400, "Invalid debtor", { id: ["Missing debtor id"] });
-  const parsed = v.safeParse(DebtorJsonSchema, body);
-  if (!parsed.success) return fail(c, 400, "Invalid debtor", fieldErrors(parsed.issues));
-  const debtor = await updateDebtor(getDb(c.env.DB), me(c).id, id, parsed.output);
-  if (!debtor) return fail(c, 404, "Debtor not found");
-  return c.json({ success: true, error: null, data: debtorToJson(debtor, me(c).id) });
-});
-
-api.delete("/debtors/del", async (c) => {
-  const owned = await ownedBody(c);
-  if ("error" in owned) return owned.error;
-  const { body } = owned;
-  const id = parseId(body);
-  if (!id) return fail(c, 400, "Invalid debtor", { id: ["Missing debtor id"] });
-  if (!(await deleteDebtor(getDb(c.env.DB), me(c).id, id))) return fail(c, 404, "Debtor not found");
-  return c.json({ success: true, error: null });
+writeRoutes("/debtors", {
+  noun: "debtor",
+  schema: DebtorJsonSchema,
+  create: createDebtor,
+  update: updateDebtor,
+  remove: deleteDebtor,
+  toJson: debtorToJson,
 });
 
 api.get("/debtors/:id", async (c) => {
@@ -219,37 +245,13 @@ api.get("/org", async (c) => {
   return c.json(rows.map((o) => organizationToJson(o, me(c).id)));
 });
 
-api.post("/org/add", async (c) => {
-  const owned = await ownedBody(c);
-  if ("error" in owned) return owned.error;
-  const { body } = owned;
-  const parsed = v.safeParse(OrganizationSchema, body);
-  if (!parsed.success) return fail(c, 400, "Invalid organization", fieldErrors(parsed.issues));
-  const org = await createOrganization(getDb(c.env.DB), me(c).id, parsed.output);
-  return c.json({ success: true, error: null, data: organizationToJson(org, me(c).id) });
-});
-
-api.put("/org/edit", async (c) => {
-  const owned = await ownedBody(c);
-  if ("error" in owned) return owned.error;
-  const { body } = owned;
-  const id = parseId(body);
-  if (!id) return fail(c, 400, "Invalid organization", { id: ["Missing organization id"] });
-  const parsed = v.safeParse(OrganizationSchema, body);
-  if (!parsed.success) return fail(c, 400, "Invalid organization", fieldErrors(parsed.issues));
-  const org = await updateOrganization(getDb(c.env.DB), me(c).id, id, parsed.output);
-  if (!org) return fail(c, 404, "Organization not found");
-  return c.json({ success: true, error: null, data: organizationToJson(org, me(c).id) });
-});
-
-api.delete("/org/del", async (c) => {
-  const owned = await ownedBody(c);
-  if ("error" in owned) return owned.error;
-  const { body } = owned;
-  const id = parseId(body);
-  if (!id) return fail(c, 400, "Invalid organization", { id: ["Missing organization id"] });
-  if (!(await deleteOrganization(getDb(c.env.DB), me(c).id, id))) return fail(c, 404, "Organization not found");
-  return c.json({ success: true, error: null });
+writeRoutes("/org", {
+  noun: "organization",
+  schema: OrganizationSchema,
+  create: createOrganization,
+  update: updateOrganization,
+  remove: deleteOrganization,
+  toJson: organizationToJson,
 });
 
 // Any other /api path or method: a JSON 404 (not the HTML page React Router would answer with).

@@ -1,10 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithValibot } from "@conform-to/valibot";
-import { Loader2 } from "lucide-react";
+import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "react-router";
-import { Button } from "~/components/ui/button";
-import { FieldError, Input, Label } from "~/components/ui/input";
+import { SubmitButton } from "~/components/ui/button";
+import { InputField } from "~/components/ui/field";
 import { useFormResult } from "~/lib/use-form-result";
+import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 
@@ -13,12 +12,9 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
   const fetcher = useFetcher<typeof profileAction>();
   const busy = fetcher.state !== "idle";
   const reply = useFormResult(fetcher, ["set-password"]);
-  const [form, fields] = useForm({
+  const [form, fields] = useValibotForm(SetPasswordSchema, {
     id: "password-form",
     lastResult: busy ? undefined : reply?.result,
-    onValidate: ({ formData }) => parseWithValibot(formData, { schema: SetPasswordSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
   return (
     <section aria-labelledby="password-title" className="rounded-xl border border-border bg-surface p-6">
@@ -33,44 +29,26 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
       <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-sm flex-col gap-4">
         <input type="hidden" name="intent" value="set-password" />
         {hasPassword && (
-          <div>
-            <Label htmlFor={fields.currentPassword.id}>Current password</Label>
-            <Input
-              {...getInputProps(fields.currentPassword, { type: "password" })}
-              key={fields.currentPassword.key}
-              autoComplete="current-password"
-              className="mt-1"
-            />
-            <FieldError id={fields.currentPassword.errorId} errors={fields.currentPassword.errors} />
-          </div>
+          <InputField
+            meta={fields.currentPassword}
+            type="password"
+            label="Current password"
+            autoComplete="current-password"
+          />
         )}
-        <div>
-          <Label htmlFor={fields.newPassword.id}>New password</Label>
-          <Input
-            {...getInputProps(fields.newPassword, { type: "password" })}
-            key={fields.newPassword.key}
-            autoComplete="new-password"
-            className="mt-1"
-          />
-          <FieldError id={fields.newPassword.errorId} errors={fields.newPassword.errors} />
-        </div>
-        <div>
-          <Label htmlFor={fields.confirmPassword.id}>Repeat new password</Label>
-          <Input
-            {...getInputProps(fields.confirmPassword, { type: "password" })}
-            key={fields.confirmPassword.key}
-            autoComplete="new-password"
-            className="mt-1"
-          />
-          <FieldError id={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors} />
-        </div>
+        <InputField meta={fields.newPassword} type="password" label="New password" autoComplete="new-password" />
+        <InputField
+          meta={fields.confirmPassword}
+          type="password"
+          label="Repeat new password"
+          autoComplete="new-password"
+        />
         <div role="status" aria-live="polite" className="text-sm text-success">
           {!busy && reply?.ok ? reply.message : null}
         </div>
-        <Button type="submit" disabled={busy} className="self-start">
-          {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+        <SubmitButton busy={busy} className="self-start">
           Save password
-        </Button>
+        </SubmitButton>
       </fetcher.Form>
     </section>
   );

@@ -1,12 +1,11 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithValibot } from "@conform-to/valibot";
-import { Loader2 } from "lucide-react";
-import { useEffect, useState } from "react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { Link, useFetcher } from "react-router";
 import type { requestMagicLink } from "~/auth/sign-in-action.server";
-import { Button } from "~/components/ui/button";
+import { Button, SubmitButton } from "~/components/ui/button";
 import { FieldError, Input } from "~/components/ui/input";
+import { useAutoHide } from "~/lib/use-auto-hide";
 import { useFormResult } from "~/lib/use-form-result";
+import { useValibotForm } from "~/lib/use-valibot-form";
 import { SignInSchema } from "~/schemas/auth";
 
 const GOOGLE_UNAVAILABLE =
@@ -45,22 +44,13 @@ export function SignInForm({
     if (next) setAlert(next);
   });
   // Also on the server: a document post (before hydration) shows its message in the page itself.
-  const [alert, setAlert] = useState<{ kind: "success" | "error"; text: string } | null>(
+  const [alert, setAlert] = useAutoHide<{ kind: "success" | "error"; text: string }>(
     () => alertOf(reply) ?? (initialError ? { kind: "error", text: initialError } : null),
   );
-  const [form, fields] = useForm({
+  const [form, fields] = useValibotForm(SignInSchema, {
     lastResult: busy ? undefined : reply?.result,
-    onValidate: ({ formData }) => parseWithValibot(formData, { schema: SignInSchema }),
     shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
-
-  // The inline alert hides itself after 4 s (docs/product-spec.md §9).
-  useEffect(() => {
-    if (!alert) return;
-    const timer = setTimeout(() => setAlert(null), 4000);
-    return () => clearTimeout(timer);
-  }, [alert]);
 
   const passwordHref = redirectTo
     ? `/sign-in/password?redirectTo=${encodeURIComponent(redirectTo)}`
@@ -93,10 +83,10 @@ export function SignInForm({
           aria-describedby={fields.email.errors ? fields.email.errorId : undefined}
         />
         <FieldError id={fields.email.errorId} errors={fields.email.errors} />
-        <Button type="submit" aria-disabled={busy} className={busy ? "opacity-70" : undefined}>
-          {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+        {/* Only aria-disabled while busy: the button stays focusable and onSubmit drops the repeat. */}
+        <SubmitButton busy={busy} disabled={false} aria-disabled={busy} className={busy ? "opacity-70" : undefined}>
           Get magic link
-        </Button>
+        </SubmitButton>
       </fetcher.Form>
       <div role="status" aria-live="polite">
         {alert && (

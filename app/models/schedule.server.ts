@@ -74,10 +74,10 @@ function plan(input: { preset: PresetId; frequency: FrequencyId; time_zone?: str
 }
 
 /**
- * Creates the owner's schedule, ENABLED with its first run computed; the caller arms the alarm.
- * Returns an error key when the debtor or organization is not the owner's.
+ * The debtor and organization a schedule input names, when both are the owner's; otherwise the
+ * field that is not (it looks missing, whoever owns it).
  */
-export async function createSchedule(db: Db, ownerId: string, input: ScheduleInput, now = Date.now()) {
+async function ownedTargets(db: Db, ownerId: string, input: ScheduleInput) {
   const orgId = input.kind === "company" ? (input.organization_id ?? null) : null;
   const {
     user,
@@ -86,24 +86,33 @@ export async function createSchedule(db: Db, ownerId: string, input: ScheduleInp
   } = await getSenderAndDebtors(db, ownerId, [input.debtor_id], orgId);
   if (!user || !debtor) return { error: "debtor" as ScheduleWriteError };
   if (orgId !== null && !org) return { error: "organization" as ScheduleWriteError };
-  const p = plan(input, now);
+  return { debtorId: debtor.id, organizationId: org?.id ?? null };
+}
+
+/** The columns a create or an edit writes: who, what, when, in which zone; always ENABLED. */
+function scheduleColumns(targets: { debtorId: number; organizationId: number | null }, p: Plan, input: ScheduleInput) {
+  return {
+    ...targets,
+    preset: p.preset,
+    frequency: p.frequency,
+    timeZone: p.timeZone,
+    dueDate: input.due_date || null,
+    state: "ENABLED" as const,
+    nextRunAt: p.nextRunAt,
+  };
+}
+
+/**
+ * Creates the owner's schedule, ENABLED with its first run computed; the caller arms the alarm.
+ * Returns an error key when the debtor or organization is not the owner's.
+ */
+export async function createSchedule(db: Db, ownerId: string, input: ScheduleInput, now = Date.now()) {
+  const targets = await ownedTargets(db, ownerId, input);
+  if ("error" in targets) return { error: targets.error };
+  const columns = scheduleColumns(targets, plan(input, now), input);
   const row = await db
     .insert(schedules)
-    .values({
-      id: newScheduleId(ownerId),
-      ownerId,
-      debtorId: debtor.id,
-      organizationId: org?.id ?? null,
-      preset: p.preset,
-      templateStep: 0,
-      frequency: p.frequency,
-      timeZone: p.timeZone,
-      dueDate: input.due_date || null,
-      state: "ENABLED",
-      nextRunAt: p.nextRunAt,
-      createdAt: now,
-      updatedAt: now,
-    })
+    .values({ id: newScheduleId(ownerId), ownerId, ...columns, templateStep: 0, createdAt: now, updatedAt: now })
     .returning()
     .get();
   // An INSERT … RETURNING always returns the row it wrote.
@@ -113,35 +122,23 @@ export async function createSchedule(db: Db, ownerId: string, input: ScheduleInp
 
 /**
  * Changes the owner's schedule in place (same id, so no duplicate is left behind) and computes its
- * next run; the preset's sequence restarts when the preset changes. The caller re-arms the alarm.
+ * next run; the preset's sequence restarts when the preset or the debtor changes. The caller
+ * re-arms the alarm.
  */
 export async function updateSchedule(db: Db, ownerId: string, id: string, input: ScheduleInput, now = Date.now()) {
   const existing = await getSchedule(db, ownerId, id);
   if (!existing) return { error: "not-found" as const };
-  const orgId = input.kind === "company" ? (input.organization_id ?? null) : null;
-  const {
-    user,
-    debtors: [debtor],
-    org,
-  } = await getSenderAndDebtors(db, ownerId, [input.debtor_id], orgId);
-  if (!user || !debtor) return { error: "debtor" as ScheduleWriteError };
-  if (orgId !== null && !org) return { error: "organization" as ScheduleWriteError };
-  const p = plan({ ...input, time_zone: input.time_zone || existing.timeZone }, now);
-  const step = existing.preset === p.preset && existing.debtorId === debtor.id ? existing.templateStep : 0;
+  const targets = await ownedTargets(db, ownerId, input);
+  if ("error" in targets) return { error: targets.error };
+  const columns = scheduleColumns(
+    targets,
+    plan({ ...input, time_zone: input.time_zone || existing.timeZone }, now),
+    input,
+  );
+  const sameSequence = existing.preset === columns.preset && existing.debtorId === columns.debtorId;
   const row = await db
     .update(schedules)
-    .set({
-      debtorId: debtor.id,
-      organizationId: org?.id ?? null,
-      preset: p.preset,
-      templateStep: step,
-      frequency: p.frequency,
-      timeZone: p.timeZone,
-      dueDate: input.due_date || null,
-      state: "ENABLED",
-      nextRunAt: p.nextRunAt,
-      updatedAt: now,
-    })
+    .set({ ...columns, templateStep: sameSequence ? existing.templateStep : 0, updatedAt: now })
     .where(and(eq(schedules.ownerId, ownerId), eq(schedules.id, id)))
     .returning()
     .get();

@@ -1,10 +1,12 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import { Link, redirect, useSearchParams } from "react-router";
+import { Link, redirect } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import type { ChartPoint } from "~/components/dashboard/notifications-chart";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
+import { useSetQueryParam } from "~/components/lists/use-set-query-param";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
+import { LabeledSelect } from "~/components/ui/labeled-select";
 import { getDb } from "~/db/client.server";
 import { parseDebtorId } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
@@ -60,7 +62,7 @@ export async function action(args: Route.ActionArgs) {
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { debtors, organizations, selectedId } = loaderData;
-  const [, setSearchParams] = useSearchParams();
+  const setQueryParam = useSetQueryParam();
   const selected = debtors.find((d) => d.id === selectedId) ?? null;
 
   useEffect(() => {
@@ -83,33 +85,21 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               {selected?.emailsSent ?? 0}
             </p>
           </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor="debtor-select" className="text-sm text-muted">
-              Debtor
-            </label>
-            <select
-              id="debtor-select"
-              className="h-10 min-w-56 rounded-md border border-border bg-background px-3 text-sm"
-              value={selected?.id ?? ""}
-              disabled={debtors.length === 0}
-              onChange={(event) =>
-                setSearchParams(
-                  (params) => {
-                    params.set("debtor", event.target.value);
-                    return params;
-                  },
-                  { replace: true, preventScrollReset: true },
-                )
-              }
-            >
-              {debtors.length === 0 && <option value="">No debtors yet</option>}
-              {debtors.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.fullName}
-                </option>
-              ))}
-            </select>
-          </div>
+          <LabeledSelect
+            id="debtor-select"
+            label="Debtor"
+            className="min-w-56"
+            value={selected?.id ?? ""}
+            disabled={debtors.length === 0}
+            onChange={(event) => setQueryParam("debtor", event.target.value)}
+          >
+            {debtors.length === 0 && <option value="">No debtors yet</option>}
+            {debtors.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.fullName}
+              </option>
+            ))}
+          </LabeledSelect>
         </div>
         <Link to="/report" className="mt-4 inline-block text-sm text-primary underline-offset-4 hover:underline">
           Reminders Report

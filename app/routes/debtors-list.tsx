@@ -1,6 +1,5 @@
-import { Link } from "react-router";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
-import { Pager } from "~/components/ui/pager";
+import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { getDb } from "~/db/client.server";
 import { pageCount, pageOffset, parsePage } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
@@ -43,33 +42,21 @@ export async function action(args: Route.ActionArgs) {
 
 export default function DebtorsList({ loaderData }: Route.ComponentProps) {
   if (!loaderData.signedIn) {
-    return (
-      <section className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <h1 className="text-3xl font-bold">Debtors</h1>
-        <p className="mt-4 text-muted">No debtors found</p>
-        <p className="mt-2">
-          <Link to="/?redirectTo=%2Fdebtors-list#sign-in" className="text-primary underline">
-            Sign in
-          </Link>{" "}
-          to see and manage your debtors.
-        </p>
-      </section>
-    );
+    return <SignedOutList heading="Debtors" empty="No debtors found" path="/debtors-list" what="your debtors" />;
   }
   const { debtors, total, page, pages } = loaderData;
   return (
-    <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <Link to="/dashboard" className="text-sm text-primary underline-offset-4 hover:underline">
-          Back to dashboard
-        </Link>
-        <p className="text-muted" data-testid="debtor-count">
-          {total} {total === 1 ? "debtor" : "debtors"}
-        </p>
-      </div>
+    <ListPage
+      backLabel="Back to dashboard"
+      total={total}
+      singular="debtor"
+      plural="debtors"
+      countTestId="debtor-count"
+      page={page}
+      pages={pages}
+    >
       <DebtorsTable debtors={debtors} area="page" headingLevel={1} />
-      <Pager page={page} pages={pages} />
-    </div>
+    </ListPage>
   );
 }
 

@@ -16,11 +16,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // Signed in meanwhile (another tab, a magic link): go where they were going.
   if (user && redirectTo) throw redirect(redirectTo);
   return data(
+    // Besides signedIn, named as SignInForm's props: the page spreads them into it.
     {
       signedIn: Boolean(user),
       redirectTo,
       googleEnabled: isGoogleConfigured(config),
-      error: authErrorMessage(url.searchParams.get("error")),
+      initialError: authErrorMessage(url.searchParams.get("error")),
     },
     { status: 404 },
   );
@@ -31,16 +32,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function GuardNotFound({ loaderData }: Route.ComponentProps) {
+  const { signedIn, ...signIn } = loaderData;
   return (
     <NotFoundMessage>
-      {!loaderData.signedIn && (
+      {!signedIn && (
         <div className="mt-6 flex w-full flex-col items-center gap-4">
-          <p className="text-muted">{loaderData.redirectTo ? "Sign in to open this page." : "Sign in to continue."}</p>
-          <SignInForm
-            googleEnabled={loaderData.googleEnabled}
-            redirectTo={loaderData.redirectTo}
-            initialError={loaderData.error}
-          />
+          <p className="text-muted">{signIn.redirectTo ? "Sign in to open this page." : "Sign in to continue."}</p>
+          <SignInForm {...signIn} />
         </div>
       )}
     </NotFoundMessage>

@@ -12,9 +12,10 @@ import type { Route } from "./+types/home";
 export async function loader({ context, request }: Route.LoaderArgs) {
   redirectSignedIn(context);
   const url = new URL(request.url);
+  // Named as SignInForm's props: the page spreads them into it.
   return {
     googleEnabled: isGoogleConfigured(getApp(context).config),
-    error: authErrorMessage(url.searchParams.get("error")),
+    initialError: authErrorMessage(url.searchParams.get("error")),
     redirectTo: safeRedirect(url.searchParams.get("redirectTo")),
   };
 }
@@ -36,11 +37,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <p className="hero-rise-delay mt-6 text-lg sm:text-xl">Schedule email reminders for your debtors.</p>
           </div>
           <div className="flex justify-center md:justify-end">
-            <SignInForm
-              googleEnabled={loaderData.googleEnabled}
-              initialError={loaderData.error}
-              redirectTo={loaderData.redirectTo}
-            />
+            <SignInForm {...loaderData} />
           </div>
         </div>
       </section>

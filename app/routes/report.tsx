@@ -1,9 +1,10 @@
 import { Form, Link, useSubmit } from "react-router";
 import { requireUser } from "~/auth/guard.server";
-import { PeriodOptions } from "~/components/period-options";
+import { PeriodSelect } from "~/components/period-options";
 import { formatInstant } from "~/components/schedules/format";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { LabeledSelect } from "~/components/ui/labeled-select";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
 import { listParams, pageCount, pageOffset } from "~/domain/list-params";
@@ -71,37 +72,21 @@ export default function Report({ loaderData }: Route.ComponentProps) {
           })
         }
       >
-        <div className="flex flex-col gap-1">
-          <label htmlFor="report-debtor" className="text-sm text-muted">
-            Debtor
-          </label>
-          <select
-            id="report-debtor"
-            name="debtor"
-            defaultValue={debtorId ?? ""}
-            className="h-10 min-w-48 rounded-md border border-border bg-background px-3 text-sm"
-          >
-            <option value="">All debtors</option>
-            {debtors.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.fullName}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="report-period" className="text-sm text-muted">
-            Period
-          </label>
-          <select
-            id="report-period"
-            name="period"
-            defaultValue={period}
-            className="h-10 rounded-md border border-border bg-background px-3 text-sm"
-          >
-            <PeriodOptions />
-          </select>
-        </div>
+        <LabeledSelect
+          id="report-debtor"
+          label="Debtor"
+          name="debtor"
+          defaultValue={debtorId ?? ""}
+          className="min-w-48"
+        >
+          <option value="">All debtors</option>
+          {debtors.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.fullName}
+            </option>
+          ))}
+        </LabeledSelect>
+        <PeriodSelect id="report-period" name="period" defaultValue={period} />
         <noscript>
           <Button type="submit">Filter</Button>
         </noscript>

@@ -1,8 +1,7 @@
 import { useEffect } from "react";
-import { Link } from "react-router";
+import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
-import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
@@ -24,32 +23,28 @@ export default function SchedulesList({ loaderData }: Route.ComponentProps) {
   }, [loaderData]);
   if (!loaderData.signedIn) {
     return (
-      <section className="mx-auto max-w-3xl px-4 py-16 text-center">
-        <h1 className="text-3xl font-bold">Scheduled reminders</h1>
-        <p className="mt-4 text-muted">No schedules found</p>
-        <p className="mt-2">
-          <Link to="/?redirectTo=%2Fschedules-list#sign-in" className="text-primary underline">
-            Sign in
-          </Link>{" "}
-          to see and manage your reminders.
-        </p>
-      </section>
+      <SignedOutList
+        heading="Scheduled reminders"
+        empty="No schedules found"
+        path="/schedules-list"
+        what="your reminders"
+      />
     );
   }
   const { schedules, total, page, pages, period, timeZone } = loaderData;
   return (
-    <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <Link to="/dashboard" className="text-sm text-primary underline-offset-4 hover:underline">
-          Back to Dashboard
-        </Link>
-        <p className="text-muted" data-testid="schedule-count">
-          {total} {total === 1 ? "schedule" : "schedules"}
-        </p>
-      </div>
+    <ListPage
+      backLabel="Back to Dashboard"
+      // Always a number here: the list page asks loadSchedulesPage for the total.
+      total={total ?? 0}
+      singular="schedule"
+      plural="schedules"
+      countTestId="schedule-count"
+      page={page}
+      pages={pages}
+    >
       <SchedulesTable schedules={schedules} area="page" headingLevel={1} timeZone={timeZone} period={period} />
-      <Pager page={page} pages={pages} />
-    </div>
+    </ListPage>
   );
 }
 

@@ -1,17 +1,17 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
-import { Loader2 } from "lucide-react";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { redirectSignedIn } from "~/auth/guard.server";
 import { clientKey } from "~/auth/magic-link.server";
 import { authenticateWithPassword } from "~/auth/password.server";
 import { createSession, sessionCookie } from "~/auth/session.server";
-import { Button } from "~/components/ui/button";
-import { FieldError, Input, Label } from "~/components/ui/input";
+import { SubmitButton } from "~/components/ui/button";
+import { InputField } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
 import { reply } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
+import { useValibotForm } from "~/lib/use-valibot-form";
 import { takeRateLimit } from "~/models/rate-limit.server";
 import { PasswordSignInSchema } from "~/schemas/auth";
 import type { Route } from "./+types/sign-in.password";
@@ -58,11 +58,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function PasswordSignIn({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const [form, fields] = useForm({
+  const [form, fields] = useValibotForm(PasswordSignInSchema, {
     lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithValibot(formData, { schema: PasswordSignInSchema }),
     shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
   });
   return (
     <section className="mx-auto flex max-w-sm flex-col gap-6 px-4 py-16">
@@ -73,36 +71,14 @@ export default function PasswordSignIn({ loaderData, actionData }: Route.Compone
         className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-6"
       >
         {loaderData.redirectTo && <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />}
-        <div>
-          <Label htmlFor={fields.email.id}>Email</Label>
-          <Input
-            {...getInputProps(fields.email, { type: "email" })}
-            key={fields.email.key}
-            placeholder="Your Email"
-            autoComplete="email"
-            className="mt-1"
-          />
-          <FieldError id={fields.email.errorId} errors={fields.email.errors} />
-        </div>
-        <div>
-          <Label htmlFor={fields.password.id}>Password</Label>
-          <Input
-            {...getInputProps(fields.password, { type: "password" })}
-            key={fields.password.key}
-            autoComplete="current-password"
-            className="mt-1"
-          />
-          <FieldError id={fields.password.errorId} errors={fields.password.errors} />
-        </div>
+        <InputField meta={fields.email} type="email" label="Email" placeholder="Your Email" autoComplete="email" />
+        <InputField meta={fields.password} type="password" label="Password" autoComplete="current-password" />
         {form.errors && (
           <p id={form.errorId} role="alert" className="text-sm text-danger">
             {form.errors[0]}
           </p>
         )}
-        <Button type="submit" disabled={busy}>
-          {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
-          Sign in
-        </Button>
+        <SubmitButton busy={busy}>Sign in</SubmitButton>
       </Form>
       <p className="text-sm text-muted">
         No password yet? Sign in with a{" "}

@@ -1,4 +1,4 @@
-import { Body, Container, Head, Hr, Html, Preview, Section, Text } from "@react-email/components";
+import { Body, Button, Container, Head, Hr, Html, Preview, Section, Text } from "@react-email/components";
 import type { ReactNode } from "react";
 
 /** The frame every Dunly e-mail shares: preview line, a white card, and a quiet footer. */
@@ -29,5 +29,24 @@ export function EmailLayout({
         </Container>
       </Body>
     </Html>
+  );
+}
+
+/** The call-to-action button of every Dunly e-mail. */
+export function EmailButton({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <Button
+      href={href}
+      style={{
+        backgroundColor: "#6d28d9",
+        color: "#ffffff",
+        borderRadius: 6,
+        padding: "12px 20px",
+        fontWeight: 600,
+        fontSize: 15,
+      }}
+    >
+      {children}
+    </Button>
   );
 }

@@ -1,14 +1,13 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithValibot } from "@conform-to/valibot";
-import { Loader2 } from "lucide-react";
+import { getFormProps, getSelectProps } from "@conform-to/react";
 import { Tabs } from "radix-ui";
 import { useState } from "react";
 import { useFetcher } from "react-router";
-import { Button } from "~/components/ui/button";
-import { FieldError, Input, Label } from "~/components/ui/input";
+import { Button, SubmitButton } from "~/components/ui/button";
+import { FormField, InputField } from "~/components/ui/field";
 import { STRATEGIES } from "~/domain/strategies";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
+import { useValibotForm } from "~/lib/use-valibot-form";
 import type { debtorAction } from "~/routes/debtor-action.server";
 import { DebtorSchema } from "~/schemas/debtor";
 
@@ -42,7 +41,7 @@ export function DebtorForm({
     if (data.ok || data.message) onDone(data);
   });
   const [kind, setKind] = useState<"person" | "company">(debtor?.kind ?? "person");
-  const [form, fields] = useForm({
+  const [form, fields] = useValibotForm(DebtorSchema, {
     id: debtor ? `debtor-edit-${debtor.id}` : "debtor-add",
     lastResult: busy ? undefined : reply?.result,
     defaultValue: debtor
@@ -53,9 +52,6 @@ export function DebtorForm({
           active_strategy: String(debtor.active_strategy),
         }
       : { active_strategy: "1" },
-    onValidate: ({ formData }) => parseWithValibot(formData, { schema: DebtorSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
 
   const nameLabel = kind === "company" ? "Company name" : "Full Name";
@@ -77,42 +73,17 @@ export function DebtorForm({
           ))}
         </Tabs.List>
       </Tabs.Root>
-      <div>
-        <Label htmlFor={fields.full_name.id}>{nameLabel}</Label>
-        <Input
-          {...getInputProps(fields.full_name, { type: "text" })}
-          key={fields.full_name.key}
-          placeholder={nameLabel}
-          className="mt-1"
-          autoComplete="off"
-        />
-        <FieldError id={fields.full_name.errorId} errors={fields.full_name.errors} />
-      </div>
-      <div>
-        <Label htmlFor={fields.email.id}>Email</Label>
-        <Input
-          {...getInputProps(fields.email, { type: "email" })}
-          key={fields.email.key}
-          placeholder="Debtor's email"
-          className="mt-1"
-          autoComplete="off"
-        />
-        <FieldError id={fields.email.errorId} errors={fields.email.errors} />
-      </div>
-      <div>
-        <Label htmlFor={fields.debt.id}>Amount of debt</Label>
-        <Input
-          {...getInputProps(fields.debt, { type: "number" })}
-          key={fields.debt.key}
-          placeholder="Amount of debt"
-          inputMode="decimal"
-          step="0.01"
-          className="mt-1"
-        />
-        <FieldError id={fields.debt.errorId} errors={fields.debt.errors} />
-      </div>
-      <div>
-        <Label htmlFor={fields.active_strategy.id}>Strategy</Label>
+      <InputField meta={fields.full_name} type="text" label={nameLabel} placeholder={nameLabel} autoComplete="off" />
+      <InputField meta={fields.email} type="email" label="Email" placeholder="Debtor's email" autoComplete="off" />
+      <InputField
+        meta={fields.debt}
+        type="number"
+        label="Amount of debt"
+        placeholder="Amount of debt"
+        inputMode="decimal"
+        step="0.01"
+      />
+      <FormField meta={fields.active_strategy} label="Strategy">
         <select
           {...getSelectProps(fields.active_strategy)}
           key={fields.active_strategy.key}
@@ -124,18 +95,14 @@ export function DebtorForm({
             </option>
           ))}
         </select>
-        <FieldError id={fields.active_strategy.errorId} errors={fields.active_strategy.errors} />
-      </div>
+      </FormField>
       <div className="flex justify-end gap-2">
         {onCancel && (
           <Button type="button" variant="outline" onClick={onCancel}>
             Cancel
           </Button>
         )}
-        <Button type="submit" disabled={busy}>
-          {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
-          Save
-        </Button>
+        <SubmitButton busy={busy}>Save</SubmitButton>
       </div>
     </fetcher.Form>
   );

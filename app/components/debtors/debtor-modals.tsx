@@ -1,8 +1,7 @@
-import { Loader2 } from "lucide-react";
 import { useState } from "react";
 import { useFetcher } from "react-router";
+import { type ConfigureStep, ConfirmStep, DetailsStep } from "~/components/lists/configure-steps";
 import { notify, type ToastArea } from "~/components/toast";
-import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
 import { formatMoney, fromCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
@@ -52,7 +51,7 @@ export function ConfigureDebtorModal({
   onClose: () => void;
   area: ToastArea;
 }) {
-  const [view, setView] = useState<"details" | "edit" | "disable">("details");
+  const [view, setView] = useState<ConfigureStep>("details");
   // Another debtor opens on its details (state reset during render, not in an effect).
   const [viewFor, setViewFor] = useState(debtor?.id);
   if (viewFor !== debtor?.id) {
@@ -60,7 +59,6 @@ export function ConfigureDebtorModal({
     setView("details");
   }
   const deleter = useFetcher<typeof debtorAction>();
-  const deleting = deleter.state !== "idle";
   useFormResult(deleter, ["debtor-delete"], (data) => {
     toastFor(data, area);
     if (data.ok) onClose();
@@ -69,7 +67,7 @@ export function ConfigureDebtorModal({
   return (
     <Modal open={Boolean(debtor)} onOpenChange={(open) => !open && onClose()} title="Configure debtor profile">
       {debtor && view === "details" && (
-        <div className="flex flex-col gap-4">
+        <DetailsStep onDisable={() => setView("disable")} onEdit={() => setView("edit")}>
           <dl className="grid grid-cols-[7rem_1fr] gap-x-4 gap-y-2 text-sm">
             <dt className="text-muted">Full Name</dt>
             <dd className="font-medium">{debtor.fullName}</dd>
@@ -80,13 +78,7 @@ export function ConfigureDebtorModal({
             <dt className="text-muted">Strategy</dt>
             <dd>{strategyLabel(debtor.activeStrategy)}</dd>
           </dl>
-          <div className="flex justify-end gap-2">
-            <Button variant="danger" onClick={() => setView("disable")}>
-              Disable
-            </Button>
-            <Button onClick={() => setView("edit")}>Edit</Button>
-          </div>
-        </div>
+        </DetailsStep>
       )}
       {debtor && view === "edit" && (
         <DebtorForm
@@ -106,20 +98,14 @@ export function ConfigureDebtorModal({
         />
       )}
       {debtor && view === "disable" && (
-        <deleter.Form method="post" className="flex flex-col gap-4">
-          <input type="hidden" name="intent" value="debtor-delete" />
-          <input type="hidden" name="id" value={debtor.id} />
-          <p role="alert">Are you sure you want to delete this debtor?</p>
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="outline" onClick={() => setView("details")}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" disabled={deleting}>
-              {deleting && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
-              Delete
-            </Button>
-          </div>
-        </deleter.Form>
+        <ConfirmStep
+          fetcher={deleter}
+          intent="debtor-delete"
+          id={debtor.id}
+          message="Are you sure you want to delete this debtor?"
+          confirmLabel="Delete"
+          onCancel={() => setView("details")}
+        />
       )}
     </Modal>
   );

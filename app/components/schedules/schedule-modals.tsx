@@ -1,8 +1,8 @@
 import { Loader2 } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useFetcher } from "react-router";
+import { type ConfigureStep, ConfirmStep, DetailsStep } from "~/components/lists/configure-steps";
 import { notify, type ToastArea } from "~/components/toast";
-import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
 import { formatMoney, outstandingCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
@@ -38,10 +38,9 @@ export function ConfigureScheduleModal({
   area: ToastArea;
   timeZone: string;
 }) {
-  const [view, setView] = useState<"details" | "edit" | "disable">("details");
+  const [view, setView] = useState<ConfigureStep>("details");
   const details = useFetcher<typeof detailsLoader>();
   const deleter = useFetcher<typeof scheduleAction>();
-  const deleting = deleter.state !== "idle";
   useFormResult(deleter, ["schedule-delete"], (data) => {
     notify(data.ok ? "success" : "error", data.message ?? "Something went wrong.", area);
     if (data.ok) onClose();
@@ -67,7 +66,7 @@ export function ConfigureScheduleModal({
         </p>
       )}
       {s && view === "details" && (
-        <div className="flex flex-col gap-4">
+        <DetailsStep onDisable={() => setView("disable")} onEdit={() => setView("edit")}>
           <dl className="grid grid-cols-[8.5rem_1fr] gap-x-4 gap-y-2 text-sm">
             <dt className="text-muted">Debtor</dt>
             <dd className="font-medium">
@@ -95,13 +94,7 @@ export function ConfigureScheduleModal({
             <dt className="text-muted">Emails sent</dt>
             <dd>{s.emailsSent}</dd>
           </dl>
-          <div className="flex justify-end gap-2">
-            <Button variant="danger" onClick={() => setView("disable")}>
-              Disable
-            </Button>
-            <Button onClick={() => setView("edit")}>Edit</Button>
-          </div>
-        </div>
+        </DetailsStep>
       )}
       {s && view === "edit" && (
         <Suspense fallback={<Spinner label="Loading form…" />}>
@@ -124,20 +117,15 @@ export function ConfigureScheduleModal({
         </Suspense>
       )}
       {s && view === "disable" && (
-        <deleter.Form method="post" action="/schedules/actions" className="flex flex-col gap-4">
-          <input type="hidden" name="intent" value="schedule-delete" />
-          <input type="hidden" name="id" value={s.id} />
-          <p role="alert">Are you sure you want to disable this schedule? No further reminders will be sent.</p>
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="outline" onClick={() => setView("details")}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" disabled={deleting}>
-              {deleting && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
-              Disable
-            </Button>
-          </div>
-        </deleter.Form>
+        <ConfirmStep
+          fetcher={deleter}
+          action="/schedules/actions"
+          intent="schedule-delete"
+          id={s.id}
+          message="Are you sure you want to disable this schedule? No further reminders will be sent."
+          confirmLabel="Disable"
+          onCancel={() => setView("details")}
+        />
       )}
     </Modal>
   );

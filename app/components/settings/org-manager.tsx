@@ -1,13 +1,13 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
-import { parseWithValibot } from "@conform-to/valibot";
-import { Loader2, Plus } from "lucide-react";
+import { getFormProps, getTextareaProps } from "@conform-to/react";
+import { Plus } from "lucide-react";
 import { useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { notify } from "~/components/toast";
-import { Button } from "~/components/ui/button";
-import { FieldError, Input, Label } from "~/components/ui/input";
+import { Button, SubmitButton } from "~/components/ui/button";
+import { FormField, InputField } from "~/components/ui/field";
 import { type ActionResult, isActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
+import { useValibotForm } from "~/lib/use-valibot-form";
 import type { organizationAction } from "~/routes/organization-action.server";
 import { OrganizationSchema } from "~/schemas/organization";
 
@@ -23,13 +23,10 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
       onClose();
     } else if (data.message) notify("error", data.message);
   });
-  const [form, fields] = useForm({
+  const [form, fields] = useValibotForm(OrganizationSchema, {
     id: org ? `org-${org.id}` : "org-new",
     lastResult: busy ? undefined : reply?.result,
     defaultValue: { name: org?.name ?? "", address: org?.address ?? "" },
-    onValidate: ({ formData }) => parseWithValibot(formData, { schema: OrganizationSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
 
   if (org && confirming) {
@@ -39,10 +36,9 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
         <input type="hidden" name="id" value={org.id} />
         <p role="alert">Are you sure you want to delete this organization?</p>
         <div className="flex gap-2">
-          <Button type="submit" variant="danger" disabled={busy}>
-            {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
+          <SubmitButton variant="danger" busy={busy}>
             Yes
-          </Button>
+          </SubmitButton>
           <Button type="button" variant="outline" onClick={() => setConfirming(false)}>
             No
           </Button>
@@ -59,18 +55,8 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
     >
       <input type="hidden" name="intent" value={org ? "org-edit" : "org-add"} />
       {org && <input type="hidden" name="id" value={org.id} />}
-      <div>
-        <Label htmlFor={fields.name.id}>Company Name</Label>
-        <Input
-          {...getInputProps(fields.name, { type: "text" })}
-          key={fields.name.key}
-          placeholder="Company Name"
-          className="mt-1"
-        />
-        <FieldError id={fields.name.errorId} errors={fields.name.errors} />
-      </div>
-      <div>
-        <Label htmlFor={fields.address.id}>Company Address</Label>
+      <InputField meta={fields.name} type="text" label="Company Name" placeholder="Company Name" />
+      <FormField meta={fields.address} label="Company Address">
         <textarea
           {...getTextareaProps(fields.address)}
           key={fields.address.key}
@@ -78,16 +64,12 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
           rows={3}
           className="mt-1 w-full rounded-md border border-border bg-background px-3 py-2 text-sm aria-[invalid=true]:border-danger"
         />
-        <FieldError id={fields.address.errorId} errors={fields.address.errors} />
-      </div>
+      </FormField>
       <div className="flex flex-wrap gap-2">
         <Button type="button" variant="outline" onClick={onClose}>
           Cancel
         </Button>
-        <Button type="submit" disabled={busy}>
-          {busy && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
-          Save
-        </Button>
+        <SubmitButton busy={busy}>Save</SubmitButton>
         {org && (
           <Button type="button" variant="danger" className="ml-auto" onClick={() => setConfirming(true)}>
             Delete

@@ -1,13 +1,14 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithValibot } from "@conform-to/valibot";
+import { getFormProps } from "@conform-to/react";
 import { Camera, Loader2 } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { Avatar } from "~/components/site-header";
 import { notify } from "~/components/toast";
-import { Button } from "~/components/ui/button";
-import { FieldError, Input, Label } from "~/components/ui/input";
+import { Button, SubmitButton } from "~/components/ui/button";
+import { InputField } from "~/components/ui/field";
+import { useAutoHide } from "~/lib/use-auto-hide";
 import { useFormResult } from "~/lib/use-form-result";
+import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
 import { ProfileNameSchema } from "~/schemas/profile";
 
@@ -33,26 +34,16 @@ export function ProfileInfo({
   });
   // A document post that failed (before hydration) comes back with its form open and its message.
   const [editing, setEditing] = useState(() => nameReply?.ok === false);
-  const [alert, setAlert] = useState<string | null>(() => (photoReply?.ok === false ? photoReply.message : null));
+  const [alert, setAlert] = useAutoHide<string>(() => (photoReply?.ok === false ? photoReply.message : null));
   const fileInput = useRef<HTMLInputElement>(null);
   const uploading = photo.state !== "idle";
   const saving = name.state !== "idle";
 
-  const [form, fields] = useForm({
+  const [form, fields] = useValibotForm(ProfileNameSchema, {
     id: "profile-name",
     lastResult: saving ? undefined : nameReply?.result,
     defaultValue: { full_name: profile.fullName },
-    onValidate: ({ formData }) => parseWithValibot(formData, { schema: ProfileNameSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
   });
-
-  // The inline alert hides itself after 4 s (docs/product-spec.md §9).
-  useEffect(() => {
-    if (!alert) return;
-    const t = setTimeout(() => setAlert(null), 4000);
-    return () => clearTimeout(t);
-  }, [alert]);
 
   return (
     <section aria-labelledby="info-title" className="rounded-xl border border-border bg-surface p-6">
@@ -105,24 +96,12 @@ export function ProfileInfo({
           {editing ? (
             <name.Form method="post" {...getFormProps(form)} className="flex max-w-sm flex-col gap-3">
               <input type="hidden" name="intent" value="profile-name" />
-              <div>
-                <Label htmlFor={fields.full_name.id}>Full Name</Label>
-                <Input
-                  {...getInputProps(fields.full_name, { type: "text" })}
-                  key={fields.full_name.key}
-                  className="mt-1"
-                  autoComplete="name"
-                />
-                <FieldError id={fields.full_name.errorId} errors={fields.full_name.errors} />
-              </div>
+              <InputField meta={fields.full_name} type="text" label="Full Name" autoComplete="name" />
               <div className="flex gap-2">
                 <Button type="button" variant="outline" onClick={() => setEditing(false)}>
                   Cancel
                 </Button>
-                <Button type="submit" disabled={saving}>
-                  {saving && <Loader2 className="h-4 w-4 animate-spin" aria-hidden />}
-                  Save
-                </Button>
+                <SubmitButton busy={saving}>Save</SubmitButton>
               </div>
             </name.Form>
           ) : (

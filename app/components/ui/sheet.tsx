@@ -1,6 +1,6 @@
-import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
 import type { ReactNode } from "react";
+import { CloseButton } from "./dialog";
 
 /** A side drawer on Radix Dialog: focus trap, Escape to close, labelled for screen readers. */
 export function Sheet({
@@ -27,9 +27,7 @@ export function Sheet({
         >
           <div className="mb-2 flex items-center justify-between">
             <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
-            <Dialog.Close className="rounded-md p-2 hover:bg-surface-2" aria-label="Close menu">
-              <X className="h-5 w-5" aria-hidden />
-            </Dialog.Close>
+            <CloseButton label="Close menu" className="p-2" />
           </div>
           {children}
         </Dialog.Content>

@@ -1,0 +1,41 @@
+import { type FieldMetadata, getInputProps } from "@conform-to/react";
+import type { ComponentProps, ReactNode } from "react";
+import { FieldError, Input, Label } from "~/components/ui/input";
+
+/** A form row for a conform field: its label, the control (children) and the field's first error. */
+export function FormField<Schema>({
+  meta,
+  label,
+  children,
+}: {
+  meta: FieldMetadata<Schema>;
+  label: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <Label htmlFor={meta.id}>{label}</Label>
+      {children}
+      <FieldError id={meta.errorId} errors={meta.errors} />
+    </div>
+  );
+}
+
+/** A labelled Input for a conform field; id, name, default value and aria attributes come from conform. */
+export function InputField<Schema>({
+  meta,
+  label,
+  type,
+  ...props
+}: {
+  meta: FieldMetadata<Schema>;
+  label: ReactNode;
+  type: "text" | "email" | "password" | "number";
+} & Omit<ComponentProps<"input">, "type" | "className">) {
+  return (
+    <FormField meta={meta} label={label}>
+      {/* The key remounts the input when conform resets the field. */}
+      <Input {...getInputProps(meta, { type })} key={meta.key} className="mt-1" {...props} />
+    </FormField>
+  );
+}
