@@ -1,16 +1,48 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig, defineProject } from "vitest/config";
 import { startFakeResend } from "./tests/support/fake-resend";
 
 const alias = { "~": fileURLToPath(new URL("./app", import.meta.url)) };
-const D1_ID = "00000000-0000-4000-8000-00000000d1d1";
+
+/** A built Worker's configuration: what `react-router build` made of its wrangler.toml. */
+interface BuiltConfig {
+  compatibility_date: string;
+  compatibility_flags: string[];
+  vars: Record<string, string>;
+  d1_databases: { database_id: string }[];
+}
+const builtConfig = (path: string): BuiltConfig => JSON.parse(readFileSync(path, "utf8"));
+const APP_CONFIG = "./build/server/wrangler.json";
+const MAIL_DIR = "./dist/dunly_mail";
+
+/** The built mail Worker (its bundle and chunks, entry first) on the app's D1, with these values. */
+function mailWorker(bindings: Record<string, string>) {
+  const mail = builtConfig(`${MAIL_DIR}/wrangler.json`);
+  return {
+    name: "dunly-mail",
+    modulesRoot: MAIL_DIR,
+    modules: [
+      "index.js",
+      ...readdirSync(`${MAIL_DIR}/assets`).flatMap((f) => (f.endsWith(".js") ? [`assets/${f}`] : [])),
+    ].map((f) => ({ type: "ESModule" as const, path: `${MAIL_DIR}/${f}` })),
+    compatibilityDate: mail.compatibility_date,
+    compatibilityFlags: mail.compatibility_flags,
+    // The same database as the app Worker, as in both wrangler.toml files.
+    d1Databases: { DB: builtConfig(APP_CONFIG).d1_databases[0].database_id },
+    bindings,
+  };
+}
+
+const migrations = () => readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
 
 /**
- * Two layers (docs/architecture.md §2): pure unit tests next to the code, and integration tests inside
+ * Three layers (docs/architecture.md §2): pure unit tests next to the code; integration tests inside
  * workerd against the built app Worker (build/server) and mail Worker (dist/dunly_mail), so they
- * exercise exactly what `wrangler dev` and production run. `npm test` builds first.
+ * exercise exactly what `wrangler dev` and production run, with APP_ENV=test; and the production
+ * project, the same build with the committed (production) configuration and only the secrets a
+ * deployment sets. `npm test` builds first.
  */
 export default defineConfig({
   test: {
@@ -31,39 +63,25 @@ export default defineConfig({
             const resend = await startFakeResend();
             return {
               main: "./build/server/index.js",
-              wrangler: { configPath: "./build/server/wrangler.json" },
+              wrangler: { configPath: APP_CONFIG },
               miniflare: {
                 bindings: {
                   APP_ENV: "test",
+                  // Not set: absolute URLs use the request's origin, as on `npm run dev`.
+                  APP_ORIGIN: "",
+                  IMAGE_URL_SECRET: "test-image-url-secret",
                   GOOGLE_CLIENT_ID: "test-google-client",
                   GOOGLE_CLIENT_SECRET: "test-google-secret",
-                  TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url))),
+                  TEST_MIGRATIONS: await migrations(),
                   FAKE_RESEND_URL: resend.url,
                 },
                 workers: [
-                  {
-                    name: "dunly-mail",
-                    // The built bundle and its chunks, listed explicitly (entry first).
-                    modulesRoot: "./dist/dunly_mail",
-                    modules: [
-                      "index.js",
-                      ...readdirSync("./dist/dunly_mail/assets")
-                        .filter((f) => f.endsWith(".js"))
-                        .map((f) => `assets/${f}`),
-                    ].map((f) => ({
-                      type: "ESModule" as const,
-                      path: `./dist/dunly_mail/${f}`,
-                    })),
-                    compatibilityDate: "2026-10-01",
-                    compatibilityFlags: ["nodejs_compat"],
-                    d1Databases: { DB: D1_ID },
-                    bindings: {
-                      APP_ENV: "test",
-                      MAIL_FROM_ADDRESS: "reminders@dunly.test",
-                      RESEND_BASE_URL: resend.url,
-                      RESEND_API_KEY: "re_test_key",
-                    },
-                  },
+                  mailWorker({
+                    APP_ENV: "test",
+                    MAIL_FROM_ADDRESS: "reminders@dunly.test",
+                    RESEND_BASE_URL: resend.url,
+                    RESEND_API_KEY: "re_test_key",
+                  }),
                 ],
               },
             };
@@ -74,6 +92,39 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           setupFiles: ["./tests/integration/setup.ts"],
           // workerd on a 2-core CI machine: a cold first request can take seconds; 5 s was flaky.
+          testTimeout: 20_000,
+        },
+      }),
+      defineProject({
+        resolve: { alias },
+        plugins: [
+          cloudflareTest(async () => {
+            const app = builtConfig(APP_CONFIG);
+            const mail = builtConfig(`${MAIL_DIR}/wrangler.json`);
+            return {
+              main: "./build/server/index.js",
+              wrangler: { configPath: APP_CONFIG },
+              miniflare: {
+                bindings: {
+                  // The committed vars again, over any local .dev.vars the build copied beside them.
+                  ...app.vars,
+                  // Only what a deployment adds with `wrangler secret put`; Google with its client id.
+                  IMAGE_URL_SECRET: "production-test-image-url-secret",
+                  GOOGLE_CLIENT_ID: "production-google-client",
+                  GOOGLE_CLIENT_SECRET: "production-google-secret",
+                  SIGNIN_LIMIT_PER_CLIENT: "",
+                  TEST_MIGRATIONS: await migrations(),
+                },
+                // The committed vars and no RESEND_API_KEY: the secret a deployment may have forgotten.
+                workers: [mailWorker({ ...mail.vars, RESEND_API_KEY: "" })],
+              },
+            };
+          }),
+        ],
+        test: {
+          name: "production",
+          include: ["tests/production/**/*.test.ts"],
+          setupFiles: ["./tests/integration/setup.ts"],
           testTimeout: 20_000,
         },
       }),

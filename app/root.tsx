@@ -14,6 +14,7 @@ import { type HeaderUser, SiteFooter, SiteHeader } from "~/components/site-heade
 import { AppToaster, notify } from "~/components/toast";
 import { getApp } from "~/lib/context.server";
 import { signedImageUrl } from "~/lib/images.server";
+import { useNonce } from "~/lib/nonce";
 import { DEFAULT_THEME, themeBootScript } from "~/lib/theme";
 import { readFlashToast } from "~/lib/toast.server";
 import { markHydrated } from "~/lib/use-form-result";
@@ -36,15 +37,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
+  // Every inline script carries the nonce this response's Content-Security-Policy names.
+  const nonce = useNonce();
   return (
     <html lang="en" data-theme={DEFAULT_THEME} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours (no user data) that must run before paint. */}
-        <script dangerouslySetInnerHTML={{ __html: themeBootScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeBootScript }} />
         <Meta />
-        <Links />
+        <Links nonce={nonce} />
       </head>
       <body className="flex min-h-dvh flex-col font-sans antialiased">
         <a
@@ -59,8 +62,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </main>
         <SiteFooter />
         <AppToaster />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

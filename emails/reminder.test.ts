@@ -114,6 +114,36 @@ describe("renderReminder", () => {
     }
   });
 
+  it("shows hostile names without line breaks, bidi or zero-width characters, and the sender's without addresses or links", async () => {
+    const { html, text, subject } = await renderReminder(
+      base("single", 2, {
+        receiverName: "Jo\u200bhn\u202e Doe\r\nBcc: x",
+        senderName: "\u2066Jane\u200d Smith\u2069 <pay@evil.test> https://evil.test/pay www.evil.test evil.test",
+        senderCompany: {
+          name: "Acme\ufeff Inc. (acme-billing.com)",
+          address: "1 Main\u202e St\r\nSpringfield\u200f\u2028evil.test",
+        },
+      }),
+    );
+    // (The HTML's hidden preview line pads with zero-width characters of its own.)
+    for (const out of [text, subject]) {
+      expect(out).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/);
+    }
+    for (const out of [html, text]) {
+      expect(out).toContain("John Doe Bcc: x");
+      expect(out).toContain("on behalf of Jane Smith.");
+      expect(out).toContain("Acme Inc.");
+      expect(out).not.toContain("acme-billing.com");
+      expect(out).not.toContain("pay@evil.test");
+      expect(out).not.toContain("https://evil.test");
+      expect(out).not.toContain("www.evil.test");
+      expect(out).toContain("1 Main St");
+      expect(out).toContain("Springfield");
+    }
+    // The address is the user's own text, not a name: its lines stay, cleaned.
+    expect(text).toContain("evil.test");
+  });
+
   it("falls back to the sender's address when the sender name is empty", async () => {
     const { text } = await renderReminder(base("single", 1, { senderName: "" }));
     expect(text).toContain("on behalf of jane@example.com");

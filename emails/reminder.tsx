@@ -1,5 +1,6 @@
 import { Heading, Link, Section, Text } from "@react-email/components";
 import { parseCalendarDate } from "../app/domain/calendar-date";
+import { oneLine, safeDisplayName, safeLines } from "../app/domain/header-safe";
 import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
 import type { Tone } from "../app/domain/strategies";
@@ -69,16 +70,20 @@ function blankToNull(value: string | null | undefined): string | null {
   return trimmed ? trimmed : null;
 }
 
-/** Formats the values and fills in the copy; shared by the component and renderReminder. */
+/**
+ * Formats the values and fills in the copy; shared by the component and renderReminder. Names are
+ * shown on one line without invisible characters, and the sender's and the company's without
+ * anything that looks like an address or a link (app/domain/header-safe.ts), whoever calls.
+ */
 export function reminderContent(props: ReminderEmailProps): ReminderContent {
   const amount = formatMoney(props.amountCents, props.currency);
   const dueDate = formatDueDate(props.dueDate);
   const invoiceNumber = blankToNull(props.invoiceNumber);
   const senderEmail = blankToNull(props.senderEmail);
   // A re-sent reminder may carry an empty sender name; the address still says who it is.
-  const senderName = blankToNull(props.senderName) ?? senderEmail ?? "";
+  const senderName = blankToNull(safeDisplayName(props.senderName)) ?? senderEmail ?? "";
   const copy = resolveCopy(props.template, props.tone, {
-    receiverName: props.receiverName,
+    receiverName: oneLine(props.receiverName),
     senderName,
     amount,
     dueDate,
@@ -93,11 +98,8 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     invoiceLink: safeHttpUrl(props.invoiceLink),
     senderName,
     senderEmail,
-    companyName: blankToNull(company?.name),
-    companyAddressLines: (company?.address ?? "")
-      .split(/\r?\n/)
-      .map((line) => line.trim())
-      .filter(Boolean),
+    companyName: blankToNull(safeDisplayName(company?.name ?? "")),
+    companyAddressLines: safeLines(company?.address ?? ""),
   };
 }
 

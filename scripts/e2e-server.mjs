@@ -1,11 +1,30 @@
 // Serves the production build with wrangler dev for Playwright: a fresh local D1 (migrations
-// applied), the mail Worker beside the app, APP_ENV=test so the dev mailbox is on.
+// applied), the mail Worker beside the app, APP_ENV=test so the dev mailbox and dev outbox are on.
+// The built wrangler.json files are the production configuration; the test values go in a
+// .dev.vars beside each (wrangler dev's local override; `--var` reaches only the first Worker).
 import { spawn, spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
 
 const port = process.env.E2E_PORT ?? "8788";
 const persist = ".wrangler/e2e-state";
 rmSync(persist, { recursive: true, force: true });
+
+/** Writes a .dev.vars file (replacing any the build copied from a local .dev.vars). */
+function writeDevVars(dir, vars) {
+  const lines = Object.entries(vars).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+  writeFileSync(`${dir}/.dev.vars`, `${lines.join("\n")}\n`);
+}
+
+writeDevVars("build/server", {
+  APP_ENV: "test",
+  // Empty: links use the origin the browser is on.
+  APP_ORIGIN: "",
+  IMAGE_URL_SECRET: randomBytes(32).toString("hex"),
+  // Every journey signs in a new user from 127.0.0.1; the per-address limit still applies.
+  SIGNIN_LIMIT_PER_CLIENT: "1000",
+});
+writeDevVars("dist/dunly_mail", { APP_ENV: "test", RESEND_API_KEY: "" });
 
 const migrate = spawnSync(
   "wrangler",
@@ -28,11 +47,6 @@ const server = spawn(
     port,
     "--ip",
     "127.0.0.1",
-    "--var",
-    "APP_ENV:test",
-    // Every journey signs in a new user from 127.0.0.1; the per-address limit still applies.
-    "--var",
-    "SIGNIN_LIMIT_PER_CLIENT:1000",
     "--show-interactive-dev-session=false",
   ],
   { stdio: "inherit" },

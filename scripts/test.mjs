@@ -1,6 +1,7 @@
 // `npm test`: every test, in the order that fails fastest. Type check (the commands of
 // `npm run typecheck`), build (the integration and end-to-end tests run against the production
-// build), unit + integration tests (vitest, the latter inside workerd), then Playwright in
+// build), bundle sizes (`wrangler deploy --dry-run` of both Workers), unit + integration +
+// production-configuration tests (vitest, the latter two inside workerd), then Playwright in
 // Debian's Chromium.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -27,6 +28,8 @@ const steps = [
   ["Type check", "react-router", ["typegen"]],
   ["Type check", "tsc", ["--noEmit"]],
   ["Build", "react-router", ["build"]],
+  // Both Workers dry-run deployed from the build; each must stay under 1 MiB gzip.
+  ["Bundle size", "node", ["scripts/check-bundles.mjs"]],
   ["Unit and integration tests", "vitest", ["run"]],
   ["End-to-end tests", "playwright", ["test"]],
 ];

@@ -1,7 +1,15 @@
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import { type Db, getDb } from "~/db/client.server";
-import { ImageRejected, isOwnImageKey, signedImageUrl, storeProfileImage } from "~/lib/images.server";
+import { BodyTooLarge, readBodyWithin } from "~/lib/body-limit.server";
+import {
+  IMAGE_TOO_LARGE,
+  ImageRejected,
+  isOwnImageKey,
+  MAX_IMAGE_BYTES,
+  signedImageUrl,
+  storeProfileImage,
+} from "~/lib/images.server";
 import { createDebtor, debtorToJson, deleteDebtor, getDebtor, listDebtors, updateDebtor } from "~/models/debtor.server";
 import {
   createOrganization,
@@ -47,6 +55,16 @@ function fieldErrors(issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]):
   for (const [key, messages] of Object.entries(flat.nested ?? {})) if (messages) errors[key] = messages;
   if (flat.root) errors._ = flat.root;
   return errors;
+}
+
+/** Far past any account's rows, and an integer SQLite takes. */
+const MAX_OFFSET = 1_000_000_000;
+
+/** A whole number from the query, clamped to [min, max]; `fallback` when absent or not a number. */
+function queryInt(value: string | undefined, fallback: number, min: number, max: number) {
+  const n = Number(value);
+  if (value === undefined || value.trim() === "" || Number.isNaN(n)) return fallback;
+  return Math.min(Math.max(Math.floor(n), min), max);
 }
 
 /** The JSON body, or null when it is not a JSON object. */
@@ -197,11 +215,12 @@ api.put("/r2", async (c) => {
   if (!key.startsWith(`${me(c).id}/`)) return fail(c, 403, "The key is not under the signed-in user");
   if (!isOwnImageKey(key, me(c).id))
     return fail(c, 400, "Invalid key", { key: ["Please use only lower-case letters and digits after the user id"] });
-  const declared = Number(c.req.header("Content-Length") ?? 0);
-  if (declared > 5 * 1024 * 1024) return fail(c, 413, "The image is too large. Please choose one of at most 5 MB.");
   try {
-    await storeProfileImage(c.env, me(c).id, await c.req.arrayBuffer(), key);
+    // Counted while it streams: a chunked upload is cut off at 5 MB, whatever Content-Length says.
+    const body = await readBodyWithin(c.req.raw, MAX_IMAGE_BYTES);
+    await storeProfileImage(c.env, me(c).id, body.buffer, key);
   } catch (error) {
+    if (error instanceof BodyTooLarge) return fail(c, 413, IMAGE_TOO_LARGE);
     if (error instanceof ImageRejected)
       return fail(c, error.message.startsWith("Unsupported") ? 415 : 413, error.message);
     throw error;
@@ -214,8 +233,8 @@ api.put("/r2", async (c) => {
 api.get("/debtors", async (c) => {
   const denied = ownerMismatch(c, c.req.query("fb_uuid"));
   if (denied) return denied;
-  const limit = Math.min(Math.max(Number(c.req.query("limit") ?? 200) || 200, 1), 500);
-  const offset = Math.max(Number(c.req.query("offset") ?? 0) || 0, 0);
+  const limit = queryInt(c.req.query("limit"), 200, 1, 500);
+  const offset = queryInt(c.req.query("offset"), 0, 0, MAX_OFFSET);
   const rows = await listDebtors(getDb(c.env.DB), me(c).id, { limit, offset });
   return c.json(rows.map((d) => debtorToJson(d, me(c).id)));
 });

@@ -4,6 +4,7 @@ import { readCookie, SESSION_COOKIE, sessionCookie, validateSessionToken } from 
 import { getDb } from "~/db/client.server";
 import { readConfig } from "~/lib/config.server";
 import { createAppContext } from "~/lib/context.server";
+import { newNonce, withSecurityHeaders } from "~/lib/security-headers.server";
 import { api } from "./api";
 import { devRoutes } from "./dev";
 import type { AppBindings } from "./hono-env";
@@ -17,6 +18,14 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Builds the Worker: configuration, CSRF and session first, then Hono's routes, then React Router for pages. */
 export function createApp() {
   const app = new Hono<AppBindings>();
+
+  // Security headers on every response, a fresh script nonce for each (docs/architecture.md §7).
+  app.use("*", async (c, next) => {
+    const nonce = newNonce();
+    c.set("nonce", nonce);
+    await next();
+    c.res = withSecurityHeaders(c.res, nonce);
+  });
 
   // Configuration: validated once per request, so a bad deployment fails loudly, naming the value.
   app.use("*", async (c, next) => {
@@ -57,6 +66,7 @@ export function createApp() {
         config: c.get("config"),
         ctx: c.executionCtx as ExecutionContext,
         user: c.get("user"),
+        nonce: c.get("nonce"),
       }),
     ),
   );

@@ -1,5 +1,6 @@
-import { getDb } from "~/db/client.server";
-import { oneLine } from "~/domain/header-safe";
+import { type Db, getDb } from "~/db/client.server";
+import { oneLine, safeDisplayName, safeLines } from "~/domain/header-safe";
+import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLimits } from "~/domain/limits";
 import { outstandingCents } from "~/domain/money";
 import { advancePast, type OccurrenceStatus } from "~/domain/occurrence";
 import { type PresetId, type TemplateId, templateForStep } from "~/domain/presets";
@@ -7,9 +8,11 @@ import { senderDisplayName } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
 import {
   claimOccurrence,
+  countedInstants,
   type Delivery,
   markDeliveryFailed,
   markDeliverySent,
+  recordDeferral,
   recordDeliveryError,
 } from "~/models/delivery.server";
 import {
@@ -31,18 +34,24 @@ const MAX_SEND_ATTEMPTS = 5;
 const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 15 * 60_000, 30 * 60_000] as const;
 /** An alarm that fires this early is not due yet: it re-arms for the real time. */
 const EARLY_TOLERANCE_MS = 1_000;
+/** A deferred occurrence whose limit has room again by the time it is looked at tries again this soon. */
+const DEFER_RECHECK_MS = 60_000;
 
 export type FireOutcome =
   | { kind: "gone" } // deleted, disabled or completed: no alarm
   | { kind: "not-due"; nextAlarmAt: number }
   | { kind: "retry"; nextAlarmAt: number; attempt: number; error: string }
+  // held back by a sending limit: nothing sent, the same occurrence is tried again at nextAlarmAt
+  | { kind: "deferred"; nextAlarmAt: number; occurrenceKey: string; reason: string }
   | { kind: "done"; status: "sent" | "failed" | "skipped" | "duplicate"; nextAlarmAt: number | null };
 
 /**
  * Fires the occurrence a schedule is due for: exactly-once effect on top of at-least-once alarms.
  * The delivery row (unique occurrence key) is written before the provider is called, the key is
- * the provider's Idempotency-Key, and an occurrence already 'sent' or 'failed' sends nothing.
- * `attempt` counts alarm retries of this occurrence (1 = first try).
+ * the provider's Idempotency-Key, and an occurrence already 'sent' or 'failed' sends nothing. A
+ * claim over a sending limit (app/domain/limits.ts) is 'deferred': nothing is sent and the same
+ * occurrence is fired again when the limit has room. `attempt` counts alarm retries of this
+ * occurrence (1 = first try).
  */
 export async function fireSchedule(env: Env, scheduleId: string, now: number, attempt = 1): Promise<FireOutcome> {
   const db = getDb(env.DB);
@@ -53,6 +62,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
 
   const {
     user,
+    plan,
     debtors: [debtor],
     org,
   } = await getSenderAndDebtors(db, s.ownerId, [s.debtorId], s.organizationId);
@@ -65,6 +75,8 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
     return { kind: "done", status: "skipped", nextAlarmAt: completed ? null : await currentAlarm(db, s.id) };
   }
 
+  const limits = sendingLimits(plan);
+  const recipient = recipientKey(debtor.email);
   const delivery = await claimOccurrence(
     db,
     {
@@ -74,9 +86,12 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
       scheduledAt,
       template: templateForStep(s.preset as PresetId, s.templateStep),
       tone: toTone(debtor.activeStrategy),
+      recipient,
     },
     now,
+    limits,
   );
+  if (delivery.status === "deferred") return defer(db, s, delivery, recipient, limits, now);
 
   let status: OccurrenceStatus;
   if (delivery.status === "sending") {
@@ -105,6 +120,26 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
   return { kind: "done", status, nextAlarmAt: advanced ? next.nextRunAt : await currentAlarm(db, s.id) };
 }
 
+/**
+ * A sending limit held the occurrence back: the deferred delivery says which and until when, the
+ * schedule stays on this occurrence (same key) and the alarm comes back once the limit has room.
+ */
+async function defer(
+  db: Db,
+  s: Schedule,
+  delivery: Delivery,
+  recipient: string,
+  limits: SendingLimits,
+  now: number,
+): Promise<FireOutcome> {
+  const wait = limitWait(await countedInstants(db, s.ownerId, recipient, now), limits);
+  const reason = deferralMessage(wait, recipient, s.timeZone);
+  await recordDeferral(db, delivery.id, reason);
+  // Room already (a slot freed since the claim): look again shortly rather than wait.
+  const nextAlarmAt = wait && wait.until > now ? wait.until : now + DEFER_RECHECK_MS;
+  return { kind: "deferred", nextAlarmAt, occurrenceKey: delivery.occurrenceKey, reason };
+}
+
 /** The reminder of a claimed delivery: its template and tone, the debtor's outstanding amount, header-safe names. */
 function reminderFor(
   s: Schedule,
@@ -113,14 +148,16 @@ function reminderFor(
   debtor: Debtor,
   org: SenderOrganization | undefined,
 ): ReminderMessage {
+  // No address, link or invisible character in a name: it becomes the From header's display name.
+  const senderName = safeDisplayName(senderDisplayName(user, org)) || safeDisplayName(user.fullName);
   return {
     to: debtor.email,
     template: delivery.template as TemplateId,
     tone: toTone(delivery.tone),
-    receiverName: debtor.fullName,
-    senderName: oneLine(senderDisplayName(user, org)),
+    receiverName: oneLine(debtor.fullName),
+    senderName,
     senderEmail: user.email,
-    senderCompany: org ? { name: oneLine(org.name), address: org.address } : null,
+    senderCompany: org ? { name: safeDisplayName(org.name), address: safeLines(org.address).join("\n") } : null,
     amountCents: outstandingCents(debtor),
     currency: debtor.currency,
     dueDate: s.dueDate,

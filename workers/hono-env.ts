@@ -9,5 +9,7 @@ export type AppBindings = {
     config: AppConfig;
     /** The signed-in user from the session cookie, or null for a visitor. */
     user: SessionUser | null;
+    /** This response's script nonce, named by its Content-Security-Policy. */
+    nonce: string;
   };
 };

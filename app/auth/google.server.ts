@@ -2,7 +2,7 @@ import { decodeIdToken, Google, generateCodeVerifier, generateState } from "arct
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { oauthAccounts, oauthStates, users } from "~/db/schema";
-import type { AppConfig } from "~/lib/config.server";
+import { type AppConfig, appOrigin } from "~/lib/config.server";
 import { nameFromEmail } from "~/models/user.server";
 import { generateId, hashToken } from "./crypto.server";
 import { isSecureOrigin } from "./session.server";
@@ -11,17 +11,18 @@ export const GOOGLE_STATE_COOKIE = "google_oauth_state";
 const STATE_TTL = 10 * 60 * 1000;
 
 /** What Google sign-in needs from the configuration. */
-type GoogleConfig = Pick<AppConfig, "GOOGLE_CLIENT_ID" | "GOOGLE_CLIENT_SECRET">;
+type GoogleConfig = Pick<AppConfig, "APP_ENV" | "APP_ORIGIN" | "GOOGLE_CLIENT_ID" | "GOOGLE_CLIENT_SECRET">;
 
-export function isGoogleConfigured(config: GoogleConfig) {
+export function isGoogleConfigured(config: Pick<GoogleConfig, "GOOGLE_CLIENT_ID" | "GOOGLE_CLIENT_SECRET">) {
   return Boolean(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET);
 }
 
+/** The redirect URI is on APP_ORIGIN (registered with Google), never on the request's Host. */
 function googleClient(config: GoogleConfig, url: URL) {
   return new Google(
     config.GOOGLE_CLIENT_ID ?? "",
     config.GOOGLE_CLIENT_SECRET ?? "",
-    `${url.origin}/auth/google/callback`,
+    new URL("/auth/google/callback", appOrigin(config, url)).href,
   );
 }
 

@@ -1,7 +1,8 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
-import { reply } from "~/lib/action-result.server";
+import { readForm, reply } from "~/lib/action-result.server";
+import { appOrigin } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { SignInSchema } from "~/schemas/auth";
@@ -17,7 +18,9 @@ const SIGN_IN_FAILED = "We could not send the sign-in e-mail. Please try again."
  */
 export async function requestMagicLink(request: Request, context: Readonly<RouterContextProvider>) {
   const { env, config } = getApp(context);
-  const formData = await request.formData();
+  const form = await readForm(request);
+  if ("refused" in form) return form.refused;
+  const { formData } = form;
   const submission = parseWithValibot(formData, { schema: SignInSchema });
   if (submission.status !== "success") {
     return reply("sign-in", { status: 400, result: submission.reply() });
@@ -29,7 +32,8 @@ export async function requestMagicLink(request: Request, context: Readonly<Route
     return reply("sign-in", { status: 429, message: SIGN_IN_LIMITED, result: submission.reply() });
   }
   const token = await createLoginToken(db, email, safeRedirect(submission.value.redirectTo));
-  const url = new URL("/auth/verify", request.url);
+  // The link's origin is APP_ORIGIN, never the Host header a client chose.
+  const url = new URL("/auth/verify", appOrigin(config, request.url));
   url.searchParams.set("token", token);
   if (config.APP_ENV !== "production") console.log(`[dunly] sign-in link for ${email}: ${url.href}`);
   const sent = await env.MAILER.sendSignInLink({

@@ -169,9 +169,12 @@ export const deliveries = sqliteTable(
     occurrenceKey: text("occurrence_key").notNull(),
     template: text("template").notNull(),
     tone: integer("tone").notNull(),
-    status: text("status", { enum: ["sending", "sent", "failed", "bounced"] })
+    // 'deferred': held back by a sending limit, sent later under the same key (docs/architecture.md §4).
+    status: text("status", { enum: ["sending", "sent", "failed", "bounced", "deferred"] })
       .notNull()
       .default("sending"),
+    // The debtor's address when claimed, lower-cased: the per-address daily cap counts by it (0003).
+    recipient: text("recipient"),
     providerId: text("provider_id"),
     error: text("error"),
     createdAt: integer("created_at").notNull().default(nowMs),
@@ -181,6 +184,7 @@ export const deliveries = sqliteTable(
     uniqueIndex("deliveries_occurrence_key_idx").on(t.occurrenceKey),
     index("deliveries_owner_idx").on(t.ownerId, t.createdAt),
     index("deliveries_debtor_idx").on(t.debtorId, t.createdAt),
+    index("deliveries_recipient_idx").on(t.recipient, t.createdAt),
   ],
 );
 

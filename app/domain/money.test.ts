@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatMoney, fromCents, outstandingCents, toCents } from "./money";
+import { formatMoney, fromCents, hasAtMostTwoDecimals, MAX_AMOUNT, outstandingCents, toCents } from "./money";
 
 describe("money", () => {
   it("converts decimal amounts to cents without float drift", () => {
@@ -18,5 +19,30 @@ describe("money", () => {
     expect(outstandingCents({ debtCents: 123450, paidCents: 23450 })).toBe(100000);
     expect(outstandingCents({ debtCents: 100, paidCents: 100 })).toBe(0);
     expect(outstandingCents({ debtCents: 100, paidCents: 150 })).toBe(-50);
+  });
+  it("accepts whole cents and refuses amounts with more decimals", () => {
+    for (const ok of [1, 19.99, 0.1, 0.3, 5.5, 1.1, 999_999_999.99, MAX_AMOUNT])
+      expect(hasAtMostTwoDecimals(ok)).toBe(true);
+    for (const bad of [1.005, 0.1 + 0.2, 19.999, 1.0000001, 0.001, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(hasAtMostTwoDecimals(bad)).toBe(false);
+    }
+  });
+  it("round-trips every whole-cent amount up to the maximum, as typed", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: MAX_AMOUNT * 100 }), (cents) => {
+        // The amount as a user types it ("1234.05"), parsed like the form and the API do.
+        const typed = Number(`${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`);
+        expect(hasAtMostTwoDecimals(typed)).toBe(true);
+        expect(toCents(typed)).toBe(cents);
+      }),
+    );
+  });
+  it("refuses every amount with a third decimal that is not zero", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: MAX_AMOUNT * 100 - 1 }), fc.integer({ min: 1, max: 9 }), (cents, extra) => {
+        const typed = Number(`${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}${extra}`);
+        expect(hasAtMostTwoDecimals(typed)).toBe(false);
+      }),
+    );
   });
 });

@@ -3,6 +3,14 @@ const DEFAULT_CURRENCY = "USD";
 /** The largest debt we accept, far below where cents stop being exact integers. */
 export const MAX_AMOUNT = 1_000_000_000;
 
+/**
+ * True when an amount is a whole number of cents (19.99, 5, 0.1): converting it to cents loses
+ * nothing. 1.005 is not: storing it would silently round.
+ */
+export function hasAtMostTwoDecimals(amount: number): boolean {
+  return Number.isFinite(amount) && Number(amount.toFixed(2)) === amount;
+}
+
 /** A decimal amount (19.99) in cents (1999), rounded so float drift cannot lose a cent. */
 export function toCents(amount: number): number {
   return Math.round(amount * 100);

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "react-router";
 import type { ActionResult } from "./action-result";
+import { readFormWithin } from "./body-limit.server";
 import { safeRedirect } from "./redirect";
 import { flashToastCookie } from "./toast.server";
 
@@ -36,6 +37,24 @@ export function replyOrRedirect(formData: FormData, intent: string, init: ReplyI
   const to = safeRedirect(formData.get("redirectTo"));
   if (!to || (init.status ?? 200) >= 400) return reply(intent, init);
   return redirect(to, { headers: { "Set-Cookie": flashToastCookie({ kind: "success", message: init.message }) } });
+}
+
+const FORM_UNREADABLE = "The form could not be read. Please reload the page and try again.";
+const FORM_TOO_LARGE = "The form is too large.";
+
+/**
+ * The posted form, or the reply to answer instead of a 500: 400 for a body that is no form (a
+ * broken multipart envelope), 413 past `maxBytes` (counted while streaming). Every action reads
+ * its form with this.
+ */
+export async function readForm(
+  request: Request,
+  { maxBytes, tooLarge }: { maxBytes?: number; tooLarge?: { intent: string; message: string } } = {},
+) {
+  const read = await readFormWithin(request, maxBytes);
+  if ("formData" in read) return read;
+  if (read.error === "malformed") return { refused: reply("", { status: 400, message: FORM_UNREADABLE }) };
+  return { refused: reply(tooLarge?.intent ?? "", { status: 413, message: tooLarge?.message ?? FORM_TOO_LARGE }) };
 }
 
 /** The intent field of a form post ('' when missing). */

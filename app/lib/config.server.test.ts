@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { readConfig } from "./config.server";
+import { appOrigin, readConfig } from "./config.server";
 
 /** What wrangler.toml ships, plus the secrets a production deployment adds. */
 const good = {
   APP_ENV: "production",
+  APP_ORIGIN: "https://dunly.app",
   CHECKOUT_URL_SOFT: "https://buy.stripe.com/test_dunly_soft",
   CHECKOUT_URL_MEDIUM: "https://buy.stripe.com/test_dunly_medium",
   CHECKOUT_URL_AGGRESSIVE: "https://buy.stripe.com/test_dunly_aggressive",
@@ -59,12 +60,63 @@ describe("readConfig", () => {
     ["CHECKOUT_URL_MEDIUM", "not a url", 'CHECKOUT_URL_MEDIUM must be a URL (got "not a url")'],
     ["CHECKOUT_URL_AGGRESSIVE", "https://", 'CHECKOUT_URL_AGGRESSIVE must be a URL (got "https://")'],
     ["GOOGLE_CLIENT_ID", 42, "GOOGLE_CLIENT_ID must be a string (got 42)"],
+    ["APP_ORIGIN", 42, "APP_ORIGIN must be a string (got 42)"],
+    ...[
+      "dunly.app",
+      "https://dunly.app/app",
+      "https://dunly.app/?next=/",
+      "https://dunly.app/#top",
+      "https://admin:pw@dunly.app",
+      "ftp://dunly.app",
+      "not a url",
+    ].map((value): [string, string, string] => [
+      "APP_ORIGIN",
+      value,
+      `APP_ORIGIN must be an origin such as https://dunly.app (no path, query or credentials) (got ${JSON.stringify(value)})`,
+    ]),
     ["SIGNIN_LIMIT_PER_CLIENT", "0", 'SIGNIN_LIMIT_PER_CLIENT must be a positive whole number (got "0")'],
     ["SIGNIN_LIMIT_PER_CLIENT", "-5", 'SIGNIN_LIMIT_PER_CLIENT must be a positive whole number (got "-5")'],
     ["SIGNIN_LIMIT_PER_CLIENT", "1.5", 'SIGNIN_LIMIT_PER_CLIENT must be a positive whole number (got "1.5")'],
     ["SIGNIN_LIMIT_PER_CLIENT", "many", 'SIGNIN_LIMIT_PER_CLIENT must be a positive whole number (got "many")'],
   ])("names a bad %s (%j)", (name, value, message) => {
     expect(configError({ ...good, [name]: value })).toBe(`Configuration error: ${message}`);
+  });
+
+  it("reads APP_ORIGIN as an origin, without a trailing slash", () => {
+    expect(readConfig({ ...good, APP_ORIGIN: "https://dunly.app/" }).APP_ORIGIN).toBe("https://dunly.app");
+    expect(readConfig({ ...good, APP_ORIGIN: "http://localhost:5173" }).APP_ORIGIN).toBe("http://localhost:5173");
+  });
+
+  describe("production fails closed", () => {
+    it.each(["APP_ORIGIN", "IMAGE_URL_SECRET"])("names %s missing or empty in production", (name) => {
+      const message = `Configuration error: ${name} is missing (required when APP_ENV is production)`;
+      expect(configError({ ...good, [name]: undefined })).toBe(message);
+      expect(configError({ ...good, [name]: "" })).toBe(message);
+    });
+
+    it("names both at once, with the other problems, and echoes no value", () => {
+      const message = configError({
+        APP_ENV: "production",
+        GOOGLE_CLIENT_SECRET: "google-secret-value",
+        CHECKOUT_URL_SOFT: "nope",
+      });
+      expect(message).toBe(
+        'Configuration error: CHECKOUT_URL_SOFT must be a URL (got "nope"); ' +
+          "APP_ORIGIN is missing (required when APP_ENV is production); " +
+          "IMAGE_URL_SECRET is missing (required when APP_ENV is production)",
+      );
+      expect(message).not.toContain("google-secret-value");
+    });
+
+    it("names a bad APP_ORIGIN once, not also as missing", () => {
+      expect(configError({ ...good, APP_ORIGIN: "dunly.app" })).toBe(
+        'Configuration error: APP_ORIGIN must be an origin such as https://dunly.app (no path, query or credentials) (got "dunly.app")',
+      );
+    });
+
+    it.each(["development", "test"])("needs neither in %s", (appEnv) => {
+      expect(readConfig({ APP_ENV: appEnv })).toEqual({ APP_ENV: appEnv });
+    });
   });
 
   it("names a bad secret without putting its value in the message", () => {
@@ -85,6 +137,27 @@ describe("readConfig", () => {
       "Configuration error: APP_ENV is missing; " +
         'CHECKOUT_URL_SOFT must be a URL (got "nope"); ' +
         'SIGNIN_LIMIT_PER_CLIENT must be a positive whole number (got "x")',
+    );
+  });
+});
+
+describe("appOrigin", () => {
+  const request = "http://attacker.example:8080/auth/google?x=1";
+
+  it("is APP_ORIGIN in every environment, whatever host the request names", () => {
+    for (const appEnv of ["development", "test", "production"] as const) {
+      expect(appOrigin({ APP_ENV: appEnv, APP_ORIGIN: "https://dunly.app" }, request)).toBe("https://dunly.app");
+    }
+  });
+
+  it.each(["development", "test"] as const)("falls back to the request's origin in %s only", (appEnv) => {
+    expect(appOrigin({ APP_ENV: appEnv }, request)).toBe("http://attacker.example:8080");
+    expect(appOrigin({ APP_ENV: appEnv }, new URL("http://localhost:5173/"))).toBe("http://localhost:5173");
+  });
+
+  it("refuses to fall back in production", () => {
+    expect(() => appOrigin({ APP_ENV: "production" }, request)).toThrow(
+      "Configuration error: APP_ORIGIN is missing (required when APP_ENV is production)",
     );
   });
 });

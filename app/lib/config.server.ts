@@ -9,7 +9,7 @@ import * as v from "valibot";
 
 const APP_ENVS = ["development", "test", "production"] as const;
 
-/** Which deployment this is; only production hides the dev mailbox and refuses default secrets. */
+/** Which deployment this is; production (the committed wrangler.toml) hides the dev mailbox and needs every secret. */
 export const AppEnvSchema = v.picklist(APP_ENVS, `must be one of ${APP_ENVS.join(", ")}`);
 
 /** wrangler.toml ships empty placeholders: an absent or empty value means "not configured". */
@@ -26,8 +26,30 @@ export function optionalValue<T extends v.GenericSchema<string, unknown>>(schema
 const text = v.string("must be a string");
 const url = v.pipe(v.string("must be a string"), v.url("must be a URL"));
 
-const AppConfigSchema = v.object({
+/** An http(s) URL with nothing after the host and port (a trailing "/" is allowed). */
+function isOrigin(value: string) {
+  if (!URL.canParse(value)) return false;
+  const u = new URL(value);
+  return (
+    (u.protocol === "https:" || u.protocol === "http:") &&
+    u.pathname === "/" &&
+    !u.search &&
+    !u.hash &&
+    !u.username &&
+    !u.password
+  );
+}
+
+/** The site's origin, e.g. https://dunly.app, normalized without the trailing slash. */
+const origin = v.pipe(
+  v.string("must be a string"),
+  v.check(isOrigin, "must be an origin such as https://dunly.app (no path, query or credentials)"),
+  v.transform((value) => new URL(value).origin),
+);
+
+const AppConfigFields = v.object({
   APP_ENV: AppEnvSchema,
+  APP_ORIGIN: optionalValue(origin),
   GOOGLE_CLIENT_ID: optionalValue(text),
   GOOGLE_CLIENT_SECRET: optionalValue(text),
   CHECKOUT_URL_SOFT: optionalValue(url),
@@ -39,6 +61,29 @@ const AppConfigSchema = v.object({
   ),
 });
 
+const REQUIRED_IN_PRODUCTION = "is missing (required when APP_ENV is production)";
+
+/** Production fails closed: no request is served without its origin and its image-signing secret. */
+const AppConfigSchema = v.pipe(
+  AppConfigFields,
+  v.forward(
+    v.partialCheck(
+      [["APP_ENV"], ["APP_ORIGIN"]],
+      (input) => input.APP_ENV !== "production" || input.APP_ORIGIN !== undefined,
+      REQUIRED_IN_PRODUCTION,
+    ),
+    ["APP_ORIGIN"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["APP_ENV"], ["IMAGE_URL_SECRET"]],
+      (input) => input.APP_ENV !== "production" || input.IMAGE_URL_SECRET !== undefined,
+      REQUIRED_IN_PRODUCTION,
+    ),
+    ["IMAGE_URL_SECRET"],
+  ),
+);
+
 export type AppConfig = v.InferOutput<typeof AppConfigSchema>;
 
 const APP_SECRETS = ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET"];
@@ -46,6 +91,18 @@ const APP_SECRETS = ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET"];
 /** The validated configuration from the Worker's env; throws one Error naming every missing or bad value. */
 export function readConfig(env: object): AppConfig {
   return parseConfig(AppConfigSchema, env, APP_SECRETS);
+}
+
+/**
+ * The origin of absolute URLs in e-mails and OAuth: APP_ORIGIN, never the request's Host header,
+ * which a client chooses. Only development and test without APP_ORIGIN use the request's origin.
+ */
+export function appOrigin(config: Pick<AppConfig, "APP_ENV" | "APP_ORIGIN">, requestUrl: string | URL): string {
+  if (config.APP_ORIGIN) return config.APP_ORIGIN;
+  if (config.APP_ENV === "production") {
+    throw new Error(`Configuration error: APP_ORIGIN ${REQUIRED_IN_PRODUCTION}`);
+  }
+  return new URL(requestUrl).origin;
 }
 
 /**
@@ -57,10 +114,13 @@ export function parseConfig<S extends v.GenericSchema>(
   env: object,
   secrets: readonly string[] = [],
 ): v.InferOutput<S> {
-  const result = v.safeParse(schema, env, { abortPipeEarly: true });
+  // Every field's pipe has one check, so each field gets one message; rules across fields still run.
+  const result = v.safeParse(schema, env);
   if (result.success) return result.output;
   const problems = result.issues.map((issue) => {
     const name = v.getDotPath(issue) ?? "(configuration)";
+    // A rule across fields: its input is the whole env, which must not reach a log.
+    if (issue.type === "partial_check") return `${name} ${issue.message}`;
     if (issue.input === undefined) return `${name} is missing`;
     const found = secrets.includes(name) ? "" : ` (got ${JSON.stringify(issue.input)})`;
     return `${name} ${issue.message}${found}`;

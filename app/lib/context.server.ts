@@ -10,6 +10,8 @@ export interface AppContext {
   ctx: ExecutionContext;
   /** The signed-in user from the session cookie, or null for a visitor. */
   user: SessionUser | null;
+  /** This response's script nonce, named by its Content-Security-Policy (app/lib/security-headers.server.ts). */
+  nonce: string;
 }
 
 const appContext = createContext<AppContext>();

@@ -43,13 +43,14 @@ export async function storeProfileImage(
 }
 
 /** What signing an image URL needs from the configuration. */
-type SigningConfig = Pick<AppConfig, "APP_ENV" | "IMAGE_URL_SECRET">;
+type SigningConfig = Pick<AppConfig, "IMAGE_URL_SECRET">;
 
+export const IMAGE_URL_SECRET_MISSING = "IMAGE_URL_SECRET is not set: image URLs cannot be signed";
+
+/** The configured secret; there is no built-in key, so a missing one never signs with a public value. */
 function signingSecret(config: SigningConfig) {
   if (config.IMAGE_URL_SECRET) return config.IMAGE_URL_SECRET;
-  // Local development and tests run without secrets; production must configure one.
-  if (config.APP_ENV !== "production") return "dunly-local-development-image-url-key";
-  throw new Error("IMAGE_URL_SECRET is not configured");
+  throw new Error(IMAGE_URL_SECRET_MISSING);
 }
 
 async function hmac(config: SigningConfig, message: string) {

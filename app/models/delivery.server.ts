@@ -1,9 +1,18 @@
-import { and, count, desc, eq, gte, lt } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, lt, max, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtors, deliveries } from "~/db/schema";
+import { debtors, deliveries, schedules } from "~/db/schema";
+import {
+  LIMIT_WINDOW_MS,
+  type ManualSendLoad,
+  type ManualTarget,
+  recipientKey,
+  type SendingLimits,
+  sendingLimits,
+} from "~/domain/limits";
 import { occurrenceKey } from "~/domain/occurrence";
 import { localDateString, startOfLocalDay } from "~/domain/schedule-time";
 import type { Tone } from "~/domain/strategies";
+import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
 
 export const DELIVERY_PAGE_SIZE = 50;
 
@@ -17,31 +26,235 @@ export interface Occurrence {
   scheduledAt: number;
   template: string;
   tone: Tone;
+  /** The debtor's address as recipientKey gives it; the per-address cap counts by it (none: not capped). */
+  recipient?: string | null;
+}
+
+/** The statuses the sending limits count: handed to the provider, or about to be (not failed, not deferred). */
+const COUNTED = ["sending", "sent", "bounced"] as const;
+const COUNTED_SQL = sql.raw(`(${COUNTED.map((s) => `'${s}'`).join(", ")})`);
+
+/** How many counted deliveries `column` = `value` has within the window: a subquery for a claim's WHERE. */
+function countedSince(column: "owner_id" | "recipient", value: string, since: number) {
+  return sql`(SELECT count(*) FROM deliveries AS d WHERE d.${sql.raw(column)} = ${value} AND d.created_at > ${since} AND d.status IN ${COUNTED_SQL})`;
 }
 
 /**
- * The delivery row of an occurrence, written before anything is sent: the first claim inserts it
- * ('sending'), a repeated one (unique occurrence key) leaves it and gets the row as it is now.
+ * The delivery row of an occurrence, written before anything is sent. The first claim inserts it
+ * 'sending' when the account's daily quota and the recipient's daily cap (`limits`) have room, and
+ * 'deferred' when they have not; a deferred row becomes 'sending' (its created_at then, so it
+ * counts from then) at a later claim with room. One batch, so concurrent claims cannot slip past
+ * the limits. A repeated claim (unique occurrence key) gets the row as it is now.
  */
-export async function claimOccurrence(db: Db, occurrence: Occurrence, now = Date.now()): Promise<Delivery> {
+export async function claimOccurrence(
+  db: Db,
+  occurrence: Occurrence,
+  now = Date.now(),
+  limits: SendingLimits = sendingLimits(null),
+): Promise<Delivery> {
   const key = occurrenceKey(occurrence.scheduleId, occurrence.scheduledAt);
-  await db
-    .insert(deliveries)
-    .values({
-      ownerId: occurrence.ownerId,
-      scheduleId: occurrence.scheduleId,
-      debtorId: occurrence.debtorId,
-      occurrenceKey: key,
-      template: occurrence.template,
-      tone: occurrence.tone,
-      status: "sending",
-      createdAt: now,
-    })
-    .onConflictDoNothing({ target: deliveries.occurrenceKey });
-  const row = await db.select().from(deliveries).where(eq(deliveries.occurrenceKey, key)).get();
+  const recipient = occurrence.recipient ?? null;
+  const since = now - LIMIT_WINDOW_MS;
+  const [, , rows] = await db.batch([
+    db
+      .insert(deliveries)
+      .values({
+        ownerId: occurrence.ownerId,
+        scheduleId: occurrence.scheduleId,
+        debtorId: occurrence.debtorId,
+        occurrenceKey: key,
+        template: occurrence.template,
+        tone: occurrence.tone,
+        status: "deferred",
+        recipient,
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: deliveries.occurrenceKey }),
+    db
+      .update(deliveries)
+      .set({ status: "sending", error: null, createdAt: now, recipient })
+      .where(
+        and(
+          eq(deliveries.occurrenceKey, key),
+          eq(deliveries.status, "deferred"),
+          sql`${countedSince("owner_id", occurrence.ownerId, since)} < ${limits.accountDaily}`,
+          recipient === null
+            ? undefined
+            : sql`${countedSince("recipient", recipient, since)} < ${limits.recipientDaily}`,
+        ),
+      ),
+    db.select().from(deliveries).where(eq(deliveries.occurrenceKey, key)),
+  ]);
+  const row = rows[0];
   // It is there unless its owner was deleted meanwhile (cascade): then this firing has nothing to do.
   if (!row) throw new Error(`Delivery ${key} vanished after it was claimed`);
   return row;
+}
+
+/** The instants the limits count within the window for an account and for a recipient (when a claim was deferred). */
+export async function countedInstants(db: Db, ownerId: string, recipient: string | null, now = Date.now()) {
+  const since = now - LIMIT_WINDOW_MS;
+  const counted = inArray(deliveries.status, COUNTED);
+  const instants = (where: SQL | undefined) =>
+    db
+      .select({ at: deliveries.createdAt })
+      .from(deliveries)
+      .where(and(where, gt(deliveries.createdAt, since), counted));
+  const [account, toRecipient] = await db.batch([
+    instants(eq(deliveries.ownerId, ownerId)),
+    // No recipient: a condition nothing matches, so the batch keeps its shape.
+    instants(recipient === null ? sql`0` : eq(deliveries.recipient, recipient)),
+  ]);
+  return { account: account.map((r) => r.at), recipient: toRecipient.map((r) => r.at) };
+}
+
+/** Why a deferred delivery waits and until when, shown in the report until it is sent. */
+export async function recordDeferral(db: Db, id: number, reason: string) {
+  await db
+    .update(deliveries)
+    .set({ error: reason })
+    .where(and(eq(deliveries.id, id), eq(deliveries.status, "deferred")));
+}
+
+/**
+ * Gives up a deferred delivery its schedule will not send any more: 'failed' with `reason`. With
+ * `onlyIfSuperseded`, only when its schedule is gone, stopped or on another occurrence. Returns
+ * 'settled', 'waiting' (still its schedule's current occurrence) or 'none' (no deferred row: sent,
+ * failed or unknown).
+ */
+export async function settleDeferred(
+  db: Db,
+  key: string,
+  reason: string,
+  { onlyIfSuperseded = false } = {},
+): Promise<"settled" | "waiting" | "none"> {
+  const row = await db
+    .select({ scheduleId: deliveries.scheduleId, state: schedules.state, nextRunAt: schedules.nextRunAt })
+    .from(deliveries)
+    .leftJoin(schedules, eq(schedules.id, deliveries.scheduleId))
+    .where(and(eq(deliveries.occurrenceKey, key), eq(deliveries.status, "deferred")))
+    .get();
+  if (!row) return "none";
+  const current =
+    row.scheduleId !== null &&
+    row.state === "ENABLED" &&
+    row.nextRunAt !== null &&
+    occurrenceKey(row.scheduleId, row.nextRunAt) === key;
+  if (onlyIfSuperseded && current) return "waiting";
+  // Still 'deferred' only: a claim that promoted it meanwhile wins.
+  const settled = await db
+    .update(deliveries)
+    .set({ status: "failed", error: reason })
+    .where(and(eq(deliveries.occurrenceKey, key), eq(deliveries.status, "deferred")))
+    .returning({ id: deliveries.id });
+  return settled.length > 0 ? "settled" : "none";
+}
+
+/**
+ * What a manual send to the owner's debtors `debtorIds` (one entry per reminder it would send)
+ * is checked against (app/domain/limits.ts): each debtor's latest reminder and whether one is
+ * already waiting, the account's and the addresses' reminders within the window. `firing` are
+ * the schedules the request itself brings forward (their being due is not "waiting"). Debtors
+ * that are not the owner's are left out.
+ */
+export async function manualSendLoad(
+  db: Db,
+  ownerId: string,
+  debtorIds: readonly number[],
+  now = Date.now(),
+  firing: readonly string[] = [],
+): Promise<ManualSendLoad> {
+  const since = now - LIMIT_WINDOW_MS;
+  const counted = inArray(deliveries.status, COUNTED);
+  const slices = chunk(unique(debtorIds), IDS_PER_STATEMENT);
+  const owned = slices.map((ids) =>
+    db
+      .select({ id: debtors.id, name: debtors.fullName, email: debtors.email })
+      .from(debtors)
+      .where(and(eq(debtors.ownerId, ownerId), inArray(debtors.id, ids))),
+  );
+  const latest = slices.map((ids) =>
+    db
+      .select({ id: deliveries.debtorId, at: max(deliveries.createdAt) })
+      .from(deliveries)
+      .where(
+        and(
+          eq(deliveries.ownerId, ownerId),
+          inArray(deliveries.debtorId, ids),
+          gt(deliveries.createdAt, since),
+          counted,
+        ),
+      )
+      .groupBy(deliveries.debtorId),
+  );
+  // A unary + keeps a condition but not its index: these two are served by the debtor indexes
+  // (SQLite would otherwise scan all of the owner's deliveries, or every enabled schedule).
+  const deferred = slices.map((ids) =>
+    db
+      .selectDistinct({ id: deliveries.debtorId })
+      .from(deliveries)
+      .where(
+        and(
+          sql`+${deliveries.ownerId} = ${ownerId}`,
+          inArray(deliveries.debtorId, ids),
+          eq(deliveries.status, "deferred"),
+        ),
+      ),
+  );
+  const oneTime = slices.map((ids) =>
+    db
+      .select({ id: schedules.debtorId, scheduleId: schedules.id })
+      .from(schedules)
+      .where(
+        and(
+          sql`+${schedules.ownerId} = ${ownerId}`,
+          inArray(schedules.debtorId, ids),
+          sql`+${schedules.state} = 'ENABLED'`,
+          eq(schedules.frequency, "now"),
+        ),
+      ),
+  );
+  const account = db
+    .select({ at: deliveries.createdAt })
+    .from(deliveries)
+    .where(and(eq(deliveries.ownerId, ownerId), gt(deliveries.createdAt, since), counted));
+  const [accountRows, ...rest] = await db.batch([account, ...owned, ...latest, ...deferred, ...oneTime]);
+  // The batch answers in order: one result per slice for each of the four queries.
+  const part = <T>(k: number) => rest.slice(k * slices.length, (k + 1) * slices.length).flat() as T[];
+
+  const found = new Map(part<{ id: number; name: string; email: string }>(0).map((r) => [r.id, r]));
+  const latestAt = new Map(part<{ id: number; at: number | null }>(1).map((r) => [r.id, r.at]));
+  const waiting = new Set([
+    ...part<{ id: number }>(2).map((r) => r.id),
+    // A one-time schedule not yet fired is a reminder on its way, unless this request fires it.
+    ...part<{ id: number; scheduleId: string }>(3)
+      .filter((r) => !firing.includes(r.scheduleId))
+      .map((r) => r.id),
+  ]);
+  const targets: ManualTarget[] = debtorIds.flatMap((id) => {
+    const debtor = found.get(id);
+    return debtor
+      ? [{ name: debtor.name, email: debtor.email, lastReminderAt: latestAt.get(id) ?? null, waiting: waiting.has(id) }]
+      : [];
+  });
+
+  const addresses = unique(targets.map((t) => recipientKey(t.email)));
+  const recipients: Record<string, number[]> = {};
+  const [first, ...others] = chunk(addresses, IDS_PER_STATEMENT).map((slice) =>
+    db
+      .select({ recipient: deliveries.recipient, at: deliveries.createdAt })
+      .from(deliveries)
+      .where(and(inArray(deliveries.recipient, slice), gt(deliveries.createdAt, since), counted)),
+  );
+  if (first) {
+    for (const r of (await db.batch([first, ...others])).flat()) {
+      if (r.recipient === null) continue;
+      const list = recipients[r.recipient] ?? [];
+      list.push(r.at);
+      recipients[r.recipient] = list;
+    }
+  }
+  return { targets, account: accountRows.map((r) => r.at), recipients };
 }
 
 /** The provider accepted the e-mail. */
@@ -155,7 +368,8 @@ export async function deliveryTotals(db: Db, ownerId: string, filter: DeliveryFi
     .groupBy(deliveries.status);
   const totals = { all: 0, sent: 0, sending: 0, failed: 0, bounced: 0 };
   for (const r of rows) {
-    totals[r.status] = r.n;
+    // A deferred reminder is still to be sent: it counts as sending.
+    totals[r.status === "deferred" ? "sending" : r.status] += r.n;
     totals.all += r.n;
   }
   return totals;

@@ -33,16 +33,26 @@ function newScheduleId(ownerId: string) {
 
 /**
  * The owner's user row, those of `debtorIds` that are the owner's debtors, and the organization
- * when `organizationId` is the owner's: everything a schedule or a send needs, in one batch.
+ * when `organizationId` is the owner's: everything a schedule or a send needs, in one batch. `plan`
+ * is the owner's plan (the sending limits depend on it).
  */
 export async function getSenderAndDebtors(
   db: Db,
   ownerId: string,
   debtorIds: readonly number[],
   organizationId: number | null = null,
-): Promise<{ user: Sender | undefined; debtors: Debtor[]; org: SenderOrganization | undefined }> {
+): Promise<{
+  user: Sender | undefined;
+  plan: string | undefined;
+  debtors: Debtor[];
+  org: SenderOrganization | undefined;
+}> {
   const [userRows, orgRows, ...debtorRows] = await db.batch([
-    db.select({ fullName: users.fullName, email: users.email }).from(users).where(eq(users.id, ownerId)).limit(1),
+    db
+      .select({ fullName: users.fullName, email: users.email, plan: users.plan })
+      .from(users)
+      .where(eq(users.id, ownerId))
+      .limit(1),
     db
       .select({ id: organizations.id, name: organizations.name, address: organizations.address })
       .from(organizations)
@@ -55,7 +65,13 @@ export async function getSenderAndDebtors(
         .where(and(eq(debtors.ownerId, ownerId), inArray(debtors.id, ids))),
     ),
   ]);
-  return { user: userRows[0], debtors: debtorRows.flat(), org: orgRows[0] };
+  const [owner] = userRows;
+  return {
+    user: owner && { fullName: owner.fullName, email: owner.email },
+    plan: owner?.plan,
+    debtors: debtorRows.flat(),
+    org: orgRows[0],
+  };
 }
 
 type ScheduleWriteError = "debtor" | "organization";
@@ -244,6 +260,18 @@ export async function deleteSchedule(db: Db, ownerId: string, id: string) {
     .returning({ id: schedules.id })
     .get();
   return Boolean(row);
+}
+
+/** The owner's enabled schedules among `ids` and their debtors: what "send now" would fire. */
+export async function enabledSchedules(db: Db, ownerId: string, ids: readonly string[]) {
+  const [first, ...rest] = chunk(unique(ids), IDS_PER_STATEMENT).map((slice) =>
+    db
+      .select({ id: schedules.id, debtorId: schedules.debtorId })
+      .from(schedules)
+      .where(and(eq(schedules.ownerId, ownerId), inArray(schedules.id, slice), eq(schedules.state, "ENABLED"))),
+  );
+  if (!first) return [];
+  return (await db.batch([first, ...rest])).flat();
 }
 
 /**

@@ -4,7 +4,7 @@ import { consumeLoginToken } from "~/auth/magic-link.server";
 import { createSession, sessionCookie } from "~/auth/session.server";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
-import { reply } from "~/lib/action-result.server";
+import { readForm, reply } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { upsertVerifiedUser } from "~/models/user.server";
@@ -26,8 +26,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { env } = getApp(context);
-  const formData = await request.formData();
-  const token = String(formData.get("token") ?? "");
+  const form = await readForm(request);
+  if ("refused" in form) return form.refused;
+  const token = String(form.formData.get("token") ?? "");
   const db = getDb(env.DB);
   const login = token ? await consumeLoginToken(db, token) : null;
   if (!login)

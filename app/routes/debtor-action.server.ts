@@ -3,7 +3,7 @@ import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
 import { type Db, getDb } from "~/db/client.server";
-import { intentOf, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
+import { intentOf, readForm, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { createDebtor, deleteDebtor, updateDebtor } from "~/models/debtor.server";
 import { DebtorSchema } from "~/schemas/debtor";
@@ -23,7 +23,9 @@ interface ActionArgs {
 export async function debtorAction({ context, request, url }: ActionArgs) {
   const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
-  const formData = await request.formData();
+  const form = await readForm(request);
+  if ("refused" in form) return form.refused;
+  const { formData } = form;
   const intent = intentOf(formData);
   switch (intent) {
     case "debtor-add":

@@ -3,7 +3,7 @@ import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
 import { type Db, getDb } from "~/db/client.server";
-import { intentOf, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
+import { intentOf, readForm, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { createOrganization, deleteOrganization, updateOrganization } from "~/models/organization.server";
 import { FormIdSchema } from "~/schemas/ids";
@@ -22,7 +22,9 @@ interface ActionArgs {
 export async function organizationAction({ context, request, url }: ActionArgs) {
   const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
-  const formData = await request.formData();
+  const form = await readForm(request);
+  if ("refused" in form) return form.refused;
+  const { formData } = form;
   const intent = intentOf(formData);
   switch (intent) {
     case "org-add":

@@ -4,7 +4,7 @@ import { requireUser } from "~/auth/guard.server";
 import { checkUserPassword, hasPassword, setPassword } from "~/auth/password.server";
 import type { SessionUser } from "~/auth/session.server";
 import { type Db, getDb } from "~/db/client.server";
-import { intentOf, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
+import { intentOf, readForm, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
 import { type AppContext, getApp } from "~/lib/context.server";
 import {
   IMAGE_TOO_LARGE,
@@ -32,11 +32,13 @@ interface ActionArgs {
 export async function profileAction({ context, request, url }: ActionArgs) {
   const user = requireUser(context, url);
   const app = getApp(context);
-  // Refuse oversized uploads before reading the body (5 MB plus room for the multipart envelope).
-  if (Number(request.headers.get("Content-Length") ?? 0) > MAX_IMAGE_BYTES + 64 * 1024) {
-    return reply("profile-photo", { status: 413, message: IMAGE_TOO_LARGE });
-  }
-  const formData = await request.formData();
+  // The photo may be 5 MB plus room for the multipart envelope; counted while the body streams in.
+  const form = await readForm(request, {
+    maxBytes: MAX_IMAGE_BYTES + 64 * 1024,
+    tooLarge: { intent: "profile-photo", message: IMAGE_TOO_LARGE },
+  });
+  if ("refused" in form) return form.refused;
+  const { formData } = form;
   const intent = intentOf(formData);
   const db = getDb(app.env.DB);
   switch (intent) {

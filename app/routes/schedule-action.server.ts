@@ -3,16 +3,20 @@ import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
-import { getDb } from "~/db/client.server";
-import { intentOf, reply, replyOrRedirect } from "~/lib/action-result.server";
+import { type Db, getDb } from "~/db/client.server";
+import { manualSendRefusal, resendCapRefusal, sendingLimits } from "~/domain/limits";
+import { intentOf, readForm, reply, replyOrRedirect } from "~/lib/action-result.server";
 import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
+import { unique } from "~/models/d1.server";
+import { manualSendLoad } from "~/models/delivery.server";
 import {
   bringForward,
   createResendSchedules,
   createSchedule,
   deleteSchedule,
+  enabledSchedules,
   getSchedule,
   updateSchedule,
 } from "~/models/schedule.server";
@@ -23,6 +27,8 @@ export const SCHEDULE_SCHEDULED = "Email reminder scheduled.";
 export const SCHEDULE_DELETED = "Schedule deleted";
 export const RESEND_DONE = "Emails sending rescheduled.";
 const SOMETHING_WRONG = "Something went wrong.";
+/** A sending limit refused the request (docs/architecture.md §4). */
+const LIMITED = 429;
 
 interface ActionArgs {
   context: Readonly<RouterContextProvider>;
@@ -30,10 +36,11 @@ interface ActionArgs {
   url: URL;
 }
 
-/** What an intent needs besides the form: the owner, the bindings and the browser's time zone. */
+/** What an intent needs besides the form: the owner and their plan, the bindings and the browser's time zone. */
 interface Scope {
   env: Env;
   ownerId: string;
+  plan: string;
   timeZone: string;
   now: number;
 }
@@ -46,10 +53,13 @@ interface Scope {
  */
 export async function scheduleAction({ context, request, url }: ActionArgs) {
   const user = requireUser(context, url);
-  const formData = await request.formData();
+  const form = await readForm(request);
+  if ("refused" in form) return form.refused;
+  const { formData } = form;
   const scope: Scope = {
     env: getApp(context).env,
     ownerId: user.id,
+    plan: user.plan,
     timeZone: requestTimeZone(request),
     now: Date.now(),
   };
@@ -116,7 +126,25 @@ async function removeSchedule(scope: Scope, formData: FormData) {
 async function sendNow(scope: Scope, formData: FormData) {
   const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
   if (!ids.success) return reply("schedule-send-now", { status: 400, message: "Select at least one schedule." });
-  const changed = await bringForward(getDb(scope.env.DB), scope.ownerId, ids.output, scope.now);
+  const db = getDb(scope.env.DB);
+  const due = await enabledSchedules(db, scope.ownerId, ids.output);
+  const refusal =
+    due.length > 0
+      ? await limitRefusal(
+          scope,
+          db,
+          due.map((s) => s.debtorId),
+          due.map((s) => s.id),
+        )
+      : null;
+  if (refusal) return reply("schedule-send-now", { status: LIMITED, message: refusal });
+  // Only what was checked moves; none when nothing is enabled (or it was disabled meanwhile).
+  const changed = await bringForward(
+    db,
+    scope.ownerId,
+    due.map((s) => s.id),
+    scope.now,
+  );
   if (changed.length === 0) {
     return reply("schedule-send-now", {
       status: 404,
@@ -134,16 +162,23 @@ async function sendNow(scope: Scope, formData: FormData) {
 async function resend(scope: Scope, formData: FormData) {
   const ids = v.safeParse(DebtorIdsSchema, formData.getAll("ids"));
   if (!ids.success) return reply("debtor-resend", { status: 400, message: "Select at least one debtor." });
-  const created = await createResendSchedules(
-    getDb(scope.env.DB),
-    scope.ownerId,
-    ids.output,
-    scope.timeZone,
-    scope.now,
-  );
+  const debtorIds = unique(ids.output);
+  const db = getDb(scope.env.DB);
+  const refusal = resendCapRefusal(debtorIds.length) ?? (await limitRefusal(scope, db, debtorIds));
+  if (refusal) return reply("debtor-resend", { status: LIMITED, message: refusal });
+  const created = await createResendSchedules(db, scope.ownerId, debtorIds, scope.timeZone, scope.now);
   if (created.length === 0) return reply("debtor-resend", { status: 404, message: SOMETHING_WRONG });
   await Promise.all(created.map((s) => arm(scope.env, s.id, s.nextRunAt ?? scope.now)));
   return reply("debtor-resend", { message: RESEND_DONE, count: created.length });
+}
+
+/**
+ * Why the sending limits refuse a manual send to `debtorIds` (one per reminder), or null. The
+ * engine enforces the account and address limits again when it claims each occurrence.
+ */
+async function limitRefusal(scope: Scope, db: Db, debtorIds: readonly number[], firing: readonly string[] = []) {
+  const load = await manualSendLoad(db, scope.ownerId, debtorIds, scope.now, firing);
+  return manualSendRefusal(load, sendingLimits(scope.plan), scope.now, scope.timeZone);
 }
 
 /** Arming failures are logged, not fatal: the row is saved and the watchdog re-arms it. */

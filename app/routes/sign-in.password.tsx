@@ -8,7 +8,7 @@ import { createSession, sessionCookie } from "~/auth/session.server";
 import { SubmitButton } from "~/components/ui/button";
 import { InputField } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
-import { reply } from "~/lib/action-result.server";
+import { readForm, reply } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { useValibotForm } from "~/lib/use-valibot-form";
@@ -25,7 +25,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { env } = getApp(context);
-  const submission = parseWithValibot(await request.formData(), { schema: PasswordSignInSchema });
+  const form = await readForm(request);
+  if ("refused" in form) return form.refused;
+  const submission = parseWithValibot(form.formData, { schema: PasswordSignInSchema });
   if (submission.status !== "success")
     return reply("password-sign-in", { status: 400, result: submission.reply({ hideFields: ["password"] }) });
   const db = getDb(env.DB);

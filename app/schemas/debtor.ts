@@ -1,11 +1,13 @@
 import * as v from "valibot";
-import { MAX_AMOUNT } from "~/domain/money";
+import { hasAtMostTwoDecimals, MAX_AMOUNT } from "~/domain/money";
 import { DEFAULT_STRATEGY, TONES } from "~/domain/strategies";
 import { missingFieldMessage } from "./missing";
 
 const DEBTOR_NAME_MESSAGE = "Please enter the full name of the debtor";
 const DEBTOR_EMAIL_MESSAGE = "Please enter a valid email";
 const DEBT_MESSAGE = "Please enter a number greater than 0";
+// Money is whole cents: more decimals would be rounded away silently.
+const DEBT_DECIMALS_MESSAGE = "Please enter an amount with at most two decimals";
 const STRATEGY_MESSAGE = "Please choose a strategy";
 const MISSING = missingFieldMessage({
   full_name: DEBTOR_NAME_MESSAGE,
@@ -34,6 +36,7 @@ export const DebtorSchema = v.object(
       v.finite(DEBT_MESSAGE),
       v.minValue(1, DEBT_MESSAGE),
       v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
+      v.check(hasAtMostTwoDecimals, DEBT_DECIMALS_MESSAGE),
     ),
     active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist(TONES, STRATEGY_MESSAGE)), DEFAULT_STRATEGY),
   },

@@ -148,6 +148,16 @@ export async function deliveriesOf(scheduleId: string) {
   ).results;
 }
 
+/**
+ * As if the schedule's deliveries had been made `ms` earlier: time passing between occurrences,
+ * for the sending limits, which count the last 24 hours of real time (app/domain/limits.ts).
+ */
+export async function ageDeliveries(scheduleId: string, ms: number) {
+  await env.DB.prepare("UPDATE deliveries SET created_at = created_at - ? WHERE schedule_id = ?")
+    .bind(ms, scheduleId)
+    .run();
+}
+
 // The schedule's Durable Object -------------------------------------------------------------------
 
 export const stubOf = (scheduleId: string) => env.SCHEDULES.get(env.SCHEDULES.idFromName(scheduleId));

@@ -22,7 +22,7 @@ describe("readMailConfig", () => {
     expect(readMailConfig({ ...good, DB: {} })).toEqual(good);
   });
 
-  it("treats an absent or empty RESEND_API_KEY as not configured (the dev outbox)", () => {
+  it("treats an absent or empty RESEND_API_KEY as not configured (deliver then fails in production)", () => {
     const { RESEND_API_KEY: _, ...withoutKey } = good;
     expect(readMailConfig(withoutKey).RESEND_API_KEY).toBeUndefined();
     expect(readMailConfig({ ...good, RESEND_API_KEY: "" }).RESEND_API_KEY).toBeUndefined();

@@ -32,8 +32,11 @@ function isRetryable(status: number | null, name?: string): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export const RESEND_API_KEY_MISSING = "RESEND_API_KEY is not set: e-mail cannot be sent in production";
+
 /**
- * Sends through Resend when RESEND_API_KEY is set, otherwise stores the message in the dev outbox.
+ * Sends through Resend when RESEND_API_KEY is set. Without it, development and test store the
+ * message in the dev outbox and production fails (not retryable: a key is not set by waiting).
  * Never throws: the caller gets a result it can record. Retryable provider errors are retried
  * with backoff under the same Idempotency-Key, so the provider sends at most one e-mail.
  */
@@ -54,6 +57,9 @@ export async function deliver(
   }
 
   if (!config.RESEND_API_KEY) {
+    if (config.APP_ENV !== "development" && config.APP_ENV !== "test") {
+      return { ok: false, retryable: false, status: null, error: RESEND_API_KEY_MISSING, attempts: 0 };
+    }
     try {
       // INSERT OR IGNORE on the unique key: the outbox, like Resend, sends one message per key.
       await db

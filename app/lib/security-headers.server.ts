@@ -1,0 +1,47 @@
+import { encodeBase64 } from "@oslojs/encoding";
+
+/** A fresh script nonce for one response: 16 random bytes, base64. */
+export function newNonce(): string {
+  return encodeBase64(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/**
+ * The page policy (docs/architecture.md §7). Scripts: our own files and inline scripts carrying this
+ * response's nonce, never 'unsafe-inline'. Styles: React, radix, recharts and sonner set inline styles.
+ * Google sign-in is a form that redirects to Google, which form-action must allow.
+ */
+export function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "frame-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self' https://accounts.google.com",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/**
+ * Adds the security headers to a response: the policy and a Referrer-Policy on HTML (a page or
+ * response that sets its own keeps it), nosniff on everything.
+ */
+export function withSecurityHeaders(response: Response, nonce: string): Response {
+  // A WebSocket upgrade cannot be copied (and is no page).
+  if (response.webSocket) return response;
+  const html = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
+  const missing = (name: string) => !response.headers.has(name);
+  const add: [string, string][] = [];
+  if (missing("X-Content-Type-Options")) add.push(["X-Content-Type-Options", "nosniff"]);
+  if (html && missing("Content-Security-Policy")) add.push(["Content-Security-Policy", contentSecurityPolicy(nonce)]);
+  if (html && missing("Referrer-Policy")) add.push(["Referrer-Policy", "strict-origin-when-cross-origin"]);
+  if (add.length === 0) return response;
+  // Responses from fetch or the cache have immutable headers: copy before adding.
+  const out = new Response(response.body, response);
+  for (const [name, value] of add) out.headers.set(name, value);
+  return out;
+}

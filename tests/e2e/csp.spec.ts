@@ -1,0 +1,102 @@
+import { fileURLToPath } from "node:url";
+import { expect, type Page, test } from "@playwright/test";
+import { addDebtor, signIn, uniqueEmail } from "./helpers";
+
+const avatar = fileURLToPath(new URL("../fixtures/avatar.png", import.meta.url));
+
+/** Collects every console message about the Content-Security-Policy, in any frame. */
+async function watchCsp(page: Page) {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    const text = message.text();
+    if (/Content Security Policy|Refused to/i.test(text)) problems.push(`${page.url()}: ${text}`);
+  });
+  // Violations the console might word differently are reported too.
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      console.error(`Refused to load ${event.blockedURI} (Content Security Policy: ${event.violatedDirective})`);
+    });
+  });
+  return problems;
+}
+
+/** Waits until the page has hydrated and finished loading what it loads after that. */
+async function settle(page: Page) {
+  await page.waitForLoadState("networkidle");
+}
+
+test("the pages run under the Content-Security-Policy without a single violation", async ({ page }) => {
+  test.setTimeout(90_000);
+  const problems = await watchCsp(page);
+
+  // The headers, and the nonce of the page's inline scripts is the one the policy names.
+  const landing = await page.goto("/");
+  const headers = landing!.headers();
+  const csp = headers["content-security-policy"] ?? "";
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce).toBeTruthy();
+  expect(csp).toMatch(/script-src 'self' 'nonce-[^']+'(;|$)/);
+  expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("connect-src 'self'");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  const scriptNonces = await page.evaluate(() => [...document.scripts].map((s) => s.nonce));
+  expect(scriptNonces.length).toBeGreaterThan(0);
+  expect(new Set(scriptNonces)).toEqual(new Set([nonce]));
+  // A fresh nonce per response.
+  const again = (await page.request.get("/")).headers()["content-security-policy"];
+  expect(again).not.toBe(csp);
+  await expect(page.getByRole("heading", { name: "Ready to annoy people who owe you money?" })).toBeVisible();
+  await settle(page);
+
+  // The theme boot script (inline, nonce) still runs before paint.
+  await page.evaluate(() => localStorage.setItem("theme", "light"));
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  expect(await page.evaluate(() => document.cookie)).toMatch(/(^|; )tz=/);
+
+  await page.goto("/pricing");
+  await settle(page);
+
+  await signIn(page, { redirectTo: "/dashboard" });
+  const debtorEmail = uniqueEmail("csp-debtor");
+  await addDebtor(page, "Cora Policy", debtorEmail, "120.50", "2");
+
+  // The new-schedule page with the e-mail preview in its sandboxed frame.
+  await page.goto("/schedule");
+  await page.getByLabel("Debtor").selectOption({ label: `Cora Policy (${debtorEmail})` });
+  await page.getByLabel("Preset").selectOption({ label: "Escalating Reminders" });
+  await expect(page.frameLocator('iframe[title^="Preview:"]').locator("body")).toContainText("John Doe");
+  await page.getByRole("button", { name: "Schedule", exact: true }).click();
+  await expect(page).toHaveURL(/\/schedules-list$/);
+  await expect(page.getByText("Email reminder scheduled.")).toBeVisible();
+  await settle(page);
+
+  // The dashboard with the debtor, its schedule and the chart (recharts, inline styles).
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/dashboard\?debtor=\d+/);
+  await expect(page.getByText("Cora Policy").filter({ visible: true }).first()).toBeVisible();
+  await expect(page.locator(".recharts-wrapper")).toBeVisible();
+  await settle(page);
+
+  // Settings with a photo: the header shows it from a signed /images URL.
+  await page.goto("/iam/info");
+  await page.locator("#photo-input").setInputFiles(avatar);
+  await expect(page.getByRole("button", { name: "Open account menu" }).locator("img")).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByRole("button", { name: "Open account menu" }).locator("img")).toBeVisible();
+  await settle(page);
+
+  await page.goto("/report");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await settle(page);
+
+  expect(problems).toEqual([]);
+});
+
+test("the sign-in link page sends no referrer at all", async ({ page }) => {
+  const res = await page.goto("/auth/verify?token=abc");
+  expect(res!.headers()["referrer-policy"]).toBe("no-referrer");
+  expect(res!.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+});

@@ -1,0 +1,83 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { ReminderMessage } from "../../workers/mail/index";
+import { deliveriesOf, fireAt, MINUTE, makeDebtor, makeSchedule, makeUser } from "../integration/engine-helpers";
+import { get, location, pageText, postForm, uniqueEmail } from "../integration/helpers";
+
+/**
+ * The built Workers with the committed configuration, the one `wrangler deploy` reads (vitest.config.ts,
+ * project "production"): only the secrets a deployment sets are added, and RESEND_API_KEY is not.
+ * Production fails closed (docs/decisions/006): no dev mailbox, no dev outbox, visible failures.
+ */
+
+const NO_KEY = "RESEND_API_KEY is not set: e-mail cannot be sent in production";
+const SIGN_IN_FAILED = "We could not send the sign-in e-mail. Please try again.";
+
+async function outboxCount() {
+  return (await env.DB.prepare("SELECT count(*) AS n FROM dev_outbox").first<{ n: number }>())!.n;
+}
+
+function reminder(): ReminderMessage {
+  return {
+    to: uniqueEmail("payer"),
+    template: "initial",
+    tone: 1,
+    receiverName: "Pat Payer",
+    senderName: "Sally Sender",
+    senderEmail: "sally@example.com",
+    senderCompany: null,
+    amountCents: 5000,
+    currency: "USD",
+    dueDate: "2027-03-05",
+    locale: "en",
+  };
+}
+
+describe("the committed configuration is production", () => {
+  it("sets APP_ENV production and an APP_ORIGIN", () => {
+    expect(env.APP_ENV).toBe("production");
+    expect(env.APP_ORIGIN).toMatch(/^https:\/\//);
+  });
+
+  it.each(["/dev/mailbox", "/dev/mailbox.json"])("answers 404 at %s", async (path) => {
+    const res = await get(path);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain("Dev mailbox");
+  });
+});
+
+describe("a send without RESEND_API_KEY fails visibly", () => {
+  it("the mail Worker returns a failed, non-retryable result with the reason and writes no dev outbox row", async () => {
+    const before = await outboxCount();
+    const result = await env.MAILER.sendReminder(reminder(), `production-test-${Date.now()}`);
+    expect(result).toEqual({ ok: false, retryable: false, status: null, error: NO_KEY, attempts: 0 });
+    expect(await outboxCount()).toBe(before);
+  });
+
+  it("a sign-in link request says the e-mail could not be sent", async () => {
+    const before = await outboxCount();
+    const res = await postForm("/?index", { email: uniqueEmail("signin") });
+    expect(res.status).toBe(502);
+    expect(await pageText(res)).toContain(SIGN_IN_FAILED);
+    expect(await outboxCount()).toBe(before);
+  });
+
+  it("a reminder is recorded as a failed delivery with the reason", async () => {
+    const user = await makeUser();
+    const debtor = await makeDebtor(user.id);
+    const id = await makeSchedule(user.id, debtor.id);
+    await fireAt(id, Math.floor((Date.now() - MINUTE) / 1000) * 1000);
+    const [delivery, ...more] = await deliveriesOf(id);
+    expect(more).toEqual([]);
+    expect(delivery).toMatchObject({ status: "failed", error: NO_KEY });
+  });
+});
+
+describe("absolute URLs come from APP_ORIGIN, not the Host header", () => {
+  it("Google's redirect URI is on APP_ORIGIN whatever host the request names", async () => {
+    const res = await get("/auth/google", { origin: "http://attacker.example" });
+    expect(res.status).toBe(302);
+    const redirectUri = location(res)!.searchParams.get("redirect_uri");
+    expect(redirectUri).toBe(`${env.APP_ORIGIN}/auth/google/callback`);
+  });
+});
