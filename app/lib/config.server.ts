@@ -12,7 +12,7 @@ const APP_ENVS = ["development", "test", "production"] as const;
 /** Which deployment this is; production (the committed wrangler.toml) hides the dev mailbox and needs every secret. */
 export const AppEnvSchema = v.picklist(APP_ENVS, `must be one of ${APP_ENVS.join(", ")}`);
 
-/** wrangler.toml ships empty placeholders: an absent or empty value means "not configured". */
+/** wrangler.toml leaves optional values empty: an absent or empty value means "not configured". */
 export function optionalValue<T extends v.GenericSchema<string, unknown>>(schema: T) {
   return v.optional(
     v.pipe(

@@ -43,11 +43,13 @@ const STATUS_LABELS: Record<string, string> = {
   sending: "Sending",
   failed: "Failed",
   bounced: "Bounced",
+  // Over a sending limit: kept under its occurrence key and sent when the limit allows.
+  deferred: "Held back",
 };
 
 function Status({ status }: { status: string }) {
   return (
-    <Badge tone={status === "sent" ? "good" : status === "sending" ? "neutral" : "bad"}>
+    <Badge tone={status === "sent" ? "good" : status === "sending" || status === "deferred" ? "neutral" : "bad"}>
       {STATUS_LABELS[status] ?? status}
     </Badge>
   );

@@ -1,0 +1,94 @@
+import { parseWithValibot } from "@conform-to/valibot";
+import type { RouterContextProvider } from "react-router";
+import * as v from "valibot";
+import { requireUser } from "~/auth/guard.server";
+import { type Db, getDb } from "~/db/client.server";
+import { intentOf, readForm, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
+import { getApp } from "~/lib/context.server";
+import { FormIdSchema } from "~/schemas/ids";
+
+/** How the add / edit / delete intents of one owned record kind (debtors, organizations) reach its model. */
+export interface OwnedRecord<Input> {
+  /** The intent names the forms post, e.g. 'debtor-add', 'debtor-edit', 'debtor-delete'. */
+  intents: { add: string; edit: string; remove: string };
+  /** The word the messages start with: 'Debtor added', 'Debtor updated', 'Debtor deleted'. */
+  noun: string;
+  schema: v.GenericSchema<unknown, Input>;
+  create(db: Db, ownerId: string, input: Input): Promise<unknown>;
+  update(db: Db, ownerId: string, id: number, input: Input): Promise<unknown>;
+  remove(db: Db, ownerId: string, id: number): Promise<boolean>;
+}
+
+/**
+ * The three intents of an owned record, one function each. Field errors answer 400 with what the
+ * user typed; an id that is not the owner's answers 404 and changes nothing.
+ */
+function ownedRecordIntents<Input>(record: OwnedRecord<Input>) {
+  const parse = (formData: FormData) => parseWithValibot(formData, { schema: record.schema });
+  const idOf = (formData: FormData) => v.safeParse(FormIdSchema, formData.get("id"));
+  return {
+    async add(db: Db, ownerId: string, formData: FormData) {
+      const submission = parse(formData);
+      if (submission.status !== "success")
+        return reply(record.intents.add, { status: 400, result: submission.reply() });
+      await record.create(db, ownerId, submission.value);
+      return reply(record.intents.add, {
+        message: `${record.noun} added`,
+        result: submission.reply({ resetForm: true }),
+      });
+    },
+    async edit(db: Db, ownerId: string, formData: FormData) {
+      const submission = parse(formData);
+      if (submission.status !== "success")
+        return reply(record.intents.edit, { status: 400, result: submission.reply() });
+      const id = idOf(formData);
+      const updated = id.success ? await record.update(db, ownerId, id.output, submission.value) : undefined;
+      if (!updated) {
+        return reply(record.intents.edit, { status: 404, message: SOMETHING_WRONG, result: submission.reply() });
+      }
+      return reply(record.intents.edit, {
+        message: `${record.noun} updated`,
+        result: submission.reply({ resetForm: true }),
+      });
+    },
+    async remove(db: Db, ownerId: string, formData: FormData) {
+      const id = idOf(formData);
+      if (!id.success || !(await record.remove(db, ownerId, id.output))) {
+        return reply(record.intents.remove, { status: 404, message: SOMETHING_WRONG });
+      }
+      return reply(record.intents.remove, { message: `${record.noun} deleted` });
+    },
+  };
+}
+
+interface ActionArgs {
+  context: Readonly<RouterContextProvider>;
+  request: Request;
+  url: URL;
+}
+
+/**
+ * The form action of an owned record kind: the signed-in user, the form, then `switch (intent)`
+ * to one function per intent. Another user's id answers 404.
+ */
+export function ownedRecordAction<Input>(record: OwnedRecord<Input>) {
+  const intents = ownedRecordIntents(record);
+  return async ({ context, request, url }: ActionArgs) => {
+    const user = requireUser(context, url);
+    const db = getDb(getApp(context).env.DB);
+    const form = await readForm(request);
+    if ("refused" in form) return form.refused;
+    const { formData } = form;
+    const intent = intentOf(formData);
+    switch (intent) {
+      case record.intents.add:
+        return intents.add(db, user.id, formData);
+      case record.intents.edit:
+        return intents.edit(db, user.id, formData);
+      case record.intents.remove:
+        return intents.remove(db, user.id, formData);
+      default:
+        return reply(intent, { status: 400, message: SOMETHING_WRONG });
+    }
+  };
+}
