@@ -92,6 +92,11 @@ describe("safeLines", () => {
 });
 
 describe("safeDisplayName", () => {
+  it("removes a bare '://' too (a counterexample fast-check found)", () => {
+    expect(safeDisplayName("://")).toBe("");
+    expect(safeDisplayName("Acme ://evil")).toBe("Acme");
+  });
+
   it.each([
     ["Sally Sender", "Sally Sender"],
     ['Zoë & Søn, "Quoted"', 'Zoë & Søn, "Quoted"'],

@@ -44,8 +44,8 @@ const TAIL = "[^\\s<>()\\[\\]{}\"'`]*";
 const LINK_PATTERNS = [
   // e-mail addresses (anything with an @ between two non-blank runs)
   `${TAIL}@[^\\s<>()\\[\\]{}"'\`]+`,
-  // URLs with a scheme, and www. names
-  `[a-z][a-z0-9+.-]*:\\/\\/${TAIL}`,
+  // URLs with a scheme (or a bare "://", which mail clients may still link), and www. names
+  `(?:[a-z][a-z0-9+.-]*)?:\\/\\/${TAIL}`,
   `www\\d{0,3}${DOT}${TAIL}`,
   // bare domains with whatever follows them (evil.com, evil.co.uk/path, evil.com:8443)
   `(?<![\\p{L}\\p{N}])${LABEL}(?:${DOT}${LABEL})*${DOT}${TLD}${TAIL}`,
