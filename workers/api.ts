@@ -1,15 +1,19 @@
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import { type Db, getDb } from "~/db/client.server";
+import { AccountCapReached } from "~/domain/account-caps";
 import { BodyTooLarge, readBodyWithin } from "~/lib/body-limit.server";
+import { accountCaps } from "~/lib/config.server";
 import {
   IMAGE_TOO_LARGE,
   ImageRejected,
   isOwnImageKey,
   MAX_IMAGE_BYTES,
+  replaceProfileImage,
   signedImageUrl,
   storeProfileImage,
 } from "~/lib/images.server";
+import type { CreateOptions } from "~/models/account-caps.server";
 import { createDebtor, debtorToJson, deleteDebtor, getDebtor, listDebtors, updateDebtor } from "~/models/debtor.server";
 import {
   createOrganization,
@@ -18,7 +22,7 @@ import {
   organizationToJson,
   updateOrganization,
 } from "~/models/organization.server";
-import { getProfile, profileToJson, setProfileImage, updateProfileName } from "~/models/user.server";
+import { getProfile, profileToJson, updateProfileName } from "~/models/user.server";
 import { DebtorJsonSchema } from "~/schemas/debtor";
 import { JsonIdSchema } from "~/schemas/ids";
 import { OrganizationSchema } from "~/schemas/organization";
@@ -100,7 +104,9 @@ function parseId(body: Record<string, unknown>) {
 interface WritableEntity<Input, Row> {
   noun: string;
   schema: v.GenericSchema<unknown, Input>;
-  create(db: Db, ownerId: string, input: Input): Promise<Row>;
+  /** Which per-account cap an add counts against. */
+  cap: "debtors" | "organizations";
+  create(db: Db, ownerId: string, input: Input, options: CreateOptions): Promise<Row>;
   update(db: Db, ownerId: string, id: number, input: Input): Promise<Row | undefined>;
   remove(db: Db, ownerId: string, id: number): Promise<boolean>;
   toJson(row: Row, ownerId: string): unknown;
@@ -120,8 +126,14 @@ function writeRoutes<Input, Row>(base: string, entity: WritableEntity<Input, Row
     if ("error" in owned) return owned.error;
     const parsed = v.safeParse(entity.schema, owned.body);
     if (!parsed.success) return fail(c, 400, invalid, fieldErrors(parsed.issues));
-    const row = await entity.create(getDb(c.env.DB), me(c).id, parsed.output);
-    return c.json({ success: true, error: null, data: entity.toJson(row, me(c).id) });
+    const max = accountCaps(c.get("config"))[entity.cap];
+    try {
+      const row = await entity.create(getDb(c.env.DB), me(c).id, parsed.output, { max });
+      return c.json({ success: true, error: null, data: entity.toJson(row, me(c).id) });
+    } catch (error) {
+      if (error instanceof AccountCapReached) return fail(c, 403, error.message);
+      throw error;
+    }
   });
 
   api.put(`${base}/edit`, async (c) => {
@@ -193,11 +205,10 @@ api.put("/profile/changeImg", async (c) => {
   if (deniedId) return deniedId;
   if (typeof body.img !== "string" || !body.img)
     return fail(c, 400, "Invalid image", { img: ["Please choose an image"] });
-  if (!isOwnImageKey(body.img, me(c).id)) return fail(c, 404, "Image not found");
-  const exists = await c.env.IMAGES.head(body.img);
-  if (!exists) return fail(c, 404, "Image not found");
-  const previous = await setProfileImage(getDb(c.env.DB), me(c).id, body.img);
-  if (previous && previous !== body.img) c.executionCtx.waitUntil(c.env.IMAGES.delete(previous));
+  // PUT /r2 already made the upload the profile photo (one per account); this confirms it. Any
+  // other key is not the account's photo any more (its object was deleted) or never was.
+  const profile = await getProfile(getDb(c.env.DB), me(c).id);
+  if (!profile?.imgKey || profile.imgKey !== body.img) return fail(c, 404, "Image not found");
   return c.json({ success: true, error: null });
 });
 
@@ -209,22 +220,29 @@ api.get("/r2/getPresignedUrl", async (c) => {
   return c.json({ success: true, signedUrl: await signedImageUrl(c.get("config"), key) });
 });
 
+/**
+ * The photo upload. The spec's client names a key; it must still be under the caller's id, but
+ * the object is stored under a key the server makes, and becomes the profile photo at once: each
+ * account has one photo in R2, and the one it replaces is deleted. The answer carries the key.
+ */
 api.put("/r2", async (c) => {
-  const key = c.req.query("key") ?? "";
-  if (!key) return fail(c, 400, "Missing key", { key: ["Missing key"] });
-  if (!key.startsWith(`${me(c).id}/`)) return fail(c, 403, "The key is not under the signed-in user");
-  if (!isOwnImageKey(key, me(c).id))
+  const requested = c.req.query("key") ?? "";
+  if (!requested) return fail(c, 400, "Missing key", { key: ["Missing key"] });
+  if (!requested.startsWith(`${me(c).id}/`)) return fail(c, 403, "The key is not under the signed-in user");
+  if (!isOwnImageKey(requested, me(c).id))
     return fail(c, 400, "Invalid key", { key: ["Please use only lower-case letters and digits after the user id"] });
+  let key: string;
   try {
     // Counted while it streams: a chunked upload is cut off at 5 MB, whatever Content-Length says.
     const body = await readBodyWithin(c.req.raw, MAX_IMAGE_BYTES);
-    await storeProfileImage(c.env, me(c).id, body.buffer, key);
+    key = await storeProfileImage(c.env, me(c).id, body.buffer);
   } catch (error) {
     if (error instanceof BodyTooLarge) return fail(c, 413, IMAGE_TOO_LARGE);
     if (error instanceof ImageRejected)
       return fail(c, error.message.startsWith("Unsupported") ? 415 : 413, error.message);
     throw error;
   }
+  await replaceProfileImage(c.env, c.executionCtx, me(c).id, key);
   return c.json({ success: true, error: null, key });
 });
 
@@ -241,6 +259,7 @@ api.get("/debtors", async (c) => {
 
 writeRoutes("/debtors", {
   noun: "debtor",
+  cap: "debtors",
   schema: DebtorJsonSchema,
   create: createDebtor,
   update: updateDebtor,
@@ -266,6 +285,7 @@ api.get("/org", async (c) => {
 
 writeRoutes("/org", {
   noun: "organization",
+  cap: "organizations",
   schema: OrganizationSchema,
   create: createOrganization,
   update: updateOrganization,

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { createRequestHandler } from "react-router";
-import { readCookie, SESSION_COOKIE, sessionCookie, validateSessionToken } from "~/auth/session.server";
+import { readSessionToken, sessionCookie, validateSessionToken } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { readConfig } from "~/lib/config.server";
 import { createAppContext } from "~/lib/context.server";
@@ -9,7 +9,7 @@ import { api } from "./api";
 import { devRoutes } from "./dev";
 import type { AppBindings } from "./hono-env";
 import { imageRoutes } from "./images";
-import { runWatchdog } from "./watchdog";
+import { runHousekeeping, runWatchdog } from "./watchdog";
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
@@ -44,7 +44,7 @@ export function createApp() {
 
   // Session: the signed-in user for everything after this; sliding expiry re-sends the cookie.
   app.use("*", async (c, next) => {
-    const token = readCookie(c.req.raw, SESSION_COOKIE);
+    const token = readSessionToken(c.req.raw);
     const session = token ? await validateSessionToken(getDb(c.env.DB), token) : null;
     c.set("user", session?.user ?? null);
     await next();
@@ -79,8 +79,10 @@ export { ReminderSchedule } from "./reminder-schedule";
 
 export default {
   fetch: app.fetch,
-  // The watchdog (docs/architecture.md §4): re-arms enabled schedules whose alarm was lost.
+  // The cron trigger: the watchdog (docs/architecture.md §4) re-arms enabled schedules whose alarm
+  // was lost, and housekeeping (§6) purges expired sign-in and rate-limit rows.
   scheduled(_controller, env, ctx) {
     ctx.waitUntil(runWatchdog(env));
+    ctx.waitUntil(runHousekeeping(env));
   },
 } satisfies ExportedHandler<Env>;

@@ -1,5 +1,6 @@
 import { getDb } from "~/db/client.server";
 import { rearmSchedule } from "~/lib/alarms.server";
+import { purgeExpired } from "~/models/housekeeping.server";
 import { listOverdueSchedules } from "~/models/schedule.server";
 
 /** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */
@@ -17,4 +18,12 @@ export async function runWatchdog(env: Env, now = Date.now()) {
   });
   if (overdue.length > 0) console.warn(`[dunly] watchdog re-armed ${overdue.length} overdue schedule(s)`);
   return overdue.map((s) => s.id);
+}
+
+/** Housekeeping on the same cron trigger: expired tokens, states, sessions and rate-limit events go. */
+export async function runHousekeeping(env: Env, now = Date.now()) {
+  const purged = await purgeExpired(getDb(env.DB), now);
+  const total = Object.values(purged).reduce((sum, n) => sum + n, 0);
+  if (total > 0) console.log(`[dunly] housekeeping purged ${JSON.stringify(purged)}`);
+  return purged;
 }

@@ -1,9 +1,16 @@
-import { eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { sessions, users } from "~/db/schema";
 import { generateToken, hashToken } from "./crypto.server";
 
+/** The session cookie's name on plain-http localhost (`npm run dev`), where `__Host-` cannot be used. */
 export const SESSION_COOKIE = "dunly_session";
+/**
+ * Its name wherever the connection is secure: the `__Host-` prefix makes the browser refuse the
+ * cookie unless it is Secure, Path=/ and has no Domain, so a sibling subdomain cannot plant or
+ * overwrite it (session fixation).
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 const DAY = 24 * 60 * 60 * 1000;
 const SESSION_TTL = 30 * DAY;
 /** Sliding expiry: a session used in its last 15 days is extended to 30 again. */
@@ -68,15 +75,47 @@ export async function invalidateSession(db: Db, token: string) {
   await db.delete(sessions).where(eq(sessions.id, hashToken(token)));
 }
 
+/** Ends every session of the user except the one `keepToken` belongs to; returns how many ended. */
+export async function invalidateOtherSessions(db: Db, userId: string, keepToken: string | null) {
+  const others = keepToken
+    ? and(eq(sessions.userId, userId), ne(sessions.id, hashToken(keepToken)))
+    : eq(sessions.userId, userId);
+  const ended = await db.delete(sessions).where(others).returning({ id: sessions.id });
+  return ended.length;
+}
+
+/**
+ * Signs `userId` in on this browser: the session the request's cookie carried (whoever's it was)
+ * ends, so a sign-in never leaves an old session alive behind the new cookie. Returns the
+ * Set-Cookie header of the new session.
+ */
+export async function startSession(db: Db, userId: string, request: Request, now = Date.now()) {
+  const url = new URL(request.url);
+  const previous = readSessionToken(request);
+  if (previous) await invalidateSession(db, previous);
+  const session = await createSession(db, userId, now);
+  return sessionCookie(session.token, session.expiresAt, url);
+}
+
 /** Secure everywhere except plain-http localhost, where browsers would drop a Secure cookie. */
 export function isSecureOrigin(url: URL) {
   const local = url.hostname === "localhost" || url.hostname === "127.0.0.1";
   return !(url.protocol === "http:" && local);
 }
 
+/** The session cookie's name for a site: `__Host-` prefixed where the connection is secure. */
+export function sessionCookieName(url: URL) {
+  return isSecureOrigin(url) ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
+
+/** The session token the request's cookie carries, under this site's cookie name; null if none. */
+export function readSessionToken(request: Request) {
+  return readCookie(request, sessionCookieName(new URL(request.url)));
+}
+
 export function sessionCookie(token: string, expiresAt: number, url: URL) {
   const parts = [
-    `${SESSION_COOKIE}=${token}`,
+    `${sessionCookieName(url)}=${token}`,
     "Path=/",
     "HttpOnly",
     "SameSite=Lax",
@@ -87,7 +126,7 @@ export function sessionCookie(token: string, expiresAt: number, url: URL) {
 }
 
 export function clearSessionCookie(url: URL) {
-  const parts = [`${SESSION_COOKIE}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0"];
+  const parts = [`${sessionCookieName(url)}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0"];
   if (isSecureOrigin(url)) parts.push("Secure");
   return parts.join("; ");
 }

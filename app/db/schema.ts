@@ -26,7 +26,8 @@ export const sessions = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     createdAt: integer("created_at").notNull().default(nowMs),
   },
-  (t) => [index("sessions_user_idx").on(t.userId)],
+  // expires_at: the housekeeping job's purge (app/models/housekeeping.server.ts).
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
 export const loginTokens = sqliteTable(
@@ -41,13 +42,17 @@ export const loginTokens = sqliteTable(
   (t) => [index("login_tokens_expires_idx").on(t.expiresAt)],
 );
 
-export const oauthStates = sqliteTable("oauth_states", {
-  // hex(SHA-256(state)); single use, consumed by the callback.
-  hash: text("hash").primaryKey(),
-  codeVerifier: text("code_verifier").notNull(),
-  redirectTo: text("redirect_to"),
-  expiresAt: integer("expires_at").notNull(),
-});
+export const oauthStates = sqliteTable(
+  "oauth_states",
+  {
+    // hex(SHA-256(state)); single use, consumed by the callback.
+    hash: text("hash").primaryKey(),
+    codeVerifier: text("code_verifier").notNull(),
+    redirectTo: text("redirect_to"),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("oauth_states_expires_idx").on(t.expiresAt)],
+);
 
 export const oauthAccounts = sqliteTable(
   "oauth_accounts",
@@ -70,7 +75,7 @@ export const passwordCredentials = sqliteTable("password_credentials", {
   iterations: integer("iterations").notNull(),
 });
 
-/** One row per rate-limited action (sign-in e-mails, password attempts); old rows are pruned. */
+/** One row per rate-limited action (sign-in e-mails, password attempts); the housekeeping job purges old rows. */
 export const rateLimitEvents = sqliteTable(
   "rate_limit_events",
   {
@@ -78,7 +83,10 @@ export const rateLimitEvents = sqliteTable(
     key: text("key").notNull(),
     createdAt: integer("created_at").notNull(),
   },
-  (t) => [index("rate_limit_events_key_idx").on(t.key, t.createdAt)],
+  (t) => [
+    index("rate_limit_events_key_idx").on(t.key, t.createdAt),
+    index("rate_limit_events_created_idx").on(t.createdAt),
+  ],
 );
 
 export const debtors = sqliteTable(

@@ -1,3 +1,5 @@
+import { formatInstant } from "./time-zone";
+
 /**
  * Sending limits (docs/architecture.md §4): how many reminders one account, one address and one
  * click may send. Pure data and rules; the models count, the engine and the actions enforce.
@@ -73,15 +75,10 @@ export function limitWait(
   return waits.reduce<LimitWait | null>((latest, w) => (latest && latest.until >= w.until ? latest : w), null);
 }
 
-/** "Nov 22, 2026, 10:15 PM" in `timeZone`: how limit messages name an instant. */
-export function formatLimitTime(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }).format(ms);
-}
-
 /** The error a held-back delivery shows in the report until it is sent. */
 export function deferralMessage(wait: LimitWait | null, recipient: string, timeZone: string): string {
   if (!wait) return "Waiting for a sending limit.";
-  const after = `It will be sent after ${formatLimitTime(wait.until, timeZone)}.`;
+  const after = `It will be sent after ${formatInstant(wait.until, timeZone)}.`;
   return wait.limit === "account"
     ? `Daily limit of ${wait.max} reminders reached for this account. ${after}`
     : `Daily limit of ${wait.max} reminders to ${recipient} reached. ${after}`;
@@ -121,7 +118,7 @@ export function manualSendRefusal(
   now: number,
   timeZone: string,
 ): string | null {
-  const at = (ms: number) => formatLimitTime(ms, timeZone);
+  const at = (ms: number) => formatInstant(ms, timeZone);
   const blocked = load.targets.filter(
     (t) => t.waiting || (t.lastReminderAt !== null && t.lastReminderAt + LIMIT_WINDOW_MS > now),
   );

@@ -3,6 +3,12 @@ import { isValidTimeZone } from "./schedule-time";
 /** Longer names are no IANA zone; they are dropped before they reach Intl (its cache is keyed by name). */
 export const MAX_TIME_ZONE_LENGTH = 64;
 
+/** "Nov 21, 2026, 10:00 AM" in the given zone; the same on server and client (no hydration drift). */
+export function formatInstant(ms: number | null | undefined, timeZone: string) {
+  if (ms == null) return "—";
+  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }).format(ms);
+}
+
 /** The fallback zone wherever none (or an unknown one) is given. */
 const DEFAULT_TIME_ZONE = "UTC";
 

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { type AccountCaps, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 
 /**
  * The app Worker's configuration: the vars and secrets of wrangler.toml (and `wrangler secret put`),
@@ -47,6 +48,12 @@ const origin = v.pipe(
   v.transform((value) => new URL(value).origin),
 );
 
+const positiveInteger = v.pipe(
+  v.string("must be a string"),
+  v.regex(/^[1-9]\d{0,8}$/, "must be a positive whole number"),
+  v.transform(Number),
+);
+
 const AppConfigFields = v.object({
   APP_ENV: AppEnvSchema,
   APP_ORIGIN: optionalValue(origin),
@@ -56,9 +63,10 @@ const AppConfigFields = v.object({
   CHECKOUT_URL_MEDIUM: optionalValue(url),
   CHECKOUT_URL_AGGRESSIVE: optionalValue(url),
   IMAGE_URL_SECRET: optionalValue(text),
-  SIGNIN_LIMIT_PER_CLIENT: optionalValue(
-    v.pipe(v.string(), v.regex(/^[1-9]\d*$/, "must be a positive whole number"), v.transform(Number)),
-  ),
+  SIGNIN_LIMIT_PER_CLIENT: optionalValue(positiveInteger),
+  ACCOUNT_MAX_DEBTORS: optionalValue(positiveInteger),
+  ACCOUNT_MAX_ORGANIZATIONS: optionalValue(positiveInteger),
+  ACCOUNT_MAX_SCHEDULES: optionalValue(positiveInteger),
 });
 
 const REQUIRED_IN_PRODUCTION = "is missing (required when APP_ENV is production)";
@@ -91,6 +99,17 @@ const APP_SECRETS = ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET"];
 /** The validated configuration from the Worker's env; throws one Error naming every missing or bad value. */
 export function readConfig(env: object): AppConfig {
   return parseConfig(AppConfigSchema, env, APP_SECRETS);
+}
+
+/** The per-account caps (app/domain/account-caps.ts): ACCOUNT_MAX_* where set, else the defaults. */
+export function accountCaps(
+  config: Pick<AppConfig, "ACCOUNT_MAX_DEBTORS" | "ACCOUNT_MAX_ORGANIZATIONS" | "ACCOUNT_MAX_SCHEDULES">,
+): AccountCaps {
+  return {
+    debtors: config.ACCOUNT_MAX_DEBTORS ?? DEFAULT_ACCOUNT_CAPS.debtors,
+    organizations: config.ACCOUNT_MAX_ORGANIZATIONS ?? DEFAULT_ACCOUNT_CAPS.organizations,
+    schedules: config.ACCOUNT_MAX_SCHEDULES ?? DEFAULT_ACCOUNT_CAPS.schedules,
+  };
 }
 
 /**

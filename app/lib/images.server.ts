@@ -1,5 +1,7 @@
 import { decodeHex, encodeHexLowerCase } from "@oslojs/encoding";
 import { generateId } from "~/auth/crypto.server";
+import { getDb } from "~/db/client.server";
+import { setProfileImage } from "~/models/user.server";
 import type { AppConfig } from "./config.server";
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -27,19 +29,38 @@ export function isOwnImageKey(key: string, userId: string) {
 
 export class ImageRejected extends Error {}
 
-/** Checks and stores a profile photo in R2 under a server-made key; throws ImageRejected for bad input. */
-export async function storeProfileImage(
-  env: Env,
-  userId: string,
-  body: ArrayBuffer,
-  key = `${userId}/${generateId()}`,
-) {
+/**
+ * Checks and stores a profile photo in R2 under a key the server makes (never one a client
+ * chose); throws ImageRejected for bad input. The caller makes it the profile photo.
+ */
+export async function storeProfileImage(env: Env, userId: string, body: ArrayBuffer) {
   if (body.byteLength > MAX_IMAGE_BYTES) throw new ImageRejected(IMAGE_TOO_LARGE);
   const type = sniffImageType(new Uint8Array(body));
   if (!type) throw new ImageRejected(UNSUPPORTED_IMAGE);
-  if (!isOwnImageKey(key, userId)) throw new ImageRejected("Invalid image key");
+  const key = `${userId}/${generateId()}`;
   await env.IMAGES.put(key, body, { httpMetadata: { contentType: type } });
   return key;
+}
+
+/**
+ * Makes a stored photo the profile photo and deletes the object it replaces: an account has one
+ * photo in R2. The delete runs after the answer (waitUntil).
+ */
+export async function replaceProfileImage(
+  env: Env,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  userId: string,
+  key: string,
+) {
+  let previous: string | null;
+  try {
+    previous = await setProfileImage(getDb(env.DB), userId, key);
+  } catch (error) {
+    // Not the photo after all: its object must not stay behind.
+    ctx.waitUntil(env.IMAGES.delete(key));
+    throw error;
+  }
+  if (previous && previous !== key) ctx.waitUntil(env.IMAGES.delete(previous));
 }
 
 /** What signing an image URL needs from the configuration. */

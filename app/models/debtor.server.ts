@@ -1,8 +1,10 @@
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries } from "~/db/schema";
+import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import { fromCents, toCents } from "~/domain/money";
 import type { DebtorInput } from "~/schemas/debtor";
+import { type CreateOptions, enforceCap } from "./account-caps.server";
 
 export const DEBTOR_PAGE_SIZE = 50;
 
@@ -79,12 +81,19 @@ function columns(input: DebtorInput) {
   };
 }
 
-export async function createDebtor(db: Db, ownerId: string, input: DebtorInput, now = Date.now()) {
-  return db
+/**
+ * Adds the owner's debtor. Throws AccountCapReached (and keeps nothing) when the account already
+ * has `max` debtors (ACCOUNT_MAX_DEBTORS).
+ */
+export async function createDebtor(db: Db, ownerId: string, input: DebtorInput, options: CreateOptions = {}) {
+  const now = options.now ?? Date.now();
+  const row = await db
     .insert(debtors)
     .values({ ownerId, ...columns(input), createdAt: now, updatedAt: now })
     .returning()
     .get();
+  await enforceCap(db, "debtors", ownerId, [row.id], options.max ?? DEFAULT_ACCOUNT_CAPS.debtors);
+  return row;
 }
 
 /** Updates the owner's debtor; undefined when it is not theirs (nothing changes). */

@@ -1,7 +1,9 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { organizations } from "~/db/schema";
+import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import type { OrganizationInput } from "~/schemas/organization";
+import { type CreateOptions, enforceCap } from "./account-caps.server";
 
 const fields = { id: organizations.id, name: organizations.name, address: organizations.address };
 
@@ -22,12 +24,23 @@ export async function getOrganization(db: Db, ownerId: string, id: number) {
     .get();
 }
 
-export async function createOrganization(db: Db, ownerId: string, input: OrganizationInput, now = Date.now()) {
-  return db
+/**
+ * Adds the owner's organization. Throws AccountCapReached (and keeps nothing) when the account
+ * already has `max` organizations (ACCOUNT_MAX_ORGANIZATIONS).
+ */
+export async function createOrganization(
+  db: Db,
+  ownerId: string,
+  input: OrganizationInput,
+  options: CreateOptions = {},
+) {
+  const row = await db
     .insert(organizations)
-    .values({ ownerId, ...input, createdAt: now })
+    .values({ ownerId, ...input, createdAt: options.now ?? Date.now() })
     .returning(fields)
     .get();
+  await enforceCap(db, "organizations", ownerId, [row.id], options.max ?? DEFAULT_ACCOUNT_CAPS.organizations);
+  return row;
 }
 
 /** Updates the owner's organization; undefined when it is not theirs. */

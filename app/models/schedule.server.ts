@@ -1,13 +1,18 @@
-import { and, count, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, organizations, schedules, users } from "~/db/schema";
+import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import type { FrequencyId } from "~/domain/frequencies";
 import type { ScheduleAdvance } from "~/domain/occurrence";
 import type { PresetId } from "~/domain/presets";
 import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import type { ScheduleInput } from "~/schemas/schedule";
+import { assertRoomForOneMore, type CreateOptions, enforceCap } from "./account-caps.server";
 import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
+
+/** SQLite's implicit row number: insertion order, which the account caps count by. */
+const ROWID = sql<number>`rowid`;
 
 export const SCHEDULE_PAGE_SIZE = 50;
 
@@ -122,18 +127,21 @@ function scheduleColumns(targets: { debtorId: number; organizationId: number | n
  * Creates the owner's schedule, ENABLED with its first run computed; the caller arms the alarm.
  * Returns an error key when the debtor or organization is not the owner's.
  */
-export async function createSchedule(db: Db, ownerId: string, input: ScheduleInput, now = Date.now()) {
+export async function createSchedule(db: Db, ownerId: string, input: ScheduleInput, options: CreateOptions = {}) {
+  const now = options.now ?? Date.now();
   const targets = await ownedTargets(db, ownerId, input);
   if ("error" in targets) return { error: targets.error };
   const columns = scheduleColumns(targets, plan(input, now), input);
-  const row = await db
+  const inserted = await db
     .insert(schedules)
     .values({ id: newScheduleId(ownerId), ownerId, ...columns, templateStep: 0, createdAt: now, updatedAt: now })
-    .returning()
+    .returning({ ...getTableColumns(schedules), rowid: ROWID })
     .get();
   // An INSERT … RETURNING always returns the row it wrote.
-  if (!row) throw new Error("The new schedule was not returned");
-  return { schedule: row };
+  if (!inserted) throw new Error("The new schedule was not returned");
+  await enforceCap(db, "schedules", ownerId, [inserted.rowid], options.max ?? DEFAULT_ACCOUNT_CAPS.schedules);
+  const { rowid: _rowid, ...schedule } = inserted;
+  return { schedule };
 }
 
 /**
@@ -141,9 +149,20 @@ export async function createSchedule(db: Db, ownerId: string, input: ScheduleInp
  * next run; the preset's sequence restarts when the preset or the debtor changes. The caller
  * re-arms the alarm.
  */
-export async function updateSchedule(db: Db, ownerId: string, id: string, input: ScheduleInput, now = Date.now()) {
+export async function updateSchedule(
+  db: Db,
+  ownerId: string,
+  id: string,
+  input: ScheduleInput,
+  options: CreateOptions = {},
+) {
+  const now = options.now ?? Date.now();
   const existing = await getSchedule(db, ownerId, id);
   if (!existing) return { error: "not-found" as const };
+  // An edit makes a schedule live again: a completed one must fit under the cap of live schedules.
+  if (existing.state === "COMPLETED") {
+    await assertRoomForOneMore(db, "schedules", ownerId, options.max ?? DEFAULT_ACCOUNT_CAPS.schedules);
+  }
   const targets = await ownedTargets(db, ownerId, input);
   if ("error" in targets) return { error: targets.error };
   const columns = scheduleColumns(
@@ -304,8 +323,9 @@ export async function createResendSchedules(
   ownerId: string,
   debtorIds: readonly number[],
   timeZone: string,
-  now = Date.now(),
+  options: CreateOptions = {},
 ) {
+  const now = options.now ?? Date.now();
   if (debtorIds.length === 0) return [];
   const { user, debtors: owned } = await getSenderAndDebtors(db, ownerId, debtorIds);
   if (!user || owned.length === 0) return [];
@@ -325,11 +345,21 @@ export async function createResendSchedules(
     updatedAt: now,
   }));
   const [first, ...rest] = chunk(values, SCHEDULES_PER_INSERT).map((rows) =>
-    db.insert(schedules).values(rows).returning({ id: schedules.id, nextRunAt: schedules.nextRunAt }),
+    db.insert(schedules).values(rows).returning({ id: schedules.id, nextRunAt: schedules.nextRunAt, rowid: ROWID }),
   );
   if (!first) return [];
   // One batch is one transaction: every debtor gets a schedule, or none does.
-  return (await db.batch([first, ...rest])).flat();
+  const created = (await db.batch([first, ...rest])).flat();
+  // Over the cap, none is kept: the re-send is refused as a whole.
+  const max = options.max ?? DEFAULT_ACCOUNT_CAPS.schedules;
+  await enforceCap(
+    db,
+    "schedules",
+    ownerId,
+    created.map((s) => s.rowid),
+    max,
+  );
+  return created.map(({ id, nextRunAt }) => ({ id, nextRunAt }));
 }
 
 /** Enabled schedules whose next run is older than `cutoff`: their alarm was lost (watchdog). */

@@ -37,11 +37,18 @@ export async function updateProfileName(db: Db, userId: string, fullName: string
   await db.update(users).set({ fullName }).where(eq(users.id, userId));
 }
 
-/** Points the profile at a new photo; returns the previous key so its object can be removed. */
+/**
+ * Points the profile at a new photo; returns the previous key so its object can be removed (an
+ * account keeps one photo). The read and the write are one batch, which D1 runs as one
+ * transaction: of two uploads at once, each gets back the key it really replaced, so no object is
+ * left behind unreferenced.
+ */
 export async function setProfileImage(db: Db, userId: string, imgKey: string | null) {
-  const before = await db.select({ imgKey: users.imgKey }).from(users).where(eq(users.id, userId)).get();
-  await db.update(users).set({ imgKey }).where(eq(users.id, userId));
-  return before?.imgKey ?? null;
+  const [before] = await db.batch([
+    db.select({ imgKey: users.imgKey }).from(users).where(eq(users.id, userId)),
+    db.update(users).set({ imgKey }).where(eq(users.id, userId)),
+  ]);
+  return before[0]?.imgKey ?? null;
 }
 
 /** The API shape of a profile. */

@@ -8,7 +8,7 @@ import {
   isGoogleConfigured,
   userForGoogleIdentity,
 } from "~/auth/google.server";
-import { createSession, readCookie, sessionCookie } from "~/auth/session.server";
+import { readCookie, startSession } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
@@ -43,9 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     console.error("[dunly] Google sign-in failed", error);
     return fail("google-failed");
   }
-  const session = await createSession(db, userId);
   const headers = new Headers();
   headers.append("Set-Cookie", clear["Set-Cookie"]);
-  headers.append("Set-Cookie", sessionCookie(session.token, session.expiresAt, url));
+  headers.append("Set-Cookie", await startSession(db, userId, request));
   return redirect(safeRedirect(stored.redirectTo) ?? "/welcome", { headers });
 }

@@ -9,6 +9,7 @@ import { ownedRecordAction } from "./owned-record-action.server";
 export const debtorAction = ownedRecordAction({
   intents: { add: "debtor-add", edit: "debtor-edit", remove: "debtor-delete" },
   noun: "Debtor",
+  cap: "debtors",
   schema: DebtorSchema,
   create: createDebtor,
   update: updateDebtor,

@@ -1,12 +1,12 @@
 import { redirect } from "react-router";
-import { clearSessionCookie, invalidateSession, readCookie, SESSION_COOKIE } from "~/auth/session.server";
+import { clearSessionCookie, invalidateSession, readSessionToken } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
 import type { Route } from "./+types/logout";
 
 /** Log out: the session row is deleted, the cookie cleared, and the user returns to /. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const token = readCookie(request, SESSION_COOKIE);
+  const token = readSessionToken(request);
   if (token) await invalidateSession(getDb(getApp(context).env.DB), token);
   return redirect("/", { headers: { "Set-Cookie": clearSessionCookie(new URL(request.url)) } });
 }

@@ -6,6 +6,7 @@ import { ownedRecordAction } from "./owned-record-action.server";
 export const organizationAction = ownedRecordAction({
   intents: { add: "org-add", edit: "org-edit", remove: "org-delete" },
   noun: "Organization",
+  cap: "organizations",
   schema: OrganizationSchema,
   create: createOrganization,
   update: updateOrganization,

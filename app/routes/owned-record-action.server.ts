@@ -3,8 +3,11 @@ import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
 import { type Db, getDb } from "~/db/client.server";
+import { AccountCapReached, type AccountCaps } from "~/domain/account-caps";
 import { intentOf, readForm, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
+import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
+import type { CreateOptions } from "~/models/account-caps.server";
 import { FormIdSchema } from "~/schemas/ids";
 
 /** How the add / edit / delete intents of one owned record kind (debtors, organizations) reach its model. */
@@ -14,7 +17,10 @@ export interface OwnedRecord<Input> {
   /** The word the messages start with: 'Debtor added', 'Debtor updated', 'Debtor deleted'. */
   noun: string;
   schema: v.GenericSchema<unknown, Input>;
-  create(db: Db, ownerId: string, input: Input): Promise<unknown>;
+  /** Which per-account cap an add counts against (app/domain/account-caps.ts). */
+  cap: "debtors" | "organizations";
+  /** Adds the record; throws AccountCapReached (keeping nothing) when the account is at `max`. */
+  create(db: Db, ownerId: string, input: Input, options: CreateOptions): Promise<unknown>;
   update(db: Db, ownerId: string, id: number, input: Input): Promise<unknown>;
   remove(db: Db, ownerId: string, id: number): Promise<boolean>;
 }
@@ -27,11 +33,18 @@ function ownedRecordIntents<Input>(record: OwnedRecord<Input>) {
   const parse = (formData: FormData) => parseWithValibot(formData, { schema: record.schema });
   const idOf = (formData: FormData) => v.safeParse(FormIdSchema, formData.get("id"));
   return {
-    async add(db: Db, ownerId: string, formData: FormData) {
+    async add(db: Db, ownerId: string, formData: FormData, caps: AccountCaps) {
       const submission = parse(formData);
       if (submission.status !== "success")
         return reply(record.intents.add, { status: 400, result: submission.reply() });
-      await record.create(db, ownerId, submission.value);
+      try {
+        await record.create(db, ownerId, submission.value, { max: caps[record.cap] });
+      } catch (error) {
+        if (!(error instanceof AccountCapReached)) throw error;
+        // A form error (in the markup, also without JavaScript); what the user typed stays.
+        const result = submission.reply({ formErrors: [error.message] });
+        return reply(record.intents.add, { status: 403, result });
+      }
       return reply(record.intents.add, {
         message: `${record.noun} added`,
         result: submission.reply({ resetForm: true }),
@@ -75,14 +88,15 @@ export function ownedRecordAction<Input>(record: OwnedRecord<Input>) {
   const intents = ownedRecordIntents(record);
   return async ({ context, request, url }: ActionArgs) => {
     const user = requireUser(context, url);
-    const db = getDb(getApp(context).env.DB);
+    const { env, config } = getApp(context);
+    const db = getDb(env.DB);
     const form = await readForm(request);
     if ("refused" in form) return form.refused;
     const { formData } = form;
     const intent = intentOf(formData);
     switch (intent) {
       case record.intents.add:
-        return intents.add(db, user.id, formData);
+        return intents.add(db, user.id, formData, accountCaps(config));
       case record.intents.edit:
         return intents.edit(db, user.id, formData);
       case record.intents.remove:

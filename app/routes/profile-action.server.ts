@@ -2,18 +2,22 @@ import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { checkUserPassword, hasPassword, setPassword } from "~/auth/password.server";
-import type { SessionUser } from "~/auth/session.server";
+import { invalidateOtherSessions, readSessionToken, type SessionUser } from "~/auth/session.server";
 import { type Db, getDb } from "~/db/client.server";
+import { formatInstant } from "~/domain/time-zone";
 import { intentOf, readForm, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
+import { appOrigin } from "~/lib/config.server";
 import { type AppContext, getApp } from "~/lib/context.server";
 import {
   IMAGE_TOO_LARGE,
   ImageRejected,
   MAX_IMAGE_BYTES,
+  replaceProfileImage,
   storeProfileImage,
   UNSUPPORTED_IMAGE,
 } from "~/lib/images.server";
-import { setProfileImage, updateProfileName } from "~/models/user.server";
+import { requestTimeZone } from "~/lib/time-zone.server";
+import { updateProfileName } from "~/models/user.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { ProfileNameSchema } from "~/schemas/profile";
 
@@ -45,9 +49,9 @@ export async function profileAction({ context, request, url }: ActionArgs) {
     case "profile-name":
       return renameProfile(db, user, formData);
     case "profile-photo":
-      return changePhoto(app, db, user, formData);
+      return changePhoto(app, user, formData);
     case "set-password":
-      return savePassword(db, user, formData);
+      return savePassword(app, db, user, request, formData);
     default:
       return reply(intent, { status: 400, message: SOMETHING_WRONG });
   }
@@ -60,15 +64,14 @@ async function renameProfile(db: Db, user: SessionUser, formData: FormData) {
   return reply("profile-name", { message: "Profile updated", result: submission.reply({ resetForm: true }) });
 }
 
-async function changePhoto({ env, ctx }: AppContext, db: Db, user: SessionUser, formData: FormData) {
+async function changePhoto({ env, ctx }: AppContext, user: SessionUser, formData: FormData) {
   const file = formData.get("photo");
   if (!(file instanceof File) || file.size === 0) {
     return reply("profile-photo", { status: 400, message: UNSUPPORTED_IMAGE });
   }
   try {
     const key = await storeProfileImage(env, user.id, await file.arrayBuffer());
-    const previous = await setProfileImage(db, user.id, key);
-    if (previous) ctx.waitUntil(env.IMAGES.delete(previous));
+    await replaceProfileImage(env, ctx, user.id, key);
   } catch (error) {
     if (error instanceof ImageRejected) return reply("profile-photo", { status: 400, message: error.message });
     throw error;
@@ -76,7 +79,7 @@ async function changePhoto({ env, ctx }: AppContext, db: Db, user: SessionUser, 
   return reply("profile-photo", { message: "Photo updated" });
 }
 
-async function savePassword(db: Db, user: SessionUser, formData: FormData) {
+async function savePassword(app: AppContext, db: Db, user: SessionUser, request: Request, formData: FormData) {
   const submission = parseWithValibot(formData, { schema: SetPasswordSchema });
   // Passwords are never sent back to the page.
   const hide = { hideFields: ["currentPassword", "newPassword", "confirmPassword"] };
@@ -92,5 +95,24 @@ async function savePassword(db: Db, user: SessionUser, formData: FormData) {
     }
   }
   await setPassword(db, user.id, submission.value.newPassword);
+  // A new password locks out whoever else holds a session: only this browser stays signed in.
+  const signedOut = await invalidateOtherSessions(db, user.id, readSessionToken(request));
+  await notifyPasswordChanged(app, user, request, signedOut);
   return reply("set-password", { message: PASSWORD_SAVED, result: submission.reply({ resetForm: true }) });
+}
+
+/** Tells the account's own address that its password changed; a failed e-mail is logged, never fatal. */
+async function notifyPasswordChanged(
+  { env, config }: AppContext,
+  user: SessionUser,
+  request: Request,
+  signedOut: number,
+) {
+  const sent = await env.MAILER.sendPasswordChanged({
+    to: user.email,
+    changedAt: formatInstant(Date.now(), requestTimeZone(request)),
+    signedOut,
+    signInUrl: new URL("/#sign-in", appOrigin(config, request.url)).href,
+  }).catch((error: unknown) => ({ ok: false as const, error: String(error) }));
+  if (!sent.ok) console.error("[dunly] password-changed e-mail failed", sent.error);
 }

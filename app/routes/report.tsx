@@ -1,7 +1,6 @@
 import { Form, Link, useSubmit } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { PeriodSelect } from "~/components/period-options";
-import { formatInstant } from "~/components/schedules/format";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { LabeledSelect } from "~/components/ui/labeled-select";
@@ -11,6 +10,7 @@ import { listParams, pageCount, pageOffset } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
+import { formatInstant } from "~/domain/time-zone";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { listDebtorOptions } from "~/models/debtor.server";

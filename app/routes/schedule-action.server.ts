@@ -4,9 +4,11 @@ import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
 import { type Db, getDb } from "~/db/client.server";
+import { AccountCapReached } from "~/domain/account-caps";
 import { manualSendRefusal, resendCapRefusal, sendingLimits } from "~/domain/limits";
 import { intentOf, readForm, reply, replyOrRedirect } from "~/lib/action-result.server";
 import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
+import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { unique } from "~/models/d1.server";
@@ -43,6 +45,8 @@ interface Scope {
   plan: string;
   timeZone: string;
   now: number;
+  /** The account's cap of live schedules (ACCOUNT_MAX_SCHEDULES). */
+  maxSchedules: number;
 }
 
 /**
@@ -62,6 +66,7 @@ export async function scheduleAction({ context, request, url }: ActionArgs) {
     plan: user.plan,
     timeZone: requestTimeZone(request),
     now: Date.now(),
+    maxSchedules: accountCaps(getApp(context).config).schedules,
   };
   const intent = intentOf(formData);
   switch (intent) {
@@ -92,10 +97,17 @@ async function saveSchedule(scope: Scope, intent: "schedule-create" | "schedule-
   const submission = parseWithValibot(formData, { schema: ScheduleSchema });
   if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
   const db = getDb(scope.env.DB);
-  const outcome =
-    intent === "schedule-create"
-      ? await createSchedule(db, scope.ownerId, submission.value, scope.now)
-      : await updateSchedule(db, scope.ownerId, String(formData.get("id") ?? ""), submission.value, scope.now);
+  let outcome: Awaited<ReturnType<typeof createSchedule | typeof updateSchedule>>;
+  const options = { max: scope.maxSchedules, now: scope.now };
+  try {
+    outcome =
+      intent === "schedule-create"
+        ? await createSchedule(db, scope.ownerId, submission.value, options)
+        : await updateSchedule(db, scope.ownerId, String(formData.get("id") ?? ""), submission.value, options);
+  } catch (error) {
+    if (!(error instanceof AccountCapReached)) throw error;
+    return reply(intent, { status: 403, result: submission.reply({ formErrors: [error.message] }) });
+  }
   if ("error" in outcome) {
     if (outcome.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
     const result: SubmissionResult<string[]> = submission.reply({ fieldErrors: ownershipErrors(outcome.error) });
@@ -166,7 +178,14 @@ async function resend(scope: Scope, formData: FormData) {
   const db = getDb(scope.env.DB);
   const refusal = resendCapRefusal(debtorIds.length) ?? (await limitRefusal(scope, db, debtorIds));
   if (refusal) return reply("debtor-resend", { status: LIMITED, message: refusal });
-  const created = await createResendSchedules(db, scope.ownerId, debtorIds, scope.timeZone, scope.now);
+  let created: Awaited<ReturnType<typeof createResendSchedules>>;
+  try {
+    const options = { max: scope.maxSchedules, now: scope.now };
+    created = await createResendSchedules(db, scope.ownerId, debtorIds, scope.timeZone, options);
+  } catch (error) {
+    if (!(error instanceof AccountCapReached)) throw error;
+    return reply("debtor-resend", { status: 403, message: error.message });
+  }
   if (created.length === 0) return reply("debtor-resend", { status: 404, message: SOMETHING_WRONG });
   await Promise.all(created.map((s) => arm(scope.env, s.id, s.nextRunAt ?? scope.now)));
   return reply("debtor-resend", { message: RESEND_DONE, count: created.length });

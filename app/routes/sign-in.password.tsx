@@ -4,9 +4,9 @@ import { Form, Link, redirect, useNavigation } from "react-router";
 import { redirectSignedIn } from "~/auth/guard.server";
 import { clientKey } from "~/auth/magic-link.server";
 import { authenticateWithPassword } from "~/auth/password.server";
-import { createSession, sessionCookie } from "~/auth/session.server";
+import { startSession } from "~/auth/session.server";
 import { SubmitButton } from "~/components/ui/button";
-import { InputField } from "~/components/ui/field";
+import { FormError, InputField } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
 import { readForm, reply } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
@@ -32,10 +32,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     return reply("password-sign-in", { status: 400, result: submission.reply({ hideFields: ["password"] }) });
   const db = getDb(env.DB);
   const email = submission.value.email.toLowerCase();
-  // Guessing is slowed down per address and per client; the message never says which part was wrong.
+  // Guessing is slowed down per client, and per address from that client (so guesses from
+  // elsewhere never lock the owner out); the message never says which part was wrong.
+  const client = clientKey(request);
   const allowed =
-    (await takeRateLimit(db, `password-client:${clientKey(request)}`, 30, 60 * 60 * 1000)) &&
-    (await takeRateLimit(db, `password-email:${email}`, 10, 15 * 60 * 1000));
+    (await takeRateLimit(db, `password-client:${client}`, 30, 60 * 60 * 1000)) &&
+    (await takeRateLimit(db, `password-email:${client}:${email}`, 10, 15 * 60 * 1000));
   if (!allowed) {
     return reply("password-sign-in", {
       status: 429,
@@ -51,9 +53,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       status: 400,
       result: submission.reply({ formErrors: [WRONG], hideFields: ["password"] }),
     });
-  const session = await createSession(db, userId);
   return redirect(safeRedirect(submission.value.redirectTo) ?? "/welcome", {
-    headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, new URL(request.url)) },
+    headers: { "Set-Cookie": await startSession(db, userId, request) },
   });
 }
 
@@ -75,11 +76,7 @@ export default function PasswordSignIn({ loaderData, actionData }: Route.Compone
         {loaderData.redirectTo && <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />}
         <InputField meta={fields.email} type="email" label="Email" placeholder="Your Email" autoComplete="email" />
         <InputField meta={fields.password} type="password" label="Password" autoComplete="current-password" />
-        {form.errors && (
-          <p id={form.errorId} role="alert" className="text-sm text-danger">
-            {form.errors[0]}
-          </p>
-        )}
+        <FormError form={form} />
         <SubmitButton busy={busy}>Sign in</SubmitButton>
       </Form>
       <p className="text-sm text-muted">

@@ -60,16 +60,42 @@ test("the sign-in form rejects a bad address and a used link does not work twice
   const link = await readSignInLink(page, email);
 
   await page.goto(link);
+  // The page names the account the link signs into, masked.
+  const masked = `${email[0]}•••${email.split("@")[0]!.at(-1)}@${email.split("@")[1]}`;
+  await expect(page.getByText(`This link signs you in as ${masked}.`)).toBeVisible();
+  await expect(page.getByText(email)).toHaveCount(0);
   await page.getByRole("button", { name: "Continue to Dunly" }).click();
   await expect(page).toHaveURL(/\/welcome$/);
 
-  // Same link again, from a fresh browser context: no second session.
+  // Same link again, from a fresh browser context: it says so at once, and offers no button.
   const other = await page.context().browser()!.newContext();
   const otherPage = await other.newPage();
   await otherPage.goto(link);
-  await otherPage.getByRole("button", { name: "Continue to Dunly" }).click();
   await expect(otherPage.getByRole("alert")).toContainText("invalid, was already used, or has expired");
+  await expect(otherPage.getByRole("button", { name: "Continue to Dunly" })).toHaveCount(0);
   await other.close();
+});
+
+test("a link for another account warns before it signs the current one out", async ({ page, browser }) => {
+  const current = await signIn(page);
+  // Someone else requests a link for their own account, elsewhere, and it is opened here.
+  const stranger = uniqueEmail("stranger");
+  const elsewhere = await browser.newContext();
+  const strangerPage = await elsewhere.newPage();
+  await strangerPage.goto("/");
+  await strangerPage.getByPlaceholder("Your Email").fill(stranger);
+  await strangerPage.getByRole("button", { name: "Get magic link" }).click();
+  await expect(strangerPage.getByText("Please Check your email for the sign in link")).toBeVisible();
+  const link = await readSignInLink(strangerPage, stranger);
+  await elsewhere.close();
+
+  await page.goto(link);
+  const warning = page.getByRole("alert");
+  await expect(warning).toContainText(`You are signed in as ${current[0]}•••`);
+  await expect(warning).toContainText("Continuing signs you out of that account first.");
+  // Not pressing Continue keeps the user where they were.
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
 });
 
 test("Continue with Google explains itself when no Google client is configured", async ({ page }) => {

@@ -6,6 +6,7 @@ import {
   api,
   apiJson,
   decodeTurbo,
+  eventually,
   formAction,
   IMAGES,
   imagesOf,
@@ -13,7 +14,6 @@ import {
   photoForm,
   postMultipart,
   snapshot,
-  uploadImage,
   userRow,
 } from "./data-helpers";
 import { get, pageText, postForm, type SignedIn, signIn, uniqueEmail } from "./helpers";
@@ -29,6 +29,8 @@ describe("access sweep: another user's records", () => {
   let aDebtor: Json;
   let aOrg: Json;
   let aImage: string;
+  /** A's earlier photo, replaced (and deleted) by the current one. */
+  let aReplaced: string;
   let aSignedUrl: string;
   let bDebtor: Json;
   let before: Awaited<ReturnType<typeof snapshot>>;
@@ -54,10 +56,19 @@ describe("access sweep: another user's records", () => {
     expect((await apiJson("PUT", "/profile/edit", { cookie: a.cookie, json: { full_name: SECRET_NAME } })).status).toBe(
       200,
     );
-    // A's photo through the settings form (sets users.img_key) and one more through the API.
+    // A's photo through the API, then the one that replaces it through the settings form: an
+    // account keeps one photo, so the first object is deleted (after the answer).
+    const uploaded = await apiJson("PUT", `/r2?key=${a.userId}/spare`, {
+      cookie: a.cookie,
+      raw: IMAGES.jpeg,
+      headers: { "Content-Type": "image/jpeg" },
+    });
+    expect(uploaded.status).toBe(200);
+    aReplaced = uploaded.body.key;
     expect((await postMultipart("/iam/info.data", photoForm(IMAGES.png), a.cookie)).status).toBe(200);
-    await uploadImage(a.cookie, a.userId, IMAGES.jpeg, "spare");
     aImage = (await userRow(a.userId))!.img_key!;
+    expect(aImage).not.toBe(aReplaced);
+    expect(await eventually(async () => (await imagesOf(a.userId)).length === 1)).toBe(true);
     aSignedUrl = (await apiJson("GET", `/r2/getPresignedUrl?key=${aImage}`, { cookie: a.cookie })).body.signedUrl;
     // B has records of its own, so "their own list" answers are not trivially empty.
     bDebtor = await addDebtor(b.cookie, { full_name: "B's own debtor" });
@@ -65,7 +76,7 @@ describe("access sweep: another user's records", () => {
     before = await snapshot(a.userId);
     expect(before.debtors).toHaveLength(2);
     expect(before.organizations).toHaveLength(1);
-    expect(before.images).toHaveLength(2);
+    expect(before.images.map((o) => o.key)).toEqual([aImage]);
     expect(before.user!.img_key).toBe(aImage);
   });
 
@@ -164,13 +175,14 @@ describe("access sweep: another user's records", () => {
         ["PUT", "/profile/edit", { id: fb(), full_name: "Hijacked" }, 403],
         ["PUT", "/profile/changeImg", { id: fb(), fb_uuid: fb(), img: aImage }, 403],
         ["PUT", "/profile/changeImg", { img: aImage }, 404],
+        ["PUT", "/profile/changeImg", { img: aReplaced }, 404],
       ];
       for (const [method, path, json, expected] of cases) {
         const { status } = await attempt(`${method} ${path}`, api(method, path, { cookie: b.cookie, json }));
         expect(status, `${method} ${path} ${JSON.stringify(json)}`).toBe(expected);
       }
-      // Overwriting A's stored photo, or adding one under A's id.
-      for (const key of [aImage, `${a.userId}/planted`]) {
+      // Overwriting A's stored photo or A's replaced one, or adding one under A's id.
+      for (const key of [aImage, aReplaced, `${a.userId}/planted`]) {
         const put = api("PUT", `/r2?key=${encodeURIComponent(key)}`, {
           cookie: b.cookie,
           raw: IMAGES.jpeg,
@@ -268,6 +280,7 @@ describe("access sweep: another user's records", () => {
         "http://localhost",
       );
       expect((await get(`/images/${aImage}${bUrl.search}`)).status).toBe(404);
+      expect((await get(`/images/${aReplaced}${bUrl.search}`)).status).toBe(404);
       expect((await get(`/images/${a.userId}/spare${bUrl.search}`)).status).toBe(404);
     });
   });
@@ -288,7 +301,7 @@ describe("access sweep: another user's records", () => {
 
     it("no answer to B carried A's debtor, organization, name or image key", () => {
       for (const x of answers) {
-        for (const secret of [SECRET_DEBTOR, SECRET_ORG, SECRET_NAME, "42 Hidden Lane", aImage])
+        for (const secret of [SECRET_DEBTOR, SECRET_ORG, SECRET_NAME, "42 Hidden Lane", aImage, aReplaced])
           expect(x.text, `${x.what} leaks ${secret}`).not.toContain(secret);
       }
     });
@@ -298,6 +311,7 @@ describe("access sweep: another user's records", () => {
       const image = await env.IMAGES.get(aImage);
       expect(new Uint8Array(await image!.arrayBuffer())).toEqual(IMAGES.png);
       expect(await env.IMAGES.head(`${a.userId}/planted`)).toBeNull();
+      expect(await env.IMAGES.head(aReplaced)).toBeNull();
       // And A still sees everything through the API.
       const debtors = await apiJson("GET", "/debtors", { cookie: a.cookie });
       expect(debtors.body.map((d: Json) => d.full_name)).toEqual([SECRET_DEBTOR, "Second Of A"]);

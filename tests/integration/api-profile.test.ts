@@ -1,6 +1,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, apiJson, eventually, IMAGES, MSG, uploadImage, userRow } from "./data-helpers";
+import {
+  api,
+  apiJson,
+  eventually,
+  IMAGES,
+  imagesOf,
+  MSG,
+  onlyImageOf,
+  photoForm,
+  postMultipart,
+  uploadImage,
+  userRow,
+} from "./data-helpers";
 import { signIn, uniqueEmail } from "./helpers";
 
 describe("GET /api/profile", () => {
@@ -169,10 +181,10 @@ describe("PUT /api/profile/changeImg", () => {
     expect((await apiJson("PUT", "/profile/changeImg", { json: { img: "x/y" } })).status).toBe(401);
   });
 
-  it("points the profile at the caller's uploaded image and removes the previous one", async () => {
+  it("confirms the caller's current photo, which the upload already made the profile photo", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("img"));
     const first = await uploadImage(cookie, userId, IMAGES.png);
-    const second = await uploadImage(cookie, userId, IMAGES.jpeg);
+    expect((await userRow(userId))!.img_key).toBe(first);
 
     const one = await apiJson("PUT", "/profile/changeImg", {
       cookie,
@@ -183,29 +195,69 @@ describe("PUT /api/profile/changeImg", () => {
     expect((await userRow(userId))!.img_key).toBe(first);
     expect((await apiJson("GET", "/profile", { cookie })).body[0].img).toBe(first);
 
-    const two = await apiJson("PUT", "/profile/changeImg", { cookie, json: { fb_uuid: userId, img: second } });
-    expect(two.status).toBe(200);
+    // The next upload replaces it at once, and the previous object is removed.
+    const second = await uploadImage(cookie, userId, IMAGES.jpeg);
     expect((await userRow(userId))!.img_key).toBe(second);
     expect(await eventually(async () => (await env.IMAGES.head(first)) === null)).toBe(true);
-    expect(await env.IMAGES.head(second)).not.toBeNull();
+    const two = await apiJson("PUT", "/profile/changeImg", { cookie, json: { fb_uuid: userId, img: second } });
+    expect(two.status).toBe(200);
+    expect(two.body).toEqual({ success: true, error: null });
+    expect((await apiJson("GET", "/profile", { cookie })).body[0].img).toBe(second);
 
-    // Setting the same image again keeps it.
+    // Confirming the same image again keeps it.
     expect((await apiJson("PUT", "/profile/changeImg", { cookie, json: { img: second } })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 100));
     expect(await env.IMAGES.head(second)).not.toBeNull();
+    expect((await imagesOf(userId)).map((o) => o.key)).toEqual([second]);
+  });
+
+  it("answers 404 for the caller's previous (replaced) photo and keeps the current one", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("img-old"));
+    const viaApi = await uploadImage(cookie, userId, IMAGES.png, "old");
+    expect((await postMultipart("/iam/info.data", photoForm(IMAGES.webp, "w.webp", "image/webp"), cookie)).status).toBe(
+      200,
+    );
+    const viaForm = (await userRow(userId))!.img_key!;
+    const current = await uploadImage(cookie, userId, IMAGES.jpeg, "current");
+    expect(await onlyImageOf(userId)).toBe(current);
+
+    for (const img of [viaApi, viaForm, `${userId}/old`, `${userId}/current`]) {
+      const { status, body } = await apiJson("PUT", "/profile/changeImg", {
+        cookie,
+        json: { id: userId, fb_uuid: userId, img },
+      });
+      expect(status, img).toBe(404);
+      expect(body).toEqual({ success: false, error: "Image not found" });
+    }
+    expect((await userRow(userId))!.img_key).toBe(current);
+    expect((await apiJson("GET", "/profile", { cookie })).body[0].img).toBe(current);
+    expect((await imagesOf(userId)).map((o) => o.key)).toEqual([current]);
+    const object = await env.IMAGES.get(current);
+    expect(new Uint8Array(await object!.arrayBuffer())).toEqual(IMAGES.jpeg);
   });
 
   it("answers 404 for another user's image and for an image that was never uploaded", async () => {
     const a = await signIn(uniqueEmail("a"));
     const b = await signIn(uniqueEmail("b"));
     const aKey = await uploadImage(a.cookie, a.userId);
-    for (const img of [aKey, `${b.userId}/neveruploaded`, "../etc/passwd", `${b.userId}/../${aKey}`]) {
+    const cases = [aKey, `${b.userId}/neveruploaded`, "../etc/passwd", `${b.userId}/../${aKey}`];
+    for (const img of cases) {
       const { status, body } = await apiJson("PUT", "/profile/changeImg", { cookie: b.cookie, json: { img } });
       expect(status, img).toBe(404);
       expect(body).toEqual({ success: false, error: "Image not found" });
     }
     expect((await userRow(b.userId))!.img_key).toBeNull();
+
+    // With a photo of its own, B still cannot take A's, nor name the key its client asked for.
+    const bKey = await uploadImage(b.cookie, b.userId, IMAGES.jpeg, "mine");
+    for (const img of [...cases, `${b.userId}/mine`]) {
+      const { status } = await apiJson("PUT", "/profile/changeImg", { cookie: b.cookie, json: { img } });
+      expect(status, img).toBe(404);
+    }
+    expect((await userRow(b.userId))!.img_key).toBe(bKey);
+    expect((await userRow(a.userId))!.img_key).toBe(aKey);
     expect(await env.IMAGES.head(aKey)).not.toBeNull();
+    expect(await env.IMAGES.head(bKey)).not.toBeNull();
   });
 
   it("answers 403 when fb_uuid or id is another user's", async () => {
@@ -220,7 +272,8 @@ describe("PUT /api/profile/changeImg", () => {
       expect(status).toBe(403);
     }
     expect((await userRow(a.userId))!.img_key).toBeNull();
-    expect((await userRow(b.userId))!.img_key).toBeNull();
+    expect((await userRow(b.userId))!.img_key).toBe(bKey);
+    expect(await imagesOf(a.userId)).toEqual([]);
   });
 
   it("answers 400 for a missing image key or a non-JSON body", async () => {

@@ -248,12 +248,15 @@ export async function addOrg(cookie: string, fields: Record<string, unknown> = {
   return body.data as Json;
 }
 
-/** Stores a photo through PUT /api/r2 and returns the key. */
+/**
+ * Uploads through PUT /api/r2, naming `<userId>/<name>` as the spec's client does; returns the key
+ * the server stored it under (it is the profile photo from then on).
+ */
 export async function uploadImage(
   cookie: string,
   userId: string,
   bytes: Uint8Array<ArrayBuffer> = IMAGES.png,
-  name = `img${Math.random().toString(36).slice(2, 10)}`,
+  name = "photo",
 ) {
   const key = `${userId}/${name}`;
   const { status, body } = await apiJson("PUT", `/r2?key=${encodeURIComponent(key)}`, {
@@ -262,7 +265,8 @@ export async function uploadImage(
     headers: { "Content-Type": "image/png" },
   });
   expect(status, JSON.stringify(body)).toBe(200);
-  return key;
+  // The server stores the photo under a key of its own (one photo per account) and answers it.
+  return (body as { key: string }).key;
 }
 
 /** Waits (briefly) for work the Worker finishes after answering (ctx.waitUntil). */
@@ -273,4 +277,10 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 2000
     await new Promise((r) => setTimeout(r, 25));
   }
   return check();
+}
+
+/** The key of a user's only R2 object once the deletes that run after the answers are done. */
+export async function onlyImageOf(userId: string) {
+  expect(await eventually(async () => (await imagesOf(userId)).length === 1)).toBe(true);
+  return (await imagesOf(userId))[0]!.key;
 }

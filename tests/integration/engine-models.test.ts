@@ -81,7 +81,7 @@ describe("createResendSchedules with 100 debtors", () => {
     const ids = await makeDebtors(owner.id, 100, 4250);
     const now = Date.now();
 
-    const created = await createResendSchedules(db(), owner.id, ids, "Asia/Tokyo", now);
+    const created = await createResendSchedules(db(), owner.id, ids, "Asia/Tokyo", { now });
     expect(created).toHaveLength(100);
     expect(new Set(created.map((s) => s.id)).size).toBe(100);
     expect(created.every((s) => s.nextRunAt === now)).toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addDebtor } from "./data-helpers";
-import { get, location, postForm, SIGN_IN_SENT, signIn, uniqueEmail } from "./helpers";
+import { get, location, markup, postForm, SIGN_IN_SENT, signIn, uniqueEmail } from "./helpers";
 import { DEBTOR_MSG, PRESET_MSG, SCHEDULED, schedulesOf } from "./schedule-helpers";
 
 /**
@@ -8,11 +8,6 @@ import { DEBTOR_MSG, PRESET_MSG, SCHEDULED, schedulesOf } from "./schedule-helpe
  * JavaScript: the page answers with its own HTML, messages and field errors in the markup (not
  * only in the data React hydrates from), and what the user typed is kept.
  */
-
-/** The HTML a user sees without scripts: hydration data and scripts removed. */
-async function markup(res: Response) {
-  return (await res.text()).replace(/<script[\s\S]*?<\/script>/g, "").replace(/&#x27;|&#39;/g, "'");
-}
 
 describe("the magic-link form", () => {
   it("shows 'Please Check your email…' in the page after a document post", async () => {

@@ -8,7 +8,9 @@ import {
   countSessionsOf,
   get,
   location,
+  SECURE_SESSION_COOKIE,
   SESSION_COOKIE,
+  sessionRow,
   sessionTokenFrom,
   setCookieFor,
   sha256Hex,
@@ -73,8 +75,8 @@ function mockGoogleTokenEndpoint(claims: Claims) {
 }
 
 /** GET /auth/google: the state from Google's URL and the browser's state cookie. */
-async function startGoogle(path = "/auth/google") {
-  const res = await get(path);
+async function startGoogle(path = "/auth/google", origin?: string) {
+  const res = await get(path, { origin });
   expect(res.status).toBe(302);
   const url = location(res)!;
   const header = setCookieFor(res, STATE_COOKIE);
@@ -89,8 +91,8 @@ async function startGoogle(path = "/auth/google") {
   };
 }
 
-function callback(params: Record<string, string>, cookie?: string) {
-  return get(`/auth/google/callback?${new URLSearchParams(params)}`, { cookie });
+function callback(params: Record<string, string>, cookie?: string, origin?: string) {
+  return get(`/auth/google/callback?${new URLSearchParams(params)}`, { cookie, origin });
 }
 
 async function oauthAccount(sub: string) {
@@ -240,6 +242,47 @@ describe("GET /auth/google/callback", () => {
     expect(sessionTokenFrom(res)).toBeTruthy();
     expect((await oauthAccount(sub))!.user_id).toBe(userId);
     expect(await countSessionsOf(userId)).toBe(2);
+  });
+
+  it("ends the session this browser's cookie carried, even another account's", async () => {
+    const previous = await signIn(uniqueEmail("google-previous"));
+    const elsewhere = await signIn(previous.email);
+    const email = uniqueEmail("google-next");
+    mockGoogleTokenEndpoint({ sub: uniqueSub(), email, email_verified: true, name: "Next" });
+    const { state, cookie } = await startGoogle();
+
+    const res = await callback({ state, code: "c" }, `${cookie}; ${previous.cookie}`);
+    expect(res.status).toBe(302);
+    const token = sessionTokenFrom(res)!;
+    expect(token).toMatch(/^[a-z2-7]{40}$/);
+    expect(await sessionRow(previous.token)).toBeNull();
+    expect((await get("/dashboard", { cookie: previous.cookie })).status).toBe(302);
+    // The previous account's session on another browser is not this browser's: it stays.
+    expect(await sessionRow(elsewhere.token)).not.toBeNull();
+    expect(await countSessionsOf(previous.userId)).toBe(1);
+
+    const user = await userByEmail(email.toLowerCase());
+    expect(await countSessionsOf(user!.id)).toBe(1);
+    expect((await get("/dashboard", { cookie: `${SESSION_COOKIE}=${token}` })).status).toBe(200);
+  });
+
+  it("sets the Secure __Host-dunly_session cookie over https", async () => {
+    const origin = "https://dunly.example";
+    mockGoogleTokenEndpoint({ sub: uniqueSub(), email: uniqueEmail("google-https"), email_verified: true, name: "S" });
+    const { state, cookie } = await startGoogle("/auth/google", origin);
+    const res = await callback({ state, code: "c" }, cookie, origin);
+    expect(res.status).toBe(302);
+    expect(location(res, origin)!.href).toBe(`${origin}/welcome`);
+    expect(setCookieFor(res, SESSION_COOKIE)).toBeUndefined();
+    const header = setCookieFor(res, SECURE_SESSION_COOKIE)!;
+    const attrs = cookieAttributes(header);
+    expect(attrs).toHaveProperty("secure");
+    expect(attrs).toHaveProperty("httponly");
+    expect(attrs.path).toBe("/");
+    expect(attrs).not.toHaveProperty("domain");
+    const token = sessionTokenFrom(res, origin)!;
+    expect(token).toMatch(/^[a-z2-7]{40}$/);
+    expect((await get("/dashboard", { cookie: `${SECURE_SESSION_COOKIE}=${token}`, origin })).status).toBe(200);
   });
 
   describe("makes no session", () => {

@@ -4,13 +4,24 @@ import type { RawRow } from "../support/db-rows";
 
 /** The origin most tests talk to: plain-http localhost, as in `wrangler dev`. */
 export const ORIGIN = "http://localhost";
+/** The session cookie's name on plain-http localhost and 127.0.0.1. */
 export const SESSION_COOKIE = "dunly_session";
+/** Its name wherever the connection is secure (https, or any other host). */
+export const SECURE_SESSION_COOKIE = "__Host-dunly_session";
 export const DAY = 24 * 60 * 60 * 1000;
 
 export const SIGN_IN_SENT = "Please Check your email for the sign in link";
 export const SIGN_IN_LIMITED = "Too many sign-in e-mails were requested. Please wait a few minutes and try again.";
 export const LINK_INVALID = "This sign-in link is invalid, was already used, or has expired. Please request a new one.";
 export const NOT_FOUND_TEXT = "Sorry, We Can't Find That Page";
+export const PASSWORD_CHANGED_SUBJECT = "Your Dunly password was changed";
+
+/** The session cookie name the app uses on `origin`: `__Host-` prefixed unless plain-http localhost. */
+export function sessionCookieName(origin = ORIGIN) {
+  const url = new URL(origin);
+  const local = url.hostname === "localhost" || url.hostname === "127.0.0.1";
+  return url.protocol === "http:" && local ? SESSION_COOKIE : SECURE_SESSION_COOKIE;
+}
 
 let counter = 0;
 
@@ -129,11 +140,15 @@ export function setCookieFor(res: Response, name: string) {
   return setCookies(res).find((c) => c.startsWith(`${name}=`));
 }
 
-/** The session token a response sets (empty string when it clears the cookie), or undefined. */
-export function sessionTokenFrom(res: Response) {
-  const header = setCookieFor(res, SESSION_COOKIE);
+/**
+ * The session token a response made on `origin` sets (empty string when it clears the cookie), or
+ * undefined; the cookie name is the one the app uses on that origin.
+ */
+export function sessionTokenFrom(res: Response, origin = ORIGIN) {
+  const name = sessionCookieName(origin);
+  const header = setCookieFor(res, name);
   if (header === undefined) return undefined;
-  return header.slice(SESSION_COOKIE.length + 1).split(";")[0];
+  return header.slice(name.length + 1).split(";")[0];
 }
 
 /** The cookie attributes, lower-cased names, e.g. { httponly: "", samesite: "Lax" }. */
@@ -188,11 +203,37 @@ export async function signIn(
   const requested = await requestLink(email, { origin: options.origin, redirectTo: options.redirectTo });
   if (requested.status !== 200) throw new Error(`requesting a link for ${email} answered ${requested.status}`);
   const response = await verify(await latestLinkToken(email), { origin: options.origin });
-  const token = sessionTokenFrom(response);
+  const token = sessionTokenFrom(response, options.origin);
   if (!token) throw new Error(`verifying the link for ${email} set no session cookie (status ${response.status})`);
   const user = await userByEmail(email.toLowerCase());
   if (!user) throw new Error(`no user for ${email} after sign-in`);
-  return { email: email.toLowerCase(), token, cookie: `${SESSION_COOKIE}=${token}`, userId: user.id, response };
+  const cookie = `${sessionCookieName(options.origin)}=${token}`;
+  return { email: email.toLowerCase(), token, cookie, userId: user.id, response };
+}
+
+/** POST /sign-in/password as the form does; `fields` adds e.g. redirectTo. */
+export function passwordSignIn(
+  email: string,
+  password: string,
+  options: FormOptions & { fields?: Record<string, string> } = {},
+) {
+  const { fields, ...form } = options;
+  return postForm("/sign-in/password", { email, password, ...fields }, form);
+}
+
+/** The Settings password form as its fetcher submits it (single fetch: /iam/info.data). */
+export function savePassword(
+  cookie: string,
+  fields: { newPassword: string; confirmPassword?: string; currentPassword?: string },
+  options: FormOptions = {},
+) {
+  const body: Record<string, string> = {
+    intent: "set-password",
+    newPassword: fields.newPassword,
+    confirmPassword: fields.confirmPassword ?? fields.newPassword,
+  };
+  if (fields.currentPassword !== undefined) body.currentPassword = fields.currentPassword;
+  return postForm("/iam/info.data", body, { ...options, cookie });
 }
 
 /** A response's HTML with the entities React escapes decoded, to search for visible text. */
@@ -209,4 +250,9 @@ export async function pageText(res: Response) {
 export function location(res: Response, origin = ORIGIN) {
   const value = res.headers.get("Location");
   return value === null ? null : new URL(value, origin);
+}
+
+/** The HTML a user sees without scripts: hydration data and scripts removed. */
+export async function markup(res: Response) {
+  return (await res.text()).replace(/<script[\s\S]*?<\/script>/g, "").replace(/&#x27;|&#39;/g, "'");
 }

@@ -27,6 +27,15 @@ async function put(cookie: string | undefined, key: string, body: BodyInit, cont
   });
 }
 
+/** A key the server makes for the user: their id, a slash, a random lower-case name. */
+const serverKey = (userId: string) => new RegExp(`^${userId}/[a-z0-9]{16,}$`);
+
+/** The keys of a user's R2 objects once the deletes that run after the answers are done (one left). */
+async function settledImages(userId: string) {
+  expect(await eventually(async () => (await imagesOf(userId)).length === 1)).toBe(true);
+  return (await imagesOf(userId)).map((o) => o.key);
+}
+
 async function bytesOf(key: string) {
   const object = await env.IMAGES.get(key);
   return object ? new Uint8Array(await object.arrayBuffer()) : null;
@@ -46,15 +55,18 @@ describe("PUT /api/r2", () => {
     ["jpeg", "image/jpeg"],
     ["webp", "image/webp"],
   ] as const) {
-    it(`stores a real ${kind.toUpperCase()} under the caller's key with the sniffed type`, async () => {
+    it(`stores a real ${kind.toUpperCase()} under a server-made key with the sniffed type, as the profile photo`, async () => {
       const { cookie, userId } = await signIn(uniqueEmail(kind));
-      const key = `${userId}/avatar${kind}`;
+      const requested = `${userId}/avatar${kind}`;
       // The declared type is deliberately wrong: only the bytes count.
-      const { status, body } = await put(cookie, key, IMAGES[kind], "application/octet-stream");
+      const { status, body } = await put(cookie, requested, IMAGES[kind], "application/octet-stream");
       expect(status).toBe(200);
-      expect(body).toEqual({ success: true, error: null, key });
+      expect(body).toEqual({ success: true, error: null, key: expect.stringMatching(serverKey(userId)) });
+      const key = body.key as string;
       expect(await bytesOf(key)).toEqual(IMAGES[kind]);
       expect((await env.IMAGES.head(key))!.httpMetadata?.contentType).toBe(type);
+      expect((await userRow(userId))!.img_key).toBe(key);
+      expect((await imagesOf(userId)).map((o) => o.key)).toEqual([key]);
     });
   }
 
@@ -100,9 +112,12 @@ describe("PUT /api/r2", () => {
     expect(await streamed.json()).toEqual({ success: false, error: MSG.imageTooLarge });
     expect(await imagesOf(userId)).toEqual([]);
 
+    expect((await userRow(userId))!.img_key).toBeNull();
+
     const exact = await put(cookie, `${userId}/exact`, bigPng(FIVE_MB));
     expect(exact.status).toBe(200);
-    expect((await imagesOf(userId)).map((o) => [o.key, o.size])).toEqual([[`${userId}/exact`, FIVE_MB]]);
+    expect(exact.body.key).toMatch(serverKey(userId));
+    expect((await imagesOf(userId)).map((o) => [o.key, o.size])).toEqual([[exact.body.key, FIVE_MB]]);
   });
 
   it("answers 403 for a key under another user's id, leaving their image as it was", async () => {
@@ -112,6 +127,7 @@ describe("PUT /api/r2", () => {
     const before = await imagesOf(a.userId);
     for (const key of [
       aKey,
+      `${a.userId}/mine`,
       `${a.userId}/newone`,
       `${a.userId}x/evil`,
       `../${a.userId}/mine`,
@@ -124,7 +140,9 @@ describe("PUT /api/r2", () => {
     }
     expect(await imagesOf(a.userId)).toEqual(before);
     expect(await bytesOf(aKey)).toEqual(IMAGES.png);
+    expect((await userRow(a.userId))!.img_key).toBe(aKey);
     expect(await imagesOf(b.userId)).toEqual([]);
+    expect((await userRow(b.userId))!.img_key).toBeNull();
   });
 
   it("answers 400 with a field error for a missing key or a malformed name under the caller's id", async () => {
@@ -190,7 +208,10 @@ describe("GET /api/r2/getPresignedUrl and /images/*", () => {
   it("a tampered signature, a signature for another key, or an expired URL answers 404", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("tamper"));
     const key = await uploadImage(cookie, userId, IMAGES.png, "one");
-    const other = await uploadImage(cookie, userId, IMAGES.jpeg, "two");
+    // Another stored photo (an account keeps one, so another account's).
+    const someoneElse = await signIn(uniqueEmail("tamper-other"));
+    const other = await uploadImage(someoneElse.cookie, someoneElse.userId, IMAGES.jpeg, "two");
+    expect(await env.IMAGES.head(other)).not.toBeNull();
     const { body } = await apiJson("GET", `/r2/getPresignedUrl?key=${key}`, { cookie });
     const url = new URL(body.signedUrl, "http://localhost");
     const sig = url.searchParams.get("sig")!;
@@ -227,6 +248,18 @@ describe("GET /api/r2/getPresignedUrl and /images/*", () => {
     const { body } = await apiJson("GET", `/r2/getPresignedUrl?key=${key}`, { cookie });
     await env.IMAGES.delete(key);
     expect((await get(body.signedUrl)).status).toBe(404);
+  });
+
+  it("a signed URL for a replaced photo stops working once the replacement deletes it", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("replaced-url"));
+    const first = await uploadImage(cookie, userId, IMAGES.png, "first");
+    const { body } = await apiJson("GET", `/r2/getPresignedUrl?key=${first}`, { cookie });
+    expect((await get(body.signedUrl)).status).toBe(200);
+
+    const second = await uploadImage(cookie, userId, IMAGES.jpeg, "second");
+    expect(await settledImages(userId)).toEqual([second]);
+    expect((await get(body.signedUrl)).status).toBe(404);
+    expect((await api("GET", `/r2/getPresignedUrl?key=${first}`, { cookie })).status).toBe(404);
   });
 });
 
@@ -334,5 +367,105 @@ describe("the profile-photo form action (multipart, field `photo`)", () => {
     const res = await postMultipart("/iam/info", photoForm(IMAGES.png));
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toMatch(/^\/404/);
+  });
+});
+
+describe("one profile photo per account (growth is bounded)", () => {
+  /** The settings form's upload; returns the key it stored (now users.img_key). */
+  async function formUpload(cookie: string, userId: string, bytes = IMAGES.png) {
+    const res = await postMultipart("/iam/info.data", photoForm(bytes), cookie);
+    expect(res.status).toBe(200);
+    expect((await decodeTurbo(res)).data).toMatchObject({ intent: "profile-photo", ok: true });
+    return (await userRow(userId))!.img_key!;
+  }
+
+  it("does not store under the client's chosen key, and makes a new key for every upload", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("chosen"));
+    const requested = `${userId}/chosen`;
+    const first = await put(cookie, requested, IMAGES.png);
+    expect(first.status).toBe(200);
+    expect(first.body.key).toMatch(serverKey(userId));
+    expect(first.body.key).not.toBe(requested);
+    expect(await env.IMAGES.head(requested)).toBeNull();
+    expect((await imagesOf(userId)).map((o) => o.key)).toEqual([first.body.key]);
+
+    // The same name again is a new object under a new key; the first one goes.
+    const second = await put(cookie, requested, IMAGES.jpeg);
+    expect(second.status).toBe(200);
+    expect(second.body.key).toMatch(serverKey(userId));
+    expect(second.body.key).not.toBe(first.body.key);
+    expect(second.body.key).not.toBe(requested);
+    expect(await settledImages(userId)).toEqual([second.body.key]);
+    expect(await env.IMAGES.head(requested)).toBeNull();
+    expect(await bytesOf(second.body.key)).toEqual(IMAGES.jpeg);
+    expect((await userRow(userId))!.img_key).toBe(second.body.key);
+    expect((await apiJson("GET", "/profile", { cookie })).body[0].img).toBe(second.body.key);
+  });
+
+  it("after 3 API uploads and 2 form uploads R2 holds one object for the user: users.img_key", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("many"));
+    const keys = [
+      await uploadImage(cookie, userId, IMAGES.png, "one"),
+      await formUpload(cookie, userId, IMAGES.jpeg),
+      await uploadImage(cookie, userId, IMAGES.webp, "two"),
+      await formUpload(cookie, userId, IMAGES.png),
+      await uploadImage(cookie, userId, IMAGES.jpeg, "three"),
+    ];
+    expect(new Set(keys).size).toBe(5);
+    for (const key of keys) expect(key).toMatch(serverKey(userId));
+    const current = keys.at(-1)!;
+    expect((await userRow(userId))!.img_key).toBe(current);
+    expect(await settledImages(userId)).toEqual([current]);
+    expect(await bytesOf(current)).toEqual(IMAGES.jpeg);
+    for (const key of keys.slice(0, -1)) expect(await env.IMAGES.head(key), key).toBeNull();
+
+    // A form upload last works the same.
+    const last = await formUpload(cookie, userId, IMAGES.webp);
+    expect(await settledImages(userId)).toEqual([last]);
+    expect(await bytesOf(last)).toEqual(IMAGES.webp);
+  });
+
+  it("two concurrent API uploads leave one object, the one users.img_key points to", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("race"));
+    const [a, b] = await Promise.all([
+      put(cookie, `${userId}/racea`, IMAGES.png),
+      put(cookie, `${userId}/raceb`, IMAGES.jpeg),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.key).not.toBe(b.body.key);
+    const current = (await userRow(userId))!.img_key!;
+    expect([a.body.key, b.body.key]).toContain(current);
+    expect(await settledImages(userId)).toEqual([current]);
+    expect(await bytesOf(current)).toEqual(current === a.body.key ? IMAGES.png : IMAGES.jpeg);
+  });
+
+  it("an API upload and a form upload at once leave one object, the one users.img_key points to", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("race-mixed"));
+    await uploadImage(cookie, userId, IMAGES.webp, "before");
+    const [viaApi, viaForm] = await Promise.all([
+      put(cookie, `${userId}/raceapi`, IMAGES.png),
+      postMultipart("/iam/info.data", photoForm(IMAGES.jpeg, "f.jpg", "image/jpeg"), cookie),
+    ]);
+    expect([viaApi.status, viaForm.status]).toEqual([200, 200]);
+    const current = (await userRow(userId))!.img_key!;
+    expect(current).toMatch(serverKey(userId));
+    expect(await settledImages(userId)).toEqual([current]);
+    expect(await bytesOf(current)).toEqual(current === viaApi.body.key ? IMAGES.png : IMAGES.jpeg);
+  });
+
+  it("a refused upload neither stores an object nor touches the current photo", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("refused"));
+    const current = await uploadImage(cookie, userId, IMAGES.png, "kept");
+    for (const [bytes, status] of [
+      [IMAGES.html, 415],
+      [bigPng(FIVE_MB + 1), 413],
+    ] as const) {
+      expect((await put(cookie, `${userId}/refused`, bytes)).status).toBe(status);
+    }
+    expect((await put(cookie, `${userId}/Bad.Name`, IMAGES.jpeg)).status).toBe(400);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await userRow(userId))!.img_key).toBe(current);
+    expect((await imagesOf(userId)).map((o) => o.key)).toEqual([current]);
+    expect(await bytesOf(current)).toEqual(IMAGES.png);
   });
 });

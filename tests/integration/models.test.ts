@@ -149,7 +149,7 @@ describe("debtor model", () => {
   });
 
   it("updateDebtor changes the owner's debtor and leaves another user's untouched", async () => {
-    const mine = await createDebtor(db(), owner, input(), 1000);
+    const mine = await createDebtor(db(), owner, input(), { now: 1000 });
     const updated = await updateDebtor(
       db(),
       owner,

@@ -10,9 +10,11 @@ import {
   location,
   postForm,
   SESSION_COOKIE,
+  savePassword,
   sessionTokenFrom,
   setCookieFor,
   signIn,
+  passwordSignIn as signInWithPassword,
   uniqueEmail,
   uniqueIp,
 } from "./helpers";
@@ -20,6 +22,7 @@ import {
 const WRONG = "Wrong e-mail or password.";
 const TOO_SHORT = "Password must be at least 8 characters";
 const CURRENT_WRONG = "The current password is not correct";
+const TOO_MANY = "Too many attempts. Please wait a few minutes and try again.";
 
 async function credentialOf(userId: string) {
   return env.DB.prepare("SELECT * FROM password_credentials WHERE user_id = ?")
@@ -27,22 +30,9 @@ async function credentialOf(userId: string) {
     .first<RawRow<typeof passwordCredentials>>();
 }
 
-/** The settings form as its fetcher submits it (single fetch: /iam/info.data). */
-function savePassword(
-  cookie: string,
-  fields: { newPassword: string; confirmPassword?: string; currentPassword?: string },
-) {
-  const body: Record<string, string> = {
-    intent: "set-password",
-    newPassword: fields.newPassword,
-    confirmPassword: fields.confirmPassword ?? fields.newPassword,
-  };
-  if (fields.currentPassword !== undefined) body.currentPassword = fields.currentPassword;
-  return postForm("/iam/info.data", body, { cookie });
-}
-
-function passwordSignIn(email: string, password: string, extra: Record<string, string> = {}) {
-  return postForm("/sign-in/password", { email, password, ...extra }, { ip: uniqueIp() });
+/** A password sign-in from a client of its own, so per-client limits never interfere. */
+function passwordSignIn(email: string, password: string, options: Parameters<typeof signInWithPassword>[2] = {}) {
+  return signInWithPassword(email, password, { ip: uniqueIp(), ...options });
 }
 
 describe("PBKDF2 parameters", () => {
@@ -179,7 +169,7 @@ describe("POST /sign-in/password", () => {
   it("goes to a same-site redirectTo", async () => {
     const { cookie, email } = await signIn(uniqueEmail("pw-redirect"));
     await savePassword(cookie, { newPassword: "redirect-pass" });
-    const res = await passwordSignIn(email, "redirect-pass", { redirectTo: "/pricing" });
+    const res = await passwordSignIn(email, "redirect-pass", { fields: { redirectTo: "/pricing" } });
     expect(res.status).toBe(302);
     expect(location(res)!.href).toBe("http://localhost/pricing");
   });
@@ -222,13 +212,56 @@ describe("POST /sign-in/password", () => {
     expect(setCookieFor(res, SESSION_COOKIE)).toBeUndefined();
   });
 
-  it("slows down guessing: at most 10 attempts per address per 15 minutes", async () => {
-    const { cookie, email } = await signIn(uniqueEmail("pw-limit"));
+  it("slows down guessing: at most 10 attempts per address from one client per 15 minutes", async () => {
+    const { cookie, email, userId } = await signIn(uniqueEmail("pw-limit"));
     await savePassword(cookie, { newPassword: "limited-pass" });
-    for (let i = 0; i < 10; i++) expect((await passwordSignIn(email, `guess-${i}-xx`)).status).toBe(400);
-    // Even the right password is refused once the limit is reached.
-    const res = await passwordSignIn(email, "limited-pass");
+    const sessionsBefore = await countSessionsOf(userId);
+    const ip = uniqueIp();
+    for (let i = 0; i < 10; i++) expect((await passwordSignIn(email, `guess-${i}-xx`, { ip })).status).toBe(400);
+    // Even the right password is refused from that client once the limit is reached.
+    const res = await passwordSignIn(email, "limited-pass", { ip });
     expect(res.status).toBe(429);
+    expect(await res.text()).toContain(TOO_MANY);
     expect(setCookieFor(res, SESSION_COOKIE)).toBeUndefined();
+    // The address is counted case-insensitively.
+    expect((await passwordSignIn(email.toUpperCase(), "limited-pass", { ip })).status).toBe(429);
+    expect(await countSessionsOf(userId)).toBe(sessionsBefore);
+  });
+
+  it("a stranger guessing from another client cannot lock the owner out", async () => {
+    const { cookie, email, userId } = await signIn(uniqueEmail("pw-lockout"));
+    await savePassword(cookie, { newPassword: "owners-pass" });
+    const stranger = uniqueIp();
+    for (let i = 0; i < 10; i++) {
+      expect((await passwordSignIn(email, `stranger-${i}-xx`, { ip: stranger })).status).toBe(400);
+    }
+    expect((await passwordSignIn(email, "owners-pass", { ip: stranger })).status).toBe(429);
+
+    const sessionsBefore = await countSessionsOf(userId);
+    const owner = await passwordSignIn(email, "owners-pass", { ip: uniqueIp() });
+    expect(owner.status).toBe(302);
+    const token = sessionTokenFrom(owner)!;
+    expect(token).toMatch(/^[a-z2-7]{40}$/);
+    expect(await countSessionsOf(userId)).toBe(sessionsBefore + 1);
+    expect((await get("/dashboard", { cookie: `${SESSION_COOKIE}=${token}` })).status).toBe(200);
+  });
+
+  it("allows at most 30 attempts per client per hour, across addresses", async () => {
+    const { cookie, email, userId } = await signIn(uniqueEmail("pw-client"));
+    await savePassword(cookie, { newPassword: "client-pass" });
+    const ip = uniqueIp();
+    for (let i = 0; i < 30; i++) {
+      expect((await passwordSignIn(uniqueEmail(`pw-client-${i}`), "some-password", { ip })).status).toBe(400);
+    }
+    // A 31st attempt from that client is refused, even with the right password for an address it has not tried.
+    const sessionsBefore = await countSessionsOf(userId);
+    const res = await passwordSignIn(email, "client-pass", { ip });
+    expect(res.status).toBe(429);
+    expect(await res.text()).toContain(TOO_MANY);
+    expect(setCookieFor(res, SESSION_COOKIE)).toBeUndefined();
+    expect(await countSessionsOf(userId)).toBe(sessionsBefore);
+
+    // Another client is not affected.
+    expect((await passwordSignIn(email, "client-pass", { ip: uniqueIp() })).status).toBe(302);
   });
 });

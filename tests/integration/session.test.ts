@@ -9,6 +9,7 @@ import {
   get,
   location,
   postForm,
+  SECURE_SESSION_COOKIE,
   SESSION_COOKIE,
   sessionRow,
   sessionTokenFrom,
@@ -54,13 +55,19 @@ describe("session cookie", () => {
     expect(attrs).not.toHaveProperty("secure");
   });
 
-  it("is Secure when the site is served over https", async () => {
+  it("is __Host-dunly_session, Secure, Path=/ and without Domain when the site is served over https", async () => {
     const origin = "https://dunly.example";
-    const { response } = await signIn(uniqueEmail("https"), { origin });
-    const attrs = cookieAttributes(setCookieFor(response, SESSION_COOKIE)!);
+    const { response, token } = await signIn(uniqueEmail("https"), { origin });
+    const header = setCookieFor(response, SECURE_SESSION_COOKIE)!;
+    expect(header.startsWith(`${SECURE_SESSION_COOKIE}=${token};`)).toBe(true);
+    const attrs = cookieAttributes(header);
     expect(attrs).toHaveProperty("secure");
     expect(attrs).toHaveProperty("httponly");
     expect(attrs.samesite).toBe("Lax");
+    expect(attrs.path).toBe("/");
+    expect(attrs).not.toHaveProperty("domain");
+    // No cookie under the plain name.
+    expect(setCookieFor(response, SESSION_COOKIE)).toBeUndefined();
   });
 
   it("expires 30 days after sign-in", async () => {
@@ -100,15 +107,21 @@ describe("sliding expiry", () => {
     expect(Math.abs(Date.parse(attrs.expires!) - row!.expires_at)).toBeLessThan(1000);
   });
 
-  it("re-sends a Secure cookie when renewing over https", async () => {
+  it("re-sends the Secure __Host- cookie when renewing over https", async () => {
     const origin = "https://dunly.example";
     const { token, cookie } = await signIn(uniqueEmail("https-renew"), { origin });
+    expect(cookie).toBe(`${SECURE_SESSION_COOKIE}=${token}`);
     await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")
       .bind(Date.now() + 2 * DAY, await sha256Hex(token))
       .run();
     const res = await get("/dashboard", { cookie, origin });
     expect(res.status).toBe(200);
-    expect(cookieAttributes(setCookieFor(res, SESSION_COOKIE)!)).toHaveProperty("secure");
+    expect(sessionTokenFrom(res, origin)).toBe(token);
+    const attrs = cookieAttributes(setCookieFor(res, SECURE_SESSION_COOKIE)!);
+    expect(attrs).toHaveProperty("secure");
+    expect(attrs.path).toBe("/");
+    expect(attrs).not.toHaveProperty("domain");
+    expect(setCookieFor(res, SESSION_COOKIE)).toBeUndefined();
   });
 
   it("leaves a session with more than 15 days left alone", async () => {
@@ -163,6 +176,21 @@ describe("logout", () => {
     const after = await get("/dashboard", { cookie });
     expect(after.status).toBe(302);
     expect(location(after)!.pathname).toBe("/404");
+  });
+
+  it("over https ends the __Host- session and clears that cookie", async () => {
+    const origin = "https://dunly.example";
+    const { token, cookie } = await signIn(uniqueEmail("https-logout"), { origin });
+    const res = await postForm("/logout", {}, { cookie, origin });
+    expect(res.status).toBe(302);
+    expect(location(res, origin)!.href).toBe(`${origin}/`);
+    expect(sessionTokenFrom(res, origin)).toBe("");
+    const attrs = cookieAttributes(setCookieFor(res, SECURE_SESSION_COOKIE)!);
+    expect(attrs["max-age"]).toBe("0");
+    expect(attrs).toHaveProperty("secure");
+    expect(attrs.path).toBe("/");
+    expect(await sessionRow(token)).toBeNull();
+    expect((await get("/dashboard", { cookie, origin })).status).toBe(302);
   });
 
   it("only ends the session it is sent with", async () => {

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { accountCaps, readConfig } from "~/lib/config.server";
 import type { ReminderMessage } from "../../workers/mail/index";
 import { deliveriesOf, fireAt, MINUTE, makeDebtor, makeSchedule, makeUser } from "../integration/engine-helpers";
 import { get, location, pageText, postForm, uniqueEmail } from "../integration/helpers";
@@ -37,6 +38,12 @@ describe("the committed configuration is production", () => {
   it("sets APP_ENV production and an APP_ORIGIN", () => {
     expect(env.APP_ENV).toBe("production");
     expect(env.APP_ORIGIN).toMatch(/^https:\/\//);
+  });
+
+  it("sets the per-account caps, and the app reads them: 2,000 debtors, 50 organizations, 2,000 live schedules", () => {
+    const vars = [env.ACCOUNT_MAX_DEBTORS, env.ACCOUNT_MAX_ORGANIZATIONS, env.ACCOUNT_MAX_SCHEDULES];
+    expect(vars).toEqual(["2000", "50", "2000"]);
+    expect(accountCaps(readConfig(env))).toEqual({ debtors: 2000, organizations: 50, schedules: 2000 });
   });
 
   it.each(["/dev/mailbox", "/dev/mailbox.json"])("answers 404 at %s", async (path) => {

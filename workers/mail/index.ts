@@ -1,6 +1,10 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { render, toPlainText } from "@react-email/render";
-import { createElement } from "react";
+import { createElement, type ReactElement } from "react";
+import PasswordChangedEmail, {
+  type PasswordChangedEmailProps,
+  passwordChangedSubject,
+} from "../../emails/password-changed";
 import type { ReminderEmailProps } from "../../emails/reminder";
 import { renderReminder } from "../../emails/render-reminder";
 import SignInEmail, { signInSubject } from "../../emails/sign-in";
@@ -15,20 +19,25 @@ export interface ReminderMessage extends ReminderEmailProps {
   to: string;
 }
 
+/** An e-mail from Dunly itself to an account's own address (not an RPC method). */
+async function sendAccountEmail(env: MailEnv, to: string, subject: string, element: ReactElement) {
+  const config = readMailConfig(env);
+  const html = await render(element);
+  return deliver(env.DB, config, { to, fromName: "Dunly", subject, html, text: toPlainText(html) });
+}
+
 /** The mail Worker: the only code that talks to the e-mail provider. */
 export class MailWorker extends WorkerEntrypoint<MailEnv> {
   /** The magic-link e-mail. */
   async sendSignInLink(input: { to: string; url: string; expiresInMinutes: number }): Promise<SendResult> {
-    const config = readMailConfig(this.env);
     const element = createElement(SignInEmail, { url: input.url, expiresInMinutes: input.expiresInMinutes });
-    const html = await render(element);
-    return deliver(this.env.DB, config, {
-      to: input.to,
-      fromName: "Dunly",
-      subject: signInSubject,
-      html,
-      text: toPlainText(html),
-    });
+    return sendAccountEmail(this.env, input.to, signInSubject, element);
+  }
+
+  /** The notice that an account's password was set or changed. */
+  async sendPasswordChanged(input: PasswordChangedEmailProps & { to: string }): Promise<SendResult> {
+    const { to, ...props } = input;
+    return sendAccountEmail(this.env, to, passwordChangedSubject, createElement(PasswordChangedEmail, props));
   }
 
   /**

@@ -3,7 +3,7 @@ import { Tabs } from "radix-ui";
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import { Button, SubmitButton } from "~/components/ui/button";
-import { FormField, InputField } from "~/components/ui/field";
+import { FormError, FormField, InputField } from "~/components/ui/field";
 import { STRATEGIES } from "~/domain/strategies";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
@@ -96,6 +96,7 @@ export function DebtorForm({
           ))}
         </select>
       </FormField>
+      <FormError form={form} />
       <div className="flex justify-end gap-2">
         {onCancel && (
           <Button type="button" variant="outline" onClick={onCancel}>

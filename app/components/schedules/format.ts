@@ -1,12 +1,6 @@
 import { frequencyLabel } from "~/domain/frequencies";
 import { getPreset } from "~/domain/presets";
 
-/** "Nov 21, 2026, 10:00 AM" in the given zone; the same on server and client (no hydration drift). */
-export function formatInstant(ms: number | null | undefined, timeZone: string) {
-  if (ms == null) return "—";
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }).format(ms);
-}
-
 export function presetName(id: string) {
   return getPreset(id)?.name ?? id;
 }

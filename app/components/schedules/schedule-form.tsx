@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { DatePicker } from "~/components/ui/date-picker";
+import { FormError } from "~/components/ui/field";
 import { FieldError, Label } from "~/components/ui/input";
 import { DEFAULT_FREQUENCY, FREQUENCIES } from "~/domain/frequencies";
 import { PRESETS } from "~/domain/presets";
@@ -226,11 +227,7 @@ export function ScheduleForm({
             </select>
             <FieldError id={fields.frequency.errorId} errors={fields.frequency.errors} />
           </div>
-          {form.errors?.length ? (
-            <p className="text-sm text-danger" role="alert">
-              {form.errors[0]}
-            </p>
-          ) : null}
+          <FormError form={form} />
           <div className="flex justify-end gap-2">
             {onCancel ? (
               <Button type="button" variant="outline" onClick={onCancel}>

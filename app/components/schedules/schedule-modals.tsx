@@ -6,10 +6,11 @@ import { notify, type ToastArea } from "~/components/toast";
 import { Modal } from "~/components/ui/dialog";
 import { formatMoney, outstandingCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
+import { formatInstant } from "~/domain/time-zone";
 import { useFormResult } from "~/lib/use-form-result";
 import type { scheduleAction } from "~/routes/schedule-action.server";
 import type { loader as detailsLoader } from "~/routes/schedules.details";
-import { describeFrequency, formatInstant, presetName, STATE_LABELS } from "./format";
+import { describeFrequency, presetName, STATE_LABELS } from "./format";
 
 // The form (with its date picker) loads only when someone edits: the list pages stay light.
 const ScheduleForm = lazy(() => import("./schedule-form"));

@@ -7,8 +7,9 @@ import type { ToastArea } from "~/components/toast";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { formatMoney, outstandingCents } from "~/domain/money";
+import { formatInstant } from "~/domain/time-zone";
 import type { ScheduleListRow } from "~/models/schedule.server";
-import { formatInstant, STATE_LABELS, scheduleName } from "./format";
+import { STATE_LABELS, scheduleName } from "./format";
 import { ConfigureScheduleModal } from "./schedule-modals";
 
 export type ScheduleView = Pick<

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
-import { FormField, InputField } from "~/components/ui/field";
+import { FormError, FormField, InputField } from "~/components/ui/field";
 import { type ActionResult, isActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
@@ -65,6 +65,7 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
           className="mt-1 w-full rounded-md border border-border bg-background px-3 py-2 text-sm aria-[invalid=true]:border-danger"
         />
       </FormField>
+      <FormError form={form} />
       <div className="flex flex-wrap gap-2">
         <Button type="button" variant="outline" onClick={onClose}>
           Cancel

@@ -2,6 +2,14 @@ import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import type { ComponentProps, ReactNode } from "react";
 import { FieldError, Input, Label } from "~/components/ui/input";
 
+/**
+ * The form's own error (not a field's), e.g. an account cap: in the markup, so it shows before
+ * hydration and without JavaScript, and announced when it appears.
+ */
+export function FormError({ form }: { form: { errorId: string; errors?: string[] } }) {
+  return <FieldError id={form.errorId} errors={form.errors} />;
+}
+
 /** A form row for a conform field: its label, the control (children) and the field's first error. */
 export function FormField<Schema>({
   meta,

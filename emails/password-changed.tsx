@@ -1,0 +1,45 @@
+import { Heading, Text } from "@react-email/components";
+import { EmailButton, EmailLayout } from "./components/layout";
+
+export interface PasswordChangedEmailProps {
+  /** When it happened, already written in the user's time zone ("Nov 21, 2026, 11:52 PM"). */
+  changedAt: string;
+  /** How many other sessions were signed out. */
+  signedOut: number;
+  /** The sign-in page, to take the account back with a magic link. */
+  signInUrl: string;
+}
+
+export const passwordChangedSubject = "Your Dunly password was changed";
+
+/** The notice after a password is set or changed: when, what it did, and what to do if it was not you. */
+export default function PasswordChangedEmail({ changedAt, signedOut, signInUrl }: PasswordChangedEmailProps) {
+  const others =
+    signedOut === 0
+      ? "No other device was signed in."
+      : `${signedOut} other ${signedOut === 1 ? "session was" : "sessions were"} signed out.`;
+  return (
+    <EmailLayout
+      preview="The password of your Dunly account was changed"
+      footer="You get this e-mail whenever the password of your Dunly account changes."
+    >
+      <Heading as="h1" style={{ fontSize: 22, margin: "0 0 16px" }}>
+        Your password was changed
+      </Heading>
+      <Text style={{ fontSize: 15, lineHeight: "22px" }}>
+        The password of your Dunly account was changed on {changedAt}. {others}
+      </Text>
+      <Text style={{ fontSize: 15, lineHeight: "22px" }}>
+        If this was you, there is nothing to do. If it was not, sign in with a link sent to this address and set a new
+        password in Settings: that signs out every other device.
+      </Text>
+      <EmailButton href={signInUrl}>Sign in to Dunly</EmailButton>
+    </EmailLayout>
+  );
+}
+
+PasswordChangedEmail.PreviewProps = {
+  changedAt: "Nov 21, 2026, 11:52 PM",
+  signedOut: 2,
+  signInUrl: "http://localhost:5173/#sign-in",
+} satisfies PasswordChangedEmailProps;
