@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { daytimeZone } from "./tests/support/daytime-zone";
 
 const PORT = 8788;
 export const BASE_URL = `http://localhost:${PORT}`;
@@ -13,6 +14,9 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL: BASE_URL,
+    // The browser's zone becomes a new debtor's: one where it is midday now, so reminders go out at
+    // once under the contact rules (08:00-21:00 in the debtor's zone) at whatever hour CI runs.
+    timezoneId: daytimeZone(),
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -29,8 +33,8 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
-    { name: "phone", use: { ...devices["Pixel 7"], channel: undefined }, grep: /@phone/ },
+    { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined, timezoneId: daytimeZone() } },
+    { name: "phone", use: { ...devices["Pixel 7"], channel: undefined, timezoneId: daytimeZone() }, grep: /@phone/ },
   ],
   webServer: {
     command: `E2E_PORT=${PORT} node scripts/e2e-server.mjs`,

@@ -51,7 +51,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["app/**/*.test.ts", "workers/**/*.test.ts", "emails/**/*.test.ts"],
+          include: ["app/**/*.test.ts", "workers/**/*.test.ts", "emails/**/*.test.ts", "tests/support/**/*.test.ts"],
           environment: "node",
         },
       }),
@@ -70,6 +70,8 @@ export default defineConfig({
                   // Not set: absolute URLs use the request's origin, as on `npm run dev`.
                   APP_ORIGIN: "",
                   IMAGE_URL_SECRET: "test-image-url-secret",
+                  OPT_OUT_SECRET: "test-opt-out-secret",
+                  RESEND_WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC1mb3ItZHVubHk=",
                   GOOGLE_CLIENT_ID: "test-google-client",
                   GOOGLE_CLIENT_SECRET: "test-google-secret",
                   TEST_MIGRATIONS: await migrations(),
@@ -110,6 +112,7 @@ export default defineConfig({
                   ...app.vars,
                   // Only what a deployment adds with `wrangler secret put`; Google with its client id.
                   IMAGE_URL_SECRET: "production-test-image-url-secret",
+                  OPT_OUT_SECRET: "production-test-opt-out-secret",
                   GOOGLE_CLIENT_ID: "production-google-client",
                   GOOGLE_CLIENT_SECRET: "production-google-secret",
                   SIGNIN_LIMIT_PER_CLIENT: "",

@@ -19,5 +19,6 @@ export default [
   route("auth/google/callback", "routes/auth.google.callback.ts"),
   route("sign-in/password", "routes/sign-in.password.tsx"),
   route("logout", "routes/logout.ts"),
+  route("u/:token", "routes/unsubscribe.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -276,6 +276,12 @@ export const FOOTER_COPY: Line = [
   "This reminder was sent by Dunly on behalf of the sender. To reach them, simply reply to this e-mail.",
 ];
 
+/**
+ * The opt-out line under the footer of every reminder (issue 10, item 2): the question, then a
+ * link to the signed opt-out page with `link` as its text.
+ */
+export const OPT_OUT_COPY = { question: "Don't want these reminders?", link: "Stop them here" } as const;
+
 const PLACEHOLDER_RE = /\{(\w+)\}/g;
 
 /** The placeholder names a text refers to, e.g. ["amount", "dueDate"]. */

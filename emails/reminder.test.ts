@@ -5,6 +5,7 @@ import { formatDueDate, type ReminderEmailProps, safeHttpUrl } from "./reminder"
 import {
   FOOTER_COPY,
   type Line,
+  OPT_OUT_COPY,
   PLACEHOLDERS,
   placeholdersOf,
   REMINDER_COPY,
@@ -25,7 +26,7 @@ const combos = TEMPLATE_IDS.flatMap((template) => TONES.map((tone) => [template,
 
 /** Every string of copy, each alternative separately. */
 function allCopy(): string[] {
-  const lines: Line[] = [FOOTER_COPY];
+  const lines: Line[] = [FOOTER_COPY, OPT_OUT_COPY.question, OPT_OUT_COPY.link];
   for (const frame of Object.values(TONE_FRAME)) lines.push(frame.greeting, frame.signOff);
   for (const byTone of Object.values(REMINDER_COPY))
     for (const copy of Object.values(byTone)) lines.push(copy.subject, copy.heading, ...copy.paragraphs);
@@ -152,6 +153,25 @@ describe("renderReminder", () => {
   it("greets without a name when the debtor name is blank", async () => {
     const { text } = await renderReminder(base("initial", 1, { receiverName: "  " }));
     expect(text).toMatch(/^Hi,/m);
+  });
+
+  it("ends every reminder with a visible opt-out link, in the HTML and the plain text", async () => {
+    const url = "https://dunly.app/u/0123456789abcdef0123456789abcdef.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmUtc2ln";
+    for (const [template, tone] of combos) {
+      const { html, text } = await renderReminder(base(template, tone, { unsubscribeUrl: url }));
+      expect(html).toMatch(new RegExp(`<a [^>]*href="${url.replace(/[.]/g, "\\.")}"[^>]*>Stop them here</a>`));
+      expect(html).toContain("Don&#x27;t want these reminders?");
+      expect(text).toContain(`Don't want these reminders? Stop them here <${url}>.`);
+    }
+  });
+
+  it("shows no opt-out line without a link, and never links a non-http one", async () => {
+    for (const unsubscribeUrl of [null, undefined, "", "javascript:alert(1)", "not a url"]) {
+      const { html, text } = await renderReminder(base("initial", 1, { unsubscribeUrl }));
+      expect(html).not.toContain("Stop them here");
+      expect(text).not.toContain("Stop them here");
+      expect(html).not.toContain("javascript:");
+    }
   });
 
   it("never links a non-http invoice URL", async () => {

@@ -5,7 +5,7 @@ import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
 import type { Tone } from "../app/domain/strategies";
 import { EmailButton, EmailLayout } from "./components/layout";
-import { type ResolvedCopy, resolveCopy } from "./reminder-copy";
+import { OPT_OUT_COPY, type ResolvedCopy, resolveCopy } from "./reminder-copy";
 
 export interface ReminderEmailProps {
   template: TemplateId;
@@ -28,6 +28,11 @@ export interface ReminderEmailProps {
   invoiceLink?: string | null;
   /** "en" only for now. */
   locale?: string;
+  /**
+   * The debtor's signed opt-out page (app/lib/opt-out.server.ts): the footer's "Stop them here"
+   * link. The mail Worker never sends a reminder without it; only the in-app preview may lack one.
+   */
+  unsubscribeUrl?: string | null;
 }
 
 /** Everything the e-mail shows, derived once from the props. */
@@ -40,6 +45,8 @@ export interface ReminderContent extends ResolvedCopy {
   senderEmail: string | null;
   companyName: string | null;
   companyAddressLines: string[];
+  /** The opt-out link (http/https only), or null. */
+  unsubscribeUrl: string | null;
 }
 
 /**
@@ -100,6 +107,7 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     senderEmail,
     companyName: blankToNull(safeDisplayName(company?.name ?? "")),
     companyAddressLines: safeLines(company?.address ?? ""),
+    unsubscribeUrl: safeHttpUrl(props.unsubscribeUrl),
   };
 }
 
@@ -110,9 +118,24 @@ const signature = { fontSize: 14, lineHeight: "20px", color: "#1f1f1f", margin: 
 /** A payment reminder sent on behalf of a user or their organization. */
 export default function ReminderEmail(props: ReminderEmailProps) {
   const c = reminderContent(props);
+  const footer = (
+    <>
+      {c.footer}
+      {c.unsubscribeUrl && (
+        <>
+          <br />
+          {OPT_OUT_COPY.question}{" "}
+          <Link href={c.unsubscribeUrl} data-opt-out="" style={{ color: "#555555", textDecoration: "underline" }}>
+            {OPT_OUT_COPY.link}
+          </Link>
+          .
+        </>
+      )}
+    </>
+  );
   // Every value below is React text, so names and numbers from users are HTML-escaped.
   return (
-    <EmailLayout preview={c.paragraphs[0] ?? c.heading} footer={c.footer}>
+    <EmailLayout preview={c.paragraphs[0] ?? c.heading} footer={footer}>
       <Text style={text}>{c.greeting}</Text>
       <Heading as="h1" style={{ fontSize: 22, lineHeight: "28px", margin: "0 0 16px", color: "#1f1f1f" }}>
         {c.heading}
@@ -176,6 +199,8 @@ export const REMINDER_SAMPLE: ReminderPreviewSample = {
   invoiceLink: "https://example.com/invoice/INV-2026-001",
   senderCompany: null,
   locale: "en",
+  // What the footer's opt-out line looks like; a real reminder links to its signed /u/ page.
+  unsubscribeUrl: "https://example.com/u/sample-opt-out-link",
 };
 
 ReminderEmail.PreviewProps = { ...REMINDER_SAMPLE, template: "initial", tone: 1 } satisfies ReminderEmailProps;

@@ -13,6 +13,16 @@ export async function renderReminder(
 ): Promise<{ subject: string; html: string; text: string }> {
   const { subject } = reminderContent(props);
   const html = await render(createElement(ReminderEmail, props));
-  // Converting the HTML we already have avoids rendering the tree a second time.
-  return { subject, html, text: toPlainText(html) };
+  // Converting the HTML we already have avoids rendering the tree a second time. The opt-out URL
+  // is shown in angle brackets, so the full stop after it is not read as part of it.
+  const text = toPlainText(html, {
+    selectors: [
+      {
+        selector: "a[data-opt-out]",
+        format: "anchor",
+        options: { linkBrackets: ["<", ">"], hideLinkHrefIfSameAsText: true },
+      },
+    ],
+  });
+  return { subject, html, text };
 }

@@ -7,7 +7,10 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs
 const FILES = [".dev.vars", "workers/mail/.dev.vars"];
 
 /** Values made per machine rather than committed: no signing key is public. */
-const GENERATED = { IMAGE_URL_SECRET: () => randomBytes(32).toString("hex") };
+const GENERATED = {
+  IMAGE_URL_SECRET: () => randomBytes(32).toString("hex"),
+  OPT_OUT_SECRET: () => randomBytes(32).toString("hex"),
+};
 
 const keyOf = (line) => /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1];
 

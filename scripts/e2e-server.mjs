@@ -18,9 +18,10 @@ function writeDevVars(dir, vars) {
 
 writeDevVars("build/server", {
   APP_ENV: "test",
-  // Empty: links use the origin the browser is on.
-  APP_ORIGIN: "",
+  // Where Playwright opens the app: sign-in links and the opt-out links in reminders point here.
+  APP_ORIGIN: `http://localhost:${port}`,
   IMAGE_URL_SECRET: randomBytes(32).toString("hex"),
+  OPT_OUT_SECRET: randomBytes(32).toString("hex"),
   // Every journey signs in a new user from 127.0.0.1; the per-address limit still applies.
   SIGNIN_LIMIT_PER_CLIENT: "1000",
 });

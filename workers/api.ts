@@ -13,6 +13,7 @@ import {
   signedImageUrl,
   storeProfileImage,
 } from "~/lib/images.server";
+import { requestTimeZone } from "~/lib/time-zone.server";
 import type { CreateOptions } from "~/models/account-caps.server";
 import { createDebtor, debtorToJson, deleteDebtor, getDebtor, listDebtors, updateDebtor } from "~/models/debtor.server";
 import {
@@ -22,10 +23,22 @@ import {
   organizationToJson,
   updateOrganization,
 } from "~/models/organization.server";
+import {
+  addPayment,
+  balanceToJson,
+  deletePayment,
+  editPayment,
+  listPayments,
+  type PaymentWrite,
+  type PaymentWriteError,
+  paymentToJson,
+} from "~/models/payment.server";
 import { getProfile, profileToJson, updateProfileName } from "~/models/user.server";
+import { disarmCompleted, paymentLimitsFor, TOO_MANY_PAYMENTS } from "~/routes/payment-action.server";
 import { DebtorJsonSchema } from "~/schemas/debtor";
 import { JsonIdSchema } from "~/schemas/ids";
 import { OrganizationSchema } from "~/schemas/organization";
+import { overOwedMessage, paymentJsonSchema } from "~/schemas/payment";
 import { ProfileNameSchema } from "~/schemas/profile";
 import type { AppBindings } from "./hono-env";
 
@@ -106,7 +119,8 @@ interface WritableEntity<Input, Row> {
   schema: v.GenericSchema<unknown, Input>;
   /** Which per-account cap an add counts against. */
   cap: "debtors" | "organizations";
-  create(db: Db, ownerId: string, input: Input, options: CreateOptions): Promise<Row>;
+  /** `timeZone`: the caller's (tz cookie), for records that keep one (a debtor added without a zone). */
+  create(db: Db, ownerId: string, input: Input, options: CreateOptions & { timeZone?: string }): Promise<Row>;
   update(db: Db, ownerId: string, id: number, input: Input): Promise<Row | undefined>;
   remove(db: Db, ownerId: string, id: number): Promise<boolean>;
   toJson(row: Row, ownerId: string): unknown;
@@ -128,7 +142,8 @@ function writeRoutes<Input, Row>(base: string, entity: WritableEntity<Input, Row
     if (!parsed.success) return fail(c, 400, invalid, fieldErrors(parsed.issues));
     const max = accountCaps(c.get("config"))[entity.cap];
     try {
-      const row = await entity.create(getDb(c.env.DB), me(c).id, parsed.output, { max });
+      const timeZone = requestTimeZone(c.req.raw);
+      const row = await entity.create(getDb(c.env.DB), me(c).id, parsed.output, { max, timeZone });
       return c.json({ success: true, error: null, data: entity.toJson(row, me(c).id) });
     } catch (error) {
       if (error instanceof AccountCapReached) return fail(c, 403, error.message);
@@ -272,6 +287,67 @@ api.get("/debtors/:id", async (c) => {
   const debtor = Number.isInteger(id) ? await getDebtor(getDb(c.env.DB), me(c).id, id) : undefined;
   if (!debtor) return fail(c, 404, "Debtor not found");
   return c.json(debtorToJson(debtor, me(c).id));
+});
+
+// Payments (issue 10, item 1) ------------------------------------------------------------------
+
+api.get("/debtors/:id/payments", async (c) => {
+  const denied = ownerMismatch(c, c.req.query("fb_uuid"));
+  if (denied) return denied;
+  const id = v.safeParse(JsonIdSchema, c.req.param("id"));
+  const listed = id.success ? await listPayments(getDb(c.env.DB), me(c).id, id.output) : undefined;
+  if (!listed) return fail(c, 404, "Debtor not found");
+  return c.json(listed.payments.map(paymentToJson));
+});
+
+const PAYMENT_NOT_FOUND = "Payment not found";
+
+/** The answer to a payment write: the payment and the debtor's balance after it, or why it was refused. */
+async function paymentAnswer(c: Ctx, written: PaymentWrite | PaymentWriteError, notFound: string) {
+  if ("error" in written) {
+    if (written.error === "not-found") return fail(c, 404, notFound);
+    if (written.error === "too-many") return fail(c, 400, "Invalid payment", { _: [TOO_MANY_PAYMENTS] });
+    return fail(c, 400, "Invalid payment", { amount: [overOwedMessage(written.maxCents, written.currency)] });
+  }
+  // Paid in full: the completed schedules' alarms go (the engine would drop them anyway).
+  await disarmCompleted(c.env, written.completedScheduleIds);
+  return c.json({
+    success: true,
+    error: null,
+    data: paymentToJson(written.payment),
+    debtor: balanceToJson(written.debtor),
+  });
+}
+
+api.post("/payments/add", async (c) => {
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const debtorId = v.safeParse(JsonIdSchema, owned.body.debtor_id);
+  if (!debtorId.success) return fail(c, 400, "Invalid payment", { debtor_id: ["Missing debtor id"] });
+  const parsed = v.safeParse(paymentJsonSchema(paymentLimitsFor(c.req.raw)), owned.body);
+  if (!parsed.success) return fail(c, 400, "Invalid payment", fieldErrors(parsed.issues));
+  const written = await addPayment(getDb(c.env.DB), me(c).id, debtorId.output, parsed.output);
+  return paymentAnswer(c, written, "Debtor not found");
+});
+
+api.put("/payments/edit", async (c) => {
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const id = parseId(owned.body);
+  if (!id) return fail(c, 400, "Invalid payment", { id: ["Missing payment id"] });
+  const parsed = v.safeParse(paymentJsonSchema(paymentLimitsFor(c.req.raw)), owned.body);
+  if (!parsed.success) return fail(c, 400, "Invalid payment", fieldErrors(parsed.issues));
+  const written = await editPayment(getDb(c.env.DB), me(c).id, id, parsed.output);
+  return paymentAnswer(c, written, PAYMENT_NOT_FOUND);
+});
+
+api.delete("/payments/del", async (c) => {
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const id = parseId(owned.body);
+  if (!id) return fail(c, 400, "Invalid payment", { id: ["Missing payment id"] });
+  const deleted = await deletePayment(getDb(c.env.DB), me(c).id, id);
+  return paymentAnswer(c, deleted, PAYMENT_NOT_FOUND);
 });
 
 // Organizations -------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { devRoutes } from "./dev";
 import type { AppBindings } from "./hono-env";
 import { imageRoutes } from "./images";
 import { runHousekeeping, runWatchdog } from "./watchdog";
+import { webhookRoutes } from "./webhooks";
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
@@ -35,7 +36,9 @@ export function createApp() {
 
   // CSRF: every state-changing request must come from our own origin (docs/architecture.md §6).
   app.use("*", async (c, next) => {
-    if (!SAFE_METHODS.has(c.req.method) && !c.req.path.startsWith("/webhooks/")) {
+    // Exempt: provider webhooks (signed) and the opt-out link's one-click POST (RFC 8058: mail
+    // clients send it without an Origin; the signed token in the path authenticates it).
+    if (!SAFE_METHODS.has(c.req.method) && !c.req.path.startsWith("/webhooks/") && !c.req.path.startsWith("/u/")) {
       const origin = c.req.header("Origin");
       if (!origin || origin !== new URL(c.req.url).origin) return c.text("Forbidden", 403);
     }
@@ -57,6 +60,7 @@ export function createApp() {
   app.route("/api", api);
   app.route("/dev", devRoutes);
   app.route("/images", imageRoutes);
+  app.route("/webhooks", webhookRoutes);
 
   app.all("*", (c) =>
     requestHandler(

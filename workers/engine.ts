@@ -1,15 +1,27 @@
 import { type Db, getDb } from "~/db/client.server";
+import {
+  type ContactRules,
+  type ContactSlot,
+  contactRules,
+  contactWaitMessage,
+  nextContactSlot,
+} from "~/domain/contact-rules";
 import { oneLine, safeDisplayName, safeLines } from "~/domain/header-safe";
 import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLimits } from "~/domain/limits";
 import { outstandingCents } from "~/domain/money";
-import { advancePast, type OccurrenceStatus } from "~/domain/occurrence";
+import { advancePast, type OccurrenceStatus, occurrenceKey } from "~/domain/occurrence";
 import { type PresetId, type TemplateId, templateForStep } from "~/domain/presets";
 import { senderDisplayName } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
+import { formatInstant } from "~/domain/time-zone";
+import { readConfig } from "~/lib/config.server";
+import { optOutLink } from "~/lib/opt-out.server";
 import {
+  abandonOccurrence,
   claimOccurrence,
   countedInstants,
   type Delivery,
+  debtorReminderInstants,
   markDeliveryFailed,
   markDeliverySent,
   recordDeferral,
@@ -63,20 +75,36 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
   const {
     user,
     plan,
+    contact,
     debtors: [debtor],
+    optedOut,
     org,
   } = await getSenderAndDebtors(db, s.ownerId, [s.debtorId], s.organizationId);
   if (!user || !debtor) return { kind: "gone" };
+  const recipient = recipientKey(debtor.email);
 
-  // Nothing is owed any more (or the debtor opted out): the schedule is finished, not failed.
-  if (outstandingCents(debtor) <= 0 || debtor.status === "paid" || debtor.status === "opted_out") {
-    const completed = await completeSchedule(db, s.id, scheduledAt, now);
+  // Nothing is owed any more, or the address opted out: the schedule is finished, not failed. Also
+  // when this occurrence was waiting or retrying: it is given up, never sent after the fact.
+  const stop = stopReason(debtor, optedOut.has(recipient));
+  if (stop) {
+    await abandonOccurrence(db, occurrenceKey(s.id, scheduledAt), STOPPED_MESSAGES[stop]);
+    const completed = await completeSchedule(db, s.id, scheduledAt, now, stop);
     // Edited meanwhile: keep the alarm the edit set.
     return { kind: "done", status: "skipped", nextAlarmAt: completed ? null : await currentAlarm(db, s.id) };
   }
 
+  // Contact rules: only in the debtor's daytime, and not past their cap (docs/architecture.md §4).
+  const rules = contactRules(contact);
+  const windowMs = rules.windowDays * DAY_MS;
+  const slot = nextContactSlot(
+    now,
+    debtor.timeZone,
+    await debtorReminderInstants(db, debtor.id, now - windowMs),
+    rules,
+  );
+  const held = slot.at > now + EARLY_TOLERANCE_MS;
+
   const limits = sendingLimits(plan);
-  const recipient = recipientKey(debtor.email);
   const delivery = await claimOccurrence(
     db,
     {
@@ -90,12 +118,27 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
     },
     now,
     limits,
+    { hold: held, contact: { maxPerWindow: rules.maxPerWindow, windowMs } },
   );
-  if (delivery.status === "deferred") return defer(db, s, delivery, recipient, limits, now);
+  if (delivery.status === "deferred") {
+    if (held) return holdForContactRules(db, delivery, slot, rules, debtor.timeZone);
+    return defer(db, s, delivery, recipient, limits, now);
+  }
 
   let status: OccurrenceStatus;
   if (delivery.status === "sending") {
-    const result = await send(env, reminderFor(s, delivery, user, debtor, org), delivery.occurrenceKey);
+    let message: ReminderMessage;
+    try {
+      message = await reminderFor(env, db, s, delivery, user, debtor, org);
+    } catch (error) {
+      // No opt-out link can be made (no signing secret): never a reminder without one.
+      const reason = `Not sent: ${error instanceof Error ? error.message : String(error)}`;
+      await markDeliveryFailed(db, delivery.id, reason);
+      const next = advancePast(s, scheduledAt, "failed", now);
+      const advanced = await advanceSchedule(db, s.id, scheduledAt, next, now);
+      return { kind: "done", status: "failed", nextAlarmAt: advanced ? next.nextRunAt : await currentAlarm(db, s.id) };
+    }
+    const result = await send(env, message, delivery.occurrenceKey);
     if (result.ok) {
       await markDeliverySent(db, delivery.id, result.id);
       status = "sent";
@@ -120,6 +163,37 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
   return { kind: "done", status, nextAlarmAt: advanced ? next.nextRunAt : await currentAlarm(db, s.id) };
 }
 
+const DAY_MS = 86_400_000;
+
+/** Why a schedule stops instead of sending: nothing owed, or the address opted out; null to go on. */
+function stopReason(debtor: Debtor, addressOptedOut: boolean): "paid" | "opted_out" | null {
+  if (addressOptedOut || debtor.status === "opted_out") return "opted_out";
+  if (outstandingCents(debtor) <= 0 || debtor.status === "paid") return "paid";
+  return null;
+}
+
+/** What a given-up occurrence says in the report. */
+const STOPPED_MESSAGES = {
+  paid: "Not sent: the debt was paid in full before this reminder went out.",
+  opted_out: "Not sent: the debtor opted out of reminders before this one went out.",
+} as const;
+
+/**
+ * Outside the debtor's hours or past their contact cap: the occurrence waits (same key) until
+ * the first moment the rules allow, and says so in the report and the schedule's details.
+ */
+async function holdForContactRules(
+  db: Db,
+  delivery: Delivery,
+  slot: ContactSlot,
+  rules: ContactRules,
+  timeZone: string,
+): Promise<FireOutcome> {
+  const reason = contactWaitMessage(slot, rules, formatInstant(slot.at, timeZone)) ?? "Waiting for the contact rules.";
+  await recordDeferral(db, delivery.id, reason);
+  return { kind: "deferred", nextAlarmAt: slot.at, occurrenceKey: delivery.occurrenceKey, reason };
+}
+
 /**
  * A sending limit held the occurrence back: the deferred delivery says which and until when, the
  * schedule stays on this occurrence (same key) and the alarm comes back once the limit has room.
@@ -140,14 +214,20 @@ async function defer(
   return { kind: "deferred", nextAlarmAt, occurrenceKey: delivery.occurrenceKey, reason };
 }
 
-/** The reminder of a claimed delivery: its template and tone, the debtor's outstanding amount, header-safe names. */
-function reminderFor(
+/**
+ * The reminder of a claimed delivery: its template and tone, the debtor's outstanding amount,
+ * header-safe names and the signed opt-out link. Throws when no opt-out link can be made.
+ */
+async function reminderFor(
+  env: Env,
+  db: Db,
   s: Schedule,
   delivery: Delivery,
   user: Sender,
   debtor: Debtor,
   org: SenderOrganization | undefined,
-): ReminderMessage {
+): Promise<ReminderMessage> {
+  const unsubscribeUrl = await optOutLink(db, readConfig(env), debtor);
   // No address, link or invisible character in a name: it becomes the From header's display name.
   const senderName = safeDisplayName(senderDisplayName(user, org)) || safeDisplayName(user.fullName);
   return {
@@ -162,6 +242,7 @@ function reminderFor(
     currency: debtor.currency,
     dueDate: s.dueDate,
     locale: "en",
+    unsubscribeUrl,
   };
 }
 

@@ -7,6 +7,10 @@ interface Env {
   GOOGLE_CLIENT_SECRET?: string;
   /** Signs the expiring image URLs; a secret, required in production (locally a random key in .dev.vars). */
   IMAGE_URL_SECRET?: string;
+  /** Signs the opt-out links in reminders; a secret, required in production (locally a random key). */
+  OPT_OUT_SECRET?: string;
+  /** Resend's webhook signing secret (whsec_…); without it /webhooks/resend answers 404. */
+  RESEND_WEBHOOK_SECRET?: string;
   /** Sign-in e-mails per client per hour (default 20); a var set only by the end-to-end test server. */
   SIGNIN_LIMIT_PER_CLIENT?: string;
 }

@@ -12,6 +12,10 @@ export const users = sqliteTable("users", {
   imgKey: text("img_key"),
   emailVerifiedAt: integer("email_verified_at"),
   plan: text("plan").notNull().default("medium"),
+  // Contact rules (app/domain/contact-rules.ts): the account may tighten the defaults; null = default.
+  quietStartHour: integer("quiet_start_hour"),
+  quietEndHour: integer("quiet_end_hour"),
+  contactCap: integer("contact_cap"),
   createdAt: integer("created_at").notNull().default(nowMs),
 });
 
@@ -110,10 +114,63 @@ export const debtors = sqliteTable(
     })
       .notNull()
       .default("active"),
+    // The debtor's own IANA zone: quiet hours are theirs (0005; the user's zone when added).
+    timeZone: text("time_zone").notNull().default("UTC"),
+    // Random and unique: the public half of the opt-out token (app/lib/opt-out.server.ts). Set on
+    // insert; a row written without it (older rows, raw SQL) gets one when its first link is made.
+    optOutKey: text("opt_out_key").$defaultFn(() => crypto.randomUUID().replaceAll("-", "")),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },
-  (t) => [index("debtors_owner_idx").on(t.ownerId, t.id)],
+  (t) => [index("debtors_owner_idx").on(t.ownerId, t.id), uniqueIndex("debtors_opt_out_key_idx").on(t.optOutKey)],
+);
+
+/** A payment a debtor made; the debtor's paid_cents is the sum of theirs (kept in the same batch). */
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id")
+      .notNull()
+      .references(() => debtors.id, { onDelete: "cascade" }),
+    amountCents: integer("amount_cents").notNull(),
+    // The calendar date it was paid, YYYY-MM-DD.
+    paidOn: text("paid_on").notNull(),
+    note: text("note").notNull().default(""),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [index("payments_debtor_idx").on(t.debtorId, t.paidOn)],
+);
+
+/**
+ * An address that opted out of one user's reminders (RFC 8058 one-click or the page). No reminder
+ * from that user goes to it, for any debtor with that address, until the user records consent.
+ */
+export const optOuts = sqliteTable(
+  "opt_outs",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Lower-cased, as deliveries.recipient.
+    email: text("email").notNull(),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.email] })],
+);
+
+/** Provider webhook events already handled, by their id: a repeat changes nothing (housekeeping purges old ones). */
+export const webhookEvents = sqliteTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [index("webhook_events_received_idx").on(t.receivedAt)],
 );
 
 export const organizations = sqliteTable(
@@ -152,6 +209,8 @@ export const schedules = sqliteTable(
     state: text("state", { enum: ["ENABLED", "DISABLED", "COMPLETED"] })
       .notNull()
       .default("ENABLED"),
+    // Why Dunly (not the user) stopped or paused it: 'paid', 'opted_out', 'bounced'; null otherwise.
+    stoppedReason: text("stopped_reason", { enum: ["paid", "opted_out", "bounced"] }),
     nextRunAt: integer("next_run_at"),
     lastRunAt: integer("last_run_at"),
     createdAt: integer("created_at").notNull().default(nowMs),
@@ -178,7 +237,7 @@ export const deliveries = sqliteTable(
     template: text("template").notNull(),
     tone: integer("tone").notNull(),
     // 'deferred': held back by a sending limit, sent later under the same key (docs/architecture.md §4).
-    status: text("status", { enum: ["sending", "sent", "failed", "bounced", "deferred"] })
+    status: text("status", { enum: ["sending", "sent", "failed", "bounced", "complained", "deferred"] })
       .notNull()
       .default("sending"),
     // The debtor's address when claimed, lower-cased: the per-address daily cap counts by it (0003).
@@ -187,12 +246,16 @@ export const deliveries = sqliteTable(
     error: text("error"),
     createdAt: integer("created_at").notNull().default(nowMs),
     sentAt: integer("sent_at"),
+    // When the provider reported it delivered (webhook 'email.delivered').
+    deliveredAt: integer("delivered_at"),
   },
   (t) => [
     uniqueIndex("deliveries_occurrence_key_idx").on(t.occurrenceKey),
     index("deliveries_owner_idx").on(t.ownerId, t.createdAt),
     index("deliveries_debtor_idx").on(t.debtorId, t.createdAt),
     index("deliveries_recipient_idx").on(t.recipient, t.createdAt),
+    // The provider's id: webhook events find their delivery by it.
+    index("deliveries_provider_idx").on(t.providerId),
   ],
 );
 

@@ -187,3 +187,30 @@ export function startOfLocalDay(ms: number, timeZone: string): number {
   // A gap's end is on the same day whenever `ms` is; the guard only satisfies the type checker.
   return start !== null && start <= ms ? start : ms;
 }
+
+/**
+ * The earliest instant at or after `ms` whose local time in `timeZone` lies within
+ * [startHour:00, endHour:00): `ms` itself when it does, else the next local startHour:00 (today's
+ * when it is still ahead, otherwise the next day's; through a DST gap, the end of the gap).
+ * Quiet hours (docs/architecture.md §4) use it to defer a reminder into the debtor's daytime.
+ */
+export function nextWithinHours(ms: number, timeZone: string, startHour: number, endHour: number): number {
+  if (!Number.isFinite(ms)) throw new RangeError(`Invalid instant: ${ms}`);
+  if (!(0 <= startHour && startHour < endHour && endHour <= 24)) {
+    throw new RangeError(`Invalid hours: ${startHour}-${endHour}`);
+  }
+  const now = localFields(ms, timeZone);
+  if (now.hour >= startHour && now.hour < endHour) return ms;
+  for (let i = now.hour < startHour ? 0 : 1; i <= MAX_DAYS_AHEAD; i++) {
+    const date = new Date(wallToMs(now.year, now.month, now.day + i));
+    const start = resolveWallTime(
+      date.getUTCFullYear(),
+      date.getUTCMonth() + 1,
+      date.getUTCDate(),
+      startHour,
+      timeZone,
+    );
+    if (start !== null && start > ms) return start;
+  }
+  throw new Error(`No ${startHour}:00 within ${MAX_DAYS_AHEAD} days after ${ms} in ${timeZone}`);
+}

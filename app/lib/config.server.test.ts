@@ -11,6 +11,8 @@ const good = {
   GOOGLE_CLIENT_ID: "client-id",
   GOOGLE_CLIENT_SECRET: "client-secret",
   IMAGE_URL_SECRET: "image-secret",
+  OPT_OUT_SECRET: "opt-out-secret",
+  RESEND_WEBHOOK_SECRET: "whsec_c2VjcmV0",
   SIGNIN_LIMIT_PER_CLIENT: "1000",
 };
 
@@ -44,6 +46,8 @@ describe("readConfig", () => {
       GOOGLE_CLIENT_ID: undefined,
       GOOGLE_CLIENT_SECRET: undefined,
       IMAGE_URL_SECRET: undefined,
+      OPT_OUT_SECRET: undefined,
+      RESEND_WEBHOOK_SECRET: undefined,
       SIGNIN_LIMIT_PER_CLIENT: undefined,
     });
   });
@@ -88,7 +92,7 @@ describe("readConfig", () => {
   });
 
   describe("production fails closed", () => {
-    it.each(["APP_ORIGIN", "IMAGE_URL_SECRET"])("names %s missing or empty in production", (name) => {
+    it.each(["APP_ORIGIN", "IMAGE_URL_SECRET", "OPT_OUT_SECRET"])("names %s missing or empty in production", (name) => {
       const message = `Configuration error: ${name} is missing (required when APP_ENV is production)`;
       expect(configError({ ...good, [name]: undefined })).toBe(message);
       expect(configError({ ...good, [name]: "" })).toBe(message);
@@ -103,7 +107,8 @@ describe("readConfig", () => {
       expect(message).toBe(
         'Configuration error: CHECKOUT_URL_SOFT must be a URL (got "nope"); ' +
           "APP_ORIGIN is missing (required when APP_ENV is production); " +
-          "IMAGE_URL_SECRET is missing (required when APP_ENV is production)",
+          "IMAGE_URL_SECRET is missing (required when APP_ENV is production); " +
+          "OPT_OUT_SECRET is missing (required when APP_ENV is production)",
       );
       expect(message).not.toContain("google-secret-value");
     });
@@ -120,10 +125,16 @@ describe("readConfig", () => {
   });
 
   it("names a bad secret without putting its value in the message", () => {
-    for (const name of ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET"]) {
+    for (const name of ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET", "OPT_OUT_SECRET", "RESEND_WEBHOOK_SECRET"]) {
       const message = configError({ ...good, [name]: 123456789 });
       expect(message).toBe(`Configuration error: ${name} must be a string`);
     }
+  });
+
+  it("takes only Resend's signing secret format for RESEND_WEBHOOK_SECRET, and never echoes it", () => {
+    const message = configError({ ...good, RESEND_WEBHOOK_SECRET: "plain-secret-value" });
+    expect(message).toBe("Configuration error: RESEND_WEBHOOK_SECRET must be Resend's signing secret (whsec_…)");
+    expect(message).not.toContain("plain-secret-value");
   });
 
   it("names every problem at once", () => {

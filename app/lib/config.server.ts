@@ -63,6 +63,10 @@ const AppConfigFields = v.object({
   CHECKOUT_URL_MEDIUM: optionalValue(url),
   CHECKOUT_URL_AGGRESSIVE: optionalValue(url),
   IMAGE_URL_SECRET: optionalValue(text),
+  OPT_OUT_SECRET: optionalValue(text),
+  RESEND_WEBHOOK_SECRET: optionalValue(
+    v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/=]+$/, "must be Resend's signing secret (whsec_…)")),
+  ),
   SIGNIN_LIMIT_PER_CLIENT: optionalValue(positiveInteger),
   ACCOUNT_MAX_DEBTORS: optionalValue(positiveInteger),
   ACCOUNT_MAX_ORGANIZATIONS: optionalValue(positiveInteger),
@@ -71,7 +75,7 @@ const AppConfigFields = v.object({
 
 const REQUIRED_IN_PRODUCTION = "is missing (required when APP_ENV is production)";
 
-/** Production fails closed: no request is served without its origin and its image-signing secret. */
+/** Production fails closed: no request is served without its origin and its signing secrets. */
 const AppConfigSchema = v.pipe(
   AppConfigFields,
   v.forward(
@@ -90,11 +94,19 @@ const AppConfigSchema = v.pipe(
     ),
     ["IMAGE_URL_SECRET"],
   ),
+  v.forward(
+    v.partialCheck(
+      [["APP_ENV"], ["OPT_OUT_SECRET"]],
+      (input) => input.APP_ENV !== "production" || input.OPT_OUT_SECRET !== undefined,
+      REQUIRED_IN_PRODUCTION,
+    ),
+    ["OPT_OUT_SECRET"],
+  ),
 );
 
 export type AppConfig = v.InferOutput<typeof AppConfigSchema>;
 
-const APP_SECRETS = ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET"];
+const APP_SECRETS = ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET", "OPT_OUT_SECRET", "RESEND_WEBHOOK_SECRET"];
 
 /** The validated configuration from the Worker's env; throws one Error naming every missing or bad value. */
 export function readConfig(env: object): AppConfig {
@@ -122,6 +134,17 @@ export function appOrigin(config: Pick<AppConfig, "APP_ENV" | "APP_ORIGIN">, req
     throw new Error(`Configuration error: APP_ORIGIN ${REQUIRED_IN_PRODUCTION}`);
   }
   return new URL(requestUrl).origin;
+}
+
+/** Where `npm run dev` serves the app (Vite's default port). */
+const DEV_ORIGIN = "http://localhost:5173";
+
+/**
+ * The origin of links made with no request at hand (the opt-out link the reminder engine puts in
+ * every e-mail): APP_ORIGIN; in development and test without it, the dev server's origin.
+ */
+export function linkOrigin(config: Pick<AppConfig, "APP_ENV" | "APP_ORIGIN">): string {
+  return appOrigin(config, DEV_ORIGIN);
 }
 
 /**

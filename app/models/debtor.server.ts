@@ -1,10 +1,12 @@
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtors, deliveries } from "~/db/schema";
+import { debtors, deliveries, schedules } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import { fromCents, toCents } from "~/domain/money";
+import { safeTimeZone } from "~/domain/time-zone";
 import type { DebtorInput } from "~/schemas/debtor";
 import { type CreateOptions, enforceCap } from "./account-caps.server";
+import { settleStatements } from "./payment.server";
 
 export const DEBTOR_PAGE_SIZE = 50;
 
@@ -17,25 +19,50 @@ export interface DebtorRow {
   paidCents: number;
   currency: string;
   activeStrategy: number;
-  status: string;
+  status: "active" | "paid" | "opted_out" | "bouncing";
+  /** The debtor's IANA zone (their quiet hours). */
+  timeZone: string;
   emailsSent: number;
+  /** Schedules Dunly stopped that the user may resume now that the debt is owed again. */
+  resumable: number;
 }
 
-const sentCounts = (db: Db) =>
+/** The owner's delivered reminders per debtor (through the index on deliveries (owner_id, created_at)). */
+const sentCounts = (db: Db, ownerId: string) =>
   db
     .select({ debtorId: deliveries.debtorId, sent: count().as("sent") })
     .from(deliveries)
-    .where(eq(deliveries.status, "sent"))
+    .where(and(eq(deliveries.ownerId, ownerId), eq(deliveries.status, "sent")))
     .groupBy(deliveries.debtorId)
     .as("sent_counts");
 
-/** One page of the owner's debtors with the real count of reminders delivered to each: one query. */
+/**
+ * The owner's schedules Dunly stopped, per debtor: all of them, and those stopped because the debt
+ * was paid (through the index on schedules (owner_id, created_at)).
+ */
+const stoppedCounts = (db: Db, ownerId: string) =>
+  db
+    .select({
+      debtorId: schedules.debtorId,
+      stopped: count().as("stopped"),
+      stoppedPaid: sql<number>`sum(${schedules.stoppedReason} = 'paid')`.as("stopped_paid"),
+    })
+    .from(schedules)
+    .where(and(eq(schedules.ownerId, ownerId), eq(schedules.state, "COMPLETED"), isNotNull(schedules.stoppedReason)))
+    .groupBy(schedules.debtorId)
+    .as("stopped_counts");
+
+/**
+ * One page of the owner's debtors with the real count of reminders delivered to each and how many
+ * stopped schedules each may resume (app/models/payment.server.ts): one query.
+ */
 export async function listDebtors(
   db: Db,
   ownerId: string,
   page = { limit: DEBTOR_PAGE_SIZE, offset: 0 },
 ): Promise<DebtorRow[]> {
-  const sent = sentCounts(db);
+  const sent = sentCounts(db, ownerId);
+  const stopped = stoppedCounts(db, ownerId);
   return db
     .select({
       id: debtors.id,
@@ -47,10 +74,14 @@ export async function listDebtors(
       currency: debtors.currency,
       activeStrategy: debtors.activeStrategy,
       status: debtors.status,
+      timeZone: debtors.timeZone,
       emailsSent: sql<number>`coalesce(${sent.sent}, 0)`,
+      // As resumableWhere in payment.server.ts: only while something is owed; any reason once 'active'.
+      resumable: sql<number>`CASE WHEN ${debtors.paidCents} >= ${debtors.debtCents} THEN 0 WHEN ${debtors.status} = 'active' THEN coalesce(${stopped.stopped}, 0) ELSE coalesce(${stopped.stoppedPaid}, 0) END`,
     })
     .from(debtors)
     .leftJoin(sent, eq(sent.debtorId, debtors.id))
+    .leftJoin(stopped, eq(stopped.debtorId, debtors.id))
     .where(eq(debtors.ownerId, ownerId))
     .orderBy(asc(debtors.id))
     .limit(page.limit)
@@ -78,32 +109,54 @@ function columns(input: DebtorInput) {
     email: input.email.toLowerCase(),
     debtCents: toCents(input.debt),
     activeStrategy: input.active_strategy,
+    // Absent: a new debtor gets the user's zone, an edit keeps the debtor's.
+    ...(input.time_zone ? { timeZone: input.time_zone } : {}),
   };
+}
+
+/** What a debtor create takes besides the cap: the user's zone, for a debtor added without one. */
+export interface CreateDebtorOptions extends CreateOptions {
+  /** The signed-in user's IANA zone (the `tz` cookie); UTC when not given or unknown. */
+  timeZone?: string;
 }
 
 /**
  * Adds the owner's debtor. Throws AccountCapReached (and keeps nothing) when the account already
  * has `max` debtors (ACCOUNT_MAX_DEBTORS).
  */
-export async function createDebtor(db: Db, ownerId: string, input: DebtorInput, options: CreateOptions = {}) {
+export async function createDebtor(db: Db, ownerId: string, input: DebtorInput, options: CreateDebtorOptions = {}) {
   const now = options.now ?? Date.now();
   const row = await db
     .insert(debtors)
-    .values({ ownerId, ...columns(input), createdAt: now, updatedAt: now })
+    .values({
+      ownerId,
+      timeZone: safeTimeZone(options.timeZone),
+      ...columns(input),
+      createdAt: now,
+      updatedAt: now,
+    })
     .returning()
     .get();
   await enforceCap(db, "debtors", ownerId, [row.id], options.max ?? DEFAULT_ACCOUNT_CAPS.debtors);
   return row;
 }
 
-/** Updates the owner's debtor; undefined when it is not theirs (nothing changes). */
+/**
+ * Updates the owner's debtor; undefined when it is not theirs (nothing changes). The new debt is
+ * settled against what was paid in the same batch: covered, the debtor is 'paid' and their live
+ * schedules complete (an alarm still set finds them completed and sends nothing); owed again, a
+ * 'paid' debtor is 'active' and nothing restarts by itself.
+ */
 export async function updateDebtor(db: Db, ownerId: string, id: number, input: DebtorInput, now = Date.now()) {
-  return db
-    .update(debtors)
-    .set({ ...columns(input), updatedAt: now })
-    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, id)))
-    .returning()
-    .get();
+  const [updated] = await db.batch([
+    db
+      .update(debtors)
+      .set({ ...columns(input), updatedAt: now })
+      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, id)))
+      .returning({ id: debtors.id }),
+    ...settleStatements(db, ownerId, id, now, { recomputePaid: false }),
+  ]);
+  return updated.length === 0 ? undefined : getDebtor(db, ownerId, id);
 }
 
 /** Deletes the owner's debtor (their schedules go with it); false when it is not theirs. */
@@ -118,7 +171,7 @@ export async function deleteDebtor(db: Db, ownerId: string, id: number) {
 
 /** The API shape of a debtor (snake_case names, decimal amounts). */
 export function debtorToJson(
-  d: Omit<DebtorRow, "emailsSent"> & { ownerId?: string; emailsSent?: number },
+  d: Omit<DebtorRow, "emailsSent" | "resumable"> & { ownerId?: string; emailsSent?: number },
   ownerId: string,
 ) {
   return {
@@ -132,6 +185,7 @@ export function debtorToJson(
     currency: d.currency,
     active_strategy: d.activeStrategy,
     status: d.status,
+    time_zone: d.timeZone,
     emails_sent: d.emailsSent ?? 0,
   };
 }

@@ -30,13 +30,21 @@ export interface Occurrence {
   recipient?: string | null;
 }
 
-/** The statuses the sending limits count: handed to the provider, or about to be (not failed, not deferred). */
-const COUNTED = ["sending", "sent", "bounced"] as const;
+/** The statuses the limits count: handed to the provider, or about to be (not failed, not deferred). */
+const COUNTED = ["sending", "sent", "bounced", "complained"] as const;
 const COUNTED_SQL = sql.raw(`(${COUNTED.map((s) => `'${s}'`).join(", ")})`);
 
 /** How many counted deliveries `column` = `value` has within the window: a subquery for a claim's WHERE. */
-function countedSince(column: "owner_id" | "recipient", value: string, since: number) {
+function countedSince(column: "owner_id" | "recipient" | "debtor_id", value: string | number, since: number) {
   return sql`(SELECT count(*) FROM deliveries AS d WHERE d.${sql.raw(column)} = ${value} AND d.created_at > ${since} AND d.status IN ${COUNTED_SQL})`;
+}
+
+/** What else holds a claim back besides the sending limits (docs/architecture.md §4, contact rules). */
+export interface ClaimOptions {
+  /** Outside the debtor's hours: write the row 'deferred' and keep it so. */
+  hold?: boolean;
+  /** The debtor's contact cap: at most `maxPerWindow` counted reminders to them in `windowMs`. */
+  contact?: { maxPerWindow: number; windowMs: number };
 }
 
 /**
@@ -51,6 +59,7 @@ export async function claimOccurrence(
   occurrence: Occurrence,
   now = Date.now(),
   limits: SendingLimits = sendingLimits(null),
+  { hold = false, contact }: ClaimOptions = {},
 ): Promise<Delivery> {
   const key = occurrenceKey(occurrence.scheduleId, occurrence.scheduledAt);
   const recipient = occurrence.recipient ?? null;
@@ -77,7 +86,12 @@ export async function claimOccurrence(
         and(
           eq(deliveries.occurrenceKey, key),
           eq(deliveries.status, "deferred"),
+          // Held (outside the debtor's hours): it stays deferred whatever the limits say.
+          hold ? sql`0` : undefined,
           sql`${countedSince("owner_id", occurrence.ownerId, since)} < ${limits.accountDaily}`,
+          contact
+            ? sql`${countedSince("debtor_id", occurrence.debtorId, now - contact.windowMs)} < ${contact.maxPerWindow}`
+            : undefined,
           recipient === null
             ? undefined
             : sql`${countedSince("recipient", recipient, since)} < ${limits.recipientDaily}`,
@@ -106,6 +120,28 @@ export async function countedInstants(db: Db, ownerId: string, recipient: string
     instants(recipient === null ? sql`0` : eq(deliveries.recipient, recipient)),
   ]);
   return { account: account.map((r) => r.at), recipient: toRecipient.map((r) => r.at) };
+}
+
+/** The instants of the debtor's counted reminders since `since` (their contact cap counts them). */
+export async function debtorReminderInstants(db: Db, debtorId: number, since: number) {
+  const rows = await db
+    .select({ at: deliveries.createdAt })
+    .from(deliveries)
+    .where(
+      and(eq(deliveries.debtorId, debtorId), gt(deliveries.createdAt, since), inArray(deliveries.status, COUNTED)),
+    );
+  return rows.map((r) => r.at);
+}
+
+/**
+ * Ends an occurrence its schedule will not send after all (the debt was paid or the address opted
+ * out while it waited or retried): a 'sending' or 'deferred' row becomes 'failed' with `reason`.
+ */
+export async function abandonOccurrence(db: Db, key: string, reason: string) {
+  await db
+    .update(deliveries)
+    .set({ status: "failed", error: reason })
+    .where(and(eq(deliveries.occurrenceKey, key), inArray(deliveries.status, ["sending", "deferred"])));
 }
 
 /** Why a deferred delivery waits and until when, shown in the report until it is sent. */
@@ -368,8 +404,9 @@ export async function deliveryTotals(db: Db, ownerId: string, filter: DeliveryFi
     .groupBy(deliveries.status);
   const totals = { all: 0, sent: 0, sending: 0, failed: 0, bounced: 0 };
   for (const r of rows) {
-    // A deferred reminder is still to be sent: it counts as sending.
-    totals[r.status === "deferred" ? "sending" : r.status] += r.n;
+    // A deferred reminder is still to be sent: it counts as sending; a complaint is a bounce's kin.
+    const bucket = r.status === "deferred" ? "sending" : r.status === "complained" ? "bounced" : r.status;
+    totals[bucket] += r.n;
     totals.all += r.n;
   }
   return totals;

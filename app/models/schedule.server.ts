@@ -1,7 +1,8 @@
 import { and, count, desc, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtors, deliveries, organizations, schedules, users } from "~/db/schema";
+import { debtors, deliveries, optOuts, organizations, schedules, users } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
+import type { ContactRules } from "~/domain/contact-rules";
 import type { FrequencyId } from "~/domain/frequencies";
 import type { ScheduleAdvance } from "~/domain/occurrence";
 import type { PresetId } from "~/domain/presets";
@@ -49,12 +50,24 @@ export async function getSenderAndDebtors(
 ): Promise<{
   user: Sender | undefined;
   plan: string | undefined;
+  /** The account's own contact rules (null: the default), for contactRules(). */
+  contact: Partial<ContactRules>;
   debtors: Debtor[];
+  /** The addresses among the debtors' that opted out of this owner's reminders (lower-cased). */
+  optedOut: Set<string>;
   org: SenderOrganization | undefined;
 }> {
-  const [userRows, orgRows, ...debtorRows] = await db.batch([
+  const ids = unique(debtorIds);
+  const [userRows, orgRows, optOutRows, ...debtorRows] = await db.batch([
     db
-      .select({ fullName: users.fullName, email: users.email, plan: users.plan })
+      .select({
+        fullName: users.fullName,
+        email: users.email,
+        plan: users.plan,
+        quietStartHour: users.quietStartHour,
+        quietEndHour: users.quietEndHour,
+        contactCap: users.contactCap,
+      })
       .from(users)
       .where(eq(users.id, ownerId))
       .limit(1),
@@ -63,7 +76,23 @@ export async function getSenderAndDebtors(
       .from(organizations)
       .where(and(eq(organizations.ownerId, ownerId), eq(organizations.id, organizationId ?? -1)))
       .limit(1),
-    ...chunk(unique(debtorIds), IDS_PER_STATEMENT).map((ids) =>
+    // Only the engine's single debtor needs it; for a list, the first slice's addresses are enough to ask.
+    db
+      .select({ email: optOuts.email })
+      .from(optOuts)
+      .where(
+        and(
+          eq(optOuts.ownerId, ownerId),
+          inArray(
+            optOuts.email,
+            db
+              .select({ email: sql<string>`lower(${debtors.email})` })
+              .from(debtors)
+              .where(and(eq(debtors.ownerId, ownerId), inArray(debtors.id, ids.slice(0, IDS_PER_STATEMENT)))),
+          ),
+        ),
+      ),
+    ...chunk(ids, IDS_PER_STATEMENT).map((ids) =>
       db
         .select()
         .from(debtors)
@@ -74,7 +103,13 @@ export async function getSenderAndDebtors(
   return {
     user: owner && { fullName: owner.fullName, email: owner.email },
     plan: owner?.plan,
+    contact: {
+      startHour: owner?.quietStartHour ?? undefined,
+      endHour: owner?.quietEndHour ?? undefined,
+      maxPerWindow: owner?.contactCap ?? undefined,
+    },
     debtors: debtorRows.flat(),
+    optedOut: new Set(optOutRows.map((r) => r.email)),
     org: orgRows[0],
   };
 }
@@ -233,6 +268,13 @@ function scheduleRows(db: Db) {
       activeStrategy: debtors.activeStrategy,
       organizationName: organizations.name,
       emailsSent: sql<number>`coalesce(${sent.sent}, 0)`,
+      // Why Dunly stopped or paused it ('paid', 'opted_out', 'bounced'), and the debtor's status.
+      stoppedReason: schedules.stoppedReason,
+      debtorStatus: debtors.status,
+      // When its current occurrence is held back (contact rules, sending limits): why, and until when.
+      waiting: sql<
+        string | null
+      >`(SELECT d.error FROM deliveries AS d WHERE d.occurrence_key = ${schedules.id} || ':' || ${schedules.nextRunAt} AND d.status = 'deferred')`,
     })
     .from(schedules)
     .innerJoin(debtors, eq(debtors.id, schedules.debtorId))
@@ -389,11 +431,20 @@ export async function advanceSchedule(db: Db, id: string, scheduledAt: number, n
   return changed.length > 0;
 }
 
-/** Finishes the schedule at the occurrence at `scheduledAt` (nothing left to remind of), unless it was edited meanwhile. */
-export async function completeSchedule(db: Db, id: string, scheduledAt: number, now: number) {
+/**
+ * Finishes the schedule at the occurrence at `scheduledAt` (nothing left to remind of, or the
+ * address opted out: `reason`), unless it was edited meanwhile.
+ */
+export async function completeSchedule(
+  db: Db,
+  id: string,
+  scheduledAt: number,
+  now: number,
+  reason: "paid" | "opted_out" | null = null,
+) {
   const completed = await db
     .update(schedules)
-    .set({ state: "COMPLETED", nextRunAt: null, updatedAt: now })
+    .set({ state: "COMPLETED", nextRunAt: null, stoppedReason: reason, updatedAt: now })
     .where(and(eq(schedules.id, id), eq(schedules.nextRunAt, scheduledAt)))
     .returning({ id: schedules.id });
   return completed.length > 0;

@@ -51,6 +51,28 @@ export async function setProfileImage(db: Db, userId: string, imgKey: string | n
   return before[0]?.imgKey ?? null;
 }
 
+/** The account's contact rules as stored (null: Dunly's default for that rule). */
+export async function getContactSettings(db: Db, userId: string) {
+  const row = await db
+    .select({ startHour: users.quietStartHour, endHour: users.quietEndHour, maxPerWindow: users.contactCap })
+    .from(users)
+    .where(eq(users.id, userId))
+    .get();
+  return row ?? { startHour: null, endHour: null, maxPerWindow: null };
+}
+
+/** Saves the account's contact rules (already checked to be no looser than the defaults). */
+export async function updateContactSettings(
+  db: Db,
+  userId: string,
+  rules: { startHour: number; endHour: number; maxPerWindow: number },
+) {
+  await db
+    .update(users)
+    .set({ quietStartHour: rules.startHour, quietEndHour: rules.endHour, contactCap: rules.maxPerWindow })
+    .where(eq(users.id, userId));
+}
+
 /** The API shape of a profile. */
 export function profileToJson(p: { id: string; email: string; fullName: string; imgKey: string | null }) {
   return { id: p.id, fb_uuid: p.id, full_name: p.fullName, email: p.email, img: p.imgKey };

@@ -1,3 +1,4 @@
+import { TriangleAlert } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect } from "react-router";
 import { requireUser } from "~/auth/guard.server";
@@ -14,6 +15,7 @@ import { requestTimeZone } from "~/lib/time-zone.server";
 import { listDebtors } from "~/models/debtor.server";
 import { monthlySentCounts } from "~/models/delivery.server";
 import { listOrganizations } from "~/models/organization.server";
+import { countBouncingDebtors } from "~/models/webhook.server";
 import type { Route } from "./+types/dashboard";
 import { debtorAction } from "./debtor-action.server";
 import { loadSchedulesPage } from "./schedules-data.server";
@@ -39,9 +41,10 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   }
   const selectedId = parseDebtorId(param);
   const timeZone = requestTimeZone(request);
-  const [schedulesCard, chart] = await Promise.all([
+  const [schedulesCard, chart, bouncing] = await Promise.all([
     loadSchedulesPage(db, user.id, url, timeZone, false),
     selectedId ? monthlySentCounts(db, user.id, selectedId, timeZone) : Promise.resolve(null),
+    countBouncingDebtors(db, user.id),
   ]);
   return {
     debtors: debtors ?? [],
@@ -53,6 +56,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     schedulesError: schedulesCard.error,
     period: schedulesCard.period,
     chart,
+    bouncing,
   };
 }
 
@@ -75,6 +79,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8">
       <h1 className="sr-only">Dashboard</h1>
+      <BouncingNotice count={loaderData.bouncing} />
       <section aria-labelledby="reminders-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>
@@ -150,6 +155,32 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         )}
       </section>
     </div>
+  );
+}
+
+/** Debtors whose address bounced (issue 10, item 3): their schedules are paused until the address is fixed. */
+function BouncingNotice({ count }: { count: number }) {
+  if (count <= 0) return null;
+  const text =
+    count === 1
+      ? "1 debtor's address is bouncing: reminders to them are paused."
+      : `${count} debtors' addresses are bouncing: reminders to them are paused.`;
+  return (
+    <section
+      aria-labelledby="bouncing-heading"
+      className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-danger bg-surface p-4"
+      data-testid="bouncing-notice"
+    >
+      <div className="flex items-start gap-2">
+        <TriangleAlert className="mt-0.5 h-5 w-5 shrink-0 text-danger" aria-hidden />
+        <h2 id="bouncing-heading" className="text-sm font-medium">
+          {text}
+        </h2>
+      </div>
+      <Link to="/debtors-list" className="text-sm text-primary underline-offset-4 hover:underline">
+        Review debtors
+      </Link>
+    </section>
   );
 }
 

@@ -3,6 +3,7 @@ import { data, Link } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { hasPassword } from "~/auth/password.server";
 import { PasswordForm } from "~/components/password-form";
+import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { OrgManager } from "~/components/settings/org-manager";
 import { ProfileInfo } from "~/components/settings/profile-info";
 import { getDb } from "~/db/client.server";
@@ -10,6 +11,7 @@ import { getApp } from "~/lib/context.server";
 import { signedImageUrl } from "~/lib/images.server";
 import { planName } from "~/lib/plans";
 import { listOrganizations } from "~/models/organization.server";
+import { getContactSettings } from "~/models/user.server";
 import type { Route } from "./+types/iam";
 import { organizationAction } from "./organization-action.server";
 import { profileAction } from "./profile-action.server";
@@ -41,6 +43,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
       imageUrl: user.imgKey ? await signedImageUrl(config, user.imgKey) : null,
     },
     hasPassword: tab === "info" ? await hasPassword(db, user.id) : false,
+    contactSettings: tab === "info" ? await getContactSettings(db, user.id) : null,
     organizations: tab === "orgs" ? await listOrganizations(db, user.id) : [],
     plan: user.plan,
   };
@@ -85,6 +88,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           <>
             <ProfileInfo profile={profile} />
             <PasswordForm hasPassword={loaderData.hasPassword} />
+            {loaderData.contactSettings && <ContactRulesForm settings={loaderData.contactSettings} />}
           </>
         )}
         {tab === "orgs" && <OrgManager organizations={loaderData.organizations} />}

@@ -2,11 +2,13 @@ import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
+import type { SessionUser } from "~/auth/session.server";
 import { type Db, getDb } from "~/db/client.server";
 import { AccountCapReached, type AccountCaps } from "~/domain/account-caps";
 import { intentOf, readForm, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
 import { accountCaps } from "~/lib/config.server";
-import { getApp } from "~/lib/context.server";
+import { type AppContext, getApp } from "~/lib/context.server";
+import { requestTimeZone } from "~/lib/time-zone.server";
 import type { CreateOptions } from "~/models/account-caps.server";
 import { FormIdSchema } from "~/schemas/ids";
 
@@ -20,7 +22,7 @@ export interface OwnedRecord<Input> {
   /** Which per-account cap an add counts against (app/domain/account-caps.ts). */
   cap: "debtors" | "organizations";
   /** Adds the record; throws AccountCapReached (keeping nothing) when the account is at `max`. */
-  create(db: Db, ownerId: string, input: Input, options: CreateOptions): Promise<unknown>;
+  create(db: Db, ownerId: string, input: Input, options: CreateOptions & { timeZone?: string }): Promise<unknown>;
   update(db: Db, ownerId: string, id: number, input: Input): Promise<unknown>;
   remove(db: Db, ownerId: string, id: number): Promise<boolean>;
 }
@@ -33,12 +35,13 @@ function ownedRecordIntents<Input>(record: OwnedRecord<Input>) {
   const parse = (formData: FormData) => parseWithValibot(formData, { schema: record.schema });
   const idOf = (formData: FormData) => v.safeParse(FormIdSchema, formData.get("id"));
   return {
-    async add(db: Db, ownerId: string, formData: FormData, caps: AccountCaps) {
+    async add(db: Db, ownerId: string, formData: FormData, caps: AccountCaps, timeZone: string) {
       const submission = parse(formData);
       if (submission.status !== "success")
         return reply(record.intents.add, { status: 400, result: submission.reply() });
       try {
-        await record.create(db, ownerId, submission.value, { max: caps[record.cap] });
+        // The browser's zone: a new debtor's default (their quiet hours), when the form leaves it blank.
+        await record.create(db, ownerId, submission.value, { max: caps[record.cap], timeZone });
       } catch (error) {
         if (!(error instanceof AccountCapReached)) throw error;
         // A form error (in the markup, also without JavaScript); what the user typed stays.
@@ -80,15 +83,28 @@ interface ActionArgs {
   url: URL;
 }
 
+/** What an extra intent of an owned record's action gets: the signed-in user and the form. */
+export interface IntentScope {
+  app: AppContext;
+  db: Db;
+  user: SessionUser;
+  formData: FormData;
+  request: Request;
+}
+
+/** Intents beyond add / edit / delete that live on the same pages (payments, consent). */
+export type ExtraIntents = Record<string, (scope: IntentScope) => Promise<ReturnType<typeof reply> | Response>>;
+
 /**
  * The form action of an owned record kind: the signed-in user, the form, then `switch (intent)`
  * to one function per intent. Another user's id answers 404.
  */
-export function ownedRecordAction<Input>(record: OwnedRecord<Input>) {
+export function ownedRecordAction<Input>(record: OwnedRecord<Input>, extra: ExtraIntents = {}) {
   const intents = ownedRecordIntents(record);
   return async ({ context, request, url }: ActionArgs) => {
     const user = requireUser(context, url);
-    const { env, config } = getApp(context);
+    const app = getApp(context);
+    const { env, config } = app;
     const db = getDb(env.DB);
     const form = await readForm(request);
     if ("refused" in form) return form.refused;
@@ -96,13 +112,16 @@ export function ownedRecordAction<Input>(record: OwnedRecord<Input>) {
     const intent = intentOf(formData);
     switch (intent) {
       case record.intents.add:
-        return intents.add(db, user.id, formData, accountCaps(config));
+        return intents.add(db, user.id, formData, accountCaps(config), requestTimeZone(request));
       case record.intents.edit:
         return intents.edit(db, user.id, formData);
       case record.intents.remove:
         return intents.remove(db, user.id, formData);
-      default:
+      default: {
+        const handler = Object.hasOwn(extra, intent) ? extra[intent] : undefined;
+        if (handler) return handler({ app, db, user, formData, request });
         return reply(intent, { status: 400, message: SOMETHING_WRONG });
+      }
     }
   };
 }

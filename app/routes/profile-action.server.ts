@@ -17,8 +17,9 @@ import {
   UNSUPPORTED_IMAGE,
 } from "~/lib/images.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { updateProfileName } from "~/models/user.server";
+import { updateContactSettings, updateProfileName } from "~/models/user.server";
 import { SetPasswordSchema } from "~/schemas/auth";
+import { ContactRulesSchema } from "~/schemas/contact-rules";
 import { ProfileNameSchema } from "~/schemas/profile";
 
 export const PASSWORD_SAVED = "Password saved.";
@@ -50,6 +51,8 @@ export async function profileAction({ context, request, url }: ActionArgs) {
       return renameProfile(db, user, formData);
     case "profile-photo":
       return changePhoto(app, user, formData);
+    case "contact-rules":
+      return saveContactRules(db, user, formData);
     case "set-password":
       return savePassword(app, db, user, request, formData);
     default:
@@ -62,6 +65,14 @@ async function renameProfile(db: Db, user: SessionUser, formData: FormData) {
   if (submission.status !== "success") return reply("profile-name", { status: 400, result: submission.reply() });
   await updateProfileName(db, user.id, submission.value.full_name);
   return reply("profile-name", { message: "Profile updated", result: submission.reply({ resetForm: true }) });
+}
+
+async function saveContactRules(db: Db, user: SessionUser, formData: FormData) {
+  const submission = parseWithValibot(formData, { schema: ContactRulesSchema });
+  if (submission.status !== "success") return reply("contact-rules", { status: 400, result: submission.reply() });
+  const { start_hour, end_hour, max_per_week } = submission.value;
+  await updateContactSettings(db, user.id, { startHour: start_hour, endHour: end_hour, maxPerWindow: max_per_week });
+  return reply("contact-rules", { message: "Sending rules saved.", result: submission.reply() });
 }
 
 async function changePhoto({ env, ctx }: AppContext, user: SessionUser, formData: FormData) {

@@ -42,7 +42,9 @@ const STATUS_LABELS: Record<string, string> = {
   sent: "Sent",
   sending: "Sending",
   failed: "Failed",
+  // Reported by the provider's webhook (workers/webhooks.ts); the error column has its message.
   bounced: "Bounced",
+  complained: "Marked as spam",
   // Over a sending limit: kept under its occurrence key and sent when the limit allows.
   deferred: "Held back",
 };

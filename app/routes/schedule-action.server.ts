@@ -22,12 +22,15 @@ import {
   getSchedule,
   updateSchedule,
 } from "~/models/schedule.server";
+import { pauseSchedules, type ResumeRefusal, resumeSchedules } from "~/models/schedule-state.server";
 import { DebtorIdsSchema, ScheduleIdSchema, ScheduleIdsSchema } from "~/schemas/ids";
 import { SCHEDULE_DEBTOR_MESSAGE, SCHEDULE_ORG_MESSAGE, ScheduleSchema } from "~/schemas/schedule";
 
 export const SCHEDULE_SCHEDULED = "Email reminder scheduled.";
 export const SCHEDULE_DELETED = "Schedule deleted";
 export const RESEND_DONE = "Emails sending rescheduled.";
+export const SCHEDULE_PAUSED = "Schedule paused";
+export const SCHEDULE_RESUMED = "Schedule resumed";
 const SOMETHING_WRONG = "Something went wrong.";
 /** A sending limit refused the request (docs/architecture.md §4). */
 const LIMITED = 429;
@@ -50,8 +53,8 @@ interface Scope {
 }
 
 /**
- * Every schedule write: create, edit, delete, send now, and the debtors' re-send (which creates
- * one-time schedules). The action of /schedule and of the /schedules/actions resource route that
+ * Every schedule write: create, edit, delete, send now, pause, resume, and the debtors' re-send
+ * (which creates one-time schedules). The action of /schedule and of the /schedules/actions resource route that
  * the lists' fetchers post to. The owner is the signed-in user; ids from the form are only a
  * request, and another user's record answers 404. Alarms are armed after the D1 write.
  */
@@ -79,6 +82,10 @@ export async function scheduleAction({ context, request, url }: ActionArgs) {
       return sendNow(scope, formData);
     case "debtor-resend":
       return resend(scope, formData);
+    case "schedule-pause":
+      return pause(scope, formData);
+    case "schedule-resume":
+      return resume(scope, formData);
     default:
       return reply(intent, { status: 400, message: SOMETHING_WRONG });
   }
@@ -191,6 +198,59 @@ async function resend(scope: Scope, formData: FormData) {
   return reply("debtor-resend", { message: RESEND_DONE, count: created.length });
 }
 
+async function pause(scope: Scope, formData: FormData) {
+  const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
+  if (!ids.success) return reply("schedule-pause", { status: 400, message: "Select at least one schedule." });
+  const paused = await pauseSchedules(getDb(scope.env.DB), scope.ownerId, ids.output, scope.now);
+  if (paused.length === 0) {
+    return reply("schedule-pause", {
+      status: 404,
+      message: "None of the selected schedules can be paused (only active ones can).",
+    });
+  }
+  // After the write: an alarm that still fires finds the schedule paused and sends nothing.
+  await Promise.all(paused.map((id) => disarm(scope.env, id)));
+  const message = paused.length === 1 ? SCHEDULE_PAUSED : `${paused.length} schedules paused`;
+  return reply("schedule-pause", { message, count: paused.length });
+}
+
+/** Why a paused schedule stays paused, in the user's words. */
+function refusalMessage(debtorName: string, reason: ResumeRefusal) {
+  switch (reason) {
+    case "paid":
+      return `${debtorName} has paid: there is nothing left to remind them of, so the schedule stays paused.`;
+    case "nothing_owed":
+      return `${debtorName} owes nothing: there is nothing to remind them of, so the schedule stays paused.`;
+    case "opted_out":
+      return `${debtorName} opted out of your reminders: the schedule stays paused until they agree to reminders again.`;
+    case "bouncing":
+      return `${debtorName}'s e-mail address bounced: correct it on the debtor, then resume the schedule.`;
+  }
+}
+
+async function resume(scope: Scope, formData: FormData) {
+  const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
+  if (!ids.success) return reply("schedule-resume", { status: 400, message: "Select at least one schedule." });
+  const { resumed, refused } = await resumeSchedules(getDb(scope.env.DB), scope.ownerId, ids.output, scope.now);
+  await Promise.all(resumed.map((s) => arm(scope.env, s.id, s.nextRunAt)));
+  const [firstRefusal] = refused;
+  if (resumed.length === 0 && firstRefusal) {
+    return reply("schedule-resume", {
+      status: 409,
+      message: refusalMessage(firstRefusal.debtorName, firstRefusal.reason),
+    });
+  }
+  if (resumed.length === 0) {
+    return reply("schedule-resume", {
+      status: 404,
+      message: "None of the selected schedules can be resumed (only paused ones can).",
+    });
+  }
+  const done = resumed.length === 1 ? SCHEDULE_RESUMED : `${resumed.length} schedules resumed`;
+  const message = firstRefusal ? `${done}. ${refusalMessage(firstRefusal.debtorName, firstRefusal.reason)}` : done;
+  return reply("schedule-resume", { message, count: resumed.length });
+}
+
 /**
  * Why the sending limits refuse a manual send to `debtorIds` (one per reminder), or null. The
  * engine enforces the account and address limits again when it claims each occurrence.
@@ -198,6 +258,15 @@ async function resend(scope: Scope, formData: FormData) {
 async function limitRefusal(scope: Scope, db: Db, debtorIds: readonly number[], firing: readonly string[] = []) {
   const load = await manualSendLoad(db, scope.ownerId, debtorIds, scope.now, firing);
   return manualSendRefusal(load, sendingLimits(scope.plan), scope.now, scope.timeZone);
+}
+
+/** Disarming failures are logged, not fatal: the row is paused, so a stray alarm sends nothing. */
+async function disarm(env: Env, id: string) {
+  try {
+    await disarmSchedule(env, id);
+  } catch (error) {
+    console.error(`[dunly] could not disarm schedule ${id}; it is paused, so its alarm sends nothing`, error);
+  }
 }
 
 /** Arming failures are logged, not fatal: the row is saved and the watchdog re-arms it. */

@@ -1,6 +1,8 @@
 import * as v from "valibot";
 import { hasAtMostTwoDecimals, MAX_AMOUNT } from "~/domain/money";
+import { isValidTimeZone } from "~/domain/schedule-time";
 import { DEFAULT_STRATEGY, TONES } from "~/domain/strategies";
+import { MAX_TIME_ZONE_LENGTH } from "~/domain/time-zone";
 import { missingFieldMessage } from "./missing";
 
 const DEBTOR_NAME_MESSAGE = "Please enter the full name of the debtor";
@@ -9,6 +11,25 @@ const DEBT_MESSAGE = "Please enter a number greater than 0";
 // Money is whole cents: more decimals would be rounded away silently.
 const DEBT_DECIMALS_MESSAGE = "Please enter an amount with at most two decimals";
 const STRATEGY_MESSAGE = "Please choose a strategy";
+export const TIME_ZONE_MESSAGE = "Please choose a valid time zone";
+
+/** A zone's canonical spelling ("europe/berlin" → "Europe/Berlin"), as Intl resolves it. */
+function canonicalZone(tz: string) {
+  return new Intl.DateTimeFormat("en-US", { timeZone: tz }).resolvedOptions().timeZone;
+}
+
+/**
+ * The debtor's IANA zone (their quiet hours). Optional: blank or absent means the user's own zone
+ * for a new debtor and the debtor's current zone for an edit; an unknown zone is a field error.
+ */
+const TimeZoneField = v.optional(
+  v.pipe(
+    v.string(TIME_ZONE_MESSAGE),
+    v.trim(),
+    v.check((tz) => tz === "" || (tz.length <= MAX_TIME_ZONE_LENGTH && isValidTimeZone(tz)), TIME_ZONE_MESSAGE),
+    v.transform((tz) => (tz === "" ? undefined : canonicalZone(tz))),
+  ),
+);
 const MISSING = missingFieldMessage({
   full_name: DEBTOR_NAME_MESSAGE,
   email: DEBTOR_EMAIL_MESSAGE,
@@ -39,6 +60,7 @@ export const DebtorSchema = v.object(
       v.check(hasAtMostTwoDecimals, DEBT_DECIMALS_MESSAGE),
     ),
     active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist(TONES, STRATEGY_MESSAGE)), DEFAULT_STRATEGY),
+    time_zone: TimeZoneField,
   },
   MISSING,
 );
@@ -62,6 +84,12 @@ export const DebtorJsonSchema = v.object(
         v.picklist(TONES, STRATEGY_MESSAGE),
       ),
       DEFAULT_STRATEGY,
+    ),
+    // null, like absent: the user's zone (new) or the debtor's (edit).
+    time_zone: v.pipe(
+      v.optional(v.nullable(v.string(TIME_ZONE_MESSAGE))),
+      v.transform((tz) => tz ?? undefined),
+      TimeZoneField,
     ),
   },
   MISSING,

@@ -47,6 +47,7 @@ describe("GET /api/debtors", () => {
         currency: "USD",
         active_strategy: 2,
         status: "active",
+        time_zone: "UTC",
         emails_sent: 2,
       },
       expect.objectContaining({ id: b.id, full_name: "Beta", debt: 3, emails_sent: 0, active_strategy: 1 }),

@@ -6,6 +6,7 @@ import type { debtors, deliveries, organizations, schedules } from "~/db/schema"
 import type { FrequencyId } from "~/domain/frequencies";
 import type { PresetId } from "~/domain/presets";
 import { createSchedule } from "~/models/schedule.server";
+import { daytimeZone } from "../support/daytime-zone";
 import type { RawRow } from "../support/db-rows";
 import { uniqueEmail } from "./helpers";
 
@@ -77,6 +78,8 @@ export interface DebtorFields {
   currency?: string;
   activeStrategy?: number;
   status?: string;
+  /** The debtor's zone (their quiet hours); default: one where it is midday now. */
+  timeZone?: string;
 }
 
 /** A debtor row with a fresh e-mail address (the fake provider is shared by all test files). */
@@ -89,12 +92,14 @@ export async function makeDebtor(ownerId: string, fields: DebtorFields = {}) {
     currency: "USD",
     activeStrategy: 1,
     status: "active",
+    // Midday now, so the contact rules let reminders go at the real time of the test.
+    timeZone: daytimeZone(),
     ...fields,
   };
   const row = await env.DB.prepare(
-    "INSERT INTO debtors (owner_id, full_name, email, debt_cents, paid_cents, currency, active_strategy, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+    "INSERT INTO debtors (owner_id, full_name, email, debt_cents, paid_cents, currency, active_strategy, status, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
   )
-    .bind(ownerId, f.fullName, f.email, f.debtCents, f.paidCents, f.currency, f.activeStrategy, f.status)
+    .bind(ownerId, f.fullName, f.email, f.debtCents, f.paidCents, f.currency, f.activeStrategy, f.status, f.timeZone)
     .first<Pick<RawRow<typeof debtors>, "id">>();
   return { id: row!.id, ...f };
 }

@@ -423,7 +423,8 @@ async function expectApiAnswer(what: string, res: Response, object: boolean) {
 // The JSON API ------------------------------------------------------------------------------------
 
 describe("hostile input: the JSON API never answers 500 and leaves other accounts alone", () => {
-  const DEBTOR = ["kind", "full_name", "email", "debt", "active_strategy"];
+  const DEBTOR = ["kind", "full_name", "email", "debt", "active_strategy", "time_zone"];
+  const PAYMENT = ["debtor_id", "amount", "paid_on", "note"];
   const WRITES: [method: string, path: string, fields: string[]][] = [
     ["POST", "/debtors/add", DEBTOR],
     ["PUT", "/debtors/edit", DEBTOR],
@@ -431,6 +432,9 @@ describe("hostile input: the JSON API never answers 500 and leaves other account
     ["POST", "/org/add", ["name", "address"]],
     ["PUT", "/org/edit", ["name", "address"]],
     ["DELETE", "/org/del", []],
+    ["POST", "/payments/add", PAYMENT],
+    ["PUT", "/payments/edit", PAYMENT],
+    ["DELETE", "/payments/del", []],
     ["POST", "/profile/add", ["full_name"]],
     ["PUT", "/profile/edit", ["full_name"]],
     ["PUT", "/profile/changeImg", ["img"]],
@@ -523,13 +527,43 @@ describe("hostile input: form actions never answer 500 and leave other accounts 
   const FORMS: { path: string; intents: string[]; fields: string[]; signedIn: boolean }[] = [
     {
       path: "/dashboard",
-      intents: ["debtor-add", "debtor-edit", "debtor-delete"],
-      fields: ["id", "kind", "full_name", "email", "debt", "active_strategy"],
+      intents: [
+        "debtor-add",
+        "debtor-edit",
+        "debtor-delete",
+        "payment-add",
+        "payment-edit",
+        "payment-delete",
+        "debtor-resume",
+        "debtor-consent",
+      ],
+      fields: [
+        "id",
+        "kind",
+        "full_name",
+        "email",
+        "debt",
+        "active_strategy",
+        "time_zone",
+        "debtor_id",
+        "amount",
+        "paid_on",
+        "note",
+        "confirm",
+      ],
       signedIn: true,
     },
     {
       path: ACTIONS,
-      intents: ["schedule-create", "schedule-update", "schedule-delete", "schedule-send-now", "debtor-resend"],
+      intents: [
+        "schedule-create",
+        "schedule-update",
+        "schedule-delete",
+        "schedule-send-now",
+        "debtor-resend",
+        "schedule-pause",
+        "schedule-resume",
+      ],
       fields: SCHEDULE,
       signedIn: true,
     },
@@ -542,8 +576,17 @@ describe("hostile input: form actions never answer 500 and leave other accounts 
     },
     {
       path: "/iam/info",
-      intents: ["profile-name", "set-password", "profile-photo"],
-      fields: ["full_name", "currentPassword", "newPassword", "confirmPassword", "photo"],
+      intents: ["profile-name", "set-password", "profile-photo", "contact-rules"],
+      fields: [
+        "full_name",
+        "currentPassword",
+        "newPassword",
+        "confirmPassword",
+        "photo",
+        "start_hour",
+        "end_hour",
+        "max_per_week",
+      ],
       signedIn: true,
     },
     { path: "/?index", intents: [], fields: ["email", "redirectTo"], signedIn: false },

@@ -105,7 +105,7 @@ async function eventsWithKey(key: string) {
     .first<{ n: number }>())!.n;
 }
 
-const NOTHING = { loginTokens: 0, oauthStates: 0, sessions: 0, rateLimitEvents: 0 };
+const NOTHING = { loginTokens: 0, oauthStates: 0, sessions: 0, rateLimitEvents: 0, webhookEvents: 0 };
 
 describe("purgeExpired", () => {
   it("deletes what expired at or before now and rate-limit events 24 hours old or older, keeps the rest, and counts what it deleted", async () => {
@@ -121,7 +121,13 @@ describe("purgeExpired", () => {
       [now - 30 * DAY, now - DAY - 1, now - DAY, now - DAY + 1, now - MINUTE, now],
     );
 
-    expect(await purgeExpired(db(), now)).toEqual({ loginTokens: 3, oauthStates: 3, sessions: 3, rateLimitEvents: 3 });
+    expect(await purgeExpired(db(), now)).toEqual({
+      ...NOTHING,
+      loginTokens: 3,
+      oauthStates: 3,
+      sessions: 3,
+      rateLimitEvents: 3,
+    });
     expect(await remaining(rows)).toEqual(pick(rows, [3, 4], [3, 4, 5]));
 
     // Nothing more is due: a second run deletes nothing.
@@ -130,6 +136,7 @@ describe("purgeExpired", () => {
 
     // Later, the rest is due too.
     expect(await purgeExpired(db(), now + DAY + 30 * MINUTE)).toEqual({
+      ...NOTHING,
       loginTokens: 2,
       oauthStates: 2,
       sessions: 2,

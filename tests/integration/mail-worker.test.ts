@@ -25,9 +25,14 @@ function message(over: Partial<ReminderMessage> = {}): ReminderMessage {
     currency: "EUR",
     dueDate: "2027-03-05",
     locale: "en",
+    unsubscribeUrl: UNSUBSCRIBE_URL,
     ...over,
   };
 }
+
+/** An opt-out link as app/lib/opt-out.server.ts makes them: origin, /u/, key "." signature. */
+const UNSUBSCRIBE_URL =
+  "https://dunly.test/u/0123456789abcdef0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCd";
 
 describe("MailWorker.sendReminder", () => {
   it("sends the rendered reminder to Resend: from, to, reply_to, subject, html and text, with the API key and the Idempotency-Key", async () => {
@@ -56,11 +61,39 @@ describe("MailWorker.sendReminder", () => {
     expect(html).toContain("mailto:sally@example.com");
     expect(text).toContain("Hi Pat Payer,");
     expect(text).toContain("€50.00");
-    expect(text).not.toMatch(/<\/?[a-z][^>]*>/i);
+    // No markup; the opt-out URL is shown in angle brackets (RFC 3986, appendix C).
+    expect(text.replace(`<${UNSUBSCRIBE_URL}>`, "")).not.toMatch(/<\/?[a-z][^>]*>/i);
 
     const delivered = await resendDelivered(m.to);
     expect(delivered).toHaveLength(1);
     expect(result.ok && result.id).toBe(delivered[0]!.id);
+  });
+
+  it("carries the opt-out link: List-Unsubscribe and one-click List-Unsubscribe-Post headers, and 'Stop them here' in the HTML and the text", async () => {
+    const m = message();
+    expect(await env.MAILER.sendReminder(m, uniqueKey())).toMatchObject({ ok: true, via: "resend" });
+    const [req] = await resendRequests(m.to);
+    expect(req!.body.headers).toEqual({
+      "List-Unsubscribe": `<${UNSUBSCRIBE_URL}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    });
+    const html = String(req!.body.html);
+    expect(html).toMatch(/<a [^>]*href="https:\/\/dunly\.test\/u\/0123456789abcdef[^"]*"[^>]*>Stop them here<\/a>/);
+    expect(html).toContain("Don&#x27;t want these reminders?");
+    expect(String(req!.body.text)).toContain(`Don't want these reminders? Stop them here <${UNSUBSCRIBE_URL}>.`);
+  });
+
+  it.each([
+    ["no opt-out link", undefined, /missing/],
+    ["an empty opt-out link", "", /missing/],
+    ["an opt-out link with CR/LF", `${UNSUBSCRIBE_URL}\r\nBcc: victim@example.com`, /line breaks/],
+    ["a non-http opt-out link", "javascript:alert(1)", /absolute http/],
+  ])("%s: refused, not retried, and nothing is sent", async (_what, unsubscribeUrl, error) => {
+    const m = message({ unsubscribeUrl: unsubscribeUrl as string });
+    const result = await env.MAILER.sendReminder(m, uniqueKey());
+    expect(result).toMatchObject({ ok: false, retryable: false, attempts: 0 });
+    expect(result.ok === false && result.error).toMatch(error);
+    expect(await resendRequests(m.to)).toEqual([]);
   });
 
   it("the same key twice: the provider sends one e-mail and both calls get its id", async () => {

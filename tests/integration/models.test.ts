@@ -199,6 +199,7 @@ describe("debtor model", () => {
       currency: "USD",
       active_strategy: 1,
       status: "active",
+      time_zone: "UTC",
       emails_sent: 1,
     });
     // A row without a count (a fresh insert) reports 0 sent.

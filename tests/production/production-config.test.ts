@@ -31,6 +31,7 @@ function reminder(): ReminderMessage {
     currency: "USD",
     dueDate: "2027-03-05",
     locale: "en",
+    unsubscribeUrl: "https://dunly.app/u/0123456789abcdef0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCd",
   };
 }
 
@@ -44,6 +45,12 @@ describe("the committed configuration is production", () => {
     const vars = [env.ACCOUNT_MAX_DEBTORS, env.ACCOUNT_MAX_ORGANIZATIONS, env.ACCOUNT_MAX_SCHEDULES];
     expect(vars).toEqual(["2000", "50", "2000"]);
     expect(accountCaps(readConfig(env))).toEqual({ debtors: 2000, organizations: 50, schedules: 2000 });
+  });
+
+  it("has no Resend webhook without RESEND_WEBHOOK_SECRET: POST /webhooks/resend answers 404", async () => {
+    expect(Reflect.get(env, "RESEND_WEBHOOK_SECRET") ?? "").toBe("");
+    const res = await postForm("/webhooks/resend", {}, { originHeader: null });
+    expect(res.status).toBe(404);
   });
 
   it.each(["/dev/mailbox", "/dev/mailbox.json"])("answers 404 at %s", async (path) => {

@@ -9,7 +9,7 @@ import type { ReminderEmailProps } from "../../emails/reminder";
 import { renderReminder } from "../../emails/render-reminder";
 import SignInEmail, { signInSubject } from "../../emails/sign-in";
 import { readMailConfig } from "./config";
-import { deliver, type SendResult } from "./send";
+import { deliver, type SendResult, unsubscribeHeaders } from "./send";
 
 export type { SendResult } from "./send";
 
@@ -17,6 +17,12 @@ export type { SendResult } from "./send";
 export interface ReminderMessage extends ReminderEmailProps {
   /** The debtor's address. */
   to: string;
+  /**
+   * The debtor's signed opt-out link (app/lib/opt-out.server.ts `optOutLink`): shown in the footer
+   * and sent as List-Unsubscribe with one-click List-Unsubscribe-Post (RFC 8058). Required: no
+   * reminder leaves without one.
+   */
+  unsubscribeUrl: string;
 }
 
 /** An e-mail from Dunly itself to an account's own address (not an RPC method). */
@@ -46,6 +52,11 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
    */
   async sendReminder(message: ReminderMessage, idempotencyKey: string): Promise<SendResult> {
     const config = readMailConfig(this.env);
+    // Never a reminder without its opt-out link and the RFC 8058 headers.
+    const unsubscribe = unsubscribeHeaders(message.unsubscribeUrl);
+    if (!unsubscribe.ok) {
+      return { ok: false, retryable: false, status: null, error: unsubscribe.error, attempts: 0 };
+    }
     let rendered: { subject: string; html: string; text: string };
     try {
       rendered = await renderReminder(message);
@@ -55,7 +66,13 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
     return deliver(
       this.env.DB,
       config,
-      { to: message.to, fromName: message.senderName, replyTo: message.senderEmail, ...rendered },
+      {
+        to: message.to,
+        fromName: message.senderName,
+        replyTo: message.senderEmail,
+        ...rendered,
+        headers: unsubscribe.headers,
+      },
       idempotencyKey,
     );
   }

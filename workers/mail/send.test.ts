@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readMailConfig } from "./config";
-import { deliver, RESEND_API_KEY_MISSING } from "./send";
+import { deliver, RESEND_API_KEY_MISSING, unsubscribeHeaders } from "./send";
 
 /** A D1 stand-in that records every statement, so a test sees whether the dev outbox was written. */
 function recordingDb() {
@@ -65,5 +65,55 @@ describe("deliver without RESEND_API_KEY", () => {
       "payer@example.com",
       '"Sally Sender" <reminders@dunly.app>',
     ]);
+  });
+});
+
+describe("unsubscribeHeaders", () => {
+  it("makes List-Unsubscribe and the RFC 8058 one-click List-Unsubscribe-Post from the opt-out URL", () => {
+    expect(unsubscribeHeaders("https://dunly.app/u/abc.def")).toEqual({
+      ok: true,
+      headers: {
+        "List-Unsubscribe": "<https://dunly.app/u/abc.def>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      },
+    });
+  });
+
+  it.each([
+    [undefined, /missing/],
+    ["", /missing/],
+    ["https://dunly.app/u/abc\r\nBcc: x@example.com", /line breaks/],
+    ["https://dunly.app/u/abc\n", /line breaks/],
+    ["javascript:alert(1)", /absolute http/],
+    ["/u/abc.def", /absolute http/],
+    ["https://dunly.app/u/a>b", /absolute http/],
+    ["https://dunly.app/u/a b", /absolute http/],
+  ])("refuses %j", (url, error) => {
+    const result = unsubscribeHeaders(url);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toMatch(error);
+  });
+});
+
+describe("deliver with extra headers", () => {
+  const test = { ...production, APP_ENV: "test" };
+
+  it.each([
+    ["a value with CR/LF", { "List-Unsubscribe": "<https://x.test/u/a>\r\nBcc: victim@example.com" }],
+    ["a name that is no header name", { "List-Unsubscribe: x\r\nBcc": "y" }],
+  ])("refuses %s, not retryable, and writes nothing", async (_what, headers) => {
+    const { db, statements } = recordingDb();
+    const result = await deliver(db, readMailConfig(test), { ...message, headers }, "key-4");
+    expect(result).toMatchObject({ ok: false, retryable: false, attempts: 0 });
+    expect(statements).toEqual([]);
+  });
+
+  it("accepts one-line headers (the dev outbox keeps the message; the headers go to Resend only)", async () => {
+    const { db, statements } = recordingDb();
+    const headers = unsubscribeHeaders("https://dunly.app/u/abc.def");
+    expect(headers.ok).toBe(true);
+    const result = await deliver(db, readMailConfig(test), { ...message, headers: headers.ok ? headers.headers : {} });
+    expect(result).toEqual({ ok: true, id: null, via: "outbox", attempts: 1 });
+    expect(statements).toHaveLength(1);
   });
 });

@@ -10,7 +10,16 @@ export interface OutgoingMessage {
   subject: string;
   html: string;
   text: string;
+  /**
+   * Extra headers for the provider, e.g. a reminder's List-Unsubscribe and List-Unsubscribe-Post
+   * (RFC 8058). Names are header tokens and values single lines, or the message is refused. The
+   * dev outbox has no column for them (it keeps what a mailbox shows: the link is in the body).
+   */
+  headers?: Record<string, string>;
 }
+
+/** An RFC 5322 field name. */
+const HEADER_NAME_RE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
 export type SendResult =
   | { ok: true; id: string | null; via: "resend" | "outbox"; attempts: number }
@@ -28,6 +37,27 @@ function isRetryable(status: number | null, name?: string): boolean {
   return (
     status === null || status === 429 || status >= 500 || (status === 409 && name === "concurrent_idempotent_requests")
   );
+}
+
+/**
+ * A reminder's opt-out headers (RFC 2369 List-Unsubscribe, RFC 8058 one-click List-Unsubscribe-Post)
+ * for its signed opt-out URL, or why there can be none: the URL must be an absolute http(s) URL on
+ * one line. It is ours (an origin and base64url), but it becomes a header value, so that is checked.
+ */
+export function unsubscribeHeaders(
+  url: unknown,
+): { ok: true; headers: Record<string, string> } | { ok: false; error: string } {
+  if (typeof url !== "string" || url === "") {
+    return { ok: false, error: "Opt-out link missing: a reminder is never sent without one" };
+  }
+  if (/[\r\n]/.test(url)) return { ok: false, error: "Opt-out link must not contain line breaks" };
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol) || /[\s<>,]/.test(url)) {
+    return { ok: false, error: "Opt-out link must be an absolute http(s) URL" };
+  }
+  return {
+    ok: true,
+    headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -51,6 +81,10 @@ export async function deliver(
     assertHeaderSafe(message.to, "Recipient");
     assertHeaderSafe(message.subject, "Subject");
     if (message.replyTo) assertHeaderSafe(message.replyTo, "Reply-To");
+    for (const [name, value] of Object.entries(message.headers ?? {})) {
+      if (!HEADER_NAME_RE.test(name)) throw new Error(`Header name ${JSON.stringify(name)} is not valid`);
+      assertHeaderSafe(value, name);
+    }
     from = formatAddress(message.fromName, config.MAIL_FROM_ADDRESS);
   } catch (error) {
     return { ok: false, retryable: false, status: null, error: (error as Error).message, attempts: 0 };
@@ -97,6 +131,7 @@ export async function deliver(
     subject: message.subject,
     html: message.html,
     text: message.text,
+    headers: message.headers && Object.keys(message.headers).length > 0 ? message.headers : undefined,
   };
   let attempts = 0;
   for (;;) {

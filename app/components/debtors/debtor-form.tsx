@@ -1,9 +1,10 @@
-import { getFormProps, getSelectProps } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { Tabs } from "radix-ui";
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
 import { STRATEGIES } from "~/domain/strategies";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
@@ -18,6 +19,26 @@ export interface DebtorFormValues {
   email: string;
   debt: number;
   active_strategy: number;
+  time_zone: string;
+}
+
+/** The browser's IANA zone ("" where Intl cannot tell). */
+function browserTimeZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** Every zone the browser knows, for the field's suggestions (none where Intl cannot list them). */
+function knownTimeZones(): string[] {
+  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: "timeZone") => string[] };
+  try {
+    return intl.supportedValuesOf?.("timeZone") ?? [];
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -50,9 +71,15 @@ export function DebtorForm({
           email: debtor.email,
           debt: String(debtor.debt),
           active_strategy: String(debtor.active_strategy),
+          time_zone: debtor.time_zone,
         }
-      : { active_strategy: "1" },
+      : // The form only renders in a dialog, on the client: the browser's own zone is known.
+        { active_strategy: "1", time_zone: browserTimeZone() },
   });
+  // Suggestions for the zone field, listed once per form.
+  const [zones] = useState(knownTimeZones);
+  const zonesId = `${form.id}-time-zones`;
+  const zoneHelpId = `${form.id}-time-zone-help`;
 
   const nameLabel = kind === "company" ? "Company name" : "Full Name";
   return (
@@ -83,19 +110,43 @@ export function DebtorForm({
         inputMode="decimal"
         step="0.01"
       />
-      <FormField meta={fields.active_strategy} label="Strategy">
-        <select
-          {...getSelectProps(fields.active_strategy)}
-          key={fields.active_strategy.key}
-          className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
-        >
-          {STRATEGIES.map((s) => (
-            <option key={s.value} value={s.value}>
-              {s.value} {s.label}
-            </option>
-          ))}
-        </select>
-      </FormField>
+      {/* Side by side where there is room: the dialog stays short enough not to scroll on a laptop. */}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField meta={fields.active_strategy} label="Strategy">
+          <select
+            {...getSelectProps(fields.active_strategy)}
+            key={fields.active_strategy.key}
+            className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
+          >
+            {STRATEGIES.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.value} {s.label}
+              </option>
+            ))}
+          </select>
+        </FormField>
+        <FormField meta={fields.time_zone} label="Time zone">
+          <Input
+            {...getInputProps(fields.time_zone, { type: "text", ariaDescribedBy: zoneHelpId })}
+            key={fields.time_zone.key}
+            className="mt-1"
+            list={zones.length > 0 ? zonesId : undefined}
+            placeholder="e.g. Europe/Berlin"
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <p id={zoneHelpId} className="mt-1 text-xs text-muted">
+            Reminders reach this debtor only between 08:00 and 21:00 in this zone.
+          </p>
+          {zones.length > 0 && (
+            <datalist id={zonesId}>
+              {zones.map((z) => (
+                <option key={z} value={z} />
+              ))}
+            </datalist>
+          )}
+        </FormField>
+      </div>
       <FormError form={form} />
       <div className="flex justify-end gap-2">
         {onCancel && (

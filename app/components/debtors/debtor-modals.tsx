@@ -9,7 +9,10 @@ import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
 import { DebtorForm } from "./debtor-form";
-import type { DebtorView } from "./debtor-view";
+import { DebtorPayments } from "./debtor-payments";
+import { DebtorStatusBadge } from "./debtor-status";
+import { type DebtorView, owedCents } from "./debtor-view";
+import { OptOutNotice } from "./opt-out-notice";
 
 function toastFor(data: ActionResult, area: ToastArea) {
   if (data.ok && data.message) notify("success", data.message, area);
@@ -39,8 +42,9 @@ export function AddDebtorModal({
 }
 
 /**
- * 'Configure debtor profile': details with Disable and Edit; Edit shows the form (Cancel returns),
- * Disable asks 'Are you sure you want to delete this debtor?' (Cancel returns, confirm deletes).
+ * 'Configure debtor profile': details with Disable and Edit, then the debtor's payments; Edit shows
+ * the form (Cancel returns), Disable asks 'Are you sure you want to delete this debtor?' (Cancel
+ * returns, confirm deletes).
  */
 export function ConfigureDebtorModal({
   debtor,
@@ -67,18 +71,30 @@ export function ConfigureDebtorModal({
   return (
     <Modal open={Boolean(debtor)} onOpenChange={(open) => !open && onClose()} title="Configure debtor profile">
       {debtor && view === "details" && (
-        <DetailsStep onDisable={() => setView("disable")} onEdit={() => setView("edit")}>
-          <dl className="grid grid-cols-[7rem_1fr] gap-x-4 gap-y-2 text-sm">
-            <dt className="text-muted">Full Name</dt>
-            <dd className="font-medium">{debtor.fullName}</dd>
-            <dt className="text-muted">Email</dt>
-            <dd className="break-all">{debtor.email}</dd>
-            <dt className="text-muted">Debt</dt>
-            <dd>{formatMoney(debtor.debtCents, debtor.currency)}</dd>
-            <dt className="text-muted">Strategy</dt>
-            <dd>{strategyLabel(debtor.activeStrategy)}</dd>
-          </dl>
-        </DetailsStep>
+        <>
+          <DetailsStep onDisable={() => setView("disable")} onEdit={() => setView("edit")}>
+            <dl className="grid grid-cols-[7rem_1fr] gap-x-4 gap-y-2 text-sm">
+              <dt className="text-muted">Full Name</dt>
+              <dd className="flex flex-wrap items-center gap-2 font-medium">
+                {debtor.fullName} <DebtorStatusBadge status={debtor.status} />
+              </dd>
+              <dt className="text-muted">Email</dt>
+              <dd className="break-all">{debtor.email}</dd>
+              <dt className="text-muted">Debt</dt>
+              <dd>{formatMoney(debtor.debtCents, debtor.currency)}</dd>
+              <dt className="text-muted">Paid</dt>
+              <dd>{formatMoney(debtor.paidCents, debtor.currency)}</dd>
+              <dt className="text-muted">Owed</dt>
+              <dd>{formatMoney(owedCents(debtor), debtor.currency)}</dd>
+              <dt className="text-muted">Strategy</dt>
+              <dd>{strategyLabel(debtor.activeStrategy)}</dd>
+              <dt className="text-muted">Time zone</dt>
+              <dd className="break-all">{debtor.timeZone}</dd>
+            </dl>
+          </DetailsStep>
+          {debtor.status === "opted_out" && <OptOutNotice debtorId={debtor.id} email={debtor.email} area={area} />}
+          <DebtorPayments debtor={debtor} onResult={(data) => toastFor(data, area)} />
+        </>
       )}
       {debtor && view === "edit" && (
         <DebtorForm
@@ -89,6 +105,7 @@ export function ConfigureDebtorModal({
             email: debtor.email,
             debt: fromCents(debtor.debtCents),
             active_strategy: debtor.activeStrategy,
+            time_zone: debtor.timeZone,
           }}
           onCancel={() => setView("details")}
           onDone={(data) => {

@@ -5,15 +5,28 @@ import { Button } from "~/components/ui/button";
 import { formatMoney } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
 import { AddDebtorModal, ConfigureDebtorModal } from "./debtor-modals";
-import type { DebtorView } from "./debtor-view";
+import { DebtorStatusBadge } from "./debtor-status";
+import { type DebtorView, owedCents } from "./debtor-view";
 
+/** Paid / debt, from the debtor's payments; screen readers hear what is still owed too. */
 function Receivables({ d }: { d: DebtorView }) {
   return (
     <span>
       <span className="text-success">{formatMoney(d.paidCents, d.currency)}</span>
       <span className="text-muted"> / </span>
       {formatMoney(d.debtCents, d.currency)}
+      <span className="sr-only">, {formatMoney(owedCents(d), d.currency)} still owed</span>
     </span>
+  );
+}
+
+/** The line under a debtor's name: the address and, unless active, the status. */
+function Detail({ d, className }: { d: DebtorView; className: string }) {
+  return (
+    <div className={className}>
+      <span className="min-w-0 truncate">{d.email}</span>
+      <DebtorStatusBadge status={d.status} />
+    </div>
   );
 }
 
@@ -52,8 +65,8 @@ export function DebtorsTable({
         { label: "Receivables", value: (d) => <Receivables d={d} /> },
         { label: "Active strategy", value: (d) => strategyLabel(d.activeStrategy) },
       ]}
-      rowDetail={(d) => <div className="text-muted">{d.email}</div>}
-      cardDetail={(d) => <div className="truncate text-sm text-muted">{d.email}</div>}
+      rowDetail={(d) => <Detail d={d} className="flex flex-wrap items-center gap-2 text-muted" />}
+      cardDetail={(d) => <Detail d={d} className="flex items-center gap-2 text-sm text-muted" />}
       // Selecting the same debtor again deselects it (closes its modal).
       onConfigure={(id) => setConfiguringId((current) => (current === id ? null : id))}
     >

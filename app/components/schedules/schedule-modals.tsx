@@ -1,8 +1,9 @@
 import { Loader2 } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useFetcher } from "react-router";
-import { type ConfigureStep, ConfirmStep, DetailsStep } from "~/components/lists/configure-steps";
+import { type ConfigureStep, ConfirmStep } from "~/components/lists/configure-steps";
 import { notify, type ToastArea } from "~/components/toast";
+import { Button, SubmitButton } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
 import { formatMoney, outstandingCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
@@ -10,7 +11,7 @@ import { formatInstant } from "~/domain/time-zone";
 import { useFormResult } from "~/lib/use-form-result";
 import type { scheduleAction } from "~/routes/schedule-action.server";
 import type { loader as detailsLoader } from "~/routes/schedules.details";
-import { describeFrequency, presetName, STATE_LABELS } from "./format";
+import { describeFrequency, presetName, STATE_LABELS, stateNote } from "./format";
 
 // The form (with its date picker) loads only when someone edits: the list pages stay light.
 const ScheduleForm = lazy(() => import("./schedule-form"));
@@ -25,8 +26,9 @@ function Spinner({ label }: { label: string }) {
 
 /**
  * 'Configure schedule' (docs/product-spec.md §2): a loading indicator while the details load, then the details
- * card with Disable and Edit. Disable asks first and deletes the schedule and its alarm; Edit
- * changes the schedule in place (same schedule, re-armed) with Cancel and Update.
+ * card with Pause or Resume, Disable and Edit. Pause keeps the schedule and stops its alarm; Resume
+ * starts it again from its next run (issue 10, item 5). Disable asks first and deletes the schedule
+ * and its alarm; Edit changes the schedule in place (same schedule, re-armed) with Cancel and Update.
  */
 export function ConfigureScheduleModal({
   scheduleId,
@@ -46,6 +48,11 @@ export function ConfigureScheduleModal({
     notify(data.ok ? "success" : "error", data.message ?? "Something went wrong.", area);
     if (data.ok) onClose();
   });
+  // Pause and resume keep the modal open: the details reload with the new state.
+  const stateChanger = useFetcher<typeof scheduleAction>();
+  useFormResult(stateChanger, ["schedule-pause", "schedule-resume"], (data) => {
+    notify(data.ok ? "success" : "error", data.message ?? "Something went wrong.", area);
+  });
 
   const loadDetails = details.load;
   useEffect(() => {
@@ -57,6 +64,7 @@ export function ConfigureScheduleModal({
   const s = loaded?.schedule;
   const loading =
     details.state === "loading" || (!loaded && scheduleId !== null && details.state === "idle" && !details.data);
+  const note = s ? stateNote(s.state, s.stoppedReason) : null;
 
   return (
     <Modal open={Boolean(scheduleId)} onOpenChange={(open) => !open && onClose()} title="Configure schedule">
@@ -67,7 +75,7 @@ export function ConfigureScheduleModal({
         </p>
       )}
       {s && view === "details" && (
-        <DetailsStep onDisable={() => setView("disable")} onEdit={() => setView("edit")}>
+        <div className="flex flex-col gap-4">
           <dl className="grid grid-cols-[8.5rem_1fr] gap-x-4 gap-y-2 text-sm">
             <dt className="text-muted">Debtor</dt>
             <dd className="font-medium">
@@ -95,7 +103,31 @@ export function ConfigureScheduleModal({
             <dt className="text-muted">Emails sent</dt>
             <dd>{s.emailsSent}</dd>
           </dl>
-        </DetailsStep>
+          {note && (
+            <p className="rounded-md border border-border bg-background p-3 text-sm" data-testid="schedule-state-note">
+              {note}
+            </p>
+          )}
+          <div className="flex flex-wrap justify-end gap-2">
+            {(s.state === "ENABLED" || s.state === "DISABLED") && (
+              <stateChanger.Form method="post" action="/schedules/actions">
+                <input
+                  type="hidden"
+                  name="intent"
+                  value={s.state === "ENABLED" ? "schedule-pause" : "schedule-resume"}
+                />
+                <input type="hidden" name="ids" value={s.id} />
+                <SubmitButton variant="outline" busy={stateChanger.state !== "idle"}>
+                  {s.state === "ENABLED" ? "Pause" : "Resume"}
+                </SubmitButton>
+              </stateChanger.Form>
+            )}
+            <Button variant="danger" onClick={() => setView("disable")}>
+              Disable
+            </Button>
+            <Button onClick={() => setView("edit")}>Edit</Button>
+          </div>
+        </div>
       )}
       {s && view === "edit" && (
         <Suspense fallback={<Spinner label="Loading form…" />}>

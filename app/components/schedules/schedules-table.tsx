@@ -30,7 +30,7 @@ export type ScheduleView = Pick<
 
 function StateBadge({ state }: { state: string }) {
   return (
-    <Badge tone={state === "ENABLED" ? "good" : state === "COMPLETED" ? "neutral" : "bad"}>
+    <Badge tone={state === "ENABLED" ? "good" : state === "COMPLETED" ? "neutral" : "warn"}>
       {STATE_LABELS[state] ?? state}
     </Badge>
   );

@@ -4,6 +4,7 @@ import { cn } from "~/lib/utils";
 const TONES = {
   good: "bg-success/15 text-success",
   neutral: "bg-surface-2 text-muted",
+  warn: "bg-warning/15 text-warning",
   bad: "bg-danger/15 text-danger",
 } as const;
 

@@ -1,0 +1,284 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { useEffect, useId, useState } from "react";
+import { useFetcher } from "react-router";
+import { ConfirmStep } from "~/components/lists/configure-steps";
+import { Button, SubmitButton } from "~/components/ui/button";
+import { FormError, FormField, InputField } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { formatMoney, fromCents, toCents } from "~/domain/money";
+import type { ActionResult } from "~/lib/action-result";
+import { useFormResult } from "~/lib/use-form-result";
+import { useValibotForm } from "~/lib/use-valibot-form";
+import type { paymentToJson } from "~/models/payment.server";
+import type { debtorAction } from "~/routes/debtor-action.server";
+import { PAYMENT_NOTE_MAX, paymentSchema } from "~/schemas/payment";
+import { type DebtorView, owedCents } from "./debtor-view";
+
+/** A payment as GET /api/debtors/:id/payments lists it. */
+type Payment = ReturnType<typeof paymentToJson>;
+
+/** Today in the browser's own zone, "YYYY-MM-DD": the default date and the latest one allowed. */
+function browserToday() {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+/** "Mar 5, 2026" for "2026-03-05" (a calendar date: no zone shifts it). */
+function formatDate(date: string) {
+  const [y, m, d] = date.split("-").map(Number);
+  if (!y || !m || !d) return date;
+  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(Date.UTC(y, m - 1, d));
+}
+
+type Loaded = { debtorId: number; payments: Payment[] } | { debtorId: number; error: true };
+
+/**
+ * The debtor's payments from the JSON API (owner-scoped, newest first), loaded again whenever
+ * `refresh` changes (after a payment write, or when the page's data shows a new balance).
+ */
+function usePayments(debtorId: number, refresh: string) {
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  useEffect(() => {
+    // Read by the effect: a new value loads the list again.
+    void refresh;
+    const controller = new AbortController();
+    fetch(`/api/debtors/${debtorId}/payments`, { headers: { Accept: "application/json" }, signal: controller.signal })
+      .then(async (res) => {
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        setLoaded({ debtorId, payments: (await res.json()) as Payment[] });
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) setLoaded({ debtorId, error: true });
+      });
+    return () => controller.abort();
+  }, [debtorId, refresh]);
+  return loaded?.debtorId === debtorId ? loaded : null;
+}
+
+/**
+ * The Payments section of a debtor's Configure modal (issue 10, item 1): what is still owed, the
+ * offer to resume reminders Dunly stopped, the payments (Edit, Delete after a confirmation) and
+ * the 'Add payment' form. Every write posts to the page's debtor action.
+ */
+export function DebtorPayments({ debtor, onResult }: { debtor: DebtorView; onResult: (data: ActionResult) => void }) {
+  const [version, setVersion] = useState(0);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<number | null>(null);
+  const headingId = useId();
+  const loaded = usePayments(debtor.id, `${debtor.paidCents}:${debtor.debtCents}:${version}`);
+  const owed = owedCents(debtor);
+
+  const written = (data: ActionResult) => {
+    onResult(data);
+    if (data.ok) {
+      setVersion((n) => n + 1);
+      setEditing(null);
+      setDeleting(null);
+    }
+  };
+  const deleter = useFetcher<typeof debtorAction>();
+  useFormResult(deleter, ["payment-delete"], written);
+
+  return (
+    <section aria-labelledby={headingId} className="mt-6 flex flex-col gap-4 border-t border-border pt-4">
+      <h3 id={headingId} className="text-lg font-semibold">
+        Payments
+      </h3>
+      <p className="text-sm" data-testid="debtor-balance">
+        {owed > 0 ? (
+          <>
+            Still owed: <strong>{formatMoney(owed, debtor.currency)}</strong> of{" "}
+            {formatMoney(debtor.debtCents, debtor.currency)}
+          </>
+        ) : (
+          <>Paid in full: {formatMoney(debtor.paidCents, debtor.currency)}</>
+        )}
+      </p>
+      {owed > 0 && debtor.resumable > 0 && <ResumeOffer debtor={debtor} onResult={written} />}
+
+      {!loaded ? (
+        <p className="text-sm text-muted" role="status">
+          Loading payments…
+        </p>
+      ) : "error" in loaded ? (
+        <p className="text-sm text-danger" role="alert">
+          The payments could not be loaded.{" "}
+          <Button variant="link" size="sm" onClick={() => setVersion((n) => n + 1)}>
+            Try again
+          </Button>
+        </p>
+      ) : loaded.payments.length === 0 ? (
+        <p className="text-sm text-muted">No payments recorded yet.</p>
+      ) : (
+        <ul className="flex flex-col gap-2" aria-labelledby={headingId}>
+          {loaded.payments.map((p) => {
+            const label = `${formatMoney(toCents(p.amount), debtor.currency)} on ${formatDate(p.paid_on)}`;
+            return (
+              <li key={p.id} className="rounded-lg border border-border bg-background p-3 text-sm">
+                {editing === p.id ? (
+                  <PaymentForm
+                    debtor={debtor}
+                    payment={p}
+                    maxCents={owed + toCents(p.amount)}
+                    onResult={written}
+                    onCancel={() => setEditing(null)}
+                  />
+                ) : deleting === p.id ? (
+                  <ConfirmStep
+                    fetcher={deleter}
+                    intent="payment-delete"
+                    id={p.id}
+                    message={`Delete the payment of ${label}?`}
+                    confirmLabel="Delete payment"
+                    onCancel={() => setDeleting(null)}
+                  />
+                ) : (
+                  <div className="flex flex-wrap items-start justify-between gap-2">
+                    <div className="min-w-0">
+                      <div className="font-medium">
+                        {formatMoney(toCents(p.amount), debtor.currency)}
+                        <span className="font-normal text-muted"> · {formatDate(p.paid_on)}</span>
+                      </div>
+                      {p.note && <div className="break-words text-muted">{p.note}</div>}
+                    </div>
+                    <div className="flex gap-2">
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        aria-label={`Edit payment of ${label}`}
+                        onClick={() => {
+                          setDeleting(null);
+                          setEditing(p.id);
+                        }}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        aria-label={`Delete payment of ${label}`}
+                        onClick={() => {
+                          setEditing(null);
+                          setDeleting(p.id);
+                        }}
+                      >
+                        Delete
+                      </Button>
+                    </div>
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+
+      {owed > 0 && (
+        <div className="flex flex-col gap-2">
+          <h4 className="font-semibold">Add payment</h4>
+          <PaymentForm debtor={debtor} maxCents={owed} onResult={written} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** 'Resume reminders': the schedules Dunly stopped run again (nothing restarts without this click). */
+function ResumeOffer({ debtor, onResult }: { debtor: DebtorView; onResult: (data: ActionResult) => void }) {
+  const fetcher = useFetcher<typeof debtorAction>();
+  useFormResult(fetcher, ["debtor-resume"], onResult);
+  const n = debtor.resumable;
+  return (
+    <fetcher.Form
+      method="post"
+      className="flex flex-col gap-2 rounded-lg border border-border bg-surface-2 p-3 text-sm sm:flex-row sm:items-center sm:justify-between"
+    >
+      <input type="hidden" name="intent" value="debtor-resume" />
+      <input type="hidden" name="debtor_id" value={debtor.id} />
+      <p>{n === 1 ? "1 reminder schedule" : `${n} reminder schedules`} stopped and will not restart by themselves.</p>
+      <SubmitButton size="sm" busy={fetcher.state !== "idle"}>
+        Resume reminders
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+/**
+ * Add (no `payment`) or edit a payment: amount (at most `maxCents`), date (not after today in the
+ * browser's zone) and an optional note; checked here and again by the action with the same schema.
+ */
+function PaymentForm({
+  debtor,
+  payment,
+  maxCents,
+  onResult,
+  onCancel,
+}: {
+  debtor: DebtorView;
+  payment?: Payment;
+  maxCents: number;
+  onResult: (data: ActionResult) => void;
+  onCancel?: () => void;
+}) {
+  const fetcher = useFetcher<typeof debtorAction>();
+  const busy = fetcher.state !== "idle";
+  const intent = payment ? "payment-edit" : "payment-add";
+  const reply = useFormResult(fetcher, [intent], (data) => {
+    if (data.ok || data.message) onResult(data);
+  });
+  const [today] = useState(browserToday);
+  const [form, fields] = useValibotForm(paymentSchema({ today, maxCents, currency: debtor.currency }), {
+    id: payment ? `payment-edit-${payment.id}` : `payment-add-${debtor.id}`,
+    lastResult: busy ? undefined : reply?.result,
+    defaultValue: payment
+      ? { amount: String(fromCents(toCents(payment.amount))), paid_on: payment.paid_on, note: payment.note }
+      : { paid_on: today },
+  });
+  const amountLabel = payment ? "Amount paid" : "Amount";
+  return (
+    <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-3">
+      <input type="hidden" name="intent" value={intent} />
+      {payment ? (
+        <input type="hidden" name="id" value={payment.id} />
+      ) : (
+        <input type="hidden" name="debtor_id" value={debtor.id} />
+      )}
+      <div className="grid gap-3 sm:grid-cols-2">
+        <InputField
+          meta={fields.amount}
+          type="number"
+          label={amountLabel}
+          inputMode="decimal"
+          step="0.01"
+          min="0.01"
+          autoComplete="off"
+          autoFocus={Boolean(payment)}
+        />
+        <FormField meta={fields.paid_on} label="Date paid">
+          <Input
+            {...getInputProps(fields.paid_on, { type: "date" })}
+            key={fields.paid_on.key}
+            className="mt-1"
+            max={today}
+          />
+        </FormField>
+      </div>
+      <InputField
+        meta={fields.note}
+        type="text"
+        label="Note (optional)"
+        maxLength={PAYMENT_NOTE_MAX}
+        autoComplete="off"
+      />
+      <FormError form={form} />
+      <div className="flex justify-end gap-2">
+        {onCancel && (
+          <Button type="button" variant="outline" onClick={onCancel}>
+            Cancel
+          </Button>
+        )}
+        <SubmitButton busy={busy}>{payment ? "Save payment" : "Add payment"}</SubmitButton>
+      </div>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,141 @@
+import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { debtors, users } from "~/db/schema";
+import { safeDisplayName } from "~/domain/header-safe";
+import { type AppConfig, linkOrigin } from "./config.server";
+
+/**
+ * The opt-out link of every reminder (issue 10, item 2; RFC 8058): `/u/<key>.<signature>`. The key
+ * is the debtor's random opt_out_key (nothing in it says who the debtor is, and it cannot be
+ * guessed); the signature is base64url(HMAC-SHA256(OPT_OUT_SECRET, "<key>:<ownerId>:<debtorId>")),
+ * so a token cannot be forged, altered or moved to another debtor without the secret.
+ */
+
+export const OPT_OUT_SECRET_MISSING = "OPT_OUT_SECRET is not set: opt-out links cannot be signed";
+
+type SigningConfig = Pick<AppConfig, "OPT_OUT_SECRET">;
+
+/** A key as we make them (32 hex digits); a little room either way, never unbounded. */
+const KEY_RE = /^[A-Za-z0-9_-]{16,64}$/;
+/** An HMAC-SHA256 in base64url without padding: 32 bytes → 43 characters. */
+const SIGNATURE_RE = /^[A-Za-z0-9_-]{43}$/;
+/** Longer than any token we make: refused before any work. */
+const MAX_TOKEN_LENGTH = 120;
+
+async function sign(secret: string, key: string, ownerId: string, debtorId: number) {
+  const cryptoKey = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign("HMAC", cryptoKey, new TextEncoder().encode(`${key}:${ownerId}:${debtorId}`));
+  return encodeBase64urlNoPadding(new Uint8Array(mac));
+}
+
+/**
+ * Compares two strings in time that depends only on their length. The signature is compared as
+ * text, not as decoded bytes: base64url's last character carries spare bits, and a token with
+ * them flipped must not pass as the same signature.
+ */
+function constantTimeEqual(a: string, b: string) {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** A fresh random key: 16 bytes as 32 hex digits, like the schema's default. */
+function newOptOutKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return encodeHexLowerCase(bytes);
+}
+
+/** The signed token of one debtor. Throws when OPT_OUT_SECRET is not set. */
+export async function optOutToken(
+  config: SigningConfig,
+  debtor: { id: number; ownerId: string; optOutKey: string },
+): Promise<string> {
+  if (!config.OPT_OUT_SECRET) throw new Error(OPT_OUT_SECRET_MISSING);
+  return `${debtor.optOutKey}.${await sign(config.OPT_OUT_SECRET, debtor.optOutKey, debtor.ownerId, debtor.id)}`;
+}
+
+/**
+ * The absolute opt-out URL of a debtor: `${linkOrigin(config)}/u/${token}`. A debtor without a key
+ * (a row written by raw SQL) gets a random one first; of two concurrent callers the first key
+ * written wins and both read it back. Throws when OPT_OUT_SECRET is not set: the engine records a
+ * failed delivery rather than send a reminder without an opt-out link.
+ */
+export async function optOutLink(
+  db: Db,
+  config: AppConfig,
+  debtor: { id: number; ownerId: string; optOutKey: string | null },
+): Promise<string> {
+  if (!config.OPT_OUT_SECRET) throw new Error(OPT_OUT_SECRET_MISSING);
+  let key = debtor.optOutKey;
+  if (!key) {
+    const owned = and(eq(debtors.id, debtor.id), eq(debtors.ownerId, debtor.ownerId));
+    await db
+      .update(debtors)
+      .set({ optOutKey: newOptOutKey() })
+      .where(and(owned, isNull(debtors.optOutKey)));
+    const row = await db.select({ optOutKey: debtors.optOutKey }).from(debtors).where(owned).get();
+    key = row?.optOutKey ?? null;
+    if (!key) throw new Error(`Debtor ${debtor.id} not found: no opt-out link can be made`);
+  }
+  const url = `${linkOrigin(config)}/u/${await optOutToken(config, { ...debtor, optOutKey: key })}`;
+  // Ours (an origin and base64url), but it becomes a header value: never a line break in it.
+  if (/[\r\n]/.test(url)) throw new Error("The opt-out link contains a line break");
+  return url;
+}
+
+/** Whom a valid token speaks for. The address is for our use only: pages show it masked. */
+export interface OptOutTarget {
+  debtorId: number;
+  ownerId: string;
+  email: string;
+  /** The user's name (their address when they have none): who the reminders come from. */
+  senderName: string;
+}
+
+/**
+ * The debtor a token belongs to, or null for anything forged, altered, malformed, unknown or too
+ * long, or when no secret is configured. Never throws on bad input.
+ */
+export async function verifyOptOutToken(
+  db: Db,
+  config: SigningConfig,
+  token: string | null | undefined,
+): Promise<OptOutTarget | null> {
+  if (!config.OPT_OUT_SECRET || typeof token !== "string" || token.length > MAX_TOKEN_LENGTH) return null;
+  const dot = token.indexOf(".");
+  if (dot < 0) return null;
+  const key = token.slice(0, dot);
+  const signature = token.slice(dot + 1);
+  if (!KEY_RE.test(key) || !SIGNATURE_RE.test(signature)) return null;
+  const row = await db
+    .select({
+      id: debtors.id,
+      ownerId: debtors.ownerId,
+      email: debtors.email,
+      fullName: users.fullName,
+      userEmail: users.email,
+    })
+    .from(debtors)
+    .innerJoin(users, eq(users.id, debtors.ownerId))
+    .where(eq(debtors.optOutKey, key))
+    .get();
+  if (!row) return null;
+  const expected = await sign(config.OPT_OUT_SECRET, key, row.ownerId, row.id);
+  if (!constantTimeEqual(signature, expected)) return null;
+  return {
+    debtorId: row.id,
+    ownerId: row.ownerId,
+    email: row.email.toLowerCase(),
+    // Shown as the reminders show it: one line, nothing that looks like an address or a link.
+    senderName: safeDisplayName(row.fullName).trim() || row.userEmail,
+  };
+}

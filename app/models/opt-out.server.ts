@@ -1,0 +1,92 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { debtors, optOuts, schedules } from "~/db/schema";
+
+/**
+ * Opt-outs (issue 10, item 2): an address that asked one user to stop. Keyed by the owner and the
+ * address, lower-cased, so every debtor of that user with that address is covered, and the same
+ * address at another user is not.
+ */
+
+const normalize = (email: string) => email.trim().toLowerCase();
+
+/** The owner's debtors with this address, whatever case it was stored in. */
+const sameAddress = (ownerId: string, email: string) =>
+  and(eq(debtors.ownerId, ownerId), sql`lower(${debtors.email}) = ${normalize(email)}`);
+
+/**
+ * Records that `email` opted out of `ownerId`'s reminders, in one batch (D1 runs it as a
+ * transaction): the opt_outs row (kept once), every debtor of the owner with that address turns
+ * 'opted_out', and every live schedule of those debtors completes with stopped_reason 'opted_out'
+ * and no next run. Idempotent: a second call adds nothing and touches no schedule. Returns what it
+ * touched; the caller disarms the schedules' alarms (app/lib/alarms.server.ts).
+ */
+export async function optOutAddress(
+  db: Db,
+  ownerId: string,
+  email: string,
+  now = Date.now(),
+): Promise<{ debtorIds: number[]; scheduleIds: string[] }> {
+  const address = normalize(email);
+  const owned = db.select({ id: debtors.id }).from(debtors).where(sameAddress(ownerId, address));
+  const [, touchedDebtors, touchedSchedules] = await db.batch([
+    db.insert(optOuts).values({ ownerId, email: address, createdAt: now }).onConflictDoNothing(),
+    db
+      .update(debtors)
+      .set({ status: "opted_out", updatedAt: now })
+      .where(and(sameAddress(ownerId, address), sql`${debtors.status} <> 'opted_out'`))
+      .returning({ id: debtors.id }),
+    db
+      .update(schedules)
+      .set({ state: "COMPLETED", stoppedReason: "opted_out", nextRunAt: null, updatedAt: now })
+      .where(
+        and(
+          eq(schedules.ownerId, ownerId),
+          inArray(schedules.debtorId, owned),
+          inArray(schedules.state, ["ENABLED", "DISABLED"]),
+        ),
+      )
+      .returning({ id: schedules.id }),
+  ]);
+  return {
+    debtorIds: touchedDebtors.map((row) => row.id),
+    scheduleIds: touchedSchedules.map((row) => row.id),
+  };
+}
+
+/** Whether `email` opted out of `ownerId`'s reminders (and no renewed consent was recorded since). */
+export async function isOptedOut(db: Db, ownerId: string, email: string): Promise<boolean> {
+  const row = await db
+    .select({ email: optOuts.email })
+    .from(optOuts)
+    .where(and(eq(optOuts.ownerId, ownerId), eq(optOuts.email, normalize(email))))
+    .get();
+  return Boolean(row);
+}
+
+/**
+ * The user recorded that the debtor agreed to reminders again: the opt-out of the debtor's address
+ * is deleted and the owner's debtors with that address that were 'opted_out' are 'active' again
+ * ('paid' when nothing is outstanding). Schedules stay stopped; the user resumes them deliberately.
+ * False (and nothing changes) when the debtor is not the owner's.
+ */
+export async function renewConsent(db: Db, ownerId: string, debtorId: number, now = Date.now()): Promise<boolean> {
+  const debtor = await db
+    .select({ email: debtors.email })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
+    .get();
+  if (!debtor) return false;
+  const address = normalize(debtor.email);
+  await db.batch([
+    db.delete(optOuts).where(and(eq(optOuts.ownerId, ownerId), eq(optOuts.email, address))),
+    db
+      .update(debtors)
+      .set({
+        status: sql`case when ${debtors.paidCents} >= ${debtors.debtCents} then 'paid' else 'active' end`,
+        updatedAt: now,
+      })
+      .where(and(sameAddress(ownerId, address), eq(debtors.status, "opted_out"))),
+  ]);
+  return true;
+}

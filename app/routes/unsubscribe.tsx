@@ -1,0 +1,96 @@
+import { data, Form, useNavigation } from "react-router";
+import { SubmitButton } from "~/components/ui/button";
+import { getDb } from "~/db/client.server";
+import { maskEmail } from "~/domain/mask-email";
+import { disarmSchedule } from "~/lib/alarms.server";
+import { getApp } from "~/lib/context.server";
+import { type OptOutTarget, verifyOptOutToken } from "~/lib/opt-out.server";
+import { isOptedOut, optOutAddress } from "~/models/opt-out.server";
+import type { Route } from "./+types/unsubscribe";
+
+/**
+ * The opt-out link of every reminder (issue 10, item 2): /u/<signed token>, no session needed.
+ * GET only asks (mail scanners open links); a POST opts the address out of the sender's reminders:
+ * the page's button, or the RFC 8058 one-click POST a mail client sends from List-Unsubscribe-Post
+ * without cookies or Origin (workers/app.ts exempts /u/ from the Origin check; the token
+ * authenticates). A repeated POST changes nothing more. The page never shows the debt or the full
+ * address, and an invalid token answers 404 with nothing about why.
+ */
+
+// The token is in the URL: never leak it through Referer, never cache or index the page.
+export function headers() {
+  return { "Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+}
+
+type View = { state: "invalid" } | { state: "confirm" | "done"; sender: string; address: string };
+
+const invalid = () => data<View>({ state: "invalid" }, { status: 404 });
+
+function shown(target: OptOutTarget, state: "confirm" | "done") {
+  return data<View>({ state, sender: target.senderName, address: maskEmail(target.email) });
+}
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { env, config } = getApp(context);
+  const db = getDb(env.DB);
+  const target = await verifyOptOutToken(db, config, params.token);
+  if (!target) return invalid();
+  // Already opted out: say so instead of asking again.
+  return shown(target, (await isOptedOut(db, target.ownerId, target.email)) ? "done" : "confirm");
+}
+
+export async function action({ params, context }: Route.ActionArgs) {
+  const { env, config } = getApp(context);
+  const db = getDb(env.DB);
+  const target = await verifyOptOutToken(db, config, params.token);
+  if (!target) return invalid();
+  // Every schedule to this address for this user is completed in D1 first, so the engine drops an
+  // alarm that fires anyway; disarming only saves it the wake-up.
+  const { scheduleIds } = await optOutAddress(db, target.ownerId, target.email);
+  await Promise.allSettled(scheduleIds.map((id) => disarmSchedule(env, id)));
+  return shown(target, "done");
+}
+
+export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
+  const view = actionData ?? loaderData;
+  const busy = useNavigation().state !== "idle";
+  return (
+    <section className="mx-auto flex max-w-md flex-col items-center gap-6 px-4 py-16 text-center">
+      {view.state === "invalid" ? (
+        <>
+          <h1 className="text-2xl font-bold">Stop reminders</h1>
+          <p role="alert" className="rounded-md border border-danger px-4 py-3 text-danger">
+            This link is not valid.
+          </p>
+          <p className="text-muted">Please open the link from the most recent reminder again.</p>
+        </>
+      ) : view.state === "done" ? (
+        <>
+          <h1 className="text-2xl font-bold">Reminders stopped</h1>
+          <p role="status" className="break-words">
+            You will not get any more reminders from <strong>{view.sender}</strong> at this address.
+          </p>
+        </>
+      ) : (
+        <Form method="post" className="flex flex-col items-center gap-6">
+          <h1 className="text-2xl font-bold break-words">
+            {`Stop payment reminders from ${view.sender} to `}
+            <span className="break-all">{view.address}</span>?
+          </h1>
+          <p className="text-muted">
+            Press the button and Dunly sends no more reminders from this sender to this address.
+          </p>
+          <SubmitButton busy={busy} size="lg">
+            Stop reminders
+          </SubmitButton>
+        </Form>
+      )}
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Stop reminders · Dunly" },
+  { name: "referrer", content: "no-referrer" },
+  { name: "robots", content: "noindex" },
+];

@@ -1,0 +1,172 @@
+import { type Context, Hono } from "hono";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
+import * as v from "valibot";
+import { type Db, getDb } from "~/db/client.server";
+import { disarmSchedule } from "~/lib/alarms.server";
+import { BodyTooLarge, readBodyWithin } from "~/lib/body-limit.server";
+import {
+  forgetWebhookEvent,
+  recordComplaint,
+  recordDelivered,
+  recordHardBounce,
+  recordWebhookEvent,
+} from "~/models/webhook.server";
+import type { AppBindings } from "./hono-env";
+
+type Ctx = Context<AppBindings>;
+
+/**
+ * Provider webhooks (issue 10, item 3): POST /webhooks/resend takes Resend's e-mail events. They
+ * are authenticated by their signature, not a session (the CSRF check exempts /webhooks/): Resend
+ * signs with Svix, the Standard Webhooks scheme, verified by the `standardwebhooks` library with
+ * the RESEND_WEBHOOK_SECRET binding; a timestamp more than five minutes off is refused. Without
+ * the secret the endpoint does not exist (404). An event id is handled once: a repeat changes
+ * nothing. A hard bounce pauses the debtor's schedules, a complaint opts the address out, a
+ * delivery records its time.
+ */
+export const webhookRoutes = new Hono<AppBindings>();
+
+/** Resend's events are small JSON objects; anything larger is not one. */
+export const MAX_WEBHOOK_BYTES = 64 * 1024;
+/** Svix message ids are short ("msg_…"); a longer one is not from Resend. */
+const MAX_EVENT_ID_LENGTH = 200;
+
+const fail = (c: Ctx, status: 400 | 404 | 413, error: string) => c.json({ ok: false, error }, status);
+
+/** The fields of Resend's event payload that Dunly reads; anything else is ignored. */
+const ResendEventSchema = v.looseObject({
+  type: v.pipe(v.string(), v.nonEmpty(), v.maxLength(100)),
+  created_at: v.optional(v.string()),
+  data: v.optional(
+    v.looseObject({
+      email_id: v.optional(v.string()),
+      to: v.optional(v.union([v.array(v.string()), v.string()])),
+      bounce: v.optional(
+        v.looseObject({
+          type: v.optional(v.string()),
+          subType: v.optional(v.string()),
+          message: v.optional(v.string()),
+        }),
+      ),
+    }),
+  ),
+});
+type ResendEvent = v.InferOutput<typeof ResendEventSchema>;
+
+/**
+ * The signature headers in the Standard Webhooks names the library reads. Resend sends Svix's
+ * (svix-id, svix-timestamp, svix-signature); the unbranded webhook-* names are taken too.
+ */
+function signatureHeaders(c: Ctx) {
+  const header = (name: string) => c.req.header(`svix-${name}`) ?? c.req.header(`webhook-${name}`) ?? "";
+  return {
+    "webhook-id": header("id"),
+    "webhook-timestamp": header("timestamp"),
+    "webhook-signature": header("signature"),
+  };
+}
+
+webhookRoutes.post("/resend", async (c) => {
+  const secret = c.get("config").RESEND_WEBHOOK_SECRET;
+  if (!secret) return fail(c, 404, "Not found");
+
+  let payload: string;
+  try {
+    payload = new TextDecoder().decode(await readBodyWithin(c.req.raw, MAX_WEBHOOK_BYTES));
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return fail(c, 413, "The event is too large");
+    return fail(c, 400, "The event could not be read");
+  }
+
+  const headers = signatureHeaders(c);
+  try {
+    // Checks the headers are present, the timestamp within five minutes, and the HMAC.
+    new Webhook(secret).verify(payload, headers, { jsonParse: false });
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) return fail(c, 400, `Invalid signature: ${error.message}`);
+    throw error;
+  }
+  const eventId = headers["webhook-id"];
+  if (eventId.length > MAX_EVENT_ID_LENGTH) return fail(c, 400, "Invalid event id");
+
+  let json: unknown;
+  try {
+    json = JSON.parse(payload);
+  } catch {
+    return fail(c, 400, "The event is not JSON");
+  }
+  const parsed = v.safeParse(ResendEventSchema, json);
+  const event = parsed.success ? parsed.output : null;
+
+  const db = getDb(c.env.DB);
+  // Seen before: Resend retries until it gets a 2xx, and a replay must change nothing.
+  if (!(await recordWebhookEvent(db, eventId, event?.type ?? "unreadable"))) {
+    return c.json({ ok: true, duplicate: true });
+  }
+  let scheduleIds: string[];
+  try {
+    scheduleIds = event ? await handleEvent(db, event) : [];
+  } catch (error) {
+    // Not handled: forget the id so the provider's retry is handled, not skipped as a repeat.
+    await forgetWebhookEvent(db, eventId).catch((forgetError) =>
+      console.error(`[dunly] could not forget webhook event ${eventId}`, forgetError),
+    );
+    throw error;
+  }
+  // After the D1 write: an alarm that fires meanwhile finds the schedule paused or completed.
+  await Promise.all(scheduleIds.map((id) => disarm(c.env, id)));
+  return c.json({ ok: true });
+});
+
+/** A bounce the provider calls permanent: the address does not take mail. Soft ones are ignored. */
+function isHardBounce(bounce: { type?: string } | undefined) {
+  const type = bounce?.type?.trim().toLowerCase();
+  return type === "permanent" || type === "hard";
+}
+
+/** When the event happened (ms), or `fallback` when the payload has no readable time. */
+function eventTime(event: ResendEvent, fallback: number) {
+  const at = event.created_at ? Date.parse(event.created_at) : Number.NaN;
+  return Number.isFinite(at) ? at : fallback;
+}
+
+function firstRecipient(to: string | string[] | undefined) {
+  const first = Array.isArray(to) ? to[0] : to;
+  return first?.trim().toLowerCase() || null;
+}
+
+/** Applies one new event; returns the schedules whose alarms must be disarmed. */
+async function handleEvent(db: Db, event: ResendEvent): Promise<string[]> {
+  const emailId = event.data?.email_id;
+  if (!emailId) return [];
+  const now = Date.now();
+  switch (event.type) {
+    case "email.bounced": {
+      if (!isHardBounce(event.data?.bounce)) return [];
+      const message = event.data?.bounce?.message ?? "";
+      return (await recordHardBounce(db, emailId, message, now)).scheduleIds;
+    }
+    case "email.complained":
+      return (await recordComplaint(db, emailId, firstRecipient(event.data?.to), now)).scheduleIds;
+    case "email.delivered":
+      await recordDelivered(db, emailId, eventTime(event, now));
+      return [];
+    default:
+      return [];
+  }
+}
+
+/** Disarming failures are logged, not fatal: the schedule is no longer ENABLED, so its alarm sends nothing. */
+async function disarm(env: Env, id: string) {
+  try {
+    await disarmSchedule(env, id);
+  } catch (error) {
+    console.error(`[dunly] could not disarm schedule ${id} after a webhook event`, error);
+  }
+}
+
+webhookRoutes.all("*", (c) => fail(c, 404, "Not found"));
+webhookRoutes.onError((error, c) => {
+  console.error("[dunly] webhook error", error);
+  return c.json({ ok: false, error: "Something went wrong" }, 500);
+});
