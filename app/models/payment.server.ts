@@ -119,16 +119,7 @@ export function settleStatements(
         ),
       )
       .returning({ id: schedules.id }),
-    db
-      .select({
-        id: debtors.id,
-        debtCents: debtors.debtCents,
-        paidCents: debtors.paidCents,
-        currency: debtors.currency,
-        status: debtors.status,
-      })
-      .from(debtors)
-      .where(ownedDebtor(ownerId, debtorId)),
+    balanceQuery(db, ownerId, debtorId),
     db.select({ n: count() }).from(schedules).where(resumableWhere(ownerId, debtorId)),
   ] as const;
 }
@@ -144,6 +135,20 @@ function readSettled([, completed, [debtor], [resumable]]: SettledResults) {
   };
 }
 
+/** The owner's debtor's balance row (debt, paid, currency, status). */
+function balanceQuery(db: Db, ownerId: string, debtorId: number) {
+  return db
+    .select({
+      id: debtors.id,
+      debtCents: debtors.debtCents,
+      paidCents: debtors.paidCents,
+      currency: debtors.currency,
+      status: debtors.status,
+    })
+    .from(debtors)
+    .where(ownedDebtor(ownerId, debtorId));
+}
+
 // Reads ------------------------------------------------------------------------------------------
 
 /**
@@ -153,16 +158,7 @@ function readSettled([, completed, [debtor], [resumable]]: SettledResults) {
  */
 export async function listPayments(db: Db, ownerId: string, debtorId: number) {
   const [[debtor], rows, [resumable]] = await db.batch([
-    db
-      .select({
-        id: debtors.id,
-        debtCents: debtors.debtCents,
-        paidCents: debtors.paidCents,
-        currency: debtors.currency,
-        status: debtors.status,
-      })
-      .from(debtors)
-      .where(ownedDebtor(ownerId, debtorId)),
+    balanceQuery(db, ownerId, debtorId),
     db
       .select(paymentColumns)
       .from(payments)

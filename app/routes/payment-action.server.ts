@@ -16,7 +16,7 @@ import {
   resumeDebtorSchedules,
 } from "~/models/payment.server";
 import { FormIdSchema } from "~/schemas/ids";
-import { overOwedMessage, paymentSchema, paymentToday } from "~/schemas/payment";
+import { overOwedMessage, type PaymentInput, paymentSchema, paymentToday } from "~/schemas/payment";
 import type { ExtraIntents, IntentScope } from "./owned-record-action.server";
 
 export const PAYMENT_INTENTS = {
@@ -85,14 +85,22 @@ const idOf = (formData: FormData, field: "id" | "debtor_id") => {
   return id.success ? id.output : null;
 };
 
-/** payment-add: a payment of the owner's debtor `debtor_id`. */
-async function add({ db, app, user, formData, request }: IntentScope) {
-  const intent = PAYMENT_INTENTS.add;
+/**
+ * payment-add and payment-edit: the form parsed with the payment schema, the row named by
+ * `idField` (the debtor for an add, the payment for an edit) written by `write`, the alarms of
+ * schedules it completed disarmed.
+ */
+async function savePayment(
+  { app, formData, request }: IntentScope,
+  intent: string,
+  idField: "id" | "debtor_id",
+  write: (id: number, input: PaymentInput) => ReturnType<typeof addPayment>,
+  done: string,
+) {
   const submission = parseWithValibot(formData, { schema: paymentSchema(paymentLimitsFor(request)) });
   if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
-  const debtorId = idOf(formData, "debtor_id");
-  const written =
-    debtorId === null ? ({ error: "not-found" } as const) : await addPayment(db, user.id, debtorId, submission.value);
+  const id = idOf(formData, idField);
+  const written = id === null ? ({ error: "not-found" } as const) : await write(id, submission.value);
   if ("error" in written) {
     if (written.error === "not-found") {
       return reply(intent, { status: 404, message: SOMETHING_WRONG, result: submission.reply() });
@@ -100,32 +108,28 @@ async function add({ db, app, user, formData, request }: IntentScope) {
     return reply(intent, { status: 400, result: submission.reply(refusalErrors(written)) });
   }
   await disarmCompleted(app.env, written.completedScheduleIds);
-  return reply(intent, {
-    message: paymentMessage("Payment recorded.", written),
-    result: submission.reply({ resetForm: true }),
-  });
+  return reply(intent, { message: paymentMessage(done, written), result: submission.reply({ resetForm: true }) });
 }
 
+/** payment-add: a payment of the owner's debtor `debtor_id`. */
+const add = (scope: IntentScope) =>
+  savePayment(
+    scope,
+    PAYMENT_INTENTS.add,
+    "debtor_id",
+    (debtorId, input) => addPayment(scope.db, scope.user.id, debtorId, input),
+    "Payment recorded.",
+  );
+
 /** payment-edit: the owner's payment `id` gets a new amount, date and note. */
-async function edit({ db, app, user, formData, request }: IntentScope) {
-  const intent = PAYMENT_INTENTS.edit;
-  const submission = parseWithValibot(formData, { schema: paymentSchema(paymentLimitsFor(request)) });
-  if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
-  const id = idOf(formData, "id");
-  const written =
-    id === null ? ({ error: "not-found" } as const) : await editPayment(db, user.id, id, submission.value);
-  if ("error" in written) {
-    if (written.error === "not-found") {
-      return reply(intent, { status: 404, message: SOMETHING_WRONG, result: submission.reply() });
-    }
-    return reply(intent, { status: 400, result: submission.reply(refusalErrors(written)) });
-  }
-  await disarmCompleted(app.env, written.completedScheduleIds);
-  return reply(intent, {
-    message: paymentMessage("Payment updated.", written),
-    result: submission.reply({ resetForm: true }),
-  });
-}
+const edit = (scope: IntentScope) =>
+  savePayment(
+    scope,
+    PAYMENT_INTENTS.edit,
+    "id",
+    (id, input) => editPayment(scope.db, scope.user.id, id, input),
+    "Payment updated.",
+  );
 
 /** payment-delete: the owner's payment `id` is deleted; reminders stay stopped until resumed. */
 async function remove({ db, user, formData }: IntentScope) {

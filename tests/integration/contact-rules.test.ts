@@ -13,7 +13,7 @@ import {
   scheduleRow,
   setSchedule,
 } from "./engine-helpers";
-import { DAY, outboxFor, signIn, uniqueEmail } from "./helpers";
+import { DAY, get, outboxFor, pageText, signIn, uniqueEmail } from "./helpers";
 
 /**
  * The engine's contact rules and stops (docs/architecture.md §4): reminders reach a debtor only
@@ -81,6 +81,24 @@ describe("quiet hours", () => {
       nextAlarmAt: Date.UTC(2026, 10, 19, 9, 0),
     });
     expect(await outboxFor(debtor.email)).toHaveLength(0);
+  });
+});
+
+describe("the schedule says when a held-back reminder will really go, and why", () => {
+  it("on /schedules-list and in the configure modal's details", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("held"));
+    const debtor = await makeDebtor(userId, { timeZone: "UTC" });
+    const id = await makeSchedule(userId, debtor.id, { frequency: "daily", timeZone: "UTC" });
+    const night = Date.UTC(2026, 10, 18, 3, 0);
+    await setSchedule(id, { next_run_at: night });
+    expect(await fireSchedule(env, id, night)).toMatchObject({ kind: "deferred" });
+
+    const reason = "Waiting for the debtor's daytime (8:00–21:00 in their time zone): goes out Nov 18, 2026, 8:00";
+    const list = await pageText(await get("/schedules-list", { cookie }));
+    expect(list).toContain(`Held back: ${reason}`);
+    const details = await get(`/schedules/${encodeURIComponent(id)}.data`, { cookie });
+    expect(details.status).toBe(200);
+    expect(await details.text()).toContain(reason);
   });
 });
 

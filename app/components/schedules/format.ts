@@ -16,7 +16,13 @@ export const STATE_LABELS: Record<string, string> = { ENABLED: "Active", DISABLE
  * Why a schedule is paused or finished, when that is worth saying: Dunly paused it after a bounce,
  * or stopped it for an opt-out or a payment; null for an active one.
  */
-export function stateNote(state: string, stoppedReason: string | null | undefined): string | null {
+export function stateNote(
+  state: string,
+  stoppedReason: string | null | undefined,
+  waiting: string | null | undefined = null,
+): string | null {
+  // Its current occurrence is held back (contact rules, sending limits): why, and when it goes.
+  if (state === "ENABLED" && waiting) return `Held back: ${waiting}`;
   if (state === "DISABLED") {
     return stoppedReason === "bounced"
       ? "Paused: the debtor's address bounced."

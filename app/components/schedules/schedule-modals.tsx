@@ -64,7 +64,7 @@ export function ConfigureScheduleModal({
   const s = loaded?.schedule;
   const loading =
     details.state === "loading" || (!loaded && scheduleId !== null && details.state === "idle" && !details.data);
-  const note = s ? stateNote(s.state, s.stoppedReason) : null;
+  const note = s ? stateNote(s.state, s.stoppedReason, s.waiting) : null;
 
   return (
     <Modal open={Boolean(scheduleId)} onOpenChange={(open) => !open && onClose()} title="Configure schedule">

@@ -26,6 +26,7 @@ export type ScheduleView = Pick<
   | "paidCents"
   | "currency"
   | "emailsSent"
+  | "waiting"
 >;
 
 function StateBadge({ state }: { state: string }) {
@@ -89,11 +90,13 @@ export function SchedulesTable({
         <div className="flex flex-wrap items-center gap-2 text-muted">
           <StateBadge state={s.state} />
           {s.state === "ENABLED" && s.nextRunAt != null && <span>Next: {formatInstant(s.nextRunAt, timeZone)}</span>}
+          {s.state === "ENABLED" && s.waiting && <span className="w-full text-xs">{`Held back: ${s.waiting}`}</span>}
         </div>
       )}
       cardDetail={(s) => (
         <div className="mt-1">
           <StateBadge state={s.state} />
+          {s.state === "ENABLED" && s.waiting && <p className="mt-1 text-xs text-muted">{`Held back: ${s.waiting}`}</p>}
         </div>
       )}
       cardFacts={[
