@@ -20,5 +20,12 @@ export default [
   route("sign-in/password", "routes/sign-in.password.tsx"),
   route("logout", "routes/logout.ts"),
   route("u/:token", "routes/unsubscribe.tsx"),
+  route("debtors/options", "routes/debtors.options.ts"),
+  route("p/:token", "routes/paid-claim.tsx"),
+  route("debtors/import", "routes/debtors-import.tsx"),
+  route("debtors/:id", "routes/debtor-timeline.tsx"),
+  route("debtors/:id/timeline", "routes/debtors.timeline.ts"),
+  route("debtors.csv", "routes/debtors-export.ts"),
+  route("report.csv", "routes/report-export.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

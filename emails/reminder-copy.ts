@@ -282,6 +282,20 @@ export const FOOTER_COPY: Line = [
  */
 export const OPT_OUT_COPY = { question: "Don't want these reminders?", link: "Stop them here" } as const;
 
+/**
+ * Paying from the reminder (issue 11): the 'Pay now' button to the sender's payment page (only when
+ * they set one), and the line with the "I've paid" link (every reminder), which tells the sender
+ * and pauses the reminders. The same words in every tone.
+ */
+export const PAY_COPY = {
+  button: "Pay now",
+  paidQuestion: [
+    "Already paid? Let {senderName} know and the reminders pause:",
+    "Already paid? Let the sender know and the reminders pause:",
+  ] as Line,
+  paidLink: "I've paid",
+} as const;
+
 const PLACEHOLDER_RE = /\{(\w+)\}/g;
 
 /** The placeholder names a text refers to, e.g. ["amount", "dueDate"]. */
@@ -313,6 +327,8 @@ export interface ResolvedCopy {
   paragraphs: string[];
   signOff: string;
   footer: string;
+  /** The sentence before the "I've paid" link. */
+  paidQuestion: string;
 }
 
 /** All the wording of one reminder, filled in. Throws on an unknown template id. */
@@ -329,5 +345,6 @@ export function resolveCopy(template: TemplateId, tone: number, values: CopyValu
     paragraphs: copy.paragraphs.map((p) => fillLine(p, values)),
     signOff: TONE_FRAME[t].signOff,
     footer: fillLine(FOOTER_COPY, values),
+    paidQuestion: fillLine(PAY_COPY.paidQuestion, values),
   };
 }

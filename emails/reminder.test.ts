@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { TEMPLATE_IDS, type TemplateId } from "../app/domain/presets";
 import { TONES, type Tone } from "../app/domain/strategies";
-import { formatDueDate, type ReminderEmailProps, safeHttpUrl } from "./reminder";
+import { formatDueDate, type ReminderEmailProps, safeHttpsUrl, safeHttpUrl } from "./reminder";
 import {
   FOOTER_COPY,
   type Line,
   OPT_OUT_COPY,
+  PAY_COPY,
   PLACEHOLDERS,
   placeholdersOf,
   REMINDER_COPY,
@@ -26,7 +27,14 @@ const combos = TEMPLATE_IDS.flatMap((template) => TONES.map((tone) => [template,
 
 /** Every string of copy, each alternative separately. */
 function allCopy(): string[] {
-  const lines: Line[] = [FOOTER_COPY, OPT_OUT_COPY.question, OPT_OUT_COPY.link];
+  const lines: Line[] = [
+    FOOTER_COPY,
+    OPT_OUT_COPY.question,
+    OPT_OUT_COPY.link,
+    PAY_COPY.button,
+    PAY_COPY.paidQuestion,
+    PAY_COPY.paidLink,
+  ];
   for (const frame of Object.values(TONE_FRAME)) lines.push(frame.greeting, frame.signOff);
   for (const byTone of Object.values(REMINDER_COPY))
     for (const copy of Object.values(byTone)) lines.push(copy.subject, copy.heading, ...copy.paragraphs);
@@ -98,7 +106,7 @@ describe("renderReminder", () => {
     expect(text).toContain("Springfield, IL 62701");
     expect(text).toContain("on behalf of Acme Inc.");
     // The name is shown once when it is both the sender and the company.
-    expect(html.match(/Acme Inc\./g)?.length).toBe(3); // signature + two in the footer
+    expect(html.match(/Acme Inc\./g)?.length).toBe(4); // signature, the "I've paid" line, two in the footer
   });
 
   it("keeps the subject on one line whatever the values contain", async () => {
@@ -172,6 +180,72 @@ describe("renderReminder", () => {
       expect(text).not.toContain("Stop them here");
       expect(html).not.toContain("javascript:");
     }
+  });
+
+  const PAY = "https://pay.example.com/checkout/jane?ref=INV-7&x=1";
+  const PAID = "https://dunly.app/p/0123456789abcdef0123456789abcdef.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmUtc2ln";
+  const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+  it("carries 'Pay now' to the payment page and the \"I've paid\" link, in the HTML and the plain text of every template and tone", async () => {
+    for (const [template, tone] of combos) {
+      const { html, text } = await renderReminder(base(template, tone, { payUrl: PAY, paidUrl: PAID }));
+      const payHref = PAY.replaceAll("&", "&amp;");
+      expect(html, `${template} ${tone}`).toMatch(
+        new RegExp(`<a [^>]*href="${escapeRe(payHref)}"[^>]*>[\\s\\S]*?Pay now[\\s\\S]*?</a>`),
+      );
+      expect(html).toMatch(new RegExp(`<a [^>]*href="${escapeRe(PAID)}"[^>]*>I&#x27;ve paid</a>`));
+      expect(html).toContain("Already paid? Let Jane Smith know and the reminders pause:");
+      expect(text).toContain(`Pay now <${PAY}>`);
+      expect(text).toContain(`Already paid? Let Jane Smith know and the reminders pause: I've paid <${PAID}>`);
+      expect(text).not.toMatch(BANNED);
+    }
+  });
+
+  it("shows no 'Pay now' without a payment page, and only links an https one; the \"I've paid\" link stays", async () => {
+    for (const payUrl of [null, undefined, "", "http://pay.example.com/", "javascript:alert(1)", "not a url"]) {
+      for (const [template, tone] of combos) {
+        const { html, text } = await renderReminder(base(template, tone, { payUrl, paidUrl: PAID }));
+        expect(html).not.toContain("Pay now");
+        expect(text).not.toContain("Pay now");
+        expect(html).not.toContain("javascript:");
+        expect(text).toContain(`I've paid <${PAID}>`);
+      }
+    }
+  });
+
+  it('shows no "I\'ve paid" line without a link (the in-app preview without a sample), and never links a non-http one', async () => {
+    for (const paidUrl of [null, undefined, "", "javascript:alert(1)"]) {
+      const { html, text } = await renderReminder(base("initial", 1, { paidUrl }));
+      expect(html).not.toContain("ve paid");
+      expect(text).not.toContain("I've paid");
+      expect(html).not.toContain("javascript:");
+    }
+  });
+
+  it("shows the amount in the debtor's currency and the invoice number", async () => {
+    const { subject, html, text } = await renderReminder(
+      base("follow-up", 2, { amountCents: 98765, currency: "EUR", invoiceNumber: "RE-2026/42" }),
+    );
+    for (const out of [html, text]) {
+      expect(out).toContain("€987.65");
+      expect(out).toContain("RE-2026/42");
+    }
+    expect(text).toContain("Invoice: RE-2026/42");
+    expect(text).not.toContain("$");
+    expect(subject).toContain("RE-2026/42");
+    expect(subject).toContain("€987.65");
+    const gbp = await renderReminder(base("single", 3, { amountCents: 1000, currency: "GBP", invoiceNumber: null }));
+    expect(gbp.text).toContain("£10.00");
+    expect(gbp.text).not.toContain("Invoice:");
+  });
+
+  it("the preview sample shows 'Pay now', the \"I've paid\" link and the invoice number", async () => {
+    const { html, text } = await renderReminder(base("initial", 1));
+    expect(REMINDER_PREVIEW_SAMPLE.payUrl).toMatch(/^https:\/\//);
+    expect(text).toContain(`Pay now <${REMINDER_PREVIEW_SAMPLE.payUrl}>`);
+    expect(text).toContain(`I've paid <${REMINDER_PREVIEW_SAMPLE.paidUrl}>`);
+    expect(html).toContain("INV-2026-001");
+    expect(text).toContain("Invoice: INV-2026-001");
   });
 
   it("never links a non-http invoice URL", async () => {
@@ -248,6 +322,14 @@ describe("formatDueDate", () => {
   it("returns null for missing or impossible dates", () => {
     for (const value of [null, undefined, "", "2027-02-30", "2027-13-01", "03/05/2027", "2027-3-5"])
       expect(formatDueDate(value)).toBeNull();
+  });
+});
+
+describe("safeHttpsUrl", () => {
+  it("keeps only https links", () => {
+    expect(safeHttpsUrl("https://example.com/pay")).toBe("https://example.com/pay");
+    for (const value of ["http://example.com/", "javascript:alert(1)", "ftp://example.com/", "", null, undefined])
+      expect(safeHttpsUrl(value)).toBeNull();
   });
 });
 

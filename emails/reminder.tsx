@@ -5,7 +5,7 @@ import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
 import type { Tone } from "../app/domain/strategies";
 import { EmailButton, EmailLayout } from "./components/layout";
-import { OPT_OUT_COPY, type ResolvedCopy, resolveCopy } from "./reminder-copy";
+import { OPT_OUT_COPY, PAY_COPY, type ResolvedCopy, resolveCopy } from "./reminder-copy";
 
 export interface ReminderEmailProps {
   template: TemplateId;
@@ -33,6 +33,16 @@ export interface ReminderEmailProps {
    * link. The mail Worker never sends a reminder without it; only the in-app preview may lack one.
    */
   unsubscribeUrl?: string | null;
+  /**
+   * The sender's payment page (the organization's when sent as one, else the user's): a 'Pay now'
+   * button. https only; none without it.
+   */
+  payUrl?: string | null;
+  /**
+   * The debtor's signed "I've paid" page (app/lib/paid-claim.server.ts): a visible link under the
+   * buttons. Every reminder the engine sends has one; the in-app preview shows a sample.
+   */
+  paidUrl?: string | null;
 }
 
 /** Everything the e-mail shows, derived once from the props. */
@@ -47,6 +57,10 @@ export interface ReminderContent extends ResolvedCopy {
   companyAddressLines: string[];
   /** The opt-out link (http/https only), or null. */
   unsubscribeUrl: string | null;
+  /** The 'Pay now' link (https only), or null. */
+  payUrl: string | null;
+  /** The "I've paid" link (http/https only), or null. */
+  paidUrl: string | null;
 }
 
 /**
@@ -70,6 +84,12 @@ export function safeHttpUrl(value: string | null | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/** Only https links to a payment page: money is never sent over a plain-http page. */
+export function safeHttpsUrl(value: string | null | undefined): string | null {
+  const url = safeHttpUrl(value);
+  return url?.startsWith("https:") ? url : null;
 }
 
 function blankToNull(value: string | null | undefined): string | null {
@@ -108,6 +128,8 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     companyName: blankToNull(safeDisplayName(company?.name ?? "")),
     companyAddressLines: safeLines(company?.address ?? ""),
     unsubscribeUrl: safeHttpUrl(props.unsubscribeUrl),
+    payUrl: safeHttpsUrl(props.payUrl),
+    paidUrl: safeHttpUrl(props.paidUrl),
   };
 }
 
@@ -150,10 +172,31 @@ export default function ReminderEmail(props: ReminderEmailProps) {
         {c.invoiceNumber && <Text style={detail}>Invoice: {c.invoiceNumber}</Text>}
       </Section>
 
+      {c.payUrl && (
+        <Section style={{ margin: "0 0 18px" }}>
+          <EmailButton href={c.payUrl} data-pay="">
+            {PAY_COPY.button}
+          </EmailButton>
+        </Section>
+      )}
+
       {c.invoiceLink && (
         <Section style={{ margin: "0 0 18px" }}>
           <EmailButton href={c.invoiceLink}>View invoice</EmailButton>
         </Section>
+      )}
+
+      {c.paidUrl && (
+        <Text style={text}>
+          {c.paidQuestion}{" "}
+          <Link
+            href={c.paidUrl}
+            data-paid=""
+            style={{ color: "#6d28d9", fontWeight: 600, textDecoration: "underline" }}
+          >
+            {PAY_COPY.paidLink}
+          </Link>
+        </Text>
       )}
 
       {c.paragraphs.slice(1).map((paragraph, i) => (
@@ -201,6 +244,9 @@ export const REMINDER_SAMPLE: ReminderPreviewSample = {
   locale: "en",
   // What the footer's opt-out line looks like; a real reminder links to its signed /u/ page.
   unsubscribeUrl: "https://example.com/u/sample-opt-out-link",
+  // The sender's payment page and the debtor's signed "I've paid" page, as samples.
+  payUrl: "https://example.com/pay/INV-2026-001",
+  paidUrl: "https://example.com/p/sample-paid-link",
 };
 
 ReminderEmail.PreviewProps = { ...REMINDER_SAMPLE, template: "initial", tone: 1 } satisfies ReminderEmailProps;

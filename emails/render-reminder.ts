@@ -14,11 +14,21 @@ export async function renderReminder(
   const { subject } = reminderContent(props);
   const html = await render(createElement(ReminderEmail, props));
   // Converting the HTML we already have avoids rendering the tree a second time. The opt-out URL
-  // is shown in angle brackets, so the full stop after it is not read as part of it.
+  // the 'Pay now' and the "I've paid" URLs are shown in angle brackets, so the full stop after it is not read as part of it.
   const text = toPlainText(html, {
     selectors: [
       {
         selector: "a[data-opt-out]",
+        format: "anchor",
+        options: { linkBrackets: ["<", ">"], hideLinkHrefIfSameAsText: true },
+      },
+      {
+        selector: "a[data-pay]",
+        format: "anchor",
+        options: { linkBrackets: ["<", ">"], hideLinkHrefIfSameAsText: true },
+      },
+      {
+        selector: "a[data-paid]",
         format: "anchor",
         options: { linkBrackets: ["<", ">"], hideLinkHrefIfSameAsText: true },
       },

@@ -2,6 +2,9 @@ import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import { type Db, getDb } from "~/db/client.server";
 import { AccountCapReached } from "~/domain/account-caps";
+import { fromCents } from "~/domain/money";
+import { getPreset, type PresetId, templateForStep } from "~/domain/presets";
+import { disarmSchedule } from "~/lib/alarms.server";
 import { BodyTooLarge, readBodyWithin } from "~/lib/body-limit.server";
 import { accountCaps } from "~/lib/config.server";
 import {
@@ -33,10 +36,18 @@ import {
   type PaymentWriteError,
   paymentToJson,
 } from "~/models/payment.server";
+import {
+  deleteSchedule,
+  getSchedule,
+  getScheduleDetails,
+  listSchedules,
+  SCHEDULE_PAGE_SIZE,
+  type ScheduleListRow,
+} from "~/models/schedule.server";
 import { getProfile, profileToJson, updateProfileName } from "~/models/user.server";
 import { disarmCompleted, paymentLimitsFor, TOO_MANY_PAYMENTS } from "~/routes/payment-action.server";
 import { DebtorJsonSchema } from "~/schemas/debtor";
-import { JsonIdSchema } from "~/schemas/ids";
+import { JsonIdSchema, ScheduleIdSchema } from "~/schemas/ids";
 import { OrganizationSchema } from "~/schemas/organization";
 import { overOwedMessage, paymentJsonSchema } from "~/schemas/payment";
 import { ProfileNameSchema } from "~/schemas/profile";
@@ -367,6 +378,121 @@ writeRoutes("/org", {
   update: updateOrganization,
   remove: deleteOrganization,
   toJson: organizationToJson,
+});
+
+// Schedules (issue 11, item 7) -----------------------------------------------------------------
+// Spec §7: the list by group and NamePrefix, one schedule by Name and group, its delete by Name and
+// group. `group` is the owner's fb_uuid (403 when not the caller's); a Name that is not the caller's
+// answers 404.
+
+/** The spec's ScheduleExpression of a frequency (EventBridge Scheduler's syntax, in the schedule's zone). */
+function scheduleExpression(s: Pick<ScheduleListRow, "frequency" | "nextRunAt" | "createdAt" | "timeZone">) {
+  if (s.frequency === "daily") return "cron(0 10 * * ? *)";
+  if (s.frequency === "weekly") return "cron(0 10 ? * MON *)";
+  // One time: the local wall-clock instant it fires at.
+  const at = s.nextRunAt ?? s.createdAt;
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: s.timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
+  return `at(${part("year")}-${part("month")}-${part("day")}T${part("hour")}:${part("minute")}:${part("second")})`;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The spec's Schedule (§3: Name, State, dates, expression, zone, Input) with Dunly's own fields beside it. */
+function scheduleToJson(s: ScheduleListRow, owner: { id: string; fullName: string; email: string }) {
+  const template = getPreset(s.preset) ? templateForStep(s.preset as PresetId, s.templateStep) : null;
+  return {
+    Name: s.id,
+    GroupName: owner.id,
+    State: s.state,
+    CreationDate: iso(s.createdAt),
+    LastModificationDate: iso(s.updatedAt),
+    ScheduleExpression: scheduleExpression(s),
+    ScheduleExpressionTimezone: s.timeZone,
+    Input: {
+      receiverName: s.debtorName,
+      receiverEmail: s.debtorEmail,
+      senderName: s.organizationName ?? (owner.fullName || owner.email),
+      senderEmail: owner.email,
+      locale: "en",
+      template,
+      debtor: {
+        id: s.debtorId,
+        fb_uuid: owner.id,
+        full_name: s.debtorName,
+        email: s.debtorEmail,
+        debt: fromCents(s.debtCents),
+        paid: fromCents(s.paidCents),
+        currency: s.currency,
+        active_strategy: s.activeStrategy,
+        status: s.debtorStatus,
+      },
+      senderCompany: s.organizationId === null ? null : { id: s.organizationId, name: s.organizationName },
+    },
+    preset: s.preset,
+    frequency: s.frequency,
+    due_date: s.dueDate,
+    next_run_at: iso(s.nextRunAt),
+    last_run_at: iso(s.lastRunAt),
+    emails_sent: s.emailsSent,
+    stopped_reason: s.stoppedReason,
+    waiting: s.waiting,
+  };
+}
+
+/** The schedule `Name` from the query: 400 with a field error when missing or malformed. */
+function scheduleName(c: Ctx): { name: string } | { error: Response } {
+  const parsed = v.safeParse(ScheduleIdSchema, c.req.query("Name") ?? c.req.query("name"));
+  return parsed.success
+    ? { name: parsed.output }
+    : { error: fail(c, 400, "Invalid schedule", { Name: ["Missing schedule name"] }) };
+}
+
+api.get("/schedules", async (c) => {
+  const denied = ownerMismatch(c, c.req.query("group")) ?? ownerMismatch(c, c.req.query("fb_uuid"));
+  if (denied) return denied;
+  // Every name starts with its owner's id: a prefix that cannot be one of the caller's is another user's.
+  const namePrefix = c.req.query("NamePrefix") ?? "";
+  if (namePrefix && !namePrefix.startsWith(me(c).id) && !me(c).id.startsWith(namePrefix)) {
+    return fail(c, 403, "NamePrefix is not the signed-in user's");
+  }
+  if (namePrefix.length > 200) return fail(c, 400, "Invalid NamePrefix", { NamePrefix: ["NamePrefix is too long"] });
+  const limit = queryInt(c.req.query("limit"), SCHEDULE_PAGE_SIZE, 1, 500);
+  const offset = queryInt(c.req.query("offset"), 0, 0, MAX_OFFSET);
+  const rows = await listSchedules(getDb(c.env.DB), me(c).id, { limit, offset, namePrefix });
+  return c.json(rows.map((s) => scheduleToJson(s, me(c))));
+});
+
+api.get("/schedule", async (c) => {
+  const denied = ownerMismatch(c, c.req.query("group")) ?? ownerMismatch(c, c.req.query("fb_uuid"));
+  if (denied) return denied;
+  const named = scheduleName(c);
+  if ("error" in named) return named.error;
+  const schedule = await getScheduleDetails(getDb(c.env.DB), me(c).id, named.name);
+  if (!schedule) return fail(c, 404, "Schedule not found");
+  return c.json(scheduleToJson(schedule, me(c)));
+});
+
+api.delete("/schedule", async (c) => {
+  const denied = ownerMismatch(c, c.req.query("group")) ?? ownerMismatch(c, c.req.query("fb_uuid"));
+  if (denied) return denied;
+  const named = scheduleName(c);
+  if ("error" in named) return named.error;
+  const db = getDb(c.env.DB);
+  if (!(await getSchedule(db, me(c).id, named.name))) return fail(c, 404, "Schedule not found");
+  // The alarm goes first: a schedule row without an alarm is harmless, an alarm without a row too.
+  await disarmSchedule(c.env, named.name);
+  if (!(await deleteSchedule(db, me(c).id, named.name))) return fail(c, 404, "Schedule not found");
+  return c.json({ success: true, error: null });
 });
 
 // Any other /api path or method: a JSON 404 (not the HTML page React Router would answer with).

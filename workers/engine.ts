@@ -16,6 +16,7 @@ import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { readConfig } from "~/lib/config.server";
 import { optOutLink } from "~/lib/opt-out.server";
+import { paidClaimLink } from "~/lib/paid-claim.server";
 import {
   abandonOccurrence,
   claimOccurrence,
@@ -227,7 +228,9 @@ async function reminderFor(
   debtor: Debtor,
   org: SenderOrganization | undefined,
 ): Promise<ReminderMessage> {
-  const unsubscribeUrl = await optOutLink(db, readConfig(env), debtor);
+  const config = readConfig(env);
+  const unsubscribeUrl = await optOutLink(db, config, debtor);
+  const paidUrl = await paidClaimLink(db, config, debtor);
   // No address, link or invisible character in a name: it becomes the From header's display name.
   const senderName = safeDisplayName(senderDisplayName(user, org)) || safeDisplayName(user.fullName);
   return {
@@ -241,8 +244,12 @@ async function reminderFor(
     amountCents: outstandingCents(debtor),
     currency: debtor.currency,
     dueDate: s.dueDate,
+    invoiceNumber: debtor.invoiceNumber?.trim() || null,
     locale: "en",
     unsubscribeUrl,
+    // The organization's page when sent as one that has its own, else the user's (issue 11).
+    payUrl: (org ? org.paymentUrl : null) ?? user.paymentUrl ?? null,
+    paidUrl,
   };
 }
 

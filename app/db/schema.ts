@@ -16,6 +16,8 @@ export const users = sqliteTable("users", {
   quietStartHour: integer("quiet_start_hour"),
   quietEndHour: integer("quiet_end_hour"),
   contactCap: integer("contact_cap"),
+  // 'Pay now' in every reminder: the account's https payment page (0006); an organization may have its own.
+  paymentUrl: text("payment_url"),
   createdAt: integer("created_at").notNull().default(nowMs),
 });
 
@@ -116,6 +118,10 @@ export const debtors = sqliteTable(
       .default("active"),
     // The debtor's own IANA zone: quiet hours are theirs (0005; the user's zone when added).
     timeZone: text("time_zone").notNull().default("UTC"),
+    // Shown in reminders (0006); optional.
+    invoiceNumber: text("invoice_number"),
+    // When the debtor clicked "I've paid" and the user has not yet confirmed or resumed (0006).
+    paidClaimedAt: integer("paid_claimed_at"),
     // Random and unique: the public half of the opt-out token (app/lib/opt-out.server.ts). Set on
     // insert; a row written without it (older rows, raw SQL) gets one when its first link is made.
     optOutKey: text("opt_out_key").$defaultFn(() => crypto.randomUUID().replaceAll("-", "")),
@@ -182,6 +188,8 @@ export const organizations = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     address: text("address").notNull(),
+    // 'Pay now' when a reminder is sent as this organization; null: the user's (0006).
+    paymentUrl: text("payment_url"),
     createdAt: integer("created_at").notNull().default(nowMs),
   },
   (t) => [index("organizations_owner_idx").on(t.ownerId, t.id)],
@@ -209,8 +217,9 @@ export const schedules = sqliteTable(
     state: text("state", { enum: ["ENABLED", "DISABLED", "COMPLETED"] })
       .notNull()
       .default("ENABLED"),
-    // Why Dunly (not the user) stopped or paused it: 'paid', 'opted_out', 'bounced'; null otherwise.
-    stoppedReason: text("stopped_reason", { enum: ["paid", "opted_out", "bounced"] }),
+    // Why Dunly (not the user) stopped or paused it: 'paid', 'opted_out', 'bounced', 'paid_claimed'
+    // (the debtor said they paid); null otherwise.
+    stoppedReason: text("stopped_reason", { enum: ["paid", "opted_out", "bounced", "paid_claimed"] }),
     nextRunAt: integer("next_run_at"),
     lastRunAt: integer("last_run_at"),
     createdAt: integer("created_at").notNull().default(nowMs),
@@ -275,4 +284,28 @@ export const devOutbox = sqliteTable(
     createdAt: integer("created_at").notNull().default(nowMs),
   },
   (t) => [uniqueIndex("dev_outbox_idempotency_key_idx").on(t.idempotencyKey)],
+);
+
+/**
+ * What happened with a debtor besides e-mails and payments (their own tables), for the timeline:
+ * 'opted_out', 'consent_renewed', 'bounced', 'complained', 'paid_claimed', 'paid_claim_confirmed',
+ * 'reminders_resumed', 'schedule_created', 'schedule_updated', 'schedule_paused',
+ * 'schedule_resumed', 'schedule_deleted', 'imported' (0006).
+ */
+export const debtorEvents = sqliteTable(
+  "debtor_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id")
+      .notNull()
+      .references(() => debtors.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    // A short, already human-readable detail ("Weekly, Friendly Reminder"), or "".
+    detail: text("detail").notNull().default(""),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [index("debtor_events_debtor_idx").on(t.debtorId, t.createdAt)],
 );

@@ -1,5 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { listParams, MAX_PAGE, pageCount, pageOffset, parseDebtorId, parsePage, parsePeriod } from "./list-params";
+import {
+  DEBTOR_SORTS,
+  DEFAULT_DEBTOR_SORT,
+  DEFAULT_SCHEDULE_SORT,
+  debtorListParams,
+  listParams,
+  MAX_PAGE,
+  MAX_QUERY_LENGTH,
+  pageCount,
+  pageOffset,
+  parseDebtorId,
+  parsePage,
+  parsePeriod,
+  parseQuery,
+  parseSort,
+  SCHEDULE_SORTS,
+  scheduleSearchParams,
+  searchKey,
+} from "./list-params";
 
 const params = (query: string) => listParams(new URL(`https://dunly.test/list?${query}`).searchParams);
 
@@ -77,5 +95,39 @@ describe("pages", () => {
   it("skips the rows of the earlier pages", () => {
     expect(pageOffset(1, 50)).toBe(0);
     expect(pageOffset(3, 50)).toBe(100);
+  });
+});
+
+describe("search and sort (issue 11, item 6)", () => {
+  it("trims the search and cuts it to its maximum", () => {
+    expect(parseQuery(null)).toBe("");
+    expect(parseQuery("  ann  ")).toBe("ann");
+    expect(parseQuery("x".repeat(500))).toHaveLength(MAX_QUERY_LENGTH);
+  });
+  it("folds only ASCII letters, as SQLite's lower() does", () => {
+    expect(searchKey("Ann BROWN")).toBe("ann brown");
+    expect(searchKey("ÖZIL 100%_")).toBe("Özil 100%_");
+  });
+  it("takes a known sort and direction, else the default and the key's own direction", () => {
+    expect(parseSort("name", "desc", DEBTOR_SORTS, DEFAULT_DEBTOR_SORT)).toEqual({ sort: "name", dir: "desc" });
+    expect(parseSort("owed", null, DEBTOR_SORTS, DEFAULT_DEBTOR_SORT)).toEqual({ sort: "owed", dir: "desc" });
+    expect(parseSort("owed", "sideways", DEBTOR_SORTS, DEFAULT_DEBTOR_SORT)).toEqual({ sort: "owed", dir: "desc" });
+    expect(parseSort("constructor", "asc", DEBTOR_SORTS, DEFAULT_DEBTOR_SORT)).toEqual({ sort: "created", dir: "asc" });
+    expect(parseSort("__proto__", null, SCHEDULE_SORTS, DEFAULT_SCHEDULE_SORT)).toEqual({
+      sort: "created",
+      dir: "desc",
+    });
+  });
+  it("reads a list's search, order and page from its URL", () => {
+    const url = (query: string) => new URL(`https://dunly.test/list?${query}`).searchParams;
+    expect(debtorListParams(url("q=%20bo%20&sort=owed&dir=asc&page=2"))).toEqual({
+      q: "bo",
+      sort: "owed",
+      dir: "asc",
+      page: 2,
+    });
+    expect(debtorListParams(url("sort=nope"))).toEqual({ q: "", sort: "created", dir: "asc", page: 1 });
+    expect(scheduleSearchParams(url("sort=next"))).toEqual({ q: "", sort: "next", dir: "asc" });
+    expect(scheduleSearchParams(url(""))).toEqual({ q: "", sort: "created", dir: "desc" });
   });
 });

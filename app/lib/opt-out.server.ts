@@ -14,7 +14,7 @@ import { type AppConfig, linkOrigin } from "./config.server";
 
 export const OPT_OUT_SECRET_MISSING = "OPT_OUT_SECRET is not set: opt-out links cannot be signed";
 
-type SigningConfig = Pick<AppConfig, "OPT_OUT_SECRET">;
+export type SigningConfig = Pick<AppConfig, "OPT_OUT_SECRET">;
 
 /** A key as we make them (32 hex digits); a little room either way, never unbounded. */
 const KEY_RE = /^[A-Za-z0-9_-]{16,64}$/;
@@ -23,7 +23,15 @@ const SIGNATURE_RE = /^[A-Za-z0-9_-]{43}$/;
 /** Longer than any token we make: refused before any work. */
 const MAX_TOKEN_LENGTH = 120;
 
-async function sign(secret: string, key: string, ownerId: string, debtorId: number) {
+/**
+ * What a debtor's signed link is for. The signed text differs per purpose, so a token made for one
+ * purpose never verifies as another: the opt-out link signs "<key>:<owner>:<debtor>" (as it always
+ * has; links already sent stay valid), every other purpose "<purpose>:<key>:<owner>:<debtor>". A key
+ * has 16 or more characters and no ":", so no purpose's text can equal an opt-out text.
+ */
+export type TokenPurpose = "opt-out" | "paid";
+
+async function sign(secret: string, purpose: TokenPurpose, key: string, ownerId: string, debtorId: number) {
   const cryptoKey = await crypto.subtle.importKey(
     "raw",
     new TextEncoder().encode(secret),
@@ -31,7 +39,8 @@ async function sign(secret: string, key: string, ownerId: string, debtorId: numb
     false,
     ["sign"],
   );
-  const mac = await crypto.subtle.sign("HMAC", cryptoKey, new TextEncoder().encode(`${key}:${ownerId}:${debtorId}`));
+  const text = purpose === "opt-out" ? `${key}:${ownerId}:${debtorId}` : `${purpose}:${key}:${ownerId}:${debtorId}`;
+  const mac = await crypto.subtle.sign("HMAC", cryptoKey, new TextEncoder().encode(text));
   return encodeBase64urlNoPadding(new Uint8Array(mac));
 }
 
@@ -54,24 +63,36 @@ function newOptOutKey() {
   return encodeHexLowerCase(bytes);
 }
 
-/** The signed token of one debtor. Throws when OPT_OUT_SECRET is not set. */
+/** The signed token of one debtor for `purpose`. Throws when OPT_OUT_SECRET is not set. */
+export async function debtorToken(
+  config: SigningConfig,
+  purpose: TokenPurpose,
+  debtor: { id: number; ownerId: string; optOutKey: string },
+): Promise<string> {
+  if (!config.OPT_OUT_SECRET) throw new Error(OPT_OUT_SECRET_MISSING);
+  const signature = await sign(config.OPT_OUT_SECRET, purpose, debtor.optOutKey, debtor.ownerId, debtor.id);
+  return `${debtor.optOutKey}.${signature}`;
+}
+
+/** The signed opt-out token of one debtor. Throws when OPT_OUT_SECRET is not set. */
 export async function optOutToken(
   config: SigningConfig,
   debtor: { id: number; ownerId: string; optOutKey: string },
 ): Promise<string> {
-  if (!config.OPT_OUT_SECRET) throw new Error(OPT_OUT_SECRET_MISSING);
-  return `${debtor.optOutKey}.${await sign(config.OPT_OUT_SECRET, debtor.optOutKey, debtor.ownerId, debtor.id)}`;
+  return debtorToken(config, "opt-out", debtor);
 }
 
 /**
- * The absolute opt-out URL of a debtor: `${linkOrigin(config)}/u/${token}`. A debtor without a key
- * (a row written by raw SQL) gets a random one first; of two concurrent callers the first key
- * written wins and both read it back. Throws when OPT_OUT_SECRET is not set: the engine records a
- * failed delivery rather than send a reminder without an opt-out link.
+ * The absolute URL `${linkOrigin(config)}${prefix}${token}` of a debtor's signed link for
+ * `purpose`. A debtor without a key (a row written by raw SQL) gets a random one first; of two
+ * concurrent callers the first key written wins and both read it back. Throws when OPT_OUT_SECRET
+ * is not set.
  */
-export async function optOutLink(
+export async function debtorLink(
   db: Db,
   config: AppConfig,
+  purpose: TokenPurpose,
+  prefix: string,
   debtor: { id: number; ownerId: string; optOutKey: string | null },
 ): Promise<string> {
   if (!config.OPT_OUT_SECRET) throw new Error(OPT_OUT_SECRET_MISSING);
@@ -84,12 +105,25 @@ export async function optOutLink(
       .where(and(owned, isNull(debtors.optOutKey)));
     const row = await db.select({ optOutKey: debtors.optOutKey }).from(debtors).where(owned).get();
     key = row?.optOutKey ?? null;
-    if (!key) throw new Error(`Debtor ${debtor.id} not found: no opt-out link can be made`);
+    if (!key) throw new Error(`Debtor ${debtor.id} not found: no ${purpose} link can be made`);
   }
-  const url = `${linkOrigin(config)}/u/${await optOutToken(config, { ...debtor, optOutKey: key })}`;
-  // Ours (an origin and base64url), but it becomes a header value: never a line break in it.
-  if (/[\r\n]/.test(url)) throw new Error("The opt-out link contains a line break");
+  const url = `${linkOrigin(config)}${prefix}${await debtorToken(config, purpose, { ...debtor, optOutKey: key })}`;
+  // Ours (an origin and base64url), but it may become a header value: never a line break in it.
+  if (/[\r\n]/.test(url)) throw new Error(`The ${purpose} link contains a line break`);
   return url;
+}
+
+/**
+ * The absolute opt-out URL of a debtor: `${linkOrigin(config)}/u/${token}` (see debtorLink).
+ * Throws when OPT_OUT_SECRET is not set: the engine records a failed delivery rather than send a
+ * reminder without an opt-out link.
+ */
+export async function optOutLink(
+  db: Db,
+  config: AppConfig,
+  debtor: { id: number; ownerId: string; optOutKey: string | null },
+): Promise<string> {
+  return debtorLink(db, config, "opt-out", "/u/", debtor);
 }
 
 /** Whom a valid token speaks for. The address is for our use only: pages show it masked. */
@@ -108,6 +142,20 @@ export interface OptOutTarget {
 export async function verifyOptOutToken(
   db: Db,
   config: SigningConfig,
+  token: string | null | undefined,
+): Promise<OptOutTarget | null> {
+  return verifyDebtorToken(db, config, "opt-out", token);
+}
+
+/**
+ * The debtor a token signed for `purpose` belongs to, or null for anything forged, altered,
+ * malformed, unknown, too long or signed for another purpose, or when no secret is configured.
+ * Never throws on bad input.
+ */
+export async function verifyDebtorToken(
+  db: Db,
+  config: SigningConfig,
+  purpose: TokenPurpose,
   token: string | null | undefined,
 ): Promise<OptOutTarget | null> {
   if (!config.OPT_OUT_SECRET || typeof token !== "string" || token.length > MAX_TOKEN_LENGTH) return null;
@@ -129,7 +177,7 @@ export async function verifyOptOutToken(
     .where(eq(debtors.optOutKey, key))
     .get();
   if (!row) return null;
-  const expected = await sign(config.OPT_OUT_SECRET, key, row.ownerId, row.id);
+  const expected = await sign(config.OPT_OUT_SECRET, purpose, key, row.ownerId, row.id);
   if (!constantTimeEqual(signature, expected)) return null;
   return {
     debtorId: row.id,

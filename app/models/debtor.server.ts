@@ -1,11 +1,19 @@
-import { and, asc, count, eq, isNotNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, schedules } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
+import {
+  DEBTOR_SORTS,
+  DEFAULT_DEBTOR_SORT,
+  type DebtorSort,
+  type SortDirection,
+  searchKey,
+} from "~/domain/list-params";
 import { fromCents, toCents } from "~/domain/money";
 import { safeTimeZone } from "~/domain/time-zone";
 import type { DebtorInput } from "~/schemas/debtor";
 import { type CreateOptions, enforceCap } from "./account-caps.server";
+import { NOT_TEST_SEND } from "./delivery.server";
 import { settleStatements } from "./payment.server";
 
 export const DEBTOR_PAGE_SIZE = 50;
@@ -22,6 +30,8 @@ export interface DebtorRow {
   status: "active" | "paid" | "opted_out" | "bouncing";
   /** The debtor's IANA zone (their quiet hours). */
   timeZone: string;
+  /** Shown in reminders (issue 11); null: none. */
+  invoiceNumber: string | null;
   emailsSent: number;
   /** Schedules Dunly stopped that the user may resume now that the debt is owed again. */
   resumable: number;
@@ -32,7 +42,7 @@ const sentCounts = (db: Db, ownerId: string) =>
   db
     .select({ debtorId: deliveries.debtorId, sent: count().as("sent") })
     .from(deliveries)
-    .where(and(eq(deliveries.ownerId, ownerId), eq(deliveries.status, "sent")))
+    .where(and(eq(deliveries.ownerId, ownerId), eq(deliveries.status, "sent"), NOT_TEST_SEND))
     .groupBy(deliveries.debtorId)
     .as("sent_counts");
 
@@ -52,15 +62,48 @@ const stoppedCounts = (db: Db, ownerId: string) =>
     .groupBy(schedules.debtorId)
     .as("stopped_counts");
 
+/** What a debtors list shows: a page, optionally searched, sorted and narrowed to one debtor. */
+export interface DebtorListFilter {
+  limit?: number;
+  offset?: number;
+  /** Name or e-mail contains this (case-insensitive for ASCII letters); "" for all. */
+  q?: string;
+  sort?: DebtorSort;
+  dir?: SortDirection;
+  /** Only this debtor (the dashboard's selected one when it is past the first page). */
+  id?: number | null;
+}
+
+/** The owner's debtors that match the filter's search (and id). */
+function debtorWhere(ownerId: string, filter: DebtorListFilter) {
+  const where: (SQL | undefined)[] = [eq(debtors.ownerId, ownerId)];
+  if (filter.id) where.push(eq(debtors.id, filter.id));
+  if (filter.q) {
+    const key = searchKey(filter.q);
+    where.push(sql`(instr(lower(${debtors.fullName}), ${key}) > 0 OR instr(lower(${debtors.email}), ${key}) > 0)`);
+  }
+  return and(...where);
+}
+
+/** The ORDER BY of a debtors list; the id breaks ties so pages never overlap. */
+function debtorOrder(sort: DebtorSort = DEFAULT_DEBTOR_SORT, dir: SortDirection = DEBTOR_SORTS[sort]) {
+  const by = dir === "desc" ? desc : asc;
+  switch (sort) {
+    case "name":
+      return [by(sql`${debtors.fullName} COLLATE NOCASE`), by(debtors.id)];
+    case "owed":
+      return [by(sql`${debtors.debtCents} - ${debtors.paidCents}`), by(debtors.id)];
+    default:
+      return [by(debtors.id)];
+  }
+}
+
 /**
  * One page of the owner's debtors with the real count of reminders delivered to each and how many
- * stopped schedules each may resume (app/models/payment.server.ts): one query.
+ * stopped schedules each may resume (app/models/payment.server.ts): one query. Searched by name or
+ * e-mail and sorted by name, creation or amount owed (issue 11, item 6); oldest first by default.
  */
-export async function listDebtors(
-  db: Db,
-  ownerId: string,
-  page = { limit: DEBTOR_PAGE_SIZE, offset: 0 },
-): Promise<DebtorRow[]> {
+export async function listDebtors(db: Db, ownerId: string, filter: DebtorListFilter = {}): Promise<DebtorRow[]> {
   const sent = sentCounts(db, ownerId);
   const stopped = stoppedCounts(db, ownerId);
   return db
@@ -75,6 +118,7 @@ export async function listDebtors(
       activeStrategy: debtors.activeStrategy,
       status: debtors.status,
       timeZone: debtors.timeZone,
+      invoiceNumber: debtors.invoiceNumber,
       emailsSent: sql<number>`coalesce(${sent.sent}, 0)`,
       // As resumableWhere in payment.server.ts: only while something is owed; any reason once 'active'.
       resumable: sql<number>`CASE WHEN ${debtors.paidCents} >= ${debtors.debtCents} THEN 0 WHEN ${debtors.status} = 'active' THEN coalesce(${stopped.stopped}, 0) ELSE coalesce(${stopped.stoppedPaid}, 0) END`,
@@ -82,15 +126,32 @@ export async function listDebtors(
     .from(debtors)
     .leftJoin(sent, eq(sent.debtorId, debtors.id))
     .leftJoin(stopped, eq(stopped.debtorId, debtors.id))
-    .where(eq(debtors.ownerId, ownerId))
-    .orderBy(asc(debtors.id))
-    .limit(page.limit)
-    .offset(page.offset);
+    .where(debtorWhere(ownerId, filter))
+    .orderBy(...debtorOrder(filter.sort, filter.dir))
+    .limit(filter.limit ?? DEBTOR_PAGE_SIZE)
+    .offset(filter.offset ?? 0);
 }
 
-export async function countDebtors(db: Db, ownerId: string) {
-  const row = await db.select({ n: count() }).from(debtors).where(eq(debtors.ownerId, ownerId)).get();
+/** How many of the owner's debtors match the search (the pager's total). */
+export async function countDebtors(db: Db, ownerId: string, filter: Pick<DebtorListFilter, "q"> = {}) {
+  const row = await db.select({ n: count() }).from(debtors).where(debtorWhere(ownerId, filter)).get();
   return row?.n ?? 0;
+}
+
+/** At most this many debtors answer one typeahead search. */
+export const DEBTOR_OPTIONS_LIMIT = 20;
+
+/**
+ * The owner's debtors whose name or e-mail contains `q`, by name: the dashboard's debtor typeahead
+ * (/debtors/options). One small query over the owner's rows.
+ */
+export async function searchDebtorOptions(db: Db, ownerId: string, q: string, limit = DEBTOR_OPTIONS_LIMIT) {
+  return db
+    .select({ id: debtors.id, fullName: debtors.fullName, email: debtors.email })
+    .from(debtors)
+    .where(debtorWhere(ownerId, { q }))
+    .orderBy(sql`${debtors.fullName} COLLATE NOCASE`, asc(debtors.id))
+    .limit(Math.min(Math.max(limit, 1), DEBTOR_OPTIONS_LIMIT));
 }
 
 /** The owner's debtor, or undefined: another user's id looks exactly like a missing one. */
@@ -111,8 +172,19 @@ function columns(input: DebtorInput) {
     activeStrategy: input.active_strategy,
     // Absent: a new debtor gets the user's zone, an edit keeps the debtor's.
     ...(input.time_zone ? { timeZone: input.time_zone } : {}),
+    // Absent or blank: none (an edit clears it).
+    invoiceNumber: input.invoice_number ?? null,
+    // Absent: a new debtor gets the account's currency, an edit keeps the debtor's.
+    ...(input.currency ? { currency: input.currency } : {}),
   };
 }
+
+/**
+ * The account's currency, for a debtor added without one (issue 11): that of the owner's most
+ * recently added debtor, USD for the first. Kept simple on purpose: no setting of its own.
+ */
+const accountCurrency = (ownerId: string) =>
+  sql<string>`coalesce((SELECT ${debtors.currency} FROM ${debtors} WHERE ${debtors.ownerId} = ${ownerId} ORDER BY ${debtors.id} DESC LIMIT 1), 'USD')`;
 
 /** What a debtor create takes besides the cap: the user's zone, for a debtor added without one. */
 export interface CreateDebtorOptions extends CreateOptions {
@@ -131,6 +203,7 @@ export async function createDebtor(db: Db, ownerId: string, input: DebtorInput, 
     .values({
       ownerId,
       timeZone: safeTimeZone(options.timeZone),
+      currency: accountCurrency(ownerId),
       ...columns(input),
       createdAt: now,
       updatedAt: now,
@@ -186,6 +259,7 @@ export function debtorToJson(
     active_strategy: d.activeStrategy,
     status: d.status,
     time_zone: d.timeZone,
+    invoice_number: d.invoiceNumber ?? null,
     emails_sent: d.emailsSent ?? 0,
   };
 }

@@ -34,9 +34,18 @@ export interface Occurrence {
 const COUNTED = ["sending", "sent", "bounced", "complained"] as const;
 const COUNTED_SQL = sql.raw(`(${COUNTED.map((s) => `'${s}'`).join(", ")})`);
 
+/**
+ * Not a test send (app/models/test-send.server.ts): those go to the user, not the debtor, so they
+ * count for the account's quota but never as a reminder to the debtor (cooldown, contact cap,
+ * charts, counts). Their keys start with "test:"; the range uses the unique key index.
+ */
+export const NOT_TEST_SEND = sql`NOT (${deliveries.occurrenceKey} >= 'test:' AND ${deliveries.occurrenceKey} < 'test;')`;
+
 /** How many counted deliveries `column` = `value` has within the window: a subquery for a claim's WHERE. */
 function countedSince(column: "owner_id" | "recipient" | "debtor_id", value: string | number, since: number) {
-  return sql`(SELECT count(*) FROM deliveries AS d WHERE d.${sql.raw(column)} = ${value} AND d.created_at > ${since} AND d.status IN ${COUNTED_SQL})`;
+  const toDebtor =
+    column === "debtor_id" ? sql` AND NOT (d.occurrence_key >= 'test:' AND d.occurrence_key < 'test;')` : sql``;
+  return sql`(SELECT count(*) FROM deliveries AS d WHERE d.${sql.raw(column)} = ${value} AND d.created_at > ${since} AND d.status IN ${COUNTED_SQL}${toDebtor})`;
 }
 
 /** What else holds a claim back besides the sending limits (docs/architecture.md §4, contact rules). */
@@ -128,7 +137,12 @@ export async function debtorReminderInstants(db: Db, debtorId: number, since: nu
     .select({ at: deliveries.createdAt })
     .from(deliveries)
     .where(
-      and(eq(deliveries.debtorId, debtorId), gt(deliveries.createdAt, since), inArray(deliveries.status, COUNTED)),
+      and(
+        eq(deliveries.debtorId, debtorId),
+        gt(deliveries.createdAt, since),
+        inArray(deliveries.status, COUNTED),
+        NOT_TEST_SEND,
+      ),
     );
   return rows.map((r) => r.at);
 }
@@ -219,6 +233,7 @@ export async function manualSendLoad(
           inArray(deliveries.debtorId, ids),
           gt(deliveries.createdAt, since),
           counted,
+          NOT_TEST_SEND,
         ),
       )
       .groupBy(deliveries.debtorId),
@@ -341,6 +356,7 @@ export async function monthlySentCounts(
         eq(deliveries.debtorId, debtorId),
         eq(deliveries.status, "sent"),
         gte(deliveries.createdAt, from),
+        NOT_TEST_SEND,
       ),
     );
   const buckets = Array.from({ length: months }, (_, i) => {

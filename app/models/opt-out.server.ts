@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, optOuts, schedules } from "~/db/schema";
+import { debtorEventInsert } from "./debtor-event.server";
 
 /**
  * Opt-outs (issue 10, item 2): an address that asked one user to stop. Keyed by the owner and the
@@ -48,6 +49,11 @@ export async function optOutAddress(
       )
       .returning({ id: schedules.id }),
   ]);
+  // The timeline of each debtor that turned 'opted_out' now (a repeat touches none).
+  const [firstEvent, ...otherEvents] = touchedDebtors.map((row) =>
+    debtorEventInsert(db, { ownerId, debtorId: row.id, type: "opted_out", at: now }),
+  );
+  if (firstEvent) await db.batch([firstEvent, ...otherEvents]);
   return {
     debtorIds: touchedDebtors.map((row) => row.id),
     scheduleIds: touchedSchedules.map((row) => row.id),
@@ -87,6 +93,7 @@ export async function renewConsent(db: Db, ownerId: string, debtorId: number, no
         updatedAt: now,
       })
       .where(and(sameAddress(ownerId, address), eq(debtors.status, "opted_out"))),
+    debtorEventInsert(db, { ownerId, debtorId, type: "consent_renewed", at: now }),
   ]);
   return true;
 }

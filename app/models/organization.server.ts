@@ -5,7 +5,17 @@ import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import type { OrganizationInput } from "~/schemas/organization";
 import { type CreateOptions, enforceCap } from "./account-caps.server";
 
-const fields = { id: organizations.id, name: organizations.name, address: organizations.address };
+const fields = {
+  id: organizations.id,
+  name: organizations.name,
+  address: organizations.address,
+  paymentUrl: organizations.paymentUrl,
+};
+
+/** The columns an input writes; a blank payment link is none (reminders use the user's). */
+function columns(input: OrganizationInput) {
+  return { name: input.name, address: input.address, paymentUrl: input.payment_url ?? null };
+}
 
 export async function listOrganizations(db: Db, ownerId: string) {
   return db
@@ -36,7 +46,7 @@ export async function createOrganization(
 ) {
   const row = await db
     .insert(organizations)
-    .values({ ownerId, ...input, createdAt: options.now ?? Date.now() })
+    .values({ ownerId, ...columns(input), createdAt: options.now ?? Date.now() })
     .returning(fields)
     .get();
   await enforceCap(db, "organizations", ownerId, [row.id], options.max ?? DEFAULT_ACCOUNT_CAPS.organizations);
@@ -47,7 +57,7 @@ export async function createOrganization(
 export async function updateOrganization(db: Db, ownerId: string, id: number, input: OrganizationInput) {
   return db
     .update(organizations)
-    .set(input)
+    .set(columns(input))
     .where(and(eq(organizations.ownerId, ownerId), eq(organizations.id, id)))
     .returning(fields)
     .get();
@@ -62,6 +72,9 @@ export async function deleteOrganization(db: Db, ownerId: string, id: number) {
   return Boolean(row);
 }
 
-export function organizationToJson(o: { id: number; name: string; address: string }, ownerId: string) {
-  return { id: o.id, name: o.name, address: o.address, fb_uuid: ownerId };
+export function organizationToJson(
+  o: { id: number; name: string; address: string; paymentUrl?: string | null },
+  ownerId: string,
+) {
+  return { id: o.id, name: o.name, address: o.address, payment_url: o.paymentUrl ?? null, fb_uuid: ownerId };
 }

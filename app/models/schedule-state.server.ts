@@ -5,6 +5,22 @@ import { outstandingCents } from "~/domain/money";
 import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
+import { debtorEventInsert } from "./debtor-event.server";
+import { scheduleEventDetail } from "./timeline.server";
+
+/** Records 'schedule_paused' or 'schedule_resumed' on the timeline of each changed schedule's debtor. */
+async function recordStateEvents(
+  db: Db,
+  ownerId: string,
+  type: "schedule_paused" | "schedule_resumed",
+  changed: readonly { debtorId: number; frequency: string; preset: string }[],
+  now: number,
+) {
+  const [first, ...rest] = changed.map((s) =>
+    debtorEventInsert(db, { ownerId, debtorId: s.debtorId, type, detail: scheduleEventDetail(s), at: now }),
+  );
+  if (first) await db.batch([first, ...rest]);
+}
 
 /**
  * Pausing and resuming schedules (issue 10, item 5): state 'DISABLED' is a paused schedule, kept
@@ -23,10 +39,17 @@ export async function pauseSchedules(db: Db, ownerId: string, ids: readonly stri
       .update(schedules)
       .set({ state: "DISABLED", stoppedReason: null, nextRunAt: null, updatedAt: now })
       .where(and(eq(schedules.ownerId, ownerId), inArray(schedules.id, slice), eq(schedules.state, "ENABLED")))
-      .returning({ id: schedules.id }),
+      .returning({
+        id: schedules.id,
+        debtorId: schedules.debtorId,
+        frequency: schedules.frequency,
+        preset: schedules.preset,
+      }),
   );
   if (!first) return [];
-  return (await db.batch([first, ...rest])).flat().map((r) => r.id);
+  const paused = (await db.batch([first, ...rest])).flat();
+  await recordStateEvents(db, ownerId, "schedule_paused", paused, now);
+  return paused.map((r) => r.id);
 }
 
 /** Why a paused schedule cannot resume: its debtor paid, opted out, owes nothing, or their address bounced. */
@@ -74,6 +97,7 @@ export async function resumeSchedules(
       .select({
         id: schedules.id,
         frequency: schedules.frequency,
+        preset: schedules.preset,
         timeZone: schedules.timeZone,
         // Not debtors.id: D1's batch answers rows keyed by column name, and "id" is the schedule's.
         debtorId: schedules.debtorId,
@@ -124,5 +148,13 @@ export async function resumeSchedules(
     .slice(0, plans.length)
     .flat()
     .flatMap((r) => ("id" in r ? [{ id: r.id, nextRunAt: r.nextRunAt ?? now }] : []));
+  const resumedIds = new Set(resumed.map((r) => r.id));
+  await recordStateEvents(
+    db,
+    ownerId,
+    "schedule_resumed",
+    paused.filter((s) => resumedIds.has(s.id)),
+    now,
+  );
   return { resumed, refused };
 }

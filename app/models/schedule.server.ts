@@ -1,9 +1,16 @@
-import { and, count, desc, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, optOuts, organizations, schedules, users } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import type { ContactRules } from "~/domain/contact-rules";
 import type { FrequencyId } from "~/domain/frequencies";
+import {
+  DEFAULT_SCHEDULE_SORT,
+  SCHEDULE_SORTS,
+  type ScheduleSort,
+  type SortDirection,
+  searchKey,
+} from "~/domain/list-params";
 import type { ScheduleAdvance } from "~/domain/occurrence";
 import type { PresetId } from "~/domain/presets";
 import { nextRunForFrequency } from "~/domain/schedule-time";
@@ -24,12 +31,16 @@ export type Debtor = typeof debtors.$inferSelect;
 export interface Sender {
   fullName: string;
   email: string;
+  /** The account's payment page: 'Pay now' in reminders sent as the person (issue 11). */
+  paymentUrl: string | null;
 }
 /** The organization a reminder goes out as, when it is sent as a company. */
 export interface SenderOrganization {
   id: number;
   name: string;
   address: string;
+  /** The organization's payment page; null: the user's is used. */
+  paymentUrl: string | null;
 }
 
 /** The schedule's name: the owner id as prefix, then a random part. */
@@ -67,12 +78,18 @@ export async function getSenderAndDebtors(
         quietStartHour: users.quietStartHour,
         quietEndHour: users.quietEndHour,
         contactCap: users.contactCap,
+        paymentUrl: users.paymentUrl,
       })
       .from(users)
       .where(eq(users.id, ownerId))
       .limit(1),
     db
-      .select({ id: organizations.id, name: organizations.name, address: organizations.address })
+      .select({
+        id: organizations.id,
+        name: organizations.name,
+        address: organizations.address,
+        paymentUrl: organizations.paymentUrl,
+      })
       .from(organizations)
       .where(and(eq(organizations.ownerId, ownerId), eq(organizations.id, organizationId ?? -1)))
       .limit(1),
@@ -101,7 +118,7 @@ export async function getSenderAndDebtors(
   ]);
   const [owner] = userRows;
   return {
-    user: owner && { fullName: owner.fullName, email: owner.email },
+    user: owner && { fullName: owner.fullName, email: owner.email, paymentUrl: owner.paymentUrl },
     plan: owner?.plan,
     contact: {
       startHour: owner?.quietStartHour ?? undefined,
@@ -240,6 +257,12 @@ export interface ScheduleListFilter {
   createdBefore?: number | null;
   limit?: number;
   offset?: number;
+  /** The debtor's name or e-mail contains this (case-insensitive for ASCII letters); "" for all. */
+  q?: string;
+  sort?: ScheduleSort;
+  dir?: SortDirection;
+  /** Only schedules whose id (the spec's Name) starts with this (the API's NamePrefix). */
+  namePrefix?: string;
 }
 
 /** Schedules joined with debtor, sender organization and the real count of e-mails sent. */
@@ -287,14 +310,38 @@ function listWhere(ownerId: string, filter: ScheduleListFilter) {
   if (filter.debtorId) where.push(eq(schedules.debtorId, filter.debtorId));
   if (filter.createdFrom != null) where.push(gte(schedules.createdAt, filter.createdFrom));
   if (filter.createdBefore != null) where.push(lt(schedules.createdAt, filter.createdBefore));
+  if (filter.namePrefix)
+    where.push(sql`substr(${schedules.id}, 1, ${filter.namePrefix.length}) = ${filter.namePrefix}`);
+  // Needs the debtors join (both queries below have it).
+  if (filter.q) {
+    const key = searchKey(filter.q);
+    where.push(sql`(instr(lower(${debtors.fullName}), ${key}) > 0 OR instr(lower(${debtors.email}), ${key}) > 0)`);
+  }
   return and(...where);
 }
 
-/** One page of the owner's schedules, newest first: one query. */
+/** The ORDER BY of a schedules list; the id breaks ties so pages never overlap. */
+function scheduleOrder(sort: ScheduleSort = DEFAULT_SCHEDULE_SORT, dir: SortDirection = SCHEDULE_SORTS[sort]) {
+  const by = dir === "desc" ? desc : asc;
+  switch (sort) {
+    case "next":
+      // Schedules with no next run (completed) come last either way.
+      return [sql`${schedules.nextRunAt} IS NULL`, by(schedules.nextRunAt), by(schedules.id)];
+    case "debtor":
+      return [by(sql`${debtors.fullName} COLLATE NOCASE`), by(schedules.createdAt), by(schedules.id)];
+    default:
+      return [by(schedules.createdAt), by(schedules.id)];
+  }
+}
+
+/**
+ * One page of the owner's schedules, newest first unless sorted by next run or debtor, searched by
+ * the debtor's name or e-mail (issue 11, item 6): one query.
+ */
 export async function listSchedules(db: Db, ownerId: string, filter: ScheduleListFilter = {}) {
   return scheduleRows(db)
     .where(listWhere(ownerId, filter))
-    .orderBy(desc(schedules.createdAt), desc(schedules.id))
+    .orderBy(...scheduleOrder(filter.sort, filter.dir))
     .limit(filter.limit ?? SCHEDULE_PAGE_SIZE)
     .offset(filter.offset ?? 0);
 }
@@ -302,7 +349,12 @@ export type ScheduleListRow = Awaited<ReturnType<typeof listSchedules>>[number];
 
 /** How many of the owner's schedules match the filter (the pager's total). */
 export async function countSchedules(db: Db, ownerId: string, filter: ScheduleListFilter = {}) {
-  const row = await db.select({ n: count() }).from(schedules).where(listWhere(ownerId, filter)).get();
+  const row = await db
+    .select({ n: count() })
+    .from(schedules)
+    .innerJoin(debtors, eq(debtors.id, schedules.debtorId))
+    .where(listWhere(ownerId, filter))
+    .get();
   return row?.n ?? 0;
 }
 

@@ -51,14 +51,33 @@ export async function setProfileImage(db: Db, userId: string, imgKey: string | n
   return before[0]?.imgKey ?? null;
 }
 
-/** The account's contact rules as stored (null: Dunly's default for that rule). */
+/**
+ * The account's sending settings as stored: its contact rules (null: Dunly's default for that rule)
+ * and its payment link (null: none), which Settings → Info shows.
+ */
 export async function getContactSettings(db: Db, userId: string) {
   const row = await db
-    .select({ startHour: users.quietStartHour, endHour: users.quietEndHour, maxPerWindow: users.contactCap })
+    .select({
+      startHour: users.quietStartHour,
+      endHour: users.quietEndHour,
+      maxPerWindow: users.contactCap,
+      paymentUrl: users.paymentUrl,
+    })
     .from(users)
     .where(eq(users.id, userId))
     .get();
-  return row ?? { startHour: null, endHour: null, maxPerWindow: null };
+  return row ?? { startHour: null, endHour: null, maxPerWindow: null, paymentUrl: null };
+}
+
+/** The account's payment link (issue 11): every reminder's 'Pay now' button; null: none. */
+export async function getPaymentUrl(db: Db, userId: string): Promise<string | null> {
+  const row = await db.select({ paymentUrl: users.paymentUrl }).from(users).where(eq(users.id, userId)).get();
+  return row?.paymentUrl ?? null;
+}
+
+/** Saves the account's payment link (already checked to be https); null clears it. */
+export async function setPaymentUrl(db: Db, userId: string, paymentUrl: string | null) {
+  await db.update(users).set({ paymentUrl }).where(eq(users.id, userId));
 }
 
 /** Saves the account's contact rules (already checked to be no looser than the defaults). */

@@ -1,6 +1,7 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, schedules, webhookEvents } from "~/db/schema";
+import { debtorEventInsert } from "./debtor-event.server";
 import { optOutAddress } from "./opt-out.server";
 
 /**
@@ -88,6 +89,13 @@ export async function recordHardBounce(db: Db, providerId: string, message: stri
         ),
       )
       .returning({ id: schedules.id }),
+    debtorEventInsert(db, {
+      ownerId: delivery.ownerId,
+      debtorId: delivery.debtorId,
+      type: "bounced",
+      detail: error,
+      at: now,
+    }),
   ]);
   return { matched: true, scheduleIds: paused.map((s) => s.id) };
 }
@@ -105,10 +113,13 @@ export async function recordComplaint(db: Db, providerId: string, fallbackRecipi
   // The opt-out is idempotent; the delivery's mark is written after it, so a failure in between is
   // completed by the provider's retry.
   const optedOut = recipient ? await optOutAddress(db, delivery.ownerId, recipient, now) : { scheduleIds: [] };
-  await db
-    .update(deliveries)
-    .set({ status: "complained", error: "The recipient marked this reminder as spam." })
-    .where(eq(deliveries.id, delivery.id));
+  await db.batch([
+    db
+      .update(deliveries)
+      .set({ status: "complained", error: "The recipient marked this reminder as spam." })
+      .where(eq(deliveries.id, delivery.id)),
+    debtorEventInsert(db, { ownerId: delivery.ownerId, debtorId: delivery.debtorId, type: "complained", at: now }),
+  ]);
   return { matched: true, scheduleIds: optedOut.scheduleIds };
 }
 

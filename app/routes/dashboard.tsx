@@ -3,14 +3,16 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import type { ChartPoint } from "~/components/dashboard/notifications-chart";
+import { PaidClaimsNotice } from "~/components/dashboard/paid-claims-notice";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
+import { DebtorCombobox } from "~/components/lists/debtor-combobox";
 import { useSetQueryParam } from "~/components/lists/use-set-query-param";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
-import { LabeledSelect } from "~/components/ui/labeled-select";
 import { getDb } from "~/db/client.server";
 import { parseDebtorId } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
+import { listPaidClaims } from "~/lib/paid-claim.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { listDebtors } from "~/models/debtor.server";
 import { monthlySentCounts } from "~/models/delivery.server";
@@ -31,32 +33,53 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       console.error("[dunly] debtors failed to load", error);
       return null;
     }),
-    listOrganizations(db, user.id),
+    // Spec §8: a failed organizations load is only logged; the page renders without them.
+    listOrganizations(db, user.id).catch((error) => {
+      console.error("[dunly] organizations failed to load", error);
+      return null;
+    }),
   ]);
   const param = url.searchParams.get("debtor");
+  const paramId = parseDebtorId(param);
+  // The dropdown reaches every debtor (issue 11, item 6): one past the first page is looked up by id.
+  const selected =
+    debtors?.find((d) => d.id === paramId) ??
+    (debtors && paramId
+      ? ((await listDebtors(db, user.id, { id: paramId, limit: 1 }).catch(() => []))[0] ?? null)
+      : null);
   // No debtor chosen: select the first and write it to the query string (docs/product-spec.md §2 "Dashboard").
-  if (debtors && debtors.length > 0 && (!param || !debtors.some((d) => String(d.id) === param))) {
+  if (debtors && debtors.length > 0 && (!param || !selected || String(selected.id) !== param)) {
     url.searchParams.set("debtor", String(debtors[0].id));
     throw redirect(`/dashboard?${url.searchParams}`);
   }
-  const selectedId = parseDebtorId(param);
+  const selectedId = selected?.id ?? null;
   const timeZone = requestTimeZone(request);
-  const [schedulesCard, chart, bouncing] = await Promise.all([
+  const [schedulesCard, chart, bouncing, paidClaims] = await Promise.all([
     loadSchedulesPage(db, user.id, url, timeZone, false),
     selectedId ? monthlySentCounts(db, user.id, selectedId, timeZone) : Promise.resolve(null),
     countBouncingDebtors(db, user.id),
+    // Debtors who said "I've paid" (issue 11, item 2), for the notice.
+    listPaidClaims(db, user.id),
   ]);
   return {
     debtors: debtors ?? [],
     debtorsError: debtors === null,
-    organizations,
+    organizations: organizations ?? [],
+    organizationsError: organizations === null,
     selectedId,
+    selected: selected && {
+      id: selected.id,
+      fullName: selected.fullName,
+      email: selected.email,
+      emailsSent: selected.emailsSent,
+    },
     timeZone,
     schedules: schedulesCard.schedules,
     schedulesError: schedulesCard.error,
     period: schedulesCard.period,
     chart,
     bouncing,
+    paidClaims: paidClaims.map((c) => ({ id: c.id, fullName: c.fullName, paidClaimedAt: c.paidClaimedAt })),
   };
 }
 
@@ -65,9 +88,8 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { debtors, organizations, selectedId } = loaderData;
+  const { debtors, organizations, selected } = loaderData;
   const setQueryParam = useSetQueryParam();
-  const selected = debtors.find((d) => d.id === selectedId) ?? null;
 
   useEffect(() => {
     if (loaderData.debtorsError) notify("error", "Error fetching debtors", "dashboard");
@@ -80,6 +102,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8">
       <h1 className="sr-only">Dashboard</h1>
       <BouncingNotice count={loaderData.bouncing} />
+      <PaidClaimsNotice claims={loaderData.paidClaims} timeZone={loaderData.timeZone} />
       <section aria-labelledby="reminders-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>
@@ -90,21 +113,13 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               {selected?.emailsSent ?? 0}
             </p>
           </div>
-          <LabeledSelect
+          <DebtorCombobox
             id="debtor-select"
             label="Debtor"
-            className="min-w-56"
-            value={selected?.id ?? ""}
+            selected={selected}
             disabled={debtors.length === 0}
-            onChange={(event) => setQueryParam("debtor", event.target.value)}
-          >
-            {debtors.length === 0 && <option value="">No debtors yet</option>}
-            {debtors.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.fullName}
-              </option>
-            ))}
-          </LabeledSelect>
+            onSelect={(d) => setQueryParam("debtor", String(d.id))}
+          />
         </div>
         <Link to="/report" className="mt-4 inline-block text-sm text-primary underline-offset-4 hover:underline">
           Reminders Report
@@ -120,9 +135,14 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           timeZone={loaderData.timeZone}
           period={loaderData.period}
         />
-        <Link to="/schedules-list" className="self-end text-sm text-primary underline-offset-4 hover:underline">
-          View All Schedules
-        </Link>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="text-sm text-muted" data-testid="schedules-scope">
+            {selected ? `Showing the schedules of ${selected.fullName}.` : "Showing your schedules."}
+          </p>
+          <Link to="/schedules-list" className="ml-auto text-sm text-primary underline-offset-4 hover:underline">
+            View All Schedules
+          </Link>
+        </div>
       </div>
 
       <div className="flex flex-col gap-2">
@@ -141,7 +161,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             Manage
           </Link>
         </div>
-        {organizations.length === 0 ? (
+        {loaderData.organizationsError ? null : organizations.length === 0 ? (
           <p className="text-muted">You have not added any organizations yet.</p>
         ) : (
           <ul className="grid gap-3 sm:grid-cols-2">

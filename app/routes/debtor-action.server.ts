@@ -2,6 +2,7 @@ import { createDebtor, deleteDebtor, updateDebtor } from "~/models/debtor.server
 import { DebtorSchema } from "~/schemas/debtor";
 import { consentIntents } from "./consent-action.server";
 import { ownedRecordAction } from "./owned-record-action.server";
+import { paidClaimIntents } from "./paid-claim-action.server";
 import { paymentIntents } from "./payment-action.server";
 
 /**
@@ -18,5 +19,5 @@ export const debtorAction = ownedRecordAction(
     update: updateDebtor,
     remove: deleteDebtor,
   },
-  { ...paymentIntents, ...consentIntents },
+  { ...paymentIntents, ...consentIntents, ...paidClaimIntents },
 );

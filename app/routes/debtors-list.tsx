@@ -1,7 +1,9 @@
+import { Link } from "react-router";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
+import { ListSearch } from "~/components/lists/list-search";
 import { getDb } from "~/db/client.server";
-import { pageCount, pageOffset, parsePage } from "~/domain/list-params";
+import { DEBTOR_SORTS, DEFAULT_DEBTOR_SORT, debtorListParams, pageCount, pageOffset } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { countDebtors, DEBTOR_PAGE_SIZE, listDebtors } from "~/models/debtor.server";
 import type { Route } from "./+types/debtors-list";
@@ -17,12 +19,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       total: 0,
       page: 1,
       pages: 1,
+      q: "",
+      sort: DEFAULT_DEBTOR_SORT,
+      dir: DEBTOR_SORTS[DEFAULT_DEBTOR_SORT],
     };
   const db = getDb(env.DB);
-  const requested = parsePage(new URL(request.url).searchParams.get("page"));
+  // Search, order and page from the URL (issue 11, item 6), each clamped to what the list takes.
+  const { page: requested, q, sort, dir } = debtorListParams(new URL(request.url).searchParams);
   const pageOf = (n: number) =>
-    listDebtors(db, user.id, { limit: DEBTOR_PAGE_SIZE, offset: pageOffset(n, DEBTOR_PAGE_SIZE) });
-  const [requestedRows, total] = await Promise.all([pageOf(requested), countDebtors(db, user.id)]);
+    listDebtors(db, user.id, { limit: DEBTOR_PAGE_SIZE, offset: pageOffset(n, DEBTOR_PAGE_SIZE), q, sort, dir });
+  const [requestedRows, total] = await Promise.all([pageOf(requested), countDebtors(db, user.id, { q })]);
   const pages = pageCount(total, DEBTOR_PAGE_SIZE);
   // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
   const page = Math.min(requested, pages);
@@ -33,6 +39,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     total,
     page,
     pages,
+    q,
+    sort,
+    dir,
   };
 }
 
@@ -44,7 +53,7 @@ export default function DebtorsList({ loaderData }: Route.ComponentProps) {
   if (!loaderData.signedIn) {
     return <SignedOutList heading="Debtors" empty="No debtors found" path="/debtors-list" what="your debtors" />;
   }
-  const { debtors, total, page, pages } = loaderData;
+  const { debtors, total, page, pages, q, sort, dir } = loaderData;
   return (
     <ListPage
       backLabel="Back to dashboard"
@@ -54,10 +63,35 @@ export default function DebtorsList({ loaderData }: Route.ComponentProps) {
       countTestId="debtor-count"
       page={page}
       pages={pages}
+      search={
+        <ListSearch
+          id="debtors-search"
+          label="Search debtors"
+          placeholder="Name or e-mail"
+          q={q}
+          sort={sort}
+          dir={dir}
+          sorts={DEBTOR_SORT_OPTIONS}
+        />
+      }
     >
+      <nav aria-label="Import and export debtors" className="flex flex-wrap justify-end gap-4 text-sm">
+        <Link to="/debtors/import" className="text-primary underline-offset-4 hover:underline">
+          Import CSV
+        </Link>
+        <a href="/debtors.csv" download className="text-primary underline-offset-4 hover:underline">
+          Export CSV
+        </a>
+      </nav>
       <DebtorsTable debtors={debtors} area="page" headingLevel={1} />
     </ListPage>
   );
 }
+
+const DEBTOR_SORT_OPTIONS = [
+  { value: "created", label: "Created" },
+  { value: "name", label: "Name" },
+  { value: "owed", label: "Amount owed" },
+] as const;
 
 export const meta: Route.MetaFunction = () => [{ title: "Debtors · Dunly" }];

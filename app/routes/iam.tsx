@@ -5,6 +5,7 @@ import { hasPassword } from "~/auth/password.server";
 import { PasswordForm } from "~/components/password-form";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { OrgManager } from "~/components/settings/org-manager";
+import { PaymentLinkForm } from "~/components/settings/payment-link-form";
 import { ProfileInfo } from "~/components/settings/profile-info";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
@@ -88,7 +89,12 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           <>
             <ProfileInfo profile={profile} />
             <PasswordForm hasPassword={loaderData.hasPassword} />
-            {loaderData.contactSettings && <ContactRulesForm settings={loaderData.contactSettings} />}
+            {loaderData.contactSettings && (
+              <>
+                <PaymentLinkForm paymentUrl={loaderData.contactSettings.paymentUrl ?? null} />
+                <ContactRulesForm settings={loaderData.contactSettings} />
+              </>
+            )}
           </>
         )}
         {tab === "orgs" && <OrgManager organizations={loaderData.organizations} />}

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
@@ -28,8 +29,18 @@ export interface OwnedRecord<Input> {
 }
 
 /**
+ * A database failure during a write: logged, and answered 500 with "Something went wrong" (an error
+ * toast, what the user typed kept) instead of the error page (docs/product-spec.md §8).
+ */
+function writeFailed(intent: string, noun: string, error: unknown, result?: SubmissionResult<string[]>) {
+  console.error(`[dunly] ${noun} ${intent} failed`, error);
+  return reply(intent, { status: 500, message: SOMETHING_WRONG, result });
+}
+
+/**
  * The three intents of an owned record, one function each. Field errors answer 400 with what the
- * user typed; an id that is not the owner's answers 404 and changes nothing.
+ * user typed; an id that is not the owner's answers 404 and changes nothing; a database failure
+ * answers 500 with "Something went wrong".
  */
 function ownedRecordIntents<Input>(record: OwnedRecord<Input>) {
   const parse = (formData: FormData) => parseWithValibot(formData, { schema: record.schema });
@@ -43,7 +54,9 @@ function ownedRecordIntents<Input>(record: OwnedRecord<Input>) {
         // The browser's zone: a new debtor's default (their quiet hours), when the form leaves it blank.
         await record.create(db, ownerId, submission.value, { max: caps[record.cap], timeZone });
       } catch (error) {
-        if (!(error instanceof AccountCapReached)) throw error;
+        if (!(error instanceof AccountCapReached)) {
+          return writeFailed(record.intents.add, record.noun, error, submission.reply());
+        }
         // A form error (in the markup, also without JavaScript); what the user typed stays.
         const result = submission.reply({ formErrors: [error.message] });
         return reply(record.intents.add, { status: 403, result });
@@ -58,7 +71,12 @@ function ownedRecordIntents<Input>(record: OwnedRecord<Input>) {
       if (submission.status !== "success")
         return reply(record.intents.edit, { status: 400, result: submission.reply() });
       const id = idOf(formData);
-      const updated = id.success ? await record.update(db, ownerId, id.output, submission.value) : undefined;
+      let updated: unknown;
+      try {
+        updated = id.success ? await record.update(db, ownerId, id.output, submission.value) : undefined;
+      } catch (error) {
+        return writeFailed(record.intents.edit, record.noun, error, submission.reply());
+      }
       if (!updated) {
         return reply(record.intents.edit, { status: 404, message: SOMETHING_WRONG, result: submission.reply() });
       }
@@ -69,7 +87,13 @@ function ownedRecordIntents<Input>(record: OwnedRecord<Input>) {
     },
     async remove(db: Db, ownerId: string, formData: FormData) {
       const id = idOf(formData);
-      if (!id.success || !(await record.remove(db, ownerId, id.output))) {
+      let removed: boolean;
+      try {
+        removed = id.success && (await record.remove(db, ownerId, id.output));
+      } catch (error) {
+        return writeFailed(record.intents.remove, record.noun, error);
+      }
+      if (!removed) {
         return reply(record.intents.remove, { status: 404, message: SOMETHING_WRONG });
       }
       return reply(record.intents.remove, { message: `${record.noun} deleted` });

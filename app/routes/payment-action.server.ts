@@ -6,6 +6,7 @@ import { reply, SOMETHING_WRONG } from "~/lib/action-result.server";
 import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
 import { accountCaps } from "~/lib/config.server";
 import { chunk } from "~/models/d1.server";
+import { recordDebtorEvent } from "~/models/debtor-event.server";
 import {
   addPayment,
   deletePayment,
@@ -158,6 +159,12 @@ async function resume({ db, app, user, formData }: IntentScope) {
   }
   await armResumed(app.env, outcome.resumed);
   const n = outcome.resumed.length;
+  await recordDebtorEvent(db, {
+    ownerId: user.id,
+    debtorId,
+    type: "reminders_resumed",
+    detail: n === 1 ? "1 schedule" : `${n} schedules`,
+  });
   return reply(intent, {
     message: n === 1 ? "Reminders resumed: 1 schedule runs again." : `Reminders resumed: ${n} schedules run again.`,
     count: n,

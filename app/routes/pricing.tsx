@@ -8,6 +8,9 @@ import { plans } from "~/lib/plans";
 import { cn } from "~/lib/utils";
 import type { Route } from "./+types/pricing";
 
+/** What a plan without a configured checkout page says (issue 11, item 8). */
+const PLAN_UNAVAILABLE = "This plan cannot be bought yet.";
+
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireUser(context, url);
   const { config } = getApp(context);
@@ -57,7 +60,20 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                   Subscribe<span className="sr-only"> to {plan.name}</span>
                 </a>
               ) : (
-                <p className="mt-8 text-sm text-muted">Checkout for this plan is not configured yet.</p>
+                // No checkout page configured: say so rather than link to an address that does not exist.
+                <div className="mt-8 flex flex-col gap-2">
+                  <button
+                    type="button"
+                    disabled
+                    aria-describedby={`plan-${plan.id}-unavailable`}
+                    className={cn(buttonVariants({ variant: "outline", size: "lg" }), "cursor-not-allowed opacity-60")}
+                  >
+                    Subscribe<span className="sr-only"> to {plan.name}</span>
+                  </button>
+                  <p id={`plan-${plan.id}-unavailable`} className="text-sm text-muted">
+                    {PLAN_UNAVAILABLE}
+                  </p>
+                </div>
               )}
             </article>
           ))}

@@ -17,10 +17,10 @@ import {
   UNSUPPORTED_IMAGE,
 } from "~/lib/images.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { updateContactSettings, updateProfileName } from "~/models/user.server";
+import { setPaymentUrl, updateContactSettings, updateProfileName } from "~/models/user.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { ContactRulesSchema } from "~/schemas/contact-rules";
-import { ProfileNameSchema } from "~/schemas/profile";
+import { PaymentLinkSchema, ProfileNameSchema } from "~/schemas/profile";
 
 export const PASSWORD_SAVED = "Password saved.";
 
@@ -53,6 +53,8 @@ export async function profileAction({ context, request, url }: ActionArgs) {
       return changePhoto(app, user, formData);
     case "contact-rules":
       return saveContactRules(db, user, formData);
+    case "payment-link":
+      return savePaymentLink(db, user, formData);
     case "set-password":
       return savePassword(app, db, user, request, formData);
     default:
@@ -73,6 +75,18 @@ async function saveContactRules(db: Db, user: SessionUser, formData: FormData) {
   const { start_hour, end_hour, max_per_week } = submission.value;
   await updateContactSettings(db, user.id, { startHour: start_hour, endHour: end_hour, maxPerWindow: max_per_week });
   return reply("contact-rules", { message: "Sending rules saved.", result: submission.reply() });
+}
+
+/** The account's payment link (issue 11): https only; empty clears it. */
+async function savePaymentLink(db: Db, user: SessionUser, formData: FormData) {
+  const submission = parseWithValibot(formData, { schema: PaymentLinkSchema });
+  if (submission.status !== "success") return reply("payment-link", { status: 400, result: submission.reply() });
+  const url = submission.value.payment_url ?? null;
+  await setPaymentUrl(db, user.id, url);
+  return reply("payment-link", {
+    message: url ? "Payment link saved." : "Payment link removed.",
+    result: submission.reply(),
+  });
 }
 
 async function changePhoto({ env, ctx }: AppContext, user: SessionUser, formData: FormData) {

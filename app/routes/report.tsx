@@ -65,7 +65,17 @@ export default function Report({ loaderData }: Route.ComponentProps) {
       <Link to="/dashboard" className="text-sm text-primary underline-offset-4 hover:underline">
         Back to Dashboard
       </Link>
-      <h1 className="text-3xl font-bold">Reminders Report</h1>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-3xl font-bold">Reminders Report</h1>
+        {/* The same filters as the page: the CSV holds what the report shows, every page of it. */}
+        <a
+          href={`/report.csv${exportQuery(debtorId, period)}`}
+          download
+          className="text-sm text-primary underline-offset-4 hover:underline"
+        >
+          Export CSV
+        </a>
+      </div>
       <Form
         method="get"
         className="flex flex-wrap items-end gap-3"
@@ -168,6 +178,15 @@ export default function Report({ loaderData }: Route.ComponentProps) {
       <Pager page={page} pages={pages} />
     </div>
   );
+}
+
+/** The report's filters as the export's query string ("" for none). */
+function exportQuery(debtorId: number | null | undefined, period: string | null | undefined) {
+  const params = new URLSearchParams();
+  if (debtorId) params.set("debtor", String(debtorId));
+  if (period) params.set("period", period);
+  const query = params.toString();
+  return query ? `?${query}` : "";
 }
 
 /** The e-mail provider's message id: what support asks for when a reminder went missing. */

@@ -12,6 +12,7 @@ import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { unique } from "~/models/d1.server";
+import { recordDebtorEvent } from "~/models/debtor-event.server";
 import { manualSendLoad } from "~/models/delivery.server";
 import {
   bringForward,
@@ -23,8 +24,10 @@ import {
   updateSchedule,
 } from "~/models/schedule.server";
 import { pauseSchedules, type ResumeRefusal, resumeSchedules } from "~/models/schedule-state.server";
+import { scheduleEventDetail } from "~/models/timeline.server";
 import { DebtorIdsSchema, ScheduleIdSchema, ScheduleIdsSchema } from "~/schemas/ids";
 import { SCHEDULE_DEBTOR_MESSAGE, SCHEDULE_ORG_MESSAGE, ScheduleSchema } from "~/schemas/schedule";
+import { testSend } from "./test-send-action.server";
 
 export const SCHEDULE_SCHEDULED = "Email reminder scheduled.";
 export const SCHEDULE_DELETED = "Schedule deleted";
@@ -86,6 +89,8 @@ export async function scheduleAction({ context, request, url }: ActionArgs) {
       return pause(scope, formData);
     case "schedule-resume":
       return resume(scope, formData);
+    case "schedule-test-send":
+      return testSend({ context, formData, timeZone: scope.timeZone, now: scope.now });
     default:
       return reply(intent, { status: 400, message: SOMETHING_WRONG });
   }
@@ -120,6 +125,13 @@ async function saveSchedule(scope: Scope, intent: "schedule-create" | "schedule-
     const result: SubmissionResult<string[]> = submission.reply({ fieldErrors: ownershipErrors(outcome.error) });
     return reply(intent, { status: 400, result });
   }
+  await recordDebtorEvent(db, {
+    ownerId: scope.ownerId,
+    debtorId: outcome.schedule.debtorId,
+    type: intent === "schedule-create" ? "schedule_created" : "schedule_updated",
+    detail: scheduleEventDetail(outcome.schedule),
+    at: scope.now,
+  });
   await arm(scope.env, outcome.schedule.id, outcome.schedule.nextRunAt ?? scope.now);
   return replyOrRedirect(formData, intent, {
     message: SCHEDULE_SCHEDULED,
@@ -131,7 +143,8 @@ async function saveSchedule(scope: Scope, intent: "schedule-create" | "schedule-
 async function removeSchedule(scope: Scope, formData: FormData) {
   const id = v.safeParse(ScheduleIdSchema, formData.get("id"));
   const db = getDb(scope.env.DB);
-  if (!id.success || !(await getSchedule(db, scope.ownerId, id.output))) {
+  const existing = id.success ? await getSchedule(db, scope.ownerId, id.output) : undefined;
+  if (!id.success || !existing) {
     return reply("schedule-delete", { status: 404, message: SOMETHING_WRONG });
   }
   // The alarm goes first: a schedule row without an alarm is harmless, an alarm without a row too.
@@ -139,6 +152,13 @@ async function removeSchedule(scope: Scope, formData: FormData) {
   if (!(await deleteSchedule(db, scope.ownerId, id.output))) {
     return reply("schedule-delete", { status: 404, message: SOMETHING_WRONG });
   }
+  await recordDebtorEvent(db, {
+    ownerId: scope.ownerId,
+    debtorId: existing.debtorId,
+    type: "schedule_deleted",
+    detail: scheduleEventDetail(existing),
+    at: scope.now,
+  });
   return reply("schedule-delete", { message: SCHEDULE_DELETED, count: 1 });
 }
 

@@ -1,26 +1,34 @@
 import { requireUser } from "~/auth/guard.server";
-import { isTemplateId } from "~/domain/presets";
-import { toTone } from "~/domain/strategies";
+import { getDb } from "~/db/client.server";
+import { getApp } from "~/lib/context.server";
 import { REMINDER_PREVIEW_SAMPLE, renderReminder } from "../../emails/render-reminder";
 import type { Route } from "./+types/schedule.preview";
+import { debtorReminderValues, previewChoice } from "./test-send-action.server";
 
 /**
- * The e-mail preview of the new-schedule page (docs/architecture.md §5): the template rendered on the server
- * with sample values, for a sandboxed iframe. Nothing in it can run script or load from elsewhere.
+ * The e-mail preview of the new-schedule page (docs/architecture.md §5): the template rendered on the
+ * server for a sandboxed iframe. With `debtor_id` (and `organization_id`, `due_date`) it shows that
+ * debtor's real name, outstanding amount, currency and the sender (issue 11, item 5); a debtor that
+ * is not the signed-in user's is never shown: the sample values are. Nothing in it can run script
+ * or load from elsewhere. Its links stay the sample's: a click in the preview changes nothing.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  requireUser(context, url);
-  const template = url.searchParams.get("template") ?? "";
-  const tone = toTone(Number(url.searchParams.get("tone")));
-  if (!isTemplateId(template)) return new Response("Unknown template", { status: 404 });
-  const { html } = await renderReminder({ ...REMINDER_PREVIEW_SAMPLE, template, tone });
+  const user = requireUser(context, url);
+  const choice = previewChoice((name) => url.searchParams.get(name) ?? undefined);
+  if (!choice) return new Response("Unknown template", { status: 404 });
+  const values = await debtorReminderValues(getDb(getApp(context).env.DB), user.id, choice);
+  const props = values
+    ? { ...REMINDER_PREVIEW_SAMPLE, invoiceLink: null, receiverEmail: values.debtor.email, ...values.props }
+    : { ...REMINDER_PREVIEW_SAMPLE, template: choice.template, tone: choice.tone };
+  const { html } = await renderReminder(props);
   return new Response(html, {
     headers: {
       "Content-Type": "text/html; charset=utf-8",
       "Content-Security-Policy":
         "default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; frame-ancestors 'self'; sandbox",
       "X-Content-Type-Options": "nosniff",
-      "Cache-Control": "private, max-age=300",
+      // A debtor's values change when the debtor does: never kept.
+      "Cache-Control": values ? "private, no-store" : "private, max-age=300",
     },
   });
 }

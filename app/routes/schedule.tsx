@@ -6,6 +6,7 @@ import { ScheduleForm, type ScheduleFormWatch } from "~/components/schedules/sch
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
 import { DEFAULT_FREQUENCY } from "~/domain/frequencies";
+import { DEFAULT_PRESET } from "~/domain/presets";
 import { senderDisplayName } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
 import { getApp } from "~/lib/context.server";
@@ -27,7 +28,13 @@ export async function action(args: Route.ActionArgs) {
 
 export default function NewSchedule({ loaderData }: Route.ComponentProps) {
   const { debtors } = loaderData;
-  const [watch, setWatch] = useState<ScheduleFormWatch>({ preset: "", frequency: DEFAULT_FREQUENCY, debtorId: "" });
+  const [watch, setWatch] = useState<ScheduleFormWatch>({
+    preset: DEFAULT_PRESET,
+    frequency: DEFAULT_FREQUENCY,
+    debtorId: "",
+    organizationId: "",
+    dueDate: "",
+  });
   const onWatch = useCallback((w: ScheduleFormWatch) => setWatch(w), []);
   const tone = toTone(debtors.find((d) => String(d.id) === watch.debtorId)?.activeStrategy);
 
@@ -55,7 +62,12 @@ export default function NewSchedule({ loaderData }: Route.ComponentProps) {
               }}
             />
           </div>
-          <EmailPreview presetId={watch.preset} frequency={watch.frequency} tone={tone} />
+          <EmailPreview
+            presetId={watch.preset}
+            frequency={watch.frequency}
+            tone={tone}
+            values={{ debtorId: watch.debtorId, organizationId: watch.organizationId, dueDate: watch.dueDate }}
+          />
         </div>
       )}
     </section>

@@ -1,9 +1,12 @@
 import type { Db } from "~/db/client.server";
-import { listParams, pageCount, pageOffset } from "~/domain/list-params";
+import { listParams, pageCount, pageOffset, scheduleSearchParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { countSchedules, listSchedules, SCHEDULE_PAGE_SIZE, type ScheduleListFilter } from "~/models/schedule.server";
 
-/** The `debtor` and `period` query parameters as a list filter ('' period = all time), and the page. */
+/**
+ * The `debtor`, `period`, `q`, `sort` and `dir` query parameters as a list filter ('' period = all
+ * time), and the page.
+ */
 export function scheduleFilterFromUrl(url: URL, timeZone: string, now = Date.now()) {
   const { debtorId, period, page } = listParams(url.searchParams);
   const range = period ? periodRange(period, now, timeZone) : null;
@@ -11,6 +14,7 @@ export function scheduleFilterFromUrl(url: URL, timeZone: string, now = Date.now
     debtorId,
     createdFrom: range?.from ?? null,
     createdBefore: range?.before ?? null,
+    ...scheduleSearchParams(url.searchParams),
   };
   return { filter, period, page };
 }

@@ -1,8 +1,10 @@
 import { useEffect } from "react";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
+import { ListSearch } from "~/components/lists/list-search";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
+import { scheduleSearchParams } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import type { Route } from "./+types/schedules-list";
@@ -14,7 +16,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const timeZone = requestTimeZone(request);
   if (!user) return { signedIn: false as const, timeZone };
   const data = await loadSchedulesPage(getDb(env.DB), user.id, url, timeZone, true);
-  return { signedIn: true as const, timeZone, ...data };
+  // The search and order the list was loaded with (issue 11, item 6), for the form.
+  return { signedIn: true as const, timeZone, ...data, ...scheduleSearchParams(url.searchParams) };
 }
 
 export default function SchedulesList({ loaderData }: Route.ComponentProps) {
@@ -31,7 +34,7 @@ export default function SchedulesList({ loaderData }: Route.ComponentProps) {
       />
     );
   }
-  const { schedules, total, page, pages, period, timeZone } = loaderData;
+  const { schedules, total, page, pages, period, timeZone, q, sort, dir } = loaderData;
   return (
     <ListPage
       backLabel="Back to Dashboard"
@@ -42,10 +45,28 @@ export default function SchedulesList({ loaderData }: Route.ComponentProps) {
       countTestId="schedule-count"
       page={page}
       pages={pages}
+      search={
+        <ListSearch
+          id="schedules-search"
+          label="Search schedules"
+          placeholder="Debtor's name or e-mail"
+          q={q}
+          sort={sort}
+          dir={dir}
+          sorts={SCHEDULE_SORT_OPTIONS}
+          keep={["debtor", "period"]}
+        />
+      }
     >
       <SchedulesTable schedules={schedules} area="page" headingLevel={1} timeZone={timeZone} period={period} />
     </ListPage>
   );
 }
+
+const SCHEDULE_SORT_OPTIONS = [
+  { value: "created", label: "Created" },
+  { value: "next", label: "Next run" },
+  { value: "debtor", label: "Debtor" },
+] as const;
 
 export const meta: Route.MetaFunction = () => [{ title: "Scheduled reminders · Dunly" }];

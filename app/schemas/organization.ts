@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { missingFieldMessage } from "./missing";
+import { PaymentUrlField } from "./profile";
 
 const ORG_NAME_MESSAGE = "Please enter the name of the organization";
 const ORG_ADDRESS_MESSAGE = "Please enter the address of the organization";
@@ -18,6 +19,8 @@ export const OrganizationSchema = v.object(
       v.nonEmpty(ORG_ADDRESS_MESSAGE),
       v.maxLength(500, "Please use at most 500 characters"),
     ),
+    // Its own 'Pay now' page for reminders sent as the organization; blank: the user's.
+    payment_url: PaymentUrlField,
   },
   missingFieldMessage({ name: ORG_NAME_MESSAGE, address: ORG_ADDRESS_MESSAGE }),
 );

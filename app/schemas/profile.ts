@@ -14,3 +14,36 @@ export const ProfileNameSchema = v.object(
   },
   missingFieldMessage({ full_name: USER_NAME_MESSAGE }),
 );
+
+export const PAYMENT_URL_MESSAGE = "Please enter an https:// link to your payment page";
+export const PAYMENT_URL_MAX = 500;
+
+/** An absolute https URL with a host and no spaces: the only links a 'Pay now' button may open. */
+export function isHttpsUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && url.hostname !== "" && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A payment link (issue 11): the https page of the user's card checkout, PayPal or bank, which
+ * every reminder's 'Pay now' button opens. Optional: blank, absent or null clears it.
+ */
+export const PaymentUrlField = v.pipe(
+  v.optional(v.nullable(v.string(PAYMENT_URL_MESSAGE))),
+  v.transform((s) => s?.trim() || undefined),
+  v.optional(
+    v.pipe(
+      v.string(PAYMENT_URL_MESSAGE),
+      v.maxLength(PAYMENT_URL_MAX, PAYMENT_URL_MESSAGE),
+      v.check(isHttpsUrl, PAYMENT_URL_MESSAGE),
+    ),
+  ),
+);
+
+/** The account's payment link form on /iam/info. */
+export const PaymentLinkSchema = v.object({ payment_url: PaymentUrlField });

@@ -33,9 +33,14 @@ export function EmailLayout({
 }
 
 /** The call-to-action button of every Dunly e-mail. */
-export function EmailButton({ href, children }: { href: string; children: ReactNode }) {
+export function EmailButton({
+  href,
+  children,
+  ...rest
+}: { href: string; children: ReactNode } & { [data: `data-${string}`]: string }) {
   return (
     <Button
+      {...rest}
       href={href}
       style={{
         backgroundColor: "#6d28d9",

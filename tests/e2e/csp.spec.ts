@@ -67,7 +67,8 @@ test("the pages run under the Content-Security-Policy without a single violation
   await page.goto("/schedule");
   await page.getByLabel("Debtor").selectOption({ label: `Cora Policy (${debtorEmail})` });
   await page.getByLabel("Preset").selectOption({ label: "Escalating Reminders" });
-  await expect(page.frameLocator('iframe[title^="Preview:"]').locator("body")).toContainText("John Doe");
+  // The preview shows the chosen debtor's own details.
+  await expect(page.frameLocator('iframe[title^="Preview:"]').locator("body")).toContainText("Cora Policy");
   await page.getByRole("button", { name: "Schedule", exact: true }).click();
   await expect(page).toHaveURL(/\/schedules-list$/);
   await expect(page.getByText("Email reminder scheduled.")).toBeVisible();

@@ -40,7 +40,7 @@ test("a new schedule can be created without JavaScript", async ({ browser, page 
   await plain.getByLabel("Frequency").selectOption("weekly");
   await plain.getByRole("button", { name: "Schedule" }).click();
   await expect(plain.getByText("Please select a debtor")).toBeVisible();
-  await expect(plain.getByText("Please select a preset")).toBeVisible();
+  await expect(plain.getByLabel("Preset")).toHaveValue("FRIENDLY_REMINDER");
   await expect(plain.getByLabel("Frequency")).toHaveValue("weekly");
 
   await plain.getByLabel("Debtor").selectOption({ label: "Nora Nojs (nora@example.com)" });

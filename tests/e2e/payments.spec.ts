@@ -46,7 +46,9 @@ test("a recorded payment in full shows 'Paid' and completes the debtor's schedul
   await dialog.getByRole("button", { name: "Add payment" }).click();
   await expect(page.getByText("Payment recorded.").first()).toBeVisible();
   await expect(dialog.getByTestId("debtor-balance")).toHaveText("Still owed: $100.00 of $120.50");
-  await expect(dialog.getByRole("listitem").filter({ hasText: "Bank transfer" })).toContainText("$20.50");
+  await expect(
+    dialog.getByRole("list", { name: "Payments" }).getByRole("listitem").filter({ hasText: "Bank transfer" }),
+  ).toContainText("$20.50");
 
   // More than is owed: the message under the field, the amount kept.
   await dialog.getByLabel("Amount", { exact: true }).fill("100.01");

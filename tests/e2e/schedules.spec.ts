@@ -16,10 +16,10 @@ test("a 'now' schedule: field errors, then created, listed and its e-mail arrive
   await page.goto("/schedule");
   await expect(page.getByRole("heading", { name: "New schedule" })).toBeVisible();
   await expect(page.getByLabel("Send as", { exact: true })).toBeDisabled();
-  // Nothing chosen: the server-side schema's messages show under the fields.
+  // The preset starts on the default; no debtor chosen: the schema's message shows under the field.
+  await expect(page.getByLabel("Preset")).toHaveValue("FRIENDLY_REMINDER");
   await page.getByRole("button", { name: "Schedule", exact: true }).click();
   await expect(page.getByText("Please select a debtor")).toBeVisible();
-  await expect(page.getByText("Please select a preset")).toBeVisible();
 
   await page.getByLabel("Debtor").selectOption({ label: `Nora Now (${debtorEmail})` });
   await page.getByLabel("Preset").selectOption({ label: "Single Reminder" });
@@ -46,8 +46,8 @@ test("the preview switches templates and follows the preset and frequency", asyn
   await signIn(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Pia Preview", uniqueEmail("preview-debtor"), "99", "3");
   await page.goto("/schedule");
-  await expect(page.getByText("Choose a preset to preview its e-mails.")).toBeVisible();
-  await page.getByLabel("Preset").selectOption({ label: "Escalating Reminders" });
+  // The default preset is previewed at once.
+  await expect(page.getByRole("heading", { name: "Escalating Reminders" })).toBeVisible();
   const templates = page.getByRole("list", { name: "Templates" });
   await expect(templates.getByRole("button")).toHaveText([
     "1. Initial Email",

@@ -48,6 +48,7 @@ describe("GET /api/debtors", () => {
         active_strategy: 2,
         status: "active",
         time_zone: "UTC",
+        invoice_number: null,
         emails_sent: 2,
       },
       expect.objectContaining({ id: b.id, full_name: "Beta", debt: 3, emails_sent: 0, active_strategy: 1 }),

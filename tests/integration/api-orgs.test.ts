@@ -18,8 +18,8 @@ describe("GET /api/org", () => {
     const { status, body } = await apiJson("GET", `/org?fb_uuid=${userId}`, { cookie });
     expect(status).toBe(200);
     expect(body).toEqual([
-      { id: a.id, name: "First Org", address: "A street", fb_uuid: userId },
-      { id: b.id, name: "Second Org", address: "B street", fb_uuid: userId },
+      { id: a.id, name: "First Org", address: "A street", payment_url: null, fb_uuid: userId },
+      { id: b.id, name: "Second Org", address: "B street", payment_url: null, fb_uuid: userId },
     ]);
   });
 
@@ -53,7 +53,7 @@ describe("POST /api/org/add", () => {
     expect(body).toEqual({
       success: true,
       error: null,
-      data: { id: expect.any(Number), name: "Acme", address: "1 Main St", fb_uuid: userId },
+      data: { id: expect.any(Number), name: "Acme", address: "1 Main St", payment_url: null, fb_uuid: userId },
     });
     expect(await orgRow(body.data.id)).toMatchObject({ owner_id: userId, name: "Acme", address: "1 Main St" });
   });
@@ -127,7 +127,7 @@ describe("PUT /api/org/edit", () => {
     expect(body).toEqual({
       success: true,
       error: null,
-      data: { id: org.id, name: "Renamed", address: "New address", fb_uuid: userId },
+      data: { id: org.id, name: "Renamed", address: "New address", payment_url: null, fb_uuid: userId },
     });
     expect(await orgRow(org.id)).toMatchObject({ name: "Renamed", address: "New address", owner_id: userId });
   });

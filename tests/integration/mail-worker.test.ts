@@ -26,9 +26,15 @@ function message(over: Partial<ReminderMessage> = {}): ReminderMessage {
     dueDate: "2027-03-05",
     locale: "en",
     unsubscribeUrl: UNSUBSCRIBE_URL,
+    payUrl: null,
+    paidUrl: PAID_URL,
+    invoiceNumber: null,
     ...over,
   };
 }
+
+/** An "I've paid" link as app/lib/paid-claim.server.ts makes them: origin, /p/, key "." signature. */
+const PAID_URL = "https://dunly.test/p/0123456789abcdef0123456789abcdef.ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210_-ZyXw";
 
 /** An opt-out link as app/lib/opt-out.server.ts makes them: origin, /u/, key "." signature. */
 const UNSUBSCRIBE_URL =
@@ -61,12 +67,34 @@ describe("MailWorker.sendReminder", () => {
     expect(html).toContain("mailto:sally@example.com");
     expect(text).toContain("Hi Pat Payer,");
     expect(text).toContain("€50.00");
-    // No markup; the opt-out URL is shown in angle brackets (RFC 3986, appendix C).
-    expect(text.replace(`<${UNSUBSCRIBE_URL}>`, "")).not.toMatch(/<\/?[a-z][^>]*>/i);
+    // No markup; the opt-out and "I've paid" URLs are shown in angle brackets (RFC 3986, appendix C).
+    expect(text).toContain(`I've paid <${PAID_URL}>`);
+    expect(text.replace(`<${UNSUBSCRIBE_URL}>`, "").replace(`<${PAID_URL}>`, "")).not.toMatch(/<\/?[a-z][^>]*>/i);
 
     const delivered = await resendDelivered(m.to);
     expect(delivered).toHaveLength(1);
     expect(result.ok && result.id).toBe(delivered[0]!.id);
+  });
+
+  it("carries 'Pay now' (when given), the invoice number and the \"I've paid\" link, in the HTML and the text", async () => {
+    const payUrl = "https://pay.example.com/sally";
+    const m = message({ payUrl, invoiceNumber: "INV-3" });
+    expect(await env.MAILER.sendReminder(m, uniqueKey())).toMatchObject({ ok: true, via: "resend" });
+    const [req] = await resendRequests(m.to);
+    const html = String(req!.body.html);
+    const text = String(req!.body.text);
+    expect(req!.body.subject).toBe("Friendly reminder: invoice INV-3 for €50.00");
+    expect(html).toMatch(/<a [^>]*href="https:\/\/pay\.example\.com\/sally"[^>]*>[\s\S]*?Pay now[\s\S]*?<\/a>/);
+    expect(html).toMatch(/<a [^>]*href="https:\/\/dunly\.test\/p\/0123456789abcdef[^"]*"[^>]*>I&#x27;ve paid<\/a>/);
+    expect(text).toContain(`Pay now <${payUrl}>`);
+    expect(text).toContain("Invoice: INV-3");
+    expect(text).toContain(`I've paid <${PAID_URL}>`);
+
+    const none = message();
+    await env.MAILER.sendReminder(none, uniqueKey());
+    const [plain] = await resendRequests(none.to);
+    expect(String(plain!.body.html)).not.toContain("Pay now");
+    expect(String(plain!.body.text)).toContain(`I've paid <${PAID_URL}>`);
   });
 
   it("carries the opt-out link: List-Unsubscribe and one-click List-Unsubscribe-Post headers, and 'Stop them here' in the HTML and the text", async () => {

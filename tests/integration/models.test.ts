@@ -200,6 +200,7 @@ describe("debtor model", () => {
       active_strategy: 1,
       status: "active",
       time_zone: "UTC",
+      invoice_number: null,
       emails_sent: 1,
     });
     // A row without a count (a fresh insert) reports 0 sent.
@@ -218,7 +219,7 @@ describe("organization model", () => {
 
   it("createOrganization stores the owner's organization and returns id, name and address", async () => {
     const org = await createOrganization(db(), owner, { name: "Acme", address: "1 Road\nTown" });
-    expect(org).toEqual({ id: expect.any(Number), name: "Acme", address: "1 Road\nTown" });
+    expect(org).toEqual({ id: expect.any(Number), name: "Acme", address: "1 Road\nTown", paymentUrl: null });
     expect(await orgRow(org.id)).toMatchObject({ owner_id: owner, name: "Acme", address: "1 Road\nTown" });
   });
 
@@ -227,8 +228,8 @@ describe("organization model", () => {
     const b = await createOrganization(db(), owner, { name: "B", address: "b" });
     await createOrganization(db(), other, { name: "C", address: "c" });
     expect(await listOrganizations(db(), owner)).toEqual([
-      { id: a.id, name: "A", address: "a" },
-      { id: b.id, name: "B", address: "b" },
+      { id: a.id, name: "A", address: "a", paymentUrl: null },
+      { id: b.id, name: "B", address: "b", paymentUrl: null },
     ]);
     expect((await listOrganizations(db(), other)).map((o) => o.name)).toEqual(["C"]);
   });
@@ -236,7 +237,12 @@ describe("organization model", () => {
   it("getOrganization finds only the owner's", async () => {
     const mine = await createOrganization(db(), owner, { name: "Mine", address: "x" });
     const theirs = await createOrganization(db(), other, { name: "Theirs", address: "y" });
-    expect(await getOrganization(db(), owner, mine.id)).toEqual({ id: mine.id, name: "Mine", address: "x" });
+    expect(await getOrganization(db(), owner, mine.id)).toEqual({
+      id: mine.id,
+      name: "Mine",
+      address: "x",
+      paymentUrl: null,
+    });
     expect(await getOrganization(db(), owner, theirs.id)).toBeUndefined();
     expect(await getOrganization(db(), owner, 987654321)).toBeUndefined();
   });
@@ -248,6 +254,7 @@ describe("organization model", () => {
       id: mine.id,
       name: "Mine 2",
       address: "x2",
+      paymentUrl: null,
     });
     expect(await orgRow(mine.id)).toMatchObject({ name: "Mine 2", address: "x2" });
     expect(await updateOrganization(db(), owner, theirs.id, { name: "Hijacked", address: "z" })).toBeUndefined();
@@ -269,8 +276,12 @@ describe("organization model", () => {
       id: 7,
       name: "N",
       address: "A",
+      payment_url: null,
       fb_uuid: owner,
     });
+    expect(
+      organizationToJson({ id: 7, name: "N", address: "A", paymentUrl: "https://pay.example.com/n" }, owner),
+    ).toMatchObject({ payment_url: "https://pay.example.com/n" });
   });
 });
 

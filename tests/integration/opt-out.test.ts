@@ -151,6 +151,9 @@ describe("the opt-out link", () => {
       amountCents: debtor.debtCents,
       currency: debtor.currency,
       unsubscribeUrl: url,
+      payUrl: null,
+      paidUrl: url.replace("/u/", "/p/"),
+      invoiceNumber: null,
     };
     const result = await env.MAILER.sendReminder(message, `opt-out-${Date.now()}-${Math.random()}`);
     expect(result).toMatchObject({ ok: true, via: "resend" });

@@ -64,7 +64,7 @@ describe("/schedule", () => {
     const html = await pageText(await get("/schedule", { cookie: a.cookie }));
     expect(html).not.toContain("Add a debtor to get started");
     expect(html).toContain("New schedule");
-    for (const text of ["Pickable Paula", "Pickable Peter", "Pickable Org", "Select a preset"])
+    for (const text of ["Pickable Paula", "Pickable Peter", "Pickable Org", "Escalating Reminders"])
       expect(html).toContain(text);
     expect(html).not.toContain("Someone Else's Debtor");
     const data = await loaderData("/schedule", "routes/schedule", a.cookie);

@@ -32,6 +32,9 @@ function reminder(): ReminderMessage {
     dueDate: "2027-03-05",
     locale: "en",
     unsubscribeUrl: "https://dunly.app/u/0123456789abcdef0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCd",
+    payUrl: null,
+    paidUrl: "https://dunly.app/p/0123456789abcdef0123456789abcdef.ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210_-ZyXw",
+    invoiceNumber: null,
   };
 }
 

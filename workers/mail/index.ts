@@ -1,6 +1,7 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { render, toPlainText } from "@react-email/render";
 import { createElement, type ReactElement } from "react";
+import { oneLine } from "../../app/domain/header-safe";
 import PasswordChangedEmail, {
   type PasswordChangedEmailProps,
   passwordChangedSubject,
@@ -23,6 +24,17 @@ export interface ReminderMessage extends ReminderEmailProps {
    * reminder leaves without one.
    */
   unsubscribeUrl: string;
+  /**
+   * The sender's payment page (the organization's when sent as one, else the user's): the 'Pay
+   * now' button. Null: no button.
+   */
+  payUrl: string | null;
+  /** The debtor's signed "I've paid" page (app/lib/paid-claim.server.ts `paidClaimLink`). */
+  paidUrl: string;
+  /** The debtor's invoice number, shown in the subject and the details; null: none. */
+  invoiceNumber: string | null;
+  /** Put before the subject, e.g. "[Test] " for a test send to the user's own address. */
+  subjectPrefix?: string;
 }
 
 /** An e-mail from Dunly itself to an account's own address (not an RPC method). */
@@ -60,6 +72,7 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
     let rendered: { subject: string; html: string; text: string };
     try {
       rendered = await renderReminder(message);
+      if (message.subjectPrefix) rendered.subject = oneLine(`${message.subjectPrefix}${rendered.subject}`);
     } catch (error) {
       return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
     }

@@ -10,7 +10,7 @@ import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
 import type { debtorAction } from "~/routes/debtor-action.server";
-import { DebtorSchema } from "~/schemas/debtor";
+import { CURRENCIES, DebtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
 
 export interface DebtorFormValues {
   id: number;
@@ -20,6 +20,8 @@ export interface DebtorFormValues {
   debt: number;
   active_strategy: number;
   time_zone: string;
+  invoice_number: string | null;
+  currency: string;
 }
 
 /** The browser's IANA zone ("" where Intl cannot tell). */
@@ -72,14 +74,22 @@ export function DebtorForm({
           debt: String(debtor.debt),
           active_strategy: String(debtor.active_strategy),
           time_zone: debtor.time_zone,
+          invoice_number: debtor.invoice_number ?? "",
+          currency: debtor.currency,
         }
       : // The form only renders in a dialog, on the client: the browser's own zone is known.
-        { active_strategy: "1", time_zone: browserTimeZone() },
+        { active_strategy: "1", time_zone: browserTimeZone(), currency: "" },
   });
   // Suggestions for the zone field, listed once per form.
   const [zones] = useState(knownTimeZones);
   const zonesId = `${form.id}-time-zones`;
   const zoneHelpId = `${form.id}-time-zone-help`;
+  const currencyHelpId = `${form.id}-currency-help`;
+  // A debtor's currency outside the list (written before it existed) stays choosable.
+  const currencies: string[] =
+    debtor && !(CURRENCIES as readonly string[]).includes(debtor.currency)
+      ? [debtor.currency, ...CURRENCIES]
+      : [...CURRENCIES];
 
   const nameLabel = kind === "company" ? "Company name" : "Full Name";
   return (
@@ -110,6 +120,35 @@ export function DebtorForm({
         inputMode="decimal"
         step="0.01"
       />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField meta={fields.currency} label="Currency">
+          <select
+            {...getSelectProps(fields.currency, { ariaDescribedBy: debtor ? undefined : currencyHelpId })}
+            key={fields.currency.key}
+            className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
+          >
+            {!debtor && <option value="">Your usual currency</option>}
+            {currencies.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+          {!debtor && (
+            <p id={currencyHelpId} className="mt-1 text-xs text-muted">
+              Your usual currency is that of the debtor you added last (USD for your first).
+            </p>
+          )}
+        </FormField>
+        <InputField
+          meta={fields.invoice_number}
+          type="text"
+          label="Invoice number (optional)"
+          placeholder="e.g. INV-2026-001"
+          autoComplete="off"
+          maxLength={INVOICE_NUMBER_MAX}
+        />
+      </div>
       {/* Side by side where there is room: the dialog stays short enough not to scroll on a laptop. */}
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField meta={fields.active_strategy} label="Strategy">
@@ -148,7 +187,8 @@ export function DebtorForm({
         </FormField>
       </div>
       <FormError form={form} />
-      <div className="flex justify-end gap-2">
+      {/* Sticky at the dialog's bottom: a field error that appears on blur never moves Save away from the pointer. */}
+      <div className="sticky -bottom-6 -mx-6 -mb-6 flex justify-end gap-2 border-t border-border bg-surface px-6 py-4">
         {onCancel && (
           <Button type="button" variant="outline" onClick={onCancel}>
             Cancel

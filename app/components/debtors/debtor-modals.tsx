@@ -11,6 +11,7 @@ import type { debtorAction } from "~/routes/debtor-action.server";
 import { DebtorForm } from "./debtor-form";
 import { DebtorPayments } from "./debtor-payments";
 import { DebtorStatusBadge } from "./debtor-status";
+import { DebtorTimeline } from "./debtor-timeline";
 import { type DebtorView, owedCents } from "./debtor-view";
 import { OptOutNotice } from "./opt-out-notice";
 
@@ -86,6 +87,14 @@ export function ConfigureDebtorModal({
               <dd>{formatMoney(debtor.paidCents, debtor.currency)}</dd>
               <dt className="text-muted">Owed</dt>
               <dd>{formatMoney(owedCents(debtor), debtor.currency)}</dd>
+              <dt className="text-muted">Currency</dt>
+              <dd>{debtor.currency}</dd>
+              {debtor.invoiceNumber && (
+                <>
+                  <dt className="text-muted">Invoice</dt>
+                  <dd className="break-all">{debtor.invoiceNumber}</dd>
+                </>
+              )}
               <dt className="text-muted">Strategy</dt>
               <dd>{strategyLabel(debtor.activeStrategy)}</dd>
               <dt className="text-muted">Time zone</dt>
@@ -94,6 +103,7 @@ export function ConfigureDebtorModal({
           </DetailsStep>
           {debtor.status === "opted_out" && <OptOutNotice debtorId={debtor.id} email={debtor.email} area={area} />}
           <DebtorPayments debtor={debtor} onResult={(data) => toastFor(data, area)} />
+          <DebtorTimeline debtor={debtor} />
         </>
       )}
       {debtor && view === "edit" && (
@@ -106,6 +116,8 @@ export function ConfigureDebtorModal({
             debt: fromCents(debtor.debtCents),
             active_strategy: debtor.activeStrategy,
             time_zone: debtor.timeZone,
+            invoice_number: debtor.invoiceNumber,
+            currency: debtor.currency,
           }}
           onCancel={() => setView("details")}
           onDone={(data) => {

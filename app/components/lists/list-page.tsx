@@ -29,7 +29,10 @@ export function SignedOutList({
   );
 }
 
-/** A signed-in list page: a link back to the dashboard and the number of entries, the list (`children`), the pager. */
+/**
+ * A signed-in list page: a link back to the dashboard and the number of entries, the search and
+ * order form (`search`), the list (`children`), the pager.
+ */
 export function ListPage({
   backLabel,
   total,
@@ -38,6 +41,7 @@ export function ListPage({
   countTestId,
   page,
   pages,
+  search,
   children,
 }: {
   backLabel: string;
@@ -47,6 +51,7 @@ export function ListPage({
   countTestId: string;
   page: number;
   pages: number;
+  search?: ReactNode;
   children: ReactNode;
 }) {
   return (
@@ -59,6 +64,7 @@ export function ListPage({
           {total} {total === 1 ? singular : plural}
         </p>
       </div>
+      {search}
       {children}
       <Pager page={page} pages={pages} />
     </div>

@@ -1,16 +1,39 @@
-import { Loader2 } from "lucide-react";
+import { Loader2, Send } from "lucide-react";
 import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
+import { notify } from "~/components/toast";
+import { Button } from "~/components/ui/button";
 import { frequencyLabel } from "~/domain/frequencies";
 import { getPreset } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
+import { useFormResult } from "~/lib/use-form-result";
 import { cn } from "~/lib/utils";
+import type { scheduleAction } from "~/routes/schedule-action.server";
+
+/** Whose values the preview shows and a test send uses; all "" for the sample. */
+export interface PreviewValues {
+  debtorId: string;
+  organizationId: string;
+  dueDate: string;
+}
 
 /**
  * The e-mail preview beside the new-schedule form (docs/product-spec.md §2): preset name and description, the
  * frequency, the preset's templates as a list to click, and the selected template rendered by the
- * server with sample values into a sandboxed frame (no scripts, no same-origin access).
+ * server into a sandboxed frame (no scripts, no same-origin access): with the chosen debtor's real
+ * values, else sample ones. "Send me a test" e-mails it to the user's own address (issue 11, item 5).
  */
-export function EmailPreview({ presetId, frequency, tone }: { presetId: string; frequency: string; tone: number }) {
+export function EmailPreview({
+  presetId,
+  frequency,
+  tone,
+  values = { debtorId: "", organizationId: "", dueDate: "" },
+}: {
+  presetId: string;
+  frequency: string;
+  tone: number;
+  values?: PreviewValues;
+}) {
   const preset = getPreset(presetId);
   const [templateId, setTemplateId] = useState<string | null>(null);
   const selected = preset?.templates.find((t) => t.id === templateId) ?? preset?.templates[0];
@@ -24,12 +47,17 @@ export function EmailPreview({ presetId, frequency, tone }: { presetId: string; 
     setTemplateId(null);
   }
   const selectedId = selected?.id;
+  const { debtorId, organizationId, dueDate } = values;
   useEffect(() => {
     if (!selectedId) return;
     const controller = new AbortController();
     setHtml(null);
     setFailed(false);
-    fetch(`/schedule/preview?template=${selectedId}&tone=${tone}`, { signal: controller.signal })
+    const query = new URLSearchParams({ template: selectedId, tone: String(tone) });
+    if (debtorId) query.set("debtor_id", debtorId);
+    if (organizationId) query.set("organization_id", organizationId);
+    if (dueDate) query.set("due_date", dueDate);
+    fetch(`/schedule/preview?${query}`, { signal: controller.signal })
       .then((res) => (res.ok ? res.text() : Promise.reject(new Error(String(res.status)))))
       .then(setHtml)
       .catch((error: unknown) => {
@@ -39,7 +67,7 @@ export function EmailPreview({ presetId, frequency, tone }: { presetId: string; 
         }
       });
     return () => controller.abort();
-  }, [selectedId, tone]);
+  }, [selectedId, tone, debtorId, organizationId, dueDate]);
 
   if (!preset || !selected) {
     return (
@@ -101,6 +129,41 @@ export function EmailPreview({ presetId, frequency, tone }: { presetId: string; 
           <iframe title={`Preview: ${selected.name}`} sandbox="" srcDoc={html} className="h-[28rem] w-full" />
         )}
       </div>
+      <p className="text-xs text-muted" data-testid="preview-values">
+        {debtorId
+          ? "Shown with the chosen debtor's details."
+          : "Shown with sample details: choose a debtor to see theirs."}
+      </p>
+      <TestSendForm template={selected.id} tone={tone} values={values} />
     </section>
+  );
+}
+
+/**
+ * "Send me a test": the previewed template and tone with the chosen debtor's details, to the user's
+ * own address. It counts toward the daily quota; the answer is a toast.
+ */
+function TestSendForm({ template, tone, values }: { template: string; tone: number; values: PreviewValues }) {
+  const fetcher = useFetcher<typeof scheduleAction>();
+  const busy = fetcher.state !== "idle";
+  useFormResult(fetcher, ["schedule-test-send"], (data) => {
+    if (data.message) notify(data.ok ? "success" : "error", data.message);
+  });
+  return (
+    <fetcher.Form method="post" action="/schedule" className="flex flex-wrap items-center gap-3">
+      <input type="hidden" name="intent" value="schedule-test-send" />
+      <input type="hidden" name="template" value={template} />
+      <input type="hidden" name="tone" value={tone} />
+      <input type="hidden" name="debtor_id" value={values.debtorId} />
+      <input type="hidden" name="organization_id" value={values.organizationId} />
+      <input type="hidden" name="due_date" value={values.dueDate} />
+      <Button type="submit" variant="outline" disabled={busy} aria-describedby="test-send-note">
+        {busy ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
+        Send me a test
+      </Button>
+      <p id="test-send-note" className="text-xs text-muted">
+        Sends this e-mail to your own address. It counts toward your daily quota.
+      </p>
+    </fetcher.Form>
   );
 }

@@ -24,9 +24,11 @@ export function stateNote(
   // Its current occurrence is held back (contact rules, sending limits): why, and when it goes.
   if (state === "ENABLED" && waiting) return `Held back: ${waiting}`;
   if (state === "DISABLED") {
-    return stoppedReason === "bounced"
-      ? "Paused: the debtor's address bounced."
-      : "Paused: no reminders are sent until you resume it.";
+    if (stoppedReason === "bounced") return "Paused: the debtor's address bounced.";
+    if (stoppedReason === "paid_claimed") {
+      return "Paused: the debtor says they have paid. Confirm the payment or resume reminders on the dashboard.";
+    }
+    return "Paused: no reminders are sent until you resume it.";
   }
   if (state === "COMPLETED" && stoppedReason === "opted_out") return "Stopped: the debtor opted out of reminders.";
   if (state === "COMPLETED" && stoppedReason === "paid") return "Stopped: the debtor has paid.";

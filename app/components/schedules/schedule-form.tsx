@@ -9,7 +9,7 @@ import { DatePicker } from "~/components/ui/date-picker";
 import { FormError } from "~/components/ui/field";
 import { FieldError, Label } from "~/components/ui/input";
 import { DEFAULT_FREQUENCY, FREQUENCIES } from "~/domain/frequencies";
-import { PRESETS } from "~/domain/presets";
+import { DEFAULT_PRESET, PRESETS } from "~/domain/presets";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import type { scheduleAction } from "~/routes/schedule-action.server";
@@ -31,11 +31,15 @@ export interface ScheduleFormValues {
   dueDate: string | null;
 }
 
-/** What the preview beside the form follows. */
+/** What the preview beside the form follows (and a test send uses). */
 export interface ScheduleFormWatch {
   preset: string;
   frequency: string;
   debtorId: string;
+  /** The sending organization on the Company tab; "" on the Person tab. */
+  organizationId: string;
+  /** "YYYY-MM-DD" or "". */
+  dueDate: string;
 }
 
 const selectClass =
@@ -81,33 +85,48 @@ export function ScheduleForm({
   const [kind, setKind] = useState<"person" | "company">(
     (typed("kind") ?? (schedule?.organizationId ? "company" : "person")) === "company" ? "company" : "person",
   );
-  const [watch, setWatch] = useState<ScheduleFormWatch>({
-    preset: typed("preset") ?? schedule?.preset ?? "",
+  const defaultOrganization = schedule?.organizationId
+    ? String(schedule.organizationId)
+    : organizations[0]
+      ? String(organizations[0].id)
+      : "";
+  const [watch, setWatch] = useState<Omit<ScheduleFormWatch, "organizationId">>({
+    // A new schedule starts on the default preset (docs/product-spec.md §9).
+    preset: typed("preset") ?? schedule?.preset ?? DEFAULT_PRESET,
     frequency: typed("frequency") ?? schedule?.frequency ?? DEFAULT_FREQUENCY,
     debtorId: typed("debtor_id") ?? (schedule ? String(schedule.debtorId) : ""),
+    dueDate: typed("due_date") ?? schedule?.dueDate ?? "",
   });
+  const [organizationId, setOrganizationId] = useState(typed("organization_id") ?? defaultOrganization);
   const [form, fields] = useForm({
     id: schedule ? `schedule-edit-${schedule.id}` : "schedule-new",
     lastResult: busy ? undefined : reply?.result,
     defaultValue: {
       debtor_id: schedule ? String(schedule.debtorId) : "",
-      preset: schedule?.preset ?? "",
+      preset: schedule?.preset ?? DEFAULT_PRESET,
       frequency: schedule?.frequency ?? DEFAULT_FREQUENCY,
-      organization_id: schedule?.organizationId
-        ? String(schedule.organizationId)
-        : organizations[0]
-          ? String(organizations[0].id)
-          : "",
+      organization_id: defaultOrganization,
     },
     onValidate: ({ formData }) => parseWithValibot(formData, { schema: ScheduleSchema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });
 
-  useEffect(() => onWatch?.(watch), [watch, onWatch]);
+  const sendingAs = kind === "company" ? organizationId : "";
+  useEffect(() => onWatch?.({ ...watch, organizationId: sendingAs }), [watch, sendingAs, onWatch]);
 
-  const update = (key: keyof ScheduleFormWatch) => (event: React.ChangeEvent<HTMLSelectElement>) =>
+  const update = (key: "preset" | "frequency" | "debtorId") => (event: React.ChangeEvent<HTMLSelectElement>) =>
     setWatch((w) => ({ ...w, [key]: event.target.value }));
+  // The date picker keeps its value in a hidden `due_date` input and fires no change event: read
+  // it after any interaction with the form (its calendar popup's events bubble here too).
+  const readDueDate = (event: React.SyntheticEvent<HTMLFormElement>) => {
+    const formElement = event.currentTarget;
+    setTimeout(() => {
+      const value = new FormData(formElement).get("due_date");
+      const dueDate = typeof value === "string" ? value : "";
+      setWatch((w) => (w.dueDate === dueDate ? w : { ...w, dueDate }));
+    }, 0);
+  };
   const noOrganizations = kind === "company" && organizations.length === 0;
 
   return (
@@ -138,7 +157,15 @@ export function ScheduleForm({
           . to send emails as a company.
         </p>
       ) : (
-        <fetcher.Form method="post" action={action} {...getFormProps(form)} className="flex flex-col gap-4">
+        <fetcher.Form
+          method="post"
+          action={action}
+          {...getFormProps(form)}
+          className="flex flex-col gap-4"
+          onKeyUp={readDueDate}
+          onClick={readDueDate}
+          onBlur={readDueDate}
+        >
           <input type="hidden" name="intent" value={intent} />
           {redirectTo && <input type="hidden" name="redirectTo" value={redirectTo} />}
           {schedule && <input type="hidden" name="id" value={schedule.id} />}
@@ -159,6 +186,7 @@ export function ScheduleForm({
                   {...getSelectProps(fields.organization_id)}
                   key={fields.organization_id.key}
                   className={selectClass}
+                  onChange={(event) => setOrganizationId(event.target.value)}
                 >
                   {organizations.map((o) => (
                     <option key={o.id} value={o.id}>
@@ -195,7 +223,6 @@ export function ScheduleForm({
               className={selectClass}
               onChange={update("preset")}
             >
-              <option value="">Select a preset</option>
               {PRESETS.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.name}

@@ -1,22 +1,24 @@
-import { getFormProps, getTextareaProps } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { Plus } from "lucide-react";
 import { useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
 import { type ActionResult, isActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
 import type { organizationAction } from "~/routes/organization-action.server";
 import { OrganizationSchema } from "~/schemas/organization";
 
-type Org = { id: number; name: string; address: string };
+type Org = { id: number; name: string; address: string; paymentUrl?: string | null };
 
 function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
   const fetcher = useFetcher<typeof organizationAction>();
   const busy = fetcher.state !== "idle";
   const [confirming, setConfirming] = useState(false);
+  const payHelpId = `${org ? `org-${org.id}` : "org-new"}-payment-url-help`;
   const reply = useFormResult(fetcher, org ? ["org-edit", "org-delete"] : ["org-add"], (data) => {
     if (data.ok) {
       notify("success", data.message ?? "Saved");
@@ -26,7 +28,7 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
   const [form, fields] = useValibotForm(OrganizationSchema, {
     id: org ? `org-${org.id}` : "org-new",
     lastResult: busy ? undefined : reply?.result,
-    defaultValue: { name: org?.name ?? "", address: org?.address ?? "" },
+    defaultValue: { name: org?.name ?? "", address: org?.address ?? "", payment_url: org?.paymentUrl ?? "" },
   });
 
   if (org && confirming) {
@@ -64,6 +66,21 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
           rows={3}
           className="mt-1 w-full rounded-md border border-border bg-background px-3 py-2 text-sm aria-[invalid=true]:border-danger"
         />
+      </FormField>
+      <FormField meta={fields.payment_url} label="Payment link (optional)">
+        <Input
+          {...getInputProps(fields.payment_url, { type: "text", ariaDescribedBy: payHelpId })}
+          key={fields.payment_url.key}
+          className="mt-1"
+          placeholder="https://"
+          autoComplete="url"
+          inputMode="url"
+          spellCheck={false}
+        />
+        <p id={payHelpId} className="mt-1 text-xs text-muted">
+          The 'Pay now' button of reminders sent as this organization opens it. Leave it empty to use the payment link
+          of your profile.
+        </p>
       </FormField>
       <FormError form={form} />
       <div className="flex flex-wrap gap-2">
@@ -128,6 +145,11 @@ export function OrgManager({ organizations }: { organizations: Org[] }) {
                 <div className="min-w-0">
                   <p className="font-semibold">{o.name}</p>
                   <p className="whitespace-pre-line text-sm text-muted">{o.address}</p>
+                  {o.paymentUrl && (
+                    <p className="mt-1 break-all text-sm">
+                      <span className="text-muted">Payment link:</span> {o.paymentUrl}
+                    </p>
+                  )}
                 </div>
                 <Button variant="outline" size="sm" onClick={() => setOpen(o.id)} aria-label={`Edit ${o.name}`}>
                   Edit

@@ -1,0 +1,237 @@
+import {
+  Ban,
+  CalendarClock,
+  CircleDollarSign,
+  Clock,
+  FileUp,
+  Mail,
+  MailWarning,
+  Pause,
+  Play,
+  ShieldCheck,
+} from "lucide-react";
+import { useEffect, useId } from "react";
+import { Link, useFetcher } from "react-router";
+import { formatMoney } from "~/domain/money";
+import { templateName } from "~/domain/presets";
+import { strategyLabel } from "~/domain/strategies";
+import { formatInstant } from "~/domain/time-zone";
+import type { DebtorTimeline as Timeline, TimelineEntry, UpcomingSend } from "~/models/timeline.server";
+import type { loader as timelineLoader } from "~/routes/debtors.timeline";
+
+/** "Mar 5, 2026" for "2026-03-05" (a calendar date: no zone shifts it). */
+function formatDate(date: string) {
+  const [y, m, d] = date.split("-").map(Number);
+  if (!y || !m || !d) return date;
+  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(Date.UTC(y, m - 1, d));
+}
+
+const EMAIL_LABELS: Record<string, string> = {
+  sent: "Reminder sent",
+  sending: "Reminder sending",
+  failed: "Reminder not sent",
+  bounced: "Reminder bounced",
+  complained: "Reminder marked as spam",
+};
+
+const EVENT_LABELS: Record<string, string> = {
+  opted_out: "Opted out",
+  consent_renewed: "Consent to reminders renewed",
+  bounced: "Address bounced",
+  complained: "Marked a reminder as spam",
+  paid_claimed: "Said they have paid",
+  paid_claim_confirmed: "Payment claim confirmed",
+  reminders_resumed: "Reminders resumed",
+  schedule_created: "Schedule created",
+  schedule_updated: "Schedule changed",
+  schedule_paused: "Schedule paused",
+  schedule_resumed: "Schedule resumed",
+  schedule_deleted: "Schedule deleted",
+  imported: "Imported from CSV",
+};
+
+const EVENT_ICONS: Record<string, typeof Mail> = {
+  opted_out: Ban,
+  consent_renewed: ShieldCheck,
+  bounced: MailWarning,
+  complained: MailWarning,
+  paid_claimed: CircleDollarSign,
+  paid_claim_confirmed: CircleDollarSign,
+  reminders_resumed: Play,
+  schedule_created: CalendarClock,
+  schedule_updated: CalendarClock,
+  schedule_paused: Pause,
+  schedule_resumed: Play,
+  schedule_deleted: CalendarClock,
+  imported: FileUp,
+};
+
+/** One entry as readable text: the headline, a detail line (or null), and whether it is bad news. */
+export function describeEntry(
+  e: TimelineEntry,
+  currency: string,
+): { title: string; detail: string | null; tone: "bad" | "plain"; Icon: typeof Mail } {
+  switch (e.kind) {
+    case "email": {
+      const what = `${templateName(e.template)} · ${strategyLabel(e.tone)}`;
+      if (e.status === "deferred")
+        return { title: `Held back: ${e.error ?? ""}`.trim(), detail: what, tone: "plain", Icon: Clock };
+      const title = `${EMAIL_LABELS[e.status] ?? `Reminder ${e.status}`} · ${what}`;
+      const delivered = e.deliveredAt ? "Delivered" : null;
+      const bad = e.status === "failed" || e.status === "bounced" || e.status === "complained";
+      return {
+        title,
+        detail: e.error ?? delivered,
+        tone: bad ? "bad" : "plain",
+        Icon: bad ? MailWarning : Mail,
+      };
+    }
+    case "payment":
+      return {
+        title: `Payment ${formatMoney(e.amountCents, currency)}${e.note ? ` · ${e.note}` : ""}`,
+        detail: `Paid on ${formatDate(e.paidOn)}`,
+        tone: "plain",
+        Icon: CircleDollarSign,
+      };
+    case "event": {
+      const label = EVENT_LABELS[e.type] ?? e.type;
+      const bad = e.type === "bounced" || e.type === "complained" || e.type === "opted_out";
+      const Icon = EVENT_ICONS[e.type] ?? CalendarClock;
+      if (e.type === "bounced" && e.detail) return { title: `${label}: ${e.detail}`, detail: null, tone: "bad", Icon };
+      return { title: e.detail ? `${label} · ${e.detail}` : label, detail: null, tone: bad ? "bad" : "plain", Icon };
+    }
+  }
+}
+
+/** When the entry happened: a reminder when it went (or was claimed), anything else when recorded. */
+const entryTime = (e: TimelineEntry) => (e.kind === "email" ? (e.sentAt ?? e.at) : e.at);
+
+/** The timeline as an ordered list, newest first. */
+export function TimelineList({
+  entries,
+  currency,
+  timeZone,
+  labelledBy,
+}: {
+  entries: readonly TimelineEntry[];
+  currency: string;
+  timeZone: string;
+  labelledBy: string;
+}) {
+  if (entries.length === 0) return <p className="text-sm text-muted">Nothing has happened with this debtor yet.</p>;
+  return (
+    <ol className="flex flex-col gap-2" aria-labelledby={labelledBy} data-testid="timeline">
+      {entries.map((e) => {
+        const { title, detail, tone, Icon } = describeEntry(e, currency);
+        return (
+          <li key={e.key} className="flex gap-3 rounded-lg border border-border bg-background p-3 text-sm">
+            <Icon className={`mt-0.5 h-4 w-4 shrink-0 ${tone === "bad" ? "text-danger" : "text-muted"}`} aria-hidden />
+            <div className="min-w-0 flex-1">
+              <p className={`break-words font-medium ${tone === "bad" ? "text-danger" : ""}`}>{title}</p>
+              {detail && <p className="break-words text-muted">{detail}</p>}
+              <p className="text-xs text-muted">
+                <time dateTime={new Date(entryTime(e)).toISOString()}>{formatInstant(entryTime(e), timeZone)}</time>
+              </p>
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** Why the next send goes later than it is due, or null. */
+function upcomingNote(u: UpcomingSend, timeZone: string) {
+  if (u.heldBack) return `Held back: ${u.heldBack}`;
+  if (u.waitsFor === "quiet-hours")
+    return `Due ${formatInstant(u.dueAt, timeZone)}; it waits for the debtor's daytime in their time zone.`;
+  if (u.waitsFor === "contact-cap")
+    return `Due ${formatInstant(u.dueAt, timeZone)}; it waits because the debtor got the most reminders allowed in 7 days.`;
+  return null;
+}
+
+/** "Next reminder: <when it really goes>", with why it waits, for each enabled schedule. */
+export function NextReminder({ upcoming, timeZone }: { upcoming: readonly UpcomingSend[]; timeZone: string }) {
+  const [next, ...others] = upcoming;
+  if (!next) {
+    return (
+      <p className="text-sm" data-testid="next-reminder">
+        Next reminder: <strong>none scheduled</strong>
+      </p>
+    );
+  }
+  const note = upcomingNote(next, timeZone);
+  return (
+    <div className="flex flex-col gap-1 text-sm" data-testid="next-reminder">
+      <p>
+        Next reminder: <strong>{next.heldBack ? "held back" : formatInstant(next.goesAt, timeZone)}</strong>
+      </p>
+      {note && <p className="text-muted">{note}</p>}
+      {others.length > 0 && (
+        <p className="text-muted">
+          {others.length === 1 ? "Another schedule sends" : `${others.length} other schedules send`} later, next{" "}
+          {formatInstant(others[0]?.goesAt, timeZone)}.
+        </p>
+      )}
+    </div>
+  );
+}
+
+type Loaded = Awaited<ReturnType<typeof timelineLoader>>;
+
+/**
+ * The compact timeline in the debtor's Configure modal: the latest entries and the next reminder,
+ * loaded from /debtors/:id/timeline when the modal opens and again when the balance or status
+ * changes (a payment recorded in the modal appears at once), with a link to the full page.
+ */
+export function DebtorTimeline({
+  debtor,
+}: {
+  debtor: { id: number; paidCents: number; debtCents: number; status: string };
+}) {
+  const headingId = useId();
+  const fetcher = useFetcher<Loaded>();
+  const load = fetcher.load;
+  const refresh = `${debtor.paidCents}:${debtor.debtCents}:${debtor.status}`;
+  useEffect(() => {
+    // Read by the effect: a new balance or status loads the timeline again.
+    void refresh;
+    void load(`/debtors/${debtor.id}/timeline`);
+  }, [debtor.id, refresh, load]);
+  const data = fetcher.data && "timeline" in fetcher.data ? fetcher.data : null;
+  const timeline: Timeline | null = data?.timeline?.debtor.id === debtor.id ? data.timeline : null;
+
+  return (
+    <section aria-labelledby={headingId} className="mt-6 flex flex-col gap-3 border-t border-border pt-4">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 id={headingId} className="text-lg font-semibold">
+          Timeline
+        </h3>
+        <Link to={`/debtors/${debtor.id}`} className="text-sm text-primary underline-offset-4 hover:underline">
+          Full timeline
+        </Link>
+      </div>
+      {!timeline ? (
+        fetcher.state === "idle" && fetcher.data ? (
+          <p className="text-sm text-danger" role="alert">
+            The timeline could not be loaded.
+          </p>
+        ) : (
+          <p className="text-sm text-muted" role="status">
+            Loading timeline…
+          </p>
+        )
+      ) : (
+        <>
+          <NextReminder upcoming={timeline.upcoming} timeZone={data?.timeZone ?? "UTC"} />
+          <TimelineList
+            entries={timeline.entries}
+            currency={timeline.debtor.currency}
+            timeZone={data?.timeZone ?? "UTC"}
+            labelledBy={headingId}
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,252 @@
+import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { debtorEvents, debtors, schedules } from "~/db/schema";
+import { formatMoney, fromCents } from "~/domain/money";
+import { debtorEventInsert } from "~/models/debtor-event.server";
+import { addPayment, type PaymentWrite, type PaymentWriteError } from "~/models/payment.server";
+import { type ResumeOutcome, resumeSchedules } from "~/models/schedule-state.server";
+import type { AppConfig } from "./config.server";
+import { debtorLink, type OptOutTarget, type SigningConfig, verifyDebtorToken } from "./opt-out.server";
+
+/**
+ * "I've paid" (issue 11, item 2). Every reminder links to `/p/<key>.<signature>`: the debtor's
+ * opt_out_key and an HMAC signed for the purpose "paid" (app/lib/opt-out.server.ts), so an opt-out
+ * token is no paid token and the other way round, and neither moves to another debtor. The
+ * debtor's click (a POST from the page, never the GET a link scanner makes) records the claim,
+ * pauses the debtor's enabled schedules and puts a notice on the user's dashboard, where the user
+ * confirms the payment (recorded as a payment of what is still owed) or resumes the reminders.
+ */
+
+/** stopped_reason of a schedule paused by the debtor's "I've paid": "Resume reminders" restarts exactly these. */
+export const PAID_CLAIM_REASON = "paid_claimed";
+
+/** The note of the payment "Confirm payment" records. */
+export const CONFIRMED_PAYMENT_NOTE = "The debtor said they had paid; confirmed.";
+
+/** The absolute "I've paid" URL of a debtor: `${linkOrigin(config)}/p/${token}`. Throws without OPT_OUT_SECRET. */
+export function paidClaimLink(
+  db: Db,
+  config: AppConfig,
+  debtor: { id: number; ownerId: string; optOutKey: string | null },
+): Promise<string> {
+  return debtorLink(db, config, "paid", "/p/", debtor);
+}
+
+/** The debtor an "I've paid" token belongs to, or null (forged, altered, another purpose's, unknown). */
+export function verifyPaidClaimToken(
+  db: Db,
+  config: SigningConfig,
+  token: string | null | undefined,
+): Promise<OptOutTarget | null> {
+  return verifyDebtorToken(db, config, "paid", token);
+}
+
+const owned = (ownerId: string, debtorId: number) => and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId));
+
+/** Whether the debtor already said they paid and the user has not confirmed or resumed yet. */
+export async function hasPendingClaim(db: Db, ownerId: string, debtorId: number): Promise<boolean> {
+  const row = await db.select({ at: debtors.paidClaimedAt }).from(debtors).where(owned(ownerId, debtorId)).get();
+  return row?.at != null;
+}
+
+/**
+ * Records the debtor's "I've paid", in one batch (one D1 transaction): the debtor's ENABLED
+ * schedules are paused (DISABLED, stopped_reason 'paid_claimed', no next run), the event
+ * 'paid_claimed' is recorded and paid_claimed_at is set. Only when no claim is pending and
+ * something is still owed: a repeated click changes nothing. Returns whether it recorded a claim
+ * and the schedules it paused (the caller disarms their alarms).
+ */
+export async function claimPaid(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+  now = Date.now(),
+): Promise<{ claimed: boolean; pausedScheduleIds: string[] }> {
+  const pending = and(
+    owned(ownerId, debtorId),
+    isNull(debtors.paidClaimedAt),
+    sql`${debtors.paidCents} < ${debtors.debtCents}`,
+  );
+  // Statements of a batch run in order: the first two still see the debtor without a claim.
+  const claimable = sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND ${debtors.paidClaimedAt} IS NULL AND ${debtors.paidCents} < ${debtors.debtCents})`;
+  const [paused, , claimed] = await db.batch([
+    db
+      .update(schedules)
+      .set({ state: "DISABLED", stoppedReason: sql`${PAID_CLAIM_REASON}`, nextRunAt: null, updatedAt: now })
+      .where(
+        and(
+          eq(schedules.ownerId, ownerId),
+          eq(schedules.debtorId, debtorId),
+          eq(schedules.state, "ENABLED"),
+          claimable,
+        ),
+      )
+      .returning({ id: schedules.id }),
+    db.insert(debtorEvents).select(
+      db
+        // Every column in the table's order (INSERT … SELECT lists them all); id: the next one.
+        .select({
+          id: sql<number>`null`.as("id"),
+          ownerId: debtors.ownerId,
+          debtorId: debtors.id,
+          type: sql<string>`'paid_claimed'`.as("type"),
+          detail: sql<string>`''`.as("detail"),
+          createdAt: sql<number>`${now}`.as("created_at"),
+        })
+        .from(debtors)
+        .where(pending),
+    ),
+    db.update(debtors).set({ paidClaimedAt: now, updatedAt: now }).where(pending).returning({ id: debtors.id }),
+  ]);
+  return { claimed: claimed.length > 0, pausedScheduleIds: paused.map((s) => s.id) };
+}
+
+/** A debtor who said they paid, as the dashboard's notice shows them. */
+export interface PaidClaim {
+  id: number;
+  fullName: string;
+  paidClaimedAt: number;
+  debtCents: number;
+  paidCents: number;
+  currency: string;
+}
+
+/** The owner's pending claims, newest first: one query through the debtors' owner index. */
+export async function listPaidClaims(db: Db, ownerId: string, limit = 50): Promise<PaidClaim[]> {
+  const rows = await db
+    .select({
+      id: debtors.id,
+      fullName: debtors.fullName,
+      paidClaimedAt: debtors.paidClaimedAt,
+      debtCents: debtors.debtCents,
+      paidCents: debtors.paidCents,
+      currency: debtors.currency,
+    })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, ownerId), isNotNull(debtors.paidClaimedAt)))
+    .orderBy(desc(debtors.paidClaimedAt), desc(debtors.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, paidClaimedAt: r.paidClaimedAt ?? 0 }));
+}
+
+/** Clears the owner's debtor's pending claim and records `type`, in one batch; false when none was pending. */
+async function closeClaim(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+  type: "paid_claim_confirmed" | "reminders_resumed",
+  detail: string,
+  now: number,
+) {
+  const [cleared] = await db.batch([
+    db
+      .update(debtors)
+      .set({ paidClaimedAt: null, updatedAt: now })
+      .where(and(owned(ownerId, debtorId), isNotNull(debtors.paidClaimedAt)))
+      .returning({ id: debtors.id }),
+    debtorEventInsert(db, { ownerId, debtorId, type, detail, at: now }),
+  ]);
+  return cleared.length > 0;
+}
+
+export type ClaimError = { error: "not-found" } | { error: "no-claim" };
+
+interface PendingDebtor {
+  debtCents: number;
+  paidCents: number;
+  currency: string;
+}
+
+/** The owner's debtor with a pending claim, or why not. */
+async function pendingDebtor(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+): Promise<ClaimError | { debtor: PendingDebtor }> {
+  const debtor = await db
+    .select({
+      debtCents: debtors.debtCents,
+      paidCents: debtors.paidCents,
+      currency: debtors.currency,
+      paidClaimedAt: debtors.paidClaimedAt,
+    })
+    .from(debtors)
+    .where(owned(ownerId, debtorId))
+    .get();
+  if (!debtor) return { error: "not-found" };
+  if (debtor.paidClaimedAt == null) return { error: "no-claim" };
+  return { debtor };
+}
+
+/**
+ * "Confirm payment": records a payment of what is still owed, dated `today` (through addPayment,
+ * which completes the debtor's schedules once paid in full), then clears the claim and records
+ * 'paid_claim_confirmed'. Nothing owed any more: only the claim is cleared. The caller disarms
+ * `completedScheduleIds`.
+ */
+export async function confirmPaidClaim(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+  today: string,
+  now = Date.now(),
+): Promise<{ paidCents: number; currency: string; completedScheduleIds: string[] } | ClaimError | PaymentWriteError> {
+  const found = await pendingDebtor(db, ownerId, debtorId);
+  if ("error" in found) return found;
+  const owedCents = found.debtor.debtCents - found.debtor.paidCents;
+  let write: PaymentWrite | null = null;
+  if (owedCents > 0) {
+    const written = await addPayment(
+      db,
+      ownerId,
+      debtorId,
+      { amount: fromCents(owedCents), paid_on: today, note: CONFIRMED_PAYMENT_NOTE },
+      now,
+    );
+    if ("error" in written) return written;
+    write = written;
+  }
+  const detail = owedCents > 0 ? formatMoney(owedCents, found.debtor.currency) : "";
+  if (!(await closeClaim(db, ownerId, debtorId, "paid_claim_confirmed", detail, now))) return { error: "no-claim" };
+  return {
+    paidCents: Math.max(0, owedCents),
+    currency: found.debtor.currency,
+    completedScheduleIds: write?.completedScheduleIds ?? [],
+  };
+}
+
+/**
+ * "Resume reminders": the debtor's schedules their claim paused run again (resumeSchedules: next
+ * run from now; a debtor who paid, opted out or bounces keeps them paused), the claim is cleared
+ * and 'reminders_resumed' recorded. The caller arms `resumed`.
+ */
+export async function resumeAfterClaim(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+  now = Date.now(),
+): Promise<ResumeOutcome | ClaimError> {
+  const found = await pendingDebtor(db, ownerId, debtorId);
+  if ("error" in found) return found;
+  const paused = await db
+    .select({ id: schedules.id })
+    .from(schedules)
+    .where(
+      and(
+        eq(schedules.ownerId, ownerId),
+        eq(schedules.debtorId, debtorId),
+        eq(schedules.state, "DISABLED"),
+        sql`${schedules.stoppedReason} = ${PAID_CLAIM_REASON}`,
+      ),
+    );
+  const outcome = await resumeSchedules(
+    db,
+    ownerId,
+    paused.map((s) => s.id),
+    now,
+  );
+  const n = outcome.resumed.length;
+  const detail = n === 1 ? "1 schedule" : `${n} schedules`;
+  if (!(await closeClaim(db, ownerId, debtorId, "reminders_resumed", detail, now))) return { error: "no-claim" };
+  return outcome;
+}

@@ -1,0 +1,46 @@
+import type { Db } from "~/db/client.server";
+import { debtorEvents } from "~/db/schema";
+
+/** The kinds of debtor event the timeline shows besides e-mails and payments (app/db/schema.ts). */
+export type DebtorEventType =
+  | "opted_out"
+  | "consent_renewed"
+  | "bounced"
+  | "complained"
+  | "paid_claimed"
+  | "paid_claim_confirmed"
+  | "reminders_resumed"
+  | "schedule_created"
+  | "schedule_updated"
+  | "schedule_paused"
+  | "schedule_resumed"
+  | "schedule_deleted"
+  | "imported";
+
+export interface DebtorEventInput {
+  ownerId: string;
+  debtorId: number;
+  type: DebtorEventType;
+  /** Short and already readable ("Weekly, Friendly Reminder"); "" when the type says it all. */
+  detail?: string;
+  at?: number;
+}
+
+/**
+ * The insert of one timeline event, as a statement to put in the caller's `db.batch` (so the event
+ * and the change it records are one transaction) or to await on its own.
+ */
+export function debtorEventInsert(db: Db, e: DebtorEventInput) {
+  return db.insert(debtorEvents).values({
+    ownerId: e.ownerId,
+    debtorId: e.debtorId,
+    type: e.type,
+    detail: e.detail ?? "",
+    createdAt: e.at ?? Date.now(),
+  });
+}
+
+/** Records one timeline event on its own. */
+export async function recordDebtorEvent(db: Db, e: DebtorEventInput) {
+  await debtorEventInsert(db, e);
+}

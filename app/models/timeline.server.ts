@@ -1,0 +1,245 @@
+import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { debtorEvents, debtors, deliveries, payments, schedules, users } from "~/db/schema";
+import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
+import { getPreset } from "~/domain/presets";
+import { safeTimeZone } from "~/domain/time-zone";
+
+/**
+ * A debtor's timeline (issue 11, item 3): every e-mail (deliveries), payment and debtor event
+ * (opt-out, bounce, "I've paid", schedule changes, …), newest first, and the next reminders of
+ * their enabled schedules with the time they will really go. One owner-scoped batch, each read
+ * through the debtor's index on its table.
+ */
+
+/** The most entries a timeline shows; the page says when there are more. */
+export const TIMELINE_LIMIT = 200;
+/** The compact timeline in the debtor's modal. */
+export const TIMELINE_COMPACT = 10;
+
+const DAY_MS = 86_400_000;
+/** The statuses the per-debtor contact cap counts (as the engine's claim). */
+const COUNTED = ["sending", "sent", "bounced", "complained"] as const;
+
+export type TimelineEntry =
+  | {
+      kind: "email";
+      key: string;
+      at: number;
+      template: string;
+      tone: number;
+      status: string;
+      error: string | null;
+      sentAt: number | null;
+      deliveredAt: number | null;
+    }
+  | { kind: "payment"; key: string; at: number; amountCents: number; paidOn: string; note: string }
+  | { kind: "event"; key: string; at: number; type: string; detail: string };
+
+export interface UpcomingSend {
+  scheduleId: string;
+  preset: string;
+  frequency: string;
+  /** When the schedule is due. */
+  dueAt: number;
+  /** When it will really go: after the debtor's quiet hours and contact cap. */
+  goesAt: number;
+  /** Why it goes later than due: the held-back occurrence's reason, or the contact rule that moves it. */
+  heldBack: string | null;
+  /** The contact rule that moves a send that is not held back yet. */
+  waitsFor: "quiet-hours" | "contact-cap" | null;
+}
+
+export interface DebtorTimeline {
+  debtor: {
+    id: number;
+    fullName: string;
+    email: string;
+    debtCents: number;
+    paidCents: number;
+    currency: string;
+    status: "active" | "paid" | "opted_out" | "bouncing";
+    timeZone: string;
+  };
+  entries: TimelineEntry[];
+  /** True when older entries exist beyond `limit`. */
+  more: boolean;
+  /** The debtor's enabled schedules' next sends, soonest first. */
+  upcoming: UpcomingSend[];
+}
+
+/**
+ * The owner's debtor's timeline, newest first and at most `limit` entries, or undefined when the
+ * debtor is not the owner's (another user's id looks exactly like a missing one).
+ */
+export async function getDebtorTimeline(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+  { limit = TIMELINE_LIMIT, now = Date.now() }: { limit?: number; now?: number } = {},
+): Promise<DebtorTimeline | undefined> {
+  const take = limit + 1;
+  const [debtorRows, mailRows, paymentRows, eventRows, scheduleRows, userRows, counted] = await db.batch([
+    db
+      .select({
+        id: debtors.id,
+        fullName: debtors.fullName,
+        email: debtors.email,
+        debtCents: debtors.debtCents,
+        paidCents: debtors.paidCents,
+        currency: debtors.currency,
+        status: debtors.status,
+        timeZone: debtors.timeZone,
+      })
+      .from(debtors)
+      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
+      .limit(1),
+    // deliveries (debtor_id, created_at)
+    db
+      .select({
+        id: deliveries.id,
+        createdAt: deliveries.createdAt,
+        template: deliveries.template,
+        tone: deliveries.tone,
+        status: deliveries.status,
+        error: deliveries.error,
+        sentAt: deliveries.sentAt,
+        deliveredAt: deliveries.deliveredAt,
+      })
+      .from(deliveries)
+      .where(and(eq(deliveries.debtorId, debtorId), eq(deliveries.ownerId, ownerId)))
+      .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
+      .limit(take),
+    // payments (debtor_id, paid_on); a debtor keeps at most 1,000 of them.
+    db
+      .select({
+        id: payments.id,
+        createdAt: payments.createdAt,
+        amountCents: payments.amountCents,
+        paidOn: payments.paidOn,
+        note: payments.note,
+      })
+      .from(payments)
+      .where(and(eq(payments.debtorId, debtorId), eq(payments.ownerId, ownerId)))
+      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .limit(take),
+    // debtor_events (debtor_id, created_at)
+    db
+      .select({
+        id: debtorEvents.id,
+        createdAt: debtorEvents.createdAt,
+        type: debtorEvents.type,
+        detail: debtorEvents.detail,
+      })
+      .from(debtorEvents)
+      .where(and(eq(debtorEvents.debtorId, debtorId), eq(debtorEvents.ownerId, ownerId)))
+      .orderBy(desc(debtorEvents.createdAt), desc(debtorEvents.id))
+      .limit(take),
+    // schedules (debtor_id); the held-back occurrence through deliveries' unique occurrence key.
+    db
+      .select({
+        id: schedules.id,
+        preset: schedules.preset,
+        frequency: schedules.frequency,
+        nextRunAt: schedules.nextRunAt,
+        // Qualified by hand: drizzle leaves a one-table query's columns bare, and a bare "id" here is d's.
+        waiting: sql<
+          string | null
+        >`(SELECT d.error FROM deliveries AS d WHERE d.occurrence_key = schedules.id || ':' || schedules.next_run_at AND d.status = 'deferred')`,
+      })
+      .from(schedules)
+      .where(and(eq(schedules.debtorId, debtorId), eq(schedules.ownerId, ownerId), eq(schedules.state, "ENABLED")))
+      .orderBy(asc(schedules.nextRunAt))
+      .limit(100),
+    db
+      .select({
+        quietStartHour: users.quietStartHour,
+        quietEndHour: users.quietEndHour,
+        contactCap: users.contactCap,
+      })
+      .from(users)
+      .where(eq(users.id, ownerId))
+      .limit(1),
+    // The debtor's reminders the contact cap counts now (deliveries (debtor_id, created_at)).
+    db
+      .select({ at: deliveries.createdAt })
+      .from(deliveries)
+      .where(
+        and(
+          eq(deliveries.debtorId, debtorId),
+          eq(deliveries.ownerId, ownerId),
+          gt(deliveries.createdAt, now - CONTACT_DEFAULTS.windowDays * DAY_MS),
+          inArray(deliveries.status, [...COUNTED]),
+        ),
+      ),
+  ]);
+  const debtor = debtorRows[0];
+  if (!debtor) return undefined;
+
+  const all: TimelineEntry[] = [
+    ...mailRows.map(
+      (d): TimelineEntry => ({
+        kind: "email",
+        key: `email-${d.id}`,
+        at: d.createdAt,
+        template: d.template,
+        tone: d.tone,
+        status: d.status,
+        error: d.error,
+        sentAt: d.sentAt,
+        deliveredAt: d.deliveredAt,
+      }),
+    ),
+    ...paymentRows.map(
+      (p): TimelineEntry => ({
+        kind: "payment",
+        key: `payment-${p.id}`,
+        at: p.createdAt,
+        amountCents: p.amountCents,
+        paidOn: p.paidOn,
+        note: p.note,
+      }),
+    ),
+    ...eventRows.map(
+      (e): TimelineEntry => ({ kind: "event", key: `event-${e.id}`, at: e.createdAt, type: e.type, detail: e.detail }),
+    ),
+  ];
+  // Newest first; at the same instant the change comes after what caused it (events last in, first shown).
+  const rank = { email: 0, payment: 1, event: 2 } as const;
+  const idOf = (e: TimelineEntry) => Number(e.key.slice(e.key.indexOf("-") + 1));
+  all.sort((a, b) => b.at - a.at || rank[b.kind] - rank[a.kind] || idOf(b) - idOf(a));
+
+  const owner = userRows[0];
+  const rules = contactRules({
+    startHour: owner?.quietStartHour ?? undefined,
+    endHour: owner?.quietEndHour ?? undefined,
+    maxPerWindow: owner?.contactCap ?? undefined,
+  });
+  const instants = counted.map((r) => r.at);
+  const zone = safeTimeZone(debtor.timeZone);
+  const upcoming = scheduleRows
+    .filter((s) => s.nextRunAt != null)
+    .map((s): UpcomingSend => {
+      const dueAt = s.nextRunAt ?? now;
+      const slot = nextContactSlot(Math.max(dueAt, now), zone, instants, rules);
+      return {
+        scheduleId: s.id,
+        preset: s.preset,
+        frequency: s.frequency,
+        dueAt,
+        goesAt: slot.at,
+        heldBack: s.waiting,
+        waitsFor: s.waiting ? null : slot.reason,
+      };
+    })
+    .sort((a, b) => a.goesAt - b.goesAt);
+
+  return { debtor, entries: all.slice(0, limit), more: all.length > limit, upcoming };
+}
+
+const FREQUENCY_SHORT: Record<string, string> = { daily: "Daily", weekly: "Weekly", now: "Once" };
+
+/** A schedule event's detail: "Weekly · Escalating Reminders". */
+export function scheduleEventDetail(s: { frequency: string; preset: string }) {
+  return `${FREQUENCY_SHORT[s.frequency] ?? s.frequency} · ${getPreset(s.preset)?.name ?? s.preset}`;
+}

@@ -1,0 +1,72 @@
+import { useId } from "react";
+import { data, Link } from "react-router";
+import * as v from "valibot";
+import { requireUser } from "~/auth/guard.server";
+import { DebtorStatusBadge } from "~/components/debtors/debtor-status";
+import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline";
+import { getDb } from "~/db/client.server";
+import { formatMoney } from "~/domain/money";
+import { getApp } from "~/lib/context.server";
+import { requestTimeZone } from "~/lib/time-zone.server";
+import { getDebtorTimeline, TIMELINE_LIMIT } from "~/models/timeline.server";
+import { FormIdSchema } from "~/schemas/ids";
+import type { Route } from "./+types/debtor-timeline";
+
+/** /debtors/:id: the owner's debtor's full timeline (issue 11, item 3); anyone else's is the 404 page. */
+export async function loader({ context, params, request, url }: Route.LoaderArgs) {
+  const user = requireUser(context, url);
+  const id = v.safeParse(FormIdSchema, params.id);
+  const timeline = id.success ? await getDebtorTimeline(getDb(getApp(context).env.DB), user.id, id.output) : undefined;
+  if (!timeline) throw data(null, { status: 404 });
+  return { timeline, timeZone: requestTimeZone(request), limit: TIMELINE_LIMIT };
+}
+
+export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps) {
+  const { timeline, timeZone, limit } = loaderData;
+  const { debtor, entries, more, upcoming } = timeline;
+  const headingId = useId();
+  const owed = Math.max(0, debtor.debtCents - debtor.paidCents);
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-8">
+      <Link to="/debtors-list" className="text-sm text-primary underline-offset-4 hover:underline">
+        Back to debtors
+      </Link>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="break-words text-3xl font-bold">{debtor.fullName}</h1>
+        <DebtorStatusBadge status={debtor.status} />
+      </div>
+      <p className="break-all text-muted">{debtor.email}</p>
+      <p data-testid="timeline-balance">
+        {owed > 0 ? (
+          <>
+            Still owed: <strong>{formatMoney(owed, debtor.currency)}</strong> of{" "}
+            {formatMoney(debtor.debtCents, debtor.currency)}
+          </>
+        ) : (
+          <>Paid in full: {formatMoney(debtor.paidCents, debtor.currency)}</>
+        )}
+      </p>
+      <section aria-label="Next reminder" className="rounded-xl border border-border bg-surface p-4">
+        <NextReminder upcoming={upcoming} timeZone={timeZone} />
+      </section>
+      <section
+        aria-labelledby={headingId}
+        className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4"
+      >
+        <h2 id={headingId} className="text-xl font-semibold">
+          Timeline
+        </h2>
+        <TimelineList entries={entries} currency={debtor.currency} timeZone={timeZone} labelledBy={headingId} />
+        {more && (
+          <p className="text-sm text-muted" data-testid="timeline-more">
+            {`Showing the latest ${limit} entries; older ones are not shown.`}
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.timeline ? `${loaderData.timeline.debtor.fullName} · Timeline · Dunly` : "Timeline · Dunly" },
+];

@@ -1,0 +1,303 @@
+import { useId } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
+import { requireUser } from "~/auth/guard.server";
+import { SubmitButton } from "~/components/ui/button";
+import { Input, Label } from "~/components/ui/input";
+import { getDb } from "~/db/client.server";
+import { AccountCapReached } from "~/domain/account-caps";
+import {
+  type ImportPreview,
+  type ImportRow,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
+  previewDebtorCsv,
+  TOO_LARGE,
+} from "~/domain/csv-import";
+import { intentOf, readForm } from "~/lib/action-result.server";
+import { accountCaps } from "~/lib/config.server";
+import { getApp } from "~/lib/context.server";
+import { requestTimeZone } from "~/lib/time-zone.server";
+import { existingDebtorEmails, importDebtors } from "~/models/debtor-import.server";
+import type { Route } from "./+types/debtors-import";
+
+/** The multipart envelope and the form's other fields, on top of the file itself. */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
+/** Rows the preview lists besides those with problems (all of which it lists, up to the next limit). */
+const PREVIEW_OK_ROWS = 100;
+const PREVIEW_PROBLEM_ROWS = 1000;
+/** Skipped rows the result lists. */
+const RESULT_SKIPPED_ROWS = 1000;
+
+const NO_CSV = "Please choose a CSV file or paste its text.";
+
+export async function loader({ context, url }: Route.LoaderArgs) {
+  requireUser(context, url);
+  return { maxRows: MAX_IMPORT_ROWS };
+}
+
+/** A row as the preview and the result show it. */
+type ShownRow = Omit<ImportRow, "debtor">;
+
+interface Answer {
+  intent: string;
+  ok: boolean;
+  message: string | null;
+  /** The CSV text, carried back for the confirm (re-parsed and re-validated then). */
+  csv?: string;
+  /** The pasted text, to show again when the preview refused it. */
+  pasted?: string;
+  preview?: { total: number; valid: number; errors: number; duplicates: number; rows: ShownRow[]; hidden: number };
+  skipped?: { rows: ShownRow[]; total: number };
+}
+
+const answer = (body: Answer, status = 200) => data(body, { status });
+
+const shown = ({ debtor: _debtor, ...row }: ImportRow): ShownRow => row;
+
+/** The CSV text of the form: the chosen file, or else the pasted text. */
+async function csvOf(formData: FormData): Promise<{ text: string; pasted: string } | { error: string }> {
+  const file = formData.get("file");
+  const pasted = String(formData.get("csv") ?? "");
+  if (file instanceof File && file.size > 0) {
+    if (file.size > MAX_IMPORT_BYTES) return { error: TOO_LARGE };
+    return { text: await file.text(), pasted: "" };
+  }
+  if (pasted.trim() === "") return { error: NO_CSV };
+  return { text: pasted, pasted };
+}
+
+function previewOf(preview: ImportPreview): NonNullable<Answer["preview"]> {
+  const problems = preview.rows.filter((r) => r.status !== "ok");
+  const listed = new Set([
+    ...problems.slice(0, PREVIEW_PROBLEM_ROWS),
+    ...preview.rows.filter((r) => r.status === "ok").slice(0, PREVIEW_OK_ROWS),
+  ]);
+  const rows = preview.rows.filter((r) => listed.has(r)).map(shown);
+  return {
+    total: preview.rows.length,
+    valid: preview.valid,
+    errors: problems.filter((r) => r.status === "error").length,
+    duplicates: problems.filter((r) => r.status === "duplicate").length,
+    rows,
+    hidden: preview.rows.length - rows.length,
+  };
+}
+
+/**
+ * import-preview parses and validates the CSV and answers the preview, writing nothing;
+ * import-confirm parses and validates the same text again (the preview is never trusted) and adds
+ * the valid rows that duplicate no debtor, all or none within the account's cap.
+ */
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const user = requireUser(context, url);
+  const form = await readForm(request, {
+    maxBytes: MAX_IMPORT_BYTES + FORM_OVERHEAD_BYTES,
+    tooLarge: { intent: "import-preview", message: TOO_LARGE },
+  });
+  if ("refused" in form) return form.refused;
+  const intent = intentOf(form.formData);
+  if (intent !== "import-preview" && intent !== "import-confirm") {
+    return answer({ intent, ok: false, message: "Something went wrong" }, 400);
+  }
+  const source = await csvOf(form.formData);
+  if ("error" in source) return answer({ intent, ok: false, message: source.error }, 400);
+  const { env, config } = getApp(context);
+  const db = getDb(env.DB);
+  const preview = previewDebtorCsv(source.text, {
+    timeZone: requestTimeZone(request),
+    existingEmails: await existingDebtorEmails(db, user.id),
+  });
+  const [fileError] = preview.fileErrors;
+  if (fileError) return answer({ intent, ok: false, message: fileError, pasted: source.pasted }, 400);
+
+  if (intent === "import-preview") {
+    const p = previewOf(preview);
+    const message =
+      p.valid === p.total
+        ? `${p.total} ${p.total === 1 ? "row is" : "rows are"} ready to import.`
+        : `${p.valid} of ${p.total} rows can be imported; the others will be skipped.`;
+    return answer({ intent, ok: true, message, csv: source.text, preview: p });
+  }
+
+  const valid = preview.rows.flatMap((r) => (r.debtor ? [r.debtor] : []));
+  let added: number;
+  try {
+    added = await importDebtors(db, user.id, valid, { max: accountCaps(config).debtors, detail: "CSV import" });
+  } catch (error) {
+    if (!(error instanceof AccountCapReached)) throw error;
+    return answer({ intent, ok: false, message: error.message, csv: source.text, preview: previewOf(preview) }, 403);
+  }
+  const skipped = preview.rows.filter((r) => r.status !== "ok");
+  const message =
+    `Imported ${added} ${added === 1 ? "debtor" : "debtors"}.` +
+    (skipped.length > 0 ? ` Skipped ${skipped.length} ${skipped.length === 1 ? "row" : "rows"}:` : "");
+  return answer({
+    intent,
+    ok: true,
+    message,
+    skipped: { rows: skipped.slice(0, RESULT_SKIPPED_ROWS).map(shown), total: skipped.length },
+  });
+}
+
+function RowStatus({ row }: { row: ShownRow }) {
+  if (row.status === "ok") return <span className="font-medium text-success">OK</span>;
+  return (
+    <div className={row.status === "error" ? "text-danger" : "text-muted"}>
+      <span className="font-medium">{row.status === "error" ? "Error" : "Duplicate"}</span>
+      <ul className="list-disc pl-4">
+        {row.messages.map((m) => (
+          <li key={m}>{m}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function PreviewTable({ rows }: { rows: ShownRow[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[36rem] text-left text-sm" data-testid="import-preview">
+        <caption className="sr-only">Rows of the file</caption>
+        <thead className="border-b border-border text-muted">
+          <tr>
+            <th scope="col" className="py-2 pr-3">
+              Line
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Name
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Email
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Amount
+            </th>
+            <th scope="col" className="py-2">
+              Status
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.line} className="border-b border-border align-top last:border-0">
+              <td className="py-2 pr-3">{r.line}</td>
+              <td className="break-words py-2 pr-3">{r.name}</td>
+              <td className="break-all py-2 pr-3">{r.email}</td>
+              <td className="py-2 pr-3">{r.amount}</td>
+              <td className="py-2">
+                <RowStatus row={r} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export default function DebtorsImport({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const busyIntent = busy ? String(navigation.formData?.get("intent") ?? "") : "";
+  const fileId = useId();
+  const textId = useId();
+  const helpId = useId();
+  const result = actionData as Answer | undefined;
+  const preview = result?.intent === "import-preview" || result?.intent === "import-confirm" ? result.preview : null;
+  const done = result?.intent === "import-confirm" && result.ok;
+
+  return (
+    <div className="mx-auto flex max-w-4xl flex-col gap-4 px-4 py-8">
+      <Link to="/debtors-list" className="text-sm text-primary underline-offset-4 hover:underline">
+        Back to debtors
+      </Link>
+      <h1 className="text-3xl font-bold">Import debtors from CSV</h1>
+      <p id={helpId} className="text-sm text-muted">
+        The first row names the columns: <strong>name</strong>, <strong>email</strong> and <strong>amount</strong>, and
+        optionally <strong>kind</strong> (person or company), <strong>strategy</strong> (1–3 or Polite, Middle Ground,
+        Aggressive), <strong>currency</strong> (USD by default), <strong>invoice number</strong> and{" "}
+        <strong>time zone</strong> (yours by default). At most {loaderData.maxRows.toLocaleString("en-US")} rows and 2
+        MB. Nothing is imported until you confirm the preview.
+      </p>
+
+      {result?.message && (
+        <div
+          role={result.ok ? "status" : "alert"}
+          className={`rounded-md border p-3 text-sm ${result.ok ? "border-border bg-surface" : "border-danger text-danger"}`}
+          data-testid="import-message"
+        >
+          <p className="font-medium">{result.message}</p>
+          {done && result.skipped && result.skipped.total > 0 && (
+            <ul className="mt-2 flex flex-col gap-1" data-testid="import-skipped">
+              {result.skipped.rows.map((r) => (
+                <li key={r.line}>{`Line ${r.line}${r.email ? ` (${r.email})` : ""}: ${r.messages.join("; ")}`}</li>
+              ))}
+              {result.skipped.total > result.skipped.rows.length && (
+                <li>{`… and ${result.skipped.total - result.skipped.rows.length} more.`}</li>
+              )}
+            </ul>
+          )}
+          {done && (
+            <Link to="/debtors-list" className="mt-2 inline-block text-primary underline-offset-4 hover:underline">
+              See your debtors
+            </Link>
+          )}
+        </div>
+      )}
+
+      {preview && result?.csv !== undefined && (
+        <section aria-label="Preview" className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4">
+          <h2 className="text-xl font-semibold">Preview</h2>
+          <p className="text-sm" data-testid="import-counts">
+            {`${preview.total} rows: ${preview.valid} ready to import, ${preview.errors} with errors, ${preview.duplicates} duplicates.`}
+          </p>
+          <PreviewTable rows={preview.rows} />
+          {preview.hidden > 0 && (
+            <p className="text-sm text-muted">{`${preview.hidden} more rows are OK and not listed.`}</p>
+          )}
+          <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-3">
+            <input type="hidden" name="intent" value="import-confirm" />
+            <input type="hidden" name="csv" value={result.csv} />
+            <SubmitButton busy={busyIntent === "import-confirm"} disabled={preview.valid === 0 || busy}>
+              {preview.valid === 1 ? "Import 1 debtor" : `Import ${preview.valid} debtors`}
+            </SubmitButton>
+            <Link to="/debtors/import" className="text-sm text-primary underline-offset-4 hover:underline">
+              Start over
+            </Link>
+          </Form>
+        </section>
+      )}
+
+      {!preview && (
+        <Form
+          method="post"
+          encType="multipart/form-data"
+          className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4"
+          aria-describedby={helpId}
+        >
+          <input type="hidden" name="intent" value="import-preview" />
+          <div>
+            <Label htmlFor={fileId}>CSV file</Label>
+            <Input id={fileId} name="file" type="file" accept=".csv,text/csv,text/plain" className="mt-1 py-2" />
+          </div>
+          <div>
+            <Label htmlFor={textId}>Or paste the CSV</Label>
+            <textarea
+              id={textId}
+              name="csv"
+              rows={6}
+              defaultValue={result?.pasted ?? ""}
+              placeholder={"name,email,amount\nAda Lovelace,ada@example.com,120.50"}
+              className="mt-1 w-full rounded-md border border-border bg-background px-3 py-2 font-mono text-sm"
+            />
+          </div>
+          <div>
+            <SubmitButton busy={busyIntent === "import-preview"}>Preview</SubmitButton>
+          </div>
+        </Form>
+      )}
+    </div>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Import debtors · Dunly" }];

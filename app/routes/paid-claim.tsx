@@ -1,0 +1,87 @@
+import { data, Form, useNavigation } from "react-router";
+import { SubmitButton } from "~/components/ui/button";
+import { getDb } from "~/db/client.server";
+import { disarmSchedule } from "~/lib/alarms.server";
+import { getApp } from "~/lib/context.server";
+import { claimPaid, hasPendingClaim, verifyPaidClaimToken } from "~/lib/paid-claim.server";
+import type { Route } from "./+types/paid-claim";
+
+/**
+ * The "I've paid" link of every reminder (issue 11, item 2): /p/<signed token>, no session needed.
+ * GET only asks (mail scanners open links); the page's button POSTs (same origin, so the Origin
+ * check passes), which records the claim, pauses the debtor's reminders and tells the user on their
+ * dashboard. A repeated POST changes nothing more. The page shows nothing about the debt, and an
+ * invalid token (also an opt-out token) answers 404 with nothing about why.
+ */
+
+// The token is in the URL: never leak it through Referer, never cache or index the page.
+export function headers() {
+  return { "Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+}
+
+type View = { state: "invalid" } | { state: "confirm" | "done"; sender: string };
+
+const invalid = () => data<View>({ state: "invalid" }, { status: 404 });
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { env, config } = getApp(context);
+  const db = getDb(env.DB);
+  const target = await verifyPaidClaimToken(db, config, params.token);
+  if (!target) return invalid();
+  // Already told: say so instead of asking again.
+  const told = await hasPendingClaim(db, target.ownerId, target.debtorId);
+  return data<View>({ state: told ? "done" : "confirm", sender: target.senderName });
+}
+
+export async function action({ params, context }: Route.ActionArgs) {
+  const { env, config } = getApp(context);
+  const db = getDb(env.DB);
+  const target = await verifyPaidClaimToken(db, config, params.token);
+  if (!target) return invalid();
+  // The schedules are paused in D1 first, so an alarm that fires anyway sends nothing; disarming
+  // only saves it the wake-up.
+  const { pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId);
+  await Promise.allSettled(pausedScheduleIds.map((id) => disarmSchedule(env, id)));
+  return data<View>({ state: "done", sender: target.senderName });
+}
+
+export default function PaidClaim({ loaderData, actionData }: Route.ComponentProps) {
+  const view = actionData ?? loaderData;
+  const busy = useNavigation().state !== "idle";
+  return (
+    <section className="mx-auto flex max-w-md flex-col items-center gap-6 px-4 py-16 text-center">
+      {view.state === "invalid" ? (
+        <>
+          <h1 className="text-2xl font-bold">I've paid</h1>
+          <p role="alert" className="rounded-md border border-danger px-4 py-3 text-danger">
+            This link is not valid.
+          </p>
+          <p className="text-muted">Please open the link from the most recent reminder again.</p>
+        </>
+      ) : view.state === "done" ? (
+        <>
+          <h1 className="text-2xl font-bold">Thank you</h1>
+          <p role="status" className="break-words">
+            Thank you. <strong>{view.sender}</strong> has been told and reminders are paused.
+          </p>
+        </>
+      ) : (
+        <Form method="post" className="flex flex-col items-center gap-6">
+          <h1 className="text-2xl font-bold break-words">{`Tell ${view.sender} you have paid?`}</h1>
+          <p className="text-muted">
+            Press the button and Dunly tells the sender and pauses the reminders until they have checked the payment.
+          </p>
+          <SubmitButton busy={busy} size="lg">
+            Yes, I have paid
+          </SubmitButton>
+        </Form>
+      )}
+    </section>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "I've paid · Dunly" },
+  { name: "referrer", content: "no-referrer" },
+  { name: "robots", content: "noindex" },
+];

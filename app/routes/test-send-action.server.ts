@@ -1,0 +1,180 @@
+import type { RouterContextProvider } from "react-router";
+import * as v from "valibot";
+import { type Db, getDb } from "~/db/client.server";
+import { isCalendarDate } from "~/domain/calendar-date";
+import { oneLine, safeDisplayName, safeLines } from "~/domain/header-safe";
+import { nextRoomAt, sendingLimits } from "~/domain/limits";
+import { outstandingCents } from "~/domain/money";
+import { isTemplateId, type TemplateId } from "~/domain/presets";
+import { senderDisplayName } from "~/domain/sender";
+import { type Tone, toTone } from "~/domain/strategies";
+import { formatInstant } from "~/domain/time-zone";
+import { reply } from "~/lib/action-result.server";
+import { type AppConfig, linkOrigin } from "~/lib/config.server";
+import { getApp } from "~/lib/context.server";
+import { countedInstants, markDeliveryFailed, markDeliverySent } from "~/models/delivery.server";
+import { getSenderAndDebtors } from "~/models/schedule.server";
+import { claimTestSend } from "~/models/test-send.server";
+import type { ReminderMessage } from "../../workers/mail/index";
+
+export const TEST_SEND_INTENT = "schedule-test-send";
+export const CHOOSE_DEBTOR = "Choose a debtor to send a test for.";
+const SOMETHING_WRONG = "Something went wrong.";
+
+/** What the preview and a test send show: a template and tone, and whose values (when chosen). */
+export interface PreviewChoice {
+  template: TemplateId;
+  tone: Tone;
+  debtorId: number | null;
+  organizationId: number | null;
+  dueDate: string | null;
+}
+
+const optionalId = v.optional(
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.transform((s) => (/^\d{1,15}$/.test(s) ? Number(s) : null)),
+  ),
+);
+
+/** The preview's query or a test send's form: unknown or malformed values fall back (sample, no date). */
+const PreviewChoiceSchema = v.object({
+  template: v.pipe(v.string(), v.check(isTemplateId, "Unknown template")),
+  tone: v.optional(v.string()),
+  debtor_id: optionalId,
+  organization_id: optionalId,
+  due_date: v.optional(v.string()),
+});
+
+/** The preview's or test send's choice from its fields, or null for an unknown template. */
+export function previewChoice(get: (name: string) => unknown): PreviewChoice | null {
+  const field = (name: string) => {
+    const value = get(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  const parsed = v.safeParse(PreviewChoiceSchema, {
+    template: field("template") ?? "",
+    tone: field("tone"),
+    debtor_id: field("debtor_id"),
+    organization_id: field("organization_id"),
+    due_date: field("due_date"),
+  });
+  if (!parsed.success) return null;
+  const { template, tone, debtor_id, organization_id, due_date } = parsed.output;
+  const date = due_date?.trim() ?? "";
+  return {
+    template: template as TemplateId,
+    tone: toTone(Number(tone)),
+    debtorId: debtor_id || null,
+    organizationId: organization_id || null,
+    dueDate: isCalendarDate(date) ? date : null,
+  };
+}
+
+/**
+ * The reminder's values for the owner's chosen debtor (issue 11, item 5): the debtor's name,
+ * outstanding amount, currency and invoice number, the due date, and the sender (the organization
+ * when it is the owner's, else the user) with their payment page. Null when the debtor is not the
+ * owner's (another user's looks missing): the caller shows the sample instead.
+ */
+export async function debtorReminderValues(db: Db, ownerId: string, choice: PreviewChoice) {
+  if (!choice.debtorId) return null;
+  const {
+    user,
+    debtors: [debtor],
+    org,
+  } = await getSenderAndDebtors(db, ownerId, [choice.debtorId], choice.organizationId);
+  if (!user || !debtor) return null;
+  return {
+    debtor,
+    user,
+    props: {
+      template: choice.template,
+      tone: choice.tone,
+      receiverName: oneLine(debtor.fullName),
+      senderName: safeDisplayName(senderDisplayName(user, org)) || safeDisplayName(user.fullName),
+      senderEmail: user.email,
+      senderCompany: org ? { name: safeDisplayName(org.name), address: safeLines(org.address).join("\n") } : null,
+      amountCents: outstandingCents(debtor),
+      currency: debtor.currency,
+      dueDate: choice.dueDate,
+      invoiceNumber: debtor.invoiceNumber?.trim() || null,
+      locale: "en",
+      payUrl: (org ? org.paymentUrl : null) ?? user.paymentUrl ?? null,
+    },
+  };
+}
+
+/**
+ * The links a test e-mail carries instead of the debtor's signed ones: the opt-out and "I've paid"
+ * pages with a token that is never valid (they answer "not valid" and change nothing). The real
+ * links would let a click in the user's own inbox — or a mail client's one-click unsubscribe —
+ * opt the debtor out or claim they paid.
+ */
+export function testLinks(config: AppConfig) {
+  const origin = linkOrigin(config);
+  return { unsubscribeUrl: `${origin}/u/test-send`, paidUrl: `${origin}/p/test-send` };
+}
+
+/**
+ * "Send me a test" on /schedule (issue 11, item 5): the previewed template and tone, with the chosen
+ * debtor's values, to the signed-in user's own address. It counts toward the account's daily quota
+ * (recorded as a delivery without a schedule) and is refused when the quota is used up.
+ */
+export async function testSend({
+  context,
+  formData,
+  timeZone,
+  now = Date.now(),
+}: {
+  context: Readonly<RouterContextProvider>;
+  formData: FormData;
+  timeZone: string;
+  now?: number;
+}) {
+  const { env, config, user } = getApp(context);
+  if (!user) return reply(TEST_SEND_INTENT, { status: 401, message: SOMETHING_WRONG });
+  const choice = previewChoice((name) => formData.get(name));
+  if (!choice) return reply(TEST_SEND_INTENT, { status: 400, message: "Choose a template to send a test of." });
+  if (!choice.debtorId) return reply(TEST_SEND_INTENT, { status: 400, message: CHOOSE_DEBTOR });
+  const db = getDb(env.DB);
+  const values = await debtorReminderValues(db, user.id, choice);
+  if (!values) return reply(TEST_SEND_INTENT, { status: 404, message: CHOOSE_DEBTOR });
+
+  const to = values.user.email.toLowerCase();
+  const limits = sendingLimits(user.plan);
+  const claimed = await claimTestSend(
+    db,
+    {
+      ownerId: user.id,
+      debtorId: values.debtor.id,
+      template: choice.template,
+      tone: choice.tone,
+      recipient: to,
+      accountDaily: limits.accountDaily,
+    },
+    now,
+  );
+  if (!claimed) {
+    const { account } = await countedInstants(db, user.id, null, now);
+    const next = nextRoomAt(account, limits.accountDaily);
+    const message = `Daily limit of ${limits.accountDaily} reminders reached for this account.${next === null ? "" : ` The next one can be sent after ${formatInstant(next, timeZone)}.`}`;
+    return reply(TEST_SEND_INTENT, { status: 429, message });
+  }
+
+  const message: ReminderMessage = { ...values.props, to, ...testLinks(config), subjectPrefix: "[Test] " };
+  const result = await env.MAILER.sendReminder(message, claimed.key).catch((error: unknown) => ({
+    ok: false as const,
+    retryable: true,
+    status: null,
+    error: `Mail Worker: ${error instanceof Error ? error.message : String(error)}`,
+    attempts: 0,
+  }));
+  if (!result.ok) {
+    await markDeliveryFailed(db, claimed.id, result.error);
+    return reply(TEST_SEND_INTENT, { status: 502, message: `The test e-mail could not be sent: ${result.error}` });
+  }
+  await markDeliverySent(db, claimed.id, result.id, Date.now());
+  return reply(TEST_SEND_INTENT, { message: `Test e-mail sent to ${to}.`, count: 1 });
+}

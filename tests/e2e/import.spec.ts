@@ -1,0 +1,54 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+/** CSV import of debtors (issue 11, item 4): upload, preview with each row's errors, confirm. */
+
+test("import a CSV of three debtors with one bad row @phone", async ({ page }) => {
+  await signIn(page, { redirectTo: "/debtors-list" });
+  const stamp = Date.now();
+  const csv = [
+    "Full Name,E-mail,Amount,Currency",
+    `Ivy Import,ivy-${stamp}@example.com,120.50,`,
+    `Bad Row,not-an-email,-1,`,
+    `Ian Import,ian-${stamp}@example.com,"1,000",EUR`,
+  ].join("\n");
+
+  await page.getByRole("link", { name: "Import CSV" }).click();
+  await expect(page.getByRole("heading", { name: "Import debtors from CSV" })).toBeVisible();
+  await page
+    .getByLabel("CSV file")
+    .setInputFiles({ name: "debtors.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("button", { name: "Preview" }).click();
+
+  // The preview: each row with its line and status; nothing is imported yet.
+  await expect(page.getByTestId("import-counts")).toHaveText("3 rows: 2 ready to import, 1 with errors, 0 duplicates.");
+  const preview = page.getByTestId("import-preview");
+  await expect(preview.getByRole("row", { name: /Ivy Import/ })).toContainText("OK");
+  const bad = preview.getByRole("row", { name: /Bad Row/ });
+  await expect(bad).toContainText("3");
+  await expect(bad).toContainText("Please enter a valid email");
+  await expect(bad).toContainText("Please enter a number greater than 0");
+
+  await page.getByRole("button", { name: "Import 2 debtors" }).click();
+  const message = page.getByTestId("import-message");
+  await expect(message).toContainText("Imported 2 debtors. Skipped 1 row:");
+  await expect(page.getByTestId("import-skipped")).toContainText(
+    "Line 3 (not-an-email): Please enter a valid email; Please enter a number greater than 0",
+  );
+
+  await message.getByRole("link", { name: "See your debtors" }).click();
+  await expect(page.getByTestId("debtor-count")).toHaveText("2 debtors");
+  // The table on a wide screen, the cards on a phone: whichever is shown.
+  await expect(page.getByText("Ivy Import", { exact: true }).filter({ visible: true })).toHaveCount(1);
+  await expect(page.getByText("Ian Import", { exact: true }).filter({ visible: true })).toHaveCount(1);
+  await expect(page.getByText("Bad Row")).toHaveCount(0);
+});
+
+test("the debtors list exports a CSV download", async ({ page }) => {
+  await signIn(page, { redirectTo: "/debtors-list" });
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Export CSV" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe("debtors.csv");
+});

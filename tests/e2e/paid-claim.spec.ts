@@ -1,0 +1,117 @@
+import { expect, type Page, test } from "@playwright/test";
+import { mailTo, signIn, uniqueEmail } from "./helpers";
+
+/** The visible row (table on desktop) or card (phone) of a debtor. */
+function debtorEntry(page: Page, name: string) {
+  return page.locator("tr:visible, li:visible").filter({ hasText: name });
+}
+
+test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the user sees the notice and confirms the payment @phone', async ({
+  page,
+  browser,
+}, testInfo) => {
+  const userEmail = await signIn(page, { redirectTo: "/iam/info" });
+  const sender = userEmail.split("@")[0]!;
+
+  // The account's payment link, saved with the keyboard.
+  const payUrl = "https://www.paypal.com/paypalme/dunlytest";
+  const linkField = page.getByRole("textbox", { name: "Payment link", exact: true });
+  await linkField.fill("http://not-secure.example.com");
+  await page.getByRole("button", { name: "Save payment link" }).click();
+  await expect(page.getByText("Please enter an https:// link to your payment page")).toBeVisible();
+  await linkField.fill(payUrl);
+  await linkField.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Payment link saved." })).toBeVisible();
+
+  // A debtor in euros with an invoice number.
+  await page.goto("/debtors-list");
+  const name = "Paula Payer";
+  const debtorEmail = uniqueEmail("paid-claim-debtor");
+  await page.getByRole("button", { name: "Add Debtor" }).click();
+  const add = page.getByRole("dialog", { name: "Add a new debtor" });
+  await add.getByLabel("Full Name").fill(name);
+  await add.getByLabel("Email").fill(debtorEmail);
+  await add.getByLabel("Amount of debt").fill("42");
+  await add.getByLabel("Currency").selectOption("EUR");
+  await add.getByLabel("Invoice number (optional)").fill("INV-77");
+  await add.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Debtor added").first()).toBeVisible();
+  await expect(add).toBeHidden();
+
+  // A reminder goes out at once.
+  await page
+    .getByRole("checkbox", { name: `Select ${name}`, exact: true })
+    .filter({ visible: true })
+    .check();
+  await page.getByRole("button", { name: "Re-send reminders" }).click();
+  await expect(page.getByText("Emails sending rescheduled.")).toBeVisible();
+  const mail = await mailTo(page, debtorEmail);
+  expect(mail.subject).toContain("INV-77");
+  expect(mail.text).toContain("Amount due: €42.00");
+  expect(mail.text).toContain("Invoice: INV-77");
+  expect(mail.text).toContain(`Pay now <${payUrl}>`);
+  const paidLink = /<a [^>]*href="([^"]+)"[^>]*>I&#x27;ve paid<\/a>/.exec(mail.html)?.[1];
+  expect(paidLink, 'an "I\'ve paid" link in the e-mail').toMatch(
+    /^http:\/\/localhost:8788\/p\/[0-9a-f]{32}\.[\w-]{43}$/,
+  );
+  expect(mail.text).toContain(`I've paid <${paidLink}>`);
+
+  // The debtor opens it in their own browser, without a session, and says they paid.
+  const { viewport, userAgent, isMobile, hasTouch, deviceScaleFactor } = testInfo.project.use;
+  const debtorContext = await browser.newContext({ viewport, userAgent, isMobile, hasTouch, deviceScaleFactor });
+  try {
+    const debtorPage = await debtorContext.newPage();
+    await debtorPage.goto(paidLink!);
+    await expect(debtorPage.getByRole("heading", { level: 1 })).toHaveText(`Tell ${sender} you have paid?`);
+    await expect(debtorPage.getByText("€42.00")).toHaveCount(0);
+    const yes = debtorPage.getByRole("button", { name: "Yes, I have paid" });
+    await yes.focus();
+    await debtorPage.keyboard.press("Enter");
+    await expect(debtorPage.getByRole("status")).toHaveText(
+      `Thank you. ${sender} has been told and reminders are paused.`,
+    );
+  } finally {
+    await debtorContext.close();
+  }
+
+  // The user's dashboard shows the notice; confirming records the payment.
+  await page.goto("/dashboard");
+  const notice = page.getByTestId("paid-claims-notice");
+  await expect(notice).toContainText(`${name} says they have paid (`);
+  await notice.getByRole("button", { name: "Confirm payment" }).click();
+  await expect(
+    page
+      .getByText("Payment of €42.00 recorded. The debt is paid in full: reminders to this debtor have stopped.")
+      .first(),
+  ).toBeVisible();
+  await expect(notice).toBeHidden();
+
+  // The debtor is paid, and the payment is in their Payments list.
+  await page.goto("/debtors-list");
+  await expect(debtorEntry(page, name)).toContainText("Paid");
+  await debtorEntry(page, name)
+    .getByRole("button", { name: `Configure ${name}` })
+    .click();
+  const dialog = page.getByRole("dialog", { name: "Configure debtor profile" });
+  await expect(dialog.getByText("INV-77")).toBeVisible();
+  await expect(dialog.getByRole("heading", { name: "Payments" })).toBeVisible();
+  await expect(
+    dialog.getByRole("list", { name: "Payments" }).getByRole("listitem").filter({ hasText: "€42.00" }),
+  ).toBeVisible();
+  await expect(dialog.getByTestId("debtor-balance")).toHaveText("Paid in full: €42.00");
+
+  // The debtor's timeline tells the story, newest first: the claim confirmed, the payment, the claim.
+  await dialog.getByRole("link", { name: "Full timeline" }).click();
+  await expect(page).toHaveURL(/\/debtors\/\d+$/);
+  const timeline = page.getByRole("main");
+  await expect(timeline.getByText("Payment claim confirmed").first()).toBeVisible();
+  await expect(timeline.getByText("Said they have paid").first()).toBeVisible();
+  await expect(timeline.getByText(/Payment €42\.00/).first()).toBeVisible();
+});
+
+test('an "I\'ve paid" link that is not valid says so, with 404', async ({ page }) => {
+  const res = await page.goto("/p/0123456789abcdef0123456789abcdef.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("alert").filter({ hasText: "This link is not valid." })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Yes, I have paid" })).toHaveCount(0);
+});

@@ -1,0 +1,340 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { readConfig } from "~/lib/config.server";
+import { optOutLink } from "~/lib/opt-out.server";
+import { CONFIRMED_PAYMENT_NOTE, paidClaimLink } from "~/lib/paid-claim.server";
+import { debtorRow, formAction } from "./data-helpers";
+import { alarmAt, db, HOUR, makeDebtor, makeSchedule, scheduleRow, setSchedule, stubOf } from "./engine-helpers";
+import { get, pageText, postForm, request, signIn, uniqueEmail, uniqueIp } from "./helpers";
+import { loaderData } from "./schedule-helpers";
+
+/**
+ * "I've paid" (issue 11, item 2): the signed /p/ link, its page (GET asks, POST pauses the
+ * debtor's reminders), the dashboard's notice, and confirming or resuming from it.
+ */
+
+const config = () => readConfig(env);
+const ASK = "you have paid?";
+const THANKS = "has been told and reminders are paused.";
+const INVALID = "This link is not valid.";
+
+async function visible(res: Response) {
+  return (await pageText(res))
+    .replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<[^>]+>/g, "");
+}
+
+async function armed(ownerId: string, debtorId: number) {
+  const id = await makeSchedule(ownerId, debtorId);
+  await stubOf(id).arm(id, Date.now() + HOUR, { force: true });
+  return id;
+}
+
+async function eventsOf(debtorId: number) {
+  return (
+    await env.DB.prepare("SELECT type, detail FROM debtor_events WHERE debtor_id = ? ORDER BY id")
+      .bind(debtorId)
+      .all<{ type: string; detail: string }>()
+  ).results;
+}
+
+async function paymentsOf(debtorId: number) {
+  return (
+    await env.DB.prepare("SELECT amount_cents, paid_on, note FROM payments WHERE debtor_id = ? ORDER BY id")
+      .bind(debtorId)
+      .all<{ amount_cents: number; paid_on: string; note: string }>()
+  ).results;
+}
+
+/** A signed-in user with a debtor, two armed schedules and one the user paused, and the debtor's links. */
+async function setUp() {
+  const user = await signIn(uniqueEmail("claim-owner"));
+  await env.DB.prepare("UPDATE users SET full_name = 'Sally Sender' WHERE id = ?").bind(user.userId).run();
+  const debtor = await makeDebtor(user.userId, { debtCents: 50000, paidCents: 0 });
+  const live = [await armed(user.userId, debtor.id), await armed(user.userId, debtor.id)];
+  const userPaused = await makeSchedule(user.userId, debtor.id);
+  await setSchedule(userPaused, { state: "DISABLED", next_run_at: null });
+  const keyless = { id: debtor.id, ownerId: user.userId, optOutKey: null };
+  const paidUrl = await paidClaimLink(db(), config(), keyless);
+  const optOutUrl = await optOutLink(db(), config(), keyless);
+  return {
+    user,
+    debtor,
+    live,
+    userPaused,
+    path: new URL(paidUrl).pathname,
+    optOutPath: new URL(optOutUrl).pathname,
+  };
+}
+
+async function state(debtorId: number, scheduleIds: string[]) {
+  const d = await debtorRow(debtorId);
+  return {
+    debtor: { paidClaimedAt: d?.paid_claimed_at, status: d?.status, paidCents: d?.paid_cents },
+    schedules: await Promise.all(
+      scheduleIds.map(async (id) => {
+        const s = await scheduleRow(id);
+        return { state: s?.state, reason: s?.stopped_reason, next: s?.next_run_at, alarm: await alarmAt(id) };
+      }),
+    ),
+    events: await eventsOf(debtorId),
+  };
+}
+
+/** The page's own button: a same-origin form POST without a session. */
+const press = (path: string) => postForm(path, {});
+
+describe("GET /p/:token", () => {
+  it("asks 'Tell <sender> you have paid?' without changing anything; no-referrer, no-store, noindex", async () => {
+    const s = await setUp();
+    const before = await state(s.debtor.id, [...s.live, s.userPaused]);
+    const res = await get(s.path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Referrer-Policy")).toBe("no-referrer");
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(res.headers.get("X-Robots-Tag")).toBe("noindex");
+    const text = await visible(res.clone());
+    expect(text).toContain(`Tell Sally Sender ${ASK}`);
+    expect(text).toContain("Yes, I have paid");
+    const raw = await pageText(res);
+    expect(raw).not.toContain(s.debtor.email);
+    expect(raw).not.toContain("500.00");
+    expect(await state(s.debtor.id, [...s.live, s.userPaused])).toEqual(before);
+  });
+});
+
+describe("POST /p/:token (the page's button)", () => {
+  it("records the claim, pauses the debtor's enabled schedules and disarms them, records 'paid_claimed'; a repeat changes nothing", async () => {
+    const s = await setUp();
+    const res = await press(s.path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(res.headers.get("Set-Cookie")).toBeNull();
+    expect(await visible(res)).toContain(`Thank you. Sally Sender ${THANKS}`);
+    const after = await state(s.debtor.id, [...s.live, s.userPaused]);
+    expect(after.debtor.paidClaimedAt).toEqual(expect.any(Number));
+    expect(after.debtor.status).toBe("active");
+    for (const sched of after.schedules.slice(0, 2)) {
+      expect(sched).toEqual({ state: "DISABLED", reason: "paid_claimed", next: null, alarm: null });
+    }
+    // The schedule the user paused stays as it was.
+    expect(after.schedules[2]).toMatchObject({ state: "DISABLED", reason: null });
+    expect(after.events).toEqual([{ type: "paid_claimed", detail: "" }]);
+
+    const again = await press(s.path);
+    expect(again.status).toBe(200);
+    expect(await visible(again)).toContain(THANKS);
+    expect(await state(s.debtor.id, [...s.live, s.userPaused])).toEqual(after);
+    // The page now says it is done instead of asking.
+    expect(await visible(await get(s.path))).toContain(THANKS);
+  });
+
+  it("needs a same-origin Origin (the page's own form): a cross-site POST is refused and changes nothing", async () => {
+    const s = await setUp();
+    const before = await state(s.debtor.id, s.live);
+    const res = await request(s.path, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": uniqueIp() },
+      body: "",
+    });
+    expect(res.status).toBe(403);
+    const cross = await postForm(s.path, {}, { originHeader: "https://evil.example" });
+    expect(cross.status).toBe(403);
+    expect(await state(s.debtor.id, s.live)).toEqual(before);
+  });
+});
+
+describe("refused tokens: 404 'This link is not valid.' and nothing changes", () => {
+  async function expectRefused(path: string, victim: Awaited<ReturnType<typeof setUp>>) {
+    const before = await state(victim.debtor.id, victim.live);
+    const page = await get(path);
+    expect(page.status, path).toBe(404);
+    expect(await visible(page)).toContain(INVALID);
+    const post = await press(path);
+    expect(post.status, path).toBe(404);
+    expect(await state(victim.debtor.id, victim.live)).toEqual(before);
+  }
+
+  it('an "I\'ve paid" token for another debtor (the key of one with the signature of another)', async () => {
+    const a = await setUp();
+    const b = await setUp();
+    const [keyA, sigA] = a.path.slice(3).split(".") as [string, string];
+    const [keyB, sigB] = b.path.slice(3).split(".") as [string, string];
+    await expectRefused(`/p/${keyA}.${sigB}`, a);
+    await expectRefused(`/p/${keyB}.${sigA}`, b);
+    // Another debtor of the same user.
+    const other = await makeDebtor(a.user.userId);
+    const otherUrl = await paidClaimLink(db(), config(), { id: other.id, ownerId: a.user.userId, optOutKey: null });
+    const [, sigOther] = new URL(otherUrl).pathname.slice(3).split(".") as [string, string];
+    await expectRefused(`/p/${keyA}.${sigOther}`, a);
+  });
+
+  it('an opt-out token used as an "I\'ve paid" token, and an "I\'ve paid" token used as an opt-out token', async () => {
+    const s = await setUp();
+    const optOutToken = s.optOutPath.slice(3);
+    const paidToken = s.path.slice(3);
+    expect(optOutToken.split(".")[0]).toBe(paidToken.split(".")[0]);
+    expect(optOutToken).not.toBe(paidToken);
+    await expectRefused(`/p/${optOutToken}`, s);
+    // The paid token on the opt-out page: refused, and the address is not opted out.
+    const page = await get(`/u/${paidToken}`);
+    expect(page.status).toBe(404);
+    const post = await postForm(`/u/${paidToken}`, {});
+    expect(post.status).toBe(404);
+    const optOuts = await env.DB.prepare("SELECT count(*) AS n FROM opt_outs WHERE owner_id = ?")
+      .bind(s.user.userId)
+      .first<{ n: number }>();
+    expect(optOuts?.n).toBe(0);
+    expect((await debtorRow(s.debtor.id))?.status).toBe("active");
+  });
+
+  it("forged, altered, garbage", async () => {
+    const s = await setUp();
+    const [key, sig] = s.path.slice(3).split(".") as [string, string];
+    const flip = (t: string, i: number) => t.slice(0, i) + (t[i] === "a" ? "b" : "a") + t.slice(i + 1);
+    for (const path of [
+      `/p/${key}.${flip(sig, 0)}`,
+      `/p/${key}.${flip(sig, sig.length - 1)}`,
+      `/p/${flip(key, 0)}.${sig}`,
+      `/p/${key}`,
+      `/p/${key}.`,
+      "/p/x",
+      `/p/${"z".repeat(5000)}`,
+      `/p/${encodeURIComponent("<script>")}`,
+    ]) {
+      await expectRefused(path, s);
+    }
+  });
+});
+
+describe("the dashboard's notice", () => {
+  it("lists '<name> says they have paid' for the owner only", async () => {
+    const s = await setUp();
+    await press(s.path);
+    const data = await loaderData(`/dashboard?debtor=${s.debtor.id}`, "routes/dashboard", s.user.cookie);
+    expect(data.paidClaims).toEqual([
+      { id: s.debtor.id, fullName: s.debtor.fullName, paidClaimedAt: expect.any(Number) },
+    ]);
+    const page = await visible(await get(`/dashboard?debtor=${s.debtor.id}`, { cookie: s.user.cookie }));
+    expect(page).toContain(`${s.debtor.fullName} says they have paid (`);
+    expect(page).toContain("Confirm payment");
+    expect(page).toContain("Resume reminders");
+    const stranger = await signIn(uniqueEmail("claim-stranger"));
+    const theirs = await get("/dashboard", { cookie: stranger.cookie });
+    expect(await visible(theirs)).not.toContain("says they have paid");
+  });
+
+  it("Confirm payment records a payment of what is still owed dated today, completes the schedules, clears the notice, records 'paid_claim_confirmed'", async () => {
+    const s = await setUp();
+    await env.DB.prepare(
+      "INSERT INTO payments (owner_id, debtor_id, amount_cents, paid_on) VALUES (?, ?, 10000, '2026-01-02')",
+    )
+      .bind(s.user.userId, s.debtor.id)
+      .run();
+    await env.DB.prepare("UPDATE debtors SET paid_cents = 10000 WHERE id = ?").bind(s.debtor.id).run();
+    await press(s.path);
+    const { status, data } = await formAction(
+      "/dashboard",
+      { intent: "paid-claim-confirm", debtor_id: String(s.debtor.id) },
+      `${s.user.cookie}; tz=UTC`,
+    );
+    expect(status).toBe(200);
+    expect(data).toMatchObject({
+      intent: "paid-claim-confirm",
+      ok: true,
+      message: "Payment of $400.00 recorded. The debt is paid in full: reminders to this debtor have stopped.",
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await paymentsOf(s.debtor.id)).toEqual([
+      { amount_cents: 10000, paid_on: "2026-01-02", note: "" },
+      { amount_cents: 40000, paid_on: today, note: CONFIRMED_PAYMENT_NOTE },
+    ]);
+    const after = await state(s.debtor.id, [...s.live, s.userPaused]);
+    expect(after.debtor).toEqual({ paidClaimedAt: null, status: "paid", paidCents: 50000 });
+    for (const sched of after.schedules)
+      expect(sched).toMatchObject({ state: "COMPLETED", reason: "paid", alarm: null });
+    expect(after.events).toEqual([
+      { type: "paid_claimed", detail: "" },
+      { type: "paid_claim_confirmed", detail: "$400.00" },
+    ]);
+    const dash = await loaderData(`/dashboard?debtor=${s.debtor.id}`, "routes/dashboard", s.user.cookie);
+    expect(dash.paidClaims).toEqual([]);
+    // Answered already: a second press changes nothing.
+    const again = await formAction(
+      "/dashboard",
+      { intent: "paid-claim-confirm", debtor_id: String(s.debtor.id) },
+      s.user.cookie,
+    );
+    expect(again.status).toBe(409);
+    expect((await paymentsOf(s.debtor.id)).length).toBe(2);
+  });
+
+  it("Resume reminders runs the schedules the claim paused again (not the one the user paused), clears the notice, records 'reminders_resumed'", async () => {
+    const s = await setUp();
+    await press(s.path);
+    const { status, data } = await formAction(
+      "/dashboard",
+      { intent: "paid-claim-resume", debtor_id: String(s.debtor.id) },
+      s.user.cookie,
+    );
+    expect(status).toBe(200);
+    expect(data).toMatchObject({ ok: true, message: "Reminders resumed: 2 schedules run again.", count: 2 });
+    const after = await state(s.debtor.id, [...s.live, s.userPaused]);
+    expect(after.debtor).toEqual({ paidClaimedAt: null, status: "active", paidCents: 0 });
+    for (const sched of after.schedules.slice(0, 2)) {
+      expect(sched.state).toBe("ENABLED");
+      expect(sched.reason).toBeNull();
+      expect(sched.next).toEqual(expect.any(Number));
+      expect(sched.alarm).toBe(sched.next);
+    }
+    expect(after.schedules[2]).toMatchObject({ state: "DISABLED", reason: null });
+    // (Resuming may also record each schedule's own event for the timeline.)
+    const types = after.events.map((e) => e.type).filter((t) => !t.startsWith("schedule_"));
+    expect(types).toEqual(["paid_claimed", "reminders_resumed"]);
+    expect(after.events.at(-1)).toEqual({ type: "reminders_resumed", detail: "2 schedules" });
+    expect(await paymentsOf(s.debtor.id)).toEqual([]);
+    // The debtor may say so again later.
+    await press(s.path);
+    expect((await debtorRow(s.debtor.id))?.paid_claimed_at).toEqual(expect.any(Number));
+  });
+
+  it("another user's debtor answers 404 and nothing changes; a debtor without a claim 409", async () => {
+    const s = await setUp();
+    await press(s.path);
+    const before = await state(s.debtor.id, s.live);
+    const stranger = await signIn(uniqueEmail("claim-thief"));
+    for (const intent of ["paid-claim-confirm", "paid-claim-resume"]) {
+      const { status, data } = await formAction(
+        "/dashboard",
+        { intent, debtor_id: String(s.debtor.id) },
+        stranger.cookie,
+      );
+      expect(status, intent).toBe(404);
+      expect(data).toMatchObject({ ok: false, message: "Something went wrong" });
+      for (const bad of ["", "abc", "-1", "1e3"]) {
+        expect((await formAction("/dashboard", { intent, debtor_id: bad }, s.user.cookie)).status).toBe(404);
+      }
+    }
+    expect(await state(s.debtor.id, s.live)).toEqual(before);
+    const plain = await makeDebtor(stranger.userId);
+    const none = await formAction(
+      "/dashboard",
+      { intent: "paid-claim-resume", debtor_id: String(plain.id) },
+      stranger.cookie,
+    );
+    expect(none.status).toBe(409);
+  });
+
+  it("works without JavaScript: a document post answers the dashboard page", async () => {
+    const s = await setUp();
+    await press(s.path);
+    const res = await postForm(
+      `/dashboard?debtor=${s.debtor.id}`,
+      { intent: "paid-claim-resume", debtor_id: String(s.debtor.id) },
+      { cookie: s.user.cookie },
+    );
+    expect(res.status).toBe(200);
+    expect((await debtorRow(s.debtor.id))?.paid_claimed_at).toBeNull();
+  });
+});
