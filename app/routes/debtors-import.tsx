@@ -163,17 +163,18 @@ function PreviewTable({ rows }: { rows: ShownRow[] }) {
             <th scope="col" className="py-2 pr-3">
               Line
             </th>
+            {/* Status second: on a phone the table scrolls sideways, and what matters shows first. */}
+            <th scope="col" className="py-2 pr-3">
+              Status
+            </th>
             <th scope="col" className="py-2 pr-3">
               Name
             </th>
             <th scope="col" className="py-2 pr-3">
               Email
             </th>
-            <th scope="col" className="py-2 pr-3">
-              Amount
-            </th>
             <th scope="col" className="py-2">
-              Status
+              Amount
             </th>
           </tr>
         </thead>
@@ -181,12 +182,12 @@ function PreviewTable({ rows }: { rows: ShownRow[] }) {
           {rows.map((r) => (
             <tr key={r.line} className="border-b border-border align-top last:border-0">
               <td className="py-2 pr-3">{r.line}</td>
-              <td className="break-words py-2 pr-3">{r.name}</td>
-              <td className="break-all py-2 pr-3">{r.email}</td>
-              <td className="py-2 pr-3">{r.amount}</td>
-              <td className="py-2">
+              <td className="py-2 pr-3">
                 <RowStatus row={r} />
               </td>
+              <td className="break-words py-2 pr-3">{r.name}</td>
+              <td className="break-all py-2 pr-3">{r.email}</td>
+              <td className="py-2">{r.amount}</td>
             </tr>
           ))}
         </tbody>
