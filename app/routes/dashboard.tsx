@@ -1,5 +1,5 @@
 import { TriangleAlert } from "lucide-react";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import type { ChartPoint } from "~/components/dashboard/notifications-chart";
@@ -23,7 +23,11 @@ import { debtorAction } from "./debtor-action.server";
 import { loadSchedulesPage } from "./schedules-data.server";
 
 // recharts is big: it loads in the browser after the page is up, never in the first bundle.
-const NotificationsChart = lazy(() => import("~/components/dashboard/notifications-chart"));
+// Client only: it renders after hydration, so the server build leaves recharts out (a constant
+// import.meta.env.SSR drops the import there), which keeps the Worker bundle lean.
+const NotificationsChart = lazy<ComponentType<{ data: ChartPoint[] }>>(async () =>
+  import.meta.env.SSR ? { default: () => null } : import("~/components/dashboard/notifications-chart"),
+);
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
