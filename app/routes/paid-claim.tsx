@@ -1,4 +1,5 @@
 import { data, Form, useNavigation } from "react-router";
+import { DEBTOR_LINK_HEADERS, DebtorLinkPage, debtorLinkMeta, InvalidDebtorLink } from "~/components/debtor-link-page";
 import { SubmitButton } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
 import { disarmSchedule } from "~/lib/alarms.server";
@@ -16,7 +17,7 @@ import type { Route } from "./+types/paid-claim";
 
 // The token is in the URL: never leak it through Referer, never cache or index the page.
 export function headers() {
-  return { "Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+  return DEBTOR_LINK_HEADERS;
 }
 
 type View = { state: "invalid" } | { state: "confirm" | "done"; sender: string };
@@ -49,15 +50,9 @@ export default function PaidClaim({ loaderData, actionData }: Route.ComponentPro
   const view = actionData ?? loaderData;
   const busy = useNavigation().state !== "idle";
   return (
-    <section className="mx-auto flex max-w-md flex-col items-center gap-6 px-4 py-16 text-center">
+    <DebtorLinkPage>
       {view.state === "invalid" ? (
-        <>
-          <h1 className="text-2xl font-bold">I've paid</h1>
-          <p role="alert" className="rounded-md border border-danger px-4 py-3 text-danger">
-            This link is not valid.
-          </p>
-          <p className="text-muted">Please open the link from the most recent reminder again.</p>
-        </>
+        <InvalidDebtorLink title="I've paid" />
       ) : view.state === "done" ? (
         <>
           <h1 className="text-2xl font-bold">Thank you</h1>
@@ -76,12 +71,8 @@ export default function PaidClaim({ loaderData, actionData }: Route.ComponentPro
           </SubmitButton>
         </Form>
       )}
-    </section>
+    </DebtorLinkPage>
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "I've paid · Dunly" },
-  { name: "referrer", content: "no-referrer" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => debtorLinkMeta("I've paid");

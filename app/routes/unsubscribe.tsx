@@ -1,4 +1,5 @@
 import { data, Form, useNavigation } from "react-router";
+import { DEBTOR_LINK_HEADERS, DebtorLinkPage, debtorLinkMeta, InvalidDebtorLink } from "~/components/debtor-link-page";
 import { SubmitButton } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
@@ -19,7 +20,7 @@ import type { Route } from "./+types/unsubscribe";
 
 // The token is in the URL: never leak it through Referer, never cache or index the page.
 export function headers() {
-  return { "Referrer-Policy": "no-referrer", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
+  return DEBTOR_LINK_HEADERS;
 }
 
 type View = { state: "invalid" } | { state: "confirm" | "done"; sender: string; address: string };
@@ -55,15 +56,9 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
   const view = actionData ?? loaderData;
   const busy = useNavigation().state !== "idle";
   return (
-    <section className="mx-auto flex max-w-md flex-col items-center gap-6 px-4 py-16 text-center">
+    <DebtorLinkPage>
       {view.state === "invalid" ? (
-        <>
-          <h1 className="text-2xl font-bold">Stop reminders</h1>
-          <p role="alert" className="rounded-md border border-danger px-4 py-3 text-danger">
-            This link is not valid.
-          </p>
-          <p className="text-muted">Please open the link from the most recent reminder again.</p>
-        </>
+        <InvalidDebtorLink title="Stop reminders" />
       ) : view.state === "done" ? (
         <>
           <h1 className="text-2xl font-bold">Reminders stopped</h1>
@@ -85,12 +80,8 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
           </SubmitButton>
         </Form>
       )}
-    </section>
+    </DebtorLinkPage>
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Stop reminders · Dunly" },
-  { name: "referrer", content: "no-referrer" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => debtorLinkMeta("Stop reminders");

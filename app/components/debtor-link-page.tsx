@@ -1,0 +1,38 @@
+import type { ReactNode } from "react";
+
+/**
+ * What the two pages a debtor reaches from a reminder share (/u/… opt-out, /p/… "I've paid"): the
+ * signed token is in the URL, so it never leaks through Referer and the page is never cached or
+ * indexed; the same frame; the same answer to a link that is not valid.
+ */
+export const DEBTOR_LINK_HEADERS = {
+  "Referrer-Policy": "no-referrer",
+  "Cache-Control": "no-store",
+  "X-Robots-Tag": "noindex",
+};
+
+export function debtorLinkMeta(title: string) {
+  return [
+    { title: `${title} · Dunly` },
+    { name: "referrer", content: "no-referrer" },
+    { name: "robots", content: "noindex" },
+  ];
+}
+
+export function DebtorLinkPage({ children }: { children: ReactNode }) {
+  return (
+    <section className="mx-auto flex max-w-md flex-col items-center gap-6 px-4 py-16 text-center">{children}</section>
+  );
+}
+
+export function InvalidDebtorLink({ title }: { title: string }) {
+  return (
+    <>
+      <h1 className="text-2xl font-bold">{title}</h1>
+      <p role="alert" className="rounded-md border border-danger px-4 py-3 text-danger">
+        This link is not valid.
+      </p>
+      <p className="text-muted">Please open the link from the most recent reminder again.</p>
+    </>
+  );
+}
