@@ -1,11 +1,13 @@
 import { Heading, Link, Section, Text } from "@react-email/components";
 import { parseCalendarDate } from "../app/domain/calendar-date";
 import { oneLine, safeDisplayName, safeLines } from "../app/domain/header-safe";
+import { dateTimeFormat } from "../app/domain/intl";
 import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
 import type { Tone } from "../app/domain/strategies";
 import { EmailButton, EmailLayout } from "./components/layout";
 import { OPT_OUT_COPY, PAY_COPY, type ResolvedCopy, resolveCopy } from "./reminder-copy";
+import { REMINDER_SAMPLE } from "./reminder-sample";
 
 export interface ReminderEmailProps {
   template: TemplateId;
@@ -70,7 +72,7 @@ export interface ReminderContent extends ResolvedCopy {
 export function formatDueDate(value: string | null | undefined): string | null {
   const date = parseCalendarDate(value?.trim() ?? "");
   if (!date) return null;
-  return new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(
+  return dateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(
     Date.UTC(date.year, date.month - 1, date.day),
   );
 }
@@ -225,28 +227,5 @@ export default function ReminderEmail(props: ReminderEmailProps) {
     </EmailLayout>
   );
 }
-
-/** Sample values for the template preview; spread in with a template and a tone. */
-type ReminderPreviewSample = Omit<ReminderEmailProps, "template" | "tone"> & { receiverEmail: string };
-
-/** Used by the react-email preview server and, via render-reminder, the in-app preview. */
-export const REMINDER_SAMPLE: ReminderPreviewSample = {
-  receiverName: "John Doe",
-  receiverEmail: "john.doe@example.com",
-  senderName: "Jane Smith",
-  senderEmail: "jane@example.com",
-  amountCents: 125000,
-  currency: "USD",
-  invoiceNumber: "INV-2026-001",
-  dueDate: "2026-12-31",
-  invoiceLink: "https://example.com/invoice/INV-2026-001",
-  senderCompany: null,
-  locale: "en",
-  // What the footer's opt-out line looks like; a real reminder links to its signed /u/ page.
-  unsubscribeUrl: "https://example.com/u/sample-opt-out-link",
-  // The sender's payment page and the debtor's signed "I've paid" page, as samples.
-  payUrl: "https://example.com/pay/INV-2026-001",
-  paidUrl: "https://example.com/p/sample-paid-link",
-};
 
 ReminderEmail.PreviewProps = { ...REMINDER_SAMPLE, template: "initial", tone: 1 } satisfies ReminderEmailProps;

@@ -1,6 +1,7 @@
-import { render, toPlainText } from "@react-email/render";
 import { createElement } from "react";
-import ReminderEmail, { REMINDER_SAMPLE, type ReminderEmailProps, reminderContent } from "./reminder";
+import ReminderEmail, { type ReminderEmailProps, reminderContent } from "./reminder";
+import { REMINDER_SAMPLE } from "./reminder-sample";
+import { renderEmail, toPlainText } from "./render-email";
 
 export type { ReminderEmailProps } from "./reminder";
 
@@ -12,7 +13,7 @@ export async function renderReminder(
   props: ReminderEmailProps,
 ): Promise<{ subject: string; html: string; text: string }> {
   const { subject } = reminderContent(props);
-  const html = await render(createElement(ReminderEmail, props));
+  const html = await renderEmail(createElement(ReminderEmail, props));
   // Converting the HTML we already have avoids rendering the tree a second time. The opt-out URL
   // the 'Pay now' and the "I've paid" URLs are shown in angle brackets, so the full stop after it is not read as part of it.
   const text = toPlainText(html, {

@@ -28,7 +28,8 @@ const steps = [
   ["Type check", "react-router", ["typegen"]],
   ["Type check", "tsc", ["--noEmit"]],
   ["Build", "react-router", ["build"]],
-  // Both Workers dry-run deployed from the build; each must stay under 1 MiB gzip.
+  // Both Workers dry-run deployed from the build (app ≤ 600 KiB, mail ≤ 250 KiB gzip) and every
+  // page's first-load JavaScript within its budget (docs/architecture.md §11).
   ["Bundle size", "node", ["scripts/check-bundles.mjs"]],
   ["Unit and integration tests", "vitest", ["run"]],
   ["End-to-end tests", "playwright", ["test"]],

@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import { type Db, getDb } from "~/db/client.server";
 import { AccountCapReached } from "~/domain/account-caps";
+import { dateTimeFormat } from "~/domain/intl";
 import { fromCents } from "~/domain/money";
 import { getPreset, type PresetId, templateForStep } from "~/domain/presets";
 import { disarmSchedule } from "~/lib/alarms.server";
@@ -391,7 +392,7 @@ function scheduleExpression(s: Pick<ScheduleListRow, "frequency" | "nextRunAt" |
   if (s.frequency === "weekly") return "cron(0 10 ? * MON *)";
   // One time: the local wall-clock instant it fires at.
   const at = s.nextRunAt ?? s.createdAt;
-  const parts = new Intl.DateTimeFormat("en-CA", {
+  const parts = dateTimeFormat("en-CA", {
     timeZone: s.timeZone,
     year: "numeric",
     month: "2-digit",

@@ -2,13 +2,16 @@ import { Hono } from "hono";
 import { createRequestHandler } from "react-router";
 import { readSessionToken, sessionCookie, validateSessionToken } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
-import { readConfig } from "~/lib/config.server";
+import { mailSendsPerSecond, readConfig } from "~/lib/config.server";
 import { createAppContext } from "~/lib/context.server";
 import { newNonce, withSecurityHeaders } from "~/lib/security-headers.server";
 import { api } from "./api";
 import { devRoutes } from "./dev";
+import type { MailJob } from "./engine";
 import type { AppBindings } from "./hono-env";
 import { imageRoutes } from "./images";
+import { consumeMail } from "./mail-queue";
+import { sharedPacer } from "./pacer";
 import { runHousekeeping, runWatchdog } from "./watchdog";
 import { webhookRoutes } from "./webhooks";
 
@@ -88,5 +91,11 @@ export default {
   scheduled(_controller, env, ctx) {
     ctx.waitUntil(runWatchdog(env));
     ctx.waitUntil(runHousekeeping(env));
+  },
+  // The mail queue (docs/architecture.md §4): due reminders, sent at MAIL_SENDS_PER_SECOND.
+  async queue(batch, env) {
+    await consumeMail(env, batch.messages as readonly Message<MailJob>[], {
+      pacer: sharedPacer(mailSendsPerSecond(readConfig(env))),
+    });
   },
 } satisfies ExportedHandler<Env>;

@@ -1,5 +1,6 @@
 import { type Db, getDb } from "~/db/client.server";
 import {
+  CONTACT_DEFAULTS,
   type ContactRules,
   type ContactSlot,
   contactRules,
@@ -9,7 +10,7 @@ import {
 import { oneLine, safeDisplayName, safeLines } from "~/domain/header-safe";
 import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLimits } from "~/domain/limits";
 import { outstandingCents } from "~/domain/money";
-import { advancePast, type OccurrenceStatus, occurrenceKey } from "~/domain/occurrence";
+import { advancePast, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
 import { type PresetId, type TemplateId, templateForStep } from "~/domain/presets";
 import { senderDisplayName } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
@@ -24,27 +25,43 @@ import {
   type Delivery,
   debtorReminderInstants,
   markDeliveryFailed,
-  markDeliverySent,
   recordDeferral,
-  recordDeliveryError,
 } from "~/models/delivery.server";
+import { loadFiring } from "~/models/firing.server";
 import {
   advanceSchedule,
   completeSchedule,
   currentAlarm,
   type Debtor,
-  findSchedule,
-  getSenderAndDebtors,
   type Schedule,
   type Sender,
   type SenderOrganization,
 } from "~/models/schedule.server";
-import type { ReminderMessage, SendResult } from "./mail/index";
+import type { ReminderMessage } from "./mail/index";
 
-/** A retryable provider failure is tried again by the alarm this many times before it is 'failed'. */
-const MAX_SEND_ATTEMPTS = 5;
-/** Waits between alarm retries of one occurrence (the mail Worker already retried quickly). */
-const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 15 * 60_000, 30 * 60_000] as const;
+/**
+ * A due reminder on the mail queue (workers/mail-queue.ts): its delivery row (already 'sending'),
+ * the rendered-to-be message, and what the consumer needs to move the schedule on once it is sent.
+ */
+export interface MailJob {
+  deliveryId: number;
+  /** The provider's Idempotency-Key. */
+  occurrenceKey: string;
+  scheduleId: string;
+  scheduledAt: number;
+  progress: ScheduleProgress;
+  message: ReminderMessage;
+  /** Send attempts so far that failed for a reason other than the provider's rate limit (0 first). */
+  failures: number;
+}
+
+/**
+ * After handing an occurrence to the queue the alarm comes back this much later, only as a net: by
+ * then the consumer has sent it and moved the schedule on (the alarm then re-arms for the next
+ * occurrence), or the alarm puts the same job on the queue again (the consumer sends a delivery
+ * once, so a second copy is dropped).
+ */
+export const QUEUED_RECHECK_MS = 60 * 60_000;
 /** An alarm that fires this early is not due yet: it re-arms for the real time. */
 const EARLY_TOLERANCE_MS = 1_000;
 /** A deferred occurrence whose limit has room again by the time it is looked at tries again this soon. */
@@ -53,40 +70,35 @@ const DEFER_RECHECK_MS = 60_000;
 export type FireOutcome =
   | { kind: "gone" } // deleted, disabled or completed: no alarm
   | { kind: "not-due"; nextAlarmAt: number }
-  | { kind: "retry"; nextAlarmAt: number; attempt: number; error: string }
+  // claimed and ready: the caller puts `job` on the mail queue and looks again at nextAlarmAt
+  | { kind: "queued"; nextAlarmAt: number; job: MailJob }
   // held back by a sending limit: nothing sent, the same occurrence is tried again at nextAlarmAt
   | { kind: "deferred"; nextAlarmAt: number; occurrenceKey: string; reason: string }
-  | { kind: "done"; status: "sent" | "failed" | "skipped" | "duplicate"; nextAlarmAt: number | null };
+  | { kind: "done"; status: "failed" | "skipped" | "duplicate"; nextAlarmAt: number | null };
 
 /**
  * Fires the occurrence a schedule is due for: exactly-once effect on top of at-least-once alarms.
- * The delivery row (unique occurrence key) is written before the provider is called, the key is
- * the provider's Idempotency-Key, and an occurrence already 'sent' or 'failed' sends nothing. A
- * claim over a sending limit (app/domain/limits.ts) is 'deferred': nothing is sent and the same
- * occurrence is fired again when the limit has room. `attempt` counts alarm retries of this
- * occurrence (1 = first try).
+ * The delivery row (unique occurrence key) is written 'sending' before anything is sent and the
+ * reminder goes on the mail queue (`queued`); the queue's consumer sends it with the key as the
+ * provider's Idempotency-Key and moves the schedule on (workers/mail-queue.ts). An occurrence
+ * already 'sent' or 'failed' sends nothing. A claim over a sending limit (app/domain/limits.ts) is
+ * 'deferred': nothing is sent and the same occurrence is fired again when the limit has room.
+ * Costs two D1 round trips: one batch to load, one statement to claim.
  */
-export async function fireSchedule(env: Env, scheduleId: string, now: number, attempt = 1): Promise<FireOutcome> {
+export async function fireSchedule(env: Env, scheduleId: string, now: number): Promise<FireOutcome> {
   const db = getDb(env.DB);
-  const s = await findSchedule(db, scheduleId);
-  if (s?.state !== "ENABLED" || s.nextRunAt == null) return { kind: "gone" };
+  const firing = await loadFiring(db, scheduleId, now - CONTACT_LOOKBACK_MS);
+  const s = firing?.schedule;
+  if (!firing || s?.state !== "ENABLED" || s.nextRunAt == null) return { kind: "gone" };
   if (s.nextRunAt > now + EARLY_TOLERANCE_MS) return { kind: "not-due", nextAlarmAt: s.nextRunAt };
   const scheduledAt = s.nextRunAt;
-
-  const {
-    user,
-    plan,
-    contact,
-    debtors: [debtor],
-    optedOut,
-    org,
-  } = await getSenderAndDebtors(db, s.ownerId, [s.debtorId], s.organizationId);
+  const { user, plan, contact, debtor, optedOut, org } = firing;
   if (!user || !debtor) return { kind: "gone" };
   const recipient = recipientKey(debtor.email);
 
   // Nothing is owed any more, or the address opted out: the schedule is finished, not failed. Also
   // when this occurrence was waiting or retrying: it is given up, never sent after the fact.
-  const stop = stopReason(debtor, optedOut.has(recipient));
+  const stop = stopReason(debtor, optedOut);
   if (stop) {
     await abandonOccurrence(db, occurrenceKey(s.id, scheduledAt), STOPPED_MESSAGES[stop]);
     const completed = await completeSchedule(db, s.id, scheduledAt, now, stop);
@@ -97,10 +109,14 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
   // Contact rules: only in the debtor's daytime, and not past their cap (docs/architecture.md §4).
   const rules = contactRules(contact);
   const windowMs = rules.windowDays * DAY_MS;
+  const since = now - windowMs;
   const slot = nextContactSlot(
     now,
     debtor.timeZone,
-    await debtorReminderInstants(db, debtor.id, now - windowMs),
+    // Loaded with the schedule for the usual window; a longer one (not settable today) asks again.
+    windowMs > CONTACT_LOOKBACK_MS
+      ? await debtorReminderInstants(db, debtor.id, since)
+      : firing.debtorInstants.filter((at) => at > since),
     rules,
   );
   const held = slot.at > now + EARLY_TOLERANCE_MS;
@@ -126,7 +142,6 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
     return defer(db, s, delivery, recipient, limits, now);
   }
 
-  let status: OccurrenceStatus;
   if (delivery.status === "sending") {
     let message: ReminderMessage;
     try {
@@ -139,25 +154,21 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
       const advanced = await advanceSchedule(db, s.id, scheduledAt, next, now);
       return { kind: "done", status: "failed", nextAlarmAt: advanced ? next.nextRunAt : await currentAlarm(db, s.id) };
     }
-    const result = await send(env, message, delivery.occurrenceKey);
-    if (result.ok) {
-      await markDeliverySent(db, delivery.id, result.id);
-      status = "sent";
-    } else if (result.retryable && attempt < MAX_SEND_ATTEMPTS) {
-      // Still 'sending': the next alarm retries under the same key; the error is visible meanwhile.
-      await recordDeliveryError(db, delivery.id, result.error);
-      return { kind: "retry", nextAlarmAt: now + retryDelay(attempt), attempt: attempt + 1, error: result.error };
-    } else {
-      const error = result.retryable ? `Gave up after ${attempt} attempts. ${result.error}` : result.error;
-      await markDeliveryFailed(db, delivery.id, error);
-      status = "failed";
-    }
-  } else {
-    // Handled by an earlier firing: only a delivered one ('sent', later maybe 'bounced') counts as
-    // sent; a 'failed' one keeps its template, as when it first failed.
-    status = delivery.status === "failed" ? "failed" : "duplicate";
+    const job: MailJob = {
+      deliveryId: delivery.id,
+      occurrenceKey: delivery.occurrenceKey,
+      scheduleId: s.id,
+      scheduledAt,
+      progress: { frequency: s.frequency, timeZone: s.timeZone, templateStep: s.templateStep, lastRunAt: s.lastRunAt },
+      message,
+      failures: 0,
+    };
+    return { kind: "queued", nextAlarmAt: now + QUEUED_RECHECK_MS, job };
   }
 
+  // Handled by an earlier firing (its consumer had not moved the schedule on): only a delivered one
+  // ('sent', later maybe 'bounced') counts as sent; a 'failed' one keeps its template.
+  const status = delivery.status === "failed" ? "failed" : "duplicate";
   const next = advancePast(s, scheduledAt, status, now);
   const advanced = await advanceSchedule(db, s.id, scheduledAt, next, now);
   // Not advanced: someone changed the schedule meanwhile and its alarm is theirs.
@@ -165,16 +176,21 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number, at
 }
 
 const DAY_MS = 86_400_000;
+/** How far back an alarm loads the debtor's reminders: the contact rules' window (7 days, not settable). */
+const CONTACT_LOOKBACK_MS = CONTACT_DEFAULTS.windowDays * DAY_MS;
 
 /** Why a schedule stops instead of sending: nothing owed, or the address opted out; null to go on. */
-function stopReason(debtor: Debtor, addressOptedOut: boolean): "paid" | "opted_out" | null {
+export function stopReason(
+  debtor: Pick<Debtor, "status" | "debtCents" | "paidCents">,
+  addressOptedOut: boolean,
+): "paid" | "opted_out" | null {
   if (addressOptedOut || debtor.status === "opted_out") return "opted_out";
   if (outstandingCents(debtor) <= 0 || debtor.status === "paid") return "paid";
   return null;
 }
 
 /** What a given-up occurrence says in the report. */
-const STOPPED_MESSAGES = {
+export const STOPPED_MESSAGES = {
   paid: "Not sent: the debt was paid in full before this reminder went out.",
   opted_out: "Not sent: the debtor opted out of reminders before this one went out.",
 } as const;
@@ -251,20 +267,4 @@ async function reminderFor(
     payUrl: (org ? org.paymentUrl : null) ?? user.paymentUrl ?? null,
     paidUrl,
   };
-}
-
-/** Hands the reminder to the mail Worker; an RPC failure counts as a retryable send failure. */
-async function send(env: Env, message: ReminderMessage, occurrenceKey: string): Promise<SendResult> {
-  return env.MAILER.sendReminder(message, occurrenceKey).catch((error: unknown) => ({
-    ok: false as const,
-    retryable: true,
-    status: null,
-    error: `Mail Worker: ${error instanceof Error ? error.message : String(error)}`,
-    attempts: 0,
-  }));
-}
-
-/** The wait before retry `attempt + 1`: the backoff table, its last step once it runs out. */
-function retryDelay(attempt: number): number {
-  return RETRY_BACKOFF_MS[Math.min(attempt - 1, RETRY_BACKOFF_MS.length - 1)] ?? RETRY_BACKOFF_MS[0];
 }

@@ -4,28 +4,23 @@ import { SUPERSEDED_MESSAGE } from "~/domain/limits";
 import { settleDeferred } from "~/models/delivery.server";
 import { fireSchedule } from "./engine";
 
-interface RetryState {
-  occurrenceAt: number;
-  attempt: number;
-}
-
 /** Storage key of the occurrence key a sending limit holds back (docs/architecture.md §4). */
 const DEFERRED = "deferred";
 
 /**
- * One Durable Object per schedule. D1 holds the truth (state, next run, step);
- * the object only owns the alarm that fires the schedule, the retry count of an occurrence and
- * the key of an occurrence a sending limit holds back.
+ * One Durable Object per schedule. D1 holds the truth (state, next run, step); the object only owns
+ * the alarm that fires the schedule and the key of an occurrence a sending limit holds back. A due
+ * reminder goes on the mail queue (workers/mail-queue.ts), whose consumer sends it, retries it and
+ * moves the schedule on; the alarm then comes back once more as a net (engine QUEUED_RECHECK_MS).
  */
 export class ReminderSchedule extends DurableObject<Env> {
   /** Sets the alarm for `at` (now if in the past). `force: false` keeps an alarm that is still pending. */
   async arm(scheduleId: string, at: number, options: { force?: boolean } = {}): Promise<number> {
     await this.ctx.storage.put("scheduleId", scheduleId);
     const current = await this.ctx.storage.getAlarm();
-    // The watchdog must not cut a retry backoff short; a stale alarm (more than a minute late) is lost.
+    // The watchdog keeps a pending alarm (a queued reminder's net); a stale one (a minute late) is lost.
     if (!options.force && current !== null && current > Date.now() - 60_000) return current;
     if (options.force) {
-      await this.ctx.storage.delete("retry");
       // An edit or "send now" moved the schedule on: an occurrence it held back will not be sent.
       await this.settleDeferred(true);
     }
@@ -41,6 +36,15 @@ export class ReminderSchedule extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
   }
 
+  /**
+   * The mail queue sent (or gave up on) the occurrence and moved the schedule on: the alarm goes to
+   * its next run, replacing the net set when it was queued; null: the schedule is finished.
+   */
+  async sent(nextRunAt: number | null): Promise<void> {
+    if (nextRunAt === null) return this.disarm();
+    await this.ctx.storage.setAlarm(Math.max(nextRunAt, Date.now()));
+  }
+
   /** The pending alarm time, or null (tests and diagnostics). */
   async alarmAt(): Promise<number | null> {
     return this.ctx.storage.getAlarm();
@@ -49,10 +53,9 @@ export class ReminderSchedule extends DurableObject<Env> {
   async alarm(): Promise<void> {
     const scheduleId = await this.ctx.storage.get<string>("scheduleId");
     if (!scheduleId) return;
-    const retry = await this.ctx.storage.get<RetryState>("retry");
     const deferred = await this.ctx.storage.get<string>(DEFERRED);
     const now = Date.now();
-    const outcome = await fireSchedule(this.env, scheduleId, now, retry?.attempt ?? 1);
+    const outcome = await fireSchedule(this.env, scheduleId, now);
     // This firing was about another occurrence: the held-back one is settled unless still current.
     if (deferred && !(outcome.kind === "deferred" && outcome.occurrenceKey === deferred)) {
       await this.settleDeferred(true);
@@ -64,21 +67,17 @@ export class ReminderSchedule extends DurableObject<Env> {
       case "not-due":
         await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
         return;
-      case "retry":
-        console.warn(
-          `[dunly] schedule ${scheduleId}: retry ${outcome.attempt} at ${new Date(outcome.nextAlarmAt).toISOString()}: ${outcome.error}`,
-        );
-        await this.ctx.storage.put("retry", { occurrenceAt: now, attempt: outcome.attempt } satisfies RetryState);
+      case "queued":
+        // A failed send throws: the runtime retries the alarm, and the claim is the same row.
+        await this.env.MAIL_QUEUE.send(outcome.job);
         await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
         return;
       case "deferred":
         console.warn(`[dunly] schedule ${scheduleId}: deferred: ${outcome.reason}`);
-        await this.ctx.storage.delete("retry");
         await this.ctx.storage.put(DEFERRED, outcome.occurrenceKey);
         await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
         return;
       case "done":
-        await this.ctx.storage.delete("retry");
         if (outcome.nextAlarmAt === null) await this.disarm();
         else await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
     }

@@ -6,18 +6,43 @@ import { listOverdueSchedules } from "~/models/schedule.server";
 /** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */
 const OVERDUE_AFTER_MS = 5 * 60_000;
 
+/** Overdue schedules read per query, and re-armed at once (Durable Object calls in flight). */
+const OVERDUE_PAGE = 500;
+const REARM_CONCURRENCY = 50;
+
 /**
- * The cron-trigger watchdog: every enabled schedule more than five minutes overdue
- * gets its alarm back, so a schedule never silently stops. Returns the ids it re-armed.
+ * The cron-trigger watchdog: every enabled schedule more than five minutes overdue gets its alarm
+ * back, so a schedule never silently stops: all of them in one run, a page of 500 at a time with
+ * 50 re-arms in flight. Returns the ids it re-armed.
  */
 export async function runWatchdog(env: Env, now = Date.now()) {
-  const overdue = await listOverdueSchedules(getDb(env.DB), now - OVERDUE_AFTER_MS);
-  const results = await Promise.allSettled(overdue.map((s) => rearmSchedule(env, s.id, s.nextRunAt ?? now)));
-  results.forEach((r, i) => {
-    if (r.status === "rejected") console.error(`[dunly] watchdog could not re-arm ${overdue[i]?.id}`, r.reason);
-  });
-  if (overdue.length > 0) console.warn(`[dunly] watchdog re-armed ${overdue.length} overdue schedule(s)`);
-  return overdue.map((s) => s.id);
+  const db = getDb(env.DB);
+  const rearmed: string[] = [];
+  let failed = 0;
+  let afterId = "";
+  for (;;) {
+    const page = await listOverdueSchedules(db, now - OVERDUE_AFTER_MS, OVERDUE_PAGE, afterId);
+    for (let i = 0; i < page.length; i += REARM_CONCURRENCY) {
+      const slice = page.slice(i, i + REARM_CONCURRENCY);
+      const results = await Promise.allSettled(slice.map((s) => rearmSchedule(env, s.id, s.nextRunAt ?? now)));
+      results.forEach((r, j) => {
+        const id = slice[j]?.id ?? "";
+        if (r.status === "fulfilled") rearmed.push(id);
+        else {
+          failed += 1;
+          console.error(`[dunly] watchdog could not re-arm ${id}`, r.reason);
+        }
+      });
+    }
+    if (page.length < OVERDUE_PAGE) break;
+    afterId = page[page.length - 1]?.id ?? afterId;
+  }
+  if (rearmed.length > 0 || failed > 0) {
+    console.warn(
+      `[dunly] watchdog re-armed ${rearmed.length} overdue schedule(s)${failed ? `, ${failed} failed` : ""}`,
+    );
+  }
+  return rearmed;
 }
 
 /** Housekeeping on the same cron trigger: expired tokens, states, sessions and rate-limit events go. */

@@ -1,29 +1,27 @@
 import { ChevronDown } from "lucide-react";
-import { Accordion } from "radix-ui";
 
-/** A collapsible FAQ (Radix Accordion: keyboard and screen-reader friendly). */
+/**
+ * A collapsible FAQ: one native <details> per question, so it needs no JavaScript (it opens before
+ * hydration and without scripts), each question is a focusable summary that Enter and Space toggle,
+ * and screen readers announce it expanded or collapsed. Several can be open at once.
+ */
 export function Faq({ items, title, id }: { items: readonly { q: string; a: string }[]; title: string; id?: string }) {
   return (
     <section id={id} aria-labelledby={id ? `${id}-title` : undefined} className="mx-auto w-full max-w-3xl px-4 py-16">
       <h2 id={id ? `${id}-title` : undefined} className="mb-8 text-center text-3xl font-bold">
         {title}
       </h2>
-      <Accordion.Root type="multiple" className="flex flex-col gap-3">
-        {items.map((item, i) => (
-          <Accordion.Item key={item.q} value={`item-${i}`} className="rounded-lg border border-border bg-surface">
-            <Accordion.Header>
-              <Accordion.Trigger className="group flex w-full items-center justify-between gap-4 px-4 py-3 text-left font-semibold">
-                {item.q}
-                <ChevronDown
-                  className="h-5 w-5 shrink-0 transition-transform group-data-[state=open]:rotate-180"
-                  aria-hidden
-                />
-              </Accordion.Trigger>
-            </Accordion.Header>
-            <Accordion.Content className="px-4 pb-4 text-muted">{item.a}</Accordion.Content>
-          </Accordion.Item>
+      <div className="flex flex-col gap-3">
+        {items.map((item) => (
+          <details key={item.q} className="group rounded-lg border border-border bg-surface">
+            <summary className="flex w-full cursor-pointer list-none items-center justify-between gap-4 px-4 py-3 text-left font-semibold [&::-webkit-details-marker]:hidden">
+              {item.q}
+              <ChevronDown className="h-5 w-5 shrink-0 transition-transform group-open:rotate-180" aria-hidden />
+            </summary>
+            <p className="px-4 pb-4 text-muted">{item.a}</p>
+          </details>
         ))}
-      </Accordion.Root>
+      </div>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/variants";
 
 /** The spec's not-found content, shared by the catch-all route, /404 and 404 errors. */
 export function NotFoundMessage({ children }: { children?: React.ReactNode }) {

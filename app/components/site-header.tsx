@@ -1,32 +1,11 @@
-import { LayoutDashboard, LogOut, Menu, Settings } from "lucide-react";
-import { DropdownMenu } from "radix-ui";
-import { useState } from "react";
-import { Form, Link, useLocation } from "react-router";
-import { ThemeToggle } from "~/components/theme-toggle";
-import { Sheet } from "~/components/ui/sheet";
+// Deep import, not the "lucide-react" index: see the shell chunk in vite.config.ts.
+import Menu from "lucide-react/icons/menu";
+import { Suspense, useState } from "react";
+import { Link } from "react-router";
+import { Avatar, type HeaderUser } from "~/components/avatar";
+import { notOnServer, onDemand } from "~/components/on-demand";
 
-export interface HeaderUser {
-  fullName: string;
-  email: string;
-  imageUrl: string | null;
-}
-
-function initials(name: string) {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  return (parts[0]?.[0] ?? "?").toUpperCase() + (parts[1]?.[0] ?? "").toUpperCase();
-}
-
-export function Avatar({ user, className = "h-9 w-9" }: { user: HeaderUser; className?: string }) {
-  return user.imageUrl ? (
-    <img src={user.imageUrl} alt="" className={`${className} rounded-full object-cover`} />
-  ) : (
-    <span
-      className={`${className} inline-flex items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground`}
-    >
-      {initials(user.fullName || user.email)}
-    </span>
-  );
-}
+export type { HeaderUser };
 
 function Logo({ to }: { to: string }) {
   return (
@@ -42,83 +21,54 @@ function Logo({ to }: { to: string }) {
   );
 }
 
-function UserDrawer({ user }: { user: HeaderUser }) {
-  const [open, setOpen] = useState(false);
-  const location = useLocation();
-  // Navigating from the drawer closes it (state reset during render, not in an effect).
-  const [openedAt, setOpenedAt] = useState(location.key);
-  if (openedAt !== location.key) {
-    setOpenedAt(location.key);
-    setOpen(false);
-  }
-  const item = "flex items-center gap-3 rounded-md px-3 py-2 text-sm hover:bg-surface-2";
-  return (
-    <Sheet
-      open={open}
-      onOpenChange={setOpen}
-      title="Menu"
-      trigger={
-        <button type="button" className="rounded-full" aria-label="Open account menu">
-          <Avatar user={user} />
-        </button>
-      }
-    >
-      <div className="mb-2 flex items-center gap-3 px-3">
-        <Avatar user={user} className="h-10 w-10" />
-        <div className="min-w-0">
-          <p className="truncate font-semibold">{user.fullName}</p>
-          <p className="truncate text-xs text-muted">{user.email}</p>
-        </div>
-      </div>
-      <nav aria-label="Account" className="flex flex-col gap-1">
-        <Link to="/dashboard" className={item}>
-          <LayoutDashboard className="h-4 w-4" aria-hidden /> Dashboard
-        </Link>
-        <Link to="/iam/info" className={item}>
-          <Settings className="h-4 w-4" aria-hidden /> Settings
-        </Link>
-        <ThemeToggle />
-        <hr className="my-2 border-border" />
-        <Form method="post" action="/logout">
-          <button type="submit" className={`${item} w-full text-left`}>
-            <LogOut className="h-4 w-4" aria-hidden /> Log out
-          </button>
-        </Form>
-      </nav>
-    </Sheet>
-  );
-}
+// Every page shows the header, few open its menus: their code (Radix's dropdown and dialog,
+// floating-ui, the theme switch) loads on first use (header-menus.tsx), not with the page.
+const userDrawer = onDemand(() =>
+  import.meta.env.SSR ? notOnServer() : import("~/components/header-menus").then((m) => m.UserDrawer),
+);
+const visitorMenu = onDemand(() =>
+  import.meta.env.SSR ? notOnServer() : import("~/components/header-menus").then((m) => m.VisitorMenu),
+);
 
-function VisitorMenu() {
-  const item = "block rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-surface-2";
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="rounded-md p-2 hover:bg-surface-2" aria-label="Open menu">
-        <Menu className="h-6 w-6" aria-hidden />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={8}
-          className="z-50 min-w-56 rounded-md border border-border bg-surface p-1 text-foreground shadow-lg"
-        >
-          <DropdownMenu.Item asChild className={item}>
-            <Link to="/">Home</Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={item}>
-            <Link to="/#sign-in">Sign in</Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item asChild className={item}>
-            <Link to="/#faq">FAQ</Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Separator className="my-1 h-px bg-border" />
-          <div className="px-0">
-            <ThemeToggle />
-          </div>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+/**
+ * A menu button that stands in for the real one until it is first used: it looks and is named the
+ * same, and its first click (or Enter or Space) loads the menu, which replaces it already open.
+ * Hover and focus start the load early.
+ */
+function OnDemandMenu({
+  label,
+  popup,
+  className,
+  preload,
+  children,
+  menu,
+}: {
+  label: string;
+  popup: "menu" | "dialog";
+  className: string;
+  preload: () => void;
+  children: React.ReactNode;
+  menu: (fromKeyboard: boolean) => React.ReactNode;
+}) {
+  // null until first used; then whether that first use came from the keyboard.
+  const [opened, setOpened] = useState<{ fromKeyboard: boolean } | null>(null);
+  const button = (
+    <button
+      type="button"
+      className={className}
+      aria-label={label}
+      aria-haspopup={popup}
+      aria-expanded={false}
+      onPointerEnter={preload}
+      onFocus={preload}
+      // A click from Enter or Space has no pointer position (detail 0).
+      onClick={(event) => setOpened({ fromKeyboard: event.detail === 0 })}
+    >
+      {children}
+    </button>
   );
+  if (!opened) return button;
+  return <Suspense fallback={button}>{menu(opened.fromKeyboard)}</Suspense>;
 }
 
 export function SiteHeader({ user }: { user: HeaderUser | null }) {
@@ -126,7 +76,29 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
     <header className="sticky top-0 z-30 border-b border-border bg-background/90 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4">
         <Logo to={user ? "/dashboard" : "/"} />
-        {user ? <UserDrawer user={user} /> : <VisitorMenu />}
+        {user ? (
+          <OnDemandMenu
+            key="user"
+            label="Open account menu"
+            popup="dialog"
+            className="rounded-full"
+            preload={userDrawer.preload}
+            menu={() => <userDrawer.Lazy user={user} />}
+          >
+            <Avatar user={user} />
+          </OnDemandMenu>
+        ) : (
+          <OnDemandMenu
+            key="visitor"
+            label="Open menu"
+            popup="menu"
+            className="rounded-md p-2 hover:bg-surface-2"
+            preload={visitorMenu.preload}
+            menu={(fromKeyboard) => <visitorMenu.Lazy fromKeyboard={fromKeyboard} />}
+          >
+            <Menu className="h-6 w-6" aria-hidden />
+          </OnDemandMenu>
+        )}
       </div>
     </header>
   );

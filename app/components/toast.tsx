@@ -1,28 +1,71 @@
-import { Toaster, toast } from "sonner";
+import { Suspense, useEffect, useSyncExternalStore } from "react";
+import { notOnServer, onDemand } from "~/components/on-demand";
 
 /**
  * Toasts (docs/product-spec.md §9): in the dashboard area 2500 ms with an emoji icon (👏 success, 😢 error) on a
  * dark background with white text; elsewhere 5000 ms, success 3000 ms.
+ *
+ * sonner is not part of any page's first load (docs/architecture.md §11): it is fetched once the page is idle,
+ * or by the first toast if that comes sooner. The toaster (sonner's live region) is mounted then, so it is on the
+ * page before the toasts it announces; a toast raised before it mounted is shown when it does.
  */
 export type ToastArea = "dashboard" | "page";
 
+const sonner = () => (import.meta.env.SSR ? notOnServer() : import("sonner"));
+const toaster = onDemand(() => sonner().then((m) => m.Toaster));
+
+// Whether the toaster is wanted yet, for AppToaster (false on the server and during hydration).
+let wanted = false;
+const listeners = new Set<() => void>();
+function wantToaster() {
+  if (wanted) return;
+  wanted = true;
+  for (const listener of listeners) listener();
+}
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 export function notify(kind: "success" | "error", message: string, area: ToastArea = "page") {
+  wantToaster();
   // The same message again (two saves in a row) refreshes the toast on screen instead of stacking a copy.
   const id = `${kind}:${message}`;
-  if (area === "dashboard") {
-    const options = {
-      id,
-      duration: 2500,
-      icon: <span aria-hidden>{kind === "success" ? "👏" : "😢"}</span>,
-      style: { background: "#1e1f29", color: "#ffffff", border: "1px solid #44475a" },
-    };
-    return kind === "success" ? toast.success(message, options) : toast.error(message, options);
-  }
-  return kind === "success"
-    ? toast.success(message, { id, duration: 3000 })
-    : toast.error(message, { id, duration: 5000 });
+  void sonner().then(
+    ({ toast }) => {
+      if (area === "dashboard") {
+        const options = {
+          id,
+          duration: 2500,
+          icon: <span aria-hidden>{kind === "success" ? "👏" : "😢"}</span>,
+          style: { background: "#1e1f29", color: "#ffffff", border: "1px solid #44475a" },
+        };
+        if (kind === "success") toast.success(message, options);
+        else toast.error(message, options);
+      } else if (kind === "success") toast.success(message, { id, duration: 3000 });
+      else toast.error(message, { id, duration: 5000 });
+    },
+    (error: unknown) => console.error("[dunly] the toast could not be shown", message, error),
+  );
 }
 
 export function AppToaster() {
-  return <Toaster position="top-center" richColors closeButton />;
+  const show = useSyncExternalStore(
+    subscribe,
+    () => wanted,
+    () => false,
+  );
+  useEffect(() => {
+    if (typeof requestIdleCallback === "function") {
+      const handle = requestIdleCallback(wantToaster, { timeout: 2000 });
+      return () => cancelIdleCallback(handle);
+    }
+    const timer = setTimeout(wantToaster, 200);
+    return () => clearTimeout(timer);
+  }, []);
+  return show ? (
+    <Suspense fallback={null}>
+      <toaster.Lazy position="top-center" richColors closeButton />
+    </Suspense>
+  ) : null;
 }

@@ -128,7 +128,13 @@ export const debtors = sqliteTable(
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },
-  (t) => [index("debtors_owner_idx").on(t.ownerId, t.id), uniqueIndex("debtors_opt_out_key_idx").on(t.optOutKey)],
+  (t) => [
+    index("debtors_owner_idx").on(t.ownerId, t.id),
+    uniqueIndex("debtors_opt_out_key_idx").on(t.optOutKey),
+    // The dashboard's notices (0007): bouncing addresses counted, "I've paid" claims newest first.
+    index("debtors_owner_status_idx").on(t.ownerId, t.status),
+    index("debtors_paid_claim_idx").on(t.ownerId, t.paidClaimedAt),
+  ],
 );
 
 /** A payment a debtor made; the debtor's paid_cents is the sum of theirs (kept in the same batch). */
@@ -226,8 +232,10 @@ export const schedules = sqliteTable(
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },
   (t) => [
-    index("schedules_owner_idx").on(t.ownerId, t.createdAt),
-    index("schedules_debtor_idx").on(t.debtorId),
+    // The lists' default order (newest first, id breaking ties) and their totals, from the index alone (0007).
+    index("schedules_owner_idx").on(t.ownerId, t.createdAt, t.id),
+    // A debtor's schedules; covers the debtors list's count of resumable ones (0007).
+    index("schedules_debtor_idx").on(t.debtorId, t.state, t.stoppedReason),
     index("schedules_due_idx").on(t.state, t.nextRunAt),
   ],
 );
@@ -260,8 +268,14 @@ export const deliveries = sqliteTable(
   },
   (t) => [
     uniqueIndex("deliveries_occurrence_key_idx").on(t.occurrenceKey),
-    index("deliveries_owner_idx").on(t.ownerId, t.createdAt),
+    // The report (newest first, the id breaking ties) and the account's sending limit; with the
+    // status, the report's totals and the limit's count are read from the index alone (0007).
+    index("deliveries_owner_idx").on(t.ownerId, t.createdAt, t.id, t.status),
     index("deliveries_debtor_idx").on(t.debtorId, t.createdAt),
+    // Covering the lists' "sent" counts per debtor (test sends told apart by their key) and per
+    // schedule (sentCountOf in app/models/delivery.server.ts), computed for a page's rows only (0007).
+    index("deliveries_debtor_sent_idx").on(t.debtorId, t.status, t.occurrenceKey),
+    index("deliveries_schedule_idx").on(t.scheduleId, t.status),
     index("deliveries_recipient_idx").on(t.recipient, t.createdAt),
     // The provider's id: webhook events find their delivery by it.
     index("deliveries_provider_idx").on(t.providerId),

@@ -1,3 +1,5 @@
+import { formatCount } from "./intl";
+
 /**
  * Per-account caps (docs/architecture.md §6): how many debtors, organizations and live schedules one
  * account may keep, so no account can grow Dunly's tables (or its mail) without bound. The values
@@ -22,7 +24,7 @@ const NOUNS: Record<CappedKind, { plural: string; remedy: string }> = {
 /** The refusal a user sees when an account is at its cap of `kind`. */
 export function capMessage(kind: CappedKind, max: number): string {
   const { plural, remedy } = NOUNS[kind];
-  return `This account has reached its limit of ${max.toLocaleString("en-US")} ${plural}. ${remedy}`;
+  return `This account has reached its limit of ${formatCount(max)} ${plural}. ${remedy}`;
 }
 
 /** Thrown by a model's create when the new rows would take the account past its cap; nothing is kept. */

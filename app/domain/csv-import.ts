@@ -1,6 +1,7 @@
 import Papa from "papaparse";
 import * as v from "valibot";
 import { DebtorSchema, TIME_ZONE_MESSAGE } from "~/schemas/debtor";
+import { canonicalTimeZone, formatCount } from "./intl";
 import { toCents } from "./money";
 import { isValidTimeZone } from "./schedule-time";
 import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "./strategies";
@@ -20,7 +21,7 @@ export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
 export const MAX_INVOICE_LENGTH = 100;
 export const DEFAULT_CURRENCY = "USD";
 
-export const TOO_MANY_ROWS = `The file has more than ${MAX_IMPORT_ROWS.toLocaleString("en-US")} rows. Please split it into smaller files.`;
+export const TOO_MANY_ROWS = `The file has more than ${formatCount(MAX_IMPORT_ROWS)} rows. Please split it into smaller files.`;
 export const TOO_LARGE = "The file is larger than 2 MB. Please split it into smaller files.";
 export const EMPTY_FILE =
   "The file has no rows to import. Please choose a CSV file with a header row and one debtor per row.";
@@ -134,7 +135,7 @@ function parseTimeZone(raw: string, fallback: string): string | null {
   const s = raw.trim();
   if (s === "") return fallback;
   if (s.length > MAX_TIME_ZONE_LENGTH || !isValidTimeZone(s)) return null;
-  return new Intl.DateTimeFormat("en-US", { timeZone: s }).resolvedOptions().timeZone;
+  return canonicalTimeZone(s);
 }
 
 /** The row as a debtor, or its messages: name, e-mail and amount first, then the other columns. */

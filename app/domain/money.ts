@@ -1,3 +1,5 @@
+import { numberFormat } from "./intl";
+
 /** Money is stored as integer minor units (cents); the UI and API speak decimal amounts. */
 const DEFAULT_CURRENCY = "USD";
 /** The largest debt we accept, far below where cents stop being exact integers. */
@@ -28,5 +30,5 @@ export function outstandingCents(debt: { debtCents: number; paidCents: number })
 
 /** "$1,234.50" for 123450 cents in USD. */
 export function formatMoney(cents: number, currency = DEFAULT_CURRENCY, locale = "en-US"): string {
-  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(fromCents(cents));
+  return numberFormat(locale, { style: "currency", currency }).format(fromCents(cents));
 }

@@ -1,3 +1,4 @@
+import { dateTimeFormat } from "./intl";
 import { isValidTimeZone } from "./schedule-time";
 
 /** Longer names are no IANA zone; they are dropped before they reach Intl (its cache is keyed by name). */
@@ -6,7 +7,19 @@ export const MAX_TIME_ZONE_LENGTH = 64;
 /** "Nov 21, 2026, 10:00 AM" in the given zone; the same on server and client (no hydration drift). */
 export function formatInstant(ms: number | null | undefined, timeZone: string) {
   if (ms == null) return "—";
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }).format(ms);
+  return dateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }).format(ms);
+}
+
+/** "Mar 5, 2026" for "2026-03-05": a calendar date, which no zone shifts; anything else as given. */
+export function formatCalendarDate(date: string) {
+  const [y, m, d] = date.split("-").map(Number);
+  if (!y || !m || !d) return date;
+  return dateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(Date.UTC(y, m - 1, d));
+}
+
+/** "May 4, 2026": the day of an instant in `timeZone`. */
+export function formatDay(ms: number, timeZone: string) {
+  return dateTimeFormat("en-US", { dateStyle: "medium", timeZone }).format(ms);
 }
 
 /** The fallback zone wherever none (or an unknown one) is given. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appOrigin, readConfig } from "./config.server";
+import { appOrigin, mailSendsPerSecond, readConfig } from "./config.server";
 
 /** What wrangler.toml ships, plus the secrets a production deployment adds. */
 const good = {
@@ -135,6 +135,14 @@ describe("readConfig", () => {
     const message = configError({ ...good, RESEND_WEBHOOK_SECRET: "plain-secret-value" });
     expect(message).toBe("Configuration error: RESEND_WEBHOOK_SECRET must be Resend's signing secret (whsec_…)");
     expect(message).not.toContain("plain-secret-value");
+  });
+
+  it("reads MAIL_SENDS_PER_SECOND as the mail queue's pace (2 when absent) and refuses one that is not a positive whole number", () => {
+    expect(mailSendsPerSecond(readConfig(good))).toBe(2);
+    expect(mailSendsPerSecond(readConfig({ ...good, MAIL_SENDS_PER_SECOND: "10" }))).toBe(10);
+    for (const bad of ["0", "-1", "1.5", "fast"]) {
+      expect(configError({ ...good, MAIL_SENDS_PER_SECOND: bad })).toContain("MAIL_SENDS_PER_SECOND");
+    }
   });
 
   it("names every problem at once", () => {

@@ -71,6 +71,7 @@ const AppConfigFields = v.object({
   ACCOUNT_MAX_DEBTORS: optionalValue(positiveInteger),
   ACCOUNT_MAX_ORGANIZATIONS: optionalValue(positiveInteger),
   ACCOUNT_MAX_SCHEDULES: optionalValue(positiveInteger),
+  MAIL_SENDS_PER_SECOND: optionalValue(positiveInteger),
 });
 
 const REQUIRED_IN_PRODUCTION = "is missing (required when APP_ENV is production)";
@@ -111,6 +112,14 @@ const APP_SECRETS = ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET", "OPT_OUT_SECRET
 /** The validated configuration from the Worker's env; throws one Error naming every missing or bad value. */
 export function readConfig(env: object): AppConfig {
   return parseConfig(AppConfigSchema, env, APP_SECRETS);
+}
+
+/** Resend's default: 2 requests per second per team. */
+export const DEFAULT_MAIL_SENDS_PER_SECOND = 2;
+
+/** How many reminders per second the mail queue's consumer sends (MAIL_SENDS_PER_SECOND). */
+export function mailSendsPerSecond(config: Pick<AppConfig, "MAIL_SENDS_PER_SECOND">): number {
+  return config.MAIL_SENDS_PER_SECOND ?? DEFAULT_MAIL_SENDS_PER_SECOND;
 }
 
 /** The per-account caps (app/domain/account-caps.ts): ACCOUNT_MAX_* where set, else the defaults. */

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, isNotNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtors, deliveries, schedules } from "~/db/schema";
+import { debtors } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import {
   DEBTOR_SORTS,
@@ -13,7 +13,7 @@ import { fromCents, toCents } from "~/domain/money";
 import { safeTimeZone } from "~/domain/time-zone";
 import type { DebtorInput } from "~/schemas/debtor";
 import { type CreateOptions, enforceCap } from "./account-caps.server";
-import { NOT_TEST_SEND } from "./delivery.server";
+import { sentCountOf } from "./delivery.server";
 import { settleStatements } from "./payment.server";
 
 export const DEBTOR_PAGE_SIZE = 50;
@@ -37,30 +37,14 @@ export interface DebtorRow {
   resumable: number;
 }
 
-/** The owner's delivered reminders per debtor (through the index on deliveries (owner_id, created_at)). */
-const sentCounts = (db: Db, ownerId: string) =>
-  db
-    .select({ debtorId: deliveries.debtorId, sent: count().as("sent") })
-    .from(deliveries)
-    .where(and(eq(deliveries.ownerId, ownerId), eq(deliveries.status, "sent"), NOT_TEST_SEND))
-    .groupBy(deliveries.debtorId)
-    .as("sent_counts");
-
 /**
- * The owner's schedules Dunly stopped, per debtor: all of them, and those stopped because the debt
- * was paid (through the index on schedules (owner_id, created_at)).
+ * The schedules Dunly stopped of the outer row's debtor that the user may resume, as resumableWhere
+ * in payment.server.ts: none while nothing is owed; any stopped one once the debtor is 'active'
+ * again, else only those stopped because the debt was paid. Correlated, so it runs for the rows a
+ * page outputs only, inside the covering index schedules (debtor_id, state, stopped_reason); a
+ * schedule's debtor is always its owner's (checked when it is written).
  */
-const stoppedCounts = (db: Db, ownerId: string) =>
-  db
-    .select({
-      debtorId: schedules.debtorId,
-      stopped: count().as("stopped"),
-      stoppedPaid: sql<number>`sum(${schedules.stoppedReason} = 'paid')`.as("stopped_paid"),
-    })
-    .from(schedules)
-    .where(and(eq(schedules.ownerId, ownerId), eq(schedules.state, "COMPLETED"), isNotNull(schedules.stoppedReason)))
-    .groupBy(schedules.debtorId)
-    .as("stopped_counts");
+const resumableCount = sql<number>`CASE WHEN "debtors"."paid_cents" >= "debtors"."debt_cents" THEN 0 ELSE (SELECT count(*) FROM schedules AS stopped WHERE stopped.debtor_id = "debtors"."id" AND stopped.state = 'COMPLETED' AND stopped.stopped_reason IS NOT NULL AND ("debtors"."status" = 'active' OR stopped.stopped_reason = 'paid')) END`;
 
 /** What a debtors list shows: a page, optionally searched, sorted and narrowed to one debtor. */
 export interface DebtorListFilter {
@@ -102,10 +86,20 @@ function debtorOrder(sort: DebtorSort = DEFAULT_DEBTOR_SORT, dir: SortDirection 
  * One page of the owner's debtors with the real count of reminders delivered to each and how many
  * stopped schedules each may resume (app/models/payment.server.ts): one query. Searched by name or
  * e-mail and sorted by name, creation or amount owed (issue 11, item 6); oldest first by default.
+ * Its inner query picks the page's ids through the index on debtors (owner_id, id) (sorting the
+ * owner's rows for another order); the outer one reads their columns and counts, so the counts are
+ * computed for the page's rows only, whatever the sort.
  */
 export async function listDebtors(db: Db, ownerId: string, filter: DebtorListFilter = {}): Promise<DebtorRow[]> {
-  const sent = sentCounts(db, ownerId);
-  const stopped = stoppedCounts(db, ownerId);
+  const order = debtorOrder(filter.sort, filter.dir);
+  const page = db
+    .select({ id: debtors.id })
+    .from(debtors)
+    .where(debtorWhere(ownerId, filter))
+    .orderBy(...order)
+    .limit(filter.limit ?? DEBTOR_PAGE_SIZE)
+    .offset(filter.offset ?? 0)
+    .as("page");
   return db
     .select({
       id: debtors.id,
@@ -119,17 +113,36 @@ export async function listDebtors(db: Db, ownerId: string, filter: DebtorListFil
       status: debtors.status,
       timeZone: debtors.timeZone,
       invoiceNumber: debtors.invoiceNumber,
-      emailsSent: sql<number>`coalesce(${sent.sent}, 0)`,
-      // As resumableWhere in payment.server.ts: only while something is owed; any reason once 'active'.
-      resumable: sql<number>`CASE WHEN ${debtors.paidCents} >= ${debtors.debtCents} THEN 0 WHEN ${debtors.status} = 'active' THEN coalesce(${stopped.stopped}, 0) ELSE coalesce(${stopped.stoppedPaid}, 0) END`,
+      emailsSent: sentCountOf("debtor", debtors.id),
+      resumable: resumableCount,
     })
+    .from(page)
+    .innerJoin(debtors, eq(debtors.id, page.id))
+    .orderBy(...order);
+}
+
+/**
+ * The owner's first debtor's id (the dashboard selects it when none is chosen), or null: one read
+ * of the index on debtors (owner_id, id).
+ */
+export async function firstDebtorId(db: Db, ownerId: string): Promise<number | null> {
+  const row = await db
+    .select({ id: debtors.id })
     .from(debtors)
-    .leftJoin(sent, eq(sent.debtorId, debtors.id))
-    .leftJoin(stopped, eq(stopped.debtorId, debtors.id))
-    .where(debtorWhere(ownerId, filter))
-    .orderBy(...debtorOrder(filter.sort, filter.dir))
-    .limit(filter.limit ?? DEBTOR_PAGE_SIZE)
-    .offset(filter.offset ?? 0);
+    .where(eq(debtors.ownerId, ownerId))
+    .orderBy(asc(debtors.id))
+    .limit(1)
+    .get();
+  return row?.id ?? null;
+}
+
+/** One of the owner's debtors as a picker shows it (the chosen one's label), or undefined. */
+export async function getDebtorOption(db: Db, ownerId: string, id: number) {
+  return db
+    .select({ id: debtors.id, fullName: debtors.fullName, email: debtors.email })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, id)))
+    .get();
 }
 
 /** How many of the owner's debtors match the search (the pager's total). */
@@ -147,7 +160,12 @@ export const DEBTOR_OPTIONS_LIMIT = 20;
  */
 export async function searchDebtorOptions(db: Db, ownerId: string, q: string, limit = DEBTOR_OPTIONS_LIMIT) {
   return db
-    .select({ id: debtors.id, fullName: debtors.fullName, email: debtors.email })
+    .select({
+      id: debtors.id,
+      fullName: debtors.fullName,
+      email: debtors.email,
+      activeStrategy: debtors.activeStrategy,
+    })
     .from(debtors)
     .where(debtorWhere(ownerId, { q }))
     .orderBy(sql`${debtors.fullName} COLLATE NOCASE`, asc(debtors.id))
@@ -265,7 +283,7 @@ export function debtorToJson(
 }
 
 /** The owner's debtors for a select (id, name, tone): one small query, all of them. */
-export async function listDebtorOptions(db: Db, ownerId: string) {
+export async function listDebtorOptions(db: Db, ownerId: string, limit = 1000) {
   return db
     .select({
       id: debtors.id,
@@ -276,5 +294,20 @@ export async function listDebtorOptions(db: Db, ownerId: string) {
     .from(debtors)
     .where(eq(debtors.ownerId, ownerId))
     .orderBy(asc(debtors.fullName), asc(debtors.id))
-    .limit(1000);
+    .limit(limit);
+}
+
+/** Up to this many debtors, a schedule form lists them all in a plain select (works without JavaScript). */
+export const DEBTOR_SELECT_LIMIT = 100;
+
+/**
+ * The schedule form's debtor choice: every debtor when the account has at most
+ * DEBTOR_SELECT_LIMIT (a select, no JavaScript needed), else none and `search: true` (the form
+ * searches /debtors/options as the user types): a page never ships more than 100 debtors. One
+ * query either way.
+ */
+export async function debtorChoice(db: Db, ownerId: string) {
+  const rows = await listDebtorOptions(db, ownerId, DEBTOR_SELECT_LIMIT + 1);
+  const search = rows.length > DEBTOR_SELECT_LIMIT;
+  return { debtors: search ? [] : rows, searchDebtors: search };
 }

@@ -1,6 +1,8 @@
-import { and, count, desc, eq, gt, gte, inArray, lt, max, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableName, gt, gte, inArray, lt, max, type SQL, sql } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, schedules } from "~/db/schema";
+import { dateTimeFormat } from "~/domain/intl";
 import {
   LIMIT_WINDOW_MS,
   type ManualSendLoad,
@@ -31,7 +33,7 @@ export interface Occurrence {
 }
 
 /** The statuses the limits count: handed to the provider, or about to be (not failed, not deferred). */
-const COUNTED = ["sending", "sent", "bounced", "complained"] as const;
+export const COUNTED = ["sending", "sent", "bounced", "complained"] as const;
 const COUNTED_SQL = sql.raw(`(${COUNTED.map((s) => `'${s}'`).join(", ")})`);
 
 /**
@@ -40,6 +42,25 @@ const COUNTED_SQL = sql.raw(`(${COUNTED.map((s) => `'${s}'`).join(", ")})`);
  * charts, counts). Their keys start with "test:"; the range uses the unique key index.
  */
 export const NOT_TEST_SEND = sql`NOT (${deliveries.occurrenceKey} >= 'test:' AND ${deliveries.occurrenceKey} < 'test;')`;
+
+/**
+ * Reminders delivered ('sent', test sends excluded) of the outer query's debtor or schedule
+ * (`outer`, its id column): a correlated scalar subquery for a list's select, so SQLite counts only
+ * for the rows the page outputs, never over other rows or other accounts (docs/architecture.md,
+ * performance). Each is answered inside one covering index: deliveries (debtor_id, status,
+ * occurrence_key) and (schedule_id, status). A delivery's debtor and schedule are always its
+ * owner's (the claim takes both from an owner-checked schedule; debtor ids are never reused), so
+ * the owner needs no test of its own here. A test send has no schedule (schedule_id is null), so
+ * the per-schedule count cannot meet one.
+ */
+export function sentCountOf(of: "debtor" | "schedule", outer: AnySQLiteColumn) {
+  // Qualified by hand: drizzle leaves a one-table query's columns bare, and inside the subquery a
+  // bare "id" would be the delivery's.
+  const ref = sql`${sql.identifier(getTableName(outer.table))}.${sql.identifier(outer.name)}`;
+  return of === "debtor"
+    ? sql<number>`(SELECT count(*) FROM deliveries AS sent WHERE sent.debtor_id = ${ref} AND sent.status = 'sent' AND NOT (sent.occurrence_key >= 'test:' AND sent.occurrence_key < 'test;'))`
+    : sql<number>`(SELECT count(*) FROM deliveries AS sent WHERE sent.schedule_id = ${ref} AND sent.status = 'sent')`;
+}
 
 /** How many counted deliveries `column` = `value` has within the window: a subquery for a claim's WHERE. */
 function countedSince(column: "owner_id" | "recipient" | "debtor_id", value: string | number, since: number) {
@@ -60,8 +81,9 @@ export interface ClaimOptions {
  * The delivery row of an occurrence, written before anything is sent. The first claim inserts it
  * 'sending' when the account's daily quota and the recipient's daily cap (`limits`) have room, and
  * 'deferred' when they have not; a deferred row becomes 'sending' (its created_at then, so it
- * counts from then) at a later claim with room. One batch, so concurrent claims cannot slip past
- * the limits. A repeated claim (unique occurrence key) gets the row as it is now.
+ * counts from then) at a later claim with room. One statement (an upsert that counts inside it),
+ * so concurrent claims cannot slip past the limits and a firing costs one round trip. A repeated
+ * claim (unique occurrence key) gets the row as it is now.
  */
 export async function claimOccurrence(
   db: Db,
@@ -73,42 +95,40 @@ export async function claimOccurrence(
   const key = occurrenceKey(occurrence.scheduleId, occurrence.scheduledAt);
   const recipient = occurrence.recipient ?? null;
   const since = now - LIMIT_WINDOW_MS;
-  const [, , rows] = await db.batch([
-    db
-      .insert(deliveries)
-      .values({
-        ownerId: occurrence.ownerId,
-        scheduleId: occurrence.scheduleId,
-        debtorId: occurrence.debtorId,
-        occurrenceKey: key,
-        template: occurrence.template,
-        tone: occurrence.tone,
-        status: "deferred",
-        recipient,
-        createdAt: now,
-      })
-      .onConflictDoNothing({ target: deliveries.occurrenceKey }),
-    db
-      .update(deliveries)
-      .set({ status: "sending", error: null, createdAt: now, recipient })
-      .where(
-        and(
-          eq(deliveries.occurrenceKey, key),
-          eq(deliveries.status, "deferred"),
-          // Held (outside the debtor's hours): it stays deferred whatever the limits say.
-          hold ? sql`0` : undefined,
-          sql`${countedSince("owner_id", occurrence.ownerId, since)} < ${limits.accountDaily}`,
-          contact
-            ? sql`${countedSince("debtor_id", occurrence.debtorId, now - contact.windowMs)} < ${contact.maxPerWindow}`
-            : undefined,
-          recipient === null
-            ? undefined
-            : sql`${countedSince("recipient", recipient, since)} < ${limits.recipientDaily}`,
-        ),
-      ),
-    db.select().from(deliveries).where(eq(deliveries.occurrenceKey, key)),
-  ]);
-  const row = rows[0];
+  const room = and(
+    // Held (outside the debtor's hours): it stays deferred whatever the limits say.
+    hold ? sql`0` : sql`1`,
+    sql`${countedSince("owner_id", occurrence.ownerId, since)} < ${limits.accountDaily}`,
+    contact
+      ? sql`${countedSince("debtor_id", occurrence.debtorId, now - contact.windowMs)} < ${contact.maxPerWindow}`
+      : undefined,
+    recipient === null ? undefined : sql`${countedSince("recipient", recipient, since)} < ${limits.recipientDaily}`,
+  );
+  // On a repeated claim: only a deferred row with room now changes (the old row's values otherwise).
+  const promote = sql`"deliveries"."status" = 'deferred' AND ${room}`;
+  const [row] = await db
+    .insert(deliveries)
+    .values({
+      ownerId: occurrence.ownerId,
+      scheduleId: occurrence.scheduleId,
+      debtorId: occurrence.debtorId,
+      occurrenceKey: key,
+      template: occurrence.template,
+      tone: occurrence.tone,
+      status: sql`CASE WHEN ${room} THEN 'sending' ELSE 'deferred' END`,
+      recipient,
+      createdAt: now,
+    })
+    .onConflictDoUpdate({
+      target: deliveries.occurrenceKey,
+      set: {
+        status: sql`CASE WHEN ${promote} THEN 'sending' ELSE "deliveries"."status" END`,
+        error: sql`CASE WHEN ${promote} THEN NULL ELSE "deliveries"."error" END`,
+        createdAt: sql`CASE WHEN ${promote} THEN excluded.created_at ELSE "deliveries"."created_at" END`,
+        recipient: sql`CASE WHEN ${promote} THEN excluded.recipient ELSE "deliveries"."recipient" END`,
+      },
+    })
+    .returning();
   // It is there unless its owner was deleted meanwhile (cascade): then this firing has nothing to do.
   if (!row) throw new Error(`Delivery ${key} vanished after it was claimed`);
   return row;
@@ -368,7 +388,7 @@ export async function monthlySentCounts(
     const bucket = buckets.find((b) => b.key === key);
     if (bucket) bucket.value += 1;
   }
-  const label = new Intl.DateTimeFormat("en-US", { month: "short", year: "numeric", timeZone });
+  const label = dateTimeFormat("en-US", { month: "short", year: "numeric", timeZone });
   return buckets.map((b) => ({ month: label.format(b.start), value: b.value }));
 }
 

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtors, deliveries, optOuts, organizations, schedules, users } from "~/db/schema";
+import { debtors, optOuts, organizations, schedules, users } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import type { ContactRules } from "~/domain/contact-rules";
 import type { FrequencyId } from "~/domain/frequencies";
@@ -18,6 +18,7 @@ import { safeTimeZone } from "~/domain/time-zone";
 import type { ScheduleInput } from "~/schemas/schedule";
 import { assertRoomForOneMore, type CreateOptions, enforceCap } from "./account-caps.server";
 import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
+import { sentCountOf } from "./delivery.server";
 
 /** SQLite's implicit row number: insertion order, which the account caps count by. */
 const ROWID = sql<number>`rowid`;
@@ -241,14 +242,6 @@ export async function getSchedule(db: Db, ownerId: string, id: string) {
     .get();
 }
 
-const scheduleSentCounts = (db: Db) =>
-  db
-    .select({ scheduleId: deliveries.scheduleId, sent: count().as("schedule_sent") })
-    .from(deliveries)
-    .where(eq(deliveries.status, "sent"))
-    .groupBy(deliveries.scheduleId)
-    .as("schedule_sent_counts");
-
 export interface ScheduleListFilter {
   debtorId?: number | null;
   /** Created at or after this instant (the period dropdown). */
@@ -265,54 +258,58 @@ export interface ScheduleListFilter {
   namePrefix?: string;
 }
 
-/** Schedules joined with debtor, sender organization and the real count of e-mails sent. */
-function scheduleRows(db: Db) {
-  const sent = scheduleSentCounts(db);
-  return db
-    .select({
-      id: schedules.id,
-      state: schedules.state,
-      preset: schedules.preset,
-      frequency: schedules.frequency,
-      templateStep: schedules.templateStep,
-      timeZone: schedules.timeZone,
-      dueDate: schedules.dueDate,
-      nextRunAt: schedules.nextRunAt,
-      lastRunAt: schedules.lastRunAt,
-      createdAt: schedules.createdAt,
-      updatedAt: schedules.updatedAt,
-      debtorId: schedules.debtorId,
-      organizationId: schedules.organizationId,
-      debtorName: debtors.fullName,
-      debtorEmail: debtors.email,
-      debtCents: debtors.debtCents,
-      paidCents: debtors.paidCents,
-      currency: debtors.currency,
-      activeStrategy: debtors.activeStrategy,
-      organizationName: organizations.name,
-      emailsSent: sql<number>`coalesce(${sent.sent}, 0)`,
-      // Why Dunly stopped or paused it ('paid', 'opted_out', 'bounced'), and the debtor's status.
-      stoppedReason: schedules.stoppedReason,
-      debtorStatus: debtors.status,
-      // When its current occurrence is held back (contact rules, sending limits): why, and until when.
-      waiting: sql<
-        string | null
-      >`(SELECT d.error FROM deliveries AS d WHERE d.occurrence_key = ${schedules.id} || ':' || ${schedules.nextRunAt} AND d.status = 'deferred')`,
-    })
-    .from(schedules)
-    .innerJoin(debtors, eq(debtors.id, schedules.debtorId))
-    .leftJoin(organizations, eq(organizations.id, schedules.organizationId))
-    .leftJoin(sent, eq(sent.scheduleId, schedules.id));
-}
+/**
+ * What a schedules list shows of each schedule: its debtor and sender organization (joined), the
+ * real count of e-mails sent and the held-back reason. The last two are correlated subqueries, so
+ * SQLite runs them for the rows a query outputs only (never over other schedules' or other
+ * accounts' deliveries), each inside an index (deliveries (schedule_id, status), deliveries'
+ * unique occurrence key).
+ */
+const scheduleFields = {
+  id: schedules.id,
+  state: schedules.state,
+  preset: schedules.preset,
+  frequency: schedules.frequency,
+  templateStep: schedules.templateStep,
+  timeZone: schedules.timeZone,
+  dueDate: schedules.dueDate,
+  nextRunAt: schedules.nextRunAt,
+  lastRunAt: schedules.lastRunAt,
+  createdAt: schedules.createdAt,
+  updatedAt: schedules.updatedAt,
+  debtorId: schedules.debtorId,
+  organizationId: schedules.organizationId,
+  debtorName: debtors.fullName,
+  debtorEmail: debtors.email,
+  debtCents: debtors.debtCents,
+  paidCents: debtors.paidCents,
+  currency: debtors.currency,
+  activeStrategy: debtors.activeStrategy,
+  organizationName: organizations.name,
+  emailsSent: sentCountOf("schedule", schedules.id),
+  // Why Dunly stopped or paused it ('paid', 'opted_out', 'bounced'), and the debtor's status.
+  stoppedReason: schedules.stoppedReason,
+  debtorStatus: debtors.status,
+  // When its current occurrence is held back (contact rules, sending limits): why, and until when.
+  waiting: sql<
+    string | null
+  >`(SELECT d.error FROM deliveries AS d WHERE d.occurrence_key = ${schedules.id} || ':' || ${schedules.nextRunAt} AND d.status = 'deferred')`,
+};
+
+/** Needs the debtors join: a search by the debtor, or the order by the debtor's name. */
+const needsDebtor = (filter: ScheduleListFilter) => Boolean(filter.q) || filter.sort === "debtor";
 
 function listWhere(ownerId: string, filter: ScheduleListFilter) {
-  const where = [eq(schedules.ownerId, ownerId)];
+  // One debtor's: through the index on schedules (debtor_id, …), their few rows. A unary + keeps
+  // the owner's condition but not its index, which SQLite would otherwise walk for its order,
+  // reading every schedule of the owner to find the debtor's.
+  const where = [filter.debtorId ? sql`+${schedules.ownerId} = ${ownerId}` : eq(schedules.ownerId, ownerId)];
   if (filter.debtorId) where.push(eq(schedules.debtorId, filter.debtorId));
   if (filter.createdFrom != null) where.push(gte(schedules.createdAt, filter.createdFrom));
   if (filter.createdBefore != null) where.push(lt(schedules.createdAt, filter.createdBefore));
   if (filter.namePrefix)
     where.push(sql`substr(${schedules.id}, 1, ${filter.namePrefix.length}) = ${filter.namePrefix}`);
-  // Needs the debtors join (both queries below have it).
+  // Needs the debtors join (needsDebtor).
   if (filter.q) {
     const key = searchKey(filter.q);
     where.push(sql`(instr(lower(${debtors.fullName}), ${key}) > 0 OR instr(lower(${debtors.email}), ${key}) > 0)`);
@@ -336,23 +333,38 @@ function scheduleOrder(sort: ScheduleSort = DEFAULT_SCHEDULE_SORT, dir: SortDire
 
 /**
  * One page of the owner's schedules, newest first unless sorted by next run or debtor, searched by
- * the debtor's name or e-mail (issue 11, item 6): one query.
+ * the debtor's name or e-mail (issue 11, item 6): one query. Its inner query picks the page's ids
+ * (through the index on schedules (owner_id, created_at, id), in order for the default sort); the
+ * outer one reads their columns and counts, so a sort never computes the counts of rows that are
+ * not on the page.
  */
 export async function listSchedules(db: Db, ownerId: string, filter: ScheduleListFilter = {}) {
-  return scheduleRows(db)
+  const order = scheduleOrder(filter.sort, filter.dir);
+  const ids = db.select({ id: schedules.id }).from(schedules);
+  const page = (needsDebtor(filter) ? ids.innerJoin(debtors, eq(debtors.id, schedules.debtorId)) : ids)
     .where(listWhere(ownerId, filter))
-    .orderBy(...scheduleOrder(filter.sort, filter.dir))
+    .orderBy(...order)
     .limit(filter.limit ?? SCHEDULE_PAGE_SIZE)
-    .offset(filter.offset ?? 0);
+    .offset(filter.offset ?? 0)
+    .as("page");
+  return db
+    .select(scheduleFields)
+    .from(page)
+    .innerJoin(schedules, eq(schedules.id, page.id))
+    .innerJoin(debtors, eq(debtors.id, schedules.debtorId))
+    .leftJoin(organizations, eq(organizations.id, schedules.organizationId))
+    .orderBy(...order);
 }
 export type ScheduleListRow = Awaited<ReturnType<typeof listSchedules>>[number];
 
-/** How many of the owner's schedules match the filter (the pager's total). */
+/**
+ * How many of the owner's schedules match the filter (the pager's total). The debtors join only
+ * when searching by the debtor (every schedule has its debtor: the foreign key cascades), so the
+ * plain count is read from the index on schedules (owner_id, created_at) alone.
+ */
 export async function countSchedules(db: Db, ownerId: string, filter: ScheduleListFilter = {}) {
-  const row = await db
-    .select({ n: count() })
-    .from(schedules)
-    .innerJoin(debtors, eq(debtors.id, schedules.debtorId))
+  const query = db.select({ n: count() }).from(schedules);
+  const row = await (needsDebtor(filter) ? query.innerJoin(debtors, eq(debtors.id, schedules.debtorId)) : query)
     .where(listWhere(ownerId, filter))
     .get();
   return row?.n ?? 0;
@@ -360,7 +372,11 @@ export async function countSchedules(db: Db, ownerId: string, filter: ScheduleLi
 
 /** The owner's schedule with its debtor and sender, for the configure modal; undefined if not theirs. */
 export async function getScheduleDetails(db: Db, ownerId: string, id: string) {
-  return scheduleRows(db)
+  return db
+    .select(scheduleFields)
+    .from(schedules)
+    .innerJoin(debtors, eq(debtors.id, schedules.debtorId))
+    .leftJoin(organizations, eq(organizations.id, schedules.organizationId))
     .where(and(eq(schedules.ownerId, ownerId), eq(schedules.id, id)))
     .get();
 }
@@ -456,12 +472,16 @@ export async function createResendSchedules(
   return created.map(({ id, nextRunAt }) => ({ id, nextRunAt }));
 }
 
-/** Enabled schedules whose next run is older than `cutoff`: their alarm was lost (watchdog). */
-export async function listOverdueSchedules(db: Db, cutoff: number, limit = 500) {
+/**
+ * Enabled schedules whose next run is older than `cutoff`: their alarm was lost (watchdog). One
+ * page of `limit` in id order after `afterId` (keyset paging over the due index).
+ */
+export async function listOverdueSchedules(db: Db, cutoff: number, limit = 500, afterId = "") {
   return db
     .select({ id: schedules.id, nextRunAt: schedules.nextRunAt })
     .from(schedules)
-    .where(and(eq(schedules.state, "ENABLED"), lt(schedules.nextRunAt, cutoff)))
+    .where(and(eq(schedules.state, "ENABLED"), lt(schedules.nextRunAt, cutoff), gt(schedules.id, afterId)))
+    .orderBy(asc(schedules.id))
     .limit(limit);
 }
 

@@ -148,7 +148,11 @@ export async function getDebtorTimeline(
         >`(SELECT d.error FROM deliveries AS d WHERE d.occurrence_key = schedules.id || ':' || schedules.next_run_at AND d.status = 'deferred')`,
       })
       .from(schedules)
-      .where(and(eq(schedules.debtorId, debtorId), eq(schedules.ownerId, ownerId), eq(schedules.state, "ENABLED")))
+      // A unary + keeps the state's condition but not its index: SQLite would otherwise walk the
+      // index on schedules (state, next_run_at) for its order, over every account's enabled schedules.
+      .where(
+        and(eq(schedules.debtorId, debtorId), eq(schedules.ownerId, ownerId), sql`+${schedules.state} = 'ENABLED'`),
+      )
       .orderBy(asc(schedules.nextRunAt))
       .limit(100),
     db

@@ -14,7 +14,7 @@ import { parseDebtorId } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { listPaidClaims } from "~/lib/paid-claim.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { listDebtors } from "~/models/debtor.server";
+import { firstDebtorId, listDebtors } from "~/models/debtor.server";
 import { monthlySentCounts } from "~/models/delivery.server";
 import { listOrganizations } from "~/models/organization.server";
 import { countBouncingDebtors } from "~/models/webhook.server";
@@ -22,17 +22,41 @@ import type { Route } from "./+types/dashboard";
 import { debtorAction } from "./debtor-action.server";
 import { loadSchedulesPage } from "./schedules-data.server";
 
-// recharts is big: it loads in the browser after the page is up, never in the first bundle.
-// Client only: it renders after hydration, so the server build leaves recharts out (a constant
+// The chart (a small SVG of our own) loads in the browser after the page is up, never in the first
+// bundle. Client only: it renders after hydration, so the server build leaves it out (a constant
 // import.meta.env.SSR drops the import there), which keeps the Worker bundle lean.
 const NotificationsChart = lazy<ComponentType<{ data: ChartPoint[] }>>(async () =>
   import.meta.env.SSR ? { default: () => null } : import("~/components/dashboard/notifications-chart"),
 );
 
+/** The dashboard with `debtor` selected (the other query parameters kept). */
+function selectDebtor(url: URL, id: number) {
+  url.searchParams.set("debtor", String(id));
+  return redirect(`/dashboard?${url.searchParams}`);
+}
+
+/**
+ * Every query of the page at once, each once (docs/architecture.md, performance): the first page
+ * of debtors, the selected debtor by id (with its count; it may be past the first page: the
+ * dropdown reaches every debtor, issue 11, item 6), and the cards. No debtor chosen: the first is
+ * selected and written to the query string (docs/product-spec.md §2 "Dashboard") after one index
+ * read, before anything else is loaded.
+ */
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
-  const [debtors, organizations] = await Promise.all([
+  const param = url.searchParams.get("debtor");
+  const paramId = parseDebtorId(param);
+  if (paramId === null || String(paramId) !== param) {
+    const first = await firstDebtorId(db, user.id).catch((error) => {
+      console.error("[dunly] debtors failed to load", error);
+      return null;
+    });
+    if (first !== null) throw selectDebtor(url, first);
+  }
+  const selectedId = paramId !== null && String(paramId) === param ? paramId : null;
+  const timeZone = requestTimeZone(request);
+  const [debtors, organizations, selectedRows, schedulesCard, chart, bouncing, paidClaims] = await Promise.all([
     listDebtors(db, user.id).catch((error) => {
       console.error("[dunly] debtors failed to load", error);
       return null;
@@ -42,35 +66,23 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       console.error("[dunly] organizations failed to load", error);
       return null;
     }),
-  ]);
-  const param = url.searchParams.get("debtor");
-  const paramId = parseDebtorId(param);
-  // The dropdown reaches every debtor (issue 11, item 6): one past the first page is looked up by id.
-  const selected =
-    debtors?.find((d) => d.id === paramId) ??
-    (debtors && paramId
-      ? ((await listDebtors(db, user.id, { id: paramId, limit: 1 }).catch(() => []))[0] ?? null)
-      : null);
-  // No debtor chosen: select the first and write it to the query string (docs/product-spec.md §2 "Dashboard").
-  if (debtors && debtors.length > 0 && (!param || !selected || String(selected.id) !== param)) {
-    url.searchParams.set("debtor", String(debtors[0].id));
-    throw redirect(`/dashboard?${url.searchParams}`);
-  }
-  const selectedId = selected?.id ?? null;
-  const timeZone = requestTimeZone(request);
-  const [schedulesCard, chart, bouncing, paidClaims] = await Promise.all([
+    selectedId ? listDebtors(db, user.id, { id: selectedId, limit: 1 }).catch(() => []) : Promise.resolve([]),
     loadSchedulesPage(db, user.id, url, timeZone, false),
     selectedId ? monthlySentCounts(db, user.id, selectedId, timeZone) : Promise.resolve(null),
     countBouncingDebtors(db, user.id),
     // Debtors who said "I've paid" (issue 11, item 2), for the notice.
     listPaidClaims(db, user.id),
   ]);
+  const selected = selectedRows[0] ?? null;
+  // Not one of the user's debtors (another's, or deleted): the first is selected instead.
+  const [first] = debtors ?? [];
+  if (!selected && first && first.id !== selectedId) throw selectDebtor(url, first.id);
   return {
     debtors: debtors ?? [],
     debtorsError: debtors === null,
     organizations: organizations ?? [],
     organizationsError: organizations === null,
-    selectedId,
+    selectedId: selected?.id ?? null,
     selected: selected && {
       id: selected.id,
       fullName: selected.fullName,
@@ -81,7 +93,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     schedules: schedulesCard.schedules,
     schedulesError: schedulesCard.error,
     period: schedulesCard.period,
-    chart,
+    chart: selected ? chart : null,
     bouncing,
     paidClaims: paidClaims.map((c) => ({ id: c.id, fullName: c.fullName, paidClaimedAt: c.paidClaimedAt })),
   };

@@ -13,6 +13,7 @@ import {
   previewDebtorCsv,
   TOO_LARGE,
 } from "~/domain/csv-import";
+import { formatCount } from "~/domain/intl";
 import { intentOf, readForm } from "~/lib/action-result.server";
 import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
@@ -217,8 +218,8 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
         The first row names the columns: <strong>name</strong>, <strong>email</strong> and <strong>amount</strong>, and
         optionally <strong>kind</strong> (person or company), <strong>strategy</strong> (1–3 or Polite, Middle Ground,
         Aggressive), <strong>currency</strong> (USD by default), <strong>invoice number</strong> and{" "}
-        <strong>time zone</strong> (yours by default). At most {loaderData.maxRows.toLocaleString("en-US")} rows and 2
-        MB. Nothing is imported until you confirm the preview.
+        <strong>time zone</strong> (yours by default). At most {formatCount(loaderData.maxRows)} rows and 2 MB. Nothing
+        is imported until you confirm the preview.
       </p>
 
       {result?.message && (

@@ -1,4 +1,3 @@
-import { Tabs } from "radix-ui";
 import { data, Link } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { hasPassword } from "~/auth/password.server";
@@ -7,6 +6,7 @@ import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { OrgManager } from "~/components/settings/org-manager";
 import { PaymentLinkForm } from "~/components/settings/payment-link-form";
 import { ProfileInfo } from "~/components/settings/profile-info";
+import { LinkTabs } from "~/components/ui/link-tabs";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
 import { signedImageUrl } from "~/lib/images.server";
@@ -66,51 +66,49 @@ export async function action(args: Route.ActionArgs) {
 export default function Settings({ loaderData }: Route.ComponentProps) {
   const { tab, profile } = loaderData;
   return (
-    <Tabs.Root
-      value={tab}
-      orientation="vertical"
-      className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 md:flex-row"
-    >
-      <Tabs.List aria-label="Settings" className="flex gap-2 overflow-x-auto md:w-56 md:shrink-0 md:flex-col">
-        {TABS.map((t) => (
-          <Tabs.Trigger key={t.id} value={t.id} asChild>
-            <Link
-              to={`/iam/${t.id}`}
-              className="whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium hover:bg-surface-2 data-[state=active]:bg-primary data-[state=active]:text-primary-foreground"
-            >
-              <span className="md:hidden">{t.short}</span>
-              <span className="hidden md:inline">{t.label}</span>
-            </Link>
-          </Tabs.Trigger>
-        ))}
-      </Tabs.List>
-      <Tabs.Content value={tab} className="flex min-w-0 flex-1 flex-col gap-6 outline-none">
-        {tab === "info" && (
+    <LinkTabs
+      label="Settings"
+      current={tab}
+      tabs={TABS.map((t) => ({
+        id: t.id,
+        to: `/iam/${t.id}`,
+        content: (
           <>
-            <ProfileInfo profile={profile} />
-            <PasswordForm hasPassword={loaderData.hasPassword} />
-            {loaderData.contactSettings && (
-              <>
-                <PaymentLinkForm paymentUrl={loaderData.contactSettings.paymentUrl ?? null} />
-                <ContactRulesForm settings={loaderData.contactSettings} />
-              </>
-            )}
+            <span className="md:hidden">{t.short}</span>
+            <span className="hidden md:inline">{t.label}</span>
           </>
-        )}
-        {tab === "orgs" && <OrgManager organizations={loaderData.organizations} />}
-        {tab === "subscription" && (
-          <section className="rounded-xl border border-border bg-surface p-6">
-            <h1 className="text-2xl font-bold">Your Subscription</h1>
-            <p className="mt-4">
-              You are on the <strong>{planName(loaderData.plan)}</strong> plan.
-            </p>
-            <Link to="/pricing" className="mt-4 inline-block text-primary underline">
-              See all plans on the pricing page
-            </Link>
-          </section>
-        )}
-      </Tabs.Content>
-    </Tabs.Root>
+        ),
+      }))}
+      className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 md:flex-row"
+      listClassName="flex gap-2 overflow-x-auto md:w-56 md:shrink-0 md:flex-col"
+      tabClassName="whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium hover:bg-surface-2 data-[state=active]:bg-primary data-[state=active]:text-primary-foreground"
+      panelClassName="flex min-w-0 flex-1 flex-col gap-6 outline-none"
+    >
+      {tab === "info" && (
+        <>
+          <ProfileInfo profile={profile} />
+          <PasswordForm hasPassword={loaderData.hasPassword} />
+          {loaderData.contactSettings && (
+            <>
+              <PaymentLinkForm paymentUrl={loaderData.contactSettings.paymentUrl ?? null} />
+              <ContactRulesForm settings={loaderData.contactSettings} />
+            </>
+          )}
+        </>
+      )}
+      {tab === "orgs" && <OrgManager organizations={loaderData.organizations} />}
+      {tab === "subscription" && (
+        <section className="rounded-xl border border-border bg-surface p-6">
+          <h1 className="text-2xl font-bold">Your Subscription</h1>
+          <p className="mt-4">
+            You are on the <strong>{planName(loaderData.plan)}</strong> plan.
+          </p>
+          <Link to="/pricing" className="mt-4 inline-block text-primary underline">
+            See all plans on the pricing page
+          </Link>
+        </section>
+      )}
+    </LinkTabs>
   );
 }
 

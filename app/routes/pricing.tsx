@@ -1,11 +1,10 @@
 import { Check } from "lucide-react";
 import { requireUser } from "~/auth/guard.server";
 import { Faq } from "~/components/faq";
-import { buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/variants";
 import { getApp } from "~/lib/context.server";
 import { pricingFaq } from "~/lib/faq";
 import { plans } from "~/lib/plans";
-import { cn } from "~/lib/utils";
 import type { Route } from "./+types/pricing";
 
 /** What a plan without a configured checkout page says (issue 11, item 8). */
@@ -30,10 +29,9 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
             <article
               key={plan.id}
               aria-labelledby={`plan-${plan.id}`}
-              className={cn(
-                "relative flex flex-col rounded-2xl border bg-surface p-6",
-                plan.popular ? "border-primary shadow-lg shadow-primary/20" : "border-border",
-              )}
+              className={`relative flex flex-col rounded-2xl border bg-surface p-6 ${
+                plan.popular ? "border-primary shadow-lg shadow-primary/20" : "border-border"
+              }`}
             >
               <h2 id={`plan-${plan.id}`} className="text-2xl font-bold">
                 {plan.name}
@@ -55,7 +53,11 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                 <a
                   href={plan.checkoutUrl}
                   rel="noopener noreferrer"
-                  className={cn(buttonVariants({ variant: plan.popular ? "primary" : "outline", size: "lg" }), "mt-8")}
+                  className={buttonVariants({
+                    variant: plan.popular ? "primary" : "outline",
+                    size: "lg",
+                    className: "mt-8",
+                  })}
                 >
                   Subscribe<span className="sr-only"> to {plan.name}</span>
                 </a>
@@ -66,7 +68,11 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                     type="button"
                     disabled
                     aria-describedby={`plan-${plan.id}-unavailable`}
-                    className={cn(buttonVariants({ variant: "outline", size: "lg" }), "cursor-not-allowed opacity-60")}
+                    className={buttonVariants({
+                      variant: "outline",
+                      size: "lg",
+                      className: "cursor-not-allowed opacity-60",
+                    })}
                   >
                     Subscribe<span className="sr-only"> to {plan.name}</span>
                   </button>

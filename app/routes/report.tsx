@@ -1,9 +1,9 @@
-import { Form, Link, useSubmit } from "react-router";
+import { Form, Link, useSearchParams, useSubmit } from "react-router";
 import { requireUser } from "~/auth/guard.server";
+import { DebtorCombobox } from "~/components/lists/debtor-combobox";
 import { PeriodSelect } from "~/components/period-options";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { LabeledSelect } from "~/components/ui/labeled-select";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
 import { listParams, pageCount, pageOffset } from "~/domain/list-params";
@@ -13,7 +13,7 @@ import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { listDebtorOptions } from "~/models/debtor.server";
+import { getDebtorOption } from "~/models/debtor.server";
 import { DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries } from "~/models/delivery.server";
 import type { Route } from "./+types/report";
 
@@ -26,16 +26,17 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const filter = { debtorId, from: range?.from, before: range?.before };
   const pageOf = (n: number) =>
     listDeliveries(db, user.id, { ...filter, limit: DELIVERY_PAGE_SIZE, offset: pageOffset(n, DELIVERY_PAGE_SIZE) });
-  const [requestedRows, totals, debtors] = await Promise.all([
+  const [requestedRows, totals, debtor] = await Promise.all([
     pageOf(requested),
     deliveryTotals(db, user.id, filter),
-    listDebtorOptions(db, user.id),
+    // Only the chosen debtor, for the picker's label: the picker searches the rest (/debtors/options).
+    debtorId ? getDebtorOption(db, user.id, debtorId) : undefined,
   ]);
   const pages = pageCount(totals.all, DELIVERY_PAGE_SIZE);
   // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
   const page = Math.min(requested, pages);
   const deliveries = page === requested ? requestedRows : await pageOf(page);
-  return { deliveries, totals, debtors, timeZone, debtorId, period, page, pages };
+  return { deliveries, totals, debtor: debtor ?? null, timeZone, debtorId, period, page, pages };
 }
 
 const STATUS_LABELS: Record<string, string> = {
@@ -58,8 +59,19 @@ function Status({ status }: { status: string }) {
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
-  const { deliveries, totals, debtors, timeZone, debtorId, period, page, pages } = loaderData;
+  const { deliveries, totals, debtor, timeZone, debtorId, period, page, pages } = loaderData;
   const submit = useSubmit();
+  const [, setSearchParams] = useSearchParams();
+  // Another debtor: the report's first page for them, the period kept.
+  const filterDebtor = (id: number) =>
+    setSearchParams(
+      (params) => {
+        params.set("debtor", String(id));
+        params.delete("page");
+        return params;
+      },
+      { replace: true, preventScrollReset: true },
+    );
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8">
       <Link to="/dashboard" className="text-sm text-primary underline-offset-4 hover:underline">
@@ -76,35 +88,34 @@ export default function Report({ loaderData }: Route.ComponentProps) {
           Export CSV
         </a>
       </div>
-      <Form
-        method="get"
-        className="flex flex-wrap items-end gap-3"
-        onChange={(event) =>
-          submit(event.currentTarget, {
-            replace: true,
-            preventScrollReset: true,
-          })
-        }
-      >
-        <LabeledSelect
-          id="report-debtor"
-          label="Debtor"
-          name="debtor"
-          defaultValue={debtorId ?? ""}
-          className="min-w-48"
+      <div className="flex flex-wrap items-end gap-3">
+        {/* Searches the user's debtors as they type (/debtors/options): the page never ships all of them. */}
+        <DebtorCombobox id="report-debtor" label="Debtor" selected={debtor} onSelect={(d) => filterDebtor(d.id)} />
+        {debtorId ? (
+          // A link, so it works before hydration too; the period stays.
+          <Button asChild variant="outline">
+            <Link to={`/report${exportQuery(null, period)}`} replace preventScrollReset>
+              All debtors
+            </Link>
+          </Button>
+        ) : null}
+        <Form
+          method="get"
+          className="flex flex-wrap items-end gap-3"
+          onChange={(event) =>
+            submit(event.currentTarget, {
+              replace: true,
+              preventScrollReset: true,
+            })
+          }
         >
-          <option value="">All debtors</option>
-          {debtors.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.fullName}
-            </option>
-          ))}
-        </LabeledSelect>
-        <PeriodSelect id="report-period" name="period" defaultValue={period} />
-        <noscript>
-          <Button type="submit">Filter</Button>
-        </noscript>
-      </Form>
+          {debtorId ? <input type="hidden" name="debtor" value={debtorId} /> : null}
+          <PeriodSelect id="report-period" name="period" defaultValue={period} />
+          <noscript>
+            <Button type="submit">Filter</Button>
+          </noscript>
+        </Form>
+      </div>
 
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Totals">
         {(

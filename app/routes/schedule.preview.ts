@@ -1,7 +1,8 @@
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
-import { REMINDER_PREVIEW_SAMPLE, renderReminder } from "../../emails/render-reminder";
+import type { ReminderEmailProps } from "../../emails/reminder";
+import { REMINDER_SAMPLE } from "../../emails/reminder-sample";
 import type { Route } from "./+types/schedule.preview";
 import { debtorReminderValues, previewChoice } from "./test-send-action.server";
 
@@ -10,17 +11,19 @@ import { debtorReminderValues, previewChoice } from "./test-send-action.server";
  * server for a sandboxed iframe. With `debtor_id` (and `organization_id`, `due_date`) it shows that
  * debtor's real name, outstanding amount, currency and the sender (issue 11, item 5); a debtor that
  * is not the signed-in user's is never shown: the sample values are. Nothing in it can run script
- * or load from elsewhere. Its links stay the sample's: a click in the preview changes nothing.
+ * or load from elsewhere. Its links stay the sample's: a click in the preview changes nothing. The mail
+ * Worker renders it (`MAILER.renderReminderPreview`), so the app Worker carries no e-mail renderer.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
   const choice = previewChoice((name) => url.searchParams.get(name) ?? undefined);
   if (!choice) return new Response("Unknown template", { status: 404 });
-  const values = await debtorReminderValues(getDb(getApp(context).env.DB), user.id, choice);
-  const props = values
-    ? { ...REMINDER_PREVIEW_SAMPLE, invoiceLink: null, receiverEmail: values.debtor.email, ...values.props }
-    : { ...REMINDER_PREVIEW_SAMPLE, template: choice.template, tone: choice.tone };
-  const { html } = await renderReminder(props);
+  const { env } = getApp(context);
+  const values = await debtorReminderValues(getDb(env.DB), user.id, choice);
+  const props: ReminderEmailProps = values
+    ? { ...REMINDER_SAMPLE, invoiceLink: null, ...values.props }
+    : { ...REMINDER_SAMPLE, template: choice.template, tone: choice.tone };
+  const { html } = await env.MAILER.renderReminderPreview(props);
   return new Response(html, {
     headers: {
       "Content-Type": "text/html; charset=utf-8",

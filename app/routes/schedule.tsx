@@ -10,7 +10,7 @@ import { DEFAULT_PRESET } from "~/domain/presets";
 import { senderDisplayName } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
 import { getApp } from "~/lib/context.server";
-import { listDebtorOptions } from "~/models/debtor.server";
+import { debtorChoice } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 import type { Route } from "./+types/schedule";
 import { scheduleAction } from "./schedule-action.server";
@@ -18,8 +18,8 @@ import { scheduleAction } from "./schedule-action.server";
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
-  const [debtors, organizations] = await Promise.all([listDebtorOptions(db, user.id), listOrganizations(db, user.id)]);
-  return { debtors, organizations, userName: senderDisplayName(user) };
+  const [choice, organizations] = await Promise.all([debtorChoice(db, user.id), listOrganizations(db, user.id)]);
+  return { ...choice, organizations, userName: senderDisplayName(user) };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -27,7 +27,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export default function NewSchedule({ loaderData }: Route.ComponentProps) {
-  const { debtors } = loaderData;
+  const { debtors, searchDebtors } = loaderData;
   const [watch, setWatch] = useState<ScheduleFormWatch>({
     preset: DEFAULT_PRESET,
     frequency: DEFAULT_FREQUENCY,
@@ -36,12 +36,12 @@ export default function NewSchedule({ loaderData }: Route.ComponentProps) {
     dueDate: "",
   });
   const onWatch = useCallback((w: ScheduleFormWatch) => setWatch(w), []);
-  const tone = toTone(debtors.find((d) => String(d.id) === watch.debtorId)?.activeStrategy);
+  const tone = toTone(watch.debtorStrategy ?? debtors.find((d) => String(d.id) === watch.debtorId)?.activeStrategy);
 
   return (
     <section className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="mb-6 text-3xl font-bold">New schedule</h1>
-      {debtors.length === 0 ? (
+      {debtors.length === 0 && !searchDebtors ? (
         <div className="rounded-xl border border-border bg-surface p-6">
           <p className="text-lg font-semibold">Add a debtor to get started</p>
           <Link to="/debtors-list" className="mt-2 inline-block text-primary underline">

@@ -3,7 +3,7 @@ import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { senderDisplayName } from "~/domain/sender";
 import { getApp } from "~/lib/context.server";
-import { listDebtorOptions } from "~/models/debtor.server";
+import { debtorChoice } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 import { getScheduleDetails } from "~/models/schedule.server";
 import type { Route } from "./+types/schedules.details";
@@ -12,12 +12,17 @@ import type { Route } from "./+types/schedules.details";
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
-  const [schedule, debtors, organizations] = await Promise.all([
+  const [schedule, choice, organizations] = await Promise.all([
     getScheduleDetails(db, user.id, params.id),
-    listDebtorOptions(db, user.id),
+    debtorChoice(db, user.id),
     listOrganizations(db, user.id),
   ]);
   // Returned, not thrown: a fetcher that revalidates after a delete must not hit the error boundary.
-  if (!schedule) return data({ schedule: null, debtors: [], organizations: [], userName: "" }, { status: 404 });
-  return { schedule, debtors, organizations, userName: senderDisplayName(user) };
+  if (!schedule) {
+    return data(
+      { schedule: null, debtors: [], searchDebtors: false, organizations: [], userName: "" },
+      { status: 404 },
+    );
+  }
+  return { schedule, ...choice, organizations, userName: senderDisplayName(user) };
 }

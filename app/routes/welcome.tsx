@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { buttonVariants } from "~/components/ui/button";
+import { buttonVariants } from "~/components/ui/variants";
 import { getApp } from "~/lib/context.server";
 import type { Route } from "./+types/welcome";
 

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { canonicalTimeZone } from "~/domain/intl";
 import { hasAtMostTwoDecimals, MAX_AMOUNT } from "~/domain/money";
 import { isValidTimeZone } from "~/domain/schedule-time";
 import { DEFAULT_STRATEGY, TONES } from "~/domain/strategies";
@@ -15,7 +16,7 @@ export const TIME_ZONE_MESSAGE = "Please choose a valid time zone";
 
 /** A zone's canonical spelling ("europe/berlin" → "Europe/Berlin"), as Intl resolves it. */
 function canonicalZone(tz: string) {
-  return new Intl.DateTimeFormat("en-US", { timeZone: tz }).resolvedOptions().timeZone;
+  return canonicalTimeZone(tz);
 }
 
 /**

@@ -1,15 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { fireSchedule } from "../../workers/engine";
 import { formAction } from "./data-helpers";
 import {
+  consumeJobs,
   deliveriesOf,
+  fireAndSend,
   HOUR,
   MINUTE,
   makeDebtor,
   makeSchedule,
   makeUser,
   programResend,
+  type SentOutcome,
   scheduleRow,
   setSchedule,
 } from "./engine-helpers";
@@ -38,7 +40,7 @@ describe("quiet hours", () => {
     const { debtor, id } = await setup("Asia/Tokyo");
     await setSchedule(id, { next_run_at: TOKYO_2AM, time_zone: "America/Denver" });
 
-    const held = await fireSchedule(env, id, TOKYO_2AM);
+    const held = await fireAndSend(id, TOKYO_2AM);
     expect(held).toMatchObject({ kind: "deferred", nextAlarmAt: TOKYO_2AM + 6 * HOUR });
     expect(held.kind === "deferred" && held.reason).toMatch(
       /^Waiting for the debtor's daytime \(8:00–21:00 in their time zone\): goes out Nov 18, 2026, 8:00\sAM\.$/,
@@ -48,10 +50,10 @@ describe("quiet hours", () => {
     expect(await outboxFor(debtor.email)).toHaveLength(0);
 
     // The watchdog or a stray alarm before 08:00 changes nothing.
-    expect(await fireSchedule(env, id, TOKYO_2AM + 3 * HOUR)).toMatchObject({ kind: "deferred" });
+    expect(await fireAndSend(id, TOKYO_2AM + 3 * HOUR)).toMatchObject({ kind: "deferred" });
     expect(await outboxFor(debtor.email)).toHaveLength(0);
 
-    const sent = await fireSchedule(env, id, TOKYO_2AM + 6 * HOUR);
+    const sent = await fireAndSend(id, TOKYO_2AM + 6 * HOUR);
     expect(sent).toMatchObject({ kind: "done", status: "sent" });
     expect(await outboxFor(debtor.email)).toHaveLength(1);
     const rows = await deliveriesOf(id);
@@ -59,7 +61,7 @@ describe("quiet hours", () => {
     expect(rows[0]).toMatchObject({ status: "sent", occurrence_key: `${id}:${TOKYO_2AM}`, error: null });
     // The next run is the next 10:00 in Denver, not a catch-up: nothing doubles.
     expect((await scheduleRow(id))!.next_run_at).toBe(TOKYO_2AM + DAY);
-    expect(await fireSchedule(env, id, TOKYO_2AM + 6 * HOUR)).toMatchObject({ kind: "not-due" });
+    expect(await fireAndSend(id, TOKYO_2AM + 6 * HOUR)).toMatchObject({ kind: "not-due" });
     expect(await outboxFor(debtor.email)).toHaveLength(1);
   });
 
@@ -67,7 +69,7 @@ describe("quiet hours", () => {
     // 17:00 UTC is 02:00 in Tokyo but 12:00 in New York (winter).
     const { debtor, id } = await setup("America/New_York");
     await setSchedule(id, { next_run_at: TOKYO_2AM, time_zone: "Asia/Tokyo" });
-    expect(await fireSchedule(env, id, TOKYO_2AM)).toMatchObject({ kind: "done", status: "sent" });
+    expect(await fireAndSend(id, TOKYO_2AM)).toMatchObject({ kind: "done", status: "sent" });
     expect(await outboxFor(debtor.email)).toHaveLength(1);
   });
 
@@ -76,7 +78,7 @@ describe("quiet hours", () => {
     await env.DB.prepare("UPDATE users SET quiet_start_hour = 9, quiet_end_hour = 17 WHERE id = ?").bind(user.id).run();
     const at = Date.UTC(2026, 10, 18, 17, 30);
     await setSchedule(id, { next_run_at: at });
-    expect(await fireSchedule(env, id, at)).toMatchObject({
+    expect(await fireAndSend(id, at)).toMatchObject({
       kind: "deferred",
       nextAlarmAt: Date.UTC(2026, 10, 19, 9, 0),
     });
@@ -91,7 +93,7 @@ describe("the schedule says when a held-back reminder will really go, and why", 
     const id = await makeSchedule(userId, debtor.id, { frequency: "daily", timeZone: "UTC" });
     const night = Date.UTC(2026, 10, 18, 3, 0);
     await setSchedule(id, { next_run_at: night });
-    expect(await fireSchedule(env, id, night)).toMatchObject({ kind: "deferred" });
+    expect(await fireAndSend(id, night)).toMatchObject({ kind: "deferred" });
 
     const reason = "Waiting for the debtor's daytime (8:00–21:00 in their time zone): goes out Nov 18, 2026, 8:00";
     const list = await pageText(await get("/schedules-list", { cookie }));
@@ -127,13 +129,13 @@ describe("contact cap", () => {
     await alreadySent(user.id, debtor.id, at, 7, 6 * DAY);
     await setSchedule(id, { next_run_at: at });
 
-    const held = await fireSchedule(env, id, at);
+    const held = await fireAndSend(id, at);
     // The oldest of the 7 was 6 days ago at 12:00: room again one day later, at 12:00.
     expect(held).toMatchObject({ kind: "deferred", nextAlarmAt: at + DAY });
     expect(held.kind === "deferred" && held.reason).toMatch(/got 7 reminders in the last 7 days, the most allowed/);
     expect(await outboxFor(debtor.email)).toHaveLength(0);
 
-    expect(await fireSchedule(env, id, at + DAY)).toMatchObject({ kind: "done", status: "sent" });
+    expect(await fireAndSend(id, at + DAY)).toMatchObject({ kind: "done", status: "sent" });
     expect(await outboxFor(debtor.email)).toHaveLength(1);
     expect((await deliveriesOf(id)).map((d) => d.status)).toEqual(["sent"]);
   });
@@ -144,7 +146,7 @@ describe("contact cap", () => {
     await env.DB.prepare("UPDATE users SET contact_cap = 2 WHERE id = ?").bind(user.id).run();
     await alreadySent(user.id, debtor.id, at, 2, 2 * DAY);
     await setSchedule(id, { next_run_at: at });
-    expect(await fireSchedule(env, id, at)).toMatchObject({ kind: "deferred", nextAlarmAt: at + 5 * DAY });
+    expect(await fireAndSend(id, at)).toMatchObject({ kind: "deferred", nextAlarmAt: at + 5 * DAY });
   });
 
   it("a looser setting stored for the account is never applied", async () => {
@@ -154,7 +156,7 @@ describe("contact cap", () => {
       .bind(user.id)
       .run();
     await setSchedule(id, { next_run_at: at });
-    expect(await fireSchedule(env, id, at)).toMatchObject({ kind: "deferred", nextAlarmAt: at + 5 * HOUR });
+    expect(await fireAndSend(id, at)).toMatchObject({ kind: "deferred", nextAlarmAt: at + 5 * HOUR });
   });
 });
 
@@ -164,15 +166,16 @@ describe("stops", () => {
     const at = Date.UTC(2026, 10, 18, 12, 0);
     await setSchedule(id, { next_run_at: at });
     await programResend(debtor.email, [500, 500, 500]);
-    const first = await fireSchedule(env, id, at);
-    expect(first).toMatchObject({ kind: "retry", attempt: 2 });
+    const first = await fireAndSend(id, at);
+    // Back on the queue for a retry a minute later.
+    expect(first).toMatchObject({ kind: "done", status: "sending", requeued: [{ failures: 1 }] });
     expect((await deliveriesOf(id))[0]).toMatchObject({ status: "sending" });
 
     await env.DB.prepare("UPDATE debtors SET paid_cents = debt_cents, status = 'paid' WHERE id = ?")
       .bind(debtor.id)
       .run();
-    const retried = await fireSchedule(env, id, at + MINUTE, 2);
-    expect(retried).toMatchObject({ kind: "done", status: "skipped", nextAlarmAt: null });
+    const { requeued } = first as SentOutcome;
+    await consumeJobs(requeued, { now: at + MINUTE });
     expect(await outboxFor(debtor.email)).toHaveLength(0);
     expect((await deliveriesOf(id))[0]).toMatchObject({
       status: "failed",
@@ -194,9 +197,9 @@ describe("stops", () => {
     const at = Date.UTC(2026, 10, 18, 12, 0);
     await setSchedule(mine.id, { next_run_at: at });
     await setSchedule(theirs.id, { next_run_at: at });
-    expect(await fireSchedule(env, mine.id, at)).toMatchObject({ kind: "done", status: "skipped" });
+    expect(await fireAndSend(mine.id, at)).toMatchObject({ kind: "done", status: "skipped" });
     expect(await scheduleRow(mine.id)).toMatchObject({ state: "COMPLETED", stopped_reason: "opted_out" });
-    expect(await fireSchedule(env, theirs.id, at)).toMatchObject({ kind: "done", status: "sent" });
+    expect(await fireAndSend(theirs.id, at)).toMatchObject({ kind: "done", status: "sent" });
     expect(await outboxFor(address)).toHaveLength(1);
   });
 });

@@ -6,6 +6,9 @@ import type { debtors, deliveries, organizations, schedules } from "~/db/schema"
 import type { FrequencyId } from "~/domain/frequencies";
 import type { PresetId } from "~/domain/presets";
 import { createSchedule } from "~/models/schedule.server";
+import { type FireOutcome, fireSchedule, type MailJob, QUEUED_RECHECK_MS } from "../../workers/engine";
+import { consumeMail } from "../../workers/mail-queue";
+import { Pacer } from "../../workers/pacer";
 import { daytimeZone } from "../support/daytime-zone";
 import type { RawRow } from "../support/db-rows";
 import { uniqueEmail } from "./helpers";
@@ -31,7 +34,10 @@ const fakeUrl = () => {
 };
 
 /** The next answers of the fake provider for mail to `to` (then it answers 200 again). */
-export async function programResend(to: string, statuses: (number | { status: number; body?: unknown })[]) {
+export async function programResend(
+  to: string,
+  statuses: (number | { status: number; body?: unknown; headers?: Record<string, string> })[],
+) {
   const responses = statuses.map((s) => (typeof s === "number" ? { status: s } : s));
   const res = await fetch(`${fakeUrl()}/__program`, { method: "POST", body: JSON.stringify({ to, responses }) });
   expect(res.status).toBe(200);
@@ -179,12 +185,53 @@ export async function doStorage(scheduleId: string) {
 /**
  * Makes the occurrence at `scheduledAt` due and fires it through the Durable Object's alarm: D1's
  * next_run_at is set to `scheduledAt` (in the past), the object is armed an hour ahead (so the
- * runtime cannot fire it by itself meanwhile) and the alarm is run now.
+ * runtime cannot fire it by itself meanwhile) and the alarm is run now. A reminder it put on the
+ * mail queue is then waited for (settled).
  */
 export async function fireAt(scheduleId: string, scheduledAt: number) {
   await setSchedule(scheduleId, { next_run_at: scheduledAt });
   await stubOf(scheduleId).arm(scheduleId, Date.now() + HOUR, { force: true });
+  const before = await occurrenceRow(scheduleId, scheduledAt);
+  const ranFrom = Date.now();
   expect(await runDurableObjectAlarm(stubOf(scheduleId)), "the alarm ran").toBe(true);
+  await settled(scheduleId, scheduledAt, { before, ranFrom, ranTo: Date.now() });
+}
+
+async function occurrenceRow(scheduleId: string, scheduledAt: number) {
+  return env.DB.prepare("SELECT status, error FROM deliveries WHERE occurrence_key = ?")
+    .bind(`${scheduleId}:${scheduledAt}`)
+    .first<{ status: string; error: string | null }>();
+}
+
+/**
+ * Waits until the mail queue's consumer (the built Worker's queue handler, as in production) has
+ * handled the occurrence: its delivery is no longer 'sending' as it was queued, and the schedule's
+ * alarm no longer the net the alarm left (QUEUED_RECHECK_MS ahead) once it was sent.
+ */
+export async function settled(
+  scheduleId: string,
+  scheduledAt: number,
+  alarm: { before: { status: string; error: string | null } | null; ranFrom: number; ranTo: number },
+  timeoutMs = 15_000,
+) {
+  const { before } = alarm;
+  const deadline = Date.now() + timeoutMs;
+  const waiting = (row: { status: string; error: string | null } | null) =>
+    row?.status === "sending" && (row.error === null || row.error === (before?.error ?? null));
+  let row = await occurrenceRow(scheduleId, scheduledAt);
+  while (waiting(row)) {
+    if (Date.now() > deadline) throw new Error(`${scheduleId}:${scheduledAt} was not sent within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    row = await occurrenceRow(scheduleId, scheduledAt);
+  }
+  if (row?.status !== "sent" && row?.status !== "failed") return;
+  // The consumer re-arms the object right after it records the send: wait for the net to go.
+  const isNet = (at: number) => at >= alarm.ranFrom + QUEUED_RECHECK_MS && at <= alarm.ranTo + QUEUED_RECHECK_MS;
+  for (;;) {
+    const at = await alarmAt(scheduleId);
+    if (at === null || !isNet(at) || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 // Wall-clock checks, independent of app/domain/schedule-time.ts -------------------------------------
@@ -224,4 +271,69 @@ export function expectNextTenOClock(at: number | null | undefined, after: number
   expect(at!).toBeGreaterThan(after);
   // The 10:00 a day earlier is not after `after`: no other 10:00 lies in between.
   expect(at! - 24 * HOUR).toBeLessThanOrEqual(after);
+}
+
+// The mail queue's consumer, called directly ------------------------------------------------------
+
+/** A queue message as the consumer sees it, recording what the consumer did with it. */
+export function jobMessage(body: MailJob) {
+  const message = {
+    body,
+    acked: false,
+    retried: null as null | { delaySeconds?: number },
+    ack() {
+      message.acked = true;
+    },
+    retry(options: { delaySeconds?: number } = {}) {
+      message.retried = options;
+    },
+  };
+  return message;
+}
+
+/**
+ * Runs the mail queue's consumer on `jobs` (as from fireSchedule's 'queued' outcome) with a queue
+ * that only records what is put back on it, so a retry's delay can be seen without waiting for it.
+ */
+export async function consumeJobs(jobs: MailJob[], options: { perSecond?: number; now?: number } = {}) {
+  const requeued: { body: MailJob; delaySeconds: number | undefined }[] = [];
+  const queue = {
+    async send(body: MailJob, opts?: { delaySeconds?: number }) {
+      requeued.push({ body, delaySeconds: opts?.delaySeconds });
+    },
+  };
+  const messages = jobs.map(jobMessage);
+  await consumeMail({ ...env, MAIL_QUEUE: queue as unknown as Queue } as Env, messages, {
+    pacer: new Pacer(options.perSecond ?? 1000),
+    now: options.now === undefined ? undefined : () => options.now as number,
+  });
+  return { messages, requeued };
+}
+
+/**
+ * Fires the schedule at `now` (fireSchedule, as its alarm does) and, when that queued a reminder,
+ * runs the mail queue's consumer on it at the same `now`: the outcome, with a queued one reported
+ * as 'done' with the delivery's status ('sent', or 'sending' when it was put back for a retry).
+ */
+export async function fireAndSend(scheduleId: string, now: number): Promise<FireOutcome | SentOutcome> {
+  const outcome = await fireSchedule(env, scheduleId, now);
+  if (outcome.kind !== "queued") return outcome;
+  const { requeued } = await consumeJobs([outcome.job], { now });
+  const row = await env.DB.prepare("SELECT status FROM deliveries WHERE id = ?")
+    .bind(outcome.job.deliveryId)
+    .first<{ status: string }>();
+  return { kind: "done", status: row?.status ?? "gone", job: outcome.job, requeued: requeued.map((r) => r.body) };
+}
+
+export interface SentOutcome {
+  kind: "done";
+  status: string;
+  job: MailJob;
+  requeued: MailJob[];
+}
+
+/** fireSchedule's job, which must have been queued. */
+export function queuedJob(outcome: FireOutcome): MailJob {
+  if (outcome.kind !== "queued") throw new Error(`expected a queued reminder, got ${JSON.stringify(outcome)}`);
+  return outcome.job;
 }

@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
@@ -8,6 +8,7 @@ import { eventually } from "./data-helpers";
 import {
   ageDeliveries,
   alarmAt,
+  consumeJobs,
   deliveriesOf,
   doStorage,
   expectNextTenOClock,
@@ -20,6 +21,7 @@ import {
   makeSchedule,
   makeUser,
   programResend,
+  queuedJob,
   resendDelivered,
   resendRequests,
   scheduleRow,
@@ -233,19 +235,26 @@ describe("exactly once", () => {
     expect(await scheduleRow(id)).toMatchObject({ template_step: 1 });
   });
 
-  it("two concurrent firings of one occurrence deliver one e-mail and advance once", async () => {
+  it("two concurrent firings of one occurrence queue the same delivery; the consumer sends one e-mail and advances once", async () => {
     const { debtor, id, due } = await setup({ preset: "FRIENDLY_REMINDER" });
     await setSchedule(id, { next_run_at: due });
     const now = Date.now();
     const outcomes = await Promise.all([fireSchedule(env, id, now), fireSchedule(env, id, now)]);
-    for (const o of outcomes) expect(o.kind).toBe("done");
+    const jobs = outcomes.map(queuedJob);
+    expect(jobs[0]!.deliveryId).toBe(jobs[1]!.deliveryId);
+
+    // Both copies in one batch, then one copy again in a later batch.
+    const { messages } = await consumeJobs(jobs);
+    expect(messages.every((m) => m.acked)).toBe(true);
+    await consumeJobs([jobs[0]!]);
 
     expect(await resendDelivered(debtor.email)).toHaveLength(1);
-    for (const r of await resendRequests(debtor.email)) expect(r.idempotencyKey).toBe(`${id}:${due}`);
+    expect((await resendRequests(debtor.email)).map((r) => r.idempotencyKey)).toEqual([`${id}:${due}`]);
     expect((await deliveriesOf(id)).map((d) => d.status)).toEqual(["sent"]);
     const s = await scheduleRow(id);
     expect(s).toMatchObject({ template_step: 1, last_run_at: due });
     expectNextTenOClock(s!.next_run_at, now, "UTC");
+    expect(await alarmAt(id)).toBe(s!.next_run_at);
   });
 });
 
@@ -263,28 +272,26 @@ describe("provider errors", () => {
     expect(await scheduleRow(id)).toMatchObject({ template_step: 1, last_run_at: due });
   });
 
-  it("still failing after the mail Worker's retries: the alarm retries a minute later, and sends once when the provider recovers", async () => {
+  it("still failing after the mail Worker's retries: the job goes back on the queue a minute later, and sends once when the provider recovers", async () => {
     const { debtor, id, due } = await setup({ timeZone: "UTC" });
+    await setSchedule(id, { next_run_at: due });
+    const job = queuedJob(await fireSchedule(env, id, Date.now()));
     await programResend(debtor.email, [503, 503, 503]);
-    const before = Date.now();
-    await fireAt(id, due);
-    const after = Date.now();
+    const first = await consumeJobs([job]);
 
     expect((await resendRequests(debtor.email)).map((r) => r.status)).toEqual([503, 503, 503]);
     expect(await resendDelivered(debtor.email)).toEqual([]);
     const [pending] = await deliveriesOf(id);
     expect(pending).toMatchObject({ status: "sending", occurrence_key: `${id}:${due}` });
     expect(pending!.error).toContain("503");
-    // The occurrence is not over: the schedule waits, the object retries in a minute.
+    // The occurrence is not over: the schedule waits, the job is back on the queue for a minute on.
     expect(await scheduleRow(id)).toMatchObject({ state: "ENABLED", next_run_at: due, template_step: 0 });
-    const retryAt = await alarmAt(id);
-    expect(retryAt).toBeGreaterThanOrEqual(before + MINUTE);
-    expect(retryAt).toBeLessThanOrEqual(after + MINUTE);
-    expect((await doStorage(id)).retry).toMatchObject({ attempt: 2 });
+    expect(first.messages[0]!.acked).toBe(true);
+    expect(first.requeued).toEqual([{ body: { ...job, failures: 1 }, delaySeconds: 60 }]);
 
-    // The provider is back; the retry alarm fires.
+    // The provider is back; the delayed job arrives.
     const beforeRetry = Date.now();
-    expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
+    await consumeJobs([first.requeued[0]!.body]);
     const requests = await resendRequests(debtor.email);
     expect(requests.map((r) => r.status)).toEqual([503, 503, 503, 200]);
     expect(new Set(requests.map((r) => r.idempotencyKey))).toEqual(new Set([`${id}:${due}`]));
@@ -294,19 +301,27 @@ describe("provider errors", () => {
     expect(s).toMatchObject({ state: "ENABLED", template_step: 1, last_run_at: due });
     expectNextTenOClock(s!.next_run_at, beforeRetry, "UTC");
     expect(await alarmAt(id)).toBe(s!.next_run_at);
-    expect((await doStorage(id)).retry).toBeUndefined();
   });
 
-  it("after the last retry the delivery is failed, visibly, and the schedule goes on", async () => {
+  it("the backoff grows (1, 5, 15, 30 minutes); after the fifth attempt the delivery is failed, visibly, and the schedule goes on", async () => {
     const { debtor, id, due } = await setup({ timeZone: "UTC" });
     await setSchedule(id, { next_run_at: due });
-    await stubOf(id).arm(id, Date.now() + HOUR, { force: true });
-    // The fifth attempt of this occurrence (four alarm retries already failed).
-    await runInDurableObject(stubOf(id), (_i, state) => state.storage.put("retry", { occurrenceAt: due, attempt: 5 }));
+    const job = queuedJob(await fireSchedule(env, id, Date.now()));
+    const delays: (number | undefined)[] = [];
+    let next = job;
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await programResend(debtor.email, [503, 503, 503]);
+      const { requeued } = await consumeJobs([next]);
+      delays.push(requeued[0]?.delaySeconds);
+      next = requeued[0]!.body;
+    }
+    expect(delays).toEqual([60, 300, 900, 1800]);
+    expect(next.failures).toBe(4);
+
     await programResend(debtor.email, [503, 503, 503]);
     const before = Date.now();
-    expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
-
+    const last = await consumeJobs([next]);
+    expect(last.requeued).toEqual([]);
     expect(await resendDelivered(debtor.email)).toEqual([]);
     const [failed] = await deliveriesOf(id);
     expect(failed!.status).toBe("failed");
@@ -337,7 +352,6 @@ describe("provider errors", () => {
     expect(s).toMatchObject({ state: "ENABLED", template_step: 0, last_run_at: due });
     expectNextTenOClock(s!.next_run_at, before, "Asia/Tokyo");
     expect(await alarmAt(id)).toBe(s!.next_run_at);
-    expect((await doStorage(id)).retry).toBeUndefined();
 
     // The next occurrence sends the same template, now successfully.
     await fireAt(id, due + 1000); // the next occurrence (due too)
@@ -403,7 +417,7 @@ describe("the watchdog", () => {
     await setSchedule(lost.id, { next_run_at: overdue });
     expect(await alarmAt(lost.id)).toBeNull();
 
-    // Overdue in D1, but its object waits for a retry: the watchdog must not cut the backoff short.
+    // Overdue in D1, but its object has a pending alarm (a queued reminder's net): the watchdog keeps it.
     const waiting = await setup({ timeZone: "UTC" });
     await setSchedule(waiting.id, { next_run_at: overdue });
     const pending = await stubOf(waiting.id).arm(waiting.id, Date.now() + 30 * MINUTE, { force: true });

@@ -168,7 +168,9 @@ describe("the dashboard's debtor dropdown reaches every debtor", () => {
   it("/debtors/options finds a debtor past the 50th, at most 20 at a time, by name", async () => {
     const res = await get("/debtors/options?q=latecomer", { cookie: a.cookie });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ options: [{ id: late.id, fullName: "Zoe Latecomer", email: "zoe@late.test" }] });
+    expect(await res.json()).toEqual({
+      options: [{ id: late.id, fullName: "Zoe Latecomer", email: "zoe@late.test", activeStrategy: 1 }],
+    });
     const all = (await (await get("/debtors/options?q=", { cookie: a.cookie })).json()) as Json;
     expect(all.options).toHaveLength(20);
     expect(all.options[0].fullName).toBe("Early 00");

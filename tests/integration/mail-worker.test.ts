@@ -210,6 +210,34 @@ describe("MailWorker.sendReminder", () => {
     expect(await resendDelivered(m.to)).toHaveLength(1);
   });
 
+  it("429: comes back at once, retryable, with the provider's Retry-After as retryAfterMs; no retry inside the call", async () => {
+    const m = message();
+    const key = uniqueKey();
+    await programResend(m.to, [
+      {
+        status: 429,
+        headers: { "retry-after": "2" },
+        body: { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests" },
+      },
+      { status: 429 },
+    ]);
+    expect(await env.MAILER.sendReminder(m, key)).toEqual({
+      ok: false,
+      retryable: true,
+      status: 429,
+      error: "Resend 429: Too many requests",
+      attempts: 1,
+      retryAfterMs: 2000,
+    });
+    // Without Retry-After: a second.
+    expect(await env.MAILER.sendReminder(m, key)).toMatchObject({ status: 429, attempts: 1, retryAfterMs: 1000 });
+    expect((await resendRequests(m.to)).map((r) => [r.status, r.idempotencyKey])).toEqual([
+      [429, key],
+      [429, key],
+    ]);
+    expect(await resendDelivered(m.to)).toEqual([]);
+  });
+
   it("409 for a request with the same key still in progress is retried; 409 for a changed payload is not", async () => {
     const busy = message();
     await programResend(busy.to, [
@@ -249,5 +277,22 @@ describe("MailWorker.sendReminder", () => {
     const result = await env.MAILER.sendReminder(m, uniqueKey());
     expect(result).toMatchObject({ ok: false, retryable: false });
     expect(await resendRequests(m.to)).toEqual([]);
+  });
+});
+
+describe("MailWorker.renderReminderPreview", () => {
+  it("renders the reminder's subject, HTML and text, as sendReminder would, and sends nothing", async () => {
+    const m = message({ invoiceNumber: "INV-7" });
+    const preview = await env.MAILER.renderReminderPreview(m);
+    expect(preview.subject).toBe("Friendly reminder: invoice INV-7 for €50.00");
+    expect(preview.html).toMatch(/^<!DOCTYPE html PUBLIC/);
+    expect(preview.html).toContain("Hi Pat Payer,");
+    expect(preview.text).toContain("€50.00");
+    expect(preview.text).toContain(`I've paid <${PAID_URL}>`);
+    expect(await resendRequests(m.to)).toEqual([]);
+
+    await env.MAILER.sendReminder(m, uniqueKey());
+    const [sent] = await resendRequests(m.to);
+    expect(sent!.body).toMatchObject({ subject: preview.subject, html: preview.html, text: preview.text });
   });
 });

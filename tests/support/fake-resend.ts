@@ -3,16 +3,29 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 /**
  * A fake Resend HTTP API for the integration tests (Node side). It records every POST /emails,
  * honours Idempotency-Key like Resend (a repeated key returns the first id and sends nothing
- * new) and can be told to answer the next requests for an address with errors.
+ * new), can be told to answer the next requests for an address with errors, and can be rate
+ * limited like Resend (429 with Retry-After beyond N requests per second).
  *
  * Control API for the tests (called from workerd over HTTP):
- *   POST /__program  {to, responses: [{status, body?}]}  next answers for mail to `to`
- *   GET  /__requests?to=   every attempt: {idempotencyKey, authorization, body, status}
+ *   POST /__program  {to, responses: [{status, body?, headers?}]}  next answers for mail to `to`,
+ *                    e.g. {status: 429, headers: {"retry-after": "2"}}
+ *   POST /__limit    {perSecond: number | null, domain?}  at most that many POST /emails (to
+ *                    addresses ending in `domain`, when given) in any rolling
+ *                    second are let through; the others get 429 with Retry-After (whole seconds
+ *                    until a place frees up) and change nothing. null: no limit (the default).
+ *   GET  /__requests?to=   every attempt: {idempotencyKey, authorization, body, status, at}
  *   GET  /__delivered?to=  messages actually "sent" (one per key)
  */
 export interface FakeResend {
   url: string;
   server: Server;
+}
+
+/** A programmed answer: its status, body (else an error body for the status) and headers. */
+interface Programmed {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
 }
 
 interface Attempt {
@@ -36,8 +49,24 @@ export function startFakeResend(): Promise<FakeResend> {
   const attempts: Attempt[] = [];
   const delivered: { id: string; idempotencyKey: string | null; body: Record<string, unknown>; at: number }[] = [];
   const byKey = new Map<string, string>();
-  const programmed = new Map<string, { status: number; body?: unknown }[]>();
+  const programmed = new Map<string, Programmed[]>();
   let seq = 0;
+  /** The rate limit: requests per rolling second, and when the requests let through were made. */
+  let perSecond: number | null = null;
+  let passed: number[] = [];
+  /** Only mail to addresses ending in this is limited (test files share the fake); null: all. */
+  let limitDomain: string | null = null;
+
+  /** Null when the request may go through now (it is counted), else the Retry-After in seconds. */
+  const limited = (now: number, to: string): number | null => {
+    if (perSecond === null || (limitDomain !== null && !to.endsWith(limitDomain))) return null;
+    passed = passed.filter((at) => at > now - 1000);
+    if (passed.length < perSecond) {
+      passed.push(now);
+      return null;
+    }
+    return Math.max(1, Math.ceil((passed[0]! + 1000 - now) / 1000));
+  };
 
   const recipient = (body: Record<string, unknown>) => {
     const to = body.to;
@@ -46,18 +75,28 @@ export function startFakeResend(): Promise<FakeResend> {
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
-    const send = (status: number, payload: unknown) => {
-      res.writeHead(status, { "content-type": "application/json" });
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { ...headers, "content-type": "application/json" });
       res.end(JSON.stringify(payload));
     };
     try {
       if (req.method === "POST" && url.pathname === "/__program") {
-        const { to, responses } = JSON.parse(await readBody(req)) as {
-          to: string;
-          responses: { status: number; body?: unknown }[];
-        };
+        const { to, responses } = JSON.parse(await readBody(req)) as { to: string; responses: Programmed[] };
         programmed.set(to.toLowerCase(), [...(programmed.get(to.toLowerCase()) ?? []), ...responses]);
         return send(200, { ok: true });
+      }
+      if (req.method === "POST" && url.pathname === "/__limit") {
+        const { perSecond: limit, domain } = JSON.parse(await readBody(req)) as {
+          perSecond: number | null;
+          domain?: string;
+        };
+        if (limit !== null && !(Number.isInteger(limit) && limit > 0)) {
+          return send(400, { ok: false, error: "perSecond must be a positive integer or null" });
+        }
+        perSecond = limit;
+        limitDomain = typeof domain === "string" && domain !== "" ? domain.toLowerCase() : null;
+        passed = [];
+        return send(200, { ok: true, perSecond });
       }
       if (req.method === "GET" && (url.pathname === "/__requests" || url.pathname === "/__delivered")) {
         const to = url.searchParams.get("to")?.toLowerCase();
@@ -68,6 +107,20 @@ export function startFakeResend(): Promise<FakeResend> {
         const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
         const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
         const authorization = (req.headers.authorization as string | undefined) ?? null;
+        const now = Date.now();
+        const retryAfter = limited(now, recipient(body));
+        if (retryAfter !== null) {
+          attempts.push({ idempotencyKey, authorization, body, status: 429, at: now });
+          return send(
+            429,
+            {
+              statusCode: 429,
+              name: "rate_limit_exceeded",
+              message: "Too many requests. Please limit the number of requests per second.",
+            },
+            { "retry-after": String(retryAfter) },
+          );
+        }
         const queue = programmed.get(recipient(body));
         const next = queue?.shift();
         if (next) {
@@ -75,6 +128,7 @@ export function startFakeResend(): Promise<FakeResend> {
           return send(
             next.status,
             next.body ?? { statusCode: next.status, name: "programmed_error", message: `Programmed ${next.status}` },
+            next.headers,
           );
         }
         attempts.push({ idempotencyKey, authorization, body, status: 200, at: Date.now() });

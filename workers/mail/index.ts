@@ -1,5 +1,4 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { render, toPlainText } from "@react-email/render";
 import { createElement, type ReactElement } from "react";
 import { oneLine } from "../../app/domain/header-safe";
 import PasswordChangedEmail, {
@@ -7,6 +6,7 @@ import PasswordChangedEmail, {
   passwordChangedSubject,
 } from "../../emails/password-changed";
 import type { ReminderEmailProps } from "../../emails/reminder";
+import { renderEmail, toPlainText } from "../../emails/render-email";
 import { renderReminder } from "../../emails/render-reminder";
 import SignInEmail, { signInSubject } from "../../emails/sign-in";
 import { readMailConfig } from "./config";
@@ -40,7 +40,7 @@ export interface ReminderMessage extends ReminderEmailProps {
 /** An e-mail from Dunly itself to an account's own address (not an RPC method). */
 async function sendAccountEmail(env: MailEnv, to: string, subject: string, element: ReactElement) {
   const config = readMailConfig(env);
-  const html = await render(element);
+  const html = await renderEmail(element);
   return deliver(env.DB, config, { to, fromName: "Dunly", subject, html, text: toPlainText(html) });
 }
 
@@ -88,6 +88,14 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
       },
       idempotencyKey,
     );
+  }
+
+  /**
+   * The in-app preview of a reminder (app/routes/schedule.preview.ts): rendered here, so the app
+   * Worker carries no e-mail renderer. Nothing is sent. Throws on a render error.
+   */
+  async renderReminderPreview(props: ReminderEmailProps): Promise<{ subject: string; html: string; text: string }> {
+    return renderReminder(props);
   }
 
   async fetch() {

@@ -1,6 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { readMailConfig } from "./config";
-import { deliver, RESEND_API_KEY_MISSING, unsubscribeHeaders } from "./send";
+import {
+  deliver,
+  RESEND_API_KEY_MISSING,
+  RETRY_AFTER_DEFAULT_MS,
+  RETRY_AFTER_MAX_MS,
+  retryAfterMs,
+  unsubscribeHeaders,
+} from "./send";
 
 /** A D1 stand-in that records every statement, so a test sees whether the dev outbox was written. */
 function recordingDb() {
@@ -115,5 +122,160 @@ describe("deliver with extra headers", () => {
     const result = await deliver(db, readMailConfig(test), { ...message, headers: headers.ok ? headers.headers : {} });
     expect(result).toEqual({ ok: true, id: null, via: "outbox", attempts: 1 });
     expect(statements).toHaveLength(1);
+  });
+});
+
+describe("retryAfterMs", () => {
+  const now = Date.UTC(2026, 10, 22, 10, 0, 0);
+
+  it.each([
+    ["2", 2000],
+    [" 3 ", 3000],
+    ["0", 0],
+    ["1.5", 1500],
+    ["7200", RETRY_AFTER_MAX_MS],
+    [new Date(now + 5000).toUTCString(), 5000],
+    [new Date(now - 60_000).toUTCString(), 0],
+    [new Date(now + 2 * 60 * 60 * 1000).toUTCString(), RETRY_AFTER_MAX_MS],
+    ["Sunday, 22-Nov-26 10:00:30 GMT", 30_000],
+  ])("reads %j as %i ms", (value, expected) => {
+    expect(retryAfterMs(value, now)).toBe(expected);
+  });
+
+  it.each([null, undefined, "", "soon", "-1", "1e3", "2 seconds", "12:00"])("falls back to 1 s for %j", (value) => {
+    expect(retryAfterMs(value, now)).toBe(RETRY_AFTER_DEFAULT_MS);
+    expect(RETRY_AFTER_DEFAULT_MS).toBe(1000);
+  });
+
+  it("clamps to one hour", () => {
+    expect(RETRY_AFTER_MAX_MS).toBe(60 * 60 * 1000);
+  });
+});
+
+describe("deliver through Resend's REST API", () => {
+  const withKey = readMailConfig({
+    ...production,
+    RESEND_API_KEY: "re_unit_key",
+    RESEND_BASE_URL: "https://resend.test/",
+  });
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+
+  /** A fetch that answers from a list and records every request. */
+  function stubFetch(...answers: (Response | Error)[]) {
+    const calls: { url: string; init: RequestInit }[] = [];
+    const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+      calls.push({ url: String(url), init: init ?? {} });
+      const next = answers.shift();
+      if (!next) throw new Error("no more answers");
+      if (next instanceof Error) throw next;
+      return next;
+    });
+    vi.stubGlobal("fetch", fetch);
+    return calls;
+  }
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("POSTs the message as Resend's JSON with the Bearer key and the Idempotency-Key, and returns its id", async () => {
+    const calls = stubFetch(json(200, { id: "re_123" }));
+    const { db, statements } = recordingDb();
+    const headers = { "List-Unsubscribe": "<https://dunly.app/u/a>" };
+    const result = await deliver(db, withKey, { ...message, headers }, "occ-1");
+    expect(result).toEqual({ ok: true, id: "re_123", via: "resend", attempts: 1 });
+    expect(statements).toEqual([]);
+    expect(calls).toHaveLength(1);
+    const [call] = calls;
+    expect(call!.url).toBe("https://resend.test/emails");
+    expect(call!.init.method).toBe("POST");
+    expect(call!.init.headers).toMatchObject({
+      Authorization: "Bearer re_unit_key",
+      "Content-Type": "application/json",
+      "Idempotency-Key": "occ-1",
+    });
+    expect(JSON.parse(String(call!.init.body))).toEqual({
+      from: '"Sally Sender" <reminders@dunly.app>',
+      to: ["payer@example.com"],
+      reply_to: "sally@example.com",
+      subject: "Friendly reminder",
+      html: "<p>Hi</p>",
+      text: "Hi",
+      headers,
+    });
+  });
+
+  it("sends no Idempotency-Key, reply_to or headers when there are none", async () => {
+    const calls = stubFetch(json(200, { id: "re_124" }));
+    await deliver(recordingDb().db, withKey, { ...message, replyTo: null });
+    expect(calls[0]!.init.headers).not.toHaveProperty("Idempotency-Key");
+    expect(JSON.parse(String(calls[0]!.init.body))).not.toHaveProperty("reply_to");
+    expect(JSON.parse(String(calls[0]!.init.body))).not.toHaveProperty("headers");
+  });
+
+  it("429: returns at once, retryable, with the provider's Retry-After, and does not retry", async () => {
+    const calls = stubFetch(
+      json(429, { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests" }, { "Retry-After": "2" }),
+    );
+    const result = await deliver(recordingDb().db, withKey, message, "occ-2");
+    expect(result).toEqual({
+      ok: false,
+      retryable: true,
+      status: 429,
+      error: "Resend 429: Too many requests",
+      attempts: 1,
+      retryAfterMs: 2000,
+    });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("429 without Retry-After: 1 s", async () => {
+    stubFetch(json(429, { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests" }));
+    expect(await deliver(recordingDb().db, withKey, message, "occ-3")).toMatchObject({
+      status: 429,
+      retryAfterMs: 1000,
+      attempts: 1,
+    });
+  });
+
+  it("503 then 200: retried within the call under the same key", async () => {
+    const calls = stubFetch(new Response("Service Unavailable", { status: 503 }), json(200, { id: "re_125" }));
+    const result = await deliver(recordingDb().db, withKey, message, "occ-4");
+    expect(result).toEqual({ ok: true, id: "re_125", via: "resend", attempts: 2 });
+    expect(calls.map((c) => (c.init.headers as Record<string, string>)["Idempotency-Key"])).toEqual(["occ-4", "occ-4"]);
+  });
+
+  it("422: not retryable, the provider's message, one attempt, no retryAfterMs", async () => {
+    const calls = stubFetch(json(422, { statusCode: 422, name: "validation_error", message: "Invalid `to` field." }));
+    const result = await deliver(recordingDb().db, withKey, message, "occ-5");
+    expect(result).toEqual({
+      ok: false,
+      retryable: false,
+      status: 422,
+      error: "Resend 422: Invalid `to` field.",
+      attempts: 1,
+    });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("network errors: retried twice, then retryable without a status", async () => {
+    vi.useFakeTimers();
+    try {
+      const calls = stubFetch(
+        new TypeError("fetch failed"),
+        new TypeError("fetch failed"),
+        new TypeError("fetch failed"),
+      );
+      const pending = deliver(recordingDb().db, withKey, message, "occ-6");
+      await vi.runAllTimersAsync();
+      const result = await pending;
+      expect(result).toMatchObject({ ok: false, retryable: true, status: null, attempts: 3 });
+      expect(!result.ok && result.error).toMatch(/^Resend: .*fetch failed/);
+      expect(result).not.toHaveProperty("retryAfterMs");
+      expect(calls).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

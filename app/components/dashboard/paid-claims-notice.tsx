@@ -2,6 +2,7 @@ import { BadgeCheck } from "lucide-react";
 import { useFetcher } from "react-router";
 import { notify } from "~/components/toast";
 import { SubmitButton } from "~/components/ui/button";
+import { formatDay } from "~/domain/time-zone";
 import { useFormResult } from "~/lib/use-form-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
 
@@ -14,11 +15,6 @@ export interface PaidClaimView {
   id: number;
   fullName: string;
   paidClaimedAt: number;
-}
-
-/** "May 4, 2026" in the user's zone. */
-function claimDate(ms: number, timeZone: string) {
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone }).format(ms);
 }
 
 /**
@@ -62,7 +58,7 @@ function ClaimRow({ claim, timeZone }: { claim: PaidClaimView; timeZone: string 
   return (
     <li className="flex flex-col gap-2 rounded-lg border border-border bg-background p-3 sm:flex-row sm:items-center sm:justify-between">
       <p id={textId} className="break-words text-sm">
-        <strong>{claim.fullName}</strong> says they have paid ({claimDate(claim.paidClaimedAt, timeZone)}).
+        <strong>{claim.fullName}</strong> says they have paid ({formatDay(claim.paidClaimedAt, timeZone)}).
       </p>
       <fetcher.Form method="post" className="flex flex-wrap gap-2">
         <input type="hidden" name="debtor_id" value={claim.id} />

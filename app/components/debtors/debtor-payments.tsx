@@ -6,6 +6,7 @@ import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { formatMoney, fromCents, toCents } from "~/domain/money";
+import { formatCalendarDate } from "~/domain/time-zone";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
@@ -21,13 +22,6 @@ type Payment = ReturnType<typeof paymentToJson>;
 function browserToday() {
   const d = new Date();
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
-
-/** "Mar 5, 2026" for "2026-03-05" (a calendar date: no zone shifts it). */
-function formatDate(date: string) {
-  const [y, m, d] = date.split("-").map(Number);
-  if (!y || !m || !d) return date;
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(Date.UTC(y, m - 1, d));
 }
 
 type Loaded = { debtorId: number; payments: Payment[] } | { debtorId: number; error: true };
@@ -112,7 +106,7 @@ export function DebtorPayments({ debtor, onResult }: { debtor: DebtorView; onRes
       ) : (
         <ul className="flex flex-col gap-2" aria-labelledby={headingId}>
           {loaded.payments.map((p) => {
-            const label = `${formatMoney(toCents(p.amount), debtor.currency)} on ${formatDate(p.paid_on)}`;
+            const label = `${formatMoney(toCents(p.amount), debtor.currency)} on ${formatCalendarDate(p.paid_on)}`;
             return (
               <li key={p.id} className="rounded-lg border border-border bg-background p-3 text-sm">
                 {editing === p.id ? (
@@ -137,7 +131,7 @@ export function DebtorPayments({ debtor, onResult }: { debtor: DebtorView; onRes
                     <div className="min-w-0">
                       <div className="font-medium">
                         {formatMoney(toCents(p.amount), debtor.currency)}
-                        <span className="font-normal text-muted"> · {formatDate(p.paid_on)}</span>
+                        <span className="font-normal text-muted"> · {formatCalendarDate(p.paid_on)}</span>
                       </div>
                       {p.note && <div className="break-words text-muted">{p.note}</div>}
                     </div>

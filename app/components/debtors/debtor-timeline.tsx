@@ -15,16 +15,9 @@ import { Link, useFetcher } from "react-router";
 import { formatMoney } from "~/domain/money";
 import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
-import { formatInstant } from "~/domain/time-zone";
+import { formatCalendarDate, formatInstant } from "~/domain/time-zone";
 import type { DebtorTimeline as Timeline, TimelineEntry, UpcomingSend } from "~/models/timeline.server";
 import type { loader as timelineLoader } from "~/routes/debtors.timeline";
-
-/** "Mar 5, 2026" for "2026-03-05" (a calendar date: no zone shifts it). */
-function formatDate(date: string) {
-  const [y, m, d] = date.split("-").map(Number);
-  if (!y || !m || !d) return date;
-  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(Date.UTC(y, m - 1, d));
-}
 
 const EMAIL_LABELS: Record<string, string> = {
   sent: "Reminder sent",
@@ -89,7 +82,7 @@ export function describeEntry(
     case "payment":
       return {
         title: `Payment ${formatMoney(e.amountCents, currency)}${e.note ? ` · ${e.note}` : ""}`,
-        detail: `Paid on ${formatDate(e.paidOn)}`,
+        detail: `Paid on ${formatCalendarDate(e.paidOn)}`,
         tone: "plain",
         Icon: CircleDollarSign,
       };

@@ -1,12 +1,25 @@
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { SelectableTable } from "~/components/lists/selectable-table";
+import { notOnServer, onDemand } from "~/components/on-demand";
 import type { ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { formatMoney } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
-import { AddDebtorModal, ConfigureDebtorModal } from "./debtor-modals";
 import { DebtorStatusBadge } from "./debtor-status";
 import { type DebtorView, owedCents } from "./debtor-view";
+
+// The modals (Radix's dialog, the debtor form with conform and valibot, payments, the timeline) are
+// a chunk of their own, fetched on first use (hover or focus of a button that opens one starts it).
+const addModal = onDemand(() =>
+  import.meta.env.SSR ? notOnServer() : import("./debtor-modals").then((m) => m.AddDebtorModal),
+);
+const configureModal = onDemand(() =>
+  import.meta.env.SSR ? notOnServer() : import("./debtor-modals").then((m) => m.ConfigureDebtorModal),
+);
+const preloadModals = () => {
+  addModal.preload();
+  configureModal.preload();
+};
 
 /** Paid / debt, from the debtor's payments; screen readers hear what is still owed too. */
 function Receivables({ d }: { d: DebtorView }) {
@@ -46,6 +59,9 @@ export function DebtorsTable({
   const [adding, setAdding] = useState(false);
   const [configuringId, setConfiguringId] = useState<number | null>(null);
   const configuring = debtors.find((d) => d.id === configuringId) ?? null;
+  // Once a modal has been opened they stay mounted (closing animates, the next opens at once).
+  const [modalsUsed, setModalsUsed] = useState(false);
+  if (!modalsUsed && (adding || configuring)) setModalsUsed(true);
 
   return (
     <SelectableTable
@@ -56,7 +72,11 @@ export function DebtorsTable({
       items={debtors}
       idOf={(d) => d.id}
       nameOf={(d) => d.fullName}
-      createAction={<Button onClick={() => setAdding(true)}>Add Debtor</Button>}
+      createAction={
+        <Button onClick={() => setAdding(true)} onPointerEnter={preloadModals} onFocus={preloadModals}>
+          Add Debtor
+        </Button>
+      }
       bulk={{ intent: "debtor-resend", label: "Re-send reminders" }}
       area={area}
       emptyText="No debtors found"
@@ -69,9 +89,14 @@ export function DebtorsTable({
       cardDetail={(d) => <Detail d={d} className="flex items-center gap-2 text-sm text-muted" />}
       // Selecting the same debtor again deselects it (closes its modal).
       onConfigure={(id) => setConfiguringId((current) => (current === id ? null : id))}
+      onConfigureIntent={preloadModals}
     >
-      <AddDebtorModal open={adding} onOpenChange={setAdding} area={area} />
-      <ConfigureDebtorModal debtor={configuring} onClose={() => setConfiguringId(null)} area={area} />
+      {(modalsUsed || adding || configuring) && (
+        <Suspense fallback={null}>
+          <addModal.Lazy open={adding} onOpenChange={setAdding} area={area} />
+          <configureModal.Lazy debtor={configuring} onClose={() => setConfiguringId(null)} area={area} />
+        </Suspense>
+      )}
     </SelectableTable>
   );
 }

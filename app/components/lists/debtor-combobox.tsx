@@ -22,12 +22,17 @@ export function DebtorCombobox({
   label,
   selected,
   disabled = false,
+  invalid = false,
+  errorId,
   onSelect,
 }: {
   id: string;
   label: string;
   selected: DebtorOption | null;
   disabled?: boolean;
+  /** A form's field error is shown: the field says so (aria-invalid) and points at it. */
+  invalid?: boolean;
+  errorId?: string;
   onSelect: (option: DebtorOption) => void;
 }) {
   const listId = useId();
@@ -146,7 +151,8 @@ export function DebtorCombobox({
           aria-expanded={open}
           aria-controls={listId}
           aria-activedescendant={activeOption ? `${listId}-${activeOption.id}` : undefined}
-          aria-describedby={statusId}
+          aria-describedby={errorId ? `${statusId} ${errorId}` : statusId}
+          aria-invalid={invalid || undefined}
           autoComplete="off"
           spellCheck={false}
           disabled={disabled}
@@ -158,7 +164,7 @@ export function DebtorCombobox({
           }}
           onKeyDown={onKeyDown}
           onBlur={() => close(true)}
-          className="h-10 w-full rounded-md border border-border bg-background pl-3 pr-9 text-sm"
+          className="h-10 w-full rounded-md border border-border bg-background pl-3 pr-9 text-sm aria-[invalid=true]:border-danger"
         />
         <button
           type="button"

@@ -35,9 +35,27 @@ function RowCheckbox({
   );
 }
 
-function ConfigureButton({ name, onClick, className }: { name: string; onClick: () => void; className?: string }) {
+function ConfigureButton({
+  name,
+  onClick,
+  onIntent,
+  className,
+}: {
+  name: string;
+  onClick: () => void;
+  onIntent?: () => void;
+  className?: string;
+}) {
   return (
-    <Button variant="outline" size="sm" className={className} onClick={onClick} aria-label={`Configure ${name}`}>
+    <Button
+      variant="outline"
+      size="sm"
+      className={className}
+      onClick={onClick}
+      onPointerEnter={onIntent}
+      onFocus={onIntent}
+      aria-label={`Configure ${name}`}
+    >
       <Settings2 className="h-4 w-4" aria-hidden /> Configure
     </Button>
   );
@@ -62,6 +80,7 @@ export function SelectableTable<T, K extends string | number>({
   cardDetail,
   cardFacts = columns,
   onConfigure,
+  onConfigureIntent,
   children,
 }: {
   headingId: string;
@@ -87,6 +106,8 @@ export function SelectableTable<T, K extends string | number>({
   /** A card's facts; the table's columns unless given. */
   cardFacts?: Field<T>[];
   onConfigure: (id: K) => void;
+  /** Hover or focus on a Configure button: the modal's code can start loading. */
+  onConfigureIntent?: () => void;
   /** The modals. */
   children?: ReactNode;
 }) {
@@ -168,7 +189,11 @@ export function SelectableTable<T, K extends string | number>({
                     </td>
                   ))}
                   <td className="py-3 text-right">
-                    <ConfigureButton name={nameOf(item)} onClick={() => onConfigure(idOf(item))} />
+                    <ConfigureButton
+                      name={nameOf(item)}
+                      onClick={() => onConfigure(idOf(item))}
+                      onIntent={onConfigureIntent}
+                    />
                   </td>
                 </tr>
               ))}
@@ -192,7 +217,12 @@ export function SelectableTable<T, K extends string | number>({
                     </dl>
                   </div>
                 </div>
-                <ConfigureButton name={nameOf(item)} className="mt-3 w-full" onClick={() => onConfigure(idOf(item))} />
+                <ConfigureButton
+                  name={nameOf(item)}
+                  className="mt-3 w-full"
+                  onClick={() => onConfigure(idOf(item))}
+                  onIntent={onConfigureIntent}
+                />
               </li>
             ))}
           </ul>

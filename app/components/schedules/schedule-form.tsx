@@ -4,6 +4,7 @@ import { Loader2 } from "lucide-react";
 import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
+import { DebtorCombobox, type DebtorOption } from "~/components/lists/debtor-combobox";
 import { Button } from "~/components/ui/button";
 import { DatePicker } from "~/components/ui/date-picker";
 import { FormError } from "~/components/ui/field";
@@ -16,7 +17,10 @@ import type { scheduleAction } from "~/routes/schedule-action.server";
 import { ScheduleSchema } from "~/schemas/schedule";
 
 export interface ScheduleFormOptions {
+  /** Every debtor, for a select; empty when the account has too many (then `searchDebtors`). */
   debtors: { id: number; fullName: string; email: string; activeStrategy: number }[];
+  /** The account has more debtors than a select lists: the field searches as the user types. */
+  searchDebtors?: boolean;
   organizations: { id: number; name: string }[];
   /** The user's own name, shown (disabled) as the sender on the Person tab. */
   userName: string;
@@ -25,6 +29,8 @@ export interface ScheduleFormOptions {
 export interface ScheduleFormValues {
   id: string;
   debtorId: number;
+  /** The schedule's debtor, shown in the search field when the debtors are searched. */
+  debtor?: DebtorOption & { activeStrategy?: number };
   organizationId: number | null;
   preset: string;
   frequency: string;
@@ -36,6 +42,8 @@ export interface ScheduleFormWatch {
   preset: string;
   frequency: string;
   debtorId: string;
+  /** The chosen debtor's strategy when it came from a search (the select's options carry it otherwise). */
+  debtorStrategy?: number;
   /** The sending organization on the Company tab; "" on the Person tab. */
   organizationId: string;
   /** "YYYY-MM-DD" or "". */
@@ -76,7 +84,8 @@ export function ScheduleForm({
   const reply = useFormResult(fetcher, [intent], (data) => {
     if (data.ok || data.message) onDone(data);
   });
-  const { debtors, organizations, userName } = options;
+  const { debtors, searchDebtors = false, organizations, userName } = options;
+  const [searched, setSearched] = useState<DebtorOption | null>(schedule?.debtor ?? null);
   // After a document post (no JavaScript yet) the page comes back with what the user chose.
   const typed = (key: string) => {
     const value = reply?.result?.initialValue?.[key];
@@ -198,23 +207,42 @@ export function ScheduleForm({
               </>
             )}
           </div>
-          <div>
-            <Label htmlFor={fields.debtor_id.id}>Debtor</Label>
-            <select
-              {...getSelectProps(fields.debtor_id)}
-              key={fields.debtor_id.key}
-              className={selectClass}
-              onChange={update("debtorId")}
-            >
-              <option value="">Select a debtor</option>
-              {debtors.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.fullName} ({d.email})
-                </option>
-              ))}
-            </select>
-            <FieldError id={fields.debtor_id.errorId} errors={fields.debtor_id.errors} />
-          </div>
+          {searchDebtors ? (
+            <div>
+              <DebtorCombobox
+                id={fields.debtor_id.id}
+                label="Debtor"
+                selected={searched}
+                invalid={Boolean(fields.debtor_id.errors)}
+                errorId={fields.debtor_id.errors ? fields.debtor_id.errorId : undefined}
+                onSelect={(option) => {
+                  setSearched(option);
+                  const strategy = (option as DebtorOption & { activeStrategy?: number }).activeStrategy;
+                  setWatch((w) => ({ ...w, debtorId: String(option.id), debtorStrategy: strategy }));
+                }}
+              />
+              <input type="hidden" name={fields.debtor_id.name} value={watch.debtorId} />
+              <FieldError id={fields.debtor_id.errorId} errors={fields.debtor_id.errors} />
+            </div>
+          ) : (
+            <div>
+              <Label htmlFor={fields.debtor_id.id}>Debtor</Label>
+              <select
+                {...getSelectProps(fields.debtor_id)}
+                key={fields.debtor_id.key}
+                className={selectClass}
+                onChange={update("debtorId")}
+              >
+                <option value="">Select a debtor</option>
+                {debtors.map((d) => (
+                  <option key={d.id} value={d.id}>
+                    {d.fullName} ({d.email})
+                  </option>
+                ))}
+              </select>
+              <FieldError id={fields.debtor_id.errorId} errors={fields.debtor_id.errors} />
+            </div>
+          )}
           <div>
             <Label htmlFor={fields.preset.id}>Preset</Label>
             <select

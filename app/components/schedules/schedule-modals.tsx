@@ -136,6 +136,7 @@ export function ConfigureScheduleModal({
             schedule={{
               id: s.id,
               debtorId: s.debtorId,
+              debtor: { id: s.debtorId, fullName: s.debtorName, email: s.debtorEmail },
               organizationId: s.organizationId,
               preset: s.preset,
               frequency: s.frequency,

@@ -1,7 +1,8 @@
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { Link } from "react-router";
 import { SelectableTable } from "~/components/lists/selectable-table";
 import { useSetQueryParam } from "~/components/lists/use-set-query-param";
+import { notOnServer, onDemand } from "~/components/on-demand";
 import { PeriodSelect } from "~/components/period-options";
 import type { ToastArea } from "~/components/toast";
 import { Badge } from "~/components/ui/badge";
@@ -10,7 +11,12 @@ import { formatMoney, outstandingCents } from "~/domain/money";
 import { formatInstant } from "~/domain/time-zone";
 import type { ScheduleListRow } from "~/models/schedule.server";
 import { STATE_LABELS, scheduleName } from "./format";
-import { ConfigureScheduleModal } from "./schedule-modals";
+
+// 'Configure schedule' (Radix's dialog, the details, the form) is a chunk of its own, fetched on
+// first use (hover or focus of a Configure button starts it).
+const configureModal = onDemand(() =>
+  import.meta.env.SSR ? notOnServer() : import("./schedule-modals").then((m) => m.ConfigureScheduleModal),
+);
 
 export type ScheduleView = Pick<
   ScheduleListRow,
@@ -57,6 +63,9 @@ export function SchedulesTable({
   period: string;
 }) {
   const [configuringId, setConfiguringId] = useState<string | null>(null);
+  // Once opened the modal stays mounted (closing animates, the next opens at once).
+  const [modalUsed, setModalUsed] = useState(false);
+  if (!modalUsed && configuringId) setModalUsed(true);
   const setQueryParam = useSetQueryParam();
   const created = (s: ScheduleView) => formatInstant(s.createdAt, timeZone);
 
@@ -105,13 +114,18 @@ export function SchedulesTable({
         { label: "Created At", value: created },
       ]}
       onConfigure={(id) => setConfiguringId((current) => (current === id ? null : id))}
+      onConfigureIntent={configureModal.preload}
     >
-      <ConfigureScheduleModal
-        scheduleId={configuringId}
-        onClose={() => setConfiguringId(null)}
-        area={area}
-        timeZone={timeZone}
-      />
+      {(modalUsed || configuringId) && (
+        <Suspense fallback={null}>
+          <configureModal.Lazy
+            scheduleId={configuringId}
+            onClose={() => setConfiguringId(null)}
+            area={area}
+            timeZone={timeZone}
+          />
+        </Suspense>
+      )}
     </SelectableTable>
   );
 }

@@ -2,7 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { Camera, Loader2 } from "lucide-react";
 import { useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { Avatar } from "~/components/site-header";
+import { Avatar } from "~/components/avatar";
 import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { InputField } from "~/components/ui/field";

@@ -1,30 +1,9 @@
-import { cva, type VariantProps } from "class-variance-authority";
+import type { VariantProps } from "class-variance-authority";
 import { Loader2 } from "lucide-react";
 import { Slot } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "~/lib/utils";
-
-export const buttonVariants = cva(
-  "inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-semibold transition-colors disabled:pointer-events-none disabled:opacity-60 cursor-pointer",
-  {
-    variants: {
-      variant: {
-        primary: "bg-primary text-primary-foreground hover:opacity-90",
-        outline: "border border-border bg-transparent hover:bg-surface-2",
-        ghost: "bg-transparent hover:bg-surface-2",
-        danger: "bg-danger text-white hover:opacity-90",
-        link: "bg-transparent underline-offset-4 hover:underline text-primary px-0",
-      },
-      size: {
-        sm: "h-8 px-3",
-        md: "h-10 px-4",
-        lg: "h-12 px-6 text-base",
-        icon: "h-10 w-10",
-      },
-    },
-    defaultVariants: { variant: "primary", size: "md" },
-  },
-);
+import { buttonVariants } from "./variants";
 
 export function Button({
   className,

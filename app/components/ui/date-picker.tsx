@@ -1,116 +1,93 @@
-import { type CalendarDate, getLocalTimeZone, parseDate, today } from "@internationalized/date";
-import { CalendarDays, ChevronLeft, ChevronRight } from "lucide-react";
-import { useState } from "react";
-import {
-  DatePicker as AriaDatePicker,
-  Button,
-  Calendar,
-  CalendarCell,
-  CalendarGrid,
-  DateInput,
-  DateSegment,
-  Dialog,
-  FieldError,
-  Group,
-  Heading,
-  Label,
-  Popover,
-} from "react-aria-components";
+import { type ComponentProps, Suspense, useEffect, useId, useRef, useState } from "react";
+import { notOnServer, onDemand } from "~/components/on-demand";
+import type { DatePickerField } from "./date-picker-field";
+import { inputClass } from "./variants";
+
+type Props = ComponentProps<typeof DatePickerField>;
+
+// react-aria's date picker is most of a form page's JavaScript (about 75 KB gzip): not part of
+// the first load (docs/architecture.md §11).
+const field = onDemand<Props>(() =>
+  import.meta.env.SSR ? notOnServer() : import("./date-picker-field").then((m) => m.DatePickerField),
+);
+
+/** Today in the browser, "YYYY-MM-DD"; the native field's lower bound (the server does not know the user's day). */
+function localToday(): string {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
 
 /**
- * An accessible date field with a calendar popup (react-aria-components): typed segments with
- * the spec's page steps (PageUp/PageDown), min/max messages ('Value must be … or later.') and a
- * hidden input named `name` with the ISO date, so forms and the server see "YYYY-MM-DD".
+ * A date field posted as `name` ("YYYY-MM-DD"). The page renders a native date input, which works
+ * before hydration and without JavaScript; once the page is idle the react-aria picker
+ * (date-picker-field.tsx: typed segments with the spec's page steps, a calendar popup, min/max
+ * messages) is loaded and takes its place with the value entered so far, never while the native
+ * field has focus (then on leaving it), so nothing the user types is lost.
  */
-export function DatePicker({
-  name,
-  label,
-  defaultValue,
-  minToday = true,
-  errors,
-  errorId,
-}: {
-  name: string;
-  label: string;
-  defaultValue?: string | null;
-  /** Only today or later can be picked (a payment due date asks for a future payment). */
-  minToday?: boolean;
-  /** Server or form errors, shown under the field. */
-  errors?: string[];
-  errorId?: string;
-}) {
-  const [value, setValue] = useState<CalendarDate | null>(() => {
-    try {
-      return defaultValue ? parseDate(defaultValue) : null;
-    } catch {
-      return null;
-    }
-  });
-  // Computed on the client only (the user's own "today"); SSR renders without a minimum.
-  const [min] = useState<CalendarDate | undefined>(() =>
-    minToday && typeof window !== "undefined" ? today(getLocalTimeZone()) : undefined,
-  );
-  const max = min?.add({ years: 5 });
-  return (
-    <AriaDatePicker
-      name={name}
-      value={value}
-      onChange={setValue}
-      minValue={min}
-      maxValue={max}
-      validationBehavior="aria"
-      isInvalid={errors?.length ? true : undefined}
-      className="group flex flex-col gap-1"
-    >
-      <Label className="text-sm font-medium">{label}</Label>
-      <Group className="flex h-10 w-full items-center rounded-md border border-border bg-background pl-3 text-sm focus-within:ring-2 focus-within:ring-primary group-data-[invalid]:border-danger">
-        <DateInput className="flex flex-1">
-          {(segment) => (
-            <DateSegment
-              segment={segment}
-              className="rounded px-0.5 tabular-nums outline-none data-[placeholder]:text-muted data-[type=literal]:px-0 focus:bg-primary focus:text-primary-foreground"
-            />
-          )}
-        </DateInput>
-        <Button
-          className="flex h-full items-center rounded-r-md px-3 hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-primary"
-          aria-label="Open calendar"
-        >
-          <CalendarDays className="h-4 w-4" aria-hidden />
-        </Button>
-      </Group>
-      <FieldError className="text-sm text-danger" />
-      {errors?.length ? (
+export function DatePicker(props: Props) {
+  const { name, label, defaultValue, minToday = true, errors, errorId } = props;
+  const id = useId();
+  const box = useRef<HTMLDivElement>(null);
+  const [value, setValue] = useState(defaultValue ?? "");
+  const [upgraded, setUpgraded] = useState(false);
+  const [min, setMin] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    if (minToday) setMin(localToday());
+    let cancelled = false;
+    const upgrade = () => {
+      const element = box.current;
+      if (cancelled || !element) return;
+      // Not under the user's fingers: wait until focus leaves the native field.
+      if (element.contains(document.activeElement)) {
+        // Checked again once the focus has settled elsewhere.
+        element.addEventListener("focusout", () => setTimeout(upgrade), { once: true });
+        return;
+      }
+      // If it cannot be fetched, the native field stays.
+      field.load().then(
+        () => !cancelled && setUpgraded(true),
+        () => {},
+      );
+    };
+    const idle = typeof requestIdleCallback === "function";
+    const handle = idle ? requestIdleCallback(upgrade, { timeout: 2000 }) : window.setTimeout(upgrade, 200);
+    return () => {
+      cancelled = true;
+      if (idle) cancelIdleCallback(handle);
+      else window.clearTimeout(handle);
+    };
+  }, [minToday]);
+
+  const invalid = Boolean(errors?.length);
+  const native = (
+    <div ref={box} className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="date"
+        name={name}
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        min={min}
+        max={min ? `${Number(min.slice(0, 4)) + 5}${min.slice(4)}` : undefined}
+        className={inputClass}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? errorId : undefined}
+      />
+      {invalid ? (
         <p id={errorId} className="text-sm text-danger" role="alert">
-          {errors[0]}
+          {errors?.[0]}
         </p>
       ) : null}
-      <Popover
-        className="rounded-xl border border-border bg-surface p-3 text-foreground shadow-2xl"
-        placement="bottom start"
-      >
-        <Dialog className="outline-none" aria-label={label}>
-          <Calendar className="w-72">
-            <header className="mb-2 flex items-center justify-between">
-              <Button slot="previous" className="rounded-md p-1 hover:bg-surface-2" aria-label="Previous month">
-                <ChevronLeft className="h-5 w-5" aria-hidden />
-              </Button>
-              <Heading className="text-sm font-semibold" />
-              <Button slot="next" className="rounded-md p-1 hover:bg-surface-2" aria-label="Next month">
-                <ChevronRight className="h-5 w-5" aria-hidden />
-              </Button>
-            </header>
-            <CalendarGrid className="w-full border-separate border-spacing-1 text-center text-sm">
-              {(date) => (
-                <CalendarCell
-                  date={date}
-                  className="flex h-9 w-9 items-center justify-center rounded-md outline-none data-[outside-month]:hidden data-[disabled]:cursor-not-allowed data-[disabled]:text-muted data-[disabled]:opacity-50 data-[focus-visible]:ring-2 data-[focus-visible]:ring-primary data-[selected]:bg-primary data-[selected]:text-primary-foreground hover:bg-surface-2"
-                />
-              )}
-            </CalendarGrid>
-          </Calendar>
-        </Dialog>
-      </Popover>
-    </AriaDatePicker>
+    </div>
+  );
+  if (!upgraded) return native;
+  return (
+    <Suspense fallback={native}>
+      <field.Lazy {...props} defaultValue={value || null} />
+    </Suspense>
   );
 }

@@ -1,16 +1,9 @@
 import type { ComponentProps } from "react";
 import { cn } from "~/lib/utils";
+import { inputClass } from "./variants";
 
 export function Input({ className, ...props }: ComponentProps<"input">) {
-  return (
-    <input
-      className={cn(
-        "h-10 w-full rounded-md border border-border bg-background px-3 text-sm text-foreground placeholder:text-muted aria-[invalid=true]:border-danger",
-        className,
-      )}
-      {...props}
-    />
-  );
+  return <input className={cn(inputClass, className)} {...props} />;
 }
 
 export function Label({ className, ...props }: ComponentProps<"label">) {

@@ -1,0 +1,190 @@
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { debtors, deliveries, optOuts, organizations, schedules, users } from "~/db/schema";
+import type { ContactRules } from "~/domain/contact-rules";
+import type { ScheduleAdvance } from "~/domain/occurrence";
+import { COUNTED, NOT_TEST_SEND } from "./delivery.server";
+import type { Debtor, Schedule, Sender, SenderOrganization } from "./schedule.server";
+
+/** Everything an alarm needs to fire a schedule's occurrence. */
+export interface Firing {
+  schedule: Schedule;
+  user: Sender | undefined;
+  /** The owner's plan (the sending limits depend on it). */
+  plan: string | undefined;
+  /** The account's own contact rules (null: the default), for contactRules(). */
+  contact: Partial<ContactRules>;
+  /** The schedule's debtor, when it is the owner's. */
+  debtor: Debtor | undefined;
+  /** Whether the debtor's address opted out of the owner's reminders. */
+  optedOut: boolean;
+  org: SenderOrganization | undefined;
+  /** The instants of the debtor's counted reminders since `since` (their contact cap counts them). */
+  debtorInstants: number[];
+}
+
+/**
+ * One round trip for an alarm (docs/architecture.md §4): the schedule and, keyed by its id in the
+ * same batch, its owner, organization, debtor, the debtor's opt-out and the debtor's recent
+ * reminders (since `since`). Undefined when the schedule is gone.
+ */
+export async function loadFiring(db: Db, scheduleId: string, since: number): Promise<Firing | undefined> {
+  const owner = db.select({ id: schedules.ownerId }).from(schedules).where(eq(schedules.id, scheduleId));
+  const debtorId = db.select({ id: schedules.debtorId }).from(schedules).where(eq(schedules.id, scheduleId));
+  const orgId = db.select({ id: schedules.organizationId }).from(schedules).where(eq(schedules.id, scheduleId));
+  const [scheduleRows, userRows, orgRows, debtorRows, optOutRows, instantRows] = await db.batch([
+    db.select().from(schedules).where(eq(schedules.id, scheduleId)).limit(1),
+    db
+      .select({
+        fullName: users.fullName,
+        email: users.email,
+        plan: users.plan,
+        quietStartHour: users.quietStartHour,
+        quietEndHour: users.quietEndHour,
+        contactCap: users.contactCap,
+        paymentUrl: users.paymentUrl,
+      })
+      .from(users)
+      .where(eq(users.id, owner))
+      .limit(1),
+    db
+      .select({
+        id: organizations.id,
+        name: organizations.name,
+        address: organizations.address,
+        paymentUrl: organizations.paymentUrl,
+      })
+      .from(organizations)
+      .where(and(eq(organizations.ownerId, owner), eq(organizations.id, orgId)))
+      .limit(1),
+    db
+      .select()
+      .from(debtors)
+      .where(and(eq(debtors.id, debtorId), eq(debtors.ownerId, owner)))
+      .limit(1),
+    db
+      .select({ email: optOuts.email })
+      .from(optOuts)
+      .where(
+        and(
+          eq(optOuts.ownerId, owner),
+          eq(
+            optOuts.email,
+            db
+              .select({ email: sql<string>`lower(${debtors.email})` })
+              .from(debtors)
+              .where(eq(debtors.id, debtorId)),
+          ),
+        ),
+      )
+      .limit(1),
+    db
+      .select({ at: deliveries.createdAt })
+      .from(deliveries)
+      .where(
+        and(
+          eq(deliveries.debtorId, debtorId),
+          gt(deliveries.createdAt, since),
+          inArray(deliveries.status, COUNTED),
+          NOT_TEST_SEND,
+        ),
+      ),
+  ]);
+  const schedule = scheduleRows[0];
+  if (!schedule) return undefined;
+  const u = userRows[0];
+  return {
+    schedule,
+    user: u && { fullName: u.fullName, email: u.email, paymentUrl: u.paymentUrl },
+    plan: u?.plan,
+    contact: {
+      startHour: u?.quietStartHour ?? undefined,
+      endHour: u?.quietEndHour ?? undefined,
+      maxPerWindow: u?.contactCap ?? undefined,
+    },
+    debtor: debtorRows[0],
+    optedOut: optOutRows.length > 0,
+    org: orgRows[0],
+    debtorInstants: instantRows.map((r) => r.at),
+  };
+}
+
+/** Where a queued delivery stands when the consumer picks it up: its row and its debtor's state. */
+export interface QueuedState {
+  status: string;
+  debtor: Pick<Debtor, "status" | "debtCents" | "paidCents"> | null;
+  optedOut: boolean;
+}
+
+/**
+ * The mail queue consumer's look before sending (workers/mail-queue.ts): for each delivery id, its
+ * status and its debtor's (paid, opted out), in one query for the whole batch (at most 100 ids).
+ */
+export async function queuedStates(db: Db, deliveryIds: readonly number[]): Promise<Map<number, QueuedState>> {
+  if (deliveryIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: deliveries.id,
+      status: deliveries.status,
+      debtorStatus: debtors.status,
+      debtCents: debtors.debtCents,
+      paidCents: debtors.paidCents,
+      optedOut: sql<number>`EXISTS (SELECT 1 FROM ${optOuts} WHERE ${optOuts.ownerId} = ${debtors.ownerId} AND ${optOuts.email} = lower(${debtors.email}))`,
+    })
+    .from(deliveries)
+    .leftJoin(debtors, eq(debtors.id, deliveries.debtorId))
+    .where(inArray(deliveries.id, [...deliveryIds]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        status: r.status,
+        debtor:
+          r.debtorStatus === null || r.debtCents === null || r.paidCents === null
+            ? null
+            : { status: r.debtorStatus, debtCents: r.debtCents, paidCents: r.paidCents },
+        optedOut: Boolean(r.optedOut),
+      },
+    ]),
+  );
+}
+
+/** How a queued occurrence ended: handed to the provider (its id), or failed (why). */
+export type Settlement = { status: "sent"; providerId: string | null } | { status: "failed"; error: string };
+
+/**
+ * Records how a queued occurrence ended and moves its schedule past it, in one batch: the delivery
+ * becomes 'sent' or 'failed', and the schedule advances (advancePast) unless someone edited,
+ * paused or deleted it meanwhile (then its alarm is theirs). True when the schedule moved.
+ */
+export async function settleOccurrence(
+  db: Db,
+  occurrence: { deliveryId: number; scheduleId: string; scheduledAt: number },
+  next: ScheduleAdvance,
+  settlement: Settlement,
+  now = Date.now(),
+): Promise<boolean> {
+  const [, advanced] = await db.batch([
+    settlement.status === "sent"
+      ? db
+          .update(deliveries)
+          .set({ status: "sent", providerId: settlement.providerId, error: null, sentAt: now })
+          .where(eq(deliveries.id, occurrence.deliveryId))
+      : db
+          .update(deliveries)
+          .set({ status: "failed", error: settlement.error })
+          .where(and(eq(deliveries.id, occurrence.deliveryId), eq(deliveries.status, "sending"))),
+    db
+      .update(schedules)
+      .set({ ...next, updatedAt: now })
+      .where(
+        and(
+          eq(schedules.id, occurrence.scheduleId),
+          eq(schedules.nextRunAt, occurrence.scheduledAt),
+          eq(schedules.state, "ENABLED"),
+        ),
+      )
+      .returning({ id: schedules.id }),
+  ]);
+  return advanced.length > 0;
+}

@@ -1,0 +1,182 @@
+// The engine run: `count` ENABLED schedules, each to its own debtor and address, all due at the same
+// instant six minutes ago, on a fresh server. The cron trigger (GET /cdn-cgi/handler/scheduled) runs the watchdog,
+// which re-arms every schedule more than five minutes overdue; then the local D1 is polled until
+// every occurrence's delivery is 'sent' or 'failed'. The receiving end is counted too: the dev
+// outbox (mail Worker without RESEND_API_KEY) or the fake provider's log (rate limited, bench/fake-provider.mjs).
+import { startFakeProvider } from "./fake-provider.mjs";
+import { daytimeZone, query, seedEngine } from "./seed.mjs";
+import { startServer } from "./server.mjs";
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const CRON = "*/5 * * * *";
+
+/** Delivery counts by status, and the first and last send, from the live D1 file. */
+function progress(sqlitePath) {
+  const rows = query(
+    sqlitePath,
+    "SELECT status, count(*) AS n, min(sent_at) AS first, max(sent_at) AS last FROM deliveries GROUP BY status",
+  );
+  const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  const sent = rows.find((r) => r.status === "sent");
+  return { by, sent: by.sent ?? 0, failed: by.failed ?? 0, first: sent?.first ?? null, last: sent?.last ?? null };
+}
+
+/**
+ * One engine run. `mode`: "outbox" (dev outbox) or "limited" (fake provider at `providerRps`).
+ * `sendsPerSecond` goes to the app Worker as MAIL_SENDS_PER_SECOND (the queue consumer's pace; an
+ * engine that sends straight from the alarm ignores it). Returns the figures for RESULTS.md.
+ */
+export async function engineRun({
+  mode,
+  count,
+  port,
+  persist,
+  sendsPerSecond,
+  providerRps = 2,
+  perAccount = 25,
+  timeoutS,
+  cronEveryS = 300,
+  progressEveryS = 10,
+  log = console.log,
+}) {
+  const provider = mode === "limited" ? await startFakeProvider({ perSecond: providerRps }) : null;
+  const timeZone = daytimeZone();
+  const dueAt = Date.now() - 6 * 60_000;
+  let accounts = 0;
+  log(`  seeding ${count} schedules due at ${new Date(dueAt).toISOString()} (debtors in ${timeZone})`);
+  const server = await startServer({
+    port,
+    persist,
+    appVars: { MAIL_SENDS_PER_SECOND: String(sendsPerSecond) },
+    mailVars: provider ? { RESEND_API_KEY: "re_bench", RESEND_BASE_URL: provider.url } : {},
+    beforeStart: (file) => {
+      accounts = seedEngine(file, { count, perAccount, dueAt, timeZone }).accounts;
+    },
+    log,
+  });
+  const trigger = async () => {
+    // wrangler's /__scheduled (--test-scheduled) answers the app's 404 page here: it is middleware
+    // wrangler bundles into a Worker, and the built Workers are served as built (no_bundle).
+    // Miniflare's own trigger works.
+    const res = await fetch(
+      `${server.origin}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(CRON).replaceAll("%20", "+")}`,
+    );
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`GET /cdn-cgi/handler/scheduled answered ${res.status}`);
+  };
+  let result;
+  try {
+    const triggeredAt = Date.now();
+    await trigger();
+    let triggers = 1;
+    let lastTrigger = triggeredAt;
+    let lastLog = triggeredAt;
+    let lastSent = 0;
+    let timedOut = false;
+    let p = progress(server.sqlitePath);
+    for (;;) {
+      const now = Date.now();
+      if (p.sent + p.failed >= count) break;
+      if (now - triggeredAt > timeoutS * 1000) {
+        timedOut = true;
+        break;
+      }
+      // The real cron fires every 5 minutes: so does the bench's while anything is still due.
+      if (now - lastTrigger >= cronEveryS * 1000) {
+        await trigger();
+        triggers += 1;
+        lastTrigger = now;
+      }
+      if (now - lastLog >= progressEveryS * 1000) {
+        const rate = (p.sent - lastSent) / ((now - lastLog) / 1000);
+        const others = Object.entries(p.by)
+          .filter(([s]) => s !== "sent" && s !== "failed")
+          .map(([s, n]) => `${s} ${n}`)
+          .join(", ");
+        const fake = provider
+          ? `; provider: ${provider.stats.accepted} accepted, ${provider.stats.rateLimited} × 429, ${provider.stats.replays} replays`
+          : "";
+        log(
+          `    ${((now - triggeredAt) / 1000).toFixed(0).padStart(5)} s: sent ${p.sent}/${count}, failed ${p.failed}${others ? `, ${others}` : ""} (${rate.toFixed(1)}/s)${fake}`,
+        );
+        lastLog = now;
+        lastSent = p.sent;
+      }
+      await sleep(1000);
+      p = progress(server.sqlitePath);
+    }
+    const waited = Date.now() - triggeredAt;
+    await server.stop();
+
+    // Final figures from the stopped server's file: nothing is writing any more.
+    const final = progress(server.sqlitePath);
+    const failures = query(
+      server.sqlitePath,
+      "SELECT error, count(*) AS n FROM deliveries WHERE status = 'failed' GROUP BY error ORDER BY n DESC LIMIT 3",
+    );
+    const perSchedule = query(
+      server.sqlitePath,
+      "SELECT count(*) AS n FROM (SELECT schedule_id FROM deliveries GROUP BY schedule_id HAVING count(*) > 1)",
+    )[0].n;
+    let received;
+    if (provider) {
+      const d = provider.duplicates();
+      received = {
+        where: `fake provider (${providerRps}/s)`,
+        messages: provider.delivered.length,
+        distinct: d.distinct,
+        duplicateRecipients: d.recipients,
+        extraMessages: d.extra,
+        requests: provider.stats.requests,
+        rateLimited: provider.stats.rateLimited,
+        replays: provider.stats.replays,
+        firstAt: provider.delivered[0]?.at ?? null,
+        lastAt: provider.delivered.at(-1)?.at ?? null,
+      };
+    } else {
+      const outbox = query(
+        server.sqlitePath,
+        `SELECT count(*) AS messages, count(DISTINCT "to") AS distinct_to, min(created_at) AS first, max(created_at) AS last
+           FROM dev_outbox`,
+      )[0];
+      const dup = query(
+        server.sqlitePath,
+        `SELECT count(*) AS recipients, coalesce(sum(n - 1), 0) AS extra
+           FROM (SELECT count(*) AS n FROM dev_outbox GROUP BY "to" HAVING count(*) > 1)`,
+      )[0];
+      received = {
+        where: "dev outbox",
+        messages: Number(outbox.messages),
+        distinct: Number(outbox.distinct_to),
+        duplicateRecipients: Number(dup.recipients),
+        extraMessages: Number(dup.extra),
+        firstAt: outbox.first,
+        lastAt: outbox.last,
+      };
+    }
+    const lastSentAt = final.last ?? null;
+    const spanS = lastSentAt ? (lastSentAt - triggeredAt) / 1000 : null;
+    result = {
+      mode,
+      count,
+      accounts,
+      sendsPerSecond,
+      timedOut,
+      waitedS: waited / 1000,
+      triggers,
+      sent: final.sent,
+      failed: final.failed,
+      byStatus: final.by,
+      timeToFirstS: final.first ? (final.first - triggeredAt) / 1000 : null,
+      timeToLastS: spanS,
+      sendsPerS: spanS ? final.sent / spanS : null,
+      failures: failures.map((f) => ({ error: f.error, n: Number(f.n) })),
+      schedulesWithSeveralDeliveries: Number(perSchedule),
+      received,
+    };
+  } finally {
+    await server.stop();
+    await provider?.close();
+  }
+  return result;
+}

@@ -1,0 +1,25 @@
+/**
+ * Sample values for the template preview, spread in with a template and a tone: the react-email
+ * preview server's (`ReminderEmail.PreviewProps`, which checks them against ReminderEmailProps) and
+ * the in-app preview's (app/routes/schedule.preview.ts). Plain data in a module of its own, importing
+ * nothing: the app Worker takes it without the templates or react-email (the mail Worker renders the
+ * preview, docs/architecture.md §5).
+ */
+export const REMINDER_SAMPLE = {
+  receiverName: "John Doe",
+  receiverEmail: "john.doe@example.com",
+  senderName: "Jane Smith",
+  senderEmail: "jane@example.com",
+  amountCents: 125000,
+  currency: "USD",
+  invoiceNumber: "INV-2026-001",
+  dueDate: "2026-12-31",
+  invoiceLink: "https://example.com/invoice/INV-2026-001",
+  senderCompany: null,
+  locale: "en",
+  // What the footer's opt-out line looks like; a real reminder links to its signed /u/ page.
+  unsubscribeUrl: "https://example.com/u/sample-opt-out-link",
+  // The sender's payment page and the debtor's signed "I've paid" page, as samples.
+  payUrl: "https://example.com/pay/INV-2026-001",
+  paidUrl: "https://example.com/p/sample-paid-link",
+};
