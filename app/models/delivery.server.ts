@@ -1,4 +1,18 @@
-import { and, count, desc, eq, getTableName, gt, gte, inArray, lt, max, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableName,
+  gt,
+  gte,
+  inArray,
+  lt,
+  max,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, schedules } from "~/db/schema";
@@ -153,7 +167,13 @@ export async function countedInstants(db: Db, ownerId: string, recipient: string
 
 /** The instants of the debtor's counted reminders since `since` (their contact cap counts them). */
 export async function debtorReminderInstants(db: Db, debtorId: number, since: number) {
-  const rows = await db
+  const rows = await debtorInstantsQuery(db, debtorId, since);
+  return rows.map((r) => r.at);
+}
+
+/** debtorReminderInstants' query, for a batch; `debtorId` may be a subquery. */
+export function debtorInstantsQuery(db: Db, debtorId: number | SQLWrapper, since: number) {
+  return db
     .select({ at: deliveries.createdAt })
     .from(deliveries)
     .where(
@@ -164,7 +184,6 @@ export async function debtorReminderInstants(db: Db, debtorId: number, since: nu
         NOT_TEST_SEND,
       ),
     );
-  return rows.map((r) => r.at);
 }
 
 /**

@@ -1,10 +1,18 @@
-import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, optOuts, organizations, schedules, users } from "~/db/schema";
 import type { ContactRules } from "~/domain/contact-rules";
 import type { ScheduleAdvance } from "~/domain/occurrence";
-import { COUNTED, NOT_TEST_SEND } from "./delivery.server";
-import type { Debtor, Schedule, Sender, SenderOrganization } from "./schedule.server";
+import { debtorInstantsQuery } from "./delivery.server";
+import {
+  type Debtor,
+  type Schedule,
+  SENDER_COLUMNS,
+  SENDER_ORGANIZATION_COLUMNS,
+  type Sender,
+  type SenderOrganization,
+  senderOf,
+} from "./schedule.server";
 
 /** Everything an alarm needs to fire a schedule's occurrence. */
 export interface Firing {
@@ -34,26 +42,9 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
   const orgId = db.select({ id: schedules.organizationId }).from(schedules).where(eq(schedules.id, scheduleId));
   const [scheduleRows, userRows, orgRows, debtorRows, optOutRows, instantRows] = await db.batch([
     db.select().from(schedules).where(eq(schedules.id, scheduleId)).limit(1),
+    db.select(SENDER_COLUMNS).from(users).where(eq(users.id, owner)).limit(1),
     db
-      .select({
-        fullName: users.fullName,
-        email: users.email,
-        plan: users.plan,
-        quietStartHour: users.quietStartHour,
-        quietEndHour: users.quietEndHour,
-        contactCap: users.contactCap,
-        paymentUrl: users.paymentUrl,
-      })
-      .from(users)
-      .where(eq(users.id, owner))
-      .limit(1),
-    db
-      .select({
-        id: organizations.id,
-        name: organizations.name,
-        address: organizations.address,
-        paymentUrl: organizations.paymentUrl,
-      })
+      .select(SENDER_ORGANIZATION_COLUMNS)
       .from(organizations)
       .where(and(eq(organizations.ownerId, owner), eq(organizations.id, orgId)))
       .limit(1),
@@ -78,30 +69,13 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
         ),
       )
       .limit(1),
-    db
-      .select({ at: deliveries.createdAt })
-      .from(deliveries)
-      .where(
-        and(
-          eq(deliveries.debtorId, debtorId),
-          gt(deliveries.createdAt, since),
-          inArray(deliveries.status, COUNTED),
-          NOT_TEST_SEND,
-        ),
-      ),
+    debtorInstantsQuery(db, debtorId, since),
   ]);
   const schedule = scheduleRows[0];
   if (!schedule) return undefined;
-  const u = userRows[0];
   return {
     schedule,
-    user: u && { fullName: u.fullName, email: u.email, paymentUrl: u.paymentUrl },
-    plan: u?.plan,
-    contact: {
-      startHour: u?.quietStartHour ?? undefined,
-      endHour: u?.quietEndHour ?? undefined,
-      maxPerWindow: u?.contactCap ?? undefined,
-    },
+    ...senderOf(userRows[0]),
     debtor: debtorRows[0],
     optedOut: optOutRows.length > 0,
     org: orgRows[0],

@@ -44,6 +44,47 @@ export interface SenderOrganization {
   paymentUrl: string | null;
 }
 
+/** What a send needs of its owner's user row (SENDER_COLUMNS), read by senderOf. */
+export const SENDER_COLUMNS = {
+  fullName: users.fullName,
+  email: users.email,
+  plan: users.plan,
+  quietStartHour: users.quietStartHour,
+  quietEndHour: users.quietEndHour,
+  contactCap: users.contactCap,
+  paymentUrl: users.paymentUrl,
+};
+
+/** What a send needs of the organization it goes out as. */
+export const SENDER_ORGANIZATION_COLUMNS = {
+  id: organizations.id,
+  name: organizations.name,
+  address: organizations.address,
+  paymentUrl: organizations.paymentUrl,
+};
+
+/** The sender, plan and contact rules of an owner's row read with SENDER_COLUMNS. */
+export function senderOf(
+  owner: { [K in keyof typeof SENDER_COLUMNS]: (typeof SENDER_COLUMNS)[K]["_"]["data"] | null } | undefined,
+): {
+  user: Sender | undefined;
+  plan: string | undefined;
+  /** The account's own contact rules (null: the default), for contactRules(). */
+  contact: Partial<ContactRules>;
+} {
+  return {
+    user: owner
+      ? { fullName: owner.fullName ?? "", email: owner.email ?? "", paymentUrl: owner.paymentUrl }
+      : undefined,
+    plan: owner?.plan ?? undefined,
+    contact: {
+      startHour: owner?.quietStartHour ?? undefined,
+      endHour: owner?.quietEndHour ?? undefined,
+      maxPerWindow: owner?.contactCap ?? undefined,
+    },
+  };
+}
+
 /** The schedule's name: the owner id as prefix, then a random part. */
 function newScheduleId(ownerId: string) {
   return `${ownerId}-${crypto.randomUUID()}`;
@@ -71,26 +112,9 @@ export async function getSenderAndDebtors(
 }> {
   const ids = unique(debtorIds);
   const [userRows, orgRows, optOutRows, ...debtorRows] = await db.batch([
+    db.select(SENDER_COLUMNS).from(users).where(eq(users.id, ownerId)).limit(1),
     db
-      .select({
-        fullName: users.fullName,
-        email: users.email,
-        plan: users.plan,
-        quietStartHour: users.quietStartHour,
-        quietEndHour: users.quietEndHour,
-        contactCap: users.contactCap,
-        paymentUrl: users.paymentUrl,
-      })
-      .from(users)
-      .where(eq(users.id, ownerId))
-      .limit(1),
-    db
-      .select({
-        id: organizations.id,
-        name: organizations.name,
-        address: organizations.address,
-        paymentUrl: organizations.paymentUrl,
-      })
+      .select(SENDER_ORGANIZATION_COLUMNS)
       .from(organizations)
       .where(and(eq(organizations.ownerId, ownerId), eq(organizations.id, organizationId ?? -1)))
       .limit(1),
@@ -117,15 +141,8 @@ export async function getSenderAndDebtors(
         .where(and(eq(debtors.ownerId, ownerId), inArray(debtors.id, ids))),
     ),
   ]);
-  const [owner] = userRows;
   return {
-    user: owner && { fullName: owner.fullName, email: owner.email, paymentUrl: owner.paymentUrl },
-    plan: owner?.plan,
-    contact: {
-      startHour: owner?.quietStartHour ?? undefined,
-      endHour: owner?.quietEndHour ?? undefined,
-      maxPerWindow: owner?.contactCap ?? undefined,
-    },
+    ...senderOf(userRows[0]),
     debtors: debtorRows.flat(),
     optedOut: new Set(optOutRows.map((r) => r.email)),
     org: orgRows[0],
