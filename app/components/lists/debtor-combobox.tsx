@@ -24,6 +24,7 @@ export function DebtorCombobox({
   disabled = false,
   invalid = false,
   errorId,
+  labelClassName = "text-sm text-muted",
   onSelect,
 }: {
   id: string;
@@ -33,6 +34,8 @@ export function DebtorCombobox({
   /** A form's field error is shown: the field says so (aria-invalid) and points at it. */
   invalid?: boolean;
   errorId?: string;
+  /** The label's look: a filter's muted one by default, a form field's in a form. */
+  labelClassName?: string;
   onSelect: (option: DebtorOption) => void;
 }) {
   const listId = useId();
@@ -138,7 +141,7 @@ export function DebtorCombobox({
 
   return (
     <div className="relative flex min-w-56 flex-col gap-1">
-      <label htmlFor={id} className="text-sm text-muted">
+      <label htmlFor={id} className={labelClassName}>
         {label}
       </label>
       <div className="relative">

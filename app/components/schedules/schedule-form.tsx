@@ -212,6 +212,7 @@ export function ScheduleForm({
               <DebtorCombobox
                 id={fields.debtor_id.id}
                 label="Debtor"
+                labelClassName="text-sm font-medium"
                 selected={searched}
                 invalid={Boolean(fields.debtor_id.errors)}
                 errorId={fields.debtor_id.errors ? fields.debtor_id.errorId : undefined}
