@@ -23,7 +23,6 @@ import {
   claimOccurrence,
   countedInstants,
   type Delivery,
-  debtorReminderInstants,
   markDeliveryFailed,
   recordDeferral,
 } from "~/models/delivery.server";
@@ -109,16 +108,8 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   // Contact rules: only in the debtor's daytime, and not past their cap (docs/architecture.md §4).
   const rules = contactRules(contact);
   const windowMs = rules.windowDays * DAY_MS;
-  const since = now - windowMs;
-  const slot = nextContactSlot(
-    now,
-    debtor.timeZone,
-    // Loaded with the schedule for the usual window; a longer one (not settable today) asks again.
-    windowMs > CONTACT_LOOKBACK_MS
-      ? await debtorReminderInstants(db, debtor.id, since)
-      : firing.debtorInstants.filter((at) => at > since),
-    rules,
-  );
+  // Loaded with the schedule over the contact window (an account cannot change its length).
+  const slot = nextContactSlot(now, debtor.timeZone, firing.debtorInstants, rules);
   const held = slot.at > now + EARLY_TOLERANCE_MS;
 
   const limits = sendingLimits(plan);
@@ -176,7 +167,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
 }
 
 const DAY_MS = 86_400_000;
-/** How far back an alarm loads the debtor's reminders: the contact rules' window (7 days, not settable). */
+/** How far back an alarm loads the debtor's reminders: the contact rules' window (7 days; Settings cannot change it). */
 const CONTACT_LOOKBACK_MS = CONTACT_DEFAULTS.windowDays * DAY_MS;
 
 /** Why a schedule stops instead of sending: nothing owed, or the address opted out; null to go on. */

@@ -282,9 +282,17 @@ export function debtorToJson(
   };
 }
 
-/** The owner's debtors for a select (id, name, tone): one small query, all of them. */
-export async function listDebtorOptions(db: Db, ownerId: string, limit = 1000) {
-  return db
+/** Up to this many debtors, a schedule form lists them all in a plain select (works without JavaScript). */
+export const DEBTOR_SELECT_LIMIT = 100;
+
+/**
+ * The schedule form's debtor choice: every debtor when the account has at most
+ * DEBTOR_SELECT_LIMIT (a select, no JavaScript needed), else none and `searchDebtors: true` (the
+ * form searches /debtors/options as the user types): a page never ships more than 100 debtors.
+ * One query either way.
+ */
+export async function debtorChoice(db: Db, ownerId: string) {
+  const rows = await db
     .select({
       id: debtors.id,
       fullName: debtors.fullName,
@@ -294,20 +302,7 @@ export async function listDebtorOptions(db: Db, ownerId: string, limit = 1000) {
     .from(debtors)
     .where(eq(debtors.ownerId, ownerId))
     .orderBy(asc(debtors.fullName), asc(debtors.id))
-    .limit(limit);
-}
-
-/** Up to this many debtors, a schedule form lists them all in a plain select (works without JavaScript). */
-export const DEBTOR_SELECT_LIMIT = 100;
-
-/**
- * The schedule form's debtor choice: every debtor when the account has at most
- * DEBTOR_SELECT_LIMIT (a select, no JavaScript needed), else none and `search: true` (the form
- * searches /debtors/options as the user types): a page never ships more than 100 debtors. One
- * query either way.
- */
-export async function debtorChoice(db: Db, ownerId: string) {
-  const rows = await listDebtorOptions(db, ownerId, DEBTOR_SELECT_LIMIT + 1);
+    .limit(DEBTOR_SELECT_LIMIT + 1);
   const search = rows.length > DEBTOR_SELECT_LIMIT;
   return { debtors: search ? [] : rows, searchDebtors: search };
 }

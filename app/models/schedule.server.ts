@@ -64,18 +64,14 @@ export const SENDER_ORGANIZATION_COLUMNS = {
 };
 
 /** The sender, plan and contact rules of an owner's row read with SENDER_COLUMNS. */
-export function senderOf(
-  owner: { [K in keyof typeof SENDER_COLUMNS]: (typeof SENDER_COLUMNS)[K]["_"]["data"] | null } | undefined,
-): {
+export function senderOf(owner: Pick<typeof users.$inferSelect, keyof typeof SENDER_COLUMNS> | undefined): {
   user: Sender | undefined;
   plan: string | undefined;
   /** The account's own contact rules (null: the default), for contactRules(). */
   contact: Partial<ContactRules>;
 } {
   return {
-    user: owner
-      ? { fullName: owner.fullName ?? "", email: owner.email ?? "", paymentUrl: owner.paymentUrl }
-      : undefined,
+    user: owner && { fullName: owner.fullName, email: owner.email, paymentUrl: owner.paymentUrl },
     plan: owner?.plan ?? undefined,
     contact: {
       startHour: owner?.quietStartHour ?? undefined,

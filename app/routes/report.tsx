@@ -90,7 +90,13 @@ export default function Report({ loaderData }: Route.ComponentProps) {
       </div>
       <div className="flex flex-wrap items-end gap-3">
         {/* Searches the user's debtors as they type (/debtors/options): the page never ships all of them. */}
-        <DebtorCombobox id="report-debtor" label="Debtor" selected={debtor} onSelect={(d) => filterDebtor(d.id)} />
+        <DebtorCombobox
+          id="report-debtor"
+          label="Debtor"
+          emptyText="All debtors"
+          selected={debtor}
+          onSelect={(d) => filterDebtor(d.id)}
+        />
         {debtorId ? (
           // A link, so it works before hydration too; the period stays.
           <Button asChild variant="outline">

@@ -69,9 +69,9 @@ async function dueTogether(count: number, domain: string, dueAt: number, options
 }
 
 async function statusCounts(owners: string[]) {
-  const placeholders = owners.map(() => "?").join(", ");
+  const marks = owners.map(() => "?").join(", ");
   const { results } = await env.DB.prepare(
-    `SELECT status, count(*) AS n FROM deliveries WHERE owner_id IN (${placeholders}) GROUP BY status`,
+    `SELECT status, count(*) AS n FROM deliveries WHERE owner_id IN (${marks}) GROUP BY status`,
   )
     .bind(...owners)
     .all<{ status: string; n: number }>();

@@ -25,6 +25,7 @@ export function DebtorCombobox({
   invalid = false,
   errorId,
   labelClassName = "text-sm text-muted",
+  emptyText = "Search debtors",
   onSelect,
 }: {
   id: string;
@@ -36,6 +37,8 @@ export function DebtorCombobox({
   errorId?: string;
   /** The label's look: a filter's muted one by default, a form field's in a form. */
   labelClassName?: string;
+  /** What the empty field says when no debtor is chosen (the report: "All debtors"). */
+  emptyText?: string;
   onSelect: (option: DebtorOption) => void;
 }) {
   const listId = useId();
@@ -159,7 +162,7 @@ export function DebtorCombobox({
           autoComplete="off"
           spellCheck={false}
           disabled={disabled}
-          placeholder={disabled ? "No debtors yet" : "Search debtors"}
+          placeholder={disabled ? "No debtors yet" : emptyText}
           value={text}
           onChange={(event) => {
             setText(event.target.value);
