@@ -42,7 +42,6 @@ import {
   getSchedule,
   getScheduleDetails,
   listSchedules,
-  SCHEDULE_PAGE_SIZE,
   type ScheduleListRow,
 } from "~/models/schedule.server";
 import { getProfile, profileToJson, updateProfileName } from "~/models/user.server";
@@ -467,7 +466,8 @@ api.get("/schedules", async (c) => {
     return fail(c, 403, "NamePrefix is not the signed-in user's");
   }
   if (namePrefix.length > 200) return fail(c, 400, "Invalid NamePrefix", { NamePrefix: ["NamePrefix is too long"] });
-  const limit = queryInt(c.req.query("limit"), SCHEDULE_PAGE_SIZE, 1, 500);
+  // The API's own default, not the pages' (docs/decisions/009-list-page-size.md).
+  const limit = queryInt(c.req.query("limit"), 50, 1, 500);
   const offset = queryInt(c.req.query("offset"), 0, 0, MAX_OFFSET);
   const rows = await listSchedules(getDb(c.env.DB), me(c).id, { limit, offset, namePrefix });
   return c.json(rows.map((s) => scheduleToJson(s, me(c))));

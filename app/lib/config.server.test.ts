@@ -30,6 +30,15 @@ describe("readConfig", () => {
     expect(readConfig(good)).toEqual({ ...good, SIGNIN_LIMIT_PER_CLIENT: 1000 });
   });
 
+  it("validates an env object once and keeps the result; a bad one fails every time", () => {
+    const env = { ...good };
+    expect(readConfig(env)).toBe(readConfig(env));
+    expect(readConfig({ ...good })).not.toBe(readConfig(env));
+    const bad = { ...good, APP_ORIGIN: "nope" };
+    expect(configError(bad)).toContain("APP_ORIGIN");
+    expect(configError(bad)).toContain("APP_ORIGIN");
+  });
+
   it("ignores resource bindings, which stay on env", () => {
     const config = readConfig({ ...good, DB: {}, IMAGES: {}, MAILER: {}, SCHEDULES: {} });
     expect(Object.keys(config)).not.toContain("DB");

@@ -109,10 +109,20 @@ export type AppConfig = v.InferOutput<typeof AppConfigSchema>;
 
 const APP_SECRETS = ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET", "OPT_OUT_SECRET", "RESEND_WEBHOOK_SECRET"];
 
-/** The validated configuration from the Worker's env; throws one Error naming every missing or bad value. */
+/**
+ * The validated configuration from the Worker's env; throws one Error naming every missing or bad
+ * value. Kept per env object once it validates: an isolate's bindings do not change while it runs,
+ * and validating them on every request was a tenth of a trivial request's time (issue 12). A bad
+ * configuration is never kept, so every request fails with the same clear error.
+ */
 export function readConfig(env: object): AppConfig {
-  return parseConfig(AppConfigSchema, env, APP_SECRETS);
+  const known = validated.get(env);
+  if (known) return known;
+  const config = parseConfig(AppConfigSchema, env, APP_SECRETS);
+  validated.set(env, config);
+  return config;
 }
+const validated = new WeakMap<object, AppConfig>();
 
 /** Resend's default: 2 requests per second per team. */
 export const DEFAULT_MAIL_SENDS_PER_SECOND = 2;

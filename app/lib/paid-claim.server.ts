@@ -111,9 +111,12 @@ export interface PaidClaim {
   currency: string;
 }
 
-/** The owner's pending claims, newest first: one query through the debtors' owner index. */
-export async function listPaidClaims(db: Db, ownerId: string, limit = 50): Promise<PaidClaim[]> {
-  const rows = await db
+/**
+ * The owner's pending claims, newest first: one query through the debtors' owner index, not yet run
+ * (a statement of the dashboard's batch); paidClaimsOf reads them.
+ */
+export function paidClaimsQuery(db: Db, ownerId: string, limit = 50) {
+  return db
     .select({
       id: debtors.id,
       fullName: debtors.fullName,
@@ -126,6 +129,10 @@ export async function listPaidClaims(db: Db, ownerId: string, limit = 50): Promi
     .where(and(eq(debtors.ownerId, ownerId), isNotNull(debtors.paidClaimedAt)))
     .orderBy(desc(debtors.paidClaimedAt), desc(debtors.id))
     .limit(limit);
+}
+
+/** The claims from paidClaimsQuery's rows. */
+export function paidClaimsOf(rows: Awaited<ReturnType<typeof paidClaimsQuery>>): PaidClaim[] {
   return rows.map((r) => ({ ...r, paidClaimedAt: r.paidClaimedAt ?? 0 }));
 }
 

@@ -16,7 +16,8 @@ import { type CreateOptions, enforceCap } from "./account-caps.server";
 import { sentCountOf } from "./delivery.server";
 import { settleStatements } from "./payment.server";
 
-export const DEBTOR_PAGE_SIZE = 50;
+/** Rows on a page of /debtors-list (docs/decisions/009-list-page-size.md). */
+export const DEBTOR_PAGE_SIZE = 25;
 
 export interface DebtorRow {
   id: number;
@@ -88,9 +89,9 @@ function debtorOrder(sort: DebtorSort = DEFAULT_DEBTOR_SORT, dir: SortDirection 
  * e-mail and sorted by name, creation or amount owed (issue 11, item 6); oldest first by default.
  * Its inner query picks the page's ids through the index on debtors (owner_id, id) (sorting the
  * owner's rows for another order); the outer one reads their columns and counts, so the counts are
- * computed for the page's rows only, whatever the sort.
+ * computed for the page's rows only, whatever the sort. Returned unrun, to await or to batch.
  */
-export async function listDebtors(db: Db, ownerId: string, filter: DebtorListFilter = {}): Promise<DebtorRow[]> {
+export function listDebtors(db: Db, ownerId: string, filter: DebtorListFilter = {}) {
   const order = debtorOrder(filter.sort, filter.dir);
   const page = db
     .select({ id: debtors.id })
@@ -136,19 +137,18 @@ export async function firstDebtorId(db: Db, ownerId: string): Promise<number | n
   return row?.id ?? null;
 }
 
-/** One of the owner's debtors as a picker shows it (the chosen one's label), or undefined. */
-export async function getDebtorOption(db: Db, ownerId: string, id: number) {
+/** One of the owner's debtors as a picker shows it (the chosen one's label): unrun, no row if not theirs. */
+export function getDebtorOption(db: Db, ownerId: string, id: number) {
   return db
     .select({ id: debtors.id, fullName: debtors.fullName, email: debtors.email })
     .from(debtors)
     .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, id)))
-    .get();
+    .limit(1);
 }
 
-/** How many of the owner's debtors match the search (the pager's total). */
-export async function countDebtors(db: Db, ownerId: string, filter: Pick<DebtorListFilter, "q"> = {}) {
-  const row = await db.select({ n: count() }).from(debtors).where(debtorWhere(ownerId, filter)).get();
-  return row?.n ?? 0;
+/** How many of the owner's debtors match the search (the pager's total): unrun; countOf reads it. */
+export function countDebtors(db: Db, ownerId: string, filter: Pick<DebtorListFilter, "q"> = {}) {
+  return db.select({ n: count() }).from(debtors).where(debtorWhere(ownerId, filter));
 }
 
 /** At most this many debtors answer one typeahead search. */

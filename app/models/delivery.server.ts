@@ -30,7 +30,8 @@ import { localDateString, startOfLocalDay } from "~/domain/schedule-time";
 import type { Tone } from "~/domain/strategies";
 import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
 
-export const DELIVERY_PAGE_SIZE = 50;
+/** Rows on a page of /report (docs/decisions/009-list-page-size.md). */
+export const DELIVERY_PAGE_SIZE = 25;
 
 export type Delivery = typeof deliveries.$inferSelect;
 
@@ -375,9 +376,10 @@ function startOfLocalMonth(now: number, timeZone: string, monthsBack = 0) {
 
 /**
  * Reminders sent to one of the owner's debtors per local month, the last `months` months up to
- * this one, oldest first: the dashboard chart's series. One query over the indexed range.
+ * this one: one query over the indexed range, not yet run (a statement of the dashboard's batch).
+ * monthlySeries counts them per month, oldest first: the dashboard chart's series.
  */
-export async function monthlySentCounts(
+export function monthlySentQuery(
   db: Db,
   ownerId: string,
   debtorId: number,
@@ -385,8 +387,7 @@ export async function monthlySentCounts(
   now = Date.now(),
   months = 6,
 ) {
-  const from = startOfLocalMonth(now, timeZone, months - 1);
-  const rows = await db
+  return db
     .select({ sentAt: deliveries.sentAt })
     .from(deliveries)
     .where(
@@ -394,10 +395,15 @@ export async function monthlySentCounts(
         eq(deliveries.ownerId, ownerId),
         eq(deliveries.debtorId, debtorId),
         eq(deliveries.status, "sent"),
-        gte(deliveries.createdAt, from),
+        gte(deliveries.createdAt, startOfLocalMonth(now, timeZone, months - 1)),
         NOT_TEST_SEND,
       ),
     );
+}
+
+/** The chart's series from monthlySentQuery's rows (the same `timeZone`, `now` and `months`). */
+export function monthlySeries(rows: { sentAt: number | null }[], timeZone: string, now = Date.now(), months = 6) {
+  const from = startOfLocalMonth(now, timeZone, months - 1);
   const buckets = Array.from({ length: months }, (_, i) => {
     const start = startOfLocalMonth(now, timeZone, months - 1 - i);
     return { key: localDateString(start, timeZone).slice(0, 7), start, value: 0 };
@@ -427,8 +433,8 @@ function deliveryWhere(ownerId: string, filter: DeliveryFilter) {
   return and(...where);
 }
 
-/** One page of the owner's deliveries, newest first, with the debtor's name (kept if deleted). */
-export async function listDeliveries(db: Db, ownerId: string, filter: DeliveryFilter = {}) {
+/** One page of the owner's deliveries, newest first, with the debtor's name (kept if deleted); unrun. */
+export function listDeliveries(db: Db, ownerId: string, filter: DeliveryFilter = {}) {
   return db
     .select({
       id: deliveries.id,
@@ -450,13 +456,17 @@ export async function listDeliveries(db: Db, ownerId: string, filter: DeliveryFi
     .offset(filter.offset ?? 0);
 }
 
-/** Totals per status for the same filter (the report's summary): one grouped query. */
-export async function deliveryTotals(db: Db, ownerId: string, filter: DeliveryFilter = {}) {
-  const rows = await db
+/** Counts per status for the same filter (the report's summary): one grouped query, unrun; totalsOf sums them. */
+export function deliveryTotals(db: Db, ownerId: string, filter: DeliveryFilter = {}) {
+  return db
     .select({ status: deliveries.status, n: count() })
     .from(deliveries)
     .where(deliveryWhere(ownerId, filter))
     .groupBy(deliveries.status);
+}
+
+/** The report's totals from deliveryTotals' rows. */
+export function totalsOf(rows: { status: (typeof deliveries.$inferSelect)["status"]; n: number }[]) {
   const totals = { all: 0, sent: 0, sending: 0, failed: 0, bounced: 0 };
   for (const r of rows) {
     // A deferred reminder is still to be sent: it counts as sending; a complaint is a bounce's kin.

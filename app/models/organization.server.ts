@@ -17,7 +17,8 @@ function columns(input: OrganizationInput) {
   return { name: input.name, address: input.address, paymentUrl: input.payment_url ?? null };
 }
 
-export async function listOrganizations(db: Db, ownerId: string) {
+/** The owner's organizations in the order they were added; unrun, to await or to batch. */
+export function listOrganizations(db: Db, ownerId: string) {
   return db
     .select(fields)
     .from(organizations)

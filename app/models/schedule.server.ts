@@ -23,7 +23,8 @@ import { sentCountOf } from "./delivery.server";
 /** SQLite's implicit row number: insertion order, which the account caps count by. */
 const ROWID = sql<number>`rowid`;
 
-export const SCHEDULE_PAGE_SIZE = 50;
+/** Rows on a page of /schedules-list and the dashboard's card (docs/decisions/009-list-page-size.md). */
+export const SCHEDULE_PAGE_SIZE = 25;
 
 export type Schedule = typeof schedules.$inferSelect;
 export type Debtor = typeof debtors.$inferSelect;
@@ -349,9 +350,9 @@ function scheduleOrder(sort: ScheduleSort = DEFAULT_SCHEDULE_SORT, dir: SortDire
  * the debtor's name or e-mail (issue 11, item 6): one query. Its inner query picks the page's ids
  * (through the index on schedules (owner_id, created_at, id), in order for the default sort); the
  * outer one reads their columns and counts, so a sort never computes the counts of rows that are
- * not on the page.
+ * not on the page. Returned unrun, to await or to batch.
  */
-export async function listSchedules(db: Db, ownerId: string, filter: ScheduleListFilter = {}) {
+export function listSchedules(db: Db, ownerId: string, filter: ScheduleListFilter = {}) {
   const order = scheduleOrder(filter.sort, filter.dir);
   const ids = db.select({ id: schedules.id }).from(schedules);
   const page = (needsDebtor(filter) ? ids.innerJoin(debtors, eq(debtors.id, schedules.debtorId)) : ids)
@@ -375,12 +376,11 @@ export type ScheduleListRow = Awaited<ReturnType<typeof listSchedules>>[number];
  * when searching by the debtor (every schedule has its debtor: the foreign key cascades), so the
  * plain count is read from the index on schedules (owner_id, created_at) alone.
  */
-export async function countSchedules(db: Db, ownerId: string, filter: ScheduleListFilter = {}) {
+export function countSchedules(db: Db, ownerId: string, filter: ScheduleListFilter = {}) {
   const query = db.select({ n: count() }).from(schedules);
-  const row = await (needsDebtor(filter) ? query.innerJoin(debtors, eq(debtors.id, schedules.debtorId)) : query)
-    .where(listWhere(ownerId, filter))
-    .get();
-  return row?.n ?? 0;
+  return (needsDebtor(filter) ? query.innerJoin(debtors, eq(debtors.id, schedules.debtorId)) : query).where(
+    listWhere(ownerId, filter),
+  );
 }
 
 /** The owner's schedule with its debtor and sender, for the configure modal; undefined if not theirs. */

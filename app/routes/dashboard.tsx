@@ -9,18 +9,19 @@ import { DebtorCombobox } from "~/components/lists/debtor-combobox";
 import { useSetQueryParam } from "~/components/lists/use-set-query-param";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
-import { getDb } from "~/db/client.server";
-import { parseDebtorId } from "~/domain/list-params";
+import { countOf, getDb } from "~/db/client.server";
+import { pageOffset, parseDebtorId } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
-import { listPaidClaims } from "~/lib/paid-claim.server";
+import { paidClaimsOf, paidClaimsQuery } from "~/lib/paid-claim.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { firstDebtorId, listDebtors } from "~/models/debtor.server";
-import { monthlySentCounts } from "~/models/delivery.server";
+import { monthlySentQuery, monthlySeries } from "~/models/delivery.server";
 import { listOrganizations } from "~/models/organization.server";
+import { listSchedules, SCHEDULE_PAGE_SIZE } from "~/models/schedule.server";
 import { countBouncingDebtors } from "~/models/webhook.server";
 import type { Route } from "./+types/dashboard";
 import { debtorAction } from "./debtor-action.server";
-import { loadSchedulesPage } from "./schedules-data.server";
+import { scheduleFilterFromUrl } from "./schedules-data.server";
 
 // The chart (a small SVG of our own) loads in the browser after the page is up, never in the first
 // bundle. Client only: it renders after hydration, so the server build leaves it out (a constant
@@ -29,6 +30,12 @@ const NotificationsChart = lazy<ComponentType<{ data: ChartPoint[] }>>(async () 
   import.meta.env.SSR ? { default: () => null } : import("~/components/dashboard/notifications-chart"),
 );
 
+/**
+ * The dashboard's debtors card shows the first few; 'View All Debtors' leads to the paginated list
+ * (issue 12: 50 rows made the dashboard the slowest page to render, for a card).
+ */
+const DASHBOARD_DEBTORS = 10;
+
 /** The dashboard with `debtor` selected (the other query parameters kept). */
 function selectDebtor(url: URL, id: number) {
   url.searchParams.set("debtor", String(id));
@@ -36,11 +43,12 @@ function selectDebtor(url: URL, id: number) {
 }
 
 /**
- * Every query of the page at once, each once (docs/architecture.md, performance): the first page
- * of debtors, the selected debtor by id (with its count; it may be past the first page: the
- * dropdown reaches every debtor, issue 11, item 6), and the cards. No debtor chosen: the first is
- * selected and written to the query string (docs/product-spec.md §2 "Dashboard") after one index
- * read, before anything else is loaded.
+ * Every query of the page in one D1 batch, each once (docs/architecture.md, performance): the first
+ * DASHBOARD_DEBTORS debtors (and whether there are more), the selected debtor by id (with its
+ * count; it may be past the first page: the dropdown reaches every debtor, issue 11, item 6), and
+ * the cards. One round trip instead of seven: each costs the Worker more than the rows it brings
+ * (issue 12). No debtor chosen: the first is selected and written to the query string
+ * (docs/product-spec.md §2 "Dashboard") after one index read, before anything else is loaded.
  */
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
@@ -56,32 +64,42 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   }
   const selectedId = paramId !== null && String(paramId) === param ? paramId : null;
   const timeZone = requestTimeZone(request);
-  const [debtors, organizations, selectedRows, schedulesCard, chart, bouncing, paidClaims] = await Promise.all([
-    listDebtors(db, user.id).catch((error) => {
-      console.error("[dunly] debtors failed to load", error);
+  const now = Date.now();
+  const schedulesFilter = scheduleFilterFromUrl(url, timeZone, now);
+  // With no debtor chosen (the account has none) the selected debtor's statements match nothing.
+  const chosen = selectedId ?? -1;
+  const loaded = await db
+    .batch([
+      listDebtors(db, user.id, { limit: DASHBOARD_DEBTORS + 1 }),
+      listOrganizations(db, user.id),
+      listDebtors(db, user.id, { id: chosen, limit: 1 }),
+      listSchedules(db, user.id, {
+        ...schedulesFilter.filter,
+        limit: SCHEDULE_PAGE_SIZE,
+        offset: pageOffset(schedulesFilter.page, SCHEDULE_PAGE_SIZE),
+      }),
+      monthlySentQuery(db, user.id, chosen, timeZone, now),
+      countBouncingDebtors(db, user.id),
+      // Debtors who said "I've paid" (issue 11, item 2), for the notice.
+      paidClaimsQuery(db, user.id),
+    ])
+    .catch((error) => {
+      // Spec §8: the page renders without its data and says so ('Error fetching debtors', 'Error
+      // fetching schedules'); the statements run as one, so all of it failed.
+      console.error("[dunly] the dashboard failed to load", error);
       return null;
-    }),
-    // Spec §8: a failed organizations load is only logged; the page renders without them.
-    listOrganizations(db, user.id).catch((error) => {
-      console.error("[dunly] organizations failed to load", error);
-      return null;
-    }),
-    selectedId ? listDebtors(db, user.id, { id: selectedId, limit: 1 }).catch(() => []) : Promise.resolve([]),
-    loadSchedulesPage(db, user.id, url, timeZone, false),
-    selectedId ? monthlySentCounts(db, user.id, selectedId, timeZone) : Promise.resolve(null),
-    countBouncingDebtors(db, user.id),
-    // Debtors who said "I've paid" (issue 11, item 2), for the notice.
-    listPaidClaims(db, user.id),
-  ]);
-  const selected = selectedRows[0] ?? null;
+    });
+  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims] = loaded ?? [];
+  const selected = selectedId === null ? null : (selectedRows?.[0] ?? null);
   // Not one of the user's debtors (another's, or deleted): the first is selected instead.
   const [first] = debtors ?? [];
   if (!selected && first && first.id !== selectedId) throw selectDebtor(url, first.id);
   return {
-    debtors: debtors ?? [],
-    debtorsError: debtors === null,
+    debtors: debtors?.slice(0, DASHBOARD_DEBTORS) ?? [],
+    moreDebtors: (debtors?.length ?? 0) > DASHBOARD_DEBTORS,
+    debtorsError: loaded === null,
     organizations: organizations ?? [],
-    organizationsError: organizations === null,
+    organizationsError: loaded === null,
     selectedId: selected?.id ?? null,
     selected: selected && {
       id: selected.id,
@@ -90,12 +108,16 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       emailsSent: selected.emailsSent,
     },
     timeZone,
-    schedules: schedulesCard.schedules,
-    schedulesError: schedulesCard.error,
-    period: schedulesCard.period,
-    chart: selected ? chart : null,
-    bouncing,
-    paidClaims: paidClaims.map((c) => ({ id: c.id, fullName: c.fullName, paidClaimedAt: c.paidClaimedAt })),
+    schedules: schedules ?? [],
+    schedulesError: loaded === null,
+    period: schedulesFilter.period,
+    chart: selected && sent ? monthlySeries(sent, timeZone, now) : null,
+    bouncing: bouncing ? countOf(bouncing) : 0,
+    paidClaims: paidClaimsOf(paidClaims ?? []).map((c) => ({
+      id: c.id,
+      fullName: c.fullName,
+      paidClaimedAt: c.paidClaimedAt,
+    })),
   };
 }
 
@@ -163,9 +185,16 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 
       <div className="flex flex-col gap-2">
         <DebtorsTable debtors={debtors} area="dashboard" />
-        <Link to="/debtors-list" className="self-end text-sm text-primary underline-offset-4 hover:underline">
-          View All Debtors
-        </Link>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          {loaderData.moreDebtors && (
+            <p className="text-sm text-muted" data-testid="debtors-scope">
+              {`Showing your first ${DASHBOARD_DEBTORS} debtors.`}
+            </p>
+          )}
+          <Link to="/debtors-list" className="ml-auto text-sm text-primary underline-offset-4 hover:underline">
+            View All Debtors
+          </Link>
+        </div>
       </div>
 
       <section aria-labelledby="orgs-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";
-import { getDb } from "~/db/client.server";
+import { countOf, getDb } from "~/db/client.server";
 import { DEBTOR_SORTS, DEFAULT_DEBTOR_SORT, debtorListParams, pageCount, pageOffset } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { countDebtors, DEBTOR_PAGE_SIZE, listDebtors } from "~/models/debtor.server";
@@ -28,7 +28,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { page: requested, q, sort, dir } = debtorListParams(new URL(request.url).searchParams);
   const pageOf = (n: number) =>
     listDebtors(db, user.id, { limit: DEBTOR_PAGE_SIZE, offset: pageOffset(n, DEBTOR_PAGE_SIZE), q, sort, dir });
-  const [requestedRows, total] = await Promise.all([pageOf(requested), countDebtors(db, user.id, { q })]);
+  // The page and the total in one round trip (a D1 batch).
+  const [requestedRows, counted] = await db.batch([pageOf(requested), countDebtors(db, user.id, { q })]);
+  const total = countOf(counted);
   const pages = pageCount(total, DEBTOR_PAGE_SIZE);
   // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
   const page = Math.min(requested, pages);

@@ -14,7 +14,7 @@ import { formatInstant } from "~/domain/time-zone";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { getDebtorOption } from "~/models/debtor.server";
-import { DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries } from "~/models/delivery.server";
+import { DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries, totalsOf } from "~/models/delivery.server";
 import type { Route } from "./+types/report";
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
@@ -26,12 +26,13 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const filter = { debtorId, from: range?.from, before: range?.before };
   const pageOf = (n: number) =>
     listDeliveries(db, user.id, { ...filter, limit: DELIVERY_PAGE_SIZE, offset: pageOffset(n, DELIVERY_PAGE_SIZE) });
-  const [requestedRows, totals, debtor] = await Promise.all([
-    pageOf(requested),
-    deliveryTotals(db, user.id, filter),
-    // Only the chosen debtor, for the picker's label: the picker searches the rest (/debtors/options).
-    debtorId ? getDebtorOption(db, user.id, debtorId) : undefined,
-  ]);
+  // One round trip (a D1 batch): the page, the totals and, only if one is chosen, the debtor for
+  // the picker's label (the picker searches the rest: /debtors/options).
+  const [requestedRows, counts, debtors] = debtorId
+    ? await db.batch([pageOf(requested), deliveryTotals(db, user.id, filter), getDebtorOption(db, user.id, debtorId)])
+    : [...(await db.batch([pageOf(requested), deliveryTotals(db, user.id, filter)])), []];
+  const totals = totalsOf(counts);
+  const debtor = debtors[0];
   const pages = pageCount(totals.all, DELIVERY_PAGE_SIZE);
   // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
   const page = Math.min(requested, pages);
@@ -145,51 +146,38 @@ export default function Report({ loaderData }: Route.ComponentProps) {
         {deliveries.length === 0 ? (
           <p className="py-8 text-center text-muted">No reminders found</p>
         ) : (
-          <>
-            <table className="hidden w-full text-left text-sm md:table">
-              <thead className="border-b border-border text-muted">
-                <tr>
-                  <th className="py-2">Date</th>
-                  <th className="py-2">Debtor</th>
-                  <th className="py-2">Template</th>
-                  <th className="py-2">Tone</th>
-                  <th className="py-2">Status</th>
-                  <th className="py-2">Error</th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.map((d) => (
-                  <tr key={d.id} className="border-b border-border align-top last:border-0">
-                    <td className="py-3 whitespace-nowrap">{formatInstant(d.sentAt ?? d.createdAt, timeZone)}</td>
-                    <td className="py-3">{d.debtorName ?? "Deleted debtor"}</td>
-                    <td className="py-3">{templateName(d.template)}</td>
-                    <td className="py-3">{strategyLabel(d.tone)}</td>
-                    <td className="py-3">
+          // One row per delivery for every width: a card on narrow screens (app.css, .list-table).
+          <table className="list-table">
+            <thead>
+              <tr>
+                <th>Date</th>
+                <th>Debtor</th>
+                <th>Template</th>
+                <th>Tone</th>
+                <th>Status</th>
+                <th>Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((d) => (
+                <tr key={d.id}>
+                  <td data-label="Date" className="whitespace-nowrap">
+                    {formatInstant(d.sentAt ?? d.createdAt, timeZone)}
+                  </td>
+                  <td data-label="Debtor">{d.debtorName ?? "Deleted debtor"}</td>
+                  <td data-label="Template">{templateName(d.template)}</td>
+                  <td data-label="Tone">{strategyLabel(d.tone)}</td>
+                  <td data-label="Status">
+                    <div>
                       <Status status={d.status} />
                       <ProviderId id={d.providerId} />
-                    </td>
-                    <td className="py-3 text-danger">{d.error ?? ""}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <ul className="flex flex-col gap-3 md:hidden">
-              {deliveries.map((d) => (
-                <li key={d.id} className="rounded-lg border border-border bg-background p-4 text-sm">
-                  <div className="flex items-center justify-between gap-2">
-                    <span className="font-semibold">{d.debtorName ?? "Deleted debtor"}</span>
-                    <Status status={d.status} />
-                  </div>
-                  <p className="text-muted">{formatInstant(d.sentAt ?? d.createdAt, timeZone)}</p>
-                  <p>
-                    {templateName(d.template)} · {strategyLabel(d.tone)}
-                  </p>
-                  <ProviderId id={d.providerId} />
-                  {d.error && <p className="mt-1 text-danger">{d.error}</p>}
-                </li>
+                    </div>
+                  </td>
+                  <td data-label="Error">{d.error && <span className="text-danger">{d.error}</span>}</td>
+                </tr>
               ))}
-            </ul>
-          </>
+            </tbody>
+          </table>
         )}
       </section>
       <Pager page={page} pages={pages} />

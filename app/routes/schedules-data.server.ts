@@ -1,4 +1,4 @@
-import type { Db } from "~/db/client.server";
+import { countOf, type Db } from "~/db/client.server";
 import { listParams, pageCount, pageOffset, scheduleSearchParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { countSchedules, listSchedules, SCHEDULE_PAGE_SIZE, type ScheduleListFilter } from "~/models/schedule.server";
@@ -25,10 +25,12 @@ export async function loadSchedulesPage(db: Db, ownerId: string, url: URL, timeZ
   const pageOf = (n: number) =>
     listSchedules(db, ownerId, { ...filter, limit: SCHEDULE_PAGE_SIZE, offset: pageOffset(n, SCHEDULE_PAGE_SIZE) });
   try {
-    const [requestedRows, total] = await Promise.all([
-      pageOf(requested),
-      withTotal ? countSchedules(db, ownerId, filter) : Promise.resolve(null),
-    ]);
+    // The page and the total in one round trip (a D1 batch).
+    const [requestedRows, total] = withTotal
+      ? await db
+          .batch([pageOf(requested), countSchedules(db, ownerId, filter)])
+          .then(([rows, counted]) => [rows, countOf(counted)] as const)
+      : ([await pageOf(requested), null] as const);
     const pages = pageCount(total ?? 0, SCHEDULE_PAGE_SIZE);
     // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
     const page = total === null ? requested : Math.min(requested, pages);

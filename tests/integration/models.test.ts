@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { getDb } from "~/db/client.server";
+import { countOf, getDb } from "~/db/client.server";
 import {
   countDebtors,
   createDebtor,
@@ -132,12 +132,12 @@ describe("debtor model", () => {
   });
 
   it("countDebtors counts only the owner's debtors", async () => {
-    expect(await countDebtors(db(), owner)).toBe(0);
+    expect(countOf(await countDebtors(db(), owner))).toBe(0);
     await createDebtor(db(), owner, input());
     await createDebtor(db(), owner, input());
     await createDebtor(db(), other, input());
-    expect(await countDebtors(db(), owner)).toBe(2);
-    expect(await countDebtors(db(), other)).toBe(1);
+    expect(countOf(await countDebtors(db(), owner))).toBe(2);
+    expect(countOf(await countDebtors(db(), other))).toBe(1);
   });
 
   it("getDebtor returns the owner's debtor and nothing for another user's or a missing id", async () => {

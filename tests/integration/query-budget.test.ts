@@ -323,10 +323,12 @@ describe("signed-in pages: D1 statements per request", () => {
     expect(await unboundedReads(byState)).toEqual(["SEARCH schedules USING INDEX schedules_due_idx (state=?)"]);
   });
 
-  it("the debtor's timeline is one round trip", async () => {
-    const { log } = await fetchCounted(`/debtors/${large.ids[0]}.data`, large);
+  it("the debtor's timeline and the dashboard are one round trip each", async () => {
     // The session check, then one batch.
-    expect(roundTrips(log)).toBe(2);
+    for (const path of [`/debtors/${large.ids[0]}.data`, `/dashboard.data?debtor=${large.ids[0]}`]) {
+      const { log } = await fetchCounted(path, large);
+      expect(roundTrips(log), path).toBe(2);
+    }
   });
 
   it("the first dashboard visit reads one index entry and redirects to the first debtor", async () => {
@@ -400,18 +402,23 @@ describe("the counts on the pages", () => {
     const { data } = await loaded(`/dashboard?debtor=${d1}`, "routes/dashboard", a);
     expect(data.selected).toMatchObject({ id: d1, emailsSent: 3 });
     expect(data.chart.at(-1).value).toBe(3);
+    // The dashboard's card holds the first 10 debtors and says there are more.
     const page = data.debtors as Json[];
-    expect(page).toHaveLength(50);
+    expect(page.map((r) => r.id)).toEqual(a.ids.slice(0, 10));
+    expect(data.moreDebtors).toBe(true);
+    const few = await loaded(`/dashboard?debtor=${other.ids[0]}`, "routes/dashboard", other);
+    expect([(few.data.debtors as Json[]).length, few.data.moreDebtors]).toEqual([3, false]);
     for (const row of page) expect(row.emailsSent, row.fullName).toBe(expectedSent(ordinalOf(row.id)));
     // Sorted by name, descending: the counts follow their rows.
     const list = await loaded("/debtors-list?sort=name&dir=desc", "routes/debtors-list", a);
     const rows = list.data.debtors as Json[];
+    expect(rows).toHaveLength(25);
     expect(rows[0].fullName).toBe("Budget Debtor 060");
     for (const row of rows) expect(row.emailsSent, row.fullName).toBe(expectedSent(ordinalOf(row.id)));
     // Past the first page.
     const second = await loaded("/debtors-list?page=2", "routes/debtors-list", a);
     expect((second.data.debtors as Json[]).map((r) => [r.id, r.emailsSent])).toEqual(
-      a.ids.slice(50).map((id) => [id, expectedSent(ordinalOf(id))]),
+      a.ids.slice(25, 50).map((id) => [id, expectedSent(ordinalOf(id))]),
     );
   });
 
@@ -424,7 +431,7 @@ describe("the counts on the pages", () => {
 
   it("sent per schedule: the schedules list, the dashboard's card and the configure modal", async () => {
     const rows = (await loaded("/schedules-list?sort=next", "routes/schedules-list", a)).data.schedules as Json[];
-    expect(rows).toHaveLength(50);
+    expect(rows).toHaveLength(25);
     for (const row of rows) {
       const i = Number(/-s(\d+)$/.exec(row.id)?.[1] ?? 0);
       expect(row.emailsSent, row.id).toBe(i === 0 ? 0 : expectedSent(i));

@@ -21,22 +21,24 @@ const preloadModals = () => {
   configureModal.preload();
 };
 
-/** Paid / debt, from the debtor's payments; screen readers hear what is still owed too. */
+/**
+ * Paid / debt, from the debtor's payments; screen readers hear what is still owed too. Each text
+ * is one string (adjacent texts would each be rendered with a separator between them).
+ */
 function Receivables({ d }: { d: DebtorView }) {
   return (
     <span>
       <span className="text-success">{formatMoney(d.paidCents, d.currency)}</span>
-      <span className="text-muted"> / </span>
-      {formatMoney(d.debtCents, d.currency)}
-      <span className="sr-only">, {formatMoney(owedCents(d), d.currency)} still owed</span>
+      {` / ${formatMoney(d.debtCents, d.currency)}`}
+      <span className="sr-only">{`, ${formatMoney(owedCents(d), d.currency)} still owed`}</span>
     </span>
   );
 }
 
 /** The line under a debtor's name: the address and, unless active, the status. */
-function Detail({ d, className }: { d: DebtorView; className: string }) {
+function Detail({ d }: { d: DebtorView }) {
   return (
-    <div className={className}>
+    <div className="flex flex-wrap items-center gap-2 text-muted">
       <span className="min-w-0 truncate">{d.email}</span>
       <DebtorStatusBadge status={d.status} />
     </div>
@@ -85,8 +87,7 @@ export function DebtorsTable({
         { label: "Receivables", value: (d) => <Receivables d={d} /> },
         { label: "Active strategy", value: (d) => strategyLabel(d.activeStrategy) },
       ]}
-      rowDetail={(d) => <Detail d={d} className="flex flex-wrap items-center gap-2 text-muted" />}
-      cardDetail={(d) => <Detail d={d} className="flex items-center gap-2 text-sm text-muted" />}
+      detail={(d) => <Detail d={d} />}
       // Selecting the same debtor again deselects it (closes its modal).
       onConfigure={(id) => setConfiguringId((current) => (current === id ? null : id))}
       onConfigureIntent={preloadModals}

@@ -1,11 +1,10 @@
-import { Settings2 } from "lucide-react";
-import { type ComponentProps, Fragment, type ReactNode, useState } from "react";
+import { type ComponentProps, type ReactNode, useState } from "react";
 import { BulkSendButton } from "~/components/bulk-send-button";
 import type { ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
+import { SettingsIcon } from "~/components/ui/settings-icon";
 import { toggleAll, toggleOne } from "~/lib/selection";
-import { cn } from "~/lib/utils";
 
 /** A labelled value of a row: a table column after 'Name', or a line of a card's facts. */
 export interface Field<T> {
@@ -13,21 +12,11 @@ export interface Field<T> {
   value: (item: T) => ReactNode;
 }
 
-function RowCheckbox({
-  name,
-  checked,
-  onChange,
-  className,
-}: {
-  name: string;
-  checked: boolean;
-  onChange: () => void;
-  className?: string;
-}) {
+function RowCheckbox({ name, checked, onChange }: { name: string; checked: boolean; onChange: () => void }) {
   return (
     <input
       type="checkbox"
-      className={cn(className, "h-4 w-4 accent-[var(--primary)]")}
+      // Sized and coloured by .list-table (app.css): one attribute less on every row.
       aria-label={`Select ${name}`}
       checked={checked}
       onChange={onChange}
@@ -35,33 +24,26 @@ function RowCheckbox({
   );
 }
 
-function ConfigureButton({
-  name,
-  onClick,
-  onIntent,
-  className,
-}: {
-  name: string;
-  onClick: () => void;
-  onIntent?: () => void;
-  className?: string;
-}) {
+function ConfigureButton({ name, onClick, onIntent }: { name: string; onClick: () => void; onIntent?: () => void }) {
   return (
     <Button
       variant="outline"
       size="sm"
-      className={className}
       onClick={onClick}
       onPointerEnter={onIntent}
       onFocus={onIntent}
       aria-label={`Configure ${name}`}
     >
-      <Settings2 className="h-4 w-4" aria-hidden /> Configure
+      <SettingsIcon /> Configure
     </Button>
   );
 }
 
-/** A selectable list card (docs/product-spec.md §2): header and actions, then a table (wide) or cards (narrow). */
+/**
+ * A selectable list card (docs/product-spec.md §2): header and actions, then one table whose rows
+ * are cards on narrow screens (the `list-table` styles in app.css). Each row is rendered once for
+ * every width (issue 12: the table and a hidden card list doubled the server's render time).
+ */
 export function SelectableTable<T, K extends string | number>({
   headingId,
   heading,
@@ -76,9 +58,7 @@ export function SelectableTable<T, K extends string | number>({
   area,
   emptyText,
   columns,
-  rowDetail,
-  cardDetail,
-  cardFacts = columns,
+  detail,
   onConfigure,
   onConfigureIntent,
   children,
@@ -98,13 +78,10 @@ export function SelectableTable<T, K extends string | number>({
   bulk: Pick<ComponentProps<typeof BulkSendButton>, "intent" | "label">;
   area: ToastArea;
   emptyText: string;
+  /** The columns after 'Name'; on a card, labelled lines. */
   columns: Field<T>[];
-  /** The line under the name in the table. */
-  rowDetail: (item: T) => ReactNode;
-  /** The line under the name on a card. */
-  cardDetail: (item: T) => ReactNode;
-  /** A card's facts; the table's columns unless given. */
-  cardFacts?: Field<T>[];
+  /** The line under the name. */
+  detail: (item: T) => ReactNode;
   onConfigure: (id: K) => void;
   /** Hover or focus on a Configure button: the modal's code can start loading. */
   onConfigureIntent?: () => void;
@@ -121,14 +98,6 @@ export function SelectableTable<T, K extends string | number>({
     ) : (
       createAction
     );
-  const checkbox = (item: T, className?: string) => (
-    <RowCheckbox
-      name={nameOf(item)}
-      className={className}
-      checked={selected.has(idOf(item))}
-      onChange={() => setSelected((s) => toggleOne(s, idOf(item)))}
-    />
-  );
 
   return (
     <section aria-labelledby={headingId} className="rounded-xl border border-border bg-surface p-4 sm:p-6">
@@ -157,76 +126,51 @@ export function SelectableTable<T, K extends string | number>({
       {items.length === 0 ? (
         <p className="py-8 text-center text-muted">{emptyText}</p>
       ) : (
-        <>
-          <table className="hidden w-full text-left text-sm md:table">
-            <thead className="border-b border-border text-muted">
-              <tr>
-                <th className="w-8 py-2">
-                  <span className="sr-only">Selected</span>
-                </th>
-                <th className="py-2">Name</th>
-                {columns.map((c) => (
-                  <th key={c.label} className="py-2">
-                    {c.label}
-                  </th>
-                ))}
-                <th className="py-2">
-                  <span className="sr-only">Configure</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => (
-                <tr key={idOf(item)} className="border-b border-border last:border-0">
-                  <td className="py-3">{checkbox(item)}</td>
-                  <td className="py-3">
-                    <div className="font-semibold">{nameOf(item)}</div>
-                    {rowDetail(item)}
+        <table className="list-table selectable" aria-labelledby={headingId}>
+          <thead>
+            <tr>
+              <th className="w-8">
+                <span className="sr-only">Selected</span>
+              </th>
+              <th>Name</th>
+              {columns.map((c) => (
+                <th key={c.label}>{c.label}</th>
+              ))}
+              <th>
+                <span className="sr-only">Configure</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((item) => {
+              const id = idOf(item);
+              const name = nameOf(item);
+              return (
+                <tr key={id}>
+                  <td>
+                    <RowCheckbox
+                      name={name}
+                      checked={selected.has(id)}
+                      onChange={() => setSelected((s) => toggleOne(s, id))}
+                    />
+                  </td>
+                  <td>
+                    <div className="font-semibold">{name}</div>
+                    {detail(item)}
                   </td>
                   {columns.map((c) => (
-                    <td key={c.label} className="py-3">
+                    <td key={c.label} data-label={c.label}>
                       {c.value(item)}
                     </td>
                   ))}
-                  <td className="py-3 text-right">
-                    <ConfigureButton
-                      name={nameOf(item)}
-                      onClick={() => onConfigure(idOf(item))}
-                      onIntent={onConfigureIntent}
-                    />
+                  <td className="list-action">
+                    <ConfigureButton name={name} onClick={() => onConfigure(id)} onIntent={onConfigureIntent} />
                   </td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <ul className="flex flex-col gap-3 md:hidden" aria-label={heading}>
-            {items.map((item) => (
-              <li key={idOf(item)} className="rounded-lg border border-border bg-background p-4">
-                <div className="flex items-start gap-3">
-                  {checkbox(item, "mt-1")}
-                  <div className="min-w-0 flex-1">
-                    <div className="font-semibold">{nameOf(item)}</div>
-                    {cardDetail(item)}
-                    <dl className="mt-2 grid grid-cols-2 gap-1 text-sm">
-                      {cardFacts.map((f) => (
-                        <Fragment key={f.label}>
-                          <dt className="text-muted">{f.label}</dt>
-                          <dd>{f.value(item)}</dd>
-                        </Fragment>
-                      ))}
-                    </dl>
-                  </div>
-                </div>
-                <ConfigureButton
-                  name={nameOf(item)}
-                  className="mt-3 w-full"
-                  onClick={() => onConfigure(idOf(item))}
-                  onIntent={onConfigureIntent}
-                />
-              </li>
-            ))}
-          </ul>
-        </>
+              );
+            })}
+          </tbody>
+        </table>
       )}
       {children}
     </section>

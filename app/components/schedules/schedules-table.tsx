@@ -45,8 +45,8 @@ function StateBadge({ state }: { state: string }) {
 
 /**
  * The scheduled reminders table (docs/product-spec.md §2): heading, 'Schedule' (hidden while any is selected),
- * select-all, the period dropdown, rows with name, state and creation date, a Configure button per
- * row, and cards with the real e-mail count and debt on narrow screens.
+ * select-all, the period dropdown, rows with name, state, the real e-mail count, the debt still owed
+ * and the creation date, a Configure button per row; cards on narrow screens.
  */
 export function SchedulesTable({
   schedules,
@@ -94,25 +94,18 @@ export function SchedulesTable({
       bulk={{ intent: "schedule-send-now", label: "Send next reminder now" }}
       area={area}
       emptyText="No schedules found"
-      columns={[{ label: "Created At", value: created }]}
-      rowDetail={(s) => (
-        <div className="flex flex-wrap items-center gap-2 text-muted">
-          <StateBadge state={s.state} />
-          {s.state === "ENABLED" && s.nextRunAt != null && <span>Next: {formatInstant(s.nextRunAt, timeZone)}</span>}
-          {s.state === "ENABLED" && s.waiting && <span className="w-full text-xs">{`Held back: ${s.waiting}`}</span>}
-        </div>
-      )}
-      cardDetail={(s) => (
-        <div className="mt-1">
-          <StateBadge state={s.state} />
-          {s.state === "ENABLED" && s.waiting && <p className="mt-1 text-xs text-muted">{`Held back: ${s.waiting}`}</p>}
-        </div>
-      )}
-      cardFacts={[
+      columns={[
         { label: "Emails sent", value: (s) => s.emailsSent },
         { label: "Total debt", value: (s) => formatMoney(outstandingCents(s), s.currency) },
         { label: "Created At", value: created },
       ]}
+      detail={(s) => (
+        <div className="flex flex-wrap items-center gap-2 text-muted">
+          <StateBadge state={s.state} />
+          {s.state === "ENABLED" && s.nextRunAt != null && <span>{`Next: ${formatInstant(s.nextRunAt, timeZone)}`}</span>}
+          {s.state === "ENABLED" && s.waiting && <span className="w-full text-xs">{`Held back: ${s.waiting}`}</span>}
+        </div>
+      )}
       onConfigure={(id) => setConfiguringId((current) => (current === id ? null : id))}
       onConfigureIntent={configureModal.preload}
     >
