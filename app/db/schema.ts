@@ -282,6 +282,23 @@ export const deliveries = sqliteTable(
   ],
 );
 
+/**
+ * How many of an owner's deliveries have each status, kept by triggers on deliveries (migration
+ * 0008): the report's totals for all time and every debtor, read in one short statement however
+ * many deliveries the account holds (issue 12). A filtered report counts the deliveries it covers.
+ */
+export const deliveryStatusCounts = sqliteTable(
+  "delivery_status_counts",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["sending", "sent", "failed", "bounced", "complained", "deferred"] }).notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.status] })],
+);
+
 /** Local development and tests only: what the mail Worker would have sent. */
 export const devOutbox = sqliteTable(
   "dev_outbox",
