@@ -115,6 +115,30 @@ export async function load({ connections, durationMs, requests: maxRequests, nex
     errorSamples,
     statuses,
     avgBytes: sorted.length > 0 ? bytes / sorted.length : 0,
+    latencies: sorted,
+  };
+}
+
+/** One summary of several runs of the same route (`load` results): their requests pooled. */
+export function mergeRuns(runs) {
+  const sorted = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const requests = sorted.length;
+  const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
+  const statuses = {};
+  for (const r of runs) for (const [k, v] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+  return {
+    requests,
+    seconds,
+    rps: requests / seconds,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    errorSamples: runs.flatMap((r) => r.errorSamples).slice(0, 5),
+    statuses,
+    avgBytes: requests > 0 ? runs.reduce((sum, r) => sum + r.avgBytes * r.requests, 0) / requests : 0,
+    latencies: sorted,
   };
 }
 

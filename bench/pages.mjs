@@ -1,7 +1,7 @@
 // The measurements against a running server: routes at N connections, the template render time,
 // first-load JavaScript per page and the write-under-load run.
 import { firstLoadJs } from "./client-js.mjs";
-import { load, makeAgent, measureRoute, request } from "./load.mjs";
+import { load, makeAgent, measureRoute, mergeRuns, request } from "./load.mjs";
 import { query } from "./seed.mjs";
 
 /** Request headers of a signed-in browser (session cookie, the boot script's tz cookie). */
@@ -37,30 +37,42 @@ export async function resolvePage(origin, path, headers) {
 }
 
 /**
- * Measures each route ({ label, path, expect? }) after its redirects, one after the other:
- * warm-up, then `seconds` at `connections`. Returns rows with the load figures.
+ * Measures each route ({ label, path, expect?, origin?, token? }: a route may name its own server
+ * and account) after its redirects. In `rounds` rounds, each route in turn for `seconds / rounds`
+ * at `connections` (warmed up first in the first round), and each route's requests pooled: a
+ * machine that slows down or speeds up while this runs weighs on every route alike, so their
+ * ratios hold. Returns rows with the load figures.
  */
-export async function measureRoutes({ origin, token, routes, connections, seconds, warmupSeconds, log }) {
-  const headers = browserHeaders(token);
-  const rows = [];
+export async function measureRoutes({ origin, token, routes, connections, seconds, warmupSeconds, rounds = 1, log }) {
+  const targets = [];
   for (const route of routes) {
-    const resolved = await resolvePage(origin, route.path, headers);
+    const headers = browserHeaders(route.token ?? token);
+    const base = route.origin ?? origin;
+    const resolved = await resolvePage(base, route.path, headers);
     const expect = route.expect ?? ((s) => s >= 200 && s < 300);
     if (!expect(resolved.status)) log(`    ! ${route.path} answered ${resolved.status}`);
-    const stats = await measureRoute({
-      spec: { url: `${origin}${resolved.path}`, headers },
-      connections,
-      durationMs: seconds * 1000,
-      warmupMs: warmupSeconds * 1000,
-      expect,
-    });
-    const row = { ...route, resolved: resolved.path, ...stats };
-    log(
-      `    ${route.label.padEnd(22)} p50 ${fmt(stats.p50).padStart(7)} ms  p99 ${fmt(stats.p99).padStart(7)} ms  ${fmt(stats.rps).padStart(6)} req/s  ${stats.errors} errors  ${(stats.avgBytes / 1024).toFixed(1)} KiB`,
-    );
-    rows.push(row);
+    targets.push({ route, resolved, expect, spec: { url: `${base}${resolved.path}`, headers }, runs: [] });
   }
-  return rows;
+  for (let round = 0; round < rounds; round += 1) {
+    for (const t of targets) {
+      t.runs.push(
+        await measureRoute({
+          spec: t.spec,
+          connections,
+          durationMs: (seconds * 1000) / rounds,
+          warmupMs: round === 0 ? warmupSeconds * 1000 : 250,
+          expect: t.expect,
+        }),
+      );
+    }
+  }
+  return targets.map(({ route, resolved, runs }) => {
+    const stats = mergeRuns(runs);
+    log(
+      `    ${route.label.padEnd(22)} p50 ${fmt(stats.p50).padStart(7)} ms  p99 ${fmt(stats.p99).padStart(7)} ms  ${fmt(stats.rps).padStart(6)} req/s  ${stats.errors} errors  ${(stats.avgBytes / 1024).toFixed(1)} KiB${route.side ? `  (${route.side})` : ""}`,
+    );
+    return { ...route, resolved: resolved.path, ...stats };
+  });
 }
 
 export const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "–");

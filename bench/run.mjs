@@ -42,6 +42,7 @@ const settings = {
   connections: num("BENCH_CONNECTIONS", 10),
   seconds: num("BENCH_SECONDS", 10),
   warmupSeconds: num("BENCH_WARMUP_SECONDS", 2),
+  rounds: num("BENCH_ROUNDS", 3),
   main: triple("BENCH_MAIN", "1000,1000,20000"),
   big: triple("BENCH_BIG", "2000,2000,200000"),
   loadConnections: num("BENCH_LOAD_CONNECTIONS", 200),
@@ -107,7 +108,7 @@ function header() {
     `- Machine: ${info.cpus} CPUs (nproc), ${info.model}, ${info.memory} RAM, ${info.os}`,
     `- Node ${info.node}, wrangler ${info.wrangler}, commit ${info.commit}`,
     `- Parts run: ${[...only].join(", ") || "none"}`,
-    `- Load: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per route; latency is to the last byte of the body`,
+    `- Load: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up then ${settings.seconds} s per route in ${settings.rounds} rounds (the routes of a table in turn each round); latency is to the last byte of the body`,
     "",
   ].join("\n");
 }
@@ -263,6 +264,7 @@ const routeOptions = () => ({
   connections: settings.connections,
   seconds: settings.seconds,
   warmupSeconds: settings.warmupSeconds,
+  rounds: settings.rounds,
   log,
 });
 
@@ -271,8 +273,8 @@ async function dataServer() {
   const wantPages = only.has("pages");
   const now = Date.now();
   const accounts = {};
-  const seedSmall = (file) => {
-    accounts.small = seedAccount(file, { tag: "small", debtors: 1, schedules: 1, deliveries: 10, seed: 3, now });
+  const seedSmall = (file, key = "small") => {
+    accounts[key] = seedAccount(file, { tag: "small", debtors: 1, schedules: 1, deliveries: 10, seed: 3, now });
   };
   const seedLarge = (file) => {
     const started = Date.now();
@@ -288,61 +290,56 @@ async function dataServer() {
     appVars: { ACCOUNT_MAX_DEBTORS: "1000000" },
     beforeStart: (file) => {
       seedSmall(file);
-      if (!wantPages) seedLarge(file);
+      seedLarge(file);
     },
     log,
   });
   try {
-    let smallBefore = null;
-    let trivialBefore = null;
-    if (wantPages) {
-      log(`  small account (1 debtor, 10 deliveries), nothing else in the database:`);
-      [trivialBefore] = await measureRoutes({
-        origin: server.origin,
-        token: accounts.small.token,
-        routes: [trivialRoute],
-        ...routeOptions(),
-      });
-      smallBefore = await measureRoutes({
-        origin: server.origin,
-        token: accounts.small.token,
-        routes: smallRoutes(accounts.small),
-        ...routeOptions(),
-      });
-      log("  restarting with the main account and the 200,000-delivery account seeded");
-      await server.restart(seedLarge);
-    }
     const { main, small } = accounts;
     const describe = `${settings.main.debtors.toLocaleString("en")} debtors, ${settings.main.schedules.toLocaleString("en")} schedules, ${settings.main.deliveries.toLocaleString("en")} deliveries`;
     const bigDescribe = `${settings.big.debtors.toLocaleString("en")} debtors, ${settings.big.schedules.toLocaleString("en")} schedules, ${settings.big.deliveries.toLocaleString("en")} deliveries`;
 
     if (wantPages) {
-      // The small account first, on the freshly started server, as in the first measurement: the
-      // two differ only in what else the database holds, not in what the isolate went through.
-      log("  small account again, beside the seeded accounts:");
-      const [trivialAfter] = await measureRoutes({
-        origin: server.origin,
-        token: small.token,
-        routes: [trivialRoute],
-        ...routeOptions(),
+      // The small account on two servers side by side, both fresh: one whose database holds it
+      // alone, this one, where it sits beside the seeded accounts. Each route alternately on
+      // both, in rounds, so the machine's drift falls on both figures alike.
+      log("  a second server, whose database holds the small account alone:");
+      const alone = await startServer({
+        port: settings.port + 1,
+        persist: `${persistBase}-alone`,
+        beforeStart: (file) => seedSmall(file, "smallAlone"),
+        log,
       });
-      const smallAfter = await measureRoutes({
-        origin: server.origin,
-        token: small.token,
-        routes: smallRoutes(small),
-        ...routeOptions(),
-      });
+      let measured;
+      try {
+        const sides = (account, target, side) =>
+          [trivialRoute, ...smallRoutes(account)].map((r) => ({
+            ...r,
+            origin: target.origin,
+            token: account.token,
+            side,
+          }));
+        const aloneRoutes = sides(accounts.smallAlone, alone, "alone");
+        const besideRoutes = sides(small, server, "beside");
+        log(
+          `  small account (1 debtor, 10 deliveries), alone and beside the seeded accounts, in ${settings.rounds} rounds:`,
+        );
+        measured = await measureRoutes({
+          routes: aloneRoutes.flatMap((r, i) => [r, besideRoutes[i]]),
+          ...routeOptions(),
+        });
+      } finally {
+        await alone.stop();
+      }
+      const pairs = [];
+      for (let i = 0; i < measured.length; i += 2) pairs.push({ b: measured[i], a: measured[i + 1] });
+      const [trivialPair, ...routePairs] = pairs;
+
       log(`  seeded account (${describe}); another holds ${bigDescribe}:`);
-      const [trivial] = await measureRoutes({
+      const [trivial, ...pages] = await measureRoutes({
         origin: server.origin,
         token: main.token,
-        routes: [trivialRoute],
-        ...routeOptions(),
-      });
-      const pages = await measureRoutes({
-        origin: server.origin,
-        token: main.token,
-        routes: pageRoutes(main),
+        routes: [trivialRoute, ...pageRoutes(main)],
         ...routeOptions(),
       });
       const resources = await measureRoutes({
@@ -359,28 +356,24 @@ async function dataServer() {
         [
           `The seeded account: ${describe} (statuses sent, failed, deferred, bounced…, over 180 days; 2% test sends).`,
           `A second account holds ${bigDescribe}; a third is the small account below.`,
-          `${settings.connections} connections; the trivial route is a JSON 404 of the same Worker (same session check). Target: every page's p50 within 3× the trivial route's. Worst: ${fmt(worst)}× ${mark(worst <= 3)}.`,
+          `${settings.connections} connections; the trivial route is a JSON 404 of the same Worker (same session check), measured in the same ${settings.rounds} rounds as the pages (each route in turn, ${fmt(settings.seconds / settings.rounds)} s a round, the requests pooled). Target: every page's p50 within 3× the trivial route's. Worst: ${fmt(worst)}× ${mark(worst <= 3)}.`,
           "",
           routeTable([trivial, ...pages], trivial, { targetRatio: 3 }),
           "",
-          "Other signed-in routes (resource routes and the JSON API) of the same account:",
+          "Other signed-in routes (resource routes and the JSON API) of the same account, against the same trivial figure:",
           "",
           routeTable(resources, trivial),
         ].join("\n"),
       );
 
-      const rows = smallBefore.map((b) => {
-        const a = smallAfter.find((x) => x.label === b.label);
-        const delta = ((a.p50 - b.p50) / b.p50) * 100;
-        return { label: b.label, b, a, delta };
-      });
-      const trivialDelta = ((trivialAfter.p50 - trivialBefore.p50) / trivialBefore.p50) * 100;
+      const rows = routePairs.map(({ b, a }) => ({ label: b.label, b, a, delta: ((a.p50 - b.p50) / b.p50) * 100 }));
+      const trivialDelta = ((trivialPair.a.p50 - trivialPair.b.p50) / trivialPair.b.p50) * 100;
       const worstDelta = Math.max(...rows.map((r) => r.delta));
       section(
         "small",
         "Small account: alone vs. beside 200,000 deliveries",
         [
-          `The small account (1 debtor, 1 schedule, 10 deliveries) measured on a database holding nothing else, then after the seeded account and the ${settings.big.deliveries.toLocaleString("en")}-delivery account were added; both times first thing on a freshly started server, each route warmed up. Target: p50 within 10%. Worst: ${fmt(worstDelta)}% ${mark(worstDelta <= 10)}.`,
+          `The small account (1 debtor, 1 schedule, 10 deliveries) on two servers side by side, both started fresh: one whose database holds nothing else ("alone"), one that also holds the seeded account and the ${settings.big.deliveries.toLocaleString("en")}-delivery account ("beside"). Each route is measured alternately on both, in ${settings.rounds} rounds, the requests of each side pooled, so a machine that speeds up or slows down meanwhile weighs on both alike. Target: p50 within 10%. Worst: ${fmt(worstDelta)}% ${mark(worstDelta <= 10)}.`,
           "",
           table(
             [
@@ -397,14 +390,14 @@ async function dataServer() {
             [
               [
                 "trivial (JSON 404)",
-                fmt(trivialBefore.p50),
-                fmt(trivialAfter.p50),
+                fmt(trivialPair.b.p50),
+                fmt(trivialPair.a.p50),
                 `${fmt(trivialDelta)}%`,
-                fmt(trivialBefore.p99),
-                fmt(trivialAfter.p99),
-                fmt(trivialBefore.rps),
-                fmt(trivialAfter.rps),
-                String(trivialBefore.errors + trivialAfter.errors),
+                fmt(trivialPair.b.p99),
+                fmt(trivialPair.a.p99),
+                fmt(trivialPair.b.rps),
+                fmt(trivialPair.a.rps),
+                String(trivialPair.b.errors + trivialPair.a.errors),
               ],
               ...rows.map((r) => [
                 `\`${r.label}\``,

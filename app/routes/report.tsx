@@ -161,7 +161,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
             <tbody>
               {deliveries.map((d) => (
                 <tr key={d.id}>
-                  <td data-label="Date" className="whitespace-nowrap">
+                  <td data-label="Date" className="md:whitespace-nowrap">
                     {formatInstant(d.sentAt ?? d.createdAt, timeZone)}
                   </td>
                   <td data-label="Debtor">{d.debtorName ?? "Deleted debtor"}</td>
