@@ -102,7 +102,9 @@ export function SchedulesTable({
       detail={(s) => (
         <div className="flex flex-wrap items-center gap-2 text-muted">
           <StateBadge state={s.state} />
-          {s.state === "ENABLED" && s.nextRunAt != null && <span>{`Next: ${formatInstant(s.nextRunAt, timeZone)}`}</span>}
+          {s.state === "ENABLED" && s.nextRunAt != null && (
+            <span>{`Next: ${formatInstant(s.nextRunAt, timeZone)}`}</span>
+          )}
           {s.state === "ENABLED" && s.waiting && <span className="w-full text-xs">{`Held back: ${s.waiting}`}</span>}
         </div>
       )}
