@@ -292,7 +292,12 @@ export const DEBTOR_SELECT_LIMIT = 100;
  * One query either way.
  */
 export async function debtorChoice(db: Db, ownerId: string) {
-  const rows = await db
+  return debtorChoiceOf(await debtorChoiceQuery(db, ownerId));
+}
+
+/** debtorChoice's query, unrun (to batch); debtorChoiceOf reads it. */
+export function debtorChoiceQuery(db: Db, ownerId: string) {
+  return db
     .select({
       id: debtors.id,
       fullName: debtors.fullName,
@@ -303,6 +308,10 @@ export async function debtorChoice(db: Db, ownerId: string) {
     .where(eq(debtors.ownerId, ownerId))
     .orderBy(asc(debtors.fullName), asc(debtors.id))
     .limit(DEBTOR_SELECT_LIMIT + 1);
+}
+
+/** The choice from debtorChoiceQuery's rows. */
+export function debtorChoiceOf<T>(rows: T[]) {
   const search = rows.length > DEBTOR_SELECT_LIMIT;
   return { debtors: search ? [] : rows, searchDebtors: search };
 }

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { generateId } from "~/auth/crypto.server";
 import type { Db } from "~/db/client.server";
-import { users } from "~/db/schema";
+import { passwordCredentials, users } from "~/db/schema";
 
 /** The name a new user starts with when the provider gives none: the e-mail's local part. */
 export function nameFromEmail(email: string) {
@@ -53,7 +53,8 @@ export async function setProfileImage(db: Db, userId: string, imgKey: string | n
 
 /**
  * The account's sending settings as stored: its contact rules (null: Dunly's default for that rule)
- * and its payment link (null: none), which Settings → Info shows.
+ * and its payment link (null: none), which Settings → Info shows; with whether the account has a
+ * password (the password form's wording), in the same statement.
  */
 export async function getContactSettings(db: Db, userId: string) {
   const row = await db
@@ -62,11 +63,18 @@ export async function getContactSettings(db: Db, userId: string) {
       endHour: users.quietEndHour,
       maxPerWindow: users.contactCap,
       paymentUrl: users.paymentUrl,
+      hasPassword: sql<number>`EXISTS (SELECT 1 FROM ${passwordCredentials} WHERE ${passwordCredentials.userId} = ${users.id})`,
     })
     .from(users)
     .where(eq(users.id, userId))
     .get();
-  return row ?? { startHour: null, endHour: null, maxPerWindow: null, paymentUrl: null };
+  const { hasPassword = 0, ...settings } = row ?? {
+    startHour: null,
+    endHour: null,
+    maxPerWindow: null,
+    paymentUrl: null,
+  };
+  return { settings, hasPassword: hasPassword === 1 };
 }
 
 /** The account's payment link (issue 11): every reminder's 'Pay now' button; null: none. */

@@ -1,6 +1,5 @@
 import { data, Link } from "react-router";
 import { requireUser } from "~/auth/guard.server";
-import { hasPassword } from "~/auth/password.server";
 import { PasswordForm } from "~/components/password-form";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { OrgManager } from "~/components/settings/org-manager";
@@ -35,6 +34,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const tab = parseTab(params.tab);
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
+  // Info: the contact settings and whether there is a password, one statement.
+  const info = tab === "info" ? await getContactSettings(db, user.id) : null;
   return {
     tab,
     profile: {
@@ -43,8 +44,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
       emailVerified: user.emailVerifiedAt !== null,
       imageUrl: user.imgKey ? await signedImageUrl(config, user.imgKey) : null,
     },
-    hasPassword: tab === "info" ? await hasPassword(db, user.id) : false,
-    contactSettings: tab === "info" ? await getContactSettings(db, user.id) : null,
+    hasPassword: info?.hasPassword ?? false,
+    contactSettings: info?.settings ?? null,
     organizations: tab === "orgs" ? await listOrganizations(db, user.id) : [],
     plan: user.plan,
   };

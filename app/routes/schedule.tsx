@@ -10,7 +10,7 @@ import { DEFAULT_PRESET } from "~/domain/presets";
 import { senderDisplayName } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
 import { getApp } from "~/lib/context.server";
-import { debtorChoice } from "~/models/debtor.server";
+import { debtorChoiceOf, debtorChoiceQuery } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 import type { Route } from "./+types/schedule";
 import { scheduleAction } from "./schedule-action.server";
@@ -18,8 +18,9 @@ import { scheduleAction } from "./schedule-action.server";
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
-  const [choice, organizations] = await Promise.all([debtorChoice(db, user.id), listOrganizations(db, user.id)]);
-  return { ...choice, organizations, userName: senderDisplayName(user) };
+  // One round trip (a D1 batch).
+  const [choiceRows, organizations] = await db.batch([debtorChoiceQuery(db, user.id), listOrganizations(db, user.id)]);
+  return { ...debtorChoiceOf(choiceRows), organizations, userName: senderDisplayName(user) };
 }
 
 export async function action(args: Route.ActionArgs) {

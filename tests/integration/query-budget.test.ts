@@ -242,7 +242,7 @@ const BUDGET = {
   options: 2,
   schedule: 3,
   scheduleDetails: 4,
-  iamInfo: 3,
+  iamInfo: 2,
   iamOrgs: 2,
 } as const;
 
@@ -323,9 +323,18 @@ describe("signed-in pages: D1 statements per request", () => {
     expect(await unboundedReads(byState)).toEqual(["SEARCH schedules USING INDEX schedules_due_idx (state=?)"]);
   });
 
-  it("the debtor's timeline and the dashboard are one round trip each", async () => {
+  it("the debtor's timeline, the dashboard, the lists, the report and the schedule form are one round trip each", async () => {
     // The session check, then one batch.
-    for (const path of [`/debtors/${large.ids[0]}.data`, `/dashboard.data?debtor=${large.ids[0]}`]) {
+    const paths = [
+      `/debtors/${large.ids[0]}.data`,
+      `/dashboard.data?debtor=${large.ids[0]}`,
+      "/debtors-list.data",
+      "/schedules-list.data",
+      "/report.data",
+      `/report.data?debtor=${large.ids[0]}`,
+      "/schedule.data",
+    ];
+    for (const path of paths) {
       const { log } = await fetchCounted(path, large);
       expect(roundTrips(log), path).toBe(2);
     }
