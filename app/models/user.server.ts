@@ -56,7 +56,7 @@ export async function setProfileImage(db: Db, userId: string, imgKey: string | n
  * and its payment link (null: none), which Settings → Info shows; with whether the account has a
  * password (the password form's wording), in the same statement.
  */
-export async function getContactSettings(db: Db, userId: string) {
+export async function getInfoSettings(db: Db, userId: string) {
   const row = await db
     .select({
       startHour: users.quietStartHour,

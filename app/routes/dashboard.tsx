@@ -10,18 +10,17 @@ import { useSetQueryParam } from "~/components/lists/use-set-query-param";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { countOf, getDb } from "~/db/client.server";
-import { pageOffset, parseDebtorId } from "~/domain/list-params";
+import { parseDebtorId } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { paidClaimsOf, paidClaimsQuery } from "~/lib/paid-claim.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { firstDebtorId, listDebtors } from "~/models/debtor.server";
 import { monthlySentQuery, monthlySeries } from "~/models/delivery.server";
 import { listOrganizations } from "~/models/organization.server";
-import { listSchedules, SCHEDULE_PAGE_SIZE } from "~/models/schedule.server";
 import { countBouncingDebtors } from "~/models/webhook.server";
 import type { Route } from "./+types/dashboard";
 import { debtorAction } from "./debtor-action.server";
-import { scheduleFilterFromUrl } from "./schedules-data.server";
+import { scheduleFilterFromUrl, schedulesPage } from "./schedules-data.server";
 
 // The chart (a small SVG of our own) loads in the browser after the page is up, never in the first
 // bundle. Client only: it renders after hydration, so the server build leaves it out (a constant
@@ -47,8 +46,9 @@ function selectDebtor(url: URL, id: number) {
  * DASHBOARD_DEBTORS debtors (and whether there are more), the selected debtor by id (with its
  * count; it may be past the first page: the dropdown reaches every debtor, issue 11, item 6), and
  * the cards. One round trip instead of seven: each costs the Worker more than the rows it brings
- * (issue 12); only if the batch fails are they tried one by one. No debtor chosen: the first is selected and written to the query string
- * (docs/product-spec.md §2 "Dashboard") after one index read, before anything else is loaded.
+ * (issue 12); only if the batch fails are they tried one by one. No debtor chosen: the first is
+ * selected and written to the query string (docs/product-spec.md §2 "Dashboard") after one index
+ * read, before anything else is loaded.
  */
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
@@ -72,11 +72,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     listDebtors(db, user.id, { limit: DASHBOARD_DEBTORS + 1 }),
     listOrganizations(db, user.id),
     listDebtors(db, user.id, { id: chosen, limit: 1 }),
-    listSchedules(db, user.id, {
-      ...schedulesFilter.filter,
-      limit: SCHEDULE_PAGE_SIZE,
-      offset: pageOffset(schedulesFilter.page, SCHEDULE_PAGE_SIZE),
-    }),
+    schedulesPage(db, user.id, schedulesFilter.filter, schedulesFilter.page),
     monthlySentQuery(db, user.id, chosen, timeZone, now),
     countBouncingDebtors(db, user.id),
     // Debtors who said "I've paid" (issue 11, item 2), for the notice.

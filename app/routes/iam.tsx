@@ -11,7 +11,7 @@ import { getApp } from "~/lib/context.server";
 import { signedImageUrl } from "~/lib/images.server";
 import { planName } from "~/lib/plans";
 import { listOrganizations } from "~/models/organization.server";
-import { getContactSettings } from "~/models/user.server";
+import { getInfoSettings } from "~/models/user.server";
 import type { Route } from "./+types/iam";
 import { organizationAction } from "./organization-action.server";
 import { profileAction } from "./profile-action.server";
@@ -35,7 +35,7 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
   // Info: the contact settings and whether there is a password, one statement.
-  const info = tab === "info" ? await getContactSettings(db, user.id) : null;
+  const info = tab === "info" ? await getInfoSettings(db, user.id) : null;
   return {
     tab,
     profile: {

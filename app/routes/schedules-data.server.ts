@@ -19,22 +19,29 @@ export function scheduleFilterFromUrl(url: URL, timeZone: string, now = Date.now
   return { filter, period, page };
 }
 
-/** One page of the owner's schedules for the URL's filters, with the total (when asked); `error` on a load failure. */
-export async function loadSchedulesPage(db: Db, ownerId: string, url: URL, timeZone: string, withTotal: boolean) {
+/** Page `page` of the owner's schedules that match `filter`, unrun (the list page's and the dashboard's card). */
+export function schedulesPage(db: Db, ownerId: string, filter: ScheduleListFilter, page: number) {
+  return listSchedules(db, ownerId, {
+    ...filter,
+    limit: SCHEDULE_PAGE_SIZE,
+    offset: pageOffset(page, SCHEDULE_PAGE_SIZE),
+  });
+}
+
+/** One page of the owner's schedules for the URL's filters, with the total; `error` on a load failure. */
+export async function loadSchedulesPage(db: Db, ownerId: string, url: URL, timeZone: string) {
   const { filter, period, page: requested } = scheduleFilterFromUrl(url, timeZone);
-  const pageOf = (n: number) =>
-    listSchedules(db, ownerId, { ...filter, limit: SCHEDULE_PAGE_SIZE, offset: pageOffset(n, SCHEDULE_PAGE_SIZE) });
   try {
     // The page and the total in one round trip (a D1 batch).
-    const [requestedRows, total] = withTotal
-      ? await db
-          .batch([pageOf(requested), countSchedules(db, ownerId, filter)])
-          .then(([rows, counted]) => [rows, countOf(counted)] as const)
-      : ([await pageOf(requested), null] as const);
-    const pages = pageCount(total ?? 0, SCHEDULE_PAGE_SIZE);
+    const [requestedRows, counted] = await db.batch([
+      schedulesPage(db, ownerId, filter, requested),
+      countSchedules(db, ownerId, filter),
+    ]);
+    const total = countOf(counted);
+    const pages = pageCount(total, SCHEDULE_PAGE_SIZE);
     // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
-    const page = total === null ? requested : Math.min(requested, pages);
-    const schedules = page === requested ? requestedRows : await pageOf(page);
+    const page = Math.min(requested, pages);
+    const schedules = page === requested ? requestedRows : await schedulesPage(db, ownerId, filter, page);
     return { schedules, total, page, pages, period, error: false };
   } catch (error) {
     console.error("[dunly] schedules failed to load", error);

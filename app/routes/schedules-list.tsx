@@ -15,7 +15,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { user, env } = getApp(context);
   const timeZone = requestTimeZone(request);
   if (!user) return { signedIn: false as const, timeZone };
-  const data = await loadSchedulesPage(getDb(env.DB), user.id, url, timeZone, true);
+  const data = await loadSchedulesPage(getDb(env.DB), user.id, url, timeZone);
   // The search and order the list was loaded with (issue 11, item 6), for the form.
   return { signedIn: true as const, timeZone, ...data, ...scheduleSearchParams(url.searchParams) };
 }
@@ -38,8 +38,7 @@ export default function SchedulesList({ loaderData }: Route.ComponentProps) {
   return (
     <ListPage
       backLabel="Back to Dashboard"
-      // Always a number here: the list page asks loadSchedulesPage for the total.
-      total={total ?? 0}
+      total={total}
       singular="schedule"
       plural="schedules"
       countTestId="schedule-count"

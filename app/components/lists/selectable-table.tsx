@@ -6,10 +6,12 @@ import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
 import { SettingsIcon } from "~/components/ui/settings-icon";
 import { toggleAll, toggleOne } from "~/lib/selection";
 
-/** A labelled value of a row: a table column after 'Name', or a line of a card's facts. */
+/** A labelled value of a row: a table column after 'Name', and a line of a card's facts. */
 export interface Field<T> {
   label: string;
   value: (item: T) => ReactNode;
+  /** Only on a card (narrow screens), not a column of the wide table. */
+  cardOnly?: boolean;
 }
 
 function RowCheckbox({ name, checked, onChange }: { name: string; checked: boolean; onChange: () => void }) {
@@ -134,7 +136,9 @@ export function SelectableTable<T, K extends string | number>({
               </th>
               <th>Name</th>
               {columns.map((c) => (
-                <th key={c.label}>{c.label}</th>
+                <th key={c.label} className={c.cardOnly ? "md:hidden" : undefined}>
+                  {c.label}
+                </th>
               ))}
               <th>
                 <span className="sr-only">Configure</span>
@@ -159,7 +163,7 @@ export function SelectableTable<T, K extends string | number>({
                     {detail(item)}
                   </td>
                   {columns.map((c) => (
-                    <td key={c.label} data-label={c.label}>
+                    <td key={c.label} data-label={c.label} className={c.cardOnly ? "md:hidden" : undefined}>
                       {c.value(item)}
                     </td>
                   ))}

@@ -45,8 +45,8 @@ function StateBadge({ state }: { state: string }) {
 
 /**
  * The scheduled reminders table (docs/product-spec.md §2): heading, 'Schedule' (hidden while any is selected),
- * select-all, the period dropdown, rows with name, state, the real e-mail count, the debt still owed
- * and the creation date, a Configure button per row; cards on narrow screens.
+ * select-all, the period dropdown, rows with name, state and creation date, a Configure button per
+ * row, and cards with the real e-mail count and debt on narrow screens.
  */
 export function SchedulesTable({
   schedules,
@@ -94,9 +94,11 @@ export function SchedulesTable({
       bulk={{ intent: "schedule-send-now", label: "Send next reminder now" }}
       area={area}
       emptyText="No schedules found"
+      // The spec's columns are Name, Created At and the configure action; the e-mail count and the
+      // debt are facts of the phone cards.
       columns={[
-        { label: "Emails sent", value: (s) => s.emailsSent },
-        { label: "Total debt", value: (s) => formatMoney(outstandingCents(s), s.currency) },
+        { label: "Emails sent", value: (s) => s.emailsSent, cardOnly: true },
+        { label: "Total debt", value: (s) => formatMoney(outstandingCents(s), s.currency), cardOnly: true },
         { label: "Created At", value: created },
       ]}
       detail={(s) => (
