@@ -363,15 +363,34 @@ export async function recordDeliveryError(db: Db, id: number, error: string) {
   await db.update(deliveries).set({ error }).where(eq(deliveries.id, id));
 }
 
+/** Local month number (year × 12 + month − 1) of an instant in a zone. */
+function localMonthIndex(ms: number, timeZone: string) {
+  const [y, m] = localDateString(ms, timeZone).split("-").map(Number) as [number, number];
+  return y * 12 + (m - 1);
+}
+
+/**
+ * The first instant of a local month (by localMonthIndex). A month's start in a zone never changes,
+ * so each is worked out once per isolate (the dashboard chart needs seven on every visit, each a
+ * handful of Intl calls: issue 12's profile found them); the cache is bounded.
+ */
+const monthStarts = new Map<string, number>();
+function monthStart(index: number, timeZone: string) {
+  const key = `${timeZone}|${index}`;
+  let start = monthStarts.get(key);
+  if (start === undefined) {
+    const year = Math.floor(index / 12);
+    // Noon UTC of the 1st is on the 1st in every zone within ±12 h; take that day's local midnight.
+    start = startOfLocalDay(Date.UTC(year, index - year * 12, 1, 12), timeZone);
+    if (monthStarts.size >= 5_000) monthStarts.clear();
+    monthStarts.set(key, start);
+  }
+  return start;
+}
+
 /** The first instant of the local month `monthsBack` months before the month of `now`. */
 function startOfLocalMonth(now: number, timeZone: string, monthsBack = 0) {
-  const [y, m] = localDateString(now, timeZone).split("-").map(Number) as [number, number];
-  const index = y * 12 + (m - 1) - monthsBack;
-  const year = Math.floor(index / 12);
-  const month = (index % 12) + 1;
-  // Noon UTC of the 1st is on the 1st in every zone within ±12 h; take that day's local midnight.
-  const firstNoon = Date.UTC(year, month - 1, 1, 12);
-  return startOfLocalDay(firstNoon, timeZone);
+  return monthStart(localMonthIndex(now, timeZone) - monthsBack, timeZone);
 }
 
 /**
@@ -403,14 +422,16 @@ export function monthlySentQuery(
 
 /** The chart's series from monthlySentQuery's rows (the same `timeZone`, `now` and `months`). */
 export function monthlySeries(rows: { sentAt: number | null }[], timeZone: string, now = Date.now(), months = 6) {
-  const from = startOfLocalMonth(now, timeZone, months - 1);
-  const buckets = Array.from({ length: months }, (_, i) => {
-    const start = startOfLocalMonth(now, timeZone, months - 1 - i);
-    return { key: localDateString(start, timeZone).slice(0, 7), start, value: 0 };
-  });
+  const first = localMonthIndex(now, timeZone) - (months - 1);
+  const buckets = Array.from({ length: months }, (_, i) => ({
+    start: monthStart(first + i, timeZone),
+    end: monthStart(first + i + 1, timeZone),
+    value: 0,
+  }));
+  // Each row falls in the month whose [start, end) holds it: compared as numbers, not formatted.
   for (const row of rows) {
-    const key = localDateString(row.sentAt ?? from, timeZone).slice(0, 7);
-    const bucket = buckets.find((b) => b.key === key);
+    const at = row.sentAt ?? buckets[0]?.start ?? now;
+    const bucket = buckets.find((b) => at >= b.start && at < b.end);
     if (bucket) bucket.value += 1;
   }
   const label = dateTimeFormat("en-US", { month: "short", year: "numeric", timeZone });
