@@ -2,11 +2,13 @@ import type { ReactNode } from "react";
 
 /**
  * What the two pages a debtor reaches from a reminder share (/u/… opt-out, /p/… "I've paid"): the
- * signed token is in the URL, so it never leaks through Referer and the page is never cached or
- * indexed; the same frame; the same answer to a link that is not valid.
+ * signed token is in the URL, so Referer carries the origin only (strict-origin; not no-referrer,
+ * under which the page's own form posts `Origin: null` before hydration and the CSRF check refuses
+ * it) and the page is never cached or indexed; the same frame; the same answer to a link that is
+ * not valid.
  */
 export const DEBTOR_LINK_HEADERS = {
-  "Referrer-Policy": "no-referrer",
+  "Referrer-Policy": "strict-origin",
   "Cache-Control": "no-store",
   "X-Robots-Tag": "noindex",
 };
@@ -14,7 +16,7 @@ export const DEBTOR_LINK_HEADERS = {
 export function debtorLinkMeta(title: string) {
   return [
     { title: `${title} · Dunly` },
-    { name: "referrer", content: "no-referrer" },
+    { name: "referrer", content: "strict-origin" },
     { name: "robots", content: "noindex" },
   ];
 }

@@ -1,9 +1,10 @@
-import { LayoutDashboard, LogOut, Menu, Settings } from "lucide-react";
+import { Check, LogOut, Menu, Moon, Sun } from "lucide-react";
 import { DropdownMenu } from "radix-ui";
 import { useRef, useState } from "react";
 import { Form, Link, useLocation } from "react-router";
+import { AppNavLinks } from "~/components/app-nav";
 import { Avatar, type HeaderUser } from "~/components/avatar";
-import { ThemeToggle } from "~/components/theme-toggle";
+import { ThemeToggle, useTheme } from "~/components/theme-toggle";
 import { Sheet } from "~/components/ui/sheet";
 
 /**
@@ -12,7 +13,7 @@ import { Sheet } from "~/components/ui/sheet";
  * on first use, then renders it already open. From then on it is the menu itself.
  */
 
-/** The signed-in drawer: Dashboard, Settings, the theme switch and Log out. */
+/** The signed-in drawer: the places of the header (all of them on phones), the theme switch and Log out. */
 export function UserDrawer({ user }: { user: HeaderUser }) {
   const [open, setOpen] = useState(true);
   const location = useLocation();
@@ -42,12 +43,7 @@ export function UserDrawer({ user }: { user: HeaderUser }) {
         </div>
       </div>
       <nav aria-label="Account" className="flex flex-col gap-1">
-        <Link to="/dashboard" className={item}>
-          <LayoutDashboard className="h-4 w-4" aria-hidden /> Dashboard
-        </Link>
-        <Link to="/iam/info" className={item}>
-          <Settings className="h-4 w-4" aria-hidden /> Settings
-        </Link>
+        <AppNavLinks itemClassName={item} layout="column" />
         <ThemeToggle />
         <hr className="my-2 border-border" />
         <Form method="post" action="/logout">
@@ -63,9 +59,12 @@ export function UserDrawer({ user }: { user: HeaderUser }) {
 /** The visitor's menu: Home, Sign in, FAQ and the theme switch. */
 export function VisitorMenu({ fromKeyboard }: { fromKeyboard: boolean }) {
   const focusFirstItem = useRef(fromKeyboard);
+  const [theme, setTheme] = useTheme();
   const item = "block rounded-md px-3 py-2 text-sm outline-none data-[highlighted]:bg-surface-2";
   return (
-    <DropdownMenu.Root defaultOpen>
+    // Not modal: a modal menu hides the rest of the page from screen readers while its links stay
+    // focusable (axe: aria-hidden-focus); the menu still closes on Escape and outside clicks.
+    <DropdownMenu.Root defaultOpen modal={false}>
       <DropdownMenu.Trigger className="rounded-md p-2 hover:bg-surface-2" aria-label="Open menu">
         <Menu className="h-6 w-6" aria-hidden />
       </DropdownMenu.Trigger>
@@ -92,9 +91,21 @@ export function VisitorMenu({ fromKeyboard }: { fromKeyboard: boolean }) {
             <Link to="/#faq">FAQ</Link>
           </DropdownMenu.Item>
           <DropdownMenu.Separator className="my-1 h-px bg-border" />
-          <div className="px-0">
-            <ThemeToggle />
-          </div>
+          {/* A menu item (reached with the arrows like the others), checked in the light theme. */}
+          <DropdownMenu.CheckboxItem
+            className={`${item} flex cursor-pointer items-center gap-2`}
+            checked={theme === "light"}
+            onCheckedChange={(checked) => setTheme(checked ? "light" : "dracula")}
+            // The menu stays open, so the change can be seen and undone.
+            onSelect={(event) => event.preventDefault()}
+            data-testid="theme-switch"
+          >
+            {theme === "light" ? <Sun className="h-4 w-4" aria-hidden /> : <Moon className="h-4 w-4" aria-hidden />}
+            Light theme
+            <DropdownMenu.ItemIndicator className="ml-auto">
+              <Check className="h-4 w-4" aria-hidden />
+            </DropdownMenu.ItemIndicator>
+          </DropdownMenu.CheckboxItem>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
     </DropdownMenu.Root>

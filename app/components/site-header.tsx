@@ -1,7 +1,8 @@
 // Deep import, not the "lucide-react" index: see the shell chunk in vite.config.ts.
 import Menu from "lucide-react/icons/menu";
 import { Suspense, useState } from "react";
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
+import { AppNavLinks } from "~/components/app-nav";
 import { Avatar, type HeaderUser } from "~/components/avatar";
 import { notOnServer, onDemand } from "~/components/on-demand";
 
@@ -9,7 +10,8 @@ export type { HeaderUser };
 
 function Logo({ to }: { to: string }) {
   return (
-    <Link to={to} className="flex items-center gap-2 text-xl font-extrabold tracking-tight" aria-label="Dunly home">
+    // Named by its visible word ("Dunly"), as speech input users would say it.
+    <Link to={to} className="flex items-center gap-2 text-xl font-extrabold tracking-tight">
       <span
         aria-hidden
         className="inline-flex h-8 w-8 items-center justify-center rounded-lg bg-primary text-primary-foreground"
@@ -71,22 +73,30 @@ function OnDemandMenu({
   return <Suspense fallback={button}>{menu(opened.fromKeyboard)}</Suspense>;
 }
 
+const NAV_ITEM = "block rounded-md px-3 py-2 text-sm";
+
 export function SiteHeader({ user }: { user: HeaderUser | null }) {
   return (
     <header className="sticky top-0 z-30 border-b border-border bg-background/90 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
         <Logo to={user ? "/dashboard" : "/"} />
         {user ? (
-          <OnDemandMenu
-            key="user"
-            label="Open account menu"
-            popup="dialog"
-            className="rounded-full"
-            preload={userDrawer.preload}
-            menu={() => <userDrawer.Lazy user={user} />}
-          >
-            <Avatar user={user} />
-          </OnDemandMenu>
+          <div className="flex items-center gap-2">
+            {/* Wide screens: the places in the header; phones: in the account drawer. */}
+            <nav aria-label="Main" className="hidden md:block">
+              <AppNavLinks itemClassName={NAV_ITEM} layout="row" />
+            </nav>
+            <OnDemandMenu
+              key="user"
+              label="Open account menu"
+              popup="dialog"
+              className="rounded-full"
+              preload={userDrawer.preload}
+              menu={() => <userDrawer.Lazy user={user} />}
+            >
+              <Avatar user={user} />
+            </OnDemandMenu>
+          </div>
         ) : (
           <OnDemandMenu
             key="visitor"
@@ -100,6 +110,21 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
           </OnDemandMenu>
         )}
       </div>
+      {user && (
+        // Without JavaScript the drawer cannot open: its places (on phones) and Log out are here.
+        <noscript>
+          <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-2 px-4 pb-2">
+            <nav aria-label="Main (without JavaScript)" className="md:hidden">
+              <AppNavLinks itemClassName={NAV_ITEM} layout="row" />
+            </nav>
+            <Form method="post" action="/logout" className="ml-auto">
+              <button type="submit" className={`${NAV_ITEM} text-muted hover:text-foreground`}>
+                Log out
+              </button>
+            </Form>
+          </div>
+        </noscript>
+      )}
     </header>
   );
 }

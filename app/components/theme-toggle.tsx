@@ -3,11 +3,23 @@ import { Switch } from "radix-ui";
 import { useEffect, useState } from "react";
 import { applyTheme, readTheme, type Theme } from "~/lib/theme";
 
-/** The theme control: a switch between 'dracula' (dark, default) and 'light', kept in localStorage. */
-export function ThemeToggle() {
+/** The theme in use ('dracula', dark, by default; or 'light'), and a setter that applies and keeps it. */
+export function useTheme() {
   const [theme, setTheme] = useState<Theme>("dracula");
   // The boot script already applied the stored theme; mirror it once hydrated.
   useEffect(() => setTheme(readTheme()), []);
+  return [
+    theme,
+    (next: Theme) => {
+      applyTheme(next);
+      setTheme(next);
+    },
+  ] as const;
+}
+
+/** The theme control: a switch between 'dracula' (dark, default) and 'light', kept in localStorage. */
+export function ThemeToggle() {
+  const [theme, setTheme] = useTheme();
   const light = theme === "light";
   return (
     // biome-ignore lint/a11y/noLabelWithoutControl: the control is Radix's Switch, a <button role="switch"> inside the label.
@@ -18,11 +30,7 @@ export function ThemeToggle() {
       </span>
       <Switch.Root
         checked={light}
-        onCheckedChange={(checked) => {
-          const next: Theme = checked ? "light" : "dracula";
-          applyTheme(next);
-          setTheme(next);
-        }}
+        onCheckedChange={(checked) => setTheme(checked ? "light" : "dracula")}
         data-testid="theme-switch"
         className="relative h-6 w-11 shrink-0 rounded-full bg-surface-2 transition-colors data-[state=checked]:bg-primary"
       >

@@ -1,9 +1,13 @@
+// Deep imports, not the "lucide-react" index: see the shell chunk in vite.config.ts.
+import Frown from "lucide-react/icons/frown";
+import PartyPopper from "lucide-react/icons/party-popper";
 import { Suspense, useEffect, useSyncExternalStore } from "react";
 import { notOnServer, onDemand } from "~/components/on-demand";
 
 /**
- * Toasts (docs/product-spec.md §9): in the dashboard area 2500 ms with an emoji icon (👏 success, 😢 error) on a
- * dark background with white text; elsewhere 5000 ms, success 3000 ms.
+ * Toasts (docs/product-spec.md §9): in the dashboard area 2500 ms with a cheerful icon for success and a sad
+ * face for an error (drawn as SVG: an emoji glyph depends on the fonts installed) on a dark background with
+ * white text; elsewhere 5000 ms, success 3000 ms.
  *
  * sonner is not part of any page's first load (docs/architecture.md §11): it is fetched once the page is idle,
  * or by the first toast if that comes sooner. The toaster (sonner's live region) is mounted then, so it is on the
@@ -37,7 +41,12 @@ export function notify(kind: "success" | "error", message: string, area: ToastAr
         const options = {
           id,
           duration: 2500,
-          icon: <span aria-hidden>{kind === "success" ? "👏" : "😢"}</span>,
+          icon:
+            kind === "success" ? (
+              <PartyPopper className="h-4 w-4" aria-hidden />
+            ) : (
+              <Frown className="h-4 w-4" aria-hidden />
+            ),
           style: { background: "#1e1f29", color: "#ffffff", border: "1px solid #44475a" },
         };
         if (kind === "success") toast.success(message, options);

@@ -11,9 +11,11 @@ import { safeRedirect } from "~/lib/redirect";
 import { upsertVerifiedUser } from "~/models/user.server";
 import type { Route } from "./+types/auth.verify";
 
-// The token is in this page's URL: never leak it to another site through Referer.
+// The token is in this page's URL: Referer carries the origin only, never the token. Not
+// no-referrer: under it the browser sends `Origin: null` with the form's own POST (before the page
+// hydrates, or without JavaScript), which the CSRF check must refuse.
 export function headers() {
-  return { "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" };
+  return { "Referrer-Policy": "strict-origin", "Cache-Control": "no-store" };
 }
 
 const LINK_UNUSABLE = "This sign-in link is invalid, was already used, or has expired. Please request a new one.";
@@ -103,5 +105,5 @@ function LinkUnusable({ message }: { message: string }) {
 
 export const meta: Route.MetaFunction = () => [
   { title: "Sign in · Dunly" },
-  { name: "referrer", content: "no-referrer" },
+  { name: "referrer", content: "strict-origin" },
 ];

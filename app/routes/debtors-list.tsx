@@ -58,7 +58,7 @@ export default function DebtorsList({ loaderData }: Route.ComponentProps) {
   const { debtors, total, page, pages, q, sort, dir } = loaderData;
   return (
     <ListPage
-      backLabel="Back to dashboard"
+      backLabel="Back to Dashboard"
       total={total}
       singular="debtor"
       plural="debtors"

@@ -7,6 +7,7 @@ import { authErrorMessage } from "~/lib/auth-errors";
 import { getApp } from "~/lib/context.server";
 import { landingFaq } from "~/lib/faq";
 import { safeRedirect } from "~/lib/redirect";
+import { SITE_DESCRIPTION } from "~/lib/site";
 import type { Route } from "./+types/home";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -48,5 +49,5 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = () => [
   { title: "Dunly · Get paid without the awkward e-mails" },
-  { name: "description", content: "Schedule email reminders for your debtors." },
+  { name: "description", content: SITE_DESCRIPTION },
 ];

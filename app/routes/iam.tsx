@@ -18,7 +18,7 @@ import { profileAction } from "./profile-action.server";
 
 const TABS = [
   { id: "info", label: "Personal information", short: "Info" },
-  { id: "orgs", label: "Organisations", short: "Organisations" },
+  { id: "orgs", label: "Organizations", short: "Organizations" },
   { id: "subscription", label: "Your Subscription", short: "Subscription" },
 ] as const;
 type Tab = (typeof TABS)[number]["id"];
@@ -113,4 +113,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Settings · Dunly" }];
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  const tab = TABS.find((t) => t.id === loaderData?.tab);
+  return [{ title: tab ? `${tab.label} · Settings · Dunly` : "Settings · Dunly" }];
+};

@@ -106,18 +106,14 @@ export default function Report({ loaderData }: Route.ComponentProps) {
             </Link>
           </Button>
         ) : null}
-        <Form
-          method="get"
-          className="flex flex-wrap items-end gap-3"
-          onChange={(event) =>
-            submit(event.currentTarget, {
-              replace: true,
-              preventScrollReset: true,
-            })
-          }
-        >
+        <Form method="get" className="flex flex-wrap items-end gap-3">
           {debtorId ? <input type="hidden" name="debtor" value={debtorId} /> : null}
-          <PeriodSelect id="report-period" name="period" defaultValue={period} />
+          <PeriodSelect
+            id="report-period"
+            name="period"
+            defaultValue={period}
+            onCommit={(_, select) => submit(select.form, { replace: true, preventScrollReset: true })}
+          />
           <noscript>
             <Button type="submit">Filter</Button>
           </noscript>

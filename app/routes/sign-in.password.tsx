@@ -11,6 +11,7 @@ import { getDb } from "~/db/client.server";
 import { readForm, reply } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
+import { SITE_DESCRIPTION } from "~/lib/site";
 import { useValibotForm } from "~/lib/use-valibot-form";
 import { takeRateLimit } from "~/models/rate-limit.server";
 import { PasswordSignInSchema } from "~/schemas/auth";
@@ -90,4 +91,7 @@ export default function PasswordSignIn({ loaderData, actionData }: Route.Compone
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in with a password · Dunly" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Sign in with a password · Dunly" },
+  { name: "description", content: SITE_DESCRIPTION },
+];

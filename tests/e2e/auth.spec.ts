@@ -14,11 +14,33 @@ test("a new user signs in by magic link, uses the drawer and theme, and signs ou
   await expect(page).toHaveURL(/\/welcome$/);
   await expect(page.getByRole("heading", { name: "Welcome" })).toBeVisible();
 
-  // The drawer: Dashboard, Settings, the theme control and Log out.
+  // The places of the app in the header (the current one marked once on it), then the drawer:
+  // the same places, the theme control and Log out.
+  const main = page.getByRole("navigation", { name: "Main" });
+  for (const [name, href] of [
+    ["Dashboard", "/dashboard"],
+    ["Debtors", "/debtors-list"],
+    ["Schedules", "/schedules-list"],
+    ["Report", "/report"],
+    ["Pricing", "/pricing"],
+    ["Settings", "/iam/info"],
+  ]) {
+    await expect(main.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
+  }
+  await main.getByRole("link", { name: "Debtors", exact: true }).click();
+  await expect(page).toHaveURL(/\/debtors-list$/);
+  await expect(main.getByRole("link", { name: "Debtors", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(main.locator('[aria-current="page"]')).toHaveCount(1);
+  await main.getByRole("link", { name: "Settings" }).click();
+  await expect(page).toHaveURL(/\/iam\/info$/);
+  await page.getByRole("tab", { name: "Organizations" }).click();
+  await expect(main.getByRole("link", { name: "Settings" })).toHaveAttribute("aria-current", "page");
+
   await page.getByRole("button", { name: "Open account menu" }).click();
   const drawer = page.getByRole("dialog", { name: "Menu" });
   await expect(drawer.getByRole("link", { name: "Dashboard" })).toBeVisible();
   await expect(drawer.getByRole("link", { name: "Settings" })).toHaveAttribute("href", "/iam/info");
+  await expect(drawer.getByRole("link", { name: "Report" })).toHaveAttribute("href", "/report");
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dracula");
   await drawer.getByRole("switch").click();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");

@@ -14,7 +14,7 @@ for (const where of ["/dashboard", "/debtors-list"]) {
     // Validation: browser-side messages under each field, nothing typed is lost.
     await page.getByRole("button", { name: "Add Debtor" }).click();
     const dialog = page.getByRole("dialog", { name: "Add a new debtor" });
-    await expect(dialog.getByRole("tab", { name: "Private person" })).toHaveAttribute("aria-selected", "true");
+    await expect(dialog.getByRole("radio", { name: "Private person" })).toBeChecked();
     await dialog.getByLabel("Email").fill("not-an-email");
     await dialog.getByLabel("Amount of debt").fill("0");
     await dialog.getByRole("button", { name: "Save" }).click();

@@ -34,11 +34,11 @@ test("settings tabs move with the arrow keys; the date picker takes over what wa
   await expect(info).toHaveAttribute("aria-selected", "true");
   await info.focus();
   await page.keyboard.press("ArrowDown");
-  await expect(page.getByRole("tab", { name: "Organisations" })).toBeFocused();
+  await expect(page.getByRole("tab", { name: "Organizations" })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/iam\/orgs$/);
-  await expect(page.getByRole("tab", { name: "Organisations" })).toHaveAttribute("aria-selected", "true");
-  await expect(page.getByRole("tabpanel")).toHaveAccessibleName("Organisations");
+  await expect(page.getByRole("tab", { name: "Organizations" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("tabpanel")).toHaveAccessibleName("Organizations");
 
   // The react-aria picker loads once the page is idle, never under the user's fingers.
   await page.route(/date-picker-field/, async (route) => {

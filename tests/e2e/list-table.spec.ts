@@ -27,7 +27,7 @@ test("a list is one table at every width: cards on a phone that keep the table's
             - checkbox "Select Tara Table"
           - cell /Tara Table tara@example.com/
           - cell "0"
-          - cell /\\$0\\.00 \\/ \\$80\\.00/
+          - cell /\\$0\\.00 paid of \\$80\\.00.*\\$80\\.00 still owed/
           - cell "Polite"
           - cell "Configure Tara Table":
             - button "Configure Tara Table"

@@ -1,11 +1,13 @@
 import { expect, test } from "@playwright/test";
-import { signIn, uniqueEmail } from "./helpers";
+import { readSignInLink, signIn, uniqueEmail } from "./helpers";
 
 // The forms that are on a page when it is first rendered work as plain HTML forms: posted before
 // the page hydrates (slow network) or with JavaScript off, they answer with their message, field
 // errors and what was typed.
 
-test("the magic-link form works without JavaScript", async ({ browser }) => {
+test("the magic-link form and the sign-in link work without JavaScript; signed in, the header still leads everywhere @phone", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/");
@@ -14,9 +16,29 @@ test("the magic-link form works without JavaScript", async ({ browser }) => {
   await expect(page.getByText("Email is required")).toBeVisible();
   await expect(page.getByPlaceholder("Your Email")).toHaveValue("not-an-address");
 
-  await page.getByPlaceholder("Your Email").fill(uniqueEmail("nojs"));
+  const email = uniqueEmail("nojs");
+  await page.getByPlaceholder("Your Email").fill(email);
   await page.getByRole("button", { name: "Get magic link" }).click();
   await expect(page.getByText("Please Check your email for the sign in link")).toBeVisible();
+
+  // 'Continue to Dunly' works from the first paint: its plain form post carries the page's origin.
+  await page.goto(await readSignInLink(page, email));
+  await page.getByRole("button", { name: "Continue to Dunly" }).click();
+  await expect(page).toHaveURL(/\/welcome$/);
+  await expect(page.getByRole("heading", { name: "Welcome" })).toBeVisible();
+
+  // Signed in without JavaScript: the header's places, Settings and Log out all work.
+  const main = page.getByRole("navigation", { name: /^Main/ }).filter({ visible: true }).first();
+  await main.getByRole("link", { name: "Debtors", exact: true }).click();
+  await expect(page).toHaveURL(/\/debtors-list$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await main.getByRole("link", { name: "Settings" }).click();
+  await expect(page).toHaveURL(/\/iam\/info$/);
+  await expect(page.getByText(email)).toBeVisible();
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/redirectTo=%2Fdashboard/);
   await context.close();
 });
 

@@ -181,7 +181,7 @@ describe("GET /u/:token", () => {
     const res = await get(path);
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
-    expect(res.headers.get("Referrer-Policy")).toBe("no-referrer");
+    expect(res.headers.get("Referrer-Policy")).toBe("strict-origin");
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     expect(res.headers.get("X-Robots-Tag")).toBe("noindex");
     // Not in the markup, not in the hydration data either.
@@ -389,7 +389,7 @@ describe("POST /u/:token", () => {
 
     const res = await oneClick(path);
     expect(res.status).toBe(200);
-    expect(res.headers.get("Referrer-Policy")).toBe("no-referrer");
+    expect(res.headers.get("Referrer-Policy")).toBe("strict-origin");
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     expect(res.headers.get("X-Robots-Tag")).toBe("noindex");
     expect(res.headers.get("Set-Cookie")).toBeNull();

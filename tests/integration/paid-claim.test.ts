@@ -86,12 +86,12 @@ async function state(debtorId: number, scheduleIds: string[]) {
 const press = (path: string) => postForm(path, {});
 
 describe("GET /p/:token", () => {
-  it("asks 'Tell <sender> you have paid?' without changing anything; no-referrer, no-store, noindex", async () => {
+  it("asks 'Tell <sender> you have paid?' without changing anything; strict-origin referrer, no-store, noindex", async () => {
     const s = await setUp();
     const before = await state(s.debtor.id, [...s.live, s.userPaused]);
     const res = await get(s.path);
     expect(res.status).toBe(200);
-    expect(res.headers.get("Referrer-Policy")).toBe("no-referrer");
+    expect(res.headers.get("Referrer-Policy")).toBe("strict-origin");
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     expect(res.headers.get("X-Robots-Tag")).toBe("noindex");
     const text = await visible(res.clone());

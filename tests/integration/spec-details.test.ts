@@ -128,10 +128,17 @@ describe("a database failure in a debtor action", () => {
 });
 
 describe("the pricing page without checkout pages", () => {
-  it("says each plan cannot be bought yet and links to no checkout address", async () => {
+  it("marks the user's plan as Settings names it, says each other plan cannot be bought yet, links to no checkout", async () => {
     const a = await signIn(uniqueEmail("spec-pricing"));
     const html = await markup(await get("/pricing", { cookie: a.cookie }));
-    expect(html.match(/This plan cannot be bought yet\./g)).toHaveLength(3);
+    const settings = await markup(await get("/iam/subscription", { cookie: a.cookie }));
+    const named = settings.match(/You are on the <strong>([^<]+)<\/strong> plan/)?.[1];
+    expect(named).toBe("Medium");
+    // The card marked "Your plan" is the one Settings names, and offers no Subscribe.
+    expect(html).toMatch(/aria-current="true"[^>]*>\s*<p[^>]*>Your plan<\/p>\s*<h2 id="plan-medium"[^>]*>Medium<\/h2>/);
+    expect(html.match(/Your plan</g)).toHaveLength(1);
+    expect(html).toContain("You are on this plan.");
+    expect(html.match(/This plan cannot be bought yet\./g)).toHaveLength(2);
     expect(html).not.toContain("buy.stripe.com");
     expect(html).toMatch(/<button[^>]*disabled=""[^>]*aria-describedby="plan-[a-z]+-unavailable"/);
   });

@@ -6,11 +6,11 @@ export interface ChartPoint {
 }
 
 /**
- * The 'Notifications' series over six months (axes Month and Value) as a small SVG line chart of
+ * Reminders sent per month over six months (axes Month and Reminders) as a small SVG line chart of
  * our own: six points do not need a charting library (recharts was 104 KB gzip of the dashboard's
  * JavaScript; docs/architecture.md §11). What it draws: a dashed grid, the month and value axes
  * with their titles, a monotone line with dots, and on hover a cursor line and a tooltip with the
- * month and 'Notifications : n'. Client only (its width is measured); the page puts it in an
+ * month and 'Reminders sent: n'. Client only (its width is measured); the page puts it in an
  * aria-hidden box and gives screen readers the same numbers as a table.
  */
 export default function NotificationsChart({ data }: { data: ChartPoint[] }) {
@@ -45,7 +45,7 @@ export default function NotificationsChart({ data }: { data: ChartPoint[] }) {
           onPointerDown={track}
           onPointerLeave={() => setActive(null)}
         >
-          <title>Notifications</title>
+          <title>Reminders sent per month</title>
           <g stroke="var(--border)" strokeDasharray="3 3">
             {geometry.yTicks.map((tick) => (
               <line key={tick.value} x1={PLOT.left} x2={width - PLOT.right} y1={tick.y} y2={tick.y} />
@@ -85,7 +85,7 @@ export default function NotificationsChart({ data }: { data: ChartPoint[] }) {
               textAnchor="middle"
               transform={`translate(${14} ${(PLOT.top + HEIGHT - PLOT.bottom) / 2}) rotate(-90)`}
             >
-              Value
+              Reminders
             </text>
           </g>
           {point && <line x1={point.x} x2={point.x} y1={PLOT.top} y2={HEIGHT - PLOT.bottom} stroke="var(--muted)" />}
@@ -118,7 +118,7 @@ export default function NotificationsChart({ data }: { data: ChartPoint[] }) {
         >
           <p className="whitespace-nowrap">{point.label}</p>
           <p className="whitespace-nowrap" style={{ color: "var(--primary)" }}>
-            Notifications : {point.value}
+            Reminders sent: {point.value}
           </p>
         </div>
       )}

@@ -1,10 +1,10 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
-import { Tabs } from "radix-ui";
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
+import { SegmentedChoice } from "~/components/ui/segmented-choice";
 import { STRATEGIES } from "~/domain/strategies";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
@@ -97,19 +97,16 @@ export function DebtorForm({
       <input type="hidden" name="intent" value={intent} />
       {debtor && <input type="hidden" name="id" value={debtor.id} />}
       <input type="hidden" name="kind" value={kind} />
-      <Tabs.Root value={kind} onValueChange={(value) => setKind(value as "person" | "company")}>
-        <Tabs.List aria-label="Debtor type" className="grid grid-cols-2 gap-1 rounded-lg bg-background p-1">
-          {(["person", "company"] as const).map((k) => (
-            <Tabs.Trigger
-              key={k}
-              value={k}
-              className="rounded-md px-3 py-2 text-sm font-medium data-[state=active]:bg-primary data-[state=active]:text-primary-foreground"
-            >
-              {k === "person" ? "Private person" : "Company"}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
-      </Tabs.Root>
+      <SegmentedChoice
+        legend="Debtor type"
+        name={`${form.id}-kind-choice`}
+        value={kind}
+        options={[
+          { value: "person", label: "Private person" },
+          { value: "company", label: "Company" },
+        ]}
+        onChange={setKind}
+      />
       <InputField meta={fields.full_name} type="text" label={nameLabel} placeholder={nameLabel} autoComplete="off" />
       <InputField meta={fields.email} type="email" label="Email" placeholder="Debtor's email" autoComplete="off" />
       <InputField

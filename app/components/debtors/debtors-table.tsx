@@ -22,15 +22,19 @@ const preloadModals = () => {
 };
 
 /**
- * Paid / debt, from the debtor's payments; screen readers hear what is still owed too. Each text
- * is one string (adjacent texts would each be rendered with a separator between them).
+ * What is paid of the debt, from the debtor's payments, in words ("$20.00 paid of $80.00"), and
+ * what is still owed below it. Each text is one string (adjacent texts would each be rendered with
+ * a separator between them).
  */
 function Receivables({ d }: { d: DebtorView }) {
+  const owed = owedCents(d);
   return (
-    <span>
-      <span className="text-success">{formatMoney(d.paidCents, d.currency)}</span>
-      {` / ${formatMoney(d.debtCents, d.currency)}`}
-      <span className="sr-only">{`, ${formatMoney(owedCents(d), d.currency)} still owed`}</span>
+    <span className="inline-flex flex-col">
+      <span>
+        <span className="text-success">{formatMoney(d.paidCents, d.currency)}</span>
+        {` paid of ${formatMoney(d.debtCents, d.currency)}`}
+      </span>
+      {owed > 0 && <span className="text-xs text-muted">{`${formatMoney(owed, d.currency)} still owed`}</span>}
     </span>
   );
 }

@@ -114,6 +114,10 @@ export function SelectableTable<T, K extends string | number>({
           <Heading id={headingId} className="text-xl font-bold">
             {heading}
           </Heading>
+          {/* How many rows the bulk action will act on; announced as it changes. */}
+          <p className="text-sm text-muted" aria-live="polite" data-testid={`${headingId}-selected`}>
+            {selectedIds.length > 0 ? `${selectedIds.length} of ${ids.length} selected` : ""}
+          </p>
         </div>
         {filter ? (
           <div className="flex flex-wrap items-center gap-2">

@@ -1,7 +1,6 @@
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2 } from "lucide-react";
-import { Tabs } from "radix-ui";
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { DebtorCombobox, type DebtorOption } from "~/components/lists/debtor-combobox";
@@ -9,6 +8,7 @@ import { Button } from "~/components/ui/button";
 import { DatePicker } from "~/components/ui/date-picker";
 import { FormError } from "~/components/ui/field";
 import { FieldError, Label } from "~/components/ui/input";
+import { SegmentedChoice } from "~/components/ui/segmented-choice";
 import { DEFAULT_FREQUENCY, FREQUENCIES } from "~/domain/frequencies";
 import { DEFAULT_PRESET, PRESETS } from "~/domain/presets";
 import type { ActionResult } from "~/lib/action-result";
@@ -140,22 +140,16 @@ export function ScheduleForm({
 
   return (
     <div className="flex flex-col gap-4">
-      <Tabs.Root value={kind} onValueChange={(value) => setKind(value as "person" | "company")}>
-        <Tabs.List
-          aria-label="Send as a person or a company"
-          className="grid grid-cols-2 gap-1 rounded-lg bg-background p-1"
-        >
-          {(["person", "company"] as const).map((k) => (
-            <Tabs.Trigger
-              key={k}
-              value={k}
-              className="rounded-md px-3 py-2 text-sm font-medium data-[state=active]:bg-primary data-[state=active]:text-primary-foreground"
-            >
-              {k === "person" ? "Person" : "Company"}
-            </Tabs.Trigger>
-          ))}
-        </Tabs.List>
-      </Tabs.Root>
+      <SegmentedChoice
+        legend="Send as a person or a company"
+        name={`${form.id}-kind-choice`}
+        value={kind}
+        options={[
+          { value: "person", label: "Person" },
+          { value: "company", label: "Company" },
+        ]}
+        onChange={setKind}
+      />
 
       {noOrganizations ? (
         <p className="rounded-lg border border-border bg-background p-4 text-sm" role="status">

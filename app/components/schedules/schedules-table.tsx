@@ -83,7 +83,7 @@ export function SchedulesTable({
           id="schedules-period"
           hideLabel
           value={period}
-          onChange={(event) => setQueryParam("period", event.target.value)}
+          onCommit={(value) => setQueryParam("period", value)}
         />
       }
       createAction={

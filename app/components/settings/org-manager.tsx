@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { Plus } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { type ActionResult, isActionResult } from "~/lib/action-result";
+import { cancelOnEscape, useFocusAfterRender } from "~/lib/use-focus-after-render";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
 import type { organizationAction } from "~/routes/organization-action.server";
@@ -14,15 +15,23 @@ import { OrganizationSchema } from "~/schemas/organization";
 
 type Org = { id: number; name: string; address: string; paymentUrl?: string | null };
 
-function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
+const ADD_ORG_ID = "add-organization";
+const editOrgId = (id: number) => `edit-org-${id}`;
+
+/**
+ * One organization's form (or a new one's). It opens on its first field; Escape or Cancel closes
+ * it, and the focus goes back to the button that opened it (onClose does that).
+ */
+function OrgForm({ org, onClose }: { org?: Org; onClose: (deleted?: boolean) => void }) {
   const fetcher = useFetcher<typeof organizationAction>();
   const busy = fetcher.state !== "idle";
   const [confirming, setConfirming] = useState(false);
+  const focusAfterRender = useFocusAfterRender();
   const payHelpId = `${org ? `org-${org.id}` : "org-new"}-payment-url-help`;
   const reply = useFormResult(fetcher, org ? ["org-edit", "org-delete"] : ["org-add"], (data) => {
     if (data.ok) {
       notify("success", data.message ?? "Saved");
-      onClose();
+      onClose(data.intent === "org-delete");
     } else if (data.message) notify("error", data.message);
   });
   const [form, fields] = useValibotForm(OrganizationSchema, {
@@ -30,10 +39,29 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
     lastResult: busy ? undefined : reply?.result,
     defaultValue: { name: org?.name ?? "", address: org?.address ?? "", payment_url: org?.paymentUrl ?? "" },
   });
+  const nameId = fields.name.id;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form opens
+  useEffect(() => focusAfterRender(nameId), []);
+  const confirmId = `${form.id}-keep`;
+
+  // Delete asks first, its focus on 'No'; 'No' or Escape goes back to the form, on 'Delete'.
+  const deleteId = `${form.id}-delete`;
+  function keep() {
+    setConfirming(false);
+    focusAfterRender(deleteId);
+  }
+  function confirmDelete() {
+    setConfirming(true);
+    focusAfterRender(confirmId);
+  }
 
   if (org && confirming) {
     return (
-      <fetcher.Form method="post" className="flex flex-col gap-4 rounded-lg border border-danger bg-background p-4">
+      <fetcher.Form
+        method="post"
+        className="flex flex-col gap-4 rounded-lg border border-danger bg-background p-4"
+        onKeyDown={cancelOnEscape(keep)}
+      >
         <input type="hidden" name="intent" value="org-delete" />
         <input type="hidden" name="id" value={org.id} />
         <p role="alert">Are you sure you want to delete this organization?</p>
@@ -41,7 +69,7 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
           <SubmitButton variant="danger" busy={busy}>
             Yes
           </SubmitButton>
-          <Button type="button" variant="outline" onClick={() => setConfirming(false)}>
+          <Button id={confirmId} type="button" variant="outline" onClick={keep}>
             No
           </Button>
         </div>
@@ -54,6 +82,7 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
       method="post"
       {...getFormProps(form)}
       className="flex flex-col gap-4 rounded-lg border border-border bg-background p-4"
+      onKeyDown={cancelOnEscape(() => onClose())}
     >
       <input type="hidden" name="intent" value={org ? "org-edit" : "org-add"} />
       {org && <input type="hidden" name="id" value={org.id} />}
@@ -84,12 +113,12 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: () => void }) {
       </FormField>
       <FormError form={form} />
       <div className="flex flex-wrap gap-2">
-        <Button type="button" variant="outline" onClick={onClose}>
+        <Button type="button" variant="outline" onClick={() => onClose()}>
           Cancel
         </Button>
         <SubmitButton busy={busy}>Save</SubmitButton>
         {org && (
-          <Button type="button" variant="danger" className="ml-auto" onClick={() => setConfirming(true)}>
+          <Button id={deleteId} type="button" variant="danger" className="ml-auto" onClick={confirmDelete}>
             Delete
           </Button>
         )}
@@ -111,21 +140,27 @@ function failedForm(actionData: unknown): number | "new" | null {
 export function OrgManager({ organizations }: { organizations: Org[] }) {
   const actionData: unknown = useActionData();
   const [open, setOpen] = useState<number | "new" | null>(() => failedForm(actionData));
+  const focusAfterRender = useFocusAfterRender();
+  // A closed form gives the focus back to its Edit button (to Add Organization once deleted or added).
+  const close = (returnTo: string) => {
+    setOpen(null);
+    focusAfterRender(returnTo);
+  };
   return (
     <section aria-labelledby="orgs-title" className="rounded-xl border border-border bg-surface p-6">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <h1 id="orgs-title" className="text-2xl font-bold">
-          Organisations
+          Organizations
         </h1>
         {open !== "new" && (
-          <Button onClick={() => setOpen("new")}>
+          <Button id={ADD_ORG_ID} onClick={() => setOpen("new")}>
             <Plus className="h-4 w-4" aria-hidden /> Add Organization
           </Button>
         )}
       </div>
       {open === "new" && (
         <div className="mb-4">
-          <OrgForm onClose={() => setOpen(null)} />
+          <OrgForm onClose={() => close(ADD_ORG_ID)} />
         </div>
       )}
       {organizations.length === 0 ? (
@@ -135,7 +170,7 @@ export function OrgManager({ organizations }: { organizations: Org[] }) {
           {organizations.map((o) =>
             open === o.id ? (
               <li key={o.id}>
-                <OrgForm org={o} onClose={() => setOpen(null)} />
+                <OrgForm org={o} onClose={(deleted) => close(deleted ? ADD_ORG_ID : editOrgId(o.id))} />
               </li>
             ) : (
               <li
@@ -151,7 +186,13 @@ export function OrgManager({ organizations }: { organizations: Org[] }) {
                     </p>
                   )}
                 </div>
-                <Button variant="outline" size="sm" onClick={() => setOpen(o.id)} aria-label={`Edit ${o.name}`}>
+                <Button
+                  id={editOrgId(o.id)}
+                  variant="outline"
+                  size="sm"
+                  onClick={() => setOpen(o.id)}
+                  aria-label={`Edit ${o.name}`}
+                >
                   Edit
                 </Button>
               </li>

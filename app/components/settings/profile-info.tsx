@@ -7,6 +7,7 @@ import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { InputField } from "~/components/ui/field";
 import { useAutoHide } from "~/lib/use-auto-hide";
+import { cancelOnEscape, useFocusAfterRender } from "~/lib/use-focus-after-render";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
@@ -14,6 +15,7 @@ import { ProfileNameSchema } from "~/schemas/profile";
 
 const UNSUPPORTED_IMAGE_ALERT = "Unsupported image type. We support JPEG, PNG and WebP.";
 const ACCEPTED = ["image/jpeg", "image/png", "image/webp"];
+const EDIT_NAME_ID = "edit-name";
 
 /** Info tab: the photo (JPEG, PNG, WebP up to 5 MB, checked again by the server) and the name. */
 export function ProfileInfo({
@@ -27,9 +29,10 @@ export function ProfileInfo({
     if (data.ok) notify("success", data.message ?? "Photo updated");
     else setAlert(data.message);
   });
+  const focusAfterRender = useFocusAfterRender();
   const nameReply = useFormResult(name, ["profile-name"], (data) => {
     if (!data.ok) return;
-    setEditing(false);
+    stopEditing();
     notify("success", data.message ?? "Profile updated");
   });
   // A document post that failed (before hydration) comes back with its form open and its message.
@@ -44,6 +47,15 @@ export function ProfileInfo({
     lastResult: saving ? undefined : nameReply?.result,
     defaultValue: { full_name: profile.fullName },
   });
+  // The form opens on its field; closed (Cancel, Escape or saved), the focus is back on 'Edit'.
+  function startEditing() {
+    setEditing(true);
+    focusAfterRender(fields.full_name.id);
+  }
+  function stopEditing() {
+    setEditing(false);
+    focusAfterRender(EDIT_NAME_ID);
+  }
 
   return (
     <section aria-labelledby="info-title" className="rounded-xl border border-border bg-surface p-6">
@@ -94,11 +106,16 @@ export function ProfileInfo({
         </photo.Form>
         <div className="min-w-0 flex-1">
           {editing ? (
-            <name.Form method="post" {...getFormProps(form)} className="flex max-w-sm flex-col gap-3">
+            <name.Form
+              method="post"
+              {...getFormProps(form)}
+              className="flex max-w-sm flex-col gap-3"
+              onKeyDown={cancelOnEscape(stopEditing)}
+            >
               <input type="hidden" name="intent" value="profile-name" />
               <InputField meta={fields.full_name} type="text" label="Full Name" autoComplete="name" />
               <div className="flex gap-2">
-                <Button type="button" variant="outline" onClick={() => setEditing(false)}>
+                <Button type="button" variant="outline" onClick={stopEditing}>
                   Cancel
                 </Button>
                 <SubmitButton busy={saving}>Save</SubmitButton>
@@ -109,7 +126,7 @@ export function ProfileInfo({
               <dt className="text-muted">Full Name</dt>
               <dd className="flex items-center gap-3">
                 <span data-testid="profile-name">{profile.fullName}</span>
-                <Button variant="link" size="sm" onClick={() => setEditing(true)}>
+                <Button id={EDIT_NAME_ID} variant="link" size="sm" onClick={startEditing}>
                   Edit<span className="sr-only"> name</span>
                 </Button>
               </dd>

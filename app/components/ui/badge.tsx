@@ -2,10 +2,10 @@ import type { ReactNode } from "react";
 import { cn } from "~/lib/utils";
 
 const TONES = {
-  good: "bg-success/15 text-success",
+  good: "bg-success/10 text-success",
   neutral: "bg-surface-2 text-muted",
-  warn: "bg-warning/15 text-warning",
-  bad: "bg-danger/15 text-danger",
+  warn: "bg-warning/10 text-warning",
+  bad: "bg-danger/10 text-danger",
 } as const;
 
 /** A small status pill (schedule state, delivery status). */

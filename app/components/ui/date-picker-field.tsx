@@ -1,6 +1,6 @@
 import { type CalendarDate, getLocalTimeZone, parseDate, today } from "@internationalized/date";
 import { CalendarDays, ChevronLeft, ChevronRight } from "lucide-react";
-import { useState } from "react";
+import { useContext, useState } from "react";
 import {
   DatePicker as AriaDatePicker,
   Button,
@@ -16,6 +16,7 @@ import {
   Label,
   Popover,
 } from "react-aria-components";
+import { ModalContainer } from "./modal-container";
 
 /**
  * An accessible date field with a calendar popup (react-aria-components, a chunk of its own that
@@ -52,6 +53,8 @@ export function DatePickerField({
     minToday && typeof window !== "undefined" ? today(getLocalTimeZone()) : undefined,
   );
   const max = min?.add({ years: 5 });
+  // Inside a modal, the calendar opens within it (its focus trap and Escape scope).
+  const modal = useContext(ModalContainer);
   return (
     <AriaDatePicker
       name={name}
@@ -87,6 +90,7 @@ export function DatePickerField({
         </p>
       ) : null}
       <Popover
+        UNSTABLE_portalContainer={modal ?? undefined}
         className="rounded-xl border border-border bg-surface p-3 text-foreground shadow-2xl"
         placement="bottom start"
       >

@@ -13,7 +13,7 @@ export const buttonVariants = cva(
         primary: "bg-primary text-primary-foreground hover:opacity-90",
         outline: "border border-border bg-transparent hover:bg-surface-2",
         ghost: "bg-transparent hover:bg-surface-2",
-        danger: "bg-danger text-white hover:opacity-90",
+        danger: "bg-danger text-danger-foreground hover:opacity-90",
         link: "bg-transparent underline-offset-4 hover:underline text-primary px-0",
       },
       size: {

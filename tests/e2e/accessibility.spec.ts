@@ -1,0 +1,169 @@
+import AxeBuilder from "@axe-core/playwright";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { addDebtor, signIn } from "./helpers";
+
+// Issue 13: axe-core over every page and every open modal, menu, drawer and date picker, in both
+// themes, at desktop and phone width (the @phone projects), signed out and signed in: no serious
+// or critical violation anywhere. Each test gathers every finding before it fails, so one run
+// lists them all.
+
+const THEMES = ["dracula", "light"] as const;
+type Finding = { where: string; rule: string; impact: string; targets: string[]; help: string };
+
+async function audit(page: Page, where: string, findings: Finding[], include?: string) {
+  // Legacy mode: the pages have no frames, and it spares a new page per run.
+  let builder = new AxeBuilder({ page })
+    .setLegacyMode(true)
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  for (const v of violations) {
+    if (v.impact !== "serious" && v.impact !== "critical") continue;
+    findings.push({
+      where,
+      rule: v.id,
+      impact: v.impact,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+      help: v.help,
+    });
+  }
+}
+
+async function useTheme(context: BrowserContext, theme: (typeof THEMES)[number]) {
+  await context.addInitScript((t) => {
+    try {
+      localStorage.setItem("theme", t);
+    } catch {}
+  }, theme);
+}
+
+/** Waits until the page is idle and hydrated (React Router's scripts ran), so what axe reads is final. */
+async function settle(page: Page) {
+  await page.waitForLoadState("networkidle");
+  await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+}
+
+for (const theme of THEMES) {
+  test(`signed out, ${theme}: the public pages and the visitor menu @phone`, async ({ page, context }) => {
+    await useTheme(context, theme);
+    const findings: Finding[] = [];
+    for (const path of ["/", "/welcome", "/sign-in/password", "/auth/verify?token=not-a-token", "/no-such-page"]) {
+      await page.goto(path);
+      await settle(page);
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      await audit(page, `${path} (${theme})`, findings);
+    }
+    await page.goto("/");
+    await settle(page);
+    await page.getByRole("button", { name: "Get magic link" }).click();
+    await expect(page.getByText("Email is required")).toBeVisible();
+    await audit(page, `/ with a field error (${theme})`, findings);
+
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(page.getByRole("menu")).toBeVisible();
+    await audit(page, `visitor menu (${theme})`, findings);
+    expect(findings).toEqual([]);
+  });
+
+  test(`signed in, ${theme}: every page, modal, drawer, combobox and date picker @phone`, async ({ page, context }) => {
+    test.setTimeout(240_000);
+    await useTheme(context, theme);
+    const findings: Finding[] = [];
+    await signIn(page, { redirectTo: "/debtors-list" });
+    await addDebtor(page, "Alma Axe", "alma@example.com", "120", "1");
+
+    // An organization and a schedule, so the lists and cards have rows.
+    await page.goto("/iam/orgs");
+    await page.getByRole("button", { name: "Add Organization" }).click();
+    await page.getByLabel("Company Name").fill("Axe Ltd");
+    await page.getByLabel("Company Address").fill("1 Audit Street");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Axe Ltd")).toBeVisible();
+    await page.goto("/schedule");
+    await page.getByLabel("Debtor").selectOption({ index: 1 });
+    await page.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect(page).toHaveURL(/\/schedules-list$/);
+
+    for (const path of [
+      "/welcome",
+      "/dashboard",
+      "/debtors-list",
+      "/schedules-list",
+      "/schedule",
+      "/report",
+      "/pricing",
+      "/iam/info",
+      "/iam/orgs",
+      "/iam/subscription",
+      "/debtors/import",
+    ]) {
+      await page.goto(path);
+      await settle(page);
+      await audit(page, `${path} (${theme})`, findings);
+    }
+    // The debtor's own page, from the list.
+    await page.goto("/debtors-list");
+    await settle(page);
+
+    // Modals: add debtor (with its errors), configure debtor and its edit step.
+    await page.getByRole("button", { name: "Add Debtor" }).click();
+    const add = page.getByRole("dialog", { name: "Add a new debtor" });
+    await add.getByRole("button", { name: "Save" }).click();
+    await expect(add.getByRole("alert").first()).toBeVisible();
+    await audit(page, `add debtor modal with errors (${theme})`, findings);
+    await page.keyboard.press("Escape");
+    await expect(add).toBeHidden();
+
+    await page.getByRole("button", { name: "Configure Alma Axe" }).click();
+    const configure = page.getByRole("dialog").first();
+    await expect(configure).toBeVisible();
+    await audit(page, `configure debtor modal (${theme})`, findings);
+    await configure.getByRole("button", { name: "Edit" }).click();
+    await audit(page, `configure debtor, edit (${theme})`, findings);
+    await page.keyboard.press("Escape");
+    await expect(configure).toBeHidden();
+
+    // The schedule's modal, its edit step and the date picker open inside it.
+    await page.goto("/schedules-list");
+    await settle(page);
+    await page
+      .getByRole("button", { name: /^Configure / })
+      .first()
+      .click();
+    const schedule = page.getByRole("dialog", { name: "Configure schedule" });
+    await expect(schedule).toBeVisible();
+    await audit(page, `configure schedule modal (${theme})`, findings);
+    await schedule.getByRole("button", { name: "Edit" }).click();
+    await audit(page, `configure schedule, edit (${theme})`, findings);
+    await schedule.getByRole("button", { name: "Open calendar" }).click();
+    await expect(page.getByRole("grid")).toBeVisible();
+    await audit(page, `date picker in the edit modal (${theme})`, findings);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Escape");
+    await expect(schedule).toBeHidden();
+
+    // The new-schedule form with its errors and its date picker.
+    await page.goto("/schedule");
+    await settle(page);
+    await page.getByRole("button", { name: "Schedule", exact: true }).click();
+    await expect(page.getByText("Please select a debtor")).toBeVisible();
+    await audit(page, `/schedule with errors (${theme})`, findings);
+    await page.getByRole("button", { name: "Open calendar" }).click();
+    await expect(page.getByRole("grid")).toBeVisible();
+    await audit(page, `/schedule date picker (${theme})`, findings);
+    await page.keyboard.press("Escape");
+
+    // The dashboard's debtor combobox open, then the account drawer.
+    await page.goto("/dashboard");
+    await settle(page);
+    await page.getByRole("combobox", { name: "Debtor" }).click();
+    await page.getByRole("combobox", { name: "Debtor" }).press("ArrowDown");
+    await expect(page.getByRole("listbox")).toBeVisible();
+    await audit(page, `dashboard debtor combobox (${theme})`, findings);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Open account menu" }).click();
+    await expect(page.getByRole("dialog", { name: "Menu" })).toBeVisible();
+    await audit(page, `account drawer (${theme})`, findings);
+    expect(findings).toEqual([]);
+  });
+}
