@@ -2,7 +2,7 @@
 // `npm run typecheck`), build (the integration and end-to-end tests run against the production
 // build), bundle sizes (`wrangler deploy --dry-run` of both Workers), unit + integration +
 // production-configuration tests (vitest, the latter two inside workerd), then Playwright in
-// Debian's Chromium.
+// Debian's Chromium, then Lighthouse's accessibility score on / and /pricing.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
@@ -33,6 +33,8 @@ const steps = [
   ["Bundle size", "node", ["scripts/check-bundles.mjs"]],
   ["Unit and integration tests", "vitest", ["run"]],
   ["End-to-end tests", "playwright", ["test"]],
+  // Lighthouse's accessibility score of 100 on / and /pricing (`npm run lighthouse` runs all four categories).
+  ["Lighthouse accessibility", "node", ["scripts/lighthouse.mjs", "--assert"]],
 ];
 
 for (const [title, command, args] of steps) {

@@ -12,12 +12,15 @@ function Logo({ to }: { to: string }) {
   return (
     // Named by its visible word ("Dunly"), as speech input users would say it.
     <Link to={to} className="flex items-center gap-2 text-xl font-extrabold tracking-tight">
-      <span
-        aria-hidden
-        className="inline-flex h-8 w-8 items-center justify-center rounded-lg bg-primary text-primary-foreground"
-      >
-        D
-      </span>
+      {/* The mark is drawn (the favicon's shape), so the link's only text is its name. */}
+      <svg aria-hidden viewBox="0 0 64 64" className="h-8 w-8 shrink-0">
+        <rect width="64" height="64" rx="14" fill="var(--primary)" />
+        <path
+          fill="var(--primary-foreground)"
+          fillRule="evenodd"
+          d="M19 14h13a18 18 0 0 1 0 36H19zm8 8v20h5a10 10 0 0 0 0-20z"
+        />
+      </svg>
       Dunly
     </Link>
   );

@@ -8,6 +8,7 @@ import { maskEmail } from "~/domain/mask-email";
 import { readForm, reply } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
+import { pageMeta } from "~/lib/site";
 import { upsertVerifiedUser } from "~/models/user.server";
 import type { Route } from "./+types/auth.verify";
 
@@ -103,7 +104,4 @@ function LinkUnusable({ message }: { message: string }) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Sign in · Dunly" },
-  { name: "referrer", content: "strict-origin" },
-];
+export const meta: Route.MetaFunction = () => [...pageMeta("Sign in"), { name: "referrer", content: "strict-origin" }];

@@ -13,6 +13,7 @@ import { countOf, getDb } from "~/db/client.server";
 import { parseDebtorId } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { paidClaimsOf, paidClaimsQuery } from "~/lib/paid-claim.server";
+import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { firstDebtorId, listDebtors } from "~/models/debtor.server";
 import { monthlySentQuery, monthlySeries } from "~/models/delivery.server";
@@ -311,4 +312,4 @@ function ChartCard({ data, debtorName }: { data: ChartPoint[] | null; debtorName
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Dashboard · Dunly" }];
+export const meta: Route.MetaFunction = () => pageMeta("Dashboard");

@@ -7,6 +7,7 @@ import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline
 import { getDb } from "~/db/client.server";
 import { formatMoney } from "~/domain/money";
 import { getApp } from "~/lib/context.server";
+import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { getDebtorTimeline, TIMELINE_LIMIT } from "~/models/timeline.server";
 import { FormIdSchema } from "~/schemas/ids";
@@ -67,6 +68,5 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
   );
 }
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData?.timeline ? `${loaderData.timeline.debtor.fullName} · Timeline · Dunly` : "Timeline · Dunly" },
-];
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  pageMeta(loaderData?.timeline ? `${loaderData.timeline.debtor.fullName} · Timeline` : "Timeline");

@@ -17,6 +17,7 @@ import { formatCount } from "~/domain/intl";
 import { intentOf, readForm } from "~/lib/action-result.server";
 import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
+import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { existingDebtorEmails, importDebtors } from "~/models/debtor-import.server";
 import type { Route } from "./+types/debtors-import";
@@ -302,4 +303,4 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Import debtors · Dunly" }];
+export const meta: Route.MetaFunction = () => pageMeta("Import debtors");

@@ -5,6 +5,7 @@ import { ListSearch } from "~/components/lists/list-search";
 import { countOf, getDb } from "~/db/client.server";
 import { DEBTOR_SORTS, DEFAULT_DEBTOR_SORT, debtorListParams, pageCount, pageOffset } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
+import { pageMeta } from "~/lib/site";
 import { countDebtors, DEBTOR_PAGE_SIZE, listDebtors } from "~/models/debtor.server";
 import type { Route } from "./+types/debtors-list";
 import { debtorAction } from "./debtor-action.server";
@@ -96,4 +97,4 @@ const DEBTOR_SORT_OPTIONS = [
   { value: "owed", label: "Amount owed" },
 ] as const;
 
-export const meta: Route.MetaFunction = () => [{ title: "Debtors · Dunly" }];
+export const meta: Route.MetaFunction = () => pageMeta("Debtors");

@@ -6,6 +6,7 @@ import { SignInForm } from "~/components/sign-in-form";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
+import { pageMeta } from "~/lib/site";
 import type { Route } from "./+types/guard-404";
 
 /** /404: where a visitor lands from a guarded route, with sign-in that brings them back. */
@@ -45,4 +46,4 @@ export default function GuardNotFound({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Page not found · Dunly" }];
+export const meta: Route.MetaFunction = () => pageMeta("Page not found");

@@ -10,6 +10,7 @@ import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
 import { signedImageUrl } from "~/lib/images.server";
 import { planName } from "~/lib/plans";
+import { pageMeta } from "~/lib/site";
 import { listOrganizations } from "~/models/organization.server";
 import { getInfoSettings } from "~/models/user.server";
 import type { Route } from "./+types/iam";
@@ -115,5 +116,5 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   const tab = TABS.find((t) => t.id === loaderData?.tab);
-  return [{ title: tab ? `${tab.label} · Settings · Dunly` : "Settings · Dunly" }];
+  return pageMeta(tab ? `${tab.label} · Settings` : "Settings");
 };

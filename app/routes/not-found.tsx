@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { NotFoundMessage } from "~/components/not-found";
+import { pageMeta } from "~/lib/site";
 import type { Route } from "./+types/not-found";
 
 export async function loader() {
@@ -15,4 +16,4 @@ export default function NotFound() {
   return <NotFoundMessage />;
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Page not found · Dunly" }];
+export const meta: Route.MetaFunction = () => pageMeta("Page not found");

@@ -5,6 +5,7 @@ import { buttonVariants } from "~/components/ui/variants";
 import { getApp } from "~/lib/context.server";
 import { pricingFaq } from "~/lib/faq";
 import { plans } from "~/lib/plans";
+import { pageMeta } from "~/lib/site";
 import type { Route } from "./+types/pricing";
 
 /** What a plan without a configured checkout page says (issue 11, item 8). */
@@ -105,4 +106,4 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Pricing · Dunly" }];
+export const meta: Route.MetaFunction = () => pageMeta("Pricing");

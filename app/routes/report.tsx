@@ -12,6 +12,7 @@ import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { getApp } from "~/lib/context.server";
+import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { getDebtorOption } from "~/models/debtor.server";
 import { DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries, totalsOf } from "~/models/delivery.server";
@@ -196,4 +197,4 @@ function ProviderId({ id }: { id: string | null }) {
   return <span className="mt-1 block break-all font-mono text-xs text-muted">{`Message id ${id}`}</span>;
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "Reminders Report · Dunly" }];
+export const meta: Route.MetaFunction = () => pageMeta("Reminders Report");

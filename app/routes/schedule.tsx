@@ -10,6 +10,7 @@ import { DEFAULT_PRESET } from "~/domain/presets";
 import { senderDisplayName } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
 import { getApp } from "~/lib/context.server";
+import { pageMeta } from "~/lib/site";
 import { debtorChoiceOf, debtorChoiceQuery } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 import type { Route } from "./+types/schedule";
@@ -75,4 +76,4 @@ export default function NewSchedule({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [{ title: "New schedule · Dunly" }];
+export const meta: Route.MetaFunction = () => pageMeta("New schedule");

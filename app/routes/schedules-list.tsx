@@ -6,6 +6,7 @@ import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
 import { scheduleSearchParams } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
+import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import type { Route } from "./+types/schedules-list";
 import { loadSchedulesPage } from "./schedules-data.server";
@@ -68,4 +69,4 @@ const SCHEDULE_SORT_OPTIONS = [
   { value: "debtor", label: "Debtor" },
 ] as const;
 
-export const meta: Route.MetaFunction = () => [{ title: "Scheduled reminders · Dunly" }];
+export const meta: Route.MetaFunction = () => pageMeta("Scheduled reminders");

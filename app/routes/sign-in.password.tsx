@@ -11,7 +11,7 @@ import { getDb } from "~/db/client.server";
 import { readForm, reply } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
-import { SITE_DESCRIPTION } from "~/lib/site";
+import { pageMeta } from "~/lib/site";
 import { useValibotForm } from "~/lib/use-valibot-form";
 import { takeRateLimit } from "~/models/rate-limit.server";
 import { PasswordSignInSchema } from "~/schemas/auth";
@@ -91,7 +91,4 @@ export default function PasswordSignIn({ loaderData, actionData }: Route.Compone
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Sign in with a password · Dunly" },
-  { name: "description", content: SITE_DESCRIPTION },
-];
+export const meta: Route.MetaFunction = () => pageMeta("Sign in with a password");

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { buttonVariants } from "~/components/ui/variants";
 import { getApp } from "~/lib/context.server";
-import { SITE_DESCRIPTION } from "~/lib/site";
+import { pageMeta } from "~/lib/site";
 import type { Route } from "./+types/welcome";
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -50,7 +50,4 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Welcome · Dunly" },
-  { name: "description", content: SITE_DESCRIPTION },
-];
+export const meta: Route.MetaFunction = () => pageMeta("Welcome");

@@ -29,6 +29,18 @@ async function audit(page: Page, where: string, findings: Finding[], include?: s
   }
 }
 
+/** Every page has its own title, a description and the favicon (issue 13: truthful screens). */
+async function checkHead(page: Page, where: string, findings: Finding[]) {
+  const head = await page.evaluate(() => ({
+    title: document.title,
+    description: document.querySelector('meta[name="description"]')?.getAttribute("content") ?? "",
+    icon: document.querySelector('link[rel="icon"]')?.getAttribute("href") ?? "",
+  }));
+  if (!/^(\S.* · )?Dunly( · .+)?$/.test(head.title) || !head.description || !head.icon) {
+    findings.push({ where, rule: "document-head", impact: "serious", targets: [JSON.stringify(head)], help: "" });
+  }
+}
+
 async function useTheme(context: BrowserContext, theme: (typeof THEMES)[number]) {
   await context.addInitScript((t) => {
     try {
@@ -52,6 +64,7 @@ for (const theme of THEMES) {
       await settle(page);
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await audit(page, `${path} (${theme})`, findings);
+      await checkHead(page, path, findings);
     }
     await page.goto("/");
     await settle(page);
@@ -100,6 +113,7 @@ for (const theme of THEMES) {
       await page.goto(path);
       await settle(page);
       await audit(page, `${path} (${theme})`, findings);
+      await checkHead(page, path, findings);
     }
     // The debtor's own page, from the list.
     await page.goto("/debtors-list");

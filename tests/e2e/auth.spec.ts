@@ -14,9 +14,15 @@ test("a new user signs in by magic link, uses the drawer and theme, and signs ou
   await expect(page).toHaveURL(/\/welcome$/);
   await expect(page.getByRole("heading", { name: "Welcome" })).toBeVisible();
 
-  // The places of the app in the header (the current one marked once on it), then the drawer:
-  // the same places, the theme control and Log out.
-  const main = page.getByRole("navigation", { name: "Main" });
+  // The places of the app: in the header on a wide screen, in the drawer on a phone; the current
+  // one is marked, once.
+  const phone = test.info().project.name === "phone";
+  const places = async () => {
+    if (!phone) return page.getByRole("navigation", { name: "Main" });
+    await page.getByRole("button", { name: "Open account menu" }).click();
+    return page.getByRole("dialog", { name: "Menu" }).getByRole("navigation");
+  };
+  let nav = await places();
   for (const [name, href] of [
     ["Dashboard", "/dashboard"],
     ["Debtors", "/debtors-list"],
@@ -25,16 +31,20 @@ test("a new user signs in by magic link, uses the drawer and theme, and signs ou
     ["Pricing", "/pricing"],
     ["Settings", "/iam/info"],
   ]) {
-    await expect(main.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
+    await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("href", href);
   }
-  await main.getByRole("link", { name: "Debtors", exact: true }).click();
+  await nav.getByRole("link", { name: "Debtors", exact: true }).click();
   await expect(page).toHaveURL(/\/debtors-list$/);
-  await expect(main.getByRole("link", { name: "Debtors", exact: true })).toHaveAttribute("aria-current", "page");
-  await expect(main.locator('[aria-current="page"]')).toHaveCount(1);
-  await main.getByRole("link", { name: "Settings" }).click();
+  nav = await places();
+  await expect(nav.getByRole("link", { name: "Debtors", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+  await nav.getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL(/\/iam\/info$/);
   await page.getByRole("tab", { name: "Organizations" }).click();
-  await expect(main.getByRole("link", { name: "Settings" })).toHaveAttribute("aria-current", "page");
+  await expect(page).toHaveURL(/\/iam\/orgs$/);
+  nav = await places();
+  await expect(nav.getByRole("link", { name: "Settings" })).toHaveAttribute("aria-current", "page");
+  if (phone) await page.keyboard.press("Escape");
 
   await page.getByRole("button", { name: "Open account menu" }).click();
   const drawer = page.getByRole("dialog", { name: "Menu" });

@@ -64,7 +64,7 @@ test("a recorded payment in full shows 'Paid' and completes the debtor's schedul
   await expect(dialog.getByRole("button", { name: "Add payment" })).toBeHidden();
   await page.keyboard.press("Escape");
   await expect(entry(page, "Paula Payer")).toContainText("Paid");
-  await expect(entry(page, "Paula Payer")).toContainText("$120.50 / $120.50");
+  await expect(entry(page, "Paula Payer")).toContainText("$120.50 paid of $120.50");
 
   await page.goto("/schedules-list");
   await expect(entry(page, "Paula Payer · Single Reminder")).toContainText("Completed");
