@@ -1,6 +1,3 @@
-// Deep imports, not the "lucide-react" index: see the shell chunk in vite.config.ts.
-import Frown from "lucide-react/icons/frown";
-import PartyPopper from "lucide-react/icons/party-popper";
 import { Suspense, useEffect, useSyncExternalStore } from "react";
 import { notOnServer, onDemand } from "~/components/on-demand";
 
@@ -16,6 +13,7 @@ import { notOnServer, onDemand } from "~/components/on-demand";
 export type ToastArea = "dashboard" | "page";
 
 const sonner = () => (import.meta.env.SSR ? notOnServer() : import("sonner"));
+const icons = () => (import.meta.env.SSR ? notOnServer() : import("~/components/toast-icons"));
 const toaster = onDemand(() => sonner().then((m) => m.Toaster));
 
 // Whether the toaster is wanted yet, for AppToaster (false on the server and during hydration).
@@ -35,18 +33,13 @@ export function notify(kind: "success" | "error", message: string, area: ToastAr
   wantToaster();
   // The same message again (two saves in a row) refreshes the toast on screen instead of stacking a copy.
   const id = `${kind}:${message}`;
-  void sonner().then(
-    ({ toast }) => {
+  void Promise.all([sonner(), icons()]).then(
+    ([{ toast }, { ToastIcon }]) => {
       if (area === "dashboard") {
         const options = {
           id,
           duration: 2500,
-          icon:
-            kind === "success" ? (
-              <PartyPopper className="h-4 w-4" aria-hidden />
-            ) : (
-              <Frown className="h-4 w-4" aria-hidden />
-            ),
+          icon: <ToastIcon kind={kind} />,
           style: { background: "#1e1f29", color: "#ffffff", border: "1px solid #44475a" },
         };
         if (kind === "success") toast.success(message, options);
