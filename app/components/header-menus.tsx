@@ -38,8 +38,8 @@ export function UserDrawer({ user }: { user: HeaderUser }) {
       <div className="mb-2 flex items-center gap-3 px-3">
         <Avatar user={user} className="h-10 w-10" />
         <div className="min-w-0">
-          <p className="truncate font-semibold">{user.fullName}</p>
-          <p className="truncate text-xs text-muted">{user.email}</p>
+          <p className="font-semibold [overflow-wrap:anywhere]">{user.fullName}</p>
+          <p className="text-xs text-muted [overflow-wrap:anywhere]">{user.email}</p>
         </div>
       </div>
       <nav aria-label="Account" className="flex flex-col gap-1">

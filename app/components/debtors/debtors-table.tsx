@@ -43,7 +43,7 @@ function Receivables({ d }: { d: DebtorView }) {
 function Detail({ d }: { d: DebtorView }) {
   return (
     <div className="flex flex-wrap items-center gap-2 text-muted">
-      <span className="min-w-0 truncate">{d.email}</span>
+      <span className="min-w-0 [overflow-wrap:anywhere]">{d.email}</span>
       <DebtorStatusBadge status={d.status} />
     </div>
   );

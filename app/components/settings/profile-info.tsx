@@ -131,7 +131,7 @@ export function ProfileInfo({
                 </Button>
               </dd>
               <dt className="text-muted">Email</dt>
-              <dd>
+              <dd className="[overflow-wrap:anywhere]">
                 {profile.email}
                 {profile.emailVerified && <span className="ml-2 text-xs text-success">Verified</span>}
               </dd>
