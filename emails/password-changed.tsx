@@ -20,16 +20,17 @@ export default function PasswordChangedEmail({ changedAt, signedOut, signInUrl }
       : `${signedOut} other ${signedOut === 1 ? "session was" : "sessions were"} signed out.`;
   return (
     <EmailLayout
+      title={passwordChangedSubject}
       preview="The password of your Dunly account was changed"
       footer="You get this e-mail whenever the password of your Dunly account changes."
     >
-      <Heading as="h1" style={{ fontSize: 22, margin: "0 0 16px" }}>
+      <Heading as="h1" className="dunly-text" style={{ fontSize: 22, margin: "0 0 16px", color: "#1f1f1f" }}>
         Your password was changed
       </Heading>
-      <Text style={{ fontSize: 15, lineHeight: "22px" }}>
+      <Text className="dunly-text" style={{ fontSize: 15, lineHeight: "22px", color: "#1f1f1f" }}>
         The password of your Dunly account was changed on {changedAt}. {others}
       </Text>
-      <Text style={{ fontSize: 15, lineHeight: "22px" }}>
+      <Text className="dunly-text" style={{ fontSize: 15, lineHeight: "22px", color: "#1f1f1f" }}>
         If this was you, there is nothing to do. If it was not, sign in with a link sent to this address and set a new
         password in Settings: that signs out every other device.
       </Text>

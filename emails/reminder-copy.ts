@@ -331,8 +331,30 @@ export interface ResolvedCopy {
   paidQuestion: string;
 }
 
-/** All the wording of one reminder, filled in. Throws on an unknown template id. */
-export function resolveCopy(template: TemplateId, tone: number, values: CopyValues): ResolvedCopy {
+/**
+ * The sentences that announce more reminders ("Further reminders will follow…", "Reminders will
+ * continue…", "Reminders will be sent regularly…"): a one-time reminder leaves them out, since
+ * none follows.
+ */
+export const REPEAT_NOTICE =
+  /(?:Further reminders will follow|Reminders will continue|Reminders will be sent regularly)[^.]*\.\s*/g;
+
+/** A paragraph without its repeat notice; null when nothing else was in it. */
+function withoutRepeatNotice(paragraph: string): string | null {
+  const rest = paragraph.replace(REPEAT_NOTICE, "").trim();
+  return rest === "" ? null : rest;
+}
+
+/**
+ * All the wording of one reminder, filled in. `repeats: false` (a one-time reminder) drops the
+ * sentences that announce further reminders. Throws on an unknown template id.
+ */
+export function resolveCopy(
+  template: TemplateId,
+  tone: number,
+  values: CopyValues,
+  { repeats = true }: { repeats?: boolean } = {},
+): ResolvedCopy {
   const byTone = REMINDER_COPY[template];
   if (!byTone) throw new Error(`Unknown reminder template ${template}`);
   // Unknown tones (e.g. a bad stored strategy) read as Polite, like strategyLabel does.
@@ -342,7 +364,13 @@ export function resolveCopy(template: TemplateId, tone: number, values: CopyValu
     subject: oneLine(fillLine(copy.subject, values, oneLine)),
     greeting: fillLine(TONE_FRAME[t].greeting, values),
     heading: fillLine(copy.heading, values),
-    paragraphs: copy.paragraphs.map((p) => fillLine(p, values)),
+    paragraphs: copy.paragraphs
+      .map((p) => fillLine(p, values))
+      .flatMap((p) => {
+        if (repeats) return [p];
+        const rest = withoutRepeatNotice(p);
+        return rest === null ? [] : [rest];
+      }),
     signOff: TONE_FRAME[t].signOff,
     footer: fillLine(FOOTER_COPY, values),
     paidQuestion: fillLine(PAY_COPY.paidQuestion, values),

@@ -12,14 +12,15 @@ export const REMINDER_SAMPLE = {
   senderEmail: "jane@example.com",
   amountCents: 125000,
   currency: "USD",
-  invoiceNumber: "INV-2026-001",
+  // No invoice number: the sample shows what every reminder has; a debtor's own number appears in
+  // the preview once that debtor is chosen.
+  invoiceNumber: null,
   dueDate: "2026-12-31",
-  invoiceLink: "https://example.com/invoice/INV-2026-001",
   senderCompany: null,
   locale: "en",
   // What the footer's opt-out line looks like; a real reminder links to its signed /u/ page.
   unsubscribeUrl: "https://example.com/u/sample-opt-out-link",
   // The sender's payment page and the debtor's signed "I've paid" page, as samples.
-  payUrl: "https://example.com/pay/INV-2026-001",
+  payUrl: "https://example.com/pay",
   paidUrl: "https://example.com/p/sample-paid-link",
 };

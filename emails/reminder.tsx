@@ -26,8 +26,11 @@ export interface ReminderEmailProps {
   /** "YYYY-MM-DD". */
   dueDate?: string | null;
   invoiceNumber?: string | null;
-  /** When present (and http/https), a "View invoice" button. */
-  invoiceLink?: string | null;
+  /**
+   * Whether more reminders follow while it stays unpaid (a daily or weekly schedule). False for a
+   * one-time ('now') reminder: the copy then says nothing of further reminders. Default true.
+   */
+  repeats?: boolean;
   /** "en" only for now. */
   locale?: string;
   /**
@@ -52,7 +55,6 @@ export interface ReminderContent extends ResolvedCopy {
   amount: string;
   dueDate: string | null;
   invoiceNumber: string | null;
-  invoiceLink: string | null;
   senderName: string;
   senderEmail: string | null;
   companyName: string | null;
@@ -111,20 +113,18 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
   const senderEmail = blankToNull(props.senderEmail);
   // A re-sent reminder may carry an empty sender name; the address still says who it is.
   const senderName = blankToNull(safeDisplayName(props.senderName)) ?? senderEmail ?? "";
-  const copy = resolveCopy(props.template, props.tone, {
-    receiverName: oneLine(props.receiverName),
-    senderName,
-    amount,
-    dueDate,
-    invoiceNumber,
-  });
+  const copy = resolveCopy(
+    props.template,
+    props.tone,
+    { receiverName: oneLine(props.receiverName), senderName, amount, dueDate, invoiceNumber },
+    { repeats: props.repeats ?? true },
+  );
   const company = props.senderCompany ?? null;
   return {
     ...copy,
     amount,
     dueDate,
     invoiceNumber,
-    invoiceLink: safeHttpUrl(props.invoiceLink),
     senderName,
     senderEmail,
     companyName: blankToNull(safeDisplayName(company?.name ?? "")),
@@ -149,7 +149,12 @@ export default function ReminderEmail(props: ReminderEmailProps) {
         <>
           <br />
           {OPT_OUT_COPY.question}{" "}
-          <Link href={c.unsubscribeUrl} data-opt-out="" style={{ color: "#555555", textDecoration: "underline" }}>
+          <Link
+            href={c.unsubscribeUrl}
+            data-opt-out=""
+            className="dunly-muted"
+            style={{ color: "#555555", textDecoration: "underline" }}
+          >
             {OPT_OUT_COPY.link}
           </Link>
           .
@@ -159,19 +164,38 @@ export default function ReminderEmail(props: ReminderEmailProps) {
   );
   // Every value below is React text, so names and numbers from users are HTML-escaped.
   return (
-    <EmailLayout preview={c.paragraphs[0] ?? c.heading} footer={footer}>
-      <Text style={text}>{c.greeting}</Text>
-      <Heading as="h1" style={{ fontSize: 22, lineHeight: "28px", margin: "0 0 16px", color: "#1f1f1f" }}>
+    <EmailLayout title={c.subject} preview={c.paragraphs[0] ?? c.heading} footer={footer}>
+      <Text className="dunly-text" style={text}>
+        {c.greeting}
+      </Text>
+      <Heading
+        as="h1"
+        className="dunly-text"
+        style={{ fontSize: 22, lineHeight: "28px", margin: "0 0 16px", color: "#1f1f1f" }}
+      >
         {c.heading}
       </Heading>
-      <Text style={text}>{c.paragraphs[0]}</Text>
+      <Text className="dunly-text" style={text}>
+        {c.paragraphs[0]}
+      </Text>
 
-      <Section style={{ backgroundColor: "#f6f5fb", borderRadius: 6, padding: "14px 18px", margin: "4px 0 18px" }}>
-        <Text style={detail}>
+      <Section
+        className="dunly-detail"
+        style={{ backgroundColor: "#f6f5fb", borderRadius: 6, padding: "14px 18px", margin: "4px 0 18px" }}
+      >
+        <Text className="dunly-text" style={detail}>
           Amount due: <strong>{c.amount}</strong>
         </Text>
-        {c.dueDate && <Text style={detail}>Due date: {c.dueDate}</Text>}
-        {c.invoiceNumber && <Text style={detail}>Invoice: {c.invoiceNumber}</Text>}
+        {c.dueDate && (
+          <Text className="dunly-text" style={detail}>
+            Due date: {c.dueDate}
+          </Text>
+        )}
+        {c.invoiceNumber && (
+          <Text className="dunly-text" style={detail}>
+            Invoice: {c.invoiceNumber}
+          </Text>
+        )}
       </Section>
 
       {c.payUrl && (
@@ -182,18 +206,13 @@ export default function ReminderEmail(props: ReminderEmailProps) {
         </Section>
       )}
 
-      {c.invoiceLink && (
-        <Section style={{ margin: "0 0 18px" }}>
-          <EmailButton href={c.invoiceLink}>View invoice</EmailButton>
-        </Section>
-      )}
-
       {c.paidUrl && (
-        <Text style={text}>
+        <Text className="dunly-text" style={text}>
           {c.paidQuestion}{" "}
           <Link
             href={c.paidUrl}
             data-paid=""
+            className="dunly-link"
             style={{ color: "#6d28d9", fontWeight: 600, textDecoration: "underline" }}
           >
             {PAY_COPY.paidLink}
@@ -203,24 +222,37 @@ export default function ReminderEmail(props: ReminderEmailProps) {
 
       {c.paragraphs.slice(1).map((paragraph, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup, rendered once and never reordered.
-        <Text key={i} style={text}>
+        <Text key={i} className="dunly-text" style={text}>
           {paragraph}
         </Text>
       ))}
 
       <Section style={{ marginTop: 8 }}>
-        <Text style={signature}>{c.signOff}</Text>
-        {c.senderName && <Text style={{ ...signature, fontWeight: 600 }}>{c.senderName}</Text>}
-        {c.companyName && c.companyName !== c.senderName && <Text style={signature}>{c.companyName}</Text>}
+        <Text className="dunly-text" style={signature}>
+          {c.signOff}
+        </Text>
+        {c.senderName && (
+          <Text className="dunly-text" style={{ ...signature, fontWeight: 600 }}>
+            {c.senderName}
+          </Text>
+        )}
+        {c.companyName && c.companyName !== c.senderName && (
+          <Text className="dunly-text" style={signature}>
+            {c.companyName}
+          </Text>
+        )}
         {c.companyAddressLines.map((line, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup; address lines may repeat.
-          <Text key={i} style={{ ...signature, color: "#555555" }}>
+          <Text key={i} className="dunly-muted" style={{ ...signature, color: "#555555" }}>
             {line}
           </Text>
         ))}
         {c.senderEmail && (
-          <Text style={{ ...signature, color: "#555555", marginTop: 8 }}>
-            Contact: <Link href={`mailto:${c.senderEmail}`}>{c.senderEmail}</Link>
+          <Text className="dunly-muted" style={{ ...signature, color: "#555555", marginTop: 8 }}>
+            Contact:{" "}
+            <Link href={`mailto:${c.senderEmail}`} className="dunly-link" style={{ color: "#6d28d9" }}>
+              {c.senderEmail}
+            </Link>
           </Text>
         )}
       </Section>

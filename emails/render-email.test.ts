@@ -61,6 +61,16 @@ describe("renderEmail", () => {
     },
   );
 
+  it.each([
+    ["sign-in", others[0]?.[1], "Your Dunly sign-in link"],
+    ["password-changed", others[1]?.[1], "Your Dunly password was changed"],
+  ])("the %s e-mail has its subject as title and reads in dark mode", async (_name, element, subject) => {
+    const html = await renderEmail(element as ReactElement);
+    expect(html).toContain(`<title>${subject}</title>`);
+    expect(html).toContain('<meta name="color-scheme" content="light dark"');
+    expect(html).toContain("prefers-color-scheme: dark");
+  });
+
   it("rejects when a component throws", async () => {
     await expect(renderEmail(createElement(Html, null, createElement(Broken)))).rejects.toThrow("broken template");
   });

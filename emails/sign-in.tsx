@@ -12,18 +12,22 @@ export const signInSubject = "Your Dunly sign-in link";
 export default function SignInEmail({ url, expiresInMinutes }: SignInEmailProps) {
   return (
     <EmailLayout
+      title={signInSubject}
       preview="Sign in to Dunly with this link"
       footer="If you did not ask to sign in to Dunly, you can ignore this e-mail; nobody can sign in without the link."
     >
-      <Heading as="h1" style={{ fontSize: 22, margin: "0 0 16px" }}>
+      <Heading as="h1" className="dunly-text" style={{ fontSize: 22, margin: "0 0 16px", color: "#1f1f1f" }}>
         Sign in to Dunly
       </Heading>
-      <Text style={{ fontSize: 15, lineHeight: "22px" }}>
+      <Text className="dunly-text" style={{ fontSize: 15, lineHeight: "22px", color: "#1f1f1f" }}>
         Press the button to sign in. The link works once and expires in {expiresInMinutes} minutes.
       </Text>
       <EmailButton href={url}>Sign in to Dunly</EmailButton>
-      <Text style={{ fontSize: 13, lineHeight: "20px", color: "#555555", marginTop: 24 }}>
-        Or paste this link into your browser: <Link href={url}>{url}</Link>
+      <Text className="dunly-muted" style={{ fontSize: 13, lineHeight: "20px", color: "#555555", marginTop: 24 }}>
+        Or paste this link into your browser:{" "}
+        <Link href={url} className="dunly-link" style={{ color: "#6d28d9" }}>
+          {url}
+        </Link>
       </Text>
     </EmailLayout>
   );

@@ -253,6 +253,8 @@ async function reminderFor(
     dueDate: s.dueDate,
     invoiceNumber: debtor.invoiceNumber?.trim() || null,
     locale: "en",
+    // A one-time ('now') schedule sends this reminder only: its copy announces no further ones.
+    repeats: s.frequency !== "now",
     unsubscribeUrl,
     // The organization's page when sent as one that has its own, else the user's (issue 11).
     payUrl: (org ? org.paymentUrl : null) ?? user.paymentUrl ?? null,

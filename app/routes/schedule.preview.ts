@@ -20,9 +20,17 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   if (!choice) return new Response("Unknown template", { status: 404 });
   const { env } = getApp(context);
   const values = await debtorReminderValues(getDb(env.DB), user.id, choice);
+  // What would be sent: the chosen debtor's values, or the sample's; the chosen due date and
+  // whether more reminders follow (the frequency) either way.
   const props: ReminderEmailProps = values
-    ? { ...REMINDER_SAMPLE, invoiceLink: null, ...values.props }
-    : { ...REMINDER_SAMPLE, template: choice.template, tone: choice.tone };
+    ? { ...REMINDER_SAMPLE, ...values.props }
+    : {
+        ...REMINDER_SAMPLE,
+        template: choice.template,
+        tone: choice.tone,
+        dueDate: choice.dueDate ?? REMINDER_SAMPLE.dueDate,
+        repeats: choice.repeats,
+      };
   const { html } = await env.MAILER.renderReminderPreview(props);
   return new Response(html, {
     headers: {

@@ -28,6 +28,8 @@ export interface PreviewChoice {
   debtorId: number | null;
   organizationId: number | null;
   dueDate: string | null;
+  /** Whether more reminders follow (any frequency but 'now'): a one-time reminder announces none. */
+  repeats: boolean;
 }
 
 const optionalId = v.optional(
@@ -45,6 +47,7 @@ const PreviewChoiceSchema = v.object({
   debtor_id: optionalId,
   organization_id: optionalId,
   due_date: v.optional(v.string()),
+  frequency: v.optional(v.string()),
 });
 
 /** The preview's or test send's choice from its fields, or null for an unknown template. */
@@ -59,9 +62,10 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     debtor_id: field("debtor_id"),
     organization_id: field("organization_id"),
     due_date: field("due_date"),
+    frequency: field("frequency"),
   });
   if (!parsed.success) return null;
-  const { template, tone, debtor_id, organization_id, due_date } = parsed.output;
+  const { template, tone, debtor_id, organization_id, due_date, frequency } = parsed.output;
   const date = due_date?.trim() ?? "";
   return {
     template: template as TemplateId,
@@ -69,6 +73,7 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     debtorId: debtor_id || null,
     organizationId: organization_id || null,
     dueDate: isCalendarDate(date) ? date : null,
+    repeats: frequency !== "now",
   };
 }
 
@@ -102,6 +107,7 @@ export async function debtorReminderValues(db: Db, ownerId: string, choice: Prev
       invoiceNumber: debtor.invoiceNumber?.trim() || null,
       locale: "en",
       payUrl: (org ? org.paymentUrl : null) ?? user.paymentUrl ?? null,
+      repeats: choice.repeats,
     },
   };
 }

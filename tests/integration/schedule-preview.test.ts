@@ -33,6 +33,29 @@ describe("/schedule/preview", () => {
     expect(single).not.toEqual(html);
   });
 
+  it("shows what would be sent: no invoice the reminder lacks, no further reminders for a one-time one", async () => {
+    const REPEAT = /Further reminders will follow|Reminders will continue|Reminders will be sent regularly/;
+    const weekly = await pageText(
+      await get("/schedule/preview?template=initial&tone=3&frequency=weekly", { cookie: a.cookie }),
+    );
+    expect(weekly).toMatch(REPEAT);
+    const once = await pageText(
+      await get("/schedule/preview?template=initial&tone=3&frequency=now", { cookie: a.cookie }),
+    );
+    expect(once).not.toMatch(REPEAT);
+    expect(once).toContain("$1,250.00");
+    for (const html of [weekly, once]) {
+      expect(html).not.toContain("View invoice");
+      expect(html).not.toContain("INV-");
+      expect(html).toContain("<title>");
+    }
+    // The chosen due date is the one shown.
+    const dated = await pageText(
+      await get("/schedule/preview?template=initial&tone=1&frequency=daily&due_date=2027-03-05", { cookie: a.cookie }),
+    );
+    expect(dated).toContain("March 5, 2027");
+  });
+
   it("an unknown template answers 404; a visitor is redirected", async () => {
     for (const q of ["?template=nope&tone=1", "?tone=2", "?template=&tone=3"]) {
       expect((await get(`/schedule/preview${q}`, { cookie: a.cookie })).status, q).toBe(404);

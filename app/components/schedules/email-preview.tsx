@@ -53,7 +53,8 @@ export function EmailPreview({
     const controller = new AbortController();
     setHtml(null);
     setFailed(false);
-    const query = new URLSearchParams({ template: selectedId, tone: String(tone) });
+    // The frequency decides whether the e-mail announces further reminders ('now' sends one).
+    const query = new URLSearchParams({ template: selectedId, tone: String(tone), frequency });
     if (debtorId) query.set("debtor_id", debtorId);
     if (organizationId) query.set("organization_id", organizationId);
     if (dueDate) query.set("due_date", dueDate);
@@ -67,7 +68,7 @@ export function EmailPreview({
         }
       });
     return () => controller.abort();
-  }, [selectedId, tone, debtorId, organizationId, dueDate]);
+  }, [selectedId, tone, frequency, debtorId, organizationId, dueDate]);
 
   if (!preset || !selected) {
     return (
@@ -134,7 +135,7 @@ export function EmailPreview({
           ? "Shown with the chosen debtor's details."
           : "Shown with sample details: choose a debtor to see theirs."}
       </p>
-      <TestSendForm template={selected.id} tone={tone} values={values} />
+      <TestSendForm template={selected.id} tone={tone} frequency={frequency} values={values} />
     </section>
   );
 }
@@ -143,7 +144,17 @@ export function EmailPreview({
  * "Send me a test": the previewed template and tone with the chosen debtor's details, to the user's
  * own address. It counts toward the daily quota; the answer is a toast.
  */
-function TestSendForm({ template, tone, values }: { template: string; tone: number; values: PreviewValues }) {
+function TestSendForm({
+  template,
+  tone,
+  frequency,
+  values,
+}: {
+  template: string;
+  tone: number;
+  frequency: string;
+  values: PreviewValues;
+}) {
   const fetcher = useFetcher<typeof scheduleAction>();
   const busy = fetcher.state !== "idle";
   useFormResult(fetcher, ["schedule-test-send"], (data) => {
@@ -154,6 +165,7 @@ function TestSendForm({ template, tone, values }: { template: string; tone: numb
       <input type="hidden" name="intent" value="schedule-test-send" />
       <input type="hidden" name="template" value={template} />
       <input type="hidden" name="tone" value={tone} />
+      <input type="hidden" name="frequency" value={frequency} />
       <input type="hidden" name="debtor_id" value={values.debtorId} />
       <input type="hidden" name="organization_id" value={values.organizationId} />
       <input type="hidden" name="due_date" value={values.dueDate} />
