@@ -97,6 +97,13 @@ async function main() {
         .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
         .map((a) => a.id);
       rows.push({ ...page, scores, failing });
+      if (process.env.LIGHTHOUSE_DEBUG) {
+        for (const id of failing) {
+          const items = lhr.audits[id]?.details?.items ?? [];
+          for (const item of items.slice(0, 3))
+            console.log(`  ${id}: ${item.node?.snippet ?? JSON.stringify(item).slice(0, 200)}`);
+        }
+      }
       console.log(
         `${page.path.padEnd(14)} ${Object.entries(scores)
           .map(([c, s]) => `${c} ${s}`)

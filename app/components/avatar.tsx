@@ -14,13 +14,12 @@ export function Avatar({ user, className = "h-9 w-9" }: { user: HeaderUser; clas
   return user.imageUrl ? (
     <img src={user.imageUrl} alt="" className={`${className} rounded-full object-cover`} />
   ) : (
-    // Decorative (aria-hidden): the button it sits in is named "Open account menu", and initials
-    // read aloud ("U") would not match that name.
+    // Decorative: the initials are drawn by CSS from data-initials (app.css), not text, so the
+    // button they sit in has no visible text other than its name ("Open account menu").
     <span
       aria-hidden
-      className={`${className} inline-flex items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground`}
-    >
-      {initials(user.fullName || user.email)}
-    </span>
+      data-initials={initials(user.fullName || user.email)}
+      className={`${className} avatar-initials inline-flex items-center justify-center rounded-full bg-primary text-sm font-bold text-primary-foreground`}
+    />
   );
 }
