@@ -29,14 +29,16 @@ async function audit(page: Page, where: string, findings: Finding[], include?: s
   }
 }
 
-/** Every page has its own title, a description and the favicon (issue 13: truthful screens). */
+/** Every page has its own title, a description (unless not indexed) and the favicon (issue 13). */
 async function checkHead(page: Page, where: string, findings: Finding[]) {
   const head = await page.evaluate(() => ({
     title: document.title,
     description: document.querySelector('meta[name="description"]')?.getAttribute("content") ?? "",
     icon: document.querySelector('link[rel="icon"]')?.getAttribute("href") ?? "",
+    noindex: /noindex/.test(document.querySelector('meta[name="robots"]')?.getAttribute("content") ?? ""),
   }));
-  if (!/^(\S.* · )?Dunly( · .+)?$/.test(head.title) || !head.description || !head.icon) {
+  // A page kept out of search results (a debtor's token page) needs no description.
+  if (!/^(\S.* · )?Dunly( · .+)?$/.test(head.title) || (!head.description && !head.noindex) || !head.icon) {
     findings.push({ where, rule: "document-head", impact: "serious", targets: [JSON.stringify(head)], help: "" });
   }
 }
@@ -59,7 +61,15 @@ for (const theme of THEMES) {
   test(`signed out, ${theme}: the public pages and the visitor menu @phone`, async ({ page, context }) => {
     await useTheme(context, theme);
     const findings: Finding[] = [];
-    for (const path of ["/", "/welcome", "/sign-in/password", "/auth/verify?token=not-a-token", "/no-such-page"]) {
+    for (const path of [
+      "/",
+      "/welcome",
+      "/sign-in/password",
+      "/auth/verify?token=not-a-token",
+      "/u/not-a-token",
+      "/p/not-a-token",
+      "/no-such-page",
+    ]) {
       await page.goto(path);
       await settle(page);
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
