@@ -8,9 +8,7 @@ export const BASE_URL = `http://localhost:${PORT}`;
 export default defineConfig({
   testDir: "./tests/e2e",
   fullyParallel: false,
-  // Two workers on the 2-core CI machine: much of a journey is waiting (alarms, the mailbox), and
-  // every test signs in as its own new user, so they share nothing (9.4 → 7.2 min, 2026-11-22).
-  workers: 2,
+  workers: 1,
   retries: 0,
   timeout: 30_000,
   reporter: [["list"]],
