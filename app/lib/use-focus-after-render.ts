@@ -17,8 +17,9 @@ export function useFocusAfterRender() {
 
 /**
  * Escape in an inline form cancels it (unless a popup inside it took the key first). The field
- * loses the focus before the form goes: a field that is removed while focused fires its blur late,
- * and conform's validate-on-blur would then post the detached form as a document submission.
+ * loses the focus before the form goes: a field removed while focused fires its blur late, and a
+ * form that asks conform for validate-on-blur (useValibotForm's default is on submit) would then
+ * post the detached form as a document submission.
  */
 export function cancelOnEscape(cancel: () => void) {
   return (event: React.KeyboardEvent) => {
