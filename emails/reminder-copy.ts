@@ -8,6 +8,8 @@ import { type Tone, toTone } from "../app/domain/strategies";
  * Rules for anyone editing this file (reminder.test.ts enforces the checkable ones):
  * - Firm is fine; threats, invented fees or interest, false statements and insults are not.
  *   The firmest tone only demands payment and says further reminders will follow.
+ * - A sentence that announces further reminders must match REPEAT_NOTICE, so a one-time reminder
+ *   (repeats: false) leaves it out.
  * - Plain text with `{placeholder}`s only; the component renders it as escaped React text.
  * - The escalating sequence must read as escalating: initial → follow up → second → final.
  * - Write "due on {dueDate}" as a phrase that works whether that date is past or future.
@@ -229,7 +231,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
     },
   },
 
-  // Sent again and again at the chosen frequency, so it can say reminders will repeat.
+  // Sent again and again at a daily or weekly frequency, so it says reminders will repeat; sent once
+  // ('now'), resolveCopy leaves those sentences out.
   single: {
     1: {
       subject: ["Reminder: invoice {invoiceNumber} for {amount}", "Reminder: open balance of {amount}"],
@@ -285,7 +288,8 @@ export const OPT_OUT_COPY = { question: "Don't want these reminders?", link: "St
 /**
  * Paying from the reminder (issue 11): the 'Pay now' button to the sender's payment page (only when
  * they set one), and the line with the "I've paid" link (every reminder), which tells the sender
- * and pauses the reminders. The same words in every tone.
+ * and pauses the reminders. A one-time reminder's line (`paidQuestionOnce`) speaks of no reminders to
+ * pause: none follows. The same words in every tone.
  */
 export const PAY_COPY = {
   button: "Pay now",
@@ -293,6 +297,7 @@ export const PAY_COPY = {
     "Already paid? Let {senderName} know and the reminders pause:",
     "Already paid? Let the sender know and the reminders pause:",
   ] as Line,
+  paidQuestionOnce: ["Already paid? Let {senderName} know:", "Already paid? Let the sender know:"] as Line,
   paidLink: "I've paid",
 } as const;
 
@@ -347,7 +352,8 @@ function withoutRepeatNotice(paragraph: string): string | null {
 
 /**
  * All the wording of one reminder, filled in. `repeats: false` (a one-time reminder) drops the
- * sentences that announce further reminders. Throws on an unknown template id.
+ * sentences that announce further reminders and says nothing of reminders pausing. Throws on an
+ * unknown template id.
  */
 export function resolveCopy(
   template: TemplateId,
@@ -373,6 +379,6 @@ export function resolveCopy(
       }),
     signOff: TONE_FRAME[t].signOff,
     footer: fillLine(FOOTER_COPY, values),
-    paidQuestion: fillLine(PAY_COPY.paidQuestion, values),
+    paidQuestion: fillLine(repeats ? PAY_COPY.paidQuestion : PAY_COPY.paidQuestionOnce, values),
   };
 }

@@ -1,9 +1,12 @@
 /**
  * Sample values for the template preview, spread in with a template and a tone: the react-email
  * preview server's (`ReminderEmail.PreviewProps`, which checks them against ReminderEmailProps) and
- * the in-app preview's (app/routes/schedule.preview.ts). Plain data in a module of its own, importing
- * nothing: the app Worker takes it without the templates or react-email (the mail Worker renders the
- * preview, docs/architecture.md §5).
+ * the unit tests'. The in-app preview (app/routes/schedule.preview.ts, test-send-action.server.ts
+ * `reminderProps`) takes only the sample debtor (name, amount, currency) and the sample opt-out and
+ * "I've paid" links from here: the sender, their 'Pay now' page, the due date and whether reminders
+ * repeat are the user's real ones. Plain data in a module of its own, importing nothing: the app
+ * Worker takes it without the templates or react-email (the mail Worker renders the preview,
+ * docs/architecture.md §5). Every value is recognisably a sample (example.com addresses and links).
  */
 export const REMINDER_SAMPLE = {
   receiverName: "John Doe",
@@ -12,8 +15,8 @@ export const REMINDER_SAMPLE = {
   senderEmail: "jane@example.com",
   amountCents: 125000,
   currency: "USD",
-  // No invoice number: the sample shows what every reminder has; a debtor's own number appears in
-  // the preview once that debtor is chosen.
+  // No invoice number and no invoice link: the sample shows what every reminder has; a debtor's own
+  // invoice number (the only invoice detail a reminder carries) appears once that debtor is chosen.
   invoiceNumber: null,
   dueDate: "2026-12-31",
   senderCompany: null,

@@ -25,6 +25,22 @@ const base = (template: TemplateId, tone: Tone, over: Partial<ReminderEmailProps
 
 const combos = TEMPLATE_IDS.flatMap((template) => TONES.map((tone) => [template, tone] as const));
 
+/** The sentences that announce further reminders (issue 13): never in a one-time reminder. */
+const REPEAT = /Further reminders will follow|Reminders will continue|Reminders will be sent regularly/;
+/** Anything else that speaks of reminders to come: a new sentence must be caught too. */
+const ANY_MORE = /further reminders|more reminders|reminders (will|are going to|continue)|regularly|reminders pause/i;
+
+/** The <title> of an e-mail's HTML, its entities decoded. */
+function titleOf(html: string): string | undefined {
+  const title = html.match(/<title>([^<]*)<\/title>/)?.[1];
+  return title
+    ?.replaceAll("&#x27;", "'")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&");
+}
+
 /** Every string of copy, each alternative separately. */
 function allCopy(): string[] {
   const lines: Line[] = [
@@ -33,6 +49,7 @@ function allCopy(): string[] {
     OPT_OUT_COPY.link,
     PAY_COPY.button,
     PAY_COPY.paidQuestion,
+    PAY_COPY.paidQuestionOnce,
     PAY_COPY.paidLink,
   ];
   for (const frame of Object.values(TONE_FRAME)) lines.push(frame.greeting, frame.signOff);
@@ -60,47 +77,87 @@ describe("renderReminder", () => {
     }
     expect(html).toContain("Amount due:");
     // No reminder has an invoice link (issue 13: the preview showed one no e-mail had).
-    expect(text).not.toContain("View invoice");
+    for (const out of [html, text]) expect(out).not.toContain("View invoice");
     expect(text).not.toMatch(BANNED);
     // Its document title is its subject; it says it can be read in dark mode.
-    const title = html.match(/<title>([^<]*)<\/title>/)?.[1] ?? "";
-    const decoded = title
-      .replaceAll("&#x27;", "'")
-      .replaceAll("&quot;", '"')
-      .replaceAll("&lt;", "<")
-      .replaceAll("&gt;", ">")
-      .replaceAll("&amp;", "&");
-    expect(decoded).toBe(subject);
+    expect(titleOf(html)).toBe(subject);
     expect(html).toContain('<meta name="color-scheme" content="light dark"');
+    expect(html).toContain('<meta name="supported-color-schemes" content="light dark"');
     expect(html).toContain("prefers-color-scheme: dark");
   });
 
+  it.each(combos)("the sample (%s, tone %i) shows no invoice, and its title is its subject", async (template, tone) => {
+    for (const repeats of [true, false]) {
+      const { subject, html, text } = await renderReminder(base(template, tone, { repeats }));
+      for (const out of [subject, html, text]) {
+        expect(out).not.toContain("View invoice");
+        expect(out).not.toContain("INV-");
+        expect(out).not.toMatch(/invoice/i);
+      }
+      expect(titleOf(html)).toBe(subject);
+      expect(html).toContain('<meta name="color-scheme" content="light dark"');
+    }
+  });
+
+  it("has no invoice link, whatever a caller passes", async () => {
+    const props = { ...base("initial", 1), invoiceLink: "https://example.com/invoice/7" } as ReminderEmailProps;
+    const { html, text } = await renderReminder(props);
+    for (const out of [html, text]) {
+      expect(out).not.toContain("View invoice");
+      expect(out).not.toContain("example.com/invoice");
+    }
+  });
+
   it.each(combos)(
-    "a one-time reminder (%s, tone %i) announces no further reminders; a repeating one may",
+    "a one-time reminder (%s, tone %i) announces no further reminders; a repeating one says what its copy says",
     async (template, tone) => {
       const once = await renderReminder(base(template, tone, { repeats: false }));
-      for (const out of [once.html, once.text]) {
-        expect(out).not.toMatch(
-          /Further reminders will follow|Reminders will continue|Reminders will be sent regularly/,
-        );
+      for (const out of [once.subject, once.html, once.text]) {
+        expect(out).not.toMatch(REPEAT);
+        expect(out).not.toMatch(ANY_MORE);
       }
+      // The "I've paid" line is still there, without reminders to pause.
+      expect(once.text).toContain(`Already paid? Let Jane Smith know: I've paid <${REMINDER_PREVIEW_SAMPLE.paidUrl}>`);
       // Nothing else is lost: the other paragraphs are all there.
       const repeating = await renderReminder(base(template, tone, { repeats: true }));
       const copy = resolveCopy(template, tone, { amount: "$1,250.00" });
       const kept = resolveCopy(template, tone, { amount: "$1,250.00" }, { repeats: false });
       expect(kept.paragraphs.length).toBeGreaterThan(0);
       for (const paragraph of kept.paragraphs) expect(copy.paragraphs.join(" ")).toContain(paragraph);
-      expect(repeating.text.length).toBeGreaterThanOrEqual(once.text.length);
+      expect(repeating.text.length).toBeGreaterThan(once.text.length);
+      expect(repeating.text).toContain("know and the reminders pause: I've paid");
+      // A repeating reminder whose copy announces more says so in the rendered HTML and text.
+      const announcement = copy.paragraphs.join(" ").match(REPEAT)?.[0];
+      if (announcement) {
+        expect(repeating.html).toContain(announcement);
+        expect(repeating.text).toContain(announcement);
+      }
+      // Without `repeats` a reminder repeats (every schedule but 'now' does).
+      expect((await renderReminder(base(template, tone))).text).toBe(repeating.text);
     },
   );
 
-  it("the repeating copy does announce more reminders somewhere (so the one-time test above can fail)", () => {
+  it("the repeating copy does announce more reminders (so the one-time test above can fail)", async () => {
     const announced = combos.filter(([template, tone]) =>
-      /Further reminders will follow|Reminders will continue|Reminders will be sent regularly/.test(
-        resolveCopy(template, tone, { amount: "$1.00" }).paragraphs.join(" "),
-      ),
+      REPEAT.test(resolveCopy(template, tone, { amount: "$1.00" }).paragraphs.join(" ")),
     );
-    expect(announced.length).toBeGreaterThanOrEqual(5);
+    // Every Aggressive template and the Standard single reminder.
+    expect(announced).toEqual(
+      expect.arrayContaining([
+        ["initial", 3],
+        ["follow-up", 3],
+        ["second-follow-up", 3],
+        ["final-notice", 3],
+        ["single", 2],
+        ["single", 3],
+      ]),
+    );
+    const weekly = await renderReminder(base("single", 2, { repeats: true }));
+    for (const out of [weekly.html, weekly.text]) {
+      expect(out).toContain("Reminders will be sent regularly until the balance is paid.");
+    }
+    const once = await renderReminder(base("single", 2, { repeats: false }));
+    for (const out of [once.html, once.text]) expect(out).not.toContain("Reminders will be sent regularly");
   });
 
   it("escapes user-provided values in the HTML", async () => {
@@ -235,6 +292,10 @@ describe("renderReminder", () => {
       expect(text).toContain(`Pay now <${PAY}>`);
       expect(text).toContain(`Already paid? Let Jane Smith know and the reminders pause: I've paid <${PAID}>`);
       expect(text).not.toMatch(BANNED);
+      // A one-time reminder's line speaks of no reminders to pause.
+      const once = await renderReminder(base(template, tone, { payUrl: PAY, paidUrl: PAID, repeats: false }));
+      expect(once.text).toContain(`Pay now <${PAY}>`);
+      expect(once.text).toContain(`Already paid? Let Jane Smith know: I've paid <${PAID}>`);
     }
   });
 

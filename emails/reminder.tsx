@@ -25,6 +25,10 @@ export interface ReminderEmailProps {
   currency: string;
   /** "YYYY-MM-DD". */
   dueDate?: string | null;
+  /**
+   * The debtor's own invoice number (from their record), in the subject and the details; none in
+   * the sample. No reminder links to an invoice: there is no invoice page to link to.
+   */
   invoiceNumber?: string | null;
   /**
    * Whether more reminders follow while it stays unpaid (a daily or weekly schedule). False for a

@@ -7,12 +7,11 @@ import {
   contactWaitMessage,
   nextContactSlot,
 } from "~/domain/contact-rules";
-import { oneLine, safeDisplayName, safeLines } from "~/domain/header-safe";
 import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLimits } from "~/domain/limits";
 import { outstandingCents } from "~/domain/money";
 import { advancePast, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
 import { type PresetId, type TemplateId, templateForStep } from "~/domain/presets";
-import { senderDisplayName } from "~/domain/sender";
+import { frequencyRepeats, reminderReceiver, reminderSender } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { readConfig } from "~/lib/config.server";
@@ -238,26 +237,33 @@ async function reminderFor(
   const config = readConfig(env);
   const unsubscribeUrl = await optOutLink(db, config, debtor);
   const paidUrl = await paidClaimLink(db, config, debtor);
-  // No address, link or invisible character in a name: it becomes the From header's display name.
-  const senderName = safeDisplayName(senderDisplayName(user, org)) || safeDisplayName(user.fullName);
+  return reminderMessage(s, delivery, user, debtor, org, { unsubscribeUrl, paidUrl });
+}
+
+/**
+ * The message of a claimed delivery, given its signed links (pure: the tests render it). No invoice
+ * link exists; the invoice number is the debtor's own, when they have one.
+ */
+export function reminderMessage(
+  s: Pick<Schedule, "dueDate" | "frequency">,
+  delivery: Pick<Delivery, "template" | "tone">,
+  user: Sender,
+  debtor: Debtor,
+  org: SenderOrganization | undefined,
+  links: { unsubscribeUrl: string; paidUrl: string },
+): ReminderMessage {
   return {
     to: debtor.email,
     template: delivery.template as TemplateId,
     tone: toTone(delivery.tone),
-    receiverName: oneLine(debtor.fullName),
-    senderName,
-    senderEmail: user.email,
-    senderCompany: org ? { name: safeDisplayName(org.name), address: safeLines(org.address).join("\n") } : null,
-    amountCents: outstandingCents(debtor),
-    currency: debtor.currency,
+    ...reminderReceiver(debtor),
+    // The organization's name and payment page when sent as one that has its own (issue 11).
+    ...reminderSender(user, org),
     dueDate: s.dueDate,
-    invoiceNumber: debtor.invoiceNumber?.trim() || null,
     locale: "en",
-    // A one-time ('now') schedule sends this reminder only: its copy announces no further ones.
-    repeats: s.frequency !== "now",
-    unsubscribeUrl,
-    // The organization's page when sent as one that has its own, else the user's (issue 11).
-    payUrl: (org ? org.paymentUrl : null) ?? user.paymentUrl ?? null,
-    paidUrl,
+    // Only a daily or weekly schedule sends more: a one-time ('now') reminder announces none.
+    repeats: frequencyRepeats(s.frequency),
+    unsubscribeUrl: links.unsubscribeUrl,
+    paidUrl: links.paidUrl,
   };
 }

@@ -1,4 +1,53 @@
+import { FREQUENCIES, type FrequencyId } from "./frequencies";
+import { oneLine, safeDisplayName, safeLines } from "./header-safe";
+import { outstandingCents } from "./money";
+
 /** Who a reminder is from, as people see it: the organization's name, else the user's name, else their address. */
 export function senderDisplayName(user: { fullName: string; email: string }, org?: { name: string } | null): string {
   return org?.name ?? (user.fullName || user.email);
+}
+
+/**
+ * The sender's side of a reminder, the same for the engine (workers/engine.ts reminderMessage), the
+ * preview and the test send: the organization's name when sent as one, else the user's, with no
+ * address, link or invisible character (it becomes the From header's display name); the
+ * organization's payment page when it has one, else the user's, else none (no 'Pay now').
+ */
+export function reminderSender(
+  user: { fullName: string; email: string; paymentUrl: string | null },
+  org: { name: string; address: string; paymentUrl: string | null } | undefined,
+) {
+  return {
+    senderName: safeDisplayName(senderDisplayName(user, org)) || safeDisplayName(user.fullName),
+    senderEmail: user.email,
+    senderCompany: org ? { name: safeDisplayName(org.name), address: safeLines(org.address).join("\n") } : null,
+    payUrl: (org ? org.paymentUrl : null) ?? user.paymentUrl ?? null,
+  };
+}
+
+/** The debtor's side of a reminder: one-line name, what is still owed, currency, their own invoice number. */
+export function reminderReceiver(debtor: {
+  fullName: string;
+  debtCents: number;
+  paidCents: number;
+  currency: string;
+  invoiceNumber: string | null;
+}) {
+  return {
+    receiverName: oneLine(debtor.fullName),
+    amountCents: outstandingCents(debtor),
+    currency: debtor.currency,
+    invoiceNumber: debtor.invoiceNumber?.trim() || null,
+  };
+}
+
+const REPEATING: ReadonlySet<FrequencyId> = new Set(FREQUENCIES.map((f) => f.id).filter((id) => id !== "now"));
+
+/**
+ * Whether a schedule of this frequency sends more reminders after this one: a daily or weekly one
+ * goes on until it is paid, opted out of or stopped; a one-time ('now') one is then complete
+ * (app/domain/occurrence.ts advancePast). A reminder's copy announces further ones only then.
+ */
+export function frequencyRepeats(frequency: string): boolean {
+  return REPEATING.has(frequency as FrequencyId);
 }

@@ -2,19 +2,20 @@ import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { type Db, getDb } from "~/db/client.server";
 import { isCalendarDate } from "~/domain/calendar-date";
-import { oneLine, safeDisplayName, safeLines } from "~/domain/header-safe";
+import { DEFAULT_FREQUENCY, getFrequency } from "~/domain/frequencies";
 import { nextRoomAt, sendingLimits } from "~/domain/limits";
-import { outstandingCents } from "~/domain/money";
 import { isTemplateId, type TemplateId } from "~/domain/presets";
-import { senderDisplayName } from "~/domain/sender";
+import { frequencyRepeats, reminderReceiver, reminderSender } from "~/domain/sender";
 import { type Tone, toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { reply } from "~/lib/action-result.server";
 import { type AppConfig, linkOrigin } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { countedInstants, markDeliveryFailed, markDeliverySent } from "~/models/delivery.server";
-import { getSenderAndDebtors } from "~/models/schedule.server";
+import { type Debtor, getSenderAndDebtors, type Sender, type SenderOrganization } from "~/models/schedule.server";
 import { claimTestSend } from "~/models/test-send.server";
+import type { ReminderEmailProps } from "../../emails/reminder";
+import { REMINDER_SAMPLE } from "../../emails/reminder-sample";
 import type { ReminderMessage } from "../../workers/mail/index";
 
 export const TEST_SEND_INTENT = "schedule-test-send";
@@ -28,7 +29,10 @@ export interface PreviewChoice {
   debtorId: number | null;
   organizationId: number | null;
   dueDate: string | null;
-  /** Whether more reminders follow (any frequency but 'now'): a one-time reminder announces none. */
+  /**
+   * Whether more reminders follow: a daily or weekly schedule (also when the frequency is missing or
+   * unknown, since the form then saves the default, daily). A one-time ('now') reminder announces none.
+   */
   repeats: boolean;
 }
 
@@ -73,8 +77,50 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     debtorId: debtor_id || null,
     organizationId: organization_id || null,
     dueDate: isCalendarDate(date) ? date : null,
-    repeats: frequency !== "now",
+    // Missing or unknown: the form saves the default frequency, so the preview shows that.
+    repeats: frequencyRepeats(getFrequency(frequency?.trim() ?? "")?.id ?? DEFAULT_FREQUENCY),
   };
+}
+
+/**
+ * What the preview shows and a test send sends for a choice, without the links: with the owner's
+ * debtor, that debtor's name, outstanding amount, currency and invoice number; without one, the
+ * sample debtor's (and no invoice number). The sender is the real one either way, so 'Pay now'
+ * appears only when a real reminder would have it. The due date is the chosen one (none: no due
+ * date, as in the reminder), and the copy repeats as the chosen frequency does.
+ */
+export function reminderProps(
+  choice: PreviewChoice,
+  user: Sender | undefined,
+  org: SenderOrganization | undefined,
+  debtor?: Debtor,
+) {
+  const receiver = debtor
+    ? reminderReceiver(debtor)
+    : {
+        receiverName: REMINDER_SAMPLE.receiverName,
+        amountCents: REMINDER_SAMPLE.amountCents,
+        currency: REMINDER_SAMPLE.currency,
+        invoiceNumber: null,
+      };
+  // No sender row (not expected for a signed-in user): the sample sender, without a payment page.
+  const sender = user
+    ? reminderSender(user, org)
+    : {
+        senderName: REMINDER_SAMPLE.senderName,
+        senderEmail: REMINDER_SAMPLE.senderEmail,
+        senderCompany: null,
+        payUrl: null,
+      };
+  return {
+    template: choice.template,
+    tone: choice.tone,
+    ...receiver,
+    ...sender,
+    dueDate: choice.dueDate,
+    locale: "en",
+    repeats: choice.repeats,
+  } satisfies ReminderEmailProps;
 }
 
 /**
@@ -91,25 +137,32 @@ export async function debtorReminderValues(db: Db, ownerId: string, choice: Prev
     org,
   } = await getSenderAndDebtors(db, ownerId, [choice.debtorId], choice.organizationId);
   if (!user || !debtor) return null;
-  return {
-    debtor,
+  return { debtor, user, props: reminderProps(choice, user, org, debtor) };
+}
+
+/**
+ * The preview's props (app/routes/schedule.preview.ts): the chosen debtor's values when the debtor
+ * is the owner's (another user's is never shown), else the sample debtor's; the owner's own sender
+ * values either way, and sample opt-out and "I've paid" links. One D1 batch.
+ */
+export async function previewReminderProps(
+  db: Db,
+  ownerId: string,
+  choice: PreviewChoice,
+): Promise<{ props: ReminderEmailProps; debtorShown: boolean }> {
+  const {
     user,
-    props: {
-      template: choice.template,
-      tone: choice.tone,
-      receiverName: oneLine(debtor.fullName),
-      senderName: safeDisplayName(senderDisplayName(user, org)) || safeDisplayName(user.fullName),
-      senderEmail: user.email,
-      senderCompany: org ? { name: safeDisplayName(org.name), address: safeLines(org.address).join("\n") } : null,
-      amountCents: outstandingCents(debtor),
-      currency: debtor.currency,
-      dueDate: choice.dueDate,
-      invoiceNumber: debtor.invoiceNumber?.trim() || null,
-      locale: "en",
-      payUrl: (org ? org.paymentUrl : null) ?? user.paymentUrl ?? null,
-      repeats: choice.repeats,
-    },
+    debtors: [debtor],
+    org,
+  } = await getSenderAndDebtors(db, ownerId, choice.debtorId ? [choice.debtorId] : [], choice.organizationId);
+  const shown = user ? debtor : undefined;
+  const props: ReminderEmailProps = {
+    ...reminderProps(choice, user, org, shown),
+    // What the footer's opt-out line and the "I've paid" line look like: every reminder has both.
+    unsubscribeUrl: REMINDER_SAMPLE.unsubscribeUrl,
+    paidUrl: REMINDER_SAMPLE.paidUrl,
   };
+  return { props, debtorShown: shown !== undefined };
 }
 
 /**

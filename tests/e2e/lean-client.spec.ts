@@ -47,7 +47,14 @@ test("settings tabs move with the arrow keys; the date picker takes over what wa
   });
   await page.goto("/schedule");
   await expect(page.getByRole("spinbutton")).toHaveCount(0);
-  await page.getByLabel("Payment Due Date").fill("2031-05-06");
+  const chunk = page.waitForResponse(/date-picker-field/);
+  const native = page.getByLabel("Payment Due Date");
+  await native.fill("2031-05-06");
+  // The chunk arrives while the user is still in the native field: nothing is swapped under them.
+  await chunk;
+  await page.waitForTimeout(300);
+  await expect(native).toBeFocused();
+  await expect(page.getByRole("spinbutton")).toHaveCount(0);
   await page.getByLabel("Frequency").focus();
   await expect(page.getByRole("spinbutton", { name: /year/ })).toHaveText("2031", { timeout: 10_000 });
   const field = page.getByRole("group", { name: "Payment Due Date" }).locator("xpath=..");

@@ -21,7 +21,9 @@ export interface PreviewValues {
  * The e-mail preview beside the new-schedule form (docs/product-spec.md §2): preset name and description, the
  * frequency, the preset's templates as a list to click, and the selected template rendered by the
  * server into a sandboxed frame (no scripts, no same-origin access): with the chosen debtor's real
- * values, else sample ones. "Send me a test" e-mails it to the user's own address (issue 11, item 5).
+ * values, else a sample debtor's; the sender, their 'Pay now' page, the due date and the frequency
+ * (a one-time reminder announces no more) are the real ones either way, so it shows what would be
+ * sent (issue 13). "Send me a test" e-mails it to the user's own address (issue 11, item 5).
  */
 export function EmailPreview({
   presetId,
@@ -133,7 +135,7 @@ export function EmailPreview({
       <p className="text-xs text-muted" data-testid="preview-values">
         {debtorId
           ? "Shown with the chosen debtor's details."
-          : "Shown with sample details: choose a debtor to see theirs."}
+          : "Shown with a sample debtor and amount: choose a debtor to see theirs."}
       </p>
       <TestSendForm template={selected.id} tone={tone} frequency={frequency} values={values} />
     </section>

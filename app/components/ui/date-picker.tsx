@@ -35,21 +35,27 @@ export function DatePicker(props: Props) {
   useEffect(() => {
     if (minToday) setMin(localToday());
     let cancelled = false;
-    const upgrade = () => {
+    // Runs `then` once the native field does not have the focus: now, or when the focus has left
+    // it and settled elsewhere. Not under the user's fingers.
+    const whenNotFocused = (then: () => void) => {
       const element = box.current;
       if (cancelled || !element) return;
-      // Not under the user's fingers: wait until focus leaves the native field.
       if (element.contains(document.activeElement)) {
-        // Checked again once the focus has settled elsewhere.
-        element.addEventListener("focusout", () => setTimeout(upgrade), { once: true });
+        element.addEventListener("focusout", () => setTimeout(() => whenNotFocused(then)), { once: true });
         return;
       }
-      // If it cannot be fetched, the native field stays.
-      field.load().then(
-        () => !cancelled && setUpgraded(true),
-        () => {},
-      );
+      then();
     };
+    const upgrade = () =>
+      whenNotFocused(() =>
+        // If it cannot be fetched, the native field stays. The user may have started typing in it
+        // while the chunk was on its way: the swap waits until they leave the field, so what they
+        // typed (kept in `value`) is handed over whole.
+        field.load().then(
+          () => whenNotFocused(() => setUpgraded(true)),
+          () => {},
+        ),
+      );
     const idle = typeof requestIdleCallback === "function";
     const handle = idle ? requestIdleCallback(upgrade, { timeout: 2000 }) : window.setTimeout(upgrade, 200);
     return () => {
