@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
-import type { Db } from "~/db/client.server";
+import type { Db, Param } from "~/db/client.server";
 import { debtors } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import {
@@ -56,11 +56,11 @@ export interface DebtorListFilter {
   sort?: DebtorSort;
   dir?: SortDirection;
   /** Only this debtor (the dashboard's selected one when it is past the first page). */
-  id?: number | null;
+  id?: Param<number> | null;
 }
 
 /** The owner's debtors that match the filter's search (and id). */
-function debtorWhere(ownerId: string, filter: DebtorListFilter) {
+function debtorWhere(ownerId: Param<string>, filter: DebtorListFilter) {
   const where: (SQL | undefined)[] = [eq(debtors.ownerId, ownerId)];
   if (filter.id) where.push(eq(debtors.id, filter.id));
   if (filter.q) {
@@ -91,7 +91,7 @@ function debtorOrder(sort: DebtorSort = DEFAULT_DEBTOR_SORT, dir: SortDirection 
  * owner's rows for another order); the outer one reads their columns and counts, so the counts are
  * computed for the page's rows only, whatever the sort. Returned unrun, to await or to batch.
  */
-export function listDebtors(db: Db, ownerId: string, filter: DebtorListFilter = {}) {
+export function listDebtors(db: Db, ownerId: Param<string>, filter: DebtorListFilter = {}) {
   const order = debtorOrder(filter.sort, filter.dir);
   const page = db
     .select({ id: debtors.id })

@@ -14,7 +14,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Db } from "~/db/client.server";
+import type { Db, Param } from "~/db/client.server";
 import { debtors, deliveries, deliveryStatusCounts, schedules } from "~/db/schema";
 import { dateTimeFormat } from "~/domain/intl";
 import {
@@ -393,19 +393,17 @@ function startOfLocalMonth(now: number, timeZone: string, monthsBack = 0) {
   return monthStart(localMonthIndex(now, timeZone) - monthsBack, timeZone);
 }
 
+/** Where the chart's window starts: the first instant of the local month `months - 1` before `now`'s. */
+export function monthlySentSince(timeZone: string, now = Date.now(), months = 6) {
+  return startOfLocalMonth(now, timeZone, months - 1);
+}
+
 /**
- * Reminders sent to one of the owner's debtors per local month, the last `months` months up to
- * this one: one query over the indexed range, not yet run (a statement of the dashboard's batch).
- * monthlySeries counts them per month, oldest first: the dashboard chart's series.
+ * Reminders sent to one of the owner's debtors since `since` (monthlySentSince: the last `months`
+ * local months up to this one): one query over the indexed range, not yet run (a statement of the
+ * dashboard's batch). monthlySeries counts them per month, oldest first: the dashboard chart's series.
  */
-export function monthlySentQuery(
-  db: Db,
-  ownerId: string,
-  debtorId: number,
-  timeZone: string,
-  now = Date.now(),
-  months = 6,
-) {
+export function monthlySentQuery(db: Db, ownerId: Param<string>, debtorId: Param<number>, since: Param<number>) {
   return db
     .select({ sentAt: deliveries.sentAt })
     .from(deliveries)
@@ -414,7 +412,7 @@ export function monthlySentQuery(
         eq(deliveries.ownerId, ownerId),
         eq(deliveries.debtorId, debtorId),
         eq(deliveries.status, "sent"),
-        gte(deliveries.createdAt, startOfLocalMonth(now, timeZone, months - 1)),
+        gte(deliveries.createdAt, since),
         NOT_TEST_SEND,
       ),
     );

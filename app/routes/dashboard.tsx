@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { TriangleAlert } from "lucide-react";
 import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect } from "react-router";
@@ -10,13 +11,14 @@ import { useSetQueryParam } from "~/components/lists/use-set-query-param";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { countOf, getDb } from "~/db/client.server";
+import { type Bound, boundQuery, preparedQuery, runBatch, runBound } from "~/db/prepared.server";
 import { parseDebtorId } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { paidClaimsOf, paidClaimsQuery } from "~/lib/paid-claim.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { firstDebtorId, listDebtors } from "~/models/debtor.server";
-import { monthlySentQuery, monthlySeries } from "~/models/delivery.server";
+import { monthlySentQuery, monthlySentSince, monthlySeries } from "~/models/delivery.server";
 import { listOrganizations } from "~/models/organization.server";
 import { countBouncingDebtors } from "~/models/webhook.server";
 import type { Route } from "./+types/dashboard";
@@ -35,6 +37,21 @@ const NotificationsChart = lazy<ComponentType<{ data: ChartPoint[] }>>(async () 
  * (issue 12: 50 rows made the dashboard the slowest page to render, for a card).
  */
 const DASHBOARD_DEBTORS = 10;
+
+/**
+ * The dashboard's queries whose SQL never changes, built once per isolate (app/db/prepared.server.ts):
+ * only the owner, the chosen debtor and the chart's first instant are bound on each request.
+ */
+const DASHBOARD = {
+  firstDebtors: preparedQuery((db) => listDebtors(db, sql.placeholder("ownerId"), { limit: DASHBOARD_DEBTORS + 1 })),
+  organizations: preparedQuery((db) => listOrganizations(db, sql.placeholder("ownerId"))),
+  selected: preparedQuery((db) => listDebtors(db, sql.placeholder("ownerId"), { id: sql.placeholder("id"), limit: 1 })),
+  sent: preparedQuery((db) =>
+    monthlySentQuery(db, sql.placeholder("ownerId"), sql.placeholder("debtorId"), sql.placeholder("since")),
+  ),
+  bouncing: preparedQuery((db) => countBouncingDebtors(db, sql.placeholder("ownerId"))),
+  paidClaims: preparedQuery((db) => paidClaimsQuery(db, sql.placeholder("ownerId"))),
+};
 
 /** The dashboard with `debtor` selected (the other query parameters kept). */
 function selectDebtor(url: URL, id: number) {
@@ -69,41 +86,44 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const schedulesFilter = scheduleFilterFromUrl(url, timeZone, now);
   // With no debtor chosen (the account has none) the selected debtor's statements match nothing.
   const chosen = selectedId ?? -1;
+  const owner = { ownerId: user.id };
   const queries = [
-    listDebtors(db, user.id, { limit: DASHBOARD_DEBTORS + 1 }),
-    listOrganizations(db, user.id),
-    listDebtors(db, user.id, { id: chosen, limit: 1 }),
-    schedulesPage(db, user.id, schedulesFilter.filter, schedulesFilter.page),
-    monthlySentQuery(db, user.id, chosen, timeZone, now),
-    countBouncingDebtors(db, user.id),
+    DASHBOARD.firstDebtors(db, owner),
+    DASHBOARD.organizations(db, owner),
+    DASHBOARD.selected(db, { ...owner, id: chosen }),
+    // Its SQL depends on the URL's filters: built on this request.
+    boundQuery(db, schedulesPage(db, user.id, schedulesFilter.filter, schedulesFilter.page)),
+    DASHBOARD.sent(db, { ...owner, debtorId: chosen, since: monthlySentSince(timeZone, now) }),
+    DASHBOARD.bouncing(db, owner),
     // Debtors who said "I've paid" (issue 11, item 2), for the notice.
-    paidClaimsQuery(db, user.id),
+    DASHBOARD.paidClaims(db, owner),
   ] as const;
   // The statements of a batch run as one, so one failing statement fails them all. Then each is
   // tried on its own: spec §8 wants a failed organizations load only logged and the rest shown,
   // and 'Error fetching debtors' / 'Error fetching schedules' only for what really failed.
-  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims] = await db
-    .batch(queries)
-    .catch((error) => {
-      console.error("[dunly] the dashboard's batch failed; loading its parts one by one", error);
-      const part = <T,>(query: PromiseLike<T>, what: string) =>
-        Promise.resolve(query).then(
-          (rows) => rows,
-          (failure) => {
-            console.error(`[dunly] ${what} failed to load`, failure);
-            return null;
-          },
-        );
-      return Promise.all([
-        part(queries[0], "debtors"),
-        part(queries[1], "organizations"),
-        part(queries[2], "the selected debtor"),
-        part(queries[3], "schedules"),
-        part(queries[4], "the chart"),
-        part(queries[5], "the bouncing count"),
-        part(queries[6], "the paid claims"),
-      ]);
-    });
+  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims] = await runBatch(
+    db,
+    queries,
+  ).catch((error) => {
+    console.error("[dunly] the dashboard's batch failed; loading its parts one by one", error);
+    const part = <T,>(query: Bound<T>, what: string) =>
+      runBound(query).then(
+        (rows) => rows,
+        (failure) => {
+          console.error(`[dunly] ${what} failed to load`, failure);
+          return null;
+        },
+      );
+    return Promise.all([
+      part(queries[0], "debtors"),
+      part(queries[1], "organizations"),
+      part(queries[2], "the selected debtor"),
+      part(queries[3], "schedules"),
+      part(queries[4], "the chart"),
+      part(queries[5], "the bouncing count"),
+      part(queries[6], "the paid claims"),
+    ]);
+  });
   const selected = selectedId === null ? null : (selectedRows?.[0] ?? null);
   // Not one of the user's debtors (another's, or deleted): the first is selected instead.
   const [first] = debtors ?? [];

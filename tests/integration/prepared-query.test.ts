@@ -1,0 +1,87 @@
+import { env } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { countOf, getDb } from "~/db/client.server";
+import { boundQuery, preparedQuery, runBatch, runBound } from "~/db/prepared.server";
+import { createDebtor, listDebtors } from "~/models/debtor.server";
+import { listOrganizations } from "~/models/organization.server";
+import { countBouncingDebtors } from "~/models/webhook.server";
+import type { DebtorInput } from "~/schemas/debtor";
+
+/**
+ * Queries built once per isolate and bound per request (app/db/prepared.server.ts, issue 12): the
+ * same rows as drizzle's own query for each owner, whoever asked first.
+ */
+
+const db = () => getDb(env.DB);
+
+let n = 0;
+async function makeUser() {
+  n += 1;
+  const id = `u${Date.now().toString(36)}${n}${Math.random().toString(36).slice(2, 8)}`;
+  await env.DB.prepare("INSERT INTO users (id, email, full_name) VALUES (?, ?, ?)")
+    .bind(id, `${id}@example.com`, "Prepared User")
+    .run();
+  return id;
+}
+
+const input = (name: string, over: Partial<DebtorInput> = {}): DebtorInput => ({
+  kind: "person",
+  full_name: name,
+  email: `${name.toLowerCase().replace(/\s+/g, ".")}@example.com`,
+  debt: 10,
+  active_strategy: 1,
+  ...over,
+});
+
+describe("preparedQuery", () => {
+  let owner: string;
+  let other: string;
+  beforeEach(async () => {
+    owner = await makeUser();
+    other = await makeUser();
+    await createDebtor(db(), owner, input("Ada Owner"));
+    await createDebtor(db(), owner, input("Bea Owner"));
+    await createDebtor(db(), other, input("Cy Other"));
+  });
+
+  it("builds once per D1 binding and binds each call's values: each owner gets their own rows", async () => {
+    let builds = 0;
+    const debtorsOf = preparedQuery((d) => {
+      builds += 1;
+      return listDebtors(d, sql.placeholder("ownerId"), { limit: 10 });
+    });
+    // A new drizzle client per request over the same binding, as the Worker makes them.
+    const mine = await runBound(debtorsOf(db(), { ownerId: owner }));
+    const theirs = await runBound(debtorsOf(db(), { ownerId: other }));
+    expect(builds).toBe(1);
+    expect(mine.map((d) => d.fullName)).toEqual(["Ada Owner", "Bea Owner"]);
+    expect(theirs.map((d) => d.fullName)).toEqual(["Cy Other"]);
+    // The same rows, columns and types as drizzle's own query.
+    expect(mine).toEqual(await listDebtors(db(), owner, { limit: 10 }));
+  });
+
+  it("a missing value is an error, never a query without its owner", async () => {
+    const debtorsOf = preparedQuery((d) => listDebtors(d, sql.placeholder("ownerId"), { limit: 10 }));
+    expect(() => debtorsOf(db(), {})).toThrow(/ownerId/);
+  });
+
+  it("runs prepared and request-built queries in one batch, in order, each mapped as drizzle maps it", async () => {
+    const selected = preparedQuery((d) =>
+      listDebtors(d, sql.placeholder("ownerId"), { id: sql.placeholder("id"), limit: 1 }),
+    );
+    const bouncing = preparedQuery((d) => countBouncingDebtors(d, sql.placeholder("ownerId")));
+    const [first] = await listDebtors(db(), owner, { limit: 1 });
+    const [one, orgs, count, foreign] = await runBatch(db(), [
+      selected(db(), { ownerId: owner, id: first.id }),
+      boundQuery(db(), listOrganizations(db(), owner)),
+      bouncing(db(), { ownerId: owner }),
+      // Another owner's debtor by id: no row.
+      selected(db(), { ownerId: other, id: first.id }),
+    ] as const);
+    expect(one).toEqual([first]);
+    expect(orgs).toEqual([]);
+    expect(countOf(count)).toBe(0);
+    expect(foreign).toEqual([]);
+  });
+});
