@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { preparedQuery, runBatch } from "~/db/prepared.server";
 import { debtorEvents, debtors, deliveries, payments, schedules, users } from "~/db/schema";
 import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
 import { getPreset } from "~/domain/presets";
@@ -68,18 +69,20 @@ export interface DebtorTimeline {
   upcoming: UpcomingSend[];
 }
 
+/** The placeholders the timeline's queries bind on each request. */
+const P = {
+  ownerId: sql.placeholder("ownerId"),
+  debtorId: sql.placeholder("debtorId"),
+  take: sql.placeholder("take"),
+  since: sql.placeholder("since"),
+};
+
 /**
- * The owner's debtor's timeline, newest first and at most `limit` entries, or undefined when the
- * debtor is not the owner's (another user's id looks exactly like a missing one).
+ * The debtor page's queries, built once per isolate (app/db/prepared.server.ts, issue 12): their SQL
+ * never changes, only the owner, the debtor, the row limit and the contact window's start do.
  */
-export async function getDebtorTimeline(
-  db: Db,
-  ownerId: string,
-  debtorId: number,
-  { limit = TIMELINE_LIMIT, now = Date.now() }: { limit?: number; now?: number } = {},
-): Promise<DebtorTimeline | undefined> {
-  const take = limit + 1;
-  const [debtorRows, mailRows, paymentRows, eventRows, scheduleRows, userRows, counted] = await db.batch([
+const TIMELINE = {
+  debtor: preparedQuery((db) =>
     db
       .select({
         id: debtors.id,
@@ -92,9 +95,11 @@ export async function getDebtorTimeline(
         timeZone: debtors.timeZone,
       })
       .from(debtors)
-      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
+      .where(and(eq(debtors.ownerId, P.ownerId), eq(debtors.id, P.debtorId)))
       .limit(1),
-    // deliveries (debtor_id, created_at)
+  ),
+  // deliveries (debtor_id, created_at)
+  mail: preparedQuery((db) =>
     db
       .select({
         id: deliveries.id,
@@ -107,10 +112,12 @@ export async function getDebtorTimeline(
         deliveredAt: deliveries.deliveredAt,
       })
       .from(deliveries)
-      .where(and(eq(deliveries.debtorId, debtorId), eq(deliveries.ownerId, ownerId)))
+      .where(and(eq(deliveries.debtorId, P.debtorId), eq(deliveries.ownerId, P.ownerId)))
       .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
-      .limit(take),
-    // payments (debtor_id, paid_on); a debtor keeps at most 1,000 of them.
+      .limit(P.take),
+  ),
+  // payments (debtor_id, paid_on); a debtor keeps at most 1,000 of them.
+  payments: preparedQuery((db) =>
     db
       .select({
         id: payments.id,
@@ -120,10 +127,12 @@ export async function getDebtorTimeline(
         note: payments.note,
       })
       .from(payments)
-      .where(and(eq(payments.debtorId, debtorId), eq(payments.ownerId, ownerId)))
+      .where(and(eq(payments.debtorId, P.debtorId), eq(payments.ownerId, P.ownerId)))
       .orderBy(desc(payments.createdAt), desc(payments.id))
-      .limit(take),
-    // debtor_events (debtor_id, created_at)
+      .limit(P.take),
+  ),
+  // debtor_events (debtor_id, created_at)
+  events: preparedQuery((db) =>
     db
       .select({
         id: debtorEvents.id,
@@ -132,10 +141,12 @@ export async function getDebtorTimeline(
         detail: debtorEvents.detail,
       })
       .from(debtorEvents)
-      .where(and(eq(debtorEvents.debtorId, debtorId), eq(debtorEvents.ownerId, ownerId)))
+      .where(and(eq(debtorEvents.debtorId, P.debtorId), eq(debtorEvents.ownerId, P.ownerId)))
       .orderBy(desc(debtorEvents.createdAt), desc(debtorEvents.id))
-      .limit(take),
-    // schedules (debtor_id); the held-back occurrence through deliveries' unique occurrence key.
+      .limit(P.take),
+  ),
+  // schedules (debtor_id); the held-back occurrence through deliveries' unique occurrence key.
+  schedules: preparedQuery((db) =>
     db
       .select({
         id: schedules.id,
@@ -151,10 +162,12 @@ export async function getDebtorTimeline(
       // A unary + keeps the state's condition but not its index: SQLite would otherwise walk the
       // index on schedules (state, next_run_at) for its order, over every account's enabled schedules.
       .where(
-        and(eq(schedules.debtorId, debtorId), eq(schedules.ownerId, ownerId), sql`+${schedules.state} = 'ENABLED'`),
+        and(eq(schedules.debtorId, P.debtorId), eq(schedules.ownerId, P.ownerId), sql`+${schedules.state} = 'ENABLED'`),
       )
       .orderBy(asc(schedules.nextRunAt))
       .limit(100),
+  ),
+  user: preparedQuery((db) =>
     db
       .select({
         quietStartHour: users.quietStartHour,
@@ -162,21 +175,45 @@ export async function getDebtorTimeline(
         contactCap: users.contactCap,
       })
       .from(users)
-      .where(eq(users.id, ownerId))
+      .where(eq(users.id, P.ownerId))
       .limit(1),
-    // The debtor's reminders the contact cap counts now (deliveries (debtor_id, created_at)).
+  ),
+  // The debtor's reminders the contact cap counts now (deliveries (debtor_id, created_at)).
+  counted: preparedQuery((db) =>
     db
       .select({ at: deliveries.createdAt })
       .from(deliveries)
       .where(
         and(
-          eq(deliveries.debtorId, debtorId),
-          eq(deliveries.ownerId, ownerId),
-          gt(deliveries.createdAt, now - CONTACT_DEFAULTS.windowDays * DAY_MS),
+          eq(deliveries.debtorId, P.debtorId),
+          eq(deliveries.ownerId, P.ownerId),
+          gt(deliveries.createdAt, P.since),
           inArray(deliveries.status, [...COUNTED]),
         ),
       ),
-  ]);
+  ),
+};
+
+/**
+ * The owner's debtor's timeline, newest first and at most `limit` entries, or undefined when the
+ * debtor is not the owner's (another user's id looks exactly like a missing one).
+ */
+export async function getDebtorTimeline(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+  { limit = TIMELINE_LIMIT, now = Date.now() }: { limit?: number; now?: number } = {},
+): Promise<DebtorTimeline | undefined> {
+  const values = { ownerId, debtorId, take: limit + 1, since: now - CONTACT_DEFAULTS.windowDays * DAY_MS };
+  const [debtorRows, mailRows, paymentRows, eventRows, scheduleRows, userRows, counted] = await runBatch(db, [
+    TIMELINE.debtor(db, values),
+    TIMELINE.mail(db, values),
+    TIMELINE.payments(db, values),
+    TIMELINE.events(db, values),
+    TIMELINE.schedules(db, values),
+    TIMELINE.user(db, values),
+    TIMELINE.counted(db, values),
+  ] as const);
   const debtor = debtorRows[0];
   if (!debtor) return undefined;
 
