@@ -50,6 +50,29 @@ export function preparedQuery<T>(build: (db: Db) => Preparable<T>) {
   };
 }
 
+/**
+ * Like preparedQuery, for a query that takes one of a few shapes (a list's sort and direction, with
+ * or without one debtor): each shape is built once per isolate, keyed by `key(shape)`. The shapes
+ * must be few and bounded (never a value a user typed); values go in placeholders as before.
+ */
+export function preparedQueryBy<S, T>(key: (shape: S) => string, build: (db: Db, shape: S) => Preparable<T>) {
+  const cache = new WeakMap<object, Map<string, (db: Db, values: Record<string, unknown>) => Bound<T>>>();
+  return (db: Db, shape: S, values: Record<string, unknown>): Bound<T> => {
+    let shapes = cache.get(db.$client);
+    if (!shapes) {
+      shapes = new Map();
+      cache.set(db.$client, shapes);
+    }
+    const k = key(shape);
+    let query = shapes.get(k);
+    if (!query) {
+      query = preparedQuery((d) => build(d, shape));
+      shapes.set(k, query);
+    }
+    return query(db, values);
+  };
+}
+
 /** A query built on this request (its SQL depends on the values), to run in a batch with prepared ones. */
 export function boundQuery<T>(db: Db, query: Preparable<T>): Bound<T> {
   const prepared = query.prepare();

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db, Param } from "~/db/client.server";
+import { type Bound, boundQuery, preparedQuery, preparedQueryBy } from "~/db/prepared.server";
 import { debtors } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import {
@@ -49,8 +50,8 @@ const resumableCount = sql<number>`CASE WHEN "debtors"."paid_cents" >= "debtors"
 
 /** What a debtors list shows: a page, optionally searched, sorted and narrowed to one debtor. */
 export interface DebtorListFilter {
-  limit?: number;
-  offset?: number;
+  limit?: Param<number>;
+  offset?: Param<number>;
   /** Name or e-mail contains this (case-insensitive for ASCII letters); "" for all. */
   q?: string;
   sort?: DebtorSort;
@@ -147,8 +148,41 @@ export function getDebtorOption(db: Db, ownerId: string, id: number) {
 }
 
 /** How many of the owner's debtors match the search (the pager's total): unrun; countOf reads it. */
-export function countDebtors(db: Db, ownerId: string, filter: Pick<DebtorListFilter, "q"> = {}) {
+export function countDebtors(db: Db, ownerId: Param<string>, filter: Pick<DebtorListFilter, "q"> = {}) {
   return db.select({ n: count() }).from(debtors).where(debtorWhere(ownerId, filter));
+}
+
+const OWNER = sql.placeholder("ownerId");
+
+/** /debtors-list's page in each order, unsearched: built once per isolate per sort and direction. */
+const plainDebtorsPage = preparedQueryBy(
+  (shape: { sort?: DebtorSort; dir?: SortDirection }) => `${shape.sort}:${shape.dir}`,
+  (db, shape) =>
+    listDebtors(db, OWNER, { ...shape, limit: sql.placeholder("limit"), offset: sql.placeholder("offset") }),
+);
+const plainDebtorsCount = preparedQuery((db) => countDebtors(db, OWNER));
+
+/**
+ * One page of /debtors-list (listDebtors) and the total (countDebtors), ready to batch: prepared once
+ * per isolate unless searched (a search's SQL is built on the request). `sort` and `dir` must be
+ * the validated ones (debtorListParams): each pair is one prepared shape.
+ */
+export function debtorsListQueries(
+  db: Db,
+  ownerId: string,
+  filter: { q: string; sort: DebtorSort; dir: SortDirection; limit: number },
+): { page(offset: number): Bound<DebtorRow[]>; total: Bound<{ n: number }[]> } {
+  if (filter.q) {
+    return {
+      page: (offset) => boundQuery(db, listDebtors(db, ownerId, { ...filter, offset })),
+      total: boundQuery(db, countDebtors(db, ownerId, { q: filter.q })),
+    };
+  }
+  const shape = { sort: filter.sort, dir: filter.dir };
+  return {
+    page: (offset) => plainDebtorsPage(db, shape, { ownerId, limit: filter.limit, offset }),
+    total: plainDebtorsCount(db, { ownerId }),
+  };
 }
 
 /** At most this many debtors answer one typeahead search. */

@@ -11,7 +11,7 @@ import { useSetQueryParam } from "~/components/lists/use-set-query-param";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { countOf, getDb } from "~/db/client.server";
-import { type Bound, boundQuery, preparedQuery, runBatch, runBound } from "~/db/prepared.server";
+import { type Bound, preparedQuery, runBatch, runBound } from "~/db/prepared.server";
 import { parseDebtorId } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { paidClaimsOf, paidClaimsQuery } from "~/lib/paid-claim.server";
@@ -91,8 +91,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     DASHBOARD.firstDebtors(db, owner),
     DASHBOARD.organizations(db, owner),
     DASHBOARD.selected(db, { ...owner, id: chosen }),
-    // Its SQL depends on the URL's filters: built on this request.
-    boundQuery(db, schedulesPage(db, user.id, schedulesFilter.filter, schedulesFilter.page)),
+    // Prepared per shape, or built on this request when the URL searches or picks a period.
+    schedulesPage(db, user.id, schedulesFilter.filter, schedulesFilter.page),
     DASHBOARD.sent(db, { ...owner, debtorId: chosen, since: monthlySentSince(timeZone, now) }),
     DASHBOARD.bouncing(db, owner),
     // Debtors who said "I've paid" (issue 11, item 2), for the notice.

@@ -3,10 +3,11 @@ import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";
 import { countOf, getDb } from "~/db/client.server";
+import { runBatch, runBound } from "~/db/prepared.server";
 import { DEBTOR_SORTS, DEFAULT_DEBTOR_SORT, debtorListParams, pageCount, pageOffset } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
-import { countDebtors, DEBTOR_PAGE_SIZE, listDebtors } from "~/models/debtor.server";
+import { DEBTOR_PAGE_SIZE, debtorsListQueries } from "~/models/debtor.server";
 import type { Route } from "./+types/debtors-list";
 import { debtorAction } from "./debtor-action.server";
 
@@ -27,15 +28,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const db = getDb(env.DB);
   // Search, order and page from the URL (issue 11, item 6), each clamped to what the list takes.
   const { page: requested, q, sort, dir } = debtorListParams(new URL(request.url).searchParams);
-  const pageOf = (n: number) =>
-    listDebtors(db, user.id, { limit: DEBTOR_PAGE_SIZE, offset: pageOffset(n, DEBTOR_PAGE_SIZE), q, sort, dir });
+  const queries = debtorsListQueries(db, user.id, { q, sort, dir, limit: DEBTOR_PAGE_SIZE });
+  const pageOf = (n: number) => queries.page(pageOffset(n, DEBTOR_PAGE_SIZE));
   // The page and the total in one round trip (a D1 batch).
-  const [requestedRows, counted] = await db.batch([pageOf(requested), countDebtors(db, user.id, { q })]);
+  const [requestedRows, counted] = await runBatch(db, [pageOf(requested), queries.total] as const);
   const total = countOf(counted);
   const pages = pageCount(total, DEBTOR_PAGE_SIZE);
   // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
   const page = Math.min(requested, pages);
-  const debtors = page === requested ? requestedRows : await pageOf(page);
+  const debtors = page === requested ? requestedRows : await runBound(pageOf(page));
   return {
     signedIn: true as const,
     debtors,

@@ -1,4 +1,7 @@
+import { sql } from "drizzle-orm";
 import { countOf, type Db } from "~/db/client.server";
+import { boundQuery, preparedQueryBy, runBatch, runBound } from "~/db/prepared.server";
+import type { ScheduleSort, SortDirection } from "~/domain/list-params";
 import { listParams, pageCount, pageOffset, scheduleSearchParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { countSchedules, listSchedules, SCHEDULE_PAGE_SIZE, type ScheduleListFilter } from "~/models/schedule.server";
@@ -19,13 +22,48 @@ export function scheduleFilterFromUrl(url: URL, timeZone: string, now = Date.now
   return { filter, period, page };
 }
 
-/** Page `page` of the owner's schedules that match `filter`, unrun (the list page's and the dashboard's card). */
+const OWNER = sql.placeholder("ownerId");
+
+/** An unsearched, unfiltered list's shape (sort, direction, one debtor or all): few, bounded. */
+interface PlainShape {
+  byDebtor: boolean;
+  sort?: ScheduleSort;
+  dir?: SortDirection;
+}
+const shapeKey = (shape: PlainShape) => `${shape.byDebtor}:${shape.sort}:${shape.dir}`;
+const filterOf = (shape: PlainShape): ScheduleListFilter => ({
+  debtorId: shape.byDebtor ? sql.placeholder("debtorId") : null,
+  sort: shape.sort,
+  dir: shape.dir,
+});
+const plainPage = preparedQueryBy(shapeKey, (db, shape: PlainShape) =>
+  listSchedules(db, OWNER, { ...filterOf(shape), limit: SCHEDULE_PAGE_SIZE, offset: sql.placeholder("offset") }),
+);
+const plainCount = preparedQueryBy(shapeKey, (db, shape: PlainShape) => countSchedules(db, OWNER, filterOf(shape)));
+
+/** The prepared shape of `filter`, or null when a search or a period makes its SQL the request's own. */
+function plainShape(filter: ScheduleListFilter): PlainShape | null {
+  if (filter.q || filter.createdFrom != null || filter.createdBefore != null || filter.namePrefix) return null;
+  return { byDebtor: Boolean(filter.debtorId), sort: filter.sort, dir: filter.dir };
+}
+
+/**
+ * Page `page` of the owner's schedules that match `filter`, ready to batch (the list page's and the
+ * dashboard's card): prepared once per isolate per sort, direction and debtor-or-all (its SQL is
+ * built on the request when searched or narrowed to a period). `sort` and `dir` must be validated.
+ */
 export function schedulesPage(db: Db, ownerId: string, filter: ScheduleListFilter, page: number) {
-  return listSchedules(db, ownerId, {
-    ...filter,
-    limit: SCHEDULE_PAGE_SIZE,
-    offset: pageOffset(page, SCHEDULE_PAGE_SIZE),
-  });
+  const offset = pageOffset(page, SCHEDULE_PAGE_SIZE);
+  const shape = plainShape(filter);
+  if (!shape) return boundQuery(db, listSchedules(db, ownerId, { ...filter, limit: SCHEDULE_PAGE_SIZE, offset }));
+  return plainPage(db, shape, { ownerId, debtorId: filter.debtorId, offset });
+}
+
+/** How many of the owner's schedules match `filter` (the pager's total), ready to batch; as schedulesPage. */
+function schedulesTotal(db: Db, ownerId: string, filter: ScheduleListFilter) {
+  const shape = plainShape(filter);
+  if (!shape) return boundQuery(db, countSchedules(db, ownerId, filter));
+  return plainCount(db, shape, { ownerId, debtorId: filter.debtorId });
 }
 
 /** One page of the owner's schedules for the URL's filters, with the total; `error` on a load failure. */
@@ -33,15 +71,15 @@ export async function loadSchedulesPage(db: Db, ownerId: string, url: URL, timeZ
   const { filter, period, page: requested } = scheduleFilterFromUrl(url, timeZone);
   try {
     // The page and the total in one round trip (a D1 batch).
-    const [requestedRows, counted] = await db.batch([
+    const [requestedRows, counted] = await runBatch(db, [
       schedulesPage(db, ownerId, filter, requested),
-      countSchedules(db, ownerId, filter),
-    ]);
+      schedulesTotal(db, ownerId, filter),
+    ] as const);
     const total = countOf(counted);
     const pages = pageCount(total, SCHEDULE_PAGE_SIZE);
     // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
     const page = Math.min(requested, pages);
-    const schedules = page === requested ? requestedRows : await schedulesPage(db, ownerId, filter, page);
+    const schedules = page === requested ? requestedRows : await runBound(schedulesPage(db, ownerId, filter, page));
     return { schedules, total, page, pages, period, error: false };
   } catch (error) {
     console.error("[dunly] schedules failed to load", error);

@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { countOf, getDb } from "~/db/client.server";
-import { boundQuery, preparedQuery, runBatch, runBound } from "~/db/prepared.server";
+import { boundQuery, preparedQuery, preparedQueryBy, runBatch, runBound } from "~/db/prepared.server";
+import type { SortDirection } from "~/domain/list-params";
 import { createDebtor, listDebtors } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 import { countBouncingDebtors } from "~/models/webhook.server";
@@ -83,5 +84,22 @@ describe("preparedQuery", () => {
     expect(orgs).toEqual([]);
     expect(countOf(count)).toBe(0);
     expect(foreign).toEqual([]);
+  });
+
+  it("preparedQueryBy builds each shape once and keeps the shapes apart", async () => {
+    const builds: string[] = [];
+    const byName = preparedQueryBy(
+      (dir: SortDirection) => dir,
+      (d, dir) => {
+        builds.push(dir);
+        return listDebtors(d, sql.placeholder("ownerId"), { sort: "name", dir, limit: 10 });
+      },
+    );
+    const names = async (dir: SortDirection) =>
+      (await runBound(byName(db(), dir, { ownerId: owner }))).map((d) => d.fullName);
+    expect(await names("asc")).toEqual(["Ada Owner", "Bea Owner"]);
+    expect(await names("desc")).toEqual(["Bea Owner", "Ada Owner"]);
+    expect(await names("asc")).toEqual(["Ada Owner", "Bea Owner"]);
+    expect(builds).toEqual(["asc", "desc"]);
   });
 });
