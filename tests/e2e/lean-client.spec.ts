@@ -40,18 +40,26 @@ test("settings tabs move with the arrow keys; the date picker takes over what wa
   await expect(page.getByRole("tab", { name: "Organizations" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("tabpanel")).toHaveAccessibleName("Organizations");
 
-  // The react-aria picker loads once the page is idle, never under the user's fingers.
+  // The react-aria picker loads once the page is idle, never under the user's fingers. Its chunk is
+  // held until the user is typing in the native field, then let through: nothing may be swapped
+  // while they are still in it.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   await page.route(/date-picker-field/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await held;
     await route.continue();
   });
+  const requested = page.waitForRequest(/date-picker-field/);
+  const arrived = page.waitForResponse(/date-picker-field/);
   await page.goto("/schedule");
+  await requested;
   await expect(page.getByRole("spinbutton")).toHaveCount(0);
-  const chunk = page.waitForResponse(/date-picker-field/);
   const native = page.getByLabel("Payment Due Date");
   await native.fill("2031-05-06");
-  // The chunk arrives while the user is still in the native field: nothing is swapped under them.
-  await chunk;
+  release();
+  await arrived;
   await page.waitForTimeout(300);
   await expect(native).toBeFocused();
   await expect(page.getByRole("spinbutton")).toHaveCount(0);
