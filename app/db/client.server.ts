@@ -1,13 +1,13 @@
-import type { Placeholder } from "drizzle-orm";
+import type { Placeholder as BindParam } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 
 export type Db = ReturnType<typeof getDb>;
 
 /**
- * A value of a query, or the placeholder that a query prepared once per isolate binds on each
- * request (app/db/prepared.server.ts `preparedQuery`).
+ * A query's value, or a named bind parameter (`bindParam`) that a query prepared once per isolate
+ * is given on each request (app/db/prepared.server.ts `preparedQuery`).
  */
-export type Param<T> = T | Placeholder;
+export type Bindable<T> = T | BindParam;
 
 /**
  * A drizzle client over the D1 binding. Cheap: it holds no connection. Built without the schema:

@@ -1,4 +1,4 @@
-import { fillPlaceholders } from "drizzle-orm";
+import { fillPlaceholders, sql } from "drizzle-orm";
 import type { Db } from "./client.server";
 
 /**
@@ -26,11 +26,23 @@ interface Cached {
 }
 
 /**
+ * A named bind parameter of a prepared query: a `?` in its SQL, given its value by name on each
+ * call (drizzle's `sql.placeholder`). A call without it throws.
+ */
+export function bindParam(name: string) {
+  return sql.placeholder(name);
+}
+
+/** The signed-in owner, bound on each request: every prepared query's first condition. */
+export const OWNER_ID = bindParam("ownerId");
+
+/**
  * A query of fixed shape built once per isolate (per D1 binding) instead of on every request
  * (issue 12): drizzle's query building (`sql`, `is`, `buildQueryFromSourceParams`…) was a tenth
- * of a page's Worker time. `build` uses `sql.placeholder(name)` for every value that changes; the
- * returned function binds them. Its answer runs in a batch (`runBatch`) or alone (`runBound`).
- * Use it only for queries whose SQL does not depend on the values (no optional filters or sorts).
+ * of a page's Worker time. `build` uses a `bindParam(name)` for every value that changes; the
+ * returned function binds them by name. Its answer runs in a batch (`runBatch`) or alone
+ * (`runBound`). Use it only for queries whose SQL does not depend on the values (no optional
+ * filters or sorts).
  */
 export function preparedQuery<T>(build: (db: Db) => Preparable<T>) {
   const cache = new WeakMap<object, Cached>();
@@ -53,7 +65,7 @@ export function preparedQuery<T>(build: (db: Db) => Preparable<T>) {
 /**
  * Like preparedQuery, for a query that takes one of a few shapes (a list's sort and direction, with
  * or without one debtor): each shape is built once per isolate, keyed by `key(shape)`. The shapes
- * must be few and bounded (never a value a user typed); values go in placeholders as before.
+ * must be few and bounded (never a value a user typed); values are bound by name as there.
  */
 export function preparedQueryBy<S, T>(key: (shape: S) => string, build: (db: Db, shape: S) => Preparable<T>) {
   const cache = new WeakMap<object, Map<string, (db: Db, values: Record<string, unknown>) => Bound<T>>>();

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import type { Db, Param } from "~/db/client.server";
+import type { Bindable, Db } from "~/db/client.server";
 import { debtorEvents, debtors, schedules } from "~/db/schema";
 import { formatMoney, fromCents } from "~/domain/money";
 import { debtorEventInsert } from "~/models/debtor-event.server";
@@ -115,7 +115,7 @@ export interface PaidClaim {
  * The owner's pending claims, newest first: one query through the debtors' owner index, not yet run
  * (a statement of the dashboard's batch); paidClaimsOf reads them.
  */
-export function paidClaimsQuery(db: Db, ownerId: Param<string>, limit = 50) {
+export function paidClaimsQuery(db: Db, ownerId: Bindable<string>, limit = 50) {
   return db
     .select({
       id: debtors.id,

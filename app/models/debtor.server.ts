@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
-import type { Db, Param } from "~/db/client.server";
-import { type Bound, boundQuery, preparedQuery, preparedQueryBy } from "~/db/prepared.server";
+import type { Bindable, Db } from "~/db/client.server";
+import { type Bound, bindParam, boundQuery, OWNER_ID, preparedQuery, preparedQueryBy } from "~/db/prepared.server";
 import { debtors } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import {
@@ -50,18 +50,18 @@ const resumableCount = sql<number>`CASE WHEN "debtors"."paid_cents" >= "debtors"
 
 /** What a debtors list shows: a page, optionally searched, sorted and narrowed to one debtor. */
 export interface DebtorListFilter {
-  limit?: Param<number>;
-  offset?: Param<number>;
+  limit?: Bindable<number>;
+  offset?: Bindable<number>;
   /** Name or e-mail contains this (case-insensitive for ASCII letters); "" for all. */
   q?: string;
   sort?: DebtorSort;
   dir?: SortDirection;
   /** Only this debtor (the dashboard's selected one when it is past the first page). */
-  id?: Param<number> | null;
+  id?: Bindable<number> | null;
 }
 
 /** The owner's debtors that match the filter's search (and id). */
-function debtorWhere(ownerId: Param<string>, filter: DebtorListFilter) {
+function debtorWhere(ownerId: Bindable<string>, filter: DebtorListFilter) {
   const where: (SQL | undefined)[] = [eq(debtors.ownerId, ownerId)];
   if (filter.id) where.push(eq(debtors.id, filter.id));
   if (filter.q) {
@@ -92,7 +92,7 @@ function debtorOrder(sort: DebtorSort = DEFAULT_DEBTOR_SORT, dir: SortDirection 
  * owner's rows for another order); the outer one reads their columns and counts, so the counts are
  * computed for the page's rows only, whatever the sort. Returned unrun, to await or to batch.
  */
-export function listDebtors(db: Db, ownerId: Param<string>, filter: DebtorListFilter = {}) {
+export function listDebtors(db: Db, ownerId: Bindable<string>, filter: DebtorListFilter = {}) {
   const order = debtorOrder(filter.sort, filter.dir);
   const page = db
     .select({ id: debtors.id })
@@ -148,19 +148,16 @@ export function getDebtorOption(db: Db, ownerId: string, id: number) {
 }
 
 /** How many of the owner's debtors match the search (the pager's total): unrun; countOf reads it. */
-export function countDebtors(db: Db, ownerId: Param<string>, filter: Pick<DebtorListFilter, "q"> = {}) {
+export function countDebtors(db: Db, ownerId: Bindable<string>, filter: Pick<DebtorListFilter, "q"> = {}) {
   return db.select({ n: count() }).from(debtors).where(debtorWhere(ownerId, filter));
 }
-
-const OWNER = sql.placeholder("ownerId");
 
 /** /debtors-list's page in each order, unsearched: built once per isolate per sort and direction. */
 const plainDebtorsPage = preparedQueryBy(
   (shape: { sort?: DebtorSort; dir?: SortDirection }) => `${shape.sort}:${shape.dir}`,
-  (db, shape) =>
-    listDebtors(db, OWNER, { ...shape, limit: sql.placeholder("limit"), offset: sql.placeholder("offset") }),
+  (db, shape) => listDebtors(db, OWNER_ID, { ...shape, limit: bindParam("limit"), offset: bindParam("offset") }),
 );
-const plainDebtorsCount = preparedQuery((db) => countDebtors(db, OWNER));
+const plainDebtorsCount = preparedQuery((db) => countDebtors(db, OWNER_ID));
 
 /**
  * One page of /debtors-list (listDebtors) and the total (countDebtors), ready to batch: prepared once

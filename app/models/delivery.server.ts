@@ -14,7 +14,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Db, Param } from "~/db/client.server";
+import type { Bindable, Db } from "~/db/client.server";
 import { debtors, deliveries, deliveryStatusCounts, schedules } from "~/db/schema";
 import { dateTimeFormat } from "~/domain/intl";
 import {
@@ -403,7 +403,12 @@ export function monthlySentSince(timeZone: string, now = Date.now(), months = 6)
  * local months up to this one): one query over the indexed range, not yet run (a statement of the
  * dashboard's batch). monthlySeries counts them per month, oldest first: the dashboard chart's series.
  */
-export function monthlySentQuery(db: Db, ownerId: Param<string>, debtorId: Param<number>, since: Param<number>) {
+export function monthlySentQuery(
+  db: Db,
+  ownerId: Bindable<string>,
+  debtorId: Bindable<number>,
+  since: Bindable<number>,
+) {
   return db
     .select({ sentAt: deliveries.sentAt })
     .from(deliveries)

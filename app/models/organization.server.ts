@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { Db, Param } from "~/db/client.server";
+import type { Bindable, Db } from "~/db/client.server";
 import { organizations } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import type { OrganizationInput } from "~/schemas/organization";
@@ -18,7 +18,7 @@ function columns(input: OrganizationInput) {
 }
 
 /** The owner's organizations in the order they were added; unrun, to await or to batch. */
-export function listOrganizations(db: Db, ownerId: Param<string>) {
+export function listOrganizations(db: Db, ownerId: Bindable<string>) {
   return db
     .select(fields)
     .from(organizations)

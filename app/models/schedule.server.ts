@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, lt, sql } from "drizzle-orm";
-import type { Db, Param } from "~/db/client.server";
+import type { Bindable, Db } from "~/db/client.server";
 import { debtors, optOuts, organizations, schedules, users } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import type { ContactRules } from "~/domain/contact-rules";
@@ -257,13 +257,13 @@ export async function getSchedule(db: Db, ownerId: string, id: string) {
 }
 
 export interface ScheduleListFilter {
-  debtorId?: Param<number> | null;
+  debtorId?: Bindable<number> | null;
   /** Created at or after this instant (the period dropdown). */
   createdFrom?: number | null;
   /** Created before this instant. */
   createdBefore?: number | null;
-  limit?: Param<number>;
-  offset?: Param<number>;
+  limit?: Bindable<number>;
+  offset?: Bindable<number>;
   /** The debtor's name or e-mail contains this (case-insensitive for ASCII letters); "" for all. */
   q?: string;
   sort?: ScheduleSort;
@@ -313,7 +313,7 @@ const scheduleFields = {
 /** Needs the debtors join: a search by the debtor, or the order by the debtor's name. */
 const needsDebtor = (filter: ScheduleListFilter) => Boolean(filter.q) || filter.sort === "debtor";
 
-function listWhere(ownerId: Param<string>, filter: ScheduleListFilter) {
+function listWhere(ownerId: Bindable<string>, filter: ScheduleListFilter) {
   // One debtor's: through the index on schedules (debtor_id, …), their few rows. A unary + keeps
   // the owner's condition but not its index, which SQLite would otherwise walk for its order,
   // reading every schedule of the owner to find the debtor's.
@@ -352,7 +352,7 @@ function scheduleOrder(sort: ScheduleSort = DEFAULT_SCHEDULE_SORT, dir: SortDire
  * outer one reads their columns and counts, so a sort never computes the counts of rows that are
  * not on the page. Returned unrun, to await or to batch.
  */
-export function listSchedules(db: Db, ownerId: Param<string>, filter: ScheduleListFilter = {}) {
+export function listSchedules(db: Db, ownerId: Bindable<string>, filter: ScheduleListFilter = {}) {
   const order = scheduleOrder(filter.sort, filter.dir);
   const ids = db.select({ id: schedules.id }).from(schedules);
   const page = (needsDebtor(filter) ? ids.innerJoin(debtors, eq(debtors.id, schedules.debtorId)) : ids)
@@ -376,7 +376,7 @@ export type ScheduleListRow = Awaited<ReturnType<typeof listSchedules>>[number];
  * when searching by the debtor (every schedule has its debtor: the foreign key cascades), so the
  * plain count is read from the index on schedules (owner_id, created_at) alone.
  */
-export function countSchedules(db: Db, ownerId: Param<string>, filter: ScheduleListFilter = {}) {
+export function countSchedules(db: Db, ownerId: Bindable<string>, filter: ScheduleListFilter = {}) {
   const query = db.select({ n: count() }).from(schedules);
   return (needsDebtor(filter) ? query.innerJoin(debtors, eq(debtors.id, schedules.debtorId)) : query).where(
     listWhere(ownerId, filter),

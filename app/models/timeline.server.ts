@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { preparedQuery, runBatch } from "~/db/prepared.server";
+import { bindParam, OWNER_ID, preparedQuery, runBatch } from "~/db/prepared.server";
 import { debtorEvents, debtors, deliveries, payments, schedules, users } from "~/db/schema";
 import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
 import { getPreset } from "~/domain/presets";
@@ -69,12 +69,12 @@ export interface DebtorTimeline {
   upcoming: UpcomingSend[];
 }
 
-/** The placeholders the timeline's queries bind on each request. */
+/** The values the timeline's queries are given on each request, by name. */
 const P = {
-  ownerId: sql.placeholder("ownerId"),
-  debtorId: sql.placeholder("debtorId"),
-  take: sql.placeholder("take"),
-  since: sql.placeholder("since"),
+  ownerId: OWNER_ID,
+  debtorId: bindParam("debtorId"),
+  take: bindParam("take"),
+  since: bindParam("since"),
 };
 
 /**

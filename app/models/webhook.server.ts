@@ -1,5 +1,5 @@
 import { and, count, eq, sql } from "drizzle-orm";
-import type { Db, Param } from "~/db/client.server";
+import type { Bindable, Db } from "~/db/client.server";
 import { debtors, deliveries, schedules, webhookEvents } from "~/db/schema";
 import { debtorEventInsert } from "./debtor-event.server";
 import { optOutAddress } from "./opt-out.server";
@@ -146,7 +146,7 @@ export async function recordDelivered(db: Db, providerId: string, deliveredAt: n
  * How many of the owner's debtors have an address that bounces (the dashboard's notice): unrun (a
  * statement of the dashboard's batch); countOf reads it.
  */
-export function countBouncingDebtors(db: Db, ownerId: Param<string>) {
+export function countBouncingDebtors(db: Db, ownerId: Bindable<string>) {
   return db
     .select({ n: count() })
     .from(debtors)

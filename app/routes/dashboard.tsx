@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { TriangleAlert } from "lucide-react";
 import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect } from "react-router";
@@ -11,7 +10,7 @@ import { useSetQueryParam } from "~/components/lists/use-set-query-param";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { countOf, getDb } from "~/db/client.server";
-import { type Bound, preparedQuery, runBatch, runBound } from "~/db/prepared.server";
+import { type Bound, bindParam, OWNER_ID, preparedQuery, runBatch, runBound } from "~/db/prepared.server";
 import { parseDebtorId } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { paidClaimsOf, paidClaimsQuery } from "~/lib/paid-claim.server";
@@ -43,14 +42,12 @@ const DASHBOARD_DEBTORS = 10;
  * only the owner, the chosen debtor and the chart's first instant are bound on each request.
  */
 const DASHBOARD = {
-  firstDebtors: preparedQuery((db) => listDebtors(db, sql.placeholder("ownerId"), { limit: DASHBOARD_DEBTORS + 1 })),
-  organizations: preparedQuery((db) => listOrganizations(db, sql.placeholder("ownerId"))),
-  selected: preparedQuery((db) => listDebtors(db, sql.placeholder("ownerId"), { id: sql.placeholder("id"), limit: 1 })),
-  sent: preparedQuery((db) =>
-    monthlySentQuery(db, sql.placeholder("ownerId"), sql.placeholder("debtorId"), sql.placeholder("since")),
-  ),
-  bouncing: preparedQuery((db) => countBouncingDebtors(db, sql.placeholder("ownerId"))),
-  paidClaims: preparedQuery((db) => paidClaimsQuery(db, sql.placeholder("ownerId"))),
+  firstDebtors: preparedQuery((db) => listDebtors(db, OWNER_ID, { limit: DASHBOARD_DEBTORS + 1 })),
+  organizations: preparedQuery((db) => listOrganizations(db, OWNER_ID)),
+  selected: preparedQuery((db) => listDebtors(db, OWNER_ID, { id: bindParam("id"), limit: 1 })),
+  sent: preparedQuery((db) => monthlySentQuery(db, OWNER_ID, bindParam("debtorId"), bindParam("since"))),
+  bouncing: preparedQuery((db) => countBouncingDebtors(db, OWNER_ID)),
+  paidClaims: preparedQuery((db) => paidClaimsQuery(db, OWNER_ID)),
 };
 
 /** The dashboard with `debtor` selected (the other query parameters kept). */

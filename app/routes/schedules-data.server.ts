@@ -1,6 +1,5 @@
-import { sql } from "drizzle-orm";
 import { countOf, type Db } from "~/db/client.server";
-import { boundQuery, preparedQueryBy, runBatch, runBound } from "~/db/prepared.server";
+import { bindParam, boundQuery, OWNER_ID, preparedQueryBy, runBatch, runBound } from "~/db/prepared.server";
 import type { ScheduleSort, SortDirection } from "~/domain/list-params";
 import { listParams, pageCount, pageOffset, scheduleSearchParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
@@ -22,8 +21,6 @@ export function scheduleFilterFromUrl(url: URL, timeZone: string, now = Date.now
   return { filter, period, page };
 }
 
-const OWNER = sql.placeholder("ownerId");
-
 /** An unsearched, unfiltered list's shape (sort, direction, one debtor or all): few, bounded. */
 interface PlainShape {
   byDebtor: boolean;
@@ -32,14 +29,14 @@ interface PlainShape {
 }
 const shapeKey = (shape: PlainShape) => `${shape.byDebtor}:${shape.sort}:${shape.dir}`;
 const filterOf = (shape: PlainShape): ScheduleListFilter => ({
-  debtorId: shape.byDebtor ? sql.placeholder("debtorId") : null,
+  debtorId: shape.byDebtor ? bindParam("debtorId") : null,
   sort: shape.sort,
   dir: shape.dir,
 });
 const plainPage = preparedQueryBy(shapeKey, (db, shape: PlainShape) =>
-  listSchedules(db, OWNER, { ...filterOf(shape), limit: SCHEDULE_PAGE_SIZE, offset: sql.placeholder("offset") }),
+  listSchedules(db, OWNER_ID, { ...filterOf(shape), limit: SCHEDULE_PAGE_SIZE, offset: bindParam("offset") }),
 );
-const plainCount = preparedQueryBy(shapeKey, (db, shape: PlainShape) => countSchedules(db, OWNER, filterOf(shape)));
+const plainCount = preparedQueryBy(shapeKey, (db, shape: PlainShape) => countSchedules(db, OWNER_ID, filterOf(shape)));
 
 /** The prepared shape of `filter`, or null when a search or a period makes its SQL the request's own. */
 function plainShape(filter: ScheduleListFilter): PlainShape | null {

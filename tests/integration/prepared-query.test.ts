@@ -1,8 +1,15 @@
 import { env } from "cloudflare:workers";
-import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { countOf, getDb } from "~/db/client.server";
-import { boundQuery, preparedQuery, preparedQueryBy, runBatch, runBound } from "~/db/prepared.server";
+import {
+  bindParam,
+  boundQuery,
+  OWNER_ID,
+  preparedQuery,
+  preparedQueryBy,
+  runBatch,
+  runBound,
+} from "~/db/prepared.server";
 import type { SortDirection } from "~/domain/list-params";
 import { createDebtor, listDebtors } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
@@ -50,7 +57,7 @@ describe("preparedQuery", () => {
     let builds = 0;
     const debtorsOf = preparedQuery((d) => {
       builds += 1;
-      return listDebtors(d, sql.placeholder("ownerId"), { limit: 10 });
+      return listDebtors(d, OWNER_ID, { limit: 10 });
     });
     // A new drizzle client per request over the same binding, as the Worker makes them.
     const mine = await runBound(debtorsOf(db(), { ownerId: owner }));
@@ -63,15 +70,13 @@ describe("preparedQuery", () => {
   });
 
   it("a missing value is an error, never a query without its owner", async () => {
-    const debtorsOf = preparedQuery((d) => listDebtors(d, sql.placeholder("ownerId"), { limit: 10 }));
+    const debtorsOf = preparedQuery((d) => listDebtors(d, OWNER_ID, { limit: 10 }));
     expect(() => debtorsOf(db(), {})).toThrow(/ownerId/);
   });
 
   it("runs prepared and request-built queries in one batch, in order, each mapped as drizzle maps it", async () => {
-    const selected = preparedQuery((d) =>
-      listDebtors(d, sql.placeholder("ownerId"), { id: sql.placeholder("id"), limit: 1 }),
-    );
-    const bouncing = preparedQuery((d) => countBouncingDebtors(d, sql.placeholder("ownerId")));
+    const selected = preparedQuery((d) => listDebtors(d, OWNER_ID, { id: bindParam("id"), limit: 1 }));
+    const bouncing = preparedQuery((d) => countBouncingDebtors(d, OWNER_ID));
     const [first] = await listDebtors(db(), owner, { limit: 1 });
     const [one, orgs, count, foreign] = await runBatch(db(), [
       selected(db(), { ownerId: owner, id: first.id }),
@@ -92,7 +97,7 @@ describe("preparedQuery", () => {
       (dir: SortDirection) => dir,
       (d, dir) => {
         builds.push(dir);
-        return listDebtors(d, sql.placeholder("ownerId"), { sort: "name", dir, limit: 10 });
+        return listDebtors(d, OWNER_ID, { sort: "name", dir, limit: 10 });
       },
     );
     const names = async (dir: SortDirection) =>
