@@ -6,14 +6,13 @@ import { type PreviewChoice, previewChoice, reminderProps } from "../app/routes/
 import { reminderMessage } from "../workers/engine";
 import { REMINDER_SAMPLE } from "./reminder-sample";
 import { renderReminder } from "./render-reminder";
+import { ANNOUNCING_REPEATS, REPEAT } from "./repeat-notice-fixtures";
 
 /**
  * What the engine (workers/engine.ts), the in-app preview and the test send
  * (app/routes/test-send-action.server.ts) give the template, rendered (issue 13: the preview shows
  * what would be sent; a one-time reminder announces no further reminders).
  */
-
-const REPEAT = /Further reminders will follow|Reminders will continue|Reminders will be sent regularly/;
 
 const user: Sender = { fullName: "Uma User", email: "uma@example.com", paymentUrl: null };
 const org: SenderOrganization = { id: 1, name: "Uma Org", address: "1 Main St", paymentUrl: null };
@@ -65,14 +64,7 @@ describe("the engine's reminder", () => {
     expect(previewChoice(get("template=single&tone=1&frequency=now"))?.repeats).toBe(false);
   });
 
-  it.each([
-    ["initial", 3],
-    ["follow-up", 3],
-    ["second-follow-up", 3],
-    ["final-notice", 3],
-    ["single", 2],
-    ["single", 3],
-  ] as const)(
+  it.each(ANNOUNCING_REPEATS)(
     "%s (tone %i): a 'now' schedule's announces no more reminders; a weekly or daily one's does",
     async (template, tone) => {
       const once = await renderReminder(engineMessage("now", { template, tone }));
