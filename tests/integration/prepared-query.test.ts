@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { countOf, getDb } from "~/db/client.server";
+import { countOf } from "~/db/client.server";
 import {
   bindParam,
   boundQuery,
@@ -11,46 +10,25 @@ import {
   runBound,
 } from "~/db/prepared.server";
 import type { SortDirection } from "~/domain/list-params";
-import { createDebtor, listDebtors } from "~/models/debtor.server";
+import { listDebtors } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 import { countBouncingDebtors } from "~/models/webhook.server";
-import type { DebtorInput } from "~/schemas/debtor";
+import { db, makeDebtor, makeUser } from "./engine-helpers";
 
 /**
  * Queries built once per isolate and bound per request (app/db/prepared.server.ts, issue 12): the
  * same rows as drizzle's own query for each owner, whoever asked first.
  */
 
-const db = () => getDb(env.DB);
-
-let n = 0;
-async function makeUser() {
-  n += 1;
-  const id = `u${Date.now().toString(36)}${n}${Math.random().toString(36).slice(2, 8)}`;
-  await env.DB.prepare("INSERT INTO users (id, email, full_name) VALUES (?, ?, ?)")
-    .bind(id, `${id}@example.com`, "Prepared User")
-    .run();
-  return id;
-}
-
-const input = (name: string, over: Partial<DebtorInput> = {}): DebtorInput => ({
-  kind: "person",
-  full_name: name,
-  email: `${name.toLowerCase().replace(/\s+/g, ".")}@example.com`,
-  debt: 10,
-  active_strategy: 1,
-  ...over,
-});
-
 describe("preparedQuery", () => {
   let owner: string;
   let other: string;
   beforeEach(async () => {
-    owner = await makeUser();
-    other = await makeUser();
-    await createDebtor(db(), owner, input("Ada Owner"));
-    await createDebtor(db(), owner, input("Bea Owner"));
-    await createDebtor(db(), other, input("Cy Other"));
+    owner = (await makeUser()).id;
+    other = (await makeUser()).id;
+    await makeDebtor(owner, { fullName: "Ada Owner" });
+    await makeDebtor(owner, { fullName: "Bea Owner" });
+    await makeDebtor(other, { fullName: "Cy Other" });
   });
 
   it("builds once per D1 binding and binds each call's values: each owner gets their own rows", async () => {
