@@ -20,7 +20,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const choice = previewChoice((name) => url.searchParams.get(name) ?? undefined);
   if (!choice) return new Response("Unknown template", { status: 404 });
   const { env } = getApp(context);
-  const { props } = await previewReminderProps(getDb(env.DB), user.id, choice);
+  const props = await previewReminderProps(getDb(env.DB), user.id, choice);
   const { html } = await env.MAILER.renderReminderPreview(props);
   return new Response(html, {
     headers: {

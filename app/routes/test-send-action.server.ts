@@ -149,20 +149,18 @@ export async function previewReminderProps(
   db: Db,
   ownerId: string,
   choice: PreviewChoice,
-): Promise<{ props: ReminderEmailProps; debtorShown: boolean }> {
+): Promise<ReminderEmailProps> {
   const {
     user,
     debtors: [debtor],
     org,
   } = await getSenderAndDebtors(db, ownerId, choice.debtorId ? [choice.debtorId] : [], choice.organizationId);
-  const shown = user ? debtor : undefined;
-  const props: ReminderEmailProps = {
-    ...reminderProps(choice, user, org, shown),
+  return {
+    ...reminderProps(choice, user, org, user ? debtor : undefined),
     // What the footer's opt-out line and the "I've paid" line look like: every reminder has both.
     unsubscribeUrl: REMINDER_SAMPLE.unsubscribeUrl,
     paidUrl: REMINDER_SAMPLE.paidUrl,
   };
-  return { props, debtorShown: shown !== undefined };
 }
 
 /**
