@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { FREQUENCIES, type FrequencyId } from "../app/domain/frequencies";
+import type { TemplateId } from "../app/domain/presets";
 import { frequencyRepeats } from "../app/domain/sender";
+import { toTone } from "../app/domain/strategies";
 import type { Debtor, Sender, SenderOrganization } from "../app/models/schedule.server";
-import { type PreviewChoice, previewChoice, reminderProps } from "../app/routes/test-send-action.server";
-import { reminderMessage } from "../workers/engine";
+import { type PreviewChoice, previewChoice } from "../app/routes/test-send-action.server";
+import { reminderMessage, reminderProps } from "./reminder-message";
 import { REMINDER_SAMPLE } from "./reminder-sample";
 import { renderReminder } from "./render-reminder";
 import { ANNOUNCING_REPEATS, REPEAT } from "./repeat-notice-fixtures";
 
 /**
- * What the engine (workers/engine.ts), the in-app preview and the test send
+ * What the engine (app/reminders/engine.server.ts), the in-app preview and the test send
  * (app/routes/test-send-action.server.ts) give the template, rendered (issue 13: the preview shows
  * what would be sent; a one-time reminder announces no further reminders).
  */
@@ -40,14 +42,14 @@ function engineMessage(
   frequency: FrequencyId,
   over: { template?: string; tone?: number; user?: Sender; org?: SenderOrganization; debtor?: Debtor } = {},
 ) {
-  return reminderMessage(
-    { frequency, dueDate: "2031-01-15" },
-    { template: over.template ?? "initial", tone: over.tone ?? 3 },
-    over.user ?? user,
-    over.debtor ?? debtor,
-    over.org,
-    links,
-  );
+  const d = over.debtor ?? debtor;
+  const choice = {
+    template: (over.template ?? "initial") as TemplateId,
+    tone: toTone(over.tone ?? 3),
+    dueDate: "2031-01-15",
+    frequency,
+  };
+  return reminderMessage(reminderProps(choice, over.user ?? user, over.org, d), d.email, links);
 }
 
 describe("the engine's reminder", () => {
@@ -59,9 +61,9 @@ describe("the engine's reminder", () => {
     ]);
     // The preview and the test send: a missing or unknown frequency is the form's default (daily).
     const get = (query: string) => (name: string) => new URLSearchParams(query).get(name) ?? undefined;
-    expect(previewChoice(get("template=single&tone=1"))?.repeats).toBe(true);
-    expect(previewChoice(get("template=single&tone=1&frequency=bogus"))?.repeats).toBe(true);
-    expect(previewChoice(get("template=single&tone=1&frequency=now"))?.repeats).toBe(false);
+    expect(frequencyRepeats(previewChoice(get("template=single&tone=1"))?.frequency ?? "")).toBe(true);
+    expect(frequencyRepeats(previewChoice(get("template=single&tone=1&frequency=bogus"))?.frequency ?? "")).toBe(true);
+    expect(frequencyRepeats(previewChoice(get("template=single&tone=1&frequency=now"))?.frequency ?? "")).toBe(false);
   });
 
   it.each(ANNOUNCING_REPEATS)(
@@ -117,11 +119,11 @@ describe("the preview's and the test send's reminder", () => {
   };
 
   it("repeats as the chosen frequency does; no frequency is the form's default, daily", () => {
-    expect(choice("template=initial&tone=3&frequency=now").repeats).toBe(false);
-    expect(choice("template=initial&tone=3&frequency=weekly").repeats).toBe(true);
-    expect(choice("template=initial&tone=3&frequency=daily").repeats).toBe(true);
-    expect(choice("template=initial&tone=3").repeats).toBe(true);
-    expect(choice("template=initial&tone=3&frequency=bogus").repeats).toBe(true);
+    expect(frequencyRepeats(choice("template=initial&tone=3&frequency=now").frequency)).toBe(false);
+    expect(frequencyRepeats(choice("template=initial&tone=3&frequency=weekly").frequency)).toBe(true);
+    expect(frequencyRepeats(choice("template=initial&tone=3&frequency=daily").frequency)).toBe(true);
+    expect(frequencyRepeats(choice("template=initial&tone=3").frequency)).toBe(true);
+    expect(frequencyRepeats(choice("template=initial&tone=3&frequency=bogus").frequency)).toBe(true);
   });
 
   it("the sample (no debtor chosen) has no invoice, and a one-time one announces no more reminders", async () => {

@@ -2,18 +2,18 @@ import { Hono } from "hono";
 import { createRequestHandler, type RequestHandler } from "react-router";
 import { readSessionToken, sessionCookie, validateSessionToken } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
+import { api } from "~/http/api.server";
+import { devRoutes } from "~/http/dev-routes.server";
+import type { AppBindings } from "~/http/hono-env";
+import { imageRoutes } from "~/http/image-routes.server";
+import { webhookRoutes } from "~/http/webhooks.server";
 import { mailSendsPerSecond, readConfig } from "~/lib/config.server";
 import { createAppContext } from "~/lib/context.server";
 import { newNonce, withSecurityHeaders } from "~/lib/security-headers.server";
-import { api } from "./api";
-import { devRoutes } from "./dev";
-import type { MailJob } from "./engine";
-import type { AppBindings } from "./hono-env";
-import { imageRoutes } from "./images";
-import { consumeMail } from "./mail-queue";
-import { sharedPacer } from "./pacer";
-import { runHousekeeping, runWatchdog } from "./watchdog";
-import { webhookRoutes } from "./webhooks";
+import type { MailJob } from "~/reminders/engine.server";
+import { consumeMail } from "~/reminders/mail-queue.server";
+import { sharedPacer } from "~/reminders/pacer";
+import { runHousekeeping, runWatchdog } from "~/reminders/watchdog.server";
 
 const loadBuild = () => import("virtual:react-router/server-build");
 

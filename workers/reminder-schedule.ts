@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { getDb } from "~/db/client.server";
 import { SUPERSEDED_MESSAGE } from "~/domain/limits";
 import { settleDeferred } from "~/models/delivery.server";
-import { fireSchedule } from "./engine";
+import { fireSchedule } from "~/reminders/engine.server";
 
 /** Storage key of the occurrence key a sending limit holds back (docs/architecture.md §4). */
 const DEFERRED = "deferred";
@@ -10,7 +10,7 @@ const DEFERRED = "deferred";
 /**
  * One Durable Object per schedule. D1 holds the truth (state, next run, step); the object only owns
  * the alarm that fires the schedule and the key of an occurrence a sending limit holds back. A due
- * reminder goes on the mail queue (workers/mail-queue.ts), whose consumer sends it, retries it and
+ * reminder goes on the mail queue (app/reminders/mail-queue.server.ts), whose consumer sends it, retries it and
  * moves the schedule on; the alarm then comes back once more as a net (engine QUEUED_RECHECK_MS).
  */
 export class ReminderSchedule extends DurableObject<Env> {

@@ -240,6 +240,18 @@ export const schedules = sqliteTable(
   ],
 );
 
+/**
+ * Durable Object calls that failed after their D1 change committed (docs/architecture.md §4, "One
+ * lifecycle"): the schedule's alarm may not match its row. The watchdog's next run sets the alarm
+ * from the row as it is then (armed when ENABLED, deleted otherwise) and removes the entry. No
+ * foreign key: a deleted schedule's alarm must still be deleted.
+ */
+export const alarmRepairs = sqliteTable("alarm_repairs", {
+  scheduleId: text("schedule_id").primaryKey(),
+  error: text("error").notNull(),
+  failedAt: integer("failed_at").notNull(),
+});
+
 export const deliveries = sqliteTable(
   "deliveries",
   {

@@ -8,7 +8,7 @@ export function senderDisplayName(user: { fullName: string; email: string }, org
 }
 
 /**
- * The sender's side of a reminder, the same for the engine (workers/engine.ts reminderMessage), the
+ * The sender's side of a reminder, the same for the engine (app/reminders/engine.server.ts reminderMessage), the
  * preview and the test send: the organization's name when sent as one, else the user's, with no
  * address, link or invisible character (it becomes the From header's display name); the
  * organization's payment page when it has one, else the user's, else none (no 'Pay now').

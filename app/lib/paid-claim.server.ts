@@ -1,10 +1,10 @@
 import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
-import { debtorEvents, debtors, schedules } from "~/db/schema";
+import { debtorEvents, debtors } from "~/db/schema";
 import { formatMoney, fromCents } from "~/domain/money";
 import { debtorEventInsert } from "~/models/debtor-event.server";
 import { addPayment, type PaymentWrite, type PaymentWriteError } from "~/models/payment.server";
-import { type ResumeOutcome, resumeSchedules } from "~/models/schedule-state.server";
+import { holdStatement, type OwnerScope, type ResumeOutcome, resumeAfterPaidClaim } from "~/reminders/lifecycle.server";
 import type { AppConfig } from "./config.server";
 import { debtorLink, type OptOutTarget, type SigningConfig, verifyDebtorToken } from "./opt-out.server";
 
@@ -18,7 +18,7 @@ import { debtorLink, type OptOutTarget, type SigningConfig, verifyDebtorToken } 
  */
 
 /** stopped_reason of a schedule paused by the debtor's "I've paid": "Resume reminders" restarts exactly these. */
-export const PAID_CLAIM_REASON = "paid_claimed";
+export const PAID_CLAIM_REASON = "paid_claimed" as const;
 
 /** The note of the payment "Confirm payment" records. */
 export const CONFIRMED_PAYMENT_NOTE = "The debtor said they had paid; confirmed.";
@@ -70,18 +70,7 @@ export async function claimPaid(
   // Statements of a batch run in order: the first two still see the debtor without a claim.
   const claimable = sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND ${debtors.paidClaimedAt} IS NULL AND ${debtors.paidCents} < ${debtors.debtCents})`;
   const [paused, , claimed] = await db.batch([
-    db
-      .update(schedules)
-      .set({ state: "DISABLED", stoppedReason: sql`${PAID_CLAIM_REASON}`, nextRunAt: null, updatedAt: now })
-      .where(
-        and(
-          eq(schedules.ownerId, ownerId),
-          eq(schedules.debtorId, debtorId),
-          eq(schedules.state, "ENABLED"),
-          claimable,
-        ),
-      )
-      .returning({ id: schedules.id }),
+    holdStatement(db, ownerId, debtorId, PAID_CLAIM_REASON, now, claimable),
     db.insert(debtorEvents).select(
       db
         // Every column in the table's order (INSERT … SELECT lists them all); id: the next one.
@@ -134,6 +123,16 @@ export function paidClaimsQuery(db: Db, ownerId: Bindable<string>, limit = 50) {
 /** The claims from paidClaimsQuery's rows. */
 export function paidClaimsOf(rows: Awaited<ReturnType<typeof paidClaimsQuery>>): PaidClaim[] {
   return rows.map((r) => ({ ...r, paidClaimedAt: r.paidClaimedAt ?? 0 }));
+}
+
+/** Clears the owner's debtor's pending claim without recording anything; false when none was pending. */
+async function clearClaim(db: Db, ownerId: string, debtorId: number, now: number) {
+  const cleared = await db
+    .update(debtors)
+    .set({ paidClaimedAt: null, updatedAt: now })
+    .where(and(owned(ownerId, debtorId), isNotNull(debtors.paidClaimedAt)))
+    .returning({ id: debtors.id });
+  return cleared.length > 0;
 }
 
 /** Clears the owner's debtor's pending claim and records `type`, in one batch; false when none was pending. */
@@ -223,37 +222,20 @@ export async function confirmPaidClaim(
 }
 
 /**
- * "Resume reminders": the debtor's schedules their claim paused run again (resumeSchedules: next
- * run from now; a debtor who paid, opted out or bounces keeps them paused), the claim is cleared
- * and 'reminders_resumed' recorded. The caller arms `resumed`.
+ * "Resume reminders": the debtor's schedules their claim paused run again (the lifecycle's
+ * resume: next run from now; a debtor who paid, opted out or bounces keeps them paused), and the
+ * claim is cleared. 'reminders_resumed' is recorded only when a schedule resumed.
  */
-export async function resumeAfterClaim(
-  db: Db,
-  ownerId: string,
-  debtorId: number,
-  now = Date.now(),
-): Promise<ResumeOutcome | ClaimError> {
+export async function resumeAfterClaim(scope: OwnerScope, debtorId: number): Promise<ResumeOutcome | ClaimError> {
+  const { db, ownerId, now } = scope;
   const found = await pendingDebtor(db, ownerId, debtorId);
   if ("error" in found) return found;
-  const paused = await db
-    .select({ id: schedules.id })
-    .from(schedules)
-    .where(
-      and(
-        eq(schedules.ownerId, ownerId),
-        eq(schedules.debtorId, debtorId),
-        eq(schedules.state, "DISABLED"),
-        sql`${schedules.stoppedReason} = ${PAID_CLAIM_REASON}`,
-      ),
-    );
-  const outcome = await resumeSchedules(
-    db,
-    ownerId,
-    paused.map((s) => s.id),
-    now,
-  );
+  const outcome = await resumeAfterPaidClaim(scope, debtorId);
   const n = outcome.resumed.length;
-  const detail = n === 1 ? "1 schedule" : `${n} schedules`;
-  if (!(await closeClaim(db, ownerId, debtorId, "reminders_resumed", detail, now))) return { error: "no-claim" };
+  const closed =
+    n > 0
+      ? await closeClaim(db, ownerId, debtorId, "reminders_resumed", n === 1 ? "1 schedule" : `${n} schedules`, now)
+      : await clearClaim(db, ownerId, debtorId, now);
+  if (!closed) return { error: "no-claim" };
   return outcome;
 }

@@ -471,6 +471,9 @@ export function listDeliveries(db: Db, ownerId: string, filter: DeliveryFilter =
       providerId: deliveries.providerId,
       debtorId: deliveries.debtorId,
       debtorName: debtors.fullName,
+      // A test send has no schedule and went to the user (app/domain/delivery-labels.ts).
+      scheduleId: deliveries.scheduleId,
+      recipient: deliveries.recipient,
     })
     .from(deliveries)
     .leftJoin(debtors, eq(debtors.id, deliveries.debtorId))

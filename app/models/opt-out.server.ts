@@ -1,6 +1,7 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtors, optOuts, schedules } from "~/db/schema";
+import { debtors, optOuts } from "~/db/schema";
+import { stopForOptOutStatement } from "~/reminders/lifecycle.server";
 import { debtorEventInsert } from "./debtor-event.server";
 
 /**
@@ -20,7 +21,7 @@ const sameAddress = (ownerId: string, email: string) =>
  * transaction): the opt_outs row (kept once), every debtor of the owner with that address turns
  * 'opted_out', and every live schedule of those debtors completes with stopped_reason 'opted_out'
  * and no next run. Idempotent: a second call adds nothing and touches no schedule. Returns what it
- * touched; the caller disarms the schedules' alarms (app/lib/alarms.server.ts).
+ * touched; the caller has the lifecycle disarm the schedules (followAlarms).
  */
 export async function optOutAddress(
   db: Db,
@@ -37,17 +38,7 @@ export async function optOutAddress(
       .set({ status: "opted_out", updatedAt: now })
       .where(and(sameAddress(ownerId, address), sql`${debtors.status} <> 'opted_out'`))
       .returning({ id: debtors.id }),
-    db
-      .update(schedules)
-      .set({ state: "COMPLETED", stoppedReason: "opted_out", nextRunAt: null, updatedAt: now })
-      .where(
-        and(
-          eq(schedules.ownerId, ownerId),
-          inArray(schedules.debtorId, owned),
-          inArray(schedules.state, ["ENABLED", "DISABLED"]),
-        ),
-      )
-      .returning({ id: schedules.id }),
+    stopForOptOutStatement(db, ownerId, owned, now),
   ]);
   // The timeline of each debtor that turned 'opted_out' now (a repeat touches none).
   const [firstEvent, ...otherEvents] = touchedDebtors.map((row) =>

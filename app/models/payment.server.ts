@@ -1,20 +1,17 @@
-import { and, count, desc, eq, inArray, isNotNull, ne, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, payments, schedules } from "~/db/schema";
-import { AccountCapReached } from "~/domain/account-caps";
-import type { FrequencyId } from "~/domain/frequencies";
 import { fromCents, toCents } from "~/domain/money";
-import { nextRunForFrequency } from "~/domain/schedule-time";
-import { safeTimeZone } from "~/domain/time-zone";
+import { completeWhenPaidStatement, resumableWhere } from "~/reminders/lifecycle.server";
 import type { PaymentInput } from "~/schemas/payment";
-import { chunk, IDS_PER_STATEMENT } from "./d1.server";
 
 /**
  * Payments (issue 10, item 1): what a debtor paid, by date. The debtor's paid_cents is the sum of
  * their payments, kept in the same batch (one D1 transaction) as every payment write, and so is
  * their status: 'paid' once nothing is owed, 'active' again when a paid debtor owes again. Paid in
  * full, every live schedule of theirs completes (stopped_reason 'paid'); owing again, nothing
- * restarts by itself: the user resumes the stopped schedules (resumeDebtorSchedules). Every
+ * restarts by itself: the user resumes the stopped schedules (resumeStoppedSchedules in
+ * app/reminders/lifecycle.server.ts). Every
  * function is scoped to the owner: another user's debtor or payment looks missing.
  */
 
@@ -77,17 +74,6 @@ const statusFor = (paid: SQL | typeof debtors.paidCents) =>
 /** The owner's debtor `debtorId` (a condition). */
 const ownedDebtor = (ownerId: string, debtorId: number) => and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId));
 
-/** Schedules the user may resume: stopped by Dunly ('paid'; any reason once the debtor is 'active' again). */
-function resumableWhere(ownerId: string, debtorId: number) {
-  return and(
-    eq(schedules.ownerId, ownerId),
-    eq(schedules.debtorId, debtorId),
-    eq(schedules.state, "COMPLETED"),
-    isNotNull(schedules.stoppedReason),
-    sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND ${debtors.paidCents} < ${debtors.debtCents} AND (${schedules.stoppedReason} = 'paid' OR ${debtors.status} = 'active'))`,
-  );
-}
-
 /**
  * After a change to what the debtor paid or owes, in the same batch: paid_cents (recomputed from the
  * payments when `recomputePaid`) and status, every ENABLED or DISABLED schedule completed with
@@ -107,18 +93,7 @@ export function settleStatements(
       .update(debtors)
       .set(recomputePaid ? { paidCents: paid, status: statusFor(paid), updatedAt: now } : { status: statusFor(paid) })
       .where(ownedDebtor(ownerId, debtorId)),
-    db
-      .update(schedules)
-      .set({ state: "COMPLETED", stoppedReason: "paid", nextRunAt: null, updatedAt: now })
-      .where(
-        and(
-          eq(schedules.ownerId, ownerId),
-          eq(schedules.debtorId, debtorId),
-          inArray(schedules.state, ["ENABLED", "DISABLED"]),
-          sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND ${debtors.paidCents} >= ${debtors.debtCents})`,
-        ),
-      )
-      .returning({ id: schedules.id }),
+    completeWhenPaidStatement(db, ownerId, debtorId, now),
     balanceQuery(db, ownerId, debtorId),
     db.select({ n: count() }).from(schedules).where(resumableWhere(ownerId, debtorId)),
   ] as const;
@@ -315,62 +290,6 @@ export async function deletePayment(
 }
 
 // Resuming ----------------------------------------------------------------------------------------
-
-/**
- * Makes the stopped schedules of the owner's debtor live again ("Resume reminders", after the debt
- * is owed again): ENABLED, stopped_reason cleared, the next run computed from `now` in each
- * schedule's zone ('now' ones in a minute). Only while the debtor still owes (checked in each
- * UPDATE). Throws AccountCapReached (changing nothing) when they would take the account past its
- * cap of live schedules. The caller arms the alarms of `resumed`.
- */
-export async function resumeDebtorSchedules(
-  db: Db,
-  ownerId: string,
-  debtorId: number,
-  { max, now = Date.now() }: { max: number; now?: number },
-): Promise<{ resumed: { id: string; nextRunAt: number }[] } | { error: "not-found" }> {
-  const [[debtor], stopped, [live]] = await db.batch([
-    db.select({ id: debtors.id }).from(debtors).where(ownedDebtor(ownerId, debtorId)),
-    db
-      .select({ id: schedules.id, frequency: schedules.frequency, timeZone: schedules.timeZone })
-      .from(schedules)
-      .where(resumableWhere(ownerId, debtorId)),
-    db
-      .select({ n: count() })
-      .from(schedules)
-      .where(and(eq(schedules.ownerId, ownerId), ne(schedules.state, "COMPLETED"))),
-  ]);
-  if (!debtor) return { error: "not-found" };
-  if (stopped.length === 0) return { resumed: [] };
-  if ((live?.n ?? 0) + stopped.length > max) throw new AccountCapReached("schedules", max);
-
-  // Schedules of one frequency and zone share their next run: one UPDATE per slice of them.
-  const groups = new Map<string, { nextRunAt: number; ids: string[] }>();
-  for (const s of stopped) {
-    const zone = safeTimeZone(s.timeZone);
-    const key = `${s.frequency} ${zone}`;
-    const group = groups.get(key) ?? {
-      nextRunAt: nextRunForFrequency(s.frequency as FrequencyId, now, zone),
-      ids: [],
-    };
-    group.ids.push(s.id);
-    groups.set(key, group);
-  }
-  const updates = [...groups.values()].flatMap((group) =>
-    chunk(group.ids, IDS_PER_STATEMENT).map((ids) =>
-      db
-        .update(schedules)
-        .set({ state: "ENABLED", stoppedReason: null, nextRunAt: group.nextRunAt, updatedAt: now })
-        .where(and(inArray(schedules.id, ids), resumableWhere(ownerId, debtorId)))
-        .returning({ id: schedules.id, nextRunAt: schedules.nextRunAt }),
-    ),
-  );
-  const [first, ...rest] = updates;
-  if (!first) return { resumed: [] };
-  // One batch: all of them resume, or none.
-  const resumed = (await db.batch([first, ...rest])).flat();
-  return { resumed: resumed.map((r) => ({ id: r.id, nextRunAt: r.nextRunAt ?? now })) };
-}
 
 // The JSON API's shapes ----------------------------------------------------------------------------
 

@@ -1,9 +1,7 @@
-import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtors, optOuts, organizations, schedules, users } from "~/db/schema";
-import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import type { ContactRules } from "~/domain/contact-rules";
-import type { FrequencyId } from "~/domain/frequencies";
 import {
   DEFAULT_SCHEDULE_SORT,
   SCHEDULE_SORTS,
@@ -11,17 +9,8 @@ import {
   type SortDirection,
   searchKey,
 } from "~/domain/list-params";
-import type { ScheduleAdvance } from "~/domain/occurrence";
-import type { PresetId } from "~/domain/presets";
-import { nextRunForFrequency } from "~/domain/schedule-time";
-import { safeTimeZone } from "~/domain/time-zone";
-import type { ScheduleInput } from "~/schemas/schedule";
-import { assertRoomForOneMore, type CreateOptions, enforceCap } from "./account-caps.server";
 import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
 import { sentCountOf } from "./delivery.server";
-
-/** SQLite's implicit row number: insertion order, which the account caps count by. */
-const ROWID = sql<number>`rowid`;
 
 /** Rows on a page of /schedules-list and the dashboard's card (docs/decisions/009-list-page-size.md). */
 export const SCHEDULE_PAGE_SIZE = 25;
@@ -82,11 +71,6 @@ export function senderOf(owner: Pick<typeof users.$inferSelect, keyof typeof SEN
   };
 }
 
-/** The schedule's name: the owner id as prefix, then a random part. */
-function newScheduleId(ownerId: string) {
-  return `${ownerId}-${crypto.randomUUID()}`;
-}
-
 /**
  * The owner's user row, those of `debtorIds` that are the owner's debtors, and the organization
  * when `organizationId` is the owner's: everything a schedule or a send needs, in one batch. `plan`
@@ -144,107 +128,6 @@ export async function getSenderAndDebtors(
     optedOut: new Set(optOutRows.map((r) => r.email)),
     org: orgRows[0],
   };
-}
-
-type ScheduleWriteError = "debtor" | "organization";
-
-interface Plan {
-  preset: PresetId;
-  frequency: FrequencyId;
-  nextRunAt: number;
-  timeZone: string;
-}
-
-function plan(input: { preset: PresetId; frequency: FrequencyId; time_zone?: string }, now: number): Plan {
-  const timeZone = safeTimeZone(input.time_zone);
-  const nextRunAt = nextRunForFrequency(input.frequency, now, timeZone);
-  return { preset: input.preset, frequency: input.frequency, nextRunAt, timeZone };
-}
-
-/**
- * The debtor and organization a schedule input names, when both are the owner's; otherwise the
- * field that is not (it looks missing, whoever owns it).
- */
-async function ownedTargets(db: Db, ownerId: string, input: ScheduleInput) {
-  const orgId = input.kind === "company" ? (input.organization_id ?? null) : null;
-  const {
-    user,
-    debtors: [debtor],
-    org,
-  } = await getSenderAndDebtors(db, ownerId, [input.debtor_id], orgId);
-  if (!user || !debtor) return { error: "debtor" as ScheduleWriteError };
-  if (orgId !== null && !org) return { error: "organization" as ScheduleWriteError };
-  return { debtorId: debtor.id, organizationId: org?.id ?? null };
-}
-
-/** The columns a create or an edit writes: who, what, when, in which zone; always ENABLED. */
-function scheduleColumns(targets: { debtorId: number; organizationId: number | null }, p: Plan, input: ScheduleInput) {
-  return {
-    ...targets,
-    preset: p.preset,
-    frequency: p.frequency,
-    timeZone: p.timeZone,
-    dueDate: input.due_date || null,
-    state: "ENABLED" as const,
-    nextRunAt: p.nextRunAt,
-  };
-}
-
-/**
- * Creates the owner's schedule, ENABLED with its first run computed; the caller arms the alarm.
- * Returns an error key when the debtor or organization is not the owner's.
- */
-export async function createSchedule(db: Db, ownerId: string, input: ScheduleInput, options: CreateOptions = {}) {
-  const now = options.now ?? Date.now();
-  const targets = await ownedTargets(db, ownerId, input);
-  if ("error" in targets) return { error: targets.error };
-  const columns = scheduleColumns(targets, plan(input, now), input);
-  const inserted = await db
-    .insert(schedules)
-    .values({ id: newScheduleId(ownerId), ownerId, ...columns, templateStep: 0, createdAt: now, updatedAt: now })
-    .returning({ ...getTableColumns(schedules), rowid: ROWID })
-    .get();
-  // An INSERT … RETURNING always returns the row it wrote.
-  if (!inserted) throw new Error("The new schedule was not returned");
-  await enforceCap(db, "schedules", ownerId, [inserted.rowid], options.max ?? DEFAULT_ACCOUNT_CAPS.schedules);
-  const { rowid: _rowid, ...schedule } = inserted;
-  return { schedule };
-}
-
-/**
- * Changes the owner's schedule in place (same id, so no duplicate is left behind) and computes its
- * next run; the preset's sequence restarts when the preset or the debtor changes. The caller
- * re-arms the alarm.
- */
-export async function updateSchedule(
-  db: Db,
-  ownerId: string,
-  id: string,
-  input: ScheduleInput,
-  options: CreateOptions = {},
-) {
-  const now = options.now ?? Date.now();
-  const existing = await getSchedule(db, ownerId, id);
-  if (!existing) return { error: "not-found" as const };
-  // An edit makes a schedule live again: a completed one must fit under the cap of live schedules.
-  if (existing.state === "COMPLETED") {
-    await assertRoomForOneMore(db, "schedules", ownerId, options.max ?? DEFAULT_ACCOUNT_CAPS.schedules);
-  }
-  const targets = await ownedTargets(db, ownerId, input);
-  if ("error" in targets) return { error: targets.error };
-  const columns = scheduleColumns(
-    targets,
-    plan({ ...input, time_zone: input.time_zone || existing.timeZone }, now),
-    input,
-  );
-  const sameSequence = existing.preset === columns.preset && existing.debtorId === columns.debtorId;
-  const row = await db
-    .update(schedules)
-    .set({ ...columns, templateStep: sameSequence ? existing.templateStep : 0, updatedAt: now })
-    .where(and(eq(schedules.ownerId, ownerId), eq(schedules.id, id)))
-    .returning()
-    .get();
-  return row ? { schedule: row } : { error: "not-found" as const };
 }
 
 /** The owner's schedule row, or undefined: another user's id looks exactly like a missing one. */
@@ -394,16 +277,6 @@ export async function getScheduleDetails(db: Db, ownerId: string, id: string) {
     .get();
 }
 
-/** Deletes the owner's schedule; false when it is not theirs. The caller deletes its alarm. */
-export async function deleteSchedule(db: Db, ownerId: string, id: string) {
-  const row = await db
-    .delete(schedules)
-    .where(and(eq(schedules.ownerId, ownerId), eq(schedules.id, id)))
-    .returning({ id: schedules.id })
-    .get();
-  return Boolean(row);
-}
-
 /** The owner's enabled schedules among `ids` and their debtors: what "send now" would fire. */
 export async function enabledSchedules(db: Db, ownerId: string, ids: readonly string[]) {
   const [first, ...rest] = chunk(unique(ids), IDS_PER_STATEMENT).map((slice) =>
@@ -414,75 +287,6 @@ export async function enabledSchedules(db: Db, ownerId: string, ids: readonly st
   );
   if (!first) return [];
   return (await db.batch([first, ...rest])).flat();
-}
-
-/**
- * Moves the next run of the owner's enabled schedules among `ids` to `now` ("send next reminder
- * now"); returns the ids it changed. Others' ids are silently not touched.
- */
-export async function bringForward(db: Db, ownerId: string, ids: readonly string[], now = Date.now()) {
-  const [first, ...rest] = chunk(unique(ids), IDS_PER_STATEMENT).map((slice) =>
-    db
-      .update(schedules)
-      .set({ nextRunAt: now, updatedAt: now })
-      .where(and(eq(schedules.ownerId, ownerId), inArray(schedules.id, slice), eq(schedules.state, "ENABLED")))
-      .returning({ id: schedules.id }),
-  );
-  if (!first) return [];
-  // One batch is one transaction: all of them move, or none.
-  const results = await db.batch([first, ...rest]);
-  return results.flat().map((r) => r.id);
-}
-
-/** A new schedule row binds 16 values: five rows per INSERT (80) stay under D1's 100, with room to grow. */
-const SCHEDULES_PER_INSERT = 5;
-
-/**
- * Re-send: a one-time Single Reminder to each of the owner's debtors among `debtorIds`, due now.
- * Returns the new schedules; the caller arms them.
- */
-export async function createResendSchedules(
-  db: Db,
-  ownerId: string,
-  debtorIds: readonly number[],
-  timeZone: string,
-  options: CreateOptions = {},
-) {
-  const now = options.now ?? Date.now();
-  if (debtorIds.length === 0) return [];
-  const { user, debtors: owned } = await getSenderAndDebtors(db, ownerId, debtorIds);
-  if (!user || owned.length === 0) return [];
-  const values = owned.map((debtor) => ({
-    id: newScheduleId(ownerId),
-    ownerId,
-    debtorId: debtor.id,
-    organizationId: null,
-    preset: "SINGLE_REMINDER" as const,
-    templateStep: 0,
-    frequency: "now" as const,
-    timeZone: safeTimeZone(timeZone),
-    dueDate: null,
-    state: "ENABLED" as const,
-    nextRunAt: now,
-    createdAt: now,
-    updatedAt: now,
-  }));
-  const [first, ...rest] = chunk(values, SCHEDULES_PER_INSERT).map((rows) =>
-    db.insert(schedules).values(rows).returning({ id: schedules.id, nextRunAt: schedules.nextRunAt, rowid: ROWID }),
-  );
-  if (!first) return [];
-  // One batch is one transaction: every debtor gets a schedule, or none does.
-  const created = (await db.batch([first, ...rest])).flat();
-  // Over the cap, none is kept: the re-send is refused as a whole.
-  const max = options.max ?? DEFAULT_ACCOUNT_CAPS.schedules;
-  await enforceCap(
-    db,
-    "schedules",
-    ownerId,
-    created.map((s) => s.rowid),
-    max,
-  );
-  return created.map(({ id, nextRunAt }) => ({ id, nextRunAt }));
 }
 
 /**
@@ -501,46 +305,4 @@ export async function listOverdueSchedules(db: Db, cutoff: number, limit = 500, 
 /** Any owner's schedule by id (the engine's view; pages use getSchedule). */
 export async function findSchedule(db: Db, id: string): Promise<Schedule | undefined> {
   return db.select().from(schedules).where(eq(schedules.id, id)).get();
-}
-
-/**
- * Moves the schedule past the occurrence at `scheduledAt`, but only if nobody edited, disabled or
- * deleted it meanwhile (an edit has re-armed it already). True when it moved.
- */
-export async function advanceSchedule(db: Db, id: string, scheduledAt: number, next: ScheduleAdvance, now: number) {
-  const changed = await db
-    .update(schedules)
-    .set({ ...next, updatedAt: now })
-    .where(and(eq(schedules.id, id), eq(schedules.nextRunAt, scheduledAt), eq(schedules.state, "ENABLED")))
-    .returning({ id: schedules.id });
-  return changed.length > 0;
-}
-
-/**
- * Finishes the schedule at the occurrence at `scheduledAt` (nothing left to remind of, or the
- * address opted out: `reason`), unless it was edited meanwhile.
- */
-export async function completeSchedule(
-  db: Db,
-  id: string,
-  scheduledAt: number,
-  now: number,
-  reason: "paid" | "opted_out" | null = null,
-) {
-  const completed = await db
-    .update(schedules)
-    .set({ state: "COMPLETED", nextRunAt: null, stoppedReason: reason, updatedAt: now })
-    .where(and(eq(schedules.id, id), eq(schedules.nextRunAt, scheduledAt)))
-    .returning({ id: schedules.id });
-  return completed.length > 0;
-}
-
-/** The next run of a schedule someone changed meanwhile: its alarm time, null when it is gone or finished. */
-export async function currentAlarm(db: Db, id: string): Promise<number | null> {
-  const fresh = await db
-    .select({ state: schedules.state, nextRunAt: schedules.nextRunAt })
-    .from(schedules)
-    .where(eq(schedules.id, id))
-    .get();
-  return fresh?.state === "ENABLED" ? fresh.nextRunAt : null;
 }

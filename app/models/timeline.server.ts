@@ -3,8 +3,8 @@ import type { Db } from "~/db/client.server";
 import { bindParam, OWNER_ID, preparedQuery, runBatch } from "~/db/prepared.server";
 import { debtorEvents, debtors, deliveries, payments, schedules, users } from "~/db/schema";
 import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
-import { getPreset } from "~/domain/presets";
 import { safeTimeZone } from "~/domain/time-zone";
+import { scheduleStatus } from "~/reminders/schedule-status";
 
 /**
  * A debtor's timeline (issue 11, item 3): every e-mail (deliveries), payment and debtor event
@@ -33,6 +33,9 @@ export type TimelineEntry =
       error: string | null;
       sentAt: number | null;
       deliveredAt: number | null;
+      /** Null for a test send (to the user, app/domain/delivery-labels.ts). */
+      scheduleId: string | null;
+      recipient: string | null;
     }
   | { kind: "payment"; key: string; at: number; amountCents: number; paidOn: string; note: string }
   | { kind: "event"; key: string; at: number; type: string; detail: string };
@@ -110,6 +113,8 @@ const TIMELINE = {
         error: deliveries.error,
         sentAt: deliveries.sentAt,
         deliveredAt: deliveries.deliveredAt,
+        scheduleId: deliveries.scheduleId,
+        recipient: deliveries.recipient,
       })
       .from(deliveries)
       .where(and(eq(deliveries.debtorId, P.debtorId), eq(deliveries.ownerId, P.ownerId)))
@@ -229,6 +234,8 @@ export async function getDebtorTimeline(
         error: d.error,
         sentAt: d.sentAt,
         deliveredAt: d.deliveredAt,
+        scheduleId: d.scheduleId,
+        recipient: d.recipient,
       }),
     ),
     ...paymentRows.map(
@@ -258,8 +265,12 @@ export async function getDebtorTimeline(
   });
   const instants = counted.map((r) => r.at);
   const zone = safeTimeZone(debtor.timeZone);
+  // Only what will really send: an enabled schedule of a debtor who opted out or paid sends nothing.
   const upcoming = scheduleRows
-    .filter((s) => s.nextRunAt != null)
+    .filter(
+      (s) =>
+        scheduleStatus({ ...s, state: "ENABLED", stoppedReason: null, debtorStatus: debtor.status }).nextRunAt != null,
+    )
     .map((s): UpcomingSend => {
       const dueAt = s.nextRunAt ?? now;
       const slot = nextContactSlot(Math.max(dueAt, now), zone, instants, rules);
@@ -276,11 +287,4 @@ export async function getDebtorTimeline(
     .sort((a, b) => a.goesAt - b.goesAt);
 
   return { debtor, entries: all.slice(0, limit), more: all.length > limit, upcoming };
-}
-
-const FREQUENCY_SHORT: Record<string, string> = { daily: "Daily", weekly: "Weekly", now: "Once" };
-
-/** A schedule event's detail: "Weekly · Escalating Reminders". */
-export function scheduleEventDetail(s: { frequency: string; preset: string }) {
-  return `${FREQUENCY_SHORT[s.frequency] ?? s.frequency} · ${getPreset(s.preset)?.name ?? s.preset}`;
 }

@@ -1,11 +1,12 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
-import { debtors, deliveries, schedules, webhookEvents } from "~/db/schema";
+import { debtors, deliveries, webhookEvents } from "~/db/schema";
+import { holdStatement } from "~/reminders/lifecycle.server";
 import { debtorEventInsert } from "./debtor-event.server";
 import { optOutAddress } from "./opt-out.server";
 
 /**
- * What the e-mail provider's webhook (workers/webhooks.ts, Resend's events) changes in D1: the
+ * What the e-mail provider's webhook (app/http/webhooks.server.ts, Resend's events) changes in D1: the
  * delivery the event is about, found by the provider's message id, and through it the debtor and
  * their schedules. The owner is the delivery's: nothing here comes from a session.
  */
@@ -78,17 +79,7 @@ export async function recordHardBounce(db: Db, providerId: string, message: stri
       .where(
         and(eq(debtors.ownerId, delivery.ownerId), eq(debtors.id, delivery.debtorId), eq(debtors.status, "active")),
       ),
-    db
-      .update(schedules)
-      .set({ state: "DISABLED", stoppedReason: "bounced", nextRunAt: null, updatedAt: now })
-      .where(
-        and(
-          eq(schedules.ownerId, delivery.ownerId),
-          eq(schedules.debtorId, delivery.debtorId),
-          eq(schedules.state, "ENABLED"),
-        ),
-      )
-      .returning({ id: schedules.id }),
+    holdStatement(db, delivery.ownerId, delivery.debtorId, "bounced", now),
     debtorEventInsert(db, {
       ownerId: delivery.ownerId,
       debtorId: delivery.debtorId,

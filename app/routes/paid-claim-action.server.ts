@@ -2,9 +2,10 @@ import * as v from "valibot";
 import { formatMoney } from "~/domain/money";
 import { reply, SOMETHING_WRONG } from "~/lib/action-result.server";
 import { confirmPaidClaim, resumeAfterClaim } from "~/lib/paid-claim.server";
+import { followAlarms } from "~/reminders/lifecycle.server";
 import { FormIdSchema } from "~/schemas/ids";
 import type { ExtraIntents, IntentScope } from "./owned-record-action.server";
-import { armResumed, disarmCompleted, paymentLimitsFor } from "./payment-action.server";
+import { paymentLimitsFor } from "./payment-action.server";
 
 /**
  * The dashboard's answers to a debtor's "I've paid" (issue 11, item 2): confirm the payment (a
@@ -34,7 +35,7 @@ async function confirm({ app, db, user, formData, request }: IntentScope) {
       message: "The payment could not be recorded. Please check the debtor's payments and try again.",
     });
   }
-  await disarmCompleted(app.env, out.completedScheduleIds);
+  await followAlarms(app.env, { disarm: out.completedScheduleIds });
   return reply(intent, {
     message:
       out.paidCents > 0
@@ -47,12 +48,11 @@ async function resume({ app, db, user, formData }: IntentScope) {
   const intent = PAID_CLAIM_INTENTS.resume;
   const debtorId = debtorIdOf(formData);
   if (debtorId === null) return reply(intent, { status: 404, message: SOMETHING_WRONG });
-  const out = await resumeAfterClaim(db, user.id, debtorId);
+  const out = await resumeAfterClaim({ env: app.env, db, ownerId: user.id, now: Date.now() }, debtorId);
   if ("error" in out) {
     if (out.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
     return reply(intent, { status: 409, message: CLAIM_GONE });
   }
-  await armResumed(app.env, out.resumed);
   const n = out.resumed.length;
   const resumed =
     n === 0

@@ -2,9 +2,9 @@ import { data, Form, useNavigation } from "react-router";
 import { DEBTOR_LINK_HEADERS, DebtorLinkPage, debtorLinkMeta, InvalidDebtorLink } from "~/components/debtor-link-page";
 import { SubmitButton } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
-import { disarmSchedule } from "~/lib/alarms.server";
 import { getApp } from "~/lib/context.server";
 import { claimPaid, hasPendingClaim, verifyPaidClaimToken } from "~/lib/paid-claim.server";
+import { followAlarms } from "~/reminders/lifecycle.server";
 import type { Route } from "./+types/paid-claim";
 
 /**
@@ -40,9 +40,9 @@ export async function action({ params, context }: Route.ActionArgs) {
   const target = await verifyPaidClaimToken(db, config, params.token);
   if (!target) return invalid();
   // The schedules are paused in D1 first, so an alarm that fires anyway sends nothing; disarming
-  // only saves it the wake-up.
+  // saves it the wake-up.
   const { pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId);
-  await Promise.allSettled(pausedScheduleIds.map((id) => disarmSchedule(env, id)));
+  await followAlarms(env, { disarm: pausedScheduleIds });
   return data<View>({ state: "done", sender: target.senderName });
 }
 

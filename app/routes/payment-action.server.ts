@@ -3,10 +3,7 @@ import * as v from "valibot";
 import { readCookie } from "~/auth/session.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { reply, SOMETHING_WRONG } from "~/lib/action-result.server";
-import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
 import { accountCaps } from "~/lib/config.server";
-import { chunk } from "~/models/d1.server";
-import { recordDebtorEvent } from "~/models/debtor-event.server";
 import {
   addPayment,
   deletePayment,
@@ -14,8 +11,8 @@ import {
   MAX_PAYMENTS_PER_DEBTOR,
   type PaymentWrite,
   type PaymentWriteError,
-  resumeDebtorSchedules,
 } from "~/models/payment.server";
+import { followAlarms, resumeStoppedSchedules } from "~/reminders/lifecycle.server";
 import { FormIdSchema } from "~/schemas/ids";
 import { overOwedMessage, type PaymentInput, paymentSchema, paymentToday } from "~/schemas/payment";
 import type { ExtraIntents, IntentScope } from "./owned-record-action.server";
@@ -28,40 +25,12 @@ export const PAYMENT_INTENTS = {
 } as const;
 
 const STAY_STOPPED = "Reminders stay stopped until you resume them.";
-/** Alarms are set or deleted this many at a time (one Durable Object call each). */
-const ALARMS_AT_ONCE = 50;
 
 export const TOO_MANY_PAYMENTS = `This debtor already has ${MAX_PAYMENTS_PER_DEBTOR.toLocaleString("en-US")} payments, the most one debtor can have.`;
 
 /** The payment date may be at most the user's today: in their browser's zone (the tz cookie). */
 export function paymentLimitsFor(request: Request, now = Date.now()) {
   return { today: paymentToday(readCookie(request, "tz"), now) };
-}
-
-/** Deletes the alarms of schedules a payment completed. Failures are logged: the engine drops a completed schedule anyway. */
-export async function disarmCompleted(env: Env, ids: readonly string[]) {
-  for (const slice of chunk(ids, ALARMS_AT_ONCE)) {
-    await Promise.all(
-      slice.map((id) =>
-        disarmSchedule(env, id).catch((error) =>
-          console.error(`[dunly] could not disarm completed schedule ${id}; the engine will drop it`, error),
-        ),
-      ),
-    );
-  }
-}
-
-/** Arms resumed schedules. Failures are logged: the row is ENABLED and the watchdog re-arms it. */
-export async function armResumed(env: Env, schedules: readonly { id: string; nextRunAt: number }[]) {
-  for (const slice of chunk(schedules, ALARMS_AT_ONCE)) {
-    await Promise.all(
-      slice.map((s) =>
-        armSchedule(env, s.id, s.nextRunAt).catch((error) =>
-          console.error(`[dunly] could not arm resumed schedule ${s.id}; the watchdog will`, error),
-        ),
-      ),
-    );
-  }
 }
 
 /** What the user is told after a payment write: the balance's consequence for their reminders. */
@@ -108,7 +77,7 @@ async function savePayment(
     }
     return reply(intent, { status: 400, result: submission.reply(refusalErrors(written)) });
   }
-  await disarmCompleted(app.env, written.completedScheduleIds);
+  await followAlarms(app.env, { disarm: written.completedScheduleIds });
   return reply(intent, { message: paymentMessage(done, written), result: submission.reply({ resetForm: true }) });
 }
 
@@ -146,9 +115,10 @@ async function resume({ db, app, user, formData }: IntentScope) {
   const intent = PAYMENT_INTENTS.resume;
   const debtorId = idOf(formData, "debtor_id");
   if (debtorId === null) return reply(intent, { status: 404, message: SOMETHING_WRONG });
-  let outcome: Awaited<ReturnType<typeof resumeDebtorSchedules>>;
+  let outcome: Awaited<ReturnType<typeof resumeStoppedSchedules>>;
   try {
-    outcome = await resumeDebtorSchedules(db, user.id, debtorId, { max: accountCaps(app.config).schedules });
+    const scope = { env: app.env, db, ownerId: user.id, now: Date.now() };
+    outcome = await resumeStoppedSchedules(scope, debtorId, { max: accountCaps(app.config).schedules });
   } catch (error) {
     if (!(error instanceof AccountCapReached)) throw error;
     return reply(intent, { status: 403, message: error.message });
@@ -157,14 +127,7 @@ async function resume({ db, app, user, formData }: IntentScope) {
   if (outcome.resumed.length === 0) {
     return reply(intent, { status: 409, message: "There are no stopped reminders to resume.", count: 0 });
   }
-  await armResumed(app.env, outcome.resumed);
   const n = outcome.resumed.length;
-  await recordDebtorEvent(db, {
-    ownerId: user.id,
-    debtorId,
-    type: "reminders_resumed",
-    detail: n === 1 ? "1 schedule" : `${n} schedules`,
-  });
   return reply(intent, {
     message: n === 1 ? "Reminders resumed: 1 schedule runs again." : `Reminders resumed: ${n} schedules run again.`,
     count: n,

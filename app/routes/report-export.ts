@@ -1,9 +1,9 @@
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { csvHeaders, toCsv } from "~/domain/csv-export";
+import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { listParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
-import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { getApp } from "~/lib/context.server";
@@ -48,8 +48,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       return [
         formatInstant(at, timeZone),
         new Date(at).toISOString(),
-        d.debtorName ?? "Deleted debtor",
-        templateName(d.template),
+        deliveryTarget(d),
+        deliveryTemplate(d),
         strategyLabel(d.tone),
         STATUS_LABELS[d.status] ?? d.status,
         d.error,

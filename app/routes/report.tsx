@@ -6,9 +6,9 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
+import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { listParams, pageCount, pageOffset } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
-import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { getApp } from "~/lib/context.server";
@@ -45,7 +45,7 @@ const STATUS_LABELS: Record<string, string> = {
   sent: "Sent",
   sending: "Sending",
   failed: "Failed",
-  // Reported by the provider's webhook (workers/webhooks.ts); the error column has its message.
+  // Reported by the provider's webhook (app/http/webhooks.server.ts); the error column has its message.
   bounced: "Bounced",
   complained: "Marked as spam",
   // Over a sending limit: kept under its occurrence key and sent when the limit allows.
@@ -161,8 +161,8 @@ export default function Report({ loaderData }: Route.ComponentProps) {
                   <td data-label="Date" className="md:whitespace-nowrap">
                     {formatInstant(d.sentAt ?? d.createdAt, timeZone)}
                   </td>
-                  <td data-label="Debtor">{d.debtorName ?? "Deleted debtor"}</td>
-                  <td data-label="Template">{templateName(d.template)}</td>
+                  <td data-label="Debtor">{deliveryTarget(d)}</td>
+                  <td data-label="Template">{deliveryTemplate(d)}</td>
                   <td data-label="Tone">{strategyLabel(d.tone)}</td>
                   <td data-label="Status">
                     <div>

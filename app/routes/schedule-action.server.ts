@@ -7,24 +7,23 @@ import { type Db, getDb } from "~/db/client.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { manualSendRefusal, resendCapRefusal, sendingLimits } from "~/domain/limits";
 import { intentOf, readForm, reply, replyOrRedirect } from "~/lib/action-result.server";
-import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
 import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { unique } from "~/models/d1.server";
-import { recordDebtorEvent } from "~/models/debtor-event.server";
 import { manualSendLoad } from "~/models/delivery.server";
+import { enabledSchedules } from "~/models/schedule.server";
 import {
-  bringForward,
   createResendSchedules,
   createSchedule,
   deleteSchedule,
-  enabledSchedules,
-  getSchedule,
+  type OwnerScope,
+  pauseSchedules,
+  resumeSchedules,
+  sendNow as sendSchedulesNow,
   updateSchedule,
-} from "~/models/schedule.server";
-import { pauseSchedules, type ResumeRefusal, resumeSchedules } from "~/models/schedule-state.server";
-import { scheduleEventDetail } from "~/models/timeline.server";
+} from "~/reminders/lifecycle.server";
+import { resumeRefusalMessage, sendRefusalMessage } from "~/reminders/refusals";
 import { DebtorIdsSchema, ScheduleIdSchema, ScheduleIdsSchema } from "~/schemas/ids";
 import { SCHEDULE_DEBTOR_MESSAGE, SCHEDULE_ORG_MESSAGE, ScheduleSchema } from "~/schemas/schedule";
 import { testSend } from "./test-send-action.server";
@@ -45,9 +44,7 @@ interface ActionArgs {
 }
 
 /** What an intent needs besides the form: the owner and their plan, the bindings and the browser's time zone. */
-interface Scope {
-  env: Env;
-  ownerId: string;
+interface Scope extends OwnerScope {
   plan: string;
   timeZone: string;
   now: number;
@@ -59,15 +56,18 @@ interface Scope {
  * Every schedule write: create, edit, delete, send now, pause, resume, and the debtors' re-send
  * (which creates one-time schedules). The action of /schedule and of the /schedules/actions resource route that
  * the lists' fetchers post to. The owner is the signed-in user; ids from the form are only a
- * request, and another user's record answers 404. Alarms are armed after the D1 write.
+ * request, and another user's record answers 404. Every change goes through the reminder lifecycle
+ * (app/reminders/lifecycle.server.ts), which records it and moves the alarms.
  */
 export async function scheduleAction({ context, request, url }: ActionArgs) {
   const user = requireUser(context, url);
   const form = await readForm(request);
   if ("refused" in form) return form.refused;
   const { formData } = form;
+  const { env } = getApp(context);
   const scope: Scope = {
-    env: getApp(context).env,
+    env,
+    db: getDb(env.DB),
     ownerId: user.id,
     plan: user.plan,
     timeZone: requestTimeZone(request),
@@ -108,31 +108,26 @@ async function saveSchedule(scope: Scope, intent: "schedule-create" | "schedule-
   if (intent === "schedule-create" && !formData.get("time_zone")) formData.set("time_zone", scope.timeZone);
   const submission = parseWithValibot(formData, { schema: ScheduleSchema });
   if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
-  const db = getDb(scope.env.DB);
   let outcome: Awaited<ReturnType<typeof createSchedule | typeof updateSchedule>>;
-  const options = { max: scope.maxSchedules, now: scope.now };
+  const options = { max: scope.maxSchedules };
   try {
     outcome =
       intent === "schedule-create"
-        ? await createSchedule(db, scope.ownerId, submission.value, options)
-        : await updateSchedule(db, scope.ownerId, String(formData.get("id") ?? ""), submission.value, options);
+        ? await createSchedule(scope, submission.value, options)
+        : await updateSchedule(scope, String(formData.get("id") ?? ""), submission.value, options);
   } catch (error) {
     if (!(error instanceof AccountCapReached)) throw error;
     return reply(intent, { status: 403, result: submission.reply({ formErrors: [error.message] }) });
   }
   if ("error" in outcome) {
     if (outcome.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
-    const result: SubmissionResult<string[]> = submission.reply({ fieldErrors: ownershipErrors(outcome.error) });
-    return reply(intent, { status: 400, result });
+    const fieldErrors =
+      outcome.error === "refused"
+        ? { debtor_id: [sendRefusalMessage(outcome.debtorName, outcome.refusal)] }
+        : ownershipErrors(outcome.error);
+    const result: SubmissionResult<string[]> = submission.reply({ fieldErrors });
+    return reply(intent, { status: outcome.error === "refused" ? 409 : 400, result });
   }
-  await recordDebtorEvent(db, {
-    ownerId: scope.ownerId,
-    debtorId: outcome.schedule.debtorId,
-    type: intent === "schedule-create" ? "schedule_created" : "schedule_updated",
-    detail: scheduleEventDetail(outcome.schedule),
-    at: scope.now,
-  });
-  await arm(scope.env, outcome.schedule.id, outcome.schedule.nextRunAt ?? scope.now);
   return replyOrRedirect(formData, intent, {
     message: SCHEDULE_SCHEDULED,
     result: submission.reply({ resetForm: true }),
@@ -142,30 +137,16 @@ async function saveSchedule(scope: Scope, intent: "schedule-create" | "schedule-
 
 async function removeSchedule(scope: Scope, formData: FormData) {
   const id = v.safeParse(ScheduleIdSchema, formData.get("id"));
-  const db = getDb(scope.env.DB);
-  const existing = id.success ? await getSchedule(db, scope.ownerId, id.output) : undefined;
-  if (!id.success || !existing) {
+  if (!id.success || !(await deleteSchedule(scope, id.output))) {
     return reply("schedule-delete", { status: 404, message: SOMETHING_WRONG });
   }
-  // The alarm goes first: a schedule row without an alarm is harmless, an alarm without a row too.
-  await disarmSchedule(scope.env, id.output);
-  if (!(await deleteSchedule(db, scope.ownerId, id.output))) {
-    return reply("schedule-delete", { status: 404, message: SOMETHING_WRONG });
-  }
-  await recordDebtorEvent(db, {
-    ownerId: scope.ownerId,
-    debtorId: existing.debtorId,
-    type: "schedule_deleted",
-    detail: scheduleEventDetail(existing),
-    at: scope.now,
-  });
   return reply("schedule-delete", { message: SCHEDULE_DELETED, count: 1 });
 }
 
 async function sendNow(scope: Scope, formData: FormData) {
   const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
   if (!ids.success) return reply("schedule-send-now", { status: 400, message: "Select at least one schedule." });
-  const db = getDb(scope.env.DB);
+  const { db } = scope;
   const due = await enabledSchedules(db, scope.ownerId, ids.output);
   const refusal =
     due.length > 0
@@ -178,11 +159,9 @@ async function sendNow(scope: Scope, formData: FormData) {
       : null;
   if (refusal) return reply("schedule-send-now", { status: LIMITED, message: refusal });
   // Only what was checked moves; none when nothing is enabled (or it was disabled meanwhile).
-  const changed = await bringForward(
-    db,
-    scope.ownerId,
+  const changed = await sendSchedulesNow(
+    scope,
     due.map((s) => s.id),
-    scope.now,
   );
   if (changed.length === 0) {
     return reply("schedule-send-now", {
@@ -190,7 +169,6 @@ async function sendNow(scope: Scope, formData: FormData) {
       message: "None of the selected schedules can send now (only active ones can).",
     });
   }
-  await Promise.all(changed.map((id) => arm(scope.env, id, scope.now)));
   const message =
     changed.length === 1
       ? "The next reminder is being sent now."
@@ -202,62 +180,51 @@ async function resend(scope: Scope, formData: FormData) {
   const ids = v.safeParse(DebtorIdsSchema, formData.getAll("ids"));
   if (!ids.success) return reply("debtor-resend", { status: 400, message: "Select at least one debtor." });
   const debtorIds = unique(ids.output);
-  const db = getDb(scope.env.DB);
-  const refusal = resendCapRefusal(debtorIds.length) ?? (await limitRefusal(scope, db, debtorIds));
+  const refusal = resendCapRefusal(debtorIds.length) ?? (await limitRefusal(scope, scope.db, debtorIds));
   if (refusal) return reply("debtor-resend", { status: LIMITED, message: refusal });
   let created: Awaited<ReturnType<typeof createResendSchedules>>;
   try {
-    const options = { max: scope.maxSchedules, now: scope.now };
-    created = await createResendSchedules(db, scope.ownerId, debtorIds, scope.timeZone, options);
+    created = await createResendSchedules(scope, debtorIds, scope.timeZone, { max: scope.maxSchedules });
   } catch (error) {
     if (!(error instanceof AccountCapReached)) throw error;
     return reply("debtor-resend", { status: 403, message: error.message });
   }
-  if (created.length === 0) return reply("debtor-resend", { status: 404, message: SOMETHING_WRONG });
-  await Promise.all(created.map((s) => arm(scope.env, s.id, s.nextRunAt ?? scope.now)));
-  return reply("debtor-resend", { message: RESEND_DONE, count: created.length });
+  if (created.created.length === 0 && created.unsendable === 0) {
+    return reply("debtor-resend", { status: 404, message: SOMETHING_WRONG });
+  }
+  if (created.created.length === 0) {
+    return reply("debtor-resend", {
+      status: 409,
+      message:
+        "None of the selected debtors can get a reminder: they have paid, owe nothing, opted out or their address bounced.",
+    });
+  }
+  return reply("debtor-resend", { message: RESEND_DONE, count: created.created.length });
 }
 
 async function pause(scope: Scope, formData: FormData) {
   const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
   if (!ids.success) return reply("schedule-pause", { status: 400, message: "Select at least one schedule." });
-  const paused = await pauseSchedules(getDb(scope.env.DB), scope.ownerId, ids.output, scope.now);
+  const paused = await pauseSchedules(scope, ids.output);
   if (paused.length === 0) {
     return reply("schedule-pause", {
       status: 404,
       message: "None of the selected schedules can be paused (only active ones can).",
     });
   }
-  // After the write: an alarm that still fires finds the schedule paused and sends nothing.
-  await Promise.all(paused.map((id) => disarm(scope.env, id)));
   const message = paused.length === 1 ? SCHEDULE_PAUSED : `${paused.length} schedules paused`;
   return reply("schedule-pause", { message, count: paused.length });
-}
-
-/** Why a paused schedule stays paused, in the user's words. */
-function refusalMessage(debtorName: string, reason: ResumeRefusal) {
-  switch (reason) {
-    case "paid":
-      return `${debtorName} has paid: there is nothing left to remind them of, so the schedule stays paused.`;
-    case "nothing_owed":
-      return `${debtorName} owes nothing: there is nothing to remind them of, so the schedule stays paused.`;
-    case "opted_out":
-      return `${debtorName} opted out of your reminders: the schedule stays paused until they agree to reminders again.`;
-    case "bouncing":
-      return `${debtorName}'s e-mail address bounced: correct it on the debtor, then resume the schedule.`;
-  }
 }
 
 async function resume(scope: Scope, formData: FormData) {
   const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
   if (!ids.success) return reply("schedule-resume", { status: 400, message: "Select at least one schedule." });
-  const { resumed, refused } = await resumeSchedules(getDb(scope.env.DB), scope.ownerId, ids.output, scope.now);
-  await Promise.all(resumed.map((s) => arm(scope.env, s.id, s.nextRunAt)));
+  const { resumed, refused } = await resumeSchedules(scope, ids.output);
   const [firstRefusal] = refused;
   if (resumed.length === 0 && firstRefusal) {
     return reply("schedule-resume", {
       status: 409,
-      message: refusalMessage(firstRefusal.debtorName, firstRefusal.reason),
+      message: resumeRefusalMessage(firstRefusal.debtorName, firstRefusal.reason),
     });
   }
   if (resumed.length === 0) {
@@ -267,7 +234,9 @@ async function resume(scope: Scope, formData: FormData) {
     });
   }
   const done = resumed.length === 1 ? SCHEDULE_RESUMED : `${resumed.length} schedules resumed`;
-  const message = firstRefusal ? `${done}. ${refusalMessage(firstRefusal.debtorName, firstRefusal.reason)}` : done;
+  const message = firstRefusal
+    ? `${done}. ${resumeRefusalMessage(firstRefusal.debtorName, firstRefusal.reason)}`
+    : done;
   return reply("schedule-resume", { message, count: resumed.length });
 }
 
@@ -278,22 +247,4 @@ async function resume(scope: Scope, formData: FormData) {
 async function limitRefusal(scope: Scope, db: Db, debtorIds: readonly number[], firing: readonly string[] = []) {
   const load = await manualSendLoad(db, scope.ownerId, debtorIds, scope.now, firing);
   return manualSendRefusal(load, sendingLimits(scope.plan), scope.now, scope.timeZone);
-}
-
-/** Disarming failures are logged, not fatal: the row is paused, so a stray alarm sends nothing. */
-async function disarm(env: Env, id: string) {
-  try {
-    await disarmSchedule(env, id);
-  } catch (error) {
-    console.error(`[dunly] could not disarm schedule ${id}; it is paused, so its alarm sends nothing`, error);
-  }
-}
-
-/** Arming failures are logged, not fatal: the row is saved and the watchdog re-arms it. */
-async function arm(env: Env, id: string, at: number) {
-  try {
-    await armSchedule(env, id, at);
-  } catch (error) {
-    console.error(`[dunly] could not arm schedule ${id}; the watchdog will`, error);
-  }
 }

@@ -5,35 +5,26 @@ import { isCalendarDate } from "~/domain/calendar-date";
 import { DEFAULT_FREQUENCY, getFrequency } from "~/domain/frequencies";
 import { nextRoomAt, sendingLimits } from "~/domain/limits";
 import { isTemplateId, type TemplateId } from "~/domain/presets";
-import { frequencyRepeats, reminderReceiver, reminderSender } from "~/domain/sender";
-import { type Tone, toTone } from "~/domain/strategies";
+import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { reply } from "~/lib/action-result.server";
 import { type AppConfig, linkOrigin } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { countedInstants, markDeliveryFailed, markDeliverySent } from "~/models/delivery.server";
-import { type Debtor, getSenderAndDebtors, type Sender, type SenderOrganization } from "~/models/schedule.server";
+import { getSenderAndDebtors } from "~/models/schedule.server";
 import { claimTestSend } from "~/models/test-send.server";
+import { sendReminder } from "~/reminders/mail.server";
 import type { ReminderEmailProps } from "../../emails/reminder";
-import { REMINDER_SAMPLE } from "../../emails/reminder-sample";
-import type { ReminderMessage } from "../../workers/mail/index";
+import { type ReminderChoice, reminderMessage, reminderProps, SAMPLE_LINKS } from "../../emails/reminder-message";
 
 export const TEST_SEND_INTENT = "schedule-test-send";
 export const CHOOSE_DEBTOR = "Choose a debtor to send a test for.";
 const SOMETHING_WRONG = "Something went wrong.";
 
-/** What the preview and a test send show: a template and tone, and whose values (when chosen). */
-export interface PreviewChoice {
-  template: TemplateId;
-  tone: Tone;
+/** What the preview and a test send show: a reminder choice, and whose values (when chosen). */
+export interface PreviewChoice extends ReminderChoice {
   debtorId: number | null;
   organizationId: number | null;
-  dueDate: string | null;
-  /**
-   * Whether more reminders follow: a daily or weekly schedule (also when the frequency is missing or
-   * unknown, since the form then saves the default, daily). A one-time ('now') reminder announces none.
-   */
-  repeats: boolean;
 }
 
 const optionalId = v.optional(
@@ -78,49 +69,8 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     organizationId: organization_id || null,
     dueDate: isCalendarDate(date) ? date : null,
     // Missing or unknown: the form saves the default frequency, so the preview shows that.
-    repeats: frequencyRepeats(getFrequency(frequency?.trim() ?? "")?.id ?? DEFAULT_FREQUENCY),
+    frequency: getFrequency(frequency?.trim() ?? "")?.id ?? DEFAULT_FREQUENCY,
   };
-}
-
-/**
- * What the preview shows and a test send sends for a choice, without the links: with the owner's
- * debtor, that debtor's name, outstanding amount, currency and invoice number; without one, the
- * sample debtor's (and no invoice number). The sender is the real one either way, so 'Pay now'
- * appears only when a real reminder would have it. The due date is the chosen one (none: no due
- * date, as in the reminder), and the copy repeats as the chosen frequency does.
- */
-export function reminderProps(
-  choice: PreviewChoice,
-  user: Sender | undefined,
-  org: SenderOrganization | undefined,
-  debtor?: Debtor,
-) {
-  const receiver = debtor
-    ? reminderReceiver(debtor)
-    : {
-        receiverName: REMINDER_SAMPLE.receiverName,
-        amountCents: REMINDER_SAMPLE.amountCents,
-        currency: REMINDER_SAMPLE.currency,
-        invoiceNumber: null,
-      };
-  // No sender row (not expected for a signed-in user): the sample sender, without a payment page.
-  const sender = user
-    ? reminderSender(user, org)
-    : {
-        senderName: REMINDER_SAMPLE.senderName,
-        senderEmail: REMINDER_SAMPLE.senderEmail,
-        senderCompany: null,
-        payUrl: null,
-      };
-  return {
-    template: choice.template,
-    tone: choice.tone,
-    ...receiver,
-    ...sender,
-    dueDate: choice.dueDate,
-    locale: "en",
-    repeats: choice.repeats,
-  } satisfies ReminderEmailProps;
 }
 
 /**
@@ -158,8 +108,7 @@ export async function previewReminderProps(
   return {
     ...reminderProps(choice, user, org, user ? debtor : undefined),
     // What the footer's opt-out line and the "I've paid" line look like: every reminder has both.
-    unsubscribeUrl: REMINDER_SAMPLE.unsubscribeUrl,
-    paidUrl: REMINDER_SAMPLE.paidUrl,
+    ...SAMPLE_LINKS,
   };
 }
 
@@ -220,14 +169,8 @@ export async function testSend({
     return reply(TEST_SEND_INTENT, { status: 429, message });
   }
 
-  const message: ReminderMessage = { ...values.props, to, ...testLinks(config), subjectPrefix: "[Test] " };
-  const result = await env.MAILER.sendReminder(message, claimed.key).catch((error: unknown) => ({
-    ok: false as const,
-    retryable: true,
-    status: null,
-    error: `Mail Worker: ${error instanceof Error ? error.message : String(error)}`,
-    attempts: 0,
-  }));
+  const message = reminderMessage(values.props, to, testLinks(config), "[Test] ");
+  const result = await sendReminder(env, message, claimed.key);
   if (!result.ok) {
     await markDeliveryFailed(db, claimed.id, result.error);
     return reply(TEST_SEND_INTENT, { status: 502, message: `The test e-mail could not be sent: ${result.error}` });

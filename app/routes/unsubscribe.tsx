@@ -3,10 +3,10 @@ import { DEBTOR_LINK_HEADERS, DebtorLinkPage, debtorLinkMeta, InvalidDebtorLink 
 import { SubmitButton } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
-import { disarmSchedule } from "~/lib/alarms.server";
 import { getApp } from "~/lib/context.server";
 import { type OptOutTarget, verifyOptOutToken } from "~/lib/opt-out.server";
 import { isOptedOut, optOutAddress } from "~/models/opt-out.server";
+import { followAlarms } from "~/reminders/lifecycle.server";
 import type { Route } from "./+types/unsubscribe";
 
 /**
@@ -46,9 +46,9 @@ export async function action({ params, context }: Route.ActionArgs) {
   const target = await verifyOptOutToken(db, config, params.token);
   if (!target) return invalid();
   // Every schedule to this address for this user is completed in D1 first, so the engine drops an
-  // alarm that fires anyway; disarming only saves it the wake-up.
+  // alarm that fires anyway; disarming saves it the wake-up.
   const { scheduleIds } = await optOutAddress(db, target.ownerId, target.email);
-  await Promise.allSettled(scheduleIds.map((id) => disarmSchedule(env, id)));
+  await followAlarms(env, { disarm: scheduleIds });
   return shown(target, "done");
 }
 

@@ -5,10 +5,10 @@ import { getDb } from "~/db/client.server";
 import type { debtors, deliveries, organizations, schedules } from "~/db/schema";
 import type { FrequencyId } from "~/domain/frequencies";
 import type { PresetId } from "~/domain/presets";
-import { createSchedule } from "~/models/schedule.server";
-import { type FireOutcome, fireSchedule, type MailJob, QUEUED_RECHECK_MS } from "../../workers/engine";
-import { consumeMail } from "../../workers/mail-queue";
-import { Pacer } from "../../workers/pacer";
+import { type FireOutcome, fireSchedule, type MailJob, QUEUED_RECHECK_MS } from "~/reminders/engine.server";
+import { createSchedule } from "~/reminders/lifecycle.server";
+import { consumeMail } from "~/reminders/mail-queue.server";
+import { Pacer } from "~/reminders/pacer";
 import { daytimeZone } from "../support/daytime-zone";
 import type { RawRow } from "../support/db-rows";
 import { uniqueEmail } from "./helpers";
@@ -125,17 +125,24 @@ export interface ScheduleOptions {
   organizationId?: number;
 }
 
-/** A schedule through the model, as the new-schedule page creates it (ENABLED, first run computed). */
+/**
+ * A schedule through the lifecycle, as the new-schedule page creates it (ENABLED, first run
+ * computed, its 'schedule_created' event), but with its Durable Object left unarmed: the tests
+ * drive alarms themselves (fireAt, fireAndSend, runDurableObjectAlarm) at instants of their own.
+ */
 export async function makeSchedule(ownerId: string, debtorId: number, o: ScheduleOptions = {}) {
-  const result = await createSchedule(db(), ownerId, {
-    kind: o.organizationId ? "company" : "person",
-    organization_id: o.organizationId,
-    debtor_id: debtorId,
-    preset: o.preset ?? "SINGLE_REMINDER",
-    frequency: o.frequency ?? "daily",
-    time_zone: o.timeZone ?? "UTC",
-    due_date: o.dueDate,
-  });
+  const result = await createSchedule(
+    { env: withAlarms(alarmStub()), db: db(), ownerId, now: Date.now() },
+    {
+      kind: o.organizationId ? "company" : "person",
+      organization_id: o.organizationId,
+      debtor_id: debtorId,
+      preset: o.preset ?? "SINGLE_REMINDER",
+      frequency: o.frequency ?? "daily",
+      time_zone: o.timeZone ?? "UTC",
+      due_date: o.dueDate,
+    },
+  );
   if (!("schedule" in result) || !result.schedule) throw new Error(`createSchedule failed: ${JSON.stringify(result)}`);
   return result.schedule.id;
 }
@@ -336,4 +343,42 @@ export interface SentOutcome {
 export function queuedJob(outcome: FireOutcome): MailJob {
   if (outcome.kind !== "queued") throw new Error(`expected a queued reminder, got ${JSON.stringify(outcome)}`);
   return outcome.job;
+}
+
+/** What a stand-in Durable Object namespace saw: each call, in order. */
+export interface AlarmCalls {
+  calls: { method: "arm" | "disarm" | "sent"; id: string; at?: number | null }[];
+  /** Make every call throw (a Durable Object that is down). */
+  failing: boolean;
+}
+
+/**
+ * A stand-in for the SCHEDULES namespace that records calls instead of setting alarms, or throws
+ * when `failing` (the lifecycle's failure policy, docs/architecture.md §4).
+ */
+export function alarmStub(failing = false): AlarmCalls & { namespace: unknown } {
+  const record: AlarmCalls = { calls: [], failing };
+  const object = (id: string) => ({
+    async arm(_scheduleId: string, at: number) {
+      if (record.failing) throw new Error("Durable Object unavailable");
+      record.calls.push({ method: "arm", id, at });
+      return at;
+    },
+    async disarm() {
+      if (record.failing) throw new Error("Durable Object unavailable");
+      record.calls.push({ method: "disarm", id });
+    },
+    async sent(at: number | null) {
+      if (record.failing) throw new Error("Durable Object unavailable");
+      record.calls.push({ method: "sent", id, at });
+    },
+  });
+  return Object.assign(record, {
+    namespace: { idFromName: (name: string) => name, get: (id: string) => object(id) },
+  });
+}
+
+/** These bindings with `stub` for the Durable Objects. */
+export function withAlarms(stub: { namespace: unknown }): Env {
+  return { ...env, SCHEDULES: stub.namespace as Env["SCHEDULES"] };
 }

@@ -2,16 +2,16 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { advancePast } from "~/domain/occurrence";
 import { claimOccurrence, markDeliveryFailed, markDeliverySent, recordDeliveryError } from "~/models/delivery.server";
+import { findSchedule, getSenderAndDebtors } from "~/models/schedule.server";
 import {
   advanceSchedule,
-  bringForward,
   completeSchedule,
   createResendSchedules,
   currentAlarm,
-  findSchedule,
-  getSenderAndDebtors,
-} from "~/models/schedule.server";
+  sendNow,
+} from "~/reminders/lifecycle.server";
 import {
+  alarmStub,
   db,
   deliveriesOf,
   HOUR,
@@ -22,8 +22,15 @@ import {
   makeUser,
   scheduleRow,
   setSchedule,
+  withAlarms,
 } from "./engine-helpers";
 import { uniqueEmail } from "./helpers";
+
+/**
+ * The lifecycle's scope for the owner, with Durable Objects that only record (alarmStub): these
+ * tests look at the rows, and 100 real alarms due now would fire while they do.
+ */
+const scopeOf = (ownerId: string, now = Date.now()) => ({ env: withAlarms(alarmStub()), db: db(), ownerId, now });
 
 /**
  * The models the engine and the bulk actions stand on, straight against D1: the sender and
@@ -81,7 +88,7 @@ describe("createResendSchedules with 100 debtors", () => {
     const ids = await makeDebtors(owner.id, 100, 4250);
     const now = Date.now();
 
-    const created = await createResendSchedules(db(), owner.id, ids, "Asia/Tokyo", { now });
+    const created = (await createResendSchedules(scopeOf(owner.id, now), ids, "Asia/Tokyo")).created;
     expect(created).toHaveLength(100);
     expect(new Set(created.map((s) => s.id)).size).toBe(100);
     expect(created.every((s) => s.nextRunAt === now)).toBe(true);
@@ -112,26 +119,26 @@ describe("createResendSchedules with 100 debtors", () => {
     const requested = [...theirs.slice(0, 20), ...mine, ...mine.slice(0, 20)];
     expect(requested).toHaveLength(100);
 
-    const created = await createResendSchedules(db(), owner.id, requested, "UTC");
+    const created = (await createResendSchedules(scopeOf(owner.id), requested, "UTC")).created;
     expect(created).toHaveLength(60);
     const count = await env.DB.prepare("SELECT count(*) AS n FROM schedules WHERE owner_id = ?")
       .bind(other.id)
       .first<{ n: number }>();
     expect(count?.n).toBe(0);
 
-    expect(await createResendSchedules(db(), owner.id, theirs, "UTC")).toEqual([]);
-    expect(await createResendSchedules(db(), owner.id, [], "UTC")).toEqual([]);
+    expect(await createResendSchedules(scopeOf(owner.id), theirs, "UTC")).toEqual({ created: [], unsendable: 0 });
+    expect(await createResendSchedules(scopeOf(owner.id), [], "UTC")).toEqual({ created: [], unsendable: 0 });
   });
 });
 
-describe("bringForward with 100 ids", () => {
+describe("sendNow with 100 ids", () => {
   it("moves the next run of all 100 of the owner's enabled schedules to now, and nothing else", async () => {
     const owner = await makeUser();
     const other = await makeUser();
     const later = Date.now() + 3 * HOUR;
-    const mine = await createResendSchedules(db(), owner.id, await makeDebtors(owner.id, 98), "UTC");
+    const mine = (await createResendSchedules(scopeOf(owner.id), await makeDebtors(owner.id, 98), "UTC")).created;
     const [disabled, ...enabled] = mine.map((s) => s.id);
-    const [theirs] = await createResendSchedules(db(), other.id, await makeDebtors(other.id, 1), "UTC");
+    const [theirs] = (await createResendSchedules(scopeOf(other.id), await makeDebtors(other.id, 1), "UTC")).created;
     if (!disabled || !theirs) throw new Error("setup");
     for (const id of [...enabled, disabled, theirs.id]) await setSchedule(id, { next_run_at: later });
     await setSchedule(disabled, { state: "DISABLED" });
@@ -139,7 +146,7 @@ describe("bringForward with 100 ids", () => {
     const ids = [...enabled, disabled, theirs.id, "no-such-id"];
     expect(ids).toHaveLength(100);
     const now = Date.now();
-    const changed = await bringForward(db(), owner.id, ids, now);
+    const changed = await sendNow(scopeOf(owner.id, now), ids);
     expect([...changed].sort()).toEqual([...enabled].sort());
 
     for (const id of enabled) expect((await scheduleRow(id))?.next_run_at).toBe(now);
@@ -149,11 +156,11 @@ describe("bringForward with 100 ids", () => {
 
   it("reports a schedule named twice once", async () => {
     const owner = await makeUser();
-    const [s] = await createResendSchedules(db(), owner.id, await makeDebtors(owner.id, 1), "UTC");
+    const [s] = (await createResendSchedules(scopeOf(owner.id), await makeDebtors(owner.id, 1), "UTC")).created;
     if (!s) throw new Error("setup");
     const twice = [s.id, ...Array.from({ length: 60 }, (_, i) => `${owner.id}-missing-${i}`), s.id];
-    expect(await bringForward(db(), owner.id, twice)).toEqual([s.id]);
-    expect(await bringForward(db(), owner.id, [])).toEqual([]);
+    expect(await sendNow(scopeOf(owner.id), twice)).toEqual([s.id]);
+    expect(await sendNow(scopeOf(owner.id), [])).toEqual([]);
   });
 });
 

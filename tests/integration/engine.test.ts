@@ -1,9 +1,9 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
-import { fireSchedule } from "../../workers/engine";
-import { runWatchdog } from "../../workers/watchdog";
+import { fireSchedule } from "~/reminders/engine.server";
+import { followAlarms } from "~/reminders/lifecycle.server";
+import { runWatchdog } from "~/reminders/watchdog.server";
 import { eventually } from "./data-helpers";
 import {
   ageDeliveries,
@@ -119,7 +119,9 @@ describe("an alarm fires the due occurrence", () => {
   });
 
   it("a debtor who has paid in full gets nothing and the schedule completes", async () => {
-    const { debtor, id, due } = await setup({}, { debtCents: 5000, paidCents: 5000 });
+    const { debtor, id, due } = await setup({}, { debtCents: 5000 });
+    // Paid after the schedule was made (none is made for a debtor who has paid).
+    await env.DB.prepare("UPDATE debtors SET paid_cents = 5000 WHERE id = ?").bind(debtor.id).run();
     await fireAt(id, due);
     expect(await resendRequests(debtor.email)).toEqual([]);
     expect(await deliveriesOf(id)).toEqual([]);
@@ -398,12 +400,12 @@ describe("stopped schedules", () => {
     expect(await doStorage(id)).toEqual({});
   });
 
-  it("disarmSchedule (what disabling and deleting call) removes a pending alarm: nothing fires", async () => {
+  it("followAlarms disarm (what pausing and deleting call) removes a pending alarm: nothing fires", async () => {
     const { debtor, id, due } = await setup();
     await setSchedule(id, { next_run_at: due });
-    await armSchedule(env, id, Date.now() + HOUR);
+    await followAlarms(env, { arm: [{ id, at: Date.now() + HOUR }] });
     expect(await alarmAt(id)).not.toBeNull();
-    await disarmSchedule(env, id);
+    await followAlarms(env, { disarm: [id] });
     expect(await alarmAt(id)).toBeNull();
     expect(await runDurableObjectAlarm(stubOf(id))).toBe(false);
     expect(await resendRequests(debtor.email)).toEqual([]);

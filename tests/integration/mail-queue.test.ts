@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { fireSchedule } from "../../workers/engine";
-import { runWatchdog } from "../../workers/watchdog";
+import { fireSchedule } from "~/reminders/engine.server";
+import { runWatchdog } from "~/reminders/watchdog.server";
 import { eventually } from "./data-helpers";
 import {
   alarmAt,
@@ -53,11 +53,14 @@ async function dueTogether(count: number, domain: string, dueAt: number, options
     const share = Math.min(perOwner, count - made);
     for (let i = 0; i < share; i++, made++) {
       const email = `q${made}-${crypto.randomUUID().slice(0, 8)}@${domain}`;
-      const debtor = await makeDebtor(user.id, {
-        email,
-        ...(options.paid ? { paidCents: 123450, status: "paid" } : {}),
-      });
+      const debtor = await makeDebtor(user.id, { email });
       ids.push(await makeSchedule(user.id, debtor.id, { timeZone: "UTC" }));
+      // Paid after the schedule was made (none is made for a debtor who has paid).
+      if (options.paid) {
+        await env.DB.prepare("UPDATE debtors SET paid_cents = debt_cents, status = 'paid' WHERE id = ?")
+          .bind(debtor.id)
+          .run();
+      }
       emails.push(email);
     }
   }

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ReminderMessage } from "../../workers/mail/index";
+import type { ReminderMessage } from "../../emails/reminder-message";
 import { FROM_ADDRESS, programResend, resendDelivered, resendRequests } from "./engine-helpers";
 import { uniqueEmail } from "./helpers";
 

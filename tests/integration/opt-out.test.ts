@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readConfig } from "~/lib/config.server";
 import { OPT_OUT_SECRET_MISSING, optOutLink } from "~/lib/opt-out.server";
 import { isOptedOut, optOutAddress, renewConsent } from "~/models/opt-out.server";
-import type { ReminderMessage } from "../../workers/mail/index";
+import type { ReminderMessage } from "../../emails/reminder-message";
 import { debtorRow, formAction } from "./data-helpers";
 import {
   alarmAt,

@@ -55,6 +55,8 @@ async function setUp() {
   const live = [await armed(user.userId, debtor.id), await armed(user.userId, debtor.id)];
   const userPaused = await makeSchedule(user.userId, debtor.id);
   await setSchedule(userPaused, { state: "DISABLED", next_run_at: null });
+  // The setup's own 'schedule_created' events: the tests look at what the claim records.
+  await env.DB.prepare("DELETE FROM debtor_events WHERE debtor_id = ?").bind(debtor.id).run();
   const keyless = { id: debtor.id, ownerId: user.userId, optOutKey: null };
   const paidUrl = await paidClaimLink(db(), config(), keyless);
   const optOutUrl = await optOutLink(db(), config(), keyless);

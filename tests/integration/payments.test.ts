@@ -204,8 +204,10 @@ describe("paid in full", () => {
 
   it("an opted-out debtor keeps that status, but their schedules still complete", async () => {
     const user = await signIn(uniqueEmail("optout"));
-    const debtor = await makeDebtor(user.userId, { debtCents: 1000, status: "opted_out" });
+    const debtor = await makeDebtor(user.userId, { debtCents: 1000 });
     const id = await makeSchedule(user.userId, debtor.id);
+    // Opted out after the schedule was made (a schedule is never created for an opted-out debtor).
+    await env.DB.prepare("UPDATE debtors SET status = 'opted_out' WHERE id = ?").bind(debtor.id).run();
     expect((await pay(user.cookie, debtor.id, { amount: "10" })).status).toBe(200);
     expect(await debtorRow(debtor.id)).toMatchObject({ paid_cents: 1000, status: "opted_out" });
     expect(await scheduleRow(id)).toMatchObject({ state: "COMPLETED", stopped_reason: "paid" });

@@ -2,7 +2,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { templateForStep } from "~/domain/presets";
-import { fireSchedule } from "../../workers/engine";
+import { fireSchedule } from "~/reminders/engine.server";
 import {
   alarmAt,
   deliveriesOf,

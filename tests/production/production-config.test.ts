@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountCaps, readConfig } from "~/lib/config.server";
-import type { ReminderMessage } from "../../workers/mail/index";
+import type { ReminderMessage } from "../../emails/reminder-message";
 import { deliveriesOf, fireAt, MINUTE, makeDebtor, makeSchedule, makeUser } from "../integration/engine-helpers";
 import { get, location, pageText, postForm, uniqueEmail } from "../integration/helpers";
 

@@ -6,6 +6,7 @@ import PasswordChangedEmail, {
   passwordChangedSubject,
 } from "../../emails/password-changed";
 import type { ReminderEmailProps } from "../../emails/reminder";
+import type { ReminderMessage } from "../../emails/reminder-message";
 import { renderEmail, toPlainText } from "../../emails/render-email";
 import { renderReminder } from "../../emails/render-reminder";
 import SignInEmail, { signInSubject } from "../../emails/sign-in";
@@ -13,29 +14,6 @@ import { readMailConfig } from "./config";
 import { deliver, type SendResult, unsubscribeHeaders } from "./send";
 
 export type { SendResult } from "./send";
-
-/** A typed reminder: what to render and who it goes to. */
-export interface ReminderMessage extends ReminderEmailProps {
-  /** The debtor's address. */
-  to: string;
-  /**
-   * The debtor's signed opt-out link (app/lib/opt-out.server.ts `optOutLink`): shown in the footer
-   * and sent as List-Unsubscribe with one-click List-Unsubscribe-Post (RFC 8058). Required: no
-   * reminder leaves without one.
-   */
-  unsubscribeUrl: string;
-  /**
-   * The sender's payment page (the organization's when sent as one, else the user's): the 'Pay
-   * now' button. Null: no button.
-   */
-  payUrl: string | null;
-  /** The debtor's signed "I've paid" page (app/lib/paid-claim.server.ts `paidClaimLink`). */
-  paidUrl: string;
-  /** The debtor's invoice number, shown in the subject and the details; null: none. */
-  invoiceNumber: string | null;
-  /** Put before the subject, e.g. "[Test] " for a test send to the user's own address. */
-  subjectPrefix?: string;
-}
 
 /** An e-mail from Dunly itself to an account's own address (not an RPC method). */
 async function sendAccountEmail(env: MailEnv, to: string, subject: string, element: ReactElement) {

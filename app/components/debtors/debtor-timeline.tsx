@@ -12,6 +12,7 @@ import {
 } from "lucide-react";
 import { useEffect, useId } from "react";
 import { Link, useFetcher } from "react-router";
+import { isTestSend } from "~/domain/delivery-labels";
 import { formatMoney } from "~/domain/money";
 import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
@@ -67,6 +68,11 @@ export function describeEntry(
   switch (e.kind) {
     case "email": {
       const what = `${templateName(e.template)} · ${strategyLabel(e.tone)}`;
+      // A test send went to the user, not to the debtor: never listed as a reminder to them.
+      if (isTestSend(e)) {
+        const title = `${e.status === "sent" ? "Test e-mail sent" : `Test e-mail ${e.status}`} to you · ${what}`;
+        return { title, detail: e.recipient ?? e.error, tone: "plain", Icon: Mail };
+      }
       if (e.status === "deferred")
         return { title: `Held back: ${e.error ?? ""}`.trim(), detail: what, tone: "plain", Icon: Clock };
       const title = `${EMAIL_LABELS[e.status] ?? `Reminder ${e.status}`} · ${what}`;

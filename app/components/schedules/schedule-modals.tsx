@@ -9,9 +9,10 @@ import { formatMoney, outstandingCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { useFormResult } from "~/lib/use-form-result";
+import { scheduleStatus } from "~/reminders/schedule-status";
 import type { scheduleAction } from "~/routes/schedule-action.server";
 import type { loader as detailsLoader } from "~/routes/schedules.details";
-import { describeFrequency, presetName, STATE_LABELS, stateNote } from "./format";
+import { describeFrequency, presetName } from "./format";
 
 // The form (with its date picker) loads only when someone edits: the list pages stay light.
 const ScheduleForm = lazy(() => import("./schedule-form"));
@@ -64,7 +65,8 @@ export function ConfigureScheduleModal({
   const s = loaded?.schedule;
   const loading =
     details.state === "loading" || (!loaded && scheduleId !== null && details.state === "idle" && !details.data);
-  const note = s ? stateNote(s.state, s.stoppedReason, s.waiting) : null;
+  const status = s ? scheduleStatus(s) : null;
+  const note = status?.note ?? null;
 
   return (
     <Modal open={Boolean(scheduleId)} onOpenChange={(open) => !open && onClose()} title="Configure schedule">
@@ -97,9 +99,9 @@ export function ConfigureScheduleModal({
             <dt className="text-muted">Payment due</dt>
             <dd>{s.dueDate ?? "—"}</dd>
             <dt className="text-muted">State</dt>
-            <dd>{STATE_LABELS[s.state] ?? s.state}</dd>
+            <dd>{status?.label}</dd>
             <dt className="text-muted">Next reminder</dt>
-            <dd>{s.state === "ENABLED" ? formatInstant(s.nextRunAt, timeZone) : "—"}</dd>
+            <dd>{status?.nextRunAt != null ? formatInstant(status.nextRunAt, timeZone) : "—"}</dd>
             <dt className="text-muted">Emails sent</dt>
             <dd>{s.emailsSent}</dd>
           </dl>

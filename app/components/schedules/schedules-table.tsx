@@ -10,7 +10,8 @@ import { Button } from "~/components/ui/button";
 import { formatMoney, outstandingCents } from "~/domain/money";
 import { formatInstant } from "~/domain/time-zone";
 import type { ScheduleListRow } from "~/models/schedule.server";
-import { STATE_LABELS, scheduleName } from "./format";
+import { type ScheduleStatus, scheduleStatus } from "~/reminders/schedule-status";
+import { scheduleName } from "./format";
 
 // 'Configure schedule' (Radix's dialog, the details, the form) is a chunk of its own, fetched on
 // first use (hover or focus of a Configure button starts it).
@@ -33,14 +34,15 @@ export type ScheduleView = Pick<
   | "currency"
   | "emailsSent"
   | "waiting"
+  | "stoppedReason"
+  | "debtorStatus"
 >;
 
-function StateBadge({ state }: { state: string }) {
-  return (
-    <Badge tone={state === "ENABLED" ? "good" : state === "COMPLETED" ? "neutral" : "warn"}>
-      {STATE_LABELS[state] ?? state}
-    </Badge>
-  );
+const STATUS_TONES = { running: "good", held: "warn", paused: "warn", stopped: "neutral" } as const;
+
+/** The schedule's state as the lifecycle left it (app/reminders/schedule-status.ts). */
+export function StatusBadge({ status }: { status: ScheduleStatus }) {
+  return <Badge tone={STATUS_TONES[status.kind]}>{status.label}</Badge>;
 }
 
 /**
@@ -101,15 +103,18 @@ export function SchedulesTable({
         { label: "Total debt", value: (s) => formatMoney(outstandingCents(s), s.currency), cardOnly: true },
         { label: "Created At", value: created },
       ]}
-      detail={(s) => (
-        <div className="flex flex-wrap items-center gap-2 text-muted">
-          <StateBadge state={s.state} />
-          {s.state === "ENABLED" && s.nextRunAt != null && (
-            <span>{`Next: ${formatInstant(s.nextRunAt, timeZone)}`}</span>
-          )}
-          {s.state === "ENABLED" && s.waiting && <span className="w-full text-xs">{`Held back: ${s.waiting}`}</span>}
-        </div>
-      )}
+      detail={(s) => {
+        const status = scheduleStatus(s);
+        return (
+          <div className="flex flex-wrap items-center gap-2 text-muted">
+            <StatusBadge status={status} />
+            {status.nextRunAt != null && <span>{`Next: ${formatInstant(status.nextRunAt, timeZone)}`}</span>}
+            {status.kind !== "running" && status.kind !== "paused" && (
+              <span className="w-full text-xs">{status.note}</span>
+            )}
+          </div>
+        );
+      }}
       onConfigure={(id) => setConfiguringId((current) => (current === id ? null : id))}
       onConfigureIntent={configureModal.preload}
     >

@@ -2,8 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, optOuts, organizations, schedules, users } from "~/db/schema";
 import type { ContactRules } from "~/domain/contact-rules";
-import type { ScheduleAdvance } from "~/domain/occurrence";
-import { debtorInstantsQuery } from "./delivery.server";
+import { debtorInstantsQuery } from "~/models/delivery.server";
 import {
   type Debtor,
   type Schedule,
@@ -12,7 +11,7 @@ import {
   type Sender,
   type SenderOrganization,
   senderOf,
-} from "./schedule.server";
+} from "~/models/schedule.server";
 
 /** Everything an alarm needs to fire a schedule's occurrence. */
 export interface Firing {
@@ -91,7 +90,7 @@ export interface QueuedState {
 }
 
 /**
- * The mail queue consumer's look before sending (workers/mail-queue.ts): for each delivery id, its
+ * The mail queue consumer's look before sending (app/reminders/mail-queue.server.ts): for each delivery id, its
  * status and its debtor's (paid, opted out), in one query for the whole batch (at most 100 ids).
  */
 export async function queuedStates(db: Db, deliveryIds: readonly number[]): Promise<Map<number, QueuedState>> {
@@ -121,44 +120,4 @@ export async function queuedStates(db: Db, deliveryIds: readonly number[]): Prom
       },
     ]),
   );
-}
-
-/** How a queued occurrence ended: handed to the provider (its id), or failed (why). */
-export type Settlement = { status: "sent"; providerId: string | null } | { status: "failed"; error: string };
-
-/**
- * Records how a queued occurrence ended and moves its schedule past it, in one batch: the delivery
- * becomes 'sent' or 'failed', and the schedule advances (advancePast) unless someone edited,
- * paused or deleted it meanwhile (then its alarm is theirs). True when the schedule moved.
- */
-export async function settleOccurrence(
-  db: Db,
-  occurrence: { deliveryId: number; scheduleId: string; scheduledAt: number },
-  next: ScheduleAdvance,
-  settlement: Settlement,
-  now = Date.now(),
-): Promise<boolean> {
-  const [, advanced] = await db.batch([
-    settlement.status === "sent"
-      ? db
-          .update(deliveries)
-          .set({ status: "sent", providerId: settlement.providerId, error: null, sentAt: now })
-          .where(eq(deliveries.id, occurrence.deliveryId))
-      : db
-          .update(deliveries)
-          .set({ status: "failed", error: settlement.error })
-          .where(and(eq(deliveries.id, occurrence.deliveryId), eq(deliveries.status, "sending"))),
-    db
-      .update(schedules)
-      .set({ ...next, updatedAt: now })
-      .where(
-        and(
-          eq(schedules.id, occurrence.scheduleId),
-          eq(schedules.nextRunAt, occurrence.scheduledAt),
-          eq(schedules.state, "ENABLED"),
-        ),
-      )
-      .returning({ id: schedules.id }),
-  ]);
-  return advanced.length > 0;
 }

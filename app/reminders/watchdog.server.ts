@@ -1,7 +1,7 @@
 import { getDb } from "~/db/client.server";
-import { rearmSchedule } from "~/lib/alarms.server";
 import { purgeExpired } from "~/models/housekeeping.server";
 import { listOverdueSchedules } from "~/models/schedule.server";
+import { rearmSchedules, repairAlarms } from "./lifecycle.server";
 
 /** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */
 const OVERDUE_AFTER_MS = 5 * 60_000;
@@ -11,12 +11,20 @@ const OVERDUE_PAGE = 500;
 const REARM_CONCURRENCY = 50;
 
 /**
- * The cron-trigger watchdog: every enabled schedule more than five minutes overdue gets its alarm
- * back, so a schedule never silently stops: all of them in one run, a page of 500 at a time with
- * 50 re-arms in flight. Returns the ids it re-armed.
+ * The cron-trigger watchdog (docs/architecture.md §4): first the alarms whose Durable Object call
+ * failed after a committed change are set from their rows (repairAlarms); then every enabled
+ * schedule more than five minutes overdue gets its alarm back, so a schedule never silently stops:
+ * all of them in one run, a page of 500 at a time with 50 re-arms in flight. Returns the ids it
+ * re-armed.
  */
 export async function runWatchdog(env: Env, now = Date.now()) {
   const db = getDb(env.DB);
+  const repairs = await repairAlarms(env);
+  if (repairs.repaired > 0 || repairs.failed > 0) {
+    console.warn(
+      `[dunly] watchdog repaired ${repairs.repaired} alarm(s)${repairs.failed ? `, ${repairs.failed} failed` : ""}`,
+    );
+  }
   const rearmed: string[] = [];
   let failed = 0;
   let afterId = "";
@@ -24,7 +32,10 @@ export async function runWatchdog(env: Env, now = Date.now()) {
     const page = await listOverdueSchedules(db, now - OVERDUE_AFTER_MS, OVERDUE_PAGE, afterId);
     for (let i = 0; i < page.length; i += REARM_CONCURRENCY) {
       const slice = page.slice(i, i + REARM_CONCURRENCY);
-      const results = await Promise.allSettled(slice.map((s) => rearmSchedule(env, s.id, s.nextRunAt ?? now)));
+      const results = await rearmSchedules(
+        env,
+        slice.map((s) => ({ id: s.id, at: s.nextRunAt ?? now })),
+      );
       results.forEach((r, j) => {
         const id = slice[j]?.id ?? "";
         if (r.status === "fulfilled") rearmed.push(id);

@@ -1,10 +1,10 @@
 import { getDb } from "~/db/client.server";
 import { advancePast } from "~/domain/occurrence";
 import { abandonOccurrence, recordDeliveryError } from "~/models/delivery.server";
-import { queuedStates, type Settlement, settleOccurrence } from "~/models/firing.server";
-import { completeSchedule } from "~/models/schedule.server";
-import { type MailJob, STOPPED_MESSAGES, stopReason } from "./engine";
-import type { SendResult } from "./mail/index";
+import { type MailJob, STOPPED_MESSAGES, stopReason } from "./engine.server";
+import { queuedStates } from "./firing.server";
+import { completeSchedule, followAlarms, type Settlement, settleOccurrence } from "./lifecycle.server";
+import { sendReminder } from "./mail.server";
 import type { Pacer } from "./pacer";
 
 /** A send that fails for another reason than the rate limit is tried this many times before it is 'failed'. */
@@ -68,11 +68,8 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
   const settle = async (job: MailJob, settlement: Settlement) => {
     const at = now();
     const next = advancePast(job.progress, job.scheduledAt, settlement.status, at);
-    if (!(await settleOccurrence(db, job, next, settlement, at))) return;
-    // The schedule moved on: its alarm goes to the next run now (else the queued net does it later).
-    await stubOf(env, job.scheduleId)
-      .sent(next.state === "COMPLETED" ? null : next.nextRunAt)
-      .catch((error: unknown) => console.error(`[dunly] could not re-arm ${job.scheduleId} after sending`, error));
+    // The schedule moves on and its alarm with it (else the queued net does it later).
+    await settleOccurrence(env, job, next, settlement, at);
   };
 
   const handle = async (m: JobMessage) => {
@@ -83,14 +80,16 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
     const stop = state.debtor ? stopReason(state.debtor, state.optedOut) : null;
     if (stop) {
       await abandonOccurrence(db, job.occurrenceKey, STOPPED_MESSAGES[stop]);
-      await completeSchedule(db, job.scheduleId, job.scheduledAt, now(), stop);
+      if (await completeSchedule(db, job.scheduleId, job.scheduledAt, now(), stop)) {
+        await followAlarms(env, { disarm: [job.scheduleId] });
+      }
       return m.ack();
     }
     for (;;) {
       // Out of time for this call: the job waits on the queue instead (same key, nothing lost).
       if (now() - started > MAX_CALL_MS) return requeue(m, job, Math.max(1000, pacer.pausedFor()));
       await pacer.take();
-      const result = await send(env, job);
+      const result = await sendReminder(env, job.message, job.occurrenceKey);
       if (result.ok) {
         await settle(job, { status: "sent", providerId: result.id });
         return m.ack();
@@ -129,21 +128,8 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
   await Promise.all(Array.from({ length: Math.min(MAX_IN_FLIGHT, pending.length) }, worker));
 }
 
-const stubOf = (env: Env, scheduleId: string) => env.SCHEDULES.get(env.SCHEDULES.idFromName(scheduleId));
-
 /** How long the provider asked us to wait (the mail Worker reads Retry-After); a second if it did not say. */
-function retryAfterMs(result: Extract<SendResult, { ok: false }>): number {
-  const ms = (result as { retryAfterMs?: unknown }).retryAfterMs;
+function retryAfterMs(result: { retryAfterMs?: unknown }): number {
+  const ms = result.retryAfterMs;
   return typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? ms : 1000;
-}
-
-/** Hands the reminder to the mail Worker; an RPC failure counts as a retryable send failure. */
-async function send(env: Env, job: MailJob): Promise<SendResult> {
-  return env.MAILER.sendReminder(job.message, job.occurrenceKey).catch((error: unknown) => ({
-    ok: false as const,
-    retryable: true,
-    status: null,
-    error: `Mail Worker: ${error instanceof Error ? error.message : String(error)}`,
-    attempts: 0,
-  }));
 }

@@ -2,7 +2,6 @@ import { type Context, Hono } from "hono";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import * as v from "valibot";
 import { type Db, getDb } from "~/db/client.server";
-import { disarmSchedule } from "~/lib/alarms.server";
 import { BodyTooLarge, readBodyWithin } from "~/lib/body-limit.server";
 import {
   forgetWebhookEvent,
@@ -11,6 +10,7 @@ import {
   recordHardBounce,
   recordWebhookEvent,
 } from "~/models/webhook.server";
+import { followAlarms } from "~/reminders/lifecycle.server";
 import type { AppBindings } from "./hono-env";
 
 type Ctx = Context<AppBindings>;
@@ -114,7 +114,7 @@ webhookRoutes.post("/resend", async (c) => {
     throw error;
   }
   // After the D1 write: an alarm that fires meanwhile finds the schedule paused or completed.
-  await Promise.all(scheduleIds.map((id) => disarm(c.env, id)));
+  await followAlarms(c.env, { disarm: scheduleIds });
   return c.json({ ok: true });
 });
 
@@ -153,15 +153,6 @@ async function handleEvent(db: Db, event: ResendEvent): Promise<string[]> {
       return [];
     default:
       return [];
-  }
-}
-
-/** Disarming failures are logged, not fatal: the schedule is no longer ENABLED, so its alarm sends nothing. */
-async function disarm(env: Env, id: string) {
-  try {
-    await disarmSchedule(env, id);
-  } catch (error) {
-    console.error(`[dunly] could not disarm schedule ${id} after a webhook event`, error);
   }
 }
 

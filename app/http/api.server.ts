@@ -5,7 +5,6 @@ import { AccountCapReached } from "~/domain/account-caps";
 import { dateTimeFormat } from "~/domain/intl";
 import { fromCents } from "~/domain/money";
 import { getPreset, type PresetId, templateForStep } from "~/domain/presets";
-import { disarmSchedule } from "~/lib/alarms.server";
 import { BodyTooLarge, readBodyWithin } from "~/lib/body-limit.server";
 import { accountCaps } from "~/lib/config.server";
 import {
@@ -37,15 +36,10 @@ import {
   type PaymentWriteError,
   paymentToJson,
 } from "~/models/payment.server";
-import {
-  deleteSchedule,
-  getSchedule,
-  getScheduleDetails,
-  listSchedules,
-  type ScheduleListRow,
-} from "~/models/schedule.server";
+import { getScheduleDetails, listSchedules, type ScheduleListRow } from "~/models/schedule.server";
 import { getProfile, profileToJson, updateProfileName } from "~/models/user.server";
-import { disarmCompleted, paymentLimitsFor, TOO_MANY_PAYMENTS } from "~/routes/payment-action.server";
+import { deleteSchedule, followAlarms } from "~/reminders/lifecycle.server";
+import { paymentLimitsFor, TOO_MANY_PAYMENTS } from "~/routes/payment-action.server";
 import { DebtorJsonSchema } from "~/schemas/debtor";
 import { JsonIdSchema, ScheduleIdSchema } from "~/schemas/ids";
 import { OrganizationSchema } from "~/schemas/organization";
@@ -321,7 +315,7 @@ async function paymentAnswer(c: Ctx, written: PaymentWrite | PaymentWriteError, 
     return fail(c, 400, "Invalid payment", { amount: [overOwedMessage(written.maxCents, written.currency)] });
   }
   // Paid in full: the completed schedules' alarms go (the engine would drop them anyway).
-  await disarmCompleted(c.env, written.completedScheduleIds);
+  await followAlarms(c.env, { disarm: written.completedScheduleIds });
   return c.json({
     success: true,
     error: null,
@@ -488,11 +482,9 @@ api.delete("/schedule", async (c) => {
   if (denied) return denied;
   const named = scheduleName(c);
   if ("error" in named) return named.error;
-  const db = getDb(c.env.DB);
-  if (!(await getSchedule(db, me(c).id, named.name))) return fail(c, 404, "Schedule not found");
-  // The alarm goes first: a schedule row without an alarm is harmless, an alarm without a row too.
-  await disarmSchedule(c.env, named.name);
-  if (!(await deleteSchedule(db, me(c).id, named.name))) return fail(c, 404, "Schedule not found");
+  // The lifecycle's delete, as the form's: the row and its timeline event, then the alarm.
+  const scope = { env: c.env, db: getDb(c.env.DB), ownerId: me(c).id, now: Date.now() };
+  if (!(await deleteSchedule(scope, named.name))) return fail(c, 404, "Schedule not found");
   return c.json({ success: true, error: null });
 });
 

@@ -11,7 +11,6 @@ import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLi
 import { outstandingCents } from "~/domain/money";
 import { advancePast, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
 import { type PresetId, type TemplateId, templateForStep } from "~/domain/presets";
-import { frequencyRepeats, reminderReceiver, reminderSender } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { readConfig } from "~/lib/config.server";
@@ -25,20 +24,13 @@ import {
   markDeliveryFailed,
   recordDeferral,
 } from "~/models/delivery.server";
-import { loadFiring } from "~/models/firing.server";
-import {
-  advanceSchedule,
-  completeSchedule,
-  currentAlarm,
-  type Debtor,
-  type Schedule,
-  type Sender,
-  type SenderOrganization,
-} from "~/models/schedule.server";
-import type { ReminderMessage } from "./mail/index";
+import type { Debtor, Schedule, Sender, SenderOrganization } from "~/models/schedule.server";
+import { type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";
+import { loadFiring } from "./firing.server";
+import { advanceSchedule, completeSchedule, currentAlarm } from "./lifecycle.server";
 
 /**
- * A due reminder on the mail queue (workers/mail-queue.ts): its delivery row (already 'sending'),
+ * A due reminder on the mail queue (app/reminders/mail-queue.server.ts): its delivery row (already 'sending'),
  * the rendered-to-be message, and what the consumer needs to move the schedule on once it is sent.
  */
 export interface MailJob {
@@ -78,7 +70,7 @@ export type FireOutcome =
  * Fires the occurrence a schedule is due for: exactly-once effect on top of at-least-once alarms.
  * The delivery row (unique occurrence key) is written 'sending' before anything is sent and the
  * reminder goes on the mail queue (`queued`); the queue's consumer sends it with the key as the
- * provider's Idempotency-Key and moves the schedule on (workers/mail-queue.ts). An occurrence
+ * provider's Idempotency-Key and moves the schedule on (app/reminders/mail-queue.server.ts). An occurrence
  * already 'sent' or 'failed' sends nothing. A claim over a sending limit (app/domain/limits.ts) is
  * 'deferred': nothing is sent and the same occurrence is fired again when the limit has room.
  * Costs two D1 round trips: one batch to load, one statement to claim.
@@ -237,33 +229,11 @@ async function reminderFor(
   const config = readConfig(env);
   const unsubscribeUrl = await optOutLink(db, config, debtor);
   const paidUrl = await paidClaimLink(db, config, debtor);
-  return reminderMessage(s, delivery, user, debtor, org, { unsubscribeUrl, paidUrl });
-}
-
-/**
- * The message of a claimed delivery, given its signed links (pure: the tests render it). No invoice
- * link exists; the invoice number is the debtor's own, when they have one.
- */
-export function reminderMessage(
-  s: Pick<Schedule, "dueDate" | "frequency">,
-  delivery: Pick<Delivery, "template" | "tone">,
-  user: Sender,
-  debtor: Debtor,
-  org: SenderOrganization | undefined,
-  links: { unsubscribeUrl: string; paidUrl: string },
-): ReminderMessage {
-  return {
-    to: debtor.email,
+  const choice = {
     template: delivery.template as TemplateId,
     tone: toTone(delivery.tone),
-    ...reminderReceiver(debtor),
-    // The organization's name and payment page when sent as one that has its own (issue 11).
-    ...reminderSender(user, org),
     dueDate: s.dueDate,
-    locale: "en",
-    // Only a daily or weekly schedule sends more: a one-time ('now') reminder announces none.
-    repeats: frequencyRepeats(s.frequency),
-    unsubscribeUrl: links.unsubscribeUrl,
-    paidUrl: links.paidUrl,
+    frequency: s.frequency,
   };
+  return reminderMessage(reminderProps(choice, user, org, debtor), debtor.email, { unsubscribeUrl, paidUrl });
 }

@@ -1,0 +1,78 @@
+/**
+ * A schedule's true state as every screen shows it (docs/architecture.md §4, "One lifecycle"):
+ * running (with its next run), paused by the user, held by Dunly (why, and until when when that
+ * is known), or stopped (why). Read from the row the lifecycle wrote and the debtor's status, so
+ * no screen says "Active" or "Next reminder" for a schedule that will send nothing.
+ */
+
+/** The fields a schedule's status is read from (a list row, the details, the timeline). */
+export interface StatusFields {
+  state: string;
+  stoppedReason: string | null | undefined;
+  frequency: string;
+  nextRunAt: number | null | undefined;
+  /** Why its current occurrence is held back (contact rules, sending limits), with when it goes. */
+  waiting?: string | null;
+  /** The debtor's status ('active', 'paid', 'opted_out', 'bouncing'), when known. */
+  debtorStatus?: string | null;
+}
+
+export type ScheduleStatus =
+  | { kind: "running"; label: "Active"; nextRunAt: number | null; note: null }
+  | { kind: "held"; label: "Held"; nextRunAt: number | null; note: string }
+  | { kind: "paused"; label: "Paused"; nextRunAt: null; note: string }
+  | { kind: "stopped"; label: "Stopped" | "Completed"; nextRunAt: null; note: string };
+
+export function scheduleStatus(s: StatusFields): ScheduleStatus {
+  if (s.state === "ENABLED") {
+    // The engine stops it at its next run without sending (the debtor changed since it was armed).
+    if (s.debtorStatus === "opted_out") {
+      return {
+        kind: "held",
+        label: "Held",
+        nextRunAt: null,
+        note: "Sends nothing: the debtor opted out of reminders.",
+      };
+    }
+    if (s.debtorStatus === "paid") {
+      return { kind: "held", label: "Held", nextRunAt: null, note: "Sends nothing: the debtor has paid." };
+    }
+    if (s.waiting)
+      return { kind: "held", label: "Held", nextRunAt: s.nextRunAt ?? null, note: `Held back: ${s.waiting}` };
+    return { kind: "running", label: "Active", nextRunAt: s.nextRunAt ?? null, note: null };
+  }
+  if (s.state === "DISABLED") {
+    if (s.stoppedReason === "bounced") {
+      return {
+        kind: "held",
+        label: "Held",
+        nextRunAt: null,
+        note: "Held: the debtor's address bounced. Correct it on the debtor, then resume.",
+      };
+    }
+    if (s.stoppedReason === "paid_claimed") {
+      return {
+        kind: "held",
+        label: "Held",
+        nextRunAt: null,
+        note: "Held: the debtor says they have paid. Confirm the payment or resume reminders on the dashboard.",
+      };
+    }
+    return {
+      kind: "paused",
+      label: "Paused",
+      nextRunAt: null,
+      note: "Paused: no reminders are sent until you resume it.",
+    };
+  }
+  if (s.stoppedReason === "opted_out") {
+    return { kind: "stopped", label: "Stopped", nextRunAt: null, note: "Stopped: the debtor opted out of reminders." };
+  }
+  if (s.stoppedReason === "paid") {
+    return { kind: "stopped", label: "Stopped", nextRunAt: null, note: "Stopped: the debtor has paid." };
+  }
+  if (s.frequency === "now") {
+    return { kind: "stopped", label: "Completed", nextRunAt: null, note: "Completed: this one-time reminder has run." };
+  }
+  return { kind: "stopped", label: "Completed", nextRunAt: null, note: "Completed: no further reminders are sent." };
+}

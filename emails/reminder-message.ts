@@ -1,0 +1,114 @@
+import type { TemplateId } from "../app/domain/presets";
+import { frequencyRepeats, reminderReceiver, reminderSender } from "../app/domain/sender";
+import type { Tone } from "../app/domain/strategies";
+import type { ReminderEmailProps } from "./reminder";
+import { REMINDER_SAMPLE } from "./reminder-sample";
+
+/**
+ * The one builder of a reminder's values (docs/architecture.md §5): the engine's reminder, the
+ * test send and the in-app preview all come from `reminderProps`, so the preview shows what would
+ * be sent. Plain data and pure functions (the template is imported for its type only): the app
+ * Worker takes this module without react-email; only the mail Worker renders.
+ */
+
+/** A typed reminder: what to render and who it goes to (the mail Worker's `sendReminder` takes it). */
+export interface ReminderMessage extends ReminderEmailProps {
+  /** The debtor's address (a test send: the user's own). */
+  to: string;
+  /**
+   * The debtor's signed opt-out link (app/lib/opt-out.server.ts `optOutLink`): shown in the footer
+   * and sent as List-Unsubscribe with one-click List-Unsubscribe-Post (RFC 8058). Required: no
+   * reminder leaves without one.
+   */
+  unsubscribeUrl: string;
+  /**
+   * The sender's payment page (the organization's when sent as one, else the user's): the 'Pay
+   * now' button. Null: no button.
+   */
+  payUrl: string | null;
+  /** The debtor's signed "I've paid" page (app/lib/paid-claim.server.ts `paidClaimLink`). */
+  paidUrl: string;
+  /** The debtor's invoice number, shown in the subject and the details; null: none. */
+  invoiceNumber: string | null;
+  /** Put before the subject, e.g. "[Test] " for a test send to the user's own address. */
+  subjectPrefix?: string;
+}
+
+/** Which reminder: its template and tone, the due date shown, and whether more follow. */
+export interface ReminderChoice {
+  template: TemplateId;
+  tone: Tone;
+  dueDate: string | null;
+  /** The schedule's frequency: only a daily or weekly one announces further reminders. */
+  frequency: string;
+}
+
+interface SenderValues {
+  fullName: string;
+  email: string;
+  paymentUrl: string | null;
+}
+interface OrganizationValues {
+  name: string;
+  address: string;
+  paymentUrl: string | null;
+}
+interface DebtorValues {
+  fullName: string;
+  debtCents: number;
+  paidCents: number;
+  currency: string;
+  invoiceNumber: string | null;
+}
+
+/**
+ * A reminder's values for a choice: the debtor's name, outstanding amount, currency and invoice
+ * number (without a debtor, the sample's, and no invoice number); the sender (the organization
+ * when sent as one, else the user) with their payment page (without a user, the sample sender
+ * and no payment page); the due date; and whether more reminders follow.
+ */
+export function reminderProps(
+  choice: ReminderChoice,
+  user: SenderValues | undefined,
+  org: OrganizationValues | undefined,
+  debtor?: DebtorValues,
+) {
+  const receiver = debtor
+    ? reminderReceiver(debtor)
+    : {
+        receiverName: REMINDER_SAMPLE.receiverName,
+        amountCents: REMINDER_SAMPLE.amountCents,
+        currency: REMINDER_SAMPLE.currency,
+        invoiceNumber: null,
+      };
+  const sender = user
+    ? reminderSender(user, org)
+    : {
+        senderName: REMINDER_SAMPLE.senderName,
+        senderEmail: REMINDER_SAMPLE.senderEmail,
+        senderCompany: null,
+        payUrl: null,
+      };
+  return {
+    template: choice.template,
+    tone: choice.tone,
+    ...receiver,
+    ...sender,
+    dueDate: choice.dueDate,
+    locale: "en",
+    repeats: frequencyRepeats(choice.frequency),
+  } satisfies ReminderEmailProps;
+}
+
+/** The sample opt-out and "I've paid" links the preview shows (every reminder has both). */
+export const SAMPLE_LINKS = { unsubscribeUrl: REMINDER_SAMPLE.unsubscribeUrl, paidUrl: REMINDER_SAMPLE.paidUrl };
+
+/** The message to send: a reminder's values, its address and its links. */
+export function reminderMessage(
+  props: ReturnType<typeof reminderProps>,
+  to: string,
+  links: { unsubscribeUrl: string; paidUrl: string },
+  subjectPrefix?: string,
+): ReminderMessage {
+  return { ...props, to, ...links, ...(subjectPrefix ? { subjectPrefix } : {}) };
+}
