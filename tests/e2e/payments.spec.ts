@@ -67,7 +67,8 @@ test("a recorded payment in full shows 'Paid' and completes the debtor's schedul
   await expect(entry(page, "Paula Payer")).toContainText("$120.50 paid of $120.50");
 
   await page.goto("/schedules-list");
-  await expect(entry(page, "Paula Payer · Single Reminder")).toContainText("Completed");
+  await expect(entry(page, "Paula Payer · Single Reminder")).toContainText("Stopped");
+  await expect(entry(page, "Paula Payer · Single Reminder")).toContainText("Stopped: the debtor has paid.");
 
   // Deleting a payment re-opens the debt, but reminders only restart when the user says so.
   dialog = await openDebtor(page, "Paula Payer");

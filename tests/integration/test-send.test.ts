@@ -144,6 +144,18 @@ describe("Send me a test (schedule-test-send)", () => {
     expect(mail.idempotencyKey).toBe(rows[0]!.occurrence_key);
     expect(String(mail.body.subject)).toMatch(/^\[Test\] /);
 
+    // Shown as a test to the user, never as a reminder to the debtor: the report, its CSV, the timeline.
+    const strip = (html: string) => html.replace(/<[^>]+>/g, "");
+    const report = strip(await pageText(await get("/report", { cookie: a.cookie })));
+    expect(report).toContain(`Test to you (${a.email})`);
+    expect(report).toContain("Test: Initial Email");
+    const csv = await (await get("/report.csv", { cookie: a.cookie })).text();
+    expect(csv).toContain(`Test to you (${a.email}),Test: Initial Email`);
+    expect(csv).not.toContain("Tina Testcase");
+    const timeline = strip(await pageText(await get(`/debtors/${debtor.id}`, { cookie: a.cookie })));
+    expect(timeline).toContain("Test e-mail sent to you · Initial Email");
+    expect(timeline).not.toContain("Reminder sent");
+
     // It went to the user, not the debtor: 'Re-send reminders' to the debtor is not in a cooldown.
     const resend = await formAction(
       "/schedules/actions",
