@@ -76,33 +76,26 @@ const AppConfigFields = v.object({
 
 const REQUIRED_IN_PRODUCTION = "is missing (required when APP_ENV is production)";
 
+type ConfigFields = v.InferOutput<typeof AppConfigFields>;
+type RequiredInProduction = "APP_ORIGIN" | "IMAGE_URL_SECRET" | "OPT_OUT_SECRET";
+type Paths = [["APP_ENV"], [RequiredInProduction]];
+
+/** A rule across fields: `key` must be set when APP_ENV is production (its issue names `key`). */
+function requiredInProduction(key: RequiredInProduction) {
+  const check = v.partialCheck<ConfigFields, Paths, Pick<ConfigFields, "APP_ENV" | RequiredInProduction>, string>(
+    [["APP_ENV"], [key]],
+    (input) => input.APP_ENV !== "production" || input[key] !== undefined,
+    REQUIRED_IN_PRODUCTION,
+  );
+  return v.forward(check, [key]);
+}
+
 /** Production fails closed: no request is served without its origin and its signing secrets. */
 const AppConfigSchema = v.pipe(
   AppConfigFields,
-  v.forward(
-    v.partialCheck(
-      [["APP_ENV"], ["APP_ORIGIN"]],
-      (input) => input.APP_ENV !== "production" || input.APP_ORIGIN !== undefined,
-      REQUIRED_IN_PRODUCTION,
-    ),
-    ["APP_ORIGIN"],
-  ),
-  v.forward(
-    v.partialCheck(
-      [["APP_ENV"], ["IMAGE_URL_SECRET"]],
-      (input) => input.APP_ENV !== "production" || input.IMAGE_URL_SECRET !== undefined,
-      REQUIRED_IN_PRODUCTION,
-    ),
-    ["IMAGE_URL_SECRET"],
-  ),
-  v.forward(
-    v.partialCheck(
-      [["APP_ENV"], ["OPT_OUT_SECRET"]],
-      (input) => input.APP_ENV !== "production" || input.OPT_OUT_SECRET !== undefined,
-      REQUIRED_IN_PRODUCTION,
-    ),
-    ["OPT_OUT_SECRET"],
-  ),
+  requiredInProduction("APP_ORIGIN"),
+  requiredInProduction("IMAGE_URL_SECRET"),
+  requiredInProduction("OPT_OUT_SECRET"),
 );
 
 export type AppConfig = v.InferOutput<typeof AppConfigSchema>;
