@@ -3,7 +3,8 @@ import { type AccountCaps, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 
 /**
  * The app Worker's configuration: the vars and secrets of wrangler.toml (and `wrangler secret put`),
- * validated once per request by `readConfig` in workers/app.ts. Keys keep the binding names, so a
+ * read by `readConfig`, which workers/app.ts calls on every request but which validates once per env
+ * object, so once per isolate (docs/architecture.md §9, §12). Keys keep the binding names, so a
  * setting has one name in wrangler.toml, the README, error messages and code. Bindings to resources
  * (DB, IMAGES, MAILER, SCHEDULES) stay on `env`.
  */
@@ -105,7 +106,8 @@ const APP_SECRETS = ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET", "OPT_OUT_SECRET
 /**
  * The validated configuration from the Worker's env; throws one Error naming every missing or bad
  * value. Kept per env object once it validates: an isolate's bindings do not change while it runs,
- * and validating them on every request was a tenth of a trivial request's time (issue 12). A bad
+ * and validating them on every request was a tenth of a trivial request's time (docs/architecture.md
+ * §12, "Once per isolate"). A bad
  * configuration is never kept, so every request fails with the same clear error.
  */
 export function readConfig(env: object): AppConfig {
