@@ -14,6 +14,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtors, deliveries, deliveryStatusCounts, schedules } from "~/db/schema";
 import { dateTimeFormat } from "~/domain/intl";
@@ -28,7 +29,6 @@ import {
 import { occurrenceKey } from "~/domain/occurrence";
 import { localDateString, startOfLocalDay } from "~/domain/schedule-time";
 import type { Tone } from "~/domain/strategies";
-import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
 
 /** Rows on a page of /report (docs/decisions/009-list-page-size.md). */
 export const DELIVERY_PAGE_SIZE = 25;

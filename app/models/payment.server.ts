@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray, isNotNull, ne, type SQL, sql } from "drizzle-orm";
+import { chunk, IDS_PER_STATEMENT } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { debtors, payments, schedules } from "~/db/schema";
 import { AccountCapReached } from "~/domain/account-caps";
@@ -7,7 +8,6 @@ import { fromCents, toCents } from "~/domain/money";
 import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import type { PaymentInput } from "~/schemas/payment";
-import { chunk, IDS_PER_STATEMENT } from "./d1.server";
 
 /**
  * Payments (issue 10, item 1): what a debtor paid, by date. The debtor's paid_cents is the sum of

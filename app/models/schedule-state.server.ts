@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { debtors, schedules } from "~/db/schema";
 import { outstandingCents } from "~/domain/money";
 import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
-import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
 import { debtorEventInsert } from "./debtor-event.server";
 import { scheduleEventDetail } from "./timeline.server";
 

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, lt, sql } from "drizzle-orm";
+import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtors, optOuts, organizations, schedules, users } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
@@ -17,7 +18,6 @@ import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import type { ScheduleInput } from "~/schemas/schedule";
 import { assertRoomForOneMore, type CreateOptions, enforceCap } from "./account-caps.server";
-import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
 import { sentCountOf } from "./delivery.server";
 
 /** SQLite's implicit row number: insertion order, which the account caps count by. */

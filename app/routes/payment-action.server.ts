@@ -1,11 +1,11 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import * as v from "valibot";
 import { readCookie } from "~/auth/session.server";
+import { chunk } from "~/db/chunk";
 import { AccountCapReached } from "~/domain/account-caps";
 import { reply, SOMETHING_WRONG } from "~/lib/action-result.server";
 import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
 import { accountCaps } from "~/lib/config.server";
-import { chunk } from "~/models/d1.server";
 import { recordDebtorEvent } from "~/models/debtor-event.server";
 import {
   addPayment,

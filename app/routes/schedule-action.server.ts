@@ -3,6 +3,7 @@ import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
+import { unique } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { manualSendRefusal, resendCapRefusal, sendingLimits } from "~/domain/limits";
@@ -11,7 +12,6 @@ import { armSchedule, disarmSchedule } from "~/lib/alarms.server";
 import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { unique } from "~/models/d1.server";
 import { recordDebtorEvent } from "~/models/debtor-event.server";
 import { manualSendLoad } from "~/models/delivery.server";
 import {
