@@ -166,13 +166,10 @@ export async function countedInstants(db: Db, ownerId: string, recipient: string
   return { account: account.map((r) => r.at), recipient: toRecipient.map((r) => r.at) };
 }
 
-/** The instants of the debtor's counted reminders since `since` (their contact cap counts them). */
-export async function debtorReminderInstants(db: Db, debtorId: number, since: number) {
-  const rows = await debtorInstantsQuery(db, debtorId, since);
-  return rows.map((r) => r.at);
-}
-
-/** debtorReminderInstants' query, for a batch; `debtorId` may be a subquery. */
+/**
+ * The instants of the debtor's counted reminders since `since` (their contact cap counts them), for
+ * a batch; `debtorId` may be a subquery.
+ */
 export function debtorInstantsQuery(db: Db, debtorId: number | SQLWrapper, since: number) {
   return db
     .select({ at: deliveries.createdAt })
