@@ -3,10 +3,10 @@ import { FREQUENCIES, type FrequencyId } from "../app/domain/frequencies";
 import { frequencyRepeats } from "../app/domain/sender";
 import type { Debtor, Sender, SenderOrganization } from "../app/models/schedule.server";
 import { type PreviewChoice, previewChoice, reminderProps } from "../app/routes/test-send-action.server";
+import { ANNOUNCING_REPEATS, REPEAT } from "../tests/support/email-fixtures";
 import { reminderMessage } from "../workers/engine";
 import { REMINDER_SAMPLE } from "./reminder-sample";
 import { renderReminder } from "./render-reminder";
-import { ANNOUNCING_REPEATS, REPEAT } from "./repeat-notice-fixtures";
 
 /**
  * What the engine (workers/engine.ts), the in-app preview and the test send

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TEMPLATE_IDS, type TemplateId } from "../app/domain/presets";
 import { TONES, type Tone } from "../app/domain/strategies";
+import { ANNOUNCING_REPEATS, REPEAT } from "../tests/support/email-fixtures";
 import { formatDueDate, type ReminderEmailProps, safeHttpsUrl, safeHttpUrl } from "./reminder";
 import {
   FOOTER_COPY,
@@ -16,7 +17,6 @@ import {
 } from "./reminder-copy";
 import { REMINDER_SAMPLE } from "./reminder-sample";
 import { renderReminder } from "./render-reminder";
-import { ANNOUNCING_REPEATS, REPEAT } from "./repeat-notice-fixtures";
 
 const base = (template: TemplateId, tone: Tone, over: Partial<ReminderEmailProps> = {}): ReminderEmailProps => ({
   ...REMINDER_SAMPLE,

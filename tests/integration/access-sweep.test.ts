@@ -14,8 +14,8 @@ import {
   photoForm,
   postMultipart,
   snapshot,
-  userRow,
 } from "./data-helpers";
+import { userRow } from "./fixtures";
 import { get, pageText, postForm, type SignedIn, signIn, uniqueEmail } from "./helpers";
 
 /**

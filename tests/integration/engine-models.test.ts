@@ -11,18 +11,8 @@ import {
   findSchedule,
   getSenderAndDebtors,
 } from "~/models/schedule.server";
-import {
-  db,
-  deliveriesOf,
-  HOUR,
-  MINUTE,
-  makeDebtor,
-  makeOrg,
-  makeSchedule,
-  makeUser,
-  scheduleRow,
-  setSchedule,
-} from "./engine-helpers";
+import { HOUR, MINUTE } from "./engine-helpers";
+import { db, deliveriesOf, makeDebtor, makeOrg, makeSchedule, makeUser, scheduleRow, setSchedule } from "./fixtures";
 import { uniqueEmail } from "./helpers";
 
 /**

@@ -247,6 +247,14 @@ export async function pageText(res: Response) {
 }
 
 /** The redirect target of a response, relative to the origin it was made on. */
+/** The page's text as a reader sees it: scripts, tags and React's text separators removed, entities decoded. */
+export async function visibleText(res: Response) {
+  return (await pageText(res))
+    .replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<[^>]+>/g, "");
+}
+
 export function location(res: Response, origin = ORIGIN) {
   const value = res.headers.get("Location");
   return value === null ? null : new URL(value, origin);

@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { readConfig } from "~/lib/config.server";
 import { verifyOptOutToken } from "~/lib/opt-out.server";
 import { verifyPaidClaimToken } from "~/lib/paid-claim.server";
-import { apiJson, debtorRow, debtorRowsOf, formAction, orgRowsOf, replyErrors } from "./data-helpers";
-import { db, fireAt, MINUTE, makeDebtor, makeOrg, makeSchedule, makeUser } from "./engine-helpers";
+import { apiJson, formAction, replyErrors } from "./data-helpers";
+import { fireAt, MINUTE } from "./engine-helpers";
+import { db, debtorRow, debtorRowsOf, makeDebtor, makeOrg, makeSchedule, makeUser, orgRowsOf } from "./fixtures";
 import { get, outboxFor, pageText, postForm, signIn, uniqueEmail } from "./helpers";
 import { loaderData } from "./schedule-helpers";
 
