@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import type { sessions, users } from "~/db/schema";
 import type { RawRow } from "../support/db-rows";
+import type { MailboxMessage } from "../support/email-fixtures";
 
 /** The origin most tests talk to: plain-http localhost, as in `wrangler dev`. */
 export const ORIGIN = "http://localhost";
@@ -80,13 +81,7 @@ export function requestLink(email: string, options: FormOptions & { redirectTo?:
   return postForm("/?index", fields, options);
 }
 
-export interface OutboxRow {
-  to: string;
-  from: string;
-  replyTo: string | null;
-  subject: string;
-  html: string;
-  text: string;
+export interface OutboxRow extends MailboxMessage {
   idempotencyKey: string | null;
 }
 

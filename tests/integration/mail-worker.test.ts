@@ -16,6 +16,9 @@ const uniqueKey = () => `mail-test-${Date.now()}-${++keys}-${Math.random().toStr
 /** A reminder to a fresh address. */
 const message = (over: Partial<ReminderMessage> = {}) => reminderMessage(uniqueEmail("payer"), over);
 
+/** Resend's 409 answer named `name`. */
+const conflict = (name: string, message: string) => ({ status: 409, body: { statusCode: 409, name, message } });
+
 describe("MailWorker.sendReminder", () => {
   it("sends the rendered reminder to Resend: from, to, reply_to, subject, html and text, with the API key and the Idempotency-Key", async () => {
     const m = message();
@@ -217,28 +220,17 @@ describe("MailWorker.sendReminder", () => {
   it("409 for a request with the same key still in progress is retried; 409 for a changed payload is not", async () => {
     const busy = message();
     await programResend(busy.to, [
-      {
-        status: 409,
-        body: {
-          statusCode: 409,
-          name: "concurrent_idempotent_requests",
-          message: "Same idempotency key used while original request is still in progress.",
-        },
-      },
+      conflict(
+        "concurrent_idempotent_requests",
+        "Same idempotency key used while original request is still in progress.",
+      ),
     ]);
     expect(await env.MAILER.sendReminder(busy, uniqueKey())).toMatchObject({ ok: true, attempts: 2 });
     expect(await resendDelivered(busy.to)).toHaveLength(1);
 
     const changed = message();
     await programResend(changed.to, [
-      {
-        status: 409,
-        body: {
-          statusCode: 409,
-          name: "invalid_idempotent_request",
-          message: "Same idempotency key used with a different request payload.",
-        },
-      },
+      conflict("invalid_idempotent_request", "Same idempotency key used with a different request payload."),
     ]);
     expect(await env.MAILER.sendReminder(changed, uniqueKey())).toMatchObject({
       ok: false,

@@ -6,6 +6,16 @@ import type { ReminderMessage } from "../../workers/mail/index";
  * own sample values are app code: emails/reminder-sample.ts.)
  */
 
+/** A message of the dev mailbox (`GET /dev/mailbox.json`, the dev outbox). */
+export interface MailboxMessage {
+  to: string;
+  from: string;
+  replyTo: string | null;
+  subject: string;
+  html: string;
+  text: string;
+}
+
 /** The sentences that announce further reminders (emails/reminder-copy.ts REPEAT_NOTICE, unanchored). */
 export const REPEAT = /Further reminders will follow|Reminders will continue|Reminders will be sent regularly/;
 
