@@ -223,8 +223,8 @@ const PAGES = [
   [`/debtors/${late}/timeline`, "debtors.timeline.ts", { id: String(late) }],
   ["/debtors/options?q=", "debtors.options.ts"],
   ["/debtors/options?q=debtor.12", "debtors.options.ts"],
-  ["/iam/info", "iam.tsx", { tab: "info" }],
-  ["/iam/orgs", "iam.tsx", { tab: "orgs" }],
+  ["/iam/info", "settings.tsx", { tab: "info" }],
+  ["/iam/orgs", "settings.tsx", { tab: "orgs" }],
 ];
 
 /** Runs the page's loader as React Router does, with a context whose DB records its statements. */

@@ -5,10 +5,10 @@ import { frequencyRepeats } from "../app/domain/sender";
 import { toTone } from "../app/domain/strategies";
 import type { Debtor, Sender, SenderOrganization } from "../app/models/schedule.server";
 import { type PreviewChoice, previewChoice } from "../app/routes/test-send-action.server";
+import { ANNOUNCING_REPEATS, REPEAT } from "../tests/support/email-fixtures";
 import { reminderMessage, reminderProps } from "./reminder-message";
 import { REMINDER_SAMPLE } from "./reminder-sample";
 import { renderReminder } from "./render-reminder";
-import { ANNOUNCING_REPEATS, REPEAT } from "./repeat-notice-fixtures";
 
 /**
  * What the engine (app/reminders/engine.server.ts), the in-app preview and the test send

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TEMPLATE_IDS, type TemplateId } from "../app/domain/presets";
 import { TONES, type Tone } from "../app/domain/strategies";
+import { ANNOUNCING_REPEATS, REPEAT } from "../tests/support/email-fixtures";
 import { formatDueDate, type ReminderEmailProps, safeHttpsUrl, safeHttpUrl } from "./reminder";
 import {
   FOOTER_COPY,
@@ -14,11 +15,11 @@ import {
   resolveCopy,
   TONE_FRAME,
 } from "./reminder-copy";
-import { REMINDER_PREVIEW_SAMPLE, renderReminder } from "./render-reminder";
-import { ANNOUNCING_REPEATS, REPEAT } from "./repeat-notice-fixtures";
+import { REMINDER_SAMPLE } from "./reminder-sample";
+import { renderReminder } from "./render-reminder";
 
 const base = (template: TemplateId, tone: Tone, over: Partial<ReminderEmailProps> = {}): ReminderEmailProps => ({
-  ...REMINDER_PREVIEW_SAMPLE,
+  ...REMINDER_SAMPLE,
   template,
   tone,
   ...over,
@@ -116,7 +117,7 @@ describe("renderReminder", () => {
         expect(out).not.toMatch(ANY_MORE);
       }
       // The "I've paid" line is still there, without reminders to pause.
-      expect(once.text).toContain(`Already paid? Let Jane Smith know: I've paid <${REMINDER_PREVIEW_SAMPLE.paidUrl}>`);
+      expect(once.text).toContain(`Already paid? Let Jane Smith know: I've paid <${REMINDER_SAMPLE.paidUrl}>`);
       // Nothing else is lost: the other paragraphs are all there.
       const repeating = await renderReminder(base(template, tone, { repeats: true }));
       const copy = resolveCopy(template, tone, { amount: "$1,250.00" });
@@ -329,9 +330,9 @@ describe("renderReminder", () => {
 
   it("the preview sample shows 'Pay now' and the \"I've paid\" link, and no invoice it does not have", async () => {
     const { html, text } = await renderReminder(base("initial", 1));
-    expect(REMINDER_PREVIEW_SAMPLE.payUrl).toMatch(/^https:\/\//);
-    expect(text).toContain(`Pay now <${REMINDER_PREVIEW_SAMPLE.payUrl}>`);
-    expect(text).toContain(`I've paid <${REMINDER_PREVIEW_SAMPLE.paidUrl}>`);
+    expect(REMINDER_SAMPLE.payUrl).toMatch(/^https:\/\//);
+    expect(text).toContain(`Pay now <${REMINDER_SAMPLE.payUrl}>`);
+    expect(text).toContain(`I've paid <${REMINDER_SAMPLE.paidUrl}>`);
     expect(html).not.toContain("INV-");
     expect(text).not.toContain("Invoice:");
     expect(text).not.toContain("View invoice");

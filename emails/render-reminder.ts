@@ -1,12 +1,8 @@
 import { createElement } from "react";
 import ReminderEmail, { type ReminderEmailProps, reminderContent } from "./reminder";
-import { REMINDER_SAMPLE } from "./reminder-sample";
 import { renderEmail, toPlainText } from "./render-email";
 
 export type { ReminderEmailProps } from "./reminder";
-
-/** Sample values for the in-app template preview. */
-export const REMINDER_PREVIEW_SAMPLE = REMINDER_SAMPLE;
 
 /** Subject, HTML and plain text of one reminder; the subject is always a single line. */
 export async function renderReminder(

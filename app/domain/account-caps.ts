@@ -22,7 +22,7 @@ const NOUNS: Record<CappedKind, { plural: string; remedy: string }> = {
 };
 
 /** The refusal a user sees when an account is at its cap of `kind`. */
-export function capMessage(kind: CappedKind, max: number): string {
+function capMessage(kind: CappedKind, max: number): string {
   const { plural, remedy } = NOUNS[kind];
   return `This account has reached its limit of ${formatCount(max)} ${plural}. ${remedy}`;
 }

@@ -30,7 +30,7 @@ export function parseDebtorId(value: string | null | undefined): number | null {
 }
 
 /** `?period=`: one of the period dropdown's ids, or "" (all time) for anything else. */
-export function parsePeriod(value: string | null | undefined): PeriodId | "" {
+function parsePeriod(value: string | null | undefined): PeriodId | "" {
   return isPeriodId(value) ? value : "";
 }
 
@@ -54,7 +54,7 @@ export function pageOffset(page: number, pageSize: number): number {
 }
 
 /** The longest search a list takes; longer text is cut (a URL cannot make a query unbounded). */
-export const MAX_QUERY_LENGTH = 100;
+const MAX_QUERY_LENGTH = 100;
 
 /** `?q=`: the search text, trimmed and cut to MAX_QUERY_LENGTH; "" for none. */
 export function parseQuery(value: string | null | undefined): string {
@@ -74,7 +74,7 @@ export function searchKey(text: string): string {
 export type SortDirection = "asc" | "desc";
 
 /** A list's order: one of its sort keys and a direction. */
-export interface ListSort<K extends string> {
+interface ListSort<K extends string> {
   sort: K;
   dir: SortDirection;
 }
@@ -83,7 +83,7 @@ export interface ListSort<K extends string> {
  * `?sort=` and `?dir=`: a key among `keys` (else `fallback.sort`) and "asc" or "desc" (else the
  * key's own default direction from `defaults`, or the fallback's).
  */
-export function parseSort<K extends string>(
+function parseSort<K extends string>(
   sort: string | null | undefined,
   dir: string | null | undefined,
   keys: Readonly<Record<K, SortDirection>>,

@@ -1,6 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatMoney, fromCents, hasAtMostTwoDecimals, MAX_AMOUNT, outstandingCents, toCents } from "./money";
+import {
+  formatMoney,
+  fromCents,
+  hasAtMostTwoDecimals,
+  MAX_AMOUNT,
+  outstandingCents,
+  owedCents,
+  toCents,
+} from "./money";
 
 describe("money", () => {
   it("converts decimal amounts to cents without float drift", () => {
@@ -19,6 +27,9 @@ describe("money", () => {
     expect(outstandingCents({ debtCents: 123450, paidCents: 23450 })).toBe(100000);
     expect(outstandingCents({ debtCents: 100, paidCents: 100 })).toBe(0);
     expect(outstandingCents({ debtCents: 100, paidCents: 150 })).toBe(-50);
+    // As the pages show it: never below zero.
+    expect(owedCents({ debtCents: 123450, paidCents: 23450 })).toBe(100000);
+    expect(owedCents({ debtCents: 100, paidCents: 150 })).toBe(0);
   });
   it("accepts whole cents and refuses amounts with more decimals", () => {
     for (const ok of [1, 19.99, 0.1, 0.3, 5.5, 1.1, 999_999_999.99, MAX_AMOUNT])

@@ -28,6 +28,11 @@ export function outstandingCents(debt: { debtCents: number; paidCents: number })
   return debt.debtCents - debt.paidCents;
 }
 
+/** What is still owed as the pages show it: outstandingCents, never below zero (a debt lowered under what was paid). */
+export function owedCents(debt: { debtCents: number; paidCents: number }): number {
+  return Math.max(0, outstandingCents(debt));
+}
+
 /** "$1,234.50" for 123450 cents in USD. */
 export function formatMoney(cents: number, currency = DEFAULT_CURRENCY, locale = "en-US"): string {
   return numberFormat(locale, { style: "currency", currency }).format(fromCents(cents));

@@ -3,7 +3,8 @@ import { type AccountCaps, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 
 /**
  * The app Worker's configuration: the vars and secrets of wrangler.toml (and `wrangler secret put`),
- * validated once per request by `readConfig` in workers/app.ts. Keys keep the binding names, so a
+ * read by `readConfig`, which workers/app.ts calls on every request but which validates once per env
+ * object, so once per isolate (docs/architecture.md §9, §12). Keys keep the binding names, so a
  * setting has one name in wrangler.toml, the README, error messages and code. Bindings to resources
  * (DB, IMAGES, MAILER, SCHEDULES) stay on `env`.
  */
@@ -76,33 +77,26 @@ const AppConfigFields = v.object({
 
 const REQUIRED_IN_PRODUCTION = "is missing (required when APP_ENV is production)";
 
+type ConfigFields = v.InferOutput<typeof AppConfigFields>;
+type RequiredInProduction = "APP_ORIGIN" | "IMAGE_URL_SECRET" | "OPT_OUT_SECRET";
+type Paths = [["APP_ENV"], [RequiredInProduction]];
+
+/** A rule across fields: `key` must be set when APP_ENV is production (its issue names `key`). */
+function requiredInProduction(key: RequiredInProduction) {
+  const check = v.partialCheck<ConfigFields, Paths, Pick<ConfigFields, "APP_ENV" | RequiredInProduction>, string>(
+    [["APP_ENV"], [key]],
+    (input) => input.APP_ENV !== "production" || input[key] !== undefined,
+    REQUIRED_IN_PRODUCTION,
+  );
+  return v.forward(check, [key]);
+}
+
 /** Production fails closed: no request is served without its origin and its signing secrets. */
 const AppConfigSchema = v.pipe(
   AppConfigFields,
-  v.forward(
-    v.partialCheck(
-      [["APP_ENV"], ["APP_ORIGIN"]],
-      (input) => input.APP_ENV !== "production" || input.APP_ORIGIN !== undefined,
-      REQUIRED_IN_PRODUCTION,
-    ),
-    ["APP_ORIGIN"],
-  ),
-  v.forward(
-    v.partialCheck(
-      [["APP_ENV"], ["IMAGE_URL_SECRET"]],
-      (input) => input.APP_ENV !== "production" || input.IMAGE_URL_SECRET !== undefined,
-      REQUIRED_IN_PRODUCTION,
-    ),
-    ["IMAGE_URL_SECRET"],
-  ),
-  v.forward(
-    v.partialCheck(
-      [["APP_ENV"], ["OPT_OUT_SECRET"]],
-      (input) => input.APP_ENV !== "production" || input.OPT_OUT_SECRET !== undefined,
-      REQUIRED_IN_PRODUCTION,
-    ),
-    ["OPT_OUT_SECRET"],
-  ),
+  requiredInProduction("APP_ORIGIN"),
+  requiredInProduction("IMAGE_URL_SECRET"),
+  requiredInProduction("OPT_OUT_SECRET"),
 );
 
 export type AppConfig = v.InferOutput<typeof AppConfigSchema>;
@@ -112,7 +106,8 @@ const APP_SECRETS = ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET", "OPT_OUT_SECRET
 /**
  * The validated configuration from the Worker's env; throws one Error naming every missing or bad
  * value. Kept per env object once it validates: an isolate's bindings do not change while it runs,
- * and validating them on every request was a tenth of a trivial request's time (issue 12). A bad
+ * and validating them on every request was a tenth of a trivial request's time (docs/architecture.md
+ * §12, "Once per isolate"). A bad
  * configuration is never kept, so every request fails with the same clear error.
  */
 export function readConfig(env: object): AppConfig {

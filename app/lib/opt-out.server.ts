@@ -64,7 +64,7 @@ function newOptOutKey() {
 }
 
 /** The signed token of one debtor for `purpose`. Throws when OPT_OUT_SECRET is not set. */
-export async function debtorToken(
+async function debtorToken(
   config: SigningConfig,
   purpose: TokenPurpose,
   debtor: { id: number; ownerId: string; optOutKey: string },
@@ -72,14 +72,6 @@ export async function debtorToken(
   if (!config.OPT_OUT_SECRET) throw new Error(OPT_OUT_SECRET_MISSING);
   const signature = await sign(config.OPT_OUT_SECRET, purpose, debtor.optOutKey, debtor.ownerId, debtor.id);
   return `${debtor.optOutKey}.${signature}`;
-}
-
-/** The signed opt-out token of one debtor. Throws when OPT_OUT_SECRET is not set. */
-export async function optOutToken(
-  config: SigningConfig,
-  debtor: { id: number; ownerId: string; optOutKey: string },
-): Promise<string> {
-  return debtorToken(config, "opt-out", debtor);
 }
 
 /**

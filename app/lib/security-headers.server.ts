@@ -10,7 +10,7 @@ export function newNonce(): string {
  * response's nonce, never 'unsafe-inline'. Styles: React, radix, sonner and the chart's tooltip set inline styles.
  * Google sign-in is a form that redirects to Google, which form-action must allow.
  */
-export function contentSecurityPolicy(nonce: string): string {
+function contentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,

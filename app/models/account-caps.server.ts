@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
+import { chunk, IDS_PER_STATEMENT } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { AccountCapReached, type CappedKind } from "~/domain/account-caps";
-import { chunk, IDS_PER_STATEMENT } from "./d1.server";
 
 /** What a model's create takes besides its input: the account's cap, and the time (tests). */
 export interface CreateOptions {

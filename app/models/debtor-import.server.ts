@@ -1,10 +1,10 @@
 import { and, asc, count, eq, gt, sql } from "drizzle-orm";
+import { chunk } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { debtors } from "~/db/schema";
 import { AccountCapReached, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import type { ImportDebtor } from "~/domain/csv-import";
 import { type CreateOptions, enforceCap } from "./account-caps.server";
-import { chunk } from "./d1.server";
 
 /**
  * Rows per INSERT. Each statement binds only the owner, the time and one JSON array of its rows

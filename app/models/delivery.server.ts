@@ -14,6 +14,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtors, deliveries, deliveryStatusCounts, schedules } from "~/db/schema";
 import { dateTimeFormat } from "~/domain/intl";
@@ -28,7 +29,6 @@ import {
 import { occurrenceKey } from "~/domain/occurrence";
 import { localDateString, startOfLocalDay } from "~/domain/schedule-time";
 import type { Tone } from "~/domain/strategies";
-import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
 
 /** Rows on a page of /report (docs/decisions/009-list-page-size.md). */
 export const DELIVERY_PAGE_SIZE = 25;
@@ -166,13 +166,10 @@ export async function countedInstants(db: Db, ownerId: string, recipient: string
   return { account: account.map((r) => r.at), recipient: toRecipient.map((r) => r.at) };
 }
 
-/** The instants of the debtor's counted reminders since `since` (their contact cap counts them). */
-export async function debtorReminderInstants(db: Db, debtorId: number, since: number) {
-  const rows = await debtorInstantsQuery(db, debtorId, since);
-  return rows.map((r) => r.at);
-}
-
-/** debtorReminderInstants' query, for a batch; `debtorId` may be a subquery. */
+/**
+ * The instants of the debtor's counted reminders since `since` (their contact cap counts them), for
+ * a batch; `debtorId` may be a subquery.
+ */
 export function debtorInstantsQuery(db: Db, debtorId: number | SQLWrapper, since: number) {
   return db
     .select({ at: deliveries.createdAt })
@@ -471,8 +468,8 @@ export function listDeliveries(db: Db, ownerId: string, filter: DeliveryFilter =
       providerId: deliveries.providerId,
       debtorId: deliveries.debtorId,
       debtorName: debtors.fullName,
-      // A test send has no schedule and went to the user (app/domain/delivery-labels.ts).
-      scheduleId: deliveries.scheduleId,
+      // A test send went to the user (app/domain/delivery-labels.ts).
+      occurrenceKey: deliveries.occurrenceKey,
       recipient: deliveries.recipient,
     })
     .from(deliveries)

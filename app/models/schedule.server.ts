@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql } from "drizzle-orm";
+import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtors, optOuts, organizations, schedules, users } from "~/db/schema";
 import type { ContactRules } from "~/domain/contact-rules";
@@ -9,7 +10,6 @@ import {
   type SortDirection,
   searchKey,
 } from "~/domain/list-params";
-import { chunk, IDS_PER_STATEMENT, unique } from "./d1.server";
 import { sentCountOf } from "./delivery.server";
 
 /** Rows on a page of /schedules-list and the dashboard's card (docs/decisions/009-list-page-size.md). */

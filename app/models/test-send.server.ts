@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { deliveries } from "~/db/schema";
+import { TEST_SEND_PREFIX } from "~/domain/delivery-labels";
 import { LIMIT_WINDOW_MS } from "~/domain/limits";
 import type { Tone } from "~/domain/strategies";
 
@@ -19,7 +20,7 @@ export interface TestSend {
 
 /** The occurrence key of a test send: never a schedule's (`{scheduleId}:{scheduledAt}`), unique per send. */
 export function testSendKey(ownerId: string, now: number) {
-  return `test:${ownerId}:${now}:${crypto.randomUUID().slice(0, 8)}`;
+  return `${TEST_SEND_PREFIX}${ownerId}:${now}:${crypto.randomUUID().slice(0, 8)}`;
 }
 
 /**

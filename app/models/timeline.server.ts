@@ -33,8 +33,8 @@ export type TimelineEntry =
       error: string | null;
       sentAt: number | null;
       deliveredAt: number | null;
-      /** Null for a test send (to the user, app/domain/delivery-labels.ts). */
-      scheduleId: string | null;
+      /** A test send's starts with "test:" (to the user, app/domain/delivery-labels.ts). */
+      occurrenceKey: string;
       recipient: string | null;
     }
   | { kind: "payment"; key: string; at: number; amountCents: number; paidOn: string; note: string }
@@ -113,7 +113,7 @@ const TIMELINE = {
         error: deliveries.error,
         sentAt: deliveries.sentAt,
         deliveredAt: deliveries.deliveredAt,
-        scheduleId: deliveries.scheduleId,
+        occurrenceKey: deliveries.occurrenceKey,
         recipient: deliveries.recipient,
       })
       .from(deliveries)
@@ -234,7 +234,7 @@ export async function getDebtorTimeline(
         error: d.error,
         sentAt: d.sentAt,
         deliveredAt: d.deliveredAt,
-        scheduleId: d.scheduleId,
+        occurrenceKey: d.occurrenceKey,
         recipient: d.recipient,
       }),
     ),

@@ -77,12 +77,6 @@ export async function getInfoSettings(db: Db, userId: string) {
   return { settings, hasPassword: hasPassword === 1 };
 }
 
-/** The account's payment link (issue 11): every reminder's 'Pay now' button; null: none. */
-export async function getPaymentUrl(db: Db, userId: string): Promise<string | null> {
-  const row = await db.select({ paymentUrl: users.paymentUrl }).from(users).where(eq(users.id, userId)).get();
-  return row?.paymentUrl ?? null;
-}
-
 /** Saves the account's payment link (already checked to be https); null clears it. */
 export async function setPaymentUrl(db: Db, userId: string, paymentUrl: string | null) {
   await db.update(users).set({ paymentUrl }).where(eq(users.id, userId));

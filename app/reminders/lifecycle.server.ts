@@ -1,4 +1,5 @@
 import { and, count, eq, getTableColumns, inArray, isNotNull, ne, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
 import { alarmRepairs, debtorEvents, debtors, deliveries, schedules } from "~/db/schema";
 import { AccountCapReached, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
@@ -9,7 +10,6 @@ import { PRESETS } from "~/domain/presets";
 import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import { assertRoomForOneMore, type CreateOptions, enforceCap } from "~/models/account-caps.server";
-import { chunk, IDS_PER_STATEMENT, unique } from "~/models/d1.server";
 import { type DebtorEventType, debtorEventInsert } from "~/models/debtor-event.server";
 import { type Debtor, getSchedule, getSenderAndDebtors, type Schedule } from "~/models/schedule.server";
 import type { ScheduleInput } from "~/schemas/schedule";

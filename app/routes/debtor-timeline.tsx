@@ -2,10 +2,10 @@ import { useId } from "react";
 import { data, Link } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
+import { DebtorBalance } from "~/components/debtors/debtor-balance";
 import { DebtorStatusBadge } from "~/components/debtors/debtor-status";
 import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline";
 import { getDb } from "~/db/client.server";
-import { formatMoney } from "~/domain/money";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
@@ -13,7 +13,7 @@ import { getDebtorTimeline, TIMELINE_LIMIT } from "~/models/timeline.server";
 import { FormIdSchema } from "~/schemas/ids";
 import type { Route } from "./+types/debtor-timeline";
 
-/** /debtors/:id: the owner's debtor's full timeline (issue 11, item 3); anyone else's is the 404 page. */
+/** /debtors/:id: the owner's debtor's full timeline (docs/architecture.md §10, Timeline); anyone else's is the 404 page. */
 export async function loader({ context, params, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
   const id = v.safeParse(FormIdSchema, params.id);
@@ -26,7 +26,6 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
   const { timeline, timeZone, limit } = loaderData;
   const { debtor, entries, more, upcoming } = timeline;
   const headingId = useId();
-  const owed = Math.max(0, debtor.debtCents - debtor.paidCents);
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-8">
       <Link to="/debtors-list" className="text-sm text-primary underline-offset-4 hover:underline">
@@ -38,14 +37,7 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
       </div>
       <p className="break-all text-muted">{debtor.email}</p>
       <p data-testid="timeline-balance">
-        {owed > 0 ? (
-          <>
-            Still owed: <strong>{formatMoney(owed, debtor.currency)}</strong> of{" "}
-            {formatMoney(debtor.debtCents, debtor.currency)}
-          </>
-        ) : (
-          <>Paid in full: {formatMoney(debtor.paidCents, debtor.currency)}</>
-        )}
+        <DebtorBalance debtor={debtor} show="summary" />
       </p>
       <section aria-label="Next reminder" className="rounded-xl border border-border bg-surface p-4">
         <NextReminder upcoming={upcoming} timeZone={timeZone} />

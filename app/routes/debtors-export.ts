@@ -1,7 +1,7 @@
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { csvHeaders, toCsv } from "~/domain/csv-export";
-import { fromCents } from "~/domain/money";
+import { fromCents, owedCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
 import { getApp } from "~/lib/context.server";
 import { debtorsForExport } from "~/models/debtor-import.server";
@@ -37,7 +37,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       d.kind,
       fromCents(d.debtCents),
       fromCents(d.paidCents),
-      fromCents(Math.max(0, d.debtCents - d.paidCents)),
+      fromCents(owedCents(d)),
       d.currency,
       strategyLabel(d.activeStrategy),
       d.status,

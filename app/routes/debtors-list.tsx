@@ -2,17 +2,17 @@ import { Link } from "react-router";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";
-import { countOf, getDb } from "~/db/client.server";
-import { runBatch, runBound } from "~/db/prepared.server";
-import { DEBTOR_SORTS, DEFAULT_DEBTOR_SORT, debtorListParams, pageCount, pageOffset } from "~/domain/list-params";
+import { getDb } from "~/db/client.server";
+import { DEBTOR_SORTS, DEFAULT_DEBTOR_SORT, debtorListParams } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { DEBTOR_PAGE_SIZE, debtorsListQueries } from "~/models/debtor.server";
 import type { Route } from "./+types/debtors-list";
 import { debtorAction } from "./debtor-action.server";
+import { loadListPage } from "./list-page.server";
 
 // A public route: data is only fetched when a user is signed in (docs/product-spec.md §2 route table).
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const { user, env } = getApp(context);
   if (!user)
     return {
@@ -26,17 +26,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       dir: DEBTOR_SORTS[DEFAULT_DEBTOR_SORT],
     };
   const db = getDb(env.DB);
-  // Search, order and page from the URL (issue 11, item 6), each clamped to what the list takes.
-  const { page: requested, q, sort, dir } = debtorListParams(new URL(request.url).searchParams);
+  // Search, order and page from the URL (docs/architecture.md §10, Lists), each clamped to what the list takes.
+  const { page: requested, q, sort, dir } = debtorListParams(url.searchParams);
   const queries = debtorsListQueries(db, user.id, { q, sort, dir, limit: DEBTOR_PAGE_SIZE });
-  const pageOf = (n: number) => queries.page(pageOffset(n, DEBTOR_PAGE_SIZE));
-  // The page and the total in one round trip (a D1 batch).
-  const [requestedRows, counted] = await runBatch(db, [pageOf(requested), queries.total] as const);
-  const total = countOf(counted);
-  const pages = pageCount(total, DEBTOR_PAGE_SIZE);
-  // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
-  const page = Math.min(requested, pages);
-  const debtors = page === requested ? requestedRows : await runBound(pageOf(page));
+  const { rows: debtors, total, page, pages } = await loadListPage(db, queries, requested, DEBTOR_PAGE_SIZE);
   return {
     signedIn: true as const,
     debtors,

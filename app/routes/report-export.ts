@@ -2,6 +2,7 @@ import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { csvHeaders, toCsv } from "~/domain/csv-export";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
+import { statusLabel } from "~/domain/delivery-status";
 import { listParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { strategyLabel } from "~/domain/strategies";
@@ -15,17 +16,8 @@ import type { Route } from "./+types/report-export";
 export const MAX_REPORT_ROWS = 10_000;
 const PAGE = 1000;
 
-const STATUS_LABELS: Record<string, string> = {
-  sent: "Sent",
-  sending: "Sending",
-  failed: "Failed",
-  bounced: "Bounced",
-  complained: "Marked as spam",
-  deferred: "Held back",
-};
-
 /**
- * /report.csv: the Reminders Report as CSV (issue 11, item 4), with the report's filters (the
+ * /report.csv: the Reminders Report as CSV (docs/architecture.md §10, CSV), with the report's filters (the
  * `debtor` and `period` query parameters), newest first, at most MAX_REPORT_ROWS rows.
  */
 export async function loader({ context, request, url }: Route.LoaderArgs) {
@@ -51,7 +43,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
         deliveryTarget(d),
         deliveryTemplate(d),
         strategyLabel(d.tone),
-        STATUS_LABELS[d.status] ?? d.status,
+        statusLabel(d.status),
         d.error,
         d.providerId,
       ];

@@ -7,6 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
+import { statusLabel } from "~/domain/delivery-status";
 import { listParams, pageCount, pageOffset } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { strategyLabel } from "~/domain/strategies";
@@ -41,21 +42,10 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   return { deliveries, totals, debtor: debtor ?? null, timeZone, debtorId, period, page, pages };
 }
 
-const STATUS_LABELS: Record<string, string> = {
-  sent: "Sent",
-  sending: "Sending",
-  failed: "Failed",
-  // Reported by the provider's webhook (app/http/webhooks.server.ts); the error column has its message.
-  bounced: "Bounced",
-  complained: "Marked as spam",
-  // Over a sending limit: kept under its occurrence key and sent when the limit allows.
-  deferred: "Held back",
-};
-
 function Status({ status }: { status: string }) {
   return (
     <Badge tone={status === "sent" ? "good" : status === "sending" || status === "deferred" ? "neutral" : "bad"}>
-      {STATUS_LABELS[status] ?? status}
+      {statusLabel(status)}
     </Badge>
   );
 }

@@ -3,6 +3,7 @@ import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
+import { unique } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { manualSendRefusal, resendCapRefusal, sendingLimits } from "~/domain/limits";
@@ -10,7 +11,6 @@ import { intentOf, readForm, reply, replyOrRedirect } from "~/lib/action-result.
 import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { unique } from "~/models/d1.server";
 import { manualSendLoad } from "~/models/delivery.server";
 import { enabledSchedules } from "~/models/schedule.server";
 import {

@@ -1,9 +1,10 @@
-import { countOf, type Db } from "~/db/client.server";
-import { bindParam, boundQuery, OWNER_ID, preparedQueryBy, runBatch, runBound } from "~/db/prepared.server";
+import type { Db } from "~/db/client.server";
+import { bindParam, boundQuery, OWNER_ID, preparedQueryBy } from "~/db/prepared.server";
 import type { ScheduleSort, SortDirection } from "~/domain/list-params";
-import { listParams, pageCount, pageOffset, scheduleSearchParams } from "~/domain/list-params";
+import { listParams, pageOffset, scheduleSearchParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { countSchedules, listSchedules, SCHEDULE_PAGE_SIZE, type ScheduleListFilter } from "~/models/schedule.server";
+import { loadListPage } from "./list-page.server";
 
 /**
  * The `debtor`, `period`, `q`, `sort` and `dir` query parameters as a list filter ('' period = all
@@ -50,7 +51,11 @@ function plainShape(filter: ScheduleListFilter): PlainShape | null {
  * built on the request when searched or narrowed to a period). `sort` and `dir` must be validated.
  */
 export function schedulesPage(db: Db, ownerId: string, filter: ScheduleListFilter, page: number) {
-  const offset = pageOffset(page, SCHEDULE_PAGE_SIZE);
+  return schedulesFrom(db, ownerId, filter, pageOffset(page, SCHEDULE_PAGE_SIZE));
+}
+
+/** A page of the owner's schedules that match `filter` from `offset` on; as schedulesPage. */
+function schedulesFrom(db: Db, ownerId: string, filter: ScheduleListFilter, offset: number) {
   const shape = plainShape(filter);
   if (!shape) return boundQuery(db, listSchedules(db, ownerId, { ...filter, limit: SCHEDULE_PAGE_SIZE, offset }));
   return plainPage(db, shape, { ownerId, debtorId: filter.debtorId, offset });
@@ -67,16 +72,11 @@ function schedulesTotal(db: Db, ownerId: string, filter: ScheduleListFilter) {
 export async function loadSchedulesPage(db: Db, ownerId: string, url: URL, timeZone: string) {
   const { filter, period, page: requested } = scheduleFilterFromUrl(url, timeZone);
   try {
-    // The page and the total in one round trip (a D1 batch).
-    const [requestedRows, counted] = await runBatch(db, [
-      schedulesPage(db, ownerId, filter, requested),
-      schedulesTotal(db, ownerId, filter),
-    ] as const);
-    const total = countOf(counted);
-    const pages = pageCount(total, SCHEDULE_PAGE_SIZE);
-    // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
-    const page = Math.min(requested, pages);
-    const schedules = page === requested ? requestedRows : await runBound(schedulesPage(db, ownerId, filter, page));
+    const queries = {
+      page: (offset: number) => schedulesFrom(db, ownerId, filter, offset),
+      total: schedulesTotal(db, ownerId, filter),
+    };
+    const { rows: schedules, total, page, pages } = await loadListPage(db, queries, requested, SCHEDULE_PAGE_SIZE);
     return { schedules, total, page, pages, period, error: false };
   } catch (error) {
     console.error("[dunly] schedules failed to load", error);

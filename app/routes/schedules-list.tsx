@@ -17,7 +17,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const timeZone = requestTimeZone(request);
   if (!user) return { signedIn: false as const, timeZone };
   const data = await loadSchedulesPage(getDb(env.DB), user.id, url, timeZone);
-  // The search and order the list was loaded with (issue 11, item 6), for the form.
+  // The search and order the list was loaded with (docs/architecture.md §10, Lists), for the form.
   return { signedIn: true as const, timeZone, ...data, ...scheduleSearchParams(url.searchParams) };
 }
 

@@ -1,13 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 
-export interface MailboxMessage {
-  to: string;
-  from: string;
-  replyTo: string | null;
-  subject: string;
-  html: string;
-  text: string;
-}
+import type { MailboxMessage } from "../support/email-fixtures";
 
 /** Everything in the dev mailbox, newest first. */
 export async function readMailbox(page: Page) {
@@ -40,6 +33,21 @@ export async function addDebtor(page: Page, name: string, email: string, debt: s
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Debtor added").first()).toBeVisible();
   await expect(dialog).toBeHidden();
+}
+
+/** Asks the page's sign-in form for a magic link to `email` and waits for "Please Check your email…". */
+export async function requestSignInLink(page: Page, email: string) {
+  await page.getByPlaceholder("Your Email").fill(email);
+  await page.getByRole("button", { name: "Get magic link" }).click();
+  await expect(page.getByText("Please Check your email for the sign in link")).toBeVisible();
+}
+
+/** Submits `typed`, which is no address, from the page's sign-in form: the field error shows and what was typed stays. */
+export async function expectAddressRefused(page: Page, typed: string) {
+  await page.getByPlaceholder("Your Email").fill(typed);
+  await page.getByRole("button", { name: "Get magic link" }).click();
+  await expect(page.getByText("Email is required")).toBeVisible();
+  await expect(page.getByPlaceholder("Your Email")).toHaveValue(typed);
 }
 
 /** Each test signs in as its own new user, so tests never see each other's data. */
@@ -76,9 +84,7 @@ export async function signIn(
   }: { email?: string; redirectTo?: string; onCurrentPage?: boolean } = {},
 ) {
   if (!onCurrentPage) await page.goto(redirectTo ? `/?redirectTo=${encodeURIComponent(redirectTo)}` : "/");
-  await page.getByPlaceholder("Your Email").fill(email);
-  await page.getByRole("button", { name: "Get magic link" }).click();
-  await expect(page.getByText("Please Check your email for the sign in link")).toBeVisible();
+  await requestSignInLink(page, email);
   await page.goto(await readSignInLink(page, email));
   await page.getByRole("button", { name: "Continue to Dunly" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/auth/verify"));

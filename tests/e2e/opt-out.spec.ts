@@ -68,10 +68,21 @@ test("the debtor stops reminders from the e-mail's link; the user sees 'Opted ou
   const entry = debtorEntry(page, name);
   await expect(entry).toContainText("Opted out");
 
-  // Re-sending to them sends nothing.
+  // Re-sending to them is refused with the reason, and nothing is sent.
   await resendTo(page, name);
-  await page.waitForTimeout(5_000);
+  await expect(page.getByText(/^None of the selected debtors can get a reminder/).first()).toBeVisible();
   expect(await countTo(page, debtorEmail)).toBe(1);
+
+  // A new schedule for them is refused under the debtor field; what the user chose stays.
+  await page.goto("/schedule");
+  await page.getByLabel("Debtor").selectOption({ label: `${name} (${debtorEmail})` });
+  await page.getByLabel("Preset").selectOption({ label: "Single Reminder" });
+  await page.getByRole("button", { name: "Schedule", exact: true }).click();
+  await expect(
+    page.getByText(`${name} opted out of your reminders: Dunly sends them nothing until you record`),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/schedule$/);
+  await expect(page.getByLabel("Preset")).toHaveValue("SINGLE_REMINDER");
 
   // Renewed consent: a deliberate action with a confirmation.
   await page.goto("/debtors-list");

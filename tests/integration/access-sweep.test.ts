@@ -14,8 +14,8 @@ import {
   photoForm,
   postMultipart,
   snapshot,
-  userRow,
 } from "./data-helpers";
+import { userRow } from "./fixtures";
 import { get, pageText, postForm, type SignedIn, signIn, uniqueEmail } from "./helpers";
 
 /**
@@ -97,75 +97,35 @@ describe("access sweep: another user's records", () => {
       }
     });
 
+    /** B's JSON requests, each with the status it must get: [what, method, path, body, status]. */
+    async function expectAnswers(cases: [string, string, string, unknown, number][]) {
+      for (const [what, method, path, json, expected] of cases) {
+        const { status } = await attempt(what, api(method, path, { cookie: b.cookie, json }));
+        expect(status, `${what}: ${method} ${path} ${JSON.stringify(json)}`).toBe(expected);
+      }
+    }
+
     it("debtor edits and deletes: 404 by id, 403 with A's fb_uuid", async () => {
       const edit = { id: aDebtor.id, full_name: "Hijacked", email: "h@example.com", debt: 1 };
-      expect((await attempt("edit debtor", api("PUT", "/debtors/edit", { cookie: b.cookie, json: edit }))).status).toBe(
-        404,
-      );
-      expect(
-        (
-          await attempt(
-            "edit debtor fb",
-            api("PUT", "/debtors/edit", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } }),
-          )
-        ).status,
-      ).toBe(403);
-      expect(
-        (await attempt("del debtor", api("DELETE", "/debtors/del", { cookie: b.cookie, json: { id: aDebtor.id } })))
-          .status,
-      ).toBe(404);
-      expect(
-        (
-          await attempt(
-            "del debtor str",
-            api("DELETE", "/debtors/del", { cookie: b.cookie, json: { id: String(aDebtor.id) } }),
-          )
-        ).status,
-      ).toBe(404);
-      expect(
-        (
-          await attempt(
-            "del debtor fb",
-            api("DELETE", "/debtors/del", { cookie: b.cookie, json: { id: aDebtor.id, fb_uuid: fb() } }),
-          )
-        ).status,
-      ).toBe(403);
-      expect(
-        (
-          await attempt(
-            "add debtor for A",
-            api("POST", "/debtors/add", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } }),
-          )
-        ).status,
-      ).toBe(403);
+      await expectAnswers([
+        ["edit debtor", "PUT", "/debtors/edit", edit, 404],
+        ["edit debtor fb", "PUT", "/debtors/edit", { ...edit, fb_uuid: fb() }, 403],
+        ["del debtor", "DELETE", "/debtors/del", { id: aDebtor.id }, 404],
+        ["del debtor str", "DELETE", "/debtors/del", { id: String(aDebtor.id) }, 404],
+        ["del debtor fb", "DELETE", "/debtors/del", { id: aDebtor.id, fb_uuid: fb() }, 403],
+        ["add debtor for A", "POST", "/debtors/add", { ...edit, fb_uuid: fb() }, 403],
+      ]);
     });
 
     it("organization edits and deletes: 404 by id, 403 with A's fb_uuid", async () => {
       const edit = { id: aOrg.id, name: "Hijacked", address: "Nowhere" };
-      expect((await attempt("edit org", api("PUT", "/org/edit", { cookie: b.cookie, json: edit }))).status).toBe(404);
-      expect(
-        (await attempt("edit org fb", api("PUT", "/org/edit", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } })))
-          .status,
-      ).toBe(403);
-      expect(
-        (await attempt("del org", api("DELETE", "/org/del", { cookie: b.cookie, json: { id: aOrg.id } }))).status,
-      ).toBe(404);
-      expect(
-        (
-          await attempt(
-            "del org fb",
-            api("DELETE", "/org/del", { cookie: b.cookie, json: { id: aOrg.id, fb_uuid: fb() } }),
-          )
-        ).status,
-      ).toBe(403);
-      expect(
-        (
-          await attempt(
-            "add org for A",
-            api("POST", "/org/add", { cookie: b.cookie, json: { ...edit, fb_uuid: fb() } }),
-          )
-        ).status,
-      ).toBe(403);
+      await expectAnswers([
+        ["edit org", "PUT", "/org/edit", edit, 404],
+        ["edit org fb", "PUT", "/org/edit", { ...edit, fb_uuid: fb() }, 403],
+        ["del org", "DELETE", "/org/del", { id: aOrg.id }, 404],
+        ["del org fb", "DELETE", "/org/del", { id: aOrg.id, fb_uuid: fb() }, 403],
+        ["add org for A", "POST", "/org/add", { ...edit, fb_uuid: fb() }, 403],
+      ]);
     });
 
     it("profile and image writes: 403 with A's ids, 404 for A's image", async () => {
@@ -177,10 +137,9 @@ describe("access sweep: another user's records", () => {
         ["PUT", "/profile/changeImg", { img: aImage }, 404],
         ["PUT", "/profile/changeImg", { img: aReplaced }, 404],
       ];
-      for (const [method, path, json, expected] of cases) {
-        const { status } = await attempt(`${method} ${path}`, api(method, path, { cookie: b.cookie, json }));
-        expect(status, `${method} ${path} ${JSON.stringify(json)}`).toBe(expected);
-      }
+      await expectAnswers(
+        cases.map(([method, path, json, expected]) => [`${method} ${path}`, method, path, json, expected]),
+      );
       // Overwriting A's stored photo or A's replaced one, or adding one under A's id.
       for (const key of [aImage, aReplaced, `${a.userId}/planted`]) {
         const put = api("PUT", `/r2?key=${encodeURIComponent(key)}`, {

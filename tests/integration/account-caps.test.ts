@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { addDebtor, addOrg, apiJson, formAction } from "./data-helpers";
-import { makeDebtor } from "./engine-helpers";
+import { makeDebtor, schedulesOfDebtor } from "./fixtures";
 import { DAY, location, markup, postForm, type SignedIn, signIn, uniqueEmail } from "./helpers";
-import { act, countSchedulesOfDebtor, RESCHEDULED, SCHEDULED, ZONE } from "./schedule-helpers";
+import { act, RESCHEDULED, SCHEDULED, ZONE } from "./schedule-helpers";
 
 /**
  * Per-account caps (docs/architecture.md §6): the committed ACCOUNT_MAX_* (wrangler.toml) are
@@ -360,13 +360,13 @@ describe("schedules: at most 2,000 live (not completed) per account", () => {
     expect(refused.status, refused.text).toBe(403);
     expect(refused.body).toMatchObject({ intent: "debtor-resend", ok: false, message: FULL.schedules });
     expect(await scheduleCount(user.userId)).toBe(CAP.schedules - 2);
-    for (const d of fresh) expect(await countSchedulesOfDebtor(d.id)).toBe(0);
+    for (const d of fresh) expect(await schedulesOfDebtor(d.id)).toHaveLength(0);
 
     const accepted = await act({ intent: "debtor-resend", ids: ids.slice(0, 2) }, { cookie: user.cookie, tz: ZONE });
     expect(accepted.status, accepted.text).toBe(200);
     expect(accepted.body).toMatchObject({ intent: "debtor-resend", ok: true, message: RESCHEDULED, count: 2 });
     // Counted with completed ones: the two one-time schedules may already have fired.
     expect(await scheduleCount(user.userId)).toBe(CAP.schedules);
-    expect(await countSchedulesOfDebtor(fresh[2]!.id)).toBe(0);
+    expect(await schedulesOfDebtor(fresh[2]!.id)).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addDebtor, api, apiJson, debtorRow, debtorRowsOf, insertDelivery, MSG } from "./data-helpers";
+import { addDebtor, api, apiJson, MSG } from "./data-helpers";
+import { debtorRow, debtorRowsOf, insertDelivery } from "./fixtures";
 import { signIn, uniqueEmail } from "./helpers";
 
 const valid = { full_name: "Dana Debtor", email: "dana@example.com", debt: 100, active_strategy: 1 };

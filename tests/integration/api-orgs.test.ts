@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addOrg, api, apiJson, MSG, orgRow, orgRowsOf } from "./data-helpers";
+import { addOrg, api, apiJson, MSG } from "./data-helpers";
+import { orgRow, orgRowsOf } from "./fixtures";
 import { signIn, uniqueEmail } from "./helpers";
 
 const valid = { name: "Acme Ltd", address: "1 Main St\nSpringfield" };

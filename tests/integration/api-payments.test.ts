@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addDebtor, apiJson, debtorRow, formAction, replyErrors } from "./data-helpers";
-import { alarmAt, makeDebtor, makeSchedule, scheduleRow, stubOf } from "./engine-helpers";
+import { addDebtor, apiJson, formAction, replyErrors } from "./data-helpers";
+import { alarmAt, stubOf } from "./engine-helpers";
+import { debtorRow, makeDebtor, makeSchedule, scheduleRow } from "./fixtures";
 import { DAY, signIn, uniqueEmail } from "./helpers";
 
 /**

@@ -11,8 +11,8 @@ import {
   photoForm,
   postMultipart,
   uploadImage,
-  userRow,
 } from "./data-helpers";
+import { userRow } from "./fixtures";
 import { signIn, uniqueEmail } from "./helpers";
 
 describe("GET /api/profile", () => {

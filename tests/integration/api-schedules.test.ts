@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { followAlarms } from "~/reminders/lifecycle.server";
 import { apiJson, type Json } from "./data-helpers";
-import { alarmAt, makeDebtor, makeOrg, makeSchedule, scheduleRow } from "./engine-helpers";
+import { alarmAt } from "./engine-helpers";
+import { makeDebtor, makeOrg, makeSchedule, scheduleRow } from "./fixtures";
 import { type SignedIn, signIn, uniqueEmail } from "./helpers";
 
 /**

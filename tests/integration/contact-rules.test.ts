@@ -1,20 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { formAction } from "./data-helpers";
-import {
-  consumeJobs,
-  deliveriesOf,
-  fireAndSend,
-  HOUR,
-  MINUTE,
-  makeDebtor,
-  makeSchedule,
-  makeUser,
-  programResend,
-  type SentOutcome,
-  scheduleRow,
-  setSchedule,
-} from "./engine-helpers";
+import { consumeJobs, fireAndSend, HOUR, MINUTE, programResend, type SentOutcome } from "./engine-helpers";
+import { deliveriesOf, makeDebtor, makeSchedule, makeUser, scheduleRow, setSchedule } from "./fixtures";
 import { DAY, get, outboxFor, pageText, signIn, uniqueEmail } from "./helpers";
 
 /**

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decodeTurbo, postMultipart } from "./data-helpers";
-import { makeDebtor } from "./engine-helpers";
+import { makeDebtor } from "./fixtures";
 import { DAY, get, signIn, uniqueEmail } from "./helpers";
 
 /**

@@ -1,9 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { debtors } from "~/db/schema";
-import type { RawRow } from "../support/db-rows";
 import { decodeTurbo, type Json, postMultipart } from "./data-helpers";
-import { makeDebtor } from "./engine-helpers";
+import { debtorRowsOf, eventsOfOwner, makeDebtor } from "./fixtures";
 import { get, ORIGIN, pageText, request, signIn, uniqueEmail, uniqueIp } from "./helpers";
 
 /**
@@ -35,22 +33,6 @@ async function importPost(cookie: string, { intent = "import-preview", csv, file
   return { status: res.status, data: decoded?.data as Json };
 }
 
-async function debtorsOf(ownerId: string) {
-  return (
-    await env.DB.prepare("SELECT * FROM debtors WHERE owner_id = ? ORDER BY id")
-      .bind(ownerId)
-      .all<RawRow<typeof debtors>>()
-  ).results;
-}
-
-async function eventsOf(ownerId: string) {
-  return (
-    await env.DB.prepare("SELECT debtor_id, type, detail FROM debtor_events WHERE owner_id = ? ORDER BY id")
-      .bind(ownerId)
-      .all<{ debtor_id: number; type: string; detail: string }>()
-  ).results;
-}
-
 const FILE = [
   "Full Name,E-mail,Debt,Kind,Strategy,Currency,Invoice Number,Time Zone",
   "Ada Lovelace,ada@example.com,120.50,,,,INV-1,",
@@ -67,7 +49,7 @@ describe("CSV import", () => {
     const owner = await signIn(uniqueEmail("imp"));
     const stranger = await signIn(uniqueEmail("imp-other"));
     await makeDebtor(owner.userId, { email: "dup@example.com", fullName: "Already Here" });
-    const strangerBefore = await debtorsOf(stranger.userId);
+    const strangerBefore = await debtorRowsOf(stranger.userId);
 
     // From a file: the preview lists every row with its line and its errors; nothing is written.
     const preview = await importPost(owner.cookie, { file: { text: FILE } });
@@ -100,13 +82,13 @@ describe("CSV import", () => {
       [7, "duplicate", ["Same e-mail as line 2"]],
       [8, "error", ["Please enter an amount with at most two decimals"]],
     ]);
-    expect(await debtorsOf(owner.userId)).toHaveLength(1);
+    expect(await debtorRowsOf(owner.userId)).toHaveLength(1);
 
     // Pasted, the same preview; still nothing written.
     const pasted = await importPost(owner.cookie, { csv: FILE });
     expect(pasted.data.preview).toEqual(preview.data.preview);
-    expect(await debtorsOf(owner.userId)).toHaveLength(1);
-    expect(await eventsOf(owner.userId)).toEqual([]);
+    expect(await debtorRowsOf(owner.userId)).toHaveLength(1);
+    expect(await eventsOfOwner(owner.userId)).toEqual([]);
 
     // Confirmed: the valid rows, with every column, and an 'imported' event each.
     const confirmed = await importPost(owner.cookie, { intent: "import-confirm", csv: preview.data.csv });
@@ -118,7 +100,7 @@ describe("CSV import", () => {
       skipped: { total: 4 },
     });
     expect(confirmed.data.skipped.rows.map((r: Json) => r.line)).toEqual([4, 5, 7, 8]);
-    const rows = (await debtorsOf(owner.userId)).slice(1);
+    const rows = (await debtorRowsOf(owner.userId)).slice(1);
     expect(
       rows.map((d) => [
         d.full_name,
@@ -138,20 +120,20 @@ describe("CSV import", () => {
       ["Cy Clone", "cy@example.com", "person", 500, 0, "GBP", 2, "active", null, "Asia/Tokyo"],
     ]);
     expect(new Set(rows.map((d) => d.opt_out_key)).size).toBe(3);
-    expect(await eventsOf(owner.userId)).toEqual(
+    expect(await eventsOfOwner(owner.userId)).toMatchObject(
       rows.map((d) => ({ debtor_id: d.id, type: "imported", detail: "CSV import" })),
     );
 
     // The same file again: everything is a duplicate now, nothing is added.
     const again = await importPost(owner.cookie, { intent: "import-confirm", csv: FILE });
     expect(again.data).toMatchObject({ ok: true, message: "Imported 0 debtors. Skipped 7 rows:" });
-    expect(await debtorsOf(owner.userId)).toHaveLength(4);
-    expect(await debtorsOf(stranger.userId)).toEqual(strangerBefore);
+    expect(await debtorRowsOf(owner.userId)).toHaveLength(4);
+    expect(await debtorRowsOf(stranger.userId)).toEqual(strangerBefore);
 
     // Duplicates are per account: another user imports the same file's valid rows, dup@ included.
     const theirs = await importPost(stranger.cookie, { intent: "import-confirm", csv: FILE });
     expect(theirs.data).toMatchObject({ ok: true, message: "Imported 4 debtors. Skipped 3 rows:" });
-    expect(await debtorsOf(owner.userId)).toHaveLength(4);
+    expect(await debtorRowsOf(owner.userId)).toHaveLength(4);
   });
 
   it("the confirm never trusts the preview: it validates the text it gets again", async () => {
@@ -160,7 +142,7 @@ describe("CSV import", () => {
     const tampered = "name,email,amount\nGood,good@example.com,5\nEvil,<script>@x,1e9\n,,\nNo Amount,na@example.com,\n";
     const res = await importPost(owner.cookie, { intent: "import-confirm", csv: tampered });
     expect(res.data).toMatchObject({ ok: true, message: "Imported 1 debtor. Skipped 2 rows:" });
-    expect((await debtorsOf(owner.userId)).map((d) => d.email)).toEqual(["good@example.com"]);
+    expect((await debtorRowsOf(owner.userId)).map((d) => d.email)).toEqual(["good@example.com"]);
   });
 
   it("refuses files that are too large, too long, without the required columns or empty, with a clear message", async () => {
@@ -183,7 +165,7 @@ describe("CSV import", () => {
       expect(res.data.ok).toBe(false);
       expect(res.data.message).toContain(message);
     }
-    expect(await debtorsOf(owner.userId)).toEqual([]);
+    expect(await debtorRowsOf(owner.userId)).toEqual([]);
 
     // A visitor is sent to sign in, and nothing is read.
     const form = new FormData();
@@ -211,11 +193,11 @@ describe("CSV import", () => {
     expect(refused.status).toBe(403);
     expect(refused.data).toMatchObject({ intent: "import-confirm", ok: false, message: CAP_FULL });
     expect(refused.data.preview).toMatchObject({ valid: 3, duplicates: 1 });
-    expect(await debtorsOf(owner.userId)).toHaveLength(1998);
+    expect(await debtorRowsOf(owner.userId)).toHaveLength(1998);
 
     const two = await importPost(owner.cookie, { intent: "import-confirm", csv: three.split("\nC,")[0]! });
     expect(two.data).toMatchObject({ ok: true, message: "Imported 2 debtors." });
-    expect(await debtorsOf(owner.userId)).toHaveLength(2000);
+    expect(await debtorRowsOf(owner.userId)).toHaveLength(2000);
   });
 
   it("a 5,000-row CSV previews in under 5 s, and the page renders the preview and the result", async () => {
@@ -238,7 +220,7 @@ describe("CSV import", () => {
     expect(preview.data.preview.rows).toHaveLength(100);
     expect(preview.data.preview.hidden).toBe(4900);
     expect(elapsed, `preview took ${elapsed} ms`).toBeLessThan(5000);
-    expect(await debtorsOf(owner.userId)).toEqual([]);
+    expect(await debtorRowsOf(owner.userId)).toEqual([]);
 
     // Without JavaScript: the document post renders the preview table and the confirm form.
     const form = new FormData();

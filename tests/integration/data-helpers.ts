@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { debtors, organizations, schedules, users } from "~/db/schema";
-import type { RawRow } from "../support/db-rows";
+import { debtorRowsOf, orgRowsOf, schedulesOf, userRow } from "./fixtures";
 import { ORIGIN, postForm, request, uniqueIp } from "./helpers";
 
 /** Spec §5 messages, spelled out here (not imported) so a changed message fails the tests. */
@@ -151,38 +150,6 @@ export function bigPng(size: number) {
 
 // D1 and R2 access -------------------------------------------------------------------------------
 
-export async function debtorRow(id: number) {
-  return env.DB.prepare("SELECT * FROM debtors WHERE id = ?").bind(id).first<RawRow<typeof debtors>>();
-}
-
-export async function debtorRowsOf(ownerId: string) {
-  return (
-    await env.DB.prepare("SELECT * FROM debtors WHERE owner_id = ? ORDER BY id")
-      .bind(ownerId)
-      .all<RawRow<typeof debtors>>()
-  ).results;
-}
-
-export async function orgRow(id: number) {
-  return env.DB.prepare("SELECT * FROM organizations WHERE id = ?").bind(id).first<RawRow<typeof organizations>>();
-}
-
-export async function orgRowsOf(ownerId: string) {
-  return (
-    await env.DB.prepare("SELECT * FROM organizations WHERE owner_id = ? ORDER BY id")
-      .bind(ownerId)
-      .all<RawRow<typeof organizations>>()
-  ).results;
-}
-
-export async function userRow(id: string) {
-  return env.DB.prepare(
-    "SELECT id, email, full_name, img_key, plan, email_verified_at, created_at FROM users WHERE id = ?",
-  )
-    .bind(id)
-    .first<RawRow<typeof users>>();
-}
-
 /** The R2 objects under a user's prefix: key, size and etag. */
 export async function imagesOf(userId: string) {
   const listed = await env.IMAGES.list({ prefix: `${userId}/` });
@@ -197,35 +164,9 @@ export async function snapshot(userId: string) {
     user: await userRow(userId),
     debtors: await debtorRowsOf(userId),
     organizations: await orgRowsOf(userId),
-    schedules: (
-      await env.DB.prepare("SELECT * FROM schedules WHERE owner_id = ? ORDER BY id")
-        .bind(userId)
-        .all<RawRow<typeof schedules>>()
-    ).results,
+    schedules: await schedulesOf(userId),
     images: await imagesOf(userId),
   };
-}
-
-let occurrence = 0;
-
-/** Inserts a delivery row straight into D1, as the mail Worker records one. */
-export async function insertDelivery(
-  ownerId: string,
-  debtorId: number,
-  status: "sending" | "sent" | "failed" | "bounced",
-) {
-  occurrence += 1;
-  await env.DB.prepare(
-    "INSERT INTO deliveries (owner_id, debtor_id, occurrence_key, template, tone, status, sent_at) VALUES (?, ?, ?, 'single', 1, ?, ?)",
-  )
-    .bind(
-      ownerId,
-      debtorId,
-      `test-${Date.now()}-${occurrence}-${Math.random().toString(36).slice(2)}`,
-      status,
-      status === "sent" ? Date.now() : null,
-    )
-    .run();
 }
 
 /** Adds a debtor through the API and returns its JSON. */

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { makeSchedule } from "./engine-helpers";
+import { makeSchedule } from "./fixtures";
 import { get, signIn, uniqueEmail } from "./helpers";
 
 /**

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  addDebtor,
-  apiJson,
-  debtorRow,
-  debtorRowsOf,
-  formAction,
-  insertDelivery,
-  MSG,
-  replyErrors,
-} from "./data-helpers";
+import { addDebtor, apiJson, formAction, MSG, replyErrors } from "./data-helpers";
+import { debtorRow, debtorRowsOf, insertDelivery } from "./fixtures";
 import { get, location, pageText, postForm, signIn, uniqueEmail } from "./helpers";
 
 const valid = {

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { deliveryTotals, totalsOf } from "~/models/delivery.server";
-import { insertDelivery } from "./data-helpers";
+import { insertDelivery } from "./fixtures";
 
 // The report's all-time totals come from delivery_status_counts, kept by triggers on deliveries
 // (migration 0008, issue 12). Whatever happens to the deliveries, the kept counts must equal a

@@ -1,17 +1,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { getDb } from "~/db/client.server";
-import type { debtors, deliveries, organizations, schedules } from "~/db/schema";
-import type { FrequencyId } from "~/domain/frequencies";
-import type { PresetId } from "~/domain/presets";
 import { type FireOutcome, fireSchedule, type MailJob, QUEUED_RECHECK_MS } from "~/reminders/engine.server";
-import { createSchedule } from "~/reminders/lifecycle.server";
 import { consumeMail } from "~/reminders/mail-queue.server";
 import { Pacer } from "~/reminders/pacer";
-import { daytimeZone } from "../support/daytime-zone";
-import type { RawRow } from "../support/db-rows";
-import { uniqueEmail } from "./helpers";
+import { setSchedule } from "./fixtures";
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -53,127 +46,6 @@ export async function resendDelivered(
   to: string,
 ): Promise<{ id: string; idempotencyKey: string | null; body: Record<string, unknown> }[]> {
   return (await fetch(`${fakeUrl()}/__delivered?to=${encodeURIComponent(to.toLowerCase())}`)).json();
-}
-
-// Data, made straight in D1 or through the models ------------------------------------------------
-
-export const db = () => getDb(env.DB);
-
-let n = 0;
-
-export interface TestUser {
-  id: string;
-  email: string;
-  fullName: string;
-}
-
-/** A user row made directly in D1. */
-export async function makeUser(fullName = "Sally Sender"): Promise<TestUser> {
-  n += 1;
-  const id = `e${Date.now().toString(36)}${n}${Math.random().toString(36).slice(2, 8)}`;
-  const email = uniqueEmail("sender");
-  await env.DB.prepare("INSERT INTO users (id, email, full_name) VALUES (?, ?, ?)").bind(id, email, fullName).run();
-  return { id, email, fullName };
-}
-
-export interface DebtorFields {
-  fullName?: string;
-  email?: string;
-  debtCents?: number;
-  paidCents?: number;
-  currency?: string;
-  activeStrategy?: number;
-  status?: string;
-  /** The debtor's zone (their quiet hours); default: one where it is midday now. */
-  timeZone?: string;
-}
-
-/** A debtor row with a fresh e-mail address (the fake provider is shared by all test files). */
-export async function makeDebtor(ownerId: string, fields: DebtorFields = {}) {
-  const f = {
-    fullName: "Dan Debtor",
-    email: uniqueEmail("debtor"),
-    debtCents: 123450,
-    paidCents: 0,
-    currency: "USD",
-    activeStrategy: 1,
-    status: "active",
-    // Midday now, so the contact rules let reminders go at the real time of the test.
-    timeZone: daytimeZone(),
-    ...fields,
-  };
-  const row = await env.DB.prepare(
-    "INSERT INTO debtors (owner_id, full_name, email, debt_cents, paid_cents, currency, active_strategy, status, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-  )
-    .bind(ownerId, f.fullName, f.email, f.debtCents, f.paidCents, f.currency, f.activeStrategy, f.status, f.timeZone)
-    .first<Pick<RawRow<typeof debtors>, "id">>();
-  return { id: row!.id, ...f };
-}
-
-export async function makeOrg(ownerId: string, name: string, address: string) {
-  const row = await env.DB.prepare("INSERT INTO organizations (owner_id, name, address) VALUES (?, ?, ?) RETURNING id")
-    .bind(ownerId, name, address)
-    .first<Pick<RawRow<typeof organizations>, "id">>();
-  return row!.id;
-}
-
-export interface ScheduleOptions {
-  preset?: PresetId;
-  frequency?: FrequencyId;
-  timeZone?: string;
-  dueDate?: string;
-  organizationId?: number;
-}
-
-/**
- * A schedule through the lifecycle, as the new-schedule page creates it (ENABLED, first run
- * computed, its 'schedule_created' event), but with its Durable Object left unarmed: the tests
- * drive alarms themselves (fireAt, fireAndSend, runDurableObjectAlarm) at instants of their own.
- */
-export async function makeSchedule(ownerId: string, debtorId: number, o: ScheduleOptions = {}) {
-  const result = await createSchedule(
-    { env: withAlarms(alarmStub()), db: db(), ownerId, now: Date.now() },
-    {
-      kind: o.organizationId ? "company" : "person",
-      organization_id: o.organizationId,
-      debtor_id: debtorId,
-      preset: o.preset ?? "SINGLE_REMINDER",
-      frequency: o.frequency ?? "daily",
-      time_zone: o.timeZone ?? "UTC",
-      due_date: o.dueDate,
-    },
-  );
-  if (!("schedule" in result) || !result.schedule) throw new Error(`createSchedule failed: ${JSON.stringify(result)}`);
-  return result.schedule.id;
-}
-
-export async function scheduleRow(id: string) {
-  return env.DB.prepare("SELECT * FROM schedules WHERE id = ?").bind(id).first<RawRow<typeof schedules>>();
-}
-
-export async function setSchedule(id: string, fields: Record<string, string | number | null>) {
-  const cols = Object.keys(fields);
-  await env.DB.prepare(`UPDATE schedules SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`)
-    .bind(...cols.map((c) => fields[c]), id)
-    .run();
-}
-
-export async function deliveriesOf(scheduleId: string) {
-  return (
-    await env.DB.prepare("SELECT * FROM deliveries WHERE schedule_id = ? ORDER BY id")
-      .bind(scheduleId)
-      .all<RawRow<typeof deliveries>>()
-  ).results;
-}
-
-/**
- * As if the schedule's deliveries had been made `ms` earlier: time passing between occurrences,
- * for the sending limits, which count the last 24 hours of real time (app/domain/limits.ts).
- */
-export async function ageDeliveries(scheduleId: string, ms: number) {
-  await env.DB.prepare("UPDATE deliveries SET created_at = created_at - ? WHERE schedule_id = ?")
-    .bind(ms, scheduleId)
-    .run();
 }
 
 // The schedule's Durable Object -------------------------------------------------------------------
@@ -343,42 +215,4 @@ export interface SentOutcome {
 export function queuedJob(outcome: FireOutcome): MailJob {
   if (outcome.kind !== "queued") throw new Error(`expected a queued reminder, got ${JSON.stringify(outcome)}`);
   return outcome.job;
-}
-
-/** What a stand-in Durable Object namespace saw: each call, in order. */
-export interface AlarmCalls {
-  calls: { method: "arm" | "disarm" | "sent"; id: string; at?: number | null }[];
-  /** Make every call throw (a Durable Object that is down). */
-  failing: boolean;
-}
-
-/**
- * A stand-in for the SCHEDULES namespace that records calls instead of setting alarms, or throws
- * when `failing` (the lifecycle's failure policy, docs/architecture.md §4).
- */
-export function alarmStub(failing = false): AlarmCalls & { namespace: unknown } {
-  const record: AlarmCalls = { calls: [], failing };
-  const object = (id: string) => ({
-    async arm(_scheduleId: string, at: number) {
-      if (record.failing) throw new Error("Durable Object unavailable");
-      record.calls.push({ method: "arm", id, at });
-      return at;
-    },
-    async disarm() {
-      if (record.failing) throw new Error("Durable Object unavailable");
-      record.calls.push({ method: "disarm", id });
-    },
-    async sent(at: number | null) {
-      if (record.failing) throw new Error("Durable Object unavailable");
-      record.calls.push({ method: "sent", id, at });
-    },
-  });
-  return Object.assign(record, {
-    namespace: { idFromName: (name: string) => name, get: (id: string) => object(id) },
-  });
-}
-
-/** These bindings with `stub` for the Durable Objects. */
-export function withAlarms(stub: { namespace: unknown }): Env {
-  return { ...env, SCHEDULES: stub.namespace as Env["SCHEDULES"] };
 }

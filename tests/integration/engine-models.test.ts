@@ -10,12 +10,11 @@ import {
   currentAlarm,
   sendNow,
 } from "~/reminders/lifecycle.server";
+import { HOUR, MINUTE } from "./engine-helpers";
 import {
   alarmStub,
   db,
   deliveriesOf,
-  HOUR,
-  MINUTE,
   makeDebtor,
   makeOrg,
   makeSchedule,
@@ -23,7 +22,7 @@ import {
   scheduleRow,
   setSchedule,
   withAlarms,
-} from "./engine-helpers";
+} from "./fixtures";
 import { uniqueEmail } from "./helpers";
 
 /**

@@ -6,28 +6,30 @@ import { followAlarms } from "~/reminders/lifecycle.server";
 import { runWatchdog } from "~/reminders/watchdog.server";
 import { eventually } from "./data-helpers";
 import {
-  ageDeliveries,
   alarmAt,
   consumeJobs,
-  deliveriesOf,
   doStorage,
   expectNextTenOClock,
   FROM_ADDRESS,
   fireAt,
   HOUR,
   MINUTE,
-  makeDebtor,
-  makeOrg,
-  makeSchedule,
-  makeUser,
   programResend,
   queuedJob,
   resendDelivered,
   resendRequests,
-  scheduleRow,
-  setSchedule,
   stubOf,
 } from "./engine-helpers";
+import {
+  ageDeliveries,
+  deliveriesOf,
+  makeDebtor,
+  makeOrg,
+  makeSchedule,
+  makeUser,
+  scheduleRow,
+  setSchedule,
+} from "./fixtures";
 import { DAY, outboxFor } from "./helpers";
 
 /**

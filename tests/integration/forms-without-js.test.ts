@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { addDebtor } from "./data-helpers";
+import { schedulesOf } from "./fixtures";
 import { get, location, markup, postForm, SIGN_IN_SENT, signIn, uniqueEmail } from "./helpers";
-import { DEBTOR_MSG, PRESET_MSG, SCHEDULED, schedulesOf } from "./schedule-helpers";
+import { DEBTOR_MSG, PRESET_MSG, SCHEDULED } from "./schedule-helpers";
 
 /**
  * Forms posted as documents, as a browser does before the page has hydrated or without

@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import type { sessions, users } from "~/db/schema";
 import type { RawRow } from "../support/db-rows";
+import type { MailboxMessage } from "../support/email-fixtures";
 
 /** The origin most tests talk to: plain-http localhost, as in `wrangler dev`. */
 export const ORIGIN = "http://localhost";
@@ -80,13 +81,7 @@ export function requestLink(email: string, options: FormOptions & { redirectTo?:
   return postForm("/?index", fields, options);
 }
 
-export interface OutboxRow {
-  to: string;
-  from: string;
-  replyTo: string | null;
-  subject: string;
-  html: string;
-  text: string;
+export interface OutboxRow extends MailboxMessage {
   idempotencyKey: string | null;
 }
 
@@ -247,6 +242,14 @@ export async function pageText(res: Response) {
 }
 
 /** The redirect target of a response, relative to the origin it was made on. */
+/** The page's text as a reader sees it: scripts, tags and React's text separators removed, entities decoded. */
+export async function visibleText(res: Response) {
+  return (await pageText(res))
+    .replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<[^>]+>/g, "");
+}
+
 export function location(res: Response, origin = ORIGIN) {
   const value = res.headers.get("Location");
   return value === null ? null : new URL(value, origin);

@@ -10,8 +10,8 @@ import {
   photoForm,
   postMultipart,
   snapshot,
-  userRow,
 } from "./data-helpers";
+import { userRow } from "./fixtures";
 import { ORIGIN, request, type SignedIn, signIn, uniqueEmail, uniqueIp } from "./helpers";
 import { ACTIONS, act } from "./schedule-helpers";
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
 import { purgeExpired } from "~/models/housekeeping.server";
 import { eventually } from "./data-helpers";
-import { MINUTE, makeUser } from "./engine-helpers";
+import { MINUTE } from "./engine-helpers";
+import { makeUser } from "./fixtures";
 import { DAY } from "./helpers";
 
 /**

@@ -15,8 +15,8 @@ import {
   photoForm,
   postMultipart,
   uploadImage,
-  userRow,
 } from "./data-helpers";
+import { userRow } from "./fixtures";
 import { get, pageText, signIn, uniqueEmail } from "./helpers";
 
 async function put(cookie: string | undefined, key: string, body: BodyInit, contentType = "image/png") {

@@ -8,7 +8,8 @@ import {
   resumeSchedules,
 } from "~/reminders/lifecycle.server";
 import { runWatchdog } from "~/reminders/watchdog.server";
-import { alarmAt, alarmStub, db, makeDebtor, makeSchedule, makeUser, scheduleRow, withAlarms } from "./engine-helpers";
+import { alarmAt } from "./engine-helpers";
+import { alarmStub, db, makeDebtor, makeSchedule, makeUser, scheduleRow, withAlarms } from "./fixtures";
 
 /**
  * The lifecycle's failure policy (docs/architecture.md §4, "One lifecycle"): a Durable Object call

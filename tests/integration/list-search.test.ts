@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "./data-helpers";
-import { makeDebtor, makeSchedule, setSchedule } from "./engine-helpers";
+import { makeDebtor, makeSchedule, setSchedule } from "./fixtures";
 import { get, location, markup, type SignedIn, signIn, uniqueEmail } from "./helpers";
 import { loaderData } from "./schedule-helpers";
 

@@ -6,20 +6,15 @@ import { eventually } from "./data-helpers";
 import {
   alarmAt,
   consumeJobs,
-  deliveriesOf,
   HOUR,
   MINUTE,
-  makeDebtor,
-  makeSchedule,
-  makeUser,
   programResend,
   queuedJob,
   type ResendAttempt,
   resendDelivered,
   resendRequests,
-  scheduleRow,
-  setSchedule,
 } from "./engine-helpers";
+import { deliveriesOf, makeDebtor, makeSchedule, makeUser, scheduleRow, setSchedule } from "./fixtures";
 
 /**
  * The mail queue between the alarms and the provider (docs/architecture.md §4): however many

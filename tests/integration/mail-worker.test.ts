@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ReminderMessage } from "../../emails/reminder-message";
+import { PAID_URL, reminderMessage, UNSUBSCRIBE_URL } from "../support/email-fixtures";
 import { FROM_ADDRESS, programResend, resendDelivered, resendRequests } from "./engine-helpers";
 import { uniqueEmail } from "./helpers";
 
@@ -12,33 +13,11 @@ import { uniqueEmail } from "./helpers";
 let keys = 0;
 const uniqueKey = () => `mail-test-${Date.now()}-${++keys}-${Math.random().toString(36).slice(2, 8)}`;
 
-function message(over: Partial<ReminderMessage> = {}): ReminderMessage {
-  return {
-    to: uniqueEmail("payer"),
-    template: "initial",
-    tone: 1,
-    receiverName: "Pat Payer",
-    senderName: "Sally Sender",
-    senderEmail: "sally@example.com",
-    senderCompany: null,
-    amountCents: 5000,
-    currency: "EUR",
-    dueDate: "2027-03-05",
-    locale: "en",
-    unsubscribeUrl: UNSUBSCRIBE_URL,
-    payUrl: null,
-    paidUrl: PAID_URL,
-    invoiceNumber: null,
-    ...over,
-  };
-}
+/** A reminder to a fresh address. */
+const message = (over: Partial<ReminderMessage> = {}) => reminderMessage(uniqueEmail("payer"), over);
 
-/** An "I've paid" link as app/lib/paid-claim.server.ts makes them: origin, /p/, key "." signature. */
-const PAID_URL = "https://dunly.test/p/0123456789abcdef0123456789abcdef.ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210_-ZyXw";
-
-/** An opt-out link as app/lib/opt-out.server.ts makes them: origin, /u/, key "." signature. */
-const UNSUBSCRIBE_URL =
-  "https://dunly.test/u/0123456789abcdef0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCd";
+/** Resend's 409 answer named `name`. */
+const conflict = (name: string, message: string) => ({ status: 409, body: { statusCode: 409, name, message } });
 
 describe("MailWorker.sendReminder", () => {
   it("sends the rendered reminder to Resend: from, to, reply_to, subject, html and text, with the API key and the Idempotency-Key", async () => {
@@ -241,28 +220,17 @@ describe("MailWorker.sendReminder", () => {
   it("409 for a request with the same key still in progress is retried; 409 for a changed payload is not", async () => {
     const busy = message();
     await programResend(busy.to, [
-      {
-        status: 409,
-        body: {
-          statusCode: 409,
-          name: "concurrent_idempotent_requests",
-          message: "Same idempotency key used while original request is still in progress.",
-        },
-      },
+      conflict(
+        "concurrent_idempotent_requests",
+        "Same idempotency key used while original request is still in progress.",
+      ),
     ]);
     expect(await env.MAILER.sendReminder(busy, uniqueKey())).toMatchObject({ ok: true, attempts: 2 });
     expect(await resendDelivered(busy.to)).toHaveLength(1);
 
     const changed = message();
     await programResend(changed.to, [
-      {
-        status: 409,
-        body: {
-          statusCode: 409,
-          name: "invalid_idempotent_request",
-          message: "Same idempotency key used with a different request payload.",
-        },
-      },
+      conflict("invalid_idempotent_request", "Same idempotency key used with a different request payload."),
     ]);
     expect(await env.MAILER.sendReminder(changed, uniqueKey())).toMatchObject({
       ok: false,

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { countOf, getDb } from "~/db/client.server";
+import { countOf } from "~/db/client.server";
 import {
   countDebtors,
   createDebtor,
@@ -20,20 +20,7 @@ import {
 } from "~/models/organization.server";
 import { getProfile, setProfileImage, updateProfileName } from "~/models/user.server";
 import type { DebtorInput } from "~/schemas/debtor";
-import { debtorRow, insertDelivery, orgRow, userRow } from "./data-helpers";
-
-const db = () => getDb(env.DB);
-
-let n = 0;
-/** A user row made directly in D1 (id in the same lower-case base32 alphabet as real ids). */
-async function makeUser(name = "Model User") {
-  n += 1;
-  const id = `u${Date.now().toString(36)}${n}${Math.random().toString(36).slice(2, 8)}`;
-  await env.DB.prepare("INSERT INTO users (id, email, full_name) VALUES (?, ?, ?)")
-    .bind(id, `${id}@example.com`, name)
-    .run();
-  return id;
-}
+import { db, debtorRow, insertDelivery, makeUser, orgRow, userRow } from "./fixtures";
 
 const input = (over: Partial<DebtorInput> = {}): DebtorInput => ({
   kind: "person",
@@ -48,8 +35,8 @@ describe("debtor model", () => {
   let owner: string;
   let other: string;
   beforeEach(async () => {
-    owner = await makeUser();
-    other = await makeUser();
+    owner = (await makeUser()).id;
+    other = (await makeUser()).id;
   });
 
   it("createDebtor stores the debt in cents, the e-mail lower-cased, and the owner", async () => {
@@ -213,8 +200,8 @@ describe("organization model", () => {
   let owner: string;
   let other: string;
   beforeEach(async () => {
-    owner = await makeUser();
-    other = await makeUser();
+    owner = (await makeUser()).id;
+    other = (await makeUser()).id;
   });
 
   it("createOrganization stores the owner's organization and returns id, name and address", async () => {
@@ -287,10 +274,10 @@ describe("organization model", () => {
 
 describe("profile model", () => {
   it("getProfile returns the user's profile, or undefined for an unknown id", async () => {
-    const id = await makeUser("Grace Hopper");
+    const { id, email } = await makeUser("Grace Hopper");
     expect(await getProfile(db(), id)).toEqual({
       id,
-      email: `${id}@example.com`,
+      email,
       fullName: "Grace Hopper",
       imgKey: null,
       plan: "medium",
@@ -299,16 +286,16 @@ describe("profile model", () => {
   });
 
   it("updateProfileName changes only that user's name", async () => {
-    const id = await makeUser("Old Name");
-    const other = await makeUser("Other Name");
+    const id = (await makeUser("Old Name")).id;
+    const other = (await makeUser("Other Name")).id;
     await updateProfileName(db(), id, "New Name");
     expect((await userRow(id))!.full_name).toBe("New Name");
     expect((await userRow(other))!.full_name).toBe("Other Name");
   });
 
   it("setProfileImage sets the key and returns the previous one", async () => {
-    const id = await makeUser();
-    const other = await makeUser();
+    const id = (await makeUser()).id;
+    const other = (await makeUser()).id;
     expect(await setProfileImage(db(), id, `${id}/first`)).toBeNull();
     expect((await userRow(id))!.img_key).toBe(`${id}/first`);
     expect(await setProfileImage(db(), id, `${id}/second`)).toBe(`${id}/first`);

@@ -4,21 +4,11 @@ import { describe, expect, it } from "vitest";
 import { readConfig } from "~/lib/config.server";
 import { OPT_OUT_SECRET_MISSING, optOutLink } from "~/lib/opt-out.server";
 import { isOptedOut, optOutAddress, renewConsent } from "~/models/opt-out.server";
-import type { ReminderMessage } from "../../emails/reminder-message";
-import { debtorRow, formAction } from "./data-helpers";
-import {
-  alarmAt,
-  db,
-  HOUR,
-  makeDebtor,
-  makeSchedule,
-  makeUser,
-  resendRequests,
-  scheduleRow,
-  setSchedule,
-  stubOf,
-} from "./engine-helpers";
-import { get, pageText, postForm, request, signIn, uniqueEmail, uniqueIp } from "./helpers";
+import { reminderMessage } from "../support/email-fixtures";
+import { formAction } from "./data-helpers";
+import { alarmAt, HOUR, resendRequests, stubOf } from "./engine-helpers";
+import { db, debtorRow, makeDebtor, makeSchedule, makeUser, optOutRows, scheduleRow, setSchedule } from "./fixtures";
+import { get, pageText, postForm, request, signIn, uniqueEmail, uniqueIp, visibleText } from "./helpers";
 
 /**
  * Opt-out (issue 10, item 2): the signed link of every reminder (app/lib/opt-out.server.ts), its
@@ -61,14 +51,6 @@ function oneClick(path: string) {
   });
 }
 
-async function optOutRows(ownerId: string) {
-  return (
-    await env.DB.prepare("SELECT email, created_at FROM opt_outs WHERE owner_id = ? ORDER BY email")
-      .bind(ownerId)
-      .all<{ email: string; created_at: number }>()
-  ).results;
-}
-
 /** Everything opting out may change for one user's debtor and schedule. */
 async function state(ownerId: string, debtorId: number, scheduleId: string) {
   const debtor = await debtorRow(debtorId);
@@ -84,14 +66,6 @@ async function state(ownerId: string, debtorId: number, scheduleId: string) {
     },
     alarm: await alarmAt(scheduleId),
   };
-}
-
-/** The page's text as a reader sees it: tags and React's text separators removed, entities decoded. */
-async function visible(res: Response) {
-  return (await pageText(res))
-    .replace(/<script[\s\S]*?<\/script>/g, "")
-    .replace(/<!--[\s\S]*?-->/g, "")
-    .replace(/<[^>]+>/g, "");
 }
 
 /** One character of `text` at `index` replaced by another of the base64url alphabet. */
@@ -141,20 +115,13 @@ describe("the opt-out link", () => {
 
   it("is in the reminder: List-Unsubscribe, one-click List-Unsubscribe-Post, and 'Stop them here' that opens the page", async () => {
     const { debtor, url, path } = await setUp("Sally Sender");
-    const message: ReminderMessage = {
-      to: debtor.email,
-      template: "initial",
-      tone: 1,
+    const message = reminderMessage(debtor.email, {
       receiverName: debtor.fullName,
-      senderName: "Sally Sender",
-      senderEmail: "sally@example.com",
       amountCents: debtor.debtCents,
       currency: debtor.currency,
       unsubscribeUrl: url,
-      payUrl: null,
       paidUrl: url.replace("/u/", "/p/"),
-      invoiceNumber: null,
-    };
+    });
     const result = await env.MAILER.sendReminder(message, `opt-out-${Date.now()}-${Math.random()}`);
     expect(result).toMatchObject({ ok: true, via: "resend" });
     const [sent] = await resendRequests(debtor.email);
@@ -169,7 +136,7 @@ describe("the opt-out link", () => {
     // The link from the e-mail opens the confirmation page.
     const page = await get(new URL(href!).pathname);
     expect(page.status).toBe(200);
-    expect(await visible(page)).toContain(`${CONFIRM_TEXT} Sally Sender`);
+    expect(await visibleText(page)).toContain(`${CONFIRM_TEXT} Sally Sender`);
     expect(new URL(href!).pathname).toBe(path);
   });
 });
@@ -190,7 +157,7 @@ describe("GET /u/:token", () => {
     expect(raw).not.toContain("1,234.50");
     expect(raw).not.toContain("123450");
     expect(raw).not.toContain(user.id);
-    const text = await visible(res);
+    const text = await visibleText(res);
     const [local, domain] = debtor.email.split("@");
     expect(text).toContain(`${CONFIRM_TEXT} Sally Sender to`);
     expect(text).toContain(`${local![0]}•••${local!.at(-1)}@${domain}`);
@@ -208,7 +175,7 @@ describe("GET /u/:token", () => {
     const stranger = await signIn();
     const res = await get(path, { cookie: stranger.cookie });
     expect(res.status).toBe(200);
-    expect(await visible(res)).toContain(`${CONFIRM_TEXT} Sally Sender`);
+    expect(await visibleText(res)).toContain(`${CONFIRM_TEXT} Sally Sender`);
   });
 });
 
@@ -217,10 +184,10 @@ describe("tokens that are refused: 404 'This link is not valid.', and nothing ch
     const before = await state(victim.user.id, victim.debtor.id, victim.scheduleId);
     const page = await get(path);
     expect(page.status, path).toBe(404);
-    expect(await visible(page), path).toContain(INVALID_TEXT);
+    expect(await visibleText(page), path).toContain(INVALID_TEXT);
     const post = await oneClick(path);
     expect(post.status, path).toBe(404);
-    expect(await visible(post), path).toContain(INVALID_TEXT);
+    expect(await visibleText(post), path).toContain(INVALID_TEXT);
     const form = await postForm(path, {});
     expect(form.status, path).toBe(404);
     expect(await state(victim.user.id, victim.debtor.id, victim.scheduleId)).toEqual(before);
@@ -393,7 +360,7 @@ describe("POST /u/:token", () => {
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     expect(res.headers.get("X-Robots-Tag")).toBe("noindex");
     expect(res.headers.get("Set-Cookie")).toBeNull();
-    const text = await visible(res);
+    const text = await visibleText(res);
     expect(text).toContain(`${DONE_TEXT} Sally Sender at this address.`);
     expect(text).not.toContain(debtor.email);
 
@@ -420,7 +387,7 @@ describe("POST /u/:token", () => {
     const after = await state(user.id, debtor.id, scheduleId);
     const second = await oneClick(path);
     expect(second.status).toBe(200);
-    expect(await visible(second)).toContain(`${DONE_TEXT} Sally Sender at this address.`);
+    expect(await visibleText(second)).toContain(`${DONE_TEXT} Sally Sender at this address.`);
     expect(await state(user.id, debtor.id, scheduleId)).toEqual(after);
     expect(after.optOuts).toHaveLength(1);
     // And the model says so too: nothing touched.
@@ -432,11 +399,11 @@ describe("POST /u/:token", () => {
     const { user, debtor, scheduleId, path } = await setUp("Sally Sender");
     const res = await postForm(path, {});
     expect(res.status).toBe(200);
-    expect(await visible(res)).toContain(`${DONE_TEXT} Sally Sender at this address.`);
+    expect(await visibleText(res)).toContain(`${DONE_TEXT} Sally Sender at this address.`);
     expect((await state(user.id, debtor.id, scheduleId)).schedule.stoppedReason).toBe("opted_out");
     const again = await get(path);
     expect(again.status).toBe(200);
-    const text = await visible(again);
+    const text = await visibleText(again);
     expect(text).toContain(`${DONE_TEXT} Sally Sender at this address.`);
     expect(text).not.toContain(CONFIRM_TEXT);
   });
@@ -550,7 +517,7 @@ describe("recording renewed consent (intent debtor-consent)", () => {
     expect((await oneClick(path)).status).toBe(200);
     expect(await renewConsent(db(), user.id, debtor.id)).toBe(true);
     expect(await isOptedOut(db(), user.id, debtor.email)).toBe(false);
-    expect(await visible(await get(path))).toContain(CONFIRM_TEXT);
+    expect(await visibleText(await get(path))).toContain(CONFIRM_TEXT);
     expect((await oneClick(path)).status).toBe(200);
     expect(await isOptedOut(db(), user.id, debtor.email)).toBe(true);
     // Another owner's id changes nothing and says so.

@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { readConfig } from "~/lib/config.server";
 import { verifyOptOutToken } from "~/lib/opt-out.server";
 import { verifyPaidClaimToken } from "~/lib/paid-claim.server";
-import { apiJson, debtorRow, debtorRowsOf, formAction, orgRowsOf, replyErrors } from "./data-helpers";
-import { db, fireAt, MINUTE, makeDebtor, makeOrg, makeSchedule, makeUser } from "./engine-helpers";
+import { apiJson, formAction, replyErrors } from "./data-helpers";
+import { fireAt, MINUTE } from "./engine-helpers";
+import { db, debtorRow, debtorRowsOf, makeDebtor, makeOrg, makeSchedule, makeUser, orgRowsOf } from "./fixtures";
 import { get, outboxFor, pageText, postForm, signIn, uniqueEmail } from "./helpers";
 import { loaderData } from "./schedule-helpers";
 
@@ -123,15 +124,17 @@ describe("an organization's payment link", () => {
 });
 
 describe("a debtor's invoice number and currency", () => {
+  /** The 'Add Debtor' form's fields without an invoice number or currency. */
+  const base = {
+    intent: "debtor-add",
+    full_name: "Dana",
+    email: "dana@example.com",
+    debt: "100",
+    active_strategy: "1",
+  };
+
   it("the form stores them; without a currency a new debtor gets the account's (the last debtor's, USD for the first)", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("inv"));
-    const base = {
-      intent: "debtor-add",
-      full_name: "Dana",
-      email: "dana@example.com",
-      debt: "100",
-      active_strategy: "1",
-    };
     expect((await formAction("/dashboard", base, cookie)).data).toMatchObject({ ok: true, message: "Debtor added" });
     expect(
       (await formAction("/dashboard", { ...base, currency: "EUR", invoice_number: " RE-2026/7 " }, cookie)).data,
@@ -170,13 +173,6 @@ describe("a debtor's invoice number and currency", () => {
 
   it("refuses an unknown currency and a long or multi-line invoice number with 400, keeping what was typed", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("inv-bad"));
-    const base = {
-      intent: "debtor-add",
-      full_name: "Dana",
-      email: "dana@example.com",
-      debt: "100",
-      active_strategy: "1",
-    };
     for (const [fields, errors] of [
       [{ currency: "XXX" }, { currency: ["Please choose a currency"] }],
       [{ currency: "US" }, { currency: ["Please choose a currency"] }],

@@ -1,22 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { payments } from "~/db/schema";
-import type { RawRow } from "../support/db-rows";
-import { apiJson, debtorRow, formAction, type Json, replyErrors } from "./data-helpers";
+import { apiJson, formAction, type Json, replyErrors } from "./data-helpers";
+import { alarmAt, fireAt, HOUR, MINUTE, resendRequests, stubOf } from "./engine-helpers";
 import {
   ageDeliveries,
-  alarmAt,
+  debtorRow,
   deliveriesOf,
-  fireAt,
-  HOUR,
-  MINUTE,
   makeDebtor,
   makeSchedule,
-  resendRequests,
+  paymentsOf,
   scheduleRow,
   setSchedule,
-  stubOf,
-} from "./engine-helpers";
+} from "./fixtures";
 import { DAY, get, outboxFor, pageText, signIn, uniqueEmail } from "./helpers";
 import { loaderData } from "./schedule-helpers";
 
@@ -40,14 +35,6 @@ const MSG = {
   date: "Please enter a valid date",
   future: "The payment date cannot be in the future",
 } as const;
-
-async function paymentsOf(debtorId: number) {
-  return (
-    await env.DB.prepare("SELECT * FROM payments WHERE debtor_id = ? ORDER BY id")
-      .bind(debtorId)
-      .all<RawRow<typeof payments>>()
-  ).results;
-}
 
 /** A signed-in user with a debtor owing `debtCents` (no payments yet). */
 async function owing(debtCents = 10000, prefix = "pay") {

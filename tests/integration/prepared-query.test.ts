@@ -13,7 +13,7 @@ import type { SortDirection } from "~/domain/list-params";
 import { listDebtors } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 import { countBouncingDebtors } from "~/models/webhook.server";
-import { db, makeDebtor, makeUser } from "./engine-helpers";
+import { db, makeDebtor, makeUser } from "./fixtures";
 
 /**
  * Queries built once per isolate and bound per request (app/db/prepared.server.ts, issue 12): the

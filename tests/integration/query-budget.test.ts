@@ -1,8 +1,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hashToken } from "~/auth/crypto.server";
 import { decodeTurbo, type Json } from "./data-helpers";
+import { makeSignedInUser } from "./fixtures";
 import { ORIGIN, SESSION_COOKIE } from "./helpers";
 
 /**
@@ -156,34 +156,13 @@ interface Account {
   scheduleOf: (i: number) => string;
 }
 
-let n = 0;
-/** A user with a session, straight in D1 (the sign-in flow is tested elsewhere). */
-async function makeUser(tag: string) {
-  n += 1;
-  const id = `qb${tag}${Date.now().toString(36)}${n}${Math.random().toString(36).slice(2, 8)}`;
-  const token = `token-${id}`;
-  await env.DB.batch([
-    env.DB.prepare("INSERT INTO users (id, email, full_name) VALUES (?, ?, ?)").bind(
-      id,
-      `${id}@example.com`,
-      `Budget ${tag}`,
-    ),
-    env.DB.prepare("INSERT INTO sessions (id, user_id, expires_at) VALUES (?, ?, ?)").bind(
-      hashToken(token),
-      id,
-      Date.now() + 29 * DAY_MS,
-    ),
-  ]);
-  return { id, token };
-}
-
 /**
  * `size` debtors of the user ("Budget Debtor 001", …), each with one weekly schedule (id
  * `{owner}-s{i}`) and one delivery of it: 'sent' for even i, 'failed' for odd i. Generated in SQL
  * (recursive CTEs), so three statements seed any size.
  */
 async function seedAccount(tag: string, size: number): Promise<Account> {
-  const { id: owner, token } = await makeUser(tag);
+  const { id: owner, token } = await makeSignedInUser(`Budget ${tag}`);
   const now = Date.now();
   const ordinal = "(d.id - (SELECT min(id) FROM debtors WHERE owner_id = ?1) + 1)";
   await env.DB.batch([

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { makeDebtor } from "./engine-helpers";
+import { makeDebtor } from "./fixtures";
 import { get, pageText, signIn, uniqueEmail } from "./helpers";
 
 /** Columns the pages read: the user's plan, their verified e-mail, a delivery's provider id. */

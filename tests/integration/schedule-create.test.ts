@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { templateForStep } from "~/domain/presets";
 import type { Json } from "./data-helpers";
-import { alarmAt, expectNextTenOClock, MINUTE, makeDebtor, makeOrg } from "./engine-helpers";
+import { alarmAt, expectNextTenOClock, MINUTE } from "./engine-helpers";
+import { makeDebtor, makeOrg, schedulesOf } from "./fixtures";
 import { get, type SignedIn, signIn, uniqueEmail } from "./helpers";
 import {
   act,
@@ -12,7 +13,6 @@ import {
   type Fields,
   ORG_MSG,
   PRESET_MSG,
-  schedulesOf,
   ZONE,
 } from "./schedule-helpers";
 

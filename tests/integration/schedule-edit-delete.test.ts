@@ -3,29 +3,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { templateForStep } from "~/domain/presets";
 import { fireSchedule } from "~/reminders/engine.server";
-import {
-  alarmAt,
-  deliveriesOf,
-  doStorage,
-  MINUTE,
-  makeDebtor,
-  resendRequests,
-  scheduleRow,
-  setSchedule,
-  stubOf,
-} from "./engine-helpers";
+import { alarmAt, doStorage, MINUTE, resendRequests, stubOf } from "./engine-helpers";
+import { deliveriesOf, makeDebtor, scheduleRow, schedulesOf, setSchedule } from "./fixtures";
 import { DAY, get, signIn, uniqueEmail } from "./helpers";
-import {
-  act,
-  createVia,
-  DATE_MSG,
-  expectNextMondayTen,
-  fullRow,
-  PRESET_MSG,
-  SCHEDULED,
-  schedulesOf,
-  ZONE,
-} from "./schedule-helpers";
+import { act, createVia, DATE_MSG, expectNextMondayTen, PRESET_MSG, SCHEDULED, ZONE } from "./schedule-helpers";
 
 /**
  * Editing and deleting a schedule through the schedule actions route: the row in place,
@@ -145,7 +126,7 @@ describe("schedule-update", () => {
       { cookie: a.cookie },
     );
     expect(res.status).toBe(200);
-    const row = (await fullRow(created.id))!;
+    const row = (await scheduleRow(created.id))!;
     expect(row.state).toBe("ENABLED");
     expect(await alarmAt(created.id)).toBe(row.next_run_at);
   });
@@ -160,7 +141,7 @@ describe("schedule-update", () => {
     );
     expect(bad.status).toBe(400);
     expect(bad.body.result.error).toEqual({ preset: [PRESET_MSG], due_date: [DATE_MSG] });
-    expect(await fullRow(created.id)).toEqual(created);
+    expect(await scheduleRow(created.id)).toEqual(created);
     for (const id of [undefined, "", `${a.userId}-00000000-0000-4000-8000-000000000000`]) {
       const res = await act(
         { intent: "schedule-update", id, debtor_id: String(d.id), preset: "SINGLE_REMINDER" },
@@ -189,7 +170,7 @@ describe("schedule-delete", () => {
     expect(await alarmAt(gone.id)).toBeNull();
     expect(await doStorage(gone.id)).toEqual({});
     // The other schedule is untouched.
-    expect(await fullRow(keep.id)).toEqual(keep);
+    expect(await scheduleRow(keep.id)).toEqual(keep);
     expect(await alarmAt(keep.id)).toBe(keep.next_run_at);
 
     // No alarm is left to run, and firing it anyway finds nothing to send.

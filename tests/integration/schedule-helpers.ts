@@ -1,9 +1,7 @@
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { schedules } from "~/db/schema";
-import type { RawRow } from "../support/db-rows";
 import { decodeTurbo, type Json } from "./data-helpers";
 import { MINUTE, wallClock } from "./engine-helpers";
+import { schedulesOf } from "./fixtures";
 import { DAY, get, ORIGIN, request, type SignedIn, uniqueIp } from "./helpers";
 
 /** Shared by the schedule-*.test.ts files: the actions route, loader data and schedule rows. */
@@ -17,8 +15,6 @@ export const ORG_MSG = "Please select an organization";
 export const DATE_MSG = "Please enter a valid date";
 /** Where a visitor's POST to the actions route is redirected. */
 export const VISITOR_REDIRECT = `/404?redirectTo=${encodeURIComponent(ACTIONS)}`;
-
-export type ScheduleRow = RawRow<typeof schedules>;
 
 export type Fields = Record<string, string | string[] | undefined>;
 
@@ -53,24 +49,6 @@ export async function loaderData(path: string, route: string, cookie?: string, t
   expect(res.status, path).toBe(200);
   const decoded = await decodeTurbo(res);
   return decoded[route]?.data as Json;
-}
-
-export async function schedulesOf(ownerId: string) {
-  return (
-    await env.DB.prepare("SELECT * FROM schedules WHERE owner_id = ? ORDER BY created_at, id")
-      .bind(ownerId)
-      .all<ScheduleRow>()
-  ).results;
-}
-
-export async function fullRow(id: string) {
-  return env.DB.prepare("SELECT * FROM schedules WHERE id = ?").bind(id).first<ScheduleRow>();
-}
-
-export async function countSchedulesOfDebtor(debtorId: number) {
-  return (await env.DB.prepare("SELECT count(*) AS n FROM schedules WHERE debtor_id = ?")
-    .bind(debtorId)
-    .first<{ n: number }>())!.n;
 }
 
 /** Creates a schedule through the action and returns its row (the only new one of the owner). */

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { insertDelivery, type Json } from "./data-helpers";
-import { MINUTE, makeDebtor, setSchedule } from "./engine-helpers";
+import type { Json } from "./data-helpers";
+import { MINUTE } from "./engine-helpers";
+import { insertDelivery, makeDebtor, setSchedule } from "./fixtures";
 import { DAY, get, pageText, type SignedIn, signIn, uniqueEmail } from "./helpers";
 import { createVia, loaderData, utcDayStart, ZONE } from "./schedule-helpers";
 

@@ -1,19 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { snapshot } from "./data-helpers";
-import { alarmAt, makeDebtor, makeOrg, resendRequests, scheduleRow } from "./engine-helpers";
+import { alarmAt, resendRequests } from "./engine-helpers";
+import { makeDebtor, makeOrg, type ScheduleRow, scheduleRow, schedulesOf, schedulesOfDebtor } from "./fixtures";
 import { get, location, type SignedIn, signIn, uniqueEmail } from "./helpers";
-import {
-  act,
-  countSchedulesOfDebtor,
-  createVia,
-  DEBTOR_MSG,
-  type Fields,
-  ORG_MSG,
-  type ScheduleRow,
-  schedulesOf,
-  VISITOR_REDIRECT,
-  ZONE,
-} from "./schedule-helpers";
+import { act, createVia, DEBTOR_MSG, type Fields, ORG_MSG, VISITOR_REDIRECT, ZONE } from "./schedule-helpers";
 
 /**
  * Who may touch which schedule: user B and a visitor against every intent of
@@ -77,7 +67,7 @@ describe("ownership: user B and a visitor against user A's schedules", () => {
     expect(withOrg.body.result.error).toEqual({ organization_id: [ORG_MSG] });
 
     expect(await schedulesOf(b.userId)).toEqual([]);
-    expect(await countSchedulesOfDebtor(aDebtor.id)).toBe(1);
+    expect(await schedulesOfDebtor(aDebtor.id)).toHaveLength(1);
     for (const r of [withDebtor, withOrg]) expect(r.text).not.toContain(SECRET);
     await expectAUnchanged();
   });
@@ -133,7 +123,7 @@ describe("ownership: user B and a visitor against user A's schedules", () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ intent: "debtor-resend", ok: false });
     expect(await schedulesOf(b.userId)).toEqual([]);
-    expect(await countSchedulesOfDebtor(aDebtor.id)).toBe(1);
+    expect(await schedulesOfDebtor(aDebtor.id)).toHaveLength(1);
     await expectAUnchanged();
     expect(await resendRequests(aDebtor.email)).toEqual([]);
   });

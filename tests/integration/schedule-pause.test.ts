@@ -1,9 +1,10 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { alarmAt, deliveriesOf, expectNextTenOClock, HOUR, makeDebtor, setSchedule, stubOf } from "./engine-helpers";
+import { alarmAt, expectNextTenOClock, HOUR, stubOf } from "./engine-helpers";
+import { deliveriesOf, makeDebtor, scheduleRow, setSchedule } from "./fixtures";
 import { signIn, uniqueEmail } from "./helpers";
-import { act, createVia, expectNextMondayTen, fullRow, loaderData, ZONE } from "./schedule-helpers";
+import { act, createVia, expectNextMondayTen, loaderData, ZONE } from "./schedule-helpers";
 
 /**
  * Pause and resume (issue 10, item 5): a paused schedule is DISABLED, kept, and its alarm is gone;
@@ -38,7 +39,7 @@ describe("schedule-pause", () => {
     const res = await pause(schedule.id, user.cookie);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ intent: "schedule-pause", ok: true, message: PAUSED, count: 1 });
-    const row = await fullRow(schedule.id);
+    const row = await scheduleRow(schedule.id);
     // Kept as it was (preset, step), only paused; the user paused it, so no stopped_reason.
     expect(row).toMatchObject({
       state: "DISABLED",
@@ -53,7 +54,7 @@ describe("schedule-pause", () => {
     await stubOf(schedule.id).arm(schedule.id, Date.now() + HOUR, { force: true });
     expect(await runDurableObjectAlarm(stubOf(schedule.id))).toBe(true);
     expect(await deliveriesOf(schedule.id)).toEqual([]);
-    expect(await fullRow(schedule.id)).toMatchObject({ state: "DISABLED" });
+    expect(await scheduleRow(schedule.id)).toMatchObject({ state: "DISABLED" });
     expect(await alarmAt(schedule.id)).toBeNull();
 
     // Pausing a paused schedule is refused: nothing is active among the ids.
@@ -83,7 +84,7 @@ describe("schedule-resume", () => {
     const res = await resume(schedule.id, user.cookie);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ intent: "schedule-resume", ok: true, message: RESUMED, count: 1 });
-    const row = await fullRow(schedule.id);
+    const row = await scheduleRow(schedule.id);
     expect(row).toMatchObject({ state: "ENABLED", stopped_reason: null, preset: "FRIENDLY_REMINDER" });
     expectNextTenOClock(row!.next_run_at, t0 - 1, ZONE);
     expect(await alarmAt(schedule.id)).toBe(row!.next_run_at);
@@ -101,7 +102,7 @@ describe("schedule-resume", () => {
     expect((await pause(schedule.id, user.cookie)).status).toBe(200);
     const t0 = Date.now();
     expect((await resume(schedule.id, user.cookie)).status).toBe(200);
-    const row = await fullRow(schedule.id);
+    const row = await scheduleRow(schedule.id);
     expectNextMondayTen(row!.next_run_at, t0 - 1, "America/New_York");
     expect(await alarmAt(schedule.id)).toBe(row!.next_run_at);
   });
@@ -128,14 +129,14 @@ describe("schedule-resume", () => {
     const { user, debtor, schedule } = await setup("resume-refused");
     expect((await pause(schedule.id, user.cookie)).status).toBe(200);
     await prepare({ ...debtor, ownerId: user.userId });
-    const before = await fullRow(schedule.id);
+    const before = await scheduleRow(schedule.id);
 
     const res = await resume(schedule.id, user.cookie);
     expect(res.status, res.text).toBe(409);
     expect(res.body).toMatchObject({ intent: "schedule-resume", ok: false });
     expect(res.body.message).toContain("Pat Pause");
     expect(res.body.message).toContain(text);
-    expect(await fullRow(schedule.id)).toEqual(before);
+    expect(await scheduleRow(schedule.id)).toEqual(before);
     expect(await alarmAt(schedule.id)).toBeNull();
   });
 
@@ -150,7 +151,7 @@ describe("schedule-resume", () => {
     const res = await resume(schedule.id, user.cookie);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ ok: true, message: RESUMED });
-    expect(await fullRow(schedule.id)).toMatchObject({ state: "ENABLED", stopped_reason: null });
+    expect(await scheduleRow(schedule.id)).toMatchObject({ state: "ENABLED", stopped_reason: null });
     const row = await env.DB.prepare("SELECT status FROM debtors WHERE id = ?").bind(debtor.id).first();
     expect(row).toEqual({ status: "active" });
     expect(await alarmAt(schedule.id)).not.toBeNull();
@@ -158,10 +159,10 @@ describe("schedule-resume", () => {
 
   it("only a paused schedule resumes: an active one is 404 and unchanged", async () => {
     const { user, schedule } = await setup("resume-active");
-    const before = await fullRow(schedule.id);
+    const before = await scheduleRow(schedule.id);
     const res = await resume(schedule.id, user.cookie);
     expect(res.status).toBe(404);
-    expect(await fullRow(schedule.id)).toEqual(before);
+    expect(await scheduleRow(schedule.id)).toEqual(before);
   });
 
   it("without ids, pause and resume answer 400", async () => {
@@ -175,30 +176,30 @@ describe("another user's schedule", () => {
   it("cannot be paused or resumed: 404 and nothing changes", async () => {
     const owner = await setup("pause-owner");
     const stranger = await signIn(uniqueEmail("pause-stranger"));
-    const before = await fullRow(owner.schedule.id);
+    const before = await scheduleRow(owner.schedule.id);
     const alarm = await alarmAt(owner.schedule.id);
 
     const paused = await pause(owner.schedule.id, stranger.cookie);
     expect(paused.status).toBe(404);
-    expect(await fullRow(owner.schedule.id)).toEqual(before);
+    expect(await scheduleRow(owner.schedule.id)).toEqual(before);
     expect(await alarmAt(owner.schedule.id)).toBe(alarm);
 
     expect((await pause(owner.schedule.id, owner.user.cookie)).status).toBe(200);
-    const pausedRow = await fullRow(owner.schedule.id);
+    const pausedRow = await scheduleRow(owner.schedule.id);
     const resumed = await resume(owner.schedule.id, stranger.cookie);
     expect(resumed.status).toBe(404);
-    expect(await fullRow(owner.schedule.id)).toEqual(pausedRow);
+    expect(await scheduleRow(owner.schedule.id)).toEqual(pausedRow);
     expect(await alarmAt(owner.schedule.id)).toBeNull();
   });
 
   it("mixed with the user's own ids, only their own change", async () => {
     const owner = await setup("pause-mixed-owner");
     const mine = await setup("pause-mixed-me");
-    const before = await fullRow(owner.schedule.id);
+    const before = await scheduleRow(owner.schedule.id);
     const res = await pause([owner.schedule.id, mine.schedule.id], mine.user.cookie);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ count: 1, message: PAUSED });
-    expect(await fullRow(owner.schedule.id)).toEqual(before);
-    expect(await fullRow(mine.schedule.id)).toMatchObject({ state: "DISABLED" });
+    expect(await scheduleRow(owner.schedule.id)).toEqual(before);
+    expect(await scheduleRow(mine.schedule.id)).toMatchObject({ state: "DISABLED" });
   });
 });

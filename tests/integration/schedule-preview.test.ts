@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { REPEAT } from "../support/email-fixtures";
 import type { Json } from "./data-helpers";
-import { makeDebtor, makeOrg } from "./engine-helpers";
+import { makeDebtor, makeOrg } from "./fixtures";
 import { get, location, pageText, type SignedIn, signIn, uniqueEmail } from "./helpers";
 import { loaderData } from "./schedule-helpers";
 
@@ -34,7 +35,6 @@ describe("/schedule/preview", () => {
   });
 
   it("shows what would be sent: no invoice the reminder lacks, no further reminders for a one-time one", async () => {
-    const REPEAT = /Further reminders will follow|Reminders will continue|Reminders will be sent regularly/;
     const weekly = await pageText(
       await get("/schedule/preview?template=initial&tone=3&frequency=weekly", { cookie: a.cookie }),
     );

@@ -2,9 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { optOutAddress } from "~/models/opt-out.server";
 import { formAction, replyErrors } from "./data-helpers";
-import { db, makeDebtor, makeSchedule, scheduleRow } from "./engine-helpers";
+import { db, makeDebtor, makeSchedule, scheduleRow, schedulesOf } from "./fixtures";
 import { get, pageText, signIn, uniqueEmail } from "./helpers";
-import { act, schedulesOf } from "./schedule-helpers";
+import { act } from "./schedule-helpers";
 
 /**
  * Every screen shows a schedule's true state, and nothing is created or resumed that cannot send

@@ -4,24 +4,28 @@ import { describe, expect, it } from "vitest";
 import { eventually } from "./data-helpers";
 import {
   alarmAt,
-  deliveriesOf,
   doStorage,
   FROM_ADDRESS,
   fireAndSend,
   fireAt,
   MINUTE,
+  resendDelivered,
+  resendRequests,
+  settled,
+  stubOf,
+} from "./engine-helpers";
+import {
+  deliveriesOf,
+  deliveriesOfOwner,
   makeDebtor,
   makeOrg,
   makeSchedule,
   makeUser,
-  resendDelivered,
-  resendRequests,
   scheduleRow,
-  settled,
-  stubOf,
-} from "./engine-helpers";
+  schedulesOf,
+} from "./fixtures";
 import { DAY, type SignedIn, signIn, uniqueEmail } from "./helpers";
-import { act, createVia, fullRow, schedulesOf, ZONE } from "./schedule-helpers";
+import { act, createVia, ZONE } from "./schedule-helpers";
 
 /**
  * The sending limits (docs/architecture.md §4, app/domain/limits.ts) end to end: the account's
@@ -41,21 +45,6 @@ const dueNow = () => Math.floor((Date.now() - MINUTE) / 1000) * 1000;
 
 async function setPlan(userId: string, plan: string) {
   await env.DB.prepare("UPDATE users SET plan = ? WHERE id = ?").bind(plan, userId).run();
-}
-
-/** Every delivery of the owner, oldest first. */
-async function deliveriesOfOwner(ownerId: string) {
-  return (
-    await env.DB.prepare("SELECT * FROM deliveries WHERE owner_id = ? ORDER BY id").bind(ownerId).all<{
-      id: number;
-      schedule_id: string;
-      occurrence_key: string;
-      status: string;
-      error: string | null;
-      recipient: string | null;
-      created_at: number;
-    }>()
-  ).results;
 }
 
 /** As if the owner's reminders had been sent `ms` earlier. */
@@ -250,7 +239,7 @@ async function justReminded(user: SignedIn, fullName: string) {
   await fireAt(s.id, dueNow());
   const [delivery] = await deliveriesOf(s.id);
   expect(delivery).toMatchObject({ status: "sent" });
-  return { debtor: d, schedule: (await fullRow(s.id))!, sentAt: delivery!.created_at };
+  return { debtor: d, schedule: (await scheduleRow(s.id))!, sentAt: delivery!.created_at };
 }
 
 describe("the 24-hour cooldown of 'Send next reminder now' and 'Re-send reminders'", () => {
@@ -262,7 +251,7 @@ describe("the 24-hour cooldown of 'Send next reminder now' and 'Re-send reminder
     const now = await act({ intent: "schedule-send-now", ids: [schedule.id] }, { cookie: a.cookie, tz: "Asia/Tokyo" });
     expect(now.status, now.text).toBe(LIMITED);
     expect(now.body).toEqual({ intent: "schedule-send-now", ok: false, message });
-    expect(await fullRow(schedule.id)).toEqual(schedule);
+    expect(await scheduleRow(schedule.id)).toEqual(schedule);
 
     const resend = await act(
       { intent: "debtor-resend", ids: [String(debtor.id)] },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addOrg, formAction, MSG, orgRow, orgRowsOf, replyErrors, userRow } from "./data-helpers";
+import { addOrg, formAction, MSG, replyErrors } from "./data-helpers";
+import { orgRow, orgRowsOf, userRow } from "./fixtures";
 import { get, location, pageText, postForm, signIn, uniqueEmail } from "./helpers";
 
 describe("profile-name on /iam/info", () => {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { formAction } from "./data-helpers";
-import { makeDebtor, makeOrg, makeSchedule } from "./engine-helpers";
+import { makeDebtor, makeOrg, makeSchedule } from "./fixtures";
 import { get, markup, pageText, request, type SignedIn, signIn, uniqueEmail } from "./helpers";
 
 /**

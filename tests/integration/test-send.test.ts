@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { formAction, insertDelivery } from "./data-helpers";
-import { makeDebtor, makeOrg, resendDelivered } from "./engine-helpers";
+import { formAction } from "./data-helpers";
+import { resendDelivered } from "./engine-helpers";
+import { deliveriesOfOwner, insertDelivery, makeDebtor, makeOrg } from "./fixtures";
 import { get, location, pageText, postForm, type SignedIn, signIn, uniqueEmail } from "./helpers";
 
 /**
@@ -10,23 +11,6 @@ import { get, location, pageText, postForm, type SignedIn, signIn, uniqueEmail }
  */
 
 const CHOOSE_DEBTOR = "Choose a debtor to send a test for.";
-
-interface DeliveryRow {
-  id: number;
-  schedule_id: string | null;
-  debtor_id: number;
-  occurrence_key: string;
-  template: string;
-  tone: number;
-  status: string;
-  recipient: string | null;
-}
-
-async function deliveriesOfOwner(ownerId: string) {
-  return (
-    await env.DB.prepare("SELECT * FROM deliveries WHERE owner_id = ? ORDER BY id").bind(ownerId).all<DeliveryRow>()
-  ).results;
-}
 
 /** The test e-mails the provider delivered to `to` (the sign-in e-mail is there too). */
 async function testMails(to: string) {

@@ -2,8 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { optOutAddress } from "~/models/opt-out.server";
 import { recordComplaint, recordHardBounce } from "~/models/webhook.server";
-import { formAction, insertDelivery, type Json } from "./data-helpers";
-import { db, HOUR, makeDebtor, setSchedule } from "./engine-helpers";
+import { formAction, type Json } from "./data-helpers";
+import { HOUR } from "./engine-helpers";
+import { db, insertDelivery, makeDebtor, setSchedule } from "./fixtures";
 import { DAY, get, NOT_FOUND_TEXT, pageText, signIn, uniqueEmail } from "./helpers";
 import { act, createVia, loaderData } from "./schedule-helpers";
 

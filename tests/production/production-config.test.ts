@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountCaps, readConfig } from "~/lib/config.server";
-import type { ReminderMessage } from "../../emails/reminder-message";
-import { deliveriesOf, fireAt, MINUTE, makeDebtor, makeSchedule, makeUser } from "../integration/engine-helpers";
+import { fireAt, MINUTE } from "../integration/engine-helpers";
+import { deliveriesOf, makeDebtor, makeSchedule, makeUser } from "../integration/fixtures";
 import { get, location, pageText, postForm, uniqueEmail } from "../integration/helpers";
+import { PAID_URL, reminderMessage, UNSUBSCRIBE_URL } from "../support/email-fixtures";
 
 /**
  * The built Workers with the committed configuration, the one `wrangler deploy` reads (vitest.config.ts,
@@ -18,25 +19,13 @@ async function outboxCount() {
   return (await env.DB.prepare("SELECT count(*) AS n FROM dev_outbox").first<{ n: number }>())!.n;
 }
 
-function reminder(): ReminderMessage {
-  return {
-    to: uniqueEmail("payer"),
-    template: "initial",
-    tone: 1,
-    receiverName: "Pat Payer",
-    senderName: "Sally Sender",
-    senderEmail: "sally@example.com",
-    senderCompany: null,
-    amountCents: 5000,
+/** A reminder with this site's links (the committed APP_ORIGIN's host). */
+const reminder = () =>
+  reminderMessage(uniqueEmail("payer"), {
     currency: "USD",
-    dueDate: "2027-03-05",
-    locale: "en",
-    unsubscribeUrl: "https://dunly.app/u/0123456789abcdef0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCd",
-    payUrl: null,
-    paidUrl: "https://dunly.app/p/0123456789abcdef0123456789abcdef.ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210_-ZyXw",
-    invoiceNumber: null,
-  };
-}
+    unsubscribeUrl: UNSUBSCRIBE_URL.replace("dunly.test", "dunly.app"),
+    paidUrl: PAID_URL.replace("dunly.test", "dunly.app"),
+  });
 
 describe("the committed configuration is production", () => {
   it("sets APP_ENV production and an APP_ORIGIN", () => {

@@ -8,11 +8,12 @@ import { strategyLabel } from "~/domain/strategies";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
+import { DebtorBalance } from "./debtor-balance";
 import { DebtorForm } from "./debtor-form";
 import { DebtorPayments } from "./debtor-payments";
 import { DebtorStatusBadge } from "./debtor-status";
 import { DebtorTimeline } from "./debtor-timeline";
-import { type DebtorView, owedCents } from "./debtor-view";
+import type { DebtorView } from "./debtor-view";
 import { OptOutNotice } from "./opt-out-notice";
 
 function toastFor(data: ActionResult, area: ToastArea) {
@@ -86,7 +87,9 @@ export function ConfigureDebtorModal({
               <dt className="text-muted">Paid</dt>
               <dd>{formatMoney(debtor.paidCents, debtor.currency)}</dd>
               <dt className="text-muted">Owed</dt>
-              <dd>{formatMoney(owedCents(debtor), debtor.currency)}</dd>
+              <dd>
+                <DebtorBalance debtor={debtor} show="owed" />
+              </dd>
               <dt className="text-muted">Currency</dt>
               <dd>{debtor.currency}</dd>
               {debtor.invoiceNumber && (

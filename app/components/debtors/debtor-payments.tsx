@@ -5,7 +5,7 @@ import { ConfirmStep } from "~/components/lists/configure-steps";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { formatMoney, fromCents, toCents } from "~/domain/money";
+import { formatMoney, fromCents, owedCents, toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
@@ -13,7 +13,8 @@ import { useValibotForm } from "~/lib/use-valibot-form";
 import type { paymentToJson } from "~/models/payment.server";
 import type { debtorAction } from "~/routes/debtor-action.server";
 import { PAYMENT_NOTE_MAX, paymentSchema } from "~/schemas/payment";
-import { type DebtorView, owedCents } from "./debtor-view";
+import { DebtorBalance } from "./debtor-balance";
+import type { DebtorView } from "./debtor-view";
 
 /** A payment as GET /api/debtors/:id/payments lists it. */
 type Payment = ReturnType<typeof paymentToJson>;
@@ -50,7 +51,7 @@ function usePayments(debtorId: number, refresh: string) {
 }
 
 /**
- * The Payments section of a debtor's Configure modal (issue 10, item 1): what is still owed, the
+ * The Payments section of a debtor's Configure modal (docs/architecture.md §10, Payments): what is still owed, the
  * offer to resume reminders Dunly stopped, the payments (Edit, Delete after a confirmation) and
  * the 'Add payment' form. Every write posts to the page's debtor action.
  */
@@ -79,14 +80,7 @@ export function DebtorPayments({ debtor, onResult }: { debtor: DebtorView; onRes
         Payments
       </h3>
       <p className="text-sm" data-testid="debtor-balance">
-        {owed > 0 ? (
-          <>
-            Still owed: <strong>{formatMoney(owed, debtor.currency)}</strong> of{" "}
-            {formatMoney(debtor.debtCents, debtor.currency)}
-          </>
-        ) : (
-          <>Paid in full: {formatMoney(debtor.paidCents, debtor.currency)}</>
-        )}
+        <DebtorBalance debtor={debtor} show="summary" />
       </p>
       {owed > 0 && debtor.resumable > 0 && <ResumeOffer debtor={debtor} onResult={written} />}
 

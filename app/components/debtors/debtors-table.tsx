@@ -3,10 +3,10 @@ import { SelectableTable } from "~/components/lists/selectable-table";
 import { notOnServer, onDemand } from "~/components/on-demand";
 import type { ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
-import { formatMoney } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
+import { DebtorBalance } from "./debtor-balance";
 import { DebtorStatusBadge } from "./debtor-status";
-import { type DebtorView, owedCents } from "./debtor-view";
+import type { DebtorView } from "./debtor-view";
 
 // The modals (Radix's dialog, the debtor form with conform and valibot, payments, the timeline) are
 // a chunk of their own, fetched on first use (hover or focus of a button that opens one starts it).
@@ -20,24 +20,6 @@ const preloadModals = () => {
   addModal.preload();
   configureModal.preload();
 };
-
-/**
- * What is paid of the debt, from the debtor's payments, in words ("$20.00 paid of $80.00"), and
- * what is still owed below it. Each text is one string (adjacent texts would each be rendered with
- * a separator between them).
- */
-function Receivables({ d }: { d: DebtorView }) {
-  const owed = owedCents(d);
-  return (
-    <span className="inline-flex flex-col">
-      <span>
-        <span className="text-success">{formatMoney(d.paidCents, d.currency)}</span>
-        {` paid of ${formatMoney(d.debtCents, d.currency)}`}
-      </span>
-      {owed > 0 && <span className="text-xs text-muted">{`${formatMoney(owed, d.currency)} still owed`}</span>}
-    </span>
-  );
-}
 
 /** The line under a debtor's name: the address and, unless active, the status. */
 function Detail({ d }: { d: DebtorView }) {
@@ -88,7 +70,7 @@ export function DebtorsTable({
       emptyText="No debtors found"
       columns={[
         { label: "Emails sent", value: (d) => d.emailsSent },
-        { label: "Receivables", value: (d) => <Receivables d={d} /> },
+        { label: "Receivables", value: (d) => <DebtorBalance debtor={d} show="paid" /> },
         { label: "Active strategy", value: (d) => strategyLabel(d.activeStrategy) },
       ]}
       detail={(d) => <Detail d={d} />}

@@ -1,11 +1,11 @@
 import { Loader2 } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useFetcher } from "react-router";
+import { DebtorBalance } from "~/components/debtors/debtor-balance";
 import { type ConfigureStep, ConfirmStep } from "~/components/lists/configure-steps";
 import { notify, type ToastArea } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
-import { formatMoney, outstandingCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { useFormResult } from "~/lib/use-form-result";
@@ -84,7 +84,9 @@ export function ConfigureScheduleModal({
               {s.debtorName} <span className="break-all font-normal text-muted">({s.debtorEmail})</span>
             </dd>
             <dt className="text-muted">Outstanding</dt>
-            <dd>{formatMoney(outstandingCents(s), s.currency)}</dd>
+            <dd>
+              <DebtorBalance debtor={s} show="owed" />
+            </dd>
             <dt className="text-muted">Active strategy</dt>
             <dd>{strategyLabel(s.activeStrategy)}</dd>
             <dt className="text-muted">Preset</dt>

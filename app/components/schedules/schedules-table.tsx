@@ -1,5 +1,6 @@
 import { Suspense, useState } from "react";
 import { Link } from "react-router";
+import { DebtorBalance } from "~/components/debtors/debtor-balance";
 import { SelectableTable } from "~/components/lists/selectable-table";
 import { useSetQueryParam } from "~/components/lists/use-set-query-param";
 import { notOnServer, onDemand } from "~/components/on-demand";
@@ -7,7 +8,6 @@ import { PeriodSelect } from "~/components/period-options";
 import type { ToastArea } from "~/components/toast";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { formatMoney, outstandingCents } from "~/domain/money";
 import { formatInstant } from "~/domain/time-zone";
 import type { ScheduleListRow } from "~/models/schedule.server";
 import { type ScheduleStatus, scheduleStatus } from "~/reminders/schedule-status";
@@ -100,7 +100,7 @@ export function SchedulesTable({
       // debt are facts of the phone cards.
       columns={[
         { label: "Emails sent", value: (s) => s.emailsSent, cardOnly: true },
-        { label: "Total debt", value: (s) => formatMoney(outstandingCents(s), s.currency), cardOnly: true },
+        { label: "Total debt", value: (s) => <DebtorBalance debtor={s} show="owed" />, cardOnly: true },
         { label: "Created At", value: created },
       ]}
       detail={(s) => {

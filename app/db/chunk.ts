@@ -1,3 +1,5 @@
+// Id lists split over D1 statements: a statement binds at most 100 values.
+
 /** D1 binds at most 100 values per statement; id lists go in slices of this size, leaving room for the rest. */
 export const IDS_PER_STATEMENT = 50;
 

@@ -7,7 +7,7 @@ import { authErrorMessage } from "~/lib/auth-errors";
 import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { pageMeta } from "~/lib/site";
-import type { Route } from "./+types/guard-404";
+import type { Route } from "./+types/sign-in";
 
 /** /404: where a visitor lands from a guarded route, with sign-in that brings them back. */
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -13,7 +13,7 @@ import { planName } from "~/lib/plans";
 import { pageMeta } from "~/lib/site";
 import { listOrganizations } from "~/models/organization.server";
 import { getInfoSettings } from "~/models/user.server";
-import type { Route } from "./+types/iam";
+import type { Route } from "./+types/settings";
 import { organizationAction } from "./organization-action.server";
 import { profileAction } from "./profile-action.server";
 
@@ -30,6 +30,7 @@ function parseTab(tab: string | undefined): Tab {
   return found.id;
 }
 
+/** /iam/:tab (the spec's path): the Settings page, one tab of it (info, orgs, subscription). */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
   const tab = parseTab(params.tab);

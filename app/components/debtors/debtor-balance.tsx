@@ -1,0 +1,39 @@
+import { formatMoney, owedCents } from "~/domain/money";
+
+/** The amounts a debtor's balance is made of (a debtor row, or a schedule's row with its debtor's). */
+export interface Balance {
+  debtCents: number;
+  paidCents: number;
+  currency: string;
+}
+
+/**
+ * A debtor's balance, worded one way wherever it is shown (docs/architecture.md §10, Payments):
+ * - `summary`, the debtor's Payments and their timeline page: "Still owed: $80.00 of $100.00", or
+ *   "Paid in full: $100.00";
+ * - `paid`, the debtors tables' receivables: "$20.00 paid of $100.00", "$80.00 still owed" below
+ *   it. Each text is one string (adjacent texts would each be rendered with a separator between them);
+ * - `owed`, a figure among others (the debtor's details, a schedule's): what is still owed alone.
+ */
+export function DebtorBalance({ debtor, show }: { debtor: Balance; show: "summary" | "paid" | "owed" }) {
+  const owed = owedCents(debtor);
+  const money = (cents: number) => formatMoney(cents, debtor.currency);
+  if (show === "owed") return money(owed);
+  if (show === "paid") {
+    return (
+      <span className="inline-flex flex-col">
+        <span>
+          <span className="text-success">{money(debtor.paidCents)}</span>
+          {` paid of ${money(debtor.debtCents)}`}
+        </span>
+        {owed > 0 && <span className="text-xs text-muted">{`${money(owed)} still owed`}</span>}
+      </span>
+    );
+  }
+  if (owed === 0) return `Paid in full: ${money(debtor.paidCents)}`;
+  return (
+    <>
+      Still owed: <strong>{money(owed)}</strong> of {money(debtor.debtCents)}
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+/**
+ * What a delivery's status is called in the Reminders Report and its CSV export (app/db/schema.ts
+ * `deliveries.status`, docs/architecture.md §3), one list for the page, the export and any
+ * component: plain data, so none of them imports a route module for it.
+ */
+const STATUS_LABELS: Record<string, string> = {
+  sent: "Sent",
+  sending: "Sending",
+  failed: "Failed",
+  // Reported by the provider's webhook (workers/webhooks.ts); the error column has its message.
+  bounced: "Bounced",
+  complained: "Marked as spam",
+  // Over a sending limit: kept under its occurrence key and sent when the limit allows.
+  deferred: "Held back",
+};
+
+/** A delivery status's label; an unknown status is shown as it is stored. */
+export function statusLabel(status: string): string {
+  return STATUS_LABELS[status] ?? status;
+}
