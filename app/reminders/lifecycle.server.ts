@@ -548,6 +548,24 @@ export async function sendNow(scope: OwnerScope, ids: readonly string[]): Promis
   return changed;
 }
 
+/**
+ * Which of the owner's debtors among `debtorIds` a reminder can reach, and why the others cannot
+ * (sendRefusal: paid, nothing owed, opted out, bouncing). Others' debtors are in neither list.
+ */
+export async function sendableDebtors(db: Db, ownerId: string, debtorIds: readonly number[]) {
+  const sendable: Debtor[] = [];
+  const refused: { debtorName: string; reason: SendRefusal }[] = [];
+  if (debtorIds.length === 0) return { sendable, refused };
+  const { user, debtors: owned, optedOut } = await getSenderAndDebtors(db, ownerId, debtorIds);
+  if (!user) return { sendable, refused };
+  for (const d of owned) {
+    const reason = sendRefusal(d, { addressOptedOut: optedOut.has(d.email.toLowerCase()), addressBounced: true });
+    if (reason) refused.push({ debtorName: d.fullName, reason });
+    else sendable.push(d);
+  }
+  return { sendable, refused };
+}
+
 /** A new schedule row binds 16 values: five rows per INSERT (80) stay under D1's 100, with room to grow. */
 const SCHEDULES_PER_INSERT = 5;
 
@@ -564,13 +582,7 @@ export async function createResendSchedules(
   options: CreateOptions = {},
 ): Promise<{ created: { id: string; nextRunAt: number }[]; unsendable: number }> {
   const { db, ownerId, now } = scope;
-  const none = { created: [], unsendable: 0 };
-  if (debtorIds.length === 0) return none;
-  const { user, debtors: owned, optedOut } = await getSenderAndDebtors(db, ownerId, debtorIds);
-  if (!user) return none;
-  const sendable = owned.filter(
-    (d) => !sendRefusal(d, { addressOptedOut: optedOut.has(d.email.toLowerCase()), addressBounced: true }),
-  );
+  const { sendable, refused } = await sendableDebtors(db, ownerId, debtorIds);
   const values = sendable.map((debtor) => ({
     id: newScheduleId(ownerId),
     ownerId,
@@ -590,7 +602,7 @@ export async function createResendSchedules(
     db.insert(schedules).values(rows).returning({ id: schedules.id, nextRunAt: schedules.nextRunAt, rowid: ROWID }),
   );
   const [first, ...rest] = inserts;
-  const unsendable = owned.length - sendable.length;
+  const unsendable = refused.length;
   if (!first) return { created: [], unsendable };
   const createdIds = values.map((v) => v.id);
   const events = chunk(createdIds, IDS_PER_STATEMENT).map((slice) =>

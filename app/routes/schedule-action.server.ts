@@ -20,6 +20,7 @@ import {
   type OwnerScope,
   pauseSchedules,
   resumeSchedules,
+  sendableDebtors,
   sendNow as sendSchedulesNow,
   updateSchedule,
 } from "~/reminders/lifecycle.server";
@@ -180,26 +181,32 @@ async function resend(scope: Scope, formData: FormData) {
   const ids = v.safeParse(DebtorIdsSchema, formData.getAll("ids"));
   if (!ids.success) return reply("debtor-resend", { status: 400, message: "Select at least one debtor." });
   const debtorIds = unique(ids.output);
-  const refusal = resendCapRefusal(debtorIds.length) ?? (await limitRefusal(scope, scope.db, debtorIds));
+  const capRefusal = resendCapRefusal(debtorIds.length);
+  if (capRefusal) return reply("debtor-resend", { status: LIMITED, message: capRefusal });
+  // Who can get a reminder at all comes first: an opted-out debtor is told as that, not as a limit.
+  const { sendable, refused } = await sendableDebtors(scope.db, scope.ownerId, debtorIds);
+  const [firstRefused] = refused;
+  if (sendable.length === 0) {
+    if (!firstRefused) return reply("debtor-resend", { status: 404, message: SOMETHING_WRONG });
+    const more = refused.length > 1 ? ` The same goes for ${refused.length - 1} more of the selected debtors.` : "";
+    const message = `${sendRefusalMessage(firstRefused.debtorName, firstRefused.reason)}${more} Nothing was sent.`;
+    return reply("debtor-resend", { status: 409, message });
+  }
+  const sendableIds = sendable.map((d) => d.id);
+  const refusal = await limitRefusal(scope, scope.db, sendableIds);
   if (refusal) return reply("debtor-resend", { status: LIMITED, message: refusal });
   let created: Awaited<ReturnType<typeof createResendSchedules>>;
   try {
-    created = await createResendSchedules(scope, debtorIds, scope.timeZone, { max: scope.maxSchedules });
+    created = await createResendSchedules(scope, sendableIds, scope.timeZone, { max: scope.maxSchedules });
   } catch (error) {
     if (!(error instanceof AccountCapReached)) throw error;
     return reply("debtor-resend", { status: 403, message: error.message });
   }
-  if (created.created.length === 0 && created.unsendable === 0) {
-    return reply("debtor-resend", { status: 404, message: SOMETHING_WRONG });
-  }
-  if (created.created.length === 0) {
-    return reply("debtor-resend", {
-      status: 409,
-      message:
-        "None of the selected debtors can get a reminder: they have paid, owe nothing, opted out or their address bounced.",
-    });
-  }
-  return reply("debtor-resend", { message: RESEND_DONE, count: created.created.length });
+  if (created.created.length === 0) return reply("debtor-resend", { status: 404, message: SOMETHING_WRONG });
+  const skipped = firstRefused
+    ? ` Not to ${refused.length === 1 ? firstRefused.debtorName : `${refused.length} of the selected debtors`}: ${sendRefusalMessage(firstRefused.debtorName, firstRefused.reason)}`
+    : "";
+  return reply("debtor-resend", { message: `${RESEND_DONE}${skipped}`, count: created.created.length });
 }
 
 async function pause(scope: Scope, formData: FormData) {

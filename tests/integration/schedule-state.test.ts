@@ -71,6 +71,26 @@ describe("a schedule that cannot send is refused, with the reason", () => {
     expect(await schedulesOf(user.userId)).toEqual([]);
   });
 
+  it("a re-send: said as the debtor's reason, not as a sending limit; the others still get theirs", async () => {
+    const user = await signIn(uniqueEmail("state"));
+    const out = await makeDebtor(user.userId, { fullName: "Ola Out", debtCents: 1000 });
+    const ok = await makeDebtor(user.userId, { fullName: "Kim Keen", debtCents: 1000 });
+    await optOutAddress(db(), user.userId, out.email);
+    const alone = await act({ intent: "debtor-resend", ids: [String(out.id)] }, { cookie: user.cookie });
+    expect(alone.status).toBe(409);
+    expect(alone.body).toMatchObject({
+      ok: false,
+      message:
+        "Ola Out opted out of your reminders: Dunly sends them nothing until you record that they agreed to reminders again. Nothing was sent.",
+    });
+    expect(await schedulesOf(user.userId)).toEqual([]);
+    const both = await act({ intent: "debtor-resend", ids: [String(out.id), String(ok.id)] }, { cookie: user.cookie });
+    expect(both.status).toBe(200);
+    expect(both.body).toMatchObject({ ok: true, count: 1 });
+    expect(String((both.body as { message: string }).message)).toContain("Not to Ola Out: Ola Out opted out");
+    expect((await schedulesOf(user.userId)).map((s) => s.debtor_id)).toEqual([ok.id]);
+  });
+
   it("an edit into a debtor who opted out is refused and leaves the schedule as it was", async () => {
     const user = await signIn(uniqueEmail("state"));
     const ok = await makeDebtor(user.userId, { debtCents: 1000 });
