@@ -74,7 +74,7 @@ function shellChunks() {
 /**
  * The app Worker's build takes `renderToReadableStream` (app/entry.server.tsx) from React's Node
  * stream renderer alone (workerd runs it under `nodejs_compat`: it imports node:util, node:crypto,
- * node:async_hooks and node:stream). Two reasons, both measured (issue 12, docs/architecture.md §11):
+ * node:async_hooks and node:stream). Two reasons, both measured (docs/architecture.md §11):
  * - Speed. The edge renderer encodes every attribute and text piece into its own Uint8Array while it
  *   renders (a TextEncoder call and an allocation each); the Node one keeps them strings and encodes
  *   them into 4 KB buffers as it flushes. Rendering was the largest cost of a page: with the Node

@@ -280,13 +280,13 @@ export const FOOTER_COPY: Line = [
 ];
 
 /**
- * The opt-out line under the footer of every reminder (issue 10, item 2): the question, then a
+ * The opt-out line under the footer of every reminder (docs/architecture.md §10): the question, then a
  * link to the signed opt-out page with `link` as its text.
  */
 export const OPT_OUT_COPY = { question: "Don't want these reminders?", link: "Stop them here" } as const;
 
 /**
- * Paying from the reminder (issue 11): the 'Pay now' button to the sender's payment page (only when
+ * Paying from the reminder (docs/architecture.md §10): the 'Pay now' button to the sender's payment page (only when
  * they set one), and the line with the "I've paid" link (every reminder), which tells the sender
  * and pauses the reminders. A one-time reminder's line (`paidQuestionOnce`) speaks of no reminders to
  * pause: none follows. The same words in every tone.

@@ -12,7 +12,7 @@ import { renderReminder } from "./render-reminder";
 
 /**
  * What the engine (app/reminders/engine.server.ts), the in-app preview and the test send
- * (app/routes/test-send-action.server.ts) give the template, rendered (issue 13: the preview shows
+ * (app/routes/test-send-action.server.ts) give the template, rendered (docs/architecture.md §13: the preview shows
  * what would be sent; a one-time reminder announces no further reminders).
  */
 

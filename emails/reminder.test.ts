@@ -76,7 +76,7 @@ describe("renderReminder", () => {
       expect(out).toContain("on behalf of Jane Smith");
     }
     expect(html).toContain("Amount due:");
-    // No reminder has an invoice link (issue 13: the preview showed one no e-mail had).
+    // No reminder has an invoice link (docs/architecture.md §13: the preview showed one no e-mail had).
     for (const out of [html, text]) expect(out).not.toContain("View invoice");
     expect(text).not.toMatch(BANNED);
     // Its document title is its subject; it says it can be read in dark mode.

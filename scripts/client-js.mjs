@@ -1,4 +1,4 @@
-// First-load JavaScript per page, gzip (issue 12, item 3; docs/architecture.md §11), read from the
+// First-load JavaScript per page, gzip (docs/architecture.md §11), read from the
 // client build: React Router's manifest (build/client/assets/manifest-*.js) gives the route tree
 // and each route's module, Vite's manifest (build/client/.vite/manifest.json, kept by
 // vite.config.ts) the chunk graph. A page's first load is the client entry, the root route and
@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { matchRoutes } from "react-router";
 
-/** KB as in issue 12: 1,000 bytes of gzip. */
+/** KB as in docs/architecture.md §11: 1,000 bytes of gzip. */
 export const KB = 1000;
 export const DEFAULT_BUDGET = 150 * KB;
 

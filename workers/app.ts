@@ -20,7 +20,7 @@ const loadBuild = () => import("virtual:react-router/server-build");
 /**
  * React Router's handler. Given a function, it derives its routes and static handler from the build
  * on every request, so that the dev server picks up edits; the production build never changes, so
- * there it is made once, on the first request, from the loaded build (issue 12: deriving was about
+ * there it is made once, on the first request, from the loaded build (docs/architecture.md §12: deriving was about
  * a twentieth of a page's time).
  */
 const requestHandler: RequestHandler = import.meta.env.DEV

@@ -12,7 +12,7 @@ export type Bindable<T> = T | BindParam;
 /**
  * A drizzle client over the D1 binding. Cheap: it holds no connection. Built without the schema:
  * nothing uses drizzle's relational queries (`db.query.*`), and with the schema every request paid
- * for walking all tables' relations (about 0.4 ms, a tenth of a trivial request; issue 12).
+ * for walking all tables' relations (about 0.4 ms, a tenth of a trivial request; docs/architecture.md §12).
  */
 export function getDb(d1: D1Database) {
   return drizzle(d1);

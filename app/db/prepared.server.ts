@@ -38,7 +38,7 @@ export const OWNER_ID = bindParam("ownerId");
 
 /**
  * A query of fixed shape built once per isolate (per D1 binding) instead of on every request
- * (issue 12): drizzle's query building (`sql`, `is`, `buildQueryFromSourceParams`…) was a tenth
+ * (docs/architecture.md §12): drizzle's query building (`sql`, `is`, `buildQueryFromSourceParams`…) was a tenth
  * of a page's Worker time. `build` uses a `bindParam(name)` for every value that changes; the
  * returned function binds them by name. Its answer runs in a batch (`runBatch`) or alone
  * (`runBound`). Use it only for queries whose SQL does not depend on the values (no optional

@@ -297,7 +297,7 @@ export const deliveries = sqliteTable(
 /**
  * How many of an owner's deliveries have each status, kept by triggers on deliveries (migration
  * 0008): the report's totals for all time and every debtor, read in one short statement however
- * many deliveries the account holds (issue 12). A filtered report counts the deliveries it covers.
+ * many deliveries the account holds (docs/architecture.md §12). A filtered report counts the deliveries it covers.
  */
 export const deliveryStatusCounts = sqliteTable(
   "delivery_status_counts",

@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 
 /**
- * CSV for download (issue 11, item 4), written by papaparse: quoted where needed, CRLF line ends,
+ * CSV for download (docs/architecture.md §10), written by papaparse: quoted where needed, CRLF line ends,
  * and formula-safe: a text cell that starts with = + - @ tab or CR gets a leading ' so a
  * spreadsheet shows it instead of running it (numbers are written as numbers).
  */

@@ -8,7 +8,7 @@ import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "./strategies";
 import { MAX_TIME_ZONE_LENGTH, safeTimeZone } from "./time-zone";
 
 /**
- * CSV import of debtors (issue 11, item 4): the file parsed with papaparse (a string, in the
+ * CSV import of debtors (docs/architecture.md §10): the file parsed with papaparse (a string, in the
  * Worker; no workers or streams) and every row validated like the debtor form, with its line
  * number. Pure: the caller passes the existing debtors' addresses and the user's zone.
  */

@@ -16,7 +16,7 @@ import type { AppBindings } from "./hono-env";
 type Ctx = Context<AppBindings>;
 
 /**
- * Provider webhooks (issue 10, item 3): POST /webhooks/resend takes Resend's e-mail events. They
+ * Provider webhooks (docs/architecture.md §10): POST /webhooks/resend takes Resend's e-mail events. They
  * are authenticated by their signature, not a session (the CSRF check exempts /webhooks/): Resend
  * signs with Svix, the Standard Webhooks scheme, verified by the `standardwebhooks` library with
  * the RESEND_WEBHOOK_SECRET binding; a timestamp more than five minutes off is refused. Without

@@ -6,7 +6,7 @@ import { safeDisplayName } from "~/domain/header-safe";
 import { type AppConfig, linkOrigin } from "./config.server";
 
 /**
- * The opt-out link of every reminder (issue 10, item 2; RFC 8058): `/u/<key>.<signature>`. The key
+ * The opt-out link of every reminder (docs/architecture.md §10; RFC 8058): `/u/<key>.<signature>`. The key
  * is the debtor's random opt_out_key (nothing in it says who the debtor is, and it cannot be
  * guessed); the signature is base64url(HMAC-SHA256(OPT_OUT_SECRET, "<key>:<ownerId>:<debtorId>")),
  * so a token cannot be forged, altered or moved to another debtor without the secret.

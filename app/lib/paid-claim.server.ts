@@ -9,7 +9,7 @@ import type { AppConfig } from "./config.server";
 import { debtorLink, type OptOutTarget, type SigningConfig, verifyDebtorToken } from "./opt-out.server";
 
 /**
- * "I've paid" (issue 11, item 2). Every reminder links to `/p/<key>.<signature>`: the debtor's
+ * "I've paid" (docs/architecture.md §10). Every reminder links to `/p/<key>.<signature>`: the debtor's
  * opt_out_key and an HMAC signed for the purpose "paid" (app/lib/opt-out.server.ts), so an opt-out
  * token is no paid token and the other way round, and neither moves to another debtor. The
  * debtor's click (a POST from the page, never the GET a link scanner makes) records the claim,

@@ -369,7 +369,7 @@ function localMonthIndex(ms: number, timeZone: string) {
 /**
  * The first instant of a local month (by localMonthIndex). A month's start in a zone never changes,
  * so each is worked out once per isolate (the dashboard chart needs seven on every visit, each a
- * handful of Intl calls: issue 12's profile found them); the cache is bounded.
+ * handful of Intl calls: a CPU profile found them, docs/architecture.md §12); the cache is bounded.
  */
 const monthStarts = new Map<string, number>();
 function monthStart(index: number, timeZone: string) {

@@ -5,7 +5,7 @@ import { stopForOptOutStatement } from "~/reminders/lifecycle.server";
 import { debtorEventInsert } from "./debtor-event.server";
 
 /**
- * Opt-outs (issue 10, item 2): an address that asked one user to stop. Keyed by the owner and the
+ * Opt-outs (docs/architecture.md §10): an address that asked one user to stop. Keyed by the owner and the
  * address, lower-cased, so every debtor of that user with that address is covered, and the same
  * address at another user is not.
  */

@@ -22,7 +22,7 @@ export type Debtor = typeof debtors.$inferSelect;
 export interface Sender {
   fullName: string;
   email: string;
-  /** The account's payment page: 'Pay now' in reminders sent as the person (issue 11). */
+  /** The account's payment page: 'Pay now' in reminders sent as the person (docs/architecture.md §10). */
   paymentUrl: string | null;
 }
 /** The organization a reminder goes out as, when it is sent as a company. */
@@ -230,7 +230,7 @@ function scheduleOrder(sort: ScheduleSort = DEFAULT_SCHEDULE_SORT, dir: SortDire
 
 /**
  * One page of the owner's schedules, newest first unless sorted by next run or debtor, searched by
- * the debtor's name or e-mail (issue 11, item 6): one query. Its inner query picks the page's ids
+ * the debtor's name or e-mail (docs/architecture.md §10): one query. Its inner query picks the page's ids
  * (through the index on schedules (owner_id, created_at, id), in order for the default sort); the
  * outer one reads their columns and counts, so a sort never computes the counts of rows that are
  * not on the page. Returned unrun, to await or to batch.

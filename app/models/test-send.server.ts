@@ -5,7 +5,7 @@ import { TEST_SEND_PREFIX } from "~/domain/delivery-labels";
 import { LIMIT_WINDOW_MS } from "~/domain/limits";
 import type { Tone } from "~/domain/strategies";
 
-/** A test send (issue 11, item 5): the previewed reminder, to the user's own address. */
+/** A test send (docs/architecture.md §10): the previewed reminder, to the user's own address. */
 export interface TestSend {
   ownerId: string;
   /** The debtor whose values it shows (deliveries.debtor_id is required). */

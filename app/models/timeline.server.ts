@@ -7,7 +7,7 @@ import { safeTimeZone } from "~/domain/time-zone";
 import { scheduleStatus } from "~/reminders/schedule-status";
 
 /**
- * A debtor's timeline (issue 11, item 3): every e-mail (deliveries), payment and debtor event
+ * A debtor's timeline (docs/architecture.md §10): every e-mail (deliveries), payment and debtor event
  * (opt-out, bounce, "I've paid", schedule changes, …), newest first, and the next reminders of
  * their enabled schedules with the time they will really go. One owner-scoped batch, each read
  * through the debtor's index on its table.
@@ -81,7 +81,7 @@ const P = {
 };
 
 /**
- * The debtor page's queries, built once per isolate (app/db/prepared.server.ts, issue 12): their SQL
+ * The debtor page's queries, built once per isolate (app/db/prepared.server.ts, docs/architecture.md §12): their SQL
  * never changes, only the owner, the debtor, the row limit and the contact window's start do.
  */
 const TIMELINE = {

@@ -33,7 +33,7 @@ const NotificationsChart = lazy<ComponentType<{ data: ChartPoint[] }>>(async () 
 
 /**
  * The dashboard's debtors card shows the first few; 'View All Debtors' leads to the paginated list
- * (issue 12: 50 rows made the dashboard the slowest page to render, for a card).
+ * (docs/architecture.md §12: 50 rows made the dashboard the slowest page to render, for a card).
  */
 const DASHBOARD_DEBTORS = 10;
 
@@ -59,9 +59,9 @@ function selectDebtor(url: URL, id: number) {
 /**
  * Every query of the page in one D1 batch, each once (docs/architecture.md, performance): the first
  * DASHBOARD_DEBTORS debtors (and whether there are more), the selected debtor by id (with its
- * count; it may be past the first page: the dropdown reaches every debtor, issue 11, item 6), and
+ * count; it may be past the first page: the dropdown reaches every debtor, docs/architecture.md §10), and
  * the cards. One round trip instead of seven: each costs the Worker more than the rows it brings
- * (issue 12); only if the batch fails are they tried one by one. No debtor chosen: the first is
+ * (docs/architecture.md §12); only if the batch fails are they tried one by one. No debtor chosen: the first is
  * selected and written to the query string (docs/product-spec.md §2 "Dashboard") after one index
  * read, before anything else is loaded.
  */
@@ -92,7 +92,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     schedulesPage(db, user.id, schedulesFilter.filter, schedulesFilter.page),
     DASHBOARD.sent(db, { ...owner, debtorId: chosen, since: monthlySentSince(timeZone, now) }),
     DASHBOARD.bouncing(db, owner),
-    // Debtors who said "I've paid" (issue 11, item 2), for the notice.
+    // Debtors who said "I've paid" (docs/architecture.md §10), for the notice.
     DASHBOARD.paidClaims(db, owner),
   ] as const;
   // The statements of a batch run as one, so one failing statement fails them all. Then each is
@@ -255,7 +255,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** Debtors whose address bounced (issue 10, item 3): their schedules are paused until the address is fixed. */
+/** Debtors whose address bounced (docs/architecture.md §10): their schedules are paused until the address is fixed. */
 function BouncingNotice({ count }: { count: number }) {
   if (count <= 0) return null;
   const text =

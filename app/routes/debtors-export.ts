@@ -23,7 +23,7 @@ const HEADER = [
 ];
 
 /**
- * /debtors.csv: the signed-in user's debtors as CSV (issue 11, item 4). The columns the import
+ * /debtors.csv: the signed-in user's debtors as CSV (docs/architecture.md §10). The columns the import
  * reads come first, so an exported file can be imported again.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {

@@ -5,7 +5,7 @@ import { DEBTOR_OPTIONS_LIMIT, searchDebtorOptions } from "~/models/debtor.serve
 import type { Route } from "./+types/debtors.options";
 
 /**
- * The dashboard's debtor typeahead (issue 11, item 6): GET /debtors/options?q= answers at most
+ * The dashboard's debtor typeahead (docs/architecture.md §10): GET /debtors/options?q= answers at most
  * DEBTOR_OPTIONS_LIMIT of the signed-in user's debtors whose name or e-mail contains `q`, by name,
  * as JSON `{ options: [{ id, fullName, email }] }`. Another user's debtors never answer; a visitor
  * gets 401.

@@ -9,7 +9,7 @@ import { FormIdSchema } from "~/schemas/ids";
 import type { Route } from "./+types/debtors.timeline";
 
 /**
- * The compact timeline of the debtor's Configure modal (issue 11, item 3): the owner's debtor's
+ * The compact timeline of the debtor's Configure modal (docs/architecture.md §10): the owner's debtor's
  * latest entries and next reminder, and the zone to show them in. Another user's debtor is 404.
  */
 export async function loader({ context, params, request, url }: Route.LoaderArgs) {

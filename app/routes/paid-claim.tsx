@@ -8,7 +8,7 @@ import { followAlarms } from "~/reminders/lifecycle.server";
 import type { Route } from "./+types/paid-claim";
 
 /**
- * The "I've paid" link of every reminder (issue 11, item 2): /p/<signed token>, no session needed.
+ * The "I've paid" link of every reminder (docs/architecture.md §10): /p/<signed token>, no session needed.
  * GET only asks (mail scanners open links); the page's button POSTs (same origin, so the Origin
  * check passes), which records the claim, pauses the debtor's reminders and tells the user on their
  * dashboard. A repeated POST changes nothing more. The page shows nothing about the debt, and an

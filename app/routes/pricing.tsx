@@ -8,7 +8,7 @@ import { plans } from "~/lib/plans";
 import { pageMeta } from "~/lib/site";
 import type { Route } from "./+types/pricing";
 
-/** What a plan without a configured checkout page says (issue 11, item 8). */
+/** What a plan without a configured checkout page says (docs/architecture.md §10). */
 const PLAN_UNAVAILABLE = "This plan cannot be bought yet.";
 
 export async function loader({ context, url }: Route.LoaderArgs) {

@@ -77,7 +77,7 @@ async function saveContactRules(db: Db, user: SessionUser, formData: FormData) {
   return reply("contact-rules", { message: "Sending rules saved.", result: submission.reply() });
 }
 
-/** The account's payment link (issue 11): https only; empty clears it. */
+/** The account's payment link (docs/architecture.md §10): https only; empty clears it. */
 async function savePaymentLink(db: Db, user: SessionUser, formData: FormData) {
   const submission = parseWithValibot(formData, { schema: PaymentLinkSchema });
   if (submission.status !== "success") return reply("payment-link", { status: 400, result: submission.reply() });

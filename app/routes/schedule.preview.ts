@@ -6,9 +6,9 @@ import { previewChoice, previewReminderProps } from "./test-send-action.server";
 
 /**
  * The e-mail preview of the new-schedule page (docs/architecture.md §5): the template rendered on the
- * server for a sandboxed iframe, showing what would be sent (issue 13). With `debtor_id` (and
+ * server for a sandboxed iframe, showing what would be sent (docs/architecture.md §13). With `debtor_id` (and
  * `organization_id`) it shows that debtor's real name, outstanding amount, currency and invoice
- * number (issue 11, item 5); a debtor that is not the signed-in user's is never shown: the sample
+ * number (docs/architecture.md §10); a debtor that is not the signed-in user's is never shown: the sample
  * debtor is, with no invoice number. The sender, their 'Pay now' page (none: no button), the chosen
  * `due_date` (none: no due date) and whether more reminders follow (`frequency`) are the real ones
  * either way. Nothing in it can run script or load from elsewhere. Its opt-out and "I've paid" links

@@ -74,7 +74,7 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
 }
 
 /**
- * The reminder's values for the owner's chosen debtor (issue 11, item 5): the debtor's name,
+ * The reminder's values for the owner's chosen debtor (docs/architecture.md §10): the debtor's name,
  * outstanding amount, currency and invoice number, the due date, and the sender (the organization
  * when it is the owner's, else the user) with their payment page. Null when the debtor is not the
  * owner's (another user's looks missing): the caller shows the sample instead.
@@ -124,7 +124,7 @@ export function testLinks(config: AppConfig) {
 }
 
 /**
- * "Send me a test" on /schedule (issue 11, item 5): the previewed template and tone, with the chosen
+ * "Send me a test" on /schedule (docs/architecture.md §10): the previewed template and tone, with the chosen
  * debtor's values, to the signed-in user's own address. It counts toward the account's daily quota
  * (recorded as a delivery without a schedule) and is refused when the quota is used up.
  */

@@ -10,7 +10,7 @@ import { followAlarms } from "~/reminders/lifecycle.server";
 import type { Route } from "./+types/unsubscribe";
 
 /**
- * The opt-out link of every reminder (issue 10, item 2): /u/<signed token>, no session needed.
+ * The opt-out link of every reminder (docs/architecture.md §10): /u/<signed token>, no session needed.
  * GET only asks (mail scanners open links); a POST opts the address out of the sender's reminders:
  * the page's button, or the RFC 8058 one-click POST a mail client sends from List-Unsubscribe-Post
  * without cookies or Origin (workers/app.ts exempts /u/ from the Origin check; the token

@@ -40,7 +40,7 @@ const INVOICE_NUMBER_MESSAGE = `Please use at most ${INVOICE_NUMBER_MAX} charact
 const INVOICE_LINE_MESSAGE = "Please enter the invoice number on one line";
 
 /**
- * The invoice number reminders show (issue 11): optional, one line of at most 64 characters.
+ * The invoice number reminders show (docs/architecture.md §10): optional, one line of at most 64 characters.
  * Blank or absent: none (an edit without it clears it).
  */
 const InvoiceNumberField = v.optional(

@@ -30,7 +30,7 @@ export function isHttpsUrl(value: string): boolean {
 }
 
 /**
- * A payment link (issue 11): the https page of the user's card checkout, PayPal or bank, which
+ * A payment link (docs/architecture.md §10): the https page of the user's card checkout, PayPal or bank, which
  * every reminder's 'Pay now' button opens. Optional: blank, absent or null clears it.
  */
 export const PaymentUrlField = v.pipe(

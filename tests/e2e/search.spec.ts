@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { addDebtor, mailTo, signIn, uniqueEmail } from "./helpers";
 
-/** Issue 11, items 5 and 6: list search and sort, the dashboard's debtor combobox, "Send me a test". */
+/** docs/architecture.md §10: list search and sort, the dashboard's debtor combobox, "Send me a test". */
 
 test("search and sort the debtors list; the URL keeps them @phone", async ({ page }) => {
   await signIn(page, { redirectTo: "/debtors-list" });

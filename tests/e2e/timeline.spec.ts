@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { addDebtor, signIn, uniqueEmail } from "./helpers";
 
-/** The debtor timeline (issue 11, item 3): in the debtor's modal and on its own page. */
+/** The debtor timeline (docs/architecture.md §10): in the debtor's modal and on its own page. */
 
 function entry(page: Page, text: string) {
   return page.locator("tr:visible, li:visible").filter({ hasText: text });

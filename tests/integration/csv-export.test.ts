@@ -5,7 +5,7 @@ import { makeDebtor } from "./fixtures";
 import { DAY, get, signIn, uniqueEmail } from "./helpers";
 
 /**
- * CSV export of debtors and of the report (issue 11, item 4): the signed-in user's rows only, as a
+ * CSV export of debtors and of the report (docs/architecture.md §10): the signed-in user's rows only, as a
  * download, with formula-like cells neutralized; the report's export takes the report's filters.
  */
 

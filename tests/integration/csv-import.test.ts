@@ -5,7 +5,7 @@ import { debtorRowsOf, eventsOfOwner, makeDebtor } from "./fixtures";
 import { get, ORIGIN, pageText, request, signIn, uniqueEmail, uniqueIp } from "./helpers";
 
 /**
- * CSV import of debtors (issue 11, item 4): the preview writes nothing and lists each row's
+ * CSV import of debtors (docs/architecture.md §10): the preview writes nothing and lists each row's
  * errors and duplicates; the confirm parses and validates the text again and adds only the valid,
  * new rows, all or none within the account's cap.
  */

@@ -6,7 +6,7 @@ import { get, location, markup, type SignedIn, signIn, uniqueEmail } from "./hel
 import { loaderData } from "./schedule-helpers";
 
 /**
- * Issue 11, item 6: search and sort in /debtors-list and /schedules-list (in the URL, server-side,
+ * docs/architecture.md §10: search and sort in /debtors-list and /schedules-list (in the URL, server-side,
  * without JavaScript), and the dashboard's debtor dropdown reaching every debtor through
  * /debtors/options.
  */

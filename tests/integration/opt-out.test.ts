@@ -11,7 +11,7 @@ import { db, debtorRow, makeDebtor, makeSchedule, makeUser, optOutRows, schedule
 import { get, pageText, postForm, request, signIn, uniqueEmail, uniqueIp, visibleText } from "./helpers";
 
 /**
- * Opt-out (issue 10, item 2): the signed link of every reminder (app/lib/opt-out.server.ts), its
+ * Opt-out (docs/architecture.md §10): the signed link of every reminder (app/lib/opt-out.server.ts), its
  * page and RFC 8058 one-click POST (app/routes/unsubscribe.tsx), what opting out stops
  * (app/models/opt-out.server.ts), and recording renewed consent (app/routes/consent-action.server.ts).
  */

@@ -10,7 +10,7 @@ import { get, outboxFor, pageText, postForm, signIn, uniqueEmail } from "./helpe
 import { loaderData } from "./schedule-helpers";
 
 /**
- * Pay now (issue 11, item 1): the account's and the organizations' payment links, the debtor's
+ * Pay now (docs/architecture.md §10): the account's and the organizations' payment links, the debtor's
  * invoice number and currency, and the reminder that carries them with the "I've paid" link.
  */
 

@@ -16,7 +16,7 @@ import { countBouncingDebtors } from "~/models/webhook.server";
 import { db, makeDebtor, makeUser } from "./fixtures";
 
 /**
- * Queries built once per isolate and bound per request (app/db/prepared.server.ts, issue 12): the
+ * Queries built once per isolate and bound per request (app/db/prepared.server.ts, docs/architecture.md §12): the
  * same rows as drizzle's own query for each owner, whoever asked first.
  */
 

@@ -6,7 +6,7 @@ import { makeSignedInUser } from "./fixtures";
 import { ORIGIN, SESSION_COOKIE } from "./helpers";
 
 /**
- * Issue 12, item 1: a page costs what its own rows cost. Each signed-in page is requested from the
+ * docs/architecture.md §12: a page costs what its own rows cost. Each signed-in page is requested from the
  * built app Worker (build/server, as in production) with a D1 binding that counts what it is sent
  * (statements, and round trips: a batch is one), for an account of three rows and for one of 300
  * debtors, schedules and deliveries, beside another account holding more deliveries than both. The

@@ -6,7 +6,7 @@ import { deliveriesOfOwner, insertDelivery, makeDebtor, makeOrg } from "./fixtur
 import { get, location, pageText, postForm, type SignedIn, signIn, uniqueEmail } from "./helpers";
 
 /**
- * Issue 11, item 5: the preview shows a chosen debtor's real values, and "Send me a test" e-mails
+ * docs/architecture.md §10: the preview shows a chosen debtor's real values, and "Send me a test" e-mails
  * the previewed template to the user's own address, counted toward the daily quota.
  */
 

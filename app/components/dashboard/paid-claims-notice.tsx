@@ -18,7 +18,7 @@ export interface PaidClaimView {
 }
 
 /**
- * Debtors who clicked "I've paid" in a reminder (issue 11, item 2): their reminders are paused
+ * Debtors who clicked "I've paid" in a reminder (docs/architecture.md §10): their reminders are paused
  * until the user confirms the payment (recorded as a payment of what is still owed) or resumes
  * the reminders.
  */

@@ -11,7 +11,7 @@ export const CONSENT_INTENT = "debtor-consent";
 export const CONSENT_CONFIRMATION = "renewed-consent";
 
 /**
- * Shown for a debtor whose address opted out (issue 10, item 2): why nothing is sent, and "Record
+ * Shown for a debtor whose address opted out (docs/architecture.md §10): why nothing is sent, and "Record
  * renewed consent", which first asks for an explicit confirmation inline. Only then the address
  * may get reminders again; stopped schedules stay stopped until the user resumes them.
  */

@@ -8,7 +8,7 @@ import type { profileAction } from "~/routes/profile-action.server";
 import { PAYMENT_URL_MAX, PaymentLinkSchema } from "~/schemas/profile";
 
 /**
- * The account's payment link (issue 11): the https page of the user's card checkout, PayPal or
+ * The account's payment link (docs/architecture.md §10): the https page of the user's card checkout, PayPal or
  * bank that the 'Pay now' button of every reminder opens (an organization may have its own).
  * Saving it empty removes it.
  */
