@@ -764,18 +764,23 @@ export async function resumeStoppedSchedules(
   );
   const [first, ...rest] = updates;
   if (!first) return { resumed: [] };
-  // One batch: all of them resume, or none.
-  const resumed = (await db.batch([first, ...rest])).flat().map((r) => ({ id: r.id, nextRunAt: r.nextRunAt ?? now }));
-  if (resumed.length > 0) {
-    const n = resumed.length;
-    await debtorEventInsert(db, {
-      ownerId,
-      debtorId,
-      type: "reminders_resumed",
-      detail: n === 1 ? "1 schedule" : `${n} schedules`,
-      at: now,
+  const n = stopped.length;
+  const event = debtorEventInsert(db, {
+    ownerId,
+    debtorId,
+    type: "reminders_resumed",
+    detail: n === 1 ? "1 schedule" : `${n} schedules`,
+    at: now,
+  });
+  // One batch with its event: all of them resume, or none.
+  const results = await db.batch([first, ...rest, event]);
+  const resumed = results
+    .slice(0, updates.length)
+    .flat()
+    .map((r) => {
+      const row = r as { id: string; nextRunAt: number | null };
+      return { id: row.id, nextRunAt: row.nextRunAt ?? now };
     });
-  }
   await followAlarms(scope.env, { arm: resumed.map((r) => ({ id: r.id, at: r.nextRunAt })) }, now);
   return { resumed };
 }
