@@ -208,7 +208,14 @@ export async function snapshot(userId: string) {
 
 let occurrence = 0;
 
-/** Inserts a delivery row straight into D1, as the mail Worker records one. */
+/**
+ * The schedule_id of reminder deliveries the tests write straight into D1. deliveries.schedule_id
+ * has no foreign key, and a reminder always names its schedule: a delivery without one is a test
+ * send to the user (app/domain/delivery-labels.ts).
+ */
+export const FIXTURE_SCHEDULE_ID = "fixture-schedule";
+
+/** Inserts a reminder's delivery row straight into D1, as the mail Worker records one. */
 export async function insertDelivery(
   ownerId: string,
   debtorId: number,
@@ -216,10 +223,11 @@ export async function insertDelivery(
 ) {
   occurrence += 1;
   await env.DB.prepare(
-    "INSERT INTO deliveries (owner_id, debtor_id, occurrence_key, template, tone, status, sent_at) VALUES (?, ?, ?, 'single', 1, ?, ?)",
+    "INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status, sent_at) VALUES (?, ?, ?, ?, 'single', 1, ?, ?)",
   )
     .bind(
       ownerId,
+      FIXTURE_SCHEDULE_ID,
       debtorId,
       `test-${Date.now()}-${occurrence}-${Math.random().toString(36).slice(2)}`,
       status,

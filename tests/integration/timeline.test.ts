@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { optOutAddress } from "~/models/opt-out.server";
 import { recordComplaint, recordHardBounce } from "~/models/webhook.server";
-import { formAction, insertDelivery, type Json } from "./data-helpers";
+import { FIXTURE_SCHEDULE_ID, formAction, insertDelivery, type Json } from "./data-helpers";
 import { db, HOUR, makeDebtor, setSchedule } from "./engine-helpers";
 import { DAY, get, NOT_FOUND_TEXT, pageText, signIn, uniqueEmail } from "./helpers";
 import { act, createVia, loaderData } from "./schedule-helpers";
@@ -31,9 +31,17 @@ const kinds = (entries: Json[]) =>
 async function sentWithProviderId(ownerId: string, debtorId: number, email: string) {
   const providerId = `re_${crypto.randomUUID()}`;
   await env.DB.prepare(
-    "INSERT INTO deliveries (owner_id, debtor_id, occurrence_key, template, tone, status, recipient, provider_id, sent_at) VALUES (?, ?, ?, 'initial', 2, 'sent', ?, ?, ?)",
+    "INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status, recipient, provider_id, sent_at) VALUES (?, ?, ?, ?, 'initial', 2, 'sent', ?, ?, ?)",
   )
-    .bind(ownerId, debtorId, `tl-${crypto.randomUUID()}`, email.toLowerCase(), providerId, Date.now())
+    .bind(
+      ownerId,
+      FIXTURE_SCHEDULE_ID,
+      debtorId,
+      `tl-${crypto.randomUUID()}`,
+      email.toLowerCase(),
+      providerId,
+      Date.now(),
+    )
     .run();
   return providerId;
 }
