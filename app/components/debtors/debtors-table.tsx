@@ -5,6 +5,7 @@ import type { ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { formatMoney } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
+import { DEBTOR_INTENTS } from "~/entities/intents";
 import { DebtorStatusBadge } from "./debtor-status";
 import { type DebtorView, owedCents } from "./debtor-view";
 
@@ -83,7 +84,7 @@ export function DebtorsTable({
           Add Debtor
         </Button>
       }
-      bulk={{ intent: "debtor-resend", label: "Re-send reminders" }}
+      bulk={{ intent: DEBTOR_INTENTS.resend, label: "Re-send reminders" }}
       area={area}
       emptyText="No debtors found"
       columns={[
