@@ -2,6 +2,8 @@ import { Loader2, Send } from "lucide-react";
 import { useFetcher } from "react-router";
 import { notify, type ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
+import type { DEBTOR_INTENTS, SCHEDULE_INTENTS } from "~/entities/intents";
+import { SCHEDULE_SOMETHING_WRONG } from "~/entities/messages";
 import { useFormResult } from "~/lib/use-form-result";
 import { useRefetchAfterSend } from "~/lib/use-refetch-after-send";
 import type { scheduleAction } from "~/routes/schedule-action.server";
@@ -18,7 +20,7 @@ export function BulkSendButton({
   onDone,
   area,
 }: {
-  intent: "debtor-resend" | "schedule-send-now";
+  intent: typeof DEBTOR_INTENTS.resend | typeof SCHEDULE_INTENTS.sendNow;
   ids: (string | number)[];
   label: string;
   onDone: () => void;
@@ -28,7 +30,7 @@ export function BulkSendButton({
   const refetch = useRefetchAfterSend();
   const busy = fetcher.state !== "idle";
   useFormResult(fetcher, [intent], (data) => {
-    notify(data.ok ? "success" : "error", data.message ?? "Something went wrong.", area);
+    notify(data.ok ? "success" : "error", data.message ?? SCHEDULE_SOMETHING_WRONG, area);
     onDone();
     if (data.ok) refetch();
   });

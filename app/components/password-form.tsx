@@ -2,6 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { InputField } from "~/components/ui/field";
+import { PROFILE_INTENTS } from "~/entities/intents";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
@@ -11,7 +12,7 @@ import { SetPasswordSchema } from "~/schemas/auth";
 export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
   const fetcher = useFetcher<typeof profileAction>();
   const busy = fetcher.state !== "idle";
-  const reply = useFormResult(fetcher, ["set-password"]);
+  const reply = useFormResult(fetcher, [PROFILE_INTENTS.password]);
   const [form, fields] = useValibotForm(SetPasswordSchema, {
     id: "password-form",
     lastResult: busy ? undefined : reply?.result,
@@ -27,7 +28,7 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
           : "Set a password to sign in with your e-mail and password, besides the magic link."}
       </p>
       <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-sm flex-col gap-4">
-        <input type="hidden" name="intent" value="set-password" />
+        <input type="hidden" name="intent" value={PROFILE_INTENTS.password} />
         {hasPassword && (
           <InputField
             meta={fields.currentPassword}

@@ -7,6 +7,12 @@ import { formatCount } from "./intl";
  */
 export const DEFAULT_ACCOUNT_CAPS = { debtors: 2000, organizations: 50, schedules: 2000 } as const;
 
+/**
+ * The most payments one debtor keeps (docs/architecture.md §10): growth stays bounded, and the
+ * debtor's modal lists them all.
+ */
+export const MAX_PAYMENTS_PER_DEBTOR = 1000;
+
 export type CappedKind = keyof typeof DEFAULT_ACCOUNT_CAPS;
 
 export type AccountCaps = Record<CappedKind, number>;

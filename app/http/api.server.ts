@@ -1,12 +1,17 @@
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
-import { type Db, getDb } from "~/db/client.server";
+import { getDb } from "~/db/client.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { dateTimeFormat } from "~/domain/intl";
 import { fromCents } from "~/domain/money";
 import { getPreset, type PresetId, templateForStep } from "~/domain/presets";
+import { debtorEntity } from "~/entities/debtors.server";
+import { entityScope, type OwnedEntity } from "~/entities/entity.server";
+import { DEBTOR_MESSAGES, SOMETHING_WRONG } from "~/entities/messages";
+import { organizationEntity } from "~/entities/organizations.server";
+import { paymentEntity } from "~/entities/payments.server";
+import { scheduleEntity } from "~/entities/schedules.server";
 import { BodyTooLarge, readBodyWithin } from "~/lib/body-limit.server";
-import { accountCaps } from "~/lib/config.server";
 import {
   IMAGE_TOO_LARGE,
   ImageRejected,
@@ -16,34 +21,12 @@ import {
   signedImageUrl,
   storeProfileImage,
 } from "~/lib/images.server";
-import { requestTimeZone } from "~/lib/time-zone.server";
-import type { CreateOptions } from "~/models/account-caps.server";
-import { createDebtor, debtorToJson, deleteDebtor, getDebtor, listDebtors, updateDebtor } from "~/models/debtor.server";
-import {
-  createOrganization,
-  deleteOrganization,
-  listOrganizations,
-  organizationToJson,
-  updateOrganization,
-} from "~/models/organization.server";
-import {
-  addPayment,
-  balanceToJson,
-  deletePayment,
-  editPayment,
-  listPayments,
-  type PaymentWrite,
-  type PaymentWriteError,
-  paymentToJson,
-} from "~/models/payment.server";
+import { debtorToJson, getDebtor, listDebtors } from "~/models/debtor.server";
+import { listOrganizations, organizationToJson } from "~/models/organization.server";
+import { listPayments, type PaymentWrite, type PaymentWriteError, paymentToJson } from "~/models/payment.server";
 import { getScheduleDetails, listSchedules, type ScheduleListRow } from "~/models/schedule.server";
 import { getProfile, profileToJson, updateProfileName } from "~/models/user.server";
-import { deleteSchedule, followAlarms } from "~/reminders/lifecycle.server";
-import { paymentLimitsFor, TOO_MANY_PAYMENTS } from "~/routes/payment-action.server";
-import { DebtorJsonSchema } from "~/schemas/debtor";
-import { JsonIdSchema, ScheduleIdSchema } from "~/schemas/ids";
-import { OrganizationSchema } from "~/schemas/organization";
-import { overOwedMessage, paymentJsonSchema } from "~/schemas/payment";
+import { JsonIdSchema } from "~/schemas/ids";
 import { ProfileNameSchema } from "~/schemas/profile";
 import type { AppBindings } from "./hono-env";
 
@@ -118,37 +101,25 @@ function parseId(body: Record<string, unknown>) {
   return id.success ? id.output : null;
 }
 
-/** How the spec's add / edit / del calls of one entity reach its model (debtors, organizations). */
-interface WritableEntity<Input, Row> {
-  noun: string;
-  schema: v.GenericSchema<unknown, Input>;
-  /** Which per-account cap an add counts against. */
-  cap: "debtors" | "organizations";
-  /** `timeZone`: the caller's (tz cookie), for records that keep one (a debtor added without a zone). */
-  create(db: Db, ownerId: string, input: Input, options: CreateOptions & { timeZone?: string }): Promise<Row>;
-  update(db: Db, ownerId: string, id: number, input: Input): Promise<Row | undefined>;
-  remove(db: Db, ownerId: string, id: number): Promise<boolean>;
-  toJson(row: Row, ownerId: string): unknown;
-}
+/** The scope of the caller's write: the same the form actions build (app/entities/entity.server.ts). */
+const scopeOf = (c: Ctx) => entityScope(c.env, c.get("config"), me(c).id, c.req.raw);
 
 /**
- * POST {base}/add, PUT {base}/edit and DELETE {base}/del for the caller's own records: 400 with
- * field errors for a bad body, 404 for an id that is not theirs.
+ * POST {base}/add, PUT {base}/edit and DELETE {base}/del for the caller's own records, made from
+ * the entity's description (app/entities/), the same the form actions use: 400 with field errors
+ * for a bad body, 404 for an id that is not theirs, 403 past the account's cap.
  */
-function writeRoutes<Input, Row>(base: string, entity: WritableEntity<Input, Row>) {
-  const invalid = `Invalid ${entity.noun}`;
-  const notFound = `${entity.noun[0]?.toUpperCase()}${entity.noun.slice(1)} not found`;
-  const missingId = { id: [`Missing ${entity.noun} id`] };
+function writeRoutes<Input, Row>(base: string, entity: OwnedEntity<Input, Row>) {
+  const { messages } = entity;
+  const missingId = { id: [messages.missingId] };
 
   api.post(`${base}/add`, async (c) => {
     const owned = await ownedBody(c);
     if ("error" in owned) return owned.error;
-    const parsed = v.safeParse(entity.schema, owned.body);
-    if (!parsed.success) return fail(c, 400, invalid, fieldErrors(parsed.issues));
-    const max = accountCaps(c.get("config"))[entity.cap];
+    const parsed = v.safeParse(entity.schemas.json, owned.body);
+    if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
     try {
-      const timeZone = requestTimeZone(c.req.raw);
-      const row = await entity.create(getDb(c.env.DB), me(c).id, parsed.output, { max, timeZone });
+      const row = await entity.create(scopeOf(c), parsed.output);
       return c.json({ success: true, error: null, data: entity.toJson(row, me(c).id) });
     } catch (error) {
       if (error instanceof AccountCapReached) return fail(c, 403, error.message);
@@ -160,11 +131,11 @@ function writeRoutes<Input, Row>(base: string, entity: WritableEntity<Input, Row
     const owned = await ownedBody(c);
     if ("error" in owned) return owned.error;
     const id = parseId(owned.body);
-    if (!id) return fail(c, 400, invalid, missingId);
-    const parsed = v.safeParse(entity.schema, owned.body);
-    if (!parsed.success) return fail(c, 400, invalid, fieldErrors(parsed.issues));
-    const row = await entity.update(getDb(c.env.DB), me(c).id, id, parsed.output);
-    if (!row) return fail(c, 404, notFound);
+    if (!id) return fail(c, 400, messages.invalid, missingId);
+    const parsed = v.safeParse(entity.schemas.json, owned.body);
+    if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
+    const row = await entity.update(scopeOf(c), id, parsed.output);
+    if (!row) return fail(c, 404, messages.notFound);
     return c.json({ success: true, error: null, data: entity.toJson(row, me(c).id) });
   });
 
@@ -172,8 +143,8 @@ function writeRoutes<Input, Row>(base: string, entity: WritableEntity<Input, Row
     const owned = await ownedBody(c);
     if ("error" in owned) return owned.error;
     const id = parseId(owned.body);
-    if (!id) return fail(c, 400, invalid, missingId);
-    if (!(await entity.remove(getDb(c.env.DB), me(c).id, id))) return fail(c, 404, notFound);
+    if (!id) return fail(c, 400, messages.invalid, missingId);
+    if (!(await entity.remove(scopeOf(c), id))) return fail(c, 404, messages.notFound);
     return c.json({ success: true, error: null });
   });
 }
@@ -277,82 +248,71 @@ api.get("/debtors", async (c) => {
   return c.json(rows.map((d) => debtorToJson(d, me(c).id)));
 });
 
-writeRoutes("/debtors", {
-  noun: "debtor",
-  cap: "debtors",
-  schema: DebtorJsonSchema,
-  create: createDebtor,
-  update: updateDebtor,
-  remove: deleteDebtor,
-  toJson: debtorToJson,
-});
+writeRoutes("/debtors", debtorEntity);
 
 api.get("/debtors/:id", async (c) => {
   const id = Number(c.req.param("id"));
   const debtor = Number.isInteger(id) ? await getDebtor(getDb(c.env.DB), me(c).id, id) : undefined;
-  if (!debtor) return fail(c, 404, "Debtor not found");
+  if (!debtor) return fail(c, 404, DEBTOR_MESSAGES.notFound);
   return c.json(debtorToJson(debtor, me(c).id));
 });
 
-// Payments (issue 10, item 1) ------------------------------------------------------------------
+// Payments (docs/architecture.md §10) -----------------------------------------------------------
 
 api.get("/debtors/:id/payments", async (c) => {
   const denied = ownerMismatch(c, c.req.query("fb_uuid"));
   if (denied) return denied;
   const id = v.safeParse(JsonIdSchema, c.req.param("id"));
   const listed = id.success ? await listPayments(getDb(c.env.DB), me(c).id, id.output) : undefined;
-  if (!listed) return fail(c, 404, "Debtor not found");
+  if (!listed) return fail(c, 404, DEBTOR_MESSAGES.notFound);
   return c.json(listed.payments.map(paymentToJson));
 });
 
-const PAYMENT_NOT_FOUND = "Payment not found";
-
-/** The answer to a payment write: the payment and the debtor's balance after it, or why it was refused. */
-async function paymentAnswer(c: Ctx, written: PaymentWrite | PaymentWriteError, notFound: string) {
+/**
+ * The answer to a payment write: the payment and the debtor's balance after it, or its refusal with
+ * the same errors the form shows (app/entities/payments.server.ts; a form-level one under `_`).
+ */
+function paymentAnswer(c: Ctx, written: PaymentWrite | PaymentWriteError, notFound: string) {
+  const { messages } = paymentEntity;
   if ("error" in written) {
     if (written.error === "not-found") return fail(c, 404, notFound);
-    if (written.error === "too-many") return fail(c, 400, "Invalid payment", { _: [TOO_MANY_PAYMENTS] });
-    return fail(c, 400, "Invalid payment", { amount: [overOwedMessage(written.maxCents, written.currency)] });
+    const { formErrors, fieldErrors } = paymentEntity.refusalErrors(written);
+    return fail(c, 400, messages.invalid, { ...fieldErrors, ...(formErrors ? { _: formErrors } : {}) });
   }
-  // Paid in full: the completed schedules' alarms go (the engine would drop them anyway).
-  await followAlarms(c.env, { disarm: written.completedScheduleIds });
-  return c.json({
-    success: true,
-    error: null,
-    data: paymentToJson(written.payment),
-    debtor: balanceToJson(written.debtor),
-  });
+  return c.json({ success: true, error: null, ...paymentEntity.toJson(written) });
 }
 
 api.post("/payments/add", async (c) => {
+  const { messages } = paymentEntity;
   const owned = await ownedBody(c);
   if ("error" in owned) return owned.error;
   const debtorId = v.safeParse(JsonIdSchema, owned.body.debtor_id);
-  if (!debtorId.success) return fail(c, 400, "Invalid payment", { debtor_id: ["Missing debtor id"] });
-  const parsed = v.safeParse(paymentJsonSchema(paymentLimitsFor(c.req.raw)), owned.body);
-  if (!parsed.success) return fail(c, 400, "Invalid payment", fieldErrors(parsed.issues));
-  const written = await addPayment(getDb(c.env.DB), me(c).id, debtorId.output, parsed.output);
-  return paymentAnswer(c, written, "Debtor not found");
+  if (!debtorId.success) return fail(c, 400, messages.invalid, { debtor_id: [DEBTOR_MESSAGES.missingId] });
+  const scope = scopeOf(c);
+  const parsed = v.safeParse(paymentEntity.schemas.json(scope), owned.body);
+  if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
+  return paymentAnswer(c, await paymentEntity.add(scope, debtorId.output, parsed.output), DEBTOR_MESSAGES.notFound);
 });
 
 api.put("/payments/edit", async (c) => {
+  const { messages } = paymentEntity;
   const owned = await ownedBody(c);
   if ("error" in owned) return owned.error;
   const id = parseId(owned.body);
-  if (!id) return fail(c, 400, "Invalid payment", { id: ["Missing payment id"] });
-  const parsed = v.safeParse(paymentJsonSchema(paymentLimitsFor(c.req.raw)), owned.body);
-  if (!parsed.success) return fail(c, 400, "Invalid payment", fieldErrors(parsed.issues));
-  const written = await editPayment(getDb(c.env.DB), me(c).id, id, parsed.output);
-  return paymentAnswer(c, written, PAYMENT_NOT_FOUND);
+  if (!id) return fail(c, 400, messages.invalid, { id: [messages.missingId] });
+  const scope = scopeOf(c);
+  const parsed = v.safeParse(paymentEntity.schemas.json(scope), owned.body);
+  if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
+  return paymentAnswer(c, await paymentEntity.edit(scope, id, parsed.output), messages.notFound);
 });
 
 api.delete("/payments/del", async (c) => {
+  const { messages } = paymentEntity;
   const owned = await ownedBody(c);
   if ("error" in owned) return owned.error;
   const id = parseId(owned.body);
-  if (!id) return fail(c, 400, "Invalid payment", { id: ["Missing payment id"] });
-  const deleted = await deletePayment(getDb(c.env.DB), me(c).id, id);
-  return paymentAnswer(c, deleted, PAYMENT_NOT_FOUND);
+  if (!id) return fail(c, 400, messages.invalid, { id: [messages.missingId] });
+  return paymentAnswer(c, await paymentEntity.remove(scopeOf(c), id), messages.notFound);
 });
 
 // Organizations -------------------------------------------------------------------------------
@@ -364,17 +324,9 @@ api.get("/org", async (c) => {
   return c.json(rows.map((o) => organizationToJson(o, me(c).id)));
 });
 
-writeRoutes("/org", {
-  noun: "organization",
-  cap: "organizations",
-  schema: OrganizationSchema,
-  create: createOrganization,
-  update: updateOrganization,
-  remove: deleteOrganization,
-  toJson: organizationToJson,
-});
+writeRoutes("/org", organizationEntity);
 
-// Schedules (issue 11, item 7) -----------------------------------------------------------------
+// Schedules (docs/architecture.md §10, "API") ---------------------------------------------------
 // Spec §7: the list by group and NamePrefix, one schedule by Name and group, its delete by Name and
 // group. `group` is the owner's fb_uuid (403 when not the caller's); a Name that is not the caller's
 // answers 404.
@@ -445,10 +397,11 @@ function scheduleToJson(s: ScheduleListRow, owner: { id: string; fullName: strin
 
 /** The schedule `Name` from the query: 400 with a field error when missing or malformed. */
 function scheduleName(c: Ctx): { name: string } | { error: Response } {
-  const parsed = v.safeParse(ScheduleIdSchema, c.req.query("Name") ?? c.req.query("name"));
+  const { messages } = scheduleEntity;
+  const parsed = v.safeParse(scheduleEntity.id, c.req.query("Name") ?? c.req.query("name"));
   return parsed.success
     ? { name: parsed.output }
-    : { error: fail(c, 400, "Invalid schedule", { Name: ["Missing schedule name"] }) };
+    : { error: fail(c, 400, messages.invalid, { Name: [messages.missingName] }) };
 }
 
 api.get("/schedules", async (c) => {
@@ -473,7 +426,7 @@ api.get("/schedule", async (c) => {
   const named = scheduleName(c);
   if ("error" in named) return named.error;
   const schedule = await getScheduleDetails(getDb(c.env.DB), me(c).id, named.name);
-  if (!schedule) return fail(c, 404, "Schedule not found");
+  if (!schedule) return fail(c, 404, scheduleEntity.messages.notFound);
   return c.json(scheduleToJson(schedule, me(c)));
 });
 
@@ -482,9 +435,8 @@ api.delete("/schedule", async (c) => {
   if (denied) return denied;
   const named = scheduleName(c);
   if ("error" in named) return named.error;
-  // The lifecycle's delete, as the form's: the row and its timeline event, then the alarm.
-  const scope = { env: c.env, db: getDb(c.env.DB), ownerId: me(c).id, now: Date.now() };
-  if (!(await deleteSchedule(scope, named.name))) return fail(c, 404, "Schedule not found");
+  // The schedule's delete, the form's operation: the row and its timeline event, then the alarm.
+  if (!(await scheduleEntity.remove(scopeOf(c), named.name))) return fail(c, 404, scheduleEntity.messages.notFound);
   return c.json({ success: true, error: null });
 });
 
@@ -492,5 +444,5 @@ api.delete("/schedule", async (c) => {
 api.all("*", (c) => fail(c, 404, "Not found"));
 api.onError((error, c) => {
   console.error("[dunly] API error", error);
-  return c.json({ success: false, error: "Something went wrong" }, 500);
+  return c.json({ success: false, error: SOMETHING_WRONG }, 500);
 });

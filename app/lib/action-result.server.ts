@@ -5,8 +5,6 @@ import { readFormWithin } from "./body-limit.server";
 import { safeRedirect } from "./redirect";
 import { flashToastCookie } from "./toast.server";
 
-export const SOMETHING_WRONG = "Something went wrong";
-
 interface ReplyInit {
   /** 200 by default; 4xx and 5xx mean the intent did not happen (`ok: false`). */
   status?: number;

@@ -12,6 +12,7 @@ import {
 } from "~/domain/list-params";
 import { fromCents, toCents } from "~/domain/money";
 import { safeTimeZone } from "~/domain/time-zone";
+import { deleteSchedulesOfDebtorStatement } from "~/reminders/lifecycle.server";
 import type { DebtorInput } from "~/schemas/debtor";
 import { type CreateOptions, enforceCap } from "./account-caps.server";
 import { sentCountOf } from "./delivery.server";
@@ -266,29 +267,39 @@ export async function createDebtor(db: Db, ownerId: string, input: DebtorInput, 
 /**
  * Updates the owner's debtor; undefined when it is not theirs (nothing changes). The new debt is
  * settled against what was paid in the same batch: covered, the debtor is 'paid' and their live
- * schedules complete (an alarm still set finds them completed and sends nothing); owed again, a
- * 'paid' debtor is 'active' and nothing restarts by itself.
+ * schedules complete (`completedScheduleIds`, for the caller to disarm: app/entities/debtors.server.ts);
+ * owed again, a 'paid' debtor is 'active' and nothing restarts by itself. One round trip.
  */
 export async function updateDebtor(db: Db, ownerId: string, id: number, input: DebtorInput, now = Date.now()) {
-  const [updated] = await db.batch([
+  const owned = and(eq(debtors.ownerId, ownerId), eq(debtors.id, id));
+  const [updated, , completed, , , [debtor]] = await db.batch([
     db
       .update(debtors)
       .set({ ...columns(input), updatedAt: now })
-      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, id)))
+      .where(owned)
       .returning({ id: debtors.id }),
     ...settleStatements(db, ownerId, id, now, { recomputePaid: false }),
+    // After the settle statements: the status as they left it.
+    db.select().from(debtors).where(owned),
   ]);
-  return updated.length === 0 ? undefined : getDebtor(db, ownerId, id);
+  if (updated.length === 0 || !debtor) return undefined;
+  return { debtor, completedScheduleIds: completed.map((s) => s.id) };
 }
 
-/** Deletes the owner's debtor (their schedules go with it); false when it is not theirs. */
+/**
+ * Deletes the owner's debtor and, in the same batch and through the lifecycle's statement, their
+ * schedules (`scheduleIds`, for the caller to disarm); undefined when the debtor is not theirs.
+ */
 export async function deleteDebtor(db: Db, ownerId: string, id: number) {
-  const row = await db
-    .delete(debtors)
-    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, id)))
-    .returning({ id: debtors.id })
-    .get();
-  return Boolean(row);
+  const [schedulesGone, deleted] = await db.batch([
+    deleteSchedulesOfDebtorStatement(db, ownerId, id),
+    db
+      .delete(debtors)
+      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, id)))
+      .returning({ id: debtors.id }),
+  ]);
+  if (deleted.length === 0) return undefined;
+  return { scheduleIds: schedulesGone.map((s) => s.id) };
 }
 
 /** The API shape of a debtor (snake_case names, decimal amounts). */

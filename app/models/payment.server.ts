@@ -1,6 +1,7 @@
 import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, payments, schedules } from "~/db/schema";
+import { MAX_PAYMENTS_PER_DEBTOR } from "~/domain/account-caps";
 import { fromCents, toCents } from "~/domain/money";
 import { completeWhenPaidStatement, resumableWhere } from "~/reminders/lifecycle.server";
 import type { PaymentInput } from "~/schemas/payment";
@@ -14,9 +15,6 @@ import type { PaymentInput } from "~/schemas/payment";
  * app/reminders/lifecycle.server.ts). Every
  * function is scoped to the owner: another user's debtor or payment looks missing.
  */
-
-/** The most payments one debtor keeps: growth stays bounded, and the modal lists them all. */
-export const MAX_PAYMENTS_PER_DEBTOR = 1000;
 
 export type PaymentRow = Pick<
   typeof payments.$inferSelect,
@@ -166,7 +164,7 @@ async function getPaymentWithDebtor(db: Db, ownerId: string, paymentId: number) 
 /**
  * Records a payment of the owner's debtor: at most what is still owed (checked in the INSERT
  * itself, so two concurrent payments cannot overpay), and at most MAX_PAYMENTS_PER_DEBTOR of them.
- * The caller disarms the alarms of `completedScheduleIds`.
+ * The caller disarms the alarms of `completedScheduleIds` (app/entities/payments.server.ts).
  */
 export async function addPayment(
   db: Db,

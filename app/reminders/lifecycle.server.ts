@@ -703,6 +703,18 @@ export function holdStatement(
     .returning({ id: schedules.id });
 }
 
+/**
+ * Every schedule of the owner's debtor is deleted, for the batch that deletes the debtor (before
+ * it: the foreign key would otherwise take them without a word to their Durable Objects). Returns
+ * the ids to disarm with followAlarms. No timeline event: the debtor's timeline goes with them.
+ */
+export function deleteSchedulesOfDebtorStatement(db: Db, ownerId: string, debtorId: number) {
+  return db
+    .delete(schedules)
+    .where(and(eq(schedules.ownerId, ownerId), eq(schedules.debtorId, debtorId)))
+    .returning({ id: schedules.id });
+}
+
 /** Schedules the user may resume: stopped by Dunly ('paid'; any reason once the debtor is 'active' again). */
 export function resumableWhere(ownerId: string, debtorId: number) {
   return and(

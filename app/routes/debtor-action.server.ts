@@ -1,23 +1,17 @@
-import { createDebtor, deleteDebtor, updateDebtor } from "~/models/debtor.server";
-import { DebtorSchema } from "~/schemas/debtor";
+import { debtorEntity } from "~/entities/debtors.server";
 import { consentIntents } from "./consent-action.server";
 import { ownedRecordAction } from "./owned-record-action.server";
 import { paidClaimIntents } from "./paid-claim-action.server";
 import { paymentIntents } from "./payment-action.server";
 
 /**
- * Every debtor write from a form: add, edit and delete. The action of each page that shows the
- * debtors table (dashboard, /debtors-list). The owner is the signed-in user.
+ * Every debtor write from a form: add, edit and delete (the debtor's description, shared with the
+ * JSON API: app/entities/debtors.server.ts), and the payment, consent and "I've paid" intents of
+ * the same pages. The action of each page that shows the debtors table (dashboard, /debtors-list).
+ * The owner is the signed-in user.
  */
-export const debtorAction = ownedRecordAction(
-  {
-    intents: { add: "debtor-add", edit: "debtor-edit", remove: "debtor-delete" },
-    noun: "Debtor",
-    cap: "debtors",
-    schema: DebtorSchema,
-    create: createDebtor,
-    update: updateDebtor,
-    remove: deleteDebtor,
-  },
-  { ...paymentIntents, ...consentIntents, ...paidClaimIntents },
-);
+export const debtorAction = ownedRecordAction(debtorEntity, {
+  ...paymentIntents,
+  ...consentIntents,
+  ...paidClaimIntents,
+});

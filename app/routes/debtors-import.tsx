@@ -14,6 +14,8 @@ import {
   TOO_LARGE,
 } from "~/domain/csv-import";
 import { formatCount } from "~/domain/intl";
+import { IMPORT_INTENTS } from "~/entities/intents";
+import { SOMETHING_WRONG } from "~/entities/messages";
 import { intentOf, readForm } from "~/lib/action-result.server";
 import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
@@ -94,12 +96,12 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const user = requireUser(context, url);
   const form = await readForm(request, {
     maxBytes: MAX_IMPORT_BYTES + FORM_OVERHEAD_BYTES,
-    tooLarge: { intent: "import-preview", message: TOO_LARGE },
+    tooLarge: { intent: IMPORT_INTENTS.preview, message: TOO_LARGE },
   });
   if ("refused" in form) return form.refused;
   const intent = intentOf(form.formData);
-  if (intent !== "import-preview" && intent !== "import-confirm") {
-    return answer({ intent, ok: false, message: "Something went wrong" }, 400);
+  if (intent !== IMPORT_INTENTS.preview && intent !== IMPORT_INTENTS.confirm) {
+    return answer({ intent, ok: false, message: SOMETHING_WRONG }, 400);
   }
   const source = await csvOf(form.formData);
   if ("error" in source) return answer({ intent, ok: false, message: source.error }, 400);
@@ -112,7 +114,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const [fileError] = preview.fileErrors;
   if (fileError) return answer({ intent, ok: false, message: fileError, pasted: source.pasted }, 400);
 
-  if (intent === "import-preview") {
+  if (intent === IMPORT_INTENTS.preview) {
     const p = previewOf(preview);
     const message =
       p.valid === p.total
@@ -206,8 +208,9 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
   const textId = useId();
   const helpId = useId();
   const result = actionData as Answer | undefined;
-  const preview = result?.intent === "import-preview" || result?.intent === "import-confirm" ? result.preview : null;
-  const done = result?.intent === "import-confirm" && result.ok;
+  const preview =
+    result?.intent === IMPORT_INTENTS.preview || result?.intent === IMPORT_INTENTS.confirm ? result.preview : null;
+  const done = result?.intent === IMPORT_INTENTS.confirm && result.ok;
 
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-4 px-4 py-8">
@@ -259,9 +262,9 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
             <p className="text-sm text-muted">{`${preview.hidden} more rows are OK and not listed.`}</p>
           )}
           <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-3">
-            <input type="hidden" name="intent" value="import-confirm" />
+            <input type="hidden" name="intent" value={IMPORT_INTENTS.confirm} />
             <input type="hidden" name="csv" value={result.csv} />
-            <SubmitButton busy={busyIntent === "import-confirm"} disabled={preview.valid === 0 || busy}>
+            <SubmitButton busy={busyIntent === IMPORT_INTENTS.confirm} disabled={preview.valid === 0 || busy}>
               {preview.valid === 1 ? "Import 1 debtor" : `Import ${preview.valid} debtors`}
             </SubmitButton>
             <Link to="/debtors/import" className="text-sm text-primary underline-offset-4 hover:underline">
@@ -278,7 +281,7 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
           className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4"
           aria-describedby={helpId}
         >
-          <input type="hidden" name="intent" value="import-preview" />
+          <input type="hidden" name="intent" value={IMPORT_INTENTS.preview} />
           <div>
             <Label htmlFor={fileId}>CSV file</Label>
             <Input id={fileId} name="file" type="file" accept=".csv,text/csv,text/plain" className="mt-1 py-2" />
@@ -295,7 +298,7 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
             />
           </div>
           <div>
-            <SubmitButton busy={busyIntent === "import-preview"}>Preview</SubmitButton>
+            <SubmitButton busy={busyIntent === IMPORT_INTENTS.preview}>Preview</SubmitButton>
           </div>
         </Form>
       )}

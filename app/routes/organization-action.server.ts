@@ -1,14 +1,8 @@
-import { createOrganization, deleteOrganization, updateOrganization } from "~/models/organization.server";
-import { OrganizationSchema } from "~/schemas/organization";
+import { organizationEntity } from "~/entities/organizations.server";
 import { ownedRecordAction } from "./owned-record-action.server";
 
-/** Every organization write from a form: add, edit and delete (the action of /iam/orgs). */
-export const organizationAction = ownedRecordAction({
-  intents: { add: "org-add", edit: "org-edit", remove: "org-delete" },
-  noun: "Organization",
-  cap: "organizations",
-  schema: OrganizationSchema,
-  create: createOrganization,
-  update: updateOrganization,
-  remove: deleteOrganization,
-});
+/**
+ * Every organization write from a form: add, edit and delete (the action of /iam/orgs), from the
+ * organization's description shared with the JSON API (app/entities/organizations.server.ts).
+ */
+export const organizationAction = ownedRecordAction(organizationEntity);

@@ -1,31 +1,18 @@
-import * as v from "valibot";
 import { formatMoney } from "~/domain/money";
-import { reply, SOMETHING_WRONG } from "~/lib/action-result.server";
+import { PAID_CLAIM_INTENTS } from "~/entities/intents";
+import { SOMETHING_WRONG } from "~/entities/messages";
+import { reply } from "~/lib/action-result.server";
 import { confirmPaidClaim, resumeAfterClaim } from "~/lib/paid-claim.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
-import { FormIdSchema } from "~/schemas/ids";
-import type { ExtraIntents, IntentScope } from "./owned-record-action.server";
-import { paymentLimitsFor } from "./payment-action.server";
-
-/**
- * The dashboard's answers to a debtor's "I've paid" (issue 11, item 2): confirm the payment (a
- * payment of what is still owed, dated the user's today) or resume the reminders the claim paused.
- * Both post `debtor_id`; another user's debtor answers 404 and nothing changes.
- */
-export const PAID_CLAIM_INTENTS = { confirm: "paid-claim-confirm", resume: "paid-claim-resume" } as const;
+import { type ExtraIntents, formId, type IntentScope } from "./owned-record-action.server";
 
 export const CLAIM_GONE = "This was already answered: the payment was confirmed or the reminders resumed.";
 
-const debtorIdOf = (formData: FormData) => {
-  const id = v.safeParse(FormIdSchema, formData.get("debtor_id"));
-  return id.success ? id.output : null;
-};
-
-async function confirm({ app, db, user, formData, request }: IntentScope) {
+async function confirm({ scope, formData }: IntentScope) {
   const intent = PAID_CLAIM_INTENTS.confirm;
-  const debtorId = debtorIdOf(formData);
+  const debtorId = formId(formData, "debtor_id");
   if (debtorId === null) return reply(intent, { status: 404, message: SOMETHING_WRONG });
-  const out = await confirmPaidClaim(db, user.id, debtorId, paymentLimitsFor(request).today);
+  const out = await confirmPaidClaim(scope.db, scope.ownerId, debtorId, scope.today, scope.now);
   if ("error" in out) {
     if (out.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
     if (out.error === "no-claim") return reply(intent, { status: 409, message: CLAIM_GONE });
@@ -35,7 +22,7 @@ async function confirm({ app, db, user, formData, request }: IntentScope) {
       message: "The payment could not be recorded. Please check the debtor's payments and try again.",
     });
   }
-  await followAlarms(app.env, { disarm: out.completedScheduleIds });
+  await followAlarms(scope.env, { disarm: out.completedScheduleIds }, scope.now);
   return reply(intent, {
     message:
       out.paidCents > 0
@@ -44,11 +31,11 @@ async function confirm({ app, db, user, formData, request }: IntentScope) {
   });
 }
 
-async function resume({ app, db, user, formData }: IntentScope) {
+async function resume({ scope, formData }: IntentScope) {
   const intent = PAID_CLAIM_INTENTS.resume;
-  const debtorId = debtorIdOf(formData);
+  const debtorId = formId(formData, "debtor_id");
   if (debtorId === null) return reply(intent, { status: 404, message: SOMETHING_WRONG });
-  const out = await resumeAfterClaim({ env: app.env, db, ownerId: user.id, now: Date.now() }, debtorId);
+  const out = await resumeAfterClaim(scope, debtorId);
   if ("error" in out) {
     if (out.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
     return reply(intent, { status: 409, message: CLAIM_GONE });
@@ -68,7 +55,12 @@ async function resume({ app, db, user, formData }: IntentScope) {
   return reply(intent, { message, count: n });
 }
 
-/** The "I've paid" answers on the debtor pages' action (app/routes/debtor-action.server.ts). */
+/**
+ * The dashboard's answers to a debtor's "I've paid" (docs/architecture.md §10), on the debtor
+ * pages' action (app/routes/debtor-action.server.ts): confirm the payment (a payment of what is
+ * still owed, dated the user's today) or resume the reminders the claim paused. Both post
+ * `debtor_id`; another user's debtor answers 404 and nothing changes.
+ */
 export const paidClaimIntents: ExtraIntents = {
   [PAID_CLAIM_INTENTS.confirm]: confirm,
   [PAID_CLAIM_INTENTS.resume]: resume,

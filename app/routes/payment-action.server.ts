@@ -1,124 +1,80 @@
 import { parseWithValibot } from "@conform-to/valibot";
-import * as v from "valibot";
-import { readCookie } from "~/auth/session.server";
 import { AccountCapReached } from "~/domain/account-caps";
-import { reply, SOMETHING_WRONG } from "~/lib/action-result.server";
-import { accountCaps } from "~/lib/config.server";
-import {
-  addPayment,
-  deletePayment,
-  editPayment,
-  MAX_PAYMENTS_PER_DEBTOR,
-  type PaymentWrite,
-  type PaymentWriteError,
-} from "~/models/payment.server";
-import { followAlarms, resumeStoppedSchedules } from "~/reminders/lifecycle.server";
-import { FormIdSchema } from "~/schemas/ids";
-import { overOwedMessage, type PaymentInput, paymentSchema, paymentToday } from "~/schemas/payment";
-import type { ExtraIntents, IntentScope } from "./owned-record-action.server";
+import { DEBTOR_INTENTS } from "~/entities/intents";
+import { SOMETHING_WRONG } from "~/entities/messages";
+import { paymentEntity } from "~/entities/payments.server";
+import { reply } from "~/lib/action-result.server";
+import type { PaymentWrite, PaymentWriteError } from "~/models/payment.server";
+import { resumeStoppedSchedules } from "~/reminders/lifecycle.server";
+import type { PaymentInput } from "~/schemas/payment";
+import { type ExtraIntents, formId, type IntentScope, writeFailed } from "./owned-record-action.server";
 
-export const PAYMENT_INTENTS = {
-  add: "payment-add",
-  edit: "payment-edit",
-  remove: "payment-delete",
-  resume: "debtor-resume",
-} as const;
-
-const STAY_STOPPED = "Reminders stay stopped until you resume them.";
-
-export const TOO_MANY_PAYMENTS = `This debtor already has ${MAX_PAYMENTS_PER_DEBTOR.toLocaleString("en-US")} payments, the most one debtor can have.`;
-
-/** The payment date may be at most the user's today: in their browser's zone (the tz cookie). */
-export function paymentLimitsFor(request: Request, now = Date.now()) {
-  return { today: paymentToday(readCookie(request, "tz"), now) };
-}
-
-/** What the user is told after a payment write: the balance's consequence for their reminders. */
-export function paymentMessage(done: string, write: PaymentWrite) {
-  const { debtor, completedScheduleIds } = write;
-  if (debtor.paidCents >= debtor.debtCents) {
-    return completedScheduleIds.length > 0
-      ? `${done} The debt is paid in full: reminders to this debtor have stopped.`
-      : `${done} The debt is paid in full.`;
-  }
-  return debtor.resumable > 0 ? `${done} ${STAY_STOPPED}` : done;
-}
-
-/** The field or form error of a refused add or edit. */
-function refusalErrors(refused: Exclude<PaymentWriteError, { error: "not-found" }>) {
-  if (refused.error === "too-many") return { formErrors: [TOO_MANY_PAYMENTS] };
-  return { fieldErrors: { amount: [overOwedMessage(refused.maxCents, refused.currency)] } };
-}
-
-const idOf = (formData: FormData, field: "id" | "debtor_id") => {
-  const id = v.safeParse(FormIdSchema, formData.get(field));
-  return id.success ? id.output : null;
-};
+const { intents, messages } = paymentEntity;
 
 /**
- * payment-add and payment-edit: the form parsed with the payment schema, the row named by
- * `idField` (the debtor for an add, the payment for an edit) written by `write`, the alarms of
- * schedules it completed disarmed.
+ * payment-add and payment-edit: the form parsed with the payment schema, then the payment's
+ * operation (app/entities/payments.server.ts, the same the JSON API calls) on the row named by
+ * `idField` (the debtor for an add, the payment for an edit). Its refusals answer as the API's do:
+ * 404 for a record that is not the owner's, 400 with the same errors otherwise.
  */
 async function savePayment(
-  { app, formData, request }: IntentScope,
+  { scope, formData }: IntentScope,
   intent: string,
   idField: "id" | "debtor_id",
-  write: (id: number, input: PaymentInput) => ReturnType<typeof addPayment>,
+  write: (id: number, input: PaymentInput) => Promise<PaymentWrite | PaymentWriteError>,
   done: string,
 ) {
-  const submission = parseWithValibot(formData, { schema: paymentSchema(paymentLimitsFor(request)) });
+  const submission = parseWithValibot(formData, { schema: paymentEntity.schemas.form(scope) });
   if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
-  const id = idOf(formData, idField);
-  const written = id === null ? ({ error: "not-found" } as const) : await write(id, submission.value);
+  const id = formId(formData, idField);
+  let written: PaymentWrite | PaymentWriteError;
+  try {
+    written = id === null ? { error: "not-found" } : await write(id, submission.value);
+  } catch (error) {
+    return writeFailed(intent, paymentEntity.noun, error, submission.reply());
+  }
   if ("error" in written) {
     if (written.error === "not-found") {
       return reply(intent, { status: 404, message: SOMETHING_WRONG, result: submission.reply() });
     }
-    return reply(intent, { status: 400, result: submission.reply(refusalErrors(written)) });
+    return reply(intent, { status: 400, result: submission.reply(paymentEntity.refusalErrors(written)) });
   }
-  await followAlarms(app.env, { disarm: written.completedScheduleIds });
-  return reply(intent, { message: paymentMessage(done, written), result: submission.reply({ resetForm: true }) });
+  return reply(intent, {
+    message: paymentEntity.outcomeMessage(done, written),
+    result: submission.reply({ resetForm: true }),
+  });
 }
 
 /** payment-add: a payment of the owner's debtor `debtor_id`. */
-const add = (scope: IntentScope) =>
-  savePayment(
-    scope,
-    PAYMENT_INTENTS.add,
-    "debtor_id",
-    (debtorId, input) => addPayment(scope.db, scope.user.id, debtorId, input),
-    "Payment recorded.",
-  );
+const add = (s: IntentScope) =>
+  savePayment(s, intents.add, "debtor_id", (id, input) => paymentEntity.add(s.scope, id, input), messages.added);
 
 /** payment-edit: the owner's payment `id` gets a new amount, date and note. */
-const edit = (scope: IntentScope) =>
-  savePayment(
-    scope,
-    PAYMENT_INTENTS.edit,
-    "id",
-    (id, input) => editPayment(scope.db, scope.user.id, id, input),
-    "Payment updated.",
-  );
+const edit = (s: IntentScope) =>
+  savePayment(s, intents.edit, "id", (id, input) => paymentEntity.edit(s.scope, id, input), messages.updated);
 
 /** payment-delete: the owner's payment `id` is deleted; reminders stay stopped until resumed. */
-async function remove({ db, user, formData }: IntentScope) {
-  const intent = PAYMENT_INTENTS.remove;
-  const id = idOf(formData, "id");
-  const deleted = id === null ? ({ error: "not-found" } as const) : await deletePayment(db, user.id, id);
+async function remove({ scope, formData }: IntentScope) {
+  const intent = intents.remove;
+  const id = formId(formData);
+  let deleted: Awaited<ReturnType<typeof paymentEntity.remove>>;
+  try {
+    deleted = id === null ? { error: "not-found" } : await paymentEntity.remove(scope, id);
+  } catch (error) {
+    return writeFailed(intent, paymentEntity.noun, error);
+  }
   if ("error" in deleted) return reply(intent, { status: 404, message: SOMETHING_WRONG });
-  return reply(intent, { message: paymentMessage("Payment deleted.", deleted) });
+  return reply(intent, { message: paymentEntity.outcomeMessage(messages.deleted, deleted) });
 }
 
 /** debtor-resume: the schedules Dunly stopped for the owner's debtor `debtor_id` run again. */
-async function resume({ db, app, user, formData }: IntentScope) {
-  const intent = PAYMENT_INTENTS.resume;
-  const debtorId = idOf(formData, "debtor_id");
+async function resume({ scope, formData }: IntentScope) {
+  const intent = DEBTOR_INTENTS.resume;
+  const debtorId = formId(formData, "debtor_id");
   if (debtorId === null) return reply(intent, { status: 404, message: SOMETHING_WRONG });
   let outcome: Awaited<ReturnType<typeof resumeStoppedSchedules>>;
   try {
-    const scope = { env: app.env, db, ownerId: user.id, now: Date.now() };
-    outcome = await resumeStoppedSchedules(scope, debtorId, { max: accountCaps(app.config).schedules });
+    outcome = await resumeStoppedSchedules(scope, debtorId, { max: scope.caps.schedules });
   } catch (error) {
     if (!(error instanceof AccountCapReached)) throw error;
     return reply(intent, { status: 403, message: error.message });
@@ -134,10 +90,10 @@ async function resume({ db, app, user, formData }: IntentScope) {
   });
 }
 
-/** Payment intents on the debtor pages (issue 10, item 1): add, edit, delete, and resuming reminders. */
+/** Payment intents on the debtor pages (docs/architecture.md §10): add, edit, delete, and resuming reminders. */
 export const paymentIntents: ExtraIntents = {
-  [PAYMENT_INTENTS.add]: add,
-  [PAYMENT_INTENTS.edit]: edit,
-  [PAYMENT_INTENTS.remove]: remove,
-  [PAYMENT_INTENTS.resume]: resume,
+  [intents.add]: add,
+  [intents.edit]: edit,
+  [intents.remove]: remove,
+  [DEBTOR_INTENTS.resume]: resume,
 };

@@ -5,7 +5,9 @@ import { checkUserPassword, hasPassword, setPassword } from "~/auth/password.ser
 import { invalidateOtherSessions, readSessionToken, type SessionUser } from "~/auth/session.server";
 import { type Db, getDb } from "~/db/client.server";
 import { formatInstant } from "~/domain/time-zone";
-import { intentOf, readForm, reply, SOMETHING_WRONG } from "~/lib/action-result.server";
+import { PROFILE_INTENTS } from "~/entities/intents";
+import { SOMETHING_WRONG } from "~/entities/messages";
+import { intentOf, readForm, reply } from "~/lib/action-result.server";
 import { appOrigin } from "~/lib/config.server";
 import { type AppContext, getApp } from "~/lib/context.server";
 import {
@@ -40,22 +42,22 @@ export async function profileAction({ context, request, url }: ActionArgs) {
   // The photo may be 5 MB plus room for the multipart envelope; counted while the body streams in.
   const form = await readForm(request, {
     maxBytes: MAX_IMAGE_BYTES + 64 * 1024,
-    tooLarge: { intent: "profile-photo", message: IMAGE_TOO_LARGE },
+    tooLarge: { intent: PROFILE_INTENTS.photo, message: IMAGE_TOO_LARGE },
   });
   if ("refused" in form) return form.refused;
   const { formData } = form;
   const intent = intentOf(formData);
   const db = getDb(app.env.DB);
   switch (intent) {
-    case "profile-name":
+    case PROFILE_INTENTS.name:
       return renameProfile(db, user, formData);
-    case "profile-photo":
+    case PROFILE_INTENTS.photo:
       return changePhoto(app, user, formData);
-    case "contact-rules":
+    case PROFILE_INTENTS.contactRules:
       return saveContactRules(db, user, formData);
-    case "payment-link":
+    case PROFILE_INTENTS.paymentLink:
       return savePaymentLink(db, user, formData);
-    case "set-password":
+    case PROFILE_INTENTS.password:
       return savePassword(app, db, user, request, formData);
     default:
       return reply(intent, { status: 400, message: SOMETHING_WRONG });
@@ -64,26 +66,28 @@ export async function profileAction({ context, request, url }: ActionArgs) {
 
 async function renameProfile(db: Db, user: SessionUser, formData: FormData) {
   const submission = parseWithValibot(formData, { schema: ProfileNameSchema });
-  if (submission.status !== "success") return reply("profile-name", { status: 400, result: submission.reply() });
+  if (submission.status !== "success") return reply(PROFILE_INTENTS.name, { status: 400, result: submission.reply() });
   await updateProfileName(db, user.id, submission.value.full_name);
-  return reply("profile-name", { message: "Profile updated", result: submission.reply({ resetForm: true }) });
+  return reply(PROFILE_INTENTS.name, { message: "Profile updated", result: submission.reply({ resetForm: true }) });
 }
 
 async function saveContactRules(db: Db, user: SessionUser, formData: FormData) {
   const submission = parseWithValibot(formData, { schema: ContactRulesSchema });
-  if (submission.status !== "success") return reply("contact-rules", { status: 400, result: submission.reply() });
+  if (submission.status !== "success")
+    return reply(PROFILE_INTENTS.contactRules, { status: 400, result: submission.reply() });
   const { start_hour, end_hour, max_per_week } = submission.value;
   await updateContactSettings(db, user.id, { startHour: start_hour, endHour: end_hour, maxPerWindow: max_per_week });
-  return reply("contact-rules", { message: "Sending rules saved.", result: submission.reply() });
+  return reply(PROFILE_INTENTS.contactRules, { message: "Sending rules saved.", result: submission.reply() });
 }
 
 /** The account's payment link (docs/architecture.md §10): https only; empty clears it. */
 async function savePaymentLink(db: Db, user: SessionUser, formData: FormData) {
   const submission = parseWithValibot(formData, { schema: PaymentLinkSchema });
-  if (submission.status !== "success") return reply("payment-link", { status: 400, result: submission.reply() });
+  if (submission.status !== "success")
+    return reply(PROFILE_INTENTS.paymentLink, { status: 400, result: submission.reply() });
   const url = submission.value.payment_url ?? null;
   await setPaymentUrl(db, user.id, url);
-  return reply("payment-link", {
+  return reply(PROFILE_INTENTS.paymentLink, {
     message: url ? "Payment link saved." : "Payment link removed.",
     result: submission.reply(),
   });
@@ -92,23 +96,24 @@ async function savePaymentLink(db: Db, user: SessionUser, formData: FormData) {
 async function changePhoto({ env, ctx }: AppContext, user: SessionUser, formData: FormData) {
   const file = formData.get("photo");
   if (!(file instanceof File) || file.size === 0) {
-    return reply("profile-photo", { status: 400, message: UNSUPPORTED_IMAGE });
+    return reply(PROFILE_INTENTS.photo, { status: 400, message: UNSUPPORTED_IMAGE });
   }
   try {
     const key = await storeProfileImage(env, user.id, await file.arrayBuffer());
     await replaceProfileImage(env, ctx, user.id, key);
   } catch (error) {
-    if (error instanceof ImageRejected) return reply("profile-photo", { status: 400, message: error.message });
+    if (error instanceof ImageRejected) return reply(PROFILE_INTENTS.photo, { status: 400, message: error.message });
     throw error;
   }
-  return reply("profile-photo", { message: "Photo updated" });
+  return reply(PROFILE_INTENTS.photo, { message: "Photo updated" });
 }
 
 async function savePassword(app: AppContext, db: Db, user: SessionUser, request: Request, formData: FormData) {
   const submission = parseWithValibot(formData, { schema: SetPasswordSchema });
   // Passwords are never sent back to the page.
   const hide = { hideFields: ["currentPassword", "newPassword", "confirmPassword"] };
-  if (submission.status !== "success") return reply("set-password", { status: 400, result: submission.reply(hide) });
+  if (submission.status !== "success")
+    return reply(PROFILE_INTENTS.password, { status: 400, result: submission.reply(hide) });
   if (await hasPassword(db, user.id)) {
     const current = submission.value.currentPassword ?? "";
     if (!current || !(await checkUserPassword(db, user.id, current))) {
@@ -116,14 +121,14 @@ async function savePassword(app: AppContext, db: Db, user: SessionUser, request:
         ...hide,
         fieldErrors: { currentPassword: ["The current password is not correct"] },
       });
-      return reply("set-password", { status: 400, result });
+      return reply(PROFILE_INTENTS.password, { status: 400, result });
     }
   }
   await setPassword(db, user.id, submission.value.newPassword);
   // A new password locks out whoever else holds a session: only this browser stays signed in.
   const signedOut = await invalidateOtherSessions(db, user.id, readSessionToken(request));
   await notifyPasswordChanged(app, user, request, signedOut);
-  return reply("set-password", { message: PASSWORD_SAVED, result: submission.reply({ resetForm: true }) });
+  return reply(PROFILE_INTENTS.password, { message: PASSWORD_SAVED, result: submission.reply({ resetForm: true }) });
 }
 
 /** Tells the account's own address that its password changed; a failed e-mail is logged, never fatal. */

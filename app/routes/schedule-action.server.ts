@@ -4,37 +4,31 @@ import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
 import { unique } from "~/db/chunk";
-import { type Db, getDb } from "~/db/client.server";
+import type { Db } from "~/db/client.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { manualSendRefusal, resendCapRefusal, sendingLimits } from "~/domain/limits";
+import { type EntityScope, entityScope } from "~/entities/entity.server";
+import { DEBTOR_INTENTS, type IntentOf, SCHEDULE_INTENTS } from "~/entities/intents";
+import { SCHEDULE_MESSAGES, SCHEDULE_SOMETHING_WRONG as SOMETHING_WRONG } from "~/entities/messages";
+import { scheduleEntity } from "~/entities/schedules.server";
 import { intentOf, readForm, reply, replyOrRedirect } from "~/lib/action-result.server";
-import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
-import { requestTimeZone } from "~/lib/time-zone.server";
 import { manualSendLoad } from "~/models/delivery.server";
 import { enabledSchedules } from "~/models/schedule.server";
 import {
   createResendSchedules,
-  createSchedule,
-  deleteSchedule,
-  type OwnerScope,
   pauseSchedules,
   resumeSchedules,
   sendableDebtors,
   sendNow as sendSchedulesNow,
-  updateSchedule,
 } from "~/reminders/lifecycle.server";
 import { resumeRefusalMessage, sendRefusalMessage } from "~/reminders/refusals";
-import { DebtorIdsSchema, ScheduleIdSchema, ScheduleIdsSchema } from "~/schemas/ids";
-import { SCHEDULE_DEBTOR_MESSAGE, SCHEDULE_ORG_MESSAGE, ScheduleSchema } from "~/schemas/schedule";
+import { DebtorIdsSchema, ScheduleIdsSchema } from "~/schemas/ids";
+import { SCHEDULE_DEBTOR_MESSAGE, SCHEDULE_ORG_MESSAGE } from "~/schemas/schedule";
 import { testSend } from "./test-send-action.server";
 
-export const SCHEDULE_SCHEDULED = "Email reminder scheduled.";
-export const SCHEDULE_DELETED = "Schedule deleted";
-export const RESEND_DONE = "Emails sending rescheduled.";
-export const SCHEDULE_PAUSED = "Schedule paused";
-export const SCHEDULE_RESUMED = "Schedule resumed";
-const SOMETHING_WRONG = "Something went wrong.";
+const INTENTS = SCHEDULE_INTENTS;
+const RESEND = DEBTOR_INTENTS.resend;
 /** A sending limit refused the request (docs/architecture.md §4). */
 const LIMITED = 429;
 
@@ -44,13 +38,9 @@ interface ActionArgs {
   url: URL;
 }
 
-/** What an intent needs besides the form: the owner and their plan, the bindings and the browser's time zone. */
-interface Scope extends OwnerScope {
+/** What an intent needs besides the form: the entity scope (owner, bindings, caps, the browser's zone) and the plan. */
+interface Scope extends EntityScope {
   plan: string;
-  timeZone: string;
-  now: number;
-  /** The account's cap of live schedules (ACCOUNT_MAX_SCHEDULES). */
-  maxSchedules: number;
 }
 
 /**
@@ -65,32 +55,24 @@ export async function scheduleAction({ context, request, url }: ActionArgs) {
   const form = await readForm(request);
   if ("refused" in form) return form.refused;
   const { formData } = form;
-  const { env } = getApp(context);
-  const scope: Scope = {
-    env,
-    db: getDb(env.DB),
-    ownerId: user.id,
-    plan: user.plan,
-    timeZone: requestTimeZone(request),
-    now: Date.now(),
-    maxSchedules: accountCaps(getApp(context).config).schedules,
-  };
+  const { env, config } = getApp(context);
+  const scope: Scope = { ...entityScope(env, config, user.id, request), plan: user.plan };
   const intent = intentOf(formData);
   switch (intent) {
-    case "schedule-create":
-    case "schedule-update":
+    case INTENTS.create:
+    case INTENTS.update:
       return saveSchedule(scope, intent, formData);
-    case "schedule-delete":
+    case INTENTS.remove:
       return removeSchedule(scope, formData);
-    case "schedule-send-now":
+    case INTENTS.sendNow:
       return sendNow(scope, formData);
-    case "debtor-resend":
+    case RESEND:
       return resend(scope, formData);
-    case "schedule-pause":
+    case INTENTS.pause:
       return pause(scope, formData);
-    case "schedule-resume":
+    case INTENTS.resume:
       return resume(scope, formData);
-    case "schedule-test-send":
+    case INTENTS.testSend:
       return testSend({ context, formData, timeZone: scope.timeZone, now: scope.now });
     default:
       return reply(intent, { status: 400, message: SOMETHING_WRONG });
@@ -104,18 +86,21 @@ function ownershipErrors(error: string | undefined): Record<string, string[]> {
     : { debtor_id: [SCHEDULE_DEBTOR_MESSAGE] };
 }
 
-async function saveSchedule(scope: Scope, intent: "schedule-create" | "schedule-update", formData: FormData) {
+async function saveSchedule(
+  scope: Scope,
+  intent: IntentOf<Pick<typeof INTENTS, "create" | "update">>,
+  formData: FormData,
+) {
   // A new schedule without a zone takes the browser's (tz cookie); an edit keeps its own.
-  if (intent === "schedule-create" && !formData.get("time_zone")) formData.set("time_zone", scope.timeZone);
-  const submission = parseWithValibot(formData, { schema: ScheduleSchema });
+  if (intent === INTENTS.create && !formData.get("time_zone")) formData.set("time_zone", scope.timeZone);
+  const submission = parseWithValibot(formData, { schema: scheduleEntity.schemas.form });
   if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
-  let outcome: Awaited<ReturnType<typeof createSchedule | typeof updateSchedule>>;
-  const options = { max: scope.maxSchedules };
+  let outcome: Awaited<ReturnType<typeof scheduleEntity.create | typeof scheduleEntity.update>>;
   try {
     outcome =
-      intent === "schedule-create"
-        ? await createSchedule(scope, submission.value, options)
-        : await updateSchedule(scope, String(formData.get("id") ?? ""), submission.value, options);
+      intent === INTENTS.create
+        ? await scheduleEntity.create(scope, submission.value)
+        : await scheduleEntity.update(scope, String(formData.get("id") ?? ""), submission.value);
   } catch (error) {
     if (!(error instanceof AccountCapReached)) throw error;
     return reply(intent, { status: 403, result: submission.reply({ formErrors: [error.message] }) });
@@ -130,23 +115,24 @@ async function saveSchedule(scope: Scope, intent: "schedule-create" | "schedule-
     return reply(intent, { status: outcome.error === "refused" ? 409 : 400, result });
   }
   return replyOrRedirect(formData, intent, {
-    message: SCHEDULE_SCHEDULED,
+    message: SCHEDULE_MESSAGES.scheduled,
     result: submission.reply({ resetForm: true }),
     count: 1,
   });
 }
 
+/** The schedule's delete: the same operation as DELETE /api/schedule (app/entities/schedules.server.ts). */
 async function removeSchedule(scope: Scope, formData: FormData) {
-  const id = v.safeParse(ScheduleIdSchema, formData.get("id"));
-  if (!id.success || !(await deleteSchedule(scope, id.output))) {
-    return reply("schedule-delete", { status: 404, message: SOMETHING_WRONG });
+  const id = v.safeParse(scheduleEntity.id, formData.get("id"));
+  if (!id.success || !(await scheduleEntity.remove(scope, id.output))) {
+    return reply(INTENTS.remove, { status: 404, message: SOMETHING_WRONG });
   }
-  return reply("schedule-delete", { message: SCHEDULE_DELETED, count: 1 });
+  return reply(INTENTS.remove, { message: SCHEDULE_MESSAGES.deleted, count: 1 });
 }
 
 async function sendNow(scope: Scope, formData: FormData) {
   const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
-  if (!ids.success) return reply("schedule-send-now", { status: 400, message: "Select at least one schedule." });
+  if (!ids.success) return reply(INTENTS.sendNow, { status: 400, message: "Select at least one schedule." });
   const { db } = scope;
   const due = await enabledSchedules(db, scope.ownerId, ids.output);
   const refusal =
@@ -158,14 +144,14 @@ async function sendNow(scope: Scope, formData: FormData) {
           due.map((s) => s.id),
         )
       : null;
-  if (refusal) return reply("schedule-send-now", { status: LIMITED, message: refusal });
+  if (refusal) return reply(INTENTS.sendNow, { status: LIMITED, message: refusal });
   // Only what was checked moves; none when nothing is enabled (or it was disabled meanwhile).
   const changed = await sendSchedulesNow(
     scope,
     due.map((s) => s.id),
   );
   if (changed.length === 0) {
-    return reply("schedule-send-now", {
+    return reply(INTENTS.sendNow, {
       status: 404,
       message: "None of the selected schedules can send now (only active ones can).",
     });
@@ -174,77 +160,77 @@ async function sendNow(scope: Scope, formData: FormData) {
     changed.length === 1
       ? "The next reminder is being sent now."
       : `The next reminders of ${changed.length} schedules are being sent now.`;
-  return reply("schedule-send-now", { message, count: changed.length });
+  return reply(INTENTS.sendNow, { message, count: changed.length });
 }
 
 async function resend(scope: Scope, formData: FormData) {
   const ids = v.safeParse(DebtorIdsSchema, formData.getAll("ids"));
-  if (!ids.success) return reply("debtor-resend", { status: 400, message: "Select at least one debtor." });
+  if (!ids.success) return reply(RESEND, { status: 400, message: "Select at least one debtor." });
   const debtorIds = unique(ids.output);
   const capRefusal = resendCapRefusal(debtorIds.length);
-  if (capRefusal) return reply("debtor-resend", { status: LIMITED, message: capRefusal });
+  if (capRefusal) return reply(RESEND, { status: LIMITED, message: capRefusal });
   // Who can get a reminder at all comes first: an opted-out debtor is told as that, not as a limit.
   const { sendable, refused } = await sendableDebtors(scope.db, scope.ownerId, debtorIds);
   const [firstRefused] = refused;
   if (sendable.length === 0) {
-    if (!firstRefused) return reply("debtor-resend", { status: 404, message: SOMETHING_WRONG });
+    if (!firstRefused) return reply(RESEND, { status: 404, message: SOMETHING_WRONG });
     const more = refused.length > 1 ? ` The same goes for ${refused.length - 1} more of the selected debtors.` : "";
     const message = `${sendRefusalMessage(firstRefused.debtorName, firstRefused.reason)}${more} Nothing was sent.`;
-    return reply("debtor-resend", { status: 409, message });
+    return reply(RESEND, { status: 409, message });
   }
   const sendableIds = sendable.map((d) => d.id);
   const refusal = await limitRefusal(scope, scope.db, sendableIds);
-  if (refusal) return reply("debtor-resend", { status: LIMITED, message: refusal });
+  if (refusal) return reply(RESEND, { status: LIMITED, message: refusal });
   let created: Awaited<ReturnType<typeof createResendSchedules>>;
   try {
-    created = await createResendSchedules(scope, sendableIds, scope.timeZone, { max: scope.maxSchedules });
+    created = await createResendSchedules(scope, sendableIds, scope.timeZone, { max: scope.caps.schedules });
   } catch (error) {
     if (!(error instanceof AccountCapReached)) throw error;
-    return reply("debtor-resend", { status: 403, message: error.message });
+    return reply(RESEND, { status: 403, message: error.message });
   }
-  if (created.created.length === 0) return reply("debtor-resend", { status: 404, message: SOMETHING_WRONG });
+  if (created.created.length === 0) return reply(RESEND, { status: 404, message: SOMETHING_WRONG });
   const skipped = firstRefused
     ? ` Not to ${refused.length === 1 ? firstRefused.debtorName : `${refused.length} of the selected debtors`}: ${sendRefusalMessage(firstRefused.debtorName, firstRefused.reason)}`
     : "";
-  return reply("debtor-resend", { message: `${RESEND_DONE}${skipped}`, count: created.created.length });
+  return reply(RESEND, { message: `${SCHEDULE_MESSAGES.resent}${skipped}`, count: created.created.length });
 }
 
 async function pause(scope: Scope, formData: FormData) {
   const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
-  if (!ids.success) return reply("schedule-pause", { status: 400, message: "Select at least one schedule." });
+  if (!ids.success) return reply(INTENTS.pause, { status: 400, message: "Select at least one schedule." });
   const paused = await pauseSchedules(scope, ids.output);
   if (paused.length === 0) {
-    return reply("schedule-pause", {
+    return reply(INTENTS.pause, {
       status: 404,
       message: "None of the selected schedules can be paused (only active ones can).",
     });
   }
-  const message = paused.length === 1 ? SCHEDULE_PAUSED : `${paused.length} schedules paused`;
-  return reply("schedule-pause", { message, count: paused.length });
+  const message = paused.length === 1 ? SCHEDULE_MESSAGES.paused : `${paused.length} schedules paused`;
+  return reply(INTENTS.pause, { message, count: paused.length });
 }
 
 async function resume(scope: Scope, formData: FormData) {
   const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
-  if (!ids.success) return reply("schedule-resume", { status: 400, message: "Select at least one schedule." });
+  if (!ids.success) return reply(INTENTS.resume, { status: 400, message: "Select at least one schedule." });
   const { resumed, refused } = await resumeSchedules(scope, ids.output);
   const [firstRefusal] = refused;
   if (resumed.length === 0 && firstRefusal) {
-    return reply("schedule-resume", {
+    return reply(INTENTS.resume, {
       status: 409,
       message: resumeRefusalMessage(firstRefusal.debtorName, firstRefusal.reason),
     });
   }
   if (resumed.length === 0) {
-    return reply("schedule-resume", {
+    return reply(INTENTS.resume, {
       status: 404,
       message: "None of the selected schedules can be resumed (only paused ones can).",
     });
   }
-  const done = resumed.length === 1 ? SCHEDULE_RESUMED : `${resumed.length} schedules resumed`;
+  const done = resumed.length === 1 ? SCHEDULE_MESSAGES.resumed : `${resumed.length} schedules resumed`;
   const message = firstRefusal
     ? `${done}. ${resumeRefusalMessage(firstRefusal.debtorName, firstRefusal.reason)}`
     : done;
-  return reply("schedule-resume", { message, count: resumed.length });
+  return reply(INTENTS.resume, { message, count: resumed.length });
 }
 
 /**

@@ -9,6 +9,7 @@ import { DEFAULT_FREQUENCY } from "~/domain/frequencies";
 import { DEFAULT_PRESET } from "~/domain/presets";
 import { senderDisplayName } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
+import { SCHEDULE_SOMETHING_WRONG } from "~/entities/messages";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { debtorChoiceOf, debtorChoiceQuery } from "~/models/debtor.server";
@@ -60,7 +61,7 @@ export default function NewSchedule({ loaderData }: Route.ComponentProps) {
               onWatch={onWatch}
               onDone={(data) => {
                 // A saved schedule redirects to /schedules-list with its toast; this is what failed.
-                if (!data.ok) notify("error", data.message ?? "Something went wrong.");
+                if (!data.ok) notify("error", data.message ?? SCHEDULE_SOMETHING_WRONG);
               }}
             />
           </div>

@@ -7,6 +7,8 @@ import { nextRoomAt, sendingLimits } from "~/domain/limits";
 import { isTemplateId, type TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
+import { SCHEDULE_INTENTS } from "~/entities/intents";
+import { SCHEDULE_SOMETHING_WRONG as SOMETHING_WRONG } from "~/entities/messages";
 import { reply } from "~/lib/action-result.server";
 import { type AppConfig, linkOrigin } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
@@ -17,9 +19,8 @@ import { sendReminder } from "~/reminders/mail.server";
 import type { ReminderEmailProps } from "../../emails/reminder";
 import { type ReminderChoice, reminderMessage, reminderProps, SAMPLE_LINKS } from "../../emails/reminder-message";
 
-export const TEST_SEND_INTENT = "schedule-test-send";
+const TEST_SEND_INTENT = SCHEDULE_INTENTS.testSend;
 export const CHOOSE_DEBTOR = "Choose a debtor to send a test for.";
-const SOMETHING_WRONG = "Something went wrong.";
 
 /** What the preview and a test send show: a reminder choice, and whose values (when chosen). */
 export interface PreviewChoice extends ReminderChoice {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decodeTurbo, postMultipart } from "./data-helpers";
-import { makeDebtor } from "./fixtures";
+import { FIXTURE_SCHEDULE_ID, makeDebtor } from "./fixtures";
 import { DAY, get, signIn, uniqueEmail } from "./helpers";
 
 /**
@@ -55,10 +55,11 @@ async function download(path: string, cookie: string) {
 
 async function delivery(ownerId: string, debtorId: number, fields: { at: number; status: string; error?: string }) {
   await env.DB.prepare(
-    "INSERT INTO deliveries (owner_id, debtor_id, occurrence_key, template, tone, status, error, created_at, sent_at) VALUES (?, ?, ?, 'final-notice', 3, ?, ?, ?, ?)",
+    "INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status, error, created_at, sent_at) VALUES (?, ?, ?, ?, 'final-notice', 3, ?, ?, ?, ?)",
   )
     .bind(
       ownerId,
+      FIXTURE_SCHEDULE_ID,
       debtorId,
       `exp-${crypto.randomUUID()}`,
       fields.status,

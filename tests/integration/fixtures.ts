@@ -130,6 +130,12 @@ export async function makeSchedule(ownerId: string, debtorId: number, o: Schedul
 
 let occurrence = 0;
 
+/**
+ * The schedule_id of reminder deliveries the tests write straight into D1 (deliveries.schedule_id
+ * has no foreign key): a reminder always names its schedule.
+ */
+export const FIXTURE_SCHEDULE_ID = "fixture-schedule";
+
 /** Inserts a delivery row straight into D1, as the mail Worker records one. */
 export async function insertDelivery(
   ownerId: string,
@@ -138,10 +144,11 @@ export async function insertDelivery(
 ) {
   occurrence += 1;
   await env.DB.prepare(
-    "INSERT INTO deliveries (owner_id, debtor_id, occurrence_key, template, tone, status, sent_at) VALUES (?, ?, ?, 'single', 1, ?, ?)",
+    "INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status, sent_at) VALUES (?, ?, ?, ?, 'single', 1, ?, ?)",
   )
     .bind(
       ownerId,
+      FIXTURE_SCHEDULE_ID,
       debtorId,
       `test-${Date.now()}-${occurrence}-${Math.random().toString(36).slice(2)}`,
       status,

@@ -144,7 +144,8 @@ describe("debtor model", () => {
       input({ full_name: "Renamed", email: "NEW@example.com", debt: 7, active_strategy: 2 }),
       5000,
     );
-    expect(updated).toMatchObject({
+    expect(updated?.completedScheduleIds).toEqual([]);
+    expect(updated?.debtor).toMatchObject({
       id: mine.id,
       fullName: "Renamed",
       email: "new@example.com",
@@ -164,11 +165,11 @@ describe("debtor model", () => {
   it("deleteDebtor deletes only the owner's debtor, and says whether it did", async () => {
     const mine = await createDebtor(db(), owner, input());
     const theirs = await createDebtor(db(), other, input());
-    expect(await deleteDebtor(db(), owner, theirs.id)).toBe(false);
+    expect(await deleteDebtor(db(), owner, theirs.id)).toBeUndefined();
     expect(await debtorRow(theirs.id)).not.toBeNull();
-    expect(await deleteDebtor(db(), owner, mine.id)).toBe(true);
+    expect(await deleteDebtor(db(), owner, mine.id)).toEqual({ scheduleIds: [] });
     expect(await debtorRow(mine.id)).toBeNull();
-    expect(await deleteDebtor(db(), owner, mine.id)).toBe(false);
+    expect(await deleteDebtor(db(), owner, mine.id)).toBeUndefined();
   });
 
   it("debtorToJson uses the spec's names and decimal amounts", async () => {

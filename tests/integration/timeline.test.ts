@@ -4,7 +4,7 @@ import { optOutAddress } from "~/models/opt-out.server";
 import { recordComplaint, recordHardBounce } from "~/models/webhook.server";
 import { formAction, type Json } from "./data-helpers";
 import { HOUR } from "./engine-helpers";
-import { db, insertDelivery, makeDebtor, setSchedule } from "./fixtures";
+import { db, FIXTURE_SCHEDULE_ID, insertDelivery, makeDebtor, setSchedule } from "./fixtures";
 import { DAY, get, NOT_FOUND_TEXT, pageText, signIn, uniqueEmail } from "./helpers";
 import { act, createVia, loaderData } from "./schedule-helpers";
 
@@ -32,9 +32,17 @@ const kinds = (entries: Json[]) =>
 async function sentWithProviderId(ownerId: string, debtorId: number, email: string) {
   const providerId = `re_${crypto.randomUUID()}`;
   await env.DB.prepare(
-    "INSERT INTO deliveries (owner_id, debtor_id, occurrence_key, template, tone, status, recipient, provider_id, sent_at) VALUES (?, ?, ?, 'initial', 2, 'sent', ?, ?, ?)",
+    "INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status, recipient, provider_id, sent_at) VALUES (?, ?, ?, ?, 'initial', 2, 'sent', ?, ?, ?)",
   )
-    .bind(ownerId, debtorId, `tl-${crypto.randomUUID()}`, email.toLowerCase(), providerId, Date.now())
+    .bind(
+      ownerId,
+      FIXTURE_SCHEDULE_ID,
+      debtorId,
+      `tl-${crypto.randomUUID()}`,
+      email.toLowerCase(),
+      providerId,
+      Date.now(),
+    )
     .run();
   return providerId;
 }

@@ -3,12 +3,11 @@ import { useFetcher } from "react-router";
 import { notify } from "~/components/toast";
 import { SubmitButton } from "~/components/ui/button";
 import { formatDay } from "~/domain/time-zone";
+import { PAID_CLAIM_INTENTS } from "~/entities/intents";
 import { useFormResult } from "~/lib/use-form-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
 
-/** The intents of the notice's buttons (the same literals as PAID_CLAIM_INTENTS in app/routes/paid-claim-action.server.ts). */
-const CONFIRM = "paid-claim-confirm";
-const RESUME = "paid-claim-resume";
+const { confirm: CONFIRM, resume: RESUME } = PAID_CLAIM_INTENTS;
 
 /** A debtor who said "I've paid", as the dashboard's loader lists them. */
 export interface PaidClaimView {

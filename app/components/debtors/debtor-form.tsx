@@ -6,6 +6,7 @@ import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
 import { STRATEGIES } from "~/domain/strategies";
+import { DEBTOR_INTENTS } from "~/entities/intents";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
@@ -59,13 +60,13 @@ export function DebtorForm({
 }) {
   const fetcher = useFetcher<typeof debtorAction>();
   const busy = fetcher.state !== "idle";
-  const intent = debtor ? "debtor-edit" : "debtor-add";
+  const intent = debtor ? DEBTOR_INTENTS.edit : DEBTOR_INTENTS.add;
   const reply = useFormResult(fetcher, [intent], (data) => {
     if (data.ok || data.message) onDone(data);
   });
   const [kind, setKind] = useState<"person" | "company">(debtor?.kind ?? "person");
   const [form, fields] = useValibotForm(DebtorSchema, {
-    id: debtor ? `debtor-edit-${debtor.id}` : "debtor-add",
+    id: debtor ? `debtor-edit-${debtor.id}` : "debtor-new",
     lastResult: busy ? undefined : reply?.result,
     defaultValue: debtor
       ? {

@@ -5,6 +5,7 @@ import { notify, type ToastArea } from "~/components/toast";
 import { Modal } from "~/components/ui/dialog";
 import { formatMoney, fromCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
+import { DEBTOR_INTENTS } from "~/entities/intents";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
@@ -65,7 +66,7 @@ export function ConfigureDebtorModal({
     setView("details");
   }
   const deleter = useFetcher<typeof debtorAction>();
-  useFormResult(deleter, ["debtor-delete"], (data) => {
+  useFormResult(deleter, [DEBTOR_INTENTS.remove], (data) => {
     toastFor(data, area);
     if (data.ok) onClose();
   });
@@ -132,7 +133,7 @@ export function ConfigureDebtorModal({
       {debtor && view === "disable" && (
         <ConfirmStep
           fetcher={deleter}
-          intent="debtor-delete"
+          intent={DEBTOR_INTENTS.remove}
           id={debtor.id}
           message="Are you sure you want to delete this debtor?"
           confirmLabel="Delete"

@@ -7,6 +7,7 @@ import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { formatMoney, fromCents, owedCents, toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
+import { DEBTOR_INTENTS, PAYMENT_INTENTS } from "~/entities/intents";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
@@ -72,7 +73,7 @@ export function DebtorPayments({ debtor, onResult }: { debtor: DebtorView; onRes
     }
   };
   const deleter = useFetcher<typeof debtorAction>();
-  useFormResult(deleter, ["payment-delete"], written);
+  useFormResult(deleter, [PAYMENT_INTENTS.remove], written);
 
   return (
     <section aria-labelledby={headingId} className="mt-6 flex flex-col gap-4 border-t border-border pt-4">
@@ -114,7 +115,7 @@ export function DebtorPayments({ debtor, onResult }: { debtor: DebtorView; onRes
                 ) : deleting === p.id ? (
                   <ConfirmStep
                     fetcher={deleter}
-                    intent="payment-delete"
+                    intent={PAYMENT_INTENTS.remove}
                     id={p.id}
                     message={`Delete the payment of ${label}?`}
                     confirmLabel="Delete payment"
@@ -174,14 +175,14 @@ export function DebtorPayments({ debtor, onResult }: { debtor: DebtorView; onRes
 /** 'Resume reminders': the schedules Dunly stopped run again (nothing restarts without this click). */
 function ResumeOffer({ debtor, onResult }: { debtor: DebtorView; onResult: (data: ActionResult) => void }) {
   const fetcher = useFetcher<typeof debtorAction>();
-  useFormResult(fetcher, ["debtor-resume"], onResult);
+  useFormResult(fetcher, [DEBTOR_INTENTS.resume], onResult);
   const n = debtor.resumable;
   return (
     <fetcher.Form
       method="post"
       className="flex flex-col gap-2 rounded-lg border border-border bg-surface-2 p-3 text-sm sm:flex-row sm:items-center sm:justify-between"
     >
-      <input type="hidden" name="intent" value="debtor-resume" />
+      <input type="hidden" name="intent" value={DEBTOR_INTENTS.resume} />
       <input type="hidden" name="debtor_id" value={debtor.id} />
       <p>{n === 1 ? "1 reminder schedule" : `${n} reminder schedules`} stopped and will not restart by themselves.</p>
       <SubmitButton size="sm" busy={fetcher.state !== "idle"}>
@@ -210,7 +211,7 @@ function PaymentForm({
 }) {
   const fetcher = useFetcher<typeof debtorAction>();
   const busy = fetcher.state !== "idle";
-  const intent = payment ? "payment-edit" : "payment-add";
+  const intent = payment ? PAYMENT_INTENTS.edit : PAYMENT_INTENTS.add;
   const reply = useFormResult(fetcher, [intent], (data) => {
     if (data.ok || data.message) onResult(data);
   });

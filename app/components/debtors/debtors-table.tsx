@@ -4,6 +4,7 @@ import { notOnServer, onDemand } from "~/components/on-demand";
 import type { ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { strategyLabel } from "~/domain/strategies";
+import { DEBTOR_INTENTS } from "~/entities/intents";
 import { DebtorBalance } from "./debtor-balance";
 import { DebtorStatusBadge } from "./debtor-status";
 import type { DebtorView } from "./debtor-view";
@@ -65,7 +66,7 @@ export function DebtorsTable({
           Add Debtor
         </Button>
       }
-      bulk={{ intent: "debtor-resend", label: "Re-send reminders" }}
+      bulk={{ intent: DEBTOR_INTENTS.resend, label: "Re-send reminders" }}
       area={area}
       emptyText="No debtors found"
       columns={[

@@ -2,13 +2,11 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { notify, type ToastArea } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
+import { CONSENT_CONFIRMATION, DEBTOR_INTENTS } from "~/entities/intents";
 import { useFormResult } from "~/lib/use-form-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
 
-/** The intent that records renewed consent (the same literal in app/routes/consent-action.server.ts). */
-export const CONSENT_INTENT = "debtor-consent";
-/** The `confirm` value the action requires: the user confirmed that the debtor agreed again. */
-export const CONSENT_CONFIRMATION = "renewed-consent";
+const CONSENT_INTENT = DEBTOR_INTENTS.consent;
 
 /**
  * Shown for a debtor whose address opted out (docs/architecture.md §10): why nothing is sent, and "Record

@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { frequencyLabel } from "~/domain/frequencies";
 import { getPreset } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
+import { SCHEDULE_INTENTS } from "~/entities/intents";
 import { useFormResult } from "~/lib/use-form-result";
 import { cn } from "~/lib/utils";
 import type { scheduleAction } from "~/routes/schedule-action.server";
@@ -159,12 +160,12 @@ function TestSendForm({
 }) {
   const fetcher = useFetcher<typeof scheduleAction>();
   const busy = fetcher.state !== "idle";
-  useFormResult(fetcher, ["schedule-test-send"], (data) => {
+  useFormResult(fetcher, [SCHEDULE_INTENTS.testSend], (data) => {
     if (data.message) notify(data.ok ? "success" : "error", data.message);
   });
   return (
     <fetcher.Form method="post" action="/schedule" className="flex flex-wrap items-center gap-3">
-      <input type="hidden" name="intent" value="schedule-test-send" />
+      <input type="hidden" name="intent" value={SCHEDULE_INTENTS.testSend} />
       <input type="hidden" name="template" value={template} />
       <input type="hidden" name="tone" value={tone} />
       <input type="hidden" name="frequency" value={frequency} />

@@ -11,6 +11,7 @@ import { FieldError, Label } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
 import { DEFAULT_FREQUENCY, FREQUENCIES } from "~/domain/frequencies";
 import { DEFAULT_PRESET, PRESETS } from "~/domain/presets";
+import { SCHEDULE_INTENTS } from "~/entities/intents";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import type { scheduleAction } from "~/routes/schedule-action.server";
@@ -80,7 +81,7 @@ export function ScheduleForm({
 }) {
   const fetcher = useFetcher<typeof scheduleAction>();
   const busy = fetcher.state !== "idle";
-  const intent = schedule ? "schedule-update" : "schedule-create";
+  const intent = schedule ? SCHEDULE_INTENTS.update : SCHEDULE_INTENTS.create;
   const reply = useFormResult(fetcher, [intent], (data) => {
     if (data.ok || data.message) onDone(data);
   });

@@ -8,6 +8,8 @@ import { Button, SubmitButton } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
+import { SCHEDULE_INTENTS } from "~/entities/intents";
+import { SCHEDULE_SOMETHING_WRONG } from "~/entities/messages";
 import { useFormResult } from "~/lib/use-form-result";
 import { scheduleStatus } from "~/reminders/schedule-status";
 import type { scheduleAction } from "~/routes/schedule-action.server";
@@ -45,14 +47,14 @@ export function ConfigureScheduleModal({
   const [view, setView] = useState<ConfigureStep>("details");
   const details = useFetcher<typeof detailsLoader>();
   const deleter = useFetcher<typeof scheduleAction>();
-  useFormResult(deleter, ["schedule-delete"], (data) => {
-    notify(data.ok ? "success" : "error", data.message ?? "Something went wrong.", area);
+  useFormResult(deleter, [SCHEDULE_INTENTS.remove], (data) => {
+    notify(data.ok ? "success" : "error", data.message ?? SCHEDULE_SOMETHING_WRONG, area);
     if (data.ok) onClose();
   });
   // Pause and resume keep the modal open: the details reload with the new state.
   const stateChanger = useFetcher<typeof scheduleAction>();
-  useFormResult(stateChanger, ["schedule-pause", "schedule-resume"], (data) => {
-    notify(data.ok ? "success" : "error", data.message ?? "Something went wrong.", area);
+  useFormResult(stateChanger, [SCHEDULE_INTENTS.pause, SCHEDULE_INTENTS.resume], (data) => {
+    notify(data.ok ? "success" : "error", data.message ?? SCHEDULE_SOMETHING_WRONG, area);
   });
 
   const loadDetails = details.load;
@@ -118,7 +120,7 @@ export function ConfigureScheduleModal({
                 <input
                   type="hidden"
                   name="intent"
-                  value={s.state === "ENABLED" ? "schedule-pause" : "schedule-resume"}
+                  value={s.state === "ENABLED" ? SCHEDULE_INTENTS.pause : SCHEDULE_INTENTS.resume}
                 />
                 <input type="hidden" name="ids" value={s.id} />
                 <SubmitButton variant="outline" busy={stateChanger.state !== "idle"}>
@@ -148,7 +150,7 @@ export function ConfigureScheduleModal({
             }}
             onCancel={() => setView("details")}
             onDone={(data) => {
-              notify(data.ok ? "success" : "error", data.message ?? "Something went wrong.", area);
+              notify(data.ok ? "success" : "error", data.message ?? SCHEDULE_SOMETHING_WRONG, area);
               if (data.ok) onClose();
             }}
           />
@@ -158,7 +160,7 @@ export function ConfigureScheduleModal({
         <ConfirmStep
           fetcher={deleter}
           action="/schedules/actions"
-          intent="schedule-delete"
+          intent={SCHEDULE_INTENTS.remove}
           id={s.id}
           message="Are you sure you want to disable this schedule? No further reminders will be sent."
           confirmLabel="Disable"

@@ -9,6 +9,7 @@ import type { ToastArea } from "~/components/toast";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { formatInstant } from "~/domain/time-zone";
+import { SCHEDULE_INTENTS } from "~/entities/intents";
 import type { ScheduleListRow } from "~/models/schedule.server";
 import { type ScheduleStatus, scheduleStatus } from "~/reminders/schedule-status";
 import { scheduleName } from "./format";
@@ -93,7 +94,7 @@ export function SchedulesTable({
           <Link to="/schedule">Schedule</Link>
         </Button>
       }
-      bulk={{ intent: "schedule-send-now", label: "Send next reminder now" }}
+      bulk={{ intent: SCHEDULE_INTENTS.sendNow, label: "Send next reminder now" }}
       area={area}
       emptyText="No schedules found"
       // The spec's columns are Name, Created At and the configure action; the e-mail count and the

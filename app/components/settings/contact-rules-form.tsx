@@ -3,6 +3,7 @@ import { useFetcher } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
 import { CONTACT_DEFAULTS } from "~/domain/contact-rules";
+import { PROFILE_INTENTS } from "~/entities/intents";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
@@ -25,7 +26,7 @@ export interface ContactSettings {
 export function ContactRulesForm({ settings }: { settings: ContactSettings }) {
   const fetcher = useFetcher<typeof profileAction>();
   const busy = fetcher.state !== "idle";
-  const reply = useFormResult(fetcher, ["contact-rules"]);
+  const reply = useFormResult(fetcher, [PROFILE_INTENTS.contactRules]);
   const [form, fields] = useValibotForm(ContactRulesSchema, {
     id: "contact-rules-form",
     lastResult: busy ? undefined : reply?.result,
@@ -47,7 +48,7 @@ export function ContactRulesForm({ settings }: { settings: ContactSettings }) {
         than {hourLabel(EARLIEST)}–{hourLabel(LATEST)} and {MOST} a week.
       </p>
       <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-md flex-col gap-4">
-        <input type="hidden" name="intent" value="contact-rules" />
+        <input type="hidden" name="intent" value={PROFILE_INTENTS.contactRules} />
         <div className="grid grid-cols-2 gap-4">
           <FormField meta={fields.start_hour} label="From">
             <select {...getSelectProps(fields.start_hour)} key={fields.start_hour.key} className={select}>

@@ -6,6 +6,7 @@ import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
+import { ORGANIZATION_INTENTS } from "~/entities/intents";
 import { type ActionResult, isActionResult } from "~/lib/action-result";
 import { cancelOnEscape, useFocusAfterRender } from "~/lib/use-focus-after-render";
 import { useFormResult } from "~/lib/use-form-result";
@@ -28,12 +29,16 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: (deleted?: boolean) => 
   const [confirming, setConfirming] = useState(false);
   const focusAfterRender = useFocusAfterRender();
   const payHelpId = `${org ? `org-${org.id}` : "org-new"}-payment-url-help`;
-  const reply = useFormResult(fetcher, org ? ["org-edit", "org-delete"] : ["org-add"], (data) => {
-    if (data.ok) {
-      notify("success", data.message ?? "Saved");
-      onClose(data.intent === "org-delete");
-    } else if (data.message) notify("error", data.message);
-  });
+  const reply = useFormResult(
+    fetcher,
+    org ? [ORGANIZATION_INTENTS.edit, ORGANIZATION_INTENTS.remove] : [ORGANIZATION_INTENTS.add],
+    (data) => {
+      if (data.ok) {
+        notify("success", data.message ?? "Saved");
+        onClose(data.intent === ORGANIZATION_INTENTS.remove);
+      } else if (data.message) notify("error", data.message);
+    },
+  );
   const [form, fields] = useValibotForm(OrganizationSchema, {
     id: org ? `org-${org.id}` : "org-new",
     lastResult: busy ? undefined : reply?.result,
@@ -62,7 +67,7 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: (deleted?: boolean) => 
         className="flex flex-col gap-4 rounded-lg border border-danger bg-background p-4"
         onKeyDown={cancelOnEscape(keep)}
       >
-        <input type="hidden" name="intent" value="org-delete" />
+        <input type="hidden" name="intent" value={ORGANIZATION_INTENTS.remove} />
         <input type="hidden" name="id" value={org.id} />
         <p role="alert">Are you sure you want to delete this organization?</p>
         <div className="flex gap-2">
@@ -84,7 +89,7 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: (deleted?: boolean) => 
       className="flex flex-col gap-4 rounded-lg border border-border bg-background p-4"
       onKeyDown={cancelOnEscape(() => onClose())}
     >
-      <input type="hidden" name="intent" value={org ? "org-edit" : "org-add"} />
+      <input type="hidden" name="intent" value={org ? ORGANIZATION_INTENTS.edit : ORGANIZATION_INTENTS.add} />
       {org && <input type="hidden" name="id" value={org.id} />}
       <InputField meta={fields.name} type="text" label="Company Name" placeholder="Company Name" />
       <FormField meta={fields.address} label="Company Address">
@@ -131,9 +136,9 @@ function OrgForm({ org, onClose }: { org?: Org; onClose: (deleted?: boolean) => 
 function failedForm(actionData: unknown): number | "new" | null {
   if (!isActionResult(actionData) || actionData.ok) return null;
   const { intent, result }: ActionResult = actionData;
-  if (intent === "org-add") return "new";
+  if (intent === ORGANIZATION_INTENTS.add) return "new";
   const id = Number(result?.initialValue?.id);
-  return intent === "org-edit" && Number.isInteger(id) ? id : null;
+  return intent === ORGANIZATION_INTENTS.edit && Number.isInteger(id) ? id : null;
 }
 
 /** Orgs tab: the list with Edit, and Add Organization; one form open at a time. */

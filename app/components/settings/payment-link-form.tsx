@@ -2,6 +2,7 @@ import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { FormError, InputField } from "~/components/ui/field";
+import { PROFILE_INTENTS } from "~/entities/intents";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
@@ -15,7 +16,7 @@ import { PAYMENT_URL_MAX, PaymentLinkSchema } from "~/schemas/profile";
 export function PaymentLinkForm({ paymentUrl }: { paymentUrl: string | null }) {
   const fetcher = useFetcher<typeof profileAction>();
   const busy = fetcher.state !== "idle";
-  const reply = useFormResult(fetcher, ["payment-link"]);
+  const reply = useFormResult(fetcher, [PROFILE_INTENTS.paymentLink]);
   const [form, fields] = useValibotForm(PaymentLinkSchema, {
     id: "payment-link-form",
     lastResult: busy ? undefined : reply?.result,
@@ -31,7 +32,7 @@ export function PaymentLinkForm({ paymentUrl }: { paymentUrl: string | null }) {
         empty for reminders without the button.
       </p>
       <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-md flex-col gap-4">
-        <input type="hidden" name="intent" value="payment-link" />
+        <input type="hidden" name="intent" value={PROFILE_INTENTS.paymentLink} />
         <InputField
           meta={fields.payment_url}
           type="text"

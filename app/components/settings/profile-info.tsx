@@ -6,6 +6,7 @@ import { Avatar } from "~/components/avatar";
 import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { InputField } from "~/components/ui/field";
+import { PROFILE_INTENTS } from "~/entities/intents";
 import { useAutoHide } from "~/lib/use-auto-hide";
 import { cancelOnEscape, useFocusAfterRender } from "~/lib/use-focus-after-render";
 import { useFormResult } from "~/lib/use-form-result";
@@ -25,12 +26,12 @@ export function ProfileInfo({
 }) {
   const photo = useFetcher<typeof profileAction>();
   const name = useFetcher<typeof profileAction>();
-  const photoReply = useFormResult(photo, ["profile-photo"], (data) => {
+  const photoReply = useFormResult(photo, [PROFILE_INTENTS.photo], (data) => {
     if (data.ok) notify("success", data.message ?? "Photo updated");
     else setAlert(data.message);
   });
   const focusAfterRender = useFocusAfterRender();
-  const nameReply = useFormResult(name, ["profile-name"], (data) => {
+  const nameReply = useFormResult(name, [PROFILE_INTENTS.name], (data) => {
     if (!data.ok) return;
     stopEditing();
     notify("success", data.message ?? "Profile updated");
@@ -43,7 +44,7 @@ export function ProfileInfo({
   const saving = name.state !== "idle";
 
   const [form, fields] = useValibotForm(ProfileNameSchema, {
-    id: "profile-name",
+    id: PROFILE_INTENTS.name,
     lastResult: saving ? undefined : nameReply?.result,
     defaultValue: { full_name: profile.fullName },
   });
@@ -64,7 +65,7 @@ export function ProfileInfo({
       </h1>
       <div className="mt-6 flex flex-col gap-6 sm:flex-row sm:items-start">
         <photo.Form method="post" encType="multipart/form-data" className="flex flex-col items-center gap-3">
-          <input type="hidden" name="intent" value="profile-photo" />
+          <input type="hidden" name="intent" value={PROFILE_INTENTS.photo} />
           <Avatar user={profile} className="h-24 w-24 text-2xl" />
           <input
             ref={fileInput}
@@ -112,7 +113,7 @@ export function ProfileInfo({
               className="flex max-w-sm flex-col gap-3"
               onKeyDown={cancelOnEscape(stopEditing)}
             >
-              <input type="hidden" name="intent" value="profile-name" />
+              <input type="hidden" name="intent" value={PROFILE_INTENTS.name} />
               <InputField meta={fields.full_name} type="text" label="Full Name" autoComplete="name" />
               <div className="flex gap-2">
                 <Button type="button" variant="outline" onClick={stopEditing}>

@@ -1,0 +1,36 @@
+import { createDebtor, debtorToJson, deleteDebtor, updateDebtor } from "~/models/debtor.server";
+import { followAlarms } from "~/reminders/lifecycle.server";
+import { type DebtorInput, DebtorJsonSchema, DebtorSchema } from "~/schemas/debtor";
+import type { OwnedEntity } from "./entity.server";
+import { DEBTOR_INTENTS } from "./intents";
+import { DEBTOR_MESSAGES } from "./messages";
+
+type DebtorRecord = NonNullable<Awaited<ReturnType<typeof updateDebtor>>>["debtor"];
+
+/**
+ * Debtors (docs/architecture.md §8): the debtor pages' add / edit / delete and POST
+ * /api/debtors/add, PUT /api/debtors/edit, DELETE /api/debtors/del. An edit that leaves the debt
+ * paid in full completes the debtor's schedules in its batch and disarms their alarms; a delete
+ * takes the debtor's schedules in its batch and disarms theirs (docs/architecture.md §4).
+ */
+export const debtorEntity: OwnedEntity<DebtorInput, DebtorRecord> = {
+  noun: "debtor",
+  intents: DEBTOR_INTENTS,
+  messages: DEBTOR_MESSAGES,
+  schemas: { form: DebtorSchema, json: DebtorJsonSchema },
+  create: (scope, input) =>
+    createDebtor(scope.db, scope.ownerId, input, { max: scope.caps.debtors, timeZone: scope.timeZone, now: scope.now }),
+  async update(scope, id, input) {
+    const updated = await updateDebtor(scope.db, scope.ownerId, id, input, scope.now);
+    if (!updated) return undefined;
+    await followAlarms(scope.env, { disarm: updated.completedScheduleIds }, scope.now);
+    return updated.debtor;
+  },
+  async remove(scope, id) {
+    const deleted = await deleteDebtor(scope.db, scope.ownerId, id);
+    if (!deleted) return false;
+    await followAlarms(scope.env, { disarm: deleted.scheduleIds }, scope.now);
+    return true;
+  },
+  toJson: debtorToJson,
+};

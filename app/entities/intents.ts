@@ -1,0 +1,52 @@
+/**
+ * Every intent a form posts (docs/architecture.md §8): the components that post them, the actions
+ * that dispatch on them and the tests import them from here, so each name is written once. Client
+ * safe: no server code.
+ */
+
+/** Debtors: add, edit, delete (the owned-record intents), and what the debtor pages do besides. */
+export const DEBTOR_INTENTS = {
+  add: "debtor-add",
+  edit: "debtor-edit",
+  remove: "debtor-delete",
+  /** "Record renewed consent" after an opt-out (docs/architecture.md §10). */
+  consent: "debtor-consent",
+  /** "Resume reminders" Dunly stopped when the debt was paid. */
+  resume: "debtor-resume",
+  /** "Re-send reminders" to the selected debtors (one-time schedules, the schedules' action). */
+  resend: "debtor-resend",
+} as const;
+
+/** The `confirm` value "Record renewed consent" must carry: the user confirmed the debtor agreed again. */
+export const CONSENT_CONFIRMATION = "renewed-consent";
+
+export const ORGANIZATION_INTENTS = { add: "org-add", edit: "org-edit", remove: "org-delete" } as const;
+
+export const PAYMENT_INTENTS = { add: "payment-add", edit: "payment-edit", remove: "payment-delete" } as const;
+
+/** The dashboard's answers to a debtor's "I've paid". */
+export const PAID_CLAIM_INTENTS = { confirm: "paid-claim-confirm", resume: "paid-claim-resume" } as const;
+
+export const SCHEDULE_INTENTS = {
+  create: "schedule-create",
+  update: "schedule-update",
+  remove: "schedule-delete",
+  sendNow: "schedule-send-now",
+  pause: "schedule-pause",
+  resume: "schedule-resume",
+  testSend: "schedule-test-send",
+} as const;
+
+/** Settings → Info: the signed-in user's own profile. */
+export const PROFILE_INTENTS = {
+  name: "profile-name",
+  photo: "profile-photo",
+  password: "set-password",
+  paymentLink: "payment-link",
+  contactRules: "contact-rules",
+} as const;
+
+export const IMPORT_INTENTS = { preview: "import-preview", confirm: "import-confirm" } as const;
+
+/** The intent names of one group, as a type: `IntentOf<typeof SCHEDULE_INTENTS>`. */
+export type IntentOf<T extends Record<string, string>> = T[keyof T];

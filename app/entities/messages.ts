@@ -1,0 +1,63 @@
+import { MAX_PAYMENTS_PER_DEBTOR } from "~/domain/account-caps";
+
+/**
+ * The messages that more than one place says (docs/architecture.md §8): a form action and the JSON
+ * API answering the same refusal, a component's fallback for an action's answer. Written once here;
+ * client safe. The spec's own wording (docs/product-spec.md §8) is kept, full stops included.
+ */
+
+/** The generic failure of debtor, organization, payment and profile writes (spec §8, no full stop). */
+export const SOMETHING_WRONG = "Something went wrong";
+
+/** The generic failure of schedule writes and the re-send, as the spec spells it there (§5, §8). */
+export const SCHEDULE_SOMETHING_WRONG = "Something went wrong.";
+
+/** What the form's toasts and the API's answers say about debtors. */
+export const DEBTOR_MESSAGES = {
+  added: "Debtor added",
+  updated: "Debtor updated",
+  deleted: "Debtor deleted",
+  invalid: "Invalid debtor",
+  notFound: "Debtor not found",
+  missingId: "Missing debtor id",
+} as const;
+
+export const ORGANIZATION_MESSAGES = {
+  added: "Organization added",
+  updated: "Organization updated",
+  deleted: "Organization deleted",
+  invalid: "Invalid organization",
+  notFound: "Organization not found",
+  missingId: "Missing organization id",
+} as const;
+
+/** The messages of an owned record's add, edit and delete (debtors, organizations). */
+export type RecordMessages = typeof DEBTOR_MESSAGES | typeof ORGANIZATION_MESSAGES;
+
+export const PAYMENT_MESSAGES = {
+  added: "Payment recorded.",
+  updated: "Payment updated.",
+  deleted: "Payment deleted.",
+  invalid: "Invalid payment",
+  notFound: "Payment not found",
+  missingId: "Missing payment id",
+  /** A debtor keeps at most MAX_PAYMENTS_PER_DEBTOR payments (docs/architecture.md §10). */
+  tooMany: `This debtor already has ${MAX_PAYMENTS_PER_DEBTOR.toLocaleString("en-US")} payments, the most one debtor can have.`,
+  /** Appended after a write that left the debt paid in full and stopped reminders. */
+  remindersStopped: "The debt is paid in full: reminders to this debtor have stopped.",
+  /** Appended after a write that left the debt paid in full, with no reminder to stop. */
+  paidInFull: "The debt is paid in full.",
+  /** Appended after a write that leaves the debt owed while Dunly's stopped reminders stay stopped. */
+  stayStopped: "Reminders stay stopped until you resume them.",
+} as const;
+
+export const SCHEDULE_MESSAGES = {
+  scheduled: "Email reminder scheduled.",
+  deleted: "Schedule deleted",
+  paused: "Schedule paused",
+  resumed: "Schedule resumed",
+  resent: "Emails sending rescheduled.",
+  invalid: "Invalid schedule",
+  notFound: "Schedule not found",
+  missingName: "Missing schedule name",
+} as const;
