@@ -33,7 +33,7 @@ export interface DebtorRow {
   status: "active" | "paid" | "opted_out" | "bouncing";
   /** The debtor's IANA zone (their quiet hours). */
   timeZone: string;
-  /** Shown in reminders (issue 11); null: none. */
+  /** Shown in reminders (docs/architecture.md §10); null: none. */
   invoiceNumber: string | null;
   emailsSent: number;
   /** Schedules Dunly stopped that the user may resume now that the debt is owed again. */
@@ -88,7 +88,7 @@ function debtorOrder(sort: DebtorSort = DEFAULT_DEBTOR_SORT, dir: SortDirection 
 /**
  * One page of the owner's debtors with the real count of reminders delivered to each and how many
  * stopped schedules each may resume (app/models/payment.server.ts): one query. Searched by name or
- * e-mail and sorted by name, creation or amount owed (issue 11, item 6); oldest first by default.
+ * e-mail and sorted by name, creation or amount owed (docs/architecture.md §10); oldest first by default.
  * Its inner query picks the page's ids through the index on debtors (owner_id, id) (sorting the
  * owner's rows for another order); the outer one reads their columns and counts, so the counts are
  * computed for the page's rows only, whatever the sort. Returned unrun, to await or to batch.
@@ -230,7 +230,7 @@ function columns(input: DebtorInput) {
 }
 
 /**
- * The account's currency, for a debtor added without one (issue 11): that of the owner's most
+ * The account's currency, for a debtor added without one (docs/architecture.md §10): that of the owner's most
  * recently added debtor, USD for the first. Kept simple on purpose: no setting of its own.
  */
 const accountCurrency = (ownerId: string) =>

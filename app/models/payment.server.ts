@@ -7,7 +7,7 @@ import { completeWhenPaidStatement, resumableWhere } from "~/reminders/lifecycle
 import type { PaymentInput } from "~/schemas/payment";
 
 /**
- * Payments (issue 10, item 1): what a debtor paid, by date. The debtor's paid_cents is the sum of
+ * Payments (docs/architecture.md §10): what a debtor paid, by date. The debtor's paid_cents is the sum of
  * their payments, kept in the same batch (one D1 transaction) as every payment write, and so is
  * their status: 'paid' once nothing is owed, 'active' again when a paid debtor owes again. Paid in
  * full, every live schedule of theirs completes (stopped_reason 'paid'); owing again, nothing
