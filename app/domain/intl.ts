@@ -24,7 +24,6 @@ const keyOf = (locale: string, options: object) => `${locale}\u0000${JSON.string
 
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 const numberFormats = new Map<string, Intl.NumberFormat>();
-const relativeTimeFormats = new Map<string, Intl.RelativeTimeFormat>();
 
 /** `new Intl.DateTimeFormat(locale, options)`, made once per locale and options (the zone is one of them). */
 export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat {
@@ -34,14 +33,6 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
 /** `new Intl.NumberFormat(locale, options)`, made once per locale and options (the currency is one of them). */
 export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
   return cachedIn(numberFormats, keyOf(locale, options), () => new Intl.NumberFormat(locale, options));
-}
-
-/** `new Intl.RelativeTimeFormat(locale, options)`, made once per locale and options. */
-export function relativeTimeFormat(
-  locale: string,
-  options: Intl.RelativeTimeFormatOptions = {},
-): Intl.RelativeTimeFormat {
-  return cachedIn(relativeTimeFormats, keyOf(locale, options), () => new Intl.RelativeTimeFormat(locale, options));
 }
 
 /** A count the way the app writes numbers in its messages: "1,000". */

@@ -39,8 +39,3 @@ export function debtorEventInsert(db: Db, e: DebtorEventInput) {
     createdAt: e.at ?? Date.now(),
   });
 }
-
-/** Records one timeline event on its own. */
-export async function recordDebtorEvent(db: Db, e: DebtorEventInput) {
-  await debtorEventInsert(db, e);
-}

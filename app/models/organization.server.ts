@@ -27,14 +27,6 @@ export function listOrganizations(db: Db, ownerId: Bindable<string>) {
     .limit(200);
 }
 
-export async function getOrganization(db: Db, ownerId: string, id: number) {
-  return db
-    .select(fields)
-    .from(organizations)
-    .where(and(eq(organizations.ownerId, ownerId), eq(organizations.id, id)))
-    .get();
-}
-
 /**
  * Adds the owner's organization. Throws AccountCapReached (and keeps nothing) when the account
  * already has `max` organizations (ACCOUNT_MAX_ORGANIZATIONS).

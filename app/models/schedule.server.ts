@@ -301,8 +301,3 @@ export async function listOverdueSchedules(db: Db, cutoff: number, limit = 500, 
     .orderBy(asc(schedules.id))
     .limit(limit);
 }
-
-/** Any owner's schedule by id (the engine's view; pages use getSchedule). */
-export async function findSchedule(db: Db, id: string): Promise<Schedule | undefined> {
-  return db.select().from(schedules).where(eq(schedules.id, id)).get();
-}

@@ -13,7 +13,6 @@ import {
 import {
   createOrganization,
   deleteOrganization,
-  getOrganization,
   listOrganizations,
   organizationToJson,
   updateOrganization,
@@ -220,19 +219,6 @@ describe("organization model", () => {
       { id: b.id, name: "B", address: "b", paymentUrl: null },
     ]);
     expect((await listOrganizations(db(), other)).map((o) => o.name)).toEqual(["C"]);
-  });
-
-  it("getOrganization finds only the owner's", async () => {
-    const mine = await createOrganization(db(), owner, { name: "Mine", address: "x" });
-    const theirs = await createOrganization(db(), other, { name: "Theirs", address: "y" });
-    expect(await getOrganization(db(), owner, mine.id)).toEqual({
-      id: mine.id,
-      name: "Mine",
-      address: "x",
-      paymentUrl: null,
-    });
-    expect(await getOrganization(db(), owner, theirs.id)).toBeUndefined();
-    expect(await getOrganization(db(), owner, 987654321)).toBeUndefined();
   });
 
   it("updateOrganization changes only the owner's", async () => {
