@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { accountCaps, readConfig } from "~/lib/config.server";
 import type { ReminderMessage } from "../../workers/mail/index";
 import { deliveriesOf, fireAt, MINUTE, makeDebtor, makeSchedule, makeUser } from "../integration/engine-helpers";
-import { get, location, pageText, postForm, uniqueEmail } from "../integration/helpers";
+import { get, location, ORIGIN, pageText, postForm, request, uniqueEmail } from "../integration/helpers";
 
 /**
  * The built Workers with the committed configuration, the one `wrangler deploy` reads (vitest.config.ts,
@@ -60,6 +60,15 @@ describe("the committed configuration is production", () => {
     const res = await get(path);
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain("Dev mailbox");
+  });
+
+  it("answers 404 at POST /dev/schedules/advance (the end-to-end tests' skipped wait)", async () => {
+    const res = await request("/dev/schedules/advance", {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "application/json" },
+      body: JSON.stringify({ ms: 60_000 }),
+    });
+    expect(res.status).toBe(404);
   });
 });
 
