@@ -1,7 +1,25 @@
+import { execFileSync } from "node:child_process";
 import { defineConfig, devices } from "@playwright/test";
 import { daytimeZone } from "./tests/support/daytime-zone";
 
-const PORT = 8788;
+/**
+ * The server's port: E2E_PORT, else a port the system says is free now. Other checkouts on the
+ * same machine run their own suites at the same time, so a fixed port could reach their server.
+ * The runner chooses it once, before its workers start; they inherit it with the environment.
+ */
+function serverPort() {
+  process.env.E2E_PORT ||= execFileSync(
+    process.execPath,
+    [
+      "-e",
+      "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })",
+    ],
+    { encoding: "utf8" },
+  ).trim();
+  return process.env.E2E_PORT;
+}
+
+const PORT = serverPort();
 export const BASE_URL = `http://localhost:${PORT}`;
 
 /** End-to-end tests in Debian's Chromium (never a downloaded browser) against the production build. */

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { addDebtor, mailTo, readMailbox, signIn, uniqueEmail } from "./helpers";
+import { addDebtor, appOrigin, literal, mailTo, readMailbox, signInByRequest, uniqueEmail } from "./helpers";
 
 /** The visible row (table on desktop) or card (phone) of a debtor. */
 function debtorEntry(page: Page, name: string) {
@@ -22,7 +22,7 @@ test("the debtor stops reminders from the e-mail's link; the user sees 'Opted ou
   page,
   browser,
 }, testInfo) => {
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   const name = "Otto Optout";
   const debtorEmail = uniqueEmail("opt-out-debtor");
   await addDebtor(page, name, debtorEmail, "42");
@@ -33,7 +33,7 @@ test("the debtor stops reminders from the e-mail's link; the user sees 'Opted ou
   const mail = await mailTo(page, debtorEmail);
   const link = /<a [^>]*href="([^"]+)"[^>]*>Stop them here<\/a>/.exec(mail.html)?.[1];
   expect(link, "a 'Stop them here' link in the e-mail").toMatch(
-    /^http:\/\/localhost:8788\/u\/[0-9a-f]{32}\.[\w-]{43}$/,
+    new RegExp(`^${literal(appOrigin())}/u/[0-9a-f]{32}\\.[\\w-]{43}$`),
   );
   expect(mail.text).toContain(`Don't want these reminders? Stop them here <${link}>.`);
 
@@ -68,9 +68,13 @@ test("the debtor stops reminders from the e-mail's link; the user sees 'Opted ou
   const entry = debtorEntry(page, name);
   await expect(entry).toContainText("Opted out");
 
-  // Re-sending to them sends nothing.
+  // Re-sending to them sends nothing: none of their schedules is left to go out (a schedule is
+  // completed once it has sent, or stopped for the opt-out), and there is still the one e-mail.
   await resendTo(page, name);
-  await page.waitForTimeout(5_000);
+  await page.goto("/schedules-list");
+  const theirs = page.locator("tr:visible, li:visible").filter({ hasText: name });
+  await expect(theirs).not.toHaveCount(0);
+  for (const schedule of await theirs.all()) await expect(schedule).toContainText("Completed");
   expect(await countTo(page, debtorEmail)).toBe(1);
 
   // Renewed consent: a deliberate action with a confirmation.
