@@ -25,8 +25,10 @@ export const BASE_URL = `http://localhost:${PORT}`;
 /** End-to-end tests in Debian's Chromium (never a downloaded browser) against the production build. */
 export default defineConfig({
   testDir: "./tests/e2e",
-  fullyParallel: false,
-  workers: 1,
+  // Every test signs in its own new user, so tests share nothing but the server: two workers, any
+  // test beside any other (docs/decisions/012). E2E_WORKERS overrides the count.
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 30_000,
   reporter: [["list"]],
