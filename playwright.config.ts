@@ -1,14 +1,34 @@
+import { execFileSync } from "node:child_process";
 import { defineConfig, devices } from "@playwright/test";
 import { daytimeZone } from "./tests/support/daytime-zone";
 
-const PORT = 8788;
+/**
+ * The server's port: E2E_PORT, else a port the system says is free now. Other checkouts on the
+ * same machine run their own suites at the same time, so a fixed port could reach their server.
+ * The runner chooses it once, before its workers start; they inherit it with the environment.
+ */
+function serverPort() {
+  process.env.E2E_PORT ||= execFileSync(
+    process.execPath,
+    [
+      "-e",
+      "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })",
+    ],
+    { encoding: "utf8" },
+  ).trim();
+  return process.env.E2E_PORT;
+}
+
+const PORT = serverPort();
 export const BASE_URL = `http://localhost:${PORT}`;
 
 /** End-to-end tests in Debian's Chromium (never a downloaded browser) against the production build. */
 export default defineConfig({
   testDir: "./tests/e2e",
-  fullyParallel: false,
-  workers: 1,
+  // Every test signs in its own new user, so tests share nothing but the server: two workers, any
+  // test beside any other (docs/decisions/012). E2E_WORKERS overrides the count.
+  fullyParallel: true,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 30_000,
   reporter: [["list"]],
@@ -17,7 +37,10 @@ export default defineConfig({
     // The browser's zone becomes a new debtor's: one where it is midday now, so reminders go out at
     // once under the contact rules (08:00-21:00 in the debtor's zone) at whatever hour CI runs.
     timezoneId: daytimeZone(),
-    trace: "retain-on-failure",
+    // A failed test keeps its trace (every action with the page's DOM) and a screenshot. The trace
+    // leaves out its screencast: recording it cost about a quarter of the suite's CPU time.
+    trace: { mode: "retain-on-failure", screenshots: false },
+    screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [

@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig, defineProject } from "vitest/config";
@@ -49,6 +50,10 @@ const migrations = () => readD1Migrations(fileURLToPath(new URL("./migrations", 
  */
 export default defineConfig({
   test: {
+    // Vitest's default leaves a core free: one file at a time on the 2-core CI machine. The
+    // integration files mostly wait on workerd (alarms, the queue, the fake provider), so at least
+    // two run side by side (docs/decisions/012).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       defineProject({
         resolve: { alias },

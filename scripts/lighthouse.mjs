@@ -7,9 +7,11 @@
 // accessibility category alone on / and /pricing, failing unless both score 100 (docs/architecture.md §13).
 //
 // Environment: LIGHTHOUSE_SKIP_BUILD=1 uses the existing build/ and dist/; CHROMIUM_PATH (default
-// /usr/bin/chromium); LIGHTHOUSE_PORT (8851).
+// /usr/bin/chromium); LIGHTHOUSE_PORT (default: a free port, since other checkouts on the same
+// machine may be serving at the same time).
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
@@ -19,7 +21,17 @@ import { snapshotBuild, startServer, stopAll } from "../bench/server.mjs";
 
 const assertOnly = process.argv.includes("--assert");
 const chromePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const port = Number(process.env.LIGHTHOUSE_PORT ?? 8851);
+/** A port nothing listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
+}
+const port = Number(process.env.LIGHTHOUSE_PORT || (await freePort()));
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 const PAGES = assertOnly
   ? [

@@ -37,14 +37,35 @@ const steps = [
   ["Lighthouse accessibility", "node", ["scripts/lighthouse.mjs", "--assert"]],
 ];
 
+/** Each step's time, printed at the end whether the run passed or failed (docs/decisions/012). */
+const timings = [];
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+function printTimings() {
+  const rows = steps.map(([title, command, args], i) => {
+    const t = timings[i];
+    return [title, `${command} ${args.join(" ")}`, t === undefined ? "not run" : `${seconds(t.ms)}${t.ok ? "" : " ✖"}`];
+  });
+  const total = timings.reduce((sum, t) => sum + t.ms, 0);
+  rows.push(["Total", "", seconds(total)]);
+  const width = [0, 1].map((c) => Math.max(...rows.map((r) => r[c].length)));
+  console.log("\nStep times:");
+  for (const [title, command, time] of rows) {
+    console.log(`  ${title.padEnd(width[0])}  ${command.padEnd(width[1])}  ${time.padStart(9)}`);
+  }
+}
+
 for (const [title, command, args] of steps) {
   const started = Date.now();
   console.log(`\n▶ ${title}: ${command} ${args.join(" ")}`);
   const result = spawnSync(command, args, { stdio: "inherit" });
+  const ms = Date.now() - started;
+  timings.push({ ms, ok: result.status === 0 });
   if (result.status !== 0) {
     console.error(`\n✖ ${title} failed (${command} ${args.join(" ")}).`);
+    printTimings();
     process.exit(result.status ?? 1);
   }
-  console.log(`✔ ${title} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`✔ ${title} (${seconds(ms)})`);
 }
+printTimings();
 console.log("\nAll tests passed.");

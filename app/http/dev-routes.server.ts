@@ -2,9 +2,13 @@ import { desc } from "drizzle-orm";
 import { Hono } from "hono";
 import { getDb } from "~/db/client.server";
 import { devOutbox } from "~/db/schema";
+import { skipAhead } from "~/reminders/lifecycle.server";
 import type { AppBindings } from "./hono-env";
 
-/** The dev mailbox (docs/architecture.md §5): only where APP_ENV is development or test; 404 elsewhere. */
+/**
+ * The dev mailbox (docs/architecture.md §5) and the schedules' wait skipped for the end-to-end
+ * tests (§4): only where APP_ENV is development or test; 404 elsewhere.
+ */
 export const devRoutes = new Hono<AppBindings>();
 
 devRoutes.use("*", async (c, next) => {
@@ -49,4 +53,26 @@ article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}h2{ma
 .meta{color:#555;font-size:.9rem;margin:0 0 .75rem}iframe{width:100%;height:420px;border:1px solid #eee;border-radius:4px}</style>
 </head><body><h1>Dev mailbox</h1><p>E-mails the mail Worker would have sent (newest first). JSON: <a href="/dev/mailbox.json">/dev/mailbox.json</a></p>
 ${items || "<p>No messages yet.</p>"}</body></html>`);
+});
+
+/** The longest wait one call may skip: a week (a weekly schedule's next run at most). */
+const MAX_ADVANCE_MS = 7 * 86_400_000;
+
+/**
+ * Skips `ms` of waiting for the signed-in user's enabled schedules (docs/architecture.md §4): each
+ * next run moves `ms` earlier and its alarm is re-armed for it, so a reminder due within `ms` goes
+ * out now through the real alarm, engine, mail queue and mail Worker. Nothing else changes: not
+ * the clock, not another user's schedules. Answers each schedule's creation time and next run
+ * before and after, so a test can check when it was due.
+ */
+devRoutes.post("/schedules/advance", async (c) => {
+  const user = c.get("user");
+  if (!user) return c.json({ error: "Not signed in" }, 401);
+  const body: unknown = await c.req.json().catch(() => null);
+  const ms = typeof body === "object" && body !== null ? (body as { ms?: unknown }).ms : undefined;
+  if (typeof ms !== "number" || !Number.isInteger(ms) || ms <= 0 || ms > MAX_ADVANCE_MS) {
+    return c.json({ error: `ms must be a whole number of milliseconds from 1 to ${MAX_ADVANCE_MS}` }, 400);
+  }
+  const scope = { env: c.env, db: getDb(c.env.DB), ownerId: user.id, now: Date.now() };
+  return c.json(await skipAhead(scope, ms));
 });

@@ -896,3 +896,30 @@ export async function settleOccurrence(
   await followSend(env, occurrence.scheduleId, next.state === "COMPLETED" ? null : next.nextRunAt, now);
   return true;
 }
+
+/**
+ * The end-to-end tests' skip of a wait (POST /dev/schedules/advance, development and test only):
+ * each of the owner's enabled schedules runs `ms` earlier and its alarm is re-armed for it, so a
+ * reminder due within `ms` goes out now through the real alarm, engine, queue and mail Worker.
+ * Conditional like the engine's own updates: a schedule that changed meanwhile is left alone.
+ */
+export async function skipAhead(scope: OwnerScope, ms: number) {
+  const { db, ownerId, now } = scope;
+  const pending = await db
+    .select({ id: schedules.id, createdAt: schedules.createdAt, nextRunAt: schedules.nextRunAt })
+    .from(schedules)
+    .where(and(eq(schedules.ownerId, ownerId), eq(schedules.state, "ENABLED"), isNotNull(schedules.nextRunAt)));
+  const moved: { id: string; createdAt: number; nextRunAt: number; movedTo: number }[] = [];
+  for (const s of pending) {
+    if (s.nextRunAt === null) continue;
+    const movedTo = s.nextRunAt - ms;
+    const updated = await db
+      .update(schedules)
+      .set({ nextRunAt: movedTo, updatedAt: now })
+      .where(and(eq(schedules.ownerId, ownerId), eq(schedules.id, s.id), eq(schedules.nextRunAt, s.nextRunAt)))
+      .returning({ id: schedules.id });
+    if (updated.length > 0) moved.push({ id: s.id, createdAt: s.createdAt, nextRunAt: s.nextRunAt, movedTo });
+  }
+  await followAlarms(scope.env, { arm: moved.map((m) => ({ id: m.id, at: m.movedTo })) }, now);
+  return moved;
+}

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { addDebtor, signIn } from "./helpers";
+import { addDebtor, signInByRequest } from "./helpers";
 
 // docs/architecture.md §13: axe-core over every page and every open modal, menu, drawer and date picker, in both
 // themes, at desktop and phone width (the @phone projects), signed out and signed in: no serious
@@ -92,7 +92,7 @@ for (const theme of THEMES) {
     test.setTimeout(240_000);
     await useTheme(context, theme);
     const findings: Finding[] = [];
-    await signIn(page, { redirectTo: "/debtors-list" });
+    await signInByRequest(page, { redirectTo: "/debtors-list" });
     await addDebtor(page, "Alma Axe", "alma@example.com", "120", "1");
 
     // An organization and a schedule, so the lists and cards have rows.

@@ -1,5 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { expectAddressRefused, readSignInLink, requestSignInLink, signIn, uniqueEmail } from "./helpers";
+import {
+  expectAddressRefused,
+  readSignInLink,
+  requestSignInLink,
+  signIn,
+  signInByRequest,
+  uniqueEmail,
+} from "./helpers";
 
 test("a new user signs in by magic link, uses the drawer and theme, and signs out @phone", async ({ page }) => {
   const email = uniqueEmail("journey");
@@ -102,7 +109,7 @@ test("the sign-in form rejects a bad address and a used link does not work twice
 });
 
 test("a link for another account warns before it signs the current one out", async ({ page, browser }) => {
-  const current = await signIn(page);
+  const current = await signInByRequest(page);
   // Someone else requests a link for their own account, elsewhere, and it is opened here.
   const stranger = uniqueEmail("stranger");
   const elsewhere = await browser.newContext();
@@ -129,7 +136,7 @@ test("Continue with Google explains itself when no Google client is configured",
 });
 
 test("a signed-in user sets a password and signs in with it", async ({ page }) => {
-  const email = await signIn(page);
+  const email = await signInByRequest(page);
   await page.goto("/iam/info");
   await page.getByLabel("New password", { exact: true }).fill("short");
   await page.getByLabel("Repeat new password", { exact: true }).fill("short");

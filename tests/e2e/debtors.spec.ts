@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { addDebtor, signIn } from "./helpers";
+import { addDebtor, signIn, signInByRequest } from "./helpers";
 
 /** The visible row (table on desktop) or card (phone) of a debtor. */
 function debtorEntry(page: Page, name: string) {
@@ -8,7 +8,7 @@ function debtorEntry(page: Page, name: string) {
 
 for (const where of ["/dashboard", "/debtors-list"]) {
   test(`add, validate, edit and delete a debtor through the modals on ${where} @phone`, async ({ page }) => {
-    await signIn(page, { redirectTo: where });
+    await signInByRequest(page, { redirectTo: where });
     await expect(page.getByText("No debtors found")).toBeVisible();
 
     // Validation: browser-side messages under each field, nothing typed is lost.
@@ -58,7 +58,7 @@ for (const where of ["/dashboard", "/debtors-list"]) {
 }
 
 test("selection swaps 'Add Debtor' for 'Re-send reminders' and select-all toggles", async ({ page }) => {
-  await signIn(page, { redirectTo: "/dashboard" });
+  await signInByRequest(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "First One", "first@example.com", "10");
   await addDebtor(page, "Second One", "second@example.com", "20");
   await page.getByRole("checkbox", { name: "Select First One" }).check();
@@ -73,7 +73,7 @@ test("selection swaps 'Add Debtor' for 'Re-send reminders' and select-all toggle
 });
 
 test("the dashboard keeps the selected debtor in the debtor query parameter", async ({ page }) => {
-  await signIn(page, { redirectTo: "/dashboard" });
+  await signInByRequest(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Alpha Debtor", "alpha@example.com", "10");
   await addDebtor(page, "Beta Debtor", "beta@example.com", "20");
   await page.goto("/dashboard");

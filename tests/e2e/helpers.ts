@@ -1,6 +1,16 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 
 import type { MailboxMessage } from "../support/email-fixtures";
+
+/** The origin the app is served on in this run (playwright.config.ts chooses its port). */
+export function appOrigin() {
+  return new URL(test.info().project.use.baseURL!).origin;
+}
+
+/** `text` as a regular expression that matches it literally. */
+export function literal(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
 
 /** Everything in the dev mailbox, newest first. */
 export async function readMailbox(page: Page) {
@@ -74,6 +84,7 @@ export async function readSignInLink(page: Page, email: string) {
 /**
  * Signs a user in by magic link through the real form and returns the e-mail: on the landing page
  * (with ?redirectTo= when given), or with `onCurrentPage` on the page already open (a /404 page).
+ * For the tests about signing in; the others use `signInByRequest`.
  */
 export async function signIn(
   page: Page,
@@ -89,4 +100,50 @@ export async function signIn(
   await page.getByRole("button", { name: "Continue to Dunly" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/auth/verify"));
   return email;
+}
+
+/**
+ * Signs a new user in with the requests the sign-in form and the verify page make, without
+ * rendering those pages (they have their own tests: auth.spec.ts, no-javascript.spec.ts, csp.spec.ts):
+ * the magic-link request (POST /?index), the link from the dev mailbox, its POST /auth/verify.
+ * The session cookie lands in the page's browser context, with the `tz` cookie the pages' boot
+ * script would have set (app/lib/theme.ts), then `redirectTo` opens. Returns the e-mail.
+ */
+export async function signInByRequest(page: Page, { email = uniqueEmail(), redirectTo = "/welcome" } = {}) {
+  const origin = appOrigin();
+  const { timezoneId } = test.info().project.use;
+  // The app refuses a form post from another origin (docs/architecture.md §6), as a browser's would be.
+  const headers = { Origin: origin };
+  const asked = await page.request.post("/?index", { form: { email }, headers });
+  expect(asked.status(), "the magic-link request").toBe(200);
+  const link = new URL(await readSignInLink(page, email));
+  const verified = await page.request.post(`${link.pathname}${link.search}`, {
+    form: { token: link.searchParams.get("token")! },
+    headers,
+    maxRedirects: 0,
+  });
+  expect(verified.status(), "the sign-in link's POST").toBe(302);
+  if (timezoneId) await page.context().addCookies([{ name: "tz", value: encodeURIComponent(timezoneId), url: origin }]);
+  await page.goto(redirectTo);
+  return email;
+}
+
+/** A schedule moved by `advanceSchedules`: when it was made, its next run before and after. */
+export interface AdvancedSchedule {
+  id: string;
+  createdAt: number;
+  nextRunAt: number;
+  movedTo: number;
+}
+
+/**
+ * Skips `ms` of waiting for the signed-in user's enabled schedules instead of waiting for the real
+ * time: POST /dev/schedules/advance (workers/dev.ts; development and test only, docs/architecture.md
+ * §4) moves each next run `ms` earlier and re-arms its alarm, so what is due within `ms` is sent
+ * now by the real alarm, engine, mail queue and mail Worker. Another user's schedules are untouched.
+ */
+export async function advanceSchedules(page: Page, ms: number) {
+  const res = await page.request.post("/dev/schedules/advance", { data: { ms }, headers: { Origin: appOrigin() } });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as AdvancedSchedule[];
 }

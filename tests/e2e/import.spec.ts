@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { signInByRequest } from "./helpers";
 
 /** CSV import of debtors (docs/architecture.md §10): upload, preview with each row's errors, confirm. */
 
 test("import a CSV of three debtors with one bad row @phone", async ({ page }) => {
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   const stamp = Date.now();
   const csv = [
     "Full Name,E-mail,Amount,Currency",
@@ -45,7 +45,7 @@ test("import a CSV of three debtors with one bad row @phone", async ({ page }) =
 });
 
 test("the debtors list exports a CSV download", async ({ page }) => {
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   const [download] = await Promise.all([
     page.waitForEvent("download"),
     page.getByRole("link", { name: "Export CSV" }).click(),

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { addDebtor, signIn } from "./helpers";
+import { addDebtor, signInByRequest } from "./helpers";
 
 // docs/architecture.md §13: the keyboard never loses its place. Dialogs open on their first field and give the
 // focus back to what opened them; a popup inside a dialog closes alone on Escape; inline forms
@@ -14,7 +14,7 @@ async function focusedName(page: Page) {
 }
 
 test("dialogs open on their first field and give the focus back on Escape and ×", async ({ page }) => {
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   await addDebtor(page, "Kay Keys", "kay@example.com", "50", "1");
 
   const addButton = page.getByRole("button", { name: "Add Debtor" });
@@ -39,7 +39,7 @@ test("dialogs open on their first field and give the focus back on Escape and ×
 test("Escape in the date picker inside the schedule's edit modal closes the picker alone; the edits stay", async ({
   page,
 }) => {
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   await addDebtor(page, "Dana Date", "dana@example.com", "70", "1");
   await page.goto("/schedule");
   await page.getByLabel("Debtor").selectOption({ index: 1 });
@@ -68,7 +68,7 @@ test("Escape in the date picker inside the schedule's edit modal closes the pick
 test("Edit name, Edit org and Add Organization: open on their field, Escape cancels, the focus comes back", async ({
   page,
 }) => {
-  await signIn(page, { redirectTo: "/iam/info" });
+  await signInByRequest(page, { redirectTo: "/iam/info" });
   const editName = page.getByRole("button", { name: "Edit name" });
   await editName.focus();
   await page.keyboard.press("Enter");
@@ -124,7 +124,7 @@ test("the visitor menu's theme item is reached with the arrows and switches the 
 });
 
 test("the period select browses with the arrows without reloading; Enter chooses", async ({ page }) => {
-  await signIn(page, { redirectTo: "/schedules-list" });
+  await signInByRequest(page, { redirectTo: "/schedules-list" });
   const period = page.getByLabel("Period");
   await period.focus();
   let navigations = 0;

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { addDebtor, signIn, uniqueEmail } from "./helpers";
+import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
 
 // What loads on first use rather than with the page (docs/architecture.md §11) still works, and
 // works from the keyboard: the header's menus, the FAQ, the settings tabs, the date picker.
@@ -26,7 +26,7 @@ test("the visitor's menu loads on first use and opens from the keyboard on its f
 test("settings tabs move with the arrow keys; the date picker takes over what was typed before it loaded", async ({
   page,
 }) => {
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   await addDebtor(page, "Lena Lazy", uniqueEmail("lazy"), "10");
 
   await page.goto("/iam/info");

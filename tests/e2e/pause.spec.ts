@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { addDebtor, signIn, uniqueEmail } from "./helpers";
+import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
 
 /** Pause and resume a schedule from the Configure modal (docs/architecture.md §10), by keyboard too. */
 test("pause a schedule, then resume it from its next run @phone", async ({ page }) => {
-  await signIn(page, { redirectTo: "/dashboard" });
+  await signInByRequest(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Paula Pause", uniqueEmail("pause-debtor"), "80");
 
   await page.goto("/schedule");

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { addDebtor, signIn, uniqueEmail } from "./helpers";
+import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
 
 /** The visible row (table on desktop) or card (phone) that contains `text`. */
 function entry(page: Page, text: string) {
@@ -31,7 +31,7 @@ test("a recorded payment in full shows 'Paid' and completes the debtor's schedul
   page,
 }) => {
   test.setTimeout(90_000);
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   const email = uniqueEmail("payer");
   await addDebtor(page, "Paula Payer", email, "120.50");
   await scheduleFor(page, "Paula Payer", email);
@@ -89,7 +89,7 @@ test("a recorded payment in full shows 'Paid' and completes the debtor's schedul
 });
 
 test("edit a payment in the debtor's modal", async ({ page }) => {
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   await addDebtor(page, "Eddie Edit", uniqueEmail("edit-payer"), "50");
   const dialog = await openDebtor(page, "Eddie Edit");
   await dialog.getByLabel("Amount", { exact: true }).fill("10");

@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { addDebtor, mailTo, signIn, uniqueEmail } from "./helpers";
+import { addDebtor, mailTo, signInByRequest, uniqueEmail } from "./helpers";
 
 /** docs/architecture.md §10: list search and sort, the dashboard's debtor combobox, "Send me a test". */
 
 test("search and sort the debtors list; the URL keeps them @phone", async ({ page }) => {
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   await addDebtor(page, "Walter Brown", uniqueEmail("walter"), "30");
   await addDebtor(page, "Anna Green", uniqueEmail("anna"), "90");
   await addDebtor(page, "Zora Brownlee", uniqueEmail("zora"), "60");
@@ -26,7 +26,7 @@ test("search and sort the debtors list; the URL keeps them @phone", async ({ pag
 });
 
 test("the search works without JavaScript", async ({ browser, page }) => {
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   await addDebtor(page, "Nadia Noscript", uniqueEmail("nadia"), "10");
   await addDebtor(page, "Other Person", uniqueEmail("other"), "20");
   const context = await browser.newContext({
@@ -45,7 +45,7 @@ test("the search works without JavaScript", async ({ browser, page }) => {
 });
 
 test("the dashboard's debtor combobox searches every debtor, by keyboard", async ({ page }) => {
-  await signIn(page, { redirectTo: "/dashboard" });
+  await signInByRequest(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Kim Keyboard", uniqueEmail("kim"), "10");
   await addDebtor(page, "Lou Later", uniqueEmail("lou"), "20");
   const box = page.getByRole("combobox", { name: "Debtor", exact: true });
@@ -69,7 +69,7 @@ test("the dashboard's debtor combobox searches every debtor, by keyboard", async
 test("send me a test: the previewed e-mail with the debtor's details goes to my own address @phone", async ({
   page,
 }) => {
-  const me = await signIn(page, { redirectTo: "/dashboard" });
+  const me = await signInByRequest(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Tess Testee", uniqueEmail("tess"), "321", "2");
   await page.goto("/schedule");
   await page.getByRole("button", { name: "Send me a test" }).click();

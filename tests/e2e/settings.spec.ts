@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { signInByRequest } from "./helpers";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
 test("organizations are added, edited and deleted @phone", async ({ page }) => {
-  await signIn(page, { redirectTo: "/iam/orgs" });
+  await signInByRequest(page, { redirectTo: "/iam/orgs" });
   await expect(page.getByText("You have not added any organizations yet.")).toBeVisible();
 
   await page.getByRole("button", { name: "Add Organization" }).click();
@@ -35,7 +35,7 @@ test("organizations are added, edited and deleted @phone", async ({ page }) => {
 });
 
 test("name and photo are changed and shown in the header @phone", async ({ page }) => {
-  await signIn(page, { redirectTo: "/iam/info" });
+  await signInByRequest(page, { redirectTo: "/iam/info" });
 
   await page.getByRole("button", { name: "Edit name" }).click();
   await page.getByLabel("Full Name").fill("");

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { addDebtor, signIn, uniqueEmail } from "./helpers";
+import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
 
 /** The debtor timeline (docs/architecture.md §10): in the debtor's modal and on its own page. */
 
@@ -11,7 +11,7 @@ test("a payment recorded in the debtor's modal appears in the timeline, after th
   page,
 }) => {
   test.setTimeout(90_000);
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   const email = uniqueEmail("timeline");
   await addDebtor(page, "Tim Line", email, "80");
 
@@ -49,7 +49,7 @@ test("a payment recorded in the debtor's modal appears in the timeline, after th
 });
 
 test("another user's debtor page is the 404 page", async ({ page }) => {
-  await signIn(page, { redirectTo: "/debtors-list" });
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
   const res = await page.goto("/debtors/999999999");
   expect(res?.status()).toBe(404);
   await expect(page.getByText("Sorry, We Can't Find That Page")).toBeVisible();

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { accountCaps, readConfig } from "~/lib/config.server";
 import { fireAt, MINUTE } from "../integration/engine-helpers";
 import { deliveriesOf, makeDebtor, makeSchedule, makeUser } from "../integration/fixtures";
-import { get, location, pageText, postForm, uniqueEmail } from "../integration/helpers";
+import { get, location, ORIGIN, pageText, postForm, request, uniqueEmail } from "../integration/helpers";
 import { PAID_URL, reminderMessage, UNSUBSCRIBE_URL } from "../support/email-fixtures";
 
 /**
@@ -49,6 +49,15 @@ describe("the committed configuration is production", () => {
     const res = await get(path);
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain("Dev mailbox");
+  });
+
+  it("answers 404 at POST /dev/schedules/advance (the end-to-end tests' skipped wait)", async () => {
+    const res = await request("/dev/schedules/advance", {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "application/json" },
+      body: JSON.stringify({ ms: 60_000 }),
+    });
+    expect(res.status).toBe(404);
   });
 });
 

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { eventually } from "./data-helpers";
+import { alarmAt, MINUTE } from "./engine-helpers";
+import { deliveriesOf, makeDebtor, makeSchedule, scheduleRow, setSchedule } from "./fixtures";
+import { ORIGIN, outboxFor, request, signIn, uniqueEmail, uniqueIp } from "./helpers";
+
+/**
+ * POST /dev/schedules/advance (workers/dev.ts, docs/architecture.md §4): the end-to-end tests skip
+ * a schedule's wait with it instead of waiting for the real time. APP_ENV is test here; the
+ * production project checks that it answers 404 there.
+ */
+
+function advance(body: unknown, cookie?: string) {
+  const headers = new Headers({ "Content-Type": "application/json", Origin: ORIGIN, "CF-Connecting-IP": uniqueIp() });
+  if (cookie) headers.set("Cookie", cookie);
+  return request("/dev/schedules/advance", { method: "POST", headers, body: JSON.stringify(body) });
+}
+
+interface Moved {
+  id: string;
+  createdAt: number;
+  nextRunAt: number;
+  movedTo: number;
+}
+
+describe("POST /dev/schedules/advance", () => {
+  it("answers 401 to a visitor and 400 to a wait that is not a positive whole number of milliseconds up to a week", async () => {
+    expect((await advance({ ms: MINUTE })).status).toBe(401);
+    const user = await signIn(uniqueEmail("advance-bad"));
+    for (const body of [
+      null,
+      [],
+      {},
+      { ms: 0 },
+      { ms: -1 },
+      { ms: 1.5 },
+      { ms: "60000" },
+      { ms: 8 * 24 * 60 * MINUTE },
+    ]) {
+      expect((await advance(body, user.cookie)).status, JSON.stringify(body)).toBe(400);
+    }
+  });
+
+  it("moves the caller's enabled schedules only; a 'now' schedule then sends its one reminder through the real alarm and completes", async () => {
+    const owner = await signIn(uniqueEmail("advance-owner"));
+    const other = await signIn(uniqueEmail("advance-other"));
+    const debtor = await makeDebtor(owner.userId, { debtCents: 25000 });
+    const once = await makeSchedule(owner.userId, debtor.id, { frequency: "now" });
+    const daily = await makeSchedule(owner.userId, debtor.id, { frequency: "daily" });
+    const paused = await makeSchedule(owner.userId, debtor.id, { frequency: "daily" });
+    await setSchedule(paused, { state: "DISABLED", next_run_at: null });
+    const othersDebtor = await makeDebtor(other.userId);
+    const others = await makeSchedule(other.userId, othersDebtor.id, { frequency: "now" });
+    const before = {
+      once: (await scheduleRow(once))!,
+      daily: (await scheduleRow(daily))!,
+      others: (await scheduleRow(others))!,
+    };
+    // A 'now' schedule is due one minute after it was made.
+    expect(before.once.next_run_at! - before.once.created_at).toBe(MINUTE);
+
+    const res = await advance({ ms: MINUTE }, owner.cookie);
+    expect(res.status).toBe(200);
+    const moved = ((await res.json()) as Moved[]).sort((a, b) => a.id.localeCompare(b.id));
+    expect(moved).toEqual(
+      [
+        {
+          id: once,
+          createdAt: before.once.created_at,
+          nextRunAt: before.once.next_run_at,
+          movedTo: before.once.next_run_at! - MINUTE,
+        },
+        {
+          id: daily,
+          createdAt: before.daily.created_at,
+          nextRunAt: before.daily.next_run_at,
+          movedTo: before.daily.next_run_at! - MINUTE,
+        },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    // The daily one is a minute earlier, its alarm with it; the other user's is untouched.
+    expect((await scheduleRow(daily))!.next_run_at).toBe(before.daily.next_run_at! - MINUTE);
+    expect(await alarmAt(daily)).toBe(before.daily.next_run_at! - MINUTE);
+    expect((await scheduleRow(others))!.next_run_at).toBe(before.others.next_run_at);
+    expect((await scheduleRow(paused))!.state).toBe("DISABLED");
+
+    // The 'now' schedule's alarm fires at once: one reminder, then the schedule is completed.
+    expect(await eventually(async () => (await scheduleRow(once))!.state === "COMPLETED", 15_000)).toBe(true);
+    const deliveries = await deliveriesOf(once);
+    expect(deliveries.map((d) => d.status)).toEqual(["sent"]);
+    const mail = await outboxFor(debtor.email);
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.text).toContain("$250.00");
+    expect(mail[0]!.replyTo).toBe(owner.email);
+  });
+});
