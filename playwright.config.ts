@@ -26,7 +26,7 @@ export const BASE_URL = `http://localhost:${PORT}`;
 export default defineConfig({
   testDir: "./tests/e2e",
   // Every test signs in its own new user, so tests share nothing but the server: two workers, any
-  // test beside any other (docs/decisions/012). E2E_WORKERS overrides the count.
+  // test beside any other (docs/decisions/013). E2E_WORKERS overrides the count.
   fullyParallel: true,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,

@@ -52,7 +52,7 @@ export default defineConfig({
   test: {
     // Vitest's default leaves a core free: one file at a time on the 2-core CI machine. The
     // integration files mostly wait on workerd (alarms, the queue, the fake provider), so at least
-    // two run side by side (docs/decisions/012).
+    // two run side by side (docs/decisions/013).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       defineProject({
@@ -86,6 +86,9 @@ export default defineConfig({
                   FAKE_RESEND_URL: resend.url,
                   // Faster than the limit tests/integration/mail-queue.test.ts gives the fake provider.
                   MAIL_SENDS_PER_SECOND: "50",
+                  // The default per-client sign-in limit (tests/integration/rate-limit.test.ts), also
+                  // after an end-to-end run left its .dev.vars (1000) beside the build's wrangler.json.
+                  SIGNIN_LIMIT_PER_CLIENT: "",
                 },
                 workers: [
                   mailWorker({

@@ -37,7 +37,7 @@ const steps = [
   ["Lighthouse accessibility", "node", ["scripts/lighthouse.mjs", "--assert"]],
 ];
 
-/** Each step's time, printed at the end whether the run passed or failed (docs/decisions/012). */
+/** Each step's time, printed at the end whether the run passed or failed (docs/decisions/013). */
 const timings = [];
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 function printTimings() {
