@@ -28,8 +28,10 @@ export default defineConfig({
   // Every test signs in its own new user, so tests share nothing but the server: two workers, any
   // test beside any other (docs/decisions/013). E2E_WORKERS overrides the count.
   fullyParallel: true,
-  workers: Number(process.env.E2E_WORKERS ?? 2),
+  workers: Number(process.env.E2E_WORKERS || 2),
   retries: 0,
+  // A test.only left in a commit would drop every other test from CI.
+  forbidOnly: Boolean(process.env.CI),
   timeout: 30_000,
   reporter: [["list"]],
   use: {

@@ -139,7 +139,7 @@ export interface AdvancedSchedule {
 /**
  * Skips `ms` of waiting for the signed-in user's enabled schedules instead of waiting for the real
  * time: POST /dev/schedules/advance (workers/dev.ts; development and test only, docs/architecture.md
- * §4) moves each next run `ms` earlier and re-arms its alarm, so what is due within `ms` is sent
+ * §5) moves each next run `ms` earlier and re-arms its alarm, so what is due within `ms` is sent
  * now by the real alarm, engine, mail queue and mail Worker. Another user's schedules are untouched.
  */
 export async function advanceSchedules(page: Page, ms: number) {
