@@ -186,18 +186,21 @@ export function debtorsListQueries(
 /** At most this many debtors answer one typeahead search. */
 export const DEBTOR_OPTIONS_LIMIT = 20;
 
+/** What a debtor picker shows of each debtor (the schedule form's select, the typeahead). */
+const DEBTOR_OPTION_COLUMNS = {
+  id: debtors.id,
+  fullName: debtors.fullName,
+  email: debtors.email,
+  activeStrategy: debtors.activeStrategy,
+};
+
 /**
  * The owner's debtors whose name or e-mail contains `q`, by name: the dashboard's debtor typeahead
  * (/debtors/options). One small query over the owner's rows.
  */
 export async function searchDebtorOptions(db: Db, ownerId: string, q: string, limit = DEBTOR_OPTIONS_LIMIT) {
   return db
-    .select({
-      id: debtors.id,
-      fullName: debtors.fullName,
-      email: debtors.email,
-      activeStrategy: debtors.activeStrategy,
-    })
+    .select(DEBTOR_OPTION_COLUMNS)
     .from(debtors)
     .where(debtorWhere(ownerId, { q }))
     .orderBy(sql`${debtors.fullName} COLLATE NOCASE`, asc(debtors.id))
@@ -340,12 +343,7 @@ export async function debtorChoice(db: Db, ownerId: string) {
 /** debtorChoice's query, unrun (to batch); debtorChoiceOf reads it. */
 export function debtorChoiceQuery(db: Db, ownerId: string) {
   return db
-    .select({
-      id: debtors.id,
-      fullName: debtors.fullName,
-      email: debtors.email,
-      activeStrategy: debtors.activeStrategy,
-    })
+    .select(DEBTOR_OPTION_COLUMNS)
     .from(debtors)
     .where(eq(debtors.ownerId, ownerId))
     .orderBy(asc(debtors.fullName), asc(debtors.id))
