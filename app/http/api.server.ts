@@ -151,6 +151,14 @@ function writeRoutes<Input, Row>(base: string, entity: OwnedEntity<Input, Row>) 
 
 // Profile ---------------------------------------------------------------------------------
 
+/** ownedBody for the profile, whose own `id` (when given) is the user id too: 403 otherwise. */
+async function ownedProfileBody(c: Ctx) {
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned;
+  const denied = owned.body.id !== undefined ? ownerMismatch(c, owned.body.id) : null;
+  return denied ? { error: denied } : owned;
+}
+
 api.get("/profile", async (c) => {
   const denied = ownerMismatch(c, c.req.query("fb_uuid"));
   if (denied) return denied;
@@ -175,12 +183,9 @@ api.post("/profile/add", async (c) => {
 });
 
 api.put("/profile/edit", async (c) => {
-  const owned = await ownedBody(c);
+  const owned = await ownedProfileBody(c);
   if ("error" in owned) return owned.error;
   const { body } = owned;
-  // The profile's own id is the user id too.
-  const deniedId = body.id !== undefined ? ownerMismatch(c, body.id) : null;
-  if (deniedId) return deniedId;
   const parsed = v.safeParse(ProfileNameSchema, body);
   if (!parsed.success) return fail(c, 400, "Invalid profile", fieldErrors(parsed.issues));
   await updateProfileName(getDb(c.env.DB), me(c).id, parsed.output.full_name);
@@ -188,12 +193,9 @@ api.put("/profile/edit", async (c) => {
 });
 
 api.put("/profile/changeImg", async (c) => {
-  const owned = await ownedBody(c);
+  const owned = await ownedProfileBody(c);
   if ("error" in owned) return owned.error;
   const { body } = owned;
-  // The profile's own id is the user id too.
-  const deniedId = body.id !== undefined ? ownerMismatch(c, body.id) : null;
-  if (deniedId) return deniedId;
   if (typeof body.img !== "string" || !body.img)
     return fail(c, 400, "Invalid image", { img: ["Please choose an image"] });
   // PUT /r2 already made the upload the profile photo (one per account); this confirms it. Any

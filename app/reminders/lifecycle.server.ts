@@ -176,16 +176,10 @@ export async function repairAlarms(env: Env): Promise<{ repaired: number; failed
 
 const FREQUENCY_SHORT: Record<FrequencyId, string> = { daily: "Daily", weekly: "Weekly", now: "Once" };
 
-/** A schedule event's detail: "Weekly · Escalating Reminders". */
-export function scheduleEventDetail(s: { frequency: string; preset: string }) {
-  const frequency = FREQUENCY_SHORT[s.frequency as FrequencyId] ?? s.frequency;
-  return `${frequency} · ${PRESETS.find((p) => p.id === s.preset)?.name ?? s.preset}`;
-}
-
 /** A string literal for SQL (our own constants only). */
 const literal = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);
 
-/** scheduleEventDetail in SQL, over the schedules row: no bound values, whatever the batch binds. */
+/** A schedule event's detail ("Weekly · Escalating Reminders"), in SQL over the schedules row: no bound values, whatever the batch binds. */
 const EVENT_DETAIL_SQL = sql`(CASE ${schedules.frequency} ${sql.join(
   FREQUENCIES.map((f) => sql`WHEN ${literal(f.id)} THEN ${literal(FREQUENCY_SHORT[f.id])}`),
   sql` `,
@@ -333,18 +327,18 @@ export async function createSchedule(
   const targets = await sendableTargets(db, ownerId, input);
   if ("error" in targets) return targets;
   const columns = scheduleColumns(targets, input, input.time_zone ?? "", now);
+  const id = newScheduleId(ownerId);
   const [[inserted], [event]] = await db.batch([
     db
       .insert(schedules)
-      .values({ id: newScheduleId(ownerId), ownerId, ...columns, templateStep: 0, createdAt: now, updatedAt: now })
+      .values({ id, ownerId, ...columns, templateStep: 0, createdAt: now, updatedAt: now })
       .returning({ ...getTableColumns(schedules), rowid: ROWID }),
-    debtorEventInsert(db, {
-      ownerId,
-      debtorId: columns.debtorId,
-      type: "schedule_created",
-      detail: scheduleEventDetail(columns),
-      at: now,
-    }).returning({ id: debtorEvents.id }),
+    // After the INSERT: the event names the schedule as written, like every other change's.
+    eventsOfSchedules(db, "schedule_created", and(eq(schedules.ownerId, ownerId), eq(schedules.id, id)), now).returning(
+      {
+        id: debtorEvents.id,
+      },
+    ),
   ]);
   // An INSERT … RETURNING always returns the row it wrote.
   if (!inserted) throw new Error("The new schedule was not returned");
@@ -643,9 +637,6 @@ export async function createResendSchedules(
 }
 
 // Stops and holds by Dunly: statements for the batch of the change that causes them -------------
-
-/** Why Dunly stopped (COMPLETED) or held (DISABLED) a schedule. */
-export type StopReason = "paid" | "opted_out" | "bounced" | "paid_claimed";
 
 /**
  * Every live (ENABLED or DISABLED) schedule of the owner's debtor completes with 'paid' once

@@ -23,40 +23,33 @@ export type ScheduleStatus =
   | { kind: "paused"; label: "Paused"; nextRunAt: null; note: string }
   | { kind: "stopped"; label: "Stopped" | "Completed"; nextRunAt: null; note: string };
 
+const held = (note: string, nextRunAt: number | null = null): ScheduleStatus => ({
+  kind: "held",
+  label: "Held",
+  nextRunAt,
+  note,
+});
+const stopped = (label: "Stopped" | "Completed", note: string): ScheduleStatus => ({
+  kind: "stopped",
+  label,
+  nextRunAt: null,
+  note,
+});
+
 export function scheduleStatus(s: StatusFields): ScheduleStatus {
   if (s.state === "ENABLED") {
     // The engine stops it at its next run without sending (the debtor changed since it was armed).
-    if (s.debtorStatus === "opted_out") {
-      return {
-        kind: "held",
-        label: "Held",
-        nextRunAt: null,
-        note: "Sends nothing: the debtor opted out of reminders.",
-      };
-    }
-    if (s.debtorStatus === "paid") {
-      return { kind: "held", label: "Held", nextRunAt: null, note: "Sends nothing: the debtor has paid." };
-    }
-    if (s.waiting)
-      return { kind: "held", label: "Held", nextRunAt: s.nextRunAt ?? null, note: `Held back: ${s.waiting}` };
+    if (s.debtorStatus === "opted_out") return held("Sends nothing: the debtor opted out of reminders.");
+    if (s.debtorStatus === "paid") return held("Sends nothing: the debtor has paid.");
+    if (s.waiting) return held(`Held back: ${s.waiting}`, s.nextRunAt ?? null);
     return { kind: "running", label: "Active", nextRunAt: s.nextRunAt ?? null, note: null };
   }
   if (s.state === "DISABLED") {
     if (s.stoppedReason === "bounced") {
-      return {
-        kind: "held",
-        label: "Held",
-        nextRunAt: null,
-        note: "Held: the debtor's address bounced. Correct it on the debtor, then resume.",
-      };
+      return held("Held: the debtor's address bounced. Correct it on the debtor, then resume.");
     }
     if (s.stoppedReason === "paid_claimed") {
-      return {
-        kind: "held",
-        label: "Held",
-        nextRunAt: null,
-        note: "Held: the debtor says they have paid. Confirm the payment or resume reminders on the dashboard.",
-      };
+      return held("Held: the debtor says they have paid. Confirm the payment or resume reminders on the dashboard.");
     }
     return {
       kind: "paused",
@@ -65,14 +58,8 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
       note: "Paused: no reminders are sent until you resume it.",
     };
   }
-  if (s.stoppedReason === "opted_out") {
-    return { kind: "stopped", label: "Stopped", nextRunAt: null, note: "Stopped: the debtor opted out of reminders." };
-  }
-  if (s.stoppedReason === "paid") {
-    return { kind: "stopped", label: "Stopped", nextRunAt: null, note: "Stopped: the debtor has paid." };
-  }
-  if (s.frequency === "now") {
-    return { kind: "stopped", label: "Completed", nextRunAt: null, note: "Completed: this one-time reminder has run." };
-  }
-  return { kind: "stopped", label: "Completed", nextRunAt: null, note: "Completed: no further reminders are sent." };
+  if (s.stoppedReason === "opted_out") return stopped("Stopped", "Stopped: the debtor opted out of reminders.");
+  if (s.stoppedReason === "paid") return stopped("Stopped", "Stopped: the debtor has paid.");
+  if (s.frequency === "now") return stopped("Completed", "Completed: this one-time reminder has run.");
+  return stopped("Completed", "Completed: no further reminders are sent.");
 }
