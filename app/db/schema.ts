@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Epoch milliseconds, the unit of every time column (docs/architecture.md §3). */
 const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
@@ -118,10 +118,15 @@ export const debtors = sqliteTable(
       .default("active"),
     // The debtor's own IANA zone: quiet hours are theirs (0005; the user's zone when added).
     timeZone: text("time_zone").notNull().default("UTC"),
-    // Shown in reminders (0006); optional.
-    invoiceNumber: text("invoice_number"),
     // When the debtor clicked "I've paid" and the user has not yet confirmed or resumed (0006).
     paidClaimedAt: integer("paid_claimed_at"),
+    // The debtor's promise to pay (0010): the date they gave (YYYY-MM-DD, their zone) and the
+    // instant reminders resume by themselves (the start of the next day in their zone); both null
+    // when no promise is pending.
+    promisedOn: text("promised_on"),
+    promiseEndsAt: integer("promise_ends_at"),
+    // When a promise passed with something still owed; while set, a new promise needs the user's consent.
+    promiseBrokenAt: integer("promise_broken_at"),
     // Random and unique: the public half of the opt-out token (app/lib/opt-out.server.ts). Set on
     // insert; a row written without it (older rows, raw SQL) gets one when its first link is made.
     optOutKey: text("opt_out_key").$defaultFn(() => crypto.randomUUID().replaceAll("-", "")),
@@ -134,6 +139,53 @@ export const debtors = sqliteTable(
     // The dashboard's notices (0007): bouncing addresses counted, "I've paid" claims newest first.
     index("debtors_owner_status_idx").on(t.ownerId, t.status),
     index("debtors_paid_claim_idx").on(t.ownerId, t.paidClaimedAt),
+    // The watchdog's resume of promises that have ended (0010).
+    index("debtors_promise_ends_idx").on(t.promiseEndsAt),
+  ],
+);
+
+/**
+ * What a debtor owes, one row per invoice (0010; docs/architecture.md §10). paid_cents is the sum of
+ * the payment_allocations on it, kept in the same batch as every payment write; the CHECK keeps the
+ * ledger whole on every path: nothing is paid beyond an invoice's amount, and no amount is lowered
+ * below what was paid on it. The debtor's debt_cents and paid_cents are the sums over its invoices
+ * in the debtor's currency that are not void, and its status follows them (app/models/ledger.server.ts).
+ */
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id")
+      .notNull()
+      .references(() => debtors.id, { onDelete: "cascade" }),
+    // Optional; unique within the account when given.
+    number: text("number"),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    // Calendar dates, YYYY-MM-DD.
+    issuedOn: text("issued_on").notNull(),
+    dueOn: text("due_on").notNull(),
+    status: text("status", { enum: ["open", "paid", "void", "disputed"] })
+      .notNull()
+      .default("open"),
+    paidCents: integer("paid_cents").notNull().default(0),
+    // The debtor's reason, when they disputed it from the portal.
+    disputeReason: text("dispute_reason"),
+    disputedAt: integer("disputed_at"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    updatedAt: integer("updated_at").notNull().default(nowMs),
+  },
+  (t) => [
+    // A debtor's invoices, oldest due first (the statement, allocation, the debtor page).
+    index("invoices_debtor_idx").on(t.debtorId, t.status, t.dueOn),
+    index("invoices_owner_idx").on(t.ownerId, t.id),
+    uniqueIndex("invoices_owner_number_idx")
+      .on(t.ownerId, t.number)
+      .where(sql`number IS NOT NULL`),
+    check("invoices_ledger", sql`paid_cents >= 0 AND paid_cents <= amount_cents AND amount_cents > 0`),
   ],
 );
 
@@ -149,12 +201,31 @@ export const payments = sqliteTable(
       .notNull()
       .references(() => debtors.id, { onDelete: "cascade" }),
     amountCents: integer("amount_cents").notNull(),
+    // The currency of the invoices it pays (0010): the debtor's, or the chosen invoice's.
+    currency: text("currency").notNull().default("USD"),
+    // The invoice the user chose it for (0010); null: the open invoices, oldest due date first.
+    invoiceId: integer("invoice_id").references(() => invoices.id, { onDelete: "set null" }),
     // The calendar date it was paid, YYYY-MM-DD.
     paidOn: text("paid_on").notNull(),
     note: text("note").notNull().default(""),
     createdAt: integer("created_at").notNull().default(nowMs),
   },
   (t) => [index("payments_debtor_idx").on(t.debtorId, t.paidOn)],
+);
+
+/** What a payment paid on each invoice (0010): deleting or lowering a payment reopens exactly this. */
+export const paymentAllocations = sqliteTable(
+  "payment_allocations",
+  {
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    amountCents: integer("amount_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.paymentId, t.invoiceId] }), index("payment_allocations_invoice_idx").on(t.invoiceId)],
 );
 
 /**
@@ -224,8 +295,11 @@ export const schedules = sqliteTable(
       .notNull()
       .default("ENABLED"),
     // Why Dunly (not the user) stopped or paused it: 'paid', 'opted_out', 'bounced', 'paid_claimed'
-    // (the debtor said they paid); null otherwise.
-    stoppedReason: text("stopped_reason", { enum: ["paid", "opted_out", "bounced", "paid_claimed"] }),
+    // (the debtor said they paid), 'promised' (a promise to pay, until its date), 'disputed' (nothing
+    // undisputed is left); null otherwise.
+    stoppedReason: text("stopped_reason", {
+      enum: ["paid", "opted_out", "bounced", "paid_claimed", "promised", "disputed"],
+    }),
     nextRunAt: integer("next_run_at"),
     lastRunAt: integer("last_run_at"),
     createdAt: integer("created_at").notNull().default(nowMs),
