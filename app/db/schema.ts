@@ -182,9 +182,7 @@ export const invoices = sqliteTable(
     // A debtor's invoices, oldest due first (the statement, allocation, the debtor page).
     index("invoices_debtor_idx").on(t.debtorId, t.status, t.dueOn),
     index("invoices_owner_idx").on(t.ownerId, t.id),
-    uniqueIndex("invoices_owner_number_idx")
-      .on(t.ownerId, t.number)
-      .where(sql`number IS NOT NULL`),
+    uniqueIndex("invoices_owner_number_idx").on(t.ownerId, t.number).where(sql`number IS NOT NULL`),
     check("invoices_ledger", sql`paid_cents >= 0 AND paid_cents <= amount_cents AND amount_cents > 0`),
   ],
 );
@@ -225,7 +223,10 @@ export const paymentAllocations = sqliteTable(
       .references(() => invoices.id, { onDelete: "cascade" }),
     amountCents: integer("amount_cents").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.paymentId, t.invoiceId] }), index("payment_allocations_invoice_idx").on(t.invoiceId)],
+  (t) => [
+    primaryKey({ columns: [t.paymentId, t.invoiceId] }),
+    index("payment_allocations_invoice_idx").on(t.invoiceId),
+  ],
 );
 
 /**

@@ -19,7 +19,12 @@ export const debtorEntity: OwnedEntity<DebtorInput, DebtorRecord> = {
   messages: DEBTOR_MESSAGES,
   schemas: { form: DebtorSchema, json: DebtorJsonSchema },
   create: (scope, input) =>
-    createDebtor(scope.db, scope.ownerId, input, { max: scope.caps.debtors, timeZone: scope.timeZone, now: scope.now }),
+    createDebtor(scope.db, scope.ownerId, input, {
+      max: scope.caps.debtors,
+      timeZone: scope.timeZone,
+      now: scope.now,
+      today: scope.today,
+    }),
   async update(scope, id, input) {
     const updated = await updateDebtor(scope.db, scope.ownerId, id, input, scope.now);
     if (!updated) return undefined;

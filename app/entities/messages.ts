@@ -34,6 +34,15 @@ export const ORGANIZATION_MESSAGES = {
 /** The messages of an owned record's add, edit and delete (debtors, organizations). */
 export type RecordMessages = typeof DEBTOR_MESSAGES | typeof ORGANIZATION_MESSAGES;
 
+export const INVOICE_MESSAGES = {
+  added: "Invoice added.",
+  updated: "Invoice updated.",
+  voided: "Invoice voided.",
+  invalid: "Invalid invoice",
+  notFound: "Invoice not found",
+  missingId: "Missing invoice id",
+} as const;
+
 export const PAYMENT_MESSAGES = {
   added: "Payment recorded.",
   updated: "Payment updated.",
@@ -43,6 +52,7 @@ export const PAYMENT_MESSAGES = {
   missingId: "Missing payment id",
   /** A debtor keeps at most MAX_PAYMENTS_PER_DEBTOR payments (docs/architecture.md §10). */
   tooMany: `This debtor already has ${MAX_PAYMENTS_PER_DEBTOR.toLocaleString("en-US")} payments, the most one debtor can have.`,
+  invoiceNotFound: "Please choose one of the debtor's open invoices",
   /** Appended after a write that left the debt paid in full and stopped reminders. */
   remindersStopped: "The debt is paid in full: reminders to this debtor have stopped.",
   /** Appended after a write that left the debt paid in full, with no reminder to stop. */

@@ -19,6 +19,7 @@ export type PaymentRefusal = Exclude<PaymentWriteError, { error: "not-found" }>;
 /** A refusal as a form's or a body's errors: the whole write (too many payments), or the amount (more than is owed). */
 function refusalErrors(refused: PaymentRefusal): { formErrors?: string[]; fieldErrors?: Record<string, string[]> } {
   if (refused.error === "too-many") return { formErrors: [PAYMENT_MESSAGES.tooMany] };
+  if (refused.error === "invoice-not-found") return { fieldErrors: { invoice_id: [PAYMENT_MESSAGES.invoiceNotFound] } };
   return { fieldErrors: { amount: [overOwedMessage(refused.maxCents, refused.currency)] } };
 }
 

@@ -5,8 +5,10 @@ import { AccountCapReached } from "~/domain/account-caps";
 import { dateTimeFormat } from "~/domain/intl";
 import { fromCents } from "~/domain/money";
 import { getPreset, type PresetId, templateForStep } from "~/domain/presets";
+import { FieldsRefused } from "~/domain/refused";
 import { debtorEntity } from "~/entities/debtors.server";
 import { entityScope, type OwnedEntity } from "~/entities/entity.server";
+import { invoiceEntity } from "~/entities/invoices.server";
 import { DEBTOR_MESSAGES, SOMETHING_WRONG } from "~/entities/messages";
 import { organizationEntity } from "~/entities/organizations.server";
 import { paymentEntity } from "~/entities/payments.server";
@@ -21,7 +23,8 @@ import {
   signedImageUrl,
   storeProfileImage,
 } from "~/lib/images.server";
-import { debtorToJson, getDebtor, listDebtors } from "~/models/debtor.server";
+import { debtorRowOf, debtorToJson, getDebtor, listDebtors } from "~/models/debtor.server";
+import { type InvoiceWrite, invoiceToJson, listInvoices } from "~/models/invoice.server";
 import { listOrganizations, organizationToJson } from "~/models/organization.server";
 import { listPayments, type PaymentWrite, type PaymentWriteError, paymentToJson } from "~/models/payment.server";
 import { getScheduleDetails, listSchedules, type ScheduleListRow } from "~/models/schedule.server";
@@ -123,6 +126,7 @@ function writeRoutes<Input, Row>(base: string, entity: OwnedEntity<Input, Row>) 
       return c.json({ success: true, error: null, data: entity.toJson(row, me(c).id) });
     } catch (error) {
       if (error instanceof AccountCapReached) return fail(c, 403, error.message);
+      if (error instanceof FieldsRefused) return fail(c, 400, messages.invalid, error.fieldErrors);
       throw error;
     }
   });
@@ -134,7 +138,13 @@ function writeRoutes<Input, Row>(base: string, entity: OwnedEntity<Input, Row>) 
     if (!id) return fail(c, 400, messages.invalid, missingId);
     const parsed = v.safeParse(entity.schemas.json, owned.body);
     if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
-    const row = await entity.update(scopeOf(c), id, parsed.output);
+    let row: Row | undefined;
+    try {
+      row = await entity.update(scopeOf(c), id, parsed.output);
+    } catch (error) {
+      if (error instanceof FieldsRefused) return fail(c, 400, messages.invalid, error.fieldErrors);
+      throw error;
+    }
     if (!row) return fail(c, 404, messages.notFound);
     return c.json({ success: true, error: null, data: entity.toJson(row, me(c).id) });
   });
@@ -247,7 +257,7 @@ api.get("/debtors", async (c) => {
   const limit = queryInt(c.req.query("limit"), 200, 1, 500);
   const offset = queryInt(c.req.query("offset"), 0, 0, MAX_OFFSET);
   const rows = await listDebtors(getDb(c.env.DB), me(c).id, { limit, offset });
-  return c.json(rows.map((d) => debtorToJson(d, me(c).id)));
+  return c.json(rows.map((d) => debtorToJson(debtorRowOf(d), me(c).id)));
 });
 
 writeRoutes("/debtors", debtorEntity);
@@ -315,6 +325,67 @@ api.delete("/payments/del", async (c) => {
   const id = parseId(owned.body);
   if (!id) return fail(c, 400, messages.invalid, { id: [messages.missingId] });
   return paymentAnswer(c, await paymentEntity.remove(scopeOf(c), id), messages.notFound);
+});
+
+// Invoices (docs/architecture.md §10) -----------------------------------------------------------
+
+api.get("/debtors/:id/invoices", async (c) => {
+  const denied = ownerMismatch(c, c.req.query("fb_uuid"));
+  if (denied) return denied;
+  const id = v.safeParse(JsonIdSchema, c.req.param("id"));
+  const listed = id.success ? await listInvoices(getDb(c.env.DB), me(c).id, id.output) : undefined;
+  if (!listed) return fail(c, 404, DEBTOR_MESSAGES.notFound);
+  return c.json(listed.invoices.map(invoiceToJson));
+});
+
+/**
+ * An invoice write's answer: the invoice and the debtor's balance after it; 404 when the debtor or
+ * invoice is not the caller's; 400 with field errors for a rule only the server checks (the same
+ * the form shows: an amount below what was paid, a number already used).
+ */
+async function invoiceAnswer(c: Ctx, write: () => Promise<InvoiceWrite | undefined>, notFound: string) {
+  try {
+    const written = await write();
+    if (!written) return fail(c, 404, notFound);
+    return c.json({ success: true, error: null, ...invoiceEntity.toJson(written) });
+  } catch (error) {
+    if (error instanceof FieldsRefused) return fail(c, 400, invoiceEntity.messages.invalid, error.fieldErrors);
+    throw error;
+  }
+}
+
+api.post("/invoices/add", async (c) => {
+  const { messages } = invoiceEntity;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const debtorId = v.safeParse(JsonIdSchema, owned.body.debtor_id);
+  if (!debtorId.success) return fail(c, 400, messages.invalid, { debtor_id: [DEBTOR_MESSAGES.missingId] });
+  const parsed = v.safeParse(invoiceEntity.schemas.json, owned.body);
+  if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
+  const scope = scopeOf(c);
+  return invoiceAnswer(c, () => invoiceEntity.add(scope, debtorId.output, parsed.output), DEBTOR_MESSAGES.notFound);
+});
+
+api.put("/invoices/edit", async (c) => {
+  const { messages } = invoiceEntity;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const id = parseId(owned.body);
+  if (!id) return fail(c, 400, messages.invalid, { id: [messages.missingId] });
+  const parsed = v.safeParse(invoiceEntity.schemas.json, owned.body);
+  if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
+  const scope = scopeOf(c);
+  return invoiceAnswer(c, () => invoiceEntity.edit(scope, id, parsed.output), messages.notFound);
+});
+
+api.put("/invoices/void", async (c) => {
+  const { messages } = invoiceEntity;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const id = parseId(owned.body);
+  if (!id) return fail(c, 400, messages.invalid, { id: [messages.missingId] });
+  const scope = scopeOf(c);
+  return invoiceAnswer(c, () => invoiceEntity.void(scope, id), messages.notFound);
 });
 
 // Organizations -------------------------------------------------------------------------------

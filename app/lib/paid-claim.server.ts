@@ -3,6 +3,7 @@ import type { Bindable, Db } from "~/db/client.server";
 import { debtorEvents, debtors } from "~/db/schema";
 import { formatMoney, fromCents } from "~/domain/money";
 import { debtorEventInsert } from "~/models/debtor-event.server";
+import { owesSql } from "~/models/ledger.server";
 import { addPayment, type PaymentWrite, type PaymentWriteError } from "~/models/payment.server";
 import { holdStatement, type OwnerScope, type ResumeOutcome, resumeAfterPaidClaim } from "~/reminders/lifecycle.server";
 import type { AppConfig } from "./config.server";
@@ -62,13 +63,9 @@ export async function claimPaid(
   debtorId: number,
   now = Date.now(),
 ): Promise<{ claimed: boolean; pausedScheduleIds: string[] }> {
-  const pending = and(
-    owned(ownerId, debtorId),
-    isNull(debtors.paidClaimedAt),
-    sql`${debtors.paidCents} < ${debtors.debtCents}`,
-  );
+  const pending = and(owned(ownerId, debtorId), isNull(debtors.paidClaimedAt), owesSql(debtors.id));
   // Statements of a batch run in order: the first two still see the debtor without a claim.
-  const claimable = sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND ${debtors.paidClaimedAt} IS NULL AND ${debtors.paidCents} < ${debtors.debtCents})`;
+  const claimable = sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND ${debtors.paidClaimedAt} IS NULL AND ${owesSql(debtorId)})`;
   const [paused, , claimed] = await db.batch([
     holdStatement(db, ownerId, debtorId, PAID_CLAIM_REASON, now, claimable),
     db.insert(debtorEvents).select(

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { type Bound, bindParam, boundQuery, OWNER_ID, preparedQuery, preparedQueryBy } from "~/db/prepared.server";
-import { debtors } from "~/db/schema";
+import { debtors, invoices } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import {
   DEBTOR_SORTS,
@@ -10,13 +10,26 @@ import {
   type SortDirection,
   searchKey,
 } from "~/domain/list-params";
-import { fromCents, toCents } from "~/domain/money";
+import { formatMoney, fromCents, toCents } from "~/domain/money";
+import { FieldsRefused } from "~/domain/refused";
 import { safeTimeZone } from "~/domain/time-zone";
 import { deleteSchedulesOfDebtorStatement } from "~/reminders/lifecycle.server";
 import type { DebtorInput } from "~/schemas/debtor";
+import { NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
 import { type CreateOptions, enforceCap } from "./account-caps.server";
 import { sentCountOf } from "./delivery.server";
-import { settleStatements } from "./payment.server";
+import { isLedgerViolation, isNumberTaken, OWED_STATUSES, owesSql } from "./ledger.server";
+import { readSettled, SETTLE_STATEMENTS, settleStatements } from "./payment.server";
+
+/** The debt of a debtor with several invoices is theirs; the debtor form cannot change it. */
+export const SEVERAL_INVOICES_MESSAGE = "This debtor owes several invoices: edit the invoices one by one below.";
+/** A currency change of an invoice that has payments (they were in its currency). */
+export const CURRENCY_PAID_MESSAGE = "Payments were recorded in this currency: it cannot change now.";
+
+/** An amount below what was already paid on the invoice. */
+export function belowPaidMessage(paidCents: number, currency: string) {
+  return `Please enter at least ${formatMoney(paidCents, currency)}: that much has been paid on it.`;
+}
 
 /** Rows on a page of /debtors-list (docs/decisions/009-list-page-size.md). */
 export const DEBTOR_PAGE_SIZE = 25;
@@ -33,8 +46,15 @@ export interface DebtorRow {
   status: "active" | "paid" | "opted_out" | "bouncing";
   /** The debtor's IANA zone (their quiet hours). */
   timeZone: string;
-  /** Shown in reminders (docs/architecture.md §10); null: none. */
+  /**
+   * The number of the invoice the debtor form's debt edits (their only open invoice, or their only
+   * invoice when none is open); null when it has none, or when the debtor has several invoices.
+   */
   invoiceNumber: string | null;
+  /** Invoices still owed (open or disputed): the lists and pickers show them to tell debtors apart. */
+  openInvoices: number;
+  /** Whether the debtor form's debt, currency and number edit one invoice (see invoiceNumber). */
+  singleInvoice: boolean;
   emailsSent: number;
   /** Schedules Dunly stopped that the user may resume now that the debt is owed again. */
   resumable: number;
@@ -47,7 +67,29 @@ export interface DebtorRow {
  * page outputs only, inside the covering index schedules (debtor_id, state, stopped_reason); a
  * schedule's debtor is always its owner's (checked when it is written).
  */
-const resumableCount = sql<number>`CASE WHEN "debtors"."paid_cents" >= "debtors"."debt_cents" THEN 0 ELSE (SELECT count(*) FROM schedules AS stopped WHERE stopped.debtor_id = "debtors"."id" AND stopped.state = 'COMPLETED' AND stopped.stopped_reason IS NOT NULL AND ("debtors"."status" = 'active' OR stopped.stopped_reason = 'paid')) END`;
+const resumableCount = sql<number>`CASE WHEN NOT ${owesSql(sql`"debtors"."id"`)} THEN 0 ELSE (SELECT count(*) FROM schedules AS stopped WHERE stopped.debtor_id = "debtors"."id" AND stopped.state = 'COMPLETED' AND stopped.stopped_reason IS NOT NULL AND ("debtors"."status" = 'active' OR stopped.stopped_reason = 'paid')) END`;
+
+/** The outer row's debtor's invoices still owed, through invoices (debtor_id, status, due_on). */
+const openInvoicesCount = sql<number>`(SELECT count(*) FROM invoices AS inv WHERE inv.debtor_id = "debtors"."id" AND inv.status IN ('open', 'disputed'))`;
+
+/**
+ * The invoice the debtor form edits, as "<id>:<number>" ("<id>:" without a number), or null when
+ * there is none (several open invoices, or several paid and none open): the only open one, else
+ * the only one that is not void.
+ */
+const editableInvoice = sql<
+  string | null
+>`(SELECT CASE WHEN sum(inv.status IN ('open', 'disputed')) = 1 THEN max(CASE WHEN inv.status IN ('open', 'disputed') THEN inv.id || ':' || coalesce(inv.number, '') END) WHEN sum(inv.status IN ('open', 'disputed')) = 0 AND count(*) = 1 THEN max(inv.id || ':' || coalesce(inv.number, '')) END FROM invoices AS inv WHERE inv.debtor_id = "debtors"."id" AND inv.status != 'void')`;
+
+/** The editable invoice's number and whether there is one, from editableInvoice's text. */
+function editableOf(editable: string | null) {
+  if (editable === null) return { invoiceNumber: null, singleInvoice: false };
+  const number = editable.slice(editable.indexOf(":") + 1);
+  return { invoiceNumber: number === "" ? null : number, singleInvoice: true };
+}
+
+/** A row as listDebtors reads it: debtorRowOf makes it a DebtorRow. */
+export type DebtorListRow = Omit<DebtorRow, "invoiceNumber" | "singleInvoice"> & { editableInvoice: string | null };
 
 /** What a debtors list shows: a page, optionally searched, sorted and narrowed to one debtor. */
 export interface DebtorListFilter {
@@ -115,13 +157,19 @@ export function listDebtors(db: Db, ownerId: Bindable<string>, filter: DebtorLis
       activeStrategy: debtors.activeStrategy,
       status: debtors.status,
       timeZone: debtors.timeZone,
-      invoiceNumber: debtors.invoiceNumber,
+      editableInvoice,
+      openInvoices: openInvoicesCount,
       emailsSent: sentCountOf("debtor", debtors.id),
       resumable: resumableCount,
     })
     .from(page)
     .innerJoin(debtors, eq(debtors.id, page.id))
     .orderBy(...order);
+}
+
+/** A row of listDebtors as the pages and the API take it. */
+export function debtorRowOf<T extends { editableInvoice: string | null }>({ editableInvoice: editable, ...row }: T) {
+  return { ...row, ...editableOf(editable) };
 }
 
 /**
@@ -169,7 +217,7 @@ export function debtorsListQueries(
   db: Db,
   ownerId: string,
   filter: { q: string; sort: DebtorSort; dir: SortDirection; limit: number },
-): { page(offset: number): Bound<DebtorRow[]>; total: Bound<{ n: number }[]> } {
+): { page(offset: number): Bound<DebtorListRow[]>; total: Bound<{ n: number }[]> } {
   if (filter.q) {
     return {
       page: (offset) => boundQuery(db, listDebtors(db, ownerId, { ...filter, offset })),
@@ -192,6 +240,7 @@ const DEBTOR_OPTION_COLUMNS = {
   fullName: debtors.fullName,
   email: debtors.email,
   activeStrategy: debtors.activeStrategy,
+  openInvoices: openInvoicesCount,
 };
 
 /**
@@ -207,28 +256,26 @@ export async function searchDebtorOptions(db: Db, ownerId: string, q: string, li
     .limit(Math.min(Math.max(limit, 1), DEBTOR_OPTIONS_LIMIT));
 }
 
-/** The owner's debtor, or undefined: another user's id looks exactly like a missing one. */
-export async function getDebtor(db: Db, ownerId: string, id: number) {
-  return db
-    .select()
-    .from(debtors)
-    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, id)))
-    .get();
+/** The owner's debtor as the lists show it, unrun (to batch): no row when it is not theirs. */
+function debtorRowQuery(db: Db, ownerId: string, id: number) {
+  return listDebtors(db, ownerId, { id, limit: 1 });
 }
 
+/** The owner's debtor as the lists show it, or undefined: another user's id looks exactly like a missing one. */
+export async function getDebtor(db: Db, ownerId: string, id: number): Promise<DebtorRow | undefined> {
+  const [row] = await debtorRowQuery(db, ownerId, id);
+  return row ? debtorRowOf(row) : undefined;
+}
+
+/** The debtor's own columns from the form (the debt, currency and number are their invoice's). */
 function columns(input: DebtorInput) {
   return {
     kind: input.kind,
     fullName: input.full_name,
     email: input.email.toLowerCase(),
-    debtCents: toCents(input.debt),
     activeStrategy: input.active_strategy,
     // Absent: a new debtor gets the user's zone, an edit keeps the debtor's.
     ...(input.time_zone ? { timeZone: input.time_zone } : {}),
-    // Absent or blank: none (an edit clears it).
-    invoiceNumber: input.invoice_number ?? null,
-    // Absent: a new debtor gets the account's currency, an edit keeps the debtor's.
-    ...(input.currency ? { currency: input.currency } : {}),
   };
 }
 
@@ -245,48 +292,151 @@ export interface CreateDebtorOptions extends CreateOptions {
   timeZone?: string;
 }
 
+/** The debtor `ownerId` added last, in the batch that adds them (D1 runs a batch as one transaction). */
+const newestDebtorId = (ownerId: string) =>
+  sql`(SELECT max(${debtors.id}) FROM ${debtors} WHERE ${debtors.ownerId} = ${ownerId})`;
+
 /**
- * Adds the owner's debtor. Throws AccountCapReached (and keeps nothing) when the account already
- * has `max` debtors (ACCOUNT_MAX_DEBTORS).
+ * Adds the owner's debtor and their debt as their first invoice (number, currency, due date from
+ * the form; issued on `today`, due then unless given), in one batch. Throws AccountCapReached (and
+ * keeps nothing) when the account already has `max` debtors (ACCOUNT_MAX_DEBTORS), and
+ * FieldsRefused when the invoice number is already one of the account's.
  */
-export async function createDebtor(db: Db, ownerId: string, input: DebtorInput, options: CreateDebtorOptions = {}) {
+export async function createDebtor(
+  db: Db,
+  ownerId: string,
+  input: DebtorInput,
+  options: CreateDebtorOptions & { today?: string } = {},
+) {
   const now = options.now ?? Date.now();
-  const row = await db
-    .insert(debtors)
-    .values({
-      ownerId,
-      timeZone: safeTimeZone(options.timeZone),
-      currency: accountCurrency(ownerId),
-      ...columns(input),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning()
-    .get();
-  await enforceCap(db, "debtors", ownerId, [row.id], options.max ?? DEFAULT_ACCOUNT_CAPS.debtors);
+  const today = options.today ?? new Date(now).toISOString().slice(0, 10);
+  const issuedOn = input.due_on && input.due_on < today ? input.due_on : today;
+  let results: unknown[];
+  try {
+    results = await db.batch([
+      db.insert(debtors).values({
+        ownerId,
+        timeZone: safeTimeZone(options.timeZone),
+        currency: input.currency ?? accountCurrency(ownerId),
+        ...columns(input),
+        debtCents: toCents(input.debt),
+        createdAt: now,
+        updatedAt: now,
+      }),
+      db.insert(invoices).select(
+        db
+          // Every column in the table's order (INSERT … SELECT lists them all); id: the next one.
+          .select({
+            id: sql<number>`null`.as("id"),
+            ownerId: debtors.ownerId,
+            debtorId: debtors.id,
+            number: sql<string | null>`${input.invoice_number ?? null}`.as("number"),
+            amountCents: sql<number>`${toCents(input.debt)}`.as("amount_cents"),
+            currency: debtors.currency,
+            issuedOn: sql<string>`${issuedOn}`.as("issued_on"),
+            dueOn: sql<string>`${input.due_on ?? issuedOn}`.as("due_on"),
+            status: sql<string>`'open'`.as("status"),
+            paidCents: sql<number>`0`.as("paid_cents"),
+            disputeReason: sql<null>`null`.as("dispute_reason"),
+            disputedAt: sql<null>`null`.as("disputed_at"),
+            createdAt: sql<number>`${now}`.as("created_at"),
+            updatedAt: sql<number>`${now}`.as("updated_at"),
+          })
+          .from(debtors)
+          .where(eq(debtors.id, newestDebtorId(ownerId))),
+      ),
+      db
+        .select({ id: debtors.id })
+        .from(debtors)
+        .where(eq(debtors.id, newestDebtorId(ownerId))),
+    ]);
+  } catch (error) {
+    if (isNumberTaken(error)) throw new FieldsRefused({ invoice_number: [NUMBER_TAKEN_MESSAGE] });
+    throw error;
+  }
+  const [{ id }] = results[2] as { id: number }[];
+  await enforceCap(db, "debtors", ownerId, [id], options.max ?? DEFAULT_ACCOUNT_CAPS.debtors);
+  const row = await getDebtor(db, ownerId, id);
+  if (!row) throw new Error("The debtor just added is missing");
   return row;
 }
 
+/** The invoice the debtor form's debt edits (see DebtorRow.invoiceNumber), or why there is none. */
+async function editableInvoiceOf(db: Db, ownerId: string, debtorId: number) {
+  const rows = await db
+    .select({ id: invoices.id, status: invoices.status, paidCents: invoices.paidCents, currency: invoices.currency })
+    .from(invoices)
+    .where(and(eq(invoices.ownerId, ownerId), eq(invoices.debtorId, debtorId), ne(invoices.status, "void")))
+    .orderBy(desc(inArray(invoices.status, [...OWED_STATUSES])), asc(invoices.id))
+    .limit(3);
+  const open = rows.filter((r) => (OWED_STATUSES as readonly string[]).includes(r.status));
+  if (open.length === 1) return open[0];
+  if (open.length === 0 && rows.length === 1) return rows[0];
+  return null;
+}
+
 /**
- * Updates the owner's debtor; undefined when it is not theirs (nothing changes). The new debt is
- * settled against what was paid in the same batch: covered, the debtor is 'paid' and their live
- * schedules complete (`completedScheduleIds`, for the caller to disarm: app/entities/debtors.server.ts);
- * owed again, a 'paid' debtor is 'active' and nothing restarts by itself. One round trip.
+ * Updates the owner's debtor; undefined when it is not theirs (nothing changes). The debt,
+ * currency and invoice number edit the debtor's one invoice (their only open one, or their only
+ * one): an amount below what was paid on it, a currency other than its payments', or a number the
+ * account already uses is refused (FieldsRefused) and nothing changes. A debtor with several
+ * invoices keeps them as they are: a debt other than the current one is refused, the invoices are
+ * edited one by one. The ledger is settled in the same batch: nothing owed, the debtor is 'paid'
+ * and their live schedules complete (`completedScheduleIds`, for the caller to disarm:
+ * app/entities/debtors.server.ts); owed again, a 'paid' debtor is 'active' and nothing restarts
+ * by itself. Two round trips.
  */
 export async function updateDebtor(db: Db, ownerId: string, id: number, input: DebtorInput, now = Date.now()) {
   const owned = and(eq(debtors.ownerId, ownerId), eq(debtors.id, id));
-  const [updated, , completed, , , [debtor]] = await db.batch([
-    db
-      .update(debtors)
-      .set({ ...columns(input), updatedAt: now })
-      .where(owned)
-      .returning({ id: debtors.id }),
-    ...settleStatements(db, ownerId, id, now, { recomputePaid: false }),
-    // After the settle statements: the status as they left it.
-    db.select().from(debtors).where(owned),
-  ]);
-  if (updated.length === 0 || !debtor) return undefined;
-  return { debtor, completedScheduleIds: completed.map((s) => s.id) };
+  const current = await db
+    .select({ debtCents: debtors.debtCents, currency: debtors.currency })
+    .from(debtors)
+    .where(owned)
+    .get();
+  if (!current) return undefined;
+  const invoice = await editableInvoiceOf(db, ownerId, id);
+  const debtCents = toCents(input.debt);
+  const currency = input.currency ?? invoice?.currency ?? current.currency;
+  if (!invoice) {
+    if (debtCents !== current.debtCents || currency !== current.currency) {
+      throw new FieldsRefused({ debt: [SEVERAL_INVOICES_MESSAGE] });
+    }
+  } else {
+    if (debtCents < invoice.paidCents) {
+      throw new FieldsRefused({ debt: [belowPaidMessage(invoice.paidCents, invoice.currency)] });
+    }
+    if (currency !== invoice.currency && invoice.paidCents > 0) {
+      throw new FieldsRefused({ currency: [CURRENCY_PAID_MESSAGE] });
+    }
+  }
+  let results: unknown[];
+  try {
+    results = await db.batch([
+      db
+        .update(debtors)
+        .set({ ...columns(input), currency, updatedAt: now })
+        .where(owned)
+        .returning({ id: debtors.id }),
+      invoice
+        ? db
+            .update(invoices)
+            .set({ amountCents: debtCents, currency, number: input.invoice_number ?? null, updatedAt: now })
+            .where(and(eq(invoices.ownerId, ownerId), eq(invoices.id, invoice.id)))
+        : db.select({ id: debtors.id }).from(debtors).where(owned),
+      ...settleStatements(db, ownerId, id, now),
+      debtorRowQuery(db, ownerId, id),
+    ]);
+  } catch (error) {
+    if (isNumberTaken(error)) throw new FieldsRefused({ invoice_number: [NUMBER_TAKEN_MESSAGE] });
+    if (isLedgerViolation(error))
+      throw new FieldsRefused({ debt: [belowPaidMessage(invoice?.paidCents ?? 0, currency)] });
+    throw error;
+  }
+  const [updated] = results[0] as { id: number }[];
+  const settled = readSettled(results.slice(2, 2 + SETTLE_STATEMENTS));
+  const [row] = results[2 + SETTLE_STATEMENTS] as DebtorListRow[];
+  if (!updated || !settled || !row) return undefined;
+  return { debtor: debtorRowOf(row), completedScheduleIds: settled.completedScheduleIds };
 }
 
 /**
@@ -307,7 +457,7 @@ export async function deleteDebtor(db: Db, ownerId: string, id: number) {
 
 /** The API shape of a debtor (snake_case names, decimal amounts). */
 export function debtorToJson(
-  d: Omit<DebtorRow, "emailsSent" | "resumable"> & { ownerId?: string; emailsSent?: number },
+  d: Omit<DebtorRow, "emailsSent" | "resumable" | "singleInvoice"> & { emailsSent?: number },
   ownerId: string,
 ) {
   return {
@@ -323,6 +473,7 @@ export function debtorToJson(
     status: d.status,
     time_zone: d.timeZone,
     invoice_number: d.invoiceNumber ?? null,
+    open_invoices: d.openInvoices,
     emails_sent: d.emailsSent ?? 0,
   };
 }

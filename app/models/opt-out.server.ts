@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import { debtors, optOuts } from "~/db/schema";
 import { stopForOptOutStatement } from "~/reminders/lifecycle.server";
 import { debtorEventInsert } from "./debtor-event.server";
+import { owesSql } from "./ledger.server";
 
 /**
  * Opt-outs (docs/architecture.md §10): an address that asked one user to stop. Keyed by the owner and the
@@ -80,7 +81,7 @@ export async function renewConsent(db: Db, ownerId: string, debtorId: number, no
     db
       .update(debtors)
       .set({
-        status: sql`case when ${debtors.paidCents} >= ${debtors.debtCents} then 'paid' else 'active' end`,
+        status: sql`case when ${owesSql(debtors.id)} then 'active' else 'paid' end`,
         updatedAt: now,
       })
       .where(and(sameAddress(ownerId, address), eq(debtors.status, "opted_out"))),

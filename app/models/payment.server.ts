@@ -1,15 +1,23 @@
-import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtors, payments, schedules } from "~/db/schema";
+import { debtors, invoices, paymentAllocations, payments, schedules } from "~/db/schema";
 import { MAX_PAYMENTS_PER_DEBTOR } from "~/domain/account-caps";
 import { fromCents, toCents } from "~/domain/money";
 import { completeWhenPaidStatement, resumableWhere } from "~/reminders/lifecycle.server";
 import type { PaymentInput } from "~/schemas/payment";
+import {
+  allocateStatement,
+  availableSql,
+  isLedgerViolation,
+  OWED_STATUSES,
+  settleLedgerStatements,
+} from "./ledger.server";
 
 /**
- * Payments (docs/architecture.md §10): what a debtor paid, by date. The debtor's paid_cents is the sum of
- * their payments, kept in the same batch (one D1 transaction) as every payment write, and so is
- * their status: 'paid' once nothing is owed, 'active' again when a paid debtor owes again. Paid in
+ * Payments (docs/architecture.md §10): what a debtor paid, by date, each allocated to invoices
+ * (app/models/ledger.server.ts). The ledger is settled in the same batch (one D1 transaction) as
+ * every payment write, and so is the debtor's status: 'paid' once no invoice is open or disputed,
+ * 'active' again when a paid debtor owes again. Paid in
  * full, every live schedule of theirs completes (stopped_reason 'paid'); owing again, nothing
  * restarts by itself: the user resumes the stopped schedules (resumeStoppedSchedules in
  * app/reminders/lifecycle.server.ts). Every
@@ -18,13 +26,15 @@ import type { PaymentInput } from "~/schemas/payment";
 
 export type PaymentRow = Pick<
   typeof payments.$inferSelect,
-  "id" | "debtorId" | "amountCents" | "paidOn" | "note" | "createdAt"
+  "id" | "debtorId" | "amountCents" | "currency" | "invoiceId" | "paidOn" | "note" | "createdAt"
 >;
 
 const paymentColumns = {
   id: payments.id,
   debtorId: payments.debtorId,
   amountCents: payments.amountCents,
+  currency: payments.currency,
+  invoiceId: payments.invoiceId,
   paidOn: payments.paidOn,
   note: payments.note,
   createdAt: payments.createdAt,
@@ -51,56 +61,39 @@ export interface PaymentWrite {
 /** Why a payment write was refused: not the owner's, more than is owed, or too many payments. */
 export type PaymentWriteError =
   | { error: "not-found" }
+  | { error: "invoice-not-found" }
   | { error: "over-owed"; maxCents: number; currency: string }
   | { error: "too-many" };
 
 // Balance: statements shared by every write that changes what a debtor owes ---------------------
 
-const paidSum = (debtorId: number) =>
-  sql<number>`(SELECT coalesce(sum(${payments.amountCents}), 0) FROM ${payments} WHERE ${payments.debtorId} = ${debtorId})`;
-
-/**
- * The status for a debtor whose paid amount is `paid`: 'paid' when it covers the debt, 'active'
- * otherwise; an 'opted_out' or 'bouncing' debtor keeps that status (their schedules still complete
- * when paid in full).
- */
-const statusFor = (paid: SQL | typeof debtors.paidCents) =>
-  sql<
-    DebtorBalance["status"]
-  >`CASE WHEN ${debtors.status} IN ('active', 'paid') THEN (CASE WHEN ${paid} >= ${debtors.debtCents} THEN 'paid' ELSE 'active' END) ELSE ${debtors.status} END`;
-
 /** The owner's debtor `debtorId` (a condition). */
 const ownedDebtor = (ownerId: string, debtorId: number) => and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId));
 
 /**
- * After a change to what the debtor paid or owes, in the same batch: paid_cents (recomputed from the
- * payments when `recomputePaid`) and status, every ENABLED or DISABLED schedule completed with
- * stopped_reason 'paid' when nothing is owed any more, then the debtor as it is now and how many of
- * their schedules may resume. Returns the statements; `readSettled` reads their results.
+ * After a change to what the debtor paid or owes, in the same batch: the ledger settled
+ * (app/models/ledger.server.ts: invoices, the debtor's sums and status), every ENABLED or DISABLED
+ * schedule completed with stopped_reason 'paid' when nothing is owed any more, then the debtor as
+ * it is now and how many of their schedules may resume. Returns the statements; `readSettled`
+ * reads their results.
  */
-export function settleStatements(
-  db: Db,
-  ownerId: string,
-  debtorId: number,
-  now: number,
-  { recomputePaid }: { recomputePaid: boolean },
-) {
-  const paid = recomputePaid ? paidSum(debtorId) : debtors.paidCents;
+export function settleStatements(db: Db, ownerId: string, debtorId: number, now: number) {
   return [
-    db
-      .update(debtors)
-      .set(recomputePaid ? { paidCents: paid, status: statusFor(paid), updatedAt: now } : { status: statusFor(paid) })
-      .where(ownedDebtor(ownerId, debtorId)),
+    ...settleLedgerStatements(db, ownerId, debtorId, now),
     completeWhenPaidStatement(db, ownerId, debtorId, now),
     balanceQuery(db, ownerId, debtorId),
     db.select({ n: count() }).from(schedules).where(resumableWhere(ownerId, debtorId)),
   ] as const;
 }
 
-type SettledResults = [unknown, { id: string }[], Omit<DebtorBalance, "resumable">[], { n: number }[]];
+/** How many statements settleStatements makes. */
+export const SETTLE_STATEMENTS = 5;
+
+type SettledResults = [unknown, unknown, { id: string }[], Omit<DebtorBalance, "resumable">[], { n: number }[]];
 
 /** The debtor after the settle statements, and the schedules they completed; undefined when the debtor is gone. */
-function readSettled([, completed, [debtor], [resumable]]: SettledResults) {
+export function readSettled(results: unknown[]) {
+  const [, , completed, [debtor], [resumable]] = results as SettledResults;
   if (!debtor) return undefined;
   return {
     debtor: { ...debtor, resumable: resumable?.n ?? 0 },
@@ -149,6 +142,7 @@ async function getPaymentWithDebtor(db: Db, ownerId: string, paymentId: number) 
   return db
     .select({
       ...paymentColumns,
+      paymentCurrency: payments.currency,
       debtCents: debtors.debtCents,
       debtorPaidCents: debtors.paidCents,
       currency: debtors.currency,
@@ -161,10 +155,37 @@ async function getPaymentWithDebtor(db: Db, ownerId: string, paymentId: number) 
 
 // Writes -----------------------------------------------------------------------------------------
 
+/** The invoice a payment is for, when chosen: the owner's, of this debtor, not void; with its currency. */
+async function chosenInvoice(db: Db, ownerId: string, debtorId: number, invoiceId: number | undefined) {
+  if (invoiceId === undefined) return null;
+  const row = await db
+    .select({ id: invoices.id, currency: invoices.currency })
+    .from(invoices)
+    .where(
+      and(
+        eq(invoices.ownerId, ownerId),
+        eq(invoices.debtorId, debtorId),
+        eq(invoices.id, invoiceId),
+        inArray(invoices.status, [...OWED_STATUSES]),
+      ),
+    )
+    .get();
+  return row ?? "missing";
+}
+
+/** A ledger CHECK that fired under a race: answered as the amount being more than is owed now. */
+async function overOwedNow(db: Db, ownerId: string, debtorId: number, ownAmountCents: number) {
+  const listed = await listPayments(db, ownerId, debtorId);
+  if (!listed) return { error: "not-found" } as const;
+  return refusal(db, debtorId, listed.debtor, ownAmountCents);
+}
+
 /**
- * Records a payment of the owner's debtor: at most what is still owed (checked in the INSERT
- * itself, so two concurrent payments cannot overpay), and at most MAX_PAYMENTS_PER_DEBTOR of them.
- * The caller disarms the alarms of `completedScheduleIds` (app/entities/payments.server.ts).
+ * Records a payment of the owner's debtor and allocates it (app/models/ledger.server.ts): to the
+ * chosen invoice, or to the open invoices in the debtor's currency, oldest due date first. At most
+ * what is still owed there (checked in the INSERT itself, and by the ledger's CHECK, so two
+ * concurrent payments cannot overpay), and at most MAX_PAYMENTS_PER_DEBTOR payments. The caller
+ * disarms the alarms of `completedScheduleIds` (app/entities/payments.server.ts).
  */
 export async function addPayment(
   db: Db,
@@ -174,10 +195,13 @@ export async function addPayment(
   now = Date.now(),
 ): Promise<PaymentWrite | PaymentWriteError> {
   const amountCents = toCents(input.amount);
-  const [inserted, ...settled] = await db.batch([
-    db
-      .insert(payments)
-      .select(
+  const chosen = await chosenInvoice(db, ownerId, debtorId, input.invoice_id);
+  if (chosen === "missing") return { error: "invoice-not-found" };
+  const currency = chosen ? sql<string>`${chosen.currency}` : debtors.currency;
+  let results: unknown[];
+  try {
+    results = await db.batch([
+      db.insert(payments).select(
         db
           // Every column, in the table's order (INSERT … SELECT lists them all); id: the next one.
           .select({
@@ -185,6 +209,8 @@ export async function addPayment(
             ownerId: debtors.ownerId,
             debtorId: debtors.id,
             amountCents: sql<number>`${amountCents}`.as("amount_cents"),
+            currency: sql<string>`${currency}`.as("currency"),
+            invoiceId: sql<number | null>`${chosen?.id ?? null}`.as("invoice_id"),
             paidOn: sql<string>`${input.paid_on}`.as("paid_on"),
             note: sql<string>`${input.note ?? ""}`.as("note"),
             createdAt: sql<number>`${now}`.as("created_at"),
@@ -193,18 +219,32 @@ export async function addPayment(
           .where(
             and(
               ownedDebtor(ownerId, debtorId),
-              sql`${debtors.debtCents} - ${debtors.paidCents} >= ${amountCents}`,
+              sql`${availableSql(debtorId, chosen ? chosen.currency : sql`${debtors.currency}`, chosen?.id ?? null)} >= ${amountCents}`,
               sql`(SELECT count(*) FROM ${payments} WHERE ${payments.debtorId} = ${debtorId}) < ${MAX_PAYMENTS_PER_DEBTOR}`,
             ),
           ),
-      )
-      .returning(paymentColumns),
-    ...settleStatements(db, ownerId, debtorId, now, { recomputePaid: true }),
-  ]);
-  const after = readSettled(settled as unknown as SettledResults);
+      ),
+      // The payment just inserted: the debtor's newest, made now, not yet allocated.
+      allocateStatement(
+        db,
+        sql`p.id = (SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId}) AND p.created_at = ${now}`,
+      ),
+      ...settleStatements(db, ownerId, debtorId, now),
+      db
+        .select(paymentColumns)
+        .from(payments)
+        .where(and(eq(payments.ownerId, ownerId), eq(payments.debtorId, debtorId), eq(payments.createdAt, now)))
+        .orderBy(desc(payments.id))
+        .limit(1),
+    ]);
+  } catch (error) {
+    if (isLedgerViolation(error)) return overOwedNow(db, ownerId, debtorId, 0);
+    throw error;
+  }
+  const after = readSettled(results.slice(2, 2 + SETTLE_STATEMENTS));
   if (!after) return { error: "not-found" };
-  const [payment] = inserted;
-  if (!payment) return refusal(db, debtorId, after.debtor, 0);
+  const [payment] = results[2 + SETTLE_STATEMENTS] as PaymentRow[];
+  if (!payment) return refusal(db, debtorId, after.debtor, 0, chosen?.id ?? null);
   return { payment, ...after };
 }
 
@@ -214,21 +254,39 @@ async function refusal(
   debtorId: number,
   debtor: DebtorBalance,
   ownAmountCents: number,
+  invoiceId: number | null = null,
 ): Promise<PaymentWriteError> {
   if (ownAmountCents === 0) {
     const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(payments).where(eq(payments.debtorId, debtorId));
     if (n >= MAX_PAYMENTS_PER_DEBTOR) return { error: "too-many" };
   }
+  const chosen =
+    invoiceId === null
+      ? undefined
+      : await db
+          .select({ left: sql<number>`${invoices.amountCents} - ${invoices.paidCents}`, currency: invoices.currency })
+          .from(invoices)
+          .where(eq(invoices.id, invoiceId))
+          .get();
+  const [{ open } = { open: 0 }] = chosen
+    ? [{ open: chosen.left }]
+    : await db
+        .select({ open: availableSql(debtorId, debtor.currency, null) })
+        .from(debtors)
+        .where(eq(debtors.id, debtorId));
   return {
     error: "over-owed",
-    maxCents: Math.max(0, debtor.debtCents - debtor.paidCents) + ownAmountCents,
-    currency: debtor.currency,
+    maxCents: Math.max(0, open) + ownAmountCents,
+    currency: chosen?.currency ?? debtor.currency,
   };
 }
 
 /**
- * Changes the owner's payment: its new amount may be at most what is owed plus its old amount
- * (checked in the UPDATE itself). The caller disarms the alarms of `completedScheduleIds`.
+ * Changes the owner's payment: what it paid is released, then its new amount is allocated as a
+ * new payment's would be (to its chosen invoice, or oldest due first), at most what is owed once
+ * its old allocation is released (checked in the UPDATE itself). A refused amount leaves the
+ * payment as it was, allocated again the same way. The caller disarms the alarms of
+ * `completedScheduleIds`.
  */
 export async function editPayment(
   db: Db,
@@ -240,32 +298,42 @@ export async function editPayment(
   const existing = await getPaymentWithDebtor(db, ownerId, paymentId);
   if (!existing) return { error: "not-found" };
   const amountCents = toCents(input.amount);
-  const [updated, ...settled] = await db.batch([
-    db
-      .update(payments)
-      .set({ amountCents, paidOn: input.paid_on, note: input.note ?? "" })
-      .where(
-        and(
-          eq(payments.ownerId, ownerId),
-          eq(payments.id, paymentId),
-          sql`(SELECT ${debtors.debtCents} - ${debtors.paidCents} FROM ${debtors} WHERE ${debtors.id} = ${payments.debtorId} AND ${debtors.ownerId} = ${ownerId}) + ${payments.amountCents} >= ${amountCents}`,
-        ),
-      )
-      .returning(paymentColumns),
-    ...settleStatements(db, ownerId, existing.debtorId, now, { recomputePaid: true }),
-  ]);
-  const after = readSettled(settled as unknown as SettledResults);
+  const invoiceId = existing.invoiceId;
+  let results: unknown[];
+  try {
+    results = await db.batch([
+      db.delete(paymentAllocations).where(eq(paymentAllocations.paymentId, paymentId)),
+      ...settleLedgerStatements(db, ownerId, existing.debtorId, now),
+      db
+        .update(payments)
+        .set({ amountCents, paidOn: input.paid_on, note: input.note ?? "" })
+        .where(
+          and(
+            eq(payments.ownerId, ownerId),
+            eq(payments.id, paymentId),
+            sql`${availableSql(existing.debtorId, existing.paymentCurrency, invoiceId)} >= ${amountCents}`,
+          ),
+        )
+        .returning(paymentColumns),
+      allocateStatement(db, sql`p.id = ${paymentId} AND p.owner_id = ${ownerId}`),
+      ...settleStatements(db, ownerId, existing.debtorId, now),
+    ]);
+  } catch (error) {
+    if (isLedgerViolation(error)) return overOwedNow(db, ownerId, existing.debtorId, existing.amountCents);
+    throw error;
+  }
+  const after = readSettled(results.slice(5));
   if (!after) return { error: "not-found" };
-  const [payment] = updated;
+  const [payment] = results[3] as PaymentRow[];
   if (!payment) {
-    // Deleted meanwhile, or the balance changed under it.
+    // Deleted meanwhile, or more than is owed.
     const still = await getPaymentWithDebtor(db, ownerId, paymentId);
-    return still ? refusal(db, existing.debtorId, after.debtor, still.amountCents) : { error: "not-found" };
+    return still ? refusal(db, existing.debtorId, after.debtor, still.amountCents, invoiceId) : { error: "not-found" };
   }
   return { payment, ...after };
 }
 
-/** Deletes the owner's payment; the debt may be owed again, but no schedule restarts by itself. */
+/** Deletes the owner's payment: exactly what it paid is owed again, but no schedule restarts by itself. */
 export async function deletePayment(
   db: Db,
   ownerId: string,
@@ -274,14 +342,19 @@ export async function deletePayment(
 ): Promise<PaymentWrite | { error: "not-found" }> {
   const existing = await getPaymentWithDebtor(db, ownerId, paymentId);
   if (!existing) return { error: "not-found" };
-  const [deleted, ...settled] = await db.batch([
+  const [, deleted, ...settled] = await db.batch([
+    db
+      .delete(paymentAllocations)
+      .where(
+        sql`${paymentAllocations.paymentId} IN (SELECT ${payments.id} FROM ${payments} WHERE ${payments.id} = ${paymentId} AND ${payments.ownerId} = ${ownerId})`,
+      ),
     db
       .delete(payments)
       .where(and(eq(payments.ownerId, ownerId), eq(payments.id, paymentId)))
       .returning(paymentColumns),
-    ...settleStatements(db, ownerId, existing.debtorId, now, { recomputePaid: true }),
+    ...settleStatements(db, ownerId, existing.debtorId, now),
   ]);
-  const after = readSettled(settled as unknown as SettledResults);
+  const after = readSettled(settled);
   const [payment] = deleted;
   if (!after || !payment) return { error: "not-found" };
   return { payment, ...after };
@@ -297,6 +370,8 @@ export function paymentToJson(p: PaymentRow) {
     id: p.id,
     debtor_id: p.debtorId,
     amount: fromCents(p.amountCents),
+    currency: p.currency,
+    invoice_id: p.invoiceId,
     paid_on: p.paidOn,
     note: p.note,
     created_at: p.createdAt,

@@ -11,6 +11,7 @@ import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import { assertRoomForOneMore, type CreateOptions, enforceCap } from "~/models/account-caps.server";
 import { type DebtorEventType, debtorEventInsert } from "~/models/debtor-event.server";
+import { owesSql } from "~/models/ledger.server";
 import { type Debtor, getSchedule, getSenderAndDebtors, type Schedule } from "~/models/schedule.server";
 import type { ScheduleInput } from "~/schemas/schedule";
 import type { SendRefusal } from "./refusals";
@@ -652,7 +653,7 @@ export function completeWhenPaidStatement(db: Db, ownerId: string, debtorId: num
         eq(schedules.ownerId, ownerId),
         eq(schedules.debtorId, debtorId),
         inArray(schedules.state, ["ENABLED", "DISABLED"]),
-        sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND ${debtors.paidCents} >= ${debtors.debtCents})`,
+        sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND NOT ${owesSql(debtorId)})`,
       ),
     )
     .returning({ id: schedules.id });
@@ -713,7 +714,7 @@ export function resumableWhere(ownerId: string, debtorId: number) {
     eq(schedules.debtorId, debtorId),
     eq(schedules.state, "COMPLETED"),
     isNotNull(schedules.stoppedReason),
-    sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND ${debtors.paidCents} < ${debtors.debtCents} AND (${schedules.stoppedReason} = 'paid' OR ${debtors.status} = 'active'))`,
+    sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND ${owesSql(debtorId)} AND (${schedules.stoppedReason} = 'paid' OR ${debtors.status} = 'active'))`,
   );
 }
 

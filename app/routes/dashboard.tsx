@@ -16,7 +16,7 @@ import { getApp } from "~/lib/context.server";
 import { paidClaimsOf, paidClaimsQuery } from "~/lib/paid-claim.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { firstDebtorId, listDebtors } from "~/models/debtor.server";
+import { debtorRowOf, firstDebtorId, listDebtors } from "~/models/debtor.server";
 import { monthlySentQuery, monthlySentSince, monthlySeries } from "~/models/delivery.server";
 import { listOrganizations } from "~/models/organization.server";
 import { countBouncingDebtors } from "~/models/webhook.server";
@@ -126,7 +126,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const [first] = debtors ?? [];
   if (!selected && first && first.id !== selectedId) throw selectDebtor(url, first.id);
   return {
-    debtors: debtors?.slice(0, DASHBOARD_DEBTORS) ?? [],
+    debtors: debtors?.slice(0, DASHBOARD_DEBTORS).map(debtorRowOf) ?? [],
     moreDebtors: (debtors?.length ?? 0) > DASHBOARD_DEBTORS,
     debtorsError: debtors === null,
     organizations: organizations ?? [],

@@ -6,7 +6,7 @@ import { getDb } from "~/db/client.server";
 import { DEBTOR_SORTS, DEFAULT_DEBTOR_SORT, debtorListParams } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
-import { DEBTOR_PAGE_SIZE, debtorsListQueries } from "~/models/debtor.server";
+import { DEBTOR_PAGE_SIZE, debtorRowOf, debtorsListQueries } from "~/models/debtor.server";
 import type { Route } from "./+types/debtors-list";
 import { debtorAction } from "./debtor-action.server";
 import { loadListPage } from "./list-page.server";
@@ -32,7 +32,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { rows: debtors, total, page, pages } = await loadListPage(db, queries, requested, DEBTOR_PAGE_SIZE);
   return {
     signedIn: true as const,
-    debtors,
+    debtors: debtors.map(debtorRowOf),
     total,
     page,
     pages,

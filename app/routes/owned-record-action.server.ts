@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
 import type { SessionUser } from "~/auth/session.server";
 import { AccountCapReached } from "~/domain/account-caps";
+import { FieldsRefused } from "~/domain/refused";
 import { type EntityScope, entityScope, type OwnedEntity } from "~/entities/entity.server";
 import { SOMETHING_WRONG } from "~/entities/messages";
 import { intentOf, readForm, reply } from "~/lib/action-result.server";
@@ -42,6 +43,9 @@ function ownedRecordIntents<Input, Row>(entity: OwnedEntity<Input, Row>) {
       try {
         await entity.create(scope, submission.value);
       } catch (error) {
+        if (error instanceof FieldsRefused) {
+          return reply(intents.add, { status: 400, result: submission.reply({ fieldErrors: error.fieldErrors }) });
+        }
         if (!(error instanceof AccountCapReached)) return writeFailed(intents.add, noun, error, submission.reply());
         // A form error (in the markup, also without JavaScript); what the user typed stays.
         return reply(intents.add, { status: 403, result: submission.reply({ formErrors: [error.message] }) });
@@ -56,6 +60,9 @@ function ownedRecordIntents<Input, Row>(entity: OwnedEntity<Input, Row>) {
       try {
         updated = id === null ? undefined : await entity.update(scope, id, submission.value);
       } catch (error) {
+        if (error instanceof FieldsRefused) {
+          return reply(intents.edit, { status: 400, result: submission.reply({ fieldErrors: error.fieldErrors }) });
+        }
         return writeFailed(intents.edit, noun, error, submission.reply());
       }
       if (!updated) return reply(intents.edit, { status: 404, message: SOMETHING_WRONG, result: submission.reply() });

@@ -4,6 +4,14 @@ import { hasAtMostTwoDecimals, MAX_AMOUNT } from "~/domain/money";
 import { isValidTimeZone } from "~/domain/schedule-time";
 import { DEFAULT_STRATEGY, TONES } from "~/domain/strategies";
 import { MAX_TIME_ZONE_LENGTH } from "~/domain/time-zone";
+import {
+  CURRENCY_MESSAGE,
+  CurrencyField,
+  InvoiceDueOnField,
+  InvoiceJsonDueOnField,
+  InvoiceNumberField,
+  InvoiceNumberJsonField,
+} from "./invoice";
 import { missingFieldMessage } from "./missing";
 
 const DEBTOR_NAME_MESSAGE = "Please enter the full name of the debtor";
@@ -31,43 +39,6 @@ const TimeZoneField = v.optional(
     v.transform((tz) => (tz === "" ? undefined : canonicalZone(tz))),
   ),
 );
-/** The currencies a debtor's debt may be in (ISO 4217), most common first; the form's select. */
-export const CURRENCIES = ["USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "JPY", "SEK", "NOK", "DKK", "PLN"] as const;
-export type Currency = (typeof CURRENCIES)[number];
-export const CURRENCY_MESSAGE = "Please choose a currency";
-export const INVOICE_NUMBER_MAX = 64;
-const INVOICE_NUMBER_MESSAGE = `Please use at most ${INVOICE_NUMBER_MAX} characters`;
-const INVOICE_LINE_MESSAGE = "Please enter the invoice number on one line";
-
-/**
- * The invoice number reminders show (docs/architecture.md §10): optional, one line of at most 64 characters.
- * Blank or absent: none (an edit without it clears it).
- */
-const InvoiceNumberField = v.optional(
-  v.pipe(
-    v.string(INVOICE_LINE_MESSAGE),
-    v.trim(),
-    // No line breaks, tabs or other control characters: it goes into the subject line too.
-    v.check((s) => !/[\p{Cc}\u2028\u2029]/u.test(s), INVOICE_LINE_MESSAGE),
-    v.maxLength(INVOICE_NUMBER_MAX, INVOICE_NUMBER_MESSAGE),
-    v.transform((s) => (s === "" ? undefined : s)),
-  ),
-);
-
-/**
- * The debtor's currency. Optional: absent means the account's currency for a new debtor (that of
- * the account's most recently added debtor, USD for the first) and the debtor's own for an edit.
- */
-const CurrencyField = v.optional(
-  v.pipe(
-    v.string(CURRENCY_MESSAGE),
-    v.trim(),
-    v.toUpperCase(),
-    v.transform((s) => (s === "" ? undefined : s)),
-    v.optional(v.picklist(CURRENCIES, CURRENCY_MESSAGE)),
-  ),
-);
-
 const MISSING = missingFieldMessage({
   full_name: DEBTOR_NAME_MESSAGE,
   email: DEBTOR_EMAIL_MESSAGE,
@@ -99,8 +70,10 @@ export const DebtorSchema = v.object(
     ),
     active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist(TONES, STRATEGY_MESSAGE)), DEFAULT_STRATEGY),
     time_zone: TimeZoneField,
+    // The first invoice's (a new debtor's debt is their first invoice), or the only one's (an edit).
     invoice_number: InvoiceNumberField,
     currency: CurrencyField,
+    due_on: InvoiceDueOnField,
   },
   MISSING,
 );
@@ -132,11 +105,8 @@ export const DebtorJsonSchema = v.object(
       TimeZoneField,
     ),
     // null, like absent: no invoice number; the account's currency (new) or the debtor's (edit).
-    invoice_number: v.pipe(
-      v.optional(v.nullable(v.string(INVOICE_LINE_MESSAGE))),
-      v.transform((s) => s ?? undefined),
-      InvoiceNumberField,
-    ),
+    invoice_number: InvoiceNumberJsonField,
+    due_on: InvoiceJsonDueOnField,
     currency: v.pipe(
       v.optional(v.nullable(v.string(CURRENCY_MESSAGE))),
       v.transform((s) => s ?? undefined),
@@ -145,3 +115,5 @@ export const DebtorJsonSchema = v.object(
   },
   MISSING,
 );
+
+export { CURRENCIES, CURRENCY_MESSAGE, type Currency, INVOICE_NUMBER_MAX } from "./invoice";

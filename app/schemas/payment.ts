@@ -55,6 +55,16 @@ const paidOn = (limits: PaymentLimits) =>
     v.check((date) => !isCalendarDate(date) || date <= limits.today, PAYMENT_FUTURE_MESSAGE),
   );
 
+const INVOICE_MESSAGE = "Please choose one of the debtor's open invoices";
+
+/**
+ * The invoice a payment is for (the form's "Apply to"): absent or blank, the open invoices oldest
+ * due date first. The server checks it is one of the debtor's (app/models/payment.server.ts).
+ */
+const invoiceId = v.optional(
+  v.pipe(v.number(INVOICE_MESSAGE), v.integer(INVOICE_MESSAGE), v.minValue(1, INVOICE_MESSAGE)),
+);
+
 // No default value: conform turns an empty field into undefined, also a default "" (absent: no note).
 const note = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(PAYMENT_NOTE_MAX, NOTE_MESSAGE)));
 
@@ -63,7 +73,7 @@ const note = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(PAYMENT_NOTE_MA
  * for the browser and the action; the debtor and payment ids are separate fields, only a request.
  */
 export function paymentSchema(limits: PaymentLimits) {
-  return v.object({ amount: amount(limits), paid_on: paidOn(limits), note }, MISSING);
+  return v.object({ amount: amount(limits), paid_on: paidOn(limits), note, invoice_id: invoiceId }, MISSING);
 }
 export type PaymentInput = v.InferOutput<ReturnType<typeof paymentSchema>>;
 
@@ -88,7 +98,20 @@ const jsonNote = v.pipe(
  * optional note (null or absent: none). The debtor or payment id is read separately.
  */
 export function paymentJsonSchema(limits: PaymentLimits) {
-  return v.object({ amount: jsonAmount(limits), paid_on: paidOn(limits), note: jsonNote }, MISSING);
+  return v.object(
+    {
+      amount: jsonAmount(limits),
+      paid_on: paidOn(limits),
+      note: jsonNote,
+      // null, like absent: the open invoices, oldest due date first.
+      invoice_id: v.pipe(
+        v.optional(v.nullable(v.number(INVOICE_MESSAGE))),
+        v.transform((id) => id ?? undefined),
+        invoiceId,
+      ),
+    },
+    MISSING,
+  );
 }
 
 /** The zone where the calendar day starts first (UTC+14): no date that is today somewhere is later. */

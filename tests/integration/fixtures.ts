@@ -88,7 +88,74 @@ export async function makeDebtor(ownerId: string, fields: DebtorFields = {}) {
   )
     .bind(ownerId, f.fullName, f.email, f.debtCents, f.paidCents, f.currency, f.activeStrategy, f.status, f.timeZone)
     .first<Pick<RawRow<typeof debtors>, "id">>();
-  return { id: row!.id, ...f };
+  const invoiceId = await makeInvoice(ownerId, row!.id, { amountCents: f.debtCents, currency: f.currency });
+  if (f.paidCents > 0) await payInvoice(ownerId, row!.id, invoiceId, f.paidCents, f.currency);
+  return { id: row!.id, invoiceId, ...f };
+}
+
+export interface InvoiceFields {
+  number?: string | null;
+  amountCents?: number;
+  currency?: string;
+  issuedOn?: string;
+  dueOn?: string;
+  status?: "open" | "paid" | "void" | "disputed";
+  disputeReason?: string | null;
+}
+
+/**
+ * An invoice of the debtor, as a raw row (the debtor's sums are not touched: makeDebtor sets them,
+ * a test that adds more invoices settles the ledger through a model write or sets them itself).
+ */
+export async function makeInvoice(ownerId: string, debtorId: number, fields: InvoiceFields = {}) {
+  const f = {
+    number: null,
+    amountCents: 123450,
+    currency: "USD",
+    issuedOn: "2026-01-01",
+    dueOn: "2026-01-15",
+    status: "open",
+    disputeReason: null,
+    ...fields,
+  };
+  const row = await env.DB.prepare(
+    "INSERT INTO invoices (owner_id, debtor_id, number, amount_cents, currency, issued_on, due_on, status, dispute_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+  )
+    .bind(ownerId, debtorId, f.number, f.amountCents, f.currency, f.issuedOn, f.dueOn, f.status, f.disputeReason)
+    .first<{ id: number }>();
+  return row!.id;
+}
+
+/** A payment of `cents` allocated to the invoice (its paid_cents and status follow), as raw rows. */
+export async function payInvoice(
+  ownerId: string,
+  debtorId: number,
+  invoiceId: number,
+  cents: number,
+  currency = "USD",
+) {
+  const paid = Math.min(
+    cents,
+    (await env.DB.prepare("SELECT amount_cents FROM invoices WHERE id = ?")
+      .bind(invoiceId)
+      .first<{ amount_cents: number }>())!.amount_cents,
+  );
+  const payment = await env.DB.prepare(
+    "INSERT INTO payments (owner_id, debtor_id, amount_cents, currency, paid_on) VALUES (?, ?, ?, ?, '2026-01-20') RETURNING id",
+  )
+    .bind(ownerId, debtorId, cents, currency)
+    .first<{ id: number }>();
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO payment_allocations (payment_id, invoice_id, amount_cents) VALUES (?, ?, ?)").bind(
+      payment!.id,
+      invoiceId,
+      paid,
+    ),
+    env.DB.prepare(
+      "UPDATE invoices SET paid_cents = paid_cents + ?, status = CASE WHEN paid_cents + ? >= amount_cents THEN 'paid' ELSE status END WHERE id = ?",
+    ).bind(paid, paid, invoiceId),
+  ]);
+  return payment!.id;
 }
 
 export async function makeOrg(ownerId: string, name: string, address: string) {

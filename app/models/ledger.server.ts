@@ -1,0 +1,113 @@
+import { and, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { debtors, invoices } from "~/db/schema";
+
+/**
+ * The ledger (docs/architecture.md §10): what a debtor owes is their invoices; what they paid is
+ * their payments, each allocated to invoices (payment_allocations). Every write that changes an
+ * invoice, a payment or an allocation puts `settleLedgerStatements` into its own batch (one D1
+ * transaction), so these always agree:
+ * - an invoice's paid_cents is the sum of its allocations, and its status follows: 'paid' when that
+ *   covers its amount, else 'open' (or 'disputed' while the debtor disputes it); 'void' stays void;
+ * - the debtor's debt_cents and paid_cents are the sums over their invoices in the debtor's
+ *   currency that are not void (what the spec's forms, tables and API call the debt and paid);
+ * - the debtor is 'paid' when no invoice is open or disputed, and 'active' again when one is
+ *   ('opted_out' and 'bouncing' stay as they are).
+ * The invoices table's CHECK (paid_cents between 0 and amount_cents) makes a batch that would pay
+ * an invoice beyond its amount, or lower an amount below what was paid, fail as a whole: no path,
+ * and no two concurrent writes, can break the ledger.
+ */
+
+/** Invoice statuses that are still owed: a disputed invoice is owed until the user resolves it. */
+export const OWED_STATUSES = ["open", "disputed"] as const;
+
+/** SQL: the debtor `debtorId` (a value or a column) still owes something: an invoice open or disputed. */
+export const owesSql = (debtorId: SQLWrapper | number) =>
+  sql`EXISTS (SELECT 1 FROM ${invoices} AS owed WHERE owed.debtor_id = ${debtorId} AND owed.status IN ('open', 'disputed'))`;
+
+/** What an invoice's allocations add up to (its paid_cents), for the row being updated. */
+const allocatedSum = sql`coalesce((SELECT sum(a.amount_cents) FROM payment_allocations AS a WHERE a.invoice_id = ${invoices.id}), 0)`;
+
+/** A debtor sum over their non-void invoices in the debtor's currency. */
+const debtorSum = (column: "amount_cents" | "paid_cents") =>
+  sql<number>`coalesce((SELECT sum(i.${sql.raw(column)}) FROM ${invoices} AS i WHERE i.debtor_id = ${debtors.id} AND i.status != 'void' AND i.currency = ${debtors.currency}), 0)`;
+
+/**
+ * The debtor status after a ledger change: 'paid' when nothing is owed, 'active' otherwise; an
+ * 'opted_out' or 'bouncing' debtor keeps that status (their schedules still complete when paid).
+ */
+const debtorStatus = sql<
+  "active" | "paid" | "opted_out" | "bouncing"
+>`CASE WHEN ${debtors.status} IN ('active', 'paid') THEN (CASE WHEN ${owesSql(debtors.id)} THEN 'active' ELSE 'paid' END) ELSE ${debtors.status} END`;
+
+/**
+ * The owner's debtor's invoices and the debtor recomputed from the allocations (see the module's
+ * comment), for the batch of a ledger write. Two statements; they write nothing for a debtor that
+ * is not the owner's.
+ */
+export function settleLedgerStatements(db: Db, ownerId: string, debtorId: number, now: number) {
+  return [
+    db
+      .update(invoices)
+      .set({
+        paidCents: allocatedSum,
+        status: sql`CASE WHEN ${invoices.status} = 'void' THEN 'void' WHEN ${allocatedSum} >= ${invoices.amountCents} THEN 'paid' WHEN ${invoices.status} = 'disputed' THEN 'disputed' ELSE 'open' END`,
+      })
+      .where(and(eq(invoices.ownerId, ownerId), eq(invoices.debtorId, debtorId))),
+    db
+      .update(debtors)
+      .set({
+        debtCents: debtorSum("amount_cents"),
+        paidCents: debtorSum("paid_cents"),
+        status: debtorStatus,
+        updatedAt: now,
+      })
+      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId))),
+  ] as const;
+}
+
+/**
+ * How much a payment of the debtor in `currency` may still pay: what is left on the chosen invoice
+ * (open or disputed), or on every open invoice in that currency (disputed ones are paid only when
+ * chosen). SQL, evaluated where it is used in the batch.
+ */
+export function availableSql(debtorId: number, currency: string | SQL, invoiceId: number | null): SQL<number> {
+  const target =
+    invoiceId === null
+      ? sql`i.status = 'open' AND i.currency = ${currency}`
+      : sql`i.id = ${invoiceId} AND i.status IN ('open', 'disputed')`;
+  return sql<number>`(SELECT coalesce(sum(i.amount_cents - i.paid_cents), 0) FROM ${invoices} AS i WHERE i.debtor_id = ${debtorId} AND ${target})`;
+}
+
+/**
+ * Allocates the payments `selector` picks (a condition on `p`, a payments row without
+ * allocations) to the debtor's invoices: the chosen invoice, or the open invoices in the payment's
+ * currency, oldest due date first, each up to what is left on it. Run after the invoices were
+ * settled (their paid_cents current) and followed by settleLedgerStatements.
+ */
+export function allocateStatement(db: Db, selector: SQL) {
+  return db.run(sql`INSERT INTO payment_allocations (payment_id, invoice_id, amount_cents)
+SELECT pid, iid, min(remaining, amt - before) FROM (
+  SELECT p.id AS pid, p.amount_cents AS amt, i.id AS iid, i.amount_cents - i.paid_cents AS remaining,
+    coalesce(sum(i.amount_cents - i.paid_cents) OVER (PARTITION BY p.id ORDER BY i.due_on, i.id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+  FROM payments AS p
+  JOIN invoices AS i ON i.debtor_id = p.debtor_id AND i.owner_id = p.owner_id AND i.amount_cents > i.paid_cents
+    AND (CASE WHEN p.invoice_id IS NULL THEN i.status = 'open' AND i.currency = p.currency ELSE i.id = p.invoice_id AND i.status IN ('open', 'disputed') END)
+  WHERE ${selector} AND NOT EXISTS (SELECT 1 FROM payment_allocations AS done WHERE done.payment_id = p.id)
+) WHERE before < amt`);
+}
+
+/** Whether a D1 error is the ledger's CHECK refusing a write (an amount below what was paid, or an overpayment). */
+export function isLedgerViolation(error: unknown) {
+  return errorText(error).includes("invoices_ledger");
+}
+
+/** Whether a D1 error is an invoice number already used in the account. */
+export function isNumberTaken(error: unknown) {
+  return errorText(error).includes("invoices.owner_id, invoices.number");
+}
+
+function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return `${error.message} ${error.cause instanceof Error ? error.cause.message : ""}`;
+}

@@ -1,0 +1,134 @@
+import * as v from "valibot";
+import { isCalendarDate } from "~/domain/calendar-date";
+import { hasAtMostTwoDecimals, MAX_AMOUNT } from "~/domain/money";
+import { missingFieldMessage } from "./missing";
+
+/**
+ * An invoice's fields (docs/architecture.md §10): one schema for the debtor and invoice forms, the
+ * JSON API and the CSV import, so every path that writes an invoice accepts the same values.
+ */
+
+/** The currencies an invoice may be in (ISO 4217), most common first; the forms' select. */
+export const CURRENCIES = ["USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "JPY", "SEK", "NOK", "DKK", "PLN"] as const;
+export type Currency = (typeof CURRENCIES)[number];
+export const CURRENCY_MESSAGE = "Please choose a currency";
+export const INVOICE_NUMBER_MAX = 64;
+const INVOICE_NUMBER_MESSAGE = `Please use at most ${INVOICE_NUMBER_MAX} characters`;
+const INVOICE_LINE_MESSAGE = "Please enter the invoice number on one line";
+export const AMOUNT_MESSAGE = "Please enter a number greater than 0";
+// Money is whole cents: more decimals would be rounded away silently.
+const AMOUNT_DECIMALS_MESSAGE = "Please enter an amount with at most two decimals";
+const DATE_MESSAGE = "Please enter a valid date";
+export const DUE_BEFORE_ISSUE_MESSAGE = "The due date cannot be before the issue date";
+export const NUMBER_TAKEN_MESSAGE = "Another invoice of yours already has this number";
+
+/** The amount field's checks (decimal units), shared with the debtor form's debt. */
+export const amountChecks = (message = AMOUNT_MESSAGE) =>
+  v.pipe(
+    v.number(message),
+    v.finite(message),
+    v.minValue(0.01, message),
+    v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
+    v.check(hasAtMostTwoDecimals, AMOUNT_DECIMALS_MESSAGE),
+  );
+
+/** A decimal amount in a JSON body or a CSV cell: a number, or a numeric string. */
+export const jsonAmount = (message = AMOUNT_MESSAGE) =>
+  v.pipe(
+    v.union(
+      [v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, message), v.transform(Number))],
+      message,
+    ),
+    amountChecks(message),
+  );
+
+/**
+ * The invoice number (shown in reminders and the portal): optional, one line of at most 64
+ * characters. Blank or absent: none (an edit without it clears it).
+ */
+export const InvoiceNumberField = v.optional(
+  v.pipe(
+    v.string(INVOICE_LINE_MESSAGE),
+    v.trim(),
+    // No line breaks, tabs or other control characters: it goes into the subject line too.
+    v.check((s) => !/[\p{Cc}\u2028\u2029]/u.test(s), INVOICE_LINE_MESSAGE),
+    v.maxLength(INVOICE_NUMBER_MAX, INVOICE_NUMBER_MESSAGE),
+    v.transform((s) => (s === "" ? undefined : s)),
+  ),
+);
+
+/**
+ * The currency. Optional: absent means the debtor's currency for an invoice (a new debtor's: USD
+ * unless chosen), and the invoice's own for an edit.
+ */
+export const CurrencyField = v.optional(
+  v.pipe(
+    v.string(CURRENCY_MESSAGE),
+    v.trim(),
+    v.toUpperCase(),
+    v.transform((s) => (s === "" ? undefined : s)),
+    v.optional(v.picklist(CURRENCIES, CURRENCY_MESSAGE)),
+  ),
+);
+
+/** A calendar date "YYYY-MM-DD"; optional (blank: absent). */
+const DateField = v.optional(
+  v.pipe(
+    v.string(DATE_MESSAGE),
+    v.trim(),
+    v.transform((s) => (s === "" ? undefined : s)),
+    v.optional(v.pipe(v.string(), v.check(isCalendarDate, DATE_MESSAGE))),
+  ),
+);
+
+/** JSON and CSV: null like absent. */
+const nullableText = (message: string) =>
+  v.pipe(
+    v.optional(v.nullable(v.string(message))),
+    v.transform((s) => s ?? undefined),
+  );
+
+const MISSING = missingFieldMessage({ amount: AMOUNT_MESSAGE });
+
+/** The invoice number in a JSON body or CSV cell: null like absent. */
+export const InvoiceNumberJsonField = v.pipe(nullableText(INVOICE_LINE_MESSAGE), InvoiceNumberField);
+/** A due date (the debtor form's, for their first invoice): blank or absent, the issue date. */
+export const InvoiceDueOnField = DateField;
+export const InvoiceJsonDueOnField = v.pipe(nullableText(DATE_MESSAGE), DateField);
+
+/** A due date before the issue date is refused, on the due date's field. */
+const dueNotBeforeIssue = (input: { issued_on?: string; due_on?: string }) =>
+  !input.issued_on || !input.due_on || input.due_on >= input.issued_on;
+
+/** The invoice form (add and edit, in the debtor's modal and page). */
+export const InvoiceSchema = v.pipe(
+  v.object(
+    {
+      number: InvoiceNumberField,
+      amount: amountChecks(),
+      currency: CurrencyField,
+      // Absent: today (the caller's) for a new invoice, unchanged for an edit.
+      issued_on: DateField,
+      // Absent: the issue date for a new invoice, unchanged for an edit.
+      due_on: DateField,
+    },
+    MISSING,
+  ),
+  v.forward(v.partialCheck([["issued_on"], ["due_on"]], dueNotBeforeIssue, DUE_BEFORE_ISSUE_MESSAGE), ["due_on"]),
+);
+export type InvoiceInput = v.InferOutput<typeof InvoiceSchema>;
+
+/** The same fields as JSON (POST /api/invoices/add, PUT /api/invoices/edit) and as CSV cells: amounts may be numeric strings, null is absent. */
+export const InvoiceJsonSchema = v.pipe(
+  v.object(
+    {
+      number: InvoiceNumberJsonField,
+      amount: jsonAmount(),
+      currency: v.pipe(nullableText(CURRENCY_MESSAGE), CurrencyField),
+      issued_on: InvoiceJsonDueOnField,
+      due_on: InvoiceJsonDueOnField,
+    },
+    MISSING,
+  ),
+  v.forward(v.partialCheck([["issued_on"], ["due_on"]], dueNotBeforeIssue, DUE_BEFORE_ISSUE_MESSAGE), ["due_on"]),
+);
