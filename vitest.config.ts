@@ -90,6 +90,11 @@ export default defineConfig({
                   // after an end-to-end run left its .dev.vars (1000) beside the build's wrangler.json.
                   SIGNIN_LIMIT_PER_CLIENT: "",
                 },
+                // The app's database, and an empty one the migration test brings up to each migration itself.
+                d1Databases: {
+                  DB: builtConfig(APP_CONFIG).d1_databases[0].database_id,
+                  MIGRATION_DB: "migration-test-database",
+                },
                 workers: [
                   mailWorker({
                     APP_ENV: "test",

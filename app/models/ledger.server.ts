@@ -1,6 +1,6 @@
 import { and, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtors, invoices } from "~/db/schema";
+import { debtors, invoices, paymentAllocations } from "~/db/schema";
 
 /**
  * The ledger (docs/architecture.md §10): what a debtor owes is their invoices; what they paid is
@@ -86,8 +86,8 @@ export function availableSql(debtorId: number, currency: string | SQL, invoiceId
  * settled (their paid_cents current) and followed by settleLedgerStatements.
  */
 export function allocateStatement(db: Db, selector: SQL) {
-  return db.run(sql`INSERT INTO payment_allocations (payment_id, invoice_id, amount_cents)
-SELECT pid, iid, min(remaining, amt - before) FROM (
+  // The columns in the table's order: payment_id, invoice_id, amount_cents.
+  return db.insert(paymentAllocations).select(sql`SELECT pid, iid, min(remaining, amt - before) FROM (
   SELECT p.id AS pid, p.amount_cents AS amt, i.id AS iid, i.amount_cents - i.paid_cents AS remaining,
     coalesce(sum(i.amount_cents - i.paid_cents) OVER (PARTITION BY p.id ORDER BY i.due_on, i.id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
   FROM payments AS p

@@ -201,41 +201,38 @@ export async function addPayment(
   let results: unknown[];
   try {
     results = await db.batch([
-      db.insert(payments).select(
-        db
-          // Every column, in the table's order (INSERT … SELECT lists them all); id: the next one.
-          .select({
-            id: sql<number>`null`.as("id"),
-            ownerId: debtors.ownerId,
-            debtorId: debtors.id,
-            amountCents: sql<number>`${amountCents}`.as("amount_cents"),
-            currency: sql<string>`${currency}`.as("currency"),
-            invoiceId: sql<number | null>`${chosen?.id ?? null}`.as("invoice_id"),
-            paidOn: sql<string>`${input.paid_on}`.as("paid_on"),
-            note: sql<string>`${input.note ?? ""}`.as("note"),
-            createdAt: sql<number>`${now}`.as("created_at"),
-          })
-          .from(debtors)
-          .where(
-            and(
-              ownedDebtor(ownerId, debtorId),
-              sql`${availableSql(debtorId, chosen ? chosen.currency : sql`${debtors.currency}`, chosen?.id ?? null)} >= ${amountCents}`,
-              sql`(SELECT count(*) FROM ${payments} WHERE ${payments.debtorId} = ${debtorId}) < ${MAX_PAYMENTS_PER_DEBTOR}`,
+      db
+        .insert(payments)
+        .select(
+          db
+            // Every column, in the table's order (INSERT … SELECT lists them all); id: the next one.
+            .select({
+              id: sql<number>`null`.as("id"),
+              ownerId: debtors.ownerId,
+              debtorId: debtors.id,
+              amountCents: sql<number>`${amountCents}`.as("amount_cents"),
+              currency: sql<string>`${currency}`.as("currency"),
+              invoiceId: sql<number | null>`${chosen?.id ?? null}`.as("invoice_id"),
+              paidOn: sql<string>`${input.paid_on}`.as("paid_on"),
+              note: sql<string>`${input.note ?? ""}`.as("note"),
+              createdAt: sql<number>`${now}`.as("created_at"),
+            })
+            .from(debtors)
+            .where(
+              and(
+                ownedDebtor(ownerId, debtorId),
+                sql`${availableSql(debtorId, chosen ? chosen.currency : sql`${debtors.currency}`, chosen?.id ?? null)} >= ${amountCents}`,
+                sql`(SELECT count(*) FROM ${payments} WHERE ${payments.debtorId} = ${debtorId}) < ${MAX_PAYMENTS_PER_DEBTOR}`,
+              ),
             ),
-          ),
-      ),
+        )
+        .returning(paymentColumns),
       // The payment just inserted: the debtor's newest, made now, not yet allocated.
       allocateStatement(
         db,
         sql`p.id = (SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId}) AND p.created_at = ${now}`,
       ),
       ...settleStatements(db, ownerId, debtorId, now),
-      db
-        .select(paymentColumns)
-        .from(payments)
-        .where(and(eq(payments.ownerId, ownerId), eq(payments.debtorId, debtorId), eq(payments.createdAt, now)))
-        .orderBy(desc(payments.id))
-        .limit(1),
     ]);
   } catch (error) {
     if (isLedgerViolation(error)) return overOwedNow(db, ownerId, debtorId, 0);
@@ -243,7 +240,7 @@ export async function addPayment(
   }
   const after = readSettled(results.slice(2, 2 + SETTLE_STATEMENTS));
   if (!after) return { error: "not-found" };
-  const [payment] = results[2 + SETTLE_STATEMENTS] as PaymentRow[];
+  const [payment] = results[0] as PaymentRow[];
   if (!payment) return refusal(db, debtorId, after.debtor, 0, chosen?.id ?? null);
   return { payment, ...after };
 }

@@ -50,6 +50,7 @@ describe("GET /api/debtors", () => {
         status: "active",
         time_zone: "UTC",
         invoice_number: null,
+        open_invoices: 1,
         emails_sent: 2,
       },
       expect.objectContaining({ id: b.id, full_name: "Beta", debt: 3, emails_sent: 0, active_strategy: 1 }),

@@ -53,6 +53,8 @@ describe("payments through the JSON API", () => {
         id,
         debtor_id: debtor.id,
         amount: 40.25,
+        currency: "USD",
+        invoice_id: null,
         paid_on: "2026-03-01",
         note: "Cheque",
         created_at: expect.any(Number),

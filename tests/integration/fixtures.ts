@@ -133,6 +133,7 @@ export async function payInvoice(
   invoiceId: number,
   cents: number,
   currency = "USD",
+  { paidOn = "2026-01-20", note = "" }: { paidOn?: string; note?: string } = {},
 ) {
   const paid = Math.min(
     cents,
@@ -141,9 +142,9 @@ export async function payInvoice(
       .first<{ amount_cents: number }>())!.amount_cents,
   );
   const payment = await env.DB.prepare(
-    "INSERT INTO payments (owner_id, debtor_id, amount_cents, currency, paid_on) VALUES (?, ?, ?, ?, '2026-01-20') RETURNING id",
+    "INSERT INTO payments (owner_id, debtor_id, amount_cents, currency, paid_on, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
   )
-    .bind(ownerId, debtorId, cents, currency)
+    .bind(ownerId, debtorId, cents, currency, paidOn, note, Date.now())
     .first<{ id: number }>();
   await env.DB.batch([
     env.DB.prepare("INSERT INTO payment_allocations (payment_id, invoice_id, amount_cents) VALUES (?, ?, ?)").bind(
@@ -154,6 +155,10 @@ export async function payInvoice(
     env.DB.prepare(
       "UPDATE invoices SET paid_cents = paid_cents + ?, status = CASE WHEN paid_cents + ? >= amount_cents THEN 'paid' ELSE status END WHERE id = ?",
     ).bind(paid, paid, invoiceId),
+    // The debtor's sums and status, as the ledger's settle statements leave them.
+    env.DB.prepare(
+      "UPDATE debtors SET paid_cents = (SELECT coalesce(sum(paid_cents), 0) FROM invoices WHERE debtor_id = debtors.id AND status != 'void' AND currency = debtors.currency), status = CASE WHEN status IN ('active', 'paid') THEN (CASE WHEN EXISTS (SELECT 1 FROM invoices WHERE debtor_id = debtors.id AND status IN ('open', 'disputed')) THEN 'active' ELSE 'paid' END) ELSE status END WHERE id = ?",
+    ).bind(debtorId),
   ]);
   return payment!.id;
 }

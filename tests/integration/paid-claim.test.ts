@@ -5,7 +5,17 @@ import { optOutLink } from "~/lib/opt-out.server";
 import { CONFIRMED_PAYMENT_NOTE, paidClaimLink } from "~/lib/paid-claim.server";
 import { formAction } from "./data-helpers";
 import { alarmAt, HOUR, stubOf } from "./engine-helpers";
-import { db, debtorRow, eventsOf, makeDebtor, makeSchedule, paymentsOf, scheduleRow, setSchedule } from "./fixtures";
+import {
+  db,
+  debtorRow,
+  eventsOf,
+  makeDebtor,
+  makeSchedule,
+  payInvoice,
+  paymentsOf,
+  scheduleRow,
+  setSchedule,
+} from "./fixtures";
 import { get, pageText, postForm, request, signIn, uniqueEmail, uniqueIp, visibleText } from "./helpers";
 import { loaderData } from "./schedule-helpers";
 
@@ -207,12 +217,7 @@ describe("the dashboard's notice", () => {
 
   it("Confirm payment records a payment of what is still owed dated today, completes the schedules, clears the notice, records 'paid_claim_confirmed'", async () => {
     const s = await setUp();
-    await env.DB.prepare(
-      "INSERT INTO payments (owner_id, debtor_id, amount_cents, paid_on) VALUES (?, ?, 10000, '2026-01-02')",
-    )
-      .bind(s.user.userId, s.debtor.id)
-      .run();
-    await env.DB.prepare("UPDATE debtors SET paid_cents = 10000 WHERE id = ?").bind(s.debtor.id).run();
+    await payInvoice(s.user.userId, s.debtor.id, s.debtor.invoiceId, 10000, "USD", { paidOn: "2026-01-02" });
     await press(s.path);
     const { status, data } = await formAction(
       "/dashboard",

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { followAlarms } from "~/reminders/lifecycle.server";
 import { apiJson, formAction, type Json } from "./data-helpers";
 import { alarmAt } from "./engine-helpers";
-import { makeDebtor, makeOrg, makeSchedule } from "./fixtures";
+import { makeDebtor, makeOrg, makeSchedule, payInvoice } from "./fixtures";
 import { type SignedIn, signIn, uniqueEmail } from "./helpers";
 import { ACTIONS } from "./schedule-helpers";
 
@@ -59,13 +59,10 @@ async function seed(prefix: string, run: string, options: SeedOptions = {}): Pro
   expect(await alarmAt(scheduleId), "seeded schedule armed").toBe(row!.next_run_at);
   let paymentId: number | null = null;
   if (options.paidCents) {
-    const payment = await env.DB.prepare(
-      "INSERT INTO payments (owner_id, debtor_id, amount_cents, paid_on, note, created_at) VALUES (?, ?, ?, '2026-01-15', 'Seeded', ?) RETURNING id",
-    )
-      .bind(user.userId, debtor.id, options.paidCents, Date.now())
-      .first<{ id: number }>();
-    await env.DB.prepare("UPDATE debtors SET paid_cents = ? WHERE id = ?").bind(options.paidCents, debtor.id).run();
-    paymentId = payment!.id;
+    paymentId = await payInvoice(user.userId, debtor.id, debtor.invoiceId, options.paidCents, "USD", {
+      paidOn: "2026-01-15",
+      note: "Seeded",
+    });
   }
   return { user, debtorId: debtor.id, orgId, scheduleId, paymentId };
 }
