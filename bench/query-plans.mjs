@@ -65,6 +65,11 @@ function seed(db, owner, { debtors, deliveries, now }) {
   const insPayment = db.prepare(
     "INSERT INTO payments (owner_id, debtor_id, amount_cents, paid_on, created_at) VALUES (?, ?, 500, '2026-01-05', ?)",
   );
+  // Three invoices per debtor, the last paid for a 'paid' debtor.
+  const insInvoice = db.prepare(
+    `INSERT INTO invoices (owner_id, debtor_id, amount_cents, currency, issued_on, due_on, status, paid_cents)
+     VALUES (?, ?, ?, 'USD', '2026-01-01', ?, ?, ?)`,
+  );
   const insEvent = db.prepare(
     "INSERT INTO debtor_events (owner_id, debtor_id, type, detail, created_at) VALUES (?, ?, 'schedule_created', '', ?)",
   );
@@ -86,6 +91,10 @@ function seed(db, owner, { debtors, deliveries, now }) {
       now - (debtors - i) * 60_000,
     ).id;
     ids.push(id);
+    for (const [k, amount] of [30_000, 30_000, 40_000].entries()) {
+      const paid = status === "paid" ? amount : 0;
+      insInvoice.run(owner, id, amount, `2026-0${k + 2}-01`, paid ? "paid" : "open", paid);
+    }
     const scheduleId = `${owner}-${String(i).padStart(6, "0")}`;
     const state = status === "paid" ? "COMPLETED" : "ENABLED";
     insSchedule.run(

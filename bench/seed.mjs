@@ -1,8 +1,9 @@
 // Seeds the local D1 database straight into its SQLite file (node:sqlite, one transaction), while
-// no wrangler dev has it open. Rows look like the app's own: debtors with payments, time zones,
-// invoice numbers and opt-out keys; schedules of both presets in every state (enabled ones due in
-// the future, so no alarm fires during the page measurements); deliveries over six months in a
-// mix of statuses with some test sends ('test:' keys); timeline events; sessions for signing in.
+// no wrangler dev has it open. Rows look like the app's own: debtors owing three invoices each
+// (numbered or not), with payments allocated oldest due first, time zones and opt-out keys;
+// schedules of both presets in every state (enabled ones due in the future, so no alarm fires
+// during the page measurements); deliveries over six months in a mix of statuses with some test
+// sends ('test:' keys); timeline events; sessions for signing in.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 
 // node:sqlite is marked experimental in Node 22: its one-time warning says nothing useful here.
@@ -125,7 +126,10 @@ function transaction(db, fn) {
  * `deliveries` deliveries spread over the last 180 days. Returns { userId, email, token,
  * debtorIds, scheduleIds }: the session token signs in, the ids name real rows for the pages.
  */
-export function seedAccount(path, { tag, debtors, schedules, deliveries, seed = 1, now = Date.now() }) {
+export function seedAccount(
+  path,
+  { tag, debtors, schedules, deliveries, invoicesPerDebtor = 3, seed = 1, now = Date.now() },
+) {
   const db = openDb(path);
   const r = rng(seed);
   try {
@@ -152,11 +156,19 @@ export function seedAccount(path, { tag, debtors, schedules, deliveries, seed = 
 
       const insDebtor = db.prepare(
         `INSERT INTO debtors (owner_id, kind, full_name, email, debt_cents, currency, active_strategy, paid_cents,
-           status, time_zone, invoice_number, paid_claimed_at, opt_out_key, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           status, time_zone, paid_claimed_at, opt_out_key, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       const insPayment = db.prepare(
-        "INSERT INTO payments (owner_id, debtor_id, amount_cents, paid_on, note, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO payments (owner_id, debtor_id, amount_cents, currency, paid_on, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      );
+      const insInvoice = db.prepare(
+        `INSERT INTO invoices (owner_id, debtor_id, number, amount_cents, currency, issued_on, due_on, status, paid_cents,
+           created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const insAllocation = db.prepare(
+        "INSERT INTO payment_allocations (payment_id, invoice_id, amount_cents) VALUES (?, ?, ?)",
       );
       const insEvent = db.prepare(
         "INSERT INTO debtor_events (owner_id, debtor_id, type, detail, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -174,18 +186,18 @@ export function seedAccount(path, { tag, debtors, schedules, deliveries, seed = 
         const paid = status === "paid" ? debt : r.next() < 0.3 ? Math.floor(debt * r.next() * 0.8) : 0;
         const createdAt = now - r.int(2, 180) * DAY - r.int(0, DAY - 1);
         const timeZone = r.pick(ZONES);
+        const currency = r.weighted({ USD: 80, EUR: 10, GBP: 10 });
         const info = insDebtor.run(
           userId,
           company ? "company" : "person",
           name,
           debtorEmail,
           debt,
-          r.weighted({ USD: 80, EUR: 10, GBP: 10 }),
+          currency,
           r.int(1, 3),
           paid,
           status,
           timeZone,
-          r.next() < 0.7 ? `INV-${2026 - r.int(0, 1)}-${String(i + 1).padStart(5, "0")}` : null,
           status === "active" && r.next() < 0.01 ? now - r.int(1, 5) * DAY : null,
           randomUUID().replaceAll("-", ""),
           createdAt,
@@ -194,13 +206,66 @@ export function seedAccount(path, { tag, debtors, schedules, deliveries, seed = 
         const id = Number(info.lastInsertRowid);
         rows.push({ id, email: debtorEmail, status, createdAt, timeZone });
         insEvent.run(userId, id, r.next() < 0.3 ? "imported" : "schedule_created", "", createdAt);
+        // The debt as `invoicesPerDebtor` invoices (the last takes the rest), due a month apart.
+        const invoices = [];
+        let rest = debt;
+        const count = debt >= invoicesPerDebtor * 100 ? invoicesPerDebtor : 1;
+        for (let k = 0; k < count; k++) {
+          const amount = k === count - 1 ? rest : Math.max(100, Math.floor((debt / count) * (0.5 + r.next())));
+          rest -= amount;
+          const issued = createdAt - (count - k) * 30 * DAY;
+          const number = r.next() < 0.7 ? `INV-${tag}-${String(i + 1).padStart(5, "0")}-${k + 1}` : null;
+          const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+          invoices.push({ amount, paid: 0, number, issued: day(issued), due: day(issued + 30 * DAY) });
+        }
         let left = paid;
+        const payments = [];
         for (let p = 0; left > 0 && p < 3; p++) {
           const amount = p === 2 || r.next() < 0.4 ? left : Math.max(1, Math.floor(left / 2));
           left -= amount;
           const paidAt = createdAt + r.int(1, 60) * DAY;
-          insPayment.run(userId, id, amount, new Date(Math.min(paidAt, now)).toISOString().slice(0, 10), "", paidAt);
+          const info = insPayment.run(
+            userId,
+            id,
+            amount,
+            currency,
+            new Date(Math.min(paidAt, now)).toISOString().slice(0, 10),
+            "",
+            paidAt,
+          );
+          payments.push({ id: Number(info.lastInsertRowid), amount });
         }
+        // Each payment pays the invoices oldest due first, as the app allocates it.
+        const allocations = [];
+        for (const payment of payments) {
+          let due = payment.amount;
+          for (const [k, invoice] of invoices.entries()) {
+            const take = Math.min(due, invoice.amount - invoice.paid);
+            if (take <= 0) continue;
+            invoice.paid += take;
+            due -= take;
+            allocations.push([payment.id, k, take]);
+            if (due === 0) break;
+          }
+        }
+        const invoiceIds = invoices.map((invoice) =>
+          Number(
+            insInvoice.run(
+              userId,
+              id,
+              invoice.number,
+              invoice.amount,
+              currency,
+              invoice.issued,
+              invoice.due,
+              invoice.paid >= invoice.amount ? "paid" : "open",
+              invoice.paid,
+              createdAt,
+              createdAt,
+            ).lastInsertRowid,
+          ),
+        );
+        for (const [paymentId, k, take] of allocations) insAllocation.run(paymentId, invoiceIds[k], take);
         if (status === "opted_out") {
           insOptOut.run(userId, debtorEmail.toLowerCase(), createdAt + DAY);
           insEvent.run(userId, id, "opted_out", "", createdAt + DAY);
@@ -311,8 +376,12 @@ export function seedEngine(path, { count, perAccount, dueAt, timeZone, now = Dat
     return transaction(db, () => {
       const insDebtor = db.prepare(
         `INSERT INTO debtors (owner_id, kind, full_name, email, debt_cents, currency, active_strategy, paid_cents, status,
-           time_zone, invoice_number, opt_out_key, created_at, updated_at)
-         VALUES (?, 'person', ?, ?, ?, 'USD', 1, 0, 'active', ?, ?, ?, ?, ?)`,
+           time_zone, opt_out_key, created_at, updated_at)
+         VALUES (?, 'person', ?, ?, ?, 'USD', 1, 0, 'active', ?, ?, ?, ?)`,
+      );
+      const insInvoice = db.prepare(
+        `INSERT INTO invoices (owner_id, debtor_id, number, amount_cents, currency, issued_on, due_on, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'USD', ?, ?, ?, ?)`,
       );
       const insSchedule = db.prepare(
         `INSERT INTO schedules (id, owner_id, debtor_id, preset, template_step, frequency, time_zone, state, next_run_at,
@@ -339,11 +408,12 @@ export function seedEngine(path, { count, perAccount, dueAt, timeZone, now = Dat
           `engine-debtor-${i}@bench.example`,
           10_000 + i,
           timeZone,
-          `INV-${i}`,
           randomUUID().replaceAll("-", ""),
           now - DAY,
           now - DAY,
         );
+        const day = new Date(now - DAY).toISOString().slice(0, 10);
+        insInvoice.run(userId, Number(info.lastInsertRowid), `INV-${i}`, 10_000 + i, day, day, now - DAY, now - DAY);
         insSchedule.run(
           `${userId}-${randomUUID()}`,
           userId,

@@ -1,7 +1,7 @@
 import { and, count, eq, getTableColumns, inArray, isNotNull, ne, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
-import { alarmRepairs, debtorEvents, debtors, deliveries, schedules } from "~/db/schema";
+import { alarmRepairs, debtorEvents, debtors, deliveries, invoices, schedules } from "~/db/schema";
 import { AccountCapReached, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import { FREQUENCIES, type FrequencyId } from "~/domain/frequencies";
 import { outstandingCents } from "~/domain/money";
@@ -307,7 +307,12 @@ function scheduleColumns(
     preset: input.preset,
     frequency: input.frequency,
     timeZone: zone,
-    dueDate: input.due_date || null,
+    // Not given: the earliest due date of the debtor's open invoices (docs/architecture.md §10).
+    dueDate:
+      input.due_date ||
+      sql<
+        string | null
+      >`(SELECT min(${invoices.dueOn}) FROM ${invoices} WHERE ${invoices.debtorId} = ${targets.debtor.id} AND ${invoices.status} = 'open')`,
     state: "ENABLED" as const,
     stoppedReason: null,
     nextRunAt: nextRunForFrequency(input.frequency, now, zone),
