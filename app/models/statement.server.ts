@@ -22,10 +22,20 @@ const openOf = (debtorId: SQLWrapper) =>
  * app/domain/statement.ts statementTotals orders them). parseStatement reads them back.
  */
 export function statementColumns(debtorId: SQLWrapper = debtors.id) {
-  return {
-    statementLines: sql<string | null>`(SELECT json_group_array(json_object('number', l.number, 'dueOn', l.due_on, 'balanceCents', l.balance, 'currency', l.currency)) FROM (SELECT i.number AS number, i.due_on AS due_on, i.amount_cents - i.paid_cents AS balance, i.currency AS currency FROM invoices AS i WHERE ${openOf(debtorId)} ORDER BY i.due_on, i.id LIMIT ${sql.raw(String(MAX_STATEMENT_LINES))}) AS l)`,
-    statementTotals: sql<string | null>`(SELECT json_group_array(json_object('currency', t.currency, 'cents', t.cents, 'count', t.n)) FROM (SELECT i.currency AS currency, sum(i.amount_cents - i.paid_cents) AS cents, count(*) AS n FROM invoices AS i WHERE ${openOf(debtorId)} GROUP BY i.currency ORDER BY min(i.due_on), i.currency) AS t)`,
-  };
+  const limit = sql.raw(String(MAX_STATEMENT_LINES));
+  const lines = sql<string | null>`(
+    SELECT json_group_array(json_object('number', l.number, 'dueOn', l.due_on, 'balanceCents', l.balance, 'currency', l.currency))
+    FROM (
+      SELECT i.number AS number, i.due_on AS due_on, i.amount_cents - i.paid_cents AS balance, i.currency AS currency
+      FROM invoices AS i WHERE ${openOf(debtorId)} ORDER BY i.due_on, i.id LIMIT ${limit}
+    ) AS l)`;
+  const totals = sql<string | null>`(
+    SELECT json_group_array(json_object('currency', t.currency, 'cents', t.cents, 'count', t.n))
+    FROM (
+      SELECT i.currency AS currency, sum(i.amount_cents - i.paid_cents) AS cents, count(*) AS n
+      FROM invoices AS i WHERE ${openOf(debtorId)} GROUP BY i.currency ORDER BY min(i.due_on), i.currency
+    ) AS t)`;
+  return { statementLines: lines, statementTotals: totals };
 }
 
 function parseArray(json: string | null | undefined): unknown[] {

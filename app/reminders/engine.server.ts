@@ -9,9 +9,9 @@ import {
 } from "~/domain/contact-rules";
 import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLimits } from "~/domain/limits";
 import { outstandingCents } from "~/domain/money";
-import type { Statement } from "~/domain/statement";
 import { advancePast, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
 import { type PresetId, type TemplateId, templateForStep } from "~/domain/presets";
+import type { Statement } from "~/domain/statement";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { readConfig } from "~/lib/config.server";

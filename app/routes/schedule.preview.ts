@@ -23,9 +23,9 @@ const PREVIEW_HEADERS = {
  * debtor without an open invoice, that no reminder would be sent. A debtor that is not the
  * signed-in user's is never shown: the sample debtor is, with its two-invoice statement. The
  * sender, their 'Pay now' page (none: no button) and whether more reminders follow (`frequency`)
- * are the real ones either way. Nothing in it can run script or load from elsewhere. Its opt-out and "I've paid" links
- * are samples: a click in the preview changes nothing. The mail Worker renders it
- * (`MAILER.renderReminderPreview`), so the app Worker carries no e-mail renderer.
+ * are the real ones either way. Nothing in it can run script or load from elsewhere. Its opt-out
+ * and "I've paid" links are samples: a click in the preview changes nothing. The mail Worker
+ * renders it (`MAILER.renderReminderPreview`), so the app Worker carries no e-mail renderer.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
