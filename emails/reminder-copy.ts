@@ -13,17 +13,24 @@ import { type Tone, toTone } from "../app/domain/strategies";
  * - Plain text with `{placeholder}`s only; the component renders it as escaped React text.
  * - The escalating sequence must read as escalating: initial → follow up → second → final.
  * - Write "due on {dueDate}" as a phrase that works whether that date is past or future.
+ * - A reminder is a statement (docs/architecture.md §5): one open invoice fills {invoiceNumber} (when it
+ *   has one) and {dueDate} from it; several fill {invoiceCount} ("3 invoices") and leave both out,
+ *   so a subject and the first paragraph offer an {invoiceCount} alternative before the last one.
+ *   {amount} is the total ("$1,234.00", "$100.00 + €50.00" over two currencies).
  */
 
 /** Values the copy can reference; blank or missing ones make a line use its next alternative. */
 export interface CopyValues {
   receiverName?: string | null;
   senderName?: string | null;
-  /** Formatted, e.g. "$1,234.50"; always present. */
+  /** Formatted, e.g. "$1,234.50", or "$100.00 + €50.00" across currencies; always present. */
   amount: string;
-  /** Formatted, e.g. "March 5, 2027". */
+  /** Formatted, e.g. "March 5, 2027": the one invoice's due date; none for several. */
   dueDate?: string | null;
+  /** The one invoice's number; none for several, or when it has none. */
   invoiceNumber?: string | null;
+  /** "3 invoices" when the reminder lists several; none for one. */
+  invoiceCount?: string | null;
 }
 
 export type Placeholder = keyof CopyValues;
@@ -33,6 +40,7 @@ export const PLACEHOLDERS: readonly Placeholder[] = [
   "amount",
   "dueDate",
   "invoiceNumber",
+  "invoiceCount",
 ];
 /** The only placeholder a last alternative may use: every reminder has an amount. */
 export const REQUIRED_PLACEHOLDERS: readonly Placeholder[] = ["amount"];
@@ -64,11 +72,16 @@ export const TONE_FRAME: Record<Tone, ToneFrame> = {
 export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
   initial: {
     1: {
-      subject: ["Friendly reminder: invoice {invoiceNumber} for {amount}", "Friendly reminder: payment of {amount}"],
+      subject: [
+        "Friendly reminder: invoice {invoiceNumber} for {amount}",
+        "Friendly reminder: {invoiceCount}, {amount}",
+        "Friendly reminder: payment of {amount}",
+      ],
       heading: "A friendly reminder",
       paragraphs: [
         [
           "This is a friendly reminder about the payment of {amount}, due on {dueDate}.",
+          "This is a friendly reminder about the payment of {amount} for the {invoiceCount} listed below.",
           "This is a friendly reminder about an open payment of {amount}.",
         ],
         "If you have already taken care of it, thank you, and please disregard this message.",
@@ -76,11 +89,16 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       ],
     },
     2: {
-      subject: ["Payment reminder: invoice {invoiceNumber} for {amount}", "Payment reminder: {amount}"],
+      subject: [
+        "Payment reminder: invoice {invoiceNumber} for {amount}",
+        "Payment reminder: {invoiceCount}, {amount}",
+        "Payment reminder: {amount}",
+      ],
       heading: "Payment reminder",
       paragraphs: [
         [
           "This is a reminder that the payment of {amount}, due on {dueDate}, has not been received yet.",
+          "This is a reminder that the payment of {amount} for the {invoiceCount} listed below has not been received yet.",
           "This is a reminder that a payment of {amount} has not been received yet.",
         ],
         "Please arrange the payment at your earliest convenience. If you have already paid, please disregard this message.",
@@ -88,11 +106,16 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       ],
     },
     3: {
-      subject: ["Payment due: invoice {invoiceNumber} for {amount}", "Payment due: {amount}"],
+      subject: [
+        "Payment due: invoice {invoiceNumber} for {amount}",
+        "Payment due: {invoiceCount}, {amount}",
+        "Payment due: {amount}",
+      ],
       heading: "Payment due",
       paragraphs: [
         [
           "The payment of {amount}, due on {dueDate}, has not been received.",
+          "The payment of {amount} for the {invoiceCount} listed below has not been received.",
           "A payment of {amount} is outstanding and has not been received.",
         ],
         "Please pay the full amount without delay.",
@@ -103,11 +126,16 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
 
   "follow-up": {
     1: {
-      subject: ["Following up: invoice {invoiceNumber} for {amount}", "Following up on a payment of {amount}"],
+      subject: [
+        "Following up: invoice {invoiceNumber} for {amount}",
+        "Following up: {invoiceCount}, {amount}",
+        "Following up on a payment of {amount}",
+      ],
       heading: "Just following up",
       paragraphs: [
         [
           "Just following up on the payment of {amount}, due on {dueDate}, which is still open.",
+          "Just following up on the payment of {amount} for the {invoiceCount} listed below, which is still open.",
           "Just following up on the payment of {amount}, which is still open.",
         ],
         "It may simply have slipped through. Could you take care of it when you have a moment? If it is already on its way, thank you, and please disregard this message.",
@@ -117,12 +145,14 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
     2: {
       subject: [
         "Follow-up: invoice {invoiceNumber} ({amount}) is still outstanding",
+        "Follow-up: {invoiceCount} ({amount}) are still outstanding",
         "Follow-up: {amount} is still outstanding",
       ],
       heading: "Payment still outstanding",
       paragraphs: [
         [
           "This is a follow-up: the payment of {amount}, due on {dueDate}, is still outstanding.",
+          "This is a follow-up: the payment of {amount} for the {invoiceCount} listed below is still outstanding.",
           "This is a follow-up: the payment of {amount} is still outstanding.",
         ],
         "Please pay the full amount as soon as possible. If you have already paid, please disregard this message.",
@@ -130,11 +160,16 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       ],
     },
     3: {
-      subject: ["Outstanding: invoice {invoiceNumber} for {amount}, pay now", "Outstanding: {amount}, pay now"],
+      subject: [
+        "Outstanding: invoice {invoiceNumber} for {amount}, pay now",
+        "Outstanding: {invoiceCount}, {amount}, pay now",
+        "Outstanding: {amount}, pay now",
+      ],
       heading: "Payment still outstanding",
       paragraphs: [
         [
           "The payment of {amount}, due on {dueDate}, is still outstanding despite an earlier reminder.",
+          "The payment of {amount} for the {invoiceCount} listed below is still outstanding despite an earlier reminder.",
           "The payment of {amount} is still outstanding despite an earlier reminder.",
         ],
         "Pay the full amount now.",
@@ -145,11 +180,16 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
 
   "second-follow-up": {
     1: {
-      subject: ["Another reminder: invoice {invoiceNumber} for {amount}", "Another reminder: {amount} is still open"],
+      subject: [
+        "Another reminder: invoice {invoiceNumber} for {amount}",
+        "Another reminder: {invoiceCount}, {amount}",
+        "Another reminder: {amount} is still open",
+      ],
       heading: "Another reminder",
       paragraphs: [
         [
           "This is another reminder about the payment of {amount}, due on {dueDate}, which is still open.",
+          "This is another reminder about the payment of {amount} for the {invoiceCount} listed below, which is still open.",
           "This is another reminder about the payment of {amount}, which is still open.",
         ],
         "Please arrange the payment soon. If there is a problem with it, just reply to this e-mail so it can be sorted out together.",
@@ -159,12 +199,14 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
     2: {
       subject: [
         "Action needed: invoice {invoiceNumber} ({amount}) is still unpaid",
+        "Action needed: {invoiceCount} ({amount}) are still unpaid",
         "Action needed: {amount} is still unpaid",
       ],
       heading: "Action needed",
       paragraphs: [
         [
           "Despite previous reminders, the payment of {amount}, due on {dueDate}, is still outstanding.",
+          "Despite previous reminders, the payment of {amount} for the {invoiceCount} listed below is still outstanding.",
           "Despite previous reminders, the payment of {amount} is still outstanding.",
         ],
         "Please pay the full amount now, or reply to this e-mail if there is a problem with the payment.",
@@ -174,12 +216,14 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
     3: {
       subject: [
         "Payment required: invoice {invoiceNumber} for {amount} is unpaid",
+        "Payment required: {invoiceCount}, {amount} unpaid",
         "Payment required: {amount} is unpaid",
       ],
       heading: "Payment required",
       paragraphs: [
         [
           "Despite previous reminders, {amount}, due on {dueDate}, remains unpaid.",
+          "Despite previous reminders, {amount} for the {invoiceCount} listed below remains unpaid.",
           "Despite previous reminders, {amount} remains unpaid.",
         ],
         "Pay the full amount today.",
@@ -191,11 +235,16 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
   // The final notice repeats until the schedule is cancelled, so it never says "last e-mail".
   "final-notice": {
     1: {
-      subject: ["Final notice: invoice {invoiceNumber} for {amount}", "Final notice: payment of {amount}"],
+      subject: [
+        "Final notice: invoice {invoiceNumber} for {amount}",
+        "Final notice: {invoiceCount}, {amount}",
+        "Final notice: payment of {amount}",
+      ],
       heading: "Final notice",
       paragraphs: [
         [
           "This is a final notice about the payment of {amount}, due on {dueDate}, which is still open.",
+          "This is a final notice about the payment of {amount} for the {invoiceCount} listed below, which is still open.",
           "This is a final notice about the payment of {amount}, which is still open.",
         ],
         "Please settle the full amount as soon as you can. If something is preventing you from paying, reply to this e-mail so it can be discussed.",
@@ -205,12 +254,14 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
     2: {
       subject: [
         "Final notice: invoice {invoiceNumber} ({amount}) is still unpaid",
+        "Final notice: {invoiceCount} ({amount}) are still unpaid",
         "Final notice: {amount} is still unpaid",
       ],
       heading: "Final notice",
       paragraphs: [
         [
           "This is a final notice: the payment of {amount}, due on {dueDate}, is still outstanding after several reminders.",
+          "This is a final notice: the payment of {amount} for the {invoiceCount} listed below is still outstanding after several reminders.",
           "This is a final notice: the payment of {amount} is still outstanding after several reminders.",
         ],
         "Please pay the full amount now. If you cannot pay in full, reply to this e-mail today to discuss it.",
@@ -218,11 +269,16 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       ],
     },
     3: {
-      subject: ["Final notice: pay invoice {invoiceNumber} ({amount}) today", "Final notice: pay {amount} today"],
+      subject: [
+        "Final notice: pay invoice {invoiceNumber} ({amount}) today",
+        "Final notice: pay {invoiceCount} ({amount}) today",
+        "Final notice: pay {amount} today",
+      ],
       heading: "Final notice: payment required today",
       paragraphs: [
         [
           "The payment of {amount}, due on {dueDate}, is still unpaid after several reminders.",
+          "The payment of {amount} for the {invoiceCount} listed below is still unpaid after several reminders.",
           "The payment of {amount} is still unpaid after several reminders.",
         ],
         "This is a final request. Pay the full amount today.",
@@ -235,11 +291,16 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
   // ('now'), resolveCopy leaves those sentences out.
   single: {
     1: {
-      subject: ["Reminder: invoice {invoiceNumber} for {amount}", "Reminder: open balance of {amount}"],
+      subject: [
+        "Reminder: invoice {invoiceNumber} for {amount}",
+        "Reminder: {invoiceCount}, open balance of {amount}",
+        "Reminder: open balance of {amount}",
+      ],
       heading: "A friendly reminder",
       paragraphs: [
         [
           "This is a friendly reminder that a balance of {amount}, due on {dueDate}, is still open.",
+          "This is a friendly reminder that a balance of {amount} for the {invoiceCount} listed below is still open.",
           "This is a friendly reminder that a balance of {amount} is still open.",
         ],
         "Whenever you have a moment, please arrange the payment. If you have already paid, thank you, and please disregard this message.",
@@ -249,12 +310,14 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
     2: {
       subject: [
         "Reminder: invoice {invoiceNumber} ({amount}) is outstanding",
+        "Reminder: {invoiceCount} ({amount}) are outstanding",
         "Reminder: outstanding balance of {amount}",
       ],
       heading: "Outstanding balance",
       paragraphs: [
         [
           "This is a reminder that a balance of {amount}, due on {dueDate}, is still outstanding.",
+          "This is a reminder that a balance of {amount} for the {invoiceCount} listed below is still outstanding.",
           "This is a reminder that a balance of {amount} is still outstanding.",
         ],
         "Please pay the full amount as soon as possible. If you have already paid, please disregard this message.",
@@ -262,10 +325,18 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       ],
     },
     3: {
-      subject: ["Payment required: invoice {invoiceNumber} for {amount}", "Payment required: balance of {amount}"],
+      subject: [
+        "Payment required: invoice {invoiceNumber} for {amount}",
+        "Payment required: {invoiceCount}, balance of {amount}",
+        "Payment required: balance of {amount}",
+      ],
       heading: "Outstanding balance: payment required",
       paragraphs: [
-        ["A balance of {amount}, due on {dueDate}, is still unpaid.", "A balance of {amount} is still unpaid."],
+        [
+          "A balance of {amount}, due on {dueDate}, is still unpaid.",
+          "A balance of {amount} for the {invoiceCount} listed below is still unpaid.",
+          "A balance of {amount} is still unpaid.",
+        ],
         "Pay the full amount now.",
         "Further reminders will follow until the balance is paid.",
       ],

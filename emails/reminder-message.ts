@@ -1,5 +1,6 @@
 import type { TemplateId } from "../app/domain/presets";
 import { frequencyRepeats, reminderReceiver, reminderSender } from "../app/domain/sender";
+import { type Statement, todayIn } from "../app/domain/statement";
 import type { Tone } from "../app/domain/strategies";
 import type { ReminderEmailProps } from "./reminder";
 import { REMINDER_SAMPLE } from "./reminder-sample";
@@ -28,17 +29,17 @@ export interface ReminderMessage extends ReminderEmailProps {
   payUrl: string | null;
   /** The debtor's signed "I've paid" page (app/lib/paid-claim.server.ts `paidClaimLink`). */
   paidUrl: string;
-  /** The debtor's invoice number, shown in the subject and the details; null: none. */
-  invoiceNumber: string | null;
   /** Put before the subject, e.g. "[Test] " for a test send to the user's own address. */
   subjectPrefix?: string;
 }
 
-/** Which reminder: its template and tone, the due date shown, and whether more follow. */
+/**
+ * Which reminder: its template and tone, and whether more follow. (No due date: each invoice on
+ * the statement has its own.)
+ */
 export interface ReminderChoice {
   template: TemplateId;
   tone: Tone;
-  dueDate: string | null;
   /** The schedule's frequency: only a daily or weekly one announces further reminders. */
   frequency: string;
 }
@@ -53,19 +54,32 @@ interface OrganizationValues {
   address: string;
   paymentUrl: string | null;
 }
-interface DebtorValues {
+/** The debtor's side of a reminder: their name, their statement, and today in their zone. */
+export interface DebtorValues {
   fullName: string;
-  debtCents: number;
-  paidCents: number;
-  currency: string;
-  invoiceNumber: string | null;
+  /** Their open invoices as app/reminders/statement.server.ts loads them (the first ones, and all totals). */
+  statement: Statement;
+  /** "YYYY-MM-DD" in the debtor's time zone: what "12 days overdue" counts from. */
+  today: string;
 }
 
 /**
- * A reminder's values for a choice: the debtor's name, outstanding amount, currency and invoice
- * number (without a debtor, the sample's, and no invoice number); the sender (the organization
- * when sent as one, else the user) with their payment page (without a user, the sample sender
- * and no payment page); the due date; and whether more reminders follow.
+ * A debtor's values at `now`, the same for the engine, the test send and the preview: today is
+ * the date in the debtor's own zone (docs/architecture.md §4, "Contact rules": their zone is theirs).
+ */
+export function debtorValues(
+  debtor: { fullName: string; timeZone: string | null | undefined },
+  statement: Statement,
+  now: number,
+): DebtorValues {
+  return { fullName: debtor.fullName, statement, today: todayIn(debtor.timeZone, now) };
+}
+
+/**
+ * A reminder's values for a choice: the debtor's name and statement (without a debtor, the
+ * sample's two-invoice statement); the sender (the organization when sent as one, else the user)
+ * with their payment page (without a user, the sample sender and no payment page); and whether
+ * more reminders follow.
  */
 export function reminderProps(
   choice: ReminderChoice,
@@ -77,9 +91,9 @@ export function reminderProps(
     ? reminderReceiver(debtor)
     : {
         receiverName: REMINDER_SAMPLE.receiverName,
-        amountCents: REMINDER_SAMPLE.amountCents,
-        currency: REMINDER_SAMPLE.currency,
-        invoiceNumber: null,
+        statement: REMINDER_SAMPLE.statement.map((line) => ({ ...line })),
+        statementTotals: null,
+        today: REMINDER_SAMPLE.today,
       };
   const sender = user
     ? reminderSender(user, org)
@@ -94,7 +108,6 @@ export function reminderProps(
     tone: choice.tone,
     ...receiver,
     ...sender,
-    dueDate: choice.dueDate,
     locale: "en",
     repeats: frequencyRepeats(choice.frequency),
   } satisfies ReminderEmailProps;

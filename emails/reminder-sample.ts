@@ -2,23 +2,25 @@
  * Sample values for the template preview, spread in with a template and a tone: the react-email
  * preview server's (`ReminderEmail.PreviewProps`, which checks them against ReminderEmailProps) and
  * the unit tests'. The in-app preview (app/routes/schedule.preview.ts, test-send-action.server.ts
- * `reminderProps`) takes only the sample debtor (name, amount, currency) and the sample opt-out and
- * "I've paid" links from here: the sender, their 'Pay now' page, the due date and whether reminders
+ * `reminderProps`) takes only the sample debtor (name, statement and its today) and the sample
+ * opt-out and "I've paid" links from here: the sender, their 'Pay now' page and whether reminders
  * repeat are the user's real ones. Plain data in a module of its own, importing nothing: the app
  * Worker takes it without the templates or react-email (the mail Worker renders the preview,
- * docs/architecture.md §5). Every value is recognisably a sample (example.com addresses and links).
+ * docs/architecture.md §5). Every value is recognisably a sample (example.com addresses and links,
+ * a SAMPLE- invoice number).
  */
 export const REMINDER_SAMPLE = {
   receiverName: "John Doe",
   receiverEmail: "john.doe@example.com",
   senderName: "Jane Smith",
   senderEmail: "jane@example.com",
-  amountCents: 125000,
-  currency: "USD",
-  // No invoice number and no invoice link: the sample shows what every reminder has; a debtor's own
-  // invoice number (the only invoice detail a reminder carries) appears once that debtor is chosen.
-  invoiceNumber: null,
-  dueDate: "2026-12-31",
+  // A statement of two open invoices (docs/architecture.md §5), $1,250.00 in all: one numbered and
+  // overdue, one without a number and not yet due, so the preview shows both kinds of line.
+  statement: [
+    { number: "SAMPLE-1001", dueOn: "2026-11-30", balanceCents: 75000, currency: "USD" },
+    { number: null, dueOn: "2026-12-31", balanceCents: 50000, currency: "USD" },
+  ],
+  today: "2026-12-10",
   senderCompany: null,
   locale: "en",
   // What the footer's opt-out line looks like; a real reminder links to its signed /u/ page.

@@ -2,18 +2,22 @@ import { describe, expect, it } from "vitest";
 import { FREQUENCIES, type FrequencyId } from "../app/domain/frequencies";
 import type { TemplateId } from "../app/domain/presets";
 import { frequencyRepeats } from "../app/domain/sender";
+import { type Statement, statementOf, statementTotals } from "../app/domain/statement";
 import { toTone } from "../app/domain/strategies";
 import type { Debtor, Sender, SenderOrganization } from "../app/models/schedule.server";
+import { parseStatement } from "../app/models/statement.server";
 import { type PreviewChoice, previewChoice } from "../app/routes/test-send-action.server";
 import { ANNOUNCING_REPEATS, REPEAT } from "../tests/support/email-fixtures";
-import { reminderMessage, reminderProps } from "./reminder-message";
+import { debtorValues, reminderMessage, reminderProps } from "./reminder-message";
 import { REMINDER_SAMPLE } from "./reminder-sample";
 import { renderReminder } from "./render-reminder";
 
 /**
  * What the engine (app/reminders/engine.server.ts), the in-app preview and the test send
  * (app/routes/test-send-action.server.ts) give the template, rendered (docs/architecture.md §13: the preview shows
- * what would be sent; a one-time reminder announces no further reminders).
+ * what would be sent; a one-time reminder announces no further reminders). All three build the
+ * debtor's side with debtorValues from the statement app/models/statement.server.ts reads
+ * (docs/architecture.md §5).
  */
 
 const user: Sender = { fullName: "Uma User", email: "uma@example.com", paymentUrl: null };
@@ -30,26 +34,44 @@ const debtor = {
   activeStrategy: 3,
   status: "active",
   timeZone: "UTC",
-  invoiceNumber: null,
   paidClaimedAt: null,
+  promisedOn: null,
+  promiseEndsAt: null,
+  promiseBrokenAt: null,
   optOutKey: "k",
   createdAt: 0,
   updatedAt: 0,
 } satisfies Debtor;
 const links = { unsubscribeUrl: "https://dunly.test/u/t", paidUrl: "https://dunly.test/p/t" };
 
+/** When the reminders below are made: 2031-01-20 12:00 UTC. */
+const NOW = Date.UTC(2031, 0, 20, 12);
+
+/** The debtor's invoices: two open (€300.00 and €100.00 left), one disputed, one paid. */
+const invoices = [
+  { number: null, dueOn: "2031-01-15", amountCents: 40_000, paidCents: 10_000, currency: "EUR", status: "open" },
+  { number: "D-1", dueOn: "2030-12-01", amountCents: 70_000, paidCents: 0, currency: "EUR", status: "disputed" },
+  { number: "P-1", dueOn: "2030-11-01", amountCents: 5_000, paidCents: 5_000, currency: "EUR", status: "paid" },
+  { number: "A-2", dueOn: "2031-02-01", amountCents: 10_000, paidCents: 0, currency: "EUR", status: "open" },
+];
+const lines = statementOf(invoices);
+const statement: Statement = { lines, totals: statementTotals(lines) };
+
 function engineMessage(
   frequency: FrequencyId,
-  over: { template?: string; tone?: number; user?: Sender; org?: SenderOrganization; debtor?: Debtor } = {},
+  over: {
+    template?: string;
+    tone?: number;
+    user?: Sender;
+    org?: SenderOrganization;
+    debtor?: Debtor;
+    statement?: Statement;
+  } = {},
 ) {
   const d = over.debtor ?? debtor;
-  const choice = {
-    template: (over.template ?? "initial") as TemplateId,
-    tone: toTone(over.tone ?? 3),
-    dueDate: "2031-01-15",
-    frequency,
-  };
-  return reminderMessage(reminderProps(choice, over.user ?? user, over.org, d), d.email, links);
+  const choice = { template: (over.template ?? "initial") as TemplateId, tone: toTone(over.tone ?? 3), frequency };
+  const values = debtorValues(d, over.statement ?? statement, NOW);
+  return reminderMessage(reminderProps(choice, over.user ?? user, over.org, values), d.email, links);
 }
 
 describe("the engine's reminder", () => {
@@ -83,18 +105,54 @@ describe("the engine's reminder", () => {
     },
   );
 
-  it("carries no invoice link; the invoice number only when the debtor has one", async () => {
+  it("lists the debtor's open invoices, not the disputed or paid one, and carries no invoice link", async () => {
     const message = engineMessage("weekly");
     expect(Object.keys(message).filter((key) => /link/i.test(key))).toEqual([]);
-    const plain = await renderReminder(message);
-    for (const out of [plain.subject, plain.html, plain.text]) {
+    expect(message.today).toBe("2031-01-20");
+    expect(message.statement).toEqual([
+      { number: null, dueOn: "2031-01-15", balanceCents: 30_000, currency: "EUR" },
+      { number: "A-2", dueOn: "2031-02-01", balanceCents: 10_000, currency: "EUR" },
+    ]);
+    const { subject, html, text } = await renderReminder(message);
+    expect(subject).toBe("Payment due: 2 invoices, €400.00");
+    expect(text).toMatch(/Invoice due January 15, 2031 +January 15, 2031 +€300\.00 +5 days overdue/);
+    expect(text).toMatch(/A-2 +February 1, 2031 +€100\.00 +due in 12 days/);
+    expect(text).toMatch(/Total due +€400\.00/);
+    for (const out of [subject, html, text]) {
       expect(out).not.toContain("View invoice");
-      expect(out).not.toMatch(/invoice/i);
+      expect(out).not.toContain("D-1");
+      expect(out).not.toContain("P-1");
+      expect(out).not.toContain("€700.00");
     }
-    const numbered = await renderReminder(engineMessage("weekly", { debtor: { ...debtor, invoiceNumber: " A-12 " } }));
-    expect(numbered.subject).toContain("invoice A-12");
-    expect(numbered.text).toContain("Invoice: A-12");
-    expect(numbered.text).not.toContain("View invoice");
+    // One invoice left: its number in the subject.
+    const single = statementOf([invoices[3]!]);
+    const numbered = await renderReminder(
+      engineMessage("weekly", { statement: { lines: single, totals: statementTotals(single) } }),
+    );
+    expect(numbered.subject).toBe("Payment due: invoice A-2 for €100.00");
+    expect(numbered.text).toContain("due on February 1, 2031");
+  });
+
+  it("counts days overdue from today in the debtor's own time zone", () => {
+    // 2031-01-20 12:00 UTC is already January 21 in Kiritimati (UTC+14).
+    const kiritimati = engineMessage("weekly", { debtor: { ...debtor, timeZone: "Pacific/Kiritimati" } });
+    expect(kiritimati.today).toBe("2031-01-21");
+    const honolulu = engineMessage("weekly", { debtor: { ...debtor, timeZone: "Pacific/Honolulu" } });
+    expect(honolulu.today).toBe("2031-01-20");
+    expect(engineMessage("weekly", { debtor: { ...debtor, timeZone: "Not/AZone" } }).today).toBe("2031-01-20");
+  });
+
+  it("reads the statement as the engine's query returns it (JSON from SQLite)", () => {
+    const row = {
+      statementLines: JSON.stringify([
+        { number: null, dueOn: "2031-01-15", balanceCents: 30_000, currency: "EUR" },
+        { number: "A-2", dueOn: "2031-02-01", balanceCents: 10_000, currency: "EUR" },
+      ]),
+      statementTotals: JSON.stringify([{ currency: "EUR", cents: 40_000, count: 2 }]),
+    };
+    expect(parseStatement(row)).toEqual(statement);
+    expect(parseStatement({ statementLines: "[]", statementTotals: "[]" })).toEqual({ lines: [], totals: [] });
+    expect(parseStatement({ statementLines: null, statementTotals: null })).toEqual({ lines: [], totals: [] });
   });
 
   it("shows 'Pay now' only with a payment page: the organization's when it has one, else the user's", async () => {
@@ -126,15 +184,16 @@ describe("the preview's and the test send's reminder", () => {
     expect(frequencyRepeats(choice("template=initial&tone=3&frequency=bogus").frequency)).toBe(true);
   });
 
-  it("the sample (no debtor chosen) has no invoice, and a one-time one announces no more reminders", async () => {
+  it("the sample (no debtor chosen) is a two-invoice statement, and a one-time one announces no more reminders", async () => {
     const once = await renderReminder(reminderProps(choice("template=initial&tone=3&frequency=now"), user, undefined));
     const weekly = await renderReminder(
       reminderProps(choice("template=initial&tone=3&frequency=weekly"), user, undefined),
     );
-    for (const out of [once.subject, once.html, once.text, weekly.subject, weekly.html, weekly.text]) {
+    for (const out of [once.subject, weekly.subject]) expect(out).toBe("Payment due: 2 invoices, $1,250.00");
+    for (const out of [once.html, once.text, weekly.html, weekly.text]) {
       expect(out).not.toContain("View invoice");
-      expect(out).not.toContain("INV-");
-      expect(out).not.toMatch(/invoice/i);
+      expect(out).toContain("SAMPLE-1001");
+      expect(out).toContain("Invoice due December 31, 2026");
     }
     for (const out of [once.html, once.text]) expect(out).not.toMatch(REPEAT);
     for (const out of [weekly.html, weekly.text]) expect(out).toMatch(REPEAT);
@@ -144,30 +203,34 @@ describe("the preview's and the test send's reminder", () => {
     expect(weekly.text).not.toContain(REMINDER_SAMPLE.senderName);
   });
 
-  it("the same as the engine's for the same debtor, sender and frequency (but the links)", () => {
+  it("the same as the engine's for the same debtor, statement, sender, frequency and moment (but the links)", async () => {
     for (const frequency of ["now", "weekly"] as const) {
       const props = reminderProps(
-        choice(`template=initial&tone=3&frequency=${frequency}&due_date=2031-01-15`),
+        choice(`template=initial&tone=3&frequency=${frequency}`),
         user,
         org,
-        debtor,
+        debtorValues(debtor, statement, NOW),
       );
       const { to: _to, unsubscribeUrl: _u, paidUrl: _p, ...engine } = engineMessage(frequency, { org });
       expect(props).toEqual(engine);
+      const [a, b] = await Promise.all([
+        renderReminder({ ...props, ...links }),
+        renderReminder(engineMessage(frequency, { org })),
+      ]);
+      expect(a).toEqual(b);
     }
   });
 
-  it("shows 'Pay now' only when a real reminder would, and the chosen due date or none", async () => {
+  it("shows 'Pay now' only when a real reminder would; a due date in the query changes nothing", async () => {
     const sample = await renderReminder(reminderProps(choice("template=initial&tone=1"), user, undefined));
     expect(sample.html).not.toContain("Pay now");
-    expect(sample.text).not.toContain("Due date:");
-    expect(sample.text).not.toContain("December 31, 2026");
     const mine = { ...user, paymentUrl: "https://pay.example.com/uma" };
-    const dated = await renderReminder(
-      reminderProps(choice("template=initial&tone=1&due_date=2027-03-05"), mine, undefined),
-    );
-    expect(dated.text).toContain("Pay now <https://pay.example.com/uma>");
-    expect(dated.text).toContain("Due date: March 5, 2027");
-    expect(dated.text).not.toContain(REMINDER_SAMPLE.payUrl);
+    const paying = await renderReminder(reminderProps(choice("template=initial&tone=1"), mine, undefined));
+    expect(paying.text).toContain("Pay now <https://pay.example.com/uma>");
+    expect(paying.text).not.toContain(REMINDER_SAMPLE.payUrl);
+    // Each invoice has its own due date: the form's due_date is not the reminder's.
+    const dated = reminderProps(choice("template=initial&tone=1&due_date=2027-03-05"), mine, undefined);
+    expect(dated).toEqual(reminderProps(choice("template=initial&tone=1"), mine, undefined));
+    expect((await renderReminder(dated)).text).not.toContain("March 5, 2027");
   });
 });

@@ -1,8 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { TEMPLATE_IDS, type TemplateId } from "../app/domain/presets";
+import {
+  type InvoiceFields,
+  MAX_STATEMENT_LINES,
+  type StatementLine,
+  statementOf,
+  statementTotals,
+} from "../app/domain/statement";
 import { TONES, type Tone } from "../app/domain/strategies";
 import { ANNOUNCING_REPEATS, REPEAT } from "../tests/support/email-fixtures";
-import { formatDueDate, type ReminderEmailProps, safeHttpsUrl, safeHttpUrl } from "./reminder";
+import {
+  EmptyStatementError,
+  formatDueDate,
+  type ReminderEmailProps,
+  reminderContent,
+  safeHttpsUrl,
+  safeHttpUrl,
+} from "./reminder";
 import {
   FOOTER_COPY,
   type Line,
@@ -24,6 +38,11 @@ const base = (template: TemplateId, tone: Tone, over: Partial<ReminderEmailProps
   tone,
   ...over,
 });
+
+/** One open invoice of $1,250.00, due December 31, 2026 (the sample's today is December 10). */
+const one = (over: Partial<StatementLine> = {}): StatementLine[] => [
+  { number: "INV-7", dueOn: "2026-12-31", balanceCents: 125000, currency: "USD", ...over },
+];
 
 const combos = TEMPLATE_IDS.flatMap((template) => TONES.map((tone) => [template, tone] as const));
 
@@ -64,18 +83,19 @@ const BANNED =
 
 describe("renderReminder", () => {
   it.each(combos)("renders %s with tone %i", async (template, tone) => {
-    const { subject, html, text } = await renderReminder(base(template, tone, { invoiceNumber: "INV-7" }));
+    const { subject, html, text } = await renderReminder(base(template, tone, { statement: one() }));
     expect(subject.trim()).not.toBe("");
     for (const out of [html, text]) {
       expect(out).toContain("$1,250.00");
       expect(out).toContain("John Doe");
       expect(out).toContain("December 31, 2026");
       expect(out).toContain("INV-7");
+      expect(out).toContain("due in 21 days");
       expect(out).toContain("Jane Smith");
       expect(out).toContain("jane@example.com");
       expect(out).toContain("on behalf of Jane Smith");
     }
-    expect(html).toContain("Amount due:");
+    expect(html).toContain("Total due");
     // No reminder has an invoice link (docs/architecture.md §13: the preview showed one no e-mail had).
     for (const out of [html, text]) expect(out).not.toContain("View invoice");
     expect(text).not.toMatch(BANNED);
@@ -86,18 +106,27 @@ describe("renderReminder", () => {
     expect(html).toContain("prefers-color-scheme: dark");
   });
 
-  it.each(combos)("the sample (%s, tone %i) shows no invoice, and its title is its subject", async (template, tone) => {
-    for (const repeats of [true, false]) {
-      const { subject, html, text } = await renderReminder(base(template, tone, { repeats }));
-      for (const out of [subject, html, text]) {
-        expect(out).not.toContain("View invoice");
-        expect(out).not.toContain("INV-");
-        expect(out).not.toMatch(/invoice/i);
+  it.each(combos)(
+    "the sample (%s, tone %i) is a two-invoice statement, and its title is its subject",
+    async (template, tone) => {
+      for (const repeats of [true, false]) {
+        const { subject, html, text } = await renderReminder(base(template, tone, { repeats }));
+        expect(subject).toContain("2 invoices");
+        expect(subject).toContain("$1,250.00");
+        for (const out of [html, text]) {
+          expect(out).not.toContain("View invoice");
+          expect(out).toContain("SAMPLE-1001");
+          expect(out).toContain("10 days overdue");
+          expect(out).toContain("Invoice due December 31, 2026");
+          expect(out).toContain("due in 21 days");
+          expect(out).toContain("$750.00");
+          expect(out).toContain("$500.00");
+        }
+        expect(titleOf(html)).toBe(subject);
+        expect(html).toContain('<meta name="color-scheme" content="light dark"');
       }
-      expect(titleOf(html)).toBe(subject);
-      expect(html).toContain('<meta name="color-scheme" content="light dark"');
-    }
-  });
+    },
+  );
 
   it("has no invoice link, whatever a caller passes", async () => {
     const props = { ...base("initial", 1), invoiceLink: "https://example.com/invoice/7" } as ReminderEmailProps;
@@ -157,7 +186,7 @@ describe("renderReminder", () => {
       base("initial", 1, {
         receiverName: evil,
         senderName: `<img src=x onerror=alert(1)>`,
-        invoiceNumber: "<b>INV</b>",
+        statement: one({ number: "<b>INV</b>" }),
         senderCompany: { name: "<i>Acme</i>", address: "<u>1 Main St</u>" },
       }),
     );
@@ -165,18 +194,25 @@ describe("renderReminder", () => {
     expect(html).not.toContain("<img src=x");
     expect(html).not.toMatch(/<(b|i|u)>/);
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt; &amp; ");
+    expect(html).toContain("&lt;b&gt;INV&lt;/b&gt;");
   });
 
-  it.each([null, undefined, "", "2027-02-30", "soon"])("renders without a due date (%s)", async (dueDate) => {
+  it("renders one invoice without a number: no invoice number in the subject, 'Invoice due …' on its line", async () => {
     for (const [template, tone] of combos) {
-      const { subject, html, text } = await renderReminder(base(template, tone, { dueDate, invoiceNumber: null }));
+      const { subject, html, text } = await renderReminder(base(template, tone, { statement: one({ number: null }) }));
       for (const out of [subject, html, text]) expect(out).not.toMatch(/undefined|null|Invalid|NaN|\{\w+\}/);
-      expect(text).not.toContain("Due date:");
-      expect(text).not.toContain("due on");
-      expect(text).not.toContain("Invoice:");
-      expect(text).not.toContain("View invoice");
-      expect(text).toContain("$1,250.00");
+      expect(subject).not.toMatch(/invoice/i);
+      expect(subject).toContain("$1,250.00");
+      expect(text).toMatch(/Invoice due December 31, 2026 +December 31, 2026 +\$1,250\.00 +due in 21 days/);
+      expect(text).toContain("due on December 31, 2026");
     }
+  });
+
+  it("is never rendered without an open invoice", async () => {
+    expect(() => reminderContent(base("initial", 1, { statement: [] }))).toThrow(EmptyStatementError);
+    await expect(renderReminder(base("single", 3, { statement: [] }))).rejects.toThrow(
+      "A reminder needs at least one open invoice",
+    );
   });
 
   it("shows the organization's name and address for a company sender", async () => {
@@ -200,7 +236,7 @@ describe("renderReminder", () => {
         base(template, tone, {
           receiverName: "John\r\nBcc: x@evil.test",
           senderName: "Jane\r\nSmith",
-          invoiceNumber: "INV\r\n7\u2028",
+          statement: one({ number: "INV\r\n7\u2028" }),
         }),
       );
       expect(subject).not.toMatch(/[\r\n\u2028\u2029]/);
@@ -311,41 +347,213 @@ describe("renderReminder", () => {
     }
   });
 
-  it("shows the amount in the debtor's currency and the invoice number", async () => {
+  it("shows the amount in the invoice's currency and the invoice number", async () => {
     const { subject, html, text } = await renderReminder(
-      base("follow-up", 2, { amountCents: 98765, currency: "EUR", invoiceNumber: "RE-2026/42" }),
+      base("follow-up", 2, { statement: one({ balanceCents: 98765, currency: "EUR", number: "RE-2026/42" }) }),
     );
     for (const out of [html, text]) {
       expect(out).toContain("€987.65");
       expect(out).toContain("RE-2026/42");
     }
-    expect(text).toContain("Invoice: RE-2026/42");
+    expect(text).toMatch(/RE-2026\/42 +December 31, 2026 +€987\.65 +due in 21 days/);
     expect(text).not.toContain("$");
     expect(subject).toContain("RE-2026/42");
     expect(subject).toContain("€987.65");
-    const gbp = await renderReminder(base("single", 3, { amountCents: 1000, currency: "GBP", invoiceNumber: null }));
+    const gbp = await renderReminder(
+      base("single", 3, { statement: one({ balanceCents: 1000, currency: "GBP", number: null }) }),
+    );
     expect(gbp.text).toContain("£10.00");
-    expect(gbp.text).not.toContain("Invoice:");
+    expect(gbp.subject).not.toMatch(/invoice/i);
   });
 
-  it("the preview sample shows 'Pay now' and the \"I've paid\" link, and no invoice it does not have", async () => {
+  it("the preview sample shows 'Pay now', the \"I've paid\" link and its two invoices, no invoice link", async () => {
     const { html, text } = await renderReminder(base("initial", 1));
     expect(REMINDER_SAMPLE.payUrl).toMatch(/^https:\/\//);
     expect(text).toContain(`Pay now <${REMINDER_SAMPLE.payUrl}>`);
     expect(text).toContain(`I've paid <${REMINDER_SAMPLE.paidUrl}>`);
+    expect(text).toMatch(/SAMPLE-1001 +November 30, 2026 +\$750\.00 +10 days overdue/);
+    expect(text).toMatch(/Total due +\$1,250\.00/);
     expect(html).not.toContain("INV-");
-    expect(text).not.toContain("Invoice:");
     expect(text).not.toContain("View invoice");
+  });
+});
+
+/** An invoice as stored, for statementOf: open and unpaid unless told. */
+const invoice = (number: string | null, dueOn: string, amountCents: number, over: Partial<InvoiceFields> = {}) => ({
+  number,
+  dueOn,
+  amountCents,
+  paidCents: 0,
+  currency: "USD",
+  status: "open",
+  ...over,
+});
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A line of the text part's statement table: its invoice, due date, balance and status, in columns. */
+const textRow = (...cells: string[]) => new RegExp(cells.map(escapeRegExp).join(" +"));
+
+/** An HTML table row's cells, in order (React escapes & and < in them; none of these have any). */
+const htmlRow = (...cells: string[]) =>
+  new RegExp(`<tr>${cells.map((c) => `<td[^>]*>${escapeRegExp(c)}</td>`).join("")}`);
+
+describe("Statements: one invoice, twelve invoices, two currencies, a disputed invoice left out; every template and tone", () => {
+  // The sample's today: December 10, 2026.
+  it.each(combos)(
+    "one invoice (%s, tone %i): its number and amount in the subject, its line and the total",
+    async (template, tone) => {
+      const statement = statementOf([invoice("INV-1", "2026-11-30", 42000, { paidCents: 2000 })]);
+      for (const repeats of [true, false]) {
+        const { subject, html, text } = await renderReminder(base(template, tone, { statement, repeats }));
+        expect(subject).toContain("invoice INV-1");
+        expect(subject).toContain("$400.00");
+        expect(subject).not.toMatch(/\binvoices\b/);
+        expect(text).toMatch(textRow("INV-1", "November 30, 2026", "$400.00", "10 days overdue"));
+        expect(text).toMatch(textRow("Total due", "$400.00"));
+        expect(html).toMatch(htmlRow("INV-1", "November 30, 2026", "$400.00", "10 days overdue"));
+        expect(html).toMatch(/Total due<\/td><td[^>]*>\$400\.00<\/td>/);
+        // The copy names the one invoice's amount and due date, as before statements.
+        expect(text).toContain("$400.00, due on November 30, 2026");
+        expect(text).not.toContain("listed below");
+        for (const out of [subject, html, text]) expect(out).not.toMatch(/undefined|null|NaN|\{\w+\}/);
+      }
+    },
+  );
+
+  const twelve = statementOf(
+    Array.from({ length: 12 }, (_, i) =>
+      invoice(`T-${String(i + 1).padStart(2, "0")}`, `2026-${String(i + 1).padStart(2, "0")}-15`, (i + 1) * 1000),
+    ).reverse(),
+  );
+
+  it.each(combos)(
+    "twelve invoices (%s, tone %i): every line, oldest due first, and the total; one reminder",
+    async (template, tone) => {
+      const { subject, html, text } = await renderReminder(base(template, tone, { statement: twelve }));
+      // The count and the total, not one invoice's number.
+      expect(subject).toContain("12 invoices");
+      expect(subject).toContain("$780.00");
+      expect(subject).not.toContain("T-");
+      expect(text).toContain("$780.00 for the 12 invoices listed below");
+      expect(text).not.toContain("due on");
+      expect(text).toMatch(textRow("T-01", "January 15, 2026", "$10.00", "329 days overdue"));
+      expect(text).toMatch(textRow("T-11", "November 15, 2026", "$110.00", "25 days overdue"));
+      expect(text).toMatch(textRow("T-12", "December 15, 2026", "$120.00", "due in 5 days"));
+      expect(html).toMatch(htmlRow("T-12", "December 15, 2026", "$120.00", "due in 5 days"));
+      expect(text).toMatch(textRow("Total due", "$780.00"));
+      // Each listed once, oldest due first.
+      const order = [...text.matchAll(/\bT-(\d\d)\b/g)].map((m) => m[1]);
+      expect(order).toEqual(Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, "0")));
+      expect(text).not.toContain("more invoice");
+    },
+  );
+
+  const twoCurrencies = statementOf([
+    invoice("U-1", "2026-12-01", 10000),
+    invoice("E-1", "2026-12-10", 5000, { currency: "EUR" }),
+  ]);
+
+  it.each(combos)(
+    "two currencies (%s, tone %i): each line in its currency, a total per currency",
+    async (template, tone) => {
+      const { subject, html, text } = await renderReminder(base(template, tone, { statement: twoCurrencies }));
+      expect(subject).toContain("2 invoices");
+      expect(subject).toContain("$100.00 + €50.00");
+      expect(text).toContain("$100.00 + €50.00 for the 2 invoices listed below");
+      expect(text).toMatch(textRow("U-1", "December 1, 2026", "$100.00", "9 days overdue"));
+      expect(text).toMatch(textRow("E-1", "December 10, 2026", "€50.00", "due today"));
+      expect(text).toMatch(textRow("Total due in USD", "$100.00"));
+      expect(text).toMatch(textRow("Total due in EUR", "€50.00"));
+      expect(html).toMatch(/Total due in USD<\/td><td[^>]*>\$100\.00<\/td>/);
+      expect(html).toMatch(/Total due in EUR<\/td><td[^>]*>€50\.00<\/td>/);
+      // Never one sum over two currencies.
+      expect(text).not.toContain("$150.00");
+    },
+  );
+
+  const withDisputed = statementOf([
+    invoice("OPEN-1", "2026-11-01", 20000, { paidCents: 5000 }),
+    invoice("DISPUTED-1", "2026-10-01", 99900, { status: "disputed" }),
+    invoice("PAID-1", "2026-09-01", 88800, { status: "paid", paidCents: 88800 }),
+    invoice("VOID-1", "2026-08-01", 77700, { status: "void" }),
+    invoice(null, "2026-12-20", 10000),
+  ]);
+
+  it.each(combos)("a disputed invoice left out (%s, tone %i), and paid and void ones", async (template, tone) => {
+    expect(withDisputed.map((l) => l.number)).toEqual(["OPEN-1", null]);
+    const { subject, html, text } = await renderReminder(base(template, tone, { statement: withDisputed }));
+    expect(subject).toContain("2 invoices");
+    expect(subject).toContain("$250.00");
+    for (const out of [subject, html, text]) {
+      for (const gone of ["DISPUTED-1", "PAID-1", "VOID-1", "$999.00", "$888.00", "$777.00"])
+        expect(out).not.toContain(gone);
+    }
+    expect(text).toMatch(textRow("OPEN-1", "November 1, 2026", "$150.00", "39 days overdue"));
+    expect(text).toMatch(textRow("Invoice due December 20, 2026", "December 20, 2026", "$100.00", "due in 10 days"));
+    expect(text).toMatch(textRow("Total due", "$250.00"));
+  });
+
+  it("lists at most MAX_STATEMENT_LINES invoices, then how many more, the totals still over all of them", async () => {
+    const many = statementOf(
+      Array.from({ length: 120 }, (_, i) =>
+        invoice(`M-${String(i + 1).padStart(3, "0")}`, `2026-${String((i % 12) + 1).padStart(2, "0")}-01`, 100, {
+          currency: i % 2 ? "EUR" : "USD",
+        }),
+      ),
+    );
+    // As the renderer gets it from anyone (all lines), and as the engine's query gives it (the
+    // first lines and the totals over all of them).
+    const engine = { statement: many.slice(0, MAX_STATEMENT_LINES), statementTotals: statementTotals(many) };
+    for (const over of [{ statement: many }, engine]) {
+      for (const [template, tone] of combos) {
+        const { subject, html, text } = await renderReminder(base(template, tone, over));
+        expect(subject).toContain("120 invoices");
+        expect(subject).toContain("$60.00 + €60.00");
+        expect([...text.matchAll(/\bM-\d{3}\b/g)]).toHaveLength(MAX_STATEMENT_LINES);
+        expect([...html.matchAll(/>M-\d{3}</g)]).toHaveLength(MAX_STATEMENT_LINES);
+        for (const out of [html, text]) expect(out).toContain("and 70 more invoices, included in the total");
+        expect(text).toMatch(textRow("Total due in USD", "$60.00"));
+        expect(text).toMatch(textRow("Total due in EUR", "€60.00"));
+        expect(html.length).toBeLessThan(100_000);
+      }
+    }
+    const oneMore = statementOf(
+      Array.from({ length: MAX_STATEMENT_LINES + 1 }, (_, i) => invoice(`X-${i}`, "2026-12-01", 100)),
+    );
+    expect((await renderReminder(base("initial", 1, { statement: oneMore }))).text).toContain(
+      "and 1 more invoice, included in the total",
+    );
   });
 });
 
 describe("reminder copy", () => {
   it("gives the five templates distinct subjects in every tone", () => {
-    for (const invoiceNumber of ["INV-1", null]) {
+    const variants = [{ invoiceNumber: "INV-1" }, { invoiceNumber: null }, { invoiceCount: "3 invoices" }];
+    for (const values of variants) {
       for (const tone of TONES) {
-        const subjects = TEMPLATE_IDS.map((t) => resolveCopy(t, tone, { amount: "$1.00", invoiceNumber }).subject);
+        const subjects = TEMPLATE_IDS.map((t) => resolveCopy(t, tone, { amount: "$1.00", ...values }).subject);
         expect(new Set(subjects).size).toBe(TEMPLATE_IDS.length);
       }
+    }
+  });
+
+  it("has a several-invoices alternative for every subject and first paragraph, before the last one", () => {
+    for (const [template, tone] of combos) {
+      const copy = REMINDER_COPY[template][tone];
+      for (const line of [copy.subject, copy.paragraphs[0]!]) {
+        expect(typeof line).not.toBe("string");
+        const alternatives: readonly string[] = typeof line === "string" ? [line] : line;
+        const counted = alternatives.findIndex((text) => placeholdersOf(text).includes("invoiceCount"));
+        expect(counted, `${template} ${tone}`).toBeGreaterThan(0);
+        expect(counted).toBeLessThan(alternatives.length - 1);
+        // It names the count and the total, nothing only one invoice has.
+        expect(placeholdersOf(alternatives[counted]!).sort()).toEqual(["amount", "invoiceCount"]);
+      }
+      const several = resolveCopy(template, tone, { amount: "$1,234.00", invoiceCount: "3 invoices" });
+      expect(several.subject).toContain("3 invoices");
+      expect(several.subject).toContain("$1,234.00");
+      expect(several.paragraphs[0]).toContain("3 invoices listed below");
     }
   });
 

@@ -4,6 +4,17 @@ import { oneLine, safeDisplayName, safeLines } from "../app/domain/header-safe";
 import { dateTimeFormat } from "../app/domain/intl";
 import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
+import {
+  type CurrencyTotal,
+  dueLabel,
+  formatAmount,
+  invoiceCount,
+  invoicesLabel,
+  MAX_STATEMENT_LINES,
+  orderStatement,
+  type StatementLine,
+  statementTotals,
+} from "../app/domain/statement";
 import type { Tone } from "../app/domain/strategies";
 import { EmailButton, EmailLayout } from "./components/layout";
 import { OPT_OUT_COPY, PAY_COPY, type ResolvedCopy, resolveCopy } from "./reminder-copy";
@@ -20,16 +31,20 @@ export interface ReminderEmailProps {
   senderEmail: string;
   /** When set, the signature shows the organization's name and address. */
   senderCompany?: { name: string; address: string } | null;
-  amountCents: number;
-  /** ISO code, e.g. "USD". */
-  currency: string;
-  /** "YYYY-MM-DD". */
-  dueDate?: string | null;
   /**
-   * The debtor's own invoice number (from their record), in the subject and the details; none in
-   * the sample. No reminder links to an invoice: there is no invoice page to link to.
+   * The statement (docs/architecture.md §5): the debtor's open invoices, oldest due first (disputed,
+   * paid and void ones are never on it). At least one: a reminder without an open invoice is not
+   * rendered. At most MAX_STATEMENT_LINES are listed, then "and N more invoices". No reminder
+   * links to an invoice: there is no invoice page to link to.
    */
-  invoiceNumber?: string | null;
+  statement: StatementLine[];
+  /**
+   * The totals per currency over every open invoice, when `statement` holds only the first of
+   * them (the engine's query caps it, app/reminders/statement.server.ts); default: `statement`'s own.
+   */
+  statementTotals?: CurrencyTotal[] | null;
+  /** "YYYY-MM-DD": today in the debtor's time zone, for "12 days overdue" and "due in 3 days". */
+  today: string;
   /**
    * Whether more reminders follow while it stays unpaid (a daily or weekly schedule). False for a
    * one-time ('now') reminder: the copy then says nothing of further reminders. Default true.
@@ -54,11 +69,28 @@ export interface ReminderEmailProps {
   paidUrl?: string | null;
 }
 
+/** One listed invoice, formatted. */
+export interface StatementRow {
+  /** Its number, or "Invoice due March 5, 2027" when it has none. */
+  label: string;
+  /** "March 5, 2027". */
+  dueDate: string;
+  /** "$1,234.50". */
+  balance: string;
+  /** "12 days overdue", "due today", "due in 3 days". */
+  due: string;
+}
+
 /** Everything the e-mail shows, derived once from the props. */
 export interface ReminderContent extends ResolvedCopy {
+  /** The total (per currency, joined with " + "), as the copy names it. */
   amount: string;
-  dueDate: string | null;
-  invoiceNumber: string | null;
+  /** The listed invoices (at most MAX_STATEMENT_LINES). */
+  rows: StatementRow[];
+  /** Open invoices not listed ("and N more invoices"); 0 when all are. */
+  moreCount: number;
+  /** One total per currency: "Total due" or, over several currencies, "Total due in EUR". */
+  totals: { label: string; amount: string }[];
   senderName: string;
   senderEmail: string | null;
   companyName: string | null;
@@ -105,30 +137,72 @@ function blankToNull(value: string | null | undefined): string | null {
   return trimmed ? trimmed : null;
 }
 
+/** A reminder without an open invoice: never rendered, so never sent (docs/architecture.md §4, "Firing"). */
+export class EmptyStatementError extends Error {
+  constructor() {
+    super("A reminder needs at least one open invoice");
+  }
+}
+
+/**
+ * The statement's rows and totals: the lines oldest due first, at most MAX_STATEMENT_LINES of them,
+ * each with its balance and how overdue it is on `today`; the totals over every open invoice.
+ */
+function statementContent(props: ReminderEmailProps) {
+  const lines = orderStatement(props.statement);
+  const totals = props.statementTotals?.length ? props.statementTotals : statementTotals(lines);
+  const count = invoiceCount(totals);
+  if (lines.length === 0 || count === 0) throw new EmptyStatementError();
+  const listed = lines.slice(0, MAX_STATEMENT_LINES);
+  const rows = listed.map((line) => {
+    const dueDate = formatDueDate(line.dueOn) ?? line.dueOn;
+    return {
+      label: blankToNull(oneLine(line.number ?? "")) ?? `Invoice due ${dueDate}`,
+      dueDate,
+      balance: formatMoney(line.balanceCents, line.currency),
+      due: dueLabel(line.dueOn, props.today) ?? "",
+    };
+  });
+  const only = count === 1 ? lines[0] : undefined;
+  return {
+    rows,
+    moreCount: Math.max(0, count - listed.length),
+    totals: totals.map((t) => ({
+      label: totals.length === 1 ? "Total due" : `Total due in ${t.currency}`,
+      amount: formatMoney(t.cents, t.currency),
+    })),
+    amount: formatAmount(totals),
+    // One invoice: its number and due date, as before statements; several: how many.
+    invoiceNumber: only ? blankToNull(only.number) : null,
+    dueDate: only ? formatDueDate(only.dueOn) : null,
+    invoiceCount: only ? null : invoicesLabel(count),
+  };
+}
+
 /**
  * Formats the values and fills in the copy; shared by the component and renderReminder. Names are
  * shown on one line without invisible characters, and the sender's and the company's without
  * anything that looks like an address or a link (app/domain/header-safe.ts), whoever calls.
+ * Throws EmptyStatementError for a statement without an open invoice.
  */
 export function reminderContent(props: ReminderEmailProps): ReminderContent {
-  const amount = formatMoney(props.amountCents, props.currency);
-  const dueDate = formatDueDate(props.dueDate);
-  const invoiceNumber = blankToNull(props.invoiceNumber);
+  const { rows, moreCount, totals, amount, invoiceNumber, dueDate, invoiceCount } = statementContent(props);
   const senderEmail = blankToNull(props.senderEmail);
   // A re-sent reminder may carry an empty sender name; the address still says who it is.
   const senderName = blankToNull(safeDisplayName(props.senderName)) ?? senderEmail ?? "";
   const copy = resolveCopy(
     props.template,
     props.tone,
-    { receiverName: oneLine(props.receiverName), senderName, amount, dueDate, invoiceNumber },
+    { receiverName: oneLine(props.receiverName), senderName, amount, dueDate, invoiceNumber, invoiceCount },
     { repeats: props.repeats ?? true },
   );
   const company = props.senderCompany ?? null;
   return {
     ...copy,
     amount,
-    dueDate,
-    invoiceNumber,
+    rows,
+    moreCount,
+    totals,
     senderName,
     senderEmail,
     companyName: blankToNull(safeDisplayName(company?.name ?? "")),
@@ -140,8 +214,80 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
 }
 
 const text = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f", margin: "0 0 14px" } as const;
-const detail = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f", margin: 0 } as const;
+const cell = {
+  fontSize: 14,
+  lineHeight: "20px",
+  color: "#1f1f1f",
+  padding: "4px 12px 4px 0",
+  verticalAlign: "top",
+} as const;
+const headCell = { ...cell, fontWeight: 600, textAlign: "left" } as const;
+const amountCell = { ...cell, textAlign: "right", whiteSpace: "nowrap" } as const;
 const signature = { fontSize: 14, lineHeight: "20px", color: "#1f1f1f", margin: 0 } as const;
+
+/**
+ * The statement as a data table: the plain-text part lays it out in columns (render-reminder.ts
+ * formats `table[data-statement]` as a data table).
+ */
+function StatementTable({ c }: { c: ReminderContent }) {
+  return (
+    <table data-statement="" width="100%" cellPadding={0} cellSpacing={0} style={{ borderCollapse: "collapse" }}>
+      <thead>
+        <tr>
+          <th scope="col" className="dunly-text" style={headCell}>
+            Invoice
+          </th>
+          <th scope="col" className="dunly-text" style={headCell}>
+            Due date
+          </th>
+          <th scope="col" className="dunly-text" style={{ ...headCell, textAlign: "right" }}>
+            Balance
+          </th>
+          <th scope="col" className="dunly-text" style={headCell}>
+            Status
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {c.rows.map((row, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup; two invoices may read the same.
+          <tr key={i}>
+            <td className="dunly-text" style={cell}>
+              {row.label}
+            </td>
+            <td className="dunly-text" style={cell}>
+              {row.dueDate}
+            </td>
+            <td className="dunly-text" style={amountCell}>
+              {row.balance}
+            </td>
+            <td className="dunly-text" style={cell}>
+              {row.due}
+            </td>
+          </tr>
+        ))}
+        {c.moreCount > 0 && (
+          <tr>
+            <td colSpan={4} className="dunly-text" style={cell}>
+              {`and ${c.moreCount} more ${c.moreCount === 1 ? "invoice" : "invoices"}, included in the total`}
+            </td>
+          </tr>
+        )}
+        {c.totals.map((total) => (
+          <tr key={total.label}>
+            <td colSpan={2} className="dunly-text" style={{ ...cell, fontWeight: 600 }}>
+              {total.label}
+            </td>
+            <td className="dunly-text" style={{ ...amountCell, fontWeight: 600 }}>
+              {total.amount}
+            </td>
+            <td style={cell} />
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 /** A payment reminder sent on behalf of a user or their organization. */
 export default function ReminderEmail(props: ReminderEmailProps) {
@@ -187,19 +333,7 @@ export default function ReminderEmail(props: ReminderEmailProps) {
         className="dunly-detail"
         style={{ backgroundColor: "#f6f5fb", borderRadius: 6, padding: "14px 18px", margin: "4px 0 18px" }}
       >
-        <Text className="dunly-text" style={detail}>
-          Amount due: <strong>{c.amount}</strong>
-        </Text>
-        {c.dueDate && (
-          <Text className="dunly-text" style={detail}>
-            Due date: {c.dueDate}
-          </Text>
-        )}
-        {c.invoiceNumber && (
-          <Text className="dunly-text" style={detail}>
-            Invoice: {c.invoiceNumber}
-          </Text>
-        )}
+        <StatementTable c={c} />
       </Section>
 
       {c.payUrl && (

@@ -12,8 +12,14 @@ export async function renderReminder(
   const html = await renderEmail(createElement(ReminderEmail, props));
   // Converting the HTML we already have avoids rendering the tree a second time. The opt-out URL
   // the 'Pay now' and the "I've paid" URLs are shown in angle brackets, so the full stop after it is not read as part of it.
+  // The statement is a data table: its columns line up in the text (docs/architecture.md §5).
   const text = toPlainText(html, {
     selectors: [
+      {
+        selector: "table[data-statement]",
+        format: "dataTable",
+        options: { uppercaseHeaderCells: false, colSpacing: 3 },
+      },
       {
         selector: "a[data-opt-out]",
         format: "anchor",

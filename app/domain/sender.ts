@@ -1,6 +1,6 @@
 import { FREQUENCIES, type FrequencyId } from "./frequencies";
 import { oneLine, safeDisplayName, safeLines } from "./header-safe";
-import { outstandingCents } from "./money";
+import type { Statement } from "./statement";
 
 /** Who a reminder is from, as people see it: the organization's name, else the user's name, else their address. */
 export function senderDisplayName(user: { fullName: string; email: string }, org?: { name: string } | null): string {
@@ -25,19 +25,17 @@ export function reminderSender(
   };
 }
 
-/** The debtor's side of a reminder: one-line name, what is still owed, currency, their own invoice number. */
-export function reminderReceiver(debtor: {
-  fullName: string;
-  debtCents: number;
-  paidCents: number;
-  currency: string;
-  invoiceNumber: string | null;
-}) {
+/**
+ * The debtor's side of a reminder: their one-line name and their statement (docs/architecture.md
+ * §5): the open invoices (at most MAX_STATEMENT_LINES of app/domain/statement.ts), the totals over
+ * all of them, and today in their zone.
+ */
+export function reminderReceiver(debtor: { fullName: string; statement: Statement; today: string }) {
   return {
     receiverName: oneLine(debtor.fullName),
-    amountCents: outstandingCents(debtor),
-    currency: debtor.currency,
-    invoiceNumber: debtor.invoiceNumber?.trim() || null,
+    statement: debtor.statement.lines,
+    statementTotals: debtor.statement.totals,
+    today: debtor.today,
   };
 }
 

@@ -11,6 +11,7 @@ import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLi
 import { outstandingCents } from "~/domain/money";
 import { advancePast, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
 import { type PresetId, type TemplateId, templateForStep } from "~/domain/presets";
+import type { Statement } from "~/domain/statement";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { readConfig } from "~/lib/config.server";
@@ -25,9 +26,9 @@ import {
   recordDeferral,
 } from "~/models/delivery.server";
 import type { Debtor, Schedule, Sender, SenderOrganization } from "~/models/schedule.server";
-import { type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";
+import { debtorValues, type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";
 import { loadFiring } from "./firing.server";
-import { advanceSchedule, completeSchedule, currentAlarm } from "./lifecycle.server";
+import { advanceSchedule, completeSchedule, currentAlarm, holdAtOccurrence } from "./lifecycle.server";
 
 /**
  * A due reminder on the mail queue (app/reminders/mail-queue.server.ts): its delivery row (already 'sending'),
@@ -73,7 +74,8 @@ export type FireOutcome =
  * provider's Idempotency-Key and moves the schedule on (app/reminders/mail-queue.server.ts). An occurrence
  * already 'sent' or 'failed' sends nothing. A claim over a sending limit (app/domain/limits.ts) is
  * 'deferred': nothing is sent and the same occurrence is fired again when the limit has room.
- * Costs two D1 round trips: one batch to load, one statement to claim.
+ * A debtor whose statement has no open invoice (what is still owed is disputed) is held, never
+ * sent a blank reminder. Costs two D1 round trips: one batch to load, one statement to claim.
  */
 export async function fireSchedule(env: Env, scheduleId: string, now: number): Promise<FireOutcome> {
   const db = getDb(env.DB);
@@ -82,7 +84,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   if (!firing || s?.state !== "ENABLED" || s.nextRunAt == null) return { kind: "gone" };
   if (s.nextRunAt > now + EARLY_TOLERANCE_MS) return { kind: "not-due", nextAlarmAt: s.nextRunAt };
   const scheduledAt = s.nextRunAt;
-  const { user, plan, contact, debtor, optedOut, org } = firing;
+  const { user, plan, contact, debtor, optedOut, org, statement } = firing;
   if (!user || !debtor) return { kind: "gone" };
   const recipient = recipientKey(debtor.email);
 
@@ -94,6 +96,15 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
     const completed = await completeSchedule(db, s.id, scheduledAt, now, stop);
     // Edited meanwhile: keep the alarm the edit set.
     return { kind: "done", status: "skipped", nextAlarmAt: completed ? null : await currentAlarm(db, s.id) };
+  }
+
+  // Something is owed but no open invoice is left to list (every one still owed is disputed): no
+  // reminder with an empty statement. The schedule is held ('disputed') until the dispute is settled.
+  const hold = holdReason(statement);
+  if (hold) {
+    await abandonOccurrence(db, occurrenceKey(s.id, scheduledAt), STOPPED_MESSAGES[hold]);
+    const held = await holdAtOccurrence(db, s.id, scheduledAt, now, hold);
+    return { kind: "done", status: "skipped", nextAlarmAt: held ? null : await currentAlarm(db, s.id) };
   }
 
   // Contact rules: only in the debtor's daytime, and not past their cap (docs/architecture.md §4).
@@ -127,7 +138,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   if (delivery.status === "sending") {
     let message: ReminderMessage;
     try {
-      message = await reminderFor(env, db, s, delivery, user, debtor, org);
+      message = await reminderFor(env, db, s, delivery, user, debtor, statement, org, now);
     } catch (error) {
       // No opt-out link can be made (no signing secret): never a reminder without one.
       const reason = `Not sent: ${error instanceof Error ? error.message : String(error)}`;
@@ -171,10 +182,19 @@ export function stopReason(
   return null;
 }
 
+/**
+ * Why a schedule is held instead of sending although something is owed: its debtor's statement
+ * lists no open invoice (docs/architecture.md §5: disputed invoices are left out of it); null to go on.
+ */
+export function holdReason(statement: Pick<Statement, "lines">): "disputed" | null {
+  return statement.lines.length === 0 ? "disputed" : null;
+}
+
 /** What a given-up occurrence says in the report. */
 export const STOPPED_MESSAGES = {
   paid: "Not sent: the debt was paid in full before this reminder went out.",
   opted_out: "Not sent: the debtor opted out of reminders before this one went out.",
+  disputed: "Not sent: the debtor has no open invoice to remind them of (disputed invoices are left out).",
 } as const;
 
 /**
@@ -214,8 +234,9 @@ async function defer(
 }
 
 /**
- * The reminder of a claimed delivery: its template and tone, the debtor's outstanding amount,
- * header-safe names and the signed opt-out link. Throws when no opt-out link can be made.
+ * The reminder of a claimed delivery: its template and tone, the debtor's statement (open invoices
+ * and totals, today in the debtor's zone at `now`), header-safe names and the signed opt-out link.
+ * Throws when no opt-out link can be made.
  */
 async function reminderFor(
   env: Env,
@@ -224,7 +245,9 @@ async function reminderFor(
   delivery: Delivery,
   user: Sender,
   debtor: Debtor,
+  statement: Statement,
   org: SenderOrganization | undefined,
+  now: number,
 ): Promise<ReminderMessage> {
   const config = readConfig(env);
   const unsubscribeUrl = await optOutLink(db, config, debtor);
@@ -232,8 +255,10 @@ async function reminderFor(
   const choice = {
     template: delivery.template as TemplateId,
     tone: toTone(delivery.tone),
-    dueDate: s.dueDate,
     frequency: s.frequency,
   };
-  return reminderMessage(reminderProps(choice, user, org, debtor), debtor.email, { unsubscribeUrl, paidUrl });
+  return reminderMessage(reminderProps(choice, user, org, debtorValues(debtor, statement, now)), debtor.email, {
+    unsubscribeUrl,
+    paidUrl,
+  });
 }

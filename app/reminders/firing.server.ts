@@ -1,7 +1,8 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, optOuts, organizations, schedules, users } from "~/db/schema";
 import type { ContactRules } from "~/domain/contact-rules";
+import type { Statement } from "~/domain/statement";
 import { debtorInstantsQuery } from "~/models/delivery.server";
 import {
   type Debtor,
@@ -12,6 +13,7 @@ import {
   type SenderOrganization,
   senderOf,
 } from "~/models/schedule.server";
+import { parseStatement, statementColumns } from "~/models/statement.server";
 
 /** Everything an alarm needs to fire a schedule's occurrence. */
 export interface Firing {
@@ -23,6 +25,11 @@ export interface Firing {
   contact: Partial<ContactRules>;
   /** The schedule's debtor, when it is the owner's. */
   debtor: Debtor | undefined;
+  /**
+   * The debtor's statement (docs/architecture.md §5): their open invoices, oldest due first (the
+   * first MAX_STATEMENT_LINES), and the totals over all of them; empty without a debtor.
+   */
+  statement: Statement;
   /** Whether the debtor's address opted out of the owner's reminders. */
   optedOut: boolean;
   org: SenderOrganization | undefined;
@@ -32,7 +39,8 @@ export interface Firing {
 
 /**
  * One round trip for an alarm (docs/architecture.md §4): the schedule and, keyed by its id in the
- * same batch, its owner, organization, debtor, the debtor's opt-out and the debtor's recent
+ * same batch, its owner, organization, debtor with their open invoices (the statement, read in the
+ * debtor's query: app/models/statement.server.ts), the debtor's opt-out and the debtor's recent
  * reminders (since `since`). Undefined when the schedule is gone.
  */
 export async function loadFiring(db: Db, scheduleId: string, since: number): Promise<Firing | undefined> {
@@ -48,7 +56,7 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
       .where(and(eq(organizations.ownerId, owner), eq(organizations.id, orgId)))
       .limit(1),
     db
-      .select()
+      .select({ ...getTableColumns(debtors), ...statementColumns() })
       .from(debtors)
       .where(and(eq(debtors.id, debtorId), eq(debtors.ownerId, owner)))
       .limit(1),
@@ -72,10 +80,19 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
   ]);
   const schedule = scheduleRows[0];
   if (!schedule) return undefined;
+  const [debtorRow] = debtorRows;
+  let debtor: Debtor | undefined;
+  let statement: Statement = { lines: [], totals: [] };
+  if (debtorRow) {
+    const { statementLines, statementTotals, ...row } = debtorRow;
+    debtor = row;
+    statement = parseStatement({ statementLines, statementTotals });
+  }
   return {
     schedule,
     ...senderOf(userRows[0]),
-    debtor: debtorRows[0],
+    debtor,
+    statement,
     optedOut: optOutRows.length > 0,
     org: orgRows[0],
     debtorInstants: instantRows.map((r) => r.at),

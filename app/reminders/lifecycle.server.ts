@@ -860,6 +860,20 @@ export async function completeSchedule(
   return completed.length > 0;
 }
 
+/**
+ * Holds the schedule at the occurrence at `scheduledAt` (DISABLED with `reason`, no next run),
+ * unless it was edited, paused or deleted meanwhile: the engine found nothing it may remind of
+ * for now ('disputed': no open invoice is left, what is still owed is disputed). True when it held.
+ */
+export async function holdAtOccurrence(db: Db, id: string, scheduledAt: number, now: number, reason: "disputed") {
+  const held = await db
+    .update(schedules)
+    .set({ state: "DISABLED", nextRunAt: null, stoppedReason: reason, updatedAt: now })
+    .where(stillOn(id, scheduledAt))
+    .returning({ id: schedules.id });
+  return held.length > 0;
+}
+
 /** How a queued occurrence ended: handed to the provider (its id), or failed (why). */
 export type Settlement = { status: "sent"; providerId: string | null } | { status: "failed"; error: string };
 

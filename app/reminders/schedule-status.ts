@@ -48,6 +48,9 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
     if (s.stoppedReason === "bounced") {
       return held("Held: the debtor's address bounced. Correct it on the debtor, then resume.");
     }
+    if (s.stoppedReason === "disputed") {
+      return held("Held: every invoice still owed is disputed, so there is nothing to remind the debtor of.");
+    }
     if (s.stoppedReason === "paid_claimed") {
       return held("Held: the debtor says they have paid. Confirm the payment or resume reminders on the dashboard.");
     }

@@ -1,7 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { type Db, getDb } from "~/db/client.server";
-import { isCalendarDate } from "~/domain/calendar-date";
 import { DEFAULT_FREQUENCY, getFrequency } from "~/domain/frequencies";
 import { nextRoomAt, sendingLimits } from "~/domain/limits";
 import { isTemplateId, type TemplateId } from "~/domain/presets";
@@ -14,13 +13,26 @@ import { type AppConfig, linkOrigin } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { countedInstants, markDeliveryFailed, markDeliverySent } from "~/models/delivery.server";
 import { getSenderAndDebtors } from "~/models/schedule.server";
+import { getStatement } from "~/models/statement.server";
 import { claimTestSend } from "~/models/test-send.server";
 import { sendReminder } from "~/reminders/mail.server";
 import type { ReminderEmailProps } from "../../emails/reminder";
-import { type ReminderChoice, reminderMessage, reminderProps, SAMPLE_LINKS } from "../../emails/reminder-message";
+import {
+  debtorValues,
+  type ReminderChoice,
+  reminderMessage,
+  reminderProps,
+  SAMPLE_LINKS,
+} from "../../emails/reminder-message";
 
 const TEST_SEND_INTENT = SCHEDULE_INTENTS.testSend;
 export const CHOOSE_DEBTOR = "Choose a debtor to send a test for.";
+/**
+ * A chosen debtor without an open invoice: the engine would send them nothing (docs/architecture.md
+ * §5), so neither the preview nor the test send shows a reminder.
+ */
+export const NO_OPEN_INVOICE =
+  "No reminder would be sent: this debtor has no open invoice (disputed invoices are left out of reminders).";
 
 /** What the preview and a test send show: a reminder choice, and whose values (when chosen). */
 export interface PreviewChoice extends ReminderChoice {
@@ -36,13 +48,15 @@ const optionalId = v.optional(
   ),
 );
 
-/** The preview's query or a test send's form: unknown or malformed values fall back (sample, no date). */
+/**
+ * The preview's query or a test send's form: unknown or malformed values fall back (the sample).
+ * A `due_date` the form sends is not read: each invoice on the statement has its own.
+ */
 const PreviewChoiceSchema = v.object({
   template: v.pipe(v.string(), v.check(isTemplateId, "Unknown template")),
   tone: v.optional(v.string()),
   debtor_id: optionalId,
   organization_id: optionalId,
-  due_date: v.optional(v.string()),
   frequency: v.optional(v.string()),
 });
 
@@ -57,59 +71,86 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     tone: field("tone"),
     debtor_id: field("debtor_id"),
     organization_id: field("organization_id"),
-    due_date: field("due_date"),
     frequency: field("frequency"),
   });
   if (!parsed.success) return null;
-  const { template, tone, debtor_id, organization_id, due_date, frequency } = parsed.output;
-  const date = due_date?.trim() ?? "";
+  const { template, tone, debtor_id, organization_id, frequency } = parsed.output;
   return {
     template: template as TemplateId,
     tone: toTone(Number(tone)),
     debtorId: debtor_id || null,
     organizationId: organization_id || null,
-    dueDate: isCalendarDate(date) ? date : null,
     // Missing or unknown: the form saves the default frequency, so the preview shows that.
     frequency: getFrequency(frequency?.trim() ?? "")?.id ?? DEFAULT_FREQUENCY,
   };
 }
 
 /**
- * The reminder's values for the owner's chosen debtor (docs/architecture.md §10): the debtor's name,
- * outstanding amount, currency and invoice number, the due date, and the sender (the organization
- * when it is the owner's, else the user) with their payment page. Null when the debtor is not the
- * owner's (another user's looks missing): the caller shows the sample instead.
+ * The owner's user, organization (when it is theirs) and chosen debtor with the debtor's statement
+ * (their open invoices, app/models/statement.server.ts): the two reads side by side. No debtor
+ * (none chosen, or another user's, which looks missing): `debtor` undefined.
  */
-export async function debtorReminderValues(db: Db, ownerId: string, choice: PreviewChoice) {
+async function senderAndStatement(db: Db, ownerId: string, choice: PreviewChoice) {
+  const [{ user, debtors, org }, statement] = await Promise.all([
+    getSenderAndDebtors(db, ownerId, choice.debtorId ? [choice.debtorId] : [], choice.organizationId),
+    choice.debtorId ? getStatement(db, ownerId, choice.debtorId) : null,
+  ]);
+  return { user, org, debtor: user && statement ? debtors[0] : undefined, statement };
+}
+
+/** The values of a chosen debtor's reminder, or why there is none. */
+export type DebtorReminder =
+  | {
+      debtor: { id: number; email: string };
+      user: { email: string };
+      props: ReturnType<typeof reminderProps>;
+    }
+  | { refused: typeof NO_OPEN_INVOICE }
+  | null;
+
+/**
+ * The reminder's values for the owner's chosen debtor (docs/architecture.md §10): the debtor's name
+ * and statement (their open invoices, with today in their zone at `now`), and the sender (the
+ * organization when it is the owner's, else the user) with their payment page: what the engine
+ * would send (docs/architecture.md §5). Null when the debtor is not the owner's (another user's
+ * looks missing): the caller shows the sample instead. `refused` when the debtor has no open
+ * invoice: the engine would send nothing.
+ */
+export async function debtorReminderValues(
+  db: Db,
+  ownerId: string,
+  choice: PreviewChoice,
+  now = Date.now(),
+): Promise<DebtorReminder> {
   if (!choice.debtorId) return null;
-  const {
-    user,
-    debtors: [debtor],
-    org,
-  } = await getSenderAndDebtors(db, ownerId, [choice.debtorId], choice.organizationId);
-  if (!user || !debtor) return null;
-  return { debtor, user, props: reminderProps(choice, user, org, debtor) };
+  const { user, org, debtor, statement } = await senderAndStatement(db, ownerId, choice);
+  if (!user || !debtor || !statement) return null;
+  if (statement.lines.length === 0) return { refused: NO_OPEN_INVOICE };
+  return { debtor, user, props: reminderProps(choice, user, org, debtorValues(debtor, statement, now)) };
 }
 
 /**
  * The preview's props (app/routes/schedule.preview.ts): the chosen debtor's values when the debtor
- * is the owner's (another user's is never shown), else the sample debtor's; the owner's own sender
- * values either way, and sample opt-out and "I've paid" links. One D1 batch.
+ * is the owner's (another user's is never shown), else the sample debtor's two-invoice statement;
+ * the owner's own sender values either way, and sample opt-out and "I've paid" links. A chosen
+ * debtor without an open invoice: `refused`, as the test send and the engine refuse them. Two
+ * D1 reads, side by side.
  */
 export async function previewReminderProps(
   db: Db,
   ownerId: string,
   choice: PreviewChoice,
-): Promise<ReminderEmailProps> {
-  const {
-    user,
-    debtors: [debtor],
-    org,
-  } = await getSenderAndDebtors(db, ownerId, choice.debtorId ? [choice.debtorId] : [], choice.organizationId);
+  now = Date.now(),
+): Promise<{ props: ReminderEmailProps } | { refused: typeof NO_OPEN_INVOICE }> {
+  const { user, org, debtor, statement } = await senderAndStatement(db, ownerId, choice);
+  if (debtor && statement && statement.lines.length === 0) return { refused: NO_OPEN_INVOICE };
+  const values = debtor && statement ? debtorValues(debtor, statement, now) : undefined;
   return {
-    ...reminderProps(choice, user, org, user ? debtor : undefined),
-    // What the footer's opt-out line and the "I've paid" line look like: every reminder has both.
-    ...SAMPLE_LINKS,
+    props: {
+      ...reminderProps(choice, user, org, values),
+      // What the footer's opt-out line and the "I've paid" line look like: every reminder has both.
+      ...SAMPLE_LINKS,
+    },
   };
 }
 
@@ -146,8 +187,9 @@ export async function testSend({
   if (!choice) return reply(TEST_SEND_INTENT, { status: 400, message: "Choose a template to send a test of." });
   if (!choice.debtorId) return reply(TEST_SEND_INTENT, { status: 400, message: CHOOSE_DEBTOR });
   const db = getDb(env.DB);
-  const values = await debtorReminderValues(db, user.id, choice);
+  const values = await debtorReminderValues(db, user.id, choice, now);
   if (!values) return reply(TEST_SEND_INTENT, { status: 404, message: CHOOSE_DEBTOR });
+  if ("refused" in values) return reply(TEST_SEND_INTENT, { status: 409, message: values.refused });
 
   const to = values.user.email.toLowerCase();
   const limits = sendingLimits(user.plan);

@@ -117,8 +117,7 @@ describe("the opt-out link", () => {
     const { debtor, url, path } = await setUp("Sally Sender");
     const message = reminderMessage(debtor.email, {
       receiverName: debtor.fullName,
-      amountCents: debtor.debtCents,
-      currency: debtor.currency,
+      statement: [{ number: null, dueOn: "2027-03-05", balanceCents: debtor.debtCents, currency: debtor.currency }],
       unsubscribeUrl: url,
       paidUrl: url.replace("/u/", "/p/"),
     });

@@ -34,7 +34,7 @@ describe("/schedule/preview", () => {
     expect(single).not.toEqual(html);
   });
 
-  it("shows what would be sent: no invoice the reminder lacks, no further reminders for a one-time one", async () => {
+  it("shows what would be sent: the sample's two invoices, no invoice link, no further reminders for a one-time one", async () => {
     const weekly = await pageText(
       await get("/schedule/preview?template=initial&tone=3&frequency=weekly", { cookie: a.cookie }),
     );
@@ -46,14 +46,15 @@ describe("/schedule/preview", () => {
     expect(once).toContain("$1,250.00");
     for (const html of [weekly, once]) {
       expect(html).not.toContain("View invoice");
-      expect(html).not.toContain("INV-");
-      expect(html).toContain("<title>");
+      expect(html).toContain("SAMPLE-1001");
+      expect(html).toContain("<title>Payment due: 2 invoices, $1,250.00</title>");
     }
-    // The chosen due date is the one shown.
+    // Each invoice has its own due date (docs/architecture.md §5): the form's due_date changes nothing.
     const dated = await pageText(
       await get("/schedule/preview?template=initial&tone=1&frequency=daily&due_date=2027-03-05", { cookie: a.cookie }),
     );
-    expect(dated).toContain("March 5, 2027");
+    expect(dated).not.toContain("March 5, 2027");
+    expect(dated).toContain("November 30, 2026");
   });
 
   it("an unknown template answers 404; a visitor is redirected", async () => {

@@ -4,10 +4,13 @@ import { formAction } from "./data-helpers";
 import { resendDelivered } from "./engine-helpers";
 import { deliveriesOfOwner, insertDelivery, makeDebtor, makeOrg } from "./fixtures";
 import { get, location, pageText, postForm, type SignedIn, signIn, uniqueEmail } from "./helpers";
+import { oneOpenInvoice } from "./invoice-helpers";
 
 /**
  * docs/architecture.md §10: the preview shows a chosen debtor's real values, and "Send me a test" e-mails
- * the previewed template to the user's own address, counted toward the daily quota.
+ * the previewed template to the user's own address, counted toward the daily quota. A debtor's
+ * values are their statement (docs/architecture.md §5): each debtor here gets one open invoice
+ * (oneOpenInvoice); tests/integration/statement.test.ts has several.
  */
 
 const CHOOSE_DEBTOR = "Choose a debtor to send a test for.";
@@ -33,27 +36,30 @@ describe("/schedule/preview with a chosen debtor", () => {
     b = await signIn(uniqueEmail("tsprev-b"));
   });
 
-  it("renders the debtor's name, outstanding amount, currency, the due date and the sender", async () => {
+  it("renders the debtor's name, their open invoice's balance, currency and due date, and the sender", async () => {
     const debtor = await makeDebtor(a.userId, {
       fullName: "Petra Preview",
       debtCents: 250_000,
       paidCents: 50_000,
       currency: "EUR",
     });
+    await oneOpenInvoice(debtor, "2031-03-05", "PP-1");
     const html = await pageText(
-      await get(`/schedule/preview?template=initial&tone=1&debtor_id=${debtor.id}&due_date=2031-03-05`, {
+      await get(`/schedule/preview?template=initial&tone=1&debtor_id=${debtor.id}`, {
         cookie: a.cookie,
       }),
     );
     expect(html).toContain("Petra Preview");
     expect(html).toContain("€2,000.00");
     expect(html).toContain("March 5, 2031");
+    expect(html).toContain("PP-1");
     expect(html).not.toContain("John Doe");
     expect(html).toContain(a.email);
   });
 
   it("shows the organization as the sender when one of the user's is chosen", async () => {
     const debtor = await makeDebtor(a.userId, { fullName: "Olga Org" });
+    await oneOpenInvoice(debtor, "2031-03-05");
     const org = await makeOrg(a.userId, "Preview Holdings", "1 Preview Road");
     const html = await pageText(
       await get(`/schedule/preview?template=single&tone=2&debtor_id=${debtor.id}&organization_id=${org}`, {
@@ -98,7 +104,8 @@ describe("Send me a test (schedule-test-send)", () => {
 
   it("sends the previewed template with the debtor's values to the user's own address and records it", async () => {
     const debtor = await makeDebtor(a.userId, { fullName: "Tina Testcase", debtCents: 42_000 });
-    const { status, data } = await testSend(a, { debtor_id: String(debtor.id), due_date: "2031-01-15" });
+    await oneOpenInvoice(debtor, "2031-01-15");
+    const { status, data } = await testSend(a, { debtor_id: String(debtor.id) });
     expect(status, JSON.stringify(data)).toBe(200);
     expect(data).toMatchObject({ intent: "schedule-test-send", ok: true, message: `Test e-mail sent to ${a.email}.` });
 
@@ -177,6 +184,7 @@ describe("Send me a test (schedule-test-send)", () => {
     const c = await signIn(uniqueEmail("tsend-quota"));
     await env.DB.prepare("UPDATE users SET plan = 'soft' WHERE id = ?").bind(c.userId).run();
     const debtor = await makeDebtor(c.userId);
+    await oneOpenInvoice(debtor, "2031-01-15");
     for (let i = 0; i < 9; i++) await insertDelivery(c.userId, debtor.id, "sent");
     // The tenth of the soft plan's 10 goes.
     const tenth = await testSend(c, { debtor_id: String(debtor.id) });

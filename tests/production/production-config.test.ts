@@ -4,7 +4,7 @@ import { accountCaps, readConfig } from "~/lib/config.server";
 import { fireAt, MINUTE } from "../integration/engine-helpers";
 import { deliveriesOf, makeDebtor, makeSchedule, makeUser } from "../integration/fixtures";
 import { get, location, ORIGIN, pageText, postForm, request, uniqueEmail } from "../integration/helpers";
-import { PAID_URL, reminderMessage, UNSUBSCRIBE_URL } from "../support/email-fixtures";
+import { PAID_URL, reminderMessage, statementLine, UNSUBSCRIBE_URL } from "../support/email-fixtures";
 
 /**
  * The built Workers with the committed configuration, the one `wrangler deploy` reads (vitest.config.ts,
@@ -22,7 +22,7 @@ async function outboxCount() {
 /** A reminder with this site's links (the committed APP_ORIGIN's host). */
 const reminder = () =>
   reminderMessage(uniqueEmail("payer"), {
-    currency: "USD",
+    statement: [statementLine({ currency: "USD" })],
     unsubscribeUrl: UNSUBSCRIBE_URL.replace("dunly.test", "dunly.app"),
     paidUrl: PAID_URL.replace("dunly.test", "dunly.app"),
   });

@@ -1,3 +1,4 @@
+import type { StatementLine } from "../../app/domain/statement";
 import type { ReminderMessage } from "../../emails/reminder-message";
 
 /**
@@ -37,7 +38,15 @@ export const PAID_URL =
 export const UNSUBSCRIBE_URL =
   "https://dunly.test/u/0123456789abcdef0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCd";
 
-/** A reminder as the engine hands it to the mail Worker (`MAILER.sendReminder`), to `to`. */
+/** One open invoice on a statement: €50.00 due March 5, 2027, without a number unless given. */
+export function statementLine(over: Partial<StatementLine> = {}): StatementLine {
+  return { number: null, dueOn: "2027-03-05", balanceCents: 5000, currency: "EUR", ...over };
+}
+
+/**
+ * A reminder as the engine hands it to the mail Worker (`MAILER.sendReminder`), to `to`: one open
+ * invoice of €50.00 due March 5, 2027 (four days before its `today`).
+ */
 export function reminderMessage(to: string, over: Partial<ReminderMessage> = {}): ReminderMessage {
   return {
     to,
@@ -47,14 +56,12 @@ export function reminderMessage(to: string, over: Partial<ReminderMessage> = {})
     senderName: "Sally Sender",
     senderEmail: "sally@example.com",
     senderCompany: null,
-    amountCents: 5000,
-    currency: "EUR",
-    dueDate: "2027-03-05",
+    statement: [statementLine()],
+    today: "2027-03-09",
     locale: "en",
     unsubscribeUrl: UNSUBSCRIBE_URL,
     payUrl: null,
     paidUrl: PAID_URL,
-    invoiceNumber: null,
     ...over,
   };
 }
