@@ -88,8 +88,10 @@ export async function makeDebtor(ownerId: string, fields: DebtorFields = {}) {
   )
     .bind(ownerId, f.fullName, f.email, f.debtCents, f.paidCents, f.currency, f.activeStrategy, f.status, f.timeZone)
     .first<Pick<RawRow<typeof debtors>, "id">>();
-  const invoiceId = await makeInvoice(ownerId, row!.id, { amountCents: f.debtCents, currency: f.currency });
-  if (f.paidCents > 0) await payInvoice(ownerId, row!.id, invoiceId, f.paidCents, f.currency);
+  // The debt as the debtor's one invoice (none for a debtor seeded owing nothing).
+  const invoiceId =
+    f.debtCents > 0 ? await makeInvoice(ownerId, row!.id, { amountCents: f.debtCents, currency: f.currency }) : 0;
+  if (f.paidCents > 0 && invoiceId) await payInvoice(ownerId, row!.id, invoiceId, f.paidCents, f.currency);
   return { id: row!.id, invoiceId, ...f };
 }
 

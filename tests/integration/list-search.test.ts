@@ -170,7 +170,7 @@ describe("the dashboard's debtor dropdown reaches every debtor", () => {
     const res = await get("/debtors/options?q=latecomer", { cookie: a.cookie });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      options: [{ id: late.id, fullName: "Zoe Latecomer", email: "zoe@late.test", activeStrategy: 1 }],
+      options: [{ id: late.id, fullName: "Zoe Latecomer", email: "zoe@late.test", activeStrategy: 1, openInvoices: 1 }],
     });
     const all = (await (await get("/debtors/options?q=", { cookie: a.cookie })).json()) as Json;
     expect(all.options).toHaveLength(20);

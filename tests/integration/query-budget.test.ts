@@ -171,6 +171,11 @@ async function seedAccount(tag: string, size: number): Promise<Account> {
        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
        SELECT ?1, 'Budget Debtor ' || printf('%03d', i), 'debtor' || i || '@' || ?1 || '.example', 100000, ?1 || '-' || i, ?3 FROM n`,
     ).bind(owner, size, now - DAY_MS),
+    // Each debtor owes one open invoice of their debt (the ledger's rule).
+    env.DB.prepare(
+      `INSERT INTO invoices (owner_id, debtor_id, amount_cents, currency, issued_on, due_on)
+       SELECT ?1, d.id, d.debt_cents, d.currency, '2026-01-01', '2026-01-15' FROM debtors AS d WHERE d.owner_id = ?1`,
+    ).bind(owner),
     env.DB.prepare(
       `INSERT INTO schedules (id, owner_id, debtor_id, preset, frequency, time_zone, state, next_run_at, created_at, updated_at)
        SELECT ?1 || '-s' || ${ordinal}, ?1, d.id, 'FRIENDLY_REMINDER', 'weekly', 'UTC', 'ENABLED', ?2, ?3 + ${ordinal}, ?3
