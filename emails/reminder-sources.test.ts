@@ -36,7 +36,11 @@ const debtor = {
   createdAt: 0,
   updatedAt: 0,
 } satisfies Debtor;
-const links = { unsubscribeUrl: "https://dunly.test/u/t", paidUrl: "https://dunly.test/p/t" };
+const links = {
+  unsubscribeUrl: "https://dunly.test/u/t",
+  paidUrl: "https://dunly.test/p/t",
+  portalUrl: "https://dunly.test/d/t",
+};
 
 function engineMessage(
   frequency: FrequencyId,
@@ -75,6 +79,7 @@ describe("the engine's reminder", () => {
         expect(out).not.toContain("reminders pause");
       }
       expect(once.text).toContain(`I've paid <${links.paidUrl}>`);
+      expect(once.text).toContain(`View your statement / respond <${links.portalUrl}>`);
       for (const frequency of ["weekly", "daily"] as const) {
         const repeating = await renderReminder(engineMessage(frequency, { template, tone }));
         expect(repeating.html).toMatch(REPEAT);
@@ -152,7 +157,7 @@ describe("the preview's and the test send's reminder", () => {
         org,
         debtor,
       );
-      const { to: _to, unsubscribeUrl: _u, paidUrl: _p, ...engine } = engineMessage(frequency, { org });
+      const { to: _to, unsubscribeUrl: _u, paidUrl: _p, portalUrl: _d, ...engine } = engineMessage(frequency, { org });
       expect(props).toEqual(engine);
     }
   });

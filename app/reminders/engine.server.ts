@@ -16,6 +16,7 @@ import { formatInstant } from "~/domain/time-zone";
 import { readConfig } from "~/lib/config.server";
 import { optOutLink } from "~/lib/opt-out.server";
 import { paidClaimLink } from "~/lib/paid-claim.server";
+import { portalLink } from "~/lib/portal.server";
 import {
   abandonOccurrence,
   claimOccurrence,
@@ -229,11 +230,16 @@ async function reminderFor(
   const config = readConfig(env);
   const unsubscribeUrl = await optOutLink(db, config, debtor);
   const paidUrl = await paidClaimLink(db, config, debtor);
+  const portalUrl = await portalLink(db, config, debtor);
   const choice = {
     template: delivery.template as TemplateId,
     tone: toTone(delivery.tone),
     dueDate: s.dueDate,
     frequency: s.frequency,
   };
-  return reminderMessage(reminderProps(choice, user, org, debtor), debtor.email, { unsubscribeUrl, paidUrl });
+  return reminderMessage(reminderProps(choice, user, org, debtor), debtor.email, {
+    unsubscribeUrl,
+    paidUrl,
+    portalUrl,
+  });
 }

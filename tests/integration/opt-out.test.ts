@@ -20,7 +20,7 @@ const config = () => readConfig(env);
 
 const CONFIRM_TEXT = "Stop payment reminders from";
 const DONE_TEXT = "You will not get any more reminders from";
-const INVALID_TEXT = "This link is not valid.";
+const INVALID_TEXT = "This link is no longer valid.";
 const UNCONFIRMED = "Please confirm that the debtor agreed to receive reminders again.";
 
 /** A debtor (no opt-out key yet, as raw SQL leaves it) with an armed schedule, and its opt-out link's path. */
@@ -179,7 +179,7 @@ describe("GET /u/:token", () => {
   });
 });
 
-describe("tokens that are refused: 404 'This link is not valid.', and nothing changes", () => {
+describe("tokens that are refused: 404 'This link is no longer valid.', and nothing changes", () => {
   async function expectRefused(path: string, victim: Awaited<ReturnType<typeof setUp>>) {
     const before = await state(victim.user.id, victim.debtor.id, victim.scheduleId);
     const page = await get(path);

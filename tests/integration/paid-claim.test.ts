@@ -17,7 +17,7 @@ import { loaderData } from "./schedule-helpers";
 const config = () => readConfig(env);
 const ASK = "you have paid?";
 const THANKS = "has been told and reminders are paused.";
-const INVALID = "This link is not valid.";
+const INVALID = "This link is no longer valid.";
 
 async function armed(ownerId: string, debtorId: number) {
   const id = await makeSchedule(ownerId, debtorId);
@@ -125,7 +125,7 @@ describe("POST /p/:token (the page's button)", () => {
   });
 });
 
-describe("refused tokens: 404 'This link is not valid.' and nothing changes", () => {
+describe("refused tokens: 404 'This link is no longer valid.' and nothing changes", () => {
   async function expectRefused(path: string, victim: Awaited<ReturnType<typeof setUp>>) {
     const before = await state(victim.debtor.id, victim.live);
     const page = await get(path);
