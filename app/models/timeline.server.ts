@@ -129,7 +129,14 @@ const TIMELINE = {
         disputedAt: invoices.disputedAt,
       })
       .from(invoices)
-      .where(and(eq(invoices.debtorId, P.debtorId), eq(invoices.status, "disputed"), eq(invoices.ownerId, P.ownerId)))
+      // A unary + keeps the owner's condition but not its index (invoices (owner_id, id) would read them all).
+      .where(
+        and(
+          eq(invoices.debtorId, P.debtorId),
+          eq(invoices.status, "disputed"),
+          sql`+${invoices.ownerId} = ${P.ownerId}`,
+        ),
+      )
       .orderBy(asc(invoices.disputedAt), asc(invoices.id))
       .limit(100),
   ),

@@ -10,7 +10,7 @@ import { releaseDisputeHolds } from "~/models/dispute.server";
 import { debtorResponsesQuery } from "~/models/portal.server";
 import { runPromiseEnds, runWatchdog } from "~/reminders/watchdog.server";
 import { formAction } from "./data-helpers";
-import { alarmAt, HOUR, stubOf } from "./engine-helpers";
+import { alarmAt, fireAndSend, HOUR, resendRequests, stubOf } from "./engine-helpers";
 import {
   db,
   debtorRow,
@@ -22,6 +22,7 @@ import {
   makeUser,
   optOutRows,
   scheduleRow,
+  setSchedule,
 } from "./fixtures";
 import { DAY, get, location, markup, pageText, postForm, SESSION_COOKIE, visibleText } from "./helpers";
 
@@ -168,6 +169,29 @@ async function refOf(s: Setup, invoiceId: number) {
 /** The UTC instant a calendar date starts in a zone `offsetHours` from UTC (no DST in these zones). */
 const dayStart = (date: string, offsetHours: number) => Date.parse(`${date}T00:00:00Z`) - offsetHours * HOUR;
 const nextDate = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY).toISOString().slice(0, 10);
+
+describe("the link", () => {
+  it("is in every reminder ('View your statement / respond') and opens the debtor's page", async () => {
+    const user = await makeUser("Sally Sender");
+    const debtor = await makeDebtor(user.id, { timeZone: "America/New_York" });
+    await makeInvoice(user.id, debtor.id, { number: `INV-1-${debtor.id}`, amountCents: 123450 });
+    const id = await makeSchedule(user.id, debtor.id, { frequency: "daily", timeZone: "UTC" });
+    // 17:00 UTC on a past day: daytime in New York.
+    const at = Date.UTC(2026, 9, 14, 17, 0);
+    await setSchedule(id, { next_run_at: at });
+    expect(await fireAndSend(id, at)).toMatchObject({ kind: "done", status: "sent" });
+    const [sent] = await resendRequests(debtor.email);
+    const html = String(sent?.body.html);
+    const href = /<a [^>]*href="([^"]+)"[^>]*>View your statement \/ respond<\/a>/.exec(html)?.[1];
+    expect(href).toBe(await portalLink(db(), config(), { id: debtor.id, ownerId: user.id, optOutKey: null }));
+    expect(String(sent?.body.text)).toContain(`View your statement / respond <${href}>`);
+    const path = new URL(href!).pathname;
+    expect(path).toMatch(/^\/d\/[0-9a-f]{32}\.[A-Za-z0-9_-]{43}$/);
+    const page = await get(path);
+    expect(page.status).toBe(200);
+    expect(await visibleText(page)).toContain("Your statement from Sally Sender");
+  });
+});
 
 describe("tokens: forged, altered, truncated and other-purpose ones are refused (404, nothing changes)", () => {
   async function expectRefused(path: string, victim: Setup) {
