@@ -121,8 +121,12 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   switch (intent) {
     case PORTAL_INTENTS.paid: {
       // As on /p: the schedules are paused in D1 first, then disarmed.
-      const { pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId, now);
+      const { claimed, pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId, now);
       await followAlarms(env, { disarm: pausedScheduleIds }, now);
+      // Not recorded and not told before: nothing is owed any more.
+      if (!claimed && state.debtor.paidClaimedAt === null) {
+        return refused(intent, 409, { form: "Nothing is owed any more: there is nothing to tell." });
+      }
       return done("paid");
     }
     case PORTAL_INTENTS.optOut: {
