@@ -144,7 +144,7 @@ export function endPromiseWhenPaidStatement(db: Db, ownerId: string, debtorId: n
 // The watchdog: promises whose day has passed ---------------------------------------------------
 
 /** Debtors whose promise ended, per page (each costs a few statements of one batch). */
-export const PROMISES_PER_PAGE = 25;
+export const PROMISES_PER_PAGE = 20;
 
 /** Whether a reminder to the debtor's current address bounced (as the lifecycle reads it). */
 const addressBounced = sql<number>`exists (SELECT 1 FROM ${deliveries} AS d WHERE d.debtor_id = ${debtors.id} AND d.status = 'bounced' AND d.recipient = lower(${debtors.email}))`;

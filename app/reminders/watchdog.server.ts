@@ -60,7 +60,7 @@ export async function runWatchdog(env: Env, now = Date.now()) {
 }
 
 /** Pages of ended promises per run: the rest (a backlog) waits for the next run, five minutes on. */
-const PROMISE_PAGES_PER_RUN = 8;
+const PROMISE_PAGES_PER_RUN = 4;
 
 /**
  * The watchdog's step for promises to pay (docs/architecture.md §10, "The debtor's page"): every

@@ -142,7 +142,7 @@ describe("the opt-out link", () => {
 });
 
 describe("GET /u/:token", () => {
-  it("asks, naming the sender and the masked address, without the debt or the full address, and changes nothing", async () => {
+  it("asks, naming the sender and the masked address, never the full address, and changes nothing", async () => {
     const { user, debtor, scheduleId, path } = await setUp("Sally Sender");
     const before = await state(user.id, debtor.id, scheduleId);
     const res = await get(path);
@@ -154,6 +154,7 @@ describe("GET /u/:token", () => {
     // Not in the markup, not in the hydration data either.
     const raw = await pageText(res.clone());
     expect(raw).not.toContain(debtor.email);
+    // What is still owed is the open invoices' (tests/integration/portal.test.ts); this debtor has none.
     expect(raw).not.toContain("1,234.50");
     expect(raw).not.toContain("123450");
     expect(raw).not.toContain(user.id);
