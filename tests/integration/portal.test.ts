@@ -202,12 +202,13 @@ describe("tokens: forged, altered, truncated and other-purpose ones are refused 
     const text = await visibleText(page);
     expect(text).toContain(INVALID);
     expect(text).not.toContain("Sally Sender");
-    for (const fields of [
+    const attempts: Record<string, string>[] = [
       { intent: "portal-promise", promised_on: new Date().toISOString().slice(0, 10) },
       { intent: "portal-paid" },
       { intent: "portal-opt-out" },
       { intent: "portal-dispute", invoice: await refOf(victim, victim.invoices.inv7), reason: "Wrong" },
-    ]) {
+    ];
+    for (const fields of attempts) {
       const res = await post(path, fields);
       expect(res.status, `${path} ${fields.intent}`).toBe(404);
     }
