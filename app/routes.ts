@@ -22,6 +22,7 @@ export default [
   route("u/:token", "routes/unsubscribe.tsx"),
   route("debtors/options", "routes/debtors.options.ts"),
   route("p/:token", "routes/paid-claim.tsx"),
+  route("d/:token", "routes/portal.tsx"),
   route("debtors/import", "routes/debtors-import.tsx"),
   route("debtors/:id", "routes/debtor-timeline.tsx"),
   route("debtors/:id/timeline", "routes/debtors.timeline.ts"),

@@ -29,6 +29,8 @@ export interface ReminderMessage extends ReminderEmailProps {
   payUrl: string | null;
   /** The debtor's signed "I've paid" page (app/lib/paid-claim.server.ts `paidClaimLink`). */
   paidUrl: string;
+  /** The debtor's signed page: their statement and answers (app/lib/portal.server.ts `portalLink`). */
+  portalUrl: string;
   /** Put before the subject, e.g. "[Test] " for a test send to the user's own address. */
   subjectPrefix?: string;
 }
@@ -113,14 +115,18 @@ export function reminderProps(
   } satisfies ReminderEmailProps;
 }
 
-/** The sample opt-out and "I've paid" links the preview shows (every reminder has both). */
-export const SAMPLE_LINKS = { unsubscribeUrl: REMINDER_SAMPLE.unsubscribeUrl, paidUrl: REMINDER_SAMPLE.paidUrl };
+/** The sample opt-out, "I've paid" and debtor's page links the preview shows (every reminder has them). */
+export const SAMPLE_LINKS = {
+  unsubscribeUrl: REMINDER_SAMPLE.unsubscribeUrl,
+  paidUrl: REMINDER_SAMPLE.paidUrl,
+  portalUrl: REMINDER_SAMPLE.portalUrl,
+};
 
 /** The message to send: a reminder's values, its address and its links. */
 export function reminderMessage(
   props: ReturnType<typeof reminderProps>,
   to: string,
-  links: { unsubscribeUrl: string; paidUrl: string },
+  links: { unsubscribeUrl: string; paidUrl: string; portalUrl: string },
   subjectPrefix?: string,
 ): ReminderMessage {
   return { ...props, to, ...links, ...(subjectPrefix ? { subjectPrefix } : {}) };

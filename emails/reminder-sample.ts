@@ -28,4 +28,6 @@ export const REMINDER_SAMPLE = {
   // The sender's payment page and the debtor's signed "I've paid" page, as samples.
   payUrl: "https://example.com/pay",
   paidUrl: "https://example.com/p/sample-paid-link",
+  // The debtor's signed page (their statement and answers), as a sample.
+  portalUrl: "https://example.com/d/sample-portal-link",
 };

@@ -42,7 +42,11 @@ const debtor = {
   createdAt: 0,
   updatedAt: 0,
 } satisfies Debtor;
-const links = { unsubscribeUrl: "https://dunly.test/u/t", paidUrl: "https://dunly.test/p/t" };
+const links = {
+  unsubscribeUrl: "https://dunly.test/u/t",
+  paidUrl: "https://dunly.test/p/t",
+  portalUrl: "https://dunly.test/d/t",
+};
 
 /** When the reminders below are made: 2031-01-20 12:00 UTC. */
 const NOW = Date.UTC(2031, 0, 20, 12);
@@ -97,6 +101,7 @@ describe("the engine's reminder", () => {
         expect(out).not.toContain("reminders pause");
       }
       expect(once.text).toContain(`I've paid <${links.paidUrl}>`);
+      expect(once.text).toContain(`View your statement / respond <${links.portalUrl}>`);
       for (const frequency of ["weekly", "daily"] as const) {
         const repeating = await renderReminder(engineMessage(frequency, { template, tone }));
         expect(repeating.html).toMatch(REPEAT);
@@ -211,7 +216,7 @@ describe("the preview's and the test send's reminder", () => {
         org,
         debtorValues(debtor, statement, NOW),
       );
-      const { to: _to, unsubscribeUrl: _u, paidUrl: _p, ...engine } = engineMessage(frequency, { org });
+      const { to: _to, unsubscribeUrl: _u, paidUrl: _p, portalUrl: _d, ...engine } = engineMessage(frequency, { org });
       expect(props).toEqual(engine);
       const [a, b] = await Promise.all([
         renderReminder({ ...props, ...links }),

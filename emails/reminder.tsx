@@ -67,6 +67,8 @@ export interface ReminderEmailProps {
    * buttons. Every reminder the engine sends has one; the in-app preview shows a sample.
    */
   paidUrl?: string | null;
+  /** The debtor's signed page (app/lib/portal.server.ts): "View your statement / respond". */
+  portalUrl?: string | null;
 }
 
 /** One listed invoice, formatted. */
@@ -101,6 +103,8 @@ export interface ReminderContent extends ResolvedCopy {
   payUrl: string | null;
   /** The "I've paid" link (http/https only), or null. */
   paidUrl: string | null;
+  /** The debtor's page (http/https only), or null. */
+  portalUrl: string | null;
 }
 
 /**
@@ -210,6 +214,7 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     unsubscribeUrl: safeHttpUrl(props.unsubscribeUrl),
     payUrl: safeHttpsUrl(props.payUrl),
     paidUrl: safeHttpUrl(props.paidUrl),
+    portalUrl: safeHttpUrl(props.portalUrl),
   };
 }
 
@@ -354,6 +359,19 @@ export default function ReminderEmail(props: ReminderEmailProps) {
             style={{ color: "#6d28d9", fontWeight: 600, textDecoration: "underline" }}
           >
             {PAY_COPY.paidLink}
+          </Link>
+        </Text>
+      )}
+
+      {c.portalUrl && (
+        <Text className="dunly-text" style={text}>
+          <Link
+            href={c.portalUrl}
+            data-portal=""
+            className="dunly-link"
+            style={{ color: "#6d28d9", fontWeight: 600, textDecoration: "underline" }}
+          >
+            View your statement / respond
           </Link>
         </Text>
       )}

@@ -35,6 +35,11 @@ export async function renderReminder(
         format: "anchor",
         options: { linkBrackets: ["<", ">"], hideLinkHrefIfSameAsText: true },
       },
+      {
+        selector: "a[data-portal]",
+        format: "anchor",
+        options: { linkBrackets: ["<", ">"], hideLinkHrefIfSameAsText: true },
+      },
     ],
   });
   return { subject, html, text };

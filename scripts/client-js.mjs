@@ -34,6 +34,7 @@ export const PAGES = [
   { path: "/404", audience: "public" },
   { path: "/u/:token", url: "/u/token", audience: "public" },
   { path: "/p/:token", url: "/p/token", audience: "public" },
+  { path: "/d/:token", url: "/d/token", audience: "public" },
   { path: "/*", url: "/no-such-page", audience: "public" },
   { path: "/pricing", audience: "signed-in", budget: 120 * KB },
   {

@@ -189,6 +189,20 @@ export function startOfLocalDay(ms: number, timeZone: string): number {
 }
 
 /**
+ * The first instant of the local calendar day year-month-day in `timeZone`: local midnight, or,
+ * when midnight falls in a DST gap, the end of the gap; a day the zone skipped entirely (Pacific/Apia
+ * on 2011-12-30) starts when the next one does. Promises to pay end at such an instant (app/domain/promise.ts).
+ */
+export function startOfLocalDate(year: number, month: number, day: number, timeZone: string): number {
+  for (let i = 0; i <= MAX_DAYS_AHEAD; i++) {
+    const date = new Date(wallToMs(year, month, day + i));
+    const start = resolveWallTime(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), 0, timeZone);
+    if (start !== null) return start;
+  }
+  throw new Error(`No start of ${year}-${month}-${day} within ${MAX_DAYS_AHEAD} days in ${timeZone}`);
+}
+
+/**
  * The earliest instant at or after `ms` whose local time in `timeZone` lies within
  * [startHour:00, endHour:00): `ms` itself when it does, else the next local startHour:00 (today's
  * when it is still ahead, otherwise the next day's; through a DST gap, the end of the gap).

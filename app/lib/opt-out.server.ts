@@ -1,8 +1,8 @@
 import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtors, users } from "~/db/schema";
-import { safeDisplayName } from "~/domain/header-safe";
+import { debtors, organizations, schedules, users } from "~/db/schema";
+import { oneLine, safeDisplayName } from "~/domain/header-safe";
 import { type AppConfig, linkOrigin } from "./config.server";
 
 /**
@@ -29,19 +29,41 @@ const MAX_TOKEN_LENGTH = 120;
  * has; links already sent stay valid), every other purpose "<purpose>:<key>:<owner>:<debtor>". A key
  * has 16 or more characters and no ":", so no purpose's text can equal an opt-out text.
  */
-export type TokenPurpose = "opt-out" | "paid";
+export type TokenPurpose = "opt-out" | "paid" | "portal";
+
+function hmacKey(secret: string) {
+  return crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+}
+
+async function mac(cryptoKey: CryptoKey, text: string) {
+  return encodeBase64urlNoPadding(
+    new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, new TextEncoder().encode(text))),
+  );
+}
 
 async function sign(secret: string, purpose: TokenPurpose, key: string, ownerId: string, debtorId: number) {
-  const cryptoKey = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
   const text = purpose === "opt-out" ? `${key}:${ownerId}:${debtorId}` : `${purpose}:${key}:${ownerId}:${debtorId}`;
-  const mac = await crypto.subtle.sign("HMAC", cryptoKey, new TextEncoder().encode(text));
-  return encodeBase64urlNoPadding(new Uint8Array(mac));
+  return mac(await hmacKey(secret), text);
+}
+
+/** Characters of an invoice reference: 132 bits of the HMAC. */
+const INVOICE_REF_LENGTH = 22;
+
+/**
+ * The debtor's page names each of the debtor's invoices in its forms by a reference, never by its
+ * id (docs/architecture.md §10, "The debtor's page"): an HMAC over "portal-invoice:<key>:<invoice
+ * id>" (no token's signed text starts so: a purpose is a word without "-invoice", a key has 16 or
+ * more characters), cut to 22 characters. It says nothing about the id or about other invoices, and
+ * it means something only beside the token of the debtor it was made for: the page's action
+ * recomputes the references of that debtor's own invoices and looks the posted one up among them.
+ * Returns a function that makes references with one imported key. Throws without OPT_OUT_SECRET.
+ */
+export async function invoiceRefs(config: SigningConfig, key: string): Promise<(invoiceId: number) => Promise<string>> {
+  if (!config.OPT_OUT_SECRET) throw new Error(OPT_OUT_SECRET_MISSING);
+  const cryptoKey = await hmacKey(config.OPT_OUT_SECRET);
+  return async (invoiceId) => (await mac(cryptoKey, `portal-invoice:${key}:${invoiceId}`)).slice(0, INVOICE_REF_LENGTH);
 }
 
 /**
@@ -122,10 +144,43 @@ export async function optOutLink(
 export interface OptOutTarget {
   debtorId: number;
   ownerId: string;
+  /** The debtor's opt_out_key, the token's public half (the portal's invoice references use it). */
+  key: string;
   email: string;
-  /** The user's name (their address when they have none): who the reminders come from. */
+  /** Who the reminders come from, named as they named themselves (debtorSenderName). */
   senderName: string;
+  /** The sender's payment page ('Pay now'), https only; null: none. */
+  payUrl: string | null;
 }
+
+/**
+ * Who a debtor's reminders come from, as the debtor's pages name them (docs/architecture.md §10):
+ * the organization of the debtor's most recent schedule when it was sent as one, else the user's
+ * name, else the local part of the user's address (the name a new account starts with). One line,
+ * nothing that looks like an address or a link, as the reminder's From name (app/domain/sender.ts).
+ */
+export function debtorSenderName(sender: { orgName: string | null; fullName: string; userEmail: string }): string {
+  const org = sender.orgName ? safeDisplayName(sender.orgName) : "";
+  if (org) return org;
+  return safeDisplayName(sender.fullName) || oneLine(sender.userEmail.split("@")[0] ?? "") || "the sender";
+}
+
+/** Only an https page is a payment page (as the reminder's 'Pay now' button, emails/reminder.tsx). */
+function httpsUrl(value: string | null): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === "https:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The organization of the debtor's most recent schedule (newest by created_at), for a join: null
+ * when that schedule was sent as the person. Through the index on schedules (debtor_id, …).
+ */
+const NEWEST_SCHEDULE_ORG = sql`${organizations.id} = (SELECT s.organization_id FROM ${schedules} AS s WHERE s.debtor_id = ${debtors.id} ORDER BY s.created_at DESC, s.id DESC LIMIT 1) AND ${organizations.ownerId} = ${debtors.ownerId}`;
 
 /**
  * The debtor a token belongs to, or null for anything forged, altered, malformed, unknown or too
@@ -163,9 +218,13 @@ export async function verifyDebtorToken(
       email: debtors.email,
       fullName: users.fullName,
       userEmail: users.email,
+      userPaymentUrl: users.paymentUrl,
+      orgName: organizations.name,
+      orgPaymentUrl: organizations.paymentUrl,
     })
     .from(debtors)
     .innerJoin(users, eq(users.id, debtors.ownerId))
+    .leftJoin(organizations, NEWEST_SCHEDULE_ORG)
     .where(eq(debtors.optOutKey, key))
     .get();
   if (!row) return null;
@@ -174,8 +233,10 @@ export async function verifyDebtorToken(
   return {
     debtorId: row.id,
     ownerId: row.ownerId,
+    key,
     email: row.email.toLowerCase(),
-    // Shown as the reminders show it: one line, nothing that looks like an address or a link.
-    senderName: safeDisplayName(row.fullName).trim() || row.userEmail,
+    senderName: debtorSenderName(row),
+    // The organization's page when sent as one, else the user's (app/domain/sender.ts reminderSender).
+    payUrl: httpsUrl((row.orgName !== null ? row.orgPaymentUrl : null) ?? row.userPaymentUrl),
   };
 }

@@ -44,10 +44,12 @@ export function verifyPaidClaimToken(
 
 const owned = (ownerId: string, debtorId: number) => and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId));
 
-/** Whether the debtor already said they paid and the user has not confirmed or resumed yet. */
-export async function hasPendingClaim(db: Db, ownerId: string, debtorId: number): Promise<boolean> {
-  const row = await db.select({ at: debtors.paidClaimedAt }).from(debtors).where(owned(ownerId, debtorId)).get();
-  return row?.at != null;
+/**
+ * Whether the debtor already said they paid and the user has not confirmed or resumed yet, not yet
+ * run (for a batch): a row whose `at` is set while a claim is pending.
+ */
+export function hasPendingClaimQuery(db: Db, ownerId: string, debtorId: number) {
+  return db.select({ at: debtors.paidClaimedAt }).from(debtors).where(owned(ownerId, debtorId)).limit(1);
 }
 
 /**

@@ -15,7 +15,13 @@ export type DebtorEventType =
   | "schedule_paused"
   | "schedule_resumed"
   | "schedule_deleted"
-  | "imported";
+  | "imported"
+  // The debtor's own answers from their page (docs/architecture.md §10, "The debtor's page"), and the user's to them.
+  | "promised"
+  | "promise_broken"
+  | "promise_consent"
+  | "disputed"
+  | "dispute_resolved";
 
 export interface DebtorEventInput {
   ownerId: string;

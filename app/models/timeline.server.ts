@@ -1,16 +1,17 @@
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { bindParam, OWNER_ID, preparedQuery, runBatch } from "~/db/prepared.server";
-import { debtorEvents, debtors, deliveries, payments, schedules, users } from "~/db/schema";
+import { debtorEvents, debtors, deliveries, invoices, payments, schedules, users } from "~/db/schema";
 import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
 import { safeTimeZone } from "~/domain/time-zone";
 import { scheduleStatus } from "~/reminders/schedule-status";
 
 /**
  * A debtor's timeline (docs/architecture.md §10): every e-mail (deliveries), payment and debtor event
- * (opt-out, bounce, "I've paid", schedule changes, …), newest first, and the next reminders of
- * their enabled schedules with the time they will really go. One owner-scoped batch, each read
- * through the debtor's index on its table.
+ * (opt-out, bounce, "I've paid", promises, disputes, schedule changes, …), newest first, the next
+ * reminders of their enabled schedules with the time they will really go, and what the debtor
+ * asked of the user (a pending or broken promise, disputed invoices). One owner-scoped batch, each
+ * read through the debtor's index on its table.
  */
 
 /** The most entries a timeline shows; the page says when there are more. */
@@ -64,12 +65,26 @@ export interface DebtorTimeline {
     currency: string;
     status: "active" | "paid" | "opted_out" | "bouncing";
     timeZone: string;
+    /** The date the debtor promised to pay by, while the promise is pending (docs/architecture.md §10). */
+    promisedOn: string | null;
+    /** When their last promise passed unpaid: a new one waits for the user's consent. */
+    promiseBrokenAt: number | null;
   };
+  /** The debtor's invoices under dispute, for "Resolve dispute" (the oldest dispute first). */
+  disputes: DisputedInvoice[];
   entries: TimelineEntry[];
   /** True when older entries exist beyond `limit`. */
   more: boolean;
   /** The debtor's enabled schedules' next sends, soonest first. */
   upcoming: UpcomingSend[];
+}
+
+export interface DisputedInvoice {
+  id: number;
+  number: string | null;
+  dueOn: string;
+  reason: string | null;
+  disputedAt: number | null;
 }
 
 /** The values the timeline's queries are given on each request, by name. */
@@ -96,10 +111,34 @@ const TIMELINE = {
         currency: debtors.currency,
         status: debtors.status,
         timeZone: debtors.timeZone,
+        promisedOn: debtors.promisedOn,
+        promiseBrokenAt: debtors.promiseBrokenAt,
       })
       .from(debtors)
       .where(and(eq(debtors.ownerId, P.ownerId), eq(debtors.id, P.debtorId)))
       .limit(1),
+  ),
+  // invoices (debtor_id, status, …): the disputes waiting for the user's answer.
+  disputes: preparedQuery((db) =>
+    db
+      .select({
+        id: invoices.id,
+        number: invoices.number,
+        dueOn: invoices.dueOn,
+        reason: invoices.disputeReason,
+        disputedAt: invoices.disputedAt,
+      })
+      .from(invoices)
+      // A unary + keeps the owner's condition but not its index (invoices (owner_id, id) would read them all).
+      .where(
+        and(
+          eq(invoices.debtorId, P.debtorId),
+          eq(invoices.status, "disputed"),
+          sql`+${invoices.ownerId} = ${P.ownerId}`,
+        ),
+      )
+      .orderBy(asc(invoices.disputedAt), asc(invoices.id))
+      .limit(100),
   ),
   // deliveries (debtor_id, created_at)
   mail: preparedQuery((db) =>
@@ -210,7 +249,7 @@ export async function getDebtorTimeline(
   { limit = TIMELINE_LIMIT, now = Date.now() }: { limit?: number; now?: number } = {},
 ): Promise<DebtorTimeline | undefined> {
   const values = { ownerId, debtorId, take: limit + 1, since: now - CONTACT_DEFAULTS.windowDays * DAY_MS };
-  const [debtorRows, mailRows, paymentRows, eventRows, scheduleRows, userRows, counted] = await runBatch(db, [
+  const [debtorRows, mailRows, paymentRows, eventRows, scheduleRows, userRows, counted, disputes] = await runBatch(db, [
     TIMELINE.debtor(db, values),
     TIMELINE.mail(db, values),
     TIMELINE.payments(db, values),
@@ -218,6 +257,7 @@ export async function getDebtorTimeline(
     TIMELINE.schedules(db, values),
     TIMELINE.user(db, values),
     TIMELINE.counted(db, values),
+    TIMELINE.disputes(db, values),
   ] as const);
   const debtor = debtorRows[0];
   if (!debtor) return undefined;
@@ -286,5 +326,5 @@ export async function getDebtorTimeline(
     })
     .sort((a, b) => a.goesAt - b.goesAt);
 
-  return { debtor, entries: all.slice(0, limit), more: all.length > limit, upcoming };
+  return { debtor, disputes, entries: all.slice(0, limit), more: all.length > limit, upcoming };
 }

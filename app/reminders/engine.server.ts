@@ -17,6 +17,7 @@ import { formatInstant } from "~/domain/time-zone";
 import { readConfig } from "~/lib/config.server";
 import { optOutLink } from "~/lib/opt-out.server";
 import { paidClaimLink } from "~/lib/paid-claim.server";
+import { portalLink } from "~/lib/portal.server";
 import {
   abandonOccurrence,
   claimOccurrence,
@@ -252,6 +253,7 @@ async function reminderFor(
   const config = readConfig(env);
   const unsubscribeUrl = await optOutLink(db, config, debtor);
   const paidUrl = await paidClaimLink(db, config, debtor);
+  const portalUrl = await portalLink(db, config, debtor);
   const choice = {
     template: delivery.template as TemplateId,
     tone: toTone(delivery.tone),
@@ -260,5 +262,6 @@ async function reminderFor(
   return reminderMessage(reminderProps(choice, user, org, debtorValues(debtor, statement, now)), debtor.email, {
     unsubscribeUrl,
     paidUrl,
+    portalUrl,
   });
 }

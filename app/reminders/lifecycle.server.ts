@@ -807,6 +807,118 @@ export async function resumeAfterPaidClaim(scope: OwnerScope, debtorId: number):
   return resumePaused(scope, paused);
 }
 
+// Holds on the debtor's word: a promise to pay, disputed invoices -------------------------------
+// (docs/architecture.md §10, "The debtor's page"; the callers are app/models/promise.server.ts and
+// app/models/dispute.server.ts.)
+
+/** Why Dunly holds a debtor's schedules on the debtor's own word: a promise to pay, or disputes. */
+export type DebtorHoldReason = "promised" | "disputed";
+
+/**
+ * The owner's debtor's ENABLED schedules are held (DISABLED with `reason`, no next run), for the
+ * batch of the change that causes it; `onlyIf` is that change's own condition (checked after the
+ * statements before it in the batch, so a refused or repeated change holds nothing). Returns the
+ * ids to disarm with followAlarms. No schedule event: the debtor's own event says why.
+ */
+export function holdForDebtorStatement(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+  reason: DebtorHoldReason,
+  now: number,
+  onlyIf?: SQL,
+) {
+  return db
+    .update(schedules)
+    .set({ state: "DISABLED", stoppedReason: reason, nextRunAt: null, updatedAt: now })
+    .where(
+      and(eq(schedules.ownerId, ownerId), eq(schedules.debtorId, debtorId), eq(schedules.state, "ENABLED"), onlyIf),
+    )
+    .returning({ id: schedules.id });
+}
+
+/**
+ * The owner's debtor's schedules held for `reason` run again when `onlyIf` holds (resumePaused's
+ * rules, as "Resume reminders" after "I've paid": next run from now in each one's zone,
+ * 'schedule_resumed' recorded, alarms armed; a debtor who paid, opted out or bounces keeps them).
+ */
+export async function resumeHeld(
+  scope: OwnerScope,
+  debtorId: number,
+  reason: DebtorHoldReason,
+  onlyIf?: SQL,
+): Promise<ResumeOutcome> {
+  const held = await pausedRows(
+    scope.db,
+    scope.ownerId,
+    and(eq(schedules.debtorId, debtorId), eq(schedules.stoppedReason, reason), onlyIf),
+  );
+  return resumePaused(scope, held);
+}
+
+/** A held schedule as the watchdog reads it (any owner's: the cron acts for every account). */
+export interface HeldSchedule {
+  id: string;
+  ownerId: string;
+  frequency: FrequencyId;
+  timeZone: string;
+}
+
+/**
+ * One held schedule's resume, for a batch that ends holds of many debtors at once (the watchdog's
+ * end of promises): its 'schedule_resumed' event, then the UPDATE to ENABLED at its next run
+ * (computed as resumePaused computes it: from now, in its own zone); both only while it is still
+ * held for `reason` and `onlyIf` holds. The caller checks sendRefusal first and arms the schedules
+ * whose UPDATE returned a row.
+ */
+export function resumeHeldStatements(db: Db, s: HeldSchedule, reason: DebtorHoldReason, now: number, onlyIf?: SQL) {
+  const stillHeld = and(
+    eq(schedules.ownerId, s.ownerId),
+    eq(schedules.id, s.id),
+    eq(schedules.state, "DISABLED"),
+    eq(schedules.stoppedReason, reason),
+    onlyIf,
+  );
+  const nextRunAt = nextRunForFrequency(s.frequency, now, safeTimeZone(s.timeZone));
+  return [
+    eventsOfSchedules(db, "schedule_resumed", stillHeld, now),
+    db
+      .update(schedules)
+      .set({ state: "ENABLED", stoppedReason: null, nextRunAt, updatedAt: now })
+      .where(stillHeld)
+      .returning({ id: schedules.id, nextRunAt: schedules.nextRunAt }),
+  ] as const;
+}
+
+/**
+ * The owner's debtor's schedules held for one reason are held for another instead (a promise ended
+ * while every invoice left is disputed, or the address bounced meanwhile: that holds them now),
+ * when `onlyIf` holds.
+ */
+export function switchHoldStatement(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+  from: DebtorHoldReason,
+  to: DebtorHoldReason | "bounced",
+  now: number,
+  onlyIf?: SQL,
+) {
+  return db
+    .update(schedules)
+    .set({ stoppedReason: to, updatedAt: now })
+    .where(
+      and(
+        eq(schedules.ownerId, ownerId),
+        eq(schedules.debtorId, debtorId),
+        eq(schedules.state, "DISABLED"),
+        eq(schedules.stoppedReason, from),
+        onlyIf,
+      ),
+    )
+    .returning({ id: schedules.id });
+}
+
 // The engine and the mail queue: advancing past an occurrence ------------------------------------
 
 /** The next run of a schedule someone changed meanwhile: its alarm time, null when it is gone or finished. */

@@ -1,3 +1,5 @@
+import { addDays, formatLongDate } from "~/domain/promise";
+
 /**
  * A schedule's true state as every screen shows it (docs/architecture.md §4, "One lifecycle"):
  * running (with its next run), paused by the user, held by Dunly (why, and until when when that
@@ -15,6 +17,9 @@ export interface StatusFields {
   waiting?: string | null;
   /** The debtor's status ('active', 'paid', 'opted_out', 'bouncing'), when known. */
   debtorStatus?: string | null;
+  /** The debtor's name and the date they promised to pay by, when known (a 'promised' hold says them). */
+  debtorName?: string | null;
+  debtorPromisedOn?: string | null;
 }
 
 export type ScheduleStatus =
@@ -54,6 +59,10 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
     if (s.stoppedReason === "paid_claimed") {
       return held("Held: the debtor says they have paid. Confirm the payment or resume reminders on the dashboard.");
     }
+    if (s.stoppedReason === "promised") return held(promisedNote(s));
+    if (s.stoppedReason === "disputed") {
+      return held("Held: an invoice is disputed. Resolve the dispute on the debtor's timeline to resume reminders.");
+    }
     return {
       kind: "paused",
       label: "Paused",
@@ -65,4 +74,13 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
   if (s.stoppedReason === "paid") return stopped("Stopped", "Stopped: the debtor has paid.");
   if (s.frequency === "now") return stopped("Completed", "Completed: this one-time reminder has run.");
   return stopped("Completed", "Completed: no further reminders are sent.");
+}
+
+/** "Held: Ana Ruiz promised to pay by 30 December 2026; reminders resume on 31 December 2026." */
+function promisedNote(s: StatusFields): string {
+  const who = s.debtorName?.trim() || "the debtor";
+  const date = s.debtorPromisedOn;
+  const after = date ? addDays(date, 1) : null;
+  if (!date || !after) return `Held: ${who} promised to pay; reminders resume the day after the promised date.`;
+  return `Held: ${who} promised to pay by ${formatLongDate(date)}; reminders resume on ${formatLongDate(after)}.`;
 }

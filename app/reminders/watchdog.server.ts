@@ -1,7 +1,8 @@
 import { getDb } from "~/db/client.server";
 import { purgeExpired } from "~/models/housekeeping.server";
+import { endDuePromises, PROMISES_PER_PAGE } from "~/models/promise.server";
 import { listOverdueSchedules } from "~/models/schedule.server";
-import { rearmSchedules, repairAlarms } from "./lifecycle.server";
+import { followAlarms, rearmSchedules, repairAlarms } from "./lifecycle.server";
 
 /** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */
 const OVERDUE_AFTER_MS = 5 * 60_000;
@@ -14,8 +15,8 @@ const REARM_CONCURRENCY = 50;
  * The cron-trigger watchdog (docs/architecture.md §4): first the alarms whose Durable Object call
  * failed after a committed change are set from their rows (repairAlarms); then every enabled
  * schedule more than five minutes overdue gets its alarm back, so a schedule never silently stops:
- * all of them in one run, a page of 500 at a time with 50 re-arms in flight. Returns the ids it
- * re-armed.
+ * all of them in one run, a page of 500 at a time with 50 re-arms in flight; last, promises to pay
+ * whose day has passed end (runPromiseEnds). Returns the ids it re-armed.
  */
 export async function runWatchdog(env: Env, now = Date.now()) {
   const db = getDb(env.DB);
@@ -53,7 +54,41 @@ export async function runWatchdog(env: Env, now = Date.now()) {
       `[dunly] watchdog re-armed ${rearmed.length} overdue schedule(s)${failed ? `, ${failed} failed` : ""}`,
     );
   }
+  // Then promises to pay whose day has passed; a failure there is logged and tried again next run.
+  await runPromiseEnds(env, now).catch((error) => console.error("[dunly] watchdog could not end promises", error));
   return rearmed;
+}
+
+/** Pages of ended promises per run: the rest (a backlog) waits for the next run, five minutes on. */
+const PROMISE_PAGES_PER_RUN = 4;
+
+/**
+ * The watchdog's step for promises to pay (docs/architecture.md §10, "The debtor's page"): every
+ * promise whose end has come (the day after the promised date has started in the debtor's zone)
+ * ends, a page at a time, each page one batch (app/models/promise.server.ts endDuePromises): with
+ * something still open it is broken and the reminders it held resume by themselves; otherwise it
+ * just ends. The resumed schedules' alarms are armed through the lifecycle. Returns the totals.
+ */
+export async function runPromiseEnds(env: Env, now = Date.now()) {
+  const db = getDb(env.DB);
+  const total = { ended: 0, broken: 0, resumed: 0 };
+  for (let page = 0; page < PROMISE_PAGES_PER_RUN; page++) {
+    const out = await endDuePromises(db, now, PROMISES_PER_PAGE);
+    if (out.resumed.length > 0) {
+      await followAlarms(env, { arm: out.resumed.map((r) => ({ id: r.id, at: r.nextRunAt })) }, now);
+    }
+    total.ended += out.ended;
+    total.broken += out.broken;
+    total.resumed += out.resumed.length;
+    // A short page was the last; a page that ended nothing (all changed meanwhile) would come back alike.
+    if (out.read < PROMISES_PER_PAGE || out.ended === 0) break;
+  }
+  if (total.ended > 0) {
+    console.log(
+      `[dunly] watchdog ended ${total.ended} promise(s) to pay: ${total.broken} broken, ${total.resumed} schedule(s) resumed`,
+    );
+  }
+  return total;
 }
 
 /** Housekeeping on the same cron trigger: expired tokens, states, sessions and rate-limit events go. */

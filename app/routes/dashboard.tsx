@@ -2,6 +2,7 @@ import { TriangleAlert } from "lucide-react";
 import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect } from "react-router";
 import { requireUser } from "~/auth/guard.server";
+import { DebtorResponsesNotice } from "~/components/dashboard/debtor-responses-notice";
 import type { ChartPoint } from "~/components/dashboard/notifications-chart";
 import { PaidClaimsNotice } from "~/components/dashboard/paid-claims-notice";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
@@ -19,6 +20,7 @@ import { requestTimeZone } from "~/lib/time-zone.server";
 import { debtorRowOf, firstDebtorId, listDebtors } from "~/models/debtor.server";
 import { monthlySentQuery, monthlySentSince, monthlySeries } from "~/models/delivery.server";
 import { listOrganizations } from "~/models/organization.server";
+import { debtorResponsesOf, debtorResponsesQuery } from "~/models/portal.server";
 import { countBouncingDebtors } from "~/models/webhook.server";
 import type { Route } from "./+types/dashboard";
 import { debtorAction } from "./debtor-action.server";
@@ -48,6 +50,7 @@ const DASHBOARD = {
   sent: preparedQuery((db) => monthlySentQuery(db, OWNER_ID, bindParam("debtorId"), bindParam("since"))),
   bouncing: preparedQuery((db) => countBouncingDebtors(db, OWNER_ID)),
   paidClaims: preparedQuery((db) => paidClaimsQuery(db, OWNER_ID)),
+  responses: preparedQuery((db) => debtorResponsesQuery(db, OWNER_ID)),
 };
 
 /** The dashboard with `debtor` selected (the other query parameters kept). */
@@ -60,7 +63,7 @@ function selectDebtor(url: URL, id: number) {
  * Every query of the page in one D1 batch, each once (docs/architecture.md, performance): the first
  * DASHBOARD_DEBTORS debtors (and whether there are more), the selected debtor by id (with its
  * count; it may be past the first page: the dropdown reaches every debtor, docs/architecture.md §10), and
- * the cards. One round trip instead of seven: each costs the Worker more than the rows it brings
+ * the cards. One round trip instead of eight: each costs the Worker more than the rows it brings
  * (docs/architecture.md §12); only if the batch fails are they tried one by one. No debtor chosen: the first is
  * selected and written to the query string (docs/product-spec.md §2 "Dashboard") after one index
  * read, before anything else is loaded.
@@ -94,11 +97,13 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     DASHBOARD.bouncing(db, owner),
     // Debtors who said "I've paid" (docs/architecture.md §10), for the notice.
     DASHBOARD.paidClaims(db, owner),
+    // Promises and disputes from the debtors' pages (docs/architecture.md §10, "The debtor's page").
+    DASHBOARD.responses(db, owner),
   ] as const;
   // The statements of a batch run as one, so one failing statement fails them all. Then each is
   // tried on its own: spec §8 wants a failed organizations load only logged and the rest shown,
   // and 'Error fetching debtors' / 'Error fetching schedules' only for what really failed.
-  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims] = await runBatch(
+  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims, responses] = await runBatch(
     db,
     queries,
   ).catch((error) => {
@@ -119,6 +124,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       part(queries[4], "the chart"),
       part(queries[5], "the bouncing count"),
       part(queries[6], "the paid claims"),
+      part(queries[7], "the debtors' answers"),
     ]);
   });
   const selected = selectedId === null ? null : (selectedRows?.[0] ?? null);
@@ -149,6 +155,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       fullName: c.fullName,
       paidClaimedAt: c.paidClaimedAt,
     })),
+    responses: debtorResponsesOf(responses ?? []),
   };
 }
 
@@ -172,6 +179,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <h1 className="sr-only">Dashboard</h1>
       <BouncingNotice count={loaderData.bouncing} />
       <PaidClaimsNotice claims={loaderData.paidClaims} timeZone={loaderData.timeZone} />
+      <DebtorResponsesNotice responses={loaderData.responses} timeZone={loaderData.timeZone} />
       <section aria-labelledby="reminders-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>

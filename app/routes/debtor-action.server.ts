@@ -1,5 +1,6 @@
 import { debtorEntity } from "~/entities/debtors.server";
 import { consentIntents } from "./consent-action.server";
+import { debtorResponseIntents } from "./debtor-response-action.server";
 import { ownedRecordAction } from "./owned-record-action.server";
 import { paidClaimIntents } from "./paid-claim-action.server";
 import { paymentIntents } from "./payment-action.server";
@@ -7,11 +8,13 @@ import { paymentIntents } from "./payment-action.server";
 /**
  * Every debtor write from a form: add, edit and delete (the debtor's description, shared with the
  * JSON API: app/entities/debtors.server.ts), and the payment, consent and "I've paid" intents of
- * the same pages. The action of each page that shows the debtors table (dashboard, /debtors-list).
- * The owner is the signed-in user.
+ * the same pages, and the answers to what a debtor said on their page (resolve a dispute, allow a
+ * new promise). The action of each page that shows the debtors table (dashboard, /debtors-list) and
+ * of the debtor's timeline (/debtors/:id). The owner is the signed-in user.
  */
 export const debtorAction = ownedRecordAction(debtorEntity, {
   ...paymentIntents,
   ...consentIntents,
   ...paidClaimIntents,
+  ...debtorResponseIntents,
 });

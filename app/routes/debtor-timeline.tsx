@@ -3,6 +3,7 @@ import { data, Link } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
 import { DebtorBalance } from "~/components/debtors/debtor-balance";
+import { DebtorResponses, DocumentAnswer } from "~/components/debtors/debtor-responses";
 import { DebtorStatusBadge } from "~/components/debtors/debtor-status";
 import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline";
 import { getDb } from "~/db/client.server";
@@ -12,6 +13,7 @@ import { requestTimeZone } from "~/lib/time-zone.server";
 import { getDebtorTimeline, TIMELINE_LIMIT } from "~/models/timeline.server";
 import { FormIdSchema } from "~/schemas/ids";
 import type { Route } from "./+types/debtor-timeline";
+import { debtorAction } from "./debtor-action.server";
 
 /** /debtors/:id: the owner's debtor's full timeline (docs/architecture.md §10, Timeline); anyone else's is the 404 page. */
 export async function loader({ context, params, request, url }: Route.LoaderArgs) {
@@ -22,9 +24,17 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
   return { timeline, timeZone: requestTimeZone(request), limit: TIMELINE_LIMIT };
 }
 
+/**
+ * The debtor pages' action (app/routes/debtor-action.server.ts): the answers to what the debtor
+ * said on their page (resolve a dispute, allow a new promise) post here from this page.
+ */
+export async function action(args: Route.ActionArgs) {
+  return debtorAction(args);
+}
+
 export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps) {
   const { timeline, timeZone, limit } = loaderData;
-  const { debtor, entries, more, upcoming } = timeline;
+  const { debtor, disputes, entries, more, upcoming } = timeline;
   const headingId = useId();
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-8">
@@ -42,6 +52,12 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
       <section aria-label="Next reminder" className="rounded-xl border border-border bg-surface p-4">
         <NextReminder upcoming={upcoming} timeZone={timeZone} />
       </section>
+      <DocumentAnswer />
+      {(debtor.promisedOn || debtor.promiseBrokenAt !== null || disputes.length > 0) && (
+        <section aria-label="The debtor's answers" className="rounded-xl border border-border bg-surface p-4">
+          <DebtorResponses debtor={debtor} disputes={disputes} timeZone={timeZone} />
+        </section>
+      )}
       <section
         aria-labelledby={headingId}
         className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4"

@@ -1,9 +1,17 @@
 import { data, Form, useNavigation } from "react-router";
-import { DEBTOR_LINK_HEADERS, DebtorLinkPage, debtorLinkMeta, InvalidDebtorLink } from "~/components/debtor-link-page";
+import {
+  DEBTOR_LINK_HEADERS,
+  DebtorLinkPage,
+  debtorLinkMeta,
+  InvalidDebtorLink,
+  OwedAmount,
+} from "~/components/debtor-link-page";
 import { SubmitButton } from "~/components/ui/button";
-import { getDb } from "~/db/client.server";
+import { type Db, getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
-import { claimPaid, hasPendingClaim, verifyPaidClaimToken } from "~/lib/paid-claim.server";
+import type { OptOutTarget } from "~/lib/opt-out.server";
+import { claimPaid, hasPendingClaimQuery, verifyPaidClaimToken } from "~/lib/paid-claim.server";
+import { type OwedTotal, owedTotalsOf, owedTotalsQuery } from "~/models/portal.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
 import type { Route } from "./+types/paid-claim";
 
@@ -11,8 +19,9 @@ import type { Route } from "./+types/paid-claim";
  * The "I've paid" link of every reminder (docs/architecture.md §10): /p/<signed token>, no session needed.
  * GET only asks (mail scanners open links); the page's button POSTs (same origin, so the Origin
  * check passes), which records the claim, pauses the debtor's reminders and tells the user on their
- * dashboard. A repeated POST changes nothing more. The page shows nothing about the debt, and an
- * invalid token (also an opt-out token) answers 404 with nothing about why.
+ * dashboard. A repeated POST changes nothing more. The page names the sender as the reminders did
+ * (the organization when sent as one) and shows what is still owed; an invalid token (also an
+ * opt-out or portal token) answers 404 with nothing about why.
  */
 
 // The token is in the URL: never leak it through Referer, never cache or index the page.
@@ -20,18 +29,27 @@ export function headers() {
   return DEBTOR_LINK_HEADERS;
 }
 
-type View = { state: "invalid" } | { state: "confirm" | "done"; sender: string };
+type View = { state: "invalid" } | { state: "confirm" | "done"; sender: string; owed: OwedTotal[] };
 
 const invalid = () => data<View>({ state: "invalid" }, { status: 404 });
+
+/** The page for a valid token: whether a claim is pending (one batch with what is still owed). */
+async function shown(db: Db, target: OptOutTarget, state?: "done") {
+  const [claim, owed] = await db.batch([
+    hasPendingClaimQuery(db, target.ownerId, target.debtorId),
+    owedTotalsQuery(db, target.ownerId, target.debtorId),
+  ]);
+  // Already told: say so instead of asking again.
+  const told = state === "done" || claim[0]?.at != null;
+  return data<View>({ state: told ? "done" : "confirm", sender: target.senderName, owed: owedTotalsOf(owed) });
+}
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
   const target = await verifyPaidClaimToken(db, config, params.token);
   if (!target) return invalid();
-  // Already told: say so instead of asking again.
-  const told = await hasPendingClaim(db, target.ownerId, target.debtorId);
-  return data<View>({ state: told ? "done" : "confirm", sender: target.senderName });
+  return shown(db, target);
 }
 
 export async function action({ params, context }: Route.ActionArgs) {
@@ -43,7 +61,7 @@ export async function action({ params, context }: Route.ActionArgs) {
   // saves it the wake-up.
   const { pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId);
   await followAlarms(env, { disarm: pausedScheduleIds });
-  return data<View>({ state: "done", sender: target.senderName });
+  return shown(db, target, "done");
 }
 
 export default function PaidClaim({ loaderData, actionData }: Route.ComponentProps) {
@@ -59,10 +77,12 @@ export default function PaidClaim({ loaderData, actionData }: Route.ComponentPro
           <p role="status" className="break-words">
             Thank you. <strong>{view.sender}</strong> has been told and reminders are paused.
           </p>
+          <OwedAmount sender={view.sender} totals={view.owed} />
         </>
       ) : (
         <Form method="post" className="flex flex-col items-center gap-6">
           <h1 className="text-2xl font-bold break-words">{`Tell ${view.sender} you have paid?`}</h1>
+          <OwedAmount sender={view.sender} totals={view.owed} />
           <p className="text-muted">
             Press the button and Dunly tells the sender and pauses the reminders until they have checked the payment.
           </p>

@@ -155,14 +155,18 @@ export async function previewReminderProps(
 }
 
 /**
- * The links a test e-mail carries instead of the debtor's signed ones: the opt-out and "I've paid"
- * pages with a token that is never valid (they answer "not valid" and change nothing). The real
- * links would let a click in the user's own inbox — or a mail client's one-click unsubscribe —
- * opt the debtor out or claim they paid.
+ * The links a test e-mail carries instead of the debtor's signed ones: the opt-out, "I've paid"
+ * and debtor's pages with a token that is never valid (they answer "no longer valid" and change
+ * nothing). The real links would let a click in the user's own inbox — or a mail client's one-click
+ * unsubscribe — opt the debtor out, claim they paid or show the user the debtor's own page.
  */
 export function testLinks(config: AppConfig) {
   const origin = linkOrigin(config);
-  return { unsubscribeUrl: `${origin}/u/test-send`, paidUrl: `${origin}/p/test-send` };
+  return {
+    unsubscribeUrl: `${origin}/u/test-send`,
+    paidUrl: `${origin}/p/test-send`,
+    portalUrl: `${origin}/d/test-send`,
+  };
 }
 
 /**

@@ -1,11 +1,18 @@
 import { data, Form, useNavigation } from "react-router";
-import { DEBTOR_LINK_HEADERS, DebtorLinkPage, debtorLinkMeta, InvalidDebtorLink } from "~/components/debtor-link-page";
+import {
+  DEBTOR_LINK_HEADERS,
+  DebtorLinkPage,
+  debtorLinkMeta,
+  InvalidDebtorLink,
+  OwedAmount,
+} from "~/components/debtor-link-page";
 import { SubmitButton } from "~/components/ui/button";
-import { getDb } from "~/db/client.server";
+import { type Db, getDb } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
 import { getApp } from "~/lib/context.server";
 import { type OptOutTarget, verifyOptOutToken } from "~/lib/opt-out.server";
 import { isOptedOut, optOutAddress } from "~/models/opt-out.server";
+import { type OwedTotal, owedTotalsOf, owedTotalsQuery } from "~/models/portal.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
 import type { Route } from "./+types/unsubscribe";
 
@@ -14,8 +21,9 @@ import type { Route } from "./+types/unsubscribe";
  * GET only asks (mail scanners open links); a POST opts the address out of the sender's reminders:
  * the page's button, or the RFC 8058 one-click POST a mail client sends from List-Unsubscribe-Post
  * without cookies or Origin (workers/app.ts exempts /u/ from the Origin check; the token
- * authenticates). A repeated POST changes nothing more. The page never shows the debt or the full
- * address, and an invalid token answers 404 with nothing about why.
+ * authenticates). A repeated POST changes nothing more. The page names the sender as the reminders
+ * did (the organization when sent as one) and what is still owed, never the full address; an
+ * invalid token answers 404 with nothing about why.
  */
 
 // The token is in the URL: never leak it through Referer, never cache or index the page.
@@ -23,12 +31,22 @@ export function headers() {
   return DEBTOR_LINK_HEADERS;
 }
 
-type View = { state: "invalid" } | { state: "confirm" | "done"; sender: string; address: string };
+type View = { state: "invalid" } | { state: "confirm" | "done"; sender: string; address: string; owed: OwedTotal[] };
 
 const invalid = () => data<View>({ state: "invalid" }, { status: 404 });
 
-function shown(target: OptOutTarget, state: "confirm" | "done") {
-  return data<View>({ state, sender: target.senderName, address: maskEmail(target.email) });
+async function shown(db: Db, target: OptOutTarget, done?: "done") {
+  const [optedOut, owed] = await Promise.all([
+    done ? true : isOptedOut(db, target.ownerId, target.email),
+    owedTotalsQuery(db, target.ownerId, target.debtorId),
+  ]);
+  return data<View>({
+    // Already opted out: say so instead of asking again.
+    state: optedOut ? "done" : "confirm",
+    sender: target.senderName,
+    address: maskEmail(target.email),
+    owed: owedTotalsOf(owed),
+  });
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -36,8 +54,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const db = getDb(env.DB);
   const target = await verifyOptOutToken(db, config, params.token);
   if (!target) return invalid();
-  // Already opted out: say so instead of asking again.
-  return shown(target, (await isOptedOut(db, target.ownerId, target.email)) ? "done" : "confirm");
+  return shown(db, target);
 }
 
 export async function action({ params, context }: Route.ActionArgs) {
@@ -49,7 +66,7 @@ export async function action({ params, context }: Route.ActionArgs) {
   // alarm that fires anyway; disarming saves it the wake-up.
   const { scheduleIds } = await optOutAddress(db, target.ownerId, target.email);
   await followAlarms(env, { disarm: scheduleIds });
-  return shown(target, "done");
+  return shown(db, target, "done");
 }
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
@@ -65,6 +82,7 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
           <p role="status" className="break-words">
             You will not get any more reminders from <strong>{view.sender}</strong> at this address.
           </p>
+          <OwedAmount sender={view.sender} totals={view.owed} />
         </>
       ) : (
         <Form method="post" className="flex flex-col items-center gap-6">
@@ -72,6 +90,7 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
             {`Stop payment reminders from ${view.sender} to `}
             <span className="break-all">{view.address}</span>?
           </h1>
+          <OwedAmount sender={view.sender} totals={view.owed} />
           <p className="text-muted">
             Press the button and Dunly sends no more reminders from this sender to this address.
           </p>

@@ -68,6 +68,7 @@ for (const theme of THEMES) {
       "/auth/verify?token=not-a-token",
       "/u/not-a-token",
       "/p/not-a-token",
+      "/d/not-a-token",
       "/no-such-page",
     ]) {
       await page.goto(path);

@@ -108,6 +108,6 @@ test("the debtor stops reminders from the e-mail's link; the user sees 'Opted ou
 test("an opt-out link that is not valid says so, with 404", async ({ page }) => {
   const res = await page.goto("/u/0123456789abcdef0123456789abcdef.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
   expect(res?.status()).toBe(404);
-  await expect(page.getByRole("alert").filter({ hasText: "This link is not valid." })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "This link is no longer valid." })).toBeVisible();
   await expect(page.getByRole("button", { name: "Stop reminders" })).toHaveCount(0);
 });

@@ -691,6 +691,7 @@ describe("hostile input: pages never answer 500 for any query string or cookie",
       "/report.csv",
       "/u/abc.def",
       "/p/abc.def",
+      "/d/abc.def",
     );
     const query = fc.record(
       {

@@ -20,7 +20,7 @@ const config = () => readConfig(env);
 
 const CONFIRM_TEXT = "Stop payment reminders from";
 const DONE_TEXT = "You will not get any more reminders from";
-const INVALID_TEXT = "This link is not valid.";
+const INVALID_TEXT = "This link is no longer valid.";
 const UNCONFIRMED = "Please confirm that the debtor agreed to receive reminders again.";
 
 /** A debtor (no opt-out key yet, as raw SQL leaves it) with an armed schedule, and its opt-out link's path. */
@@ -141,7 +141,7 @@ describe("the opt-out link", () => {
 });
 
 describe("GET /u/:token", () => {
-  it("asks, naming the sender and the masked address, without the debt or the full address, and changes nothing", async () => {
+  it("asks, naming the sender and the masked address, never the full address, and changes nothing", async () => {
     const { user, debtor, scheduleId, path } = await setUp("Sally Sender");
     const before = await state(user.id, debtor.id, scheduleId);
     const res = await get(path);
@@ -153,6 +153,7 @@ describe("GET /u/:token", () => {
     // Not in the markup, not in the hydration data either.
     const raw = await pageText(res.clone());
     expect(raw).not.toContain(debtor.email);
+    // What is still owed is the open invoices' (tests/integration/portal.test.ts); this debtor has none.
     expect(raw).not.toContain("1,234.50");
     expect(raw).not.toContain("123450");
     expect(raw).not.toContain(user.id);
@@ -178,7 +179,7 @@ describe("GET /u/:token", () => {
   });
 });
 
-describe("tokens that are refused: 404 'This link is not valid.', and nothing changes", () => {
+describe("tokens that are refused: 404 'This link is no longer valid.', and nothing changes", () => {
   async function expectRefused(path: string, victim: Awaited<ReturnType<typeof setUp>>) {
     const before = await state(victim.user.id, victim.debtor.id, victim.scheduleId);
     const page = await get(path);

@@ -34,6 +34,10 @@ export const ANNOUNCING_REPEATS = [
 export const PAID_URL =
   "https://dunly.test/p/0123456789abcdef0123456789abcdef.ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210_-ZyXw";
 
+/** A debtor's page link as app/lib/portal.server.ts makes them: origin, /d/, key "." signature. */
+export const PORTAL_URL =
+  "https://dunly.test/d/0123456789abcdef0123456789abcdef.QwErTyUiOpAsDfGhJkLzXcVbNm0123456789-_QwEr";
+
 /** An opt-out link as app/lib/opt-out.server.ts makes them: origin, /u/, key "." signature. */
 export const UNSUBSCRIBE_URL =
   "https://dunly.test/u/0123456789abcdef0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCd";
@@ -62,6 +66,7 @@ export function reminderMessage(to: string, over: Partial<ReminderMessage> = {})
     unsubscribeUrl: UNSUBSCRIBE_URL,
     payUrl: null,
     paidUrl: PAID_URL,
+    portalUrl: PORTAL_URL,
     ...over,
   };
 }

@@ -1,11 +1,16 @@
 import {
   Ban,
+  CalendarCheck,
   CalendarClock,
+  CalendarX,
+  CircleCheck,
   CircleDollarSign,
   Clock,
   FileUp,
+  Handshake,
   Mail,
   MailWarning,
+  MessageSquareWarning,
   Pause,
   Play,
   ShieldCheck,
@@ -19,6 +24,7 @@ import { strategyLabel } from "~/domain/strategies";
 import { formatCalendarDate, formatInstant } from "~/domain/time-zone";
 import type { DebtorTimeline as Timeline, TimelineEntry, UpcomingSend } from "~/models/timeline.server";
 import type { loader as timelineLoader } from "~/routes/debtors.timeline";
+import { DebtorResponses } from "./debtor-responses";
 
 const EMAIL_LABELS: Record<string, string> = {
   sent: "Reminder sent",
@@ -42,6 +48,12 @@ const EVENT_LABELS: Record<string, string> = {
   schedule_resumed: "Schedule resumed",
   schedule_deleted: "Schedule deleted",
   imported: "Imported from CSV",
+  // From the debtor's page (docs/architecture.md §10, "The debtor's page"), and the user's answers.
+  promised: "Promised to pay",
+  promise_broken: "Promise not kept",
+  promise_consent: "New promise allowed",
+  disputed: "Disputed an invoice",
+  dispute_resolved: "Dispute resolved",
 };
 
 const EVENT_ICONS: Record<string, typeof Mail> = {
@@ -58,6 +70,11 @@ const EVENT_ICONS: Record<string, typeof Mail> = {
   schedule_resumed: Play,
   schedule_deleted: CalendarClock,
   imported: FileUp,
+  promised: Handshake,
+  promise_broken: CalendarX,
+  promise_consent: CalendarCheck,
+  disputed: MessageSquareWarning,
+  dispute_resolved: CircleCheck,
 };
 
 /** One entry as readable text: the headline, a detail line (or null), and whether it is bad news. */
@@ -94,9 +111,15 @@ export function describeEntry(
       };
     case "event": {
       const label = EVENT_LABELS[e.type] ?? e.type;
-      const bad = e.type === "bounced" || e.type === "complained" || e.type === "opted_out";
+      const bad =
+        e.type === "bounced" || e.type === "complained" || e.type === "opted_out" || e.type === "promise_broken";
       const Icon = EVENT_ICONS[e.type] ?? CalendarClock;
       if (e.type === "bounced" && e.detail) return { title: `${label}: ${e.detail}`, detail: null, tone: "bad", Icon };
+      // Its detail says it all: "Promised to pay by 30 December 2026".
+      if (e.type === "promised" && e.detail) return { title: e.detail, detail: null, tone: "plain", Icon };
+      // "Disputed INV-7: <reason>".
+      if (e.type === "disputed" && e.detail)
+        return { title: `Disputed ${e.detail}`, detail: null, tone: "plain", Icon };
       return { title: e.detail ? `${label} · ${e.detail}` : label, detail: null, tone: bad ? "bad" : "plain", Icon };
     }
   }
@@ -223,6 +246,7 @@ export function DebtorTimeline({
       ) : (
         <>
           <NextReminder upcoming={timeline.upcoming} timeZone={data?.timeZone ?? "UTC"} />
+          <DebtorResponses debtor={timeline.debtor} disputes={timeline.disputes} timeZone={data?.timeZone ?? "UTC"} />
           <TimelineList
             entries={timeline.entries}
             currency={timeline.debtor.currency}

@@ -37,6 +37,7 @@ export type ScheduleView = Pick<
   | "waiting"
   | "stoppedReason"
   | "debtorStatus"
+  | "debtorPromisedOn"
 >;
 
 const STATUS_TONES = { running: "good", held: "warn", paused: "warn", stopped: "neutral" } as const;

@@ -1,0 +1,71 @@
+import { MessageSquareWarning } from "lucide-react";
+import { Link } from "react-router";
+import { AllowPromiseButton, DocumentAnswer, ResolveDisputeButton } from "~/components/debtors/debtor-responses";
+import { invoiceLabel } from "~/domain/dispute";
+import { formatShortDate } from "~/domain/promise";
+import { formatDay } from "~/domain/time-zone";
+import type { DebtorResponse } from "~/models/portal.server";
+
+/** One line of the notice: "Ana Ruiz promised to pay by 30 Dec 2026". */
+function lineOf(r: DebtorResponse, timeZone: string): string {
+  switch (r.kind) {
+    case "promised":
+      return `${r.fullName} promised to pay by ${formatShortDate(r.date ?? "")}`;
+    case "promise_broken":
+      return `${r.fullName} did not pay by the date they promised${r.at !== null ? ` (${formatDay(r.at, timeZone)})` : ""}: reminders resumed`;
+    case "disputed":
+      return `${r.fullName} disputed ${invoiceLabel({ number: r.invoiceNumber, dueOn: r.date ?? "" })}: ${r.reason ?? ""}`;
+  }
+}
+
+/**
+ * What debtors said on their pages (docs/architecture.md §10, "The debtor's page"), one list: promises
+ * pending, promises broken (with "Allow a new promise"), disputes open (with "Resolve dispute"),
+ * each line linking to the debtor's timeline. Read in the dashboard's batch (debtorResponsesQuery).
+ */
+export function DebtorResponsesNotice({ responses, timeZone }: { responses: DebtorResponse[]; timeZone: string }) {
+  if (responses.length === 0) return <DocumentAnswer />;
+  return (
+    <section
+      aria-labelledby="debtor-responses-heading"
+      className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4"
+      data-testid="debtor-responses-notice"
+    >
+      <div className="flex items-start gap-2">
+        <MessageSquareWarning className="mt-0.5 h-5 w-5 shrink-0 text-muted" aria-hidden />
+        <h2 id="debtor-responses-heading" className="text-sm font-medium">
+          {responses.length === 1
+            ? "A debtor answered a reminder."
+            : `Debtors answered reminders (${responses.length}).`}
+        </h2>
+      </div>
+      <DocumentAnswer />
+      <ul className="flex flex-col gap-2">
+        {responses.map((r) => {
+          const key = `${r.kind}-${r.debtorId}-${r.invoiceId ?? ""}`;
+          const textId = `response-${key}`;
+          return (
+            <li
+              key={key}
+              className="flex flex-col gap-2 rounded-lg border border-border bg-background p-3 sm:flex-row sm:items-center sm:justify-between"
+            >
+              <Link
+                id={textId}
+                to={`/debtors/${r.debtorId}`}
+                className="break-words text-sm text-primary underline-offset-4 hover:underline"
+              >
+                {lineOf(r, timeZone)}
+              </Link>
+              {r.kind === "disputed" && r.invoiceId !== null && (
+                <ResolveDisputeButton invoiceId={r.invoiceId} describedBy={textId} area="dashboard" />
+              )}
+              {r.kind === "promise_broken" && (
+                <AllowPromiseButton debtorId={r.debtorId} describedBy={textId} area="dashboard" />
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

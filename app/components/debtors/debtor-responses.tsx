@@ -1,0 +1,143 @@
+import { useActionData, useFetcher } from "react-router";
+import { notify, type ToastArea } from "~/components/toast";
+import { SubmitButton } from "~/components/ui/button";
+import { invoiceLabel } from "~/domain/dispute";
+import { addDays, formatLongDate } from "~/domain/promise";
+import { formatDay } from "~/domain/time-zone";
+import { DEBTOR_RESPONSE_INTENTS } from "~/entities/response-intents";
+import { isActionResult } from "~/lib/action-result";
+import { useFormResult } from "~/lib/use-form-result";
+import type { DisputedInvoice } from "~/models/timeline.server";
+import type { debtorAction } from "~/routes/debtor-action.server";
+
+const { resolveDispute: RESOLVE, allowPromise: ALLOW } = DEBTOR_RESPONSE_INTENTS;
+const ANSWERS = [RESOLVE, ALLOW] as const;
+
+/**
+ * What a debtor said on their page that the user answers (docs/architecture.md §10, "The debtor's
+ * page"): "Resolve dispute" on a disputed invoice, "Allow a new promise" after a broken one. Each is
+ * a fetcher form posting to the page's own action (the debtor pages' debtorAction: /dashboard,
+ * /debtors-list, /debtors/:id), so it also works as a plain form without JavaScript; the answer
+ * shows as a toast, or in the markup after a document post (DocumentAnswer).
+ */
+function AnswerForm({
+  intent,
+  field,
+  value,
+  label,
+  describedBy,
+  area,
+}: {
+  intent: string;
+  field: "invoice_id" | "debtor_id";
+  value: number;
+  label: string;
+  describedBy: string;
+  area: ToastArea;
+}) {
+  const fetcher = useFetcher<typeof debtorAction>();
+  const busy = fetcher.state !== "idle";
+  useFormResult(fetcher, [intent], (data) => {
+    if (data.message) notify(data.ok ? "success" : "error", data.message, area);
+  });
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name={field} value={value} />
+      <SubmitButton name="intent" value={intent} size="sm" variant="outline" busy={busy} aria-describedby={describedBy}>
+        {label}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+/** After a document post (before hydration, or without JavaScript): the answer, once, in the markup. */
+export function DocumentAnswer() {
+  const actionData: unknown = useActionData();
+  if (!isActionResult(actionData) || !(ANSWERS as readonly string[]).includes(actionData.intent)) return null;
+  if (!actionData.message) return null;
+  return (
+    <p role={actionData.ok ? "status" : "alert"} className={`text-sm ${actionData.ok ? "" : "text-danger"}`}>
+      {actionData.message}
+    </p>
+  );
+}
+
+export function ResolveDisputeButton(props: { invoiceId: number; describedBy: string; area: ToastArea }) {
+  return (
+    <AnswerForm
+      intent={RESOLVE}
+      field="invoice_id"
+      value={props.invoiceId}
+      label="Resolve dispute"
+      describedBy={props.describedBy}
+      area={props.area}
+    />
+  );
+}
+
+export function AllowPromiseButton(props: { debtorId: number; describedBy: string; area: ToastArea }) {
+  return (
+    <AnswerForm
+      intent={ALLOW}
+      field="debtor_id"
+      value={props.debtorId}
+      label="Allow a new promise"
+      describedBy={props.describedBy}
+      area={props.area}
+    />
+  );
+}
+
+/**
+ * The debtor's pending answers on their timeline: a promise to pay (until when reminders hold), a
+ * broken promise (with "Allow a new promise") and each disputed invoice with its reason (with
+ * "Resolve dispute"). Nothing when there is none.
+ */
+export function DebtorResponses({
+  debtor,
+  disputes,
+  timeZone,
+  area = "page",
+}: {
+  debtor: { id: number; promisedOn: string | null; promiseBrokenAt: number | null };
+  disputes: readonly DisputedInvoice[];
+  timeZone: string;
+  area?: ToastArea;
+}) {
+  if (!debtor.promisedOn && debtor.promiseBrokenAt === null && disputes.length === 0) return null;
+  const brokenId = `promise-broken-${debtor.id}`;
+  const resumesOn = debtor.promisedOn ? addDays(debtor.promisedOn, 1) : null;
+  return (
+    <ul className="flex flex-col gap-2 text-sm" data-testid="debtor-responses">
+      {debtor.promisedOn && (
+        <li className="rounded-lg border border-border bg-background p-3">
+          {`Promised to pay by ${formatLongDate(debtor.promisedOn)}: reminders are held and resume on ${formatLongDate(resumesOn ?? debtor.promisedOn)} if something is still open.`}
+        </li>
+      )}
+      {debtor.promiseBrokenAt !== null && (
+        <li className="flex flex-col gap-2 rounded-lg border border-border bg-background p-3 sm:flex-row sm:items-center sm:justify-between">
+          <p id={brokenId}>
+            {`A promise to pay passed unpaid (${formatDay(debtor.promiseBrokenAt, timeZone)}): reminders resumed. The debtor can promise again only once you allow it.`}
+          </p>
+          <AllowPromiseButton debtorId={debtor.id} describedBy={brokenId} area={area} />
+        </li>
+      )}
+      {disputes.map((d) => {
+        const textId = `dispute-${d.id}`;
+        return (
+          <li
+            key={d.id}
+            className="flex flex-col gap-2 rounded-lg border border-border bg-background p-3 sm:flex-row sm:items-center sm:justify-between"
+          >
+            <p id={textId} className="break-words">
+              <strong>{`Disputed ${invoiceLabel(d)}`}</strong>
+              {d.reason ? `: ${d.reason}` : ""}
+              {d.disputedAt !== null && <span className="text-muted">{` (${formatDay(d.disputedAt, timeZone)})`}</span>}
+            </p>
+            <ResolveDisputeButton invoiceId={d.id} describedBy={textId} area={area} />
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,382 @@
+import { type ReactNode, useId } from "react";
+import { Form, useNavigation } from "react-router";
+import { InvalidDebtorLink } from "~/components/debtor-link-page";
+import { SubmitButton } from "~/components/ui/button";
+import { FieldError, Label } from "~/components/ui/input";
+import { buttonVariants, inputClass } from "~/components/ui/variants";
+import { DISPUTE_REASON_MAX, invoiceLabel } from "~/domain/dispute";
+import { formatMoney } from "~/domain/money";
+import { addDays, formatLongDate, PROMISE_MAX_DAYS } from "~/domain/promise";
+import { PORTAL_INTENTS } from "~/entities/response-intents";
+
+/**
+ * The debtor's page (app/routes/portal.tsx; docs/architecture.md §10, "The debtor's page"): one
+ * column that reads on a phone, plain forms that work without JavaScript, every control labelled.
+ */
+
+/** The confirmations the page shows after an action (its `done` query parameter). */
+export const PORTAL_DONE = {
+  promised: "promised",
+  disputed: "disputed",
+  paid: "paid",
+  "opted-out": "opted-out",
+} as const;
+export type PortalDone = keyof typeof PORTAL_DONE;
+
+export interface PortalInvoiceView {
+  /** The page's reference for the invoice: meaningful only with this page's token. */
+  ref: string;
+  number: string | null;
+  issuedOn: string;
+  dueOn: string;
+  amountCents: number;
+  balanceCents: number;
+  currency: string;
+  disputed: boolean;
+}
+
+export interface PortalView {
+  state: "ok";
+  sender: string;
+  payUrl: string | null;
+  invoices: PortalInvoiceView[];
+  totals: { currency: string; cents: number }[];
+  payments: { paidOn: string; amountCents: number; currency: string }[];
+  promisedOn: string | null;
+  promiseBroken: boolean;
+  paidClaimed: boolean;
+  optedOut: boolean;
+  /** The dates a promise may name, in the debtor's zone. */
+  window: { min: string; max: string };
+  done: PortalDone | null;
+}
+
+/** The page after a refused action: which form, what went wrong, what was typed. */
+type PortalAnswer = PortalView & {
+  intent?: string;
+  errors?: { form?: string; promised_on?: string; invoice?: string; reason?: string };
+  values?: { promised_on?: string; invoice?: string; reason?: string };
+};
+
+type Answer = { state: "invalid" } | PortalAnswer;
+
+function doneMessage(view: PortalView): string | null {
+  switch (view.done) {
+    case "promised":
+      return view.promisedOn
+        ? `Thank you. ${view.sender} has been told you will pay by ${formatLongDate(view.promisedOn)}. Reminders are paused until then.`
+        : `Thank you. ${view.sender} has been told when you will pay.`;
+    case "disputed":
+      return `Thank you. ${view.sender} has been told what is wrong. Reminders leave the invoice out until they have looked at it.`;
+    case "paid":
+      return `Thank you. ${view.sender} has been told and reminders are paused.`;
+    case "opted-out":
+      return `You will not get any more reminders from ${view.sender} at this address.`;
+    default:
+      return null;
+  }
+}
+
+export function PortalPage({ answer }: { answer: Answer }) {
+  if (answer.state === "invalid") {
+    return (
+      <section className="mx-auto flex max-w-md flex-col items-center gap-6 px-4 py-16 text-center">
+        <InvalidDebtorLink title="Your statement" />
+      </section>
+    );
+  }
+  const view = answer;
+  const confirmation = doneMessage(view);
+  const open = view.invoices.filter((i) => !i.disputed);
+  return (
+    <div className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:py-12">
+      <header className="flex flex-col gap-2">
+        <h1 className="break-words text-2xl font-bold sm:text-3xl">{`Your statement from ${view.sender}`}</h1>
+        <p className="text-muted">
+          {`${view.sender} sent you payment reminders. This page shows what is still open and what you have paid, and lets you answer.`}
+        </p>
+      </header>
+      {confirmation && (
+        <p role="status" className="break-words rounded-md border border-success px-4 py-3">
+          {confirmation}
+        </p>
+      )}
+      {view.errors?.form && (
+        <p role="alert" className="break-words rounded-md border border-danger px-4 py-3 text-danger">
+          {view.errors.form}
+        </p>
+      )}
+      <Invoices view={view} />
+      <Payments payments={view.payments} />
+      <section aria-labelledby="respond-heading" className="flex flex-col gap-4">
+        <h2 id="respond-heading" className="text-xl font-semibold">
+          Respond
+        </h2>
+        {view.payUrl && view.totals.length > 0 && (
+          <Card title="Pay">
+            <p className="text-sm text-muted">{`Pay on ${view.sender}'s payment page.`}</p>
+            <a
+              href={view.payUrl}
+              rel="noopener noreferrer"
+              className={buttonVariants({ size: "lg", className: "w-full sm:w-auto" })}
+            >
+              Pay now
+            </a>
+          </Card>
+        )}
+        <PaidCard view={view} />
+        {open.length > 0 && <PromiseCard view={view} />}
+        {open.length > 0 && <DisputeCard view={view} open={open} />}
+        <OptOutCard view={view} />
+      </section>
+    </div>
+  );
+}
+
+function Card({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4">
+      <h3 id={id} className="text-lg font-semibold">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
+function Invoices({ view }: { view: PortalView }) {
+  return (
+    <section aria-labelledby="invoices-heading" className="flex flex-col gap-3">
+      <h2 id="invoices-heading" className="text-xl font-semibold">
+        Open invoices
+      </h2>
+      {view.invoices.length === 0 ? (
+        <p>Nothing is open. Thank you.</p>
+      ) : (
+        <>
+          <ul className="flex flex-col gap-2" data-testid="portal-invoices">
+            {view.invoices.map((i) => (
+              <li key={i.ref} className="rounded-lg border border-border bg-surface p-3 text-sm">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <p className="break-words font-semibold">
+                    {i.number ? `Invoice ${i.number}` : "Invoice"}
+                    {i.disputed && (
+                      <span className="ml-2 rounded bg-surface-2 px-2 py-0.5 text-xs font-medium">Disputed</span>
+                    )}
+                  </p>
+                  <p className="font-semibold">{formatMoney(i.balanceCents, i.currency)}</p>
+                </div>
+                <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-muted">
+                  <dt>Issued</dt>
+                  <dd>{formatLongDate(i.issuedOn)}</dd>
+                  <dt>Due</dt>
+                  <dd>{formatLongDate(i.dueOn)}</dd>
+                  {i.balanceCents !== i.amountCents && (
+                    <>
+                      <dt>Amount</dt>
+                      <dd>{`${formatMoney(i.amountCents, i.currency)}, of which ${formatMoney(i.balanceCents, i.currency)} is still open`}</dd>
+                    </>
+                  )}
+                </dl>
+              </li>
+            ))}
+          </ul>
+          {view.totals.length > 0 && (
+            <p className="text-base" data-testid="portal-total">
+              {"Total still owed: "}
+              <strong>{view.totals.map((t) => formatMoney(t.cents, t.currency)).join(" + ")}</strong>
+            </p>
+          )}
+          {view.invoices.some((i) => i.disputed) && (
+            <p className="text-sm text-muted">
+              A disputed invoice is not in the total while {view.sender} looks at it.
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function Payments({ payments }: { payments: PortalView["payments"] }) {
+  return (
+    <section aria-labelledby="payments-heading" className="flex flex-col gap-3">
+      <h2 id="payments-heading" className="text-xl font-semibold">
+        Payments received
+      </h2>
+      {payments.length === 0 ? (
+        <p className="text-muted">No payments have been recorded yet.</p>
+      ) : (
+        <ul className="flex flex-col gap-1 text-sm" data-testid="portal-payments">
+          {payments.map((p, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list rendered once; two payments may be alike.
+            <li key={i} className="flex justify-between gap-3 border-b border-border py-1">
+              <span>{formatLongDate(p.paidOn)}</span>
+              <span className="font-medium">{formatMoney(p.amountCents, p.currency)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Which of the page's forms is being sent (for its button's spinner). */
+function useBusy(intent: string) {
+  const navigation = useNavigation();
+  return navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+}
+
+function PaidCard({ view }: { view: PortalView }) {
+  const busy = useBusy(PORTAL_INTENTS.paid);
+  if (view.paidClaimed) {
+    return (
+      <Card title="I've paid">
+        <p>{`You told ${view.sender} you have paid. Reminders are paused until they have checked the payment.`}</p>
+      </Card>
+    );
+  }
+  if (view.totals.length === 0) return null;
+  return (
+    <Card title="I've paid">
+      <p className="text-sm text-muted">{`Already paid? Tell ${view.sender}, and reminders pause until they have checked the payment.`}</p>
+      <Form method="post">
+        <input type="hidden" name="intent" value={PORTAL_INTENTS.paid} />
+        <SubmitButton busy={busy} variant="outline" className="w-full sm:w-auto">
+          Yes, I have paid
+        </SubmitButton>
+      </Form>
+    </Card>
+  );
+}
+
+function PromiseCard({ view }: { view: PortalAnswer }) {
+  const busy = useBusy(PORTAL_INTENTS.promise);
+  const id = useId();
+  if (view.promisedOn) {
+    return (
+      <Card title="Promise to pay">
+        <p>
+          {`You promised to pay by ${formatLongDate(view.promisedOn)}. Reminders are paused until then and start again on ${formatLongDate(addDays(view.promisedOn, 1) ?? view.promisedOn)} if something is still open.`}
+        </p>
+      </Card>
+    );
+  }
+  if (view.promiseBroken) {
+    return (
+      <Card title="Promise to pay">
+        <p>{`The date you promised has passed. Please contact ${view.sender} directly to agree on a new date.`}</p>
+      </Card>
+    );
+  }
+  const mine = view.intent === PORTAL_INTENTS.promise;
+  const error = mine ? view.errors?.promised_on : undefined;
+  return (
+    <Card title="Promise to pay">
+      <p className="text-sm text-muted">
+        {`Choose the date you will pay by, at most ${PROMISE_MAX_DAYS} days from today. Reminders pause until then and start again the day after if something is still open.`}
+      </p>
+      <Form method="post" className="flex flex-col gap-3">
+        <input type="hidden" name="intent" value={PORTAL_INTENTS.promise} />
+        <div>
+          <Label htmlFor={`${id}-date`}>I will pay by</Label>
+          <input
+            id={`${id}-date`}
+            name="promised_on"
+            type="date"
+            required
+            min={view.window.min}
+            max={view.window.max}
+            defaultValue={mine ? view.values?.promised_on : undefined}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+            className={`${inputClass} mt-1 sm:max-w-xs`}
+          />
+          <FieldError id={`${id}-error`} errors={error ? [error] : undefined} />
+        </div>
+        <SubmitButton busy={busy} className="w-full sm:w-auto sm:self-start">
+          Promise to pay
+        </SubmitButton>
+      </Form>
+    </Card>
+  );
+}
+
+function DisputeCard({ view, open }: { view: PortalAnswer; open: PortalInvoiceView[] }) {
+  const busy = useBusy(PORTAL_INTENTS.dispute);
+  const id = useId();
+  const mine = view.intent === PORTAL_INTENTS.dispute;
+  const invoiceError = mine ? view.errors?.invoice : undefined;
+  const reasonError = mine ? view.errors?.reason : undefined;
+  return (
+    <Card title="Dispute an invoice">
+      <p className="text-sm text-muted">
+        {`Something wrong with an invoice? Tell ${view.sender} what. Reminders leave it out until they have looked at it.`}
+      </p>
+      <Form method="post" className="flex flex-col gap-3">
+        <input type="hidden" name="intent" value={PORTAL_INTENTS.dispute} />
+        <div>
+          <Label htmlFor={`${id}-invoice`}>Invoice</Label>
+          <select
+            id={`${id}-invoice`}
+            name="invoice"
+            required
+            defaultValue={mine ? view.values?.invoice : open.length === 1 ? open[0]?.ref : ""}
+            aria-invalid={invoiceError ? true : undefined}
+            aria-describedby={invoiceError ? `${id}-invoice-error` : undefined}
+            className={`${inputClass} mt-1`}
+          >
+            {open.length > 1 && <option value="">Choose an invoice</option>}
+            {open.map((i) => (
+              <option key={i.ref} value={i.ref}>
+                {`${invoiceLabel(i)} · ${formatMoney(i.balanceCents, i.currency)} · due ${formatLongDate(i.dueOn)}`}
+              </option>
+            ))}
+          </select>
+          <FieldError id={`${id}-invoice-error`} errors={invoiceError ? [invoiceError] : undefined} />
+        </div>
+        <div>
+          <Label htmlFor={`${id}-reason`}>What is wrong with it?</Label>
+          <textarea
+            id={`${id}-reason`}
+            name="reason"
+            required
+            rows={4}
+            maxLength={DISPUTE_REASON_MAX}
+            defaultValue={mine ? view.values?.reason : undefined}
+            aria-invalid={reasonError ? true : undefined}
+            aria-describedby={reasonError ? `${id}-reason-error` : `${id}-reason-hint`}
+            className={`${inputClass} mt-1 h-auto py-2`}
+          />
+          <p id={`${id}-reason-hint`} className="text-xs text-muted">{`At most ${DISPUTE_REASON_MAX} characters.`}</p>
+          <FieldError id={`${id}-reason-error`} errors={reasonError ? [reasonError] : undefined} />
+        </div>
+        <SubmitButton busy={busy} variant="outline" className="w-full sm:w-auto sm:self-start">
+          Dispute invoice
+        </SubmitButton>
+      </Form>
+    </Card>
+  );
+}
+
+function OptOutCard({ view }: { view: PortalView }) {
+  const busy = useBusy(PORTAL_INTENTS.optOut);
+  return (
+    <Card title="Stop reminders">
+      {view.optedOut ? (
+        <p>{`You will not get any more reminders from ${view.sender} at this address.`}</p>
+      ) : (
+        <>
+          <p className="text-sm text-muted">{`Stop payment reminders from ${view.sender} to this address.`}</p>
+          <Form method="post">
+            <input type="hidden" name="intent" value={PORTAL_INTENTS.optOut} />
+            <SubmitButton busy={busy} variant="outline" className="w-full sm:w-auto">
+              Stop reminders
+            </SubmitButton>
+          </Form>
+        </>
+      )}
+    </Card>
+  );
+}

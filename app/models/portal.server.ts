@@ -1,0 +1,224 @@
+import { and, asc, desc, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
+import type { Bindable, Db } from "~/db/client.server";
+import { debtors, invoices, optOuts, payments } from "~/db/schema";
+
+/**
+ * What the debtor's pages read (docs/architecture.md §10, "The debtor's page"): the portal's state
+ * of one debtor (their open and disputed invoices, payments, promise and answers), what they still
+ * owe (also on /p and /u), and the dashboard's list of debtors' answers waiting for the user.
+ * Every read is of one debtor (through an index on debtor_id) or one owner (through an index on
+ * owner_id).
+ */
+
+/** The most invoices and payments the debtor's page lists. */
+export const PORTAL_LIST_LIMIT = 100;
+
+/** An invoice the debtor still has to deal with: open (owed) or disputed. */
+export interface PortalInvoice {
+  id: number;
+  number: string | null;
+  issuedOn: string;
+  dueOn: string;
+  amountCents: number;
+  paidCents: number;
+  currency: string;
+  status: "open" | "disputed";
+}
+
+export interface PortalPayment {
+  paidOn: string;
+  amountCents: number;
+  currency: string;
+}
+
+export interface PortalState {
+  debtor: {
+    status: "active" | "paid" | "opted_out" | "bouncing";
+    timeZone: string;
+    promisedOn: string | null;
+    promiseBrokenAt: number | null;
+    paidClaimedAt: number | null;
+  };
+  /** Open and disputed invoices, the oldest due first. */
+  invoices: PortalInvoice[];
+  /** Payments received, the newest first. */
+  payments: PortalPayment[];
+  /** The debtor's address opted out of the owner's reminders. */
+  optedOut: boolean;
+}
+
+/** What is still owed on open invoices, per currency. */
+export interface OwedTotal {
+  currency: string;
+  cents: number;
+}
+
+/** The debtor's open invoices' balances per currency (invoices (debtor_id, status, …)), not yet run. */
+export function owedTotalsQuery(db: Db, ownerId: string, debtorId: number) {
+  return (
+    db
+      .select({ currency: invoices.currency, cents: sql<number>`sum(${invoices.amountCents} - ${invoices.paidCents})` })
+      .from(invoices)
+      // A unary + keeps the owner's condition but not its index: the debtor's index is the narrow one.
+      .where(and(eq(invoices.debtorId, debtorId), eq(invoices.status, "open"), sql`+${invoices.ownerId} = ${ownerId}`))
+      .groupBy(invoices.currency)
+      .orderBy(invoices.currency)
+  );
+}
+
+/** The totals with something owed (a currency whose balances sum to nothing is left out). */
+export function owedTotalsOf(rows: OwedTotal[]): OwedTotal[] {
+  return rows.filter((r) => r.cents > 0).map((r) => ({ currency: r.currency, cents: Number(r.cents) }));
+}
+
+/** The open invoices' balances per currency, from the page's invoices. */
+export function owedTotalsFrom(list: readonly PortalInvoice[]): OwedTotal[] {
+  const byCurrency = new Map<string, number>();
+  for (const i of list) {
+    if (i.status !== "open") continue;
+    byCurrency.set(i.currency, (byCurrency.get(i.currency) ?? 0) + (i.amountCents - i.paidCents));
+  }
+  return owedTotalsOf(
+    [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([currency, cents]) => ({ currency, cents })),
+  );
+}
+
+/**
+ * The portal's state of the owner's debtor, in one batch, or undefined when the debtor is gone.
+ * The address is the token's (lower-cased), for the opt-out row.
+ */
+export async function portalState(
+  db: Db,
+  target: { ownerId: string; debtorId: number; email: string },
+): Promise<PortalState | undefined> {
+  const { ownerId, debtorId } = target;
+  const [debtorRows, invoiceRows, paymentRows, optOutRows] = await db.batch([
+    db
+      .select({
+        status: debtors.status,
+        timeZone: debtors.timeZone,
+        promisedOn: debtors.promisedOn,
+        promiseBrokenAt: debtors.promiseBrokenAt,
+        paidClaimedAt: debtors.paidClaimedAt,
+      })
+      .from(debtors)
+      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
+      .limit(1),
+    db
+      .select({
+        id: invoices.id,
+        number: invoices.number,
+        issuedOn: invoices.issuedOn,
+        dueOn: invoices.dueOn,
+        amountCents: invoices.amountCents,
+        paidCents: invoices.paidCents,
+        currency: invoices.currency,
+        status: invoices.status,
+      })
+      .from(invoices)
+      .where(
+        and(
+          eq(invoices.debtorId, debtorId),
+          inArray(invoices.status, ["open", "disputed"]),
+          sql`+${invoices.ownerId} = ${ownerId}`,
+        ),
+      )
+      .orderBy(asc(invoices.dueOn), asc(invoices.id))
+      .limit(PORTAL_LIST_LIMIT),
+    db
+      .select({ paidOn: payments.paidOn, amountCents: payments.amountCents, currency: payments.currency })
+      .from(payments)
+      .where(and(eq(payments.debtorId, debtorId), eq(payments.ownerId, ownerId)))
+      .orderBy(desc(payments.paidOn), desc(payments.id))
+      .limit(PORTAL_LIST_LIMIT),
+    db
+      .select({ email: optOuts.email })
+      .from(optOuts)
+      .where(and(eq(optOuts.ownerId, ownerId), eq(optOuts.email, target.email.trim().toLowerCase())))
+      .limit(1),
+  ]);
+  const debtor = debtorRows[0];
+  if (!debtor) return undefined;
+  return {
+    debtor,
+    invoices: invoiceRows.filter((i): i is PortalInvoice => i.status === "open" || i.status === "disputed"),
+    payments: paymentRows,
+    optedOut: optOutRows.length > 0 || debtor.status === "opted_out",
+  };
+}
+
+// The dashboard: debtors' answers waiting for the user ------------------------------------------
+
+/** What a debtor said from their page that the user has to know or answer. */
+export type DebtorResponseKind = "promised" | "promise_broken" | "disputed";
+
+export interface DebtorResponse {
+  kind: DebtorResponseKind;
+  debtorId: number;
+  fullName: string;
+  /** 'promised': the date promised; 'disputed': the invoice's due date; else null. */
+  date: string | null;
+  /** When it happened: the promise's end or break, the dispute. */
+  at: number | null;
+  /** 'disputed': the invoice (the user's own id, for "Resolve dispute"), its number and the reason. */
+  invoiceId: number | null;
+  invoiceNumber: string | null;
+  reason: string | null;
+}
+
+/** The most answers the dashboard lists. */
+export const DEBTOR_RESPONSES_LIMIT = 50;
+
+/**
+ * The owner's pending promises, broken promises waiting for consent and open disputes, in one
+ * statement (a UNION ALL of the owner's debtors, through the index on debtors (owner_id, …), and
+ * the owner's disputed invoices, through the index on invoices (owner_id, …)), the latest first;
+ * a debtor who has paid is left out. Not yet run: a statement of the dashboard's batch.
+ */
+export function debtorResponsesQuery(db: Db, ownerId: Bindable<string>, limit = DEBTOR_RESPONSES_LIMIT) {
+  // Every column aliased, and the two selects alike: D1 answers a batch's rows by column name.
+  const promises = db
+    .select({
+      kind: sql<DebtorResponseKind>`CASE WHEN ${debtors.promisedOn} IS NOT NULL THEN 'promised' ELSE 'promise_broken' END`.as(
+        "kind",
+      ),
+      debtorId: sql<number>`${debtors.id}`.as("debtor_id"),
+      fullName: sql<string>`${debtors.fullName}`.as("full_name"),
+      date: sql<string | null>`${debtors.promisedOn}`.as("date"),
+      at: sql<number | null>`coalesce(${debtors.promiseEndsAt}, ${debtors.promiseBrokenAt})`.as("at"),
+      invoiceId: sql<number | null>`NULL`.as("invoice_id"),
+      invoiceNumber: sql<string | null>`NULL`.as("invoice_number"),
+      reason: sql<string | null>`NULL`.as("reason"),
+    })
+    .from(debtors)
+    .where(
+      and(
+        eq(debtors.ownerId, ownerId),
+        or(isNotNull(debtors.promisedOn), isNotNull(debtors.promiseBrokenAt)),
+        ne(debtors.status, "paid"),
+      ),
+    );
+  const disputes = db
+    .select({
+      kind: sql<DebtorResponseKind>`'disputed'`.as("kind"),
+      debtorId: sql<number>`${invoices.debtorId}`.as("debtor_id"),
+      fullName: sql<string>`${debtors.fullName}`.as("full_name"),
+      date: sql<string | null>`${invoices.dueOn}`.as("date"),
+      at: sql<number | null>`${invoices.disputedAt}`.as("at"),
+      invoiceId: sql<number | null>`${invoices.id}`.as("invoice_id"),
+      invoiceNumber: sql<string | null>`${invoices.number}`.as("invoice_number"),
+      reason: sql<string | null>`${invoices.disputeReason}`.as("reason"),
+    })
+    .from(invoices)
+    .innerJoin(debtors, eq(debtors.id, invoices.debtorId))
+    .where(and(eq(invoices.ownerId, ownerId), eq(invoices.status, "disputed")));
+  return promises
+    .unionAll(disputes)
+    .orderBy(sql`"at" DESC`, sql`"debtor_id" DESC`, sql`"invoice_id" DESC`)
+    .limit(limit);
+}
+
+/** The answers from debtorResponsesQuery's rows. */
+export function debtorResponsesOf(rows: Awaited<ReturnType<typeof debtorResponsesQuery>>): DebtorResponse[] {
+  return rows.map((r) => ({ ...r }));
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { scheduleStatus } from "./schedule-status";
+
+describe("scheduleStatus: holds on the debtor's word", () => {
+  const base = { state: "DISABLED", frequency: "daily", nextRunAt: null };
+
+  it("a promise to pay: Held, with who promised, by when, and when reminders resume", () => {
+    expect(
+      scheduleStatus({ ...base, stoppedReason: "promised", debtorName: "Ana Ruiz", debtorPromisedOn: "2026-12-30" }),
+    ).toEqual({
+      kind: "held",
+      label: "Held",
+      nextRunAt: null,
+      note: "Held: Ana Ruiz promised to pay by 30 December 2026; reminders resume on 31 December 2026.",
+    });
+    // The promise already ended (the watchdog resumes it on its next run): no date to name.
+    expect(scheduleStatus({ ...base, stoppedReason: "promised" }).note).toBe(
+      "Held: the debtor promised to pay; reminders resume the day after the promised date.",
+    );
+  });
+
+  it("a dispute: Held until the user resolves it", () => {
+    expect(scheduleStatus({ ...base, stoppedReason: "disputed" })).toMatchObject({
+      kind: "held",
+      label: "Held",
+      note: "Held: an invoice is disputed. Resolve the dispute on the debtor's timeline to resume reminders.",
+    });
+  });
+
+  it("a schedule the user paused is still Paused", () => {
+    expect(scheduleStatus({ ...base, stoppedReason: null }).label).toBe("Paused");
+  });
+});

@@ -1,0 +1,58 @@
+import * as v from "valibot";
+import { SOMETHING_WRONG } from "~/entities/messages";
+import { DEBTOR_RESPONSE_INTENTS } from "~/entities/response-intents";
+import { reply } from "~/lib/action-result.server";
+import { resolveDispute } from "~/models/dispute.server";
+import { allowNewPromise } from "~/models/promise.server";
+import { followAlarms } from "~/reminders/lifecycle.server";
+import { FormIdSchema } from "~/schemas/ids";
+import { type ExtraIntents, formId, type IntentScope } from "./owned-record-action.server";
+
+export const DISPUTE_GONE = "This dispute was already answered.";
+export const PROMISE_CONSENT_GONE = "There is no broken promise to answer.";
+export const PROMISE_ALLOWED = "Done: the debtor may promise a new date from their page.";
+
+/** "Resolve dispute" on a debtor's disputed invoice: `invoice_id` (the user's own; another user's is 404). */
+async function resolve({ scope, formData }: IntentScope) {
+  const intent = DEBTOR_RESPONSE_INTENTS.resolveDispute;
+  const id = v.safeParse(FormIdSchema, formData.get("invoice_id"));
+  if (!id.success) return reply(intent, { status: 404, message: SOMETHING_WRONG });
+  const out = await resolveDispute(scope, id.output);
+  if ("error" in out) {
+    if (out.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
+    return reply(intent, { status: 409, message: DISPUTE_GONE });
+  }
+  await followAlarms(scope.env, { disarm: out.completedScheduleIds }, scope.now);
+  const n = out.resumed.resumed.length;
+  const resumed =
+    n === 0
+      ? ""
+      : n === 1
+        ? " Reminders resumed: 1 schedule runs again."
+        : ` Reminders resumed: ${n} schedules run again.`;
+  return reply(intent, { message: `Dispute of ${out.invoice} resolved.${resumed}`, count: n });
+}
+
+/** "Allow a new promise" after the debtor's broken one: `debtor_id`. */
+async function allowPromise({ scope, formData }: IntentScope) {
+  const intent = DEBTOR_RESPONSE_INTENTS.allowPromise;
+  const debtorId = formId(formData, "debtor_id");
+  if (debtorId === null) return reply(intent, { status: 404, message: SOMETHING_WRONG });
+  const out = await allowNewPromise(scope.db, scope.ownerId, debtorId, scope.now);
+  if ("error" in out) {
+    if (out.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
+    return reply(intent, { status: 409, message: PROMISE_CONSENT_GONE });
+  }
+  return reply(intent, { message: PROMISE_ALLOWED });
+}
+
+/**
+ * The user's answers to what a debtor said on their page (docs/architecture.md §10, "The debtor's
+ * page"), on the debtor pages' action (app/routes/debtor-action.server.ts: the dashboard, the
+ * debtors list, the debtor's timeline): resolve a dispute, or allow a new promise after a broken
+ * one. Ids are only a request: another user's answers 404 and nothing changes.
+ */
+export const debtorResponseIntents: ExtraIntents = {
+  [DEBTOR_RESPONSE_INTENTS.resolveDispute]: resolve,
+  [DEBTOR_RESPONSE_INTENTS.allowPromise]: allowPromise,
+};

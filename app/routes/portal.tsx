@@ -1,0 +1,219 @@
+import { parseWithValibot } from "@conform-to/valibot";
+import { data, redirect } from "react-router";
+import { DEBTOR_LINK_HEADERS, debtorLinkMeta } from "~/components/debtor-link-page";
+import { PORTAL_DONE, type PortalDone, PortalPage, type PortalView } from "~/components/portal/portal-page";
+import { type Db, getDb } from "~/db/client.server";
+import { promiseEndsAt, promiseWindow } from "~/domain/promise";
+import { safeTimeZone } from "~/domain/time-zone";
+import { PORTAL_INTENTS } from "~/entities/response-intents";
+import { readForm } from "~/lib/action-result.server";
+import type { AppConfig } from "~/lib/config.server";
+import { getApp } from "~/lib/context.server";
+import { invoiceRefs, type OptOutTarget } from "~/lib/opt-out.server";
+import { claimPaid } from "~/lib/paid-claim.server";
+import { verifyPortalToken } from "~/lib/portal.server";
+import { disputeInvoice } from "~/models/dispute.server";
+import { optOutAddress } from "~/models/opt-out.server";
+import { owedTotalsFrom, type PortalState, portalState } from "~/models/portal.server";
+import { promiseToPay } from "~/models/promise.server";
+import { followAlarms } from "~/reminders/lifecycle.server";
+import { DisputeSchema, promiseSchema } from "~/schemas/portal";
+import type { Route } from "./+types/portal";
+
+/**
+ * The debtor's page (docs/architecture.md §10, "The debtor's page"): /d/<signed token>, linked from
+ * every reminder, no session needed. It names the sender as the reminders did, lists the debtor's
+ * open and disputed invoices with their balances, the totals per currency and the payments
+ * received, and lets the debtor pay (the sender's payment page), say "I've paid", promise to pay by
+ * a date, dispute an invoice or opt out: plain forms (no JavaScript needed) that post here (same
+ * origin: the Origin check applies), then come back with a short confirmation
+ * (POST/redirect/GET). Nothing on it, in its URLs or in its forms is an id: invoices are named by
+ * references that mean something only with this token (invoiceRefs). Any token that is not a
+ * portal token of an existing debtor gets the same 404 "This link is no longer valid.".
+ */
+
+// The token is in the URL: never leak it through Referer, never cache or index the page.
+export function headers() {
+  return DEBTOR_LINK_HEADERS;
+}
+
+type Errors = { form?: string; promised_on?: string; invoice?: string; reason?: string };
+type Values = { promised_on?: string; invoice?: string; reason?: string };
+
+type Answer = { state: "invalid" } | (PortalView & { errors?: Errors; values?: Values; intent?: string });
+
+const invalid = () => data<Answer>({ state: "invalid" }, { status: 404 });
+
+/** The page's values, with each invoice named by its reference for this token. */
+async function viewOf(
+  config: AppConfig,
+  target: OptOutTarget,
+  state: PortalState,
+  now: number,
+  done: PortalDone | null,
+): Promise<PortalView> {
+  const refOf = await invoiceRefs(config, target.key);
+  const zone = safeTimeZone(state.debtor.timeZone);
+  return {
+    state: "ok",
+    sender: target.senderName,
+    payUrl: target.payUrl,
+    invoices: await Promise.all(
+      state.invoices.map(async (i) => ({
+        ref: await refOf(i.id),
+        number: i.number,
+        issuedOn: i.issuedOn,
+        dueOn: i.dueOn,
+        amountCents: i.amountCents,
+        balanceCents: i.amountCents - i.paidCents,
+        currency: i.currency,
+        disputed: i.status === "disputed",
+      })),
+    ),
+    totals: owedTotalsFrom(state.invoices),
+    payments: state.payments,
+    promisedOn: state.debtor.promisedOn,
+    promiseBroken: state.debtor.promiseBrokenAt !== null,
+    paidClaimed: state.debtor.paidClaimedAt !== null,
+    optedOut: state.optedOut,
+    window: promiseWindow(now, zone),
+    done,
+  };
+}
+
+const doneOf = (value: string | null): PortalDone | null =>
+  value !== null && Object.hasOwn(PORTAL_DONE, value) ? (value as PortalDone) : null;
+
+/** The debtor behind the token and their state, or null for any token that is not valid. */
+async function load(db: Db, config: AppConfig, token: string | undefined) {
+  const target = await verifyPortalToken(db, config, token);
+  if (!target) return null;
+  const state = await portalState(db, target);
+  return state ? { target, state } : null;
+}
+
+export async function loader({ params, context, url }: Route.LoaderArgs) {
+  const { env, config } = getApp(context);
+  const found = await load(getDb(env.DB), config, params.token);
+  if (!found) return invalid();
+  return data<Answer>(
+    await viewOf(config, found.target, found.state, Date.now(), doneOf(url.searchParams.get("done"))),
+  );
+}
+
+export async function action({ params, context, request }: Route.ActionArgs) {
+  const { env, config } = getApp(context);
+  const db = getDb(env.DB);
+  const found = await load(db, config, params.token);
+  if (!found) return invalid();
+  const { target, state } = found;
+  const now = Date.now();
+  // Back to the page, with what was done (POST/redirect/GET): a reload repeats nothing.
+  const done = (what: PortalDone) => redirect(`/d/${params.token}?done=${what}`);
+  /** The page again with what went wrong and what was typed (nothing is lost). */
+  const refused = async (intent: string, status: number, errors: Errors, values: Values = {}) =>
+    data<Answer>({ ...(await viewOf(config, target, state, now, null)), intent, errors, values }, { status });
+
+  const form = await readForm(request);
+  if ("refused" in form) return refused("", 400, { form: "The form could not be read. Please try again." });
+  const { formData } = form;
+  const intent = String(formData.get("intent") ?? "");
+  switch (intent) {
+    case PORTAL_INTENTS.paid: {
+      // As on /p: the schedules are paused in D1 first, then disarmed.
+      const { claimed, pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId, now);
+      await followAlarms(env, { disarm: pausedScheduleIds }, now);
+      // Not recorded and not told before: nothing is owed any more.
+      if (!claimed && state.debtor.paidClaimedAt === null) {
+        return refused(intent, 409, { form: "Nothing is owed any more: there is nothing to tell." });
+      }
+      return done("paid");
+    }
+    case PORTAL_INTENTS.optOut: {
+      // As on /u: every schedule to this address for this user completes, then is disarmed.
+      const { scheduleIds } = await optOutAddress(db, target.ownerId, target.email, now);
+      await followAlarms(env, { disarm: scheduleIds }, now);
+      return done("opted-out");
+    }
+    case PORTAL_INTENTS.promise: {
+      const values = { promised_on: String(formData.get("promised_on") ?? "") };
+      if (state.debtor.promiseBrokenAt !== null) {
+        return refused(
+          intent,
+          409,
+          { form: `Please contact ${target.senderName} directly to agree on a new date.` },
+          values,
+        );
+      }
+      if (state.debtor.promisedOn !== null) {
+        return refused(intent, 409, { form: "You have already promised a date." }, values);
+      }
+      if (!state.invoices.some((i) => i.status === "open")) {
+        return refused(intent, 409, { form: "Nothing is open: there is nothing to promise." }, values);
+      }
+      const zone = safeTimeZone(state.debtor.timeZone);
+      const submission = parseWithValibot(formData, { schema: promiseSchema(promiseWindow(now, zone)) });
+      if (submission.status !== "success") {
+        return refused(intent, 400, { promised_on: submission.error?.promised_on?.[0] }, values);
+      }
+      const promisedOn = submission.value.promised_on;
+      const endsAt = promiseEndsAt(promisedOn, zone);
+      if (endsAt === null)
+        return refused(intent, 400, { promised_on: "Please enter the date you will pay by." }, values);
+      const { promised, heldScheduleIds } = await promiseToPay(
+        db,
+        target.ownerId,
+        target.debtorId,
+        promisedOn,
+        endsAt,
+        now,
+      );
+      if (!promised)
+        return refused(intent, 409, { form: "The promise could not be recorded. Please try again." }, values);
+      await followAlarms(env, { disarm: heldScheduleIds }, now);
+      return done("promised");
+    }
+    case PORTAL_INTENTS.dispute: {
+      const values = {
+        invoice: String(formData.get("invoice") ?? ""),
+        reason: String(formData.get("reason") ?? ""),
+      };
+      const submission = parseWithValibot(formData, { schema: DisputeSchema });
+      if (submission.status !== "success") {
+        return refused(
+          intent,
+          400,
+          { invoice: submission.error?.invoice?.[0], reason: submission.error?.reason?.[0] },
+          values,
+        );
+      }
+      // The reference means something only among this debtor's own open invoices.
+      const refOf = await invoiceRefs(config, target.key);
+      const open = state.invoices.filter((i) => i.status === "open");
+      const refs = await Promise.all(open.map((i) => refOf(i.id)));
+      const invoice = open[refs.indexOf(submission.value.invoice)];
+      if (!invoice) return refused(intent, 400, { invoice: "Please choose one of your open invoices." }, values);
+      const { disputed, heldScheduleIds } = await disputeInvoice(
+        db,
+        target.ownerId,
+        target.debtorId,
+        invoice,
+        submission.value.reason,
+        now,
+      );
+      if (!disputed)
+        return refused(intent, 409, { form: "The dispute could not be recorded. Please try again." }, values);
+      await followAlarms(env, { disarm: heldScheduleIds }, now);
+      return done("disputed");
+    }
+    default:
+      return refused(intent, 400, { form: "Something went wrong. Please try again." });
+  }
+}
+
+export default function Portal({ loaderData, actionData }: Route.ComponentProps) {
+  const answer = actionData ?? loaderData;
+  return <PortalPage answer={answer} />;
+}
+
+export const meta: Route.MetaFunction = () => debtorLinkMeta("Your statement");
