@@ -1,3 +1,4 @@
+import { releaseDisputeHolds } from "~/models/dispute.server";
 import { addInvoice, editInvoice, type InvoiceWrite, invoiceToJson, voidInvoice } from "~/models/invoice.server";
 import { balanceToJson } from "~/models/payment.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
@@ -6,9 +7,15 @@ import type { EntityScope } from "./entity.server";
 import { INVOICE_INTENTS } from "./intents";
 import { INVOICE_MESSAGES } from "./messages";
 
-/** After a committed write: the alarms of the schedules it completed (nothing owed any more) go. */
+/**
+ * After a committed write: the alarms of the schedules it completed (nothing owed any more) go,
+ * and reminders a dispute held run again when an open invoice now exists (a new invoice, or the
+ * disputed one voided beside open ones).
+ */
 async function followed(scope: EntityScope, written: InvoiceWrite | undefined) {
-  if (written) await followAlarms(scope.env, { disarm: written.completedScheduleIds }, scope.now);
+  if (!written) return written;
+  await followAlarms(scope.env, { disarm: written.completedScheduleIds }, scope.now);
+  await releaseDisputeHolds(scope, written.invoice.debtorId);
   return written;
 }
 

@@ -9,7 +9,8 @@ import {
   type ResumeOutcome,
   resumeHeld,
 } from "~/reminders/lifecycle.server";
-import { hasDisputedInvoice, hasOpenInvoice } from "./promise.server";
+import { settleLedgerStatements } from "./ledger.server";
+import { hasOpenInvoice } from "./promise.server";
 
 /**
  * Disputed invoices (docs/architecture.md §10, "The debtor's page"). From their page a debtor
@@ -121,7 +122,7 @@ export async function resolveDispute(
   if (found.status !== "disputed") return { error: "not-disputed" };
   const { debtorId } = found;
   const disputed = and(eq(invoices.id, invoiceId), eq(invoices.ownerId, ownerId), eq(invoices.status, "disputed"));
-  const [, resolved, , completed] = await db.batch([
+  const [, resolved, , , completed] = await db.batch([
     invoiceEventWhere(db, "dispute_resolved", invoiceLabel(found), disputed, now),
     db
       .update(invoices)
@@ -133,20 +134,8 @@ export async function resolveDispute(
       })
       .where(disputed)
       .returning({ id: invoices.id }),
-    // Nothing open or disputed left (the invoice turned out paid): the debtor has paid.
-    db
-      .update(debtors)
-      .set({ status: "paid", updatedAt: now })
-      .where(
-        and(
-          eq(debtors.ownerId, ownerId),
-          eq(debtors.id, debtorId),
-          eq(debtors.status, "active"),
-          sql`${debtors.paidCents} >= ${debtors.debtCents}`,
-          sql`NOT ${hasOpenInvoice(debtorId)}`,
-          sql`NOT ${hasDisputedInvoice(debtorId)}`,
-        ),
-      ),
+    // The ledger settled: nothing open or disputed left (the invoice turned out paid), the debtor has paid.
+    ...settleLedgerStatements(db, ownerId, debtorId, now),
     completeWhenPaidStatement(db, ownerId, debtorId, now),
   ]);
   if (resolved.length === 0) return { error: "not-disputed" };

@@ -12,6 +12,7 @@ import {
   OWED_STATUSES,
   settleLedgerStatements,
 } from "./ledger.server";
+import { endPromiseWhenPaidStatement } from "./promise.server";
 
 /**
  * Payments (docs/architecture.md §10): what a debtor paid, by date, each allocated to invoices
@@ -81,19 +82,28 @@ export function settleStatements(db: Db, ownerId: string, debtorId: number, now:
   return [
     ...settleLedgerStatements(db, ownerId, debtorId, now),
     completeWhenPaidStatement(db, ownerId, debtorId, now),
+    // Paid in full, a pending promise to pay is kept and ends.
+    endPromiseWhenPaidStatement(db, ownerId, debtorId, now),
     balanceQuery(db, ownerId, debtorId),
     db.select({ n: count() }).from(schedules).where(resumableWhere(ownerId, debtorId)),
   ] as const;
 }
 
 /** How many statements settleStatements makes. */
-export const SETTLE_STATEMENTS = 5;
+export const SETTLE_STATEMENTS = 6;
 
-type SettledResults = [unknown, unknown, { id: string }[], Omit<DebtorBalance, "resumable">[], { n: number }[]];
+type SettledResults = [
+  unknown,
+  unknown,
+  { id: string }[],
+  unknown,
+  Omit<DebtorBalance, "resumable">[],
+  { n: number }[],
+];
 
 /** The debtor after the settle statements, and the schedules they completed; undefined when the debtor is gone. */
 export function readSettled(results: unknown[]) {
-  const [, , completed, [debtor], [resumable]] = results as SettledResults;
+  const [, , completed, , [debtor], [resumable]] = results as SettledResults;
   if (!debtor) return undefined;
   return {
     debtor: { ...debtor, resumable: resumable?.n ?? 0 },

@@ -101,7 +101,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
 
   // Something is owed but no open invoice is left to list (every one still owed is disputed): no
   // reminder with an empty statement. The schedule is held ('disputed') until the dispute is settled.
-  const hold = holdReason(statement);
+  const hold = holdReason(statement, debtor, now);
   if (hold) {
     await abandonOccurrence(db, occurrenceKey(s.id, scheduledAt), STOPPED_MESSAGES[hold]);
     const held = await holdAtOccurrence(db, s.id, scheduledAt, now, hold);
@@ -184,10 +184,17 @@ export function stopReason(
 }
 
 /**
- * Why a schedule is held instead of sending although something is owed: its debtor's statement
- * lists no open invoice (docs/architecture.md §5: disputed invoices are left out of it); null to go on.
+ * Why a schedule is held instead of sending although something is owed: the debtor promised to pay
+ * and the promise has not ended (a schedule created or resumed meanwhile holds too, until the
+ * watchdog ends the promise: docs/architecture.md §10, "The debtor's page"), or its debtor's
+ * statement lists no open invoice (§5: disputed invoices are left out of it); null to go on.
  */
-export function holdReason(statement: Pick<Statement, "lines">): "disputed" | null {
+export function holdReason(
+  statement: Pick<Statement, "lines">,
+  debtor: { promiseEndsAt: number | null },
+  now: number,
+): "promised" | "disputed" | null {
+  if (debtor.promiseEndsAt !== null && debtor.promiseEndsAt > now) return "promised";
   return statement.lines.length === 0 ? "disputed" : null;
 }
 
@@ -196,6 +203,7 @@ export const STOPPED_MESSAGES = {
   paid: "Not sent: the debt was paid in full before this reminder went out.",
   opted_out: "Not sent: the debtor opted out of reminders before this one went out.",
   disputed: "Not sent: the debtor has no open invoice to remind them of (disputed invoices are left out).",
+  promised: "Not sent: the debtor promised to pay by a date that has not passed yet.",
 } as const;
 
 /**

@@ -977,7 +977,13 @@ export async function completeSchedule(
  * unless it was edited, paused or deleted meanwhile: the engine found nothing it may remind of
  * for now ('disputed': no open invoice is left, what is still owed is disputed). True when it held.
  */
-export async function holdAtOccurrence(db: Db, id: string, scheduledAt: number, now: number, reason: "disputed") {
+export async function holdAtOccurrence(
+  db: Db,
+  id: string,
+  scheduledAt: number,
+  now: number,
+  reason: "disputed" | "promised",
+) {
   const held = await db
     .update(schedules)
     .set({ state: "DISABLED", nextRunAt: null, stoppedReason: reason, updatedAt: now })

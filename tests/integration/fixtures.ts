@@ -67,10 +67,13 @@ export interface DebtorFields {
   status?: string;
   /** The debtor's zone (their quiet hours); default: one where it is midday now. */
   timeZone?: string;
+  /** false: no invoice (the test makes its own); default: the debt as one open invoice. */
+  invoice?: boolean;
 }
 
 /** A debtor row with a fresh e-mail address (the fake provider is shared by all test files). */
 export async function makeDebtor(ownerId: string, fields: DebtorFields = {}) {
+  const { invoice = true, ...rest } = fields;
   const f = {
     fullName: "Dan Debtor",
     email: uniqueEmail("debtor"),
@@ -81,7 +84,7 @@ export async function makeDebtor(ownerId: string, fields: DebtorFields = {}) {
     status: "active",
     // Midday now, so the contact rules let reminders go at the real time of the test.
     timeZone: daytimeZone(),
-    ...fields,
+    ...rest,
   };
   const row = await env.DB.prepare(
     "INSERT INTO debtors (owner_id, full_name, email, debt_cents, paid_cents, currency, active_strategy, status, time_zone) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -90,7 +93,9 @@ export async function makeDebtor(ownerId: string, fields: DebtorFields = {}) {
     .first<Pick<RawRow<typeof debtors>, "id">>();
   // The debt as the debtor's one invoice (none for a debtor seeded owing nothing).
   const invoiceId =
-    f.debtCents > 0 ? await makeInvoice(ownerId, row!.id, { amountCents: f.debtCents, currency: f.currency }) : 0;
+    invoice && f.debtCents > 0
+      ? await makeInvoice(ownerId, row!.id, { amountCents: f.debtCents, currency: f.currency })
+      : 0;
   if (f.paidCents > 0 && invoiceId) await payInvoice(ownerId, row!.id, invoiceId, f.paidCents, f.currency);
   return { id: row!.id, invoiceId, ...f };
 }

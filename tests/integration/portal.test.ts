@@ -47,7 +47,7 @@ interface InvoiceFields {
   status?: "open" | "paid" | "void" | "disputed";
 }
 
-/** An invoice row of the owner's debtor, straight in D1 (makeDebtor makes none). */
+/** An invoice row of the owner's debtor, straight in D1 (the debtors here are made without one). */
 async function makeInvoice(ownerId: string, debtorId: number, f: InvoiceFields = {}) {
   const row = await env.DB.prepare(
     "INSERT INTO invoices (owner_id, debtor_id, number, amount_cents, currency, issued_on, due_on, status, paid_cents) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -87,6 +87,7 @@ async function setUp({ zone = "Pacific/Kiritimati", org }: { zone?: string; org?
   const user = await makeSignedInUser("Sally Sender");
   const cookie = `${SESSION_COOKIE}=${user.token}`;
   const debtor = await makeDebtor(user.id, {
+    invoice: false,
     debtCents: 60000,
     paidCents: 15000,
     timeZone: zone,
@@ -173,7 +174,7 @@ const nextDate = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DA
 describe("the link", () => {
   it("is in every reminder ('View your statement / respond') and opens the debtor's page", async () => {
     const user = await makeUser("Sally Sender");
-    const debtor = await makeDebtor(user.id, { timeZone: "America/New_York" });
+    const debtor = await makeDebtor(user.id, { invoice: false, timeZone: "America/New_York" });
     await makeInvoice(user.id, debtor.id, { number: `INV-1-${debtor.id}`, amountCents: 123450 });
     const id = await makeSchedule(user.id, debtor.id, { frequency: "daily", timeZone: "UTC" });
     // 17:00 UTC on a past day: daytime in New York.
@@ -258,7 +259,7 @@ describe("tokens: forged, altered, truncated and other-purpose ones are refused 
     await expectRefused(`/d/${keyA}.${sigB}`, a);
     await expectRefused(`/d/${keyB}.${sigA}`, b);
     // Another debtor of the same user.
-    const other = await makeDebtor(a.user.id);
+    const other = await makeDebtor(a.user.id, { invoice: false });
     const otherPath = new URL(await portalLink(db(), config(), { id: other.id, ownerId: a.user.id, optOutKey: null }))
       .pathname;
     await expectRefused(`/d/${keyA}.${otherPath.slice(3).split(".")[1]}`, a);
@@ -743,7 +744,7 @@ describe("/p and /u name the sender as the reminders did, and show what is still
     expect(await visibleText(await get(s.paidPath))).toContain("Tell Sally Sender you have paid?");
     // No name: the address's local part, never the address.
     const bare = await makeUser("");
-    const d = await makeDebtor(bare.id);
+    const d = await makeDebtor(bare.id, { invoice: false });
     await makeInvoice(bare.id, d.id, { amountCents: 12345, currency: "EUR" });
     const page = await visibleText(
       await get(new URL(await paidClaimLink(db(), config(), { id: d.id, ownerId: bare.id, optOutKey: null })).pathname),
