@@ -2,6 +2,7 @@
 // docs/architecture.md §12 and measures; prints as it goes and writes bench/RESULTS.md. See bench/README.md for
 // what each part measures, the settings (BENCH_* environment variables) and how long it takes.
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { pathToFileURL } from "node:url";
@@ -213,6 +214,18 @@ function plans() {
   );
 }
 
+/** The signing secret of the benchmark's servers: the debtor's page's link is signed here as the app signs it. */
+const OPT_OUT_SECRET = randomBytes(32).toString("hex");
+
+/** The first debtor's page, /d/<key>.<HMAC-SHA256("portal:<key>:<owner>:<debtor>")> (app/lib/opt-out.server.ts). */
+function portalPath(acct) {
+  const debtorId = acct.debtorIds[0];
+  const signature = createHmac("sha256", OPT_OUT_SECRET)
+    .update(`portal:${acct.firstDebtorKey}:${acct.userId}:${debtorId}`)
+    .digest("base64url");
+  return `/d/${acct.firstDebtorKey}.${signature}`;
+}
+
 const pageRoutes = (acct) => [
   { label: "/dashboard", path: "/dashboard" },
   { label: "/debtors-list", path: "/debtors-list" },
@@ -225,6 +238,8 @@ const pageRoutes = (acct) => [
   { label: "/pricing", path: "/pricing" },
   { label: "/debtors/:id", path: `/debtors/${acct.debtorIds[0]}` },
   { label: "/debtors/import", path: "/debtors/import" },
+  // The debtor's page (no session: the signed link is the key), for a debtor with three invoices.
+  { label: "/d/:token (the debtor's page)", path: portalPath(acct) },
 ];
 const resourceRoutes = (acct) => [
   { label: "/debtors/:id/timeline", path: `/debtors/${acct.debtorIds[0]}/timeline` },
@@ -287,7 +302,7 @@ async function dataServer() {
     port: settings.port,
     persist: `${persistBase}-pages`,
     // The write-under-load run adds debtors to the seeded account (1,000 already): no cap in the way.
-    appVars: { ACCOUNT_MAX_DEBTORS: "1000000" },
+    appVars: { ACCOUNT_MAX_DEBTORS: "1000000", OPT_OUT_SECRET },
     beforeStart: (file) => {
       seedSmall(file);
       seedLarge(file);
@@ -307,6 +322,7 @@ async function dataServer() {
       const alone = await startServer({
         port: settings.port + 1,
         persist: `${persistBase}-alone`,
+        appVars: { OPT_OUT_SECRET },
         beforeStart: (file) => seedSmall(file, "smallAlone"),
         log,
       });

@@ -187,6 +187,7 @@ export function seedAccount(
         const createdAt = now - r.int(2, 180) * DAY - r.int(0, DAY - 1);
         const timeZone = r.pick(ZONES);
         const currency = r.weighted({ USD: 80, EUR: 10, GBP: 10 });
+        const optOutKey = randomUUID().replaceAll("-", "");
         const info = insDebtor.run(
           userId,
           company ? "company" : "person",
@@ -199,12 +200,12 @@ export function seedAccount(
           status,
           timeZone,
           status === "active" && r.next() < 0.01 ? now - r.int(1, 5) * DAY : null,
-          randomUUID().replaceAll("-", ""),
+          optOutKey,
           createdAt,
           createdAt,
         );
         const id = Number(info.lastInsertRowid);
-        rows.push({ id, email: debtorEmail, status, createdAt, timeZone });
+        rows.push({ id, email: debtorEmail, status, createdAt, timeZone, optOutKey });
         insEvent.run(userId, id, r.next() < 0.3 ? "imported" : "schedule_created", "", createdAt);
         // The debt as `invoicesPerDebtor` invoices (the last takes the rest), due a month apart.
         const invoices = [];
@@ -358,7 +359,15 @@ export function seedAccount(
           status === "delivered" ? createdAt + r.int(3000, 60_000) : null,
         );
       }
-      return { userId, email, token, debtorIds: rows.map((d) => d.id), scheduleIds };
+      return {
+        userId,
+        email,
+        token,
+        debtorIds: rows.map((d) => d.id),
+        // The first debtor's opt_out_key: the benchmark signs their page's link (/d/<token>) with it.
+        firstDebtorKey: rows[0]?.optOutKey ?? null,
+        scheduleIds,
+      };
     });
   } finally {
     db.close();
