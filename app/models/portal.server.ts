@@ -150,7 +150,7 @@ export async function portalState(
 // The dashboard: debtors' answers waiting for the user ------------------------------------------
 
 /** What a debtor said from their page that the user has to know or answer. */
-export type DebtorResponseKind = "promised" | "promise_broken" | "disputed";
+export type DebtorResponseKind = "promised" | "promise_broken" | "disputed" | "opted_out";
 
 export interface DebtorResponse {
   kind: DebtorResponseKind;
@@ -212,8 +212,24 @@ export function debtorResponsesQuery(db: Db, ownerId: Bindable<string>, limit = 
     .from(invoices)
     .innerJoin(debtors, eq(debtors.id, invoices.debtorId))
     .where(and(eq(invoices.ownerId, ownerId), eq(invoices.status, "disputed")));
+  // Opted out (from their page, the e-mail's one-click link or a complaint), while they are.
+  const optedOut = db
+    .select({
+      kind: sql<DebtorResponseKind>`'opted_out'`.as("kind"),
+      debtorId: sql<number>`${debtors.id}`.as("debtor_id"),
+      fullName: sql<string>`${debtors.fullName}`.as("full_name"),
+      date: sql<string | null>`NULL`.as("date"),
+      at: sql<number | null>`${optOuts.createdAt}`.as("at"),
+      invoiceId: sql<number | null>`NULL`.as("invoice_id"),
+      invoiceNumber: sql<string | null>`NULL`.as("invoice_number"),
+      reason: sql<string | null>`NULL`.as("reason"),
+    })
+    .from(debtors)
+    .innerJoin(optOuts, and(eq(optOuts.ownerId, debtors.ownerId), eq(optOuts.email, sql`lower(${debtors.email})`)))
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.status, "opted_out")));
   return promises
     .unionAll(disputes)
+    .unionAll(optedOut)
     .orderBy(sql`"at" DESC`, sql`"debtor_id" DESC`, sql`"invoice_id" DESC`)
     .limit(limit);
 }

@@ -692,6 +692,11 @@ describe("I've paid and opt-out from the debtor's page", () => {
     for (const sched of now.schedules) expect(sched).toMatchObject({ state: "COMPLETED", reason: "opted_out" });
     const page = await visibleText(await get(`${s.path}?done=opted-out`));
     expect(page).toContain("You will not get any more reminders from Sally Sender at this address.");
+    // The user's dashboard lists it with the debtors' other answers.
+    const responses = await debtorResponsesQuery(db(), s.user.id);
+    expect(responses).toContainEqual(
+      expect.objectContaining({ kind: "opted_out", debtorId: s.debtor.id, fullName: s.debtor.fullName }),
+    );
   });
 
   it("needs the page's own origin: a cross-site POST is refused", async () => {

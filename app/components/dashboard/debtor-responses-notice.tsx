@@ -15,12 +15,15 @@ function lineOf(r: DebtorResponse, timeZone: string): string {
       return `${r.fullName} did not pay by the date they promised${r.at !== null ? ` (${formatDay(r.at, timeZone)})` : ""}: reminders resumed`;
     case "disputed":
       return `${r.fullName} disputed ${invoiceLabel({ number: r.invoiceNumber, dueOn: r.date ?? "" })}: ${r.reason ?? ""}`;
+    case "opted_out":
+      return `${r.fullName} opted out of your reminders${r.at !== null ? ` (${formatDay(r.at, timeZone)})` : ""}`;
   }
 }
 
 /**
  * What debtors said on their pages (docs/architecture.md §10, "The debtor's page"), one list: promises
  * pending, promises broken (with "Allow a new promise"), disputes open (with "Resolve dispute"),
+ * opt-outs (the debtor's timeline offers "Record renewed consent"),
  * each line linking to the debtor's timeline. Read in the dashboard's batch (debtorResponsesQuery).
  */
 export function DebtorResponsesNotice({ responses, timeZone }: { responses: DebtorResponse[]; timeZone: string }) {
