@@ -70,12 +70,12 @@ describe("invoice intents through the debtor pages' form action", () => {
       );
       expect(status, JSON.stringify(data)).toBe(200);
       expect(data).toMatchObject({ intent: "invoice-add", ok: true, message: MSG.added });
-      expect((await invoicesOf(debtor.id)).map((i) => [i.number?.startsWith("INV-"), i.amount_cents, i.status])).toEqual(
-        [
-          [true, 10000, "open"],
-          [true, 5000, "open"],
-        ],
-      );
+      expect(
+        (await invoicesOf(debtor.id)).map((i) => [i.number?.startsWith("INV-"), i.amount_cents, i.status]),
+      ).toEqual([
+        [true, 10000, "open"],
+        [true, 5000, "open"],
+      ]);
       const added = (await invoicesOf(debtor.id))[1]!;
       expect(added).toMatchObject({ number: "INV-2B", issued_on: "2026-02-01", due_on: "2026-03-01", currency: "USD" });
       expect(await debtorRow(debtor.id)).toMatchObject({ debt_cents: 15000, paid_cents: 0, status: "active" });
@@ -99,7 +99,12 @@ describe("invoice intents through the debtor pages' form action", () => {
       [{ number: ` ${number} ` }, "number", MSG.numberTaken],
     ];
     for (const [change, field, message] of cases) {
-      const fields = { intent: "invoice-add", debtor_id: String(debtor.id), ...invoiceFields({ number: "T-1" }), ...change };
+      const fields = {
+        intent: "invoice-add",
+        debtor_id: String(debtor.id),
+        ...invoiceFields({ number: "T-1" }),
+        ...change,
+      };
       const { status, data } = await formAction(PAGE, fields, user.cookie);
       expect(status, JSON.stringify(change)).toBe(400);
       // The first message is the one the form shows (a long line with a control character also has
@@ -182,7 +187,11 @@ describe("invoice intents through the debtor pages' form action", () => {
     );
     expect(edit.status).toBe(404);
     expect(edit.data).toMatchObject({ ok: false, message: MSG.invoiceNotFound });
-    const voided = await formAction(PAGE, { intent: "invoice-void", id: String(owner.debtor.invoiceId) }, stranger.cookie);
+    const voided = await formAction(
+      PAGE,
+      { intent: "invoice-void", id: String(owner.debtor.invoiceId) },
+      stranger.cookie,
+    );
     expect(voided.status).toBe(404);
     // A malformed id is only a request, like another user's.
     const malformed = await formAction(PAGE, { intent: "invoice-void", id: "1e3" }, stranger.cookie);
@@ -282,9 +291,17 @@ describe("one debtor per address: the add-debtor form", () => {
       user.cookie,
     );
     expect(added.status, JSON.stringify(added.data)).toBe(200);
-    expect(added.data).toMatchObject({ intent: "debtor-add-invoice", ok: true, message: "Invoice added to Ada Lovelace." });
+    expect(added.data).toMatchObject({
+      intent: "debtor-add-invoice",
+      ok: true,
+      message: "Invoice added to Ada Lovelace.",
+    });
     expect(await debtorRowsOf(user.userId)).toHaveLength(1);
-    expect((await invoicesOf(debtor.id))[1]).toMatchObject({ number: "TW-1", amount_cents: 4250, due_on: "2026-05-01" });
+    expect((await invoicesOf(debtor.id))[1]).toMatchObject({
+      number: "TW-1",
+      amount_cents: 4250,
+      due_on: "2026-05-01",
+    });
     expect(await debtorRow(debtor.id)).toMatchObject({ debt_cents: 14250 });
 
     // The same number again: refused on the debtor form's own field.
