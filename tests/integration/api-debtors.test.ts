@@ -49,7 +49,9 @@ describe("GET /api/debtors", () => {
         active_strategy: 2,
         status: "active",
         time_zone: "UTC",
+        // The debt is one invoice, without a number.
         invoice_number: null,
+        open_invoices: 1,
         emails_sent: 2,
       },
       expect.objectContaining({ id: b.id, full_name: "Beta", debt: 3, emails_sent: 0, active_strategy: 1 }),
