@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { followAlarms } from "~/reminders/lifecycle.server";
 import { apiJson, formAction, type Json } from "./data-helpers";
 import { alarmAt } from "./engine-helpers";
-import { makeDebtor, makeOrg, makeSchedule } from "./fixtures";
+import { makeDebtor, makeOrg, makeSchedule, payInvoice } from "./fixtures";
 import { type SignedIn, signIn, uniqueEmail } from "./helpers";
 import { ACTIONS } from "./schedule-helpers";
 
@@ -59,13 +59,12 @@ async function seed(prefix: string, run: string, options: SeedOptions = {}): Pro
   expect(await alarmAt(scheduleId), "seeded schedule armed").toBe(row!.next_run_at);
   let paymentId: number | null = null;
   if (options.paidCents) {
-    const payment = await env.DB.prepare(
-      "INSERT INTO payments (owner_id, debtor_id, amount_cents, paid_on, note, created_at) VALUES (?, ?, ?, '2026-01-15', 'Seeded', ?) RETURNING id",
-    )
-      .bind(user.userId, debtor.id, options.paidCents, Date.now())
-      .first<{ id: number }>();
+    // Allocated to the debtor's invoice, as the ledger keeps every payment (docs/architecture.md §10).
+    paymentId = await payInvoice(user.userId, debtor.id, debtor.invoiceId, options.paidCents);
+    await env.DB.prepare("UPDATE payments SET paid_on = '2026-01-15', note = 'Seeded' WHERE id = ?")
+      .bind(paymentId)
+      .run();
     await env.DB.prepare("UPDATE debtors SET paid_cents = ? WHERE id = ?").bind(options.paidCents, debtor.id).run();
-    paymentId = payment!.id;
   }
   return { user, debtorId: debtor.id, orgId, scheduleId, paymentId };
 }
