@@ -7,6 +7,7 @@ import { Input, Label } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
 import { STRATEGIES } from "~/domain/strategies";
 import { ALLOW_DUPLICATE_FIELD, DEBTOR_INTENTS } from "~/entities/intents";
+import { twinDebtorMessage } from "~/entities/messages";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
@@ -100,7 +101,7 @@ export function DebtorForm({
     .trim()
     .toLowerCase();
   const twin =
-    !debtor && reply?.intent === DEBTOR_INTENTS.add && reply.existing && !busy
+    !debtor && reply?.intent === DEBTOR_INTENTS.add && reply.existing
       ? (fields.email.value ?? sentEmail).trim().toLowerCase() === sentEmail
         ? reply.existing
         : null
@@ -263,45 +264,53 @@ export function DebtorForm({
           )}
         </FormField>
       </div>
-      <FormError form={form} />
-      {twin && (
+      {twin ? (
+        // Either choice: the debtor this e-mail belongs to gets the invoice, or a new debtor is added anyway.
         <>
-          {/* Either choice: the debtor this e-mail belongs to gets the invoice, or a new debtor is added anyway. */}
           <input type="hidden" name="debtor_id" value={twin.id} />
           <input type="hidden" name={ALLOW_DUPLICATE_FIELD} value="true" />
         </>
+      ) : (
+        <FormError form={form} />
       )}
-      {/* Sticky at the dialog's bottom: a field error that appears on blur never moves Save away from the pointer. */}
-      <div className="sticky -bottom-6 -mx-6 -mb-6 flex flex-wrap justify-end gap-2 border-t border-border bg-surface px-6 py-4">
-        {onCancel && (
-          <Button type="button" variant="outline" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-        {twin ? (
-          <>
-            <SubmitButton
-              variant="outline"
-              name="intent"
-              value={DEBTOR_INTENTS.add}
-              busy={submitting === DEBTOR_INTENTS.add}
-              disabled={busy}
-            >
-              Add as a new debtor anyway
-            </SubmitButton>
-            <SubmitButton
-              name="intent"
-              value={DEBTOR_INTENTS.addInvoice}
-              busy={submitting === DEBTOR_INTENTS.addInvoice}
-              disabled={busy}
-            >
-              {`Add this invoice to ${twin.name}`}
-            </SubmitButton>
-          </>
-        ) : (
+      {twin ? (
+        // The question and its answers together at the dialog's bottom, the likelier answer first
+        // (also the one Enter in a field chooses).
+        <div className="sticky -bottom-6 -mx-6 -mb-6 flex flex-col gap-2 border-t border-border bg-surface px-6 py-4">
+          <p id={form.errorId} role="alert" className="text-sm font-medium" data-testid="twin-notice">
+            {form.errors?.[0] ?? twinDebtorMessage(twin.name)}
+          </p>
+          <SubmitButton
+            name="intent"
+            value={DEBTOR_INTENTS.addInvoice}
+            busy={submitting === DEBTOR_INTENTS.addInvoice}
+            disabled={busy}
+            className="h-auto min-h-10 whitespace-normal py-2"
+          >
+            {`Add this invoice to ${twin.name}`}
+          </SubmitButton>
+          <SubmitButton
+            variant="outline"
+            name="intent"
+            value={DEBTOR_INTENTS.add}
+            busy={submitting === DEBTOR_INTENTS.add}
+            disabled={busy}
+            className="h-auto min-h-10 whitespace-normal py-2"
+          >
+            Add as a new debtor anyway
+          </SubmitButton>
+        </div>
+      ) : (
+        // Sticky at the dialog's bottom: a field error that appears on blur never moves Save away from the pointer.
+        <div className="sticky -bottom-6 -mx-6 -mb-6 flex justify-end gap-2 border-t border-border bg-surface px-6 py-4">
+          {onCancel && (
+            <Button type="button" variant="outline" onClick={onCancel}>
+              Cancel
+            </Button>
+          )}
           <SubmitButton busy={busy}>Save</SubmitButton>
-        )}
-      </div>
+        </div>
+      )}
     </fetcher.Form>
   );
 }

@@ -250,7 +250,7 @@ export function DebtorInvoices({
                     </td>
                     <td className="list-action">
                       {i.status !== "void" && (
-                        <div className="flex flex-wrap gap-2 @min-[40rem]:justify-end">
+                        <div className="flex flex-wrap gap-2 @min-[40rem]:flex-nowrap @min-[40rem]:justify-end">
                           <Button
                             id={actionId("edit", i.id)}
                             variant="outline"

@@ -247,7 +247,8 @@ function PaymentForm({
     lastResult: busy ? undefined : reply?.result,
     defaultValue: payment
       ? { amount: String(fromCents(toCents(payment.amount))), paid_on: payment.paid_on, note: payment.note }
-      : { paid_on: today },
+      : // "" selects "Oldest due first" again when the form resets after a payment.
+        { paid_on: today, invoice_id: "" },
   });
   const amountLabel = payment ? "Amount paid" : "Amount";
   return (
