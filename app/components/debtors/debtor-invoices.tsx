@@ -1,71 +1,40 @@
-import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
-import { useEffect, useId, useState } from "react";
-import { useFetcher } from "react-router";
+import { Suspense, useId, useState } from "react";
+import { notOnServer, onDemand } from "~/components/on-demand";
 import { Badge } from "~/components/ui/badge";
-import { Button, SubmitButton } from "~/components/ui/button";
-import { FormError, FormField, InputField } from "~/components/ui/field";
-import { Input } from "~/components/ui/input";
-import { localToday } from "~/domain/calendar-date";
-import { formatMoney, fromCents, toCents } from "~/domain/money";
+import { Button } from "~/components/ui/button";
+import { formatMoney, toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
-import { INVOICE_INTENTS } from "~/entities/intents";
 import type { ActionResult } from "~/lib/action-result";
 import { useFocusAfterRender } from "~/lib/use-focus-after-render";
-import { useFormResult } from "~/lib/use-form-result";
-import { useValibotForm } from "~/lib/use-valibot-form";
-import type { invoiceToJson } from "~/models/invoice.server";
-import type { debtorAction } from "~/routes/debtor-action.server";
-import { CURRENCIES, INVOICE_NUMBER_MAX, InvoiceSchema } from "~/schemas/invoice";
+import {
+  balanceCents,
+  type Invoice,
+  type InvoiceDebtor,
+  type InvoicesState,
+  invoiceName,
+  isOwed,
+} from "./invoice-view";
 
-/** An invoice as GET /api/debtors/:id/invoices lists it (and the debtor page's loader gives it). */
-export type Invoice = ReturnType<typeof invoiceToJson>;
+// The forms (conform and the invoice's schema) are a chunk of their own, fetched when one is
+// opened (hover or focus of its button starts it): the page shows itself without them
+// (docs/architecture.md §11).
+const invoiceForm = onDemand(() =>
+  import.meta.env.SSR ? notOnServer() : import("./invoice-forms").then((m) => m.InvoiceForm),
+);
+const voidConfirm = onDemand(() =>
+  import.meta.env.SSR ? notOnServer() : import("./invoice-forms").then((m) => m.VoidConfirm),
+);
+const preloadForms = () => {
+  invoiceForm.preload();
+  voidConfirm.preload();
+};
 
-/** The invoices of a debtor as loaded: the list, a failure, or null while loading. */
-export type InvoicesState = { invoices: Invoice[] } | { error: true } | null;
-
-/** The debtor the section is about. */
-interface InvoiceDebtor {
-  id: number;
-  fullName: string;
-  currency: string;
-}
-
-/** Still owed: open, or disputed (owed until the user resolves the dispute). */
-export const isOwed = (i: Invoice) => i.status === "open" || i.status === "disputed";
-
-/** What is left to pay on an invoice, in cents. */
-export const balanceCents = (i: Invoice) => (i.status === "void" ? 0 : toCents(i.amount) - toCents(i.paid));
-
-/** How an invoice is named where a sentence needs it: its number, or its due date. */
-export function invoiceName(i: Invoice) {
-  return i.number ? `invoice ${i.number}` : `the invoice due ${formatCalendarDate(i.due_on)}`;
-}
-
-/**
- * The debtor's invoices from the JSON API (owner-scoped: GET /api/debtors/:id/invoices), for the
- * debtor's modal; loaded again whenever `refresh` changes or `reload` is called.
- */
-export function useInvoices(debtorId: number, refresh: string) {
-  const [version, setVersion] = useState(0);
-  const [loaded, setLoaded] = useState<{ debtorId: number; state: NonNullable<InvoicesState> } | null>(null);
-  useEffect(() => {
-    // Read by the effect: a new value loads the list again.
-    void refresh;
-    void version;
-    const controller = new AbortController();
-    fetch(`/api/debtors/${debtorId}/invoices`, { headers: { Accept: "application/json" }, signal: controller.signal })
-      .then(async (res) => {
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        setLoaded({ debtorId, state: { invoices: (await res.json()) as Invoice[] } });
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setLoaded({ debtorId, state: { error: true } });
-      });
-    return () => controller.abort();
-  }, [debtorId, refresh, version]);
-  const state: InvoicesState = loaded?.debtorId === debtorId ? loaded.state : null;
-  return { state, reload: () => setVersion((n) => n + 1) };
-}
+/** While a form's chunk arrives. */
+const LOADING = (
+  <p className="text-sm text-muted" role="status">
+    Loading…
+  </p>
+);
 
 const STATUS = {
   open: { label: "Open", tone: "warn" },
@@ -90,7 +59,7 @@ function InvoiceStatus({ invoice }: { invoice: Invoice }) {
 /**
  * The Invoices section of a debtor (docs/architecture.md §10, Invoices), in the debtor's Configure
  * modal and on their page: every invoice (number, dates, amount, paid, balance, status) with Edit
- * and Void (after a confirmation), and the form that adds one. Every write posts to the page's
+ * and Void (after a confirmation), and "Add invoice". The forms need JavaScript, like the modal's. Every write posts to the page's
  * debtor action (app/routes/invoice-action.server.ts). The table's rows become cards wherever the
  * section is narrow (app.css, .invoice-table).
  */
@@ -100,7 +69,6 @@ export function DebtorInvoices({
   onResult,
   onWritten,
   onRetry,
-  addCollapsed = false,
   heading: Heading = "h3",
 }: {
   debtor: InvoiceDebtor;
@@ -110,14 +78,13 @@ export function DebtorInvoices({
   /** After a write that worked: the list is loaded again (the page's loader does it by itself). */
   onWritten?: () => void;
   onRetry?: () => void;
-  /** The add form opens from a button (the modal, which opens on its first field) instead of showing. */
-  addCollapsed?: boolean;
   heading?: "h2" | "h3";
 }) {
   const headingId = useId();
   const [editing, setEditing] = useState<number | null>(null);
   const [voiding, setVoiding] = useState<number | null>(null);
-  const [adding, setAdding] = useState(!addCollapsed);
+  const [adding, setAdding] = useState(false);
+  const Subheading = Heading === "h2" ? "h3" : "h4";
   const focusAfterRender = useFocusAfterRender();
   const idBase = useId();
   const actionId = (what: "edit" | "void", id: number) => `${idBase}-${what}-${id}`;
@@ -206,16 +173,18 @@ export function DebtorInvoices({
                   return (
                     <tr key={i.id}>
                       <td colSpan={8}>
-                        {editing === i.id ? (
-                          <InvoiceForm
-                            debtor={debtor}
-                            invoice={i}
-                            onResult={written}
-                            onCancel={() => closeRow("edit", i.id)}
-                          />
-                        ) : (
-                          <VoidConfirm invoice={i} onResult={written} onCancel={() => closeRow("void", i.id)} />
-                        )}
+                        <Suspense fallback={LOADING}>
+                          {editing === i.id ? (
+                            <invoiceForm.Lazy
+                              debtor={debtor}
+                              invoice={i}
+                              onResult={written}
+                              onCancel={() => closeRow("edit", i.id)}
+                            />
+                          ) : (
+                            <voidConfirm.Lazy invoice={i} onResult={written} onCancel={() => closeRow("void", i.id)} />
+                          )}
+                        </Suspense>
                       </td>
                     </tr>
                   );
@@ -256,6 +225,8 @@ export function DebtorInvoices({
                             variant="outline"
                             size="sm"
                             aria-label={`Edit ${invoiceName(i)}`}
+                            onPointerEnter={preloadForms}
+                            onFocus={preloadForms}
                             onClick={() => {
                               setVoiding(null);
                               setEditing(i.id);
@@ -268,6 +239,8 @@ export function DebtorInvoices({
                             variant="outline"
                             size="sm"
                             aria-label={`Void ${invoiceName(i)}`}
+                            onPointerEnter={preloadForms}
+                            onFocus={preloadForms}
                             onClick={() => {
                               setEditing(null);
                               setVoiding(i.id);
@@ -288,183 +261,36 @@ export function DebtorInvoices({
 
       {adding ? (
         <div className="flex flex-col gap-2">
-          <h4 className="font-semibold">Add an invoice</h4>
-          <InvoiceForm
-            debtor={debtor}
-            onResult={(data) => {
-              written(data);
-              if (data.ok && addCollapsed) {
+          <Subheading className="font-semibold">Add an invoice</Subheading>
+          <Suspense fallback={LOADING}>
+            <invoiceForm.Lazy
+              debtor={debtor}
+              onResult={(data) => {
+                written(data);
+                if (!data.ok) return;
                 setAdding(false);
                 focusAfterRender(addButtonId);
-              }
-            }}
-            onCancel={
-              addCollapsed
-                ? () => {
-                    setAdding(false);
-                    focusAfterRender(addButtonId);
-                  }
-                : undefined
-            }
-          />
+              }}
+              onCancel={() => {
+                setAdding(false);
+                focusAfterRender(addButtonId);
+              }}
+            />
+          </Suspense>
         </div>
       ) : (
         <div>
-          <Button id={addButtonId} variant="outline" onClick={() => setAdding(true)}>
+          <Button
+            id={addButtonId}
+            variant="outline"
+            onPointerEnter={preloadForms}
+            onFocus={preloadForms}
+            onClick={() => setAdding(true)}
+          >
             Add invoice
           </Button>
         </div>
       )}
     </section>
-  );
-}
-
-/**
- * Add (no `invoice`) or edit an invoice: number (optional), amount, currency (the debtor's by
- * default), issue date (today by default) and due date (blank: the issue date). Checked here and
- * again by the action with the same schema; the server adds what only it knows (an amount below
- * what was paid, a number already used), on the same fields.
- */
-function InvoiceForm({
-  debtor,
-  invoice,
-  onResult,
-  onCancel,
-}: {
-  debtor: InvoiceDebtor;
-  invoice?: Invoice;
-  onResult: (data: ActionResult) => void;
-  onCancel?: () => void;
-}) {
-  const fetcher = useFetcher<typeof debtorAction>();
-  const busy = fetcher.state !== "idle";
-  const intent = invoice ? INVOICE_INTENTS.edit : INVOICE_INTENTS.add;
-  const reply = useFormResult(fetcher, [intent], (data) => {
-    if (data.ok || data.message) onResult(data);
-  });
-  const [today] = useState(localToday);
-  const [form, fields] = useValibotForm(InvoiceSchema, {
-    id: invoice ? `invoice-edit-${invoice.id}` : `invoice-add-${debtor.id}`,
-    lastResult: busy ? undefined : reply?.result,
-    defaultValue: invoice
-      ? {
-          number: invoice.number ?? "",
-          amount: String(fromCents(toCents(invoice.amount))),
-          currency: invoice.currency,
-          issued_on: invoice.issued_on,
-          due_on: invoice.due_on,
-        }
-      : { currency: debtor.currency, issued_on: today },
-  });
-  const dueHelpId = `${form.id}-due-help`;
-  const current = invoice?.currency ?? debtor.currency;
-  // A currency outside the list (written before it existed) stays choosable.
-  const currencies: string[] = (CURRENCIES as readonly string[]).includes(current)
-    ? [...CURRENCIES]
-    : [current, ...CURRENCIES];
-  const what = invoice ? invoiceName(invoice) : "a new invoice";
-
-  return (
-    <fetcher.Form method="post" {...getFormProps(form)} aria-label={invoice ? `Edit ${what}` : "Add an invoice"}>
-      <input type="hidden" name="intent" value={intent} />
-      {invoice ? (
-        <input type="hidden" name="id" value={invoice.id} />
-      ) : (
-        <input type="hidden" name="debtor_id" value={debtor.id} />
-      )}
-      <div className="grid gap-3 sm:grid-cols-2">
-        <InputField
-          meta={fields.number}
-          type="text"
-          label="Invoice number (optional)"
-          placeholder="e.g. INV-2026-002"
-          autoComplete="off"
-          maxLength={INVOICE_NUMBER_MAX}
-          autoFocus={Boolean(invoice || onCancel)}
-        />
-        <InputField
-          meta={fields.amount}
-          type="number"
-          label="Amount"
-          inputMode="decimal"
-          step="0.01"
-          min="0.01"
-          autoComplete="off"
-        />
-        <FormField meta={fields.currency} label="Currency">
-          <select
-            {...getSelectProps(fields.currency)}
-            key={fields.currency.key}
-            className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
-          >
-            {currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </FormField>
-        <FormField meta={fields.issued_on} label="Issue date">
-          <Input {...getInputProps(fields.issued_on, { type: "date" })} key={fields.issued_on.key} className="mt-1" />
-        </FormField>
-        <FormField meta={fields.due_on} label="Due date (optional)">
-          <Input
-            {...getInputProps(fields.due_on, { type: "date", ariaDescribedBy: dueHelpId })}
-            key={fields.due_on.key}
-            className="mt-1"
-          />
-          <p id={dueHelpId} className="mt-1 text-xs text-muted">
-            {invoice ? "Blank: unchanged." : "Blank: due on the issue date."}
-          </p>
-        </FormField>
-      </div>
-      <FormError form={form} />
-      <div className="mt-3 flex flex-wrap justify-end gap-2">
-        {onCancel && (
-          <Button type="button" variant="outline" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-        <SubmitButton busy={busy}>{invoice ? "Save invoice" : "Add invoice"}</SubmitButton>
-      </div>
-    </fetcher.Form>
-  );
-}
-
-/** "Void …?": the invoice is owed no more. Refused, with the reason shown here, while payments are on it. */
-function VoidConfirm({
-  invoice,
-  onResult,
-  onCancel,
-}: {
-  invoice: Invoice;
-  onResult: (data: ActionResult) => void;
-  onCancel: () => void;
-}) {
-  const fetcher = useFetcher<typeof debtorAction>();
-  const reply = useFormResult(fetcher, [INVOICE_INTENTS.void], onResult);
-  const refused = reply && !reply.ok && fetcher.state === "idle" ? reply.message : null;
-  const amount = formatMoney(toCents(invoice.amount), invoice.currency);
-  return (
-    <fetcher.Form method="post" className="flex flex-col gap-3">
-      <input type="hidden" name="intent" value={INVOICE_INTENTS.void} />
-      <input type="hidden" name="id" value={invoice.id} />
-      <p role="alert" className="text-sm">
-        {`Void ${invoiceName(invoice)} of ${amount}? It will no longer be owed, and reminders will not mention it.`}
-      </p>
-      {refused && (
-        <p className="text-sm text-danger" role="alert" data-testid="void-refused">
-          {refused}
-        </p>
-      )}
-      <div className="flex flex-wrap justify-end gap-2">
-        <Button type="button" variant="outline" onClick={onCancel} autoFocus>
-          Cancel
-        </Button>
-        <SubmitButton variant="danger" busy={fetcher.state !== "idle"}>
-          Void invoice
-        </SubmitButton>
-      </div>
-    </fetcher.Form>
   );
 }

@@ -11,12 +11,13 @@ import { useFormResult } from "~/lib/use-form-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
 import { DebtorBalance } from "./debtor-balance";
 import { DebtorForm } from "./debtor-form";
-import { DebtorInvoices, useInvoices } from "./debtor-invoices";
+import { DebtorInvoices } from "./debtor-invoices";
 import { DebtorPayments } from "./debtor-payments";
 import { DebtorStatusBadge } from "./debtor-status";
 import { DebtorTimeline } from "./debtor-timeline";
 import type { DebtorView } from "./debtor-view";
 import { OptOutNotice } from "./opt-out-notice";
+import { useInvoices } from "./use-invoices";
 
 function toastFor(data: ActionResult, area: ToastArea) {
   if (data.ok && data.message) notify("success", data.message, area);
@@ -61,7 +62,6 @@ function InvoicesAndPayments({ debtor, area }: { debtor: DebtorView; area: Toast
           onResult={(data) => toastFor(data, area)}
           onWritten={reload}
           onRetry={reload}
-          addCollapsed
         />
       </div>
       <DebtorPayments

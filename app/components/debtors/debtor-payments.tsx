@@ -16,8 +16,8 @@ import type { paymentToJson } from "~/models/payment.server";
 import type { debtorAction } from "~/routes/debtor-action.server";
 import { PAYMENT_NOTE_MAX, paymentSchema } from "~/schemas/payment";
 import { DebtorBalance } from "./debtor-balance";
-import { balanceCents, type Invoice, isOwed } from "./debtor-invoices";
 import type { DebtorView } from "./debtor-view";
+import { balanceCents, type Invoice, isOwed } from "./invoice-view";
 
 /** A payment as GET /api/debtors/:id/payments lists it. */
 type Payment = ReturnType<typeof paymentToJson>;
