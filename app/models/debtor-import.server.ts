@@ -36,13 +36,15 @@ function d1Statement(db: Db, query: { toSQL(): { sql: string; params: unknown[] 
   return db.$client.prepare(text).bind(...params);
 }
 
-/** The debtors among the owner's with these lower-cased addresses (?2, a JSON array). */
-const DEBTORS_BY_EMAIL = `
+/**
+ * The debtors among the owner's with these lower-cased addresses (?2, a JSON array), through
+ * debtors (owner_id, lower(email)) (an ORDER BY would make SQLite walk the owner's rows instead).
+ */
+export const DEBTORS_BY_EMAIL = `
   SELECT d.id AS id, lower(d.email) AS email, d.full_name AS fullName,
     (SELECT count(*) FROM invoices AS i WHERE i.debtor_id = d.id) AS invoices
   FROM debtors AS d
-  WHERE d.owner_id = ?1 AND lower(d.email) IN (SELECT value FROM json_each(?2))
-  ORDER BY d.id`;
+  WHERE d.owner_id = ?1 AND lower(d.email) IN (SELECT value FROM json_each(?2))`;
 
 /** The owner's invoices' numbers among these (?2, a JSON array). */
 const NUMBERS_TAKEN = `
@@ -67,7 +69,9 @@ export async function importLookup(db: Db, ownerId: string, keys: { emails: stri
   const existing = new Map<string, ExistingDebtor>();
   for (const { results: rows } of results.slice(0, byEmail.length)) {
     for (const r of rows as { id: number; email: string; fullName: string; invoices: number }[]) {
-      if (!existing.has(r.email)) existing.set(r.email, { id: r.id, fullName: r.fullName, invoices: r.invoices });
+      // The oldest of twins: the one the add-debtor form offers too (findDebtorByEmail).
+      const seen = existing.get(r.email);
+      if (!seen || r.id < seen.id) existing.set(r.email, { id: r.id, fullName: r.fullName, invoices: r.invoices });
     }
   }
   const takenNumbers = new Set(

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { DEBTORS_BY_EMAIL } from "~/models/debtor-import.server";
 import { apiJson, formAction, type Json, replyErrors } from "./data-helpers";
 import { debtorRow, debtorRowsOf, invoicesOf, makeDebtor, makeInvoice, makeSignedInUser, payInvoice } from "./fixtures";
 import { get, pageText, postForm } from "./helpers";
@@ -344,6 +345,28 @@ describe("one debtor per address: the add-debtor form", () => {
     );
     expect(hijack.status).toBe(404);
     expect(await invoicesOf(debtor.id)).toHaveLength(1);
+  });
+});
+
+describe("finding a debtor by address", () => {
+  it("reads the index on debtors (owner_id, lower(email)), for the twin check and the import's lookup", async () => {
+    const plan = async (sql: string, ...values: unknown[]) =>
+      (
+        await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .bind(...values)
+          .all<{ detail: string }>()
+      ).results
+        .map((r) => r.detail)
+        .join("; ");
+    expect(
+      await plan(
+        'select "id", "full_name" from "debtors" where ("debtors"."owner_id" = ? and lower("debtors"."email") = ?) order by "debtors"."id" asc limit ?',
+        "x",
+        "a@example.com",
+        1,
+      ),
+    ).toContain("debtors_owner_email_idx");
+    expect(await plan(DEBTORS_BY_EMAIL, "x", '["a@example.com"]')).toContain("debtors_owner_email_idx");
   });
 });
 
