@@ -27,6 +27,7 @@ export default [
   route("debtors/:id", "routes/debtor-timeline.tsx"),
   route("debtors/:id/timeline", "routes/debtors.timeline.ts"),
   route("debtors.csv", "routes/debtors-export.ts"),
+  route("invoices.csv", "routes/invoices-export.ts"),
   route("report.csv", "routes/report-export.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

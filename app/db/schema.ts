@@ -141,6 +141,9 @@ export const debtors = sqliteTable(
     index("debtors_paid_claim_idx").on(t.ownerId, t.paidClaimedAt),
     // The watchdog's resume of promises that have ended (0010).
     index("debtors_promise_ends_idx").on(t.promiseEndsAt),
+    // A debtor found by address within the account (0011): an add with an address the user already
+    // has offers that debtor instead of a twin, and the CSV import matches its rows by address.
+    index("debtors_owner_email_idx").on(t.ownerId, sql`lower(${t.email})`),
   ],
 );
 

@@ -13,3 +13,8 @@ export function parseCalendarDate(value: string): { year: number; month: number;
 export function isCalendarDate(value: string): boolean {
   return parseCalendarDate(value) !== null;
 }
+
+/** Today in the runtime's own zone (the browser's, in a form), "YYYY-MM-DD". */
+export function localToday(now = new Date()) {
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+}

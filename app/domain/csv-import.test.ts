@@ -9,13 +9,35 @@ import {
   TOO_MANY_ROWS,
 } from "./csv-import";
 
-const opts = { timeZone: "Europe/Berlin", existingEmails: new Set<string>() };
+const opts = {
+  timeZone: "Europe/Berlin",
+  today: "2026-03-10",
+  existing: new Map(),
+  takenNumbers: new Set<string>(),
+  maxInvoices: 500,
+};
 
-describe("previewDebtorCsv", () => {
-  it("reads a minimal file with defaults: person, Polite, USD, the user's zone", () => {
+describe("previewDebtorCsv: a file of debtors, one row each", () => {
+  it("reads a minimal file with defaults: person, Polite, USD, the user's zone, issued and due today", () => {
     const preview = previewDebtorCsv("name,email,amount\nAda Lovelace,ADA@example.com,120.50\n", opts);
     expect(preview.fileErrors).toEqual([]);
     expect(preview.valid).toBe(1);
+    const debtor = {
+      kind: "person",
+      fullName: "Ada Lovelace",
+      email: "ada@example.com",
+      activeStrategy: 1,
+      currency: "USD",
+      timeZone: "Europe/Berlin",
+    };
+    const invoice = {
+      email: "ada@example.com",
+      number: null,
+      amountCents: 12050,
+      currency: null,
+      issuedOn: "2026-03-10",
+      dueOn: "2026-03-10",
+    };
     expect(preview.rows).toEqual([
       {
         line: 2,
@@ -24,48 +46,59 @@ describe("previewDebtorCsv", () => {
         amount: "120.50",
         status: "ok",
         messages: [],
-        debtor: {
-          kind: "person",
-          fullName: "Ada Lovelace",
-          email: "ada@example.com",
-          debtCents: 12050,
-          activeStrategy: 1,
-          currency: "USD",
-          invoiceNumber: null,
-          timeZone: "Europe/Berlin",
-        },
+        debtor,
+        invoice,
       },
     ]);
+    // The debtor's first invoice is in the debtor's currency.
+    expect(preview.debtors).toEqual([debtor]);
+    expect(preview.invoices).toEqual([{ ...invoice, currency: "USD" }]);
   });
 
   it("matches header names without case and with aliases, in any order, and reads every column", () => {
     const csv = [
-      "Invoice Number;Time Zone;Debt;E-mail;Full Name;Kind;Strategy;Currency;Notes",
-      "INV-7;america/new_york;1,234.5;b@example.com;Bob Ltd;Company;middle ground;eur;ignored",
-      "INV-8;Asia/Tokyo;$10;c@example.com;Cy;person;3;GBP;",
+      "Invoice Number;Time Zone;Debt;E-mail;Full Name;Kind;Strategy;Currency;Notes;Issue date;Due date",
+      "INV-7;america/new_york;1,234.5;b@example.com;Bob Ltd;Company;middle ground;eur;ignored;2026-01-02;2026-02-01",
+      "INV-8;Asia/Tokyo;$10;c@example.com;Cy;person;3;GBP;;;",
     ].join("\r\n");
     const preview = previewDebtorCsv(csv, opts);
-    expect(preview.rows.map((r) => r.debtor)).toEqual([
-      {
-        kind: "company",
-        fullName: "Bob Ltd",
-        email: "b@example.com",
-        debtCents: 123450,
-        activeStrategy: 2,
-        currency: "EUR",
-        invoiceNumber: "INV-7",
-        timeZone: "America/New_York",
-      },
-      {
-        kind: "person",
-        fullName: "Cy",
-        email: "c@example.com",
-        debtCents: 1000,
-        activeStrategy: 3,
-        currency: "GBP",
-        invoiceNumber: "INV-8",
-        timeZone: "Asia/Tokyo",
-      },
+    expect(preview.rows.map((r) => [r.debtor, r.invoice])).toEqual([
+      [
+        {
+          kind: "company",
+          fullName: "Bob Ltd",
+          email: "b@example.com",
+          activeStrategy: 2,
+          currency: "EUR",
+          timeZone: "America/New_York",
+        },
+        {
+          email: "b@example.com",
+          number: "INV-7",
+          amountCents: 123450,
+          currency: "EUR",
+          issuedOn: "2026-01-02",
+          dueOn: "2026-02-01",
+        },
+      ],
+      [
+        {
+          kind: "person",
+          fullName: "Cy",
+          email: "c@example.com",
+          activeStrategy: 3,
+          currency: "GBP",
+          timeZone: "Asia/Tokyo",
+        },
+        {
+          email: "c@example.com",
+          number: "INV-8",
+          amountCents: 1000,
+          currency: "GBP",
+          issuedOn: "2026-03-10",
+          dueOn: "2026-03-10",
+        },
+      ],
     ]);
   });
 
@@ -90,12 +123,36 @@ describe("previewDebtorCsv", () => {
           "Please enter a number greater than 0",
           "Kind must be person or company",
           "Strategy must be 1, 2, 3, Polite, Middle Ground or Aggressive",
-          "Currency must be a three-letter code such as USD or EUR",
+          "Currency must be one of USD, EUR, GBP, CAD, AUD, NZD, CHF, JPY, SEK, NOK, DKK, PLN",
           "Please choose a valid time zone",
         ],
       ],
       [5, "error", ["Please enter an amount with at most two decimals"]],
     ]);
+  });
+
+  it("checks the invoice number and dates as the form and the API do", () => {
+    const csv = [
+      "name,email,amount,invoice number,issue date,due date",
+      // 100 characters with a control character: the form's one-line message comes first.
+      `A,a@example.com,1,${"N".repeat(99)}\u0007,,`,
+      `B,b@example.com,1,${"N".repeat(65)},,`,
+      "C,c@example.com,1,,2026-02-30,",
+      "D,d@example.com,1,,,tomorrow",
+      "E,e@example.com,1,,2026-03-05,2026-03-01",
+      // A due date before today without an issue date: issued then.
+      "F,f@example.com,0.5,,,2026-01-31",
+    ].join("\n");
+    const preview = previewDebtorCsv(csv, opts);
+    expect(preview.rows.map((r) => [r.line, r.status, r.messages])).toEqual([
+      [2, "error", ["Please enter the invoice number on one line"]],
+      [3, "error", ["The invoice number can have at most 64 characters"]],
+      [4, "error", ["The issue date must be a date written like 2026-03-31"]],
+      [5, "error", ["The due date must be a date written like 2026-03-31"]],
+      [6, "error", ["The due date cannot be before the issue date"]],
+      [7, "ok", []],
+    ]);
+    expect(preview.rows[5]?.invoice).toMatchObject({ amountCents: 50, issuedOn: "2026-01-31", dueOn: "2026-01-31" });
   });
 
   it("counts lines through quoted values that span lines", () => {
@@ -105,18 +162,7 @@ describe("previewDebtorCsv", () => {
       [2, "ok"],
       [4, "ok"],
     ]);
-    expect(preview.rows[0]?.debtor?.debtCents).toBe(100000);
-  });
-
-  it("flags duplicates within the file and of existing debtors by lower-cased e-mail", () => {
-    const csv = "email,name,amount\na@example.com,A,1\nA@Example.com,A again,2\nold@example.com,Old,3\n";
-    const preview = previewDebtorCsv(csv, { ...opts, existingEmails: new Set(["old@example.com"]) });
-    expect(preview.rows.map((r) => [r.line, r.status, r.messages])).toEqual([
-      [2, "ok", []],
-      [3, "duplicate", ["Same e-mail as line 2"]],
-      [4, "duplicate", ["Already one of your debtors (same e-mail)"]],
-    ]);
-    expect(preview.valid).toBe(1);
+    expect(preview.rows[0]?.invoice?.amountCents).toBe(100000);
   });
 
   it("refuses a file without the required columns, an empty one, too many rows or too many bytes", () => {
@@ -124,7 +170,7 @@ describe("previewDebtorCsv", () => {
     expect(previewDebtorCsv("", opts).fileErrors).toEqual([EMPTY_FILE]);
     expect(previewDebtorCsv("name,email,amount\n", opts).fileErrors).toEqual([EMPTY_FILE]);
     const rows = Array.from({ length: MAX_IMPORT_ROWS + 1 }, (_, i) => `N${i},n${i}@example.com,1`);
-    expect(previewDebtorCsv(`name,email,amount\n${rows.join("\n")}`, opts)).toEqual({
+    expect(previewDebtorCsv(`name,email,amount\n${rows.join("\n")}`, opts)).toMatchObject({
       fileErrors: [TOO_MANY_ROWS],
       rows: [],
       valid: 0,
@@ -137,6 +183,75 @@ describe("previewDebtorCsv", () => {
     const preview = previewDebtorCsv('\uFEFFName,Email,Amount\nA,a@example.com,"5\n', opts);
     expect(preview.rows[0]?.status).toBe("error");
     expect(preview.rows[0]?.messages).toContain("A quoted value is not closed on this row");
+  });
+});
+
+describe("previewDebtorCsv: rows as invoices, debtors matched by e-mail", () => {
+  it("makes one debtor of the rows with one address (any case), from its first valid row", () => {
+    const csv = [
+      "name,email,amount,currency,invoice number,due date",
+      "Broken,a@example.com,x,,,",
+      "Ada Lovelace,a@example.com,10,EUR,A-1,2026-04-01",
+      "Ada L.,A@Example.com,20,,A-2,2026-05-01",
+      "Ada,a@example.com,30,GBP,,",
+    ].join("\n");
+    const preview = previewDebtorCsv(csv, opts);
+    expect(preview.rows.map((r) => [r.line, r.status, r.note])).toEqual([
+      [2, "error", undefined],
+      [3, "ok", undefined],
+      [4, "ok", "An invoice of Ada Lovelace (line 3)"],
+      [5, "ok", "An invoice of Ada Lovelace (line 3)"],
+    ]);
+    expect(preview.debtors).toEqual([expect.objectContaining({ fullName: "Ada Lovelace", currency: "EUR" })]);
+    // Without a currency, an invoice is in its debtor's.
+    expect(preview.invoices.map((i) => [i.email, i.number, i.amountCents, i.currency, i.dueOn])).toEqual([
+      ["a@example.com", "A-1", 1000, "EUR", "2026-04-01"],
+      ["a@example.com", "A-2", 2000, null, "2026-05-01"],
+      ["a@example.com", null, 3000, "GBP", "2026-03-10"],
+    ]);
+    expect(preview).toMatchObject({ valid: 3, existingDebtors: 0 });
+  });
+
+  it("adds numbered rows to the user's debtor with that address; a row without a number is a duplicate", () => {
+    const existing = new Map([["old@example.com", { id: 42, fullName: "Old Timer", invoices: 3 }]]);
+    const csv = "email,name,amount,invoice\nOLD@example.com,Old,3,OLD-9\nold@example.com,Old,4,\n";
+    const preview = previewDebtorCsv(csv, { ...opts, existing });
+    expect(preview.rows.map((r) => [r.line, r.status, r.messages, r.note])).toEqual([
+      [2, "ok", [], "An invoice of Old Timer, already one of your debtors"],
+      [
+        3,
+        "duplicate",
+        [
+          "Already one of your debtors (same e-mail). To add this row as an invoice of theirs, give it an invoice number.",
+        ],
+        undefined,
+      ],
+    ]);
+    expect(preview.debtors).toEqual([]);
+    expect(preview.invoices).toEqual([expect.objectContaining({ debtorId: 42, number: "OLD-9", currency: null })]);
+    expect(preview.existingDebtors).toBe(1);
+  });
+
+  it("refuses an invoice number the account uses or an earlier row has, and a debtor's invoices past the cap", () => {
+    const csv = [
+      "email,name,amount,invoice",
+      "a@example.com,A,1,TAKEN",
+      "b@example.com,B,1,N-1",
+      "c@example.com,C,1,N-1",
+      "d@example.com,D,1,",
+      "d@example.com,D,1,",
+      "d@example.com,D,1,",
+    ].join("\n");
+    const preview = previewDebtorCsv(csv, { ...opts, takenNumbers: new Set(["TAKEN"]), maxInvoices: 2 });
+    expect(preview.rows.map((r) => [r.line, r.status, r.messages])).toEqual([
+      [2, "error", ["Another invoice of yours already has this number"]],
+      [3, "ok", []],
+      [4, "error", ["Same invoice number as line 3"]],
+      [5, "ok", []],
+      [6, "ok", []],
+      [7, "error", ["This debtor would have more than 2 invoices, the most one debtor can have."]],
+    ]);
+    expect(preview.debtors.map((d) => d.email)).toEqual(["b@example.com", "d@example.com"]);
   });
 });
 

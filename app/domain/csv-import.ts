@@ -1,32 +1,51 @@
 import Papa from "papaparse";
 import * as v from "valibot";
-import { DebtorSchema, TIME_ZONE_MESSAGE } from "~/schemas/debtor";
-import { canonicalTimeZone, formatCount } from "./intl";
+import { DebtorJsonSchema } from "~/schemas/debtor";
+import {
+  CURRENCIES,
+  DUE_BEFORE_ISSUE_MESSAGE,
+  INVOICE_NUMBER_MAX,
+  InvoiceJsonSchema,
+  NUMBER_TAKEN_MESSAGE,
+} from "~/schemas/invoice";
+import { formatCount } from "./intl";
 import { toCents } from "./money";
-import { isValidTimeZone } from "./schedule-time";
 import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "./strategies";
-import { MAX_TIME_ZONE_LENGTH, safeTimeZone } from "./time-zone";
+import { safeTimeZone } from "./time-zone";
 
 /**
- * CSV import of debtors (docs/architecture.md §10): the file parsed with papaparse (a string, in the
- * Worker; no workers or streams) and every row validated like the debtor form, with its line
- * number. Pure: the caller passes the existing debtors' addresses and the user's zone.
+ * CSV import of debtors and their invoices (docs/architecture.md §10, CSV): the file parsed with
+ * papaparse (a string, in the Worker; no workers or streams) and every row validated with the
+ * schemas the forms and the JSON API use (DebtorJsonSchema for the debtor's columns,
+ * InvoiceJsonSchema for the invoice's), with its line number. Each row is an invoice: rows with the
+ * same e-mail (case-insensitive) are invoices of one debtor, created from its first row when the
+ * address is new, so a file with one row per debtor imports one debtor each. Pure: the caller
+ * passes what the account already has (planImport's options) and the user's zone.
  */
 
 /** The most data rows one file may have. */
 export const MAX_IMPORT_ROWS = 5000;
 /** The largest file (or pasted text), in bytes. */
 export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
-/** The longest invoice number kept. */
-export const MAX_INVOICE_LENGTH = 100;
+/** A new debtor's currency when their first row has none. */
 export const DEFAULT_CURRENCY = "USD";
 
 export const TOO_MANY_ROWS = `The file has more than ${formatCount(MAX_IMPORT_ROWS)} rows. Please split it into smaller files.`;
 export const TOO_LARGE = "The file is larger than 2 MB. Please split it into smaller files.";
 export const EMPTY_FILE =
-  "The file has no rows to import. Please choose a CSV file with a header row and one debtor per row.";
+  "The file has no rows to import. Please choose a CSV file with a header row and one debtor or invoice per row.";
 
-type Column = "name" | "email" | "amount" | "kind" | "strategy" | "currency" | "invoice" | "timeZone";
+type Column =
+  | "name"
+  | "email"
+  | "amount"
+  | "kind"
+  | "strategy"
+  | "currency"
+  | "invoice"
+  | "timeZone"
+  | "issuedOn"
+  | "dueOn";
 
 /** Header names, compared without case, spaces or punctuation ("E-mail" is "email"). */
 const ALIASES: Record<Column, readonly string[]> = {
@@ -36,8 +55,10 @@ const ALIASES: Record<Column, readonly string[]> = {
   kind: ["kind", "type"],
   strategy: ["strategy", "activestrategy", "tone"],
   currency: ["currency", "currencycode"],
-  invoice: ["invoice", "invoicenumber", "invoiceno", "invoiceid"],
+  invoice: ["invoice", "invoicenumber", "invoiceno", "invoiceid", "number"],
   timeZone: ["timezone", "tz", "zone"],
+  issuedOn: ["issuedate", "issuedon", "issued", "invoicedate", "dateissued"],
+  dueOn: ["duedate", "dueon", "due"],
 };
 
 const REQUIRED: readonly { column: Column; label: string }[] = [
@@ -48,17 +69,29 @@ const REQUIRED: readonly { column: Column; label: string }[] = [
 
 const normalizeHeader = (h: string) => h.toLowerCase().replace(/[^a-z0-9]/g, "");
 
-/** A valid debtor from one row, ready to insert. */
+/** A new debtor, from the first valid row with their e-mail. */
 export interface ImportDebtor {
   kind: "person" | "company";
   fullName: string;
   /** Lower-cased. */
   email: string;
-  debtCents: number;
   activeStrategy: Tone;
   currency: string;
-  invoiceNumber: string | null;
   timeZone: string;
+}
+
+/** An invoice from one valid row, ready to insert. */
+export interface ImportInvoice {
+  /** Its debtor's address, lower-cased: a new debtor of the import, or `debtorId`'s. */
+  email: string;
+  /** The user's debtor who already has this address; absent: a new debtor of the import. */
+  debtorId?: number;
+  number: string | null;
+  amountCents: number;
+  /** Absent: the debtor's. */
+  currency: string | null;
+  issuedOn: string;
+  dueOn: string;
 }
 
 export type ImportRowStatus = "ok" | "error" | "duplicate";
@@ -71,25 +104,51 @@ export interface ImportRow {
   email: string;
   amount: string;
   status: ImportRowStatus;
-  /** Why the row is skipped: its errors, or which row or debtor it duplicates. */
+  /** Why the row is skipped: its errors, or which debtor it duplicates. */
   messages: string[];
-  /** Only for status 'ok'. */
+  /** For an 'ok' row that is not a new debtor of its own: whose invoice it is. */
+  note?: string;
+  /** Only for status 'ok': the debtor the row would make, and its invoice. */
   debtor?: ImportDebtor;
+  invoice?: ImportInvoice;
 }
 
 export interface ImportPreview {
   /** Problems with the file as a whole (no header, too many rows): nothing can be imported. */
   fileErrors: string[];
   rows: ImportRow[];
-  /** How many rows would be imported. */
+  /** How many rows would be imported (each an invoice). */
   valid: number;
+  /** The debtors the import adds (one per new address), in file order. */
+  debtors: ImportDebtor[];
+  /** The invoices it adds, in file order. */
+  invoices: ImportInvoice[];
+  /** How many of the user's debtors get invoices. */
+  existingDebtors: number;
+}
+
+/** A debtor the account already has, as the import matches rows to it (by lower-cased e-mail). */
+export interface ExistingDebtor {
+  id: number;
+  fullName: string;
+  /** How many invoices they already have (the per-debtor cap counts them). */
+  invoices: number;
 }
 
 export interface ImportOptions {
   /** The user's IANA zone: a row without one gets it. */
   timeZone: string;
-  /** The lower-cased addresses of the user's debtors: a row with one of them is a duplicate. */
-  existingEmails: ReadonlySet<string>;
+  /** "YYYY-MM-DD", the user's today: an invoice's issue date when its row has none. */
+  today: string;
+}
+
+export interface PlanOptions {
+  /** The user's debtors with the file's addresses, by lower-cased e-mail (the oldest of each). */
+  existing: ReadonlyMap<string, ExistingDebtor>;
+  /** The file's invoice numbers the account already uses. */
+  takenNumbers: ReadonlySet<string>;
+  /** The most invoices one debtor may have (MAX_INVOICES_PER_DEBTOR). */
+  maxInvoices: number;
 }
 
 /** "1,234.50", "$1234.5", "1234": the amount as a number; NaN when it is no amount. */
@@ -102,8 +161,12 @@ export function parseAmount(raw: string): number {
 
 const KIND_MESSAGE = "Kind must be person or company";
 const STRATEGY_MESSAGE = "Strategy must be 1, 2, 3, Polite, Middle Ground or Aggressive";
-const CURRENCY_MESSAGE = "Currency must be a three-letter code such as USD or EUR";
-const INVOICE_MESSAGE = `The invoice number can have at most ${MAX_INVOICE_LENGTH} characters`;
+const CURRENCY_MESSAGE = `Currency must be one of ${CURRENCIES.join(", ")}`;
+const INVOICE_LENGTH_MESSAGE = `The invoice number can have at most ${INVOICE_NUMBER_MAX} characters`;
+const ISSUE_DATE_MESSAGE = "The issue date must be a date written like 2026-03-31";
+const DUE_DATE_MESSAGE = "The due date must be a date written like 2026-03-31";
+const EXISTING_WITHOUT_NUMBER =
+  "Already one of your debtors (same e-mail). To add this row as an invoice of theirs, give it an invoice number.";
 
 function parseKind(raw: string): "person" | "company" | null {
   const s = raw.trim().toLowerCase();
@@ -124,63 +187,88 @@ function parseStrategy(raw: string): Tone | null {
   return null;
 }
 
-function parseCurrency(raw: string): string | null {
-  const s = raw.trim().toUpperCase();
-  if (s === "") return DEFAULT_CURRENCY;
-  return /^[A-Z]{3}$/.test(s) ? s : null;
+/** The first message of each field's issues. */
+function firstIssues(issues: readonly v.BaseIssue<unknown>[] | undefined): Record<string, string> {
+  const nested = issues ? (v.flatten(issues as [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]).nested ?? {}) : {};
+  const first: Record<string, string> = {};
+  for (const [key, messages] of Object.entries(nested)) if (messages?.[0]) first[key] = messages[0];
+  return first;
 }
 
-/** A zone's canonical spelling ("europe/berlin" → "Europe/Berlin"), or null when Intl does not know it. */
-function parseTimeZone(raw: string, fallback: string): string | null {
-  const s = raw.trim();
-  if (s === "") return fallback;
-  if (s.length > MAX_TIME_ZONE_LENGTH || !isValidTimeZone(s)) return null;
-  return canonicalTimeZone(s);
-}
+/** The invoice number's message for a line break or control character (the form's). */
+const LINE_MESSAGE_PREFIX = "Please enter the invoice number on one line";
 
-/** The row as a debtor, or its messages: name, e-mail and amount first, then the other columns. */
-function validateRow(cells: Record<Column, string>, zoneOf: (raw: string) => string | null) {
+/**
+ * The row as a debtor and an invoice, or its messages, in column order: name, e-mail and amount
+ * first. The debtor's columns go through DebtorJsonSchema and the invoice's through
+ * InvoiceJsonSchema, the form's and the API's own checks; only the CSV's friendlier spellings (a
+ * strategy's name, "$1,234.50") are read first, and a message names its column where the schema's
+ * would not.
+ */
+function validateRow(cells: Record<Column, string>, defaultZone: string, today: string) {
   const kind = parseKind(cells.kind);
   const strategy = parseStrategy(cells.strategy);
-  const currency = parseCurrency(cells.currency);
-  const invoice = cells.invoice.trim();
-  const timeZone = zoneOf(cells.timeZone);
-  // Name, e-mail and amount exactly as the debtor form checks them.
-  const parsed = v.safeParse(DebtorSchema, {
+  const amount = parseAmount(cells.amount);
+  const debtor = v.safeParse(DebtorJsonSchema, {
     kind: kind ?? "person",
     full_name: cells.name,
     email: cells.email,
-    debt: parseAmount(cells.amount),
+    // The amount is the invoice's (checked below): any valid one stands in here.
+    debt: 1,
     active_strategy: strategy ?? DEFAULT_STRATEGY,
+    time_zone: cells.timeZone,
   });
+  const invoice = v.safeParse(InvoiceJsonSchema, {
+    number: cells.invoice,
+    amount: Number.isNaN(amount) ? cells.amount : amount,
+    currency: cells.currency,
+    issued_on: cells.issuedOn,
+    due_on: cells.dueOn,
+  });
+  const d = firstIssues(debtor.issues);
+  const i = firstIssues(invoice.issues);
   const errors: string[] = [];
-  if (!parsed.success) {
-    const nested = v.flatten<typeof DebtorSchema>(parsed.issues).nested ?? {};
-    for (const key of ["full_name", "email", "debt"] as const) {
-      const first = nested[key]?.[0];
-      if (first) errors.push(first);
-    }
-  }
-  if (!kind) errors.push(KIND_MESSAGE);
-  if (!strategy) errors.push(STRATEGY_MESSAGE);
-  if (!currency) errors.push(CURRENCY_MESSAGE);
-  if (invoice.length > MAX_INVOICE_LENGTH) errors.push(INVOICE_MESSAGE);
-  if (!timeZone) errors.push(TIME_ZONE_MESSAGE);
-  if (!parsed.success || !kind || !strategy || !currency || !timeZone || errors.length > 0) {
-    // A schema issue outside the three fields (none today) still keeps the row out.
+  const add = (message: string | undefined | false) => {
+    if (message && !errors.includes(message)) errors.push(message);
+  };
+  add(d.full_name);
+  add(d.email);
+  add(i.amount);
+  add(!kind && KIND_MESSAGE);
+  add(!strategy && STRATEGY_MESSAGE);
+  add(i.currency && CURRENCY_MESSAGE);
+  // One line first: a long number with a line break gets the form's own message.
+  add(i.number && (i.number === LINE_MESSAGE_PREFIX ? i.number : INVOICE_LENGTH_MESSAGE));
+  add(d.time_zone);
+  add(i.issued_on && ISSUE_DATE_MESSAGE);
+  add(i.due_on && (i.due_on === DUE_BEFORE_ISSUE_MESSAGE ? i.due_on : DUE_DATE_MESSAGE));
+  if (!debtor.success || !invoice.success || !kind || !strategy || errors.length > 0) {
+    // A schema issue outside these columns (none today) still keeps the row out.
     return { errors: errors.length > 0 ? errors : ["This row could not be read"] };
   }
-  const debtor: ImportDebtor = {
-    kind,
-    fullName: parsed.output.full_name,
-    email: parsed.output.email.toLowerCase(),
-    debtCents: toCents(parsed.output.debt),
-    activeStrategy: strategy,
-    currency,
-    invoiceNumber: invoice === "" ? null : invoice,
-    timeZone,
+  const { output } = invoice;
+  // As an invoice added by hand: issued today unless given (or the due date, when that is earlier).
+  const issuedOn = output.issued_on ?? (output.due_on && output.due_on < today ? output.due_on : today);
+  const email = debtor.output.email.toLowerCase();
+  return {
+    errors,
+    debtor: {
+      kind,
+      fullName: debtor.output.full_name,
+      email,
+      activeStrategy: strategy,
+      currency: output.currency ?? DEFAULT_CURRENCY,
+      timeZone: debtor.output.time_zone ?? defaultZone,
+    } satisfies ImportDebtor,
+    invoice: {
+      email,
+      number: output.number ?? null,
+      amountCents: toCents(output.amount),
+      currency: output.currency ?? null,
+      issuedOn,
+      dueOn: output.due_on ?? issuedOn,
+    } satisfies ImportInvoice,
   };
-  return { errors, debtor };
 }
 
 /** The index of each known column in the header row; unknown columns are ignored. */
@@ -207,34 +295,29 @@ function lineCounter(text: string) {
 
 const byteLength = (text: string) => new TextEncoder().encode(text).byteLength;
 
+/** The file read and each row checked on its own: planImport then matches the rows to debtors. */
+export interface ParsedCsv {
+  fileErrors: string[];
+  rows: ImportRow[];
+}
+
 /**
- * Parses and validates a CSV of debtors: a header row (names without case; aliases such as "Full
- * name", "E-mail", "Debt"), then one debtor per row. Each row is 'ok', 'error' (its messages) or
- * 'duplicate' (an address already in the file, or one of the user's debtors'): only 'ok' rows are
- * imported. A file past MAX_IMPORT_BYTES or MAX_IMPORT_ROWS has a file error and no rows.
+ * Parses and validates a CSV of debtors or invoices: a header row (names without case; aliases such
+ * as "Full name", "E-mail", "Debt", "Due date"), then one debtor or invoice per row. Each row is
+ * 'ok' (with the debtor and invoice it makes) or 'error' (its messages). A file past
+ * MAX_IMPORT_BYTES or MAX_IMPORT_ROWS has a file error and no rows.
  */
-export function previewDebtorCsv(input: string, options: ImportOptions): ImportPreview {
+export function parseDebtorCsv(input: string, options: ImportOptions): ParsedCsv {
   if (input.length > MAX_IMPORT_BYTES || byteLength(input) > MAX_IMPORT_BYTES) {
-    return { fileErrors: [TOO_LARGE], rows: [], valid: 0 };
+    return { fileErrors: [TOO_LARGE], rows: [] };
   }
   const text = input.replace(/^\uFEFF/, "");
   const defaultZone = safeTimeZone(options.timeZone);
   const lineOf = lineCounter(text);
-  // A file names a few zones many times: each is resolved once.
-  const zones = new Map<string, string | null>();
-  const zoneOf = (raw: string) => {
-    let zone = zones.get(raw);
-    if (zone === undefined) {
-      zone = parseTimeZone(raw, defaultZone);
-      zones.set(raw, zone);
-    }
-    return zone;
-  };
   let header: Map<Column, number> | null = null;
   let tooMany = false;
   let cursor = 0;
   const rows: ImportRow[] = [];
-  const seen = new Map<string, number>();
 
   Papa.parse<string[]>(text, {
     skipEmptyLines: "greedy",
@@ -263,40 +346,107 @@ export function previewDebtorCsv(input: string, options: ImportOptions): ImportP
         string
       >;
       const base = { line, name: values.name.trim(), email: values.email.trim(), amount: values.amount.trim() };
-      const { errors, debtor } = validateRow(values, zoneOf);
+      const { errors, debtor, invoice } = validateRow(values, defaultZone, options.today);
       if (result.errors.some((e) => e.type === "Quotes")) errors.push("A quoted value is not closed on this row");
-      if (errors.length > 0 || !debtor) {
+      if (errors.length > 0 || !debtor || !invoice) {
         rows.push({ ...base, status: "error", messages: errors });
         return;
       }
-      const firstLine = seen.get(debtor.email);
-      if (firstLine !== undefined) {
-        rows.push({ ...base, status: "duplicate", messages: [`Same e-mail as line ${firstLine}`] });
-        return;
-      }
-      seen.set(debtor.email, line);
-      if (options.existingEmails.has(debtor.email)) {
-        rows.push({ ...base, status: "duplicate", messages: ["Already one of your debtors (same e-mail)"] });
-        return;
-      }
-      rows.push({ ...base, status: "ok", messages: [], debtor });
+      rows.push({ ...base, status: "ok", messages: [], debtor, invoice });
     },
   });
 
-  if (tooMany) return { fileErrors: [TOO_MANY_ROWS], rows: [], valid: 0 };
+  if (tooMany) return { fileErrors: [TOO_MANY_ROWS], rows: [] };
   // Assigned in the step callback, which TypeScript's flow analysis does not follow.
   const columns = header as Map<Column, number> | null;
-  if (!columns) return { fileErrors: [EMPTY_FILE], rows: [], valid: 0 };
+  if (!columns) return { fileErrors: [EMPTY_FILE], rows: [] };
   const missing = REQUIRED.filter((r) => !columns.has(r.column)).map((r) => r.label);
   if (missing.length > 0) {
     return {
       fileErrors: [
-        `The header row has no ${missing.join(", ")} column. The first row must name the columns: name, email, amount, and optionally kind, strategy, currency, invoice number, time zone.`,
+        `The header row has no ${missing.join(", ")} column. The first row must name the columns: name, email, amount, and optionally kind, strategy, currency, invoice number, issue date, due date, time zone.`,
       ],
       rows: [],
-      valid: 0,
     };
   }
-  if (rows.length === 0) return { fileErrors: [EMPTY_FILE], rows: [], valid: 0 };
-  return { fileErrors: [], rows, valid: rows.filter((r) => r.status === "ok").length };
+  if (rows.length === 0) return { fileErrors: [EMPTY_FILE], rows: [] };
+  return { fileErrors: [], rows };
+}
+
+/** The addresses and invoice numbers of a parsed file's valid rows: what planImport needs the account's answer on. */
+export function importKeys(parsed: ParsedCsv) {
+  const emails = new Set<string>();
+  const numbers = new Set<string>();
+  for (const row of parsed.rows) {
+    if (!row.invoice) continue;
+    emails.add(row.invoice.email);
+    if (row.invoice.number) numbers.add(row.invoice.number);
+  }
+  return { emails: [...emails], numbers: [...numbers] };
+}
+
+/**
+ * Matches the valid rows to debtors, in file order. A row with a new address makes a debtor (from
+ * that row's name, kind, strategy, currency and zone) and its first invoice; a later row with the
+ * same address (any case) is another invoice of that debtor. A row with the address of one of the
+ * user's debtors is an invoice of theirs when it has an invoice number; without one it is a
+ * 'duplicate' and skipped, so importing a file of debtors again adds nothing twice. An invoice
+ * number the account already uses, or an earlier row of the file, is an error, and so is an
+ * invoice past `maxInvoices` for its debtor.
+ */
+export function planImport(parsed: ParsedCsv, options: PlanOptions): ImportPreview {
+  if (parsed.fileErrors.length > 0) {
+    return { fileErrors: parsed.fileErrors, rows: [], valid: 0, debtors: [], invoices: [], existingDebtors: 0 };
+  }
+  const firstLine = new Map<string, { line: number; name: string }>();
+  const numberLine = new Map<string, number>();
+  const invoiceCount = new Map<string, number>();
+  const touched = new Set<number>();
+  const debtors: ImportDebtor[] = [];
+  const invoices: ImportInvoice[] = [];
+  const rows = parsed.rows.map((row): ImportRow => {
+    const { debtor, invoice, ...shown } = row;
+    if (!debtor || !invoice) return row;
+    const error = (messages: string[]): ImportRow => ({ ...shown, status: "error", messages });
+    const existing = options.existing.get(invoice.email);
+    if (existing && !invoice.number) return { ...shown, status: "duplicate", messages: [EXISTING_WITHOUT_NUMBER] };
+    if (invoice.number) {
+      if (options.takenNumbers.has(invoice.number)) return error([NUMBER_TAKEN_MESSAGE]);
+      const earlier = numberLine.get(invoice.number);
+      if (earlier !== undefined) return error([`Same invoice number as line ${earlier}`]);
+    }
+    const count = invoiceCount.get(invoice.email) ?? existing?.invoices ?? 0;
+    if (count >= options.maxInvoices) {
+      return error([
+        `This debtor would have more than ${formatCount(options.maxInvoices)} invoices, the most one debtor can have.`,
+      ]);
+    }
+    invoiceCount.set(invoice.email, count + 1);
+    if (invoice.number) numberLine.set(invoice.number, row.line);
+    if (existing) {
+      touched.add(existing.id);
+      invoices.push({ ...invoice, debtorId: existing.id });
+      return { ...shown, note: `An invoice of ${existing.fullName}, already one of your debtors`, debtor, invoice };
+    }
+    const first = firstLine.get(invoice.email);
+    // A new debtor's rows without a currency are in the debtor's (their first row's).
+    invoices.push(first ? invoice : { ...invoice, currency: invoice.currency ?? debtor.currency });
+    if (first) return { ...shown, note: `An invoice of ${first.name} (line ${first.line})`, debtor, invoice };
+    firstLine.set(invoice.email, { line: row.line, name: debtor.fullName });
+    debtors.push(debtor);
+    return { ...shown, debtor, invoice };
+  });
+  return {
+    fileErrors: [],
+    rows,
+    valid: invoices.length,
+    debtors,
+    invoices,
+    existingDebtors: touched.size,
+  };
+}
+
+/** parseDebtorCsv, then planImport: the preview of a file for an account. */
+export function previewDebtorCsv(input: string, options: ImportOptions & PlanOptions): ImportPreview {
+  return planImport(parseDebtorCsv(input, options), options);
 }

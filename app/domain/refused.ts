@@ -10,3 +10,16 @@ export class FieldsRefused extends Error {
     this.name = "FieldsRefused";
   }
 }
+
+/**
+ * An add refused because the account already has the same record: a debtor with the same e-mail
+ * (case-insensitive). Nothing was written. The form answers with a form error and two choices
+ * (add the invoice to that debtor, or add a new debtor anyway); the JSON API answers 409 with the
+ * existing record's id (docs/architecture.md §10, "One debtor per address").
+ */
+export class TwinFound extends Error {
+  constructor(readonly existing: { id: number; fullName: string }) {
+    super(`Already one of the account's records: ${existing.id}`);
+    this.name = "TwinFound";
+  }
+}

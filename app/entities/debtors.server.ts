@@ -9,7 +9,9 @@ type DebtorRecord = NonNullable<Awaited<ReturnType<typeof updateDebtor>>>["debto
 
 /**
  * Debtors (docs/architecture.md §8): the debtor pages' add / edit / delete and POST
- * /api/debtors/add, PUT /api/debtors/edit, DELETE /api/debtors/del. An edit that leaves the debt
+ * /api/debtors/add, PUT /api/debtors/edit, DELETE /api/debtors/del. An add with an e-mail the
+ * account already has is refused (TwinFound) unless the user asks for a new debtor anyway
+ * (docs/architecture.md §10, "One debtor per address"). An edit that leaves the debt
  * paid in full completes the debtor's schedules in its batch and disarms their alarms; a delete
  * takes the debtor's schedules in its batch and disarms theirs (docs/architecture.md §4).
  */
@@ -18,12 +20,13 @@ export const debtorEntity: OwnedEntity<DebtorInput, DebtorRecord> = {
   intents: DEBTOR_INTENTS,
   messages: DEBTOR_MESSAGES,
   schemas: { form: DebtorSchema, json: DebtorJsonSchema },
-  create: (scope, input) =>
+  create: (scope, input, options = {}) =>
     createDebtor(scope.db, scope.ownerId, input, {
       max: scope.caps.debtors,
       timeZone: scope.timeZone,
       now: scope.now,
       today: scope.today,
+      allowDuplicate: options.allowDuplicate,
     }),
   async update(scope, id, input) {
     const updated = await updateDebtor(scope.db, scope.ownerId, id, input, scope.now);

@@ -54,8 +54,12 @@ export interface OwnedEntity<Input, Row> {
   messages: RecordMessages;
   /** The same fields as a form posts them (conform) and as a JSON body (numbers may be numeric strings). */
   schemas: { form: v.GenericSchema<unknown, Input>; json: v.GenericSchema<unknown, Input> };
-  /** Adds the record; throws AccountCapReached (keeping nothing) when the account is at its cap. */
-  create(scope: EntityScope, input: Input): Promise<Row>;
+  /**
+   * Adds the record; throws AccountCapReached (keeping nothing) when the account is at its cap, and
+   * TwinFound when the account already has the same record (a debtor's e-mail) unless the caller
+   * says `allowDuplicate`.
+   */
+  create(scope: EntityScope, input: Input, options?: { allowDuplicate?: boolean }): Promise<Row>;
   /** Changes the owner's record; undefined when it is not theirs (nothing changes). */
   update(scope: EntityScope, id: number, input: Input): Promise<Row | undefined>;
   /** Deletes the owner's record; false when it is not theirs (nothing changes). */

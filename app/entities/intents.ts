@@ -15,7 +15,15 @@ export const DEBTOR_INTENTS = {
   resume: "debtor-resume",
   /** "Re-send reminders" to the selected debtors (one-time schedules, the schedules' action). */
   resend: "debtor-resend",
+  /**
+   * "Add this invoice to <name>": the add-debtor form, answered that the e-mail is already one of
+   * the user's debtors, adds its debt as an invoice of that debtor instead (docs/architecture.md §10).
+   */
+  addInvoice: "debtor-add-invoice",
 } as const;
+
+/** The field "Add as a new debtor anyway" sets (to "true") on the add-debtor form. */
+export const ALLOW_DUPLICATE_FIELD = "allow_duplicate";
 
 /** The `confirm` value "Record renewed consent" must carry: the user confirmed the debtor agreed again. */
 export const CONSENT_CONFIRMATION = "renewed-consent";

@@ -22,6 +22,19 @@ export const DEBTOR_MESSAGES = {
   missingId: "Missing debtor id",
 } as const;
 
+/**
+ * An add-debtor form (or POST /api/debtors/add) with an e-mail one of the user's debtors already has
+ * (docs/architecture.md §10, "One debtor per address").
+ */
+export function twinDebtorMessage(name: string) {
+  return `You already have a debtor with this e-mail: ${name}.`;
+}
+
+/** "Add this invoice to <name>": the add-debtor form's debt became an invoice of that debtor. */
+export function invoiceAddedToMessage(name: string) {
+  return `Invoice added to ${name}.`;
+}
+
 export const ORGANIZATION_MESSAGES = {
   added: "Organization added",
   updated: "Organization updated",
@@ -38,6 +51,8 @@ export const INVOICE_MESSAGES = {
   added: "Invoice added.",
   updated: "Invoice updated.",
   voided: "Invoice voided.",
+  /** Appended when a write leaves nothing owed and reminders stopped. */
+  remindersStopped: "Nothing is owed any more: reminders to this debtor have stopped.",
   invalid: "Invalid invoice",
   notFound: "Invoice not found",
   missingId: "Missing invoice id",

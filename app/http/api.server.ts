@@ -5,11 +5,11 @@ import { AccountCapReached } from "~/domain/account-caps";
 import { dateTimeFormat } from "~/domain/intl";
 import { fromCents } from "~/domain/money";
 import { getPreset, type PresetId, templateForStep } from "~/domain/presets";
-import { FieldsRefused } from "~/domain/refused";
+import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { debtorEntity } from "~/entities/debtors.server";
 import { entityScope, type OwnedEntity } from "~/entities/entity.server";
 import { invoiceEntity } from "~/entities/invoices.server";
-import { DEBTOR_MESSAGES, SOMETHING_WRONG } from "~/entities/messages";
+import { DEBTOR_MESSAGES, SOMETHING_WRONG, twinDebtorMessage } from "~/entities/messages";
 import { organizationEntity } from "~/entities/organizations.server";
 import { paymentEntity } from "~/entities/payments.server";
 import { scheduleEntity } from "~/entities/schedules.server";
@@ -42,7 +42,7 @@ type FieldErrors = Record<string, string[]>;
  */
 export const api = new Hono<AppBindings>();
 
-const fail = (c: Ctx, status: 400 | 401 | 403 | 404 | 413 | 415, error: string, errors?: FieldErrors) =>
+const fail = (c: Ctx, status: 400 | 401 | 403 | 404 | 409 | 413 | 415, error: string, errors?: FieldErrors) =>
   c.json({ success: false, error, ...(errors ? { errors } : {}) }, status);
 
 api.use("*", async (c, next) => {
@@ -122,11 +122,28 @@ function writeRoutes<Input, Row>(base: string, entity: OwnedEntity<Input, Row>) 
     const parsed = v.safeParse(entity.schemas.json, owned.body);
     if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
     try {
-      const row = await entity.create(scopeOf(c), parsed.output);
+      // `"allow_duplicate": true` adds a debtor even when one with the same e-mail exists.
+      const row = await entity.create(scopeOf(c), parsed.output, {
+        allowDuplicate: owned.body.allow_duplicate === true,
+      });
       return c.json({ success: true, error: null, data: entity.toJson(row, me(c).id) });
     } catch (error) {
       if (error instanceof AccountCapReached) return fail(c, 403, error.message);
       if (error instanceof FieldsRefused) return fail(c, 400, messages.invalid, error.fieldErrors);
+      if (error instanceof TwinFound) {
+        // 409 with the debtor already there: add an invoice to it (POST /api/invoices/add), or
+        // send the body again with "allow_duplicate": true (docs/architecture.md §10).
+        const { id, fullName } = error.existing;
+        return c.json(
+          {
+            success: false,
+            error: twinDebtorMessage(fullName),
+            existing: { id, full_name: fullName },
+            [`existing_${entity.noun}_id`]: id,
+          },
+          409,
+        );
+      }
       throw error;
     }
   });

@@ -13,16 +13,18 @@ interface ReplyInit {
   message?: string | null;
   result?: SubmissionResult<string[]>;
   count?: number;
+  existing?: ActionResult["existing"];
 }
 
 /** The one way an action answers a form: an ActionResult with its HTTP status. */
 export function reply(
   intent: string,
-  { status = 200, ok = status < 400, message = null, result, count }: ReplyInit = {},
+  { status = 200, ok = status < 400, message = null, result, count, existing }: ReplyInit = {},
 ) {
   const body: ActionResult = { intent, ok, message };
   if (result) body.result = result;
   if (count !== undefined) body.count = count;
+  if (existing) body.existing = existing;
   return data(body, { status });
 }
 

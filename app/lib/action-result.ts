@@ -11,6 +11,8 @@ export interface ActionResult {
   message: string | null;
   result?: SubmissionResult<string[]>;
   count?: number;
+  /** The record an add found already there (a debtor with the same e-mail): the form offers it. */
+  existing?: { id: number; name: string };
 }
 
 /** True for an action's answer (as opposed to another route's action data or nothing). */

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { type Bound, bindParam, boundQuery, OWNER_ID, preparedQuery, preparedQueryBy } from "~/db/prepared.server";
 import { debtors, invoices } from "~/db/schema";
@@ -11,18 +11,18 @@ import {
   searchKey,
 } from "~/domain/list-params";
 import { formatMoney, fromCents, toCents } from "~/domain/money";
-import { FieldsRefused } from "~/domain/refused";
+import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { safeTimeZone } from "~/domain/time-zone";
 import { deleteSchedulesOfDebtorStatement } from "~/reminders/lifecycle.server";
 import type { DebtorInput } from "~/schemas/debtor";
 import { NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
 import { type CreateOptions, enforceCap } from "./account-caps.server";
 import { sentCountOf } from "./delivery.server";
-import { isLedgerViolation, isNumberTaken, OWED_STATUSES, owesSql } from "./ledger.server";
+import { isLedgerViolation, isNumberTaken, owesSql } from "./ledger.server";
 import { readSettled, SETTLE_STATEMENTS, settleStatements } from "./payment.server";
 
 /** The debt of a debtor with several invoices is theirs; the debtor form cannot change it. */
-export const SEVERAL_INVOICES_MESSAGE = "This debtor owes several invoices: edit the invoices one by one below.";
+export const SEVERAL_INVOICES_MESSAGE = "This debtor owes several invoices: edit them in the Invoices section.";
 /** A currency change of an invoice that has payments (they were in its currency). */
 export const CURRENCY_PAID_MESSAGE = "Payments were recorded in this currency: it cannot change now.";
 
@@ -47,8 +47,8 @@ export interface DebtorRow {
   /** The debtor's IANA zone (their quiet hours). */
   timeZone: string;
   /**
-   * The number of the invoice the debtor form's debt edits (their only open invoice, or their only
-   * invoice when none is open); null when it has none, or when the debtor has several invoices.
+   * The number of the invoice the debtor form's debt edits (their only invoice that is not void);
+   * null when it has none, or when the debtor has several invoices.
    */
   invoiceNumber: string | null;
   /** Invoices still owed (open or disputed): the lists and pickers show them to tell debtors apart. */
@@ -74,15 +74,15 @@ const openInvoicesCount = sql<number>`(SELECT count(*) FROM invoices AS inv WHER
 
 /**
  * The invoice the debtor form edits, as "<id>:<number>" ("<id>:" without a number), or null when
- * there is none (several open invoices, or several paid and none open): the only open one, else
- * the only one that is not void.
+ * the debtor has several invoices that are not void (or none): then the form's debt is their total
+ * and the invoices are edited one by one (docs/architecture.md §10, Invoices).
  */
-const editableInvoice = sql<
+export const editableInvoice = sql<
   string | null
->`(SELECT CASE WHEN sum(inv.status IN ('open', 'disputed')) = 1 THEN max(CASE WHEN inv.status IN ('open', 'disputed') THEN inv.id || ':' || coalesce(inv.number, '') END) WHEN sum(inv.status IN ('open', 'disputed')) = 0 AND count(*) = 1 THEN max(inv.id || ':' || coalesce(inv.number, '')) END FROM invoices AS inv WHERE inv.debtor_id = "debtors"."id" AND inv.status != 'void')`;
+>`(SELECT CASE WHEN count(*) = 1 THEN max(inv.id || ':' || coalesce(inv.number, '')) END FROM invoices AS inv WHERE inv.debtor_id = "debtors"."id" AND inv.status != 'void')`;
 
 /** The editable invoice's number and whether there is one, from editableInvoice's text. */
-function editableOf(editable: string | null) {
+export function editableOf(editable: string | null) {
   if (editable === null) return { invoiceNumber: null, singleInvoice: false };
   const number = editable.slice(editable.indexOf(":") + 1);
   return { invoiceNumber: number === "" ? null : number, singleInvoice: true };
@@ -290,6 +290,22 @@ const accountCurrency = (ownerId: string) =>
 export interface CreateDebtorOptions extends CreateOptions {
   /** The signed-in user's IANA zone (the `tz` cookie); UTC when not given or unknown. */
   timeZone?: string;
+  /** Add the debtor even when the account already has one with the same e-mail (the user said so). */
+  allowDuplicate?: boolean;
+}
+
+/**
+ * The owner's debtor with this e-mail (case-insensitive), the oldest when there are several, or
+ * undefined: through the index on debtors (owner_id, lower(email)) (migration 0011).
+ */
+export async function findDebtorByEmail(db: Db, ownerId: string, email: string) {
+  return db
+    .select({ id: debtors.id, fullName: debtors.fullName })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, ownerId), sql`lower(${debtors.email}) = ${email.trim().toLowerCase()}`))
+    .orderBy(asc(debtors.id))
+    .limit(1)
+    .get();
 }
 
 /** The debtor `ownerId` added last, in the batch that adds them (D1 runs a batch as one transaction). */
@@ -298,9 +314,10 @@ const newestDebtorId = (ownerId: string) =>
 
 /**
  * Adds the owner's debtor and their debt as their first invoice (number, currency, due date from
- * the form; issued on `today`, due then unless given), in one batch. Throws AccountCapReached (and
- * keeps nothing) when the account already has `max` debtors (ACCOUNT_MAX_DEBTORS), and
- * FieldsRefused when the invoice number is already one of the account's.
+ * the form; issued on `today`, due then unless given), in one batch. Throws TwinFound (and writes
+ * nothing) when the account already has a debtor with this e-mail, unless `allowDuplicate`;
+ * AccountCapReached (and keeps nothing) when the account already has `max` debtors
+ * (ACCOUNT_MAX_DEBTORS); and FieldsRefused when the invoice number is already one of the account's.
  */
 export async function createDebtor(
   db: Db,
@@ -311,6 +328,10 @@ export async function createDebtor(
   const now = options.now ?? Date.now();
   const today = options.today ?? new Date(now).toISOString().slice(0, 10);
   const issuedOn = input.due_on && input.due_on < today ? input.due_on : today;
+  if (!options.allowDuplicate) {
+    const twin = await findDebtorByEmail(db, ownerId, input.email);
+    if (twin) throw new TwinFound(twin);
+  }
   let results: unknown[];
   try {
     results = await db.batch([
@@ -361,24 +382,19 @@ export async function createDebtor(
   return row;
 }
 
-/** The invoice the debtor form's debt edits (see DebtorRow.invoiceNumber), or why there is none. */
+/** The invoice the debtor form's debt edits (see editableInvoice): the debtor's only one that is not void, or null. */
 async function editableInvoiceOf(db: Db, ownerId: string, debtorId: number) {
   const rows = await db
     .select({ id: invoices.id, status: invoices.status, paidCents: invoices.paidCents, currency: invoices.currency })
     .from(invoices)
     .where(and(eq(invoices.ownerId, ownerId), eq(invoices.debtorId, debtorId), ne(invoices.status, "void")))
-    .orderBy(desc(inArray(invoices.status, [...OWED_STATUSES])), asc(invoices.id))
-    .limit(3);
-  const open = rows.filter((r) => (OWED_STATUSES as readonly string[]).includes(r.status));
-  if (open.length === 1) return open[0];
-  if (open.length === 0 && rows.length === 1) return rows[0];
-  return null;
+    .limit(2);
+  return rows.length === 1 ? rows[0] : null;
 }
 
 /**
  * Updates the owner's debtor; undefined when it is not theirs (nothing changes). The debt,
- * currency and invoice number edit the debtor's one invoice (their only open one, or their only
- * one): an amount below what was paid on it, a currency other than its payments', or a number the
+ * currency and invoice number edit the debtor's one invoice (their only one that is not void): an amount below what was paid on it, a currency other than its payments', or a number the
  * account already uses is refused (FieldsRefused) and nothing changes. A debtor with several
  * invoices keeps them as they are: a debt other than the current one is refused, the invoices are
  * edited one by one. The ledger is settled in the same batch: nothing owed, the debtor is 'paid'

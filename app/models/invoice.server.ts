@@ -1,9 +1,10 @@
 import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { bindParam, OWNER_ID, preparedQuery } from "~/db/prepared.server";
 import { debtors, invoices } from "~/db/schema";
 import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused } from "~/domain/refused";
-import { type InvoiceInput, NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
+import { DUE_BEFORE_ISSUE_MESSAGE, type InvoiceInput, NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
 import { belowPaidMessage, CURRENCY_PAID_MESSAGE } from "./debtor.server";
 import { isLedgerViolation, isNumberTaken } from "./ledger.server";
 import { readSettled, SETTLE_STATEMENTS, settleStatements } from "./payment.server";
@@ -61,6 +62,19 @@ export async function listInvoices(db: Db, ownerId: string, debtorId: number) {
   if (!debtor) return undefined;
   return { debtor, invoices: rows };
 }
+
+/**
+ * The debtor page's invoices (listInvoices' rows, prepared once per isolate for the page's batch,
+ * docs/architecture.md §12): bound with the owner and `debtorId`; none when the debtor is not theirs.
+ */
+export const debtorInvoicesQuery = preparedQuery((db) =>
+  db
+    .select(invoiceColumns)
+    .from(invoices)
+    .where(and(eq(invoices.ownerId, OWNER_ID), eq(invoices.debtorId, bindParam("debtorId"))))
+    .orderBy(sql`${invoices.status} = 'void'`, asc(invoices.dueOn), asc(invoices.id))
+    .limit(MAX_INVOICES_PER_DEBTOR),
+);
 
 /** The owner's invoice, or undefined. */
 export async function getInvoice(db: Db, ownerId: string, id: number) {
@@ -183,8 +197,9 @@ export async function editInvoice(
     throw new FieldsRefused({ currency: [CURRENCY_PAID_MESSAGE] });
   }
   const issuedOn = input.issued_on ?? current.issuedOn;
+  // biome-ignore lint/complexity/useMathMinMax: "YYYY-MM-DD" strings, ordered as dates (Math.max takes numbers).
   const dueOn = input.due_on ?? (current.dueOn < issuedOn ? issuedOn : current.dueOn);
-  if (dueOn < issuedOn) throw new FieldsRefused({ due_on: ["The due date cannot be before the issue date"] });
+  if (dueOn < issuedOn) throw new FieldsRefused({ due_on: [DUE_BEFORE_ISSUE_MESSAGE] });
   const update = db
     .update(invoices)
     .set({ number: input.number ?? null, amountCents, currency, issuedOn, dueOn, updatedAt: now })

@@ -54,16 +54,25 @@ export function settleLedgerStatements(db: Db, ownerId: string, debtorId: number
         status: sql`CASE WHEN ${invoices.status} = 'void' THEN 'void' WHEN ${allocatedSum} >= ${invoices.amountCents} THEN 'paid' WHEN ${invoices.status} = 'disputed' THEN 'disputed' ELSE 'open' END`,
       })
       .where(and(eq(invoices.ownerId, ownerId), eq(invoices.debtorId, debtorId))),
-    db
-      .update(debtors)
-      .set({
-        debtCents: debtorSum("amount_cents"),
-        paidCents: debtorSum("paid_cents"),
-        status: debtorStatus,
-        updatedAt: now,
-      })
-      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId))),
+    settleDebtorsStatement(db, ownerId, eq(debtors.id, debtorId), now),
   ] as const;
+}
+
+/**
+ * The owner's debtors `which` picks, their sums and status recomputed from their invoices (the
+ * second of settleLedgerStatements). Alone, for a write that only adds open invoices to many
+ * debtors at once (the CSV import): nothing is allocated, so the invoices need no settling.
+ */
+export function settleDebtorsStatement(db: Db, ownerId: string, which: SQL, now: number) {
+  return db
+    .update(debtors)
+    .set({
+      debtCents: debtorSum("amount_cents"),
+      paidCents: debtorSum("paid_cents"),
+      status: debtorStatus,
+      updatedAt: now,
+    })
+    .where(and(eq(debtors.ownerId, ownerId), which));
 }
 
 /**
@@ -86,8 +95,11 @@ export function availableSql(debtorId: number, currency: string | SQL, invoiceId
  * settled (their paid_cents current) and followed by settleLedgerStatements.
  */
 export function allocateStatement(db: Db, selector: SQL) {
-  // The columns in the table's order: payment_id, invoice_id, amount_cents.
-  return db.insert(paymentAllocations).select(sql`SELECT pid, iid, min(remaining, amt - before) FROM (
+  // drizzle's insert (not db.run): a raw statement with bound values cannot join a D1 batch in
+  // drizzle (its batch binds values through a prepared query's statement, which raw SQL lacks).
+  // The SELECT gives payment_allocations' columns in the table's order.
+  return db.insert(paymentAllocations).select(sql`
+SELECT pid, iid, min(remaining, amt - before) FROM (
   SELECT p.id AS pid, p.amount_cents AS amt, i.id AS iid, i.amount_cents - i.paid_cents AS remaining,
     coalesce(sum(i.amount_cents - i.paid_cents) OVER (PARTITION BY p.id ORDER BY i.due_on, i.id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
   FROM payments AS p

@@ -5,6 +5,7 @@ import { debtorEvents, debtors, deliveries, invoices, payments, schedules, users
 import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
 import { safeTimeZone } from "~/domain/time-zone";
 import { scheduleStatus } from "~/reminders/schedule-status";
+import { debtorInvoicesQuery, type InvoiceRow } from "./invoice.server";
 
 /**
  * A debtor's timeline (docs/architecture.md §10): every e-mail (deliveries), payment and debtor event
@@ -246,19 +247,29 @@ export async function getDebtorTimeline(
   db: Db,
   ownerId: string,
   debtorId: number,
-  { limit = TIMELINE_LIMIT, now = Date.now() }: { limit?: number; now?: number } = {},
-): Promise<DebtorTimeline | undefined> {
+  {
+    limit = TIMELINE_LIMIT,
+    now = Date.now(),
+    invoices = false,
+  }: {
+    limit?: number;
+    now?: number /** Also the debtor's invoices (the page's Invoices section), in the same batch. */;
+    invoices?: boolean;
+  } = {},
+): Promise<(DebtorTimeline & { invoices: InvoiceRow[] }) | undefined> {
   const values = { ownerId, debtorId, take: limit + 1, since: now - CONTACT_DEFAULTS.windowDays * DAY_MS };
-  const [debtorRows, mailRows, paymentRows, eventRows, scheduleRows, userRows, counted, disputes] = await runBatch(db, [
-    TIMELINE.debtor(db, values),
-    TIMELINE.mail(db, values),
-    TIMELINE.payments(db, values),
-    TIMELINE.events(db, values),
-    TIMELINE.schedules(db, values),
-    TIMELINE.user(db, values),
-    TIMELINE.counted(db, values),
-    TIMELINE.disputes(db, values),
-  ] as const);
+  const [debtorRows, mailRows, paymentRows, eventRows, scheduleRows, userRows, counted, disputes, invoiceRows = []] =
+    await runBatch(db, [
+      TIMELINE.debtor(db, values),
+      TIMELINE.mail(db, values),
+      TIMELINE.payments(db, values),
+      TIMELINE.events(db, values),
+      TIMELINE.schedules(db, values),
+      TIMELINE.user(db, values),
+      TIMELINE.counted(db, values),
+      TIMELINE.disputes(db, values),
+      ...(invoices ? [debtorInvoicesQuery(db, values)] : []),
+    ] as const);
   const debtor = debtorRows[0];
   if (!debtor) return undefined;
 
@@ -326,5 +337,12 @@ export async function getDebtorTimeline(
     })
     .sort((a, b) => a.goesAt - b.goesAt);
 
-  return { debtor, disputes, entries: all.slice(0, limit), more: all.length > limit, upcoming };
+  return {
+    debtor,
+    disputes,
+    entries: all.slice(0, limit),
+    more: all.length > limit,
+    upcoming,
+    invoices: invoiceRows as InvoiceRow[],
+  };
 }

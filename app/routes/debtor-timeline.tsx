@@ -3,37 +3,58 @@ import { data, Link } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
 import { DebtorBalance } from "~/components/debtors/debtor-balance";
+import { DebtorInvoices } from "~/components/debtors/debtor-invoices";
 import { DebtorResponses, DocumentAnswer } from "~/components/debtors/debtor-responses";
 import { DebtorStatusBadge } from "~/components/debtors/debtor-status";
 import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline";
+import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
+import type { ActionResult } from "~/lib/action-result";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
+import { invoiceToJson } from "~/models/invoice.server";
 import { getDebtorTimeline, TIMELINE_LIMIT } from "~/models/timeline.server";
 import { FormIdSchema } from "~/schemas/ids";
 import type { Route } from "./+types/debtor-timeline";
 import { debtorAction } from "./debtor-action.server";
 
-/** /debtors/:id: the owner's debtor's full timeline (docs/architecture.md §10, Timeline); anyone else's is the 404 page. */
+/**
+ * /debtors/:id: the owner's debtor's invoices and full timeline (docs/architecture.md §10, Invoices
+ * and Timeline), read in one batch; anyone else's is the 404 page.
+ */
 export async function loader({ context, params, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
   const id = v.safeParse(FormIdSchema, params.id);
-  const timeline = id.success ? await getDebtorTimeline(getDb(getApp(context).env.DB), user.id, id.output) : undefined;
-  if (!timeline) throw data(null, { status: 404 });
-  return { timeline, timeZone: requestTimeZone(request), limit: TIMELINE_LIMIT };
+  const found = id.success
+    ? await getDebtorTimeline(getDb(getApp(context).env.DB), user.id, id.output, { invoices: true })
+    : undefined;
+  if (!found) throw data(null, { status: 404 });
+  const { invoices, ...timeline } = found;
+  return {
+    timeline,
+    invoices: invoices.map(invoiceToJson),
+    timeZone: requestTimeZone(request),
+    limit: TIMELINE_LIMIT,
+  };
 }
 
 /**
- * The debtor pages' action (app/routes/debtor-action.server.ts): the answers to what the debtor
- * said on their page (resolve a dispute, allow a new promise) post here from this page.
+ * The Invoices section's writes (add, edit, void) and the answers to what the debtor said on their
+ * page (resolve a dispute, allow a new promise), posted to this page: the debtor pages' one action
+ * (app/routes/debtor-action.server.ts), so its forms also work before the page hydrates.
  */
 export async function action(args: Route.ActionArgs) {
   return debtorAction(args);
 }
 
+/** An invoice write's answer as a toast (its field errors show on the form). */
+function toastResult(data: ActionResult) {
+  if (data.message) notify(data.ok ? "success" : "error", data.message);
+}
+
 export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps) {
-  const { timeline, timeZone, limit } = loaderData;
+  const { timeline, invoices, timeZone, limit } = loaderData;
   const { debtor, disputes, entries, more, upcoming } = timeline;
   const headingId = useId();
   return (
@@ -58,6 +79,9 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
           <DebtorResponses debtor={debtor} disputes={disputes} timeZone={timeZone} />
         </section>
       )}
+      <div className="rounded-xl border border-border bg-surface p-4">
+        <DebtorInvoices debtor={debtor} state={{ invoices }} onResult={toastResult} heading="h2" />
+      </div>
       <section
         aria-labelledby={headingId}
         className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4"

@@ -23,8 +23,9 @@ const HEADER = [
 ];
 
 /**
- * /debtors.csv: the signed-in user's debtors as CSV (docs/architecture.md §10). The columns the import
- * reads come first, so an exported file can be imported again.
+ * /debtors.csv: the signed-in user's debtors as CSV (docs/architecture.md §10, CSV), one row each
+ * with their total and, when they owe a single invoice, its number (/invoices.csv has every
+ * invoice). The columns the import reads come first, so an exported file can be imported again.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);

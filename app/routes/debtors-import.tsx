@@ -8,12 +8,15 @@ import { AccountCapReached } from "~/domain/account-caps";
 import {
   type ImportPreview,
   type ImportRow,
+  importKeys,
   MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
-  previewDebtorCsv,
+  parseDebtorCsv,
+  planImport,
   TOO_LARGE,
 } from "~/domain/csv-import";
 import { formatCount } from "~/domain/intl";
+import { localDateString } from "~/domain/schedule-time";
 import { IMPORT_INTENTS } from "~/entities/intents";
 import { SOMETHING_WRONG } from "~/entities/messages";
 import { intentOf, readForm } from "~/lib/action-result.server";
@@ -21,7 +24,7 @@ import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { existingDebtorEmails, importDebtors } from "~/models/debtor-import.server";
+import { type Imported, ImportNumberTaken, importDebtors, importLookup } from "~/models/debtor-import.server";
 import type { Route } from "./+types/debtors-import";
 
 /** The multipart envelope and the form's other fields, on top of the file itself. */
@@ -33,6 +36,8 @@ const PREVIEW_PROBLEM_ROWS = 1000;
 const RESULT_SKIPPED_ROWS = 1000;
 
 const NO_CSV = "Please choose a CSV file or paste its text.";
+const NUMBER_TAKEN_MEANWHILE =
+  "An invoice number of the file was used by another invoice of yours meanwhile. Nothing was imported: please preview the file again.";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   requireUser(context, url);
@@ -40,7 +45,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 /** A row as the preview and the result show it. */
-type ShownRow = Omit<ImportRow, "debtor">;
+type ShownRow = Omit<ImportRow, "debtor" | "invoice">;
 
 interface Answer {
   intent: string;
@@ -50,13 +55,24 @@ interface Answer {
   csv?: string;
   /** The pasted text, to show again when the preview refused it. */
   pasted?: string;
-  preview?: { total: number; valid: number; errors: number; duplicates: number; rows: ShownRow[]; hidden: number };
+  preview?: {
+    total: number;
+    /** Rows that would be imported, each an invoice. */
+    valid: number;
+    errors: number;
+    duplicates: number;
+    /** The debtors the import adds, and how many of the user's debtors get invoices. */
+    newDebtors: number;
+    existingDebtors: number;
+    rows: ShownRow[];
+    hidden: number;
+  };
   skipped?: { rows: ShownRow[]; total: number };
 }
 
 const answer = (body: Answer, status = 200) => data(body, { status });
 
-const shown = ({ debtor: _debtor, ...row }: ImportRow): ShownRow => row;
+const shown = ({ debtor: _debtor, invoice: _invoice, ...row }: ImportRow): ShownRow => row;
 
 /** The CSV text of the form: the chosen file, or else the pasted text. */
 async function csvOf(formData: FormData): Promise<{ text: string; pasted: string } | { error: string }> {
@@ -82,15 +98,33 @@ function previewOf(preview: ImportPreview): NonNullable<Answer["preview"]> {
     valid: preview.valid,
     errors: problems.filter((r) => r.status === "error").length,
     duplicates: problems.filter((r) => r.status === "duplicate").length,
+    newDebtors: preview.debtors.length,
+    existingDebtors: preview.existingDebtors,
     rows,
     hidden: preview.rows.length - rows.length,
   };
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * What an import did: "Imported 3 debtors." when each row was a debtor of its own (a file of
+ * debtors), otherwise the invoices and whose they are.
+ */
+function importedMessage(added: Imported, existingDebtors: number) {
+  if (added.invoices === added.debtors) return `Imported ${plural(added.debtors, "debtor")}.`;
+  const whose = [
+    added.debtors > 0 ? plural(added.debtors, "new debtor") : null,
+    existingDebtors > 0 ? `${plural(existingDebtors, "debtor")} you already had` : null,
+  ].filter(Boolean);
+  return `Imported ${plural(added.invoices, "invoice")} for ${whose.join(" and ")}.`;
+}
+
 /**
  * import-preview parses and validates the CSV and answers the preview, writing nothing;
  * import-confirm parses and validates the same text again (the preview is never trusted) and adds
- * the valid rows that duplicate no debtor, all or none within the account's cap.
+ * the valid rows, all or none within the account's cap: new debtors with their invoices, and
+ * invoices of the user's debtors the rows' addresses match (docs/architecture.md §10, CSV).
  */
 export async function action({ context, request, url }: Route.ActionArgs) {
   const user = requireUser(context, url);
@@ -107,10 +141,14 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   if ("error" in source) return answer({ intent, ok: false, message: source.error }, 400);
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
-  const preview = previewDebtorCsv(source.text, {
-    timeZone: requestTimeZone(request),
-    existingEmails: await existingDebtorEmails(db, user.id),
-  });
+  const timeZone = requestTimeZone(request);
+  const parsed = parseDebtorCsv(source.text, { timeZone, today: localDateString(Date.now(), timeZone) });
+  const preview = planImport(
+    parsed,
+    parsed.fileErrors.length > 0
+      ? { existing: new Map(), takenNumbers: new Set(), maxInvoices: 0 }
+      : await importLookup(db, user.id, importKeys(parsed)),
+  );
   const [fileError] = preview.fileErrors;
   if (fileError) return answer({ intent, ok: false, message: fileError, pasted: source.pasted }, 400);
 
@@ -123,18 +161,26 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     return answer({ intent, ok: true, message, csv: source.text, preview: p });
   }
 
-  const valid = preview.rows.flatMap((r) => (r.debtor ? [r.debtor] : []));
-  let added: number;
+  let added: Imported;
   try {
-    added = await importDebtors(db, user.id, valid, { max: accountCaps(config).debtors, detail: "CSV import" });
+    added = await importDebtors(db, user.id, preview, { max: accountCaps(config).debtors, detail: "CSV import" });
   } catch (error) {
-    if (!(error instanceof AccountCapReached)) throw error;
-    return answer({ intent, ok: false, message: error.message, csv: source.text, preview: previewOf(preview) }, 403);
+    const refused =
+      error instanceof AccountCapReached
+        ? { status: 403, message: error.message }
+        : error instanceof ImportNumberTaken
+          ? { status: 409, message: NUMBER_TAKEN_MEANWHILE }
+          : null;
+    if (!refused) throw error;
+    return answer(
+      { intent, ok: false, message: refused.message, csv: source.text, preview: previewOf(preview) },
+      refused.status,
+    );
   }
   const skipped = preview.rows.filter((r) => r.status !== "ok");
   const message =
-    `Imported ${added} ${added === 1 ? "debtor" : "debtors"}.` +
-    (skipped.length > 0 ? ` Skipped ${skipped.length} ${skipped.length === 1 ? "row" : "rows"}:` : "");
+    importedMessage(added, preview.existingDebtors) +
+    (skipped.length > 0 ? ` Skipped ${plural(skipped.length, "row")}:` : "");
   return answer({
     intent,
     ok: true,
@@ -144,7 +190,14 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 }
 
 function RowStatus({ row }: { row: ShownRow }) {
-  if (row.status === "ok") return <span className="font-medium text-success">OK</span>;
+  if (row.status === "ok") {
+    return (
+      <div>
+        <span className="font-medium text-success">OK</span>
+        {row.note && <p className="text-muted">{row.note}</p>}
+      </div>
+    );
+  }
   return (
     <div className={row.status === "error" ? "text-danger" : "text-muted"}>
       <span className="font-medium">{row.status === "error" ? "Error" : "Duplicate"}</span>
@@ -221,9 +274,12 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
       <p id={helpId} className="text-sm text-muted">
         The first row names the columns: <strong>name</strong>, <strong>email</strong> and <strong>amount</strong>, and
         optionally <strong>kind</strong> (person or company), <strong>strategy</strong> (1–3 or Polite, Middle Ground,
-        Aggressive), <strong>currency</strong> (USD by default), <strong>invoice number</strong> and{" "}
-        <strong>time zone</strong> (yours by default). At most {formatCount(loaderData.maxRows)} rows and 2 MB. Nothing
-        is imported until you confirm the preview.
+        Aggressive), <strong>currency</strong> (USD by default), <strong>invoice number</strong>,{" "}
+        <strong>issue date</strong> and <strong>due date</strong> (like 2026-03-31; today by default) and{" "}
+        <strong>time zone</strong> (yours by default). Each row is one debtor&apos;s invoice: rows with the same e-mail
+        become invoices of one debtor, and a row with the e-mail of one of your debtors adds an invoice to them when it
+        has an invoice number. At most {formatCount(loaderData.maxRows)} rows and 2 MB. Nothing is imported until you
+        confirm the preview.
       </p>
 
       {result?.message && (
@@ -257,6 +313,11 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
           <p className="text-sm" data-testid="import-counts">
             {`${preview.total} rows: ${preview.valid} ready to import, ${preview.errors} with errors, ${preview.duplicates} duplicates.`}
           </p>
+          {preview.valid !== preview.newDebtors && (
+            <p className="text-sm" data-testid="import-grouping">
+              {`The rows ready to import are ${preview.valid} ${preview.valid === 1 ? "invoice" : "invoices"}: ${preview.newDebtors} new ${preview.newDebtors === 1 ? "debtor" : "debtors"}, and invoices for ${preview.existingDebtors} of your debtors.`}
+            </p>
+          )}
           <PreviewTable rows={preview.rows} />
           {preview.hidden > 0 && (
             <p className="text-sm text-muted">{`${preview.hidden} more rows are OK and not listed.`}</p>
@@ -265,7 +326,13 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
             <input type="hidden" name="intent" value={IMPORT_INTENTS.confirm} />
             <input type="hidden" name="csv" value={result.csv} />
             <SubmitButton busy={busyIntent === IMPORT_INTENTS.confirm} disabled={preview.valid === 0 || busy}>
-              {preview.valid === 1 ? "Import 1 debtor" : `Import ${preview.valid} debtors`}
+              {preview.valid === preview.newDebtors
+                ? preview.valid === 1
+                  ? "Import 1 debtor"
+                  : `Import ${preview.valid} debtors`
+                : preview.valid === 1
+                  ? "Import 1 invoice"
+                  : `Import ${preview.valid} invoices`}
             </SubmitButton>
             <Link to="/debtors/import" className="text-sm text-primary underline-offset-4 hover:underline">
               Start over

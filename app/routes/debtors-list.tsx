@@ -79,6 +79,10 @@ export default function DebtorsList({ loaderData }: Route.ComponentProps) {
         <a href="/debtors.csv" download className="text-primary underline-offset-4 hover:underline">
           Export CSV
         </a>
+        {/* One row per invoice, with its debtor's name and e-mail: importable again. */}
+        <a href="/invoices.csv" download className="text-primary underline-offset-4 hover:underline">
+          Export invoices CSV
+        </a>
       </nav>
       <DebtorsTable debtors={debtors} area="page" headingLevel={1} />
     </ListPage>

@@ -5,9 +5,10 @@ import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
 import type { SessionUser } from "~/auth/session.server";
 import { AccountCapReached } from "~/domain/account-caps";
-import { FieldsRefused } from "~/domain/refused";
+import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { type EntityScope, entityScope, type OwnedEntity } from "~/entities/entity.server";
-import { SOMETHING_WRONG } from "~/entities/messages";
+import { ALLOW_DUPLICATE_FIELD } from "~/entities/intents";
+import { SOMETHING_WRONG, twinDebtorMessage } from "~/entities/messages";
 import { intentOf, readForm, reply } from "~/lib/action-result.server";
 import { type AppContext, getApp } from "~/lib/context.server";
 import { FormIdSchema } from "~/schemas/ids";
@@ -41,10 +42,22 @@ function ownedRecordIntents<Input, Row>(entity: OwnedEntity<Input, Row>) {
       const submission = parse(formData);
       if (submission.status !== "success") return reply(intents.add, { status: 400, result: submission.reply() });
       try {
-        await entity.create(scope, submission.value);
+        await entity.create(scope, submission.value, {
+          allowDuplicate: formData.get(ALLOW_DUPLICATE_FIELD) === "true",
+        });
       } catch (error) {
         if (error instanceof FieldsRefused) {
           return reply(intents.add, { status: 400, result: submission.reply({ fieldErrors: error.fieldErrors }) });
+        }
+        if (error instanceof TwinFound) {
+          // A debtor with this e-mail exists (only debtors refuse a twin): the form says so, keeps
+          // what was typed and offers that debtor or a new one anyway (docs/architecture.md §10).
+          const { id, fullName } = error.existing;
+          return reply(intents.add, {
+            status: 409,
+            result: submission.reply({ formErrors: [twinDebtorMessage(fullName)] }),
+            existing: { id, name: fullName },
+          });
         }
         if (!(error instanceof AccountCapReached)) return writeFailed(intents.add, noun, error, submission.reply());
         // A form error (in the markup, also without JavaScript); what the user typed stays.

@@ -143,7 +143,8 @@ for (const theme of THEMES) {
     const configure = page.getByRole("dialog").first();
     await expect(configure).toBeVisible();
     await audit(page, `configure debtor modal (${theme})`, findings);
-    await configure.getByRole("button", { name: "Edit" }).click();
+    // Exact: the debtor's invoices have their own "Edit invoice …" buttons.
+    await configure.getByRole("button", { name: "Edit", exact: true }).click();
     await audit(page, `configure debtor, edit (${theme})`, findings);
     await page.keyboard.press("Escape");
     await expect(configure).toBeHidden();

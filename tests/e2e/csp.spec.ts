@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
-import { addDebtor, signIn, uniqueEmail } from "./helpers";
+import { addDebtor, debtorOption, signIn, uniqueEmail } from "./helpers";
 
 const avatar = fileURLToPath(new URL("../fixtures/avatar.png", import.meta.url));
 
@@ -70,7 +70,7 @@ test("the pages run under the Content-Security-Policy without a single violation
 
   // The new-schedule page with the e-mail preview in its sandboxed frame.
   await page.goto("/schedule");
-  await page.getByLabel("Debtor").selectOption({ label: `Cora Policy (${debtorEmail})` });
+  await page.getByLabel("Debtor").selectOption({ label: debtorOption("Cora Policy", debtorEmail) });
   await page.getByLabel("Preset").selectOption({ label: "Escalating Reminders" });
   // The preview shows the chosen debtor's own details.
   await expect(page.frameLocator('iframe[title^="Preview:"]').locator("body")).toContainText("Cora Policy");

@@ -31,14 +31,15 @@ for (const where of ["/dashboard", "/debtors-list"]) {
     await expect(row).toContainText("Middle Ground");
     await expect(row).toContainText("0");
 
-    // Configure → Edit → Cancel returns to the details; Edit → Save updates.
+    // Configure → Edit → Cancel returns to the details; Edit → Save updates. (Exact: the debtor's
+    // invoices have their own "Edit invoice …" buttons.)
     await row.getByRole("button", { name: "Configure Dana Debtor" }).click();
     const configure = page.getByRole("dialog", { name: "Configure debtor profile" });
     await expect(configure).toContainText("dana@example.com");
-    await configure.getByRole("button", { name: "Edit" }).click();
+    await configure.getByRole("button", { name: "Edit", exact: true }).click();
     await configure.getByRole("button", { name: "Cancel" }).click();
     await expect(configure.getByRole("button", { name: "Disable" })).toBeVisible();
-    await configure.getByRole("button", { name: "Edit" }).click();
+    await configure.getByRole("button", { name: "Edit", exact: true }).click();
     await configure.getByLabel("Full Name").fill("Dana Renamed");
     await configure.getByLabel("Amount of debt").fill("99");
     await configure.getByRole("button", { name: "Save" }).click();

@@ -45,6 +45,16 @@ export async function addDebtor(page: Page, name: string, email: string, debt: s
   await expect(dialog).toBeHidden();
 }
 
+/**
+ * A debtor as the schedule form's select names it: name, e-mail and open invoices, so two debtors
+ * of one name can be told apart (docs/architecture.md §10, "One debtor per address").
+ */
+export function debtorOption(name: string, email: string, openInvoices = 1) {
+  const open =
+    openInvoices === 0 ? "no open invoices" : openInvoices === 1 ? "1 open invoice" : `${openInvoices} open invoices`;
+  return `${name} — ${email} · ${open}`;
+}
+
 /** Asks the page's sign-in form for a magic link to `email` and waits for "Please Check your email…". */
 export async function requestSignInLink(page: Page, email: string) {
   await page.getByPlaceholder("Your Email").fill(email);

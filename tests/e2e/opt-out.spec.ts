@@ -1,5 +1,14 @@
 import { expect, type Page, test } from "@playwright/test";
-import { addDebtor, appOrigin, literal, mailTo, readMailbox, signInByRequest, uniqueEmail } from "./helpers";
+import {
+  addDebtor,
+  appOrigin,
+  debtorOption,
+  literal,
+  mailTo,
+  readMailbox,
+  signInByRequest,
+  uniqueEmail,
+} from "./helpers";
 
 /** The visible row (table on desktop) or card (phone) of a debtor. */
 function debtorEntry(page: Page, name: string) {
@@ -75,7 +84,7 @@ test("the debtor stops reminders from the e-mail's link; the user sees 'Opted ou
 
   // A new schedule for them is refused under the debtor field; what the user chose stays.
   await page.goto("/schedule");
-  await page.getByLabel("Debtor").selectOption({ label: `${name} (${debtorEmail})` });
+  await page.getByLabel("Debtor").selectOption({ label: debtorOption(name, debtorEmail) });
   await page.getByLabel("Preset").selectOption({ label: "Single Reminder" });
   await page.getByRole("button", { name: "Schedule", exact: true }).click();
   await expect(

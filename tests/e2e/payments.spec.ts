@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
+import { addDebtor, debtorOption, signInByRequest, uniqueEmail } from "./helpers";
 
 /** The visible row (table on desktop) or card (phone) that contains `text`. */
 function entry(page: Page, text: string) {
@@ -9,7 +9,7 @@ function entry(page: Page, text: string) {
 /** A daily schedule for the debtor through the new-schedule page; it is listed 'Active'. */
 async function scheduleFor(page: Page, name: string, email: string) {
   await page.goto("/schedule");
-  await page.getByLabel("Debtor").selectOption({ label: `${name} (${email})` });
+  await page.getByLabel("Debtor").selectOption({ label: debtorOption(name, email) });
   await page.getByLabel("Preset").selectOption({ label: "Single Reminder" });
   await page.getByLabel("Frequency").selectOption({ label: "Daily at 10:00" });
   await page.getByRole("button", { name: "Schedule", exact: true }).click();

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
+import { addDebtor, debtorOption, signInByRequest, uniqueEmail } from "./helpers";
 
 /** The debtor timeline (docs/architecture.md §10): in the debtor's modal and on its own page. */
 
@@ -16,7 +16,7 @@ test("a payment recorded in the debtor's modal appears in the timeline, after th
   await addDebtor(page, "Tim Line", email, "80");
 
   await page.goto("/schedule");
-  await page.getByLabel("Debtor").selectOption({ label: `Tim Line (${email})` });
+  await page.getByLabel("Debtor").selectOption({ label: debtorOption("Tim Line", email) });
   await page.getByLabel("Preset").selectOption({ label: "Single Reminder" });
   await page.getByLabel("Frequency").selectOption({ label: "Daily at 10:00" });
   await page.getByRole("button", { name: "Schedule", exact: true }).click();

@@ -137,8 +137,9 @@ describe("debtors: at most 2,000 per account", () => {
     expect(data).toMatchObject({ intent: "debtor-add", ok: true, message: "Debtor added" });
     expect(await debtorCount(a.userId)).toBe(CAP.debtors);
 
-    // Full again.
-    expect((await apiJson("POST", "/debtors/add", { cookie: a.cookie, json })).status).toBe(403);
+    // Full again (another address: the same one would be offered the debtor just added instead).
+    const another = { ...json, email: "one-more@example.com" };
+    expect((await apiJson("POST", "/debtors/add", { cookie: a.cookie, json: another })).status).toBe(403);
     expect(await debtorCount(a.userId)).toBe(CAP.debtors);
   });
 

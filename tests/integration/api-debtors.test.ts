@@ -49,6 +49,7 @@ describe("GET /api/debtors", () => {
         active_strategy: 2,
         status: "active",
         time_zone: "UTC",
+        // The debt is one invoice, without a number.
         invoice_number: null,
         open_invoices: 1,
         emails_sent: 2,

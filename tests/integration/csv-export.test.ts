@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decodeTurbo, postMultipart } from "./data-helpers";
-import { FIXTURE_SCHEDULE_ID, makeDebtor } from "./fixtures";
+import { FIXTURE_SCHEDULE_ID, makeDebtor, makeInvoice } from "./fixtures";
 import { DAY, get, signIn, uniqueEmail } from "./helpers";
 
 /**
- * CSV export of debtors and of the report (docs/architecture.md §10): the signed-in user's rows only, as a
- * download, with formula-like cells neutralized; the report's export takes the report's filters.
+ * CSV export of debtors, of invoices and of the report (docs/architecture.md §10): the signed-in user's rows
+ * only, as a download, with formula-like cells neutralized; the report's export takes the report's filters.
  */
 
 /**
@@ -74,8 +74,19 @@ describe("CSV export", () => {
   it("/debtors.csv: the user's debtors only, formula-safe, and importable again", async () => {
     const owner = await signIn(uniqueEmail("exp"));
     const stranger = await signIn(uniqueEmail("exp-other"));
-    await makeDebtor(owner.userId, { fullName: '=HYPERLINK("http://evil")', debtCents: 12050, paidCents: 2050 });
-    await makeDebtor(owner.userId, { fullName: "Plain, Name", email: "plain@example.com", currency: "EUR" });
+    const evil = await makeDebtor(owner.userId, {
+      fullName: '=HYPERLINK("http://evil")',
+      debtCents: 12050,
+      paidCents: 2050,
+    });
+    await env.DB.prepare("UPDATE invoices SET number = ? WHERE id = ?").bind(`EXP-${evil.id}`, evil.invoiceId).run();
+    const plain = await makeDebtor(owner.userId, {
+      fullName: "Plain, Name",
+      email: uniqueEmail("plain"),
+      currency: "EUR",
+    });
+    // Several invoices: no single number to export.
+    await makeInvoice(owner.userId, plain.id, { number: `EXP-${plain.id}-2`, currency: "EUR" });
     await makeDebtor(stranger.userId, { fullName: "Their Debtor" });
 
     const { res, text, rows } = await download("/debtors.csv", owner.cookie);
@@ -106,15 +117,9 @@ describe("CSV export", () => {
       "Polite",
       "active",
     ]);
-    expect(rows[2]?.slice(0, 7)).toEqual([
-      "Plain, Name",
-      "plain@example.com",
-      "person",
-      "1234.5",
-      "0",
-      "1234.5",
-      "EUR",
-    ]);
+    expect(rows[1]?.[9]).toBe(`EXP-${evil.id}`);
+    expect(rows[2]?.slice(0, 7)).toEqual(["Plain, Name", plain.email, "person", "1234.5", "0", "1234.5", "EUR"]);
+    expect(rows[2]?.[9]).toBe("");
     expect(text).not.toContain("Their Debtor");
 
     // What is exported can be imported again: by another user, as new debtors.
@@ -127,6 +132,71 @@ describe("CSV export", () => {
     // A visitor is sent to sign in.
     const visitor = await get("/debtors.csv");
     expect(visitor.status).toBe(302);
+  });
+
+  it("/invoices.csv: one row per invoice with its debtor's name and e-mail, the user's only, importable again", async () => {
+    const owner = await signIn(uniqueEmail("exp-inv"));
+    const stranger = await signIn(uniqueEmail("exp-inv-other"));
+    const ada = await makeDebtor(owner.userId, { fullName: "Ada Invoices", debtCents: 10000, paidCents: 2500 });
+    const tag = ada.id;
+    await env.DB.prepare("UPDATE invoices SET number = ? WHERE id = ?").bind(`+A-${tag}`, ada.invoiceId).run();
+    await makeInvoice(owner.userId, ada.id, {
+      number: `A-${tag}-2`,
+      amountCents: 5000,
+      issuedOn: "2026-02-01",
+      dueOn: "2026-03-01",
+      status: "disputed",
+      disputeReason: "Never ordered",
+    });
+    const bo = await makeDebtor(owner.userId, { fullName: "Bo", currency: "EUR", debtCents: 700 });
+    await makeDebtor(stranger.userId, { fullName: "Their Debtor" });
+
+    const { res, text, rows } = await download("/invoices.csv", owner.cookie);
+    expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="invoices.csv"');
+    expect(rows[0]).toEqual([
+      "Name",
+      "Email",
+      "Amount",
+      "Currency",
+      "Invoice number",
+      "Issue date",
+      "Due date",
+      "Kind",
+      "Strategy",
+      "Time zone",
+      "Paid",
+      "Owed",
+      "Status",
+      "Dispute reason",
+    ]);
+    expect(rows.slice(1).map((r) => [r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[10], r[11], r[12], r[13]])).toEqual([
+      ["Ada Invoices", ada.email, "100", "USD", `'+A-${tag}`, "2026-01-01", "2026-01-15", "25", "75", "open", ""],
+      [
+        "Ada Invoices",
+        ada.email,
+        "50",
+        "USD",
+        `A-${tag}-2`,
+        "2026-02-01",
+        "2026-03-01",
+        "0",
+        "50",
+        "disputed",
+        "Never ordered",
+      ],
+      ["Bo", bo.email, "7", "EUR", "", "2026-01-01", "2026-01-15", "0", "7", "open", ""],
+    ]);
+    expect(text).not.toContain("Their Debtor");
+
+    // Imported by another user: Ada's two rows are one debtor's two invoices.
+    const form = new FormData();
+    form.set("intent", "import-preview");
+    form.set("file", new File([text], "invoices.csv", { type: "text/csv" }));
+    const again = (await decodeTurbo(await postMultipart("/debtors/import.data", form, stranger.cookie))).data;
+    expect(again.preview).toMatchObject({ total: 3, valid: 3, errors: 0, newDebtors: 2, existingDebtors: 0 });
+
+    // A visitor is sent to sign in.
+    expect((await get("/invoices.csv")).status).toBe(302);
   });
 
   it("/report.csv: the report's rows with its debtor and period filters, newest first", async () => {

@@ -1,13 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { decodeTurbo, type Json, postMultipart } from "./data-helpers";
-import { debtorRowsOf, eventsOfOwner, makeDebtor } from "./fixtures";
+import { apiJson, decodeTurbo, formAction, type Json, postMultipart, replyErrors } from "./data-helpers";
+import { debtorRowsOf, eventsOfOwner, invoicesOf, makeDebtor } from "./fixtures";
 import { get, ORIGIN, pageText, request, signIn, uniqueEmail, uniqueIp } from "./helpers";
 
 /**
- * CSV import of debtors (docs/architecture.md §10): the preview writes nothing and lists each row's
- * errors and duplicates; the confirm parses and validates the text again and adds only the valid,
- * new rows, all or none within the account's cap.
+ * CSV import of debtors and invoices (docs/architecture.md §10, CSV): the preview writes nothing and
+ * lists each row's errors and duplicates; the confirm parses and validates the text again and adds
+ * only the valid rows, all or none within the account's cap. Rows with one e-mail are one debtor's
+ * invoices; a file with one row per debtor imports one debtor each, as it always did.
  */
 
 const PATH = "/debtors/import";
@@ -57,9 +58,9 @@ describe("CSV import", () => {
     expect(preview.data).toMatchObject({
       intent: "import-preview",
       ok: true,
-      message: "3 of 7 rows can be imported; the others will be skipped.",
+      message: "4 of 7 rows can be imported; the others will be skipped.",
       csv: FILE,
-      preview: { total: 7, valid: 3, errors: 2, duplicates: 2, hidden: 0 },
+      preview: { total: 7, valid: 4, errors: 2, duplicates: 1, newDebtors: 3, existingDebtors: 0, hidden: 0 },
     });
     expect(preview.data.preview.rows.map((r: Json) => [r.line, r.status, r.messages])).toEqual([
       [2, "ok", []],
@@ -73,15 +74,23 @@ describe("CSV import", () => {
           "Please enter a number greater than 0",
           "Kind must be person or company",
           "Strategy must be 1, 2, 3, Polite, Middle Ground or Aggressive",
-          "Currency must be a three-letter code such as USD or EUR",
+          "Currency must be one of USD, EUR, GBP, CAD, AUD, NZD, CHF, JPY, SEK, NOK, DKK, PLN",
           "Please choose a valid time zone",
         ],
       ],
-      [5, "duplicate", ["Already one of your debtors (same e-mail)"]],
+      [
+        5,
+        "duplicate",
+        [
+          "Already one of your debtors (same e-mail). To add this row as an invoice of theirs, give it an invoice number.",
+        ],
+      ],
       [6, "ok", []],
-      [7, "duplicate", ["Same e-mail as line 2"]],
+      // Same e-mail as line 2: the same debtor's second invoice.
+      [7, "ok", []],
       [8, "error", ["Please enter an amount with at most two decimals"]],
     ]);
+    expect(preview.data.preview.rows[5].note).toBe("An invoice of Ada Lovelace (line 2)");
     expect(await debtorRowsOf(owner.userId)).toHaveLength(1);
 
     // Pasted, the same preview; still nothing written.
@@ -96,10 +105,10 @@ describe("CSV import", () => {
     expect(confirmed.data).toMatchObject({
       intent: "import-confirm",
       ok: true,
-      message: "Imported 3 debtors. Skipped 4 rows:",
-      skipped: { total: 4 },
+      message: "Imported 4 invoices for 3 new debtors. Skipped 3 rows:",
+      skipped: { total: 3 },
     });
-    expect(confirmed.data.skipped.rows.map((r: Json) => r.line)).toEqual([4, 5, 7, 8]);
+    expect(confirmed.data.skipped.rows.map((r: Json) => r.line)).toEqual([4, 5, 8]);
     const rows = (await debtorRowsOf(owner.userId)).slice(1);
     expect(
       rows.map((d) => [
@@ -111,20 +120,29 @@ describe("CSV import", () => {
         d.currency,
         d.active_strategy,
         d.status,
-        d.invoice_number,
         d.time_zone,
       ]),
     ).toEqual([
-      ["Ada Lovelace", "ada@example.com", "person", 12050, 0, "USD", 1, "active", "INV-1", "UTC"],
-      ["Bits Ltd", "bits@example.com", "company", 100000, 0, "EUR", 3, "active", null, "Europe/Berlin"],
-      ["Cy Clone", "cy@example.com", "person", 500, 0, "GBP", 2, "active", null, "Asia/Tokyo"],
+      ["Ada Lovelace", "ada@example.com", "person", 12950, 0, "USD", 1, "active", "UTC"],
+      ["Bits Ltd", "bits@example.com", "company", 100000, 0, "EUR", 3, "active", "Europe/Berlin"],
+      ["Cy Clone", "cy@example.com", "person", 500, 0, "GBP", 2, "active", "Asia/Tokyo"],
+    ]);
+    const invoices = await Promise.all(rows.map((d) => invoicesOf(d.id)));
+    expect(invoices.map((list) => list.map((i) => [i.number, i.amount_cents, i.currency, i.status]))).toEqual([
+      [
+        ["INV-1", 12050, "USD", "open"],
+        [null, 900, "USD", "open"],
+      ],
+      [[null, 100000, "EUR", "open"]],
+      [[null, 500, "GBP", "open"]],
     ]);
     expect(new Set(rows.map((d) => d.opt_out_key)).size).toBe(3);
     expect(await eventsOfOwner(owner.userId)).toMatchObject(
       rows.map((d) => ({ debtor_id: d.id, type: "imported", detail: "CSV import" })),
     );
 
-    // The same file again: everything is a duplicate now, nothing is added.
+    // The same file again: nothing is added twice (a numbered row's number is taken now, the rest
+    // are duplicates of the debtors it made).
     const again = await importPost(owner.cookie, { intent: "import-confirm", csv: FILE });
     expect(again.data).toMatchObject({ ok: true, message: "Imported 0 debtors. Skipped 7 rows:" });
     expect(await debtorRowsOf(owner.userId)).toHaveLength(4);
@@ -132,8 +150,105 @@ describe("CSV import", () => {
 
     // Duplicates are per account: another user imports the same file's valid rows, dup@ included.
     const theirs = await importPost(stranger.cookie, { intent: "import-confirm", csv: FILE });
-    expect(theirs.data).toMatchObject({ ok: true, message: "Imported 4 debtors. Skipped 3 rows:" });
+    expect(theirs.data).toMatchObject({ ok: true, message: "Imported 5 invoices for 4 new debtors. Skipped 2 rows:" });
     expect(await debtorRowsOf(owner.userId)).toHaveLength(4);
+  });
+
+  it("a file of invoices: rows with one e-mail are one debtor's invoices, one of the user's debtors gets the numbered ones", async () => {
+    const owner = await signIn(uniqueEmail("imp-inv"));
+    const known = await makeDebtor(owner.userId, { email: uniqueEmail("known"), fullName: "Known Debtor" });
+    const tag = crypto.randomUUID().slice(0, 8);
+    const file = [
+      "Name,Email,Amount,Currency,Invoice number,Issue date,Due date",
+      `Nia New,nia-${tag}@example.com,100,EUR,N-${tag}-1,2026-01-05,2026-02-05`,
+      `Nia N.,NIA-${tag}@example.com,"1,250.50",,N-${tag}-2,2026-01-20,2026-02-20`,
+      `Known,${known.email.toUpperCase()},40,,K-${tag}-1,,2026-04-01`,
+      `Known,${known.email},40,,,,`,
+    ].join("\n");
+    const preview = await importPost(owner.cookie, { csv: file });
+    expect(preview.data.preview).toMatchObject({
+      total: 4,
+      valid: 3,
+      duplicates: 1,
+      newDebtors: 1,
+      existingDebtors: 1,
+    });
+    expect(preview.data.preview.rows.map((r: Json) => [r.line, r.status, r.note ?? null])).toEqual([
+      [2, "ok", null],
+      [3, "ok", "An invoice of Nia New (line 2)"],
+      [4, "ok", "An invoice of Known Debtor, already one of your debtors"],
+      [5, "duplicate", null],
+    ]);
+
+    const confirmed = await importPost(owner.cookie, { intent: "import-confirm", csv: file });
+    expect(confirmed.data).toMatchObject({
+      ok: true,
+      message: "Imported 3 invoices for 1 new debtor and 1 debtor you already had. Skipped 1 row:",
+    });
+    const debtors = await debtorRowsOf(owner.userId);
+    expect(debtors).toHaveLength(2);
+    const nia = debtors.find((d) => d.email === `nia-${tag}@example.com`)!;
+    expect(nia).toMatchObject({ full_name: "Nia New", currency: "EUR", debt_cents: 135050, status: "active" });
+    expect(
+      (await invoicesOf(nia.id)).map((i) => [i.number, i.amount_cents, i.currency, i.issued_on, i.due_on]),
+    ).toEqual([
+      [`N-${tag}-1`, 10000, "EUR", "2026-01-05", "2026-02-05"],
+      [`N-${tag}-2`, 125050, "EUR", "2026-01-20", "2026-02-20"],
+    ]);
+    // The user's debtor: a second invoice in their own currency, the sums follow, an event says so.
+    expect((await invoicesOf(known.id)).map((i) => [i.number, i.amount_cents, i.currency, i.due_on])).toEqual([
+      [null, 123450, "USD", "2026-01-15"],
+      [`K-${tag}-1`, 4000, "USD", "2026-04-01"],
+    ]);
+    expect(debtors.find((d) => d.id === known.id)).toMatchObject({ debt_cents: 127450, status: "active" });
+    expect((await eventsOfOwner(owner.userId)).map((e) => [e.debtor_id, e.type, e.detail])).toEqual([
+      [nia.id, "imported", "CSV import"],
+      [known.id, "imported", "CSV import: invoices added"],
+    ]);
+
+    // An invoice number the account already uses, or twice in a file, is a row error.
+    const again = await importPost(owner.cookie, {
+      csv: `name,email,amount,invoice\nX,x-${tag}@example.com,1,N-${tag}-1\nY,y-${tag}@example.com,1,Z-${tag}\nZ,z-${tag}@example.com,1,Z-${tag}`,
+    });
+    expect(again.data.preview.rows.map((r: Json) => [r.line, r.status, r.messages])).toEqual([
+      [2, "error", ["Another invoice of yours already has this number"]],
+      [3, "ok", []],
+      [4, "error", ["Same invoice number as line 3"]],
+    ]);
+  });
+
+  it("refuses an invoice number the form refuses (100 characters with a control character), with the form's message", async () => {
+    const owner = await signIn(uniqueEmail("imp-number"));
+    const number = `${"N".repeat(99)}\u0001`;
+    const csv = `name,email,amount,invoice number\nLong Number,long@example.com,5,"${number}"`;
+    const res = await importPost(owner.cookie, { intent: "import-confirm", csv });
+    expect(res.data).toMatchObject({ ok: true, message: "Imported 0 debtors. Skipped 1 row:" });
+    const [row] = res.data.skipped.rows;
+    expect(row).toMatchObject({ line: 2, status: "error" });
+    expect(await debtorRowsOf(owner.userId)).toEqual([]);
+
+    // The debtor form and the API refuse the same number with the same first message.
+    const form = await formAction(
+      "/debtors-list",
+      {
+        intent: "debtor-add",
+        kind: "person",
+        full_name: "Long",
+        email: "long@example.com",
+        debt: "5",
+        invoice_number: number,
+      },
+      owner.cookie,
+    );
+    expect(form.status).toBe(400);
+    expect(row.messages).toEqual([replyErrors(form.data).invoice_number?.[0]]);
+    const api = await apiJson("POST", "/debtors/add", {
+      cookie: owner.cookie,
+      json: { full_name: "Long", email: "long@example.com", debt: 5, invoice_number: number },
+    });
+    expect(api.status).toBe(400);
+    expect(api.body.errors.invoice_number[0]).toBe(row.messages[0]);
+    expect(row.messages).toEqual(["Please enter the invoice number on one line"]);
   });
 
   it("the confirm never trusts the preview: it validates the text it gets again", async () => {

@@ -173,7 +173,16 @@ export async function snapshot(userId: string) {
 export async function addDebtor(cookie: string, fields: Record<string, unknown> = {}) {
   const { status, body } = await apiJson("POST", "/debtors/add", {
     cookie,
-    json: { full_name: "Dana Debtor", email: "dana@example.com", debt: 100, active_strategy: 1, ...fields },
+    // allow_duplicate: a test's second "Dana" is a debtor of its own, not an invoice of the first
+    // (tests/integration/invoices.test.ts tests the twin offer).
+    json: {
+      full_name: "Dana Debtor",
+      email: "dana@example.com",
+      debt: 100,
+      active_strategy: 1,
+      allow_duplicate: true,
+      ...fields,
+    },
   });
   expect(status, JSON.stringify(body)).toBe(200);
   return body.data as Json;

@@ -29,7 +29,8 @@ describe("the schedule form's debtor field", () => {
     await manyDebtors(user.userId, 100);
     const html = await (await get("/schedule", { cookie: user.cookie })).text();
     expect(html).toMatch(/<select[^>]*name="debtor_id"/);
-    expect(html).toContain(`debtor100-${user.userId}@example.com`);
+    // Name, e-mail and open invoices: enough to tell two debtors of one name apart.
+    expect(html).toContain(`Debtor 0100 — debtor100-${user.userId}@example.com · no open invoices`);
     expect(html).not.toContain('role="combobox"');
   });
 
@@ -52,11 +53,17 @@ describe("the schedule form's debtor field", () => {
     expect(body).toContain(`debtor121-${user.userId}@example.com`);
     expect(body).not.toContain(`debtor1-${user.userId}@example.com`);
 
-    // The search answers with each debtor's strategy (the preview's tone).
+    // The search answers with each debtor's strategy (the preview's tone) and open invoices.
     const options = await get("/debtors/options?q=Debtor%200121", { cookie: user.cookie });
     expect(await options.json()).toEqual({
       options: [
-        { id: ids[120], fullName: "Debtor 0121", email: `debtor121-${user.userId}@example.com`, activeStrategy: 2 },
+        {
+          id: ids[120],
+          fullName: "Debtor 0121",
+          email: `debtor121-${user.userId}@example.com`,
+          activeStrategy: 2,
+          openInvoices: 0,
+        },
       ],
     });
   });

@@ -5,6 +5,7 @@ import type {
   debtorEvents,
   debtors,
   deliveries,
+  invoices,
   optOuts,
   organizations,
   payments,
@@ -297,6 +298,9 @@ export const deliveriesOfOwner = (ownerId: string) =>
   rowsWhere<RawRow<typeof deliveries>>("deliveries", "owner_id", ownerId);
 
 export const paymentsOf = (debtorId: number) => rowsWhere<RawRow<typeof payments>>("payments", "debtor_id", debtorId);
+
+/** The debtor's invoices, in the order they were made. */
+export const invoicesOf = (debtorId: number) => rowsWhere<RawRow<typeof invoices>>("invoices", "debtor_id", debtorId);
 
 /** The debtor's timeline events (debtor_events), oldest first. */
 export const eventsOf = (debtorId: number) =>

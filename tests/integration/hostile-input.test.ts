@@ -423,8 +423,20 @@ async function expectApiAnswer(what: string, res: Response, object: boolean) {
 // The JSON API ------------------------------------------------------------------------------------
 
 describe("hostile input: the JSON API never answers 500 and leaves other accounts alone", () => {
-  const DEBTOR = ["kind", "full_name", "email", "debt", "active_strategy", "time_zone"];
-  const PAYMENT = ["debtor_id", "amount", "paid_on", "note"];
+  const DEBTOR = [
+    "kind",
+    "full_name",
+    "email",
+    "debt",
+    "active_strategy",
+    "time_zone",
+    "invoice_number",
+    "currency",
+    "due_on",
+    "allow_duplicate",
+  ];
+  const PAYMENT = ["debtor_id", "amount", "paid_on", "note", "invoice_id"];
+  const INVOICE = ["debtor_id", "number", "amount", "currency", "issued_on", "due_on"];
   const WRITES: [method: string, path: string, fields: string[]][] = [
     ["POST", "/debtors/add", DEBTOR],
     ["PUT", "/debtors/edit", DEBTOR],
@@ -435,6 +447,9 @@ describe("hostile input: the JSON API never answers 500 and leaves other account
     ["POST", "/payments/add", PAYMENT],
     ["PUT", "/payments/edit", PAYMENT],
     ["DELETE", "/payments/del", []],
+    ["POST", "/invoices/add", INVOICE],
+    ["PUT", "/invoices/edit", INVOICE],
+    ["PUT", "/invoices/void", []],
     ["POST", "/profile/add", ["full_name"]],
     ["PUT", "/profile/edit", ["full_name"]],
     ["PUT", "/profile/changeImg", ["img"]],
@@ -536,6 +551,10 @@ describe("hostile input: form actions never answer 500 and leave other accounts 
         "payment-delete",
         "debtor-resume",
         "debtor-consent",
+        "invoice-add",
+        "invoice-edit",
+        "invoice-void",
+        "debtor-add-invoice",
       ],
       fields: [
         "id",
@@ -550,6 +569,13 @@ describe("hostile input: form actions never answer 500 and leave other accounts 
         "paid_on",
         "note",
         "confirm",
+        "number",
+        "currency",
+        "issued_on",
+        "due_on",
+        "invoice_number",
+        "invoice_id",
+        "allow_duplicate",
       ],
       signedIn: true,
     },

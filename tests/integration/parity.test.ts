@@ -21,6 +21,8 @@ const today = () => new Date().toISOString().slice(0, 10);
 interface Seeded {
   user: SignedIn;
   debtorId: number;
+  /** The debtor's invoice (their debt). */
+  invoiceId: number;
   orgId: number;
   scheduleId: string;
   paymentId: number | null;
@@ -64,7 +66,7 @@ async function seed(prefix: string, run: string, options: SeedOptions = {}): Pro
       note: "Seeded",
     });
   }
-  return { user, debtorId: debtor.id, orgId, scheduleId, paymentId };
+  return { user, debtorId: debtor.id, invoiceId: debtor.invoiceId, orgId, scheduleId, paymentId };
 }
 
 type Row = Record<string, unknown>;
@@ -125,7 +127,13 @@ async function holdings(account: Seeded) {
         "SELECT p.*, d.full_name AS debtor FROM payments p JOIN debtors d ON d.id = p.debtor_id WHERE p.owner_id = ? ORDER BY p.id",
         owner,
       )
-    ).map((p) => strip(p, "debtor_id")),
+    ).map((p) => strip(p, "debtor_id", "invoice_id")),
+    invoices: (
+      await rows(
+        "SELECT i.*, d.full_name AS debtor FROM invoices i JOIN debtors d ON d.id = i.debtor_id WHERE i.owner_id = ? ORDER BY i.id",
+        owner,
+      )
+    ).map((i) => strip(i, "debtor_id")),
     schedules: schedules.map((s) => ({
       ...strip(s, "debtor_id", "organization_id", "next_run_at", "last_run_at"),
       has_next_run: s.next_run_at !== null,
@@ -244,6 +252,76 @@ const MUTATIONS: Mutation[] = [
     form: (s) => formAction(ORGS_PAGE, { intent: "org-delete", id: String(s.orgId) }, s.user.cookie),
     api: (s) => apiJson("DELETE", "/org/del", { cookie: s.user.cookie, json: { id: s.orgId } }),
     check: (after) => expect(after.organizations).toEqual([]),
+  },
+  {
+    name: "invoice add",
+    form: (s) =>
+      formAction(
+        DEBTORS_PAGE,
+        {
+          intent: "invoice-add",
+          debtor_id: String(s.debtorId),
+          number: "PAR-2",
+          amount: "40.5",
+          currency: "USD",
+          issued_on: "2026-02-01",
+          due_on: "2026-03-01",
+        },
+        s.user.cookie,
+      ),
+    api: (s) =>
+      apiJson("POST", "/invoices/add", {
+        cookie: s.user.cookie,
+        json: { debtor_id: s.debtorId, number: "PAR-2", amount: 40.5, issued_on: "2026-02-01", due_on: "2026-03-01" },
+      }),
+    check: (after) => {
+      expect(after.invoices).toHaveLength(2);
+      expect(after.debtors[0]).toMatchObject({ debt_cents: 14_050, status: "active" });
+    },
+  },
+  {
+    name: "invoice edit",
+    form: (s) =>
+      formAction(
+        DEBTORS_PAGE,
+        {
+          intent: "invoice-edit",
+          id: String(s.invoiceId),
+          number: "PAR-1",
+          amount: "80",
+          currency: "USD",
+          issued_on: "2026-01-01",
+          due_on: "2026-02-01",
+        },
+        s.user.cookie,
+      ),
+    api: (s) =>
+      apiJson("PUT", "/invoices/edit", {
+        cookie: s.user.cookie,
+        json: {
+          id: s.invoiceId,
+          number: "PAR-1",
+          amount: 80,
+          currency: "USD",
+          issued_on: "2026-01-01",
+          due_on: "2026-02-01",
+        },
+      }),
+    check: (after) => {
+      expect(after.invoices).toEqual([expect.objectContaining({ number: "PAR-1", amount_cents: 8000 })]);
+      expect(after.debtors[0]).toMatchObject({ debt_cents: 8000 });
+    },
+  },
+  {
+    name: "invoice void that leaves nothing owed (an armed schedule)",
+    form: (s) => formAction(DEBTORS_PAGE, { intent: "invoice-void", id: String(s.invoiceId) }, s.user.cookie),
+    api: (s) => apiJson("PUT", "/invoices/void", { cookie: s.user.cookie, json: { id: s.invoiceId } }),
+    check: (after) => {
+      expect(after.invoices).toEqual([expect.objectContaining({ status: "void" })]);
+      expect(after.debtors[0]).toMatchObject({ debt_cents: 0, status: "paid" });
+      expect(after.schedules[0]).toMatchObject({ state: "COMPLETED", stopped_reason: "paid" });
+      expect(after.alarms[0]).toMatchObject({ armed: false });
+    },
   },
   {
     name: "payment add",

@@ -223,6 +223,8 @@ const BUDGET = {
   report: 3,
   reportOfDebtor: 4,
   timeline: 9,
+  // The debtor's page: the timeline's and its Invoices section's, in one batch.
+  debtorPage: 10,
   options: 2,
   schedule: 3,
   scheduleDetails: 4,
@@ -238,7 +240,7 @@ const PAGES: [keyof typeof BUDGET, (a: Account) => string][] = [
   ["schedulesList", () => "/schedules-list.data"],
   ["report", () => "/report.data"],
   ["reportOfDebtor", (a) => `/report.data?debtor=${a.ids[0]}`],
-  ["timeline", (a) => `/debtors/${a.ids[0]}.data`],
+  ["debtorPage", (a) => `/debtors/${a.ids[0]}.data`],
   ["timeline", (a) => `/debtors/${a.ids[0]}/timeline`],
   ["options", () => "/debtors/options?q=budget"],
   ["schedule", () => "/schedule.data"],

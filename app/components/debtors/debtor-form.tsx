@@ -3,10 +3,11 @@ import { useState } from "react";
 import { useFetcher } from "react-router";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
-import { Input } from "~/components/ui/input";
+import { Input, Label } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
 import { STRATEGIES } from "~/domain/strategies";
-import { DEBTOR_INTENTS } from "~/entities/intents";
+import { ALLOW_DUPLICATE_FIELD, DEBTOR_INTENTS } from "~/entities/intents";
+import { twinDebtorMessage } from "~/entities/messages";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
@@ -23,7 +24,12 @@ export interface DebtorFormValues {
   time_zone: string;
   invoice_number: string | null;
   currency: string;
+  /** False when the debtor owes several invoices: the debt, currency and number are theirs, not the form's. */
+  single_invoice?: boolean;
 }
+
+/** What the form says when a debtor owes several invoices (docs/architecture.md §10, Invoices). */
+export const SEVERAL_INVOICES_NOTE = "This debtor owes several invoices: edit them in the Invoices section.";
 
 /** The browser's IANA zone ("" where Intl cannot tell). */
 function browserTimeZone() {
@@ -48,6 +54,12 @@ function knownTimeZones(): string[] {
  * The debtor form (docs/product-spec.md §2 "Debtor modals and forms"): tabs 'Private person' / 'Company', Full
  * Name, e-mail, Amount of debt, strategy. Validated in the browser and again by the action with
  * the same schema; what the user typed stays on any error.
+ *
+ * A new debtor's debt is their first invoice (currency, number and due date). When the e-mail is
+ * already one of the user's debtors, the action answers so (docs/architecture.md §10, "One debtor
+ * per address") and the form offers "Add this invoice to <name>" or "Add as a new debtor anyway",
+ * keeping what was typed. A debtor with several invoices shows their total, read-only: the
+ * invoices are edited one by one in the Invoices section.
  */
 export function DebtorForm({
   debtor,
@@ -61,9 +73,11 @@ export function DebtorForm({
   const fetcher = useFetcher<typeof debtorAction>();
   const busy = fetcher.state !== "idle";
   const intent = debtor ? DEBTOR_INTENTS.edit : DEBTOR_INTENTS.add;
-  const reply = useFormResult(fetcher, [intent], (data) => {
+  const reply = useFormResult(fetcher, debtor ? [intent] : [intent, DEBTOR_INTENTS.addInvoice], (data) => {
     if (data.ok || data.message) onDone(data);
   });
+  const several = debtor?.single_invoice === false;
+  const submitting = busy ? String(fetcher.formData?.get("intent") ?? "") : "";
   const [kind, setKind] = useState<"person" | "company">(debtor?.kind ?? "person");
   const [form, fields] = useValibotForm(DebtorSchema, {
     id: debtor ? `debtor-edit-${debtor.id}` : "debtor-new",
@@ -81,6 +95,19 @@ export function DebtorForm({
       : // The form only renders in a dialog, on the client: the browser's own zone is known.
         { active_strategy: "1", time_zone: browserTimeZone(), currency: "" },
   });
+  // The add was answered that this e-mail is one of the user's debtors: the choice stays offered
+  // while the e-mail is the one that was sent.
+  const sentEmail = String(reply?.result?.initialValue?.email ?? "")
+    .trim()
+    .toLowerCase();
+  const twin =
+    !debtor && reply?.intent === DEBTOR_INTENTS.add && reply.existing
+      ? (fields.email.value ?? sentEmail).trim().toLowerCase() === sentEmail
+        ? reply.existing
+        : null
+      : null;
+  const severalId = `${form.id}-several`;
+  const dueHelpId = `${form.id}-due-help`;
   // Suggestions for the zone field, listed once per form.
   const [zones] = useState(knownTimeZones);
   const zonesId = `${form.id}-time-zones`;
@@ -95,7 +122,8 @@ export function DebtorForm({
   const nameLabel = kind === "company" ? "Company name" : "Full Name";
   return (
     <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-      <input type="hidden" name="intent" value={intent} />
+      {/* Offering the twin, each choice is a submit button naming its own intent. */}
+      {!twin && <input type="hidden" name="intent" value={intent} />}
       {debtor && <input type="hidden" name="id" value={debtor.id} />}
       <input type="hidden" name="kind" value={kind} />
       <SegmentedChoice
@@ -110,43 +138,95 @@ export function DebtorForm({
       />
       <InputField meta={fields.full_name} type="text" label={nameLabel} placeholder={nameLabel} autoComplete="off" />
       <InputField meta={fields.email} type="email" label="Email" placeholder="Debtor's email" autoComplete="off" />
-      <InputField
-        meta={fields.debt}
-        type="number"
-        label="Amount of debt"
-        placeholder="Amount of debt"
-        inputMode="decimal"
-        step="0.01"
-      />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <FormField meta={fields.currency} label="Currency">
-          <select
-            {...getSelectProps(fields.currency, { ariaDescribedBy: debtor ? undefined : currencyHelpId })}
-            key={fields.currency.key}
-            className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
-          >
-            {!debtor && <option value="">Your usual currency</option>}
-            {currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-          {!debtor && (
-            <p id={currencyHelpId} className="mt-1 text-xs text-muted">
-              Your usual currency is that of the debtor you added last (USD for your first).
-            </p>
-          )}
+      {several ? (
+        <>
+          <p id={severalId} className="rounded-md border border-border bg-surface-2 p-3 text-sm">
+            {SEVERAL_INVOICES_NOTE}
+          </p>
+          {/* Read-only and sent as they are: the server takes a debtor's total only unchanged. */}
+          <FormField meta={fields.debt} label="Amount of debt (total)">
+            <Input
+              {...getInputProps(fields.debt, { type: "number", ariaDescribedBy: severalId })}
+              key={fields.debt.key}
+              className="mt-1"
+              readOnly
+            />
+          </FormField>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField meta={fields.currency} label="Currency">
+              <Input
+                {...getInputProps(fields.currency, { type: "text", ariaDescribedBy: severalId })}
+                key={fields.currency.key}
+                className="mt-1"
+                readOnly
+              />
+            </FormField>
+            <div>
+              <Label htmlFor={`${form.id}-several-number`}>Invoice number</Label>
+              <Input
+                id={`${form.id}-several-number`}
+                type="text"
+                className="mt-1"
+                disabled
+                placeholder="One per invoice"
+                aria-describedby={severalId}
+              />
+            </div>
+          </div>
+        </>
+      ) : (
+        <>
+          <InputField
+            meta={fields.debt}
+            type="number"
+            label="Amount of debt"
+            placeholder="Amount of debt"
+            inputMode="decimal"
+            step="0.01"
+          />
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField meta={fields.currency} label="Currency">
+              <select
+                {...getSelectProps(fields.currency, { ariaDescribedBy: debtor ? undefined : currencyHelpId })}
+                key={fields.currency.key}
+                className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
+              >
+                {!debtor && <option value="">Your usual currency</option>}
+                {currencies.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+              {!debtor && (
+                <p id={currencyHelpId} className="mt-1 text-xs text-muted">
+                  Your usual currency is that of the debtor you added last (USD for your first).
+                </p>
+              )}
+            </FormField>
+            <InputField
+              meta={fields.invoice_number}
+              type="text"
+              label="Invoice number (optional)"
+              placeholder="e.g. INV-2026-001"
+              autoComplete="off"
+              maxLength={INVOICE_NUMBER_MAX}
+            />
+          </div>
+        </>
+      )}
+      {!debtor && (
+        <FormField meta={fields.due_on} label="Due date (optional)">
+          <Input
+            {...getInputProps(fields.due_on, { type: "date", ariaDescribedBy: dueHelpId })}
+            key={fields.due_on.key}
+            className="mt-1 sm:max-w-[calc(50%-0.5rem)]"
+          />
+          <p id={dueHelpId} className="mt-1 text-xs text-muted">
+            When this debt is due (its invoice's due date). Blank: today.
+          </p>
         </FormField>
-        <InputField
-          meta={fields.invoice_number}
-          type="text"
-          label="Invoice number (optional)"
-          placeholder="e.g. INV-2026-001"
-          autoComplete="off"
-          maxLength={INVOICE_NUMBER_MAX}
-        />
-      </div>
+      )}
       {/* Side by side where there is room: the dialog stays short enough not to scroll on a laptop. */}
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField meta={fields.active_strategy} label="Strategy">
@@ -184,16 +264,53 @@ export function DebtorForm({
           )}
         </FormField>
       </div>
-      <FormError form={form} />
-      {/* Sticky at the dialog's bottom: a field error that appears on blur never moves Save away from the pointer. */}
-      <div className="sticky -bottom-6 -mx-6 -mb-6 flex justify-end gap-2 border-t border-border bg-surface px-6 py-4">
-        {onCancel && (
-          <Button type="button" variant="outline" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-        <SubmitButton busy={busy}>Save</SubmitButton>
-      </div>
+      {twin ? (
+        // Either choice: the debtor this e-mail belongs to gets the invoice, or a new debtor is added anyway.
+        <>
+          <input type="hidden" name="debtor_id" value={twin.id} />
+          <input type="hidden" name={ALLOW_DUPLICATE_FIELD} value="true" />
+        </>
+      ) : (
+        <FormError form={form} />
+      )}
+      {twin ? (
+        // The question and its answers together at the dialog's bottom, the likelier answer first
+        // (also the one Enter in a field chooses).
+        <div className="sticky -bottom-6 -mx-6 -mb-6 flex flex-col gap-2 border-t border-border bg-surface px-6 py-4">
+          <p id={form.errorId} role="alert" className="text-sm font-medium" data-testid="twin-notice">
+            {form.errors?.[0] ?? twinDebtorMessage(twin.name)}
+          </p>
+          <SubmitButton
+            name="intent"
+            value={DEBTOR_INTENTS.addInvoice}
+            busy={submitting === DEBTOR_INTENTS.addInvoice}
+            disabled={busy}
+            className="h-auto min-h-10 whitespace-normal py-2"
+          >
+            {`Add this invoice to ${twin.name}`}
+          </SubmitButton>
+          <SubmitButton
+            variant="outline"
+            name="intent"
+            value={DEBTOR_INTENTS.add}
+            busy={submitting === DEBTOR_INTENTS.add}
+            disabled={busy}
+            className="h-auto min-h-10 whitespace-normal py-2"
+          >
+            Add as a new debtor anyway
+          </SubmitButton>
+        </div>
+      ) : (
+        // Sticky at the dialog's bottom: a field error that appears on blur never moves Save away from the pointer.
+        <div className="sticky -bottom-6 -mx-6 -mb-6 flex justify-end gap-2 border-t border-border bg-surface px-6 py-4">
+          {onCancel && (
+            <Button type="button" variant="outline" onClick={onCancel}>
+              Cancel
+            </Button>
+          )}
+          <SubmitButton busy={busy}>Save</SubmitButton>
+        </div>
+      )}
     </fetcher.Form>
   );
 }

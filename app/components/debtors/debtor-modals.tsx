@@ -11,11 +11,13 @@ import { useFormResult } from "~/lib/use-form-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
 import { DebtorBalance } from "./debtor-balance";
 import { DebtorForm } from "./debtor-form";
+import { DebtorInvoices } from "./debtor-invoices";
 import { DebtorPayments } from "./debtor-payments";
 import { DebtorStatusBadge } from "./debtor-status";
 import { DebtorTimeline } from "./debtor-timeline";
 import type { DebtorView } from "./debtor-view";
 import { OptOutNotice } from "./opt-out-notice";
+import { useInvoices } from "./use-invoices";
 
 function toastFor(data: ActionResult, area: ToastArea) {
   if (data.ok && data.message) notify("success", data.message, area);
@@ -45,9 +47,36 @@ export function AddDebtorModal({
 }
 
 /**
- * 'Configure debtor profile': details with Disable and Edit, then the debtor's payments; Edit shows
- * the form (Cancel returns), Disable asks 'Are you sure you want to delete this debtor?' (Cancel
- * returns, confirm deletes).
+ * The modal's Invoices and Payments sections: the invoices are loaded once for both (Payments'
+ * "Apply to" lists the owed ones), again after an invoice write or when the debtor's balance or
+ * open invoices change.
+ */
+function InvoicesAndPayments({ debtor, area }: { debtor: DebtorView; area: ToastArea }) {
+  const { state, reload } = useInvoices(debtor.id, `${debtor.debtCents}:${debtor.paidCents}:${debtor.openInvoices}`);
+  return (
+    <>
+      <div className="mt-6 border-t border-border pt-4">
+        <DebtorInvoices
+          debtor={debtor}
+          state={state}
+          onResult={(data) => toastFor(data, area)}
+          onWritten={reload}
+          onRetry={reload}
+        />
+      </div>
+      <DebtorPayments
+        debtor={debtor}
+        invoices={state && "invoices" in state ? state.invoices : null}
+        onResult={(data) => toastFor(data, area)}
+      />
+    </>
+  );
+}
+
+/**
+ * 'Configure debtor profile': details with Disable and Edit, then the debtor's invoices and
+ * payments; Edit shows the form (Cancel returns), Disable asks 'Are you sure you want to delete
+ * this debtor?' (Cancel returns, confirm deletes).
  */
 export function ConfigureDebtorModal({
   debtor,
@@ -106,7 +135,7 @@ export function ConfigureDebtorModal({
             </dl>
           </DetailsStep>
           {debtor.status === "opted_out" && <OptOutNotice debtorId={debtor.id} email={debtor.email} area={area} />}
-          <DebtorPayments debtor={debtor} onResult={(data) => toastFor(data, area)} />
+          <InvoicesAndPayments debtor={debtor} area={area} />
           <DebtorTimeline debtor={debtor} />
         </>
       )}
@@ -122,6 +151,7 @@ export function ConfigureDebtorModal({
             time_zone: debtor.timeZone,
             invoice_number: debtor.invoiceNumber,
             currency: debtor.currency,
+            single_invoice: debtor.singleInvoice,
           }}
           onCancel={() => setView("details")}
           onDone={(data) => {

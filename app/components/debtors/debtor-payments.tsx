@@ -1,10 +1,11 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useEffect, useId, useState } from "react";
 import { useFetcher } from "react-router";
 import { ConfirmStep } from "~/components/lists/configure-steps";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
+import { localToday } from "~/domain/calendar-date";
 import { formatMoney, fromCents, owedCents, toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
 import { DEBTOR_INTENTS, PAYMENT_INTENTS } from "~/entities/intents";
@@ -16,15 +17,13 @@ import type { debtorAction } from "~/routes/debtor-action.server";
 import { PAYMENT_NOTE_MAX, paymentSchema } from "~/schemas/payment";
 import { DebtorBalance } from "./debtor-balance";
 import type { DebtorView } from "./debtor-view";
+import { balanceCents, type Invoice, isOwed } from "./invoice-view";
 
 /** A payment as GET /api/debtors/:id/payments lists it. */
 type Payment = ReturnType<typeof paymentToJson>;
 
 /** Today in the browser's own zone, "YYYY-MM-DD": the default date and the latest one allowed. */
-function browserToday() {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
+const browserToday = () => localToday();
 
 type Loaded = { debtorId: number; payments: Payment[] } | { debtorId: number; error: true };
 
@@ -56,7 +55,16 @@ function usePayments(debtorId: number, refresh: string) {
  * offer to resume reminders Dunly stopped, the payments (Edit, Delete after a confirmation) and
  * the 'Add payment' form. Every write posts to the page's debtor action.
  */
-export function DebtorPayments({ debtor, onResult }: { debtor: DebtorView; onResult: (data: ActionResult) => void }) {
+export function DebtorPayments({
+  debtor,
+  invoices,
+  onResult,
+}: {
+  debtor: DebtorView;
+  /** The debtor's invoices (the modal's Invoices section loaded them): "Apply to" lists the owed ones. */
+  invoices: Invoice[] | null;
+  onResult: (data: ActionResult) => void;
+}) {
   const [version, setVersion] = useState(0);
   const [editing, setEditing] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<number | null>(null);
@@ -101,7 +109,7 @@ export function DebtorPayments({ debtor, onResult }: { debtor: DebtorView; onRes
       ) : (
         <ul className="flex flex-col gap-2" aria-labelledby={headingId}>
           {loaded.payments.map((p) => {
-            const label = `${formatMoney(toCents(p.amount), debtor.currency)} on ${formatCalendarDate(p.paid_on)}`;
+            const label = `${formatMoney(toCents(p.amount), p.currency)} on ${formatCalendarDate(p.paid_on)}`;
             return (
               <li key={p.id} className="rounded-lg border border-border bg-background p-3 text-sm">
                 {editing === p.id ? (
@@ -125,7 +133,7 @@ export function DebtorPayments({ debtor, onResult }: { debtor: DebtorView; onRes
                   <div className="flex flex-wrap items-start justify-between gap-2">
                     <div className="min-w-0">
                       <div className="font-medium">
-                        {formatMoney(toCents(p.amount), debtor.currency)}
+                        {formatMoney(toCents(p.amount), p.currency)}
                         <span className="font-normal text-muted"> · {formatCalendarDate(p.paid_on)}</span>
                       </div>
                       {p.note && <div className="break-words text-muted">{p.note}</div>}
@@ -165,7 +173,7 @@ export function DebtorPayments({ debtor, onResult }: { debtor: DebtorView; onRes
       {owed > 0 && (
         <div className="flex flex-col gap-2">
           <h4 className="font-semibold">Add payment</h4>
-          <PaymentForm debtor={debtor} maxCents={owed} onResult={written} />
+          <PaymentForm debtor={debtor} maxCents={owed} invoices={invoices} onResult={written} />
         </div>
       )}
     </section>
@@ -192,36 +200,55 @@ function ResumeOffer({ debtor, onResult }: { debtor: DebtorView; onResult: (data
   );
 }
 
+/** An owed invoice as "Apply to" lists it: its number (or due date) and what is left on it. */
+function applyToLabel(i: Invoice) {
+  const name = i.number ?? `Due ${formatCalendarDate(i.due_on)}`;
+  const left = `${formatMoney(balanceCents(i), i.currency)} left`;
+  return `${name} · ${left}${i.status === "disputed" ? " (disputed)" : ""}`;
+}
+
 /**
- * Add (no `payment`) or edit a payment: amount (at most `maxCents`), date (not after today in the
- * browser's zone) and an optional note; checked here and again by the action with the same schema.
+ * Add (no `payment`) or edit a payment: amount (at most `maxCents`, or what is left on the invoice
+ * chosen in "Apply to"), date (not after today in the browser's zone) and an optional note; checked
+ * here and again by the action with the same schema. A new payment applies to the open invoices,
+ * oldest due date first, unless one is chosen.
  */
 function PaymentForm({
   debtor,
   payment,
   maxCents,
+  invoices,
   onResult,
   onCancel,
 }: {
   debtor: DebtorView;
   payment?: Payment;
   maxCents: number;
+  invoices?: Invoice[] | null;
   onResult: (data: ActionResult) => void;
   onCancel?: () => void;
 }) {
   const fetcher = useFetcher<typeof debtorAction>();
   const busy = fetcher.state !== "idle";
   const intent = payment ? PAYMENT_INTENTS.edit : PAYMENT_INTENTS.add;
+  const [applyTo, setApplyTo] = useState("");
   const reply = useFormResult(fetcher, [intent], (data) => {
+    if (data.ok) setApplyTo("");
     if (data.ok || data.message) onResult(data);
   });
   const [today] = useState(browserToday);
-  const [form, fields] = useValibotForm(paymentSchema({ today, maxCents, currency: debtor.currency }), {
+  const owedInvoices = payment ? [] : (invoices ?? []).filter(isOwed);
+  const chosen = owedInvoices.find((i) => String(i.id) === applyTo);
+  const limits = chosen
+    ? { today, maxCents: balanceCents(chosen), currency: chosen.currency }
+    : { today, maxCents, currency: debtor.currency };
+  const [form, fields] = useValibotForm(paymentSchema(limits), {
     id: payment ? `payment-edit-${payment.id}` : `payment-add-${debtor.id}`,
     lastResult: busy ? undefined : reply?.result,
     defaultValue: payment
       ? { amount: String(fromCents(toCents(payment.amount))), paid_on: payment.paid_on, note: payment.note }
-      : { paid_on: today },
+      : // "" selects "Oldest due first" again when the form resets after a payment.
+        { paid_on: today, invoice_id: "" },
   });
   const amountLabel = payment ? "Amount paid" : "Amount";
   return (
@@ -252,6 +279,23 @@ function PaymentForm({
           />
         </FormField>
       </div>
+      {owedInvoices.length > 0 && (
+        <FormField meta={fields.invoice_id} label="Apply to">
+          <select
+            {...getSelectProps(fields.invoice_id)}
+            key={fields.invoice_id.key}
+            onChange={(event) => setApplyTo(event.target.value)}
+            className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
+          >
+            <option value="">Oldest due first</option>
+            {owedInvoices.map((i) => (
+              <option key={i.id} value={i.id}>
+                {applyToLabel(i)}
+              </option>
+            ))}
+          </select>
+        </FormField>
+      )}
       <InputField
         meta={fields.note}
         type="text"

@@ -8,6 +8,7 @@ import { DEBTOR_INTENTS } from "~/entities/intents";
 import { DebtorBalance } from "./debtor-balance";
 import { DebtorStatusBadge } from "./debtor-status";
 import type { DebtorView } from "./debtor-view";
+import { openInvoicesLabel } from "./open-invoices";
 
 // The modals (Radix's dialog, the debtor form with conform and valibot, payments, the timeline) are
 // a chunk of their own, fetched on first use (hover or focus of a button that opens one starts it).
@@ -22,11 +23,15 @@ const preloadModals = () => {
   configureModal.preload();
 };
 
-/** The line under a debtor's name: the address and, unless active, the status. */
+/**
+ * The line under a debtor's name: the address, how many invoices they still owe and, unless
+ * active, the status: enough to tell two debtors of the same name apart.
+ */
 function Detail({ d }: { d: DebtorView }) {
   return (
-    <div className="flex flex-wrap items-center gap-2 text-muted">
+    <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-muted">
       <span className="min-w-0 [overflow-wrap:anywhere]">{d.email}</span>
+      <span data-testid="open-invoices">{`· ${openInvoicesLabel(d.openInvoices)}`}</span>
       <DebtorStatusBadge status={d.status} />
     </div>
   );

@@ -1,11 +1,14 @@
 import { ChevronDown, Loader2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
+import { openInvoicesLabel } from "~/components/debtors/open-invoices";
 import { cn } from "~/lib/utils";
 
 export interface DebtorOption {
   id: number;
   fullName: string;
   email: string;
+  /** Invoices still owed (/debtors/options answers it): shown to tell debtors of one name apart. */
+  openInvoices?: number;
 }
 
 /** How long typing pauses before the search goes out. */
@@ -221,7 +224,9 @@ export function DebtorCombobox({
             >
               <span className="block truncate">{option.fullName}</span>
               <span className={cn("block truncate text-xs", i === active ? "opacity-90" : "text-muted")}>
-                {option.email}
+                {option.openInvoices === undefined
+                  ? option.email
+                  : `${option.email} · ${openInvoicesLabel(option.openInvoices)}`}
               </span>
             </div>
           ))}

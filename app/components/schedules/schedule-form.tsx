@@ -3,6 +3,7 @@ import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
+import { debtorOptionLabel } from "~/components/debtors/open-invoices";
 import { DebtorCombobox, type DebtorOption } from "~/components/lists/debtor-combobox";
 import { Button } from "~/components/ui/button";
 import { DatePicker } from "~/components/ui/date-picker";
@@ -19,7 +20,7 @@ import { ScheduleSchema } from "~/schemas/schedule";
 
 export interface ScheduleFormOptions {
   /** Every debtor, for a select; empty when the account has too many (then `searchDebtors`). */
-  debtors: { id: number; fullName: string; email: string; activeStrategy: number }[];
+  debtors: { id: number; fullName: string; email: string; activeStrategy: number; openInvoices?: number }[];
   /** The account has more debtors than a select lists: the field searches as the user types. */
   searchDebtors?: boolean;
   organizations: { id: number; name: string }[];
@@ -232,7 +233,7 @@ export function ScheduleForm({
                 <option value="">Select a debtor</option>
                 {debtors.map((d) => (
                   <option key={d.id} value={d.id}>
-                    {d.fullName} ({d.email})
+                    {debtorOptionLabel(d)}
                   </option>
                 ))}
               </select>

@@ -1,0 +1,296 @@
+import { Suspense, useId, useState } from "react";
+import { notOnServer, onDemand } from "~/components/on-demand";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { formatMoney, toCents } from "~/domain/money";
+import { formatCalendarDate } from "~/domain/time-zone";
+import type { ActionResult } from "~/lib/action-result";
+import { useFocusAfterRender } from "~/lib/use-focus-after-render";
+import {
+  balanceCents,
+  type Invoice,
+  type InvoiceDebtor,
+  type InvoicesState,
+  invoiceName,
+  isOwed,
+} from "./invoice-view";
+
+// The forms (conform and the invoice's schema) are a chunk of their own, fetched when one is
+// opened (hover or focus of its button starts it): the page shows itself without them
+// (docs/architecture.md §11).
+const invoiceForm = onDemand(() =>
+  import.meta.env.SSR ? notOnServer() : import("./invoice-forms").then((m) => m.InvoiceForm),
+);
+const voidConfirm = onDemand(() =>
+  import.meta.env.SSR ? notOnServer() : import("./invoice-forms").then((m) => m.VoidConfirm),
+);
+const preloadForms = () => {
+  invoiceForm.preload();
+  voidConfirm.preload();
+};
+
+/** While a form's chunk arrives. */
+const LOADING = (
+  <p className="text-sm text-muted" role="status">
+    Loading…
+  </p>
+);
+
+const STATUS = {
+  open: { label: "Open", tone: "warn" },
+  paid: { label: "Paid", tone: "good" },
+  void: { label: "Void", tone: "neutral" },
+  disputed: { label: "Disputed", tone: "bad" },
+} as const;
+
+/** The invoice's status as a badge; a disputed one with the debtor's reason under it. */
+function InvoiceStatus({ invoice }: { invoice: Invoice }) {
+  const s = STATUS[invoice.status];
+  return (
+    <span className="flex flex-col items-start gap-1">
+      <Badge tone={s.tone}>{s.label}</Badge>
+      {invoice.status === "disputed" && invoice.dispute_reason && (
+        <span className="break-words text-xs text-muted">{`Reason: ${invoice.dispute_reason}`}</span>
+      )}
+    </span>
+  );
+}
+
+/**
+ * The Invoices section of a debtor (docs/architecture.md §10, Invoices), in the debtor's Configure
+ * modal and on their page: every invoice (number, dates, amount, paid, balance, status) with Edit
+ * and Void (after a confirmation), and "Add invoice". The forms need JavaScript, like the modal's. Every write posts to the page's
+ * debtor action (app/routes/invoice-action.server.ts). The table's rows become cards wherever the
+ * section is narrow (app.css, .invoice-table).
+ */
+export function DebtorInvoices({
+  debtor,
+  state,
+  onResult,
+  onWritten,
+  onRetry,
+  heading: Heading = "h3",
+}: {
+  debtor: InvoiceDebtor;
+  state: InvoicesState;
+  /** Every answer (its toast). */
+  onResult: (data: ActionResult) => void;
+  /** After a write that worked: the list is loaded again (the page's loader does it by itself). */
+  onWritten?: () => void;
+  onRetry?: () => void;
+  heading?: "h2" | "h3";
+}) {
+  const headingId = useId();
+  const [editing, setEditing] = useState<number | null>(null);
+  const [voiding, setVoiding] = useState<number | null>(null);
+  const [adding, setAdding] = useState(false);
+  const Subheading = Heading === "h2" ? "h3" : "h4";
+  const focusAfterRender = useFocusAfterRender();
+  const idBase = useId();
+  const actionId = (what: "edit" | "void", id: number) => `${idBase}-${what}-${id}`;
+  const addButtonId = `${idBase}-add`;
+
+  const written = (data: ActionResult) => {
+    onResult(data);
+    if (!data.ok) return;
+    onWritten?.();
+    if (editing !== null) focusAfterRender(actionId("edit", editing));
+    setEditing(null);
+    setVoiding(null);
+  };
+  const closeRow = (what: "edit" | "void", id: number) => {
+    setEditing(null);
+    setVoiding(null);
+    focusAfterRender(actionId(what, id));
+  };
+
+  const invoices = state && "invoices" in state ? state.invoices : null;
+  const open = invoices?.filter(isOwed).length ?? 0;
+
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-4" data-testid="debtor-invoices">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <Heading id={headingId} className={Heading === "h2" ? "text-xl font-semibold" : "text-lg font-semibold"}>
+          Invoices
+        </Heading>
+        {invoices && invoices.length > 0 && (
+          <p className="text-sm text-muted" data-testid="open-invoices">
+            {`${open} open, ${invoices.length} in all`}
+          </p>
+        )}
+      </div>
+
+      {!state ? (
+        <p className="text-sm text-muted" role="status">
+          Loading invoices…
+        </p>
+      ) : "error" in state ? (
+        <p className="text-sm text-danger" role="alert">
+          The invoices could not be loaded.{" "}
+          {onRetry && (
+            <Button variant="link" size="sm" onClick={onRetry}>
+              Try again
+            </Button>
+          )}
+        </p>
+      ) : state.invoices.length === 0 ? (
+        <p className="text-sm text-muted">No invoices yet.</p>
+      ) : (
+        <div className="invoice-table-box">
+          <table className="list-table invoice-table" aria-labelledby={headingId}>
+            <thead>
+              <tr>
+                <th scope="col" className="pr-3">
+                  Invoice
+                </th>
+                <th scope="col" className="pr-3">
+                  Issued
+                </th>
+                <th scope="col" className="pr-3">
+                  Due
+                </th>
+                <th scope="col" className="pr-3">
+                  Amount
+                </th>
+                <th scope="col" className="pr-3">
+                  Paid
+                </th>
+                <th scope="col" className="pr-3">
+                  Balance
+                </th>
+                <th scope="col" className="pr-3">
+                  Status
+                </th>
+                <th scope="col" className="list-action">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {state.invoices.map((i) => {
+                const money = (amount: number) => formatMoney(toCents(amount), i.currency);
+                if (editing === i.id || voiding === i.id) {
+                  return (
+                    <tr key={i.id}>
+                      <td colSpan={8}>
+                        <Suspense fallback={LOADING}>
+                          {editing === i.id ? (
+                            <invoiceForm.Lazy
+                              debtor={debtor}
+                              invoice={i}
+                              onResult={written}
+                              onCancel={() => closeRow("edit", i.id)}
+                            />
+                          ) : (
+                            <voidConfirm.Lazy invoice={i} onResult={written} onCancel={() => closeRow("void", i.id)} />
+                          )}
+                        </Suspense>
+                      </td>
+                    </tr>
+                  );
+                }
+                return (
+                  <tr key={i.id} data-testid="invoice-row">
+                    <td className="pr-3 font-medium [overflow-wrap:anywhere]">
+                      {i.number ?? (
+                        <>
+                          <span aria-hidden>—</span>
+                          <span className="sr-only">No number</span>
+                        </>
+                      )}
+                    </td>
+                    <td data-label="Issued" className="pr-3">
+                      {formatCalendarDate(i.issued_on)}
+                    </td>
+                    <td data-label="Due" className="pr-3">
+                      {formatCalendarDate(i.due_on)}
+                    </td>
+                    <td data-label="Amount" className="pr-3">
+                      {money(i.amount)}
+                    </td>
+                    <td data-label="Paid" className="pr-3">
+                      {money(i.paid)}
+                    </td>
+                    <td data-label="Balance" className="pr-3">
+                      {formatMoney(balanceCents(i), i.currency)}
+                    </td>
+                    <td data-label="Status" className="pr-3">
+                      <InvoiceStatus invoice={i} />
+                    </td>
+                    <td className="list-action">
+                      {i.status !== "void" && (
+                        <div className="flex flex-wrap gap-2 @min-[40rem]:flex-nowrap @min-[40rem]:justify-end">
+                          <Button
+                            id={actionId("edit", i.id)}
+                            variant="outline"
+                            size="sm"
+                            aria-label={`Edit ${invoiceName(i)}`}
+                            onPointerEnter={preloadForms}
+                            onFocus={preloadForms}
+                            onClick={() => {
+                              setVoiding(null);
+                              setEditing(i.id);
+                            }}
+                          >
+                            Edit
+                          </Button>
+                          <Button
+                            id={actionId("void", i.id)}
+                            variant="outline"
+                            size="sm"
+                            aria-label={`Void ${invoiceName(i)}`}
+                            onPointerEnter={preloadForms}
+                            onFocus={preloadForms}
+                            onClick={() => {
+                              setEditing(null);
+                              setVoiding(i.id);
+                            }}
+                          >
+                            Void
+                          </Button>
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {adding ? (
+        <div className="flex flex-col gap-2">
+          <Subheading className="font-semibold">Add an invoice</Subheading>
+          <Suspense fallback={LOADING}>
+            <invoiceForm.Lazy
+              debtor={debtor}
+              onResult={(data) => {
+                written(data);
+                if (!data.ok) return;
+                setAdding(false);
+                focusAfterRender(addButtonId);
+              }}
+              onCancel={() => {
+                setAdding(false);
+                focusAfterRender(addButtonId);
+              }}
+            />
+          </Suspense>
+        </div>
+      ) : (
+        <div>
+          <Button
+            id={addButtonId}
+            variant="outline"
+            onPointerEnter={preloadForms}
+            onFocus={preloadForms}
+            onClick={() => setAdding(true)}
+          >
+            Add invoice
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}

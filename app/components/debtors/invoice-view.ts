@@ -1,0 +1,29 @@
+import { toCents } from "~/domain/money";
+import { formatCalendarDate } from "~/domain/time-zone";
+import type { invoiceToJson } from "~/models/invoice.server";
+
+/** A debtor's invoices as their Invoices section and "Apply to" show them (docs/architecture.md §10, Invoices). */
+
+/** An invoice as GET /api/debtors/:id/invoices lists it (and the debtor page's loader gives it). */
+export type Invoice = ReturnType<typeof invoiceToJson>;
+
+/** The invoices of a debtor as loaded: the list, a failure, or null while loading. */
+export type InvoicesState = { invoices: Invoice[] } | { error: true } | null;
+
+/** The debtor the section is about. */
+export interface InvoiceDebtor {
+  id: number;
+  fullName: string;
+  currency: string;
+}
+
+/** Still owed: open, or disputed (owed until the user resolves the dispute). */
+export const isOwed = (i: Invoice) => i.status === "open" || i.status === "disputed";
+
+/** What is left to pay on an invoice, in cents. */
+export const balanceCents = (i: Invoice) => (i.status === "void" ? 0 : toCents(i.amount) - toCents(i.paid));
+
+/** How an invoice is named where a sentence needs it: its number, or its due date. */
+export function invoiceName(i: Invoice) {
+  return i.number ? `invoice ${i.number}` : `the invoice due ${formatCalendarDate(i.due_on)}`;
+}

@@ -1,0 +1,1 @@
+CREATE INDEX `debtors_owner_email_idx` ON `debtors` (`owner_id`,lower("email"));
