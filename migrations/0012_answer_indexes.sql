@@ -1,0 +1,2 @@
+CREATE INDEX `debtors_promises_idx` ON `debtors` (`owner_id`) WHERE promised_on IS NOT NULL OR promise_broken_at IS NOT NULL;--> statement-breakpoint
+CREATE INDEX `invoices_disputed_idx` ON `invoices` (`owner_id`,`disputed_at`) WHERE status = 'disputed';
