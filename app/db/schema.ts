@@ -142,9 +142,7 @@ export const debtors = sqliteTable(
     // The watchdog's resume of promises that have ended (0010).
     index("debtors_promise_ends_idx").on(t.promiseEndsAt),
     // The dashboard's answers (0012): an account's promises, pending or broken, without its other debtors.
-    index("debtors_promises_idx")
-      .on(t.ownerId)
-      .where(sql`promised_on IS NOT NULL OR promise_broken_at IS NOT NULL`),
+    index("debtors_promises_idx").on(t.ownerId).where(sql`promised_on IS NOT NULL OR promise_broken_at IS NOT NULL`),
     // A debtor found by address within the account (0011): an add with an address the user already
     // has offers that debtor instead of a twin, and the CSV import matches its rows by address.
     index("debtors_owner_email_idx").on(t.ownerId, sql`lower(${t.email})`),
@@ -190,9 +188,7 @@ export const invoices = sqliteTable(
     index("invoices_debtor_idx").on(t.debtorId, t.status, t.dueOn),
     index("invoices_owner_idx").on(t.ownerId, t.id),
     // The dashboard's answers (0012): an account's open disputes, without its other invoices.
-    index("invoices_disputed_idx")
-      .on(t.ownerId, t.disputedAt)
-      .where(sql`status = 'disputed'`),
+    index("invoices_disputed_idx").on(t.ownerId, t.disputedAt).where(sql`status = 'disputed'`),
     uniqueIndex("invoices_owner_number_idx").on(t.ownerId, t.number).where(sql`number IS NOT NULL`),
     check("invoices_ledger", sql`paid_cents >= 0 AND paid_cents <= amount_cents AND amount_cents > 0`),
   ],

@@ -54,15 +54,14 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
       return held("Held: the debtor's address bounced. Correct it on the debtor, then resume.");
     }
     if (s.stoppedReason === "disputed") {
-      return held("Held: every invoice still owed is disputed, so there is nothing to remind the debtor of.");
+      return held(
+        "Held: every invoice still owed is disputed. Resolve the dispute on the debtor's timeline to resume reminders.",
+      );
     }
     if (s.stoppedReason === "paid_claimed") {
       return held("Held: the debtor says they have paid. Confirm the payment or resume reminders on the dashboard.");
     }
     if (s.stoppedReason === "promised") return held(promisedNote(s));
-    if (s.stoppedReason === "disputed") {
-      return held("Held: an invoice is disputed. Resolve the dispute on the debtor's timeline to resume reminders.");
-    }
     return {
       kind: "paused",
       label: "Paused",

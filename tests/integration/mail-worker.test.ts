@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { ReminderMessage } from "../../emails/reminder-message";
-import { PAID_URL, reminderMessage, statementLine, UNSUBSCRIBE_URL } from "../support/email-fixtures";
+import { PAID_URL, PORTAL_URL, reminderMessage, statementLine, UNSUBSCRIBE_URL } from "../support/email-fixtures";
 import { FROM_ADDRESS, programResend, resendDelivered, resendRequests } from "./engine-helpers";
 import { uniqueEmail } from "./helpers";
 
@@ -46,9 +46,12 @@ describe("MailWorker.sendReminder", () => {
     expect(html).toContain("mailto:sally@example.com");
     expect(text).toContain("Hi Pat Payer,");
     expect(text).toContain("€50.00");
-    // No markup; the opt-out and "I've paid" URLs are shown in angle brackets (RFC 3986, appendix C).
+    // No markup; the opt-out, "I've paid" and statement URLs are shown in angle brackets (RFC 3986, appendix C).
     expect(text).toContain(`I've paid <${PAID_URL}>`);
-    expect(text.replace(`<${UNSUBSCRIBE_URL}>`, "").replace(`<${PAID_URL}>`, "")).not.toMatch(/<\/?[a-z][^>]*>/i);
+    expect(text).toContain(`View your statement / respond <${PORTAL_URL}>`);
+    expect(
+      text.replace(`<${UNSUBSCRIBE_URL}>`, "").replace(`<${PAID_URL}>`, "").replace(`<${PORTAL_URL}>`, ""),
+    ).not.toMatch(/<\/?[a-z][^>]*>/i);
 
     const delivered = await resendDelivered(m.to);
     expect(delivered).toHaveLength(1);

@@ -22,10 +22,12 @@ import { getProfile, setProfileImage, updateProfileName } from "~/models/user.se
 import type { DebtorInput } from "~/schemas/debtor";
 import { db, debtorRow, insertDelivery, makeUser, orgRow, userRow } from "./fixtures";
 
+let inputs = 0;
+/** A debtor's form values; each call a new address (an address the account has is a twin: one debtor per address). */
 const input = (over: Partial<DebtorInput> = {}): DebtorInput => ({
   kind: "person",
   full_name: "Pat Payer",
-  email: "pat@example.com",
+  email: `pat-${++inputs}@example.com`,
   debt: 125.5,
   active_strategy: 1,
   ...over,
@@ -171,7 +173,7 @@ describe("debtor model", () => {
   });
 
   it("debtorToJson uses the spec's names and decimal amounts", async () => {
-    const d = await createDebtor(db(), owner, input());
+    const d = await createDebtor(db(), owner, input({ email: "pat@example.com" }));
     await insertDelivery(owner, d.id, "sent");
     const [row] = await listDebtors(db(), owner);
     expect(debtorToJson(debtorRowOf(row!), owner)).toEqual({

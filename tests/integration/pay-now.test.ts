@@ -144,11 +144,20 @@ describe("a debtor's invoice number and currency", () => {
 
   it("the form stores them; without a currency a new debtor gets the account's (the last debtor's, USD for the first)", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("inv"));
+    // Three debtors at three addresses (an address the account has would be offered as a twin).
     expect((await formAction("/dashboard", base, cookie)).data).toMatchObject({ ok: true, message: "Debtor added" });
     expect(
-      (await formAction("/dashboard", { ...base, currency: "EUR", invoice_number: " RE-2026/7 " }, cookie)).data,
+      (
+        await formAction(
+          "/dashboard",
+          { ...base, email: "dana2@example.com", currency: "EUR", invoice_number: " RE-2026/7 " },
+          cookie,
+        )
+      ).data,
     ).toMatchObject({ ok: true });
-    expect((await formAction("/dashboard", { ...base, currency: "" }, cookie)).data).toMatchObject({ ok: true });
+    expect(
+      (await formAction("/dashboard", { ...base, email: "dana3@example.com", currency: "" }, cookie)).data,
+    ).toMatchObject({ ok: true });
     const rows = await debtorRowsOf(userId);
     expect(await Promise.all(rows.map(async (r) => [r.currency, await invoiceNumberOf(r.id)]))).toEqual([
       ["USD", null],

@@ -85,7 +85,8 @@ describe("schedule-update", () => {
       preset: "SINGLE_REMINDER",
       frequency: "now",
       template_step: 0,
-      due_date: null,
+      // None given: the debtor's earliest open due date (their one invoice's).
+      due_date: "2026-01-15",
       state: "ENABLED",
     });
     expect(templateForStep("SINGLE_REMINDER", row.template_step)).toBe("single");
