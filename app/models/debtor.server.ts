@@ -10,26 +10,19 @@ import {
   type SortDirection,
   searchKey,
 } from "~/domain/list-params";
-import { formatMoney, fromCents, toCents } from "~/domain/money";
+import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { safeTimeZone } from "~/domain/time-zone";
 import { deleteSchedulesOfDebtorStatement } from "~/reminders/lifecycle.server";
 import type { DebtorInput } from "~/schemas/debtor";
-import { NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
+import { belowPaidMessage, CURRENCY_PAID_MESSAGE, NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
 import { type CreateOptions, enforceCap } from "./account-caps.server";
 import { sentCountOf } from "./delivery.server";
-import { isLedgerViolation, isNumberTaken, owesSql } from "./ledger.server";
+import { insertInvoiceStatement, isLedgerViolation, isNumberTaken, owesSql } from "./ledger.server";
 import { readSettled, SETTLE_STATEMENTS, settleStatements } from "./payment.server";
 
 /** The debt of a debtor with several invoices is theirs; the debtor form cannot change it. */
 export const SEVERAL_INVOICES_MESSAGE = "This debtor owes several invoices: edit them in the Invoices section.";
-/** A currency change of an invoice that has payments (they were in its currency). */
-export const CURRENCY_PAID_MESSAGE = "Payments were recorded in this currency: it cannot change now.";
-
-/** An amount below what was already paid on the invoice. */
-export function belowPaidMessage(paidCents: number, currency: string) {
-  return `Please enter at least ${formatMoney(paidCents, currency)}: that much has been paid on it.`;
-}
 
 /** Rows on a page of /debtors-list (docs/decisions/009-list-page-size.md). */
 export const DEBTOR_PAGE_SIZE = 25;
@@ -344,28 +337,13 @@ export async function createDebtor(
         createdAt: now,
         updatedAt: now,
       }),
-      db.insert(invoices).select(
-        db
-          // Every column in the table's order (INSERT … SELECT lists them all); id: the next one.
-          .select({
-            id: sql<number>`null`.as("id"),
-            ownerId: debtors.ownerId,
-            debtorId: debtors.id,
-            number: sql<string | null>`${input.invoice_number ?? null}`.as("number"),
-            amountCents: sql<number>`${toCents(input.debt)}`.as("amount_cents"),
-            currency: debtors.currency,
-            issuedOn: sql<string>`${issuedOn}`.as("issued_on"),
-            dueOn: sql<string>`${input.due_on ?? issuedOn}`.as("due_on"),
-            status: sql<string>`'open'`.as("status"),
-            paidCents: sql<number>`0`.as("paid_cents"),
-            disputeReason: sql<null>`null`.as("dispute_reason"),
-            disputedAt: sql<null>`null`.as("disputed_at"),
-            createdAt: sql<number>`${now}`.as("created_at"),
-            updatedAt: sql<number>`${now}`.as("updated_at"),
-          })
-          .from(debtors)
-          .where(eq(debtors.id, newestDebtorId(ownerId))),
-      ),
+      insertInvoiceStatement(db, eq(debtors.id, newestDebtorId(ownerId)), {
+        number: input.invoice_number ?? null,
+        amountCents: toCents(input.debt),
+        issuedOn,
+        dueOn: input.due_on ?? issuedOn,
+        now,
+      }),
       db
         .select({ id: debtors.id })
         .from(debtors)

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtorEvents, debtors, invoices } from "~/db/schema";
+import { debtorEvents, invoices } from "~/db/schema";
 import { disputeDetail, invoiceLabel } from "~/domain/dispute";
 import {
   completeWhenPaidStatement,

@@ -4,9 +4,14 @@ import { bindParam, OWNER_ID, preparedQuery } from "~/db/prepared.server";
 import { debtors, invoices } from "~/db/schema";
 import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused } from "~/domain/refused";
-import { DUE_BEFORE_ISSUE_MESSAGE, type InvoiceInput, NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
-import { belowPaidMessage, CURRENCY_PAID_MESSAGE } from "./debtor.server";
-import { isLedgerViolation, isNumberTaken } from "./ledger.server";
+import {
+  belowPaidMessage,
+  CURRENCY_PAID_MESSAGE,
+  DUE_BEFORE_ISSUE_MESSAGE,
+  type InvoiceInput,
+  NUMBER_TAKEN_MESSAGE,
+} from "~/schemas/invoice";
+import { insertInvoiceStatement, isLedgerViolation, isNumberTaken } from "./ledger.server";
 import { readSettled, SETTLE_STATEMENTS, settleStatements } from "./payment.server";
 
 /**
@@ -148,28 +153,14 @@ export async function addInvoice(
     .where(and(eq(invoices.ownerId, ownerId), eq(invoices.debtorId, debtorId)));
   if (n >= MAX_INVOICES_PER_DEBTOR) throw new FieldsRefused({ amount: [TOO_MANY_INVOICES_MESSAGE] });
   const issuedOn = input.issued_on ?? (input.due_on && input.due_on < today ? input.due_on : today);
-  const insert = db.insert(invoices).select(
-    db
-      // Every column in the table's order (INSERT … SELECT lists them all); id: the next one.
-      .select({
-        id: sql<number>`null`.as("id"),
-        ownerId: debtors.ownerId,
-        debtorId: debtors.id,
-        number: sql<string | null>`${input.number ?? null}`.as("number"),
-        amountCents: sql<number>`${toCents(input.amount)}`.as("amount_cents"),
-        currency: input.currency ? sql<string>`${input.currency}`.as("currency") : debtors.currency,
-        issuedOn: sql<string>`${issuedOn}`.as("issued_on"),
-        dueOn: sql<string>`${input.due_on ?? issuedOn}`.as("due_on"),
-        status: sql<string>`'open'`.as("status"),
-        paidCents: sql<number>`0`.as("paid_cents"),
-        disputeReason: sql<null>`null`.as("dispute_reason"),
-        disputedAt: sql<null>`null`.as("disputed_at"),
-        createdAt: sql<number>`${now}`.as("created_at"),
-        updatedAt: sql<number>`${now}`.as("updated_at"),
-      })
-      .from(debtors)
-      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId))),
-  );
+  const insert = insertInvoiceStatement(db, and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)), {
+    number: input.number ?? null,
+    amountCents: toCents(input.amount),
+    currency: input.currency,
+    issuedOn,
+    dueOn: input.due_on ?? issuedOn,
+    now,
+  });
   return writeInvoice(db, ownerId, debtorId, null, [insert], now);
 }
 

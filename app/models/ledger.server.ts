@@ -18,6 +18,46 @@ import { debtors, invoices, paymentAllocations } from "~/db/schema";
  * and no two concurrent writes, can break the ledger.
  */
 
+/** A new invoice's values (its debtor's currency when none is given). */
+export interface NewInvoice {
+  number: string | null;
+  amountCents: number;
+  currency?: string;
+  issuedOn: string;
+  dueOn: string;
+  now: number;
+}
+
+/**
+ * An INSERT … SELECT of a new open invoice of the debtor `debtorWhere` picks (a condition on
+ * debtors that includes its owner): no row when there is no such debtor. The debtor form's first
+ * invoice and the invoice form's add both write it (followed by settleLedgerStatements).
+ */
+export function insertInvoiceStatement(db: Db, debtorWhere: SQL | undefined, invoice: NewInvoice) {
+  return db.insert(invoices).select(
+    db
+      // Every column in the table's order (INSERT … SELECT lists them all); id: the next one.
+      .select({
+        id: sql<number>`null`.as("id"),
+        ownerId: debtors.ownerId,
+        debtorId: debtors.id,
+        number: sql<string | null>`${invoice.number}`.as("number"),
+        amountCents: sql<number>`${invoice.amountCents}`.as("amount_cents"),
+        currency: invoice.currency ? sql<string>`${invoice.currency}`.as("currency") : debtors.currency,
+        issuedOn: sql<string>`${invoice.issuedOn}`.as("issued_on"),
+        dueOn: sql<string>`${invoice.dueOn}`.as("due_on"),
+        status: sql<string>`'open'`.as("status"),
+        paidCents: sql<number>`0`.as("paid_cents"),
+        disputeReason: sql<null>`null`.as("dispute_reason"),
+        disputedAt: sql<null>`null`.as("disputed_at"),
+        createdAt: sql<number>`${invoice.now}`.as("created_at"),
+        updatedAt: sql<number>`${invoice.now}`.as("updated_at"),
+      })
+      .from(debtors)
+      .where(debtorWhere),
+  );
+}
+
 /** Invoice statuses that are still owed: a disputed invoice is owed until the user resolves it. */
 export const OWED_STATUSES = ["open", "disputed"] as const;
 

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { isCalendarDate } from "~/domain/calendar-date";
-import { hasAtMostTwoDecimals, MAX_AMOUNT } from "~/domain/money";
+import { formatMoney, hasAtMostTwoDecimals, MAX_AMOUNT } from "~/domain/money";
 import { missingFieldMessage } from "./missing";
 
 /**
@@ -21,6 +21,13 @@ const AMOUNT_DECIMALS_MESSAGE = "Please enter an amount with at most two decimal
 const DATE_MESSAGE = "Please enter a valid date";
 export const DUE_BEFORE_ISSUE_MESSAGE = "The due date cannot be before the issue date";
 export const NUMBER_TAKEN_MESSAGE = "Another invoice of yours already has this number";
+/** A currency change of an invoice that has payments (they were in its currency). */
+export const CURRENCY_PAID_MESSAGE = "Payments were recorded in this currency: it cannot change now.";
+
+/** An amount below what was already paid on the invoice (the ledger's rule, checked by the server). */
+export function belowPaidMessage(paidCents: number, currency: string) {
+  return `Please enter at least ${formatMoney(paidCents, currency)}: that much has been paid on it.`;
+}
 
 /** The amount field's checks (decimal units), shared with the debtor form's debt. */
 export const amountChecks = (message = AMOUNT_MESSAGE) =>

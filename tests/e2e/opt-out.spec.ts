@@ -56,7 +56,8 @@ test("the debtor stops reminders from the e-mail's link; the user sees 'Opted ou
     await expect(question).toContainText("Stop payment reminders from");
     await expect(question).toContainText(`${debtorEmail[0]}•••`);
     await expect(debtorPage.getByText(debtorEmail)).toHaveCount(0);
-    await expect(debtorPage.getByText("$42.00")).toHaveCount(0);
+    // What is still owed, to whom the reminders named.
+    await expect(debtorPage.getByText("$42.00")).toBeVisible();
     // Keyboard: the button is reachable and pressed with Enter.
     const stop = debtorPage.getByRole("button", { name: "Stop reminders" });
     await stop.focus();

@@ -64,7 +64,8 @@ test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the u
     const debtorPage = await debtorContext.newPage();
     await debtorPage.goto(paidLink!);
     await expect(debtorPage.getByRole("heading", { level: 1 })).toHaveText(`Tell ${sender} you have paid?`);
-    await expect(debtorPage.getByText("€42.00")).toHaveCount(0);
+    // What is still owed, to whom the reminders named.
+    await expect(debtorPage.getByText("€42.00")).toBeVisible();
     const yes = debtorPage.getByRole("button", { name: "Yes, I have paid" });
     await yes.focus();
     await debtorPage.keyboard.press("Enter");
@@ -94,7 +95,7 @@ test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the u
     .getByRole("button", { name: `Configure ${name}` })
     .click();
   const dialog = page.getByRole("dialog", { name: "Configure debtor profile" });
-  await expect(dialog.getByText("INV-77")).toBeVisible();
+  await expect(dialog.getByText("INV-77").first()).toBeVisible();
   await expect(dialog.getByRole("heading", { name: "Payments" })).toBeVisible();
   await expect(
     dialog.getByRole("list", { name: "Payments" }).getByRole("listitem").filter({ hasText: "€42.00" }),
