@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtors, invoices, optOuts, payments } from "~/db/schema";
 
@@ -166,16 +166,26 @@ export interface DebtorResponse {
   reason: string | null;
 }
 
-/** The most answers the dashboard lists. */
-export const DEBTOR_RESPONSES_LIMIT = 50;
+/** The most answers the dashboard lists (the latest; each debtor's page has all of theirs). */
+export const DEBTOR_RESPONSES_LIMIT = 10;
+
+/** How long an opt-out stays among the dashboard's answers. */
+export const OPT_OUT_ANSWER_DAYS = 30;
 
 /**
- * The owner's pending promises, broken promises waiting for consent and open disputes, in one
- * statement (a UNION ALL of the owner's debtors, through the index on debtors (owner_id, …), and
- * the owner's disputed invoices, through the index on invoices (owner_id, …)), the latest first;
+ * The owner's pending promises, broken promises waiting for consent, open disputes and recent
+ * opt-outs, in one statement (a UNION ALL over partial indexes of the owner's promises and
+ * disputes, migration 0012, and the owner's opted-out debtors), the latest first, at most `limit`;
  * a debtor who has paid is left out. Not yet run: a statement of the dashboard's batch.
  */
-export function debtorResponsesQuery(db: Db, ownerId: Bindable<string>, limit = DEBTOR_RESPONSES_LIMIT) {
+export function debtorResponsesQuery(
+  db: Db,
+  ownerId: Bindable<string>,
+  {
+    optedOutSince = 0,
+    limit = DEBTOR_RESPONSES_LIMIT,
+  }: { optedOutSince?: Bindable<number>; limit?: Bindable<number> } = {},
+) {
   // Every column aliased, and the two selects alike: D1 answers a batch's rows by column name.
   const promises = db
     .select({
@@ -212,7 +222,7 @@ export function debtorResponsesQuery(db: Db, ownerId: Bindable<string>, limit = 
     .from(invoices)
     .innerJoin(debtors, eq(debtors.id, invoices.debtorId))
     .where(and(eq(invoices.ownerId, ownerId), eq(invoices.status, "disputed")));
-  // Opted out (from their page, the e-mail's one-click link or a complaint), while they are.
+  // Opted out (from their page, the e-mail's one-click link or a complaint) since `optedOutSince`, while they are.
   const optedOut = db
     .select({
       kind: sql<DebtorResponseKind>`'opted_out'`.as("kind"),
@@ -226,7 +236,7 @@ export function debtorResponsesQuery(db: Db, ownerId: Bindable<string>, limit = 
     })
     .from(debtors)
     .innerJoin(optOuts, and(eq(optOuts.ownerId, debtors.ownerId), eq(optOuts.email, sql`lower(${debtors.email})`)))
-    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.status, "opted_out")));
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.status, "opted_out"), gte(optOuts.createdAt, optedOutSince)));
   return promises
     .unionAll(disputes)
     .unionAll(optedOut)

@@ -20,7 +20,12 @@ import { requestTimeZone } from "~/lib/time-zone.server";
 import { debtorRowOf, firstDebtorId, listDebtors } from "~/models/debtor.server";
 import { monthlySentQuery, monthlySentSince, monthlySeries } from "~/models/delivery.server";
 import { listOrganizations } from "~/models/organization.server";
-import { debtorResponsesOf, debtorResponsesQuery } from "~/models/portal.server";
+import {
+  DEBTOR_RESPONSES_LIMIT,
+  debtorResponsesOf,
+  debtorResponsesQuery,
+  OPT_OUT_ANSWER_DAYS,
+} from "~/models/portal.server";
 import { countBouncingDebtors } from "~/models/webhook.server";
 import type { Route } from "./+types/dashboard";
 import { debtorAction } from "./debtor-action.server";
@@ -50,7 +55,10 @@ const DASHBOARD = {
   sent: preparedQuery((db) => monthlySentQuery(db, OWNER_ID, bindParam("debtorId"), bindParam("since"))),
   bouncing: preparedQuery((db) => countBouncingDebtors(db, OWNER_ID)),
   paidClaims: preparedQuery((db) => paidClaimsQuery(db, OWNER_ID)),
-  responses: preparedQuery((db) => debtorResponsesQuery(db, OWNER_ID)),
+  // One more than it shows: whether there are more.
+  responses: preparedQuery((db) =>
+    debtorResponsesQuery(db, OWNER_ID, { optedOutSince: bindParam("since"), limit: DEBTOR_RESPONSES_LIMIT + 1 }),
+  ),
 };
 
 /** The dashboard with `debtor` selected (the other query parameters kept). */
@@ -98,7 +106,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     // Debtors who said "I've paid" (docs/architecture.md §10), for the notice.
     DASHBOARD.paidClaims(db, owner),
     // Promises and disputes from the debtors' pages (docs/architecture.md §10, "The debtor's page").
-    DASHBOARD.responses(db, owner),
+    DASHBOARD.responses(db, { ...owner, since: now - OPT_OUT_ANSWER_DAYS * 86_400_000 }),
   ] as const;
   // The statements of a batch run as one, so one failing statement fails them all. Then each is
   // tried on its own: spec §8 wants a failed organizations load only logged and the rest shown,
@@ -155,7 +163,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       fullName: c.fullName,
       paidClaimedAt: c.paidClaimedAt,
     })),
-    responses: debtorResponsesOf(responses ?? []),
+    responses: debtorResponsesOf(responses ?? []).slice(0, DEBTOR_RESPONSES_LIMIT),
+    moreResponses: (responses?.length ?? 0) > DEBTOR_RESPONSES_LIMIT,
   };
 }
 
@@ -179,7 +188,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <h1 className="sr-only">Dashboard</h1>
       <BouncingNotice count={loaderData.bouncing} />
       <PaidClaimsNotice claims={loaderData.paidClaims} timeZone={loaderData.timeZone} />
-      <DebtorResponsesNotice responses={loaderData.responses} timeZone={loaderData.timeZone} />
+      <DebtorResponsesNotice
+        responses={loaderData.responses}
+        more={loaderData.moreResponses}
+        timeZone={loaderData.timeZone}
+      />
       <section aria-labelledby="reminders-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>

@@ -697,6 +697,9 @@ describe("I've paid and opt-out from the debtor's page", () => {
     expect(responses).toContainEqual(
       expect.objectContaining({ kind: "opted_out", debtorId: s.debtor.id, fullName: s.debtor.fullName }),
     );
+    // Only a recent one (the dashboard asks for the last 30 days).
+    const later = await debtorResponsesQuery(db(), s.user.id, { optedOutSince: Date.now() + 60_000 });
+    expect(later.filter((r) => r.kind === "opted_out")).toEqual([]);
   });
 
   it("needs the page's own origin: a cross-site POST is refused", async () => {

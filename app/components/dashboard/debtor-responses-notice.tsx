@@ -26,7 +26,16 @@ function lineOf(r: DebtorResponse, timeZone: string): string {
  * opt-outs (the debtor's timeline offers "Record renewed consent"),
  * each line linking to the debtor's timeline. Read in the dashboard's batch (debtorResponsesQuery).
  */
-export function DebtorResponsesNotice({ responses, timeZone }: { responses: DebtorResponse[]; timeZone: string }) {
+export function DebtorResponsesNotice({
+  responses,
+  more = false,
+  timeZone,
+}: {
+  responses: DebtorResponse[];
+  /** More answers than these, the latest: each debtor's page has all of theirs. */
+  more?: boolean;
+  timeZone: string;
+}) {
   if (responses.length === 0) return <DocumentAnswer />;
   return (
     <section
@@ -39,7 +48,9 @@ export function DebtorResponsesNotice({ responses, timeZone }: { responses: Debt
         <h2 id="debtor-responses-heading" className="text-sm font-medium">
           {responses.length === 1
             ? "A debtor answered a reminder."
-            : `Debtors answered reminders (${responses.length}).`}
+            : more
+              ? `Debtors answered reminders: the ${responses.length} latest.`
+              : `Debtors answered reminders (${responses.length}).`}
         </h2>
       </div>
       <DocumentAnswer />
