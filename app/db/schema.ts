@@ -413,9 +413,8 @@ export const devOutbox = sqliteTable(
 
 /**
  * What happened with a debtor besides e-mails and payments (their own tables), for the timeline:
- * 'opted_out', 'consent_renewed', 'bounced', 'complained', 'paid_claimed', 'paid_claim_confirmed',
- * 'reminders_resumed', 'schedule_created', 'schedule_updated', 'schedule_paused',
- * 'schedule_resumed', 'schedule_deleted', 'imported' (0006).
+ * the types of DebtorEventType (app/models/debtor-event.server.ts), from opt-outs, bounces and
+ * "I've paid" (0006) to promises to pay and disputes (0010).
  */
 export const debtorEvents = sqliteTable(
   "debtor_events",

@@ -61,3 +61,21 @@ export const IMPORT_INTENTS = { preview: "import-preview", confirm: "import-conf
 
 /** The intent names of one group, as a type: `IntentOf<typeof SCHEDULE_INTENTS>`. */
 export type IntentOf<T extends Record<string, string>> = T[keyof T];
+
+// The debtor's page (docs/architecture.md §10, "The debtor's page") and the user's answers to it.
+
+/** What the debtor's page (/d/…) posts. */
+export const PORTAL_INTENTS = {
+  paid: "portal-paid",
+  promise: "portal-promise",
+  dispute: "portal-dispute",
+  optOut: "portal-opt-out",
+} as const;
+
+/** The user's answers to a debtor's page, on the debtor pages' action (the timeline, the dashboard). */
+export const DEBTOR_RESPONSE_INTENTS = {
+  /** "Resolve dispute": the disputed invoice is open again (or paid), held reminders resume. */
+  resolveDispute: "dispute-resolve",
+  /** "Allow a new promise" after a broken one. */
+  allowPromise: "promise-consent",
+} as const;

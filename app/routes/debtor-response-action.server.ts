@@ -1,6 +1,6 @@
 import * as v from "valibot";
+import { DEBTOR_RESPONSE_INTENTS } from "~/entities/intents";
 import { SOMETHING_WRONG } from "~/entities/messages";
-import { DEBTOR_RESPONSE_INTENTS } from "~/entities/response-intents";
 import { reply } from "~/lib/action-result.server";
 import { resolveDispute } from "~/models/dispute.server";
 import { allowNewPromise } from "~/models/promise.server";

@@ -5,7 +5,7 @@ import { PORTAL_DONE, type PortalDone, PortalPage, type PortalView } from "~/com
 import { type Db, getDb } from "~/db/client.server";
 import { promiseEndsAt, promiseWindow } from "~/domain/promise";
 import { safeTimeZone } from "~/domain/time-zone";
-import { PORTAL_INTENTS } from "~/entities/response-intents";
+import { PORTAL_INTENTS } from "~/entities/intents";
 import { readForm } from "~/lib/action-result.server";
 import type { AppConfig } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";

@@ -4,7 +4,7 @@ import { SubmitButton } from "~/components/ui/button";
 import { invoiceLabel } from "~/domain/dispute";
 import { addDays, formatLongDate } from "~/domain/promise";
 import { formatDay } from "~/domain/time-zone";
-import { DEBTOR_RESPONSE_INTENTS } from "~/entities/response-intents";
+import { DEBTOR_RESPONSE_INTENTS } from "~/entities/intents";
 import { isActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import type { DisputedInvoice } from "~/models/timeline.server";
