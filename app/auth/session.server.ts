@@ -24,6 +24,8 @@ export interface SessionUser {
   plan: string;
   /** When the user last proved control of the address (every sign-in method does); null if never. */
   emailVerifiedAt: number | null;
+  /** The account's currency (Settings → Info): new debtors' and imported rows' unless given. */
+  defaultCurrency: string;
 }
 
 export interface ValidatedSession {
@@ -52,6 +54,7 @@ export async function validateSessionToken(db: Db, token: string, now = Date.now
       imgKey: users.imgKey,
       plan: users.plan,
       emailVerifiedAt: users.emailVerifiedAt,
+      defaultCurrency: users.defaultCurrency,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -18,6 +18,8 @@ export const users = sqliteTable("users", {
   contactCap: integer("contact_cap"),
   // 'Pay now' in every reminder: the account's https payment page (0006); an organization may have its own.
   paymentUrl: text("payment_url"),
+  // New debtors' and imported rows' currency unless given (docs/architecture.md §10, "Currency").
+  defaultCurrency: text("default_currency").notNull().default("USD"),
   createdAt: integer("created_at").notNull().default(nowMs),
 });
 

@@ -27,7 +27,7 @@ import { safeTimeZone } from "./time-zone";
 export const MAX_IMPORT_ROWS = 5000;
 /** The largest file (or pasted text), in bytes. */
 export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
-/** A new debtor's currency when their first row has none. */
+/** A new debtor's currency when their first row has none and no account currency is given. */
 export const DEFAULT_CURRENCY = "USD";
 
 export const TOO_MANY_ROWS = `The file has more than ${formatCount(MAX_IMPORT_ROWS)} rows. Please split it into smaller files.`;
@@ -140,6 +140,11 @@ export interface ImportOptions {
   timeZone: string;
   /** "YYYY-MM-DD", the user's today: an invoice's issue date when its row has none. */
   today: string;
+  /**
+   * The account's currency (Settings → Info; docs/architecture.md §10, "Currency"): a new debtor's when their
+   * first row has none. DEFAULT_CURRENCY when not given.
+   */
+  currency?: string;
 }
 
 export interface PlanOptions {
@@ -205,7 +210,7 @@ const LINE_MESSAGE_PREFIX = "Please enter the invoice number on one line";
  * strategy's name, "$1,234.50") are read first, and a message names its column where the schema's
  * would not.
  */
-function validateRow(cells: Record<Column, string>, defaultZone: string, today: string) {
+function validateRow(cells: Record<Column, string>, defaultZone: string, today: string, defaultCurrency: string) {
   const kind = parseKind(cells.kind);
   const strategy = parseStrategy(cells.strategy);
   const amount = parseAmount(cells.amount);
@@ -257,7 +262,7 @@ function validateRow(cells: Record<Column, string>, defaultZone: string, today: 
       fullName: debtor.output.full_name,
       email,
       activeStrategy: strategy,
-      currency: output.currency ?? DEFAULT_CURRENCY,
+      currency: output.currency ?? defaultCurrency,
       timeZone: debtor.output.time_zone ?? defaultZone,
     } satisfies ImportDebtor,
     invoice: {
@@ -346,7 +351,12 @@ export function parseDebtorCsv(input: string, options: ImportOptions): ParsedCsv
         string
       >;
       const base = { line, name: values.name.trim(), email: values.email.trim(), amount: values.amount.trim() };
-      const { errors, debtor, invoice } = validateRow(values, defaultZone, options.today);
+      const { errors, debtor, invoice } = validateRow(
+        values,
+        defaultZone,
+        options.today,
+        options.currency ?? DEFAULT_CURRENCY,
+      );
       if (result.errors.some((e) => e.type === "Quotes")) errors.push("A quoted value is not closed on this row");
       if (errors.length > 0 || !debtor || !invoice) {
         rows.push({ ...base, status: "error", messages: errors });

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { type Bound, bindParam, boundQuery, OWNER_ID, preparedQuery, preparedQueryBy } from "~/db/prepared.server";
-import { debtors, invoices } from "~/db/schema";
+import { debtors, invoices, users } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import {
   DEBTOR_SORTS,
@@ -273,11 +273,11 @@ function columns(input: DebtorInput) {
 }
 
 /**
- * The account's currency, for a debtor added without one (docs/architecture.md §10): that of the owner's most
- * recently added debtor, USD for the first. Kept simple on purpose: no setting of its own.
+ * The account's currency, for a debtor added without one (docs/architecture.md §10, "Currency"): the
+ * owner's setting in Settings → Info, read in the statement that adds the debtor.
  */
 const accountCurrency = (ownerId: string) =>
-  sql<string>`coalesce((SELECT ${debtors.currency} FROM ${debtors} WHERE ${debtors.ownerId} = ${ownerId} ORDER BY ${debtors.id} DESC LIMIT 1), 'USD')`;
+  sql<string>`coalesce((SELECT ${users.defaultCurrency} FROM ${users} WHERE ${users.id} = ${ownerId}), 'USD')`;
 
 /** What a debtor create takes besides the cap: the user's zone, for a debtor added without one. */
 export interface CreateDebtorOptions extends CreateOptions {

@@ -63,6 +63,7 @@ export async function getInfoSettings(db: Db, userId: string) {
       endHour: users.quietEndHour,
       maxPerWindow: users.contactCap,
       paymentUrl: users.paymentUrl,
+      defaultCurrency: users.defaultCurrency,
       hasPassword: sql<number>`EXISTS (SELECT 1 FROM ${passwordCredentials} WHERE ${passwordCredentials.userId} = ${users.id})`,
     })
     .from(users)
@@ -73,6 +74,7 @@ export async function getInfoSettings(db: Db, userId: string) {
     endHour: null,
     maxPerWindow: null,
     paymentUrl: null,
+    defaultCurrency: "USD",
   };
   return { settings, hasPassword: hasPassword === 1 };
 }
@@ -80,6 +82,11 @@ export async function getInfoSettings(db: Db, userId: string) {
 /** Saves the account's payment link (already checked to be https); null clears it. */
 export async function setPaymentUrl(db: Db, userId: string, paymentUrl: string | null) {
   await db.update(users).set({ paymentUrl }).where(eq(users.id, userId));
+}
+
+/** Saves the account's currency (already checked to be one of CURRENCIES). */
+export async function setDefaultCurrency(db: Db, userId: string, defaultCurrency: string) {
+  await db.update(users).set({ defaultCurrency }).where(eq(users.id, userId));
 }
 
 /** Saves the account's contact rules (already checked to be no looser than the defaults). */

@@ -140,6 +140,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const [first] = debtors ?? [];
   if (!selected && first && first.id !== selectedId) throw selectDebtor(url, first.id);
   return {
+    // The Add Debtor form starts in the account's currency (docs/architecture.md §10, "Currency").
+    accountCurrency: user.defaultCurrency,
     debtors: debtors?.slice(0, DASHBOARD_DEBTORS).map(debtorRowOf) ?? [],
     moreDebtors: (debtors?.length ?? 0) > DASHBOARD_DEBTORS,
     debtorsError: debtors === null,
@@ -237,7 +239,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </div>
 
       <div className="flex flex-col gap-2">
-        <DebtorsTable debtors={debtors} area="dashboard" />
+        <DebtorsTable debtors={debtors} area="dashboard" accountCurrency={loaderData.accountCurrency} />
         <div className="flex flex-wrap items-center justify-between gap-2">
           {loaderData.moreDebtors && (
             <p className="text-sm text-muted" data-testid="debtors-scope">

@@ -142,7 +142,12 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
   const timeZone = requestTimeZone(request);
-  const parsed = parseDebtorCsv(source.text, { timeZone, today: localDateString(Date.now(), timeZone) });
+  // Rows of a new debtor without a currency are in the account's (docs/architecture.md §10, "Currency").
+  const parsed = parseDebtorCsv(source.text, {
+    timeZone,
+    today: localDateString(Date.now(), timeZone),
+    currency: user.defaultCurrency,
+  });
   const preview = planImport(
     parsed,
     parsed.fileErrors.length > 0
@@ -274,12 +279,12 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
       <p id={helpId} className="text-sm text-muted">
         The first row names the columns: <strong>name</strong>, <strong>email</strong> and <strong>amount</strong>, and
         optionally <strong>kind</strong> (person or company), <strong>strategy</strong> (1–3 or Polite, Middle Ground,
-        Aggressive), <strong>currency</strong> (USD by default), <strong>invoice number</strong>,{" "}
-        <strong>issue date</strong> and <strong>due date</strong> (like 2026-03-31; today by default) and{" "}
-        <strong>time zone</strong> (yours by default). Each row is one debtor&apos;s invoice: rows with the same e-mail
-        become invoices of one debtor, and a row with the e-mail of one of your debtors adds an invoice to them when it
-        has an invoice number. At most {formatCount(loaderData.maxRows)} rows and 2 MB. Nothing is imported until you
-        confirm the preview.
+        Aggressive), <strong>currency</strong> (your default currency from Settings when empty),{" "}
+        <strong>invoice number</strong>, <strong>issue date</strong> and <strong>due date</strong> (like 2026-03-31;
+        today by default) and <strong>time zone</strong> (yours by default). Each row is one debtor&apos;s invoice: rows
+        with the same e-mail become invoices of one debtor, and a row with the e-mail of one of your debtors adds an
+        invoice to them when it has an invoice number. At most {formatCount(loaderData.maxRows)} rows and 2 MB. Nothing
+        is imported until you confirm the preview.
       </p>
 
       {result?.message && (

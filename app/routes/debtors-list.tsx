@@ -17,6 +17,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   if (!user)
     return {
       signedIn: false as const,
+      accountCurrency: "USD",
       debtors: [],
       total: 0,
       page: 1,
@@ -32,6 +33,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { rows: debtors, total, page, pages } = await loadListPage(db, queries, requested, DEBTOR_PAGE_SIZE);
   return {
     signedIn: true as const,
+    // The Add Debtor form starts in the account's currency (docs/architecture.md §10, "Currency").
+    accountCurrency: user.defaultCurrency,
     debtors: debtors.map(debtorRowOf),
     total,
     page,
@@ -84,7 +87,7 @@ export default function DebtorsList({ loaderData }: Route.ComponentProps) {
           Export invoices CSV
         </a>
       </nav>
-      <DebtorsTable debtors={debtors} area="page" headingLevel={1} />
+      <DebtorsTable debtors={debtors} area="page" headingLevel={1} accountCurrency={loaderData.accountCurrency} />
     </ListPage>
   );
 }

@@ -19,10 +19,10 @@ import {
   UNSUPPORTED_IMAGE,
 } from "~/lib/images.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { setPaymentUrl, updateContactSettings, updateProfileName } from "~/models/user.server";
+import { setDefaultCurrency, setPaymentUrl, updateContactSettings, updateProfileName } from "~/models/user.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { ContactRulesSchema } from "~/schemas/contact-rules";
-import { PaymentLinkSchema, ProfileNameSchema } from "~/schemas/profile";
+import { DefaultCurrencySchema, PaymentLinkSchema, ProfileNameSchema } from "~/schemas/profile";
 
 export const PASSWORD_SAVED = "Password saved.";
 
@@ -57,6 +57,8 @@ export async function profileAction({ context, request, url }: ActionArgs) {
       return saveContactRules(db, user, formData);
     case PROFILE_INTENTS.paymentLink:
       return savePaymentLink(db, user, formData);
+    case PROFILE_INTENTS.defaultCurrency:
+      return saveDefaultCurrency(db, user, formData);
     case PROFILE_INTENTS.password:
       return savePassword(app, db, user, request, formData);
     default:
@@ -91,6 +93,15 @@ async function savePaymentLink(db: Db, user: SessionUser, formData: FormData) {
     message: url ? "Payment link saved." : "Payment link removed.",
     result: submission.reply(),
   });
+}
+
+/** The account's currency (docs/architecture.md §10, "Currency"): new debtors' and CSV rows' unless given. */
+async function saveDefaultCurrency(db: Db, user: SessionUser, formData: FormData) {
+  const submission = parseWithValibot(formData, { schema: DefaultCurrencySchema });
+  if (submission.status !== "success")
+    return reply(PROFILE_INTENTS.defaultCurrency, { status: 400, result: submission.reply() });
+  await setDefaultCurrency(db, user.id, submission.value.default_currency);
+  return reply(PROFILE_INTENTS.defaultCurrency, { message: "Default currency saved.", result: submission.reply() });
 }
 
 async function changePhoto({ env, ctx }: AppContext, user: SessionUser, formData: FormData) {

@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { PasswordForm } from "~/components/password-form";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
+import { DefaultCurrencyForm } from "~/components/settings/default-currency-form";
 import { OrgManager } from "~/components/settings/org-manager";
 import { PaymentLinkForm } from "~/components/settings/payment-link-form";
 import { ProfileInfo } from "~/components/settings/profile-info";
@@ -93,6 +94,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           <PasswordForm hasPassword={loaderData.hasPassword} />
           {loaderData.contactSettings && (
             <>
+              <DefaultCurrencyForm defaultCurrency={loaderData.contactSettings.defaultCurrency} />
               <PaymentLinkForm paymentUrl={loaderData.contactSettings.paymentUrl ?? null} />
               <ContactRulesForm settings={loaderData.contactSettings} />
             </>

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { CURRENCIES, CURRENCY_MESSAGE } from "./invoice";
 import { missingFieldMessage } from "./missing";
 
 const USER_NAME_MESSAGE = "Please enter your full name";
@@ -47,3 +48,19 @@ export const PaymentUrlField = v.pipe(
 
 /** The account's payment link form on /iam/info. */
 export const PaymentLinkSchema = v.object({ payment_url: PaymentUrlField });
+
+/**
+ * The account's currency (Settings → Info; docs/architecture.md §10, "Currency"): what a new debtor, and a
+ * CSV row without a currency, is in unless the form or the file says otherwise. Required.
+ */
+export const DefaultCurrencySchema = v.object(
+  {
+    default_currency: v.pipe(
+      v.string(CURRENCY_MESSAGE),
+      v.trim(),
+      v.toUpperCase(),
+      v.picklist(CURRENCIES, CURRENCY_MESSAGE),
+    ),
+  },
+  missingFieldMessage({ default_currency: CURRENCY_MESSAGE }),
+);

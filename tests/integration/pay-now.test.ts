@@ -142,7 +142,7 @@ describe("a debtor's invoice number and currency", () => {
         .first<{ number: string | null }>()
     )?.number;
 
-  it("the form stores them; without a currency a new debtor gets the account's (the last debtor's, USD for the first)", async () => {
+  it("the form stores them; without a currency a new debtor gets the account's default (USD unless set), never the last debtor's", async () => {
     const { cookie, userId } = await signIn(uniqueEmail("inv"));
     // Three debtors at three addresses (an address the account has would be offered as a twin).
     expect((await formAction("/dashboard", base, cookie)).data).toMatchObject({ ok: true, message: "Debtor added" });
@@ -162,7 +162,7 @@ describe("a debtor's invoice number and currency", () => {
     expect(await Promise.all(rows.map(async (r) => [r.currency, await invoiceNumberOf(r.id)]))).toEqual([
       ["USD", null],
       ["EUR", "RE-2026/7"],
-      ["EUR", null],
+      ["USD", null],
     ]);
 
     // An edit without a currency keeps the debtor's; an empty invoice number clears it.
@@ -221,7 +221,8 @@ describe("a debtor's invoice number and currency", () => {
       cookie,
       json: { full_name: "Dan", email: "dan@example.com", debt: 5, invoice_number: null, currency: null },
     });
-    expect(next.body.data).toMatchObject({ invoice_number: null, currency: "CHF" });
+    // null: the account's default currency (USD unless set in Settings), not the CHF debtor's added before.
+    expect(next.body.data).toMatchObject({ invoice_number: null, currency: "USD" });
     const bad = await apiJson("POST", "/debtors/add", {
       cookie,
       json: { full_name: "Dan", email: "dan@example.com", debt: 5, currency: "DOGE" },

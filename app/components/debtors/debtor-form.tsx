@@ -65,8 +65,11 @@ export function DebtorForm({
   debtor,
   onDone,
   onCancel,
+  accountCurrency = "USD",
 }: {
   debtor?: DebtorFormValues;
+  /** A new debtor's currency until the user chooses another: the account's (Settings → Info). */
+  accountCurrency?: string;
   onDone: (data: ActionResult) => void;
   onCancel?: () => void;
 }) {
@@ -93,7 +96,7 @@ export function DebtorForm({
           currency: debtor.currency,
         }
       : // The form only renders in a dialog, on the client: the browser's own zone is known.
-        { active_strategy: "1", time_zone: browserTimeZone(), currency: "" },
+        { active_strategy: "1", time_zone: browserTimeZone(), currency: accountCurrency },
   });
   // The add was answered that this e-mail is one of the user's debtors: the choice stays offered
   // while the e-mail is the one that was sent.
@@ -113,11 +116,11 @@ export function DebtorForm({
   const zonesId = `${form.id}-time-zones`;
   const zoneHelpId = `${form.id}-time-zone-help`;
   const currencyHelpId = `${form.id}-currency-help`;
-  // A debtor's currency outside the list (written before it existed) stays choosable.
-  const currencies: string[] =
-    debtor && !(CURRENCIES as readonly string[]).includes(debtor.currency)
-      ? [debtor.currency, ...CURRENCIES]
-      : [...CURRENCIES];
+  // A currency outside the list (a debtor's or the account's, written before it existed) stays choosable.
+  const shown = debtor?.currency ?? accountCurrency;
+  const currencies: string[] = (CURRENCIES as readonly string[]).includes(shown)
+    ? [...CURRENCIES]
+    : [shown, ...CURRENCIES];
 
   const nameLabel = kind === "company" ? "Company name" : "Full Name";
   return (
@@ -191,7 +194,6 @@ export function DebtorForm({
                 key={fields.currency.key}
                 className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
               >
-                {!debtor && <option value="">Your usual currency</option>}
                 {currencies.map((c) => (
                   <option key={c} value={c}>
                     {c}
@@ -200,7 +202,7 @@ export function DebtorForm({
               </select>
               {!debtor && (
                 <p id={currencyHelpId} className="mt-1 text-xs text-muted">
-                  Your usual currency is that of the debtor you added last (USD for your first).
+                  Your default currency, set in Settings.
                 </p>
               )}
             </FormField>

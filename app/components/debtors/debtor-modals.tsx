@@ -29,14 +29,17 @@ export function AddDebtorModal({
   open,
   onOpenChange,
   area,
+  accountCurrency,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   area: ToastArea;
+  accountCurrency: string;
 }) {
   return (
     <Modal open={open} onOpenChange={onOpenChange} title="Add a new debtor">
       <DebtorForm
+        accountCurrency={accountCurrency}
         onDone={(data) => {
           toastFor(data, area);
           if (data.ok) onOpenChange(false);

@@ -45,10 +45,13 @@ export function DebtorsTable({
   debtors,
   area,
   headingLevel = 2,
+  accountCurrency,
 }: {
   debtors: DebtorView[];
   area: ToastArea;
   headingLevel?: 1 | 2;
+  /** The account's currency (Settings → Info), which the Add Debtor form starts with. */
+  accountCurrency: string;
 }) {
   const [adding, setAdding] = useState(false);
   const [configuringId, setConfiguringId] = useState<number | null>(null);
@@ -86,7 +89,7 @@ export function DebtorsTable({
     >
       {(modalsUsed || adding || configuring) && (
         <Suspense fallback={null}>
-          <addModal.Lazy open={adding} onOpenChange={setAdding} area={area} />
+          <addModal.Lazy open={adding} onOpenChange={setAdding} area={area} accountCurrency={accountCurrency} />
           <configureModal.Lazy debtor={configuring} onClose={() => setConfiguringId(null)} area={area} />
         </Suspense>
       )}

@@ -1,0 +1,62 @@
+import { getFormProps, getSelectProps } from "@conform-to/react";
+import { useFetcher } from "react-router";
+import { SubmitButton } from "~/components/ui/button";
+import { FormField } from "~/components/ui/field";
+import { PROFILE_INTENTS } from "~/entities/intents";
+import { useFormResult } from "~/lib/use-form-result";
+import { useValibotForm } from "~/lib/use-valibot-form";
+import type { profileAction } from "~/routes/profile-action.server";
+import { CURRENCIES } from "~/schemas/invoice";
+import { DefaultCurrencySchema } from "~/schemas/profile";
+
+/**
+ * The account's currency (docs/architecture.md §10, "Currency"): the debtor form starts with it, and a debtor
+ * added through the API or a CSV row without a currency is in it.
+ */
+export function DefaultCurrencyForm({ defaultCurrency }: { defaultCurrency: string }) {
+  const fetcher = useFetcher<typeof profileAction>();
+  const busy = fetcher.state !== "idle";
+  const reply = useFormResult(fetcher, [PROFILE_INTENTS.defaultCurrency]);
+  const [form, fields] = useValibotForm(DefaultCurrencySchema, {
+    id: "default-currency-form",
+    lastResult: busy ? undefined : reply?.result,
+    defaultValue: { default_currency: defaultCurrency },
+  });
+  // A currency stored before the list had it stays choosable.
+  const currencies: string[] = (CURRENCIES as readonly string[]).includes(defaultCurrency)
+    ? [...CURRENCIES]
+    : [defaultCurrency, ...CURRENCIES];
+  return (
+    <section aria-labelledby="default-currency-title" className="rounded-xl border border-border bg-surface p-6">
+      <h2 id="default-currency-title" className="text-xl font-semibold">
+        Default currency
+      </h2>
+      <p id="default-currency-help" className="mt-1 text-sm text-muted">
+        New debtors and their invoices are in this currency unless you choose another one, and so are the rows of a CSV
+        import without a currency. Debtors you already have keep theirs.
+      </p>
+      <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-md flex-col gap-4">
+        <input type="hidden" name="intent" value={PROFILE_INTENTS.defaultCurrency} />
+        <FormField meta={fields.default_currency} label="Default currency">
+          <select
+            {...getSelectProps(fields.default_currency, { ariaDescribedBy: "default-currency-help" })}
+            key={fields.default_currency.key}
+            className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
+          >
+            {currencies.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </FormField>
+        <div role="status" aria-live="polite" className="text-sm text-success">
+          {!busy && reply?.ok ? reply.message : null}
+        </div>
+        <SubmitButton busy={busy} className="self-start">
+          Save default currency
+        </SubmitButton>
+      </fetcher.Form>
+    </section>
+  );
+}
