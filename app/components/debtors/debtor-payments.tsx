@@ -213,7 +213,7 @@ function applyToLabel(i: Invoice) {
  * here and again by the action with the same schema. A new payment applies to the open invoices,
  * oldest due date first, unless one is chosen.
  */
-function PaymentForm({
+export function PaymentForm({
   debtor,
   payment,
   maxCents,

@@ -23,7 +23,7 @@ const editOrgId = (id: number) => `edit-org-${id}`;
  * One organization's form (or a new one's). It opens on its first field; Escape or Cancel closes
  * it, and the focus goes back to the button that opened it (onClose does that).
  */
-function OrgForm({ org, onClose }: { org?: Org; onClose: (deleted?: boolean) => void }) {
+export function OrgForm({ org, onClose }: { org?: Org; onClose: (deleted?: boolean) => void }) {
   const fetcher = useFetcher<typeof organizationAction>();
   const busy = fetcher.state !== "idle";
   const [confirming, setConfirming] = useState(false);

@@ -1,4 +1,4 @@
-import { type CalendarDate, getLocalTimeZone, parseDate, today } from "@internationalized/date";
+import { type CalendarDate, parseDate } from "@internationalized/date";
 import { CalendarDays, ChevronLeft, ChevronRight } from "lucide-react";
 import { useContext, useState } from "react";
 import {
@@ -21,22 +21,21 @@ import { ModalContainer } from "./modal-container";
 /**
  * An accessible date field with a calendar popup (react-aria-components, a chunk of its own that
  * date-picker.tsx loads when the page is idle): typed segments with
- * the spec's page steps (PageUp/PageDown), min/max messages ('Value must be … or later.') and a
- * hidden input named `name` with the ISO date, so forms and the server see "YYYY-MM-DD".
+ * the spec's page steps (PageUp/PageDown) and a hidden input named `name` with the ISO date, so forms and
+ * the server see "YYYY-MM-DD". No minimum or maximum: a payment due date in the past is normal (a
+ * reminder for an overdue invoice), and the server takes any calendar date, so the field refuses
+ * nothing the server would accept (docs/architecture.md §7, "One valibot schema per form").
  */
 export function DatePickerField({
   name,
   label,
   defaultValue,
-  minToday = true,
   errors,
   errorId,
 }: {
   name: string;
   label: string;
   defaultValue?: string | null;
-  /** Only today or later can be picked (a payment due date asks for a future payment). */
-  minToday?: boolean;
   /** Server or form errors, shown under the field. */
   errors?: string[];
   errorId?: string;
@@ -48,11 +47,6 @@ export function DatePickerField({
       return null;
     }
   });
-  // Computed on the client only (the user's own "today"); SSR renders without a minimum.
-  const [min] = useState<CalendarDate | undefined>(() =>
-    minToday && typeof window !== "undefined" ? today(getLocalTimeZone()) : undefined,
-  );
-  const max = min?.add({ years: 5 });
   // Inside a modal, the calendar opens within it (its focus trap and Escape scope).
   const modal = useContext(ModalContainer);
   return (
@@ -60,8 +54,6 @@ export function DatePickerField({
       name={name}
       value={value}
       onChange={setValue}
-      minValue={min}
-      maxValue={max}
       validationBehavior="aria"
       isInvalid={errors?.length ? true : undefined}
       className="group flex flex-col gap-1"

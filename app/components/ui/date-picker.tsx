@@ -11,13 +11,6 @@ const field = onDemand<Props>(() =>
   import.meta.env.SSR ? notOnServer() : import("./date-picker-field").then((m) => m.DatePickerField),
 );
 
-/** Today in the browser, "YYYY-MM-DD"; the native field's lower bound (the server does not know the user's day). */
-function localToday(): string {
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
 /**
  * A date field posted as `name` ("YYYY-MM-DD"). The page renders a native date input, which works
  * before hydration and without JavaScript; once the page is idle the react-aria picker
@@ -26,14 +19,12 @@ function localToday(): string {
  * field has focus (then on leaving it), so nothing the user types is lost.
  */
 export function DatePicker(props: Props) {
-  const { name, label, defaultValue, minToday = true, errors, errorId } = props;
+  const { name, label, defaultValue, errors, errorId } = props;
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
   const [value, setValue] = useState(defaultValue ?? "");
   const [upgraded, setUpgraded] = useState(false);
-  const [min, setMin] = useState<string | undefined>(undefined);
   useEffect(() => {
-    if (minToday) setMin(localToday());
     let cancelled = false;
     // Runs `then` once the native field does not have the focus: now, or when the focus has left
     // it and settled elsewhere. Not under the user's fingers.
@@ -63,7 +54,7 @@ export function DatePicker(props: Props) {
       if (idle) cancelIdleCallback(handle);
       else window.clearTimeout(handle);
     };
-  }, [minToday]);
+  }, []);
 
   const invalid = Boolean(errors?.length);
   const native = (
@@ -77,8 +68,6 @@ export function DatePicker(props: Props) {
         name={name}
         value={value}
         onChange={(event) => setValue(event.target.value)}
-        min={min}
-        max={min ? `${Number(min.slice(0, 4)) + 5}${min.slice(4)}` : undefined}
         className={inputClass}
         aria-invalid={invalid || undefined}
         aria-describedby={invalid ? errorId : undefined}
