@@ -18,6 +18,10 @@ export const users = sqliteTable("users", {
   contactCap: integer("contact_cap"),
   // 'Pay now' in every reminder: the account's https payment page (0006); an organization may have its own.
   paymentUrl: text("payment_url"),
+  // The user's e-mails about their debtors (docs/architecture.md §5, "The user is told"; 0013):
+  // "I've paid", promises, disputes and opt-outs; bounces and complaints. On unless switched off.
+  notifyDebtorActions: integer("notify_debtor_actions", { mode: "boolean" }).notNull().default(true),
+  notifyDeliveryProblems: integer("notify_delivery_problems", { mode: "boolean" }).notNull().default(true),
   createdAt: integer("created_at").notNull().default(nowMs),
 });
 
@@ -432,4 +436,36 @@ export const debtorEvents = sqliteTable(
     createdAt: integer("created_at").notNull().default(nowMs),
   },
   (t) => [index("debtor_events_debtor_idx").on(t.debtorId, t.createdAt)],
+);
+
+/**
+ * An e-mail to the user about one debtor event (docs/architecture.md §5, "The user is told";
+ * 0013): written in the event's own batch, sent after it (the watchdog sends what was left
+ * 'pending'). event_key (`<kind>:<debtor_events.id>`) is unique and the provider's
+ * Idempotency-Key, so one event is told once.
+ */
+export const userNotifications = sqliteTable(
+  "user_notifications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // 'paid_claimed', 'promised', 'disputed', 'opted_out', 'bounced', 'complained' (NoticeKind).
+    kind: text("kind").notNull(),
+    debtorId: integer("debtor_id")
+      .notNull()
+      .references(() => debtors.id, { onDelete: "cascade" }),
+    // The debtor_events row told about (its type and detail say what happened).
+    eventId: integer("event_id").notNull(),
+    eventKey: text("event_key").notNull(),
+    // 'pending'', 'sent', 'failed'.
+    status: text("status").notNull().default("pending"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [
+    uniqueIndex("user_notifications_event_key_idx").on(t.eventKey),
+    index("user_notifications_pending_idx").on(t.status, t.createdAt),
+  ],
 );

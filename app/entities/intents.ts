@@ -55,6 +55,7 @@ export const PROFILE_INTENTS = {
   password: "set-password",
   paymentLink: "payment-link",
   contactRules: "contact-rules",
+  notices: "notices",
 } as const;
 
 export const IMPORT_INTENTS = { preview: "import-preview", confirm: "import-confirm" } as const;

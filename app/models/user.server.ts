@@ -63,6 +63,8 @@ export async function getInfoSettings(db: Db, userId: string) {
       endHour: users.quietEndHour,
       maxPerWindow: users.contactCap,
       paymentUrl: users.paymentUrl,
+      notifyDebtorActions: users.notifyDebtorActions,
+      notifyDeliveryProblems: users.notifyDeliveryProblems,
       hasPassword: sql<number>`EXISTS (SELECT 1 FROM ${passwordCredentials} WHERE ${passwordCredentials.userId} = ${users.id})`,
     })
     .from(users)
@@ -73,8 +75,19 @@ export async function getInfoSettings(db: Db, userId: string) {
     endHour: null,
     maxPerWindow: null,
     paymentUrl: null,
+    notifyDebtorActions: true,
+    notifyDeliveryProblems: true,
   };
   return { settings, hasPassword: hasPassword === 1 };
+}
+
+/** Saves which notices the user gets (docs/architecture.md §5, "The user is told"). */
+export async function setNoticeSwitches(
+  db: Db,
+  userId: string,
+  switches: { notifyDebtorActions: boolean; notifyDeliveryProblems: boolean },
+) {
+  await db.update(users).set(switches).where(eq(users.id, userId));
 }
 
 /** Saves the account's payment link (already checked to be https); null clears it. */

@@ -19,7 +19,7 @@ import {
   UNSUPPORTED_IMAGE,
 } from "~/lib/images.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { setPaymentUrl, updateContactSettings, updateProfileName } from "~/models/user.server";
+import { setNoticeSwitches, setPaymentUrl, updateContactSettings, updateProfileName } from "~/models/user.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { ContactRulesSchema } from "~/schemas/contact-rules";
 import { PaymentLinkSchema, ProfileNameSchema } from "~/schemas/profile";
@@ -57,6 +57,8 @@ export async function profileAction({ context, request, url }: ActionArgs) {
       return saveContactRules(db, user, formData);
     case PROFILE_INTENTS.paymentLink:
       return savePaymentLink(db, user, formData);
+    case PROFILE_INTENTS.notices:
+      return saveNotices(db, user, formData);
     case PROFILE_INTENTS.password:
       return savePassword(app, db, user, request, formData);
     default:
@@ -78,6 +80,18 @@ async function saveContactRules(db: Db, user: SessionUser, formData: FormData) {
   const { start_hour, end_hour, max_per_week } = submission.value;
   await updateContactSettings(db, user.id, { startHour: start_hour, endHour: end_hour, maxPerWindow: max_per_week });
   return reply(PROFILE_INTENTS.contactRules, { message: "Sending rules saved.", result: submission.reply() });
+}
+
+/**
+ * The user's notices (docs/architecture.md §5, "The user is told"): a checkbox each, sent only
+ * when checked, so an unchecked box switches its kind off.
+ */
+async function saveNotices(db: Db, user: SessionUser, formData: FormData) {
+  await setNoticeSwitches(db, user.id, {
+    notifyDebtorActions: formData.get("notify_debtor_actions") === "on",
+    notifyDeliveryProblems: formData.get("notify_delivery_problems") === "on",
+  });
+  return reply(PROFILE_INTENTS.notices, { message: "E-mail notices saved." });
 }
 
 /** The account's payment link (docs/architecture.md §10): https only; empty clears it. */

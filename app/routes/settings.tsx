@@ -2,6 +2,7 @@ import { data, Link } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { PasswordForm } from "~/components/password-form";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
+import { NoticesForm } from "~/components/settings/notices-form";
 import { OrgManager } from "~/components/settings/org-manager";
 import { PaymentLinkForm } from "~/components/settings/payment-link-form";
 import { ProfileInfo } from "~/components/settings/profile-info";
@@ -95,6 +96,10 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
             <>
               <PaymentLinkForm paymentUrl={loaderData.contactSettings.paymentUrl ?? null} />
               <ContactRulesForm settings={loaderData.contactSettings} />
+              <NoticesForm
+                debtorActions={loaderData.contactSettings.notifyDebtorActions}
+                deliveryProblems={loaderData.contactSettings.notifyDeliveryProblems}
+              />
             </>
           )}
         </>
