@@ -77,6 +77,7 @@ async function viewOf(
     promiseBroken: state.debtor.promiseBrokenAt !== null,
     paidClaimed: state.debtor.paidClaimedAt !== null,
     optedOut: state.optedOut,
+    emailed: state.emailed,
     window: promiseWindow(now, zone),
     done,
   };

@@ -224,6 +224,17 @@ describe("the switches in Settings", () => {
     expect(await settledRequests(s.user.email)).toEqual([]);
   });
 
+  it("debtor actions switched off: the debtor's page does not claim an e-mail either", async () => {
+    const s = await setUp();
+    await env.DB.prepare("UPDATE users SET notify_debtor_actions = 0 WHERE id = ?").bind(s.user.id).run();
+    const res = await postForm(s.portal, { intent: "portal-paid" });
+    expect(res.status).toBe(302);
+    const page = await (await request(res.headers.get("Location") ?? "")).text();
+    expect(page).toContain("Reminders are paused and Sally Sender sees your answer in Dunly.");
+    expect(page).not.toContain("has been told");
+    expect(await settledRequests(s.user.email)).toEqual([]);
+  });
+
   it("saved from Settings → Info: unchecked boxes switch both kinds off, checked ones on again", async () => {
     const { makeSignedInUser } = await import("./fixtures");
     const { SESSION_COOKIE } = await import("./helpers");
