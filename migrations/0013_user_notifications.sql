@@ -14,5 +14,7 @@ CREATE TABLE `user_notifications` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `user_notifications_event_key_idx` ON `user_notifications` (`event_key`);--> statement-breakpoint
 CREATE INDEX `user_notifications_pending_idx` ON `user_notifications` (`status`,`created_at`);--> statement-breakpoint
+CREATE INDEX `user_notifications_owner_idx` ON `user_notifications` (`owner_id`,`status`);--> statement-breakpoint
+CREATE INDEX `user_notifications_debtor_idx` ON `user_notifications` (`debtor_id`);--> statement-breakpoint
 ALTER TABLE `users` ADD `notify_debtor_actions` integer DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE `users` ADD `notify_delivery_problems` integer DEFAULT true NOT NULL;

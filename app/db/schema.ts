@@ -466,6 +466,9 @@ export const userNotifications = sqliteTable(
   },
   (t) => [
     uniqueIndex("user_notifications_event_key_idx").on(t.eventKey),
+    // The watchdog's pending ones; a request's owner's own; a debtor's delete (the cascade).
     index("user_notifications_pending_idx").on(t.status, t.createdAt),
+    index("user_notifications_owner_idx").on(t.ownerId, t.status),
+    index("user_notifications_debtor_idx").on(t.debtorId),
   ],
 );
