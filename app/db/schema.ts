@@ -4,26 +4,34 @@ import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } fro
 /** Epoch milliseconds, the unit of every time column (docs/architecture.md §3). */
 const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 
-export const users = sqliteTable("users", {
-  // The spec's fb_uuid.
-  id: text("id").primaryKey(),
-  email: text("email").notNull().unique(),
-  fullName: text("full_name").notNull().default(""),
-  imgKey: text("img_key"),
-  emailVerifiedAt: integer("email_verified_at"),
-  plan: text("plan").notNull().default("medium"),
-  // Contact rules (app/domain/contact-rules.ts): the account may tighten the defaults; null = default.
-  quietStartHour: integer("quiet_start_hour"),
-  quietEndHour: integer("quiet_end_hour"),
-  contactCap: integer("contact_cap"),
-  // 'Pay now' in every reminder: the account's https payment page (0006); an organization may have its own.
-  paymentUrl: text("payment_url"),
-  // The user's e-mails about their debtors (docs/architecture.md §5, "The user is told"; 0013):
-  // "I've paid", promises, disputes and opt-outs; bounces and complaints. On unless switched off.
-  notifyDebtorActions: integer("notify_debtor_actions", { mode: "boolean" }).notNull().default(true),
-  notifyDeliveryProblems: integer("notify_delivery_problems", { mode: "boolean" }).notNull().default(true),
-  createdAt: integer("created_at").notNull().default(nowMs),
-});
+export const users = sqliteTable(
+  "users",
+  {
+    // The spec's fb_uuid.
+    id: text("id").primaryKey(),
+    email: text("email").notNull().unique(),
+    fullName: text("full_name").notNull().default(""),
+    imgKey: text("img_key"),
+    emailVerifiedAt: integer("email_verified_at"),
+    plan: text("plan").notNull().default("medium"),
+    // Contact rules (app/domain/contact-rules.ts): the account may tighten the defaults; null = default.
+    quietStartHour: integer("quiet_start_hour"),
+    quietEndHour: integer("quiet_end_hour"),
+    contactCap: integer("contact_cap"),
+    // 'Pay now' in every reminder: the account's https payment page (0006); an organization may have its own.
+    paymentUrl: text("payment_url"),
+    // The user's e-mails about their debtors (docs/architecture.md §5, "The user is told"; 0013):
+    // "I've paid", promises, disputes and opt-outs; bounces and complaints. On unless switched off.
+    notifyDebtorActions: integer("notify_debtor_actions", { mode: "boolean" }).notNull().default(true),
+    notifyDeliveryProblems: integer("notify_delivery_problems", { mode: "boolean" }).notNull().default(true),
+    // The daily digest of the last 24 hours' events (off unless switched on; 0014), and the UTC day
+    // of the last one (the watchdog's mark, so a day gets one).
+    notifyDigest: integer("notify_digest", { mode: "boolean" }).notNull().default(false),
+    digestSentOn: text("digest_sent_on"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [index("users_digest_idx").on(t.notifyDigest, t.digestSentOn)],
+);
 
 export const sessions = sqliteTable(
   "sessions",

@@ -68,3 +68,31 @@ export function noticeCopy(kind: NoticeKind, debtorName: string): { subject: str
       };
   }
 }
+
+/** One line of the daily digest: an event of the last 24 hours. */
+export interface DigestItem {
+  kind: NoticeKind;
+  debtorName: string;
+  detail: string;
+  debtorUrl: string;
+}
+
+/** The daily digest as the mail Worker's `sendDigest` takes it. */
+export interface DigestMessage {
+  /** The user's own address. */
+  to: string;
+  /** The UTC day it covers the 24 hours before ("2026-11-26"). */
+  day: string;
+  /** The newest first, at most DIGEST_MAX_ITEMS; `total` counts them all. */
+  items: DigestItem[];
+  total: number;
+  settingsUrl: string;
+}
+
+/** The most events one digest lists; the rest are counted ("and 12 more"). */
+export const DIGEST_MAX_ITEMS = 50;
+
+/** The digest's subject: how many events. */
+export function digestSubject(total: number): string {
+  return `Dunly: ${total} ${total === 1 ? "update" : "updates"} about your debtors today`;
+}

@@ -1,7 +1,13 @@
-import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtorEvents, debtors, userNotifications, users } from "~/db/schema";
-import { isDebtorAction, type NoticeKind } from "~/domain/notice";
+import {
+  DEBTOR_ACTION_KINDS,
+  DELIVERY_PROBLEM_KINDS,
+  DIGEST_MAX_ITEMS,
+  isDebtorAction,
+  type NoticeKind,
+} from "~/domain/notice";
 import { type AppConfig, linkOrigin } from "~/lib/config.server";
 import type { SendResult } from "../../workers/mail/send";
 
@@ -180,4 +186,103 @@ export function sendNoticesAfter(
   ownerId: string,
 ) {
   ctx.waitUntil(sendNotices(env, db, config, { ownerId }));
+}
+
+// The daily digest -------------------------------------------------------------------------------
+
+/** The UTC hour from which the day's digests go out (users have no stored time zone). */
+export const DIGEST_HOUR_UTC = 8;
+
+/** Digests sent per watchdog run: a backlog waits for the next run, five minutes on. */
+export const DIGESTS_PER_RUN = 10;
+
+const DAY_MS = 24 * 60 * 60_000;
+const DIGEST_KINDS = [...DEBTOR_ACTION_KINDS, ...DELIVERY_PROBLEM_KINDS];
+
+/**
+ * The watchdog's daily digest (docs/architecture.md §5, "The user is told"): from 08:00 UTC, each
+ * user who switched it on and has no digest for today gets one e-mail listing the last 24 hours'
+ * debtor actions and delivery problems (whatever their other switches), DIGESTS_PER_RUN users a
+ * run. A day with nothing to tell sends nothing. digest_sent_on marks the day after the send (or
+ * after a failure that will not pass); the Idempotency-Key `digest:<user>:<day>` keeps a repeat
+ * from sending twice. Never throws; returns how many were sent.
+ */
+export async function sendDailyDigests(
+  env: Env,
+  db: Db,
+  config: Pick<AppConfig, "APP_ENV" | "APP_ORIGIN">,
+  now = Date.now(),
+): Promise<number> {
+  if (new Date(now).getUTCHours() < DIGEST_HOUR_UTC) return 0;
+  const day = new Date(now).toISOString().slice(0, 10);
+  const origin = linkOrigin(config);
+  let sent = 0;
+  try {
+    const due = await db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(and(eq(users.notifyDigest, true), or(isNull(users.digestSentOn), lt(users.digestSentOn, day))))
+      .limit(DIGESTS_PER_RUN);
+    for (const user of due) {
+      const since = now - DAY_MS;
+      // Through the owner's debtors (their owner index) and each one's events (debtor_id, created_at).
+      const recent = and(
+        eq(debtors.ownerId, user.id),
+        eq(debtorEvents.ownerId, user.id),
+        inArray(debtorEvents.type, DIGEST_KINDS),
+        gte(debtorEvents.createdAt, since),
+        lt(debtorEvents.createdAt, now),
+      );
+      const [items, totals] = await db.batch([
+        db
+          .select({
+            kind: debtorEvents.type,
+            debtorId: debtorEvents.debtorId,
+            detail: debtorEvents.detail,
+            debtorName: debtors.fullName,
+          })
+          .from(debtors)
+          .innerJoin(debtorEvents, eq(debtorEvents.debtorId, debtors.id))
+          .where(recent)
+          .orderBy(desc(debtorEvents.createdAt), desc(debtorEvents.id))
+          .limit(DIGEST_MAX_ITEMS),
+        db
+          .select({ n: count() })
+          .from(debtors)
+          .innerJoin(debtorEvents, eq(debtorEvents.debtorId, debtors.id))
+          .where(recent),
+      ]);
+      let done = true;
+      if (items.length > 0) {
+        const result: SendResult = await env.MAILER.sendDigest(
+          {
+            to: user.email,
+            day,
+            items: items.map((i) => ({
+              kind: i.kind as NoticeKind,
+              debtorName: i.debtorName,
+              detail: i.detail,
+              debtorUrl: `${origin}/debtors/${i.debtorId}`,
+            })),
+            total: totals[0]?.n ?? items.length,
+            settingsUrl: `${origin}/iam/info`,
+          },
+          `digest:${user.id}:${day}`,
+        ).catch((error: unknown) => ({
+          ok: false as const,
+          retryable: true,
+          status: null,
+          error: `Mail Worker: ${error instanceof Error ? error.message : String(error)}`,
+          attempts: 0,
+        }));
+        if (result.ok) sent += 1;
+        else console.error(`[dunly] digest of ${user.id} for ${day} not sent: ${result.error}`);
+        done = result.ok || !result.retryable;
+      }
+      if (done) await db.update(users).set({ digestSentOn: day }).where(eq(users.id, user.id));
+    }
+  } catch (error) {
+    console.error("[dunly] could not send digests", error);
+  }
+  return sent;
 }

@@ -65,6 +65,7 @@ export async function getInfoSettings(db: Db, userId: string) {
       paymentUrl: users.paymentUrl,
       notifyDebtorActions: users.notifyDebtorActions,
       notifyDeliveryProblems: users.notifyDeliveryProblems,
+      notifyDigest: users.notifyDigest,
       hasPassword: sql<number>`EXISTS (SELECT 1 FROM ${passwordCredentials} WHERE ${passwordCredentials.userId} = ${users.id})`,
     })
     .from(users)
@@ -77,6 +78,7 @@ export async function getInfoSettings(db: Db, userId: string) {
     paymentUrl: null,
     notifyDebtorActions: true,
     notifyDeliveryProblems: true,
+    notifyDigest: false,
   };
   return { settings, hasPassword: hasPassword === 1 };
 }
@@ -85,7 +87,7 @@ export async function getInfoSettings(db: Db, userId: string) {
 export async function setNoticeSwitches(
   db: Db,
   userId: string,
-  switches: { notifyDebtorActions: boolean; notifyDeliveryProblems: boolean },
+  switches: { notifyDebtorActions: boolean; notifyDeliveryProblems: boolean; notifyDigest: boolean },
 ) {
   await db.update(users).set(switches).where(eq(users.id, userId));
 }

@@ -3,7 +3,7 @@ import { readConfig } from "~/lib/config.server";
 import { purgeExpired } from "~/models/housekeeping.server";
 import { endDuePromises, PROMISES_PER_PAGE } from "~/models/promise.server";
 import { listOverdueSchedules } from "~/models/schedule.server";
-import { sendStaleNotices } from "~/models/user-notification.server";
+import { sendDailyDigests, sendStaleNotices } from "~/models/user-notification.server";
 import { followAlarms, rearmSchedules, repairAlarms } from "./lifecycle.server";
 
 /** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */
@@ -69,7 +69,12 @@ export async function runWatchdog(env: Env, now = Date.now()) {
  */
 export async function runNotices(env: Env, now = Date.now()) {
   try {
-    return await sendStaleNotices(env, getDb(env.DB), readConfig(env), now);
+    const db = getDb(env.DB);
+    const config = readConfig(env);
+    const sent = await sendStaleNotices(env, db, config, now);
+    // Then the daily digests of the users who switched them on, from 08:00 UTC.
+    await sendDailyDigests(env, db, config, now);
+    return sent;
   } catch (error) {
     console.error("[dunly] watchdog could not send notices", error);
     return 0;

@@ -99,6 +99,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
               <NoticesForm
                 debtorActions={loaderData.contactSettings.notifyDebtorActions}
                 deliveryProblems={loaderData.contactSettings.notifyDeliveryProblems}
+                digest={loaderData.contactSettings.notifyDigest}
               />
             </>
           )}

@@ -4,7 +4,7 @@ import { readConfig } from "~/lib/config.server";
 import { invoiceRefs, optOutLink } from "~/lib/opt-out.server";
 import { paidClaimLink } from "~/lib/paid-claim.server";
 import { portalLink } from "~/lib/portal.server";
-import { NOTICE_STALE_MS } from "~/models/user-notification.server";
+import { NOTICE_STALE_MS, sendDailyDigests } from "~/models/user-notification.server";
 import { runNotices } from "~/reminders/watchdog.server";
 import { type ResendAttempt, resendRequests } from "./engine-helpers";
 import { db, debtorRow, makeDebtor, makeSchedule, makeUser } from "./fixtures";
@@ -241,15 +241,17 @@ describe("the switches in Settings", () => {
     const user = await makeSignedInUser("Sally Sender");
     const cookie = `${SESSION_COOKIE}=${user.token}`;
     const read = () =>
-      env.DB.prepare("SELECT notify_debtor_actions AS a, notify_delivery_problems AS d FROM users WHERE id = ?")
+      env.DB.prepare(
+        "SELECT notify_debtor_actions AS a, notify_delivery_problems AS d, notify_digest AS g FROM users WHERE id = ?",
+      )
         .bind(user.id)
-        .first<{ a: number; d: number }>();
-    expect(await read()).toEqual({ a: 1, d: 1 });
+        .first<{ a: number; d: number; g: number }>();
+    expect(await read()).toEqual({ a: 1, d: 1, g: 0 });
     expect((await postForm("/iam/info", { intent: "notices" }, { cookie })).status).toBe(200);
-    expect(await read()).toEqual({ a: 0, d: 0 });
-    const on = { intent: "notices", notify_debtor_actions: "on", notify_delivery_problems: "on" };
+    expect(await read()).toEqual({ a: 0, d: 0, g: 0 });
+    const on = { intent: "notices", notify_debtor_actions: "on", notify_delivery_problems: "on", notify_digest: "on" };
     expect((await postForm("/iam/info", on, { cookie })).status).toBe(200);
-    expect(await read()).toEqual({ a: 1, d: 1 });
+    expect(await read()).toEqual({ a: 1, d: 1, g: 1 });
   });
 });
 
@@ -274,5 +276,57 @@ describe("the watchdog's net", () => {
     expect((await notificationRows(s.user.id))[0]?.status).toBe("sent");
     await runNotices(env);
     expect(await resendRequests(s.user.email)).toHaveLength(1);
+  });
+});
+
+describe("the daily digest", () => {
+  /** A moment after now, no earlier than 08:00 UTC today (when the day's digests start). */
+  const digestTime = () => {
+    const d = new Date();
+    return Math.max(Date.now() + 1000, Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 8));
+  };
+
+  it("switched on: one e-mail a day listing the last 24 hours' events, once; off (the default): none", async () => {
+    const s = await setUp();
+    const other = await setUp();
+    await env.DB.prepare("UPDATE users SET notify_digest = 1, notify_debtor_actions = 0 WHERE id = ?")
+      .bind(s.user.id)
+      .run();
+    const today = new Date().toISOString().slice(0, 10);
+    for (const x of [s, other]) {
+      expect((await postForm(x.portal, { intent: "portal-promise", promised_on: today })).status).toBe(302);
+      expect((await postForm(x.optOut, {})).status).toBe(200);
+    }
+    const at = digestTime();
+    await sendDailyDigests(env, db(), config(), at);
+    const got = await resendRequests(s.user.email);
+    expect(got).toHaveLength(1);
+    const day = new Date(at).toISOString().slice(0, 10);
+    expect(got[0]?.idempotencyKey).toBe(`digest:${s.user.id}:${day}`);
+    expect(got[0]?.body.subject).toBe("Dunly: 2 updates about your debtors today");
+    const text = String(got[0]?.body.text);
+    expect(text).toContain("Ana Ruiz promised to pay");
+    expect(text).toContain("Ana Ruiz opted out of your reminders");
+    expect(String(got[0]?.body.html)).toContain(`/debtors/${s.debtor.id}`);
+    // Once a day.
+    await sendDailyDigests(env, db(), config(), at + 60_000);
+    expect(await resendRequests(s.user.email)).toHaveLength(1);
+    // The other user has it off: their two immediate notices only, no digest.
+    expect((await noticesTo(other.user.email, 2)).map((r) => r.idempotencyKey)).not.toContainEqual(
+      expect.stringMatching(/^digest:/),
+    );
+    expect(await resendRequests(s.debtor.email)).toEqual([]);
+  });
+
+  it("a day with nothing to tell sends nothing (and is marked done)", async () => {
+    const s = await setUp();
+    await env.DB.prepare("UPDATE users SET notify_digest = 1 WHERE id = ?").bind(s.user.id).run();
+    const at = digestTime();
+    await sendDailyDigests(env, db(), config(), at);
+    expect(await resendRequests(s.user.email)).toEqual([]);
+    const row = await env.DB.prepare("SELECT digest_sent_on AS d FROM users WHERE id = ?")
+      .bind(s.user.id)
+      .first<{ d: string | null }>();
+    expect(row?.d).toBe(new Date(at).toISOString().slice(0, 10));
   });
 });

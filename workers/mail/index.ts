@@ -1,7 +1,14 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { createElement, type ReactElement } from "react";
 import { oneLine } from "../../app/domain/header-safe";
-import { isDebtorAction, type NoticeMessage, noticeCopy } from "../../app/domain/notice";
+import {
+  type DigestMessage,
+  digestSubject,
+  isDebtorAction,
+  type NoticeMessage,
+  noticeCopy,
+} from "../../app/domain/notice";
+import DigestEmail from "../../emails/digest";
 import NoticeEmail from "../../emails/notice";
 import PasswordChangedEmail, {
   type PasswordChangedEmailProps,
@@ -64,6 +71,23 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
       },
       idempotencyKey,
     );
+  }
+
+  /**
+   * The user's daily digest (docs/architecture.md §5, "The user is told"), to their own address,
+   * with `digest:<user>:<day>` as Idempotency-Key so a day is sent once.
+   */
+  async sendDigest(message: DigestMessage, idempotencyKey: string): Promise<SendResult> {
+    const config = readMailConfig(this.env);
+    let rendered: { subject: string; html: string; text: string };
+    try {
+      const { day, items, total, settingsUrl } = message;
+      const html = await renderEmail(createElement(DigestEmail, { day, items, total, settingsUrl }));
+      rendered = { subject: digestSubject(total), html, text: toPlainText(html) };
+    } catch (error) {
+      return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
+    }
+    return deliver(this.env.DB, config, { to: message.to, fromName: "Dunly", ...rendered }, idempotencyKey);
   }
 
   /**

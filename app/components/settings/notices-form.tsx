@@ -6,14 +6,17 @@ import type { profileAction } from "~/routes/profile-action.server";
 
 /**
  * Which e-mails about their debtors the user gets (docs/architecture.md §5, "The user is told"):
- * the debtor's own answers, and the provider's bounces and complaints. Both on by default.
+ * the debtor's own answers, and the provider's bounces and complaints (both on by default), and a
+ * daily digest of both (off by default).
  */
 export function NoticesForm({
   debtorActions,
   deliveryProblems,
+  digest,
 }: {
   debtorActions: boolean;
   deliveryProblems: boolean;
+  digest: boolean;
 }) {
   const fetcher = useFetcher<typeof profileAction>();
   const busy = fetcher.state !== "idle";
@@ -35,6 +38,10 @@ export function NoticesForm({
         <label className="flex items-start gap-3">
           <input type="checkbox" name="notify_delivery_problems" defaultChecked={deliveryProblems} className="mt-1" />
           <span>A reminder bounces or is marked as spam</span>
+        </label>
+        <label className="flex items-start gap-3">
+          <input type="checkbox" name="notify_digest" defaultChecked={digest} className="mt-1" />
+          <span>A daily digest of the last 24 hours (sent after 08:00 UTC, only on a day with something to tell)</span>
         </label>
         <div role="status" aria-live="polite" className="text-sm text-success">
           {!busy && reply?.ok ? reply.message : null}
