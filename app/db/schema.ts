@@ -4,24 +4,36 @@ import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } fro
 /** Epoch milliseconds, the unit of every time column (docs/architecture.md §3). */
 const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 
-export const users = sqliteTable("users", {
-  // The spec's fb_uuid.
-  id: text("id").primaryKey(),
-  email: text("email").notNull().unique(),
-  fullName: text("full_name").notNull().default(""),
-  imgKey: text("img_key"),
-  emailVerifiedAt: integer("email_verified_at"),
-  plan: text("plan").notNull().default("medium"),
-  // Contact rules (app/domain/contact-rules.ts): the account may tighten the defaults; null = default.
-  quietStartHour: integer("quiet_start_hour"),
-  quietEndHour: integer("quiet_end_hour"),
-  contactCap: integer("contact_cap"),
-  // 'Pay now' in every reminder: the account's https payment page (0006); an organization may have its own.
-  paymentUrl: text("payment_url"),
-  // New debtors' and imported rows' currency unless given (docs/architecture.md §10, "Currency").
-  defaultCurrency: text("default_currency").notNull().default("USD"),
-  createdAt: integer("created_at").notNull().default(nowMs),
-});
+export const users = sqliteTable(
+  "users",
+  {
+    // The spec's fb_uuid.
+    id: text("id").primaryKey(),
+    email: text("email").notNull().unique(),
+    fullName: text("full_name").notNull().default(""),
+    imgKey: text("img_key"),
+    emailVerifiedAt: integer("email_verified_at"),
+    plan: text("plan").notNull().default("medium"),
+    // Contact rules (app/domain/contact-rules.ts): the account may tighten the defaults; null = default.
+    quietStartHour: integer("quiet_start_hour"),
+    quietEndHour: integer("quiet_end_hour"),
+    contactCap: integer("contact_cap"),
+    // 'Pay now' in every reminder: the account's https payment page (0006); an organization may have its own.
+    paymentUrl: text("payment_url"),
+    // New debtors' and imported rows' currency unless given (docs/architecture.md §10, "Currency").
+    defaultCurrency: text("default_currency").notNull().default("USD"),
+    // The user's e-mails about their debtors (docs/architecture.md §5, "The user is told"; 0014):
+    // "I've paid", promises, disputes and opt-outs; bounces and complaints. On unless switched off.
+    notifyDebtorActions: integer("notify_debtor_actions", { mode: "boolean" }).notNull().default(true),
+    notifyDeliveryProblems: integer("notify_delivery_problems", { mode: "boolean" }).notNull().default(true),
+    // The daily digest of the last 24 hours' events (off unless switched on; 0014), and the UTC day
+    // of the last one (the watchdog's mark, so a day gets one).
+    notifyDigest: integer("notify_digest", { mode: "boolean" }).notNull().default(false),
+    digestSentOn: text("digest_sent_on"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [index("users_digest_idx").on(t.notifyDigest, t.digestSentOn)],
+);
 
 export const sessions = sqliteTable(
   "sessions",
@@ -434,4 +446,39 @@ export const debtorEvents = sqliteTable(
     createdAt: integer("created_at").notNull().default(nowMs),
   },
   (t) => [index("debtor_events_debtor_idx").on(t.debtorId, t.createdAt)],
+);
+
+/**
+ * An e-mail to the user about one debtor event (docs/architecture.md §5, "The user is told";
+ * 0014): written in the event's own batch, sent after it (the watchdog sends what was left
+ * 'pending'). event_key (`<kind>:<debtor_events.id>`) is unique and the provider's
+ * Idempotency-Key, so one event is told once.
+ */
+export const userNotifications = sqliteTable(
+  "user_notifications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // 'paid_claimed', 'promised', 'disputed', 'opted_out', 'bounced', 'complained' (NoticeKind).
+    kind: text("kind").notNull(),
+    debtorId: integer("debtor_id")
+      .notNull()
+      .references(() => debtors.id, { onDelete: "cascade" }),
+    // The debtor_events row told about (its type and detail say what happened).
+    eventId: integer("event_id").notNull(),
+    eventKey: text("event_key").notNull(),
+    // 'pending'', 'sent', 'failed'.
+    status: text("status").notNull().default("pending"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [
+    uniqueIndex("user_notifications_event_key_idx").on(t.eventKey),
+    // The watchdog's pending ones; a request's owner's own; a debtor's delete (the cascade).
+    index("user_notifications_pending_idx").on(t.status, t.createdAt),
+    index("user_notifications_owner_idx").on(t.ownerId, t.status),
+    index("user_notifications_debtor_idx").on(t.debtorId),
+  ],
 );

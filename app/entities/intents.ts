@@ -56,6 +56,7 @@ export const PROFILE_INTENTS = {
   paymentLink: "payment-link",
   contactRules: "contact-rules",
   defaultCurrency: "default-currency",
+  notices: "notices",
 } as const;
 
 export const IMPORT_INTENTS = { preview: "import-preview", confirm: "import-confirm" } as const;

@@ -3,6 +3,7 @@ import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import * as v from "valibot";
 import { type Db, getDb } from "~/db/client.server";
 import { BodyTooLarge, readBodyWithin } from "~/lib/body-limit.server";
+import { sendNoticesAfter } from "~/models/user-notification.server";
 import {
   forgetWebhookEvent,
   recordComplaint,
@@ -103,9 +104,9 @@ webhookRoutes.post("/resend", async (c) => {
   if (!(await recordWebhookEvent(db, eventId, event?.type ?? "unreadable"))) {
     return c.json({ ok: true, duplicate: true });
   }
-  let scheduleIds: string[];
+  let handled: Handled;
   try {
-    scheduleIds = event ? await handleEvent(db, event) : [];
+    handled = event ? await handleEvent(db, event) : NOTHING;
   } catch (error) {
     // Not handled: forget the id so the provider's retry is handled, not skipped as a repeat.
     await forgetWebhookEvent(db, eventId).catch((forgetError) =>
@@ -114,7 +115,9 @@ webhookRoutes.post("/resend", async (c) => {
     throw error;
   }
   // After the D1 write: an alarm that fires meanwhile finds the schedule paused or completed.
-  await followAlarms(c.env, { disarm: scheduleIds });
+  await followAlarms(c.env, { disarm: handled.scheduleIds });
+  // A bounce or a complaint: the user is told (docs/architecture.md §5, "The user is told").
+  if (handled.ownerId) sendNoticesAfter(c.executionCtx, c.env, db, c.get("config"), handled.ownerId);
   return c.json({ ok: true });
 });
 
@@ -135,24 +138,28 @@ function firstRecipient(to: string | string[] | undefined) {
   return first?.trim().toLowerCase() || null;
 }
 
-/** Applies one new event; returns the schedules whose alarms must be disarmed. */
-async function handleEvent(db: Db, event: ResendEvent): Promise<string[]> {
+/** What an event changed: the schedules whose alarms must be disarmed, and the owner to tell. */
+type Handled = { scheduleIds: string[]; ownerId?: string };
+const NOTHING: Handled = { scheduleIds: [] };
+
+/** Applies one new event. */
+async function handleEvent(db: Db, event: ResendEvent): Promise<Handled> {
   const emailId = event.data?.email_id;
-  if (!emailId) return [];
+  if (!emailId) return NOTHING;
   const now = Date.now();
   switch (event.type) {
     case "email.bounced": {
-      if (!isHardBounce(event.data?.bounce)) return [];
+      if (!isHardBounce(event.data?.bounce)) return NOTHING;
       const message = event.data?.bounce?.message ?? "";
-      return (await recordHardBounce(db, emailId, message, now)).scheduleIds;
+      return await recordHardBounce(db, emailId, message, now);
     }
     case "email.complained":
-      return (await recordComplaint(db, emailId, firstRecipient(event.data?.to), now)).scheduleIds;
+      return await recordComplaint(db, emailId, firstRecipient(event.data?.to), now);
     case "email.delivered":
       await recordDelivered(db, emailId, eventTime(event, now));
-      return [];
+      return NOTHING;
     default:
-      return [];
+      return NOTHING;
   }
 }
 

@@ -5,6 +5,7 @@ import { formatMoney, fromCents } from "~/domain/money";
 import { debtorEventInsert } from "~/models/debtor-event.server";
 import { owesSql } from "~/models/ledger.server";
 import { addPayment, type PaymentWrite, type PaymentWriteError } from "~/models/payment.server";
+import { noticeInsert } from "~/models/user-notification.server";
 import { holdStatement, type OwnerScope, type ResumeOutcome, resumeAfterPaidClaim } from "~/reminders/lifecycle.server";
 import type { AppConfig } from "./config.server";
 import { debtorLink, type OptOutTarget, type SigningConfig, verifyDebtorToken } from "./opt-out.server";
@@ -56,7 +57,8 @@ export function hasPendingClaimQuery(db: Db, ownerId: string, debtorId: number) 
  * Records the debtor's "I've paid", in one batch (one D1 transaction): the debtor's ENABLED
  * schedules are paused (DISABLED, stopped_reason 'paid_claimed', no next run), the event
  * 'paid_claimed' is recorded and paid_claimed_at is set. Only when no claim is pending and
- * something is still owed: a repeated click changes nothing. Returns whether it recorded a claim
+ * something is still owed: a repeated click changes nothing. The user's notice is written with it
+ * (the caller sends it: sendNotices). Returns whether it recorded a claim
  * and the schedules it paused (the caller disarms their alarms).
  */
 export async function claimPaid(
@@ -85,6 +87,8 @@ export async function claimPaid(
         .where(pending),
     ),
     db.update(debtors).set({ paidClaimedAt: now, updatedAt: now }).where(pending).returning({ id: debtors.id }),
+    // The user is told (docs/architecture.md §5): only when the event above was recorded.
+    noticeInsert(db, { ownerId, debtorId, kind: "paid_claimed", at: now }),
   ]);
   return { claimed: claimed.length > 0, pausedScheduleIds: paused.map((s) => s.id) };
 }

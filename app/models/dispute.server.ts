@@ -11,6 +11,7 @@ import {
 } from "~/reminders/lifecycle.server";
 import { settleLedgerStatements } from "./ledger.server";
 import { hasOpenInvoice } from "./promise.server";
+import { noticeInsert } from "./user-notification.server";
 
 /**
  * Disputed invoices (docs/architecture.md §10, "The debtor's page"). From their page a debtor
@@ -86,6 +87,8 @@ export async function disputeInvoice(
       .where(open)
       .returning({ id: invoices.id }),
     holdForDebtorStatement(db, ownerId, debtorId, "disputed", now, nothingOpenLeft),
+    // The user is told (docs/architecture.md §5): only when the event above was recorded.
+    noticeInsert(db, { ownerId, debtorId, kind: "disputed", at: now }),
   ]);
   return { disputed: disputed.length > 0, heldScheduleIds: held.map((s) => s.id) };
 }

@@ -4,6 +4,7 @@ import { debtors, optOuts } from "~/db/schema";
 import { stopForOptOutStatement } from "~/reminders/lifecycle.server";
 import { debtorEventInsert } from "./debtor-event.server";
 import { owesSql } from "./ledger.server";
+import { noticeInsert } from "./user-notification.server";
 
 /**
  * Opt-outs (docs/architecture.md §10): an address that asked one user to stop. Keyed by the owner and the
@@ -29,6 +30,8 @@ export async function optOutAddress(
   ownerId: string,
   email: string,
   now = Date.now(),
+  // A complaint tells the user itself ('complained', app/models/webhook.server.ts): no second notice.
+  { notify = true }: { notify?: boolean } = {},
 ): Promise<{ debtorIds: number[]; scheduleIds: string[] }> {
   const address = normalize(email);
   const owned = db.select({ id: debtors.id }).from(debtors).where(sameAddress(ownerId, address));
@@ -41,10 +44,12 @@ export async function optOutAddress(
       .returning({ id: debtors.id }),
     stopForOptOutStatement(db, ownerId, owned, now),
   ]);
-  // The timeline of each debtor that turned 'opted_out' now (a repeat touches none).
-  const [firstEvent, ...otherEvents] = touchedDebtors.map((row) =>
+  // The timeline of each debtor that turned 'opted_out' now (a repeat touches none), and the
+  // user's notice of each (docs/architecture.md §5, "The user is told").
+  const [firstEvent, ...otherEvents] = touchedDebtors.flatMap((row) => [
     debtorEventInsert(db, { ownerId, debtorId: row.id, type: "opted_out", at: now }),
-  );
+    ...(notify ? [noticeInsert(db, { ownerId, debtorId: row.id, kind: "opted_out", at: now })] : []),
+  ]);
   if (firstEvent) await db.batch([firstEvent, ...otherEvents]);
   return {
     debtorIds: touchedDebtors.map((row) => row.id),

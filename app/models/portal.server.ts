@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
-import { debtors, invoices, optOuts, payments } from "~/db/schema";
+import { debtors, invoices, optOuts, payments, users } from "~/db/schema";
 
 /**
  * What the debtor's pages read (docs/architecture.md §10, "The debtor's page"): the portal's state
@@ -45,6 +45,8 @@ export interface PortalState {
   payments: PortalPayment[];
   /** The debtor's address opted out of the owner's reminders. */
   optedOut: boolean;
+  /** The owner is e-mailed about their debtors' answers (docs/architecture.md §5, "The user is told"). */
+  emailed: boolean;
 }
 
 /** What is still owed on open invoices, per currency. */
@@ -100,6 +102,7 @@ export async function portalState(
         promisedOn: debtors.promisedOn,
         promiseBrokenAt: debtors.promiseBrokenAt,
         paidClaimedAt: debtors.paidClaimedAt,
+        emailed: sql<number>`(SELECT ${users.notifyDebtorActions} FROM ${users} WHERE ${users.id} = ${debtors.ownerId})`,
       })
       .from(debtors)
       .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
@@ -137,9 +140,11 @@ export async function portalState(
       .where(and(eq(optOuts.ownerId, ownerId), eq(optOuts.email, target.email.trim().toLowerCase())))
       .limit(1),
   ]);
-  const debtor = debtorRows[0];
-  if (!debtor) return undefined;
+  const row = debtorRows[0];
+  if (!row) return undefined;
+  const { emailed, ...debtor } = row;
   return {
+    emailed: emailed === 1,
     debtor,
     invoices: invoiceRows.filter((i): i is PortalInvoice => i.status === "open" || i.status === "disputed"),
     payments: paymentRows,

@@ -4,6 +4,7 @@ import type { Db } from "~/db/client.server";
 import { debtorEvents, debtors, deliveries, invoices, schedules } from "~/db/schema";
 import type { FrequencyId } from "~/domain/frequencies";
 import { promiseDetail } from "~/domain/promise";
+import { noticeInsert } from "~/models/user-notification.server";
 import {
   holdForDebtorStatement,
   resumeHeldStatements,
@@ -96,6 +97,8 @@ export async function promiseToPay(
       .set({ promisedOn, promiseEndsAt: endsAt, updatedAt: now })
       .where(promisable)
       .returning({ id: debtors.id }),
+    // The user is told (docs/architecture.md §5): only when the event above was recorded.
+    noticeInsert(db, { ownerId, debtorId, kind: "promised", at: now }),
   ]);
   return { promised: taken.length > 0, heldScheduleIds: held.map((s) => s.id) };
 }

@@ -64,6 +64,9 @@ export async function getInfoSettings(db: Db, userId: string) {
       maxPerWindow: users.contactCap,
       paymentUrl: users.paymentUrl,
       defaultCurrency: users.defaultCurrency,
+      notifyDebtorActions: users.notifyDebtorActions,
+      notifyDeliveryProblems: users.notifyDeliveryProblems,
+      notifyDigest: users.notifyDigest,
       hasPassword: sql<number>`EXISTS (SELECT 1 FROM ${passwordCredentials} WHERE ${passwordCredentials.userId} = ${users.id})`,
     })
     .from(users)
@@ -75,8 +78,20 @@ export async function getInfoSettings(db: Db, userId: string) {
     maxPerWindow: null,
     paymentUrl: null,
     defaultCurrency: "USD",
+    notifyDebtorActions: true,
+    notifyDeliveryProblems: true,
+    notifyDigest: false,
   };
   return { settings, hasPassword: hasPassword === 1 };
+}
+
+/** Saves which notices the user gets (docs/architecture.md §5, "The user is told"). */
+export async function setNoticeSwitches(
+  db: Db,
+  userId: string,
+  switches: { notifyDebtorActions: boolean; notifyDeliveryProblems: boolean; notifyDigest: boolean },
+) {
+  await db.update(users).set(switches).where(eq(users.id, userId));
 }
 
 /** Saves the account's payment link (already checked to be https); null clears it. */

@@ -4,6 +4,7 @@ import { debtors, deliveries, webhookEvents } from "~/db/schema";
 import { holdStatement } from "~/reminders/lifecycle.server";
 import { debtorEventInsert } from "./debtor-event.server";
 import { optOutAddress } from "./opt-out.server";
+import { noticeInsert } from "./user-notification.server";
 
 /**
  * What the e-mail provider's webhook (app/http/webhooks.server.ts, Resend's events) changes in D1: the
@@ -55,6 +56,8 @@ export interface WebhookOutcome {
   /** False when no delivery has that provider id (nothing changed). */
   matched: boolean;
   scheduleIds: string[];
+  /** The delivery's owner, whose notice the caller sends (sendNotices). */
+  ownerId?: string;
 }
 
 const NO_MATCH: WebhookOutcome = { matched: false, scheduleIds: [] };
@@ -87,8 +90,10 @@ export async function recordHardBounce(db: Db, providerId: string, message: stri
       detail: error,
       at: now,
     }),
+    // The user is told (docs/architecture.md §5, "The user is told").
+    noticeInsert(db, { ownerId: delivery.ownerId, debtorId: delivery.debtorId, kind: "bounced", at: now }),
   ]);
-  return { matched: true, scheduleIds: paused.map((s) => s.id) };
+  return { matched: true, scheduleIds: paused.map((s) => s.id), ownerId: delivery.ownerId };
 }
 
 /**
@@ -103,15 +108,19 @@ export async function recordComplaint(db: Db, providerId: string, fallbackRecipi
     delivery.recipient ?? fallbackRecipient ?? (await debtorEmail(db, delivery.ownerId, delivery.debtorId));
   // The opt-out is idempotent; the delivery's mark is written after it, so a failure in between is
   // completed by the provider's retry.
-  const optedOut = recipient ? await optOutAddress(db, delivery.ownerId, recipient, now) : { scheduleIds: [] };
+  const optedOut = recipient
+    ? await optOutAddress(db, delivery.ownerId, recipient, now, { notify: false })
+    : { scheduleIds: [] };
   await db.batch([
     db
       .update(deliveries)
       .set({ status: "complained", error: "The recipient marked this reminder as spam." })
       .where(eq(deliveries.id, delivery.id)),
     debtorEventInsert(db, { ownerId: delivery.ownerId, debtorId: delivery.debtorId, type: "complained", at: now }),
+    // The user is told (docs/architecture.md §5); the opt-out above told nothing itself.
+    noticeInsert(db, { ownerId: delivery.ownerId, debtorId: delivery.debtorId, kind: "complained", at: now }),
   ]);
-  return { matched: true, scheduleIds: optedOut.scheduleIds };
+  return { matched: true, scheduleIds: optedOut.scheduleIds, ownerId: delivery.ownerId };
 }
 
 async function debtorEmail(db: Db, ownerId: string, debtorId: number) {

@@ -1,7 +1,9 @@
 import { getDb } from "~/db/client.server";
+import { readConfig } from "~/lib/config.server";
 import { purgeExpired } from "~/models/housekeeping.server";
 import { endDuePromises, PROMISES_PER_PAGE } from "~/models/promise.server";
 import { listOverdueSchedules } from "~/models/schedule.server";
+import { sendDailyDigests, sendStaleNotices } from "~/models/user-notification.server";
 import { followAlarms, rearmSchedules, repairAlarms } from "./lifecycle.server";
 
 /** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */
@@ -56,7 +58,27 @@ export async function runWatchdog(env: Env, now = Date.now()) {
   }
   // Then promises to pay whose day has passed; a failure there is logged and tried again next run.
   await runPromiseEnds(env, now).catch((error) => console.error("[dunly] watchdog could not end promises", error));
+  // Last, the user's notices their request left 'pending' (docs/architecture.md §5, "The user is told").
+  await runNotices(env, now);
   return rearmed;
+}
+
+/**
+ * The watchdog's step for the user's notices: those left 'pending' more than five minutes are sent,
+ * a bounded number a run (sendStaleNotices). Never throws; returns how many were sent.
+ */
+export async function runNotices(env: Env, now = Date.now()) {
+  try {
+    const db = getDb(env.DB);
+    const config = readConfig(env);
+    const sent = await sendStaleNotices(env, db, config, now);
+    // Then the daily digests of the users who switched them on, from 08:00 UTC.
+    await sendDailyDigests(env, db, config, now);
+    return sent;
+  } catch (error) {
+    console.error("[dunly] watchdog could not send notices", error);
+    return 0;
+  }
 }
 
 /** Pages of ended promises per run: the rest (a backlog) waits for the next run, five minutes on. */

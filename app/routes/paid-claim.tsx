@@ -12,6 +12,7 @@ import { getApp } from "~/lib/context.server";
 import type { OptOutTarget } from "~/lib/opt-out.server";
 import { claimPaid, hasPendingClaimQuery, verifyPaidClaimToken } from "~/lib/paid-claim.server";
 import { type OwedTotal, owedTotalsOf, owedTotalsQuery } from "~/models/portal.server";
+import { noticeSwitchQuery, sendNoticesAfter } from "~/models/user-notification.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
 import type { Route } from "./+types/paid-claim";
 
@@ -29,19 +30,28 @@ export function headers() {
   return DEBTOR_LINK_HEADERS;
 }
 
-type View = { state: "invalid" } | { state: "confirm" | "done"; sender: string; owed: OwedTotal[] };
+type View =
+  | { state: "invalid" }
+  // emailed: whether the user gets an e-mail of it (their Settings switch), so the page says only what is true.
+  | { state: "confirm" | "done"; sender: string; owed: OwedTotal[]; emailed: boolean };
 
 const invalid = () => data<View>({ state: "invalid" }, { status: 404 });
 
 /** The page for a valid token: whether a claim is pending (one batch with what is still owed). */
 async function shown(db: Db, target: OptOutTarget, state?: "done") {
-  const [claim, owed] = await db.batch([
+  const [claim, owed, owner] = await db.batch([
     hasPendingClaimQuery(db, target.ownerId, target.debtorId),
     owedTotalsQuery(db, target.ownerId, target.debtorId),
+    noticeSwitchQuery(db, target.ownerId),
   ]);
   // Already told: say so instead of asking again.
   const told = state === "done" || claim[0]?.at != null;
-  return data<View>({ state: told ? "done" : "confirm", sender: target.senderName, owed: owedTotalsOf(owed) });
+  return data<View>({
+    state: told ? "done" : "confirm",
+    sender: target.senderName,
+    owed: owedTotalsOf(owed),
+    emailed: owner[0]?.on ?? false,
+  });
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -53,13 +63,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ params, context }: Route.ActionArgs) {
-  const { env, config } = getApp(context);
+  const { env, config, ctx } = getApp(context);
   const db = getDb(env.DB);
   const target = await verifyPaidClaimToken(db, config, params.token);
   if (!target) return invalid();
   // The schedules are paused in D1 first, so an alarm that fires anyway sends nothing; disarming
   // saves it the wake-up.
-  const { pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId);
+  const { claimed, pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId);
+  if (claimed) sendNoticesAfter(ctx, env, db, config, target.ownerId);
   await followAlarms(env, { disarm: pausedScheduleIds });
   return shown(db, target, "done");
 }
@@ -75,7 +86,15 @@ export default function PaidClaim({ loaderData, actionData }: Route.ComponentPro
         <>
           <h1 className="text-2xl font-bold">Thank you</h1>
           <p role="status" className="break-words">
-            Thank you. <strong>{view.sender}</strong> has been told and reminders are paused.
+            {view.emailed ? (
+              <>
+                Thank you. <strong>{view.sender}</strong> has been told and reminders are paused.
+              </>
+            ) : (
+              <>
+                Thank you. Reminders are paused and <strong>{view.sender}</strong> sees your answer in Dunly.
+              </>
+            )}
           </p>
           <OwedAmount sender={view.sender} totals={view.owed} />
         </>

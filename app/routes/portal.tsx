@@ -16,6 +16,7 @@ import { disputeInvoice } from "~/models/dispute.server";
 import { optOutAddress } from "~/models/opt-out.server";
 import { owedTotalsFrom, type PortalState, portalState } from "~/models/portal.server";
 import { promiseToPay } from "~/models/promise.server";
+import { sendNoticesAfter } from "~/models/user-notification.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
 import { DisputeSchema, promiseSchema } from "~/schemas/portal";
 import type { Route } from "./+types/portal";
@@ -76,6 +77,7 @@ async function viewOf(
     promiseBroken: state.debtor.promiseBrokenAt !== null,
     paidClaimed: state.debtor.paidClaimedAt !== null,
     optedOut: state.optedOut,
+    emailed: state.emailed,
     window: promiseWindow(now, zone),
     done,
   };
@@ -102,12 +104,14 @@ export async function loader({ params, context, url }: Route.LoaderArgs) {
 }
 
 export async function action({ params, context, request }: Route.ActionArgs) {
-  const { env, config } = getApp(context);
+  const { env, config, ctx } = getApp(context);
   const db = getDb(env.DB);
   const found = await load(db, config, params.token);
   if (!found) return invalid();
   const { target, state } = found;
   const now = Date.now();
+  // The user's notice of what was recorded (docs/architecture.md §5, "The user is told").
+  const tell = () => sendNoticesAfter(ctx, env, db, config, target.ownerId);
   // Back to the page, with what was done (POST/redirect/GET): a reload repeats nothing.
   const done = (what: PortalDone) => redirect(`/d/${params.token}?done=${what}`);
   /** The page again with what went wrong and what was typed (nothing is lost). */
@@ -122,6 +126,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     case PORTAL_INTENTS.paid: {
       // As on /p: the schedules are paused in D1 first, then disarmed.
       const { claimed, pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId, now);
+      if (claimed) tell();
       await followAlarms(env, { disarm: pausedScheduleIds }, now);
       // Not recorded and not told before: nothing is owed any more.
       if (!claimed && state.debtor.paidClaimedAt === null) {
@@ -131,7 +136,8 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     }
     case PORTAL_INTENTS.optOut: {
       // As on /u: every schedule to this address for this user completes, then is disarmed.
-      const { scheduleIds } = await optOutAddress(db, target.ownerId, target.email, now);
+      const { debtorIds, scheduleIds } = await optOutAddress(db, target.ownerId, target.email, now);
+      if (debtorIds.length > 0) tell();
       await followAlarms(env, { disarm: scheduleIds }, now);
       return done("opted-out");
     }
@@ -170,6 +176,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
       );
       if (!promised)
         return refused(intent, 409, { form: "The promise could not be recorded. Please try again." }, values);
+      tell();
       await followAlarms(env, { disarm: heldScheduleIds }, now);
       return done("promised");
     }
@@ -203,6 +210,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
       );
       if (!disputed)
         return refused(intent, 409, { form: "The dispute could not be recorded. Please try again." }, values);
+      tell();
       await followAlarms(env, { disarm: heldScheduleIds }, now);
       return done("disputed");
     }

@@ -19,7 +19,13 @@ import {
   UNSUPPORTED_IMAGE,
 } from "~/lib/images.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { setDefaultCurrency, setPaymentUrl, updateContactSettings, updateProfileName } from "~/models/user.server";
+import {
+  setDefaultCurrency,
+  setNoticeSwitches,
+  setPaymentUrl,
+  updateContactSettings,
+  updateProfileName,
+} from "~/models/user.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { ContactRulesSchema } from "~/schemas/contact-rules";
 import { DefaultCurrencySchema, PaymentLinkSchema, ProfileNameSchema } from "~/schemas/profile";
@@ -59,6 +65,8 @@ export async function profileAction({ context, request, url }: ActionArgs) {
       return savePaymentLink(db, user, formData);
     case PROFILE_INTENTS.defaultCurrency:
       return saveDefaultCurrency(db, user, formData);
+    case PROFILE_INTENTS.notices:
+      return saveNotices(db, user, formData);
     case PROFILE_INTENTS.password:
       return savePassword(app, db, user, request, formData);
     default:
@@ -80,6 +88,19 @@ async function saveContactRules(db: Db, user: SessionUser, formData: FormData) {
   const { start_hour, end_hour, max_per_week } = submission.value;
   await updateContactSettings(db, user.id, { startHour: start_hour, endHour: end_hour, maxPerWindow: max_per_week });
   return reply(PROFILE_INTENTS.contactRules, { message: "Sending rules saved.", result: submission.reply() });
+}
+
+/**
+ * The user's notices (docs/architecture.md §5, "The user is told"): a checkbox each, sent only
+ * when checked, so an unchecked box switches its kind off.
+ */
+async function saveNotices(db: Db, user: SessionUser, formData: FormData) {
+  await setNoticeSwitches(db, user.id, {
+    notifyDebtorActions: formData.get("notify_debtor_actions") === "on",
+    notifyDeliveryProblems: formData.get("notify_delivery_problems") === "on",
+    notifyDigest: formData.get("notify_digest") === "on",
+  });
+  return reply(PROFILE_INTENTS.notices, { message: "E-mail notices saved." });
 }
 
 /** The account's payment link (docs/architecture.md §10): https only; empty clears it. */

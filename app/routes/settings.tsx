@@ -3,6 +3,7 @@ import { requireUser } from "~/auth/guard.server";
 import { PasswordForm } from "~/components/password-form";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { DefaultCurrencyForm } from "~/components/settings/default-currency-form";
+import { NoticesForm } from "~/components/settings/notices-form";
 import { OrgManager } from "~/components/settings/org-manager";
 import { PaymentLinkForm } from "~/components/settings/payment-link-form";
 import { ProfileInfo } from "~/components/settings/profile-info";
@@ -97,6 +98,11 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
               <DefaultCurrencyForm defaultCurrency={loaderData.contactSettings.defaultCurrency} />
               <PaymentLinkForm paymentUrl={loaderData.contactSettings.paymentUrl ?? null} />
               <ContactRulesForm settings={loaderData.contactSettings} />
+              <NoticesForm
+                debtorActions={loaderData.contactSettings.notifyDebtorActions}
+                deliveryProblems={loaderData.contactSettings.notifyDeliveryProblems}
+                digest={loaderData.contactSettings.notifyDigest}
+              />
             </>
           )}
         </>

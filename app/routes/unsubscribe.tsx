@@ -13,6 +13,7 @@ import { getApp } from "~/lib/context.server";
 import { type OptOutTarget, verifyOptOutToken } from "~/lib/opt-out.server";
 import { isOptedOut, optOutAddress } from "~/models/opt-out.server";
 import { type OwedTotal, owedTotalsOf, owedTotalsQuery } from "~/models/portal.server";
+import { sendNoticesAfter } from "~/models/user-notification.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
 import type { Route } from "./+types/unsubscribe";
 
@@ -58,13 +59,15 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ params, context }: Route.ActionArgs) {
-  const { env, config } = getApp(context);
+  const { env, config, ctx } = getApp(context);
   const db = getDb(env.DB);
   const target = await verifyOptOutToken(db, config, params.token);
   if (!target) return invalid();
   // Every schedule to this address for this user is completed in D1 first, so the engine drops an
   // alarm that fires anyway; disarming saves it the wake-up.
-  const { scheduleIds } = await optOutAddress(db, target.ownerId, target.email);
+  const { debtorIds, scheduleIds } = await optOutAddress(db, target.ownerId, target.email);
+  // The user is told (docs/architecture.md §5, "The user is told").
+  if (debtorIds.length > 0) sendNoticesAfter(ctx, env, db, config, target.ownerId);
   await followAlarms(env, { disarm: scheduleIds });
   return shown(db, target, "done");
 }

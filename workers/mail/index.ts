@@ -1,6 +1,15 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { createElement, type ReactElement } from "react";
 import { oneLine } from "../../app/domain/header-safe";
+import {
+  type DigestMessage,
+  digestSubject,
+  isDebtorAction,
+  type NoticeMessage,
+  noticeCopy,
+} from "../../app/domain/notice";
+import DigestEmail from "../../emails/digest";
+import NoticeEmail from "../../emails/notice";
 import PasswordChangedEmail, {
   type PasswordChangedEmailProps,
   passwordChangedSubject,
@@ -34,6 +43,51 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
   async sendPasswordChanged(input: PasswordChangedEmailProps & { to: string }): Promise<SendResult> {
     const { to, ...props } = input;
     return sendAccountEmail(this.env, to, passwordChangedSubject, createElement(PasswordChangedEmail, props));
+  }
+
+  /**
+   * A notice to the user about one of their debtors (docs/architecture.md §5, "The user is told"),
+   * sent to the user's own address with the notice's event key as Idempotency-Key, so a retry
+   * never sends twice. Replies to a debtor action's notice go to the debtor.
+   */
+  async sendNotice(message: NoticeMessage, idempotencyKey: string): Promise<SendResult> {
+    const config = readMailConfig(this.env);
+    let rendered: { subject: string; html: string; text: string };
+    try {
+      const { kind, debtorName, detail, debtorUrl, settingsUrl } = message;
+      const html = await renderEmail(createElement(NoticeEmail, { kind, debtorName, detail, debtorUrl, settingsUrl }));
+      rendered = { subject: oneLine(noticeCopy(kind, debtorName).subject), html, text: toPlainText(html) };
+    } catch (error) {
+      return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
+    }
+    return deliver(
+      this.env.DB,
+      config,
+      {
+        to: message.to,
+        fromName: "Dunly",
+        replyTo: isDebtorAction(message.kind) ? message.debtorEmail : null,
+        ...rendered,
+      },
+      idempotencyKey,
+    );
+  }
+
+  /**
+   * The user's daily digest (docs/architecture.md §5, "The user is told"), to their own address,
+   * with `digest:<user>:<day>` as Idempotency-Key so a day is sent once.
+   */
+  async sendDigest(message: DigestMessage, idempotencyKey: string): Promise<SendResult> {
+    const config = readMailConfig(this.env);
+    let rendered: { subject: string; html: string; text: string };
+    try {
+      const { day, items, total, settingsUrl } = message;
+      const html = await renderEmail(createElement(DigestEmail, { day, items, total, settingsUrl }));
+      rendered = { subject: digestSubject(total), html, text: toPlainText(html) };
+    } catch (error) {
+      return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
+    }
+    return deliver(this.env.DB, config, { to: message.to, fromName: "Dunly", ...rendered }, idempotencyKey);
   }
 
   /**

@@ -46,6 +46,8 @@ export interface PortalView {
   promiseBroken: boolean;
   paidClaimed: boolean;
   optedOut: boolean;
+  /** The sender gets an e-mail of the debtor's answers: only then does the page say they "have been told". */
+  emailed: boolean;
   /** The dates a promise may name, in the debtor's zone. */
   window: { min: string; max: string };
   done: PortalDone | null;
@@ -61,15 +63,19 @@ type PortalAnswer = PortalView & {
 type Answer = { state: "invalid" } | PortalAnswer;
 
 function doneMessage(view: PortalView): string | null {
+  // Told by e-mail, or shown in Dunly when the sender switched those e-mails off.
+  const told = view.emailed ? `${view.sender} has been told` : `${view.sender} sees in Dunly`;
   switch (view.done) {
     case "promised":
       return view.promisedOn
-        ? `Thank you. ${view.sender} has been told you will pay by ${formatLongDate(view.promisedOn)}. Reminders are paused until then.`
-        : `Thank you. ${view.sender} has been told when you will pay.`;
+        ? `Thank you. ${told} ${view.emailed ? "you" : "that you"} will pay by ${formatLongDate(view.promisedOn)}. Reminders are paused until then.`
+        : `Thank you. ${told} when you will pay.`;
     case "disputed":
-      return `Thank you. ${view.sender} has been told what is wrong. Reminders leave the invoice out until they have looked at it.`;
+      return `Thank you. ${told} what is wrong. Reminders leave the invoice out until they have looked at it.`;
     case "paid":
-      return `Thank you. ${view.sender} has been told and reminders are paused.`;
+      return view.emailed
+        ? `Thank you. ${view.sender} has been told and reminders are paused.`
+        : `Thank you. Reminders are paused and ${view.sender} sees your answer in Dunly.`;
     case "opted-out":
       return `You will not get any more reminders from ${view.sender} at this address.`;
     default:

@@ -1,0 +1,98 @@
+/**
+ * What the user is told about their debtors (docs/architecture.md §5, "The user is told"): one
+ * e-mail to the user's own address for each debtor action and each delivery problem. Pure: the
+ * kinds, which Settings switch covers each, and the words of each notice (the mail Worker renders
+ * them, app/models/user-notification.server.ts writes and sends them).
+ */
+
+/** A notice's kind: the debtor_events type it tells about. */
+export type NoticeKind = "paid_claimed" | "promised" | "disputed" | "opted_out" | "bounced" | "complained";
+
+/** The debtor's own answers (Settings switch notify_debtor_actions); Reply-To is the debtor. */
+export const DEBTOR_ACTION_KINDS = ["paid_claimed", "promised", "disputed", "opted_out"] as const;
+/** What the provider reported about a reminder (switch notify_delivery_problems). */
+export const DELIVERY_PROBLEM_KINDS = ["bounced", "complained"] as const;
+
+export function isDebtorAction(kind: NoticeKind): boolean {
+  return (DEBTOR_ACTION_KINDS as readonly string[]).includes(kind);
+}
+
+/** One notice as the mail Worker's `sendNotice` takes it. */
+export interface NoticeMessage {
+  /** The user's own address: a notice never goes to a debtor. */
+  to: string;
+  kind: NoticeKind;
+  debtorName: string;
+  /** The debtor's address: Reply-To of a debtor action's notice. */
+  debtorEmail: string;
+  /** The event's detail ("Promised to pay by 30 December 2026", "INV-7: …", the bounce message), or "". */
+  detail: string;
+  /** The debtor's page in the app (/debtors/:id). */
+  debtorUrl: string;
+  /** Settings, where the switches are. */
+  settingsUrl: string;
+}
+
+/** The subject and the one sentence that says what happened. */
+export function noticeCopy(kind: NoticeKind, debtorName: string): { subject: string; headline: string } {
+  switch (kind) {
+    case "paid_claimed":
+      return {
+        subject: `${debtorName} says they have paid`,
+        headline: `${debtorName} says they have paid. Their reminders are paused until you confirm the payment or resume them.`,
+      };
+    case "promised":
+      return {
+        subject: `${debtorName} promised to pay`,
+        headline: `${debtorName} promised to pay. Their reminders wait until the promised date has passed.`,
+      };
+    case "disputed":
+      return {
+        subject: `${debtorName} disputed an invoice`,
+        headline: `${debtorName} disputed an invoice. Reminders leave it out until you resolve the dispute.`,
+      };
+    case "opted_out":
+      return {
+        subject: `${debtorName} opted out of your reminders`,
+        headline: `${debtorName} opted out: they get no more reminders from you unless you record their renewed consent.`,
+      };
+    case "bounced":
+      return {
+        subject: `A reminder to ${debtorName} bounced`,
+        headline: `A reminder to ${debtorName} bounced: their address does not take mail. Their reminders are paused until the address is changed.`,
+      };
+    case "complained":
+      return {
+        subject: `${debtorName} marked your reminder as spam`,
+        headline: `${debtorName} marked your reminder as spam, so their address is opted out of your reminders.`,
+      };
+  }
+}
+
+/** One line of the daily digest: an event of the last 24 hours. */
+export interface DigestItem {
+  kind: NoticeKind;
+  debtorName: string;
+  detail: string;
+  debtorUrl: string;
+}
+
+/** The daily digest as the mail Worker's `sendDigest` takes it. */
+export interface DigestMessage {
+  /** The user's own address. */
+  to: string;
+  /** The UTC day it covers the 24 hours before ("2026-11-26"). */
+  day: string;
+  /** The newest first, at most DIGEST_MAX_ITEMS; `total` counts them all. */
+  items: DigestItem[];
+  total: number;
+  settingsUrl: string;
+}
+
+/** The most events one digest lists; the rest are counted ("and 12 more"). */
+export const DIGEST_MAX_ITEMS = 50;
+
+/** The digest's subject: how many events. */
+export function digestSubject(total: number): string {
+  return `Dunly: ${total} ${total === 1 ? "update" : "updates"} about your debtors today`;
+}
