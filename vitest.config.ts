@@ -110,16 +110,6 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
-          // tests/integration/client-server-parity.test.ts renders the dialog forms' components in workerd:
-          // React and react-dom ship CommonJS, which only a pre-bundle makes importable there.
-          deps: {
-            optimizer: {
-              ssr: {
-                enabled: true,
-                include: ["react", "react/jsx-runtime", "react/jsx-dev-runtime", "react-dom", "react-dom/server"],
-              },
-            },
-          },
           setupFiles: ["./tests/integration/setup.ts"],
           // workerd on a 2-core CI machine: a cold first request can take seconds; 5 s was flaky.
           testTimeout: 20_000,
