@@ -86,3 +86,6 @@ export const SCHEDULE_MESSAGES = {
   notFound: "Schedule not found",
   missingName: "Missing schedule name",
 } as const;
+
+/** The note "Confirm payment"'s form starts with, for a debtor's "I've paid" (the user may change or clear it). */
+export const CONFIRMED_PAYMENT_NOTE = "The debtor said they had paid; confirmed.";

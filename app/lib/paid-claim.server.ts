@@ -1,12 +1,13 @@
 import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtorEvents, debtors } from "~/db/schema";
-import { formatMoney, fromCents } from "~/domain/money";
+import { formatMoney, toCents } from "~/domain/money";
 import { debtorEventInsert } from "~/models/debtor-event.server";
 import { owesSql } from "~/models/ledger.server";
-import { addPayment, type PaymentWrite, type PaymentWriteError } from "~/models/payment.server";
+import { addPayment, type PaymentWriteError } from "~/models/payment.server";
 import { noticeInsert } from "~/models/user-notification.server";
 import { holdStatement, type OwnerScope, type ResumeOutcome, resumeAfterPaidClaim } from "~/reminders/lifecycle.server";
+import type { PaymentInput } from "~/schemas/payment";
 import type { AppConfig } from "./config.server";
 import { debtorLink, type OptOutTarget, type SigningConfig, verifyDebtorToken } from "./opt-out.server";
 
@@ -16,14 +17,12 @@ import { debtorLink, type OptOutTarget, type SigningConfig, verifyDebtorToken } 
  * token is no paid token and the other way round, and neither moves to another debtor. The
  * debtor's click (a POST from the page, never the GET a link scanner makes) records the claim,
  * pauses the debtor's enabled schedules and puts a notice on the user's dashboard, where the user
- * confirms the payment (recorded as a payment of what is still owed) or resumes the reminders.
+ * confirms the payment (the payment form in a dialog, prefilled with what is still owed) or
+ * resumes the reminders.
  */
 
 /** stopped_reason of a schedule paused by the debtor's "I've paid": "Resume reminders" restarts exactly these. */
 export const PAID_CLAIM_REASON = "paid_claimed" as const;
-
-/** The note of the payment "Confirm payment" records. */
-export const CONFIRMED_PAYMENT_NOTE = "The debtor said they had paid; confirmed.";
 
 /** The absolute "I've paid" URL of a debtor: `${linkOrigin(config)}/p/${token}`. Throws without OPT_OUT_SECRET. */
 export function paidClaimLink(
@@ -160,18 +159,14 @@ async function closeClaim(
 
 export type ClaimError = { error: "not-found" } | { error: "no-claim" };
 
-interface PendingDebtor {
-  debtCents: number;
-  paidCents: number;
+/** The owner's debtor with a pending claim: what is still owed (cents, in their currency). */
+export interface PendingClaim {
+  owedCents: number;
   currency: string;
 }
 
-/** The owner's debtor with a pending claim, or why not. */
-async function pendingDebtor(
-  db: Db,
-  ownerId: string,
-  debtorId: number,
-): Promise<ClaimError | { debtor: PendingDebtor }> {
+/** The owner's debtor with a pending claim and what they still owe, or why not. */
+export async function pendingClaim(db: Db, ownerId: string, debtorId: number): Promise<ClaimError | PendingClaim> {
   const debtor = await db
     .select({
       debtCents: debtors.debtCents,
@@ -184,43 +179,93 @@ async function pendingDebtor(
     .get();
   if (!debtor) return { error: "not-found" };
   if (debtor.paidClaimedAt == null) return { error: "no-claim" };
-  return { debtor };
+  return { owedCents: Math.max(0, debtor.debtCents - debtor.paidCents), currency: debtor.currency };
+}
+
+/** What "Confirm payment" did. */
+export interface ConfirmOutcome {
+  /** The payment recorded (0: nothing was owed any more, only the claim was cleared). */
+  paidCents: number;
+  currency: string;
+  /** What is still owed after it. */
+  owedCents: number;
+  /** The schedules the payment completed (paid in full): the caller disarms them. */
+  completedScheduleIds: string[];
+  /** Paid in part: the schedules the claim paused that run again, and those that stay paused. */
+  resumed: number;
+  refused: number;
 }
 
 /**
- * "Confirm payment": records a payment of what is still owed, dated `today` (through addPayment,
- * which completes the debtor's schedules once paid in full), then clears the claim and records
- * 'paid_claim_confirmed'. Nothing owed any more: only the claim is cleared. The caller disarms
- * `completedScheduleIds`.
+ * "Confirm payment" with nothing owed any more (a payment recorded meanwhile): the claim is
+ * cleared and 'paid_claim_confirmed' recorded, nothing else.
+ */
+export async function confirmNothingOwed(db: Db, ownerId: string, debtorId: number, currency: string, now: number) {
+  if (!(await closeClaim(db, ownerId, debtorId, "paid_claim_confirmed", "", now)))
+    return { error: "no-claim" } as const;
+  return { paidCents: 0, currency, owedCents: 0, completedScheduleIds: [], resumed: 0, refused: 0 } as ConfirmOutcome;
+}
+
+/**
+ * "Confirm payment" (docs/architecture.md §10): the payment the user entered in the dialog (the
+ * payment form's input, checked by paymentSchema) is recorded, and in the same batch the claim is
+ * cleared and 'paid_claim_confirmed' recorded (now, with the amount), only if the payment was
+ * inserted and the claim was still pending. Paid in full, addPayment's batch completes the
+ * schedules (the caller disarms `completedScheduleIds`). Paid in part, something is still owed
+ * and no notice is left to resume from, so the schedules the claim paused run again (the
+ * dialog says so). Nothing is written when the claim was already answered, the amount is more
+ * than is owed, or the debtor has too many payments.
  */
 export async function confirmPaidClaim(
-  db: Db,
-  ownerId: string,
+  scope: OwnerScope,
   debtorId: number,
-  today: string,
-  now = Date.now(),
-): Promise<{ paidCents: number; currency: string; completedScheduleIds: string[] } | ClaimError | PaymentWriteError> {
-  const found = await pendingDebtor(db, ownerId, debtorId);
+  input: PaymentInput,
+): Promise<ConfirmOutcome | ClaimError | PaymentWriteError> {
+  const { db, ownerId, now } = scope;
+  const found = await pendingClaim(db, ownerId, debtorId);
   if ("error" in found) return found;
-  const owedCents = found.debtor.debtCents - found.debtor.paidCents;
-  let write: PaymentWrite | null = null;
-  if (owedCents > 0) {
-    const written = await addPayment(
-      db,
-      ownerId,
-      debtorId,
-      { amount: fromCents(owedCents), paid_on: today, note: CONFIRMED_PAYMENT_NOTE },
-      now,
-    );
-    if ("error" in written) return written;
-    write = written;
+  const detail = formatMoney(toCents(input.amount), found.currency);
+  const written = await addPayment(db, ownerId, debtorId, input, now, {
+    onlyIf: isNotNull(debtors.paidClaimedAt),
+    andThen: (inserted) => [
+      db.insert(debtorEvents).select(
+        db
+          // Every column in the table's order (INSERT … SELECT lists them all); id: the next one.
+          .select({
+            id: sql<number>`null`.as("id"),
+            ownerId: debtors.ownerId,
+            debtorId: debtors.id,
+            type: sql<string>`'paid_claim_confirmed'`.as("type"),
+            detail: sql<string>`${detail}`.as("detail"),
+            createdAt: sql<number>`${now}`.as("created_at"),
+          })
+          .from(debtors)
+          .where(and(owned(ownerId, debtorId), inserted)),
+      ),
+      db
+        .update(debtors)
+        .set({ paidClaimedAt: null, updatedAt: now })
+        .where(and(owned(ownerId, debtorId), inserted)),
+    ],
+  });
+  if ("error" in written) {
+    // Nothing was written: the claim may have been answered meanwhile (another tab).
+    if (written.error !== "not-found") {
+      const still = await pendingClaim(db, ownerId, debtorId);
+      if ("error" in still) return still;
+    }
+    return written;
   }
-  const detail = owedCents > 0 ? formatMoney(owedCents, found.debtor.currency) : "";
-  if (!(await closeClaim(db, ownerId, debtorId, "paid_claim_confirmed", detail, now))) return { error: "no-claim" };
+  const owedCents = Math.max(0, written.debtor.debtCents - written.debtor.paidCents);
+  const outcome =
+    owedCents > 0 ? await resumeAfterPaidClaim(scope, debtorId) : { resumed: [], refused: [] as unknown[] };
   return {
-    paidCents: Math.max(0, owedCents),
-    currency: found.debtor.currency,
-    completedScheduleIds: write?.completedScheduleIds ?? [],
+    paidCents: written.payment.amountCents,
+    currency: written.payment.currency,
+    owedCents,
+    completedScheduleIds: written.completedScheduleIds,
+    resumed: outcome.resumed.length,
+    refused: outcome.refused.length,
   };
 }
 
@@ -231,7 +276,7 @@ export async function confirmPaidClaim(
  */
 export async function resumeAfterClaim(scope: OwnerScope, debtorId: number): Promise<ResumeOutcome | ClaimError> {
   const { db, ownerId, now } = scope;
-  const found = await pendingDebtor(db, ownerId, debtorId);
+  const found = await pendingClaim(db, ownerId, debtorId);
   if ("error" in found) return found;
   const outcome = await resumeAfterPaidClaim(scope, debtorId);
   const n = outcome.resumed.length;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, invoices, paymentAllocations, payments, schedules } from "~/db/schema";
 import { MAX_PAYMENTS_PER_DEBTOR } from "~/domain/account-caps";
@@ -196,6 +196,10 @@ async function overOwedNow(db: Db, ownerId: string, debtorId: number, ownAmountC
  * what is still owed there (checked in the INSERT itself, and by the ledger's CHECK, so two
  * concurrent payments cannot overpay), and at most MAX_PAYMENTS_PER_DEBTOR payments. The caller
  * disarms the alarms of `completedScheduleIds` (app/entities/payments.server.ts).
+ *
+ * `also` joins another change to the same batch (confirming an "I've paid", app/lib/paid-claim.server.ts):
+ * `onlyIf`, a further condition of the INSERT, and `andThen(inserted)`, statements run after the
+ * ledger is settled, given a condition that holds only when this payment was inserted.
  */
 export async function addPayment(
   db: Db,
@@ -203,6 +207,7 @@ export async function addPayment(
   debtorId: number,
   input: PaymentInput,
   now = Date.now(),
+  also?: { onlyIf?: SQL; andThen?: (inserted: SQL) => BatchItem[] },
 ): Promise<PaymentWrite | PaymentWriteError> {
   const amountCents = toCents(input.amount);
   const chosen = await chosenInvoice(db, ownerId, debtorId, input.invoice_id);
@@ -233,6 +238,7 @@ export async function addPayment(
                 ownedDebtor(ownerId, debtorId),
                 sql`${availableSql(debtorId, chosen ? chosen.currency : sql`${debtors.currency}`, chosen?.id ?? null)} >= ${amountCents}`,
                 sql`(SELECT count(*) FROM ${payments} WHERE ${payments.debtorId} = ${debtorId}) < ${MAX_PAYMENTS_PER_DEBTOR}`,
+                also?.onlyIf,
               ),
             ),
         )
@@ -243,6 +249,7 @@ export async function addPayment(
         sql`p.id = (SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId}) AND p.created_at = ${now}`,
       ),
       ...settleStatements(db, ownerId, debtorId, now),
+      ...(also?.andThen?.(insertedNow(ownerId, debtorId, now)) ?? []),
     ]);
   } catch (error) {
     if (isLedgerViolation(error)) return overOwedNow(db, ownerId, debtorId, 0);
@@ -254,6 +261,12 @@ export async function addPayment(
   if (!payment) return refusal(db, debtorId, after.debtor, 0, chosen?.id ?? null);
   return { payment, ...after };
 }
+
+type BatchItem = Parameters<Db["batch"]>[0][number];
+
+/** Holds, later in addPayment's batch, when the payment it inserts (the debtor's, made `now`) exists. */
+const insertedNow = (ownerId: string, debtorId: number, now: number) =>
+  sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.debtorId} = ${debtorId} AND ${payments.ownerId} = ${ownerId} AND ${payments.createdAt} = ${now})`;
 
 /** Why an add or edit that wrote nothing was refused, for a debtor that exists. */
 async function refusal(

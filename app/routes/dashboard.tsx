@@ -13,6 +13,7 @@ import { notify } from "~/components/toast";
 import { countOf, getDb } from "~/db/client.server";
 import { type Bound, bindParam, OWNER_ID, preparedQuery, runBatch, runBound } from "~/db/prepared.server";
 import { parseDebtorId } from "~/domain/list-params";
+import { localDateString } from "~/domain/schedule-time";
 import { getApp } from "~/lib/context.server";
 import { paidClaimsOf, paidClaimsQuery } from "~/lib/paid-claim.server";
 import { pageMeta } from "~/lib/site";
@@ -164,7 +165,11 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       id: c.id,
       fullName: c.fullName,
       paidClaimedAt: c.paidClaimedAt,
+      owedCents: Math.max(0, c.debtCents - c.paidCents),
+      currency: c.currency,
     })),
+    // The date "Confirm payment"'s form starts with when it shows without JavaScript.
+    today: localDateString(now, timeZone),
     responses: debtorResponsesOf(responses ?? []).slice(0, DEBTOR_RESPONSES_LIMIT),
     moreResponses: (responses?.length ?? 0) > DEBTOR_RESPONSES_LIMIT,
   };
@@ -189,7 +194,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8">
       <h1 className="sr-only">Dashboard</h1>
       <BouncingNotice count={loaderData.bouncing} />
-      <PaidClaimsNotice claims={loaderData.paidClaims} timeZone={loaderData.timeZone} />
+      <PaidClaimsNotice claims={loaderData.paidClaims} timeZone={loaderData.timeZone} today={loaderData.today} />
       <DebtorResponsesNotice
         responses={loaderData.responses}
         more={loaderData.moreResponses}

@@ -1,34 +1,70 @@
+import { parseWithValibot } from "@conform-to/valibot";
 import { formatMoney } from "~/domain/money";
 import { PAID_CLAIM_INTENTS } from "~/entities/intents";
-import { SOMETHING_WRONG } from "~/entities/messages";
+import { PAYMENT_MESSAGES, SOMETHING_WRONG } from "~/entities/messages";
+import { paymentEntity } from "~/entities/payments.server";
 import { reply } from "~/lib/action-result.server";
-import { confirmPaidClaim, resumeAfterClaim } from "~/lib/paid-claim.server";
+import {
+  type ConfirmOutcome,
+  confirmNothingOwed,
+  confirmPaidClaim,
+  pendingClaim,
+  resumeAfterClaim,
+} from "~/lib/paid-claim.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
-import { type ExtraIntents, formId, type IntentScope } from "./owned-record-action.server";
+import { type ExtraIntents, formId, type IntentScope, writeFailed } from "./owned-record-action.server";
 
 export const CLAIM_GONE = "This was already answered: the payment was confirmed or the reminders resumed.";
 
+/** What the user is told after "Confirm payment": the payment, then what happens to the reminders. */
+function confirmedMessage(out: ConfirmOutcome) {
+  if (out.paidCents === 0) return "Payment confirmed. Nothing was owed any more.";
+  const paid = `Payment of ${formatMoney(out.paidCents, out.currency)} recorded.`;
+  if (out.owedCents === 0) {
+    return `${paid} ${out.completedScheduleIds.length > 0 ? PAYMENT_MESSAGES.remindersStopped : PAYMENT_MESSAGES.paidInFull}`;
+  }
+  const owed = `${formatMoney(out.owedCents, out.currency)} is still owed`;
+  if (out.resumed === 0) return `${paid} ${owed}.`;
+  const runs = out.resumed === 1 ? "1 schedule runs again" : `${out.resumed} schedules run again`;
+  const kept =
+    out.refused === 0 ? "" : ` ${out.refused === 1 ? "1 schedule stays" : `${out.refused} schedules stay`} paused.`;
+  return `${paid} ${owed}: reminders resumed, ${runs}.${kept}`;
+}
+
+/**
+ * "Confirm payment": the payment form of the dashboard's dialog (paymentSchema, the same as the
+ * debtor modal's "Add payment"), recorded with the claim cleared in one batch. A debtor who owes
+ * nothing any more needs no amount: the claim is only cleared.
+ */
 async function confirm({ scope, formData }: IntentScope) {
   const intent = PAID_CLAIM_INTENTS.confirm;
   const debtorId = formId(formData, "debtor_id");
   if (debtorId === null) return reply(intent, { status: 404, message: SOMETHING_WRONG });
-  const out = await confirmPaidClaim(scope.db, scope.ownerId, debtorId, scope.today, scope.now);
+  const found = await pendingClaim(scope.db, scope.ownerId, debtorId);
+  if ("error" in found) {
+    if (found.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
+    return reply(intent, { status: 409, message: CLAIM_GONE });
+  }
+  // Something owed: the payment form, as the user typed it (field errors keep it, 400).
+  const submission =
+    found.owedCents > 0 ? parseWithValibot(formData, { schema: paymentEntity.schemas.form(scope) }) : undefined;
+  if (submission && submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
+  let out: Awaited<ReturnType<typeof confirmPaidClaim>>;
+  try {
+    out =
+      submission?.status === "success"
+        ? await confirmPaidClaim(scope, debtorId, submission.value)
+        : await confirmNothingOwed(scope.db, scope.ownerId, debtorId, found.currency, scope.now);
+  } catch (error) {
+    return writeFailed(intent, paymentEntity.noun, error, submission?.reply());
+  }
   if ("error" in out) {
     if (out.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
     if (out.error === "no-claim") return reply(intent, { status: 409, message: CLAIM_GONE });
-    // The balance changed meanwhile (another payment) or the debtor has too many payments.
-    return reply(intent, {
-      status: 409,
-      message: "The payment could not be recorded. Please check the debtor's payments and try again.",
-    });
+    return reply(intent, { status: 400, result: submission?.reply(paymentEntity.refusalErrors(out)) });
   }
   await followAlarms(scope.env, { disarm: out.completedScheduleIds }, scope.now);
-  return reply(intent, {
-    message:
-      out.paidCents > 0
-        ? `Payment of ${formatMoney(out.paidCents, out.currency)} recorded. The debt is paid in full: reminders to this debtor have stopped.`
-        : "Payment confirmed. Nothing was owed any more.",
-  });
+  return reply(intent, { message: confirmedMessage(out), result: submission?.reply({ resetForm: true }) });
 }
 
 async function resume({ scope, formData }: IntentScope) {
@@ -57,9 +93,9 @@ async function resume({ scope, formData }: IntentScope) {
 
 /**
  * The dashboard's answers to a debtor's "I've paid" (docs/architecture.md §10), on the debtor
- * pages' action (app/routes/debtor-action.server.ts): confirm the payment (a payment of what is
- * still owed, dated the user's today) or resume the reminders the claim paused. Both post
- * `debtor_id`; another user's debtor answers 404 and nothing changes.
+ * pages' action (app/routes/debtor-action.server.ts): confirm the payment (the payment form's
+ * amount, date, note and "Apply to", as the user entered them) or resume the reminders the claim
+ * paused. Both post `debtor_id`; another user's debtor answers 404 and nothing changes.
  */
 export const paidClaimIntents: ExtraIntents = {
   [PAID_CLAIM_INTENTS.confirm]: confirm,

@@ -6,7 +6,7 @@ function debtorEntry(page: Page, name: string) {
   return page.locator("tr:visible, li:visible").filter({ hasText: name });
 }
 
-test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the user sees the notice and confirms the payment @phone', async ({
+test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the user sees the notice and confirms the payment in a dialog @phone', async ({
   page,
   browser,
 }, testInfo) => {
@@ -80,12 +80,38 @@ test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the u
   await page.goto("/dashboard");
   const notice = page.getByTestId("paid-claims-notice");
   await expect(notice).toContainText(`${name} says they have paid (`);
-  await notice.getByRole("button", { name: "Confirm payment" }).click();
-  await expect(
-    page
-      .getByText("Payment of €42.00 recorded. The debt is paid in full: reminders to this debtor have stopped.")
-      .first(),
-  ).toBeVisible();
+  // "Confirm payment" asks: a dialog with the payment form, prefilled with what is still owed and
+  // today; nothing is recorded before the user submits it.
+  const confirmButton = notice.getByRole("button", { name: "Confirm payment" });
+  await confirmButton.click();
+  const confirm = page.getByRole("dialog", { name: `Confirm the payment of ${name}` });
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText("still owes €42.00");
+  const amount = confirm.getByLabel("Amount", { exact: true });
+  await expect(amount).toBeFocused();
+  await expect(amount).toHaveValue("42.00");
+  const today = await page.evaluate(() => {
+    const d = new Date();
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  });
+  await expect(confirm.getByLabel("Date paid")).toHaveValue(today);
+  await expect(confirm.getByLabel("Note (optional)")).toHaveValue("The debtor said they had paid; confirmed.");
+  // "Apply to" lists the debtor's open invoice, as in the debtor's modal.
+  await expect(confirm.getByLabel("Apply to")).toContainText("INV-77");
+  // Escape closes it with nothing recorded; the focus is back on the button.
+  await page.keyboard.press("Escape");
+  await expect(confirm).toBeHidden();
+  await expect(confirmButton).toBeFocused();
+  await expect(notice).toContainText(`${name} says they have paid (`);
+  // More than is owed: the field says so and keeps what was typed.
+  await confirmButton.click();
+  await amount.fill("50");
+  await confirm.getByRole("button", { name: "Record payment" }).click();
+  await expect(confirm.getByText("The payment can be at most €42.00, the amount still owed.")).toBeVisible();
+  await amount.fill("42");
+  await confirm.getByRole("button", { name: "Record payment" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByText(/^Payment of €42\.00 recorded\. The debt is paid in full/).first()).toBeVisible();
   await expect(notice).toBeHidden();
 
   // The debtor is paid, and the payment is in their Payments list.

@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { CONFIRMED_PAYMENT_NOTE } from "~/entities/messages";
 import { readConfig } from "~/lib/config.server";
 import { optOutLink } from "~/lib/opt-out.server";
-import { CONFIRMED_PAYMENT_NOTE, paidClaimLink } from "~/lib/paid-claim.server";
-import { formAction } from "./data-helpers";
+import { paidClaimLink } from "~/lib/paid-claim.server";
+import { formAction, replyErrors } from "./data-helpers";
 import { alarmAt, HOUR, stubOf } from "./engine-helpers";
 import {
   db,
@@ -205,7 +206,13 @@ describe("the dashboard's notice", () => {
     await press(s.path);
     const data = await loaderData(`/dashboard?debtor=${s.debtor.id}`, "routes/dashboard", s.user.cookie);
     expect(data.paidClaims).toEqual([
-      { id: s.debtor.id, fullName: s.debtor.fullName, paidClaimedAt: expect.any(Number) },
+      {
+        id: s.debtor.id,
+        fullName: s.debtor.fullName,
+        paidClaimedAt: expect.any(Number),
+        owedCents: 50000,
+        currency: s.debtor.currency ?? "USD",
+      },
     ]);
     const page = await visibleText(await get(`/dashboard?debtor=${s.debtor.id}`, { cookie: s.user.cookie }));
     expect(page).toContain(`${s.debtor.fullName} says they have paid (`);
@@ -216,22 +223,25 @@ describe("the dashboard's notice", () => {
     expect(await visibleText(theirs)).not.toContain("says they have paid");
   });
 
-  it("Confirm payment records a payment of what is still owed dated today, completes the schedules, clears the notice, records 'paid_claim_confirmed'", async () => {
+  it("Confirm payment records the payment the user entered (what is still owed, today), completes the schedules, clears the notice, records 'paid_claim_confirmed' in the same batch", async () => {
     const s = await setUp();
     await payInvoice(s.user.userId, s.debtor.id, s.debtor.invoiceId, 10000, "USD", { paidOn: "2026-01-02" });
     await press(s.path);
-    const { status, data } = await formAction(
-      "/dashboard",
-      { intent: "paid-claim-confirm", debtor_id: String(s.debtor.id) },
-      `${s.user.cookie}; tz=UTC`,
-    );
+    const today = new Date().toISOString().slice(0, 10);
+    const fields = {
+      intent: "paid-claim-confirm",
+      debtor_id: String(s.debtor.id),
+      amount: "400",
+      paid_on: today,
+      note: CONFIRMED_PAYMENT_NOTE,
+    };
+    const { status, data } = await formAction("/dashboard", fields, `${s.user.cookie}; tz=UTC`);
     expect(status).toBe(200);
     expect(data).toMatchObject({
       intent: "paid-claim-confirm",
       ok: true,
       message: "Payment of $400.00 recorded. The debt is paid in full: reminders to this debtor have stopped.",
     });
-    const today = new Date().toISOString().slice(0, 10);
     expect(await paymentsOf(s.debtor.id)).toMatchObject([
       { amount_cents: 10000, paid_on: "2026-01-02", note: "" },
       { amount_cents: 40000, paid_on: today, note: CONFIRMED_PAYMENT_NOTE },
@@ -246,14 +256,83 @@ describe("the dashboard's notice", () => {
     ]);
     const dash = await loaderData(`/dashboard?debtor=${s.debtor.id}`, "routes/dashboard", s.user.cookie);
     expect(dash.paidClaims).toEqual([]);
-    // Answered already: a second press changes nothing.
-    const again = await formAction(
-      "/dashboard",
-      { intent: "paid-claim-confirm", debtor_id: String(s.debtor.id) },
-      s.user.cookie,
-    );
+    // Answered already: a second submit changes nothing.
+    const again = await formAction("/dashboard", fields, s.user.cookie);
     expect(again.status).toBe(409);
     expect((await paymentsOf(s.debtor.id)).length).toBe(2);
+  });
+
+  it("Confirm payment without an amount and date, or with too much, a future date or another's invoice, is refused 400 with field errors and what was typed; nothing is recorded", async () => {
+    const s = await setUp();
+    await press(s.path);
+    const before = await state(s.debtor.id, [...s.live, s.userPaused]);
+    const base = { intent: "paid-claim-confirm", debtor_id: String(s.debtor.id) };
+    const missing = await formAction("/dashboard", base, `${s.user.cookie}; tz=UTC`);
+    expect(missing.status).toBe(400);
+    expect(missing.data).toMatchObject({ intent: "paid-claim-confirm", ok: false });
+    expect(Object.keys(replyErrors(missing.data)).sort()).toEqual(["amount", "paid_on"]);
+
+    const future = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const late = await formAction(
+      "/dashboard",
+      { ...base, amount: "12.5", paid_on: future, note: "kept" },
+      `${s.user.cookie}; tz=UTC`,
+    );
+    expect(late.status).toBe(400);
+    expect(replyErrors(late.data)).toEqual({ paid_on: ["The payment date cannot be in the future"] });
+    // What the user typed comes back.
+    expect(late.data?.result?.initialValue).toMatchObject({ amount: "12.5", paid_on: future, note: "kept" });
+
+    const today = new Date().toISOString().slice(0, 10);
+    const over = await formAction(
+      "/dashboard",
+      { ...base, amount: "500.01", paid_on: today },
+      `${s.user.cookie}; tz=UTC`,
+    );
+    expect(over.status).toBe(400);
+    expect(replyErrors(over.data)).toEqual({
+      amount: ["The payment can be at most $500.00, the amount still owed."],
+    });
+
+    const stranger = await signIn(uniqueEmail("claim-invoice-owner"));
+    const theirs = await makeDebtor(stranger.userId);
+    const wrongInvoice = await formAction(
+      "/dashboard",
+      { ...base, amount: "10", paid_on: today, invoice_id: String(theirs.invoiceId) },
+      `${s.user.cookie}; tz=UTC`,
+    );
+    expect(wrongInvoice.status).toBe(400);
+    expect(Object.keys(replyErrors(wrongInvoice.data))).toEqual(["invoice_id"]);
+
+    expect(await paymentsOf(s.debtor.id)).toEqual([]);
+    expect(await state(s.debtor.id, [...s.live, s.userPaused])).toEqual(before);
+  });
+
+  it("Confirm payment of part of the debt clears the claim, records the payment and 'paid_claim_confirmed', and resumes the schedules the claim paused (not the one the user paused)", async () => {
+    const s = await setUp();
+    await press(s.path);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const { status, data } = await formAction(
+      "/dashboard",
+      { intent: "paid-claim-confirm", debtor_id: String(s.debtor.id), amount: "100", paid_on: yesterday, note: "" },
+      `${s.user.cookie}; tz=UTC`,
+    );
+    expect(status).toBe(200);
+    expect(data).toMatchObject({
+      ok: true,
+      message: "Payment of $100.00 recorded. $400.00 is still owed: reminders resumed, 2 schedules run again.",
+    });
+    expect(await paymentsOf(s.debtor.id)).toMatchObject([{ amount_cents: 10000, paid_on: yesterday, note: "" }]);
+    const after = await state(s.debtor.id, [...s.live, s.userPaused]);
+    expect(after.debtor).toEqual({ paidClaimedAt: null, status: "active", paidCents: 10000 });
+    for (const sched of after.schedules.slice(0, 2)) {
+      expect(sched).toMatchObject({ state: "ENABLED", reason: null });
+      expect(sched.alarm).toBe(sched.next);
+    }
+    expect(after.schedules[2]).toMatchObject({ state: "DISABLED", reason: null });
+    const types = after.events.map((e) => e.type).filter((t) => !t.startsWith("schedule_"));
+    expect(types).toEqual(["paid_claimed", "paid_claim_confirmed"]);
+    expect(after.events.find((e) => e.type === "paid_claim_confirmed")).toMatchObject({ detail: "$100.00" });
   });
 
   it("Resume reminders runs the schedules the claim paused again (not the one the user paused), clears the notice, records 'reminders_resumed'", async () => {
@@ -312,9 +391,26 @@ describe("the dashboard's notice", () => {
     expect(none.status).toBe(409);
   });
 
-  it("works without JavaScript: a document post answers the dashboard page", async () => {
+  it("works without JavaScript: 'Confirm payment' links to the form in the notice, prefilled; a document post answers the dashboard page", async () => {
     const s = await setUp();
     await press(s.path);
+    const page = await pageText(await get(`/dashboard?debtor=${s.debtor.id}`, { cookie: s.user.cookie }));
+    expect(page).toContain(`href="/dashboard?debtor=${s.debtor.id}&confirm=${s.debtor.id}"`);
+    const form = await pageText(
+      await get(`/dashboard?debtor=${s.debtor.id}&confirm=${s.debtor.id}`, { cookie: `${s.user.cookie}; tz=UTC` }),
+    );
+    const today = new Date().toISOString().slice(0, 10);
+    expect(form).toMatch(/name="amount"[^>]*value="500.00"|value="500.00"[^>]*name="amount"/);
+    expect(form).toMatch(new RegExp(`name="paid_on"[^>]*value="${today}"|value="${today}"[^>]*name="paid_on"`));
+    const refused = await postForm(
+      `/dashboard?debtor=${s.debtor.id}&confirm=${s.debtor.id}`,
+      { intent: "paid-claim-confirm", debtor_id: String(s.debtor.id), amount: "9999", paid_on: today },
+      { cookie: `${s.user.cookie}; tz=UTC` },
+    );
+    expect(refused.status).toBe(400);
+    const refusedText = await visibleText(refused);
+    expect(refusedText).toContain("The payment can be at most $500.00, the amount still owed.");
+    expect(await paymentsOf(s.debtor.id)).toEqual([]);
     const res = await postForm(
       `/dashboard?debtor=${s.debtor.id}`,
       { intent: "paid-claim-resume", debtor_id: String(s.debtor.id) },

@@ -1,27 +1,51 @@
 import { BadgeCheck } from "lucide-react";
-import { useFetcher } from "react-router";
+import { Suspense, useState, useSyncExternalStore } from "react";
+import { Link, useFetcher, useLocation } from "react-router";
+import { notOnServer, onDemand } from "~/components/on-demand";
 import { notify } from "~/components/toast";
-import { SubmitButton } from "~/components/ui/button";
+import { Button, SubmitButton } from "~/components/ui/button";
 import { formatDay } from "~/domain/time-zone";
 import { PAID_CLAIM_INTENTS } from "~/entities/intents";
+import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
+import { ConfirmPaymentForm, type PaidClaimView } from "./confirm-payment-form";
 
-const { confirm: CONFIRM, resume: RESUME } = PAID_CLAIM_INTENTS;
+export type { PaidClaimView } from "./confirm-payment-form";
 
-/** A debtor who said "I've paid", as the dashboard's loader lists them. */
-export interface PaidClaimView {
-  id: number;
-  fullName: string;
-  paidClaimedAt: number;
-}
+const { resume: RESUME } = PAID_CLAIM_INTENTS;
+
+/** The URL parameter that opens a claim's payment form in the notice itself (without JavaScript). */
+export const CONFIRM_PARAM = "confirm";
+
+const confirmDialog = onDemand(() =>
+  import.meta.env.SSR ? notOnServer() : import("./confirm-payment-dialog").then((m) => m.ConfirmPaymentDialog),
+);
+
+const noop = () => () => {};
+/** False on the server and while hydrating, true once React runs the page in the browser. */
+const useHydrated = () =>
+  useSyncExternalStore(
+    noop,
+    () => true,
+    () => false,
+  );
 
 /**
- * Debtors who clicked "I've paid" in a reminder (docs/architecture.md §10): their reminders are paused
- * until the user confirms the payment (recorded as a payment of what is still owed) or resumes
- * the reminders.
+ * Debtors who clicked "I've paid" in a reminder (docs/architecture.md §10): their reminders are
+ * paused until the user confirms the payment (the payment form, in a dialog, prefilled with what
+ * is still owed; nothing is recorded before the user submits it) or resumes the reminders.
+ * `today`: the user's date as the server knows it, for the form shown without JavaScript.
  */
-export function PaidClaimsNotice({ claims, timeZone }: { claims: PaidClaimView[]; timeZone: string }) {
+export function PaidClaimsNotice({
+  claims,
+  timeZone,
+  today,
+}: {
+  claims: PaidClaimView[];
+  timeZone: string;
+  today: string;
+}) {
   if (claims.length === 0) return null;
   return (
     <section
@@ -39,55 +63,107 @@ export function PaidClaimsNotice({ claims, timeZone }: { claims: PaidClaimView[]
       </div>
       <ul className="flex flex-col gap-3">
         {claims.map((claim) => (
-          <ClaimRow key={claim.id} claim={claim} timeZone={timeZone} />
+          <ClaimRow key={claim.id} claim={claim} timeZone={timeZone} today={today} />
         ))}
       </ul>
     </section>
   );
 }
 
-function ClaimRow({ claim, timeZone }: { claim: PaidClaimView; timeZone: string }) {
+/** The page's URL with `confirm` set to the claim's debtor (or removed). */
+function useConfirmHref(debtorId: number | null) {
+  const { pathname, search } = useLocation();
+  const params = new URLSearchParams(search);
+  if (debtorId === null) params.delete(CONFIRM_PARAM);
+  else params.set(CONFIRM_PARAM, String(debtorId));
+  const query = params.toString();
+  return { href: `${pathname}${query ? `?${query}` : ""}`, current: new URLSearchParams(search).get(CONFIRM_PARAM) };
+}
+
+function ClaimRow({ claim, timeZone, today }: { claim: PaidClaimView; timeZone: string; today: string }) {
   const fetcher = useFetcher<typeof debtorAction>();
+  const hydrated = useHydrated();
+  const [open, setOpen] = useState(false);
+  // Mounted from the first opening on, so that closing it gives the focus back to the button.
+  const [opened, setOpened] = useState(false);
   const busy = fetcher.state !== "idle";
-  const pending = fetcher.formData?.get("intent");
-  const reply = useFormResult(fetcher, [CONFIRM, RESUME], (data) => {
+  const reply = useFormResult(fetcher, [RESUME], (data) => {
     if (data.message) notify(data.ok ? "success" : "error", data.message, "dashboard");
   });
+  const confirmed = (data: ActionResult) => {
+    if (data.message) notify(data.ok ? "success" : "error", data.message, "dashboard");
+    if (data.ok) setOpen(false);
+  };
+  const link = useConfirmHref(claim.id);
+  const back = useConfirmHref(null);
+  // Without JavaScript (or a link followed before hydration), the form shows in the notice itself.
+  const inline = link.current === String(claim.id);
   const textId = `paid-claim-${claim.id}`;
+  const Dialog = confirmDialog.Lazy;
   return (
-    <li className="flex flex-col gap-2 rounded-lg border border-border bg-background p-3 sm:flex-row sm:items-center sm:justify-between">
-      <p id={textId} className="break-words text-sm">
-        <strong>{claim.fullName}</strong> says they have paid ({formatDay(claim.paidClaimedAt, timeZone)}).
-      </p>
-      <fetcher.Form method="post" className="flex flex-wrap gap-2">
-        <input type="hidden" name="debtor_id" value={claim.id} />
-        <SubmitButton
-          name="intent"
-          value={CONFIRM}
-          size="sm"
-          busy={busy && pending === CONFIRM}
-          disabled={busy}
-          aria-describedby={textId}
-        >
-          Confirm payment
-        </SubmitButton>
-        <SubmitButton
-          name="intent"
-          value={RESUME}
-          size="sm"
-          variant="outline"
-          busy={busy && pending === RESUME}
-          disabled={busy}
-          aria-describedby={textId}
-        >
-          Resume reminders
-        </SubmitButton>
-      </fetcher.Form>
+    <li className="flex flex-col gap-3 rounded-lg border border-border bg-background p-3">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+        <p id={textId} className="break-words text-sm">
+          <strong>{claim.fullName}</strong> says they have paid ({formatDay(claim.paidClaimedAt, timeZone)}).
+        </p>
+        <fetcher.Form method="post" className="flex flex-wrap gap-2">
+          <input type="hidden" name="debtor_id" value={claim.id} />
+          {hydrated && !inline ? (
+            <Button
+              type="button"
+              size="sm"
+              aria-haspopup="dialog"
+              aria-describedby={textId}
+              disabled={busy}
+              onClick={() => {
+                setOpened(true);
+                setOpen(true);
+              }}
+              onPointerEnter={confirmDialog.preload}
+              onFocus={confirmDialog.preload}
+            >
+              Confirm payment
+            </Button>
+          ) : (
+            !inline && (
+              <Button asChild size="sm">
+                <Link to={link.href} aria-describedby={textId} preventScrollReset>
+                  Confirm payment
+                </Link>
+              </Button>
+            )
+          )}
+          <SubmitButton
+            name="intent"
+            value={RESUME}
+            size="sm"
+            variant="outline"
+            busy={busy}
+            disabled={busy}
+            aria-describedby={textId}
+          >
+            Resume reminders
+          </SubmitButton>
+        </fetcher.Form>
+      </div>
       {/* Without JavaScript the page comes back with the answer here. */}
       {reply && !reply.ok && reply.message && (
         <p role="alert" className="text-sm text-danger">
           {reply.message}
         </p>
+      )}
+      {inline && (
+        <section aria-label={`Confirm the payment of ${claim.fullName}`} className="border-t border-border pt-3">
+          <ConfirmPaymentForm claim={claim} today={today} onResult={confirmed} />
+          <Link to={back.href} className="mt-2 inline-block text-sm text-primary underline-offset-4 hover:underline">
+            Cancel
+          </Link>
+        </section>
+      )}
+      {opened && (
+        <Suspense fallback={null}>
+          <Dialog claim={claim} open={open} onOpenChange={setOpen} onResult={confirmed} />
+        </Suspense>
       )}
     </li>
   );
