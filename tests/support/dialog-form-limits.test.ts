@@ -1,0 +1,110 @@
+import { createElement, type ReactElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import type { GenericSchema } from "valibot";
+import { describe, expect, it } from "vitest";
+import { DebtorForm } from "~/components/debtors/debtor-form";
+import { InvoiceForm } from "~/components/debtors/invoice-forms";
+import { PaymentForm } from "~/components/debtors/payment-form";
+import { OrgForm } from "~/components/settings/org-manager";
+import type { DebtorRow } from "~/models/debtor.server";
+import { DebtorSchema } from "~/schemas/debtor";
+import { InvoiceSchema } from "~/schemas/invoice";
+import { OrganizationSchema } from "~/schemas/organization";
+import { paymentSchema } from "~/schemas/payment";
+import { clientMessage, constraintsOf, type Fields, formMarkup, violating } from "./form-limits";
+
+/**
+ * The forms that only render in a dialog (debtor, invoice, payment, organization): every limit
+ * their markup carries is one their valibot schema keeps too, on the same field. The form action
+ * and the JSON API parse with that schema (app/entities/; tests/integration/parity.test.ts), so a
+ * value the browser refuses is one the server refuses (docs/architecture.md §7). The pages' own
+ * forms are checked against the server itself in tests/integration/client-server-parity.test.ts.
+ */
+
+let rendered: ReactElement | null = null;
+const Stub = createRoutesStub([{ path: "/", Component: () => rendered }]);
+
+/** The component's markup inside a router (the forms use fetchers), as the browser first renders it. */
+function render(element: ReactElement) {
+  rendered = element;
+  return renderToString(createElement(Stub, { initialEntries: ["/"] }));
+}
+
+const noop = () => {};
+const today = new Date().toISOString().slice(0, 10);
+const debtor = {
+  id: 7,
+  kind: "person",
+  fullName: "Pat Parity",
+  email: "pat@example.com",
+  debtCents: 30_000,
+  paidCents: 0,
+  currency: "USD",
+  activeStrategy: 1,
+  status: "active",
+  timeZone: "UTC",
+  invoiceNumber: "PAR-1",
+  openInvoices: 1,
+  singleInvoice: true,
+  emailsSent: 0,
+  resumable: 0,
+} satisfies DebtorRow;
+
+interface DialogForm {
+  name: string;
+  intent: string;
+  html: () => string;
+  valid: Fields;
+  schema: GenericSchema;
+}
+
+const FORMS: DialogForm[] = [
+  {
+    name: "debtor add",
+    intent: "debtor-add",
+    html: () => render(createElement(DebtorForm, { onDone: noop, accountCurrency: "USD" })),
+    valid: { kind: "person", full_name: "Pat", email: "pat@example.com", debt: "300", active_strategy: "1" },
+    schema: DebtorSchema,
+  },
+  {
+    name: "invoice add",
+    intent: "invoice-add",
+    html: () => render(createElement(InvoiceForm, { debtor, onResult: noop })),
+    valid: { amount: "10", currency: "USD" },
+    schema: InvoiceSchema,
+  },
+  {
+    name: "payment add",
+    intent: "payment-add",
+    html: () => render(createElement(PaymentForm, { debtor, maxCents: 30_000, invoices: [], onResult: noop })),
+    valid: { amount: "1", paid_on: today },
+    schema: paymentSchema({ today, maxCents: 30_000, currency: "USD" }),
+  },
+  {
+    name: "organization add",
+    intent: "org-add",
+    html: () => render(createElement(OrgForm, { onClose: noop })),
+    valid: { name: "Parity Ltd", address: "1 Main St" },
+    schema: OrganizationSchema,
+  },
+];
+
+describe("the dialogs' forms: every limit in the markup is the schema's", () => {
+  for (const form of FORMS) {
+    it(form.name, () => {
+      const html = formMarkup(form.html(), form.intent);
+      expect(clientMessage(form.schema, form.valid, "amount"), "the valid values pass").toBeUndefined();
+      for (const constraint of constraintsOf(html)) {
+        const label = `${form.name}: ${constraint.field} ${constraint.kind}=${constraint.value}`;
+        const fields = { ...form.valid, [constraint.field]: violating(constraint) };
+        expect(clientMessage(form.schema, fields, constraint.field), label).toEqual(expect.any(String));
+      }
+    });
+  }
+
+  it("reads limits from the markup at all (a form that lost them would pass silently)", () => {
+    const limits = constraintsOf(formMarkup(FORMS[0]!.html(), "debtor-add"));
+    expect(limits.map((c) => `${c.field}:${c.kind}`)).toEqual(expect.arrayContaining(["email:type", "debt:type"]));
+  });
+});
