@@ -1,5 +1,4 @@
 import { env } from "cloudflare:workers";
-import type { GenericSchema } from "valibot";
 import { describe, expect, it } from "vitest";
 import { readConfig } from "~/lib/config.server";
 import { portalLink } from "~/lib/portal.server";
