@@ -1,5 +1,6 @@
 import { oneLine } from "../app/domain/header-safe";
 import type { TemplateId } from "../app/domain/presets";
+import type { StatementTiming } from "../app/domain/statement";
 import { type Tone, toTone } from "../app/domain/strategies";
 
 /**
@@ -17,6 +18,12 @@ import { type Tone, toTone } from "../app/domain/strategies";
  *   has one) and {dueDate} from it; several fill {invoiceCount} ("3 invoices") and leave both out,
  *   so a subject and the first paragraph offer an {invoiceCount} alternative before the last one.
  *   {amount} is the total ("$1,234.00", "$100.00 + €50.00" over two currencies).
+ * - The copy follows the statement's timing on the debtor's today (docs/architecture.md §5,
+ *   app/domain/statement.ts statementTiming). Before the due date and on it, NOT_YET_DUE_COPY: a
+ *   plain "is due on" note that never says overdue, past due, late, final or "as soon as possible"
+ *   (the escalating templates then read as their tone's initial note: nothing is late yet). Once
+ *   overdue, REMINDER_COPY, whose first paragraph says how late: "{daysOverdue} overdue" (the most
+ *   any listed invoice is), its alternatives without it after.
  */
 
 /** Values the copy can reference; blank or missing ones make a line use its next alternative. */
@@ -31,6 +38,8 @@ export interface CopyValues {
   invoiceNumber?: string | null;
   /** "3 invoices" when the reminder lists several; none for one. */
   invoiceCount?: string | null;
+  /** "1 day", "30 days": how late the most overdue invoice is; none unless one is overdue. */
+  daysOverdue?: string | null;
 }
 
 export type Placeholder = keyof CopyValues;
@@ -41,6 +50,7 @@ export const PLACEHOLDERS: readonly Placeholder[] = [
   "dueDate",
   "invoiceNumber",
   "invoiceCount",
+  "daysOverdue",
 ];
 /** The only placeholder a last alternative may use: every reminder has an amount. */
 export const REQUIRED_PLACEHOLDERS: readonly Placeholder[] = ["amount"];
@@ -80,6 +90,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "A friendly reminder",
       paragraphs: [
         [
+          "This is a friendly reminder about the payment of {amount}, due on {dueDate}, which is now {daysOverdue} overdue.",
+          "This is a friendly reminder about the payment of {amount} for the {invoiceCount} listed below, the oldest now {daysOverdue} overdue.",
           "This is a friendly reminder about the payment of {amount}, due on {dueDate}.",
           "This is a friendly reminder about the payment of {amount} for the {invoiceCount} listed below.",
           "This is a friendly reminder about an open payment of {amount}.",
@@ -97,6 +109,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Payment reminder",
       paragraphs: [
         [
+          "This is a reminder that the payment of {amount}, due on {dueDate}, is {daysOverdue} overdue and has not been received yet.",
+          "This is a reminder that the payment of {amount} for the {invoiceCount} listed below has not been received yet; the oldest is {daysOverdue} overdue.",
           "This is a reminder that the payment of {amount}, due on {dueDate}, has not been received yet.",
           "This is a reminder that the payment of {amount} for the {invoiceCount} listed below has not been received yet.",
           "This is a reminder that a payment of {amount} has not been received yet.",
@@ -114,6 +128,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Payment due",
       paragraphs: [
         [
+          "The payment of {amount}, due on {dueDate}, is {daysOverdue} overdue and has not been received.",
+          "The payment of {amount} for the {invoiceCount} listed below has not been received; the oldest is {daysOverdue} overdue.",
           "The payment of {amount}, due on {dueDate}, has not been received.",
           "The payment of {amount} for the {invoiceCount} listed below has not been received.",
           "A payment of {amount} is outstanding and has not been received.",
@@ -134,6 +150,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Just following up",
       paragraphs: [
         [
+          "Just following up on the payment of {amount}, due on {dueDate}, which is still open and now {daysOverdue} overdue.",
+          "Just following up on the payment of {amount} for the {invoiceCount} listed below, which is still open; the oldest is now {daysOverdue} overdue.",
           "Just following up on the payment of {amount}, due on {dueDate}, which is still open.",
           "Just following up on the payment of {amount} for the {invoiceCount} listed below, which is still open.",
           "Just following up on the payment of {amount}, which is still open.",
@@ -151,6 +169,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Payment still outstanding",
       paragraphs: [
         [
+          "This is a follow-up: the payment of {amount}, due on {dueDate}, is still outstanding, now {daysOverdue} overdue.",
+          "This is a follow-up: the payment of {amount} for the {invoiceCount} listed below is still outstanding; the oldest is now {daysOverdue} overdue.",
           "This is a follow-up: the payment of {amount}, due on {dueDate}, is still outstanding.",
           "This is a follow-up: the payment of {amount} for the {invoiceCount} listed below is still outstanding.",
           "This is a follow-up: the payment of {amount} is still outstanding.",
@@ -168,6 +188,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Payment still outstanding",
       paragraphs: [
         [
+          "The payment of {amount}, due on {dueDate}, is {daysOverdue} overdue and still outstanding despite an earlier reminder.",
+          "The payment of {amount} for the {invoiceCount} listed below is still outstanding despite an earlier reminder; the oldest is {daysOverdue} overdue.",
           "The payment of {amount}, due on {dueDate}, is still outstanding despite an earlier reminder.",
           "The payment of {amount} for the {invoiceCount} listed below is still outstanding despite an earlier reminder.",
           "The payment of {amount} is still outstanding despite an earlier reminder.",
@@ -188,6 +210,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Another reminder",
       paragraphs: [
         [
+          "This is another reminder about the payment of {amount}, due on {dueDate}, which is still open and now {daysOverdue} overdue.",
+          "This is another reminder about the payment of {amount} for the {invoiceCount} listed below, which is still open; the oldest is now {daysOverdue} overdue.",
           "This is another reminder about the payment of {amount}, due on {dueDate}, which is still open.",
           "This is another reminder about the payment of {amount} for the {invoiceCount} listed below, which is still open.",
           "This is another reminder about the payment of {amount}, which is still open.",
@@ -205,6 +229,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Action needed",
       paragraphs: [
         [
+          "Despite previous reminders, the payment of {amount}, due on {dueDate}, is still outstanding, now {daysOverdue} overdue.",
+          "Despite previous reminders, the payment of {amount} for the {invoiceCount} listed below is still outstanding; the oldest is now {daysOverdue} overdue.",
           "Despite previous reminders, the payment of {amount}, due on {dueDate}, is still outstanding.",
           "Despite previous reminders, the payment of {amount} for the {invoiceCount} listed below is still outstanding.",
           "Despite previous reminders, the payment of {amount} is still outstanding.",
@@ -222,6 +248,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Payment required",
       paragraphs: [
         [
+          "Despite previous reminders, {amount}, due on {dueDate}, remains unpaid, {daysOverdue} overdue.",
+          "Despite previous reminders, {amount} for the {invoiceCount} listed below remains unpaid; the oldest is {daysOverdue} overdue.",
           "Despite previous reminders, {amount}, due on {dueDate}, remains unpaid.",
           "Despite previous reminders, {amount} for the {invoiceCount} listed below remains unpaid.",
           "Despite previous reminders, {amount} remains unpaid.",
@@ -243,6 +271,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Final notice",
       paragraphs: [
         [
+          "This is a final notice about the payment of {amount}, due on {dueDate}, which is still open and now {daysOverdue} overdue.",
+          "This is a final notice about the payment of {amount} for the {invoiceCount} listed below, which is still open; the oldest is now {daysOverdue} overdue.",
           "This is a final notice about the payment of {amount}, due on {dueDate}, which is still open.",
           "This is a final notice about the payment of {amount} for the {invoiceCount} listed below, which is still open.",
           "This is a final notice about the payment of {amount}, which is still open.",
@@ -260,6 +290,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Final notice",
       paragraphs: [
         [
+          "This is a final notice: the payment of {amount}, due on {dueDate}, is {daysOverdue} overdue and still outstanding after several reminders.",
+          "This is a final notice: the payment of {amount} for the {invoiceCount} listed below is still outstanding after several reminders; the oldest is {daysOverdue} overdue.",
           "This is a final notice: the payment of {amount}, due on {dueDate}, is still outstanding after several reminders.",
           "This is a final notice: the payment of {amount} for the {invoiceCount} listed below is still outstanding after several reminders.",
           "This is a final notice: the payment of {amount} is still outstanding after several reminders.",
@@ -277,6 +309,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Final notice: payment required today",
       paragraphs: [
         [
+          "The payment of {amount}, due on {dueDate}, is {daysOverdue} overdue and still unpaid after several reminders.",
+          "The payment of {amount} for the {invoiceCount} listed below is still unpaid after several reminders; the oldest is {daysOverdue} overdue.",
           "The payment of {amount}, due on {dueDate}, is still unpaid after several reminders.",
           "The payment of {amount} for the {invoiceCount} listed below is still unpaid after several reminders.",
           "The payment of {amount} is still unpaid after several reminders.",
@@ -299,6 +333,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "A friendly reminder",
       paragraphs: [
         [
+          "This is a friendly reminder that a balance of {amount}, due on {dueDate}, is still open and now {daysOverdue} overdue.",
+          "This is a friendly reminder that a balance of {amount} for the {invoiceCount} listed below is still open; the oldest is now {daysOverdue} overdue.",
           "This is a friendly reminder that a balance of {amount}, due on {dueDate}, is still open.",
           "This is a friendly reminder that a balance of {amount} for the {invoiceCount} listed below is still open.",
           "This is a friendly reminder that a balance of {amount} is still open.",
@@ -316,6 +352,8 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Outstanding balance",
       paragraphs: [
         [
+          "This is a reminder that a balance of {amount}, due on {dueDate}, is still outstanding, now {daysOverdue} overdue.",
+          "This is a reminder that a balance of {amount} for the {invoiceCount} listed below is still outstanding; the oldest is now {daysOverdue} overdue.",
           "This is a reminder that a balance of {amount}, due on {dueDate}, is still outstanding.",
           "This is a reminder that a balance of {amount} for the {invoiceCount} listed below is still outstanding.",
           "This is a reminder that a balance of {amount} is still outstanding.",
@@ -333,11 +371,142 @@ export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
       heading: "Outstanding balance: payment required",
       paragraphs: [
         [
+          "A balance of {amount}, due on {dueDate}, is {daysOverdue} overdue and still unpaid.",
+          "A balance of {amount} for the {invoiceCount} listed below is still unpaid; the oldest is {daysOverdue} overdue.",
           "A balance of {amount}, due on {dueDate}, is still unpaid.",
           "A balance of {amount} for the {invoiceCount} listed below is still unpaid.",
           "A balance of {amount} is still unpaid.",
         ],
         "Pay the full amount now.",
+        "Further reminders will follow until the balance is paid.",
+      ],
+    },
+  },
+};
+
+/**
+ * The wording before the due date (and on it) of the initial reminder and the escalating ones,
+ * per tone: a note that a payment is due, nothing late about it, so no escalation either (a
+ * follow-up or a final notice before the due date would say what is not true).
+ */
+const DUE_SOON_COPY: Record<Tone, TemplateCopy> = {
+  1: {
+    subject: [
+      "Upcoming payment: invoice {invoiceNumber} for {amount}",
+      "Upcoming payment: {amount}, due on {dueDate}",
+      "Upcoming payment: {invoiceCount}, {amount}",
+      "Upcoming payment of {amount}",
+    ],
+    heading: "A friendly note",
+    paragraphs: [
+      [
+        "A friendly note that {amount} is due on {dueDate}.",
+        "A friendly note that {amount} for the {invoiceCount} listed below is due on the dates shown.",
+        "A friendly note that a payment of {amount} is coming due.",
+      ],
+      "If you have already taken care of it, thank you, and please disregard this message.",
+      "If you have any questions, just reply to this e-mail.",
+    ],
+  },
+  2: {
+    subject: [
+      "Upcoming due date: invoice {invoiceNumber} for {amount}",
+      "Upcoming due date: {amount} on {dueDate}",
+      "Upcoming due dates: {invoiceCount}, {amount}",
+      "Upcoming due date: {amount}",
+    ],
+    heading: "Upcoming due date",
+    paragraphs: [
+      [
+        "This is a reminder that the payment of {amount} is due on {dueDate}.",
+        "This is a reminder that the payment of {amount} for the {invoiceCount} listed below is due on the dates shown.",
+        "This is a reminder that a payment of {amount} is coming due.",
+      ],
+      "Please arrange the payment by the due date. If you have already paid, please disregard this message.",
+      "If you have any questions, reply to this e-mail.",
+    ],
+  },
+  3: {
+    subject: [
+      "Payment due on {dueDate}: invoice {invoiceNumber}, {amount}",
+      "Payment due on {dueDate}: {amount}",
+      "Payments due: {invoiceCount}, {amount}",
+      "Payment coming due: {amount}",
+    ],
+    heading: "Payment due",
+    paragraphs: [
+      [
+        "The payment of {amount} is due on {dueDate}.",
+        "The payment of {amount} for the {invoiceCount} listed below is due on the dates shown.",
+        "A payment of {amount} is coming due.",
+      ],
+      "Pay the full amount by the due date.",
+      "Further reminders will follow until the payment is received.",
+    ],
+  },
+};
+
+/**
+ * Every template's wording before its due date (and on it): the initial and escalating templates
+ * their tone's DUE_SOON_COPY, the single reminder a balance note of its own (it repeats).
+ */
+export const NOT_YET_DUE_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
+  initial: DUE_SOON_COPY,
+  "follow-up": DUE_SOON_COPY,
+  "second-follow-up": DUE_SOON_COPY,
+  "final-notice": DUE_SOON_COPY,
+  single: {
+    1: {
+      subject: [
+        "Reminder: invoice {invoiceNumber} for {amount}, due on {dueDate}",
+        "Reminder: {amount}, due on {dueDate}",
+        "Reminder: {invoiceCount}, balance of {amount} coming due",
+        "Reminder: balance of {amount} coming due",
+      ],
+      heading: "A friendly reminder",
+      paragraphs: [
+        [
+          "This is a friendly reminder that a balance of {amount} is due on {dueDate}.",
+          "This is a friendly reminder that a balance of {amount} for the {invoiceCount} listed below is due on the dates shown.",
+          "This is a friendly reminder that a balance of {amount} is coming due.",
+        ],
+        "Whenever you have a moment, please arrange the payment by the due date. If you have already paid, thank you, and please disregard this message.",
+        "If you have any questions, just reply to this e-mail.",
+      ],
+    },
+    2: {
+      subject: [
+        "Reminder: invoice {invoiceNumber} ({amount}) is due on {dueDate}",
+        "Reminder: {amount} is due on {dueDate}",
+        "Reminder: {invoiceCount} ({amount}) coming due",
+        "Reminder: balance of {amount} coming due",
+      ],
+      heading: "Balance coming due",
+      paragraphs: [
+        [
+          "This is a reminder that a balance of {amount} is due on {dueDate}.",
+          "This is a reminder that a balance of {amount} for the {invoiceCount} listed below is due on the dates shown.",
+          "This is a reminder that a balance of {amount} is coming due.",
+        ],
+        "Please arrange the payment by the due date. If you have already paid, please disregard this message.",
+        "Reminders will be sent regularly until the balance is paid.",
+      ],
+    },
+    3: {
+      subject: [
+        "Payment required by {dueDate}: invoice {invoiceNumber}, {amount}",
+        "Payment required by {dueDate}: {amount}",
+        "Payment required: {invoiceCount}, balance of {amount} coming due",
+        "Payment required: balance of {amount} coming due",
+      ],
+      heading: "Balance coming due: payment required",
+      paragraphs: [
+        [
+          "A balance of {amount} is due on {dueDate}.",
+          "A balance of {amount} for the {invoiceCount} listed below is due on the dates shown.",
+          "A balance of {amount} is coming due.",
+        ],
+        "Pay the full amount by the due date.",
         "Further reminders will follow until the balance is paid.",
       ],
     },
@@ -423,16 +592,18 @@ function withoutRepeatNotice(paragraph: string): string | null {
 
 /**
  * All the wording of one reminder, filled in. `repeats: false` (a one-time reminder) drops the
- * sentences that announce further reminders and says nothing of reminders pausing. Throws on an
- * unknown template id.
+ * sentences that announce further reminders and says nothing of reminders pausing. `timing` (the
+ * statement's, app/domain/statement.ts statementTiming) picks the wording: before the due date
+ * and on it, NOT_YET_DUE_COPY; overdue or unknown, REMINDER_COPY. Throws on an unknown template id.
  */
 export function resolveCopy(
   template: TemplateId,
   tone: number,
   values: CopyValues,
-  { repeats = true }: { repeats?: boolean } = {},
+  { repeats = true, timing = "overdue" }: { repeats?: boolean; timing?: StatementTiming["kind"] } = {},
 ): ResolvedCopy {
-  const byTone = REMINDER_COPY[template];
+  const dueSoon = timing === "not-yet-due" || timing === "due-today";
+  const byTone = (dueSoon ? NOT_YET_DUE_COPY : REMINDER_COPY)[template];
   if (!byTone) throw new Error(`Unknown reminder template ${template}`);
   // Unknown tones (e.g. a bad stored strategy) read as Polite, like strategyLabel does.
   const t = toTone(tone);

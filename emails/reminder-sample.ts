@@ -15,7 +15,8 @@ export const REMINDER_SAMPLE = {
   senderName: "Jane Smith",
   senderEmail: "jane@example.com",
   // A statement of two open invoices (docs/architecture.md §5), $1,250.00 in all: one numbered and
-  // overdue, one without a number and not yet due, so the preview shows both kinds of line.
+  // overdue, one without a number and not yet due, so the preview shows both kinds of line and,
+  // the statement being overdue, the wording that says how late ("10 days overdue").
   statement: [
     { number: "SAMPLE-1001", dueOn: "2026-11-30", balanceCents: 75000, currency: "USD" },
     { number: null, dueOn: "2026-12-31", balanceCents: 50000, currency: "USD" },

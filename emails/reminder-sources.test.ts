@@ -129,12 +129,12 @@ describe("the engine's reminder", () => {
       expect(out).not.toContain("P-1");
       expect(out).not.toContain("€700.00");
     }
-    // One invoice left: its number in the subject.
+    // One invoice left: its number in the subject; not yet due, so it says when it is due.
     const single = statementOf([invoices[3]!]);
     const numbered = await renderReminder(
       engineMessage("weekly", { statement: { lines: single, totals: statementTotals(single) } }),
     );
-    expect(numbered.subject).toBe("Payment due: invoice A-2 for €100.00");
+    expect(numbered.subject).toBe("Payment due on February 1, 2031: invoice A-2, €100.00");
     expect(numbered.text).toContain("due on February 1, 2031");
   });
 

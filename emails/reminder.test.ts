@@ -20,6 +20,7 @@ import {
 import {
   FOOTER_COPY,
   type Line,
+  NOT_YET_DUE_COPY,
   OPT_OUT_COPY,
   PAY_COPY,
   PLACEHOLDERS,
@@ -72,8 +73,9 @@ function allCopy(): string[] {
     PAY_COPY.paidLink,
   ];
   for (const frame of Object.values(TONE_FRAME)) lines.push(frame.greeting, frame.signOff);
-  for (const byTone of Object.values(REMINDER_COPY))
-    for (const copy of Object.values(byTone)) lines.push(copy.subject, copy.heading, ...copy.paragraphs);
+  for (const copies of [REMINDER_COPY, NOT_YET_DUE_COPY])
+    for (const byTone of Object.values(copies))
+      for (const copy of Object.values(byTone)) lines.push(copy.subject, copy.heading, ...copy.paragraphs);
   return lines.flatMap((line) => (typeof line === "string" ? [line] : [...line]));
 }
 
@@ -527,6 +529,72 @@ describe("Statements: one invoice, twelve invoices, two currencies, a disputed i
   });
 });
 
+describe("The e-mail tells the truth about time (docs/architecture.md §5)", () => {
+  // The sample's today: December 10, 2026.
+  /** What a reminder before its due date must not say. */
+  const NOT_YET = [/overdue/i, /as soon as possible/i, /past due/i, /Final notice/i, /\blate\b/i];
+  const notYetDue = [
+    one(),
+    one({ number: null }),
+    statementOf([invoice("N-1", "2026-12-11", 1000), invoice("N-2", "2027-01-20", 2000)]),
+  ];
+
+  it.each(combos)(
+    "before the due date (%s, tone %i) it says when payment is due, never overdue",
+    async (template, tone) => {
+      for (const statement of notYetDue) {
+        for (const repeats of [true, false]) {
+          const { subject, html, text } = await renderReminder(base(template, tone, { statement, repeats }));
+          for (const out of [subject, html, text]) for (const word of NOT_YET) expect(out).not.toMatch(word);
+          expect(text).toMatch(/is due on (December 31, 2026|the dates shown)/);
+        }
+      }
+      const { subject, text } = await renderReminder(base(template, tone, { statement: one() }));
+      expect(text).toContain("$1,250.00 is due on December 31, 2026");
+      // Not even a final notice calls itself final before the due date.
+      expect(subject).not.toMatch(/final/i);
+    },
+  );
+
+  it.each(combos)("on the due date (%s, tone %i) it says it is due, not overdue", async (template, tone) => {
+    const { subject, html, text } = await renderReminder(
+      base(template, tone, { statement: one({ dueOn: "2026-12-10" }) }),
+    );
+    for (const out of [subject, html, text]) for (const word of NOT_YET) expect(out).not.toMatch(word);
+    expect(text).toContain("is due on December 10, 2026");
+    expect(text).toContain("due today");
+  });
+
+  it.each(combos)("once overdue (%s, tone %i) it says how many days", async (template, tone) => {
+    for (const [dueOn, late] of [
+      ["2026-12-09", "1 day overdue"],
+      ["2026-11-10", "30 days overdue"],
+    ] as const) {
+      const props = base(template, tone, { statement: one({ dueOn }) });
+      const { text } = await renderReminder(props);
+      expect(text).toContain(late);
+      // In the copy itself, not only on the statement's line.
+      expect(reminderContent(props).paragraphs[0]).toContain(late);
+      expect(text).not.toMatch(/\b1 days\b/);
+    }
+    // Several invoices: the most any is overdue, whatever the others.
+    const several = statementOf([invoice("S-1", "2026-12-20", 1000), invoice("S-2", "2026-11-10", 2000)]);
+    const paragraph = reminderContent(base(template, tone, { statement: several })).paragraphs[0];
+    expect(paragraph).toContain("2 invoices listed below");
+    expect(paragraph).toMatch(/the oldest (is )?(now )?30 days overdue/);
+  });
+
+  it("the wording before the due date has nothing late or escalating in it", () => {
+    for (const byTone of Object.values(NOT_YET_DUE_COPY))
+      for (const copy of Object.values(byTone))
+        for (const line of [copy.subject, copy.heading, ...copy.paragraphs])
+          for (const text of typeof line === "string" ? [line] : line) {
+            for (const word of NOT_YET) expect(text).not.toMatch(word);
+            expect(text).not.toMatch(/final|outstanding|still (open|unpaid)|despite|previous|earlier|daysOverdue/i);
+          }
+  });
+});
+
 describe("reminder copy", () => {
   it("gives the five templates distinct subjects in every tone", () => {
     const variants = [{ invoiceNumber: "INV-1" }, { invoiceNumber: null }, { invoiceCount: "3 invoices" }];
@@ -540,20 +608,24 @@ describe("reminder copy", () => {
 
   it("has a several-invoices alternative for every subject and first paragraph, before the last one", () => {
     for (const [template, tone] of combos) {
-      const copy = REMINDER_COPY[template][tone];
-      for (const line of [copy.subject, copy.paragraphs[0]!]) {
-        expect(typeof line).not.toBe("string");
-        const alternatives: readonly string[] = typeof line === "string" ? [line] : line;
-        const counted = alternatives.findIndex((text) => placeholdersOf(text).includes("invoiceCount"));
-        expect(counted, `${template} ${tone}`).toBeGreaterThan(0);
-        expect(counted).toBeLessThan(alternatives.length - 1);
-        // It names the count and the total, nothing only one invoice has.
-        expect(placeholdersOf(alternatives[counted]!).sort()).toEqual(["amount", "invoiceCount"]);
+      for (const copy of [REMINDER_COPY[template][tone], NOT_YET_DUE_COPY[template][tone]]) {
+        for (const line of [copy.subject, copy.paragraphs[0]!]) {
+          expect(typeof line).not.toBe("string");
+          const alternatives: readonly string[] = typeof line === "string" ? [line] : line;
+          // One names the count and the total, nothing only one invoice has (nor how late).
+          const counted = alternatives.findIndex(
+            (text) => placeholdersOf(text).sort().join() === ["amount", "invoiceCount"].join(),
+          );
+          expect(counted, `${template} ${tone}`).toBeGreaterThan(0);
+          expect(counted).toBeLessThan(alternatives.length - 1);
+        }
       }
-      const several = resolveCopy(template, tone, { amount: "$1,234.00", invoiceCount: "3 invoices" });
-      expect(several.subject).toContain("3 invoices");
-      expect(several.subject).toContain("$1,234.00");
-      expect(several.paragraphs[0]).toContain("3 invoices listed below");
+      for (const timing of ["overdue", "not-yet-due"] as const) {
+        const several = resolveCopy(template, tone, { amount: "$1,234.00", invoiceCount: "3 invoices" }, { timing });
+        expect(several.subject).toContain("3 invoices");
+        expect(several.subject).toContain("$1,234.00");
+        expect(several.paragraphs[0]).toContain("3 invoices listed below");
+      }
     }
   });
 
@@ -586,8 +658,9 @@ describe("reminder copy", () => {
   it("uses only known placeholders, and every last alternative only required ones", () => {
     for (const text of allCopy()) for (const name of placeholdersOf(text)) expect(PLACEHOLDERS).toContain(name);
     const lines: Line[] = [FOOTER_COPY, ...Object.values(TONE_FRAME).map((f) => f.greeting)];
-    for (const byTone of Object.values(REMINDER_COPY))
-      for (const copy of Object.values(byTone)) lines.push(copy.subject, copy.heading, ...copy.paragraphs);
+    for (const copies of [REMINDER_COPY, NOT_YET_DUE_COPY])
+      for (const byTone of Object.values(copies))
+        for (const copy of Object.values(byTone)) lines.push(copy.subject, copy.heading, ...copy.paragraphs);
     for (const line of lines) {
       const last = typeof line === "string" ? line : line[line.length - 1]!;
       for (const name of placeholdersOf(last)) expect(REQUIRED_PLACEHOLDERS).toContain(name);

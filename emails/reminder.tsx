@@ -6,6 +6,7 @@ import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
 import {
   type CurrencyTotal,
+  daysLabel,
   dueLabel,
   formatAmount,
   invoiceCount,
@@ -13,6 +14,7 @@ import {
   MAX_STATEMENT_LINES,
   orderStatement,
   type StatementLine,
+  statementTiming,
   statementTotals,
 } from "../app/domain/statement";
 import type { Tone } from "../app/domain/strategies";
@@ -168,7 +170,11 @@ function statementContent(props: ReminderEmailProps) {
     };
   });
   const only = count === 1 ? lines[0] : undefined;
+  // Oldest due first, so the listed lines hold the most overdue one (docs/architecture.md §5).
+  const timing = statementTiming(lines, props.today);
   return {
+    timing: timing?.kind ?? "overdue",
+    daysOverdue: timing?.kind === "overdue" ? daysLabel(timing.daysOverdue) : null,
     rows,
     moreCount: Math.max(0, count - listed.length),
     totals: totals.map((t) => ({
@@ -190,15 +196,24 @@ function statementContent(props: ReminderEmailProps) {
  * Throws EmptyStatementError for a statement without an open invoice.
  */
 export function reminderContent(props: ReminderEmailProps): ReminderContent {
-  const { rows, moreCount, totals, amount, invoiceNumber, dueDate, invoiceCount } = statementContent(props);
+  const { rows, moreCount, totals, amount, invoiceNumber, dueDate, invoiceCount, timing, daysOverdue } =
+    statementContent(props);
   const senderEmail = blankToNull(props.senderEmail);
   // A re-sent reminder may carry an empty sender name; the address still says who it is.
   const senderName = blankToNull(safeDisplayName(props.senderName)) ?? senderEmail ?? "";
   const copy = resolveCopy(
     props.template,
     props.tone,
-    { receiverName: oneLine(props.receiverName), senderName, amount, dueDate, invoiceNumber, invoiceCount },
-    { repeats: props.repeats ?? true },
+    {
+      receiverName: oneLine(props.receiverName),
+      senderName,
+      amount,
+      dueDate,
+      invoiceNumber,
+      invoiceCount,
+      daysOverdue,
+    },
+    { repeats: props.repeats ?? true, timing },
   );
   const company = props.senderCompany ?? null;
   return {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  daysLabel,
   daysOverdue,
   dueLabel,
   formatAmount,
@@ -9,6 +10,7 @@ import {
   orderStatement,
   type StatementLine,
   statementOf,
+  statementTiming,
   statementTotals,
   todayIn,
 } from "./statement";
@@ -90,6 +92,60 @@ describe("daysOverdue and dueLabel", () => {
     expect(dueLabel("2027-03-05", "2027-03-05")).toBe("due today");
     expect(dueLabel("2027-03-05", "2027-03-04")).toBe("due in 1 day");
     expect(dueLabel("2027-03-05", "2027-03-02")).toBe("due in 3 days");
+  });
+});
+
+describe("statementTiming", () => {
+  it("is not yet due when every invoice is due after today", () => {
+    const lines = [line("2027-03-06", 100), line("2027-04-01", 100)];
+    expect(statementTiming(lines, "2027-03-05")).toEqual({ kind: "not-yet-due" });
+  });
+
+  it("is due today when the earliest is due today and none is overdue", () => {
+    const lines = [line("2027-04-01", 100), line("2027-03-05", 100)];
+    expect(statementTiming(lines, "2027-03-05")).toEqual({ kind: "due-today" });
+  });
+
+  it("is overdue when one invoice is, with the most days any is overdue", () => {
+    const lines = [line("2027-03-20", 100), line("2027-03-04", 100), line("2027-02-03", 100)];
+    expect(statementTiming(lines, "2027-03-05")).toEqual({ kind: "overdue", daysOverdue: 30 });
+    expect(statementTiming([line("2027-03-04", 100)], "2027-03-05")).toEqual({ kind: "overdue", daysOverdue: 1 });
+  });
+
+  it("leaves out dates that are not on the calendar; null when none is left", () => {
+    expect(statementTiming([line("2027-02-30", 100), line("2027-03-09", 100)], "2027-03-05")).toEqual({
+      kind: "not-yet-due",
+    });
+    expect(statementTiming([line("soon", 100)], "2027-03-05")).toBeNull();
+    expect(statementTiming([], "2027-03-05")).toBeNull();
+    expect(statementTiming([line("2027-03-05", 100)], "today")).toBeNull();
+  });
+
+  it("counts in the debtor's zone: due yesterday there while it is still the due date in UTC, and the other way round", () => {
+    // 2027-03-05 12:00 UTC: already March 6 on Kiritimati (UTC+14).
+    const noon = Date.UTC(2027, 2, 5, 12);
+    const dueToday = [line("2027-03-05", 100)];
+    expect(todayIn("UTC", noon)).toBe("2027-03-05");
+    expect(statementTiming(dueToday, todayIn("UTC", noon))).toEqual({ kind: "due-today" });
+    expect(statementTiming(dueToday, todayIn("Pacific/Kiritimati", noon))).toEqual({
+      kind: "overdue",
+      daysOverdue: 1,
+    });
+    // 2027-03-06 05:00 UTC: still March 5 in Pago Pago (UTC-11).
+    const early = Date.UTC(2027, 2, 6, 5);
+    expect(statementTiming(dueToday, todayIn("UTC", early))).toEqual({ kind: "overdue", daysOverdue: 1 });
+    expect(statementTiming(dueToday, todayIn("Pacific/Pago_Pago", early))).toEqual({ kind: "due-today" });
+    // An invoice due March 6: not yet due in Pago Pago, due today in UTC, on that instant.
+    expect(statementTiming([line("2027-03-06", 100)], todayIn("Pacific/Pago_Pago", early))).toEqual({
+      kind: "not-yet-due",
+    });
+  });
+});
+
+describe("daysLabel", () => {
+  it("says one day in the singular", () => {
+    expect(daysLabel(1)).toBe("1 day");
+    expect(daysLabel(30)).toBe("30 days");
   });
 });
 

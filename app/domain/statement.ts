@@ -132,6 +132,34 @@ export function todayIn(timeZone: string | null | undefined, now: number): strin
   return localDateString(now, safeTimeZone(timeZone));
 }
 
+/**
+ * Where a statement stands on `today` (the debtor's date, todayIn), which the reminder's wording
+ * follows (docs/architecture.md §5): "not-yet-due" when every invoice is due after today,
+ * "due-today" when the earliest is due today, "overdue" when at least one is past its due date,
+ * with the most days any one is overdue. Lines whose due date is not on the calendar are left
+ * out; null when none is left.
+ */
+export type StatementTiming =
+  | { kind: "not-yet-due" }
+  | { kind: "due-today" }
+  | { kind: "overdue"; daysOverdue: number };
+
+export function statementTiming(lines: readonly Pick<StatementLine, "dueOn">[], today: string): StatementTiming | null {
+  let most: number | null = null;
+  for (const line of lines) {
+    const days = daysOverdue(line.dueOn, today);
+    if (days !== null && (most === null || days > most)) most = days;
+  }
+  if (most === null) return null;
+  if (most > 0) return { kind: "overdue", daysOverdue: most };
+  return { kind: most === 0 ? "due-today" : "not-yet-due" };
+}
+
+/** "1 day", "30 days": how late, as the copy's {daysOverdue} says it. */
+export function daysLabel(days: number): string {
+  return `${days} ${days === 1 ? "day" : "days"}`;
+}
+
 /** "12 days overdue", "1 day overdue", "due today", "due in 3 days"; null without valid dates. */
 export function dueLabel(dueOn: string, today: string): string | null {
   const days = daysOverdue(dueOn, today);

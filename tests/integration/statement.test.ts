@@ -3,8 +3,16 @@ import { describe, expect, it } from "vitest";
 import { todayIn } from "~/domain/statement";
 import { STOPPED_MESSAGES } from "~/reminders/engine.server";
 import { formAction } from "./data-helpers";
-import { alarmAt, fireAt, MINUTE, resendDelivered } from "./engine-helpers";
-import { deliveriesOf, deliveriesOfOwner, makeDebtor, makeSchedule, scheduleRow } from "./fixtures";
+import { alarmAt, fireAndSend, fireAt, MINUTE, resendDelivered } from "./engine-helpers";
+import {
+  deliveriesOf,
+  deliveriesOfOwner,
+  makeDebtor,
+  makeSchedule,
+  makeUser,
+  scheduleRow,
+  setSchedule,
+} from "./fixtures";
 import { get, outboxFor, pageText, type SignedIn, signIn, uniqueEmail } from "./helpers";
 import { addDays, setInvoices } from "./invoice-helpers";
 
@@ -143,5 +151,42 @@ describe("a reminder is the debtor's statement", () => {
     expect(refused.data).toMatchObject({ ok: false, message: NO_OPEN_INVOICE });
     expect((await deliveriesOfOwner(a.userId)).length).toBe(before);
     expect((await resendDelivered(a.email)).filter((m) => m.idempotencyKey?.startsWith("test:"))).toEqual([]);
+  });
+});
+
+describe("the e-mail tells the truth about time (docs/architecture.md §5)", () => {
+  /** Fires a daily single reminder for a debtor in `timeZone` with one invoice due `dueOn`, at `at`. */
+  async function fireFor(timeZone: string, dueOn: string, at: number) {
+    const user = await makeUser();
+    const debtor = await makeDebtor(user.id, { timeZone, fullName: "Tess Time" });
+    await setInvoices(debtor, [{ number: "TZ-1", amountCents: 12_345, dueOn }]);
+    const id = await makeSchedule(user.id, debtor.id, { frequency: "daily", timeZone });
+    await setSchedule(id, { next_run_at: at });
+    expect(await fireAndSend(id, at)).toMatchObject({ kind: "done", status: "sent" });
+    const mails = await outboxFor(debtor.email);
+    expect(mails).toHaveLength(1);
+    return mails[0]!;
+  }
+
+  it("counts days overdue in the debtor's zone: due yesterday there while it is still the due date in UTC", async () => {
+    // 2026-11-17 19:00 UTC: already 09:00 on November 18 on Kiritimati (UTC+14).
+    const at = Date.UTC(2026, 10, 17, 19, 0);
+    expect(todayIn("UTC", at)).toBe("2026-11-17");
+    const mail = await fireFor("Pacific/Kiritimati", "2026-11-17", at);
+    expect(mail.text).toContain("$123.45, due on November 17, 2026, is still open and now 1 day overdue.");
+    expect(mail.text).toMatch(textRow("TZ-1", "November 17, 2026", "$123.45", "1 day overdue"));
+    expect(mail.text).not.toContain("due today");
+  });
+
+  it("and the other way round: due today there while UTC is a day on, so nothing says overdue", async () => {
+    // 2026-11-18 05:00 UTC: still 18:00 on November 17 in Pago Pago (UTC-11).
+    const at = Date.UTC(2026, 10, 18, 5, 0);
+    expect(todayIn("UTC", at)).toBe("2026-11-18");
+    const mail = await fireFor("Pacific/Pago_Pago", "2026-11-17", at);
+    for (const out of [mail.subject, mail.html, mail.text]) {
+      expect(out).not.toMatch(/overdue|past due|as soon as possible/i);
+    }
+    expect(mail.text).toContain("$123.45 is due on November 17, 2026.");
+    expect(mail.text).toMatch(textRow("TZ-1", "November 17, 2026", "$123.45", "due today"));
   });
 });
