@@ -6,6 +6,7 @@ import {
   digestSubject,
   isDebtorAction,
   noticeCopy,
+  SCHEDULE_KINDS,
 } from "../app/domain/notice";
 import DigestEmail from "./digest";
 import NoticeEmail from "./notice";
@@ -13,7 +14,7 @@ import { renderEmail, toPlainText } from "./render-email";
 
 /** The user's notice (docs/architecture.md §5, "The user is told"): every kind renders its words, detail and link. */
 describe("NoticeEmail", () => {
-  const kinds = [...DEBTOR_ACTION_KINDS, ...DELIVERY_PROBLEM_KINDS];
+  const kinds = [...DEBTOR_ACTION_KINDS, ...DELIVERY_PROBLEM_KINDS, ...SCHEDULE_KINDS];
 
   it.each(kinds)("%s: the subject as heading, the detail, escaped, and the debtor's page", async (kind) => {
     const html = await renderEmail(

@@ -26,6 +26,8 @@ export const users = sqliteTable(
     // "I've paid", promises, disputes and opt-outs; bounces and complaints. On unless switched off.
     notifyDebtorActions: integer("notify_debtor_actions", { mode: "boolean" }).notNull().default(true),
     notifyDeliveryProblems: integer("notify_delivery_problems", { mode: "boolean" }).notNull().default(true),
+    // Told when a due-date schedule has sent its last step and ends (docs/architecture.md §4).
+    notifyScheduleEnds: integer("notify_schedule_ends", { mode: "boolean" }).notNull().default(true),
     // The daily digest of the last 24 hours' events (off unless switched on; 0014), and the UTC day
     // of the last one (the watchdog's mark, so a day gets one).
     notifyDigest: integer("notify_digest", { mode: "boolean" }).notNull().default(false),
@@ -309,8 +311,14 @@ export const schedules = sqliteTable(
     preset: text("preset").notNull(),
     templateStep: integer("template_step").notNull().default(0),
     frequency: text("frequency", {
-      enum: ["daily", "weekly", "now"],
+      enum: ["daily", "weekly", "now", "due"],
     }).notNull(),
+    // A due-date cadence ('due', docs/architecture.md §4 "Due-date cadences"): the day offsets from
+    // each open invoice's due date ("-3,0,3,7,14"), the repeat after the last step (null: it ends)
+    // and the local hour in the debtor's zone. Null for the other frequencies.
+    cadenceSteps: text("cadence_steps"),
+    cadenceRepeatDays: integer("cadence_repeat_days"),
+    sendHour: integer("send_hour"),
     timeZone: text("time_zone").notNull(),
     dueDate: text("due_date"),
     state: text("state", { enum: ["ENABLED", "DISABLED", "COMPLETED"] })

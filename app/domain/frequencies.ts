@@ -1,5 +1,8 @@
-/** Frequencies. Recurring ones fire at 10:00 in the schedule's own time zone. */
-export type FrequencyId = "daily" | "weekly" | "now";
+/**
+ * Frequencies. Daily and weekly ones fire at 10:00 in the schedule's own time zone; 'due' follows
+ * each open invoice's due date at the chosen hour in the debtor's (app/domain/cadence.ts).
+ */
+export type FrequencyId = "daily" | "weekly" | "now" | "due";
 
 export interface FrequencyOption {
   id: FrequencyId;
@@ -10,6 +13,7 @@ export const FREQUENCIES: readonly FrequencyOption[] = [
   { id: "daily", label: "Daily at 10:00" },
   { id: "weekly", label: "Weekly on Monday at 10:00" },
   { id: "now", label: "Now (once, in one minute)" },
+  { id: "due", label: "Follow the due date" },
 ] as const;
 
 export const DEFAULT_FREQUENCY: FrequencyId = "daily";

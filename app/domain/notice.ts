@@ -6,12 +6,21 @@
  */
 
 /** A notice's kind: the debtor_events type it tells about. */
-export type NoticeKind = "paid_claimed" | "promised" | "disputed" | "opted_out" | "bounced" | "complained";
+export type NoticeKind =
+  | "paid_claimed"
+  | "promised"
+  | "disputed"
+  | "opted_out"
+  | "bounced"
+  | "complained"
+  | "schedule_ended";
 
 /** The debtor's own answers (Settings switch notify_debtor_actions); Reply-To is the debtor. */
 export const DEBTOR_ACTION_KINDS = ["paid_claimed", "promised", "disputed", "opted_out"] as const;
 /** What the provider reported about a reminder (switch notify_delivery_problems). */
 export const DELIVERY_PROBLEM_KINDS = ["bounced", "complained"] as const;
+/** A due-date schedule sent its last step and ended (switch notify_schedule_ends). */
+export const SCHEDULE_KINDS = ["schedule_ended"] as const;
 
 export function isDebtorAction(kind: NoticeKind): boolean {
   return (DEBTOR_ACTION_KINDS as readonly string[]).includes(kind);
@@ -60,6 +69,11 @@ export function noticeCopy(kind: NoticeKind, debtorName: string): { subject: str
       return {
         subject: `A reminder to ${debtorName} bounced`,
         headline: `A reminder to ${debtorName} bounced: their address does not take mail. Their reminders are paused until the address is changed.`,
+      };
+    case "schedule_ended":
+      return {
+        subject: `Reminders to ${debtorName} have ended`,
+        headline: `The due-date schedule for ${debtorName} sent its last step and has ended. No more reminders go out unless you start a new schedule; what is still owed stays on your dashboard.`,
       };
     case "complained":
       return {

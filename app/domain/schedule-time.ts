@@ -165,7 +165,7 @@ export function nextRunAfter(frequency: "daily" | "weekly", afterMs: number, tim
  * When a new schedule first fires: 'now' → `nowMs` + NOW_DELAY_MS (the zone is not consulted);
  * daily/weekly → the next SEND_HOUR:00 local strictly after `nowMs`.
  */
-export function nextRunForFrequency(frequency: FrequencyId, nowMs: number, timeZone: string): number {
+export function nextRunForFrequency(frequency: Exclude<FrequencyId, "due">, nowMs: number, timeZone: string): number {
   if (frequency === "now") return nowMs + NOW_DELAY_MS;
   return nextRunAfter(frequency, nowMs, timeZone);
 }
@@ -227,4 +227,15 @@ export function nextWithinHours(ms: number, timeZone: string, startHour: number,
     if (start !== null && start > ms) return start;
   }
   throw new Error(`No ${startHour}:00 within ${MAX_DAYS_AHEAD} days after ${ms} in ${timeZone}`);
+}
+
+/**
+ * The instant of `hour`:00 local on the calendar date year-month-day in `timeZone`, with the DST
+ * rules at the top of this module (a repeated hour: its first pass; a skipped one: the end of the
+ * gap). A day the zone skipped entirely has no such hour: the start of the next day that exists.
+ * Due-date cadences (app/domain/cadence.ts) send each step at it.
+ */
+export function instantAtLocalHour(year: number, month: number, day: number, hour: number, timeZone: string): number {
+  const run = resolveWallTime(year, month, day, hour, timeZone);
+  return run ?? startOfLocalDate(year, month, day + 1, timeZone);
 }

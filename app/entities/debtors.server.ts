@@ -1,5 +1,5 @@
 import { createDebtor, debtorToJson, deleteDebtor, updateDebtor } from "~/models/debtor.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
+import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
 import { type DebtorInput, DebtorJsonSchema, DebtorSchema } from "~/schemas/debtor";
 import type { OwnedEntity } from "./entity.server";
 import { DEBTOR_INTENTS } from "./intents";
@@ -32,6 +32,8 @@ export const debtorEntity: OwnedEntity<DebtorInput, DebtorRecord> = {
     const updated = await updateDebtor(scope.db, scope.ownerId, id, input, scope.now);
     if (!updated) return undefined;
     await followAlarms(scope.env, { disarm: updated.completedScheduleIds }, scope.now);
+    // Its invoice or time zone may have changed: due-date schedules follow.
+    await replanDueSchedules(scope, [id]);
     return updated.debtor;
   },
   async remove(scope, id) {

@@ -1,7 +1,7 @@
 import { releaseDisputeHolds } from "~/models/dispute.server";
 import { addInvoice, editInvoice, type InvoiceWrite, invoiceToJson, voidInvoice } from "~/models/invoice.server";
 import { balanceToJson } from "~/models/payment.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
+import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
 import { type InvoiceInput, InvoiceJsonSchema, InvoiceSchema } from "~/schemas/invoice";
 import type { EntityScope } from "./entity.server";
 import { INVOICE_INTENTS } from "./intents";
@@ -9,13 +9,14 @@ import { INVOICE_MESSAGES } from "./messages";
 
 /**
  * After a committed write: the alarms of the schedules it completed (nothing owed any more) go,
- * and reminders a dispute held run again when an open invoice now exists (a new invoice, or the
- * disputed one voided beside open ones).
+ * reminders a dispute held run again when an open invoice now exists (a new invoice, or the
+ * disputed one voided beside open ones), and due-date schedules follow the invoices as they are now.
  */
 async function followed(scope: EntityScope, written: InvoiceWrite | undefined) {
   if (!written) return written;
   await followAlarms(scope.env, { disarm: written.completedScheduleIds }, scope.now);
   await releaseDisputeHolds(scope, written.invoice.debtorId);
+  await replanDueSchedules(scope, [written.invoice.debtorId]);
   return written;
 }
 

@@ -7,7 +7,7 @@ import {
   type PaymentWriteError,
   paymentToJson,
 } from "~/models/payment.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
+import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
 import { overOwedMessage, type PaymentInput, paymentJsonSchema, paymentSchema } from "~/schemas/payment";
 import type { EntityScope } from "./entity.server";
 import { PAYMENT_INTENTS } from "./intents";
@@ -23,9 +23,14 @@ function refusalErrors(refused: PaymentRefusal): { formErrors?: string[]; fieldE
   return { fieldErrors: { amount: [overOwedMessage(refused.maxCents, refused.currency)] } };
 }
 
-/** After a committed write: the alarms of the schedules it completed (paid in full) go. */
+/**
+ * After a committed write: the alarms of the schedules it completed (paid in full) go, and
+ * due-date schedules follow the invoices left open (a paid invoice's steps go, a reopened one's return).
+ */
 async function followed<T extends PaymentWrite | PaymentWriteError>(scope: EntityScope, written: T): Promise<T> {
-  if (!("error" in written)) await followAlarms(scope.env, { disarm: written.completedScheduleIds }, scope.now);
+  if ("error" in written) return written;
+  await followAlarms(scope.env, { disarm: written.completedScheduleIds }, scope.now);
+  await replanDueSchedules(scope, [written.payment.debtorId]);
   return written;
 }
 

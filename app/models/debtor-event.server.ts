@@ -15,6 +15,8 @@ export type DebtorEventType =
   | "schedule_paused"
   | "schedule_resumed"
   | "schedule_deleted"
+  // A due-date schedule sent its last step (docs/architecture.md §4, "Due-date cadences").
+  | "schedule_ended"
   | "imported"
   // The debtor's own answers from their page (docs/architecture.md §10, "The debtor's page"), and the user's to them.
   | "promised"

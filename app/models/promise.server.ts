@@ -2,12 +2,12 @@ import { and, asc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from "dr
 import { chunk, IDS_PER_STATEMENT } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { debtorEvents, debtors, deliveries, invoices, schedules } from "~/db/schema";
-import type { FrequencyId } from "~/domain/frequencies";
 import { promiseDetail } from "~/domain/promise";
 import { noticeInsert } from "~/models/user-notification.server";
 import {
   holdForDebtorStatement,
   resumeHeldStatements,
+  runPlanColumns,
   sendRefusal,
   switchHoldStatement,
 } from "~/reminders/lifecycle.server";
@@ -202,8 +202,7 @@ export async function endDuePromises(db: Db, now: number, limit = PROMISES_PER_P
             id: schedules.id,
             ownerId: schedules.ownerId,
             debtorId: schedules.debtorId,
-            frequency: schedules.frequency,
-            timeZone: schedules.timeZone,
+            ...runPlanColumns(),
           })
           .from(schedules)
           .where(
@@ -235,13 +234,7 @@ export async function endDuePromises(db: Db, now: number, limit = PROMISES_PER_P
     const refusal = sendRefusal(d, { addressBounced: Boolean(d.addressBounced) });
     // Only what can send resumes (the lifecycle's rule); opted out or paid, they were completed already.
     for (const s of refusal ? [] : held.filter((h) => h.debtorId === d.id)) {
-      const [event, update] = resumeHeldStatements(
-        db,
-        { id: s.id, ownerId: s.ownerId, frequency: s.frequency as FrequencyId, timeZone: s.timeZone },
-        "promised",
-        now,
-        and(same, open),
-      );
+      const [event, update] = resumeHeldStatements(db, s, "promised", now, and(same, open));
       statements.push(event);
       resumeAt.push(statements.length);
       statements.push(update);

@@ -170,6 +170,10 @@ const scheduleFields = {
   templateStep: schedules.templateStep,
   timeZone: schedules.timeZone,
   dueDate: schedules.dueDate,
+  // A due-date cadence's steps, repeat and hour (docs/architecture.md §4); null for other frequencies.
+  cadenceSteps: schedules.cadenceSteps,
+  cadenceRepeatDays: schedules.cadenceRepeatDays,
+  sendHour: schedules.sendHour,
   nextRunAt: schedules.nextRunAt,
   lastRunAt: schedules.lastRunAt,
   createdAt: schedules.createdAt,

@@ -73,3 +73,14 @@ export async function getStatement(db: Db, ownerId: string, debtorId: number): P
   const [row] = await statementQuery(db, ownerId, debtorId);
   return row ? parseStatement(row) : { lines: [], totals: [] };
 }
+
+/**
+ * The distinct due dates of the open invoices (the statement's) of the debtor `debtorId`, as a
+ * JSON array: what a due-date schedule's steps follow (app/domain/cadence.ts). Through
+ * invoices_debtor_idx, like the statement.
+ */
+export function openDueDatesSql(debtorId: SQLWrapper = debtors.id) {
+  return sql<
+    string | null
+  >`(SELECT json_group_array(x.due_on) FROM (SELECT DISTINCT i.due_on AS due_on FROM invoices AS i WHERE ${openOf(debtorId)}) AS x)`;
+}

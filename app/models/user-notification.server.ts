@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, or, type SQLWrapper, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtorEvents, debtors, userNotifications, users } from "~/db/schema";
 import {
@@ -7,6 +7,7 @@ import {
   DIGEST_MAX_ITEMS,
   isDebtorAction,
   type NoticeKind,
+  SCHEDULE_KINDS,
 } from "~/domain/notice";
 import { type AppConfig, linkOrigin } from "~/lib/config.server";
 import type { SendResult } from "../../workers/mail/send";
@@ -26,8 +27,15 @@ import type { SendResult } from "../../workers/mail/send";
  * click) records no notice, and only while the owner's switch for the kind is on. The event key
  * `<kind>:<event id>` is unique: the same event is told once. Put it after the event's insert.
  */
-export function noticeInsert(db: Db, e: { ownerId: string; debtorId: number; kind: NoticeKind; at: number }) {
-  const on = isDebtorAction(e.kind) ? users.notifyDebtorActions : users.notifyDeliveryProblems;
+export function noticeInsert(
+  db: Db,
+  e: { ownerId: string | SQLWrapper; debtorId: number | SQLWrapper; kind: NoticeKind; at: number },
+) {
+  const on = isDebtorAction(e.kind)
+    ? users.notifyDebtorActions
+    : e.kind === "schedule_ended"
+      ? users.notifyScheduleEnds
+      : users.notifyDeliveryProblems;
   return db
     .insert(userNotifications)
     .select(
@@ -197,7 +205,7 @@ export const DIGEST_HOUR_UTC = 8;
 export const DIGESTS_PER_RUN = 10;
 
 const DAY_MS = 24 * 60 * 60_000;
-const DIGEST_KINDS = [...DEBTOR_ACTION_KINDS, ...DELIVERY_PROBLEM_KINDS];
+const DIGEST_KINDS = [...DEBTOR_ACTION_KINDS, ...DELIVERY_PROBLEM_KINDS, ...SCHEDULE_KINDS];
 
 /**
  * The watchdog's daily digest (docs/architecture.md §5, "The user is told"): from 08:00 UTC, each

@@ -66,6 +66,7 @@ export async function getInfoSettings(db: Db, userId: string) {
       defaultCurrency: users.defaultCurrency,
       notifyDebtorActions: users.notifyDebtorActions,
       notifyDeliveryProblems: users.notifyDeliveryProblems,
+      notifyScheduleEnds: users.notifyScheduleEnds,
       notifyDigest: users.notifyDigest,
       hasPassword: sql<number>`EXISTS (SELECT 1 FROM ${passwordCredentials} WHERE ${passwordCredentials.userId} = ${users.id})`,
     })
@@ -80,6 +81,7 @@ export async function getInfoSettings(db: Db, userId: string) {
     defaultCurrency: "USD",
     notifyDebtorActions: true,
     notifyDeliveryProblems: true,
+    notifyScheduleEnds: true,
     notifyDigest: false,
   };
   return { settings, hasPassword: hasPassword === 1 };
@@ -89,7 +91,12 @@ export async function getInfoSettings(db: Db, userId: string) {
 export async function setNoticeSwitches(
   db: Db,
   userId: string,
-  switches: { notifyDebtorActions: boolean; notifyDeliveryProblems: boolean; notifyDigest: boolean },
+  switches: {
+    notifyDebtorActions: boolean;
+    notifyDeliveryProblems: boolean;
+    notifyScheduleEnds: boolean;
+    notifyDigest: boolean;
+  },
 ) {
   await db.update(users).set(switches).where(eq(users.id, userId));
 }

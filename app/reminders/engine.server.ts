@@ -1,4 +1,5 @@
 import { type Db, getDb } from "~/db/client.server";
+import { cadenceTemplate, nextCadenceRun } from "~/domain/cadence";
 import {
   CONTACT_DEFAULTS,
   type ContactRules,
@@ -9,9 +10,9 @@ import {
 } from "~/domain/contact-rules";
 import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLimits } from "~/domain/limits";
 import { outstandingCents } from "~/domain/money";
-import { advancePast, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
+import { advancePast, cadencePlanOf, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
 import { type PresetId, type TemplateId, templateForStep } from "~/domain/presets";
-import type { Statement } from "~/domain/statement";
+import { type Statement, todayIn } from "~/domain/statement";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { readConfig } from "~/lib/config.server";
@@ -116,6 +117,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   const held = slot.at > now + EARLY_TOLERANCE_MS;
 
   const limits = sendingLimits(plan);
+  const progress = progressOf(s, debtor.timeZone, firing.dueDates);
   const delivery = await claimOccurrence(
     db,
     {
@@ -123,7 +125,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
       scheduleId: s.id,
       debtorId: debtor.id,
       scheduledAt,
-      template: templateForStep(s.preset as PresetId, s.templateStep),
+      template: templateOf(s, progress, statement, debtor.timeZone, now),
       tone: toTone(debtor.activeStrategy),
       recipient,
     },
@@ -139,12 +141,23 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   if (delivery.status === "sending") {
     let message: ReminderMessage;
     try {
-      message = await reminderFor(env, db, s, delivery, user, debtor, statement, org, now);
+      message = await reminderFor(
+        env,
+        db,
+        s,
+        delivery,
+        user,
+        debtor,
+        statement,
+        org,
+        now,
+        repeatsAfter(progress, scheduledAt, now),
+      );
     } catch (error) {
       // No opt-out link can be made (no signing secret): never a reminder without one.
       const reason = `Not sent: ${error instanceof Error ? error.message : String(error)}`;
       await markDeliveryFailed(db, delivery.id, reason);
-      const next = advancePast(s, scheduledAt, "failed", now);
+      const next = advancePast(progress, scheduledAt, "failed", now);
       const advanced = await advanceSchedule(db, s.id, scheduledAt, next, now);
       return { kind: "done", status: "failed", nextAlarmAt: advanced ? next.nextRunAt : await currentAlarm(db, s.id) };
     }
@@ -153,7 +166,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
       occurrenceKey: delivery.occurrenceKey,
       scheduleId: s.id,
       scheduledAt,
-      progress: { frequency: s.frequency, timeZone: s.timeZone, templateStep: s.templateStep, lastRunAt: s.lastRunAt },
+      progress,
       message,
       failures: 0,
     };
@@ -163,10 +176,52 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   // Handled by an earlier firing (its consumer had not moved the schedule on): only a delivered one
   // ('sent', later maybe 'bounced') counts as sent; a 'failed' one keeps its template.
   const status = delivery.status === "failed" ? "failed" : "duplicate";
-  const next = advancePast(s, scheduledAt, status, now);
+  const next = advancePast(progress, scheduledAt, status, now);
   const advanced = await advanceSchedule(db, s.id, scheduledAt, next, now);
   // Not advanced: someone changed the schedule meanwhile and its alarm is theirs.
   return { kind: "done", status, nextAlarmAt: advanced ? next.nextRunAt : await currentAlarm(db, s.id) };
+}
+
+/**
+ * Where the schedule stands, for advancePast: a due-date one also carries its cadence with the
+ * debtor's zone and open due dates as this firing read them (docs/architecture.md §4, "Due-date cadences").
+ */
+function progressOf(s: Schedule, debtorTimeZone: string | null, dueDates: string[]): ScheduleProgress {
+  const progress: ScheduleProgress = {
+    frequency: s.frequency,
+    timeZone: s.timeZone,
+    templateStep: s.templateStep,
+    lastRunAt: s.lastRunAt,
+  };
+  return s.frequency === "due" ? { ...progress, cadence: cadencePlanOf(s, debtorTimeZone, dueDates) } : progress;
+}
+
+/**
+ * The template of this occurrence: the preset's next one; for a due-date schedule, the one the
+ * oldest open invoice's age and the reminders already sent call for (app/domain/cadence.ts).
+ */
+function templateOf(
+  s: Schedule,
+  progress: ScheduleProgress,
+  statement: Statement,
+  debtorTimeZone: string | null,
+  now: number,
+) {
+  const preset = s.preset as PresetId;
+  if (!progress.cadence) return templateForStep(preset, s.templateStep);
+  const oldest = statement.lines[0]?.dueOn ?? null;
+  return cadenceTemplate(progress.cadence, preset, oldest, todayIn(debtorTimeZone, now), s.templateStep);
+}
+
+/**
+ * Whether more reminders follow this one, as its copy says: not after a one-time reminder, nor
+ * after a due-date schedule's last step (no step of an open invoice is left after it).
+ */
+function repeatsAfter(progress: ScheduleProgress, scheduledAt: number, now: number): boolean {
+  if (progress.frequency === "now") return false;
+  const { cadence } = progress;
+  if (!cadence) return true;
+  return nextCadenceRun(cadence, cadence.dueDates, Math.max(scheduledAt, now), cadence.timeZone) !== null;
 }
 
 const DAY_MS = 86_400_000;
@@ -257,6 +312,7 @@ async function reminderFor(
   statement: Statement,
   org: SenderOrganization | undefined,
   now: number,
+  repeats: boolean,
 ): Promise<ReminderMessage> {
   const config = readConfig(env);
   const unsubscribeUrl = await optOutLink(db, config, debtor);
@@ -265,7 +321,8 @@ async function reminderFor(
   const choice = {
     template: delivery.template as TemplateId,
     tone: toTone(delivery.tone),
-    frequency: s.frequency,
+    // The copy announces further reminders only when some follow (reminderProps reads it off the frequency).
+    frequency: repeats ? s.frequency : ("now" as const),
   };
   return reminderMessage(reminderProps(choice, user, org, debtorValues(debtor, statement, now)), debtor.email, {
     unsubscribeUrl,

@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, optOuts, organizations, schedules, users } from "~/db/schema";
 import type { ContactRules } from "~/domain/contact-rules";
+import { parseDueDates } from "~/domain/occurrence";
 import type { Statement } from "~/domain/statement";
 import { debtorInstantsQuery } from "~/models/delivery.server";
 import {
@@ -13,7 +14,7 @@ import {
   type SenderOrganization,
   senderOf,
 } from "~/models/schedule.server";
-import { parseStatement, statementColumns } from "~/models/statement.server";
+import { openDueDatesSql, parseStatement, statementColumns } from "~/models/statement.server";
 
 /** Everything an alarm needs to fire a schedule's occurrence. */
 export interface Firing {
@@ -35,6 +36,8 @@ export interface Firing {
   org: SenderOrganization | undefined;
   /** The instants of the debtor's counted reminders since `since` (their contact cap counts them). */
   debtorInstants: number[];
+  /** The due dates of the debtor's open invoices (a due-date schedule's steps follow them). */
+  dueDates: string[];
 }
 
 /**
@@ -56,7 +59,7 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
       .where(and(eq(organizations.ownerId, owner), eq(organizations.id, orgId)))
       .limit(1),
     db
-      .select({ ...getTableColumns(debtors), ...statementColumns() })
+      .select({ ...getTableColumns(debtors), ...statementColumns(), openDueDates: openDueDatesSql() })
       .from(debtors)
       .where(and(eq(debtors.id, debtorId), eq(debtors.ownerId, owner)))
       .limit(1),
@@ -83,10 +86,12 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
   const [debtorRow] = debtorRows;
   let debtor: Debtor | undefined;
   let statement: Statement = { lines: [], totals: [] };
+  let dueDates: string[] = [];
   if (debtorRow) {
-    const { statementLines, statementTotals, ...row } = debtorRow;
+    const { statementLines, statementTotals, openDueDates, ...row } = debtorRow;
     debtor = row;
     statement = parseStatement({ statementLines, statementTotals });
+    dueDates = parseDueDates(openDueDates);
   }
   return {
     schedule,
@@ -96,6 +101,7 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
     optedOut: optOutRows.length > 0,
     org: orgRows[0],
     debtorInstants: instantRows.map((r) => r.at),
+    dueDates,
   };
 }
 
@@ -104,6 +110,8 @@ export interface QueuedState {
   status: string;
   debtor: Pick<Debtor, "status" | "debtCents" | "paidCents"> | null;
   optedOut: boolean;
+  /** The debtor's open invoices' due dates as they are now (a due-date schedule's next step follows them). */
+  dueDates: string[];
 }
 
 /**
@@ -120,6 +128,7 @@ export async function queuedStates(db: Db, deliveryIds: readonly number[]): Prom
       debtCents: debtors.debtCents,
       paidCents: debtors.paidCents,
       optedOut: sql<number>`EXISTS (SELECT 1 FROM ${optOuts} WHERE ${optOuts.ownerId} = ${debtors.ownerId} AND ${optOuts.email} = lower(${debtors.email}))`,
+      openDueDates: openDueDatesSql(deliveries.debtorId),
     })
     .from(deliveries)
     .leftJoin(debtors, eq(debtors.id, deliveries.debtorId))
@@ -134,6 +143,7 @@ export async function queuedStates(db: Db, deliveryIds: readonly number[]): Prom
             ? null
             : { status: r.debtorStatus, debtCents: r.debtCents, paidCents: r.paidCents },
         optedOut: Boolean(r.optedOut),
+        dueDates: parseDueDates(r.openDueDates),
       },
     ]),
   );

@@ -1,11 +1,24 @@
-import { and, count, eq, getTableColumns, inArray, isNotNull, ne, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import {
+  and,
+  count,
+  eq,
+  getTableColumns,
+  inArray,
+  isNotNull,
+  isNull,
+  ne,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
 import { alarmRepairs, debtorEvents, debtors, deliveries, invoices, schedules } from "~/db/schema";
 import { AccountCapReached, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
-import { FREQUENCIES, type FrequencyId } from "~/domain/frequencies";
+import { DEFAULT_CADENCE_STEPS, nextCadenceRun, parseSteps, serializeSteps } from "~/domain/cadence";
+import { FREQUENCIES, type FrequencyId, NOW_DELAY_MS } from "~/domain/frequencies";
 import { outstandingCents } from "~/domain/money";
-import type { ScheduleAdvance } from "~/domain/occurrence";
+import { cadencePlanOf, parseDueDates, planNextRun, type RunPlanRow, type ScheduleAdvance } from "~/domain/occurrence";
 import { PRESETS } from "~/domain/presets";
 import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
@@ -13,6 +26,8 @@ import { assertRoomForOneMore, type CreateOptions, enforceCap } from "~/models/a
 import { type DebtorEventType, debtorEventInsert } from "~/models/debtor-event.server";
 import { owesSql } from "~/models/ledger.server";
 import { type Debtor, getSchedule, getSenderAndDebtors, type Schedule } from "~/models/schedule.server";
+import { openDueDatesSql } from "~/models/statement.server";
+import { noticeInsert } from "~/models/user-notification.server";
 import type { ScheduleInput } from "~/schemas/schedule";
 import type { SendRefusal } from "./refusals";
 
@@ -175,7 +190,12 @@ export async function repairAlarms(env: Env): Promise<{ repaired: number; failed
 
 // Timeline events of schedule changes -----------------------------------------------------------
 
-const FREQUENCY_SHORT: Record<FrequencyId, string> = { daily: "Daily", weekly: "Weekly", now: "Once" };
+const FREQUENCY_SHORT: Record<FrequencyId, string> = {
+  daily: "Daily",
+  weekly: "Weekly",
+  now: "Once",
+  due: "Follows the due date",
+};
 
 /** A string literal for SQL (our own constants only). */
 const literal = (value: string) => sql.raw(`'${value.replaceAll("'", "''")}'`);
@@ -244,7 +264,9 @@ const addressBouncedSql = sql<number>`exists (SELECT 1 FROM ${deliveries} AS d W
 type TargetError = "debtor" | "organization";
 export type ScheduleWriteError =
   | { error: TargetError }
-  | { error: "refused"; refusal: SendRefusal; debtorName: string };
+  | { error: "refused"; refusal: SendRefusal; debtorName: string }
+  // A due-date cadence none of whose steps is still ahead for the debtor's open invoices.
+  | { error: "no-step-ahead"; debtorName: string };
 
 /** The schedule's name: the owner id as prefix, then a random part. */
 function newScheduleId(ownerId: string) {
@@ -293,15 +315,35 @@ async function sendableTargets(
   return { debtor, organizationId: org?.id ?? null };
 }
 
-/** The columns a create or an edit writes: who, what, when, in which zone; always ENABLED. */
+/**
+ * The columns a create or an edit writes: who, what, when, in which zone; always ENABLED. A
+ * due-date schedule (docs/architecture.md §4, "Due-date cadences") keeps its steps and runs first
+ * at the next step of the debtor's open invoices (`dueDates`), or in a minute when the user chose
+ * to send the first one now; null when neither is possible (every step has passed).
+ */
 function scheduleColumns(
   targets: { debtor: Debtor; organizationId: number | null },
   input: ScheduleInput,
   timeZone: string,
   now: number,
+  dueDates: string[] = [],
 ) {
   const zone = safeTimeZone(timeZone);
+  const due = input.frequency === "due";
+  const cadence = {
+    cadenceSteps: due ? serializeSteps(parseSteps(input.cadence_steps ?? "") ?? DEFAULT_CADENCE_STEPS) : null,
+    cadenceRepeatDays: due && input.after_last === "repeat" ? (input.repeat_days ?? null) : null,
+    sendHour: due ? (input.send_hour ?? null) : null,
+  };
+  let nextRunAt: number | null;
+  if (!due) nextRunAt = nextRunForFrequency(input.frequency as Exclude<FrequencyId, "due">, now, zone);
+  else if (input.send_first_now) nextRunAt = now + NOW_DELAY_MS;
+  else {
+    const plan = cadencePlanOf(cadence, targets.debtor.timeZone, dueDates);
+    nextRunAt = nextCadenceRun(plan, dueDates, now, plan.timeZone)?.at ?? null;
+  }
   return {
+    ...cadence,
     debtorId: targets.debtor.id,
     organizationId: targets.organizationId,
     preset: input.preset,
@@ -315,8 +357,18 @@ function scheduleColumns(
       >`(SELECT min(${invoices.dueOn}) FROM ${invoices} WHERE ${invoices.debtorId} = ${targets.debtor.id} AND ${invoices.status} = 'open')`,
     state: "ENABLED" as const,
     stoppedReason: null,
-    nextRunAt: nextRunForFrequency(input.frequency, now, zone),
+    nextRunAt,
   };
+}
+
+/** The open invoices' due dates of the owner's debtor, for a due-date schedule's first run. */
+async function dueDatesOf(db: Db, ownerId: string, debtorId: number): Promise<string[]> {
+  const row = await db
+    .select({ dates: openDueDatesSql() })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
+    .get();
+  return parseDueDates(row?.dates);
 }
 
 /**
@@ -332,7 +384,9 @@ export async function createSchedule(
   const { db, ownerId, now } = scope;
   const targets = await sendableTargets(db, ownerId, input);
   if ("error" in targets) return targets;
-  const columns = scheduleColumns(targets, input, input.time_zone ?? "", now);
+  const dueDates = input.frequency === "due" ? await dueDatesOf(db, ownerId, targets.debtor.id) : [];
+  const columns = scheduleColumns(targets, input, input.time_zone ?? "", now, dueDates);
+  if (columns.nextRunAt === null) return { error: "no-step-ahead", debtorName: targets.debtor.fullName };
   const id = newScheduleId(ownerId);
   const [[inserted], [event]] = await db.batch([
     db
@@ -380,7 +434,9 @@ export async function updateSchedule(
   }
   const targets = await sendableTargets(db, ownerId, input);
   if ("error" in targets) return targets;
-  const columns = scheduleColumns(targets, input, input.time_zone || existing.timeZone, now);
+  const dueDates = input.frequency === "due" ? await dueDatesOf(db, ownerId, targets.debtor.id) : [];
+  const columns = scheduleColumns(targets, input, input.time_zone || existing.timeZone, now, dueDates);
+  if (columns.nextRunAt === null) return { error: "no-step-ahead", debtorName: targets.debtor.fullName };
   const sameSequence = existing.preset === columns.preset && existing.debtorId === columns.debtorId;
   const owned = and(eq(schedules.ownerId, ownerId), eq(schedules.id, id));
   const [[row]] = await db.batch([
@@ -453,8 +509,7 @@ function pausedRows(db: Db, ownerId: string, where: SQL | undefined) {
   return db
     .select({
       id: schedules.id,
-      frequency: schedules.frequency,
-      timeZone: schedules.timeZone,
+      ...runPlanColumns(),
       // Not debtors.id: D1's batch answers rows keyed by column name, and "id" is the schedule's.
       debtorId: schedules.debtorId,
       debtorName: debtors.fullName,
@@ -493,7 +548,7 @@ async function resumePaused(scope: OwnerScope, paused: Awaited<ReturnType<typeof
   for (const s of paused) {
     const reason = sendRefusal(s, { addressBounced: Boolean(s.addressBounced) });
     if (reason) refused.push({ id: s.id, debtorName: s.debtorName, reason });
-    else plans.push({ id: s.id, nextRunAt: nextRunForFrequency(s.frequency, now, safeTimeZone(s.timeZone)) });
+    else plans.push({ id: s.id, nextRunAt: planNextRun(s, now) });
     if (!reason && s.status === "bouncing") readdressed.add(s.debtorId);
   }
   // Per schedule (each has its own next run): its event, then the UPDATE; still DISABLED, or it changed meanwhile.
@@ -741,7 +796,7 @@ export async function resumeStoppedSchedules(
       .from(debtors)
       .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId))),
     db
-      .select({ id: schedules.id, frequency: schedules.frequency, timeZone: schedules.timeZone })
+      .select({ id: schedules.id, ...runPlanColumns() })
       .from(schedules)
       .where(resumableWhere(ownerId, debtorId)),
     db
@@ -753,12 +808,12 @@ export async function resumeStoppedSchedules(
   if (stopped.length === 0) return { resumed: [] };
   if ((live?.n ?? 0) + stopped.length > max) throw new AccountCapReached("schedules", max);
 
-  // Schedules of one frequency and zone share their next run: one UPDATE per slice of them.
+  // Schedules of one frequency and zone share their next run: one UPDATE per slice of them (a
+  // due-date one has its own, from its steps).
   const groups = new Map<string, { nextRunAt: number; ids: string[] }>();
   for (const s of stopped) {
-    const zone = safeTimeZone(s.timeZone);
-    const key = `${s.frequency} ${zone}`;
-    const group = groups.get(key) ?? { nextRunAt: nextRunForFrequency(s.frequency, now, zone), ids: [] };
+    const key = s.frequency === "due" ? `due ${s.id}` : `${s.frequency} ${safeTimeZone(s.timeZone)}`;
+    const group = groups.get(key) ?? { nextRunAt: planNextRun(s, now), ids: [] };
     group.ids.push(s.id);
     groups.set(key, group);
   }
@@ -857,11 +912,9 @@ export async function resumeHeld(
 }
 
 /** A held schedule as the watchdog reads it (any owner's: the cron acts for every account). */
-export interface HeldSchedule {
+export interface HeldSchedule extends RunPlanRow {
   id: string;
   ownerId: string;
-  frequency: FrequencyId;
-  timeZone: string;
 }
 
 /**
@@ -879,7 +932,7 @@ export function resumeHeldStatements(db: Db, s: HeldSchedule, reason: DebtorHold
     eq(schedules.stoppedReason, reason),
     onlyIf,
   );
-  const nextRunAt = nextRunForFrequency(s.frequency, now, safeTimeZone(s.timeZone));
+  const nextRunAt = planNextRun(s, now);
   return [
     eventsOfSchedules(db, "schedule_resumed", stillHeld, now),
     db
@@ -919,6 +972,129 @@ export function switchHoldStatement(
     .returning({ id: schedules.id });
 }
 
+// Due-date cadences: following the invoices ------------------------------------------------------
+// (docs/architecture.md §4, "Due-date cadences")
+
+/**
+ * Columns that, read with a schedule, let planNextRun compute its next run: its frequency, zone and
+ * cadence, its debtor's zone and (for a due-date schedule only) its debtor's open due dates.
+ */
+export function runPlanColumns() {
+  return {
+    frequency: schedules.frequency,
+    timeZone: schedules.timeZone,
+    cadenceSteps: schedules.cadenceSteps,
+    cadenceRepeatDays: schedules.cadenceRepeatDays,
+    sendHour: schedules.sendHour,
+    debtorTimeZone: sql<string | null>`(SELECT d.time_zone FROM ${debtors} AS d WHERE d.id = ${schedules.debtorId})`.as(
+      "debtor_time_zone",
+    ),
+    openDueDates: sql<
+      string | null
+    >`(CASE WHEN ${schedules.frequency} = 'due' THEN ${openDueDatesSql(schedules.debtorId)} END)`.as("open_due_dates"),
+  };
+}
+
+type BatchItem = Parameters<Db["batch"]>[0][number];
+
+/** How close to its run a schedule is left alone by a re-plan: it is firing, or about to. */
+const REPLAN_MARGIN_MS = NOW_DELAY_MS;
+
+/**
+ * After the owner's debtors' invoices, payments or zone changed: their ENABLED due-date schedules
+ * move to the next step of the open invoices as they are now (a paid or voided invoice's steps
+ * go, an added one's join, a moved due date moves its steps), and one with no step left ends
+ * ('schedule_ended' recorded and the user told, in one batch). A schedule firing now (its run
+ * within a minute or past: a send, a deferral or "Send now" is under way) is left to the engine,
+ * and every UPDATE is conditional on the run it read, so a concurrent change wins. Alarms follow.
+ * Returns the ids that moved or ended.
+ */
+export async function replanDueSchedules(scope: OwnerScope, debtorIds: readonly number[]): Promise<string[]> {
+  const { db, ownerId, now } = scope;
+  const ids = unique(debtorIds);
+  if (ids.length === 0) return [];
+  const rows = (
+    await Promise.all(
+      chunk(ids, IDS_PER_STATEMENT).map((slice) =>
+        db
+          .select({ id: schedules.id, nextRunAt: schedules.nextRunAt, ...runPlanColumns() })
+          .from(schedules)
+          .where(
+            and(
+              eq(schedules.ownerId, ownerId),
+              inArray(schedules.debtorId, slice),
+              eq(schedules.state, "ENABLED"),
+              eq(schedules.frequency, "due"),
+            ),
+          ),
+      ),
+    )
+  ).flat();
+  const statements: BatchItem[] = [];
+  const moved: { id: string; at: number | null }[] = [];
+  for (const r of rows) {
+    if (r.nextRunAt === null || r.nextRunAt <= now + REPLAN_MARGIN_MS) continue;
+    const plan = cadencePlanOf(r, r.debtorTimeZone, parseDueDates(r.openDueDates));
+    const at = nextCadenceRun(plan, plan.dueDates, now, plan.timeZone)?.at ?? null;
+    if (at === r.nextRunAt) continue;
+    const stillOnRead = and(
+      eq(schedules.ownerId, ownerId),
+      eq(schedules.id, r.id),
+      eq(schedules.nextRunAt, r.nextRunAt),
+    );
+    if (at === null) {
+      statements.push(
+        db
+          .update(schedules)
+          .set({ state: "COMPLETED", nextRunAt: null, stoppedReason: null, updatedAt: now })
+          .where(and(stillOnRead, eq(schedules.state, "ENABLED"))),
+        ...endedStatements(db, r.id, now),
+      );
+    } else {
+      statements.push(db.update(schedules).set({ nextRunAt: at, updatedAt: now }).where(stillOnRead));
+    }
+    moved.push({ id: r.id, at });
+  }
+  const [first, ...rest] = statements;
+  if (!first) return [];
+  await db.batch([first, ...rest]);
+  // The alarm follows the row as it is now (a lost race left it on the winner's run).
+  await followAlarms(
+    scope.env,
+    {
+      arm: moved.flatMap((m) => (m.at === null ? [] : [{ id: m.id, at: m.at }])),
+      disarm: moved.flatMap((m) => (m.at === null ? [m.id] : [])),
+    },
+    now,
+  );
+  return moved.map((m) => m.id);
+}
+
+/**
+ * A due-date schedule that the batch just ended (COMPLETED at `now`, no stopped_reason: its last
+ * step ran, or none is left) records 'schedule_ended' on the debtor's timeline and, while the
+ * owner's switch is on, the notice that tells them (app/models/user-notification.server.ts).
+ * Matches nothing for another frequency or a schedule the batch did not end, so it may follow
+ * any completion.
+ */
+export function endedStatements(db: Db, id: string, now: number) {
+  const ended = and(
+    eq(schedules.id, id),
+    eq(schedules.frequency, "due"),
+    eq(schedules.state, "COMPLETED"),
+    isNull(schedules.stoppedReason),
+    eq(schedules.updatedAt, now),
+  );
+  return [eventsOfSchedules(db, "schedule_ended", ended, now), noticeInsertForSchedule(db, id, now)] as const;
+}
+
+/** The 'schedule_ended' notice of the event endedStatements just recorded for schedule `id`. */
+function noticeInsertForSchedule(db: Db, id: string, now: number) {
+  const owner = db.select({ id: schedules.ownerId }).from(schedules).where(eq(schedules.id, id));
+  const debtor = db.select({ id: schedules.debtorId }).from(schedules).where(eq(schedules.id, id));
+  return noticeInsert(db, { ownerId: owner, debtorId: debtor, kind: "schedule_ended", at: now });
+}
+
 // The engine and the mail queue: advancing past an occurrence ------------------------------------
 
 /** The next run of a schedule someone changed meanwhile: its alarm time, null when it is gone or finished. */
@@ -940,6 +1116,13 @@ const stillOn = (id: string, scheduledAt: number) =>
  * deleted it meanwhile (an edit has re-armed it already). True when it moved.
  */
 export async function advanceSchedule(db: Db, id: string, scheduledAt: number, next: ScheduleAdvance, now: number) {
+  if (next.state === "COMPLETED") {
+    const [changed] = await db.batch([
+      advanceStatement(db, id, scheduledAt, next, now),
+      ...endedStatements(db, id, now),
+    ]);
+    return changed.length > 0;
+  }
   const changed = await advanceStatement(db, id, scheduledAt, next, now);
   return changed.length > 0;
 }
@@ -1020,6 +1203,8 @@ export async function settleOccurrence(
           .set({ status: "failed", error: settlement.error })
           .where(and(eq(deliveries.id, occurrence.deliveryId), eq(deliveries.status, "sending"))),
     advanceStatement(db, occurrence.scheduleId, occurrence.scheduledAt, next, now),
+    // A due-date schedule whose last step this was ends, and says so.
+    ...(next.state === "COMPLETED" ? endedStatements(db, occurrence.scheduleId, now) : []),
   ]);
   if (advanced.length === 0) return false;
   await followSend(env, occurrence.scheduleId, next.state === "COMPLETED" ? null : next.nextRunAt, now);

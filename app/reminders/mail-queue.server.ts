@@ -65,9 +65,12 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
     m.ack();
   };
 
-  const settle = async (job: MailJob, settlement: Settlement) => {
+  const settle = async (job: MailJob, settlement: Settlement, dueDates: string[]) => {
     const at = now();
-    const next = advancePast(job.progress, job.scheduledAt, settlement.status, at);
+    // A due-date schedule's next step follows the open invoices as they were just read, not as queued.
+    const { cadence } = job.progress;
+    const progress = cadence ? { ...job.progress, cadence: { ...cadence, dueDates } } : job.progress;
+    const next = advancePast(progress, job.scheduledAt, settlement.status, at);
     // The schedule moves on and its alarm with it (else the queued net does it later).
     await settleOccurrence(env, job, next, settlement, at);
   };
@@ -91,7 +94,7 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
       await pacer.take();
       const result = await sendReminder(env, job.message, job.occurrenceKey);
       if (result.ok) {
-        await settle(job, { status: "sent", providerId: result.id });
+        await settle(job, { status: "sent", providerId: result.id }, state.dueDates);
         return m.ack();
       }
       if (result.status === 429) {
@@ -109,7 +112,7 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
         return requeue(m, { ...job, failures }, delay * 1000);
       }
       const error = result.retryable ? `Gave up after ${failures} attempts. ${result.error}` : result.error;
-      await settle(job, { status: "failed", error });
+      await settle(job, { status: "failed", error }, state.dueDates);
       return m.ack();
     }
   };

@@ -72,6 +72,12 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
   if (s.stoppedReason === "opted_out") return stopped("Stopped", "Stopped: the debtor opted out of reminders.");
   if (s.stoppedReason === "paid") return stopped("Stopped", "Stopped: the debtor has paid.");
   if (s.frequency === "now") return stopped("Completed", "Completed: this one-time reminder has run.");
+  if (s.frequency === "due") {
+    return stopped(
+      "Completed",
+      "Completed: the last step of the due-date cadence has gone out; no further reminders are sent.",
+    );
+  }
   return stopped("Completed", "Completed: no further reminders are sent.");
 }
 

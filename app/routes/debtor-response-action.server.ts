@@ -4,7 +4,7 @@ import { SOMETHING_WRONG } from "~/entities/messages";
 import { reply } from "~/lib/action-result.server";
 import { resolveDispute } from "~/models/dispute.server";
 import { allowNewPromise } from "~/models/promise.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
+import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
 import { FormIdSchema } from "~/schemas/ids";
 import { type ExtraIntents, formId, type IntentScope } from "./owned-record-action.server";
 
@@ -23,6 +23,8 @@ async function resolve({ scope, formData }: IntentScope) {
     return reply(intent, { status: 409, message: DISPUTE_GONE });
   }
   await followAlarms(scope.env, { disarm: out.completedScheduleIds }, scope.now);
+  // The invoice is open again: its steps join the debtor's due-date schedules.
+  await replanDueSchedules(scope, [out.debtorId]);
   const n = out.resumed.resumed.length;
   const resumed =
     n === 0

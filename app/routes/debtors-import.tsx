@@ -25,6 +25,7 @@ import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { type Imported, ImportNumberTaken, importDebtors, importLookup } from "~/models/debtor-import.server";
+import { replanDueSchedules } from "~/reminders/lifecycle.server";
 import type { Route } from "./+types/debtors-import";
 
 /** The multipart envelope and the form's other fields, on top of the file itself. */
@@ -182,6 +183,9 @@ export async function action({ context, request, url }: Route.ActionArgs) {
       refused.status,
     );
   }
+  // Invoices added to debtors the account had: their due-date schedules follow them (docs/architecture.md §4).
+  const existingIds = [...new Set(preview.invoices.flatMap((i) => (i.debtorId === undefined ? [] : [i.debtorId])))];
+  await replanDueSchedules({ env, db, ownerId: user.id, now: Date.now() }, existingIds);
   const skipped = preview.rows.filter((r) => r.status !== "ok");
   const message =
     importedMessage(added, preview.existingDebtors) +

@@ -17,7 +17,7 @@ import { optOutAddress } from "~/models/opt-out.server";
 import { owedTotalsFrom, type PortalState, portalState } from "~/models/portal.server";
 import { promiseToPay } from "~/models/promise.server";
 import { sendNoticesAfter } from "~/models/user-notification.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
+import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
 import { DisputeSchema, promiseSchema } from "~/schemas/portal";
 import type { Route } from "./+types/portal";
 
@@ -212,6 +212,8 @@ export async function action({ params, context, request }: Route.ActionArgs) {
         return refused(intent, 409, { form: "The dispute could not be recorded. Please try again." }, values);
       tell();
       await followAlarms(env, { disarm: heldScheduleIds }, now);
+      // The disputed invoice's steps leave the debtor's due-date schedules that still run.
+      await replanDueSchedules({ env, db, ownerId: target.ownerId, now }, [target.debtorId]);
       return done("disputed");
     }
     default:

@@ -98,6 +98,7 @@ async function saveNotices(db: Db, user: SessionUser, formData: FormData) {
   await setNoticeSwitches(db, user.id, {
     notifyDebtorActions: formData.get("notify_debtor_actions") === "on",
     notifyDeliveryProblems: formData.get("notify_delivery_problems") === "on",
+    notifyScheduleEnds: formData.get("notify_schedule_ends") === "on",
     notifyDigest: formData.get("notify_digest") === "on",
   });
   return reply(PROFILE_INTENTS.notices, { message: "E-mail notices saved." });

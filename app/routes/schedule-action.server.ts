@@ -6,6 +6,7 @@ import { requireUser } from "~/auth/guard.server";
 import { unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { AccountCapReached } from "~/domain/account-caps";
+import { noStepAheadMessage } from "~/domain/cadence";
 import { manualSendRefusal, resendCapRefusal, sendingLimits } from "~/domain/limits";
 import { type EntityScope, entityScope } from "~/entities/entity.server";
 import { DEBTOR_INTENTS, type IntentOf, SCHEDULE_INTENTS } from "~/entities/intents";
@@ -110,7 +111,9 @@ async function saveSchedule(
     const fieldErrors =
       outcome.error === "refused"
         ? { debtor_id: [sendRefusalMessage(outcome.debtorName, outcome.refusal)] }
-        : ownershipErrors(outcome.error);
+        : outcome.error === "no-step-ahead"
+          ? { cadence_steps: [noStepAheadMessage(outcome.debtorName)] }
+          : ownershipErrors(outcome.error);
     const result: SubmissionResult<string[]> = submission.reply({ fieldErrors });
     return reply(intent, { status: outcome.error === "refused" ? 409 : 400, result });
   }

@@ -5,6 +5,7 @@ import { EmailPreview } from "~/components/schedules/email-preview";
 import { ScheduleForm, type ScheduleFormWatch } from "~/components/schedules/schedule-form";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
+import { parseSteps } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY } from "~/domain/frequencies";
 import { DEFAULT_PRESET } from "~/domain/presets";
 import { senderDisplayName } from "~/domain/sender";
@@ -70,6 +71,7 @@ export default function NewSchedule({ loaderData }: Route.ComponentProps) {
             frequency={watch.frequency}
             tone={tone}
             values={{ debtorId: watch.debtorId, organizationId: watch.organizationId, dueDate: watch.dueDate }}
+            steps={watch.frequency === "due" ? parseSteps(watch.cadenceSteps ?? "") : null}
           />
         </div>
       )}

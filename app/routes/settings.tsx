@@ -101,6 +101,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
               <NoticesForm
                 debtorActions={loaderData.contactSettings.notifyDebtorActions}
                 deliveryProblems={loaderData.contactSettings.notifyDeliveryProblems}
+                scheduleEnds={loaderData.contactSettings.notifyScheduleEnds}
                 digest={loaderData.contactSettings.notifyDigest}
               />
             </>

@@ -1,6 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { type Db, getDb } from "~/db/client.server";
+import { addDays, MAX_STEP_OFFSET, MIN_STEP_OFFSET } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY, getFrequency } from "~/domain/frequencies";
 import { nextRoomAt, sendingLimits } from "~/domain/limits";
 import { isTemplateId, type TemplateId } from "~/domain/presets";
@@ -38,6 +39,11 @@ export const NO_OPEN_INVOICE =
 export interface PreviewChoice extends ReminderChoice {
   debtorId: number | null;
   organizationId: number | null;
+  /**
+   * A due-date cadence's step (days from the due date) to show the e-mail of: the statement is
+   * shown as on that day (app/domain/cadence.ts); null: as today.
+   */
+  step: number | null;
 }
 
 const optionalId = v.optional(
@@ -58,7 +64,28 @@ const PreviewChoiceSchema = v.object({
   debtor_id: optionalId,
   organization_id: optionalId,
   frequency: v.optional(v.string()),
+  step: v.optional(v.string()),
 });
+
+/** A step offset within the cadence's range, or null. */
+function stepOf(value: string | undefined): number | null {
+  if (value === undefined || !/^-?\d{1,3}$/.test(value.trim())) return null;
+  const n = Number(value.trim());
+  return n >= MIN_STEP_OFFSET && n <= MAX_STEP_OFFSET ? n : null;
+}
+
+/**
+ * The reminder as on the day of a cadence's step: "today" is that many days from the oldest
+ * open invoice's due date, so the copy says "is due in 3 days" or "7 days overdue" as it will then.
+ */
+function onStepDay<P extends { statement: readonly { dueOn: string }[]; today: string }>(
+  props: P,
+  step: number | null,
+): P {
+  const oldest = props.statement[0]?.dueOn;
+  const today = step === null || !oldest ? null : addDays(oldest, step);
+  return today ? { ...props, today } : props;
+}
 
 /** The preview's or test send's choice from its fields, or null for an unknown template. */
 export function previewChoice(get: (name: string) => unknown): PreviewChoice | null {
@@ -72,9 +99,10 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     debtor_id: field("debtor_id"),
     organization_id: field("organization_id"),
     frequency: field("frequency"),
+    step: field("step"),
   });
   if (!parsed.success) return null;
-  const { template, tone, debtor_id, organization_id, frequency } = parsed.output;
+  const { template, tone, debtor_id, organization_id, frequency, step } = parsed.output;
   return {
     template: template as TemplateId,
     tone: toTone(Number(tone)),
@@ -82,6 +110,7 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     organizationId: organization_id || null,
     // Missing or unknown: the form saves the default frequency, so the preview shows that.
     frequency: getFrequency(frequency?.trim() ?? "")?.id ?? DEFAULT_FREQUENCY,
+    step: stepOf(step),
   };
 }
 
@@ -126,7 +155,8 @@ export async function debtorReminderValues(
   const { user, org, debtor, statement } = await senderAndStatement(db, ownerId, choice);
   if (!user || !debtor || !statement) return null;
   if (statement.lines.length === 0) return { refused: NO_OPEN_INVOICE };
-  return { debtor, user, props: reminderProps(choice, user, org, debtorValues(debtor, statement, now)) };
+  const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now));
+  return { debtor, user, props: onStepDay(props, choice.step) };
 }
 
 /**
@@ -147,7 +177,7 @@ export async function previewReminderProps(
   const values = debtor && statement ? debtorValues(debtor, statement, now) : undefined;
   return {
     props: {
-      ...reminderProps(choice, user, org, values),
+      ...onStepDay(reminderProps(choice, user, org, values), choice.step),
       // What the footer's opt-out line and the "I've paid" line look like: every reminder has both.
       ...SAMPLE_LINKS,
     },

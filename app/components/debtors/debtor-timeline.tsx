@@ -47,6 +47,7 @@ const EVENT_LABELS: Record<string, string> = {
   schedule_paused: "Schedule paused",
   schedule_resumed: "Schedule resumed",
   schedule_deleted: "Schedule deleted",
+  schedule_ended: "Schedule ended after its last step",
   imported: "Imported from CSV",
   // From the debtor's page (docs/architecture.md §10, "The debtor's page"), and the user's answers.
   promised: "Promised to pay",
@@ -69,6 +70,7 @@ const EVENT_ICONS: Record<string, typeof Mail> = {
   schedule_paused: Pause,
   schedule_resumed: Play,
   schedule_deleted: CalendarClock,
+  schedule_ended: CalendarCheck,
   imported: FileUp,
   promised: Handshake,
   promise_broken: CalendarX,

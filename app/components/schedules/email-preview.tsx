@@ -3,8 +3,9 @@ import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import { notify } from "~/components/toast";
 import { Button } from "~/components/ui/button";
+import { stepLabel, stepTemplates } from "~/domain/cadence";
 import { frequencyLabel } from "~/domain/frequencies";
-import { getPreset } from "~/domain/presets";
+import { getPreset, templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
 import { SCHEDULE_INTENTS } from "~/entities/intents";
 import { useFormResult } from "~/lib/use-form-result";
@@ -31,15 +32,27 @@ export function EmailPreview({
   frequency,
   tone,
   values = { debtorId: "", organizationId: "", dueDate: "" },
+  steps = null,
 }: {
   presetId: string;
   frequency: string;
   tone: number;
   values?: PreviewValues;
+  /** A due-date cadence's steps (days from the due date): the preview lists them instead of the templates. */
+  steps?: readonly number[] | null;
 }) {
   const preset = getPreset(presetId);
   const [templateId, setTemplateId] = useState<string | null>(null);
-  const selected = preset?.templates.find((t) => t.id === templateId) ?? preset?.templates[0];
+  const [stepIndex, setStepIndex] = useState(0);
+  // A due-date schedule: each step's e-mail as it will read on that day (app/domain/cadence.ts).
+  const stepChoices = preset && steps && steps.length > 0 ? stepTemplates(steps, preset.id) : null;
+  const chosenStep = stepChoices && steps ? Math.min(stepIndex, steps.length - 1) : null;
+  const stepOffset = chosenStep !== null && steps ? (steps[chosenStep] ?? null) : null;
+  const stepTemplate = chosenStep !== null && stepChoices ? stepChoices[chosenStep] : undefined;
+  const selected =
+    preset?.templates.find((t) => t.id === (stepTemplate ?? templateId)) ??
+    (stepTemplate ? { id: stepTemplate, name: templateName(stepTemplate) } : undefined) ??
+    preset?.templates[0];
   const [html, setHtml] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
 
@@ -58,6 +71,7 @@ export function EmailPreview({
     setFailed(false);
     // The frequency decides whether the e-mail announces further reminders ('now' sends one).
     const query = new URLSearchParams({ template: selectedId, tone: String(tone), frequency });
+    if (stepOffset !== null) query.set("step", String(stepOffset));
     if (debtorId) query.set("debtor_id", debtorId);
     if (organizationId) query.set("organization_id", organizationId);
     if (dueDate) query.set("due_date", dueDate);
@@ -71,7 +85,7 @@ export function EmailPreview({
         }
       });
     return () => controller.abort();
-  }, [selectedId, tone, frequency, debtorId, organizationId, dueDate]);
+  }, [selectedId, tone, frequency, debtorId, organizationId, dueDate, stepOffset]);
 
   if (!preset || !selected) {
     return (
@@ -96,24 +110,44 @@ export function EmailPreview({
           <span className="text-muted"> · Tone:</span> {strategyLabel(tone)}
         </p>
       </div>
-      <ol className="flex flex-wrap gap-2" aria-label="Templates">
-        {preset.templates.map((t, i) => (
-          <li key={t.id}>
-            <button
-              type="button"
-              aria-pressed={t.id === selected.id}
-              onClick={() => setTemplateId(t.id)}
-              className={cn(
-                "rounded-full border border-border px-3 py-1 text-sm hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-primary",
-                t.id === selected.id && "border-primary bg-primary text-primary-foreground hover:bg-primary",
-              )}
-            >
-              {preset.templates.length > 1 ? `${i + 1}. ` : ""}
-              {t.name}
-            </button>
-          </li>
-        ))}
-      </ol>
+      {stepChoices && steps ? (
+        <ol className="flex flex-wrap gap-2" aria-label="Steps">
+          {steps.map((offset, i) => (
+            <li key={offset}>
+              <button
+                type="button"
+                aria-pressed={i === chosenStep}
+                onClick={() => setStepIndex(i)}
+                className={cn(
+                  "rounded-full border border-border px-3 py-1 text-sm hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-primary",
+                  i === chosenStep && "border-primary bg-primary text-primary-foreground hover:bg-primary",
+                )}
+              >
+                {`${i + 1}. ${capitalize(stepLabel(offset))} · ${templateName(stepChoices[i] ?? "initial")}`}
+              </button>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <ol className="flex flex-wrap gap-2" aria-label="Templates">
+          {preset.templates.map((t, i) => (
+            <li key={t.id}>
+              <button
+                type="button"
+                aria-pressed={t.id === selected.id}
+                onClick={() => setTemplateId(t.id)}
+                className={cn(
+                  "rounded-full border border-border px-3 py-1 text-sm hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-primary",
+                  t.id === selected.id && "border-primary bg-primary text-primary-foreground hover:bg-primary",
+                )}
+              >
+                {preset.templates.length > 1 ? `${i + 1}. ` : ""}
+                {t.name}
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
       <div
         className="relative min-h-[28rem] overflow-hidden rounded-lg border border-border bg-white"
         aria-busy={html === null && !failed}
@@ -138,7 +172,7 @@ export function EmailPreview({
           ? "Shown with the chosen debtor's details."
           : "Shown with a sample debtor and amount: choose a debtor to see theirs."}
       </p>
-      <TestSendForm template={selected.id} tone={tone} frequency={frequency} values={values} />
+      <TestSendForm template={selected.id} tone={tone} frequency={frequency} values={values} step={stepOffset} />
     </section>
   );
 }
@@ -152,11 +186,13 @@ function TestSendForm({
   tone,
   frequency,
   values,
+  step,
 }: {
   template: string;
   tone: number;
   frequency: string;
   values: PreviewValues;
+  step: number | null;
 }) {
   const fetcher = useFetcher<typeof scheduleAction>();
   const busy = fetcher.state !== "idle";
@@ -172,6 +208,7 @@ function TestSendForm({
       <input type="hidden" name="debtor_id" value={values.debtorId} />
       <input type="hidden" name="organization_id" value={values.organizationId} />
       <input type="hidden" name="due_date" value={values.dueDate} />
+      {step !== null && <input type="hidden" name="step" value={step} />}
       <Button type="submit" variant="outline" disabled={busy} aria-describedby="test-send-note">
         {busy ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
         Send me a test
@@ -181,4 +218,9 @@ function TestSendForm({
       </p>
     </fetcher.Form>
   );
+}
+
+/** "3 days before" → "3 days before"; "on the due date" → "On the due date". */
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -10,13 +10,23 @@ import { DatePicker } from "~/components/ui/date-picker";
 import { FormError } from "~/components/ui/field";
 import { FieldError, Label } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
+import {
+  DEFAULT_CADENCE_STEPS,
+  DEFAULT_REPEAT_DAYS,
+  DEFAULT_SEND_HOUR,
+  formatSteps,
+  MAX_REPEAT_DAYS,
+  MIN_REPEAT_DAYS,
+  SEND_HOURS,
+  storedSteps,
+} from "~/domain/cadence";
 import { DEFAULT_FREQUENCY, FREQUENCIES } from "~/domain/frequencies";
 import { DEFAULT_PRESET, PRESETS } from "~/domain/presets";
 import { SCHEDULE_INTENTS } from "~/entities/intents";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import type { scheduleAction } from "~/routes/schedule-action.server";
-import { ScheduleSchema } from "~/schemas/schedule";
+import { type ScheduleInput, ScheduleSchema } from "~/schemas/schedule";
 
 export interface ScheduleFormOptions {
   /** Every debtor, for a select; empty when the account has too many (then `searchDebtors`). */
@@ -37,6 +47,10 @@ export interface ScheduleFormValues {
   preset: string;
   frequency: string;
   dueDate: string | null;
+  /** A due-date schedule's stored steps ("-3,0,3,7,14"), repeat and hour. */
+  cadenceSteps?: string | null;
+  cadenceRepeatDays?: number | null;
+  sendHour?: number | null;
 }
 
 /** What the preview beside the form follows (and a test send uses). */
@@ -50,7 +64,12 @@ export interface ScheduleFormWatch {
   organizationId: string;
   /** "YYYY-MM-DD" or "". */
   dueDate: string;
+  /** A due-date cadence's steps as typed ("-3, 0, 3, 7, 14"). */
+  cadenceSteps?: string;
 }
+
+const inputClass =
+  "mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm aria-[invalid=true]:border-danger";
 
 const selectClass =
   "mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm aria-[invalid=true]:border-danger disabled:opacity-70";
@@ -107,6 +126,9 @@ export function ScheduleForm({
     frequency: typed("frequency") ?? schedule?.frequency ?? DEFAULT_FREQUENCY,
     debtorId: typed("debtor_id") ?? (schedule ? String(schedule.debtorId) : ""),
     dueDate: typed("due_date") ?? schedule?.dueDate ?? "",
+    cadenceSteps:
+      typed("cadence_steps") ??
+      (schedule?.cadenceSteps ? formatSteps(storedSteps(schedule.cadenceSteps)) : formatSteps(DEFAULT_CADENCE_STEPS)),
   });
   const [organizationId, setOrganizationId] = useState(typed("organization_id") ?? defaultOrganization);
   const [form, fields] = useForm({
@@ -126,8 +148,9 @@ export function ScheduleForm({
   const sendingAs = kind === "company" ? organizationId : "";
   useEffect(() => onWatch?.({ ...watch, organizationId: sendingAs }), [watch, sendingAs, onWatch]);
 
-  const update = (key: "preset" | "frequency" | "debtorId") => (event: React.ChangeEvent<HTMLSelectElement>) =>
-    setWatch((w) => ({ ...w, [key]: event.target.value }));
+  const update =
+    (key: "preset" | "frequency" | "debtorId" | "cadenceSteps") => (event: React.ChangeEvent<HTMLSelectElement>) =>
+      setWatch((w) => ({ ...w, [key]: event.target.value }));
   // The date picker keeps its value in a hidden `due_date` input and fires no change event: read
   // it after any interaction with the form (its calendar popup's events bubble here too).
   const readDueDate = (event: React.SyntheticEvent<HTMLFormElement>) => {
@@ -279,6 +302,20 @@ export function ScheduleForm({
             </select>
             <FieldError id={fields.frequency.errorId} errors={fields.frequency.errors} />
           </div>
+          {watch.frequency === "due" && (
+            <CadenceFields
+              formId={form.id}
+              fields={fields}
+              steps={watch.cadenceSteps ?? ""}
+              onSteps={(value) => setWatch((w) => ({ ...w, cadenceSteps: value }))}
+              initial={{
+                afterLast: typed("after_last") ?? (schedule?.cadenceRepeatDays ? "repeat" : "end"),
+                repeatDays: typed("repeat_days") ?? String(schedule?.cadenceRepeatDays ?? DEFAULT_REPEAT_DAYS),
+                sendHour: typed("send_hour") ?? String(schedule?.sendHour ?? DEFAULT_SEND_HOUR),
+                sendFirstNow: typed("send_first_now") === "on",
+              }}
+            />
+          )}
           <FormError form={form} />
           <div className="flex justify-end gap-2">
             {onCancel ? (
@@ -298,6 +335,117 @@ export function ScheduleForm({
         </fetcher.Form>
       )}
     </div>
+  );
+}
+
+/**
+ * A due-date cadence's settings (docs/architecture.md §4, "Due-date cadences"): the steps in days
+ * from each open invoice's due date, the hour in the debtor's zone, what follows the last step,
+ * and whether the first reminder goes out now. Every field is the server's to check too.
+ */
+function CadenceFields({
+  formId,
+  fields,
+  steps,
+  onSteps,
+  initial,
+}: {
+  formId: string;
+  fields: ReturnType<typeof useForm<ScheduleInput>>[1];
+  steps: string;
+  onSteps: (value: string) => void;
+  initial: { afterLast: string; repeatDays: string; sendHour: string; sendFirstNow: boolean };
+}) {
+  const [afterLast, setAfterLast] = useState(initial.afterLast === "repeat" ? "repeat" : "end");
+  const stepsHelp = `${formId}-steps-help`;
+  return (
+    <fieldset className="flex flex-col gap-4 rounded-lg border border-border p-3">
+      <legend className="px-1 text-sm font-medium">Steps that follow the due date</legend>
+      <div>
+        <Label htmlFor={fields.cadence_steps.id}>Days from the due date</Label>
+        <input
+          id={fields.cadence_steps.id}
+          name={fields.cadence_steps.name}
+          value={steps}
+          onChange={(event) => onSteps(event.target.value)}
+          inputMode="text"
+          autoComplete="off"
+          aria-invalid={fields.cadence_steps.errors ? true : undefined}
+          aria-describedby={`${stepsHelp}${fields.cadence_steps.errors ? ` ${fields.cadence_steps.errorId}` : ""}`}
+          className={inputClass}
+        />
+        <p id={stepsHelp} className="mt-1 text-xs text-muted">
+          Negative numbers are days before the due date, 0 is the due date itself. Every open invoice gets its own
+          steps; a day with several sends one e-mail listing them all.
+        </p>
+        <FieldError id={fields.cadence_steps.errorId} errors={fields.cadence_steps.errors} />
+      </div>
+      <div>
+        <Label htmlFor={fields.send_hour.id}>Send at (the debtor's time)</Label>
+        <select
+          id={fields.send_hour.id}
+          name={fields.send_hour.name}
+          defaultValue={initial.sendHour}
+          className={selectClass}
+        >
+          {SEND_HOURS.map((h) => (
+            <option key={h} value={h}>
+              {`${String(h).padStart(2, "0")}:00`}
+            </option>
+          ))}
+        </select>
+        <FieldError id={fields.send_hour.errorId} errors={fields.send_hour.errors} />
+      </div>
+      <fieldset>
+        <legend className="text-sm font-medium">After the last step</legend>
+        <label className="mt-2 flex items-start gap-2 text-sm">
+          <input
+            type="radio"
+            name={fields.after_last.name}
+            value="end"
+            checked={afterLast === "end"}
+            onChange={() => setAfterLast("end")}
+            className="mt-1"
+          />
+          <span>End the schedule and e-mail me</span>
+        </label>
+        <label className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+          <input
+            type="radio"
+            name={fields.after_last.name}
+            value="repeat"
+            checked={afterLast === "repeat"}
+            onChange={() => setAfterLast("repeat")}
+          />
+          <span>Repeat every</span>
+          <input
+            id={fields.repeat_days.id}
+            name={fields.repeat_days.name}
+            type="number"
+            min={MIN_REPEAT_DAYS}
+            max={MAX_REPEAT_DAYS}
+            step={1}
+            defaultValue={initial.repeatDays}
+            disabled={afterLast !== "repeat"}
+            aria-label="Repeat every how many days"
+            aria-invalid={fields.repeat_days.errors ? true : undefined}
+            aria-describedby={fields.repeat_days.errors ? fields.repeat_days.errorId : undefined}
+            className="h-9 w-20 rounded-md border border-border bg-background px-2 text-sm aria-[invalid=true]:border-danger disabled:opacity-60"
+          />
+          <span>days until paid (the last e-mail repeats)</span>
+        </label>
+        <FieldError id={fields.repeat_days.errorId} errors={fields.repeat_days.errors} />
+      </fieldset>
+      <label className="flex items-start gap-2 text-sm">
+        <input
+          type="checkbox"
+          name={fields.send_first_now.name}
+          defaultChecked={initial.sendFirstNow}
+          className="mt-1"
+        />
+        <span>Send the first reminder now (in a minute), then follow the steps</span>
+      </label>
+    </fieldset>
   );
 }
 

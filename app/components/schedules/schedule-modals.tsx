@@ -95,8 +95,8 @@ export function ConfigureScheduleModal({
             <dd>{presetName(s.preset)}</dd>
             <dt className="text-muted">Frequency</dt>
             <dd>
-              {describeFrequency(s.frequency)}
-              {s.frequency !== "now" && <span className="text-muted"> ({s.timeZone})</span>}
+              {describeFrequency(s.frequency, s)}
+              {s.frequency !== "now" && s.frequency !== "due" && <span className="text-muted"> ({s.timeZone})</span>}
             </dd>
             <dt className="text-muted">Send as</dt>
             <dd>{s.organizationName ?? loaded.userName}</dd>
@@ -147,6 +147,9 @@ export function ConfigureScheduleModal({
               preset: s.preset,
               frequency: s.frequency,
               dueDate: s.dueDate,
+              cadenceSteps: s.cadenceSteps,
+              cadenceRepeatDays: s.cadenceRepeatDays,
+              sendHour: s.sendHour,
             }}
             onCancel={() => setView("details")}
             onDone={(data) => {

@@ -6,16 +6,18 @@ import type { profileAction } from "~/routes/profile-action.server";
 
 /**
  * Which e-mails about their debtors the user gets (docs/architecture.md §5, "The user is told"):
- * the debtor's own answers, and the provider's bounces and complaints (both on by default), and a
- * daily digest of both (off by default).
+ * the debtor's own answers, the provider's bounces and complaints, a due-date schedule that has
+ * sent its last step (all on by default), and a daily digest of them (off by default).
  */
 export function NoticesForm({
   debtorActions,
   deliveryProblems,
+  scheduleEnds,
   digest,
 }: {
   debtorActions: boolean;
   deliveryProblems: boolean;
+  scheduleEnds: boolean;
   digest: boolean;
 }) {
   const fetcher = useFetcher<typeof profileAction>();
@@ -38,6 +40,10 @@ export function NoticesForm({
         <label className="flex items-start gap-3">
           <input type="checkbox" name="notify_delivery_problems" defaultChecked={deliveryProblems} className="mt-1" />
           <span>A reminder bounces or is marked as spam</span>
+        </label>
+        <label className="flex items-start gap-3">
+          <input type="checkbox" name="notify_schedule_ends" defaultChecked={scheduleEnds} className="mt-1" />
+          <span>A schedule that follows the due date has sent its last step and ends</span>
         </label>
         <label className="flex items-start gap-3">
           <input type="checkbox" name="notify_digest" defaultChecked={digest} className="mt-1" />

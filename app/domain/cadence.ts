@@ -1,0 +1,231 @@
+import { parseCalendarDate } from "./calendar-date";
+import type { PresetId, TemplateId } from "./presets";
+import { instantAtLocalHour, localDateString } from "./schedule-time";
+import { daysOverdue } from "./statement";
+
+/**
+ * Due-date cadences (docs/architecture.md §4 "Due-date cadences", decisions/016): a schedule
+ * whose reminders follow each open invoice's due date. Each step is a day offset from a due date
+ * (-3: three days before, 0: on the day, 7: a week after); every open invoice with something left
+ * to pay has its own steps, and the schedule's next run is the earliest step of any of them still
+ * ahead, at the chosen hour in the debtor's time zone. After an invoice's last step the schedule
+ * either ends for it or repeats every `repeatDays` days until it is paid. One statement lists
+ * every open invoice, so a day with several steps sends one e-mail. Pure and client-safe.
+ */
+export interface Cadence {
+  /** Day offsets from the due date, ascending and distinct. */
+  steps: number[];
+  /** After the last step: every this many days until paid; null: the schedule ends. */
+  repeatDays: number | null;
+  /** The local hour (in the debtor's zone) each step goes out at. */
+  hour: number;
+}
+
+export const DEFAULT_CADENCE_STEPS = [-3, 0, 3, 7, 14] as const;
+export const DEFAULT_SEND_HOUR = 10;
+export const DEFAULT_REPEAT_DAYS = 7;
+/** Offsets a step may have: up to 60 days before and a year after the due date. */
+export const MIN_STEP_OFFSET = -60;
+export const MAX_STEP_OFFSET = 365;
+export const MAX_STEPS = 10;
+/** A repeating cadence waits at least this many days between two reminders (no daily nagging by accident). */
+export const MIN_REPEAT_DAYS = 3;
+export const MAX_REPEAT_DAYS = 90;
+/** The hours a step may go out at: inside the debtor's daytime (the contact rules' 08:00–21:00). */
+export const SEND_HOURS = [8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20] as const;
+
+export const STEPS_MESSAGE = `Enter up to ${MAX_STEPS} whole numbers of days between ${MIN_STEP_OFFSET} and ${MAX_STEP_OFFSET}, separated by commas (for example -3, 0, 3, 7, 14)`;
+export const REPEAT_DAYS_MESSAGE = `Enter a whole number of days between ${MIN_REPEAT_DAYS} and ${MAX_REPEAT_DAYS}`;
+export const SEND_HOUR_MESSAGE = "Please choose an hour between 08:00 and 20:00";
+
+/** Why a due-date schedule cannot start: every step of the debtor's open invoices has passed. */
+export function noStepAheadMessage(debtorName: string): string {
+  return `Every step of this cadence has already passed for ${debtorName}'s open invoices. Add a later step, repeat after the last one, or send the first reminder now.`;
+}
+
+export const DEFAULT_CADENCE: Cadence = {
+  steps: [...DEFAULT_CADENCE_STEPS],
+  repeatDays: null,
+  hour: DEFAULT_SEND_HOUR,
+};
+
+/**
+ * The steps typed as "-3, 0, 3, 7, 14" (commas, spaces or semicolons between; a typographic minus
+ * counts), ascending and without repeats; null when any is not a whole number in range, when there
+ * is none, or more than MAX_STEPS.
+ */
+export function parseSteps(text: string): number[] | null {
+  const parts = text
+    .replace(/[\u2212\u2013]/g, "-")
+    .split(/[\s,;]+/)
+    .filter((p) => p !== "");
+  if (parts.length === 0) return null;
+  const steps = new Set<number>();
+  for (const part of parts) {
+    if (!/^[+-]?\d{1,3}$/.test(part)) return null;
+    const n = Number(part);
+    if (n < MIN_STEP_OFFSET || n > MAX_STEP_OFFSET) return null;
+    steps.add(n === 0 ? 0 : n); // -0 → 0
+  }
+  if (steps.size > MAX_STEPS) return null;
+  return [...steps].sort((a, b) => a - b);
+}
+
+/** The steps as the form shows them: "-3, 0, 3, 7, 14". */
+export function formatSteps(steps: readonly number[]): string {
+  return steps.join(", ");
+}
+
+/** The stored form of the steps (the schedules.cadence_steps column): "-3,0,3,7,14". */
+export function serializeSteps(steps: readonly number[]): string {
+  return steps.join(",");
+}
+
+/** The stored steps read back; the default steps for a missing or damaged value. */
+export function storedSteps(value: string | null | undefined): number[] {
+  return (value ? parseSteps(value) : null) ?? [...DEFAULT_CADENCE_STEPS];
+}
+
+/** "3 days before", "on the due date", "1 day after". */
+export function stepLabel(offset: number): string {
+  if (offset === 0) return "on the due date";
+  const days = Math.abs(offset);
+  return `${days} ${days === 1 ? "day" : "days"} ${offset < 0 ? "before" : "after"}`;
+}
+
+/** "Follows the due date: 3 days before, on the due date, 3, 7 and 14 days after, at 10:00; then every 7 days until paid". */
+export function cadenceSummary(c: Cadence): string {
+  const before = c.steps.filter((s) => s < 0).map((s) => -s);
+  const after = c.steps.filter((s) => s > 0);
+  const parts: string[] = [];
+  if (before.length > 0) parts.push(`${listDays(before.reverse())} before`);
+  if (c.steps.includes(0)) parts.push("on the due date");
+  if (after.length > 0) parts.push(`${listDays(after)} after`);
+  const hour = `${String(c.hour).padStart(2, "0")}:00`;
+  const then = c.repeatDays ? `; then every ${c.repeatDays} days until paid` : "; then it ends";
+  return `Follows the due date: ${parts.join(", ")}, at ${hour} in the debtor's time zone${then}`;
+}
+
+function listDays(days: readonly number[]): string {
+  const unit = days.length === 1 && days[0] === 1 ? "day" : "days";
+  if (days.length === 1) return `${days[0]} ${unit}`;
+  return `${days.slice(0, -1).join(", ")} and ${days[days.length - 1]} ${unit}`;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The calendar date `days` after "YYYY-MM-DD" (negative: before); null for a date not on the calendar. */
+export function addDays(date: string, days: number): string | null {
+  const d = parseCalendarDate(date);
+  if (!d) return null;
+  const ms = Date.UTC(d.year, d.month - 1, d.day) + days * DAY_MS;
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * The step dates of one due date on or after `fromDate` (both "YYYY-MM-DD"), in order, at most
+ * `limit` of them: its steps, then (repeating) every repeatDays days after the last step.
+ */
+export function stepDatesFrom(dueOn: string, c: Cadence, fromDate: string, limit = 2): string[] {
+  const offset = daysOverdue(dueOn, fromDate); // days from the due date to fromDate
+  if (offset === null) return [];
+  const dates: string[] = [];
+  for (const step of c.steps) {
+    if (step >= offset) {
+      const date = addDays(dueOn, step);
+      if (date) dates.push(date);
+      if (dates.length >= limit) return dates;
+    }
+  }
+  const last = c.steps[c.steps.length - 1];
+  if (c.repeatDays && last !== undefined) {
+    // The first repeat (k ≥ 1) on or after fromDate, then the ones after it.
+    let k = Math.max(1, Math.ceil((offset - last) / c.repeatDays));
+    while (dates.length < limit) {
+      const date = addDays(dueOn, last + k * c.repeatDays);
+      if (!date) break;
+      dates.push(date);
+      k += 1;
+    }
+  }
+  return dates;
+}
+
+/** A cadence's next run: when, and the debtor's calendar date it is a step of. */
+export interface CadenceRun {
+  at: number;
+  date: string;
+}
+
+/**
+ * The first step of any of `dueDates` (the open invoices' due dates) whose instant (c.hour local
+ * in `timeZone`) is strictly after `afterMs`; null when no step is left (the cadence has ended).
+ * Dates are compared as strings first, so only the winning date or two are turned into instants.
+ */
+export function nextCadenceRun(
+  c: Cadence,
+  dueDates: readonly string[],
+  afterMs: number,
+  timeZone: string,
+): CadenceRun | null {
+  const fromDate = localDateString(afterMs, timeZone);
+  const candidates = new Set<string>();
+  for (const due of new Set(dueDates)) {
+    for (const date of stepDatesFrom(due, c, fromDate, 2)) candidates.add(date);
+  }
+  // The earliest date whose hour is still ahead: today's may already have passed.
+  for (const date of [...candidates].sort()) {
+    const d = parseCalendarDate(date);
+    if (!d) continue;
+    const at = instantAtLocalHour(d.year, d.month, d.day, c.hour, timeZone);
+    if (at > afterMs) return { at, date };
+  }
+  return null;
+}
+
+/** The escalating sequence's templates, mildest first (app/domain/presets.ts FRIENDLY_REMINDER). */
+const SEQUENCE: readonly TemplateId[] = ["initial", "follow-up", "second-follow-up", "final-notice"];
+
+/**
+ * How far an invoice `days` overdue has come along the cadence, as an index into the escalating
+ * sequence: 0 (the initial e-mail, which reads "is due on" before the due date) up to the first
+ * step after the due date; then 1 (follow up), 2 (second follow up) for the steps between, and 3
+ * (final notice) from the last step after the due date on, when there are two or more.
+ */
+export function stageAt(c: Cadence, days: number): number {
+  const after = c.steps.filter((s) => s > 0);
+  const reached = after.filter((s) => s <= days).length;
+  if (reached === 0) return 0;
+  if (reached === after.length && after.length >= 2) return 3;
+  return Math.min(reached, 2);
+}
+
+/**
+ * The template each step sends when every step before it went out: what the preview lists (the
+ * oldest invoice is `step` days from its due date on the step's day).
+ */
+export function stepTemplates(steps: readonly number[], preset: PresetId): TemplateId[] {
+  const c: Cadence = { steps: [...steps], repeatDays: null, hour: DEFAULT_SEND_HOUR };
+  return steps.map((step, sent) =>
+    preset === "SINGLE_REMINDER" ? "single" : (SEQUENCE[Math.min(stageAt(c, step), sent)] ?? "initial"),
+  );
+}
+
+/**
+ * The template of a cadence's reminder on `today` (the debtor's date): the stage of the oldest
+ * open invoice, but never more than one past what this schedule already sent (`sent`, its
+ * template_step), so a debtor never gets a follow up without a first e-mail, nor a final notice
+ * before the last step. The single-reminder preset always sends its one template.
+ */
+export function cadenceTemplate(
+  c: Cadence,
+  preset: PresetId,
+  oldestDueOn: string | null,
+  today: string,
+  sent: number,
+): TemplateId {
+  if (preset === "SINGLE_REMINDER") return "single";
+  const days = oldestDueOn ? (daysOverdue(oldestDueOn, today) ?? 0) : 0;
+  const index = Math.min(stageAt(c, days), Math.max(0, Math.floor(sent)));
+  return SEQUENCE[index] ?? "initial";
+}
