@@ -79,11 +79,13 @@ function engineMessage(
 }
 
 describe("the engine's reminder", () => {
-  it("repeats only for a daily or weekly schedule", () => {
+  it("repeats for a daily, weekly or due-date schedule, not for a one-time one", () => {
+    // A due-date schedule's last step is sent as a one-time one (app/reminders/engine.server.ts repeatsAfter).
     expect(FREQUENCIES.map((f) => [f.id, frequencyRepeats(f.id)])).toEqual([
       ["daily", true],
       ["weekly", true],
       ["now", false],
+      ["due", true],
     ]);
     // The preview and the test send: a missing or unknown frequency is the form's default (daily).
     const get = (query: string) => (name: string) => new URLSearchParams(query).get(name) ?? undefined;
