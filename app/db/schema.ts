@@ -205,10 +205,10 @@ export const invoices = sqliteTable(
     index("invoices_disputed_idx").on(t.ownerId, t.disputedAt).where(sql`status = 'disputed'`),
     uniqueIndex("invoices_owner_number_idx").on(t.ownerId, t.number).where(sql`number IS NOT NULL`),
     // The money figures (docs/architecture.md §10, "Money"): an account's owed invoices by due date,
-    // covering the aging sums (currency, amount, paid) and ordering the oldest debts, without its
-    // paid or void ones.
+    // without its paid or void ones, ordering the oldest debts and covering the aging sums (status
+    // too: SQLite counts a column of the condition as read unless the index holds it).
     index("invoices_owner_owed_idx")
-      .on(t.ownerId, t.dueOn, t.currency, t.amountCents, t.paidCents)
+      .on(t.ownerId, t.dueOn, t.currency, t.amountCents, t.paidCents, t.status)
       .where(sql`status IN ('open', 'disputed')`),
     check("invoices_ledger", sql`paid_cents >= 0 AND paid_cents <= amount_cents AND amount_cents > 0`),
   ],

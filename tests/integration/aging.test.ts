@@ -201,6 +201,6 @@ describe("the dashboard and the report show the money", () => {
     ]);
 
     // Signed out: no export.
-    expect((await get("/report-aging.csv")).status).not.toBe(200);
+    expect((await get("/report-aging.csv")).status).toBe(302);
   });
 });
