@@ -33,6 +33,8 @@ test("the dashboard opens on the money; the report shows and exports the aging @
   await page.goto("/report");
   const reportAging = page.getByRole("table", { name: /Receivables by age/ });
   await expect(reportAging.getByRole("row", { name: /USD/ })).toContainText("$80.00");
+  const report = await new AxeBuilder({ page }).setLegacyMode(true).include("[data-testid=report-aging]").analyze();
+  expect(report.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
   const download = page.waitForEvent("download");
   await page.getByRole("link", { name: "Export aging (CSV)" }).click();
   const file = await download;
