@@ -29,5 +29,6 @@ export default [
   route("debtors.csv", "routes/debtors-export.ts"),
   route("invoices.csv", "routes/invoices-export.ts"),
   route("report.csv", "routes/report-export.ts"),
+  route("report-aging.csv", "routes/report-aging-export.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -3,7 +3,7 @@
 // migration applied and seeded like the benchmark's accounts, records every statement the loader
 // sends to D1, and prints EXPLAIN QUERY PLAN for each, with how long SQLite takes to run it here.
 // Writes bench/query-plans.md. Fails (exit 1) when a page query reads account data (deliveries,
-// debtors, schedules, payments, debtor_events, organizations) other than through an index bounded
+// debtors, schedules, payments, debtor_events, organizations, invoices) other than through an index bounded
 // by the owner, the debtor, the schedule or the row's own key (a SCAN, or a SEARCH on another
 // column such as the schedules' state), or when a loader runs the same statement twice.
 //
@@ -30,7 +30,7 @@ const SIZES = {
   otherDeliveries: num("QP_OTHER_DELIVERIES", 200_000),
 };
 /** Tables that hold account data: a page may only read them through an index. */
-const ACCOUNT_TABLES = ["deliveries", "debtors", "schedules", "payments", "debtor_events", "organizations"];
+const ACCOUNT_TABLES = ["deliveries", "debtors", "schedules", "payments", "debtor_events", "organizations", "invoices"];
 const DAY = 86_400_000;
 
 // The database: every migration, then the accounts ------------------------------------------------
@@ -226,6 +226,7 @@ const PAGES = [
   ["/report?page=40", "report.tsx"],
   [`/report?debtor=${late}`, "report.tsx"],
   ["/report?period=7d", "report.tsx"],
+  ["/report-aging.csv", "report-aging-export.ts"],
   ["/schedule", "schedule.tsx"],
   [`/schedules/${schedule}`, "schedules.details.ts", { id: schedule }],
   [`/debtors/${late}`, "debtor-timeline.tsx", { id: String(late) }],

@@ -206,6 +206,12 @@ export const invoices = sqliteTable(
     // The dashboard's answers (0012): an account's open disputes, without its other invoices.
     index("invoices_disputed_idx").on(t.ownerId, t.disputedAt).where(sql`status = 'disputed'`),
     uniqueIndex("invoices_owner_number_idx").on(t.ownerId, t.number).where(sql`number IS NOT NULL`),
+    // The money figures (docs/architecture.md §10, "Money"): an account's owed invoices by due date,
+    // without its paid or void ones, ordering the oldest debts and covering the aging sums (status
+    // too: SQLite counts a column of the condition as read unless the index holds it).
+    index("invoices_owner_owed_idx")
+      .on(t.ownerId, t.dueOn, t.currency, t.amountCents, t.paidCents, t.status)
+      .where(sql`status IN ('open', 'disputed')`),
     check("invoices_ledger", sql`paid_cents >= 0 AND paid_cents <= amount_cents AND amount_cents > 0`),
   ],
 );
@@ -231,7 +237,12 @@ export const payments = sqliteTable(
     note: text("note").notNull().default(""),
     createdAt: integer("created_at").notNull().default(nowMs),
   },
-  (t) => [index("payments_debtor_idx").on(t.debtorId, t.paidOn)],
+  (t) => [
+    index("payments_debtor_idx").on(t.debtorId, t.paidOn),
+    // The money figures (docs/architecture.md §10, "Money"): an account's payments by date,
+    // covering what was collected in a month.
+    index("payments_owner_paid_idx").on(t.ownerId, t.paidOn, t.currency, t.amountCents),
+  ],
 );
 
 /** What a payment paid on each invoice (0010): deleting or lowering a payment reopens exactly this. */

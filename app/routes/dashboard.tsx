@@ -3,6 +3,7 @@ import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { DebtorResponsesNotice } from "~/components/dashboard/debtor-responses-notice";
+import { MoneySummary } from "~/components/dashboard/money-summary";
 import type { ChartPoint } from "~/components/dashboard/notifications-chart";
 import { PaidClaimsNotice } from "~/components/dashboard/paid-claims-notice";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
@@ -20,6 +21,7 @@ import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { debtorRowOf, firstDebtorId, listDebtors } from "~/models/debtor.server";
 import { monthlySentQuery, monthlySentSince, monthlySeries } from "~/models/delivery.server";
+import { moneyOf, moneyStatements } from "~/models/money.server";
 import { listOrganizations } from "~/models/organization.server";
 import {
   DEBTOR_RESPONSES_LIMIT,
@@ -71,8 +73,8 @@ function selectDebtor(url: URL, id: number) {
 /**
  * Every query of the page in one D1 batch, each once (docs/architecture.md, performance): the first
  * DASHBOARD_DEBTORS debtors (and whether there are more), the selected debtor by id (with its
- * count; it may be past the first page: the dropdown reaches every debtor, docs/architecture.md §10), and
- * the cards. One round trip instead of eight: each costs the Worker more than the rows it brings
+ * count; it may be past the first page: the dropdown reaches every debtor, docs/architecture.md §10), the
+ * cards, and the money figures counted on the user's today (§10, "Money"). One round trip instead of eleven: each costs the Worker more than the rows it brings
  * (docs/architecture.md §12); only if the batch fails are they tried one by one. No debtor chosen: the first is
  * selected and written to the query string (docs/product-spec.md §2 "Dashboard") after one index
  * read, before anything else is loaded.
@@ -92,6 +94,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const selectedId = paramId !== null && String(paramId) === param ? paramId : null;
   const timeZone = requestTimeZone(request);
   const now = Date.now();
+  // The user's date: the money figures' buckets and month, and "Confirm payment"'s form without JavaScript.
+  const today = localDateString(now, timeZone);
   const schedulesFilter = scheduleFilterFromUrl(url, timeZone, now);
   // With no debtor chosen (the account has none) the selected debtor's statements match nothing.
   const chosen = selectedId ?? -1;
@@ -108,34 +112,37 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     DASHBOARD.paidClaims(db, owner),
     // Promises and disputes from the debtors' pages (docs/architecture.md §10, "The debtor's page").
     DASHBOARD.responses(db, { ...owner, since: now - OPT_OUT_ANSWER_DAYS * 86_400_000 }),
+    // The money (docs/architecture.md §10, "Money"): aging per currency, the oldest debts, the payments' figures.
+    ...moneyStatements(db, user.id, today),
   ] as const;
   // The statements of a batch run as one, so one failing statement fails them all. Then each is
   // tried on its own: spec §8 wants a failed organizations load only logged and the rest shown,
   // and 'Error fetching debtors' / 'Error fetching schedules' only for what really failed.
-  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims, responses] = await runBatch(
-    db,
-    queries,
-  ).catch((error) => {
-    console.error("[dunly] the dashboard's batch failed; loading its parts one by one", error);
-    const part = <T,>(query: Bound<T>, what: string) =>
-      runBound(query).then(
-        (rows) => rows,
-        (failure) => {
-          console.error(`[dunly] ${what} failed to load`, failure);
-          return null;
-        },
-      );
-    return Promise.all([
-      part(queries[0], "debtors"),
-      part(queries[1], "organizations"),
-      part(queries[2], "the selected debtor"),
-      part(queries[3], "schedules"),
-      part(queries[4], "the chart"),
-      part(queries[5], "the bouncing count"),
-      part(queries[6], "the paid claims"),
-      part(queries[7], "the debtors' answers"),
-    ]);
-  });
+  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims, responses, aging, oldest, paid] =
+    await runBatch(db, queries).catch((error) => {
+      console.error("[dunly] the dashboard's batch failed; loading its parts one by one", error);
+      const part = <T,>(query: Bound<T>, what: string) =>
+        runBound(query).then(
+          (rows) => rows,
+          (failure) => {
+            console.error(`[dunly] ${what} failed to load`, failure);
+            return null;
+          },
+        );
+      return Promise.all([
+        part(queries[0], "debtors"),
+        part(queries[1], "organizations"),
+        part(queries[2], "the selected debtor"),
+        part(queries[3], "schedules"),
+        part(queries[4], "the chart"),
+        part(queries[5], "the bouncing count"),
+        part(queries[6], "the paid claims"),
+        part(queries[7], "the debtors' answers"),
+        part(queries[8], "the aging"),
+        part(queries[9], "the oldest debts"),
+        part(queries[10], "the payments' figures"),
+      ]);
+    });
   const selected = selectedId === null ? null : (selectedRows?.[0] ?? null);
   // Not one of the user's debtors (another's, or deleted): the first is selected instead.
   const [first] = debtors ?? [];
@@ -169,9 +176,11 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       currency: c.currency,
     })),
     // The date "Confirm payment"'s form starts with when it shows without JavaScript.
-    today: localDateString(now, timeZone),
+    today,
     responses: debtorResponsesOf(responses ?? []).slice(0, DEBTOR_RESPONSES_LIMIT),
     moreResponses: (responses?.length ?? 0) > DEBTOR_RESPONSES_LIMIT,
+    money: moneyOf(today, aging, oldest, paid),
+    moneyError: aging === null || oldest === null || paid === null,
   };
 }
 
@@ -193,6 +202,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8">
       <h1 className="sr-only">Dashboard</h1>
+      <MoneySummary money={loaderData.money} failed={loaderData.moneyError} />
       <BouncingNotice count={loaderData.bouncing} />
       <PaidClaimsNotice claims={loaderData.paidClaims} timeZone={loaderData.timeZone} today={loaderData.today} />
       <DebtorResponsesNotice

@@ -1,15 +1,18 @@
 import { Form, Link, useSearchParams, useSubmit } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { DebtorCombobox } from "~/components/lists/debtor-combobox";
+import { AgingTable } from "~/components/money/aging-table";
 import { PeriodSelect } from "~/components/period-options";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
+import { agingBounds, agingRowsOf } from "~/domain/aging";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { statusLabel } from "~/domain/delivery-status";
 import { listParams, pageCount, pageOffset } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
+import { localDateString } from "~/domain/schedule-time";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { getApp } from "~/lib/context.server";
@@ -17,6 +20,7 @@ import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { getDebtorOption } from "~/models/debtor.server";
 import { DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries, totalsOf } from "~/models/delivery.server";
+import { agingQuery } from "~/models/money.server";
 import type { Route } from "./+types/report";
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
@@ -24,22 +28,42 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const db = getDb(getApp(context).env.DB);
   const timeZone = requestTimeZone(request);
   const { debtorId, period, page: requested } = listParams(url.searchParams);
-  const range = period ? periodRange(period, Date.now(), timeZone) : null;
+  const now = Date.now();
+  const range = period ? periodRange(period, now, timeZone) : null;
   const filter = { debtorId, from: range?.from, before: range?.before };
+  // Receivables by age on the user's today (docs/architecture.md §10, "Money"): the whole account's, whatever the filters.
+  const today = localDateString(now, timeZone);
+  const aging = agingQuery(db, user.id, agingBounds(today));
   const pageOf = (n: number) =>
     listDeliveries(db, user.id, { ...filter, limit: DELIVERY_PAGE_SIZE, offset: pageOffset(n, DELIVERY_PAGE_SIZE) });
-  // One round trip (a D1 batch): the page, the totals and, only if one is chosen, the debtor for
-  // the picker's label (the picker searches the rest: /debtors/options).
-  const [requestedRows, counts, debtors] = debtorId
-    ? await db.batch([pageOf(requested), deliveryTotals(db, user.id, filter), getDebtorOption(db, user.id, debtorId)])
-    : [...(await db.batch([pageOf(requested), deliveryTotals(db, user.id, filter)])), []];
+  // One round trip (a D1 batch): the page, the totals, the aging and, only if one is chosen, the
+  // debtor for the picker's label (the picker searches the rest: /debtors/options).
+  const [requestedRows, counts, agingSums, debtors] = debtorId
+    ? await db.batch([
+        pageOf(requested),
+        deliveryTotals(db, user.id, filter),
+        aging,
+        getDebtorOption(db, user.id, debtorId),
+      ])
+    : [...(await db.batch([pageOf(requested), deliveryTotals(db, user.id, filter), aging])), []];
   const totals = totalsOf(counts);
   const debtor = debtors[0];
   const pages = pageCount(totals.all, DELIVERY_PAGE_SIZE);
   // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
   const page = Math.min(requested, pages);
   const deliveries = page === requested ? requestedRows : await pageOf(page);
-  return { deliveries, totals, debtor: debtor ?? null, timeZone, debtorId, period, page, pages };
+  return {
+    deliveries,
+    totals,
+    debtor: debtor ?? null,
+    timeZone,
+    debtorId,
+    period,
+    page,
+    pages,
+    today,
+    aging: agingRowsOf(agingSums),
+  };
 }
 
 function Status({ status }: { status: string }) {
@@ -51,7 +75,7 @@ function Status({ status }: { status: string }) {
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
-  const { deliveries, totals, debtor, timeZone, debtorId, period, page, pages } = loaderData;
+  const { deliveries, totals, debtor, timeZone, debtorId, period, page, pages, today, aging } = loaderData;
   const submit = useSubmit();
   const [, setSearchParams] = useSearchParams();
   // Another debtor: the report's first page for them, the period kept.
@@ -168,6 +192,26 @@ export default function Report({ loaderData }: Route.ComponentProps) {
         )}
       </section>
       <Pager page={page} pages={pages} />
+
+      <section aria-labelledby="aging-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
+        <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="aging-heading" className="text-xl font-bold">
+            Receivables by age
+          </h2>
+          {/* The same table as CSV, a row per currency (docs/architecture.md §10, "Money"). */}
+          <a href="/report-aging.csv" download className="text-sm text-primary underline-offset-4 hover:underline">
+            Export aging (CSV)
+          </a>
+        </div>
+        <p className="mb-3 text-sm text-muted">All debtors, whatever the filters above.</p>
+        {aging.length === 0 ? (
+          <p className="py-4 text-center text-muted" data-testid="report-aging-empty">
+            Nothing is owed to you yet.
+          </p>
+        ) : (
+          <AgingTable rows={aging} today={today} id="report-aging" />
+        )}
+      </section>
     </div>
   );
 }

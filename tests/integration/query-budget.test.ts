@@ -216,12 +216,15 @@ async function insertDelivery(
  * batch counts each of its statements.
  */
 const BUDGET = {
-  dashboard: 9,
+  // With the money figures' three (docs/architecture.md §10, "Money"): aging, oldest debts, payments.
+  dashboard: 12,
   dashboardFirstVisit: 2,
   debtorsList: 3,
   schedulesList: 3,
-  report: 3,
-  reportOfDebtor: 4,
+  // With the receivables by age.
+  report: 4,
+  reportOfDebtor: 5,
+  reportAging: 2,
   timeline: 9,
   // The debtor's page: the timeline's and its Invoices section's, in one batch.
   debtorPage: 10,
@@ -240,6 +243,7 @@ const PAGES: [keyof typeof BUDGET, (a: Account) => string][] = [
   ["schedulesList", () => "/schedules-list.data"],
   ["report", () => "/report.data"],
   ["reportOfDebtor", (a) => `/report.data?debtor=${a.ids[0]}`],
+  ["reportAging", () => "/report-aging.csv"],
   ["debtorPage", (a) => `/debtors/${a.ids[0]}.data`],
   ["timeline", (a) => `/debtors/${a.ids[0]}/timeline`],
   ["options", () => "/debtors/options?q=budget"],

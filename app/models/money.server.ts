@@ -1,0 +1,180 @@
+import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
+import type { Bindable, Db } from "~/db/client.server";
+import { bindParam, OWNER_ID, preparedQuery, runBatch } from "~/db/prepared.server";
+import { debtors, invoices, payments } from "~/db/schema";
+import {
+  type AgingBounds,
+  type AgingRow,
+  type AgingSums,
+  agingBounds,
+  agingRowsOf,
+  averageDaysLate,
+  collectedOf,
+  type PaymentSums,
+  type PaymentWindow,
+  paymentWindow,
+} from "~/domain/aging";
+
+/**
+ * The money figures of the dashboard and the report (docs/architecture.md §10, "Money"): three
+ * statements over the account's own rows, each through an index that starts with the owner
+ * (invoices_owner_owed_idx, payments_owner_paid_idx; §12), with the user's dates bound as
+ * "YYYY-MM-DD" text (app/domain/aging.ts computes them from the user's today).
+ */
+
+/** An invoice still owed: open, or disputed until the user resolves it (the partial index's condition, word for word). */
+const owed = sql`${invoices.status} IN ('open', 'disputed')`;
+const balance = sql`(${invoices.amountCents} - ${invoices.paidCents})`;
+
+type Bounds<T> = { [K in keyof T]: Bindable<string> };
+
+/**
+ * The account's owed invoices summed per currency and aging bucket (cents), with their count:
+ * one row per currency. Outstanding and overdue are sums of the buckets (agingRowsOf).
+ */
+export function agingQuery(db: Db, ownerId: Bindable<string>, b: Bounds<AgingBounds>) {
+  // Each column named: D1 returns a batch's rows as objects keyed by column name, and unnamed
+  // expressions that differ only in their bound values would share one.
+  const bucket = (name: string, from: Bindable<string> | null, before: Bindable<string> | null) => {
+    const conditions = [
+      from === null ? null : sql`${invoices.dueOn} >= ${from}`,
+      before === null ? null : sql`${invoices.dueOn} < ${before}`,
+    ].filter((c) => c !== null);
+    return sql<number>`coalesce(sum(CASE WHEN ${sql.join(conditions, sql` AND `)} THEN ${balance} ELSE 0 END), 0)`.as(
+      name,
+    );
+  };
+  return db
+    .select({
+      currency: invoices.currency,
+      invoices: sql<number>`count(*)`.as("invoices"),
+      notYetDue: bucket("not_yet_due", b.today, null),
+      days1to30: bucket("days_1_30", b.overdue30, b.today),
+      days31to60: bucket("days_31_60", b.overdue60, b.overdue30),
+      days61to90: bucket("days_61_90", b.overdue90, b.overdue60),
+      over90: bucket("over_90", null, b.overdue90),
+    })
+    .from(invoices)
+    .where(and(eq(invoices.ownerId, ownerId), owed))
+    .groupBy(invoices.currency);
+}
+
+/** How many of the oldest debts the dashboard lists. */
+export const OLDEST_DEBTS = 5;
+
+/** The account's owed invoices with the earliest due dates (then the oldest rows), with their debtor's name. */
+export function oldestDebtsQuery(db: Db, ownerId: Bindable<string>, limit = OLDEST_DEBTS) {
+  return db
+    .select({
+      id: invoices.id,
+      debtorId: invoices.debtorId,
+      fullName: debtors.fullName,
+      number: invoices.number,
+      currency: invoices.currency,
+      dueOn: invoices.dueOn,
+      status: invoices.status,
+      balanceCents: sql<number>`${balance}`.as("balance_cents"),
+    })
+    .from(invoices)
+    .innerJoin(debtors, eq(debtors.id, invoices.debtorId))
+    .where(and(eq(invoices.ownerId, ownerId), owed))
+    .orderBy(asc(invoices.dueOn), asc(invoices.id))
+    .limit(limit);
+}
+
+/**
+ * The account's payments dated from `windowStart` to `today`, per currency: what was paid from
+ * `monthStart` on (collected this month), and the allocations of the window's payments with their
+ * days late summed (the payment's date minus the due date of the invoice it paid, an early or
+ * on-time payment counting 0; each payment's allocations read through their primary key).
+ */
+export function paymentFiguresQuery(db: Db, ownerId: Bindable<string>, w: Bounds<PaymentWindow>) {
+  return db
+    .select({
+      currency: payments.currency,
+      collectedCents:
+        sql<number>`coalesce(sum(CASE WHEN ${payments.paidOn} >= ${w.monthStart} THEN ${payments.amountCents} ELSE 0 END), 0)`.as(
+          "collected_cents",
+        ),
+      allocations:
+        sql<number>`coalesce(sum((SELECT count(*) FROM payment_allocations AS a WHERE a.payment_id = payments.id)), 0)`.as(
+          "allocations",
+        ),
+      daysLate:
+        sql<number>`coalesce(sum((SELECT sum(max(0, julianday(payments.paid_on) - julianday(i.due_on))) FROM payment_allocations AS a JOIN invoices AS i ON i.id = a.invoice_id WHERE a.payment_id = payments.id)), 0)`.as(
+          "days_late",
+        ),
+    })
+    .from(payments)
+    .where(and(eq(payments.ownerId, ownerId), gte(payments.paidOn, w.windowStart), lte(payments.paidOn, w.today)))
+    .groupBy(payments.currency);
+}
+
+/** The three, built once per isolate (app/db/prepared.server.ts): only the owner and the dates are bound. */
+const MONEY = {
+  aging: preparedQuery((db) =>
+    agingQuery(db, OWNER_ID, {
+      today: bindParam("today"),
+      overdue30: bindParam("overdue30"),
+      overdue60: bindParam("overdue60"),
+      overdue90: bindParam("overdue90"),
+    }),
+  ),
+  oldest: preparedQuery((db) => oldestDebtsQuery(db, OWNER_ID)),
+  payments: preparedQuery((db) =>
+    paymentFiguresQuery(db, OWNER_ID, {
+      today: bindParam("today"),
+      monthStart: bindParam("monthStart"),
+      windowStart: bindParam("windowStart"),
+    }),
+  ),
+};
+
+/** The aging statement alone, prepared, for the user's `today` (the report's batch). */
+export function agingStatement(db: Db, ownerId: string, today: string) {
+  return MONEY.aging(db, { ownerId, ...agingBounds(today) });
+}
+
+/** The money statements for the user's `today`, to go in a page's batch (runBatch), in moneyOf's order. */
+export function moneyStatements(db: Db, ownerId: string, today: string) {
+  return [
+    agingStatement(db, ownerId, today),
+    MONEY.oldest(db, { ownerId }),
+    MONEY.payments(db, { ownerId, ...paymentWindow(today) }),
+  ] as const;
+}
+
+export type OldestDebt = Awaited<ReturnType<typeof oldestDebtsQuery>>[number];
+
+/** What the money section shows. */
+export interface Money {
+  /** The user's today, "YYYY-MM-DD": what the buckets and the days overdue count from. */
+  today: string;
+  aging: AgingRow[];
+  oldest: OldestDebt[];
+  collected: { currency: string; cents: number }[];
+  /** Per allocation, on-time and early payments counting 0; null: no payment in the window. */
+  averageDaysLate: number | null;
+}
+
+/** The section from moneyStatements' rows (a part that failed to load: null, shown as nothing). */
+export function moneyOf(
+  today: string,
+  aging: readonly AgingSums[] | null,
+  oldest: readonly OldestDebt[] | null,
+  paid: readonly PaymentSums[] | null,
+): Money {
+  return {
+    today,
+    aging: agingRowsOf(aging ?? []),
+    oldest: (oldest ?? []).map((o) => ({ ...o, balanceCents: Number(o.balanceCents) })),
+    collected: collectedOf(paid ?? []),
+    averageDaysLate: averageDaysLate(paid ?? []),
+  };
+}
+
+/** The money figures on the user's `today` in one round trip (the tests'; pages batch moneyStatements). */
+export async function loadMoney(db: Db, ownerId: string, today: string): Promise<Money> {
+  const [aging, oldest, paid] = await runBatch(db, moneyStatements(db, ownerId, today));
+  return moneyOf(today, aging, oldest, paid);
+}

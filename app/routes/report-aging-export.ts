@@ -1,0 +1,24 @@
+import { requireUser } from "~/auth/guard.server";
+import { getDb } from "~/db/client.server";
+import { runBound } from "~/db/prepared.server";
+import { agingCsv, agingRowsOf } from "~/domain/aging";
+import { csvHeaders, toCsv } from "~/domain/csv-export";
+import { localDateString } from "~/domain/schedule-time";
+import { getApp } from "~/lib/context.server";
+import { requestTimeZone } from "~/lib/time-zone.server";
+import { agingStatement } from "~/models/money.server";
+import type { Route } from "./+types/report-aging-export";
+
+/**
+ * /report-aging.csv: the report's receivables by age as CSV (docs/architecture.md §10, "Money" and
+ * "CSV"): a row per currency, the buckets counted on the user's today in their zone, the amounts
+ * as decimal numbers. One indexed statement over the account's owed invoices.
+ */
+export async function loader({ context, request, url }: Route.LoaderArgs) {
+  const user = requireUser(context, url);
+  const db = getDb(getApp(context).env.DB);
+  const today = localDateString(Date.now(), requestTimeZone(request));
+  const rows = agingRowsOf(await runBound(agingStatement(db, user.id, today)));
+  const { header, rows: cells } = agingCsv(rows, today);
+  return new Response(`\uFEFF${toCsv(header, cells)}`, { headers: csvHeaders(`receivables-aging-${today}.csv`) });
+}

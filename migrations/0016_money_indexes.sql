@@ -1,0 +1,2 @@
+CREATE INDEX `invoices_owner_owed_idx` ON `invoices` (`owner_id`,`due_on`,`currency`,`amount_cents`,`paid_cents`,`status`) WHERE status IN ('open', 'disputed');--> statement-breakpoint
+CREATE INDEX `payments_owner_paid_idx` ON `payments` (`owner_id`,`paid_on`,`currency`,`amount_cents`);
