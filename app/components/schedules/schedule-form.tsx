@@ -279,13 +279,16 @@ export function ScheduleForm({
             </select>
             <FieldError id={fields.preset.errorId} errors={fields.preset.errors} />
           </div>
-          <DatePicker
-            name="due_date"
-            label="Payment Due Date"
-            defaultValue={schedule?.dueDate}
-            errors={fields.due_date.errors}
-            errorId={fields.due_date.errorId}
-          />
+          {/* A due-date schedule follows each open invoice's own due date: no single date to give. */}
+          {watch.frequency !== "due" && (
+            <DatePicker
+              name="due_date"
+              label="Payment Due Date"
+              defaultValue={watch.dueDate || schedule?.dueDate}
+              errors={fields.due_date.errors}
+              errorId={fields.due_date.errorId}
+            />
+          )}
           <div>
             <Label htmlFor={fields.frequency.id}>Frequency</Label>
             <select
