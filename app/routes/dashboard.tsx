@@ -21,7 +21,7 @@ import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { debtorRowOf, firstDebtorId, listDebtors } from "~/models/debtor.server";
 import { monthlySentQuery, monthlySentSince, monthlySeries } from "~/models/delivery.server";
-import { moneyOf, moneyStatements } from "~/models/money.server";
+import { moneyOf, moneyStatement } from "~/models/money.server";
 import { listOrganizations } from "~/models/organization.server";
 import {
   DEBTOR_RESPONSES_LIMIT,
@@ -113,12 +113,12 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     // Promises and disputes from the debtors' pages (docs/architecture.md §10, "The debtor's page").
     DASHBOARD.responses(db, { ...owner, since: now - OPT_OUT_ANSWER_DAYS * 86_400_000 }),
     // The money (docs/architecture.md §10, "Money"): aging per currency, the oldest debts, the payments' figures.
-    ...moneyStatements(db, user.id, today),
+    moneyStatement(db, user.id, today),
   ] as const;
   // The statements of a batch run as one, so one failing statement fails them all. Then each is
   // tried on its own: spec §8 wants a failed organizations load only logged and the rest shown,
   // and 'Error fetching debtors' / 'Error fetching schedules' only for what really failed.
-  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims, responses, aging, oldest, paid] =
+  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims, responses, money] =
     await runBatch(db, queries).catch((error) => {
       console.error("[dunly] the dashboard's batch failed; loading its parts one by one", error);
       const part = <T,>(query: Bound<T>, what: string) =>
@@ -138,9 +138,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
         part(queries[5], "the bouncing count"),
         part(queries[6], "the paid claims"),
         part(queries[7], "the debtors' answers"),
-        part(queries[8], "the aging"),
-        part(queries[9], "the oldest debts"),
-        part(queries[10], "the payments' figures"),
+        part(queries[8], "the money figures"),
       ]);
     });
   const selected = selectedId === null ? null : (selectedRows?.[0] ?? null);
@@ -179,8 +177,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     today,
     responses: debtorResponsesOf(responses ?? []).slice(0, DEBTOR_RESPONSES_LIMIT),
     moreResponses: (responses?.length ?? 0) > DEBTOR_RESPONSES_LIMIT,
-    money: moneyOf(today, aging, oldest, paid),
-    moneyError: aging === null || oldest === null || paid === null,
+    money: moneyOf(today, money),
+    moneyError: money === null,
   };
 }
 
