@@ -11,6 +11,12 @@ interface Env {
   OPT_OUT_SECRET?: string;
   /** Resend's webhook signing secret (whsec_…); without it /webhooks/resend answers 404. */
   RESEND_WEBHOOK_SECRET?: string;
+  /** Stripe's secret key (sk_live_…); without it production sells and takes nothing online (decisions/017). */
+  STRIPE_SECRET_KEY?: string;
+  /** The signing secret of /webhooks/stripe/connect (whsec_…); required with STRIPE_SECRET_KEY. */
+  STRIPE_CONNECT_WEBHOOK_SECRET?: string;
+  /** The signing secret of /webhooks/stripe/billing (whsec_…); required with STRIPE_SECRET_KEY. */
+  STRIPE_BILLING_WEBHOOK_SECRET?: string;
   /** Sign-in e-mails per client per hour (default 20); a var set only by the end-to-end test server. */
   SIGNIN_LIMIT_PER_CLIENT?: string;
 }

@@ -426,6 +426,24 @@ export const deliveryStatusCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.ownerId, t.status] })],
 );
 
+/**
+ * Local development and tests only: the objects of the local Stripe stand-in (app/http/stripe-standin/,
+ * decisions/017): accounts, Checkout Sessions, customers, subscriptions, as Stripe's JSON.
+ */
+export const devStripeObjects = sqliteTable(
+  "dev_stripe_objects",
+  {
+    id: text("id").primaryKey(),
+    // Stripe's object name: 'account', 'checkout.session', 'customer', 'subscription'…
+    object: text("object").notNull(),
+    // The connected account the object belongs to (the Stripe-Account header); null: the platform's.
+    account: text("account"),
+    data: text("data").notNull(),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [index("dev_stripe_objects_object_idx").on(t.object, t.createdAt)],
+);
+
 /** Local development and tests only: what the mail Worker would have sent. */
 export const devOutbox = sqliteTable(
   "dev_outbox",

@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { devOutbox } from "~/db/schema";
 import { skipAhead } from "~/reminders/lifecycle.server";
 import type { AppBindings } from "./hono-env";
+import { standInPages } from "./stripe-standin/pages.server";
 
 /**
  * The dev mailbox (docs/architecture.md §5) and the schedules' wait skipped for the end-to-end
@@ -76,3 +77,6 @@ devRoutes.post("/schedules/advance", async (c) => {
   const scope = { env: c.env, db: getDb(c.env.DB), ownerId: user.id, now: Date.now() };
   return c.json(await skipAhead(scope, ms));
 });
+
+// The local Stripe stand-in's pages: checkout, onboarding and the billing portal (decisions/017).
+devRoutes.route("/checkout", standInPages);

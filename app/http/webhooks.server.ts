@@ -3,6 +3,7 @@ import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import * as v from "valibot";
 import { type Db, getDb } from "~/db/client.server";
 import { BodyTooLarge, readBodyWithin } from "~/lib/body-limit.server";
+import type { StripeEndpoint } from "~/lib/stripe-events";
 import { sendNoticesAfter } from "~/models/user-notification.server";
 import {
   forgetWebhookEvent,
@@ -13,6 +14,7 @@ import {
 } from "~/models/webhook.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
 import type { AppBindings } from "./hono-env";
+import { MAX_STRIPE_EVENT_BYTES, receiveStripeEvent } from "./stripe-webhooks.server";
 
 type Ctx = Context<AppBindings>;
 
@@ -163,8 +165,33 @@ async function handleEvent(db: Db, event: ResendEvent): Promise<Handled> {
   }
 }
 
-webhookRoutes.all("*", (c) => fail(c, 404, "Not found"));
 webhookRoutes.onError((error, c) => {
   console.error("[dunly] webhook error", error);
   return c.json({ ok: false, error: "Something went wrong" }, 500);
 });
+
+/**
+ * Stripe's two endpoints (app/http/stripe-webhooks.server.ts): the connected accounts' events and
+ * Dunly's own billing events, verified on the raw body. Without Stripe (production without a key)
+ * they answer 404.
+ */
+webhookRoutes.post("/stripe/:endpoint{connect|billing}", async (c) => {
+  let payload: string;
+  try {
+    payload = new TextDecoder().decode(await readBodyWithin(c.req.raw, MAX_STRIPE_EVENT_BYTES));
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return fail(c, 413, "The event is too large");
+    throw error;
+  }
+  const endpoint = c.req.param("endpoint") as StripeEndpoint;
+  const receipt = await receiveStripeEvent(
+    c.env,
+    c.get("config"),
+    endpoint,
+    payload,
+    c.req.header("Stripe-Signature") ?? null,
+  );
+  return c.json(receipt.body, receipt.status);
+});
+
+webhookRoutes.all("*", (c) => fail(c, 404, "Not found"));

@@ -68,6 +68,31 @@ const AppConfigFields = v.object({
   RESEND_WEBHOOK_SECRET: optionalValue(
     v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/=]+$/, "must be Resend's signing secret (whsec_…)")),
   ),
+  // Stripe (docs/architecture.md §9, decisions/017): the platform's secret key, the signing
+  // secrets of its two webhook endpoints (connected accounts' payments; Dunly's own billing) and
+  // the price of each plan. Without the key, in production, nothing is bought or paid online
+  // (Pay uses the user's payment link); in development and test the local stand-in answers.
+  STRIPE_SECRET_KEY: optionalValue(
+    v.pipe(
+      v.string(),
+      v.regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, "must be a Stripe secret key (sk_live_… or sk_test_…)"),
+    ),
+  ),
+  STRIPE_CONNECT_WEBHOOK_SECRET: optionalValue(
+    v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9]+$/, "must be a Stripe webhook signing secret (whsec_…)")),
+  ),
+  STRIPE_BILLING_WEBHOOK_SECRET: optionalValue(
+    v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9]+$/, "must be a Stripe webhook signing secret (whsec_…)")),
+  ),
+  STRIPE_PRICE_SOFT: optionalValue(
+    v.pipe(v.string(), v.regex(/^price_[A-Za-z0-9]+$/, "must be a Stripe price id (price_…)")),
+  ),
+  STRIPE_PRICE_MEDIUM: optionalValue(
+    v.pipe(v.string(), v.regex(/^price_[A-Za-z0-9]+$/, "must be a Stripe price id (price_…)")),
+  ),
+  STRIPE_PRICE_AGGRESSIVE: optionalValue(
+    v.pipe(v.string(), v.regex(/^price_[A-Za-z0-9]+$/, "must be a Stripe price id (price_…)")),
+  ),
   SIGNIN_LIMIT_PER_CLIENT: optionalValue(positiveInteger),
   ACCOUNT_MAX_DEBTORS: optionalValue(positiveInteger),
   ACCOUNT_MAX_ORGANIZATIONS: optionalValue(positiveInteger),
@@ -91,17 +116,55 @@ function requiredInProduction(key: RequiredInProduction) {
   return v.forward(check, [key]);
 }
 
+type StripeDependent =
+  | "STRIPE_CONNECT_WEBHOOK_SECRET"
+  | "STRIPE_BILLING_WEBHOOK_SECRET"
+  | "STRIPE_PRICE_SOFT"
+  | "STRIPE_PRICE_MEDIUM"
+  | "STRIPE_PRICE_AGGRESSIVE";
+
+/**
+ * A rule across fields: with a Stripe key, `key` must be set too, in every environment: a key
+ * without its webhook secret would take payments that nothing can confirm.
+ */
+function requiredWithStripe(key: StripeDependent) {
+  const check = v.partialCheck<
+    ConfigFields,
+    [["STRIPE_SECRET_KEY"], [StripeDependent]],
+    Pick<ConfigFields, "STRIPE_SECRET_KEY" | StripeDependent>,
+    string
+  >(
+    [["STRIPE_SECRET_KEY"], [key]],
+    (input) => input.STRIPE_SECRET_KEY === undefined || input[key] !== undefined,
+    "is missing (required when STRIPE_SECRET_KEY is set)",
+  );
+  return v.forward(check, [key]);
+}
+
 /** Production fails closed: no request is served without its origin and its signing secrets. */
 const AppConfigSchema = v.pipe(
   AppConfigFields,
   requiredInProduction("APP_ORIGIN"),
   requiredInProduction("IMAGE_URL_SECRET"),
   requiredInProduction("OPT_OUT_SECRET"),
+  requiredWithStripe("STRIPE_CONNECT_WEBHOOK_SECRET"),
+  requiredWithStripe("STRIPE_BILLING_WEBHOOK_SECRET"),
+  requiredWithStripe("STRIPE_PRICE_SOFT"),
+  requiredWithStripe("STRIPE_PRICE_MEDIUM"),
+  requiredWithStripe("STRIPE_PRICE_AGGRESSIVE"),
 );
 
 export type AppConfig = v.InferOutput<typeof AppConfigSchema>;
 
-const APP_SECRETS = ["GOOGLE_CLIENT_SECRET", "IMAGE_URL_SECRET", "OPT_OUT_SECRET", "RESEND_WEBHOOK_SECRET"];
+const APP_SECRETS = [
+  "GOOGLE_CLIENT_SECRET",
+  "IMAGE_URL_SECRET",
+  "OPT_OUT_SECRET",
+  "RESEND_WEBHOOK_SECRET",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_CONNECT_WEBHOOK_SECRET",
+  "STRIPE_BILLING_WEBHOOK_SECRET",
+];
 
 /**
  * The validated configuration from the Worker's env; throws one Error naming every missing or bad

@@ -1,9 +1,15 @@
 import { expect, type Page, test } from "@playwright/test";
 import { addDebtor, signIn, signInByRequest } from "./helpers";
 
-/** The visible row (table on desktop) or card (phone) of a debtor. */
+/**
+ * The visible row (table on desktop) or card (phone) of a debtor in the debtors list: the one with
+ * its selection checkbox (the dashboard's oldest debts name the debtor too).
+ */
 function debtorEntry(page: Page, name: string) {
-  return page.locator("tr:visible, li:visible").filter({ hasText: name });
+  return page
+    .locator("tr:visible, li:visible")
+    .filter({ hasText: name })
+    .filter({ has: page.getByRole("checkbox", { name: `Select ${name}` }) });
 }
 
 for (const where of ["/dashboard", "/debtors-list"]) {
