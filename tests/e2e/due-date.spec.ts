@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { advanceSchedules, debtorOption, mailTo, signInByRequest, uniqueEmail } from "./helpers";
 
@@ -41,6 +42,9 @@ test("a due-date schedule sends a 'due soon' e-mail, the user is told of \"I've 
   const preview = page.getByRole("list", { name: "Steps" });
   await expect(preview.getByRole("button", { name: "1. 3 days before · Initial Email" })).toBeVisible();
   await expect(preview.getByRole("button", { name: "5. 14 days after · Final Notice" })).toBeVisible();
+  // The cadence's fields: labelled, grouped, no serious axe finding.
+  const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).include("main").analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
   // Bad steps are refused with the field's message and kept as typed.
   await steps.fill("-3, soon");
   await page.getByRole("button", { name: "Schedule" }).click();
