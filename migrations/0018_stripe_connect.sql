@@ -19,6 +19,7 @@ CREATE TABLE `online_payments` (
 );
 --> statement-breakpoint
 CREATE INDEX `online_payments_debtor_idx` ON `online_payments` (`debtor_id`,`status`);--> statement-breakpoint
+CREATE INDEX `online_payments_owner_idx` ON `online_payments` (`owner_id`,`status`,`updated_at`);--> statement-breakpoint
 CREATE INDEX `online_payments_intent_idx` ON `online_payments` (`payment_intent_id`);--> statement-breakpoint
 CREATE TABLE `stripe_accounts` (
 	`user_id` text PRIMARY KEY NOT NULL,

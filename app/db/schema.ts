@@ -588,6 +588,8 @@ export const onlinePayments = sqliteTable(
   },
   (t) => [
     index("online_payments_debtor_idx").on(t.debtorId, t.status),
+    // The dashboard's "paid online" lines: an account's recent payments online.
+    index("online_payments_owner_idx").on(t.ownerId, t.status, t.updatedAt),
     index("online_payments_intent_idx").on(t.paymentIntentId),
   ],
 );

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readConfig } from "~/lib/config.server";
 import { invoiceRefs } from "~/lib/opt-out.server";
 import { portalLink } from "~/lib/portal.server";
+import { debtorResponsesQuery } from "~/models/portal.server";
 import { fireAndSend, resendRequests } from "./engine-helpers";
 import {
   db,
@@ -33,7 +34,7 @@ const config = () => readConfig(env);
 
 /** A user with a connected account that takes charges, and a debtor owing €42.00 on one invoice. */
 async function setup(options: { invoices?: number[] } = {}) {
-  const user = await makeUser("Sally Sender");
+  const user = await makeSignedInUser("Sally Sender");
   const account = `acct_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const now = Date.now();
   await env.DB.prepare(
@@ -182,6 +183,9 @@ describe("the connect webhook", () => {
       .bind(user.id)
       .all<{ kind: string }>();
     expect(notices.results.map((n) => n.kind)).toEqual(["paid_online"]);
+    // The dashboard's answers statement has its line.
+    const lines = await debtorResponsesQuery(db(), user.id);
+    expect(lines.map((l) => [l.kind, l.debtorId, l.reason])).toEqual([["paid_online", debtor.id, "4200 EUR"]]);
     // The page says so once the webhook recorded it.
     expect(await visibleText(await get(`${portal}?checkout=${sessionId}`))).toContain("Payment received, thank you");
   });
