@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { receiveStripeEvent } from "~/http/stripe-webhooks.server";
 import { readConfig } from "~/lib/config.server";
 import { invoiceRefs } from "~/lib/opt-out.server";
 import { portalLink } from "~/lib/portal.server";
+import { stripeSignatureHeader } from "~/lib/stripe-signature";
 import { debtorResponsesQuery } from "~/models/portal.server";
 import { fireAndSend, resendRequests } from "./engine-helpers";
 import {
@@ -304,6 +306,34 @@ describe("the connect webhook", () => {
     }
     expect(await paymentsOf(debtor.id)).toHaveLength(0);
     expect(await paymentsOf(other.debtor.id)).toHaveLength(0);
+    expect((await onlineRow(sessionId))?.status).toBe("open");
+  });
+});
+
+describe("a live deployment", () => {
+  it("ignores a test-mode event for a known session: nothing changes", async () => {
+    const { account, debtor, portal } = await setup();
+    const sessionId = await pay(portal);
+    const live = {
+      ...config(),
+      APP_ENV: "production" as const,
+      STRIPE_SECRET_KEY: "sk_live_dunlytest",
+      STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_livetest",
+      STRIPE_BILLING_WEBHOOK_SECRET: "whsec_livebilling",
+      STRIPE_PRICE_SOFT: "price_s",
+      STRIPE_PRICE_MEDIUM: "price_m",
+      STRIPE_PRICE_AGGRESSIVE: "price_a",
+    };
+    const paid = session(sessionId, {
+      payment_status: "paid",
+      payment_intent: `pi_live_${sessionId.slice(-8)}`,
+      amount_total: 4200,
+    });
+    const body = JSON.stringify(stripeEvent("checkout.session.completed", paid, { account }));
+    const signature = await stripeSignatureHeader(body, "whsec_livetest", Math.floor(Date.now() / 1000));
+    const answer = await receiveStripeEvent(env, live, "connect", body, signature);
+    expect(answer).toMatchObject({ status: 200, body: { received: true, ignored: "test-mode event" } });
+    expect(await paymentsOf(debtor.id)).toHaveLength(0);
     expect((await onlineRow(sessionId))?.status).toBe("open");
   });
 });
