@@ -227,7 +227,12 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     companyName: blankToNull(safeDisplayName(company?.name ?? "")),
     companyAddressLines: safeLines(company?.address ?? ""),
     unsubscribeUrl: safeHttpUrl(props.unsubscribeUrl),
-    payUrl: safeHttpsUrl(props.payUrl),
+    // The sender's own payment page must be https; Dunly's own Pay link (/d/<token>/pay, decisions/018)
+    // has the origin of the debtor's page, as the other signed links.
+    payUrl:
+      props.portalUrl && props.payUrl?.startsWith(`${props.portalUrl}/`)
+        ? safeHttpUrl(props.payUrl)
+        : safeHttpsUrl(props.payUrl),
     paidUrl: safeHttpUrl(props.paidUrl),
     portalUrl: safeHttpUrl(props.portalUrl),
   };

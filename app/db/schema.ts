@@ -236,8 +236,16 @@ export const payments = sqliteTable(
     paidOn: text("paid_on").notNull(),
     note: text("note").notNull().default(""),
     createdAt: integer("created_at").notNull().default(nowMs),
+    // Where it came from (0018, decisions/018): 'manual' (typed in by the user) or 'stripe' (a
+    // debtor's payment online, recorded from a verified event), with the provider's payment id
+    // (the PaymentIntent): unique, so one payment is recorded once whatever events repeat it.
+    source: text("source", { enum: ["manual", "stripe"] })
+      .notNull()
+      .default("manual"),
+    providerPaymentId: text("provider_payment_id"),
   },
   (t) => [
+    uniqueIndex("payments_provider_payment_idx").on(t.providerPaymentId),
     index("payments_debtor_idx").on(t.debtorId, t.paidOn),
     // The money figures (docs/architecture.md §10, "Money"): an account's payments by date,
     // covering what was collected in a month.
@@ -337,9 +345,10 @@ export const schedules = sqliteTable(
       .default("ENABLED"),
     // Why Dunly (not the user) stopped or paused it: 'paid', 'opted_out', 'bounced', 'paid_claimed'
     // (the debtor said they paid), 'promised' (a promise to pay, until its date), 'disputed' (nothing
-    // undisputed is left); null otherwise.
+    // undisputed is left), 'payment_pending' (a bank payment online is being processed, decisions/018);
+    // null otherwise.
     stoppedReason: text("stopped_reason", {
-      enum: ["paid", "opted_out", "bounced", "paid_claimed", "promised", "disputed"],
+      enum: ["paid", "opted_out", "bounced", "paid_claimed", "promised", "disputed", "payment_pending"],
     }),
     nextRunAt: integer("next_run_at"),
     lastRunAt: integer("last_run_at"),
@@ -517,5 +526,70 @@ export const userNotifications = sqliteTable(
     index("user_notifications_pending_idx").on(t.status, t.createdAt),
     index("user_notifications_owner_idx").on(t.ownerId, t.status),
     index("user_notifications_debtor_idx").on(t.debtorId),
+  ],
+);
+
+/**
+ * The user's own Stripe account, connected through Stripe's hosted onboarding (decisions/018,
+ * docs/architecture.md §10 "Paid online"; 0018): one per user. Debtors pay into it by Checkout
+ * (direct charges). Disconnecting keeps the row (disconnected_at) and the history it explains.
+ */
+export const stripeAccounts = sqliteTable(
+  "stripe_accounts",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    // Stripe's account.updated says these; Pay uses the account only while charges are enabled.
+    chargesEnabled: integer("charges_enabled", { mode: "boolean" }).notNull().default(false),
+    detailsSubmitted: integer("details_submitted", { mode: "boolean" }).notNull().default(false),
+    livemode: integer("livemode", { mode: "boolean" }).notNull().default(false),
+    connectedAt: integer("connected_at").notNull(),
+    disconnectedAt: integer("disconnected_at"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("stripe_accounts_account_idx").on(t.accountId)],
+);
+
+/**
+ * A debtor's payment online (decisions/018; 0018): one Checkout Session created by the server on the
+ * user's connected account, for what the ledger said was owed (one invoice, or every open invoice
+ * in one currency). The webhook maps a session back to its debtor through this row, never through
+ * metadata alone. status: 'open' (created), 'pending' (a bank payment is being processed: the
+ * debtor's schedules are held), 'paid', 'failed', 'expired'. received_cents: what the ledger
+ * recorded; refunded_cents (Stripe's cumulative amount_refunded) and dispute_lost_cents: what went
+ * back since, taken off the recorded payment.
+ */
+export const onlinePayments = sqliteTable(
+  "online_payments",
+  {
+    sessionId: text("session_id").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id")
+      .notNull()
+      .references(() => debtors.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    // The invoice paid; null: the open invoices in `currency`, oldest due first.
+    invoiceId: integer("invoice_id").references(() => invoices.id, { onDelete: "set null" }),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    status: text("status", { enum: ["open", "pending", "paid", "failed", "expired"] })
+      .notNull()
+      .default("open"),
+    paymentIntentId: text("payment_intent_id"),
+    receivedCents: integer("received_cents").notNull().default(0),
+    refundedCents: integer("refunded_cents").notNull().default(0),
+    disputeLostCents: integer("dispute_lost_cents").notNull().default(0),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("online_payments_debtor_idx").on(t.debtorId, t.status),
+    // The dashboard's "paid online" lines: an account's recent payments online.
+    index("online_payments_owner_idx").on(t.ownerId, t.status, t.updatedAt),
+    index("online_payments_intent_idx").on(t.paymentIntentId),
   ],
 );

@@ -13,10 +13,23 @@ export type NoticeKind =
   | "opted_out"
   | "bounced"
   | "complained"
-  | "schedule_ended";
+  | "schedule_ended"
+  // A debtor's payment online (decisions/018): received, refunded, or lost in a dispute.
+  | "paid_online"
+  | "payment_refunded"
+  | "payment_dispute_lost";
 
 /** The debtor's own answers (Settings switch notify_debtor_actions); Reply-To is the debtor. */
-export const DEBTOR_ACTION_KINDS = ["paid_claimed", "promised", "disputed", "opted_out"] as const;
+export const DEBTOR_ACTION_KINDS = [
+  "paid_claimed",
+  "promised",
+  "disputed",
+  "opted_out",
+  // A payment online is the debtor's act too (decisions/018); its reversal is told under the same switch.
+  "paid_online",
+  "payment_refunded",
+  "payment_dispute_lost",
+] as const;
 /** What the provider reported about a reminder (switch notify_delivery_problems). */
 export const DELIVERY_PROBLEM_KINDS = ["bounced", "complained"] as const;
 /** A due-date schedule sent its last step and ended (switch notify_schedule_ends). */
@@ -74,6 +87,21 @@ export function noticeCopy(kind: NoticeKind, debtorName: string): { subject: str
       return {
         subject: `Reminders to ${debtorName} have ended`,
         headline: `The due-date schedule for ${debtorName} sent its last step and has ended. No more reminders go out unless you start a new schedule; what is still owed stays on your dashboard.`,
+      };
+    case "paid_online":
+      return {
+        subject: `${debtorName} paid online`,
+        headline: `${debtorName} paid online through your Stripe account. The payment is recorded against their invoices; paid in full, their reminders have stopped.`,
+      };
+    case "payment_refunded":
+      return {
+        subject: `A payment by ${debtorName} was refunded`,
+        headline: `A payment online by ${debtorName} was refunded: the amount is owed again. Reminders do not restart by themselves; resume them from the debtor if you want to.`,
+      };
+    case "payment_dispute_lost":
+      return {
+        subject: `${debtorName} won a dispute of their payment`,
+        headline: `A payment online by ${debtorName} was disputed and the dispute was lost: the amount is owed again. Reminders do not restart by themselves.`,
       };
     case "complained":
       return {

@@ -68,6 +68,8 @@ export type IntentOf<T extends Record<string, string>> = T[keyof T];
 
 /** What the debtor's page (/d/…) posts. */
 export const PORTAL_INTENTS = {
+  // Pay online (decisions/018): a Checkout Session for what the ledger says is owed.
+  pay: "portal-pay",
   paid: "portal-paid",
   promise: "portal-promise",
   dispute: "portal-dispute",

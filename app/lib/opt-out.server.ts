@@ -240,3 +240,33 @@ export async function verifyDebtorToken(
     payUrl: httpsUrl((row.orgName !== null ? row.orgPaymentUrl : null) ?? row.userPaymentUrl),
   };
 }
+
+/**
+ * The owner's debtor's address and name, and who their reminders come from as the debtor's pages
+ * name them (debtorSenderName): the receipt of a payment online (decisions/018). Undefined when
+ * the debtor is not the owner's.
+ */
+export async function debtorParties(db: Db, ownerId: string, debtorId: number) {
+  const row = await db
+    .select({
+      email: debtors.email,
+      debtorName: debtors.fullName,
+      optOutKey: debtors.optOutKey,
+      fullName: users.fullName,
+      userEmail: users.email,
+      orgName: organizations.name,
+    })
+    .from(debtors)
+    .innerJoin(users, eq(users.id, debtors.ownerId))
+    .leftJoin(organizations, NEWEST_SCHEDULE_ORG)
+    .where(and(eq(debtors.id, debtorId), eq(debtors.ownerId, ownerId)))
+    .get();
+  if (!row) return undefined;
+  return {
+    email: row.email,
+    debtorName: row.debtorName,
+    optOutKey: row.optOutKey,
+    senderName: debtorSenderName(row),
+    replyTo: row.userEmail,
+  };
+}

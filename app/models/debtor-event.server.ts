@@ -23,7 +23,13 @@ export type DebtorEventType =
   | "promise_broken"
   | "promise_consent"
   | "disputed"
-  | "dispute_resolved";
+  | "dispute_resolved"
+  // Payments online (decisions/018): a bank payment pending, failed; received; refunded or lost in a dispute.
+  | "payment_pending"
+  | "payment_failed"
+  | "paid_online"
+  | "payment_refunded"
+  | "payment_dispute_lost";
 
 export interface DebtorEventInput {
   ownerId: string;

@@ -199,7 +199,8 @@ async function overOwedNow(db: Db, ownerId: string, debtorId: number, ownAmountC
  *
  * `also` joins another change to the same batch (confirming an "I've paid", app/lib/paid-claim.server.ts):
  * `onlyIf`, a further condition of the INSERT, and `andThen(inserted)`, statements run after the
- * ledger is settled, given a condition that holds only when this payment was inserted.
+ * ledger is settled, given a condition that holds only when this payment was inserted. `provider`:
+ * a payment online (decisions/018), source 'stripe' with the provider's payment id (unique).
  */
 export async function addPayment(
   db: Db,
@@ -207,7 +208,7 @@ export async function addPayment(
   debtorId: number,
   input: PaymentInput,
   now = Date.now(),
-  also?: { onlyIf?: SQL; andThen?: (inserted: SQL) => BatchItem[] },
+  also?: { onlyIf?: SQL; andThen?: (inserted: SQL) => BatchItem[]; provider?: { id: string } },
 ): Promise<PaymentWrite | PaymentWriteError> {
   const amountCents = toCents(input.amount);
   const chosen = await chosenInvoice(db, ownerId, debtorId, input.invoice_id);
@@ -231,6 +232,8 @@ export async function addPayment(
               paidOn: sql<string>`${input.paid_on}`.as("paid_on"),
               note: sql<string>`${input.note ?? ""}`.as("note"),
               createdAt: sql<number>`${now}`.as("created_at"),
+              source: sql<"manual" | "stripe">`${also?.provider ? "stripe" : "manual"}`.as("source"),
+              providerPaymentId: sql<string | null>`${also?.provider?.id ?? null}`.as("provider_payment_id"),
             })
             .from(debtors)
             .where(
@@ -262,7 +265,7 @@ export async function addPayment(
   return { payment, ...after };
 }
 
-type BatchItem = Parameters<Db["batch"]>[0][number];
+export type BatchItem = Parameters<Db["batch"]>[0][number];
 
 /** Holds, later in addPayment's batch, when the payment it inserts (the debtor's, made `now`) exists. */
 const insertedNow = (ownerId: string, debtorId: number, now: number) =>

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
-import { debtors, invoices, optOuts, payments, users } from "~/db/schema";
+import { debtors, invoices, onlinePayments, optOuts, payments, users } from "~/db/schema";
 
 /**
  * What the debtor's pages read (docs/architecture.md §10, "The debtor's page"): the portal's state
@@ -155,7 +155,7 @@ export async function portalState(
 // The dashboard: debtors' answers waiting for the user ------------------------------------------
 
 /** What a debtor said from their page that the user has to know or answer. */
-export type DebtorResponseKind = "promised" | "promise_broken" | "disputed" | "opted_out";
+export type DebtorResponseKind = "promised" | "promise_broken" | "disputed" | "opted_out" | "paid_online";
 
 export interface DebtorResponse {
   kind: DebtorResponseKind;
@@ -165,7 +165,10 @@ export interface DebtorResponse {
   date: string | null;
   /** When it happened: the promise's end or break, the dispute. */
   at: number | null;
-  /** 'disputed': the invoice (the user's own id, for "Resolve dispute"), its number and the reason. */
+  /**
+   * 'disputed': the invoice (the user's own id, for "Resolve dispute"), its number and the reason.
+   * 'paid_online': reason is "<cents> <currency>", what was recorded (decisions/018).
+   */
   invoiceId: number | null;
   invoiceNumber: string | null;
   reason: string | null;
@@ -242,9 +245,35 @@ export function debtorResponsesQuery(
     .from(debtors)
     .innerJoin(optOuts, and(eq(optOuts.ownerId, debtors.ownerId), eq(optOuts.email, sql`lower(${debtors.email})`)))
     .where(and(eq(debtors.ownerId, ownerId), eq(debtors.status, "opted_out"), gte(optOuts.createdAt, optedOutSince)));
+  // Paid online (decisions/018) in the same window, through the owner's index of online payments.
+  const paidOnline = db
+    .select({
+      kind: sql<DebtorResponseKind>`'paid_online'`.as("kind"),
+      debtorId: sql<number>`${onlinePayments.debtorId}`.as("debtor_id"),
+      fullName: sql<string>`${debtors.fullName}`.as("full_name"),
+      date: sql<string | null>`NULL`.as("date"),
+      at: sql<number | null>`${onlinePayments.updatedAt}`.as("at"),
+      invoiceId: sql<number | null>`NULL`.as("invoice_id"),
+      invoiceNumber: sql<string | null>`NULL`.as("invoice_number"),
+      reason: sql<
+        string | null
+      >`(${onlinePayments.receivedCents} - ${onlinePayments.refundedCents} - ${onlinePayments.disputeLostCents}) || ' ' || ${onlinePayments.currency}`.as(
+        "reason",
+      ),
+    })
+    .from(onlinePayments)
+    .innerJoin(debtors, eq(debtors.id, onlinePayments.debtorId))
+    .where(
+      and(
+        eq(onlinePayments.ownerId, ownerId),
+        eq(onlinePayments.status, "paid"),
+        gte(onlinePayments.updatedAt, optedOutSince),
+      ),
+    );
   return promises
     .unionAll(disputes)
     .unionAll(optedOut)
+    .unionAll(paidOnline)
     .orderBy(sql`"at" DESC`, sql`"debtor_id" DESC`, sql`"invoice_id" DESC`)
     .limit(limit);
 }

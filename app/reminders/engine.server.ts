@@ -28,6 +28,7 @@ import {
   recordDeferral,
 } from "~/models/delivery.server";
 import type { Debtor, Schedule, Sender, SenderOrganization } from "~/models/schedule.server";
+import { paysOnline } from "~/payments/pay.server";
 import { debtorValues, type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";
 import { loadFiring } from "./firing.server";
 import { advanceSchedule, completeSchedule, currentAlarm, holdAtOccurrence } from "./lifecycle.server";
@@ -324,9 +325,13 @@ async function reminderFor(
     // The copy announces further reminders only when some follow (reminderProps reads it off the frequency).
     frequency: repeats ? s.frequency : ("now" as const),
   };
-  return reminderMessage(reminderProps(choice, user, org, debtorValues(debtor, statement, now)), debtor.email, {
-    unsubscribeUrl,
-    paidUrl,
-    portalUrl,
-  });
+  const message = reminderMessage(
+    reminderProps(choice, user, org, debtorValues(debtor, statement, now)),
+    debtor.email,
+    { unsubscribeUrl, paidUrl, portalUrl },
+  );
+  // Paid online on the user's own Stripe account (decisions/018): Pay now starts Checkout for the
+  // signed debtor; else the sender's payment page, as before.
+  if (await paysOnline(env, config, db, s.ownerId)) return { ...message, payUrl: `${portalUrl}/pay` };
+  return message;
 }

@@ -866,8 +866,11 @@ export async function resumeAfterPaidClaim(scope: OwnerScope, debtorId: number):
 // (docs/architecture.md §10, "The debtor's page"; the callers are app/models/promise.server.ts and
 // app/models/dispute.server.ts.)
 
-/** Why Dunly holds a debtor's schedules on the debtor's own word: a promise to pay, or disputes. */
-export type DebtorHoldReason = "promised" | "disputed";
+/**
+ * Why Dunly holds a debtor's schedules on the debtor's own word or act: a promise to pay, disputes,
+ * or a bank payment online still being processed (decisions/018).
+ */
+export type DebtorHoldReason = "promised" | "disputed" | "payment_pending";
 
 /**
  * The owner's debtor's ENABLED schedules are held (DISABLED with `reason`, no next run), for the

@@ -62,6 +62,11 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
       return held("Held: the debtor says they have paid. Confirm the payment or resume reminders on the dashboard.");
     }
     if (s.stoppedReason === "promised") return held(promisedNote(s));
+    if (s.stoppedReason === "payment_pending") {
+      return held(
+        "Held: a payment online is being processed. Recorded, it stops the reminders; if it fails, they run again.",
+      );
+    }
     return {
       kind: "paused",
       label: "Paused",

@@ -17,6 +17,10 @@ import { optOutAddress } from "~/models/opt-out.server";
 import { owedTotalsFrom, type PortalState, portalState } from "~/models/portal.server";
 import { promiseToPay } from "~/models/promise.server";
 import { sendNoticesAfter } from "~/models/user-notification.server";
+import type { PayTarget } from "~/payments/checkout.server";
+import { onlinePaymentOf } from "~/payments/checkout.server";
+import { pendingOnlinePayment } from "~/payments/online-payments.server";
+import { payOnline, paysOnline } from "~/payments/pay.server";
 import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
 import { DisputeSchema, promiseSchema } from "~/schemas/portal";
 import type { Route } from "./+types/portal";
@@ -52,6 +56,7 @@ async function viewOf(
   state: PortalState,
   now: number,
   done: PortalDone | null,
+  online: Pick<PortalView, "payOnline" | "checkout" | "pendingOnline">,
 ): Promise<PortalView> {
   const refOf = await invoiceRefs(config, target.key);
   const zone = safeTimeZone(state.debtor.timeZone);
@@ -59,6 +64,7 @@ async function viewOf(
     state: "ok",
     sender: target.senderName,
     payUrl: target.payUrl,
+    ...online,
     invoices: await Promise.all(
       state.invoices.map(async (i) => ({
         ref: await refOf(i.id),
@@ -94,14 +100,33 @@ async function load(db: Db, config: AppConfig, token: string | undefined) {
   return state ? { target, state } : null;
 }
 
+/**
+ * Pay online on this page (decisions/018): whether Pay goes to Checkout, the payment the debtor came
+ * back from (`?checkout=<session>`, the debtor's own only: what the webhook recorded of it, never
+ * the redirect itself), and a bank payment still pending.
+ */
+async function onlineOf(env: Env, config: AppConfig, db: Db, target: OptOutTarget, sessionId: string | null) {
+  const [pays, checkout, pending] = await Promise.all([
+    paysOnline(env, config, db, target.ownerId),
+    sessionId && sessionId.length <= 255 ? onlinePaymentOf(db, target.ownerId, target.debtorId, sessionId) : undefined,
+    pendingOnlinePayment(db, target.ownerId, target.debtorId),
+  ]);
+  return { payOnline: pays, checkout: checkout ?? null, pendingOnline: pending ?? null };
+}
+
 export async function loader({ params, context, url }: Route.LoaderArgs) {
   const { env, config } = getApp(context);
-  const found = await load(getDb(env.DB), config, params.token);
+  const db = getDb(env.DB);
+  const found = await load(db, config, params.token);
   if (!found) return invalid();
+  const online = await onlineOf(env, config, db, found.target, url.searchParams.get("checkout"));
   return data<Answer>(
-    await viewOf(config, found.target, found.state, Date.now(), doneOf(url.searchParams.get("done"))),
+    await viewOf(config, found.target, found.state, Date.now(), doneOf(url.searchParams.get("done")), online),
   );
 }
+
+/** The fields a Pay form may send: no amount, no debtor (the server decides both). */
+const PAY_FIELDS = new Set(["intent", "invoice", "currency"]);
 
 export async function action({ params, context, request }: Route.ActionArgs) {
   const { env, config, ctx } = getApp(context);
@@ -116,13 +141,54 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const done = (what: PortalDone) => redirect(`/d/${params.token}?done=${what}`);
   /** The page again with what went wrong and what was typed (nothing is lost). */
   const refused = async (intent: string, status: number, errors: Errors, values: Values = {}) =>
-    data<Answer>({ ...(await viewOf(config, target, state, now, null)), intent, errors, values }, { status });
+    data<Answer>(
+      {
+        ...(await viewOf(config, target, state, now, null, await onlineOf(env, config, db, target, null))),
+        intent,
+        errors,
+        values,
+      },
+      { status },
+    );
 
   const form = await readForm(request);
   if ("refused" in form) return refused("", 400, { form: "The form could not be read. Please try again." });
   const { formData } = form;
   const intent = String(formData.get("intent") ?? "");
   switch (intent) {
+    case PORTAL_INTENTS.pay: {
+      // The amount and the debtor come from the token and the ledger; a form that names either is refused.
+      const extra = [...formData.keys()].filter((k) => !PAY_FIELDS.has(k));
+      if (extra.length > 0) {
+        return refused(intent, 400, {
+          form: "The amount to pay is taken from your statement. Please use the Pay button.",
+        });
+      }
+      const ref = String(formData.get("invoice") ?? "");
+      let pay: PayTarget;
+      if (ref) {
+        // The reference means something only among this debtor's own open invoices.
+        const refOf = await invoiceRefs(config, target.key);
+        const open = state.invoices.filter((i) => i.status === "open");
+        const refs = await Promise.all(open.map((i) => refOf(i.id)));
+        const invoice = open[refs.indexOf(ref)];
+        if (!invoice) return refused(intent, 400, { invoice: "Please choose one of your open invoices." });
+        pay = { invoiceId: invoice.id };
+      } else {
+        const currency = String(formData.get("currency") ?? "");
+        if (currency && !state.invoices.some((i) => i.status === "open" && i.currency === currency)) {
+          return refused(intent, 400, { invoice: "Nothing is open in that currency." });
+        }
+        pay = { currency: currency || null };
+      }
+      const started = await payOnline(env, config, db, target, params.token, pay, now);
+      if (started === null) {
+        if (target.payUrl) return redirect(target.payUrl, 303);
+        return refused(intent, 409, { form: `Paying online is not available. Please contact ${target.senderName}.` });
+      }
+      if ("error" in started) return refused(intent, 409, { form: "Nothing is open: there is nothing to pay." });
+      return redirect(started.url, 303);
+    }
     case PORTAL_INTENTS.paid: {
       // As on /p: the schedules are paused in D1 first, then disarmed.
       const { claimed, pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId, now);

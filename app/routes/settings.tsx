@@ -7,6 +7,7 @@ import { NoticesForm } from "~/components/settings/notices-form";
 import { OrgManager } from "~/components/settings/org-manager";
 import { PaymentLinkForm } from "~/components/settings/payment-link-form";
 import { ProfileInfo } from "~/components/settings/profile-info";
+import { StripeConnectCard } from "~/components/settings/stripe-connect-card";
 import { LinkTabs } from "~/components/ui/link-tabs";
 import { getDb } from "~/db/client.server";
 import { getApp } from "~/lib/context.server";
@@ -15,6 +16,7 @@ import { planName } from "~/lib/plans";
 import { pageMeta } from "~/lib/site";
 import { listOrganizations } from "~/models/organization.server";
 import { getInfoSettings } from "~/models/user.server";
+import { stripeConnectView } from "~/payments/stripe-account.server";
 import type { Route } from "./+types/settings";
 import { organizationAction } from "./organization-action.server";
 import { profileAction } from "./profile-action.server";
@@ -51,6 +53,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     hasPassword: info?.hasPassword ?? false,
     contactSettings: info?.settings ?? null,
     organizations: tab === "orgs" ? await listOrganizations(db, user.id) : [],
+    // "Get paid online" (decisions/018); back from Stripe's onboarding, its state is read again.
+    stripe: tab === "info" ? await stripeConnectView(env, config, db, user.id, url.searchParams.has("stripe")) : null,
     plan: user.plan,
   };
 }
@@ -96,6 +100,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
           {loaderData.contactSettings && (
             <>
               <DefaultCurrencyForm defaultCurrency={loaderData.contactSettings.defaultCurrency} />
+              {loaderData.stripe && <StripeConnectCard stripe={loaderData.stripe} />}
               <PaymentLinkForm paymentUrl={loaderData.contactSettings.paymentUrl ?? null} />
               <ContactRulesForm settings={loaderData.contactSettings} />
               <NoticesForm

@@ -8,12 +8,14 @@ import {
   type NoticeMessage,
   noticeCopy,
 } from "../../app/domain/notice";
+import { type ReceiptMessage, receiptSubject } from "../../app/domain/receipt";
 import DigestEmail from "../../emails/digest";
 import NoticeEmail from "../../emails/notice";
 import PasswordChangedEmail, {
   type PasswordChangedEmailProps,
   passwordChangedSubject,
 } from "../../emails/password-changed";
+import ReceiptEmail from "../../emails/receipt";
 import type { ReminderEmailProps } from "../../emails/reminder";
 import type { ReminderMessage } from "../../emails/reminder-message";
 import { renderEmail, toPlainText } from "../../emails/render-email";
@@ -69,6 +71,29 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
         replyTo: isDebtorAction(message.kind) ? message.debtorEmail : null,
         ...rendered,
       },
+      idempotencyKey,
+    );
+  }
+
+  /**
+   * The debtor's receipt for a payment online (decisions/018), with `receipt:<provider payment id>`
+   * as Idempotency-Key so a payment's receipt goes out once, however often its events arrive. From
+   * shows the sender's name; replies go to the user.
+   */
+  async sendReceipt(message: ReceiptMessage, idempotencyKey: string): Promise<SendResult> {
+    const config = readMailConfig(this.env);
+    let rendered: { subject: string; html: string; text: string };
+    try {
+      const { to: _to, replyTo: _replyTo, ...props } = message;
+      const html = await renderEmail(createElement(ReceiptEmail, props));
+      rendered = { subject: oneLine(receiptSubject(message)), html, text: toPlainText(html) };
+    } catch (error) {
+      return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
+    }
+    return deliver(
+      this.env.DB,
+      config,
+      { to: message.to, fromName: oneLine(message.senderName), replyTo: message.replyTo, ...rendered },
       idempotencyKey,
     );
   }

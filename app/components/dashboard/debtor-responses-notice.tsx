@@ -2,6 +2,7 @@ import { MessageSquareWarning } from "lucide-react";
 import { Link } from "react-router";
 import { AllowPromiseButton, DocumentAnswer, ResolveDisputeButton } from "~/components/debtors/debtor-responses";
 import { invoiceLabel } from "~/domain/dispute";
+import { formatMoney } from "~/domain/money";
 import { formatShortDate } from "~/domain/promise";
 import { formatDay } from "~/domain/time-zone";
 import type { DebtorResponse } from "~/models/portal.server";
@@ -17,6 +18,11 @@ function lineOf(r: DebtorResponse, timeZone: string): string {
       return `${r.fullName} disputed ${invoiceLabel({ number: r.invoiceNumber, dueOn: r.date ?? "" })}: ${r.reason ?? ""}`;
     case "opted_out":
       return `${r.fullName} opted out of your reminders${r.at !== null ? ` (${formatDay(r.at, timeZone)})` : ""}`;
+    case "paid_online": {
+      const [cents, currency] = (r.reason ?? "").split(" ");
+      const amount = currency ? formatMoney(Number(cents), currency) : "";
+      return `${r.fullName} paid ${amount} online${r.at !== null ? ` (${formatDay(r.at, timeZone)})` : ""}`;
+    }
   }
 }
 
@@ -56,7 +62,7 @@ export function DebtorResponsesNotice({
       <DocumentAnswer />
       <ul className="flex flex-col gap-2">
         {responses.map((r) => {
-          const key = `${r.kind}-${r.debtorId}-${r.invoiceId ?? ""}`;
+          const key = `${r.kind}-${r.debtorId}-${r.invoiceId ?? r.at ?? ""}`;
           const textId = `response-${key}`;
           return (
             <li

@@ -55,6 +55,11 @@ const EVENT_LABELS: Record<string, string> = {
   promise_consent: "New promise allowed",
   disputed: "Disputed an invoice",
   dispute_resolved: "Dispute resolved",
+  payment_pending: "Bank payment online pending",
+  payment_failed: "Bank payment online failed",
+  paid_online: "Paid online (Stripe)",
+  payment_refunded: "Payment online refunded",
+  payment_dispute_lost: "Payment online lost in a dispute",
 };
 
 const EVENT_ICONS: Record<string, typeof Mail> = {
@@ -77,6 +82,11 @@ const EVENT_ICONS: Record<string, typeof Mail> = {
   promise_consent: CalendarCheck,
   disputed: MessageSquareWarning,
   dispute_resolved: CircleCheck,
+  payment_pending: Clock,
+  payment_failed: CircleDollarSign,
+  paid_online: CircleDollarSign,
+  payment_refunded: CircleDollarSign,
+  payment_dispute_lost: CircleDollarSign,
 };
 
 /** One entry as readable text: the headline, a detail line (or null), and whether it is bad news. */

@@ -1,7 +1,7 @@
 import { type ReactNode, useId } from "react";
 import { Form, useNavigation } from "react-router";
 import { InvalidDebtorLink } from "~/components/debtor-link-page";
-import { SubmitButton } from "~/components/ui/button";
+import { Button, SubmitButton } from "~/components/ui/button";
 import { FieldError, Label } from "~/components/ui/input";
 import { buttonVariants, inputClass } from "~/components/ui/variants";
 import { DISPUTE_REASON_MAX, invoiceLabel } from "~/domain/dispute";
@@ -39,6 +39,16 @@ export interface PortalView {
   state: "ok";
   sender: string;
   payUrl: string | null;
+  /** Pay online on the sender's own Stripe account (decisions/018): a Checkout Session made by the server. */
+  payOnline: boolean;
+  /** What became of the payment online the debtor came back from (?checkout=), as the webhook recorded it. */
+  checkout: {
+    status: "open" | "pending" | "paid" | "failed" | "expired";
+    amountCents: number;
+    currency: string;
+  } | null;
+  /** A bank payment online still being processed. */
+  pendingOnline: { amountCents: number; currency: string } | null;
   invoices: PortalInvoiceView[];
   totals: { currency: string; cents: number }[];
   payments: { paidOn: string; amountCents: number; currency: string }[];
@@ -61,6 +71,23 @@ type PortalAnswer = PortalView & {
 };
 
 type Answer = { state: "invalid" } | PortalAnswer;
+
+/** What the page says after Checkout: only what the verified events recorded, never the redirect itself. */
+function checkoutMessage(view: PortalView): string | null {
+  const c = view.checkout;
+  if (!c) return null;
+  const amount = formatMoney(c.amountCents, c.currency);
+  switch (c.status) {
+    case "paid":
+      return `Payment received, thank you. ${view.sender} has your payment of ${amount}; a receipt is on its way to you.`;
+    case "pending":
+      return `Your payment of ${amount} is being processed by your bank. Reminders are paused meanwhile; this page says so once it has arrived.`;
+    case "failed":
+      return `Your bank payment of ${amount} failed. Nothing was paid; you can try again below.`;
+    default:
+      return `Your payment of ${amount} has not been confirmed yet. If you paid, reload this page in a moment.`;
+  }
+}
 
 function doneMessage(view: PortalView): string | null {
   // Told by e-mail, or shown in Dunly when the sender switched those e-mails off.
@@ -92,7 +119,7 @@ export function PortalPage({ answer }: { answer: Answer }) {
     );
   }
   const view = answer;
-  const confirmation = doneMessage(view);
+  const confirmation = checkoutMessage(view) ?? doneMessage(view);
   const open = view.invoices.filter((i) => !i.disputed);
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:py-12">
@@ -118,7 +145,8 @@ export function PortalPage({ answer }: { answer: Answer }) {
         <h2 id="respond-heading" className="text-xl font-semibold">
           Respond
         </h2>
-        {view.payUrl && view.totals.length > 0 && (
+        {view.payOnline && view.totals.length > 0 && <PayOnlineCard view={view} open={open} />}
+        {!view.payOnline && view.payUrl && view.totals.length > 0 && (
           <Card title="Pay">
             <p className="text-sm text-muted">{`Pay on ${view.sender}'s payment page.`}</p>
             <a
@@ -136,6 +164,52 @@ export function PortalPage({ answer }: { answer: Answer }) {
         <OptOutCard view={view} />
       </section>
     </div>
+  );
+}
+
+/**
+ * Pay online (decisions/018): a form per currency (everything open in it) and, with several open
+ * invoices, one per invoice. The forms name no amount: the server reads it from the ledger.
+ */
+function PayOnlineCard({ view, open }: { view: PortalAnswer; open: PortalInvoiceView[] }) {
+  const payable = open.filter((i) => i.balanceCents > 0);
+  return (
+    <Card title="Pay">
+      {view.pendingOnline ? (
+        <p className="text-sm">{`A bank payment of ${formatMoney(view.pendingOnline.amountCents, view.pendingOnline.currency)} is being processed.`}</p>
+      ) : (
+        <p className="text-sm text-muted">{`Pay ${view.sender} securely by card or bank through Stripe.`}</p>
+      )}
+      {view.intent === PORTAL_INTENTS.pay && view.errors?.invoice && (
+        <p role="alert" className="text-sm text-danger">
+          {view.errors.invoice}
+        </p>
+      )}
+      {view.totals.map((t) => (
+        <form key={t.currency} method="post">
+          <input type="hidden" name="intent" value={PORTAL_INTENTS.pay} />
+          <input type="hidden" name="currency" value={t.currency} />
+          <Button type="submit" size="lg" className="w-full sm:w-auto">
+            {`Pay ${formatMoney(t.cents, t.currency)}`}
+          </Button>
+        </form>
+      ))}
+      {payable.length > 1 && (
+        <ul className="flex flex-col gap-2 text-sm" aria-label="Pay one invoice">
+          {payable.map((i) => (
+            <li key={i.ref}>
+              <form method="post" className="flex flex-wrap items-center gap-2">
+                <input type="hidden" name="intent" value={PORTAL_INTENTS.pay} />
+                <input type="hidden" name="invoice" value={i.ref} />
+                <Button type="submit" variant="outline" className="h-auto min-h-10 whitespace-normal py-2 text-left">
+                  {`Pay ${i.number ? `invoice ${i.number}` : `the invoice due ${formatLongDate(i.dueOn)}`} only (${formatMoney(i.balanceCents, i.currency)})`}
+                </Button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
   );
 }
 

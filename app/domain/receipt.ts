@@ -1,0 +1,26 @@
+/**
+ * The debtor's receipt for a payment online (decisions/018, docs/architecture.md §5): sent once per
+ * payment (the Idempotency-Key is `receipt:<provider payment id>`) by the mail Worker's
+ * `sendReceipt`. Pure: the message and its subject.
+ */
+export interface ReceiptMessage {
+  /** The debtor's address. */
+  to: string;
+  /** Who was paid, as the reminders named them; From's display name. */
+  senderName: string;
+  /** The user's address: replies go to them. */
+  replyTo: string;
+  debtorName: string;
+  /** "€42.00". */
+  amount: string;
+  /** "26 November 2026". */
+  paidOn: string;
+  /** The provider's payment id, for the debtor's records. */
+  reference: string;
+  /** The debtor's page (their statement). */
+  portalUrl: string;
+}
+
+export function receiptSubject(m: Pick<ReceiptMessage, "senderName" | "amount">): string {
+  return `Receipt: ${m.amount} paid to ${m.senderName}`;
+}
