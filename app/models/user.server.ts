@@ -57,7 +57,12 @@ export async function setProfileImage(db: Db, userId: string, imgKey: string | n
  * password (the password form's wording), in the same statement.
  */
 export async function getInfoSettings(db: Db, userId: string) {
-  const row = await db
+  return infoSettingsOf((await infoSettingsQuery(db, userId))[0]);
+}
+
+/** getInfoSettings' statement, unrun (Settings → Info batches it with the Stripe account's). */
+export function infoSettingsQuery(db: Db, userId: string) {
+  return db
     .select({
       startHour: users.quietStartHour,
       endHour: users.quietEndHour,
@@ -72,7 +77,11 @@ export async function getInfoSettings(db: Db, userId: string) {
     })
     .from(users)
     .where(eq(users.id, userId))
-    .get();
+    .limit(1);
+}
+
+/** The Info tab's settings from infoSettingsQuery's row (none: the defaults). */
+export function infoSettingsOf(row: Awaited<ReturnType<typeof infoSettingsQuery>>[number] | undefined) {
   const { hasPassword = 0, ...settings } = row ?? {
     startHour: null,
     endHour: null,

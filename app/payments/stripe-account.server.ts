@@ -19,6 +19,11 @@ export function accountRow(db: Db, userId: string) {
   return db.select().from(stripeAccounts).where(eq(stripeAccounts.userId, userId)).get();
 }
 
+/** accountRow's statement, unrun, for a page's batch. */
+export function accountRowQuery(db: Db, userId: string) {
+  return db.select().from(stripeAccounts).where(eq(stripeAccounts.userId, userId)).limit(1);
+}
+
 /** The owner's account Pay uses: connected, not disconnected, charges enabled. Else undefined. */
 export async function chargeableAccount(db: Db, userId: string): Promise<StripeAccountRow | undefined> {
   const row = await db
@@ -149,10 +154,22 @@ export async function accountUpdated(
 }
 
 /** Settings' "Get paid online": whether Stripe is set up, and the account's state (read again from Stripe when `refresh`). */
-export async function stripeConnectView(env: Env, config: AppConfig, db: Db, userId: string, refresh: boolean) {
+export async function stripeConnectView(
+  env: Env,
+  config: AppConfig,
+  db: Db,
+  userId: string,
+  refresh: boolean,
+  /** The account row as the page's batch read it (`row` undefined: none); absent: read it here. */
+  read?: { row: StripeAccountRow | undefined },
+) {
   const stripe = stripeSetup(config, env);
   if (!stripe) return { available: false, status: "none" as const, accountId: null };
-  const row = refresh ? await refreshAccount(db, stripe, userId, Date.now()) : await accountRow(db, userId);
+  const row = refresh
+    ? await refreshAccount(db, stripe, userId, Date.now())
+    : read
+      ? read.row
+      : await accountRow(db, userId);
   const status = connectionStatus(row);
   return { available: true, status, accountId: status === "none" ? null : (row?.accountId ?? null) };
 }

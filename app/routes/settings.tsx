@@ -15,8 +15,8 @@ import { signedImageUrl } from "~/lib/images.server";
 import { planName } from "~/lib/plans";
 import { pageMeta } from "~/lib/site";
 import { listOrganizations } from "~/models/organization.server";
-import { getInfoSettings } from "~/models/user.server";
-import { stripeConnectView } from "~/payments/stripe-account.server";
+import { infoSettingsOf, infoSettingsQuery } from "~/models/user.server";
+import { accountRowQuery, stripeConnectView } from "~/payments/stripe-account.server";
 import type { Route } from "./+types/settings";
 import { organizationAction } from "./organization-action.server";
 import { profileAction } from "./profile-action.server";
@@ -40,8 +40,11 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   const tab = parseTab(params.tab);
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
-  // Info: the contact settings and whether there is a password, one statement.
-  const info = tab === "info" ? await getInfoSettings(db, user.id) : null;
+  // Info: the contact settings, whether there is a password and the Stripe account: one batch.
+  const [infoRows, accountRows] =
+    tab === "info" ? await db.batch([infoSettingsQuery(db, user.id), accountRowQuery(db, user.id)]) : [[], []];
+  const info = tab === "info" ? infoSettingsOf(infoRows[0]) : null;
+  const refreshStripe = url.searchParams.has("stripe");
   return {
     tab,
     profile: {
@@ -54,7 +57,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     contactSettings: info?.settings ?? null,
     organizations: tab === "orgs" ? await listOrganizations(db, user.id) : [],
     // "Get paid online" (decisions/018); back from Stripe's onboarding, its state is read again.
-    stripe: tab === "info" ? await stripeConnectView(env, config, db, user.id, url.searchParams.has("stripe")) : null,
+    stripe:
+      tab === "info" ? await stripeConnectView(env, config, db, user.id, refreshStripe, { row: accountRows[0] }) : null,
     plan: user.plan,
   };
 }

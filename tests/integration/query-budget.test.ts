@@ -231,7 +231,8 @@ const BUDGET = {
   options: 2,
   schedule: 3,
   scheduleDetails: 4,
-  iamInfo: 2,
+  // The settings and, in the same batch, the connected Stripe account (decisions/018).
+  iamInfo: 3,
   iamOrgs: 2,
 } as const;
 
