@@ -62,6 +62,9 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
       return held("Held: the debtor says they have paid. Confirm the payment or resume reminders on the dashboard.");
     }
     if (s.stoppedReason === "promised") return held(promisedNote(s));
+    if (s.stoppedReason === "no_plan") {
+      return held("Held: your trial has ended — choose a plan to resume reminders.");
+    }
     return {
       kind: "paused",
       label: "Paused",
