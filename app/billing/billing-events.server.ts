@@ -1,5 +1,6 @@
 import type Stripe from "stripe";
 import { effectivePlan, isPlanId } from "~/domain/plans";
+import { formatLongDate } from "~/domain/promise";
 import { linkOrigin } from "~/lib/config.server";
 import type { HandledEvent, StripeEventContext } from "~/lib/stripe-events";
 import { applySubscription, getBilling, markPastDue } from "~/models/subscription.server";
@@ -106,7 +107,7 @@ async function paymentFailed(invoice: Stripe.Invoice, context: StripeEventContex
   const user = await markPastDue(context.db, customerId, subscriptionId);
   if (!user) return { handled: false, reason: "no live subscription of a user for this customer" };
   const next = invoice.next_payment_attempt;
-  const date = next ? new Date(next * 1000).toISOString().slice(0, 10) : "";
+  const date = next ? formatLongDate(new Date(next * 1000).toISOString().slice(0, 10)) : "";
   await sendAccountNotice(
     context.env,
     {
