@@ -68,7 +68,7 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
         <h1 className="text-center text-4xl font-black">Pricing</h1>
         <p className="mt-3 text-center text-muted">Pick the strategy that fits your debtors.</p>
         <p className="mt-2 text-center text-sm" data-testid="trial-note">
-          Every new account starts with a {TRIAL_DAYS}-day free trial of Medium.
+          {`Every new account starts with a ${TRIAL_DAYS}-day free trial of Medium.`}
           {loaderData.trialEndsOn ? ` Your trial ends on ${loaderData.trialEndsOn}.` : ""}
         </p>
         {!available && (
