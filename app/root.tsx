@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import {
   data,
   isRouteErrorResponse,
+  Link,
   Links,
   Meta,
   Outlet,
@@ -12,6 +13,7 @@ import {
 import { NotFoundMessage } from "~/components/not-found";
 import { type HeaderUser, SiteFooter, SiteHeader } from "~/components/site-header";
 import { AppToaster, notify } from "~/components/toast";
+import { effectivePlan } from "~/domain/plans";
 import { getApp } from "~/lib/context.server";
 import { signedImageUrl } from "~/lib/images.server";
 import { useNonce } from "~/lib/nonce";
@@ -32,7 +34,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     : null;
   // A message flashed by the action that redirected here (e.g. 'Email reminder scheduled.').
   const flash = readFlashToast(request);
-  return data({ user: headerUser, toast: flash.toast }, { headers: flash.headers });
+  // Without a plan (the trial ended, no subscription) reminders hold: every signed-in page says so
+  // (docs/decisions/019).
+  const noPlan = user !== null && effectivePlan(user, Date.now()) === null;
+  return data({ user: headerUser, toast: flash.toast, noPlan }, { headers: flash.headers });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -59,6 +64,18 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </a>
         <SiteHeader user={rootData?.user ?? null} />
         <main id="main" className="flex-1">
+          {rootData?.noPlan && (
+            <p
+              role="status"
+              data-testid="no-plan-banner"
+              className="border-b border-border bg-surface-2 px-4 py-2 text-center text-sm"
+            >
+              Your trial has ended, so reminders are on hold. Choose a plan to resume them.{" "}
+              <Link to="/pricing" className="font-medium text-primary underline">
+                Choose a plan
+              </Link>
+            </p>
+          )}
           {children}
         </main>
         <SiteFooter />

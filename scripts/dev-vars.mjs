@@ -21,21 +21,7 @@ function localLine(line) {
   return generate && line.trim() === `${key}=` ? `${key}=${generate()}` : line;
 }
 
-/**
- * Made-up checkout links older examples shipped (they lead nowhere): emptied in an existing
- * .dev.vars, so the pricing page says the plan cannot be bought yet instead of linking to them.
- */
-const MADE_UP_CHECKOUT = /^(CHECKOUT_URL_[A-Z]+)=https:\/\/buy\.stripe\.com\/test_dunly_[a-z]+\s*$/gm;
-
 for (const file of FILES) {
-  if (existsSync(file)) {
-    const text = readFileSync(file, "utf8");
-    const cleaned = text.replace(MADE_UP_CHECKOUT, "$1=");
-    if (cleaned !== text) {
-      writeFileSync(file, cleaned);
-      console.log(`[dunly] emptied the made-up checkout links in ${file}`);
-    }
-  }
   const exampleLines = readFileSync(`${file}.example`, "utf8").split("\n");
   if (!existsSync(file)) {
     writeFileSync(file, exampleLines.map(localLine).join("\n"));

@@ -2,6 +2,7 @@ import { decodeIdToken, Google, generateCodeVerifier, generateState } from "arct
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { oauthAccounts, oauthStates, users } from "~/db/schema";
+import { TRIAL_MS } from "~/domain/plans";
 import { type AppConfig, appOrigin } from "~/lib/config.server";
 import { nameFromEmail } from "~/models/user.server";
 import { generateId, hashToken } from "./crypto.server";
@@ -112,6 +113,8 @@ export async function userForGoogleIdentity(db: Db, claims: GoogleClaims, now = 
         fullName: claims.name?.trim() || nameFromEmail(email),
         emailVerifiedAt: now,
         createdAt: now,
+        // A new account's 14-day trial of Medium (docs/decisions/019).
+        trialEndsAt: now + TRIAL_MS,
       })
       .onConflictDoNothing(),
     db.insert(oauthAccounts).values({ provider: "google", providerUserId: claims.sub, userId }).onConflictDoNothing(),

@@ -21,7 +21,11 @@ export interface SessionUser {
   email: string;
   fullName: string;
   imgKey: string | null;
+  /** The subscription's plan, or the trial's (docs/decisions/019); effectivePlan() says what applies now. */
   plan: string;
+  subscriptionStatus: string | null;
+  trialEndsAt: number | null;
+  createdAt: number;
   /** When the user last proved control of the address (every sign-in method does); null if never. */
   emailVerifiedAt: number | null;
   /** The account's currency (Settings → Info): new debtors' and imported rows' unless given. */
@@ -53,6 +57,9 @@ export async function validateSessionToken(db: Db, token: string, now = Date.now
       fullName: users.fullName,
       imgKey: users.imgKey,
       plan: users.plan,
+      subscriptionStatus: users.subscriptionStatus,
+      trialEndsAt: users.trialEndsAt,
+      createdAt: users.createdAt,
       emailVerifiedAt: users.emailVerifiedAt,
       defaultCurrency: users.defaultCurrency,
     })

@@ -32,9 +32,28 @@ export const users = sqliteTable(
     // of the last one (the watchdog's mark, so a day gets one).
     notifyDigest: integer("notify_digest", { mode: "boolean" }).notNull().default(false),
     digestSentOn: text("digest_sent_on"),
+    // Dunly's own plans (docs/decisions/019; 0018): the Stripe customer and subscription, its status
+    // ('active', 'past_due', 'canceled'…; null: never subscribed), its period end and whether it ends
+    // then; `plan` is the subscription's plan (the trial's before one). The trial ends at
+    // trial_ends_at (null: 14 days after created_at); the watchdog's two trial e-mails mark
+    // trial_warned_at and trial_ended_sent_at. subscription_event_at: the `created` of the newest
+    // event applied, so an older event never overwrites a newer state.
+    stripeCustomerId: text("stripe_customer_id").unique(),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    subscriptionStatus: text("subscription_status"),
+    currentPeriodEnd: integer("current_period_end"),
+    cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
+    subscriptionEventAt: integer("subscription_event_at"),
+    trialEndsAt: integer("trial_ends_at"),
+    trialWarnedAt: integer("trial_warned_at"),
+    trialEndedSentAt: integer("trial_ended_sent_at"),
     createdAt: integer("created_at").notNull().default(nowMs),
   },
-  (t) => [index("users_digest_idx").on(t.notifyDigest, t.digestSentOn)],
+  (t) => [
+    index("users_digest_idx").on(t.notifyDigest, t.digestSentOn),
+    // The watchdog's trial e-mails find the accounts whose trial ends soon through this.
+    index("users_trial_idx").on(t.trialEndsAt),
+  ],
 );
 
 export const sessions = sqliteTable(
@@ -348,7 +367,7 @@ export const schedules = sqliteTable(
     // undisputed is left), 'payment_pending' (a bank payment online is being processed, decisions/018);
     // null otherwise.
     stoppedReason: text("stopped_reason", {
-      enum: ["paid", "opted_out", "bounced", "paid_claimed", "promised", "disputed", "payment_pending"],
+      enum: ["paid", "opted_out", "bounced", "paid_claimed", "promised", "disputed", "payment_pending", "no_plan"],
     }),
     nextRunAt: integer("next_run_at"),
     lastRunAt: integer("last_run_at"),

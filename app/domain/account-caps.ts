@@ -38,8 +38,10 @@ export class AccountCapReached extends Error {
   constructor(
     readonly kind: CappedKind,
     readonly max: number,
+    // The plan's limit, when it is the one reached, names itself (app/domain/plans.ts).
+    message?: string,
   ) {
-    super(capMessage(kind, max));
+    super(message ?? capMessage(kind, max));
     this.name = "AccountCapReached";
   }
 }

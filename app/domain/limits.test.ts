@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { plans } from "~/lib/plans";
 import {
   DAILY_REMINDERS_BY_PLAN,
   DEFAULT_PLAN,
@@ -15,6 +14,7 @@ import {
   resendCapRefusal,
   sendingLimits,
 } from "./limits";
+import { PLANS as plans } from "./plans";
 import { formatInstant } from "./time-zone";
 
 const HOUR = 60 * 60_000;

@@ -1,3 +1,4 @@
+import { getPlan, isPlanId, PLANS, type PlanId, TRIAL_PLAN } from "./plans";
 import { formatInstant } from "./time-zone";
 
 /**
@@ -8,13 +9,14 @@ import { formatInstant } from "./time-zone";
 /** Every limit counts over a rolling window of this length. */
 export const LIMIT_WINDOW_MS = 24 * 60 * 60_000;
 
-/** Reminders one account may send in any 24 hours, by plan (users.plan, app/lib/plans.ts). */
-export const DAILY_REMINDERS_BY_PLAN = { soft: 10, medium: 25, aggressive: 50 } as const;
+/** Reminders one account may send in any 24 hours, by plan: the plans' one table (app/domain/plans.ts). */
+export const DAILY_REMINDERS_BY_PLAN = Object.fromEntries(PLANS.map((p) => [p.id, p.dailyReminders])) as Record<
+  PlanId,
+  number
+>;
 
-export type PlanId = keyof typeof DAILY_REMINDERS_BY_PLAN;
-
-/** The plan of an account whose plan is missing or unknown: the users.plan column's default. */
-export const DEFAULT_PLAN: PlanId = "medium";
+/** The plan of an account whose plan is missing or unknown: the trial's. */
+export const DEFAULT_PLAN: PlanId = TRIAL_PLAN;
 
 /** Reminders one address may get in any 24 hours, from all accounts together. */
 export const RECIPIENT_DAILY_LIMIT = 3;
@@ -32,8 +34,8 @@ export interface SendingLimits {
 
 /** The limits of an account on `plan`; an unknown plan gets the default plan's. */
 export function sendingLimits(plan: string | null | undefined): SendingLimits {
-  const known = Object.hasOwn(DAILY_REMINDERS_BY_PLAN, plan ?? "") ? (plan as PlanId) : DEFAULT_PLAN;
-  return { accountDaily: DAILY_REMINDERS_BY_PLAN[known], recipientDaily: RECIPIENT_DAILY_LIMIT };
+  const known = isPlanId(plan) ? plan : DEFAULT_PLAN;
+  return { accountDaily: getPlan(known).dailyReminders, recipientDaily: RECIPIENT_DAILY_LIMIT };
 }
 
 /** The address a recipient limit counts by: trimmed and lower-cased (deliveries.recipient). */

@@ -23,6 +23,7 @@ export const debtorEntity: OwnedEntity<DebtorInput, DebtorRecord> = {
   create: (scope, input, options = {}) =>
     createDebtor(scope.db, scope.ownerId, input, {
       max: scope.caps.debtors,
+      capMessage: scope.capMessages.debtors,
       timeZone: scope.timeZone,
       now: scope.now,
       today: scope.today,

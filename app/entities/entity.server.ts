@@ -1,7 +1,8 @@
 import type * as v from "valibot";
 import { readCookie } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
-import type { AccountCaps } from "~/domain/account-caps";
+import type { AccountCaps, CappedKind } from "~/domain/account-caps";
+import { debtorLimitMessage, effectivePlan, getPlan, type Plan, type PlanState, TRIAL_PLAN } from "~/domain/plans";
 import { type AppConfig, accountCaps } from "~/lib/config.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import type { OwnerScope } from "~/reminders/lifecycle.server";
@@ -21,21 +22,44 @@ import type { RecordMessages } from "./messages";
 export interface EntityScope extends OwnerScope {
   /** The account's caps (ACCOUNT_MAX_*): an add past its cap throws AccountCapReached. */
   caps: AccountCaps;
+  /** The refusal of a cap that is the plan's limit rather than the account's (names the plan and its limit). */
+  capMessages: Partial<Record<CappedKind, string>>;
+  /** The account's plan now (app/domain/plans.ts); null: the trial ended without a plan, reminders hold. */
+  accountPlan: Plan | null;
   /** The caller's IANA zone (the `tz` cookie, UTC when unknown): a new debtor's when none is given. */
   timeZone: string;
   /** "YYYY-MM-DD", the latest date a payment may have: the caller's today (paymentToday). */
   today: string;
 }
 
-/** The scope of a request by the signed-in `ownerId`: the same for a form action and an API call. */
-export function entityScope(env: Env, config: AppConfig, ownerId: string, request: Request): EntityScope {
+/**
+ * The scope of a request by the signed-in `user`: the same for a form action and an API call. The
+ * debtors cap is the plan's limit where that is lower than the account cap (docs/decisions/019); an
+ * account without a plan keeps the trial plan's limits for what it enters (nothing is sent).
+ */
+export function entityScope(
+  env: Env,
+  config: AppConfig,
+  user: PlanState & { id: string },
+  request: Request,
+): EntityScope {
   const now = Date.now();
+  const caps = accountCaps(config);
+  const accountPlan = effectivePlan(user, now);
+  const limits = accountPlan ?? getPlan(TRIAL_PLAN);
+  const capMessages: EntityScope["capMessages"] = {};
+  if (limits.maxDebtors !== null && limits.maxDebtors < caps.debtors) {
+    caps.debtors = limits.maxDebtors;
+    capMessages.debtors = debtorLimitMessage(limits);
+  }
   return {
     env,
     db: getDb(env.DB),
-    ownerId,
+    ownerId: user.id,
     now,
-    caps: accountCaps(config),
+    caps,
+    capMessages,
+    accountPlan,
     timeZone: requestTimeZone(request),
     today: paymentToday(readCookie(request, "tz"), now),
   };

@@ -105,7 +105,7 @@ function parseId(body: Record<string, unknown>) {
 }
 
 /** The scope of the caller's write: the same the form actions build (app/entities/entity.server.ts). */
-const scopeOf = (c: Ctx) => entityScope(c.env, c.get("config"), me(c).id, c.req.raw);
+const scopeOf = (c: Ctx) => entityScope(c.env, c.get("config"), me(c), c.req.raw);
 
 /**
  * POST {base}/add, PUT {base}/edit and DELETE {base}/del for the caller's own records, made from

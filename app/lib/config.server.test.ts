@@ -5,9 +5,6 @@ import { appOrigin, mailSendsPerSecond, readConfig } from "./config.server";
 const good = {
   APP_ENV: "production",
   APP_ORIGIN: "https://dunly.app",
-  CHECKOUT_URL_SOFT: "https://buy.stripe.com/test_dunly_soft",
-  CHECKOUT_URL_MEDIUM: "https://buy.stripe.com/test_dunly_medium",
-  CHECKOUT_URL_AGGRESSIVE: "https://buy.stripe.com/test_dunly_aggressive",
   GOOGLE_CLIENT_ID: "client-id",
   GOOGLE_CLIENT_SECRET: "client-secret",
   IMAGE_URL_SECRET: "image-secret",
@@ -49,9 +46,6 @@ describe("readConfig", () => {
     const empty = Object.fromEntries(Object.keys(good).map((key) => [key, ""]));
     expect(readConfig({ ...empty, APP_ENV: "test" })).toEqual({
       APP_ENV: "test",
-      CHECKOUT_URL_SOFT: undefined,
-      CHECKOUT_URL_MEDIUM: undefined,
-      CHECKOUT_URL_AGGRESSIVE: undefined,
       GOOGLE_CLIENT_ID: undefined,
       GOOGLE_CLIENT_SECRET: undefined,
       IMAGE_URL_SECRET: undefined,
@@ -69,9 +63,6 @@ describe("readConfig", () => {
   it.each([
     ["APP_ENV", "prod", 'APP_ENV must be one of development, test, production (got "prod")'],
     ["APP_ENV", "", 'APP_ENV must be one of development, test, production (got "")'],
-    ["CHECKOUT_URL_SOFT", "buy.stripe.com/soft", 'CHECKOUT_URL_SOFT must be a URL (got "buy.stripe.com/soft")'],
-    ["CHECKOUT_URL_MEDIUM", "not a url", 'CHECKOUT_URL_MEDIUM must be a URL (got "not a url")'],
-    ["CHECKOUT_URL_AGGRESSIVE", "https://", 'CHECKOUT_URL_AGGRESSIVE must be a URL (got "https://")'],
     ["GOOGLE_CLIENT_ID", 42, "GOOGLE_CLIENT_ID must be a string (got 42)"],
     ["APP_ORIGIN", 42, "APP_ORIGIN must be a string (got 42)"],
     ...[
@@ -111,11 +102,9 @@ describe("readConfig", () => {
       const message = configError({
         APP_ENV: "production",
         GOOGLE_CLIENT_SECRET: "google-secret-value",
-        CHECKOUT_URL_SOFT: "nope",
       });
       expect(message).toBe(
-        'Configuration error: CHECKOUT_URL_SOFT must be a URL (got "nope"); ' +
-          "APP_ORIGIN is missing (required when APP_ENV is production); " +
+        "Configuration error: APP_ORIGIN is missing (required when APP_ENV is production); " +
           "IMAGE_URL_SECRET is missing (required when APP_ENV is production); " +
           "OPT_OUT_SECRET is missing (required when APP_ENV is production)",
       );
@@ -158,13 +147,10 @@ describe("readConfig", () => {
     const message = configError({
       ...good,
       APP_ENV: undefined,
-      CHECKOUT_URL_SOFT: "nope",
       SIGNIN_LIMIT_PER_CLIENT: "x",
     });
     expect(message).toBe(
-      "Configuration error: APP_ENV is missing; " +
-        'CHECKOUT_URL_SOFT must be a URL (got "nope"); ' +
-        'SIGNIN_LIMIT_PER_CLIENT must be a positive whole number (got "x")',
+      "Configuration error: APP_ENV is missing; " + 'SIGNIN_LIMIT_PER_CLIENT must be a positive whole number (got "x")',
     );
   });
 });

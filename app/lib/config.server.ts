@@ -26,7 +26,6 @@ export function optionalValue<T extends v.GenericSchema<string, unknown>>(schema
 }
 
 const text = v.string("must be a string");
-const url = v.pipe(v.string("must be a string"), v.url("must be a URL"));
 
 /** An http(s) URL with nothing after the host and port (a trailing "/" is allowed). */
 function isOrigin(value: string) {
@@ -60,9 +59,6 @@ const AppConfigFields = v.object({
   APP_ORIGIN: optionalValue(origin),
   GOOGLE_CLIENT_ID: optionalValue(text),
   GOOGLE_CLIENT_SECRET: optionalValue(text),
-  CHECKOUT_URL_SOFT: optionalValue(url),
-  CHECKOUT_URL_MEDIUM: optionalValue(url),
-  CHECKOUT_URL_AGGRESSIVE: optionalValue(url),
   IMAGE_URL_SECRET: optionalValue(text),
   OPT_OUT_SECRET: optionalValue(text),
   RESEND_WEBHOOK_SECRET: optionalValue(

@@ -14,7 +14,7 @@ export const landingFaq = [
   },
   {
     q: "How can I pay?",
-    a: "We accept all major credit cards, Apple Pay and PayPal.",
+    a: "By card, through Stripe's secure checkout. Every new account starts with a 14-day free trial of Medium, no card needed.",
   },
   {
     q: "Is my data safe?",
@@ -26,7 +26,7 @@ export const landingFaq = [
   },
   {
     q: "How do I cancel?",
-    a: "You can cancel your subscription at any time on the user settings page.",
+    a: "At any time in Settings → Subscription: 'Manage billing' opens Stripe's billing portal, where you cancel. Your plan lasts until the end of the month you paid for.",
   },
 ] as const;
 
@@ -34,7 +34,7 @@ export const landingFaq = [
 export const pricingFaq = [
   {
     q: "Can I change my plan later?",
-    a: "Yes. You can move to another plan at any time; the new price applies from your next billing period.",
+    a: "Yes. In Settings → Subscription, 'Manage billing' opens Stripe's billing portal, where you switch plans. A smaller plan deletes nothing: what you have keeps running, and only new debtors or schedules over its limits are refused.",
   },
   {
     q: "How can I pay?",
@@ -42,7 +42,7 @@ export const pricingFaq = [
   },
   {
     q: "How do I cancel?",
-    a: "You can cancel your subscription at any time on the user settings page. Reminders already scheduled stop when the subscription ends.",
+    a: "At any time in Settings → Subscription: 'Manage billing' opens Stripe's billing portal, where you cancel. Your plan lasts until the end of the month you paid for; after it, reminders hold until you choose a plan again. Nothing is deleted.",
   },
   {
     q: "Is my data safe?",

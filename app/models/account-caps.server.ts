@@ -7,6 +7,8 @@ import { AccountCapReached, type CappedKind } from "~/domain/account-caps";
 export interface CreateOptions {
   /** The cap of this kind (accountCaps(config)); the default cap when not given. */
   max?: number;
+  /** The refusal when `max` is the plan's limit rather than the account cap (app/domain/plans.ts). */
+  capMessage?: string;
   now?: number;
 }
 
@@ -42,7 +44,14 @@ function countUpTo(db: Db, kind: CappedKind, ownerId: string, upTo: number) {
  * racing for the last place, the one whose row came first keeps it and the other is refused.
  * When the new rows do not fit, they are deleted and AccountCapReached is thrown.
  */
-export async function enforceCap(db: Db, kind: CappedKind, ownerId: string, rowids: readonly number[], max: number) {
+export async function enforceCap(
+  db: Db,
+  kind: CappedKind,
+  ownerId: string,
+  rowids: readonly number[],
+  max: number,
+  message?: string,
+) {
   if (rowids.length === 0) return;
   const last = Math.max(...rowids);
   const row = await countUpTo(db, kind, ownerId, last);
@@ -54,5 +63,5 @@ export async function enforceCap(db: Db, kind: CappedKind, ownerId: string, rowi
     );
     await db.run(sql`DELETE FROM ${sql.identifier(kind)} WHERE owner_id = ${ownerId} AND rowid IN (${ids})`);
   }
-  throw new AccountCapReached(kind, max);
+  throw new AccountCapReached(kind, max, message);
 }

@@ -150,7 +150,9 @@ export async function importDebtors(
   const detail = options.detail ?? "";
   if (plan.debtors.length > 0) {
     const existing = await db.select({ n: count() }).from(debtors).where(eq(debtors.ownerId, ownerId)).get();
-    if ((existing?.n ?? 0) + plan.debtors.length > max) throw new AccountCapReached("debtors", max);
+    if ((existing?.n ?? 0) + plan.debtors.length > max) {
+      throw new AccountCapReached("debtors", max, options.capMessage);
+    }
   }
 
   // Each new debtor gets its opt-out key here: its invoices and its event find it by that key.
@@ -192,7 +194,7 @@ export async function importDebtors(
     .slice(debtorInserts.length, debtorInserts.length + invoiceInserts.length)
     .flatMap((r) => r.results as { id: number; debtorId: number }[]);
   try {
-    await enforceCap(db, "debtors", ownerId, newIds, max);
+    await enforceCap(db, "debtors", ownerId, newIds, max, options.capMessage);
   } catch (error) {
     if (!(error instanceof AccountCapReached)) throw error;
     await undoExistingInvoices(db, ownerId, existingIds, added, now);

@@ -354,7 +354,7 @@ export async function createDebtor(
     throw error;
   }
   const [{ id }] = results[2] as { id: number }[];
-  await enforceCap(db, "debtors", ownerId, [id], options.max ?? DEFAULT_ACCOUNT_CAPS.debtors);
+  await enforceCap(db, "debtors", ownerId, [id], options.max ?? DEFAULT_ACCOUNT_CAPS.debtors, options.capMessage);
   const row = await getDebtor(db, ownerId, id);
   if (!row) throw new Error("The debtor just added is missing");
   return row;

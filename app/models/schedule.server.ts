@@ -10,6 +10,7 @@ import {
   type SortDirection,
   searchKey,
 } from "~/domain/list-params";
+import type { PlanState } from "~/domain/plans";
 import { sentCountOf } from "./delivery.server";
 
 /** Rows on a page of /schedules-list and the dashboard's card (docs/decisions/009-list-page-size.md). */
@@ -39,6 +40,9 @@ export const SENDER_COLUMNS = {
   fullName: users.fullName,
   email: users.email,
   plan: users.plan,
+  subscriptionStatus: users.subscriptionStatus,
+  trialEndsAt: users.trialEndsAt,
+  createdAt: users.createdAt,
   quietStartHour: users.quietStartHour,
   quietEndHour: users.quietEndHour,
   contactCap: users.contactCap,
@@ -57,12 +61,20 @@ export const SENDER_ORGANIZATION_COLUMNS = {
 export function senderOf(owner: Pick<typeof users.$inferSelect, keyof typeof SENDER_COLUMNS> | undefined): {
   user: Sender | undefined;
   plan: string | undefined;
+  /** What decides the account's plan now (effectivePlan, docs/decisions/019). */
+  planState: PlanState | undefined;
   /** The account's own contact rules (null: the default), for contactRules(). */
   contact: Partial<ContactRules>;
 } {
   return {
     user: owner && { fullName: owner.fullName, email: owner.email, paymentUrl: owner.paymentUrl },
     plan: owner?.plan ?? undefined,
+    planState: owner && {
+      plan: owner.plan,
+      subscriptionStatus: owner.subscriptionStatus,
+      trialEndsAt: owner.trialEndsAt,
+      createdAt: owner.createdAt,
+    },
     contact: {
       startHour: owner?.quietStartHour ?? undefined,
       endHour: owner?.quietEndHour ?? undefined,

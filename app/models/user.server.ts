@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { generateId } from "~/auth/crypto.server";
 import type { Db } from "~/db/client.server";
 import { passwordCredentials, users } from "~/db/schema";
+import { TRIAL_MS } from "~/domain/plans";
 
 /** The name a new user starts with when the provider gives none: the e-mail's local part. */
 export function nameFromEmail(email: string) {
@@ -18,7 +19,8 @@ export async function upsertVerifiedUser(db: Db, input: { email: string; fullNam
   // One statement, so two first sign-ins at once cannot create two users.
   const row = await db
     .insert(users)
-    .values({ id: generateId(), email, fullName, emailVerifiedAt: now, createdAt: now })
+    // A new account's 14-day trial of Medium starts now (docs/decisions/019).
+    .values({ id: generateId(), email, fullName, emailVerifiedAt: now, createdAt: now, trialEndsAt: now + TRIAL_MS })
     .onConflictDoUpdate({ target: users.email, set: { emailVerifiedAt: now } })
     .returning({ id: users.id })
     .get();

@@ -11,6 +11,7 @@ import {
 import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLimits } from "~/domain/limits";
 import { outstandingCents } from "~/domain/money";
 import { advancePast, cadencePlanOf, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
+import { effectivePlan } from "~/domain/plans";
 import { type PresetId, type TemplateId, templateForStep } from "~/domain/presets";
 import { type Statement, todayIn } from "~/domain/statement";
 import { toTone } from "~/domain/strategies";
@@ -87,7 +88,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   if (!firing || s?.state !== "ENABLED" || s.nextRunAt == null) return { kind: "gone" };
   if (s.nextRunAt > now + EARLY_TOLERANCE_MS) return { kind: "not-due", nextAlarmAt: s.nextRunAt };
   const scheduledAt = s.nextRunAt;
-  const { user, plan, contact, debtor, optedOut, org, statement } = firing;
+  const { user, planState, contact, debtor, optedOut, org, statement } = firing;
   if (!user || !debtor) return { kind: "gone" };
   const recipient = recipientKey(debtor.email);
 
@@ -110,6 +111,15 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
     return { kind: "done", status: "skipped", nextAlarmAt: held ? null : await currentAlarm(db, s.id) };
   }
 
+  // The account has no plan (its trial ended without one, or its subscription ended): nothing is
+  // sent and nothing deleted; the schedule is held ('no_plan') until a plan is chosen (docs/decisions/019).
+  const accountPlan = planState ? effectivePlan(planState, now) : null;
+  if (!accountPlan) {
+    await abandonOccurrence(db, occurrenceKey(s.id, scheduledAt), STOPPED_MESSAGES.no_plan);
+    const heldForPlan = await holdAtOccurrence(db, s.id, scheduledAt, now, "no_plan");
+    return { kind: "done", status: "skipped", nextAlarmAt: heldForPlan ? null : await currentAlarm(db, s.id) };
+  }
+
   // Contact rules: only in the debtor's daytime, and not past their cap (docs/architecture.md §4).
   const rules = contactRules(contact);
   const windowMs = rules.windowDays * DAY_MS;
@@ -117,7 +127,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   const slot = nextContactSlot(now, debtor.timeZone, firing.debtorInstants, rules);
   const held = slot.at > now + EARLY_TOLERANCE_MS;
 
-  const limits = sendingLimits(plan);
+  const limits = sendingLimits(accountPlan.id);
   const progress = progressOf(s, debtor.timeZone, firing.dueDates);
   const delivery = await claimOccurrence(
     db,
@@ -260,6 +270,7 @@ export const STOPPED_MESSAGES = {
   opted_out: "Not sent: the debtor opted out of reminders before this one went out.",
   disputed: "Not sent: the debtor has no open invoice to remind them of (disputed invoices are left out).",
   promised: "Not sent: the debtor promised to pay by a date that has not passed yet.",
+  no_plan: "Not sent: the account has no plan (its trial or subscription ended). Choose a plan to resume reminders.",
 } as const;
 
 /**

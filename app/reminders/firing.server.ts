@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import { debtors, deliveries, optOuts, organizations, schedules, users } from "~/db/schema";
 import type { ContactRules } from "~/domain/contact-rules";
 import { parseDueDates } from "~/domain/occurrence";
+import type { PlanState } from "~/domain/plans";
 import type { Statement } from "~/domain/statement";
 import { debtorInstantsQuery } from "~/models/delivery.server";
 import {
@@ -22,6 +23,8 @@ export interface Firing {
   user: Sender | undefined;
   /** The owner's plan (the sending limits depend on it). */
   plan: string | undefined;
+  /** What decides the owner's plan now: without one, reminders hold (docs/decisions/019). */
+  planState: PlanState | undefined;
   /** The account's own contact rules (null: the default), for contactRules(). */
   contact: Partial<ContactRules>;
   /** The schedule's debtor, when it is the owner's. */

@@ -914,6 +914,16 @@ export async function resumeHeld(
   return resumePaused(scope, held);
 }
 
+/**
+ * The account has a plan again (a subscription became active, docs/decisions/019): every schedule
+ * held for 'no_plan' runs again (resumePaused's rules: next run from now, 'schedule_resumed',
+ * alarms armed; a debtor who paid, opted out or bounces keeps theirs held).
+ */
+export async function resumeForPlan(scope: OwnerScope): Promise<ResumeOutcome> {
+  const held = await pausedRows(scope.db, scope.ownerId, eq(schedules.stoppedReason, "no_plan"));
+  return resumePaused(scope, held);
+}
+
 /** A held schedule as the watchdog reads it (any owner's: the cron acts for every account). */
 export interface HeldSchedule extends RunPlanRow {
   id: string;
@@ -1168,7 +1178,7 @@ export async function holdAtOccurrence(
   id: string,
   scheduledAt: number,
   now: number,
-  reason: "disputed" | "promised",
+  reason: "disputed" | "promised" | "no_plan",
 ) {
   const held = await db
     .update(schedules)

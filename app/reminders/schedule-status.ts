@@ -67,6 +67,9 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
         "Held: a payment online is being processed. Recorded, it stops the reminders; if it fails, they run again.",
       );
     }
+    if (s.stoppedReason === "no_plan") {
+      return held("Held: your trial has ended — choose a plan to resume reminders.");
+    }
     return {
       kind: "paused",
       label: "Paused",

@@ -1,3 +1,4 @@
+import { sendTrialNotices } from "~/billing/trial.server";
 import { getDb } from "~/db/client.server";
 import { readConfig } from "~/lib/config.server";
 import { purgeExpired } from "~/models/housekeeping.server";
@@ -74,6 +75,10 @@ export async function runNotices(env: Env, now = Date.now()) {
     const sent = await sendStaleNotices(env, db, config, now);
     // Then the daily digests of the users who switched them on, from 08:00 UTC.
     await sendDailyDigests(env, db, config, now);
+    // And the trial's two e-mails (docs/decisions/019); a failure is tried again next run.
+    await sendTrialNotices(env, db, config, now).catch((error) =>
+      console.error("[dunly] watchdog could not send trial notices", error),
+    );
     return sent;
   } catch (error) {
     console.error("[dunly] watchdog could not send notices", error);

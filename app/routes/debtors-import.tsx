@@ -17,10 +17,10 @@ import {
 } from "~/domain/csv-import";
 import { formatCount } from "~/domain/intl";
 import { localDateString } from "~/domain/schedule-time";
+import { entityScope } from "~/entities/entity.server";
 import { IMPORT_INTENTS } from "~/entities/intents";
 import { SOMETHING_WRONG } from "~/entities/messages";
 import { intentOf, readForm } from "~/lib/action-result.server";
-import { accountCaps } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
@@ -169,7 +169,13 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 
   let added: Imported;
   try {
-    added = await importDebtors(db, user.id, preview, { max: accountCaps(config).debtors, detail: "CSV import" });
+    // The plan's debtors limit where it is lower than the account cap (docs/decisions/019).
+    const { caps, capMessages } = entityScope(env, config, user, request);
+    added = await importDebtors(db, user.id, preview, {
+      max: caps.debtors,
+      capMessage: capMessages.debtors,
+      detail: "CSV import",
+    });
   } catch (error) {
     const refused =
       error instanceof AccountCapReached

@@ -124,7 +124,7 @@ export function ownedRecordAction<Input, Row>(entity: OwnedEntity<Input, Row>, e
     const form = await readForm(request);
     if ("refused" in form) return form.refused;
     const { formData } = form;
-    const scope = entityScope(app.env, app.config, user.id, request);
+    const scope = entityScope(app.env, app.config, user, request);
     const intent = intentOf(formData);
     switch (intent) {
       case entity.intents.add:

@@ -1,35 +1,88 @@
 import { Check } from "lucide-react";
+import { data, redirect } from "react-router";
 import { requireUser } from "~/auth/guard.server";
+import { checkoutUrl } from "~/billing/checkout.server";
 import { Faq } from "~/components/faq";
 import { buttonVariants } from "~/components/ui/variants";
+import { getDb } from "~/db/client.server";
+import { effectivePlan, inTrial, isPlanId, PLANS, planFeatures, TRIAL_DAYS, trialEnd } from "~/domain/plans";
+import { formatLongDate } from "~/domain/promise";
+import { appOrigin } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { pricingFaq } from "~/lib/faq";
-import { plans } from "~/lib/plans";
 import { pageMeta } from "~/lib/site";
+import { stripeSetup } from "~/lib/stripe.server";
 import type { Route } from "./+types/pricing";
 
-/** What a plan without a configured checkout page says (docs/architecture.md §10). */
-const PLAN_UNAVAILABLE = "This plan cannot be bought yet.";
+/** What Subscribe says where nothing can be sold (production without Stripe: docs/decisions/019). */
+const PLANS_UNAVAILABLE = "Plans cannot be bought yet.";
+const CHECKOUT_FAILED = "Stripe could not start the checkout. Nothing was charged; please try again.";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
-  const { config } = getApp(context);
+  const { env, config } = getApp(context);
+  const now = Date.now();
+  const current = effectivePlan(user, now);
+  const trial = inTrial(user, now);
   return {
-    // The plan Settings → Subscription names: marked here too, never offered again.
-    currentPlan: user.plan,
-    plans: plans.map(({ checkoutVar, ...plan }) => ({ ...plan, checkoutUrl: config[checkoutVar] ?? null })),
+    // The plan Settings → Subscription names: marked here too (its card offers the portal instead).
+    currentPlan: current?.id ?? null,
+    trialEndsOn: trial ? formatLongDate(new Date(trialEnd(user)).toISOString().slice(0, 10)) : null,
+    subscribed: !trial && current !== null,
+    available: stripeSetup(config, env) !== null,
+    plans: PLANS.map((p) => ({
+      id: p.id,
+      name: p.name,
+      tagline: p.tagline,
+      price: p.price,
+      popular: p.popular,
+      features: planFeatures(p),
+    })),
   };
 }
 
-export default function Pricing({ loaderData }: Route.ComponentProps) {
+/** Subscribe (docs/decisions/019): a Checkout Session for the signed-in user, or the portal when subscribed. */
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const user = requireUser(context, url);
+  const { env, config } = getApp(context);
+  const form = await request.formData();
+  const plan = form.get("plan");
+  if (!isPlanId(plan)) return data({ plan: null, error: "Choose one of the plans." }, { status: 400 });
+  const stripe = stripeSetup(config, env);
+  if (!stripe) return data({ plan, error: PLANS_UNAVAILABLE }, { status: 503 });
+  let to: string;
+  try {
+    to = await checkoutUrl(stripe, getDb(env.DB), user, plan, appOrigin(config, url));
+  } catch (error) {
+    console.error("[dunly] checkout could not start", error);
+    return data({ plan, error: CHECKOUT_FAILED }, { status: 502 });
+  }
+  throw redirect(to, 303);
+}
+
+export default function Pricing({ loaderData, actionData }: Route.ComponentProps) {
+  const { currentPlan, subscribed, available } = loaderData;
   return (
     <>
       <section className="mx-auto max-w-6xl px-4 py-12">
         <h1 className="text-center text-4xl font-black">Pricing</h1>
         <p className="mt-3 text-center text-muted">Pick the strategy that fits your debtors.</p>
+        <p className="mt-2 text-center text-sm" data-testid="trial-note">
+          {`Every new account starts with a ${TRIAL_DAYS}-day free trial of Medium.`}
+          {loaderData.trialEndsOn ? ` Your trial ends on ${loaderData.trialEndsOn}.` : ""}
+        </p>
+        {!available && (
+          <p
+            role="status"
+            className="mx-auto mt-4 max-w-xl rounded-md border border-border bg-surface-2 p-3 text-center"
+          >
+            {PLANS_UNAVAILABLE}
+          </p>
+        )}
         <div className="mt-10 grid gap-6 md:grid-cols-3">
           {loaderData.plans.map((plan) => {
-            const current = plan.id === loaderData.currentPlan;
+            const current = plan.id === currentPlan;
+            const error = actionData?.plan === plan.id ? actionData.error : null;
             return (
               <article
                 key={plan.id}
@@ -41,7 +94,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
               >
                 {current && (
                   <p className="absolute -top-3 left-6 rounded-full bg-primary px-3 py-0.5 text-xs font-semibold text-primary-foreground">
-                    Your plan
+                    {subscribed ? "Your plan" : "Your trial"}
                   </p>
                 )}
                 <h2 id={`plan-${plan.id}`} className="text-2xl font-bold">
@@ -60,41 +113,32 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                     </li>
                   ))}
                 </ul>
-                {current ? (
+                {current && subscribed ? (
                   <p className="mt-8 text-center text-sm font-medium" data-testid="current-plan">
                     You are on this plan.
                   </p>
-                ) : plan.checkoutUrl ? (
-                  <a
-                    href={plan.checkoutUrl}
-                    rel="noopener noreferrer"
-                    className={buttonVariants({
-                      variant: plan.popular ? "primary" : "outline",
-                      size: "lg",
-                      className: "mt-8",
-                    })}
-                  >
-                    Subscribe<span className="sr-only"> to {plan.name}</span>
-                  </a>
                 ) : (
-                  // No checkout page configured: say so rather than link to an address that does not exist.
-                  <div className="mt-8 flex flex-col gap-2">
+                  <form method="post" className="mt-8 flex flex-col gap-2">
+                    <input type="hidden" name="plan" value={plan.id} />
                     <button
-                      type="button"
-                      disabled
-                      aria-describedby={`plan-${plan.id}-unavailable`}
+                      type="submit"
+                      disabled={!available}
+                      aria-describedby={error || !available ? `plan-${plan.id}-note` : undefined}
                       className={buttonVariants({
-                        variant: "outline",
+                        variant: plan.popular ? "primary" : "outline",
                         size: "lg",
-                        className: "cursor-not-allowed opacity-60",
+                        className: available ? "" : "cursor-not-allowed opacity-60",
                       })}
                     >
-                      Subscribe<span className="sr-only"> to {plan.name}</span>
+                      {subscribed ? "Switch" : "Subscribe"}
+                      <span className="sr-only"> to {plan.name}</span>
                     </button>
-                    <p id={`plan-${plan.id}-unavailable`} className="text-sm text-muted">
-                      {PLAN_UNAVAILABLE}
-                    </p>
-                  </div>
+                    {(error || !available) && (
+                      <p id={`plan-${plan.id}-note`} role={error ? "alert" : undefined} className="text-sm text-muted">
+                        {error ?? PLANS_UNAVAILABLE}
+                      </p>
+                    )}
+                  </form>
                 )}
               </article>
             );

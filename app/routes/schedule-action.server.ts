@@ -8,6 +8,7 @@ import type { Db } from "~/db/client.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { noStepAheadMessage } from "~/domain/cadence";
 import { manualSendRefusal, resendCapRefusal, sendingLimits } from "~/domain/limits";
+import { TRIAL_PLAN } from "~/domain/plans";
 import { type EntityScope, entityScope } from "~/entities/entity.server";
 import { DEBTOR_INTENTS, type IntentOf, SCHEDULE_INTENTS } from "~/entities/intents";
 import { SCHEDULE_MESSAGES, SCHEDULE_SOMETHING_WRONG as SOMETHING_WRONG } from "~/entities/messages";
@@ -57,7 +58,9 @@ export async function scheduleAction({ context, request, url }: ActionArgs) {
   if ("refused" in form) return form.refused;
   const { formData } = form;
   const { env, config } = getApp(context);
-  const scope: Scope = { ...entityScope(env, config, user.id, request), plan: user.plan };
+  const entity = entityScope(env, config, user, request);
+  // The sending quota is the plan's (app/domain/plans.ts); without one nothing is sent anyway.
+  const scope: Scope = { ...entity, plan: entity.accountPlan?.id ?? TRIAL_PLAN };
   const intent = intentOf(formData);
   switch (intent) {
     case INTENTS.create:
@@ -108,6 +111,11 @@ async function saveSchedule(
   }
   if ("error" in outcome) {
     if (outcome.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
+    if (outcome.error === "plan") {
+      // The plan does not include the frequency (app/domain/plans.ts): a field error, nothing written.
+      const result: SubmissionResult<string[]> = submission.reply({ fieldErrors: { frequency: [outcome.message] } });
+      return reply(intent, { status: 403, result });
+    }
     const fieldErrors =
       outcome.error === "refused"
         ? { debtor_id: [sendRefusalMessage(outcome.debtorName, outcome.refusal)] }

@@ -1,5 +1,6 @@
-import { data, Link } from "react-router";
+import { data, redirect } from "react-router";
 import { requireUser } from "~/auth/guard.server";
+import { portalUrl } from "~/billing/checkout.server";
 import { PasswordForm } from "~/components/password-form";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { DefaultCurrencyForm } from "~/components/settings/default-currency-form";
@@ -8,13 +9,18 @@ import { OrgManager } from "~/components/settings/org-manager";
 import { PaymentLinkForm } from "~/components/settings/payment-link-form";
 import { ProfileInfo } from "~/components/settings/profile-info";
 import { StripeConnectCard } from "~/components/settings/stripe-connect-card";
+import { SubscriptionPanel } from "~/components/settings/subscription-panel";
 import { LinkTabs } from "~/components/ui/link-tabs";
 import { getDb } from "~/db/client.server";
+import { effectivePlan, inTrial, planName, trialEnd } from "~/domain/plans";
+import { formatLongDate } from "~/domain/promise";
+import { appOrigin } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { signedImageUrl } from "~/lib/images.server";
-import { planName } from "~/lib/plans";
 import { pageMeta } from "~/lib/site";
+import { stripeSetup } from "~/lib/stripe.server";
 import { listOrganizations } from "~/models/organization.server";
+import { getBilling } from "~/models/subscription.server";
 import { infoSettingsOf, infoSettingsQuery } from "~/models/user.server";
 import { accountRowQuery, stripeConnectView } from "~/payments/stripe-account.server";
 import type { Route } from "./+types/settings";
@@ -59,7 +65,37 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     // "Get paid online" (decisions/018); back from Stripe's onboarding, its state is read again.
     stripe:
       tab === "info" ? await stripeConnectView(env, config, db, user.id, refreshStripe, { row: accountRows[0] }) : null,
-    plan: user.plan,
+    subscription: tab === "subscription" ? await subscriptionView(env, config, db, user.id, url) : null,
+  };
+}
+
+const day = (ms: number) => formatLongDate(new Date(ms).toISOString().slice(0, 10));
+
+/** Settings → Subscription (docs/decisions/019): the plan, its status and dates, as the webhooks set them. */
+async function subscriptionView(
+  env: Env,
+  config: Parameters<typeof stripeSetup>[0],
+  db: ReturnType<typeof getDb>,
+  userId: string,
+  url: URL,
+) {
+  const billing = await getBilling(db, userId);
+  if (!billing) return null;
+  const now = Date.now();
+  const plan = effectivePlan(billing, now);
+  const trial = inTrial(billing, now);
+  return {
+    planName: plan ? planName(plan.id) : null,
+    status: billing.subscriptionStatus,
+    trial,
+    trialEndsOn: day(trialEnd(billing)),
+    periodEndsOn: billing.currentPeriodEnd ? day(billing.currentPeriodEnd) : null,
+    cancelAtPeriodEnd: billing.cancelAtPeriodEnd,
+    canManage: billing.stripeCustomerId !== null && stripeSetup(config, env) !== null,
+    available: stripeSetup(config, env) !== null,
+    // Back from Checkout: the plan is confirmed by Stripe's event, never by this redirect.
+    checkoutDone: url.searchParams.get("checkout") === "done",
+    confirmed: !trial && plan !== null && billing.subscriptionStatus !== "canceled",
   };
 }
 
@@ -72,11 +108,31 @@ export async function action(args: Route.ActionArgs) {
     case "orgs":
       return organizationAction(args);
     case "subscription":
-      throw data(null, { status: 405 });
+      return manageBilling(args);
   }
 }
 
-export default function Settings({ loaderData }: Route.ComponentProps) {
+/** "Manage billing": a Stripe billing portal session of the user's own customer, then 303 there. */
+async function manageBilling({ context, url }: Route.ActionArgs) {
+  const user = requireUser(context, url);
+  const { env, config } = getApp(context);
+  const stripe = stripeSetup(config, env);
+  if (!stripe) return data({ error: "Plans cannot be bought yet, so there is no billing to manage." }, { status: 503 });
+  const billing = await getBilling(getDb(env.DB), user.id);
+  if (!billing?.stripeCustomerId) {
+    return data({ error: "You have no subscription yet: choose a plan on the Pricing page." }, { status: 409 });
+  }
+  let to: string;
+  try {
+    to = await portalUrl(stripe, billing.stripeCustomerId, `${appOrigin(config, url)}/iam/subscription`);
+  } catch (error) {
+    console.error("[dunly] billing portal could not open", error);
+    return data({ error: "Stripe's billing portal could not be opened. Please try again." }, { status: 502 });
+  }
+  throw redirect(to, 303);
+}
+
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
   const { tab, profile } = loaderData;
   return (
     <LinkTabs
@@ -118,16 +174,11 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
         </>
       )}
       {tab === "orgs" && <OrgManager organizations={loaderData.organizations} />}
-      {tab === "subscription" && (
-        <section className="rounded-xl border border-border bg-surface p-6">
-          <h1 className="text-2xl font-bold">Your Subscription</h1>
-          <p className="mt-4">
-            You are on the <strong>{planName(loaderData.plan)}</strong> plan.
-          </p>
-          <Link to="/pricing" className="mt-4 inline-block text-primary underline">
-            See all plans on the pricing page
-          </Link>
-        </section>
+      {tab === "subscription" && loaderData.subscription && (
+        <SubscriptionPanel
+          view={loaderData.subscription}
+          error={actionData && "error" in actionData ? String(actionData.error) : null}
+        />
       )}
     </LinkTabs>
   );

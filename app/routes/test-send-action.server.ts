@@ -4,6 +4,7 @@ import { type Db, getDb } from "~/db/client.server";
 import { addDays, MAX_STEP_OFFSET, MIN_STEP_OFFSET } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY, getFrequency } from "~/domain/frequencies";
 import { nextRoomAt, sendingLimits } from "~/domain/limits";
+import { effectivePlan } from "~/domain/plans";
 import { isTemplateId, type TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
@@ -226,7 +227,8 @@ export async function testSend({
   if ("refused" in values) return reply(TEST_SEND_INTENT, { status: 409, message: values.refused });
 
   const to = values.user.email.toLowerCase();
-  const limits = sendingLimits(user.plan);
+  // The plan's quota (app/domain/plans.ts); an account without a plan has the trial's for its own tests.
+  const limits = sendingLimits(effectivePlan(user, now)?.id);
   const claimed = await claimTestSend(
     db,
     {

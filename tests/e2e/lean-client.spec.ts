@@ -20,7 +20,7 @@ test("the visitor's menu loads on first use and opens from the keyboard on its f
   // The FAQ is native disclosure: Enter on a question opens its answer.
   await page.locator("summary", { hasText: "How can I pay?" }).focus();
   await page.keyboard.press("Enter");
-  await expect(page.getByText("We accept all major credit cards")).toBeVisible();
+  await expect(page.getByText("By card, through Stripe's secure checkout")).toBeVisible();
 });
 
 test("settings tabs move with the arrow keys; the date picker takes over what was typed before it loaded", async ({

@@ -35,6 +35,13 @@ async function seedDebtors(ownerId: string, rows: number) {
     .run();
 }
 
+/** An Aggressive subscriber: its plan has no debtors limit of its own, so the account cap is what counts (docs/decisions/019). */
+async function aggressive(userId: string) {
+  await env.DB.prepare("UPDATE users SET plan = 'aggressive', subscription_status = 'active' WHERE id = ?")
+    .bind(userId)
+    .run();
+}
+
 async function seedOrgs(ownerId: string, rows: number) {
   await env.DB.prepare(
     `${COUNTER} INSERT INTO organizations (owner_id, name, address) SELECT ?2, 'Seeded Org ' || n, n || ' Seed St' FROM seq`,
@@ -85,6 +92,7 @@ describe("debtors: at most 2,000 per account", () => {
 
   it("the 2,001st is refused by the form on both pages and by the API, what was typed is kept and nothing is stored", async () => {
     const a = await signIn(uniqueEmail("cap-debtors"));
+    await aggressive(a.userId);
     await seedDebtors(a.userId, CAP.debtors);
     expect(await debtorCount(a.userId)).toBe(CAP.debtors);
 
@@ -118,6 +126,7 @@ describe("debtors: at most 2,000 per account", () => {
 
   it("another account still adds; deleting one debtor makes room for exactly one more", async () => {
     const a = await signIn(uniqueEmail("cap-debtors-room"));
+    await aggressive(a.userId);
     await seedDebtors(a.userId, CAP.debtors);
 
     const small = await signIn(uniqueEmail("cap-debtors-small"));
@@ -145,6 +154,7 @@ describe("debtors: at most 2,000 per account", () => {
 
   it("two adds at once for the last place: one is accepted, the other refused, and the account ends at the cap", async () => {
     const a = await signIn(uniqueEmail("cap-debtors-race"));
+    await aggressive(a.userId);
     await seedDebtors(a.userId, CAP.debtors - 1);
 
     const [form, api] = await Promise.all([

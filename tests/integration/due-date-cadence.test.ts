@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import { addDays, noStepAheadMessage } from "~/domain/cadence";
+import { getPlan } from "~/domain/plans";
 import { instantAtLocalHour, localDateString } from "~/domain/schedule-time";
 import type { EntityScope } from "~/entities/entity.server";
 import { invoiceEntity } from "~/entities/invoices.server";
@@ -37,7 +38,9 @@ function scope(ownerId: string, now = Date.now()): EntityScope {
     db: db(),
     ownerId,
     now,
-    caps: DEFAULT_ACCOUNT_CAPS,
+    caps: { ...DEFAULT_ACCOUNT_CAPS },
+    capMessages: {},
+    accountPlan: getPlan("medium"),
     timeZone: "UTC",
     today: localDateString(now, "UTC"),
   };

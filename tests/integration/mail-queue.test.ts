@@ -44,7 +44,9 @@ async function dueTogether(count: number, domain: string, dueAt: number, options
     const user = await makeUser();
     owners.push(user.id);
     // The largest plan's daily quota (50) has room for this owner's share.
-    await env.DB.prepare("UPDATE users SET plan = 'aggressive' WHERE id = ?").bind(user.id).run();
+    await env.DB.prepare("UPDATE users SET plan = 'aggressive', subscription_status = 'active' WHERE id = ?")
+      .bind(user.id)
+      .run();
     const share = Math.min(perOwner, count - made);
     for (let i = 0; i < share; i++, made++) {
       const email = `q${made}-${crypto.randomUUID().slice(0, 8)}@${domain}`;

@@ -10,7 +10,9 @@ describe("data the pages show from the database", () => {
     expect(await pageText(await get("/iam/subscription", { cookie }))).toContain(
       "You are on the <strong>Medium</strong> plan",
     );
-    await env.DB.prepare("UPDATE users SET plan = 'aggressive' WHERE id = ?").bind(userId).run();
+    await env.DB.prepare("UPDATE users SET plan = 'aggressive', subscription_status = 'active' WHERE id = ?")
+      .bind(userId)
+      .run();
     expect(await pageText(await get("/iam/subscription", { cookie }))).toContain(
       "You are on the <strong>Aggressive</strong> plan",
     );

@@ -44,7 +44,9 @@ const when = (ms: number, timeZone: string) =>
 const dueNow = () => Math.floor((Date.now() - MINUTE) / 1000) * 1000;
 
 async function setPlan(userId: string, plan: string) {
-  await env.DB.prepare("UPDATE users SET plan = ? WHERE id = ?").bind(plan, userId).run();
+  await env.DB.prepare("UPDATE users SET plan = ?, subscription_status = 'active' WHERE id = ?")
+    .bind(plan, userId)
+    .run();
 }
 
 /** As if the owner's reminders had been sent `ms` earlier. */

@@ -2,8 +2,17 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountCaps, readConfig } from "~/lib/config.server";
 import { fireAt, MINUTE } from "../integration/engine-helpers";
-import { deliveriesOf, makeDebtor, makeSchedule, makeUser } from "../integration/fixtures";
-import { get, location, ORIGIN, pageText, postForm, request, uniqueEmail } from "../integration/helpers";
+import { deliveriesOf, makeDebtor, makeSchedule, makeSignedInUser, makeUser } from "../integration/fixtures";
+import {
+  get,
+  location,
+  ORIGIN,
+  pageText,
+  postForm,
+  request,
+  sessionCookieName,
+  uniqueEmail,
+} from "../integration/helpers";
 import { PAID_URL, reminderMessage, statementLine, UNSUBSCRIBE_URL } from "../support/email-fixtures";
 
 /**
@@ -94,5 +103,20 @@ describe("absolute URLs come from APP_ORIGIN, not the Host header", () => {
     expect(res.status).toBe(302);
     const redirectUri = location(res)!.searchParams.get("redirect_uri");
     expect(redirectUri).toBe(`${env.APP_ORIGIN}/auth/google/callback`);
+  });
+});
+
+describe("plans without STRIPE_SECRET_KEY fail closed (docs/decisions/019)", () => {
+  it("/pricing says plans cannot be bought yet, Subscribe sells nothing, the stand-in answers 404", async () => {
+    const user = await makeSignedInUser();
+    const cookie = `${sessionCookieName()}=${user.token}`;
+    const page = await pageText(await get("/pricing", { cookie }));
+    expect(page).toContain("Plans cannot be bought yet.");
+    const subscribe = await postForm("/pricing", { plan: "aggressive" }, { cookie });
+    expect(subscribe.status).toBe(503);
+    expect(location(subscribe)).toBeNull();
+    expect(await pageText(subscribe)).toContain("Plans cannot be bought yet.");
+    expect((await get("/dev/checkout/cs_test_sub_anything")).status).toBe(404);
+    expect(await pageText(await get("/iam/subscription", { cookie }))).toContain("Plans cannot be bought yet.");
   });
 });

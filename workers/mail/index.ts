@@ -1,5 +1,6 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { createElement, type ReactElement } from "react";
+import { type AccountNoticeMessage, accountNoticeCopy } from "../../app/domain/account-notice";
 import { oneLine } from "../../app/domain/header-safe";
 import {
   type DigestMessage,
@@ -9,6 +10,7 @@ import {
   noticeCopy,
 } from "../../app/domain/notice";
 import { type ReceiptMessage, receiptSubject } from "../../app/domain/receipt";
+import AccountNoticeEmail from "../../emails/account-notice";
 import DigestEmail from "../../emails/digest";
 import NoticeEmail from "../../emails/notice";
 import PasswordChangedEmail, {
@@ -96,6 +98,23 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
       { to: message.to, fromName: oneLine(message.senderName), replyTo: message.replyTo, ...rendered },
       idempotencyKey,
     );
+  }
+
+  /**
+   * Dunly's e-mail to a user about their own plan (docs/decisions/019): the trial ends soon or has
+   * ended, a renewal payment failed. The key (`trial_ending:<user>`…) makes a retry send nothing twice.
+   */
+  async sendAccountNotice(message: AccountNoticeMessage, idempotencyKey: string): Promise<SendResult> {
+    const config = readMailConfig(this.env);
+    let rendered: { subject: string; html: string; text: string };
+    try {
+      const { kind, date, actionUrl } = message;
+      const html = await renderEmail(createElement(AccountNoticeEmail, { kind, date, actionUrl }));
+      rendered = { subject: oneLine(accountNoticeCopy(kind, date).subject), html, text: toPlainText(html) };
+    } catch (error) {
+      return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
+    }
+    return deliver(this.env.DB, config, { to: message.to, fromName: "Dunly", ...rendered }, idempotencyKey);
   }
 
   /**

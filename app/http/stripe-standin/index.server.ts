@@ -1,6 +1,15 @@
 import { Hono } from "hono";
 import { STANDIN_ORIGIN_HEADER } from "~/lib/stripe-standin";
-import { getObject, parseStripeForm, putObject, type StripeJson, standInId, updateObject } from "./store.server";
+import {
+  getObject,
+  parseStripeForm,
+  putObject,
+  type StripeJson,
+  standInId,
+  subscriptionsOf,
+  updateObject,
+  withPrice,
+} from "./store.server";
 
 /**
  * The local Stripe stand-in (decisions/017): the part of Stripe's API Dunly uses, served inside this
@@ -170,6 +179,37 @@ stripeStandInApi.post("/v1/billing_portal/sessions", async (c) => {
     livemode: false,
     url: `${originOf(c.req.raw)}/dev/checkout/portal/${customer}?${query}`,
   });
+});
+
+// Billing: subscriptions (decisions/019) ------------------------------------------------------------
+// Updated by Dunly's own code only through the portal in production; the stand-in's portal actions
+// (billing-actions.server.ts) use these same shapes. Period fields live on the item, as in Stripe's
+// current API versions.
+
+stripeStandInApi.get("/v1/subscriptions", async (c) => {
+  const customer = c.req.query("customer") ?? "";
+  const data = await subscriptionsOf(c.env, customer);
+  return c.json({ object: "list", data, has_more: false, url: "/v1/subscriptions" });
+});
+
+stripeStandInApi.post("/v1/subscriptions/:id", async (c) => {
+  const found = await getObject(c.env, c.req.param("id"), "subscription");
+  if (!found) return stripeError(`No such subscription: '${c.req.param("id")}'`, 404);
+  const params = await form(c.req.raw);
+  const changes: Record<string, unknown> = {};
+  if (params.cancel_at_period_end !== undefined) changes.cancel_at_period_end = params.cancel_at_period_end === "true";
+  const items = Array.isArray(params.items) ? (params.items as Record<string, unknown>[]) : [];
+  const price = items[0]?.price;
+  if (typeof price === "string") changes.items = withPrice(found, price);
+  return c.json(await putObject(c.env, { ...found, ...changes }));
+});
+
+stripeStandInApi.delete("/v1/subscriptions/:id", async (c) => {
+  const found = await getObject(c.env, c.req.param("id"), "subscription");
+  if (!found) return stripeError(`No such subscription: '${c.req.param("id")}'`, 404);
+  return c.json(
+    await putObject(c.env, { ...found, status: "canceled", ended_at: nowSeconds(), canceled_at: nowSeconds() }),
+  );
 });
 
 stripeStandInApi.all("*", (c) =>

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { devStripeObjects } from "~/db/schema";
 
@@ -70,4 +70,32 @@ export function parseStripeForm(body: string): Record<string, unknown> {
     });
   }
   return root;
+}
+
+// Billing (decisions/019) ---------------------------------------------------------------------------
+
+/** A customer's subscriptions in the stand-in, newest first. */
+export async function subscriptionsOf(env: Env, customer: string): Promise<StripeJson[]> {
+  const rows = await getDb(env.DB)
+    .select({ data: devStripeObjects.data })
+    .from(devStripeObjects)
+    .where(
+      and(
+        eq(devStripeObjects.object, "subscription"),
+        sql`json_extract(${devStripeObjects.data}, '$.customer') = ${customer}`,
+      ),
+    );
+  return rows
+    .map((r) => JSON.parse(r.data) as StripeJson)
+    .sort((a, b) => Number(b.created ?? 0) - Number(a.created ?? 0));
+}
+
+/** A subscription's items with its one item's price changed (Stripe's shape: items.data[0].price.id). */
+export function withPrice(subscription: StripeJson, price: string) {
+  const items = (subscription.items ?? { object: "list", data: [] }) as {
+    object: string;
+    data: Record<string, unknown>[];
+  };
+  const [first, ...rest] = items.data;
+  return { ...items, data: [{ ...first, price: { id: price, object: "price" } }, ...rest] };
 }

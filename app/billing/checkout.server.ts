@@ -1,0 +1,58 @@
+import type { Db } from "~/db/client.server";
+import type { PlanId } from "~/domain/plans";
+import type { StripeSetup } from "~/lib/stripe.server";
+import { getBilling, linkCustomer } from "~/models/subscription.server";
+
+/** Subscription statuses during which the account is subscribed: a plan change goes through the portal. */
+const LIVE = new Set(["active", "trialing", "past_due"]);
+
+/**
+ * Where "Subscribe" sends the signed-in user (docs/decisions/019): a Stripe Checkout Session in
+ * subscription mode on Dunly's own account with the plan's configured price, for the user's Stripe
+ * customer (made and linked on the first checkout, reused after), client_reference_id the user. An
+ * account already subscribed goes to the billing portal instead, where the plan is changed. The
+ * plan itself changes only from the webhook's verified events, never from this redirect.
+ */
+export async function checkoutUrl(
+  stripe: StripeSetup,
+  db: Db,
+  user: { id: string; email: string; fullName: string },
+  plan: PlanId,
+  origin: string,
+): Promise<string> {
+  const billing = await getBilling(db, user.id);
+  if (!billing) throw new Error("The signed-in user is missing");
+  if (billing.stripeCustomerId && billing.subscriptionStatus && LIVE.has(billing.subscriptionStatus)) {
+    return portalUrl(stripe, billing.stripeCustomerId, `${origin}/iam/subscription`);
+  }
+  let customerId = billing.stripeCustomerId;
+  if (!customerId) {
+    const customer = await stripe.client.customers.create({
+      email: user.email,
+      name: user.fullName || undefined,
+      metadata: { user_id: user.id },
+    });
+    // Two checkouts at once: the first link wins and the second uses it.
+    customerId = (await linkCustomer(db, user.id, customer.id))
+      ? customer.id
+      : ((await getBilling(db, user.id))?.stripeCustomerId ?? customer.id);
+  }
+  const session = await stripe.client.checkout.sessions.create({
+    mode: "subscription",
+    customer: customerId,
+    client_reference_id: user.id,
+    line_items: [{ price: stripe.prices[plan], quantity: 1 }],
+    metadata: { plan, user_id: user.id },
+    subscription_data: { metadata: { plan, user_id: user.id } },
+    success_url: `${origin}/iam/subscription?checkout=done`,
+    cancel_url: `${origin}/pricing`,
+  });
+  if (!session.url) throw new Error("Stripe returned no Checkout URL");
+  return session.url;
+}
+
+/** A billing portal session of the customer: change plan, update the card, cancel. */
+export async function portalUrl(stripe: StripeSetup, customerId: string, returnUrl: string): Promise<string> {
+  const session = await stripe.client.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl });
+  return session.url;
+}
