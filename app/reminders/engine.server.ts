@@ -20,6 +20,7 @@ import { readConfig } from "~/lib/config.server";
 import { optOutLink } from "~/lib/opt-out.server";
 import { paidClaimLink } from "~/lib/paid-claim.server";
 import { portalLink } from "~/lib/portal.server";
+import { stripeSetup } from "~/lib/stripe.server";
 import {
   abandonOccurrence,
   claimOccurrence,
@@ -29,7 +30,6 @@ import {
   recordDeferral,
 } from "~/models/delivery.server";
 import type { Debtor, Schedule, Sender, SenderOrganization } from "~/models/schedule.server";
-import { paysOnline } from "~/payments/pay.server";
 import { debtorValues, type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";
 import { loadFiring } from "./firing.server";
 import { advanceSchedule, completeSchedule, currentAlarm, holdAtOccurrence } from "./lifecycle.server";
@@ -163,6 +163,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
         org,
         now,
         repeatsAfter(progress, scheduledAt, now),
+        firing.chargeable,
       );
     } catch (error) {
       // No opt-out link can be made (no signing secret): never a reminder without one.
@@ -325,6 +326,7 @@ async function reminderFor(
   org: SenderOrganization | undefined,
   now: number,
   repeats: boolean,
+  chargeable: boolean,
 ): Promise<ReminderMessage> {
   const config = readConfig(env);
   const unsubscribeUrl = await optOutLink(db, config, debtor);
@@ -343,6 +345,6 @@ async function reminderFor(
   );
   // Paid online on the user's own Stripe account (decisions/018): Pay now starts Checkout for the
   // signed debtor; else the sender's payment page, as before.
-  if (await paysOnline(env, config, db, s.ownerId)) return { ...message, payUrl: `${portalUrl}/pay` };
+  if (chargeable && stripeSetup(config, env)) return { ...message, payUrl: `${portalUrl}/pay` };
   return message;
 }

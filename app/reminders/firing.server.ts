@@ -1,6 +1,6 @@
-import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtors, deliveries, optOuts, organizations, schedules, users } from "~/db/schema";
+import { debtors, deliveries, optOuts, organizations, schedules, stripeAccounts, users } from "~/db/schema";
 import type { ContactRules } from "~/domain/contact-rules";
 import { parseDueDates } from "~/domain/occurrence";
 import type { PlanState } from "~/domain/plans";
@@ -41,19 +41,22 @@ export interface Firing {
   debtorInstants: number[];
   /** The due dates of the debtor's open invoices (a due-date schedule's steps follow them). */
   dueDates: string[];
+  /** Whether the owner's connected Stripe account takes charges: Pay now starts Checkout (decisions/018). */
+  chargeable: boolean;
 }
 
 /**
  * One round trip for an alarm (docs/architecture.md §4): the schedule and, keyed by its id in the
  * same batch, its owner, organization, debtor with their open invoices (the statement, read in the
- * debtor's query: app/models/statement.server.ts), the debtor's opt-out and the debtor's recent
- * reminders (since `since`). Undefined when the schedule is gone.
+ * debtor's query: app/models/statement.server.ts), the debtor's opt-out, the debtor's recent
+ * reminders (since `since`) and whether the owner takes payments online. Undefined when the
+ * schedule is gone.
  */
 export async function loadFiring(db: Db, scheduleId: string, since: number): Promise<Firing | undefined> {
   const owner = db.select({ id: schedules.ownerId }).from(schedules).where(eq(schedules.id, scheduleId));
   const debtorId = db.select({ id: schedules.debtorId }).from(schedules).where(eq(schedules.id, scheduleId));
   const orgId = db.select({ id: schedules.organizationId }).from(schedules).where(eq(schedules.id, scheduleId));
-  const [scheduleRows, userRows, orgRows, debtorRows, optOutRows, instantRows] = await db.batch([
+  const [scheduleRows, userRows, orgRows, debtorRows, optOutRows, instantRows, chargeableRows] = await db.batch([
     db.select().from(schedules).where(eq(schedules.id, scheduleId)).limit(1),
     db.select(SENDER_COLUMNS).from(users).where(eq(users.id, owner)).limit(1),
     db
@@ -83,6 +86,17 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
       )
       .limit(1),
     debtorInstantsQuery(db, debtorId, since),
+    db
+      .select({ userId: stripeAccounts.userId })
+      .from(stripeAccounts)
+      .where(
+        and(
+          eq(stripeAccounts.userId, owner),
+          isNull(stripeAccounts.disconnectedAt),
+          eq(stripeAccounts.chargesEnabled, true),
+        ),
+      )
+      .limit(1),
   ]);
   const schedule = scheduleRows[0];
   if (!schedule) return undefined;
@@ -105,6 +119,7 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
     org: orgRows[0],
     debtorInstants: instantRows.map((r) => r.at),
     dueDates,
+    chargeable: chargeableRows.length > 0,
   };
 }
 
