@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { data, redirect } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { portalUrl } from "~/billing/checkout.server";
@@ -5,11 +6,9 @@ import { PasswordForm } from "~/components/password-form";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { DefaultCurrencyForm } from "~/components/settings/default-currency-form";
 import { NoticesForm } from "~/components/settings/notices-form";
-import { OrgManager } from "~/components/settings/org-manager";
 import { PaymentLinkForm } from "~/components/settings/payment-link-form";
 import { ProfileInfo } from "~/components/settings/profile-info";
 import { StripeConnectCard } from "~/components/settings/stripe-connect-card";
-import { SubscriptionPanel } from "~/components/settings/subscription-panel";
 import { LinkTabs } from "~/components/ui/link-tabs";
 import { getDb } from "~/db/client.server";
 import { effectivePlan, inTrial, planName, trialEnd } from "~/domain/plans";
@@ -173,16 +172,31 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           )}
         </>
       )}
-      {tab === "orgs" && <OrgManager organizations={loaderData.organizations} />}
+      {tab === "orgs" && (
+        <Suspense fallback={<p className="text-muted">Loading your organizations…</p>}>
+          <OrgManager organizations={loaderData.organizations} />
+        </Suspense>
+      )}
       {tab === "subscription" && loaderData.subscription && (
-        <SubscriptionPanel
-          view={loaderData.subscription}
-          error={actionData && "error" in actionData ? String(actionData.error) : null}
-        />
+        <Suspense fallback={<p className="text-muted">Loading your subscription…</p>}>
+          <SubscriptionPanel
+            view={loaderData.subscription}
+            error={actionData && "error" in actionData ? String(actionData.error) : null}
+          />
+        </Suspense>
       )}
     </LinkTabs>
   );
 }
+
+/**
+ * The Organizations and Subscription tabs' parts are chunks of their own (docs/architecture.md
+ * §11): the other tabs do not load them. Rendered on the server too (React waits for them there).
+ */
+const OrgManager = lazy(() => import("~/components/settings/org-manager").then((m) => ({ default: m.OrgManager })));
+const SubscriptionPanel = lazy(() =>
+  import("~/components/settings/subscription-panel").then((m) => ({ default: m.SubscriptionPanel })),
+);
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   const tab = TABS.find((t) => t.id === loaderData?.tab);
