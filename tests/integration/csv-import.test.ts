@@ -297,6 +297,10 @@ describe("CSV import", () => {
 
   it("an import that would pass the account's cap is refused whole; one that fits is added", async () => {
     const owner = await signIn(uniqueEmail("imp-cap"));
+    // On Aggressive, whose debtors are bounded by the account's cap alone (docs/decisions/019).
+    await env.DB.prepare("UPDATE users SET plan = 'aggressive', subscription_status = 'active' WHERE id = ?")
+      .bind(owner.userId)
+      .run();
     await env.DB.prepare(
       `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 1998)
        INSERT INTO debtors (owner_id, full_name, email, debt_cents) SELECT ?1, 'Seed ' || n, 'seed-' || n || '@example.com', 100 FROM seq`,

@@ -182,7 +182,10 @@ describe("Send me a test (schedule-test-send)", () => {
 
   it("counts toward the daily quota and is refused once it is used up", async () => {
     const c = await signIn(uniqueEmail("tsend-quota"));
-    await env.DB.prepare("UPDATE users SET plan = 'soft' WHERE id = ?").bind(c.userId).run();
+    // Subscribed to Soft (during the trial the account is on Medium: docs/decisions/019).
+    await env.DB.prepare("UPDATE users SET plan = 'soft', subscription_status = 'active' WHERE id = ?")
+      .bind(c.userId)
+      .run();
     const debtor = await makeDebtor(c.userId);
     await oneOpenInvoice(debtor, "2031-01-15");
     for (let i = 0; i < 9; i++) await insertDelivery(c.userId, debtor.id, "sent");
