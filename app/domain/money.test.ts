@@ -57,3 +57,14 @@ describe("money", () => {
     );
   });
 });
+
+describe("Stripe's amounts", () => {
+  it("are cents, except in zero-decimal currencies, which go in whole units rounded up", async () => {
+    const { toStripeAmount, fromStripeAmount } = await import("./money");
+    expect(toStripeAmount(4200, "EUR")).toBe(4200);
+    expect(fromStripeAmount(4200, "eur")).toBe(4200);
+    expect(toStripeAmount(1_234_500, "JPY")).toBe(12_345);
+    expect(toStripeAmount(1_234_550, "jpy")).toBe(12_346);
+    expect(fromStripeAmount(12_345, "jpy")).toBe(1_234_500);
+  });
+});

@@ -37,3 +37,39 @@ export function owedCents(debt: { debtCents: number; paidCents: number }): numbe
 export function formatMoney(cents: number, currency = DEFAULT_CURRENCY, locale = "en-US"): string {
   return numberFormat(locale, { style: "currency", currency }).format(fromCents(cents));
 }
+
+/**
+ * Currencies Stripe counts in whole units (https://docs.stripe.com/currencies#zero-decimal): their
+ * amounts go to Stripe without the two decimals Dunly's cents carry (decisions/018).
+ */
+const ZERO_DECIMAL = new Set([
+  "BIF",
+  "CLP",
+  "DJF",
+  "GNF",
+  "JPY",
+  "KMF",
+  "KRW",
+  "MGA",
+  "PYG",
+  "RWF",
+  "UGX",
+  "VND",
+  "VUV",
+  "XAF",
+  "XOF",
+  "XPF",
+]);
+
+/**
+ * Dunly's cents of `currency` as Stripe's amount: the same number, or for a zero-decimal currency
+ * whole units, rounded up (a debtor never pays less than owed; the ledger records only what is owed).
+ */
+export function toStripeAmount(cents: number, currency: string): number {
+  return ZERO_DECIMAL.has(currency.toUpperCase()) ? Math.ceil(cents / 100) : cents;
+}
+
+/** Stripe's amount in `currency` as Dunly's cents (toStripeAmount's inverse). */
+export function fromStripeAmount(amount: number, currency: string): number {
+  return ZERO_DECIMAL.has(currency.toUpperCase()) ? amount * 100 : amount;
+}

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { invoices, onlinePayments } from "~/db/schema";
-import { formatMoney } from "~/domain/money";
+import { formatMoney, toStripeAmount } from "~/domain/money";
 import type { StripeSetup } from "~/lib/stripe.server";
 import type { StripeAccountRow } from "./stripe-account.server";
 
@@ -71,7 +71,11 @@ export async function startCheckout(
       line_items: [
         {
           quantity: 1,
-          price_data: { currency: currency.toLowerCase(), unit_amount: amountCents, product_data: { name } },
+          price_data: {
+            currency: currency.toLowerCase(),
+            unit_amount: toStripeAmount(amountCents, currency),
+            product_data: { name },
+          },
         },
       ],
       customer_email: debtor.email,

@@ -1,4 +1,5 @@
 import type Stripe from "stripe";
+import { fromStripeAmount } from "~/domain/money";
 import type { HandledEvent, StripeEventContext } from "~/lib/stripe-events";
 import {
   markFailed,
@@ -48,17 +49,31 @@ export async function handleConnectEvent(event: Stripe.Event, context: StripeEve
         return (await markPending(c, row, intent)) ? { handled: true } : { handled: false, reason: "not open" };
       }
       if (session.payment_status !== "paid" || !intent) return { handled: false, reason: "not paid" };
-      const outcome = await recordPaid(c, row, intent, session.amount_total ?? row.amountCents);
+      const received =
+        session.amount_total === null ? row.amountCents : fromStripeAmount(session.amount_total, row.currency);
+      const outcome = await recordPaid(c, row, intent, received);
       return outcome.recorded ? { handled: true } : { handled: false, reason: outcome.reason };
     }
     case "charge.refunded": {
       const charge = event.data.object;
-      return reversal(c, account, intentId(charge.payment_intent), "payment_refunded", charge.amount_refunded);
+      return reversal(
+        c,
+        account,
+        intentId(charge.payment_intent),
+        "payment_refunded",
+        fromStripeAmount(charge.amount_refunded, charge.currency ?? ""),
+      );
     }
     case "charge.dispute.closed": {
       const dispute = event.data.object;
       if (dispute.status !== "lost") return { handled: false, reason: `dispute ${dispute.status}` };
-      return reversal(c, account, intentId(dispute.payment_intent), "payment_dispute_lost", dispute.amount);
+      return reversal(
+        c,
+        account,
+        intentId(dispute.payment_intent),
+        "payment_dispute_lost",
+        fromStripeAmount(dispute.amount, dispute.currency ?? ""),
+      );
     }
     default:
       return { handled: false, reason: `no handler for ${event.type}` };

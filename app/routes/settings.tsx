@@ -6,6 +6,7 @@ import { PasswordForm } from "~/components/password-form";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { DefaultCurrencyForm } from "~/components/settings/default-currency-form";
 import { NoticesForm } from "~/components/settings/notices-form";
+import { OrgManager } from "~/components/settings/org-manager";
 import { PaymentLinkForm } from "~/components/settings/payment-link-form";
 import { ProfileInfo } from "~/components/settings/profile-info";
 import { StripeConnectCard } from "~/components/settings/stripe-connect-card";
@@ -172,11 +173,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           )}
         </>
       )}
-      {tab === "orgs" && (
-        <Suspense fallback={<p className="text-muted">Loading your organizations…</p>}>
-          <OrgManager organizations={loaderData.organizations} />
-        </Suspense>
-      )}
+      {tab === "orgs" && <OrgManager organizations={loaderData.organizations} />}
       {tab === "subscription" && loaderData.subscription && (
         <Suspense fallback={<p className="text-muted">Loading your subscription…</p>}>
           <SubscriptionPanel
@@ -190,10 +187,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 }
 
 /**
- * The Organizations and Subscription tabs' parts are chunks of their own (docs/architecture.md
- * §11): the other tabs do not load them. Rendered on the server too (React waits for them there).
+ * The Subscription tab's panel is a chunk of its own (docs/architecture.md §11): the other tabs do
+ * not load it. Rendered on the server too (React waits for it there); its buttons are plain form
+ * posts, so they work before the chunk has hydrated.
  */
-const OrgManager = lazy(() => import("~/components/settings/org-manager").then((m) => ({ default: m.OrgManager })));
 const SubscriptionPanel = lazy(() =>
   import("~/components/settings/subscription-panel").then((m) => ({ default: m.SubscriptionPanel })),
 );

@@ -8,10 +8,9 @@ import { missingFieldMessage } from "./missing";
  * JSON API and the CSV import, so every path that writes an invoice accepts the same values.
  */
 
-/** The currencies an invoice may be in (ISO 4217), most common first; the forms' select. */
-export const CURRENCIES = ["USD", "EUR", "GBP", "CAD", "AUD", "NZD", "CHF", "JPY", "SEK", "NOK", "DKK", "PLN"] as const;
-export type Currency = (typeof CURRENCIES)[number];
-export const CURRENCY_MESSAGE = "Please choose a currency";
+import { CURRENCIES, CURRENCY_MESSAGE } from "~/domain/currencies";
+
+export { CURRENCIES, CURRENCY_MESSAGE, type Currency } from "~/domain/currencies";
 export const INVOICE_NUMBER_MAX = 64;
 const INVOICE_NUMBER_MESSAGE = `Please use at most ${INVOICE_NUMBER_MAX} characters`;
 const INVOICE_LINE_MESSAGE = "Please enter the invoice number on one line";

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { CURRENCIES, CURRENCY_MESSAGE } from "./invoice";
+import { CURRENCIES, CURRENCY_MESSAGE } from "~/domain/currencies";
 import { missingFieldMessage } from "./missing";
 
 const USER_NAME_MESSAGE = "Please enter your full name";

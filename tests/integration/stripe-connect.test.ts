@@ -35,7 +35,8 @@ import { postStripeEvent, stripeEvent } from "./stripe-helpers";
 const config = () => readConfig(env);
 
 /** A user with a connected account that takes charges, and a debtor owing €42.00 on one invoice. */
-async function setup(options: { invoices?: number[] } = {}) {
+async function setup(options: { invoices?: number[]; currency?: string } = {}) {
+  const currency = options.currency ?? "EUR";
   const user = await makeSignedInUser("Sally Sender");
   const account = `acct_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
   const now = Date.now();
@@ -47,7 +48,7 @@ async function setup(options: { invoices?: number[] } = {}) {
   const amounts = options.invoices ?? [4200];
   const debtor = await makeDebtor(user.id, {
     invoice: false,
-    currency: "EUR",
+    currency,
     debtCents: amounts.reduce((a, b) => a + b, 0),
     timeZone: "America/New_York",
   });
@@ -55,7 +56,7 @@ async function setup(options: { invoices?: number[] } = {}) {
     await makeInvoice(user.id, debtor.id, {
       number: `INV-${i + 1}-${debtor.id}`,
       amountCents,
-      currency: "EUR",
+      currency,
       dueOn: `2026-01-${String(10 + i).padStart(2, "0")}`,
     });
   }
@@ -100,6 +101,26 @@ describe("Pay creates a Checkout Session for what the ledger says is owed", () =
     const ref = await (await invoiceRefs(config(), (await debtorRow(debtor.id))!.opt_out_key!))(second!.id);
     const one = await pay(portal, { invoice: ref });
     expect(await onlineRow(one)).toMatchObject({ amount_cents: 1000 });
+  });
+
+  it("in whole yen for a zero-decimal currency, and records what Stripe took back in cents", async () => {
+    const { user, account, debtor, portal } = await setup({ invoices: [1_234_500], currency: "JPY" });
+    const id = await pay(portal);
+    const stored = await env.DB.prepare("SELECT data FROM dev_stripe_objects WHERE id = ?")
+      .bind(id)
+      .first<{ data: string }>();
+    // ¥12,345 is Stripe's 12345 (JPY has no minor unit), Dunly's 1,234,500 cents.
+    expect(JSON.parse(stored!.data)).toMatchObject({ amount_total: 12_345, currency: "jpy" });
+    const paid = session(id, {
+      currency: "jpy",
+      amount_total: 12_345,
+      payment_status: "paid",
+      payment_intent: "pi_yen_1",
+    });
+    const res = await postStripeEvent("connect", stripeEvent("checkout.session.completed", paid, { account }));
+    expect(res.status).toBe(200);
+    const [payment] = (await paymentsOf(debtor.id)).filter((p) => p.owner_id === user.id);
+    expect(payment).toMatchObject({ amount_cents: 1_234_500, currency: "JPY" });
   });
 
   it("refuses a request that names its own amount or another debtor's invoice", async () => {
@@ -258,7 +279,14 @@ describe("the connect webhook", () => {
     expect(await scheduleRow(id)).toMatchObject({ state: "COMPLETED", stopped_reason: "paid" });
     expect((await eventsOf(debtor.id)).filter((e) => e.type === "payment_refunded")).toHaveLength(1);
 
-    const dispute = { id: "dp_1", object: "dispute", amount: 3000, payment_intent: intent, status: "lost" };
+    const dispute = {
+      id: "dp_1",
+      object: "dispute",
+      amount: 3000,
+      currency: "eur",
+      payment_intent: intent,
+      status: "lost",
+    };
     await postStripeEvent("connect", stripeEvent("charge.dispute.closed", dispute, { account }));
     [invoice] = await invoicesOf(debtor.id);
     expect(invoice).toMatchObject({ paid_cents: 0, status: "open" });

@@ -2,11 +2,11 @@ import { getFormProps, getSelectProps } from "@conform-to/react";
 import { useFetcher } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
+import { CURRENCIES } from "~/domain/currencies";
 import { PROFILE_INTENTS } from "~/entities/intents";
 import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
-import { CURRENCIES } from "~/schemas/invoice";
 import { DefaultCurrencySchema } from "~/schemas/profile";
 
 /**
