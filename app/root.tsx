@@ -71,7 +71,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
               className="border-b border-border bg-surface-2 px-4 py-2 text-center text-sm"
             >
               Your trial has ended, so reminders are on hold. Choose a plan to resume them.{" "}
-              <Link to="/pricing" className="font-medium text-primary underline">
+              <Link to="/pricing" className="font-semibold underline underline-offset-2">
                 Choose a plan
               </Link>
             </p>

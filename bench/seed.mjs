@@ -102,9 +102,13 @@ function insertSession(db, userId, now) {
   return token;
 }
 
+/**
+ * A seeded account, subscribed to `plan` (docs/decisions/019: an account past its trial without a
+ * subscription has no plan, and its reminders hold).
+ */
 function insertUser(db, { id, email, fullName, plan, createdAt }) {
   db.prepare(
-    "INSERT INTO users (id, email, full_name, email_verified_at, plan, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO users (id, email, full_name, email_verified_at, plan, subscription_status, created_at) VALUES (?, ?, ?, ?, ?, 'active', ?)",
   ).run(id, email, fullName, createdAt, plan, createdAt);
 }
 
