@@ -79,6 +79,8 @@ export default defineConfig({
                   APP_ORIGIN: "",
                   IMAGE_URL_SECRET: "test-image-url-secret",
                   OPT_OUT_SECRET: "test-opt-out-secret",
+                  // Reply addresses in reminders; tests/integration/replies.test.ts feeds /dev/inbound.
+                  INBOUND_DOMAIN: "inbound.localhost",
                   RESEND_WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC1mb3ItZHVubHk=",
                   GOOGLE_CLIENT_ID: "test-google-client",
                   GOOGLE_CLIENT_SECRET: "test-google-secret",

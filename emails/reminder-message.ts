@@ -31,6 +31,11 @@ export interface ReminderMessage extends ReminderEmailProps {
   paidUrl: string;
   /** The debtor's signed page: their statement and answers (app/lib/portal.server.ts `portalLink`). */
   portalUrl: string;
+  /**
+   * Where replies go: the debtor's reply address on INBOUND_DOMAIN (app/lib/opt-out.server.ts
+   * `replyAddress`, decisions/020). Absent or null: the sender's own address, as before.
+   */
+  replyTo?: string | null;
   /** Put before the subject, e.g. "[Test] " for a test send to the user's own address. */
   subjectPrefix?: string;
 }

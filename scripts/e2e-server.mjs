@@ -22,6 +22,8 @@ writeDevVars("build/server", {
   APP_ORIGIN: `http://localhost:${port}`,
   IMAGE_URL_SECRET: randomBytes(32).toString("hex"),
   OPT_OUT_SECRET: randomBytes(32).toString("hex"),
+  // Reminders carry reply addresses; tests/e2e/replies.spec.ts posts replies to /dev/inbound.
+  INBOUND_DOMAIN: "inbound.localhost",
   // Every journey signs in a new user from 127.0.0.1; the per-address limit still applies.
   SIGNIN_LIMIT_PER_CLIENT: "1000",
 });

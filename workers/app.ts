@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { createRequestHandler, type RequestHandler } from "react-router";
 import { readSessionToken, sessionCookie, validateSessionToken } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
+import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
 import { api } from "~/http/api.server";
 import { devRoutes } from "~/http/dev-routes.server";
 import type { AppBindings } from "~/http/hono-env";
@@ -10,6 +11,7 @@ import { webhookRoutes } from "~/http/webhooks.server";
 import { mailSendsPerSecond, readConfig } from "~/lib/config.server";
 import { createAppContext } from "~/lib/context.server";
 import { newNonce, withSecurityHeaders } from "~/lib/security-headers.server";
+import { REJECTIONS, receiveReply } from "~/models/reply.server";
 import type { MailJob } from "~/reminders/engine.server";
 import { consumeMail } from "~/reminders/mail-queue.server";
 import { sharedPacer } from "~/reminders/pacer";
@@ -114,6 +116,26 @@ export default {
   scheduled(_controller, env, ctx) {
     ctx.waitUntil(runWatchdog(env));
     ctx.waitUntil(runHousekeeping(env));
+  },
+  // Replies to reminders (decisions/020): Cloudflare Email Routing delivers mail for INBOUND_DOMAIN
+  // here. Refused (setReject) without the domain or its secret, for a bad address, too large a
+  // message or too many replies; never answered, so no loop can start.
+  async email(message, env) {
+    let config: ReturnType<typeof readConfig>;
+    try {
+      config = readConfig(env);
+    } catch (error) {
+      console.error("[dunly] inbound mail refused: bad configuration", error);
+      message.setReject(REJECTIONS["not-configured"]);
+      return;
+    }
+    const outcome = await receiveReply(env, config, {
+      to: message.to,
+      from: message.from,
+      raw: message.rawSize > MAX_REPLY_BYTES ? new Uint8Array() : await new Response(message.raw).arrayBuffer(),
+      size: message.rawSize,
+    });
+    if (!outcome.ok) message.setReject(REJECTIONS[outcome.reason]);
   },
   // The mail queue (docs/architecture.md §4): due reminders, sent at MAIL_SENDS_PER_SECOND.
   async queue(batch, env) {

@@ -364,10 +364,21 @@ export const schedules = sqliteTable(
       .default("ENABLED"),
     // Why Dunly (not the user) stopped or paused it: 'paid', 'opted_out', 'bounced', 'paid_claimed'
     // (the debtor said they paid), 'promised' (a promise to pay, until its date), 'disputed' (nothing
-    // undisputed is left), 'payment_pending' (a bank payment online is being processed, decisions/018);
+    // undisputed is left), 'payment_pending' (a bank payment online is being processed, decisions/018),
+    // 'replied' (the debtor replied to a reminder, until the user handles it, decisions/020);
     // null otherwise.
     stoppedReason: text("stopped_reason", {
-      enum: ["paid", "opted_out", "bounced", "paid_claimed", "promised", "disputed", "payment_pending", "no_plan"],
+      enum: [
+        "paid",
+        "opted_out",
+        "bounced",
+        "paid_claimed",
+        "promised",
+        "disputed",
+        "payment_pending",
+        "no_plan",
+        "replied",
+      ],
     }),
     nextRunAt: integer("next_run_at"),
     lastRunAt: integer("last_run_at"),
@@ -511,6 +522,40 @@ export const debtorEvents = sqliteTable(
     createdAt: integer("created_at").notNull().default(nowMs),
   },
   (t) => [index("debtor_events_debtor_idx").on(t.debtorId, t.createdAt)],
+);
+
+/**
+ * A debtor's e-mail reply to a reminder (docs/decisions/020-inbound-replies.md), received by the
+ * Worker's email() handler for a valid reply address: who sent it, its subject and date, its text
+ * (at most 64 KB; never HTML), its attachments' names and sizes (JSON, never their content).
+ * `auto`: an out-of-office or other automatic mail (timeline only, never holds). `handled_at`: the
+ * user resumed, recorded a payment or marked it handled; an unhandled reply holds the reminders.
+ */
+export const debtorReplies = sqliteTable(
+  "debtor_replies",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id")
+      .notNull()
+      .references(() => debtors.id, { onDelete: "cascade" }),
+    fromAddress: text("from_address").notNull(),
+    subject: text("subject").notNull().default(""),
+    sentAt: integer("sent_at"),
+    text: text("text").notNull().default(""),
+    attachments: text("attachments").notNull().default("[]"),
+    auto: integer("auto", { mode: "boolean" }).notNull().default(false),
+    handledAt: integer("handled_at"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [
+    // A debtor's timeline and the 20-per-day cap.
+    index("debtor_replies_debtor_idx").on(t.debtorId, t.createdAt),
+    // The dashboard's unhandled replies of an owner, newest first.
+    index("debtor_replies_owner_idx").on(t.ownerId, t.handledAt, t.createdAt),
+  ],
 );
 
 /**

@@ -2,6 +2,8 @@ import { desc } from "drizzle-orm";
 import { Hono } from "hono";
 import { getDb } from "~/db/client.server";
 import { devOutbox } from "~/db/schema";
+import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
+import { REJECTIONS, receiveReply } from "~/models/reply.server";
 import { skipAhead } from "~/reminders/lifecycle.server";
 import type { AppBindings } from "./hono-env";
 import { standInPages } from "./stripe-standin/pages.server";
@@ -79,4 +81,23 @@ devRoutes.post("/schedules/advance", async (c) => {
 });
 
 // The local Stripe stand-in's pages: checkout, onboarding and the billing portal (decisions/017).
+/**
+ * A reply to a reminder, as Cloudflare Email Routing would deliver it (decisions/020): the raw RFC
+ * 822 message is the body; the envelope recipient is `?to=` or else the message's To header. The
+ * same receiveReply as the Worker's email() handler. 202 when accepted, 422 with the SMTP
+ * rejection's text when refused.
+ */
+devRoutes.post("/inbound", async (c) => {
+  const raw = new Uint8Array(await c.req.arrayBuffer());
+  if (raw.byteLength > MAX_REPLY_BYTES) return c.json({ ok: false, reason: "too-large" }, 413);
+  const text = new TextDecoder().decode(raw);
+  const headerOf = (name: string) =>
+    new RegExp(`^${name}:[^\\n]*?([^\\s<>,"]+@[^\\s<>,"]+)`, "im").exec(text.split(/\r?\n\r?\n/)[0] ?? "")?.[1] ?? "";
+  const to = c.req.query("to") ?? headerOf("To");
+  const from = c.req.query("from") ?? headerOf("From");
+  const outcome = await receiveReply(c.env, c.get("config"), { to, from, raw, size: raw.byteLength });
+  if (!outcome.ok) return c.json({ ...outcome, message: REJECTIONS[outcome.reason] }, 422);
+  return c.json(outcome, 202);
+});
+
 devRoutes.route("/checkout", standInPages);

@@ -89,6 +89,19 @@ const AppConfigFields = v.object({
   STRIPE_PRICE_AGGRESSIVE: optionalValue(
     v.pipe(v.string(), v.regex(/^price_[A-Za-z0-9]+$/, "must be a Stripe price id (price_…)")),
   ),
+  // Inbound replies (docs/decisions/020-inbound-replies.md): the domain whose mail Cloudflare Email
+  // Routing delivers to the Worker's email() handler. Unset: reminders' Reply-To is the user's own
+  // address and the handler refuses all mail. Reply addresses are signed with OPT_OUT_SECRET.
+  INBOUND_DOMAIN: optionalValue(
+    v.pipe(
+      v.string(),
+      v.regex(
+        /^(?=.{1,200}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z0-9-]{2,}$/i,
+        "must be a domain such as reply.dunly.app",
+      ),
+      v.toLowerCase(),
+    ),
+  ),
   SIGNIN_LIMIT_PER_CLIENT: optionalValue(positiveInteger),
   ACCOUNT_MAX_DEBTORS: optionalValue(positiveInteger),
   ACCOUNT_MAX_ORGANIZATIONS: optionalValue(positiveInteger),

@@ -3,6 +3,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, organizations, schedules, users } from "~/db/schema";
 import { oneLine, safeDisplayName } from "~/domain/header-safe";
+import { formatReplyAddress, isReplyKey, parseReplyAddress, REPLY_SIGNATURE_HEX } from "~/domain/inbound-mail";
 import { type AppConfig, linkOrigin } from "./config.server";
 
 /**
@@ -46,6 +47,22 @@ async function mac(cryptoKey: CryptoKey, text: string) {
 async function sign(secret: string, purpose: TokenPurpose, key: string, ownerId: string, debtorId: number) {
   const text = purpose === "opt-out" ? `${key}:${ownerId}:${debtorId}` : `${purpose}:${key}:${ownerId}:${debtorId}`;
   return mac(await hmacKey(secret), text);
+}
+
+/**
+ * The signature of a reply address (docs/decisions/020-inbound-replies.md): HMAC-SHA256 over
+ * "reply:<key>:<owner>:<debtor>" (no other purpose signs a text starting "reply:"), as lowercase hex
+ * cut to 26 digits (104 bits), since mail systems may change the case of an address's local part.
+ */
+async function replySignature(secret: string, key: string, ownerId: string, debtorId: number) {
+  const bytes = new Uint8Array(
+    await crypto.subtle.sign(
+      "HMAC",
+      await hmacKey(secret),
+      new TextEncoder().encode(`reply:${key}:${ownerId}:${debtorId}`),
+    ),
+  );
+  return encodeHexLowerCase(bytes).slice(0, REPLY_SIGNATURE_HEX);
 }
 
 /** Characters of an invoice reference: 132 bits of the HMAC. */
@@ -110,6 +127,19 @@ export async function debtorLink(
   debtor: { id: number; ownerId: string; optOutKey: string | null },
 ): Promise<string> {
   if (!config.OPT_OUT_SECRET) throw new Error(OPT_OUT_SECRET_MISSING);
+  const key = await ensureDebtorKey(db, purpose, debtor);
+  const url = `${linkOrigin(config)}${prefix}${await debtorToken(config, purpose, { ...debtor, optOutKey: key })}`;
+  // Ours (an origin and base64url), but it may become a header value: never a line break in it.
+  if (/[\r\n]/.test(url)) throw new Error(`The ${purpose} link contains a line break`);
+  return url;
+}
+
+/** The debtor's opt_out_key; a debtor without one (a row written by raw SQL) gets a random one first. */
+async function ensureDebtorKey(
+  db: Db,
+  purpose: string,
+  debtor: { id: number; ownerId: string; optOutKey: string | null },
+): Promise<string> {
   let key = debtor.optOutKey;
   if (!key) {
     const owned = and(eq(debtors.id, debtor.id), eq(debtors.ownerId, debtor.ownerId));
@@ -121,10 +151,56 @@ export async function debtorLink(
     key = row?.optOutKey ?? null;
     if (!key) throw new Error(`Debtor ${debtor.id} not found: no ${purpose} link can be made`);
   }
-  const url = `${linkOrigin(config)}${prefix}${await debtorToken(config, purpose, { ...debtor, optOutKey: key })}`;
-  // Ours (an origin and base64url), but it may become a header value: never a line break in it.
-  if (/[\r\n]/.test(url)) throw new Error(`The ${purpose} link contains a line break`);
-  return url;
+  return key;
+}
+
+/**
+ * The debtor's reply address on INBOUND_DOMAIN (docs/decisions/020-inbound-replies.md): the
+ * reminders' Reply-To, `r-<key>-<26 hex signature>@<domain>`. Null when no inbound domain or secret is
+ * configured, or the debtor's key is not lowercase hex (a row written by raw SQL): the reminder's
+ * Reply-To then stays the user's own address.
+ */
+export async function replyAddress(
+  db: Db,
+  config: Pick<AppConfig, "OPT_OUT_SECRET" | "INBOUND_DOMAIN">,
+  debtor: { id: number; ownerId: string; optOutKey: string | null },
+): Promise<string | null> {
+  if (!config.OPT_OUT_SECRET || !config.INBOUND_DOMAIN) return null;
+  const key = await ensureDebtorKey(db, "reply", debtor);
+  if (!isReplyKey(key)) return null;
+  const signature = await replySignature(config.OPT_OUT_SECRET, key, debtor.ownerId, debtor.id);
+  return formatReplyAddress(key, signature, config.INBOUND_DOMAIN);
+}
+
+/**
+ * The debtor a reply address belongs to, or null for anything not ours: another domain, a
+ * malformed, forged, altered or other-purpose token, a deleted debtor, or no domain or secret
+ * configured. Never throws on bad input.
+ */
+export async function verifyReplyAddress(
+  db: Db,
+  config: Pick<AppConfig, "OPT_OUT_SECRET" | "INBOUND_DOMAIN">,
+  address: string,
+): Promise<{ debtorId: number; ownerId: string; email: string; fullName: string; userEmail: string } | null> {
+  if (!config.OPT_OUT_SECRET || !config.INBOUND_DOMAIN) return null;
+  const parsed = parseReplyAddress(address, config.INBOUND_DOMAIN);
+  if (!parsed) return null;
+  const row = await db
+    .select({
+      id: debtors.id,
+      ownerId: debtors.ownerId,
+      email: debtors.email,
+      fullName: debtors.fullName,
+      userEmail: users.email,
+    })
+    .from(debtors)
+    .innerJoin(users, eq(users.id, debtors.ownerId))
+    .where(eq(debtors.optOutKey, parsed.key))
+    .get();
+  if (!row) return null;
+  const expected = await replySignature(config.OPT_OUT_SECRET, parsed.key, row.ownerId, row.id);
+  if (!constantTimeEqual(parsed.signature, expected)) return null;
+  return { debtorId: row.id, ownerId: row.ownerId, email: row.email, fullName: row.fullName, userEmail: row.userEmail };
 }
 
 /**

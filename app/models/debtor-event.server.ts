@@ -29,7 +29,11 @@ export type DebtorEventType =
   | "payment_failed"
   | "paid_online"
   | "payment_refunded"
-  | "payment_dispute_lost";
+  | "payment_dispute_lost"
+  // E-mail replies to reminders (decisions/020): the debtor's, an automatic one, and the user's handling.
+  | "replied"
+  | "auto_replied"
+  | "reply_handled";
 
 export interface DebtorEventInput {
   ownerId: string;

@@ -17,7 +17,7 @@ import { type Statement, todayIn } from "~/domain/statement";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { readConfig } from "~/lib/config.server";
-import { optOutLink } from "~/lib/opt-out.server";
+import { optOutLink, replyAddress } from "~/lib/opt-out.server";
 import { paidClaimLink } from "~/lib/paid-claim.server";
 import { portalLink } from "~/lib/portal.server";
 import { stripeSetup } from "~/lib/stripe.server";
@@ -332,6 +332,8 @@ async function reminderFor(
   const unsubscribeUrl = await optOutLink(db, config, debtor);
   const paidUrl = await paidClaimLink(db, config, debtor);
   const portalUrl = await portalLink(db, config, debtor);
+  // Replies come home (decisions/020): Reply-To is the debtor's reply address when configured.
+  const replyTo = await replyAddress(db, config, debtor);
   const choice = {
     template: delivery.template as TemplateId,
     tone: toTone(delivery.tone),
@@ -345,6 +347,6 @@ async function reminderFor(
   );
   // Paid online on the user's own Stripe account (decisions/018): Pay now starts Checkout for the
   // signed debtor; else the sender's payment page, as before.
-  if (chargeable && stripeSetup(config, env)) return { ...message, payUrl: `${portalUrl}/pay` };
-  return message;
+  if (chargeable && stripeSetup(config, env)) return { ...message, replyTo, payUrl: `${portalUrl}/pay` };
+  return { ...message, replyTo };
 }

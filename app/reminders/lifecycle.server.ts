@@ -868,9 +868,10 @@ export async function resumeAfterPaidClaim(scope: OwnerScope, debtorId: number):
 
 /**
  * Why Dunly holds a debtor's schedules on the debtor's own word or act: a promise to pay, disputes,
- * or a bank payment online still being processed (decisions/018).
+ * a bank payment online still being processed (decisions/018), or an e-mail reply the user has not
+ * handled yet (decisions/020).
  */
-export type DebtorHoldReason = "promised" | "disputed" | "payment_pending";
+export type DebtorHoldReason = "promised" | "disputed" | "payment_pending" | "replied";
 
 /**
  * The owner's debtor's ENABLED schedules are held (DISABLED with `reason`, no next run), for the

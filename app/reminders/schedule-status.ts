@@ -67,6 +67,10 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
         "Held: a payment online is being processed. Recorded, it stops the reminders; if it fails, they run again.",
       );
     }
+    if (s.stoppedReason === "replied") {
+      const who = s.debtorName?.trim() || "the debtor";
+      return held(`Held: ${who} replied; handle the reply to resume reminders.`);
+    }
     if (s.stoppedReason === "no_plan") {
       return held("Held: your trial has ended — choose a plan to resume reminders.");
     }

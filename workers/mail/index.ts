@@ -10,6 +10,7 @@ import {
   noticeCopy,
 } from "../../app/domain/notice";
 import { type ReceiptMessage, receiptSubject } from "../../app/domain/receipt";
+import { type ReplyCopyMessage, replyCopySubject } from "../../app/domain/reply-copy";
 import AccountNoticeEmail from "../../emails/account-notice";
 import DigestEmail from "../../emails/digest";
 import NoticeEmail from "../../emails/notice";
@@ -22,6 +23,7 @@ import type { ReminderEmailProps } from "../../emails/reminder";
 import type { ReminderMessage } from "../../emails/reminder-message";
 import { renderEmail, toPlainText } from "../../emails/render-email";
 import { renderReminder } from "../../emails/render-reminder";
+import ReplyCopyEmail from "../../emails/reply-copy";
 import SignInEmail, { signInSubject } from "../../emails/sign-in";
 import { readMailConfig } from "./config";
 import { deliver, type SendResult, unsubscribeHeaders } from "./send";
@@ -118,6 +120,29 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
   }
 
   /**
+   * The copy of a debtor's reply to the user (docs/decisions/020-inbound-replies.md): to the user's
+   * own address, From "Dunly", Reply-To the debtor, with `reply:<reply id>` as Idempotency-Key so a
+   * reply is copied once.
+   */
+  async sendReplyCopy(message: ReplyCopyMessage, idempotencyKey: string): Promise<SendResult> {
+    const config = readMailConfig(this.env);
+    let rendered: { subject: string; html: string; text: string };
+    try {
+      const { to: _to, ...props } = message;
+      const html = await renderEmail(createElement(ReplyCopyEmail, props));
+      rendered = { subject: oneLine(replyCopySubject(message)), html, text: toPlainText(html) };
+    } catch (error) {
+      return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
+    }
+    return deliver(
+      this.env.DB,
+      config,
+      { to: message.to, fromName: "Dunly", replyTo: oneLine(message.debtorEmail), ...rendered },
+      idempotencyKey,
+    );
+  }
+
+  /**
    * The user's daily digest (docs/architecture.md §5, "The user is told"), to their own address,
    * with `digest:<user>:<day>` as Idempotency-Key so a day is sent once.
    */
@@ -158,7 +183,8 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
       {
         to: message.to,
         fromName: message.senderName,
-        replyTo: message.senderEmail,
+        // The debtor's reply address when inbound replies are configured (decisions/020).
+        replyTo: message.replyTo || message.senderEmail,
         ...rendered,
         headers: unsubscribe.headers,
       },
