@@ -82,4 +82,7 @@ export const DEBTOR_RESPONSE_INTENTS = {
   resolveDispute: "dispute-resolve",
   /** "Allow a new promise" after a broken one. */
   allowPromise: "promise-consent",
+  /** A debtor's e-mail reply (decisions/020): "Resume" reminders, or "Mark handled". */
+  replyResume: "reply-resume",
+  replyHandled: "reply-handled",
 } as const;

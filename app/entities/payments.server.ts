@@ -7,6 +7,7 @@ import {
   type PaymentWriteError,
   paymentToJson,
 } from "~/models/payment.server";
+import { handleRepliesOf } from "~/models/reply.server";
 import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
 import { overOwedMessage, type PaymentInput, paymentJsonSchema, paymentSchema } from "~/schemas/payment";
 import type { EntityScope } from "./entity.server";
@@ -58,8 +59,12 @@ export const paymentEntity = {
     json: (scope: Pick<EntityScope, "today">) => paymentJsonSchema({ today: scope.today }),
   },
   /** A payment of the owner's debtor `debtorId`: at most what is owed, at most MAX_PAYMENTS_PER_DEBTOR of them. */
-  add: async (scope: EntityScope, debtorId: number, input: PaymentInput) =>
-    followed(scope, await addPayment(scope.db, scope.ownerId, debtorId, input, scope.now)),
+  add: async (scope: EntityScope, debtorId: number, input: PaymentInput) => {
+    const written = await followed(scope, await addPayment(scope.db, scope.ownerId, debtorId, input, scope.now));
+    // "Record a payment" answers the debtor's e-mail replies (decisions/020): they are handled.
+    if (!("error" in written)) await handleRepliesOf(scope, debtorId, "paid");
+    return written;
+  },
   /** The owner's payment `id` gets a new amount (at most what is owed plus its own), date and note. */
   edit: async (scope: EntityScope, id: number, input: PaymentInput) =>
     followed(scope, await editPayment(scope.db, scope.ownerId, id, input, scope.now)),

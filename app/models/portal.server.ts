@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
-import { debtors, invoices, onlinePayments, optOuts, payments, users } from "~/db/schema";
+import { debtorReplies, debtors, invoices, onlinePayments, optOuts, payments, users } from "~/db/schema";
 
 /**
  * What the debtor's pages read (docs/architecture.md §10, "The debtor's page"): the portal's state
@@ -155,7 +155,7 @@ export async function portalState(
 // The dashboard: debtors' answers waiting for the user ------------------------------------------
 
 /** What a debtor said from their page that the user has to know or answer. */
-export type DebtorResponseKind = "promised" | "promise_broken" | "disputed" | "opted_out" | "paid_online";
+export type DebtorResponseKind = "promised" | "promise_broken" | "disputed" | "opted_out" | "paid_online" | "replied";
 
 export interface DebtorResponse {
   kind: DebtorResponseKind;
@@ -168,6 +168,7 @@ export interface DebtorResponse {
   /**
    * 'disputed': the invoice (the user's own id, for "Resolve dispute"), its number and the reason.
    * 'paid_online': reason is "<cents> <currency>", what was recorded (decisions/018).
+   * 'replied': invoiceId is the reply's id (debtor_replies, decisions/020), reason its subject.
    */
   invoiceId: number | null;
   invoiceNumber: string | null;
@@ -270,10 +271,27 @@ export function debtorResponsesQuery(
         gte(onlinePayments.updatedAt, optedOutSince),
       ),
     );
+  // E-mail replies the user has not handled (decisions/020), automatic ones left out, through the
+  // owner's index (owner_id, handled_at, created_at).
+  const replies = db
+    .select({
+      kind: sql<DebtorResponseKind>`'replied'`.as("kind"),
+      debtorId: sql<number>`${debtorReplies.debtorId}`.as("debtor_id"),
+      fullName: sql<string>`${debtors.fullName}`.as("full_name"),
+      date: sql<string | null>`NULL`.as("date"),
+      at: sql<number | null>`${debtorReplies.createdAt}`.as("at"),
+      invoiceId: sql<number | null>`${debtorReplies.id}`.as("invoice_id"),
+      invoiceNumber: sql<string | null>`NULL`.as("invoice_number"),
+      reason: sql<string | null>`${debtorReplies.subject}`.as("reason"),
+    })
+    .from(debtorReplies)
+    .innerJoin(debtors, eq(debtors.id, debtorReplies.debtorId))
+    .where(and(eq(debtorReplies.ownerId, ownerId), isNull(debtorReplies.handledAt), eq(debtorReplies.auto, false)));
   return promises
     .unionAll(disputes)
     .unionAll(optedOut)
     .unionAll(paidOnline)
+    .unionAll(replies)
     .orderBy(sql`"at" DESC`, sql`"debtor_id" DESC`, sql`"invoice_id" DESC`)
     .limit(limit);
 }

@@ -180,41 +180,55 @@ async function recordReplyBounce(env: Env, db: Db, ownerId: string, debtorId: nu
 
 export type HandleHow = "resume" | "handled" | "paid";
 
+const HANDLED_LABEL: Record<HandleHow, string> = {
+  resume: "Reminders resumed",
+  handled: "Marked handled",
+  paid: "Payment recorded",
+};
+
 /**
- * The user handles a debtor's reply: Resume, Mark handled, or Record a payment (the payment itself
- * goes through the payment entity first). Every unhandled reply of that debtor is marked handled
- * ('reply_handled' recorded once), and the schedules held for 'replied' run again (resumeHeld's
- * rules; after a payment the ledger may have completed them). Another user's reply, or one already
- * handled, is 'not-found' / 'handled'.
+ * The user handles a debtor's reply: Resume, Mark handled, or Record a payment. Every unhandled
+ * reply of that debtor is marked handled ('reply_handled' recorded once), and the schedules held for
+ * 'replied' run again (resumeHeld's rules; a payment in full has completed them already). Another
+ * user's reply is 'not-found'; one already handled, 'handled'.
  */
 export async function handleReply(
   scope: OwnerScope,
   replyId: number,
   how: HandleHow,
 ): Promise<{ error: "not-found" | "handled" } | { debtorId: number; resumed: ResumeOutcome }> {
-  const { db, ownerId, now } = scope;
-  const found = await db
+  const found = await scope.db
     .select({ debtorId: debtorReplies.debtorId, handledAt: debtorReplies.handledAt })
     .from(debtorReplies)
-    .where(and(eq(debtorReplies.ownerId, ownerId), eq(debtorReplies.id, replyId)))
+    .where(and(eq(debtorReplies.ownerId, scope.ownerId), eq(debtorReplies.id, replyId)))
     .get();
   if (!found) return { error: "not-found" };
   if (found.handledAt !== null) return { error: "handled" };
-  const { debtorId } = found;
-  const label = how === "resume" ? "Reminders resumed" : how === "paid" ? "Payment recorded" : "Marked handled";
-  const [marked] = await db.batch([
-    db
-      .update(debtorReplies)
-      .set({ handledAt: now })
-      .where(
-        and(eq(debtorReplies.ownerId, ownerId), eq(debtorReplies.debtorId, debtorId), isNull(debtorReplies.handledAt)),
-      )
-      .returning({ id: debtorReplies.id }),
-  ]);
-  if (marked.length === 0) return { error: "handled" };
-  await debtorEventInsert(db, { ownerId, debtorId, type: "reply_handled", detail: label, at: now });
-  const resumed = await resumeHeld(scope, debtorId, "replied");
-  return { debtorId, resumed };
+  const resumed = await handleRepliesOf(scope, found.debtorId, how);
+  if (!resumed) return { error: "handled" };
+  return { debtorId: found.debtorId, resumed };
+}
+
+/**
+ * Every unhandled reply of the owner's debtor is handled `how` (a payment recorded for the debtor
+ * calls it with 'paid'): null when there was none.
+ */
+export async function handleRepliesOf(
+  scope: OwnerScope,
+  debtorId: number,
+  how: HandleHow,
+): Promise<ResumeOutcome | null> {
+  const { db, ownerId, now } = scope;
+  const marked = await db
+    .update(debtorReplies)
+    .set({ handledAt: now })
+    .where(
+      and(eq(debtorReplies.ownerId, ownerId), eq(debtorReplies.debtorId, debtorId), isNull(debtorReplies.handledAt)),
+    )
+    .returning({ id: debtorReplies.id, auto: debtorReplies.auto });
+  if (!marked.some((r) => !r.auto)) return null;
+  await debtorEventInsert(db, { ownerId, debtorId, type: "reply_handled", detail: HANDLED_LABEL[how], at: now });
+  return resumeHeld(scope, debtorId, "replied");
 }
 
 /** A reply as the timeline shows it (text only: never HTML). */

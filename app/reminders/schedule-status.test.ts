@@ -27,6 +27,13 @@ describe("scheduleStatus: holds on the debtor's word", () => {
     });
   });
 
+  it("an e-mail reply: Held until the user handles it (decisions/020)", () => {
+    expect(scheduleStatus({ ...base, stoppedReason: "replied", debtorName: "Ana Ruiz" })).toMatchObject({
+      kind: "held",
+      note: "Held: Ana Ruiz replied; handle the reply to resume reminders.",
+    });
+  });
+
   it("a schedule the user paused is still Paused", () => {
     expect(scheduleStatus({ ...base, stoppedReason: null }).label).toBe("Paused");
   });

@@ -4,6 +4,7 @@ import { SOMETHING_WRONG } from "~/entities/messages";
 import { reply } from "~/lib/action-result.server";
 import { resolveDispute } from "~/models/dispute.server";
 import { allowNewPromise } from "~/models/promise.server";
+import { handleReply } from "~/models/reply.server";
 import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
 import { FormIdSchema } from "~/schemas/ids";
 import { type ExtraIntents, formId, type IntentScope } from "./owned-record-action.server";
@@ -48,6 +49,30 @@ async function allowPromise({ scope, formData }: IntentScope) {
   return reply(intent, { message: PROMISE_ALLOWED });
 }
 
+export const REPLY_GONE = "This reply was already handled.";
+
+/** "Resume" or "Mark handled" on a debtor's e-mail reply (decisions/020): `reply_id`, the user's own. */
+function answerReply(how: "resume" | "handled") {
+  return async ({ scope, formData }: IntentScope) => {
+    const intent = how === "resume" ? DEBTOR_RESPONSE_INTENTS.replyResume : DEBTOR_RESPONSE_INTENTS.replyHandled;
+    const id = v.safeParse(FormIdSchema, formData.get("reply_id"));
+    if (!id.success) return reply(intent, { status: 404, message: SOMETHING_WRONG });
+    const out = await handleReply(scope, id.output, how);
+    if ("error" in out) {
+      if (out.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
+      return reply(intent, { status: 409, message: REPLY_GONE });
+    }
+    const n = out.resumed.resumed.length;
+    const resumed =
+      n === 0
+        ? ""
+        : n === 1
+          ? " Reminders resumed: 1 schedule runs again."
+          : ` Reminders resumed: ${n} schedules run again.`;
+    return reply(intent, { message: `Reply handled.${resumed}`, count: n });
+  };
+}
+
 /**
  * The user's answers to what a debtor said on their page (docs/architecture.md §10, "The debtor's
  * page"), on the debtor pages' action (app/routes/debtor-action.server.ts: the dashboard, the
@@ -57,4 +82,6 @@ async function allowPromise({ scope, formData }: IntentScope) {
 export const debtorResponseIntents: ExtraIntents = {
   [DEBTOR_RESPONSE_INTENTS.resolveDispute]: resolve,
   [DEBTOR_RESPONSE_INTENTS.allowPromise]: allowPromise,
+  [DEBTOR_RESPONSE_INTENTS.replyResume]: answerReply("resume"),
+  [DEBTOR_RESPONSE_INTENTS.replyHandled]: answerReply("handled"),
 };

@@ -4,6 +4,7 @@ import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
 import { DebtorBalance } from "~/components/debtors/debtor-balance";
 import { DebtorInvoices } from "~/components/debtors/debtor-invoices";
+import { DebtorReplies } from "~/components/debtors/debtor-replies";
 import { DebtorResponses, DocumentAnswer } from "~/components/debtors/debtor-responses";
 import { DebtorStatusBadge } from "~/components/debtors/debtor-status";
 import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline";
@@ -14,6 +15,7 @@ import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { invoiceToJson } from "~/models/invoice.server";
+import { repliesOf } from "~/models/reply.server";
 import { getDebtorTimeline, TIMELINE_LIMIT } from "~/models/timeline.server";
 import { FormIdSchema } from "~/schemas/ids";
 import type { Route } from "./+types/debtor-timeline";
@@ -26,13 +28,14 @@ import { debtorAction } from "./debtor-action.server";
 export async function loader({ context, params, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
   const id = v.safeParse(FormIdSchema, params.id);
-  const found = id.success
-    ? await getDebtorTimeline(getDb(getApp(context).env.DB), user.id, id.output, { invoices: true })
-    : undefined;
+  const db = getDb(getApp(context).env.DB);
+  const found = id.success ? await getDebtorTimeline(db, user.id, id.output, { invoices: true }) : undefined;
   if (!found) throw data(null, { status: 404 });
   const { invoices, ...timeline } = found;
   return {
     timeline,
+    // The debtor's e-mail replies (decisions/020), as text only.
+    replies: await repliesOf(db, user.id, found.debtor.id),
     invoices: invoices.map(invoiceToJson),
     timeZone: requestTimeZone(request),
     limit: TIMELINE_LIMIT,
@@ -54,7 +57,7 @@ function toastResult(data: ActionResult) {
 }
 
 export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps) {
-  const { timeline, invoices, timeZone, limit } = loaderData;
+  const { timeline, invoices, timeZone, limit, replies } = loaderData;
   const { debtor, disputes, entries, more, upcoming } = timeline;
   const headingId = useId();
   return (
@@ -77,6 +80,11 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
       {(debtor.promisedOn || debtor.promiseBrokenAt !== null || disputes.length > 0) && (
         <section aria-label="The debtor's answers" className="rounded-xl border border-border bg-surface p-4">
           <DebtorResponses debtor={debtor} disputes={disputes} timeZone={timeZone} />
+        </section>
+      )}
+      {replies.length > 0 && (
+        <section aria-label="Replies" className="rounded-xl border border-border bg-surface p-4">
+          <DebtorReplies debtor={debtor} invoices={invoices} replies={replies} timeZone={timeZone} />
         </section>
       )}
       <div className="rounded-xl border border-border bg-surface p-4">

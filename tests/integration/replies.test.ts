@@ -2,9 +2,20 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { debtorLink, replyAddress } from "~/lib/opt-out.server";
 import { handleReply } from "~/models/reply.server";
+import { formAction } from "./data-helpers";
 import { fireAndSend, resendRequests } from "./engine-helpers";
-import { db, debtorRow, eventsOf, makeDebtor, makeSchedule, makeUser, scheduleRow, setSchedule } from "./fixtures";
-import { DAY, ORIGIN, outboxFor, request } from "./helpers";
+import {
+  db,
+  debtorRow,
+  eventsOf,
+  makeDebtor,
+  makeSchedule,
+  makeSignedInUser,
+  makeUser,
+  scheduleRow,
+  setSchedule,
+} from "./fixtures";
+import { DAY, get, ORIGIN, outboxFor, request, visibleText } from "./helpers";
 
 /**
  * Replies come home (docs/decisions/020-inbound-replies.md): reminders' Reply-To is the debtor's
@@ -139,6 +150,73 @@ describe("reply addresses", () => {
     expect((await debtorRow(debtor.id))?.status).toBe("bouncing");
     expect(await scheduleRow(id)).toMatchObject({ state: "DISABLED", stopped_reason: "bounced" });
     expect(await repliesOf(debtor.id)).toHaveLength(0);
+  });
+});
+
+describe("the user handles a reply", () => {
+  async function signedIn() {
+    const user = await makeSignedInUser("Sally Sender");
+    const debtor = await makeDebtor(user.id, { fullName: "Ana Ruiz", currency: "EUR", debtCents: 5000 });
+    const row = (await debtorRow(debtor.id))!;
+    const address = (await replyAddress(db(), CONFIG, {
+      id: debtor.id,
+      ownerId: user.id,
+      optOutKey: row.opt_out_key,
+    }))!;
+    const id = await makeSchedule(user.id, debtor.id, { frequency: "daily", timeZone: "UTC" });
+    expect((await postInbound(message(address, { subject: "Re: wrong address", body: "<b>Not me</b>" }))).status).toBe(
+      202,
+    );
+    return { user, debtor, id, cookie: `dunly_session=${user.token}` };
+  }
+
+  it("the dashboard and the timeline show it, held; Resume from the dashboard re-arms; another user's answers 404", async () => {
+    const { debtor, id, cookie } = await signedIn();
+    const page = await get(`/dashboard?debtor=${debtor.id}`, { cookie });
+    expect(page.status).toBe(200);
+    const dashboard = await visibleText(page);
+    expect(dashboard).toContain("Ana Ruiz replied: Re: wrong address");
+    const markup = await (await get(`/debtors/${debtor.id}`, { cookie })).text();
+    expect(markup).toContain("Replied</strong>: Re: wrong address");
+    expect(markup).toContain("&lt;b&gt;Not me&lt;/b&gt;"); // shown as text, never rendered
+    expect(markup).toContain("reminders held");
+    const [reply] = await repliesOf(debtor.id);
+
+    const other = await makeSignedInUser();
+    const refused = await formAction(
+      "/dashboard",
+      { intent: "reply-resume", reply_id: String(reply!.id) },
+      `dunly_session=${other.token}`,
+    );
+    expect(refused.status).toBe(404);
+    expect((await scheduleRow(id))?.stopped_reason).toBe("replied");
+
+    const res = await formAction("/dashboard", { intent: "reply-resume", reply_id: String(reply!.id) }, cookie);
+    expect(res.status).toBe(200);
+    expect(res.data.message).toBe("Reply handled. Reminders resumed: 1 schedule runs again.");
+    expect(await scheduleRow(id)).toMatchObject({ state: "ENABLED", stopped_reason: null });
+    expect(await visibleText(await get(`/dashboard?debtor=${debtor.id}`, { cookie }))).not.toContain(
+      "Ana Ruiz replied",
+    );
+    expect((await eventsOf(debtor.id)).map((e) => e.type)).toContain("reply_handled");
+  });
+
+  it("Mark handled resumes too; recording a payment handles the reply", async () => {
+    const first = await signedIn();
+    const [reply] = await repliesOf(first.debtor.id);
+    const res = await formAction("/dashboard", { intent: "reply-handled", reply_id: String(reply!.id) }, first.cookie);
+    expect(res.status).toBe(200);
+    expect((await scheduleRow(first.id))?.state).toBe("ENABLED");
+
+    const second = await signedIn();
+    const paid = await formAction(
+      `/debtors/${second.debtor.id}`,
+      { intent: "payment-add", debtor_id: String(second.debtor.id), amount: "10", paid_on: "2026-01-02", note: "" },
+      second.cookie,
+    );
+    expect(paid.status).toBe(200);
+    expect((await repliesOf(second.debtor.id))[0]?.handled_at).toEqual(expect.any(Number));
+    expect(await scheduleRow(second.id)).toMatchObject({ state: "ENABLED", stopped_reason: null });
   });
 });
 

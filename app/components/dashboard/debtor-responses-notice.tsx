@@ -1,6 +1,11 @@
 import { MessageSquareWarning } from "lucide-react";
 import { Link } from "react-router";
-import { AllowPromiseButton, DocumentAnswer, ResolveDisputeButton } from "~/components/debtors/debtor-responses";
+import {
+  AllowPromiseButton,
+  DocumentAnswer,
+  ReplyAnswers,
+  ResolveDisputeButton,
+} from "~/components/debtors/debtor-responses";
 import { invoiceLabel } from "~/domain/dispute";
 import { formatMoney } from "~/domain/money";
 import { formatShortDate } from "~/domain/promise";
@@ -23,6 +28,8 @@ function lineOf(r: DebtorResponse, timeZone: string): string {
       const amount = currency ? formatMoney(Number(cents), currency) : "";
       return `${r.fullName} paid ${amount} online${r.at !== null ? ` (${formatDay(r.at, timeZone)})` : ""}`;
     }
+    case "replied":
+      return `${r.fullName} replied: ${r.reason || "(no subject)"} (reminders held)`;
   }
 }
 
@@ -78,6 +85,9 @@ export function DebtorResponsesNotice({
               </Link>
               {r.kind === "disputed" && r.invoiceId !== null && (
                 <ResolveDisputeButton invoiceId={r.invoiceId} describedBy={textId} area="dashboard" />
+              )}
+              {r.kind === "replied" && r.invoiceId !== null && (
+                <ReplyAnswers replyId={r.invoiceId} debtorId={r.debtorId} describedBy={textId} area="dashboard" />
               )}
               {r.kind === "promise_broken" && (
                 <AllowPromiseButton debtorId={r.debtorId} describedBy={textId} area="dashboard" />

@@ -1,4 +1,4 @@
-import { useActionData, useFetcher } from "react-router";
+import { Link, useActionData, useFetcher } from "react-router";
 import { notify, type ToastArea } from "~/components/toast";
 import { SubmitButton } from "~/components/ui/button";
 import { invoiceLabel } from "~/domain/dispute";
@@ -10,8 +10,13 @@ import { useFormResult } from "~/lib/use-form-result";
 import type { DisputedInvoice } from "~/models/timeline.server";
 import type { debtorAction } from "~/routes/debtor-action.server";
 
-const { resolveDispute: RESOLVE, allowPromise: ALLOW } = DEBTOR_RESPONSE_INTENTS;
-const ANSWERS = [RESOLVE, ALLOW] as const;
+const {
+  resolveDispute: RESOLVE,
+  allowPromise: ALLOW,
+  replyResume: REPLY_RESUME,
+  replyHandled: REPLY_HANDLED,
+} = DEBTOR_RESPONSE_INTENTS;
+const ANSWERS = [RESOLVE, ALLOW, REPLY_RESUME, REPLY_HANDLED] as const;
 
 /**
  * What a debtor said on their page that the user answers (docs/architecture.md §10, "The debtor's
@@ -29,7 +34,7 @@ function AnswerForm({
   area,
 }: {
   intent: string;
-  field: "invoice_id" | "debtor_id";
+  field: "invoice_id" | "debtor_id" | "reply_id";
   value: number;
   label: string;
   describedBy: string;
@@ -85,6 +90,40 @@ export function AllowPromiseButton(props: { debtorId: number; describedBy: strin
       describedBy={props.describedBy}
       area={props.area}
     />
+  );
+}
+
+/**
+ * A debtor's e-mail reply the user has not handled (decisions/020): "Resume" reminders, "Record a
+ * payment" (the debtor's Payments; recording one handles the reply), or "Mark handled".
+ */
+export function ReplyAnswers(props: { replyId: number; debtorId: number; describedBy: string; area: ToastArea }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <AnswerForm
+        intent={REPLY_RESUME}
+        field="reply_id"
+        value={props.replyId}
+        label="Resume"
+        describedBy={props.describedBy}
+        area={props.area}
+      />
+      <Link
+        to={`/debtors/${props.debtorId}#record-payment`}
+        className="inline-flex h-8 items-center rounded-md border border-border px-3 text-sm hover:bg-surface"
+        aria-describedby={props.describedBy}
+      >
+        Record a payment
+      </Link>
+      <AnswerForm
+        intent={REPLY_HANDLED}
+        field="reply_id"
+        value={props.replyId}
+        label="Mark handled"
+        describedBy={props.describedBy}
+        area={props.area}
+      />
+    </div>
   );
 }
 

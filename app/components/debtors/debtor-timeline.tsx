@@ -60,6 +60,10 @@ const EVENT_LABELS: Record<string, string> = {
   paid_online: "Paid online (Stripe)",
   payment_refunded: "Payment online refunded",
   payment_dispute_lost: "Payment online lost in a dispute",
+  // E-mail replies to reminders (decisions/020).
+  replied: "Replied",
+  auto_replied: "Automatic reply",
+  reply_handled: "Reply handled",
 };
 
 const EVENT_ICONS: Record<string, typeof Mail> = {
@@ -87,6 +91,9 @@ const EVENT_ICONS: Record<string, typeof Mail> = {
   paid_online: CircleDollarSign,
   payment_refunded: CircleDollarSign,
   payment_dispute_lost: CircleDollarSign,
+  replied: MessageSquareWarning,
+  auto_replied: Mail,
+  reply_handled: CircleCheck,
 };
 
 /** One entry as readable text: the headline, a detail line (or null), and whether it is bad news. */
