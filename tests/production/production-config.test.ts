@@ -1,6 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
 import { accountCaps, readConfig } from "~/lib/config.server";
+import { replyAddress } from "~/lib/opt-out.server";
+import { receiveReply } from "~/models/reply.server";
 import { fireAt, MINUTE } from "../integration/engine-helpers";
 import { deliveriesOf, makeDebtor, makeSchedule, makeSignedInUser, makeUser } from "../integration/fixtures";
 import {
@@ -58,6 +61,26 @@ describe("the committed configuration is production", () => {
     const res = await get(path);
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain("Dev mailbox");
+  });
+
+  it("answers 404 at POST /dev/inbound, and without INBOUND_DOMAIN refuses every reply (decisions/020)", async () => {
+    const res = await request("/dev/inbound", {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "message/rfc822" },
+      body: "From: a@example.com\r\nTo: r-x@inbound.example\r\nSubject: hi\r\n\r\nhello\r\n",
+    });
+    expect(res.status).toBe(404);
+    const config = readConfig(env);
+    expect(config.INBOUND_DOMAIN).toBeUndefined();
+    const user = await makeUser();
+    const debtor = await makeDebtor(user.id);
+    // Reminders keep the user's own address as Reply-To.
+    expect(await replyAddress(getDb(env.DB), config, { id: debtor.id, ownerId: user.id, optOutKey: null })).toBeNull();
+    // The email() handler's receiver refuses, whatever the address.
+    const raw = "From: a@example.com\r\nSubject: hi\r\n\r\nhello\r\n";
+    expect(
+      await receiveReply(env, config, { to: "r-00@inbound.example", from: "a@example.com", raw, size: raw.length }),
+    ).toEqual({ ok: false, reason: "not-configured" });
   });
 
   it("answers 404 at POST /dev/schedules/advance (the end-to-end tests' skipped wait)", async () => {
