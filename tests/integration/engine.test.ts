@@ -63,7 +63,8 @@ describe("an alarm fires the due occurrence", () => {
     const mail = mails[0]!;
     expect(mail.to).toBe(debtor.email);
     expect(mail.from).toBe(`"Sally Sender" <${FROM_ADDRESS}>`);
-    expect(mail.replyTo).toBe(user.email);
+    // Replies come home (decisions/020): the debtor's reply address, not the user's own.
+    expect(mail.replyTo).toMatch(/^r-[0-9a-f]{32}-[0-9a-f]{26}@inbound\.localhost$/);
     // Initial template, Middle Ground tone (active_strategy 2).
     expect(mail.subject).toBe("Payment reminder: $1,234.50");
     expect(mail.html).toContain("$1,234.50");
@@ -142,7 +143,7 @@ describe("an alarm fires the due occurrence", () => {
     expect(mail!.html).not.toContain("$100.00");
   });
 
-  it("sent as an organization: the organization's name in From, its name and address in the e-mail, replies to the user", async () => {
+  it("sent as an organization: the organization's name in From, its name and address in the e-mail, replies to the debtor's reply address", async () => {
     const user = await makeUser("Olga Owner");
     const orgId = await makeOrg(user.id, "Acme Widgets Ltd", "12 Long Road\nSpringfield 12345");
     const debtor = await makeDebtor(user.id, { activeStrategy: 1 });
@@ -150,7 +151,7 @@ describe("an alarm fires the due occurrence", () => {
     await fireAt(id, Date.now() - MINUTE);
     const [mail] = await outboxFor(debtor.email);
     expect(mail!.from).toBe(`"Acme Widgets Ltd" <${FROM_ADDRESS}>`);
-    expect(mail!.replyTo).toBe(user.email);
+    expect(mail!.replyTo).toMatch(/^r-[0-9a-f]{32}-[0-9a-f]{26}@inbound\.localhost$/);
     expect(mail!.html).toContain("Acme Widgets Ltd");
     expect(mail!.html).toContain("12 Long Road");
     expect(mail!.html).toContain("Springfield 12345");
