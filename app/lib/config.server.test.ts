@@ -36,6 +36,15 @@ describe("readConfig", () => {
     expect(configError(bad)).toContain("APP_ORIGIN");
   });
 
+  it("INBOUND_DOMAIN (decisions/020): empty is not configured; a domain is kept lowercased; anything else is refused", () => {
+    expect(readConfig({ ...good, INBOUND_DOMAIN: "" }).INBOUND_DOMAIN).toBeUndefined();
+    expect(readConfig({ ...good, INBOUND_DOMAIN: "Reply.Dunly.App" }).INBOUND_DOMAIN).toBe("reply.dunly.app");
+    expect(readConfig({ ...good, INBOUND_DOMAIN: "inbound.localhost" }).INBOUND_DOMAIN).toBe("inbound.localhost");
+    for (const bad of ["not a domain", "@dunly.app", "dunly", "https://reply.dunly.app"]) {
+      expect(configError({ ...good, INBOUND_DOMAIN: bad })).toContain("INBOUND_DOMAIN must be a domain");
+    }
+  });
+
   it("ignores resource bindings, which stay on env", () => {
     const config = readConfig({ ...good, DB: {}, IMAGES: {}, MAILER: {}, SCHEDULES: {} });
     expect(Object.keys(config)).not.toContain("DB");
