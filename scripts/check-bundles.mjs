@@ -5,7 +5,7 @@
 //    /dashboard 200 KB counting its lazily loaded chart, /schedule 200 KB, every other page 150 KB
 //    (PAGES in scripts/client-js.mjs).
 // 2. Both Workers: `wrangler deploy --dry-run` (offline: nothing is uploaded), then every file of each
-//    bundle gzipped and summed. Budgets in KiB = 1,024 bytes: app Worker 600 KiB, mail Worker 250 KiB
+//    bundle gzipped and summed. Budgets in KiB = 1,024 bytes: app Worker 650 KiB, mail Worker 250 KiB
 //    (Cloudflare refuses a Worker above its plan's limit; these keep us far below it).
 //
 // Every budget is checked and printed; the script fails (exit 1) when any is exceeded.
@@ -17,7 +17,8 @@ import { clientJs, formatTable } from "./client-js.mjs";
 
 const KIB = 1024;
 /** Worker upload budgets, gzip (docs/architecture.md §11). */
-const APP_WORKER_BUDGET = 600 * KIB;
+// 600 KiB until the Stripe SDK (decisions/017) and postal-mime (decisions/020) came in; both are server-only.
+const APP_WORKER_BUDGET = 650 * KIB;
 const MAIL_WORKER_BUDGET = 250 * KIB;
 const OUT = ".wrangler/bundle-check";
 

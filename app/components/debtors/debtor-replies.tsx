@@ -1,10 +1,13 @@
+import { lazy, Suspense, useState } from "react";
 import { notify } from "~/components/toast";
 import { formatDay } from "~/domain/time-zone";
 import type { ActionResult } from "~/lib/action-result";
 import type { ReplyView } from "~/models/reply.server";
 import { ReplyAnswers } from "./debtor-responses";
 import type { Invoice } from "./invoice-view";
-import { PaymentForm } from "./payment-form";
+
+/** The payment form is a chunk of its own, fetched when "Record a payment" is opened (docs/architecture.md §11). */
+const PaymentForm = lazy(() => import("./payment-form").then((m) => ({ default: m.PaymentForm })));
 
 function toast(data: ActionResult) {
   if (data.message) notify(data.ok ? "success" : "error", data.message);
@@ -30,6 +33,7 @@ export function DebtorReplies({
   const debtorId = debtor.id;
   const owedCents = Math.max(0, debtor.debtCents - debtor.paidCents);
   const anyOpen = replies.some((r) => !r.auto && r.handledAt === null);
+  const [paying, setPaying] = useState(false);
   return (
     <div className="flex flex-col gap-3" data-testid="debtor-replies">
       <h2 className="text-xl font-semibold">Replies</h2>
@@ -60,10 +64,18 @@ export function DebtorReplies({
         })}
       </ul>
       {anyOpen && owedCents > 0 ? (
-        <details id="record-payment" className="rounded-lg border border-border bg-background p-3">
+        <details
+          id="record-payment"
+          className="rounded-lg border border-border bg-background p-3"
+          onToggle={(event) => setPaying(event.currentTarget.open)}
+        >
           <summary className="cursor-pointer text-sm font-medium">Record a payment (handles the reply)</summary>
           <div className="pt-3">
-            <PaymentForm debtor={debtor} maxCents={owedCents} invoices={invoices} onResult={toast} />
+            {paying ? (
+              <Suspense fallback={<p className="text-sm text-muted">Loading the payment form…</p>}>
+                <PaymentForm debtor={debtor} maxCents={owedCents} invoices={invoices} onResult={toast} />
+              </Suspense>
+            ) : null}
           </div>
         </details>
       ) : null}
