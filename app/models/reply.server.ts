@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, count, eq, gt, isNull } from "drizzle-orm";
 import { type Db, getDb } from "~/db/client.server";
 import { debtorReplies, debtors } from "~/db/schema";
 import { MAX_REPLY_BYTES, oneLineOf, REPLIES_PER_DEBTOR_PER_DAY } from "~/domain/inbound-mail";
@@ -232,42 +232,4 @@ export async function handleRepliesOf(
 }
 
 /** A reply as the timeline shows it (text only: never HTML). */
-export interface ReplyView {
-  id: number;
-  fromAddress: string;
-  subject: string;
-  text: string;
-  attachments: { name: string; size: number }[];
-  auto: boolean;
-  handledAt: number | null;
-  createdAt: number;
-}
-
-function attachmentsOf(json: string): { name: string; size: number }[] {
-  try {
-    const value = JSON.parse(json);
-    return Array.isArray(value) ? value : [];
-  } catch {
-    return [];
-  }
-}
-
-/** The owner's debtor's replies, newest first (at most 50). */
-export async function repliesOf(db: Db, ownerId: string, debtorId: number): Promise<ReplyView[]> {
-  const rows = await db
-    .select()
-    .from(debtorReplies)
-    .where(and(eq(debtorReplies.ownerId, ownerId), eq(debtorReplies.debtorId, debtorId)))
-    .orderBy(desc(debtorReplies.createdAt), desc(debtorReplies.id))
-    .limit(50);
-  return rows.map((r) => ({
-    id: r.id,
-    fromAddress: r.fromAddress,
-    subject: r.subject,
-    text: r.text,
-    attachments: attachmentsOf(r.attachments),
-    auto: r.auto,
-    handledAt: r.handledAt,
-    createdAt: r.createdAt,
-  }));
-}
+export { type ReplyView, repliesOf } from "./reply-list.server";

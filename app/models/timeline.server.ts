@@ -1,11 +1,21 @@
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { bindParam, OWNER_ID, preparedQuery, runBatch } from "~/db/prepared.server";
-import { debtorEvents, debtors, deliveries, invoices, payments, schedules, users } from "~/db/schema";
+import {
+  debtorEvents,
+  type debtorReplies,
+  debtors,
+  deliveries,
+  invoices,
+  payments,
+  schedules,
+  users,
+} from "~/db/schema";
 import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
 import { safeTimeZone } from "~/domain/time-zone";
 import { scheduleStatus } from "~/reminders/schedule-status";
 import { debtorInvoicesQuery, type InvoiceRow } from "./invoice.server";
+import { debtorRepliesQuery, type ReplyView, replyViewsOf } from "./reply-list.server";
 
 /**
  * A debtor's timeline (docs/architecture.md §10): every e-mail (deliveries), payment and debtor event
@@ -256,20 +266,31 @@ export async function getDebtorTimeline(
     now?: number /** Also the debtor's invoices (the page's Invoices section), in the same batch. */;
     invoices?: boolean;
   } = {},
-): Promise<(DebtorTimeline & { invoices: InvoiceRow[] }) | undefined> {
+): Promise<(DebtorTimeline & { invoices: InvoiceRow[]; replies: ReplyView[] }) | undefined> {
   const values = { ownerId, debtorId, take: limit + 1, since: now - CONTACT_DEFAULTS.windowDays * DAY_MS };
-  const [debtorRows, mailRows, paymentRows, eventRows, scheduleRows, userRows, counted, disputes, invoiceRows = []] =
-    await runBatch(db, [
-      TIMELINE.debtor(db, values),
-      TIMELINE.mail(db, values),
-      TIMELINE.payments(db, values),
-      TIMELINE.events(db, values),
-      TIMELINE.schedules(db, values),
-      TIMELINE.user(db, values),
-      TIMELINE.counted(db, values),
-      TIMELINE.disputes(db, values),
-      ...(invoices ? [debtorInvoicesQuery(db, values)] : []),
-    ] as const);
+  const [
+    debtorRows,
+    mailRows,
+    paymentRows,
+    eventRows,
+    scheduleRows,
+    userRows,
+    counted,
+    disputes,
+    invoiceRows = [],
+    replyRows = [],
+  ] = await runBatch(db, [
+    TIMELINE.debtor(db, values),
+    TIMELINE.mail(db, values),
+    TIMELINE.payments(db, values),
+    TIMELINE.events(db, values),
+    TIMELINE.schedules(db, values),
+    TIMELINE.user(db, values),
+    TIMELINE.counted(db, values),
+    TIMELINE.disputes(db, values),
+    // The debtor's page also lists their invoices and their e-mail replies (docs/decisions/020).
+    ...(invoices ? [debtorInvoicesQuery(db, values), debtorRepliesQuery(db, values)] : []),
+  ] as const);
   const debtor = debtorRows[0];
   if (!debtor) return undefined;
 
@@ -344,5 +365,6 @@ export async function getDebtorTimeline(
     more: all.length > limit,
     upcoming,
     invoices: invoiceRows as InvoiceRow[],
+    replies: replyViewsOf(replyRows as (typeof debtorReplies.$inferSelect)[]),
   };
 }

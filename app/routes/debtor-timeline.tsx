@@ -15,7 +15,6 @@ import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { invoiceToJson } from "~/models/invoice.server";
-import { repliesOf } from "~/models/reply.server";
 import { getDebtorTimeline, TIMELINE_LIMIT } from "~/models/timeline.server";
 import { FormIdSchema } from "~/schemas/ids";
 import type { Route } from "./+types/debtor-timeline";
@@ -31,11 +30,11 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
   const db = getDb(getApp(context).env.DB);
   const found = id.success ? await getDebtorTimeline(db, user.id, id.output, { invoices: true }) : undefined;
   if (!found) throw data(null, { status: 404 });
-  const { invoices, ...timeline } = found;
+  const { invoices, replies, ...timeline } = found;
   return {
     timeline,
     // The debtor's e-mail replies (decisions/020), as text only.
-    replies: await repliesOf(db, user.id, found.debtor.id),
+    replies,
     invoices: invoices.map(invoiceToJson),
     timeZone: requestTimeZone(request),
     limit: TIMELINE_LIMIT,

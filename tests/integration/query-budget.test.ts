@@ -226,8 +226,8 @@ const BUDGET = {
   reportOfDebtor: 5,
   reportAging: 2,
   timeline: 9,
-  // The debtor's page: the timeline's and its Invoices section's, in one batch.
-  debtorPage: 10,
+  // The debtor's page: the timeline's, its Invoices section's and its replies (decisions/020), in one batch.
+  debtorPage: 11,
   options: 2,
   schedule: 3,
   scheduleDetails: 4,
