@@ -1,5 +1,6 @@
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtorEvents } from "~/db/schema";
+import { debtorEvents, debtors } from "~/db/schema";
 
 /** The kinds of debtor event the timeline shows besides e-mails and payments (app/db/schema.ts). */
 export type DebtorEventType =
@@ -56,4 +57,26 @@ export function debtorEventInsert(db: Db, e: DebtorEventInput) {
     detail: e.detail ?? "",
     createdAt: e.at ?? Date.now(),
   });
+}
+
+/**
+ * The timeline event `type` with `detail` for the owner's debtor, as an INSERT … SELECT over the
+ * debtors row when `where` holds: recorded exactly when the change it belongs to happens (put it
+ * before the change in the batch; statements run in order).
+ */
+export function debtorEventWhere(db: Db, type: DebtorEventType, detail: string, where: SQL | undefined, now: number) {
+  return db.insert(debtorEvents).select(
+    db
+      .select({
+        // Every column in the table's order (INSERT … SELECT lists them all); id: the next one.
+        id: sql<number>`null`.as("id"),
+        ownerId: debtors.ownerId,
+        debtorId: debtors.id,
+        type: sql<string>`${type}`.as("type"),
+        detail: sql<string>`${detail}`.as("detail"),
+        createdAt: sql<number>`${now}`.as("created_at"),
+      })
+      .from(debtors)
+      .where(where),
+  );
 }

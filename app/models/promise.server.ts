@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import { chunk, IDS_PER_STATEMENT } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
-import { debtorEvents, debtors, deliveries, invoices, schedules } from "~/db/schema";
+import { debtors, deliveries, invoices, schedules } from "~/db/schema";
 import { promiseDetail } from "~/domain/promise";
+import { debtorEventWhere } from "~/models/debtor-event.server";
 import { noticeInsert } from "~/models/user-notification.server";
 import {
   holdForDebtorStatement,
@@ -33,34 +34,6 @@ export function hasDisputedInvoice(debtorId: number | SQL): SQL {
 }
 
 const owned = (ownerId: string, debtorId: number) => and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId));
-
-/**
- * The timeline event `type` with `detail` for the owner's debtor, as an INSERT … SELECT over the
- * debtors row when `where` holds: recorded exactly when the change it belongs to happens (put it
- * before the change in the batch; statements run in order).
- */
-export function debtorEventWhere(
-  db: Db,
-  type: "promised" | "promise_broken" | "promise_consent",
-  detail: string,
-  where: SQL | undefined,
-  now: number,
-) {
-  return db.insert(debtorEvents).select(
-    db
-      .select({
-        // Every column in the table's order (INSERT … SELECT lists them all); id: the next one.
-        id: sql<number>`null`.as("id"),
-        ownerId: debtors.ownerId,
-        debtorId: debtors.id,
-        type: sql<string>`${type}`.as("type"),
-        detail: sql<string>`${detail}`.as("detail"),
-        createdAt: sql<number>`${now}`.as("created_at"),
-      })
-      .from(debtors)
-      .where(where),
-  );
-}
 
 /** Why a promise is not taken. */
 export type PromiseRefusal = "pending" | "broken" | "nothing-open";

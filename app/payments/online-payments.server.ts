@@ -1,13 +1,13 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtorEvents, debtors, onlinePayments, paymentAllocations, payments } from "~/db/schema";
+import { debtors, onlinePayments, paymentAllocations, payments } from "~/db/schema";
 import { formatMoney, fromCents } from "~/domain/money";
 import { formatLongDate } from "~/domain/promise";
 import type { ReceiptMessage } from "~/domain/receipt";
 import type { AppConfig } from "~/lib/config.server";
 import { debtorParties } from "~/lib/opt-out.server";
 import { portalLink } from "~/lib/portal.server";
-import type { DebtorEventType } from "~/models/debtor-event.server";
+import { type DebtorEventType, debtorEventWhere } from "~/models/debtor-event.server";
 import { allocateStatement, settleLedgerStatements } from "~/models/ledger.server";
 import { addPayment, readSettled, SETTLE_STATEMENTS, settleStatements } from "~/models/payment.server";
 import { noticeInsert, sendNotices } from "~/models/user-notification.server";
@@ -44,28 +44,14 @@ export function onlinePaymentByIntent(db: Db, paymentIntentId: string) {
   return db.select().from(onlinePayments).where(eq(onlinePayments.paymentIntentId, paymentIntentId)).get();
 }
 
-/** An INSERT … SELECT of a timeline event of the row's debtor, only when `when` holds (SQL). */
-function eventWhere(
-  db: Db,
-  row: OnlinePaymentRow,
-  type: DebtorEventType,
-  detail: string,
-  when: ReturnType<typeof sql>,
-  now: number,
-) {
-  return db.insert(debtorEvents).select(
-    db
-      // Every column in the table's order (INSERT … SELECT lists them all); id: the next one.
-      .select({
-        id: sql<number>`null`.as("id"),
-        ownerId: debtors.ownerId,
-        debtorId: debtors.id,
-        type: sql<string>`${type}`.as("type"),
-        detail: sql<string>`${detail}`.as("detail"),
-        createdAt: sql<number>`${now}`.as("created_at"),
-      })
-      .from(debtors)
-      .where(and(eq(debtors.id, row.debtorId), eq(debtors.ownerId, row.ownerId), when)),
+/** The timeline event of the row's debtor, recorded only when `when` holds (SQL). */
+function eventWhere(db: Db, row: OnlinePaymentRow, type: DebtorEventType, detail: string, when: SQL, now: number) {
+  return debtorEventWhere(
+    db,
+    type,
+    detail,
+    and(eq(debtors.id, row.debtorId), eq(debtors.ownerId, row.ownerId), when),
+    now,
   );
 }
 

@@ -1,15 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { advanceSchedules, debtorOption, mailTo, signInByRequest, uniqueEmail } from "./helpers";
-
-/** "YYYY-MM-DD" `days` after the browser's today. */
-async function inDays(page: import("@playwright/test").Page, days: number) {
-  return page.evaluate((n) => {
-    const d = new Date();
-    d.setDate(d.getDate() + n);
-    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-  }, days);
-}
+import { advanceSchedules, debtorOption, inDays, mailTo, signInByRequest, uniqueEmail } from "./helpers";
 
 // A schedule that follows the due date (docs/architecture.md §4, "Due-date cadences"): the first
 // reminder of an invoice due in three days says when it is due; the debtor answers "I've paid" and

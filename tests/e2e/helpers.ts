@@ -157,3 +157,12 @@ export async function advanceSchedules(page: Page, ms: number) {
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as AdvancedSchedule[];
 }
+
+/** "YYYY-MM-DD" `days` after the browser's today (its own time zone). */
+export async function inDays(page: Page, days: number) {
+  return page.evaluate((n) => {
+    const d = new Date();
+    d.setDate(d.getDate() + n);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  }, days);
+}

@@ -3,20 +3,12 @@ import {
   advanceSchedules,
   appOrigin,
   debtorOption,
+  inDays,
   mailTo,
   readMailbox,
   signInByRequest,
   uniqueEmail,
 } from "./helpers";
-
-/** "YYYY-MM-DD" `days` after the browser's today. */
-async function inDays(page: import("@playwright/test").Page, days: number) {
-  return page.evaluate((n) => {
-    const d = new Date();
-    d.setDate(d.getDate() + n);
-    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-  }, days);
-}
 
 // Replies come home (docs/decisions/020-inbound-replies.md): a reminder goes out with the debtor's
 // reply address as Reply-To; the debtor's answer, posted to /dev/inbound as Email Routing would
