@@ -444,6 +444,8 @@ export interface DeliveryFilter {
   before?: number | null;
   limit?: number;
   offset?: number;
+  /** Keyset: only rows after this one in the newest-first order (a streamed export's next page). */
+  after?: { createdAt: number; id: number } | null;
 }
 
 function deliveryWhere(ownerId: string, filter: DeliveryFilter) {
@@ -451,6 +453,9 @@ function deliveryWhere(ownerId: string, filter: DeliveryFilter) {
   if (filter.debtorId) where.push(eq(deliveries.debtorId, filter.debtorId));
   if (filter.from != null) where.push(gte(deliveries.createdAt, filter.from));
   if (filter.before != null) where.push(lt(deliveries.createdAt, filter.before));
+  // A row value: SQLite walks the index from the key on ((owner_id | debtor_id), created_at, id).
+  if (filter.after)
+    where.push(sql`(${deliveries.createdAt}, ${deliveries.id}) < (${filter.after.createdAt}, ${filter.after.id})`);
   return and(...where);
 }
 
@@ -478,6 +483,28 @@ export function listDeliveries(db: Db, ownerId: string, filter: DeliveryFilter =
     .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
     .limit(filter.limit ?? DELIVERY_PAGE_SIZE)
     .offset(filter.offset ?? 0);
+}
+
+/**
+ * The owner's deliveries for the filter, newest first, one page of `size` at a time as a streamed
+ * export takes them (docs/architecture.md §10, CSV): each page keyed after the last row of the one
+ * before (created_at, id), so every statement is one index range however deep the export is, where
+ * an offset would read and skip every row before it.
+ */
+export async function* deliveryPages(
+  db: Db,
+  ownerId: string,
+  filter: Omit<DeliveryFilter, "limit" | "offset" | "after">,
+  size: number,
+) {
+  let after: DeliveryFilter["after"] = null;
+  for (;;) {
+    const page = await listDeliveries(db, ownerId, { ...filter, after, limit: size });
+    yield page;
+    const last = page.at(-1);
+    if (!last || page.length < size) return;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
 }
 
 /**
