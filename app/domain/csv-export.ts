@@ -75,6 +75,7 @@ export function csvHeaders(filename: string) {
   return {
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
-    "Cache-Control": "no-store",
+    // One user's data: never in a shared cache.
+    "Cache-Control": "private, no-store",
   };
 }
