@@ -61,6 +61,30 @@ describe("csvResponse", () => {
     }
   });
 
+  it("escapes any text exactly as papaparse does (random cells of the characters that matter)", async () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const alphabet = ["=", "+", "-", "@", "\t", "\r", "\n", '"', ",", " ", "\uFEFF", "'", "a", "Z", "é", "1", ";"];
+    const cell = () =>
+      random() < 0.15
+        ? Math.round((random() - 0.5) * 1e6) / 100
+        : random() < 0.1
+          ? null
+          : Array.from(
+              { length: Math.floor(random() * 6) },
+              () => alphabet[Math.floor(random() * alphabet.length)],
+            ).join("");
+    const fuzz: CsvRow[] = Array.from({ length: 5_000 }, () => Array.from({ length: 4 }, cell));
+    const fuzzHeader = ["=a", " b", 'c"', "d,e"];
+    const res = await csvResponse("x.csv", fuzzHeader, pagesOf(fuzz, 333));
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await bytesOf(res))).toBe(
+      `\uFEFF${toCsv(fuzzHeader, fuzz)}`,
+    );
+  });
+
   it("writes the header alone (with its line end) when there are no rows, and skips empty pages", async () => {
     expect(await bytesOf(await csvResponse("x.csv", header, pagesOf([], 10)))).toEqual(expected([]));
     async function* withEmpty() {

@@ -6,7 +6,7 @@ import { statusLabel } from "~/domain/delivery-status";
 import { listParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { strategyLabel } from "~/domain/strategies";
-import { formatInstant } from "~/domain/time-zone";
+import { instantFormat } from "~/domain/time-zone";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { deliveryPages } from "~/models/delivery.server";
@@ -24,12 +24,13 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { debtorId, period } = listParams(url.searchParams);
   const range = period ? periodRange(period, Date.now(), timeZone) : null;
   const filter = { debtorId, from: range?.from, before: range?.before };
+  const local = instantFormat(timeZone);
   async function* rows() {
     for await (const page of deliveryPages(db, user.id, filter, EXPORT_PAGE)) {
       yield page.map((d) => {
         const at = d.sentAt ?? d.createdAt;
         return [
-          formatInstant(at, timeZone),
+          local(at),
           new Date(at).toISOString(),
           deliveryTarget(d),
           deliveryTemplate(d),
