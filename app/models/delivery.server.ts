@@ -16,7 +16,7 @@ import {
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
-import { debtors, deliveries, deliveryStatusCounts, schedules } from "~/db/schema";
+import { debtors, deliveries, deliveryRollups, deliveryStatusCounts, schedules } from "~/db/schema";
 import { dateTimeFormat } from "~/domain/intl";
 import {
   LIMIT_WINDOW_MS,
@@ -72,8 +72,11 @@ export function sentCountOf(of: "debtor" | "schedule", outer: AnySQLiteColumn) {
   // Qualified by hand: drizzle leaves a one-table query's columns bare, and inside the subquery a
   // bare "id" would be the delivery's.
   const ref = sql`${sql.identifier(getTableName(outer.table))}.${sql.identifier(outer.name)}`;
+  // A debtor's archived months count too (§12, "Bounded deliveries"): delivery_rollups is keyed
+  // by owner and debtor, the owner read from the same outer row (debtors.owner_id).
+  const owner = sql`${sql.identifier(getTableName(outer.table))}.${sql.identifier("owner_id")}`;
   return of === "debtor"
-    ? sql<number>`(SELECT count(*) FROM deliveries AS sent WHERE sent.debtor_id = ${ref} AND sent.status = 'sent' AND NOT (sent.occurrence_key >= 'test:' AND sent.occurrence_key < 'test;'))`
+    ? sql<number>`((SELECT count(*) FROM deliveries AS sent WHERE sent.debtor_id = ${ref} AND sent.status = 'sent' AND NOT (sent.occurrence_key >= 'test:' AND sent.occurrence_key < 'test;')) + (SELECT coalesce(sum(n), 0) FROM delivery_rollups AS archived WHERE archived.owner_id = ${owner} AND archived.debtor_id = ${ref} AND archived.status = 'sent' AND archived.test_send = 0))`
     : sql<number>`(SELECT count(*) FROM deliveries AS sent WHERE sent.schedule_id = ${ref} AND sent.status = 'sent')`;
 }
 
@@ -509,8 +512,9 @@ export async function* deliveryPages(
 
 /**
  * Counts per status for the same filter (the report's summary), unrun; totalsOf sums them. All of
- * the owner's: the counts the triggers keep (deliveryStatusCounts), one short read however many
- * deliveries the account holds. Filtered by debtor or period: one grouped query over those.
+ * the owner's: the counts the triggers keep (deliveryStatusCounts, archived months included), one
+ * short read however many deliveries the account holds. Filtered by debtor or period: one grouped
+ * query over those, plus the debtor's archived counts.
  */
 export function deliveryTotals(db: Db, ownerId: string, filter: DeliveryFilter = {}) {
   if (!filter.debtorId && filter.from == null && filter.before == null) {
@@ -519,11 +523,22 @@ export function deliveryTotals(db: Db, ownerId: string, filter: DeliveryFilter =
       .from(deliveryStatusCounts)
       .where(eq(deliveryStatusCounts.ownerId, ownerId));
   }
-  return db
+  const live = db
     .select({ status: deliveries.status, n: count() })
     .from(deliveries)
     .where(deliveryWhere(ownerId, filter))
     .groupBy(deliveries.status);
+  // A debtor's archived months count too (docs/architecture.md §12, "Bounded deliveries"): their
+  // rollups, one more arm of the same statement (totalsOf adds a status's rows up). A period
+  // reaches back 90 days at most, never to the archive's 13 months.
+  if (!filter.debtorId || filter.from != null || filter.before != null) return live;
+  return live.unionAll(
+    db
+      .select({ status: deliveryRollups.status, n: sql<number>`sum(${deliveryRollups.n})`.mapWith(Number) })
+      .from(deliveryRollups)
+      .where(and(eq(deliveryRollups.ownerId, ownerId), eq(deliveryRollups.debtorId, filter.debtorId)))
+      .groupBy(deliveryRollups.status),
+  );
 }
 
 /** The report's totals from deliveryTotals' rows. */
