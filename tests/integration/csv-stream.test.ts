@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { FIXTURE_SCHEDULE_ID, makeDebtor, makeInvoice } from "./fixtures";
+import { listDeliveries } from "~/models/delivery.server";
+import { db, FIXTURE_SCHEDULE_ID, makeDebtor, makeInvoice } from "./fixtures";
 import { get, sha256Hex, signIn, uniqueEmail } from "./helpers";
 
 /**
@@ -102,5 +103,27 @@ describe("streamed CSV exports", () => {
     expect(berlin.digest).toBe(REPORT_BERLIN_DIGEST);
     expect([debtors.digest, debtors.bytes]).toEqual([DEBTORS_DIGEST, DEBTORS_BYTES]);
     expect([invoices.digest, invoices.bytes]).toEqual([INVOICES_DIGEST, 706]);
+  });
+
+  it("reads each later page as one index range after the last row, the owner's or the debtor's", async () => {
+    const plan = async (filter: Parameters<typeof listDeliveries>[2]) => {
+      const query = listDeliveries(db(), "someone", {
+        ...filter,
+        limit: 1000,
+        after: { createdAt: BASE, id: 5 },
+      }).toSQL();
+      const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+        .bind(...query.params)
+        .all<{ detail: string }>();
+      return rows.results.map((r) => r.detail).join(" | ");
+    };
+    const all = await plan({});
+    expect(all).toMatch(
+      /SEARCH deliveries USING (COVERING )?INDEX deliveries_owner_idx \(owner_id=\? AND created_at<\?\)/,
+    );
+    const ofDebtor = await plan({ debtorId: 7 });
+    expect(ofDebtor).toMatch(/SEARCH deliveries USING INDEX deliveries_debtor_idx \(debtor_id=\? AND created_at<\?\)/);
+    // Newest first straight from the index: no sort of the rows read.
+    for (const p of [all, ofDebtor]) expect(p).not.toContain("TEMP B-TREE");
   });
 });
