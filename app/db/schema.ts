@@ -453,8 +453,9 @@ export const deliveries = sqliteTable(
 /**
  * Deliveries older than 13 months, counted per debtor, UTC month (YYYY-MM) and status once they
  * moved to the account's archive file in R2 (app/models/delivery-archive.server.ts, migration
- * 0021, docs/architecture.md §12 "Bounded deliveries"): a debtor's report totals and timeline add
- * them to the live rows. Test sends are counted apart, as the lists' "sent" counts leave them out.
+ * 0021, docs/architecture.md §12 "Bounded deliveries"): a debtor's report totals, the lists'
+ * "sent" counts and the timeline add them to the live rows. Per schedule too, and test sends
+ * apart, as the lists' "sent" counts leave them out.
  */
 export const deliveryRollups = sqliteTable(
   "delivery_rollups",
@@ -466,9 +467,15 @@ export const deliveryRollups = sqliteTable(
     month: text("month").notNull(),
     status: text("status", { enum: ["sending", "sent", "failed", "bounced", "complained", "deferred"] }).notNull(),
     testSend: integer("test_send", { mode: "boolean" }).notNull(),
+    // The schedule it came from, '' for none (a test send): the schedules list's "sent" counts it.
+    scheduleId: text("schedule_id").notNull().default(""),
     n: integer("n").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.ownerId, t.debtorId, t.month, t.status, t.testSend] })],
+  (t) => [
+    primaryKey({ columns: [t.ownerId, t.debtorId, t.month, t.status, t.testSend, t.scheduleId] }),
+    // A schedule's archived sends (sentCountOf in app/models/delivery.server.ts).
+    index("delivery_rollups_schedule_idx").on(t.ownerId, t.scheduleId, t.status),
+  ],
 );
 
 /** One archive file per account and month in the ARCHIVE bucket: where a month's deliveries went. */

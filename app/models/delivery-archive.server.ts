@@ -6,8 +6,8 @@ import { archiveCutoff, archiveObjectKey, monthOf, monthRange } from "~/domain/a
 /**
  * Bounded deliveries (docs/architecture.md §12, docs/decisions/022): on the cron trigger, every
  * delivery older than 13 months moves to one NDJSON file per account and UTC month in the ARCHIVE
- * bucket, and is counted in delivery_rollups (per debtor, month, status, test send or not), so the
- * report's totals and the timeline still count it. delivery_status_counts (the report's all-time
+ * bucket, and is counted in delivery_rollups (per debtor, month, status, test send or not and
+ * schedule), so the report's totals, the lists' "sent" counts and the timeline still count it. delivery_status_counts (the report's all-time
  * totals) keeps counting it: the batch that deletes the rows adds them back there first.
  */
 
@@ -48,7 +48,10 @@ export async function archiveOldDeliveries(
   while (run.rows < maxRows) {
     const oldest = await oldestBefore(db, cutoff);
     if (!oldest) break;
-    run.rows += await archiveMonth(db, bucket, oldest.ownerId, monthOf(oldest.createdAt), now);
+    const moved = await archiveMonth(db, bucket, oldest.ownerId, monthOf(oldest.createdAt), now);
+    // Never the case (the oldest row is in its own month); a guard against looping on it.
+    if (moved === 0) break;
+    run.rows += moved;
     run.files += 1;
   }
   return run;
@@ -124,10 +127,11 @@ export async function archiveMonth(db: Db, bucket: R2Bucket, ownerId: string, mo
       .bind(...range, moved),
     d1
       .prepare(
-        `INSERT INTO delivery_rollups (owner_id, debtor_id, month, status, test_send, n)
-         SELECT owner_id, debtor_id, ?4, status, ${testSend}, count(*) FROM deliveries WHERE ${where}
-         GROUP BY debtor_id, status, ${testSend}
-         ON CONFLICT (owner_id, debtor_id, month, status, test_send) DO UPDATE SET n = n + excluded.n`,
+        `INSERT INTO delivery_rollups (owner_id, debtor_id, month, status, test_send, schedule_id, n)
+         SELECT owner_id, debtor_id, ?4, status, ${testSend}, coalesce(schedule_id, ''), count(*)
+         FROM deliveries WHERE ${where}
+         GROUP BY debtor_id, status, ${testSend}, coalesce(schedule_id, '')
+         ON CONFLICT (owner_id, debtor_id, month, status, test_send, schedule_id) DO UPDATE SET n = n + excluded.n`,
       )
       .bind(...range, month),
     // The delete trigger takes each row off the owner's status counts; the report's all-time

@@ -72,12 +72,12 @@ export function sentCountOf(of: "debtor" | "schedule", outer: AnySQLiteColumn) {
   // Qualified by hand: drizzle leaves a one-table query's columns bare, and inside the subquery a
   // bare "id" would be the delivery's.
   const ref = sql`${sql.identifier(getTableName(outer.table))}.${sql.identifier(outer.name)}`;
-  // A debtor's archived months count too (§12, "Bounded deliveries"): delivery_rollups is keyed
-  // by owner and debtor, the owner read from the same outer row (debtors.owner_id).
+  // Archived months count too (§12, "Bounded deliveries"): delivery_rollups is keyed by owner and
+  // debtor, and indexed by owner and schedule; the owner is read from the same outer row.
   const owner = sql`${sql.identifier(getTableName(outer.table))}.${sql.identifier("owner_id")}`;
   return of === "debtor"
     ? sql<number>`((SELECT count(*) FROM deliveries AS sent WHERE sent.debtor_id = ${ref} AND sent.status = 'sent' AND NOT (sent.occurrence_key >= 'test:' AND sent.occurrence_key < 'test;')) + (SELECT coalesce(sum(n), 0) FROM delivery_rollups AS archived WHERE archived.owner_id = ${owner} AND archived.debtor_id = ${ref} AND archived.status = 'sent' AND archived.test_send = 0))`
-    : sql<number>`(SELECT count(*) FROM deliveries AS sent WHERE sent.schedule_id = ${ref} AND sent.status = 'sent')`;
+    : sql<number>`((SELECT count(*) FROM deliveries AS sent WHERE sent.schedule_id = ${ref} AND sent.status = 'sent') + (SELECT coalesce(sum(n), 0) FROM delivery_rollups AS archived WHERE archived.owner_id = ${owner} AND archived.schedule_id = ${ref} AND archived.status = 'sent'))`;
 }
 
 /** How many counted deliveries `column` = `value` has within the window: a subquery for a claim's WHERE. */

@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 import { deliveries } from "~/db/schema";
 import { archiveCutoff, archiveObjectKey, monthOf } from "~/domain/archive-months";
 import { archiveOldDeliveries } from "~/models/delivery-archive.server";
+import { listSchedules } from "~/models/schedule.server";
 import { decodeTurbo } from "./data-helpers";
-import { db, FIXTURE_SCHEDULE_ID, makeDebtor } from "./fixtures";
+import { db, FIXTURE_SCHEDULE_ID, makeDebtor, makeSchedule } from "./fixtures";
 import { DAY, get, signIn, uniqueEmail } from "./helpers";
 
 /**
@@ -137,6 +138,16 @@ describe("the delivery archive", () => {
     );
     await seedDeliveries(other.userId, [theirs.id], 120, cutoff - 3 * MONTH_MS, Math.floor((6 * MONTH_MS) / 121));
 
+    // Ada's reminders came from a schedule of hers: the schedules list counts them.
+    const adaSchedule = await makeSchedule(owner.userId, ada.id);
+    await env.DB.prepare(
+      "UPDATE deliveries SET schedule_id = ? WHERE debtor_id = ? AND NOT (occurrence_key >= 'test:' AND occurrence_key < 'test;')",
+    )
+      .bind(adaSchedule, ada.id)
+      .run();
+    const scheduleSent = async () =>
+      (await listSchedules(db(), owner.userId)).find((r) => r.id === adaSchedule)?.emailsSent;
+
     const report = async (query = "") => (await loaderData(`/report${query}`, "routes/report", owner.cookie)).totals;
     const chart = async (debtorId: number) =>
       (await loaderData(`/dashboard?debtor=${debtorId}`, "routes/dashboard", owner.cookie)).chart;
@@ -149,6 +160,7 @@ describe("the delivery archive", () => {
       recent: await report("?period=90d"),
       chart: await chart(ada.id),
       adaSent: await sentCount(ada.id),
+      scheduleSent: await scheduleSent(),
     });
 
     const before = await seen();
@@ -157,6 +169,7 @@ describe("the delivery archive", () => {
     const moving = ownerRows.filter((r) => r.createdAt < cutoff);
     expect(moving).toHaveLength(2_400);
     expect(before.all.all).toBe(2_700);
+    expect(before.scheduleSent).toBeGreaterThan(300);
 
     // Bounded: a run stops once about maxRows moved (a month's file is always finished).
     const first = await archiveOldDeliveries(db(), env.ARCHIVE, now, 1);
