@@ -220,6 +220,17 @@ describe("the delivery archive", () => {
 
     // The report's totals, the chart and the debtor's sent count did not change.
     expect(await seen()).toEqual(before);
+    // The report pages through the live rows only and lists the archived months for download.
+    const reportPage = await loaderData("/report", "routes/report", owner.cookie);
+    expect(reportPage.pages).toBe(Math.ceil(live.length / 25));
+    expect(reportPage.archived.map((m: { month: string }) => m.month)).toEqual([...months].reverse());
+    expect(reportPage.archived.reduce((sum: number, m: { rows: number }) => sum + m.rows, 0)).toBe(2_400);
+    const adaLive = live.filter((r) => r.debtorId === ada.id).length;
+    expect((await loaderData(`/report?debtor=${ada.id}`, "routes/report", owner.cookie)).pages).toBe(
+      Math.ceil(adaLive / 25),
+    );
+    const reportHtml = await (await get("/report", { cookie: owner.cookie })).text();
+    expect(reportHtml).toContain(`href="/report/archive/${months[0]}"`);
     // Running again moves nothing and changes nothing.
     expect(await archiveOldDeliveries(db(), env.ARCHIVE, now)).toEqual({ files: 0, rows: 0 });
     expect(await seen()).toEqual(before);

@@ -221,9 +221,9 @@ const BUDGET = {
   dashboardFirstVisit: 2,
   debtorsList: 3,
   schedulesList: 3,
-  // With the receivables by age.
-  report: 4,
-  reportOfDebtor: 5,
+  // With the receivables by age and the archived months (docs/decisions/022).
+  report: 5,
+  reportOfDebtor: 6,
   reportAging: 2,
   // The streamed exports: a statement per page of 1,000 rows (one here), each an index range.
   reportCsv: 2,
