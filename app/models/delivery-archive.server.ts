@@ -76,7 +76,10 @@ export async function archiveMonth(db: Db, bucket: R2Bucket, ownerId: string, mo
     gte(deliveries.createdAt, from),
     lt(deliveries.createdAt, before),
   );
-  const lines: string[] = [];
+  // Each page is encoded at once: the file is held once as bytes, then once more joined for R2
+  // (which needs its length), about 300 bytes a row (docs/decisions/022).
+  const encoder = new TextEncoder();
+  const chunks: Uint8Array[] = [];
   let moved = 0;
   let after: { createdAt: number; id: number } | null = null;
   for (;;) {
@@ -90,7 +93,7 @@ export async function archiveMonth(db: Db, bucket: R2Bucket, ownerId: string, mo
       )
       .orderBy(asc(deliveries.createdAt), asc(deliveries.id))
       .limit(ARCHIVE_PAGE);
-    if (page.length > 0) lines.push(page.map((row) => `${JSON.stringify(row)}\n`).join(""));
+    if (page.length > 0) chunks.push(encoder.encode(page.map((row) => `${JSON.stringify(row)}\n`).join("")));
     moved += page.length;
     const last = page.at(-1);
     if (!last || page.length < ARCHIVE_PAGE) break;
@@ -105,8 +108,14 @@ export async function archiveMonth(db: Db, bucket: R2Bucket, ownerId: string, mo
     .where(and(eq(deliveryArchives.ownerId, ownerId), eq(deliveryArchives.month, month)));
   // Rows of this month archived before (only rows made with an old time, such as an import, can
   // come after a month was archived): the file keeps them first.
-  const prior = earlier ? ((await (await bucket.get(key))?.text()) ?? "") : "";
-  const body = new TextEncoder().encode(prior + lines.join(""));
+  const prior = earlier ? await (await bucket.get(key))?.arrayBuffer() : undefined;
+  if (prior) chunks.unshift(new Uint8Array(prior));
+  const body = new Uint8Array(chunks.reduce((sum, c) => sum + c.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks.splice(0)) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
   await bucket.put(key, body, {
     httpMetadata: { contentType: "application/x-ndjson; charset=utf-8" },
     customMetadata: { rows: String((earlier?.rows ?? 0) + moved) },
