@@ -1,75 +1,50 @@
 // Streamed exports and the delivery archive, measured on the production build under `wrangler dev`
-// (docs/architecture.md §10 CSV and §12 "Bounded deliveries", docs/decisions/022):
+// (docs/architecture.md §10 CSV and §12 "Bounded deliveries", docs/decisions/022), on the
+// benchmark's own accounts (bench/seed.mjs: the main one, 1,000 debtors and 20,000 deliveries; the
+// big one, 2,000 debtors and 200,000 deliveries, both over the last 180 days):
 //
-//   1. /report.csv of an account with 20,000 deliveries and of one with 200,000, and /debtors.csv
-//      of 2,000 debtors: time to the last byte (median of BENCH_EXPORT_RUNS), rows and bytes, and
-//      the workerd process's resident memory sampled every 10 ms during each download (the whole
-//      process: both Workers, D1's SQLite and the runtime, so an upper bound on what the export's
-//      isolate holds).
-//   2. The archive over the 200,000-delivery account, its deliveries spread over 24 months: the
-//      rows older than 13 months, per status and in the report's totals, before; the cron trigger
-//      (GET /cdn-cgi/handler/scheduled) run until no old row is left, as the real cron would run
-//      every 5 minutes; then the live rows, the rollups, the report's totals and every archive
-//      file downloaded through /report/archive/:month and counted, line by line and by id.
+//   1. /report.csv of both accounts and /debtors.csv of the big one: time to the last byte (median
+//      of BENCH_EXPORT_RUNS), rows and bytes, and the workerd process's resident memory sampled
+//      every 10 ms during each download (the whole process: both Workers, D1's SQLite and the
+//      runtime, so an upper bound on what the export's isolate holds).
+//   2. The archive over the big account, its deliveries first spread over 24 months (the server
+//      stopped, a quarter of them moved back by 6, 12 and 18 months each, by id): the rows older
+//      than 13 months, per status and in the report's totals, before; the cron trigger (GET
+//      /cdn-cgi/handler/scheduled) run until no old row is left, as the real cron would run every
+//      5 minutes; then the live rows, the rollups, the report's totals and every archive file
+//      downloaded through /report/archive/:month and counted, line by line and by id.
 //
-// Seeds with the sqlite3 command-line shell (recursive CTEs: no node:sqlite needed, so it runs on
-// Node 20 too), straight into the local D1 file while the server is stopped.
+// Needs Node 22 (node:sqlite, as bench/seed.mjs) and the sqlite3 shell for the counts.
 //
-//   npm run build && node bench/exports.mjs          # BENCH_PORT (8871), BENCH_EXPORT_RUNS (3)
+//   npm run build && node bench/exports.mjs          # BENCH_PORT (8897), BENCH_EXPORT_RUNS (3)
 import { execFileSync, spawnSync } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { seedAccount } from "./seed.mjs";
 import { snapshotBuild, startServer, stopAll } from "./server.mjs";
 
 process.env.PATH = `${process.cwd()}/node_modules/.bin:${process.env.PATH}`;
-const PORT = Number(process.env.BENCH_PORT ?? 8871);
+const PORT = Number(process.env.BENCH_PORT ?? 8897);
 const RUNS = Number(process.env.BENCH_EXPORT_RUNS ?? 3);
 const DAY = 86_400_000;
 const now = Date.now();
 
-const MAIN = { id: "benchexportmain", debtors: 1_000, deliveries: 20_000, months: 6 };
-const BIG = { id: "benchexportbig", debtors: 2_000, deliveries: 200_000, months: 24 };
+const MAIN = { tag: "main", debtors: 1_000, schedules: 1_000, deliveries: 20_000, seed: 1 };
+const BIG = { tag: "big", debtors: 2_000, schedules: 2_000, deliveries: 200_000, seed: 2 };
 
 function sql(path, text) {
-  const out = spawnSync("sqlite3", [path], { input: text, encoding: "utf8", maxBuffer: 64 << 20 });
+  // The server writes the same file: wait for its lock rather than fail.
+  const out = spawnSync("sqlite3", [path], { input: `.timeout 30000\n${text}`, encoding: "utf8", maxBuffer: 64 << 20 });
   if (out.status !== 0) throw new Error(`sqlite3 failed: ${out.stderr}`);
   return out.stdout;
 }
 
-const tokens = {};
-
-/** One account: a user, a session, its debtors, `deliveries` spread evenly over the last `months` months. */
-function seedAccount(path, { id, debtors, deliveries, months }) {
-  const token = randomBytes(25).toString("hex");
-  tokens[id] = token;
-  const sessionId = createHash("sha256").update(token).digest("hex");
-  const from = now - months * 30 * DAY;
-  const step = Math.floor((months * 30 * DAY) / deliveries);
+/** Moves a quarter of the account's deliveries back by 6, 12 and 18 months each (by id): 24 months of them. */
+function spreadOverTwoYears(path, ownerId) {
+  const shift = `(id % 4) * ${183 * DAY}`;
   sql(
     path,
-    `BEGIN;
-    INSERT INTO users (id, email, full_name, email_verified_at, plan, subscription_status, created_at)
-      VALUES ('${id}', '${id}@example.com', 'Bench ${id}', ${from}, 'aggressive', 'active', ${from});
-    INSERT INTO sessions (id, user_id, expires_at, created_at) VALUES ('${sessionId}', '${id}', ${now + 30 * DAY}, ${now});
-    WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${debtors})
-    INSERT INTO debtors (owner_id, full_name, email, debt_cents, paid_cents, currency, active_strategy, status, time_zone, created_at, updated_at)
-      SELECT '${id}', 'Debtor ' || i, '${id}-' || i || '@example.com', 10000 + i, 0, 'USD', 1 + i % 3, 'active', 'Europe/Berlin', ${from} + i, ${from} + i
-      FROM seq;
-    WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${deliveries})
-    INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status, recipient, provider_id, error, created_at, sent_at)
-      SELECT '${id}', 'sched-${id}-' || (i % ${debtors}),
-             (SELECT min(id) FROM debtors WHERE owner_id = '${id}') + i % ${debtors},
-             CASE WHEN i % 97 = 0 THEN 'test:${id}:' || i ELSE '${id}:' || i END,
-             CASE i % 4 WHEN 0 THEN 'initial' WHEN 1 THEN 'follow-up' WHEN 2 THEN 'second-follow-up' ELSE 'final-notice' END,
-             1 + i % 3,
-             CASE WHEN i % 20 = 0 THEN 'failed' WHEN i % 33 = 0 THEN 'bounced' ELSE 'sent' END,
-             'r' || (i % ${debtors}) || '@example.com',
-             CASE WHEN i % 20 != 0 THEN 're_' || hex(randomblob(8)) END,
-             CASE WHEN i % 20 = 0 THEN 'Mailbox unavailable, "550" from the provider' END,
-             ${from} + i * ${step},
-             CASE WHEN i % 20 != 0 THEN ${from} + i * ${step} + 1500 END
-      FROM seq;
-    COMMIT;`,
+    `UPDATE deliveries SET created_at = created_at - ${shift}, sent_at = sent_at - ${shift},
+       delivered_at = delivered_at - ${shift} WHERE owner_id = '${ownerId}';`,
   );
 }
 
@@ -170,6 +145,7 @@ function counts(path, ownerId, cutoff) {
 async function main() {
   snapshotBuild();
   let groupId = 0;
+  const accounts = {};
   const server = await startServer({
     port: PORT,
     persist: ".wrangler/bench-state-exports",
@@ -180,42 +156,45 @@ async function main() {
     },
     beforeStart: (path) => {
       const t = performance.now();
-      seedAccount(path, MAIN);
-      seedAccount(path, BIG);
+      accounts.main = seedAccount(path, { ...MAIN, now });
+      accounts.big = seedAccount(path, { ...BIG, now });
       console.log(
         `seeded ${MAIN.deliveries} + ${BIG.deliveries} deliveries in ${((performance.now() - t) / 1000).toFixed(1)} s`,
       );
     },
   });
   try {
-    const pids = workerdPids(groupId);
+    let pids = workerdPids(groupId);
     console.log(`workerd pids: ${pids.join(", ")}`);
     const { origin, sqlitePath } = server;
     // Warm the isolate and the routes.
-    await download(origin, "/report.csv?period=today", tokens[MAIN.id], pids);
+    await download(origin, "/report.csv?period=today", accounts.main.token, pids);
 
     console.log("\n## Streamed exports");
-    await measureExport(origin, "/report.csv", tokens[MAIN.id], pids, "/report.csv, 20,000 deliveries");
-    await measureExport(origin, "/report.csv", tokens[BIG.id], pids, "/report.csv, 200,000 deliveries");
-    await measureExport(origin, "/debtors.csv", tokens[BIG.id], pids, "/debtors.csv, 2,000 debtors");
+    await measureExport(origin, "/report.csv", accounts.main.token, pids, "/report.csv, 20,000 deliveries");
+    await measureExport(origin, "/report.csv", accounts.big.token, pids, "/report.csv, 200,000 deliveries");
+    await measureExport(origin, "/debtors.csv", accounts.big.token, pids, "/debtors.csv, 2,000 debtors");
 
-    console.log("\n## The archive over the 200,000-delivery account (24 months)");
+    console.log("\n## The archive over the 200,000-delivery account (spread over 24 months)");
+    await server.restart((path) => spreadOverTwoYears(path, accounts.big.userId));
+    pids = workerdPids(groupId);
     const cutoff = (() => {
       const d = new Date(now);
       return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 13, 1);
     })();
     const report = async (query = "") => {
       const res = await fetch(`${origin}/report.data${query}`, {
-        headers: { Cookie: `dunly_session=${tokens[BIG.id]}` },
+        headers: { Cookie: `dunly_session=${accounts.big.token}` },
       });
       return decodeTurbo(await res.text())["routes/report"].data.totals;
     };
     const totals = (t) => JSON.stringify(t);
-    const debtor = sql(sqlitePath, `SELECT min(id) + 1 FROM debtors WHERE owner_id = '${BIG.id}';`).trim();
-    const before = counts(sqlitePath, BIG.id, cutoff);
+    const debtor = sql(sqlitePath, `SELECT min(id) + 1 FROM debtors WHERE owner_id = '${accounts.big.userId}';`).trim();
+    const before = counts(sqlitePath, accounts.big.userId, cutoff);
     const reportBefore = await report();
     const reportDebtorBefore = await report(`?debtor=${debtor}`);
-    const sentCsvBefore = (await download(origin, "/report.csv", tokens[BIG.id], pids)).text.split("\r\n").length - 1;
+    const sentCsvBefore =
+      (await download(origin, "/report.csv", accounts.big.token, pids)).text.split("\r\n").length - 1;
     console.log(
       `before: ${before.live} live deliveries, ${before.old} older than 13 months (${JSON.stringify(before.oldByStatus)}), status counts ${JSON.stringify(before.statusCounts)}`,
     );
@@ -223,7 +202,10 @@ async function main() {
     let runs = 0;
     const oldLeft = () =>
       Number(
-        sql(sqlitePath, `SELECT count(*) FROM deliveries WHERE owner_id = '${BIG.id}' AND created_at < ${cutoff};`),
+        sql(
+          sqlitePath,
+          `SELECT count(*) FROM deliveries WHERE owner_id = '${accounts.big.userId}' AND created_at < ${cutoff};`,
+        ),
       );
     for (;;) {
       const t = performance.now();
@@ -242,13 +224,13 @@ async function main() {
       if (left === 0 || runs > 20) break;
     }
     const elapsed = (performance.now() - started) / 1000;
-    const after = counts(sqlitePath, BIG.id, cutoff);
+    const after = counts(sqlitePath, accounts.big.userId, cutoff);
     const reportAfter = await report();
     const reportDebtorAfter = await report(`?debtor=${debtor}`);
     let fileRows = 0;
     const ids = new Set();
     for (const a of after.archives) {
-      const file = await download(origin, `/report/archive/${a.month}`, tokens[BIG.id], pids);
+      const file = await download(origin, `/report/archive/${a.month}`, accounts.big.token, pids);
       const lines = file.text.split("\n").filter(Boolean);
       fileRows += lines.length;
       for (const l of lines) ids.add(JSON.parse(l).id);
@@ -267,7 +249,8 @@ async function main() {
     console.log(
       `report of one debtor before: ${totals(reportDebtorBefore)}\nreport of one debtor after:  ${totals(reportDebtorAfter)}`,
     );
-    const sentCsvAfter = (await download(origin, "/report.csv", tokens[BIG.id], pids)).text.split("\r\n").length - 1;
+    const sentCsvAfter =
+      (await download(origin, "/report.csv", accounts.big.token, pids)).text.split("\r\n").length - 1;
     console.log(
       `/report.csv rows before ${sentCsvBefore}, after ${sentCsvAfter} (the archived months are their files)`,
     );
