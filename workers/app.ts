@@ -47,12 +47,17 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export function createApp() {
   const app = new Hono<AppBindings>();
 
-  // Security headers on every response, a fresh script nonce for each (docs/architecture.md §7).
+  // Security headers on every response, a fresh script nonce for each, HSTS over https, and no
+  // caching of what belongs to a session (docs/architecture.md §7).
   app.use("*", async (c, next) => {
     const nonce = newNonce();
     c.set("nonce", nonce);
     await next();
-    c.res = withSecurityHeaders(c.res, nonce);
+    // The session middleware below has set the user by now (null without a valid session).
+    c.res = withSecurityHeaders(c.res, nonce, {
+      https: new URL(c.req.url).protocol === "https:",
+      session: Boolean(c.get("user")),
+    });
   });
 
   // Configuration: validated before anything runs (once per isolate: readConfig keeps it), so a bad

@@ -445,13 +445,60 @@ export const deliveries = sqliteTable(
     index("deliveries_recipient_idx").on(t.recipient, t.createdAt),
     // The provider's id: webhook events find their delivery by it.
     index("deliveries_provider_idx").on(t.providerId),
+    // The archive finds the oldest delivery of any account in one step (0021, docs/architecture.md §12).
+    index("deliveries_created_idx").on(t.createdAt),
   ],
 );
 
 /**
+ * Deliveries older than 13 months, counted per debtor, UTC month (YYYY-MM) and status once they
+ * moved to the account's archive file in R2 (app/models/delivery-archive.server.ts, migration
+ * 0021, docs/architecture.md §12 "Bounded deliveries"): a debtor's report totals, the lists'
+ * "sent" counts and the timeline add them to the live rows. Per schedule too, and test sends
+ * apart, as the lists' "sent" counts leave them out.
+ */
+export const deliveryRollups = sqliteTable(
+  "delivery_rollups",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id").notNull(),
+    month: text("month").notNull(),
+    status: text("status", { enum: ["sending", "sent", "failed", "bounced", "complained", "deferred"] }).notNull(),
+    testSend: integer("test_send", { mode: "boolean" }).notNull(),
+    // The schedule it came from, '' for none (a test send): the schedules list's "sent" counts it.
+    scheduleId: text("schedule_id").notNull().default(""),
+    n: integer("n").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ownerId, t.debtorId, t.month, t.status, t.testSend, t.scheduleId] }),
+    // A schedule's archived sends (sentCountOf in app/models/delivery.server.ts).
+    index("delivery_rollups_schedule_idx").on(t.ownerId, t.scheduleId, t.status),
+  ],
+);
+
+/** One archive file per account and month in the ARCHIVE bucket: where a month's deliveries went. */
+export const deliveryArchives = sqliteTable(
+  "delivery_archives",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    month: text("month").notNull(),
+    objectKey: text("object_key").notNull(),
+    rows: integer("rows").notNull(),
+    bytes: integer("bytes").notNull(),
+    archivedAt: integer("archived_at").notNull().default(nowMs),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.month] })],
+);
+
+/**
  * How many of an owner's deliveries have each status, kept by triggers on deliveries (migration
- * 0008): the report's totals for all time and every debtor, read in one short statement however
- * many deliveries the account holds (docs/architecture.md §12). A filtered report counts the deliveries it covers.
+ * 0008), archived ones included (the archive adds them back as it deletes them, migration 0021):
+ * the report's totals for all time and every debtor, read in one short statement however many
+ * deliveries the account holds (docs/architecture.md §12). A filtered report counts the deliveries it covers.
  */
 export const deliveryStatusCounts = sqliteTable(
   "delivery_status_counts",

@@ -6,8 +6,13 @@ export const MAX_TIME_ZONE_LENGTH = 64;
 
 /** "Nov 21, 2026, 10:00 AM" in the given zone; the same on server and client (no hydration drift). */
 export function formatInstant(ms: number | null | undefined, timeZone: string) {
-  if (ms == null) return "—";
-  return dateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }).format(ms);
+  return instantFormat(timeZone)(ms);
+}
+
+/** formatInstant for one zone, its formatter looked up once: for a loop over many rows (an export). */
+export function instantFormat(timeZone: string): (ms: number | null | undefined) => string {
+  const format = dateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
+  return (ms) => (ms == null ? "—" : format.format(ms));
 }
 
 /** "Mar 5, 2026" for "2026-03-05": a calendar date, which no zone shifts; anything else as given. */

@@ -6,7 +6,7 @@ import { type AccountCaps, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
  * read by `readConfig`, which workers/app.ts calls on every request but which validates once per env
  * object, so once per isolate (docs/architecture.md §9, §12). Keys keep the binding names, so a
  * setting has one name in wrangler.toml, the README, error messages and code. Bindings to resources
- * (DB, IMAGES, MAILER, SCHEDULES) stay on `env`.
+ * (DB, IMAGES, ARCHIVE, MAILER, SCHEDULES) stay on `env`.
  */
 
 const APP_ENVS = ["development", "test", "production"] as const;

@@ -40,4 +40,31 @@ describe("security headers", () => {
     expect(json.headers.has("Content-Security-Policy")).toBe(false);
     expect(json.headers.get("X-Content-Type-Options")).toBe("nosniff");
   });
+
+  it("sends HSTS over https only", () => {
+    const https = withSecurityHeaders(new Response("x"), "n", { https: true });
+    expect(https.headers.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
+    expect(withSecurityHeaders(new Response("x"), "n").headers.has("Strict-Transport-Security")).toBe(false);
+  });
+
+  it("makes what belongs to a session private and unstored, unless it chose private caching itself", () => {
+    const page = () => new Response("<p>", { headers: { "Content-Type": "text/html" } });
+    expect(withSecurityHeaders(page(), "n", { session: true }).headers.get("Cache-Control")).toBe("private, no-store");
+    // A public page keeps its caching (none set here, none added).
+    expect(withSecurityHeaders(page(), "n").headers.has("Cache-Control")).toBe(false);
+    const cached = new Response("x", { headers: { "Cache-Control": "public, max-age=600" } });
+    expect(withSecurityHeaders(cached, "n").headers.get("Cache-Control")).toBe("public, max-age=600");
+    // Signed in, a public caching is overruled; a private one is the response's choice.
+    const publicForUser = new Response("x", { headers: { "Cache-Control": "public, max-age=600" } });
+    expect(withSecurityHeaders(publicForUser, "n", { session: true }).headers.get("Cache-Control")).toBe(
+      "private, no-store",
+    );
+    const photo = new Response("x", { headers: { "Cache-Control": "private, max-age=3600" } });
+    expect(withSecurityHeaders(photo, "n", { session: true }).headers.get("Cache-Control")).toBe(
+      "private, max-age=3600",
+    );
+    // A response setting a cookie (a sign-in's redirect) without a session yet.
+    const signIn = new Response(null, { status: 302, headers: { Location: "/dashboard", "Set-Cookie": "s=1" } });
+    expect(withSecurityHeaders(signIn, "n").headers.get("Cache-Control")).toBe("private, no-store");
+  });
 });

@@ -26,11 +26,28 @@ function contentSecurityPolicy(nonce: string): string {
   ].join("; ");
 }
 
+/** HSTS on every https response: two years, subdomains included (docs/architecture.md §7). */
+export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
+
+/** What a response that belongs to a session may be cached as: by the browser's own memory at most. */
+export const SESSION_CACHE_CONTROL = "private, no-store";
+
+export interface ResponseFacts {
+  /** The request came over https: the response carries HSTS. */
+  https?: boolean;
+  /** The request carried a valid session: the response belongs to that user. */
+  session?: boolean;
+}
+
 /**
  * Adds the security headers to a response: the policy and a Referrer-Policy on HTML (a page or
- * response that sets its own keeps it), nosniff on everything.
+ * response that sets its own keeps it), nosniff on everything, HSTS over https. A response that
+ * belongs to a session (a signed-in request, or one setting a cookie: a sign-in's redirect) is
+ * `private, no-store` unless it chose a private caching of its own (a photo's signed URL), so no
+ * shared cache, and no back/forward or disk cache after sign-out, keeps one user's data; public
+ * pages keep theirs.
  */
-export function withSecurityHeaders(response: Response, nonce: string): Response {
+export function withSecurityHeaders(response: Response, nonce: string, facts: ResponseFacts = {}): Response {
   // A WebSocket upgrade cannot be copied (and is no page).
   if (response.webSocket) return response;
   const html = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
@@ -39,6 +56,13 @@ export function withSecurityHeaders(response: Response, nonce: string): Response
   if (missing("X-Content-Type-Options")) add.push(["X-Content-Type-Options", "nosniff"]);
   if (html && missing("Content-Security-Policy")) add.push(["Content-Security-Policy", contentSecurityPolicy(nonce)]);
   if (html && missing("Referrer-Policy")) add.push(["Referrer-Policy", "strict-origin-when-cross-origin"]);
+  if (facts.https && missing("Strict-Transport-Security")) {
+    add.push(["Strict-Transport-Security", STRICT_TRANSPORT_SECURITY]);
+  }
+  const personal = facts.session || response.headers.has("Set-Cookie");
+  if (personal && !/\bprivate\b/.test(response.headers.get("Cache-Control") ?? "")) {
+    add.push(["Cache-Control", SESSION_CACHE_CONTROL]);
+  }
   if (add.length === 0) return response;
   // Responses from fetch or the cache have immutable headers: copy before adding.
   const out = new Response(response.body, response);

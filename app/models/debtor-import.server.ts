@@ -3,6 +3,7 @@ import { chunk } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { debtorEvents, debtors, invoices } from "~/db/schema";
 import { AccountCapReached, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
+import { EXPORT_PAGE } from "~/domain/csv-export";
 import type { ExistingDebtor, ImportDebtor, ImportInvoice } from "~/domain/csv-import";
 import { type CreateOptions, enforceCap } from "./account-caps.server";
 import { editableInvoice, editableOf } from "./debtor.server";
@@ -239,49 +240,39 @@ async function undoExistingInvoices(
   ]);
 }
 
-/** The most debtors one export holds (an account keeps far fewer: ACCOUNT_MAX_DEBTORS). */
-export const MAX_EXPORT_DEBTORS = 10_000;
-const EXPORT_PAGE = 1000;
-
 /**
  * The owner's debtors for the CSV export, oldest first, each with the number of their single
- * invoice (null with several): read in pages through the index on (owner_id, id), each page after
- * the last id of the one before.
+ * invoice (null with several), one page of `size` at a time as the download takes them: each
+ * page read through the index on (owner_id, id), after the last id of the one before.
  */
-export async function debtorsForExport(db: Db, ownerId: string, max = MAX_EXPORT_DEBTORS) {
-  const rows: (typeof debtors.$inferSelect & { invoiceNumber: string | null })[] = [];
+export async function* debtorExportPages(db: Db, ownerId: string, size = EXPORT_PAGE) {
   let after = 0;
-  while (rows.length < max) {
+  for (;;) {
     const page = await db
       .select({ ...getTableColumns(debtors), editableInvoice })
       .from(debtors)
       .where(and(eq(debtors.ownerId, ownerId), gt(debtors.id, after)))
       .orderBy(asc(debtors.id))
-      .limit(Math.min(EXPORT_PAGE, max - rows.length));
-    rows.push(
-      ...page.map(({ editableInvoice: editable, ...d }) => ({
-        ...d,
-        invoiceNumber: editableOf(editable).invoiceNumber,
-      })),
-    );
+      .limit(size);
+    yield page.map(({ editableInvoice: editable, ...d }) => ({
+      ...d,
+      invoiceNumber: editableOf(editable).invoiceNumber,
+    }));
     const last = page.at(-1);
-    if (!last || page.length < EXPORT_PAGE) break;
+    if (!last || page.length < size) return;
     after = last.id;
   }
-  return rows;
 }
-
-/** The most invoices one export holds; the page says so when an account has more. */
-export const MAX_EXPORT_INVOICES = 10_000;
 
 /**
  * The owner's invoices for /invoices.csv, in the order they were made, each with its debtor's
- * name, e-mail, kind, strategy and zone (the columns the import reads): read in pages through the
- * index on invoices (owner_id, id).
+ * name, e-mail, kind, strategy and zone (the columns the import reads), one page of `size` at a
+ * time: read through the index on invoices (owner_id, id), after the last id of the page before.
  */
-export async function invoicesForExport(db: Db, ownerId: string, max = MAX_EXPORT_INVOICES) {
-  const page = (after: number, limit: number) =>
-    db
+export async function* invoiceExportPages(db: Db, ownerId: string, size = EXPORT_PAGE) {
+  let after = 0;
+  for (;;) {
+    const page = await db
       .select({
         id: invoices.id,
         number: invoices.number,
@@ -302,15 +293,10 @@ export async function invoicesForExport(db: Db, ownerId: string, max = MAX_EXPOR
       .innerJoin(debtors, eq(debtors.id, invoices.debtorId))
       .where(and(eq(invoices.ownerId, ownerId), gt(invoices.id, after)))
       .orderBy(asc(invoices.id))
-      .limit(limit);
-  const rows: Awaited<ReturnType<typeof page>> = [];
-  let after = 0;
-  while (rows.length < max) {
-    const read = await page(after, Math.min(EXPORT_PAGE, max - rows.length));
-    rows.push(...read);
-    const last = read.at(-1);
-    if (!last || read.length < EXPORT_PAGE) break;
+      .limit(size);
+    yield page;
+    const last = page.at(-1);
+    if (!last || page.length < size) return;
     after = last.id;
   }
-  return rows;
 }

@@ -16,7 +16,7 @@ import {
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
-import { debtors, deliveries, deliveryStatusCounts, schedules } from "~/db/schema";
+import { debtors, deliveries, deliveryRollups, deliveryStatusCounts, schedules } from "~/db/schema";
 import { dateTimeFormat } from "~/domain/intl";
 import {
   LIMIT_WINDOW_MS,
@@ -72,9 +72,12 @@ export function sentCountOf(of: "debtor" | "schedule", outer: AnySQLiteColumn) {
   // Qualified by hand: drizzle leaves a one-table query's columns bare, and inside the subquery a
   // bare "id" would be the delivery's.
   const ref = sql`${sql.identifier(getTableName(outer.table))}.${sql.identifier(outer.name)}`;
+  // Archived months count too (§12, "Bounded deliveries"): delivery_rollups is keyed by owner and
+  // debtor, and indexed by owner and schedule; the owner is read from the same outer row.
+  const owner = sql`${sql.identifier(getTableName(outer.table))}.${sql.identifier("owner_id")}`;
   return of === "debtor"
-    ? sql<number>`(SELECT count(*) FROM deliveries AS sent WHERE sent.debtor_id = ${ref} AND sent.status = 'sent' AND NOT (sent.occurrence_key >= 'test:' AND sent.occurrence_key < 'test;'))`
-    : sql<number>`(SELECT count(*) FROM deliveries AS sent WHERE sent.schedule_id = ${ref} AND sent.status = 'sent')`;
+    ? sql<number>`((SELECT count(*) FROM deliveries AS sent WHERE sent.debtor_id = ${ref} AND sent.status = 'sent' AND NOT (sent.occurrence_key >= 'test:' AND sent.occurrence_key < 'test;')) + (SELECT coalesce(sum(n), 0) FROM delivery_rollups AS archived WHERE archived.owner_id = ${owner} AND archived.debtor_id = ${ref} AND archived.status = 'sent' AND archived.test_send = 0))`
+    : sql<number>`((SELECT count(*) FROM deliveries AS sent WHERE sent.schedule_id = ${ref} AND sent.status = 'sent') + (SELECT coalesce(sum(n), 0) FROM delivery_rollups AS archived WHERE archived.owner_id = ${owner} AND archived.schedule_id = ${ref} AND archived.status = 'sent'))`;
 }
 
 /** How many counted deliveries `column` = `value` has within the window: a subquery for a claim's WHERE. */
@@ -444,6 +447,8 @@ export interface DeliveryFilter {
   before?: number | null;
   limit?: number;
   offset?: number;
+  /** Keyset: only rows after this one in the newest-first order (a streamed export's next page). */
+  after?: { createdAt: number; id: number } | null;
 }
 
 function deliveryWhere(ownerId: string, filter: DeliveryFilter) {
@@ -451,6 +456,9 @@ function deliveryWhere(ownerId: string, filter: DeliveryFilter) {
   if (filter.debtorId) where.push(eq(deliveries.debtorId, filter.debtorId));
   if (filter.from != null) where.push(gte(deliveries.createdAt, filter.from));
   if (filter.before != null) where.push(lt(deliveries.createdAt, filter.before));
+  // A row value: SQLite walks the index from the key on ((owner_id | debtor_id), created_at, id).
+  if (filter.after)
+    where.push(sql`(${deliveries.createdAt}, ${deliveries.id}) < (${filter.after.createdAt}, ${filter.after.id})`);
   return and(...where);
 }
 
@@ -481,22 +489,72 @@ export function listDeliveries(db: Db, ownerId: string, filter: DeliveryFilter =
 }
 
 /**
+ * The owner's deliveries for the filter, newest first, one page of `size` at a time as a streamed
+ * export takes them (docs/architecture.md §10, CSV): each page keyed after the last row of the one
+ * before (created_at, id), so every statement is one index range however deep the export is, where
+ * an offset would read and skip every row before it.
+ */
+export async function* deliveryPages(
+  db: Db,
+  ownerId: string,
+  filter: Omit<DeliveryFilter, "limit" | "offset" | "after">,
+  size: number,
+) {
+  let after: DeliveryFilter["after"] = null;
+  for (;;) {
+    const page = await listDeliveries(db, ownerId, { ...filter, after, limit: size });
+    yield page;
+    const last = page.at(-1);
+    if (!last || page.length < size) return;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}
+
+/**
  * Counts per status for the same filter (the report's summary), unrun; totalsOf sums them. All of
- * the owner's: the counts the triggers keep (deliveryStatusCounts), one short read however many
- * deliveries the account holds. Filtered by debtor or period: one grouped query over those.
+ * the owner's: the counts the triggers keep (deliveryStatusCounts, archived months included), one
+ * short read however many deliveries the account holds. Filtered by debtor or period: one grouped
+ * query over those, plus the debtor's archived counts.
  */
 export function deliveryTotals(db: Db, ownerId: string, filter: DeliveryFilter = {}) {
+  // `archived`: 1 on the rows of archived months (archivedOf), where the statement tells them apart.
   if (!filter.debtorId && filter.from == null && filter.before == null) {
     return db
-      .select({ status: deliveryStatusCounts.status, n: deliveryStatusCounts.n })
+      .select({ status: deliveryStatusCounts.status, n: deliveryStatusCounts.n, archived: ARCHIVED(0) })
       .from(deliveryStatusCounts)
       .where(eq(deliveryStatusCounts.ownerId, ownerId));
   }
-  return db
-    .select({ status: deliveries.status, n: count() })
+  const live = db
+    .select({ status: deliveries.status, n: count(), archived: ARCHIVED(0) })
     .from(deliveries)
     .where(deliveryWhere(ownerId, filter))
     .groupBy(deliveries.status);
+  // A debtor's archived months count too (docs/architecture.md §12, "Bounded deliveries"): their
+  // rollups, one more arm of the same statement (totalsOf adds a status's rows up). A period
+  // reaches back 90 days at most, never to the archive's 13 months.
+  if (!filter.debtorId || filter.from != null || filter.before != null) return live;
+  return live.unionAll(
+    db
+      .select({
+        status: deliveryRollups.status,
+        n: sql<number>`sum(${deliveryRollups.n})`.mapWith(Number),
+        archived: ARCHIVED(1),
+      })
+      .from(deliveryRollups)
+      .where(and(eq(deliveryRollups.ownerId, ownerId), eq(deliveryRollups.debtorId, filter.debtorId)))
+      .groupBy(deliveryRollups.status),
+  );
+}
+
+/** deliveryTotals' flag column, named: D1 names an unnamed literal column by its text. */
+const ARCHIVED = (flag: 0 | 1) => sql<number>`${sql.raw(String(flag))}`.mapWith(Number).as("archived");
+
+/**
+ * How many of deliveryTotals' rows are in archived months, where its statement tells them apart
+ * (a debtor's report); the all-time counts include them and say nothing (delivery_archives does).
+ */
+export function archivedOf(rows: { n: number; archived: number }[]) {
+  return rows.reduce((sum, r) => sum + (r.archived ? r.n : 0), 0);
 }
 
 /** The report's totals from deliveryTotals' rows. */

@@ -84,6 +84,11 @@ export interface DebtorTimeline {
   /** The debtor's invoices under dispute, for "Resolve dispute" (the oldest dispute first). */
   disputes: DisputedInvoice[];
   entries: TimelineEntry[];
+  /**
+   * The months whose e-mails to the debtor moved to the account's archive (decisions/022), oldest
+   * first, with how many each holds: the timeline says so and links each month's file.
+   */
+  archived: { month: string; n: number }[];
   /** True when older entries exist beyond `limit`. */
   more: boolean;
   /** The debtor's enabled schedules' next sends, soonest first. */
@@ -124,6 +129,9 @@ const TIMELINE = {
         timeZone: debtors.timeZone,
         promisedOn: debtors.promisedOn,
         promiseBrokenAt: debtors.promiseBrokenAt,
+        // The debtor's archived months and how many of their e-mails each holds (decisions/022):
+        // read with the debtor (delivery_rollups' key starts with owner and debtor), no statement more.
+        archived: sql<string>`(SELECT json_group_array(json_array(month, n)) FROM (SELECT month, sum(n) AS n FROM delivery_rollups WHERE owner_id = ${debtors.ownerId} AND debtor_id = ${debtors.id} GROUP BY month ORDER BY month))`,
       })
       .from(debtors)
       .where(and(eq(debtors.ownerId, P.ownerId), eq(debtors.id, P.debtorId)))
@@ -291,8 +299,10 @@ export async function getDebtorTimeline(
     // The debtor's page also lists their invoices and their e-mail replies (docs/decisions/020).
     ...(invoices ? [debtorInvoicesQuery(db, values), debtorRepliesQuery(db, values)] : []),
   ] as const);
-  const debtor = debtorRows[0];
-  if (!debtor) return undefined;
+  const found = debtorRows[0];
+  if (!found) return undefined;
+  const { archived: archivedJson, ...debtor } = found;
+  const archived = (JSON.parse(archivedJson ?? "[]") as [string, number][]).map(([month, n]) => ({ month, n }));
 
   const all: TimelineEntry[] = [
     ...mailRows.map(
@@ -361,6 +371,7 @@ export async function getDebtorTimeline(
   return {
     debtor,
     disputes,
+    archived,
     entries: all.slice(0, limit),
     more: all.length > limit,
     upcoming,

@@ -1,6 +1,7 @@
 import { sendTrialNotices } from "~/billing/trial.server";
 import { getDb } from "~/db/client.server";
 import { readConfig } from "~/lib/config.server";
+import { archiveOldDeliveries } from "~/models/delivery-archive.server";
 import { purgeExpired } from "~/models/housekeeping.server";
 import { endDuePromises, PROMISES_PER_PAGE } from "~/models/promise.server";
 import { listOverdueSchedules } from "~/models/schedule.server";
@@ -118,10 +119,21 @@ export async function runPromiseEnds(env: Env, now = Date.now()) {
   return total;
 }
 
-/** Housekeeping on the same cron trigger: expired tokens, states, sessions and rate-limit events go. */
+/**
+ * Housekeeping on the same cron trigger: expired tokens, states, sessions and rate-limit events go;
+ * then deliveries older than 13 months move to the archive, a bounded number of rows per run
+ * (docs/architecture.md §12, "Bounded deliveries").
+ */
 export async function runHousekeeping(env: Env, now = Date.now()) {
-  const purged = await purgeExpired(getDb(env.DB), now);
+  const db = getDb(env.DB);
+  const purged = await purgeExpired(db, now);
   const total = Object.values(purged).reduce((sum, n) => sum + n, 0);
   if (total > 0) console.log(`[dunly] housekeeping purged ${JSON.stringify(purged)}`);
-  return purged;
+  const archived = await archiveOldDeliveries(db, env.ARCHIVE, now).catch((error: unknown) => {
+    // Nothing moved in the month that failed (its batch is one transaction); the next run tries again.
+    console.error("[dunly] archiving old deliveries failed", error);
+    return { files: 0, rows: 0 };
+  });
+  if (archived.rows > 0) console.log(`[dunly] archived ${archived.rows} deliveries in ${archived.files} file(s)`);
+  return { ...purged, archived };
 }

@@ -10,6 +10,7 @@ import { DebtorStatusBadge } from "~/components/debtors/debtor-status";
 import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
+import { monthLabel } from "~/domain/archive-months";
 import type { ActionResult } from "~/lib/action-result";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
@@ -102,6 +103,7 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
             {`Showing the latest ${limit} entries; older ones are not shown.`}
           </p>
         )}
+        <ArchivedMonths archived={timeline.archived} />
       </section>
     </div>
   );
@@ -109,3 +111,30 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   pageMeta(loaderData?.timeline ? `${loaderData.timeline.debtor.fullName} · Timeline` : "Timeline");
+
+/**
+ * Where older history went (docs/decisions/022): e-mails older than 13 months are in the account's
+ * archive, a file per month, each linked for download (the whole account's e-mails of that month).
+ */
+function ArchivedMonths({ archived }: { archived: { month: string; n: number }[] }) {
+  if (archived.length === 0) return null;
+  const total = archived.reduce((sum, m) => sum + m.n, 0);
+  return (
+    <div className="text-sm text-muted" data-testid="timeline-archived">
+      <p>
+        {`${total} older ${total === 1 ? "e-mail" : "e-mails"} to this debtor (more than 13 months old) moved to the archive. Download a month (every e-mail of your account that month, one per line as JSON):`}
+      </p>
+      <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1">
+        {archived.map((m) => (
+          <li key={m.month}>
+            <a
+              href={`/report/archive/${m.month}`}
+              download
+              className="text-primary underline-offset-4 hover:underline"
+            >{`${monthLabel(m.month)} (${m.n})`}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

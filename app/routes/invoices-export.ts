@@ -1,10 +1,10 @@
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
-import { csvHeaders, toCsv } from "~/domain/csv-export";
+import { csvResponse } from "~/domain/csv-export";
 import { fromCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
 import { getApp } from "~/lib/context.server";
-import { invoicesForExport } from "~/models/debtor-import.server";
+import { invoiceExportPages } from "~/models/debtor-import.server";
 import type { Route } from "./+types/invoices-export";
 
 const HEADER = [
@@ -26,32 +26,33 @@ const HEADER = [
 
 /**
  * /invoices.csv: the signed-in user's invoices as CSV, one row each with its debtor's name and
- * e-mail (docs/architecture.md §10, CSV), in the order they were made, at most
- * MAX_EXPORT_INVOICES. The columns the import reads come first, so the file can be imported again
+ * e-mail (docs/architecture.md §10, CSV), in the order they were made, streamed a page per
+ * statement as the download takes them. The columns the import reads come first, so the file can be imported again
  * (its rows with the same e-mail become one debtor's invoices; Paid, Owed and Status are for
  * reading: an imported invoice is open).
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
-  const rows = await invoicesForExport(getDb(getApp(context).env.DB), user.id);
-  const csv = toCsv(
-    HEADER,
-    rows.map((i) => [
-      i.fullName,
-      i.email,
-      fromCents(i.amountCents),
-      i.currency,
-      i.number,
-      i.issuedOn,
-      i.dueOn,
-      i.kind,
-      strategyLabel(i.activeStrategy),
-      i.timeZone,
-      fromCents(i.paidCents),
-      fromCents(i.status === "void" ? 0 : i.amountCents - i.paidCents),
-      i.status,
-      i.disputeReason,
-    ]),
-  );
-  return new Response(`\uFEFF${csv}`, { headers: csvHeaders("invoices.csv") });
+  const db = getDb(getApp(context).env.DB);
+  async function* rows() {
+    for await (const page of invoiceExportPages(db, user.id)) {
+      yield page.map((i) => [
+        i.fullName,
+        i.email,
+        fromCents(i.amountCents),
+        i.currency,
+        i.number,
+        i.issuedOn,
+        i.dueOn,
+        i.kind,
+        strategyLabel(i.activeStrategy),
+        i.timeZone,
+        fromCents(i.paidCents),
+        fromCents(i.status === "void" ? 0 : i.amountCents - i.paidCents),
+        i.status,
+        i.disputeReason,
+      ]);
+    }
+  }
+  return csvResponse("invoices.csv", HEADER, rows());
 }

@@ -1,6 +1,7 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import { requireUser } from "~/auth/guard.server";
+import { clientKey } from "~/auth/magic-link.server";
 import { checkUserPassword, hasPassword, setPassword } from "~/auth/password.server";
 import { invalidateOtherSessions, readSessionToken, type SessionUser } from "~/auth/session.server";
 import { type Db, getDb } from "~/db/client.server";
@@ -19,6 +20,7 @@ import {
   UNSUPPORTED_IMAGE,
 } from "~/lib/images.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
+import { allowPasswordGuess, TOO_MANY_PASSWORD_GUESSES } from "~/models/rate-limit.server";
 import {
   setDefaultCurrency,
   setNoticeSwitches,
@@ -148,6 +150,11 @@ async function savePassword(app: AppContext, db: Db, user: SessionUser, request:
   if (submission.status !== "success")
     return reply(PROFILE_INTENTS.password, { status: 400, result: submission.reply(hide) });
   if (await hasPassword(db, user.id)) {
+    // Guessing the current password is limited like a password sign-in (per account and client).
+    if (!(await allowPasswordGuess(db, clientKey(request), `password-user:${user.id}`))) {
+      const result = submission.reply({ ...hide, fieldErrors: { currentPassword: [TOO_MANY_PASSWORD_GUESSES] } });
+      return reply(PROFILE_INTENTS.password, { status: 429, result });
+    }
     const current = submission.value.currentPassword ?? "";
     if (!current || !(await checkUserPassword(db, user.id, current))) {
       const result = submission.reply({

@@ -1,24 +1,21 @@
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
-import { csvHeaders, toCsv } from "~/domain/csv-export";
+import { csvResponse, EXPORT_PAGE } from "~/domain/csv-export";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { statusLabel } from "~/domain/delivery-status";
 import { listParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { strategyLabel } from "~/domain/strategies";
-import { formatInstant } from "~/domain/time-zone";
+import { instantFormat } from "~/domain/time-zone";
 import { getApp } from "~/lib/context.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { listDeliveries } from "~/models/delivery.server";
+import { deliveryPages } from "~/models/delivery.server";
 import type { Route } from "./+types/report-export";
-
-/** The most deliveries one export holds, read this many per query. */
-export const MAX_REPORT_ROWS = 10_000;
-const PAGE = 1000;
 
 /**
  * /report.csv: the Reminders Report as CSV (docs/architecture.md §10, CSV), with the report's filters (the
- * `debtor` and `period` query parameters), newest first, at most MAX_REPORT_ROWS rows.
+ * `debtor` and `period` query parameters), newest first, every row: streamed, a page of EXPORT_PAGE
+ * rows read per statement as the download takes them.
  */
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const user = requireUser(context, url);
@@ -27,27 +24,27 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { debtorId, period } = listParams(url.searchParams);
   const range = period ? periodRange(period, Date.now(), timeZone) : null;
   const filter = { debtorId, from: range?.from, before: range?.before };
-  const rows: Awaited<ReturnType<typeof listDeliveries>> = [];
-  for (let offset = 0; offset < MAX_REPORT_ROWS; offset += PAGE) {
-    const page = await listDeliveries(db, user.id, { ...filter, limit: PAGE, offset });
-    rows.push(...page);
-    if (page.length < PAGE) break;
+  const local = instantFormat(timeZone);
+  async function* rows() {
+    for await (const page of deliveryPages(db, user.id, filter, EXPORT_PAGE)) {
+      yield page.map((d) => {
+        const at = d.sentAt ?? d.createdAt;
+        return [
+          local(at),
+          new Date(at).toISOString(),
+          deliveryTarget(d),
+          deliveryTemplate(d),
+          strategyLabel(d.tone),
+          statusLabel(d.status),
+          d.error,
+          d.providerId,
+        ];
+      });
+    }
   }
-  const csv = toCsv(
+  return csvResponse(
+    "reminders-report.csv",
     [`Date (${timeZone})`, "ISO time (UTC)", "Debtor", "Template", "Tone", "Status", "Error", "Message id"],
-    rows.map((d) => {
-      const at = d.sentAt ?? d.createdAt;
-      return [
-        formatInstant(at, timeZone),
-        new Date(at).toISOString(),
-        deliveryTarget(d),
-        deliveryTemplate(d),
-        strategyLabel(d.tone),
-        statusLabel(d.status),
-        d.error,
-        d.providerId,
-      ];
-    }),
+    rows(),
   );
-  return new Response(`\uFEFF${csv}`, { headers: csvHeaders("reminders-report.csv") });
 }

@@ -8,6 +8,7 @@ import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
 import { agingBounds, agingRowsOf } from "~/domain/aging";
+import { monthLabel } from "~/domain/archive-months";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { statusLabel } from "~/domain/delivery-status";
 import { listParams, pageCount, pageOffset } from "~/domain/list-params";
@@ -19,7 +20,8 @@ import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { getDebtorOption } from "~/models/debtor.server";
-import { DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries, totalsOf } from "~/models/delivery.server";
+import { archivedOf, DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries, totalsOf } from "~/models/delivery.server";
+import { archivedMonths } from "~/models/delivery-archive.server";
 import { agingQuery } from "~/models/money.server";
 import type { Route } from "./+types/report";
 
@@ -38,17 +40,22 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     listDeliveries(db, user.id, { ...filter, limit: DELIVERY_PAGE_SIZE, offset: pageOffset(n, DELIVERY_PAGE_SIZE) });
   // One round trip (a D1 batch): the page, the totals, the aging and, only if one is chosen, the
   // debtor for the picker's label (the picker searches the rest: /debtors/options).
-  const [requestedRows, counts, agingSums, debtors] = debtorId
+  // The account's archived months (docs/decisions/022): listed for download, and not in the pages.
+  const months = archivedMonths(db, user.id);
+  const [requestedRows, counts, agingSums, archived, debtors] = debtorId
     ? await db.batch([
         pageOf(requested),
         deliveryTotals(db, user.id, filter),
         aging,
+        months,
         getDebtorOption(db, user.id, debtorId),
       ])
-    : [...(await db.batch([pageOf(requested), deliveryTotals(db, user.id, filter), aging])), []];
+    : [...(await db.batch([pageOf(requested), deliveryTotals(db, user.id, filter), aging, months])), []];
   const totals = totalsOf(counts);
   const debtor = debtors[0];
-  const pages = pageCount(totals.all, DELIVERY_PAGE_SIZE);
+  // The totals count archived months too; the list pages through the live rows only.
+  const archivedRows = range ? 0 : debtorId ? archivedOf(counts) : archived.reduce((sum, m) => sum + m.rows, 0);
+  const pages = pageCount(totals.all - archivedRows, DELIVERY_PAGE_SIZE);
   // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
   const page = Math.min(requested, pages);
   const deliveries = page === requested ? requestedRows : await pageOf(page);
@@ -63,6 +70,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     pages,
     today,
     aging: agingRowsOf(agingSums),
+    archived,
   };
 }
 
@@ -75,7 +83,7 @@ function Status({ status }: { status: string }) {
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
-  const { deliveries, totals, debtor, timeZone, debtorId, period, page, pages, today, aging } = loaderData;
+  const { deliveries, totals, debtor, timeZone, debtorId, period, page, pages, today, aging, archived } = loaderData;
   const submit = useSubmit();
   const [, setSearchParams] = useSearchParams();
   // Another debtor: the report's first page for them, the period kept.
@@ -192,6 +200,22 @@ export default function Report({ loaderData }: Route.ComponentProps) {
         )}
       </section>
       <Pager page={page} pages={pages} />
+      {archived.length > 0 && (
+        <p className="text-sm text-muted" data-testid="report-archived">
+          Reminders more than 13 months old are in the archive, a file per month (one reminder per line, as JSON),
+          counted in the totals above:{" "}
+          {archived.map((m, i) => (
+            <span key={m.month}>
+              {i > 0 && " · "}
+              <a
+                href={`/report/archive/${m.month}`}
+                download
+                className="text-primary underline-offset-4 hover:underline"
+              >{`${monthLabel(m.month)} (${m.rows})`}</a>
+            </span>
+          ))}
+        </p>
+      )}
 
       <section aria-labelledby="aging-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
         <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">

@@ -13,7 +13,7 @@ import { getApp } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { pageMeta } from "~/lib/site";
 import { useValibotForm } from "~/lib/use-valibot-form";
-import { takeRateLimit } from "~/models/rate-limit.server";
+import { allowPasswordGuess, TOO_MANY_PASSWORD_GUESSES } from "~/models/rate-limit.server";
 import { PasswordSignInSchema } from "~/schemas/auth";
 import type { Route } from "./+types/sign-in.password";
 
@@ -36,14 +36,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Guessing is slowed down per client, and per address from that client (so guesses from
   // elsewhere never lock the owner out); the message never says which part was wrong.
   const client = clientKey(request);
-  const allowed =
-    (await takeRateLimit(db, `password-client:${client}`, 30, 60 * 60 * 1000)) &&
-    (await takeRateLimit(db, `password-email:${client}:${email}`, 10, 15 * 60 * 1000));
-  if (!allowed) {
+  if (!(await allowPasswordGuess(db, client, `password-email:${client}:${email}`))) {
     return reply("password-sign-in", {
       status: 429,
       result: submission.reply({
-        formErrors: ["Too many attempts. Please wait a few minutes and try again."],
+        formErrors: [TOO_MANY_PASSWORD_GUESSES],
         hideFields: ["password"],
       }),
     });

@@ -228,6 +228,40 @@ describe("POST /sign-in/password", () => {
     expect(await countSessionsOf(userId)).toBe(sessionsBefore);
   });
 
+  it("limits guesses of Settings' current password like a sign-in: 10 per account in 15 minutes, then 429", async () => {
+    const { cookie, email, userId } = await signIn(uniqueEmail("pw-current-limit"));
+    await savePassword(cookie, { newPassword: "current-pass" });
+    const original = await credentialOf(userId);
+    const sessionsBefore = await countSessionsOf(userId);
+    // From changing clients: the limit is the account's, not the client's.
+    for (let i = 0; i < 10; i++) {
+      const wrong = await savePassword(
+        cookie,
+        { newPassword: "taken-over-pass", currentPassword: `guess-${i}-xx` },
+        { ip: uniqueIp() },
+      );
+      expect(wrong.status).toBe(400);
+      expect(await wrong.text()).toContain(CURRENT_WRONG);
+    }
+    // Even the right password is refused now, with the sign-in's message, and nothing changes.
+    const refused = await savePassword(
+      cookie,
+      { newPassword: "taken-over-pass", currentPassword: "current-pass" },
+      { ip: uniqueIp() },
+    );
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain(TOO_MANY);
+    expect(await credentialOf(userId)).toEqual(original);
+    expect(await countSessionsOf(userId)).toBe(sessionsBefore);
+    // Another account's Settings are not affected.
+    const other = await signIn(uniqueEmail("pw-current-other"));
+    await savePassword(other.cookie, { newPassword: "other-pass-1" });
+    const changed = await savePassword(other.cookie, { newPassword: "other-pass-2", currentPassword: "other-pass-1" });
+    expect(changed.status).toBe(200);
+    // The sign-in itself still works for the owner (its limit is per client and address).
+    expect((await passwordSignIn(email, "current-pass")).status).toBe(302);
+  });
+
   it("a stranger guessing from another client cannot lock the owner out", async () => {
     const { cookie, email, userId } = await signIn(uniqueEmail("pw-lockout"));
     await savePassword(cookie, { newPassword: "owners-pass" });

@@ -221,10 +221,15 @@ const BUDGET = {
   dashboardFirstVisit: 2,
   debtorsList: 3,
   schedulesList: 3,
-  // With the receivables by age.
-  report: 4,
-  reportOfDebtor: 5,
+  // With the receivables by age and the archived months (docs/decisions/022).
+  report: 5,
+  reportOfDebtor: 6,
   reportAging: 2,
+  // The streamed exports: a statement per page of 1,000 rows (one here), each an index range.
+  reportCsv: 2,
+  reportCsvOfDebtor: 2,
+  debtorsCsv: 2,
+  invoicesCsv: 2,
   timeline: 9,
   // The debtor's page: the timeline's, its Invoices section's and its replies (decisions/020), in one batch.
   debtorPage: 11,
@@ -245,6 +250,10 @@ const PAGES: [keyof typeof BUDGET, (a: Account) => string][] = [
   ["report", () => "/report.data"],
   ["reportOfDebtor", (a) => `/report.data?debtor=${a.ids[0]}`],
   ["reportAging", () => "/report-aging.csv"],
+  ["reportCsv", () => "/report.csv"],
+  ["reportCsvOfDebtor", (a) => `/report.csv?debtor=${a.ids[0]}`],
+  ["debtorsCsv", () => "/debtors.csv"],
+  ["invoicesCsv", () => "/invoices.csv"],
   ["debtorPage", (a) => `/debtors/${a.ids[0]}.data`],
   ["timeline", (a) => `/debtors/${a.ids[0]}/timeline`],
   ["options", () => "/debtors/options?q=budget"],
