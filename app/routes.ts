@@ -32,5 +32,6 @@ export default [
   route("invoices.csv", "routes/invoices-export.ts"),
   route("report.csv", "routes/report-export.ts"),
   route("report-aging.csv", "routes/report-aging-export.ts"),
+  route("account-data.json", "routes/account-export.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,8 +1,9 @@
 import { parseWithValibot } from "@conform-to/valibot";
-import type { RouterContextProvider } from "react-router";
+import { type RouterContextProvider, redirect } from "react-router";
+import { deleteAccount } from "~/account/delete.server";
 import { requireUser } from "~/auth/guard.server";
 import { checkUserPassword, hasPassword, setPassword } from "~/auth/password.server";
-import { invalidateOtherSessions, readSessionToken, type SessionUser } from "~/auth/session.server";
+import { clearSessionCookie, invalidateOtherSessions, readSessionToken, type SessionUser } from "~/auth/session.server";
 import { type Db, getDb } from "~/db/client.server";
 import { formatInstant } from "~/domain/time-zone";
 import { PROFILE_INTENTS } from "~/entities/intents";
@@ -19,6 +20,7 @@ import {
   UNSUPPORTED_IMAGE,
 } from "~/lib/images.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import {
   setDefaultCurrency,
   setNoticeSwitches,
@@ -28,7 +30,13 @@ import {
 } from "~/models/user.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { ContactRulesSchema } from "~/schemas/contact-rules";
-import { DefaultCurrencySchema, PaymentLinkSchema, ProfileNameSchema } from "~/schemas/profile";
+import {
+  DELETE_MISMATCH_MESSAGE,
+  DefaultCurrencySchema,
+  DeleteAccountSchema,
+  PaymentLinkSchema,
+  ProfileNameSchema,
+} from "~/schemas/profile";
 
 export const PASSWORD_SAVED = "Password saved.";
 
@@ -69,6 +77,8 @@ export async function profileAction({ context, request, url }: ActionArgs) {
       return saveNotices(db, user, formData);
     case PROFILE_INTENTS.password:
       return savePassword(app, db, user, request, formData);
+    case PROFILE_INTENTS.deleteAccount:
+      return removeAccount(app, user, url, formData);
     default:
       return reply(intent, { status: 400, message: SOMETHING_WRONG });
   }
@@ -178,4 +188,31 @@ async function notifyPasswordChanged(
     signInUrl: new URL("/#sign-in", appOrigin(config, request.url)).href,
   }).catch((error: unknown) => ({ ok: false as const, error: String(error) }));
   if (!sent.ok) console.error("[dunly] password-changed e-mail failed", sent.error);
+}
+
+export const ACCOUNT_DELETED = "Your account and all its data were deleted.";
+export const ACCOUNT_NOT_DELETED =
+  "Your subscription could not be cancelled at Stripe, so nothing was deleted. Please try again in a minute.";
+
+/**
+ * Delete account (docs/architecture.md §6, "Leaving"): confirmed by typing the account's address
+ * (without case or surrounding spaces). A wrong address is a field error and nothing is deleted;
+ * done, every session has gone with the account and the browser lands on / with a toast.
+ */
+async function removeAccount({ env, config }: AppContext, user: SessionUser, url: URL, formData: FormData) {
+  const intent = PROFILE_INTENTS.deleteAccount;
+  const submission = parseWithValibot(formData, { schema: DeleteAccountSchema });
+  if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
+  if (submission.value.confirm_email.toLowerCase() !== user.email.toLowerCase()) {
+    return reply(intent, {
+      status: 400,
+      result: submission.reply({ fieldErrors: { confirm_email: [DELETE_MISMATCH_MESSAGE] } }),
+    });
+  }
+  const deleted = await deleteAccount(env, config, { id: user.id, email: user.email });
+  if (!deleted.ok) return reply(intent, { status: 502, message: ACCOUNT_NOT_DELETED, result: submission.reply() });
+  const headers = new Headers();
+  headers.append("Set-Cookie", clearSessionCookie(url));
+  headers.append("Set-Cookie", flashToastCookie({ kind: "success", message: ACCOUNT_DELETED }));
+  return redirect("/", { headers });
 }
