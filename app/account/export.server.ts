@@ -1,4 +1,5 @@
 import { and, getTableColumns, getTableName, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import { ACCOUNT_TABLES, type AccountKey, type AccountTable } from "./tables.server";
 
@@ -17,8 +18,9 @@ import { ACCOUNT_TABLES, type AccountKey, type AccountTable } from "./tables.ser
  * (the schema's field names; times in epoch milliseconds as stored), one row per line. A table
  * that holds only secrets is left out, and so are the secret columns of the others (the
  * session's token hash, the debtor's link key): never a password hash, token or signing key.
- * Each table is read in pages of ROWS_PER_PAGE by rowid (keyset: every page is one indexed range,
- * however deep), one page per pull of the stream, so only one page is ever held.
+ * Each table is read in keyset pages of ROWS_PER_PAGE in the order of one of its owner's indexes
+ * (AccountTable.keyset; every page is one index range, however deep), one page per pull of the
+ * stream, so only one page is ever held.
  */
 
 export const ROWS_PER_PAGE = 500;
@@ -39,15 +41,37 @@ function exportedColumns(t: AccountTable) {
   return columns as ReturnType<typeof getTableColumns>;
 }
 
-/** One page of a table's rows of the account after `after` (a rowid), with each row's rowid. */
-async function page(db: Db, t: AccountTable, where: SQL, after: number) {
-  const rows = await db
-    .select({ ...exportedColumns(t), _rowid: sql<number>`rowid` })
+/** The table's keyset (see AccountTable): its own, else rowid. */
+const keysetOf = (t: AccountTable): readonly (SQLiteColumn | SQL)[] => t.keyset ?? [sql`rowid`];
+
+const list = (items: readonly unknown[]) =>
+  sql.join(
+    items.map((v) => sql`${v}`),
+    sql`, `,
+  );
+
+/** One page of a table's rows of the account after the keyset values `after` (null: from the start). */
+async function page(db: Db, t: AccountTable, where: SQL, after: unknown[] | null) {
+  const keys = keysetOf(t);
+  const keyFields = Object.fromEntries(keys.map((k, i) => [`_k${i}`, sql`${k}`]));
+  const rows = (await db
+    .select({ ...exportedColumns(t), ...keyFields })
     .from(t.table)
-    .where(and(where, sql`rowid > ${after}`))
-    .orderBy(sql`rowid`)
-    .limit(ROWS_PER_PAGE);
-  return rows as (Record<string, unknown> & { _rowid: number })[];
+    .where(and(where, after ? sql`(${list(keys)}) > (${list(after)})` : undefined))
+    .orderBy(...keys.map((k) => sql`${k}`))
+    .limit(ROWS_PER_PAGE)) as Record<string, unknown>[];
+  let last: unknown[] | null = null;
+  const plain = rows.map((row) => {
+    const out: Record<string, unknown> = {};
+    const key: unknown[] = [];
+    for (const [name, value] of Object.entries(row)) {
+      if (name.startsWith("_k")) key[Number(name.slice(2))] = value;
+      else out[name] = value;
+    }
+    last = key;
+    return out;
+  });
+  return { rows: plain, last };
 }
 
 /** The export as a byte stream (see above); read errors end the stream with that error. */
@@ -56,7 +80,7 @@ export function exportStream(db: Db, account: AccountKey, now = Date.now()): Rea
   const key = { id: account.id, email: account.email.toLowerCase() };
   let started = false;
   let index = 0;
-  let after = 0;
+  let after: unknown[] | null = null;
   let rowsInTable = 0;
   return new ReadableStream<Uint8Array>(
     {
@@ -74,20 +98,17 @@ export function exportStream(db: Db, account: AccountKey, now = Date.now()): Rea
             controller.close();
             return;
           }
-          let text =
-            after === 0 && rowsInTable === 0
-              ? `${index > 0 ? "," : ""}\n${JSON.stringify(getTableName(t.table))}:[`
-              : "";
-          const rows = await page(db, t, t.rows(key), after);
-          for (const { _rowid, ...row } of rows) {
+          let text = rowsInTable === 0 ? `${index > 0 ? "," : ""}\n${JSON.stringify(getTableName(t.table))}:[` : "";
+          const { rows, last } = await page(db, t, t.rows(key), after);
+          for (const row of rows) {
             text += `${rowsInTable > 0 ? "," : ""}\n${JSON.stringify(row)}`;
             rowsInTable++;
-            after = _rowid;
           }
+          after = last;
           if (rows.length < ROWS_PER_PAGE) {
             text += "]";
             index++;
-            after = 0;
+            after = null;
             rowsInTable = 0;
           }
           controller.enqueue(encoder.encode(text));

@@ -1,5 +1,5 @@
 import { eq, type SQL, sql } from "drizzle-orm";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import {
   alarmRepairs,
   debtorEvents,
@@ -51,6 +51,13 @@ export interface AccountTable {
    * nothing but secrets. The array in the export is named as the SQL table.
    */
   exported: { omit: readonly string[] } | { no: string };
+  /**
+   * The export's page order: columns that follow the owner's column in one of the table's indexes,
+   * so each keyset page is one index range (docs/architecture.md §12); all NOT NULL, the last
+   * unique. Absent: rowid (an index on the owner alone, or on the owner and the integer id, ends
+   * with it).
+   */
+  keyset?: readonly (SQLiteColumn | SQL)[];
 }
 
 const byOwner = (column: Parameters<typeof eq>[0]) => (a: AccountKey) => eq(column, a.id);
@@ -61,23 +68,44 @@ const byOwner = (column: Parameters<typeof eq>[0]) => (a: AccountKey) => eq(colu
  * user last (until then the account still signs in, so a deletion cut short can be run again).
  */
 export const ACCOUNT_TABLES: readonly AccountTable[] = [
-  { table: schedules, rows: byOwner(schedules.ownerId), exported: { omit: [] } },
+  {
+    table: schedules,
+    rows: byOwner(schedules.ownerId),
+    exported: { omit: [] },
+    keyset: [schedules.createdAt, schedules.id],
+  },
   {
     table: paymentAllocations,
     rows: (a) =>
       sql`${paymentAllocations.paymentId} IN (SELECT ${payments.id} FROM ${payments} WHERE ${payments.ownerId} = ${a.id})`,
     exported: { omit: [] },
+    keyset: [paymentAllocations.paymentId, paymentAllocations.invoiceId],
   },
   { table: onlinePayments, rows: byOwner(onlinePayments.ownerId), exported: { omit: [] } },
-  { table: userNotifications, rows: byOwner(userNotifications.ownerId), exported: { omit: [] } },
+  {
+    table: userNotifications,
+    rows: byOwner(userNotifications.ownerId),
+    exported: { omit: [] },
+    keyset: [userNotifications.status, userNotifications.id],
+  },
   { table: debtorReplies, rows: byOwner(debtorReplies.ownerId), exported: { omit: [] } },
   { table: debtorEvents, rows: byOwner(debtorEvents.ownerId), exported: { omit: [] } },
-  { table: deliveries, rows: byOwner(deliveries.ownerId), exported: { omit: [] } },
+  {
+    table: deliveries,
+    rows: byOwner(deliveries.ownerId),
+    exported: { omit: [] },
+    keyset: [deliveries.createdAt, deliveries.id],
+  },
   // After the deliveries: their delete trigger counts down these rows.
   { table: deliveryStatusCounts, rows: byOwner(deliveryStatusCounts.ownerId), exported: { omit: [] } },
-  { table: payments, rows: byOwner(payments.ownerId), exported: { omit: [] } },
+  {
+    table: payments,
+    rows: byOwner(payments.ownerId),
+    exported: { omit: [] },
+    keyset: [payments.paidOn, payments.currency, payments.amountCents, payments.id],
+  },
   { table: invoices, rows: byOwner(invoices.ownerId), exported: { omit: [] } },
-  { table: optOuts, rows: byOwner(optOuts.ownerId), exported: { omit: [] } },
+  { table: optOuts, rows: byOwner(optOuts.ownerId), exported: { omit: [] }, keyset: [optOuts.email] },
   // optOutKey: the key of the debtor's signed links (docs/architecture.md §10), not the user's to carry around.
   { table: debtors, rows: byOwner(debtors.ownerId), exported: { omit: ["optOutKey"] } },
   { table: organizations, rows: byOwner(organizations.ownerId), exported: { omit: [] } },
