@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableName, gt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, getDb } from "~/db/client.server";
-import { schedules } from "~/db/schema";
+import { debtors, schedules } from "~/db/schema";
 import type { AppConfig } from "~/lib/config.server";
 import { stripeSetup } from "~/lib/stripe.server";
 import { getBilling } from "~/models/subscription.server";
@@ -114,6 +114,9 @@ export async function deleteAccount(
   const db = getDb(env.DB);
   if (!(await cancelSubscription(env, config, db, account.id))) return { ok: false, reason: "subscription" };
   const key = { id: account.id, email: account.email.toLowerCase() };
+  // The debtors' links stop first, before the long part: every one is signed over the debtor's key
+  // (docs/architecture.md §10), so without it they answer like unknown links at once.
+  await db.update(debtors).set({ optOutKey: null }).where(eq(debtors.ownerId, account.id));
   const rows: Record<string, number> = {};
   let disarmed = 0;
   for (const { table, rows: where } of ACCOUNT_TABLES) {

@@ -199,7 +199,7 @@ export const ACCOUNT_NOT_DELETED =
  * (without case or surrounding spaces). A wrong address is a field error and nothing is deleted;
  * done, every session has gone with the account and the browser lands on / with a toast.
  */
-async function removeAccount({ env, config }: AppContext, user: SessionUser, url: URL, formData: FormData) {
+async function removeAccount({ env, config, ctx }: AppContext, user: SessionUser, url: URL, formData: FormData) {
   const intent = PROFILE_INTENTS.deleteAccount;
   const submission = parseWithValibot(formData, { schema: DeleteAccountSchema });
   if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
@@ -209,7 +209,11 @@ async function removeAccount({ env, config }: AppContext, user: SessionUser, url
       result: submission.reply({ fieldErrors: { confirm_email: [DELETE_MISMATCH_MESSAGE] } }),
     });
   }
-  const deleted = await deleteAccount(env, config, { id: user.id, email: user.email });
+  const deletion = deleteAccount(env, config, { id: user.id, email: user.email });
+  // A large account takes a while: should the browser give up, the deletion goes on as long as the
+  // runtime lets it (and is safe to run again: the user and sessions go last).
+  ctx.waitUntil(deletion.catch(() => undefined));
+  const deleted = await deletion;
   if (!deleted.ok) return reply(intent, { status: 502, message: ACCOUNT_NOT_DELETED, result: submission.reply() });
   const headers = new Headers();
   headers.append("Set-Cookie", clearSessionCookie(url));
