@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
 
@@ -44,6 +45,23 @@ test("Delete account: a wrong address is refused, the right one deletes and sign
   await expect(field).toHaveValue("someone-else@example.com");
   await page.reload();
   await expect(page.getByRole("region", { name: "Your data" })).toBeVisible();
+
+  // The section with its error, in both themes: no serious or critical axe finding
+  // (docs/architecture.md §13; the sweep in accessibility.spec.ts opens the page without it).
+  for (const theme of ["dracula", "light"]) {
+    await page.evaluate((t) => localStorage.setItem("theme", t), theme);
+    await page.reload();
+    await page.getByLabel("Your account's e-mail address").fill("wrong@example.com");
+    await page.getByRole("button", { name: "Delete my account" }).click();
+    await expect(page.getByText("nothing was deleted.")).toBeVisible();
+    const { violations } = await new AxeBuilder({ page })
+      .setLegacyMode(true)
+      .include('section[aria-labelledby="your-data-title"]')
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+      .analyze();
+    const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious.map((v) => `${theme}: ${v.id} ${v.help}`)).toEqual([]);
+  }
 
   await page.getByLabel("Your account's e-mail address").fill(` ${email.toUpperCase()} `);
   await page.getByRole("button", { name: "Delete my account" }).click();
