@@ -65,6 +65,8 @@ export const DefaultCurrencySchema = v.object(
   missingFieldMessage({ default_currency: CURRENCY_MESSAGE }),
 );
 
+/** The longest address an account can have (RFC 5321's path limit). */
+export const CONFIRM_EMAIL_MAX = 254;
 export const DELETE_CONFIRM_MESSAGE = "Please type your account's e-mail address to confirm.";
 export const DELETE_MISMATCH_MESSAGE = "This is not your account's e-mail address: nothing was deleted.";
 
@@ -77,6 +79,6 @@ export const DeleteAccountSchema = v.object({
     v.string(DELETE_CONFIRM_MESSAGE),
     v.trim(),
     v.nonEmpty(DELETE_CONFIRM_MESSAGE),
-    v.maxLength(254, DELETE_MISMATCH_MESSAGE),
+    v.maxLength(CONFIRM_EMAIL_MAX, DELETE_MISMATCH_MESSAGE),
   ),
 });

@@ -8,7 +8,7 @@ import { useFormResult } from "~/lib/use-form-result";
 import { useValibotForm } from "~/lib/use-valibot-form";
 import { cn } from "~/lib/utils";
 import type { profileAction } from "~/routes/profile-action.server";
-import { DeleteAccountSchema } from "~/schemas/profile";
+import { CONFIRM_EMAIL_MAX, DeleteAccountSchema } from "~/schemas/profile";
 
 /** Where "Export my data" downloads from (app/routes/account-export.ts). */
 export const EXPORT_PATH = "/account-data.json";
@@ -52,7 +52,11 @@ export function YourData({ email }: { email: string }) {
         <input type="hidden" name="intent" value={PROFILE_INTENTS.deleteAccount} />
         <InputField
           meta={fields.confirm_email}
-          type="email"
+          // Text, not email: any address typed reaches the server, which says whether it is the account's.
+          type="text"
+          inputMode="email"
+          autoCapitalize="none"
+          maxLength={CONFIRM_EMAIL_MAX}
           label="Your account's e-mail address"
           autoComplete="off"
           spellCheck={false}
