@@ -6,7 +6,7 @@ import { paidClaimLink } from "~/lib/paid-claim.server";
 import { portalLink } from "~/lib/portal.server";
 import { updateDebtor } from "~/models/debtor.server";
 import { db, debtorRow, makeDebtor, makeUser, optOutRows } from "./fixtures";
-import { ORIGIN, request, uniqueEmail, uniqueIp, visibleText } from "./helpers";
+import { ORIGIN, postForm, request, uniqueEmail, uniqueIp, visibleText } from "./helpers";
 
 /**
  * The debtor's signed links follow the address they were sent to (docs/architecture.md §10, "Debtor
@@ -80,8 +80,18 @@ describe("a debtor's links after their address changes", () => {
     // Acting on it: nothing is opted out.
     expect((await oneClick(old.optOut)).status).toBe(404);
     expect((await oneClick(old.optOut, "https://mail.example")).status).toBe(404);
+    // The "I've paid" and the debtor's page's forms (same-origin POSTs, as their buttons send them).
+    const paid = await postForm(old.paid, {});
+    expect(paid.status).toBe(404);
+    const promise = await postForm(old.portal, { intent: "portal-promise", promised_on: "2099-01-01" });
+    expect(promise.status).toBe(404);
     expect(await optOutRows(user.id)).toEqual([]);
-    expect((await debtorRow(debtor.id))?.status).toBe("active");
+    const row = await debtorRow(debtor.id);
+    expect({ status: row?.status, claimed: row?.paid_claimed_at, promised: row?.promised_on }).toEqual({
+      status: "active",
+      claimed: null,
+      promised: null,
+    });
     // The old reply address is no one's any more.
     expect(await verifyReplyAddress(db(), config(), old.reply)).toBeNull();
 
