@@ -1,7 +1,7 @@
 import { and, asc, eq, getTableName, gt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { type Db, getDb } from "~/db/client.server";
-import { debtors, schedules } from "~/db/schema";
+import { debtors, schedules, users } from "~/db/schema";
 import type { AppConfig } from "~/lib/config.server";
 import { stripeSetup } from "~/lib/stripe.server";
 import { getBilling } from "~/models/subscription.server";
@@ -77,6 +77,8 @@ async function cancelSubscription(env: Env, config: AppConfig, db: Db, userId: s
   if (!stripe) return true;
   try {
     await stripe.client.subscriptions.cancel(id);
+    // Recorded at once: a deletion run again after a failure part way does not cancel twice.
+    await db.update(users).set({ subscriptionStatus: "canceled" }).where(eq(users.id, userId));
     return true;
   } catch (error) {
     // Already gone at Stripe: nothing to charge.

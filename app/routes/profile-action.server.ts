@@ -191,6 +191,8 @@ async function notifyPasswordChanged(
 }
 
 export const ACCOUNT_DELETED = "Your account and all its data were deleted.";
+export const ACCOUNT_PARTLY_DELETED =
+  "The deletion was interrupted before it finished. Please try again: it goes on where it stopped.";
 export const ACCOUNT_NOT_DELETED =
   "Your subscription could not be cancelled at Stripe, so nothing was deleted. Please try again in a minute.";
 
@@ -213,7 +215,14 @@ async function removeAccount({ env, config, ctx }: AppContext, user: SessionUser
   // A large account takes a while: should the browser give up, the deletion goes on as long as the
   // runtime lets it (and is safe to run again: the user and sessions go last).
   ctx.waitUntil(deletion.catch(() => undefined));
-  const deleted = await deletion;
+  let deleted: Awaited<typeof deletion>;
+  try {
+    deleted = await deletion;
+  } catch (error) {
+    // Cut short (D1 or R2 failed part way): what is left is found the same way when run again.
+    console.error("[dunly] account deletion failed part way", error);
+    return reply(intent, { status: 503, message: ACCOUNT_PARTLY_DELETED, result: submission.reply() });
+  }
   if (!deleted.ok) return reply(intent, { status: 502, message: ACCOUNT_NOT_DELETED, result: submission.reply() });
   const headers = new Headers();
   headers.append("Set-Cookie", clearSessionCookie(url));
