@@ -171,6 +171,12 @@ describe("Settings → Delete account", () => {
       expect(replyErrors(data).confirm_email?.[0]).toBeTruthy();
       if (typed.trim()) expect(replyErrors(data).confirm_email).toEqual([DELETE_MISMATCH_MESSAGE]);
     }
+    // Without JavaScript (a document post): the page again, the error under the field, the text kept.
+    const page = await deleteForm(a, "someone@example.com");
+    expect(page.status).toBe(400);
+    const html = await page.text();
+    expect(html).toContain(DELETE_MISMATCH_MESSAGE.replace("'", "&#x27;"));
+    expect(html).toContain('value="someone@example.com"');
     expect(await rowsOf(keyOf(a))).toEqual(before);
     expect((await get("/iam/info", { cookie: cookieOf(a) })).status).toBe(200);
   });
