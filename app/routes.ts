@@ -33,5 +33,6 @@ export default [
   route("report.csv", "routes/report-export.ts"),
   route("report-aging.csv", "routes/report-aging-export.ts"),
   route("report/archive/:month", "routes/report-archive.ts"),
+  route("account-data.json", "routes/account-export.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -43,6 +43,24 @@ const requestHandler: RequestHandler = import.meta.env.DEV
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** The opt-out link's path, /u/<token> (app/routes.ts), and nothing under it. */
+const OPT_OUT_PATH = /^\/u\/[^/]+$/;
+
+/**
+ * The RFC 8058 one-click opt-out is a POST from the mail provider's servers, cookie-less, with
+ * whatever Origin they send (some send their own). React Router refuses an action whose Origin is
+ * not the request's (its CSRF check answers 400), so for exactly this POST the Origin is dropped
+ * before React Router sees it: the signed token in the path is what authenticates it, and without
+ * a session cookie there is nothing to forge (docs/architecture.md §6).
+ */
+function oneClickOptOut(request: Request): Request {
+  if (request.method !== "POST" || !request.headers.has("Origin")) return request;
+  if (!OPT_OUT_PATH.test(new URL(request.url).pathname)) return request;
+  const headers = new Headers(request.headers);
+  headers.delete("Origin");
+  return new Request(request, { headers });
+}
+
 /** Builds the Worker: configuration, CSRF and session first, then Hono's routes, then React Router for pages. */
 export function createApp() {
   const app = new Hono<AppBindings>();
@@ -97,7 +115,7 @@ export function createApp() {
 
   app.all("*", (c) =>
     requestHandler(
-      c.req.raw,
+      oneClickOptOut(c.req.raw),
       createAppContext({
         env: c.env,
         config: c.get("config"),

@@ -568,7 +568,11 @@ export const debtorEvents = sqliteTable(
     detail: text("detail").notNull().default(""),
     createdAt: integer("created_at").notNull().default(nowMs),
   },
-  (t) => [index("debtor_events_debtor_idx").on(t.debtorId, t.createdAt)],
+  (t) => [
+    index("debtor_events_debtor_idx").on(t.debtorId, t.createdAt),
+    // An account's events in id order (0022): its export's keyset pages and its deletion's slices.
+    index("debtor_events_owner_idx").on(t.ownerId, t.id),
+  ],
 );
 
 /**

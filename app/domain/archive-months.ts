@@ -40,7 +40,12 @@ export function archiveCutoff(now: number, months = ARCHIVE_AFTER_MONTHS): numbe
 
 /** The R2 key of an account's archive file for a month (the account's own prefix). */
 export function archiveObjectKey(ownerId: string, month: string): string {
-  return `deliveries/${ownerId}/${month}.ndjson`;
+  return `${archivePrefix(ownerId)}${month}.ndjson`;
+}
+
+/** Where every archive file of an account lives in the ARCHIVE bucket (account deletion empties it). */
+export function archivePrefix(ownerId: string): string {
+  return `deliveries/${ownerId}/`;
 }
 
 /** "Jan 2025" for a month, as the timeline names it. */

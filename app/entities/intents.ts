@@ -57,6 +57,8 @@ export const PROFILE_INTENTS = {
   contactRules: "contact-rules",
   defaultCurrency: "default-currency",
   notices: "notices",
+  /** Settings → Delete account (docs/architecture.md §6, "Leaving"). */
+  deleteAccount: "account-delete",
 } as const;
 
 export const IMPORT_INTENTS = { preview: "import-preview", confirm: "import-confirm" } as const;

@@ -89,3 +89,6 @@ export const SCHEDULE_MESSAGES = {
 
 /** The note "Confirm payment"'s form starts with, for a debtor's "I've paid" (the user may change or clear it). */
 export const CONFIRMED_PAYMENT_NOTE = "The debtor said they had paid; confirmed.";
+
+/** The toast after Settings → Delete account (docs/decisions/023). */
+export const ACCOUNT_DELETED = "Your account and all its data were deleted.";

@@ -26,7 +26,7 @@ export const landingFaq = [
   },
   {
     q: "How do I cancel?",
-    a: "At any time in Settings → Subscription: 'Manage billing' opens Stripe's billing portal, where you cancel. Your plan lasts until the end of the month you paid for.",
+    a: "At any time in Settings → Subscription: 'Manage billing' opens Stripe's billing portal, where you cancel. Your plan lasts until the end of the month you paid for. To leave for good, Settings → Info has 'Export my data' (one JSON file) and 'Delete account'.",
   },
 ] as const;
 
@@ -42,7 +42,7 @@ export const pricingFaq = [
   },
   {
     q: "How do I cancel?",
-    a: "At any time in Settings → Subscription: 'Manage billing' opens Stripe's billing portal, where you cancel. Your plan lasts until the end of the month you paid for; after it, reminders hold until you choose a plan again. Nothing is deleted.",
+    a: "At any time in Settings → Subscription: 'Manage billing' opens Stripe's billing portal, where you cancel. Your plan lasts until the end of the month you paid for; after it, reminders hold until you choose a plan again. Nothing is deleted, unless you choose 'Delete account' in Settings → Info (export your data there first).",
   },
   {
     q: "Is my data safe?",

@@ -96,10 +96,22 @@ function constantTimeEqual(a: string, b: string) {
 }
 
 /** A fresh random key: 16 bytes as 32 hex digits, like the schema's default. */
-function newOptOutKey() {
+export function newOptOutKey() {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   return encodeHexLowerCase(bytes);
+}
+
+/**
+ * The debtor's opt_out_key after an edit that sets their address to `email` (lower-cased): kept
+ * while the address stays the same (compared without case), a fresh random one when it changes
+ * (docs/architecture.md §10, "Debtor links"). Every signed link (opt-out, "I've paid", the debtor's
+ * page, the reply address) names the debtor through this key, so a link sent to the old address
+ * then answers like any unknown link and can never show or act on the new one. A SQL expression
+ * for the UPDATE's SET: SQLite reads the row's old email there.
+ */
+export function keyAfterAddressChange(email: string) {
+  return sql<string>`CASE WHEN lower(${debtors.email}) = ${email.toLowerCase()} THEN ${debtors.optOutKey} ELSE ${newOptOutKey()} END`;
 }
 
 /** The signed token of one debtor for `purpose`. Throws when OPT_OUT_SECRET is not set. */

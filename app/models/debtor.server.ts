@@ -13,6 +13,7 @@ import {
 import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { safeTimeZone } from "~/domain/time-zone";
+import { keyAfterAddressChange } from "~/lib/opt-out.server";
 import { deleteSchedulesOfDebtorStatement } from "~/reminders/lifecycle.server";
 import type { DebtorInput } from "~/schemas/debtor";
 import { belowPaidMessage, CURRENCY_PAID_MESSAGE, NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
@@ -408,7 +409,8 @@ export async function updateDebtor(db: Db, ownerId: string, id: number, input: D
     results = await db.batch([
       db
         .update(debtors)
-        .set({ ...columns(input), currency, updatedAt: now })
+        // A new address gets a new key: links sent to the old one stop working (keyAfterAddressChange).
+        .set({ ...columns(input), optOutKey: keyAfterAddressChange(input.email), currency, updatedAt: now })
         .where(owned)
         .returning({ id: debtors.id }),
       invoice

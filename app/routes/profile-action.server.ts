@@ -1,13 +1,14 @@
 import { parseWithValibot } from "@conform-to/valibot";
-import type { RouterContextProvider } from "react-router";
+import { type RouterContextProvider, redirect } from "react-router";
+import { deleteAccount } from "~/account/delete.server";
 import { requireUser } from "~/auth/guard.server";
 import { clientKey } from "~/auth/magic-link.server";
 import { checkUserPassword, hasPassword, setPassword } from "~/auth/password.server";
-import { invalidateOtherSessions, readSessionToken, type SessionUser } from "~/auth/session.server";
+import { clearSessionCookie, invalidateOtherSessions, readSessionToken, type SessionUser } from "~/auth/session.server";
 import { type Db, getDb } from "~/db/client.server";
 import { formatInstant } from "~/domain/time-zone";
 import { PROFILE_INTENTS } from "~/entities/intents";
-import { SOMETHING_WRONG } from "~/entities/messages";
+import { ACCOUNT_DELETED, SOMETHING_WRONG } from "~/entities/messages";
 import { intentOf, readForm, reply } from "~/lib/action-result.server";
 import { appOrigin } from "~/lib/config.server";
 import { type AppContext, getApp } from "~/lib/context.server";
@@ -20,6 +21,7 @@ import {
   UNSUPPORTED_IMAGE,
 } from "~/lib/images.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import { allowPasswordGuess, TOO_MANY_PASSWORD_GUESSES } from "~/models/rate-limit.server";
 import {
   setDefaultCurrency,
@@ -30,7 +32,13 @@ import {
 } from "~/models/user.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { ContactRulesSchema } from "~/schemas/contact-rules";
-import { DefaultCurrencySchema, PaymentLinkSchema, ProfileNameSchema } from "~/schemas/profile";
+import {
+  DELETE_MISMATCH_MESSAGE,
+  DefaultCurrencySchema,
+  DeleteAccountSchema,
+  PaymentLinkSchema,
+  ProfileNameSchema,
+} from "~/schemas/profile";
 
 export const PASSWORD_SAVED = "Password saved.";
 
@@ -71,6 +79,8 @@ export async function profileAction({ context, request, url }: ActionArgs) {
       return saveNotices(db, user, formData);
     case PROFILE_INTENTS.password:
       return savePassword(app, db, user, request, formData);
+    case PROFILE_INTENTS.deleteAccount:
+      return removeAccount(app, user, url, formData);
     default:
       return reply(intent, { status: 400, message: SOMETHING_WRONG });
   }
@@ -185,4 +195,43 @@ async function notifyPasswordChanged(
     signInUrl: new URL("/#sign-in", appOrigin(config, request.url)).href,
   }).catch((error: unknown) => ({ ok: false as const, error: String(error) }));
   if (!sent.ok) console.error("[dunly] password-changed e-mail failed", sent.error);
+}
+
+export const ACCOUNT_PARTLY_DELETED =
+  "The deletion was interrupted before it finished. Please try again: it goes on where it stopped.";
+export const ACCOUNT_NOT_DELETED =
+  "Your subscription could not be cancelled at Stripe, so nothing was deleted. Please try again in a minute.";
+
+/**
+ * Delete account (docs/architecture.md §6, "Leaving"): confirmed by typing the account's address
+ * (without case or surrounding spaces). A wrong address is a field error and nothing is deleted;
+ * done, every session has gone with the account and the browser lands on / with a toast.
+ */
+async function removeAccount({ env, config, ctx }: AppContext, user: SessionUser, url: URL, formData: FormData) {
+  const intent = PROFILE_INTENTS.deleteAccount;
+  const submission = parseWithValibot(formData, { schema: DeleteAccountSchema });
+  if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
+  if (submission.value.confirm_email.toLowerCase() !== user.email.toLowerCase()) {
+    return reply(intent, {
+      status: 400,
+      result: submission.reply({ fieldErrors: { confirm_email: [DELETE_MISMATCH_MESSAGE] } }),
+    });
+  }
+  const deletion = deleteAccount(env, config, { id: user.id, email: user.email });
+  // A large account takes a while: should the browser give up, the deletion goes on as long as the
+  // runtime lets it (and is safe to run again: the user and sessions go last).
+  ctx.waitUntil(deletion.catch(() => undefined));
+  let deleted: Awaited<typeof deletion>;
+  try {
+    deleted = await deletion;
+  } catch (error) {
+    // Cut short (D1 or R2 failed part way): what is left is found the same way when run again.
+    console.error("[dunly] account deletion failed part way", error);
+    return reply(intent, { status: 503, message: ACCOUNT_PARTLY_DELETED, result: submission.reply() });
+  }
+  if (!deleted.ok) return reply(intent, { status: 502, message: ACCOUNT_NOT_DELETED, result: submission.reply() });
+  const headers = new Headers();
+  headers.append("Set-Cookie", clearSessionCookie(url));
+  headers.append("Set-Cookie", flashToastCookie({ kind: "success", message: ACCOUNT_DELETED }));
+  return redirect("/", { headers });
 }

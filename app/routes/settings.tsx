@@ -10,6 +10,7 @@ import { OrgManager } from "~/components/settings/org-manager";
 import { PaymentLinkForm } from "~/components/settings/payment-link-form";
 import { ProfileInfo } from "~/components/settings/profile-info";
 import { StripeConnectCard } from "~/components/settings/stripe-connect-card";
+import { YourData } from "~/components/settings/your-data";
 import { LinkTabs } from "~/components/ui/link-tabs";
 import { getDb } from "~/db/client.server";
 import { effectivePlan, inTrial, planName, trialEnd } from "~/domain/plans";
@@ -171,6 +172,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               />
             </>
           )}
+          <YourData email={profile.email} />
         </>
       )}
       {tab === "orgs" && <OrgManager organizations={loaderData.organizations} />}

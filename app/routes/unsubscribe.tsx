@@ -21,8 +21,8 @@ import type { Route } from "./+types/unsubscribe";
  * The opt-out link of every reminder (docs/architecture.md §10): /u/<signed token>, no session needed.
  * GET only asks (mail scanners open links); a POST opts the address out of the sender's reminders:
  * the page's button, or the RFC 8058 one-click POST a mail client sends from List-Unsubscribe-Post
- * without cookies or Origin (workers/app.ts exempts /u/ from the Origin check; the token
- * authenticates). A repeated POST changes nothing more. The page names the sender as the reminders
+ * without cookies and with any Origin or none (workers/app.ts exempts /u/ from the Origin check and
+ * drops the Origin of that POST before React Router's own check; the token authenticates). A repeated POST changes nothing more. The page names the sender as the reminders
  * did (the organization when sent as one) and what is still owed, never the full address; an
  * invalid token answers 404 with nothing about why.
  */

@@ -64,3 +64,21 @@ export const DefaultCurrencySchema = v.object(
   },
   missingFieldMessage({ default_currency: CURRENCY_MESSAGE }),
 );
+
+/** The longest address an account can have (RFC 5321's path limit). */
+export const CONFIRM_EMAIL_MAX = 254;
+export const DELETE_CONFIRM_MESSAGE = "Please type your account's e-mail address to confirm.";
+export const DELETE_MISMATCH_MESSAGE = "This is not your account's e-mail address: nothing was deleted.";
+
+/**
+ * Settings → Delete account (docs/architecture.md §6, "Leaving"): the account's e-mail address,
+ * typed to confirm. Compared with the account's without case or surrounding spaces (the action).
+ */
+export const DeleteAccountSchema = v.object({
+  confirm_email: v.pipe(
+    v.string(DELETE_CONFIRM_MESSAGE),
+    v.trim(),
+    v.nonEmpty(DELETE_CONFIRM_MESSAGE),
+    v.maxLength(CONFIRM_EMAIL_MAX, DELETE_MISMATCH_MESSAGE),
+  ),
+});

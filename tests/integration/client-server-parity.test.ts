@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readConfig } from "~/lib/config.server";
 import { portalLink } from "~/lib/portal.server";
 import { ContactRulesSchema } from "~/schemas/contact-rules";
-import { DefaultCurrencySchema, PaymentLinkSchema } from "~/schemas/profile";
+import { DefaultCurrencySchema, DeleteAccountSchema, PaymentLinkSchema } from "~/schemas/profile";
 import { ScheduleSchema } from "~/schemas/schedule";
 import {
   clientMessage,
@@ -80,7 +80,7 @@ type SetUp = Awaited<ReturnType<typeof setUp>>;
 
 const page = (path: string, cookie?: string) => async () => markup(await get(path, { cookie }));
 
-function formCases({ cookie, debtor, portal }: SetUp): FormCase[] {
+function formCases({ cookie, debtor, portal, user }: SetUp): FormCase[] {
   const today = new Date().toISOString().slice(0, 10);
   return [
     {
@@ -124,6 +124,15 @@ function formCases({ cookie, debtor, portal }: SetUp): FormCase[] {
       schema: ContactRulesSchema,
     },
     {
+      // Only violating values are posted: the valid one (the account's own address) would delete it.
+      name: "delete account",
+      intent: "account-delete",
+      html: page("/iam/info", cookie),
+      valid: () => ({ intent: "account-delete", confirm_email: user.email }),
+      post: viaFetcher("/iam/info", cookie),
+      schema: DeleteAccountSchema,
+    },
+    {
       name: "the debtor's page: promise",
       intent: "portal-promise",
       html: page(portal),
@@ -165,7 +174,7 @@ describe("client and server agree on every form's limits", () => {
       }
     }
     // Each form was found and read (a form whose markup lost its constraints would pass silently).
-    for (const name of ["schedule create", "the debtor's page: promise", "payment link"])
+    for (const name of ["schedule create", "the debtor's page: promise", "payment link", "delete account"])
       expect(
         checked.some((c) => c.startsWith(`${name}:`)),
         name,

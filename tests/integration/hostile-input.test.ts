@@ -1,5 +1,10 @@
+import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readConfig } from "~/lib/config.server";
+import { replyAddress } from "~/lib/opt-out.server";
+import { paidClaimLink } from "~/lib/paid-claim.server";
+import { portalLink } from "~/lib/portal.server";
 import {
   addDebtor,
   addOrg,
@@ -11,7 +16,7 @@ import {
   postMultipart,
   snapshot,
 } from "./data-helpers";
-import { userRow } from "./fixtures";
+import { db, userRow } from "./fixtures";
 import { ORIGIN, request, type SignedIn, signIn, uniqueEmail, uniqueIp } from "./helpers";
 import { ACTIONS, act } from "./schedule-helpers";
 
@@ -609,8 +614,9 @@ describe("hostile input: form actions never answer 500 and leave other accounts 
     },
     {
       path: "/iam/info",
-      intents: ["profile-name", "set-password", "profile-photo", "contact-rules"],
+      intents: ["profile-name", "set-password", "profile-photo", "contact-rules", "account-delete"],
       fields: [
+        "confirm_email",
         "full_name",
         "currentPassword",
         "newPassword",
@@ -718,6 +724,8 @@ describe("hostile input: pages never answer 500 for any query string or cookie",
       "/report.csv",
       "/report/archive/2025-01",
       "/report/archive/..%2F2025-01",
+      "/account-data.json",
+      "/d/abc.def/pay",
       "/u/abc.def",
       "/p/abc.def",
       "/d/abc.def",
@@ -770,5 +778,231 @@ describe("hostile input: pages never answer 500 for any query string or cookie",
       }),
       options,
     );
+  });
+});
+
+// The surfaces added since: the debtor's page, Stripe's webhooks, inbound replies, deletion and export
+
+describe("hostile input: the debtor's page, the webhooks, inbound replies, deletion and export", () => {
+  const NEW_RUNS = 30;
+  let links: { portal: string; paid: string; reply: string };
+  let own: { portal: string; reply: string };
+
+  /** A's replies: none may appear without a valid reply address. */
+  const repliesOfA = async () =>
+    (await env.DB.prepare("SELECT count(*) AS n FROM debtor_replies WHERE owner_id = ?")
+      .bind(a.userId)
+      .first<{ n: number }>())!.n;
+
+  /** A token of A's debtor with its signature changed (same length and alphabet): a forgery. */
+  const forged = (path: string, at: number) => {
+    const i = path.length - 1 - (at % 40);
+    return `${path.slice(0, i)}${path[i] === "A" ? "B" : "A"}${path.slice(i + 1)}`;
+  };
+
+  beforeAll(async () => {
+    const config = readConfig(env);
+    const debtor = { id: victim.debtorId, ownerId: a.userId, optOutKey: null };
+    links = {
+      portal: new URL(await portalLink(db(), config, debtor)).pathname,
+      paid: new URL(await paidClaimLink(db(), config, debtor)).pathname,
+      reply: (await replyAddress(db(), config, debtor))!,
+    };
+    const mine = await addDebtor(b.cookie, { full_name: "Bert Portal" });
+    const bDebtor = { id: mine.id as number, ownerId: b.userId, optOutKey: null };
+    own = {
+      portal: new URL(await portalLink(db(), config, bDebtor)).pathname,
+      reply: (await replyAddress(db(), config, bDebtor))!,
+    };
+    // The snapshot now includes the debtors' link keys just made.
+    before = await snapshot(a.userId);
+  });
+
+  const PORTAL_FIELDS = ["invoice", "currency", "promised_on", "reason", "session_id"];
+  const PORTAL_INTENTS = ["portal-pay", "portal-paid", "portal-promise", "portal-dispute", "portal-opt-out"];
+
+  it("POST /d/<token> (document or fetcher) with a forged or hostile token: 404, nothing changes", async () => {
+    const token = fc.oneof(
+      fc.nat().map((i) => forged(links.portal, i)),
+      textArb().map((t) => `/d/${encode(t.slice(0, 200)) || "x"}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(token, formArb(PORTAL_INTENTS, PORTAL_FIELDS), fc.boolean(), async (path, pairs, data) => {
+        const target = data ? dataPath(path) : path;
+        const res = await request(target, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/x-www-form-urlencoded",
+            Origin: ORIGIN,
+            "CF-Connecting-IP": uniqueIp(),
+          },
+          body: new URLSearchParams(pairs).toString(),
+        });
+        await res.arrayBuffer();
+        const shown = `POST ${target.slice(0, 200)} ${JSON.stringify(pairs).slice(0, 200)} → ${res.status}`;
+        expect(res.status, shown).toBeGreaterThanOrEqual(400);
+        expect(res.status, shown).toBeLessThan(500);
+      }),
+      { numRuns: NEW_RUNS },
+    );
+    await expectVictimUnchanged();
+  });
+
+  it("the debtor's own page with hostile forms: never a 500", async () => {
+    await fc.assert(
+      fc.asyncProperty(formArb(PORTAL_INTENTS, PORTAL_FIELDS), fc.boolean(), async (pairs, data) => {
+        const res = await request(data ? dataPath(own.portal) : own.portal, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/x-www-form-urlencoded",
+            Origin: ORIGIN,
+            "CF-Connecting-IP": uniqueIp(),
+          },
+          body: new URLSearchParams(pairs).toString(),
+        });
+        await res.arrayBuffer();
+        expect(res.status, `${JSON.stringify(pairs).slice(0, 300)} → ${res.status}`).toBeLessThan(500);
+      }),
+      { numRuns: NEW_RUNS },
+    );
+    await expectVictimUnchanged();
+  });
+
+  it("GET the debtor's links with forged tokens and hostile query strings: never a 500, never A's page", async () => {
+    const path = fc.oneof(
+      fc.nat().map((i) => forged(links.portal, i)),
+      fc.nat().map((i) => forged(links.paid, i)),
+      fc.constant(`${links.portal}/pay`),
+    );
+    await fc.assert(
+      fc.asyncProperty(path, textArb(), textArb(), async (p, done, session) => {
+        const res = await request(`${p}?${new URLSearchParams({ done, session_id: session })}`);
+        const text = await res.text();
+        expect(res.status, p).toBeLessThan(500);
+        if (p !== `${links.portal}/pay`) expect(res.status, p).toBe(404);
+        expect(text).not.toContain("Victoria Victim");
+      }),
+      { numRuns: NEW_RUNS },
+    );
+    await expectVictimUnchanged();
+  });
+
+  it("POST /webhooks/stripe/connect and /billing with hostile bodies and signatures: 4xx, nothing changes", async () => {
+    const signature = fc.oneof(
+      textArb(),
+      fc
+        .tuple(fc.integer({ min: 0, max: 2 ** 33 }), fc.stringMatching(/^[0-9a-f]{64}$/))
+        .map(([t, v1]) => `t=${t},v1=${v1}`),
+      fc.constant(""),
+    );
+    const body = fc.oneof(
+      jsonValueArb().map((v) => JSON.stringify(v) ?? ""),
+      fc.constant(
+        JSON.stringify({
+          id: "evt_forged",
+          object: "event",
+          type: "checkout.session.completed",
+          data: { object: { id: "cs_x", metadata: { debtorId: String(victim.debtorId), ownerId: a.userId } } },
+        }),
+      ),
+      fc.string({ unit: "binary", maxLength: 300 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("connect", "billing"), body, signature, async (endpoint, payload, sig) => {
+        const res = await request(`/webhooks/stripe/${endpoint}`, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            "Stripe-Signature": sig.replace(/[^\x20-\x7e]/g, "").slice(0, 2000),
+          },
+          body: payload,
+        });
+        const shown = `${endpoint} ${sig.slice(0, 80)} ${payload.slice(0, 120)} → ${res.status} ${(await res.text()).slice(0, 200)}`;
+        expect(res.status, shown).toBeGreaterThanOrEqual(400);
+        expect(res.status, shown).toBeLessThan(500);
+      }),
+      { numRuns: NEW_RUNS },
+    );
+    await expectVictimUnchanged();
+  });
+
+  it("inbound replies (POST /dev/inbound, the email() handler's receiveReply) with hostile addresses and messages: never a 500, nothing for A without A's address", async () => {
+    const repliesBefore = await repliesOfA();
+    const to = fc.oneof(
+      fc.nat().map((i) => {
+        const at = links.reply.indexOf("@");
+        const j = at - 1 - (i % 26);
+        return `${links.reply.slice(0, j)}${links.reply[j] === "a" ? "b" : "a"}${links.reply.slice(j + 1)}`;
+      }),
+      textArb(),
+      fc.constant(own.reply),
+    );
+    const raw = fc
+      .oneof(
+        textArb(),
+        fc.string({ unit: "binary", maxLength: 400 }),
+        fc
+          .tuple(textArb(), textArb(), textArb())
+          .map(([from, subject, body]) => `From: ${from}\r\nSubject: ${subject}\r\n\r\n${body}\r\n`),
+        // (The size limits have their own tests in replies.test.ts: kept short here, for the run time.)
+      )
+      .map((m) => m.slice(0, 4000));
+    await fc.assert(
+      fc.asyncProperty(to, raw, async (address, message) => {
+        const res = await request(`/dev/inbound?to=${encode(address.slice(0, 400))}`, {
+          method: "POST",
+          headers: { Origin: ORIGIN, "Content-Type": "message/rfc822" },
+          body: message,
+        });
+        const shown = `${address.slice(0, 80)} ${message.slice(0, 80)} → ${res.status} ${(await res.text()).slice(0, 200)}`;
+        expect([202, 413, 422], shown).toContain(res.status);
+        if (address !== own.reply) expect(res.status, shown).not.toBe(202);
+      }),
+      { numRuns: NEW_RUNS },
+    );
+    expect(await repliesOfA()).toBe(repliesBefore);
+    await expectVictimUnchanged();
+  });
+
+  it("Delete account and Export my data without a valid session: nothing deleted, nothing exported", async () => {
+    const cookie = fc.oneof(
+      cookieValueArb().map((v) => `dunly_session=${v}`),
+      fc.constant(""),
+      fc.constant(`dunly_session=${a.userId}`),
+    );
+    const typed = fc.oneof(fc.constantFrom(a.email, b.email, a.email.toUpperCase()), textArb());
+    await fc.assert(
+      fc.asyncProperty(cookie, typed, fc.boolean(), async (jar, email, data) => {
+        const headers = new Headers({
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: ORIGIN,
+          "CF-Connecting-IP": uniqueIp(),
+        });
+        if (jar) headers.set("Cookie", jar);
+        const path = data ? dataPath("/iam/info") : "/iam/info";
+        const body = new URLSearchParams({ intent: "account-delete", confirm_email: email }).toString();
+        const res = await request(path, { method: "POST", headers, body });
+        await res.arrayBuffer();
+        expect(res.status, `${jar.slice(0, 80)} → ${res.status}`).toBeLessThan(500);
+        const exported = await request("/account-data.json", { headers: jar ? { Cookie: jar } : {} });
+        const text = await exported.text();
+        expect(exported.status).toBe(302);
+        expect(text).not.toContain(a.userId);
+      }),
+      { numRuns: NEW_RUNS },
+    );
+    // A cross-site form post (B's cookie, another origin) is refused before anything runs.
+    const crossSite = await request("/iam/info", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: "https://evil.example",
+        Cookie: b.cookie,
+      },
+      body: new URLSearchParams({ intent: "account-delete", confirm_email: b.email }).toString(),
+    });
+    expect(crossSite.status).toBe(403);
+    expect(await userRow(b.userId)).not.toBeNull();
+    await expectVictimUnchanged();
   });
 });

@@ -1,0 +1,148 @@
+import { eq, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import {
+  alarmRepairs,
+  debtorEvents,
+  debtorReplies,
+  debtors,
+  deliveries,
+  deliveryArchives,
+  deliveryRollups,
+  deliveryStatusCounts,
+  devOutbox,
+  devStripeObjects,
+  invoices,
+  loginTokens,
+  oauthAccounts,
+  oauthStates,
+  onlinePayments,
+  optOuts,
+  organizations,
+  passwordCredentials,
+  paymentAllocations,
+  payments,
+  rateLimitEvents,
+  schedules,
+  sessions,
+  stripeAccounts,
+  userNotifications,
+  users,
+  webhookEvents,
+} from "~/db/schema";
+
+/**
+ * Every table of the schema, said once (docs/architecture.md §6, "Leaving"; docs/decisions/023):
+ * either it holds an account's data (ACCOUNT_TABLES: how to find the account's rows, deleted with
+ * the account and in its export unless only secrets) or it is global (GLOBAL_TABLES, with why). A
+ * test walks the schema's exports and fails on a table in neither list, so a table added later
+ * cannot be forgotten by deletion or export.
+ */
+
+/** Whose rows: the account's id and its (lower-cased) e-mail address. */
+export interface AccountKey {
+  id: string;
+  email: string;
+}
+
+export interface AccountTable {
+  table: SQLiteTable;
+  /** The account's rows of the table, as a WHERE condition (through the owner's indexes). */
+  rows: (account: AccountKey) => SQL;
+  /**
+   * In the export: the columns left out (secrets), or `false` with the reason when the table holds
+   * nothing but secrets. The array in the export is named as the SQL table.
+   */
+  exported: { omit: readonly string[] } | { no: string };
+  /**
+   * The export's page order: columns that follow the owner's column in one of the table's indexes,
+   * so each keyset page is one index range (docs/architecture.md §12); all NOT NULL, the last
+   * unique. Absent: rowid (an index on the owner alone, or on the owner and the integer id, ends
+   * with it).
+   */
+  keyset?: readonly (SQLiteColumn | SQL)[];
+}
+
+const byOwner = (column: Parameters<typeof eq>[0]) => (a: AccountKey) => eq(column, a.id);
+
+/**
+ * The account's tables, in the order deletion empties them: the schedules first (so no alarm that
+ * fires meanwhile finds anything to send), children before their parents, the sessions and the
+ * user last (until then the account still signs in, so a deletion cut short can be run again).
+ */
+export const ACCOUNT_TABLES: readonly AccountTable[] = [
+  {
+    table: schedules,
+    rows: byOwner(schedules.ownerId),
+    exported: { omit: [] },
+    keyset: [schedules.createdAt, schedules.id],
+  },
+  {
+    table: paymentAllocations,
+    rows: (a) =>
+      sql`${paymentAllocations.paymentId} IN (SELECT ${payments.id} FROM ${payments} WHERE ${payments.ownerId} = ${a.id})`,
+    exported: { omit: [] },
+    keyset: [paymentAllocations.paymentId, paymentAllocations.invoiceId],
+  },
+  { table: onlinePayments, rows: byOwner(onlinePayments.ownerId), exported: { omit: [] } },
+  {
+    table: userNotifications,
+    rows: byOwner(userNotifications.ownerId),
+    exported: { omit: [] },
+    keyset: [userNotifications.status, userNotifications.id],
+  },
+  { table: debtorReplies, rows: byOwner(debtorReplies.ownerId), exported: { omit: [] } },
+  { table: debtorEvents, rows: byOwner(debtorEvents.ownerId), exported: { omit: [] } },
+  {
+    table: deliveries,
+    rows: byOwner(deliveries.ownerId),
+    exported: { omit: [] },
+    keyset: [deliveries.createdAt, deliveries.id],
+  },
+  // After the deliveries: their delete trigger counts down these rows.
+  { table: deliveryStatusCounts, rows: byOwner(deliveryStatusCounts.ownerId), exported: { omit: [] } },
+  // The monthly counts of the archived deliveries and where their files are (docs/decisions/022).
+  { table: deliveryRollups, rows: byOwner(deliveryRollups.ownerId), exported: { omit: [] } },
+  { table: deliveryArchives, rows: byOwner(deliveryArchives.ownerId), exported: { omit: [] } },
+  {
+    table: payments,
+    rows: byOwner(payments.ownerId),
+    exported: { omit: [] },
+    keyset: [payments.paidOn, payments.currency, payments.amountCents, payments.id],
+  },
+  { table: invoices, rows: byOwner(invoices.ownerId), exported: { omit: [] } },
+  { table: optOuts, rows: byOwner(optOuts.ownerId), exported: { omit: [] }, keyset: [optOuts.email] },
+  // optOutKey: the key of the debtor's signed links (docs/architecture.md §10), not the user's to carry around.
+  { table: debtors, rows: byOwner(debtors.ownerId), exported: { omit: ["optOutKey"] } },
+  { table: organizations, rows: byOwner(organizations.ownerId), exported: { omit: [] } },
+  { table: stripeAccounts, rows: byOwner(stripeAccounts.userId), exported: { omit: [] } },
+  { table: oauthAccounts, rows: byOwner(oauthAccounts.userId), exported: { omit: [] } },
+  {
+    table: passwordCredentials,
+    rows: byOwner(passwordCredentials.userId),
+    exported: { no: "only the password's hash, salt and iteration count: secrets" },
+  },
+  {
+    table: loginTokens,
+    rows: (a) => eq(loginTokens.email, a.email),
+    exported: { no: "only the hashes of unused sign-in links: secrets, minutes long" },
+  },
+  // id: the hash of the session's token.
+  { table: sessions, rows: byOwner(sessions.userId), exported: { omit: ["id"] } },
+  { table: users, rows: (a) => eq(users.id, a.id), exported: { omit: [] } },
+];
+
+/** The tables that hold no account's data, each with the reason (checked against the schema by a test). */
+export const GLOBAL_TABLES: ReadonlyMap<SQLiteTable, string> = new Map<SQLiteTable, string>([
+  [oauthStates, "a Google sign-in under way, not yet anyone's: a PKCE verifier that expires in minutes"],
+  [
+    rateLimitEvents,
+    "abuse counters the housekeeping job drops within a day; kept, so deleting and re-creating an account resets no limit",
+  ],
+  [webhookEvents, "the ids and types of provider events already handled, nothing about whom"],
+  [alarmRepairs, "schedule ids only: the watchdog disarms a deleted schedule's alarm from it, then removes the row"],
+  [
+    devStripeObjects,
+    "development and test only: the local Stripe stand-in's objects (Stripe holds them in production)",
+  ],
+  [devOutbox, "development and test only: the local mailbox of what would have been sent"],
+]);

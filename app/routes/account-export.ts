@@ -1,0 +1,24 @@
+import { exportStream } from "~/account/export.server";
+import { requireUser } from "~/auth/guard.server";
+import { getDb } from "~/db/client.server";
+import { getApp } from "~/lib/context.server";
+import type { Route } from "./+types/account-export";
+
+/**
+ * /account-data.json: Settings → Export my data (docs/architecture.md §6, "Leaving"): everything the
+ * signed-in account owns, as one JSON document streamed while it is read (app/account/export.server.ts).
+ * The session's own data only; never cached.
+ */
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const user = requireUser(context, url);
+  const now = Date.now();
+  const day = new Date(now).toISOString().slice(0, 10);
+  const { env } = getApp(context);
+  return new Response(exportStream(getDb(env.DB), { id: user.id, email: user.email }, now, env.ARCHIVE), {
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="dunly-data-${day}.json"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

@@ -1,0 +1,342 @@
+import { env } from "cloudflare:workers";
+import { count, getTableName, is } from "drizzle-orm";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { describe, expect, it } from "vitest";
+import { EXPORT_FORMAT, EXPORTED_TABLES, ROWS_PER_PAGE } from "~/account/export.server";
+import { ACCOUNT_TABLES, type AccountKey, GLOBAL_TABLES } from "~/account/tables.server";
+import * as schema from "~/db/schema";
+import { archiveObjectKey, archivePrefix } from "~/domain/archive-months";
+import { ACCOUNT_DELETED } from "~/entities/messages";
+import { readConfig } from "~/lib/config.server";
+import { optOutLink, replyAddress } from "~/lib/opt-out.server";
+import { paidClaimLink } from "~/lib/paid-claim.server";
+import { portalLink } from "~/lib/portal.server";
+import { fireSchedule } from "~/reminders/engine.server";
+import { DELETE_MISMATCH_MESSAGE } from "~/schemas/profile";
+import { formAction, imagesOf, replyErrors } from "./data-helpers";
+import { alarmAt, consumeJobs, HOUR, queuedJob, resendRequests, stubOf } from "./engine-helpers";
+import { db, makeDebtor, makeOrg, makeSchedule, makeSignedInUser, payInvoice, userRow } from "./fixtures";
+import { get, ORIGIN, postForm, request, sessionCookieName, visibleText } from "./helpers";
+
+/**
+ * Users own their data (docs/architecture.md §6, "Leaving"; docs/decisions/023): every table of the
+ * schema is either the account's (deleted with it, exported) or global with a reason; deleting an
+ * account leaves none of its rows, objects, alarms, sessions or subscription and touches no other
+ * account's; the export holds every row the account owns and no secret.
+ */
+
+const config = () => readConfig(env);
+const INVALID_TEXT = "This link is no longer valid.";
+
+type Account = Awaited<ReturnType<typeof makeSignedInUser>>;
+const cookieOf = (a: Account) => `${sessionCookieName()}=${a.token}`;
+const keyOf = (a: Account): AccountKey => ({ id: a.id, email: a.email.toLowerCase() });
+
+/** Rows in every account table for `a`: each table holds at least one of theirs. */
+async function seedAccount(a: Account) {
+  const now = Date.now();
+  const debtor = await makeDebtor(a.id, { fullName: `Debtor of ${a.fullName}`, debtCents: 50_000 });
+  await payInvoice(a.id, debtor.id, debtor.invoiceId, 10_000);
+  const org = await makeOrg(a.id, `${a.fullName} Ltd`, "1 Main St");
+  const scheduleId = await makeSchedule(a.id, debtor.id, { timeZone: "UTC" });
+  await stubOf(scheduleId).arm(scheduleId, now + HOUR, { force: true });
+  const event = await env.DB.prepare(
+    "INSERT INTO debtor_events (owner_id, debtor_id, type, detail) VALUES (?, ?, 'paid_claimed', '') RETURNING id",
+  )
+    .bind(a.id, debtor.id)
+    .first<{ id: number }>();
+  const sessionId = `cs_${a.id}`;
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO oauth_accounts (provider, provider_user_id, user_id) VALUES ('google', ?, ?)").bind(
+      `g-${a.id}`,
+      a.id,
+    ),
+    env.DB.prepare(
+      "INSERT INTO password_credentials (user_id, hash, salt, iterations) VALUES (?, 'secret-hash-value', 'secret-salt-value', 100000)",
+    ).bind(a.id),
+    env.DB.prepare("INSERT INTO login_tokens (hash, email, expires_at) VALUES (?, ?, ?)").bind(
+      `login-hash-${a.id}`,
+      a.email.toLowerCase(),
+      now + HOUR,
+    ),
+    env.DB.prepare("INSERT INTO opt_outs (owner_id, email) VALUES (?, ?)").bind(a.id, `gone-${a.id}@example.com`),
+    env.DB.prepare(
+      "INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status, sent_at) VALUES (?, ?, ?, ?, 'single', 1, 'sent', ?)",
+    ).bind(a.id, scheduleId, debtor.id, `seed-${a.id}`, now),
+    env.DB.prepare(
+      "INSERT INTO debtor_replies (owner_id, debtor_id, from_address, subject, text) VALUES (?, ?, ?, 'Re: invoice', 'Paid')",
+    ).bind(a.id, debtor.id, debtor.email),
+    env.DB.prepare(
+      "INSERT INTO user_notifications (owner_id, kind, debtor_id, event_id, event_key) VALUES (?, 'paid_claimed', ?, ?, ?)",
+    ).bind(a.id, debtor.id, event!.id, `paid_claimed:${event!.id}`),
+    env.DB.prepare(
+      "INSERT INTO stripe_accounts (user_id, account_id, connected_at, updated_at) VALUES (?, ?, ?, ?)",
+    ).bind(a.id, `acct_${a.id}`, now, now),
+    env.DB.prepare(
+      "INSERT INTO online_payments (session_id, owner_id, debtor_id, account_id, amount_cents, currency, created_at, updated_at) VALUES (?, ?, ?, ?, 100, 'USD', ?, ?)",
+    ).bind(sessionId, a.id, debtor.id, `acct_${a.id}`, now, now),
+  ]);
+  await env.IMAGES.put(`${a.id}/photo${a.id}`, new Uint8Array([1, 2, 3]));
+  // A month of deliveries moved to the archive (docs/decisions/022): its counts, its file's record and the file.
+  const archived = [
+    { id: 900_001, ownerId: a.id, status: "sent", occurrenceKey: `old-1-${a.id}` },
+    { id: 900_002, ownerId: a.id, status: "failed", occurrenceKey: `old-2-${a.id}` },
+  ];
+  const file = `${archived.map((d) => JSON.stringify(d)).join("\n")}\n`;
+  await env.ARCHIVE.put(archiveObjectKey(a.id, "2024-01"), file);
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO delivery_rollups (owner_id, debtor_id, month, status, test_send, schedule_id, n) VALUES (?, ?, '2024-01', 'sent', 0, ?, 1)",
+    ).bind(a.id, debtor.id, scheduleId),
+    env.DB.prepare(
+      "INSERT INTO delivery_archives (owner_id, month, object_key, rows, bytes) VALUES (?, '2024-01', ?, 2, ?)",
+    ).bind(a.id, archiveObjectKey(a.id, "2024-01"), file.length),
+  ]);
+  return { debtor, org, scheduleId, archived };
+}
+
+/** How many rows of the account each account table holds. */
+async function countsOf(key: AccountKey) {
+  const counts: Record<string, number> = {};
+  for (const t of ACCOUNT_TABLES) {
+    const row = await db().select({ n: count() }).from(t.table).where(t.rows(key)).get();
+    counts[getTableName(t.table)] = row?.n ?? 0;
+  }
+  return counts;
+}
+
+/** Every row of the account in every account table. */
+async function rowsOf(key: AccountKey) {
+  const rows: Record<string, unknown[]> = {};
+  for (const t of ACCOUNT_TABLES) rows[getTableName(t.table)] = await db().select().from(t.table).where(t.rows(key));
+  return rows;
+}
+
+/** A subscription in the local Stripe stand-in, as Checkout leaves it, made the account's. */
+async function subscribe(a: Account) {
+  const id = `sub_${a.id}`;
+  await env.DB.prepare("INSERT INTO dev_stripe_objects (id, object, data) VALUES (?, 'subscription', ?)")
+    .bind(id, JSON.stringify({ id, object: "subscription", status: "active", customer: `cus_${a.id}` }))
+    .run();
+  await env.DB.prepare(
+    "UPDATE users SET stripe_customer_id = ?, stripe_subscription_id = ?, subscription_status = 'active' WHERE id = ?",
+  )
+    .bind(`cus_${a.id}`, id, a.id)
+    .run();
+  return id;
+}
+
+async function standInStatus(id: string) {
+  const row = await env.DB.prepare("SELECT data FROM dev_stripe_objects WHERE id = ?")
+    .bind(id)
+    .first<{ data: string }>();
+  return (JSON.parse(row!.data) as { status: string }).status;
+}
+
+function deleteForm(a: Account, typed: string) {
+  return postForm("/iam/info", { intent: "account-delete", confirm_email: typed }, { cookie: cookieOf(a) });
+}
+
+describe("the schema's tables", () => {
+  const tables = (Object.values(schema) as unknown[]).filter((value): value is SQLiteTable => is(value, SQLiteTable));
+
+  it("each is the account's or global with a reason, never both, and the lists hold nothing else", () => {
+    expect(tables.length).toBeGreaterThan(20);
+    const account = new Set(ACCOUNT_TABLES.map((t) => t.table));
+    for (const table of tables) {
+      const name = getTableName(table);
+      const global = GLOBAL_TABLES.get(table);
+      expect(account.has(table) || global !== undefined, `${name}: add it to ACCOUNT_TABLES or GLOBAL_TABLES`).toBe(
+        true,
+      );
+      expect(account.has(table) && global !== undefined, `${name} is in both lists`).toBe(false);
+      if (global !== undefined) expect(global.length, `${name}: say why it is global`).toBeGreaterThan(20);
+    }
+    expect(account.size + GLOBAL_TABLES.size).toBe(tables.length);
+    expect(account.size).toBe(ACCOUNT_TABLES.length);
+  });
+
+  it("every account table is in the export, but for those that hold only secrets (each says why)", () => {
+    const exported = new Set(EXPORTED_TABLES.map((t) => t.table));
+    for (const t of ACCOUNT_TABLES) {
+      if ("no" in t.exported) {
+        expect(exported.has(t.table)).toBe(false);
+        expect(t.exported.no).toMatch(/secret/);
+      } else expect(exported.has(t.table), getTableName(t.table)).toBe(true);
+    }
+    expect(
+      ACCOUNT_TABLES.filter((t) => "no" in t.exported)
+        .map((t) => getTableName(t.table))
+        .sort(),
+    ).toEqual(["login_tokens", "password_credentials"]);
+  });
+});
+
+describe("Settings → Delete account", () => {
+  it("a wrong address is a field error and deletes nothing; so is an empty one", async () => {
+    const a = await makeSignedInUser("Ada Stays");
+    await seedAccount(a);
+    const before = await rowsOf(keyOf(a));
+    for (const typed of [`x${a.email}`, "", "   ", "someone@example.com"]) {
+      const { status, data } = await formAction(
+        "/iam/info",
+        { intent: "account-delete", confirm_email: typed },
+        cookieOf(a),
+      );
+      expect(status, typed).toBe(400);
+      expect(replyErrors(data).confirm_email?.[0]).toBeTruthy();
+      if (typed.trim()) expect(replyErrors(data).confirm_email).toEqual([DELETE_MISMATCH_MESSAGE]);
+    }
+    // Without JavaScript (a document post): the page again, the error under the field, the text kept.
+    const page = await deleteForm(a, "someone@example.com");
+    expect(page.status).toBe(400);
+    const html = await page.text();
+    expect(html).toContain(DELETE_MISMATCH_MESSAGE.replace("'", "&#x27;"));
+    expect(html).toContain('value="someone@example.com"');
+    expect(await rowsOf(keyOf(a))).toEqual(before);
+    expect((await get("/iam/info", { cookie: cookieOf(a) })).status).toBe(200);
+  });
+
+  it("deletes every row of the account in every table, its photos, alarms, subscription and sessions, and nothing of another account", async () => {
+    const a = await makeSignedInUser("Ada Gone");
+    const b = await makeSignedInUser("Bea Stays");
+    const seeded = await seedAccount(a);
+    const other = await seedAccount(b);
+    const subscription = await subscribe(a);
+    const otherSubscription = await subscribe(b);
+    const before = await countsOf(keyOf(a));
+    for (const [table, n] of Object.entries(before))
+      expect(n, `${table} holds a row of the account`).toBeGreaterThan(0);
+    const otherBefore = await rowsOf(keyOf(b));
+    const otherImages = await imagesOf(b.id);
+    expect(await imagesOf(a.id)).toHaveLength(1);
+    expect(await alarmAt(seeded.scheduleId)).not.toBeNull();
+
+    const debtor = { id: seeded.debtor.id, ownerId: a.id, optOutKey: null };
+    const links = [
+      await optOutLink(db(), config(), debtor),
+      await paidClaimLink(db(), config(), debtor),
+      await portalLink(db(), config(), debtor),
+    ].map((url) => new URL(url).pathname);
+    const reply = (await replyAddress(db(), config(), debtor))!;
+
+    // A reminder in flight: queued for the provider before the account goes.
+    await env.DB.prepare("UPDATE users SET plan = 'aggressive' WHERE id = ?").bind(a.id).run();
+    await env.DB.prepare("UPDATE schedules SET next_run_at = ? WHERE id = ?")
+      .bind(Date.now() - 1000, seeded.scheduleId)
+      .run();
+    const job = queuedJob(await fireSchedule(env, seeded.scheduleId, Date.now()));
+
+    // Typed in another case with spaces around: still the account's address.
+    const res = await deleteForm(a, `  ${a.email.toUpperCase()} `);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/");
+    const cookies = res.headers.getSetCookie();
+    expect(cookies.some((c) => c.startsWith(`${sessionCookieName()}=;`))).toBe(true);
+    expect(cookies.some((c) => decodeURIComponent(c).includes(ACCOUNT_DELETED))).toBe(true);
+
+    expect(Object.values(await countsOf(keyOf(a))).every((n) => n === 0)).toBe(true);
+    expect(await countsOf(keyOf(a))).toEqual(Object.fromEntries(Object.keys(before).map((k) => [k, 0])));
+    expect(await userRow(a.id)).toBeNull();
+    expect(await imagesOf(a.id)).toEqual([]);
+    expect((await env.ARCHIVE.list({ prefix: archivePrefix(a.id) })).objects).toEqual([]);
+    expect(await alarmAt(seeded.scheduleId)).toBeNull();
+    expect(await standInStatus(subscription)).toBe("canceled");
+    // The other account: every row, object, alarm and its subscription as they were.
+    expect(await rowsOf(keyOf(b))).toEqual(otherBefore);
+    expect(await imagesOf(b.id)).toEqual(otherImages);
+    expect((await env.ARCHIVE.list({ prefix: archivePrefix(b.id) })).objects).toHaveLength(1);
+    expect(await alarmAt(other.scheduleId)).not.toBeNull();
+    expect(await standInStatus(otherSubscription)).toBe("active");
+    expect((await get("/iam/info", { cookie: cookieOf(b) })).status).toBe(200);
+
+    // Signed out: the old cookie is no session.
+    const after = await get("/iam/info", { cookie: cookieOf(a) });
+    expect(after.status).toBe(302);
+    expect(after.headers.get("Location")).toMatch(/^\/404\?redirectTo=/);
+
+    // The debtors' links answer that they are no longer valid, a page (not a 500 or a blank).
+    for (const path of links) {
+      const page = await request(path);
+      expect(page.status, path).toBe(404);
+      expect(await visibleText(page)).toContain(INVALID_TEXT);
+    }
+    const inbound = await request(`/dev/inbound?to=${encodeURIComponent(reply)}`, {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "message/rfc822" },
+      body: `From: <${seeded.debtor.email}>\r\nTo: ${reply}\r\nSubject: Re\r\n\r\nPaid.\r\n`,
+    });
+    expect(inbound.status).toBe(422);
+    expect(await inbound.text()).toContain("unknown-recipient");
+
+    // The reminder in flight finds its delivery gone: dropped, never sent.
+    const { messages, requeued } = await consumeJobs([job]);
+    expect(messages[0]?.acked).toBe(true);
+    expect(requeued).toEqual([]);
+    expect(await resendRequests(seeded.debtor.email)).toEqual([]);
+  });
+});
+
+describe("Settings → Export my data", () => {
+  it("streams one JSON document with every row the account owns, table by table, and no secret", async () => {
+    const a = await makeSignedInUser("Ada Export");
+    const b = await makeSignedInUser("Bea Other");
+    const seeded = await seedAccount(a);
+    await seedAccount(b);
+    // The debtor's link key exists (made with their first link): it must not be exported.
+    await optOutLink(db(), config(), { id: seeded.debtor.id, ownerId: a.id, optOutKey: null });
+    // More deliveries than a page, so the keyset pages are walked.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${ROWS_PER_PAGE * 2 + 7})
+       INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status)
+       SELECT ?, ?, ?, ? || i, 'single', 1, 'sent' FROM n`,
+    )
+      .bind(a.id, seeded.scheduleId, seeded.debtor.id, `bulk-${a.id}-`)
+      .run();
+    const res = await get("/account-data.json", { cookie: cookieOf(a) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
+    expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="dunly-data-\d{4}-\d\d-\d\d\.json"$/);
+    expect(res.headers.get("Cache-Control")).toBe("private, no-store");
+    const text = await res.text();
+    const doc = JSON.parse(text) as {
+      format: string;
+      version: number;
+      tables: Record<string, Record<string, unknown>[]>;
+      archivedDeliveries: Record<string, unknown>[];
+    };
+    expect(doc.format).toBe(EXPORT_FORMAT);
+    // Every delivery moved to the archive, as its month's file holds it.
+    expect(doc.archivedDeliveries).toEqual(seeded.archived);
+    expect(Object.keys(doc.tables)).toEqual(EXPORTED_TABLES.map((t) => getTableName(t.table)));
+    const counts = await countsOf(keyOf(a));
+    for (const [name, rows] of Object.entries(doc.tables)) {
+      expect(rows.length, name).toBe(counts[name]);
+      expect(rows.length, `${name} holds a row of the account`).toBeGreaterThan(0);
+    }
+    const ids = doc.tables.deliveries!.map((d) => d.id);
+    expect(new Set(ids).size).toBe(ROWS_PER_PAGE * 2 + 8);
+    expect(doc.tables.users).toEqual([expect.objectContaining({ id: a.id, email: a.email.toLowerCase() })]);
+    expect(doc.tables.debtors![0]).toMatchObject({ fullName: "Debtor of Ada Export" });
+    // The account's only: nothing of B.
+    expect(text).not.toContain(b.id);
+    // No secret: no password hash or salt, session token hash, sign-in link or debtor link key.
+    const debtorKey = (await env.DB.prepare("SELECT opt_out_key FROM debtors WHERE id = ?")
+      .bind(seeded.debtor.id)
+      .first<{ opt_out_key: string }>())!.opt_out_key;
+    for (const secret of ["secret-hash-value", "secret-salt-value", `login-hash-${a.id}`, debtorKey, a.token]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(text).not.toMatch(/"optOutKey"|"hash"|"salt"/);
+    expect(doc.tables.sessions![0]).not.toHaveProperty("id");
+    expect(doc.tables.sessions![0]).toHaveProperty("expiresAt");
+    // One row a line: a person can read it.
+    expect(text.split("\n").length).toBeGreaterThan(ROWS_PER_PAGE * 2);
+  });
+
+  it("signed out: to the sign-in page, no data", async () => {
+    const res = await get("/account-data.json");
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/404?redirectTo=%2Faccount-data.json");
+  });
+});
