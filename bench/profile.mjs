@@ -6,7 +6,7 @@
 // functions with the most self time and where the time went by source file, and writes the
 // .cpuprofile (open it in Chrome DevTools' Performance panel) under .wrangler/. bench/README.md.
 import { execSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { load, makeAgent } from "./load.mjs";
 import { browserHeaders, resolvePage } from "./pages.mjs";
 import { seedAccount } from "./seed.mjs";
@@ -49,7 +49,7 @@ async function appTarget() {
       const res = await fetch(`http://127.0.0.1:${port}/json`, { signal: AbortSignal.timeout(1_000) });
       const targets = await res.json();
       const target = Array.isArray(targets) && targets.find((t) => t.id === "core:user:dunly");
-      if (target) return target;
+      if (target) return { ...target, pid: Number(line.match(/pid=(\d+)/)?.[1]) };
     } catch {
       // not an inspector
     }
@@ -82,7 +82,34 @@ async function connect() {
       pending.set(id, { resolve, reject });
       ws.send(JSON.stringify({ id, method, params }));
     });
-  return { send, close: () => ws.close(), title: target.title };
+  return { send, close: () => ws.close(), title: target.title, pid: target.pid };
+}
+
+const TICKS_PER_SECOND = Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
+
+/** CPU time (ms) each thread of a process has used so far, by thread id (Linux /proc). */
+function threadCpu(pid) {
+  const out = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ");
+      out.set(tid, ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/**
+ * The share of the run the busiest workerd thread (the one that runs the Worker) really got the
+ * CPU: on a machine shared with other work the sampler's clock keeps running while the thread
+ * waits for a core, and that time is charged to whatever was on the stack.
+ */
+function onCpuShare(before, after, wallMs) {
+  let busiest = 0;
+  for (const [tid, ms] of after) busiest = Math.max(busiest, ms - (before.get(tid) ?? 0));
+  return Math.min(1, busiest / wallMs);
 }
 
 /** Self time per function and per source file of a .cpuprofile. */
@@ -95,6 +122,9 @@ function summarize(profile) {
     self.set(node.id, (self.get(node.id) ?? 0) + (deltas[i] ?? 0));
   }
   const total = [...self.values()].reduce((a, b) => a + b, 0);
+  // The isolate waiting (on D1, on the network): sampled, but not Worker CPU time.
+  let idle = 0;
+  for (const [nodeId, us] of self) if (byId.get(nodeId).callFrame.functionName === "(idle)") idle += us;
   const functions = new Map();
   const files = new Map();
   for (const [nodeId, us] of self) {
@@ -111,7 +141,7 @@ function summarize(profile) {
       .map(
         ([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`,
       );
-  return { total, functions: top(functions, 40), files: top(files, 15) };
+  return { total, idle, functions: top(functions, 40), files: top(files, 15) };
 }
 
 try {
@@ -127,13 +157,23 @@ try {
     const agent = makeAgent(10);
     await load({ connections: 10, durationMs: 2_000, next: () => ({ url, headers }), agent });
     await session.send("Profiler.start");
+    const cpuBefore = threadCpu(session.pid);
+    const started = performance.now();
     const run = await load({ connections: 10, durationMs: seconds * 1000, next: () => ({ url, headers }), agent });
+    const share = onCpuShare(cpuBefore, threadCpu(session.pid), performance.now() - started);
     const { profile } = await session.send("Profiler.stop");
     agent.destroy();
     const out = `.wrangler/profile${page.path.replace(/[^a-z0-9]+/gi, "-")}.cpuprofile`;
     writeFileSync(out, JSON.stringify(profile));
     const summary = summarize(profile);
-    rows.push({ path: page.path, p50: run.p50, rps: run.rps, cpu: summary.total / 1000 / run.requests });
+    rows.push({
+      path: page.path,
+      p50: run.p50,
+      rps: run.rps,
+      cpu: summary.total / 1000 / run.requests,
+      busy: (summary.total - summary.idle) / 1000 / run.requests,
+      share,
+    });
     console.log(
       `\n${page.path}: ${run.requests} requests, p50 ${run.p50.toFixed(1)} ms, ${run.rps.toFixed(1)} req/s; ` +
         `${(summary.total / 1000).toFixed(0)} ms sampled, ${(summary.total / 1000 / run.requests).toFixed(2)} ms per request (${out})`,
@@ -144,10 +184,13 @@ try {
     for (const line of summary.functions) console.log(line);
   }
   session.close();
-  console.log("\npage: p50 at 10 connections, requests per second, sampled ms per request");
+  console.log(
+    "\npage: p50 at 10 connections, requests per second, sampled ms per request, the same without (idle), the\n" +
+      "share of the run the Worker's thread was on a core, and the Worker's CPU per request: not idle × that share",
+  );
   for (const r of rows) {
     console.log(
-      `${r.path.padEnd(28)} ${r.p50.toFixed(1).padStart(7)} ms ${r.rps.toFixed(1).padStart(7)}/s ${r.cpu.toFixed(2).padStart(7)} ms`,
+      `${r.path.padEnd(28)} ${r.p50.toFixed(1).padStart(7)} ms ${r.rps.toFixed(1).padStart(7)}/s ${r.cpu.toFixed(2).padStart(7)} ms ${r.busy.toFixed(2).padStart(7)} ms ${(100 * r.share).toFixed(0).padStart(4)}% ${(r.busy * r.share).toFixed(2).padStart(7)} ms`,
     );
   }
 } finally {
