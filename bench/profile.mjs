@@ -39,9 +39,19 @@ const server = await startServer({
  * Worker ("core:user:dunly") is the one.
  */
 async function appTarget() {
+  // Only the workerd this script started (in wrangler's process group): on a machine where other
+  // servers of the app run, theirs list the same target.
+  const ours = (line) => {
+    const pid = line.match(/pid=(\d+)/)?.[1];
+    try {
+      return pid && Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[2]) === server.pid;
+    } catch {
+      return false;
+    }
+  };
   const listening = execSync("ss -ltnp", { encoding: "utf8" })
     .split("\n")
-    .filter((line) => line.includes('"workerd"'));
+    .filter((line) => line.includes('"workerd"') && ours(line));
   for (const line of listening) {
     const port = line.match(/127\.0\.0\.1:(\d+)/)?.[1];
     if (!port) continue;
@@ -54,7 +64,7 @@ async function appTarget() {
       // not an inspector
     }
   }
-  throw new Error("no workerd inspector lists core:user:dunly (is `ss` installed?)");
+  throw new Error("no workerd of this server lists core:user:dunly (is `ss` installed?)");
 }
 
 /** One Chrome DevTools Protocol session over the inspector's WebSocket. */
