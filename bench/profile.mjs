@@ -112,14 +112,15 @@ function threadCpu(pid) {
 }
 
 /**
- * The share of the run the busiest workerd thread (the one that runs the Worker) really got the
- * CPU: on a machine shared with other work the sampler's clock keeps running while the thread
- * waits for a core, and that time is charged to whatever was on the stack.
+ * The CPU time the busiest workerd thread (the one that runs the Worker, and locally D1 too) used
+ * during the run, and its share of the run: on a machine shared with other work the sampler's clock
+ * keeps running while the thread waits for a core, and that time is charged to whatever was on the
+ * stack.
  */
-function onCpuShare(before, after, wallMs) {
+function onCpu(before, after, wallMs) {
   let busiest = 0;
   for (const [tid, ms] of after) busiest = Math.max(busiest, ms - (before.get(tid) ?? 0));
-  return Math.min(1, busiest / wallMs);
+  return { share: Math.min(1, busiest / wallMs), ms: busiest };
 }
 
 /** Self time per function and per source file of a .cpuprofile. */
@@ -170,7 +171,7 @@ try {
     const cpuBefore = threadCpu(session.pid);
     const started = performance.now();
     const run = await load({ connections: 10, durationMs: seconds * 1000, next: () => ({ url, headers }), agent });
-    const share = onCpuShare(cpuBefore, threadCpu(session.pid), performance.now() - started);
+    const { share, ms: threadMs } = onCpu(cpuBefore, threadCpu(session.pid), performance.now() - started);
     const { profile } = await session.send("Profiler.stop");
     agent.destroy();
     const out = `.wrangler/profile${page.path.replace(/[^a-z0-9]+/gi, "-")}.cpuprofile`;
@@ -183,6 +184,7 @@ try {
       cpu: summary.total / 1000 / run.requests,
       busy: (summary.total - summary.idle) / 1000 / run.requests,
       share,
+      thread: threadMs / run.requests,
     });
     console.log(
       `\n${page.path}: ${run.requests} requests, p50 ${run.p50.toFixed(1)} ms, ${run.rps.toFixed(1)} req/s; ` +
@@ -196,11 +198,12 @@ try {
   session.close();
   console.log(
     "\npage: p50 at 10 connections, requests per second, sampled ms per request, the same without (idle), the\n" +
-      "share of the run the Worker's thread was on a core, and the Worker's CPU per request: not idle × that share",
+      "share of the run the Worker's thread was on a core, the Worker's CPU per request: not idle × that share, and\n" +
+      "the CPU that thread used per request (/proc: the Worker, and here also local D1's SQL and workerd's I/O)",
   );
   for (const r of rows) {
     console.log(
-      `${r.path.padEnd(28)} ${r.p50.toFixed(1).padStart(7)} ms ${r.rps.toFixed(1).padStart(7)}/s ${r.cpu.toFixed(2).padStart(7)} ms ${r.busy.toFixed(2).padStart(7)} ms ${(100 * r.share).toFixed(0).padStart(4)}% ${(r.busy * r.share).toFixed(2).padStart(7)} ms`,
+      `${r.path.padEnd(28)} ${r.p50.toFixed(1).padStart(7)} ms ${r.rps.toFixed(1).padStart(7)}/s ${r.cpu.toFixed(2).padStart(7)} ms ${r.busy.toFixed(2).padStart(7)} ms ${(100 * r.share).toFixed(0).padStart(4)}% ${(r.busy * r.share).toFixed(2).padStart(7)} ms ${r.thread.toFixed(2).padStart(7)} ms`,
     );
   }
 } finally {
