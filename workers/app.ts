@@ -52,7 +52,9 @@ export function createApp() {
     const nonce = newNonce();
     c.set("nonce", nonce);
     await next();
-    c.res = withSecurityHeaders(c.res, nonce);
+    // Assigning c.res makes Hono copy the response again: only a copy (immutable headers) is assigned.
+    const secured = withSecurityHeaders(c.res, nonce);
+    if (secured !== c.res) c.res = secured;
   });
 
   // Configuration: validated before anything runs (once per isolate: readConfig keeps it), so a bad
