@@ -6,7 +6,7 @@
 // functions with the most self time and where the time went by source file, and writes the
 // .cpuprofile (open it in Chrome DevTools' Performance panel) under .wrangler/. bench/README.md.
 import { execSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { load, makeAgent } from "./load.mjs";
 import { browserHeaders, resolvePage } from "./pages.mjs";
 import { seedAccount } from "./seed.mjs";
@@ -39,9 +39,19 @@ const server = await startServer({
  * Worker ("core:user:dunly") is the one.
  */
 async function appTarget() {
+  // Only the workerd this script started (in wrangler's process group): on a machine where other
+  // servers of the app run, theirs list the same target.
+  const ours = (line) => {
+    const pid = line.match(/pid=(\d+)/)?.[1];
+    try {
+      return pid && Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[2]) === server.pid;
+    } catch {
+      return false;
+    }
+  };
   const listening = execSync("ss -ltnp", { encoding: "utf8" })
     .split("\n")
-    .filter((line) => line.includes('"workerd"'));
+    .filter((line) => line.includes('"workerd"') && ours(line));
   for (const line of listening) {
     const port = line.match(/127\.0\.0\.1:(\d+)/)?.[1];
     if (!port) continue;
@@ -49,12 +59,12 @@ async function appTarget() {
       const res = await fetch(`http://127.0.0.1:${port}/json`, { signal: AbortSignal.timeout(1_000) });
       const targets = await res.json();
       const target = Array.isArray(targets) && targets.find((t) => t.id === "core:user:dunly");
-      if (target) return target;
+      if (target) return { ...target, pid: Number(line.match(/pid=(\d+)/)?.[1]) };
     } catch {
       // not an inspector
     }
   }
-  throw new Error("no workerd inspector lists core:user:dunly (is `ss` installed?)");
+  throw new Error("no workerd of this server lists core:user:dunly (is `ss` installed?)");
 }
 
 /** One Chrome DevTools Protocol session over the inspector's WebSocket. */
@@ -82,7 +92,35 @@ async function connect() {
       pending.set(id, { resolve, reject });
       ws.send(JSON.stringify({ id, method, params }));
     });
-  return { send, close: () => ws.close(), title: target.title };
+  return { send, close: () => ws.close(), title: target.title, pid: target.pid };
+}
+
+const TICKS_PER_SECOND = Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
+
+/** CPU time (ms) each thread of a process has used so far, by thread id (Linux /proc). */
+function threadCpu(pid) {
+  const out = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ");
+      out.set(tid, ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
+    } catch {
+      // the thread ended
+    }
+  }
+  return out;
+}
+
+/**
+ * The CPU time the busiest workerd thread (the one that runs the Worker, and locally D1 too) used
+ * during the run, and its share of the run: on a machine shared with other work the sampler's clock
+ * keeps running while the thread waits for a core, and that time is charged to whatever was on the
+ * stack.
+ */
+function onCpu(before, after, wallMs) {
+  let busiest = 0;
+  for (const [tid, ms] of after) busiest = Math.max(busiest, ms - (before.get(tid) ?? 0));
+  return { share: Math.min(1, busiest / wallMs), ms: busiest };
 }
 
 /** Self time per function and per source file of a .cpuprofile. */
@@ -95,6 +133,9 @@ function summarize(profile) {
     self.set(node.id, (self.get(node.id) ?? 0) + (deltas[i] ?? 0));
   }
   const total = [...self.values()].reduce((a, b) => a + b, 0);
+  // The isolate waiting (on D1, on the network): sampled, but not Worker CPU time.
+  let idle = 0;
+  for (const [nodeId, us] of self) if (byId.get(nodeId).callFrame.functionName === "(idle)") idle += us;
   const functions = new Map();
   const files = new Map();
   for (const [nodeId, us] of self) {
@@ -111,7 +152,7 @@ function summarize(profile) {
       .map(
         ([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`,
       );
-  return { total, functions: top(functions, 40), files: top(files, 15) };
+  return { total, idle, functions: top(functions, 40), files: top(files, 15) };
 }
 
 try {
@@ -127,13 +168,24 @@ try {
     const agent = makeAgent(10);
     await load({ connections: 10, durationMs: 2_000, next: () => ({ url, headers }), agent });
     await session.send("Profiler.start");
+    const cpuBefore = threadCpu(session.pid);
+    const started = performance.now();
     const run = await load({ connections: 10, durationMs: seconds * 1000, next: () => ({ url, headers }), agent });
+    const { share, ms: threadMs } = onCpu(cpuBefore, threadCpu(session.pid), performance.now() - started);
     const { profile } = await session.send("Profiler.stop");
     agent.destroy();
     const out = `.wrangler/profile${page.path.replace(/[^a-z0-9]+/gi, "-")}.cpuprofile`;
     writeFileSync(out, JSON.stringify(profile));
     const summary = summarize(profile);
-    rows.push({ path: page.path, p50: run.p50, rps: run.rps, cpu: summary.total / 1000 / run.requests });
+    rows.push({
+      path: page.path,
+      p50: run.p50,
+      rps: run.rps,
+      cpu: summary.total / 1000 / run.requests,
+      busy: (summary.total - summary.idle) / 1000 / run.requests,
+      share,
+      thread: threadMs / run.requests,
+    });
     console.log(
       `\n${page.path}: ${run.requests} requests, p50 ${run.p50.toFixed(1)} ms, ${run.rps.toFixed(1)} req/s; ` +
         `${(summary.total / 1000).toFixed(0)} ms sampled, ${(summary.total / 1000 / run.requests).toFixed(2)} ms per request (${out})`,
@@ -144,10 +196,14 @@ try {
     for (const line of summary.functions) console.log(line);
   }
   session.close();
-  console.log("\npage: p50 at 10 connections, requests per second, sampled ms per request");
+  console.log(
+    "\npage: p50 at 10 connections, requests per second, sampled ms per request, the same without (idle), the\n" +
+      "share of the run the Worker's thread was on a core, the Worker's CPU per request: not idle × that share, and\n" +
+      "the CPU that thread used per request (/proc: the Worker, and here also local D1's SQL and workerd's I/O)",
+  );
   for (const r of rows) {
     console.log(
-      `${r.path.padEnd(28)} ${r.p50.toFixed(1).padStart(7)} ms ${r.rps.toFixed(1).padStart(7)}/s ${r.cpu.toFixed(2).padStart(7)} ms`,
+      `${r.path.padEnd(28)} ${r.p50.toFixed(1).padStart(7)} ms ${r.rps.toFixed(1).padStart(7)}/s ${r.cpu.toFixed(2).padStart(7)} ms ${r.busy.toFixed(2).padStart(7)} ms ${(100 * r.share).toFixed(0).padStart(4)}% ${(r.busy * r.share).toFixed(2).padStart(7)} ms ${r.thread.toFixed(2).padStart(7)} ms`,
     );
   }
 } finally {

@@ -145,6 +145,10 @@ export async function startServer({ port, persist, appVars = {}, mailVars = {}, 
   const server = {
     origin,
     persist,
+    /** wrangler's pid, which is also its process group's: the workerd it started is in that group. */
+    get pid() {
+      return child?.pid;
+    },
     sqlitePath,
     logFile,
     stop,

@@ -72,10 +72,12 @@ export function createApp() {
     c.set("nonce", nonce);
     await next();
     // The session middleware below has set the user by now (null without a valid session).
-    c.res = withSecurityHeaders(c.res, nonce, {
+    // Assigning c.res makes Hono copy the response again: only a copy (immutable headers) is assigned.
+    const secured = withSecurityHeaders(c.res, nonce, {
       https: new URL(c.req.url).protocol === "https:",
       session: Boolean(c.get("user")),
     });
+    if (secured !== c.res) c.res = secured;
   });
 
   // Configuration: validated before anything runs (once per isolate: readConfig keeps it), so a bad

@@ -40,7 +40,9 @@ export async function startGoogleSignIn(
 ) {
   const state = generateState();
   const codeVerifier = generateCodeVerifier();
-  await db.insert(oauthStates).values({ hash: hashToken(state), codeVerifier, redirectTo, expiresAt: now + STATE_TTL });
+  await db
+    .insert(oauthStates)
+    .values({ hash: await hashToken(state), codeVerifier, redirectTo, expiresAt: now + STATE_TTL });
   const authorizationUrl = googleClient(config, url).createAuthorizationURL(state, codeVerifier, [
     "openid",
     "profile",
@@ -71,7 +73,7 @@ export function clearGoogleStateCookie(url: URL) {
 /** Consumes the state row (single use); null when unknown, already used or expired. */
 export async function consumeOAuthState(db: Db, state: string, now = Date.now()) {
   const rows = await db.all<{ code_verifier: string; redirect_to: string | null; expires_at: number }>(
-    sql`DELETE FROM oauth_states WHERE hash = ${hashToken(state)} RETURNING code_verifier, redirect_to, expires_at`,
+    sql`DELETE FROM oauth_states WHERE hash = ${await hashToken(state)} RETURNING code_verifier, redirect_to, expires_at`,
   );
   const row = rows[0];
   if (!row || row.expires_at <= now) return null;

@@ -13,7 +13,7 @@ const PER_CLIENT = { limit: 20, windowMs: 60 * 60 * 1000 };
 export async function createLoginToken(db: Db, email: string, redirectTo: string | null, now = Date.now()) {
   const token = generateToken();
   await db.insert(loginTokens).values({
-    hash: hashToken(token),
+    hash: await hashToken(token),
     email: email.toLowerCase(),
     redirectTo,
     expiresAt: now + MAGIC_LINK_TTL,
@@ -29,7 +29,7 @@ export async function peekLoginToken(db: Db, token: string, now = Date.now()) {
   const row = await db
     .select({ email: loginTokens.email, expiresAt: loginTokens.expiresAt })
     .from(loginTokens)
-    .where(eq(loginTokens.hash, hashToken(token)))
+    .where(eq(loginTokens.hash, await hashToken(token)))
     .get();
   return row && row.expiresAt > now ? row.email : null;
 }
@@ -40,7 +40,7 @@ export async function peekLoginToken(db: Db, token: string, now = Date.now()) {
  */
 export async function consumeLoginToken(db: Db, token: string, now = Date.now()) {
   const rows = await db.all<{ email: string; redirect_to: string | null; expires_at: number }>(
-    sql`DELETE FROM login_tokens WHERE hash = ${hashToken(token)} RETURNING email, redirect_to, expires_at`,
+    sql`DELETE FROM login_tokens WHERE hash = ${await hashToken(token)} RETURNING email, redirect_to, expires_at`,
   );
   const row = rows[0];
   if (!row || row.expires_at <= now) return null;

@@ -1,5 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { bindParam, preparedQuery, runBound } from "~/db/prepared.server";
 import { sessions, users } from "~/db/schema";
 import { generateToken, hashToken } from "./crypto.server";
 
@@ -43,13 +44,16 @@ export interface ValidatedSession {
 export async function createSession(db: Db, userId: string, now = Date.now()) {
   const token = generateToken();
   const expiresAt = now + SESSION_TTL;
-  await db.insert(sessions).values({ id: hashToken(token), userId, expiresAt, createdAt: now });
+  await db.insert(sessions).values({ id: await hashToken(token), userId, expiresAt, createdAt: now });
   return { token, expiresAt };
 }
 
-export async function validateSessionToken(db: Db, token: string, now = Date.now()): Promise<ValidatedSession | null> {
-  const id = hashToken(token);
-  const row = await db
+/**
+ * The session's row and its user, by the token's hash: every request that carries a cookie runs it
+ * (the trivial route included), so it is built once per isolate (docs/architecture.md §12).
+ */
+const sessionById = preparedQuery((db) =>
+  db
     .select({
       expiresAt: sessions.expiresAt,
       id: users.id,
@@ -65,8 +69,12 @@ export async function validateSessionToken(db: Db, token: string, now = Date.now
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, id))
-    .get();
+    .where(eq(sessions.id, bindParam("id"))),
+);
+
+export async function validateSessionToken(db: Db, token: string, now = Date.now()): Promise<ValidatedSession | null> {
+  const id = await hashToken(token);
+  const [row] = await runBound(sessionById(db, { id }));
   if (!row) return null;
   if (row.expiresAt <= now) {
     await db.delete(sessions).where(eq(sessions.id, id));
@@ -82,13 +90,13 @@ export async function validateSessionToken(db: Db, token: string, now = Date.now
 }
 
 export async function invalidateSession(db: Db, token: string) {
-  await db.delete(sessions).where(eq(sessions.id, hashToken(token)));
+  await db.delete(sessions).where(eq(sessions.id, await hashToken(token)));
 }
 
 /** Ends every session of the user except the one `keepToken` belongs to; returns how many ended. */
 export async function invalidateOtherSessions(db: Db, userId: string, keepToken: string | null) {
   const others = keepToken
-    ? and(eq(sessions.userId, userId), ne(sessions.id, hashToken(keepToken)))
+    ? and(eq(sessions.userId, userId), ne(sessions.id, await hashToken(keepToken)))
     : eq(sessions.userId, userId);
   const ended = await db.delete(sessions).where(others).returning({ id: sessions.id });
   return ended.length;

@@ -1,4 +1,4 @@
-import { fillPlaceholders, sql } from "drizzle-orm";
+import { Column, fillPlaceholders, getTableName, is, SQL, Subquery, sql } from "drizzle-orm";
 import type { Db } from "./client.server";
 
 /**
@@ -19,10 +19,87 @@ interface Preparable<T> extends PromiseLike<T> {
   };
 }
 
+type Prepared = ReturnType<Preparable<unknown>["prepare"]>;
+
 interface Cached {
-  prepared: ReturnType<Preparable<unknown>["prepare"]>;
   statement: D1PreparedStatement;
   params: unknown[];
+  map: (result: unknown) => unknown;
+}
+
+/** What drizzle's D1 prepared query keeps to map its rows (fields of its own, not typed as public). */
+interface PreparedInternals {
+  executeMethod?: string;
+  fields?: { path: string[]; field: unknown }[];
+  joinsNotNullableMap?: Record<string, boolean>;
+  customResultMapper?: unknown;
+}
+
+interface Decoder {
+  mapFromDriverValue(value: unknown): unknown;
+}
+
+/**
+ * How D1's answer to a prepared query becomes drizzle's rows, worked out once per query: each
+ * column's decoder and place in the row, as drizzle's own mapResultRow does for every row and every
+ * column again (its `is` checks were the largest single cost of mapping a page's rows; docs/
+ * architecture.md §12). The same rows: decoded values, nested objects for `{ a: { b } }` selections,
+ * and a left-joined table whose columns are all null given as null. A query this does not cover
+ * (not a select of rows, a custom mapper) keeps drizzle's mapping.
+ */
+export function rowMapper(prepared: Prepared): (result: unknown) => unknown {
+  const internals = prepared as unknown as PreparedInternals;
+  const { executeMethod, fields, joinsNotNullableMap, customResultMapper } = internals;
+  if (!fields || customResultMapper || executeMethod !== "all") {
+    return (result) => prepared.mapResult(result, true);
+  }
+  const columns = fields.map(({ path, field }) => {
+    // An SQL's decoder (`.mapWith`) is drizzle's own field, not typed as public.
+    const decoderOf = (q: SQL) => (q as unknown as { decoder: Decoder }).decoder;
+    let decoder: Decoder;
+    if (is(field, Column)) decoder = field;
+    else if (is(field, SQL)) decoder = decoderOf(field);
+    else if (is(field, Subquery)) decoder = decoderOf((field as unknown as { _: { sql: SQL } })._.sql);
+    else decoder = decoderOf((field as SQL.Aliased).sql);
+    // A column of a joined table (`{ table: { column } }`): what tells a left join's missing row.
+    const table = joinsNotNullableMap && is(field, Column) && path.length === 2 ? getTableName(field.table) : null;
+    return { path, decoder, table };
+  });
+  const nested = columns.some((c) => c.path.length > 1);
+  const mapRow = (values: unknown[]) => {
+    const row: Record<string, unknown> = {};
+    if (!nested) {
+      for (let i = 0; i < columns.length; i += 1) {
+        const raw = values[i];
+        row[columns[i].path[0]] = raw === null ? null : columns[i].decoder.mapFromDriverValue(raw);
+      }
+      return row;
+    }
+    const nullify: Record<string, string | false> = {};
+    for (let i = 0; i < columns.length; i += 1) {
+      const { path, decoder, table } = columns[i];
+      let node = row;
+      for (let j = 0; j < path.length - 1; j += 1) {
+        node[path[j]] ??= {};
+        node = node[path[j]] as Record<string, unknown>;
+      }
+      const raw = values[i];
+      const value = raw === null ? null : decoder.mapFromDriverValue(raw);
+      node[path[path.length - 1]] = value;
+      if (table !== null) {
+        const object = path[0];
+        if (!(object in nullify)) nullify[object] = value === null ? table : false;
+        else if (typeof nullify[object] === "string" && nullify[object] !== table) nullify[object] = false;
+      }
+    }
+    for (const [object, table] of Object.entries(nullify)) {
+      if (typeof table === "string" && !joinsNotNullableMap?.[table]) row[object] = null;
+    }
+    return row;
+  };
+  // D1 answers objects keyed by column name, in the select's order (drizzle reads them the same way).
+  return (result) =>
+    ((result as { results?: Record<string, unknown>[] }).results ?? []).map((r) => mapRow(Object.values(r)));
 }
 
 /**
@@ -51,13 +128,13 @@ export function preparedQuery<T>(build: (db: Db) => Preparable<T>) {
     if (!cached) {
       const prepared = build(db).prepare();
       const { sql, params } = prepared.getQuery();
-      cached = { prepared, statement: db.$client.prepare(sql), params };
+      cached = { statement: db.$client.prepare(sql), params, map: rowMapper(prepared) };
       cache.set(db.$client, cached);
     }
-    const { prepared, statement, params } = cached;
+    const { statement, params, map } = cached;
     return {
       statement: statement.bind(...fillPlaceholders(params, values)),
-      map: (result) => prepared.mapResult(result, true) as T,
+      map: map as (result: unknown) => T,
     };
   };
 }
@@ -91,7 +168,7 @@ export function boundQuery<T>(db: Db, query: Preparable<T>): Bound<T> {
   const { sql, params } = prepared.getQuery();
   return {
     statement: db.$client.prepare(sql).bind(...params),
-    map: (result) => prepared.mapResult(result, true) as T,
+    map: rowMapper(prepared) as (result: unknown) => T,
   };
 }
 

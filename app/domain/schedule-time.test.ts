@@ -330,6 +330,23 @@ describe("localDateString", () => {
     expect(localDateString(utc("2025-12-31T18:29:59Z"), "Asia/Kolkata")).toBe("2025-12-31");
     expect(localDateString(utc("2025-12-31T18:30:00Z"), "Asia/Kolkata")).toBe("2026-01-01");
   });
+
+  it("answers each instant of a minute alike and the next minute afresh (its answers are kept by minute)", () => {
+    // Asked first within the minute before local midnight, then at midnight: a new day.
+    for (const [before, after, zone, day] of [
+      ["2026-11-25T22:59:00.001Z", "2026-11-25T23:00:00Z", "Europe/Paris", "2026-11-25"],
+      ["2026-11-25T18:14:30Z", "2026-11-25T18:15:00Z", "Asia/Kathmandu", "2026-11-25"], // +05:45
+      ["2026-03-08T04:59:30Z", "2026-03-08T05:00:00Z", "America/New_York", "2026-03-07"], // the night DST starts
+    ] as const) {
+      expect(localDateString(utc(before), zone)).toBe(day);
+      expect(localDateString(utc(before) + 1, zone)).toBe(day);
+      expect(localDateString(utc(after), zone)).not.toBe(day);
+      expect(localDateString(utc(after) - 1, zone)).toBe(day);
+    }
+    // The same minute in two zones is two answers.
+    expect(localDateString(utc("2026-11-25T23:30:00Z"), "UTC")).toBe("2026-11-25");
+    expect(localDateString(utc("2026-11-25T23:30:00Z"), "Asia/Tokyo")).toBe("2026-11-26");
+  });
 });
 
 describe("startOfLocalDay", () => {

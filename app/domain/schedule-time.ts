@@ -170,11 +170,28 @@ export function nextRunForFrequency(frequency: Exclude<FrequencyId, "due">, nowM
   return nextRunAfter(frequency, nowMs, timeZone);
 }
 
+/**
+ * localDateString's answers by zone and UTC minute. Every zone's offset has been a whole number of
+ * minutes since long before 2000 and changes only on a minute, so one minute of an instant has one
+ * local date. The pages ask for "today" in the user's zone on every request, and each answer is a
+ * formatToParts call (a CPU profile found it on the dashboard, docs/architecture.md §12). Bounded.
+ */
+const localDates = new Map<string, string>();
+const CACHED_FROM_MS = Date.UTC(2000, 0, 1);
+
 /** The local calendar date of an instant, "YYYY-MM-DD". */
 export function localDateString(ms: number, timeZone: string): string {
+  const key = ms >= CACHED_FROM_MS ? `${timeZone}|${Math.floor(ms / 60_000)}` : null;
+  const cached = key === null ? undefined : localDates.get(key);
+  if (cached !== undefined) return cached;
   const f = localFields(ms, timeZone);
   const year = f.year < 0 ? `-${String(-f.year).padStart(6, "0")}` : String(f.year).padStart(4, "0");
-  return `${year}-${String(f.month).padStart(2, "0")}-${String(f.day).padStart(2, "0")}`;
+  const date = `${year}-${String(f.month).padStart(2, "0")}-${String(f.day).padStart(2, "0")}`;
+  if (key !== null) {
+    if (localDates.size >= 5_000) localDates.clear();
+    localDates.set(key, date);
+  }
+  return date;
 }
 
 /**

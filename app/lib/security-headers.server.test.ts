@@ -67,4 +67,18 @@ describe("security headers", () => {
     const signIn = new Response(null, { status: 302, headers: { Location: "/dashboard", "Set-Cookie": "s=1" } });
     expect(withSecurityHeaders(signIn, "n").headers.get("Cache-Control")).toBe("private, no-store");
   });
+
+  it("sets them on the response itself, and on a copy when its headers are immutable", () => {
+    const own = new Response("<p>", { headers: { "Content-Type": "text/html" } });
+    expect(withSecurityHeaders(own, "n4")).toBe(own);
+    expect(own.headers.get("Content-Security-Policy")).toContain("'nonce-n4'");
+
+    const redirect = Response.redirect("https://example.com/next", 302);
+    expect(() => redirect.headers.set("X-Probe", "1")).toThrow(TypeError);
+    const copied = withSecurityHeaders(redirect, "n5");
+    expect(copied).not.toBe(redirect);
+    expect(copied.status).toBe(302);
+    expect(copied.headers.get("Location")).toBe("https://example.com/next");
+    expect(copied.headers.get("X-Content-Type-Options")).toBe("nosniff");
+  });
 });

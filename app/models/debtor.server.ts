@@ -151,10 +151,12 @@ export function listDebtors(db: Db, ownerId: Bindable<string>, filter: DebtorLis
       activeStrategy: debtors.activeStrategy,
       status: debtors.status,
       timeZone: debtors.timeZone,
-      editableInvoice,
-      openInvoices: openInvoicesCount,
-      emailsSent: sentCountOf("debtor", debtors.id),
-      resumable: resumableCount,
+      // Computed columns are named: unnamed, D1 keys each row's value by the expression's whole SQL
+      // text, which the Worker then parses for every row (docs/architecture.md §12).
+      editableInvoice: editableInvoice.as("editable_invoice"),
+      openInvoices: openInvoicesCount.as("open_invoices"),
+      emailsSent: sentCountOf("debtor", debtors.id).as("emails_sent"),
+      resumable: resumableCount.as("resumable"),
     })
     .from(page)
     .innerJoin(debtors, eq(debtors.id, page.id))

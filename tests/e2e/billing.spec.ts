@@ -15,7 +15,7 @@ test("a user subscribes to Aggressive on /pricing through /dev/checkout and Sett
   await expect(aggressive.getByText("Unlimited debtors")).toBeVisible();
 
   await aggressive.getByRole("button", { name: "Subscribe to Aggressive" }).click();
-  await expect(page).toHaveURL(/\/dev\/checkout\/cs_test_sub_/);
+  await expect(page).toHaveURL(/\/dev\/checkout\/checkout\/cs_test_sub_/);
   await expect(page.getByRole("heading", { name: "Checkout (local stand-in)" })).toBeVisible();
   await page.getByRole("button", { name: "Subscribe (card)" }).click();
 

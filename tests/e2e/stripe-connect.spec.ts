@@ -60,7 +60,7 @@ test("a debtor pays online from a reminder: recorded by the webhook, the debtor 
     const debtorPage = await debtorContext.newPage();
     await debtorPage.goto(portal!);
     await debtorPage.getByRole("button", { name: "Pay €42.00" }).click();
-    await expect(debtorPage).toHaveURL(/\/dev\/checkout\/cs_test_/);
+    await expect(debtorPage).toHaveURL(/\/dev\/checkout\/checkout\/cs_test_/);
     await expect(debtorPage.getByText("42.00 EUR")).toBeVisible();
     await debtorPage.getByRole("button", { name: "Pay by card" }).click();
     await expect(debtorPage).toHaveURL(/\/d\/[^?]+\?checkout=cs_test_/);

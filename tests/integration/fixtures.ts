@@ -53,7 +53,7 @@ export async function makeSignedInUser(fullName?: string): Promise<TestUser & { 
   const user = await makeUser(fullName);
   const token = `token-${user.id}`;
   await env.DB.prepare("INSERT INTO sessions (id, user_id, expires_at) VALUES (?, ?, ?)")
-    .bind(hashToken(token), user.id, Date.now() + 29 * DAY)
+    .bind(await hashToken(token), user.id, Date.now() + 29 * DAY)
     .run();
   return { ...user, token };
 }

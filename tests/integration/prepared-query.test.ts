@@ -1,5 +1,6 @@
+import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { countOf } from "~/db/client.server";
+import { type Bindable, countOf } from "~/db/client.server";
 import {
   bindParam,
   boundQuery,
@@ -9,11 +10,12 @@ import {
   runBatch,
   runBound,
 } from "~/db/prepared.server";
+import { debtors, organizations, schedules, users } from "~/db/schema";
 import type { SortDirection } from "~/domain/list-params";
 import { listDebtors } from "~/models/debtor.server";
 import { listOrganizations } from "~/models/organization.server";
 import { countBouncingDebtors } from "~/models/webhook.server";
-import { db, makeDebtor, makeUser } from "./fixtures";
+import { db, makeDebtor, makeSchedule, makeUser } from "./fixtures";
 
 /**
  * Queries built once per isolate and bound per request (app/db/prepared.server.ts, docs/architecture.md §12): the
@@ -84,5 +86,48 @@ describe("preparedQuery", () => {
     expect(await names("desc")).toEqual(["Bea Owner", "Ada Owner"]);
     expect(await names("asc")).toEqual(["Ada Owner", "Bea Owner"]);
     expect(builds).toEqual(["asc", "desc"]);
+  });
+});
+
+describe("the rows of a prepared query", () => {
+  it("are drizzle's own: nested selections, a left join's missing row as null, decoders", async () => {
+    const owner = (await makeUser()).id;
+    const debtor = await makeDebtor(owner, { fullName: "Nested Owner" });
+    await makeSchedule(owner, debtor.id);
+    const nested = (d: ReturnType<typeof db>, ownerId: Bindable<string>) =>
+      d
+        .select({
+          id: schedules.id,
+          // Distinct SQL column names: D1's batch answers objects keyed by name (drizzle's batch mapping reads them so too).
+          debtor: { email: debtors.email, fullName: debtors.fullName },
+          // No organization: drizzle gives the whole object as null.
+          organization: { name: organizations.name, address: organizations.address },
+          twice: sql<number>`${debtors.debtCents} * 2`.mapWith(Number),
+          label: sql<string>`'x' || ${debtors.id}`.as("label"),
+        })
+        .from(schedules)
+        .innerJoin(debtors, eq(debtors.id, schedules.debtorId))
+        .leftJoin(organizations, eq(organizations.id, schedules.organizationId))
+        .where(eq(schedules.ownerId, ownerId));
+    const flags = (d: ReturnType<typeof db>, id: Bindable<string>) =>
+      d
+        .select({ digest: users.notifyDigest, actions: users.notifyDebtorActions, created: users.createdAt })
+        .from(users)
+        .where(eq(users.id, id));
+    const [rows, [flag], missing] = await runBatch(db(), [
+      preparedQuery((d) => nested(d, OWNER_ID))(db(), { ownerId: owner }),
+      preparedQuery((d) => flags(d, OWNER_ID))(db(), { ownerId: owner }),
+      preparedQuery((d) => flags(d, OWNER_ID))(db(), { ownerId: "nobody" }),
+    ] as const);
+    const expected = await nested(db(), owner);
+    expect(rows).toEqual(expected);
+    expect(rows[0].organization).toBeNull();
+    expect(rows[0].debtor.fullName).toBe("Nested Owner");
+    expect([flag]).toEqual(await flags(db(), owner));
+    expect(flag?.digest).toBe(false);
+    expect(flag?.actions).toBe(true);
+    expect(missing).toEqual([]);
+    // Built on the request (boundQuery), the same rows.
+    expect(await runBound(boundQuery(db(), nested(db(), owner)))).toEqual(expected);
   });
 });

@@ -70,7 +70,7 @@ async function pay(portal: string, fields: Record<string, string> = {}) {
   const res = await postForm(portal, { intent: "portal-pay", ...fields });
   expect(res.status).toBe(303);
   const to = String(location(res));
-  const sessionId = /\/dev\/checkout\/(cs_test_[A-Za-z0-9]+)/.exec(to)?.[1];
+  const sessionId = /\/dev\/checkout\/checkout\/(cs_test_[A-Za-z0-9]+)/.exec(to)?.[1];
   expect(sessionId).toBeTruthy();
   return sessionId!;
 }
@@ -162,7 +162,7 @@ describe("Pay creates a Checkout Session for what the ledger says is owed", () =
     expect(String(sent?.body.html)).toContain(`${connected.portal}/pay`);
     const started = await get(`${connected.portal}/pay`);
     expect(started.status).toBe(303);
-    expect(String(location(started))).toMatch(/\/dev\/checkout\/cs_test_/);
+    expect(String(location(started))).toMatch(/\/dev\/checkout\/checkout\/cs_test_/);
   });
 });
 

@@ -24,7 +24,7 @@ describe("the Stripe stand-in", () => {
       metadata: { debtor: "7" },
     });
     expect(session).toMatchObject({ object: "checkout.session", amount_total: 4200, currency: "eur", status: "open" });
-    expect(session.url).toMatch(/\/dev\/checkout\/cs_test_/);
+    expect(session.url).toMatch(/\/dev\/checkout\/checkout\/cs_test_/);
     const again = await stripe.client.checkout.sessions.retrieve(session.id);
     expect(again.metadata).toEqual({ debtor: "7" });
     const page = await get(new URL(session.url ?? "").pathname);

@@ -139,7 +139,7 @@ describe("plans without STRIPE_SECRET_KEY fail closed (docs/decisions/019)", () 
     expect(subscribe.status).toBe(503);
     expect(location(subscribe)).toBeNull();
     expect(await pageText(subscribe)).toContain("Plans cannot be bought yet.");
-    expect((await get("/dev/checkout/cs_test_sub_anything")).status).toBe(404);
+    expect((await get("/dev/checkout/checkout/cs_test_sub_anything")).status).toBe(404);
     expect(await pageText(await get("/iam/subscription", { cookie }))).toContain("Plans cannot be bought yet.");
   });
 });

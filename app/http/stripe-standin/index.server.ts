@@ -75,7 +75,7 @@ stripeStandInApi.post("/v1/checkout/sessions", async (c) => {
     expires_at: nowSeconds() + 24 * 3600,
     created: nowSeconds(),
     livemode: false,
-    url: `${originOf(c.req.raw)}/dev/checkout/${id}`,
+    url: `${originOf(c.req.raw)}/dev/checkout/checkout/${id}`,
   };
   return c.json(await putObject(c.env, session, account));
 });

@@ -58,9 +58,13 @@ async function loadPage(env: Env, page: Page, id: string) {
   return object ? { object, account: await accountOf(env, id) } : undefined;
 }
 
-standInPages.get("/:page{checkout|onboarding|portal}/:id", async (c) => showPage(c, c.req.param("page") as Page));
-// A Checkout Session's page is /dev/checkout/<session id> (the session's `url`).
-standInPages.get("/:id", async (c) => showPage(c, "checkout"));
+// Each page under its own static segment (a Checkout Session's is /dev/checkout/checkout/<session
+// id>, its `url`): a parameter beside a static segment or a pattern at the same place makes Hono
+// route every request of the Worker through its slower trie router (docs/architecture.md §12).
+for (const page of Object.keys(PAGES) as Page[]) {
+  standInPages.get(`/${page}/:id`, async (c) => showPage(c, page));
+  standInPages.post(`/${page}/:id/:action`, async (c) => runAction(c, page));
+}
 
 async function showPage(c: import("hono").Context<AppBindings>, page: Page) {
   const id = c.req.param("id") ?? "";
@@ -78,9 +82,8 @@ async function showPage(c: import("hono").Context<AppBindings>, page: Page) {
   return c.html(render(PAGES[page].title, summary(found.object) + (forms || "<p>Nothing more to do here.</p>")));
 }
 
-standInPages.post("/:page{checkout|onboarding|portal}/:id/:action", async (c) => {
-  const page = c.req.param("page") as Page;
-  const id = c.req.param("id");
+async function runAction(c: import("hono").Context<AppBindings>, page: Page) {
+  const id = c.req.param("id") ?? "";
   const found = await loadPage(c.env, page, id);
   const action = ACTIONS.find((a) => a.page === page && a.id === c.req.param("action"));
   if (!(found && action?.applies(found.object))) return c.text("Not found", 404);
@@ -95,4 +98,4 @@ standInPages.post("/:page{checkout|onboarding|portal}/:id/:action", async (c) =>
     pageUrl: `/dev/checkout/${page}/${id}${url.search}`,
   });
   return c.redirect(to, 303);
-});
+}
