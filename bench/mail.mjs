@@ -49,7 +49,7 @@ const lines = [
       "",
     )}node bench/mail.mjs\` on ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? "?"}), ${new Date().toISOString()}.`,
   "",
-  "| run | schedules | faults | restarts | first sent | last sent | e-mails/s | sent | sent exactly once | failed | left | duplicates | requests (new batches, × 429) | within window |",
+  "| run | schedules | faults (hit) | restarts | first sent | last sent | e-mails/s | sent | sent exactly once | failed | left | duplicates | requests (new batches, × 429) | within window |",
   "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
 ];
 const fmt = (n, d = 1) => (n === null || n === undefined ? "–" : Number(n).toFixed(d));
@@ -84,7 +84,16 @@ for (const run of RUNS) {
   const rec = r.received;
   console.log(JSON.stringify(r, null, 2));
   lines.push(
-    `| ${run} | ${count} | ${k.faultRate ? `${k.faultRate * 100}%` : "none"} | ${r.restarts.map((x) => `at ${fmt(x.atS, 0)} s (${x.sentBefore} sent before)`).join("; ") || "none"} | ${fmt(r.timeToFirstS)} s | ${fmt(r.timeToLastS)} s | ${fmt(r.sendsPerS)} | ${r.sent} | ${r.sentExactlyOnce ?? "–"} | ${r.failed}${r.failures.length ? ` (${r.failures.map((f) => `${f.n}: ${f.error}`).join("; ")})` : ""} | ${left || "0"}${r.timedOut ? " (timed out)" : ""} | ${rec.extraMessages} | ${rec.requests ?? "–"} (${rec.batches ?? "–"}, ${rec.rateLimited ?? "–"}) | ${r.windowS ? `${r.sentWithinWindow}/${count} (${fmt((100 * r.sentWithinWindow) / count)}%) within ${r.windowS} s` : "–"} |`,
+    `| ${run} | ${count} | ${
+      k.faultRate
+        ? `${k.faultRate * 100}% (${
+            Object.entries(rec.faults ?? {})
+              .filter(([, n]) => n > 0)
+              .map(([m, n]) => `${m} ×${n}`)
+              .join(", ") || "none hit"
+          })`
+        : "none"
+    } | ${r.restarts.map((x) => `at ${fmt(x.atS, 0)} s (${x.sentBefore} sent before)`).join("; ") || "none"} | ${fmt(r.timeToFirstS)} s | ${fmt(r.timeToLastS)} s | ${fmt(r.sendsPerS)} | ${r.sent} | ${r.sentExactlyOnce ?? "–"} | ${r.failed}${r.failures.length ? ` (${r.failures.map((f) => `${f.n}: ${f.error}`).join("; ")})` : ""} | ${left || "0"}${r.timedOut ? " (timed out)" : ""} | ${rec.extraMessages} | ${rec.requests ?? "–"} (${rec.batches ?? "–"}, ${rec.rateLimited ?? "–"}) | ${r.windowS ? `${r.sentWithinWindow}/${count} (${fmt((100 * r.sentWithinWindow) / count)}%) within ${r.windowS} s` : "–"} |`,
   );
   writeFileSync(out, `${lines.join("\n")}\n`);
 }

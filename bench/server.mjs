@@ -94,7 +94,8 @@ export async function startServer({ port, persist, appVars = {}, mailVars = {}, 
         "--show-interactive-dev-session=false",
         "--live-reload=false",
         "--log-level",
-        "warn",
+        // BENCH_LOG_LEVEL=log shows the Workers' console.log in the server's log file.
+        process.env.BENCH_LOG_LEVEL ?? "warn",
       ],
       { stdio: ["ignore", out, out], detached: true },
     );

@@ -13,14 +13,12 @@ import {
 } from "~/models/mail-batch.server";
 import { type MailJob, STOPPED_MESSAGES, stopReason } from "./engine.server";
 import { queuedStates } from "./firing.server";
-import { completeSchedule, followAlarms, type Settlement, settleOccurrence } from "./lifecycle.server";
+import { completeSchedule, followAlarms, type Settlement, settleOccurrences } from "./lifecycle.server";
 import { sendReminderBatch } from "./mail.server";
 import type { Pacer } from "./pacer";
 
 /** A Retry-After up to this long is waited out here; a longer one leaves the batch to its retry. */
 export const MAX_INLINE_WAIT_MS = 30_000;
-/** Deliveries settled at once after a batch is answered (each is a D1 batch and a Durable Object call). */
-const SETTLE_CONCURRENCY = 16;
 
 /**
  * What the mail queue carries: a due reminder (from its alarm, or put back by the watchdog), or the
@@ -217,8 +215,9 @@ async function requeueBatch(env: Env, batchKey: string, delayMs: number) {
 }
 
 /**
- * Records how each e-mail ended and moves its schedule on (and its alarm with it), a few at a time.
- * A due-date schedule's next step follows its debtor's open invoices as they are now.
+ * Records how each e-mail ended and moves its schedule on (and its alarm with it): 50 e-mails a D1
+ * batch (settleOccurrences). A due-date schedule's next step follows its debtor's open invoices as
+ * they are now.
  */
 async function settleAll(
   env: Env,
@@ -231,18 +230,16 @@ async function settleAll(
     getDb(env.DB),
     jobs.map((j) => j.deliveryId),
   );
-  const pending = jobs.map((job, index) => ({ job, index }));
-  const worker = async () => {
-    for (let next = pending.shift(); next; next = pending.shift()) {
-      const { job, index } = next;
-      const at = now();
+  const at = now();
+  await settleOccurrences(
+    env,
+    jobs.map((job, index) => {
       const { cadence } = job.progress;
       const dueDates = states.get(job.deliveryId)?.dueDates ?? [];
       const progress = cadence ? { ...job.progress, cadence: { ...cadence, dueDates } } : job.progress;
       const settlement = settlementOf(job, index);
-      const nextRun = advancePast(progress, job.scheduledAt, settlement.status, at);
-      await settleOccurrence(env, job, nextRun, settlement, at);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(SETTLE_CONCURRENCY, pending.length) }, worker));
+      return { occurrence: job, next: advancePast(progress, job.scheduledAt, settlement.status, at), settlement };
+    }),
+    at,
+  );
 }

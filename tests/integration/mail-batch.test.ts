@@ -94,10 +94,11 @@ describe("the batch path", () => {
     ).toBe(0);
   }, 120_000);
 
-  it("130 reminders: a batch of 100 and a partial last batch of 30, in order", async () => {
+  it("130 reminders: a batch of the first 100 and a partial last batch of 30", async () => {
     const ready = await readyJobs(130);
     await consumeJobs(ready.map((r) => r.job));
-    const requests = await requestsFor(ready);
+    // The two requests go side by side (either may arrive first).
+    const requests = (await requestsFor(ready)).sort((a, b) => b.recipients.length - a.recipients.length);
     expect(requests.map((r) => r.recipients.length)).toEqual([100, 30]);
     expect(requests.map((r) => r.key)).toEqual([await keyOf(ready.slice(0, 100)), await keyOf(ready.slice(100))]);
     await expectSentOnce(ready);
