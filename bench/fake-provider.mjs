@@ -15,7 +15,8 @@
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 
-export const FAULT_MODES = ["500", "hang", "reset", "429-burst", "accept-hang"];
+// In turn, the one that causes duplicates first: a run that hits any fault hits it.
+export const FAULT_MODES = ["accept-hang", "500", "hang", "reset", "429-burst"];
 
 export function startFakeProvider({
   perSecond = 2,
