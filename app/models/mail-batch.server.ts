@@ -50,8 +50,8 @@ export async function createBatch(db: Db, jobs: readonly MailJob[], now: number)
     leaseUntil: now + BATCH_LEASE_MS,
     createdAt: now,
   });
-  const [, ...pinned] = await db.batch([
-    db.insert(mailBatches).values(row(key, held)).onConflictDoNothing(),
+  const [inserted, ...pinned] = await db.batch([
+    db.insert(mailBatches).values(row(key, held)).onConflictDoNothing().returning({ key: mailBatches.key }),
     ...pinStatements(
       db,
       key,
@@ -59,6 +59,8 @@ export async function createBatch(db: Db, jobs: readonly MailJob[], now: number)
     ),
   ] as const);
   const pinnedIds = new Set((pinned as { id: number }[][]).flat().map((r) => r.id));
+  // Already there (another copy of these jobs made the same batch first): it is that one's.
+  if (inserted.length === 0) return null;
   if (pinnedIds.size === held.length) return { key, jobs: held, attempts: 0 };
   // Fewer than asked: nothing was sent under `key`, so the batch is remade from what it holds.
   held = held.filter((j) => pinnedIds.has(j.deliveryId));
