@@ -69,7 +69,7 @@ describe("provider faults", () => {
     expect(await deliveriesOf(id)).toMatchObject([{ status: "sent", error: null }]);
   });
 
-  it("a request that hangs holds up no other: the next queue call's batch is sent meanwhile", async () => {
+  it("a request that hangs holds up no other: its call returns at once (the rest in waitUntil), and the next call's batch is sent meanwhile", async () => {
     const slow = await oneReady();
     const quick = await oneReady();
     await programResend(slow.email, [{ fault: "hang" }]);
