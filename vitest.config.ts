@@ -103,6 +103,8 @@ export default defineConfig({
                     MAIL_FROM_ADDRESS: "reminders@dunly.test",
                     RESEND_BASE_URL: resend.url,
                     RESEND_API_KEY: "re_test_key",
+                    // A provider that hangs is given up on quickly (tests/integration/mail-faults.test.ts).
+                    RESEND_TIMEOUT_SECONDS: "5",
                   }),
                 ],
               },

@@ -37,9 +37,15 @@ export async function engineRun({
   timeoutS,
   cronEveryS = 300,
   progressEveryS = 10,
+  faultRate = 0,
+  restartAtS = [],
+  windowS = null,
   log = console.log,
 }) {
-  const provider = mode === "limited" ? await startFakeProvider({ perSecond: providerRps }) : null;
+  const provider = mode === "limited" ? await startFakeProvider({ perSecond: providerRps, faultRate }) : null;
+  const restarts = [...restartAtS].sort((a, b) => a - b);
+  let sentWithinWindow = null;
+  const restartLog = [];
   const timeZone = daytimeZone();
   const dueAt = Date.now() - 6 * 60_000;
   let accounts = 0;
@@ -81,6 +87,20 @@ export async function engineRun({
         timedOut = true;
         break;
       }
+      if (windowS !== null && sentWithinWindow === null && now - triggeredAt >= windowS * 1000) {
+        sentWithinWindow = p.sent;
+        log(`    after ${windowS} s: ${p.sent}/${count} sent`);
+      }
+      // The worker process killed (SIGKILL) and started again on the same persisted state.
+      if (restarts.length > 0 && now - triggeredAt >= restarts[0] * 1000) {
+        restarts.shift();
+        const before = progress(server.sqlitePath);
+        log(
+          `    ${((now - triggeredAt) / 1000).toFixed(0).padStart(5)} s: killing the server (sent ${before.sent}, ${JSON.stringify(before.by)})`,
+        );
+        await server.restart(undefined, { kill: true });
+        restartLog.push({ atS: (now - triggeredAt) / 1000, sentBefore: before.sent, byStatus: before.by });
+      }
       // The real cron fires every 5 minutes: so does the bench's while anything is still due.
       if (now - lastTrigger >= cronEveryS * 1000) {
         await trigger();
@@ -94,7 +114,7 @@ export async function engineRun({
           .map(([s, n]) => `${s} ${n}`)
           .join(", ");
         const fake = provider
-          ? `; provider: ${provider.stats.accepted} accepted, ${provider.stats.rateLimited} × 429, ${provider.stats.replays} replays`
+          ? `; provider: ${provider.stats.accepted} accepted (${provider.stats.batches} new batches), ${provider.stats.rateLimited} × 429, ${provider.stats.replays} replays, ${provider.delivered.length} e-mails`
           : "";
         log(
           `    ${((now - triggeredAt) / 1000).toFixed(0).padStart(5)} s: sent ${p.sent}/${count}, failed ${p.failed}${others ? `, ${others}` : ""} (${rate.toFixed(1)}/s)${fake}`,
@@ -106,6 +126,7 @@ export async function engineRun({
       p = progress(server.sqlitePath);
     }
     const waited = Date.now() - triggeredAt;
+    if (windowS !== null && sentWithinWindow === null) sentWithinWindow = p.sent;
     await server.stop();
 
     // Final figures from the stopped server's file: nothing is writing any more.
@@ -119,6 +140,14 @@ export async function engineRun({
       "SELECT count(*) AS n FROM (SELECT schedule_id FROM deliveries GROUP BY schedule_id HAVING count(*) > 1)",
     )[0].n;
     let received;
+    // Every sent delivery's recipient got exactly one message (the provider's own log).
+    let sentExactlyOnce = null;
+    if (provider) {
+      const perRecipient = new Map();
+      for (const m of provider.delivered) perRecipient.set(m.to, (perRecipient.get(m.to) ?? 0) + 1);
+      const sentTo = query(server.sqlitePath, "SELECT recipient FROM deliveries WHERE status = 'sent'");
+      sentExactlyOnce = sentTo.filter((r) => perRecipient.get(String(r.recipient)) === 1).length;
+    }
     if (provider) {
       const d = provider.duplicates();
       received = {
@@ -130,6 +159,8 @@ export async function engineRun({
         requests: provider.stats.requests,
         rateLimited: provider.stats.rateLimited,
         replays: provider.stats.replays,
+        batches: provider.stats.batches,
+        faults: provider.stats.faults,
         firstAt: provider.delivered[0]?.at ?? null,
         lastAt: provider.delivered.at(-1)?.at ?? null,
       };
@@ -173,6 +204,11 @@ export async function engineRun({
       failures: failures.map((f) => ({ error: f.error, n: Number(f.n) })),
       schedulesWithSeveralDeliveries: Number(perSchedule),
       received,
+      faultRate,
+      restarts: restartLog,
+      windowS,
+      sentWithinWindow,
+      sentExactlyOnce,
     };
   } finally {
     await server.stop();

@@ -94,7 +94,8 @@ export async function startServer({ port, persist, appVars = {}, mailVars = {}, 
         "--show-interactive-dev-session=false",
         "--live-reload=false",
         "--log-level",
-        "warn",
+        // BENCH_LOG_LEVEL=log shows the Workers' console.log in the server's log file.
+        process.env.BENCH_LOG_LEVEL ?? "warn",
       ],
       { stdio: ["ignore", out, out], detached: true },
     );
@@ -118,13 +119,16 @@ export async function startServer({ port, persist, appVars = {}, mailVars = {}, 
     log(`  wrangler dev up on ${origin} (pid ${child.pid}, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   };
 
-  /** Stops this wrangler dev (its process group: wrangler and the workerd it started). */
-  const stop = async () => {
+  /**
+   * Stops this wrangler dev (its process group: wrangler and the workerd it started). `kill`:
+   * SIGKILL at once, as a crash (nothing is flushed, the local queue's messages are lost).
+   */
+  const stop = async ({ kill = false } = {}) => {
     if (!child || child.exitCode !== null) return;
     const proc = child;
     const done = new Promise((r) => proc.once("exit", r));
     try {
-      process.kill(-proc.pid, "SIGTERM");
+      process.kill(-proc.pid, kill ? "SIGKILL" : "SIGTERM");
     } catch {
       return;
     }
@@ -152,9 +156,12 @@ export async function startServer({ port, persist, appVars = {}, mailVars = {}, 
     sqlitePath,
     logFile,
     stop,
-    /** Stops the server, runs `between(sqlitePath)` (e.g. more seeding) and starts it again on the same data. */
-    async restart(between) {
-      await stop();
+    /**
+     * Stops the server (`kill`: SIGKILL, as a crash), runs `between(sqlitePath)` (e.g. more seeding)
+     * and starts it again on the same data.
+     */
+    async restart(between, { kill = false } = {}) {
+      await stop({ kill });
       if (between) await between(sqlitePath);
       await launch();
     },

@@ -12,8 +12,7 @@ import { mailSendsPerSecond, readConfig } from "~/lib/config.server";
 import { createAppContext } from "~/lib/context.server";
 import { newNonce, withSecurityHeaders } from "~/lib/security-headers.server";
 import { REJECTIONS, receiveReply } from "~/models/reply.server";
-import type { MailJob } from "~/reminders/engine.server";
-import { consumeMail } from "~/reminders/mail-queue.server";
+import { consumeMail, type MailQueueMessage } from "~/reminders/mail-queue.server";
 import { sharedPacer } from "~/reminders/pacer";
 import { runHousekeeping, runWatchdog } from "~/reminders/watchdog.server";
 
@@ -162,10 +161,12 @@ export default {
     });
     if (!outcome.ok) message.setReject(REJECTIONS[outcome.reason]);
   },
-  // The mail queue (docs/architecture.md §4): due reminders, sent at MAIL_SENDS_PER_SECOND.
-  async queue(batch, env) {
-    await consumeMail(env, batch.messages as readonly Message<MailJob>[], {
+  // The mail queue (docs/architecture.md §4): due reminders, sent in batches of up to 100 at
+  // MAIL_SENDS_PER_SECOND requests a second (docs/decisions/021); the requests finish in waitUntil.
+  async queue(batch, env, ctx) {
+    await consumeMail(env, batch.messages as readonly Message<MailQueueMessage>[], {
       pacer: sharedPacer(mailSendsPerSecond(readConfig(env))),
+      waitUntil: (promise) => ctx.waitUntil(promise),
     });
   },
 } satisfies ExportedHandler<Env>;

@@ -13,6 +13,7 @@ import {
   devStripeObjects,
   invoices,
   loginTokens,
+  mailBatches,
   oauthAccounts,
   oauthStates,
   onlinePayments,
@@ -145,4 +146,8 @@ export const GLOBAL_TABLES: ReadonlyMap<SQLiteTable, string> = new Map<SQLiteTab
     "development and test only: the local Stripe stand-in's objects (Stripe holds them in production)",
   ],
   [devOutbox, "development and test only: the local mailbox of what would have been sent"],
+  [
+    mailBatches,
+    "requests to the provider in flight (decisions/021), minutes long, each carrying several accounts' reminders; deleted once settled. A batch left unanswered when its account is deleted is retried only as it was: the provider may already hold it, and a changed batch could send twice",
+  ],
 ]);

@@ -431,6 +431,9 @@ export const deliveries = sqliteTable(
     sentAt: integer("sent_at"),
     // When the provider reported it delivered (webhook 'email.delivered').
     deliveredAt: integer("delivered_at"),
+    // The mail batch (mail_batches) this 'sending' delivery went into: from then on only that batch,
+    // resent identically under its key, may send it (docs/decisions/021-batch-sending.md).
+    batchKey: text("batch_key"),
   },
   (t) => [
     uniqueIndex("deliveries_occurrence_key_idx").on(t.occurrenceKey),
@@ -447,6 +450,8 @@ export const deliveries = sqliteTable(
     index("deliveries_provider_idx").on(t.providerId),
     // The archive finds the oldest delivery of any account in one step (0021, docs/architecture.md §12).
     index("deliveries_created_idx").on(t.createdAt),
+    // The watchdog's look for reminders a restart left 'sending' with no queue message (0023).
+    index("deliveries_sending_idx").on(t.createdAt).where(sql`status = 'sending'`),
   ],
 );
 
@@ -492,6 +497,28 @@ export const deliveryArchives = sqliteTable(
     archivedAt: integer("archived_at").notNull().default(nowMs),
   },
   (t) => [primaryKey({ columns: [t.ownerId, t.month] })],
+);
+
+/**
+ * A request to the provider's batch endpoint, written before it is first sent (docs/decisions/021):
+ * the jobs it carries (JSON, the order of the request) and its Idempotency-Key, so that a retry
+ * after an unanswered request, even after a restart, resends exactly the same batch under the same
+ * key. The consumer holds it while sending (lease_until); the watchdog puts a batch whose lease ran
+ * out and whose retry is due back on the queue. Deleted once every e-mail in it is settled.
+ */
+export const mailBatches = sqliteTable(
+  "mail_batches",
+  {
+    key: text("key").primaryKey(),
+    jobs: text("jobs").notNull(),
+    // Attempts that failed without a definite answer (timeout, reset, 5xx).
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    leaseUntil: integer("lease_until").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [index("mail_batches_due_idx").on(t.nextAttemptAt)],
 );
 
 /**

@@ -9,8 +9,7 @@ export function toCsv(header: readonly string[], rows: readonly CsvRow[]): strin
   return Papa.unparse({ fields: [...header], data: rows.map(cellsOf) }, UNPARSE);
 }
 
-/** Rows one statement of a streamed export reads (csvResponse's pages). */
-export const EXPORT_PAGE = 1000;
+export { EXPORT_PAGE } from "./export-page";
 
 /** A row of cells: text, a number, or nothing (an empty cell). */
 export type CsvRow = readonly (string | number | null)[];

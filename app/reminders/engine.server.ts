@@ -46,8 +46,6 @@ export interface MailJob {
   scheduledAt: number;
   progress: ScheduleProgress;
   message: ReminderMessage;
-  /** Send attempts so far that failed for a reason other than the provider's rate limit (0 first). */
-  failures: number;
 }
 
 /**
@@ -180,7 +178,6 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
       scheduledAt,
       progress,
       message,
-      failures: 0,
     };
     return { kind: "queued", nextAlarmAt: now + QUEUED_RECHECK_MS, job };
   }

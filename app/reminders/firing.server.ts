@@ -1,4 +1,5 @@
 import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
+import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, optOuts, organizations, schedules, stripeAccounts, users } from "~/db/schema";
 import type { ContactRules } from "~/domain/contact-rules";
@@ -126,6 +127,8 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
 /** Where a queued delivery stands when the consumer picks it up: its row and its debtor's state. */
 export interface QueuedState {
   status: string;
+  /** The batch it went into (docs/decisions/021): only that batch may send it. */
+  batchKey: string | null;
   debtor: Pick<Debtor, "status" | "debtCents" | "paidCents"> | null;
   optedOut: boolean;
   /** The debtor's open invoices' due dates as they are now (a due-date schedule's next step follows them). */
@@ -134,28 +137,17 @@ export interface QueuedState {
 
 /**
  * The mail queue consumer's look before sending (app/reminders/mail-queue.server.ts): for each delivery id, its
- * status and its debtor's (paid, opted out), in one query for the whole batch (at most 100 ids).
+ * status and its debtor's (paid, opted out): a query per 50 ids, side by side.
  */
 export async function queuedStates(db: Db, deliveryIds: readonly number[]): Promise<Map<number, QueuedState>> {
-  if (deliveryIds.length === 0) return new Map();
-  const rows = await db
-    .select({
-      id: deliveries.id,
-      status: deliveries.status,
-      debtorStatus: debtors.status,
-      debtCents: debtors.debtCents,
-      paidCents: debtors.paidCents,
-      optedOut: sql<number>`EXISTS (SELECT 1 FROM ${optOuts} WHERE ${optOuts.ownerId} = ${debtors.ownerId} AND ${optOuts.email} = lower(${debtors.email}))`,
-      openDueDates: openDueDatesSql(deliveries.debtorId),
-    })
-    .from(deliveries)
-    .leftJoin(debtors, eq(debtors.id, deliveries.debtorId))
-    .where(inArray(deliveries.id, [...deliveryIds]));
+  const slices = chunk(unique(deliveryIds), IDS_PER_STATEMENT);
+  const rows = (await Promise.all(slices.map((ids) => queuedStatesQuery(db, ids)))).flat();
   return new Map(
     rows.map((r) => [
       r.id,
       {
         status: r.status,
+        batchKey: r.batchKey,
         debtor:
           r.debtorStatus === null || r.debtCents === null || r.paidCents === null
             ? null
@@ -165,4 +157,21 @@ export async function queuedStates(db: Db, deliveryIds: readonly number[]): Prom
       },
     ]),
   );
+}
+
+function queuedStatesQuery(db: Db, deliveryIds: number[]) {
+  return db
+    .select({
+      id: deliveries.id,
+      status: deliveries.status,
+      batchKey: deliveries.batchKey,
+      debtorStatus: debtors.status,
+      debtCents: debtors.debtCents,
+      paidCents: debtors.paidCents,
+      optedOut: sql<number>`EXISTS (SELECT 1 FROM ${optOuts} WHERE ${optOuts.ownerId} = ${debtors.ownerId} AND ${optOuts.email} = lower(${debtors.email}))`,
+      openDueDates: openDueDatesSql(deliveries.debtorId),
+    })
+    .from(deliveries)
+    .leftJoin(debtors, eq(debtors.id, deliveries.debtorId))
+    .where(inArray(deliveries.id, deliveryIds));
 }

@@ -1,26 +1,34 @@
 import { getDb } from "~/db/client.server";
+import { halves, inBatches, retryDelaySeconds } from "~/domain/mail-batch";
 import { advancePast } from "~/domain/occurrence";
-import { abandonOccurrence, recordDeliveryError } from "~/models/delivery.server";
+import { abandonOccurrence } from "~/models/delivery.server";
+import {
+  createBatch,
+  deleteBatch,
+  type MailBatch,
+  postponeBatch,
+  renewLease,
+  replaceBatch,
+  takeBatch,
+} from "~/models/mail-batch.server";
 import { type MailJob, STOPPED_MESSAGES, stopReason } from "./engine.server";
 import { queuedStates } from "./firing.server";
-import { completeSchedule, followAlarms, type Settlement, settleOccurrence } from "./lifecycle.server";
-import { sendReminder } from "./mail.server";
+import { completeSchedule, followAlarms, type Settlement, settleOccurrences } from "./lifecycle.server";
+import { sendReminderBatch } from "./mail.server";
 import type { Pacer } from "./pacer";
 
-/** A send that fails for another reason than the rate limit is tried this many times before it is 'failed'. */
-export const MAX_SEND_ATTEMPTS = 5;
-/** Waits before retry 2, 3, 4 and 5 of one occurrence (the mail Worker already retried quickly). */
-export const RETRY_BACKOFF_SECONDS = [60, 5 * 60, 15 * 60, 30 * 60] as const;
-/** A Retry-After up to this long is waited out here; a longer one puts the job back with that delay. */
+/** A Retry-After up to this long is waited out here; a longer one leaves the batch to its retry. */
 export const MAX_INLINE_WAIT_MS = 30_000;
-/** One consumer call stops taking new sends after this long (a queue consumer may run 15 minutes). */
-export const MAX_CALL_MS = 10 * 60_000;
-/** Sends of one batch in flight at once (the pace still decides when each starts). */
-const MAX_IN_FLIGHT = 8;
+
+/**
+ * What the mail queue carries: a due reminder (from its alarm, or put back by the watchdog), or the
+ * key of a batch whose retry is due (docs/decisions/021-batch-sending.md).
+ */
+export type MailQueueMessage = MailJob | { batchKey: string };
 
 /** The part of a queue message the consumer uses (Cloudflare's Message, or a test's stand-in). */
 export interface JobMessage {
-  readonly body: MailJob;
+  readonly body: MailQueueMessage;
   ack(): void;
   retry(options?: { delaySeconds?: number }): void;
 }
@@ -28,111 +36,210 @@ export interface JobMessage {
 export interface ConsumeOptions {
   pacer: Pacer;
   now?: () => number;
+  /**
+   * The queue handler's ctx.waitUntil: the call returns once every batch has its request slot,
+   * while the requests and their settling go on (a slow or unanswered request then holds up no
+   * other batch). Without it (tests), the call waits for everything.
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 /**
- * The mail queue's consumer (docs/architecture.md §4): sends each queued reminder once, at the
- * pacer's rate, and records how it ended. A delivery no longer 'sending' (sent by an earlier copy,
- * failed, given up) is dropped; one whose debtor paid or opted out meanwhile is given up and its
- * schedule completed. A 429 pauses every send for its Retry-After and the job is tried again under
- * the same Idempotency-Key, never counted as a failure. Other retryable failures go back on the
- * queue with a growing delay, up to MAX_SEND_ATTEMPTS, and then the delivery is 'failed', visibly.
- * A job whose handling throws (D1 unavailable) is retried by the queue.
+ * The mail queue's consumer (docs/architecture.md §4, docs/decisions/021): sends the queued
+ * reminders in batches of up to 100 through the provider's batch endpoint, one request per slot of
+ * the pacer, and records how each e-mail ended. A delivery no longer 'sending', or already in a
+ * batch, is dropped; one whose debtor paid or opted out meanwhile is given up and its schedule
+ * completed (read just before the batch is made). Each batch is written to D1 with its key, its
+ * deliveries pinned to it, before its first request: from then on only that identical batch may
+ * send them, so a request that was accepted but never answered is retried without a duplicate,
+ * even after a restart (the watchdog puts back a batch whose consumer died). A queue message is
+ * acknowledged once its job is in a batch; a failure to load or write retries it.
  */
 export async function consumeMail(env: Env, messages: readonly JobMessage[], options: ConsumeOptions): Promise<void> {
-  const { pacer, now = Date.now } = options;
-  const started = now();
+  const { pacer, now = Date.now, waitUntil } = options;
   const db = getDb(env.DB);
 
-  // One copy per delivery: the alarm's safety net may have queued the same job twice.
-  const unique = new Map<number, JobMessage>();
+  // One copy per delivery: the alarm's net or the watchdog may have queued the same job twice.
+  const unique = new Map<number, JobMessage & { body: MailJob }>();
+  const retries = new Map<string, JobMessage>();
   for (const m of messages) {
-    if (unique.has(m.body.deliveryId)) m.ack();
-    else unique.set(m.body.deliveryId, m);
+    const body = m.body;
+    if ("batchKey" in body) {
+      if (retries.has(body.batchKey)) m.ack();
+      else retries.set(body.batchKey, m);
+    } else if (unique.has(body.deliveryId)) m.ack();
+    else unique.set(body.deliveryId, m as JobMessage & { body: MailJob });
   }
-  let states: Awaited<ReturnType<typeof queuedStates>>;
+
+  const batches: MailBatch[] = [];
   try {
-    states = await queuedStates(db, [...unique.keys()]);
-  } catch (error) {
-    console.error("[dunly] mail queue: could not load the batch; the queue retries it", error);
-    for (const m of unique.values()) m.retry({ delaySeconds: 30 });
-    return;
-  }
-
-  /** Puts the job back on the queue for later (the message itself is done). */
-  const requeue = async (m: JobMessage, job: MailJob, delayMs: number) => {
-    await env.MAIL_QUEUE.send(job, { delaySeconds: Math.min(43_200, Math.max(1, Math.ceil(delayMs / 1000))) });
-    m.ack();
-  };
-
-  const settle = async (job: MailJob, settlement: Settlement, dueDates: string[]) => {
-    const at = now();
-    // A due-date schedule's next step follows the open invoices as they were just read, not as queued.
-    const { cadence } = job.progress;
-    const progress = cadence ? { ...job.progress, cadence: { ...cadence, dueDates } } : job.progress;
-    const next = advancePast(progress, job.scheduledAt, settlement.status, at);
-    // The schedule moves on and its alarm with it (else the queued net does it later).
-    await settleOccurrence(env, job, next, settlement, at);
-  };
-
-  const handle = async (m: JobMessage) => {
-    const job = m.body;
-    const state = states.get(job.deliveryId);
-    // Gone (its owner was deleted) or no longer waiting to be sent: nothing to do.
-    if (state?.status !== "sending") return m.ack();
-    const stop = state.debtor ? stopReason(state.debtor, state.optedOut) : null;
-    if (stop) {
-      await abandonOccurrence(db, job.occurrenceKey, STOPPED_MESSAGES[stop]);
-      if (await completeSchedule(db, job.scheduleId, job.scheduledAt, now(), stop)) {
-        await followAlarms(env, { disarm: [job.scheduleId] });
-      }
-      return m.ack();
-    }
-    for (;;) {
-      // Out of time for this call: the job waits on the queue instead (same key, nothing lost).
-      if (now() - started > MAX_CALL_MS) return requeue(m, job, Math.max(1000, pacer.pausedFor()));
-      await pacer.take();
-      const result = await sendReminder(env, job.message, job.occurrenceKey);
-      if (result.ok) {
-        await settle(job, { status: "sent", providerId: result.id }, state.dueDates);
-        return m.ack();
-      }
-      if (result.status === 429) {
-        // The provider's rate limit: everyone waits; this job is tried again, not counted as failed.
-        const wait = retryAfterMs(result);
-        pacer.pause(wait);
-        if (wait > MAX_INLINE_WAIT_MS) return requeue(m, job, wait);
+    const states = await queuedStates(db, [...unique.keys()]);
+    const ready: (JobMessage & { body: MailJob })[] = [];
+    for (const m of unique.values()) {
+      const job = m.body;
+      const state = states.get(job.deliveryId);
+      // Gone (its owner was deleted), no longer waiting to be sent, or its batch's to send.
+      if (state?.status !== "sending" || state.batchKey !== null) {
+        m.ack();
         continue;
       }
-      const failures = job.failures + 1;
-      if (result.retryable && failures < MAX_SEND_ATTEMPTS) {
-        // Still 'sending': the error is visible in the report until a later attempt succeeds.
-        await recordDeliveryError(db, job.deliveryId, result.error);
-        const delay = RETRY_BACKOFF_SECONDS[failures - 1] ?? RETRY_BACKOFF_SECONDS[RETRY_BACKOFF_SECONDS.length - 1];
-        return requeue(m, { ...job, failures }, delay * 1000);
+      const stop = state.debtor ? stopReason(state.debtor, state.optedOut) : null;
+      if (stop) {
+        await abandonOccurrence(db, job.occurrenceKey, STOPPED_MESSAGES[stop]);
+        if (await completeSchedule(db, job.scheduleId, job.scheduledAt, now(), stop)) {
+          await followAlarms(env, { disarm: [job.scheduleId] });
+        }
+        m.ack();
+        continue;
       }
-      const error = result.retryable ? `Gave up after ${failures} attempts. ${result.error}` : result.error;
-      await settle(job, { status: "failed", error }, state.dueDates);
-      return m.ack();
+      ready.push(m);
     }
-  };
+    for (const group of inBatches(ready)) {
+      const batch = await createBatch(
+        db,
+        group.map((m) => m.body),
+        now(),
+      );
+      if (batch) batches.push(batch);
+      // In a batch (or already in another's): the batch row carries it from here.
+      for (const m of group) m.ack();
+    }
+  } catch (error) {
+    console.error("[dunly] mail queue: could not load or batch the jobs; the queue retries them", error);
+    for (const m of unique.values()) m.retry({ delaySeconds: 30 });
+  }
 
-  const pending = [...unique.values()];
-  const worker = async () => {
-    for (let m = pending.shift(); m; m = pending.shift()) {
-      try {
-        await handle(m);
-      } catch (error) {
-        console.error(`[dunly] mail queue: delivery ${m.body.deliveryId} failed to process; retried`, error);
-        m.retry({ delaySeconds: 30 });
-      }
+  for (const [key, m] of retries) {
+    try {
+      const batch = await takeBatch(db, key, now());
+      // Null: settled already, not due, or another consumer holds it (it retries it itself).
+      if (batch) batches.push(batch);
+      m.ack();
+    } catch (error) {
+      console.error(`[dunly] mail queue: could not take batch ${key}; the queue retries it`, error);
+      m.retry({ delaySeconds: 30 });
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(MAX_IN_FLIGHT, pending.length) }, worker));
+  }
+
+  const sending: Promise<void>[] = [];
+  for (const batch of batches) {
+    // Each request waits for its slot here, so the queue hands over no more than the pace can send.
+    await pacer.take();
+    sending.push(sendBatch(env, batch, { pacer, now }));
+  }
+  const all = Promise.all(sending).then(() => undefined);
+  if (waitUntil) waitUntil(all);
+  else await all;
 }
 
-/** How long the provider asked us to wait (the mail Worker reads Retry-After); a second if it did not say. */
-function retryAfterMs(result: { retryAfterMs?: unknown }): number {
-  const ms = result.retryAfterMs;
-  return typeof ms === "number" && Number.isFinite(ms) && ms >= 0 ? ms : 1000;
+/**
+ * One batch's request and what follows from its answer. Never throws: a failure to record is
+ * logged, and the batch, still leased, is put back by the watchdog once its lease runs out.
+ */
+async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; now: () => number }): Promise<void> {
+  const { pacer, now } = options;
+  const db = getDb(env.DB);
+  try {
+    for (;;) {
+      const items = batch.jobs.map((j) => ({ message: j.message, key: j.occurrenceKey }));
+      const result = await sendReminderBatch(env, items, batch.key);
+      if (result.ok) {
+        await settleAll(env, batch.jobs, (_, i) => ({ status: "sent", providerId: result.ids[i] ?? null }), now);
+        await deleteBatch(db, batch.key);
+        return;
+      }
+      if (result.invalid) {
+        // Nothing was sent: the e-mails that cannot be made fail, the others go as a new batch.
+        const bad = new Map(result.invalid.map((x) => [x.index, x.error]));
+        const failing = batch.jobs.filter((_, i) => bad.has(i));
+        const [rest] = await replaceBatch(db, batch, [batch.jobs.filter((_, i) => !bad.has(i))], now());
+        await settleAll(env, failing, (j) => ({ status: "failed", error: bad.get(batch.jobs.indexOf(j)) ?? "" }), now);
+        if (!rest) return;
+        batch = rest;
+        await pacer.take();
+        continue;
+      }
+      if (result.status === 429) {
+        // The provider's rate limit: every request waits; nothing was sent, and it is not a failure.
+        const wait = result.retryAfterMs ?? 1000;
+        pacer.pause(wait);
+        if (wait > MAX_INLINE_WAIT_MS) {
+          await postponeBatch(db, batch.key, batch.attempts, now() + wait, result.error);
+          await requeueBatch(env, batch.key, wait);
+          return;
+        }
+        await renewLease(db, batch.key, now());
+        await pacer.take();
+        continue;
+      }
+      if (result.split) {
+        // Refused as a whole (strict validation): nothing was sent. Halves, down to one e-mail,
+        // so that one bad message neither fails nor holds back the others.
+        if (batch.jobs.length === 1) {
+          await settleAll(env, batch.jobs, () => ({ status: "failed", error: result.error }), now);
+          await deleteBatch(db, batch.key);
+          return;
+        }
+        const parts = await replaceBatch(db, batch, halves(batch.jobs), now());
+        await Promise.all(
+          parts.map(async (part) => {
+            await pacer.take();
+            await sendBatch(env, part, options);
+          }),
+        );
+        return;
+      }
+      const attempts = batch.attempts + 1;
+      const delay = result.retryable ? retryDelaySeconds(attempts) : null;
+      if (delay !== null) {
+        // No definite answer (timeout, reset, 5xx): the provider may have sent it. Only this same
+        // batch, under the same key, is sent again, after a wait; its e-mails stay 'sending'.
+        await postponeBatch(db, batch.key, attempts, now() + delay * 1000, result.error);
+        await requeueBatch(env, batch.key, delay * 1000);
+        return;
+      }
+      const error = result.retryable ? `Gave up after ${attempts} attempts. ${result.error}` : result.error;
+      await settleAll(env, batch.jobs, () => ({ status: "failed", error }), now);
+      await deleteBatch(db, batch.key);
+      return;
+    }
+  } catch (error) {
+    console.error(`[dunly] mail queue: batch ${batch.key} failed to process; the watchdog retries it`, error);
+  }
+}
+
+/** The batch's retry on the queue (the watchdog puts it back too, should this message be lost). */
+async function requeueBatch(env: Env, batchKey: string, delayMs: number) {
+  const delaySeconds = Math.min(43_200, Math.max(1, Math.ceil(delayMs / 1000)));
+  await env.MAIL_QUEUE.send({ batchKey } satisfies MailQueueMessage, { delaySeconds });
+}
+
+/**
+ * Records how each e-mail ended and moves its schedule on (and its alarm with it): 50 e-mails a D1
+ * batch (settleOccurrences). A due-date schedule's next step follows its debtor's open invoices as
+ * they are now.
+ */
+async function settleAll(
+  env: Env,
+  jobs: readonly MailJob[],
+  settlementOf: (job: MailJob, index: number) => Settlement,
+  now: () => number,
+) {
+  if (jobs.length === 0) return;
+  const states = await queuedStates(
+    getDb(env.DB),
+    jobs.map((j) => j.deliveryId),
+  );
+  const at = now();
+  await settleOccurrences(
+    env,
+    jobs.map((job, index) => {
+      const { cadence } = job.progress;
+      const dueDates = states.get(job.deliveryId)?.dueDates ?? [];
+      const progress = cadence ? { ...job.progress, cadence: { ...cadence, dueDates } } : job.progress;
+      const settlement = settlementOf(job, index);
+      return { occurrence: job, next: advancePast(progress, job.scheduledAt, settlement.status, at), settlement };
+    }),
+    at,
+  );
 }

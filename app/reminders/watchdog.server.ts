@@ -1,11 +1,15 @@
 import { sendTrialNotices } from "~/billing/trial.server";
+import { chunk } from "~/db/chunk";
 import { getDb } from "~/db/client.server";
 import { readConfig } from "~/lib/config.server";
+import { abandonOccurrence } from "~/models/delivery.server";
 import { archiveOldDeliveries } from "~/models/delivery-archive.server";
 import { purgeExpired } from "~/models/housekeeping.server";
+import { dueBatchKeys, strandedDeliveries } from "~/models/mail-batch.server";
 import { endDuePromises, PROMISES_PER_PAGE } from "~/models/promise.server";
 import { listOverdueSchedules } from "~/models/schedule.server";
 import { sendDailyDigests, sendStaleNotices } from "~/models/user-notification.server";
+import { fireSchedule, type MailJob } from "./engine.server";
 import { followAlarms, rearmSchedules, repairAlarms } from "./lifecycle.server";
 
 /** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */
@@ -58,11 +62,66 @@ export async function runWatchdog(env: Env, now = Date.now()) {
       `[dunly] watchdog re-armed ${rearmed.length} overdue schedule(s)${failed ? `, ${failed} failed` : ""}`,
     );
   }
+  // Then the mail the queue may have lost (a restart): a failure is logged and tried again next run.
+  await runMailRecovery(env, now).catch((error) => console.error("[dunly] watchdog could not recover mail", error));
   // Then promises to pay whose day has passed; a failure there is logged and tried again next run.
   await runPromiseEnds(env, now).catch((error) => console.error("[dunly] watchdog could not end promises", error));
   // Last, the user's notices their request left 'pending' (docs/architecture.md §5, "The user is told").
   await runNotices(env, now);
   return rearmed;
+}
+
+/** A reminder 'sending' this long without being in a batch has lost its queue message. */
+export const STRANDED_AFTER_MS = 2 * 60_000;
+/** Batches and stranded reminders put back on the queue per run (the rest wait five minutes). */
+const RECOVER_PER_RUN = 2000;
+/** Stranded schedules fired at once (each is two D1 round trips). */
+const RECOVER_CONCURRENCY = 20;
+/** What an occurrence whose schedule stopped or moved on while its message was lost says. */
+export const STRANDED_MESSAGE = "Not sent: its schedule was paused, changed or deleted before it went out.";
+
+/**
+ * The watchdog's step for the mail queue (docs/decisions/021): what a killed process had queued
+ * must not rest on the queue alone (a local queue lives in memory; the alarm's net is an hour
+ * ahead). Batches whose retry is due and that no consumer holds (its lease ran out) go back on the
+ * queue by key; reminders left 'sending' outside any batch for STRANDED_AFTER_MS are fired again
+ * (fireSchedule rebuilds the same occurrence's job from its row) and queued. A copy of a job still
+ * on the queue is harmless: a delivery goes into one batch only. Returns what it put back.
+ */
+export async function runMailRecovery(env: Env, now = Date.now()) {
+  const db = getDb(env.DB);
+  const keys = await dueBatchKeys(db, now, RECOVER_PER_RUN);
+  for (const slice of chunk(keys, 100)) {
+    await env.MAIL_QUEUE.sendBatch(slice.map((batchKey) => ({ body: { batchKey } })));
+  }
+  const stranded = await strandedDeliveries(db, now - STRANDED_AFTER_MS, RECOVER_PER_RUN);
+  const jobs: MailJob[] = [];
+  let abandoned = 0;
+  for (const slice of chunk(stranded, RECOVER_CONCURRENCY)) {
+    const outcomes = await Promise.allSettled(slice.map((d) => fireSchedule(env, d.scheduleId, now)));
+    for (const [i, outcome] of outcomes.entries()) {
+      const d = slice[i];
+      if (!d) continue;
+      if (outcome.status === "rejected") {
+        console.error(`[dunly] watchdog could not fire ${d.scheduleId} again`, outcome.reason);
+      } else if (outcome.value.kind === "queued") {
+        jobs.push(outcome.value.job);
+      } else if (outcome.value.kind === "gone" || outcome.value.kind === "not-due") {
+        // Its schedule stopped or moved on meanwhile: the occurrence is not sent, visibly.
+        await abandonOccurrence(db, d.occurrenceKey, STRANDED_MESSAGE);
+        abandoned += 1;
+      }
+    }
+  }
+  for (const slice of chunk(jobs, 100)) {
+    await env.MAIL_QUEUE.sendBatch(slice.map((job) => ({ body: job })));
+  }
+  if (keys.length > 0 || jobs.length > 0 || abandoned > 0) {
+    console.warn(
+      `[dunly] watchdog put back ${keys.length} mail batch(es) and ${jobs.length} stranded reminder(s)${abandoned ? `; ${abandoned} given up` : ""}`,
+    );
+  }
+  return { batches: keys.length, reminders: jobs.length, abandoned };
 }
 
 /**

@@ -149,26 +149,29 @@ describe("contact cap", () => {
 });
 
 describe("stops", () => {
-  it("a debt paid in full while the occurrence retries: nothing more is sent and the schedule completes", async () => {
+  it("a debt paid in full while an unanswered batch waits for its retry: the retry is the same batch, then the schedule completes", async () => {
     const { debtor, id } = await setup("UTC");
     const at = Date.UTC(2026, 10, 18, 12, 0);
     await setSchedule(id, { next_run_at: at });
-    await programResend(debtor.email, [500, 500, 500]);
+    await programResend(debtor.email, [500]);
     const first = await fireAndSend(id, at);
-    // Back on the queue for a retry a minute later.
-    expect(first).toMatchObject({ kind: "done", status: "sending", requeued: [{ failures: 1 }] });
+    // No definite answer: the batch's retry is on the queue.
+    expect(first).toMatchObject({ kind: "done", status: "sending", requeued: [{ batchKey: expect.any(String) }] });
     expect((await deliveriesOf(id))[0]).toMatchObject({ status: "sending" });
 
     await env.DB.prepare("UPDATE debtors SET paid_cents = debt_cents, status = 'paid' WHERE id = ?")
       .bind(debtor.id)
       .run();
     const { requeued } = first as SentOutcome;
+    // The first request may have gone out: only the identical batch may be sent, never another
+    // one, so the debtor's state is not read again (docs/decisions/021).
     await consumeJobs(requeued, { now: at + MINUTE });
-    expect(await outboxFor(debtor.email)).toHaveLength(0);
-    expect((await deliveriesOf(id))[0]).toMatchObject({
-      status: "failed",
-      error: "Not sent: the debt was paid in full before this reminder went out.",
-    });
+    expect(await outboxFor(debtor.email)).toHaveLength(1);
+    expect((await deliveriesOf(id))[0]).toMatchObject({ status: "sent" });
+    // The next firing finds the debt paid: nothing more is sent and the schedule completes.
+    const next = (await scheduleRow(id))!.next_run_at!;
+    expect(await fireAndSend(id, next)).toMatchObject({ kind: "done", status: "skipped" });
+    expect(await outboxFor(debtor.email)).toHaveLength(1);
     expect(await scheduleRow(id)).toMatchObject({ state: "COMPLETED", stopped_reason: "paid", next_run_at: null });
   });
 

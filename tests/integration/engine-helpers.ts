@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { type FireOutcome, fireSchedule, type MailJob, QUEUED_RECHECK_MS } from "~/reminders/engine.server";
-import { consumeMail } from "~/reminders/mail-queue.server";
+import { consumeMail, type MailQueueMessage } from "~/reminders/mail-queue.server";
 import { Pacer } from "~/reminders/pacer";
 import { setSchedule } from "./fixtures";
 
@@ -29,7 +29,12 @@ const fakeUrl = () => {
 /** The next answers of the fake provider for mail to `to` (then it answers 200 again). */
 export async function programResend(
   to: string,
-  statuses: (number | { status: number; body?: unknown; headers?: Record<string, string> })[],
+  statuses: (
+    | number
+    | { status: number; body?: unknown; headers?: Record<string, string> }
+    // tests/support/fake-resend.ts: never answers / drops the connection / sends, then never answers.
+    | { fault: "hang" | "reset" | "accept-hang" }
+  )[],
 ) {
   const responses = statuses.map((s) => (typeof s === "number" ? { status: s } : s));
   const res = await fetch(`${fakeUrl()}/__program`, { method: "POST", body: JSON.stringify({ to, responses }) });
@@ -155,7 +160,7 @@ export function expectNextTenOClock(at: number | null | undefined, after: number
 // The mail queue's consumer, called directly ------------------------------------------------------
 
 /** A queue message as the consumer sees it, recording what the consumer did with it. */
-export function jobMessage(body: MailJob) {
+export function jobMessage(body: MailQueueMessage) {
   const message = {
     body,
     acked: false,
@@ -174,10 +179,10 @@ export function jobMessage(body: MailJob) {
  * Runs the mail queue's consumer on `jobs` (as from fireSchedule's 'queued' outcome) with a queue
  * that only records what is put back on it, so a retry's delay can be seen without waiting for it.
  */
-export async function consumeJobs(jobs: MailJob[], options: { perSecond?: number; now?: number } = {}) {
-  const requeued: { body: MailJob; delaySeconds: number | undefined }[] = [];
+export async function consumeJobs(jobs: MailQueueMessage[], options: { perSecond?: number; now?: number } = {}) {
+  const requeued: { body: MailQueueMessage; delaySeconds: number | undefined }[] = [];
   const queue = {
-    async send(body: MailJob, opts?: { delaySeconds?: number }) {
+    async send(body: MailQueueMessage, opts?: { delaySeconds?: number }) {
       requeued.push({ body, delaySeconds: opts?.delaySeconds });
     },
   };
@@ -208,7 +213,7 @@ export interface SentOutcome {
   kind: "done";
   status: string;
   job: MailJob;
-  requeued: MailJob[];
+  requeued: MailQueueMessage[];
 }
 
 /** fireSchedule's job, which must have been queued. */

@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { batchKeyOf } from "~/domain/mail-batch";
 import { fireSchedule } from "~/reminders/engine.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
 import { runWatchdog } from "~/reminders/watchdog.server";
@@ -74,7 +75,8 @@ describe("an alarm fires the due occurrence", () => {
     expect(mail.text).toMatch(/Total due +\$1,234\.50/);
     expect(mail.text).toContain("$1,234.50");
     const key = `${id}:${due}`;
-    expect(mail.idempotencyKey).toBe(key);
+    // One request to the batch endpoint, under the key of what it carried (docs/decisions/021).
+    expect(mail.idempotencyKey).toBe(await batchKeyOf([key]));
 
     const [delivered] = await resendDelivered(debtor.email);
     const rows = await deliveriesOf(id);
@@ -222,24 +224,34 @@ describe("exactly once", () => {
     expect(await scheduleRow(id)).toMatchObject({ template_step: 1, last_run_at: due });
   });
 
-  it("a send whose result was not recorded is sent again under the same key, and the provider delivers it once", async () => {
-    const { debtor, id, due } = await setup();
-    await fireAt(id, due);
-    const [first] = await deliveriesOf(id);
-    // As if the D1 writes after the provider call had been lost.
-    await env.DB.prepare("UPDATE deliveries SET status = 'sending', provider_id = NULL, sent_at = NULL WHERE id = ?")
-      .bind(first!.id)
-      .run();
-    await setSchedule(id, { template_step: 0, last_run_at: null });
-    await fireAt(id, due);
+  it("a batch accepted but never answered is sent again identically under the same key, and the provider delivers it once", async () => {
+    const { debtor, id, due } = await setup({ timeZone: "UTC" });
+    await setSchedule(id, { next_run_at: due });
+    const job = queuedJob(await fireSchedule(env, id, Date.now()));
+    // The provider sends it and never answers: the mail Worker gives up after RESEND_TIMEOUT_SECONDS.
+    await programResend(debtor.email, [{ fault: "accept-hang" }]);
+    const first = await consumeJobs([job]);
+    const key = await batchKeyOf([`${id}:${due}`]);
+    expect(first.requeued).toEqual([{ body: { batchKey: key }, delaySeconds: 5 }]);
+    const [pending] = await deliveriesOf(id);
+    expect(pending).toMatchObject({ status: "sending", batch_key: key });
+    expect(pending!.error).toMatch(/no answer within 5 s/);
+    // The job itself coming again (the alarm's net) sends nothing: the delivery is its batch's.
+    await consumeJobs([job]);
+    expect((await resendRequests(debtor.email)).map((r) => r.status)).toEqual([0]);
 
+    // The retry: the same batch, the same key; the provider answers with the first request's id.
+    await consumeJobs([first.requeued[0]!.body], { now: Date.now() + 6000 });
     const requests = await resendRequests(debtor.email);
-    expect(requests.map((r) => r.idempotencyKey)).toEqual([`${id}:${due}`, `${id}:${due}`]);
-    expect(await resendDelivered(debtor.email)).toHaveLength(1);
-    const rows = await deliveriesOf(id);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: "sent", provider_id: first!.provider_id });
-    expect(await scheduleRow(id)).toMatchObject({ template_step: 1 });
+    expect(requests.map((r) => [r.status, r.idempotencyKey])).toEqual([
+      [0, key],
+      [200, key],
+    ]);
+    const delivered = await resendDelivered(debtor.email);
+    expect(delivered).toHaveLength(1);
+    expect(await deliveriesOf(id)).toMatchObject([{ status: "sent", error: null, provider_id: delivered[0]!.id }]);
+    expect(await scheduleRow(id)).toMatchObject({ template_step: 1, last_run_at: due });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM mail_batches WHERE key = ?").bind(key).first("n")).toBe(0);
   });
 
   it("two concurrent firings of one occurrence queue the same delivery; the consumer sends one e-mail and advances once", async () => {
@@ -256,7 +268,9 @@ describe("exactly once", () => {
     await consumeJobs([jobs[0]!]);
 
     expect(await resendDelivered(debtor.email)).toHaveLength(1);
-    expect((await resendRequests(debtor.email)).map((r) => r.idempotencyKey)).toEqual([`${id}:${due}`]);
+    expect((await resendRequests(debtor.email)).map((r) => r.idempotencyKey)).toEqual([
+      await batchKeyOf([`${id}:${due}`]),
+    ]);
     expect((await deliveriesOf(id)).map((d) => d.status)).toEqual(["sent"]);
     const s = await scheduleRow(id);
     expect(s).toMatchObject({ template_step: 1, last_run_at: due });
@@ -266,42 +280,63 @@ describe("exactly once", () => {
 });
 
 describe("provider errors", () => {
-  it.each([500, 429])("%i then 200: one e-mail, both requests under the occurrence key", async (status) => {
+  it("429 then 200: the batch waits out the Retry-After and is sent again under its key: one e-mail", async () => {
     const { debtor, id, due } = await setup();
-    await programResend(debtor.email, [status]);
+    await programResend(debtor.email, [429]);
     await fireAt(id, due);
 
     const requests = await resendRequests(debtor.email);
-    expect(requests.map((r) => r.status)).toEqual([status, 200]);
-    expect(requests.map((r) => r.idempotencyKey)).toEqual([`${id}:${due}`, `${id}:${due}`]);
+    expect(requests.map((r) => r.status)).toEqual([429, 200]);
+    const key = await batchKeyOf([`${id}:${due}`]);
+    expect(requests.map((r) => r.idempotencyKey)).toEqual([key, key]);
     expect(await resendDelivered(debtor.email)).toHaveLength(1);
     expect(await deliveriesOf(id)).toMatchObject([{ status: "sent", error: null, occurrence_key: `${id}:${due}` }]);
     expect(await scheduleRow(id)).toMatchObject({ template_step: 1, last_run_at: due });
   });
 
-  it("still failing after the mail Worker's retries: the job goes back on the queue a minute later, and sends once when the provider recovers", async () => {
+  it("500 then 200 through the queue: the same batch comes back by itself after 5 s and sends one e-mail", async () => {
+    const { debtor, id, due } = await setup();
+    await programResend(debtor.email, [500]);
+    await fireAt(id, due);
+    expect(await eventually(async () => (await deliveriesOf(id))[0]?.status === "sent", 20_000)).toBe(true);
+
+    const requests = await resendRequests(debtor.email);
+    expect(requests.map((r) => r.status)).toEqual([500, 200]);
+    expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(4500);
+    const key = await batchKeyOf([`${id}:${due}`]);
+    expect(requests.map((r) => r.idempotencyKey)).toEqual([key, key]);
+    expect(await resendDelivered(debtor.email)).toHaveLength(1);
+    expect(await scheduleRow(id)).toMatchObject({ template_step: 1, last_run_at: due });
+  }, 30_000);
+
+  it("a 503: the batch waits for its retry, the delivery shows the error meanwhile, and it sends once when the provider recovers", async () => {
     const { debtor, id, due } = await setup({ timeZone: "UTC" });
     await setSchedule(id, { next_run_at: due });
     const job = queuedJob(await fireSchedule(env, id, Date.now()));
-    await programResend(debtor.email, [503, 503, 503]);
+    await programResend(debtor.email, [503]);
     const first = await consumeJobs([job]);
 
-    expect((await resendRequests(debtor.email)).map((r) => r.status)).toEqual([503, 503, 503]);
+    // One request: the mail Worker does not retry a batch by itself (the consumer paces every request).
+    expect((await resendRequests(debtor.email)).map((r) => r.status)).toEqual([503]);
     expect(await resendDelivered(debtor.email)).toEqual([]);
     const [pending] = await deliveriesOf(id);
     expect(pending).toMatchObject({ status: "sending", occurrence_key: `${id}:${due}` });
     expect(pending!.error).toContain("503");
-    // The occurrence is not over: the schedule waits, the job is back on the queue for a minute on.
+    // The occurrence is not over: the schedule waits, the batch's retry is on the queue 5 s on.
     expect(await scheduleRow(id)).toMatchObject({ state: "ENABLED", next_run_at: due, template_step: 0 });
     expect(first.messages[0]!.acked).toBe(true);
-    expect(first.requeued).toEqual([{ body: { ...job, failures: 1 }, delaySeconds: 60 }]);
+    const key = await batchKeyOf([`${id}:${due}`]);
+    expect(first.requeued).toEqual([{ body: { batchKey: key }, delaySeconds: 5 }]);
+    // Too early: the retry is not taken before its time.
+    await consumeJobs([first.requeued[0]!.body], { now: Date.now() - 60_000 });
+    expect(await resendRequests(debtor.email)).toHaveLength(1);
 
-    // The provider is back; the delayed job arrives.
+    // The provider is back; the delayed retry arrives.
     const beforeRetry = Date.now();
-    await consumeJobs([first.requeued[0]!.body]);
+    await consumeJobs([first.requeued[0]!.body], { now: Date.now() + 6000 });
     const requests = await resendRequests(debtor.email);
-    expect(requests.map((r) => r.status)).toEqual([503, 503, 503, 200]);
-    expect(new Set(requests.map((r) => r.idempotencyKey))).toEqual(new Set([`${id}:${due}`]));
+    expect(requests.map((r) => r.status)).toEqual([503, 200]);
+    expect(new Set(requests.map((r) => r.idempotencyKey))).toEqual(new Set([key]));
     expect(await resendDelivered(debtor.email)).toHaveLength(1);
     expect(await deliveriesOf(id)).toMatchObject([{ status: "sent", error: null }]);
     const s = await scheduleRow(id);
@@ -310,32 +345,34 @@ describe("provider errors", () => {
     expect(await alarmAt(id)).toBe(s!.next_run_at);
   });
 
-  it("the backoff grows (1, 5, 15, 30 minutes); after the fifth attempt the delivery is failed, visibly, and the schedule goes on", async () => {
+  it("the backoff grows (5 s, 30 s, 2, 10, 30 minutes); after the sixth attempt the delivery is failed, visibly, and the schedule goes on", async () => {
     const { debtor, id, due } = await setup({ timeZone: "UTC" });
     await setSchedule(id, { next_run_at: due });
     const job = queuedJob(await fireSchedule(env, id, Date.now()));
     const delays: (number | undefined)[] = [];
-    let next = job;
-    for (let attempt = 1; attempt <= 4; attempt++) {
-      await programResend(debtor.email, [503, 503, 503]);
-      const { requeued } = await consumeJobs([next]);
+    let next: Parameters<typeof consumeJobs>[0][number] = job;
+    let at = Date.now();
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await programResend(debtor.email, [503]);
+      const { requeued } = await consumeJobs([next], { now: at });
       delays.push(requeued[0]?.delaySeconds);
       next = requeued[0]!.body;
+      at += (requeued[0]?.delaySeconds ?? 0) * 1000;
     }
-    expect(delays).toEqual([60, 300, 900, 1800]);
-    expect(next.failures).toBe(4);
+    expect(delays).toEqual([5, 30, 120, 600, 1800]);
 
-    await programResend(debtor.email, [503, 503, 503]);
+    await programResend(debtor.email, [503]);
     const before = Date.now();
-    const last = await consumeJobs([next]);
+    const last = await consumeJobs([next], { now: at });
     expect(last.requeued).toEqual([]);
     expect(await resendDelivered(debtor.email)).toEqual([]);
+    expect(await resendRequests(debtor.email)).toHaveLength(6);
     const [failed] = await deliveriesOf(id);
     expect(failed!.status).toBe("failed");
-    expect(failed!.error).toMatch(/^Gave up after 5 attempts\. .*503/);
+    expect(failed!.error).toMatch(/^Gave up after 6 attempts\. .*503/);
     const s = await scheduleRow(id);
     expect(s).toMatchObject({ state: "ENABLED", template_step: 0, last_run_at: due });
-    expectNextTenOClock(s!.next_run_at, before, "UTC");
+    expect(s!.next_run_at).toBeGreaterThan(before);
     expect(await alarmAt(id)).toBe(s!.next_run_at);
   });
 
@@ -448,7 +485,7 @@ describe("the watchdog", () => {
     // The re-armed alarm fires by itself (it was due) and the reminder goes out, once.
     expect(await eventually(async () => (await scheduleRow(lost.id))!.last_run_at === overdue, 5000)).toBe(true);
     expect(await outboxFor(lost.debtor.email)).toHaveLength(1);
-    expect((await outboxFor(lost.debtor.email))[0]!.idempotencyKey).toBe(`${lost.id}:${overdue}`);
+    expect((await outboxFor(lost.debtor.email))[0]!.idempotencyKey).toBe(await batchKeyOf([`${lost.id}:${overdue}`]));
     const s = await scheduleRow(lost.id);
     expectNextTenOClock(s!.next_run_at, before, "UTC");
     expect(await alarmAt(lost.id)).toBe(s!.next_run_at);

@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { batchKeyOf } from "~/domain/mail-batch";
 import { eventually } from "./data-helpers";
 import {
   alarmAt,
@@ -117,7 +118,7 @@ describe("the account's daily quota at the engine", () => {
     expect(await runDurableObjectAlarm(stubOf(over.id))).toBe(true);
     await settled(over.id, over.due, { before: null, ranFrom, ranTo: Date.now() });
     const delivered = await resendDelivered(over.debtor.email);
-    expect(delivered.map((d) => d.idempotencyKey)).toEqual([over.key]);
+    expect(delivered.map((d) => d.idempotencyKey)).toEqual([await batchKeyOf([over.key])]);
     const rows = await deliveriesOf(over.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: "sent", error: null, occurrence_key: over.key, template: "initial" });
@@ -388,9 +389,10 @@ describe("hostile display names", () => {
     const user = await makeUser(
       "\u202eSally\u200b Sender\u2066 <billing@evil.example> https://evil.example/pay www.evil.example evil.example\r\nX",
     );
-    const { debtor, key } = await fireFor(user.id, { fullName: "Dan\u200f Debtor\u202e" });
+    const { debtor, id } = await fireFor(user.id, { fullName: "Dan\u200f Debtor\u202e" });
     const [req] = await resendRequests(debtor.email);
-    expect(req!.idempotencyKey).toBe(key);
+    // The key of the batch it went in (the queue may have put other reminders in it too).
+    expect(req!.idempotencyKey).toBe((await deliveriesOf(id))[0]!.batch_key);
     expect(req!.body.from).toBe(`"Sally Sender X" <${FROM_ADDRESS}>`);
     const html = String(req!.body.html);
     const text = String(req!.body.text);

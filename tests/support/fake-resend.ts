@@ -6,9 +6,18 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
  * new), can be told to answer the next requests for an address with errors, and can be rate
  * limited like Resend (429 with Retry-After beyond N requests per second).
  *
+ * POST /emails/batch takes an array of e-mails under one Idempotency-Key, like Resend's strict mode:
+ * a repeated key with the same body gets the first answer's ids and sends nothing new, with another
+ * body a 409 invalid_idempotent_request; one invalid e-mail (see /__invalid) refuses the whole batch
+ * with 422. Each e-mail of a batch is one entry in /__requests and /__delivered, with the batch's key.
+ *
  * Control API for the tests (called from workerd over HTTP):
- *   POST /__program  {to, responses: [{status, body?, headers?}]}  next answers for mail to `to`,
- *                    e.g. {status: 429, headers: {"retry-after": "2"}}
+ *   POST /__program  {to, responses: [{status, body?, headers?} | {fault}]}  next answers for mail
+ *                    to `to` (a batch takes the next answer of its first recipient that has one),
+ *                    e.g. {status: 429, headers: {"retry-after": "2"}}. Faults: "hang" (never
+ *                    answers, sends nothing), "reset" (drops the connection, sends nothing),
+ *                    "accept-hang" (sends, then never answers: the case that causes duplicates)
+ *   POST /__invalid  {to}  mail to `to` is refused as invalid (422), alone or in any batch
  *   POST /__limit    {perSecond: number | null, domain?}  at most that many POST /emails (to
  *                    addresses ending in `domain`, when given) in any rolling
  *                    second are let through; the others get 429 with Retry-After (whole seconds
@@ -23,12 +32,15 @@ export interface FakeResend {
 
 /** A programmed answer: its status, body (else an error body for the status) and headers. */
 interface Programmed {
-  status: number;
+  status?: number;
   body?: unknown;
   headers?: Record<string, string>;
+  fault?: "hang" | "reset" | "accept-hang";
 }
 
 interface Attempt {
+  /** In a batch: how many e-mails it carried (each has its own entry). */
+  batch?: number;
   idempotencyKey: string | null;
   authorization: string | null;
   body: Record<string, unknown>;
@@ -49,6 +61,9 @@ export function startFakeResend(): Promise<FakeResend> {
   const attempts: Attempt[] = [];
   const delivered: { id: string; idempotencyKey: string | null; body: Record<string, unknown>; at: number }[] = [];
   const byKey = new Map<string, string>();
+  /** A batch's key: the body it was first sent with and the ids it answered. */
+  const batches = new Map<string, { raw: string; ids: string[] }>();
+  const invalid = new Set<string>();
   const programmed = new Map<string, Programmed[]>();
   let seq = 0;
   /** The rate limit: requests per rolling second, and when the requests let through were made. */
@@ -103,6 +118,75 @@ export function startFakeResend(): Promise<FakeResend> {
         const list = url.pathname === "/__requests" ? attempts : delivered;
         return send(200, to ? list.filter((a) => recipient(a.body) === to) : list);
       }
+      if (req.method === "POST" && url.pathname === "/__invalid") {
+        const { to } = JSON.parse(await readBody(req)) as { to: string };
+        invalid.add(to.toLowerCase());
+        return send(200, { ok: true });
+      }
+      if (req.method === "POST" && url.pathname === "/emails/batch") {
+        const raw = await readBody(req);
+        const emails = JSON.parse(raw) as Record<string, unknown>[];
+        const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
+        const authorization = (req.headers.authorization as string | undefined) ?? null;
+        const record = (status: number) => {
+          const at = Date.now();
+          for (const body of emails) {
+            attempts.push({ batch: emails.length, idempotencyKey, authorization, body, status, at });
+          }
+        };
+        if (!Array.isArray(emails) || emails.length === 0 || emails.length > 100) {
+          record(422);
+          return send(422, { statusCode: 422, name: "validation_error", message: "1 to 100 emails" });
+        }
+        const retryAfter = limited(Date.now(), recipient(emails[0]!));
+        if (retryAfter !== null) {
+          record(429);
+          return send(
+            429,
+            { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." },
+            { "retry-after": String(retryAfter) },
+          );
+        }
+        const programmedFor = emails.map((e) => programmed.get(recipient(e))).find((q) => q && q.length > 0);
+        const next = programmedFor?.shift();
+        if (next?.fault === "hang") return record(0);
+        if (next?.fault === "reset") {
+          record(0);
+          return req.socket.destroy();
+        }
+        if (next && next.status !== undefined) {
+          record(next.status);
+          return send(
+            next.status,
+            next.body ?? { statusCode: next.status, name: "programmed_error", message: `Programmed ${next.status}` },
+            next.headers,
+          );
+        }
+        if (emails.some((e) => invalid.has(recipient(e)))) {
+          record(422);
+          return send(422, { statusCode: 422, name: "validation_error", message: "Invalid `to` field." });
+        }
+        const seen = idempotencyKey ? batches.get(idempotencyKey) : undefined;
+        if (seen && seen.raw !== raw) {
+          record(409);
+          return send(409, {
+            statusCode: 409,
+            name: "invalid_idempotent_request",
+            message: "Same idempotency key used with a different request payload.",
+          });
+        }
+        record(next?.fault === "accept-hang" ? 0 : 200);
+        let ids = seen?.ids;
+        if (!ids) {
+          ids = emails.map(() => `fake_${++seq}`);
+          if (idempotencyKey) batches.set(idempotencyKey, { raw, ids });
+          emails.forEach((body, i) => {
+            delivered.push({ id: ids![i]!, idempotencyKey, body, at: Date.now() });
+          });
+        }
+        if (next?.fault === "accept-hang") return;
+        return send(200, { data: ids.map((id) => ({ id })) });
+      }
       if (req.method === "POST" && url.pathname === "/emails") {
         const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
         const idempotencyKey = (req.headers["idempotency-key"] as string | undefined) ?? null;
@@ -123,7 +207,10 @@ export function startFakeResend(): Promise<FakeResend> {
         }
         const queue = programmed.get(recipient(body));
         const next = queue?.shift();
-        if (next) {
+        if (next?.fault) attempts.push({ idempotencyKey, authorization, body, status: 0, at: Date.now() });
+        if (next?.fault === "hang") return;
+        if (next?.fault === "reset") return req.socket.destroy();
+        if (next && next.status !== undefined) {
           attempts.push({ idempotencyKey, authorization, body, status: next.status, at: Date.now() });
           return send(
             next.status,
@@ -131,11 +218,19 @@ export function startFakeResend(): Promise<FakeResend> {
             next.headers,
           );
         }
-        attempts.push({ idempotencyKey, authorization, body, status: 200, at: Date.now() });
-        if (idempotencyKey && byKey.has(idempotencyKey)) return send(200, { id: byKey.get(idempotencyKey) });
+        if (invalid.has(recipient(body))) {
+          attempts.push({ idempotencyKey, authorization, body, status: 422, at: Date.now() });
+          return send(422, { statusCode: 422, name: "validation_error", message: "Invalid `to` field." });
+        }
+        if (!next) attempts.push({ idempotencyKey, authorization, body, status: 200, at: Date.now() });
+        if (idempotencyKey && byKey.has(idempotencyKey)) {
+          return next ? undefined : send(200, { id: byKey.get(idempotencyKey) });
+        }
         const id = `fake_${++seq}`;
         if (idempotencyKey) byKey.set(idempotencyKey, id);
         delivered.push({ id, idempotencyKey, body, at: Date.now() });
+        // "accept-hang": sent, and never answered.
+        if (next) return;
         return send(200, { id });
       }
       send(404, { statusCode: 404, name: "not_found", message: "Not found" });

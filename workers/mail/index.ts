@@ -26,15 +26,52 @@ import { renderReminder } from "../../emails/render-reminder";
 import ReplyCopyEmail from "../../emails/reply-copy";
 import SignInEmail, { signInSubject } from "../../emails/sign-in";
 import { readMailConfig } from "./config";
-import { deliver, type SendResult, unsubscribeHeaders } from "./send";
+import {
+  type BatchItem,
+  type BatchSendResult,
+  deliver,
+  deliverBatch,
+  type OutgoingMessage,
+  type SendResult,
+  unsubscribeHeaders,
+} from "./send";
 
-export type { SendResult } from "./send";
+export type { BatchSendResult, SendResult } from "./send";
 
 /** An e-mail from Dunly itself to an account's own address (not an RPC method). */
 async function sendAccountEmail(env: MailEnv, to: string, subject: string, element: ReactElement) {
   const config = readMailConfig(env);
   const html = await renderEmail(element);
   return deliver(env.DB, config, { to, fromName: "Dunly", subject, html, text: toPlainText(html) });
+}
+
+/**
+ * A reminder as it is sent: rendered, with its opt-out headers; or why it cannot be (never a
+ * reminder without its opt-out link and the RFC 8058 headers).
+ */
+async function reminderOutgoing(
+  message: ReminderMessage,
+): Promise<{ ok: true; message: OutgoingMessage } | { ok: false; error: string }> {
+  const unsubscribe = unsubscribeHeaders(message.unsubscribeUrl);
+  if (!unsubscribe.ok) return { ok: false, error: unsubscribe.error };
+  let rendered: { subject: string; html: string; text: string };
+  try {
+    rendered = await renderReminder(message);
+    if (message.subjectPrefix) rendered.subject = oneLine(`${message.subjectPrefix}${rendered.subject}`);
+  } catch (error) {
+    return { ok: false, error: `Render: ${(error as Error).message}` };
+  }
+  return {
+    ok: true,
+    message: {
+      to: message.to,
+      fromName: message.senderName,
+      // The debtor's reply address when inbound replies are configured (decisions/020).
+      replyTo: message.replyTo || message.senderEmail,
+      ...rendered,
+      headers: unsubscribe.headers,
+    },
+  };
 }
 
 /** The mail Worker: the only code that talks to the e-mail provider. */
@@ -165,31 +202,31 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
    */
   async sendReminder(message: ReminderMessage, idempotencyKey: string): Promise<SendResult> {
     const config = readMailConfig(this.env);
-    // Never a reminder without its opt-out link and the RFC 8058 headers.
-    const unsubscribe = unsubscribeHeaders(message.unsubscribeUrl);
-    if (!unsubscribe.ok) {
-      return { ok: false, retryable: false, status: null, error: unsubscribe.error, attempts: 0 };
+    const outgoing = await reminderOutgoing(message);
+    if (!outgoing.ok) return { ok: false, retryable: false, status: null, error: outgoing.error, attempts: 0 };
+    return deliver(this.env.DB, config, outgoing.message, idempotencyKey);
+  }
+
+  /**
+   * Payment reminders in one request to the provider's batch endpoint (docs/decisions/021), under
+   * `batchKey`, which the caller derives from the occurrence keys it carries. Each is rendered and
+   * checked as sendReminder does; one that cannot be made is reported by its index and nothing is
+   * sent, so the caller can fail it and send the others.
+   */
+  async sendReminderBatch(
+    items: readonly { message: ReminderMessage; key: string }[],
+    batchKey: string,
+  ): Promise<BatchSendResult> {
+    const config = readMailConfig(this.env);
+    const invalid: { index: number; error: string }[] = [];
+    const made: BatchItem[] = [];
+    for (const [index, item] of items.entries()) {
+      const outgoing = await reminderOutgoing(item.message);
+      if (outgoing.ok) made.push({ message: outgoing.message, key: item.key });
+      else invalid.push({ index, error: outgoing.error });
     }
-    let rendered: { subject: string; html: string; text: string };
-    try {
-      rendered = await renderReminder(message);
-      if (message.subjectPrefix) rendered.subject = oneLine(`${message.subjectPrefix}${rendered.subject}`);
-    } catch (error) {
-      return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
-    }
-    return deliver(
-      this.env.DB,
-      config,
-      {
-        to: message.to,
-        fromName: message.senderName,
-        // The debtor's reply address when inbound replies are configured (decisions/020).
-        replyTo: message.replyTo || message.senderEmail,
-        ...rendered,
-        headers: unsubscribe.headers,
-      },
-      idempotencyKey,
-    );
+    if (invalid.length > 0) return { ok: false, invalid };
+    return deliverBatch(this.env.DB, config, made, batchKey);
   }
 
   /**

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { readMailConfig } from "./config";
 import {
   deliver,
+  deliverBatch,
   RESEND_API_KEY_MISSING,
   RETRY_AFTER_DEFAULT_MS,
   RETRY_AFTER_MAX_MS,
@@ -277,5 +278,90 @@ describe("deliver through Resend's REST API", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("deliverBatch", () => {
+  const withKey = readMailConfig({ ...production, RESEND_API_KEY: "re_test", RESEND_TIMEOUT_SECONDS: "0.2" });
+  const items = [
+    { message, key: "s1:1" },
+    { message: { ...message, to: "other@example.com" }, key: "s2:1" },
+  ];
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("one POST /emails/batch of every e-mail under the batch's key; the ids come back in order", async () => {
+    const fetchMock = vi.fn(
+      async () => new Response(JSON.stringify({ data: [{ id: "a" }, { id: "b" }] }), { status: 200 }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    const result = await deliverBatch(recordingDb().db, withKey, items, "batch-k");
+    expect(result).toEqual({ ok: true, ids: ["a", "b"], via: "resend" });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("http://127.0.0.1:9/emails/batch");
+    expect((init.headers as Record<string, string>)["Idempotency-Key"]).toBe("batch-k");
+    expect(JSON.parse(String(init.body)).map((e: { to: string[] }) => e.to[0])).toEqual([
+      "payer@example.com",
+      "other@example.com",
+    ]);
+  });
+
+  it("a 422 refuses the batch as a whole: split, not retryable; a 429 carries its Retry-After; a 500 is retryable", async () => {
+    const answer = (status: number, headers: Record<string, string> = {}) =>
+      vi.stubGlobal(
+        "fetch",
+        vi.fn(async () => new Response(JSON.stringify({ name: "x", message: "m" }), { status, headers })),
+      );
+    answer(422);
+    expect(await deliverBatch(recordingDb().db, withKey, items, "k")).toMatchObject({
+      ok: false,
+      split: true,
+      retryable: false,
+      status: 422,
+    });
+    answer(429, { "Retry-After": "3" });
+    expect(await deliverBatch(recordingDb().db, withKey, items, "k")).toMatchObject({
+      split: false,
+      retryable: true,
+      status: 429,
+      retryAfterMs: 3000,
+    });
+    answer(500);
+    expect(await deliverBatch(recordingDb().db, withKey, items, "k")).toMatchObject({
+      split: false,
+      retryable: true,
+      status: 500,
+    });
+  });
+
+  it("no answer within RESEND_TIMEOUT_SECONDS: unanswered (no status), retryable, never thrown", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(
+        (_url: string, init: RequestInit) =>
+          new Promise((_resolve, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason))),
+      ),
+    );
+    const started = Date.now();
+    const result = await deliverBatch(recordingDb().db, withKey, items, "k");
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result).toEqual({
+      ok: false,
+      split: false,
+      retryable: true,
+      status: null,
+      error: "Resend: no answer within 0.2 s",
+    });
+  });
+
+  it("an e-mail that is not header-safe is reported by its index and nothing is sent", async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal("fetch", fetchMock);
+    const bad = [items[0]!, { message: { ...message, subject: "a\r\nBcc: x@example.com" }, key: "s3:1" }];
+    const result = await deliverBatch(recordingDb().db, withKey, bad, "k");
+    expect(result).toMatchObject({ ok: false, invalid: [{ index: 1 }] });
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,5 @@
 import { assertHeaderSafe, formatAddress } from "../../app/domain/header-safe";
-import type { MailConfig } from "./config";
+import { type MailConfig, PROVIDER_TIMEOUT_SECONDS } from "./config";
 
 export interface OutgoingMessage {
   to: string;
@@ -105,41 +105,16 @@ export async function deliver(
   message: OutgoingMessage,
   idempotencyKey?: string,
 ): Promise<SendResult> {
-  let from: string;
-  try {
-    assertHeaderSafe(message.to, "Recipient");
-    assertHeaderSafe(message.subject, "Subject");
-    if (message.replyTo) assertHeaderSafe(message.replyTo, "Reply-To");
-    for (const [name, value] of Object.entries(message.headers ?? {})) {
-      if (!HEADER_NAME_RE.test(name)) throw new Error(`Header name ${JSON.stringify(name)} is not valid`);
-      assertHeaderSafe(value, name);
-    }
-    from = formatAddress(message.fromName, config.MAIL_FROM_ADDRESS);
-  } catch (error) {
-    return { ok: false, retryable: false, status: null, error: (error as Error).message, attempts: 0 };
-  }
+  const checked = checkOutgoing(config, message);
+  if (!checked.ok) return { ok: false, retryable: false, status: null, error: checked.error, attempts: 0 };
+  const { from } = checked;
 
   if (!config.RESEND_API_KEY) {
     if (config.APP_ENV !== "development" && config.APP_ENV !== "test") {
       return { ok: false, retryable: false, status: null, error: RESEND_API_KEY_MISSING, attempts: 0 };
     }
     try {
-      // INSERT OR IGNORE on the unique key: the outbox, like Resend, sends one message per key.
-      await db
-        .prepare(
-          'INSERT OR IGNORE INTO dev_outbox (idempotency_key, "to", "from", reply_to, subject, html, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        )
-        .bind(
-          idempotencyKey ?? null,
-          message.to,
-          from,
-          message.replyTo ?? null,
-          message.subject,
-          message.html,
-          message.text,
-          Date.now(),
-        )
-        .run();
+      await outboxInsert(db, message, from, idempotencyKey).run();
       return { ok: true, id: null, via: "outbox", attempts: 1 };
     } catch (error) {
       return {
@@ -152,20 +127,13 @@ export async function deliver(
     }
   }
 
-  const payload = JSON.stringify({
-    from,
-    to: [message.to],
-    reply_to: message.replyTo ?? undefined,
-    subject: message.subject,
-    html: message.html,
-    text: message.text,
-    headers: message.headers && Object.keys(message.headers).length > 0 ? message.headers : undefined,
-  });
+  const payload = JSON.stringify(providerEmail(message, from));
   let attempts = 0;
   for (;;) {
     attempts += 1;
-    const answer = await postEmail(config.RESEND_BASE_URL, config.RESEND_API_KEY, payload, idempotencyKey);
-    if (answer.ok) return { ok: true, id: answer.id, via: "resend", attempts };
+    const answer = await postProvider(config, "/emails", payload, idempotencyKey);
+    if (answer.ok)
+      return { ok: true, id: typeof answer.body?.id === "string" ? answer.body.id : null, via: "resend", attempts };
     const { status } = answer;
     const error = `Resend${status ? ` ${status}` : ""}: ${answer.message}`;
     // Rate limited: waiting here would only add to the burst. The caller (the paced queue consumer)
@@ -180,48 +148,203 @@ export async function deliver(
   }
 }
 
+/** What deliver checks before anything is sent: header-safe values; the From header it makes. */
+function checkOutgoing(
+  config: MailConfig,
+  message: OutgoingMessage,
+): { ok: true; from: string } | { ok: false; error: string } {
+  try {
+    assertHeaderSafe(message.to, "Recipient");
+    assertHeaderSafe(message.subject, "Subject");
+    if (message.replyTo) assertHeaderSafe(message.replyTo, "Reply-To");
+    for (const [name, value] of Object.entries(message.headers ?? {})) {
+      if (!HEADER_NAME_RE.test(name)) throw new Error(`Header name ${JSON.stringify(name)} is not valid`);
+      assertHeaderSafe(value, name);
+    }
+    return { ok: true, from: formatAddress(message.fromName, config.MAIL_FROM_ADDRESS) };
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+/** One e-mail as Resend's /emails and /emails/batch take it. */
+function providerEmail(message: OutgoingMessage, from: string) {
+  return {
+    from,
+    to: [message.to],
+    reply_to: message.replyTo ?? undefined,
+    subject: message.subject,
+    html: message.html,
+    text: message.text,
+    headers: message.headers && Object.keys(message.headers).length > 0 ? message.headers : undefined,
+  };
+}
+
+/** The dev outbox's INSERT OR IGNORE on the unique key: the outbox, like Resend, sends one message per key. */
+function outboxInsert(db: D1Database, message: OutgoingMessage, from: string, idempotencyKey: string | undefined) {
+  return db
+    .prepare(
+      'INSERT OR IGNORE INTO dev_outbox (idempotency_key, "to", "from", reply_to, subject, html, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    .bind(
+      idempotencyKey ?? null,
+      message.to,
+      from,
+      message.replyTo ?? null,
+      message.subject,
+      message.html,
+      message.text,
+      Date.now(),
+    );
+}
+
+/** Resend's batch endpoint takes at most this many e-mails a request. */
+export const MAX_BATCH_EMAILS = 100;
+
+/** One e-mail of a batch: the message and its own key (the occurrence key; the dev outbox's unique key). */
+export interface BatchItem {
+  message: OutgoingMessage;
+  key: string;
+}
+
+export type BatchSendResult =
+  /** Sent: the provider's id of each e-mail, in the order given (null in the dev outbox). */
+  | { ok: true; ids: (string | null)[]; via: "resend" | "outbox" }
+  /** Some e-mails could not be made (a header, a render): nothing was sent. */
+  | { ok: false; invalid: { index: number; error: string }[] }
+  | {
+      ok: false;
+      invalid?: undefined;
+      /** The provider refused the batch as a whole as invalid (4xx): nothing was sent; split it. */
+      split: boolean;
+      retryable: boolean;
+      status: number | null;
+      error: string;
+      /** With a 429: the provider's Retry-After. */
+      retryAfterMs?: number;
+    };
+
+/**
+ * One request to Resend's POST /emails/batch (docs/decisions/021-batch-sending.md): up to 100
+ * e-mails under one Idempotency-Key, `batchKey`, which the caller derives from exactly what the
+ * batch carries, so a retry of the same batch is sent at most once. Strict validation (Resend's
+ * default): the provider refuses the whole batch when one e-mail is invalid, and the caller splits
+ * it. Never retries by itself and never throws: a timeout (RESEND_TIMEOUT_SECONDS) or a reset is an
+ * unanswered request (status null, retryable), which only the identical batch may retry. Without
+ * RESEND_API_KEY, development and test write every e-mail to the dev outbox in one D1 batch.
+ */
+export async function deliverBatch(
+  db: D1Database,
+  config: MailConfig,
+  items: readonly BatchItem[],
+  batchKey: string,
+): Promise<BatchSendResult> {
+  if (items.length === 0 || items.length > MAX_BATCH_EMAILS) {
+    const error = `A batch carries 1 to ${MAX_BATCH_EMAILS} e-mails (got ${items.length})`;
+    return { ok: false, split: false, retryable: false, status: null, error };
+  }
+  const invalid: { index: number; error: string }[] = [];
+  const froms: string[] = [];
+  items.forEach((item, index) => {
+    const checked = checkOutgoing(config, item.message);
+    if (checked.ok) froms.push(checked.from);
+    else invalid.push({ index, error: checked.error });
+  });
+  if (invalid.length > 0) return { ok: false, invalid };
+
+  if (!config.RESEND_API_KEY) {
+    if (config.APP_ENV !== "development" && config.APP_ENV !== "test") {
+      return { ok: false, split: false, retryable: false, status: null, error: RESEND_API_KEY_MISSING };
+    }
+    try {
+      await db.batch(items.map((item, i) => outboxInsert(db, item.message, froms[i] ?? "", item.key)));
+      return { ok: true, ids: items.map(() => null), via: "outbox" };
+    } catch (error) {
+      return {
+        ok: false,
+        split: false,
+        retryable: true,
+        status: null,
+        error: `Dev outbox: ${(error as Error).message}`,
+      };
+    }
+  }
+
+  const payload = JSON.stringify(items.map((item, i) => providerEmail(item.message, froms[i] ?? "")));
+  const answer = await postProvider(config, "/emails/batch", payload, batchKey);
+  if (answer.ok) {
+    const data = Array.isArray(answer.body?.data) ? (answer.body.data as { id?: unknown }[]) : [];
+    if (data.length !== items.length) {
+      // Accepted, but not answered as documented: the same batch is tried again under its key.
+      const error = `Resend: the batch's answer lists ${data.length} ids for ${items.length} e-mails`;
+      return { ok: false, split: false, retryable: true, status: null, error };
+    }
+    return { ok: true, ids: data.map((d) => (typeof d?.id === "string" ? d.id : null)), via: "resend" };
+  }
+  const { status } = answer;
+  const error = `Resend${status ? ` ${status}` : ""}: ${answer.message}`;
+  if (status === 429) {
+    return { ok: false, split: false, retryable: true, status, error, retryAfterMs: retryAfterMs(answer.retryAfter) };
+  }
+  // Refused as a whole as invalid (strict validation): nothing was sent; one bad e-mail must not
+  // hold back the others, so the caller splits the batch.
+  const split = status === 400 || status === 422;
+  return { ok: false, split, retryable: isRetryable(status, answer.name), status, error };
+}
+
 type ProviderAnswer =
-  | { ok: true; id: string | null }
+  | { ok: true; body: Record<string, unknown> | null }
   | { ok: false; status: number | null; name: string; message: string; retryAfter: string | null };
 
 /**
- * One POST {RESEND_BASE_URL}/emails (Resend's REST API, what its SDK sends): the API key as a
- * Bearer token, the Idempotency-Key, a JSON body. Answers `{ id }`, or an error `{ statusCode,
- * name, message }`. Never throws: a network failure has no status.
+ * One POST {RESEND_BASE_URL}{path} (Resend's REST API, what its SDK sends): the API key as a
+ * Bearer token, the Idempotency-Key, a JSON body. Answers JSON, or an error `{ statusCode, name,
+ * message }`. Abandoned after RESEND_TIMEOUT_SECONDS (an unanswered request: the provider may or
+ * may not have acted on it). Never throws: a network failure or a timeout has no status.
  */
-async function postEmail(
-  baseUrl: string,
-  apiKey: string,
+async function postProvider(
+  config: MailConfig,
+  path: "/emails" | "/emails/batch",
   payload: string,
   idempotencyKey: string | undefined,
 ): Promise<ProviderAnswer> {
   const headers: Record<string, string> = {
-    Authorization: `Bearer ${apiKey}`,
+    Authorization: `Bearer ${config.RESEND_API_KEY}`,
     "Content-Type": "application/json",
     "User-Agent": "dunly-mail",
   };
   if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
+  const timeoutMs = (config.RESEND_TIMEOUT_SECONDS ?? PROVIDER_TIMEOUT_SECONDS) * 1000;
   let response: Response;
   let body: string;
   try {
-    response = await fetch(`${baseUrl.replace(/\/+$/, "")}/emails`, { method: "POST", headers, body: payload });
+    const signal = AbortSignal.timeout(timeoutMs);
+    response = await fetch(`${config.RESEND_BASE_URL.replace(/\/+$/, "")}${path}`, {
+      method: "POST",
+      headers,
+      body: payload,
+      signal,
+    });
     body = await response.text();
   } catch (error) {
+    const timedOut = (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";
     return {
       ok: false,
       status: null,
-      name: "network_error",
-      message: `the request could not be completed (${(error as Error).message})`,
+      name: timedOut ? "timeout" : "network_error",
+      message: timedOut
+        ? `no answer within ${timeoutMs / 1000} s`
+        : `the request could not be completed (${(error as Error).message})`,
       retryAfter: null,
     };
   }
-  let parsed: { id?: unknown; name?: unknown; message?: unknown } | null = null;
+  let parsed: Record<string, unknown> | null = null;
   try {
     parsed = JSON.parse(body);
   } catch {
     // Not JSON: the status says enough.
   }
-  if (response.ok) return { ok: true, id: typeof parsed?.id === "string" ? parsed.id : null };
+  if (response.ok) return { ok: true, body: parsed };
   return {
     ok: false,
     status: response.status,

@@ -1,0 +1,179 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { batchKeyOf } from "~/domain/mail-batch";
+import { fireSchedule, type MailJob } from "~/reminders/engine.server";
+import { consumeJobs, MINUTE, programResend, queuedJob, resendDelivered, resendRequests } from "./engine-helpers";
+import { deliveriesOf, makeDebtor, makeSchedule, makeUser, scheduleRow, setSchedule } from "./fixtures";
+
+/**
+ * The mail queue's consumer sends through the provider's batch endpoint (docs/decisions/021): up
+ * to 100 e-mails a request under a key derived from exactly what the request carries, each
+ * e-mail's outcome on its own delivery.
+ */
+
+const fake = (path: string, body: unknown) =>
+  fetch(`${env.FAKE_RESEND_URL}${path}`, { method: "POST", body: JSON.stringify(body) });
+
+interface Ready {
+  job: MailJob;
+  id: string;
+  email: string;
+  debtorId: number;
+  ownerId: string;
+}
+
+/** `count` reminders claimed and ready for the queue (fired as their alarms do), 25 per account. */
+async function readyJobs(count: number): Promise<Ready[]> {
+  const out: Ready[] = [];
+  let owner = "";
+  for (let i = 0; i < count; i++) {
+    if (i % 25 === 0) {
+      owner = (await makeUser()).id;
+      await env.DB.prepare("UPDATE users SET plan = 'aggressive', subscription_status = 'active' WHERE id = ?")
+        .bind(owner)
+        .run();
+    }
+    const email = `b${i}-${crypto.randomUUID().slice(0, 8)}@batch.example`;
+    const debtor = await makeDebtor(owner, { email });
+    const id = await makeSchedule(owner, debtor.id, { timeZone: "UTC" });
+    await setSchedule(id, { next_run_at: Date.now() - MINUTE });
+    out.push({
+      job: queuedJob(await fireSchedule(env, id, Date.now())),
+      id,
+      email,
+      debtorId: debtor.id,
+      ownerId: owner,
+    });
+  }
+  return out;
+}
+
+/** Every request the provider got for these recipients, one entry per request (its key and size). */
+async function requestsFor(ready: readonly Ready[]) {
+  const byRequest = new Map<string, { key: string | null; status: number; at: number; recipients: string[] }>();
+  for (const r of ready) {
+    for (const a of await resendRequests(r.email)) {
+      const id = `${a.idempotencyKey}@${a.at}:${a.status}`;
+      const entry = byRequest.get(id) ?? { key: a.idempotencyKey, status: a.status, at: a.at, recipients: [] };
+      entry.recipients.push(r.email.toLowerCase());
+      byRequest.set(id, entry);
+    }
+  }
+  return [...byRequest.values()].sort((a, b) => a.at - b.at);
+}
+
+/** Each recipient got exactly one e-mail, and each delivery is 'sent' with that e-mail's id. */
+async function expectSentOnce(ready: readonly Ready[]) {
+  for (const r of ready) {
+    const delivered = await resendDelivered(r.email);
+    expect(delivered, r.email).toHaveLength(1);
+    expect(await deliveriesOf(r.id)).toMatchObject([{ status: "sent", error: null, provider_id: delivered[0]!.id }]);
+  }
+}
+
+const keyOf = (ready: readonly Ready[]) => batchKeyOf(ready.map((r) => r.job.occurrenceKey));
+
+describe("the batch path", () => {
+  it("100 reminders go in one request under the key of what it carries, each recorded with its own id", async () => {
+    const ready = await readyJobs(100);
+    const { messages, requeued } = await consumeJobs(ready.map((r) => r.job));
+    expect(messages.every((m) => m.acked)).toBe(true);
+    expect(requeued).toEqual([]);
+
+    const requests = await requestsFor(ready);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({ status: 200, key: await keyOf(ready) });
+    expect(requests[0]!.recipients).toHaveLength(100);
+    await expectSentOnce(ready);
+    // Every schedule moved on, and the batch row is gone.
+    for (const r of ready.slice(0, 10)) expect(await scheduleRow(r.id)).toMatchObject({ template_step: 1 });
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM mail_batches WHERE key = ?")
+        .bind(await keyOf(ready))
+        .first("n"),
+    ).toBe(0);
+  }, 120_000);
+
+  it("130 reminders: a batch of the first 100 and a partial last batch of 30", async () => {
+    const ready = await readyJobs(130);
+    await consumeJobs(ready.map((r) => r.job));
+    // The two requests go side by side (either may arrive first).
+    const requests = (await requestsFor(ready)).sort((a, b) => b.recipients.length - a.recipients.length);
+    expect(requests.map((r) => r.recipients.length)).toEqual([100, 30]);
+    expect(requests.map((r) => r.key)).toEqual([await keyOf(ready.slice(0, 100)), await keyOf(ready.slice(100))]);
+    await expectSentOnce(ready);
+  }, 120_000);
+
+  it("a batch refused as a whole (one invalid address) is split down to that one, which fails; the others are sent once", async () => {
+    const ready = await readyJobs(10);
+    const bad = ready[6]!;
+    await fake("/__invalid", { to: bad.email });
+    await consumeJobs(ready.map((r) => r.job));
+
+    const requests = await requestsFor(ready);
+    // 10 refused, then halves: 5 sent; 5 refused; 3 refused, 2 sent; 2 refused, 1 sent; 1 sent, the bad one alone refused.
+    expect(requests.filter((r) => r.status === 422).map((r) => r.recipients.length)).toEqual([10, 5, 3, 2, 1]);
+    expect(
+      requests
+        .filter((r) => r.status === 200)
+        .map((r) => r.recipients.length)
+        .sort(),
+    ).toEqual([1, 1, 2, 5]);
+    // Every request's key is derived from what it carried; no key carried two different batches.
+    for (const r of requests) {
+      const carried = ready.filter((x) => r.recipients.includes(x.email.toLowerCase()));
+      expect(r.key).toBe(await keyOf(carried));
+    }
+    const [failed] = await deliveriesOf(bad.id);
+    expect(failed).toMatchObject({ status: "failed" });
+    expect(failed!.error).toMatch(/422.*Invalid `to` field/);
+    expect(await resendDelivered(bad.email)).toEqual([]);
+    await expectSentOnce(ready.filter((r) => r !== bad));
+    // The failed one's schedule went on (the template was not delivered: tried again next time).
+    expect(await scheduleRow(bad.id)).toMatchObject({ state: "ENABLED", template_step: 0 });
+  }, 60_000);
+
+  it("a 429 in the middle: that batch waits out the Retry-After and is sent again under its key; none is lost or sent twice", async () => {
+    const ready = await readyJobs(130);
+    // The second batch's first recipient: its request is answered 429 once.
+    await programResend(ready[100]!.email, [{ status: 429, headers: { "retry-after": "1" } }]);
+    const started = Date.now();
+    await consumeJobs(ready.map((r) => r.job));
+    // The two batches' requests go side by side; the second's is refused once, then sent again.
+    const requests = await requestsFor(ready);
+    expect(requests.map((r) => `${r.recipients.length} ${r.status}`).sort()).toEqual(["100 200", "30 200", "30 429"]);
+    const [refused, again] = requests.filter((r) => r.recipients.length === 30);
+    expect(refused!.status).toBe(429);
+    expect(again!.key).toBe(refused!.key);
+    expect(again!.at - refused!.at).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    await expectSentOnce(ready);
+  }, 120_000);
+
+  it("a debtor who paid and one who opted out while waiting on the queue are left out of the batch and get nothing", async () => {
+    const ready = await readyJobs(4);
+    const [paid, optedOut] = ready;
+    await env.DB.prepare("UPDATE debtors SET paid_cents = debt_cents, status = 'paid' WHERE id = ?")
+      .bind(paid!.debtorId)
+      .run();
+    await env.DB.prepare("INSERT INTO opt_outs (owner_id, email, created_at) VALUES (?, ?, ?)")
+      .bind(optedOut!.ownerId, optedOut!.email.toLowerCase(), Date.now())
+      .run();
+    await consumeJobs(ready.map((r) => r.job));
+
+    const requests = await requestsFor(ready);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.key).toBe(await keyOf(ready.slice(2)));
+    expect(await resendRequests(paid!.email)).toEqual([]);
+    expect(await resendRequests(optedOut!.email)).toEqual([]);
+    expect(await deliveriesOf(paid!.id)).toMatchObject([
+      { status: "failed", error: "Not sent: the debt was paid in full before this reminder went out." },
+    ]);
+    expect(await deliveriesOf(optedOut!.id)).toMatchObject([
+      { status: "failed", error: "Not sent: the debtor opted out of reminders before this one went out." },
+    ]);
+    expect(await scheduleRow(paid!.id)).toMatchObject({ state: "COMPLETED", stopped_reason: "paid" });
+    expect(await scheduleRow(optedOut!.id)).toMatchObject({ state: "COMPLETED", stopped_reason: "opted_out" });
+    await expectSentOnce(ready.slice(2));
+  });
+});
