@@ -12,10 +12,10 @@
 //    as this machine fits in the time, and the writer is measured on a file of that size.
 // 3. Bytes per table and index (SQLite's dbstat), per account and per delivery.
 // 4. The reminder path's writes replayed on that file, one transaction per D1 batch as the engine
-//    sends them (app/models/delivery.server.ts claimOccurrence: the counting upsert; then
-//    app/reminders/lifecycle.server.ts settleOccurrence: the delivery and the schedule), with SQLite's
-//    own change count (triggers included) and the index entries each write touches: D1 bills an
-//    index entry as a row written. The result is the reminders a second that one writer sustains.
+//    sends them (claimOccurrence's counting upsert per alarm; per 100 reminders createBatch's batch
+//    row and pin, settleOccurrences' 50 at a time, the batch row's removal), with SQLite's own
+//    change count (triggers included) and the index entries each write touches: D1 bills an index
+//    entry as a row written. The result is the reminders a second that one writer sustains.
 // 5. Prints the figures as JSON and Markdown (SCALE_OUT, default bench/SCALE.md).
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -122,26 +122,39 @@ const total = {
 log(`all: ${total.accounts} accounts, ${total.deliveries} deliveries, ${(total.fileBytes / 1e9).toFixed(2)} GB`);
 
 // The index entries each write touches (D1 bills each as a row written): an INSERT writes every
-// index of its table; an UPDATE the indexes that hold a column it sets.
+// index of its table; an UPDATE the indexes that hold a column it sets, and a partial index whose
+// condition reads one (deliveries_sending_idx: WHERE status = 'sending').
 function indexColumns(table) {
   return db2
     .prepare(`PRAGMA index_list(${table})`)
     .all()
-    .map((ix) =>
-      db2
+    .map((ix) => {
+      const columns = db2
         .prepare(`PRAGMA index_info("${ix.name}")`)
         .all()
-        .map((c) => c.name),
-    );
+        .map((c) => c.name);
+      const where = ix.partial
+        ? (db2.prepare("SELECT sql FROM sqlite_master WHERE name = ?").get(ix.name)?.sql ?? "")
+        : "";
+      return where.includes("status") ? [...columns, "status"] : columns;
+    });
 }
-const indexes = { deliveries: indexColumns("deliveries"), schedules: indexColumns("schedules") };
+const indexes = {
+  deliveries: indexColumns("deliveries"),
+  schedules: indexColumns("schedules"),
+  mail_batches: indexColumns("mail_batches"),
+};
 const touched = (table, columns) =>
   columns === "*"
     ? indexes[table].length
     : indexes[table].filter((cols) => cols.some((c) => columns.includes(c))).length;
 
-// One writer: the claim's upsert and the settlement's two updates, each batch one transaction
-// (synchronous FULL, as a durable commit), on schedules of the wide accounts.
+// One writer, the reminder path as the engine writes it (docs/architecture.md §4, decisions/021),
+// each D1 batch one transaction (synchronous FULL, a durable commit):
+// - each alarm's claim: the counting upsert of its delivery (claimOccurrence), one transaction;
+// - per 100 reminders, the consumer's batch: the mail_batches row with its jobs and the pin of its
+//   deliveries (createBatch), one transaction; their settlement, 50 to a transaction
+//   (settleOccurrences: the delivery 'sent', the schedule advanced); the batch row deleted.
 db2.exec("PRAGMA synchronous = FULL");
 const targets = db2
   .prepare(
@@ -161,45 +174,91 @@ const claim = db2.prepare(
    ON CONFLICT (occurrence_key) DO UPDATE SET status = deliveries.status
    RETURNING id`,
 );
+const writeBatch = db2.prepare(
+  "INSERT INTO mail_batches (key, jobs, attempts, next_attempt_at, lease_until, created_at) VALUES (?, ?, 0, ?, ?, ?)",
+);
+const pin = (n) =>
+  db2.prepare(
+    `UPDATE deliveries SET batch_key = ? WHERE id IN (${Array(n).fill("?").join(", ")}) AND status = 'sending' AND batch_key IS NULL`,
+  );
 const sent = db2.prepare(
   "UPDATE deliveries SET status = 'sent', provider_id = ?, error = NULL, sent_at = ? WHERE id = ?",
 );
 const advance = db2.prepare(
   "UPDATE schedules SET next_run_at = ?, last_run_at = ?, template_step = template_step + 1, updated_at = ? WHERE id = ? AND owner_id = ?",
 );
+const dropBatch = db2.prepare("DELETE FROM mail_batches WHERE key = ?");
+// A job as the queue carries it: the rendered message's fields (about 1.5 KB).
+const jobOf = (s, i) =>
+  JSON.stringify({
+    deliveryId: i,
+    scheduleId: s.id,
+    occurrenceKey: `${s.id}:${now + i}`,
+    message: { to: s.email, subject: "A friendly reminder", html: "x".repeat(1200), text: "y".repeat(300) },
+  });
 const changes = () => db2.prepare("SELECT total_changes() AS n").get().n;
 const before = changes();
+let transactions = 0;
 const t0 = performance.now();
+const claimed = [];
+const tx = (fn) => {
+  db2.exec("BEGIN");
+  fn();
+  db2.exec("COMMIT");
+  transactions++;
+};
 for (const [i, s] of targets.entries()) {
-  db2.exec("BEGIN");
-  const { id } = claim.get(
-    s.owner_id,
-    s.id,
-    s.debtor_id,
-    `${s.id}:${now + i}`,
-    s.owner_id,
-    since,
-    s.debtor_id,
-    since,
-    s.email,
-    since,
-    s.email,
-    now,
-  );
-  db2.exec("COMMIT");
-  db2.exec("BEGIN");
-  sent.run(`re_${i}`, now, id);
-  advance.run(now + 86_400_000, now, now, s.id, s.owner_id);
-  db2.exec("COMMIT");
+  tx(() => {
+    const { id } = claim.get(
+      s.owner_id,
+      s.id,
+      s.debtor_id,
+      `${s.id}:${now + i}`,
+      s.owner_id,
+      since,
+      s.debtor_id,
+      since,
+      s.email,
+      since,
+      s.email,
+      now,
+    );
+    claimed.push({ ...s, deliveryId: id, i });
+  });
+}
+for (let b = 0; b < claimed.length; b += 100) {
+  const group = claimed.slice(b, b + 100);
+  const key = `batch-${b}`;
+  tx(() => {
+    writeBatch.run(key, `[${group.map((c) => jobOf(c, c.i)).join(",")}]`, now, now + 120_000, now);
+    // D1 allows 100 bound parameters a statement: the pin goes in slices of 99 ids.
+    for (let p = 0; p < group.length; p += 99) {
+      const ids = group.slice(p, p + 99).map((c) => c.deliveryId);
+      pin(ids.length).run(key, ...ids);
+    }
+  });
+  for (let h = 0; h < group.length; h += 50) {
+    tx(() => {
+      for (const c of group.slice(h, h + 50)) {
+        sent.run(`re_${c.i}`, now, c.deliveryId);
+        advance.run(now + 86_400_000, now, now, c.id, c.owner_id);
+      }
+    });
+  }
+  tx(() => dropBatch.run(key));
 }
 const replayMs = performance.now() - t0;
 const rowChanges = (changes() - before) / targets.length;
-// Index entries: the insert writes all of deliveries'; 'sent' sets status, provider_id, sent_at;
-// the schedule's advance sets next_run_at (its due index), last_run_at, template_step, updated_at.
+// Index entries per reminder: the claim writes all of deliveries'; the pin sets batch_key (no
+// index); 'sent' sets status, provider_id, sent_at, error; the schedule's advance sets
+// next_run_at, last_run_at, template_step, updated_at; the batch row's insert and delete write its
+// indexes, shared by the 100 reminders it carries.
 const indexWrites =
   touched("deliveries", "*") +
+  touched("deliveries", ["batch_key"]) +
   touched("deliveries", ["status", "provider_id", "sent_at", "error"]) +
-  touched("schedules", ["next_run_at", "last_run_at", "template_step", "updated_at"]);
+  touched("schedules", ["next_run_at", "last_run_at", "template_step", "updated_at"]) +
+  (2 * touched("mail_batches", "*")) / 100;
 db2.close();
 
 const result = {
@@ -221,6 +280,7 @@ const result = {
     ms: replayMs,
     msPerReminder: replayMs / targets.length,
     remindersPerSecond: targets.length / (replayMs / 1000),
+    transactions,
     sqliteRowChangesPerReminder: rowChanges,
     indexEntriesPerReminder: indexWrites,
     rowsWrittenPerReminder: rowChanges + indexWrites,
@@ -239,8 +299,8 @@ const md = [
   `- ${FULL} accounts × ${DEBTORS} debtors with ${DAYS} days of daily reminders: ${full.deliveries.toLocaleString("en")} deliveries, ${mb(full.fileBytes)} (seeded in ${full.seconds.toFixed(0)} s).`,
   `- Then ${WIDE} more accounts with ${WIDE_DAYS} days each: ${total.accounts.toLocaleString("en")} accounts, ${total.deliveries.toLocaleString("en")} deliveries, ${mb(total.fileBytes)}.`,
   `- **${perDelivery.toFixed(0)} bytes per delivery** (row and its ${indexes.deliveries.length} indexes); **${(perAccountBase / 1000).toFixed(1)} KB per account** for everything else (debtors, invoices, schedules, events, sessions…).`,
-  `- One writer, ${targets.length} reminders replayed on the ${mb(total.fileBytes)} file (claim, then settle; one transaction each, synchronous FULL): **${result.replay.msPerReminder.toFixed(3)} ms per reminder, ${result.replay.remindersPerSecond.toFixed(0)} reminders/s**.`,
-  `- Rows written per reminder: ${rowChanges.toFixed(1)} row changes (triggers included) + ${indexWrites} index entries = **${(rowChanges + indexWrites).toFixed(1)}** as D1 bills them.`,
+  `- One writer, ${targets.length} reminders replayed on the ${mb(total.fileBytes)} file (each claim, then per 100 the batch and its pin, two settlements of 50 and the batch's removal: ${transactions} transactions, synchronous FULL): **${result.replay.msPerReminder.toFixed(3)} ms per reminder, ${result.replay.remindersPerSecond.toFixed(0)} reminders/s**.`,
+  `- Rows written per reminder: ${rowChanges.toFixed(1)} row changes (triggers included) + ${indexWrites.toFixed(1)} index entries = **${(rowChanges + indexWrites).toFixed(1)}** as D1 bills them.`,
   "",
   "| table | table bytes | index bytes |",
   "|---|---|---|",

@@ -32,10 +32,24 @@ const MAX_TOKEN_LENGTH = 120;
  */
 export type TokenPurpose = "opt-out" | "paid" | "portal";
 
-function hmacKey(secret: string) {
-  return crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-  ]);
+/**
+ * The imported HMAC key of each secret, kept for the isolate's life: an alarm signs four links
+ * (opt-out, I've paid, the debtor's page, the reply address) and importing the key each time was a
+ * measurable part of the alarm's work (docs/architecture.md §12). Keyed by the secret itself, so a
+ * rotated secret gets its own key; a failed import is not kept.
+ */
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
+    key.catch(() => hmacKeys.delete(secret));
+    hmacKeys.set(secret, key);
+  }
+  return key;
 }
 
 async function mac(cryptoKey: CryptoKey, text: string) {

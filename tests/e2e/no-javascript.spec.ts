@@ -40,7 +40,8 @@ test("the magic-link form and the sign-in link work without JavaScript; signed i
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await main.getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL(/\/iam\/info$/);
-  await expect(page.getByText(email)).toBeVisible();
+  // The account's address as Settings lists it (the "Your data" section names it too, to confirm a deletion).
+  await expect(page.locator("dd", { hasText: email })).toBeVisible();
   await page.getByRole("button", { name: "Log out" }).click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto("/dashboard");
