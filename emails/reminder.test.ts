@@ -595,6 +595,15 @@ describe("The e-mail tells the truth about time (docs/architecture.md §5)", () 
   });
 });
 
+/**
+ * Whether a line of copy names exactly the invoice count and the total among its placeholders: the
+ * wording for several invoices, which must not name what only one invoice has (its number, how late).
+ */
+function isCountAndTotalOnly(placeholders: readonly string[]): boolean {
+  const distinct = new Set(placeholders);
+  return distinct.size === 2 && distinct.has("amount") && distinct.has("invoiceCount");
+}
+
 describe("reminder copy", () => {
   it("gives the five templates distinct subjects in every tone", () => {
     const variants = [{ invoiceNumber: "INV-1" }, { invoiceNumber: null }, { invoiceCount: "3 invoices" }];
@@ -606,19 +615,13 @@ describe("reminder copy", () => {
     }
   });
 
-  /** True when a line's placeholders are the invoice count and the total, and nothing else. */
-  const namesOnlyCountAndTotal = (names: readonly string[]) => {
-    const distinct = new Set(names);
-    return distinct.size === 2 && distinct.has("amount") && distinct.has("invoiceCount");
-  };
-
   it("has a several-invoices alternative for every subject and first paragraph, before the last one", () => {
     for (const [template, tone] of combos) {
       for (const copy of [REMINDER_COPY[template][tone], NOT_YET_DUE_COPY[template][tone]]) {
         for (const line of [copy.subject, copy.paragraphs[0]!]) {
           if (typeof line === "string") throw new Error(`${template} ${tone}: a single line, no alternatives`);
           // The first alternative that names the count and the total, and nothing only one invoice has (nor how late).
-          const counted = line.findIndex((text) => namesOnlyCountAndTotal(placeholdersOf(text)));
+          const counted = line.findIndex((text) => isCountAndTotalOnly(placeholdersOf(text)));
           expect(counted, `${template} ${tone}`).toBeGreaterThan(0);
           expect(counted).toBeLessThan(line.length - 1);
         }

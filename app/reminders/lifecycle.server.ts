@@ -86,14 +86,6 @@ export async function followAlarms(env: Env, changes: AlarmChanges, now = Date.n
   return runAlarmCalls(env, calls, now);
 }
 
-/**
- * The mail queue sent (or gave up on) an occurrence and moved the schedule on: its alarm goes to
- * the next run (null: finished), replacing the net set when it was queued.
- */
-export async function followSend(env: Env, scheduleId: string, nextRunAt: number | null, now = Date.now()) {
-  return runAlarmCalls(env, [{ id: scheduleId, call: () => stub(env, scheduleId).sent(nextRunAt) }], now);
-}
-
 async function runAlarmCalls(env: Env, calls: readonly AlarmCall[], now: number): Promise<number> {
   const failed: { id: string; error: string }[] = [];
   for (const slice of chunk(calls, ALARMS_AT_ONCE)) {
@@ -1192,46 +1184,16 @@ export async function holdAtOccurrence(
 /** How a queued occurrence ended: handed to the provider (its id), or failed (why). */
 export type Settlement = { status: "sent"; providerId: string | null } | { status: "failed"; error: string };
 
-/**
- * Records how a queued occurrence ended and moves its schedule past it, in one batch: the delivery
- * becomes 'sent' or 'failed', and the schedule advances (advancePast) unless someone edited,
- * paused or deleted it meanwhile (then its alarm is theirs). When it moved, the alarm follows to
- * the next run (followSend). True when the schedule moved.
- */
-export async function settleOccurrence(
-  env: Env,
-  occurrence: { deliveryId: number; scheduleId: string; scheduledAt: number },
-  next: ScheduleAdvance,
-  settlement: Settlement,
-  now = Date.now(),
-): Promise<boolean> {
-  const db = getDb(env.DB);
-  const [, advanced] = await db.batch([
-    settlement.status === "sent"
-      ? db
-          .update(deliveries)
-          .set({ status: "sent", providerId: settlement.providerId, error: null, sentAt: now })
-          .where(eq(deliveries.id, occurrence.deliveryId))
-      : db
-          .update(deliveries)
-          .set({ status: "failed", error: settlement.error })
-          .where(and(eq(deliveries.id, occurrence.deliveryId), eq(deliveries.status, "sending"))),
-    advanceStatement(db, occurrence.scheduleId, occurrence.scheduledAt, next, now),
-    // A due-date schedule whose last step this was ends, and says so.
-    ...(next.state === "COMPLETED" ? endedStatements(db, occurrence.scheduleId, now) : []),
-  ]);
-  if (advanced.length === 0) return false;
-  await followSend(env, occurrence.scheduleId, next.state === "COMPLETED" ? null : next.nextRunAt, now);
-  return true;
-}
-
 /** Occurrences settled per D1 batch (each is two or three statements). */
 const SETTLE_PER_BATCH = 50;
 
 /**
- * settleOccurrence for many occurrences at once (a mail batch's e-mails, docs/decisions/021): the
- * same statements, 50 occurrences a D1 batch, then every moved schedule's alarm follows, 50
- * Durable Object calls in flight. Returns how many schedules moved.
+ * Records how queued occurrences ended (a mail batch's e-mails, docs/decisions/021) and moves their
+ * schedules past them, 50 occurrences a D1 batch: each delivery becomes 'sent' or 'failed', and its
+ * schedule advances (advancePast) unless someone edited, paused or deleted it meanwhile (then its
+ * alarm is theirs). Then every moved schedule's alarm goes to its next run (null: finished),
+ * replacing the net set when it was queued, 50 Durable Object calls in flight. Returns how many
+ * schedules moved.
  */
 export async function settleOccurrences(
   env: Env,
