@@ -54,14 +54,19 @@ export interface FormOptions {
 }
 
 /** A form POST like a browser without JavaScript makes it (document request, not `.data`). */
-export function postForm(path: string, fields: Record<string, string>, options: FormOptions = {}) {
+export function postForm(
+  path: string,
+  fields: Record<string, string> | readonly (readonly [string, string])[],
+  options: FormOptions = {},
+) {
   const origin = options.origin ?? ORIGIN;
   const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
   const originHeader = options.originHeader === undefined ? origin : options.originHeader;
   if (originHeader !== null) headers.set("Origin", originHeader);
   if (options.cookie) headers.set("Cookie", options.cookie);
   headers.set("CF-Connecting-IP", options.ip ?? uniqueIp());
-  return request(path, { origin, method: "POST", headers, body: new URLSearchParams(fields).toString() });
+  const body = new URLSearchParams(fields as Record<string, string> | [string, string][]).toString();
+  return request(path, { origin, method: "POST", headers, body });
 }
 
 /** GET with an optional cookie. */

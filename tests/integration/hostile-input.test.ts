@@ -17,7 +17,7 @@ import {
   snapshot,
 } from "./data-helpers";
 import { db, userRow } from "./fixtures";
-import { ORIGIN, request, type SignedIn, signIn, uniqueEmail, uniqueIp } from "./helpers";
+import { ORIGIN, postForm, request, type SignedIn, signIn, uniqueEmail, uniqueIp } from "./helpers";
 import { ACTIONS, act } from "./schedule-helpers";
 
 /**
@@ -829,15 +829,7 @@ describe("hostile input: the debtor's page, the webhooks, inbound replies, delet
     await fc.assert(
       fc.asyncProperty(token, formArb(PORTAL_INTENTS, PORTAL_FIELDS), fc.boolean(), async (path, pairs, data) => {
         const target = data ? dataPath(path) : path;
-        const res = await request(target, {
-          method: "POST",
-          headers: {
-            "Content-Type": "application/x-www-form-urlencoded",
-            Origin: ORIGIN,
-            "CF-Connecting-IP": uniqueIp(),
-          },
-          body: new URLSearchParams(pairs).toString(),
-        });
+        const res = await postForm(target, pairs);
         await res.arrayBuffer();
         const shown = `POST ${target.slice(0, 200)} ${JSON.stringify(pairs).slice(0, 200)} → ${res.status}`;
         expect(res.status, shown).toBeGreaterThanOrEqual(400);
@@ -851,15 +843,7 @@ describe("hostile input: the debtor's page, the webhooks, inbound replies, delet
   it("the debtor's own page with hostile forms: never a 500", async () => {
     await fc.assert(
       fc.asyncProperty(formArb(PORTAL_INTENTS, PORTAL_FIELDS), fc.boolean(), async (pairs, data) => {
-        const res = await request(data ? dataPath(own.portal) : own.portal, {
-          method: "POST",
-          headers: {
-            "Content-Type": "application/x-www-form-urlencoded",
-            Origin: ORIGIN,
-            "CF-Connecting-IP": uniqueIp(),
-          },
-          body: new URLSearchParams(pairs).toString(),
-        });
+        const res = await postForm(data ? dataPath(own.portal) : own.portal, pairs);
         await res.arrayBuffer();
         expect(res.status, `${JSON.stringify(pairs).slice(0, 300)} → ${res.status}`).toBeLessThan(500);
       }),
@@ -973,15 +957,12 @@ describe("hostile input: the debtor's page, the webhooks, inbound replies, delet
     const typed = fc.oneof(fc.constantFrom(a.email, b.email, a.email.toUpperCase()), textArb());
     await fc.assert(
       fc.asyncProperty(cookie, typed, fc.boolean(), async (jar, email, data) => {
-        const headers = new Headers({
-          "Content-Type": "application/x-www-form-urlencoded",
-          Origin: ORIGIN,
-          "CF-Connecting-IP": uniqueIp(),
-        });
-        if (jar) headers.set("Cookie", jar);
         const path = data ? dataPath("/iam/info") : "/iam/info";
-        const body = new URLSearchParams({ intent: "account-delete", confirm_email: email }).toString();
-        const res = await request(path, { method: "POST", headers, body });
+        const res = await postForm(
+          path,
+          { intent: "account-delete", confirm_email: email },
+          { cookie: jar || undefined },
+        );
         await res.arrayBuffer();
         expect(res.status, `${jar.slice(0, 80)} → ${res.status}`).toBeLessThan(500);
         const exported = await request("/account-data.json", { headers: jar ? { Cookie: jar } : {} });
