@@ -2,6 +2,7 @@ import { useId } from "react";
 import { data, Link } from "react-router";
 import * as v from "valibot";
 import { requireUser } from "~/auth/guard.server";
+import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorBalance } from "~/components/debtors/debtor-balance";
 import { DebtorInvoices } from "~/components/debtors/debtor-invoices";
 import { DebtorReplies } from "~/components/debtors/debtor-replies";
@@ -10,7 +11,6 @@ import { DebtorStatusBadge } from "~/components/debtors/debtor-status";
 import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
-import { monthLabel } from "~/domain/archive-months";
 import type { ActionResult } from "~/lib/action-result";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
@@ -127,11 +127,7 @@ function ArchivedMonths({ archived }: { archived: { month: string; n: number }[]
       <ul className="mt-1 flex flex-wrap gap-x-3 gap-y-1">
         {archived.map((m) => (
           <li key={m.month}>
-            <a
-              href={`/report/archive/${m.month}`}
-              download
-              className="text-primary underline-offset-4 hover:underline"
-            >{`${monthLabel(m.month)} (${m.n})`}</a>
+            <ArchiveMonthLink month={m.month} count={m.n} />
           </li>
         ))}
       </ul>

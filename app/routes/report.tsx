@@ -1,5 +1,6 @@
 import { Form, Link, useSearchParams, useSubmit } from "react-router";
 import { requireUser } from "~/auth/guard.server";
+import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorCombobox } from "~/components/lists/debtor-combobox";
 import { AgingTable } from "~/components/money/aging-table";
 import { PeriodSelect } from "~/components/period-options";
@@ -8,7 +9,6 @@ import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
 import { agingBounds, agingRowsOf } from "~/domain/aging";
-import { monthLabel } from "~/domain/archive-months";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { statusLabel } from "~/domain/delivery-status";
 import { listParams, pageCount, pageOffset } from "~/domain/list-params";
@@ -207,11 +207,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
           {archived.map((m, i) => (
             <span key={m.month}>
               {i > 0 && " · "}
-              <a
-                href={`/report/archive/${m.month}`}
-                download
-                className="text-primary underline-offset-4 hover:underline"
-              >{`${monthLabel(m.month)} (${m.rows})`}</a>
+              <ArchiveMonthLink month={m.month} count={m.rows} />
             </span>
           ))}
         </p>
