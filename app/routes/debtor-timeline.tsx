@@ -97,7 +97,17 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
         <h2 id={headingId} className="text-xl font-semibold">
           Timeline
         </h2>
-        <TimelineList entries={entries} currency={debtor.currency} timeZone={timeZone} labelledBy={headingId} />
+        <TimelineList
+          entries={entries}
+          currency={debtor.currency}
+          timeZone={timeZone}
+          labelledBy={headingId}
+          emptyText={
+            timeline.archived.length > 0
+              ? "Nothing in the last 13 months; older history is in the archive below."
+              : undefined
+          }
+        />
         {more && (
           <p className="text-sm text-muted" data-testid="timeline-more">
             {`Showing the latest ${limit} entries; older ones are not shown.`}

@@ -153,13 +153,16 @@ export function TimelineList({
   currency,
   timeZone,
   labelledBy,
+  emptyText = "Nothing has happened with this debtor yet.",
 }: {
   entries: readonly TimelineEntry[];
   currency: string;
   timeZone: string;
   labelledBy: string;
+  /** What an empty list says (the debtor's page says where older history went, when it was archived). */
+  emptyText?: string;
 }) {
-  if (entries.length === 0) return <p className="text-sm text-muted">Nothing has happened with this debtor yet.</p>;
+  if (entries.length === 0) return <p className="text-sm text-muted">{emptyText}</p>;
   return (
     <ol className="flex flex-col gap-2" aria-labelledby={labelledBy} data-testid="timeline">
       {entries.map((e) => {
