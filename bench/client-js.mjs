@@ -19,6 +19,12 @@ export function htmlModules(html) {
   return [...found].filter((p) => p.startsWith("/"));
 }
 
+/** The module paths a module at `path` ("/assets/x.js") imports statically, as paths beside it. */
+export function staticImports(text, path) {
+  const dir = path.slice(0, path.lastIndexOf("/") + 1);
+  return [...text.matchAll(STATIC_IMPORT)].map((m) => dir + m[1].slice(2));
+}
+
 /**
  * `{ files, gzip, raw, lazy: { files, gzip, roots } }` for a page's HTML: `gzip` is the first-load
  * JavaScript (bytes, each file gzipped on its own, as a browser fetches them), `lazy` what its
@@ -42,7 +48,7 @@ export function firstLoadJs(html, clientDir = "build/client") {
       if (text === null) continue;
       into.add(path);
       const dir = path.slice(0, path.lastIndexOf("/") + 1);
-      for (const m of text.matchAll(STATIC_IMPORT)) stack.push(dir + m[1].slice(2));
+      stack.push(...staticImports(text, path));
       if (dynamic) for (const m of text.matchAll(DYNAMIC_IMPORT)) dynamic.add(dir + m[1].slice(2));
     }
   };
