@@ -1,5 +1,5 @@
 import { BadgeCheck } from "lucide-react";
-import { Suspense, useState, useSyncExternalStore } from "react";
+import { lazy, Suspense, useState, useSyncExternalStore } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
 import { notOnServer, onDemand } from "~/components/on-demand";
 import { notify } from "~/components/toast";
@@ -9,7 +9,7 @@ import { PAID_CLAIM_INTENTS } from "~/entities/intents";
 import type { ActionResult } from "~/lib/action-result";
 import { useFormResult } from "~/lib/use-form-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
-import { ConfirmPaymentForm, type PaidClaimView } from "./confirm-payment-form";
+import type { PaidClaimView } from "./confirm-payment-form";
 
 export type { PaidClaimView } from "./confirm-payment-form";
 
@@ -21,6 +21,12 @@ export const CONFIRM_PARAM = "confirm";
 const confirmDialog = onDemand(() =>
   import.meta.env.SSR ? notOnServer() : import("./confirm-payment-dialog").then((m) => m.ConfirmPaymentDialog),
 );
+
+// The payment form in the notice itself (without JavaScript, or a ?confirm= link followed): the
+// server renders it; in the browser its code (the form library and its schema) is fetched only on
+// such a page, whose server-rendered form stays as it is until then (React hydrates it when the code
+// is here). docs/decisions/027-what-loads-on-interaction.md.
+const InlineConfirmForm = lazy(() => import("./confirm-payment-form").then((m) => ({ default: m.ConfirmPaymentForm })));
 
 const noop = () => () => {};
 /** False on the server and while hydrating, true once React runs the page in the browser. */
@@ -154,7 +160,9 @@ function ClaimRow({ claim, timeZone, today }: { claim: PaidClaimView; timeZone: 
       )}
       {inline && (
         <section aria-label={`Confirm the payment of ${claim.fullName}`} className="border-t border-border pt-3">
-          <ConfirmPaymentForm claim={claim} today={today} onResult={confirmed} />
+          <Suspense fallback={null}>
+            <InlineConfirmForm claim={claim} today={today} onResult={confirmed} />
+          </Suspense>
           <Link to={back.href} className="mt-2 inline-block text-sm text-primary underline-offset-4 hover:underline">
             Cancel
           </Link>

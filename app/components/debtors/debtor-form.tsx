@@ -287,7 +287,7 @@ export function DebtorForm({
             value={DEBTOR_INTENTS.addInvoice}
             busy={submitting === DEBTOR_INTENTS.addInvoice}
             disabled={busy}
-            className="h-auto min-h-10 whitespace-normal py-2"
+            size="wrap"
           >
             {`Add this invoice to ${twin.name}`}
           </SubmitButton>
@@ -297,7 +297,7 @@ export function DebtorForm({
             value={DEBTOR_INTENTS.add}
             busy={submitting === DEBTOR_INTENTS.add}
             disabled={busy}
-            className="h-auto min-h-10 whitespace-normal py-2"
+            size="wrap"
           >
             Add as a new debtor anyway
           </SubmitButton>

@@ -69,7 +69,7 @@ export function OptOutNotice({
             <Button type="button" variant="outline" onClick={() => toggle(false)}>
               Cancel
             </Button>
-            <SubmitButton busy={fetcher.state !== "idle"} className="whitespace-normal text-left h-auto min-h-10 py-2">
+            <SubmitButton busy={fetcher.state !== "idle"} size="wrap" className="text-left">
               Yes, they agreed to receive reminders again
             </SubmitButton>
           </div>

@@ -201,7 +201,7 @@ function PayOnlineCard({ view, open }: { view: PortalAnswer; open: PortalInvoice
               <form method="post" className="flex flex-wrap items-center gap-2">
                 <input type="hidden" name="intent" value={PORTAL_INTENTS.pay} />
                 <input type="hidden" name="invoice" value={i.ref} />
-                <Button type="submit" variant="outline" className="h-auto min-h-10 whitespace-normal py-2 text-left">
+                <Button type="submit" variant="outline" size="wrap" className="text-left">
                   {`Pay ${i.number ? `invoice ${i.number}` : `the invoice due ${formatLongDate(i.dueOn)}`} only (${formatMoney(i.balanceCents, i.currency)})`}
                 </Button>
               </form>

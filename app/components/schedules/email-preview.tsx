@@ -119,8 +119,10 @@ export function EmailPreview({
                 aria-pressed={i === chosenStep}
                 onClick={() => setStepIndex(i)}
                 className={cn(
-                  "rounded-full border border-border px-3 py-1 text-sm hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-primary",
-                  i === chosenStep && "border-primary bg-primary text-primary-foreground hover:bg-primary",
+                  "rounded-full border px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-primary",
+                  i === chosenStep
+                    ? "border-primary bg-primary text-primary-foreground"
+                    : "border-border hover:bg-surface-2",
                 )}
               >
                 {`${i + 1}. ${capitalize(stepLabel(offset))} · ${templateName(stepChoices[i] ?? "initial")}`}
@@ -137,8 +139,10 @@ export function EmailPreview({
                 aria-pressed={t.id === selected.id}
                 onClick={() => setTemplateId(t.id)}
                 className={cn(
-                  "rounded-full border border-border px-3 py-1 text-sm hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-primary",
-                  t.id === selected.id && "border-primary bg-primary text-primary-foreground hover:bg-primary",
+                  "rounded-full border px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-primary",
+                  t.id === selected.id
+                    ? "border-primary bg-primary text-primary-foreground"
+                    : "border-border hover:bg-surface-2",
                 )}
               >
                 {preset.templates.length > 1 ? `${i + 1}. ` : ""}

@@ -1,6 +1,6 @@
 import { type CalendarDate, parseDate } from "@internationalized/date";
 import { CalendarDays, ChevronLeft, ChevronRight } from "lucide-react";
-import { useContext, useState } from "react";
+import { useContext, useRef, useState } from "react";
 import {
   DatePicker as AriaDatePicker,
   Button,
@@ -20,7 +20,7 @@ import { ModalContainer } from "./modal-container";
 
 /**
  * An accessible date field with a calendar popup (react-aria-components, a chunk of its own that
- * date-picker.tsx loads when the page is idle): typed segments with
+ * date-picker.tsx loads on the first interaction with its form): typed segments with
  * the spec's page steps (PageUp/PageDown) and a hidden input named `name` with the ISO date, so forms and
  * the server see "YYYY-MM-DD". No minimum or maximum: a payment due date in the past is normal (a
  * reminder for an overdue invoice), and the server takes any calendar date, so the field refuses
@@ -32,6 +32,7 @@ export function DatePickerField({
   defaultValue,
   errors,
   errorId,
+  defaultOpen = false,
 }: {
   name: string;
   label: string;
@@ -39,6 +40,8 @@ export function DatePickerField({
   /** Server or form errors, shown under the field. */
   errors?: string[];
   errorId?: string;
+  /** Open the calendar at once: date-picker.tsx's stand-in "Open calendar" was pressed. */
+  defaultOpen?: boolean;
 }) {
   const [value, setValue] = useState<CalendarDate | null>(() => {
     try {
@@ -49,11 +52,18 @@ export function DatePickerField({
   });
   // Inside a modal, the calendar opens within it (its focus trap and Escape scope).
   const modal = useContext(ModalContainer);
+  // Opened by the stand-in's button, which is gone: closing gives the focus to this one instead.
+  const calendarButton = useRef<HTMLButtonElement>(null);
+  const focusLost = () => !document.activeElement || document.activeElement === document.body;
   return (
     <AriaDatePicker
       name={name}
       value={value}
       onChange={setValue}
+      defaultOpen={defaultOpen}
+      onOpenChange={(open) => {
+        if (!open) requestAnimationFrame(() => focusLost() && calendarButton.current?.focus());
+      }}
       validationBehavior="aria"
       isInvalid={errors?.length ? true : undefined}
       className="group flex flex-col gap-1"
@@ -69,6 +79,7 @@ export function DatePickerField({
           )}
         </DateInput>
         <Button
+          ref={calendarButton}
           className="flex h-full items-center rounded-r-md px-3 hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-primary"
           aria-label="Open calendar"
         >
