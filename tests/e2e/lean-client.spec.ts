@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { PAGES, pageFiles, readManifests } from "../../scripts/client-js.mjs";
 import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
 
 // What loads on first use rather than with the page (docs/architecture.md §11) still works, and
@@ -40,9 +41,13 @@ test("settings tabs move with the arrow keys; the date picker takes over what wa
   await expect(page.getByRole("tab", { name: "Organizations" })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("tabpanel")).toHaveAccessibleName("Organizations");
 
-  // The react-aria picker loads once the page is idle, never under the user's fingers. Its chunk is
-  // held until the user is typing in the native field, then let through: nothing may be swapped
-  // while they are still in it.
+  // The react-aria picker is not fetched with the page, nor once it is idle: only by the first
+  // interaction with its form. Its chunk is then held until the user is typing in the native field,
+  // and let through: nothing may be swapped while they are still in it.
+  const fetched: string[] = [];
+  page.on("request", (request) => {
+    if (/date-picker-field/.test(request.url())) fetched.push(request.url());
+  });
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
@@ -51,13 +56,16 @@ test("settings tabs move with the arrow keys; the date picker takes over what wa
     await held;
     await route.continue();
   });
+  await page.goto("/schedule");
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(2_500);
+  expect(fetched).toEqual([]);
   const requested = page.waitForRequest(/date-picker-field/);
   const arrived = page.waitForResponse(/date-picker-field/);
-  await page.goto("/schedule");
-  await requested;
-  await expect(page.getByRole("spinbutton")).toHaveCount(0);
   const native = page.getByLabel("Payment Due Date");
   await native.fill("2031-05-06");
+  await requested;
+  await expect(page.getByRole("spinbutton")).toHaveCount(0);
   release();
   await arrived;
   await page.waitForTimeout(300);
@@ -67,4 +75,113 @@ test("settings tabs move with the arrow keys; the date picker takes over what wa
   await expect(page.getByRole("spinbutton", { name: /year/ })).toHaveText("2031", { timeout: 10_000 });
   const field = page.getByRole("group", { name: "Payment Due Date" }).locator("xpath=..");
   await expect(field.locator('input[name="due_date"]')).toHaveValue("2031-05-06");
+});
+
+test("the date picker's first use is its calendar button, by keyboard: the calendar opens at once @phone", async ({
+  page,
+}) => {
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  await addDebtor(page, "Cal Endar", uniqueEmail("calendar"), "10");
+  const fetched: string[] = [];
+  page.on("request", (request) => {
+    if (/date-picker-field/.test(request.url())) fetched.push(request.url());
+  });
+  await page.goto("/schedule");
+  await page.waitForLoadState("networkidle");
+  expect(fetched).toEqual([]);
+  // Before any interaction: the stand-in, with the picker's button, and no picker code fetched.
+  const opener = page.getByRole("button", { name: "Open calendar" });
+  await expect(opener).toBeVisible();
+  await expect(page.getByRole("spinbutton")).toHaveCount(0);
+  await opener.focus();
+  await page.keyboard.press("Enter");
+  const calendar = page.getByRole("grid");
+  await expect(calendar).toBeVisible();
+  // The calendar has the focus (a day), so the arrows and Enter pick a date.
+  await expect(calendar.locator(":focus")).toHaveCount(1);
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Enter");
+  await expect(calendar).toBeHidden();
+  const field = page.getByRole("group", { name: "Payment Due Date" }).locator("xpath=..");
+  await expect(field.locator('input[name="due_date"]')).toHaveValue(/^\d{4}-\d{2}-\d{2}$/);
+  // Closed, the focus is on the picker's own calendar button (the stand-in's is gone).
+  await expect(page.getByRole("button", { name: "Open calendar" })).toBeFocused();
+});
+
+test("the account menu's code is fetched on first use; the first click opens it, and so does the keyboard", async ({
+  page,
+}) => {
+  const fetched: string[] = [];
+  page.on("request", (request) => {
+    if (/header-menus/.test(request.url())) fetched.push(request.url());
+  });
+  await signInByRequest(page, { redirectTo: "/dashboard" });
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(2_500);
+  expect(fetched).toEqual([]);
+  const trigger = page.getByRole("button", { name: "Open account menu" });
+  await trigger.click();
+  const drawer = page.getByRole("dialog", { name: "Menu" });
+  await expect(drawer.getByRole("button", { name: "Log out" })).toBeVisible();
+  expect(fetched.length).toBeGreaterThan(0);
+  await page.keyboard.press("Escape");
+  await expect(drawer).toBeHidden();
+  await expect(trigger).toBeFocused();
+
+  // A fresh page, from the keyboard alone.
+  await page.reload();
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("button", { name: "Open account menu" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("dialog", { name: "Menu" })).toBeVisible();
+});
+
+test("a toast is announced: its text goes into a live region that was on the page before it", async ({ page }) => {
+  await signInByRequest(page, { redirectTo: "/dashboard" });
+  const region = page.getByRole("region", { name: "Notifications" });
+  await expect(region).toHaveAttribute("aria-live", "polite");
+  await expect(region).toBeAttached();
+  // The region was in the server's HTML, empty: a region created with its message is often not read.
+  const html = await (await page.request.get("/dashboard")).text();
+  expect(html).toMatch(/<section[^>]*aria-label="Notifications"[^>]*aria-live="polite"/);
+  await addDebtor(page, "Tess Toast", uniqueEmail("toast"), "10");
+  await expect(region.getByText("Debtor added")).toBeVisible();
+  // It leaves by itself (2.5 s in the dashboard area).
+  await expect(region.getByText("Debtor added")).toHaveCount(0, { timeout: 10_000 });
+});
+
+// scripts/check-bundles.mjs budgets what scripts/client-js.mjs counts for a page: its first load and
+// the dynamic imports it names as fetched without interaction. In Chromium, each page must fetch
+// nothing else before the user does anything (networkidle and 2.5 s more, for what loads on idle).
+test("every page fetches, without interaction, only JavaScript its budget counts", async ({ page }) => {
+  test.setTimeout(90_000);
+  const manifests = readManifests("build/client");
+  const fetched = new Set<string>();
+  page.on("request", (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.endsWith(".js")) fetched.add(path.replace(/^\//, ""));
+  });
+  const check = async (path: string, url: string) => {
+    const entry = PAGES.find((p) => p.path === path);
+    if (!entry) throw new Error(`${path} is not in scripts/client-js.mjs's PAGES`);
+    const counted = pageFiles(manifests, new URL(url, "http://x").pathname, entry.lazy);
+    fetched.clear();
+    await page.goto(url);
+    await page.waitForLoadState("networkidle");
+    await page.waitForTimeout(2_500);
+    await page.waitForLoadState("networkidle");
+    const allowed = new Set([...counted.first, ...counted.lazy]);
+    expect(
+      [...fetched].filter((file) => !allowed.has(file)),
+      `${url}: fetched without interaction, not counted`,
+    ).toEqual([]);
+  };
+  await check("/", "/");
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  await addDebtor(page, "Bea Budget", uniqueEmail("budget"), "10");
+  for (const path of ["/dashboard", "/schedule", "/debtors-list", "/schedules-list", "/report", "/pricing"]) {
+    await check(path, path);
+  }
+  await check("/iam/:tab?", "/iam/info");
+  await check("/debtors/import", "/debtors/import");
 });

@@ -99,7 +99,7 @@ export function DatePicker(props: Props) {
           name={name}
           value={value}
           onChange={(event) => setValue(event.target.value)}
-          className="date-fallback h-full min-w-0 flex-1 bg-transparent tabular-nums outline-none"
+          className={`date-fallback h-full min-w-0 flex-1 bg-transparent tabular-nums outline-none ${value ? "" : "text-muted"}`}
           aria-invalid={invalid || undefined}
           aria-describedby={invalid ? errorId : undefined}
         />
