@@ -85,7 +85,7 @@ function ToastItem({ toast, onDismiss }: { toast: ToastEntry; onDismiss: (key: n
       <span className="flex-1 break-words">{toast.message}</span>
       <button
         type="button"
-        aria-label="Close notification"
+        aria-label="Close toast"
         onClick={() => onDismiss(toast.key)}
         className="-mr-1 rounded p-1 opacity-80 hover:opacity-100"
       >

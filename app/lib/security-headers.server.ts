@@ -7,7 +7,7 @@ export function newNonce(): string {
 
 /**
  * The page policy (docs/architecture.md §7). Scripts: our own files and inline scripts carrying this
- * response's nonce, never 'unsafe-inline'. Styles: React, radix, sonner and the chart's tooltip set inline styles.
+ * response's nonce, never 'unsafe-inline'. Styles: React, radix, react-aria and the chart's tooltip set inline styles.
  * Google sign-in is a form that redirects to Google, which form-action must allow.
  */
 function contentSecurityPolicy(nonce: string): string {
