@@ -1,7 +1,7 @@
 // Bundle budgets (a step of `npm test` and of `npm run deploy`, after the build; docs/architecture.md §11).
 //
 // 1. First-load JavaScript per page, gzip (scripts/client-js.mjs): what the browser must fetch to
-//    show and hydrate each page. Budgets in KB = 1,000 bytes (docs/architecture.md §11): / and /pricing 120 KB,
+//    show and hydrate each page. Budgets in KB = 1,000 bytes (docs/architecture.md §11): / 100 KB, /pricing 120 KB,
 //    /dashboard 200 KB counting its lazily loaded chart, /schedule 200 KB, every other page 150 KB
 //    (PAGES in scripts/client-js.mjs).
 // 2. Both Workers: `wrangler deploy --dry-run` (offline: nothing is uploaded), then every file of each
