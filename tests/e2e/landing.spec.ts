@@ -103,6 +103,18 @@ test("the FAQ and the header's menu open from the keyboard; the menu's theme swi
   const light = menu.getByRole("button", { name: "Light theme" });
   await expect(light).toBeFocused();
   await expect(light).toHaveAttribute("aria-pressed", "false");
+  // Escape closes the menu and returns to its summary (the inline handler); a click outside too.
+  await page.keyboard.press("Escape");
+  await expect(places).toBeHidden();
+  await expect(summary).toBeFocused();
+  await summary.click();
+  await expect(places).toBeVisible();
+  await page.getByRole("heading", { level: 1 }).click();
+  await expect(places).toBeHidden();
+  await summary.focus();
+  await page.keyboard.press("Space");
+  await expect(places).toBeVisible();
+  await light.focus();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dracula");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/localhost:\d+\/$/);

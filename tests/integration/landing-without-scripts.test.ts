@@ -7,7 +7,7 @@ import { get, location, markup, postForm, setCookieFor, uniqueEmail } from "./he
  */
 
 describe("the landing page without module scripts", () => {
-  it("sends no module script, no modulepreload and no router context: only the nonce'd theme boot script", async () => {
+  it("sends no module script, no modulepreload and no router context: only two inline scripts with the nonce", async () => {
     const res = await get("/");
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -15,8 +15,9 @@ describe("the landing page without module scripts", () => {
     expect(html).not.toContain("modulepreload");
     expect(html).not.toContain("__reactRouterContext");
     const scripts = html.match(/<script\b[^>]*>/g) ?? [];
-    expect(scripts).toHaveLength(1);
-    expect(scripts[0]).toMatch(/nonce="[^"]+"/);
+    // The theme boot script and the menu's Escape and outside-click handler.
+    expect(scripts).toHaveLength(2);
+    for (const script of scripts) expect(script).toMatch(/^<script nonce="[^"]+">$/);
     // Its controls are HTML: the sign-in form posts to the page, the FAQ and the menu are disclosures.
     const forms = html.match(/<form\b[^>]*>/g) ?? [];
     expect(forms.find((tag) => tag.includes('action="/?index"'))).toContain('method="post"');
