@@ -5,7 +5,7 @@ import { Form, Link } from "react-router";
 import { AppNavLinks } from "~/components/app-nav";
 import { Avatar, type HeaderUser } from "~/components/avatar";
 import { notOnServer, onDemand } from "~/components/on-demand";
-import { VisitorMenuWithoutScripts } from "~/components/visitor-menu-without-scripts";
+import { VisitorMenuWithoutScripts as MenuWithoutScripts } from "~/components/visitor-menu-without-scripts";
 
 export type { HeaderUser };
 
@@ -26,6 +26,10 @@ function Logo({ to }: { to: string }) {
     </Link>
   );
 }
+
+// Only ever rendered on the server (its pages never hydrate): the constant keeps it out of the
+// client's shell chunk, which every other page loads.
+const VisitorMenuWithoutScripts = import.meta.env.SSR ? MenuWithoutScripts : () => null;
 
 // Every page shows the header, few open its menus: their code (Radix's dropdown and dialog,
 // floating-ui, the theme switch) loads on first use (header-menus.tsx), not with the page.
