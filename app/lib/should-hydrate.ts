@@ -18,3 +18,15 @@ export interface PageHandle {
 export function useShouldHydrate() {
   return !useMatches().some((match) => (match.handle as PageHandle | undefined)?.hydrate === false);
 }
+
+/**
+ * The clientLoader of a route that is not hydrated. A hydrated page can still navigate to it on the
+ * client (a link, an action's redirect such as the one after an account deletion): the browser then
+ * loads it as a document instead, as the server renders it (its menu, its flashed message), and
+ * the current page stays until it arrives. Links with a hash say `reloadDocument` themselves: a
+ * loader's request carries no hash.
+ */
+export function loadAsDocument({ request }: { request: Request }): Promise<never> {
+  window.location.assign(request.url);
+  return new Promise<never>(() => {});
+}

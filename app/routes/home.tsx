@@ -7,7 +7,7 @@ import { authErrorMessage } from "~/lib/auth-errors";
 import { getApp } from "~/lib/context.server";
 import { landingFaq } from "~/lib/faq";
 import { safeRedirect } from "~/lib/redirect";
-import type { PageHandle } from "~/lib/should-hydrate";
+import { loadAsDocument, type PageHandle } from "~/lib/should-hydrate";
 import { SITE_DESCRIPTION } from "~/lib/site";
 import type { Route } from "./+types/home";
 
@@ -17,6 +17,7 @@ import type { Route } from "./+types/home";
  * and the header's menu are native disclosures, the hero's animation is CSS.
  */
 export const handle = { hydrate: false } satisfies PageHandle;
+export const clientLoader = loadAsDocument;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   redirectSignedIn(context);

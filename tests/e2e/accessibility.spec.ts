@@ -64,6 +64,7 @@ async function settle(page: Page) {
 
 for (const theme of THEMES) {
   test(`signed out, ${theme}: the public pages and the visitor menu @phone`, async ({ page, context }) => {
+    test.setTimeout(60_000);
     await useTheme(context, theme);
     const findings: Finding[] = [];
     for (const path of [

@@ -145,3 +145,25 @@ test("Continue with Google explains itself without scripts when no Google client
   await expect(page.getByText("Google sign-in is not available on this server yet.")).toBeVisible();
   await expect(page).toHaveURL(/\/\?error=google-unavailable$/);
 });
+
+test("a hydrated page's links and redirects to / load it as a document, at the place linked to", async ({ page }) => {
+  await page.goto("/sign-in/password");
+  await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+  // A link with a hash (the menu's and the page's own), then the logo: a plain link to /.
+  await page.getByRole("link", { name: "magic link" }).click();
+  await expect(page).toHaveURL(/\/#sign-in$/);
+  await expect(page.getByTestId("visitor-menu")).toBeVisible();
+  expect(await page.evaluate(() => document.querySelectorAll('script[type="module"]').length)).toBe(0);
+  await page.goto("/sign-in/password");
+  await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await page.getByRole("menuitem", { name: "FAQ" }).click();
+  await expect(page).toHaveURL(/\/#faq$/);
+  await expect(page.getByRole("heading", { name: "Frequently asked questions" })).toBeInViewport();
+  await page.goto("/sign-in/password");
+  await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+  await page.getByRole("link", { name: "Dunly" }).click();
+  await expect(page).toHaveURL(/localhost:\d+\/$/);
+  await expect(page.getByTestId("visitor-menu")).toBeVisible();
+  expect(await page.evaluate(() => "__reactRouterRouteModules" in window)).toBe(false);
+});
