@@ -5,18 +5,35 @@ import { expectAddressRefused, readSignInLink, requestSignInLink, uniqueEmail } 
 // The landing page is sent without module scripts (docs/decisions/026): it downloads no JavaScript,
 // even after it has settled, and everything on it works as HTML, from the keyboard too.
 
-/** Every JavaScript response the page receives from now on, with its gzip size. */
-function watchScripts(page: Page) {
-  const scripts: { url: string; gzip: number }[] = [];
+/**
+ * Every response the page receives from now on, with its resource type and gzip size; `scripts`
+ * is the JavaScript among them.
+ */
+function watchResponses(page: Page) {
+  const all: { url: string; type: string; gzip: number }[] = [];
+  const scripts: typeof all = [];
   page.on("response", async (response) => {
-    const type = response.headers()["content-type"] ?? "";
-    if (!/\.m?js(\?|$)/.test(new URL(response.url()).pathname) && !type.includes("javascript")) return;
+    const contentType = response.headers()["content-type"] ?? "";
+    const script = /\.m?js(\?|$)/.test(new URL(response.url()).pathname) || contentType.includes("javascript");
     // Listed at once (an assertion right after must see it), sized when its body has arrived.
-    const entry = { url: response.url(), gzip: 0 };
-    scripts.push(entry);
+    const entry = { url: response.url(), type: response.request().resourceType(), gzip: 0 };
+    all.push(entry);
+    if (script) scripts.push(entry);
     entry.gzip = gzipSync(await response.body().catch(() => Buffer.alloc(0))).length;
   });
-  return scripts;
+  return { all, scripts };
+}
+
+/** "document 1 (4.1 KB), stylesheet 1 (10.2 KB)": what was received, by type, gzip. */
+function summary(responses: { type: string; gzip: number }[]) {
+  const byType = new Map<string, { count: number; gzip: number }>();
+  for (const { type, gzip } of responses) {
+    const row = byType.get(type) ?? { count: 0, gzip: 0 };
+    row.count += 1;
+    row.gzip += gzip;
+    byType.set(type, row);
+  }
+  return [...byType].map(([type, row]) => `${type} ${row.count} (${(row.gzip / 1000).toFixed(1)} KB)`).join(", ");
 }
 
 /** Loads `/` and waits until it has settled: network idle, then 3 s for anything fetched later. */
@@ -29,12 +46,13 @@ async function settledLanding(page: Page, path = "/") {
 test("/ downloads no JavaScript; a bad address keeps what was typed; signing in by magic link works from it @phone", async ({
   page,
 }) => {
-  const scripts = watchScripts(page);
+  const { all, scripts } = watchResponses(page);
   await settledLanding(page);
   await expect(page.getByRole("heading", { name: "Ready to annoy people who owe you money?" })).toBeVisible();
   expect(scripts).toEqual([]);
+  // What bench/RESULTS.md reports: JavaScript (gzip), and everything the page received.
   console.log(
-    `/ settled: ${scripts.length} JavaScript responses, ${scripts.reduce((sum, s) => sum + s.gzip, 0)} bytes gzip`,
+    `/ settled (${test.info().project.name}): ${scripts.length} JavaScript responses, ${scripts.reduce((sum, s) => sum + s.gzip, 0)} bytes gzip; received: ${summary(all)}`,
   );
   expect(
     await page.evaluate(() => document.querySelectorAll('script[type="module"], link[rel="modulepreload"]').length),
@@ -61,7 +79,7 @@ test("/ downloads no JavaScript; a bad address keeps what was typed; signing in 
 test("the FAQ and the header's menu open from the keyboard; the menu's theme switch and links work @phone", async ({
   page,
 }) => {
-  const scripts = watchScripts(page);
+  const { scripts } = watchResponses(page);
   await page.goto("/");
 
   // An FAQ question: reached with Tab like any control, Enter opens it, Space closes it.
