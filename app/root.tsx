@@ -17,7 +17,9 @@ import { effectivePlan } from "~/domain/plans";
 import { getApp } from "~/lib/context.server";
 import { signedImageUrl } from "~/lib/images.server";
 import { useNonce } from "~/lib/nonce";
+import { useShouldHydrate } from "~/lib/should-hydrate";
 import { DEFAULT_THEME, themeBootScript } from "~/lib/theme";
+import { requestTheme } from "~/lib/theme.server";
 import { readFlashToast } from "~/lib/toast.server";
 import { markHydrated } from "~/lib/use-form-result";
 import type { Route } from "./+types/root";
@@ -37,15 +39,20 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // Without a plan (the trial ended, no subscription) reminders hold: every signed-in page says so
   // (docs/decisions/019).
   const noPlan = user !== null && effectivePlan(user, Date.now()) === null;
-  return data({ user: headerUser, toast: flash.toast, noPlan }, { headers: flash.headers });
+  // The theme cookie's, so the page is rendered in it (the boot script applies it too, before paint).
+  const theme = requestTheme(request);
+  return data({ user: headerUser, toast: flash.toast, noPlan, theme }, { headers: flash.headers });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   // Every inline script carries the nonce this response's Content-Security-Policy names.
   const nonce = useNonce();
+  // A page whose route says `handle = { hydrate: false }` is sent without module scripts: its HTML
+  // works on its own (docs/decisions/026, docs/architecture.md §11).
+  const hydrate = useShouldHydrate();
   return (
-    <html lang="en" data-theme={DEFAULT_THEME} suppressHydrationWarning>
+    <html lang="en" data-theme={rootData?.theme ?? DEFAULT_THEME} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -62,7 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader user={rootData?.user ?? null} />
+        <SiteHeader user={rootData?.user ?? null} withoutScripts={!hydrate} />
         <main id="main" className="flex-1">
           {rootData?.noPlan && (
             <p
@@ -79,9 +86,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <SiteFooter />
-        <AppToaster />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate && (
+          <>
+            <AppToaster />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );
@@ -89,8 +100,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const { toast } = loaderData;
-  // The server renders a flashed message in the page (seen before hydration or without
-  // JavaScript); once hydrated it becomes a toast.
+  // The server renders a flashed message in the page (seen before hydration, without JavaScript
+  // and on a page sent without scripts, where it stays); once hydrated it becomes a toast.
   const [hydrated, setHydrated] = useState(false);
   useEffect(markHydrated, []);
   useEffect(() => {

@@ -20,6 +20,7 @@ export default [
   route("auth/google/callback", "routes/auth.google.callback.ts"),
   route("sign-in/password", "routes/sign-in.password.tsx"),
   route("logout", "routes/logout.ts"),
+  route("theme", "routes/theme.ts"),
   route("u/:token", "routes/unsubscribe.tsx"),
   route("debtors/options", "routes/debtors.options.ts"),
   route("p/:token", "routes/paid-claim.tsx"),

@@ -3,8 +3,8 @@
 // 1. JavaScript per page without interaction, gzip (scripts/client-js.mjs): what the browser must
 //    fetch to show and hydrate each page, and the chunks it fetches after hydration without any
 //    interaction (the dashboard's chart; tests/e2e/lean-client.spec.ts checks in Chromium that a
-//    page fetches nothing else). Budgets in KB = 1,000 bytes (docs/architecture.md §11): / and
-//    /pricing 120 KB, every other page, /dashboard and /schedule included, 150 KB (PAGES in
+//    page fetches nothing else). Budgets in KB = 1,000 bytes (docs/architecture.md §11): / 100 KB
+//    (0 when it sends no module scripts), /pricing 120 KB, every other page, /dashboard and /schedule included, 150 KB (PAGES in
 //    scripts/client-js.mjs).
 // 2. Both Workers: `wrangler deploy --dry-run` (offline: nothing is uploaded), then every file of each
 //    bundle gzipped and summed. Budgets in KiB = 1,024 bytes: app Worker 650 KiB, mail Worker 250 KiB

@@ -37,6 +37,8 @@ export interface PageResult {
   path: string;
   audience: string;
   routeIds: string[];
+  /** false: a matched route declares NO_SCRIPTS, the page is sent without module scripts. */
+  scripts: boolean;
   files: string[];
   lazyFiles: string[];
   firstLoad: number;
@@ -48,6 +50,7 @@ export interface PageResult {
 export const KB: number;
 export const DEFAULT_BUDGET: number;
 export const PAGES: Page[];
+export const NO_SCRIPTS: RegExp;
 export function parseRouterManifest(source: string): RouterManifest;
 export function readManifests(clientDir?: string): Manifests;
 export function matchRouteIds(router: RouterManifest, url: string): string[];
@@ -55,12 +58,18 @@ export function pageFiles(
   manifests: Manifests,
   url: string,
   lazy?: string[],
-): { routeIds: string[]; first: string[]; lazy: string[] };
+  readSource?: (path: string) => string,
+): { routeIds: string[]; first: string[]; lazy: string[]; scripts: boolean };
 export function pagesFor(router: RouterManifest, pages?: Page[]): Page[];
 export function clientJs(options?: {
   clientDir?: string;
   pages?: Page[];
   gzipSize?: (file: string) => number;
 }): PageResult[];
-export function measurePages(manifests: Manifests, size: (file: string) => number, pages?: Page[]): PageResult[];
+export function measurePages(
+  manifests: Manifests,
+  size: (file: string) => number,
+  pages?: Page[],
+  readSource?: (path: string) => string,
+): PageResult[];
 export function formatTable(rows: PageResult[]): string;

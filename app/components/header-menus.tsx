@@ -81,14 +81,21 @@ export function VisitorMenu({ fromKeyboard }: { fromKeyboard: boolean }) {
             event.currentTarget.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
           }}
         >
+          {/* Document loads: the landing page has no scripts (docs/decisions/026). */}
           <DropdownMenu.Item asChild className={item}>
-            <Link to="/">Home</Link>
+            <Link reloadDocument to="/">
+              Home
+            </Link>
           </DropdownMenu.Item>
           <DropdownMenu.Item asChild className={item}>
-            <Link to="/#sign-in">Sign in</Link>
+            <Link reloadDocument to="/#sign-in">
+              Sign in
+            </Link>
           </DropdownMenu.Item>
           <DropdownMenu.Item asChild className={item}>
-            <Link to="/#faq">FAQ</Link>
+            <Link reloadDocument to="/#faq">
+              FAQ
+            </Link>
           </DropdownMenu.Item>
           <DropdownMenu.Separator className="my-1 h-px bg-border" />
           {/* A menu item (reached with the arrows like the others), checked in the light theme. */}

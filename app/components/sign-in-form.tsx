@@ -64,7 +64,9 @@ export function SignInForm({
   const errorId = `${id}-email-error`;
   const alertOf = (data: { ok: boolean; message: string | null } | undefined) =>
     data?.message ? { kind: data.ok ? ("success" as const) : ("error" as const), text: data.message } : null;
-  const reply = useFormResult(fetcher, ["sign-in"], (data) => {
+  // "" is a post the server could not read (readForm's refusal): on the landing page, which has no
+  // scripts (docs/decisions/026), its message must be in the page's HTML.
+  const reply = useFormResult(fetcher, ["sign-in", ""], (data) => {
     const next = alertOf(data);
     if (next) setAlert(next);
     setErrors(replyErrors(data.result));

@@ -5,6 +5,7 @@ import { Form, Link } from "react-router";
 import { AppNavLinks } from "~/components/app-nav";
 import { Avatar, type HeaderUser } from "~/components/avatar";
 import { notOnServer, onDemand } from "~/components/on-demand";
+import { VisitorMenuWithoutScripts as MenuWithoutScripts } from "~/components/visitor-menu-without-scripts";
 
 export type { HeaderUser };
 
@@ -25,6 +26,10 @@ function Logo({ to }: { to: string }) {
     </Link>
   );
 }
+
+// Only ever rendered on the server (its pages never hydrate): the constant keeps it out of the
+// client's shell chunk, which every other page loads.
+const VisitorMenuWithoutScripts = import.meta.env.SSR ? MenuWithoutScripts : () => null;
 
 // Every page shows the header, few open its menus: their code (Radix's dropdown and dialog,
 // floating-ui, the theme switch) loads on first use (header-menus.tsx), not with the page.
@@ -78,7 +83,11 @@ function OnDemandMenu({
 
 const NAV_ITEM = "block rounded-md px-3 py-2 text-sm";
 
-export function SiteHeader({ user }: { user: HeaderUser | null }) {
+/**
+ * `withoutScripts`: the page sends no module scripts (a visitor's page, docs/decisions/026), so a
+ * menu that loads on first use could never open: the visitor gets a native disclosure instead.
+ */
+export function SiteHeader({ user, withoutScripts = false }: { user: HeaderUser | null; withoutScripts?: boolean }) {
   return (
     <header className="sticky top-0 z-30 border-b border-border bg-background/90 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
@@ -100,6 +109,8 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
               <Avatar user={user} />
             </OnDemandMenu>
           </div>
+        ) : withoutScripts ? (
+          <VisitorMenuWithoutScripts />
         ) : (
           <OnDemandMenu
             key="visitor"

@@ -7,8 +7,17 @@ import { authErrorMessage } from "~/lib/auth-errors";
 import { getApp } from "~/lib/context.server";
 import { landingFaq } from "~/lib/faq";
 import { safeRedirect } from "~/lib/redirect";
+import { loadAsDocument, type PageHandle } from "~/lib/should-hydrate";
 import { SITE_DESCRIPTION } from "~/lib/site";
 import type { Route } from "./+types/home";
+
+/**
+ * The landing page is HTML without module scripts (docs/decisions/026): the framework chunk alone is
+ * over the page's JavaScript budget (docs/architecture.md §11). Its forms post as documents, the FAQ
+ * and the header's menu are native disclosures, the hero's animation is CSS.
+ */
+export const handle = { hydrate: false } satisfies PageHandle;
+export const clientLoader = loadAsDocument;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   redirectSignedIn(context);

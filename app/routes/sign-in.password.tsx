@@ -79,7 +79,7 @@ export default function PasswordSignIn({ loaderData, actionData }: Route.Compone
       </Form>
       <p className="text-sm text-muted">
         No password yet? Sign in with a{" "}
-        <Link to="/#sign-in" className="text-primary underline">
+        <Link reloadDocument to="/#sign-in" className="text-primary underline">
           magic link
         </Link>{" "}
         and set one in Settings.

@@ -51,14 +51,20 @@ async function useTheme(context: BrowserContext, theme: (typeof THEMES)[number])
   }, theme);
 }
 
-/** Waits until the page is idle and hydrated (React Router's scripts ran), so what axe reads is final. */
+/**
+ * Waits until the page is idle and hydrated (React Router's scripts ran), so what axe reads is final;
+ * a page sent without module scripts (the landing page, docs/decisions/026) is final once idle.
+ */
 async function settle(page: Page) {
   await page.waitForLoadState("networkidle");
-  await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+  await page.waitForFunction(
+    () => "__reactRouterRouteModules" in window || !document.querySelector('script[type="module"]'),
+  );
 }
 
 for (const theme of THEMES) {
   test(`signed out, ${theme}: the public pages and the visitor menu @phone`, async ({ page, context }) => {
+    test.setTimeout(60_000);
     await useTheme(context, theme);
     const findings: Finding[] = [];
     for (const path of [
@@ -82,7 +88,13 @@ for (const theme of THEMES) {
     await page.getByRole("button", { name: "Get magic link" }).click();
     await expect(page.getByText("Email is required")).toBeVisible();
     await audit(page, `/ with a field error (${theme})`, findings);
+    // The landing page's menu is a disclosure; the hydrated pages' a Radix menu.
+    await page.getByTestId("visitor-menu").locator("summary").click();
+    await expect(page.getByRole("navigation", { name: "Menu" })).toBeVisible();
+    await audit(page, `/ with its menu open (${theme})`, findings);
 
+    await page.goto("/sign-in/password");
+    await settle(page);
     await page.getByRole("button", { name: "Open menu" }).click();
     await expect(page.getByRole("menu")).toBeVisible();
     await audit(page, `visitor menu (${theme})`, findings);

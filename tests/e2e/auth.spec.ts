@@ -132,7 +132,8 @@ test("Continue with Google explains itself when no Google client is configured",
   await page.goto("/");
   await page.getByRole("button", { name: "Continue with Google" }).click();
   await expect(page.getByText("Google sign-in is not available on this server yet.")).toBeVisible();
-  await expect(page).toHaveURL(/\/$/);
+  // The landing page has no scripts: the button's GET comes back with the reason (docs/decisions/026).
+  await expect(page).toHaveURL(/\/\?error=google-unavailable$/);
 });
 
 test("a signed-in user sets a password and signs in with it", async ({ page }) => {

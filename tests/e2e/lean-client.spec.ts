@@ -3,10 +3,11 @@ import { PAGES, pageFiles, readManifests } from "../../scripts/client-js.mjs";
 import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
 
 // What loads on first use rather than with the page (docs/architecture.md §11) still works, and
-// works from the keyboard: the header's menus, the FAQ, the settings tabs, the date picker.
+// works from the keyboard: the header's menus, the FAQ, the settings tabs, the date picker. (The
+// landing page loads no scripts at all: tests/e2e/landing.spec.ts.)
 
 test("the visitor's menu loads on first use and opens from the keyboard on its first item", async ({ page }) => {
-  await page.goto("/");
+  await page.goto("/sign-in/password");
   await page.waitForLoadState("networkidle");
   const trigger = page.getByRole("button", { name: "Open menu" });
   await trigger.focus();
@@ -19,6 +20,7 @@ test("the visitor's menu loads on first use and opens from the keyboard on its f
   await expect(trigger).toBeFocused();
 
   // The FAQ is native disclosure: Enter on a question opens its answer.
+  await page.goto("/");
   await page.locator("summary", { hasText: "How can I pay?" }).focus();
   await page.keyboard.press("Enter");
   await expect(page.getByText("By card, through Stripe's secure checkout")).toBeVisible();

@@ -5,6 +5,7 @@ import {
   type Manifests,
   matchRouteIds,
   measurePages,
+  NO_SCRIPTS,
   type Page,
   pageFiles,
   pagesFor,
@@ -141,6 +142,42 @@ describe("first-load JavaScript of a page", () => {
       routeIds: ["root", "routes/debtor"],
       budget: DEFAULT_BUDGET,
     });
+  });
+
+  it("counts nothing for a page whose route module declares it is sent without module scripts", () => {
+    const sources: Record<string, string> = {
+      "app/root.tsx": "export default function App() {}",
+      "app/routes/home.tsx": 'import x from "y";\n\nexport const handle = { hydrate: false } satisfies PageHandle;\n',
+      "app/routes/dashboard.tsx":
+        "export const handle = { breadcrumb: 'Dashboard' };\n// hydrate: false is not said here",
+      "app/routes/debtor.tsx": "export default function Debtor() {}",
+    };
+    const readSource = (path: string) => {
+      const source = sources[path];
+      if (source === undefined) throw new Error(`no source ${path}`);
+      return source;
+    };
+    expect(pageFiles(manifests, "/", [], readSource)).toEqual({
+      routeIds: ["root", "routes/home"],
+      first: [],
+      lazy: [],
+      scripts: false,
+    });
+    const [home, dashboard] = measurePages(
+      manifests,
+      size,
+      [
+        { path: "/", audience: "public", budget: 100_000 },
+        { path: "/dashboard", audience: "signed-in", budget: 200_000 },
+      ],
+      readSource,
+    );
+    expect(home).toMatchObject({ scripts: false, firstLoad: 0, total: 0 });
+    expect(dashboard).toMatchObject({ scripts: true, firstLoad: 1 + 100_000 + 2 + 5_000 + 4_000 + 10_000 });
+    expect(formatTable([home!])).toMatch(/^\/\s+public\s+none\s+0\.0 KB.*✔$/m);
+    // A page without scripts has nothing to load lazily.
+    expect(() => pageFiles(manifests, "/", ["app/chart.tsx"], readSource)).toThrow(/without module scripts/);
+    expect(NO_SCRIPTS.test("export const handle = { hydrate: true };")).toBe(false);
   });
 
   it("reads React Router's manifest file and marks pages over budget in the table", () => {

@@ -1,0 +1,32 @@
+import { useMatches } from "react-router";
+
+/** What a route module may declare in its `handle` about the page it renders. */
+export interface PageHandle {
+  /**
+   * false: the page is server-rendered HTML only. The root leaves out React Router's <Scripts/> (the
+   * module scripts and their modulepreload links) and <ScrollRestoration/>, so the browser fetches
+   * no JavaScript for it; every control on it must work as plain HTML (docs/decisions/026).
+   */
+  hydrate?: false;
+}
+
+/**
+ * Whether this page loads and hydrates its React app: yes unless a matched route says
+ * `handle = { hydrate: false }` (the opposite default of remix-utils' useShouldHydrate, where
+ * routes opt in).
+ */
+export function useShouldHydrate() {
+  return !useMatches().some((match) => (match.handle as PageHandle | undefined)?.hydrate === false);
+}
+
+/**
+ * The clientLoader of a route that is not hydrated. A hydrated page can still navigate to it on the
+ * client (a link, an action's redirect such as the one after an account deletion): the browser then
+ * loads it as a document instead, as the server renders it (its menu, its flashed message), and
+ * the current page stays until it arrives. Links with a hash say `reloadDocument` themselves: a
+ * loader's request carries no hash.
+ */
+export function loadAsDocument({ request }: { request: Request }): Promise<never> {
+  window.location.assign(request.url);
+  return new Promise<never>(() => {});
+}
