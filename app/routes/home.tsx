@@ -11,7 +11,7 @@ import { SITE_DESCRIPTION } from "~/lib/site";
 import type { Route } from "./+types/home";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  redirectSignedIn(context);
+  await redirectSignedIn(context);
   const url = new URL(request.url);
   // Named as SignInForm's props: the page spreads them into it.
   return {
