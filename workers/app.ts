@@ -83,7 +83,8 @@ export function createApp() {
     // Assigning c.res makes Hono copy the response again: only a copy (immutable headers) is assigned.
     const secured = withSecurityHeaders(c.res, c.get("nonce"), {
       https: new URL(c.req.url).protocol === "https:",
-      session: Boolean(c.get("session").settled),
+      // Unset when an earlier middleware answered (a refused CSRF check): no session was read.
+      session: Boolean(c.get("session")?.settled),
     });
     if (secured !== c.res) c.res = secured;
   });
