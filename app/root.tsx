@@ -14,7 +14,7 @@ import { NotFoundMessage } from "~/components/not-found";
 import { type HeaderUser, SiteFooter, SiteHeader } from "~/components/site-header";
 import { AppToaster, notify } from "~/components/toast";
 import { effectivePlan } from "~/domain/plans";
-import { getApp } from "~/lib/context.server";
+import { getApp, sessionUser } from "~/lib/context.server";
 import { signedImageUrl } from "~/lib/images.server";
 import { useNonce } from "~/lib/nonce";
 import { useShouldHydrate } from "~/lib/should-hydrate";
@@ -26,7 +26,8 @@ import type { Route } from "./+types/root";
 import "./app.css";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { user, config } = getApp(context);
+  const { config } = getApp(context);
+  const user = await sessionUser(context);
   const headerUser: HeaderUser | null = user
     ? {
         fullName: user.fullName,

@@ -198,14 +198,18 @@ if (SIZES.otherDeliveries > 0) seed(db, "bench-b", { debtors: 50, deliveries: SI
 db.exec("COMMIT");
 
 const { createAppContext } = await load("/app/lib/context.server.ts");
-const user = {
-  id: "bench-a",
-  email: "bench-a@bench.example",
-  fullName: "Bench A",
-  imgKey: null,
-  plan: "medium",
-  emailVerifiedAt: now,
-};
+const { SessionGate } = await load("/app/auth/session-gate.server.ts");
+const { getDb } = await load("/app/db/client.server.ts");
+const { hashToken } = await load("/app/auth/crypto.server.ts");
+// bench-a's session: the pages read it in their own batch (docs/decisions/025), so it is among
+// their statements here.
+const SESSION_TOKEN = "query-plans-session";
+db.prepare("INSERT INTO sessions (id, user_id, expires_at, created_at) VALUES (?, ?, ?, ?)").run(
+  await hashToken(SESSION_TOKEN),
+  "bench-a",
+  now + 20 * DAY,
+  now,
+);
 const first = a.ids[0];
 const late = a.ids[Math.floor(a.ids.length * 0.9)];
 const schedule = a.scheduleIds[Math.floor(a.scheduleIds.length / 2)];
@@ -241,11 +245,12 @@ const PAGES = [
 async function runLoader(path, file, params = {}) {
   const log = [];
   const url = new URL(path, "http://localhost");
+  const DB = d1(db, log);
   const context = createAppContext({
-    env: { DB: d1(db, log) },
+    env: { DB },
     config: {},
     ctx: { waitUntil() {}, passThroughOnException() {} },
-    user,
+    session: new SessionGate(getDb(DB), SESSION_TOKEN, now),
     nonce: "",
   });
   const request = new Request(url, { headers: { Cookie: "tz=Europe%2FBerlin" } });

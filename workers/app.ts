@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { createRequestHandler, type RequestHandler } from "react-router";
-import { readSessionToken, sessionCookie, validateSessionToken } from "~/auth/session.server";
+import { readSessionToken, sessionCookie } from "~/auth/session.server";
+import { SessionGate } from "~/auth/session-gate.server";
 import { getDb } from "~/db/client.server";
 import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
 import { api } from "~/http/api.server";
@@ -60,6 +61,9 @@ function oneClickOptOut(request: Request): Request {
   return new Request(request, { headers });
 }
 
+/** The paths Hono's own routes answer (below): they read the signed-in user before running. */
+const HONO_ROUTES = /^\/(api|dev|images|webhooks)(\/|$)/;
+
 /** Builds the Worker: configuration, CSRF and session first, then Hono's routes, then React Router for pages. */
 export function createApp() {
   const app = new Hono<AppBindings>();
@@ -67,14 +71,20 @@ export function createApp() {
   // Security headers on every response, a fresh script nonce for each, HSTS over https, and no
   // caching of what belongs to a session (docs/architecture.md §7).
   app.use("*", async (c, next) => {
-    const nonce = newNonce();
-    c.set("nonce", nonce);
+    // The nonce is made when something asks for it: a page (the policy and its inline scripts),
+    // not a JSON or redirect response.
+    let nonce: string | undefined;
+    c.set("nonce", () => {
+      nonce ??= newNonce();
+      return nonce;
+    });
     await next();
-    // The session middleware below has set the user by now (null without a valid session).
+    // The session middleware below has read the session by now (docs/decisions/025).
     // Assigning c.res makes Hono copy the response again: only a copy (immutable headers) is assigned.
-    const secured = withSecurityHeaders(c.res, nonce, {
+    const secured = withSecurityHeaders(c.res, c.get("nonce"), {
       https: new URL(c.req.url).protocol === "https:",
-      session: Boolean(c.get("user")),
+      // Unset when an earlier middleware answered (a refused CSRF check): no session was read.
+      session: Boolean(c.get("session")?.settled),
     });
     if (secured !== c.res) c.res = secured;
   });
@@ -97,12 +107,17 @@ export function createApp() {
     await next();
   });
 
-  // Session: the signed-in user for everything after this; sliding expiry re-sends the cookie.
+  // Session: read once, when first needed (docs/decisions/025). Hono's routes get the signed-in
+  // user before they run; pages read it from the app context, a page with one D1 batch in that
+  // batch. Whoever asked, it is read before the response leaves: the response's caching depends
+  // on it, and sliding expiry re-sends the cookie.
   app.use("*", async (c, next) => {
     const token = readSessionToken(c.req.raw);
-    const session = token ? await validateSessionToken(getDb(c.env.DB), token) : null;
-    c.set("user", session?.user ?? null);
+    const gate = new SessionGate(getDb(c.env.DB), token);
+    c.set("session", gate);
+    if (HONO_ROUTES.test(c.req.path)) c.set("user", await gate.user({ now: true }));
     await next();
+    const session = await gate.session();
     if (token && session?.renewed && !c.res.headers.has("Set-Cookie")) {
       c.res = new Response(c.res.body, c.res);
       c.res.headers.append("Set-Cookie", sessionCookie(token, session.expiresAt, new URL(c.req.url)));
@@ -121,8 +136,11 @@ export function createApp() {
         env: c.env,
         config: c.get("config"),
         ctx: c.executionCtx as ExecutionContext,
-        user: c.get("user"),
-        nonce: c.get("nonce"),
+        session: c.get("session"),
+        // Made when a page reads it (a response without HTML needs none).
+        get nonce() {
+          return c.get("nonce")();
+        },
       }),
     ),
   );

@@ -52,7 +52,7 @@ export async function createSession(db: Db, userId: string, now = Date.now()) {
  * The session's row and its user, by the token's hash: every request that carries a cookie runs it
  * (the trivial route included), so it is built once per isolate (docs/architecture.md §12).
  */
-const sessionById = preparedQuery((db) =>
+export const sessionById = preparedQuery((db) =>
   db
     .select({
       expiresAt: sessions.expiresAt,
@@ -72,9 +72,27 @@ const sessionById = preparedQuery((db) =>
     .where(eq(sessions.id, bindParam("id"))),
 );
 
+type SessionRow = ReturnType<ReturnType<typeof sessionById>["map"]>[number];
+
+/**
+ * The statement that reads a session's user inside another query (docs/decisions/025): the user of
+ * the session whose id is bound first, if it has not expired at the instant bound second.
+ */
+export const SESSION_USER_SQL = '(SELECT "user_id" FROM "sessions" WHERE "id" = ? AND "expires_at" > ?)';
+
 export async function validateSessionToken(db: Db, token: string, now = Date.now()): Promise<ValidatedSession | null> {
   const id = await hashToken(token);
   const [row] = await runBound(sessionById(db, { id }));
+  return settleSession(db, id, row, now);
+}
+
+/** The session `row` read by `sessionById` (none: no such session), with its expiry enforced and slid. */
+export async function settleSession(
+  db: Db,
+  id: string,
+  row: SessionRow | undefined,
+  now: number,
+): Promise<ValidatedSession | null> {
   if (!row) return null;
   if (row.expiresAt <= now) {
     await db.delete(sessions).where(eq(sessions.id, id));

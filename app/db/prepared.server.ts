@@ -6,10 +6,23 @@ import type { Db } from "./client.server";
  * the rows drizzle would have given.
  */
 export interface Bound<T> {
-  readonly statement: D1PreparedStatement;
-  /** D1's result of `statement` (from a batch or `statement.all()`) as drizzle's rows. */
+  /** Its SQL and its values, in order (one a `?`): SESSION_OWNER where the session's user goes. */
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  /** The statement prepared for `sql` (kept per isolate for a prepared query), not yet bound. */
+  readonly prepared: D1PreparedStatement;
+  /** D1's result of the statement (from a batch or `statement.all()`) as drizzle's rows. */
   map(result: unknown): T;
 }
+
+/**
+ * The owner's value in a query built before the session is read (a page that reads the session in
+ * its own batch: app/auth/session-gate.server.ts, docs/decisions/025). It never reaches D1: a batch
+ * given the session's user binds that user's id in its place, and a batch that reads the session
+ * itself puts the session's user subquery there (`ownedBySession`). A statement still holding it
+ * is refused.
+ */
+export const SESSION_OWNER = "\u0000the session's user";
 
 /** What a drizzle select (or a query builder ending in one) offers: prepare, and its rows when awaited. */
 interface Preparable<T> extends PromiseLike<T> {
@@ -22,6 +35,7 @@ interface Preparable<T> extends PromiseLike<T> {
 type Prepared = ReturnType<Preparable<unknown>["prepare"]>;
 
 interface Cached {
+  sql: string;
   statement: D1PreparedStatement;
   params: unknown[];
   map: (result: unknown) => unknown;
@@ -128,12 +142,14 @@ export function preparedQuery<T>(build: (db: Db) => Preparable<T>) {
     if (!cached) {
       const prepared = build(db).prepare();
       const { sql, params } = prepared.getQuery();
-      cached = { statement: db.$client.prepare(sql), params, map: rowMapper(prepared) };
+      cached = { sql, statement: db.$client.prepare(sql), params, map: rowMapper(prepared) };
       cache.set(db.$client, cached);
     }
-    const { statement, params, map } = cached;
+    const { sql, statement, params, map } = cached;
     return {
-      statement: statement.bind(...fillPlaceholders(params, values)),
+      sql,
+      params: fillPlaceholders(params, values),
+      prepared: statement,
       map: map as (result: unknown) => T,
     };
   };
@@ -166,21 +182,95 @@ export function preparedQueryBy<S, T>(key: (shape: S) => string, build: (db: Db,
 export function boundQuery<T>(db: Db, query: Preparable<T>): Bound<T> {
   const prepared = query.prepare();
   const { sql, params } = prepared.getQuery();
-  return {
-    statement: db.$client.prepare(sql).bind(...params),
-    map: rowMapper(prepared) as (result: unknown) => T,
-  };
+  return { sql, params, prepared: db.$client.prepare(sql), map: rowMapper(prepared) as (result: unknown) => T };
 }
 
-type Rows<T extends readonly Bound<unknown>[]> = { -readonly [K in keyof T]: T[K] extends Bound<infer R> ? R : never };
+export type Rows<T extends readonly Bound<unknown>[]> = {
+  -readonly [K in keyof T]: T[K] extends Bound<infer R> ? R : never;
+};
 
-/** The queries in one D1 batch (one round trip; they run as one: one failing fails them all). */
-export async function runBatch<T extends readonly Bound<unknown>[]>(db: Db, queries: T): Promise<Rows<T>> {
-  const results = await db.$client.batch(queries.map((q) => q.statement));
+/**
+ * The statement of `query`, its SESSION_OWNER values bound to `ownerId`. Without an owner, a query
+ * that holds SESSION_OWNER is refused: it would run for no one (or, worse, for a guessed id).
+ */
+export function statementOf(query: Bound<unknown>, ownerId?: string): D1PreparedStatement {
+  const owned = query.params.includes(SESSION_OWNER);
+  if (owned && ownerId === undefined) throw new Error("a query for the session's user run without its owner");
+  return query.prepared.bind(...(owned ? query.params.map((p) => (p === SESSION_OWNER ? ownerId : p)) : query.params));
+}
+
+/** Where each `?` of an SQL text is, outside quoted strings and names; by SQL text, for the isolate. */
+const placeholderCache = new Map<string, number[]>();
+const PLACEHOLDER_CACHE_SIZE = 500;
+
+function placeholdersOf(sql: string): number[] {
+  const known = placeholderCache.get(sql);
+  if (known) return known;
+  const at: number[] = [];
+  let quote: string | null = null;
+  for (let i = 0; i < sql.length; i += 1) {
+    const ch = sql[i];
+    if (quote) {
+      if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"' || ch === "`") quote = ch;
+    else if (ch === "?") at.push(i);
+  }
+  if (placeholderCache.size >= PLACEHOLDER_CACHE_SIZE) placeholderCache.clear();
+  placeholderCache.set(sql, at);
+  return at;
+}
+
+/**
+ * `query` for the user of a session read in the same batch: each SESSION_OWNER value becomes
+ * `ownerSql` (an SQL expression: the session's user subquery) with its own values `ownerParams`,
+ * so the statement reads only what the session's user owns, and nothing when the session is
+ * unknown or expired (docs/decisions/025). The SQL must have one `?` per value.
+ */
+export function ownedBySession(
+  db: Db,
+  query: Bound<unknown>,
+  ownerSql: string,
+  ownerParams: readonly unknown[],
+): D1PreparedStatement {
+  if (!query.params.includes(SESSION_OWNER)) return statementOf(query);
+  const at = placeholdersOf(query.sql);
+  if (at.length !== query.params.length) {
+    throw new Error(
+      `cannot scope a statement to the session: ${at.length} placeholders for ${query.params.length} values`,
+    );
+  }
+  let sql = "";
+  let from = 0;
+  const params: unknown[] = [];
+  for (let i = 0; i < at.length; i += 1) {
+    sql += query.sql.slice(from, at[i]);
+    from = at[i] + 1;
+    if (query.params[i] === SESSION_OWNER) {
+      sql += ownerSql;
+      params.push(...ownerParams);
+    } else {
+      sql += "?";
+      params.push(query.params[i]);
+    }
+  }
+  sql += query.sql.slice(from);
+  return db.$client.prepare(sql).bind(...params);
+}
+
+/**
+ * The queries in one D1 batch (one round trip; they run as one: one failing fails them all).
+ * `ownerId`: the user whose id goes where a query holds SESSION_OWNER.
+ */
+export async function runBatch<T extends readonly Bound<unknown>[]>(
+  db: Db,
+  queries: T,
+  ownerId?: string,
+): Promise<Rows<T>> {
+  const results = await db.$client.batch(queries.map((q) => statementOf(q, ownerId)));
   return queries.map((q, i) => q.map(results[i])) as Rows<T>;
 }
 
-/** One query on its own. */
-export async function runBound<T>(query: Bound<T>): Promise<T> {
-  return query.map(await query.statement.all());
+/** One query on its own (`ownerId` as runBatch's). */
+export async function runBound<T>(query: Bound<T>, ownerId?: string): Promise<T> {
+  return query.map(await statementOf(query, ownerId).all());
 }

@@ -1,4 +1,5 @@
 import type { SessionUser } from "~/auth/session.server";
+import type { SessionGate } from "~/auth/session-gate.server";
 import type { AppConfig } from "~/lib/config.server";
 
 /** Hono's bindings and per-request variables, set by workers/app.ts before any route runs. */
@@ -7,9 +8,11 @@ export type AppBindings = {
   Variables: {
     /** The validated configuration (app/lib/config.server.ts), read once per request. */
     config: AppConfig;
-    /** The signed-in user from the session cookie, or null for a visitor. */
+    /** The signed-in user from the session cookie, or null for a visitor: set for Hono's own routes. */
     user: SessionUser | null;
-    /** This response's script nonce, named by its Content-Security-Policy. */
-    nonce: string;
+    /** The request's session, read when first needed (docs/decisions/025). */
+    session: SessionGate;
+    /** This response's script nonce, named by its Content-Security-Policy: made on the first call. */
+    nonce: () => string;
   };
 };

@@ -1,5 +1,6 @@
 import { createContext, RouterContextProvider } from "react-router";
 import type { SessionUser } from "~/auth/session.server";
+import type { SessionGate } from "~/auth/session-gate.server";
 import type { AppConfig } from "./config.server";
 
 export interface AppContext {
@@ -8,8 +9,11 @@ export interface AppContext {
   /** The configuration, validated once per request (app/lib/config.server.ts). */
   config: AppConfig;
   ctx: ExecutionContext;
-  /** The signed-in user from the session cookie, or null for a visitor. */
-  user: SessionUser | null;
+  /**
+   * The session cookie's session, read when first asked (docs/decisions/025): `sessionUser(context)`,
+   * or a page's one batch with it (`requireUserWith`, app/auth/guard.server.ts).
+   */
+  session: SessionGate;
   /** This response's script nonce, named by its Content-Security-Policy (app/lib/security-headers.server.ts). */
   nonce: string;
 }
@@ -25,4 +29,9 @@ export function createAppContext(value: AppContext) {
 /** The one typed place where loaders and actions reach bindings, configuration and the session user. */
 export function getApp(context: Readonly<RouterContextProvider>) {
   return context.get(appContext);
+}
+
+/** The signed-in user from the session cookie, or null for a visitor. */
+export function sessionUser(context: Readonly<RouterContextProvider>): Promise<SessionUser | null> {
+  return getApp(context).session.user();
 }

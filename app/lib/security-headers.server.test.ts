@@ -41,6 +41,19 @@ describe("security headers", () => {
     expect(json.headers.get("X-Content-Type-Options")).toBe("nosniff");
   });
 
+  it("makes a nonce given as a function only for a page that names it", () => {
+    let made = 0;
+    const nonce = () => {
+      made += 1;
+      return "lazy";
+    };
+    withSecurityHeaders(Response.json({}), nonce);
+    expect(made).toBe(0);
+    const page = withSecurityHeaders(new Response("<p>", { headers: { "Content-Type": "text/html" } }), nonce);
+    expect(page.headers.get("Content-Security-Policy")).toContain("'nonce-lazy'");
+    expect(made).toBe(1);
+  });
+
   it("sends HSTS over https only", () => {
     const https = withSecurityHeaders(new Response("x"), "n", { https: true });
     expect(https.headers.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");

@@ -47,14 +47,19 @@ export interface ResponseFacts {
  * shared cache, and no back/forward or disk cache after sign-out, keeps one user's data; public
  * pages keep theirs.
  */
-export function withSecurityHeaders(response: Response, nonce: string, facts: ResponseFacts = {}): Response {
+export function withSecurityHeaders(
+  response: Response,
+  nonce: string | (() => string),
+  facts: ResponseFacts = {},
+): Response {
   // A WebSocket upgrade cannot be copied (and is no page).
   if (response.webSocket) return response;
   const html = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
   const missing = (name: string) => !response.headers.has(name);
   const add: [string, string][] = [];
   if (missing("X-Content-Type-Options")) add.push(["X-Content-Type-Options", "nosniff"]);
-  if (html && missing("Content-Security-Policy")) add.push(["Content-Security-Policy", contentSecurityPolicy(nonce)]);
+  if (html && missing("Content-Security-Policy"))
+    add.push(["Content-Security-Policy", contentSecurityPolicy(typeof nonce === "string" ? nonce : nonce())]);
   if (html && missing("Referrer-Policy")) add.push(["Referrer-Policy", "strict-origin-when-cross-origin"]);
   if (facts.https && missing("Strict-Transport-Security")) {
     add.push(["Strict-Transport-Security", STRICT_TRANSPORT_SECURITY]);

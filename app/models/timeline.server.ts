@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { bindParam, OWNER_ID, preparedQuery, runBatch } from "~/db/prepared.server";
+import { type Bound, bindParam, OWNER_ID, preparedQuery, type Rows, runBatch } from "~/db/prepared.server";
 import {
   debtorEvents,
   type debtorReplies,
@@ -269,10 +269,16 @@ export async function getDebtorTimeline(
     limit = TIMELINE_LIMIT,
     now = Date.now(),
     invoices = false,
+    run = (queries) => runBatch(db, queries),
   }: {
     limit?: number;
     now?: number /** Also the debtor's invoices (the page's Invoices section), in the same batch. */;
     invoices?: boolean;
+    /**
+     * Runs the batch: by default as it is; the debtor's page runs it with the session's statement
+     * (its owner SESSION_OWNER, docs/decisions/025).
+     */
+    run?: <T extends readonly Bound<unknown>[]>(queries: T) => Promise<Rows<T>>;
   } = {},
 ): Promise<(DebtorTimeline & { invoices: InvoiceRow[]; replies: ReplyView[] }) | undefined> {
   const values = { ownerId, debtorId, take: limit + 1, since: now - CONTACT_DEFAULTS.windowDays * DAY_MS };
@@ -287,7 +293,7 @@ export async function getDebtorTimeline(
     disputes,
     invoiceRows = [],
     replyRows = [],
-  ] = await runBatch(db, [
+  ] = await run([
     TIMELINE.debtor(db, values),
     TIMELINE.mail(db, values),
     TIMELINE.payments(db, values),

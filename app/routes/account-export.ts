@@ -10,7 +10,7 @@ import type { Route } from "./+types/account-export";
  * The session's own data only; never cached.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const now = Date.now();
   const day = new Date(now).toISOString().slice(0, 10);
   const { env } = getApp(context);

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
 import { readForm, reply } from "~/lib/action-result.server";
-import { getApp } from "~/lib/context.server";
+import { getApp, sessionUser } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { pageMeta } from "~/lib/site";
 import { upsertVerifiedUser } from "~/models/user.server";
@@ -28,7 +28,8 @@ const LINK_UNUSABLE = "This sign-in link is invalid, was already used, or has ex
  * user into the sender's account. The POST consumes the token.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env, user } = getApp(context);
+  const { env } = getApp(context);
+  const user = await sessionUser(context);
   const token = new URL(request.url).searchParams.get("token") ?? "";
   const email = token ? await peekLoginToken(getDb(env.DB), token) : null;
   return {

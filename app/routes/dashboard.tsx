@@ -1,7 +1,7 @@
 import { TriangleAlert } from "lucide-react";
 import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect } from "react-router";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser, requireUserWith } from "~/auth/guard.server";
 import { DebtorResponsesNotice } from "~/components/dashboard/debtor-responses-notice";
 import { MoneySummary } from "~/components/dashboard/money-summary";
 import type { ChartPoint } from "~/components/dashboard/notifications-chart";
@@ -12,7 +12,7 @@ import { useSetQueryParam } from "~/components/lists/use-set-query-param";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { countOf, getDb } from "~/db/client.server";
-import { type Bound, bindParam, OWNER_ID, preparedQuery, runBatch, runBound } from "~/db/prepared.server";
+import { type Bound, bindParam, OWNER_ID, preparedQuery, runBound, SESSION_OWNER } from "~/db/prepared.server";
 import { parseDebtorId } from "~/domain/list-params";
 import { localDateString } from "~/domain/schedule-time";
 import { getApp } from "~/lib/context.server";
@@ -80,11 +80,11 @@ function selectDebtor(url: URL, id: number) {
  * read, before anything else is loaded.
  */
 export async function loader({ context, request, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
   const param = url.searchParams.get("debtor");
   const paramId = parseDebtorId(param);
   if (paramId === null || String(paramId) !== param) {
+    const user = await requireUser(context, url);
     const first = await firstDebtorId(db, user.id).catch((error) => {
       console.error("[dunly] debtors failed to load", error);
       return null;
@@ -99,13 +99,14 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const schedulesFilter = scheduleFilterFromUrl(url, timeZone, now);
   // With no debtor chosen (the account has none) the selected debtor's statements match nothing.
   const chosen = selectedId ?? -1;
-  const owner = { ownerId: user.id };
+  // The session's user, read in the same batch (docs/decisions/025).
+  const owner = { ownerId: SESSION_OWNER };
   const queries = [
     DASHBOARD.firstDebtors(db, owner),
     DASHBOARD.organizations(db, owner),
     DASHBOARD.selected(db, { ...owner, id: chosen }),
     // Prepared per shape, or built on this request when the URL searches or picks a period.
-    schedulesPage(db, user.id, schedulesFilter.filter, schedulesFilter.page),
+    schedulesPage(db, SESSION_OWNER, schedulesFilter.filter, schedulesFilter.page),
     DASHBOARD.sent(db, { ...owner, debtorId: chosen, since: monthlySentSince(timeZone, now) }),
     DASHBOARD.bouncing(db, owner),
     // Debtors who said "I've paid" (docs/architecture.md §10), for the notice.
@@ -113,34 +114,38 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     // Promises and disputes from the debtors' pages (docs/architecture.md §10, "The debtor's page").
     DASHBOARD.responses(db, { ...owner, since: now - OPT_OUT_ANSWER_DAYS * 86_400_000 }),
     // The money (docs/architecture.md §10, "Money"): aging per currency, the oldest debts, the payments' figures.
-    moneyStatement(db, user.id, today),
+    moneyStatement(db, SESSION_OWNER, today),
   ] as const;
   // The statements of a batch run as one, so one failing statement fails them all. Then each is
   // tried on its own: spec §8 wants a failed organizations load only logged and the rest shown,
   // and 'Error fetching debtors' / 'Error fetching schedules' only for what really failed.
-  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims, responses, money] =
-    await runBatch(db, queries).catch((error) => {
-      console.error("[dunly] the dashboard's batch failed; loading its parts one by one", error);
-      const part = <T,>(query: Bound<T>, what: string) =>
-        runBound(query).then(
-          (rows) => rows,
-          (failure) => {
-            console.error(`[dunly] ${what} failed to load`, failure);
-            return null;
-          },
-        );
-      return Promise.all([
-        part(queries[0], "debtors"),
-        part(queries[1], "organizations"),
-        part(queries[2], "the selected debtor"),
-        part(queries[3], "schedules"),
-        part(queries[4], "the chart"),
-        part(queries[5], "the bouncing count"),
-        part(queries[6], "the paid claims"),
-        part(queries[7], "the debtors' answers"),
-        part(queries[8], "the money figures"),
-      ]);
-    });
+  // No valid session: requireUserWith redirects as requireUser does.
+  const { user, rows } = await requireUserWith(context, url, queries).catch(async (error) => {
+    if (error instanceof Response) throw error;
+    console.error("[dunly] the dashboard's batch failed; loading its parts one by one", error);
+    const user = await requireUser(context, url);
+    const part = <T,>(query: Bound<T>, what: string) =>
+      runBound(query, user.id).then(
+        (rows) => rows,
+        (failure) => {
+          console.error(`[dunly] ${what} failed to load`, failure);
+          return null;
+        },
+      );
+    const rows = await Promise.all([
+      part(queries[0], "debtors"),
+      part(queries[1], "organizations"),
+      part(queries[2], "the selected debtor"),
+      part(queries[3], "schedules"),
+      part(queries[4], "the chart"),
+      part(queries[5], "the bouncing count"),
+      part(queries[6], "the paid claims"),
+      part(queries[7], "the debtors' answers"),
+      part(queries[8], "the money figures"),
+    ]);
+    return { user, rows };
+  });
+  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims, responses, money] = rows;
   const selected = selectedId === null ? null : (selectedRows?.[0] ?? null);
   // Not one of the user's debtors (another's, or deleted): the first is selected instead.
   const [first] = debtors ?? [];

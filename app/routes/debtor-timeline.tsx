@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { data, Link } from "react-router";
 import * as v from "valibot";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser, requireUserWith } from "~/auth/guard.server";
 import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorBalance } from "~/components/debtors/debtor-balance";
 import { DebtorInvoices } from "~/components/debtors/debtor-invoices";
@@ -11,6 +11,7 @@ import { DebtorStatusBadge } from "~/components/debtors/debtor-status";
 import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
+import { SESSION_OWNER } from "~/db/prepared.server";
 import type { ActionResult } from "~/lib/action-result";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
@@ -26,10 +27,17 @@ import { debtorAction } from "./debtor-action.server";
  * and Timeline), read in one batch; anyone else's is the 404 page.
  */
 export async function loader({ context, params, request, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
   const id = v.safeParse(FormIdSchema, params.id);
   const db = getDb(getApp(context).env.DB);
-  const found = id.success ? await getDebtorTimeline(db, user.id, id.output, { invoices: true }) : undefined;
+  if (!id.success) {
+    await requireUser(context, url);
+    throw data(null, { status: 404 });
+  }
+  // The session's user's debtor, read with the session in one batch (docs/decisions/025).
+  const found = await getDebtorTimeline(db, SESSION_OWNER, id.output, {
+    invoices: true,
+    run: async (queries) => (await requireUserWith(context, url, queries)).rows,
+  });
   if (!found) throw data(null, { status: 404 });
   const { invoices, replies, ...timeline } = found;
   return {

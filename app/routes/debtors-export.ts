@@ -29,7 +29,7 @@ const HEADER = [
  * Streamed: a page of debtors read per statement as the download takes them.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
   async function* rows() {
     for await (const page of debtorExportPages(db, user.id)) {

@@ -41,7 +41,7 @@ const NUMBER_TAKEN_MEANWHILE =
   "An invoice number of the file was used by another invoice of yours meanwhile. Nothing was imported: please preview the file again.";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  requireUser(context, url);
+  await requireUser(context, url);
   return { maxRows: MAX_IMPORT_ROWS };
 }
 
@@ -128,7 +128,7 @@ function importedMessage(added: Imported, existingDebtors: number) {
  * invoices of the user's debtors the rows' addresses match (docs/architecture.md §10, CSV).
  */
 export async function action({ context, request, url }: Route.ActionArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const form = await readForm(request, {
     maxBytes: MAX_IMPORT_BYTES + FORM_OVERHEAD_BYTES,
     tooLarge: { intent: IMPORT_INTENTS.preview, message: TOO_LARGE },

@@ -3,6 +3,7 @@ import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";
 import { getDb } from "~/db/client.server";
+import { SESSION_OWNER } from "~/db/prepared.server";
 import { DEBTOR_SORTS, DEFAULT_DEBTOR_SORT, debtorListParams } from "~/domain/list-params";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
@@ -13,8 +14,14 @@ import { loadListPage } from "./list-page.server";
 
 // A public route: data is only fetched when a user is signed in (docs/product-spec.md §2 route table).
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { user, env } = getApp(context);
-  if (!user)
+  const { env, session } = getApp(context);
+  const db = getDb(env.DB);
+  // Search, order and page from the URL (docs/architecture.md §10, Lists), each clamped to what the list takes.
+  const { page: requested, q, sort, dir } = debtorListParams(url.searchParams);
+  // The session's user's, read with the session in one batch (docs/decisions/025).
+  const queries = debtorsListQueries(db, SESSION_OWNER, { q, sort, dir, limit: DEBTOR_PAGE_SIZE });
+  const read = await loadListPage(session, queries, requested, DEBTOR_PAGE_SIZE);
+  if (!read)
     return {
       signedIn: false as const,
       accountCurrency: "USD",
@@ -26,11 +33,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       sort: DEFAULT_DEBTOR_SORT,
       dir: DEBTOR_SORTS[DEFAULT_DEBTOR_SORT],
     };
-  const db = getDb(env.DB);
-  // Search, order and page from the URL (docs/architecture.md §10, Lists), each clamped to what the list takes.
-  const { page: requested, q, sort, dir } = debtorListParams(url.searchParams);
-  const queries = debtorsListQueries(db, user.id, { q, sort, dir, limit: DEBTOR_PAGE_SIZE });
-  const { rows: debtors, total, page, pages } = await loadListPage(db, queries, requested, DEBTOR_PAGE_SIZE);
+  const { user, rows: debtors, total, page, pages } = read;
   return {
     signedIn: true as const,
     // The Add Debtor form starts in the account's currency (docs/architecture.md §10, "Currency").

@@ -1,6 +1,6 @@
 import { getDb } from "~/db/client.server";
 import { parseQuery } from "~/domain/list-params";
-import { getApp } from "~/lib/context.server";
+import { getApp, sessionUser } from "~/lib/context.server";
 import { DEBTOR_OPTIONS_LIMIT, searchDebtorOptions } from "~/models/debtor.server";
 import type { Route } from "./+types/debtors.options";
 
@@ -12,7 +12,8 @@ import type { Route } from "./+types/debtors.options";
  * gets 401.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const { user, env } = getApp(context);
+  const { env } = getApp(context);
+  const user = await sessionUser(context);
   const headers = { "Cache-Control": "private, no-store" };
   if (!user) return Response.json({ options: [] }, { status: 401, headers });
   const q = parseQuery(url.searchParams.get("q"));

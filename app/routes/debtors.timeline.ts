@@ -13,7 +13,7 @@ import type { Route } from "./+types/debtors.timeline";
  * latest entries and next reminder, and the zone to show them in. Another user's debtor is 404.
  */
 export async function loader({ context, params, request, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const timeZone = requestTimeZone(request);
   const id = v.safeParse(FormIdSchema, params.id);
   const timeline = id.success

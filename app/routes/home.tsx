@@ -20,7 +20,7 @@ export const handle = { hydrate: false } satisfies PageHandle;
 export const clientLoader = loadAsDocument;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  redirectSignedIn(context);
+  await redirectSignedIn(context);
   const url = new URL(request.url);
   // Named as SignInForm's props: the page spreads them into it.
   return {

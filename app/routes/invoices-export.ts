@@ -32,7 +32,7 @@ const HEADER = [
  * reading: an imported invoice is open).
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
   async function* rows() {
     for await (const page of invoiceExportPages(db, user.id)) {

@@ -119,7 +119,7 @@ export type ExtraIntents = Record<string, (scope: IntentScope) => Promise<Return
 export function ownedRecordAction<Input, Row>(entity: OwnedEntity<Input, Row>, extra: ExtraIntents = {}) {
   const intents = ownedRecordIntents(entity);
   return async ({ context, request, url }: ActionArgs) => {
-    const user = requireUser(context, url);
+    const user = await requireUser(context, url);
     const app = getApp(context);
     const form = await readForm(request);
     if ("refused" in form) return form.refused;

@@ -19,7 +19,7 @@ const PLANS_UNAVAILABLE = "Plans cannot be bought yet.";
 const CHECKOUT_FAILED = "Stripe could not start the checkout. Nothing was charged; please try again.";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const { env, config } = getApp(context);
   const now = Date.now();
   const current = effectivePlan(user, now);
@@ -43,7 +43,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 
 /** Subscribe (docs/decisions/019): a Checkout Session for the signed-in user, or the portal when subscribed. */
 export async function action({ context, request, url }: Route.ActionArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const { env, config } = getApp(context);
   const form = await request.formData();
   const plan = form.get("plan");

@@ -53,7 +53,7 @@ interface ActionArgs {
  * no id to send: the profile is always the session's user.
  */
 export async function profileAction({ context, request, url }: ActionArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const app = getApp(context);
   // The photo may be 5 MB plus room for the multipart envelope; counted while the body streams in.
   const form = await readForm(request, {

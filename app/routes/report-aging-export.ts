@@ -15,7 +15,7 @@ import type { Route } from "./+types/report-aging-export";
  * as decimal numbers. One indexed statement over the account's owed invoices.
  */
 export async function loader({ context, request, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
   const today = localDateString(Date.now(), requestTimeZone(request));
   const rows = agingRowsOf(await runBound(agingStatement(db, user.id, today)));

@@ -12,7 +12,7 @@ import type { Route } from "./+types/report-archive";
  * or not a month at all answer 404 alike.
  */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const month = params.month;
   const object = isMonth(month) ? await getApp(context).env.ARCHIVE.get(archiveObjectKey(user.id, month)) : null;
   if (!object) throw data(null, { status: 404 });

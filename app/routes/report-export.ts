@@ -18,7 +18,7 @@ import type { Route } from "./+types/report-export";
  * rows read per statement as the download takes them.
  */
 export async function loader({ context, request, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
   const timeZone = requestTimeZone(request);
   const { debtorId, period } = listParams(url.searchParams);

@@ -1,5 +1,5 @@
 import { Form, Link, useSearchParams, useSubmit } from "react-router";
-import { requireUser } from "~/auth/guard.server";
+import { requireUserWith } from "~/auth/guard.server";
 import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorCombobox } from "~/components/lists/debtor-combobox";
 import { AgingTable } from "~/components/money/aging-table";
@@ -8,6 +8,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
+import { boundQuery, SESSION_OWNER } from "~/db/prepared.server";
 import { agingBounds, agingRowsOf } from "~/domain/aging";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { statusLabel } from "~/domain/delivery-status";
@@ -26,8 +27,9 @@ import { agingQuery } from "~/models/money.server";
 import type { Route } from "./+types/report";
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
+  // The session's user's, read with the session in one batch (docs/decisions/025).
+  const owner = SESSION_OWNER;
   const timeZone = requestTimeZone(request);
   const { debtorId, period, page: requested } = listParams(url.searchParams);
   const now = Date.now();
@@ -35,22 +37,25 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const filter = { debtorId, from: range?.from, before: range?.before };
   // Receivables by age on the user's today (docs/architecture.md §10, "Money"): the whole account's, whatever the filters.
   const today = localDateString(now, timeZone);
-  const aging = agingQuery(db, user.id, agingBounds(today));
-  const pageOf = (n: number) =>
-    listDeliveries(db, user.id, { ...filter, limit: DELIVERY_PAGE_SIZE, offset: pageOffset(n, DELIVERY_PAGE_SIZE) });
-  // One round trip (a D1 batch): the page, the totals, the aging and, only if one is chosen, the
-  // debtor for the picker's label (the picker searches the rest: /debtors/options).
+  const aging = agingQuery(db, owner, agingBounds(today));
+  const pageOf = (n: number, ownerId: string) =>
+    listDeliveries(db, ownerId, { ...filter, limit: DELIVERY_PAGE_SIZE, offset: pageOffset(n, DELIVERY_PAGE_SIZE) });
+  // One round trip (a D1 batch): the session, the page, the totals, the aging and, only if one is
+  // chosen, the debtor for the picker's label (the picker searches the rest: /debtors/options).
   // The account's archived months (docs/decisions/022): listed for download, and not in the pages.
-  const months = archivedMonths(db, user.id);
-  const [requestedRows, counts, agingSums, archived, debtors] = debtorId
-    ? await db.batch([
-        pageOf(requested),
-        deliveryTotals(db, user.id, filter),
-        aging,
-        months,
-        getDebtorOption(db, user.id, debtorId),
-      ])
-    : [...(await db.batch([pageOf(requested), deliveryTotals(db, user.id, filter), aging, months])), []];
+  const months = archivedMonths(db, owner);
+  const base = [
+    boundQuery(db, pageOf(requested, owner)),
+    boundQuery(db, deliveryTotals(db, owner, filter)),
+    boundQuery(db, aging),
+    boundQuery(db, months),
+  ] as const;
+  const {
+    user,
+    rows: [requestedRows, counts, agingSums, archived, debtors = []],
+  } = debtorId
+    ? await requireUserWith(context, url, [...base, boundQuery(db, getDebtorOption(db, owner, debtorId))] as const)
+    : await requireUserWith(context, url, base);
   const totals = totalsOf(counts);
   const debtor = debtors[0];
   // The totals count archived months too; the list pages through the live rows only.
@@ -58,7 +63,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const pages = pageCount(totals.all - archivedRows, DELIVERY_PAGE_SIZE);
   // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
   const page = Math.min(requested, pages);
-  const deliveries = page === requested ? requestedRows : await pageOf(page);
+  const deliveries = page === requested ? requestedRows : await pageOf(page, user.id);
   return {
     deliveries,
     totals,

@@ -53,7 +53,7 @@ interface Scope extends EntityScope {
  * (app/reminders/lifecycle.server.ts), which records it and moves the alarms.
  */
 export async function scheduleAction({ context, request, url }: ActionArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const form = await readForm(request);
   if ("refused" in form) return form.refused;
   const { formData } = form;

@@ -28,7 +28,7 @@ const PREVIEW_HEADERS = {
  * renders it (`MAILER.renderReminderPreview`), so the app Worker carries no e-mail renderer.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const choice = previewChoice((name) => url.searchParams.get(name) ?? undefined);
   if (!choice) return new Response("Unknown template", { status: 404 });
   const { env } = getApp(context);

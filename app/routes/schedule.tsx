@@ -1,10 +1,11 @@
 import { useCallback, useState } from "react";
 import { Link } from "react-router";
-import { requireUser } from "~/auth/guard.server";
+import { requireUserWith } from "~/auth/guard.server";
 import { EmailPreview } from "~/components/schedules/email-preview";
 import { ScheduleForm, type ScheduleFormWatch } from "~/components/schedules/schedule-form";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
+import { boundQuery, SESSION_OWNER } from "~/db/prepared.server";
 import { parseSteps } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY } from "~/domain/frequencies";
 import { DEFAULT_PRESET } from "~/domain/presets";
@@ -19,10 +20,15 @@ import type { Route } from "./+types/schedule";
 import { scheduleAction } from "./schedule-action.server";
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
-  // One round trip (a D1 batch).
-  const [choiceRows, organizations] = await db.batch([debtorChoiceQuery(db, user.id), listOrganizations(db, user.id)]);
+  // One round trip (a D1 batch), the session's with it (docs/decisions/025).
+  const {
+    user,
+    rows: [choiceRows, organizations],
+  } = await requireUserWith(context, url, [
+    boundQuery(db, debtorChoiceQuery(db, SESSION_OWNER)),
+    boundQuery(db, listOrganizations(db, SESSION_OWNER)),
+  ] as const);
   return { ...debtorChoiceOf(choiceRows), organizations, userName: senderDisplayName(user) };
 }
 

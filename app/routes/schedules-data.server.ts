@@ -1,5 +1,6 @@
+import type { SessionGate } from "~/auth/session-gate.server";
 import type { Db } from "~/db/client.server";
-import { bindParam, boundQuery, OWNER_ID, preparedQueryBy } from "~/db/prepared.server";
+import { bindParam, boundQuery, OWNER_ID, preparedQueryBy, SESSION_OWNER } from "~/db/prepared.server";
 import type { ScheduleSort, SortDirection } from "~/domain/list-params";
 import { listParams, pageOffset, scheduleSearchParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
@@ -68,18 +69,24 @@ function schedulesTotal(db: Db, ownerId: string, filter: ScheduleListFilter) {
   return plainCount(db, shape, { ownerId, debtorId: filter.debtorId });
 }
 
-/** One page of the owner's schedules for the URL's filters, with the total; `error` on a load failure. */
-export async function loadSchedulesPage(db: Db, ownerId: string, url: URL, timeZone: string) {
+/**
+ * One page of the session's user's schedules for the URL's filters, with the total, read with the
+ * session in one batch (docs/decisions/025); `error` on a load failure; null without a valid session.
+ */
+export async function loadSchedulesPage(session: SessionGate, db: Db, url: URL, timeZone: string) {
   const { filter, period, page: requested } = scheduleFilterFromUrl(url, timeZone);
   try {
     const queries = {
-      page: (offset: number) => schedulesFrom(db, ownerId, filter, offset),
-      total: schedulesTotal(db, ownerId, filter),
+      page: (offset: number) => schedulesFrom(db, SESSION_OWNER, filter, offset),
+      total: schedulesTotal(db, SESSION_OWNER, filter),
     };
-    const { rows: schedules, total, page, pages } = await loadListPage(db, queries, requested, SCHEDULE_PAGE_SIZE);
+    const read = await loadListPage(session, queries, requested, SCHEDULE_PAGE_SIZE);
+    if (!read) return null;
+    const { rows: schedules, total, page, pages } = read;
     return { schedules, total, page, pages, period, error: false };
   } catch (error) {
     console.error("[dunly] schedules failed to load", error);
+    if (!(await session.user())) return null;
     return { schedules: [], total: 0, page: requested, pages: 1, period, error: true };
   }
 }

@@ -13,10 +13,10 @@ import { loadSchedulesPage } from "./schedules-data.server";
 
 // A public route: data is only fetched when a user is signed in (docs/product-spec.md §2 route table).
 export async function loader({ context, request, url }: Route.LoaderArgs) {
-  const { user, env } = getApp(context);
+  const { env, session } = getApp(context);
   const timeZone = requestTimeZone(request);
-  if (!user) return { signedIn: false as const, timeZone };
-  const data = await loadSchedulesPage(getDb(env.DB), user.id, url, timeZone);
+  const data = await loadSchedulesPage(session, getDb(env.DB), url, timeZone);
+  if (!data) return { signedIn: false as const, timeZone };
   // The search and order the list was loaded with (docs/architecture.md §10, Lists), for the form.
   return { signedIn: true as const, timeZone, ...data, ...scheduleSearchParams(url.searchParams) };
 }

@@ -10,7 +10,7 @@ import type { Route } from "./+types/schedules.details";
 
 /** The configure modal's data: the owner's schedule with its debtor, and the form's options. */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const db = getDb(getApp(context).env.DB);
   const [schedule, choice, organizations] = await Promise.all([
     getScheduleDetails(db, user.id, params.id),

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
 import { data, redirect } from "react-router";
-import { requireUser } from "~/auth/guard.server";
+import { requireUser, requireUserWith } from "~/auth/guard.server";
 import { portalUrl } from "~/billing/checkout.server";
 import { PasswordForm } from "~/components/password-form";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
@@ -13,6 +13,7 @@ import { StripeConnectCard } from "~/components/settings/stripe-connect-card";
 import { YourData } from "~/components/settings/your-data";
 import { LinkTabs } from "~/components/ui/link-tabs";
 import { getDb } from "~/db/client.server";
+import { boundQuery, SESSION_OWNER } from "~/db/prepared.server";
 import { effectivePlan, inTrial, planName, trialEnd } from "~/domain/plans";
 import { formatLongDate } from "~/domain/promise";
 import { appOrigin } from "~/lib/config.server";
@@ -43,13 +44,21 @@ function parseTab(tab: string | undefined): Tab {
 
 /** /iam/:tab (the spec's path): the Settings page, one tab of it (info, orgs, subscription). */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
-  const user = requireUser(context, url);
   const tab = parseTab(params.tab);
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
-  // Info: the contact settings, whether there is a password and the Stripe account: one batch.
-  const [infoRows, accountRows] =
-    tab === "info" ? await db.batch([infoSettingsQuery(db, user.id), accountRowQuery(db, user.id)]) : [[], []];
+  // Info: the contact settings, whether there is a password and the Stripe account: one batch,
+  // the session's with it (docs/decisions/025).
+  const {
+    user,
+    rows: [infoRows, accountRows],
+  } =
+    tab === "info"
+      ? await requireUserWith(context, url, [
+          boundQuery(db, infoSettingsQuery(db, SESSION_OWNER)),
+          boundQuery(db, accountRowQuery(db, SESSION_OWNER)),
+        ] as const)
+      : { user: await requireUser(context, url), rows: [[], []] as const };
   const info = tab === "info" ? infoSettingsOf(infoRows[0]) : null;
   const refreshStripe = url.searchParams.has("stripe");
   return {
@@ -102,7 +111,7 @@ async function subscriptionView(
 
 /** Each tab with forms is the place of one entity's writes: profile on info, organizations on orgs. */
 export async function action(args: Route.ActionArgs) {
-  requireUser(args.context, args.url);
+  await requireUser(args.context, args.url);
   switch (parseTab(args.params.tab)) {
     case "info":
       return profileAction(args);
@@ -115,7 +124,7 @@ export async function action(args: Route.ActionArgs) {
 
 /** "Manage billing": a Stripe billing portal session of the user's own customer, then 303 there. */
 async function manageBilling({ context, url }: Route.ActionArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const { env, config } = getApp(context);
   const stripe = stripeSetup(config, env);
   if (!stripe) return data({ error: "Plans cannot be bought yet, so there is no billing to manage." }, { status: 503 });

@@ -20,7 +20,7 @@ import type { Route } from "./+types/sign-in.password";
 const WRONG = "Wrong e-mail or password.";
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  redirectSignedIn(context);
+  await redirectSignedIn(context);
   return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo")) };
 }
 

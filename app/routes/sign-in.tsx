@@ -4,14 +4,15 @@ import { requestMagicLink } from "~/auth/sign-in-action.server";
 import { NotFoundMessage } from "~/components/not-found";
 import { SignInForm } from "~/components/sign-in-form";
 import { authErrorMessage } from "~/lib/auth-errors";
-import { getApp } from "~/lib/context.server";
+import { getApp, sessionUser } from "~/lib/context.server";
 import { safeRedirect } from "~/lib/redirect";
 import { pageMeta } from "~/lib/site";
 import type { Route } from "./+types/sign-in";
 
 /** /404: where a visitor lands from a guarded route, with sign-in that brings them back. */
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { config, user } = getApp(context);
+  const { config } = getApp(context);
+  const user = await sessionUser(context);
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
   // Signed in meanwhile (another tab, a magic link): go where they were going.

@@ -14,7 +14,7 @@ import type { Route } from "./+types/stripe-connect";
  * is always the signed-in user's: nothing in the request names one.
  */
 export async function action({ context, params, url }: Route.ActionArgs) {
-  const user = requireUser(context, url);
+  const user = await requireUser(context, url);
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
   const now = Date.now();

@@ -12,7 +12,7 @@ import { SCHEDULE_INTENTS } from "~/entities/intents";
 import { SCHEDULE_SOMETHING_WRONG as SOMETHING_WRONG } from "~/entities/messages";
 import { reply } from "~/lib/action-result.server";
 import { type AppConfig, linkOrigin } from "~/lib/config.server";
-import { getApp } from "~/lib/context.server";
+import { getApp, sessionUser } from "~/lib/context.server";
 import { countedInstants, markDeliveryFailed, markDeliverySent } from "~/models/delivery.server";
 import { getSenderAndDebtors } from "~/models/schedule.server";
 import { getStatement } from "~/models/statement.server";
@@ -216,7 +216,8 @@ export async function testSend({
   timeZone: string;
   now?: number;
 }) {
-  const { env, config, user } = getApp(context);
+  const { env, config } = getApp(context);
+  const user = await sessionUser(context);
   if (!user) return reply(TEST_SEND_INTENT, { status: 401, message: SOMETHING_WRONG });
   const choice = previewChoice((name) => formData.get(name));
   if (!choice) return reply(TEST_SEND_INTENT, { status: 400, message: "Choose a template to send a test of." });

@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import { buttonVariants } from "~/components/ui/variants";
-import { getApp } from "~/lib/context.server";
+import { sessionUser } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import type { Route } from "./+types/welcome";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { signedIn: Boolean(getApp(context).user) };
+  return { signedIn: Boolean(await sessionUser(context)) };
 }
 
 /** The first screen after sign-in: the spec's words, then the three steps to a first reminder. */

@@ -323,8 +323,8 @@ describe("signed-in pages: D1 statements per request", () => {
     expect(await unboundedReads(byState)).toEqual(["SEARCH schedules USING INDEX schedules_due_idx (state=?)"]);
   });
 
-  it("the debtor's timeline, the dashboard, the lists, the report and the schedule form are one round trip each", async () => {
-    // The session check, then one batch.
+  it("the debtor's timeline, the dashboard, the lists, the report, the schedule form and settings are one round trip each, the session's included", async () => {
+    // One batch: the session's statement first, then the page's (docs/decisions/025).
     const paths = [
       `/debtors/${large.ids[0]}.data`,
       `/dashboard.data?debtor=${large.ids[0]}`,
@@ -333,10 +333,11 @@ describe("signed-in pages: D1 statements per request", () => {
       "/report.data",
       `/report.data?debtor=${large.ids[0]}`,
       "/schedule.data",
+      "/iam/info.data",
     ];
     for (const path of paths) {
       const { log } = await fetchCounted(path, large);
-      expect(roundTrips(log), path).toBe(2);
+      expect(roundTrips(log), path).toBe(1);
     }
   });
 
