@@ -17,6 +17,7 @@ import { completeSchedule, followAlarms, type Settlement, settleOccurrences } fr
 import { sendReminderBatch } from "./mail.server";
 import type { Pacer } from "./pacer";
 import { buildReminder } from "./reminder-job.server";
+import { STRANDED_MESSAGE } from "./watchdog.server";
 
 /** A Retry-After up to this long is waited out here; a longer one leaves the batch to its retry. */
 export const MAX_INLINE_WAIT_MS = 30_000;
@@ -97,8 +98,9 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
         m.ack();
         continue;
       }
-      // Its debtor or owner is gone (deleted meanwhile): nothing to send it to.
+      // Its schedule or debtor went away meanwhile: not sent, visibly (as the watchdog would say).
       if (!state.parts) {
+        await abandonOccurrence(db, job.occurrenceKey, STRANDED_MESSAGE);
         m.ack();
         continue;
       }

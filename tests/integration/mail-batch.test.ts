@@ -4,6 +4,7 @@ import { batchKeyOf } from "~/domain/mail-batch";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
 import { consumeMail } from "~/reminders/mail-queue.server";
 import { Pacer } from "~/reminders/pacer";
+import { STRANDED_MESSAGE } from "~/reminders/watchdog.server";
 import {
   consumeJobs,
   jobMessage,
@@ -242,6 +243,15 @@ describe("messages built by the consumer", () => {
     // The other reminder, consumed with the secret, is unaffected.
     await consumeJobs([good!.job]);
     await expectSentOnce([good!]);
+  });
+
+  it("a reminder whose schedule was deleted while it waited is not sent, and says so", async () => {
+    const [gone, kept] = await readyJobs(2);
+    await env.DB.prepare("DELETE FROM schedules WHERE id = ?").bind(gone!.id).run();
+    await consumeJobs([gone!.job, kept!.job]);
+    expect(await resendRequests(gone!.email)).toEqual([]);
+    expect(await deliveriesOf(gone!.id)).toMatchObject([{ status: "failed", error: STRANDED_MESSAGE }]);
+    await expectSentOnce([kept!]);
   });
 
   it("a job queued with its message (before messages were built here) is built again and sent once", async () => {
