@@ -381,9 +381,10 @@ export function seedAccount(
 /**
  * The engine run's schedules: `count` ENABLED daily schedules all due at `dueAt`, each to its own
  * debtor at its own address, in `perAccount` per account (plan 'aggressive': 50 a day, so no
- * sending limit holds one back), in `timeZone` (where it is daytime now: contact rules).
+ * sending limit holds one back), in `timeZone` (where it is daytime now: contact rules). `armAtDue`:
+ * also an alarm_repairs row per schedule, so the watchdog arms every object at `dueAt`.
  */
-export function seedEngine(path, { count, perAccount, dueAt, timeZone, now = Date.now() }) {
+export function seedEngine(path, { count, perAccount, dueAt, timeZone, armAtDue = false, now = Date.now() }) {
   const db = openDb(path);
   try {
     return transaction(db, () => {
@@ -401,6 +402,10 @@ export function seedEngine(path, { count, perAccount, dueAt, timeZone, now = Dat
            created_at, updated_at)
          VALUES (?, ?, ?, 'FRIENDLY_REMINDER', 0, 'daily', ?, 'ENABLED', ?, ?, ?)`,
       );
+      // With armAtDue, each schedule is also recorded in alarm_repairs: the watchdog's repairAlarms then
+      // arms its Durable Object at next_run_at through the lifecycle's own arm() (what creating a
+      // schedule in the app does), so the run can start with every alarm set, as in production.
+      const insRepair = db.prepare("INSERT INTO alarm_repairs (schedule_id, error, failed_at) VALUES (?, ?, ?)");
       let userId = null;
       const accounts = [];
       for (let i = 0; i < count; i++) {
@@ -427,15 +432,9 @@ export function seedEngine(path, { count, perAccount, dueAt, timeZone, now = Dat
         );
         const day = new Date(now - DAY).toISOString().slice(0, 10);
         insInvoice.run(userId, Number(info.lastInsertRowid), `INV-${i}`, 10_000 + i, day, day, now - DAY, now - DAY);
-        insSchedule.run(
-          `${userId}-${randomUUID()}`,
-          userId,
-          Number(info.lastInsertRowid),
-          timeZone,
-          dueAt,
-          now - DAY,
-          now - DAY,
-        );
+        const scheduleId = `${userId}-${randomUUID()}`;
+        insSchedule.run(scheduleId, userId, Number(info.lastInsertRowid), timeZone, dueAt, now - DAY, now - DAY);
+        if (armAtDue) insRepair.run(scheduleId, "bench: arm before the due instant", now + i);
       }
       return { accounts: accounts.length };
     });

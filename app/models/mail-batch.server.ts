@@ -4,7 +4,7 @@ import type { Db } from "~/db/client.server";
 import { deliveries, mailBatches } from "~/db/schema";
 import { batchKeyOf } from "~/domain/mail-batch";
 import { NOT_TEST_SEND } from "~/models/delivery.server";
-import type { MailJob } from "~/reminders/engine.server";
+import type { ReadyJob } from "~/reminders/engine.server";
 
 /**
  * The mail batches of docs/decisions/021-batch-sending.md: a batch is written (its jobs and key)
@@ -17,7 +17,7 @@ export const BATCH_LEASE_MS = 2 * 60_000;
 
 export interface MailBatch {
   key: string;
-  jobs: MailJob[];
+  jobs: ReadyJob[];
   /** Attempts so far that ended without a definite answer. */
   attempts: number;
 }
@@ -39,10 +39,10 @@ function pinStatements(db: Db, key: string, ids: readonly number[]) {
  * of its job got there first) is left out: the batch is then rewritten with what it really holds
  * under that content's key, before anything is sent. Null when none was left.
  */
-export async function createBatch(db: Db, jobs: readonly MailJob[], now: number): Promise<MailBatch | null> {
+export async function createBatch(db: Db, jobs: readonly ReadyJob[], now: number): Promise<MailBatch | null> {
   let held = [...jobs];
   let key = await batchKeyOf(held.map((j) => j.occurrenceKey));
-  const row = (k: string, js: readonly MailJob[]) => ({
+  const row = (k: string, js: readonly ReadyJob[]) => ({
     key: k,
     jobs: JSON.stringify(js),
     attempts: 0,
@@ -86,7 +86,7 @@ export async function createBatch(db: Db, jobs: readonly MailJob[], now: number)
 export async function replaceBatch(
   db: Db,
   old: MailBatch,
-  parts: readonly (readonly MailJob[])[],
+  parts: readonly (readonly ReadyJob[])[],
   now: number,
 ): Promise<MailBatch[]> {
   const made: MailBatch[] = [];
@@ -133,7 +133,7 @@ export async function takeBatch(db: Db, key: string, now: number): Promise<MailB
     .set({ leaseUntil: now + BATCH_LEASE_MS })
     .where(and(eq(mailBatches.key, key), lte(mailBatches.leaseUntil, now), lte(mailBatches.nextAttemptAt, now + 5_000)))
     .returning({ key: mailBatches.key, jobs: mailBatches.jobs, attempts: mailBatches.attempts });
-  return row ? { key: row.key, jobs: JSON.parse(row.jobs) as MailJob[], attempts: row.attempts } : null;
+  return row ? { key: row.key, jobs: JSON.parse(row.jobs) as ReadyJob[], attempts: row.attempts } : null;
 }
 
 /** Holds the batch a while longer (before another attempt inside the same call). */

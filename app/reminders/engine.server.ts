@@ -12,31 +12,27 @@ import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLi
 import { outstandingCents } from "~/domain/money";
 import { advancePast, cadencePlanOf, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
 import { effectivePlan } from "~/domain/plans";
-import { type PresetId, type TemplateId, templateForStep } from "~/domain/presets";
+import { type PresetId, templateForStep } from "~/domain/presets";
 import { type Statement, todayIn } from "~/domain/statement";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
-import { readConfig } from "~/lib/config.server";
-import { optOutLink, replyAddress } from "~/lib/opt-out.server";
-import { paidClaimLink } from "~/lib/paid-claim.server";
-import { portalLink } from "~/lib/portal.server";
-import { stripeSetup } from "~/lib/stripe.server";
 import {
   abandonOccurrence,
   claimOccurrence,
   countedInstants,
   type Delivery,
-  markDeliveryFailed,
   recordDeferral,
 } from "~/models/delivery.server";
-import type { Debtor, Schedule, Sender, SenderOrganization } from "~/models/schedule.server";
-import { debtorValues, type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";
+import type { Debtor, Schedule } from "~/models/schedule.server";
+import type { ReminderMessage } from "../../emails/reminder-message";
 import { loadFiring } from "./firing.server";
 import { advanceSchedule, completeSchedule, currentAlarm, holdAtOccurrence } from "./lifecycle.server";
 
 /**
- * A due reminder on the mail queue (app/reminders/mail-queue.server.ts): its delivery row (already 'sending'),
- * the rendered-to-be message, and what the consumer needs to move the schedule on once it is sent.
+ * A due reminder on the mail queue (app/reminders/mail-queue.server.ts): its delivery row (already
+ * 'sending') and what the consumer needs to move the schedule on once it is sent. No message: the
+ * consumer builds it (statement, signed links) for a whole call at once, just before its batch is
+ * written (docs/decisions/024), so an alarm only claims and enqueues a few hundred bytes.
  */
 export interface MailJob {
   deliveryId: number;
@@ -45,6 +41,10 @@ export interface MailJob {
   scheduleId: string;
   scheduledAt: number;
   progress: ScheduleProgress;
+}
+
+/** A job with the message the consumer built for it: what a mail batch carries and resends as is. */
+export interface ReadyJob extends MailJob {
   message: ReminderMessage;
 }
 
@@ -86,7 +86,7 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   if (!firing || s?.state !== "ENABLED" || s.nextRunAt == null) return { kind: "gone" };
   if (s.nextRunAt > now + EARLY_TOLERANCE_MS) return { kind: "not-due", nextAlarmAt: s.nextRunAt };
   const scheduledAt = s.nextRunAt;
-  const { user, planState, contact, debtor, optedOut, org, statement } = firing;
+  const { user, planState, contact, debtor, optedOut, statement } = firing;
   if (!user || !debtor) return { kind: "gone" };
   const recipient = recipientKey(debtor.email);
 
@@ -148,36 +148,12 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   }
 
   if (delivery.status === "sending") {
-    let message: ReminderMessage;
-    try {
-      message = await reminderFor(
-        env,
-        db,
-        s,
-        delivery,
-        user,
-        debtor,
-        statement,
-        org,
-        now,
-        repeatsAfter(progress, scheduledAt, now),
-        firing.chargeable,
-      );
-    } catch (error) {
-      // No opt-out link can be made (no signing secret): never a reminder without one.
-      const reason = `Not sent: ${error instanceof Error ? error.message : String(error)}`;
-      await markDeliveryFailed(db, delivery.id, reason);
-      const next = advancePast(progress, scheduledAt, "failed", now);
-      const advanced = await advanceSchedule(db, s.id, scheduledAt, next, now);
-      return { kind: "done", status: "failed", nextAlarmAt: advanced ? next.nextRunAt : await currentAlarm(db, s.id) };
-    }
     const job: MailJob = {
       deliveryId: delivery.id,
       occurrenceKey: delivery.occurrenceKey,
       scheduleId: s.id,
       scheduledAt,
       progress,
-      message,
     };
     return { kind: "queued", nextAlarmAt: now + QUEUED_RECHECK_MS, job };
   }
@@ -226,7 +202,7 @@ function templateOf(
  * Whether more reminders follow this one, as its copy says: not after a one-time reminder, nor
  * after a due-date schedule's last step (no step of an open invoice is left after it).
  */
-function repeatsAfter(progress: ScheduleProgress, scheduledAt: number, now: number): boolean {
+export function repeatsAfter(progress: ScheduleProgress, scheduledAt: number, now: number): boolean {
   if (progress.frequency === "now") return false;
   const { cadence } = progress;
   if (!cadence) return true;
@@ -305,45 +281,4 @@ async function defer(
   // Room already (a slot freed since the claim): look again shortly rather than wait.
   const nextAlarmAt = wait && wait.until > now ? wait.until : now + DEFER_RECHECK_MS;
   return { kind: "deferred", nextAlarmAt, occurrenceKey: delivery.occurrenceKey, reason };
-}
-
-/**
- * The reminder of a claimed delivery: its template and tone, the debtor's statement (open invoices
- * and totals, today in the debtor's zone at `now`), header-safe names and the signed opt-out link.
- * Throws when no opt-out link can be made.
- */
-async function reminderFor(
-  env: Env,
-  db: Db,
-  s: Schedule,
-  delivery: Delivery,
-  user: Sender,
-  debtor: Debtor,
-  statement: Statement,
-  org: SenderOrganization | undefined,
-  now: number,
-  repeats: boolean,
-  chargeable: boolean,
-): Promise<ReminderMessage> {
-  const config = readConfig(env);
-  const unsubscribeUrl = await optOutLink(db, config, debtor);
-  const paidUrl = await paidClaimLink(db, config, debtor);
-  const portalUrl = await portalLink(db, config, debtor);
-  // Replies come home (decisions/020): Reply-To is the debtor's reply address when configured.
-  const replyTo = await replyAddress(db, config, debtor);
-  const choice = {
-    template: delivery.template as TemplateId,
-    tone: toTone(delivery.tone),
-    // The copy announces further reminders only when some follow (reminderProps reads it off the frequency).
-    frequency: repeats ? s.frequency : ("now" as const),
-  };
-  const message = reminderMessage(
-    reminderProps(choice, user, org, debtorValues(debtor, statement, now)),
-    debtor.email,
-    { unsubscribeUrl, paidUrl, portalUrl },
-  );
-  // Paid online on the user's own Stripe account (decisions/018): Pay now starts Checkout for the
-  // signed debtor; else the sender's payment page, as before.
-  if (chargeable && stripeSetup(config, env)) return { ...message, replyTo, payUrl: `${portalUrl}/pay` };
-  return { ...message, replyTo };
 }

@@ -1,4 +1,5 @@
 import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { debtors, deliveries, optOuts, organizations, schedules, stripeAccounts, users } from "~/db/schema";
@@ -37,34 +38,25 @@ export interface Firing {
   statement: Statement;
   /** Whether the debtor's address opted out of the owner's reminders. */
   optedOut: boolean;
-  org: SenderOrganization | undefined;
   /** The instants of the debtor's counted reminders since `since` (their contact cap counts them). */
   debtorInstants: number[];
   /** The due dates of the debtor's open invoices (a due-date schedule's steps follow them). */
   dueDates: string[];
-  /** Whether the owner's connected Stripe account takes charges: Pay now starts Checkout (decisions/018). */
-  chargeable: boolean;
 }
 
 /**
  * One round trip for an alarm (docs/architecture.md §4): the schedule and, keyed by its id in the
- * same batch, its owner, organization, debtor with their open invoices (the statement, read in the
- * debtor's query: app/models/statement.server.ts), the debtor's opt-out, the debtor's recent
- * reminders (since `since`) and whether the owner takes payments online. Undefined when the
- * schedule is gone.
+ * same batch, its owner, debtor with their open invoices (the statement, read in the debtor's
+ * query: app/models/statement.server.ts), the debtor's opt-out and the debtor's recent reminders
+ * (since `since`). What only the message needs (the organization, payments online) the mail
+ * queue's consumer reads (queuedReminders, docs/decisions/024). Undefined when the schedule is gone.
  */
 export async function loadFiring(db: Db, scheduleId: string, since: number): Promise<Firing | undefined> {
   const owner = db.select({ id: schedules.ownerId }).from(schedules).where(eq(schedules.id, scheduleId));
   const debtorId = db.select({ id: schedules.debtorId }).from(schedules).where(eq(schedules.id, scheduleId));
-  const orgId = db.select({ id: schedules.organizationId }).from(schedules).where(eq(schedules.id, scheduleId));
-  const [scheduleRows, userRows, orgRows, debtorRows, optOutRows, instantRows, chargeableRows] = await db.batch([
+  const [scheduleRows, userRows, debtorRows, optOutRows, instantRows] = await db.batch([
     db.select().from(schedules).where(eq(schedules.id, scheduleId)).limit(1),
     db.select(SENDER_COLUMNS).from(users).where(eq(users.id, owner)).limit(1),
-    db
-      .select(SENDER_ORGANIZATION_COLUMNS)
-      .from(organizations)
-      .where(and(eq(organizations.ownerId, owner), eq(organizations.id, orgId)))
-      .limit(1),
     db
       .select({ ...getTableColumns(debtors), ...statementColumns(), openDueDates: openDueDatesSql() })
       .from(debtors)
@@ -87,17 +79,6 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
       )
       .limit(1),
     debtorInstantsQuery(db, debtorId, since),
-    db
-      .select({ userId: stripeAccounts.userId })
-      .from(stripeAccounts)
-      .where(
-        and(
-          eq(stripeAccounts.userId, owner),
-          isNull(stripeAccounts.disconnectedAt),
-          eq(stripeAccounts.chargesEnabled, true),
-        ),
-      )
-      .limit(1),
   ]);
   const schedule = scheduleRows[0];
   if (!schedule) return undefined;
@@ -117,10 +98,8 @@ export async function loadFiring(db: Db, scheduleId: string, since: number): Pro
     debtor,
     statement,
     optedOut: optOutRows.length > 0,
-    org: orgRows[0],
     debtorInstants: instantRows.map((r) => r.at),
     dueDates,
-    chargeable: chargeableRows.length > 0,
   };
 }
 
@@ -136,7 +115,145 @@ export interface QueuedState {
 }
 
 /**
- * The mail queue consumer's look before sending (app/reminders/mail-queue.server.ts): for each delivery id, its
+ * What the consumer builds a queued reminder's message from (docs/decisions/024): its delivery's
+ * template and tone, its schedule's frequency, the sender, the organization it is sent as, the
+ * debtor with their statement as they are now, and whether the owner takes payments online.
+ */
+export interface MessageParts {
+  template: string;
+  tone: number;
+  frequency: Schedule["frequency"];
+  user: Sender;
+  org: SenderOrganization | undefined;
+  debtor: Debtor;
+  statement: Statement;
+  chargeable: boolean;
+}
+
+/**
+ * The consumer's one read for a call's new reminders (docs/decisions/024): for each delivery id,
+ * where it stands (queuedStates' answer) and, when its debtor and owner are there, what its message
+ * is built from. One D1 batch per 50 ids (side by side): the deliveries, their debtors (statement, open due dates,
+ * opt-out), their schedules, their owners, the organizations they are sent as, and the owners who
+ * take payments online; each query keyed by the deliveries' ids (no two tables' columns share a
+ * result row: D1 returns a row's columns by name).
+ */
+export async function queuedReminders(
+  db: Db,
+  deliveryIds: readonly number[],
+): Promise<Map<number, QueuedState & { parts: MessageParts | null }>> {
+  const slices = chunk(unique(deliveryIds), IDS_PER_STATEMENT);
+  const results = await Promise.all(slices.map((ids) => db.batch(queuedReminderQueries(db, ids))));
+  const rows = results.flatMap((r) => r[0]);
+  const debtorRows = new Map(results.flatMap((r) => r[1]).map((d) => [d.id, d]));
+  const scheduleRows = new Map(results.flatMap((r) => r[2]).map((x) => [x.id, x]));
+  const owners = new Map(results.flatMap((r) => r[3]).map((u) => [u.id, senderOf(u).user]));
+  const orgs = new Map(results.flatMap((r) => r[4]).map((o) => [o.id, o]));
+  const chargeable = new Set(results.flatMap((r) => r[5]).map((c) => c.userId));
+  return new Map(
+    rows.map((r) => {
+      const row = r.debtorId === null ? undefined : debtorRows.get(r.debtorId);
+      // Only the owner's own debtor, schedule and organization.
+      const debtorRow = row?.ownerId === r.ownerId ? row : undefined;
+      const schedule = r.scheduleId === null ? undefined : scheduleRows.get(r.scheduleId);
+      const org = schedule?.organizationId == null ? undefined : orgs.get(schedule.organizationId);
+      const user = owners.get(r.ownerId);
+      const state: QueuedState = {
+        status: r.status,
+        batchKey: r.batchKey,
+        debtor: debtorRow
+          ? { status: debtorRow.status, debtCents: debtorRow.debtCents, paidCents: debtorRow.paidCents }
+          : null,
+        optedOut: Boolean(debtorRow?.optedOut),
+        dueDates: parseDueDates(debtorRow?.openDueDates ?? null),
+      };
+      let parts: MessageParts | null = null;
+      if (debtorRow && user && schedule?.ownerId === r.ownerId) {
+        const { statementLines, statementTotals, openDueDates: _d, optedOut: _o, ...debtor } = debtorRow;
+        parts = {
+          template: r.template,
+          tone: r.tone,
+          frequency: schedule.frequency,
+          user,
+          org: org?.ownerId === r.ownerId ? org : undefined,
+          debtor,
+          statement: parseStatement({ statementLines, statementTotals }),
+          chargeable: chargeable.has(r.ownerId),
+        };
+      }
+      return [r.id, { ...state, parts }];
+    }),
+  );
+}
+
+/** queuedReminders' statements for up to 50 delivery ids, in one D1 batch. */
+function queuedReminderQueries(db: Db, ids: number[]) {
+  const ofDeliveries = <C extends SQLiteColumn>(column: C) =>
+    db.select({ id: column }).from(deliveries).where(inArray(deliveries.id, ids));
+  const owners = ofDeliveries(deliveries.ownerId);
+  const scheduleIds = ofDeliveries(deliveries.scheduleId);
+  return [
+    db
+      .select({
+        id: deliveries.id,
+        ownerId: deliveries.ownerId,
+        debtorId: deliveries.debtorId,
+        scheduleId: deliveries.scheduleId,
+        status: deliveries.status,
+        batchKey: deliveries.batchKey,
+        template: deliveries.template,
+        tone: deliveries.tone,
+      })
+      .from(deliveries)
+      .where(inArray(deliveries.id, ids)),
+    db
+      .select({
+        ...getTableColumns(debtors),
+        ...statementColumns(),
+        openDueDates: openDueDatesSql(),
+        // Spelled out: in a one-table query drizzle leaves columns unqualified, and inside this
+        // subquery "owner_id" and "email" would be the opt-out's own.
+        optedOut: sql<number>`EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtors"."owner_id" AND o."email" = lower("debtors"."email"))`,
+      })
+      .from(debtors)
+      .where(inArray(debtors.id, ofDeliveries(deliveries.debtorId))),
+    db
+      .select({
+        id: schedules.id,
+        ownerId: schedules.ownerId,
+        frequency: schedules.frequency,
+        organizationId: schedules.organizationId,
+      })
+      .from(schedules)
+      .where(inArray(schedules.id, scheduleIds)),
+    db
+      .select({ id: users.id, ...SENDER_COLUMNS })
+      .from(users)
+      .where(inArray(users.id, owners)),
+    db
+      .select({ ownerId: organizations.ownerId, ...SENDER_ORGANIZATION_COLUMNS })
+      .from(organizations)
+      .where(
+        inArray(
+          organizations.id,
+          db.select({ id: schedules.organizationId }).from(schedules).where(inArray(schedules.id, scheduleIds)),
+        ),
+      ),
+    db
+      .select({ userId: stripeAccounts.userId })
+      .from(stripeAccounts)
+      .where(
+        and(
+          inArray(stripeAccounts.userId, owners),
+          isNull(stripeAccounts.disconnectedAt),
+          eq(stripeAccounts.chargesEnabled, true),
+        ),
+      ),
+  ] as const;
+}
+
+/**
+ * The mail queue consumer's look before settling (app/reminders/mail-queue.server.ts): for each delivery id, its
  * status and its debtor's (paid, opted out): a query per 50 ids, side by side.
  */
 export async function queuedStates(db: Db, deliveryIds: readonly number[]): Promise<Map<number, QueuedState>> {

@@ -11,11 +11,13 @@ import {
   replaceBatch,
   takeBatch,
 } from "~/models/mail-batch.server";
-import { type MailJob, STOPPED_MESSAGES, stopReason } from "./engine.server";
-import { queuedStates } from "./firing.server";
+import { type MailJob, type ReadyJob, repeatsAfter, STOPPED_MESSAGES, stopReason } from "./engine.server";
+import { queuedReminders, queuedStates } from "./firing.server";
 import { completeSchedule, followAlarms, type Settlement, settleOccurrences } from "./lifecycle.server";
 import { sendReminderBatch } from "./mail.server";
 import type { Pacer } from "./pacer";
+import { buildReminder } from "./reminder-job.server";
+import { STRANDED_MESSAGE } from "./watchdog.server";
 
 /** A Retry-After up to this long is waited out here; a longer one leaves the batch to its retry. */
 export const MAX_INLINE_WAIT_MS = 30_000;
@@ -47,9 +49,11 @@ export interface ConsumeOptions {
 /**
  * The mail queue's consumer (docs/architecture.md §4, docs/decisions/021): sends the queued
  * reminders in batches of up to 100 through the provider's batch endpoint, one request per slot of
- * the pacer, and records how each e-mail ended. A delivery no longer 'sending', or already in a
- * batch, is dropped; one whose debtor paid or opted out meanwhile is given up and its schedule
- * completed (read just before the batch is made). Each batch is written to D1 with its key, its
+ * the pacer, and records how each e-mail ended. One D1 read per call (queuedReminders) says where
+ * each job stands and what its message is built from: a delivery no longer 'sending', or already in
+ * a batch, is dropped; one whose debtor paid or opted out meanwhile is given up and its schedule
+ * completed; the others' messages are built here, from the debtor as they are now (docs/decisions/024),
+ * and one that cannot be (no signing secret) fails with the reason. Each batch is written to D1 with its key, its
  * deliveries pinned to it, before its first request: from then on only that identical batch may
  * send them, so a request that was accepted but never answered is retried without a duplicate,
  * even after a restart (the watchdog puts back a batch whose consumer died). A queue message is
@@ -73,10 +77,12 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
 
   const batches: MailBatch[] = [];
   try {
-    const states = await queuedStates(db, [...unique.keys()]);
-    const ready: (JobMessage & { body: MailJob })[] = [];
+    const states = await queuedReminders(db, [...unique.keys()]);
+    const ready: { m: JobMessage; job: ReadyJob }[] = [];
+    const unbuildable: { job: MailJob; error: string }[] = [];
     for (const m of unique.values()) {
-      const job = m.body;
+      // A job queued before messages were built here still carries one: it is built again, as now.
+      const { message: _old, ...job } = m.body as MailJob & { message?: unknown };
       const state = states.get(job.deliveryId);
       // Gone (its owner was deleted), no longer waiting to be sent, or its batch's to send.
       if (state?.status !== "sending" || state.batchKey !== null) {
@@ -92,17 +98,42 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
         m.ack();
         continue;
       }
-      ready.push(m);
+      // Its schedule or debtor went away meanwhile: not sent, visibly (as the watchdog would say).
+      if (!state.parts) {
+        await abandonOccurrence(db, job.occurrenceKey, STRANDED_MESSAGE);
+        m.ack();
+        continue;
+      }
+      const { cadence } = job.progress;
+      const progress = cadence ? { ...job.progress, cadence: { ...cadence, dueDates: state.dueDates } } : job.progress;
+      const at = now();
+      try {
+        const message = await buildReminder(env, db, state.parts, repeatsAfter(progress, job.scheduledAt, at), at);
+        ready.push({ m, job: { ...job, message } });
+      } catch (error) {
+        unbuildable.push({ job, error: `Not sent: ${error instanceof Error ? error.message : String(error)}` });
+        m.ack();
+      }
+    }
+    // No opt-out link can be made: never a reminder without one. It fails, and its schedule goes on.
+    if (unbuildable.length > 0) {
+      const errors = new Map(unbuildable.map((u) => [u.job.deliveryId, u.error]));
+      await settleAll(
+        env,
+        unbuildable.map((u) => u.job),
+        (job) => ({ status: "failed", error: errors.get(job.deliveryId) ?? "Not sent" }),
+        now,
+      );
     }
     for (const group of inBatches(ready)) {
       const batch = await createBatch(
         db,
-        group.map((m) => m.body),
+        group.map((r) => r.job),
         now(),
       );
       if (batch) batches.push(batch);
       // In a batch (or already in another's): the batch row carries it from here.
-      for (const m of group) m.ack();
+      for (const r of group) r.m.ack();
     }
   } catch (error) {
     console.error("[dunly] mail queue: could not load or batch the jobs; the queue retries them", error);
@@ -219,10 +250,10 @@ async function requeueBatch(env: Env, batchKey: string, delayMs: number) {
  * batch (settleOccurrences). A due-date schedule's next step follows its debtor's open invoices as
  * they are now.
  */
-async function settleAll(
+async function settleAll<J extends MailJob>(
   env: Env,
-  jobs: readonly MailJob[],
-  settlementOf: (job: MailJob, index: number) => Settlement,
+  jobs: readonly J[],
+  settlementOf: (job: J, index: number) => Settlement,
   now: () => number,
 ) {
   if (jobs.length === 0) return;

@@ -2,7 +2,18 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { batchKeyOf } from "~/domain/mail-batch";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
-import { consumeJobs, MINUTE, programResend, queuedJob, resendDelivered, resendRequests } from "./engine-helpers";
+import { consumeMail } from "~/reminders/mail-queue.server";
+import { Pacer } from "~/reminders/pacer";
+import { STRANDED_MESSAGE } from "~/reminders/watchdog.server";
+import {
+  consumeJobs,
+  jobMessage,
+  MINUTE,
+  programResend,
+  queuedJob,
+  resendDelivered,
+  resendRequests,
+} from "./engine-helpers";
 import { deliveriesOf, makeDebtor, makeSchedule, makeUser, scheduleRow, setSchedule } from "./fixtures";
 
 /**
@@ -175,5 +186,79 @@ describe("the batch path", () => {
     expect(await scheduleRow(paid!.id)).toMatchObject({ state: "COMPLETED", stopped_reason: "paid" });
     expect(await scheduleRow(optedOut!.id)).toMatchObject({ state: "COMPLETED", stopped_reason: "opted_out" });
     await expectSentOnce(ready.slice(2));
+  });
+});
+
+/**
+ * The consumer builds each message just before its batch is written (docs/decisions/024): the alarm
+ * queues only the claim, so what the e-mail says is the debtor as they are when it is sent.
+ */
+describe("messages built by the consumer", () => {
+  it("the job on the queue carries no message, and the e-mail shows the debtor and statement as they are when it is sent", async () => {
+    const [r] = await readyJobs(1);
+    expect(r!.job).not.toHaveProperty("message");
+    expect(JSON.stringify(r!.job).length).toBeLessThan(400);
+    // While the job waited: the debtor was renamed and an invoice was added.
+    await env.DB.prepare("UPDATE debtors SET full_name = 'Renamed Debtor', debt_cents = debt_cents + 5000 WHERE id = ?")
+      .bind(r!.debtorId)
+      .run();
+    await env.DB.prepare(
+      "INSERT INTO invoices (owner_id, debtor_id, number, amount_cents, currency, issued_on, due_on, created_at, updated_at) VALUES (?, ?, 'INV-LATE-7', 5000, 'USD', '2026-01-20', '2026-01-20', ?, ?)",
+    )
+      .bind(r!.ownerId, r!.debtorId, Date.now(), Date.now())
+      .run();
+
+    await consumeJobs([r!.job]);
+
+    await expectSentOnce([r!]);
+    const [delivered] = await resendDelivered(r!.email);
+    const text = String(delivered!.body.text);
+    expect(text).toContain("Renamed Debtor");
+    expect(text).toContain("INV-LATE-7");
+    // The signed opt-out link and its one-click headers, made here.
+    expect(delivered!.body.headers).toMatchObject({ "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
+    expect(String((delivered!.body.headers as Record<string, string>)["List-Unsubscribe"])).toMatch(
+      /^<https?:\/\/.+\/u\/.+>$/,
+    );
+  });
+
+  it("a reminder whose opt-out link cannot be made (no signing secret) fails with the reason, is never sent, and its schedule goes on", async () => {
+    const [bad, good] = await readyJobs(2);
+    const before = await scheduleRow(bad!.id);
+    const requeued: unknown[] = [];
+    const queue = { send: async (body: unknown) => void requeued.push(body) };
+    await consumeMail(
+      { ...env, OPT_OUT_SECRET: "", MAIL_QUEUE: queue as unknown as Queue } as Env,
+      [jobMessage(bad!.job)],
+      { pacer: new Pacer(1000) },
+    );
+    expect(await resendRequests(bad!.email)).toEqual([]);
+    expect(await deliveriesOf(bad!.id)).toMatchObject([
+      { status: "failed", error: expect.stringMatching(/^Not sent: /) },
+    ]);
+    const after = await scheduleRow(bad!.id);
+    expect(after).toMatchObject({ state: "ENABLED" });
+    expect(Number(after!.next_run_at)).toBeGreaterThan(Number(before!.next_run_at));
+    expect(requeued).toEqual([]);
+    // The other reminder, consumed with the secret, is unaffected.
+    await consumeJobs([good!.job]);
+    await expectSentOnce([good!]);
+  });
+
+  it("a reminder whose schedule was deleted while it waited is not sent, and says so", async () => {
+    const [gone, kept] = await readyJobs(2);
+    await env.DB.prepare("DELETE FROM schedules WHERE id = ?").bind(gone!.id).run();
+    await consumeJobs([gone!.job, kept!.job]);
+    expect(await resendRequests(gone!.email)).toEqual([]);
+    expect(await deliveriesOf(gone!.id)).toMatchObject([{ status: "failed", error: STRANDED_MESSAGE }]);
+    await expectSentOnce([kept!]);
+  });
+
+  it("a job queued with its message (before messages were built here) is built again and sent once", async () => {
+    const [r] = await readyJobs(1);
+    const stale = { ...r!.job, message: { to: "someone-else@example.com", subject: "old" } } as MailJob;
+    await consumeJobs([stale, r!.job]);
+    await expectSentOnce([r!]);
+    expect(await resendRequests("someone-else@example.com")).toEqual([]);
   });
 });

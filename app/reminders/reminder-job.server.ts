@@ -1,0 +1,50 @@
+import type { Db } from "~/db/client.server";
+import type { TemplateId } from "~/domain/presets";
+import { toTone } from "~/domain/strategies";
+import { readConfig } from "~/lib/config.server";
+import { optOutLink, replyAddress } from "~/lib/opt-out.server";
+import { paidClaimLink } from "~/lib/paid-claim.server";
+import { portalLink } from "~/lib/portal.server";
+import { stripeSetup } from "~/lib/stripe.server";
+import { debtorValues, type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";
+import type { MessageParts } from "./firing.server";
+
+/**
+ * The reminder of a claimed delivery, built by the mail queue's consumer just before its batch is
+ * written (docs/decisions/024): its template and tone, the debtor's statement as it is now (open
+ * invoices and totals, today in the debtor's zone at `now`), header-safe names, the signed opt-out,
+ * "I've paid" and portal links and the reply address. `repeats`: whether the copy announces more
+ * reminders. Throws when no opt-out link can be made (no signing secret): never a reminder without one.
+ */
+export async function buildReminder(
+  env: Env,
+  db: Db,
+  parts: MessageParts,
+  repeats: boolean,
+  now: number,
+): Promise<ReminderMessage> {
+  const { debtor, user, org, statement } = parts;
+  const config = readConfig(env);
+  const [unsubscribeUrl, paidUrl, portalUrl, replyTo] = await Promise.all([
+    optOutLink(db, config, debtor),
+    paidClaimLink(db, config, debtor),
+    portalLink(db, config, debtor),
+    // Replies come home (decisions/020): Reply-To is the debtor's reply address when configured.
+    replyAddress(db, config, debtor),
+  ]);
+  const choice = {
+    template: parts.template as TemplateId,
+    tone: toTone(parts.tone),
+    // The copy announces further reminders only when some follow (reminderProps reads it off the frequency).
+    frequency: repeats ? parts.frequency : ("now" as const),
+  };
+  const message = reminderMessage(
+    reminderProps(choice, user, org, debtorValues(debtor, statement, now)),
+    debtor.email,
+    { unsubscribeUrl, paidUrl, portalUrl },
+  );
+  // Paid online on the user's own Stripe account (decisions/018): Pay now starts Checkout for the
+  // signed debtor; else the sender's payment page, as before.
+  if (parts.chargeable && stripeSetup(config, env)) return { ...message, replyTo, payUrl: `${portalUrl}/pay` };
+  return { ...message, replyTo };
+}
