@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumLaunchOptions } from "./scripts/chromium.mjs";
 import { daytimeZone } from "./tests/support/daytime-zone";
 
 /**
@@ -43,19 +44,7 @@ export default defineConfig({
     // leaves out its screencast: recording it cost about a quarter of the suite's CPU time.
     trace: { mode: "retain-on-failure", screenshots: false },
     screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [
     { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined, timezoneId: daytimeZone() } },

@@ -1,7 +1,7 @@
 // `node bench/page-js.mjs [path…]`: the JavaScript a browser really downloads for each page without
 // any interaction (docs/architecture.md §11), first load and after hydration, gzip.
 //
-// Debian's Chromium (/usr/bin/chromium or CHROMIUM_PATH, as playwright.config.ts) through
+// Debian's Chromium (scripts/chromium.mjs, as playwright.config.ts) through
 // Playwright against the production build served like the benchmark (bench/server.mjs: the copy of
 // the build, `BENCH_SNAPSHOT=1` or `npm run bench` makes it; BENCH_PORT, default 8873), signed in on
 // the seeded account (1,000 debtors, 1,000 schedules, 20,000 deliveries; the session cookie the
@@ -19,6 +19,7 @@
 import { writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { chromium } from "@playwright/test";
+import { chromiumLaunchOptions } from "../scripts/chromium.mjs";
 import { htmlModules, staticImports } from "./client-js.mjs";
 import { seedAccount } from "./seed.mjs";
 import { snapshotBuild, startServer, stopAll } from "./server.mjs";
@@ -38,23 +39,6 @@ export const DEFAULT_PATHS = [
   "/debtors/:id",
   "/debtors/import",
 ];
-
-/** The browser's launch options, as playwright.config.ts. */
-export function launchOptions() {
-  return {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-    ],
-  };
-}
 
 /**
  * Loads `url` in a fresh context of `browser` (cookies: `cookies`), waits for networkidle and
@@ -144,7 +128,7 @@ async function main() {
       account = seedAccount(file, { tag: "main", debtors: 1000, schedules: 1000, deliveries: 20000, seed: 1 });
     },
   });
-  const browser = await chromium.launch(launchOptions());
+  const browser = await chromium.launch(chromiumLaunchOptions);
   const host = new URL(server.origin).hostname;
   const cookie = (name, value) => ({ name, value, domain: host, path: "/", httpOnly: false, sameSite: "Lax" });
   const rows = [];
