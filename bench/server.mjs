@@ -7,7 +7,7 @@
 // measured and the benchmark's .dev.vars never reach anyone else's server.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -31,6 +31,20 @@ export function snapshotBuild() {
   }
 }
 
+/**
+ * Says so when the copy being served is not the current build (the client manifests differ): a
+ * bench run without BENCH_SNAPSHOT=1 after a rebuild would otherwise measure the old code. A
+ * before/after comparison with BENCH_BUILD_COPY does this on purpose, so it is a warning.
+ */
+function warnIfStale(log) {
+  const manifest = "build/client/.vite/manifest.json";
+  const copy = join(BUILD_COPY, manifest);
+  if (!existsSync(manifest) || !existsSync(copy)) return;
+  if (readFileSync(manifest, "utf8") !== readFileSync(copy, "utf8")) {
+    log(`[bench] note: ${BUILD_COPY} is a copy of an older build than build/ (BENCH_SNAPSHOT=1 takes a new one)`);
+  }
+}
+
 /** Writes a .dev.vars file (wrangler dev's local override of the committed production vars). */
 function writeDevVars(dir, vars) {
   const lines = Object.entries(vars).map(([key, value]) => `${key}=${JSON.stringify(String(value))}`);
@@ -46,6 +60,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * restart(beforeStart) }.
  */
 export async function startServer({ port, persist, appVars = {}, mailVars = {}, beforeStart, log = console.log }) {
+  warnIfStale(log);
   rmSync(persist, { recursive: true, force: true });
   const origin = `http://127.0.0.1:${port}`;
   writeDevVars(`${BUILD_COPY}/build/server`, {
