@@ -1,9 +1,20 @@
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The pace of sends to the provider: at most `perSecond` starts per second, evenly spaced, and
- * none while paused (the provider said 429 with a Retry-After). One per isolate: the queue has one
- * consumer at a time (max_concurrency = 1 in wrangler.toml), so the pace holds for everyone.
+ * How much wider than 1/perSecond the slots are. A request reaches the provider some milliseconds
+ * after its slot (the body is serialised, the connection written), and not the same for every
+ * request; at exactly 1/perSecond apart, two gaps a little short put perSecond + 1 requests in the
+ * provider's rolling second, and the 429 costs a whole Retry-After (measured: 4 to 7 of them in 10
+ * to 50 requests, bench/RESULTS.md). 10% wider costs 50 ms a slot at 2 a second and leaves room
+ * for 100 ms of jitter over two gaps (docs/architecture.md §4).
+ */
+export const PACE_MARGIN = 1.1;
+
+/**
+ * The pace of sends to the provider: at most `perSecond` starts per second, evenly spaced
+ * (PACE_MARGIN apart), and none while paused (the provider said 429 with a Retry-After). One per
+ * isolate: the queue has one consumer at a time (max_concurrency = 1 in wrangler.toml), so the
+ * pace holds for everyone.
  */
 export class Pacer {
   private nextAt = 0;
@@ -21,7 +32,7 @@ export class Pacer {
       const now = this.clock();
       const at = Math.max(this.nextAt, this.pausedUntil);
       if (at <= now) {
-        this.nextAt = now + 1000 / this.perSecond;
+        this.nextAt = now + (1000 * PACE_MARGIN) / this.perSecond;
         return;
       }
       // Then look again: a pause may have come meanwhile, or another send took the slot.
