@@ -11,6 +11,8 @@ export interface Bound<T> {
   readonly params: readonly unknown[];
   /** The statement prepared for `sql` (kept per isolate for a prepared query), not yet bound. */
   readonly prepared: D1PreparedStatement;
+  /** Where each `?` of `sql` is (for `ownedBySession`): worked out once per prepared query. */
+  placeholders(): readonly number[];
   /** D1's result of the statement (from a batch or `statement.all()`) as drizzle's rows. */
   map(result: unknown): T;
 }
@@ -39,6 +41,8 @@ interface Cached {
   statement: D1PreparedStatement;
   params: unknown[];
   map: (result: unknown) => unknown;
+  /** placeholdersOf(sql), once it is first asked for. */
+  placeholders?: number[];
 }
 
 /** What drizzle's D1 prepared query keeps to map its rows (fields of its own, not typed as public). */
@@ -145,12 +149,16 @@ export function preparedQuery<T>(build: (db: Db) => Preparable<T>) {
       cached = { sql, statement: db.$client.prepare(sql), params, map: rowMapper(prepared) };
       cache.set(db.$client, cached);
     }
-    const { sql, statement, params, map } = cached;
+    const kept = cached;
     return {
-      sql,
-      params: fillPlaceholders(params, values),
-      prepared: statement,
-      map: map as (result: unknown) => T,
+      sql: kept.sql,
+      params: fillPlaceholders(kept.params, values),
+      prepared: kept.statement,
+      placeholders: () => {
+        kept.placeholders ??= placeholdersOf(kept.sql);
+        return kept.placeholders;
+      },
+      map: kept.map as (result: unknown) => T,
     };
   };
 }
@@ -182,7 +190,15 @@ export function preparedQueryBy<S, T>(key: (shape: S) => string, build: (db: Db,
 export function boundQuery<T>(db: Db, query: Preparable<T>): Bound<T> {
   const prepared = query.prepare();
   const { sql, params } = prepared.getQuery();
-  return { sql, params, prepared: db.$client.prepare(sql), map: rowMapper(prepared) as (result: unknown) => T };
+  return {
+    sql,
+    params,
+    prepared: db.$client.prepare(sql),
+    placeholders() {
+      return placeholdersOf(this.sql);
+    },
+    map: rowMapper(prepared) as (result: unknown) => T,
+  };
 }
 
 export type Rows<T extends readonly Bound<unknown>[]> = {
@@ -199,13 +215,11 @@ export function statementOf(query: Bound<unknown>, ownerId?: string): D1Prepared
   return query.prepared.bind(...(owned ? query.params.map((p) => (p === SESSION_OWNER ? ownerId : p)) : query.params));
 }
 
-/** Where each `?` of an SQL text is, outside quoted strings and names; by SQL text, for the isolate. */
-const placeholderCache = new Map<string, number[]>();
-const PLACEHOLDER_CACHE_SIZE = 500;
-
+/**
+ * Where each `?` of an SQL text is, outside quoted strings and names. A prepared query keeps its
+ * answer with its statement (`Bound.placeholders`); a query built on the request works it out then.
+ */
 function placeholdersOf(sql: string): number[] {
-  const known = placeholderCache.get(sql);
-  if (known) return known;
   const at: number[] = [];
   let quote: string | null = null;
   for (let i = 0; i < sql.length; i += 1) {
@@ -215,8 +229,6 @@ function placeholdersOf(sql: string): number[] {
     } else if (ch === "'" || ch === '"' || ch === "`") quote = ch;
     else if (ch === "?") at.push(i);
   }
-  if (placeholderCache.size >= PLACEHOLDER_CACHE_SIZE) placeholderCache.clear();
-  placeholderCache.set(sql, at);
   return at;
 }
 
@@ -233,7 +245,7 @@ export function ownedBySession(
   ownerParams: readonly unknown[],
 ): D1PreparedStatement {
   if (!query.params.includes(SESSION_OWNER)) return statementOf(query);
-  const at = placeholdersOf(query.sql);
+  const at = query.placeholders();
   if (at.length !== query.params.length) {
     throw new Error(
       `cannot scope a statement to the session: ${at.length} placeholders for ${query.params.length} values`,
