@@ -14,6 +14,14 @@ const CLOSE_SCRIPT = `(function(){var m=function(){return document.querySelector
 
 const ITEM = "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm hover:bg-surface-2";
 
+/** The switch's two buttons, one shown per theme by CSS (below): what each posts and says. */
+const THEME_SWITCH = [
+  // Shown in the dark theme: "Light theme" is off, and pressing it turns it on.
+  { value: "light", on: false, shownWhen: "hidden dark:flex", Icon: Moon },
+  // Shown in the light theme: it is on, and pressing it goes back to the dark one.
+  { value: "dracula", on: true, shownWhen: "flex dark:hidden", Icon: Sun },
+] as const;
+
 /**
  * The visitor's menu on a page that sends no module scripts (the landing page, docs/decisions/026):
  * a native <details> disclosure (Enter and Space open it from the keyboard; screen readers announce
@@ -56,29 +64,21 @@ export function VisitorMenuWithoutScripts() {
         <hr className="my-1 border-border" />
         <form method="post" action="/theme">
           <input type="hidden" name="redirectTo" value={pathname} />
-          <button
-            type="submit"
-            name="theme"
-            value="light"
-            aria-pressed={false}
-            className={`${ITEM} hidden dark:flex`}
-            data-testid="theme-switch"
-          >
-            <Moon className="h-4 w-4" aria-hidden />
-            Light theme
-          </button>
-          <button
-            type="submit"
-            name="theme"
-            value="dracula"
-            aria-pressed={true}
-            className={`${ITEM} flex dark:hidden`}
-            data-testid="theme-switch"
-          >
-            <Sun className="h-4 w-4" aria-hidden />
-            Light theme
-            <Check className="ml-auto h-4 w-4" aria-hidden />
-          </button>
+          {THEME_SWITCH.map(({ value, on, shownWhen, Icon }) => (
+            <button
+              key={value}
+              type="submit"
+              name="theme"
+              value={value}
+              aria-pressed={on}
+              className={`${ITEM} ${shownWhen}`}
+              data-testid="theme-switch"
+            >
+              <Icon className="h-4 w-4" aria-hidden />
+              Light theme
+              {on && <Check className="ml-auto h-4 w-4" aria-hidden />}
+            </button>
+          ))}
         </form>
       </div>
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours (no user data). */}
