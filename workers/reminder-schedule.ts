@@ -11,7 +11,8 @@ const DEFERRED = "deferred";
  * One Durable Object per schedule. D1 holds the truth (state, next run, step); the object only owns
  * the alarm that fires the schedule and the key of an occurrence a sending limit holds back. A due
  * reminder goes on the mail queue (app/reminders/mail-queue.server.ts), whose consumer sends it, retries it and
- * moves the schedule on; the alarm then comes back once more as a net (engine QUEUED_RECHECK_MS).
+ * moves the schedule on; the alarm is set to the run that follows once it is sent, at least an hour
+ * ahead (engine queuedAlarmAt, docs/decisions/029).
  */
 export class ReminderSchedule extends DurableObject<Env> {
   /** Sets the alarm for `at` (now if in the past). `force: false` keeps an alarm that is still pending. */
@@ -51,9 +52,11 @@ export class ReminderSchedule extends DurableObject<Env> {
   }
 
   async alarm(): Promise<void> {
-    const scheduleId = await this.ctx.storage.get<string>("scheduleId");
+    // One storage read for both keys.
+    const stored = await this.ctx.storage.get<string>(["scheduleId", DEFERRED]);
+    const scheduleId = stored.get("scheduleId");
     if (!scheduleId) return;
-    const deferred = await this.ctx.storage.get<string>(DEFERRED);
+    const deferred = stored.get(DEFERRED);
     const now = Date.now();
     const outcome = await fireSchedule(this.env, scheduleId, now);
     // This firing was about another occurrence: the held-back one is settled unless still current.

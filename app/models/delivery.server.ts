@@ -16,6 +16,7 @@ import {
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
+import { bindParam, preparedQueryBy, runBound } from "~/db/prepared.server";
 import { debtors, deliveries, deliveryRollups, deliveryStatusCounts, schedules } from "~/db/schema";
 import { dateTimeFormat } from "~/domain/intl";
 import {
@@ -81,7 +82,11 @@ export function sentCountOf(of: "debtor" | "schedule", outer: AnySQLiteColumn) {
 }
 
 /** How many counted deliveries `column` = `value` has within the window: a subquery for a claim's WHERE. */
-function countedSince(column: "owner_id" | "recipient" | "debtor_id", value: string | number, since: number) {
+function countedSince(
+  column: "owner_id" | "recipient" | "debtor_id",
+  value: string | number | SQLWrapper,
+  since: number | SQLWrapper,
+) {
   const toDebtor =
     column === "debtor_id" ? sql` AND NOT (d.occurrence_key >= 'test:' AND d.occurrence_key < 'test;')` : sql``;
   return sql`(SELECT count(*) FROM deliveries AS d WHERE d.${sql.raw(column)} = ${value} AND d.created_at > ${since} AND d.status IN ${COUNTED_SQL}${toDebtor})`;
@@ -94,6 +99,54 @@ export interface ClaimOptions {
   /** The debtor's contact cap: at most `maxPerWindow` counted reminders to them in `windowMs`. */
   contact?: { maxPerWindow: number; windowMs: number };
 }
+
+/**
+ * claimOccurrence's upsert, built once per isolate for each of its four shapes (with or without the
+ * contact cap, with or without a recipient) and bound by name (docs/architecture.md §12): an
+ * alarm's query building was half of its Worker time when thousands fired together.
+ */
+const claimQuery = preparedQueryBy(
+  (shape: { contact: boolean; recipient: boolean }) => `${shape.contact}:${shape.recipient}`,
+  (db, shape) => {
+    const p = bindParam;
+    // Held (outside the debtor's hours): `open` is 0 and the row stays deferred whatever the limits say.
+    const room = and(
+      sql`${p("open")} = 1`,
+      sql`${countedSince("owner_id", p("ownerId"), p("since"))} < ${p("accountDaily")}`,
+      shape.contact
+        ? sql`${countedSince("debtor_id", p("debtorId"), p("contactSince"))} < ${p("contactMax")}`
+        : undefined,
+      shape.recipient
+        ? sql`${countedSince("recipient", p("recipient"), p("since"))} < ${p("recipientDaily")}`
+        : undefined,
+    );
+    // On a repeated claim: only a deferred row with room now changes (the old row's values otherwise).
+    const promote = sql`"deliveries"."status" = 'deferred' AND ${room}`;
+    return db
+      .insert(deliveries)
+      .values({
+        ownerId: p("ownerId"),
+        scheduleId: p("scheduleId"),
+        debtorId: p("debtorId"),
+        occurrenceKey: p("key"),
+        template: p("template"),
+        tone: p("tone"),
+        status: sql`CASE WHEN ${room} THEN 'sending' ELSE 'deferred' END`,
+        recipient: p("recipient"),
+        createdAt: p("now"),
+      })
+      .onConflictDoUpdate({
+        target: deliveries.occurrenceKey,
+        set: {
+          status: sql`CASE WHEN ${promote} THEN 'sending' ELSE "deliveries"."status" END`,
+          error: sql`CASE WHEN ${promote} THEN NULL ELSE "deliveries"."error" END`,
+          createdAt: sql`CASE WHEN ${promote} THEN excluded.created_at ELSE "deliveries"."created_at" END`,
+          recipient: sql`CASE WHEN ${promote} THEN excluded.recipient ELSE "deliveries"."recipient" END`,
+        },
+      })
+      .returning();
+  },
+);
 
 /**
  * The delivery row of an occurrence, written before anything is sent. The first claim inserts it
@@ -110,45 +163,35 @@ export async function claimOccurrence(
   limits: SendingLimits = sendingLimits(null),
   { hold = false, contact }: ClaimOptions = {},
 ): Promise<Delivery> {
-  const key = occurrenceKey(occurrence.scheduleId, occurrence.scheduledAt);
   const recipient = occurrence.recipient ?? null;
-  const since = now - LIMIT_WINDOW_MS;
-  const room = and(
-    // Held (outside the debtor's hours): it stays deferred whatever the limits say.
-    hold ? sql`0` : sql`1`,
-    sql`${countedSince("owner_id", occurrence.ownerId, since)} < ${limits.accountDaily}`,
-    contact
-      ? sql`${countedSince("debtor_id", occurrence.debtorId, now - contact.windowMs)} < ${contact.maxPerWindow}`
-      : undefined,
-    recipient === null ? undefined : sql`${countedSince("recipient", recipient, since)} < ${limits.recipientDaily}`,
-  );
-  // On a repeated claim: only a deferred row with room now changes (the old row's values otherwise).
-  const promote = sql`"deliveries"."status" = 'deferred' AND ${room}`;
-  const [row] = await db
-    .insert(deliveries)
-    .values({
-      ownerId: occurrence.ownerId,
-      scheduleId: occurrence.scheduleId,
-      debtorId: occurrence.debtorId,
-      occurrenceKey: key,
-      template: occurrence.template,
-      tone: occurrence.tone,
-      status: sql`CASE WHEN ${room} THEN 'sending' ELSE 'deferred' END`,
-      recipient,
-      createdAt: now,
-    })
-    .onConflictDoUpdate({
-      target: deliveries.occurrenceKey,
-      set: {
-        status: sql`CASE WHEN ${promote} THEN 'sending' ELSE "deliveries"."status" END`,
-        error: sql`CASE WHEN ${promote} THEN NULL ELSE "deliveries"."error" END`,
-        createdAt: sql`CASE WHEN ${promote} THEN excluded.created_at ELSE "deliveries"."created_at" END`,
-        recipient: sql`CASE WHEN ${promote} THEN excluded.recipient ELSE "deliveries"."recipient" END`,
+  const rows = await runBound(
+    claimQuery(
+      db,
+      { contact: contact !== undefined, recipient: recipient !== null },
+      {
+        ownerId: occurrence.ownerId,
+        scheduleId: occurrence.scheduleId,
+        debtorId: occurrence.debtorId,
+        key: occurrenceKey(occurrence.scheduleId, occurrence.scheduledAt),
+        template: occurrence.template,
+        tone: occurrence.tone,
+        recipient,
+        now,
+        open: hold ? 0 : 1,
+        since: now - LIMIT_WINDOW_MS,
+        accountDaily: limits.accountDaily,
+        recipientDaily: limits.recipientDaily,
+        contactSince: contact ? now - contact.windowMs : 0,
+        contactMax: contact ? contact.maxPerWindow : 0,
       },
-    })
-    .returning();
+    ),
+  );
+  const [row] = rows;
   // It is there unless its owner was deleted meanwhile (cascade): then this firing has nothing to do.
-  if (!row) throw new Error(`Delivery ${key} vanished after it was claimed`);
+  if (!row)
+    throw new Error(
+      `Delivery ${occurrenceKey(occurrence.scheduleId, occurrence.scheduledAt)} vanished after it was claimed`,
+    );
   return row;
 }
 
@@ -173,7 +216,7 @@ export async function countedInstants(db: Db, ownerId: string, recipient: string
  * The instants of the debtor's counted reminders since `since` (their contact cap counts them), for
  * a batch; `debtorId` may be a subquery.
  */
-export function debtorInstantsQuery(db: Db, debtorId: number | SQLWrapper, since: number) {
+export function debtorInstantsQuery(db: Db, debtorId: number | SQLWrapper, since: number | SQLWrapper) {
   return db
     .select({ at: deliveries.createdAt })
     .from(deliveries)

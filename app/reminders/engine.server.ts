@@ -41,6 +41,13 @@ export interface MailJob {
   scheduleId: string;
   scheduledAt: number;
   progress: ScheduleProgress;
+  /**
+   * Where the alarm that queued it left its schedule's Durable Object alarm (queuedAlarmAt): when
+   * the consumer moves the schedule on to that instant or later, it leaves the object alone (the
+   * alarm re-arms itself, or fires then and finds the schedule not due). Absent on a job the
+   * watchdog rebuilt: the consumer then moves the alarm itself.
+   */
+  alarmAt?: number;
 }
 
 /** A job with the message the consumer built for it: what a mail batch carries and resends as is. */
@@ -148,14 +155,16 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   }
 
   if (delivery.status === "sending") {
+    const alarmAt = queuedAlarmAt(progress, scheduledAt, now);
     const job: MailJob = {
       deliveryId: delivery.id,
       occurrenceKey: delivery.occurrenceKey,
       scheduleId: s.id,
       scheduledAt,
       progress,
+      alarmAt,
     };
-    return { kind: "queued", nextAlarmAt: now + QUEUED_RECHECK_MS, job };
+    return { kind: "queued", nextAlarmAt: alarmAt, job };
   }
 
   // Handled by an earlier firing (its consumer had not moved the schedule on): only a delivered one
@@ -165,6 +174,19 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   const advanced = await advanceSchedule(db, s.id, scheduledAt, next, now);
   // Not advanced: someone changed the schedule meanwhile and its alarm is theirs.
   return { kind: "done", status, nextAlarmAt: advanced ? next.nextRunAt : await currentAlarm(db, s.id) };
+}
+
+/**
+ * Where a schedule's alarm goes once its occurrence is on the queue (docs/decisions/029): the next
+ * run it will have once the reminder is sent, so the consumer need not move it (one Durable Object
+ * call and alarm write less per reminder); never sooner than QUEUED_RECHECK_MS, so an alarm that
+ * fires while its reminder still waits in the queue or its retries does not loop; the net alone
+ * when no run follows (the consumer then ends the object).
+ */
+export function queuedAlarmAt(progress: ScheduleProgress, scheduledAt: number, now: number): number {
+  const net = now + QUEUED_RECHECK_MS;
+  const { nextRunAt } = advancePast(progress, scheduledAt, "sent", now);
+  return nextRunAt === null ? net : Math.max(nextRunAt, net);
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
+import { bindParam, preparedQuery, runBatch } from "~/db/prepared.server";
 import { debtors, deliveries, optOuts, organizations, schedules, stripeAccounts, users } from "~/db/schema";
 import type { ContactRules } from "~/domain/contact-rules";
 import { parseDueDates } from "~/domain/occurrence";
@@ -44,6 +45,48 @@ export interface Firing {
   dueDates: string[];
 }
 
+const SCHEDULE_ID = bindParam("scheduleId");
+const firingOwnerId = (db: Db) =>
+  db.select({ id: schedules.ownerId }).from(schedules).where(eq(schedules.id, SCHEDULE_ID));
+const firingDebtorId = (db: Db) =>
+  db.select({ id: schedules.debtorId }).from(schedules).where(eq(schedules.id, SCHEDULE_ID));
+// loadFiring's statements, built once per isolate (docs/architecture.md §12): an alarm's query
+// building was half of its Worker time when 5,000 fired together (docs/decisions/029).
+const firingSchedule = preparedQuery((db) => db.select().from(schedules).where(eq(schedules.id, SCHEDULE_ID)).limit(1));
+const firingOwner = preparedQuery((db) =>
+  db
+    .select(SENDER_COLUMNS)
+    .from(users)
+    .where(eq(users.id, firingOwnerId(db)))
+    .limit(1),
+);
+const firingDebtor = preparedQuery((db) =>
+  db
+    .select({ ...getTableColumns(debtors), ...statementColumns(), openDueDates: openDueDatesSql() })
+    .from(debtors)
+    .where(and(eq(debtors.id, firingDebtorId(db)), eq(debtors.ownerId, firingOwnerId(db))))
+    .limit(1),
+);
+const firingOptOut = preparedQuery((db) =>
+  db
+    .select({ email: optOuts.email })
+    .from(optOuts)
+    .where(
+      and(
+        eq(optOuts.ownerId, firingOwnerId(db)),
+        eq(
+          optOuts.email,
+          db
+            .select({ email: sql<string>`lower(${debtors.email})` })
+            .from(debtors)
+            .where(eq(debtors.id, firingDebtorId(db))),
+        ),
+      ),
+    )
+    .limit(1),
+);
+const firingInstants = preparedQuery((db) => debtorInstantsQuery(db, firingDebtorId(db), bindParam("since")));
+
 /**
  * One round trip for an alarm (docs/architecture.md §4): the schedule and, keyed by its id in the
  * same batch, its owner, debtor with their open invoices (the statement, read in the debtor's
@@ -52,34 +95,14 @@ export interface Firing {
  * queue's consumer reads (queuedReminders, docs/decisions/024). Undefined when the schedule is gone.
  */
 export async function loadFiring(db: Db, scheduleId: string, since: number): Promise<Firing | undefined> {
-  const owner = db.select({ id: schedules.ownerId }).from(schedules).where(eq(schedules.id, scheduleId));
-  const debtorId = db.select({ id: schedules.debtorId }).from(schedules).where(eq(schedules.id, scheduleId));
-  const [scheduleRows, userRows, debtorRows, optOutRows, instantRows] = await db.batch([
-    db.select().from(schedules).where(eq(schedules.id, scheduleId)).limit(1),
-    db.select(SENDER_COLUMNS).from(users).where(eq(users.id, owner)).limit(1),
-    db
-      .select({ ...getTableColumns(debtors), ...statementColumns(), openDueDates: openDueDatesSql() })
-      .from(debtors)
-      .where(and(eq(debtors.id, debtorId), eq(debtors.ownerId, owner)))
-      .limit(1),
-    db
-      .select({ email: optOuts.email })
-      .from(optOuts)
-      .where(
-        and(
-          eq(optOuts.ownerId, owner),
-          eq(
-            optOuts.email,
-            db
-              .select({ email: sql<string>`lower(${debtors.email})` })
-              .from(debtors)
-              .where(eq(debtors.id, debtorId)),
-          ),
-        ),
-      )
-      .limit(1),
-    debtorInstantsQuery(db, debtorId, since),
-  ]);
+  const values = { scheduleId, since };
+  const [scheduleRows, userRows, debtorRows, optOutRows, instantRows] = await runBatch(db, [
+    firingSchedule(db, values),
+    firingOwner(db, values),
+    firingDebtor(db, values),
+    firingOptOut(db, values),
+    firingInstants(db, values),
+  ] as const);
   const schedule = scheduleRows[0];
   if (!schedule) return undefined;
   const [debtorRow] = debtorRows;

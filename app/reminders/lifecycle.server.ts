@@ -1191,14 +1191,14 @@ const SETTLE_PER_BATCH = 50;
  * Records how queued occurrences ended (a mail batch's e-mails, docs/decisions/021) and moves their
  * schedules past them, 50 occurrences a D1 batch: each delivery becomes 'sent' or 'failed', and its
  * schedule advances (advancePast) unless someone edited, paused or deleted it meanwhile (then its
- * alarm is theirs). Then every moved schedule's alarm goes to its next run (null: finished),
- * replacing the net set when it was queued, 50 Durable Object calls in flight. Returns how many
- * schedules moved.
+ * alarm is theirs). Then a moved schedule's alarm goes to its next run (null: finished), 50 Durable
+ * Object calls in flight, unless the alarm that queued the occurrence already set it there or
+ * earlier (`alarmAt`, docs/decisions/029). Returns how many alarms it moved.
  */
 export async function settleOccurrences(
   env: Env,
   items: readonly {
-    occurrence: { deliveryId: number; scheduleId: string; scheduledAt: number };
+    occurrence: { deliveryId: number; scheduleId: string; scheduledAt: number; alarmAt?: number };
     next: ScheduleAdvance;
     settlement: Settlement;
   }[],
@@ -1233,6 +1233,10 @@ export async function settleOccurrences(
     slice.forEach(({ occurrence, next }, i) => {
       if ((results[advancedAt[i] ?? -1] ?? []).length === 0) return;
       const nextRunAt = next.state === "COMPLETED" ? null : next.nextRunAt;
+      // The alarm that queued it already points there, or earlier (it then finds the schedule not
+      // due and re-arms itself): no call (docs/decisions/029).
+      const { alarmAt } = occurrence;
+      if (nextRunAt !== null && alarmAt !== undefined && alarmAt <= nextRunAt) return;
       calls.push({ id: occurrence.scheduleId, call: () => stub(env, occurrence.scheduleId).sent(nextRunAt) });
     });
   }

@@ -105,7 +105,9 @@ export async function runMailRecovery(env: Env, now = Date.now()) {
       if (outcome.status === "rejected") {
         console.error(`[dunly] watchdog could not fire ${d.scheduleId} again`, outcome.reason);
       } else if (outcome.value.kind === "queued") {
-        jobs.push(outcome.value.job);
+        // Not its object's alarm (the watchdog set none): the consumer moves the alarm itself.
+        const { alarmAt: _, ...job } = outcome.value.job;
+        jobs.push(job);
       } else if (outcome.value.kind === "gone" || outcome.value.kind === "not-due") {
         // Its schedule stopped or moved on meanwhile: the occurrence is not sent, visibly.
         await abandonOccurrence(db, d.occurrenceKey, STRANDED_MESSAGE);

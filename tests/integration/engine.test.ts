@@ -2,7 +2,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { batchKeyOf } from "~/domain/mail-batch";
-import { fireSchedule } from "~/reminders/engine.server";
+import { fireSchedule, type MailJob } from "~/reminders/engine.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
 import { runWatchdog } from "~/reminders/watchdog.server";
 import { eventually } from "./data-helpers";
@@ -275,7 +275,32 @@ describe("exactly once", () => {
     const s = await scheduleRow(id);
     expect(s).toMatchObject({ template_step: 1, last_run_at: due });
     expectNextTenOClock(s!.next_run_at, now, "UTC");
-    expect(await alarmAt(id)).toBe(s!.next_run_at);
+    // Fired here without its object: the alarm it asked for is the next run, which the consumer
+    // leaves alone (docs/decisions/029).
+    expect(jobs[0]!.alarmAt).toBe(s!.next_run_at);
+    expect(await alarmAt(id)).toBeNull();
+  });
+});
+
+describe("the object's alarm after a send (docs/decisions/029)", () => {
+  it("the consumer moves the alarm only when the one that queued the job is not already at the next run or earlier", async () => {
+    for (const alarmAtOf of [
+      // Rebuilt by the watchdog: no alarm of its own.
+      (_job: MailJob) => undefined,
+      // Set past the next run: the reminder would be late without the consumer's call.
+      (job: MailJob) => (job.alarmAt ?? 0) + DAY,
+    ]) {
+      const { id, due } = await setup({ timeZone: "UTC" });
+      await setSchedule(id, { next_run_at: due });
+      const now = Date.now();
+      const { alarmAt: asked, ...fired } = queuedJob(await fireSchedule(env, id, now));
+      expectNextTenOClock(asked, now, "UTC");
+      const job: MailJob = { ...fired, alarmAt: alarmAtOf({ ...fired, alarmAt: asked }) };
+      await consumeJobs([job]);
+      const s = await scheduleRow(id);
+      expect(s).toMatchObject({ state: "ENABLED", template_step: 1, last_run_at: due });
+      expect(await alarmAt(id)).toBe(s!.next_run_at);
+    }
   });
 });
 
@@ -342,7 +367,10 @@ describe("provider errors", () => {
     const s = await scheduleRow(id);
     expect(s).toMatchObject({ state: "ENABLED", template_step: 1, last_run_at: due });
     expectNextTenOClock(s!.next_run_at, beforeRetry, "UTC");
-    expect(await alarmAt(id)).toBe(s!.next_run_at);
+    // Fired here without its object: the alarm it asked for is the next run, which the consumer
+    // leaves alone (docs/decisions/029).
+    expect(job.alarmAt).toBe(s!.next_run_at);
+    expect(await alarmAt(id)).toBeNull();
   });
 
   it("the backoff grows (5 s, 30 s, 2, 10, 30 minutes); after the sixth attempt the delivery is failed, visibly, and the schedule goes on", async () => {
@@ -373,7 +401,10 @@ describe("provider errors", () => {
     const s = await scheduleRow(id);
     expect(s).toMatchObject({ state: "ENABLED", template_step: 0, last_run_at: due });
     expect(s!.next_run_at).toBeGreaterThan(before);
-    expect(await alarmAt(id)).toBe(s!.next_run_at);
+    // Fired here without its object: the alarm it asked for is the next run, which the consumer
+    // leaves alone (docs/decisions/029).
+    expect(job.alarmAt).toBe(s!.next_run_at);
+    expect(await alarmAt(id)).toBeNull();
   });
 
   it("422: the delivery is failed with the provider's error, no retry, and the schedule stays enabled with its next alarm", async () => {
