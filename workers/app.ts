@@ -149,6 +149,7 @@ export function createApp() {
 
 const app = createApp();
 
+export { MailHandoff } from "./mail-handoff";
 export { ReminderSchedule } from "./reminder-schedule";
 
 export default {

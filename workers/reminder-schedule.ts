@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { SUPERSEDED_MESSAGE } from "~/domain/limits";
 import { settleDeferred } from "~/models/delivery.server";
 import { fireSchedule } from "~/reminders/engine.server";
+import { handOff } from "./mail-handoff";
 
 /** Storage key of the occurrence key a sending limit holds back (docs/architecture.md §4). */
 const DEFERRED = "deferred";
@@ -71,8 +72,9 @@ export class ReminderSchedule extends DurableObject<Env> {
         await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
         return;
       case "queued":
-        // A failed send throws: the runtime retries the alarm, and the claim is the same row.
-        await this.env.MAIL_QUEUE.send(outcome.job);
+        // To the queue through the handoff object, 100 a queue call (docs/decisions/029). A failed
+        // handoff throws: the runtime retries the alarm, and the claim is the same row.
+        await handOff(this.env, outcome.job);
         await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
         return;
       case "deferred":
