@@ -1,9 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { getDb } from "~/db/client.server";
 import { SUPERSEDED_MESSAGE } from "~/domain/limits";
-import { settleDeferred } from "~/models/delivery.server";
-import { fireSchedule } from "~/reminders/engine.server";
-import { handOff } from "./mail-handoff";
+import { occurrenceKey } from "~/domain/occurrence";
+import { claimOccurrence, settleDeferred } from "~/models/delivery.server";
+import { claimArgs, type FireOutcome, prepareFiring, settleClaim } from "~/reminders/engine.server";
+import { handOff, handOffClaim } from "./mail-handoff";
 
 /** Storage key of the occurrence key a sending limit holds back (docs/architecture.md §4). */
 const DEFERRED = "deferred";
@@ -47,6 +48,18 @@ export class ReminderSchedule extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Math.max(nextRunAt, Date.now()));
   }
 
+  /**
+   * The handoff object's claim for this schedule came back 'deferred' (a sending limit holds it):
+   * the occurrence is kept and the alarm comes back at `at` to try it again. `handedAt` is the
+   * alarm set when it was handed; another one (an edit's, meanwhile) is kept when it is sooner.
+   */
+  async heldBack(occurrenceKey: string, at: number, handedAt: number): Promise<void> {
+    await this.ctx.storage.put(DEFERRED, occurrenceKey);
+    const current = await this.ctx.storage.getAlarm();
+    const keep = current !== null && current !== handedAt && current < at;
+    await this.ctx.storage.setAlarm(keep ? current : Math.max(at, Date.now()));
+  }
+
   /** The pending alarm time, or null (tests and diagnostics). */
   async alarmAt(): Promise<number | null> {
     return this.ctx.storage.getAlarm();
@@ -59,7 +72,25 @@ export class ReminderSchedule extends DurableObject<Env> {
     if (!scheduleId) return;
     const deferred = stored.get(DEFERRED);
     const now = Date.now();
-    const outcome = await fireSchedule(this.env, scheduleId, now);
+    const prepared = await prepareFiring(this.env, scheduleId, now);
+    let outcome: FireOutcome;
+    if (prepared.kind !== "claim") outcome = prepared;
+    else {
+      const { claim } = prepared;
+      const key = occurrenceKey(claim.occurrence.scheduleId, claim.occurrence.scheduledAt);
+      if (claim.hold === null && key !== deferred) {
+        // The usual case: the handoff object claims it with others in one D1 batch and queues it
+        // (docs/decisions/029); the alarm goes where it belongs once the reminder is sent. A failed
+        // handoff throws: the runtime retries the alarm. A held-back occurrence stays deferred.
+        await handOffClaim(this.env, claim);
+        if (deferred) await this.settleDeferred(true);
+        await this.ctx.storage.setAlarm(claim.alarmAt);
+        return;
+      }
+      // Held by the contact rules, or the held-back occurrence again: claimed here, as it was.
+      const db = getDb(this.env.DB);
+      outcome = await settleClaim(db, claim, await claimOccurrence(db, ...claimArgs(claim, now)), now);
+    }
     // This firing was about another occurrence: the held-back one is settled unless still current.
     if (deferred && !(outcome.kind === "deferred" && outcome.occurrenceKey === deferred)) {
       await this.settleDeferred(true);

@@ -16,7 +16,7 @@ import {
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
-import { bindParam, preparedQueryBy, runBound } from "~/db/prepared.server";
+import { bindParam, preparedQueryBy, runBatch, runBound } from "~/db/prepared.server";
 import { debtors, deliveries, deliveryRollups, deliveryStatusCounts, schedules } from "~/db/schema";
 import { dateTimeFormat } from "~/domain/intl";
 import {
@@ -161,37 +161,86 @@ export async function claimOccurrence(
   occurrence: Occurrence,
   now = Date.now(),
   limits: SendingLimits = sendingLimits(null),
-  { hold = false, contact }: ClaimOptions = {},
+  options: ClaimOptions = {},
 ): Promise<Delivery> {
+  return claimedRow(occurrence, await runBound(claimStatement(db, occurrence, now, limits, options)));
+}
+
+/**
+ * Many claims in one D1 batch, in order (the mail handoff's, docs/decisions/029): each statement is
+ * claimOccurrence's upsert, and SQLite runs them one after another, so each counts the rows the
+ * ones before it wrote, as separate claims would. 50 a batch. Undefined for a claim whose owner,
+ * debtor or schedule was deleted meanwhile (its row breaks a foreign key: nothing to do). Such a
+ * claim fails its whole batch, which is then claimed one statement at a time, so it holds up no
+ * other; any other failure throws.
+ */
+export async function claimOccurrences(
+  db: Db,
+  claims: readonly (readonly [Occurrence, number, SendingLimits, ClaimOptions])[],
+): Promise<(Delivery | undefined)[]> {
+  const rows: (Delivery | undefined)[] = [];
+  for (const slice of chunk(claims, CLAIMS_PER_BATCH)) {
+    const statements = slice.map((args) => claimStatement(db, ...args));
+    try {
+      const results = await runBatch(db, statements);
+      for (let i = 0; i < slice.length; i += 1) rows.push(results[i]?.[0]);
+    } catch (error) {
+      if (!isForeignKeyFailure(error)) throw error;
+      for (const statement of statements) {
+        try {
+          rows.push((await runBound(statement))[0]);
+        } catch (one) {
+          if (!isForeignKeyFailure(one)) throw one;
+          rows.push(undefined);
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+const isForeignKeyFailure = (error: unknown) => String(error).includes("FOREIGN KEY constraint failed");
+
+const CLAIMS_PER_BATCH = 50;
+
+function claimStatement(
+  db: Db,
+  occurrence: Occurrence,
+  now: number,
+  limits: SendingLimits,
+  { hold = false, contact }: ClaimOptions,
+) {
   const recipient = occurrence.recipient ?? null;
-  const rows = await runBound(
-    claimQuery(
-      db,
-      { contact: contact !== undefined, recipient: recipient !== null },
-      {
-        ownerId: occurrence.ownerId,
-        scheduleId: occurrence.scheduleId,
-        debtorId: occurrence.debtorId,
-        key: occurrenceKey(occurrence.scheduleId, occurrence.scheduledAt),
-        template: occurrence.template,
-        tone: occurrence.tone,
-        recipient,
-        now,
-        open: hold ? 0 : 1,
-        since: now - LIMIT_WINDOW_MS,
-        accountDaily: limits.accountDaily,
-        recipientDaily: limits.recipientDaily,
-        contactSince: contact ? now - contact.windowMs : 0,
-        contactMax: contact ? contact.maxPerWindow : 0,
-      },
-    ),
+  return claimQuery(
+    db,
+    { contact: contact !== undefined, recipient: recipient !== null },
+    {
+      ownerId: occurrence.ownerId,
+      scheduleId: occurrence.scheduleId,
+      debtorId: occurrence.debtorId,
+      key: occurrenceKey(occurrence.scheduleId, occurrence.scheduledAt),
+      template: occurrence.template,
+      tone: occurrence.tone,
+      recipient,
+      now,
+      open: hold ? 0 : 1,
+      since: now - LIMIT_WINDOW_MS,
+      accountDaily: limits.accountDaily,
+      recipientDaily: limits.recipientDaily,
+      contactSince: contact ? now - contact.windowMs : 0,
+      contactMax: contact ? contact.maxPerWindow : 0,
+    },
   );
+}
+
+function claimedRow(occurrence: Occurrence, rows: Delivery[]): Delivery {
   const [row] = rows;
   // It is there unless its owner was deleted meanwhile (cascade): then this firing has nothing to do.
-  if (!row)
+  if (!row) {
     throw new Error(
       `Delivery ${occurrenceKey(occurrence.scheduleId, occurrence.scheduledAt)} vanished after it was claimed`,
     );
+  }
   return row;
 }
 

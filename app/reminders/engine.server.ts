@@ -21,6 +21,7 @@ import {
   claimOccurrence,
   countedInstants,
   type Delivery,
+  type Occurrence,
   recordDeferral,
 } from "~/models/delivery.server";
 import type { Debtor, Schedule } from "~/models/schedule.server";
@@ -87,6 +88,45 @@ export type FireOutcome =
  * sent a blank reminder. Costs two D1 round trips: one batch to load, one statement to claim.
  */
 export async function fireSchedule(env: Env, scheduleId: string, now: number): Promise<FireOutcome> {
+  const prepared = await prepareFiring(env, scheduleId, now);
+  if (prepared.kind !== "claim") return prepared;
+  const db = getDb(env.DB);
+  return settleClaim(db, prepared.claim, await claimOccurrence(db, ...claimArgs(prepared.claim, now)), now);
+}
+
+/**
+ * An occurrence about to be claimed (fireSchedule's claim, made later by the mail handoff for many
+ * at once: docs/decisions/029): the delivery row's values, the limits and contact cap the claim
+ * counts, whether the debtor's contact rules hold it, and what its job and the schedule's alarm
+ * need. Plain data: it is stored and passed between objects.
+ */
+export interface ClaimRequest {
+  occurrence: Occurrence & { recipient: string };
+  limits: SendingLimits;
+  contact: { maxPerWindow: number; windowMs: number };
+  /** Outside the debtor's hours or past their cap: written 'deferred' until `slot.at`. */
+  hold: { slot: ContactSlot; rules: ContactRules; timeZone: string } | null;
+  /** The schedule's zone (a limit's deferral message gives times in it). */
+  scheduleTimeZone: string;
+  progress: ScheduleProgress;
+  /** Where the schedule's alarm goes once the reminder is queued (queuedAlarmAt). */
+  alarmAt: number;
+}
+
+/** claimOccurrence's arguments for a request. */
+export function claimArgs(claim: ClaimRequest, now: number) {
+  return [claim.occurrence, now, claim.limits, { hold: claim.hold !== null, contact: claim.contact }] as const;
+}
+
+/**
+ * fireSchedule up to the claim: one D1 batch to load the schedule and what decides it, then either
+ * an outcome with nothing to claim (gone, not due, stopped, held) or the claim to make.
+ */
+export async function prepareFiring(
+  env: Env,
+  scheduleId: string,
+  now: number,
+): Promise<Exclude<FireOutcome, { kind: "queued" }> | { kind: "claim"; claim: ClaimRequest }> {
   const db = getDb(env.DB);
   const firing = await loadFiring(db, scheduleId, now - CONTACT_LOOKBACK_MS);
   const s = firing?.schedule;
@@ -132,48 +172,65 @@ export async function fireSchedule(env: Env, scheduleId: string, now: number): P
   const slot = nextContactSlot(now, debtor.timeZone, firing.debtorInstants, rules);
   const held = slot.at > now + EARLY_TOLERANCE_MS;
 
-  const limits = sendingLimits(accountPlan.id);
   const progress = progressOf(s, debtor.timeZone, firing.dueDates);
-  const delivery = await claimOccurrence(
-    db,
-    {
-      ownerId: s.ownerId,
-      scheduleId: s.id,
-      debtorId: debtor.id,
-      scheduledAt,
-      template: templateOf(s, progress, statement, debtor.timeZone, now),
-      tone: toTone(debtor.activeStrategy),
-      recipient,
+  return {
+    kind: "claim",
+    claim: {
+      occurrence: {
+        ownerId: s.ownerId,
+        scheduleId: s.id,
+        debtorId: debtor.id,
+        scheduledAt,
+        template: templateOf(s, progress, statement, debtor.timeZone, now),
+        tone: toTone(debtor.activeStrategy),
+        recipient,
+      },
+      limits: sendingLimits(accountPlan.id),
+      contact: { maxPerWindow: rules.maxPerWindow, windowMs },
+      hold: held ? { slot, rules, timeZone: debtor.timeZone } : null,
+      scheduleTimeZone: s.timeZone,
+      progress,
+      alarmAt: queuedAlarmAt(progress, scheduledAt, now),
     },
-    now,
-    limits,
-    { hold: held, contact: { maxPerWindow: rules.maxPerWindow, windowMs } },
-  );
+  };
+}
+
+/**
+ * What a claim's row means (fireSchedule's end, and the mail handoff's for each of its claims):
+ * 'sending', a job for the queue; 'deferred', held by the contact rules or a sending limit (the
+ * row says until when); already 'sent' or 'failed' by an earlier firing, the schedule moves on.
+ */
+export async function settleClaim(db: Db, claim: ClaimRequest, delivery: Delivery, now: number): Promise<FireOutcome> {
+  const { occurrence, progress } = claim;
+  const { scheduledAt } = occurrence;
   if (delivery.status === "deferred") {
-    if (held) return holdForContactRules(db, delivery, slot, rules, debtor.timeZone);
-    return defer(db, s, delivery, recipient, limits, now);
+    if (claim.hold) return holdForContactRules(db, delivery, claim.hold.slot, claim.hold.rules, claim.hold.timeZone);
+    return defer(db, claim, delivery, now);
   }
 
   if (delivery.status === "sending") {
-    const alarmAt = queuedAlarmAt(progress, scheduledAt, now);
     const job: MailJob = {
       deliveryId: delivery.id,
       occurrenceKey: delivery.occurrenceKey,
-      scheduleId: s.id,
+      scheduleId: occurrence.scheduleId,
       scheduledAt,
       progress,
-      alarmAt,
+      alarmAt: claim.alarmAt,
     };
-    return { kind: "queued", nextAlarmAt: alarmAt, job };
+    return { kind: "queued", nextAlarmAt: claim.alarmAt, job };
   }
 
   // Handled by an earlier firing (its consumer had not moved the schedule on): only a delivered one
   // ('sent', later maybe 'bounced') counts as sent; a 'failed' one keeps its template.
   const status = delivery.status === "failed" ? "failed" : "duplicate";
   const next = advancePast(progress, scheduledAt, status, now);
-  const advanced = await advanceSchedule(db, s.id, scheduledAt, next, now);
+  const advanced = await advanceSchedule(db, occurrence.scheduleId, scheduledAt, next, now);
   // Not advanced: someone changed the schedule meanwhile and its alarm is theirs.
-  return { kind: "done", status, nextAlarmAt: advanced ? next.nextRunAt : await currentAlarm(db, s.id) };
+  return {
+    kind: "done",
+    status,
+    nextAlarmAt: advanced ? next.nextRunAt : await currentAlarm(db, occurrence.scheduleId),
+  };
 }
 
 /**
@@ -289,16 +346,10 @@ async function holdForContactRules(
  * A sending limit held the occurrence back: the deferred delivery says which and until when, the
  * schedule stays on this occurrence (same key) and the alarm comes back once the limit has room.
  */
-async function defer(
-  db: Db,
-  s: Schedule,
-  delivery: Delivery,
-  recipient: string,
-  limits: SendingLimits,
-  now: number,
-): Promise<FireOutcome> {
-  const wait = limitWait(await countedInstants(db, s.ownerId, recipient, now), limits);
-  const reason = deferralMessage(wait, recipient, s.timeZone);
+async function defer(db: Db, claim: ClaimRequest, delivery: Delivery, now: number): Promise<FireOutcome> {
+  const { ownerId, recipient } = claim.occurrence;
+  const wait = limitWait(await countedInstants(db, ownerId, recipient, now), claim.limits);
+  const reason = deferralMessage(wait, recipient, claim.scheduleTimeZone);
   await recordDeferral(db, delivery.id, reason);
   // Room already (a slot freed since the claim): look again shortly rather than wait.
   const nextAlarmAt = wait && wait.until > now ? wait.until : now + DEFER_RECHECK_MS;

@@ -68,7 +68,7 @@ export interface AlarmChanges {
   disarm?: readonly string[];
 }
 
-interface AlarmCall {
+export interface AlarmCall {
   id: string;
   call: () => Promise<unknown>;
 }
@@ -86,7 +86,11 @@ export async function followAlarms(env: Env, changes: AlarmChanges, now = Date.n
   return runAlarmCalls(env, calls, now);
 }
 
-async function runAlarmCalls(env: Env, calls: readonly AlarmCall[], now: number): Promise<number> {
+/**
+ * Calls to schedules' Durable Objects, 50 in flight; the failed ones are recorded for the watchdog
+ * to repair (alarm_repairs). Returns how many failed.
+ */
+export async function runAlarmCalls(env: Env, calls: readonly AlarmCall[], now: number): Promise<number> {
   const failed: { id: string; error: string }[] = [];
   for (const slice of chunk(calls, ALARMS_AT_ONCE)) {
     const results = await Promise.allSettled(slice.map((c) => c.call()));

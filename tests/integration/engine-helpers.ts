@@ -4,6 +4,7 @@ import { expect } from "vitest";
 import { type FireOutcome, fireSchedule, type MailJob, QUEUED_RECHECK_MS } from "~/reminders/engine.server";
 import { consumeMail, type MailQueueMessage } from "~/reminders/mail-queue.server";
 import { Pacer } from "~/reminders/pacer";
+import { MAIL_HANDOFF_NAME } from "../../workers/mail-handoff";
 import { setSchedule } from "./fixtures";
 
 export const MINUTE = 60_000;
@@ -88,8 +89,8 @@ async function occurrenceRow(scheduleId: string, scheduledAt: number) {
 }
 
 /**
- * Waits until the mail queue's consumer (the built Worker's queue handler, as in production) has
- * handled the occurrence: its delivery is no longer 'sending' as it was queued, and the schedule's
+ * Waits until the mail handoff object has claimed and queued what the alarm handed it, and the mail
+ * queue's consumer (the built Worker's queue handler, as in production) has handled the occurrence: its delivery is no longer 'sending' as it was queued, and the schedule's
  * alarm no longer the net the alarm left (QUEUED_RECHECK_MS ahead) once it was sent.
  */
 export async function settled(
@@ -100,6 +101,12 @@ export async function settled(
 ) {
   const { before } = alarm;
   const deadline = Date.now() + timeoutMs;
+  // The alarm handed its claim to the handoff object: first it claims and queues it (its own alarm).
+  const handoff = env.MAIL_HANDOFF.get(env.MAIL_HANDOFF.idFromName(MAIL_HANDOFF_NAME));
+  while ((await handoff.waiting()) > 0) {
+    if (Date.now() > deadline) throw new Error(`the handoff did not claim ${scheduleId}:${scheduledAt} in time`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   const waiting = (row: { status: string; error: string | null } | null) =>
     row?.status === "sending" && (row.error === null || row.error === (before?.error ?? null));
   let row = await occurrenceRow(scheduleId, scheduledAt);
