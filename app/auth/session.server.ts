@@ -2,6 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { bindParam, preparedQuery, runBound } from "~/db/prepared.server";
 import { sessions, users } from "~/db/schema";
+import { isSecureHref, isSecureOrigin } from "~/domain/secure-origin";
 import { generateToken, hashToken } from "./crypto.server";
 
 /** The session cookie's name on plain-http localhost (`npm run dev`), where `__Host-` cannot be used. */
@@ -133,11 +134,7 @@ export async function startSession(db: Db, userId: string, request: Request, now
   return sessionCookie(session.token, session.expiresAt, url);
 }
 
-/** Secure everywhere except plain-http localhost, where browsers would drop a Secure cookie. */
-export function isSecureOrigin(url: URL) {
-  const local = url.hostname === "localhost" || url.hostname === "127.0.0.1";
-  return !(url.protocol === "http:" && local);
-}
+export { isSecureOrigin };
 
 /** The session cookie's name for a site: `__Host-` prefixed where the connection is secure. */
 export function sessionCookieName(url: URL) {
@@ -146,7 +143,7 @@ export function sessionCookieName(url: URL) {
 
 /** The session token the request's cookie carries, under this site's cookie name; null if none. */
 export function readSessionToken(request: Request) {
-  return readCookie(request, sessionCookieName(new URL(request.url)));
+  return readCookie(request, isSecureHref(request.url) ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
 }
 
 export function sessionCookie(token: string, expiresAt: number, url: URL) {
@@ -170,16 +167,23 @@ export function clearSessionCookie(url: URL) {
 export function readCookie(request: Request, name: string): string | null {
   const header = request.headers.get("Cookie");
   if (!header) return null;
-  for (const part of header.split(";")) {
-    const eqAt = part.indexOf("=");
-    if (eqAt === -1) continue;
-    if (part.slice(0, eqAt).trim() !== name) continue;
-    try {
-      return decodeURIComponent(part.slice(eqAt + 1).trim());
-    } catch {
-      // A malformed percent-escape is not our cookie: treat it as absent rather than failing.
-      return null;
+  // Walked in place (every request reads the session's and the time zone's cookie): the pairs
+  // are split at ';', each name trimmed and compared, the first match's value decoded.
+  for (let start = 0; start < header.length; ) {
+    let end = header.indexOf(";", start);
+    if (end === -1) end = header.length;
+    const eqAt = header.indexOf("=", start);
+    if (eqAt !== -1 && eqAt < end && header.slice(start, eqAt).trim() === name) {
+      const value = header.slice(eqAt + 1, end).trim();
+      if (!value.includes("%")) return value;
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        // A malformed percent-escape is not our cookie: treat it as absent rather than failing.
+        return null;
+      }
     }
+    start = end + 1;
   }
   return null;
 }
