@@ -37,3 +37,12 @@ describe("readSessionToken", () => {
     expect(readSessionToken(withCookie(`${SESSION_COOKIE}=plain`))).toBeNull();
   });
 });
+
+describe("readCookie, read again", () => {
+  it("answers the same for every name of one request, and each request its own", () => {
+    const first = withCookie("a=1; b=2");
+    const second = withCookie("a=3");
+    expect([readCookie(first, "a"), readCookie(first, "b"), readCookie(first, "a")]).toEqual(["1", "2", "1"]);
+    expect([readCookie(second, "a"), readCookie(second, "b")]).toEqual(["3", null]);
+  });
+});

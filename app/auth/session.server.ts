@@ -164,26 +164,37 @@ export function clearSessionCookie(url: URL) {
   return parts.join("; ");
 }
 
-export function readCookie(request: Request, name: string): string | null {
-  const header = request.headers.get("Cookie");
-  if (!header) return null;
-  // Walked in place (every request reads the session's and the time zone's cookie): the pairs
-  // are split at ';', each name trimmed and compared, the first match's value decoded.
-  for (let start = 0; start < header.length; ) {
-    let end = header.indexOf(";", start);
-    if (end === -1) end = header.length;
-    const eqAt = header.indexOf("=", start);
-    if (eqAt !== -1 && eqAt < end && header.slice(start, eqAt).trim() === name) {
-      const value = header.slice(eqAt + 1, end).trim();
-      if (!value.includes("%")) return value;
-      try {
-        return decodeURIComponent(value);
-      } catch {
-        // A malformed percent-escape is not our cookie: treat it as absent rather than failing.
-        return null;
-      }
-    }
-    start = end + 1;
+/**
+ * Each request's cookies by name (the first of a repeated name), raw: parsed once per Request, as
+ * a page asks for several (the session's, the time zone's, the theme's, a flashed toast's) and
+ * walking the header each time was a measurable part of a page's Worker time (docs/architecture.md
+ * §12). An incoming request's headers cannot change.
+ */
+const requestCookies = new WeakMap<Request, Map<string, string>>();
+
+function cookiesOf(request: Request): Map<string, string> {
+  let cookies = requestCookies.get(request);
+  if (cookies) return cookies;
+  cookies = new Map();
+  const header = request.headers.get("Cookie") ?? "";
+  for (const part of header.split(";")) {
+    const eqAt = part.indexOf("=");
+    if (eqAt === -1) continue;
+    const name = part.slice(0, eqAt).trim();
+    if (!cookies.has(name)) cookies.set(name, part.slice(eqAt + 1).trim());
   }
-  return null;
+  requestCookies.set(request, cookies);
+  return cookies;
+}
+
+export function readCookie(request: Request, name: string): string | null {
+  const value = cookiesOf(request).get(name);
+  if (value === undefined) return null;
+  if (!value.includes("%")) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    // A malformed percent-escape is not our cookie: treat it as absent rather than failing.
+    return null;
+  }
 }
