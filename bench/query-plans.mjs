@@ -30,7 +30,16 @@ const SIZES = {
   otherDeliveries: num("QP_OTHER_DELIVERIES", 200_000),
 };
 /** Tables that hold account data: a page may only read them through an index. */
-const ACCOUNT_TABLES = ["deliveries", "debtors", "schedules", "payments", "debtor_events", "organizations", "invoices"];
+const ACCOUNT_TABLES = [
+  "deliveries",
+  "debtors",
+  "schedules",
+  "payments",
+  "debtor_events",
+  "organizations",
+  "invoices",
+  "invoice_owed_days",
+];
 const DAY = 86_400_000;
 
 // The database: every migration, then the accounts ------------------------------------------------

@@ -82,7 +82,7 @@ export function createApp() {
     // The session middleware below has read the session by now (docs/decisions/025).
     // Assigning c.res makes Hono copy the response again: only a copy (immutable headers) is assigned.
     const secured = withSecurityHeaders(c.res, c.get("nonce"), {
-      https: new URL(c.req.url).protocol === "https:",
+      https: c.req.url.startsWith("https:"),
       // Unset when an earlier middleware answered (a refused CSRF check): no session was read.
       session: Boolean(c.get("session")?.settled),
     });

@@ -11,6 +11,7 @@ import {
   deliveryStatusCounts,
   devOutbox,
   devStripeObjects,
+  invoiceOwedDays,
   invoices,
   loginTokens,
   mailBatches,
@@ -111,6 +112,13 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
     keyset: [payments.paidOn, payments.currency, payments.amountCents, payments.id],
   },
   { table: invoices, rows: byOwner(invoices.ownerId), exported: { omit: [] } },
+  // After the invoices: their delete trigger counts these rows down (docs/decisions/028).
+  {
+    table: invoiceOwedDays,
+    rows: byOwner(invoiceOwedDays.ownerId),
+    exported: { omit: [] },
+    keyset: [invoiceOwedDays.dueOn, invoiceOwedDays.currency],
+  },
   { table: optOuts, rows: byOwner(optOuts.ownerId), exported: { omit: [] }, keyset: [optOuts.email] },
   // optOutKey: the key of the debtor's signed links (docs/architecture.md §10), not the user's to carry around.
   { table: debtors, rows: byOwner(debtors.ownerId), exported: { omit: ["optOutKey"] } },

@@ -2,6 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { bindParam, preparedQuery, runBound } from "~/db/prepared.server";
 import { sessions, users } from "~/db/schema";
+import { isSecureHref, isSecureOrigin } from "~/domain/secure-origin";
 import { generateToken, hashToken } from "./crypto.server";
 
 /** The session cookie's name on plain-http localhost (`npm run dev`), where `__Host-` cannot be used. */
@@ -133,11 +134,7 @@ export async function startSession(db: Db, userId: string, request: Request, now
   return sessionCookie(session.token, session.expiresAt, url);
 }
 
-/** Secure everywhere except plain-http localhost, where browsers would drop a Secure cookie. */
-export function isSecureOrigin(url: URL) {
-  const local = url.hostname === "localhost" || url.hostname === "127.0.0.1";
-  return !(url.protocol === "http:" && local);
-}
+export { isSecureOrigin };
 
 /** The session cookie's name for a site: `__Host-` prefixed where the connection is secure. */
 export function sessionCookieName(url: URL) {
@@ -146,7 +143,7 @@ export function sessionCookieName(url: URL) {
 
 /** The session token the request's cookie carries, under this site's cookie name; null if none. */
 export function readSessionToken(request: Request) {
-  return readCookie(request, sessionCookieName(new URL(request.url)));
+  return readCookie(request, isSecureHref(request.url) ? SECURE_SESSION_COOKIE : SESSION_COOKIE);
 }
 
 export function sessionCookie(token: string, expiresAt: number, url: URL) {
@@ -167,19 +164,37 @@ export function clearSessionCookie(url: URL) {
   return parts.join("; ");
 }
 
-export function readCookie(request: Request, name: string): string | null {
-  const header = request.headers.get("Cookie");
-  if (!header) return null;
+/**
+ * Each request's cookies by name (the first of a repeated name), raw: parsed once per Request, as
+ * a page asks for several (the session's, the time zone's, the theme's, a flashed toast's) and
+ * walking the header each time was a measurable part of a page's Worker time (docs/architecture.md
+ * §12). An incoming request's headers cannot change.
+ */
+const requestCookies = new WeakMap<Request, Map<string, string>>();
+
+function cookiesOf(request: Request): Map<string, string> {
+  let cookies = requestCookies.get(request);
+  if (cookies) return cookies;
+  cookies = new Map();
+  const header = request.headers.get("Cookie") ?? "";
   for (const part of header.split(";")) {
     const eqAt = part.indexOf("=");
     if (eqAt === -1) continue;
-    if (part.slice(0, eqAt).trim() !== name) continue;
-    try {
-      return decodeURIComponent(part.slice(eqAt + 1).trim());
-    } catch {
-      // A malformed percent-escape is not our cookie: treat it as absent rather than failing.
-      return null;
-    }
+    const name = part.slice(0, eqAt).trim();
+    if (!cookies.has(name)) cookies.set(name, part.slice(eqAt + 1).trim());
   }
-  return null;
+  requestCookies.set(request, cookies);
+  return cookies;
+}
+
+export function readCookie(request: Request, name: string): string | null {
+  const value = cookiesOf(request).get(name);
+  if (value === undefined) return null;
+  if (!value.includes("%")) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    // A malformed percent-escape is not our cookie: treat it as absent rather than failing.
+    return null;
+  }
 }

@@ -235,6 +235,30 @@ export const invoices = sqliteTable(
   ],
 );
 
+/**
+ * An account's owed invoices summed per due date and currency (docs/decisions/028): what the aging
+ * table reads (app/models/money.server.ts agingQuery), one row per day that has something owed
+ * instead of one per invoice. Kept by SQLite triggers on `invoices` (migrations/0024): every
+ * insert, delete (a debtor's or an account's cascade included) and change of an invoice's owner,
+ * due date, currency, amount, paid part or status moves its row; a row whose count reaches 0 is
+ * deleted. Written by nothing else.
+ */
+export const invoiceOwedDays = sqliteTable(
+  "invoice_owed_days",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Calendar date, YYYY-MM-DD (the invoices' due_on).
+    dueOn: text("due_on").notNull(),
+    currency: text("currency").notNull(),
+    // How many owed invoices ('open' or 'disputed') fall due that day in that currency, and what they still owe.
+    invoices: integer("invoices").notNull().default(0),
+    balanceCents: integer("balance_cents").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.dueOn, t.currency] })],
+);
+
 /** A payment a debtor made; the debtor's paid_cents is the sum of theirs (kept in the same batch). */
 export const payments = sqliteTable(
   "payments",

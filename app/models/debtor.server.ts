@@ -490,7 +490,7 @@ export async function debtorChoice(db: Db, ownerId: string) {
 }
 
 /** debtorChoice's query, unrun (to batch); debtorChoiceOf reads it. */
-export function debtorChoiceQuery(db: Db, ownerId: string) {
+export function debtorChoiceQuery(db: Db, ownerId: Bindable<string>) {
   return db
     .select(DEBTOR_OPTION_COLUMNS)
     .from(debtors)

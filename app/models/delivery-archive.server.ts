@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, gte, lt, sql } from "drizzle-orm";
-import type { Db } from "~/db/client.server";
+import type { Bindable, Db } from "~/db/client.server";
 import { deliveries, deliveryArchives } from "~/db/schema";
 import { archiveCutoff, archiveObjectKey, monthOf, monthRange } from "~/domain/archive-months";
 
@@ -165,7 +165,7 @@ export async function archiveMonth(db: Db, bucket: R2Bucket, ownerId: string, mo
 }
 
 /** The account's archived months, newest first, with their row counts (the owner's download list). */
-export function archivedMonths(db: Db, ownerId: string) {
+export function archivedMonths(db: Db, ownerId: Bindable<string>) {
   return db
     .select({ month: deliveryArchives.month, rows: deliveryArchives.rows })
     .from(deliveryArchives)

@@ -534,16 +534,16 @@ export function monthlySeries(rows: { sentAt: number | null }[], timeZone: strin
 }
 
 export interface DeliveryFilter {
-  debtorId?: number | null;
-  from?: number | null;
-  before?: number | null;
-  limit?: number;
-  offset?: number;
+  debtorId?: Bindable<number> | null;
+  from?: Bindable<number> | null;
+  before?: Bindable<number> | null;
+  limit?: Bindable<number>;
+  offset?: Bindable<number>;
   /** Keyset: only rows after this one in the newest-first order (a streamed export's next page). */
   after?: { createdAt: number; id: number } | null;
 }
 
-function deliveryWhere(ownerId: string, filter: DeliveryFilter) {
+function deliveryWhere(ownerId: Bindable<string>, filter: DeliveryFilter) {
   const where = [eq(deliveries.ownerId, ownerId)];
   if (filter.debtorId) where.push(eq(deliveries.debtorId, filter.debtorId));
   if (filter.from != null) where.push(gte(deliveries.createdAt, filter.from));
@@ -555,7 +555,7 @@ function deliveryWhere(ownerId: string, filter: DeliveryFilter) {
 }
 
 /** One page of the owner's deliveries, newest first, with the debtor's name (kept if deleted); unrun. */
-export function listDeliveries(db: Db, ownerId: string, filter: DeliveryFilter = {}) {
+export function listDeliveries(db: Db, ownerId: Bindable<string>, filter: DeliveryFilter = {}) {
   return db
     .select({
       id: deliveries.id,
@@ -608,7 +608,7 @@ export async function* deliveryPages(
  * short read however many deliveries the account holds. Filtered by debtor or period: one grouped
  * query over those, plus the debtor's archived counts.
  */
-export function deliveryTotals(db: Db, ownerId: string, filter: DeliveryFilter = {}) {
+export function deliveryTotals(db: Db, ownerId: Bindable<string>, filter: DeliveryFilter = {}) {
   // `archived`: 1 on the rows of archived months (archivedOf), where the statement tells them apart.
   if (!filter.debtorId && filter.from == null && filter.before == null) {
     return db

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { bindParam, OWNER_ID, preparedQuery, runBound } from "~/db/prepared.server";
-import { debtors, invoices, payments, users } from "~/db/schema";
+import { debtors, invoiceOwedDays, invoices, payments, users } from "~/db/schema";
 import {
   type AgingBounds,
   type AgingRow,
@@ -18,7 +18,7 @@ import {
 /**
  * The money figures of the dashboard and the report (docs/architecture.md §10, "Money"): three
  * statements over the account's own rows, each through an index that starts with the owner
- * (invoices_owner_owed_idx, payments_owner_paid_idx; §12), with the user's dates bound as
+ * (invoice_owed_days' key, invoices_owner_owed_idx, payments_owner_paid_idx; §12), with the user's dates bound as
  * "YYYY-MM-DD" text (app/domain/aging.ts computes them from the user's today).
  */
 
@@ -30,33 +30,35 @@ type Bounds<T> = { [K in keyof T]: Bindable<string> };
 
 /**
  * The account's owed invoices summed per currency and aging bucket (cents), with their count:
- * one row per currency. Outstanding and overdue are sums of the buckets (agingRowsOf).
+ * one row per currency. Outstanding and overdue are sums of the buckets (agingRowsOf). Read from
+ * `invoice_owed_days` (one row per due date and currency, kept by triggers: docs/decisions/028), not
+ * from the invoices themselves: the seeded account's 2,400 owed invoices are 530 such rows.
  */
 export function agingQuery(db: Db, ownerId: Bindable<string>, b: Bounds<AgingBounds>) {
   // Each column named: D1 returns a batch's rows as objects keyed by column name, and unnamed
   // expressions that differ only in their bound values would share one.
   const bucket = (name: string, from: Bindable<string> | null, before: Bindable<string> | null) => {
     const conditions = [
-      from === null ? null : sql`${invoices.dueOn} >= ${from}`,
-      before === null ? null : sql`${invoices.dueOn} < ${before}`,
+      from === null ? null : sql`${invoiceOwedDays.dueOn} >= ${from}`,
+      before === null ? null : sql`${invoiceOwedDays.dueOn} < ${before}`,
     ].filter((c) => c !== null);
-    return sql<number>`coalesce(sum(CASE WHEN ${sql.join(conditions, sql` AND `)} THEN ${balance} ELSE 0 END), 0)`.as(
+    return sql<number>`coalesce(sum(CASE WHEN ${sql.join(conditions, sql` AND `)} THEN ${invoiceOwedDays.balanceCents} ELSE 0 END), 0)`.as(
       name,
     );
   };
   return db
     .select({
-      currency: invoices.currency,
-      invoices: sql<number>`count(*)`.as("invoices"),
+      currency: invoiceOwedDays.currency,
+      invoices: sql<number>`sum(${invoiceOwedDays.invoices})`.as("invoices"),
       notYetDue: bucket("not_yet_due", b.today, null),
       days1to30: bucket("days_1_30", b.overdue30, b.today),
       days31to60: bucket("days_31_60", b.overdue60, b.overdue30),
       days61to90: bucket("days_61_90", b.overdue90, b.overdue60),
       over90: bucket("over_90", null, b.overdue90),
     })
-    .from(invoices)
-    .where(and(eq(invoices.ownerId, ownerId), owed))
-    .groupBy(invoices.currency);
+    .from(invoiceOwedDays)
+    .where(eq(invoiceOwedDays.ownerId, ownerId))
+    .groupBy(invoiceOwedDays.currency);
 }
 
 /** How many of the oldest debts the dashboard lists. */

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { generateId } from "~/auth/crypto.server";
-import type { Db } from "~/db/client.server";
+import type { Bindable, Db } from "~/db/client.server";
 import { passwordCredentials, users } from "~/db/schema";
 import { TRIAL_MS } from "~/domain/plans";
 
@@ -63,7 +63,7 @@ export async function getInfoSettings(db: Db, userId: string) {
 }
 
 /** getInfoSettings' statement, unrun (Settings → Info batches it with the Stripe account's). */
-export function infoSettingsQuery(db: Db, userId: string) {
+export function infoSettingsQuery(db: Db, userId: Bindable<string>) {
   return db
     .select({
       startHour: users.quietStartHour,

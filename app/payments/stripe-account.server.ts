@@ -1,8 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { Db } from "~/db/client.server";
+import type { Bindable, Db } from "~/db/client.server";
 import { stripeAccounts } from "~/db/schema";
 import type { AppConfig } from "~/lib/config.server";
-import { type StripeSetup, stripeSetup } from "~/lib/stripe.server";
+import { type StripeSetup, stripeAvailable, stripeSetup } from "~/lib/stripe.server";
 
 /**
  * The user's own Stripe account (decisions/018, docs/architecture.md §10 "Paid online"): created
@@ -20,7 +20,7 @@ export function accountRow(db: Db, userId: string) {
 }
 
 /** accountRow's statement, unrun, for a page's batch. */
-export function accountRowQuery(db: Db, userId: string) {
+export function accountRowQuery(db: Db, userId: Bindable<string>) {
   return db.select().from(stripeAccounts).where(eq(stripeAccounts.userId, userId)).limit(1);
 }
 
@@ -163,9 +163,10 @@ export async function stripeConnectView(
   /** The account row as the page's batch read it (`row` undefined: none); absent: read it here. */
   read?: { row: StripeAccountRow | undefined },
 ) {
-  const stripe = stripeSetup(config, env);
-  if (!stripe) return { available: false, status: "none" as const, accountId: null };
-  const row = refresh
+  // The client is built only to read the account again from Stripe (stripeAvailable).
+  if (!stripeAvailable(config)) return { available: false, status: "none" as const, accountId: null };
+  const stripe = refresh ? stripeSetup(config, env) : null;
+  const row = stripe
     ? await refreshAccount(db, stripe, userId, Date.now())
     : read
       ? read.row

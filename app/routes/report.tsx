@@ -8,8 +8,16 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
 import { getDb } from "~/db/client.server";
-import { boundQuery, SESSION_OWNER } from "~/db/prepared.server";
-import { agingBounds, agingRowsOf } from "~/domain/aging";
+import {
+  bindParam,
+  boundQuery,
+  OWNER_ID,
+  preparedQuery,
+  preparedQueryBy,
+  runBound,
+  SESSION_OWNER,
+} from "~/db/prepared.server";
+import { agingRowsOf } from "~/domain/aging";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { statusLabel } from "~/domain/delivery-status";
 import { listParams, pageCount, pageOffset } from "~/domain/list-params";
@@ -23,8 +31,35 @@ import { requestTimeZone } from "~/lib/time-zone.server";
 import { getDebtorOption } from "~/models/debtor.server";
 import { archivedOf, DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries, totalsOf } from "~/models/delivery.server";
 import { archivedMonths } from "~/models/delivery-archive.server";
-import { agingQuery } from "~/models/money.server";
+import { agingStatement } from "~/models/money.server";
 import type { Route } from "./+types/report";
+
+/** Which optional conditions a report's statements carry: one shape each, built once per isolate. */
+interface ReportShape {
+  debtor: boolean;
+  /** The period's start, and its end (none for periods that end now). */
+  from: boolean;
+  before: boolean;
+}
+const shapeKey = (s: ReportShape) => `${s.debtor ? "d" : "-"}${s.from ? "f" : "-"}${s.before ? "b" : "-"}`;
+const filterOf = (s: ReportShape) => ({
+  debtorId: s.debtor ? bindParam("debtorId") : null,
+  from: s.from ? bindParam("from") : null,
+  before: s.before ? bindParam("before") : null,
+});
+
+/**
+ * The report's statements, prepared (app/db/prepared.server.ts): building them in drizzle on every
+ * request was a twentieth of the page's Worker time. Only the owner, the debtor, the period's
+ * instants and the page are bound.
+ */
+const REPORT = {
+  page: preparedQueryBy(shapeKey, (db, s: ReportShape) =>
+    listDeliveries(db, OWNER_ID, { ...filterOf(s), limit: DELIVERY_PAGE_SIZE, offset: bindParam("offset") }),
+  ),
+  totals: preparedQueryBy(shapeKey, (db, s: ReportShape) => deliveryTotals(db, OWNER_ID, filterOf(s))),
+  archived: preparedQuery((db) => archivedMonths(db, OWNER_ID)),
+};
 
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const db = getDb(getApp(context).env.DB);
@@ -34,21 +69,20 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { debtorId, period, page: requested } = listParams(url.searchParams);
   const now = Date.now();
   const range = period ? periodRange(period, now, timeZone) : null;
-  const filter = { debtorId, from: range?.from, before: range?.before };
+  const shape = { debtor: Boolean(debtorId), from: range?.from != null, before: range?.before != null };
+  const values = { debtorId, from: range?.from, before: range?.before };
   // Receivables by age on the user's today (docs/architecture.md §10, "Money"): the whole account's, whatever the filters.
   const today = localDateString(now, timeZone);
-  const aging = agingQuery(db, owner, agingBounds(today));
   const pageOf = (n: number, ownerId: string) =>
-    listDeliveries(db, ownerId, { ...filter, limit: DELIVERY_PAGE_SIZE, offset: pageOffset(n, DELIVERY_PAGE_SIZE) });
+    REPORT.page(db, shape, { ...values, ownerId, offset: pageOffset(n, DELIVERY_PAGE_SIZE) });
   // One round trip (a D1 batch): the session, the page, the totals, the aging and, only if one is
   // chosen, the debtor for the picker's label (the picker searches the rest: /debtors/options).
   // The account's archived months (docs/decisions/022): listed for download, and not in the pages.
-  const months = archivedMonths(db, owner);
   const base = [
-    boundQuery(db, pageOf(requested, owner)),
-    boundQuery(db, deliveryTotals(db, owner, filter)),
-    boundQuery(db, aging),
-    boundQuery(db, months),
+    pageOf(requested, owner),
+    REPORT.totals(db, shape, { ...values, ownerId: owner }),
+    agingStatement(db, owner, today),
+    REPORT.archived(db, { ownerId: owner }),
   ] as const;
   const {
     user,
@@ -63,7 +97,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const pages = pageCount(totals.all - archivedRows, DELIVERY_PAGE_SIZE);
   // A page past the end shows the last one (only a hand-edited or stale URL asks for it).
   const page = Math.min(requested, pages);
-  const deliveries = page === requested ? requestedRows : await pageOf(page, user.id);
+  const deliveries = page === requested ? requestedRows : await runBound(pageOf(page, user.id));
   return {
     deliveries,
     totals,

@@ -5,7 +5,7 @@ import { EmailPreview } from "~/components/schedules/email-preview";
 import { ScheduleForm, type ScheduleFormWatch } from "~/components/schedules/schedule-form";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
-import { boundQuery, SESSION_OWNER } from "~/db/prepared.server";
+import { OWNER_ID, preparedQuery, SESSION_OWNER } from "~/db/prepared.server";
 import { parseSteps } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY } from "~/domain/frequencies";
 import { DEFAULT_PRESET } from "~/domain/presets";
@@ -19,6 +19,12 @@ import { listOrganizations } from "~/models/organization.server";
 import type { Route } from "./+types/schedule";
 import { scheduleAction } from "./schedule-action.server";
 
+/** The form's statements, built once per isolate (app/db/prepared.server.ts): only the owner is bound. */
+const NEW_SCHEDULE = {
+  debtorChoice: preparedQuery((db) => debtorChoiceQuery(db, OWNER_ID)),
+  organizations: preparedQuery((db) => listOrganizations(db, OWNER_ID)),
+};
+
 export async function loader({ context, url }: Route.LoaderArgs) {
   const db = getDb(getApp(context).env.DB);
   // One round trip (a D1 batch), the session's with it (docs/decisions/025).
@@ -26,8 +32,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     user,
     rows: [choiceRows, organizations],
   } = await requireUserWith(context, url, [
-    boundQuery(db, debtorChoiceQuery(db, SESSION_OWNER)),
-    boundQuery(db, listOrganizations(db, SESSION_OWNER)),
+    NEW_SCHEDULE.debtorChoice(db, { ownerId: SESSION_OWNER }),
+    NEW_SCHEDULE.organizations(db, { ownerId: SESSION_OWNER }),
   ] as const);
   return { ...debtorChoiceOf(choiceRows), organizations, userName: senderDisplayName(user) };
 }

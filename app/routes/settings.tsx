@@ -13,7 +13,7 @@ import { StripeConnectCard } from "~/components/settings/stripe-connect-card";
 import { YourData } from "~/components/settings/your-data";
 import { LinkTabs } from "~/components/ui/link-tabs";
 import { getDb } from "~/db/client.server";
-import { boundQuery, SESSION_OWNER } from "~/db/prepared.server";
+import { OWNER_ID, preparedQuery, SESSION_OWNER } from "~/db/prepared.server";
 import { effectivePlan, inTrial, planName, trialEnd } from "~/domain/plans";
 import { formatLongDate } from "~/domain/promise";
 import { appOrigin } from "~/lib/config.server";
@@ -42,6 +42,12 @@ function parseTab(tab: string | undefined): Tab {
   return found.id;
 }
 
+/** The Info tab's statements, built once per isolate (app/db/prepared.server.ts): only the owner is bound. */
+const SETTINGS = {
+  info: preparedQuery((db) => infoSettingsQuery(db, OWNER_ID)),
+  stripeAccount: preparedQuery((db) => accountRowQuery(db, OWNER_ID)),
+};
+
 /** /iam/:tab (the spec's path): the Settings page, one tab of it (info, orgs, subscription). */
 export async function loader({ context, params, url }: Route.LoaderArgs) {
   const tab = parseTab(params.tab);
@@ -55,8 +61,8 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
   } =
     tab === "info"
       ? await requireUserWith(context, url, [
-          boundQuery(db, infoSettingsQuery(db, SESSION_OWNER)),
-          boundQuery(db, accountRowQuery(db, SESSION_OWNER)),
+          SETTINGS.info(db, { ownerId: SESSION_OWNER }),
+          SETTINGS.stripeAccount(db, { ownerId: SESSION_OWNER }),
         ] as const)
       : { user: await requireUser(context, url), rows: [[], []] as const };
   const info = tab === "info" ? infoSettingsOf(infoRows[0]) : null;

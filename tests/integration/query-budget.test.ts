@@ -86,7 +86,16 @@ const repeated = (log: Sent[]) => {
 };
 
 /** Tables of account data: a page reads them only through an index bounded by one account. */
-const ACCOUNT_TABLES = ["deliveries", "debtors", "schedules", "payments", "debtor_events", "organizations", "invoices"];
+const ACCOUNT_TABLES = [
+  "deliveries",
+  "debtors",
+  "schedules",
+  "payments",
+  "debtor_events",
+  "organizations",
+  "invoices",
+  "invoice_owed_days",
+];
 const BOUNDED =
   /USING (?:INTEGER PRIMARY KEY|(?:COVERING )?INDEX \w+ \((?:owner_id|debtor_id|schedule_id|id|rowid|occurrence_key)=)/;
 

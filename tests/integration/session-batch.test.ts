@@ -92,6 +92,25 @@ describe("the session in the page's batch", () => {
     expect(calls()).toBe(1);
   });
 
+  it("waits for a later turn of the event loop (the runtime's scheduler.wait here) before reading it alone", async () => {
+    // The Workers runtime has it: the gate's wait is not Node's setTimeout there.
+    expect(typeof (globalThis as { scheduler?: { wait?: unknown } }).scheduler?.wait).toBe("function");
+    const { binding, calls } = countingD1(env.DB);
+    const gate = new SessionGate(getDb(binding), token);
+    const root = gate.user();
+    // A page's batch that starts some microtasks later, in the same turn, still takes the read over.
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    const page = gate.batch(listOf(SESSION_OWNER));
+    expect((await root)?.id).toBe(owner);
+    expect((await page).user?.id).toBe(owner);
+    expect(calls()).toBe(1);
+    // Nobody's batch: it is read on its own, once.
+    const { binding: alone, calls: aloneCalls } = countingD1(env.DB);
+    const lone = new SessionGate(getDb(alone), token);
+    expect((await lone.user())?.id).toBe(owner);
+    expect(aloneCalls()).toBe(1);
+  });
+
   it("once the session was read, gives its user's id to the statements", async () => {
     const gate = new SessionGate(db(), token);
     await gate.user({ now: true });
