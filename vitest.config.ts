@@ -92,6 +92,9 @@ export default defineConfig({
                   // after an end-to-end run left its .dev.vars (1000) beside the build's wrangler.json.
                   SIGNIN_LIMIT_PER_CLIENT: "",
                 },
+                // The mail queue hands each test's few messages over at once, not after the
+                // production second of gathering (wrangler.toml max_batch_timeout).
+                queueConsumers: { "dunly-mail": { maxBatchSize: 100, maxBatchTimeout: 0, maxRetries: 10 } },
                 // The app's database, and an empty one the migration test brings up to each migration itself.
                 d1Databases: {
                   DB: builtConfig(APP_CONFIG).d1_databases[0].database_id,

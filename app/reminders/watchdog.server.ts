@@ -82,7 +82,7 @@ export const STRANDED_MESSAGE = "Not sent: its schedule was paused, changed or d
 
 /**
  * The watchdog's step for the mail queue (docs/decisions/021): what a killed process had queued
- * must not rest on the queue alone (a local queue lives in memory; the alarm's net is an hour
+ * must not rest on the queue alone (a local queue lives in memory; the alarm is an hour or more
  * ahead). Batches whose retry is due and that no consumer holds (its lease ran out) go back on the
  * queue by key; reminders left 'sending' outside any batch for STRANDED_AFTER_MS are fired again
  * (fireSchedule rebuilds the same occurrence's job from its row) and queued. A copy of a job still
