@@ -11,6 +11,9 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const FROM_ADDRESS = "reminders@dunly.test";
 
+/** An occurrence that is due: whole seconds, a minute ago. */
+export const dueNow = () => Math.floor((Date.now() - MINUTE) / 1000) * 1000;
+
 // The fake Resend server's control API (tests/support/fake-resend.ts) -----------------------------
 
 export interface ResendAttempt {

@@ -239,6 +239,13 @@ export async function insertDelivery(
 
 // Rows changed ------------------------------------------------------------------------------------
 
+/** The account on `plan`, its subscription active. */
+export async function setPlan(userId: string, plan: string) {
+  await env.DB.prepare("UPDATE users SET plan = ?, subscription_status = 'active' WHERE id = ?")
+    .bind(plan, userId)
+    .run();
+}
+
 export async function setSchedule(id: string, fields: Record<string, string | number | null>) {
   const cols = Object.keys(fields);
   await env.DB.prepare(`UPDATE schedules SET ${cols.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`)

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { prepareFiring } from "~/reminders/engine.server";
 import { MAIL_HANDOFF_NAME } from "../../workers/mail-handoff";
-import { alarmAt, doStorage, MINUTE, resendDelivered, settled, stubOf } from "./engine-helpers";
-import { deliveriesOf, deliveriesOfOwner, makeDebtor, makeSchedule, makeUser, setSchedule } from "./fixtures";
+import { alarmAt, doStorage, dueNow, MINUTE, resendDelivered, settled, stubOf } from "./engine-helpers";
+import { deliveriesOf, deliveriesOfOwner, makeDebtor, makeSchedule, makeUser, setPlan, setSchedule } from "./fixtures";
 
 /**
  * The mail handoff (docs/decisions/029): the schedules' alarms hand their claims to one Durable
@@ -14,15 +14,6 @@ import { deliveriesOf, deliveriesOfOwner, makeDebtor, makeSchedule, makeUser, se
  */
 
 const handoff = () => env.MAIL_HANDOFF.get(env.MAIL_HANDOFF.idFromName(MAIL_HANDOFF_NAME));
-
-/** An occurrence that is due: whole seconds, a minute ago. */
-const dueNow = () => Math.floor((Date.now() - MINUTE) / 1000) * 1000;
-
-async function setPlan(userId: string, plan: string) {
-  await env.DB.prepare("UPDATE users SET plan = ?, subscription_status = 'active' WHERE id = ?")
-    .bind(plan, userId)
-    .run();
-}
 
 /** `count` due schedules of one owner, each to its own debtor, their objects armed. */
 async function dueSchedules(ownerId: string, count: number) {

@@ -6,6 +6,7 @@ import { eventually } from "./data-helpers";
 import {
   alarmAt,
   doStorage,
+  dueNow,
   FROM_ADDRESS,
   fireAndSend,
   fireAt,
@@ -24,6 +25,7 @@ import {
   makeUser,
   scheduleRow,
   schedulesOf,
+  setPlan,
 } from "./fixtures";
 import { DAY, type SignedIn, signIn, uniqueEmail } from "./helpers";
 import { act, createVia, ZONE } from "./schedule-helpers";
@@ -40,15 +42,6 @@ const LIMITED = 429;
 /** "Nov 22, 2026, 10:15 PM" in `timeZone`, as the messages write an instant. */
 const when = (ms: number, timeZone: string) =>
   new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }).format(ms);
-
-/** An occurrence that is due: whole seconds, a minute ago. */
-const dueNow = () => Math.floor((Date.now() - MINUTE) / 1000) * 1000;
-
-async function setPlan(userId: string, plan: string) {
-  await env.DB.prepare("UPDATE users SET plan = ?, subscription_status = 'active' WHERE id = ?")
-    .bind(plan, userId)
-    .run();
-}
 
 /** As if the owner's reminders had been sent `ms` earlier. */
 async function ageOwnerDeliveries(ownerId: string, ms: number) {
