@@ -20,7 +20,7 @@ const STORAGE_KEYS_PER_CALL = 128;
 
 /**
  * Where the schedules' alarms hand the reminders they fire (docs/decisions/029): one Durable Object
- * (named MAIL_HANDOFF_NAME) that keeps each hand-off in its storage, claims the occurrences 50 a D1
+ * (named MAIL_HANDOFF_NAME, app/reminders/handoff.server.ts) that keeps each hand-off in its storage, claims the occurrences 50 a D1
  * batch (claimOccurrences: the same upsert, in order, as an alarm's own claim) and puts the jobs on
  * the mail queue 100 a call, instead of a D1 claim and a queue call per alarm. `hand…()` answers
  * once it is stored, so an alarm that got its answer never needs to hand it again; a claim or job
@@ -48,6 +48,19 @@ export class MailHandoff extends DurableObject<Env> {
   async hand(job: MailJob): Promise<void> {
     await this.ctx.storage.put(`${JOB}${job.deliveryId}`, job);
     await this.arm();
+  }
+
+  /**
+   * The watchdog's look (every cron run): if claims or jobs wait and no alarm is set (a failing
+   * alarm is retried a few times only, then given up), one is set now. Returns how many wait.
+   */
+  async wake(): Promise<number> {
+    const waiting = await this.waiting();
+    if (waiting > 0 && !this.running && (await this.ctx.storage.getAlarm()) === null) {
+      this.armed = true;
+      await this.ctx.storage.setAlarm(Date.now());
+    }
+    return waiting;
   }
 
   /** How many claims and jobs wait (tests and diagnostics). */
@@ -139,21 +152,4 @@ export class MailHandoff extends DurableObject<Env> {
       await this.ctx.storage.delete(slice.map(([key]) => key));
     }
   }
-}
-
-/** The one handoff object's name. */
-export const MAIL_HANDOFF_NAME = "mail-handoff";
-
-function handoff(env: Env) {
-  return env.MAIL_HANDOFF.get(env.MAIL_HANDOFF.idFromName(MAIL_HANDOFF_NAME));
-}
-
-/** Hands a claimed reminder's job to the handoff object; answers once it is stored there. */
-export function handOff(env: Env, job: MailJob): Promise<void> {
-  return handoff(env).hand(job);
-}
-
-/** Hands an occurrence to claim to the handoff object; answers once it is stored there. */
-export function handOffClaim(env: Env, claim: ClaimRequest): Promise<void> {
-  return handoff(env).claim(claim);
 }

@@ -4,7 +4,7 @@ import { SUPERSEDED_MESSAGE } from "~/domain/limits";
 import { occurrenceKey } from "~/domain/occurrence";
 import { claimOccurrence, settleDeferred } from "~/models/delivery.server";
 import { claimArgs, type FireOutcome, prepareFiring, settleClaim } from "~/reminders/engine.server";
-import { handOff, handOffClaim } from "./mail-handoff";
+import { handOff, handOffClaim } from "~/reminders/handoff.server";
 
 /** Storage key of the occurrence key a sending limit holds back (docs/architecture.md §4). */
 const DEFERRED = "deferred";

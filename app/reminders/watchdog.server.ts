@@ -10,6 +10,7 @@ import { endDuePromises, PROMISES_PER_PAGE } from "~/models/promise.server";
 import { listOverdueSchedules } from "~/models/schedule.server";
 import { sendDailyDigests, sendStaleNotices } from "~/models/user-notification.server";
 import { fireSchedule, type MailJob } from "./engine.server";
+import { wakeHandoff } from "./handoff.server";
 import { followAlarms, rearmSchedules, repairAlarms } from "./lifecycle.server";
 
 /** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */
@@ -86,10 +87,14 @@ export const STRANDED_MESSAGE = "Not sent: its schedule was paused, changed or d
  * ahead). Batches whose retry is due and that no consumer holds (its lease ran out) go back on the
  * queue by key; reminders left 'sending' outside any batch for STRANDED_AFTER_MS are fired again
  * (fireSchedule rebuilds the same occurrence's job from its row) and queued. A copy of a job still
- * on the queue is harmless: a delivery goes into one batch only. Returns what it put back.
+ * on the queue is harmless: a delivery goes into one batch only. First it wakes the mail handoff
+ * object, should it hold claims or jobs with no alarm left to take them (decisions/029). Returns
+ * what it put back, and how many claims and jobs the handoff held.
  */
 export async function runMailRecovery(env: Env, now = Date.now()) {
   const db = getDb(env.DB);
+  // What the handoff object holds is taken up again should its alarm have given up (decisions/029).
+  const handedOver = await wakeHandoff(env);
   const keys = await dueBatchKeys(db, now, RECOVER_PER_RUN);
   for (const slice of chunk(keys, 100)) {
     await env.MAIL_QUEUE.sendBatch(slice.map((batchKey) => ({ body: { batchKey } })));
@@ -123,7 +128,7 @@ export async function runMailRecovery(env: Env, now = Date.now()) {
       `[dunly] watchdog put back ${keys.length} mail batch(es) and ${jobs.length} stranded reminder(s)${abandoned ? `; ${abandoned} given up` : ""}`,
     );
   }
-  return { batches: keys.length, reminders: jobs.length, abandoned };
+  return { batches: keys.length, reminders: jobs.length, abandoned, handedOver };
 }
 
 /**

@@ -1,8 +1,9 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { prepareFiring } from "~/reminders/engine.server";
-import { MAIL_HANDOFF_NAME } from "../../workers/mail-handoff";
+import { MAIL_HANDOFF_NAME } from "~/reminders/handoff.server";
+import { runMailRecovery } from "~/reminders/watchdog.server";
 import { alarmAt, doStorage, dueNow, MINUTE, resendDelivered, settled, stubOf } from "./engine-helpers";
 import { deliveriesOf, deliveriesOfOwner, makeDebtor, makeSchedule, makeUser, setPlan, setSchedule } from "./fixtures";
 
@@ -92,5 +93,26 @@ describe("the mail handoff", () => {
     expect(await statusesOf(b.ids)).toEqual([["sent"], ["sent"]]);
     expect(await deliveriesOfOwner(gone.id)).toEqual([]);
     expect(await handoff().waiting()).toBe(0);
+  });
+
+  it("claims left with no alarm (a failing alarm the runtime gave up on) are taken up by the watchdog's next run", async () => {
+    const user = await makeUser();
+    const { due, ids } = await dueSchedules(user.id, 1);
+    const [id] = ids as [string];
+    const prepared = await prepareFiring(env, id, Date.now());
+    if (prepared.kind !== "claim") throw new Error(`expected a claim, got ${prepared.kind}`);
+    const { claim } = prepared;
+    // In the object's storage, and no alarm to take it.
+    await runInDurableObject(handoff(), async (_object, state) => {
+      await state.storage.put(`claim:${id}:${due}`, claim);
+      await state.storage.deleteAlarm();
+    });
+    expect(await runInDurableObject(handoff(), (_object, state) => state.storage.getAlarm())).toBeNull();
+    expect(await deliveriesOf(id)).toEqual([]);
+
+    const ranFrom = Date.now();
+    expect((await runMailRecovery(env)).handedOver).toBe(1);
+    await settled(id, due, { before: null, ranFrom, ranTo: Date.now() });
+    expect(await statusesOf(ids)).toEqual([["sent"]]);
   });
 });
