@@ -2,8 +2,8 @@ import { DurableObject } from "cloudflare:workers";
 import { getDb } from "~/db/client.server";
 import { SUPERSEDED_MESSAGE } from "~/domain/limits";
 import { occurrenceKey } from "~/domain/occurrence";
-import { claimOccurrence, settleDeferred } from "~/models/delivery.server";
-import { claimArgs, type FireOutcome, prepareFiring, settleClaim } from "~/reminders/engine.server";
+import { settleDeferred } from "~/models/delivery.server";
+import { claimHere, type FireOutcome, prepareFiring } from "~/reminders/engine.server";
 import { handOff, handOffClaim } from "~/reminders/handoff.server";
 
 /** Storage key of the occurrence key a sending limit holds back (docs/architecture.md §4). */
@@ -88,8 +88,7 @@ export class ReminderSchedule extends DurableObject<Env> {
         return;
       }
       // Held by the contact rules, or the held-back occurrence again: claimed here, as it was.
-      const db = getDb(this.env.DB);
-      outcome = await settleClaim(db, claim, await claimOccurrence(db, ...claimArgs(claim, now)), now);
+      outcome = await claimHere(getDb(this.env.DB), claim, now);
     }
     // This firing was about another occurrence: the held-back one is settled unless still current.
     if (deferred && !(outcome.kind === "deferred" && outcome.occurrenceKey === deferred)) {

@@ -3,10 +3,10 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { oauthAccounts, oauthStates, users } from "~/db/schema";
 import { TRIAL_MS } from "~/domain/plans";
+import { isSecureOrigin } from "~/domain/secure-origin";
 import { type AppConfig, appOrigin } from "~/lib/config.server";
 import { nameFromEmail } from "~/models/user.server";
 import { generateId, hashToken } from "./crypto.server";
-import { isSecureOrigin } from "./session.server";
 
 export const GOOGLE_STATE_COOKIE = "google_oauth_state";
 const STATE_TTL = 10 * 60 * 1000;

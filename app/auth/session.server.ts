@@ -134,8 +134,6 @@ export async function startSession(db: Db, userId: string, request: Request, now
   return sessionCookie(session.token, session.expiresAt, url);
 }
 
-export { isSecureOrigin };
-
 /** The session cookie's name for a site: `__Host-` prefixed where the connection is secure. */
 export function sessionCookieName(url: URL) {
   return isSecureOrigin(url) ? SECURE_SESSION_COOKIE : SESSION_COOKIE;

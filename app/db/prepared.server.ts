@@ -12,7 +12,7 @@ export interface Bound<T> {
   /** The statement prepared for `sql` (kept per isolate for a prepared query), not yet bound. */
   readonly prepared: D1PreparedStatement;
   /** Where each `?` of `sql` is (for `ownedBySession`): worked out once per prepared query. */
-  placeholders(): readonly number[];
+  paramMarks(): readonly number[];
   /** D1's result of the statement (from a batch or `statement.all()`) as drizzle's rows. */
   map(result: unknown): T;
 }
@@ -41,8 +41,8 @@ interface Cached {
   statement: D1PreparedStatement;
   params: unknown[];
   map: (result: unknown) => unknown;
-  /** placeholdersOf(sql), once it is first asked for. */
-  placeholders?: number[];
+  /** Where each `?` of `sql` is (paramMarksOf), worked out when first asked for. */
+  paramMarks?: number[];
 }
 
 /** What drizzle's D1 prepared query keeps to map its rows (fields of its own, not typed as public). */
@@ -154,9 +154,9 @@ export function preparedQuery<T>(build: (db: Db) => Preparable<T>) {
       sql: kept.sql,
       params: fillPlaceholders(kept.params, values),
       prepared: kept.statement,
-      placeholders: () => {
-        kept.placeholders ??= placeholdersOf(kept.sql);
-        return kept.placeholders;
+      paramMarks: () => {
+        kept.paramMarks ??= paramMarksOf(kept.sql);
+        return kept.paramMarks;
       },
       map: kept.map as (result: unknown) => T,
     };
@@ -194,8 +194,8 @@ export function boundQuery<T>(db: Db, query: Preparable<T>): Bound<T> {
     sql,
     params,
     prepared: db.$client.prepare(sql),
-    placeholders() {
-      return placeholdersOf(this.sql);
+    paramMarks() {
+      return paramMarksOf(this.sql);
     },
     map: rowMapper(prepared) as (result: unknown) => T,
   };
@@ -217,9 +217,9 @@ export function statementOf(query: Bound<unknown>, ownerId?: string): D1Prepared
 
 /**
  * Where each `?` of an SQL text is, outside quoted strings and names. A prepared query keeps its
- * answer with its statement (`Bound.placeholders`); a query built on the request works it out then.
+ * answer with its statement (`Bound.paramMarks`); a query built on the request works it out then.
  */
-function placeholdersOf(sql: string): number[] {
+function paramMarksOf(sql: string): number[] {
   const at: number[] = [];
   let quote: string | null = null;
   for (let i = 0; i < sql.length; i += 1) {
@@ -245,10 +245,10 @@ export function ownedBySession(
   ownerParams: readonly unknown[],
 ): D1PreparedStatement {
   if (!query.params.includes(SESSION_OWNER)) return statementOf(query);
-  const at = query.placeholders();
+  const at = query.paramMarks();
   if (at.length !== query.params.length) {
     throw new Error(
-      `cannot scope a statement to the session: ${at.length} placeholders for ${query.params.length} values`,
+      `cannot scope a statement to the session: ${at.length} question marks for ${query.params.length} values`,
     );
   }
   let sql = "";

@@ -78,7 +78,7 @@ export function stripeSetup(config: AppConfig, env: Env): StripeSetup | null {
       livemode: key.includes("_live_"),
     };
   }
-  if (config.APP_ENV === "production") return null;
+  if (!stripeAvailable(config)) return null;
   // The SDK's requests go to the stand-in's API inside this Worker: no network, the same SDK code.
   const origin = linkOrigin(config);
   const fetchFn = ((input: RequestInfo | URL, init?: RequestInit) => {

@@ -90,8 +90,12 @@ export type FireOutcome =
 export async function fireSchedule(env: Env, scheduleId: string, now: number): Promise<FireOutcome> {
   const prepared = await prepareFiring(env, scheduleId, now);
   if (prepared.kind !== "claim") return prepared;
-  const db = getDb(env.DB);
-  return settleClaim(db, prepared.claim, await claimOccurrence(db, ...claimArgs(prepared.claim, now)), now);
+  return claimHere(getDb(env.DB), prepared.claim, now);
+}
+
+/** A claim made on its own (not by the mail handoff), and what its row means (settleClaim). */
+export async function claimHere(db: Db, claim: ClaimRequest, now: number): Promise<FireOutcome> {
+  return settleClaim(db, claim, await claimOccurrence(db, ...claimArgs(claim, now)), now);
 }
 
 /**

@@ -30,6 +30,13 @@ async function dueSchedules(ownerId: string, count: number) {
   return { due, ids };
 }
 
+/** The claim a due schedule's alarm would hand over. */
+async function claimOf(scheduleId: string) {
+  const prepared = await prepareFiring(env, scheduleId, Date.now());
+  if (prepared.kind !== "claim") throw new Error(`expected a claim, got ${prepared.kind}`);
+  return prepared.claim;
+}
+
 async function statusesOf(ids: readonly string[]) {
   return (await Promise.all(ids.map((id) => deliveriesOf(id)))).map((rows) => rows.map((d) => d.status));
 }
@@ -65,9 +72,8 @@ describe("the mail handoff", () => {
     const user = await makeUser();
     const { due, ids } = await dueSchedules(user.id, 1);
     const [id] = ids as [string];
-    const prepared = await prepareFiring(env, id, Date.now());
-    if (prepared.kind !== "claim") throw new Error(`expected a claim, got ${prepared.kind}`);
-    await Promise.all([handoff().claim(prepared.claim), handoff().claim(prepared.claim)]);
+    const claim = await claimOf(id);
+    await Promise.all([handoff().claim(claim), handoff().claim(claim)]);
     await settled(id, due, { before: null, ranFrom: Date.now(), ranTo: Date.now() });
 
     expect(await statusesOf(ids)).toEqual([["sent"]]);
@@ -82,9 +88,7 @@ describe("the mail handoff", () => {
     const b = await dueSchedules(kept.id, 2);
     const claims = [];
     for (const id of [...a.ids, ...b.ids]) {
-      const prepared = await prepareFiring(env, id, Date.now());
-      if (prepared.kind !== "claim") throw new Error(`expected a claim, got ${prepared.kind}`);
-      claims.push(prepared.claim);
+      claims.push(await claimOf(id));
     }
     await env.DB.prepare("DELETE FROM users WHERE id = ?").bind(gone.id).run();
     for (const claim of claims) await handoff().claim(claim);
@@ -99,9 +103,7 @@ describe("the mail handoff", () => {
     const user = await makeUser();
     const { due, ids } = await dueSchedules(user.id, 1);
     const [id] = ids as [string];
-    const prepared = await prepareFiring(env, id, Date.now());
-    if (prepared.kind !== "claim") throw new Error(`expected a claim, got ${prepared.kind}`);
-    const { claim } = prepared;
+    const claim = await claimOf(id);
     // In the object's storage, and no alarm to take it.
     await runInDurableObject(handoff(), async (_object, state) => {
       await state.storage.put(`claim:${id}:${due}`, claim);

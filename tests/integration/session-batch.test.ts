@@ -152,7 +152,7 @@ describe("the session in the page's batch", () => {
     await expect(runBatch(db(), [page])).rejects.toThrow(/without its owner/);
   });
 
-  it("keeps a `?` inside a string literal out of the placeholders", async () => {
+  it("keeps a `?` inside a string literal out of the bound values' marks", async () => {
     const d = db();
     const query = boundQuery(d, listOrganizations(d, SESSION_OWNER));
     const withLiteral = { ...query, sql: query.sql.replace(/^select /i, "select 'why?' as \"q\", ") };
