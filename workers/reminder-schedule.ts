@@ -1,10 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { getDb } from "~/db/client.server";
 import { SUPERSEDED_MESSAGE } from "~/domain/limits";
-import { occurrenceKey } from "~/domain/occurrence";
 import { settleDeferred } from "~/models/delivery.server";
-import { claimHere, type FireOutcome, prepareFiring } from "~/reminders/engine.server";
-import { handOff, handOffClaim } from "~/reminders/handoff.server";
+import { claimHere, type FireOutcome } from "~/reminders/engine.server";
+import { fireHandedOver, handOff } from "~/reminders/handoff.server";
 
 /** Storage key of the occurrence key a sending limit holds back (docs/architecture.md §4). */
 const DEFERRED = "deferred";
@@ -48,18 +47,6 @@ export class ReminderSchedule extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Math.max(nextRunAt, Date.now()));
   }
 
-  /**
-   * The handoff object's claim for this schedule came back 'deferred' (a sending limit holds it):
-   * the occurrence is kept and the alarm comes back at `at` to try it again. `handedAt` is the
-   * alarm set when it was handed; another one (an edit's, meanwhile) is kept when it is sooner.
-   */
-  async heldBack(occurrenceKey: string, at: number, handedAt: number): Promise<void> {
-    await this.ctx.storage.put(DEFERRED, occurrenceKey);
-    const current = await this.ctx.storage.getAlarm();
-    const keep = current !== null && current !== handedAt && current < at;
-    await this.ctx.storage.setAlarm(keep ? current : Math.max(at, Date.now()));
-  }
-
   /** The pending alarm time, or null (tests and diagnostics). */
   async alarmAt(): Promise<number | null> {
     return this.ctx.storage.getAlarm();
@@ -71,24 +58,17 @@ export class ReminderSchedule extends DurableObject<Env> {
     const scheduleId = stored.get("scheduleId");
     if (!scheduleId) return;
     const deferred = stored.get(DEFERRED);
-    const now = Date.now();
-    const prepared = await prepareFiring(this.env, scheduleId, now);
+    // Fired by the handoff object with the other alarms due now: loaded and claimed 50 a D1 batch,
+    // the job stored there (docs/decisions/031). A failed call throws: the runtime retries the
+    // alarm, and a repeated claim gets the same row.
+    const handed = await fireHandedOver(this.env, scheduleId, deferred ?? null);
     let outcome: FireOutcome;
-    if (prepared.kind !== "claim") outcome = prepared;
+    if (handed.kind !== "claim") outcome = handed;
     else {
-      const { claim } = prepared;
-      const key = occurrenceKey(claim.occurrence.scheduleId, claim.occurrence.scheduledAt);
-      if (claim.hold === null && key !== deferred) {
-        // The usual case: the handoff object claims it with others in one D1 batch and queues it
-        // (docs/decisions/029); the alarm goes where it belongs once the reminder is sent. A failed
-        // handoff throws: the runtime retries the alarm. A held-back occurrence stays deferred.
-        await handOffClaim(this.env, claim);
-        if (deferred) await this.settleDeferred(true);
-        await this.ctx.storage.setAlarm(claim.alarmAt);
-        return;
-      }
       // Held by the contact rules, or the held-back occurrence again: claimed here, as it was.
-      outcome = await claimHere(getDb(this.env.DB), claim, now);
+      outcome = await claimHere(getDb(this.env.DB), handed.claim, Date.now());
+      // To the queue through the handoff object, 100 a queue call (docs/decisions/029).
+      if (outcome.kind === "queued") await handOff(this.env, outcome.job);
     }
     // This firing was about another occurrence: the held-back one is settled unless still current.
     if (deferred && !(outcome.kind === "deferred" && outcome.occurrenceKey === deferred)) {
@@ -98,24 +78,29 @@ export class ReminderSchedule extends DurableObject<Env> {
       case "gone":
         await this.disarm();
         return;
-      case "not-due":
-        await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
-        return;
-      case "queued":
-        // To the queue through the handoff object, 100 a queue call (docs/decisions/029). A failed
-        // handoff throws: the runtime retries the alarm, and the claim is the same row.
-        await handOff(this.env, outcome.job);
-        await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
-        return;
       case "deferred":
         console.warn(`[dunly] schedule ${scheduleId}: deferred: ${outcome.reason}`);
         await this.ctx.storage.put(DEFERRED, outcome.occurrenceKey);
-        await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
+        await this.alarmAtOrSooner(outcome.nextAlarmAt);
         return;
       case "done":
         if (outcome.nextAlarmAt === null) await this.disarm();
-        else await this.ctx.storage.setAlarm(outcome.nextAlarmAt);
+        else await this.alarmAtOrSooner(outcome.nextAlarmAt);
+        return;
+      default:
+        await this.alarmAtOrSooner(outcome.nextAlarmAt);
     }
+  }
+
+  /**
+   * Sets the alarm for `at`, unless an edit set a sooner one while this alarm waited for its firing
+   * (inside the handler, getAlarm answers null until an alarm is set again): that one is kept, and
+   * when it fires D1 says what is due.
+   */
+  private async alarmAtOrSooner(at: number) {
+    const setMeanwhile = await this.ctx.storage.getAlarm();
+    if (setMeanwhile !== null && setMeanwhile < at) return;
+    await this.ctx.storage.setAlarm(at);
   }
 
   /**

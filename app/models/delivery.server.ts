@@ -262,16 +262,16 @@ export async function countedInstants(db: Db, ownerId: string, recipient: string
 }
 
 /**
- * The instants of the debtor's counted reminders since `since` (their contact cap counts them), for
- * a batch; `debtorId` may be a subquery.
+ * The instants of the debtors' counted reminders since `since` (their contact cap counts them), for
+ * a batch: `debtorIds` is a subquery (the alarms' schedules' debtors: loadFirings).
  */
-export function debtorInstantsQuery(db: Db, debtorId: number | SQLWrapper, since: number | SQLWrapper) {
+export function debtorInstantsQuery(db: Db, debtorIds: SQLWrapper, since: number | SQLWrapper) {
   return db
-    .select({ at: deliveries.createdAt })
+    .select({ debtorId: deliveries.debtorId, at: deliveries.createdAt })
     .from(deliveries)
     .where(
       and(
-        eq(deliveries.debtorId, debtorId),
+        inArray(deliveries.debtorId, debtorIds),
         gt(deliveries.createdAt, since),
         inArray(deliveries.status, COUNTED),
         NOT_TEST_SEND,

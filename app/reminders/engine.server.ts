@@ -26,7 +26,7 @@ import {
 } from "~/models/delivery.server";
 import type { Debtor, Schedule } from "~/models/schedule.server";
 import type { ReminderMessage } from "../../emails/reminder-message";
-import { loadFiring } from "./firing.server";
+import { type Firing, loadFiring, loadFirings } from "./firing.server";
 import { advanceSchedule, completeSchedule, currentAlarm, holdAtOccurrence } from "./lifecycle.server";
 
 /**
@@ -122,17 +122,35 @@ export function claimArgs(claim: ClaimRequest, now: number) {
   return [claim.occurrence, now, claim.limits, { hold: claim.hold !== null, contact: claim.contact }] as const;
 }
 
+/** What an alarm's firing comes to before its claim: an outcome with nothing to claim, or the claim to make. */
+export type PreparedFiring = Exclude<FireOutcome, { kind: "queued" }> | { kind: "claim"; claim: ClaimRequest };
+
 /**
  * fireSchedule up to the claim: one D1 batch to load the schedule and what decides it, then either
  * an outcome with nothing to claim (gone, not due, stopped, held) or the claim to make.
  */
-export async function prepareFiring(
-  env: Env,
-  scheduleId: string,
-  now: number,
-): Promise<Exclude<FireOutcome, { kind: "queued" }> | { kind: "claim"; claim: ClaimRequest }> {
+export async function prepareFiring(env: Env, scheduleId: string, now: number): Promise<PreparedFiring> {
   const db = getDb(env.DB);
-  const firing = await loadFiring(db, scheduleId, now - CONTACT_LOOKBACK_MS);
+  return decideFiring(db, await loadFiring(db, scheduleId, now - CONTACT_LOOKBACK_MS), now);
+}
+
+/**
+ * prepareFiring for many schedules at once (the mail handoff's alarms: docs/decisions/031): one D1
+ * batch loads 50 of them, then each is decided as on its own. A schedule's stop or hold writes are
+ * its own statements, as prepareFiring's.
+ */
+export async function prepareFirings(env: Env, scheduleIds: readonly string[], now: number) {
+  const db = getDb(env.DB);
+  const firings = await loadFirings(db, scheduleIds, now - CONTACT_LOOKBACK_MS);
+  const prepared = new Map<string, PreparedFiring>();
+  for (const id of scheduleIds) {
+    if (!prepared.has(id)) prepared.set(id, await decideFiring(db, firings.get(id), now));
+  }
+  return prepared;
+}
+
+/** A loaded firing decided: nothing to claim (and why), or the claim to make. */
+async function decideFiring(db: Db, firing: Firing | undefined, now: number): Promise<PreparedFiring> {
   const s = firing?.schedule;
   if (!firing || s?.state !== "ENABLED" || s.nextRunAt == null) return { kind: "gone" };
   if (s.nextRunAt > now + EARLY_TOLERANCE_MS) return { kind: "not-due", nextAlarmAt: s.nextRunAt };

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull, type SQLWrapper, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
@@ -45,85 +45,96 @@ export interface Firing {
   dueDates: string[];
 }
 
-const SCHEDULE_ID = bindParam("scheduleId");
-const firingOwnerId = (db: Db) =>
-  db.select({ id: schedules.ownerId }).from(schedules).where(eq(schedules.id, SCHEDULE_ID));
-const firingDebtorId = (db: Db) =>
-  db.select({ id: schedules.debtorId }).from(schedules).where(eq(schedules.id, SCHEDULE_ID));
-// loadFiring's statements, built once per isolate (docs/architecture.md §12): an alarm's query
-// building was half of its Worker time when 5,000 fired together (docs/decisions/029).
-const firingSchedule = preparedQuery((db) => db.select().from(schedules).where(eq(schedules.id, SCHEDULE_ID)).limit(1));
+/** The schedules an alarm batch loads: one bound value, a JSON array of their ids (any number of them). */
+const inScheduleIds = (column: SQLWrapper) =>
+  sql`${column} IN (SELECT value FROM json_each(${bindParam("scheduleIds")}))`;
+const firingSchedules = (db: Db, column: SQLiteColumn) =>
+  db.select({ id: column }).from(schedules).where(inScheduleIds(schedules.id));
+// loadFirings' statements, built once per isolate (docs/architecture.md §12): an alarm's query
+// building was half of its Worker time when 5,000 fired together (docs/decisions/029). Each is keyed
+// by the schedules' ids (a JSON array, so the SQL is the same for one schedule or fifty).
+const firingSchedule = preparedQuery((db) => db.select().from(schedules).where(inScheduleIds(schedules.id)));
 const firingOwner = preparedQuery((db) =>
   db
-    .select(SENDER_COLUMNS)
+    .select({ id: users.id, ...SENDER_COLUMNS })
     .from(users)
-    .where(eq(users.id, firingOwnerId(db)))
-    .limit(1),
+    .where(inArray(users.id, firingSchedules(db, schedules.ownerId))),
 );
 const firingDebtor = preparedQuery((db) =>
   db
-    .select({ ...getTableColumns(debtors), ...statementColumns(), openDueDates: openDueDatesSql() })
+    .select({
+      ...getTableColumns(debtors),
+      ...statementColumns(),
+      openDueDates: openDueDatesSql(),
+      // Spelled out: in a one-table query drizzle leaves columns unqualified, and inside this
+      // subquery "owner_id" and "email" would be the opt-out's own. The debtor's owner is checked
+      // against the schedule's below, so this is the schedule owner's opt-out.
+      optedOut: sql<number>`EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtors"."owner_id" AND o."email" = lower("debtors"."email"))`,
+    })
     .from(debtors)
-    .where(and(eq(debtors.id, firingDebtorId(db)), eq(debtors.ownerId, firingOwnerId(db))))
-    .limit(1),
+    .where(inArray(debtors.id, firingSchedules(db, schedules.debtorId))),
 );
-const firingOptOut = preparedQuery((db) =>
-  db
-    .select({ email: optOuts.email })
-    .from(optOuts)
-    .where(
-      and(
-        eq(optOuts.ownerId, firingOwnerId(db)),
-        eq(
-          optOuts.email,
-          db
-            .select({ email: sql<string>`lower(${debtors.email})` })
-            .from(debtors)
-            .where(eq(debtors.id, firingDebtorId(db))),
-        ),
-      ),
-    )
-    .limit(1),
+const firingInstants = preparedQuery((db) =>
+  debtorInstantsQuery(db, firingSchedules(db, schedules.debtorId), bindParam("since")),
 );
-const firingInstants = preparedQuery((db) => debtorInstantsQuery(db, firingDebtorId(db), bindParam("since")));
 
 /**
- * One round trip for an alarm (docs/architecture.md §4): the schedule and, keyed by its id in the
- * same batch, its owner, debtor with their open invoices (the statement, read in the debtor's
- * query: app/models/statement.server.ts), the debtor's opt-out and the debtor's recent reminders
- * (since `since`). What only the message needs (the organization, payments online) the mail
- * queue's consumer reads (queuedReminders, docs/decisions/024). Undefined when the schedule is gone.
+ * One round trip for up to 50 alarms (docs/architecture.md §4, docs/decisions/031): the schedules
+ * and, keyed by their ids in the same batch, their owners, debtors with their open invoices (the
+ * statement, read in the debtor's query: app/models/statement.server.ts) and opt-outs, and the
+ * debtors' recent reminders (since `since`). What only the message needs (the organization,
+ * payments online) the mail queue's consumer reads (queuedReminders, docs/decisions/024). A schedule
+ * that is gone has no entry; a debtor only counts when it is the schedule owner's.
  */
-export async function loadFiring(db: Db, scheduleId: string, since: number): Promise<Firing | undefined> {
-  const values = { scheduleId, since };
-  const [scheduleRows, userRows, debtorRows, optOutRows, instantRows] = await runBatch(db, [
-    firingSchedule(db, values),
-    firingOwner(db, values),
-    firingDebtor(db, values),
-    firingOptOut(db, values),
-    firingInstants(db, values),
-  ] as const);
-  const schedule = scheduleRows[0];
-  if (!schedule) return undefined;
-  const [debtorRow] = debtorRows;
-  let debtor: Debtor | undefined;
-  let statement: Statement = { lines: [], totals: [] };
-  let dueDates: string[] = [];
-  if (debtorRow) {
-    const { statementLines, statementTotals, openDueDates, ...row } = debtorRow;
-    debtor = row;
-    statement = parseStatement({ statementLines, statementTotals });
-    dueDates = parseDueDates(openDueDates);
+export async function loadFirings(db: Db, scheduleIds: readonly string[], since: number): Promise<Map<string, Firing>> {
+  const firings = new Map<string, Firing>();
+  for (const ids of chunk(unique(scheduleIds), IDS_PER_STATEMENT)) {
+    const values = { scheduleIds: JSON.stringify(ids), since };
+    const [scheduleRows, userRows, debtorRows, instantRows] = await runBatch(db, [
+      firingSchedule(db, values),
+      firingOwner(db, values),
+      firingDebtor(db, values),
+      firingInstants(db, values),
+    ] as const);
+    const owners = new Map(userRows.map((u) => [u.id, u]));
+    const debtorsById = new Map(debtorRows.map((d) => [d.id, d]));
+    const instants = new Map<number, number[]>();
+    for (const { debtorId, at } of instantRows) {
+      if (debtorId === null) continue;
+      const list = instants.get(debtorId);
+      if (list) list.push(at);
+      else instants.set(debtorId, [at]);
+    }
+    for (const schedule of scheduleRows) {
+      const row = schedule.debtorId === null ? undefined : debtorsById.get(schedule.debtorId);
+      let debtor: Debtor | undefined;
+      let statement: Statement = { lines: [], totals: [] };
+      let dueDates: string[] = [];
+      let optedOut = false;
+      if (row && row.ownerId === schedule.ownerId) {
+        const { statementLines, statementTotals, openDueDates, optedOut: out, ...rest } = row;
+        debtor = rest;
+        statement = parseStatement({ statementLines, statementTotals });
+        dueDates = parseDueDates(openDueDates);
+        optedOut = Boolean(out);
+      }
+      firings.set(schedule.id, {
+        schedule,
+        ...senderOf(owners.get(schedule.ownerId)),
+        debtor,
+        statement,
+        optedOut,
+        debtorInstants: debtor ? (instants.get(debtor.id) ?? []) : [],
+        dueDates,
+      });
+    }
   }
-  return {
-    schedule,
-    ...senderOf(userRows[0]),
-    debtor,
-    statement,
-    optedOut: optOutRows.length > 0,
-    debtorInstants: instantRows.map((r) => r.at),
-    dueDates,
-  };
+  return firings;
+}
+
+/** loadFirings for one schedule (the watchdog's and the tests' firing): undefined when it is gone. */
+export async function loadFiring(db: Db, scheduleId: string, since: number): Promise<Firing | undefined> {
+  return (await loadFirings(db, [scheduleId], since)).get(scheduleId);
 }
 
 /** Where a queued delivery stands when the consumer picks it up: its row and its debtor's state. */

@@ -1,23 +1,30 @@
-import type { ClaimRequest, MailJob } from "./engine.server";
+import type { ClaimRequest, FireOutcome, MailJob } from "./engine.server";
 
 /**
- * The mail handoff object (workers/mail-handoff.ts, docs/decisions/029): where the schedules'
- * alarms hand the occurrences they fire, to be claimed 50 a D1 batch and queued 100 a call.
+ * The mail handoff object (workers/mail-handoff.ts, docs/decisions/029 and 031): where the
+ * schedules' alarms fire, 50 loaded and claimed a D1 batch, their jobs queued 100 a call.
  */
 export const MAIL_HANDOFF_NAME = "mail-handoff";
+
+/**
+ * The handoff's answer to an alarm: its firing's outcome ('queued': the job is stored with the
+ * handoff), or `claim` for a claim the alarm makes itself (held by the contact rules, or the
+ * occurrence its object holds back).
+ */
+export type HandedFiring = FireOutcome | { kind: "claim"; claim: ClaimRequest };
 
 function handoff(env: Env) {
   return env.MAIL_HANDOFF.get(env.MAIL_HANDOFF.idFromName(MAIL_HANDOFF_NAME));
 }
 
-/** Hands a claimed reminder's job to the handoff object; answers once it is stored there. */
-export function handOff(env: Env, job: MailJob): Promise<void> {
-  return handoff(env).hand(job);
+/** Fires a schedule through the handoff object; answers once it is fired (a queued job is stored there). */
+export function fireHandedOver(env: Env, scheduleId: string, deferred: string | null): Promise<HandedFiring> {
+  return handoff(env).fire(scheduleId, deferred);
 }
 
-/** Hands an occurrence to claim to the handoff object; answers once it is stored there. */
-export function handOffClaim(env: Env, claim: ClaimRequest): Promise<void> {
-  return handoff(env).claim(claim);
+/** Hands a reminder the alarm claimed itself to the handoff object; answers once it is stored there. */
+export function handOff(env: Env, job: MailJob): Promise<void> {
+  return handoff(env).hand(job);
 }
 
 /**
