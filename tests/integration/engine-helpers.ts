@@ -104,7 +104,7 @@ export async function settled(
 ) {
   const { before } = alarm;
   const deadline = Date.now() + timeoutMs;
-  // The alarm handed its claim to the handoff object: first it claims and queues it (its own alarm).
+  // The alarm fired through the handoff object: the job it stored goes on the queue (its own alarm).
   const handoff = env.MAIL_HANDOFF.get(env.MAIL_HANDOFF.idFromName(MAIL_HANDOFF_NAME));
   while ((await handoff.waiting()) > 0) {
     if (Date.now() > deadline) throw new Error(`the handoff did not claim ${scheduleId}:${scheduledAt} in time`);
