@@ -58,6 +58,10 @@ const settings = {
   perAccount: num("BENCH_PER_ACCOUNT", 25),
   engineTimeoutS: env.BENCH_ENGINE_TIMEOUT_S ? Number(env.BENCH_ENGINE_TIMEOUT_S) : null,
   cronEveryS: num("BENCH_CRON_EVERY_S", 300),
+  // Where the engine runs start (bench/engine.mjs, docs/decisions/024): "armed", every schedule's
+  // Durable Object armed for the due instant beforehand, as production has it, the clock starting at
+  // the due instant (as bench/mail.mjs); "overdue", no object armed, the clock starting at the cron.
+  engineStart: env.BENCH_MAIL_START ?? "armed",
   out: env.BENCH_OUT ?? "bench/RESULTS.md",
 };
 const persistBase = ".wrangler/bench-state";
@@ -668,10 +672,11 @@ async function engine(mode, counts) {
       perAccount: settings.perAccount,
       timeoutS,
       cronEveryS: settings.cronEveryS,
+      start: settings.engineStart,
       log,
     });
     log(
-      `  ${r.timedOut ? "TIMED OUT: " : ""}sent ${r.sent}/${count}, failed ${r.failed}; last sent ${fmt(r.timeToLastS)} s after the trigger (${fmt(r.sendsPerS, 2)}/s); duplicates at the receiving end: ${r.received.extraMessages}`,
+      `  ${r.timedOut ? "TIMED OUT: " : ""}sent ${r.sent}/${count}, failed ${r.failed}; last sent ${fmt(r.timeToLastS)} s after the ${settings.engineStart === "armed" ? "due instant" : "trigger"} (${fmt(r.sendsPerS, 2)}/s); duplicates at the receiving end: ${r.received.extraMessages}`,
     );
     results.push(r);
   }
@@ -685,7 +690,11 @@ async function engine(mode, counts) {
     mode === "limited" ? "limited" : "engine",
     title,
     [
-      `${intro} Each run: a fresh server; N ENABLED schedules, each to its own debtor and address (debtors in a zone where it is daytime), ${settings.perAccount} per account (plan aggressive, 50 a day: no sending limit applies), all due at the same instant six minutes ago; then the cron trigger (\`GET /cdn-cgi/handler/scheduled?cron=…\`, again every ${settings.cronEveryS} s while anything is left, as the real cron) and D1 polled until every delivery is 'sent' or 'failed'.`,
+      `${intro} Each run: a fresh server; N ENABLED schedules, each to its own debtor and address (debtors in a zone where it is daytime), ${settings.perAccount} per account (plan aggressive, 50 a day: no sending limit applies), ${
+        settings.engineStart === "armed"
+          ? "all due at the same instant a little ahead, every schedule's Durable Object armed for it beforehand through the watchdog's repair (as production has them: armed when the schedule is saved); times count from the due instant (docs/decisions/024; BENCH_MAIL_START=overdue: no object armed, due six minutes ago, times from the cron trigger)"
+          : "all due at the same instant six minutes ago, no object armed; times count from the cron trigger"
+      }; the cron trigger (\`GET /cdn-cgi/handler/scheduled?cron=…\`) runs again every ${settings.cronEveryS} s while anything is left, as the real cron, and D1 is polled until every delivery is 'sent' or 'failed'.`,
       "",
       table(
         [
