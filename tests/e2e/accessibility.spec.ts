@@ -5,7 +5,8 @@ import { addDebtor, signInByRequest } from "./helpers";
 // docs/architecture.md §13: axe-core over every page and every open modal, menu, drawer and date picker, in both
 // themes, at desktop and phone width (the @phone projects), signed out and signed in: no serious
 // or critical violation anywhere. Each test gathers every finding before it fails, so one run
-// lists them all.
+// lists them all. Each state is audited in both themes in place (auditThemes): only the CSS reads
+// the theme, so one walk through the pages serves both.
 
 const THEMES = ["dracula", "light"] as const;
 type Finding = { where: string; rule: string; impact: string; targets: string[]; help: string };
@@ -52,6 +53,24 @@ async function useTheme(context: BrowserContext, theme: (typeof THEMES)[number])
 }
 
 /**
+ * Audits the page as it stands in each theme. The theme is only CSS (`data-theme` on <html>, which
+ * the boot script sets from the stored choice), so it is switched in place, and the colour
+ * transitions it starts are waited out before axe reads the colours.
+ */
+async function auditThemes(page: Page, where: string, findings: Finding[], include?: string) {
+  for (const theme of THEMES) {
+    await page.evaluate(async (t) => {
+      document.documentElement.dataset.theme = t;
+      // A layout flushes the styles, starting any transition the switch causes.
+      document.body.getBoundingClientRect();
+      const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition);
+      await Promise.all(transitions.map((a) => a.finished.catch(() => undefined)));
+    }, theme);
+    await audit(page, `${where} (${theme})`, findings, include);
+  }
+}
+
+/**
  * Waits until the page is idle and hydrated (React Router's scripts ran), so what axe reads is final;
  * a page sent without module scripts (the landing page, docs/decisions/026) is final once idle.
  */
@@ -62,146 +81,148 @@ async function settle(page: Page) {
   );
 }
 
-for (const theme of THEMES) {
-  test(`signed out, ${theme}: the public pages and the visitor menu @phone`, async ({ page, context }) => {
-    test.setTimeout(60_000);
-    await useTheme(context, theme);
-    const findings: Finding[] = [];
-    for (const path of [
-      "/",
-      "/welcome",
-      "/sign-in/password",
-      "/auth/verify?token=not-a-token",
-      "/u/not-a-token",
-      "/p/not-a-token",
-      "/d/not-a-token",
-      "/no-such-page",
-    ]) {
-      await page.goto(path);
-      await settle(page);
-      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-      await audit(page, `${path} (${theme})`, findings);
-      await checkHead(page, path, findings);
-    }
-    await page.goto("/");
+test("signed out, both themes: the public pages and the visitor menu @phone", async ({ page, context }) => {
+  test.setTimeout(60_000);
+  await useTheme(context, THEMES[0]);
+  const findings: Finding[] = [];
+  for (const path of [
+    "/",
+    "/welcome",
+    "/sign-in/password",
+    "/auth/verify?token=not-a-token",
+    "/u/not-a-token",
+    "/p/not-a-token",
+    "/d/not-a-token",
+    "/no-such-page",
+  ]) {
+    await page.goto(path);
     await settle(page);
-    await page.getByRole("button", { name: "Get magic link" }).click();
-    await expect(page.getByText("Email is required")).toBeVisible();
-    await audit(page, `/ with a field error (${theme})`, findings);
-    // The landing page's menu is a disclosure; the hydrated pages' a Radix menu.
-    await page.getByTestId("visitor-menu").locator("summary").click();
-    await expect(page.getByRole("navigation", { name: "Menu" })).toBeVisible();
-    await audit(page, `/ with its menu open (${theme})`, findings);
+    // The stored choice is applied on load (the boot script); then both themes are audited.
+    await expect(page.locator("html")).toHaveAttribute("data-theme", THEMES[0]);
+    await auditThemes(page, path, findings);
+    await checkHead(page, path, findings);
+  }
+  await page.goto("/");
+  await settle(page);
+  await page.getByRole("button", { name: "Get magic link" }).click();
+  await expect(page.getByText("Email is required")).toBeVisible();
+  await auditThemes(page, "/ with a field error", findings);
+  // The landing page's menu is a disclosure; the hydrated pages' a Radix menu.
+  await page.getByTestId("visitor-menu").locator("summary").click();
+  await expect(page.getByRole("navigation", { name: "Menu" })).toBeVisible();
+  await auditThemes(page, "/ with its menu open", findings);
 
-    await page.goto("/sign-in/password");
+  await page.goto("/sign-in/password");
+  await settle(page);
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await expect(page.getByRole("menu")).toBeVisible();
+  await auditThemes(page, "visitor menu", findings);
+  expect(findings).toEqual([]);
+});
+
+test("signed in, both themes: every page, modal, drawer, combobox and date picker @phone", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(240_000);
+  await useTheme(context, THEMES[0]);
+  const findings: Finding[] = [];
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  await addDebtor(page, "Alma Axe", "alma@example.com", "120", "1");
+
+  // An organization and a schedule, so the lists and cards have rows.
+  await page.goto("/iam/orgs");
+  await page.getByRole("button", { name: "Add Organization" }).click();
+  await page.getByLabel("Company Name").fill("Axe Ltd");
+  await page.getByLabel("Company Address").fill("1 Audit Street");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Axe Ltd")).toBeVisible();
+  await page.goto("/schedule");
+  await page.getByLabel("Debtor").selectOption({ index: 1 });
+  await page.getByRole("button", { name: "Schedule", exact: true }).click();
+  await expect(page).toHaveURL(/\/schedules-list$/);
+
+  for (const path of [
+    "/welcome",
+    "/dashboard",
+    "/debtors-list",
+    "/schedules-list",
+    "/schedule",
+    "/report",
+    "/pricing",
+    "/iam/info",
+    "/iam/orgs",
+    "/iam/subscription",
+    "/debtors/import",
+  ]) {
+    await page.goto(path);
     await settle(page);
-    await page.getByRole("button", { name: "Open menu" }).click();
-    await expect(page.getByRole("menu")).toBeVisible();
-    await audit(page, `visitor menu (${theme})`, findings);
-    expect(findings).toEqual([]);
-  });
+    await auditThemes(page, path, findings);
+    await checkHead(page, path, findings);
+  }
+  // The debtor's own page, from the list.
+  await page.goto("/debtors-list");
+  await settle(page);
 
-  test(`signed in, ${theme}: every page, modal, drawer, combobox and date picker @phone`, async ({ page, context }) => {
-    test.setTimeout(240_000);
-    await useTheme(context, theme);
-    const findings: Finding[] = [];
-    await signInByRequest(page, { redirectTo: "/debtors-list" });
-    await addDebtor(page, "Alma Axe", "alma@example.com", "120", "1");
+  // Modals: add debtor (with its errors), configure debtor and its edit step.
+  await page.getByRole("button", { name: "Add Debtor" }).click();
+  const add = page.getByRole("dialog", { name: "Add a new debtor" });
+  await add.getByRole("button", { name: "Save" }).click();
+  await expect(add.getByRole("alert").first()).toBeVisible();
+  await auditThemes(page, "add debtor modal with errors", findings);
+  await page.keyboard.press("Escape");
+  await expect(add).toBeHidden();
 
-    // An organization and a schedule, so the lists and cards have rows.
-    await page.goto("/iam/orgs");
-    await page.getByRole("button", { name: "Add Organization" }).click();
-    await page.getByLabel("Company Name").fill("Axe Ltd");
-    await page.getByLabel("Company Address").fill("1 Audit Street");
-    await page.getByRole("button", { name: "Save" }).click();
-    await expect(page.getByText("Axe Ltd")).toBeVisible();
-    await page.goto("/schedule");
-    await page.getByLabel("Debtor").selectOption({ index: 1 });
-    await page.getByRole("button", { name: "Schedule", exact: true }).click();
-    await expect(page).toHaveURL(/\/schedules-list$/);
+  await page.getByRole("button", { name: "Configure Alma Axe" }).click();
+  const configure = page.getByRole("dialog").first();
+  await expect(configure).toBeVisible();
+  await auditThemes(page, "configure debtor modal", findings);
+  // Exact: the debtor's invoices have their own "Edit invoice …" buttons.
+  await configure.getByRole("button", { name: "Edit", exact: true }).click();
+  await auditThemes(page, "configure debtor, edit", findings);
+  await page.keyboard.press("Escape");
+  await expect(configure).toBeHidden();
 
-    for (const path of [
-      "/welcome",
-      "/dashboard",
-      "/debtors-list",
-      "/schedules-list",
-      "/schedule",
-      "/report",
-      "/pricing",
-      "/iam/info",
-      "/iam/orgs",
-      "/iam/subscription",
-      "/debtors/import",
-    ]) {
-      await page.goto(path);
-      await settle(page);
-      await audit(page, `${path} (${theme})`, findings);
-      await checkHead(page, path, findings);
-    }
-    // The debtor's own page, from the list.
-    await page.goto("/debtors-list");
-    await settle(page);
+  // The schedule's modal, its edit step and the date picker open inside it.
+  await page.goto("/schedules-list");
+  await settle(page);
+  await page
+    .getByRole("button", { name: /^Configure / })
+    .first()
+    .click();
+  const schedule = page.getByRole("dialog", { name: "Configure schedule" });
+  await expect(schedule).toBeVisible();
+  await auditThemes(page, "configure schedule modal", findings);
+  await schedule.getByRole("button", { name: "Edit" }).click();
+  await auditThemes(page, "configure schedule, edit", findings);
+  await schedule.getByRole("button", { name: "Open calendar" }).click();
+  await expect(page.getByRole("grid")).toBeVisible();
+  await auditThemes(page, "date picker in the edit modal", findings);
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Escape");
+  await expect(schedule).toBeHidden();
 
-    // Modals: add debtor (with its errors), configure debtor and its edit step.
-    await page.getByRole("button", { name: "Add Debtor" }).click();
-    const add = page.getByRole("dialog", { name: "Add a new debtor" });
-    await add.getByRole("button", { name: "Save" }).click();
-    await expect(add.getByRole("alert").first()).toBeVisible();
-    await audit(page, `add debtor modal with errors (${theme})`, findings);
-    await page.keyboard.press("Escape");
-    await expect(add).toBeHidden();
+  // The new-schedule form with its errors and its date picker.
+  await page.goto("/schedule");
+  await settle(page);
+  await page.getByRole("button", { name: "Schedule", exact: true }).click();
+  await expect(page.getByText("Please select a debtor")).toBeVisible();
+  await auditThemes(page, "/schedule with errors", findings);
+  await page.getByRole("button", { name: "Open calendar" }).click();
+  await expect(page.getByRole("grid")).toBeVisible();
+  await auditThemes(page, "/schedule date picker", findings);
+  await page.keyboard.press("Escape");
 
-    await page.getByRole("button", { name: "Configure Alma Axe" }).click();
-    const configure = page.getByRole("dialog").first();
-    await expect(configure).toBeVisible();
-    await audit(page, `configure debtor modal (${theme})`, findings);
-    // Exact: the debtor's invoices have their own "Edit invoice …" buttons.
-    await configure.getByRole("button", { name: "Edit", exact: true }).click();
-    await audit(page, `configure debtor, edit (${theme})`, findings);
-    await page.keyboard.press("Escape");
-    await expect(configure).toBeHidden();
-
-    // The schedule's modal, its edit step and the date picker open inside it.
-    await page.goto("/schedules-list");
-    await settle(page);
-    await page
-      .getByRole("button", { name: /^Configure / })
-      .first()
-      .click();
-    const schedule = page.getByRole("dialog", { name: "Configure schedule" });
-    await expect(schedule).toBeVisible();
-    await audit(page, `configure schedule modal (${theme})`, findings);
-    await schedule.getByRole("button", { name: "Edit" }).click();
-    await audit(page, `configure schedule, edit (${theme})`, findings);
-    await schedule.getByRole("button", { name: "Open calendar" }).click();
-    await expect(page.getByRole("grid")).toBeVisible();
-    await audit(page, `date picker in the edit modal (${theme})`, findings);
-    await page.keyboard.press("Escape");
-    await page.keyboard.press("Escape");
-    await expect(schedule).toBeHidden();
-
-    // The new-schedule form with its errors and its date picker.
-    await page.goto("/schedule");
-    await settle(page);
-    await page.getByRole("button", { name: "Schedule", exact: true }).click();
-    await expect(page.getByText("Please select a debtor")).toBeVisible();
-    await audit(page, `/schedule with errors (${theme})`, findings);
-    await page.getByRole("button", { name: "Open calendar" }).click();
-    await expect(page.getByRole("grid")).toBeVisible();
-    await audit(page, `/schedule date picker (${theme})`, findings);
-    await page.keyboard.press("Escape");
-
-    // The dashboard's debtor combobox open, then the account drawer.
-    await page.goto("/dashboard");
-    await settle(page);
-    await page.getByRole("combobox", { name: "Debtor" }).click();
-    await page.getByRole("combobox", { name: "Debtor" }).press("ArrowDown");
-    await expect(page.getByRole("listbox")).toBeVisible();
-    await audit(page, `dashboard debtor combobox (${theme})`, findings);
-    await page.keyboard.press("Escape");
-    await page.getByRole("button", { name: "Open account menu" }).click();
-    await expect(page.getByRole("dialog", { name: "Menu" })).toBeVisible();
-    await audit(page, `account drawer (${theme})`, findings);
-    expect(findings).toEqual([]);
-  });
-}
+  // The dashboard's debtor combobox open, then the account drawer.
+  await page.goto("/dashboard");
+  await settle(page);
+  await page.getByRole("combobox", { name: "Debtor" }).click();
+  await page.getByRole("combobox", { name: "Debtor" }).press("ArrowDown");
+  await expect(page.getByRole("listbox")).toBeVisible();
+  await auditThemes(page, "dashboard debtor combobox", findings);
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: "Open account menu" }).click();
+  await expect(page.getByRole("dialog", { name: "Menu" })).toBeVisible();
+  await auditThemes(page, "account drawer", findings);
+  expect(findings).toEqual([]);
+});
