@@ -5,6 +5,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
+import { textChunks } from "./scripts/react-dom-text-chunks.ts";
 
 /**
  * The client build keeps Vite's manifest (build/client/.vite/manifest.json): scripts/client-js.mjs
@@ -88,6 +89,8 @@ function shellChunks() {
 function nodeStreamReactDomServer(): Plugin {
   const id = "\0dunly:react-dom-server-node";
   const cjs = join(dirname(createRequire(import.meta.url).resolve("react-dom/package.json")), "cjs");
+  const production = join(cjs, "react-dom-server.node.production.js");
+  let patched = false;
   return {
     name: "dunly:react-dom-server-node",
     apply: "build",
@@ -99,6 +102,18 @@ function nodeStreamReactDomServer(): Plugin {
       const build = this.environment.config.isProduction ? "production" : "development";
       const node = JSON.stringify(join(cjs, `react-dom-server.node.${build}.js`));
       return `import node from ${node};\nexport const { renderToReadableStream, resume, version } = node;\n`;
+    },
+    transform(code, file) {
+      if (file.split("?")[0] !== production) return undefined;
+      patched = true;
+      return textChunks(code);
+    },
+    buildEnd(error) {
+      // The production renderer must have gone through textChunks (a path that no longer matches
+      // would leave it unpatched without a word).
+      if (!error && this.environment.config.isProduction && !patched) {
+        throw new Error(`dunly:react-dom-server-node: ${production} was not in the build`);
+      }
     },
   };
 }

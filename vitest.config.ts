@@ -59,7 +59,13 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["app/**/*.test.ts", "workers/**/*.test.ts", "emails/**/*.test.ts", "tests/support/**/*.test.ts"],
+          include: [
+            "app/**/*.test.ts",
+            "workers/**/*.test.ts",
+            "emails/**/*.test.ts",
+            "tests/support/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
           environment: "node",
         },
       }),

@@ -14,23 +14,31 @@ export const APP_NAV = [
   { to: "/iam/info", label: "Settings", section: "/iam" },
 ] as const;
 
-export function AppNavLinks({ itemClassName, layout }: { itemClassName: string; layout: "row" | "column" }) {
+/**
+ * `plain`: plain anchors, for markup only a browser without JavaScript ever uses (the header's
+ * `<noscript>` row): there a `Link` is an anchor anyway, and each one costs the server a router
+ * lookup it does not need (docs/architecture.md §12).
+ */
+export function AppNavLinks({
+  itemClassName,
+  layout,
+  plain = false,
+}: {
+  itemClassName: string;
+  layout: "row" | "column";
+  plain?: boolean;
+}) {
   const { pathname } = useLocation();
   return (
     <ul className={layout === "row" ? "flex flex-wrap items-center gap-1" : "flex flex-col gap-1"}>
       {APP_NAV.map((entry) => {
         const current = pathname === entry.section || pathname.startsWith(`${entry.section}/`);
-        return (
-          <li key={entry.to}>
-            <Link
-              to={entry.to}
-              aria-current={current ? "page" : undefined}
-              className={`${itemClassName} ${current ? "bg-surface-2 font-semibold text-foreground" : "text-muted hover:text-foreground"}`}
-            >
-              {entry.label}
-            </Link>
-          </li>
-        );
+        const props = {
+          "aria-current": current ? ("page" as const) : undefined,
+          className: `${itemClassName} ${current ? "bg-surface-2 font-semibold text-foreground" : "text-muted hover:text-foreground"}`,
+          children: entry.label,
+        };
+        return <li key={entry.to}>{plain ? <a href={entry.to} {...props} /> : <Link to={entry.to} {...props} />}</li>;
       })}
     </ul>
   );

@@ -1,7 +1,7 @@
 // Deep import, not the "lucide-react" index: see the shell chunk in vite.config.ts.
 import Menu from "lucide-react/icons/menu";
 import { Suspense, useState } from "react";
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { AppNavLinks } from "~/components/app-nav";
 import { Avatar, type HeaderUser } from "~/components/avatar";
 import { notOnServer, onDemand } from "~/components/on-demand";
@@ -126,16 +126,18 @@ export function SiteHeader({ user, withoutScripts = false }: { user: HeaderUser 
       </div>
       {user && (
         // Without JavaScript the drawer cannot open: its places (on phones) and Log out are here.
+        // Only a browser without JavaScript reads this, so plain anchors and a plain form (what
+        // Link and Form render there) instead of the router's components.
         <noscript>
           <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-2 px-4 pb-2">
             <nav aria-label="Main (without JavaScript)" className="md:hidden">
-              <AppNavLinks itemClassName={NAV_ITEM} layout="row" />
+              <AppNavLinks itemClassName={NAV_ITEM} layout="row" plain />
             </nav>
-            <Form method="post" action="/logout" className="ml-auto">
+            <form method="post" action="/logout" className="ml-auto">
               <button type="submit" className={`${NAV_ITEM} text-muted hover:text-foreground`}>
                 Log out
               </button>
-            </Form>
+            </form>
           </div>
         </noscript>
       )}

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { canonicalTimeZone, dateTimeFormat, formatCount, MAX_CACHED_FORMATTERS, numberFormat } from "./intl";
+import {
+  canonicalTimeZone,
+  dateTimeFormat,
+  formatCount,
+  formatterBy,
+  MAX_CACHED_FORMATTERS,
+  numberFormat,
+} from "./intl";
 import { formatMoney } from "./money";
 import { formatCalendarDate, formatDay, formatInstant } from "./time-zone";
 
@@ -48,5 +55,34 @@ describe("Intl formatters are built once per locale, zone and options", () => {
     expect(formatDay(at, "Pacific/Kiritimati")).toBe("Nov 21, 2026");
     expect(formatCount(1000)).toBe("1,000");
     expect(canonicalTimeZone("europe/berlin")).toBe("Europe/Berlin");
+  });
+});
+
+describe("formatterBy", () => {
+  it("makes one formatter per key and keeps nothing for a key whose make throws", () => {
+    let made = 0;
+    const byZone = formatterBy((timeZone) => {
+      made += 1;
+      return dateTimeFormat("en-US", { dateStyle: "medium", timeZone });
+    });
+    expect(byZone("Europe/Berlin")).toBe(byZone("Europe/Berlin"));
+    expect(byZone("Asia/Tokyo")).not.toBe(byZone("Europe/Berlin"));
+    expect(made).toBe(2);
+    expect(() => byZone("Mars/Olympus")).toThrow(RangeError);
+    expect(() => byZone("Mars/Olympus")).toThrow(RangeError);
+    expect(made).toBe(4);
+  });
+
+  it("is capped like the other caches", () => {
+    let made = 0;
+    const byKey = formatterBy((key) => {
+      made += 1;
+      return key;
+    });
+    for (let i = 0; i <= MAX_CACHED_FORMATTERS; i++) byKey(String(i));
+    expect(made).toBe(MAX_CACHED_FORMATTERS + 1);
+    byKey("0");
+    // Started over once full: "0" was dropped and is made again.
+    expect(made).toBe(MAX_CACHED_FORMATTERS + 2);
   });
 });

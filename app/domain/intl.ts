@@ -35,6 +35,18 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions =
   return cachedIn(numberFormats, keyOf(locale, options), () => new Intl.NumberFormat(locale, options));
 }
 
+/**
+ * `make(key)` kept by one string key, capped like the caches above: for a caller that formats with
+ * one option varying (a zone, a currency) on every row. Looking a formatter up by that string
+ * instead of by its options' JSON saves a JSON.stringify and a longer key per call: the lists
+ * format a date or an amount on every row (docs/architecture.md §12). A `make` that throws keeps
+ * nothing.
+ */
+export function formatterBy<T>(make: (key: string) => T): (key: string) => T {
+  const cache = new Map<string, T>();
+  return (key) => cachedIn(cache, key, () => make(key));
+}
+
 /** A count the way the app writes numbers in its messages: "1,000". */
 export function formatCount(n: number): string {
   return numberFormat("en-US").format(n);

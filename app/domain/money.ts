@@ -1,4 +1,4 @@
-import { numberFormat } from "./intl";
+import { formatterBy, numberFormat } from "./intl";
 
 /** Money is stored as integer minor units (cents); the UI and API speak decimal amounts. */
 const DEFAULT_CURRENCY = "USD";
@@ -33,9 +33,14 @@ export function owedCents(debt: { debtCents: number; paidCents: number }): numbe
   return Math.max(0, outstandingCents(debt));
 }
 
+/** The app's own locale's currency formatters, by currency (app/domain/intl.ts `formatterBy`). */
+const usCurrencyFormat = formatterBy((currency) => numberFormat("en-US", { style: "currency", currency }));
+
 /** "$1,234.50" for 123450 cents in USD. */
 export function formatMoney(cents: number, currency = DEFAULT_CURRENCY, locale = "en-US"): string {
-  return numberFormat(locale, { style: "currency", currency }).format(fromCents(cents));
+  const format =
+    locale === "en-US" ? usCurrencyFormat(currency) : numberFormat(locale, { style: "currency", currency });
+  return format.format(fromCents(cents));
 }
 
 /**

@@ -1,8 +1,14 @@
-import { dateTimeFormat } from "./intl";
+import { dateTimeFormat, formatterBy } from "./intl";
 import { isValidTimeZone } from "./schedule-time";
 
 /** Longer names are no IANA zone; they are dropped before they reach Intl (its cache is keyed by name). */
 export const MAX_TIME_ZONE_LENGTH = 64;
+
+// By zone alone (app/domain/intl.ts `formatterBy`): a list formats an instant or a day on every row.
+const instantFormats = formatterBy((timeZone) =>
+  dateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }),
+);
+const dayFormats = formatterBy((timeZone) => dateTimeFormat("en-US", { dateStyle: "medium", timeZone }));
 
 /** "Nov 21, 2026, 10:00 AM" in the given zone; the same on server and client (no hydration drift). */
 export function formatInstant(ms: number | null | undefined, timeZone: string) {
@@ -11,7 +17,7 @@ export function formatInstant(ms: number | null | undefined, timeZone: string) {
 
 /** formatInstant for one zone, its formatter looked up once: for a loop over many rows (an export). */
 export function instantFormat(timeZone: string): (ms: number | null | undefined) => string {
-  const format = dateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
+  const format = instantFormats(timeZone);
   return (ms) => (ms == null ? "—" : format.format(ms));
 }
 
@@ -19,12 +25,12 @@ export function instantFormat(timeZone: string): (ms: number | null | undefined)
 export function formatCalendarDate(date: string) {
   const [y, m, d] = date.split("-").map(Number);
   if (!y || !m || !d) return date;
-  return dateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(Date.UTC(y, m - 1, d));
+  return dayFormats("UTC").format(Date.UTC(y, m - 1, d));
 }
 
 /** "May 4, 2026": the day of an instant in `timeZone`. */
 export function formatDay(ms: number, timeZone: string) {
-  return dateTimeFormat("en-US", { dateStyle: "medium", timeZone }).format(ms);
+  return dayFormats(timeZone).format(ms);
 }
 
 /** The fallback zone wherever none (or an unknown one) is given. */

@@ -1,0 +1,75 @@
+// The build's edit of React's Node stream renderer (vite.config.ts, nodeStreamReactDomServer).
+
+/**
+ * React's Node stream renderer writes the page in many small pieces (every tag's start and end, each
+ * attribute, each text): those built once (tags' ends, `="`, `>`…) as Uint8Arrays, the rest as
+ * strings, and each string goes into the 4 KB output buffer with its own `TextEncoder.encodeInto`
+ * (a view, a native call and a result object each). That writing was 5–7% of a page's Worker time,
+ * and the pieces' byte lengths, which React adds up as each part of the page completes, another
+ * 2–4% (`Buffer.byteLength`, a call into the runtime's Node layer each). So, in the production
+ * renderer only:
+ * - the built-once pieces stay strings (as in React's own builds for runtimes without Uint8Array
+ *   streams), so every piece is a string;
+ * - pieces are joined in a string and encoded 4 KB or more at a time: what reaches the stream is
+ *   the same bytes, in fewer, larger chunks (the renderer still flushes whatever it holds at the
+ *   end of each flush, so nothing waits longer);
+ * - a piece's byte length is its length when it is all ASCII (checked), else Buffer.byteLength as
+ *   before: the same number.
+ * Each edit must match React's file exactly once, or the build fails naming it (a React upgrade
+ * that changes these functions has to be looked at again). docs/decisions/030.
+ */
+export function textChunks(code: string): string {
+  const edits: [name: string, from: string, to: string][] = [
+    [
+      "stringToPrecomputedChunk",
+      "function stringToPrecomputedChunk(content) {\n  return textEncoder.encode(content);\n}",
+      "function stringToPrecomputedChunk(content) {\n  return content;\n}",
+    ],
+    [
+      "byteLengthOfChunk",
+      'function byteLengthOfChunk(chunk) {\n  return "string" === typeof chunk\n    ? Buffer.byteLength(chunk, "utf8")\n    : chunk.byteLength;\n}',
+      `function byteLengthOfChunk(chunk) {
+  if ("string" !== typeof chunk) return chunk.byteLength;
+  for (var i = 0; i < chunk.length; i++)
+    if (127 < chunk.charCodeAt(i)) return Buffer.byteLength(chunk, "utf8");
+  return chunk.length;
+}`,
+    ],
+    [
+      "writeChunk",
+      "function writeChunk(destination, chunk) {\n",
+      `var pendingText = "";
+function writeChunk(destination, chunk) {
+  if ("string" === typeof chunk) {
+    pendingText += chunk;
+    4096 <= pendingText.length && writePendingText(destination);
+  } else writePendingText(destination), writeChunkNow(destination, chunk);
+}
+function writePendingText(destination) {
+  if (0 !== pendingText.length) {
+    var text = pendingText;
+    pendingText = "";
+    writeChunkNow(destination, text);
+  }
+}
+function writeChunkNow(destination, chunk) {
+`,
+    ],
+    [
+      "completeWriting",
+      "function completeWriting(destination) {\n",
+      "function completeWriting(destination) {\n  writePendingText(destination);\n",
+    ],
+  ];
+  let out = code;
+  for (const [name, from, to] of edits) {
+    const at = out.indexOf(from);
+    if (at === -1 || out.indexOf(from, at + 1) !== -1) {
+      throw new Error(
+        `dunly:react-dom-server-node: ${name} in react-dom-server.node.production.js is not what vite.config.ts's textChunks expects (React upgraded?)`,
+      );
+    }
+    out = out.slice(0, at) + to + out.slice(at + from.length);
+  }
+  return out;
+}
