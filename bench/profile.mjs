@@ -5,12 +5,11 @@
 // it), takes the profile through workerd's inspector (Chrome DevTools Protocol), prints the
 // functions with the most self time and where the time went by source file, and writes the
 // .cpuprofile (open it in Chrome DevTools' Performance panel) under .wrangler/. bench/README.md.
-import { execSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
+import { connect, onCpu, startProfileServer, summarize, threadCpu } from "./inspector.mjs";
 import { load, makeAgent } from "./load.mjs";
 import { browserHeaders, resolvePage } from "./pages.mjs";
-import { seedAccount } from "./seed.mjs";
-import { snapshotBuild, startServer, stopAll } from "./server.mjs";
+import { snapshotBuild, stopAll } from "./server.mjs";
 
 const port = Number(process.env.BENCH_PORT ?? 8832);
 const seconds = Number(process.env.PROFILE_SECONDS ?? 6);
@@ -18,146 +17,11 @@ const paths = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ["/debt
 
 if (process.env.BENCH_SNAPSHOT === "1") snapshotBuild();
 
-let account;
-const server = await startServer({
-  port,
-  persist: ".wrangler/profile-state",
-  beforeStart: (file) => {
-    // PROFILE_SMALL=1: the small account of the benchmark (1 debtor, 1 schedule, 10 deliveries).
-    const size =
-      process.env.PROFILE_SMALL === "1"
-        ? { debtors: 1, schedules: 1, deliveries: 10 }
-        : { debtors: 1000, schedules: 1000, deliveries: 20000 };
-    account = seedAccount(file, { tag: "main", ...size, seed: 1 });
-  },
-});
-
-/**
- * The app Worker's own inspector target. wrangler's inspector proxy (--inspector-port) attaches to
- * a Worker that never runs the pages here, so this asks workerd itself: every local port a workerd
- * process listens on is tried for the DevTools /json list, and the target named after the app
- * Worker ("core:user:dunly") is the one.
- */
-async function appTarget() {
-  // Only the workerd this script started (in wrangler's process group): on a machine where other
-  // servers of the app run, theirs list the same target.
-  const ours = (line) => {
-    const pid = line.match(/pid=(\d+)/)?.[1];
-    try {
-      return pid && Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[2]) === server.pid;
-    } catch {
-      return false;
-    }
-  };
-  const listening = execSync("ss -ltnp", { encoding: "utf8" })
-    .split("\n")
-    .filter((line) => line.includes('"workerd"') && ours(line));
-  for (const line of listening) {
-    const port = line.match(/127\.0\.0\.1:(\d+)/)?.[1];
-    if (!port) continue;
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/json`, { signal: AbortSignal.timeout(1_000) });
-      const targets = await res.json();
-      const target = Array.isArray(targets) && targets.find((t) => t.id === "core:user:dunly");
-      if (target) return { ...target, pid: Number(line.match(/pid=(\d+)/)?.[1]) };
-    } catch {
-      // not an inspector
-    }
-  }
-  throw new Error("no workerd of this server lists core:user:dunly (is `ss` installed?)");
-}
-
-/** One Chrome DevTools Protocol session over the inspector's WebSocket. */
-async function connect() {
-  const target = await appTarget();
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => {
-    ws.onopen = resolve;
-    ws.onerror = reject;
-  });
-  let id = 0;
-  const pending = new Map();
-  ws.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    if (message.id && pending.has(message.id)) {
-      const { resolve, reject } = pending.get(message.id);
-      pending.delete(message.id);
-      if (message.error) reject(new Error(message.error.message));
-      else resolve(message.result);
-    }
-  };
-  const send = (method, params = {}) =>
-    new Promise((resolve, reject) => {
-      id += 1;
-      pending.set(id, { resolve, reject });
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  return { send, close: () => ws.close(), title: target.title, pid: target.pid };
-}
-
-const TICKS_PER_SECOND = Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
-
-/** CPU time (ms) each thread of a process has used so far, by thread id (Linux /proc). */
-function threadCpu(pid) {
-  const out = new Map();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1].split(" ");
-      out.set(tid, ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
-    } catch {
-      // the thread ended
-    }
-  }
-  return out;
-}
-
-/**
- * The CPU time the busiest workerd thread (the one that runs the Worker, and locally D1 too) used
- * during the run, and its share of the run: on a machine shared with other work the sampler's clock
- * keeps running while the thread waits for a core, and that time is charged to whatever was on the
- * stack.
- */
-function onCpu(before, after, wallMs) {
-  let busiest = 0;
-  for (const [tid, ms] of after) busiest = Math.max(busiest, ms - (before.get(tid) ?? 0));
-  return { share: Math.min(1, busiest / wallMs), ms: busiest };
-}
-
-/** Self time per function and per source file of a .cpuprofile. */
-function summarize(profile) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map();
-  const deltas = profile.timeDeltas;
-  for (let i = 0; i < profile.samples.length; i += 1) {
-    const node = byId.get(profile.samples[i]);
-    self.set(node.id, (self.get(node.id) ?? 0) + (deltas[i] ?? 0));
-  }
-  const total = [...self.values()].reduce((a, b) => a + b, 0);
-  // The isolate waiting (on D1, on the network): sampled, but not Worker CPU time.
-  let idle = 0;
-  for (const [nodeId, us] of self) if (byId.get(nodeId).callFrame.functionName === "(idle)") idle += us;
-  const functions = new Map();
-  const files = new Map();
-  for (const [nodeId, us] of self) {
-    const { functionName, url, lineNumber } = byId.get(nodeId).callFrame;
-    const file = (url || "(native)").replace(/^.*\//, "");
-    const key = `${functionName || "(anonymous)"} ${file}:${lineNumber + 1}`;
-    functions.set(key, (functions.get(key) ?? 0) + us);
-    files.set(file, (files.get(file) ?? 0) + us);
-  }
-  const top = (map, n) =>
-    [...map.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(
-        ([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`,
-      );
-  return { total, idle, functions: top(functions, 40), files: top(files, 15) };
-}
+const { server, account } = await startProfileServer(port);
 
 try {
   const headers = browserHeaders(account.token);
-  const session = await connect();
+  const session = await connect(server);
   console.log(`inspector: ${session.title}`);
   await session.send("Profiler.enable");
   await session.send("Profiler.setSamplingInterval", { interval: 200 });
