@@ -113,7 +113,7 @@ export default defineConfig({
                     RESEND_BASE_URL: resend.url,
                     RESEND_API_KEY: "re_test_key",
                     // A provider that hangs is given up on quickly (tests/integration/mail-faults.test.ts).
-                    RESEND_TIMEOUT_SECONDS: "5",
+                    RESEND_TIMEOUT_SECONDS: "3",
                   }),
                 ],
               },

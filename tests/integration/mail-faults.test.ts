@@ -19,7 +19,7 @@ import { deliveriesOf, makeDebtor, makeSchedule, makeUser, setSchedule } from ".
 
 /**
  * Faults in the mail path (docs/decisions/021): a provider that answers 500, hangs past the mail
- * Worker's timeout (RESEND_TIMEOUT_SECONDS, 5 s in the tests), resets the connection, answers 429,
+ * Worker's timeout (RESEND_TIMEOUT_SECONDS, 3 s in the tests), resets the connection, answers 429,
  * or sends and never answers; and a process killed with reminders on its queue. Every reminder is
  * sent exactly once, counted in the provider's own log.
  */
@@ -43,7 +43,7 @@ describe("provider faults", () => {
     await programResend(email, [fault]);
     const started = Date.now();
     const first = await consumeJobs([job]);
-    // Given up on within the timeout (5 s here), never waited on for minutes.
+    // Given up on within the timeout (3 s here), never waited on for minutes.
     expect(Date.now() - started).toBeLessThan(10_000);
     const key = await batchKeyOf([job.occurrenceKey]);
     expect(first.requeued).toEqual([{ body: { batchKey: key }, delaySeconds: 5 }]);
@@ -86,7 +86,7 @@ describe("provider faults", () => {
     expect(await eventually(async () => (await deliveriesOf(quick.id))[0]?.status === "sent", 4000)).toBe(true);
     expect((await deliveriesOf(slow.id))[0]).toMatchObject({ status: "sending", error: null });
     await Promise.all(pending);
-    expect((await deliveriesOf(slow.id))[0]!.error).toMatch(/no answer within 5 s/);
+    expect((await deliveriesOf(slow.id))[0]!.error).toMatch(/no answer within 3 s/);
   });
 });
 
