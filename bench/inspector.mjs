@@ -3,6 +3,8 @@
 // /proc, and a .cpuprofile's self time by function and file. bench/README.md.
 import { execSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { load, makeAgent } from "./load.mjs";
+import { resolvePage } from "./pages.mjs";
 import { seedAccount } from "./seed.mjs";
 import { startServer } from "./server.mjs";
 
@@ -94,7 +96,7 @@ export async function connect(server, targetId = "core:user:dunly") {
 const TICKS_PER_SECOND = Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
 
 /** CPU time (ms) each thread of a process has used so far, by thread id (Linux /proc). */
-export function threadCpu(pid) {
+function threadCpu(pid) {
   const out = new Map();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
@@ -113,7 +115,7 @@ export function threadCpu(pid) {
  * keeps running while the thread waits for a core, and that time is charged to whatever was on the
  * stack.
  */
-export function onCpu(before, after, wallMs) {
+function onCpu(before, after, wallMs) {
   let busiest = 0;
   for (const [tid, ms] of after) busiest = Math.max(busiest, ms - (before.get(tid) ?? 0));
   return { share: Math.min(1, busiest / wallMs), ms: busiest };
@@ -149,4 +151,32 @@ export function summarize(profile) {
         ([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`,
       );
   return { total, idle, functions: top(functions, 40), files: top(files, 15) };
+}
+
+/**
+ * One page profiled: `path` (":id" is the account's second debtor) of the target's server, signed
+ * in with `headers`, at 10 connections for `seconds` after 2 s of warming up, each of `sessions`
+ * (the first one the app Worker's) sampling every 0.2 ms meanwhile. Returns the page, the load's figures, the share of the run the Worker's thread
+ * had a core and its CPU (onCpu), and each session's .cpuprofile.
+ */
+export async function profilePage({ server, account, headers, seconds }, path, sessions) {
+  const page = await resolvePage(server.origin, path.replace(":id", String(account.debtorIds[1])), headers);
+  const url = `${server.origin}${page.path}`;
+  const agent = makeAgent(10);
+  await load({ connections: 10, durationMs: 2_000, next: () => ({ url, headers }), agent });
+  for (const session of sessions) await session.send("Profiler.start");
+  const cpuBefore = threadCpu(sessions[0].pid);
+  const started = performance.now();
+  const run = await load({ connections: 10, durationMs: seconds * 1000, next: () => ({ url, headers }), agent });
+  const { share, ms: threadMs } = onCpu(cpuBefore, threadCpu(sessions[0].pid), performance.now() - started);
+  const profiles = [];
+  for (const session of sessions) profiles.push((await session.send("Profiler.stop")).profile);
+  agent.destroy();
+  return { page, run, share, threadMs, profiles };
+}
+
+/** Turns the session's profiler on, sampling every 0.2 ms. */
+export async function enableProfiler(session) {
+  await session.send("Profiler.enable");
+  await session.send("Profiler.setSamplingInterval", { interval: 200 });
 }

@@ -7,9 +7,8 @@
 // D1's share of the two isolates' non-idle samples and that share of the figure. Nothing here
 // changes how profile.mjs takes its figure.
 import { writeFileSync } from "node:fs";
-import { connect, onCpu, startProfileServer, summarize, threadCpu } from "./inspector.mjs";
-import { load, makeAgent } from "./load.mjs";
-import { browserHeaders, resolvePage } from "./pages.mjs";
+import { connect, enableProfiler, profilePage, startProfileServer, summarize } from "./inspector.mjs";
+import { browserHeaders } from "./pages.mjs";
 import { snapshotBuild, stopAll } from "./server.mjs";
 
 const port = Number(process.env.BENCH_PORT ?? 8832);
@@ -37,28 +36,14 @@ function busySamples(profile) {
 }
 
 try {
-  const headers = browserHeaders(account.token);
+  const target = { server, account, headers: browserHeaders(account.token), seconds };
   const app = await connect(server, "core:user:dunly");
   const d1 = await connect(server, "d1:db");
-  for (const s of [app, d1]) {
-    await s.send("Profiler.enable");
-    await s.send("Profiler.setSamplingInterval", { interval: 200 });
-  }
+  for (const s of [app, d1]) await enableProfiler(s);
   const rows = [];
   for (const path of paths) {
-    const page = await resolvePage(server.origin, path.replace(":id", String(account.debtorIds[1])), headers);
-    const url = `${server.origin}${page.path}`;
-    const agent = makeAgent(10);
-    await load({ connections: 10, durationMs: 2_000, next: () => ({ url, headers }), agent });
-    await app.send("Profiler.start");
-    await d1.send("Profiler.start");
-    const cpuBefore = threadCpu(app.pid);
-    const started = performance.now();
-    const run = await load({ connections: 10, durationMs: seconds * 1000, next: () => ({ url, headers }), agent });
-    const { share, ms: threadMs } = onCpu(cpuBefore, threadCpu(app.pid), performance.now() - started);
-    const { profile: appProfile } = await app.send("Profiler.stop");
-    const { profile: d1Profile } = await d1.send("Profiler.stop");
-    agent.destroy();
+    const { page, run, share, threadMs, profiles } = await profilePage(target, path, [app, d1]);
+    const [appProfile, d1Profile] = profiles;
     const a = summarize(appProfile);
     const d = summarize(d1Profile);
     const name = page.path.replace(/[^a-z0-9]+/gi, "-");

@@ -6,9 +6,8 @@
 // functions with the most self time and where the time went by source file, and writes the
 // .cpuprofile (open it in Chrome DevTools' Performance panel) under .wrangler/. bench/README.md.
 import { writeFileSync } from "node:fs";
-import { connect, onCpu, startProfileServer, summarize, threadCpu } from "./inspector.mjs";
-import { load, makeAgent } from "./load.mjs";
-import { browserHeaders, resolvePage } from "./pages.mjs";
+import { connect, enableProfiler, profilePage, startProfileServer, summarize } from "./inspector.mjs";
+import { browserHeaders } from "./pages.mjs";
 import { snapshotBuild, stopAll } from "./server.mjs";
 
 const port = Number(process.env.BENCH_PORT ?? 8832);
@@ -20,24 +19,14 @@ if (process.env.BENCH_SNAPSHOT === "1") snapshotBuild();
 const { server, account } = await startProfileServer(port);
 
 try {
-  const headers = browserHeaders(account.token);
+  const target = { server, account, headers: browserHeaders(account.token), seconds };
   const session = await connect(server);
   console.log(`inspector: ${session.title}`);
-  await session.send("Profiler.enable");
-  await session.send("Profiler.setSamplingInterval", { interval: 200 });
+  await enableProfiler(session);
   const rows = [];
   for (const path of paths) {
-    const page = await resolvePage(server.origin, path.replace(":id", String(account.debtorIds[1])), headers);
-    const url = `${server.origin}${page.path}`;
-    const agent = makeAgent(10);
-    await load({ connections: 10, durationMs: 2_000, next: () => ({ url, headers }), agent });
-    await session.send("Profiler.start");
-    const cpuBefore = threadCpu(session.pid);
-    const started = performance.now();
-    const run = await load({ connections: 10, durationMs: seconds * 1000, next: () => ({ url, headers }), agent });
-    const { share, ms: threadMs } = onCpu(cpuBefore, threadCpu(session.pid), performance.now() - started);
-    const { profile } = await session.send("Profiler.stop");
-    agent.destroy();
+    const { page, run, share, threadMs, profiles } = await profilePage(target, path, [session]);
+    const [profile] = profiles;
     const out = `.wrangler/profile${page.path.replace(/[^a-z0-9]+/gi, "-")}.cpuprofile`;
     writeFileSync(out, JSON.stringify(profile));
     const summary = summarize(profile);
