@@ -24,11 +24,10 @@ const PER_SEND = 100;
 /** A Durable Object's storage puts or deletes at most 128 keys a call. */
 const STORAGE_KEYS_PER_CALL = 128;
 
-/** A schedule's alarm waiting for its firing: what its object holds back, and who waits for the answer. */
+/** A schedule's alarm waiting for its firing: what its object holds back, and the calls waiting for the answer. */
 interface Waiting {
   deferred: string | null;
-  answer: ((firing: HandedFiring) => void)[];
-  fail: ((error: unknown) => void)[];
+  callers: { resolve: (firing: HandedFiring) => void; reject: (error: unknown) => void }[];
 }
 
 /**
@@ -61,10 +60,8 @@ export class MailHandoff extends DurableObject<Env> {
   async fire(scheduleId: string, deferred: string | null): Promise<HandedFiring> {
     const answer = new Promise<HandedFiring>((resolve, reject) => {
       const waiting = this.waitingFires.get(scheduleId);
-      if (waiting) {
-        waiting.answer.push(resolve);
-        waiting.fail.push(reject);
-      } else this.waitingFires.set(scheduleId, { deferred, answer: [resolve], fail: [reject] });
+      if (waiting) waiting.callers.push({ resolve, reject });
+      else this.waitingFires.set(scheduleId, { deferred, callers: [{ resolve, reject }] });
     });
     await this.arm();
     return answer;
@@ -130,12 +127,14 @@ export class MailHandoff extends DurableObject<Env> {
       const answers = await this.fireNow(taken.map(([id, w]) => ({ scheduleId: id, deferred: w.deferred })));
       for (const [id, waiting] of taken) {
         const answer = answers.get(id);
-        if (answer) for (const resolve of waiting.answer) resolve(answer);
-        else for (const reject of waiting.fail) reject(new Error(`schedule ${id}: no firing`));
+        for (const caller of waiting.callers) {
+          if (answer) caller.resolve(answer);
+          else caller.reject(new Error(`schedule ${id}: no firing`));
+        }
       }
     } catch (error) {
       console.error(`[dunly] the mail handoff could not fire ${taken.length} schedule(s); their alarms retry`, error);
-      for (const [, waiting] of taken) for (const reject of waiting.fail) reject(error);
+      for (const [, waiting] of taken) for (const caller of waiting.callers) caller.reject(error);
     }
   }
 
