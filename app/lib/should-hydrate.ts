@@ -21,10 +21,11 @@ export function useShouldHydrate() {
 
 /**
  * The clientLoader of a route that is not hydrated. A hydrated page can still navigate to it on the
- * client (a link, an action's redirect such as the one after an account deletion): the browser then
- * loads it as a document instead, as the server renders it (its menu, its flashed message), and
- * the current page stays until it arrives. Links with a hash say `reloadDocument` themselves: a
- * loader's request carries no hash.
+ * client (a link, an action's redirect): the browser then loads it as a document instead, as the
+ * server renders it (its menu), and the current page stays until it arrives. Links with a hash say
+ * `reloadDocument` themselves: a loader's request carries no hash. An action whose redirect flashes a
+ * message to such a page answers with `redirectDocument` (the account deletion's): here the root
+ * loader's request, sent beside the document load, could take the message first.
  */
 export function loadAsDocument({ request }: { request: Request }): Promise<never> {
   window.location.assign(request.url);

@@ -1,5 +1,5 @@
 import { parseWithValibot } from "@conform-to/valibot";
-import { type RouterContextProvider, redirect } from "react-router";
+import { type RouterContextProvider, redirectDocument } from "react-router";
 import { deleteAccount } from "~/account/delete.server";
 import { requireUser } from "~/auth/guard.server";
 import { clientKey } from "~/auth/magic-link.server";
@@ -233,5 +233,8 @@ async function removeAccount({ env, config, ctx }: AppContext, user: SessionUser
   const headers = new Headers();
   headers.append("Set-Cookie", clearSessionCookie(url));
   headers.append("Set-Cookie", flashToastCookie({ kind: "success", message: ACCOUNT_DELETED }));
-  return redirect("/", { headers });
+  // A document redirect: the landing page is not hydrated (docs/decisions/026), and a client-side
+  // navigation to it would run the root loader's request beside the document load, which could
+  // read and clear the flashed message before the document asks for it.
+  return redirectDocument("/", { headers });
 }

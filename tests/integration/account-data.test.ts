@@ -231,6 +231,8 @@ describe("Settings → Delete account", () => {
     const res = await deleteForm(a, `  ${a.email.toUpperCase()} `);
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/");
+    // A document redirect (the landing page is not hydrated): the flashed message is read by it alone.
+    expect(res.headers.get("X-Remix-Reload-Document")).toBe("true");
     const cookies = res.headers.getSetCookie();
     expect(cookies.some((c) => c.startsWith(`${sessionCookieName()}=;`))).toBe(true);
     expect(cookies.some((c) => decodeURIComponent(c).includes(ACCOUNT_DELETED))).toBe(true);
