@@ -6,7 +6,7 @@
 // functions with the most self time and where the time went by source file, and writes the
 // .cpuprofile (open it in Chrome DevTools' Performance panel) under .wrangler/. bench/README.md.
 import { writeFileSync } from "node:fs";
-import { connect, enableProfiler, profilePage, startProfileServer, summarize } from "./inspector.mjs";
+import { connect, enableProfiler, isolateTime, profilePage, startProfileServer, summarize } from "./inspector.mjs";
 import { browserHeaders } from "./pages.mjs";
 import { snapshotBuild, stopAll } from "./server.mjs";
 
@@ -30,6 +30,7 @@ try {
     const out = `.wrangler/profile${page.path.replace(/[^a-z0-9]+/gi, "-")}.cpuprofile`;
     writeFileSync(out, JSON.stringify(profile));
     const summary = summarize(profile);
+    const own = isolateTime(profile);
     rows.push({
       path: page.path,
       p50: run.p50,
@@ -38,6 +39,8 @@ try {
       busy: (summary.total - summary.idle) / 1000 / run.requests,
       share,
       thread: threadMs / run.requests,
+      own: own.us / 1000 / run.requests,
+      period: own.period,
     });
     console.log(
       `\n${page.path}: ${run.requests} requests, p50 ${run.p50.toFixed(1)} ms, ${run.rps.toFixed(1)} req/s; ` +
@@ -52,11 +55,13 @@ try {
   console.log(
     "\npage: p50 at 10 connections, requests per second, sampled ms per request, the same without (idle), the\n" +
       "share of the run the Worker's thread was on a core, the Worker's CPU per request: not idle × that share, and\n" +
-      "the CPU that thread used per request (/proc: the Worker, and here also local D1's SQL and workerd's I/O)",
+      "the CPU that thread used per request (/proc: the Worker, and here also local D1's SQL and workerd's I/O);\n" +
+      "last, the isolate's own time per request: its non-idle samples × the sampler's period (isolateTime in\n" +
+      "bench/inspector.mjs: without local D1 and workerd's plumbing, what Cloudflare counts as Worker CPU)",
   );
   for (const r of rows) {
     console.log(
-      `${r.path.padEnd(28)} ${r.p50.toFixed(1).padStart(7)} ms ${r.rps.toFixed(1).padStart(7)}/s ${r.cpu.toFixed(2).padStart(7)} ms ${r.busy.toFixed(2).padStart(7)} ms ${(100 * r.share).toFixed(0).padStart(4)}% ${(r.busy * r.share).toFixed(2).padStart(7)} ms ${r.thread.toFixed(2).padStart(7)} ms`,
+      `${r.path.padEnd(28)} ${r.p50.toFixed(1).padStart(7)} ms ${r.rps.toFixed(1).padStart(7)}/s ${r.cpu.toFixed(2).padStart(7)} ms ${r.busy.toFixed(2).padStart(7)} ms ${(100 * r.share).toFixed(0).padStart(4)}% ${(r.busy * r.share).toFixed(2).padStart(7)} ms ${r.thread.toFixed(2).padStart(7)} ms   own ${r.own.toFixed(2).padStart(5)} ms (period ${r.period} µs)`,
     );
   }
 } finally {
