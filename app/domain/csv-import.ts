@@ -12,6 +12,9 @@ import { formatCount } from "./intl";
 import { toCents } from "./money";
 import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "./strategies";
 import { safeTimeZone } from "./time-zone";
+import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "./upload-limits";
+
+export { MAX_IMPORT_BYTES, TOO_LARGE };
 
 /**
  * CSV import of debtors and their invoices (docs/architecture.md §10, CSV): the file parsed with
@@ -25,13 +28,10 @@ import { safeTimeZone } from "./time-zone";
 
 /** The most data rows one file may have. */
 export const MAX_IMPORT_ROWS = 5000;
-/** The largest file (or pasted text), in bytes. */
-export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
 /** A new debtor's currency when their first row has none and no account currency is given. */
 export const DEFAULT_CURRENCY = "USD";
 
 export const TOO_MANY_ROWS = `The file has more than ${formatCount(MAX_IMPORT_ROWS)} rows. Please split it into smaller files.`;
-export const TOO_LARGE = "The file is larger than 2 MB. Please split it into smaller files.";
 export const EMPTY_FILE =
   "The file has no rows to import. Please choose a CSV file with a header row and one debtor or invoice per row.";
 
