@@ -372,9 +372,11 @@ export function parseDebtorCsv(input: string, options: ImportOptions): ParsedCsv
   if (!columns) return { fileErrors: [EMPTY_FILE], rows: [] };
   const missing = REQUIRED.filter((r) => !columns.has(r.column)).map((r) => r.label);
   if (missing.length > 0) {
+    // "no email column", "no email or amount column", "no name, email or amount column".
+    const named = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")} or ${missing.at(-1)}`;
     return {
       fileErrors: [
-        `The header row has no ${missing.join(", ")} column. The first row must name the columns: name, email, amount, and optionally kind, strategy, currency, invoice number, issue date, due date, time zone.`,
+        `The header row has no ${named} column. The first row must name the columns: name, email, amount, and optionally kind, strategy, currency, invoice number, issue date, due date, time zone.`,
       ],
       rows: [],
     };
