@@ -329,7 +329,7 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
         <section aria-label="Preview" className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4">
           <h2 className="text-xl font-semibold">Preview</h2>
           <p className="text-sm" data-testid="import-counts">
-            {`${preview.total} rows: ${preview.valid} ready to import, ${preview.errors} with errors, ${preview.duplicates} duplicates.`}
+            {`${plural(preview.total, "row")}: ${preview.valid} ready to import, ${preview.errors} with errors, ${plural(preview.duplicates, "duplicate")}.`}
           </p>
           {preview.valid !== preview.newDebtors && (
             <p className="text-sm" data-testid="import-grouping">
