@@ -1,9 +1,9 @@
 /**
  * The largest files the pages upload, with the messages that refuse them. Client safe: the pages
  * check a chosen file's size before sending it, and the server checks again while the body
- * streams in (app/lib/body-limit.server.ts). A refused upload never reaches the server from a
- * page: answered before its body was read, the connection closes under the upload, and the
- * browser gets no answer at all (docs/architecture.md §8).
+ * streams in (app/lib/body-limit.server.ts). A refused upload never leaves a page: answered
+ * before its body was read, workerd closes the connection under the upload and the browser gets
+ * no answer at all (docs/architecture.md §8).
  */
 
 /** A CSV import: the largest file (or pasted text), in bytes (docs/architecture.md §10, CSV). */
