@@ -365,6 +365,8 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
           encType="multipart/form-data"
           className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4"
           aria-describedby={helpId}
+          // The refused file's message gives way to the server's answer about what is sent instead.
+          onSubmit={() => setFileError(null)}
         >
           <input type="hidden" name="intent" value={IMPORT_INTENTS.preview} />
           <div>

@@ -57,6 +57,7 @@ test("a CSV file over 2 MB is refused on the page, before it is sent; the pasted
   // The page still works: the pasted rows preview.
   await page.getByRole("button", { name: "Preview" }).click();
   await expect(page.getByTestId("import-counts")).toHaveText("1 row: 1 ready to import, 0 with errors, 0 duplicates.");
+  await expect(page.getByTestId("import-message")).toHaveText("1 row is ready to import.");
 });
 
 test("the debtors list exports a CSV download", async ({ page }) => {
