@@ -246,7 +246,16 @@ const cell = {
   padding: "4px 12px 4px 0",
   verticalAlign: "top",
 } as const;
-const headCell = { ...cell, fontWeight: 600, textAlign: "left" } as const;
+/**
+ * The card lets any word break anywhere (emails/components/layout.tsx), which also lets a table
+ * column shrink to one letter: on a phone the headings, dates and statuses broke mid-word ("Balanc"
+ * over "e"). These cells hold Dunly's own short words, so they wrap only between words; the
+ * invoice column keeps the card's rule, so a long invoice number still wraps instead of widening
+ * the card.
+ */
+const wholeWords = { wordBreak: "normal", overflowWrap: "break-word" } as const;
+const wordCell = { ...cell, ...wholeWords } as const;
+const headCell = { ...wordCell, fontWeight: 600, textAlign: "left" } as const;
 const amountCell = { ...cell, textAlign: "right", whiteSpace: "nowrap" } as const;
 const signature = { fontSize: 14, lineHeight: "20px", color: "#1f1f1f", margin: 0 } as const;
 
@@ -280,13 +289,13 @@ function StatementTable({ c }: { c: ReminderContent }) {
             <td className="dunly-text" style={cell}>
               {row.label}
             </td>
-            <td className="dunly-text" style={cell}>
+            <td className="dunly-text" style={wordCell}>
               {row.dueDate}
             </td>
             <td className="dunly-text" style={amountCell}>
               {row.balance}
             </td>
-            <td className="dunly-text" style={cell}>
+            <td className="dunly-text" style={wordCell}>
               {row.due}
             </td>
           </tr>
@@ -300,7 +309,7 @@ function StatementTable({ c }: { c: ReminderContent }) {
         )}
         {c.totals.map((total) => (
           <tr key={total.label}>
-            <td colSpan={2} className="dunly-text" style={{ ...cell, fontWeight: 600 }}>
+            <td colSpan={2} className="dunly-text" style={{ ...wordCell, fontWeight: 600 }}>
               {total.label}
             </td>
             <td className="dunly-text" style={{ ...amountCell, fontWeight: 600 }}>

@@ -167,6 +167,12 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
 
   it("refuses a file without the required columns, an empty one, too many rows or too many bytes", () => {
     expect(previewDebtorCsv("name,amount\nA,1\n", opts).fileErrors[0]).toMatch(/^The header row has no email column/);
+    expect(previewDebtorCsv("name\nA\n", opts).fileErrors[0]).toMatch(
+      /^The header row has no email or amount column\./,
+    );
+    expect(previewDebtorCsv("x,y\n1,2\n", opts).fileErrors[0]).toMatch(
+      /^The header row has no name, email or amount column\./,
+    );
     expect(previewDebtorCsv("", opts).fileErrors).toEqual([EMPTY_FILE]);
     expect(previewDebtorCsv("name,email,amount\n", opts).fileErrors).toEqual([EMPTY_FILE]);
     const rows = Array.from({ length: MAX_IMPORT_ROWS + 1 }, (_, i) => `N${i},n${i}@example.com,1`);

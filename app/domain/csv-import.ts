@@ -12,6 +12,9 @@ import { formatCount } from "./intl";
 import { toCents } from "./money";
 import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "./strategies";
 import { safeTimeZone } from "./time-zone";
+import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "./upload-limits";
+
+export { MAX_IMPORT_BYTES, TOO_LARGE };
 
 /**
  * CSV import of debtors and their invoices (docs/architecture.md §10, CSV): the file parsed with
@@ -25,13 +28,10 @@ import { safeTimeZone } from "./time-zone";
 
 /** The most data rows one file may have. */
 export const MAX_IMPORT_ROWS = 5000;
-/** The largest file (or pasted text), in bytes. */
-export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
 /** A new debtor's currency when their first row has none and no account currency is given. */
 export const DEFAULT_CURRENCY = "USD";
 
 export const TOO_MANY_ROWS = `The file has more than ${formatCount(MAX_IMPORT_ROWS)} rows. Please split it into smaller files.`;
-export const TOO_LARGE = "The file is larger than 2 MB. Please split it into smaller files.";
 export const EMPTY_FILE =
   "The file has no rows to import. Please choose a CSV file with a header row and one debtor or invoice per row.";
 
@@ -372,9 +372,11 @@ export function parseDebtorCsv(input: string, options: ImportOptions): ParsedCsv
   if (!columns) return { fileErrors: [EMPTY_FILE], rows: [] };
   const missing = REQUIRED.filter((r) => !columns.has(r.column)).map((r) => r.label);
   if (missing.length > 0) {
+    // "no email column", "no email or amount column", "no name, email or amount column".
+    const named = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")} or ${missing.at(-1)}`;
     return {
       fileErrors: [
-        `The header row has no ${missing.join(", ")} column. The first row must name the columns: name, email, amount, and optionally kind, strategy, currency, invoice number, issue date, due date, time zone.`,
+        `The header row has no ${named} column. The first row must name the columns: name, email, amount, and optionally kind, strategy, currency, invoice number, issue date, due date, time zone.`,
       ],
       rows: [],
     };

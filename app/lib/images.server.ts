@@ -1,12 +1,12 @@
 import { decodeHex, encodeHexLowerCase } from "@oslojs/encoding";
 import { generateId } from "~/auth/crypto.server";
 import { getDb } from "~/db/client.server";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/upload-limits";
 import { setProfileImage } from "~/models/user.server";
 import type { AppConfig } from "./config.server";
 
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const UNSUPPORTED_IMAGE = "Unsupported image type. We support JPEG, PNG and WebP.";
-export const IMAGE_TOO_LARGE = "The image is too large. Please choose one of at most 5 MB.";
+export { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE };
+
 const URL_TTL_MS = 60 * 60 * 1000;
 
 export type ImageType = "image/jpeg" | "image/png" | "image/webp";

@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { requireUser } from "~/auth/guard.server";
 import { SubmitButton } from "~/components/ui/button";
@@ -9,14 +9,13 @@ import {
   type ImportPreview,
   type ImportRow,
   importKeys,
-  MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
   parseDebtorCsv,
   planImport,
-  TOO_LARGE,
 } from "~/domain/csv-import";
 import { formatCount } from "~/domain/intl";
 import { localDateString } from "~/domain/schedule-time";
+import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "~/domain/upload-limits";
 import { entityScope } from "~/entities/entity.server";
 import { IMPORT_INTENTS } from "~/entities/intents";
 import { SOMETHING_WRONG } from "~/entities/messages";
@@ -279,6 +278,10 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
   const preview =
     result?.intent === IMPORT_INTENTS.preview || result?.intent === IMPORT_INTENTS.confirm ? result.preview : null;
   const done = result?.intent === IMPORT_INTENTS.confirm && result.ok;
+  // A file over the limit is refused here and never sent: the server would answer before reading
+  // it, and the connection closing under the upload leaves the page no answer (app/domain/upload-limits.ts).
+  const [fileError, setFileError] = useState<string | null>(null);
+  const notice = fileError ? { ok: false, message: fileError } : result;
 
   return (
     <div className="mx-auto flex max-w-4xl flex-col gap-4 px-4 py-8">
@@ -297,13 +300,13 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
         is imported until you confirm the preview.
       </p>
 
-      {result?.message && (
+      {notice?.message && (
         <div
-          role={result.ok ? "status" : "alert"}
-          className={`rounded-md border p-3 text-sm ${result.ok ? "border-border bg-surface" : "border-danger text-danger"}`}
+          role={notice.ok ? "status" : "alert"}
+          className={`rounded-md border p-3 text-sm ${notice.ok ? "border-border bg-surface" : "border-danger text-danger"}`}
           data-testid="import-message"
         >
-          <p className="font-medium">{result.message}</p>
+          <p className="font-medium">{notice.message}</p>
           {done && result.skipped && result.skipped.total > 0 && (
             <ul className="mt-2 flex flex-col gap-1" data-testid="import-skipped">
               {result.skipped.rows.map((r) => (
@@ -326,7 +329,7 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
         <section aria-label="Preview" className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4">
           <h2 className="text-xl font-semibold">Preview</h2>
           <p className="text-sm" data-testid="import-counts">
-            {`${preview.total} rows: ${preview.valid} ready to import, ${preview.errors} with errors, ${preview.duplicates} duplicates.`}
+            {`${plural(preview.total, "row")}: ${preview.valid} ready to import, ${preview.errors} with errors, ${plural(preview.duplicates, "duplicate")}.`}
           </p>
           {preview.valid !== preview.newDebtors && (
             <p className="text-sm" data-testid="import-grouping">
@@ -362,11 +365,25 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
           encType="multipart/form-data"
           className="flex flex-col gap-4 rounded-xl border border-border bg-surface p-4"
           aria-describedby={helpId}
+          // The refused file's message gives way to the server's answer about what is sent instead.
+          onSubmit={() => setFileError(null)}
         >
           <input type="hidden" name="intent" value={IMPORT_INTENTS.preview} />
           <div>
             <Label htmlFor={fileId}>CSV file</Label>
-            <Input id={fileId} name="file" type="file" accept=".csv,text/csv,text/plain" className="mt-1 py-2" />
+            <Input
+              id={fileId}
+              name="file"
+              type="file"
+              accept=".csv,text/csv,text/plain"
+              className="mt-1 py-2"
+              onChange={(event) => {
+                const file = event.currentTarget.files?.[0];
+                const tooLarge = file !== undefined && file.size > MAX_IMPORT_BYTES;
+                if (tooLarge) event.currentTarget.value = "";
+                setFileError(tooLarge ? TOO_LARGE : null);
+              }}
+            />
           </div>
           <div>
             <Label htmlFor={textId}>Or paste the CSV</Label>

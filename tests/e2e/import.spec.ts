@@ -44,6 +44,22 @@ test("import a CSV of three debtors with one bad row @phone", async ({ page }) =
   await expect(page.getByText("Bad Row")).toHaveCount(0);
 });
 
+test("a CSV file over 2 MB is refused on the page, before it is sent; the pasted text stays", async ({ page }) => {
+  await signInByRequest(page, { redirectTo: "/debtors/import" });
+  const pasted = "name,email,amount\nPia Pasted,pia@example.com,10";
+  await page.getByLabel("Or paste the CSV").fill(pasted);
+  const big = Buffer.alloc(2 * 1024 * 1024 + 1, "a");
+  await page.getByLabel("CSV file").setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: big });
+  await expect(page.getByRole("alert")).toHaveText("The file is larger than 2 MB. Please split it into smaller files.");
+  await expect(page.getByLabel("CSV file")).toHaveValue("");
+  await expect(page.getByLabel("Or paste the CSV")).toHaveValue(pasted);
+
+  // The page still works: the pasted rows preview.
+  await page.getByRole("button", { name: "Preview" }).click();
+  await expect(page.getByTestId("import-counts")).toHaveText("1 row: 1 ready to import, 0 with errors, 0 duplicates.");
+  await expect(page.getByTestId("import-message")).toHaveText("1 row is ready to import.");
+});
+
 test("the debtors list exports a CSV download", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/debtors-list" });
   const [download] = await Promise.all([

@@ -52,6 +52,15 @@ test("name and photo are changed and shown in the header @phone", async ({ page 
   await expect(page.getByText("Unsupported image type. We support JPEG, PNG and WebP.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Open account menu" }).locator("img")).toHaveCount(0);
 
+  // A photo over 5 MB (a phone camera's 8 MB) is refused on the page, before it is sent; the page stays.
+  await page.locator("#photo-input").setInputFiles({
+    name: "camera.jpg",
+    mimeType: "image/jpeg",
+    buffer: Buffer.alloc(8 * 1024 * 1024, 0xff),
+  });
+  await expect(page.getByText("The image is too large. Please choose one of at most 5 MB.")).toBeVisible();
+  await expect(page.getByTestId("profile-name")).toHaveText("Priya Patel");
+
   await page.locator("#photo-input").setInputFiles(fixture("avatar.png"));
   const headerPhoto = page.getByRole("button", { name: "Open account menu" }).locator("img");
   await expect(headerPhoto).toHaveCount(1);

@@ -6,6 +6,7 @@ import { Avatar } from "~/components/avatar";
 import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { InputField } from "~/components/ui/field";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/upload-limits";
 import { PROFILE_INTENTS } from "~/entities/intents";
 import { useAutoHide } from "~/lib/use-auto-hide";
 import { cancelOnEscape, useFocusAfterRender } from "~/lib/use-focus-after-render";
@@ -14,7 +15,6 @@ import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
 import { ProfileNameSchema } from "~/schemas/profile";
 
-const UNSUPPORTED_IMAGE_ALERT = "Unsupported image type. We support JPEG, PNG and WebP.";
 const ACCEPTED = ["image/jpeg", "image/png", "image/webp"];
 const EDIT_NAME_ID = "edit-name";
 
@@ -80,9 +80,17 @@ export function ProfileInfo({
             onChange={(event) => {
               const file = event.currentTarget.files?.[0];
               if (!file) return;
-              // A quick check here; the server checks the file's bytes, whatever its name.
-              if (file.type && !ACCEPTED.includes(file.type)) {
-                setAlert(UNSUPPORTED_IMAGE_ALERT);
+              // A quick check here; the server checks the file's bytes, whatever its name. A file
+              // over the limit is never sent: the server would answer before reading it, and the
+              // connection closing under the upload leaves the page no answer (app/domain/upload-limits.ts).
+              const refused =
+                file.type && !ACCEPTED.includes(file.type)
+                  ? UNSUPPORTED_IMAGE
+                  : file.size > MAX_IMAGE_BYTES
+                    ? IMAGE_TOO_LARGE
+                    : null;
+              if (refused) {
+                setAlert(refused);
                 event.currentTarget.value = "";
                 return;
               }

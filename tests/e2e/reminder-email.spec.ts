@@ -1,0 +1,56 @@
+import { expect, test } from "@playwright/test";
+import { appOrigin, signInByRequest, uniqueEmail } from "./helpers";
+
+/** The calendar date `days` after today in UTC, "YYYY-MM-DD". */
+function daysFromNow(days: number) {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+test("a reminder's statement reads on a phone: headings, dates and statuses wrap between words, a long invoice number wraps inside the card", async ({
+  page,
+}) => {
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  const longNumber = "INV-2026-000000000000000001234567";
+  const res = await page.request.post("/api/debtors/add", {
+    data: {
+      full_name: "Wanda Wrap",
+      email: uniqueEmail("wrap"),
+      debt: 40,
+      invoice_number: longNumber,
+      due_on: daysFromNow(-10),
+    },
+    headers: { Origin: appOrigin() },
+  });
+  expect(res.status()).toBe(200);
+  const { data } = (await res.json()) as { data: { id: number } };
+
+  // The e-mail as a phone's mail app shows it: the preview is the template the reminders use.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/schedule/preview?template=initial&tone=1&debtor_id=${data.id}`);
+  const table = page.locator("table[data-statement]");
+  await expect(table).toContainText(longNumber);
+
+  const broken = await table.evaluate((t) => {
+    const cells = [
+      ...t.querySelectorAll("th"),
+      ...[...t.querySelectorAll<HTMLTableRowElement>("tbody tr")].flatMap((r) => [...r.cells].slice(1)),
+    ];
+    const out: string[] = [];
+    for (const cell of cells) {
+      for (const node of cell.childNodes) {
+        if (node.nodeType !== Node.TEXT_NODE) continue;
+        for (const word of (node.textContent ?? "").matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          // A word split over two lines has a box on each.
+          if (range.getClientRects().length > 1) out.push(word[0]);
+        }
+      }
+    }
+    return out;
+  });
+  expect(broken, "words broken across lines").toEqual([]);
+  // The long invoice number wraps rather than widening the e-mail past the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
