@@ -60,9 +60,10 @@ async function repliesOf(debtorId: number) {
   return (await env.DB.prepare(sql).bind(debtorId).all<ReplyRow>()).results;
 }
 
-async function setup() {
+/** `timeZone`: the debtor's, when the test fires at a fixed instant instead of the real time. */
+async function setup({ timeZone }: { timeZone?: string } = {}) {
   const user = await makeUser("Sally Sender");
-  const debtor = await makeDebtor(user.id, { fullName: "Ana Ruiz" });
+  const debtor = await makeDebtor(user.id, { fullName: "Ana Ruiz", ...(timeZone ? { timeZone } : {}) });
   const row = (await debtorRow(debtor.id))!;
   const address = (await replyAddress(db(), CONFIG, { id: debtor.id, ownerId: user.id, optOutKey: row.opt_out_key }))!;
   return { user, debtor, address };
@@ -70,9 +71,10 @@ async function setup() {
 
 describe("reply addresses", () => {
   it("a reminder's Reply-To is the debtor's reply address; a reply between two firings holds the second until Resume", async () => {
-    const { user, debtor } = await setup();
-    const id = await makeSchedule(user.id, debtor.id, { frequency: "daily", timeZone: "UTC" });
+    // Fired at a fixed instant: the debtor's zone is daytime then, whatever the hour the suite runs.
     const at = Date.UTC(2026, 10, 23, 10, 0);
+    const { user, debtor } = await setup({ timeZone: "UTC" });
+    const id = await makeSchedule(user.id, debtor.id, { frequency: "daily", timeZone: "UTC" });
     await setSchedule(id, { next_run_at: at });
     expect(await fireAndSend(id, at)).toMatchObject({ kind: "done", status: "sent" });
     const [sent] = await resendRequests(debtor.email);
