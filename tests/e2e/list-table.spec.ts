@@ -53,3 +53,37 @@ test("a list is one table at every width: cards on a phone that keep the table's
     expect(button!.width).toBeLessThan(row!.width * 0.3);
   }
 });
+
+// A name may be one long word (a company's, a pasted address): it breaks inside the table and the
+// settings card instead of pushing them past the page, while an ordinary name keeps to one line
+// (app.css, .list-table td.list-name).
+test("a name that is one long word stays inside the table and the settings card @phone", async ({ page }) => {
+  const long = "Grossunternehmensverwaltungs".repeat(3);
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  await addDebtor(page, long, "long@example.com", "80", "1");
+  await addDebtor(page, "Maximilian Vandersteen", "max@example.com", "80", "1");
+
+  const table = page.getByRole("table", { name: "Debtors" });
+  await expect(table.getByText(long, { exact: true })).toBeVisible();
+  const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+  expect(await fits(), "the page scrolls sideways").toBe(true);
+  const section = await table.evaluate((t) => {
+    const card = t.closest("section") as HTMLElement;
+    return { table: t.getBoundingClientRect().right, card: card.getBoundingClientRect().right };
+  });
+  expect(section.table).toBeLessThanOrEqual(section.card + 1);
+  const ordinary = await table.getByText("Maximilian Vandersteen", { exact: true }).boundingBox();
+  expect(ordinary!.height, "an ordinary name on one line").toBeLessThan(30);
+
+  await page.goto("/iam/info");
+  await page.getByRole("button", { name: "Edit name" }).click();
+  await page.getByLabel("Full Name").fill(long);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("profile-name")).toHaveText(long);
+  expect(await fits(), "the settings page scrolls sideways").toBe(true);
+  const name = await page.getByTestId("profile-name").evaluate((n) => {
+    const card = n.closest("dl") as HTMLElement;
+    return { name: n.getBoundingClientRect().right, card: card.getBoundingClientRect().right };
+  });
+  expect(name.name).toBeLessThanOrEqual(name.card + 1);
+});

@@ -162,8 +162,8 @@ export function SelectableTable<T, K extends string | number>({
                       onChange={() => setSelected((s) => toggleOne(s, id))}
                     />
                   </td>
-                  <td>
-                    <div className="font-semibold">{name}</div>
+                  <td className="list-name">
+                    <div className="font-semibold [overflow-wrap:anywhere]">{name}</div>
                     {detail(item)}
                   </td>
                   {columns.map((c) => (

@@ -134,7 +134,9 @@ export function ProfileInfo({
             <dl className="grid gap-2 text-sm sm:grid-cols-[8rem_1fr]">
               <dt className="text-muted">Full Name</dt>
               <dd className="flex items-center gap-3">
-                <span data-testid="profile-name">{profile.fullName}</span>
+                <span data-testid="profile-name" className="min-w-0 [overflow-wrap:anywhere]">
+                  {profile.fullName}
+                </span>
                 <Button id={EDIT_NAME_ID} variant="link" size="sm" onClick={startEditing}>
                   Edit<span className="sr-only"> name</span>
                 </Button>
