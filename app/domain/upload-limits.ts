@@ -1,9 +1,9 @@
 /**
  * The largest files the pages upload, with the messages that refuse them. Client safe: the pages
- * check a chosen file's size before sending it, and the server checks again while the body
- * streams in (app/lib/body-limit.server.ts). A refused upload never leaves a page: answered
- * before its body was read, workerd closes the connection under the upload and the browser gets
- * no answer at all (docs/architecture.md §8).
+ * check a chosen file's size before sending it (no upload only to be refused), and the server
+ * checks again while the body streams in (app/lib/body-limit.server.ts): without JavaScript it
+ * reads the rest of an upload over the limit, up to MAX_DRAINED_BYTES, so that the browser shows
+ * its answer (docs/architecture.md §8).
  */
 
 /** A CSV import: the largest file (or pasted text), in bytes (docs/architecture.md §10, CSV). */

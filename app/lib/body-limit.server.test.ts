@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BodyTooLarge, readBodyWithin, readFormWithin } from "./body-limit.server";
+import { BodyTooLarge, MAX_DRAINED_BYTES, readBodyWithin, readFormWithin } from "./body-limit.server";
 
 const MB = 1024 * 1024;
 
@@ -34,6 +34,27 @@ describe("readBodyWithin", () => {
     expect(state.pulled).toBeLessThanOrEqual(2);
   });
 
+  it("with drainUpTo, reads and drops the rest of a body within it before refusing (the browser gets the answer)", async () => {
+    const { stream, state } = endlessBody(12);
+    await expect(readBodyWithin(post(stream), 5 * MB, { drainUpTo: 32 * MB })).rejects.toBeInstanceOf(BodyTooLarge);
+    expect(state.pulled).toBe(12);
+    const declared = endlessBody(12);
+    const request = post(declared.stream, { "Content-Length": String(12 * MB) });
+    await expect(readBodyWithin(request, 5 * MB, { drainUpTo: 32 * MB })).rejects.toBeInstanceOf(BodyTooLarge);
+    expect(declared.state.pulled).toBe(12);
+  });
+
+  it("with drainUpTo, still cuts off a body that passes it, or declares more", async () => {
+    const { stream, state } = endlessBody(100);
+    await expect(readBodyWithin(post(stream), 5 * MB, { drainUpTo: 32 * MB })).rejects.toBeInstanceOf(BodyTooLarge);
+    expect(state.pulled).toBeGreaterThan(32);
+    expect(state.pulled).toBeLessThanOrEqual(36);
+    const declared = endlessBody(100);
+    const request = post(declared.stream, { "Content-Length": String(100 * MB) });
+    await expect(readBodyWithin(request, 5 * MB, { drainUpTo: 32 * MB })).rejects.toBeInstanceOf(BodyTooLarge);
+    expect(declared.state.pulled).toBeLessThanOrEqual(2);
+  });
+
   it("returns a body within the limit whole", async () => {
     const bytes = await readBodyWithin(post(new Uint8Array([1, 2, 3])), 3);
     expect([...bytes]).toEqual([1, 2, 3]);
@@ -62,5 +83,13 @@ describe("readFormWithin", () => {
     const body = `x=${"a".repeat(2000)}`;
     const request = post(body, { "Content-Type": "application/x-www-form-urlencoded" });
     expect(await readFormWithin(request, 1000)).toEqual({ error: "too-large" });
+  });
+
+  it("reads a page's form past its limit to the end before calling it too large, up to MAX_DRAINED_BYTES", async () => {
+    const { stream, state } = endlessBody(8);
+    const request = post(stream, { "Content-Type": "multipart/form-data; boundary=xyz" });
+    expect(await readFormWithin(request, 2 * MB)).toEqual({ error: "too-large" });
+    expect(state.pulled).toBe(8);
+    expect(MAX_DRAINED_BYTES).toBeGreaterThanOrEqual(8 * MB);
   });
 });

@@ -9,13 +9,29 @@ export class BodyTooLarge extends Error {
 }
 
 /**
- * Reads a request body up to `maxBytes`, counting while it streams: a chunked or lying upload is
- * cancelled as soon as it passes the limit instead of being buffered whole. Throws BodyTooLarge.
+ * How much of a page's form past its limit is still read, and dropped, before it is refused: a
+ * browser posting a document form shows the answer only once it has sent the whole body. Refused
+ * unread, the upload is cut off (workerd closes the connection under it) and the user gets the
+ * browser's connection error instead of the page saying why (docs/architecture.md §8). Past this,
+ * the connection is cut as before.
  */
-export async function readBodyWithin(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+export const MAX_DRAINED_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Reads a request body up to `maxBytes`, counting while it streams: nothing past the limit is kept,
+ * whatever Content-Length said. Throws BodyTooLarge. Past the limit the rest is cancelled at once,
+ * or, with `drainUpTo`, read and dropped while the whole body stays within that many bytes (a
+ * page's form, so that the browser gets the refusal: MAX_DRAINED_BYTES).
+ */
+export async function readBodyWithin(
+  request: Request,
+  maxBytes: number,
+  { drainUpTo = 0 }: { drainUpTo?: number } = {},
+): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(request.headers.get("Content-Length"));
   if (Number.isFinite(declared) && declared > maxBytes) {
-    await request.body?.cancel().catch(() => {});
+    // Nothing read yet: drained only when the whole declared body fits.
+    await refuse(request.body?.getReader(), 0, declared <= drainUpTo ? drainUpTo : -1);
     throw new BodyTooLarge(maxBytes);
   }
   if (!request.body) return new Uint8Array(0);
@@ -27,7 +43,7 @@ export async function readBodyWithin(request: Request, maxBytes: number): Promis
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
+      await refuse(reader, size, drainUpTo);
       throw new BodyTooLarge(maxBytes);
     }
     chunks.push(value);
@@ -41,6 +57,25 @@ export async function readBodyWithin(request: Request, maxBytes: number): Promis
   return body;
 }
 
+/**
+ * The rest of a body over its limit, `seen` bytes of it read or declared: read and dropped while the
+ * whole stays within `drainUpTo`, else cancelled.
+ */
+async function refuse(reader: ReadableStreamDefaultReader<Uint8Array> | undefined, seen: number, drainUpTo: number) {
+  if (!reader) return;
+  let size = seen;
+  try {
+    while (size <= drainUpTo) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      size += value.byteLength;
+    }
+  } catch {
+    return;
+  }
+  await reader.cancel().catch(() => {});
+}
+
 /** A posted form read within `maxBytes`: the form, or why there is none. */
 export type FormRead = { formData: FormData } | { error: "too-large" | "malformed" };
 
@@ -51,7 +86,7 @@ export type FormRead = { formData: FormData } | { error: "too-large" | "malforme
 export async function readFormWithin(request: Request, maxBytes = MAX_FORM_BYTES): Promise<FormRead> {
   let body: Uint8Array<ArrayBuffer>;
   try {
-    body = await readBodyWithin(request, maxBytes);
+    body = await readBodyWithin(request, maxBytes, { drainUpTo: MAX_DRAINED_BYTES });
   } catch (error) {
     if (error instanceof BodyTooLarge) return { error: "too-large" };
     // The client went away or sent a broken chunked body.

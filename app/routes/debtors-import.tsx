@@ -278,8 +278,8 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
   const preview =
     result?.intent === IMPORT_INTENTS.preview || result?.intent === IMPORT_INTENTS.confirm ? result.preview : null;
   const done = result?.intent === IMPORT_INTENTS.confirm && result.ok;
-  // A file over the limit is refused here and never sent: the server would answer before reading
-  // it, and the connection closing under the upload leaves the page no answer (app/domain/upload-limits.ts).
+  // A file over the limit is refused here and never sent, rather than uploaded only to be refused
+  // (app/domain/upload-limits.ts).
   const [fileError, setFileError] = useState<string | null>(null);
   const notice = fileError ? { ok: false, message: fileError } : result;
 

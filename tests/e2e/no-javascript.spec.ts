@@ -80,3 +80,24 @@ test("a new schedule can be created without JavaScript", async ({ browser, page 
   await expect(plain.getByText("Nora Nojs").first()).toBeVisible();
   await context.close();
 });
+
+// Without JavaScript nothing checks a file on the page: the server reads the rest of an upload
+// over its limit before refusing it, so the browser shows the refusal instead of its own
+// connection error (app/lib/body-limit.server.ts, MAX_DRAINED_BYTES; docs/architecture.md §8).
+test("a CSV file over its limit is refused with the page's message without JavaScript", async ({ browser, page }) => {
+  await signInByRequest(page, { redirectTo: "/debtors/import" });
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    storageState: await page.context().storageState(),
+  });
+  const plain = await context.newPage();
+  await plain.goto("/debtors/import");
+  await plain.getByLabel("CSV file").setInputFiles({
+    name: "big.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.alloc(20 * 1024 * 1024, "a"),
+  });
+  await plain.getByRole("button", { name: "Preview" }).click();
+  await expect(plain.getByText("The file is larger than 2 MB. Please split it into smaller files.")).toBeVisible();
+  await context.close();
+});

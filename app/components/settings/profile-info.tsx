@@ -81,8 +81,8 @@ export function ProfileInfo({
               const file = event.currentTarget.files?.[0];
               if (!file) return;
               // A quick check here; the server checks the file's bytes, whatever its name. A file
-              // over the limit is never sent: the server would answer before reading it, and the
-              // connection closing under the upload leaves the page no answer (app/domain/upload-limits.ts).
+              // over the limit is never sent, rather than uploaded only to be refused
+              // (app/domain/upload-limits.ts).
               const refused =
                 file.type && !ACCEPTED.includes(file.type)
                   ? UNSUPPORTED_IMAGE
