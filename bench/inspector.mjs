@@ -75,8 +75,11 @@ export async function connect(server, targetId = "core:user:dunly") {
   });
   let id = 0;
   const pending = new Map();
+  // The isolate's execution context, once Runtime.enable has announced it (Runtime.evaluate needs it).
+  let contextId = null;
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
+    if (message.method === "Runtime.executionContextCreated") contextId = message.params.context.id;
     if (message.id && pending.has(message.id)) {
       const { resolve, reject } = pending.get(message.id);
       pending.delete(message.id);
@@ -113,13 +116,21 @@ export async function connect(server, targetId = "core:user:dunly") {
       );
     }
   };
-  return { send, close: () => ws.close(), title: target.title, pid: target.pid };
+  return {
+    send,
+    close: () => ws.close(),
+    title: target.title,
+    pid: target.pid,
+    get contextId() {
+      return contextId;
+    },
+  };
 }
 
 const TICKS_PER_SECOND = Number(execSync("getconf CLK_TCK", { encoding: "utf8" }).trim()) || 100;
 
 /** CPU time (ms) each thread of a process has used so far, by thread id (Linux /proc). */
-function threadCpu(pid) {
+export function threadCpu(pid) {
   const out = new Map();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
