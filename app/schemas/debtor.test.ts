@@ -22,6 +22,14 @@ describe("debt amounts", () => {
     }
   });
 
+  it("say one thing at a time: a number too large for JavaScript gets one message, not also over the maximum and inexact", () => {
+    const submission = formDebt("1e400");
+    expect(submission.status).toBe("error");
+    expect(submission.reply().error?.debt).toEqual(["Please enter a number greater than 0"]);
+    expect(formDebt("0").reply().error?.debt).toHaveLength(1);
+    expect(formDebt("2000000000.005").reply().error?.debt).toHaveLength(1);
+  });
+
   it("refuse a third decimal instead of rounding it away", () => {
     const submission = formDebt("1.005");
     expect(submission.status).toBe("error");

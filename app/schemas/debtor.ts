@@ -61,12 +61,16 @@ export const DebtorSchema = v.object(
       v.email(DEBTOR_EMAIL_MESSAGE),
       v.maxLength(254, DEBTOR_EMAIL_MESSAGE),
     ),
-    debt: v.pipe(
-      v.number(DEBT_MESSAGE),
-      v.finite(DEBT_MESSAGE),
-      v.minValue(1, DEBT_MESSAGE),
-      v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
-      v.check(hasAtMostTwoDecimals, DEBT_DECIMALS_MESSAGE),
+    // One message at a time: "1e400" is no finite number, not also over the maximum and inexact.
+    debt: v.config(
+      v.pipe(
+        v.number(DEBT_MESSAGE),
+        v.finite(DEBT_MESSAGE),
+        v.minValue(1, DEBT_MESSAGE),
+        v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
+        v.check(hasAtMostTwoDecimals, DEBT_DECIMALS_MESSAGE),
+      ),
+      { abortPipeEarly: true },
     ),
     active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist(TONES, STRATEGY_MESSAGE)), DEFAULT_STRATEGY),
     time_zone: TimeZoneField,

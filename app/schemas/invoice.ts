@@ -28,14 +28,20 @@ export function belowPaidMessage(paidCents: number, currency: string) {
   return `Please enter at least ${formatMoney(paidCents, currency)}: that much has been paid on it.`;
 }
 
-/** The amount field's checks (decimal units), shared with the debtor form's debt. */
+/**
+ * The amount field's checks (decimal units), shared with the debtor form's debt. One message at a
+ * time: "1e400" is no finite number, not also over the maximum and inexact.
+ */
 export const amountChecks = (message = AMOUNT_MESSAGE) =>
-  v.pipe(
-    v.number(message),
-    v.finite(message),
-    v.minValue(0.01, message),
-    v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
-    v.check(hasAtMostTwoDecimals, AMOUNT_DECIMALS_MESSAGE),
+  v.config(
+    v.pipe(
+      v.number(message),
+      v.finite(message),
+      v.minValue(0.01, message),
+      v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
+      v.check(hasAtMostTwoDecimals, AMOUNT_DECIMALS_MESSAGE),
+    ),
+    { abortPipeEarly: true },
   );
 
 /** A decimal amount in a JSON body or a CSV cell: a number, or a numeric string. */

@@ -33,17 +33,21 @@ export interface PaymentLimits {
   currency?: string;
 }
 
+/** The payment's amount; one message at a time (no "over the maximum" beside "enter an amount"). */
 const amount = (limits: PaymentLimits) =>
-  v.pipe(
-    v.number(AMOUNT_MESSAGE),
-    v.finite(AMOUNT_MESSAGE),
-    v.gtValue(0, AMOUNT_MESSAGE),
-    v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
-    v.check(hasAtMostTwoDecimals, AMOUNT_DECIMALS_MESSAGE),
-    v.check(
-      (n) => limits.maxCents === undefined || toCents(n) <= limits.maxCents,
-      () => overOwedMessage(limits.maxCents ?? 0, limits.currency),
+  v.config(
+    v.pipe(
+      v.number(AMOUNT_MESSAGE),
+      v.finite(AMOUNT_MESSAGE),
+      v.gtValue(0, AMOUNT_MESSAGE),
+      v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
+      v.check(hasAtMostTwoDecimals, AMOUNT_DECIMALS_MESSAGE),
+      v.check(
+        (n) => limits.maxCents === undefined || toCents(n) <= limits.maxCents,
+        () => overOwedMessage(limits.maxCents ?? 0, limits.currency),
+      ),
     ),
+    { abortPipeEarly: true },
   );
 
 const paidOn = (limits: PaymentLimits) =>
