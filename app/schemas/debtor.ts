@@ -1,10 +1,10 @@
 import * as v from "valibot";
 import { canonicalTimeZone } from "~/domain/intl";
-import { hasAtMostTwoDecimals, MAX_AMOUNT } from "~/domain/money";
 import { isValidTimeZone } from "~/domain/schedule-time";
 import { DEFAULT_STRATEGY, TONES } from "~/domain/strategies";
 import { MAX_TIME_ZONE_LENGTH } from "~/domain/time-zone";
 import {
+  amountChecks,
   CURRENCY_MESSAGE,
   CurrencyField,
   InvoiceDueOnField,
@@ -17,8 +17,6 @@ import { missingFieldMessage } from "./missing";
 const DEBTOR_NAME_MESSAGE = "Please enter the full name of the debtor";
 const DEBTOR_EMAIL_MESSAGE = "Please enter a valid email";
 const DEBT_MESSAGE = "Please enter a number greater than 0";
-// Money is whole cents: more decimals would be rounded away silently.
-const DEBT_DECIMALS_MESSAGE = "Please enter an amount with at most two decimals";
 const STRATEGY_MESSAGE = "Please choose a strategy";
 export const TIME_ZONE_MESSAGE = "Please choose a valid time zone";
 
@@ -61,17 +59,7 @@ export const DebtorSchema = v.object(
       v.email(DEBTOR_EMAIL_MESSAGE),
       v.maxLength(254, DEBTOR_EMAIL_MESSAGE),
     ),
-    // One message at a time: "1e400" is no finite number, not also over the maximum and inexact.
-    debt: v.config(
-      v.pipe(
-        v.number(DEBT_MESSAGE),
-        v.finite(DEBT_MESSAGE),
-        v.minValue(1, DEBT_MESSAGE),
-        v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
-        v.check(hasAtMostTwoDecimals, DEBT_DECIMALS_MESSAGE),
-      ),
-      { abortPipeEarly: true },
-    ),
+    debt: amountChecks(DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE)),
     active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist(TONES, STRATEGY_MESSAGE)), DEFAULT_STRATEGY),
     time_zone: TimeZoneField,
     // The first invoice's (a new debtor's debt is their first invoice), or the only one's (an edit).

@@ -29,15 +29,22 @@ export function belowPaidMessage(paidCents: number, currency: string) {
 }
 
 /**
- * The amount field's checks (decimal units), shared with the debtor form's debt. One message at a
- * time: "1e400" is no finite number, not also over the maximum and inexact.
+ * An amount's checks (decimal units): the invoice's, the debtor form's debt and a payment's. One
+ * message at a time: "1e400" is no finite number, not also over the maximum and inexact.
+ * `lowest`: the lower bound (0.01 by default: a debt starts at 1, a payment is above 0).
  */
-export const amountChecks = (message = AMOUNT_MESSAGE) =>
+export const amountChecks = (
+  message = AMOUNT_MESSAGE,
+  lowest: v.MinValueAction<number, number, string> | v.GtValueAction<number, number, string> = v.minValue(
+    0.01,
+    message,
+  ),
+) =>
   v.config(
     v.pipe(
       v.number(message),
       v.finite(message),
-      v.minValue(0.01, message),
+      lowest,
       v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
       v.check(hasAtMostTwoDecimals, AMOUNT_DECIMALS_MESSAGE),
     ),

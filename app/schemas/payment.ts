@@ -1,12 +1,12 @@
 import * as v from "valibot";
 import { isCalendarDate } from "~/domain/calendar-date";
-import { formatMoney, hasAtMostTwoDecimals, MAX_AMOUNT, toCents } from "~/domain/money";
+import { formatMoney, toCents } from "~/domain/money";
 import { isValidTimeZone, localDateString } from "~/domain/schedule-time";
 import { MAX_TIME_ZONE_LENGTH } from "~/domain/time-zone";
+import { amountChecks } from "./invoice";
 import { missingFieldMessage } from "./missing";
 
 const AMOUNT_MESSAGE = "Please enter a number greater than 0";
-const AMOUNT_DECIMALS_MESSAGE = "Please enter an amount with at most two decimals";
 const DATE_MESSAGE = "Please enter a valid date";
 export const PAYMENT_FUTURE_MESSAGE = "The payment date cannot be in the future";
 export const PAYMENT_NOTE_MAX = 500;
@@ -33,15 +33,11 @@ export interface PaymentLimits {
   currency?: string;
 }
 
-/** The payment's amount; one message at a time (no "over the maximum" beside "enter an amount"). */
+/** The payment's amount: an amount above 0 (one message at a time), at most what is owed. */
 const amount = (limits: PaymentLimits) =>
   v.config(
     v.pipe(
-      v.number(AMOUNT_MESSAGE),
-      v.finite(AMOUNT_MESSAGE),
-      v.gtValue(0, AMOUNT_MESSAGE),
-      v.maxValue(MAX_AMOUNT, `Please enter a number up to ${MAX_AMOUNT.toLocaleString("en-US")}`),
-      v.check(hasAtMostTwoDecimals, AMOUNT_DECIMALS_MESSAGE),
+      amountChecks(AMOUNT_MESSAGE, v.gtValue(0, AMOUNT_MESSAGE)),
       v.check(
         (n) => limits.maxCents === undefined || toCents(n) <= limits.maxCents,
         () => overOwedMessage(limits.maxCents ?? 0, limits.currency),
