@@ -150,9 +150,15 @@ export function threadCpu(pid) {
  * stack.
  */
 function onCpu(before, after, wallMs) {
+  const busiest = busiestThreadMs(before, after);
+  return { share: Math.min(1, busiest / wallMs), ms: busiest };
+}
+
+/** The CPU (ms) the busiest thread used between two threadCpu readings. */
+export function busiestThreadMs(before, after) {
   let busiest = 0;
   for (const [tid, ms] of after) busiest = Math.max(busiest, ms - (before.get(tid) ?? 0));
-  return { share: Math.min(1, busiest / wallMs), ms: busiest };
+  return busiest;
 }
 
 /** Self time per function and per source file of a .cpuprofile. */

@@ -5,18 +5,19 @@
 // own time beside the CPU the workerd thread used meanwhile (/proc, 10 ms ticks). They should
 // agree to within a few percent; the thread's figure also holds the inspector's own work.
 // bench/README.md.
-import { connect, enableProfiler, isolateTime, startProfileServer, summarize, threadCpu } from "./inspector.mjs";
+import {
+  busiestThreadMs,
+  connect,
+  enableProfiler,
+  isolateTime,
+  startProfileServer,
+  summarize,
+  threadCpu,
+} from "./inspector.mjs";
 import { stopAll } from "./server.mjs";
 
 const port = Number(process.env.BENCH_PORT ?? 8832);
 const { server } = await startProfileServer(port);
-
-/** The busiest thread's CPU (ms) between two threadCpu readings: the one that ran the loop. */
-function busiest(before, after) {
-  let most = 0;
-  for (const [tid, ms] of after) most = Math.max(most, ms - (before.get(tid) ?? 0));
-  return most;
-}
 
 try {
   const session = await connect(server);
@@ -36,7 +37,7 @@ try {
       contextId: session.contextId,
       expression: `(() => { let x = 0; for (let i = 0; i < ${n}; i++) x = (x + Math.imul(i, 2654435761)) | 0; return x; })()`,
     });
-    const thread = busiest(before, threadCpu(session.pid));
+    const thread = busiestThreadMs(before, threadCpu(session.pid));
     const { profile } = await session.send("Profiler.stop");
     if (answer.exceptionDetails) throw new Error(answer.exceptionDetails.text);
     const own = isolateTime(profile);
