@@ -25,7 +25,7 @@ import {
   sendNow as sendSchedulesNow,
 } from "~/reminders/lifecycle.server";
 import { resumeRefusalMessage, sendRefusalMessage } from "~/reminders/refusals";
-import { DebtorIdsSchema, ScheduleIdsSchema } from "~/schemas/ids";
+import { DebtorIdsSchema, ScheduleIdsSchema, selectionMessage } from "~/schemas/ids";
 import { SCHEDULE_DEBTOR_MESSAGE, SCHEDULE_ORG_MESSAGE } from "~/schemas/schedule";
 import { testSend } from "./test-send-action.server";
 
@@ -142,8 +142,9 @@ async function removeSchedule(scope: Scope, formData: FormData) {
 }
 
 async function sendNow(scope: Scope, formData: FormData) {
-  const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
-  if (!ids.success) return reply(INTENTS.sendNow, { status: 400, message: "Select at least one schedule." });
+  const raw = formData.getAll("ids");
+  const ids = v.safeParse(ScheduleIdsSchema, raw);
+  if (!ids.success) return reply(INTENTS.sendNow, { status: 400, message: selectionMessage(raw, "schedule") });
   const { db } = scope;
   const due = await enabledSchedules(db, scope.ownerId, ids.output);
   const refusal =
@@ -175,8 +176,9 @@ async function sendNow(scope: Scope, formData: FormData) {
 }
 
 async function resend(scope: Scope, formData: FormData) {
-  const ids = v.safeParse(DebtorIdsSchema, formData.getAll("ids"));
-  if (!ids.success) return reply(RESEND, { status: 400, message: "Select at least one debtor." });
+  const raw = formData.getAll("ids");
+  const ids = v.safeParse(DebtorIdsSchema, raw);
+  if (!ids.success) return reply(RESEND, { status: 400, message: selectionMessage(raw, "debtor") });
   const debtorIds = unique(ids.output);
   const capRefusal = resendCapRefusal(debtorIds.length);
   if (capRefusal) return reply(RESEND, { status: LIMITED, message: capRefusal });
@@ -207,8 +209,9 @@ async function resend(scope: Scope, formData: FormData) {
 }
 
 async function pause(scope: Scope, formData: FormData) {
-  const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
-  if (!ids.success) return reply(INTENTS.pause, { status: 400, message: "Select at least one schedule." });
+  const raw = formData.getAll("ids");
+  const ids = v.safeParse(ScheduleIdsSchema, raw);
+  if (!ids.success) return reply(INTENTS.pause, { status: 400, message: selectionMessage(raw, "schedule") });
   const paused = await pauseSchedules(scope, ids.output);
   if (paused.length === 0) {
     return reply(INTENTS.pause, {
@@ -221,8 +224,9 @@ async function pause(scope: Scope, formData: FormData) {
 }
 
 async function resume(scope: Scope, formData: FormData) {
-  const ids = v.safeParse(ScheduleIdsSchema, formData.getAll("ids"));
-  if (!ids.success) return reply(INTENTS.resume, { status: 400, message: "Select at least one schedule." });
+  const raw = formData.getAll("ids");
+  const ids = v.safeParse(ScheduleIdsSchema, raw);
+  if (!ids.success) return reply(INTENTS.resume, { status: 400, message: selectionMessage(raw, "schedule") });
   const { resumed, refused } = await resumeSchedules(scope, ids.output);
   const [firstRefusal] = refused;
   if (resumed.length === 0 && firstRefusal) {

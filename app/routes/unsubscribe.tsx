@@ -91,7 +91,7 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
         <Form method="post" className="flex flex-col items-center gap-6">
           <h1 className="text-2xl font-bold break-words">
             {`Stop payment reminders from ${view.sender} to `}
-            <span className="break-all">{view.address}</span>?
+            <span className="[overflow-wrap:anywhere]">{view.address}</span>?
           </h1>
           <OwedAmount sender={view.sender} totals={view.owed} />
           <p className="text-muted">

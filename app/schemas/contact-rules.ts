@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { CONTACT_DEFAULTS } from "~/domain/contact-rules";
+import { missingFieldMessage } from "./missing";
 
 const { startHour: EARLIEST, endHour: LATEST, maxPerWindow: MOST } = CONTACT_DEFAULTS;
 
@@ -23,11 +24,14 @@ export const CAP_MESSAGE = `Please choose between 1 and ${MOST} reminders`;
  * looser than Dunly's defaults (08:00–21:00, 7 reminders per debtor in 7 days).
  */
 export const ContactRulesSchema = v.pipe(
-  v.object({
-    start_hour: hour(EARLIEST, LATEST - 1, START_MESSAGE),
-    end_hour: hour(EARLIEST + 1, LATEST, END_MESSAGE),
-    max_per_week: hour(1, MOST, CAP_MESSAGE),
-  }),
+  v.object(
+    {
+      start_hour: hour(EARLIEST, LATEST - 1, START_MESSAGE),
+      end_hour: hour(EARLIEST + 1, LATEST, END_MESSAGE),
+      max_per_week: hour(1, MOST, CAP_MESSAGE),
+    },
+    missingFieldMessage({ start_hour: START_MESSAGE, end_hour: END_MESSAGE, max_per_week: CAP_MESSAGE }),
+  ),
   v.forward(
     v.partialCheck([["start_hour"], ["end_hour"]], (input) => input.start_hour < input.end_hour, ORDER_MESSAGE),
     ["end_hour"],

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 
 /** The most rows one bulk action may name. */
-const MAX_SELECTED = 100;
+export const MAX_SELECTED = 100;
 
 /** A numeric row id (debtor, organization) as a form sends it: "12". */
 export const FormIdSchema = v.pipe(
@@ -28,3 +28,13 @@ export const ScheduleIdsSchema = v.pipe(v.array(ScheduleIdSchema), v.minLength(1
 
 /** The debtors selected for a bulk action. */
 export const DebtorIdsSchema = v.pipe(v.array(FormIdSchema), v.minLength(1), v.maxLength(MAX_SELECTED));
+
+/**
+ * What a bulk action answers when its ids do not pass: too many named, or none (a missing or
+ * malformed id counts as none, as the page never sends one).
+ */
+export function selectionMessage(ids: readonly unknown[], noun: "debtor" | "schedule") {
+  return ids.length > MAX_SELECTED
+    ? `Select at most ${MAX_SELECTED} ${noun}s at a time.`
+    : `Select at least one ${noun}.`;
+}

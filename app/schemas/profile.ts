@@ -74,11 +74,14 @@ export const DELETE_MISMATCH_MESSAGE = "This is not your account's e-mail addres
  * Settings → Delete account (docs/architecture.md §6, "Leaving"): the account's e-mail address,
  * typed to confirm. Compared with the account's without case or surrounding spaces (the action).
  */
-export const DeleteAccountSchema = v.object({
-  confirm_email: v.pipe(
-    v.string(DELETE_CONFIRM_MESSAGE),
-    v.trim(),
-    v.nonEmpty(DELETE_CONFIRM_MESSAGE),
-    v.maxLength(CONFIRM_EMAIL_MAX, DELETE_MISMATCH_MESSAGE),
-  ),
-});
+export const DeleteAccountSchema = v.object(
+  {
+    confirm_email: v.pipe(
+      v.string(DELETE_CONFIRM_MESSAGE),
+      v.trim(),
+      v.nonEmpty(DELETE_CONFIRM_MESSAGE),
+      v.maxLength(CONFIRM_EMAIL_MAX, DELETE_MISMATCH_MESSAGE),
+    ),
+  },
+  missingFieldMessage({ confirm_email: DELETE_CONFIRM_MESSAGE }),
+);

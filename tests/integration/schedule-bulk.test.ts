@@ -88,6 +88,13 @@ describe("schedule-send-now", () => {
     const none = await act({ intent: "schedule-send-now" }, { cookie: a.cookie });
     expect(none.status).toBe(400);
     expect(none.body).toMatchObject({ ok: false, message: "Select at least one schedule." });
+    // More than one bulk action may name: told so, and nothing moves.
+    for (const intent of ["schedule-send-now", "schedule-pause", "schedule-resume"]) {
+      const tooMany = await act({ intent, ids: Array.from({ length: 101 }, () => s.id) }, { cookie: a.cookie });
+      expect(tooMany.status, intent).toBe(400);
+      expect(tooMany.body).toMatchObject({ ok: false, message: "Select at most 100 schedules at a time." });
+    }
+    expect(await scheduleRow(s.id)).toEqual(before);
   });
 });
 
@@ -166,6 +173,12 @@ describe("debtor-resend", () => {
       expect(res.status, JSON.stringify(ids)).toBe(400);
       expect(res.body).toMatchObject({ ok: false, message: "Select at least one debtor." });
     }
+    const tooMany = await act(
+      { intent: "debtor-resend", ids: Array.from({ length: 101 }, () => `${d.id}`) },
+      { cookie: a.cookie },
+    );
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toMatchObject({ ok: false, message: "Select at most 100 debtors at a time." });
     expect(await schedulesOf(a.userId)).toEqual([]);
   });
 });
