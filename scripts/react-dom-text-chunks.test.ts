@@ -101,6 +101,24 @@ describe("textChunks (the build's edit of React's Node stream renderer)", () => 
     expect(edited.html).toBe(own.html);
   });
 
+  it("decides alike where a large ASCII boundary goes (sent apart, past React's 12,800)", async () => {
+    const tree = () => h("main", null, h(Suspense, { fallback: "…" }, h("p", null, "a".repeat(14_000))));
+    const own = await bytes(renderer(source), tree());
+    const edited = await bytes(renderer(textChunks(source)), tree());
+    expect(own.html).toContain("<div hidden");
+    expect(edited.html).toBe(own.html);
+  });
+
+  it("counts non-ASCII text by its length: a boundary React sends apart by its UTF-8 size stays in place", async () => {
+    // 5,000 characters, 15,000 bytes: over React's 12,800 in bytes, under it in length.
+    const tree = () => h("main", null, h(Suspense, { fallback: "…" }, h("p", null, "€".repeat(5_000))));
+    const own = await bytes(renderer(source), tree());
+    const edited = await bytes(renderer(textChunks(source)), tree());
+    expect(own.html).toContain("<div hidden");
+    expect(edited.html).not.toContain("<div hidden");
+    expect(edited.html).toContain(`<main><!--$--><p>${"€".repeat(5_000)}</p><!--/$--></main>`);
+  });
+
   it("refuses a renderer that is not the one it was written for", () => {
     expect(() => textChunks(source.replace("function completeWriting(destination) {", "function other() {"))).toThrow(
       /completeWriting/,

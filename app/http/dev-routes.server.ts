@@ -53,7 +53,7 @@ devRoutes.get("/mailbox", async (c) => {
 <title>Dev mailbox · Dunly</title>
 <style>body{font-family:system-ui,sans-serif;max-width:860px;margin:2rem auto;padding:0 1rem;color:#222}
 article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem}
-.meta{color:#555;font-size:.9rem;margin:0 0 .75rem}iframe{width:100%;height:420px;border:1px solid #eee;border-radius:4px}</style>
+.meta{color:#555;font-size:.9rem;margin:0 0 .75rem;overflow-wrap:anywhere}iframe{width:100%;height:420px;border:1px solid #eee;border-radius:4px}</style>
 </head><body><h1>Dev mailbox</h1><p>E-mails the mail Worker would have sent (newest first). JSON: <a href="/dev/mailbox.json">/dev/mailbox.json</a></p>
 ${items || "<p>No messages yet.</p>"}</body></html>`);
 });
