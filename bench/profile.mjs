@@ -4,7 +4,9 @@
 // It serves the copy of the build (see bench/server.mjs; `npm run bench` or BENCH_SNAPSHOT=1 makes
 // it), takes the profile through workerd's inspector (Chrome DevTools Protocol), prints the
 // functions with the most self time and where the time went by source file, and writes the
-// .cpuprofile (open it in Chrome DevTools' Performance panel) under .wrangler/. bench/README.md.
+// .cpuprofile (open it in Chrome DevTools' Performance panel) under .wrangler/. A path written
+// `signed-out:/path` is requested without the session cookie (no session, so no D1 call for it).
+// bench/README.md.
 import { writeFileSync } from "node:fs";
 import { connect, enableProfiler, isolateTime, profilePage, startProfileServer, summarize } from "./inspector.mjs";
 import { browserHeaders } from "./pages.mjs";
@@ -19,20 +21,25 @@ if (process.env.BENCH_SNAPSHOT === "1") snapshotBuild();
 const { server, account } = await startProfileServer(port);
 
 try {
-  const target = { server, account, headers: browserHeaders(account.token), seconds };
+  const signedIn = { server, account, headers: browserHeaders(account.token), seconds };
+  const signedOut = { ...signedIn, headers: browserHeaders(null) };
   const session = await connect(server);
   console.log(`inspector: ${session.title}`);
   await enableProfiler(session);
   const rows = [];
-  for (const path of paths) {
+  for (const arg of paths) {
+    const anonymous = arg.startsWith("signed-out:");
+    const path = anonymous ? arg.slice("signed-out:".length) : arg;
+    const target = anonymous ? signedOut : signedIn;
     const { page, run, share, threadMs, profiles } = await profilePage(target, path, [session]);
     const [profile] = profiles;
-    const out = `.wrangler/profile${page.path.replace(/[^a-z0-9]+/gi, "-")}.cpuprofile`;
+    const label = anonymous ? `signed-out:${page.path}` : page.path;
+    const out = `.wrangler/profile-${label.replace(/^\//, "").replace(/[^a-z0-9]+/gi, "-")}.cpuprofile`;
     writeFileSync(out, JSON.stringify(profile));
     const summary = summarize(profile);
     const own = isolateTime(profile);
     rows.push({
-      path: page.path,
+      path: label,
       p50: run.p50,
       rps: run.rps,
       cpu: summary.total / 1000 / run.requests,
@@ -43,7 +50,7 @@ try {
       period: own.period,
     });
     console.log(
-      `\n${page.path}: ${run.requests} requests, p50 ${run.p50.toFixed(1)} ms, ${run.rps.toFixed(1)} req/s; ` +
+      `\n${label}: ${run.requests} requests, p50 ${run.p50.toFixed(1)} ms, ${run.rps.toFixed(1)} req/s; ` +
         `${(summary.total / 1000).toFixed(0)} ms sampled, ${(summary.total / 1000 / run.requests).toFixed(2)} ms per request (${out})`,
     );
     console.log("by file:");
