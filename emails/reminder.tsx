@@ -77,6 +77,8 @@ export interface ReminderEmailProps {
 export interface StatementRow {
   /** Its number, or "Invoice due March 5, 2027" when it has none. */
   label: string;
+  /** Whether the label is the invoice's own number (which may be one long word) or Dunly's words. */
+  numbered: boolean;
   /** "March 5, 2027". */
   dueDate: string;
   /** "$1,234.50". */
@@ -162,8 +164,10 @@ function statementContent(props: ReminderEmailProps) {
   const listed = lines.slice(0, MAX_STATEMENT_LINES);
   const rows = listed.map((line) => {
     const dueDate = formatDueDate(line.dueOn) ?? line.dueOn;
+    const number = blankToNull(oneLine(line.number ?? ""));
     return {
-      label: blankToNull(oneLine(line.number ?? "")) ?? `Invoice due ${dueDate}`,
+      label: number ?? `Invoice due ${dueDate}`,
+      numbered: number !== null,
       dueDate,
       balance: formatMoney(line.balanceCents, line.currency),
       due: dueLabel(line.dueOn, props.today) ?? "",
@@ -249,9 +253,9 @@ const cell = {
 /**
  * The card lets any word break anywhere (emails/components/layout.tsx), which also lets a table
  * column shrink to one letter: on a phone the headings, dates and statuses broke mid-word ("Balanc"
- * over "e"). These cells hold Dunly's own short words, so they wrap only between words; the
- * invoice column keeps the card's rule, so a long invoice number still wraps instead of widening
- * the card.
+ * over "e"). These cells hold Dunly's own short words, so they wrap only between words; an
+ * invoice's number keeps the card's rule, so a long one still wraps instead of widening the card
+ * ("Invoice due March 5, 2027", for an invoice without one, is Dunly's words too).
  */
 const wholeWords = { wordBreak: "normal", overflowWrap: "break-word" } as const;
 const wordCell = { ...cell, ...wholeWords } as const;
@@ -286,7 +290,7 @@ function StatementTable({ c }: { c: ReminderContent }) {
         {c.rows.map((row, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup; two invoices may read the same.
           <tr key={i}>
-            <td className="dunly-text" style={cell}>
+            <td className="dunly-text" style={row.numbered ? cell : wordCell}>
               {row.label}
             </td>
             <td className="dunly-text" style={wordCell}>

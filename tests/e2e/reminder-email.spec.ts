@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Locator, test } from "@playwright/test";
 import { appOrigin, signInByRequest, uniqueEmail } from "./helpers";
 
 /** The calendar date `days` after today in UTC, "YYYY-MM-DD". */
@@ -6,7 +6,7 @@ function daysFromNow(days: number) {
   return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-test("a reminder's statement reads on a phone: headings, dates and statuses wrap between words, a long invoice number wraps inside the card", async ({
+test("a reminder's statement reads on a phone: headings, dates, statuses and an unnumbered invoice's label wrap between words, a long invoice number wraps inside the card", async ({
   page,
 }) => {
   await signInByRequest(page, { redirectTo: "/debtors-list" });
@@ -30,10 +30,29 @@ test("a reminder's statement reads on a phone: headings, dates and statuses wrap
   const table = page.locator("table[data-statement]");
   await expect(table).toContainText(longNumber);
 
-  const broken = await table.evaluate((t) => {
+  expect(await brokenWords(table, { numberColumn: false }), "words broken across lines").toEqual([]);
+  // The long invoice number wraps rather than widening the e-mail past the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // An invoice without a number is listed as "Invoice due <date>": Dunly's words, whole too.
+  const unnumbered = await page.request.post("/api/debtors/add", {
+    data: { full_name: "Nora Number", email: uniqueEmail("wrap"), debt: 40, due_on: daysFromNow(-10) },
+    headers: { Origin: appOrigin() },
+  });
+  expect(unnumbered.status()).toBe(200);
+  const other = (await unnumbered.json()) as { data: { id: number } };
+  await page.goto(`/schedule/preview?template=initial&tone=1&debtor_id=${other.data.id}`);
+  await expect(table).toContainText("Invoice due");
+  expect(await brokenWords(table, { numberColumn: true }), "words broken across lines").toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+/** The words of the statement split over two lines (the invoice column's too when `numberColumn`). */
+function brokenWords(table: Locator, { numberColumn }: { numberColumn: boolean }) {
+  return table.evaluate((t, all) => {
     const cells = [
       ...t.querySelectorAll("th"),
-      ...[...t.querySelectorAll<HTMLTableRowElement>("tbody tr")].flatMap((r) => [...r.cells].slice(1)),
+      ...[...t.querySelectorAll<HTMLTableRowElement>("tbody tr")].flatMap((r) => [...r.cells].slice(all ? 0 : 1)),
     ];
     const out: string[] = [];
     for (const cell of cells) {
@@ -49,8 +68,5 @@ test("a reminder's statement reads on a phone: headings, dates and statuses wrap
       }
     }
     return out;
-  });
-  expect(broken, "words broken across lines").toEqual([]);
-  // The long invoice number wraps rather than widening the e-mail past the screen.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-});
+  }, numberColumn);
+}
