@@ -1,7 +1,7 @@
 import * as v from "valibot";
 
 /** The most rows one bulk action may name. */
-export const MAX_SELECTED = 100;
+const MAX_SELECTED = 100;
 
 /** A numeric row id (debtor, organization) as a form sends it: "12". */
 export const FormIdSchema = v.pipe(
