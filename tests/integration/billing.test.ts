@@ -77,7 +77,8 @@ describe("Subscribe on /pricing", () => {
     const pricing = await visibleText(await get("/pricing", { cookie: u.cookie }));
     expect(pricing).toContain("14-day free trial of Medium");
     expect(pricing).toContain("Up to 25 debtors");
-    expect(pricing).toContain("Unlimited debtors");
+    expect(pricing).toContain("Up to 2,000 debtors");
+    expect(pricing).not.toMatch(/unlimited/i);
     expect(pricing).not.toMatch(/omnichannel/i);
 
     const start = await postForm("/pricing", { plan: "aggressive" }, { cookie: u.cookie });
