@@ -80,6 +80,8 @@ describe("Subscribe on /pricing", () => {
     expect(pricing).toContain("Up to 2,000 debtors");
     expect(pricing).not.toMatch(/unlimited/i);
     expect(pricing).not.toMatch(/omnichannel/i);
+    // Checkout takes what the Stripe account enables; PayPal is not something Dunly turns on.
+    expect(pricing).not.toMatch(/PayPal/i);
 
     const start = await postForm("/pricing", { plan: "aggressive" }, { cookie: u.cookie });
     expect(start.status).toBe(303);
