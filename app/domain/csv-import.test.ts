@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  AMOUNT_FORMAT_MESSAGE,
   EMPTY_FILE,
   MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
@@ -128,6 +129,25 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
         ],
       ],
       [5, "error", ["Please enter an amount with at most two decimals"]],
+    ]);
+  });
+
+  it("tells how to write an amount it cannot read, such as a European spreadsheet's 1.234,56", () => {
+    const csv = [
+      "name;email;amount",
+      "Comma;c@example.com;1.234,56",
+      "Half;h@example.com;12,5",
+      "Word;w@example.com;ten",
+      "Negative;n@example.com;-3",
+      "Zero;z@example.com;0",
+    ].join("\n");
+    const preview = previewDebtorCsv(csv, opts);
+    expect(preview.rows.map((r) => [r.line, r.messages])).toEqual([
+      [2, [AMOUNT_FORMAT_MESSAGE]],
+      [3, [AMOUNT_FORMAT_MESSAGE]],
+      [4, [AMOUNT_FORMAT_MESSAGE]],
+      [5, ["Please enter a number greater than 0"]],
+      [6, ["Please enter a number greater than 0"]],
     ]);
   });
 

@@ -170,6 +170,12 @@ const CURRENCY_MESSAGE = `Currency must be one of ${CURRENCIES.join(", ")}`;
 const INVOICE_LENGTH_MESSAGE = `The invoice number can have at most ${INVOICE_NUMBER_MAX} characters`;
 const ISSUE_DATE_MESSAGE = "The issue date must be a date written like 2026-03-31";
 const DUE_DATE_MESSAGE = "The due date must be a date written like 2026-03-31";
+/**
+ * An amount that is no number in the CSV's spellings: a spreadsheet set to a European locale
+ * writes "1.234,56" (and separates its cells with semicolons); "greater than 0" would send the
+ * user looking for a sign that is not there.
+ */
+export const AMOUNT_FORMAT_MESSAGE = "The amount must be a number written like 1234.56 or 1,234.56";
 const EXISTING_WITHOUT_NUMBER =
   "Already one of your debtors (same e-mail). To add this row as an invoice of theirs, give it an invoice number.";
 
@@ -238,7 +244,10 @@ function validateRow(cells: Record<Column, string>, defaultZone: string, today: 
   };
   add(d.full_name);
   add(d.email);
-  add(i.amount);
+  // A negative or zero number keeps the schema's "greater than 0"; any other unreadable cell is told
+  // how to write it.
+  const unreadable = Number.isNaN(amount) && cells.amount.trim() !== "" && !Number.isFinite(Number(cells.amount));
+  add(unreadable ? AMOUNT_FORMAT_MESSAGE : i.amount);
   add(!kind && KIND_MESSAGE);
   add(!strategy && STRATEGY_MESSAGE);
   add(i.currency && CURRENCY_MESSAGE);

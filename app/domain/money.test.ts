@@ -5,6 +5,7 @@ import {
   fromCents,
   hasAtMostTwoDecimals,
   MAX_AMOUNT,
+  otherCurrenciesOwed,
   outstandingCents,
   owedCents,
   toCents,
@@ -66,5 +67,22 @@ describe("Stripe's amounts", () => {
     expect(toStripeAmount(1_234_500, "JPY")).toBe(12_345);
     expect(toStripeAmount(1_234_550, "jpy")).toBe(12_346);
     expect(fromStripeAmount(12_345, "jpy")).toBe(1_234_500);
+  });
+});
+
+describe("otherCurrenciesOwed", () => {
+  it("sums what is owed per other currency, leaving out the debtor's own and what is settled", () => {
+    const invoices = [
+      { owed: 80, currency: "USD" },
+      { owed: 10.1, currency: "EUR" },
+      { owed: 0.2, currency: "EUR" },
+      { owed: 0, currency: "GBP" },
+      { owed: 5, currency: "CHF" },
+    ];
+    expect(otherCurrenciesOwed(invoices, "USD")).toEqual([
+      { currency: "CHF", cents: 500 },
+      { currency: "EUR", cents: 1030 },
+    ]);
+    expect(otherCurrenciesOwed([{ owed: 80, currency: "USD" }], "USD")).toEqual([]);
   });
 });

@@ -33,6 +33,24 @@ export function owedCents(debt: { debtCents: number; paidCents: number }): numbe
   return Math.max(0, outstandingCents(debt));
 }
 
+/**
+ * What a debtor still owes in currencies other than their own (`currency`), per currency, from
+ * their invoices (decimal `owed`, 0 for a void one): the debtor's sums are in their own currency
+ * alone (docs/architecture.md §10, Invoices), so without these a page would read "Paid in full"
+ * while an invoice in another currency is open. Ordered by currency code.
+ */
+export function otherCurrenciesOwed(
+  invoices: readonly { owed: number; currency: string }[],
+  currency: string,
+): { currency: string; cents: number }[] {
+  const byCurrency = new Map<string, number>();
+  for (const i of invoices) {
+    if (i.currency === currency || i.owed <= 0) continue;
+    byCurrency.set(i.currency, (byCurrency.get(i.currency) ?? 0) + toCents(i.owed));
+  }
+  return [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([c, cents]) => ({ currency: c, cents }));
+}
+
 /** The app's own locale's currency formatters, by currency (app/domain/intl.ts `formatterBy`). */
 const usCurrencyFormat = formatterBy((currency) => numberFormat("en-US", { style: "currency", currency }));
 

@@ -97,12 +97,17 @@ function listWords(words: readonly string[]): string {
   return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }
 
-/** What a plan's card promises, each line true of what the app enforces. */
-export function planFeatures(plan: Plan): string[] {
+/**
+ * What a plan's card promises, each line true of what the app enforces. `accountMaxDebtors` is the
+ * account cap (ACCOUNT_MAX_DEBTORS) that bounds a plan without a debtors limit of its own: its card
+ * names that number, never "unlimited" (the add past it is refused).
+ */
+export function planFeatures(plan: Plan, accountMaxDebtors: number): string[] {
   const all = plan.frequencies.length === 4;
   const freq = listWords(plan.frequencies.map((f) => FREQUENCY_WORDS[f]));
+  const maxDebtors = Math.min(plan.maxDebtors ?? accountMaxDebtors, accountMaxDebtors);
   return [
-    plan.maxDebtors === null ? "Unlimited debtors" : `Up to ${formatCount(plan.maxDebtors)} debtors`,
+    `Up to ${formatCount(maxDebtors)} debtors`,
     all ? `Every reminder frequency: ${freq}` : `${freq[0]?.toUpperCase()}${freq.slice(1)} reminders (no daily ones)`,
     `Up to ${formatCount(plan.dailyReminders)} reminders a day`,
     `All ${TEMPLATE_COUNT} e-mail templates in ${TONE_COUNT} tones`,

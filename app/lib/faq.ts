@@ -38,7 +38,7 @@ export const pricingFaq = [
   },
   {
     q: "How can I pay?",
-    a: "We accept all major credit cards, Apple Pay and PayPal.",
+    a: "By card, through Stripe's secure checkout. Every new account starts with a 14-day free trial of Medium, no card needed.",
   },
   {
     q: "How do I cancel?",

@@ -130,6 +130,12 @@ const INSERT_INVOICES = `
 const inJson = (column: SQLWrapper, values: readonly unknown[]) =>
   sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
+/** The owner's debtors: what the debtors cap counts (the import's preview and its confirm). */
+export async function countDebtors(db: Db, ownerId: string): Promise<number> {
+  const row = await db.select({ n: count() }).from(debtors).where(eq(debtors.ownerId, ownerId)).get();
+  return row?.n ?? 0;
+}
+
 /**
  * Adds the owner's import, all or none: the new debtors (with an 'imported' timeline event each)
  * and every invoice, new debtors' and the user's existing debtors' alike (those get an 'imported'
@@ -150,8 +156,7 @@ export async function importDebtors(
   const now = options.now ?? Date.now();
   const detail = options.detail ?? "";
   if (plan.debtors.length > 0) {
-    const existing = await db.select({ n: count() }).from(debtors).where(eq(debtors.ownerId, ownerId)).get();
-    if ((existing?.n ?? 0) + plan.debtors.length > max) {
+    if ((await countDebtors(db, ownerId)) + plan.debtors.length > max) {
       throw new AccountCapReached("debtors", max, options.capMessage);
     }
   }

@@ -16,7 +16,7 @@ import type { StripeAccountRow } from "./stripe-account.server";
 /** What to pay: one of the debtor's open invoices, or all of them in a currency (null: the oldest's). */
 export type PayTarget = { invoiceId: number } | { currency: string | null };
 
-export type CheckoutOutcome = { url: string; sessionId: string } | { error: "nothing-owed" };
+export type CheckoutOutcome = { url: string; sessionId: string } | { error: "nothing-owed" | "payment-pending" };
 
 /** The debtor's open invoices with something left, oldest due first (the target's). */
 async function owedLines(db: Db, ownerId: string, debtorId: number, target: PayTarget) {
@@ -61,6 +61,21 @@ export async function startCheckout(
   const amountCents = lines.reduce((sum, l) => sum + Number(l.balance), 0);
   if (!first || amountCents <= 0) return { error: "nothing-owed" };
   const currency = first.currency;
+  // A bank payment still pending in this currency may yet arrive (decisions/018): a second payment
+  // started now could pay the same invoices twice, so none starts until it has arrived or failed.
+  const pending = await db
+    .select({ sessionId: onlinePayments.sessionId })
+    .from(onlinePayments)
+    .where(
+      and(
+        eq(onlinePayments.ownerId, debtor.ownerId),
+        eq(onlinePayments.debtorId, debtor.id),
+        eq(onlinePayments.currency, currency),
+        eq(onlinePayments.status, "pending"),
+      ),
+    )
+    .get();
+  if (pending) return { error: "payment-pending" };
   const name =
     lines.length === 1
       ? `Invoice ${first.number ?? ""}`.trim()

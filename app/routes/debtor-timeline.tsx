@@ -12,6 +12,7 @@ import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
 import { SESSION_OWNER } from "~/db/prepared.server";
+import { otherCurrenciesOwed } from "~/domain/money";
 import type { ActionResult } from "~/lib/action-result";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
@@ -79,7 +80,7 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
       </div>
       <p className="break-all text-muted">{debtor.email}</p>
       <p data-testid="timeline-balance">
-        <DebtorBalance debtor={debtor} show="summary" />
+        <DebtorBalance debtor={debtor} show="summary" others={otherCurrenciesOwed(invoices, debtor.currency)} />
       </p>
       <section aria-label="Next reminder" className="rounded-xl border border-border bg-surface p-4">
         <NextReminder upcoming={upcoming} timeZone={timeZone} />

@@ -23,7 +23,13 @@ import { intentOf, readForm } from "~/lib/action-result.server";
 import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
-import { type Imported, ImportNumberTaken, importDebtors, importLookup } from "~/models/debtor-import.server";
+import {
+  countDebtors,
+  type Imported,
+  ImportNumberTaken,
+  importDebtors,
+  importLookup,
+} from "~/models/debtor-import.server";
 import { replanDueSchedules } from "~/reminders/lifecycle.server";
 import type { Route } from "./+types/debtors-import";
 
@@ -66,6 +72,8 @@ interface Answer {
     existingDebtors: number;
     rows: ShownRow[];
     hidden: number;
+    /** The debtors limit the confirm would refuse the file by (the plan's or the account's), told at once. */
+    overLimit?: string;
   };
   skipped?: { rows: ShownRow[]; total: number };
 }
@@ -159,10 +167,21 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 
   if (intent === IMPORT_INTENTS.preview) {
     const p = previewOf(preview);
-    const message =
+    let message =
       p.valid === p.total
         ? `${p.total} ${p.total === 1 ? "row is" : "rows are"} ready to import.`
         : `${p.valid} of ${p.total} rows can be imported; the others will be skipped.`;
+    // The confirm refuses the whole file past the debtors limit (docs/decisions/019): the preview
+    // says so before the user confirms, not after.
+    if (p.newDebtors > 0) {
+      const { caps, capMessages } = entityScope(env, config, user, request);
+      const have = await countDebtors(db, user.id);
+      if (have + p.newDebtors > caps.debtors) {
+        const limit = capMessages.debtors ?? new AccountCapReached("debtors", caps.debtors).message;
+        p.overLimit = `${limit} This file adds ${formatCount(p.newDebtors)} new ${p.newDebtors === 1 ? "debtor" : "debtors"}; you have ${formatCount(have)}.`;
+        message = `${plural(p.valid, "row is", "rows are")} valid, but the file adds more debtors than your limit allows: nothing can be imported.`;
+      }
+    }
     return answer({ intent, ok: true, message, csv: source.text, preview: p });
   }
 
@@ -336,6 +355,15 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
               {`The rows ready to import are ${preview.valid} ${preview.valid === 1 ? "invoice" : "invoices"}: ${preview.newDebtors} new ${preview.newDebtors === 1 ? "debtor" : "debtors"}, and invoices for ${preview.existingDebtors} of your debtors.`}
             </p>
           )}
+          {preview.overLimit && (
+            <p
+              role="alert"
+              className="rounded-md border border-danger px-4 py-3 text-sm text-danger"
+              data-testid="import-limit"
+            >
+              {preview.overLimit}
+            </p>
+          )}
           <PreviewTable rows={preview.rows} />
           {preview.hidden > 0 && (
             <p className="text-sm text-muted">{`${preview.hidden} more rows are OK and not listed.`}</p>
@@ -343,7 +371,10 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
           <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-3">
             <input type="hidden" name="intent" value={IMPORT_INTENTS.confirm} />
             <input type="hidden" name="csv" value={result.csv} />
-            <SubmitButton busy={busyIntent === IMPORT_INTENTS.confirm} disabled={preview.valid === 0 || busy}>
+            <SubmitButton
+              busy={busyIntent === IMPORT_INTENTS.confirm}
+              disabled={preview.valid === 0 || Boolean(preview.overLimit) || busy}
+            >
               {preview.valid === preview.newDebtors
                 ? preview.valid === 1
                   ? "Import 1 debtor"

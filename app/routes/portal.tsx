@@ -127,6 +127,9 @@ export async function loader({ params, context, url }: Route.LoaderArgs) {
 
 /** The fields a Pay form may send: no amount, no debtor (the server decides both). */
 const PAY_FIELDS = new Set(["intent", "invoice", "currency"]);
+/** Pay while a bank payment in that currency is pending (the page offers no Pay then: a stale page's post). */
+const PAY_PENDING =
+  "A bank payment of yours in this currency is still being processed. Paying again could pay twice: this page says when it has arrived.";
 
 export async function action({ params, context, request }: Route.ActionArgs) {
   const { env, config, ctx } = getApp(context);
@@ -186,7 +189,10 @@ export async function action({ params, context, request }: Route.ActionArgs) {
         if (target.payUrl) return redirect(target.payUrl, 303);
         return refused(intent, 409, { form: `Paying online is not available. Please contact ${target.senderName}.` });
       }
-      if ("error" in started) return refused(intent, 409, { form: "Nothing is open: there is nothing to pay." });
+      if ("error" in started) {
+        const form = started.error === "payment-pending" ? PAY_PENDING : "Nothing is open: there is nothing to pay.";
+        return refused(intent, 409, { form });
+      }
       return redirect(started.url, 303);
     }
     case PORTAL_INTENTS.paid: {

@@ -7,7 +7,7 @@ import { buttonVariants } from "~/components/ui/variants";
 import { getDb } from "~/db/client.server";
 import { effectivePlan, inTrial, isPlanId, PLANS, planFeatures, TRIAL_DAYS, trialEnd } from "~/domain/plans";
 import { formatLongDate } from "~/domain/promise";
-import { appOrigin } from "~/lib/config.server";
+import { accountCaps, appOrigin } from "~/lib/config.server";
 import { getApp } from "~/lib/context.server";
 import { pricingFaq } from "~/lib/faq";
 import { pageMeta } from "~/lib/site";
@@ -36,7 +36,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       tagline: p.tagline,
       price: p.price,
       popular: p.popular,
-      features: planFeatures(p),
+      features: planFeatures(p, accountCaps(config).debtors),
     })),
   };
 }

@@ -11,10 +11,17 @@ import type { ReactNode } from "react";
  *   7.29; links #c4a7ff 8.17 (7.17 on the details box); the button turns #c4a7ff with #1c1e26
  *   text, 8.17, and stands out from the card at 8.17 (its light #6d28d9 would be 2.34 there).
  * Long words (addresses, links) wrap instead of widening the card on a phone: inline on the card
- * too, for clients that drop the style element.
+ * too, for clients that drop the style element. On a phone the card and the reminder's details box
+ * pad less: a statement's columns that never break inside a word (a September date, a
+ * "€1,000,000.00" balance, a bold total) need about 320 px, which the desktop padding of 32 + 18 px
+ * a side left only 290 of a 390 px screen for.
  */
 const DARK_MODE_CSS = `
   .dunly-body, .dunly-card, .dunly-detail { word-break: break-word; overflow-wrap: anywhere; }
+  @media (max-width: 480px) {
+    .dunly-card { padding: 20px 16px !important; }
+    .dunly-detail { padding: 12px !important; }
+  }
   @media (prefers-color-scheme: dark) {
     .dunly-body { background-color: #111318 !important; }
     .dunly-card { background-color: #1c1e26 !important; }

@@ -12,7 +12,7 @@ test("a user subscribes to Aggressive on /pricing through /dev/checkout and Sett
   await signInByRequest(page, { redirectTo: "/pricing" });
   await expect(page.getByText("Every new account starts with a 14-day free trial of Medium.")).toBeVisible();
   const aggressive = page.getByRole("article", { name: "Aggressive" });
-  await expect(aggressive.getByText("Unlimited debtors")).toBeVisible();
+  await expect(aggressive.getByText("Up to 2,000 debtors")).toBeVisible();
 
   await aggressive.getByRole("button", { name: "Subscribe to Aggressive" }).click();
   await expect(page).toHaveURL(/\/dev\/checkout\/checkout\/cs_test_sub_/);

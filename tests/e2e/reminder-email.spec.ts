@@ -70,3 +70,35 @@ function brokenWords(table: Locator, { numberColumn }: { numberColumn: boolean }
     return out;
   }, numberColumn);
 }
+
+test("a statement of large amounts in two currencies, with a September due date, fits a phone's width", async ({
+  page,
+}) => {
+  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  const headers = { Origin: appOrigin() };
+  const res = await page.request.post("/api/debtors/add", {
+    data: { full_name: "Zoë Ünal", email: uniqueEmail("wide"), debt: 1234.5, due_on: daysFromNow(-40) },
+    headers,
+  });
+  expect(res.status()).toBe(200);
+  const { data } = (await res.json()) as { data: { id: number } };
+  // The longest month's name over the widest amounts a column holds, and a bold total beside them.
+  for (const invoice of [
+    { amount: 98_765.43, due_on: daysFromNow(-5), currency: "EUR" },
+    { amount: 1_000_000, due_on: `${new Date().getUTCFullYear() + 1}-09-22`, currency: "EUR" },
+  ]) {
+    const added = await page.request.post("/api/invoices/add", { data: { debtor_id: data.id, ...invoice }, headers });
+    expect(added.status()).toBe(200);
+  }
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/schedule/preview?template=initial&tone=2&debtor_id=${data.id}`);
+  const table = page.locator("table[data-statement]");
+  await expect(table).toContainText("€1,000,000.00");
+  await expect(table).toContainText("September");
+  await expect(table).toContainText("Total due in EUR");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), "the e-mail's width").toBeLessThanOrEqual(
+    390,
+  );
+  expect(await brokenWords(table, { numberColumn: true }), "words broken across lines").toEqual([]);
+});

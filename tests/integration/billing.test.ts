@@ -77,8 +77,11 @@ describe("Subscribe on /pricing", () => {
     const pricing = await visibleText(await get("/pricing", { cookie: u.cookie }));
     expect(pricing).toContain("14-day free trial of Medium");
     expect(pricing).toContain("Up to 25 debtors");
-    expect(pricing).toContain("Unlimited debtors");
+    expect(pricing).toContain("Up to 2,000 debtors");
+    expect(pricing).not.toMatch(/unlimited/i);
     expect(pricing).not.toMatch(/omnichannel/i);
+    // Checkout takes what the Stripe account enables; PayPal is not something Dunly turns on.
+    expect(pricing).not.toMatch(/PayPal/i);
 
     const start = await postForm("/pricing", { plan: "aggressive" }, { cookie: u.cookie });
     expect(start.status).toBe(303);

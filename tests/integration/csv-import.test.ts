@@ -319,6 +319,41 @@ describe("CSV import", () => {
     expect(await debtorRowsOf(owner.userId)).toHaveLength(2000);
   });
 
+  it("the preview tells a file past the plan's debtors limit before the confirm refuses it", async () => {
+    const owner = await signIn(uniqueEmail("imp-limit"));
+    // A new account is on the trial's Medium plan: 250 debtors (docs/decisions/019).
+    const rows = (n: number) =>
+      ["name,email,amount", ...Array.from({ length: n }, (_, i) => `Row ${i},row-${i}@example.com,1`)].join("\n");
+    const over = await importPost(owner.cookie, { csv: rows(251) });
+    expect(over.status).toBe(200);
+    expect(over.data.message).toBe(
+      "251 rows are valid, but the file adds more debtors than your limit allows: nothing can be imported.",
+    );
+    expect(over.data.preview).toMatchObject({
+      valid: 251,
+      newDebtors: 251,
+      overLimit:
+        "Your Medium plan allows up to 250 debtors. Upgrade on the Pricing page to add more. This file adds 251 new debtors; you have 0.",
+    });
+    // The page says it beside the preview, and offers no import the server would refuse.
+    const form = new FormData();
+    form.set("intent", "import-preview");
+    form.set("csv", rows(251));
+    const html = await pageText(await postMultipart(PATH, form, owner.cookie));
+    expect(html).toContain("Your Medium plan allows up to 250 debtors.");
+    expect(html).toMatch(/<button[^>]*disabled=""[^>]*>(?:(?!<\/button>)[\s\S])*Import 251 debtors/);
+
+    const fits = await importPost(owner.cookie, { csv: rows(250) });
+    expect(fits.data.preview.overLimit).toBeUndefined();
+    const confirmed = await importPost(owner.cookie, { intent: "import-confirm", csv: rows(250) });
+    expect(confirmed.data).toMatchObject({ ok: true, message: "Imported 250 debtors." });
+    // Full now: one more new debtor is told at the preview.
+    const one = await importPost(owner.cookie, { csv: "name,email,amount\nOne More,one-more@example.com,1" });
+    expect(one.data.preview.overLimit).toBe(
+      "Your Medium plan allows up to 250 debtors. Upgrade on the Pricing page to add more. This file adds 1 new debtor; you have 250.",
+    );
+  });
+
   it("a 5,000-row CSV previews in under 5 s, and the page renders the preview and the result", async () => {
     const owner = await signIn(uniqueEmail("imp-big"));
     const zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", ""];

@@ -85,6 +85,10 @@ const onlineRow = (sessionId: string) =>
     .bind(sessionId)
     .first<{ status: string; amount_cents: number; debtor_id: number; refunded_cents: number }>();
 
+/** The refusal of a second payment while a bank payment in that currency is pending. */
+const PAY_PENDING =
+  "A bank payment of yours in this currency is still being processed. Paying again could pay twice: this page says when it has arrived.";
+
 describe("Pay creates a Checkout Session for what the ledger says is owed", () => {
   it("on the user's connected account, in the invoice's currency, with the owed amount", async () => {
     const { account, debtor, portal } = await setup({ invoices: [4200, 1000] });
@@ -224,6 +228,18 @@ describe("the connect webhook", () => {
     expect(await paymentsOf(debtor.id)).toHaveLength(0);
     expect((await debtorRow(debtor.id))?.status).toBe("active");
     expect(await visibleText(await get(`${portal}?checkout=${sessionId}`))).toContain("is being processed");
+    // Meanwhile nothing in that currency can be paid again: both could arrive, paying it twice. The
+    // page offers no Pay, a hand-made post is refused, and the reminder's Pay now leads to the page.
+    expect(await visibleText(await get(portal))).not.toContain("Pay €42.00");
+    const again = await postForm(portal, { intent: "portal-pay" });
+    expect(again.status).toBe(409);
+    expect(await visibleText(again)).toContain(PAY_PENDING);
+    const payNow = await get(`${portal}/pay`);
+    expect(payNow.status).toBe(303);
+    expect(location(payNow)?.pathname).toBe(portal);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM online_payments WHERE debtor_id = ?").bind(debtor.id).first("n"),
+    ).toBe(1);
 
     await postStripeEvent("connect", stripeEvent("checkout.session.async_payment_failed", pending, { account }));
     expect(await scheduleRow(id)).toMatchObject({ state: "ENABLED", stopped_reason: null });
@@ -232,6 +248,9 @@ describe("the connect webhook", () => {
     expect((await eventsOf(debtor.id)).map((e) => e.type)).toEqual(
       expect.arrayContaining(["payment_pending", "payment_failed"]),
     );
+    // Failed, it pays nothing: Pay is offered again.
+    expect(await visibleText(await get(portal))).toContain("Pay €42.00");
+    await pay(portal);
   });
 
   it("a pending bank payment that succeeds is recorded and completes the schedules", async () => {

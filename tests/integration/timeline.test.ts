@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { optOutAddress } from "~/models/opt-out.server";
 import { recordComplaint, recordHardBounce } from "~/models/webhook.server";
-import { formAction, type Json } from "./data-helpers";
+import { apiJson, formAction, type Json } from "./data-helpers";
 import { HOUR } from "./engine-helpers";
 import { db, FIXTURE_SCHEDULE_ID, insertDelivery, makeDebtor, setSchedule } from "./fixtures";
 import { DAY, get, NOT_FOUND_TEXT, pageText, signIn, uniqueEmail } from "./helpers";
@@ -149,6 +149,33 @@ describe("the debtor timeline", () => {
     // The stranger's own debtor has only their own events.
     const theirTimeline = (await compact(stranger.cookie, theirs.id)).timeline;
     expect(kinds(theirTimeline.entries)).toEqual(["event:opted_out", "email:sent", "event:schedule_created"]);
+  });
+
+  it("the balance names what is owed in every currency: never 'Paid in full' while an invoice in another is open", async () => {
+    const owner = await signIn(uniqueEmail("tl-currencies"));
+    const added = await apiJson("POST", "/debtors/add", {
+      cookie: owner.cookie,
+      json: { full_name: "Cora Currencies", email: uniqueEmail("cora"), debt: 100, due_on: "2026-01-10" },
+    });
+    expect(added.status).toBe(200);
+    const id = added.body.data.id;
+    const invoice = await apiJson("POST", "/invoices/add", {
+      cookie: owner.cookie,
+      json: { debtor_id: id, amount: 50, currency: "EUR", due_on: "2026-01-20" },
+    });
+    expect(invoice.status).toBe(200);
+    const balance = async () => plain(await pageText(await get(`/debtors/${id}`, { cookie: owner.cookie })));
+    expect(await balance()).toContain("Still owed: $100.00 + €50.00");
+
+    // The dollars paid: the euros are still owed.
+    const paid = await apiJson("POST", "/payments/add", {
+      cookie: owner.cookie,
+      json: { debtor_id: id, amount: 100, paid_on: "2026-02-01" },
+    });
+    expect(paid.status).toBe(200);
+    const text = await balance();
+    expect(text).toContain("Still owed: €50.00");
+    expect(text).not.toContain("Paid in full");
   });
 
   it("another user's debtor, a missing one or a malformed id is a 404; a visitor is sent to sign in", async () => {

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { useFetcher } from "react-router";
 import { ConfirmStep } from "~/components/lists/configure-steps";
 import { Button, SubmitButton } from "~/components/ui/button";
-import { formatMoney, owedCents, toCents } from "~/domain/money";
+import { formatMoney, otherCurrenciesOwed, owedCents, toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
 import { DEBTOR_INTENTS, PAYMENT_INTENTS } from "~/entities/intents";
 import type { ActionResult } from "~/lib/action-result";
@@ -77,7 +77,7 @@ export function DebtorPayments({
         Payments
       </h3>
       <p className="text-sm" data-testid="debtor-balance">
-        <DebtorBalance debtor={debtor} show="summary" />
+        <DebtorBalance debtor={debtor} show="summary" others={otherCurrenciesOwed(invoices ?? [], debtor.currency)} />
       </p>
       {owed > 0 && debtor.resumable > 0 && <ResumeOffer debtor={debtor} onResult={written} />}
 

@@ -172,11 +172,15 @@ export function PortalPage({ answer }: { answer: Answer }) {
  * invoices, one per invoice. The forms name no amount: the server reads it from the ledger.
  */
 function PayOnlineCard({ view, open }: { view: PortalAnswer; open: PortalInvoiceView[] }) {
-  const payable = open.filter((i) => i.balanceCents > 0);
+  // Nothing in the currency of a pending bank payment: it may yet arrive, and a second payment
+  // would pay the same invoices twice (the server refuses one too).
+  const pendingCurrency = view.pendingOnline?.currency;
+  const payable = open.filter((i) => i.balanceCents > 0 && i.currency !== pendingCurrency);
+  const totals = view.totals.filter((t) => t.currency !== pendingCurrency);
   return (
     <Card title="Pay">
       {view.pendingOnline ? (
-        <p className="text-sm">{`A bank payment of ${formatMoney(view.pendingOnline.amountCents, view.pendingOnline.currency)} is being processed.`}</p>
+        <p className="text-sm">{`A bank payment of ${formatMoney(view.pendingOnline.amountCents, view.pendingOnline.currency)} is being processed. Paying in ${view.pendingOnline.currency} again waits until it has arrived or failed.`}</p>
       ) : (
         <p className="text-sm text-muted">{`Pay ${view.sender} securely by card or bank through Stripe.`}</p>
       )}
@@ -185,7 +189,7 @@ function PayOnlineCard({ view, open }: { view: PortalAnswer; open: PortalInvoice
           {view.errors.invoice}
         </p>
       )}
-      {view.totals.map((t) => (
+      {totals.map((t) => (
         <form key={t.currency} method="post">
           <input type="hidden" name="intent" value={PORTAL_INTENTS.pay} />
           <input type="hidden" name="currency" value={t.currency} />
