@@ -2,7 +2,7 @@
 export const landingFaq = [
   {
     q: "What services do you offer?",
-    a: "Dunly sends reminder e-mails to the people and companies who owe you money, on a schedule you choose: once, daily or weekly, as a single reminder or an escalating sequence, in a polite, middle-ground or aggressive tone. Machine learning chooses the best collection strategy for each debtor.",
+    a: "Dunly sends reminder e-mails to the people and companies who owe you money, on a schedule you choose: once, daily or weekly, as a single reminder or an escalating sequence, in a polite, middle-ground or aggressive tone. You choose each debtor's tone and can change it at any time; the dashboard shows what comes in.",
   },
   {
     q: "How can I contact the team?",
