@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import { invoices, onlinePayments } from "~/db/schema";
 import { formatMoney, toStripeAmount } from "~/domain/money";
 import type { StripeSetup } from "~/lib/stripe.server";
+import { pendingOnlinePayment } from "./online-payments.server";
 import type { StripeAccountRow } from "./stripe-account.server";
 
 /**
@@ -63,19 +64,7 @@ export async function startCheckout(
   const currency = first.currency;
   // A bank payment still pending in this currency may yet arrive (decisions/018): a second payment
   // started now could pay the same invoices twice, so none starts until it has arrived or failed.
-  const pending = await db
-    .select({ sessionId: onlinePayments.sessionId })
-    .from(onlinePayments)
-    .where(
-      and(
-        eq(onlinePayments.ownerId, debtor.ownerId),
-        eq(onlinePayments.debtorId, debtor.id),
-        eq(onlinePayments.currency, currency),
-        eq(onlinePayments.status, "pending"),
-      ),
-    )
-    .get();
-  if (pending) return { error: "payment-pending" };
+  if (await pendingOnlinePayment(db, debtor.ownerId, debtor.id, currency)) return { error: "payment-pending" };
   const name =
     lines.length === 1
       ? `Invoice ${first.number ?? ""}`.trim()

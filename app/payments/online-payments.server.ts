@@ -313,8 +313,11 @@ export async function recordReversal(
   return { recorded: true, paymentId: payment.id };
 }
 
-/** Whether the owner's debtor has a bank payment online being processed (the portal says so). */
-export async function pendingOnlinePayment(db: Db, ownerId: string, debtorId: number) {
+/**
+ * Whether the owner's debtor has a bank payment online being processed (the portal says so), in
+ * `currency` when given (no second payment starts in it meanwhile: app/payments/checkout.server.ts).
+ */
+export async function pendingOnlinePayment(db: Db, ownerId: string, debtorId: number, currency?: string) {
   return db
     .select({ amountCents: onlinePayments.amountCents, currency: onlinePayments.currency })
     .from(onlinePayments)
@@ -323,6 +326,7 @@ export async function pendingOnlinePayment(db: Db, ownerId: string, debtorId: nu
         eq(onlinePayments.debtorId, debtorId),
         eq(onlinePayments.ownerId, ownerId),
         eq(onlinePayments.status, "pending"),
+        currency === undefined ? undefined : eq(onlinePayments.currency, currency),
       ),
     )
     .get();
