@@ -2,13 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   AMOUNT_FORMAT_MESSAGE,
   EMPTY_FILE,
-  MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
   parseAmount,
   previewDebtorCsv,
-  TOO_LARGE,
   TOO_MANY_ROWS,
 } from "./csv-import";
+import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "./upload-limits";
 
 const opts = {
   timeZone: "Europe/Berlin",

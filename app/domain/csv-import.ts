@@ -12,9 +12,7 @@ import { formatCount } from "./intl";
 import { toCents } from "./money";
 import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "./strategies";
 import { safeTimeZone } from "./time-zone";
-import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "./upload-limits";
-
-export { MAX_IMPORT_BYTES, TOO_LARGE };
+import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "./upload-limits";
 
 /**
  * CSV import of debtors and their invoices (docs/architecture.md §10, CSV): the file parsed with
@@ -323,7 +321,7 @@ export interface ParsedCsv {
  */
 export function parseDebtorCsv(input: string, options: ImportOptions): ParsedCsv {
   if (input.length > MAX_IMPORT_BYTES || byteLength(input) > MAX_IMPORT_BYTES) {
-    return { fileErrors: [TOO_LARGE], rows: [] };
+    return { fileErrors: [IMPORT_TOO_LARGE], rows: [] };
   }
   const text = input.replace(/^\uFEFF/, "");
   const defaultZone = safeTimeZone(options.timeZone);

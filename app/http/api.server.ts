@@ -6,6 +6,7 @@ import { dateTimeFormat } from "~/domain/intl";
 import { fromCents } from "~/domain/money";
 import { getPreset, type PresetId, templateForStep } from "~/domain/presets";
 import { FieldsRefused, TwinFound } from "~/domain/refused";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/domain/upload-limits";
 import { debtorEntity } from "~/entities/debtors.server";
 import { entityScope, type OwnedEntity } from "~/entities/entity.server";
 import { invoiceEntity } from "~/entities/invoices.server";
@@ -15,10 +16,8 @@ import { paymentEntity } from "~/entities/payments.server";
 import { scheduleEntity } from "~/entities/schedules.server";
 import { BodyTooLarge, readBodyWithin } from "~/lib/body-limit.server";
 import {
-  IMAGE_TOO_LARGE,
   ImageRejected,
   isOwnImageKey,
-  MAX_IMAGE_BYTES,
   replaceProfileImage,
   signedImageUrl,
   storeProfileImage,

@@ -5,8 +5,6 @@ import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/up
 import { setProfileImage } from "~/models/user.server";
 import type { AppConfig } from "./config.server";
 
-export { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE };
-
 const URL_TTL_MS = 60 * 60 * 1000;
 
 export type ImageType = "image/jpeg" | "image/png" | "image/webp";

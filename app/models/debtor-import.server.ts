@@ -130,10 +130,15 @@ const INSERT_INVOICES = `
 const inJson = (column: SQLWrapper, values: readonly unknown[]) =>
   sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
 
-/** The owner's debtors: what the debtors cap counts (the import's preview and its confirm). */
-export async function countDebtors(db: Db, ownerId: string): Promise<number> {
+/**
+ * The refusal of `adding` new debtors that would take the owner past `max` (the account's or the
+ * plan's cap, `message` naming the plan's), with how many they have; null when they fit. The
+ * confirm throws it, the preview tells it before the user confirms.
+ */
+export async function debtorsCapRefusal(db: Db, ownerId: string, adding: number, max: number, message?: string) {
   const row = await db.select({ n: count() }).from(debtors).where(eq(debtors.ownerId, ownerId)).get();
-  return row?.n ?? 0;
+  const have = row?.n ?? 0;
+  return have + adding > max ? { error: new AccountCapReached("debtors", max, message), have } : null;
 }
 
 /**
@@ -156,9 +161,8 @@ export async function importDebtors(
   const now = options.now ?? Date.now();
   const detail = options.detail ?? "";
   if (plan.debtors.length > 0) {
-    if ((await countDebtors(db, ownerId)) + plan.debtors.length > max) {
-      throw new AccountCapReached("debtors", max, options.capMessage);
-    }
+    const refusal = await debtorsCapRefusal(db, ownerId, plan.debtors.length, max, options.capMessage);
+    if (refusal) throw refusal.error;
   }
 
   // Each new debtor gets its opt-out key here: its invoices and its event find it by that key.

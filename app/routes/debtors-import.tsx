@@ -15,7 +15,7 @@ import {
 } from "~/domain/csv-import";
 import { formatCount } from "~/domain/intl";
 import { localDateString } from "~/domain/schedule-time";
-import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "~/domain/upload-limits";
+import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
 import { entityScope } from "~/entities/entity.server";
 import { IMPORT_INTENTS } from "~/entities/intents";
 import { SOMETHING_WRONG } from "~/entities/messages";
@@ -24,7 +24,7 @@ import { getApp } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import {
-  countDebtors,
+  debtorsCapRefusal,
   type Imported,
   ImportNumberTaken,
   importDebtors,
@@ -87,7 +87,7 @@ async function csvOf(formData: FormData): Promise<{ text: string; pasted: string
   const file = formData.get("file");
   const pasted = String(formData.get("csv") ?? "");
   if (file instanceof File && file.size > 0) {
-    if (file.size > MAX_IMPORT_BYTES) return { error: TOO_LARGE };
+    if (file.size > MAX_IMPORT_BYTES) return { error: IMPORT_TOO_LARGE };
     return { text: await file.text(), pasted: "" };
   }
   if (pasted.trim() === "") return { error: NO_CSV };
@@ -113,7 +113,7 @@ function previewOf(preview: ImportPreview): NonNullable<Answer["preview"]> {
   };
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /**
  * What an import did: "Imported 3 debtors." when each row was a debtor of its own (a file of
@@ -138,7 +138,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const user = await requireUser(context, url);
   const form = await readForm(request, {
     maxBytes: MAX_IMPORT_BYTES + FORM_OVERHEAD_BYTES,
-    tooLarge: { intent: IMPORT_INTENTS.preview, message: TOO_LARGE },
+    tooLarge: { intent: IMPORT_INTENTS.preview, message: IMPORT_TOO_LARGE },
   });
   if ("refused" in form) return form.refused;
   const intent = intentOf(form.formData);
@@ -169,16 +169,15 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     const p = previewOf(preview);
     let message =
       p.valid === p.total
-        ? `${p.total} ${p.total === 1 ? "row is" : "rows are"} ready to import.`
-        : `${p.valid} of ${p.total} rows can be imported; the others will be skipped.`;
+        ? `${plural(p.total, "row is", "rows are")} ready to import.`
+        : `${formatCount(p.valid)} of ${plural(p.total, "row")} can be imported; the others will be skipped.`;
     // The confirm refuses the whole file past the debtors limit (docs/decisions/019): the preview
     // says so before the user confirms, not after.
     if (p.newDebtors > 0) {
       const { caps, capMessages } = entityScope(env, config, user, request);
-      const have = await countDebtors(db, user.id);
-      if (have + p.newDebtors > caps.debtors) {
-        const limit = capMessages.debtors ?? new AccountCapReached("debtors", caps.debtors).message;
-        p.overLimit = `${limit} This file adds ${formatCount(p.newDebtors)} new ${p.newDebtors === 1 ? "debtor" : "debtors"}; you have ${formatCount(have)}.`;
+      const refusal = await debtorsCapRefusal(db, user.id, p.newDebtors, caps.debtors, capMessages.debtors);
+      if (refusal) {
+        p.overLimit = `${refusal.error.message} This file adds ${plural(p.newDebtors, "new debtor")}; you have ${formatCount(refusal.have)}.`;
         message = `${plural(p.valid, "row is", "rows are")} valid, but the file adds more debtors than your limit allows: nothing can be imported.`;
       }
     }
@@ -348,11 +347,11 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
         <section aria-label="Preview" className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4">
           <h2 className="text-xl font-semibold">Preview</h2>
           <p className="text-sm" data-testid="import-counts">
-            {`${plural(preview.total, "row")}: ${preview.valid} ready to import, ${preview.errors} with errors, ${plural(preview.duplicates, "duplicate")}.`}
+            {`${plural(preview.total, "row")}: ${formatCount(preview.valid)} ready to import, ${formatCount(preview.errors)} with errors, ${plural(preview.duplicates, "duplicate")}.`}
           </p>
           {preview.valid !== preview.newDebtors && (
             <p className="text-sm" data-testid="import-grouping">
-              {`The rows ready to import are ${preview.valid} ${preview.valid === 1 ? "invoice" : "invoices"}: ${preview.newDebtors} new ${preview.newDebtors === 1 ? "debtor" : "debtors"}, and invoices for ${preview.existingDebtors} of your debtors.`}
+              {`The rows ready to import are ${plural(preview.valid, "invoice")}: ${plural(preview.newDebtors, "new debtor")}, and invoices for ${formatCount(preview.existingDebtors)} of your debtors.`}
             </p>
           )}
           {preview.overLimit && (
@@ -366,7 +365,7 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
           )}
           <PreviewTable rows={preview.rows} />
           {preview.hidden > 0 && (
-            <p className="text-sm text-muted">{`${preview.hidden} more rows are OK and not listed.`}</p>
+            <p className="text-sm text-muted">{`${formatCount(preview.hidden)} more rows are OK and not listed.`}</p>
           )}
           <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-3">
             <input type="hidden" name="intent" value={IMPORT_INTENTS.confirm} />
@@ -378,10 +377,10 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
               {preview.valid === preview.newDebtors
                 ? preview.valid === 1
                   ? "Import 1 debtor"
-                  : `Import ${preview.valid} debtors`
+                  : `Import ${formatCount(preview.valid)} debtors`
                 : preview.valid === 1
                   ? "Import 1 invoice"
-                  : `Import ${preview.valid} invoices`}
+                  : `Import ${formatCount(preview.valid)} invoices`}
             </SubmitButton>
             <Link to="/debtors/import" className="text-sm text-primary underline-offset-4 hover:underline">
               Start over
@@ -412,7 +411,7 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
                 const file = event.currentTarget.files?.[0];
                 const tooLarge = file !== undefined && file.size > MAX_IMPORT_BYTES;
                 if (tooLarge) event.currentTarget.value = "";
-                setFileError(tooLarge ? TOO_LARGE : null);
+                setFileError(tooLarge ? IMPORT_TOO_LARGE : null);
               }}
             />
           </div>

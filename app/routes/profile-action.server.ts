@@ -7,19 +7,13 @@ import { checkUserPassword, hasPassword, setPassword } from "~/auth/password.ser
 import { clearSessionCookie, invalidateOtherSessions, readSessionToken, type SessionUser } from "~/auth/session.server";
 import { type Db, getDb } from "~/db/client.server";
 import { formatInstant } from "~/domain/time-zone";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/upload-limits";
 import { PROFILE_INTENTS } from "~/entities/intents";
 import { ACCOUNT_DELETED, SOMETHING_WRONG } from "~/entities/messages";
 import { intentOf, readForm, reply } from "~/lib/action-result.server";
 import { appOrigin } from "~/lib/config.server";
 import { type AppContext, getApp } from "~/lib/context.server";
-import {
-  IMAGE_TOO_LARGE,
-  ImageRejected,
-  MAX_IMAGE_BYTES,
-  replaceProfileImage,
-  storeProfileImage,
-  UNSUPPORTED_IMAGE,
-} from "~/lib/images.server";
+import { ImageRejected, replaceProfileImage, storeProfileImage } from "~/lib/images.server";
 import { requestTimeZone } from "~/lib/time-zone.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import { allowPasswordGuess, TOO_MANY_PASSWORD_GUESSES } from "~/models/rate-limit.server";
