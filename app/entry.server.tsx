@@ -2,8 +2,8 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
-import { getApp } from "~/lib/context.server";
-import { NonceContext } from "~/lib/nonce";
+import { getApp } from "~/auth/context.server";
+import { NonceContext } from "~/platform/nonce";
 
 export const streamTimeout = 5_000;
 

@@ -10,18 +10,18 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
+import { signedImageUrl } from "~/account/images.server";
+import { getApp, sessionUser } from "~/auth/context.server";
 import { NotFoundMessage } from "~/components/not-found";
 import { type HeaderUser, SiteFooter, SiteHeader } from "~/components/site-header";
 import { AppToaster, notify } from "~/components/toast";
 import { effectivePlan } from "~/domain/plans";
-import { getApp, sessionUser } from "~/lib/context.server";
-import { signedImageUrl } from "~/lib/images.server";
-import { useNonce } from "~/lib/nonce";
-import { useShouldHydrate } from "~/lib/should-hydrate";
-import { DEFAULT_THEME, themeBootScript } from "~/lib/theme";
-import { requestTheme } from "~/lib/theme.server";
-import { readFlashToast } from "~/lib/toast.server";
-import { markHydrated } from "~/lib/use-form-result";
+import { useNonce } from "~/platform/nonce";
+import { DEFAULT_THEME, themeBootScript } from "~/platform/theme";
+import { requestTheme } from "~/platform/theme.server";
+import { readFlashToast } from "~/platform/toast.server";
+import { useShouldHydrate } from "~/ui/should-hydrate";
+import { markHydrated } from "~/ui/use-form-result";
 import type { Route } from "./+types/root";
 import "./app.css";
 

@@ -202,7 +202,7 @@ const a = seed(db, "bench-a", { debtors: SIZES.debtors, deliveries: SIZES.delive
 if (SIZES.otherDeliveries > 0) seed(db, "bench-b", { debtors: 50, deliveries: SIZES.otherDeliveries, now });
 db.exec("COMMIT");
 
-const { createAppContext } = await load("/app/lib/context.server.ts");
+const { createAppContext } = await load("/app/auth/context.server.ts");
 const { SessionGate } = await load("/app/auth/session-gate.server.ts");
 const { getDb } = await load("/app/db/client.server.ts");
 const { hashToken } = await load("/app/auth/crypto.server.ts");

@@ -221,7 +221,7 @@ function plans() {
 /** The signing secret of the benchmark's servers: the debtor's page's link is signed here as the app signs it. */
 const OPT_OUT_SECRET = randomBytes(32).toString("hex");
 
-/** The first debtor's page, /d/<key>.<HMAC-SHA256("portal:<key>:<owner>:<debtor>")> (app/lib/opt-out.server.ts). */
+/** The first debtor's page, /d/<key>.<HMAC-SHA256("portal:<key>:<owner>:<debtor>")> (app/links/signed-links.server.ts). */
 function portalPath(acct) {
   const debtorId = acct.debtorIds[0];
   const signature = createHmac("sha256", OPT_OUT_SECRET)

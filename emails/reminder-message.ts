@@ -17,7 +17,7 @@ export interface ReminderMessage extends ReminderEmailProps {
   /** The debtor's address (a test send: the user's own). */
   to: string;
   /**
-   * The debtor's signed opt-out link (app/lib/opt-out.server.ts `optOutLink`): shown in the footer
+   * The debtor's signed opt-out link (app/links/signed-links.server.ts `optOutLink`): shown in the footer
    * and sent as List-Unsubscribe with one-click List-Unsubscribe-Post (RFC 8058). Required: no
    * reminder leaves without one.
    */
@@ -27,12 +27,12 @@ export interface ReminderMessage extends ReminderEmailProps {
    * now' button. Null: no button.
    */
   payUrl: string | null;
-  /** The debtor's signed "I've paid" page (app/lib/paid-claim.server.ts `paidClaimLink`). */
+  /** The debtor's signed "I've paid" page (app/responses/paid-claims.server.ts `paidClaimLink`). */
   paidUrl: string;
-  /** The debtor's signed page: their statement and answers (app/lib/portal.server.ts `portalLink`). */
+  /** The debtor's signed page: their statement and answers (app/links/portal-link.server.ts `portalLink`). */
   portalUrl: string;
   /**
-   * Where replies go: the debtor's reply address on INBOUND_DOMAIN (app/lib/opt-out.server.ts
+   * Where replies go: the debtor's reply address on INBOUND_DOMAIN (app/links/signed-links.server.ts
    * `replyAddress`, decisions/020). Absent or null: the sender's own address, as before.
    */
   replyTo?: string | null;

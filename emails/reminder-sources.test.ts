@@ -4,8 +4,8 @@ import type { TemplateId } from "../app/domain/presets";
 import { frequencyRepeats } from "../app/domain/sender";
 import { type Statement, statementOf, statementTotals } from "../app/domain/statement";
 import { toTone } from "../app/domain/strategies";
-import type { Debtor, Sender, SenderOrganization } from "../app/models/schedule.server";
-import { parseStatement } from "../app/models/statement.server";
+import type { Debtor, Sender, SenderOrganization } from "../app/reminders/schedules.server";
+import { parseStatement } from "../app/reminders/statement.server";
 import { type PreviewChoice, previewChoice } from "../app/routes/test-send-action.server";
 import { ANNOUNCING_REPEATS, REPEAT } from "../tests/support/email-fixtures";
 import { debtorValues, reminderMessage, reminderProps } from "./reminder-message";
@@ -16,7 +16,7 @@ import { renderReminder } from "./render-reminder";
  * What the engine (app/reminders/engine.server.ts), the in-app preview and the test send
  * (app/routes/test-send-action.server.ts) give the template, rendered (docs/architecture.md §13: the preview shows
  * what would be sent; a one-time reminder announces no further reminders). All three build the
- * debtor's side with debtorValues from the statement app/models/statement.server.ts reads
+ * debtor's side with debtorValues from the statement app/reminders/statement.server.ts reads
  * (docs/architecture.md §5).
  */
 

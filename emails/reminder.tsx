@@ -55,7 +55,7 @@ export interface ReminderEmailProps {
   /** "en" only for now. */
   locale?: string;
   /**
-   * The debtor's signed opt-out page (app/lib/opt-out.server.ts): the footer's "Stop them here"
+   * The debtor's signed opt-out page (app/links/signed-links.server.ts): the footer's "Stop them here"
    * link. The mail Worker never sends a reminder without it; only the in-app preview may lack one.
    */
   unsubscribeUrl?: string | null;
@@ -65,11 +65,11 @@ export interface ReminderEmailProps {
    */
   payUrl?: string | null;
   /**
-   * The debtor's signed "I've paid" page (app/lib/paid-claim.server.ts): a visible link under the
+   * The debtor's signed "I've paid" page (app/responses/paid-claims.server.ts): a visible link under the
    * buttons. Every reminder the engine sends has one; the in-app preview shows a sample.
    */
   paidUrl?: string | null;
-  /** The debtor's signed page (app/lib/portal.server.ts): "View your statement / respond". */
+  /** The debtor's signed page (app/links/portal-link.server.ts): "View your statement / respond". */
   portalUrl?: string | null;
 }
 

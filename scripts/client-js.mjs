@@ -58,7 +58,7 @@ export const PAGES = [
 ];
 
 /**
- * The declaration app/root.tsx honours (app/lib/should-hydrate.ts), as our sources write it
+ * The declaration app/root.tsx honours (app/ui/should-hydrate.ts), as our sources write it
  * (formatted by biome): a route module with it renders pages without module scripts.
  */
 export const NO_SCRIPTS = /^export const handle\b[^=]*=\s*\{\s*hydrate:\s*false\b/m;

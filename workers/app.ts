@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { createRequestHandler, type RequestHandler } from "react-router";
+import { createAppContext } from "~/auth/context.server";
 import { readSessionToken, sessionCookie } from "~/auth/session.server";
 import { SessionGate } from "~/auth/session-gate.server";
 import { getDb } from "~/db/client.server";
@@ -9,13 +10,12 @@ import { devRoutes } from "~/http/dev-routes.server";
 import type { AppBindings } from "~/http/hono-env";
 import { imageRoutes } from "~/http/image-routes.server";
 import { webhookRoutes } from "~/http/webhooks.server";
-import { mailSendsPerSecond, readConfig } from "~/lib/config.server";
-import { createAppContext } from "~/lib/context.server";
-import { newNonce, withSecurityHeaders } from "~/lib/security-headers.server";
-import { REJECTIONS, receiveReply } from "~/models/reply.server";
+import { mailSendsPerSecond, readConfig } from "~/platform/config.server";
+import { newNonce, withSecurityHeaders } from "~/platform/security-headers.server";
 import { consumeMail, type MailQueueMessage } from "~/reminders/mail-queue.server";
 import { sharedPacer } from "~/reminders/pacer";
-import { runHousekeeping, runWatchdog } from "~/reminders/watchdog.server";
+import { REJECTIONS, receiveReply } from "~/responses/replies.server";
+import { runHousekeeping, runWatchdog } from "~/watchdog/index.server";
 
 const loadBuild = () => import("virtual:react-router/server-build");
 

@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { chunk } from "~/db/chunk";
 import { getDb } from "~/db/client.server";
 import { occurrenceKey } from "~/domain/occurrence";
-import { claimOccurrences } from "~/models/delivery.server";
+import { claimOccurrences } from "~/reminders/deliveries.server";
 import {
   type ClaimRequest,
   claimArgs,

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { getDb } from "~/db/client.server";
 import { SUPERSEDED_MESSAGE } from "~/domain/limits";
-import { settleDeferred } from "~/models/delivery.server";
+import { settleDeferred } from "~/reminders/deliveries.server";
 import { claimHere, type FireOutcome } from "~/reminders/engine.server";
 import { fireHandedOver, handOff } from "~/reminders/handoff.server";
 

@@ -1,12 +1,12 @@
 import { and, asc, eq, getTableName, gt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { getBilling } from "~/billing/subscriptions.server";
 import { type Db, getDb } from "~/db/client.server";
 import { debtors, schedules, users } from "~/db/schema";
 import { archivePrefix } from "~/domain/archive-months";
-import type { AppConfig } from "~/lib/config.server";
-import { stripeSetup } from "~/lib/stripe.server";
-import { getBilling } from "~/models/subscription.server";
+import type { AppConfig } from "~/platform/config.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
+import { stripeSetup } from "~/stripe/client.server";
 import { ACCOUNT_TABLES, type AccountKey } from "./tables.server";
 
 /**
@@ -104,7 +104,7 @@ async function deleteObjectsUnder(bucket: R2Bucket, prefix: string) {
 }
 
 /**
- * Deletes the account's R2 objects: its profile photos (app/lib/images.server.ts) and its archived
+ * Deletes the account's R2 objects: its profile photos (app/account/images.server.ts) and its archived
  * deliveries (archivePrefix, docs/decisions/022).
  */
 async function deleteObjects(env: Env, userId: string) {

@@ -1,11 +1,11 @@
 import { decodeIdToken, Google, generateCodeVerifier, generateState } from "arctic";
 import { and, eq, sql } from "drizzle-orm";
+import { nameFromEmail } from "~/auth/users.server";
 import type { Db } from "~/db/client.server";
 import { oauthAccounts, oauthStates, users } from "~/db/schema";
 import { TRIAL_MS } from "~/domain/plans";
 import { isSecureOrigin } from "~/domain/secure-origin";
-import { type AppConfig, appOrigin } from "~/lib/config.server";
-import { nameFromEmail } from "~/models/user.server";
+import { type AppConfig, appOrigin } from "~/platform/config.server";
 import { generateId, hashToken } from "./crypto.server";
 
 export const GOOGLE_STATE_COOKIE = "google_oauth_state";

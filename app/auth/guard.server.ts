@@ -1,6 +1,6 @@
 import { type RouterContextProvider, redirect } from "react-router";
+import { getApp, sessionUser } from "~/auth/context.server";
 import type { Bound, Rows } from "~/db/prepared.server";
-import { getApp, sessionUser } from "~/lib/context.server";
 
 /** Where a visitor without a session goes: /404, carrying where they were going (docs/product-spec.md §2). */
 function signInRedirect(url: URL) {

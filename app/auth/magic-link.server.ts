@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { loginTokens } from "~/db/schema";
-import { takeRateLimit } from "~/models/rate-limit.server";
+import { takeRateLimit } from "~/platform/rate-limit.server";
 import { generateToken, hashToken } from "./crypto.server";
 
 export const MAGIC_LINK_TTL = 15 * 60 * 1000;

@@ -1,10 +1,10 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { getDb } from "~/db/client.server";
-import { readForm, reply } from "~/lib/action-result.server";
-import { appOrigin } from "~/lib/config.server";
-import { getApp } from "~/lib/context.server";
-import { safeRedirect } from "~/lib/redirect";
+import { readForm, reply } from "~/platform/action-result.server";
+import { appOrigin } from "~/platform/config.server";
+import { safeRedirect } from "~/platform/redirect";
 import { SignInSchema } from "~/schemas/auth";
 import { allowSignInEmail, clientKey, createLoginToken, MAGIC_LINK_TTL } from "./magic-link.server";
 

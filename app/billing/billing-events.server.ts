@@ -1,10 +1,10 @@
 import type Stripe from "stripe";
+import { applySubscription, getBilling, markPastDue } from "~/billing/subscriptions.server";
 import { effectivePlan, isPlanId } from "~/domain/plans";
 import { formatLongDate } from "~/domain/promise";
-import { linkOrigin } from "~/lib/config.server";
-import type { HandledEvent, StripeEventContext } from "~/lib/stripe-events";
-import { applySubscription, getBilling, markPastDue } from "~/models/subscription.server";
+import { linkOrigin } from "~/platform/config.server";
 import { resumeForPlan } from "~/reminders/lifecycle.server";
+import type { HandledEvent, StripeEventContext } from "~/stripe/events";
 import { sendAccountNotice } from "./account-notices.server";
 
 /**

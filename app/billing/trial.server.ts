@@ -4,7 +4,7 @@ import { users } from "~/db/schema";
 import type { AccountNoticeKind } from "~/domain/account-notice";
 import { TRIAL_WARNING_MS } from "~/domain/plans";
 import { formatLongDate } from "~/domain/promise";
-import { type AppConfig, linkOrigin } from "~/lib/config.server";
+import { type AppConfig, linkOrigin } from "~/platform/config.server";
 import { sendAccountNotice } from "./account-notices.server";
 
 /** Trial e-mails sent per watchdog run, of each kind. */

@@ -2,11 +2,11 @@ import { Loader2, Send } from "lucide-react";
 import { useFetcher } from "react-router";
 import { notify, type ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
-import type { DEBTOR_INTENTS, SCHEDULE_INTENTS } from "~/entities/intents";
-import { SCHEDULE_SOMETHING_WRONG } from "~/entities/messages";
-import { useFormResult } from "~/lib/use-form-result";
-import { useRefetchAfterSend } from "~/lib/use-refetch-after-send";
 import type { scheduleAction } from "~/routes/schedule-action.server";
+import type { DEBTOR_INTENTS, SCHEDULE_INTENTS } from "~/schemas/intents";
+import { SCHEDULE_SOMETHING_WRONG } from "~/schemas/messages";
+import { useFormResult } from "~/ui/use-form-result";
+import { useRefetchAfterSend } from "~/ui/use-refetch-after-send";
 
 /**
  * A bulk send for the selected rows (debtors' 'Re-send reminders', schedules' 'Send next reminder

@@ -42,7 +42,7 @@ export function InvalidDebtorLink({ title }: { title: string }) {
 
 /**
  * What the debtor still owes the sender: the balances of their open invoices, per currency
- * (app/models/portal.server.ts owedTotalsQuery). Nothing when nothing is open.
+ * (app/responses/portal.server.ts owedTotalsQuery). Nothing when nothing is open.
  */
 export function OwedAmount({ sender, totals }: { sender: string; totals: { currency: string; cents: number }[] }) {
   if (totals.length === 0) return null;

@@ -2,11 +2,11 @@ import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { InputField } from "~/components/ui/field";
-import { PROFILE_INTENTS } from "~/entities/intents";
-import { useFormResult } from "~/lib/use-form-result";
-import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
 import { SetPasswordSchema } from "~/schemas/auth";
+import { PROFILE_INTENTS } from "~/schemas/intents";
+import { useFormResult } from "~/ui/use-form-result";
+import { useValibotForm } from "~/ui/use-valibot-form";
 
 /** Set a first password, or change it (then the current one is asked for). */
 export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {

@@ -5,8 +5,8 @@ import { Link, useFetcher } from "react-router";
 import type { requestMagicLink } from "~/auth/sign-in-action.server";
 import { notOnServer } from "~/components/on-demand";
 import { buttonVariants, inputClass } from "~/components/ui/variants";
-import { useAutoHide } from "~/lib/use-auto-hide";
-import { useFormResult } from "~/lib/use-form-result";
+import { useAutoHide } from "~/ui/use-auto-hide";
+import { useFormResult } from "~/ui/use-form-result";
 
 const GOOGLE_UNAVAILABLE =
   "Google sign-in is not available on this server yet. Please use the magic link or a password.";

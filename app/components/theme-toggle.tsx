@@ -1,7 +1,7 @@
 import { Moon, Sun } from "lucide-react";
 import { Switch } from "radix-ui";
 import { useEffect, useState } from "react";
-import { applyTheme, readTheme, type Theme } from "~/lib/theme";
+import { applyTheme, readTheme, type Theme } from "~/platform/theme";
 
 /** The theme in use ('dracula', dark, by default; or 'light'), and a setter that applies and keeps it. */
 export function useTheme() {

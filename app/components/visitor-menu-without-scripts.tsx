@@ -3,7 +3,7 @@ import Menu from "lucide-react/icons/menu";
 import Moon from "lucide-react/icons/moon";
 import Sun from "lucide-react/icons/sun";
 import { useLocation } from "react-router";
-import { useNonce } from "~/lib/nonce";
+import { useNonce } from "~/platform/nonce";
 
 /**
  * Escape closes the open menu and gives the focus back to its summary, and a click outside closes

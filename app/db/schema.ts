@@ -67,7 +67,7 @@ export const sessions = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     createdAt: integer("created_at").notNull().default(nowMs),
   },
-  // expires_at: the housekeeping job's purge (app/models/housekeeping.server.ts).
+  // expires_at: the housekeeping job's purge (app/watchdog/housekeeping.server.ts).
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
@@ -162,7 +162,7 @@ export const debtors = sqliteTable(
     promiseEndsAt: integer("promise_ends_at"),
     // When a promise passed with something still owed; while set, a new promise needs the user's consent.
     promiseBrokenAt: integer("promise_broken_at"),
-    // Random and unique: the public half of the opt-out token (app/lib/opt-out.server.ts). Set on
+    // Random and unique: the public half of the opt-out token (app/links/signed-links.server.ts). Set on
     // insert; a row written without it (older rows, raw SQL) gets one when its first link is made.
     optOutKey: text("opt_out_key").$defaultFn(() => crypto.randomUUID().replaceAll("-", "")),
     createdAt: integer("created_at").notNull().default(nowMs),
@@ -189,7 +189,7 @@ export const debtors = sqliteTable(
  * the payment_allocations on it, kept in the same batch as every payment write; the CHECK keeps the
  * ledger whole on every path: nothing is paid beyond an invoice's amount, and no amount is lowered
  * below what was paid on it. The debtor's debt_cents and paid_cents are the sums over its invoices
- * in the debtor's currency that are not void, and its status follows them (app/models/ledger.server.ts).
+ * in the debtor's currency that are not void, and its status follows them (app/ledger/ledger.server.ts).
  */
 export const invoices = sqliteTable(
   "invoices",
@@ -237,7 +237,7 @@ export const invoices = sqliteTable(
 
 /**
  * An account's owed invoices summed per due date and currency (docs/decisions/028): what the aging
- * table reads (app/models/money.server.ts agingQuery), one row per day that has something owed
+ * table reads (app/ledger/money.server.ts agingQuery), one row per day that has something owed
  * instead of one per invoice. Kept by SQLite triggers on `invoices` (migrations/0024): every
  * insert, delete (a debtor's or an account's cascade included) and change of an invoice's owner,
  * due date, currency, amount, paid part or status moves its row; a row whose count reaches 0 is
@@ -466,7 +466,7 @@ export const deliveries = sqliteTable(
     index("deliveries_owner_idx").on(t.ownerId, t.createdAt, t.id, t.status),
     index("deliveries_debtor_idx").on(t.debtorId, t.createdAt),
     // Covering the lists' "sent" counts per debtor (test sends told apart by their key) and per
-    // schedule (sentCountOf in app/models/delivery.server.ts), computed for a page's rows only (0007).
+    // schedule (sentCountOf in app/reminders/deliveries.server.ts), computed for a page's rows only (0007).
     index("deliveries_debtor_sent_idx").on(t.debtorId, t.status, t.occurrenceKey),
     index("deliveries_schedule_idx").on(t.scheduleId, t.status),
     index("deliveries_recipient_idx").on(t.recipient, t.createdAt),
@@ -481,7 +481,7 @@ export const deliveries = sqliteTable(
 
 /**
  * Deliveries older than 13 months, counted per debtor, UTC month (YYYY-MM) and status once they
- * moved to the account's archive file in R2 (app/models/delivery-archive.server.ts, migration
+ * moved to the account's archive file in R2 (app/reminders/delivery-archive.server.ts, migration
  * 0021, docs/architecture.md §12 "Bounded deliveries"): a debtor's report totals, the lists'
  * "sent" counts and the timeline add them to the live rows. Per schedule too, and test sends
  * apart, as the lists' "sent" counts leave them out.
@@ -502,7 +502,7 @@ export const deliveryRollups = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.ownerId, t.debtorId, t.month, t.status, t.testSend, t.scheduleId] }),
-    // A schedule's archived sends (sentCountOf in app/models/delivery.server.ts).
+    // A schedule's archived sends (sentCountOf in app/reminders/deliveries.server.ts).
     index("delivery_rollups_schedule_idx").on(t.ownerId, t.scheduleId, t.status),
   ],
 );
@@ -601,7 +601,7 @@ export const devOutbox = sqliteTable(
 
 /**
  * What happened with a debtor besides e-mails and payments (their own tables), for the timeline:
- * the types of DebtorEventType (app/models/debtor-event.server.ts), from opt-outs, bounces and
+ * the types of DebtorEventType (app/activity/debtor-events.server.ts), from opt-outs, bounces and
  * "I've paid" (0006) to promises to pay and disputes (0010).
  */
 export const debtorEvents = sqliteTable(

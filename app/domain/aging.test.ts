@@ -15,7 +15,7 @@ import { addDays } from "./promise";
 const today = "2026-03-01";
 const ago = (days: number) => addDays(today, -days) as string;
 
-/** The bucket the SQL's bounds put `dueOn` in (due_on >= bound, as app/models/money.server.ts compares). */
+/** The bucket the SQL's bounds put `dueOn` in (due_on >= bound, as app/ledger/money.server.ts compares). */
 function bucketByBounds(dueOn: string) {
   const b = agingBounds(today);
   if (dueOn >= b.today) return "notYetDue";

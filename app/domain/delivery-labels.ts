@@ -7,7 +7,7 @@ import { templateName } from "./presets";
  */
 export interface LabelledDelivery {
   template: string;
-  /** A test send's key starts with "test:" (app/models/test-send.server.ts testSendKey). */
+  /** A test send's key starts with "test:" (app/reminders/test-send.server.ts testSendKey). */
   occurrenceKey: string;
   /** The address it went to (lower-cased); the user's own for a test send. */
   recipient: string | null;

@@ -42,7 +42,7 @@ export interface InvoiceFields {
 /**
  * The statement lines of a debtor's invoices: only the open ones with something left to pay (a
  * disputed, paid or void invoice is never listed), oldest due first. The same rule as the query
- * the engine reads them with (app/models/statement.server.ts).
+ * the engine reads them with (app/reminders/statement.server.ts).
  */
 export function statementOf(invoices: readonly InvoiceFields[]): StatementLine[] {
   return orderStatement(

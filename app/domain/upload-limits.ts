@@ -1,7 +1,7 @@
 /**
  * The largest files the pages upload, with the messages that refuse them. Client safe: the pages
  * check a chosen file's size before sending it (no upload only to be refused), and the server
- * checks again while the body streams in (app/lib/body-limit.server.ts): without JavaScript it
+ * checks again while the body streams in (app/platform/body-limit.server.ts): without JavaScript it
  * reads the rest of an upload over the limit, up to MAX_DRAINED_BYTES, so that the browser shows
  * its answer (docs/architecture.md §8).
  */

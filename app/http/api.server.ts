@@ -1,34 +1,34 @@
 import { type Context, Hono } from "hono";
 import * as v from "valibot";
-import { getDb } from "~/db/client.server";
-import { AccountCapReached } from "~/domain/account-caps";
-import { dateTimeFormat } from "~/domain/intl";
-import { fromCents } from "~/domain/money";
-import { getPreset, type PresetId, templateForStep } from "~/domain/presets";
-import { FieldsRefused, TwinFound } from "~/domain/refused";
-import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/domain/upload-limits";
-import { debtorEntity } from "~/entities/debtors.server";
-import { entityScope, type OwnedEntity } from "~/entities/entity.server";
-import { invoiceEntity } from "~/entities/invoices.server";
-import { DEBTOR_MESSAGES, SOMETHING_WRONG, twinDebtorMessage } from "~/entities/messages";
-import { organizationEntity } from "~/entities/organizations.server";
-import { paymentEntity } from "~/entities/payments.server";
-import { scheduleEntity } from "~/entities/schedules.server";
-import { BodyTooLarge, readBodyWithin } from "~/lib/body-limit.server";
 import {
   ImageRejected,
   isOwnImageKey,
   replaceProfileImage,
   signedImageUrl,
   storeProfileImage,
-} from "~/lib/images.server";
-import { debtorRowOf, debtorToJson, getDebtor, listDebtors } from "~/models/debtor.server";
-import { type InvoiceWrite, invoiceToJson, listInvoices } from "~/models/invoice.server";
-import { listOrganizations, organizationToJson } from "~/models/organization.server";
-import { listPayments, type PaymentWrite, type PaymentWriteError, paymentToJson } from "~/models/payment.server";
-import { getScheduleDetails, listSchedules, type ScheduleListRow } from "~/models/schedule.server";
-import { getProfile, profileToJson, updateProfileName } from "~/models/user.server";
+} from "~/account/images.server";
+import { getProfile, profileToJson, updateProfileName } from "~/auth/users.server";
+import { getDb } from "~/db/client.server";
+import { debtorEntity } from "~/debtors/debtor-entity.server";
+import { debtorRowOf, debtorToJson, getDebtor, listDebtors } from "~/debtors/debtors.server";
+import { organizationEntity } from "~/debtors/organization-entity.server";
+import { listOrganizations, organizationToJson } from "~/debtors/organizations.server";
+import { AccountCapReached } from "~/domain/account-caps";
+import { dateTimeFormat } from "~/domain/intl";
+import { fromCents } from "~/domain/money";
+import { getPreset, type PresetId, templateForStep } from "~/domain/presets";
+import { FieldsRefused, TwinFound } from "~/domain/refused";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/domain/upload-limits";
+import { invoiceEntity } from "~/ledger/invoice-entity.server";
+import { type InvoiceWrite, invoiceToJson, listInvoices } from "~/ledger/invoices.server";
+import { paymentEntity } from "~/ledger/payment-entity.server";
+import { listPayments, type PaymentWrite, type PaymentWriteError, paymentToJson } from "~/ledger/payments.server";
+import { BodyTooLarge, readBodyWithin } from "~/platform/body-limit.server";
+import { entityScope, type OwnedEntity } from "~/platform/scope.server";
+import { scheduleEntity } from "~/reminders/schedule-entity.server";
+import { getScheduleDetails, listSchedules, type ScheduleListRow } from "~/reminders/schedules.server";
 import { JsonIdSchema } from "~/schemas/ids";
+import { DEBTOR_MESSAGES, SOMETHING_WRONG, twinDebtorMessage } from "~/schemas/messages";
 import { ProfileNameSchema } from "~/schemas/profile";
 import type { AppBindings } from "./hono-env";
 
@@ -103,12 +103,12 @@ function parseId(body: Record<string, unknown>) {
   return id.success ? id.output : null;
 }
 
-/** The scope of the caller's write: the same the form actions build (app/entities/entity.server.ts). */
+/** The scope of the caller's write: the same the form actions build (app/platform/scope.server.ts). */
 const scopeOf = (c: Ctx) => entityScope(c.env, c.get("config"), me(c), c.req.raw);
 
 /**
  * POST {base}/add, PUT {base}/edit and DELETE {base}/del for the caller's own records, made from
- * the entity's description (app/entities/), the same the form actions use: 400 with field errors
+ * the entity's description (the features' *-entity.server.ts), the same the form actions use: 400 with field errors
  * for a bad body, 404 for an id that is not theirs, 403 past the account's cap.
  */
 function writeRoutes<Input, Row>(base: string, entity: OwnedEntity<Input, Row>) {
@@ -298,7 +298,7 @@ api.get("/debtors/:id/payments", async (c) => {
 
 /**
  * The answer to a payment write: the payment and the debtor's balance after it, or its refusal with
- * the same errors the form shows (app/entities/payments.server.ts; a form-level one under `_`).
+ * the same errors the form shows (app/ledger/payment-entity.server.ts; a form-level one under `_`).
  */
 function paymentAnswer(c: Ctx, written: PaymentWrite | PaymentWriteError, notFound: string) {
   const { messages } = paymentEntity;

@@ -3,8 +3,8 @@ import { Hono } from "hono";
 import { getDb } from "~/db/client.server";
 import { devOutbox } from "~/db/schema";
 import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
-import { REJECTIONS, receiveReply } from "~/models/reply.server";
 import { skipAhead } from "~/reminders/lifecycle.server";
+import { REJECTIONS, receiveReply } from "~/responses/replies.server";
 import type { AppBindings } from "./hono-env";
 import { standInPages } from "./stripe-standin/pages.server";
 

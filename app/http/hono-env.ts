@@ -1,12 +1,12 @@
 import type { SessionUser } from "~/auth/session.server";
 import type { SessionGate } from "~/auth/session-gate.server";
-import type { AppConfig } from "~/lib/config.server";
+import type { AppConfig } from "~/platform/config.server";
 
 /** Hono's bindings and per-request variables, set by workers/app.ts before any route runs. */
 export type AppBindings = {
   Bindings: Env;
   Variables: {
-    /** The validated configuration (app/lib/config.server.ts), read once per request. */
+    /** The validated configuration (app/platform/config.server.ts), read once per request. */
     config: AppConfig;
     /** The signed-in user from the session cookie, or null for a visitor: set for Hono's own routes. */
     user: SessionUser | null;

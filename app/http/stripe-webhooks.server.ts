@@ -1,11 +1,11 @@
 import Stripe from "stripe";
 import { handleBillingEvent } from "~/billing/billing-events.server";
 import { getDb } from "~/db/client.server";
-import type { AppConfig } from "~/lib/config.server";
-import { stripeSetup } from "~/lib/stripe.server";
-import type { StripeEndpoint } from "~/lib/stripe-events";
-import { forgetWebhookEvent, recordWebhookEvent } from "~/models/webhook.server";
-import { handleConnectEvent } from "~/payments/connect-events.server";
+import { handleConnectEvent } from "~/ledger/online/connect-events.server";
+import type { AppConfig } from "~/platform/config.server";
+import { forgetWebhookEvent, recordWebhookEvent } from "~/responses/mail-events.server";
+import { stripeSetup } from "~/stripe/client.server";
+import type { StripeEndpoint } from "~/stripe/events";
 
 /**
  * Stripe's webhooks (decisions/017, docs/architecture.md §10): POST /webhooks/stripe/connect takes

@@ -23,8 +23,8 @@ import {
   type Delivery,
   type Occurrence,
   recordDeferral,
-} from "~/models/delivery.server";
-import type { Debtor, Schedule } from "~/models/schedule.server";
+} from "~/reminders/deliveries.server";
+import type { Debtor, Schedule } from "~/reminders/schedules.server";
 import type { ReminderMessage } from "../../emails/reminder-message";
 import { type Firing, loadFiring, loadFirings } from "./firing.server";
 import { advanceSchedule, completeSchedule, currentAlarm, holdAtOccurrence } from "./lifecycle.server";

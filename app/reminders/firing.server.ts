@@ -8,7 +8,7 @@ import type { ContactRules } from "~/domain/contact-rules";
 import { parseDueDates } from "~/domain/occurrence";
 import type { PlanState } from "~/domain/plans";
 import type { Statement } from "~/domain/statement";
-import { debtorInstantsQuery } from "~/models/delivery.server";
+import { debtorInstantsQuery } from "~/reminders/deliveries.server";
 import {
   type Debtor,
   type Schedule,
@@ -17,8 +17,8 @@ import {
   type Sender,
   type SenderOrganization,
   senderOf,
-} from "~/models/schedule.server";
-import { openDueDatesSql, parseStatement, statementColumns } from "~/models/statement.server";
+} from "~/reminders/schedules.server";
+import { openDueDatesSql, parseStatement, statementColumns } from "~/reminders/statement.server";
 
 /** Everything an alarm needs to fire a schedule's occurrence. */
 export interface Firing {
@@ -81,7 +81,7 @@ const firingInstants = preparedQuery((db) =>
 /**
  * One round trip for up to 50 alarms (docs/architecture.md §4, docs/decisions/031): the schedules
  * and, keyed by their ids in the same batch, their owners, debtors with their open invoices (the
- * statement, read in the debtor's query: app/models/statement.server.ts) and opt-outs, and the
+ * statement, read in the debtor's query: app/reminders/statement.server.ts) and opt-outs, and the
  * debtors' recent reminders (since `since`). What only the message needs (the organization,
  * payments online) the mail queue's consumer reads (queuedReminders, docs/decisions/024). A schedule
  * that is gone has no entry; a debtor only counts when it is the schedule owner's.

@@ -11,6 +11,8 @@ import {
   type SQLWrapper,
   sql,
 } from "drizzle-orm";
+import { type DebtorEventType, debtorEventInsert } from "~/activity/debtor-events.server";
+import { noticeInsert } from "~/activity/notices.server";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
 import { alarmRepairs, debtorEvents, debtors, deliveries, invoices, schedules } from "~/db/schema";
@@ -22,12 +24,10 @@ import { cadencePlanOf, parseDueDates, planNextRun, type RunPlanRow, type Schedu
 import { PRESETS } from "~/domain/presets";
 import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
-import { assertRoomForOneMore, type CreateOptions, enforceCap } from "~/models/account-caps.server";
-import { type DebtorEventType, debtorEventInsert } from "~/models/debtor-event.server";
-import { owesSql } from "~/models/ledger.server";
-import { type Debtor, getSchedule, getSenderAndDebtors, type Schedule } from "~/models/schedule.server";
-import { openDueDatesSql } from "~/models/statement.server";
-import { noticeInsert } from "~/models/user-notification.server";
+import { owesSql } from "~/ledger/ledger.server";
+import { assertRoomForOneMore, type CreateOptions, enforceCap } from "~/platform/account-caps.server";
+import { type Debtor, getSchedule, getSenderAndDebtors, type Schedule } from "~/reminders/schedules.server";
+import { openDueDatesSql } from "~/reminders/statement.server";
 import type { ScheduleInput } from "~/schemas/schedule";
 import type { SendRefusal } from "./refusals";
 
@@ -859,8 +859,8 @@ export async function resumeAfterPaidClaim(scope: OwnerScope, debtorId: number):
 }
 
 // Holds on the debtor's word: a promise to pay, disputed invoices -------------------------------
-// (docs/architecture.md §10, "The debtor's page"; the callers are app/models/promise.server.ts and
-// app/models/dispute.server.ts.)
+// (docs/architecture.md §10, "The debtor's page"; the callers are app/responses/promises.server.ts and
+// app/responses/disputes.server.ts.)
 
 /**
  * Why Dunly holds a debtor's schedules on the debtor's own word or act: a promise to pay, disputes,
@@ -1083,7 +1083,7 @@ export async function replanDueSchedules(scope: OwnerScope, debtorIds: readonly 
 /**
  * A due-date schedule that the batch just ended (COMPLETED at `now`, no stopped_reason: its last
  * step ran, or none is left) records 'schedule_ended' on the debtor's timeline and, while the
- * owner's switch is on, the notice that tells them (app/models/user-notification.server.ts).
+ * owner's switch is on, the notice that tells them (app/activity/notices.server.ts).
  * Matches nothing for another frequency or a schedule the batch did not end, so it may follow
  * any completion.
  */

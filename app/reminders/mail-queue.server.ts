@@ -1,7 +1,8 @@
 import { getDb } from "~/db/client.server";
 import { halves, inBatches, retryDelaySeconds } from "~/domain/mail-batch";
 import { advancePast } from "~/domain/occurrence";
-import { abandonOccurrence } from "~/models/delivery.server";
+import { sendReminderBatch } from "~/mail/index.server";
+import { abandonOccurrence } from "~/reminders/deliveries.server";
 import {
   createBatch,
   deleteBatch,
@@ -10,14 +11,13 @@ import {
   renewLease,
   replaceBatch,
   takeBatch,
-} from "~/models/mail-batch.server";
+} from "~/reminders/mail-batch.server";
+import { STRANDED_MESSAGE } from "~/watchdog/index.server";
 import { type MailJob, type ReadyJob, repeatsAfter, STOPPED_MESSAGES, stopReason } from "./engine.server";
 import { queuedReminders, queuedStates } from "./firing.server";
 import { completeSchedule, followAlarms, type Settlement, settleOccurrences } from "./lifecycle.server";
-import { sendReminderBatch } from "./mail.server";
 import type { Pacer } from "./pacer";
 import { buildReminder } from "./reminder-job.server";
-import { STRANDED_MESSAGE } from "./watchdog.server";
 
 /** A Retry-After up to this long is waited out here; a longer one leaves the batch to its retry. */
 export const MAX_INLINE_WAIT_MS = 30_000;

@@ -1,11 +1,11 @@
 import type { Db } from "~/db/client.server";
 import type { TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
-import { readConfig } from "~/lib/config.server";
-import { optOutLink, replyAddress } from "~/lib/opt-out.server";
-import { paidClaimLink } from "~/lib/paid-claim.server";
-import { portalLink } from "~/lib/portal.server";
-import { stripeSetup } from "~/lib/stripe.server";
+import { portalLink } from "~/links/portal-link.server";
+import { optOutLink, replyAddress } from "~/links/signed-links.server";
+import { readConfig } from "~/platform/config.server";
+import { paidClaimLink } from "~/responses/paid-claims.server";
+import { stripeSetup } from "~/stripe/client.server";
 import { debtorValues, type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";
 import type { MessageParts } from "./firing.server";
 

@@ -1,7 +1,7 @@
 import { exportStream } from "~/account/export.server";
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
-import { getApp } from "~/lib/context.server";
 import type { Route } from "./+types/account-export";
 
 /**

@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { getApp } from "~/auth/context.server";
 import {
   clearGoogleStateCookie,
   consumeOAuthState,
@@ -10,8 +11,7 @@ import {
 } from "~/auth/google.server";
 import { readCookie, startSession } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
-import { getApp } from "~/lib/context.server";
-import { safeRedirect } from "~/lib/redirect";
+import { safeRedirect } from "~/platform/redirect";
 import type { Route } from "./+types/auth.google.callback";
 
 /**

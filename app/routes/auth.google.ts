@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { isGoogleConfigured, startGoogleSignIn } from "~/auth/google.server";
 import { getDb } from "~/db/client.server";
-import { getApp } from "~/lib/context.server";
-import { safeRedirect } from "~/lib/redirect";
+import { safeRedirect } from "~/platform/redirect";
 import type { Route } from "./+types/auth.google";
 
 /** Starts Google sign-in; without a configured client it returns with a clear message instead. */

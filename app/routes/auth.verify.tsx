@@ -1,15 +1,15 @@
 import { Loader2 } from "lucide-react";
 import { Form, redirect, useNavigation } from "react-router";
+import { getApp, sessionUser } from "~/auth/context.server";
 import { consumeLoginToken, peekLoginToken } from "~/auth/magic-link.server";
 import { startSession } from "~/auth/session.server";
+import { upsertVerifiedUser } from "~/auth/users.server";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
-import { readForm, reply } from "~/lib/action-result.server";
-import { getApp, sessionUser } from "~/lib/context.server";
-import { safeRedirect } from "~/lib/redirect";
-import { pageMeta } from "~/lib/site";
-import { upsertVerifiedUser } from "~/models/user.server";
+import { readForm, reply } from "~/platform/action-result.server";
+import { safeRedirect } from "~/platform/redirect";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/auth.verify";
 
 // The token is in this page's URL: Referer carries the origin only, never the token. Not

@@ -1,7 +1,7 @@
-import { CONSENT_CONFIRMATION, DEBTOR_INTENTS } from "~/entities/intents";
-import { SOMETHING_WRONG } from "~/entities/messages";
-import { reply } from "~/lib/action-result.server";
-import { renewConsent } from "~/models/opt-out.server";
+import { reply } from "~/platform/action-result.server";
+import { renewConsent } from "~/responses/opt-outs.server";
+import { CONSENT_CONFIRMATION, DEBTOR_INTENTS } from "~/schemas/intents";
+import { SOMETHING_WRONG } from "~/schemas/messages";
 import { type ExtraIntents, formId } from "./owned-record-action.server";
 
 const CONSENT_INTENT = DEBTOR_INTENTS.consent;

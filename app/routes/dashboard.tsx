@@ -1,6 +1,7 @@
 import { TriangleAlert } from "lucide-react";
 import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { requireUser, requireUserWith } from "~/auth/guard.server";
 import { DebtorResponsesNotice } from "~/components/dashboard/debtor-responses-notice";
 import { MoneySummary } from "~/components/dashboard/money-summary";
@@ -13,23 +14,22 @@ import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { countOf, getDb } from "~/db/client.server";
 import { type Bound, bindParam, OWNER_ID, preparedQuery, runBound, SESSION_OWNER } from "~/db/prepared.server";
+import { debtorRowOf, firstDebtorId, listDebtors } from "~/debtors/debtors.server";
+import { listOrganizations } from "~/debtors/organizations.server";
 import { parseDebtorId } from "~/domain/list-params";
 import { localDateString } from "~/domain/schedule-time";
-import { getApp } from "~/lib/context.server";
-import { paidClaimsOf, paidClaimsQuery } from "~/lib/paid-claim.server";
-import { pageMeta } from "~/lib/site";
-import { requestTimeZone } from "~/lib/time-zone.server";
-import { debtorRowOf, firstDebtorId, listDebtors } from "~/models/debtor.server";
-import { monthlySentQuery, monthlySentSince, monthlySeries } from "~/models/delivery.server";
-import { moneyOf, moneyStatement } from "~/models/money.server";
-import { listOrganizations } from "~/models/organization.server";
+import { moneyOf, moneyStatement } from "~/ledger/money.server";
+import { requestTimeZone } from "~/platform/time-zone.server";
+import { monthlySentQuery, monthlySentSince, monthlySeries } from "~/reminders/deliveries.server";
+import { countBouncingDebtors } from "~/responses/mail-events.server";
+import { paidClaimsOf, paidClaimsQuery } from "~/responses/paid-claims.server";
 import {
   DEBTOR_RESPONSES_LIMIT,
   debtorResponsesOf,
   debtorResponsesQuery,
   OPT_OUT_ANSWER_DAYS,
-} from "~/models/portal.server";
-import { countBouncingDebtors } from "~/models/webhook.server";
+} from "~/responses/portal.server";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/dashboard";
 import { debtorAction } from "./debtor-action.server";
 import { scheduleFilterFromUrl, schedulesPage } from "./schedules-data.server";

@@ -1,4 +1,4 @@
-import { debtorEntity } from "~/entities/debtors.server";
+import { debtorEntity } from "~/debtors/debtor-entity.server";
 import { consentIntents } from "./consent-action.server";
 import { debtorResponseIntents } from "./debtor-response-action.server";
 import { invoiceIntents } from "./invoice-action.server";
@@ -8,7 +8,7 @@ import { paymentIntents } from "./payment-action.server";
 
 /**
  * Every debtor write from a form: add, edit and delete (the debtor's description, shared with the
- * JSON API: app/entities/debtors.server.ts), the payment, invoice, consent and "I've paid" intents
+ * JSON API: app/debtors/debtor-entity.server.ts), the payment, invoice, consent and "I've paid" intents
  * of the same pages, and the answers to what a debtor said on their page (resolve a dispute, allow
  * a new promise). The action of each page that shows the debtors table (dashboard, /debtors-list)
  * and of the debtor's page (/debtors/:id, its Invoices section). The owner is the signed-in user.

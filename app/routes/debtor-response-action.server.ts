@@ -1,12 +1,12 @@
 import * as v from "valibot";
-import { DEBTOR_RESPONSE_INTENTS } from "~/entities/intents";
-import { SOMETHING_WRONG } from "~/entities/messages";
-import { reply } from "~/lib/action-result.server";
-import { resolveDispute } from "~/models/dispute.server";
-import { allowNewPromise } from "~/models/promise.server";
-import { handleReply } from "~/models/reply.server";
+import { reply } from "~/platform/action-result.server";
 import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
+import { resolveDispute } from "~/responses/disputes.server";
+import { allowNewPromise } from "~/responses/promises.server";
+import { handleReply } from "~/responses/replies.server";
 import { FormIdSchema } from "~/schemas/ids";
+import { DEBTOR_RESPONSE_INTENTS } from "~/schemas/intents";
+import { SOMETHING_WRONG } from "~/schemas/messages";
 import { type ExtraIntents, formId, type IntentScope } from "./owned-record-action.server";
 
 export const DISPUTE_GONE = "This dispute was already answered.";

@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { data, Link } from "react-router";
 import * as v from "valibot";
+import { getApp } from "~/auth/context.server";
 import { requireUser, requireUserWith } from "~/auth/guard.server";
 import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorBalance } from "~/components/debtors/debtor-balance";
@@ -12,14 +13,13 @@ import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
 import { SESSION_OWNER } from "~/db/prepared.server";
+import { getDebtorTimeline, TIMELINE_LIMIT } from "~/debtors/timeline.server";
 import { otherCurrenciesOwed } from "~/domain/money";
-import type { ActionResult } from "~/lib/action-result";
-import { getApp } from "~/lib/context.server";
-import { pageMeta } from "~/lib/site";
-import { requestTimeZone } from "~/lib/time-zone.server";
-import { invoiceToJson } from "~/models/invoice.server";
-import { getDebtorTimeline, TIMELINE_LIMIT } from "~/models/timeline.server";
+import { invoiceToJson } from "~/ledger/invoices.server";
+import type { ActionResult } from "~/platform/action-result";
+import { requestTimeZone } from "~/platform/time-zone.server";
 import { FormIdSchema } from "~/schemas/ids";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/debtor-timeline";
 import { debtorAction } from "./debtor-action.server";
 

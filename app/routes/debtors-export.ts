@@ -1,10 +1,10 @@
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
+import { debtorExportPages } from "~/debtors/import.server";
 import { csvResponse } from "~/domain/csv-export";
 import { fromCents, owedCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
-import { getApp } from "~/lib/context.server";
-import { debtorExportPages } from "~/models/debtor-import.server";
 import type { Route } from "./+types/debtors-export";
 
 const HEADER = [

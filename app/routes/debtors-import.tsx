@@ -1,9 +1,17 @@
 import { useId, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { SubmitButton } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { getDb } from "~/db/client.server";
+import {
+  debtorsCapRefusal,
+  type Imported,
+  ImportNumberTaken,
+  importDebtors,
+  importLookup,
+} from "~/debtors/import.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import {
   type ImportPreview,
@@ -16,21 +24,13 @@ import {
 import { formatCount } from "~/domain/intl";
 import { localDateString } from "~/domain/schedule-time";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
-import { entityScope } from "~/entities/entity.server";
-import { IMPORT_INTENTS } from "~/entities/intents";
-import { SOMETHING_WRONG } from "~/entities/messages";
-import { intentOf, readForm } from "~/lib/action-result.server";
-import { getApp } from "~/lib/context.server";
-import { pageMeta } from "~/lib/site";
-import { requestTimeZone } from "~/lib/time-zone.server";
-import {
-  debtorsCapRefusal,
-  type Imported,
-  ImportNumberTaken,
-  importDebtors,
-  importLookup,
-} from "~/models/debtor-import.server";
+import { intentOf, readForm } from "~/platform/action-result.server";
+import { entityScope } from "~/platform/scope.server";
+import { requestTimeZone } from "~/platform/time-zone.server";
 import { replanDueSchedules } from "~/reminders/lifecycle.server";
+import { IMPORT_INTENTS } from "~/schemas/intents";
+import { SOMETHING_WRONG } from "~/schemas/messages";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/debtors-import";
 
 /** The multipart envelope and the form's other fields, on top of the file itself. */

@@ -1,13 +1,13 @@
 import { Link } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";
 import { getDb } from "~/db/client.server";
 import { SESSION_OWNER } from "~/db/prepared.server";
+import { DEBTOR_PAGE_SIZE, debtorRowOf, debtorsListQueries } from "~/debtors/debtors.server";
 import { DEBTOR_SORTS, DEFAULT_DEBTOR_SORT, debtorListParams } from "~/domain/list-params";
-import { getApp } from "~/lib/context.server";
-import { pageMeta } from "~/lib/site";
-import { DEBTOR_PAGE_SIZE, debtorRowOf, debtorsListQueries } from "~/models/debtor.server";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/debtors-list";
 import { debtorAction } from "./debtor-action.server";
 import { loadListPage } from "./list-page.server";

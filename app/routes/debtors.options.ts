@@ -1,7 +1,7 @@
+import { getApp, sessionUser } from "~/auth/context.server";
 import { getDb } from "~/db/client.server";
+import { DEBTOR_OPTIONS_LIMIT, searchDebtorOptions } from "~/debtors/debtors.server";
 import { parseQuery } from "~/domain/list-params";
-import { getApp, sessionUser } from "~/lib/context.server";
-import { DEBTOR_OPTIONS_LIMIT, searchDebtorOptions } from "~/models/debtor.server";
 import type { Route } from "./+types/debtors.options";
 
 /**

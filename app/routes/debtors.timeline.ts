@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import * as v from "valibot";
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
-import { getApp } from "~/lib/context.server";
-import { requestTimeZone } from "~/lib/time-zone.server";
-import { getDebtorTimeline, TIMELINE_COMPACT } from "~/models/timeline.server";
+import { getDebtorTimeline, TIMELINE_COMPACT } from "~/debtors/timeline.server";
+import { requestTimeZone } from "~/platform/time-zone.server";
 import { FormIdSchema } from "~/schemas/ids";
 import type { Route } from "./+types/debtors.timeline";
 

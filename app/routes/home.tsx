@@ -1,14 +1,14 @@
+import { getApp } from "~/auth/context.server";
 import { isGoogleConfigured } from "~/auth/google.server";
 import { redirectSignedIn } from "~/auth/guard.server";
 import { requestMagicLink } from "~/auth/sign-in-action.server";
 import { Faq } from "~/components/faq";
 import { SignInForm } from "~/components/sign-in-form";
-import { authErrorMessage } from "~/lib/auth-errors";
-import { getApp } from "~/lib/context.server";
-import { landingFaq } from "~/lib/faq";
-import { safeRedirect } from "~/lib/redirect";
-import { loadAsDocument, type PageHandle } from "~/lib/should-hydrate";
-import { SITE_DESCRIPTION } from "~/lib/site";
+import { safeRedirect } from "~/platform/redirect";
+import { authErrorMessage } from "~/ui/auth-errors";
+import { landingFaq } from "~/ui/faq";
+import { loadAsDocument, type PageHandle } from "~/ui/should-hydrate";
+import { SITE_DESCRIPTION } from "~/ui/site";
 import type { Route } from "./+types/home";
 
 /**

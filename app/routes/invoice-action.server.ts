@@ -1,14 +1,14 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
+import { getDebtorOption } from "~/debtors/debtors.server";
 import { FieldsRefused } from "~/domain/refused";
-import { DEBTOR_INTENTS } from "~/entities/intents";
-import { invoiceEntity } from "~/entities/invoices.server";
-import { DEBTOR_MESSAGES, invoiceAddedToMessage, PAYMENT_MESSAGES } from "~/entities/messages";
-import { reply } from "~/lib/action-result.server";
-import { getDebtorOption } from "~/models/debtor.server";
-import type { InvoiceWrite } from "~/models/invoice.server";
+import { invoiceEntity } from "~/ledger/invoice-entity.server";
+import type { InvoiceWrite } from "~/ledger/invoices.server";
+import { reply } from "~/platform/action-result.server";
 import { DebtorSchema } from "~/schemas/debtor";
+import { DEBTOR_INTENTS } from "~/schemas/intents";
 import type { InvoiceInput } from "~/schemas/invoice";
+import { DEBTOR_MESSAGES, invoiceAddedToMessage, PAYMENT_MESSAGES } from "~/schemas/messages";
 import { type ExtraIntents, formId, type IntentScope, writeFailed } from "./owned-record-action.server";
 
 const { intents, messages } = invoiceEntity;
@@ -130,7 +130,7 @@ async function addToExisting({ scope, formData }: IntentScope) {
 /**
  * Invoice intents on the debtor pages and the debtor's modal (docs/architecture.md §8, §10): each
  * parses its form with the invoice's schema and calls the invoice's operation
- * (app/entities/invoices.server.ts, the same the JSON API calls), and answers its refusals as the
+ * (app/ledger/invoice-entity.server.ts, the same the JSON API calls), and answers its refusals as the
  * API does: 404 for a record that is not the owner's, 400 with the same field errors.
  */
 export const invoiceIntents: ExtraIntents = {

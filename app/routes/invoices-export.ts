@@ -1,10 +1,10 @@
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
+import { invoiceExportPages } from "~/debtors/import.server";
 import { csvResponse } from "~/domain/csv-export";
 import { fromCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
-import { getApp } from "~/lib/context.server";
-import { invoiceExportPages } from "~/models/debtor-import.server";
 import type { Route } from "./+types/invoices-export";
 
 const HEADER = [

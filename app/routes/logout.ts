@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { clearSessionCookie, invalidateSession, readSessionToken } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
-import { getApp } from "~/lib/context.server";
 import type { Route } from "./+types/logout";
 
 /** Log out: the session row is deleted, the cookie cleared, and the user returns to /. */

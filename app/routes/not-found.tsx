@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { NotFoundMessage } from "~/components/not-found";
-import { pageMeta } from "~/lib/site";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/not-found";
 
 export async function loader() {

@@ -1,8 +1,8 @@
-import { organizationEntity } from "~/entities/organizations.server";
+import { organizationEntity } from "~/debtors/organization-entity.server";
 import { ownedRecordAction } from "./owned-record-action.server";
 
 /**
  * Every organization write from a form: add, edit and delete (the action of /iam/orgs), from the
- * organization's description shared with the JSON API (app/entities/organizations.server.ts).
+ * organization's description shared with the JSON API (app/debtors/organization-entity.server.ts).
  */
 export const organizationAction = ownedRecordAction(organizationEntity);

@@ -2,16 +2,16 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
+import { type AppContext, getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import type { SessionUser } from "~/auth/session.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { FieldsRefused, TwinFound } from "~/domain/refused";
-import { type EntityScope, entityScope, type OwnedEntity } from "~/entities/entity.server";
-import { ALLOW_DUPLICATE_FIELD } from "~/entities/intents";
-import { SOMETHING_WRONG, twinDebtorMessage } from "~/entities/messages";
-import { intentOf, readForm, reply } from "~/lib/action-result.server";
-import { type AppContext, getApp } from "~/lib/context.server";
+import { intentOf, readForm, reply } from "~/platform/action-result.server";
+import { type EntityScope, entityScope, type OwnedEntity } from "~/platform/scope.server";
 import { FormIdSchema } from "~/schemas/ids";
+import { ALLOW_DUPLICATE_FIELD } from "~/schemas/intents";
+import { SOMETHING_WRONG, twinDebtorMessage } from "~/schemas/messages";
 
 /**
  * A database failure during a write: logged, and answered 500 with "Something went wrong" (an error
@@ -30,7 +30,7 @@ export function formId(formData: FormData, field: "id" | "debtor_id" = "id") {
 
 /**
  * The three intents of an owned record, one function each, made from the entity's description
- * (app/entities/, the same the JSON API uses). Field errors answer 400 with what the user typed;
+ * (the features' *-entity.server.ts, the same the JSON API uses). Field errors answer 400 with what the user typed;
  * an id that is not the owner's answers 404 and changes nothing; a database failure answers 500
  * with "Something went wrong".
  */

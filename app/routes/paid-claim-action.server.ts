@@ -1,17 +1,17 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import { formatMoney } from "~/domain/money";
-import { PAID_CLAIM_INTENTS } from "~/entities/intents";
-import { PAYMENT_MESSAGES, SOMETHING_WRONG } from "~/entities/messages";
-import { paymentEntity } from "~/entities/payments.server";
-import { reply } from "~/lib/action-result.server";
+import { paymentEntity } from "~/ledger/payment-entity.server";
+import { reply } from "~/platform/action-result.server";
+import { followAlarms } from "~/reminders/lifecycle.server";
 import {
   type ConfirmOutcome,
   confirmNothingOwed,
   confirmPaidClaim,
   pendingClaim,
   resumeAfterClaim,
-} from "~/lib/paid-claim.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
+} from "~/responses/paid-claims.server";
+import { PAID_CLAIM_INTENTS } from "~/schemas/intents";
+import { PAYMENT_MESSAGES, SOMETHING_WRONG } from "~/schemas/messages";
 import { type ExtraIntents, formId, type IntentScope, writeFailed } from "./owned-record-action.server";
 
 export const CLAIM_GONE = "This was already answered: the payment was confirmed or the reminders resumed.";

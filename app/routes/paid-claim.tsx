@@ -1,4 +1,6 @@
 import { data, Form, useNavigation } from "react-router";
+import { noticeSwitchQuery, sendNoticesAfter } from "~/activity/notices.server";
+import { getApp } from "~/auth/context.server";
 import {
   DEBTOR_LINK_HEADERS,
   DebtorLinkPage,
@@ -8,12 +10,10 @@ import {
 } from "~/components/debtor-link-page";
 import { SubmitButton } from "~/components/ui/button";
 import { type Db, getDb } from "~/db/client.server";
-import { getApp } from "~/lib/context.server";
-import type { OptOutTarget } from "~/lib/opt-out.server";
-import { claimPaid, hasPendingClaimQuery, verifyPaidClaimToken } from "~/lib/paid-claim.server";
-import { type OwedTotal, owedTotalsOf, owedTotalsQuery } from "~/models/portal.server";
-import { noticeSwitchQuery, sendNoticesAfter } from "~/models/user-notification.server";
+import type { OptOutTarget } from "~/links/signed-links.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
+import { claimPaid, hasPendingClaimQuery, verifyPaidClaimToken } from "~/responses/paid-claims.server";
+import { type OwedTotal, owedTotalsOf, owedTotalsQuery } from "~/responses/portal.server";
 import type { Route } from "./+types/paid-claim";
 
 /**

@@ -1,11 +1,11 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import { AccountCapReached } from "~/domain/account-caps";
-import { DEBTOR_INTENTS } from "~/entities/intents";
-import { SOMETHING_WRONG } from "~/entities/messages";
-import { paymentEntity } from "~/entities/payments.server";
-import { reply } from "~/lib/action-result.server";
-import type { PaymentWrite, PaymentWriteError } from "~/models/payment.server";
+import { paymentEntity } from "~/ledger/payment-entity.server";
+import type { PaymentWrite, PaymentWriteError } from "~/ledger/payments.server";
+import { reply } from "~/platform/action-result.server";
 import { resumeStoppedSchedules } from "~/reminders/lifecycle.server";
+import { DEBTOR_INTENTS } from "~/schemas/intents";
+import { SOMETHING_WRONG } from "~/schemas/messages";
 import type { PaymentInput } from "~/schemas/payment";
 import { type ExtraIntents, formId, type IntentScope, writeFailed } from "./owned-record-action.server";
 
@@ -13,7 +13,7 @@ const { intents, messages } = paymentEntity;
 
 /**
  * payment-add and payment-edit: the form parsed with the payment schema, then the payment's
- * operation (app/entities/payments.server.ts, the same the JSON API calls) on the row named by
+ * operation (app/ledger/payment-entity.server.ts, the same the JSON API calls) on the row named by
  * `idField` (the debtor for an add, the payment for an edit). Its refusals answer as the API's do:
  * 404 for a record that is not the owner's, 400 with the same errors otherwise.
  */

@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { DEBTOR_LINK_HEADERS } from "~/components/debtor-link-page";
 import { getDb } from "~/db/client.server";
-import { getApp } from "~/lib/context.server";
-import { verifyPortalToken } from "~/lib/portal.server";
-import { payOnline } from "~/payments/pay.server";
+import { payOnline } from "~/ledger/online/pay.server";
+import { verifyPortalToken } from "~/links/portal-link.server";
 import type { Route } from "./+types/portal-pay";
 
 /**

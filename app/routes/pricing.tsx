@@ -1,5 +1,6 @@
 import { Check } from "lucide-react";
 import { data, redirect } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { checkoutUrl } from "~/billing/checkout.server";
 import { Faq } from "~/components/faq";
@@ -7,11 +8,10 @@ import { buttonVariants } from "~/components/ui/variants";
 import { getDb } from "~/db/client.server";
 import { effectivePlan, inTrial, isPlanId, PLANS, planFeatures, TRIAL_DAYS, trialEnd } from "~/domain/plans";
 import { formatLongDate } from "~/domain/promise";
-import { accountCaps, appOrigin } from "~/lib/config.server";
-import { getApp } from "~/lib/context.server";
-import { pricingFaq } from "~/lib/faq";
-import { pageMeta } from "~/lib/site";
-import { stripeSetup } from "~/lib/stripe.server";
+import { accountCaps, appOrigin } from "~/platform/config.server";
+import { stripeSetup } from "~/stripe/client.server";
+import { pricingFaq } from "~/ui/faq";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/pricing";
 
 /** What Subscribe says where nothing can be sold (production without Stripe: docs/decisions/019). */

@@ -1,31 +1,31 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import { type RouterContextProvider, redirectDocument } from "react-router";
 import { deleteAccount } from "~/account/delete.server";
+import { ImageRejected, replaceProfileImage, storeProfileImage } from "~/account/images.server";
+import { type AppContext, getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { clientKey } from "~/auth/magic-link.server";
 import { checkUserPassword, hasPassword, setPassword } from "~/auth/password.server";
 import { clearSessionCookie, invalidateOtherSessions, readSessionToken, type SessionUser } from "~/auth/session.server";
-import { type Db, getDb } from "~/db/client.server";
-import { formatInstant } from "~/domain/time-zone";
-import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/upload-limits";
-import { PROFILE_INTENTS } from "~/entities/intents";
-import { ACCOUNT_DELETED, SOMETHING_WRONG } from "~/entities/messages";
-import { intentOf, readForm, reply } from "~/lib/action-result.server";
-import { appOrigin } from "~/lib/config.server";
-import { type AppContext, getApp } from "~/lib/context.server";
-import { ImageRejected, replaceProfileImage, storeProfileImage } from "~/lib/images.server";
-import { requestTimeZone } from "~/lib/time-zone.server";
-import { flashToastCookie } from "~/lib/toast.server";
-import { allowPasswordGuess, TOO_MANY_PASSWORD_GUESSES } from "~/models/rate-limit.server";
 import {
   setDefaultCurrency,
   setNoticeSwitches,
   setPaymentUrl,
   updateContactSettings,
   updateProfileName,
-} from "~/models/user.server";
+} from "~/auth/users.server";
+import { type Db, getDb } from "~/db/client.server";
+import { formatInstant } from "~/domain/time-zone";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/upload-limits";
+import { intentOf, readForm, reply } from "~/platform/action-result.server";
+import { appOrigin } from "~/platform/config.server";
+import { allowPasswordGuess, TOO_MANY_PASSWORD_GUESSES } from "~/platform/rate-limit.server";
+import { requestTimeZone } from "~/platform/time-zone.server";
+import { flashToastCookie } from "~/platform/toast.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { ContactRulesSchema } from "~/schemas/contact-rules";
+import { PROFILE_INTENTS } from "~/schemas/intents";
+import { ACCOUNT_DELETED, SOMETHING_WRONG } from "~/schemas/messages";
 import {
   DELETE_MISMATCH_MESSAGE,
   DefaultCurrencySchema,

@@ -1,12 +1,12 @@
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { runBound } from "~/db/prepared.server";
 import { agingCsv, agingRowsOf } from "~/domain/aging";
 import { csvHeaders, toCsv } from "~/domain/csv-export";
 import { localDateString } from "~/domain/schedule-time";
-import { getApp } from "~/lib/context.server";
-import { requestTimeZone } from "~/lib/time-zone.server";
-import { agingStatement } from "~/models/money.server";
+import { agingStatement } from "~/ledger/money.server";
+import { requestTimeZone } from "~/platform/time-zone.server";
 import type { Route } from "./+types/report-aging-export";
 
 /**

@@ -1,8 +1,8 @@
 import { data } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { archiveObjectKey, isMonth } from "~/domain/archive-months";
 import { csvHeaders } from "~/domain/csv-export";
-import { getApp } from "~/lib/context.server";
 import type { Route } from "./+types/report-archive";
 
 /**

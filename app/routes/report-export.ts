@@ -1,3 +1,4 @@
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { csvResponse, EXPORT_PAGE } from "~/domain/csv-export";
@@ -7,9 +8,8 @@ import { listParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { strategyLabel } from "~/domain/strategies";
 import { instantFormat } from "~/domain/time-zone";
-import { getApp } from "~/lib/context.server";
-import { requestTimeZone } from "~/lib/time-zone.server";
-import { deliveryPages } from "~/models/delivery.server";
+import { requestTimeZone } from "~/platform/time-zone.server";
+import { deliveryPages } from "~/reminders/deliveries.server";
 import type { Route } from "./+types/report-export";
 
 /**

@@ -1,4 +1,5 @@
 import { Form, Link, useSearchParams, useSubmit } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { requireUserWith } from "~/auth/guard.server";
 import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorCombobox } from "~/components/lists/debtor-combobox";
@@ -17,6 +18,7 @@ import {
   runBound,
   SESSION_OWNER,
 } from "~/db/prepared.server";
+import { getDebtorOption } from "~/debtors/debtors.server";
 import { agingRowsOf } from "~/domain/aging";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { statusLabel } from "~/domain/delivery-status";
@@ -25,13 +27,17 @@ import { periodRange } from "~/domain/periods";
 import { localDateString } from "~/domain/schedule-time";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
-import { getApp } from "~/lib/context.server";
-import { pageMeta } from "~/lib/site";
-import { requestTimeZone } from "~/lib/time-zone.server";
-import { getDebtorOption } from "~/models/debtor.server";
-import { archivedOf, DELIVERY_PAGE_SIZE, deliveryTotals, listDeliveries, totalsOf } from "~/models/delivery.server";
-import { archivedMonths } from "~/models/delivery-archive.server";
-import { agingStatement } from "~/models/money.server";
+import { agingStatement } from "~/ledger/money.server";
+import { requestTimeZone } from "~/platform/time-zone.server";
+import {
+  archivedOf,
+  DELIVERY_PAGE_SIZE,
+  deliveryTotals,
+  listDeliveries,
+  totalsOf,
+} from "~/reminders/deliveries.server";
+import { archivedMonths } from "~/reminders/delivery-archive.server";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/report";
 
 /** Which optional conditions a report's statements carry: one shape each, built once per isolate. */

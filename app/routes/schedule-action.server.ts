@@ -2,6 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
@@ -9,14 +10,9 @@ import { AccountCapReached } from "~/domain/account-caps";
 import { noStepAheadMessage } from "~/domain/cadence";
 import { manualSendRefusal, resendCapRefusal, sendingLimits } from "~/domain/limits";
 import { TRIAL_PLAN } from "~/domain/plans";
-import { type EntityScope, entityScope } from "~/entities/entity.server";
-import { DEBTOR_INTENTS, type IntentOf, SCHEDULE_INTENTS } from "~/entities/intents";
-import { SCHEDULE_MESSAGES, SCHEDULE_SOMETHING_WRONG as SOMETHING_WRONG } from "~/entities/messages";
-import { scheduleEntity } from "~/entities/schedules.server";
-import { intentOf, readForm, reply, replyOrRedirect } from "~/lib/action-result.server";
-import { getApp } from "~/lib/context.server";
-import { manualSendLoad } from "~/models/delivery.server";
-import { enabledSchedules } from "~/models/schedule.server";
+import { intentOf, readForm, reply, replyOrRedirect } from "~/platform/action-result.server";
+import { type EntityScope, entityScope } from "~/platform/scope.server";
+import { manualSendLoad } from "~/reminders/deliveries.server";
 import {
   createResendSchedules,
   pauseSchedules,
@@ -25,7 +21,11 @@ import {
   sendNow as sendSchedulesNow,
 } from "~/reminders/lifecycle.server";
 import { resumeRefusalMessage, sendRefusalMessage } from "~/reminders/refusals";
+import { scheduleEntity } from "~/reminders/schedule-entity.server";
+import { enabledSchedules } from "~/reminders/schedules.server";
 import { DebtorIdsSchema, ScheduleIdsSchema, selectionMessage } from "~/schemas/ids";
+import { DEBTOR_INTENTS, type IntentOf, SCHEDULE_INTENTS } from "~/schemas/intents";
+import { SCHEDULE_MESSAGES, SCHEDULE_SOMETHING_WRONG as SOMETHING_WRONG } from "~/schemas/messages";
 import { SCHEDULE_DEBTOR_MESSAGE, SCHEDULE_ORG_MESSAGE } from "~/schemas/schedule";
 import { testSend } from "./test-send-action.server";
 
@@ -132,7 +132,7 @@ async function saveSchedule(
   });
 }
 
-/** The schedule's delete: the same operation as DELETE /api/schedule (app/entities/schedules.server.ts). */
+/** The schedule's delete: the same operation as DELETE /api/schedule (app/reminders/schedule-entity.server.ts). */
 async function removeSchedule(scope: Scope, formData: FormData) {
   const id = v.safeParse(scheduleEntity.id, formData.get("id"));
   if (!id.success || !(await scheduleEntity.remove(scope, id.output))) {

@@ -1,6 +1,6 @@
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
-import { getApp } from "~/lib/context.server";
 import type { Route } from "./+types/schedule.preview";
 import { previewChoice, previewReminderProps } from "./test-send-action.server";
 

@@ -1,21 +1,21 @@
 import { useCallback, useState } from "react";
 import { Link } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { requireUserWith } from "~/auth/guard.server";
 import { EmailPreview } from "~/components/schedules/email-preview";
 import { ScheduleForm, type ScheduleFormWatch } from "~/components/schedules/schedule-form";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
 import { OWNER_ID, preparedQuery, SESSION_OWNER } from "~/db/prepared.server";
+import { debtorChoiceOf, debtorChoiceQuery } from "~/debtors/debtors.server";
+import { listOrganizations } from "~/debtors/organizations.server";
 import { parseSteps } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY } from "~/domain/frequencies";
 import { DEFAULT_PRESET } from "~/domain/presets";
 import { senderDisplayName } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
-import { SCHEDULE_SOMETHING_WRONG } from "~/entities/messages";
-import { getApp } from "~/lib/context.server";
-import { pageMeta } from "~/lib/site";
-import { debtorChoiceOf, debtorChoiceQuery } from "~/models/debtor.server";
-import { listOrganizations } from "~/models/organization.server";
+import { SCHEDULE_SOMETHING_WRONG } from "~/schemas/messages";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/schedule";
 import { scheduleAction } from "./schedule-action.server";
 

@@ -4,7 +4,12 @@ import { bindParam, boundQuery, OWNER_ID, preparedQueryBy, SESSION_OWNER } from 
 import type { ScheduleSort, SortDirection } from "~/domain/list-params";
 import { listParams, pageOffset, scheduleSearchParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
-import { countSchedules, listSchedules, SCHEDULE_PAGE_SIZE, type ScheduleListFilter } from "~/models/schedule.server";
+import {
+  countSchedules,
+  listSchedules,
+  SCHEDULE_PAGE_SIZE,
+  type ScheduleListFilter,
+} from "~/reminders/schedules.server";
 import { loadListPage } from "./list-page.server";
 
 /**

@@ -1,13 +1,13 @@
 import { useEffect } from "react";
+import { getApp } from "~/auth/context.server";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
 import { scheduleSearchParams } from "~/domain/list-params";
-import { getApp } from "~/lib/context.server";
-import { pageMeta } from "~/lib/site";
-import { requestTimeZone } from "~/lib/time-zone.server";
+import { requestTimeZone } from "~/platform/time-zone.server";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/schedules-list";
 import { loadSchedulesPage } from "./schedules-data.server";
 

@@ -1,11 +1,11 @@
 import { data } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
+import { debtorChoice } from "~/debtors/debtors.server";
+import { listOrganizations } from "~/debtors/organizations.server";
 import { senderDisplayName } from "~/domain/sender";
-import { getApp } from "~/lib/context.server";
-import { debtorChoice } from "~/models/debtor.server";
-import { listOrganizations } from "~/models/organization.server";
-import { getScheduleDetails } from "~/models/schedule.server";
+import { getScheduleDetails } from "~/reminders/schedules.server";
 import type { Route } from "./+types/schedules.details";
 
 /** The configure modal's data: the owner's schedule with its debtor, and the form's options. */

@@ -1,6 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Form, Link, redirect, useNavigation } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { redirectSignedIn } from "~/auth/guard.server";
 import { clientKey } from "~/auth/magic-link.server";
 import { authenticateWithPassword } from "~/auth/password.server";
@@ -8,13 +9,12 @@ import { startSession } from "~/auth/session.server";
 import { SubmitButton } from "~/components/ui/button";
 import { FormError, InputField } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
-import { readForm, reply } from "~/lib/action-result.server";
-import { getApp } from "~/lib/context.server";
-import { safeRedirect } from "~/lib/redirect";
-import { pageMeta } from "~/lib/site";
-import { useValibotForm } from "~/lib/use-valibot-form";
-import { allowPasswordGuess, TOO_MANY_PASSWORD_GUESSES } from "~/models/rate-limit.server";
+import { readForm, reply } from "~/platform/action-result.server";
+import { allowPasswordGuess, TOO_MANY_PASSWORD_GUESSES } from "~/platform/rate-limit.server";
+import { safeRedirect } from "~/platform/redirect";
 import { PasswordSignInSchema } from "~/schemas/auth";
+import { pageMeta } from "~/ui/site";
+import { useValibotForm } from "~/ui/use-valibot-form";
 import type { Route } from "./+types/sign-in.password";
 
 const WRONG = "Wrong e-mail or password.";

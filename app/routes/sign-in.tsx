@@ -1,12 +1,12 @@
 import { data, redirect } from "react-router";
+import { getApp, sessionUser } from "~/auth/context.server";
 import { isGoogleConfigured } from "~/auth/google.server";
 import { requestMagicLink } from "~/auth/sign-in-action.server";
 import { NotFoundMessage } from "~/components/not-found";
 import { SignInForm } from "~/components/sign-in-form";
-import { authErrorMessage } from "~/lib/auth-errors";
-import { getApp, sessionUser } from "~/lib/context.server";
-import { safeRedirect } from "~/lib/redirect";
-import { pageMeta } from "~/lib/site";
+import { safeRedirect } from "~/platform/redirect";
+import { authErrorMessage } from "~/ui/auth-errors";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/sign-in";
 
 /** /404: where a visitor lands from a guarded route, with sign-in that brings them back. */

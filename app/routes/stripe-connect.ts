@@ -1,10 +1,10 @@
 import { data, redirect } from "react-router";
+import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
-import { linkOrigin } from "~/lib/config.server";
-import { getApp } from "~/lib/context.server";
-import { stripeSetup } from "~/lib/stripe.server";
-import { disconnectAccount, startOnboarding } from "~/payments/stripe-account.server";
+import { disconnectAccount, startOnboarding } from "~/ledger/online/stripe-account.server";
+import { linkOrigin } from "~/platform/config.server";
+import { stripeSetup } from "~/stripe/client.server";
 import type { Route } from "./+types/stripe-connect";
 
 /**

@@ -1,5 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
+import { getApp, sessionUser } from "~/auth/context.server";
 import { type Db, getDb } from "~/db/client.server";
 import { addDays, MAX_STEP_OFFSET, MIN_STEP_OFFSET } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY, getFrequency } from "~/domain/frequencies";
@@ -8,16 +9,15 @@ import { effectivePlan } from "~/domain/plans";
 import { isTemplateId, type TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
-import { SCHEDULE_INTENTS } from "~/entities/intents";
-import { SCHEDULE_SOMETHING_WRONG as SOMETHING_WRONG } from "~/entities/messages";
-import { reply } from "~/lib/action-result.server";
-import { type AppConfig, linkOrigin } from "~/lib/config.server";
-import { getApp, sessionUser } from "~/lib/context.server";
-import { countedInstants, markDeliveryFailed, markDeliverySent } from "~/models/delivery.server";
-import { getSenderAndDebtors } from "~/models/schedule.server";
-import { getStatement } from "~/models/statement.server";
-import { claimTestSend } from "~/models/test-send.server";
-import { sendReminder } from "~/reminders/mail.server";
+import { sendReminder } from "~/mail/index.server";
+import { reply } from "~/platform/action-result.server";
+import { type AppConfig, linkOrigin } from "~/platform/config.server";
+import { countedInstants, markDeliveryFailed, markDeliverySent } from "~/reminders/deliveries.server";
+import { getSenderAndDebtors } from "~/reminders/schedules.server";
+import { getStatement } from "~/reminders/statement.server";
+import { claimTestSend } from "~/reminders/test-send.server";
+import { SCHEDULE_INTENTS } from "~/schemas/intents";
+import { SCHEDULE_SOMETHING_WRONG as SOMETHING_WRONG } from "~/schemas/messages";
 import type { ReminderEmailProps } from "../../emails/reminder";
 import {
   debtorValues,
@@ -117,7 +117,7 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
 
 /**
  * The owner's user, organization (when it is theirs) and chosen debtor with the debtor's statement
- * (their open invoices, app/models/statement.server.ts): the two reads side by side. No debtor
+ * (their open invoices, app/reminders/statement.server.ts): the two reads side by side. No debtor
  * (none chosen, or another user's, which looks missing): `debtor` undefined.
  */
 async function senderAndStatement(db: Db, ownerId: string, choice: PreviewChoice) {

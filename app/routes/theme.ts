@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
-import { readForm } from "~/lib/action-result.server";
-import { safeRedirect } from "~/lib/redirect";
-import { parseTheme, themeCookie } from "~/lib/theme";
+import { readForm } from "~/platform/action-result.server";
+import { safeRedirect } from "~/platform/redirect";
+import { parseTheme, themeCookie } from "~/platform/theme";
 import type { Route } from "./+types/theme";
 
 /**

@@ -1,4 +1,6 @@
 import { data, Form, useNavigation } from "react-router";
+import { sendNoticesAfter } from "~/activity/notices.server";
+import { getApp } from "~/auth/context.server";
 import {
   DEBTOR_LINK_HEADERS,
   DebtorLinkPage,
@@ -9,12 +11,10 @@ import {
 import { SubmitButton } from "~/components/ui/button";
 import { type Db, getDb } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
-import { getApp } from "~/lib/context.server";
-import { type OptOutTarget, verifyOptOutToken } from "~/lib/opt-out.server";
-import { isOptedOut, optOutAddress } from "~/models/opt-out.server";
-import { type OwedTotal, owedTotalsOf, owedTotalsQuery } from "~/models/portal.server";
-import { sendNoticesAfter } from "~/models/user-notification.server";
+import { type OptOutTarget, verifyOptOutToken } from "~/links/signed-links.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
+import { isOptedOut, optOutAddress } from "~/responses/opt-outs.server";
+import { type OwedTotal, owedTotalsOf, owedTotalsQuery } from "~/responses/portal.server";
 import type { Route } from "./+types/unsubscribe";
 
 /**

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
+import { sessionUser } from "~/auth/context.server";
 import { buttonVariants } from "~/components/ui/variants";
-import { sessionUser } from "~/lib/context.server";
-import { pageMeta } from "~/lib/site";
+import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/welcome";
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -17,7 +17,7 @@ const MISSING = missingFieldMessage({ amount: AMOUNT_MESSAGE, paid_on: DATE_MESS
 /**
  * The field error for a payment above what is still owed (`owedCents`): the most a payment may be.
  * Shown by the browser (it knows the debtor's balance) and by the server, which checks it when it
- * writes (app/models/payment.server.ts).
+ * writes (app/ledger/payments.server.ts).
  */
 export function overOwedMessage(owedCents: number, currency?: string) {
   if (owedCents <= 0) return "Nothing is owed any more: the debt is paid in full.";
@@ -59,7 +59,7 @@ const INVOICE_MESSAGE = "Please choose one of the debtor's open invoices";
 
 /**
  * The invoice a payment is for (the form's "Apply to"): absent or blank, the open invoices oldest
- * due date first. The server checks it is one of the debtor's (app/models/payment.server.ts).
+ * due date first. The server checks it is one of the debtor's (app/ledger/payments.server.ts).
  */
 const invoiceId = v.optional(
   v.pipe(v.number(INVOICE_MESSAGE), v.integer(INVOICE_MESSAGE), v.minValue(1, INVOICE_MESSAGE)),

@@ -117,7 +117,7 @@ export async function signIn(
  * rendering those pages (they have their own tests: auth.spec.ts, no-javascript.spec.ts, csp.spec.ts):
  * the magic-link request (POST /?index), the link from the dev mailbox, its POST /auth/verify.
  * The session cookie lands in the page's browser context, with the `tz` cookie the pages' boot
- * script would have set (app/lib/theme.ts), then `redirectTo` opens. Returns the e-mail.
+ * script would have set (app/platform/theme.ts), then `redirectTo` opens. Returns the e-mail.
  */
 export async function signInByRequest(page: Page, { email = uniqueEmail(), redirectTo = "/welcome" } = {}) {
   const origin = appOrigin();

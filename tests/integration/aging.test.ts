@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agingBucket } from "~/domain/aging";
 import { localDateString } from "~/domain/schedule-time";
-import { loadMoney } from "~/models/money.server";
+import { loadMoney } from "~/ledger/money.server";
 import { decodeTurbo } from "./data-helpers";
 import { db, makeDebtor, makeInvoice, makeSignedInUser, makeUser, payInvoice } from "./fixtures";
 import { get, SESSION_COOKIE } from "./helpers";

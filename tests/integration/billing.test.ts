@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { runWatchdog } from "~/reminders/watchdog.server";
+import { runWatchdog } from "~/watchdog/index.server";
 import { apiJson, formAction } from "./data-helpers";
 import { fireAt } from "./engine-helpers";
 import { makeDebtor, makeSchedule } from "./fixtures";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "~/lib/config.server";
-import { portalLink } from "~/lib/portal.server";
+import { portalLink } from "~/links/portal-link.server";
+import { readConfig } from "~/platform/config.server";
 import { ContactRulesSchema } from "~/schemas/contact-rules";
 import { DefaultCurrencySchema, DeleteAccountSchema, PaymentLinkSchema } from "~/schemas/profile";
 import { ScheduleSchema } from "~/schemas/schedule";
@@ -28,7 +28,7 @@ import { loaderData } from "./schedule-helpers";
  * message. The forms that only render in a dialog on the client (debtor, invoice, payment,
  * organization) are read from their components by tests/support/dialog-form-limits.test.ts, which
  * checks each limit against the form's schema: the schema the form action and the JSON API use
- * (app/entities/, tests/integration/parity.test.ts).
+ * (the features' *-entity.server.ts, tests/integration/parity.test.ts).
  */
 
 /** A fetcher-style post of the page at `path`: the status and the reply's field errors. */

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { listDeliveries } from "~/models/delivery.server";
+import { listDeliveries } from "~/reminders/deliveries.server";
 import { db, FIXTURE_SCHEDULE_ID, makeDebtor, makeInvoice } from "./fixtures";
 import { get, sha256Hex, signIn, uniqueEmail } from "./helpers";
 

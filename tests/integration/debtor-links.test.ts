@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "~/lib/config.server";
-import { optOutLink, replyAddress, verifyReplyAddress } from "~/lib/opt-out.server";
-import { paidClaimLink } from "~/lib/paid-claim.server";
-import { portalLink } from "~/lib/portal.server";
-import { updateDebtor } from "~/models/debtor.server";
+import { updateDebtor } from "~/debtors/debtors.server";
+import { portalLink } from "~/links/portal-link.server";
+import { optOutLink, replyAddress, verifyReplyAddress } from "~/links/signed-links.server";
+import { readConfig } from "~/platform/config.server";
+import { paidClaimLink } from "~/responses/paid-claims.server";
 import { db, debtorRow, makeDebtor, makeUser, optOutRows } from "./fixtures";
 import { ORIGIN, postForm, request, uniqueEmail, uniqueIp, visibleText } from "./helpers";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { deliveryTotals, totalsOf } from "~/models/delivery.server";
+import { deliveryTotals, totalsOf } from "~/reminders/deliveries.server";
 import { insertDelivery } from "./fixtures";
 
 // The report's all-time totals come from delivery_status_counts, kept by triggers on deliveries

@@ -2,8 +2,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { FrequencyId } from "~/domain/frequencies";
 import { advancePast } from "~/domain/occurrence";
-import { claimOccurrence, markDeliveryFailed, markDeliverySent, recordDeliveryError } from "~/models/delivery.server";
-import { getSenderAndDebtors } from "~/models/schedule.server";
+import {
+  claimOccurrence,
+  markDeliveryFailed,
+  markDeliverySent,
+  recordDeliveryError,
+} from "~/reminders/deliveries.server";
 import {
   advanceSchedule,
   completeSchedule,
@@ -11,6 +15,7 @@ import {
   currentAlarm,
   sendNow,
 } from "~/reminders/lifecycle.server";
+import { getSenderAndDebtors } from "~/reminders/schedules.server";
 import { HOUR, MINUTE } from "./engine-helpers";
 import {
   alarmStub,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { batchKeyOf } from "~/domain/mail-batch";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
-import { runWatchdog } from "~/reminders/watchdog.server";
+import { runWatchdog } from "~/watchdog/index.server";
 import { eventually } from "./data-helpers";
 import {
   alarmAt,

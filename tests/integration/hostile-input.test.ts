@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_DRAINED_BYTES } from "~/lib/body-limit.server";
-import { readConfig } from "~/lib/config.server";
-import { replyAddress } from "~/lib/opt-out.server";
-import { paidClaimLink } from "~/lib/paid-claim.server";
-import { portalLink } from "~/lib/portal.server";
+import { portalLink } from "~/links/portal-link.server";
+import { replyAddress } from "~/links/signed-links.server";
+import { MAX_DRAINED_BYTES } from "~/platform/body-limit.server";
+import { readConfig } from "~/platform/config.server";
+import { paidClaimLink } from "~/responses/paid-claims.server";
 import {
   addDebtor,
   addOrg,
@@ -175,7 +175,7 @@ describe("bad input that once answered 500", () => {
       message: "The image is too large. Please choose one of at most 5 MB.",
     });
     // A page's form over its limit is read to its end so that a browser gets the answer, but only
-    // up to MAX_DRAINED_BYTES in all (app/lib/body-limit.server.ts): then it is cut off.
+    // up to MAX_DRAINED_BYTES in all (app/platform/body-limit.server.ts): then it is cut off.
     expect(form.state.pulled).toBeGreaterThan(MAX_DRAINED_BYTES / (1024 * 1024));
     expect(form.state.pulled).toBeLessThan(MAX_DRAINED_BYTES / (1024 * 1024) + 4);
   });

@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { purgeExpired } from "~/models/housekeeping.server";
+import { purgeExpired } from "~/watchdog/housekeeping.server";
 import { eventually } from "./data-helpers";
 import { MINUTE } from "./engine-helpers";
 import { makeUser } from "./fixtures";

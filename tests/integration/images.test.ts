@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "~/lib/config.server";
-import { signedImageUrl } from "~/lib/images.server";
+import { signedImageUrl } from "~/account/images.server";
+import { readConfig } from "~/platform/config.server";
 import {
   api,
   apiJson,

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DEBTORS_BY_EMAIL } from "~/models/debtor-import.server";
+import { DEBTORS_BY_EMAIL } from "~/debtors/import.server";
 import { apiJson, formAction, type Json, replyErrors } from "./data-helpers";
 import { debtorRow, debtorRowsOf, invoicesOf, makeDebtor, makeInvoice, makeSignedInUser, payInvoice } from "./fixtures";
 import { get, pageText, postForm } from "./helpers";

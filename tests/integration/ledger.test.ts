@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { addInvoice, editInvoice, voidInvoice } from "~/models/invoice.server";
-import { addPayment, deletePayment, editPayment } from "~/models/payment.server";
+import { addInvoice, editInvoice, voidInvoice } from "~/ledger/invoices.server";
+import { addPayment, deletePayment, editPayment } from "~/ledger/payments.server";
 import { apiJson } from "./data-helpers";
 import { db, debtorRow, makeDebtor, makeInvoice, makeSchedule, makeUser, scheduleRow } from "./fixtures";
 import { signIn, uniqueEmail } from "./helpers";
@@ -167,7 +167,7 @@ describe("the ledger holds on every path", () => {
       json: { id: debtor.id, full_name: "x", email: "x@example.com", debt: 1 },
     });
     expect(res.status).toBe(404);
-    const { updateDebtor } = await import("~/models/debtor.server");
+    const { updateDebtor } = await import("~/debtors/debtors.server");
     const input = {
       kind: "person" as const,
       full_name: "Renamed",

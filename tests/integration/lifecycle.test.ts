@@ -7,7 +7,7 @@ import {
   pauseSchedules,
   resumeSchedules,
 } from "~/reminders/lifecycle.server";
-import { runWatchdog } from "~/reminders/watchdog.server";
+import { runWatchdog } from "~/watchdog/index.server";
 import { alarmAt } from "./engine-helpers";
 import { alarmStub, db, makeDebtor, makeSchedule, makeUser, scheduleRow, withAlarms } from "./fixtures";
 

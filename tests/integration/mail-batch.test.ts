@@ -4,7 +4,7 @@ import { batchKeyOf } from "~/domain/mail-batch";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
 import { consumeMail } from "~/reminders/mail-queue.server";
 import { Pacer } from "~/reminders/pacer";
-import { STRANDED_MESSAGE } from "~/reminders/watchdog.server";
+import { STRANDED_MESSAGE } from "~/watchdog/index.server";
 import {
   consumeJobs,
   jobMessage,

@@ -4,7 +4,7 @@ import { batchKeyOf } from "~/domain/mail-batch";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
 import { consumeMail, type MailQueueMessage } from "~/reminders/mail-queue.server";
 import { Pacer } from "~/reminders/pacer";
-import { runMailRecovery, STRANDED_AFTER_MS } from "~/reminders/watchdog.server";
+import { runMailRecovery, STRANDED_AFTER_MS } from "~/watchdog/index.server";
 import { eventually } from "./data-helpers";
 import {
   consumeJobs,

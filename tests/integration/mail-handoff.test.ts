@@ -2,11 +2,11 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { claimOccurrences } from "~/models/delivery.server";
+import { claimOccurrences } from "~/reminders/deliveries.server";
 import { claimArgs, fireSchedule, prepareFiring, QUEUED_RECHECK_MS } from "~/reminders/engine.server";
 import { loadFirings } from "~/reminders/firing.server";
 import { MAIL_HANDOFF_NAME } from "~/reminders/handoff.server";
-import { runMailRecovery } from "~/reminders/watchdog.server";
+import { runMailRecovery } from "~/watchdog/index.server";
 import { alarmAt, doStorage, dueNow, MINUTE, resendDelivered, settled, stubOf } from "./engine-helpers";
 import {
   deliveriesOf,

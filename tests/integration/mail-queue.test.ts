@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { batchKeyOf } from "~/domain/mail-batch";
 import { fireSchedule } from "~/reminders/engine.server";
-import { runWatchdog } from "~/reminders/watchdog.server";
+import { runWatchdog } from "~/watchdog/index.server";
 import { eventually } from "./data-helpers";
 import {
   alarmAt,

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
+import { getProfile, setProfileImage, updateProfileName } from "~/auth/users.server";
 import { countOf } from "~/db/client.server";
 import {
   countDebtors,
@@ -10,15 +11,14 @@ import {
   getDebtor,
   listDebtors,
   updateDebtor,
-} from "~/models/debtor.server";
+} from "~/debtors/debtors.server";
 import {
   createOrganization,
   deleteOrganization,
   listOrganizations,
   organizationToJson,
   updateOrganization,
-} from "~/models/organization.server";
-import { getProfile, setProfileImage, updateProfileName } from "~/models/user.server";
+} from "~/debtors/organizations.server";
 import type { DebtorInput } from "~/schemas/debtor";
 import { db, debtorRow, insertDelivery, makeUser, orgRow, userRow } from "./fixtures";
 

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readConfig } from "~/lib/config.server";
-import { OPT_OUT_SECRET_MISSING, optOutLink } from "~/lib/opt-out.server";
-import { isOptedOut, optOutAddress, renewConsent } from "~/models/opt-out.server";
+import { OPT_OUT_SECRET_MISSING, optOutLink } from "~/links/signed-links.server";
+import { readConfig } from "~/platform/config.server";
+import { isOptedOut, optOutAddress, renewConsent } from "~/responses/opt-outs.server";
 import { reminderMessage } from "../support/email-fixtures";
 import { formAction } from "./data-helpers";
 import { alarmAt, HOUR, resendRequests, stubOf } from "./engine-helpers";
@@ -11,9 +11,9 @@ import { db, debtorRow, makeDebtor, makeSchedule, makeUser, optOutRows, schedule
 import { get, pageText, postForm, request, signIn, uniqueEmail, uniqueIp, visibleText } from "./helpers";
 
 /**
- * Opt-out (docs/architecture.md §10): the signed link of every reminder (app/lib/opt-out.server.ts), its
+ * Opt-out (docs/architecture.md §10): the signed link of every reminder (app/links/signed-links.server.ts), its
  * page and RFC 8058 one-click POST (app/routes/unsubscribe.tsx), what opting out stops
- * (app/models/opt-out.server.ts), and recording renewed consent (app/routes/consent-action.server.ts).
+ * (app/responses/opt-outs.server.ts), and recording renewed consent (app/routes/consent-action.server.ts).
  */
 
 const config = () => readConfig(env);

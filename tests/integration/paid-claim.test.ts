@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { CONFIRMED_PAYMENT_NOTE } from "~/entities/messages";
-import { readConfig } from "~/lib/config.server";
-import { optOutLink } from "~/lib/opt-out.server";
-import { paidClaimLink } from "~/lib/paid-claim.server";
+import { optOutLink } from "~/links/signed-links.server";
+import { readConfig } from "~/platform/config.server";
+import { paidClaimLink } from "~/responses/paid-claims.server";
+import { CONFIRMED_PAYMENT_NOTE } from "~/schemas/messages";
 import { formAction, replyErrors } from "./data-helpers";
 import { alarmAt, HOUR, stubOf } from "./engine-helpers";
 import {

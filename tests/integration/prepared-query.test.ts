@@ -11,10 +11,10 @@ import {
   runBound,
 } from "~/db/prepared.server";
 import { debtors, organizations, schedules, users } from "~/db/schema";
+import { listDebtors } from "~/debtors/debtors.server";
+import { listOrganizations } from "~/debtors/organizations.server";
 import type { SortDirection } from "~/domain/list-params";
-import { listDebtors } from "~/models/debtor.server";
-import { listOrganizations } from "~/models/organization.server";
-import { countBouncingDebtors } from "~/models/webhook.server";
+import { countBouncingDebtors } from "~/responses/mail-events.server";
 import { db, makeDebtor, makeSchedule, makeUser } from "./fixtures";
 
 /**

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { debtorLink, replyAddress } from "~/lib/opt-out.server";
-import { handleReply } from "~/models/reply.server";
+import { debtorLink, replyAddress } from "~/links/signed-links.server";
+import { handleReply } from "~/responses/replies.server";
 import { formAction } from "./data-helpers";
 import { fireAndSend, resendRequests } from "./engine-helpers";
 import {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { optOutAddress } from "~/models/opt-out.server";
+import { optOutAddress } from "~/responses/opt-outs.server";
 import { formAction, replyErrors } from "./data-helpers";
 import { db, makeDebtor, makeSchedule, scheduleRow, schedulesOf } from "./fixtures";
 import { get, pageText, signIn, uniqueEmail } from "./helpers";

@@ -446,7 +446,7 @@ describe("counting", () => {
     expect(await plan(`SELECT count(*) FROM deliveries AS d WHERE d.recipient = ? ${counted}`, "x", 0)).toMatch(
       /SEARCH d USING (COVERING )?INDEX deliveries_recipient_idx \(recipient=\? AND created_at>\?\)/,
     );
-    // What a manual send asks per debtor (app/models/delivery.server.ts, manualSendLoad).
+    // What a manual send asks per debtor (app/reminders/deliveries.server.ts, manualSendLoad).
     expect(
       await plan(
         "SELECT DISTINCT debtor_id FROM deliveries WHERE +owner_id = ? AND debtor_id IN (?, ?) AND status = 'deferred'",

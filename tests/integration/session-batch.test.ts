@@ -4,8 +4,8 @@ import { createSession } from "~/auth/session.server";
 import { SessionGate } from "~/auth/session-gate.server";
 import { getDb } from "~/db/client.server";
 import { boundQuery, ownedBySession, runBatch, runBound, SESSION_OWNER } from "~/db/prepared.server";
-import { debtorsListQueries } from "~/models/debtor.server";
-import { listOrganizations } from "~/models/organization.server";
+import { debtorsListQueries } from "~/debtors/debtors.server";
+import { listOrganizations } from "~/debtors/organizations.server";
 import { db, makeDebtor, makeOrg, makeUser } from "./fixtures";
 import { DAY, request, sessionCookieName } from "./helpers";
 

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { receiveStripeEvent } from "~/http/stripe-webhooks.server";
-import { readConfig } from "~/lib/config.server";
-import { invoiceRefs } from "~/lib/opt-out.server";
-import { portalLink } from "~/lib/portal.server";
-import { stripeSignatureHeader } from "~/lib/stripe-signature";
-import { debtorResponsesQuery } from "~/models/portal.server";
+import { portalLink } from "~/links/portal-link.server";
+import { invoiceRefs } from "~/links/signed-links.server";
+import { readConfig } from "~/platform/config.server";
+import { debtorResponsesQuery } from "~/responses/portal.server";
+import { stripeSignatureHeader } from "~/stripe/signature";
 import { fireAndSend, resendRequests } from "./engine-helpers";
 import {
   db,

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
-import { readConfig } from "~/lib/config.server";
-import { stripeSetup } from "~/lib/stripe.server";
-import { stripeSignatureHeader } from "~/lib/stripe-signature";
-import { STANDIN_WEBHOOK_SECRET } from "~/lib/stripe-standin";
+import { readConfig } from "~/platform/config.server";
+import { stripeSetup } from "~/stripe/client.server";
+import { stripeSignatureHeader } from "~/stripe/signature";
+import { STANDIN_WEBHOOK_SECRET } from "~/stripe/standin-config";
 import { request } from "./helpers";
 
 /**

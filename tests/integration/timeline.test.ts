@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { optOutAddress } from "~/models/opt-out.server";
-import { recordComplaint, recordHardBounce } from "~/models/webhook.server";
+import { recordComplaint, recordHardBounce } from "~/responses/mail-events.server";
+import { optOutAddress } from "~/responses/opt-outs.server";
 import { apiJson, formAction, type Json } from "./data-helpers";
 import { HOUR } from "./engine-helpers";
 import { db, FIXTURE_SCHEDULE_ID, insertDelivery, makeDebtor, setSchedule } from "./fixtures";

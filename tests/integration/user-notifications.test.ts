@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { readConfig } from "~/lib/config.server";
-import { invoiceRefs, optOutLink } from "~/lib/opt-out.server";
-import { paidClaimLink } from "~/lib/paid-claim.server";
-import { portalLink } from "~/lib/portal.server";
-import { NOTICE_STALE_MS, sendDailyDigests } from "~/models/user-notification.server";
-import { runNotices } from "~/reminders/watchdog.server";
+import { NOTICE_STALE_MS, sendDailyDigests } from "~/activity/notices.server";
+import { portalLink } from "~/links/portal-link.server";
+import { invoiceRefs, optOutLink } from "~/links/signed-links.server";
+import { readConfig } from "~/platform/config.server";
+import { paidClaimLink } from "~/responses/paid-claims.server";
+import { runNotices } from "~/watchdog/index.server";
 import { type ResendAttempt, resendRequests } from "./engine-helpers";
 import { db, debtorRow, makeDebtor, makeSchedule, makeUser } from "./fixtures";
 import { postForm, request } from "./helpers";

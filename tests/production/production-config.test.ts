@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { getDb } from "~/db/client.server";
-import { accountCaps, readConfig } from "~/lib/config.server";
-import { replyAddress } from "~/lib/opt-out.server";
-import { receiveReply } from "~/models/reply.server";
+import { replyAddress } from "~/links/signed-links.server";
+import { accountCaps, readConfig } from "~/platform/config.server";
+import { receiveReply } from "~/responses/replies.server";
 import { fireAt, MINUTE } from "../integration/engine-helpers";
 import { deliveriesOf, makeDebtor, makeSchedule, makeSignedInUser, makeUser } from "../integration/fixtures";
 import {

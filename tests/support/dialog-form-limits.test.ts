@@ -7,7 +7,7 @@ import { DebtorForm } from "~/components/debtors/debtor-form";
 import { InvoiceForm } from "~/components/debtors/invoice-forms";
 import { PaymentForm } from "~/components/debtors/payment-form";
 import { OrgForm } from "~/components/settings/org-manager";
-import type { DebtorRow } from "~/models/debtor.server";
+import type { DebtorRow } from "~/debtors/debtors.server";
 import { DebtorSchema } from "~/schemas/debtor";
 import { InvoiceSchema } from "~/schemas/invoice";
 import { OrganizationSchema } from "~/schemas/organization";
@@ -17,7 +17,7 @@ import { clientMessage, constraintsOf, type Fields, formMarkup, violating } from
 /**
  * The forms that only render in a dialog (debtor, invoice, payment, organization): every limit
  * their markup carries is one their valibot schema keeps too, on the same field. The form action
- * and the JSON API parse with that schema (app/entities/; tests/integration/parity.test.ts), so a
+ * and the JSON API parse with that schema (the features' *-entity.server.ts; tests/integration/parity.test.ts), so a
  * value the browser refuses is one the server refuses (docs/architecture.md §7). The pages' own
  * forms are checked against the server itself in tests/integration/client-server-parity.test.ts.
  */

@@ -30,15 +30,15 @@ export const ANNOUNCING_REPEATS = [
   ["single", 3],
 ] as const;
 
-/** An "I've paid" link as app/lib/paid-claim.server.ts makes them: origin, /p/, key "." signature. */
+/** An "I've paid" link as app/responses/paid-claims.server.ts makes them: origin, /p/, key "." signature. */
 export const PAID_URL =
   "https://dunly.test/p/0123456789abcdef0123456789abcdef.ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210_-ZyXw";
 
-/** A debtor's page link as app/lib/portal.server.ts makes them: origin, /d/, key "." signature. */
+/** A debtor's page link as app/links/portal-link.server.ts makes them: origin, /d/, key "." signature. */
 export const PORTAL_URL =
   "https://dunly.test/d/0123456789abcdef0123456789abcdef.QwErTyUiOpAsDfGhJkLzXcVbNm0123456789-_QwEr";
 
-/** An opt-out link as app/lib/opt-out.server.ts makes them: origin, /u/, key "." signature. */
+/** An opt-out link as app/links/signed-links.server.ts makes them: origin, /u/, key "." signature. */
 export const UNSUBSCRIBE_URL =
   "https://dunly.test/u/0123456789abcdef0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCd";
 

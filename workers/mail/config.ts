@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { AppEnvSchema, optionalValue, parseConfig } from "../../app/lib/config.server";
+import { AppEnvSchema, optionalValue, parseConfig } from "../../app/platform/config.server";
 
 /** The mail Worker's configuration (workers/mail/wrangler.toml and its secret), read once per RPC call. */
 const MailConfigSchema = v.object({

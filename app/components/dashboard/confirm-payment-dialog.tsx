@@ -1,6 +1,6 @@
 import { useInvoices } from "~/components/debtors/use-invoices";
 import { Modal } from "~/components/ui/dialog";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/platform/action-result";
 import { ConfirmPaymentForm, type PaidClaimView } from "./confirm-payment-form";
 
 /**

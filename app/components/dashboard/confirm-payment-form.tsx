@@ -1,9 +1,9 @@
 import type { Invoice } from "~/components/debtors/invoice-view";
 import { PaymentForm } from "~/components/debtors/payment-form";
 import { formatMoney } from "~/domain/money";
-import { PAID_CLAIM_INTENTS } from "~/entities/intents";
-import { CONFIRMED_PAYMENT_NOTE } from "~/entities/messages";
-import type { ActionResult } from "~/lib/action-result";
+import type { ActionResult } from "~/platform/action-result";
+import { PAID_CLAIM_INTENTS } from "~/schemas/intents";
+import { CONFIRMED_PAYMENT_NOTE } from "~/schemas/messages";
 
 /** A debtor who said "I've paid", as the dashboard's loader lists them. */
 export interface PaidClaimView {

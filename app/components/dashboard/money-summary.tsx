@@ -5,7 +5,7 @@ import { formatMoney } from "~/domain/money";
 import { formatShortDate } from "~/domain/promise";
 import { dueLabel } from "~/domain/statement";
 
-/** The money figures as the dashboard's loader sends them (app/models/money.server.ts `Money`). */
+/** The money figures as the dashboard's loader sends them (app/ledger/money.server.ts `Money`). */
 export interface MoneyView {
   today: string;
   aging: AgingRow[];

@@ -5,10 +5,10 @@ import { notOnServer, onDemand } from "~/components/on-demand";
 import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { formatDay } from "~/domain/time-zone";
-import { PAID_CLAIM_INTENTS } from "~/entities/intents";
-import type { ActionResult } from "~/lib/action-result";
-import { useFormResult } from "~/lib/use-form-result";
+import type { ActionResult } from "~/platform/action-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
+import { PAID_CLAIM_INTENTS } from "~/schemas/intents";
+import { useFormResult } from "~/ui/use-form-result";
 import type { PaidClaimView } from "./confirm-payment-form";
 
 export type { PaidClaimView } from "./confirm-payment-form";

@@ -6,13 +6,13 @@ import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input, Label } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
 import { STRATEGIES } from "~/domain/strategies";
-import { ALLOW_DUPLICATE_FIELD, DEBTOR_INTENTS } from "~/entities/intents";
-import { twinDebtorMessage } from "~/entities/messages";
-import type { ActionResult } from "~/lib/action-result";
-import { useFormResult } from "~/lib/use-form-result";
-import { useValibotForm } from "~/lib/use-valibot-form";
+import type { ActionResult } from "~/platform/action-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
 import { CURRENCIES, DebtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
+import { ALLOW_DUPLICATE_FIELD, DEBTOR_INTENTS } from "~/schemas/intents";
+import { twinDebtorMessage } from "~/schemas/messages";
+import { useFormResult } from "~/ui/use-form-result";
+import { useValibotForm } from "~/ui/use-valibot-form";
 
 export interface DebtorFormValues {
   id: number;

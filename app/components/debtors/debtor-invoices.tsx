@@ -4,8 +4,8 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { formatMoney, toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
-import type { ActionResult } from "~/lib/action-result";
-import { useFocusAfterRender } from "~/lib/use-focus-after-render";
+import type { ActionResult } from "~/platform/action-result";
+import { useFocusAfterRender } from "~/ui/use-focus-after-render";
 import {
   balanceCents,
   type Invoice,

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useState } from "react";
 import { notify } from "~/components/toast";
 import { formatDay } from "~/domain/time-zone";
-import type { ActionResult } from "~/lib/action-result";
-import type { ReplyView } from "~/models/reply.server";
+import type { ActionResult } from "~/platform/action-result";
+import type { ReplyView } from "~/responses/replies.server";
 import { ReplyAnswers } from "./debtor-responses";
 import type { Invoice } from "./invoice-view";
 

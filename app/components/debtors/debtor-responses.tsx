@@ -1,14 +1,14 @@
 import { Link, useActionData, useFetcher } from "react-router";
 import { notify, type ToastArea } from "~/components/toast";
 import { SubmitButton } from "~/components/ui/button";
+import type { DisputedInvoice } from "~/debtors/timeline.server";
 import { invoiceLabel } from "~/domain/dispute";
 import { addDays, formatLongDate } from "~/domain/promise";
 import { formatDay } from "~/domain/time-zone";
-import { DEBTOR_RESPONSE_INTENTS } from "~/entities/intents";
-import { isActionResult } from "~/lib/action-result";
-import { useFormResult } from "~/lib/use-form-result";
-import type { DisputedInvoice } from "~/models/timeline.server";
+import { isActionResult } from "~/platform/action-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
+import { DEBTOR_RESPONSE_INTENTS } from "~/schemas/intents";
+import { useFormResult } from "~/ui/use-form-result";
 
 const {
   resolveDispute: RESOLVE,

@@ -17,12 +17,12 @@ import {
 } from "lucide-react";
 import { useEffect, useId } from "react";
 import { Link, useFetcher } from "react-router";
+import type { DebtorTimeline as Timeline, TimelineEntry, UpcomingSend } from "~/debtors/timeline.server";
 import { isTestSend } from "~/domain/delivery-labels";
 import { formatMoney } from "~/domain/money";
 import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
 import { formatCalendarDate, formatInstant } from "~/domain/time-zone";
-import type { DebtorTimeline as Timeline, TimelineEntry, UpcomingSend } from "~/models/timeline.server";
 import type { loader as timelineLoader } from "~/routes/debtors.timeline";
 import { DebtorResponses } from "./debtor-responses";
 

@@ -4,7 +4,7 @@ import { notOnServer, onDemand } from "~/components/on-demand";
 import type { ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { strategyLabel } from "~/domain/strategies";
-import { DEBTOR_INTENTS } from "~/entities/intents";
+import { DEBTOR_INTENTS } from "~/schemas/intents";
 import { DebtorBalance } from "./debtor-balance";
 import { DebtorStatusBadge } from "./debtor-status";
 import type { DebtorView } from "./debtor-view";

@@ -6,12 +6,12 @@ import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { localToday } from "~/domain/calendar-date";
 import { formatMoney, fromCents, toCents } from "~/domain/money";
-import { INVOICE_INTENTS } from "~/entities/intents";
-import type { ActionResult } from "~/lib/action-result";
-import { useFormResult } from "~/lib/use-form-result";
-import { useValibotForm } from "~/lib/use-valibot-form";
+import type { ActionResult } from "~/platform/action-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
+import { INVOICE_INTENTS } from "~/schemas/intents";
 import { CURRENCIES, INVOICE_NUMBER_MAX, InvoiceSchema } from "~/schemas/invoice";
+import { useFormResult } from "~/ui/use-form-result";
+import { useValibotForm } from "~/ui/use-valibot-form";
 import { type Invoice, type InvoiceDebtor, invoiceName } from "./invoice-view";
 
 /**

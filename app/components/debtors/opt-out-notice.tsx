@@ -2,9 +2,9 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { notify, type ToastArea } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
-import { CONSENT_CONFIRMATION, DEBTOR_INTENTS } from "~/entities/intents";
-import { useFormResult } from "~/lib/use-form-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
+import { CONSENT_CONFIRMATION, DEBTOR_INTENTS } from "~/schemas/intents";
+import { useFormResult } from "~/ui/use-form-result";
 
 const CONSENT_INTENT = DEBTOR_INTENTS.consent;
 

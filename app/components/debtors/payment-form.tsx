@@ -7,13 +7,13 @@ import { Input } from "~/components/ui/input";
 import { localToday } from "~/domain/calendar-date";
 import { formatMoney, fromCents, toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
-import { PAYMENT_INTENTS } from "~/entities/intents";
-import type { ActionResult } from "~/lib/action-result";
-import { useFormResult } from "~/lib/use-form-result";
-import { useValibotForm } from "~/lib/use-valibot-form";
-import type { paymentToJson } from "~/models/payment.server";
+import type { paymentToJson } from "~/ledger/payments.server";
+import type { ActionResult } from "~/platform/action-result";
 import type { debtorAction } from "~/routes/debtor-action.server";
+import { PAYMENT_INTENTS } from "~/schemas/intents";
 import { PAYMENT_NOTE_MAX, paymentSchema } from "~/schemas/payment";
+import { useFormResult } from "~/ui/use-form-result";
+import { useValibotForm } from "~/ui/use-valibot-form";
 import { balanceCents, type Invoice, isOwed } from "./invoice-view";
 
 /** A payment as GET /api/debtors/:id/payments lists it. */

@@ -1,7 +1,7 @@
 import { ChevronDown, Loader2 } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import { openInvoicesLabel } from "~/components/debtors/open-invoices";
-import { cn } from "~/lib/utils";
+import { cn } from "~/ui/class-names";
 
 export interface DebtorOption {
   id: number;

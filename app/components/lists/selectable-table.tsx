@@ -4,7 +4,7 @@ import type { ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
 import { SettingsIcon } from "~/components/ui/settings-icon";
-import { toggleAll, toggleOne } from "~/lib/selection";
+import { toggleAll, toggleOne } from "~/ui/selection";
 
 /** A labelled value of a row: a table column after 'Name', and a line of a card's facts. */
 export interface Field<T> {

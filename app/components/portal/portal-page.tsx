@@ -7,7 +7,7 @@ import { buttonVariants, inputClass } from "~/components/ui/variants";
 import { DISPUTE_REASON_MAX, invoiceLabel } from "~/domain/dispute";
 import { formatMoney } from "~/domain/money";
 import { addDays, formatLongDate, PROMISE_MAX_DAYS } from "~/domain/promise";
-import { PORTAL_INTENTS } from "~/entities/intents";
+import { PORTAL_INTENTS } from "~/schemas/intents";
 
 /**
  * The debtor's page (app/routes/portal.tsx; docs/architecture.md §10, "The debtor's page"): one

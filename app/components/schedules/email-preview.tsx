@@ -7,10 +7,10 @@ import { stepLabel, stepTemplates } from "~/domain/cadence";
 import { frequencyLabel } from "~/domain/frequencies";
 import { getPreset, templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
-import { SCHEDULE_INTENTS } from "~/entities/intents";
-import { useFormResult } from "~/lib/use-form-result";
-import { cn } from "~/lib/utils";
 import type { scheduleAction } from "~/routes/schedule-action.server";
+import { SCHEDULE_INTENTS } from "~/schemas/intents";
+import { cn } from "~/ui/class-names";
+import { useFormResult } from "~/ui/use-form-result";
 
 /** Whose values the preview shows and a test send uses; all "" for the sample. */
 export interface PreviewValues {

@@ -22,11 +22,11 @@ import {
 } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY, FREQUENCIES } from "~/domain/frequencies";
 import { DEFAULT_PRESET, PRESETS } from "~/domain/presets";
-import { SCHEDULE_INTENTS } from "~/entities/intents";
-import type { ActionResult } from "~/lib/action-result";
-import { useFormResult } from "~/lib/use-form-result";
+import type { ActionResult } from "~/platform/action-result";
 import type { scheduleAction } from "~/routes/schedule-action.server";
+import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { type ScheduleInput, ScheduleSchema } from "~/schemas/schedule";
+import { useFormResult } from "~/ui/use-form-result";
 
 export interface ScheduleFormOptions {
   /** Every debtor, for a select; empty when the account has too many (then `searchDebtors`). */

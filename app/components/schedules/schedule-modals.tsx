@@ -8,12 +8,12 @@ import { Button, SubmitButton } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
-import { SCHEDULE_INTENTS } from "~/entities/intents";
-import { SCHEDULE_SOMETHING_WRONG } from "~/entities/messages";
-import { useFormResult } from "~/lib/use-form-result";
 import { scheduleStatus } from "~/reminders/schedule-status";
 import type { scheduleAction } from "~/routes/schedule-action.server";
 import type { loader as detailsLoader } from "~/routes/schedules.details";
+import { SCHEDULE_INTENTS } from "~/schemas/intents";
+import { SCHEDULE_SOMETHING_WRONG } from "~/schemas/messages";
+import { useFormResult } from "~/ui/use-form-result";
 import { describeFrequency, presetName } from "./format";
 
 // The form (with its date picker) loads only when someone edits: the list pages stay light.

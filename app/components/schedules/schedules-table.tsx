@@ -9,9 +9,9 @@ import type { ToastArea } from "~/components/toast";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { formatInstant } from "~/domain/time-zone";
-import { SCHEDULE_INTENTS } from "~/entities/intents";
-import type { ScheduleListRow } from "~/models/schedule.server";
 import { type ScheduleStatus, scheduleStatus } from "~/reminders/schedule-status";
+import type { ScheduleListRow } from "~/reminders/schedules.server";
+import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { scheduleName } from "./format";
 
 // 'Configure schedule' (Radix's dialog, the details, the form) is a chunk of its own, fetched on

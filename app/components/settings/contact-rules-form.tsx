@@ -3,11 +3,11 @@ import { useFetcher } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
 import { CONTACT_DEFAULTS } from "~/domain/contact-rules";
-import { PROFILE_INTENTS } from "~/entities/intents";
-import { useFormResult } from "~/lib/use-form-result";
-import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
 import { ContactRulesSchema } from "~/schemas/contact-rules";
+import { PROFILE_INTENTS } from "~/schemas/intents";
+import { useFormResult } from "~/ui/use-form-result";
+import { useValibotForm } from "~/ui/use-valibot-form";
 
 const { startHour: EARLIEST, endHour: LATEST, maxPerWindow: MOST, windowDays } = CONTACT_DEFAULTS;
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);

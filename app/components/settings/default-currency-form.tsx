@@ -3,11 +3,11 @@ import { useFetcher } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
 import { CURRENCIES } from "~/domain/currencies";
-import { PROFILE_INTENTS } from "~/entities/intents";
-import { useFormResult } from "~/lib/use-form-result";
-import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
+import { PROFILE_INTENTS } from "~/schemas/intents";
 import { DefaultCurrencySchema } from "~/schemas/profile";
+import { useFormResult } from "~/ui/use-form-result";
+import { useValibotForm } from "~/ui/use-valibot-form";
 
 /**
  * The account's currency (docs/architecture.md §10, "Currency"): the debtor form starts with it, and a debtor

@@ -1,8 +1,8 @@
 import { useFetcher } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
-import { PROFILE_INTENTS } from "~/entities/intents";
-import { useFormResult } from "~/lib/use-form-result";
 import type { profileAction } from "~/routes/profile-action.server";
+import { PROFILE_INTENTS } from "~/schemas/intents";
+import { useFormResult } from "~/ui/use-form-result";
 
 /**
  * Which e-mails about their debtors the user gets (docs/architecture.md §5, "The user is told"):

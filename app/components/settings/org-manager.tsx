@@ -6,13 +6,13 @@ import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { ORGANIZATION_INTENTS } from "~/entities/intents";
-import { type ActionResult, isActionResult } from "~/lib/action-result";
-import { cancelOnEscape, useFocusAfterRender } from "~/lib/use-focus-after-render";
-import { useFormResult } from "~/lib/use-form-result";
-import { useValibotForm } from "~/lib/use-valibot-form";
+import { type ActionResult, isActionResult } from "~/platform/action-result";
 import type { organizationAction } from "~/routes/organization-action.server";
+import { ORGANIZATION_INTENTS } from "~/schemas/intents";
 import { OrganizationSchema } from "~/schemas/organization";
+import { cancelOnEscape, useFocusAfterRender } from "~/ui/use-focus-after-render";
+import { useFormResult } from "~/ui/use-form-result";
+import { useValibotForm } from "~/ui/use-valibot-form";
 
 type Org = { id: number; name: string; address: string; paymentUrl?: string | null };
 

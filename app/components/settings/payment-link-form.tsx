@@ -2,11 +2,11 @@ import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { FormError, InputField } from "~/components/ui/field";
-import { PROFILE_INTENTS } from "~/entities/intents";
-import { useFormResult } from "~/lib/use-form-result";
-import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
+import { PROFILE_INTENTS } from "~/schemas/intents";
 import { PAYMENT_URL_MAX, PaymentLinkSchema } from "~/schemas/profile";
+import { useFormResult } from "~/ui/use-form-result";
+import { useValibotForm } from "~/ui/use-valibot-form";
 
 /**
  * The account's payment link (docs/architecture.md §10): the https page of the user's card checkout, PayPal or

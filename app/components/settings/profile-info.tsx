@@ -7,13 +7,13 @@ import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { InputField } from "~/components/ui/field";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/upload-limits";
-import { PROFILE_INTENTS } from "~/entities/intents";
-import { useAutoHide } from "~/lib/use-auto-hide";
-import { cancelOnEscape, useFocusAfterRender } from "~/lib/use-focus-after-render";
-import { useFormResult } from "~/lib/use-form-result";
-import { useValibotForm } from "~/lib/use-valibot-form";
 import type { profileAction } from "~/routes/profile-action.server";
+import { PROFILE_INTENTS } from "~/schemas/intents";
 import { ProfileNameSchema } from "~/schemas/profile";
+import { useAutoHide } from "~/ui/use-auto-hide";
+import { cancelOnEscape, useFocusAfterRender } from "~/ui/use-focus-after-render";
+import { useFormResult } from "~/ui/use-form-result";
+import { useValibotForm } from "~/ui/use-valibot-form";
 
 const ACCEPTED = ["image/jpeg", "image/png", "image/webp"];
 const EDIT_NAME_ID = "edit-name";

@@ -1,6 +1,6 @@
 import { Button } from "~/components/ui/button";
 
-/** What Settings knows of the user's connected Stripe account (app/payments/stripe-account.server.ts). */
+/** What Settings knows of the user's connected Stripe account (app/ledger/online/stripe-account.server.ts). */
 export interface StripeConnectView {
   /** Stripe is set up in this deployment (production without a key: nothing is paid online). */
   available: boolean;

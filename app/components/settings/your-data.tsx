@@ -3,12 +3,12 @@ import { useFetcher } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { FormError, InputField } from "~/components/ui/field";
 import { buttonVariants } from "~/components/ui/variants";
-import { PROFILE_INTENTS } from "~/entities/intents";
-import { useFormResult } from "~/lib/use-form-result";
-import { useValibotForm } from "~/lib/use-valibot-form";
-import { cn } from "~/lib/utils";
 import type { profileAction } from "~/routes/profile-action.server";
+import { PROFILE_INTENTS } from "~/schemas/intents";
 import { CONFIRM_EMAIL_MAX, DeleteAccountSchema } from "~/schemas/profile";
+import { cn } from "~/ui/class-names";
+import { useFormResult } from "~/ui/use-form-result";
+import { useValibotForm } from "~/ui/use-valibot-form";
 
 /** Where "Export my data" downloads from (app/routes/account-export.ts). */
 export const EXPORT_PATH = "/account-data.json";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { cn } from "~/lib/utils";
+import { cn } from "~/ui/class-names";
 
 const TONES = {
   good: "bg-success/10 text-success",

@@ -1,7 +1,7 @@
 import type { VariantProps } from "class-variance-authority";
 import { Loader2 } from "lucide-react";
 import { type ComponentProps, cloneElement, isValidElement, type ReactElement } from "react";
-import { cn } from "~/lib/utils";
+import { cn } from "~/ui/class-names";
 import { buttonVariants } from "./variants";
 
 /**

@@ -1,7 +1,7 @@
 import { X } from "lucide-react";
 import { Dialog as D } from "radix-ui";
 import { type ReactNode, useLayoutEffect, useRef, useState } from "react";
-import { cn } from "~/lib/utils";
+import { cn } from "~/ui/class-names";
 import { ModalContainer } from "./modal-container";
 
 /** The first field to type in or choose from (one marked data-autofocus first), which takes the focus when a dialog opens. */

@@ -1,5 +1,5 @@
 import type { ComponentProps } from "react";
-import { cn } from "~/lib/utils";
+import { cn } from "~/ui/class-names";
 import { inputClass } from "./variants";
 
 export function Input({ className, ...props }: ComponentProps<"input">) {

@@ -1,5 +1,5 @@
 import type { ComponentProps } from "react";
-import { cn } from "~/lib/utils";
+import { cn } from "~/ui/class-names";
 
 /** A native select in the app's field style with its label above it, or with `hideLabel` for screen readers only. */
 export function LabeledSelect({

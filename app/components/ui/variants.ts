@@ -3,7 +3,7 @@ import { cva } from "class-variance-authority";
 /**
  * Class names of our buttons and inputs, with no React: a link styled as a button, or a page that
  * must stay small (the landing page, pricing), uses these directly; `Button` and `Input` add a
- * caller's classes to them. Nothing merges conflicting classes (app/lib/utils.ts): a variant's
+ * caller's classes to them. Nothing merges conflicting classes (app/ui/class-names.ts): a variant's
  * classes never conflict with the base, and a caller that needs another height asks for a size.
  */
 export const buttonVariants = cva(
@@ -15,7 +15,7 @@ export const buttonVariants = cva(
         outline: "border border-border bg-transparent hover:bg-surface-2",
         ghost: "bg-transparent hover:bg-surface-2",
         danger: "bg-danger text-danger-foreground hover:opacity-90",
-        // The size's padding applies (as it always did): class names are not merged (app/lib/utils.ts).
+        // The size's padding applies (as it always did): class names are not merged (app/ui/class-names.ts).
         link: "bg-transparent underline-offset-4 hover:underline text-primary",
       },
       size: {

@@ -1,4 +1,4 @@
-import type { AppConfig } from "~/lib/config.server";
+import type { AppConfig } from "~/platform/config.server";
 import type { StripeJson } from "./store.server";
 
 /**

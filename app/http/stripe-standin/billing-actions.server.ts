@@ -1,5 +1,5 @@
 import { PLANS, type PlanId } from "~/domain/plans";
-import { STANDIN_PRICES } from "~/lib/stripe-standin";
+import { STANDIN_PRICES } from "~/stripe/standin-config";
 import type { StandInAction, StandInActionContext } from "./actions.server";
 import { deliverStandInEvent } from "./deliver.server";
 import {

@@ -1,7 +1,7 @@
-import type { AppConfig } from "~/lib/config.server";
-import type { StripeEndpoint } from "~/lib/stripe-events";
-import { stripeSignatureHeader } from "~/lib/stripe-signature";
-import { STANDIN_WEBHOOK_SECRET } from "~/lib/stripe-standin";
+import type { AppConfig } from "~/platform/config.server";
+import type { StripeEndpoint } from "~/stripe/events";
+import { stripeSignatureHeader } from "~/stripe/signature";
+import { STANDIN_WEBHOOK_SECRET } from "~/stripe/standin-config";
 import { receiveStripeEvent, type StripeReceipt } from "../stripe-webhooks.server";
 import { standInId } from "./store.server";
 

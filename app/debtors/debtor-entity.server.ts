@@ -1,0 +1,47 @@
+import { createDebtor, debtorToJson, deleteDebtor, updateDebtor } from "~/debtors/debtors.server";
+import type { OwnedEntity } from "~/platform/scope.server";
+import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
+import { type DebtorInput, DebtorJsonSchema, DebtorSchema } from "~/schemas/debtor";
+import { DEBTOR_INTENTS } from "~/schemas/intents";
+import { DEBTOR_MESSAGES } from "~/schemas/messages";
+
+type DebtorRecord = NonNullable<Awaited<ReturnType<typeof updateDebtor>>>["debtor"];
+
+/**
+ * Debtors (docs/architecture.md §8): the debtor pages' add / edit / delete and POST
+ * /api/debtors/add, PUT /api/debtors/edit, DELETE /api/debtors/del. An add with an e-mail the
+ * account already has is refused (TwinFound) unless the user asks for a new debtor anyway
+ * (docs/architecture.md §10, "One debtor per address"). An edit that leaves the debt
+ * paid in full completes the debtor's schedules in its batch and disarms their alarms; a delete
+ * takes the debtor's schedules in its batch and disarms theirs (docs/architecture.md §4).
+ */
+export const debtorEntity: OwnedEntity<DebtorInput, DebtorRecord> = {
+  noun: "debtor",
+  intents: DEBTOR_INTENTS,
+  messages: DEBTOR_MESSAGES,
+  schemas: { form: DebtorSchema, json: DebtorJsonSchema },
+  create: (scope, input, options = {}) =>
+    createDebtor(scope.db, scope.ownerId, input, {
+      max: scope.caps.debtors,
+      capMessage: scope.capMessages.debtors,
+      timeZone: scope.timeZone,
+      now: scope.now,
+      today: scope.today,
+      allowDuplicate: options.allowDuplicate,
+    }),
+  async update(scope, id, input) {
+    const updated = await updateDebtor(scope.db, scope.ownerId, id, input, scope.now);
+    if (!updated) return undefined;
+    await followAlarms(scope.env, { disarm: updated.completedScheduleIds }, scope.now);
+    // Its invoice or time zone may have changed: due-date schedules follow.
+    await replanDueSchedules(scope, [id]);
+    return updated.debtor;
+  },
+  async remove(scope, id) {
+    const deleted = await deleteDebtor(scope.db, scope.ownerId, id);
+    if (!deleted) return false;
+    await followAlarms(scope.env, { disarm: deleted.scheduleIds }, scope.now);
+    return true;
+  },
+  toJson: debtorToJson,
+};

@@ -1,0 +1,96 @@
+import { and, eq, sql } from "drizzle-orm";
+import { debtorEventInsert } from "~/activity/debtor-events.server";
+import { noticeInsert } from "~/activity/notices.server";
+import type { Db } from "~/db/client.server";
+import { debtors, optOuts } from "~/db/schema";
+import { owesSql } from "~/ledger/ledger.server";
+import { stopForOptOutStatement } from "~/reminders/lifecycle.server";
+
+/**
+ * Opt-outs (docs/architecture.md §10): an address that asked one user to stop. Keyed by the owner and the
+ * address, lower-cased, so every debtor of that user with that address is covered, and the same
+ * address at another user is not.
+ */
+
+const normalize = (email: string) => email.trim().toLowerCase();
+
+/** The owner's debtors with this address, whatever case it was stored in. */
+const sameAddress = (ownerId: string, email: string) =>
+  and(eq(debtors.ownerId, ownerId), sql`lower(${debtors.email}) = ${normalize(email)}`);
+
+/**
+ * Records that `email` opted out of `ownerId`'s reminders, in one batch (D1 runs it as a
+ * transaction): the opt_outs row (kept once), every debtor of the owner with that address turns
+ * 'opted_out', and every live schedule of those debtors completes with stopped_reason 'opted_out'
+ * and no next run. Idempotent: a second call adds nothing and touches no schedule. Returns what it
+ * touched; the caller has the lifecycle disarm the schedules (followAlarms).
+ */
+export async function optOutAddress(
+  db: Db,
+  ownerId: string,
+  email: string,
+  now = Date.now(),
+  // A complaint tells the user itself ('complained', app/responses/mail-events.server.ts): no second notice.
+  { notify = true }: { notify?: boolean } = {},
+): Promise<{ debtorIds: number[]; scheduleIds: string[] }> {
+  const address = normalize(email);
+  const owned = db.select({ id: debtors.id }).from(debtors).where(sameAddress(ownerId, address));
+  const [, touchedDebtors, touchedSchedules] = await db.batch([
+    db.insert(optOuts).values({ ownerId, email: address, createdAt: now }).onConflictDoNothing(),
+    db
+      .update(debtors)
+      .set({ status: "opted_out", updatedAt: now })
+      .where(and(sameAddress(ownerId, address), sql`${debtors.status} <> 'opted_out'`))
+      .returning({ id: debtors.id }),
+    stopForOptOutStatement(db, ownerId, owned, now),
+  ]);
+  // The timeline of each debtor that turned 'opted_out' now (a repeat touches none), and the
+  // user's notice of each (docs/architecture.md §5, "The user is told").
+  const [firstEvent, ...otherEvents] = touchedDebtors.flatMap((row) => [
+    debtorEventInsert(db, { ownerId, debtorId: row.id, type: "opted_out", at: now }),
+    ...(notify ? [noticeInsert(db, { ownerId, debtorId: row.id, kind: "opted_out", at: now })] : []),
+  ]);
+  if (firstEvent) await db.batch([firstEvent, ...otherEvents]);
+  return {
+    debtorIds: touchedDebtors.map((row) => row.id),
+    scheduleIds: touchedSchedules.map((row) => row.id),
+  };
+}
+
+/** Whether `email` opted out of `ownerId`'s reminders (and no renewed consent was recorded since). */
+export async function isOptedOut(db: Db, ownerId: string, email: string): Promise<boolean> {
+  const row = await db
+    .select({ email: optOuts.email })
+    .from(optOuts)
+    .where(and(eq(optOuts.ownerId, ownerId), eq(optOuts.email, normalize(email))))
+    .get();
+  return Boolean(row);
+}
+
+/**
+ * The user recorded that the debtor agreed to reminders again: the opt-out of the debtor's address
+ * is deleted and the owner's debtors with that address that were 'opted_out' are 'active' again
+ * ('paid' when nothing is outstanding). Schedules stay stopped; the user resumes them deliberately.
+ * False (and nothing changes) when the debtor is not the owner's.
+ */
+export async function renewConsent(db: Db, ownerId: string, debtorId: number, now = Date.now()): Promise<boolean> {
+  const debtor = await db
+    .select({ email: debtors.email })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
+    .get();
+  if (!debtor) return false;
+  const address = normalize(debtor.email);
+  await db.batch([
+    db.delete(optOuts).where(and(eq(optOuts.ownerId, ownerId), eq(optOuts.email, address))),
+    db
+      .update(debtors)
+      .set({
+        status: sql`case when ${owesSql(debtors.id)} then 'active' else 'paid' end`,
+        updatedAt: now,
+      })
+      .where(and(sameAddress(ownerId, address), eq(debtors.status, "opted_out"))),
+    debtorEventInsert(db, { ownerId, debtorId, type: "consent_renewed", at: now }),
+  ]);
+  return true;
+}

@@ -1,0 +1,235 @@
+import { and, count, eq, gt, isNull } from "drizzle-orm";
+import { debtorEventInsert } from "~/activity/debtor-events.server";
+import { noticeInsert } from "~/activity/notices.server";
+import { type Db, getDb } from "~/db/client.server";
+import { debtorReplies, debtors } from "~/db/schema";
+import { MAX_REPLY_BYTES, oneLineOf, REPLIES_PER_DEBTOR_PER_DAY } from "~/domain/inbound-mail";
+import { type ParsedReply, parseReply } from "~/domain/parse-reply";
+import { verifyReplyAddress } from "~/links/signed-links.server";
+import type { AppConfig } from "~/platform/config.server";
+import { linkOrigin } from "~/platform/config.server";
+import {
+  followAlarms,
+  holdForDebtorStatement,
+  holdStatement,
+  type OwnerScope,
+  type ResumeOutcome,
+  resumeHeld,
+} from "~/reminders/lifecycle.server";
+
+/**
+ * Replies come home (docs/decisions/020-inbound-replies.md; docs/architecture.md §5, "Replies"):
+ * the one function that receives a debtor's e-mail reply, for the Worker's email() handler and
+ * POST /dev/inbound alike, and the user's handling of it. Nothing a debtor writes changes anything
+ * but the timeline and the hold: no money, no invoice, no address.
+ */
+
+/** One message as the email() handler (or /dev/inbound) hands it over. */
+export interface InboundMessage {
+  /** The envelope recipient (RCPT TO): the reply address. */
+  to: string;
+  /** The envelope sender (MAIL FROM). */
+  from: string;
+  raw: string | ArrayBuffer | Uint8Array;
+  /** The raw size in bytes, as the handler knows it before reading. */
+  size: number;
+}
+
+export type ReceiveOutcome =
+  | { ok: true; kind: "reply" | "automatic"; replyId: number; debtorId: number }
+  | { ok: true; kind: "bounce"; debtorId: number }
+  | { ok: false; reason: "not-configured" | "too-large" | "unknown-recipient" | "unreadable" | "over-daily-cap" };
+
+/** Why a message is refused, in the SMTP rejection the sender sees: nothing about our data. */
+export const REJECTIONS: Record<Extract<ReceiveOutcome, { ok: false }>["reason"], string> = {
+  "not-configured": "This address does not accept mail.",
+  "too-large": "Message too large.",
+  "unknown-recipient": "No such recipient.",
+  unreadable: "The message could not be read.",
+  "over-daily-cap": "Too many messages to this address today; try again tomorrow.",
+};
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Receives one message sent to a reply address. Refused before anything is stored: no inbound
+ * domain or secret configured (production fails closed), a message over 1 MB, an address that is
+ * not a valid reply token (forged, altered, another purpose's, a deleted debtor), a message that
+ * cannot be parsed, or the debtor's 21st reply within 24 hours (rejected, so the sender learns it
+ * was not delivered). A delivery-status report counts as a hard bounce of the debtor's address. An
+ * automatic reply is stored and shown on the timeline only. A debtor's own reply is stored, shown,
+ * holds the debtor's reminders until the user handles it, and is copied to the user. Dunly never
+ * answers a reply, so no mail loop can start.
+ */
+export async function receiveReply(
+  env: Env,
+  config: AppConfig,
+  message: InboundMessage,
+  now = Date.now(),
+): Promise<ReceiveOutcome> {
+  if (!config.INBOUND_DOMAIN || !config.OPT_OUT_SECRET) return { ok: false, reason: "not-configured" };
+  if (!(message.size >= 0) || message.size > MAX_REPLY_BYTES) return { ok: false, reason: "too-large" };
+  const db = getDb(env.DB);
+  const debtor = await verifyReplyAddress(db, config, message.to);
+  if (!debtor) return { ok: false, reason: "unknown-recipient" };
+  let parsed: ParsedReply;
+  try {
+    parsed = await parseReply(message.raw);
+  } catch (error) {
+    const tooLarge = error instanceof Error && /size cap/.test(error.message);
+    return { ok: false, reason: tooLarge ? "too-large" : "unreadable" };
+  }
+  const { ownerId, debtorId } = debtor;
+  if (parsed.bounce) {
+    await recordReplyBounce(env, db, ownerId, debtorId, now);
+    return { ok: true, kind: "bounce", debtorId };
+  }
+  const recent = await db
+    .select({ n: count() })
+    .from(debtorReplies)
+    .where(and(eq(debtorReplies.debtorId, debtorId), gt(debtorReplies.createdAt, now - DAY_MS)))
+    .get();
+  if ((recent?.n ?? 0) >= REPLIES_PER_DEBTOR_PER_DAY) return { ok: false, reason: "over-daily-cap" };
+
+  const from = parsed.from || oneLineOf(message.from, 254).toLowerCase();
+  const row = {
+    ownerId,
+    debtorId,
+    fromAddress: from,
+    subject: parsed.subject,
+    sentAt: parsed.sentAt,
+    text: parsed.text,
+    attachments: JSON.stringify(parsed.attachments),
+    auto: parsed.automatic,
+    createdAt: now,
+  };
+  const detail = parsed.subject || "(no subject)";
+  if (parsed.automatic) {
+    const [inserted] = await db.batch([
+      db.insert(debtorReplies).values(row).returning({ id: debtorReplies.id }),
+      debtorEventInsert(db, { ownerId, debtorId, type: "auto_replied", detail, at: now }),
+    ]);
+    return { ok: true, kind: "automatic", replyId: inserted[0]?.id ?? 0, debtorId };
+  }
+  const [inserted, , held] = await db.batch([
+    db.insert(debtorReplies).values(row).returning({ id: debtorReplies.id }),
+    debtorEventInsert(db, { ownerId, debtorId, type: "replied", detail, at: now }),
+    holdForDebtorStatement(db, ownerId, debtorId, "replied", now),
+  ]);
+  const replyId = inserted[0]?.id ?? 0;
+  await followAlarms(env, { disarm: held.map((s) => s.id) }, now);
+  await sendCopy(env, config, { ...parsed, from }, { replyId, ...debtor });
+  return { ok: true, kind: "reply", replyId, debtorId };
+}
+
+/**
+ * The copy to the user, always (not governed by the notices switch: without Dunly the reply would
+ * have reached the user's mailbox anyway). Idempotency-Key `reply:<id>`. A failure is logged, never
+ * thrown: the reply is stored and shown either way.
+ */
+async function sendCopy(
+  env: Env,
+  config: AppConfig,
+  parsed: ParsedReply,
+  d: { replyId: number; debtorId: number; email: string; fullName: string; userEmail: string },
+) {
+  try {
+    const result = await env.MAILER.sendReplyCopy(
+      {
+        to: d.userEmail,
+        debtorName: d.fullName,
+        debtorEmail: d.email,
+        from: parsed.from,
+        subject: parsed.subject,
+        text: parsed.text,
+        attachments: parsed.attachments,
+        debtorUrl: `${linkOrigin(config)}/debtors/${d.debtorId}`,
+      },
+      `reply:${d.replyId}`,
+    );
+    if (!result.ok) console.error(`[dunly] the copy of reply ${d.replyId} was not sent: ${result.error}`);
+  } catch (error) {
+    console.error(`[dunly] the copy of reply ${d.replyId} was not sent`, error);
+  }
+}
+
+/**
+ * A delivery-status report to a reply address: the debtor's address bounced, as a provider's hard
+ * bounce (app/responses/mail-events.server.ts recordHardBounce): the debtor turns 'bouncing', their ENABLED
+ * schedules hold ('bounced'), 'bounced' is recorded and the user told. Only once: a debtor already
+ * bouncing changes nothing.
+ */
+async function recordReplyBounce(env: Env, db: Db, ownerId: string, debtorId: number, now: number) {
+  const changed = await db
+    .update(debtors)
+    .set({ status: "bouncing", updatedAt: now })
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId), eq(debtors.status, "active")))
+    .returning({ id: debtors.id });
+  if (changed.length === 0) return;
+  const detail = "A delivery-status report came back to the reply address.";
+  const [paused] = await db.batch([
+    holdStatement(db, ownerId, debtorId, "bounced", now),
+    debtorEventInsert(db, { ownerId, debtorId, type: "bounced", detail, at: now }),
+    // The user is told (docs/architecture.md §5, "The user is told").
+    noticeInsert(db, { ownerId, debtorId, kind: "bounced", at: now }),
+  ]);
+  await followAlarms(env, { disarm: paused.map((s) => s.id) }, now);
+}
+
+// The user handles a reply ----------------------------------------------------------------------
+
+export type HandleHow = "resume" | "handled" | "paid";
+
+const HANDLED_LABEL: Record<HandleHow, string> = {
+  resume: "Reminders resumed",
+  handled: "Marked handled",
+  paid: "Payment recorded",
+};
+
+/**
+ * The user handles a debtor's reply: Resume, Mark handled, or Record a payment. Every unhandled
+ * reply of that debtor is marked handled ('reply_handled' recorded once), and the schedules held for
+ * 'replied' run again (resumeHeld's rules; a payment in full has completed them already). Another
+ * user's reply is 'not-found'; one already handled, 'handled'.
+ */
+export async function handleReply(
+  scope: OwnerScope,
+  replyId: number,
+  how: HandleHow,
+): Promise<{ error: "not-found" | "handled" } | { debtorId: number; resumed: ResumeOutcome }> {
+  const found = await scope.db
+    .select({ debtorId: debtorReplies.debtorId, handledAt: debtorReplies.handledAt })
+    .from(debtorReplies)
+    .where(and(eq(debtorReplies.ownerId, scope.ownerId), eq(debtorReplies.id, replyId)))
+    .get();
+  if (!found) return { error: "not-found" };
+  if (found.handledAt !== null) return { error: "handled" };
+  const resumed = await handleRepliesOf(scope, found.debtorId, how);
+  if (!resumed) return { error: "handled" };
+  return { debtorId: found.debtorId, resumed };
+}
+
+/**
+ * Every unhandled reply of the owner's debtor is handled `how` (a payment recorded for the debtor
+ * calls it with 'paid'): null when there was none.
+ */
+export async function handleRepliesOf(
+  scope: OwnerScope,
+  debtorId: number,
+  how: HandleHow,
+): Promise<ResumeOutcome | null> {
+  const { db, ownerId, now } = scope;
+  const marked = await db
+    .update(debtorReplies)
+    .set({ handledAt: now })
+    .where(
+      and(eq(debtorReplies.ownerId, ownerId), eq(debtorReplies.debtorId, debtorId), isNull(debtorReplies.handledAt)),
+    )
+    .returning({ id: debtorReplies.id, auto: debtorReplies.auto });
+  if (!marked.some((r) => !r.auto)) return null;
+  await debtorEventInsert(db, { ownerId, debtorId, type: "reply_handled", detail: HANDLED_LABEL[how], at: now });
+  return resumeHeld(scope, debtorId, "replied");
+}
+
+/** A reply as the timeline shows it (text only: never HTML). */
+export { type ReplyView, repliesOf } from "./reply-list.server";

@@ -1,0 +1,205 @@
+import { sendDailyDigests, sendStaleNotices } from "~/activity/notices.server";
+import { sendTrialNotices } from "~/billing/trial.server";
+import { chunk } from "~/db/chunk";
+import { getDb } from "~/db/client.server";
+import { readConfig } from "~/platform/config.server";
+import { abandonOccurrence } from "~/reminders/deliveries.server";
+import { archiveOldDeliveries } from "~/reminders/delivery-archive.server";
+import { fireSchedule, type MailJob } from "~/reminders/engine.server";
+import { wakeHandoff } from "~/reminders/handoff.server";
+import { followAlarms, rearmSchedules, repairAlarms } from "~/reminders/lifecycle.server";
+import { dueBatchKeys, strandedDeliveries } from "~/reminders/mail-batch.server";
+import { listOverdueSchedules } from "~/reminders/schedules.server";
+import { endDuePromises, PROMISES_PER_PAGE } from "~/responses/promises.server";
+import { purgeExpired } from "~/watchdog/housekeeping.server";
+
+/** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */
+const OVERDUE_AFTER_MS = 5 * 60_000;
+
+/** Overdue schedules read per query, and re-armed at once (Durable Object calls in flight). */
+const OVERDUE_PAGE = 500;
+const REARM_CONCURRENCY = 50;
+
+/**
+ * The cron-trigger watchdog (docs/architecture.md §4): first the alarms whose Durable Object call
+ * failed after a committed change are set from their rows (repairAlarms); then every enabled
+ * schedule more than five minutes overdue gets its alarm back, so a schedule never silently stops:
+ * all of them in one run, a page of 500 at a time with 50 re-arms in flight; last, promises to pay
+ * whose day has passed end (runPromiseEnds). Returns the ids it re-armed.
+ */
+export async function runWatchdog(env: Env, now = Date.now()) {
+  const db = getDb(env.DB);
+  const repairs = await repairAlarms(env);
+  if (repairs.repaired > 0 || repairs.failed > 0) {
+    console.warn(
+      `[dunly] watchdog repaired ${repairs.repaired} alarm(s)${repairs.failed ? `, ${repairs.failed} failed` : ""}`,
+    );
+  }
+  const rearmed: string[] = [];
+  let failed = 0;
+  let afterId = "";
+  for (;;) {
+    const page = await listOverdueSchedules(db, now - OVERDUE_AFTER_MS, OVERDUE_PAGE, afterId);
+    for (let i = 0; i < page.length; i += REARM_CONCURRENCY) {
+      const slice = page.slice(i, i + REARM_CONCURRENCY);
+      const results = await rearmSchedules(
+        env,
+        slice.map((s) => ({ id: s.id, at: s.nextRunAt ?? now })),
+      );
+      results.forEach((r, j) => {
+        const id = slice[j]?.id ?? "";
+        if (r.status === "fulfilled") rearmed.push(id);
+        else {
+          failed += 1;
+          console.error(`[dunly] watchdog could not re-arm ${id}`, r.reason);
+        }
+      });
+    }
+    if (page.length < OVERDUE_PAGE) break;
+    afterId = page[page.length - 1]?.id ?? afterId;
+  }
+  if (rearmed.length > 0 || failed > 0) {
+    console.warn(
+      `[dunly] watchdog re-armed ${rearmed.length} overdue schedule(s)${failed ? `, ${failed} failed` : ""}`,
+    );
+  }
+  // Then the mail the queue may have lost (a restart): a failure is logged and tried again next run.
+  await runMailRecovery(env, now).catch((error) => console.error("[dunly] watchdog could not recover mail", error));
+  // Then promises to pay whose day has passed; a failure there is logged and tried again next run.
+  await runPromiseEnds(env, now).catch((error) => console.error("[dunly] watchdog could not end promises", error));
+  // Last, the user's notices their request left 'pending' (docs/architecture.md §5, "The user is told").
+  await runNotices(env, now);
+  return rearmed;
+}
+
+/** A reminder 'sending' this long without being in a batch has lost its queue message. */
+export const STRANDED_AFTER_MS = 2 * 60_000;
+/** Batches and stranded reminders put back on the queue per run (the rest wait five minutes). */
+const RECOVER_PER_RUN = 2000;
+/** Stranded schedules fired at once (each is two D1 round trips). */
+const RECOVER_CONCURRENCY = 20;
+/** What an occurrence whose schedule stopped or moved on while its message was lost says. */
+export const STRANDED_MESSAGE = "Not sent: its schedule was paused, changed or deleted before it went out.";
+
+/**
+ * The watchdog's step for the mail queue (docs/decisions/021): what a killed process had queued
+ * must not rest on the queue alone (a local queue lives in memory; the alarm is an hour or more
+ * ahead). Batches whose retry is due and that no consumer holds (its lease ran out) go back on the
+ * queue by key; reminders left 'sending' outside any batch for STRANDED_AFTER_MS are fired again
+ * (fireSchedule rebuilds the same occurrence's job from its row) and queued. A copy of a job still
+ * on the queue is harmless: a delivery goes into one batch only. First it wakes the mail handoff
+ * object, should it hold claims or jobs with no alarm left to take them (decisions/029). Returns
+ * what it put back, and how many claims and jobs the handoff held.
+ */
+export async function runMailRecovery(env: Env, now = Date.now()) {
+  const db = getDb(env.DB);
+  // What the handoff object holds is taken up again should its alarm have given up (decisions/029).
+  const handedOver = await wakeHandoff(env);
+  const keys = await dueBatchKeys(db, now, RECOVER_PER_RUN);
+  for (const slice of chunk(keys, 100)) {
+    await env.MAIL_QUEUE.sendBatch(slice.map((batchKey) => ({ body: { batchKey } })));
+  }
+  const stranded = await strandedDeliveries(db, now - STRANDED_AFTER_MS, RECOVER_PER_RUN);
+  const jobs: MailJob[] = [];
+  let abandoned = 0;
+  for (const slice of chunk(stranded, RECOVER_CONCURRENCY)) {
+    const outcomes = await Promise.allSettled(slice.map((d) => fireSchedule(env, d.scheduleId, now)));
+    for (const [i, outcome] of outcomes.entries()) {
+      const d = slice[i];
+      if (!d) continue;
+      if (outcome.status === "rejected") {
+        console.error(`[dunly] watchdog could not fire ${d.scheduleId} again`, outcome.reason);
+      } else if (outcome.value.kind === "queued") {
+        // Not its object's alarm (the watchdog set none): the consumer moves the alarm itself.
+        const { alarmAt: _, ...job } = outcome.value.job;
+        jobs.push(job);
+      } else if (outcome.value.kind === "gone" || outcome.value.kind === "not-due") {
+        // Its schedule stopped or moved on meanwhile: the occurrence is not sent, visibly.
+        await abandonOccurrence(db, d.occurrenceKey, STRANDED_MESSAGE);
+        abandoned += 1;
+      }
+    }
+  }
+  for (const slice of chunk(jobs, 100)) {
+    await env.MAIL_QUEUE.sendBatch(slice.map((job) => ({ body: job })));
+  }
+  if (keys.length > 0 || jobs.length > 0 || abandoned > 0) {
+    console.warn(
+      `[dunly] watchdog put back ${keys.length} mail batch(es) and ${jobs.length} stranded reminder(s)${abandoned ? `; ${abandoned} given up` : ""}`,
+    );
+  }
+  return { batches: keys.length, reminders: jobs.length, abandoned, handedOver };
+}
+
+/**
+ * The watchdog's step for the user's notices: those left 'pending' more than five minutes are sent,
+ * a bounded number a run (sendStaleNotices). Never throws; returns how many were sent.
+ */
+export async function runNotices(env: Env, now = Date.now()) {
+  try {
+    const db = getDb(env.DB);
+    const config = readConfig(env);
+    const sent = await sendStaleNotices(env, db, config, now);
+    // Then the daily digests of the users who switched them on, from 08:00 UTC.
+    await sendDailyDigests(env, db, config, now);
+    // And the trial's two e-mails (docs/decisions/019); a failure is tried again next run.
+    await sendTrialNotices(env, db, config, now).catch((error) =>
+      console.error("[dunly] watchdog could not send trial notices", error),
+    );
+    return sent;
+  } catch (error) {
+    console.error("[dunly] watchdog could not send notices", error);
+    return 0;
+  }
+}
+
+/** Pages of ended promises per run: the rest (a backlog) waits for the next run, five minutes on. */
+const PROMISE_PAGES_PER_RUN = 4;
+
+/**
+ * The watchdog's step for promises to pay (docs/architecture.md §10, "The debtor's page"): every
+ * promise whose end has come (the day after the promised date has started in the debtor's zone)
+ * ends, a page at a time, each page one batch (app/responses/promises.server.ts endDuePromises): with
+ * something still open it is broken and the reminders it held resume by themselves; otherwise it
+ * just ends. The resumed schedules' alarms are armed through the lifecycle. Returns the totals.
+ */
+export async function runPromiseEnds(env: Env, now = Date.now()) {
+  const db = getDb(env.DB);
+  const total = { ended: 0, broken: 0, resumed: 0 };
+  for (let page = 0; page < PROMISE_PAGES_PER_RUN; page++) {
+    const out = await endDuePromises(db, now, PROMISES_PER_PAGE);
+    if (out.resumed.length > 0) {
+      await followAlarms(env, { arm: out.resumed.map((r) => ({ id: r.id, at: r.nextRunAt })) }, now);
+    }
+    total.ended += out.ended;
+    total.broken += out.broken;
+    total.resumed += out.resumed.length;
+    // A short page was the last; a page that ended nothing (all changed meanwhile) would come back alike.
+    if (out.read < PROMISES_PER_PAGE || out.ended === 0) break;
+  }
+  if (total.ended > 0) {
+    console.log(
+      `[dunly] watchdog ended ${total.ended} promise(s) to pay: ${total.broken} broken, ${total.resumed} schedule(s) resumed`,
+    );
+  }
+  return total;
+}
+
+/**
+ * Housekeeping on the same cron trigger: expired tokens, states, sessions and rate-limit events go;
+ * then deliveries older than 13 months move to the archive, a bounded number of rows per run
+ * (docs/architecture.md §12, "Bounded deliveries").
+ */
+export async function runHousekeeping(env: Env, now = Date.now()) {
+  const db = getDb(env.DB);
+  const purged = await purgeExpired(db, now);
+  const total = Object.values(purged).reduce((sum, n) => sum + n, 0);
+  if (total > 0) console.log(`[dunly] housekeeping purged ${JSON.stringify(purged)}`);
+  const archived = await archiveOldDeliveries(db, env.ARCHIVE, now).catch((error: unknown) => {
+    // Nothing moved in the month that failed (its batch is one transaction); the next run tries again.
+    console.error("[dunly] archiving old deliveries failed", error);
+    return { files: 0, rows: 0 };
+  });
+  if (archived.rows > 0) console.log(`[dunly] archived ${archived.rows} deliveries in ${archived.files} file(s)`);
+  return { ...purged, archived };
+}
