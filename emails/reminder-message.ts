@@ -29,7 +29,7 @@ export interface ReminderMessage extends ReminderEmailProps {
   payUrl: string | null;
   /** The debtor's signed "I've paid" page (app/responses/paid-claims.server.ts `paidClaimLink`). */
   paidUrl: string;
-  /** The debtor's signed page: their statement and answers (app/links/portal-link.server.ts `portalLink`). */
+  /** The debtor's signed page: their statement and answers (app/links/debtor-pages.server.ts `portalLink`). */
   portalUrl: string;
   /**
    * Where replies go: the debtor's reply address on INBOUND_DOMAIN (app/links/signed-links.server.ts

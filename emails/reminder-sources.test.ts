@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { type PreviewChoice, previewChoice } from "../app/actions/test-send-action.server";
 import { FREQUENCIES, type FrequencyId } from "../app/domain/frequencies";
 import type { TemplateId } from "../app/domain/presets";
 import { frequencyRepeats } from "../app/domain/sender";
@@ -6,7 +7,6 @@ import { type Statement, statementOf, statementTotals } from "../app/domain/stat
 import { toTone } from "../app/domain/strategies";
 import type { Debtor, Sender, SenderOrganization } from "../app/reminders/schedules.server";
 import { parseStatement } from "../app/reminders/statement.server";
-import { type PreviewChoice, previewChoice } from "../app/routes/test-send-action.server";
 import { ANNOUNCING_REPEATS, REPEAT } from "../tests/support/email-fixtures";
 import { debtorValues, reminderMessage, reminderProps } from "./reminder-message";
 import { REMINDER_SAMPLE } from "./reminder-sample";

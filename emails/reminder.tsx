@@ -69,7 +69,7 @@ export interface ReminderEmailProps {
    * buttons. Every reminder the engine sends has one; the in-app preview shows a sample.
    */
   paidUrl?: string | null;
-  /** The debtor's signed page (app/links/portal-link.server.ts): "View your statement / respond". */
+  /** The debtor's signed page (app/links/debtor-pages.server.ts): "View your statement / respond". */
   portalUrl?: string | null;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readCookie, readSessionToken, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "./session.server";
+import { readCookie } from "~/platform/cookies.server";
+import { readSessionToken, SECURE_SESSION_COOKIE, SESSION_COOKIE } from "./session.server";
 
 const withCookie = (cookie: string | null, url = "https://dunly.example/dashboard") =>
   new Request(url, cookie === null ? {} : { headers: { Cookie: cookie } });

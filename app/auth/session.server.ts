@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import { bindParam, preparedQuery, runBound } from "~/db/prepared.server";
 import { sessions, users } from "~/db/schema";
 import { isSecureHref, isSecureOrigin } from "~/domain/secure-origin";
+import { readCookie } from "~/platform/cookies.server";
 import { generateToken, hashToken } from "./crypto.server";
 
 /** The session cookie's name on plain-http localhost (`npm run dev`), where `__Host-` cannot be used. */
@@ -160,39 +161,4 @@ export function clearSessionCookie(url: URL) {
   const parts = [`${sessionCookieName(url)}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0"];
   if (isSecureOrigin(url)) parts.push("Secure");
   return parts.join("; ");
-}
-
-/**
- * Each request's cookies by name (the first of a repeated name), raw: parsed once per Request, as
- * a page asks for several (the session's, the time zone's, the theme's, a flashed toast's) and
- * walking the header each time was a measurable part of a page's Worker time (docs/architecture.md
- * §12). An incoming request's headers cannot change.
- */
-const requestCookies = new WeakMap<Request, Map<string, string>>();
-
-function cookiesOf(request: Request): Map<string, string> {
-  let cookies = requestCookies.get(request);
-  if (cookies) return cookies;
-  cookies = new Map();
-  const header = request.headers.get("Cookie") ?? "";
-  for (const part of header.split(";")) {
-    const eqAt = part.indexOf("=");
-    if (eqAt === -1) continue;
-    const name = part.slice(0, eqAt).trim();
-    if (!cookies.has(name)) cookies.set(name, part.slice(eqAt + 1).trim());
-  }
-  requestCookies.set(request, cookies);
-  return cookies;
-}
-
-export function readCookie(request: Request, name: string): string | null {
-  const value = cookiesOf(request).get(name);
-  if (value === undefined) return null;
-  if (!value.includes("%")) return value;
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    // A malformed percent-escape is not our cookie: treat it as absent rather than failing.
-    return null;
-  }
 }

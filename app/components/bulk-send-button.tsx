@@ -1,8 +1,8 @@
 import { Loader2, Send } from "lucide-react";
 import { useFetcher } from "react-router";
+import type { scheduleAction } from "~/actions/schedule-action.server";
 import { notify, type ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
-import type { scheduleAction } from "~/routes/schedule-action.server";
 import type { DEBTOR_INTENTS, SCHEDULE_INTENTS } from "~/schemas/intents";
 import { SCHEDULE_SOMETHING_WRONG } from "~/schemas/messages";
 import { useFormResult } from "~/ui/use-form-result";

@@ -1,8 +1,8 @@
 import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "react-router";
+import type { profileAction } from "~/actions/profile-action.server";
 import { SubmitButton } from "~/components/ui/button";
 import { InputField } from "~/components/ui/field";
-import type { profileAction } from "~/routes/profile-action.server";
 import { SetPasswordSchema } from "~/schemas/auth";
 import { PROFILE_INTENTS } from "~/schemas/intents";
 import { useFormResult } from "~/ui/use-form-result";

@@ -564,7 +564,7 @@ export const deliveryStatusCounts = sqliteTable(
 );
 
 /**
- * Local development and tests only: the objects of the local Stripe stand-in (app/http/stripe-standin/,
+ * Local development and tests only: the objects of the local Stripe stand-in (app/http/stripe-pages/,
  * decisions/017): accounts, Checkout Sessions, customers, subscriptions, as Stripe's JSON.
  */
 export const devStripeObjects = sqliteTable(

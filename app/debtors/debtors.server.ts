@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
+import { owesSql } from "~/db/owed";
 import { type Bound, bindParam, boundQuery, OWNER_ID, preparedQuery, preparedQueryBy } from "~/db/prepared.server";
 import { debtors, invoices, users } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
@@ -13,7 +14,7 @@ import {
 import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { safeTimeZone } from "~/domain/time-zone";
-import { insertInvoiceStatement, isLedgerViolation, isNumberTaken, owesSql } from "~/ledger/ledger.server";
+import { insertInvoiceStatement, isLedgerViolation, isNumberTaken } from "~/ledger/ledger.server";
 import { readSettled, SETTLE_STATEMENTS, settleStatements } from "~/ledger/payments.server";
 import { keyAfterAddressChange } from "~/links/signed-links.server";
 import { type CreateOptions, enforceCap } from "~/platform/account-caps.server";

@@ -3,11 +3,11 @@ import { chunk } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { debtorEvents, debtors, invoices } from "~/db/schema";
 import { AccountCapReached, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
-import type { ExistingDebtor, ImportDebtor, ImportInvoice } from "~/domain/csv-import";
 import { EXPORT_PAGE } from "~/domain/export-page";
 import { MAX_INVOICES_PER_DEBTOR } from "~/ledger/invoices.server";
 import { isNumberTaken, settleDebtorsStatement } from "~/ledger/ledger.server";
 import { type CreateOptions, enforceCap } from "~/platform/account-caps.server";
+import type { ExistingDebtor, ImportDebtor, ImportInvoice } from "~/schemas/csv-import";
 import { editableInvoice, editableOf } from "./debtors.server";
 
 /**

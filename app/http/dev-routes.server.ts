@@ -3,10 +3,10 @@ import { Hono } from "hono";
 import { getDb } from "~/db/client.server";
 import { devOutbox } from "~/db/schema";
 import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
+import { standInPages } from "~/http/stripe-pages/pages.server";
 import { skipAhead } from "~/reminders/lifecycle.server";
 import { REJECTIONS, receiveReply } from "~/responses/replies.server";
 import type { AppBindings } from "./hono-env";
-import { standInPages } from "./stripe-standin/pages.server";
 
 /**
  * The dev mailbox (docs/architecture.md §5) and the schedules' wait skipped for the end-to-end

@@ -1,5 +1,6 @@
-import { and, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { owesSql } from "~/db/owed";
 import { debtors, invoices, paymentAllocations } from "~/db/schema";
 
 /**
@@ -57,13 +58,6 @@ export function insertInvoiceStatement(db: Db, debtorWhere: SQL | undefined, inv
       .where(debtorWhere),
   );
 }
-
-/** Invoice statuses that are still owed: a disputed invoice is owed until the user resolves it. */
-export const OWED_STATUSES = ["open", "disputed"] as const;
-
-/** SQL: the debtor `debtorId` (a value or a column) still owes something: an invoice open or disputed. */
-export const owesSql = (debtorId: SQLWrapper | number) =>
-  sql`EXISTS (SELECT 1 FROM ${invoices} AS owed WHERE owed.debtor_id = ${debtorId} AND owed.status IN ('open', 'disputed'))`;
 
 /** What an invoice's allocations add up to (its paid_cents), for the row being updated. */
 const allocatedSum = sql`coalesce((SELECT sum(a.amount_cents) FROM payment_allocations AS a WHERE a.invoice_id = ${invoices.id}), 0)`;

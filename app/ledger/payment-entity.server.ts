@@ -9,7 +9,7 @@ import {
 } from "~/ledger/payments.server";
 import type { EntityScope } from "~/platform/scope.server";
 import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
-import { handleRepliesOf } from "~/responses/replies.server";
+import { handleRepliesOf } from "~/reminders/reply-holds.server";
 import { PAYMENT_INTENTS } from "~/schemas/intents";
 import { PAYMENT_MESSAGES } from "~/schemas/messages";
 import { overOwedMessage, type PaymentInput, paymentJsonSchema, paymentSchema } from "~/schemas/payment";

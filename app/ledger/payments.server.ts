@@ -1,18 +1,12 @@
-import { and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { hasDisputedInvoice, hasOpenInvoice, OWED_STATUSES } from "~/db/owed";
 import { debtors, invoices, paymentAllocations, payments, schedules } from "~/db/schema";
 import { MAX_PAYMENTS_PER_DEBTOR } from "~/domain/account-caps";
 import { fromCents, toCents } from "~/domain/money";
 import { completeWhenPaidStatement, resumableWhere } from "~/reminders/lifecycle.server";
-import { endPromiseWhenPaidStatement } from "~/responses/promises.server";
 import type { PaymentInput } from "~/schemas/payment";
-import {
-  allocateStatement,
-  availableSql,
-  isLedgerViolation,
-  OWED_STATUSES,
-  settleLedgerStatements,
-} from "./ledger.server";
+import { allocateStatement, availableSql, isLedgerViolation, settleLedgerStatements } from "./ledger.server";
 
 /**
  * Payments (docs/architecture.md §10): what a debtor paid, by date, each allocated to invoices
@@ -412,4 +406,23 @@ export function balanceToJson(d: DebtorBalance) {
     status: d.status,
     resumable_schedules: d.resumable,
   };
+}
+
+/**
+ * For the batch of a payment that pays the debtor in full (app/ledger/ledger.server.ts): a pending
+ * promise simply ends (nothing open or disputed is left, so there is nothing to break). Without it
+ * the watchdog ends it the same way on its date.
+ */
+export function endPromiseWhenPaidStatement(db: Db, ownerId: string, debtorId: number, now: number) {
+  return db
+    .update(debtors)
+    .set({ promisedOn: null, promiseEndsAt: null, updatedAt: now })
+    .where(
+      and(
+        and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)),
+        isNotNull(debtors.promisedOn),
+        sql`NOT ${hasOpenInvoice(debtorId)}`,
+        sql`NOT ${hasDisputedInvoice(debtorId)}`,
+      ),
+    );
 }

@@ -1,13 +1,12 @@
 import type * as v from "valibot";
-import { readCookie } from "~/auth/session.server";
-import { getDb } from "~/db/client.server";
+import { type Db, getDb } from "~/db/client.server";
 import type { AccountCaps, CappedKind } from "~/domain/account-caps";
 import { debtorLimitMessage, effectivePlan, getPlan, type Plan, type PlanState, TRIAL_PLAN } from "~/domain/plans";
 import { type AppConfig, accountCaps } from "~/platform/config.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
-import type { OwnerScope } from "~/reminders/lifecycle.server";
 import type { RecordMessages } from "~/schemas/messages";
 import { paymentToday } from "~/schemas/payment";
+import { readCookie } from "./cookies.server";
 
 /**
  * One description per entity (docs/architecture.md §8, docs/decisions/012): what the form actions
@@ -17,6 +16,14 @@ import { paymentToday } from "~/schemas/payment";
  * and their alarms included (through the lifecycle, docs/architecture.md §4), so neither caller
  * does anything to a schedule itself.
  */
+
+/** What a write acts for: the bindings, the owner from the session, and the time. */
+export interface OwnerScope {
+  env: Env;
+  db: Db;
+  ownerId: string;
+  now: number;
+}
 
 /** What an operation acts for: the lifecycle's scope, the account's caps and the caller's zone and day. */
 export interface EntityScope extends OwnerScope {

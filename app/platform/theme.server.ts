@@ -1,4 +1,4 @@
-import { readCookie } from "~/auth/session.server";
+import { readCookie } from "./cookies.server";
 import { DEFAULT_THEME, parseTheme, THEME_COOKIE, type Theme } from "./theme";
 
 /** The theme this request's cookie names, else the default: the server renders it (root.tsx). */

@@ -1,5 +1,5 @@
-import { readCookie } from "~/auth/session.server";
 import { safeTimeZone } from "~/domain/time-zone";
+import { readCookie } from "./cookies.server";
 
 /** The browser's IANA time zone from the `tz` cookie (set by the boot script); UTC when unknown. */
 export function requestTimeZone(request: Request): string {

@@ -1,4 +1,4 @@
-import { readCookie } from "~/auth/session.server";
+import { readCookie } from "./cookies.server";
 
 /** A message that survives one redirect (a flash cookie read and cleared by the root loader). */
 export interface FlashToast {

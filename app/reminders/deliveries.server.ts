@@ -660,3 +660,6 @@ export function totalsOf(rows: { status: (typeof deliveries.$inferSelect)["statu
   }
   return totals;
 }
+
+/** What an occurrence whose schedule stopped or moved on while its message was lost says. */
+export const STRANDED_MESSAGE = "Not sent: its schedule was paused, changed or deleted before it went out.";

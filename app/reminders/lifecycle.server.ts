@@ -15,6 +15,7 @@ import { type DebtorEventType, debtorEventInsert } from "~/activity/debtor-event
 import { noticeInsert } from "~/activity/notices.server";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
+import { hasOpenInvoice, owesSql } from "~/db/owed";
 import { alarmRepairs, debtorEvents, debtors, deliveries, invoices, schedules } from "~/db/schema";
 import { AccountCapReached, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import { DEFAULT_CADENCE_STEPS, nextCadenceRun, parseSteps, serializeSteps } from "~/domain/cadence";
@@ -24,8 +25,8 @@ import { cadencePlanOf, parseDueDates, planNextRun, type RunPlanRow, type Schedu
 import { PRESETS } from "~/domain/presets";
 import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
-import { owesSql } from "~/ledger/ledger.server";
 import { assertRoomForOneMore, type CreateOptions, enforceCap } from "~/platform/account-caps.server";
+import type { OwnerScope } from "~/platform/scope.server";
 import { type Debtor, getSchedule, getSenderAndDebtors, type Schedule } from "~/reminders/schedules.server";
 import { openDueDatesSql } from "~/reminders/statement.server";
 import type { ScheduleInput } from "~/schemas/schedule";
@@ -43,14 +44,6 @@ import type { SendRefusal } from "./refusals";
  * change was saved, so the answer says so, the failure is written to alarm_repairs and the
  * watchdog's next run sets the alarm from the row (repairAlarms).
  */
-
-/** What a lifecycle call acts for: the bindings, the owner from the session, and the time. */
-export interface OwnerScope {
-  env: Env;
-  db: Db;
-  ownerId: string;
-  now: number;
-}
 
 // Alarms: the only calls to a schedule's Durable Object ---------------------------------------
 
@@ -909,6 +902,17 @@ export async function resumeHeld(
     and(eq(schedules.debtorId, debtorId), eq(schedules.stoppedReason, reason), onlyIf),
   );
   return resumePaused(scope, held);
+}
+
+/**
+ * The debtor's schedules that disputes held run again once an open invoice exists (a dispute
+ * resolved, a disputed invoice voided and others open, a new invoice): through the lifecycle
+ * (resumeHeld: next run from now, 'schedule_resumed', alarms armed; a debtor who paid, opted out or
+ * bounces keeps them held). Nothing open: nothing changes. For whoever changes invoices (the
+ * invoice void) to call after its batch.
+ */
+export function releaseDisputeHolds(scope: OwnerScope, debtorId: number): Promise<ResumeOutcome> {
+  return resumeHeld(scope, debtorId, "disputed", hasOpenInvoice(debtorId));
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   replaceBatch,
   takeBatch,
 } from "~/reminders/mail-batch.server";
-import { STRANDED_MESSAGE } from "~/watchdog/index.server";
+import { STRANDED_MESSAGE } from "./deliveries.server";
 import { type MailJob, type ReadyJob, repeatsAfter, STOPPED_MESSAGES, stopReason } from "./engine.server";
 import { queuedReminders, queuedStates } from "./firing.server";
 import { completeSchedule, followAlarms, type Settlement, settleOccurrences } from "./lifecycle.server";

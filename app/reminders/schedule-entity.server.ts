@@ -11,7 +11,7 @@ import { type ScheduleInput, ScheduleSchema } from "~/schemas/schedule";
 /**
  * Schedules (docs/architecture.md §4, §8): every operation is the lifecycle's, which records the
  * timeline event and moves the alarm. The forms create, edit and delete (and pause, resume, send
- * now, re-send: app/routes/schedule-action.server.ts); the API offers the delete (DELETE
+ * now, re-send: app/actions/schedule-action.server.ts); the API offers the delete (DELETE
  * /api/schedule?Name=), the same operation.
  */
 export const scheduleEntity = {

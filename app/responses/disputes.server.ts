@@ -1,17 +1,17 @@
 import { and, eq, sql } from "drizzle-orm";
 import { noticeInsert } from "~/activity/notices.server";
 import type { Db } from "~/db/client.server";
+import { hasOpenInvoice } from "~/db/owed";
 import { debtorEvents, invoices } from "~/db/schema";
 import { disputeDetail, invoiceLabel } from "~/domain/dispute";
 import { settleLedgerStatements } from "~/ledger/ledger.server";
+import type { OwnerScope } from "~/platform/scope.server";
 import {
   completeWhenPaidStatement,
   holdForDebtorStatement,
-  type OwnerScope,
   type ResumeOutcome,
-  resumeHeld,
+  releaseDisputeHolds,
 } from "~/reminders/lifecycle.server";
-import { hasOpenInvoice } from "./promises.server";
 
 /**
  * Disputed invoices (docs/architecture.md §10, "The debtor's page"). From their page a debtor
@@ -149,15 +149,4 @@ export async function resolveDispute(
     resumed,
     completedScheduleIds: completed.map((s) => s.id),
   };
-}
-
-/**
- * The debtor's schedules that disputes held run again once an open invoice exists (a dispute
- * resolved, a disputed invoice voided and others open, a new invoice): through the lifecycle
- * (resumeHeld: next run from now, 'schedule_resumed', alarms armed; a debtor who paid, opted out or
- * bounces keeps them held). Nothing open: nothing changes. For whoever changes invoices (the
- * invoice void, app/ledger/invoices.server.ts) to call after its batch.
- */
-export function releaseDisputeHolds(scope: OwnerScope, debtorId: number): Promise<ResumeOutcome> {
-  return resumeHeld(scope, debtorId, "disputed", hasOpenInvoice(debtorId));
 }

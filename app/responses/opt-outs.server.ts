@@ -2,8 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { debtorEventInsert } from "~/activity/debtor-events.server";
 import { noticeInsert } from "~/activity/notices.server";
 import type { Db } from "~/db/client.server";
+import { owesSql } from "~/db/owed";
 import { debtors, optOuts } from "~/db/schema";
-import { owesSql } from "~/ledger/ledger.server";
 import { stopForOptOutStatement } from "~/reminders/lifecycle.server";
 
 /**

@@ -2,13 +2,12 @@ import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { debtorEventInsert } from "~/activity/debtor-events.server";
 import { noticeInsert } from "~/activity/notices.server";
 import type { Bindable, Db } from "~/db/client.server";
+import { owesSql } from "~/db/owed";
 import { debtorEvents, debtors } from "~/db/schema";
 import { formatMoney, toCents } from "~/domain/money";
-import { owesSql } from "~/ledger/ledger.server";
 import { addPayment, type PaymentWriteError } from "~/ledger/payments.server";
-import { debtorLink, type OptOutTarget, type SigningConfig, verifyDebtorToken } from "~/links/signed-links.server";
-import type { AppConfig } from "~/platform/config.server";
-import { holdStatement, type OwnerScope, type ResumeOutcome, resumeAfterPaidClaim } from "~/reminders/lifecycle.server";
+import type { OwnerScope } from "~/platform/scope.server";
+import { holdStatement, type ResumeOutcome, resumeAfterPaidClaim } from "~/reminders/lifecycle.server";
 import type { PaymentInput } from "~/schemas/payment";
 
 /**
@@ -23,24 +22,6 @@ import type { PaymentInput } from "~/schemas/payment";
 
 /** stopped_reason of a schedule paused by the debtor's "I've paid": "Resume reminders" restarts exactly these. */
 export const PAID_CLAIM_REASON = "paid_claimed" as const;
-
-/** The absolute "I've paid" URL of a debtor: `${linkOrigin(config)}/p/${token}`. Throws without OPT_OUT_SECRET. */
-export function paidClaimLink(
-  db: Db,
-  config: AppConfig,
-  debtor: { id: number; ownerId: string; optOutKey: string | null },
-): Promise<string> {
-  return debtorLink(db, config, "paid", "/p/", debtor);
-}
-
-/** The debtor an "I've paid" token belongs to, or null (forged, altered, another purpose's, unknown). */
-export function verifyPaidClaimToken(
-  db: Db,
-  config: SigningConfig,
-  token: string | null | undefined,
-): Promise<OptOutTarget | null> {
-  return verifyDebtorToken(db, config, "paid", token);
-}
 
 const owned = (ownerId: string, debtorId: number) => and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId));
 

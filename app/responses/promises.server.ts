@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { debtorEventWhere } from "~/activity/debtor-events.server";
 import { noticeInsert } from "~/activity/notices.server";
 import { chunk, IDS_PER_STATEMENT } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
-import { debtors, deliveries, invoices, schedules } from "~/db/schema";
+import { hasDisputedInvoice, hasOpenInvoice } from "~/db/owed";
+import { debtors, deliveries, schedules } from "~/db/schema";
 import { promiseDetail } from "~/domain/promise";
 import {
   holdForDebtorStatement,
@@ -22,16 +23,6 @@ import {
  * needs the user's consent ('promise_consent'). Every change and its timeline event are one batch;
  * the schedules change through the lifecycle's statements (docs/architecture.md §4).
  */
-
-/** Whether the debtor has an invoice still open (through the index on invoices (debtor_id, status, …)). */
-export function hasOpenInvoice(debtorId: number | SQL): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.debtorId} = ${debtorId} AND ${invoices.status} = 'open')`;
-}
-
-/** Whether the debtor has an invoice under dispute. */
-export function hasDisputedInvoice(debtorId: number | SQL): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.debtorId} = ${debtorId} AND ${invoices.status} = 'disputed')`;
-}
 
 const owned = (ownerId: string, debtorId: number) => and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId));
 
@@ -96,25 +87,6 @@ export async function allowNewPromise(
   if (found.length === 0) return { error: "not-found" };
   if (cleared.length === 0) return { error: "not-broken" };
   return { ok: true };
-}
-
-/**
- * For the batch of a payment that pays the debtor in full (app/ledger/ledger.server.ts): a pending
- * promise simply ends (nothing open or disputed is left, so there is nothing to break). Without it
- * the watchdog ends it the same way on its date.
- */
-export function endPromiseWhenPaidStatement(db: Db, ownerId: string, debtorId: number, now: number) {
-  return db
-    .update(debtors)
-    .set({ promisedOn: null, promiseEndsAt: null, updatedAt: now })
-    .where(
-      and(
-        owned(ownerId, debtorId),
-        isNotNull(debtors.promisedOn),
-        sql`NOT ${hasOpenInvoice(debtorId)}`,
-        sql`NOT ${hasDisputedInvoice(debtorId)}`,
-      ),
-    );
 }
 
 // The watchdog: promises whose day has passed ---------------------------------------------------

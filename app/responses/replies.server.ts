@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull } from "drizzle-orm";
+import { and, count, eq, gt } from "drizzle-orm";
 import { debtorEventInsert } from "~/activity/debtor-events.server";
 import { noticeInsert } from "~/activity/notices.server";
 import { type Db, getDb } from "~/db/client.server";
@@ -8,14 +8,9 @@ import { type ParsedReply, parseReply } from "~/domain/parse-reply";
 import { verifyReplyAddress } from "~/links/signed-links.server";
 import type { AppConfig } from "~/platform/config.server";
 import { linkOrigin } from "~/platform/config.server";
-import {
-  followAlarms,
-  holdForDebtorStatement,
-  holdStatement,
-  type OwnerScope,
-  type ResumeOutcome,
-  resumeHeld,
-} from "~/reminders/lifecycle.server";
+import type { OwnerScope } from "~/platform/scope.server";
+import { followAlarms, holdForDebtorStatement, holdStatement, type ResumeOutcome } from "~/reminders/lifecycle.server";
+import { type HandleHow, handleRepliesOf } from "~/reminders/reply-holds.server";
 
 /**
  * Replies come home (docs/decisions/020-inbound-replies.md; docs/architecture.md §5, "Replies"):
@@ -178,14 +173,6 @@ async function recordReplyBounce(env: Env, db: Db, ownerId: string, debtorId: nu
 
 // The user handles a reply ----------------------------------------------------------------------
 
-export type HandleHow = "resume" | "handled" | "paid";
-
-const HANDLED_LABEL: Record<HandleHow, string> = {
-  resume: "Reminders resumed",
-  handled: "Marked handled",
-  paid: "Payment recorded",
-};
-
 /**
  * The user handles a debtor's reply: Resume, Mark handled, or Record a payment. Every unhandled
  * reply of that debtor is marked handled ('reply_handled' recorded once), and the schedules held for
@@ -207,28 +194,6 @@ export async function handleReply(
   const resumed = await handleRepliesOf(scope, found.debtorId, how);
   if (!resumed) return { error: "handled" };
   return { debtorId: found.debtorId, resumed };
-}
-
-/**
- * Every unhandled reply of the owner's debtor is handled `how` (a payment recorded for the debtor
- * calls it with 'paid'): null when there was none.
- */
-export async function handleRepliesOf(
-  scope: OwnerScope,
-  debtorId: number,
-  how: HandleHow,
-): Promise<ResumeOutcome | null> {
-  const { db, ownerId, now } = scope;
-  const marked = await db
-    .update(debtorReplies)
-    .set({ handledAt: now })
-    .where(
-      and(eq(debtorReplies.ownerId, ownerId), eq(debtorReplies.debtorId, debtorId), isNull(debtorReplies.handledAt)),
-    )
-    .returning({ id: debtorReplies.id, auto: debtorReplies.auto });
-  if (!marked.some((r) => !r.auto)) return null;
-  await debtorEventInsert(db, { ownerId, debtorId, type: "reply_handled", detail: HANDLED_LABEL[how], at: now });
-  return resumeHeld(scope, debtorId, "replied");
 }
 
 /** A reply as the timeline shows it (text only: never HTML). */

@@ -9,8 +9,9 @@ import {
   isGoogleConfigured,
   userForGoogleIdentity,
 } from "~/auth/google.server";
-import { readCookie, startSession } from "~/auth/session.server";
+import { startSession } from "~/auth/session.server";
 import { getDb } from "~/db/client.server";
+import { readCookie } from "~/platform/cookies.server";
 import { safeRedirect } from "~/platform/redirect";
 import type { Route } from "./+types/auth.google.callback";
 

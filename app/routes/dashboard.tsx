@@ -1,6 +1,8 @@
 import { TriangleAlert } from "lucide-react";
 import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect } from "react-router";
+import { debtorAction } from "~/actions/debtor-action.server";
+import { scheduleFilterFromUrl, schedulesPage } from "~/actions/schedules-data.server";
 import { getApp } from "~/auth/context.server";
 import { requireUser, requireUserWith } from "~/auth/guard.server";
 import { DebtorResponsesNotice } from "~/components/dashboard/debtor-responses-notice";
@@ -31,8 +33,6 @@ import {
 } from "~/responses/portal.server";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/dashboard";
-import { debtorAction } from "./debtor-action.server";
-import { scheduleFilterFromUrl, schedulesPage } from "./schedules-data.server";
 
 // The chart (a small SVG of our own) loads in the browser after the page is up, never in the first
 // bundle. Client only: it renders after hydration, so the server build leaves it out (a constant

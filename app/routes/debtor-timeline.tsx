@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { data, Link } from "react-router";
 import * as v from "valibot";
+import { debtorAction } from "~/actions/debtor-action.server";
 import { getApp } from "~/auth/context.server";
 import { requireUser, requireUserWith } from "~/auth/guard.server";
 import { ArchiveMonthLink } from "~/components/archive-month-link";
@@ -21,7 +22,6 @@ import { requestTimeZone } from "~/platform/time-zone.server";
 import { FormIdSchema } from "~/schemas/ids";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/debtor-timeline";
-import { debtorAction } from "./debtor-action.server";
 
 /**
  * /debtors/:id: the owner's debtor's invoices and full timeline (docs/architecture.md §10, Invoices
@@ -54,7 +54,7 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
 /**
  * The Invoices section's writes (add, edit, void) and the answers to what the debtor said on their
  * page (resolve a dispute, allow a new promise), posted to this page: the debtor pages' one action
- * (app/routes/debtor-action.server.ts), so its forms also work before the page hydrates.
+ * (app/actions/debtor-action.server.ts), so its forms also work before the page hydrates.
  */
 export async function action(args: Route.ActionArgs) {
   return debtorAction(args);

@@ -13,14 +13,6 @@ import {
   importLookup,
 } from "~/debtors/import.server";
 import { AccountCapReached } from "~/domain/account-caps";
-import {
-  type ImportPreview,
-  type ImportRow,
-  importKeys,
-  MAX_IMPORT_ROWS,
-  parseDebtorCsv,
-  planImport,
-} from "~/domain/csv-import";
 import { formatCount } from "~/domain/intl";
 import { localDateString } from "~/domain/schedule-time";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
@@ -28,6 +20,14 @@ import { intentOf, readForm } from "~/platform/action-result.server";
 import { entityScope } from "~/platform/scope.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { replanDueSchedules } from "~/reminders/lifecycle.server";
+import {
+  type ImportPreview,
+  type ImportRow,
+  importKeys,
+  MAX_IMPORT_ROWS,
+  parseDebtorCsv,
+  planImport,
+} from "~/schemas/csv-import";
 import { IMPORT_INTENTS } from "~/schemas/intents";
 import { SOMETHING_WRONG } from "~/schemas/messages";
 import { pageMeta } from "~/ui/site";

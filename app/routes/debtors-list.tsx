@@ -1,4 +1,6 @@
 import { Link } from "react-router";
+import { debtorAction } from "~/actions/debtor-action.server";
+import { loadListPage } from "~/actions/list-page.server";
 import { getApp } from "~/auth/context.server";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
@@ -9,8 +11,6 @@ import { DEBTOR_PAGE_SIZE, debtorRowOf, debtorsListQueries } from "~/debtors/deb
 import { DEBTOR_SORTS, DEFAULT_DEBTOR_SORT, debtorListParams } from "~/domain/list-params";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/debtors-list";
-import { debtorAction } from "./debtor-action.server";
-import { loadListPage } from "./list-page.server";
 
 // A public route: data is only fetched when a user is signed in (docs/product-spec.md §2 route table).
 export async function loader({ context, url }: Route.LoaderArgs) {

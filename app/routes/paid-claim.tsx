@@ -10,9 +10,10 @@ import {
 } from "~/components/debtor-link-page";
 import { SubmitButton } from "~/components/ui/button";
 import { type Db, getDb } from "~/db/client.server";
+import { verifyPaidClaimToken } from "~/links/debtor-pages.server";
 import type { OptOutTarget } from "~/links/signed-links.server";
 import { followAlarms } from "~/reminders/lifecycle.server";
-import { claimPaid, hasPendingClaimQuery, verifyPaidClaimToken } from "~/responses/paid-claims.server";
+import { claimPaid, hasPendingClaimQuery } from "~/responses/paid-claims.server";
 import { type OwedTotal, owedTotalsOf, owedTotalsQuery } from "~/responses/portal.server";
 import type { Route } from "./+types/paid-claim";
 

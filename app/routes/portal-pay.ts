@@ -3,7 +3,7 @@ import { getApp } from "~/auth/context.server";
 import { DEBTOR_LINK_HEADERS } from "~/components/debtor-link-page";
 import { getDb } from "~/db/client.server";
 import { payOnline } from "~/ledger/online/pay.server";
-import { verifyPortalToken } from "~/links/portal-link.server";
+import { verifyPortalToken } from "~/links/debtor-pages.server";
 import type { Route } from "./+types/portal-pay";
 
 /**

@@ -11,7 +11,7 @@ import type { PayTarget } from "~/ledger/online/checkout.server";
 import { onlinePaymentOf } from "~/ledger/online/checkout.server";
 import { pendingOnlinePayment } from "~/ledger/online/online-payments.server";
 import { payOnline, paysOnline } from "~/ledger/online/pay.server";
-import { verifyPortalToken } from "~/links/portal-link.server";
+import { verifyPortalToken } from "~/links/debtor-pages.server";
 import { invoiceRefs, type OptOutTarget } from "~/links/signed-links.server";
 import { readForm } from "~/platform/action-result.server";
 import type { AppConfig } from "~/platform/config.server";

@@ -1,8 +1,8 @@
+import { previewChoice, previewReminderProps } from "~/actions/test-send-action.server";
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import type { Route } from "./+types/schedule.preview";
-import { previewChoice, previewReminderProps } from "./test-send-action.server";
 
 /** The preview's headers: nothing in it can run script or load from elsewhere, and it is never kept. */
 const PREVIEW_HEADERS = {

@@ -1,5 +1,6 @@
 import { useCallback, useState } from "react";
 import { Link } from "react-router";
+import { scheduleAction } from "~/actions/schedule-action.server";
 import { getApp } from "~/auth/context.server";
 import { requireUserWith } from "~/auth/guard.server";
 import { EmailPreview } from "~/components/schedules/email-preview";
@@ -17,7 +18,6 @@ import { toTone } from "~/domain/strategies";
 import { SCHEDULE_SOMETHING_WRONG } from "~/schemas/messages";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/schedule";
-import { scheduleAction } from "./schedule-action.server";
 
 /** The form's statements, built once per isolate (app/db/prepared.server.ts): only the owner is bound. */
 const NEW_SCHEDULE = {

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { loadSchedulesPage } from "~/actions/schedules-data.server";
 import { getApp } from "~/auth/context.server";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";
@@ -9,7 +10,6 @@ import { scheduleSearchParams } from "~/domain/list-params";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/schedules-list";
-import { loadSchedulesPage } from "./schedules-data.server";
 
 // A public route: data is only fetched when a user is signed in (docs/product-spec.md §2 route table).
 export async function loader({ context, request, url }: Route.LoaderArgs) {

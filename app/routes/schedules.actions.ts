@@ -1,5 +1,5 @@
+import { scheduleAction } from "~/actions/schedule-action.server";
 import type { Route } from "./+types/schedules.actions";
-import { scheduleAction } from "./schedule-action.server";
 
 /** POST only: the schedule writes the lists, modals and bulk buttons post with their fetchers. */
 export async function action(args: Route.ActionArgs) {

@@ -1,28 +1,4 @@
-import { data } from "react-router";
-import { getApp } from "~/auth/context.server";
-import { requireUser } from "~/auth/guard.server";
-import { getDb } from "~/db/client.server";
-import { debtorChoice } from "~/debtors/debtors.server";
-import { listOrganizations } from "~/debtors/organizations.server";
-import { senderDisplayName } from "~/domain/sender";
-import { getScheduleDetails } from "~/reminders/schedules.server";
+import { scheduleDetails } from "~/actions/schedule-details.server";
 import type { Route } from "./+types/schedules.details";
 
-/** The configure modal's data: the owner's schedule with its debtor, and the form's options. */
-export async function loader({ context, params, url }: Route.LoaderArgs) {
-  const user = await requireUser(context, url);
-  const db = getDb(getApp(context).env.DB);
-  const [schedule, choice, organizations] = await Promise.all([
-    getScheduleDetails(db, user.id, params.id),
-    debtorChoice(db, user.id),
-    listOrganizations(db, user.id),
-  ]);
-  // Returned, not thrown: a fetcher that revalidates after a delete must not hit the error boundary.
-  if (!schedule) {
-    return data(
-      { schedule: null, debtors: [], searchDebtors: false, organizations: [], userName: "" },
-      { status: 404 },
-    );
-  }
-  return { schedule, ...choice, organizations, userName: senderDisplayName(user) };
-}
+export const loader = (args: Route.LoaderArgs) => scheduleDetails(args);

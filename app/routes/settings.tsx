@@ -1,6 +1,8 @@
 import { lazy, Suspense } from "react";
 import { data, redirect } from "react-router";
 import { signedImageUrl } from "~/account/images.server";
+import { organizationAction } from "~/actions/organization-action.server";
+import { profileAction } from "~/actions/profile-action.server";
 import { getApp } from "~/auth/context.server";
 import { requireUser, requireUserWith } from "~/auth/guard.server";
 import { infoSettingsOf, infoSettingsQuery } from "~/auth/users.server";
@@ -26,8 +28,6 @@ import { appOrigin } from "~/platform/config.server";
 import { stripeSetup } from "~/stripe/client.server";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/settings";
-import { organizationAction } from "./organization-action.server";
-import { profileAction } from "./profile-action.server";
 
 const TABS = [
   { id: "info", label: "Personal information", short: "Info" },

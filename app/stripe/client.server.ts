@@ -1,7 +1,7 @@
 import Stripe from "stripe";
-import { stripeStandInApi } from "~/http/stripe-standin/index.server";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
-import { STANDIN_KEY, STANDIN_ORIGIN_HEADER, STANDIN_PRICES, STANDIN_WEBHOOK_SECRET } from "./standin-config";
+import { stripeStandInApi } from "~/stripe/standin/api.server";
+import { STANDIN_KEY, STANDIN_ORIGIN_HEADER, STANDIN_PRICES, STANDIN_WEBHOOK_SECRET } from "~/stripe/standin/config";
 
 /**
  * Stripe (decisions/017): Dunly's platform account takes its own plans' subscriptions (Billing)
@@ -11,7 +11,7 @@ import { STANDIN_KEY, STANDIN_ORIGIN_HEADER, STANDIN_PRICES, STANDIN_WEBHOOK_SEC
  *
  * Without STRIPE_SECRET_KEY: in production nothing is sold or paid online (null; Pay uses the
  * user's payment link, Subscribe says plans cannot be bought yet); in development and test the same
- * SDK talks to the local stand-in (app/http/stripe-standin/), served inside this Worker, whose
+ * SDK talks to the local stand-in (app/http/stripe-pages/), served inside this Worker, whose
  * checkout page a person clicks through and whose events are signed with STANDIN_WEBHOOK_SECRET and
  * handed to the same webhook code as Stripe's.
  */

@@ -3,7 +3,7 @@ import { sendTrialNotices } from "~/billing/trial.server";
 import { chunk } from "~/db/chunk";
 import { getDb } from "~/db/client.server";
 import { readConfig } from "~/platform/config.server";
-import { abandonOccurrence } from "~/reminders/deliveries.server";
+import { abandonOccurrence, STRANDED_MESSAGE } from "~/reminders/deliveries.server";
 import { archiveOldDeliveries } from "~/reminders/delivery-archive.server";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
 import { wakeHandoff } from "~/reminders/handoff.server";
@@ -78,9 +78,6 @@ export const STRANDED_AFTER_MS = 2 * 60_000;
 const RECOVER_PER_RUN = 2000;
 /** Stranded schedules fired at once (each is two D1 round trips). */
 const RECOVER_CONCURRENCY = 20;
-/** What an occurrence whose schedule stopped or moved on while its message was lost says. */
-export const STRANDED_MESSAGE = "Not sent: its schedule was paused, changed or deleted before it went out.";
-
 /**
  * The watchdog's step for the mail queue (docs/decisions/021): what a killed process had queued
  * must not rest on the queue alone (a local queue lives in memory; the alarm is an hour or more

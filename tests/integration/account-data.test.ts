@@ -6,11 +6,10 @@ import { EXPORT_FORMAT, EXPORTED_TABLES, ROWS_PER_PAGE } from "~/account/export.
 import { ACCOUNT_TABLES, type AccountKey, GLOBAL_TABLES } from "~/account/tables.server";
 import * as schema from "~/db/schema";
 import { archiveObjectKey, archivePrefix } from "~/domain/archive-months";
-import { portalLink } from "~/links/portal-link.server";
+import { paidClaimLink, portalLink } from "~/links/debtor-pages.server";
 import { optOutLink, replyAddress } from "~/links/signed-links.server";
 import { readConfig } from "~/platform/config.server";
 import { fireSchedule } from "~/reminders/engine.server";
-import { paidClaimLink } from "~/responses/paid-claims.server";
 import { ACCOUNT_DELETED } from "~/schemas/messages";
 import { DELETE_MISMATCH_MESSAGE } from "~/schemas/profile";
 import { formAction, imagesOf, replyErrors } from "./data-helpers";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { portalLink } from "~/links/portal-link.server";
+import { portalLink } from "~/links/debtor-pages.server";
 import { readConfig } from "~/platform/config.server";
 import { ContactRulesSchema } from "~/schemas/contact-rules";
 import { DefaultCurrencySchema, DeleteAccountSchema, PaymentLinkSchema } from "~/schemas/profile";

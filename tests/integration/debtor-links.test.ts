@@ -1,10 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { updateDebtor } from "~/debtors/debtors.server";
-import { portalLink } from "~/links/portal-link.server";
+import { paidClaimLink, portalLink } from "~/links/debtor-pages.server";
 import { optOutLink, replyAddress, verifyReplyAddress } from "~/links/signed-links.server";
 import { readConfig } from "~/platform/config.server";
-import { paidClaimLink } from "~/responses/paid-claims.server";
 import { db, debtorRow, makeDebtor, makeUser, optOutRows } from "./fixtures";
 import { ORIGIN, postForm, request, uniqueEmail, uniqueIp, visibleText } from "./helpers";
 

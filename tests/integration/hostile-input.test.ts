@@ -1,11 +1,10 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { portalLink } from "~/links/portal-link.server";
+import { paidClaimLink, portalLink } from "~/links/debtor-pages.server";
 import { replyAddress } from "~/links/signed-links.server";
 import { MAX_DRAINED_BYTES } from "~/platform/body-limit.server";
 import { readConfig } from "~/platform/config.server";
-import { paidClaimLink } from "~/responses/paid-claims.server";
 import {
   addDebtor,
   addOrg,

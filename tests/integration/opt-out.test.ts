@@ -13,7 +13,7 @@ import { get, pageText, postForm, request, signIn, uniqueEmail, uniqueIp, visibl
 /**
  * Opt-out (docs/architecture.md §10): the signed link of every reminder (app/links/signed-links.server.ts), its
  * page and RFC 8058 one-click POST (app/routes/unsubscribe.tsx), what opting out stops
- * (app/responses/opt-outs.server.ts), and recording renewed consent (app/routes/consent-action.server.ts).
+ * (app/responses/opt-outs.server.ts), and recording renewed consent (app/actions/consent-action.server.ts).
  */
 
 const config = () => readConfig(env);

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { paidClaimLink } from "~/links/debtor-pages.server";
 import { optOutLink } from "~/links/signed-links.server";
 import { readConfig } from "~/platform/config.server";
-import { paidClaimLink } from "~/responses/paid-claims.server";
 import { CONFIRMED_PAYMENT_NOTE } from "~/schemas/messages";
 import { formAction, replyErrors } from "./data-helpers";
 import { alarmAt, HOUR, stubOf } from "./engine-helpers";

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { verifyPaidClaimToken } from "~/links/debtor-pages.server";
 import { verifyOptOutToken } from "~/links/signed-links.server";
 import { readConfig } from "~/platform/config.server";
-import { verifyPaidClaimToken } from "~/responses/paid-claims.server";
 import { apiJson, formAction, replyErrors } from "./data-helpers";
 import { fireAt, MINUTE } from "./engine-helpers";
 import { db, debtorRow, debtorRowsOf, makeDebtor, makeOrg, makeSchedule, makeUser, orgRowsOf } from "./fixtures";

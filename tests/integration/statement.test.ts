@@ -23,7 +23,7 @@ import { addDays, setInvoices } from "./invoice-helpers";
  * gets no reminder at all.
  */
 
-/** app/routes/test-send-action.server.ts NO_OPEN_INVOICE (a route module: not imported here). */
+/** app/actions/test-send-action.server.ts NO_OPEN_INVOICE (a route module: not imported here). */
 const NO_OPEN_INVOICE =
   "No reminder would be sent: this debtor has no open invoice (disputed invoices are left out of reminders).";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { receiveStripeEvent } from "~/http/stripe-webhooks.server";
-import { portalLink } from "~/links/portal-link.server";
+import { portalLink } from "~/links/debtor-pages.server";
 import { invoiceRefs } from "~/links/signed-links.server";
 import { readConfig } from "~/platform/config.server";
 import { debtorResponsesQuery } from "~/responses/portal.server";

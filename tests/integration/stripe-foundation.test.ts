@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseStripeForm } from "~/http/stripe-standin/store.server";
 import { stripeSignatureHeader } from "~/stripe/signature";
-import { STANDIN_WEBHOOK_SECRET } from "~/stripe/standin-config";
+import { STANDIN_WEBHOOK_SECRET } from "~/stripe/standin/config";
+import { parseStripeForm } from "~/stripe/standin/store.server";
 import { get } from "./helpers";
 import { postStripeEvent, stripeEvent, testStripe } from "./stripe-helpers";
 

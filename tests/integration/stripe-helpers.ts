@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { readConfig } from "~/platform/config.server";
 import { stripeSetup } from "~/stripe/client.server";
 import { stripeSignatureHeader } from "~/stripe/signature";
-import { STANDIN_WEBHOOK_SECRET } from "~/stripe/standin-config";
+import { STANDIN_WEBHOOK_SECRET } from "~/stripe/standin/config";
 import { request } from "./helpers";
 
 /**

@@ -1,10 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { NOTICE_STALE_MS, sendDailyDigests } from "~/activity/notices.server";
-import { portalLink } from "~/links/portal-link.server";
+import { paidClaimLink, portalLink } from "~/links/debtor-pages.server";
 import { invoiceRefs, optOutLink } from "~/links/signed-links.server";
 import { readConfig } from "~/platform/config.server";
-import { paidClaimLink } from "~/responses/paid-claims.server";
 import { runNotices } from "~/watchdog/index.server";
 import { type ResendAttempt, resendRequests } from "./engine-helpers";
 import { db, debtorRow, makeDebtor, makeSchedule, makeUser } from "./fixtures";

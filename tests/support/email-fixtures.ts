@@ -34,7 +34,7 @@ export const ANNOUNCING_REPEATS = [
 export const PAID_URL =
   "https://dunly.test/p/0123456789abcdef0123456789abcdef.ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210_-ZyXw";
 
-/** A debtor's page link as app/links/portal-link.server.ts makes them: origin, /d/, key "." signature. */
+/** A debtor's page link as app/links/debtor-pages.server.ts makes them: origin, /d/, key "." signature. */
 export const PORTAL_URL =
   "https://dunly.test/d/0123456789abcdef0123456789abcdef.QwErTyUiOpAsDfGhJkLzXcVbNm0123456789-_QwEr";
 

@@ -1,12 +1,12 @@
 import { BadgeCheck } from "lucide-react";
 import { lazy, Suspense, useState, useSyncExternalStore } from "react";
 import { Link, useFetcher, useLocation } from "react-router";
+import type { debtorAction } from "~/actions/debtor-action.server";
 import { notOnServer, onDemand } from "~/components/on-demand";
 import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { formatDay } from "~/domain/time-zone";
 import type { ActionResult } from "~/platform/action-result";
-import type { debtorAction } from "~/routes/debtor-action.server";
 import { PAID_CLAIM_INTENTS } from "~/schemas/intents";
 import { useFormResult } from "~/ui/use-form-result";
 import type { PaidClaimView } from "./confirm-payment-form";

@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useState } from "react";
 import { useFetcher } from "react-router";
+import type { debtorAction } from "~/actions/debtor-action.server";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input, Label } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
 import { STRATEGIES } from "~/domain/strategies";
 import type { ActionResult } from "~/platform/action-result";
-import type { debtorAction } from "~/routes/debtor-action.server";
 import { CURRENCIES, DebtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
 import { ALLOW_DUPLICATE_FIELD, DEBTOR_INTENTS } from "~/schemas/intents";
 import { twinDebtorMessage } from "~/schemas/messages";

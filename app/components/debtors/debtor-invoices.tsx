@@ -60,7 +60,7 @@ function InvoiceStatus({ invoice }: { invoice: Invoice }) {
  * The Invoices section of a debtor (docs/architecture.md §10, Invoices), in the debtor's Configure
  * modal and on their page: every invoice (number, dates, amount, paid, balance, status) with Edit
  * and Void (after a confirmation), and "Add invoice". The forms need JavaScript, like the modal's. Every write posts to the page's
- * debtor action (app/routes/invoice-action.server.ts). The table's rows become cards wherever the
+ * debtor action (app/actions/invoice-action.server.ts). The table's rows become cards wherever the
  * section is narrow (app.css, .invoice-table).
  */
 export function DebtorInvoices({

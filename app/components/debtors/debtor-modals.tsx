@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { useFetcher } from "react-router";
+import type { debtorAction } from "~/actions/debtor-action.server";
 import { type ConfigureStep, ConfirmStep, DetailsStep } from "~/components/lists/configure-steps";
 import { notify, type ToastArea } from "~/components/toast";
 import { Modal } from "~/components/ui/dialog";
 import { formatMoney, fromCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
 import type { ActionResult } from "~/platform/action-result";
-import type { debtorAction } from "~/routes/debtor-action.server";
 import { DEBTOR_INTENTS } from "~/schemas/intents";
 import { useFormResult } from "~/ui/use-form-result";
 import { DebtorBalance } from "./debtor-balance";

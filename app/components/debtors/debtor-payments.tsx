@@ -1,11 +1,11 @@
 import { useEffect, useId, useState } from "react";
 import { useFetcher } from "react-router";
+import type { debtorAction } from "~/actions/debtor-action.server";
 import { ConfirmStep } from "~/components/lists/configure-steps";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { formatMoney, otherCurrenciesOwed, owedCents, toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
 import type { ActionResult } from "~/platform/action-result";
-import type { debtorAction } from "~/routes/debtor-action.server";
 import { DEBTOR_INTENTS, PAYMENT_INTENTS } from "~/schemas/intents";
 import { useFormResult } from "~/ui/use-form-result";
 import { DebtorBalance } from "./debtor-balance";

@@ -1,4 +1,5 @@
 import { Link, useActionData, useFetcher } from "react-router";
+import type { debtorAction } from "~/actions/debtor-action.server";
 import { notify, type ToastArea } from "~/components/toast";
 import { SubmitButton } from "~/components/ui/button";
 import type { DisputedInvoice } from "~/debtors/timeline.server";
@@ -6,7 +7,6 @@ import { invoiceLabel } from "~/domain/dispute";
 import { addDays, formatLongDate } from "~/domain/promise";
 import { formatDay } from "~/domain/time-zone";
 import { isActionResult } from "~/platform/action-result";
-import type { debtorAction } from "~/routes/debtor-action.server";
 import { DEBTOR_RESPONSE_INTENTS } from "~/schemas/intents";
 import { useFormResult } from "~/ui/use-form-result";
 

@@ -17,13 +17,13 @@ import {
 } from "lucide-react";
 import { useEffect, useId } from "react";
 import { Link, useFetcher } from "react-router";
+import type { compactTimeline } from "~/actions/debtor-timeline.server";
 import type { DebtorTimeline as Timeline, TimelineEntry, UpcomingSend } from "~/debtors/timeline.server";
 import { isTestSend } from "~/domain/delivery-labels";
 import { formatMoney } from "~/domain/money";
 import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
 import { formatCalendarDate, formatInstant } from "~/domain/time-zone";
-import type { loader as timelineLoader } from "~/routes/debtors.timeline";
 import { DebtorResponses } from "./debtor-responses";
 
 const EMAIL_LABELS: Record<string, string> = {
@@ -221,7 +221,7 @@ export function NextReminder({ upcoming, timeZone }: { upcoming: readonly Upcomi
   );
 }
 
-type Loaded = Awaited<ReturnType<typeof timelineLoader>>;
+type Loaded = Awaited<ReturnType<typeof compactTimeline>>;
 
 /**
  * The compact timeline in the debtor's Configure modal: the latest entries and the next reminder,

@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useState } from "react";
 import { useFetcher } from "react-router";
+import type { debtorAction } from "~/actions/debtor-action.server";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { localToday } from "~/domain/calendar-date";
 import { formatMoney, fromCents, toCents } from "~/domain/money";
 import type { ActionResult } from "~/platform/action-result";
-import type { debtorAction } from "~/routes/debtor-action.server";
 import { INVOICE_INTENTS } from "~/schemas/intents";
 import { CURRENCIES, INVOICE_NUMBER_MAX, InvoiceSchema } from "~/schemas/invoice";
 import { useFormResult } from "~/ui/use-form-result";
@@ -16,7 +16,7 @@ import { type Invoice, type InvoiceDebtor, invoiceName } from "./invoice-view";
 
 /**
  * The Invoices section's forms (app/components/debtors/debtor-invoices.tsx), loaded when one is
- * opened. Each posts to the page's debtor action (app/routes/invoice-action.server.ts).
+ * opened. Each posts to the page's debtor action (app/actions/invoice-action.server.ts).
  */
 
 /**

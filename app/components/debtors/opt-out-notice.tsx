@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useFetcher } from "react-router";
+import type { debtorAction } from "~/actions/debtor-action.server";
 import { notify, type ToastArea } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
-import type { debtorAction } from "~/routes/debtor-action.server";
 import { CONSENT_CONFIRMATION, DEBTOR_INTENTS } from "~/schemas/intents";
 import { useFormResult } from "~/ui/use-form-result";
 

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useState } from "react";
 import { useFetcher } from "react-router";
+import type { debtorAction } from "~/actions/debtor-action.server";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -9,7 +10,6 @@ import { formatMoney, fromCents, toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
 import type { paymentToJson } from "~/ledger/payments.server";
 import type { ActionResult } from "~/platform/action-result";
-import type { debtorAction } from "~/routes/debtor-action.server";
 import { PAYMENT_INTENTS } from "~/schemas/intents";
 import { PAYMENT_NOTE_MAX, paymentSchema } from "~/schemas/payment";
 import { useFormResult } from "~/ui/use-form-result";

@@ -1,13 +1,13 @@
 import { Loader2, Send } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
+import type { scheduleAction } from "~/actions/schedule-action.server";
 import { notify } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { stepLabel, stepTemplates } from "~/domain/cadence";
 import { frequencyLabel } from "~/domain/frequencies";
 import { getPreset, templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
-import type { scheduleAction } from "~/routes/schedule-action.server";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { cn } from "~/ui/class-names";
 import { useFormResult } from "~/ui/use-form-result";

@@ -3,6 +3,7 @@ import { parseWithValibot } from "@conform-to/valibot";
 import { Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
+import type { scheduleAction } from "~/actions/schedule-action.server";
 import { debtorOptionLabel } from "~/components/debtors/open-invoices";
 import { DebtorCombobox, type DebtorOption } from "~/components/lists/debtor-combobox";
 import { Button } from "~/components/ui/button";
@@ -23,7 +24,6 @@ import {
 import { DEFAULT_FREQUENCY, FREQUENCIES } from "~/domain/frequencies";
 import { DEFAULT_PRESET, PRESETS } from "~/domain/presets";
 import type { ActionResult } from "~/platform/action-result";
-import type { scheduleAction } from "~/routes/schedule-action.server";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { type ScheduleInput, ScheduleSchema } from "~/schemas/schedule";
 import { useFormResult } from "~/ui/use-form-result";

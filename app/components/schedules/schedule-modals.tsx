@@ -1,6 +1,8 @@
 import { Loader2 } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useFetcher } from "react-router";
+import type { scheduleAction } from "~/actions/schedule-action.server";
+import type { scheduleDetails } from "~/actions/schedule-details.server";
 import { DebtorBalance } from "~/components/debtors/debtor-balance";
 import { type ConfigureStep, ConfirmStep } from "~/components/lists/configure-steps";
 import { notify, type ToastArea } from "~/components/toast";
@@ -9,8 +11,6 @@ import { Modal } from "~/components/ui/dialog";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import { scheduleStatus } from "~/reminders/schedule-status";
-import type { scheduleAction } from "~/routes/schedule-action.server";
-import type { loader as detailsLoader } from "~/routes/schedules.details";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { SCHEDULE_SOMETHING_WRONG } from "~/schemas/messages";
 import { useFormResult } from "~/ui/use-form-result";
@@ -45,7 +45,7 @@ export function ConfigureScheduleModal({
   timeZone: string;
 }) {
   const [view, setView] = useState<ConfigureStep>("details");
-  const details = useFetcher<typeof detailsLoader>();
+  const details = useFetcher<typeof scheduleDetails>();
   const deleter = useFetcher<typeof scheduleAction>();
   useFormResult(deleter, [SCHEDULE_INTENTS.remove], (data) => {
     notify(data.ok ? "success" : "error", data.message ?? SCHEDULE_SOMETHING_WRONG, area);

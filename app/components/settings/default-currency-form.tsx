@@ -1,9 +1,9 @@
 import { getFormProps, getSelectProps } from "@conform-to/react";
 import { useFetcher } from "react-router";
+import type { profileAction } from "~/actions/profile-action.server";
 import { SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
 import { CURRENCIES } from "~/domain/currencies";
-import type { profileAction } from "~/routes/profile-action.server";
 import { PROFILE_INTENTS } from "~/schemas/intents";
 import { DefaultCurrencySchema } from "~/schemas/profile";
 import { useFormResult } from "~/ui/use-form-result";

@@ -1,6 +1,6 @@
 import { useFetcher } from "react-router";
+import type { profileAction } from "~/actions/profile-action.server";
 import { SubmitButton } from "~/components/ui/button";
-import type { profileAction } from "~/routes/profile-action.server";
 import { PROFILE_INTENTS } from "~/schemas/intents";
 import { useFormResult } from "~/ui/use-form-result";
 

@@ -2,12 +2,12 @@ import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react
 import { Plus } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
+import type { organizationAction } from "~/actions/organization-action.server";
 import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { type ActionResult, isActionResult } from "~/platform/action-result";
-import type { organizationAction } from "~/routes/organization-action.server";
 import { ORGANIZATION_INTENTS } from "~/schemas/intents";
 import { OrganizationSchema } from "~/schemas/organization";
 import { cancelOnEscape, useFocusAfterRender } from "~/ui/use-focus-after-render";

@@ -1,8 +1,8 @@
 import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "react-router";
+import type { profileAction } from "~/actions/profile-action.server";
 import { SubmitButton } from "~/components/ui/button";
 import { FormError, InputField } from "~/components/ui/field";
-import type { profileAction } from "~/routes/profile-action.server";
 import { PROFILE_INTENTS } from "~/schemas/intents";
 import { PAYMENT_URL_MAX, PaymentLinkSchema } from "~/schemas/profile";
 import { useFormResult } from "~/ui/use-form-result";

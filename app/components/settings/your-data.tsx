@@ -1,9 +1,9 @@
 import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "react-router";
+import type { profileAction } from "~/actions/profile-action.server";
 import { SubmitButton } from "~/components/ui/button";
 import { FormError, InputField } from "~/components/ui/field";
 import { buttonVariants } from "~/components/ui/variants";
-import type { profileAction } from "~/routes/profile-action.server";
 import { PROFILE_INTENTS } from "~/schemas/intents";
 import { CONFIRM_EMAIL_MAX, DeleteAccountSchema } from "~/schemas/profile";
 import { cn } from "~/ui/class-names";

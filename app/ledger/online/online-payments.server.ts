@@ -8,16 +8,11 @@ import { formatLongDate } from "~/domain/promise";
 import type { ReceiptMessage } from "~/domain/receipt";
 import { allocateStatement, settleLedgerStatements } from "~/ledger/ledger.server";
 import { addPayment, readSettled, SETTLE_STATEMENTS, settleStatements } from "~/ledger/payments.server";
-import { portalLink } from "~/links/portal-link.server";
+import { portalLink } from "~/links/debtor-pages.server";
 import { debtorParties } from "~/links/signed-links.server";
 import type { AppConfig } from "~/platform/config.server";
-import {
-  followAlarms,
-  holdForDebtorStatement,
-  type OwnerScope,
-  replanDueSchedules,
-  resumeHeld,
-} from "~/reminders/lifecycle.server";
+import type { OwnerScope } from "~/platform/scope.server";
+import { followAlarms, holdForDebtorStatement, replanDueSchedules, resumeHeld } from "~/reminders/lifecycle.server";
 
 /**
  * A debtor's payment online, as verified Stripe events tell it (decisions/018, docs/architecture.md

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { STANDIN_ORIGIN_HEADER } from "~/stripe/standin-config";
+import { STANDIN_ORIGIN_HEADER } from "~/stripe/standin/config";
 import {
   getObject,
   parseStripeForm,
@@ -15,7 +15,7 @@ import {
  * The local Stripe stand-in (decisions/017): the part of Stripe's API Dunly uses, served inside this
  * Worker for development and tests without a key (app/stripe/client.server.ts points the SDK's fetch
  * here, so the SDK's own requests and answers are exercised), and a checkout page at /dev/checkout
- * (app/http/stripe-standin/pages.server.ts) where a person completes, fails or leaves a payment
+ * (app/http/stripe-pages/pages.server.ts) where a person completes, fails or leaves a payment
  * pending. Its events are signed the way Stripe signs them and handed to the same webhook code as
  * Stripe's (deliver.server.ts `deliverStandInEvent`). Only reachable where APP_ENV is development or test: the SDK
  * talks to it only without a key, which production never lacks silently (stripeSetup is null).

@@ -1,5 +1,5 @@
 import type { AppConfig } from "~/platform/config.server";
-import type { StripeJson } from "./store.server";
+import type { StripeJson } from "~/stripe/standin/store.server";
 
 /**
  * What a person can do on a page of the local Stripe stand-in (/dev/checkout, decisions/017): pay,

@@ -1,5 +1,10 @@
 import Papa from "papaparse";
 import * as v from "valibot";
+import { formatCount } from "~/domain/intl";
+import { toCents } from "~/domain/money";
+import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "~/domain/strategies";
+import { safeTimeZone } from "~/domain/time-zone";
+import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
 import { DebtorJsonSchema } from "~/schemas/debtor";
 import {
   CURRENCIES,
@@ -8,11 +13,6 @@ import {
   InvoiceJsonSchema,
   NUMBER_TAKEN_MESSAGE,
 } from "~/schemas/invoice";
-import { formatCount } from "./intl";
-import { toCents } from "./money";
-import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "./strategies";
-import { safeTimeZone } from "./time-zone";
-import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "./upload-limits";
 
 /**
  * CSV import of debtors and their invoices (docs/architecture.md §10, CSV): the file parsed with

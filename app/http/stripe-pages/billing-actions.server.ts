@@ -1,7 +1,5 @@
 import { PLANS, type PlanId } from "~/domain/plans";
-import { STANDIN_PRICES } from "~/stripe/standin-config";
-import type { StandInAction, StandInActionContext } from "./actions.server";
-import { deliverStandInEvent } from "./deliver.server";
+import { STANDIN_PRICES } from "~/stripe/standin/config";
 import {
   getObject,
   putObject,
@@ -10,7 +8,9 @@ import {
   subscriptionsOf,
   updateObject,
   withPrice,
-} from "./store.server";
+} from "~/stripe/standin/store.server";
+import type { StandInAction, StandInActionContext } from "./actions.server";
+import { deliverStandInEvent } from "./deliver.server";
 
 /**
  * What a person can do with Dunly's own plans on the stand-in's pages (decisions/017, 019): subscribe

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import type { AppBindings } from "../hono-env";
+import type { AppBindings } from "~/http/hono-env";
+import { accountOf, getObject, type StripeJson } from "~/stripe/standin/store.server";
 import { LEAVE_CHECKOUT, type StandInAction } from "./actions.server";
 import { BILLING_STANDIN_ACTIONS } from "./billing-actions.server";
 import { CONNECT_STANDIN_ACTIONS } from "./connect-actions.server";
-import { accountOf, getObject, type StripeJson } from "./store.server";
 
 /**
  * The local Stripe stand-in's pages (decisions/017), under /dev/checkout (development and test only,

@@ -1,6 +1,6 @@
+import { putObject, type StripeJson, standInId, updateObject } from "~/stripe/standin/store.server";
 import type { StandInAction, StandInActionContext } from "./actions.server";
 import { deliverStandInEvent } from "./deliver.server";
-import { putObject, type StripeJson, standInId, updateObject } from "./store.server";
 
 /**
  * The stand-in's actions for debtors' payments and users' onboarding (Connect; decisions/017 and

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "~/domain/upload-limits";
 import {
   AMOUNT_FORMAT_MESSAGE,
   EMPTY_FILE,
@@ -7,7 +8,6 @@ import {
   previewDebtorCsv,
   TOO_MANY_ROWS,
 } from "./csv-import";
-import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "./upload-limits";
 
 const opts = {
   timeZone: "Europe/Berlin",
