@@ -2,6 +2,7 @@ import { Loader2 } from "lucide-react";
 import { Form, redirect, useNavigation } from "react-router";
 import { consumeLoginToken, peekLoginToken } from "~/auth/magic-link.server";
 import { startSession } from "~/auth/session.server";
+import { RouteError } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
@@ -103,6 +104,10 @@ function LinkUnusable({ message }: { message: string }) {
       </a>
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't check your sign-in link." />;
 }
 
 export const meta: Route.MetaFunction = () => [...pageMeta("Sign in"), { name: "referrer", content: "strict-origin" }];

@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { isGoogleConfigured } from "~/auth/google.server";
 import { requestMagicLink } from "~/auth/sign-in-action.server";
 import { NotFoundMessage } from "~/components/not-found";
+import { RouteError } from "~/components/route-error";
 import { SignInForm } from "~/components/sign-in-form";
 import { authErrorMessage } from "~/lib/auth-errors";
 import { getApp, sessionUser } from "~/lib/context.server";
@@ -45,6 +46,10 @@ export default function GuardNotFound({ loaderData }: Route.ComponentProps) {
       )}
     </NotFoundMessage>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load the sign-in page." />;
 }
 
 export const meta: Route.MetaFunction = () => pageMeta("Page not found");

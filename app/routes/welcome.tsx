@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { RouteError } from "~/components/route-error";
 import { buttonVariants } from "~/components/ui/variants";
 import { sessionUser } from "~/lib/context.server";
 import { pageMeta } from "~/lib/site";
@@ -48,6 +49,10 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
       </Link>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load the welcome page." />;
 }
 
 export const meta: Route.MetaFunction = () => pageMeta("Welcome");
