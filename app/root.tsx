@@ -1,18 +1,8 @@
 import { useEffect, useState } from "react";
-import {
-  data,
-  isRouteErrorResponse,
-  Link,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-} from "react-router";
+import { data, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import { signedImageUrl } from "~/account/images.server";
 import { getApp, sessionUser } from "~/auth/context.server";
-import { NotFoundMessage } from "~/components/not-found";
+import { RouteError } from "~/components/route-error";
 import { type HeaderUser, SiteFooter, SiteHeader } from "~/components/site-header";
 import { AppToaster, notify } from "~/components/toast";
 import { effectivePlan } from "~/domain/plans";
@@ -124,27 +114,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundMessage />;
-  let details = "An unexpected error occurred. Please try again.";
-  let stack: string | undefined;
-  if (isRouteErrorResponse(error)) {
-    details = error.statusText || details;
-  } else if (import.meta.env.DEV && error instanceof Error) {
-    details = error.message;
-    stack = error.stack;
-  }
-  return (
-    <section className="mx-auto max-w-2xl px-4 py-16">
-      <h1 className="text-3xl font-bold">Something went wrong</h1>
-      <p className="mt-4 text-muted">{details}</p>
-      {stack && (
-        <pre className="mt-4 overflow-x-auto rounded bg-surface p-4 text-xs">
-          <code>{stack}</code>
-        </pre>
-      )}
-    </section>
-  );
+/**
+ * A failure of the root loader (the session, the header's user) or of a page without a boundary of
+ * its own: the same boundary every page route renders (app/components/route-error.tsx), here
+ * inside the Layout's shell too. Importing it here also puts it in the shell chunk every page loads.
+ */
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load this page." />;
 }
 
 export const meta: Route.MetaFunction = () => [{ title: "Dunly" }];

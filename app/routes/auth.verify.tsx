@@ -4,6 +4,7 @@ import { getApp, sessionUser } from "~/auth/context.server";
 import { consumeLoginToken, peekLoginToken } from "~/auth/magic-link.server";
 import { startSession } from "~/auth/session.server";
 import { upsertVerifiedUser } from "~/auth/users.server";
+import { RouteError } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
@@ -103,6 +104,10 @@ function LinkUnusable({ message }: { message: string }) {
       </a>
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't check your sign-in link." />;
 }
 
 export const meta: Route.MetaFunction = () => [...pageMeta("Sign in"), { name: "referrer", content: "strict-origin" }];

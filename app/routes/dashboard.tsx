@@ -12,6 +12,7 @@ import { PaidClaimsNotice } from "~/components/dashboard/paid-claims-notice";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { DebtorCombobox } from "~/components/lists/debtor-combobox";
 import { useSetQueryParam } from "~/components/lists/use-set-query-param";
+import { RouteError } from "~/components/route-error";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { countOf, getDb } from "~/db/client.server";
@@ -368,6 +369,10 @@ function ChartCard({ data, debtorName }: { data: ChartPoint[] | null; debtorName
       )}
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load your dashboard." />;
 }
 
 export const meta: Route.MetaFunction = () => pageMeta("Dashboard");

@@ -11,6 +11,7 @@ import { DebtorReplies } from "~/components/debtors/debtor-replies";
 import { DebtorResponses, DocumentAnswer } from "~/components/debtors/debtor-responses";
 import { DebtorStatusBadge } from "~/components/debtors/debtor-status";
 import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline";
+import { RouteError } from "~/components/route-error";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
 import { SESSION_OWNER } from "~/db/prepared.server";
@@ -126,6 +127,10 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
       </section>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load this debtor." />;
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>

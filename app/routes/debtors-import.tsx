@@ -2,6 +2,7 @@ import { useId, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
+import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
 import { getDb } from "~/db/client.server";
@@ -433,6 +434,10 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
       )}
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load the debtor import." />;
 }
 
 export const meta: Route.MetaFunction = () => pageMeta("Import debtors");

@@ -5,6 +5,7 @@ import { getApp } from "~/auth/context.server";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";
+import { RouteError } from "~/components/route-error";
 import { getDb } from "~/db/client.server";
 import { SESSION_OWNER } from "~/db/prepared.server";
 import { DEBTOR_PAGE_SIZE, debtorRowOf, debtorsListQueries } from "~/debtors/debtors.server";
@@ -100,5 +101,9 @@ const DEBTOR_SORT_OPTIONS = [
   { value: "name", label: "Name" },
   { value: "owed", label: "Amount owed" },
 ] as const;
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load your debtors." />;
+}
 
 export const meta: Route.MetaFunction = () => pageMeta("Debtors");

@@ -3,6 +3,7 @@ import { isGoogleConfigured } from "~/auth/google.server";
 import { redirectSignedIn } from "~/auth/guard.server";
 import { requestMagicLink } from "~/auth/sign-in-action.server";
 import { Faq } from "~/components/faq";
+import { RouteError } from "~/components/route-error";
 import { SignInForm } from "~/components/sign-in-form";
 import { safeRedirect } from "~/platform/redirect";
 import { authErrorMessage } from "~/ui/auth-errors";
@@ -54,6 +55,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <Faq id="faq" title="Frequently asked questions" items={landingFaq} />
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load the home page." />;
 }
 
 export const meta: Route.MetaFunction = () => [

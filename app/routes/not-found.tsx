@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { NotFoundMessage } from "~/components/not-found";
+import { RouteError } from "~/components/route-error";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/not-found";
 
@@ -14,6 +15,10 @@ export async function action() {
 
 export default function NotFound() {
   return <NotFoundMessage />;
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load this page." />;
 }
 
 export const meta: Route.MetaFunction = () => pageMeta("Page not found");

@@ -8,6 +8,7 @@ import {
   InvalidDebtorLink,
   OwedAmount,
 } from "~/components/debtor-link-page";
+import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
 import { type Db, getDb } from "~/db/client.server";
 import { verifyPaidClaimToken } from "~/links/debtor-pages.server";
@@ -113,6 +114,10 @@ export default function PaidClaim({ loaderData, actionData }: Route.ComponentPro
       )}
     </DebtorLinkPage>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load the page to tell us you've paid." />;
 }
 
 export const meta: Route.MetaFunction = () => debtorLinkMeta("I've paid");

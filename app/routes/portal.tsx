@@ -4,6 +4,7 @@ import { sendNoticesAfter } from "~/activity/notices.server";
 import { getApp } from "~/auth/context.server";
 import { DEBTOR_LINK_HEADERS, debtorLinkMeta } from "~/components/debtor-link-page";
 import { PORTAL_DONE, type PortalDone, PortalPage, type PortalView } from "~/components/portal/portal-page";
+import { RouteError } from "~/components/route-error";
 import { type Db, getDb } from "~/db/client.server";
 import { promiseEndsAt, promiseWindow } from "~/domain/promise";
 import { safeTimeZone } from "~/domain/time-zone";
@@ -296,6 +297,10 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 export default function Portal({ loaderData, actionData }: Route.ComponentProps) {
   const answer = actionData ?? loaderData;
   return <PortalPage answer={answer} />;
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load your statement." />;
 }
 
 export const meta: Route.MetaFunction = () => debtorLinkMeta("Your statement");

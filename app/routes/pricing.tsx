@@ -4,6 +4,7 @@ import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { checkoutUrl } from "~/billing/checkout.server";
 import { Faq } from "~/components/faq";
+import { RouteError } from "~/components/route-error";
 import { buttonVariants } from "~/components/ui/variants";
 import { getDb } from "~/db/client.server";
 import { effectivePlan, inTrial, isPlanId, PLANS, planFeatures, TRIAL_DAYS, trialEnd } from "~/domain/plans";
@@ -148,6 +149,10 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
       <Faq id="pricing-faq" title="Frequently asked questions" items={pricingFaq} />
     </>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load the plans." />;
 }
 
 export const meta: Route.MetaFunction = () => pageMeta("Pricing");

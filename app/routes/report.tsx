@@ -5,6 +5,7 @@ import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorCombobox } from "~/components/lists/debtor-combobox";
 import { AgingTable } from "~/components/money/aging-table";
 import { PeriodSelect } from "~/components/period-options";
+import { RouteError } from "~/components/route-error";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Pager } from "~/components/ui/pager";
@@ -294,6 +295,10 @@ function exportQuery(debtorId: number | null | undefined, period: string | null 
 function ProviderId({ id }: { id: string | null }) {
   if (!id) return null;
   return <span className="mt-1 block break-all font-mono text-xs text-muted">{`Message id ${id}`}</span>;
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load your reminders report." />;
 }
 
 export const meta: Route.MetaFunction = () => pageMeta("Reminders Report");

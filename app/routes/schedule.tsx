@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { scheduleAction } from "~/actions/schedule-action.server";
 import { getApp } from "~/auth/context.server";
 import { requireUserWith } from "~/auth/guard.server";
+import { RouteError } from "~/components/route-error";
 import { EmailPreview } from "~/components/schedules/email-preview";
 import { ScheduleForm, type ScheduleFormWatch } from "~/components/schedules/schedule-form";
 import { notify } from "~/components/toast";
@@ -89,6 +90,10 @@ export default function NewSchedule({ loaderData }: Route.ComponentProps) {
       )}
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load the new schedule form." />;
 }
 
 export const meta: Route.MetaFunction = () => pageMeta("New schedule");

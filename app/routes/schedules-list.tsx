@@ -3,6 +3,7 @@ import { loadSchedulesPage } from "~/actions/schedules-data.server";
 import { getApp } from "~/auth/context.server";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";
+import { RouteError } from "~/components/route-error";
 import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
@@ -68,5 +69,9 @@ const SCHEDULE_SORT_OPTIONS = [
   { value: "next", label: "Next run" },
   { value: "debtor", label: "Debtor" },
 ] as const;
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load your scheduled reminders." />;
+}
 
 export const meta: Route.MetaFunction = () => pageMeta("Scheduled reminders");

@@ -9,6 +9,7 @@ import { infoSettingsOf, infoSettingsQuery } from "~/auth/users.server";
 import { portalUrl } from "~/billing/checkout.server";
 import { getBilling } from "~/billing/subscriptions.server";
 import { PasswordForm } from "~/components/password-form";
+import { RouteError } from "~/components/route-error";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { DefaultCurrencyForm } from "~/components/settings/default-currency-form";
 import { NoticesForm } from "~/components/settings/notices-form";
@@ -211,6 +212,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 const SubscriptionPanel = lazy(() =>
   import("~/components/settings/subscription-panel").then((m) => ({ default: m.SubscriptionPanel })),
 );
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load your settings." />;
+}
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   const tab = TABS.find((t) => t.id === loaderData?.tab);

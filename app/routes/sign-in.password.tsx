@@ -6,6 +6,7 @@ import { redirectSignedIn } from "~/auth/guard.server";
 import { clientKey } from "~/auth/magic-link.server";
 import { authenticateWithPassword } from "~/auth/password.server";
 import { startSession } from "~/auth/session.server";
+import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
 import { FormError, InputField } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
@@ -86,6 +87,10 @@ export default function PasswordSignIn({ loaderData, actionData }: Route.Compone
       </p>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load the password sign-in." />;
 }
 
 export const meta: Route.MetaFunction = () => pageMeta("Sign in with a password");

@@ -3,6 +3,7 @@ import { getApp, sessionUser } from "~/auth/context.server";
 import { isGoogleConfigured } from "~/auth/google.server";
 import { requestMagicLink } from "~/auth/sign-in-action.server";
 import { NotFoundMessage } from "~/components/not-found";
+import { RouteError } from "~/components/route-error";
 import { SignInForm } from "~/components/sign-in-form";
 import { safeRedirect } from "~/platform/redirect";
 import { authErrorMessage } from "~/ui/auth-errors";
@@ -45,6 +46,10 @@ export default function GuardNotFound({ loaderData }: Route.ComponentProps) {
       )}
     </NotFoundMessage>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load the sign-in page." />;
 }
 
 export const meta: Route.MetaFunction = () => pageMeta("Page not found");

@@ -8,6 +8,7 @@ import {
   InvalidDebtorLink,
   OwedAmount,
 } from "~/components/debtor-link-page";
+import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
 import { type Db, getDb } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
@@ -104,6 +105,10 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
       )}
     </DebtorLinkPage>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load the page to stop these reminders." />;
 }
 
 export const meta: Route.MetaFunction = () => debtorLinkMeta("Stop reminders");

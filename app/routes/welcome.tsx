@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { sessionUser } from "~/auth/context.server";
+import { RouteError } from "~/components/route-error";
 import { buttonVariants } from "~/components/ui/variants";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/welcome";
@@ -48,6 +49,10 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
       </Link>
     </section>
   );
+}
+
+export function ErrorBoundary() {
+  return <RouteError message="We couldn't load the welcome page." />;
 }
 
 export const meta: Route.MetaFunction = () => pageMeta("Welcome");

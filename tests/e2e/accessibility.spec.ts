@@ -154,6 +154,8 @@ test("signed in, both themes: every page, modal, drawer, combobox and date picke
     "/iam/orgs",
     "/iam/subscription",
     "/debtors/import",
+    // A page's error boundary (app/components/route-error.tsx): a debtor that is not there.
+    "/debtors/999999999",
   ]) {
     await page.goto(path);
     await settle(page);

@@ -143,3 +143,27 @@ describe("plans without STRIPE_SECRET_KEY fail closed (docs/decisions/019)", () 
     expect(await pageText(await get("/iam/subscription", { cookie }))).toContain("Plans cannot be bought yet.");
   });
 });
+
+describe("a page's failure in production (app/components/route-error.tsx)", () => {
+  it("renders the page's error boundary in the shell, with neither the error's words nor a stack", async () => {
+    const user = await makeSignedInUser();
+    const cookie = `${sessionCookieName()}=${user.token}`;
+    const debtor = await makeDebtor(user.id);
+    // The debtor page's query reads delivery_rollups; the root loader does not.
+    await env.DB.exec("ALTER TABLE delivery_rollups RENAME TO delivery_rollups_away");
+    let res: Response;
+    try {
+      res = await get(`/debtors/${debtor.id}`, { cookie });
+    } finally {
+      await env.DB.exec("ALTER TABLE delivery_rollups_away RENAME TO delivery_rollups");
+    }
+    expect(res.status).toBe(500);
+    const html = await pageText(res);
+    expect(html).toContain('<nav aria-label="Main"');
+    expect(html).toContain("Something went wrong");
+    expect(html).toContain("We couldn't load this debtor.");
+    expect(html).not.toContain("<pre");
+    expect(html).not.toMatch(/delivery_rollups|no such table|D1_ERROR|SQLITE/i);
+    expect(html).not.toMatch(/\bat [\w.<>]+ \(|\.js:\d+:\d+/);
+  });
+});
