@@ -13,7 +13,7 @@ import { webhookRoutes } from "~/http/webhooks.server";
 import { mailSendsPerSecond, readConfig } from "~/platform/config.server";
 import { newNonce, withSecurityHeaders } from "~/platform/security-headers.server";
 import { consumeMail, type MailQueueMessage } from "~/reminders/mail-queue.server";
-import { sharedPacer } from "~/reminders/pacer";
+import { sharedPacer } from "~/domain/pacer";
 import { REJECTIONS, receiveReply } from "~/responses/replies.server";
 import { runHousekeeping, runWatchdog } from "~/watchdog/index.server";
 

@@ -20,7 +20,7 @@ import {
   sendableDebtors,
   sendNow as sendSchedulesNow,
 } from "~/reminders/lifecycle.server";
-import { resumeRefusalMessage, sendRefusalMessage } from "~/reminders/refusals";
+import { resumeRefusalMessage, sendRefusalMessage } from "~/domain/refusals";
 import { scheduleEntity } from "~/reminders/schedule-entity.server";
 import { enabledSchedules } from "~/reminders/schedules.server";
 import { DebtorIdsSchema, ScheduleIdsSchema, selectionMessage } from "~/schemas/ids";

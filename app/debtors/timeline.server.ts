@@ -14,7 +14,7 @@ import {
 import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
 import { safeTimeZone } from "~/domain/time-zone";
 import { debtorInvoicesQuery, type InvoiceRow } from "~/ledger/invoices.server";
-import { scheduleStatus } from "~/reminders/schedule-status";
+import { scheduleStatus } from "~/domain/schedule-status";
 import { debtorRepliesQuery, type ReplyView, replyViewsOf } from "~/responses/reply-list.server";
 
 /**

@@ -30,7 +30,7 @@ import type { OwnerScope } from "~/platform/scope.server";
 import { type Debtor, getSchedule, getSenderAndDebtors, type Schedule } from "~/reminders/schedules.server";
 import { openDueDatesSql } from "~/reminders/statement.server";
 import type { ScheduleInput } from "~/schemas/schedule";
-import type { SendRefusal } from "./refusals";
+import type { SendRefusal } from "~/domain/refusals";
 
 /**
  * The reminder lifecycle (docs/architecture.md §4, "One lifecycle"): the only code that changes a

@@ -16,7 +16,7 @@ import { STRANDED_MESSAGE } from "./deliveries.server";
 import { type MailJob, type ReadyJob, repeatsAfter, STOPPED_MESSAGES, stopReason } from "./engine.server";
 import { queuedReminders, queuedStates } from "./firing.server";
 import { completeSchedule, followAlarms, type Settlement, settleOccurrences } from "./lifecycle.server";
-import type { Pacer } from "./pacer";
+import type { Pacer } from "~/domain/pacer";
 import { buildReminder } from "./reminder-job.server";
 
 /** A Retry-After up to this long is waited out here; a longer one leaves the batch to its retry. */

@@ -203,7 +203,7 @@ const scheduleFields = {
   // Why Dunly stopped or paused it ('paid', 'opted_out', 'bounced'), and the debtor's status.
   stoppedReason: schedules.stoppedReason,
   debtorStatus: debtors.status,
-  // A schedule held by the debtor's promise says until when (app/reminders/schedule-status.ts).
+  // A schedule held by the debtor's promise says until when (app/domain/schedule-status.ts).
   debtorPromisedOn: debtors.promisedOn,
   // When its current occurrence is held back (contact rules, sending limits): why, and until when.
   waiting: sql<

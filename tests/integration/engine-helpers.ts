@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import { type FireOutcome, fireSchedule, type MailJob, QUEUED_RECHECK_MS } from "~/reminders/engine.server";
 import { MAIL_HANDOFF_NAME } from "~/reminders/handoff.server";
 import { consumeMail, type MailQueueMessage } from "~/reminders/mail-queue.server";
-import { Pacer } from "~/reminders/pacer";
+import { Pacer } from "~/domain/pacer";
 import { setSchedule } from "./fixtures";
 
 export const MINUTE = 60_000;

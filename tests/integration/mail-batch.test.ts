@@ -4,7 +4,7 @@ import { batchKeyOf } from "~/domain/mail-batch";
 import { STRANDED_MESSAGE } from "~/reminders/deliveries.server";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
 import { consumeMail } from "~/reminders/mail-queue.server";
-import { Pacer } from "~/reminders/pacer";
+import { Pacer } from "~/domain/pacer";
 import {
   consumeJobs,
   jobMessage,

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { batchKeyOf } from "~/domain/mail-batch";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
 import { consumeMail, type MailQueueMessage } from "~/reminders/mail-queue.server";
-import { Pacer } from "~/reminders/pacer";
+import { Pacer } from "~/domain/pacer";
 import { runMailRecovery, STRANDED_AFTER_MS } from "~/watchdog/index.server";
 import { eventually } from "./data-helpers";
 import {

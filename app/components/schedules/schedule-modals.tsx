@@ -10,7 +10,7 @@ import { Button, SubmitButton } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
-import { scheduleStatus } from "~/reminders/schedule-status";
+import { scheduleStatus } from "~/domain/schedule-status";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { SCHEDULE_SOMETHING_WRONG } from "~/schemas/messages";
 import { useFormResult } from "~/ui/use-form-result";

@@ -9,7 +9,7 @@ import type { ToastArea } from "~/components/toast";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { formatInstant } from "~/domain/time-zone";
-import { type ScheduleStatus, scheduleStatus } from "~/reminders/schedule-status";
+import { type ScheduleStatus, scheduleStatus } from "~/domain/schedule-status";
 import type { ScheduleListRow } from "~/reminders/schedules.server";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { scheduleName } from "./format";
@@ -42,7 +42,7 @@ export type ScheduleView = Pick<
 
 const STATUS_TONES = { running: "good", held: "warn", paused: "warn", stopped: "neutral" } as const;
 
-/** The schedule's state as the lifecycle left it (app/reminders/schedule-status.ts). */
+/** The schedule's state as the lifecycle left it (app/domain/schedule-status.ts). */
 export function StatusBadge({ status }: { status: ScheduleStatus }) {
   return <Badge tone={STATUS_TONES[status.kind]}>{status.label}</Badge>;
 }
