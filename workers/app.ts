@@ -1,10 +1,9 @@
 import { Hono } from "hono";
 import { createRequestHandler, type RequestHandler } from "react-router";
-import { createAppContext } from "~/auth/context.server";
-import { readSessionToken, sessionCookie } from "~/auth/session.server";
-import { SessionGate } from "~/auth/session-gate.server";
+import { createAppContext, readSessionToken, SessionGate, sessionCookie } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
+import { sharedPacer } from "~/domain/pacer";
 import { api } from "~/http/api.server";
 import { devRoutes } from "~/http/dev-routes.server";
 import type { AppBindings } from "~/http/hono-env";
@@ -12,9 +11,8 @@ import { imageRoutes } from "~/http/image-routes.server";
 import { webhookRoutes } from "~/http/webhooks.server";
 import { mailSendsPerSecond, readConfig } from "~/platform/config.server";
 import { newNonce, withSecurityHeaders } from "~/platform/security-headers.server";
-import { consumeMail, type MailQueueMessage } from "~/reminders/mail-queue.server";
-import { sharedPacer } from "~/domain/pacer";
-import { REJECTIONS, receiveReply } from "~/responses/replies.server";
+import { consumeMail, type MailQueueMessage } from "~/reminders/index.server";
+import { REJECTIONS, receiveReply } from "~/responses/index.server";
 import { runHousekeeping, runWatchdog } from "~/watchdog/index.server";
 
 const loadBuild = () => import("virtual:react-router/server-build");

@@ -2,16 +2,16 @@ import { DurableObject } from "cloudflare:workers";
 import { chunk } from "~/db/chunk";
 import { getDb } from "~/db/client.server";
 import { occurrenceKey } from "~/domain/occurrence";
-import { claimOccurrences } from "~/reminders/deliveries.server";
+import type { HandedFiring } from "~/reminders/index.server";
 import {
   type ClaimRequest,
   claimArgs,
+  claimOccurrences,
   type MailJob,
   type PreparedFiring,
   prepareFirings,
   settleClaim,
-} from "~/reminders/engine.server";
-import type { HandedFiring } from "~/reminders/handoff.server";
+} from "~/reminders/index.server";
 
 /** Storage key of a job waiting for the queue (`job:{delivery id}`). */
 const JOB = "job:";

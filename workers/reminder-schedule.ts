@@ -1,9 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { getDb } from "~/db/client.server";
 import { SUPERSEDED_MESSAGE } from "~/domain/limits";
-import { settleDeferred } from "~/reminders/deliveries.server";
-import { claimHere, type FireOutcome } from "~/reminders/engine.server";
-import { fireHandedOver, handOff } from "~/reminders/handoff.server";
+import { claimHere, type FireOutcome, fireHandedOver, handOff, settleDeferred } from "~/reminders/index.server";
 
 /** Storage key of the occurrence key a sending limit holds back (docs/architecture.md §4). */
 const DEFERRED = "deferred";

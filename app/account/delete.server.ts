@@ -1,12 +1,12 @@
 import { and, asc, eq, getTableName, gt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import { getBilling } from "~/billing/subscriptions.server";
+import { getBilling } from "~/billing/index.server";
 import { type Db, getDb } from "~/db/client.server";
 import { debtors, schedules, users } from "~/db/schema";
 import { archivePrefix } from "~/domain/archive-months";
 import type { AppConfig } from "~/platform/config.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
-import { stripeSetup } from "~/stripe/client.server";
+import { followAlarms } from "~/reminders/index.server";
+import { stripeSetup } from "~/stripe/index.server";
 import { ACCOUNT_TABLES, type AccountKey } from "./tables.server";
 
 /**

@@ -1,6 +1,5 @@
 import { decodeHex, encodeHexLowerCase } from "@oslojs/encoding";
-import { generateId } from "~/auth/crypto.server";
-import { setProfileImage } from "~/auth/users.server";
+import { generateId, setProfileImage } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/upload-limits";
 import type { AppConfig } from "~/platform/config.server";

@@ -1,5 +1,5 @@
 import { reply } from "~/platform/action-result.server";
-import { renewConsent } from "~/responses/opt-outs.server";
+import { renewConsent } from "~/responses/index.server";
 import { CONSENT_CONFIRMATION, DEBTOR_INTENTS } from "~/schemas/intents";
 import { SOMETHING_WRONG } from "~/schemas/messages";
 import { type ExtraIntents, formId } from "./owned-record-action.server";

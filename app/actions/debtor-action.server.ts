@@ -1,4 +1,4 @@
-import { debtorEntity } from "~/debtors/debtor-entity.server";
+import { debtorEntity } from "~/debtors/index.server";
 import { consentIntents } from "./consent-action.server";
 import { debtorResponseIntents } from "./debtor-response-action.server";
 import { invoiceIntents } from "./invoice-action.server";

@@ -1,9 +1,7 @@
 import * as v from "valibot";
 import { reply } from "~/platform/action-result.server";
-import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
-import { resolveDispute } from "~/responses/disputes.server";
-import { allowNewPromise } from "~/responses/promises.server";
-import { handleReply } from "~/responses/replies.server";
+import { followAlarms, replanDueSchedules } from "~/reminders/index.server";
+import { allowNewPromise, handleReply, resolveDispute } from "~/responses/index.server";
 import { FormIdSchema } from "~/schemas/ids";
 import { DEBTOR_RESPONSE_INTENTS } from "~/schemas/intents";
 import { SOMETHING_WRONG } from "~/schemas/messages";

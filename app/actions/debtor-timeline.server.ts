@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs } from "react-router";
 import { data } from "react-router";
 import * as v from "valibot";
-import { getApp } from "~/auth/context.server";
-import { requireUser } from "~/auth/guard.server";
+import { getApp, requireUser } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
-import { getDebtorTimeline, TIMELINE_COMPACT } from "~/debtors/timeline.server";
+import { getDebtorTimeline, TIMELINE_COMPACT } from "~/debtors/index.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { FormIdSchema } from "~/schemas/ids";
 

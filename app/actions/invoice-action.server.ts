@@ -1,9 +1,9 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
-import { getDebtorOption } from "~/debtors/debtors.server";
+import { getDebtorOption } from "~/debtors/index.server";
 import { FieldsRefused } from "~/domain/refused";
-import { invoiceEntity } from "~/ledger/invoice-entity.server";
-import type { InvoiceWrite } from "~/ledger/invoices.server";
+import type { InvoiceWrite } from "~/ledger/index.server";
+import { invoiceEntity } from "~/ledger/index.server";
 import { reply } from "~/platform/action-result.server";
 import { DebtorSchema } from "~/schemas/debtor";
 import { DEBTOR_INTENTS } from "~/schemas/intents";

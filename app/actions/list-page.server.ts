@@ -1,4 +1,4 @@
-import type { SessionGate } from "~/auth/session-gate.server";
+import type { SessionGate } from "~/auth/index.server";
 import { countOf } from "~/db/client.server";
 import { type Bound, runBound } from "~/db/prepared.server";
 import { pageCount, pageOffset } from "~/domain/list-params";

@@ -1,4 +1,4 @@
-import { organizationEntity } from "~/debtors/organization-entity.server";
+import { organizationEntity } from "~/debtors/index.server";
 import { ownedRecordAction } from "./owned-record-action.server";
 
 /**

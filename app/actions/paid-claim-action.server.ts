@@ -1,15 +1,15 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import { formatMoney } from "~/domain/money";
-import { paymentEntity } from "~/ledger/payment-entity.server";
+import { paymentEntity } from "~/ledger/index.server";
 import { reply } from "~/platform/action-result.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
+import { followAlarms } from "~/reminders/index.server";
 import {
   type ConfirmOutcome,
   confirmNothingOwed,
   confirmPaidClaim,
   pendingClaim,
   resumeAfterClaim,
-} from "~/responses/paid-claims.server";
+} from "~/responses/index.server";
 import { PAID_CLAIM_INTENTS } from "~/schemas/intents";
 import { PAYMENT_MESSAGES, SOMETHING_WRONG } from "~/schemas/messages";
 import { type ExtraIntents, formId, type IntentScope, writeFailed } from "./owned-record-action.server";

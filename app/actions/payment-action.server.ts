@@ -1,9 +1,9 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import { AccountCapReached } from "~/domain/account-caps";
-import { paymentEntity } from "~/ledger/payment-entity.server";
-import type { PaymentWrite, PaymentWriteError } from "~/ledger/payments.server";
+import type { PaymentWrite, PaymentWriteError } from "~/ledger/index.server";
+import { paymentEntity } from "~/ledger/index.server";
 import { reply } from "~/platform/action-result.server";
-import { resumeStoppedSchedules } from "~/reminders/lifecycle.server";
+import { resumeStoppedSchedules } from "~/reminders/index.server";
 import { DEBTOR_INTENTS } from "~/schemas/intents";
 import { SOMETHING_WRONG } from "~/schemas/messages";
 import type { PaymentInput } from "~/schemas/payment";

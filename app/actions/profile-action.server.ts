@@ -1,19 +1,24 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import { type RouterContextProvider, redirectDocument } from "react-router";
-import { deleteAccount } from "~/account/delete.server";
-import { ImageRejected, replaceProfileImage, storeProfileImage } from "~/account/images.server";
-import { type AppContext, getApp } from "~/auth/context.server";
-import { requireUser } from "~/auth/guard.server";
-import { clientKey } from "~/auth/magic-link.server";
-import { checkUserPassword, hasPassword, setPassword } from "~/auth/password.server";
-import { clearSessionCookie, invalidateOtherSessions, readSessionToken, type SessionUser } from "~/auth/session.server";
+import { deleteAccount, ImageRejected, replaceProfileImage, storeProfileImage } from "~/account/index.server";
 import {
+  type AppContext,
+  checkUserPassword,
+  clearSessionCookie,
+  clientKey,
+  getApp,
+  hasPassword,
+  invalidateOtherSessions,
+  readSessionToken,
+  requireUser,
+  type SessionUser,
   setDefaultCurrency,
   setNoticeSwitches,
+  setPassword,
   setPaymentUrl,
   updateContactSettings,
   updateProfileName,
-} from "~/auth/users.server";
+} from "~/auth/index.server";
 import { type Db, getDb } from "~/db/client.server";
 import { formatInstant } from "~/domain/time-zone";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/upload-limits";

@@ -2,27 +2,26 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
-import { getApp } from "~/auth/context.server";
-import { requireUser } from "~/auth/guard.server";
+import { getApp, requireUser } from "~/auth/index.server";
 import { unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { noStepAheadMessage } from "~/domain/cadence";
 import { manualSendRefusal, resendCapRefusal, sendingLimits } from "~/domain/limits";
 import { TRIAL_PLAN } from "~/domain/plans";
+import { resumeRefusalMessage, sendRefusalMessage } from "~/domain/refusals";
 import { intentOf, readForm, reply, replyOrRedirect } from "~/platform/action-result.server";
 import { type EntityScope, entityScope } from "~/platform/scope.server";
-import { manualSendLoad } from "~/reminders/deliveries.server";
 import {
   createResendSchedules,
+  enabledSchedules,
+  manualSendLoad,
   pauseSchedules,
   resumeSchedules,
+  scheduleEntity,
   sendableDebtors,
   sendNow as sendSchedulesNow,
-} from "~/reminders/lifecycle.server";
-import { resumeRefusalMessage, sendRefusalMessage } from "~/domain/refusals";
-import { scheduleEntity } from "~/reminders/schedule-entity.server";
-import { enabledSchedules } from "~/reminders/schedules.server";
+} from "~/reminders/index.server";
 import { DebtorIdsSchema, ScheduleIdsSchema, selectionMessage } from "~/schemas/ids";
 import { DEBTOR_INTENTS, type IntentOf, SCHEDULE_INTENTS } from "~/schemas/intents";
 import { SCHEDULE_MESSAGES, SCHEDULE_SOMETHING_WRONG as SOMETHING_WRONG } from "~/schemas/messages";

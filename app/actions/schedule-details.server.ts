@@ -1,12 +1,10 @@
 import type { LoaderFunctionArgs } from "react-router";
 import { data } from "react-router";
-import { getApp } from "~/auth/context.server";
-import { requireUser } from "~/auth/guard.server";
+import { getApp, requireUser } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
-import { debtorChoice } from "~/debtors/debtors.server";
-import { listOrganizations } from "~/debtors/organizations.server";
+import { debtorChoice, listOrganizations } from "~/debtors/index.server";
 import { senderDisplayName } from "~/domain/sender";
-import { getScheduleDetails } from "~/reminders/schedules.server";
+import { getScheduleDetails } from "~/reminders/index.server";
 
 /** The configure modal's data: the owner's schedule with its debtor, and the form's options. */
 export async function scheduleDetails({ context, params, url }: LoaderFunctionArgs) {

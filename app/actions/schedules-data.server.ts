@@ -1,15 +1,10 @@
-import type { SessionGate } from "~/auth/session-gate.server";
+import type { SessionGate } from "~/auth/index.server";
 import type { Db } from "~/db/client.server";
 import { bindParam, boundQuery, OWNER_ID, preparedQueryBy, SESSION_OWNER } from "~/db/prepared.server";
 import type { ScheduleSort, SortDirection } from "~/domain/list-params";
 import { listParams, pageOffset, scheduleSearchParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
-import {
-  countSchedules,
-  listSchedules,
-  SCHEDULE_PAGE_SIZE,
-  type ScheduleListFilter,
-} from "~/reminders/schedules.server";
+import { countSchedules, listSchedules, SCHEDULE_PAGE_SIZE, type ScheduleListFilter } from "~/reminders/index.server";
 import { loadListPage } from "./list-page.server";
 
 /**

@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
-import { getApp, sessionUser } from "~/auth/context.server";
+import { getApp, sessionUser } from "~/auth/index.server";
 import { type Db, getDb } from "~/db/client.server";
 import { addDays, MAX_STEP_OFFSET, MIN_STEP_OFFSET } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY, getFrequency } from "~/domain/frequencies";
@@ -12,10 +12,14 @@ import { formatInstant } from "~/domain/time-zone";
 import { sendReminder } from "~/mail/index.server";
 import { reply } from "~/platform/action-result.server";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
-import { countedInstants, markDeliveryFailed, markDeliverySent } from "~/reminders/deliveries.server";
-import { getSenderAndDebtors } from "~/reminders/schedules.server";
-import { getStatement } from "~/reminders/statement.server";
-import { claimTestSend } from "~/reminders/test-send.server";
+import {
+  claimTestSend,
+  countedInstants,
+  getSenderAndDebtors,
+  getStatement,
+  markDeliveryFailed,
+  markDeliverySent,
+} from "~/reminders/index.server";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { SCHEDULE_SOMETHING_WRONG as SOMETHING_WRONG } from "~/schemas/messages";
 import type { ReminderEmailProps } from "../../emails/reminder";

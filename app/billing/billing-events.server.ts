@@ -3,8 +3,8 @@ import { applySubscription, getBilling, markPastDue } from "~/billing/subscripti
 import { effectivePlan, isPlanId } from "~/domain/plans";
 import { formatLongDate } from "~/domain/promise";
 import { linkOrigin } from "~/platform/config.server";
-import { resumeForPlan } from "~/reminders/lifecycle.server";
-import type { HandledEvent, StripeEventContext } from "~/stripe/events";
+import { resumeForPlan } from "~/reminders/index.server";
+import type { HandledEvent, StripeEventContext } from "~/stripe/index.server";
 import { sendAccountNotice } from "./account-notices.server";
 
 /**

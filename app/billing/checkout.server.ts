@@ -1,7 +1,7 @@
 import { getBilling, linkCustomer } from "~/billing/subscriptions.server";
 import type { Db } from "~/db/client.server";
 import type { PlanId } from "~/domain/plans";
-import type { StripeSetup } from "~/stripe/client.server";
+import type { StripeSetup } from "~/stripe/index.server";
 
 /** Subscription statuses during which the account is subscribed: a plan change goes through the portal. */
 const LIVE = new Set(["active", "trialing", "past_due"]);

@@ -1,6 +1,6 @@
 import { createDebtor, debtorToJson, deleteDebtor, updateDebtor } from "~/debtors/debtors.server";
 import type { OwnedEntity } from "~/platform/scope.server";
-import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
+import { followAlarms, replanDueSchedules } from "~/reminders/index.server";
 import { type DebtorInput, DebtorJsonSchema, DebtorSchema } from "~/schemas/debtor";
 import { DEBTOR_INTENTS } from "~/schemas/intents";
 import { DEBTOR_MESSAGES } from "~/schemas/messages";

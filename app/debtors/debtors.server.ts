@@ -14,12 +14,17 @@ import {
 import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { safeTimeZone } from "~/domain/time-zone";
-import { insertInvoiceStatement, isLedgerViolation, isNumberTaken } from "~/ledger/ledger.server";
-import { readSettled, SETTLE_STATEMENTS, settleStatements } from "~/ledger/payments.server";
-import { keyAfterAddressChange } from "~/links/signed-links.server";
+import {
+  insertInvoiceStatement,
+  isLedgerViolation,
+  isNumberTaken,
+  readSettled,
+  SETTLE_STATEMENTS,
+  settleStatements,
+} from "~/ledger/index.server";
+import { keyAfterAddressChange } from "~/links/index.server";
 import { type CreateOptions, enforceCap } from "~/platform/account-caps.server";
-import { sentCountOf } from "~/reminders/deliveries.server";
-import { deleteSchedulesOfDebtorStatement } from "~/reminders/lifecycle.server";
+import { deleteSchedulesOfDebtorStatement, sentCountOf } from "~/reminders/index.server";
 import type { DebtorInput } from "~/schemas/debtor";
 import { belowPaidMessage, CURRENCY_PAID_MESSAGE, NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
 

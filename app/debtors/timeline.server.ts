@@ -12,10 +12,10 @@ import {
   users,
 } from "~/db/schema";
 import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
-import { safeTimeZone } from "~/domain/time-zone";
-import { debtorInvoicesQuery, type InvoiceRow } from "~/ledger/invoices.server";
 import { scheduleStatus } from "~/domain/schedule-status";
-import { debtorRepliesQuery, type ReplyView, replyViewsOf } from "~/responses/reply-list.server";
+import { safeTimeZone } from "~/domain/time-zone";
+import { debtorInvoicesQuery, type InvoiceRow } from "~/ledger/index.server";
+import { debtorRepliesQuery, type ReplyView, replyViewsOf } from "~/responses/index.server";
 
 /**
  * A debtor's timeline (docs/architecture.md §10): every e-mail (deliveries), payment and debtor event

@@ -6,27 +6,39 @@ import {
   replaceProfileImage,
   signedImageUrl,
   storeProfileImage,
-} from "~/account/images.server";
-import { getProfile, profileToJson, updateProfileName } from "~/auth/users.server";
+} from "~/account/index.server";
+import { getProfile, profileToJson, updateProfileName } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
-import { debtorEntity } from "~/debtors/debtor-entity.server";
-import { debtorRowOf, debtorToJson, getDebtor, listDebtors } from "~/debtors/debtors.server";
-import { organizationEntity } from "~/debtors/organization-entity.server";
-import { listOrganizations, organizationToJson } from "~/debtors/organizations.server";
+import {
+  debtorEntity,
+  debtorRowOf,
+  debtorToJson,
+  getDebtor,
+  listDebtors,
+  listOrganizations,
+  organizationEntity,
+  organizationToJson,
+} from "~/debtors/index.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { dateTimeFormat } from "~/domain/intl";
 import { fromCents } from "~/domain/money";
 import { getPreset, type PresetId, templateForStep } from "~/domain/presets";
 import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "~/domain/upload-limits";
-import { invoiceEntity } from "~/ledger/invoice-entity.server";
-import { type InvoiceWrite, invoiceToJson, listInvoices } from "~/ledger/invoices.server";
-import { paymentEntity } from "~/ledger/payment-entity.server";
-import { listPayments, type PaymentWrite, type PaymentWriteError, paymentToJson } from "~/ledger/payments.server";
+import {
+  type InvoiceWrite,
+  invoiceEntity,
+  invoiceToJson,
+  listInvoices,
+  listPayments,
+  type PaymentWrite,
+  type PaymentWriteError,
+  paymentEntity,
+  paymentToJson,
+} from "~/ledger/index.server";
 import { BodyTooLarge, readBodyWithin } from "~/platform/body-limit.server";
 import { entityScope, type OwnedEntity } from "~/platform/scope.server";
-import { scheduleEntity } from "~/reminders/schedule-entity.server";
-import { getScheduleDetails, listSchedules, type ScheduleListRow } from "~/reminders/schedules.server";
+import { getScheduleDetails, listSchedules, type ScheduleListRow, scheduleEntity } from "~/reminders/index.server";
 import { JsonIdSchema } from "~/schemas/ids";
 import { DEBTOR_MESSAGES, SOMETHING_WRONG, twinDebtorMessage } from "~/schemas/messages";
 import { ProfileNameSchema } from "~/schemas/profile";

@@ -4,8 +4,8 @@ import { getDb } from "~/db/client.server";
 import { devOutbox } from "~/db/schema";
 import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
 import { standInPages } from "~/http/stripe-pages/pages.server";
-import { skipAhead } from "~/reminders/lifecycle.server";
-import { REJECTIONS, receiveReply } from "~/responses/replies.server";
+import { skipAhead } from "~/reminders/index.server";
+import { REJECTIONS, receiveReply } from "~/responses/index.server";
 import type { AppBindings } from "./hono-env";
 
 /**

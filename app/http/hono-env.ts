@@ -1,5 +1,4 @@
-import type { SessionUser } from "~/auth/session.server";
-import type { SessionGate } from "~/auth/session-gate.server";
+import type { SessionGate, SessionUser } from "~/auth/index.server";
 import type { AppConfig } from "~/platform/config.server";
 
 /** Hono's bindings and per-request variables, set by workers/app.ts before any route runs. */

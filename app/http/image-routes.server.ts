@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { verifyImageSignature } from "~/account/images.server";
+import { verifyImageSignature } from "~/account/index.server";
 import type { AppBindings } from "./hono-env";
 
 /** Profile photos from R2, only through a signed, unexpired URL, with the type sniffed at upload. */

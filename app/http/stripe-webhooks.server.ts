@@ -1,11 +1,11 @@
 import Stripe from "stripe";
-import { handleBillingEvent } from "~/billing/billing-events.server";
+import { handleBillingEvent } from "~/billing/index.server";
 import { getDb } from "~/db/client.server";
-import { handleConnectEvent } from "~/ledger/online/connect-events.server";
+import { handleConnectEvent } from "~/ledger/index.server";
 import type { AppConfig } from "~/platform/config.server";
-import { forgetWebhookEvent, recordWebhookEvent } from "~/responses/mail-events.server";
-import { stripeSetup } from "~/stripe/client.server";
-import type { StripeEndpoint } from "~/stripe/events";
+import { forgetWebhookEvent, recordWebhookEvent } from "~/responses/index.server";
+import type { StripeEndpoint } from "~/stripe/index.server";
+import { stripeSetup } from "~/stripe/index.server";
 
 /**
  * Stripe's webhooks (decisions/017, docs/architecture.md §10): POST /webhooks/stripe/connect takes

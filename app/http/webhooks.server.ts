@@ -1,18 +1,18 @@
 import { type Context, Hono } from "hono";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import * as v from "valibot";
-import { sendNoticesAfter } from "~/activity/notices.server";
+import { sendNoticesAfter } from "~/activity/index.server";
 import { type Db, getDb } from "~/db/client.server";
 import { BodyTooLarge, readBodyWithin } from "~/platform/body-limit.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
+import { followAlarms } from "~/reminders/index.server";
 import {
   forgetWebhookEvent,
   recordComplaint,
   recordDelivered,
   recordHardBounce,
   recordWebhookEvent,
-} from "~/responses/mail-events.server";
-import type { StripeEndpoint } from "~/stripe/events";
+} from "~/responses/index.server";
+import type { StripeEndpoint } from "~/stripe/index.server";
 import type { AppBindings } from "./hono-env";
 import { MAX_STRIPE_EVENT_BYTES, receiveStripeEvent } from "./stripe-webhooks.server";
 

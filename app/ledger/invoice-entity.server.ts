@@ -1,7 +1,7 @@
 import { addInvoice, editInvoice, type InvoiceWrite, invoiceToJson, voidInvoice } from "~/ledger/invoices.server";
 import { balanceToJson } from "~/ledger/payments.server";
 import type { EntityScope } from "~/platform/scope.server";
-import { followAlarms, releaseDisputeHolds, replanDueSchedules } from "~/reminders/lifecycle.server";
+import { followAlarms, releaseDisputeHolds, replanDueSchedules } from "~/reminders/index.server";
 import { INVOICE_INTENTS } from "~/schemas/intents";
 import { type InvoiceInput, InvoiceJsonSchema, InvoiceSchema } from "~/schemas/invoice";
 import { INVOICE_MESSAGES } from "~/schemas/messages";

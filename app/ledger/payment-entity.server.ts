@@ -8,8 +8,7 @@ import {
   paymentToJson,
 } from "~/ledger/payments.server";
 import type { EntityScope } from "~/platform/scope.server";
-import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
-import { handleRepliesOf } from "~/reminders/reply-holds.server";
+import { followAlarms, handleRepliesOf, replanDueSchedules } from "~/reminders/index.server";
 import { PAYMENT_INTENTS } from "~/schemas/intents";
 import { PAYMENT_MESSAGES } from "~/schemas/messages";
 import { overOwedMessage, type PaymentInput, paymentJsonSchema, paymentSchema } from "~/schemas/payment";

@@ -4,7 +4,7 @@ import { hasDisputedInvoice, hasOpenInvoice, OWED_STATUSES } from "~/db/owed";
 import { debtors, invoices, paymentAllocations, payments, schedules } from "~/db/schema";
 import { MAX_PAYMENTS_PER_DEBTOR } from "~/domain/account-caps";
 import { fromCents, toCents } from "~/domain/money";
-import { completeWhenPaidStatement, resumableWhere } from "~/reminders/lifecycle.server";
+import { completeWhenPaidStatement, resumableWhere } from "~/reminders/index.server";
 import type { PaymentInput } from "~/schemas/payment";
 import { allocateStatement, availableSql, isLedgerViolation, settleLedgerStatements } from "./ledger.server";
 

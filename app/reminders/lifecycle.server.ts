@@ -11,8 +11,7 @@ import {
   type SQLWrapper,
   sql,
 } from "drizzle-orm";
-import { type DebtorEventType, debtorEventInsert } from "~/activity/debtor-events.server";
-import { noticeInsert } from "~/activity/notices.server";
+import { type DebtorEventType, debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
 import { hasOpenInvoice, owesSql } from "~/db/owed";
@@ -23,6 +22,7 @@ import { FREQUENCIES, type FrequencyId, NOW_DELAY_MS } from "~/domain/frequencie
 import { outstandingCents } from "~/domain/money";
 import { cadencePlanOf, parseDueDates, planNextRun, type RunPlanRow, type ScheduleAdvance } from "~/domain/occurrence";
 import { PRESETS } from "~/domain/presets";
+import type { SendRefusal } from "~/domain/refusals";
 import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import { assertRoomForOneMore, type CreateOptions, enforceCap } from "~/platform/account-caps.server";
@@ -30,7 +30,6 @@ import type { OwnerScope } from "~/platform/scope.server";
 import { type Debtor, getSchedule, getSenderAndDebtors, type Schedule } from "~/reminders/schedules.server";
 import { openDueDatesSql } from "~/reminders/statement.server";
 import type { ScheduleInput } from "~/schemas/schedule";
-import type { SendRefusal } from "~/domain/refusals";
 
 /**
  * The reminder lifecycle (docs/architecture.md §4, "One lifecycle"): the only code that changes a

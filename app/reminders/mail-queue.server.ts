@@ -1,6 +1,7 @@
 import { getDb } from "~/db/client.server";
 import { halves, inBatches, retryDelaySeconds } from "~/domain/mail-batch";
 import { advancePast } from "~/domain/occurrence";
+import type { Pacer } from "~/domain/pacer";
 import { sendReminderBatch } from "~/mail/index.server";
 import { abandonOccurrence } from "~/reminders/deliveries.server";
 import {
@@ -16,7 +17,6 @@ import { STRANDED_MESSAGE } from "./deliveries.server";
 import { type MailJob, type ReadyJob, repeatsAfter, STOPPED_MESSAGES, stopReason } from "./engine.server";
 import { queuedReminders, queuedStates } from "./firing.server";
 import { completeSchedule, followAlarms, type Settlement, settleOccurrences } from "./lifecycle.server";
-import type { Pacer } from "~/domain/pacer";
 import { buildReminder } from "./reminder-job.server";
 
 /** A Retry-After up to this long is waited out here; a longer one leaves the batch to its retry. */

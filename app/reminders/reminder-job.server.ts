@@ -1,10 +1,9 @@
 import type { Db } from "~/db/client.server";
 import type { TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
-import { paidClaimLink, portalLink } from "~/links/debtor-pages.server";
-import { optOutLink, replyAddress } from "~/links/signed-links.server";
+import { optOutLink, paidClaimLink, portalLink, replyAddress } from "~/links/index.server";
 import { readConfig } from "~/platform/config.server";
-import { stripeSetup } from "~/stripe/client.server";
+import { stripeSetup } from "~/stripe/index.server";
 import { debtorValues, type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";
 import type { MessageParts } from "./firing.server";
 

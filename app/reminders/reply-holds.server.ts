@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { debtorEventInsert } from "~/activity/debtor-events.server";
+import { debtorEventInsert } from "~/activity/index.server";
 import { debtorReplies } from "~/db/schema";
 import type { OwnerScope } from "~/platform/scope.server";
 import { type ResumeOutcome, resumeHeld } from "./lifecycle.server";

@@ -1,17 +1,17 @@
 import { and, eq, sql } from "drizzle-orm";
-import { noticeInsert } from "~/activity/notices.server";
+import { noticeInsert } from "~/activity/index.server";
 import type { Db } from "~/db/client.server";
 import { hasOpenInvoice } from "~/db/owed";
 import { debtorEvents, invoices } from "~/db/schema";
 import { disputeDetail, invoiceLabel } from "~/domain/dispute";
-import { settleLedgerStatements } from "~/ledger/ledger.server";
+import { settleLedgerStatements } from "~/ledger/index.server";
 import type { OwnerScope } from "~/platform/scope.server";
 import {
   completeWhenPaidStatement,
   holdForDebtorStatement,
   type ResumeOutcome,
   releaseDisputeHolds,
-} from "~/reminders/lifecycle.server";
+} from "~/reminders/index.server";
 
 /**
  * Disputed invoices (docs/architecture.md §10, "The debtor's page"). From their page a debtor

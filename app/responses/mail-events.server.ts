@@ -1,9 +1,8 @@
 import { and, count, eq, sql } from "drizzle-orm";
-import { debtorEventInsert } from "~/activity/debtor-events.server";
-import { noticeInsert } from "~/activity/notices.server";
+import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtors, deliveries, webhookEvents } from "~/db/schema";
-import { holdStatement } from "~/reminders/lifecycle.server";
+import { holdStatement } from "~/reminders/index.server";
 import { optOutAddress } from "./opt-outs.server";
 
 /**

@@ -1,10 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import { debtorEventInsert } from "~/activity/debtor-events.server";
-import { noticeInsert } from "~/activity/notices.server";
+import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import type { Db } from "~/db/client.server";
 import { owesSql } from "~/db/owed";
 import { debtors, optOuts } from "~/db/schema";
-import { stopForOptOutStatement } from "~/reminders/lifecycle.server";
+import { stopForOptOutStatement } from "~/reminders/index.server";
 
 /**
  * Opt-outs (docs/architecture.md §10): an address that asked one user to stop. Keyed by the owner and the

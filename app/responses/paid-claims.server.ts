@@ -1,13 +1,12 @@
 import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { debtorEventInsert } from "~/activity/debtor-events.server";
-import { noticeInsert } from "~/activity/notices.server";
+import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import type { Bindable, Db } from "~/db/client.server";
 import { owesSql } from "~/db/owed";
 import { debtorEvents, debtors } from "~/db/schema";
 import { formatMoney, toCents } from "~/domain/money";
-import { addPayment, type PaymentWriteError } from "~/ledger/payments.server";
+import { addPayment, type PaymentWriteError } from "~/ledger/index.server";
 import type { OwnerScope } from "~/platform/scope.server";
-import { holdStatement, type ResumeOutcome, resumeAfterPaidClaim } from "~/reminders/lifecycle.server";
+import { holdStatement, type ResumeOutcome, resumeAfterPaidClaim } from "~/reminders/index.server";
 import type { PaymentInput } from "~/schemas/payment";
 
 /**

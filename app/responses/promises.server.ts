@@ -1,6 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
-import { debtorEventWhere } from "~/activity/debtor-events.server";
-import { noticeInsert } from "~/activity/notices.server";
+import { debtorEventWhere, noticeInsert } from "~/activity/index.server";
 import { chunk, IDS_PER_STATEMENT } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { hasDisputedInvoice, hasOpenInvoice } from "~/db/owed";
@@ -12,7 +11,7 @@ import {
   runPlanColumns,
   sendRefusal,
   switchHoldStatement,
-} from "~/reminders/lifecycle.server";
+} from "~/reminders/index.server";
 
 /**
  * Promises to pay (docs/architecture.md §10, "The debtor's page"). From their page a debtor promises

@@ -1,16 +1,21 @@
 import { and, count, eq, gt } from "drizzle-orm";
-import { debtorEventInsert } from "~/activity/debtor-events.server";
-import { noticeInsert } from "~/activity/notices.server";
+import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import { type Db, getDb } from "~/db/client.server";
 import { debtorReplies, debtors } from "~/db/schema";
 import { MAX_REPLY_BYTES, oneLineOf, REPLIES_PER_DEBTOR_PER_DAY } from "~/domain/inbound-mail";
 import { type ParsedReply, parseReply } from "~/domain/parse-reply";
-import { verifyReplyAddress } from "~/links/signed-links.server";
+import { verifyReplyAddress } from "~/links/index.server";
 import type { AppConfig } from "~/platform/config.server";
 import { linkOrigin } from "~/platform/config.server";
 import type { OwnerScope } from "~/platform/scope.server";
-import { followAlarms, holdForDebtorStatement, holdStatement, type ResumeOutcome } from "~/reminders/lifecycle.server";
-import { type HandleHow, handleRepliesOf } from "~/reminders/reply-holds.server";
+import {
+  followAlarms,
+  type HandleHow,
+  handleRepliesOf,
+  holdForDebtorStatement,
+  holdStatement,
+  type ResumeOutcome,
+} from "~/reminders/index.server";
 
 /**
  * Replies come home (docs/decisions/020-inbound-replies.md; docs/architecture.md §5, "Replies"):

@@ -1,15 +1,15 @@
 import { redirect } from "react-router";
-import { getApp } from "~/auth/context.server";
 import {
   clearGoogleStateCookie,
   consumeOAuthState,
   exchangeGoogleCode,
   GOOGLE_STATE_COOKIE,
   GoogleSignInError,
+  getApp,
   isGoogleConfigured,
+  startSession,
   userForGoogleIdentity,
-} from "~/auth/google.server";
-import { startSession } from "~/auth/session.server";
+} from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import { readCookie } from "~/platform/cookies.server";
 import { safeRedirect } from "~/platform/redirect";

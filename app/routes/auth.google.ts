@@ -1,6 +1,5 @@
 import { redirect } from "react-router";
-import { getApp } from "~/auth/context.server";
-import { isGoogleConfigured, startGoogleSignIn } from "~/auth/google.server";
+import { getApp, isGoogleConfigured, startGoogleSignIn } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import { safeRedirect } from "~/platform/redirect";
 import type { Route } from "./+types/auth.google";

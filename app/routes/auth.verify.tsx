@@ -1,9 +1,13 @@
 import { Loader2 } from "lucide-react";
 import { Form, redirect, useNavigation } from "react-router";
-import { getApp, sessionUser } from "~/auth/context.server";
-import { consumeLoginToken, peekLoginToken } from "~/auth/magic-link.server";
-import { startSession } from "~/auth/session.server";
-import { upsertVerifiedUser } from "~/auth/users.server";
+import {
+  consumeLoginToken,
+  getApp,
+  peekLoginToken,
+  sessionUser,
+  startSession,
+  upsertVerifiedUser,
+} from "~/auth/index.server";
 import { RouteError } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";

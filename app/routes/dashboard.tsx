@@ -3,8 +3,7 @@ import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
 import { Link, redirect } from "react-router";
 import { debtorAction } from "~/actions/debtor-action.server";
 import { scheduleFilterFromUrl, schedulesPage } from "~/actions/schedules-data.server";
-import { getApp } from "~/auth/context.server";
-import { requireUser, requireUserWith } from "~/auth/guard.server";
+import { getApp, requireUser, requireUserWith } from "~/auth/index.server";
 import { DebtorResponsesNotice } from "~/components/dashboard/debtor-responses-notice";
 import { MoneySummary } from "~/components/dashboard/money-summary";
 import type { ChartPoint } from "~/components/dashboard/notifications-chart";
@@ -17,21 +16,21 @@ import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { countOf, getDb } from "~/db/client.server";
 import { type Bound, bindParam, OWNER_ID, preparedQuery, runBound, SESSION_OWNER } from "~/db/prepared.server";
-import { debtorRowOf, firstDebtorId, listDebtors } from "~/debtors/debtors.server";
-import { listOrganizations } from "~/debtors/organizations.server";
+import { debtorRowOf, firstDebtorId, listDebtors, listOrganizations } from "~/debtors/index.server";
 import { parseDebtorId } from "~/domain/list-params";
 import { localDateString } from "~/domain/schedule-time";
-import { moneyOf, moneyStatement } from "~/ledger/money.server";
+import { moneyOf, moneyStatement } from "~/ledger/index.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
-import { monthlySentQuery, monthlySentSince, monthlySeries } from "~/reminders/deliveries.server";
-import { countBouncingDebtors } from "~/responses/mail-events.server";
-import { paidClaimsOf, paidClaimsQuery } from "~/responses/paid-claims.server";
+import { monthlySentQuery, monthlySentSince, monthlySeries } from "~/reminders/index.server";
 import {
+  countBouncingDebtors,
   DEBTOR_RESPONSES_LIMIT,
   debtorResponsesOf,
   debtorResponsesQuery,
   OPT_OUT_ANSWER_DAYS,
-} from "~/responses/portal.server";
+  paidClaimsOf,
+  paidClaimsQuery,
+} from "~/responses/index.server";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/dashboard";
 

@@ -1,7 +1,6 @@
 import { useId, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
-import { getApp } from "~/auth/context.server";
-import { requireUser } from "~/auth/guard.server";
+import { getApp, requireUser } from "~/auth/index.server";
 import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";
@@ -12,7 +11,7 @@ import {
   ImportNumberTaken,
   importDebtors,
   importLookup,
-} from "~/debtors/import.server";
+} from "~/debtors/index.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { formatCount } from "~/domain/intl";
 import { localDateString } from "~/domain/schedule-time";
@@ -20,7 +19,7 @@ import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
 import { intentOf, readForm } from "~/platform/action-result.server";
 import { entityScope } from "~/platform/scope.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
-import { replanDueSchedules } from "~/reminders/lifecycle.server";
+import { replanDueSchedules } from "~/reminders/index.server";
 import {
   type ImportPreview,
   type ImportRow,

@@ -1,14 +1,14 @@
 import { Link } from "react-router";
 import { debtorAction } from "~/actions/debtor-action.server";
 import { loadListPage } from "~/actions/list-page.server";
-import { getApp } from "~/auth/context.server";
+import { getApp } from "~/auth/index.server";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";
 import { RouteError } from "~/components/route-error";
 import { getDb } from "~/db/client.server";
 import { SESSION_OWNER } from "~/db/prepared.server";
-import { DEBTOR_PAGE_SIZE, debtorRowOf, debtorsListQueries } from "~/debtors/debtors.server";
+import { DEBTOR_PAGE_SIZE, debtorRowOf, debtorsListQueries } from "~/debtors/index.server";
 import { DEBTOR_SORTS, DEFAULT_DEBTOR_SORT, debtorListParams } from "~/domain/list-params";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/debtors-list";

@@ -1,6 +1,6 @@
-import { getApp, sessionUser } from "~/auth/context.server";
+import { getApp, sessionUser } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
-import { DEBTOR_OPTIONS_LIMIT, searchDebtorOptions } from "~/debtors/debtors.server";
+import { DEBTOR_OPTIONS_LIMIT, searchDebtorOptions } from "~/debtors/index.server";
 import { parseQuery } from "~/domain/list-params";
 import type { Route } from "./+types/debtors.options";
 

@@ -1,7 +1,4 @@
-import { getApp } from "~/auth/context.server";
-import { isGoogleConfigured } from "~/auth/google.server";
-import { redirectSignedIn } from "~/auth/guard.server";
-import { requestMagicLink } from "~/auth/sign-in-action.server";
+import { getApp, isGoogleConfigured, redirectSignedIn, requestMagicLink } from "~/auth/index.server";
 import { Faq } from "~/components/faq";
 import { RouteError } from "~/components/route-error";
 import { SignInForm } from "~/components/sign-in-form";

@@ -1,7 +1,6 @@
-import { getApp } from "~/auth/context.server";
-import { requireUser } from "~/auth/guard.server";
+import { getApp, requireUser } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
-import { invoiceExportPages } from "~/debtors/import.server";
+import { invoiceExportPages } from "~/debtors/index.server";
 import { csvResponse } from "~/domain/csv-export";
 import { fromCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";

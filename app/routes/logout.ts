@@ -1,6 +1,5 @@
 import { redirect } from "react-router";
-import { getApp } from "~/auth/context.server";
-import { clearSessionCookie, invalidateSession, readSessionToken } from "~/auth/session.server";
+import { clearSessionCookie, getApp, invalidateSession, readSessionToken } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import type { Route } from "./+types/logout";
 

@@ -1,6 +1,6 @@
 import { data, Form, useNavigation } from "react-router";
-import { noticeSwitchQuery, sendNoticesAfter } from "~/activity/notices.server";
-import { getApp } from "~/auth/context.server";
+import { noticeSwitchQuery, sendNoticesAfter } from "~/activity/index.server";
+import { getApp } from "~/auth/index.server";
 import {
   DEBTOR_LINK_HEADERS,
   DebtorLinkPage,
@@ -11,11 +11,16 @@ import {
 import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
 import { type Db, getDb } from "~/db/client.server";
-import { verifyPaidClaimToken } from "~/links/debtor-pages.server";
-import type { OptOutTarget } from "~/links/signed-links.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
-import { claimPaid, hasPendingClaimQuery } from "~/responses/paid-claims.server";
-import { type OwedTotal, owedTotalsOf, owedTotalsQuery } from "~/responses/portal.server";
+import type { OptOutTarget } from "~/links/index.server";
+import { verifyPaidClaimToken } from "~/links/index.server";
+import { followAlarms } from "~/reminders/index.server";
+import {
+  claimPaid,
+  hasPendingClaimQuery,
+  type OwedTotal,
+  owedTotalsOf,
+  owedTotalsQuery,
+} from "~/responses/index.server";
 import type { Route } from "./+types/paid-claim";
 
 /**

@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
-import { getApp } from "~/auth/context.server";
+import { getApp } from "~/auth/index.server";
 import { DEBTOR_LINK_HEADERS } from "~/components/debtor-link-page";
 import { getDb } from "~/db/client.server";
-import { payOnline } from "~/ledger/online/pay.server";
-import { verifyPortalToken } from "~/links/debtor-pages.server";
+import { payOnline } from "~/ledger/index.server";
+import { verifyPortalToken } from "~/links/index.server";
 import type { Route } from "./+types/portal-pay";
 
 /**

@@ -1,27 +1,28 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import { data, redirect } from "react-router";
-import { sendNoticesAfter } from "~/activity/notices.server";
-import { getApp } from "~/auth/context.server";
+import { sendNoticesAfter } from "~/activity/index.server";
+import { getApp } from "~/auth/index.server";
 import { DEBTOR_LINK_HEADERS, debtorLinkMeta } from "~/components/debtor-link-page";
 import { PORTAL_DONE, type PortalDone, PortalPage, type PortalView } from "~/components/portal/portal-page";
 import { RouteError } from "~/components/route-error";
 import { type Db, getDb } from "~/db/client.server";
 import { promiseEndsAt, promiseWindow } from "~/domain/promise";
 import { safeTimeZone } from "~/domain/time-zone";
-import type { PayTarget } from "~/ledger/online/checkout.server";
-import { onlinePaymentOf } from "~/ledger/online/checkout.server";
-import { pendingOnlinePayment } from "~/ledger/online/online-payments.server";
-import { payOnline, paysOnline } from "~/ledger/online/pay.server";
-import { verifyPortalToken } from "~/links/debtor-pages.server";
-import { invoiceRefs, type OptOutTarget } from "~/links/signed-links.server";
+import type { PayTarget } from "~/ledger/index.server";
+import { onlinePaymentOf, payOnline, paysOnline, pendingOnlinePayment } from "~/ledger/index.server";
+import { invoiceRefs, type OptOutTarget, verifyPortalToken } from "~/links/index.server";
 import { readForm } from "~/platform/action-result.server";
 import type { AppConfig } from "~/platform/config.server";
-import { followAlarms, replanDueSchedules } from "~/reminders/lifecycle.server";
-import { disputeInvoice } from "~/responses/disputes.server";
-import { optOutAddress } from "~/responses/opt-outs.server";
-import { claimPaid } from "~/responses/paid-claims.server";
-import { owedTotalsFrom, type PortalState, portalState } from "~/responses/portal.server";
-import { promiseToPay } from "~/responses/promises.server";
+import { followAlarms, replanDueSchedules } from "~/reminders/index.server";
+import {
+  claimPaid,
+  disputeInvoice,
+  optOutAddress,
+  owedTotalsFrom,
+  type PortalState,
+  portalState,
+  promiseToPay,
+} from "~/responses/index.server";
 import { PORTAL_INTENTS } from "~/schemas/intents";
 import { DisputeSchema, promiseSchema } from "~/schemas/portal";
 import type { Route } from "./+types/portal";

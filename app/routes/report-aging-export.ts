@@ -1,11 +1,10 @@
-import { getApp } from "~/auth/context.server";
-import { requireUser } from "~/auth/guard.server";
+import { getApp, requireUser } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import { runBound } from "~/db/prepared.server";
 import { agingCsv, agingRowsOf } from "~/domain/aging";
 import { csvHeaders, toCsv } from "~/domain/csv-export";
 import { localDateString } from "~/domain/schedule-time";
-import { agingStatement } from "~/ledger/money.server";
+import { agingStatement } from "~/ledger/index.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import type { Route } from "./+types/report-aging-export";
 

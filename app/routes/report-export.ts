@@ -1,5 +1,4 @@
-import { getApp } from "~/auth/context.server";
-import { requireUser } from "~/auth/guard.server";
+import { getApp, requireUser } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import { csvResponse, EXPORT_PAGE } from "~/domain/csv-export";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
@@ -9,7 +8,7 @@ import { periodRange } from "~/domain/periods";
 import { strategyLabel } from "~/domain/strategies";
 import { instantFormat } from "~/domain/time-zone";
 import { requestTimeZone } from "~/platform/time-zone.server";
-import { deliveryPages } from "~/reminders/deliveries.server";
+import { deliveryPages } from "~/reminders/index.server";
 import type { Route } from "./+types/report-export";
 
 /**

@@ -1,6 +1,5 @@
 import { Form, Link, useSearchParams, useSubmit } from "react-router";
-import { getApp } from "~/auth/context.server";
-import { requireUserWith } from "~/auth/guard.server";
+import { getApp, requireUserWith } from "~/auth/index.server";
 import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorCombobox } from "~/components/lists/debtor-combobox";
 import { AgingTable } from "~/components/money/aging-table";
@@ -19,7 +18,7 @@ import {
   runBound,
   SESSION_OWNER,
 } from "~/db/prepared.server";
-import { getDebtorOption } from "~/debtors/debtors.server";
+import { getDebtorOption } from "~/debtors/index.server";
 import { agingRowsOf } from "~/domain/aging";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { statusLabel } from "~/domain/delivery-status";
@@ -28,16 +27,16 @@ import { periodRange } from "~/domain/periods";
 import { localDateString } from "~/domain/schedule-time";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
-import { agingStatement } from "~/ledger/money.server";
+import { agingStatement } from "~/ledger/index.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import {
+  archivedMonths,
   archivedOf,
   DELIVERY_PAGE_SIZE,
   deliveryTotals,
   listDeliveries,
   totalsOf,
-} from "~/reminders/deliveries.server";
-import { archivedMonths } from "~/reminders/delivery-archive.server";
+} from "~/reminders/index.server";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/report";
 

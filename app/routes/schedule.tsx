@@ -1,16 +1,14 @@
 import { useCallback, useState } from "react";
 import { Link } from "react-router";
 import { scheduleAction } from "~/actions/schedule-action.server";
-import { getApp } from "~/auth/context.server";
-import { requireUserWith } from "~/auth/guard.server";
+import { getApp, requireUserWith } from "~/auth/index.server";
 import { RouteError } from "~/components/route-error";
 import { EmailPreview } from "~/components/schedules/email-preview";
 import { ScheduleForm, type ScheduleFormWatch } from "~/components/schedules/schedule-form";
 import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
 import { OWNER_ID, preparedQuery, SESSION_OWNER } from "~/db/prepared.server";
-import { debtorChoiceOf, debtorChoiceQuery } from "~/debtors/debtors.server";
-import { listOrganizations } from "~/debtors/organizations.server";
+import { debtorChoiceOf, debtorChoiceQuery, listOrganizations } from "~/debtors/index.server";
 import { parseSteps } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY } from "~/domain/frequencies";
 import { DEFAULT_PRESET } from "~/domain/presets";

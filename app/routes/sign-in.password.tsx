@@ -1,11 +1,7 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { getApp } from "~/auth/context.server";
-import { redirectSignedIn } from "~/auth/guard.server";
-import { clientKey } from "~/auth/magic-link.server";
-import { authenticateWithPassword } from "~/auth/password.server";
-import { startSession } from "~/auth/session.server";
+import { authenticateWithPassword, clientKey, getApp, redirectSignedIn, startSession } from "~/auth/index.server";
 import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
 import { FormError, InputField } from "~/components/ui/field";

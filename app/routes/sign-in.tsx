@@ -1,7 +1,5 @@
 import { data, redirect } from "react-router";
-import { getApp, sessionUser } from "~/auth/context.server";
-import { isGoogleConfigured } from "~/auth/google.server";
-import { requestMagicLink } from "~/auth/sign-in-action.server";
+import { getApp, isGoogleConfigured, requestMagicLink, sessionUser } from "~/auth/index.server";
 import { NotFoundMessage } from "~/components/not-found";
 import { RouteError } from "~/components/route-error";
 import { SignInForm } from "~/components/sign-in-form";

@@ -1,10 +1,9 @@
 import { data, redirect } from "react-router";
-import { getApp } from "~/auth/context.server";
-import { requireUser } from "~/auth/guard.server";
+import { getApp, requireUser } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
-import { disconnectAccount, startOnboarding } from "~/ledger/online/stripe-account.server";
+import { disconnectAccount, startOnboarding } from "~/ledger/index.server";
 import { linkOrigin } from "~/platform/config.server";
-import { stripeSetup } from "~/stripe/client.server";
+import { stripeSetup } from "~/stripe/index.server";
 import type { Route } from "./+types/stripe-connect";
 
 /**

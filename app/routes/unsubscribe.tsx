@@ -1,6 +1,6 @@
 import { data, Form, useNavigation } from "react-router";
-import { sendNoticesAfter } from "~/activity/notices.server";
-import { getApp } from "~/auth/context.server";
+import { sendNoticesAfter } from "~/activity/index.server";
+import { getApp } from "~/auth/index.server";
 import {
   DEBTOR_LINK_HEADERS,
   DebtorLinkPage,
@@ -12,10 +12,9 @@ import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
 import { type Db, getDb } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
-import { type OptOutTarget, verifyOptOutToken } from "~/links/signed-links.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
-import { isOptedOut, optOutAddress } from "~/responses/opt-outs.server";
-import { type OwedTotal, owedTotalsOf, owedTotalsQuery } from "~/responses/portal.server";
+import { type OptOutTarget, verifyOptOutToken } from "~/links/index.server";
+import { followAlarms } from "~/reminders/index.server";
+import { isOptedOut, type OwedTotal, optOutAddress, owedTotalsOf, owedTotalsQuery } from "~/responses/index.server";
 import type { Route } from "./+types/unsubscribe";
 
 /**

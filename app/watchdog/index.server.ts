@@ -1,16 +1,23 @@
-import { sendDailyDigests, sendStaleNotices } from "~/activity/notices.server";
-import { sendTrialNotices } from "~/billing/trial.server";
+import { sendDailyDigests, sendStaleNotices } from "~/activity/index.server";
+import { sendTrialNotices } from "~/billing/index.server";
 import { chunk } from "~/db/chunk";
 import { getDb } from "~/db/client.server";
 import { readConfig } from "~/platform/config.server";
-import { abandonOccurrence, STRANDED_MESSAGE } from "~/reminders/deliveries.server";
-import { archiveOldDeliveries } from "~/reminders/delivery-archive.server";
-import { fireSchedule, type MailJob } from "~/reminders/engine.server";
-import { wakeHandoff } from "~/reminders/handoff.server";
-import { followAlarms, rearmSchedules, repairAlarms } from "~/reminders/lifecycle.server";
-import { dueBatchKeys, strandedDeliveries } from "~/reminders/mail-batch.server";
-import { listOverdueSchedules } from "~/reminders/schedules.server";
-import { endDuePromises, PROMISES_PER_PAGE } from "~/responses/promises.server";
+import {
+  abandonOccurrence,
+  archiveOldDeliveries,
+  dueBatchKeys,
+  fireSchedule,
+  followAlarms,
+  listOverdueSchedules,
+  type MailJob,
+  rearmSchedules,
+  repairAlarms,
+  STRANDED_MESSAGE,
+  strandedDeliveries,
+  wakeHandoff,
+} from "~/reminders/index.server";
+import { endDuePromises, PROMISES_PER_PAGE } from "~/responses/index.server";
 import { purgeExpired } from "~/watchdog/housekeeping.server";
 
 /** A schedule this late has lost its alarm (a dropped alarm, a restart, a hot reload). */

@@ -1,10 +1,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { Pacer } from "~/domain/pacer";
 import { type FireOutcome, fireSchedule, type MailJob, QUEUED_RECHECK_MS } from "~/reminders/engine.server";
 import { MAIL_HANDOFF_NAME } from "~/reminders/handoff.server";
 import { consumeMail, type MailQueueMessage } from "~/reminders/mail-queue.server";
-import { Pacer } from "~/domain/pacer";
 import { setSchedule } from "./fixtures";
 
 export const MINUTE = 60_000;

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { batchKeyOf } from "~/domain/mail-batch";
+import { Pacer } from "~/domain/pacer";
 import { STRANDED_MESSAGE } from "~/reminders/deliveries.server";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
 import { consumeMail } from "~/reminders/mail-queue.server";
-import { Pacer } from "~/domain/pacer";
 import {
   consumeJobs,
   jobMessage,

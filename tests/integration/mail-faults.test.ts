@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { batchKeyOf } from "~/domain/mail-batch";
+import { Pacer } from "~/domain/pacer";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
 import { consumeMail, type MailQueueMessage } from "~/reminders/mail-queue.server";
-import { Pacer } from "~/domain/pacer";
 import { runMailRecovery, STRANDED_AFTER_MS } from "~/watchdog/index.server";
 import { eventually } from "./data-helpers";
 import {

@@ -10,7 +10,7 @@ import { invoiceLabel } from "~/domain/dispute";
 import { formatMoney } from "~/domain/money";
 import { formatShortDate } from "~/domain/promise";
 import { formatDay } from "~/domain/time-zone";
-import type { DebtorResponse } from "~/responses/portal.server";
+import type { DebtorResponse } from "~/responses/index.server";
 
 /** One line of the notice: "Ana Ruiz promised to pay by 30 Dec 2026". */
 function lineOf(r: DebtorResponse, timeZone: string): string {

@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from "react";
 import { notify } from "~/components/toast";
 import { formatDay } from "~/domain/time-zone";
 import type { ActionResult } from "~/platform/action-result";
-import type { ReplyView } from "~/responses/replies.server";
+import type { ReplyView } from "~/responses/index.server";
 import { ReplyAnswers } from "./debtor-responses";
 import type { Invoice } from "./invoice-view";
 

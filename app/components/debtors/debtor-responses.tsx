@@ -2,7 +2,7 @@ import { Link, useActionData, useFetcher } from "react-router";
 import type { debtorAction } from "~/actions/debtor-action.server";
 import { notify, type ToastArea } from "~/components/toast";
 import { SubmitButton } from "~/components/ui/button";
-import type { DisputedInvoice } from "~/debtors/timeline.server";
+import type { DisputedInvoice } from "~/debtors/index.server";
 import { invoiceLabel } from "~/domain/dispute";
 import { addDays, formatLongDate } from "~/domain/promise";
 import { formatDay } from "~/domain/time-zone";

@@ -18,7 +18,7 @@ import {
 import { useEffect, useId } from "react";
 import { Link, useFetcher } from "react-router";
 import type { compactTimeline } from "~/actions/debtor-timeline.server";
-import type { DebtorTimeline as Timeline, TimelineEntry, UpcomingSend } from "~/debtors/timeline.server";
+import type { DebtorTimeline as Timeline, TimelineEntry, UpcomingSend } from "~/debtors/index.server";
 import { isTestSend } from "~/domain/delivery-labels";
 import { formatMoney } from "~/domain/money";
 import { templateName } from "~/domain/presets";

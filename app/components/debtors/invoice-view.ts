@@ -1,6 +1,6 @@
 import { toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
-import type { invoiceToJson } from "~/ledger/invoices.server";
+import type { invoiceToJson } from "~/ledger/index.server";
 
 /** A debtor's invoices as their Invoices section and "Apply to" show them (docs/architecture.md §10, Invoices). */
 

@@ -8,7 +8,7 @@ import { Input } from "~/components/ui/input";
 import { localToday } from "~/domain/calendar-date";
 import { formatMoney, fromCents, toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
-import type { paymentToJson } from "~/ledger/payments.server";
+import type { paymentToJson } from "~/ledger/index.server";
 import type { ActionResult } from "~/platform/action-result";
 import { PAYMENT_INTENTS } from "~/schemas/intents";
 import { PAYMENT_NOTE_MAX, paymentSchema } from "~/schemas/payment";

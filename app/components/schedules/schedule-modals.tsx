@@ -8,9 +8,9 @@ import { type ConfigureStep, ConfirmStep } from "~/components/lists/configure-st
 import { notify, type ToastArea } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
+import { scheduleStatus } from "~/domain/schedule-status";
 import { strategyLabel } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
-import { scheduleStatus } from "~/domain/schedule-status";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { SCHEDULE_SOMETHING_WRONG } from "~/schemas/messages";
 import { useFormResult } from "~/ui/use-form-result";

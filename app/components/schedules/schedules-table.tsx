@@ -8,9 +8,9 @@ import { PeriodSelect } from "~/components/period-options";
 import type { ToastArea } from "~/components/toast";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { formatInstant } from "~/domain/time-zone";
 import { type ScheduleStatus, scheduleStatus } from "~/domain/schedule-status";
-import type { ScheduleListRow } from "~/reminders/schedules.server";
+import { formatInstant } from "~/domain/time-zone";
+import type { ScheduleListRow } from "~/reminders/index.server";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { scheduleName } from "./format";
 

@@ -1,5 +1,5 @@
 import type { AppConfig } from "~/platform/config.server";
-import type { StripeJson } from "~/stripe/standin/store.server";
+import type { StripeJson } from "~/stripe/index.server";
 
 /**
  * What a person can do on a page of the local Stripe stand-in (/dev/checkout, decisions/017): pay,

@@ -1,14 +1,14 @@
 import { PLANS, type PlanId } from "~/domain/plans";
-import { STANDIN_PRICES } from "~/stripe/standin/config";
 import {
   getObject,
   putObject,
+  STANDIN_PRICES,
   type StripeJson,
   standInId,
   subscriptionsOf,
   updateObject,
   withPrice,
-} from "~/stripe/standin/store.server";
+} from "~/stripe/index.server";
 import type { StandInAction, StandInActionContext } from "./actions.server";
 import { deliverStandInEvent } from "./deliver.server";
 

@@ -1,4 +1,4 @@
-import { putObject, type StripeJson, standInId, updateObject } from "~/stripe/standin/store.server";
+import { putObject, type StripeJson, standInId, updateObject } from "~/stripe/index.server";
 import type { StandInAction, StandInActionContext } from "./actions.server";
 import { deliverStandInEvent } from "./deliver.server";
 

@@ -1,9 +1,7 @@
 import { receiveStripeEvent, type StripeReceipt } from "~/http/stripe-webhooks.server";
 import type { AppConfig } from "~/platform/config.server";
-import type { StripeEndpoint } from "~/stripe/events";
-import { stripeSignatureHeader } from "~/stripe/signature";
-import { STANDIN_WEBHOOK_SECRET } from "~/stripe/standin/config";
-import { standInId } from "~/stripe/standin/store.server";
+import type { StripeEndpoint } from "~/stripe/index.server";
+import { STANDIN_WEBHOOK_SECRET, standInId, stripeSignatureHeader } from "~/stripe/index.server";
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppBindings } from "~/http/hono-env";
-import { accountOf, getObject, type StripeJson } from "~/stripe/standin/store.server";
+import { accountOf, getObject, type StripeJson } from "~/stripe/index.server";
 import { LEAVE_CHECKOUT, type StandInAction } from "./actions.server";
 import { BILLING_STANDIN_ACTIONS } from "./billing-actions.server";
 import { CONNECT_STANDIN_ACTIONS } from "./connect-actions.server";

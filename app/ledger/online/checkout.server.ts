@@ -2,7 +2,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { invoices, onlinePayments } from "~/db/schema";
 import { formatMoney, toStripeAmount } from "~/domain/money";
-import type { StripeSetup } from "~/stripe/client.server";
+import type { StripeSetup } from "~/stripe/index.server";
 import { pendingOnlinePayment } from "./online-payments.server";
 import type { StripeAccountRow } from "./stripe-account.server";
 

@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import { fromStripeAmount } from "~/domain/money";
-import type { HandledEvent, StripeEventContext } from "~/stripe/events";
+import type { HandledEvent, StripeEventContext } from "~/stripe/index.server";
 import {
   markFailed,
   markPending,

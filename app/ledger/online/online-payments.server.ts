@@ -1,6 +1,5 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { type DebtorEventType, debtorEventWhere } from "~/activity/debtor-events.server";
-import { noticeInsert, sendNotices } from "~/activity/notices.server";
+import { type DebtorEventType, debtorEventWhere, noticeInsert, sendNotices } from "~/activity/index.server";
 import type { Db } from "~/db/client.server";
 import { debtors, onlinePayments, paymentAllocations, payments } from "~/db/schema";
 import { formatMoney, fromCents } from "~/domain/money";
@@ -8,11 +7,10 @@ import { formatLongDate } from "~/domain/promise";
 import type { ReceiptMessage } from "~/domain/receipt";
 import { allocateStatement, settleLedgerStatements } from "~/ledger/ledger.server";
 import { addPayment, readSettled, SETTLE_STATEMENTS, settleStatements } from "~/ledger/payments.server";
-import { portalLink } from "~/links/debtor-pages.server";
-import { debtorParties } from "~/links/signed-links.server";
+import { debtorParties, portalLink } from "~/links/index.server";
 import type { AppConfig } from "~/platform/config.server";
 import type { OwnerScope } from "~/platform/scope.server";
-import { followAlarms, holdForDebtorStatement, replanDueSchedules, resumeHeld } from "~/reminders/lifecycle.server";
+import { followAlarms, holdForDebtorStatement, replanDueSchedules, resumeHeld } from "~/reminders/index.server";
 
 /**
  * A debtor's payment online, as verified Stripe events tell it (decisions/018, docs/architecture.md

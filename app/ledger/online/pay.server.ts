@@ -1,7 +1,7 @@
 import type { Db } from "~/db/client.server";
-import type { OptOutTarget } from "~/links/signed-links.server";
+import type { OptOutTarget } from "~/links/index.server";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
-import { stripeSetup } from "~/stripe/client.server";
+import { stripeSetup } from "~/stripe/index.server";
 import { type CheckoutOutcome, type PayTarget, startCheckout } from "./checkout.server";
 import { chargeableAccount } from "./stripe-account.server";
 

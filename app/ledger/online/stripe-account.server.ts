@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { stripeAccounts } from "~/db/schema";
 import type { AppConfig } from "~/platform/config.server";
-import { type StripeSetup, stripeAvailable, stripeSetup } from "~/stripe/client.server";
+import { type StripeSetup, stripeAvailable, stripeSetup } from "~/stripe/index.server";
 
 /**
  * The user's own Stripe account (decisions/018, docs/architecture.md §10 "Paid online"): created

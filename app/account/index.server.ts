@@ -1,0 +1,11 @@
+/** The account feature's public face: what routes, the API, the Workers and other features may use. */
+export { deleteAccount } from "./delete.server";
+export { exportStream } from "./export.server";
+export {
+  ImageRejected,
+  isOwnImageKey,
+  replaceProfileImage,
+  signedImageUrl,
+  storeProfileImage,
+  verifyImageSignature,
+} from "./images.server";

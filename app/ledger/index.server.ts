@@ -1,0 +1,34 @@
+/** The ledger feature's public face: what routes, the API, the Workers and other features may use. */
+export { invoiceEntity } from "./invoice-entity.server";
+export {
+  debtorInvoicesQuery,
+  type InvoiceRow,
+  type InvoiceWrite,
+  invoiceToJson,
+  listInvoices,
+  MAX_INVOICES_PER_DEBTOR,
+} from "./invoices.server";
+export {
+  insertInvoiceStatement,
+  isLedgerViolation,
+  isNumberTaken,
+  settleDebtorsStatement,
+  settleLedgerStatements,
+} from "./ledger.server";
+export { agingStatement, moneyOf, moneyStatement } from "./money.server";
+export { onlinePaymentOf, type PayTarget } from "./online/checkout.server";
+export { handleConnectEvent } from "./online/connect-events.server";
+export { pendingOnlinePayment } from "./online/online-payments.server";
+export { payOnline, paysOnline } from "./online/pay.server";
+export { accountRowQuery, disconnectAccount, startOnboarding, stripeConnectView } from "./online/stripe-account.server";
+export { paymentEntity } from "./payment-entity.server";
+export {
+  addPayment,
+  listPayments,
+  type PaymentWrite,
+  type PaymentWriteError,
+  paymentToJson,
+  readSettled,
+  SETTLE_STATEMENTS,
+  settleStatements,
+} from "./payments.server";

@@ -1,0 +1,12 @@
+/** The links feature's public face: what routes, the API, the Workers and other features may use. */
+export { paidClaimLink, portalLink, verifyPaidClaimToken, verifyPortalToken } from "./debtor-pages.server";
+export {
+  debtorParties,
+  invoiceRefs,
+  keyAfterAddressChange,
+  type OptOutTarget,
+  optOutLink,
+  replyAddress,
+  verifyOptOutToken,
+  verifyReplyAddress,
+} from "./signed-links.server";

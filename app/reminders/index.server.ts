@@ -1,0 +1,79 @@
+/** The reminders feature's public face: what routes, the API, the Workers and other features may use. */
+export {
+  abandonOccurrence,
+  archivedOf,
+  claimOccurrences,
+  countedInstants,
+  DELIVERY_PAGE_SIZE,
+  deliveryPages,
+  deliveryTotals,
+  listDeliveries,
+  manualSendLoad,
+  markDeliveryFailed,
+  markDeliverySent,
+  monthlySentQuery,
+  monthlySentSince,
+  monthlySeries,
+  STRANDED_MESSAGE,
+  sentCountOf,
+  settleDeferred,
+  totalsOf,
+} from "./deliveries.server";
+export { archivedMonths, archiveOldDeliveries } from "./delivery-archive.server";
+export {
+  type ClaimRequest,
+  claimArgs,
+  claimHere,
+  type FireOutcome,
+  fireSchedule,
+  type MailJob,
+  type PreparedFiring,
+  prepareFirings,
+  settleClaim,
+} from "./engine.server";
+export { fireHandedOver, type HandedFiring, handOff, wakeHandoff } from "./handoff.server";
+export {
+  completeWhenPaidStatement,
+  createResendSchedules,
+  deleteSchedulesOfDebtorStatement,
+  followAlarms,
+  holdForDebtorStatement,
+  holdStatement,
+  pauseSchedules,
+  type ResumeOutcome,
+  rearmSchedules,
+  releaseDisputeHolds,
+  repairAlarms,
+  replanDueSchedules,
+  resumableWhere,
+  resumeAfterPaidClaim,
+  resumeForPlan,
+  resumeHeld,
+  resumeHeldStatements,
+  resumeSchedules,
+  resumeStoppedSchedules,
+  runPlanColumns,
+  sendableDebtors,
+  sendNow,
+  sendRefusal,
+  skipAhead,
+  stopForOptOutStatement,
+  switchHoldStatement,
+} from "./lifecycle.server";
+export { dueBatchKeys, strandedDeliveries } from "./mail-batch.server";
+export { consumeMail, type MailQueueMessage } from "./mail-queue.server";
+export { type HandleHow, handleRepliesOf } from "./reply-holds.server";
+export { scheduleEntity } from "./schedule-entity.server";
+export {
+  countSchedules,
+  enabledSchedules,
+  getScheduleDetails,
+  getSenderAndDebtors,
+  listOverdueSchedules,
+  listSchedules,
+  SCHEDULE_PAGE_SIZE,
+  type ScheduleListFilter,
+  type ScheduleListRow,
+} from "./schedules.server";
+export { getStatement } from "./statement.server";
+export { claimTestSend } from "./test-send.server";

@@ -1,0 +1,38 @@
+/** The responses feature's public face: what routes, the API, the Workers and other features may use. */
+export { disputeInvoice, resolveDispute } from "./disputes.server";
+export {
+  countBouncingDebtors,
+  forgetWebhookEvent,
+  recordComplaint,
+  recordDelivered,
+  recordHardBounce,
+  recordWebhookEvent,
+} from "./mail-events.server";
+export { isOptedOut, optOutAddress, renewConsent } from "./opt-outs.server";
+export {
+  type ConfirmOutcome,
+  claimPaid,
+  confirmNothingOwed,
+  confirmPaidClaim,
+  hasPendingClaimQuery,
+  paidClaimsOf,
+  paidClaimsQuery,
+  pendingClaim,
+  resumeAfterClaim,
+} from "./paid-claims.server";
+export {
+  DEBTOR_RESPONSES_LIMIT,
+  type DebtorResponse,
+  debtorResponsesOf,
+  debtorResponsesQuery,
+  OPT_OUT_ANSWER_DAYS,
+  type OwedTotal,
+  owedTotalsFrom,
+  owedTotalsOf,
+  owedTotalsQuery,
+  type PortalState,
+  portalState,
+} from "./portal.server";
+export { allowNewPromise, endDuePromises, PROMISES_PER_PAGE, promiseToPay } from "./promises.server";
+export { handleReply, REJECTIONS, receiveReply } from "./replies.server";
+export { debtorRepliesQuery, type ReplyView, replyViewsOf } from "./reply-list.server";
