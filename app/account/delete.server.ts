@@ -1,11 +1,11 @@
-import { and, asc, eq, getTableName, gt, type SQL, sql } from "drizzle-orm";
+import { eq, getTableName, type SQL, sql } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { getBilling } from "~/billing/index.server";
 import { type Db, getDb } from "~/db/client.server";
 import { debtors, schedules, users } from "~/db/schema";
 import { archivePrefix } from "~/domain/archive-months";
 import type { AppConfig } from "~/platform/config.server";
-import { followAlarms } from "~/reminders/index.server";
+import { deleteAccountSchedules } from "~/reminders/index.server";
 import { stripeSetup } from "~/stripe/index.server";
 import { ACCOUNT_TABLES, type AccountKey } from "./tables.server";
 
@@ -22,8 +22,6 @@ import { ACCOUNT_TABLES, type AccountKey } from "./tables.server";
 
 /** Rows one DELETE removes (as the housekeeping job's purge). */
 const ROWS_PER_DELETE = 1000;
-/** Schedule ids read per page before their alarms are disarmed. */
-const IDS_PER_PAGE = 500;
 /** R2 deletes at most 1,000 keys a call. */
 const KEYS_PER_DELETE = 1000;
 
@@ -45,23 +43,6 @@ async function deleteAll(db: Db, table: SQLiteTable, where: SQL) {
     const n = await deleteSlice(db, table, where);
     total += n;
     if (n < ROWS_PER_DELETE) return total;
-  }
-}
-
-/** Every schedule id of the account, read in pages by id (the schedules' primary key). */
-async function scheduleIdsOf(db: Db, ownerId: string) {
-  const ids: string[] = [];
-  for (let after = ""; ; ) {
-    const page = await db
-      .select({ id: schedules.id })
-      .from(schedules)
-      .where(and(eq(schedules.ownerId, ownerId), gt(schedules.id, after)))
-      .orderBy(asc(schedules.id))
-      .limit(IDS_PER_PAGE);
-    ids.push(...page.map((r) => r.id));
-    const last = page[page.length - 1];
-    if (!last || page.length < IDS_PER_PAGE) return ids;
-    after = last.id;
   }
 }
 
@@ -134,13 +115,13 @@ export async function deleteAccount(
   const rows: Record<string, number> = {};
   let disarmed = 0;
   for (const { table, rows: where } of ACCOUNT_TABLES) {
-    const scheduleIds = table === schedules ? await scheduleIdsOf(db, account.id) : [];
-    rows[getTableName(table)] = await deleteAll(db, table, where(key));
-    if (scheduleIds.length > 0) {
-      // Their rows are gone, so an alarm that fires before this finds nothing to send.
-      await followAlarms(env, { disarm: scheduleIds }, now);
-      disarmed = scheduleIds.length;
+    if (table === schedules) {
+      // Through the lifecycle: their rows go, then their alarms.
+      disarmed = await deleteAccountSchedules(env, db, account.id, now);
+      rows[getTableName(table)] = disarmed;
+      continue;
     }
+    rows[getTableName(table)] = await deleteAll(db, table, where(key));
   }
   const objects = await deleteObjects(env, account.id);
   return { ok: true, rows, objects, disarmed };

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { reply } from "~/platform/action-result.server";
-import { followAlarms, replanDueSchedules } from "~/reminders/index.server";
+import { replanDueSchedules } from "~/reminders/index.server";
 import { allowNewPromise, handleReply, resolveDispute } from "~/responses/index.server";
 import { FormIdSchema } from "~/schemas/ids";
 import { DEBTOR_RESPONSE_INTENTS } from "~/schemas/intents";
@@ -21,7 +21,6 @@ async function resolve({ scope, formData }: IntentScope) {
     if (out.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
     return reply(intent, { status: 409, message: DISPUTE_GONE });
   }
-  await followAlarms(scope.env, { disarm: out.completedScheduleIds }, scope.now);
   // The invoice is open again: its steps join the debtor's due-date schedules.
   await replanDueSchedules(scope, [out.debtorId]);
   const n = out.resumed.resumed.length;

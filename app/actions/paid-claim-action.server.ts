@@ -2,7 +2,6 @@ import { parseWithValibot } from "@conform-to/valibot";
 import { formatMoney } from "~/domain/money";
 import { paymentEntity } from "~/ledger/index.server";
 import { reply } from "~/platform/action-result.server";
-import { followAlarms } from "~/reminders/index.server";
 import {
   type ConfirmOutcome,
   confirmNothingOwed,
@@ -63,7 +62,6 @@ async function confirm({ scope, formData }: IntentScope) {
     if (out.error === "no-claim") return reply(intent, { status: 409, message: CLAIM_GONE });
     return reply(intent, { status: 400, result: submission?.reply(paymentEntity.refusalErrors(out)) });
   }
-  await followAlarms(scope.env, { disarm: out.completedScheduleIds }, scope.now);
   return reply(intent, { message: confirmedMessage(out), result: submission?.reply({ resetForm: true }) });
 }
 

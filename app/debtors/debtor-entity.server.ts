@@ -1,6 +1,6 @@
 import { createDebtor, debtorToJson, deleteDebtor, updateDebtor } from "~/debtors/debtors.server";
 import type { OwnedEntity } from "~/platform/scope.server";
-import { followAlarms, replanDueSchedules } from "~/reminders/index.server";
+import { replanDueSchedules } from "~/reminders/index.server";
 import { type DebtorInput, DebtorJsonSchema, DebtorSchema } from "~/schemas/debtor";
 import { DEBTOR_INTENTS } from "~/schemas/intents";
 import { DEBTOR_MESSAGES } from "~/schemas/messages";
@@ -30,18 +30,14 @@ export const debtorEntity: OwnedEntity<DebtorInput, DebtorRecord> = {
       allowDuplicate: options.allowDuplicate,
     }),
   async update(scope, id, input) {
-    const updated = await updateDebtor(scope.db, scope.ownerId, id, input, scope.now);
+    const updated = await updateDebtor(scope, scope.ownerId, id, input, scope.now);
     if (!updated) return undefined;
-    await followAlarms(scope.env, { disarm: updated.completedScheduleIds }, scope.now);
     // Its invoice or time zone may have changed: due-date schedules follow.
     await replanDueSchedules(scope, [id]);
     return updated.debtor;
   },
   async remove(scope, id) {
-    const deleted = await deleteDebtor(scope.db, scope.ownerId, id);
-    if (!deleted) return false;
-    await followAlarms(scope.env, { disarm: deleted.scheduleIds }, scope.now);
-    return true;
+    return (await deleteDebtor(scope, scope.ownerId, id, scope.now)) !== undefined;
   },
   toJson: debtorToJson,
 };

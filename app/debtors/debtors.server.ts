@@ -24,7 +24,8 @@ import {
 } from "~/ledger/index.server";
 import { keyAfterAddressChange } from "~/links/index.server";
 import { type CreateOptions, enforceCap } from "~/platform/account-caps.server";
-import { deleteSchedulesOfDebtorStatement, sentCountOf } from "~/reminders/index.server";
+import type { DataScope } from "~/platform/scope.server";
+import { commit, sentCountOf } from "~/reminders/index.server";
 import type { DebtorInput } from "~/schemas/debtor";
 import { belowPaidMessage, CURRENCY_PAID_MESSAGE, NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
 
@@ -389,7 +390,13 @@ async function editableInvoiceOf(db: Db, ownerId: string, debtorId: number) {
  * app/debtors/debtor-entity.server.ts); owed again, a 'paid' debtor is 'active' and nothing restarts
  * by itself. Two round trips.
  */
-export async function updateDebtor(db: Db, ownerId: string, id: number, input: DebtorInput, now = Date.now()) {
+export async function updateDebtor(
+  { env, db }: DataScope,
+  ownerId: string,
+  id: number,
+  input: DebtorInput,
+  now = Date.now(),
+) {
   const owned = and(eq(debtors.ownerId, ownerId), eq(debtors.id, id));
   const current = await db
     .select({ debtCents: debtors.debtCents, currency: debtors.currency })
@@ -412,24 +419,30 @@ export async function updateDebtor(db: Db, ownerId: string, id: number, input: D
       throw new FieldsRefused({ currency: [CURRENCY_PAID_MESSAGE] });
     }
   }
-  let results: unknown[];
+  let results: readonly unknown[];
   try {
-    results = await db.batch([
-      db
-        .update(debtors)
-        // A new address gets a new key: links sent to the old one stop working (keyAfterAddressChange).
-        .set({ ...columns(input), optOutKey: keyAfterAddressChange(input.email), currency, updatedAt: now })
-        .where(owned)
-        .returning({ id: debtors.id }),
-      invoice
-        ? db
-            .update(invoices)
-            .set({ amountCents: debtCents, currency, number: input.invoice_number ?? null, updatedAt: now })
-            .where(and(eq(invoices.ownerId, ownerId), eq(invoices.id, invoice.id)))
-        : db.select({ id: debtors.id }).from(debtors).where(owned),
-      ...settleStatements(db, ownerId, id, now),
-      debtorRowQuery(db, ownerId, id),
-    ]);
+    results = (
+      await commit(
+        { env, db, now },
+        (consequences) =>
+          [
+            db
+              .update(debtors)
+              // A new address gets a new key: links sent to the old one stop working (keyAfterAddressChange).
+              .set({ ...columns(input), optOutKey: keyAfterAddressChange(input.email), currency, updatedAt: now })
+              .where(owned)
+              .returning({ id: debtors.id }),
+            invoice
+              ? db
+                  .update(invoices)
+                  .set({ amountCents: debtCents, currency, number: input.invoice_number ?? null, updatedAt: now })
+                  .where(and(eq(invoices.ownerId, ownerId), eq(invoices.id, invoice.id)))
+              : db.select({ id: debtors.id }).from(debtors).where(owned),
+            ...settleStatements(consequences, db, ownerId, id, now),
+            debtorRowQuery(db, ownerId, id),
+          ] as const,
+      )
+    ).results;
   } catch (error) {
     if (isNumberTaken(error)) throw new FieldsRefused({ invoice_number: [NUMBER_TAKEN_MESSAGE] });
     if (isLedgerViolation(error))
@@ -444,19 +457,19 @@ export async function updateDebtor(db: Db, ownerId: string, id: number, input: D
 }
 
 /**
- * Deletes the owner's debtor and, in the same batch and through the lifecycle's statement, their
- * schedules (`scheduleIds`, for the caller to disarm); undefined when the debtor is not theirs.
+ * Deletes the owner's debtor and, in the same batch, their schedules (the lifecycle disarms their
+ * alarms); undefined when the debtor is not theirs.
  */
-export async function deleteDebtor(db: Db, ownerId: string, id: number) {
-  const [schedulesGone, deleted] = await db.batch([
-    deleteSchedulesOfDebtorStatement(db, ownerId, id),
+export async function deleteDebtor({ env, db }: DataScope, ownerId: string, id: number, now = Date.now()) {
+  const { results, stopped } = await commit({ env, db, now }, (consequences) => [
+    consequences({ kind: "debtor-deleted", ownerId, debtorId: id }),
     db
       .delete(debtors)
       .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, id)))
       .returning({ id: debtors.id }),
   ]);
-  if (deleted.length === 0) return undefined;
-  return { scheduleIds: schedulesGone.map((s) => s.id) };
+  if (results[1].length === 0) return undefined;
+  return { scheduleIds: stopped };
 }
 
 /** The API shape of a debtor (snake_case names, decimal amounts). */

@@ -4,7 +4,6 @@ import * as v from "valibot";
 import { sendNoticesAfter } from "~/activity/index.server";
 import { type Db, getDb } from "~/db/client.server";
 import { BodyTooLarge, readBodyWithin } from "~/platform/body-limit.server";
-import { followAlarms } from "~/reminders/index.server";
 import {
   forgetWebhookEvent,
   recordComplaint,
@@ -108,7 +107,7 @@ webhookRoutes.post("/resend", async (c) => {
   }
   let handled: Handled;
   try {
-    handled = event ? await handleEvent(db, event) : NOTHING;
+    handled = event ? await handleEvent(c.env, db, event) : NOTHING;
   } catch (error) {
     // Not handled: forget the id so the provider's retry is handled, not skipped as a repeat.
     await forgetWebhookEvent(db, eventId).catch((forgetError) =>
@@ -116,8 +115,6 @@ webhookRoutes.post("/resend", async (c) => {
     );
     throw error;
   }
-  // After the D1 write: an alarm that fires meanwhile finds the schedule paused or completed.
-  await followAlarms(c.env, { disarm: handled.scheduleIds });
   // A bounce or a complaint: the user is told (docs/architecture.md §5, "The user is told").
   if (handled.ownerId) sendNoticesAfter(c.executionCtx, c.env, db, c.get("config"), handled.ownerId);
   return c.json({ ok: true });
@@ -140,12 +137,12 @@ function firstRecipient(to: string | string[] | undefined) {
   return first?.trim().toLowerCase() || null;
 }
 
-/** What an event changed: the schedules whose alarms must be disarmed, and the owner to tell. */
+/** What an event changed: the schedules it stopped (their alarms are disarmed), and the owner to tell. */
 type Handled = { scheduleIds: string[]; ownerId?: string };
 const NOTHING: Handled = { scheduleIds: [] };
 
 /** Applies one new event. */
-async function handleEvent(db: Db, event: ResendEvent): Promise<Handled> {
+async function handleEvent(env: Env, db: Db, event: ResendEvent): Promise<Handled> {
   const emailId = event.data?.email_id;
   if (!emailId) return NOTHING;
   const now = Date.now();
@@ -153,10 +150,10 @@ async function handleEvent(db: Db, event: ResendEvent): Promise<Handled> {
     case "email.bounced": {
       if (!isHardBounce(event.data?.bounce)) return NOTHING;
       const message = event.data?.bounce?.message ?? "";
-      return await recordHardBounce(db, emailId, message, now);
+      return await recordHardBounce({ env, db }, emailId, message, now);
     }
     case "email.complained":
-      return await recordComplaint(db, emailId, firstRecipient(event.data?.to), now);
+      return await recordComplaint({ env, db }, emailId, firstRecipient(event.data?.to), now);
     case "email.delivered":
       await recordDelivered(db, emailId, eventTime(event, now));
       return NOTHING;

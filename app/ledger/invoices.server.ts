@@ -4,6 +4,8 @@ import { bindParam, OWNER_ID, preparedQuery } from "~/db/prepared.server";
 import { debtors, invoices } from "~/db/schema";
 import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused } from "~/domain/refused";
+import type { DataScope } from "~/platform/scope.server";
+import { commit } from "~/reminders/index.server";
 import {
   belowPaidMessage,
   CURRENCY_PAID_MESSAGE,
@@ -95,7 +97,7 @@ export interface InvoiceWrite {
 
 /** Runs an invoice write's batch: its own statements, the settle statements, then the invoice as it is now. */
 async function writeInvoice(
-  db: Db,
+  { env, db }: DataScope,
   ownerId: string,
   debtorId: number,
   invoiceId: number | null,
@@ -104,23 +106,29 @@ async function writeInvoice(
   amountPaid = 0,
   currency = "USD",
 ): Promise<InvoiceWrite | undefined> {
-  let results: unknown[];
+  let results: readonly unknown[];
   try {
-    results = [
-      ...(await db.batch([
-        // biome-ignore lint/suspicious/noExplicitAny: the caller's drizzle statements, batched as they are.
-        ...(statements as any[]),
-        ...settleStatements(db, ownerId, debtorId, now),
-        invoiceId === null
-          ? db
-              .select(invoiceColumns)
-              .from(invoices)
-              .where(and(eq(invoices.ownerId, ownerId), eq(invoices.debtorId, debtorId), eq(invoices.updatedAt, now)))
-              .orderBy(sql`${invoices.id} DESC`)
-              .limit(1)
-          : db.select(invoiceColumns).from(invoices).where(owned(ownerId, invoiceId)),
-      ] as unknown as Parameters<Db["batch"]>[0])),
-    ];
+    results = (
+      await commit(
+        { env, db, now },
+        (consequences) =>
+          [
+            // biome-ignore lint/suspicious/noExplicitAny: the caller's drizzle statements, batched as they are.
+            ...(statements as any[]),
+            ...settleStatements(consequences, db, ownerId, debtorId, now),
+            invoiceId === null
+              ? db
+                  .select(invoiceColumns)
+                  .from(invoices)
+                  .where(
+                    and(eq(invoices.ownerId, ownerId), eq(invoices.debtorId, debtorId), eq(invoices.updatedAt, now)),
+                  )
+                  .orderBy(sql`${invoices.id} DESC`)
+                  .limit(1)
+              : db.select(invoiceColumns).from(invoices).where(owned(ownerId, invoiceId)),
+          ] as unknown as Parameters<Db["batch"]>[0],
+      )
+    ).results;
   } catch (error) {
     if (isNumberTaken(error)) throw new FieldsRefused({ number: [NUMBER_TAKEN_MESSAGE] });
     if (isLedgerViolation(error)) throw new FieldsRefused({ amount: [belowPaidMessage(amountPaid, currency)] });
@@ -141,7 +149,7 @@ async function writeInvoice(
  * debtor is not the owner's.
  */
 export async function addInvoice(
-  db: Db,
+  { env, db }: DataScope,
   ownerId: string,
   debtorId: number,
   input: InvoiceInput,
@@ -161,7 +169,7 @@ export async function addInvoice(
     dueOn: input.due_on ?? issuedOn,
     now,
   });
-  return writeInvoice(db, ownerId, debtorId, null, [insert], now);
+  return writeInvoice({ env, db }, ownerId, debtorId, null, [insert], now);
 }
 
 /**
@@ -171,7 +179,7 @@ export async function addInvoice(
  * Undefined when it is not the owner's.
  */
 export async function editInvoice(
-  db: Db,
+  { env, db }: DataScope,
   ownerId: string,
   id: number,
   input: InvoiceInput,
@@ -195,7 +203,7 @@ export async function editInvoice(
     .update(invoices)
     .set({ number: input.number ?? null, amountCents, currency, issuedOn, dueOn, updatedAt: now })
     .where(and(owned(ownerId, id), ne(invoices.status, "void")));
-  return writeInvoice(db, ownerId, current.debtorId, id, [update], now, current.paidCents, current.currency);
+  return writeInvoice({ env, db }, ownerId, current.debtorId, id, [update], now, current.paidCents, current.currency);
 }
 
 /**
@@ -203,7 +211,7 @@ export async function editInvoice(
  * paid on it (FieldsRefused otherwise: its payments are deleted first). Nothing owed any more, the
  * debtor's schedules complete. Undefined when it is not the owner's or already void.
  */
-export async function voidInvoice(db: Db, ownerId: string, id: number, now: number) {
+export async function voidInvoice({ env, db }: DataScope, ownerId: string, id: number, now: number) {
   const current = await getInvoice(db, ownerId, id);
   if (!current || current.status === "void") return undefined;
   if (current.paidCents > 0) throw new FieldsRefused({ id: [VOID_PAID_MESSAGE] });
@@ -211,7 +219,7 @@ export async function voidInvoice(db: Db, ownerId: string, id: number, now: numb
     .update(invoices)
     .set({ status: "void", disputeReason: null, disputedAt: null, updatedAt: now })
     .where(and(owned(ownerId, id), eq(invoices.paidCents, 0)));
-  return writeInvoice(db, ownerId, current.debtorId, id, [update], now);
+  return writeInvoice({ env, db }, ownerId, current.debtorId, id, [update], now);
 }
 
 /** An invoice as the API answers it (snake_case, decimal amounts). */

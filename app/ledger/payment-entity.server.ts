@@ -8,7 +8,7 @@ import {
   paymentToJson,
 } from "~/ledger/payments.server";
 import type { EntityScope } from "~/platform/scope.server";
-import { followAlarms, handleRepliesOf, replanDueSchedules } from "~/reminders/index.server";
+import { handleRepliesOf, replanDueSchedules } from "~/reminders/index.server";
 import { PAYMENT_INTENTS } from "~/schemas/intents";
 import { PAYMENT_MESSAGES } from "~/schemas/messages";
 import { overOwedMessage, type PaymentInput, paymentJsonSchema, paymentSchema } from "~/schemas/payment";
@@ -24,12 +24,11 @@ function refusalErrors(refused: PaymentRefusal): { formErrors?: string[]; fieldE
 }
 
 /**
- * After a committed write: the alarms of the schedules it completed (paid in full) go, and
+ * After a committed write (whose batch completed the schedules of a debtor paid in full):
  * due-date schedules follow the invoices left open (a paid invoice's steps go, a reopened one's return).
  */
 async function followed<T extends PaymentWrite | PaymentWriteError>(scope: EntityScope, written: T): Promise<T> {
   if ("error" in written) return written;
-  await followAlarms(scope.env, { disarm: written.completedScheduleIds }, scope.now);
   await replanDueSchedules(scope, [written.payment.debtorId]);
   return written;
 }
@@ -59,17 +58,17 @@ export const paymentEntity = {
   },
   /** A payment of the owner's debtor `debtorId`: at most what is owed, at most MAX_PAYMENTS_PER_DEBTOR of them. */
   add: async (scope: EntityScope, debtorId: number, input: PaymentInput) => {
-    const written = await followed(scope, await addPayment(scope.db, scope.ownerId, debtorId, input, scope.now));
+    const written = await followed(scope, await addPayment(scope, scope.ownerId, debtorId, input, scope.now));
     // "Record a payment" answers the debtor's e-mail replies (decisions/020): they are handled.
     if (!("error" in written)) await handleRepliesOf(scope, debtorId, "paid");
     return written;
   },
   /** The owner's payment `id` gets a new amount (at most what is owed plus its own), date and note. */
   edit: async (scope: EntityScope, id: number, input: PaymentInput) =>
-    followed(scope, await editPayment(scope.db, scope.ownerId, id, input, scope.now)),
+    followed(scope, await editPayment(scope, scope.ownerId, id, input, scope.now)),
   /** Deletes the owner's payment `id`; the debt may be owed again, but no schedule restarts by itself. */
   remove: async (scope: EntityScope, id: number) =>
-    followed(scope, await deletePayment(scope.db, scope.ownerId, id, scope.now)),
+    followed(scope, await deletePayment(scope, scope.ownerId, id, scope.now)),
   refusalErrors,
   outcomeMessage,
   /** The write as the API answers it: the payment, and the debtor's balance after it. */

@@ -4,7 +4,8 @@ import { hasDisputedInvoice, hasOpenInvoice, OWED_STATUSES } from "~/db/owed";
 import { debtors, invoices, paymentAllocations, payments, schedules } from "~/db/schema";
 import { MAX_PAYMENTS_PER_DEBTOR } from "~/domain/account-caps";
 import { fromCents, toCents } from "~/domain/money";
-import { completeWhenPaidStatement, resumableWhere } from "~/reminders/index.server";
+import type { DataScope } from "~/platform/scope.server";
+import { type Consequences, commit, resumableWhere } from "~/reminders/index.server";
 import type { PaymentInput } from "~/schemas/payment";
 import { allocateStatement, availableSql, isLedgerViolation, settleLedgerStatements } from "./ledger.server";
 
@@ -72,10 +73,10 @@ const ownedDebtor = (ownerId: string, debtorId: number) => and(eq(debtors.ownerI
  * it is now and how many of their schedules may resume. Returns the statements; `readSettled`
  * reads their results.
  */
-export function settleStatements(db: Db, ownerId: string, debtorId: number, now: number) {
+export function settleStatements(consequences: Consequences, db: Db, ownerId: string, debtorId: number, now: number) {
   return [
     ...settleLedgerStatements(db, ownerId, debtorId, now),
-    completeWhenPaidStatement(db, ownerId, debtorId, now),
+    consequences({ kind: "paid", ownerId, debtorId }),
     // Paid in full, a pending promise to pay is kept and ends.
     endPromiseWhenPaidStatement(db, ownerId, debtorId, now),
     balanceQuery(db, ownerId, debtorId),
@@ -96,7 +97,7 @@ type SettledResults = [
 ];
 
 /** The debtor after the settle statements, and the schedules they completed; undefined when the debtor is gone. */
-export function readSettled(results: unknown[]) {
+export function readSettled(results: readonly unknown[]) {
   const [, , completed, , [debtor], [resumable]] = results as SettledResults;
   if (!debtor) return undefined;
   return {
@@ -197,7 +198,7 @@ async function overOwedNow(db: Db, ownerId: string, debtorId: number, ownAmountC
  * a payment online (decisions/018), source 'stripe' with the provider's payment id (unique).
  */
 export async function addPayment(
-  db: Db,
+  { env, db }: DataScope,
   ownerId: string,
   debtorId: number,
   input: PaymentInput,
@@ -208,46 +209,52 @@ export async function addPayment(
   const chosen = await chosenInvoice(db, ownerId, debtorId, input.invoice_id);
   if (chosen === "missing") return { error: "invoice-not-found" };
   const currency = chosen ? sql<string>`${chosen.currency}` : debtors.currency;
-  let results: unknown[];
+  let results: readonly unknown[];
   try {
-    results = await db.batch([
-      db
-        .insert(payments)
-        .select(
-          db
-            // Every column, in the table's order (INSERT … SELECT lists them all); id: the next one.
-            .select({
-              id: sql<number>`null`.as("id"),
-              ownerId: debtors.ownerId,
-              debtorId: debtors.id,
-              amountCents: sql<number>`${amountCents}`.as("amount_cents"),
-              currency: sql<string>`${currency}`.as("currency"),
-              invoiceId: sql<number | null>`${chosen?.id ?? null}`.as("invoice_id"),
-              paidOn: sql<string>`${input.paid_on}`.as("paid_on"),
-              note: sql<string>`${input.note ?? ""}`.as("note"),
-              createdAt: sql<number>`${now}`.as("created_at"),
-              source: sql<"manual" | "stripe">`${also?.provider ? "stripe" : "manual"}`.as("source"),
-              providerPaymentId: sql<string | null>`${also?.provider?.id ?? null}`.as("provider_payment_id"),
-            })
-            .from(debtors)
-            .where(
-              and(
-                ownedDebtor(ownerId, debtorId),
-                sql`${availableSql(debtorId, chosen ? chosen.currency : sql`${debtors.currency}`, chosen?.id ?? null)} >= ${amountCents}`,
-                sql`(SELECT count(*) FROM ${payments} WHERE ${payments.debtorId} = ${debtorId}) < ${MAX_PAYMENTS_PER_DEBTOR}`,
-                also?.onlyIf,
-              ),
+    results = (
+      await commit(
+        { env, db, now },
+        (consequences) =>
+          [
+            db
+              .insert(payments)
+              .select(
+                db
+                  // Every column, in the table's order (INSERT … SELECT lists them all); id: the next one.
+                  .select({
+                    id: sql<number>`null`.as("id"),
+                    ownerId: debtors.ownerId,
+                    debtorId: debtors.id,
+                    amountCents: sql<number>`${amountCents}`.as("amount_cents"),
+                    currency: sql<string>`${currency}`.as("currency"),
+                    invoiceId: sql<number | null>`${chosen?.id ?? null}`.as("invoice_id"),
+                    paidOn: sql<string>`${input.paid_on}`.as("paid_on"),
+                    note: sql<string>`${input.note ?? ""}`.as("note"),
+                    createdAt: sql<number>`${now}`.as("created_at"),
+                    source: sql<"manual" | "stripe">`${also?.provider ? "stripe" : "manual"}`.as("source"),
+                    providerPaymentId: sql<string | null>`${also?.provider?.id ?? null}`.as("provider_payment_id"),
+                  })
+                  .from(debtors)
+                  .where(
+                    and(
+                      ownedDebtor(ownerId, debtorId),
+                      sql`${availableSql(debtorId, chosen ? chosen.currency : sql`${debtors.currency}`, chosen?.id ?? null)} >= ${amountCents}`,
+                      sql`(SELECT count(*) FROM ${payments} WHERE ${payments.debtorId} = ${debtorId}) < ${MAX_PAYMENTS_PER_DEBTOR}`,
+                      also?.onlyIf,
+                    ),
+                  ),
+              )
+              .returning(paymentColumns),
+            // The payment just inserted: the debtor's newest, made now, not yet allocated.
+            allocateStatement(
+              db,
+              sql`p.id = (SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId}) AND p.created_at = ${now}`,
             ),
-        )
-        .returning(paymentColumns),
-      // The payment just inserted: the debtor's newest, made now, not yet allocated.
-      allocateStatement(
-        db,
-        sql`p.id = (SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId}) AND p.created_at = ${now}`,
-      ),
-      ...settleStatements(db, ownerId, debtorId, now),
-      ...(also?.andThen?.(insertedNow(ownerId, debtorId, now)) ?? []),
-    ]);
+            ...settleStatements(consequences, db, ownerId, debtorId, now),
+            ...(also?.andThen?.(insertedNow(ownerId, debtorId, now)) ?? []),
+          ] as const,
+      )
+    ).results;
   } catch (error) {
     if (isLedgerViolation(error)) return overOwedNow(db, ownerId, debtorId, 0);
     throw error;
@@ -306,7 +313,7 @@ async function refusal(
  * `completedScheduleIds`.
  */
 export async function editPayment(
-  db: Db,
+  { env, db }: DataScope,
   ownerId: string,
   paymentId: number,
   input: PaymentInput,
@@ -316,25 +323,31 @@ export async function editPayment(
   if (!existing) return { error: "not-found" };
   const amountCents = toCents(input.amount);
   const invoiceId = existing.invoiceId;
-  let results: unknown[];
+  let results: readonly unknown[];
   try {
-    results = await db.batch([
-      db.delete(paymentAllocations).where(eq(paymentAllocations.paymentId, paymentId)),
-      ...settleLedgerStatements(db, ownerId, existing.debtorId, now),
-      db
-        .update(payments)
-        .set({ amountCents, paidOn: input.paid_on, note: input.note ?? "" })
-        .where(
-          and(
-            eq(payments.ownerId, ownerId),
-            eq(payments.id, paymentId),
-            sql`${availableSql(existing.debtorId, existing.paymentCurrency, invoiceId)} >= ${amountCents}`,
-          ),
-        )
-        .returning(paymentColumns),
-      allocateStatement(db, sql`p.id = ${paymentId} AND p.owner_id = ${ownerId}`),
-      ...settleStatements(db, ownerId, existing.debtorId, now),
-    ]);
+    results = (
+      await commit(
+        { env, db, now },
+        (consequences) =>
+          [
+            db.delete(paymentAllocations).where(eq(paymentAllocations.paymentId, paymentId)),
+            ...settleLedgerStatements(db, ownerId, existing.debtorId, now),
+            db
+              .update(payments)
+              .set({ amountCents, paidOn: input.paid_on, note: input.note ?? "" })
+              .where(
+                and(
+                  eq(payments.ownerId, ownerId),
+                  eq(payments.id, paymentId),
+                  sql`${availableSql(existing.debtorId, existing.paymentCurrency, invoiceId)} >= ${amountCents}`,
+                ),
+              )
+              .returning(paymentColumns),
+            allocateStatement(db, sql`p.id = ${paymentId} AND p.owner_id = ${ownerId}`),
+            ...settleStatements(consequences, db, ownerId, existing.debtorId, now),
+          ] as const,
+      )
+    ).results;
   } catch (error) {
     if (isLedgerViolation(error)) return overOwedNow(db, ownerId, existing.debtorId, existing.amountCents);
     throw error;
@@ -352,25 +365,31 @@ export async function editPayment(
 
 /** Deletes the owner's payment: exactly what it paid is owed again, but no schedule restarts by itself. */
 export async function deletePayment(
-  db: Db,
+  { env, db }: DataScope,
   ownerId: string,
   paymentId: number,
   now = Date.now(),
 ): Promise<PaymentWrite | { error: "not-found" }> {
   const existing = await getPaymentWithDebtor(db, ownerId, paymentId);
   if (!existing) return { error: "not-found" };
-  const [, deleted, ...settled] = await db.batch([
-    db
-      .delete(paymentAllocations)
-      .where(
-        sql`${paymentAllocations.paymentId} IN (SELECT ${payments.id} FROM ${payments} WHERE ${payments.id} = ${paymentId} AND ${payments.ownerId} = ${ownerId})`,
-      ),
-    db
-      .delete(payments)
-      .where(and(eq(payments.ownerId, ownerId), eq(payments.id, paymentId)))
-      .returning(paymentColumns),
-    ...settleStatements(db, ownerId, existing.debtorId, now),
-  ]);
+  const [, deleted, ...settled] = (
+    await commit(
+      { env, db, now },
+      (consequences) =>
+        [
+          db
+            .delete(paymentAllocations)
+            .where(
+              sql`${paymentAllocations.paymentId} IN (SELECT ${payments.id} FROM ${payments} WHERE ${payments.id} = ${paymentId} AND ${payments.ownerId} = ${ownerId})`,
+            ),
+          db
+            .delete(payments)
+            .where(and(eq(payments.ownerId, ownerId), eq(payments.id, paymentId)))
+            .returning(paymentColumns),
+          ...settleStatements(consequences, db, ownerId, existing.debtorId, now),
+        ] as const,
+    )
+  ).results;
   const after = readSettled(settled);
   const [payment] = deleted;
   if (!after || !payment) return { error: "not-found" };

@@ -17,6 +17,12 @@ import { readCookie } from "./cookies.server";
  * does anything to a schedule itself.
  */
 
+/** What a write that may stop reminders needs: the database, and the bindings to tell the schedules' alarms. */
+export interface DataScope {
+  env: Env;
+  db: Db;
+}
+
 /** What a write acts for: the bindings, the owner from the session, and the time. */
 export interface OwnerScope {
   env: Env;

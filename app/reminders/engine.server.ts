@@ -27,7 +27,7 @@ import {
 import type { Debtor, Schedule } from "~/reminders/schedules.server";
 import type { ReminderMessage } from "../../emails/reminder-message";
 import { type Firing, loadFiring, loadFirings } from "./firing.server";
-import { advanceSchedule, completeSchedule, currentAlarm, holdAtOccurrence } from "./lifecycle.server";
+import { advanceSchedule, completeSchedule, currentAlarm, holdAtOccurrence } from "./occurrences.server";
 
 /**
  * A due reminder on the mail queue (app/reminders/mail-queue.server.ts): its delivery row (already

@@ -1,4 +1,8 @@
 /** The reminders feature's public face: what routes, the API, the Workers and other features may use. */
+
+export { deleteAccountSchedules } from "./account-schedules.server";
+export { followAlarms, rearmSchedules, repairAlarms } from "./alarms.server";
+export { type Consequence, type Consequences, commit, type HoldReason } from "./consequences.server";
 export {
   abandonOccurrence,
   archivedOf,
@@ -20,6 +24,7 @@ export {
   totalsOf,
 } from "./deliveries.server";
 export { archivedMonths, archiveOldDeliveries } from "./delivery-archive.server";
+export { replanDueSchedules, runPlanColumns } from "./due-dates.server";
 export {
   type ClaimRequest,
   claimArgs,
@@ -33,35 +38,18 @@ export {
 } from "./engine.server";
 export { fireHandedOver, type HandedFiring, handOff, wakeHandoff } from "./handoff.server";
 export {
-  completeWhenPaidStatement,
-  createResendSchedules,
-  deleteSchedulesOfDebtorStatement,
-  followAlarms,
-  holdForDebtorStatement,
-  holdStatement,
-  pauseSchedules,
-  type ResumeOutcome,
-  rearmSchedules,
   releaseDisputeHolds,
-  repairAlarms,
-  replanDueSchedules,
   resumableWhere,
   resumeAfterPaidClaim,
   resumeForPlan,
   resumeHeld,
   resumeHeldStatements,
-  resumeSchedules,
   resumeStoppedSchedules,
-  runPlanColumns,
-  sendableDebtors,
-  sendNow,
-  sendRefusal,
-  skipAhead,
-  stopForOptOutStatement,
   switchHoldStatement,
-} from "./lifecycle.server";
+} from "./holds.server";
 export { dueBatchKeys, strandedDeliveries } from "./mail-batch.server";
 export { consumeMail, type MailQueueMessage } from "./mail-queue.server";
+export { skipAhead } from "./occurrences.server";
 export { type HandleHow, handleRepliesOf } from "./reply-holds.server";
 export { scheduleEntity } from "./schedule-entity.server";
 export {
@@ -77,3 +65,12 @@ export {
 } from "./schedules.server";
 export { getStatement } from "./statement.server";
 export { claimTestSend } from "./test-send.server";
+export {
+  createResendSchedules,
+  pauseSchedules,
+  type ResumeOutcome,
+  resumeSchedules,
+  sendableDebtors,
+  sendNow,
+  sendRefusal,
+} from "./writes.server";

@@ -13,10 +13,11 @@ import {
   replaceBatch,
   takeBatch,
 } from "~/reminders/mail-batch.server";
+import { followAlarms } from "./alarms.server";
 import { STRANDED_MESSAGE } from "./deliveries.server";
 import { type MailJob, type ReadyJob, repeatsAfter, STOPPED_MESSAGES, stopReason } from "./engine.server";
 import { queuedReminders, queuedStates } from "./firing.server";
-import { completeSchedule, followAlarms, type Settlement, settleOccurrences } from "./lifecycle.server";
+import { completeSchedule, type Settlement, settleOccurrences } from "./occurrences.server";
 import { buildReminder } from "./reminder-job.server";
 
 /** A Retry-After up to this long is waited out here; a longer one leaves the batch to its retry. */

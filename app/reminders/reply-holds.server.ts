@@ -2,7 +2,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import { debtorEventInsert } from "~/activity/index.server";
 import { debtorReplies } from "~/db/schema";
 import type { OwnerScope } from "~/platform/scope.server";
-import { type ResumeOutcome, resumeHeld } from "./lifecycle.server";
+import { resumeHeld } from "./holds.server";
+import type { ResumeOutcome } from "./writes.server";
 
 /** How the user answered a debtor's replies; each is what the timeline says. */
 export type HandleHow = "resume" | "handled" | "paid";

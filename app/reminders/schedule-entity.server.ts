@@ -2,11 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { schedules } from "~/db/schema";
 import { frequencyRefusal } from "~/domain/plans";
 import type { EntityScope } from "~/platform/scope.server";
-import { createSchedule, deleteSchedule, updateSchedule } from "~/reminders/lifecycle.server";
 import { ScheduleIdSchema } from "~/schemas/ids";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { SCHEDULE_MESSAGES } from "~/schemas/messages";
 import { type ScheduleInput, ScheduleSchema } from "~/schemas/schedule";
+import { createSchedule, deleteSchedule, updateSchedule } from "./writes.server";
 
 /**
  * Schedules (docs/architecture.md §4, §8): every operation is the lifecycle's, which records the

@@ -5,13 +5,8 @@ import { hasOpenInvoice } from "~/db/owed";
 import { debtorEvents, invoices } from "~/db/schema";
 import { disputeDetail, invoiceLabel } from "~/domain/dispute";
 import { settleLedgerStatements } from "~/ledger/index.server";
-import type { OwnerScope } from "~/platform/scope.server";
-import {
-  completeWhenPaidStatement,
-  holdForDebtorStatement,
-  type ResumeOutcome,
-  releaseDisputeHolds,
-} from "~/reminders/index.server";
+import type { DataScope, OwnerScope } from "~/platform/scope.server";
+import { commit, type ResumeOutcome, releaseDisputeHolds } from "~/reminders/index.server";
 
 /**
  * Disputed invoices (docs/architecture.md §10, "The debtor's page"). From their page a debtor
@@ -61,10 +56,10 @@ export interface DisputableInvoice {
  * in one batch: the invoice becomes 'disputed' (dispute_reason, disputed_at), 'disputed' is recorded
  * ("INV-7: <reason>"), and when no open invoice is left the debtor's ENABLED schedules hold
  * ('disputed'). Only an invoice of this owner's debtor that is still open: anything else changes
- * nothing. Returns whether it was disputed and the schedules to disarm.
+ * nothing. Returns whether it was disputed and the schedules it held (their alarms are disarmed).
  */
 export async function disputeInvoice(
-  db: Db,
+  { env, db }: DataScope,
   ownerId: string,
   debtorId: number,
   invoice: DisputableInvoice,
@@ -79,18 +74,18 @@ export async function disputeInvoice(
   );
   // After the invoice's UPDATE: this dispute happened, and it left nothing open.
   const nothingOpenLeft = sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${invoice.id} AND ${invoices.status} = 'disputed' AND ${invoices.disputedAt} = ${now}) AND NOT ${hasOpenInvoice(debtorId)}`;
-  const [, disputed, held] = await db.batch([
+  const { results, stopped } = await commit({ env, db, now }, (consequences) => [
     invoiceEventWhere(db, "disputed", disputeDetail(invoice, reason), open, now),
     db
       .update(invoices)
       .set({ status: "disputed", disputeReason: reason, disputedAt: now, updatedAt: now })
       .where(open)
       .returning({ id: invoices.id }),
-    holdForDebtorStatement(db, ownerId, debtorId, "disputed", now, nothingOpenLeft),
+    consequences({ kind: "held", ownerId, debtorId, reason: "disputed", onlyIf: nothingOpenLeft }),
     // The user is told (docs/architecture.md §5): only when the event above was recorded.
     noticeInsert(db, { ownerId, debtorId, kind: "disputed", at: now }),
   ]);
-  return { disputed: disputed.length > 0, heldScheduleIds: held.map((s) => s.id) };
+  return { disputed: results[1].length > 0, heldScheduleIds: stopped };
 }
 
 export type ResolveError = { error: "not-found" } | { error: "not-disputed" };
@@ -101,7 +96,7 @@ export type ResolveError = { error: "not-found" } | { error: "not-disputed" };
  * cleared and 'dispute_resolved' is recorded; a debtor with nothing open or disputed left is then
  * paid (the ledger's rule, app/ledger/ledger.server.ts: their schedules complete). Then the schedules
  * the disputes held run again if an open invoice exists (releaseDisputeHolds). Another user's
- * invoice is 'not-found' and nothing changes. The caller disarms `completedScheduleIds`.
+ * invoice is 'not-found' and nothing changes.
  */
 export async function resolveDispute(
   scope: OwnerScope,
@@ -125,7 +120,7 @@ export async function resolveDispute(
   if (found.status !== "disputed") return { error: "not-disputed" };
   const { debtorId } = found;
   const disputed = and(eq(invoices.id, invoiceId), eq(invoices.ownerId, ownerId), eq(invoices.status, "disputed"));
-  const [, resolved, , , completed] = await db.batch([
+  const { results, stopped } = await commit(scope, (consequences) => [
     invoiceEventWhere(db, "dispute_resolved", invoiceLabel(found), disputed, now),
     db
       .update(invoices)
@@ -139,14 +134,14 @@ export async function resolveDispute(
       .returning({ id: invoices.id }),
     // The ledger settled: nothing open or disputed left (the invoice turned out paid), the debtor has paid.
     ...settleLedgerStatements(db, ownerId, debtorId, now),
-    completeWhenPaidStatement(db, ownerId, debtorId, now),
+    consequences({ kind: "paid", ownerId, debtorId }),
   ]);
-  if (resolved.length === 0) return { error: "not-disputed" };
+  if (results[1].length === 0) return { error: "not-disputed" };
   const resumed = await releaseDisputeHolds(scope, debtorId);
   return {
     invoice: invoiceLabel(found),
     debtorId,
     resumed,
-    completedScheduleIds: completed.map((s) => s.id),
+    completedScheduleIds: stopped,
   };
 }

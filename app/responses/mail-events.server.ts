@@ -2,7 +2,8 @@ import { and, count, eq, sql } from "drizzle-orm";
 import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtors, deliveries, webhookEvents } from "~/db/schema";
-import { holdStatement } from "~/reminders/index.server";
+import type { DataScope } from "~/platform/scope.server";
+import { commit } from "~/reminders/index.server";
 import { optOutAddress } from "./opt-outs.server";
 
 /**
@@ -66,11 +67,11 @@ const NO_MATCH: WebhookOutcome = { matched: false, scheduleIds: [] };
  * error, an active debtor turns 'bouncing' (an opted-out or paid one keeps that status), and every
  * ENABLED schedule of the debtor is paused (DISABLED, stopped_reason 'bounced', no next run).
  */
-export async function recordHardBounce(db: Db, providerId: string, message: string, now = Date.now()) {
+export async function recordHardBounce({ env, db }: DataScope, providerId: string, message: string, now = Date.now()) {
   const delivery = await deliveryByProviderId(db, providerId);
   if (!delivery) return NO_MATCH;
   const error = clip(message.trim() || "The recipient's address bounced.");
-  const [, , paused] = await db.batch([
+  const { stopped } = await commit({ env, db, now }, (consequences) => [
     db
       .update(deliveries)
       .set({ status: "bounced", error })
@@ -81,7 +82,7 @@ export async function recordHardBounce(db: Db, providerId: string, message: stri
       .where(
         and(eq(debtors.ownerId, delivery.ownerId), eq(debtors.id, delivery.debtorId), eq(debtors.status, "active")),
       ),
-    holdStatement(db, delivery.ownerId, delivery.debtorId, "bounced", now),
+    consequences({ kind: "held", ownerId: delivery.ownerId, debtorId: delivery.debtorId, reason: "bounced" }),
     debtorEventInsert(db, {
       ownerId: delivery.ownerId,
       debtorId: delivery.debtorId,
@@ -92,7 +93,7 @@ export async function recordHardBounce(db: Db, providerId: string, message: stri
     // The user is told (docs/architecture.md §5, "The user is told").
     noticeInsert(db, { ownerId: delivery.ownerId, debtorId: delivery.debtorId, kind: "bounced", at: now }),
   ]);
-  return { matched: true, scheduleIds: paused.map((s) => s.id), ownerId: delivery.ownerId };
+  return { matched: true, scheduleIds: stopped, ownerId: delivery.ownerId };
 }
 
 /**
@@ -100,7 +101,12 @@ export async function recordHardBounce(db: Db, providerId: string, message: stri
  * address is opted out of the owner's reminders (app/responses/opt-outs.server.ts), which completes
  * the schedules of every debtor of the owner with that address.
  */
-export async function recordComplaint(db: Db, providerId: string, fallbackRecipient: string | null, now = Date.now()) {
+export async function recordComplaint(
+  { env, db }: DataScope,
+  providerId: string,
+  fallbackRecipient: string | null,
+  now = Date.now(),
+) {
   const delivery = await deliveryByProviderId(db, providerId);
   if (!delivery) return NO_MATCH;
   const recipient =
@@ -108,7 +114,7 @@ export async function recordComplaint(db: Db, providerId: string, fallbackRecipi
   // The opt-out is idempotent; the delivery's mark is written after it, so a failure in between is
   // completed by the provider's retry.
   const optedOut = recipient
-    ? await optOutAddress(db, delivery.ownerId, recipient, now, { notify: false })
+    ? await optOutAddress({ env, db }, delivery.ownerId, recipient, now, { notify: false })
     : { scheduleIds: [] };
   await db.batch([
     db

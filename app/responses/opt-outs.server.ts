@@ -3,7 +3,8 @@ import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import type { Db } from "~/db/client.server";
 import { owesSql } from "~/db/owed";
 import { debtors, optOuts } from "~/db/schema";
-import { stopForOptOutStatement } from "~/reminders/index.server";
+import type { DataScope } from "~/platform/scope.server";
+import { commit } from "~/reminders/index.server";
 
 /**
  * Opt-outs (docs/architecture.md §10): an address that asked one user to stop. Keyed by the owner and the
@@ -22,10 +23,10 @@ const sameAddress = (ownerId: string, email: string) =>
  * transaction): the opt_outs row (kept once), every debtor of the owner with that address turns
  * 'opted_out', and every live schedule of those debtors completes with stopped_reason 'opted_out'
  * and no next run. Idempotent: a second call adds nothing and touches no schedule. Returns what it
- * touched; the caller has the lifecycle disarm the schedules (followAlarms).
+ * touched (the lifecycle has disarmed the schedules' alarms).
  */
 export async function optOutAddress(
-  db: Db,
+  { env, db }: DataScope,
   ownerId: string,
   email: string,
   now = Date.now(),
@@ -34,15 +35,16 @@ export async function optOutAddress(
 ): Promise<{ debtorIds: number[]; scheduleIds: string[] }> {
   const address = normalize(email);
   const owned = db.select({ id: debtors.id }).from(debtors).where(sameAddress(ownerId, address));
-  const [, touchedDebtors, touchedSchedules] = await db.batch([
+  const { results, stopped } = await commit({ env, db, now }, (consequences) => [
     db.insert(optOuts).values({ ownerId, email: address, createdAt: now }).onConflictDoNothing(),
     db
       .update(debtors)
       .set({ status: "opted_out", updatedAt: now })
       .where(and(sameAddress(ownerId, address), sql`${debtors.status} <> 'opted_out'`))
       .returning({ id: debtors.id }),
-    stopForOptOutStatement(db, ownerId, owned, now),
+    consequences({ kind: "opted-out", ownerId, debtorIds: owned }),
   ]);
+  const touchedDebtors = results[1];
   // The timeline of each debtor that turned 'opted_out' now (a repeat touches none), and the
   // user's notice of each (docs/architecture.md §5, "The user is told").
   const [firstEvent, ...otherEvents] = touchedDebtors.flatMap((row) => [
@@ -52,7 +54,7 @@ export async function optOutAddress(
   if (firstEvent) await db.batch([firstEvent, ...otherEvents]);
   return {
     debtorIds: touchedDebtors.map((row) => row.id),
-    scheduleIds: touchedSchedules.map((row) => row.id),
+    scheduleIds: stopped,
   };
 }
 

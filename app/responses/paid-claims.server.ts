@@ -5,8 +5,8 @@ import { owesSql } from "~/db/owed";
 import { debtorEvents, debtors } from "~/db/schema";
 import { formatMoney, toCents } from "~/domain/money";
 import { addPayment, type PaymentWriteError } from "~/ledger/index.server";
-import type { OwnerScope } from "~/platform/scope.server";
-import { holdStatement, type ResumeOutcome, resumeAfterPaidClaim } from "~/reminders/index.server";
+import type { DataScope, OwnerScope } from "~/platform/scope.server";
+import { commit, type ResumeOutcome, resumeAfterPaidClaim } from "~/reminders/index.server";
 import type { PaymentInput } from "~/schemas/payment";
 
 /**
@@ -38,10 +38,10 @@ export function hasPendingClaimQuery(db: Db, ownerId: string, debtorId: number) 
  * 'paid_claimed' is recorded and paid_claimed_at is set. Only when no claim is pending and
  * something is still owed: a repeated click changes nothing. The user's notice is written with it
  * (the caller sends it: sendNotices). Returns whether it recorded a claim
- * and the schedules it paused (the caller disarms their alarms).
+ * and the schedules it paused (their alarms are disarmed).
  */
 export async function claimPaid(
-  db: Db,
+  { env, db }: DataScope,
   ownerId: string,
   debtorId: number,
   now = Date.now(),
@@ -49,8 +49,8 @@ export async function claimPaid(
   const pending = and(owned(ownerId, debtorId), isNull(debtors.paidClaimedAt), owesSql(debtors.id));
   // Statements of a batch run in order: the first two still see the debtor without a claim.
   const claimable = sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND ${debtors.paidClaimedAt} IS NULL AND ${owesSql(debtorId)})`;
-  const [paused, , claimed] = await db.batch([
-    holdStatement(db, ownerId, debtorId, PAID_CLAIM_REASON, now, claimable),
+  const { results, stopped } = await commit({ env, db, now }, (consequences) => [
+    consequences({ kind: "held", ownerId, debtorId, reason: PAID_CLAIM_REASON, onlyIf: claimable }),
     db.insert(debtorEvents).select(
       db
         // Every column in the table's order (INSERT … SELECT lists them all); id: the next one.
@@ -69,7 +69,7 @@ export async function claimPaid(
     // The user is told (docs/architecture.md §5): only when the event above was recorded.
     noticeInsert(db, { ownerId, debtorId, kind: "paid_claimed", at: now }),
   ]);
-  return { claimed: claimed.length > 0, pausedScheduleIds: paused.map((s) => s.id) };
+  return { claimed: results[2].length > 0, pausedScheduleIds: stopped };
 }
 
 /** A debtor who said they paid, as the dashboard's notice shows them. */
@@ -205,7 +205,7 @@ export async function confirmPaidClaim(
   const found = await pendingClaim(db, ownerId, debtorId);
   if ("error" in found) return found;
   const detail = formatMoney(toCents(input.amount), found.currency);
-  const written = await addPayment(db, ownerId, debtorId, input, now, {
+  const written = await addPayment(scope, ownerId, debtorId, input, now, {
     onlyIf: isNotNull(debtors.paidClaimedAt),
     andThen: (inserted) => [
       db.insert(debtorEvents).select(

@@ -5,8 +5,9 @@ import type { Db } from "~/db/client.server";
 import { hasDisputedInvoice, hasOpenInvoice } from "~/db/owed";
 import { debtors, deliveries, schedules } from "~/db/schema";
 import { promiseDetail } from "~/domain/promise";
+import type { DataScope } from "~/platform/scope.server";
 import {
-  holdForDebtorStatement,
+  commit,
   resumeHeldStatements,
   runPlanColumns,
   sendRefusal,
@@ -33,10 +34,10 @@ export type PromiseRefusal = "pending" | "broken" | "nothing-open";
  * `endsAt` (promiseEndsAt), in one batch: their ENABLED schedules are held ('promised', no next
  * run), 'promised' is recorded ("Promised to pay by 30 December 2026"), and promised_on and
  * promise_ends_at are set. Only when no promise is pending or broken and an invoice is open: a
- * repeat or a race changes nothing. Returns whether it was taken and the schedules to disarm.
+ * repeat or a race changes nothing. Returns whether it was taken and the schedules it held (disarmed).
  */
 export async function promiseToPay(
-  db: Db,
+  { env, db }: DataScope,
   ownerId: string,
   debtorId: number,
   promisedOn: string,
@@ -52,8 +53,8 @@ export async function promiseToPay(
   // For the schedules' UPDATE: the same condition over the debtor's row.
   const promisableSql = sql`EXISTS (SELECT 1 FROM ${debtors} WHERE ${debtors.id} = ${debtorId} AND ${debtors.ownerId} = ${ownerId} AND ${debtors.promisedOn} IS NULL AND ${debtors.promiseBrokenAt} IS NULL) AND ${hasOpenInvoice(debtorId)}`;
   // In order: the hold and the event still see the debtor without the promise.
-  const [held, , taken] = await db.batch([
-    holdForDebtorStatement(db, ownerId, debtorId, "promised", now, promisableSql),
+  const { results, stopped } = await commit({ env, db, now }, (consequences) => [
+    consequences({ kind: "held", ownerId, debtorId, reason: "promised", onlyIf: promisableSql }),
     debtorEventWhere(db, "promised", promiseDetail(promisedOn), promisable, now),
     db
       .update(debtors)
@@ -63,7 +64,7 @@ export async function promiseToPay(
     // The user is told (docs/architecture.md §5): only when the event above was recorded.
     noticeInsert(db, { ownerId, debtorId, kind: "promised", at: now }),
   ]);
-  return { promised: taken.length > 0, heldScheduleIds: held.map((s) => s.id) };
+  return { promised: results[2].length > 0, heldScheduleIds: stopped };
 }
 
 /**

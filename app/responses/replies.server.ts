@@ -8,14 +8,7 @@ import { verifyReplyAddress } from "~/links/index.server";
 import type { AppConfig } from "~/platform/config.server";
 import { linkOrigin } from "~/platform/config.server";
 import type { OwnerScope } from "~/platform/scope.server";
-import {
-  followAlarms,
-  type HandleHow,
-  handleRepliesOf,
-  holdForDebtorStatement,
-  holdStatement,
-  type ResumeOutcome,
-} from "~/reminders/index.server";
+import { commit, type HandleHow, handleRepliesOf, type ResumeOutcome } from "~/reminders/index.server";
 
 /**
  * Replies come home (docs/decisions/020-inbound-replies.md; docs/architecture.md §5, "Replies"):
@@ -111,13 +104,12 @@ export async function receiveReply(
     ]);
     return { ok: true, kind: "automatic", replyId: inserted[0]?.id ?? 0, debtorId };
   }
-  const [inserted, , held] = await db.batch([
+  const { results } = await commit({ env, db, now }, (consequences) => [
     db.insert(debtorReplies).values(row).returning({ id: debtorReplies.id }),
     debtorEventInsert(db, { ownerId, debtorId, type: "replied", detail, at: now }),
-    holdForDebtorStatement(db, ownerId, debtorId, "replied", now),
+    consequences({ kind: "held", ownerId, debtorId, reason: "replied" }),
   ]);
-  const replyId = inserted[0]?.id ?? 0;
-  await followAlarms(env, { disarm: held.map((s) => s.id) }, now);
+  const replyId = results[0][0]?.id ?? 0;
   await sendCopy(env, config, { ...parsed, from }, { replyId, ...debtor });
   return { ok: true, kind: "reply", replyId, debtorId };
 }
@@ -167,13 +159,12 @@ async function recordReplyBounce(env: Env, db: Db, ownerId: string, debtorId: nu
     .returning({ id: debtors.id });
   if (changed.length === 0) return;
   const detail = "A delivery-status report came back to the reply address.";
-  const [paused] = await db.batch([
-    holdStatement(db, ownerId, debtorId, "bounced", now),
+  await commit({ env, db, now }, (consequences) => [
+    consequences({ kind: "held", ownerId, debtorId, reason: "bounced" }),
     debtorEventInsert(db, { ownerId, debtorId, type: "bounced", detail, at: now }),
     // The user is told (docs/architecture.md §5, "The user is told").
     noticeInsert(db, { ownerId, debtorId, kind: "bounced", at: now }),
   ]);
-  await followAlarms(env, { disarm: paused.map((s) => s.id) }, now);
 }
 
 // The user handles a reply ----------------------------------------------------------------------

@@ -13,7 +13,6 @@ import { SubmitButton } from "~/components/ui/button";
 import { type Db, getDb } from "~/db/client.server";
 import type { OptOutTarget } from "~/links/index.server";
 import { verifyPaidClaimToken } from "~/links/index.server";
-import { followAlarms } from "~/reminders/index.server";
 import {
   claimPaid,
   hasPendingClaimQuery,
@@ -76,9 +75,8 @@ export async function action({ params, context }: Route.ActionArgs) {
   if (!target) return invalid();
   // The schedules are paused in D1 first, so an alarm that fires anyway sends nothing; disarming
   // saves it the wake-up.
-  const { claimed, pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId);
+  const { claimed } = await claimPaid({ env, db }, target.ownerId, target.debtorId);
   if (claimed) sendNoticesAfter(ctx, env, db, config, target.ownerId);
-  await followAlarms(env, { disarm: pausedScheduleIds });
   return shown(db, target, "done");
 }
 

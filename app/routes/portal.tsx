@@ -13,7 +13,7 @@ import { onlinePaymentOf, payOnline, paysOnline, pendingOnlinePayment } from "~/
 import { invoiceRefs, type OptOutTarget, verifyPortalToken } from "~/links/index.server";
 import { readForm } from "~/platform/action-result.server";
 import type { AppConfig } from "~/platform/config.server";
-import { followAlarms, replanDueSchedules } from "~/reminders/index.server";
+import { replanDueSchedules } from "~/reminders/index.server";
 import {
   claimPaid,
   disputeInvoice,
@@ -198,10 +198,9 @@ export async function action({ params, context, request }: Route.ActionArgs) {
       return redirect(started.url, 303);
     }
     case PORTAL_INTENTS.paid: {
-      // As on /p: the schedules are paused in D1 first, then disarmed.
-      const { claimed, pausedScheduleIds } = await claimPaid(db, target.ownerId, target.debtorId, now);
+      // As on /p: the schedules are paused in D1, then their alarms disarmed.
+      const { claimed } = await claimPaid({ env, db }, target.ownerId, target.debtorId, now);
       if (claimed) tell();
-      await followAlarms(env, { disarm: pausedScheduleIds }, now);
       // Not recorded and not told before: nothing is owed any more.
       if (!claimed && state.debtor.paidClaimedAt === null) {
         return refused(intent, 409, { form: "Nothing is owed any more: there is nothing to tell." });
@@ -210,9 +209,8 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     }
     case PORTAL_INTENTS.optOut: {
       // As on /u: every schedule to this address for this user completes, then is disarmed.
-      const { debtorIds, scheduleIds } = await optOutAddress(db, target.ownerId, target.email, now);
+      const { debtorIds } = await optOutAddress({ env, db }, target.ownerId, target.email, now);
       if (debtorIds.length > 0) tell();
-      await followAlarms(env, { disarm: scheduleIds }, now);
       return done("opted-out");
     }
     case PORTAL_INTENTS.promise: {
@@ -240,18 +238,10 @@ export async function action({ params, context, request }: Route.ActionArgs) {
       const endsAt = promiseEndsAt(promisedOn, zone);
       if (endsAt === null)
         return refused(intent, 400, { promised_on: "Please enter the date you will pay by." }, values);
-      const { promised, heldScheduleIds } = await promiseToPay(
-        db,
-        target.ownerId,
-        target.debtorId,
-        promisedOn,
-        endsAt,
-        now,
-      );
+      const { promised } = await promiseToPay({ env, db }, target.ownerId, target.debtorId, promisedOn, endsAt, now);
       if (!promised)
         return refused(intent, 409, { form: "The promise could not be recorded. Please try again." }, values);
       tell();
-      await followAlarms(env, { disarm: heldScheduleIds }, now);
       return done("promised");
     }
     case PORTAL_INTENTS.dispute: {
@@ -274,8 +264,8 @@ export async function action({ params, context, request }: Route.ActionArgs) {
       const refs = await Promise.all(open.map((i) => refOf(i.id)));
       const invoice = open[refs.indexOf(submission.value.invoice)];
       if (!invoice) return refused(intent, 400, { invoice: "Please choose one of your open invoices." }, values);
-      const { disputed, heldScheduleIds } = await disputeInvoice(
-        db,
+      const { disputed } = await disputeInvoice(
+        { env, db },
         target.ownerId,
         target.debtorId,
         invoice,
@@ -285,7 +275,6 @@ export async function action({ params, context, request }: Route.ActionArgs) {
       if (!disputed)
         return refused(intent, 409, { form: "The dispute could not be recorded. Please try again." }, values);
       tell();
-      await followAlarms(env, { disarm: heldScheduleIds }, now);
       // The disputed invoice's steps leave the debtor's due-date schedules that still run.
       await replanDueSchedules({ env, db, ownerId: target.ownerId, now }, [target.debtorId]);
       return done("disputed");

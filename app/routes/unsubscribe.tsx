@@ -13,7 +13,6 @@ import { SubmitButton } from "~/components/ui/button";
 import { type Db, getDb } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
 import { type OptOutTarget, verifyOptOutToken } from "~/links/index.server";
-import { followAlarms } from "~/reminders/index.server";
 import { isOptedOut, type OwedTotal, optOutAddress, owedTotalsOf, owedTotalsQuery } from "~/responses/index.server";
 import type { Route } from "./+types/unsubscribe";
 
@@ -65,10 +64,9 @@ export async function action({ params, context }: Route.ActionArgs) {
   if (!target) return invalid();
   // Every schedule to this address for this user is completed in D1 first, so the engine drops an
   // alarm that fires anyway; disarming saves it the wake-up.
-  const { debtorIds, scheduleIds } = await optOutAddress(db, target.ownerId, target.email);
+  const { debtorIds } = await optOutAddress({ env, db }, target.ownerId, target.email);
   // The user is told (docs/architecture.md §5, "The user is told").
   if (debtorIds.length > 0) sendNoticesAfter(ctx, env, db, config, target.ownerId);
-  await followAlarms(env, { disarm: scheduleIds });
   return shown(db, target, "done");
 }
 

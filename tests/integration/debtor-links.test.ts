@@ -41,7 +41,7 @@ async function linksOf(ownerId: string, debtorId: number) {
 }
 
 async function edit(ownerId: string, debtorId: number, email: string) {
-  const updated = await updateDebtor(db(), ownerId, debtorId, {
+  const updated = await updateDebtor({ env, db: db() }, ownerId, debtorId, {
     kind: "person",
     full_name: "Dan Debtor",
     email,

@@ -7,7 +7,7 @@ import { instantAtLocalHour, localDateString } from "~/domain/schedule-time";
 import { invoiceEntity } from "~/ledger/invoice-entity.server";
 import { paymentEntity } from "~/ledger/payment-entity.server";
 import type { EntityScope } from "~/platform/scope.server";
-import { createSchedule } from "~/reminders/lifecycle.server";
+import { createSchedule } from "~/reminders/writes.server";
 import type { ScheduleInput } from "~/schemas/schedule";
 import { daytimeZone } from "../support/daytime-zone";
 import { fireAt, MINUTE, resendDelivered } from "./engine-helpers";

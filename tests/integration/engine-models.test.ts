@@ -8,14 +8,9 @@ import {
   markDeliverySent,
   recordDeliveryError,
 } from "~/reminders/deliveries.server";
-import {
-  advanceSchedule,
-  completeSchedule,
-  createResendSchedules,
-  currentAlarm,
-  sendNow,
-} from "~/reminders/lifecycle.server";
+import { advanceSchedule, completeSchedule, currentAlarm } from "~/reminders/occurrences.server";
 import { getSenderAndDebtors } from "~/reminders/schedules.server";
+import { createResendSchedules, sendNow } from "~/reminders/writes.server";
 import { HOUR, MINUTE } from "./engine-helpers";
 import {
   alarmStub,

@@ -2,8 +2,8 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { batchKeyOf } from "~/domain/mail-batch";
+import { followAlarms } from "~/reminders/alarms.server";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
-import { followAlarms } from "~/reminders/lifecycle.server";
 import { runWatchdog } from "~/watchdog/index.server";
 import { eventually } from "./data-helpers";
 import {

@@ -14,7 +14,7 @@ import type {
 } from "~/db/schema";
 import type { FrequencyId } from "~/domain/frequencies";
 import type { PresetId } from "~/domain/presets";
-import { createSchedule } from "~/reminders/lifecycle.server";
+import { createSchedule } from "~/reminders/writes.server";
 import { daytimeZone } from "../support/daytime-zone";
 import type { RawRow } from "../support/db-rows";
 import { DAY, uniqueEmail } from "./helpers";

@@ -127,7 +127,7 @@ describe("invoice_owed_days, kept by triggers", () => {
         switch (kind) {
           case "add-invoice":
             await addInvoice(
-              db(),
+              { env, db: db() },
               owner.id,
               debtorId,
               { amount: amount(), currency: pick(CURRENCIES), due_on: dueOn(), issued_on: addDays(TODAY, -200) },
@@ -137,7 +137,7 @@ describe("invoice_owed_days, kept by triggers", () => {
           case "edit-invoice":
             if (!invoice) continue;
             await editInvoice(
-              db(),
+              { env, db: db() },
               owner.id,
               invoice.id,
               {
@@ -151,13 +151,13 @@ describe("invoice_owed_days, kept by triggers", () => {
             break;
           case "void-invoice":
             if (!invoice) continue;
-            await voidInvoice(db(), owner.id, invoice.id, NOW);
+            await voidInvoice({ env, db: db() }, owner.id, invoice.id, NOW);
             break;
           case "add-payment": {
             const open = invoices.filter((i) => i.status === "open" || i.status === "disputed");
             const target = open.length > 0 && r() < 0.7 ? pick(open) : null;
             await addPayment(
-              db(),
+              { env, db: db() },
               target ? owner.id : owner.id,
               target ? target.debtor_id : debtorId,
               {
@@ -172,7 +172,7 @@ describe("invoice_owed_days, kept by triggers", () => {
           case "edit-payment":
             if (payments.length === 0) continue;
             await editPayment(
-              db(),
+              { env, db: db() },
               owner.id,
               pick(payments).id,
               { amount: Math.round(r() * 20_000) / 100 + 1, paid_on: addDays(TODAY, -Math.floor(r() * 60)) },
@@ -181,14 +181,14 @@ describe("invoice_owed_days, kept by triggers", () => {
             break;
           case "delete-payment":
             if (payments.length === 0) continue;
-            await deletePayment(db(), owner.id, pick(payments).id, NOW);
+            await deletePayment({ env, db: db() }, owner.id, pick(payments).id, NOW);
             break;
           case "dispute": {
             const open = invoices.filter((i) => i.status === "open");
             if (open.length === 0) continue;
             const target = pick(open);
             await disputeInvoice(
-              db(),
+              { env, db: db() },
               owner.id,
               target.debtor_id,
               { id: target.id, number: target.number, dueOn: target.due_on },
@@ -206,7 +206,7 @@ describe("invoice_owed_days, kept by triggers", () => {
           case "edit-debtor":
             // A debtor with one invoice: the debtor form edits that invoice's amount and currency.
             await updateDebtor(
-              db(),
+              { env, db: db() },
               owner.id,
               debtorId,
               {
@@ -223,7 +223,7 @@ describe("invoice_owed_days, kept by triggers", () => {
           case "delete-debtor": {
             // Two debtors stay, so every other kind keeps something to write to.
             if (ids.length <= 2) continue;
-            await deleteDebtor(db(), owner.id, debtorId);
+            await deleteDebtor({ env, db: db() }, owner.id, debtorId);
             ids.splice(ids.indexOf(debtorId), 1);
             break;
           }

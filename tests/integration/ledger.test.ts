@@ -54,7 +54,7 @@ async function threeInvoices() {
 describe("payments apply to invoices", () => {
   it("a payment across three invoices pays the oldest due first", async () => {
     const { user, debtor } = await threeInvoices();
-    const written = await addPayment(db(), user.id, debtor.id, pay(350), NOW);
+    const written = await addPayment({ env, db: db() }, user.id, debtor.id, pay(350), NOW);
     if ("error" in written) throw new Error(written.error);
     expect(await invoicesOf(debtor.id)).toMatchObject([
       { number: "A", paid_cents: 10_000, status: "paid" },
@@ -67,36 +67,36 @@ describe("payments apply to invoices", () => {
   it("a payment to a chosen invoice pays only that one, and no more than is left on it", async () => {
     const { user, debtor } = await threeInvoices();
     const [, , c] = await invoicesOf(debtor.id);
-    const written = await addPayment(db(), user.id, debtor.id, pay(120, { invoice_id: c!.id }), NOW);
+    const written = await addPayment({ env, db: db() }, user.id, debtor.id, pay(120, { invoice_id: c!.id }), NOW);
     if ("error" in written) throw new Error(written.error);
     expect(await allocationsOf(written.payment.id)).toEqual([{ invoice_id: c!.id, amount_cents: 12_000 }]);
     expect((await invoicesOf(debtor.id)).map((i) => i.paid_cents)).toEqual([0, 0, 12_000]);
-    expect(await addPayment(db(), user.id, debtor.id, pay(181, { invoice_id: c!.id }), NOW)).toEqual({
+    expect(await addPayment({ env, db: db() }, user.id, debtor.id, pay(181, { invoice_id: c!.id }), NOW)).toEqual({
       error: "over-owed",
       maxCents: 18_000,
       currency: "USD",
     });
     // Another debtor's invoice is no choice.
     const other = await makeDebtor(user.id);
-    expect(await addPayment(db(), user.id, other.id, pay(1, { invoice_id: c!.id }), NOW)).toEqual({
+    expect(await addPayment({ env, db: db() }, user.id, other.id, pay(1, { invoice_id: c!.id }), NOW)).toEqual({
       error: "invoice-not-found",
     });
   });
 
   it("deleting a payment reopens exactly what it paid; lowering one reopens the newest part", async () => {
     const { user, debtor } = await threeInvoices();
-    const first = await addPayment(db(), user.id, debtor.id, pay(150), NOW);
-    const second = await addPayment(db(), user.id, debtor.id, pay(250), NOW + 1);
+    const first = await addPayment({ env, db: db() }, user.id, debtor.id, pay(150), NOW);
+    const second = await addPayment({ env, db: db() }, user.id, debtor.id, pay(250), NOW + 1);
     if ("error" in first || "error" in second) throw new Error("refused");
     expect((await invoicesOf(debtor.id)).map((i) => i.paid_cents)).toEqual([10_000, 20_000, 10_000]);
-    await deletePayment(db(), user.id, first.payment.id, NOW + 2);
+    await deletePayment({ env, db: db() }, user.id, first.payment.id, NOW + 2);
     // The first paid A (100) and half of B (50): exactly those are owed again.
     expect(await invoicesOf(debtor.id)).toMatchObject([
       { paid_cents: 0, status: "open" },
       { paid_cents: 15_000, status: "open" },
       { paid_cents: 10_000, status: "open" },
     ]);
-    const lowered = await editPayment(db(), user.id, second.payment.id, pay(120), NOW + 3);
+    const lowered = await editPayment({ env, db: db() }, user.id, second.payment.id, pay(120), NOW + 3);
     if ("error" in lowered) throw new Error(lowered.error);
     expect((await invoicesOf(debtor.id)).map((i) => i.paid_cents)).toEqual([10_000, 2_000, 0]);
     expect((await debtorRow(debtor.id))!.paid_cents).toBe(12_000);
@@ -105,13 +105,13 @@ describe("payments apply to invoices", () => {
   it("paid in full, the debtor is 'paid' and every live schedule completes; a payment deleted, they owe again", async () => {
     const { user, debtor } = await threeInvoices();
     const scheduleId = await makeSchedule(user.id, debtor.id);
-    const written = await addPayment(db(), user.id, debtor.id, pay(600), NOW);
+    const written = await addPayment({ env, db: db() }, user.id, debtor.id, pay(600), NOW);
     if ("error" in written) throw new Error(written.error);
     expect(written.completedScheduleIds).toEqual([scheduleId]);
     expect((await invoicesOf(debtor.id)).map((i) => i.status)).toEqual(["paid", "paid", "paid"]);
     expect(await debtorRow(debtor.id)).toMatchObject({ status: "paid", paid_cents: 60_000 });
     expect(await scheduleRow(scheduleId)).toMatchObject({ state: "COMPLETED", stopped_reason: "paid" });
-    await deletePayment(db(), user.id, written.payment.id, NOW + 1);
+    await deletePayment({ env, db: db() }, user.id, written.payment.id, NOW + 1);
     expect(await debtorRow(debtor.id)).toMatchObject({ status: "active", paid_cents: 0 });
     // Nothing restarts by itself.
     expect(await scheduleRow(scheduleId)).toMatchObject({ state: "COMPLETED" });
@@ -121,7 +121,7 @@ describe("payments apply to invoices", () => {
     const user = await makeUser();
     const debtor = await makeDebtor(user.id, { debtCents: 10_000 });
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => addPayment(db(), user.id, debtor.id, pay(30), NOW + i)),
+      Array.from({ length: 8 }, (_, i) => addPayment({ env, db: db() }, user.id, debtor.id, pay(30), NOW + i)),
     );
     const accepted = results.filter((r) => !("error" in r));
     expect(accepted).toHaveLength(3);
@@ -136,12 +136,12 @@ describe("the ledger holds on every path", () => {
     const user = await makeUser();
     const debtor = await makeDebtor(user.id, { debtCents: 10_000, paidCents: 9_500 });
     const input = { amount: 10, issued_on: undefined, due_on: undefined, currency: undefined, number: undefined };
-    await expect(editInvoice(db(), user.id, debtor.invoiceId, input, NOW)).rejects.toMatchObject({
+    await expect(editInvoice({ env, db: db() }, user.id, debtor.invoiceId, input, NOW)).rejects.toMatchObject({
       fieldErrors: { amount: ["Please enter at least $95.00: that much has been paid on it."] },
     });
     expect(await invoicesOf(debtor.id)).toMatchObject([{ amount_cents: 10_000, paid_cents: 9_500 }]);
     // Void is refused while payments are on it.
-    await expect(voidInvoice(db(), user.id, debtor.invoiceId, NOW)).rejects.toMatchObject({
+    await expect(voidInvoice({ env, db: db() }, user.id, debtor.invoiceId, NOW)).rejects.toMatchObject({
       fieldErrors: { id: [expect.stringContaining("delete them before voiding")] },
     });
   });
@@ -174,11 +174,13 @@ describe("the ledger holds on every path", () => {
       email: "r@example.com",
       active_strategy: 1 as const,
     };
-    await expect(updateDebtor(db(), user.id, debtor.id, { ...input, debt: 1 }, NOW)).rejects.toMatchObject({
-      fieldErrors: { debt: [expect.stringContaining("several invoices")] },
-    });
+    await expect(updateDebtor({ env, db: db() }, user.id, debtor.id, { ...input, debt: 1 }, NOW)).rejects.toMatchObject(
+      {
+        fieldErrors: { debt: [expect.stringContaining("several invoices")] },
+      },
+    );
     // The same debt as now: the rest of the edit goes through, the invoices stay.
-    const updated = await updateDebtor(db(), user.id, debtor.id, { ...input, debt: 600 }, NOW);
+    const updated = await updateDebtor({ env, db: db() }, user.id, debtor.id, { ...input, debt: 600 }, NOW);
     expect(updated?.debtor).toMatchObject({
       fullName: "Renamed",
       debtCents: 60_000,
@@ -192,22 +194,24 @@ describe("the ledger holds on every path", () => {
     const user = await makeUser();
     const debtor = await makeDebtor(user.id);
     const ctx = { now: NOW, today: TODAY };
-    await addInvoice(db(), user.id, debtor.id, { amount: 5, number: "INV-9" }, ctx);
-    await expect(addInvoice(db(), user.id, debtor.id, { amount: 6, number: "INV-9" }, ctx)).rejects.toMatchObject({
+    await addInvoice({ env, db: db() }, user.id, debtor.id, { amount: 5, number: "INV-9" }, ctx);
+    await expect(
+      addInvoice({ env, db: db() }, user.id, debtor.id, { amount: 6, number: "INV-9" }, ctx),
+    ).rejects.toMatchObject({
       fieldErrors: { number: ["Another invoice of yours already has this number"] },
     });
     const other = await makeUser();
     const theirs = await makeDebtor(other.id);
-    expect(await addInvoice(db(), other.id, theirs.id, { amount: 5, number: "INV-9" }, ctx)).toBeDefined();
+    expect(await addInvoice({ env, db: db() }, other.id, theirs.id, { amount: 5, number: "INV-9" }, ctx)).toBeDefined();
     // Another user's debtor: nothing.
-    expect(await addInvoice(db(), user.id, theirs.id, { amount: 5 }, ctx)).toBeUndefined();
+    expect(await addInvoice({ env, db: db() }, user.id, theirs.id, { amount: 5 }, ctx)).toBeUndefined();
   });
 
   it("voiding the last open invoice settles the debtor as paid and completes their schedules", async () => {
     const user = await makeUser();
     const debtor = await makeDebtor(user.id, { debtCents: 5_000 });
     const scheduleId = await makeSchedule(user.id, debtor.id);
-    const written = await voidInvoice(db(), user.id, debtor.invoiceId, NOW);
+    const written = await voidInvoice({ env, db: db() }, user.id, debtor.invoiceId, NOW);
     expect(written?.completedScheduleIds).toEqual([scheduleId]);
     expect(await debtorRow(debtor.id)).toMatchObject({ status: "paid", debt_cents: 0, paid_cents: 0 });
   });

@@ -1,12 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-  createSchedule,
-  deleteSchedule,
-  followAlarms,
-  pauseSchedules,
-  resumeSchedules,
-} from "~/reminders/lifecycle.server";
+import { followAlarms } from "~/reminders/alarms.server";
+import { createSchedule, deleteSchedule, pauseSchedules, resumeSchedules } from "~/reminders/writes.server";
 import { runWatchdog } from "~/watchdog/index.server";
 import { alarmAt } from "./engine-helpers";
 import { alarmStub, db, makeDebtor, makeSchedule, makeUser, scheduleRow, withAlarms } from "./fixtures";

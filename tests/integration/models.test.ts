@@ -140,7 +140,7 @@ describe("debtor model", () => {
   it("updateDebtor changes the owner's debtor and leaves another user's untouched", async () => {
     const mine = await createDebtor(db(), owner, input(), { now: 1000 });
     const updated = await updateDebtor(
-      db(),
+      { env, db: db() },
       owner,
       mine.id,
       input({ full_name: "Renamed", email: "NEW@example.com", debt: 7, active_strategy: 2 }),
@@ -158,18 +158,18 @@ describe("debtor model", () => {
 
     const theirs = await createDebtor(db(), other, input({ full_name: "Theirs" }));
     const before = await debtorRow(theirs.id);
-    expect(await updateDebtor(db(), owner, theirs.id, input({ full_name: "Hijacked" }))).toBeUndefined();
+    expect(await updateDebtor({ env, db: db() }, owner, theirs.id, input({ full_name: "Hijacked" }))).toBeUndefined();
     expect(await debtorRow(theirs.id)).toEqual(before);
   });
 
   it("deleteDebtor deletes only the owner's debtor, and says whether it did", async () => {
     const mine = await createDebtor(db(), owner, input());
     const theirs = await createDebtor(db(), other, input());
-    expect(await deleteDebtor(db(), owner, theirs.id)).toBeUndefined();
+    expect(await deleteDebtor({ env, db: db() }, owner, theirs.id)).toBeUndefined();
     expect(await debtorRow(theirs.id)).not.toBeNull();
-    expect(await deleteDebtor(db(), owner, mine.id)).toEqual({ scheduleIds: [] });
+    expect(await deleteDebtor({ env, db: db() }, owner, mine.id)).toEqual({ scheduleIds: [] });
     expect(await debtorRow(mine.id)).toBeNull();
-    expect(await deleteDebtor(db(), owner, mine.id)).toBeUndefined();
+    expect(await deleteDebtor({ env, db: db() }, owner, mine.id)).toBeUndefined();
   });
 
   it("debtorToJson uses the spec's names and decimal amounts", async () => {

@@ -389,7 +389,7 @@ describe("POST /u/:token", () => {
     expect(await state(user.id, debtor.id, scheduleId)).toEqual(after);
     expect(after.optOuts).toHaveLength(1);
     // And the model says so too: nothing touched.
-    expect(await optOutAddress(db(), user.id, debtor.email)).toEqual({ debtorIds: [], scheduleIds: [] });
+    expect(await optOutAddress({ env, db: db() }, user.id, debtor.email)).toEqual({ debtorIds: [], scheduleIds: [] });
     expect(await state(user.id, debtor.id, scheduleId)).toEqual(after);
   });
 
@@ -437,7 +437,7 @@ describe("recording renewed consent (intent debtor-consent)", () => {
   async function optedOutDebtorOf(cookieUser: { userId: string }, fields: { paidCents?: number } = {}) {
     const debtor = await makeDebtor(cookieUser.userId, fields);
     const scheduleId = await armedSchedule(cookieUser.userId, debtor.id);
-    await optOutAddress(db(), cookieUser.userId, debtor.email);
+    await optOutAddress({ env, db: db() }, cookieUser.userId, debtor.email);
     return { debtor, scheduleId };
   }
 
@@ -464,7 +464,7 @@ describe("recording renewed consent (intent debtor-consent)", () => {
     const debtor = await makeDebtor(owner.userId, { email });
     const paidTwin = await makeDebtor(owner.userId, { email, debtCents: 1000, paidCents: 1000 });
     const scheduleId = await armedSchedule(owner.userId, debtor.id);
-    await optOutAddress(db(), owner.userId, email);
+    await optOutAddress({ env, db: db() }, owner.userId, email);
     expect((await debtorRow(paidTwin.id))?.status).toBe("opted_out");
 
     const { status, data } = await formAction(

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { followAlarms } from "~/reminders/lifecycle.server";
+import { followAlarms } from "~/reminders/alarms.server";
 import { apiJson, formAction, type Json } from "./data-helpers";
 import { alarmAt } from "./engine-helpers";
 import { makeDebtor, makeOrg, makeSchedule, payInvoice } from "./fixtures";

@@ -5,7 +5,7 @@ import { nextRunForFrequency } from "~/domain/schedule-time";
 import { paidClaimLink, portalLink } from "~/links/debtor-pages.server";
 import { invoiceRefs, optOutLink } from "~/links/signed-links.server";
 import { readConfig } from "~/platform/config.server";
-import { releaseDisputeHolds } from "~/reminders/lifecycle.server";
+import { releaseDisputeHolds } from "~/reminders/holds.server";
 import { debtorResponsesQuery } from "~/responses/portal.server";
 import { runPromiseEnds, runWatchdog } from "~/watchdog/index.server";
 import { formAction } from "./data-helpers";

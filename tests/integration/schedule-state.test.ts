@@ -32,7 +32,7 @@ describe("a schedule that cannot send is refused, with the reason", () => {
   it("for a debtor who opted out: the debtor field says so, nothing is created or recorded", async () => {
     const user = await signIn(uniqueEmail("state"));
     const debtor = await makeDebtor(user.userId, { fullName: "Mara Lind", debtCents: 64_000 });
-    await optOutAddress(db(), user.userId, debtor.email);
+    await optOutAddress({ env, db: db() }, user.userId, debtor.email);
     const res = await create(user.cookie, debtor.id);
     expect(res.status).toBe(409);
     expect(replyErrors(res.body).debtor_id).toEqual([
@@ -45,7 +45,7 @@ describe("a schedule that cannot send is refused, with the reason", () => {
   it("for another debtor with an opted-out address (added after the opt-out)", async () => {
     const user = await signIn(uniqueEmail("state"));
     const first = await makeDebtor(user.userId, { debtCents: 1000 });
-    await optOutAddress(db(), user.userId, first.email);
+    await optOutAddress({ env, db: db() }, user.userId, first.email);
     const twin = await makeDebtor(user.userId, { email: first.email.toUpperCase(), debtCents: 1000 });
     expect((await create(user.cookie, twin.id)).status).toBe(409);
     expect(await schedulesOf(user.userId)).toEqual([]);
@@ -75,7 +75,7 @@ describe("a schedule that cannot send is refused, with the reason", () => {
     const user = await signIn(uniqueEmail("state"));
     const out = await makeDebtor(user.userId, { fullName: "Ola Out", debtCents: 1000 });
     const ok = await makeDebtor(user.userId, { fullName: "Kim Keen", debtCents: 1000 });
-    await optOutAddress(db(), user.userId, out.email);
+    await optOutAddress({ env, db: db() }, user.userId, out.email);
     const alone = await act({ intent: "debtor-resend", ids: [String(out.id)] }, { cookie: user.cookie });
     expect(alone.status).toBe(409);
     expect(alone.body).toMatchObject({
@@ -96,7 +96,7 @@ describe("a schedule that cannot send is refused, with the reason", () => {
     const ok = await makeDebtor(user.userId, { debtCents: 1000 });
     const gone = await makeDebtor(user.userId, { debtCents: 1000 });
     const id = await makeSchedule(user.userId, ok.id);
-    await optOutAddress(db(), user.userId, gone.email);
+    await optOutAddress({ env, db: db() }, user.userId, gone.email);
     const before = await scheduleRow(id);
     const res = await act(
       { intent: "schedule-update", id, debtor_id: String(gone.id), preset: "SINGLE_REMINDER", frequency: "weekly" },

@@ -85,8 +85,8 @@ describe("the debtor timeline", () => {
     expect((await act({ intent: "schedule-resume", ids: schedule.id }, { cookie: owner.cookie })).status).toBe(200);
     await tick();
     // The stranger's debtor with the same address opts out of the stranger only.
-    await optOutAddress(db(), stranger.userId, theirs.email);
-    await optOutAddress(db(), owner.userId, debtor.email);
+    await optOutAddress({ env, db: db() }, stranger.userId, theirs.email);
+    await optOutAddress({ env, db: db() }, owner.userId, debtor.email);
     await tick();
     const consent = await formAction(
       "/debtors-list",
@@ -97,7 +97,7 @@ describe("the debtor timeline", () => {
     await tick();
     const providerId = await sentWithProviderId(owner.userId, debtor.id, debtor.email);
     await tick();
-    expect((await recordHardBounce(db(), providerId, "550 5.1.1 No such user")).matched).toBe(true);
+    expect((await recordHardBounce({ env, db: db() }, providerId, "550 5.1.1 No such user")).matched).toBe(true);
 
     const { timeline, timeZone } = await compact(owner.cookie, debtor.id);
     expect(timeZone).toBe("UTC");
@@ -276,7 +276,7 @@ describe("the debtor timeline", () => {
     await tick();
     const providerId = await sentWithProviderId(owner.userId, debtor.id, debtor.email);
     await tick();
-    expect((await recordComplaint(db(), providerId, null)).matched).toBe(true);
+    expect((await recordComplaint({ env, db: db() }, providerId, null)).matched).toBe(true);
 
     const { timeline } = await compact(owner.cookie, debtor.id);
     expect(kinds(timeline.entries)).toEqual([

@@ -6,11 +6,11 @@ import { formatMoney, fromCents } from "~/domain/money";
 import { formatLongDate } from "~/domain/promise";
 import type { ReceiptMessage } from "~/domain/receipt";
 import { allocateStatement, settleLedgerStatements } from "~/ledger/ledger.server";
-import { addPayment, readSettled, SETTLE_STATEMENTS, settleStatements } from "~/ledger/payments.server";
+import { addPayment, settleStatements } from "~/ledger/payments.server";
 import { debtorParties, portalLink } from "~/links/index.server";
 import type { AppConfig } from "~/platform/config.server";
 import type { OwnerScope } from "~/platform/scope.server";
-import { followAlarms, holdForDebtorStatement, replanDueSchedules, resumeHeld } from "~/reminders/index.server";
+import { commit, replanDueSchedules, resumeHeld } from "~/reminders/index.server";
 
 /**
  * A debtor's payment online, as verified Stripe events tell it (decisions/018, docs/architecture.md
@@ -71,26 +71,36 @@ const scopeOf = (c: OnlineContext, ownerId: string): OwnerScope => ({ env: c.env
  */
 export async function markPending(c: OnlineContext, row: OnlinePaymentRow, paymentIntentId: string | null) {
   const { db, now } = c;
-  const results = await db.batch([
-    db
-      .update(onlinePayments)
-      .set({ status: "pending", paymentIntentId, updatedAt: now })
-      .where(and(eq(onlinePayments.sessionId, row.sessionId), eq(onlinePayments.status, "open")))
-      .returning({ id: onlinePayments.sessionId }),
-    eventWhere(
-      db,
-      row,
-      "payment_pending",
-      `${formatMoney(row.amountCents, row.currency)} by bank, being processed`,
-      rowIs(row, "pending", now),
-      now,
-    ),
-    holdForDebtorStatement(db, row.ownerId, row.debtorId, "payment_pending", now, rowIs(row, "pending", now)),
-  ]);
-  const [changed, , held] = results as [unknown[], unknown, { id: string }[]];
-  if (changed.length === 0) return false;
-  await followAlarms(c.env, { disarm: held.map((h) => h.id) }, now);
-  return true;
+  const results = (
+    await commit(
+      c,
+      (consequences) =>
+        [
+          db
+            .update(onlinePayments)
+            .set({ status: "pending", paymentIntentId, updatedAt: now })
+            .where(and(eq(onlinePayments.sessionId, row.sessionId), eq(onlinePayments.status, "open")))
+            .returning({ id: onlinePayments.sessionId }),
+          eventWhere(
+            db,
+            row,
+            "payment_pending",
+            `${formatMoney(row.amountCents, row.currency)} by bank, being processed`,
+            rowIs(row, "pending", now),
+            now,
+          ),
+          consequences({
+            kind: "held",
+            ownerId: row.ownerId,
+            debtorId: row.debtorId,
+            reason: "payment_pending",
+            onlyIf: rowIs(row, "pending", now),
+          }),
+        ] as const,
+    )
+  ).results;
+  const [changed] = results as readonly [unknown[], ...unknown[]];
+  return changed.length > 0;
 }
 
 /** The bank payment failed (checkout.session.async_payment_failed): recorded, and its hold released. */
@@ -147,7 +157,7 @@ export async function recordPaid(
         ? `${received} by Stripe (${paymentIntentId}); ${formatMoney(surplus, row.currency)} more than was owed`
         : `${received} by Stripe (${paymentIntentId})`;
     return addPayment(
-      db,
+      c,
       row.ownerId,
       row.debtorId,
       {
@@ -196,7 +206,6 @@ export async function recordPaid(
     return { recorded: false, reason: `not recorded: ${written.error}` };
   }
   const scope = scopeOf(c, row.ownerId);
-  await followAlarms(c.env, { disarm: written.completedScheduleIds }, now);
   await replanDueSchedules(scope, [row.debtorId]);
   // Paid in part: a hold for this payment is not needed any more (paid in full completed them).
   await resumeHeld(scope, row.debtorId, "payment_pending", noOtherPending(row));
@@ -273,33 +282,37 @@ export async function recordReversal(
     eq(onlinePayments.refundedCents, row.refundedCents),
     eq(onlinePayments.disputeLostCents, row.disputeLostCents),
   );
-  const results = await db.batch([
-    db
-      .update(onlinePayments)
-      .set({ refundedCents: refunded, disputeLostCents: lost, updatedAt: now })
-      .where(unchanged)
-      .returning({ id: onlinePayments.sessionId }),
-    eventWhere(
-      db,
-      row,
-      kind,
-      detail,
-      sql`EXISTS (SELECT 1 FROM ${onlinePayments} WHERE ${onlinePayments.sessionId} = ${row.sessionId} AND ${onlinePayments.updatedAt} = ${now} AND ${onlinePayments.refundedCents} = ${refunded} AND ${onlinePayments.disputeLostCents} = ${lost})`,
-      now,
-    ),
-    noticeInsert(db, { ownerId: row.ownerId, debtorId: row.debtorId, kind, at: now }),
-    db.delete(paymentAllocations).where(eq(paymentAllocations.paymentId, payment.id)),
-    ...settleLedgerStatements(db, row.ownerId, row.debtorId, now),
-    db
-      .update(payments)
-      .set({ amountCents })
-      .where(and(eq(payments.id, payment.id), eq(payments.ownerId, row.ownerId))),
-    allocateStatement(db, sql`p.id = ${payment.id} AND p.owner_id = ${row.ownerId}`),
-    ...settleStatements(db, row.ownerId, row.debtorId, now),
-  ]);
+  const results = (
+    await commit(
+      c,
+      (consequences) =>
+        [
+          db
+            .update(onlinePayments)
+            .set({ refundedCents: refunded, disputeLostCents: lost, updatedAt: now })
+            .where(unchanged)
+            .returning({ id: onlinePayments.sessionId }),
+          eventWhere(
+            db,
+            row,
+            kind,
+            detail,
+            sql`EXISTS (SELECT 1 FROM ${onlinePayments} WHERE ${onlinePayments.sessionId} = ${row.sessionId} AND ${onlinePayments.updatedAt} = ${now} AND ${onlinePayments.refundedCents} = ${refunded} AND ${onlinePayments.disputeLostCents} = ${lost})`,
+            now,
+          ),
+          noticeInsert(db, { ownerId: row.ownerId, debtorId: row.debtorId, kind, at: now }),
+          db.delete(paymentAllocations).where(eq(paymentAllocations.paymentId, payment.id)),
+          ...settleLedgerStatements(db, row.ownerId, row.debtorId, now),
+          db
+            .update(payments)
+            .set({ amountCents })
+            .where(and(eq(payments.id, payment.id), eq(payments.ownerId, row.ownerId))),
+          allocateStatement(db, sql`p.id = ${payment.id} AND p.owner_id = ${row.ownerId}`),
+          ...settleStatements(consequences, db, row.ownerId, row.debtorId, now),
+        ] as const,
+    )
+  ).results;
   const changed = results[0];
-  const after = readSettled(results.slice(results.length - SETTLE_STATEMENTS));
-  if (after) await followAlarms(c.env, { disarm: after.completedScheduleIds }, now);
   if (changed.length === 0) return { recorded: false, reason: "changed meanwhile" };
   await replanDueSchedules(scopeOf(c, row.ownerId), [row.debtorId]);
   await sendNotices(c.env, db, c.config, { ownerId: row.ownerId }, now);
