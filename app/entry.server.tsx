@@ -2,7 +2,7 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
-import { getApp } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
 import { NonceContext } from "~/platform/nonce";
 
 export const streamTimeout = 5_000;

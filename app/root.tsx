@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { data, Link, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import { signedImageUrl } from "~/account/index.server";
-import { getApp, sessionUser } from "~/auth/index.server";
+import { getApp, sessionUser } from "~/auth/context.server";
 import { RouteError } from "~/components/route-error";
 import { type HeaderUser, SiteFooter, SiteHeader } from "~/components/site-header";
 import { AppToaster, notify } from "~/components/toast";

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { createRequestHandler, type RequestHandler } from "react-router";
-import { createAppContext, readSessionToken, SessionGate, sessionCookie } from "~/auth/index.server";
+import { createAppContext } from "~/auth/context.server";
+import { readSessionToken, SessionGate, sessionCookie } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
 import { sharedPacer } from "~/domain/pacer";

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "react-router";
 import { data } from "react-router";
 import * as v from "valibot";
-import { getApp, requireUser } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { getDebtorTimeline, TIMELINE_COMPACT } from "~/debtors/index.server";
 import { requestTimeZone } from "~/platform/time-zone.server";

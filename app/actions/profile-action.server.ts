@@ -1,16 +1,15 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import { type RouterContextProvider, redirectDocument } from "react-router";
 import { deleteAccount, ImageRejected, replaceProfileImage, storeProfileImage } from "~/account/index.server";
+import { type AppContext, getApp } from "~/auth/context.server";
+import { requireUser } from "~/auth/guard.server";
 import {
-  type AppContext,
   checkUserPassword,
   clearSessionCookie,
   clientKey,
-  getApp,
   hasPassword,
   invalidateOtherSessions,
   readSessionToken,
-  requireUser,
   type SessionUser,
   setDefaultCurrency,
   setNoticeSwitches,

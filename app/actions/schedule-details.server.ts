@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "react-router";
 import { data } from "react-router";
-import { getApp, requireUser } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { debtorChoice, listOrganizations } from "~/debtors/index.server";
 import { senderDisplayName } from "~/domain/sender";

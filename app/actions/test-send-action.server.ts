@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
-import { getApp, sessionUser } from "~/auth/index.server";
+import { getApp, sessionUser } from "~/auth/context.server";
 import { type Db, getDb } from "~/db/client.server";
 import { addDays, MAX_STEP_OFFSET, MIN_STEP_OFFSET } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY, getFrequency } from "~/domain/frequencies";

@@ -1,5 +1,8 @@
-/** The auth feature's public face: what routes, the API, the Workers and other features may use. */
-export { type AppContext, createAppContext, getApp, sessionUser } from "./context.server";
+/**
+ * The auth feature's public face: sessions, users, sign-in by link, Google or password. Route
+ * modules and the API also use its request entry files: context.server.ts (the request's context),
+ * guard.server.ts (require a signed-in user) and sign-in-action.server.ts (the sign-in form's action).
+ */
 export { generateId } from "./crypto.server";
 export {
   clearGoogleStateCookie,
@@ -11,7 +14,6 @@ export {
   startGoogleSignIn,
   userForGoogleIdentity,
 } from "./google.server";
-export { redirectSignedIn, requireUser, requireUserWith } from "./guard.server";
 export { clientKey, consumeLoginToken, peekLoginToken } from "./magic-link.server";
 export { authenticateWithPassword, checkUserPassword, hasPassword, setPassword } from "./password.server";
 export {
@@ -24,7 +26,6 @@ export {
   startSession,
 } from "./session.server";
 export { SessionGate } from "./session-gate.server";
-export { requestMagicLink } from "./sign-in-action.server";
 export {
   getProfile,
   infoSettingsOf,

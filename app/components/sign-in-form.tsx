@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Loader2 } from "lucide-react";
 import { useId, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
-import type { requestMagicLink } from "~/auth/index.server";
+import type { requestMagicLink } from "~/auth/sign-in-action.server";
 import { notOnServer } from "~/components/on-demand";
 import { buttonVariants, inputClass } from "~/components/ui/variants";
 import { useAutoHide } from "~/ui/use-auto-hide";

@@ -1,5 +1,6 @@
 import { exportStream } from "~/account/index.server";
-import { getApp, requireUser } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import type { Route } from "./+types/account-export";
 

@@ -1,11 +1,11 @@
 import { redirect } from "react-router";
+import { getApp } from "~/auth/context.server";
 import {
   clearGoogleStateCookie,
   consumeOAuthState,
   exchangeGoogleCode,
   GOOGLE_STATE_COOKIE,
   GoogleSignInError,
-  getApp,
   isGoogleConfigured,
   startSession,
   userForGoogleIdentity,

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
-import { getApp, isGoogleConfigured, startGoogleSignIn } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { isGoogleConfigured, startGoogleSignIn } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import { safeRedirect } from "~/platform/redirect";
 import type { Route } from "./+types/auth.google";

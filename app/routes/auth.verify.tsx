@@ -1,13 +1,7 @@
 import { Loader2 } from "lucide-react";
 import { Form, redirect, useNavigation } from "react-router";
-import {
-  consumeLoginToken,
-  getApp,
-  peekLoginToken,
-  sessionUser,
-  startSession,
-  upsertVerifiedUser,
-} from "~/auth/index.server";
+import { getApp, sessionUser } from "~/auth/context.server";
+import { consumeLoginToken, peekLoginToken, startSession, upsertVerifiedUser } from "~/auth/index.server";
 import { RouteError } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
 import { getDb } from "~/db/client.server";

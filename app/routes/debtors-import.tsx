@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
-import { getApp, requireUser } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { requireUser } from "~/auth/guard.server";
 import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/input";

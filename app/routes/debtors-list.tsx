@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { debtorAction } from "~/actions/debtor-action.server";
 import { loadListPage } from "~/actions/list-page.server";
-import { getApp } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
 import { DebtorsTable } from "~/components/debtors/debtors-table";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";

@@ -1,4 +1,4 @@
-import { getApp, sessionUser } from "~/auth/index.server";
+import { getApp, sessionUser } from "~/auth/context.server";
 import { getDb } from "~/db/client.server";
 import { DEBTOR_OPTIONS_LIMIT, searchDebtorOptions } from "~/debtors/index.server";
 import { parseQuery } from "~/domain/list-params";

@@ -1,4 +1,7 @@
-import { getApp, isGoogleConfigured, redirectSignedIn, requestMagicLink } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { redirectSignedIn } from "~/auth/guard.server";
+import { isGoogleConfigured } from "~/auth/index.server";
+import { requestMagicLink } from "~/auth/sign-in-action.server";
 import { Faq } from "~/components/faq";
 import { RouteError } from "~/components/route-error";
 import { SignInForm } from "~/components/sign-in-form";

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
-import { clearSessionCookie, getApp, invalidateSession, readSessionToken } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { clearSessionCookie, invalidateSession, readSessionToken } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import type { Route } from "./+types/logout";
 

@@ -1,6 +1,6 @@
 import { data, Form, useNavigation } from "react-router";
 import { noticeSwitchQuery, sendNoticesAfter } from "~/activity/index.server";
-import { getApp } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
 import {
   DEBTOR_LINK_HEADERS,
   DebtorLinkPage,

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { getApp } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
 import { DEBTOR_LINK_HEADERS } from "~/components/debtor-link-page";
 import { getDb } from "~/db/client.server";
 import { payOnline } from "~/ledger/index.server";

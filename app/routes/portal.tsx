@@ -1,7 +1,7 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import { data, redirect } from "react-router";
 import { sendNoticesAfter } from "~/activity/index.server";
-import { getApp } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
 import { DEBTOR_LINK_HEADERS, debtorLinkMeta } from "~/components/debtor-link-page";
 import { PORTAL_DONE, type PortalDone, PortalPage, type PortalView } from "~/components/portal/portal-page";
 import { RouteError } from "~/components/route-error";

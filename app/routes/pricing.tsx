@@ -1,6 +1,7 @@
 import { Check } from "lucide-react";
 import { data, redirect } from "react-router";
-import { getApp, requireUser } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { requireUser } from "~/auth/guard.server";
 import { checkoutUrl } from "~/billing/index.server";
 import { Faq } from "~/components/faq";
 import { RouteError } from "~/components/route-error";

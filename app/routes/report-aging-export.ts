@@ -1,4 +1,5 @@
-import { getApp, requireUser } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { runBound } from "~/db/prepared.server";
 import { agingCsv, agingRowsOf } from "~/domain/aging";

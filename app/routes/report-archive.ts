@@ -1,5 +1,6 @@
 import { data } from "react-router";
-import { getApp, requireUser } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { requireUser } from "~/auth/guard.server";
 import { archiveObjectKey, isMonth } from "~/domain/archive-months";
 import { csvHeaders } from "~/domain/csv-export";
 import type { Route } from "./+types/report-archive";

@@ -1,5 +1,6 @@
 import { Form, Link, useSearchParams, useSubmit } from "react-router";
-import { getApp, requireUserWith } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { requireUserWith } from "~/auth/guard.server";
 import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorCombobox } from "~/components/lists/debtor-combobox";
 import { AgingTable } from "~/components/money/aging-table";

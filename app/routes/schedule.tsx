@@ -1,7 +1,8 @@
 import { useCallback, useState } from "react";
 import { Link } from "react-router";
 import { scheduleAction } from "~/actions/schedule-action.server";
-import { getApp, requireUserWith } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { requireUserWith } from "~/auth/guard.server";
 import { RouteError } from "~/components/route-error";
 import { EmailPreview } from "~/components/schedules/email-preview";
 import { ScheduleForm, type ScheduleFormWatch } from "~/components/schedules/schedule-form";

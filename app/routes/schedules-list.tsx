@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { loadSchedulesPage } from "~/actions/schedules-data.server";
-import { getApp } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
 import { ListPage, SignedOutList } from "~/components/lists/list-page";
 import { ListSearch } from "~/components/lists/list-search";
 import { RouteError } from "~/components/route-error";

@@ -1,7 +1,9 @@
 import { getFormProps } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { Form, Link, redirect, useNavigation } from "react-router";
-import { authenticateWithPassword, clientKey, getApp, redirectSignedIn, startSession } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { redirectSignedIn } from "~/auth/guard.server";
+import { authenticateWithPassword, clientKey, startSession } from "~/auth/index.server";
 import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
 import { FormError, InputField } from "~/components/ui/field";

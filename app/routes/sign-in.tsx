@@ -1,5 +1,7 @@
 import { data, redirect } from "react-router";
-import { getApp, isGoogleConfigured, requestMagicLink, sessionUser } from "~/auth/index.server";
+import { getApp, sessionUser } from "~/auth/context.server";
+import { isGoogleConfigured } from "~/auth/index.server";
+import { requestMagicLink } from "~/auth/sign-in-action.server";
 import { NotFoundMessage } from "~/components/not-found";
 import { RouteError } from "~/components/route-error";
 import { SignInForm } from "~/components/sign-in-form";

@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
-import { getApp, requireUser } from "~/auth/index.server";
+import { getApp } from "~/auth/context.server";
+import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { disconnectAccount, startOnboarding } from "~/ledger/index.server";
 import { linkOrigin } from "~/platform/config.server";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { sessionUser } from "~/auth/index.server";
+import { sessionUser } from "~/auth/context.server";
 import { RouteError } from "~/components/route-error";
 import { buttonVariants } from "~/components/ui/variants";
 import { pageMeta } from "~/ui/site";
