@@ -21,6 +21,7 @@ import {
 import { type Db, getDb } from "~/db/client.server";
 import { formatInstant } from "~/domain/time-zone";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/upload-limits";
+import { mail } from "~/mail/index.server";
 import { intentOf, readForm, reply } from "~/platform/action-result.server";
 import { appOrigin } from "~/platform/config.server";
 import { allowPasswordGuess, TOO_MANY_PASSWORD_GUESSES } from "~/platform/rate-limit.server";
@@ -179,20 +180,23 @@ async function savePassword(app: AppContext, db: Db, user: SessionUser, request:
   return reply(PROFILE_INTENTS.password, { message: PASSWORD_SAVED, result: submission.reply({ resetForm: true }) });
 }
 
-/** Tells the account's own address that its password changed; a failed e-mail is logged, never fatal. */
+/** Tells the account's own address that its password changed; a failed e-mail is logged (by the mail client), never fatal. */
 async function notifyPasswordChanged(
   { env, config }: AppContext,
   user: SessionUser,
   request: Request,
   signedOut: number,
 ) {
-  const sent = await env.MAILER.sendPasswordChanged({
-    to: user.email,
-    changedAt: formatInstant(Date.now(), requestTimeZone(request)),
-    signedOut,
-    signInUrl: new URL("/#sign-in", appOrigin(config, request.url)).href,
-  }).catch((error: unknown) => ({ ok: false as const, error: String(error) }));
-  if (!sent.ok) console.error("[dunly] password-changed e-mail failed", sent.error);
+  await mail.passwordChanged(
+    env,
+    {
+      to: user.email,
+      changedAt: formatInstant(Date.now(), requestTimeZone(request)),
+      signedOut,
+      signInUrl: new URL("/#sign-in", appOrigin(config, request.url)).href,
+    },
+    user.id,
+  );
 }
 
 export const ACCOUNT_PARTLY_DELETED =

@@ -9,7 +9,7 @@ import { effectivePlan } from "~/domain/plans";
 import { isTemplateId, type TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
-import { sendReminder } from "~/mail/index.server";
+import { mail } from "~/mail/index.server";
 import { reply } from "~/platform/action-result.server";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 import {
@@ -254,7 +254,7 @@ export async function testSend({
   }
 
   const message = reminderMessage(values.props, to, testLinks(config), "[Test] ");
-  const result = await sendReminder(env, message, claimed.key);
+  const result = await mail.reminder(env, message, claimed.key);
   if (!result.ok) {
     await markDeliveryFailed(db, claimed.id, result.error);
     return reply(TEST_SEND_INTENT, { status: 502, message: `The test e-mail could not be sent: ${result.error}` });

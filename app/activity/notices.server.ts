@@ -9,8 +9,8 @@ import {
   type NoticeKind,
   SCHEDULE_KINDS,
 } from "~/domain/notice";
+import { mail } from "~/mail/index.server";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
-import type { SendResult } from "../../workers/mail/send";
 
 /**
  * The user is told (docs/architecture.md §5, "The user is told"): one e-mail to the user's own
@@ -90,7 +90,7 @@ export const NOTICE_GIVE_UP_MS = 23 * 60 * 60_000;
 type Which = { ownerId: string } | { before: number };
 
 /**
- * Sends pending notices through the mail Worker (`sendNotice`, the event key as Idempotency-Key,
+ * Sends pending notices through the mail client (`mail.notice`, the event key as Idempotency-Key,
  * so a notice two callers send at once goes out once) and marks each 'sent', or 'failed' when
  * the failure will not pass; a retryable failure stays 'pending' for the watchdog. `ownerId`: that
  * owner's (after their event's batch); `before`: everyone's written before then (the watchdog).
@@ -129,7 +129,8 @@ export async function sendNotices(
     const origin = linkOrigin(config);
     let sent = 0;
     for (const n of pending) {
-      const result: SendResult = await env.MAILER.sendNotice(
+      const result = await mail.notice(
+        env,
         {
           to: n.to,
           kind: n.kind as NoticeKind,
@@ -140,15 +141,8 @@ export async function sendNotices(
           settingsUrl: `${origin}/iam/info`,
         },
         n.eventKey,
-      ).catch((error: unknown) => ({
-        ok: false as const,
-        retryable: true,
-        status: null,
-        error: `Mail Worker: ${error instanceof Error ? error.message : String(error)}`,
-        attempts: 0,
-      }));
+      );
       if (result.ok) sent += 1;
-      else console.error(`[dunly] notice ${n.eventKey} not sent: ${result.error}`);
       if (result.ok || !result.retryable) {
         await db
           .update(userNotifications)
@@ -262,7 +256,8 @@ export async function sendDailyDigests(
       ]);
       let done = true;
       if (items.length > 0) {
-        const result: SendResult = await env.MAILER.sendDigest(
+        const result = await mail.digest(
+          env,
           {
             to: user.email,
             day,
@@ -276,15 +271,8 @@ export async function sendDailyDigests(
             settingsUrl: `${origin}/iam/info`,
           },
           `digest:${user.id}:${day}`,
-        ).catch((error: unknown) => ({
-          ok: false as const,
-          retryable: true,
-          status: null,
-          error: `Mail Worker: ${error instanceof Error ? error.message : String(error)}`,
-          attempts: 0,
-        }));
+        );
         if (result.ok) sent += 1;
-        else console.error(`[dunly] digest of ${user.id} for ${day} not sent: ${result.error}`);
         done = result.ok || !result.retryable;
       }
       if (done) await db.update(users).set({ digestSentOn: day }).where(eq(users.id, user.id));

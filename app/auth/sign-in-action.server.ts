@@ -2,6 +2,7 @@ import { parseWithValibot } from "@conform-to/valibot";
 import type { RouterContextProvider } from "react-router";
 import { getApp } from "~/auth/context.server";
 import { getDb } from "~/db/client.server";
+import { mail } from "~/mail/index.server";
 import { readForm, reply } from "~/platform/action-result.server";
 import { appOrigin } from "~/platform/config.server";
 import { safeRedirect } from "~/platform/redirect";
@@ -36,13 +37,9 @@ export async function requestMagicLink(request: Request, context: Readonly<Route
   const url = new URL("/auth/verify", appOrigin(config, request.url));
   url.searchParams.set("token", token);
   if (config.APP_ENV !== "production") console.log(`[dunly] sign-in link for ${email}: ${url.href}`);
-  const sent = await env.MAILER.sendSignInLink({
-    to: email,
-    url: url.href,
-    expiresInMinutes: MAGIC_LINK_TTL / 60_000,
-  }).catch((error: unknown) => ({ ok: false as const, error: String(error) }));
+  // Never resent by itself (a link is asked for again): a failure is said to the user.
+  const sent = await mail.signInLink(env, { to: email, url: url.href, expiresInMinutes: MAGIC_LINK_TTL / 60_000 });
   if (!sent.ok) {
-    console.error("[dunly] sign-in e-mail failed", sent.error);
     return reply("sign-in", { status: 502, message: SIGN_IN_FAILED, result: submission.reply() });
   }
   return reply("sign-in", { message: SIGN_IN_SENT, result: submission.reply({ resetForm: true }) });

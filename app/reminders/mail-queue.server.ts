@@ -2,7 +2,7 @@ import { getDb } from "~/db/client.server";
 import { halves, inBatches, retryDelaySeconds } from "~/domain/mail-batch";
 import { advancePast } from "~/domain/occurrence";
 import type { Pacer } from "~/domain/pacer";
-import { sendReminderBatch } from "~/mail/index.server";
+import { mail } from "~/mail/index.server";
 import { abandonOccurrence } from "~/reminders/deliveries.server";
 import {
   createBatch,
@@ -174,7 +174,7 @@ async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; no
   try {
     for (;;) {
       const items = batch.jobs.map((j) => ({ message: j.message, key: j.occurrenceKey }));
-      const result = await sendReminderBatch(env, items, batch.key);
+      const result = await mail.reminders(env, items, batch.key);
       if (result.ok) {
         await settleAll(env, batch.jobs, (_, i) => ({ status: "sent", providerId: result.ids[i] ?? null }), now);
         await deleteBatch(db, batch.key);

@@ -5,6 +5,7 @@ import { debtorReplies, debtors } from "~/db/schema";
 import { MAX_REPLY_BYTES, oneLineOf, REPLIES_PER_DEBTOR_PER_DAY } from "~/domain/inbound-mail";
 import { type ParsedReply, parseReply } from "~/domain/parse-reply";
 import { verifyReplyAddress } from "~/links/index.server";
+import { mail } from "~/mail/index.server";
 import type { AppConfig } from "~/platform/config.server";
 import { linkOrigin } from "~/platform/config.server";
 import type { OwnerScope } from "~/platform/scope.server";
@@ -116,8 +117,8 @@ export async function receiveReply(
 
 /**
  * The copy to the user, always (not governed by the notices switch: without Dunly the reply would
- * have reached the user's mailbox anyway). Idempotency-Key `reply:<id>`. A failure is logged, never
- * thrown: the reply is stored and shown either way.
+ * have reached the user's mailbox anyway). Idempotency-Key `reply:<id>`. A failure is only logged (by
+ * the mail client): the reply is stored and shown either way.
  */
 async function sendCopy(
   env: Env,
@@ -125,24 +126,20 @@ async function sendCopy(
   parsed: ParsedReply,
   d: { replyId: number; debtorId: number; email: string; fullName: string; userEmail: string },
 ) {
-  try {
-    const result = await env.MAILER.sendReplyCopy(
-      {
-        to: d.userEmail,
-        debtorName: d.fullName,
-        debtorEmail: d.email,
-        from: parsed.from,
-        subject: parsed.subject,
-        text: parsed.text,
-        attachments: parsed.attachments,
-        debtorUrl: `${linkOrigin(config)}/debtors/${d.debtorId}`,
-      },
-      `reply:${d.replyId}`,
-    );
-    if (!result.ok) console.error(`[dunly] the copy of reply ${d.replyId} was not sent: ${result.error}`);
-  } catch (error) {
-    console.error(`[dunly] the copy of reply ${d.replyId} was not sent`, error);
-  }
+  await mail.replyCopy(
+    env,
+    {
+      to: d.userEmail,
+      debtorName: d.fullName,
+      debtorEmail: d.email,
+      from: parsed.from,
+      subject: parsed.subject,
+      text: parsed.text,
+      attachments: parsed.attachments,
+      debtorUrl: `${linkOrigin(config)}/debtors/${d.debtorId}`,
+    },
+    `reply:${d.replyId}`,
+  );
 }
 
 /**

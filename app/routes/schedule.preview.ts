@@ -2,6 +2,7 @@ import { previewChoice, previewReminderProps } from "~/actions/test-send-action.
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
+import { mail } from "~/mail/index.server";
 import type { Route } from "./+types/schedule.preview";
 
 /** The preview's headers: nothing in it can run script or load from elsewhere, and it is never kept. */
@@ -25,7 +26,8 @@ const PREVIEW_HEADERS = {
  * sender, their 'Pay now' page (none: no button) and whether more reminders follow (`frequency`)
  * are the real ones either way. Nothing in it can run script or load from elsewhere. Its opt-out
  * and "I've paid" links are samples: a click in the preview changes nothing. The mail Worker
- * renders it (`MAILER.renderReminderPreview`), so the app Worker carries no e-mail renderer.
+ * renders it (`mail.renderReminderPreview`), so the app Worker carries no e-mail renderer; when it
+ * cannot, the answer is an error status (the page says the preview failed).
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
@@ -38,6 +40,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     const notice = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>No reminder</title></head><body style="font-family: Helvetica, Arial, sans-serif; padding: 24px"><p>${preview.refused}</p></body></html>`;
     return new Response(notice, { headers: PREVIEW_HEADERS });
   }
-  const { html } = await env.MAILER.renderReminderPreview(preview.props);
-  return new Response(html, { headers: PREVIEW_HEADERS });
+  const rendered = await mail.renderReminderPreview(env, preview.props);
+  if (!rendered.ok)
+    return new Response("The preview could not be rendered.", { status: 502, headers: PREVIEW_HEADERS });
+  return new Response(rendered.html, { headers: PREVIEW_HEADERS });
 }

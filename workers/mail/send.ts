@@ -1,5 +1,8 @@
 import { assertHeaderSafe, formatAddress } from "../../app/domain/header-safe";
+import type { BatchSendResult, SendResult } from "../../app/mail/contract";
 import { type MailConfig, PROVIDER_TIMEOUT_SECONDS } from "./config";
+
+export type { BatchSendResult, SendResult } from "../../app/mail/contract";
 
 export interface OutgoingMessage {
   to: string;
@@ -19,21 +22,6 @@ export interface OutgoingMessage {
 
 /** An RFC 5322 field name. */
 const HEADER_NAME_RE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
-
-export type SendResult =
-  | { ok: true; id: string | null; via: "resend" | "outbox"; attempts: number }
-  | {
-      ok: false;
-      retryable: boolean;
-      status: number | null;
-      error: string;
-      attempts: number;
-      /**
-       * Only with the provider's 429 (rate limited): how long to wait before sending again, from its
-       * Retry-After header (see `retryAfterMs`). deliver never retries a 429 itself; the caller paces.
-       */
-      retryAfterMs?: number;
-    };
 
 /** Backoff between attempts inside one send (5xx, network, 409 in progress); same Idempotency-Key. */
 const RETRY_DELAYS_MS = [250, 1000] as const;
@@ -206,23 +194,6 @@ export interface BatchItem {
   message: OutgoingMessage;
   key: string;
 }
-
-export type BatchSendResult =
-  /** Sent: the provider's id of each e-mail, in the order given (null in the dev outbox). */
-  | { ok: true; ids: (string | null)[]; via: "resend" | "outbox" }
-  /** Some e-mails could not be made (a header, a render): nothing was sent. */
-  | { ok: false; invalid: { index: number; error: string }[] }
-  | {
-      ok: false;
-      invalid?: undefined;
-      /** The provider refused the batch as a whole as invalid (4xx): nothing was sent; split it. */
-      split: boolean;
-      retryable: boolean;
-      status: number | null;
-      error: string;
-      /** With a 429: the provider's Retry-After. */
-      retryAfterMs?: number;
-    };
 
 /**
  * One request to Resend's POST /emails/batch (docs/decisions/021-batch-sending.md): up to 100

@@ -8,6 +8,7 @@ import type { ReceiptMessage } from "~/domain/receipt";
 import { allocateStatement, settleLedgerStatements } from "~/ledger/ledger.server";
 import { addPayment, settleStatements } from "~/ledger/payments.server";
 import { debtorParties, portalLink } from "~/links/index.server";
+import { mail } from "~/mail/index.server";
 import type { AppConfig } from "~/platform/config.server";
 import type { OwnerScope } from "~/platform/scope.server";
 import { commit, replanDueSchedules, resumeHeld } from "~/reminders/index.server";
@@ -240,8 +241,8 @@ async function sendReceipt(
       reference: paymentIntentId,
       portalUrl,
     };
-    const sent = await c.env.MAILER.sendReceipt(message, `receipt:${paymentIntentId}`);
-    if (!sent.ok) console.error(`[dunly] receipt for ${paymentIntentId} not sent: ${sent.error}`);
+    // A failed send is logged by the mail client; nothing records it for a retry.
+    await mail.receipt(c.env, message, `receipt:${paymentIntentId}`);
   } catch (error) {
     console.error(`[dunly] receipt for ${paymentIntentId} failed: ${(error as Error).message}`);
   }

@@ -1,0 +1,39 @@
+/**
+ * What a send through the mail Worker answers (its RPC surface, workers/mail/index.ts). Both
+ * Workers import these from here: the app's mail client reads them, the mail Worker returns them.
+ */
+
+export type SendResult =
+  | { ok: true; id: string | null; via: "resend" | "outbox"; attempts: number }
+  | {
+      ok: false;
+      retryable: boolean;
+      status: number | null;
+      error: string;
+      attempts: number;
+      /**
+       * Only with the provider's 429 (rate limited): how long to wait before sending again, from its
+       * Retry-After header (see `retryAfterMs`). deliver never retries a 429 itself; the caller paces.
+       */
+      retryAfterMs?: number;
+    };
+
+export type BatchSendResult =
+  /** Sent: the provider's id of each e-mail, in the order given (null in the dev outbox). */
+  | { ok: true; ids: (string | null)[]; via: "resend" | "outbox" }
+  /** Some e-mails could not be made (a header, a render): nothing was sent. */
+  | { ok: false; invalid: { index: number; error: string }[] }
+  | {
+      ok: false;
+      invalid?: undefined;
+      /** The provider refused the batch as a whole as invalid (4xx): nothing was sent; split it. */
+      split: boolean;
+      retryable: boolean;
+      status: number | null;
+      error: string;
+      /** With a 429: the provider's Retry-After. */
+      retryAfterMs?: number;
+    };
+
+/** A send that failed: the mail Worker's own answer, or the client's for a call that threw. */
+export type SendFailure = Extract<SendResult, { ok: false }>;
