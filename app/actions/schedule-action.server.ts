@@ -50,7 +50,7 @@ interface Scope extends EntityScope {
  * (which creates one-time schedules). The action of /schedule and of the /schedules/actions resource route that
  * the lists' fetchers post to. The owner is the signed-in user; ids from the form are only a
  * request, and another user's record answers 404. Every change goes through the reminder lifecycle
- * (app/reminders/lifecycle.server.ts), which records it and moves the alarms.
+ * (the lifecycle in app/reminders/), which records it and moves the alarms.
  */
 export async function scheduleAction({ context, request, url }: ActionArgs) {
   const user = await requireUser(context, url);

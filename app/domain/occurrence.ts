@@ -72,7 +72,7 @@ export function advancePast(
 }
 
 /**
- * A schedule row as read with the lifecycle's run-plan columns (app/reminders/lifecycle.server.ts
+ * A schedule row as read with the lifecycle's run-plan columns (the lifecycle in app/reminders/
  * `runPlanColumns`): enough to compute its next run.
  */
 export interface RunPlanRow {

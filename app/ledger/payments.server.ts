@@ -16,7 +16,7 @@ import { allocateStatement, availableSql, isLedgerViolation, settleLedgerStateme
  * 'active' again when a paid debtor owes again. Paid in
  * full, every live schedule of theirs completes (stopped_reason 'paid'); owing again, nothing
  * restarts by itself: the user resumes the stopped schedules (resumeStoppedSchedules in
- * app/reminders/lifecycle.server.ts). Every
+ * the lifecycle in app/reminders/). Every
  * function is scoped to the owner: another user's debtor or payment looks missing.
  */
 

@@ -425,7 +425,7 @@ describe("a promise to pay", () => {
     const s = await setUp({ zone: "UTC" });
     const today = new Date().toISOString().slice(0, 10);
     expect((await post(s.path, { intent: "portal-promise", promised_on: today })).status).toBe(302);
-    // Paid in full meanwhile: the payment completed the schedules (app/reminders/lifecycle.server.ts completeWhenPaidStatement).
+    // Paid in full meanwhile: the payment completed the schedules (the lifecycle in app/reminders/ completeWhenPaidStatement).
     await env.DB.prepare("UPDATE invoices SET status = 'paid', paid_cents = amount_cents WHERE debtor_id = ?")
       .bind(s.debtor.id)
       .run();
