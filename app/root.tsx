@@ -40,7 +40,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // Every inline script carries the nonce this response's Content-Security-Policy names.
   const nonce = useNonce();
   // A page whose route says `handle = { hydrate: false }` is sent without module scripts: its HTML
-  // works on its own (docs/decisions/026, docs/architecture.md §11).
+  // works on its own (docs/decisions/026).
   const hydrate = useShouldHydrate();
   return (
     <html lang="en" data-theme={rootData?.theme ?? DEFAULT_THEME} suppressHydrationWarning>

@@ -1,4 +1,4 @@
-// Export and deletion of a big account (docs/architecture.md §6, "Leaving"): the production build
+// Export and deletion of a big account: the production build
 // under wrangler dev, an account of BENCH_BIG (default 2,000 debtors, 2,000 schedules, 200,000
 // deliveries) seeded straight into D1, then GET /account-data.json read to the end (time to the
 // first byte, total time, bytes, rows) and Settings → Delete account (time, rows left), while the

@@ -1,5 +1,5 @@
 // Streamed exports and the delivery archive, measured on the production build under `wrangler dev`
-// (docs/architecture.md §10 CSV and §12 "Bounded deliveries", docs/decisions/022), on the
+// (docs/decisions/022), on the
 // benchmark's own accounts (bench/seed.mjs: the main one, 1,000 debtors and 20,000 deliveries; the
 // big one, 2,000 debtors and 200,000 deliveries, both over the last 180 days):
 //

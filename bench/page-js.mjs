@@ -1,5 +1,5 @@
 // `node bench/page-js.mjs [path…]`: the JavaScript a browser really downloads for each page without
-// any interaction (docs/architecture.md §11), first load and after hydration, gzip.
+// any interaction, first load and after hydration, gzip.
 //
 // Debian's Chromium (scripts/chromium.mjs, as playwright.config.ts) through
 // Playwright against the production build served like the benchmark (bench/server.mjs: the copy of

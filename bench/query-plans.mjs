@@ -1,4 +1,4 @@
-// The query plans of the signed-in pages (docs/architecture.md §12): runs each page's real loader (loaded
+// The query plans of the signed-in pages: runs each page's real loader (loaded
 // from app/ through Vite, as the build compiles it) against a local SQLite database with every
 // migration applied and seeded like the benchmark's accounts, records every statement the loader
 // sends to D1, and prints EXPLAIN QUERY PLAN for each, with how long SQLite takes to run it here.

@@ -1,5 +1,5 @@
 // `npm run bench`: builds, serves the production build with wrangler dev, seeds the accounts described in
-// docs/architecture.md §12 and measures; prints as it goes and writes bench/RESULTS.md. See bench/README.md for
+// decisions/042 and measures; prints as it goes and writes bench/RESULTS.md. See bench/README.md for
 // what each part measures, the settings (BENCH_* environment variables) and how long it takes.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
@@ -563,7 +563,7 @@ async function canonicalClientJs(clientDir) {
   }
 }
 
-/** The budgets of docs/architecture.md §11 (KB = 1,000 bytes) for the fallback table. */
+/** The first-load budgets (KB = 1,000 bytes) for the fallback table. */
 const jsBudget = (pattern) =>
   pattern === "/" || pattern === "/pricing"
     ? 120_000
@@ -628,7 +628,7 @@ async function javascript(server, main) {
     for (const r of served)
       log(`  ${r.label.padEnd(22)} ${kb(r.gzip)} gzip, ${r.files} files (+ ${kb(r.lazy.gzip)} on demand)`);
     body = [
-      "From the HTML each page really sends (modulepreload links and the inline module's imports), followed through static imports in the client build; each file gzipped on its own and summed, KB = 1,000 bytes (bench/client-js.mjs). Budgets of docs/architecture.md §11; /dashboard counts its chart, loaded right after hydration.",
+      "From the HTML each page really sends (modulepreload links and the inline module's imports), followed through static imports in the client build; each file gzipped on its own and summed, KB = 1,000 bytes (bench/client-js.mjs). The budgets; /dashboard counts its chart, loaded right after hydration.",
       "",
       table(
         ["page", "files", "first load", "counted", "budget", "", "loaded on demand"],

@@ -6,7 +6,7 @@
 //
 // 1. SCALE_FULL accounts shaped like docs/scale.md's customer: 10 debtors owing one invoice each, 10
 //    daily schedules, and SCALE_DAYS days of one reminder a day per debtor (395: the 13 months that
-//    stay in D1 before deliveries are rolled up and archived to R2, architecture §12). Rows come from
+//    stay in D1 before deliveries are rolled up and archived to R2). Rows come from
 //    bench/seed.mjs (the benchmark's own rows: statuses, test sends, events, sessions).
 // 2. SCALE_WIDE more accounts with SCALE_WIDE_DAYS days each, so the database holds as many accounts
 //    as this machine fits in the time, and the writer is measured on a file of that size.
@@ -149,7 +149,7 @@ const touched = (table, columns) =>
     ? indexes[table].length
     : indexes[table].filter((cols) => cols.some((c) => columns.includes(c))).length;
 
-// One writer, the reminder path as the engine writes it (docs/architecture.md §4, decisions/021),
+// One writer, the reminder path as the engine writes it (decisions/021),
 // each D1 batch one transaction (synchronous FULL, a durable commit):
 // - each alarm's claim: the counting upsert of its delivery (claimOccurrence), one transaction;
 // - per 100 reminders, the consumer's batch: the mail_batches row with its jobs and the pin of its

@@ -12,7 +12,7 @@ export interface DigestEmailProps {
 const text = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f" } as const;
 
 /**
- * The daily digest (docs/architecture.md §5, "The user is told"): the last 24 hours' debtor
+ * The daily digest: the last 24 hours' debtor
  * actions and delivery problems, one line each, newest first, each linking to the debtor's page.
  */
 export default function DigestEmail({ day, items, total, settingsUrl }: DigestEmailProps) {

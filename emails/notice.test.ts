@@ -12,7 +12,7 @@ import DigestEmail from "./digest";
 import NoticeEmail from "./notice";
 import { renderEmail, toPlainText } from "./render-email";
 
-/** The user's notice (docs/architecture.md §5, "The user is told"): every kind renders its words, detail and link. */
+/** The user's notice: every kind renders its words, detail and link. */
 describe("NoticeEmail", () => {
   const kinds = [...DEBTOR_ACTION_KINDS, ...DELIVERY_PROBLEM_KINDS, ...SCHEDULE_KINDS];
 

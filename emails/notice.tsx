@@ -14,7 +14,7 @@ export interface NoticeEmailProps {
 const text = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f" } as const;
 
 /**
- * The notice to the user about one debtor event (docs/architecture.md §5, "The user is told"):
+ * The notice to the user about one debtor event:
  * what happened, its detail, and a link to the debtor's page in the app.
  */
 export default function NoticeEmail({ kind, debtorName, detail, debtorUrl, settingsUrl }: NoticeEmailProps) {

@@ -14,12 +14,11 @@ import { type Tone, toTone } from "../app/domain/strategies";
  * - Plain text with `{placeholder}`s only; the component renders it as escaped React text.
  * - The escalating sequence must read as escalating: initial → follow up → second → final.
  * - Write "due on {dueDate}" as a phrase that works whether that date is past or future.
- * - A reminder is a statement (docs/architecture.md §5): one open invoice fills {invoiceNumber} (when it
+ * - A reminder is a statement: one open invoice fills {invoiceNumber} (when it
  *   has one) and {dueDate} from it; several fill {invoiceCount} ("3 invoices") and leave both out,
  *   so a subject and the first paragraph offer an {invoiceCount} alternative before the last one.
  *   {amount} is the total ("$1,234.00", "$100.00 + €50.00" over two currencies).
- * - The copy follows the statement's timing on the debtor's today (docs/architecture.md §5,
- *   app/domain/statement.ts statementTiming). Before the due date and on it, NOT_YET_DUE_COPY: a
+ * - The copy follows the statement's timing on the debtor's today (*   app/domain/statement.ts statementTiming). Before the due date and on it, NOT_YET_DUE_COPY: a
  *   plain "is due on" note that never says overdue, past due, late, final or "as soon as possible"
  *   (the escalating templates then read as their tone's initial note: nothing is late yet). Once
  *   overdue, REMINDER_COPY, whose first paragraph says how late: "{daysOverdue} overdue" (the most
@@ -520,13 +519,13 @@ export const FOOTER_COPY: Line = [
 ];
 
 /**
- * The opt-out line under the footer of every reminder (docs/architecture.md §10): the question, then a
+ * The opt-out line under the footer of every reminder: the question, then a
  * link to the signed opt-out page with `link` as its text.
  */
 export const OPT_OUT_COPY = { question: "Don't want these reminders?", link: "Stop them here" } as const;
 
 /**
- * Paying from the reminder (docs/architecture.md §10): the 'Pay now' button to the sender's payment page (only when
+ * Paying from the reminder: the 'Pay now' button to the sender's payment page (only when
  * they set one), and the line with the "I've paid" link (every reminder), which tells the sender
  * and pauses the reminders. A one-time reminder's line (`paidQuestionOnce`) speaks of no reminders to
  * pause: none follows. The same words in every tone.

@@ -6,7 +6,7 @@ import type { ReminderEmailProps } from "./reminder";
 import { REMINDER_SAMPLE } from "./reminder-sample";
 
 /**
- * The one builder of a reminder's values (docs/architecture.md §5): the engine's reminder, the
+ * The one builder of a reminder's values: the engine's reminder, the
  * test send and the in-app preview all come from `reminderProps`, so the preview shows what would
  * be sent. Plain data and pure functions (the template is imported for its type only): the app
  * Worker takes this module without react-email; only the mail Worker renders.
@@ -72,7 +72,7 @@ export interface DebtorValues {
 
 /**
  * A debtor's values at `now`, the same for the engine, the test send and the preview: today is
- * the date in the debtor's own zone (docs/architecture.md §4, "Contact rules": their zone is theirs).
+ * the date in the debtor's own zone.
  */
 export function debtorValues(
   debtor: { fullName: string; timeZone: string | null | undefined },

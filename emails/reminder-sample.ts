@@ -5,8 +5,7 @@
  * `reminderProps`) takes only the sample debtor (name, statement and its today) and the sample
  * opt-out and "I've paid" links from here: the sender, their 'Pay now' page and whether reminders
  * repeat are the user's real ones. Plain data in a module of its own, importing nothing: the app
- * Worker takes it without the templates or react-email (the mail Worker renders the preview,
- * docs/architecture.md §5). Every value is recognisably a sample (example.com addresses and links,
+ * Worker takes it without the templates or react-email (the mail Worker renders the preview). Every value is recognisably a sample (example.com addresses and links,
  * a SAMPLE- invoice number).
  */
 export const REMINDER_SAMPLE = {
@@ -14,7 +13,7 @@ export const REMINDER_SAMPLE = {
   receiverEmail: "john.doe@example.com",
   senderName: "Jane Smith",
   senderEmail: "jane@example.com",
-  // A statement of two open invoices (docs/architecture.md §5), $1,250.00 in all: one numbered and
+  // A statement of two open invoices, $1,250.00 in all: one numbered and
   // overdue, one without a number and not yet due, so the preview shows both kinds of line and,
   // the statement being overdue, the wording that says how late ("10 days overdue").
   statement: [

@@ -14,10 +14,10 @@ import { renderReminder } from "./render-reminder";
 
 /**
  * What the engine (app/reminders/engine.server.ts), the in-app preview and the test send
- * (app/routes/test-send-action.server.ts) give the template, rendered (docs/architecture.md §13: the preview shows
+ * (app/routes/test-send-action.server.ts) give the template, rendered (the preview shows
  * what would be sent; a one-time reminder announces no further reminders). All three build the
  * debtor's side with debtorValues from the statement app/reminders/statement.server.ts reads
- * (docs/architecture.md §5).
+ *.
  */
 
 const user: Sender = { fullName: "Uma User", email: "uma@example.com", paymentUrl: null };

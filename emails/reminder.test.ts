@@ -98,7 +98,7 @@ describe("renderReminder", () => {
       expect(out).toContain("on behalf of Jane Smith");
     }
     expect(html).toContain("Total due");
-    // No reminder has an invoice link (docs/architecture.md §13: the preview showed one no e-mail had).
+    // No reminder has an invoice link.
     for (const out of [html, text]) expect(out).not.toContain("View invoice");
     expect(text).not.toMatch(BANNED);
     // Its document title is its subject; it says it can be read in dark mode.
@@ -529,7 +529,7 @@ describe("Statements: one invoice, twelve invoices, two currencies, a disputed i
   });
 });
 
-describe("The e-mail tells the truth about time (docs/architecture.md §5)", () => {
+describe("The e-mail tells the truth about time", () => {
   // The sample's today: December 10, 2026.
   /** What a reminder before its due date must not say. */
   const NOT_YET = [/overdue/i, /as soon as possible/i, /past due/i, /Final notice/i, /\blate\b/i];

@@ -34,7 +34,7 @@ export interface ReminderEmailProps {
   /** When set, the signature shows the organization's name and address. */
   senderCompany?: { name: string; address: string } | null;
   /**
-   * The statement (docs/architecture.md §5): the debtor's open invoices, oldest due first (disputed,
+   * The statement: the debtor's open invoices, oldest due first (disputed,
    * paid and void ones are never on it). At least one: a reminder without an open invoice is not
    * rendered. At most MAX_STATEMENT_LINES are listed, then "and N more invoices". No reminder
    * links to an invoice: there is no invoice page to link to.
@@ -145,7 +145,7 @@ function blankToNull(value: string | null | undefined): string | null {
   return trimmed ? trimmed : null;
 }
 
-/** A reminder without an open invoice: never rendered, so never sent (docs/architecture.md §4, "Firing"). */
+/** A reminder without an open invoice: never rendered, so never sent. */
 export class EmptyStatementError extends Error {
   constructor() {
     super("A reminder needs at least one open invoice");
@@ -174,7 +174,7 @@ function statementContent(props: ReminderEmailProps) {
     };
   });
   const only = count === 1 ? lines[0] : undefined;
-  // Oldest due first, so the listed lines hold the most overdue one (docs/architecture.md §5).
+  // Oldest due first, so the listed lines hold the most overdue one.
   const timing = statementTiming(lines, props.today);
   return {
     timing: timing?.kind ?? "overdue",

@@ -12,7 +12,7 @@ export async function renderReminder(
   const html = await renderEmail(createElement(ReminderEmail, props));
   // Converting the HTML we already have avoids rendering the tree a second time. The opt-out URL
   // the 'Pay now' and the "I've paid" URLs are shown in angle brackets, so the full stop after it is not read as part of it.
-  // The statement is a data table: its columns line up in the text (docs/architecture.md §5).
+  // The statement is a data table: its columns line up in the text.
   const text = toPlainText(html, {
     selectors: [
       {

@@ -1,9 +1,9 @@
-// Bundle budgets (a step of `npm test` and of `npm run deploy`, after the build; docs/architecture.md §11).
+// Bundle budgets (a step of `npm test` and of `npm run deploy`, after the build).
 //
 // 1. JavaScript per page without interaction, gzip (scripts/client-js.mjs): what the browser must
 //    fetch to show and hydrate each page, and the chunks it fetches after hydration without any
 //    interaction (the dashboard's chart; tests/e2e/lean-client.spec.ts checks in Chromium that a
-//    page fetches nothing else). Budgets in KB = 1,000 bytes (docs/architecture.md §11): / 100 KB
+//    page fetches nothing else). Budgets in KB = 1,000 bytes: / 100 KB
 //    (0 when it sends no module scripts), /pricing 120 KB, every other page, /dashboard and /schedule included, 150 KB (PAGES in
 //    scripts/client-js.mjs).
 // 2. Both Workers: `wrangler deploy --dry-run` (offline: nothing is uploaded), then every file of each
@@ -18,7 +18,7 @@ import { gzipSync } from "node:zlib";
 import { clientJs, formatTable } from "./client-js.mjs";
 
 const KIB = 1024;
-/** Worker upload budgets, gzip (docs/architecture.md §11). */
+/** Worker upload budgets, gzip. */
 // 600 KiB until the Stripe SDK (decisions/017) and postal-mime (decisions/020) came in; both are server-only.
 const APP_WORKER_BUDGET = 650 * KIB;
 const MAIL_WORKER_BUDGET = 250 * KIB;
@@ -53,7 +53,7 @@ console.log(`JavaScript per page without interaction, gzip (KB = 1,000 bytes):\n
 for (const page of pages.filter((p) => p.total > p.budget)) {
   failures.push(
     `${page.path}: ${(page.total / 1000).toFixed(1)} KB of JavaScript without interaction (gzip${page.lazy ? ", with the chunks it fetches after hydration" : ""}), over its budget of ${(page.budget / 1000).toFixed(0)} KB. ` +
-      "Load what the page does not need to show itself when it is used (docs/architecture.md §11); `node scripts/client-js.mjs` lists the pages.",
+      "Load what the page does not need to show itself when it is used; `node scripts/client-js.mjs` lists the pages.",
   );
 }
 

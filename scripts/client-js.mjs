@@ -1,4 +1,4 @@
-// JavaScript a page downloads without any interaction, gzip (docs/architecture.md §11), read from
+// JavaScript a page downloads without any interaction, gzip, read from
 // the client build: React Router's manifest (build/client/assets/manifest-*.js) gives the route tree
 // and each route's module, Vite's manifest (build/client/.vite/manifest.json, kept by
 // vite.config.ts) the chunk graph. A page's first load is the client entry, the root route and
@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { matchRoutes } from "react-router";
 
-/** KB as in docs/architecture.md §11: 1,000 bytes of gzip. */
+/** A KB of the budgets: 1,000 bytes of gzip. */
 export const KB = 1000;
 export const DEFAULT_BUDGET = 150 * KB;
 

@@ -4,7 +4,7 @@
 // throttling) settings. Prints the four scores per page and writes bench/LIGHTHOUSE.md.
 //
 // `node scripts/lighthouse.mjs --assert` is the step of `npm test` (scripts/test.mjs): the
-// accessibility category alone on / and /pricing, failing unless both score 100 (docs/architecture.md §13).
+// accessibility category alone on / and /pricing, failing unless both score 100.
 //
 // Environment: LIGHTHOUSE_SKIP_BUILD=1 uses the existing build/ and dist/; CHROMIUM_PATH (default
 // /usr/bin/chromium); LIGHTHOUSE_PORT (default: a free port, since other checkouts on the same

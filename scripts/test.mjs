@@ -29,7 +29,7 @@ const steps = [
   ["Type check", "tsc", ["--noEmit"]],
   ["Build", "react-router", ["build"]],
   // Both Workers dry-run deployed from the build (app ≤ 600 KiB, mail ≤ 250 KiB gzip) and every
-  // page's first-load JavaScript within its budget (docs/architecture.md §11).
+  // page's first-load JavaScript within its budget.
   ["Bundle size", "node", ["scripts/check-bundles.mjs"]],
   ["Unit and integration tests", "vitest", ["run"]],
   ["End-to-end tests", "playwright", ["test"]],

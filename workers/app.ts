@@ -21,7 +21,7 @@ const loadBuild = () => import("virtual:react-router/server-build");
 /**
  * React Router's handler. Given a function, it derives its routes and static handler from the build
  * on every request, so that the dev server picks up edits; the production build never changes, so
- * there it is made once, on the first request, from the loaded build (docs/architecture.md §12: deriving was about
+ * there it is made once, on the first request, from the loaded build (deriving it was about
  * a twentieth of a page's time).
  */
 const requestHandler: RequestHandler = import.meta.env.DEV
@@ -50,7 +50,7 @@ const OPT_OUT_PATH = /^\/u\/[^/]+$/;
  * whatever Origin they send (some send their own). React Router refuses an action whose Origin is
  * not the request's (its CSRF check answers 400), so for exactly this POST the Origin is dropped
  * before React Router sees it: the signed token in the path is what authenticates it, and without
- * a session cookie there is nothing to forge (docs/architecture.md §6).
+ * a session cookie there is nothing to forge.
  */
 function oneClickOptOut(request: Request): Request {
   if (request.method !== "POST" || !request.headers.has("Origin")) return request;
@@ -68,7 +68,7 @@ export function createApp() {
   const app = new Hono<AppBindings>();
 
   // Security headers on every response, a fresh script nonce for each, HSTS over https, and no
-  // caching of what belongs to a session (docs/architecture.md §7).
+  // caching of what belongs to a session.
   app.use("*", async (c, next) => {
     // The nonce is made when something asks for it: a page (the policy and its inline scripts),
     // not a JSON or redirect response.
@@ -95,7 +95,7 @@ export function createApp() {
     await next();
   });
 
-  // CSRF: every state-changing request must come from our own origin (docs/architecture.md §6).
+  // CSRF: every state-changing request must come from our own origin.
   app.use("*", async (c, next) => {
     // Exempt: provider webhooks (signed) and the opt-out link's one-click POST (RFC 8058: mail
     // clients send it without an Origin; the signed token in the path authenticates it).
@@ -153,8 +153,8 @@ export { ReminderSchedule } from "./reminder-schedule";
 
 export default {
   fetch: app.fetch,
-  // The cron trigger: the watchdog (docs/architecture.md §4) re-arms enabled schedules whose alarm
-  // was lost, and housekeeping (§6) purges expired sign-in and rate-limit rows.
+  // The cron trigger: the watchdog re-arms enabled schedules whose alarm
+  // was lost, and housekeeping purges expired sign-in and rate-limit rows.
   scheduled(_controller, env, ctx) {
     ctx.waitUntil(runWatchdog(env));
     ctx.waitUntil(runHousekeeping(env));
@@ -179,7 +179,7 @@ export default {
     });
     if (!outcome.ok) message.setReject(REJECTIONS[outcome.reason]);
   },
-  // The mail queue (docs/architecture.md §4): due reminders, sent in batches of up to 100 at
+  // The mail queue: due reminders, sent in batches of up to 100 at
   // MAIL_SENDS_PER_SECOND requests a second (docs/decisions/021); the requests finish in waitUntil.
   async queue(batch, env, ctx) {
     await consumeMail(env, batch.messages as readonly Message<MailQueueMessage>[], {

@@ -40,7 +40,7 @@ interface Waiting {
  * jobs go on the mail queue 100 a call; one is deleted only once its call succeeded. Nothing waiting
  * for an answer is stored: should this object fail or restart, the alarms' calls fail and the
  * runtime retries them, and a repeated claim gets the same row. The watchdog still fires again any
- * reminder left 'sending' in no batch (docs/architecture.md §4, "Retries"), so nothing rests on this
+ * reminder left 'sending' in no batch, so nothing rests on this
  * object alone either.
  */
 export class MailHandoff extends DurableObject<Env> {

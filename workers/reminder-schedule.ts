@@ -3,7 +3,7 @@ import { getDb } from "~/db/client.server";
 import { SUPERSEDED_MESSAGE } from "~/domain/limits";
 import { claimHere, type FireOutcome, fireHandedOver, handOff, settleDeferred } from "~/reminders/index.server";
 
-/** Storage key of the occurrence key a sending limit holds back (docs/architecture.md §4). */
+/** Storage key of the occurrence key a sending limit holds back. */
 const DEFERRED = "deferred";
 
 /**

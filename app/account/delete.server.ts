@@ -10,7 +10,7 @@ import { stripeSetup } from "~/stripe/index.server";
 import { ACCOUNT_TABLES, type AccountKey } from "./tables.server";
 
 /**
- * Deleting an account (docs/architecture.md §6, "Leaving"; docs/decisions/023): its subscription is
+ * Deleting an account (docs/decisions/023): its subscription is
  * cancelled first (a deletion that cannot cancel stops there, nothing lost, so nobody is charged
  * for an account that is gone), then every row it owns in every table of ACCOUNT_TABLES, in that
  * order, a bounded slice per statement (one bound value each, D1 keeps a long delete from blocking
@@ -110,7 +110,7 @@ export async function deleteAccount(
   if (!(await cancelSubscription(env, config, db, account.id))) return { ok: false, reason: "subscription" };
   const key = { id: account.id, email: account.email.toLowerCase() };
   // The debtors' links stop first, before the long part: every one is signed over the debtor's key
-  // (docs/architecture.md §10), so without it they answer like unknown links at once.
+  //, so without it they answer like unknown links at once.
   await db.update(debtors).set({ optOutKey: null }).where(eq(debtors.ownerId, account.id));
   const rows: Record<string, number> = {};
   let disarmed = 0;

@@ -5,7 +5,7 @@ import { deliveryArchives } from "~/db/schema";
 import { ACCOUNT_TABLES, type AccountKey, type AccountTable } from "./tables.server";
 
 /**
- * "Export my data" (docs/architecture.md §6, "Leaving"; docs/decisions/023): one JSON document
+ * "Export my data" (docs/decisions/023): one JSON document
  * holding every row the account owns, streamed as it is read so an account of any size fits in a
  * Worker's memory:
  *

@@ -33,7 +33,7 @@ import {
 } from "~/db/schema";
 
 /**
- * Every table of the schema, said once (docs/architecture.md §6, "Leaving"; docs/decisions/023):
+ * Every table of the schema, said once (docs/decisions/023):
  * either it holds an account's data (ACCOUNT_TABLES: how to find the account's rows, deleted with
  * the account and in its export unless only secrets) or it is global (GLOBAL_TABLES, with why). A
  * test walks the schema's exports and fails on a table in neither list, so a table added later
@@ -57,7 +57,7 @@ export interface AccountTable {
   exported: { omit: readonly string[] } | { no: string };
   /**
    * The export's page order: columns that follow the owner's column in one of the table's indexes,
-   * so each keyset page is one index range (docs/architecture.md §12); all NOT NULL, the last
+   * so each keyset page is one index range; all NOT NULL, the last
    * unique. Absent: rowid (an index on the owner alone, or on the owner and the integer id, ends
    * with it).
    */
@@ -120,7 +120,7 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
     keyset: [invoiceOwedDays.dueOn, invoiceOwedDays.currency],
   },
   { table: optOuts, rows: byOwner(optOuts.ownerId), exported: { omit: [] }, keyset: [optOuts.email] },
-  // optOutKey: the key of the debtor's signed links (docs/architecture.md §10), not the user's to carry around.
+  // optOutKey: the key of the debtor's signed links, not the user's to carry around.
   { table: debtors, rows: byOwner(debtors.ownerId), exported: { omit: ["optOutKey"] } },
   { table: organizations, rows: byOwner(organizations.ownerId), exported: { omit: [] } },
   { table: stripeAccounts, rows: byOwner(stripeAccounts.userId), exported: { omit: [] } },

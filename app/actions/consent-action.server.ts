@@ -9,7 +9,7 @@ export const CONSENT_UNCONFIRMED = "Please confirm that the debtor agreed to rec
 export const CONSENT_RECORDED = "Consent recorded. Reminders to this address are allowed again.";
 
 /**
- * Opt-out and renewed-consent intents on the debtor pages (docs/architecture.md §10). An opted-out
+ * Opt-out and renewed-consent intents on the debtor pages. An opted-out
  * address gets reminders again only after the user records, deliberately and confirmed, that the
  * debtor agreed; the debtor's stopped schedules stay stopped until the user resumes them.
  */

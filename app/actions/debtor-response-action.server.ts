@@ -71,8 +71,7 @@ function answerReply(how: "resume" | "handled") {
 }
 
 /**
- * The user's answers to what a debtor said on their page (docs/architecture.md §10, "The debtor's
- * page"), on the debtor pages' action (app/actions/debtor-action.server.ts: the dashboard, the
+ * The user's answers to what a debtor said on their page, on the debtor pages' action (app/actions/debtor-action.server.ts: the dashboard, the
  * debtors list, the debtor's timeline): resolve a dispute, or allow a new promise after a broken
  * one. Ids are only a request: another user's answers 404 and nothing changes.
  */

@@ -9,7 +9,7 @@ import { requestTimeZone } from "~/platform/time-zone.server";
 import { FormIdSchema } from "~/schemas/ids";
 
 /**
- * The compact timeline of the debtor's Configure modal (docs/architecture.md §10): the owner's debtor's
+ * The compact timeline of the debtor's Configure modal: the owner's debtor's
  * latest entries and next reminder, and the zone to show them in. Another user's debtor is 404.
  */
 export async function compactTimeline({ context, params, request, url }: LoaderFunctionArgs) {

@@ -128,7 +128,7 @@ async function addToExisting({ scope, formData }: IntentScope) {
 }
 
 /**
- * Invoice intents on the debtor pages and the debtor's modal (docs/architecture.md §8, §10): each
+ * Invoice intents on the debtor pages and the debtor's modal: each
  * parses its form with the invoice's schema and calls the invoice's operation
  * (app/ledger/invoice-entity.server.ts, the same the JSON API calls), and answers its refusals as the
  * API does: 404 for a record that is not the owner's, 400 with the same field errors.

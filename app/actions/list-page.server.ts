@@ -12,8 +12,7 @@ export interface ListQueries<T> {
 /**
  * Page `requested` (already parsed from the URL: `parsePage`, app/domain/list-params.ts) of a list
  * of `pageSize` rows a page, with the total and the number of pages: the loader of /debtors-list
- * and /schedules-list. The page and the total go in one round trip (a D1 batch, docs/architecture.md
- * §12); a page past the end shows the last one, read again (only a hand-edited or stale URL asks
+ * and /schedules-list. The page and the total go in one round trip (a D1 batch); a page past the end shows the last one, read again (only a hand-edited or stale URL asks
  * for it). The queries are the session's user's (SESSION_OWNER), read with the session in that batch
  * (docs/decisions/025); null without a valid session.
  */

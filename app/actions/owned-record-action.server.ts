@@ -51,7 +51,7 @@ function ownedRecordIntents<Input, Row>(entity: OwnedEntity<Input, Row>) {
         }
         if (error instanceof TwinFound) {
           // A debtor with this e-mail exists (only debtors refuse a twin): the form says so, keeps
-          // what was typed and offers that debtor or a new one anyway (docs/architecture.md §10).
+          // what was typed and offers that debtor or a new one anyway.
           const { id, fullName } = error.existing;
           return reply(intents.add, {
             status: 409,

@@ -90,7 +90,7 @@ async function resume({ scope, formData }: IntentScope) {
 }
 
 /**
- * The dashboard's answers to a debtor's "I've paid" (docs/architecture.md §10), on the debtor
+ * The dashboard's answers to a debtor's "I've paid", on the debtor
  * pages' action (app/actions/debtor-action.server.ts): confirm the payment (the payment form's
  * amount, date, note and "Apply to", as the user entered them) or resume the reminders the claim
  * paused. Both post `debtor_id`; another user's debtor answers 404 and nothing changes.

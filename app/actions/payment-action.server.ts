@@ -90,7 +90,7 @@ async function resume({ scope, formData }: IntentScope) {
   });
 }
 
-/** Payment intents on the debtor pages (docs/architecture.md §10): add, edit, delete, and resuming reminders. */
+/** Payment intents on the debtor pages: add, edit, delete, and resuming reminders. */
 export const paymentIntents: ExtraIntents = {
   [intents.add]: add,
   [intents.edit]: edit,

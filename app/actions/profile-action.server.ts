@@ -102,7 +102,7 @@ async function saveContactRules(db: Db, user: SessionUser, formData: FormData) {
 }
 
 /**
- * The user's notices (docs/architecture.md §5, "The user is told"): a checkbox each, sent only
+ * The user's notices: a checkbox each, sent only
  * when checked, so an unchecked box switches its kind off.
  */
 async function saveNotices(db: Db, user: SessionUser, formData: FormData) {
@@ -115,7 +115,7 @@ async function saveNotices(db: Db, user: SessionUser, formData: FormData) {
   return reply(PROFILE_INTENTS.notices, { message: "E-mail notices saved." });
 }
 
-/** The account's payment link (docs/architecture.md §10): https only; empty clears it. */
+/** The account's payment link: https only; empty clears it. */
 async function savePaymentLink(db: Db, user: SessionUser, formData: FormData) {
   const submission = parseWithValibot(formData, { schema: PaymentLinkSchema });
   if (submission.status !== "success")
@@ -128,7 +128,7 @@ async function savePaymentLink(db: Db, user: SessionUser, formData: FormData) {
   });
 }
 
-/** The account's currency (docs/architecture.md §10, "Currency"): new debtors' and CSV rows' unless given. */
+/** The account's currency: new debtors' and CSV rows' unless given. */
 async function saveDefaultCurrency(db: Db, user: SessionUser, formData: FormData) {
   const submission = parseWithValibot(formData, { schema: DefaultCurrencySchema });
   if (submission.status !== "success")
@@ -205,7 +205,7 @@ export const ACCOUNT_NOT_DELETED =
   "Your subscription could not be cancelled at Stripe, so nothing was deleted. Please try again in a minute.";
 
 /**
- * Delete account (docs/architecture.md §6, "Leaving"): confirmed by typing the account's address
+ * Delete account: confirmed by typing the account's address
  * (without case or surrounding spaces). A wrong address is a field error and nothing is deleted;
  * done, every session has gone with the account and the browser lands on / with a toast.
  */

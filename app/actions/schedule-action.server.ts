@@ -31,7 +31,7 @@ import { testSend } from "./test-send-action.server";
 
 const INTENTS = SCHEDULE_INTENTS;
 const RESEND = DEBTOR_INTENTS.resend;
-/** A sending limit refused the request (docs/architecture.md §4). */
+/** A sending limit refused the request. */
 const LIMITED = 429;
 
 interface ActionArgs {

@@ -34,8 +34,7 @@ import {
 const TEST_SEND_INTENT = SCHEDULE_INTENTS.testSend;
 export const CHOOSE_DEBTOR = "Choose a debtor to send a test for.";
 /**
- * A chosen debtor without an open invoice: the engine would send them nothing (docs/architecture.md
- * §5), so neither the preview nor the test send shows a reminder.
+ * A chosen debtor without an open invoice: the engine would send them nothing, so neither the preview nor the test send shows a reminder.
  */
 export const NO_OPEN_INVOICE =
   "No reminder would be sent: this debtor has no open invoice (disputed invoices are left out of reminders).";
@@ -143,10 +142,10 @@ export type DebtorReminder =
   | null;
 
 /**
- * The reminder's values for the owner's chosen debtor (docs/architecture.md §10): the debtor's name
+ * The reminder's values for the owner's chosen debtor: the debtor's name
  * and statement (their open invoices, with today in their zone at `now`), and the sender (the
  * organization when it is the owner's, else the user) with their payment page: what the engine
- * would send (docs/architecture.md §5). Null when the debtor is not the owner's (another user's
+ * would send. Null when the debtor is not the owner's (another user's
  * looks missing): the caller shows the sample instead. `refused` when the debtor has no open
  * invoice: the engine would send nothing.
  */
@@ -205,7 +204,7 @@ export function testLinks(config: AppConfig) {
 }
 
 /**
- * "Send me a test" on /schedule (docs/architecture.md §10): the previewed template and tone, with the chosen
+ * "Send me a test" on /schedule: the previewed template and tone, with the chosen
  * debtor's values, to the signed-in user's own address. It counts toward the account's daily quota
  * (recorded as a delivery without a schedule) and is refused when the quota is used up.
  */

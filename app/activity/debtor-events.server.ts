@@ -16,10 +16,10 @@ export type DebtorEventType =
   | "schedule_paused"
   | "schedule_resumed"
   | "schedule_deleted"
-  // A due-date schedule sent its last step (docs/architecture.md §4, "Due-date cadences").
+  // A due-date schedule sent its last step.
   | "schedule_ended"
   | "imported"
-  // The debtor's own answers from their page (docs/architecture.md §10, "The debtor's page"), and the user's to them.
+  // The debtor's own answers from their page, and the user's to them.
   | "promised"
   | "promise_broken"
   | "promise_consent"

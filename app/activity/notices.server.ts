@@ -13,7 +13,7 @@ import { mail } from "~/mail/index.server";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 
 /**
- * The user is told (docs/architecture.md §5, "The user is told"): one e-mail to the user's own
+ * The user is told: one e-mail to the user's own
  * address for each debtor action ("I've paid", a promise, a dispute, an opt-out) and each hard
  * bounce and complaint, while the user's switch for that kind is on (Settings → Info). A notice is
  * written in the batch that records its event, by `noticeInsert` right after the event's insert,
@@ -158,7 +158,7 @@ export async function sendNotices(
 }
 
 /**
- * The watchdog's net (docs/architecture.md §4): notices left 'pending' for NOTICE_STALE_MS (their
+ * The watchdog's net: notices left 'pending' for NOTICE_STALE_MS (their
  * request ended before the send, or the send failed and may pass now) are sent, NOTICES_PER_RUN a
  * run; those older than NOTICE_GIVE_UP_MS are marked 'failed'.
  */
@@ -202,7 +202,7 @@ const DAY_MS = 24 * 60 * 60_000;
 const DIGEST_KINDS = [...DEBTOR_ACTION_KINDS, ...DELIVERY_PROBLEM_KINDS, ...SCHEDULE_KINDS];
 
 /**
- * The watchdog's daily digest (docs/architecture.md §5, "The user is told"): from 08:00 UTC, each
+ * The watchdog's daily digest: from 08:00 UTC, each
  * user who switched it on and has no digest for today gets one e-mail listing the last 24 hours'
  * debtor actions and delivery problems (whatever their other switches), DIGESTS_PER_RUN users a
  * run. A day with nothing to tell sends nothing. digest_sent_on marks the day after the send (or

@@ -12,7 +12,7 @@ const encoder = new TextEncoder();
 /**
  * hex(SHA-256(value)): how tokens are stored, so a leaked table grants nothing. WebCrypto's digest
  * runs natively; the JavaScript SHA-256 it replaced cost every signed-in request a measurable share
- * of its Worker CPU (docs/architecture.md §12).
+ * of its Worker CPU.
  */
 export async function hashToken(value: string): Promise<string> {
   return encodeHexLowerCase(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(value))));

@@ -16,7 +16,7 @@ const NO_SESSION: Promise<ValidatedSession | null> = Promise.resolve(null);
  * Runs `fn` on a later turn of the event loop. In the Workers runtime through its native
  * `scheduler.wait(0)`: with nodejs_compat the global setTimeout is Node's, whose Timeout object was
  * about 1.5% of a list page's Worker time for a timer that never needs cancelling
- * (docs/architecture.md §12). Elsewhere (unit tests in Node), setTimeout.
+ *. Elsewhere (unit tests in Node), setTimeout.
  */
 const nextTurn: (fn: () => void) => void = (() => {
   const scheduler = (globalThis as { scheduler?: { wait?: (ms: number) => Promise<void> } }).scheduler;

@@ -52,7 +52,7 @@ export async function createSession(db: Db, userId: string, now = Date.now()) {
 
 /**
  * The session's row and its user, by the token's hash: every request that carries a cookie runs it
- * (the trivial route included), so it is built once per isolate (docs/architecture.md §12).
+ * (the trivial route included), so it is built once per isolate.
  */
 export const sessionById = preparedQuery((db) =>
   db

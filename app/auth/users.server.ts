@@ -98,7 +98,7 @@ export function infoSettingsOf(row: Awaited<ReturnType<typeof infoSettingsQuery>
   return { settings, hasPassword: hasPassword === 1 };
 }
 
-/** Saves which notices the user gets (docs/architecture.md §5, "The user is told"). */
+/** Saves which notices the user gets. */
 export async function setNoticeSwitches(
   db: Db,
   userId: string,

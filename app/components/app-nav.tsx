@@ -17,7 +17,7 @@ export const APP_NAV = [
 /**
  * `plain`: plain anchors, for markup only a browser without JavaScript ever uses (the header's
  * `<noscript>` row): there a `Link` is an anchor anyway, and each one costs the server a router
- * lookup it does not need (docs/architecture.md §12).
+ * lookup it does not need.
  */
 export function AppNavLinks({
   itemClassName,

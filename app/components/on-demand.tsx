@@ -2,7 +2,7 @@ import { type ComponentType, type LazyExoticComponent, lazy } from "react";
 
 /**
  * A component whose code is a separate chunk, fetched when it is first needed rather than with the
- * page (docs/architecture.md §11): `preload()` starts the fetch (call it on hover or focus of the
+ * page: `preload()` starts the fetch (call it on hover or focus of the
  * control that will need it, so the click rarely waits), `load()` is the same as a promise that
  * rejects if the chunk cannot be fetched, and `Lazy` renders the component inside <Suspense>. The
  * chunk is a same-origin script, so the Content-Security-Policy's 'self' covers it.

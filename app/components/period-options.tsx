@@ -17,7 +17,7 @@ type Props = Omit<ComponentProps<typeof LabeledSelect>, "label" | "children" | "
  * The 'Period' dropdown of the schedules card and the report: "All time" (value '') and
  * docs/product-spec.md §2's five. A closed native select changes its value on every arrow key;
  * committing each would reload the list per key press, so keyboard browsing commits on Enter or
- * when the focus leaves (docs/architecture.md §13), while a choice from the open list commits at once.
+ * when the focus leaves, while a choice from the open list commits at once.
  */
 export function PeriodSelect({ value, defaultValue, onCommit, onKeyDown, onBlur, ...props }: Props) {
   const pageValue = value ?? String(defaultValue ?? "");

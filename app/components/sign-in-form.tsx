@@ -43,7 +43,7 @@ const replyErrors = (result: SubmissionResult<string[]> | undefined) => result?.
  * Magic link, Google and password sign-in (docs/product-spec.md §2 "Landing / sign-in"). Posts to the route it is
  * rendered in; `redirectTo` brings the user back where they were going.
  *
- * The first thing a visitor loads, so it is kept small (docs/architecture.md §11): one field needs no form library,
+ * The first thing a visitor loads, so it is kept small: one field needs no form library,
  * and the schema check loads on the form's first focus (a submit before it has loaded waits for it). It behaves as
  * the conform forms do: checked with the action's schema on submit (an invalid submit focuses the field), then on
  * every input; the action's field errors and what was typed after a document post; cleared after a link was sent.

@@ -17,7 +17,7 @@ export type Bindable<T> = T | BindParam;
 /**
  * A drizzle client over the D1 binding. Cheap: it holds no connection. Built without the schema:
  * nothing uses drizzle's relational queries (`db.query.*`), and with the schema every request paid
- * for walking all tables' relations (about 0.4 ms, a tenth of a trivial request; docs/architecture.md §12).
+ * for walking all tables' relations (about 0.4 ms, a tenth of a trivial request).
  */
 export function getDb(d1: D1Database) {
   let db = clients.get(d1);
@@ -30,7 +30,7 @@ export function getDb(d1: D1Database) {
 
 /**
  * One drizzle client per D1 binding, kept for the isolate's life: it holds no state of a request
- * (no logger, no transaction), and making it anew cost every request its setup (docs/architecture.md §12).
+ * (no logger, no transaction), and making it anew cost every request its setup.
  */
 const clients = new WeakMap<D1Database, Db>();
 

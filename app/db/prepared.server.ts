@@ -60,8 +60,7 @@ interface Decoder {
 /**
  * How D1's answer to a prepared query becomes drizzle's rows, worked out once per query: each
  * column's decoder and place in the row, as drizzle's own mapResultRow does for every row and every
- * column again (its `is` checks were the largest single cost of mapping a page's rows; docs/
- * architecture.md §12). The same rows: decoded values, nested objects for `{ a: { b } }` selections,
+ * column again (its `is` checks were the largest single cost of mapping a page's rows). The same rows: decoded values, nested objects for `{ a: { b } }` selections,
  * and a left-joined table whose columns are all null given as null. A query this does not cover
  * (not a select of rows, a custom mapper) keeps drizzle's mapping.
  */
@@ -133,7 +132,7 @@ export const OWNER_ID = bindParam("ownerId");
 
 /**
  * A query of fixed shape built once per isolate (per D1 binding) instead of on every request
- * (docs/architecture.md §12): drizzle's query building (`sql`, `is`, `buildQueryFromSourceParams`…) was a tenth
+ *: drizzle's query building (`sql`, `is`, `buildQueryFromSourceParams`…) was a tenth
  * of a page's Worker time. `build` uses a `bindParam(name)` for every value that changes; the
  * returned function binds them by name. Its answer runs in a batch (`runBatch`) or alone
  * (`runBound`). Use it only for queries whose SQL does not depend on the values (no optional

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-/** Epoch milliseconds, the unit of every time column (docs/architecture.md §3). */
+/** Epoch milliseconds, the unit of every time column. */
 const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 
 export const users = sqliteTable(
@@ -20,13 +20,13 @@ export const users = sqliteTable(
     contactCap: integer("contact_cap"),
     // 'Pay now' in every reminder: the account's https payment page (0006); an organization may have its own.
     paymentUrl: text("payment_url"),
-    // New debtors' and imported rows' currency unless given (docs/architecture.md §10, "Currency").
+    // New debtors' and imported rows' currency unless given.
     defaultCurrency: text("default_currency").notNull().default("USD"),
-    // The user's e-mails about their debtors (docs/architecture.md §5, "The user is told"; 0014):
+    // The user's e-mails about their debtors (0014):
     // "I've paid", promises, disputes and opt-outs; bounces and complaints. On unless switched off.
     notifyDebtorActions: integer("notify_debtor_actions", { mode: "boolean" }).notNull().default(true),
     notifyDeliveryProblems: integer("notify_delivery_problems", { mode: "boolean" }).notNull().default(true),
-    // Told when a due-date schedule has sent its last step and ends (docs/architecture.md §4).
+    // Told when a due-date schedule has sent its last step and ends.
     notifyScheduleEnds: integer("notify_schedule_ends", { mode: "boolean" }).notNull().default(true),
     // The daily digest of the last 24 hours' events (off unless switched on; 0014), and the UTC day
     // of the last one (the watchdog's mark, so a day gets one).
@@ -185,7 +185,7 @@ export const debtors = sqliteTable(
 );
 
 /**
- * What a debtor owes, one row per invoice (0010; docs/architecture.md §10). paid_cents is the sum of
+ * What a debtor owes, one row per invoice (0010). paid_cents is the sum of
  * the payment_allocations on it, kept in the same batch as every payment write; the CHECK keeps the
  * ledger whole on every path: nothing is paid beyond an invoice's amount, and no amount is lowered
  * below what was paid on it. The debtor's debt_cents and paid_cents are the sums over its invoices
@@ -225,7 +225,7 @@ export const invoices = sqliteTable(
     // The dashboard's answers (0012): an account's open disputes, without its other invoices.
     index("invoices_disputed_idx").on(t.ownerId, t.disputedAt).where(sql`status = 'disputed'`),
     uniqueIndex("invoices_owner_number_idx").on(t.ownerId, t.number).where(sql`number IS NOT NULL`),
-    // The money figures (docs/architecture.md §10, "Money"): an account's owed invoices by due date,
+    // The money figures: an account's owed invoices by due date,
     // without its paid or void ones, ordering the oldest debts and covering the aging sums (status
     // too: SQLite counts a column of the condition as read unless the index holds it).
     index("invoices_owner_owed_idx")
@@ -290,7 +290,7 @@ export const payments = sqliteTable(
   (t) => [
     uniqueIndex("payments_provider_payment_idx").on(t.providerPaymentId),
     index("payments_debtor_idx").on(t.debtorId, t.paidOn),
-    // The money figures (docs/architecture.md §10, "Money"): an account's payments by date,
+    // The money figures: an account's payments by date,
     // covering what was collected in a month.
     index("payments_owner_paid_idx").on(t.ownerId, t.paidOn, t.currency, t.amountCents),
   ],
@@ -375,7 +375,7 @@ export const schedules = sqliteTable(
     frequency: text("frequency", {
       enum: ["daily", "weekly", "now", "due"],
     }).notNull(),
-    // A due-date cadence ('due', docs/architecture.md §4 "Due-date cadences"): the day offsets from
+    // A due-date cadence: the day offsets from
     // each open invoice's due date ("-3,0,3,7,14"), the repeat after the last step (null: it ends)
     // and the local hour in the debtor's zone. Null for the other frequencies.
     cadenceSteps: text("cadence_steps"),
@@ -419,8 +419,7 @@ export const schedules = sqliteTable(
 );
 
 /**
- * Durable Object calls that failed after their D1 change committed (docs/architecture.md §4, "One
- * lifecycle"): the schedule's alarm may not match its row. The watchdog's next run sets the alarm
+ * Durable Object calls that failed after their D1 change committed: the schedule's alarm may not match its row. The watchdog's next run sets the alarm
  * from the row as it is then (armed when ENABLED, deleted otherwise) and removes the entry. No
  * foreign key: a deleted schedule's alarm must still be deleted.
  */
@@ -443,7 +442,7 @@ export const deliveries = sqliteTable(
     occurrenceKey: text("occurrence_key").notNull(),
     template: text("template").notNull(),
     tone: integer("tone").notNull(),
-    // 'deferred': held back by a sending limit, sent later under the same key (docs/architecture.md §4).
+    // 'deferred': held back by a sending limit, sent later under the same key.
     status: text("status", { enum: ["sending", "sent", "failed", "bounced", "complained", "deferred"] })
       .notNull()
       .default("sending"),
@@ -472,7 +471,7 @@ export const deliveries = sqliteTable(
     index("deliveries_recipient_idx").on(t.recipient, t.createdAt),
     // The provider's id: webhook events find their delivery by it.
     index("deliveries_provider_idx").on(t.providerId),
-    // The archive finds the oldest delivery of any account in one step (0021, docs/architecture.md §12).
+    // The archive finds the oldest delivery of any account in one step.
     index("deliveries_created_idx").on(t.createdAt),
     // The watchdog's look for reminders a restart left 'sending' with no queue message (0023).
     index("deliveries_sending_idx").on(t.createdAt).where(sql`status = 'sending'`),
@@ -482,7 +481,7 @@ export const deliveries = sqliteTable(
 /**
  * Deliveries older than 13 months, counted per debtor, UTC month (YYYY-MM) and status once they
  * moved to the account's archive file in R2 (app/reminders/delivery-archive.server.ts, migration
- * 0021, docs/architecture.md §12 "Bounded deliveries"): a debtor's report totals, the lists'
+ * 0021): a debtor's report totals, the lists'
  * "sent" counts and the timeline add them to the live rows. Per schedule too, and test sends
  * apart, as the lists' "sent" counts leave them out.
  */
@@ -549,7 +548,7 @@ export const mailBatches = sqliteTable(
  * How many of an owner's deliveries have each status, kept by triggers on deliveries (migration
  * 0008), archived ones included (the archive adds them back as it deletes them, migration 0021):
  * the report's totals for all time and every debtor, read in one short statement however many
- * deliveries the account holds (docs/architecture.md §12). A filtered report counts the deliveries it covers.
+ * deliveries the account holds. A filtered report counts the deliveries it covers.
  */
 export const deliveryStatusCounts = sqliteTable(
   "delivery_status_counts",
@@ -661,8 +660,7 @@ export const debtorReplies = sqliteTable(
 );
 
 /**
- * An e-mail to the user about one debtor event (docs/architecture.md §5, "The user is told";
- * 0014): written in the event's own batch, sent after it (the watchdog sends what was left
+ * An e-mail to the user about one debtor event (* 0014): written in the event's own batch, sent after it (the watchdog sends what was left
  * 'pending'). event_key (`<kind>:<debtor_events.id>`) is unique and the provider's
  * Idempotency-Key, so one event is told once.
  */
@@ -697,7 +695,7 @@ export const userNotifications = sqliteTable(
 
 /**
  * The user's own Stripe account, connected through Stripe's hosted onboarding (decisions/018,
- * docs/architecture.md §10 "Paid online"; 0018): one per user. Debtors pay into it by Checkout
+ * decisions/018; 0018): one per user. Debtors pay into it by Checkout
  * (direct charges). Disconnecting keeps the row (disconnected_at) and the history it explains.
  */
 export const stripeAccounts = sqliteTable(

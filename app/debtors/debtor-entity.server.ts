@@ -8,12 +8,12 @@ import { DEBTOR_MESSAGES } from "~/schemas/messages";
 type DebtorRecord = NonNullable<Awaited<ReturnType<typeof updateDebtor>>>["debtor"];
 
 /**
- * Debtors (docs/architecture.md §8): the debtor pages' add / edit / delete and POST
+ * Debtors: the debtor pages' add / edit / delete and POST
  * /api/debtors/add, PUT /api/debtors/edit, DELETE /api/debtors/del. An add with an e-mail the
  * account already has is refused (TwinFound) unless the user asks for a new debtor anyway
- * (docs/architecture.md §10, "One debtor per address"). An edit that leaves the debt
+ *. An edit that leaves the debt
  * paid in full completes the debtor's schedules in its batch and disarms their alarms; a delete
- * takes the debtor's schedules in its batch and disarms theirs (docs/architecture.md §4).
+ * takes the debtor's schedules in its batch and disarms theirs.
  */
 export const debtorEntity: OwnedEntity<DebtorInput, DebtorRecord> = {
   noun: "debtor",

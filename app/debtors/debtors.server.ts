@@ -76,7 +76,7 @@ const openInvoicesCount = sql<number>`(SELECT count(*) FROM invoices AS inv WHER
 /**
  * The invoice the debtor form edits, as "<id>:<number>" ("<id>:" without a number), or null when
  * the debtor has several invoices that are not void (or none): then the form's debt is their total
- * and the invoices are edited one by one (docs/architecture.md §10, Invoices).
+ * and the invoices are edited one by one.
  */
 export const editableInvoice = sql<
   string | null
@@ -131,7 +131,7 @@ function debtorOrder(sort: DebtorSort = DEFAULT_DEBTOR_SORT, dir: SortDirection 
 /**
  * One page of the owner's debtors with the real count of reminders delivered to each and how many
  * stopped schedules each may resume (app/ledger/payments.server.ts): one query. Searched by name or
- * e-mail and sorted by name, creation or amount owed (docs/architecture.md §10); oldest first by default.
+ * e-mail and sorted by name, creation or amount owed; oldest first by default.
  * Its inner query picks the page's ids through the index on debtors (owner_id, id) (sorting the
  * owner's rows for another order); the outer one reads their columns and counts, so the counts are
  * computed for the page's rows only, whatever the sort. Returned unrun, to await or to batch.
@@ -159,7 +159,7 @@ export function listDebtors(db: Db, ownerId: Bindable<string>, filter: DebtorLis
       status: debtors.status,
       timeZone: debtors.timeZone,
       // Computed columns are named: unnamed, D1 keys each row's value by the expression's whole SQL
-      // text, which the Worker then parses for every row (docs/architecture.md §12).
+      // text, which the Worker then parses for every row.
       editableInvoice: editableInvoice.as("editable_invoice"),
       openInvoices: openInvoicesCount.as("open_invoices"),
       emailsSent: sentCountOf("debtor", debtors.id).as("emails_sent"),
@@ -283,7 +283,7 @@ function columns(input: DebtorInput) {
 }
 
 /**
- * The account's currency, for a debtor added without one (docs/architecture.md §10, "Currency"): the
+ * The account's currency, for a debtor added without one: the
  * owner's setting in Settings → Info, read in the statement that adds the debtor.
  */
 const accountCurrency = (ownerId: string) =>

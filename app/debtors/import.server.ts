@@ -10,7 +10,7 @@ import type { ExistingDebtor, ImportDebtor, ImportInvoice } from "~/schemas/csv-
 import { editableInvoice, editableOf } from "./debtors.server";
 
 /**
- * The CSV import's reads and writes (docs/architecture.md §10, CSV). Every statement binds only the
+ * The CSV import's reads and writes. Every statement binds only the
  * owner, the time and one JSON array of its rows or keys (read back with json_each), so D1's 100
  * bound parameters are never near, and the statements of an import are one batch (one
  * transaction): all or nothing. They are D1's own statements: drizzle cannot batch raw SQL with

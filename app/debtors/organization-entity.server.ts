@@ -12,7 +12,7 @@ import { type OrganizationInput, OrganizationSchema } from "~/schemas/organizati
 type OrganizationRecord = Awaited<ReturnType<typeof createOrganization>>;
 
 /**
- * Organizations (docs/architecture.md §8): /iam/orgs' add / edit / delete and POST /api/org/add,
+ * Organizations: /iam/orgs' add / edit / delete and POST /api/org/add,
  * PUT /api/org/edit, DELETE /api/org/del. A form and a JSON body carry the same fields as text.
  */
 export const organizationEntity: OwnedEntity<OrganizationInput, OrganizationRecord> = {

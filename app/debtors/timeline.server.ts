@@ -18,7 +18,7 @@ import { debtorInvoicesQuery, type InvoiceRow } from "~/ledger/index.server";
 import { debtorRepliesQuery, type ReplyView, replyViewsOf } from "~/responses/index.server";
 
 /**
- * A debtor's timeline (docs/architecture.md §10): every e-mail (deliveries), payment and debtor event
+ * A debtor's timeline: every e-mail (deliveries), payment and debtor event
  * (opt-out, bounce, "I've paid", promises, disputes, schedule changes, …), newest first, the next
  * reminders of their enabled schedules with the time they will really go, and what the debtor
  * asked of the user (a pending or broken promise, disputed invoices). One owner-scoped batch, each
@@ -76,7 +76,7 @@ export interface DebtorTimeline {
     currency: string;
     status: "active" | "paid" | "opted_out" | "bouncing";
     timeZone: string;
-    /** The date the debtor promised to pay by, while the promise is pending (docs/architecture.md §10). */
+    /** The date the debtor promised to pay by, while the promise is pending. */
     promisedOn: string | null;
     /** When their last promise passed unpaid: a new one waits for the user's consent. */
     promiseBrokenAt: number | null;
@@ -112,7 +112,7 @@ const P = {
 };
 
 /**
- * The debtor page's queries, built once per isolate (app/db/prepared.server.ts, docs/architecture.md §12): their SQL
+ * The debtor page's queries, built once per isolate: their SQL
  * never changes, only the owner, the debtor, the row limit and the contact window's start do.
  */
 const TIMELINE = {

@@ -1,14 +1,14 @@
 import { formatCount } from "./intl";
 
 /**
- * Per-account caps (docs/architecture.md §6): how many debtors, organizations and live schedules one
+ * Per-account caps: how many debtors, organizations and live schedules one
  * account may keep, so no account can grow Dunly's tables (or its mail) without bound. The values
  * are configuration (ACCOUNT_MAX_* in wrangler.toml); these are the defaults when one is unset.
  */
 export const DEFAULT_ACCOUNT_CAPS = { debtors: 2000, organizations: 50, schedules: 2000 } as const;
 
 /**
- * The most payments one debtor keeps (docs/architecture.md §10): growth stays bounded, and the
+ * The most payments one debtor keeps: growth stays bounded, and the
  * debtor's modal lists them all.
  */
 export const MAX_PAYMENTS_PER_DEBTOR = 1000;

@@ -3,7 +3,7 @@ import { addDays } from "./promise";
 import { daysOverdue } from "./statement";
 
 /**
- * The money figures (docs/architecture.md §10, "Money"): receivables by age, what was collected
+ * The money figures: receivables by age, what was collected
  * this month and how late payments come, all counted on the user's calendar (their today, in
  * their zone). Pure and client-safe: the dashboard, the report and the aging export use the same
  * buckets, and the SQL that sums them (app/ledger/money.server.ts) is given the bounds computed

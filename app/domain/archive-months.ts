@@ -1,5 +1,5 @@
 /**
- * The delivery archive's months (docs/architecture.md §12, "Bounded deliveries"; docs/decisions/022):
+ * The delivery archive's months (docs/decisions/022):
  * calendar months in UTC, written YYYY-MM. A month is archived once all of it is more than
  * ARCHIVE_AFTER_MONTHS months old, so no month is ever split between the archive and live rows
  * by the cut-off itself.

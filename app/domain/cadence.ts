@@ -4,7 +4,7 @@ import { instantAtLocalHour, localDateString } from "./schedule-time";
 import { daysOverdue } from "./statement";
 
 /**
- * Due-date cadences (docs/architecture.md §4 "Due-date cadences", decisions/016): a schedule
+ * Due-date cadences (decisions/016): a schedule
  * whose reminders follow each open invoice's due date. Each step is a day offset from a due date
  * (-3: three days before, 0: on the day, 7: a week after); every open invoice with something left
  * to pay has its own steps, and the schedule's next run is the earliest step of any of them still

@@ -2,7 +2,7 @@ import { nextRoomAt } from "./limits";
 import { nextWithinHours } from "./schedule-time";
 
 /**
- * Contact rules (docs/architecture.md §4): when a reminder may reach a debtor. Quiet hours in the
+ * Contact rules: when a reminder may reach a debtor. Quiet hours in the
  * debtor's own time zone and a cap on reminders to one debtor in a rolling window. An account may
  * tighten them, never loosen them past these defaults.
  */

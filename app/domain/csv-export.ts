@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 
 /**
- * CSV for download (docs/architecture.md §10), written by papaparse: quoted where needed, CRLF line ends,
+ * CSV for download, written by papaparse: quoted where needed, CRLF line ends,
  * and formula-safe: a text cell that starts with = + - @ tab or CR gets a leading ' so a
  * spreadsheet shows it instead of running it (numbers are written as numbers).
  */
@@ -49,7 +49,7 @@ function csvLines(rows: readonly CsvRow[]): string {
 }
 
 /**
- * A CSV download written while its rows are read (docs/architecture.md §10, CSV): the byte-order
+ * A CSV download written while its rows are read: the byte-order
  * mark and the header at once, then each page of rows as `pages` yields it, so the file is never
  * whole in memory however many rows it has. The stream pulls the next page only when the one
  * before has been taken (backpressure). The bytes are exactly those of `\uFEFF` + toCsv(header,

@@ -1,6 +1,6 @@
 /**
  * What a delivery's status is called in the Reminders Report and its CSV export (app/db/schema.ts
- * `deliveries.status`, docs/architecture.md §3), one list for the page, the export and any
+ * `deliveries.status`), one list for the page, the export and any
  * component: plain data, so none of them imports a route module for it.
  */
 const STATUS_LABELS: Record<string, string> = {

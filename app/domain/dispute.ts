@@ -1,7 +1,7 @@
 import { formatShortDate } from "./promise";
 
 /**
- * Disputed invoices (docs/architecture.md §10, "The debtor's page"): the debtor says an invoice is
+ * Disputed invoices: the debtor says an invoice is
  * wrong and why; reminders leave it out until the user resolves the dispute.
  */
 

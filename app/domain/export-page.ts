@@ -1,5 +1,5 @@
 /**
- * Rows one statement of a streamed export reads (csvResponse's pages, docs/architecture.md §12).
+ * Rows one statement of a streamed export reads.
  * A module of its own: the models that page through an export need the number, not the CSV writer
  * (which brings papaparse).
  */

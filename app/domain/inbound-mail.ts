@@ -1,6 +1,5 @@
 /**
- * The pure half of inbound replies (docs/decisions/020-inbound-replies.md; docs/architecture.md §5,
- * "Replies"): the reply address's format, what counts as automatic mail or a bounce, and the text we
+ * The pure half of inbound replies (docs/decisions/020-inbound-replies.md): the reply address's format, what counts as automatic mail or a bounce, and the text we
  * keep of a reply. No I/O: app/replies/receive.server.ts verifies, stores and holds.
  */
 

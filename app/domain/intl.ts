@@ -1,6 +1,5 @@
 /**
- * Intl formatters, built once per locale, zone and options and then reused (docs/architecture.md,
- * performance): making one costs far more than formatting with it, and a page formats hundreds of
+ * Intl formatters, built once per locale, zone and options and then reused: making one costs far more than formatting with it, and a page formats hundreds of
  * dates and amounts. Module-level, so one Worker isolate (or one browser tab) shares them across
  * requests and renders. Keys hold user input (zones, currencies), so each cache is capped: when it
  * is full it starts over. An unknown zone or currency throws its RangeError and is not kept.
@@ -39,7 +38,7 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions =
  * `make(key)` kept by one string key, capped like the caches above: for a caller that formats with
  * one option varying (a zone, a currency) on every row. Looking a formatter up by that string
  * instead of by its options' JSON saves a JSON.stringify and a longer key per call: the lists
- * format a date or an amount on every row (docs/architecture.md §12). A `make` that throws keeps
+ * format a date or an amount on every row. A `make` that throws keeps
  * nothing.
  */
 export function formatterBy<T>(make: (key: string) => T): (key: string) => T {

@@ -2,7 +2,7 @@ import { getPlan, isPlanId, PLANS, type PlanId, TRIAL_PLAN } from "./plans";
 import { formatInstant } from "./time-zone";
 
 /**
- * Sending limits (docs/architecture.md §4): how many reminders one account, one address and one
+ * Sending limits: how many reminders one account, one address and one
  * click may send. Pure data and rules; the models count, the engine and the actions enforce.
  */
 

@@ -102,7 +102,7 @@ describe("pages", () => {
   });
 });
 
-describe("search and sort (docs/architecture.md §10, Lists)", () => {
+describe("search and sort", () => {
   it("trims the search and cuts it to its maximum", () => {
     expect(parseQuery(null)).toBe("");
     expect(parseQuery("  ann  ")).toBe("ann");

@@ -36,7 +36,7 @@ export function owedCents(debt: { debtCents: number; paidCents: number }): numbe
 /**
  * What a debtor still owes in currencies other than their own (`currency`), per currency, from
  * their invoices (decimal `owed`, 0 for a void one): the debtor's sums are in their own currency
- * alone (docs/architecture.md §10, Invoices), so without these a page would read "Paid in full"
+ * alone, so without these a page would read "Paid in full"
  * while an invoice in another currency is open. Ordered by currency code.
  */
 export function otherCurrenciesOwed(

@@ -1,5 +1,5 @@
 /**
- * What the user is told about their debtors (docs/architecture.md §5, "The user is told"): one
+ * What the user is told about their debtors: one
  * e-mail to the user's own address for each debtor action and each delivery problem. Pure: the
  * kinds, which Settings switch covers each, and the words of each notice (the mail Worker renders
  * them, app/activity/notices.server.ts writes and sends them).

@@ -6,7 +6,7 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * request; at exactly 1/perSecond apart, two gaps a little short put perSecond + 1 requests in the
  * provider's rolling second, and the 429 costs a whole Retry-After (measured: 4 to 7 of them in 10
  * to 50 requests, bench/RESULTS.md). 10% wider costs 50 ms a slot at 2 a second and leaves room
- * for 100 ms of jitter over two gaps (docs/architecture.md §4).
+ * for 100 ms of jitter over two gaps.
  */
 export const PACE_MARGIN = 1.1;
 

@@ -3,7 +3,7 @@ import { dateTimeFormat } from "./intl";
 import { localDateString, startOfLocalDate } from "./schedule-time";
 
 /**
- * A debtor's promise to pay by a date (docs/architecture.md §10, "The debtor's page"): the date is
+ * A debtor's promise to pay by a date: the date is
  * a calendar date in the debtor's own zone, from their today to at most PROMISE_MAX_DAYS later;
  * reminders hold until the day after it starts there. Pure: the instants come from `now` and the zone.
  */

@@ -1,5 +1,5 @@
 /**
- * The debtor's receipt for a payment online (decisions/018, docs/architecture.md §5): sent once per
+ * The debtor's receipt for a payment online (decisions/018): sent once per
  * payment (the Idempotency-Key is `receipt:<provider payment id>`) by the mail Worker's
  * `sendReceipt`. Pure: the message and its subject.
  */

@@ -1,5 +1,5 @@
 /**
- * Why no reminder can reach a debtor (docs/architecture.md §4, "One lifecycle"): a schedule is
+ * Why no reminder can reach a debtor: a schedule is
  * never created, edited or resumed into a state that cannot send. Shared by the lifecycle, the
  * form actions, the JSON API and the screens, so the words are written once.
  */

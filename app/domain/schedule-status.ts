@@ -1,7 +1,7 @@
 import { addDays, formatLongDate } from "~/domain/promise";
 
 /**
- * A schedule's true state as every screen shows it (docs/architecture.md §4, "One lifecycle"):
+ * A schedule's true state as every screen shows it:
  * running (with its next run), paused by the user, held by Dunly (why, and until when when that
  * is known), or stopped (why). Read from the row the lifecycle wrote and the debtor's status, so
  * no screen says "Active" or "Next reminder" for a schedule that will send nothing.

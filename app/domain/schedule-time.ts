@@ -174,7 +174,7 @@ export function nextRunForFrequency(frequency: Exclude<FrequencyId, "due">, nowM
  * localDateString's answers by zone and UTC minute. Every zone's offset has been a whole number of
  * minutes since long before 2000 and changes only on a minute, so one minute of an instant has one
  * local date. The pages ask for "today" in the user's zone on every request, and each answer is a
- * formatToParts call (a CPU profile found it on the dashboard, docs/architecture.md §12). Bounded.
+ * formatToParts call. Bounded.
  */
 const localDates = new Map<string, string>();
 const CACHED_FROM_MS = Date.UTC(2000, 0, 1);
@@ -223,7 +223,7 @@ export function startOfLocalDate(year: number, month: number, day: number, timeZ
  * The earliest instant at or after `ms` whose local time in `timeZone` lies within
  * [startHour:00, endHour:00): `ms` itself when it does, else the next local startHour:00 (today's
  * when it is still ahead, otherwise the next day's; through a DST gap, the end of the gap).
- * Quiet hours (docs/architecture.md §4) use it to defer a reminder into the debtor's daytime.
+ * Quiet hours use it to defer a reminder into the debtor's daytime.
  */
 export function nextWithinHours(ms: number, timeZone: string, startHour: number, endHour: number): number {
   if (!Number.isFinite(ms)) throw new RangeError(`Invalid instant: ${ms}`);

@@ -13,7 +13,7 @@ const PLAIN_LOCAL = /^http:\/\/(?:localhost|127\.0\.0\.1)(?:[:/?#]|$)/;
 /**
  * isSecureOrigin from a request's URL as text, without parsing it: every request with a cookie
  * asks (its session cookie's name), and a URL parse was a measurable part of the trivial route's
- * Worker time (docs/architecture.md §12). A Request's URL is already serialized by the runtime
+ * Worker time. A Request's URL is already serialized by the runtime
  * (scheme and host lower case, no user info), which is all this relies on.
  */
 export function isSecureHref(href: string) {

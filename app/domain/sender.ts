@@ -26,8 +26,7 @@ export function reminderSender(
 }
 
 /**
- * The debtor's side of a reminder: their one-line name and their statement (docs/architecture.md
- * §5): the open invoices (at most MAX_STATEMENT_LINES of app/domain/statement.ts), the totals over
+ * The debtor's side of a reminder: their one-line name and their statement: the open invoices (at most MAX_STATEMENT_LINES of app/domain/statement.ts), the totals over
  * all of them, and today in their zone.
  */
 export function reminderReceiver(debtor: { fullName: string; statement: Statement; today: string }) {

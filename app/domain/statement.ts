@@ -4,7 +4,7 @@ import { localDateString } from "./schedule-time";
 import { safeTimeZone } from "./time-zone";
 
 /**
- * A reminder's statement (docs/architecture.md §5, §10): the debtor's open invoices, oldest due
+ * A reminder's statement: the debtor's open invoices, oldest due
  * first, each with what is left to pay, and the total per currency. Disputed, paid and void
  * invoices are never on it. Pure and client-safe: the engine, the test send, the preview and the
  * templates (emails/) use the same helpers.
@@ -69,7 +69,7 @@ export interface Statement {
 /**
  * The most invoices one reminder lists: beyond them it says "and N more invoices", its totals
  * still over every open invoice, so no debtor can make a giant e-mail (or a queue message over
- * its size limit, docs/architecture.md §4 "The mail queue").
+ * its size limit).
  */
 export const MAX_STATEMENT_LINES = 50;
 
@@ -134,7 +134,7 @@ export function todayIn(timeZone: string | null | undefined, now: number): strin
 
 /**
  * Where a statement stands on `today` (the debtor's date, todayIn), which the reminder's wording
- * follows (docs/architecture.md §5): "not-yet-due" when every invoice is due after today,
+ * follows: "not-yet-due" when every invoice is due after today,
  * "due-today" when the earliest is due today, "overdue" when at least one is past its due date,
  * with the most days any one is overdue. Lines whose due date is not on the calendar are left
  * out; null when none is left.

@@ -3,10 +3,10 @@
  * check a chosen file's size before sending it (no upload only to be refused), and the server
  * checks again while the body streams in (app/platform/body-limit.server.ts): without JavaScript it
  * reads the rest of an upload over the limit, up to MAX_DRAINED_BYTES, so that the browser shows
- * its answer (docs/architecture.md §8).
+ * its answer.
  */
 
-/** A CSV import: the largest file (or pasted text), in bytes (docs/architecture.md §10, CSV). */
+/** A CSV import: the largest file (or pasted text), in bytes. */
 export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
 export const IMPORT_TOO_LARGE = "The file is larger than 2 MB. Please split it into smaller files.";
 

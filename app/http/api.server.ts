@@ -143,7 +143,7 @@ function writeRoutes<Input, Row>(base: string, entity: OwnedEntity<Input, Row>) 
       if (error instanceof FieldsRefused) return fail(c, 400, messages.invalid, error.fieldErrors);
       if (error instanceof TwinFound) {
         // 409 with the debtor already there: add an invoice to it (POST /api/invoices/add), or
-        // send the body again with "allow_duplicate": true (docs/architecture.md §10).
+        // send the body again with "allow_duplicate": true.
         const { id, fullName } = error.existing;
         return c.json(
           {
@@ -297,7 +297,7 @@ api.get("/debtors/:id", async (c) => {
   return c.json(debtorToJson(debtor, me(c).id));
 });
 
-// Payments (docs/architecture.md §10) -----------------------------------------------------------
+// Payments -----------------------------------------------------------
 
 api.get("/debtors/:id/payments", async (c) => {
   const denied = ownerMismatch(c, c.req.query("fb_uuid"));
@@ -355,7 +355,7 @@ api.delete("/payments/del", async (c) => {
   return paymentAnswer(c, await paymentEntity.remove(scopeOf(c), id), messages.notFound);
 });
 
-// Invoices (docs/architecture.md §10) -----------------------------------------------------------
+// Invoices -----------------------------------------------------------
 
 api.get("/debtors/:id/invoices", async (c) => {
   const denied = ownerMismatch(c, c.req.query("fb_uuid"));
@@ -427,7 +427,7 @@ api.get("/org", async (c) => {
 
 writeRoutes("/org", organizationEntity);
 
-// Schedules (docs/architecture.md §10, "API") ---------------------------------------------------
+// Schedules ---------------------------------------------------
 // Spec §7: the list by group and NamePrefix, one schedule by Name and group, its delete by Name and
 // group. `group` is the owner's fb_uuid (403 when not the caller's); a Name that is not the caller's
 // answers 404.

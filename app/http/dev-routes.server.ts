@@ -9,8 +9,8 @@ import { REJECTIONS, receiveReply } from "~/responses/index.server";
 import type { AppBindings } from "./hono-env";
 
 /**
- * The dev mailbox (docs/architecture.md §5) and the schedules' wait skipped for the end-to-end
- * tests (§4): only where APP_ENV is development or test; 404 elsewhere.
+ * The dev mailbox and the schedules' wait skipped for the end-to-end
+ * tests: only where APP_ENV is development or test; 404 elsewhere.
  */
 export const devRoutes = new Hono<AppBindings>();
 
@@ -62,7 +62,7 @@ ${items || "<p>No messages yet.</p>"}</body></html>`);
 const MAX_ADVANCE_MS = 7 * 86_400_000;
 
 /**
- * Skips `ms` of waiting for the signed-in user's enabled schedules (docs/architecture.md §4): each
+ * Skips `ms` of waiting for the signed-in user's enabled schedules: each
  * next run moves `ms` earlier and its alarm is re-armed for it, so a reminder due within `ms` goes
  * out now through the real alarm, engine, mail queue and mail Worker. Nothing else changes: not
  * the clock, not another user's schedules. Answers each schedule's creation time and next run

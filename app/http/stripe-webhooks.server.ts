@@ -8,7 +8,7 @@ import type { StripeEndpoint } from "~/stripe/index.server";
 import { stripeSetup } from "~/stripe/index.server";
 
 /**
- * Stripe's webhooks (decisions/017, docs/architecture.md §10): POST /webhooks/stripe/connect takes
+ * Stripe's webhooks (decisions/017): POST /webhooks/stripe/connect takes
  * the connected accounts' events (payments of debtors), POST /webhooks/stripe/billing Dunly's own
  * (subscriptions). Both are authenticated by their signature on the raw body, checked by Stripe's
  * SDK with Web Crypto (`constructEventAsync`; five minutes of tolerance), never by a session. An

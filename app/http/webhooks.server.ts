@@ -18,7 +18,7 @@ import { MAX_STRIPE_EVENT_BYTES, receiveStripeEvent } from "./stripe-webhooks.se
 type Ctx = Context<AppBindings>;
 
 /**
- * Provider webhooks (docs/architecture.md §10): POST /webhooks/resend takes Resend's e-mail events. They
+ * Provider webhooks: POST /webhooks/resend takes Resend's e-mail events. They
  * are authenticated by their signature, not a session (the CSRF check exempts /webhooks/): Resend
  * signs with Svix, the Standard Webhooks scheme, verified by the `standardwebhooks` library with
  * the RESEND_WEBHOOK_SECRET binding; a timestamp more than five minutes off is refused. Without
@@ -115,7 +115,7 @@ webhookRoutes.post("/resend", async (c) => {
     );
     throw error;
   }
-  // A bounce or a complaint: the user is told (docs/architecture.md §5, "The user is told").
+  // A bounce or a complaint: the user is told.
   if (handled.ownerId) sendNoticesAfter(c.executionCtx, c.env, db, c.get("config"), handled.ownerId);
   return c.json({ ok: true });
 });

@@ -19,7 +19,7 @@ async function followed(scope: EntityScope, written: InvoiceWrite | undefined) {
 }
 
 /**
- * Invoices (docs/architecture.md §8, §10): the debtor modal's and page's invoice-add / -edit /
+ * Invoices: the debtor modal's and page's invoice-add / -edit /
  * -void and POST /api/invoices/add, PUT /api/invoices/edit, PUT /api/invoices/void. Each operation
  * is the invoice write (one batch with the ledger settled and, nothing owed any more, the debtor's
  * schedules completed through the lifecycle, which disarms their alarms). A rule only the server can check (an amount below what was paid, a number already

@@ -17,7 +17,7 @@ import { insertInvoiceStatement, isLedgerViolation, isNumberTaken } from "./ledg
 import { readSettled, SETTLE_STATEMENTS, settleStatements } from "./payments.server";
 
 /**
- * Invoices (docs/architecture.md §10): what a debtor owes, one row each. Every write settles the
+ * Invoices: what a debtor owes, one row each. Every write settles the
  * ledger in its own batch (app/ledger/ledger.server.ts) and, when nothing is owed any more,
  * completes the debtor's schedules through the lifecycle's statement (the caller disarms
  * `completedScheduleIds`: app/ledger/invoice-entity.server.ts). Every function is scoped to the
@@ -71,8 +71,7 @@ export async function listInvoices(db: Db, ownerId: string, debtorId: number) {
 }
 
 /**
- * The debtor page's invoices (listInvoices' rows, prepared once per isolate for the page's batch,
- * docs/architecture.md §12): bound with the owner and `debtorId`; none when the debtor is not theirs.
+ * The debtor page's invoices (listInvoices' rows, prepared once per isolate for the page's batch): bound with the owner and `debtorId`; none when the debtor is not theirs.
  */
 export const debtorInvoicesQuery = preparedQuery((db) =>
   db

@@ -4,7 +4,7 @@ import { owesSql } from "~/db/owed";
 import { debtors, invoices, paymentAllocations } from "~/db/schema";
 
 /**
- * The ledger (docs/architecture.md §10): what a debtor owes is their invoices; what they paid is
+ * The ledger: what a debtor owes is their invoices; what they paid is
  * their payments, each allocated to invoices (payment_allocations). Every write that changes an
  * invoice, a payment or an allocation puts `settleLedgerStatements` into its own batch (one D1
  * transaction), so these always agree:

@@ -16,9 +16,9 @@ import {
 } from "~/domain/aging";
 
 /**
- * The money figures of the dashboard and the report (docs/architecture.md §10, "Money"): three
+ * The money figures of the dashboard and the report: three
  * statements over the account's own rows, each through an index that starts with the owner
- * (invoice_owed_days' key, invoices_owner_owed_idx, payments_owner_paid_idx; §12), with the user's dates bound as
+ * (invoice_owed_days' key, invoices_owner_owed_idx, payments_owner_paid_idx), with the user's dates bound as
  * "YYYY-MM-DD" text (app/domain/aging.ts computes them from the user's today).
  */
 
@@ -113,7 +113,7 @@ export function paymentFiguresQuery(db: Db, ownerId: Bindable<string>, w: Bounds
 }
 
 /**
- * The three as one statement (§12: each statement of a batch costs the Worker more than these
+ * The three as one statement (each statement of a batch costs the Worker more than these
  * few rows): one row of three JSON arrays, read from the owner's users row (always there).
  */
 function moneyQuery(db: Db, ownerId: Bindable<string>, b: Bounds<AgingBounds>, w: Bounds<PaymentWindow>) {

@@ -42,7 +42,7 @@ function outcomeMessage(done: string, { debtor, completedScheduleIds }: PaymentW
 }
 
 /**
- * Payments (docs/architecture.md §8, §10): the debtor modal's payment-add / -edit / -delete and
+ * Payments: the debtor modal's payment-add / -edit / -delete and
  * POST /api/payments/add, PUT /api/payments/edit, DELETE /api/payments/del. Each operation is the
  * payment write (one batch with the debtor's balance and, paid in full, their schedules completed
  * through the lifecycle's statement) and then the completed schedules' alarms disarmed.

@@ -10,7 +10,7 @@ import type { PaymentInput } from "~/schemas/payment";
 import { allocateStatement, availableSql, isLedgerViolation, settleLedgerStatements } from "./ledger.server";
 
 /**
- * Payments (docs/architecture.md §10): what a debtor paid, by date, each allocated to invoices
+ * Payments: what a debtor paid, by date, each allocated to invoices
  * (app/ledger/ledger.server.ts). The ledger is settled in the same batch (one D1 transaction) as
  * every payment write, and so is the debtor's status: 'paid' once no invoice is open or disputed,
  * 'active' again when a paid debtor owes again. Paid in

@@ -7,7 +7,7 @@ import { formatReplyAddress, isReplyKey, parseReplyAddress, REPLY_SIGNATURE_HEX 
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 
 /**
- * The opt-out link of every reminder (docs/architecture.md §10; RFC 8058): `/u/<key>.<signature>`. The key
+ * The opt-out link of every reminder (RFC 8058): `/u/<key>.<signature>`. The key
  * is the debtor's random opt_out_key (nothing in it says who the debtor is, and it cannot be
  * guessed); the signature is base64url(HMAC-SHA256(OPT_OUT_SECRET, "<key>:<ownerId>:<debtorId>")),
  * so a token cannot be forged, altered or moved to another debtor without the secret.
@@ -35,7 +35,7 @@ export type TokenPurpose = "opt-out" | "paid" | "portal";
 /**
  * The imported HMAC key of each secret, kept for the isolate's life: an alarm signs four links
  * (opt-out, I've paid, the debtor's page, the reply address) and importing the key each time was a
- * measurable part of the alarm's work (docs/architecture.md §12). Keyed by the secret itself, so a
+ * measurable part of the alarm's work. Keyed by the secret itself, so a
  * rotated secret gets its own key; a failed import is not kept.
  */
 const hmacKeys = new Map<string, Promise<CryptoKey>>();
@@ -84,7 +84,7 @@ const INVOICE_REF_LENGTH = 22;
 
 /**
  * The debtor's page names each of the debtor's invoices in its forms by a reference, never by its
- * id (docs/architecture.md §10, "The debtor's page"): an HMAC over "portal-invoice:<key>:<invoice
+ * id: an HMAC over "portal-invoice:<key>:<invoice
  * id>" (no token's signed text starts so: a purpose is a word without "-invoice", a key has 16 or
  * more characters), cut to 22 characters. It says nothing about the id or about other invoices, and
  * it means something only beside the token of the debtor it was made for: the page's action
@@ -119,7 +119,7 @@ export function newOptOutKey() {
 /**
  * The debtor's opt_out_key after an edit that sets their address to `email` (lower-cased): kept
  * while the address stays the same (compared without case), a fresh random one when it changes
- * (docs/architecture.md §10, "Debtor links"). Every signed link (opt-out, "I've paid", the debtor's
+ *. Every signed link (opt-out, "I've paid", the debtor's
  * page, the reply address) names the debtor through this key, so a link sent to the old address
  * then answers like any unknown link and can never show or act on the new one. A SQL expression
  * for the UPDATE's SET: SQLite reads the row's old email there.
@@ -256,7 +256,7 @@ export interface OptOutTarget {
 }
 
 /**
- * Who a debtor's reminders come from, as the debtor's pages name them (docs/architecture.md §10):
+ * Who a debtor's reminders come from, as the debtor's pages name them:
  * the organization of the debtor's most recent schedule when it was sent as one, else the user's
  * name, else the local part of the user's address (the name a new account starts with). One line,
  * nothing that looks like an address or a link, as the reminder's From name (app/domain/sender.ts).

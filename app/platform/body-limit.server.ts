@@ -12,7 +12,7 @@ export class BodyTooLarge extends Error {
  * How much of a page's form past its limit is still read, and dropped, before it is refused: a
  * browser posting a document form shows the answer only once it has sent the whole body. Refused
  * unread, the upload is cut off (workerd closes the connection under it) and the user gets the
- * browser's connection error instead of the page saying why (docs/architecture.md §8). Past this,
+ * browser's connection error instead of the page saying why. Past this,
  * the connection is cut as before.
  */
 export const MAX_DRAINED_BYTES = 32 * 1024 * 1024;

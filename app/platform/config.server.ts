@@ -4,7 +4,7 @@ import { type AccountCaps, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 /**
  * The app Worker's configuration: the vars and secrets of wrangler.toml (and `wrangler secret put`),
  * read by `readConfig`, which workers/app.ts calls on every request but which validates once per env
- * object, so once per isolate (docs/architecture.md §9, §12). Keys keep the binding names, so a
+ * object, so once per isolate. Keys keep the binding names, so a
  * setting has one name in wrangler.toml, the README, error messages and code. Bindings to resources
  * (DB, IMAGES, ARCHIVE, MAILER, SCHEDULES) stay on `env`.
  */
@@ -64,7 +64,7 @@ const AppConfigFields = v.object({
   RESEND_WEBHOOK_SECRET: optionalValue(
     v.pipe(v.string(), v.regex(/^whsec_[A-Za-z0-9+/=]+$/, "must be Resend's signing secret (whsec_…)")),
   ),
-  // Stripe (docs/architecture.md §9, decisions/017): the platform's secret key, the signing
+  // Stripe (decisions/017): the platform's secret key, the signing
   // secrets of its two webhook endpoints (connected accounts' payments; Dunly's own billing) and
   // the price of each plan. Without the key, in production, nothing is bought or paid online
   // (Pay uses the user's payment link); in development and test the local stand-in answers.
@@ -178,8 +178,7 @@ const APP_SECRETS = [
 /**
  * The validated configuration from the Worker's env; throws one Error naming every missing or bad
  * value. Kept per env object once it validates: an isolate's bindings do not change while it runs,
- * and validating them on every request was a tenth of a trivial request's time (docs/architecture.md
- * §12, "Once per isolate"). A bad
+ * and validating them on every request was a tenth of a trivial request's time. A bad
  * configuration is never kept, so every request fails with the same clear error.
  */
 export function readConfig(env: object): AppConfig {

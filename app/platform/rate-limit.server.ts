@@ -24,7 +24,7 @@ export async function takeRateLimit(db: Db, key: string, limit: number, windowMs
 export const TOO_MANY_PASSWORD_GUESSES = "Too many attempts. Please wait a few minutes and try again.";
 
 /**
- * One password check (docs/architecture.md §6, "Passwords"): allowed while the client has made
+ * One password check: allowed while the client has made
  * fewer than 30 in the hour (every password check it makes, sign-in and Settings together) and
  * `subject` fewer than 10 in 15 minutes. Sign-in's subject is the address from that client (so
  * guesses from elsewhere never lock the owner out); Settings' "current password" is the account

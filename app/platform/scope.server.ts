@@ -9,11 +9,11 @@ import { paymentToday } from "~/schemas/payment";
 import { readCookie } from "./cookies.server";
 
 /**
- * One description per entity (docs/architecture.md §8, docs/decisions/012): what the form actions
+ * One description per entity (docs/decisions/012): what the form actions
  * and the JSON API both need to make the same change the same way. Each entity module
  * (debtors.server.ts, organizations.server.ts, payments.server.ts, schedules.server.ts) describes
  * its intents, messages, schemas and operations; an operation does the whole change, schedules
- * and their alarms included (through the lifecycle, docs/architecture.md §4), so neither caller
+ * and their alarms included, so neither caller
  * does anything to a schedule itself.
  */
 

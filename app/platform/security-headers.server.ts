@@ -6,7 +6,7 @@ export function newNonce(): string {
 }
 
 /**
- * The page policy (docs/architecture.md §7). Scripts: our own files and inline scripts carrying this
+ * The page policy. Scripts: our own files and inline scripts carrying this
  * response's nonce, never 'unsafe-inline'. Styles: React, radix, react-aria and the chart's tooltip set inline styles.
  * Google sign-in is a form that redirects to Google, which form-action must allow.
  */
@@ -26,7 +26,7 @@ function contentSecurityPolicy(nonce: string): string {
   ].join("; ");
 }
 
-/** HSTS on every https response: two years, subdomains included (docs/architecture.md §7). */
+/** HSTS on every https response: two years, subdomains included. */
 export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
 
 /** What a response that belongs to a session may be cached as: by the browser's own memory at most. */
@@ -70,7 +70,7 @@ export function withSecurityHeaders(
   }
   if (add.length === 0) return response;
   // Our own responses take the headers as they are: a copy of every response was a measurable
-  // part of the trivial route's Worker time (docs/architecture.md §12). Responses from fetch or
+  // part of the trivial route's Worker time. Responses from fetch or
   // the cache (and redirects) have immutable headers, whose first set throws: those are copied.
   try {
     for (const [name, value] of add) response.headers.set(name, value);

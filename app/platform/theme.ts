@@ -1,7 +1,7 @@
 const THEMES = ["dracula", "light"] as const;
 export type Theme = (typeof THEMES)[number];
 const THEME_STORAGE_KEY = "theme";
-/** Also a cookie, so the server renders the theme and a plain form can change it (docs/architecture.md §11). */
+/** Also a cookie, so the server renders the theme and a plain form can change it. */
 export const THEME_COOKIE = "theme";
 export const DEFAULT_THEME: Theme = "dracula";
 const THEME_COOKIE_MAX_AGE = 31_536_000;

@@ -62,8 +62,7 @@ export const NOT_TEST_SEND = sql`NOT (${deliveries.occurrenceKey} >= 'test:' AND
 /**
  * Reminders delivered ('sent', test sends excluded) of the outer query's debtor or schedule
  * (`outer`, its id column): a correlated scalar subquery for a list's select, so SQLite counts only
- * for the rows the page outputs, never over other rows or other accounts (docs/architecture.md,
- * performance). Each is answered inside one covering index: deliveries (debtor_id, status,
+ * for the rows the page outputs, never over other rows or other accounts. Each is answered inside one covering index: deliveries (debtor_id, status,
  * occurrence_key) and (schedule_id, status). A delivery's debtor and schedule are always its
  * owner's (the claim takes both from an owner-checked schedule; debtor ids are never reused), so
  * the owner needs no test of its own here. A test send has no schedule (schedule_id is null), so
@@ -73,7 +72,7 @@ export function sentCountOf(of: "debtor" | "schedule", outer: AnySQLiteColumn) {
   // Qualified by hand: drizzle leaves a one-table query's columns bare, and inside the subquery a
   // bare "id" would be the delivery's.
   const ref = sql`${sql.identifier(getTableName(outer.table))}.${sql.identifier(outer.name)}`;
-  // Archived months count too (§12, "Bounded deliveries"): delivery_rollups is keyed by owner and
+  // Archived months count too (decisions/022): delivery_rollups is keyed by owner and
   // debtor, and indexed by owner and schedule; the owner is read from the same outer row.
   const owner = sql`${sql.identifier(getTableName(outer.table))}.${sql.identifier("owner_id")}`;
   return of === "debtor"
@@ -92,7 +91,7 @@ function countedSince(
   return sql`(SELECT count(*) FROM deliveries AS d WHERE d.${sql.raw(column)} = ${value} AND d.created_at > ${since} AND d.status IN ${COUNTED_SQL}${toDebtor})`;
 }
 
-/** What else holds a claim back besides the sending limits (docs/architecture.md §4, contact rules). */
+/** What else holds a claim back besides the sending limits. */
 export interface ClaimOptions {
   /** Outside the debtor's hours: write the row 'deferred' and keep it so. */
   hold?: boolean;
@@ -102,7 +101,7 @@ export interface ClaimOptions {
 
 /**
  * claimOccurrence's upsert, built once per isolate for each of its four shapes (with or without the
- * contact cap, with or without a recipient) and bound by name (docs/architecture.md §12): an
+ * contact cap, with or without a recipient) and bound by name: an
  * alarm's query building was half of its Worker time when thousands fired together.
  */
 const claimQuery = preparedQueryBy(
@@ -464,7 +463,7 @@ function localMonthIndex(ms: number, timeZone: string) {
 /**
  * The first instant of a local month (by localMonthIndex). A month's start in a zone never changes,
  * so each is worked out once per isolate (the dashboard chart needs seven on every visit, each a
- * handful of Intl calls: a CPU profile found them, docs/architecture.md §12); the cache is bounded.
+ * handful of Intl calls: a CPU profile found them); the cache is bounded.
  */
 const monthStarts = new Map<string, number>();
 function monthStart(index: number, timeZone: string) {
@@ -582,7 +581,7 @@ export function listDeliveries(db: Db, ownerId: Bindable<string>, filter: Delive
 
 /**
  * The owner's deliveries for the filter, newest first, one page of `size` at a time as a streamed
- * export takes them (docs/architecture.md §10, CSV): each page keyed after the last row of the one
+ * export takes them: each page keyed after the last row of the one
  * before (created_at, id), so every statement is one index range however deep the export is, where
  * an offset would read and skip every row before it.
  */
@@ -621,7 +620,7 @@ export function deliveryTotals(db: Db, ownerId: Bindable<string>, filter: Delive
     .from(deliveries)
     .where(deliveryWhere(ownerId, filter))
     .groupBy(deliveries.status);
-  // A debtor's archived months count too (docs/architecture.md §12, "Bounded deliveries"): their
+  // A debtor's archived months count too: their
   // rollups, one more arm of the same statement (totalsOf adds a status's rows up). A period
   // reaches back 90 days at most, never to the archive's 13 months.
   if (!filter.debtorId || filter.from != null || filter.before != null) return live;

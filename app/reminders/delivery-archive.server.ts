@@ -4,7 +4,7 @@ import { deliveries, deliveryArchives } from "~/db/schema";
 import { archiveCutoff, archiveObjectKey, monthOf, monthRange } from "~/domain/archive-months";
 
 /**
- * Bounded deliveries (docs/architecture.md §12, docs/decisions/022): on the cron trigger, every
+ * Bounded deliveries (docs/decisions/022): on the cron trigger, every
  * delivery older than 13 months moves to one NDJSON file per account and UTC month in the ARCHIVE
  * bucket, and is counted in delivery_rollups (per debtor, month, status, test send or not and
  * schedule), so the report's totals, the lists' "sent" counts and the timeline still count it. delivery_status_counts (the report's all-time
@@ -144,7 +144,7 @@ export async function archiveMonth(db: Db, bucket: R2Bucket, ownerId: string, mo
       )
       .bind(...range, month),
     // The delete trigger takes each row off the owner's status counts; the report's all-time
-    // totals still count it (docs/architecture.md §12): it is added back first.
+    // totals still count it: it is added back first.
     d1
       .prepare(
         `INSERT INTO delivery_status_counts (owner_id, status, n)

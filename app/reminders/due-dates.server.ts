@@ -13,7 +13,7 @@ import { followAlarms } from "./alarms.server";
 import { eventsOfSchedules } from "./schedule-events.server";
 
 // Due-date cadences: following the invoices ------------------------------------------------------
-// (docs/architecture.md §4, "Due-date cadences")
+//
 
 /**
  * Columns that, read with a schedule, let planNextRun compute its next run: its frequency, zone and

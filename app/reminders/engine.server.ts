@@ -187,7 +187,7 @@ async function decideFiring(db: Db, firing: Firing | undefined, now: number): Pr
     return { kind: "done", status: "skipped", nextAlarmAt: heldForPlan ? null : await currentAlarm(db, s.id) };
   }
 
-  // Contact rules: only in the debtor's daytime, and not past their cap (docs/architecture.md §4).
+  // Contact rules: only in the debtor's daytime, and not past their cap.
   const rules = contactRules(contact);
   const windowMs = rules.windowDays * DAY_MS;
   // Loaded with the schedule over the contact window (an account cannot change its length).
@@ -270,7 +270,7 @@ export function queuedAlarmAt(progress: ScheduleProgress, scheduledAt: number, n
 
 /**
  * Where the schedule stands, for advancePast: a due-date one also carries its cadence with the
- * debtor's zone and open due dates as this firing read them (docs/architecture.md §4, "Due-date cadences").
+ * debtor's zone and open due dates as this firing read them.
  */
 function progressOf(s: Schedule, debtorTimeZone: string | null, dueDates: string[]): ScheduleProgress {
   const progress: ScheduleProgress = {
@@ -327,8 +327,8 @@ export function stopReason(
 /**
  * Why a schedule is held instead of sending although something is owed: the debtor promised to pay
  * and the promise has not ended (a schedule created or resumed meanwhile holds too, until the
- * watchdog ends the promise: docs/architecture.md §10, "The debtor's page"), or its debtor's
- * statement lists no open invoice (§5: disputed invoices are left out of it); null to go on.
+ * watchdog ends the promise: the debtor's page), or its debtor's
+ * statement lists no open invoice (disputed invoices are left out of it); null to go on.
  */
 export function holdReason(
   statement: Pick<Statement, "lines">,

@@ -33,7 +33,7 @@ export interface Firing {
   /** The schedule's debtor, when it is the owner's. */
   debtor: Debtor | undefined;
   /**
-   * The debtor's statement (docs/architecture.md §5): their open invoices, oldest due first (the
+   * The debtor's statement: their open invoices, oldest due first (the
    * first MAX_STATEMENT_LINES), and the totals over all of them; empty without a debtor.
    */
   statement: Statement;
@@ -50,7 +50,7 @@ const inScheduleIds = (column: SQLWrapper) =>
   sql`${column} IN (SELECT value FROM json_each(${bindParam("scheduleIds")}))`;
 const firingSchedules = (db: Db, column: SQLiteColumn) =>
   db.select({ id: column }).from(schedules).where(inScheduleIds(schedules.id));
-// loadFirings' statements, built once per isolate (docs/architecture.md §12): an alarm's query
+// loadFirings' statements, built once per isolate: an alarm's query
 // building was half of its Worker time when 5,000 fired together (docs/decisions/029). Each is keyed
 // by the schedules' ids (a JSON array, so the SQL is the same for one schedule or fifty).
 const firingSchedule = preparedQuery((db) => db.select().from(schedules).where(inScheduleIds(schedules.id)));
@@ -79,7 +79,7 @@ const firingInstants = preparedQuery((db) =>
 );
 
 /**
- * One round trip for up to 50 alarms (docs/architecture.md §4, docs/decisions/031): the schedules
+ * One round trip for up to 50 alarms (docs/decisions/031): the schedules
  * and, keyed by their ids in the same batch, their owners, debtors with their open invoices (the
  * statement, read in the debtor's query: app/reminders/statement.server.ts) and opt-outs, and the
  * debtors' recent reminders (since `since`). What only the message needs (the organization,

@@ -112,7 +112,7 @@ export async function resumeAfterPaidClaim(scope: OwnerScope, debtorId: number):
 }
 
 // Holds on the debtor's word: a promise to pay, disputed invoices -------------------------------
-// (docs/architecture.md §10, "The debtor's page"; the callers are app/responses/promises.server.ts and
+// (the callers are app/responses/promises.server.ts and
 // app/responses/disputes.server.ts.)
 
 /**

@@ -48,7 +48,7 @@ export interface ConsumeOptions {
 }
 
 /**
- * The mail queue's consumer (docs/architecture.md §4, docs/decisions/021): sends the queued
+ * The mail queue's consumer (docs/decisions/021): sends the queued
  * reminders in batches of up to 100 through the provider's batch endpoint, one request per slot of
  * the pacer, and records how each e-mail ended. One D1 read per call (queuedReminders) says where
  * each job stands and what its message is built from: a delivery no longer 'sending', or already in

@@ -9,7 +9,7 @@ import { type ScheduleInput, ScheduleSchema } from "~/schemas/schedule";
 import { createSchedule, deleteSchedule, updateSchedule } from "./writes.server";
 
 /**
- * Schedules (docs/architecture.md §4, §8): every operation is the lifecycle's, which records the
+ * Schedules: every operation is the lifecycle's, which records the
  * timeline event and moves the alarm. The forms create, edit and delete (and pause, resume, send
  * now, re-send: app/actions/schedule-action.server.ts); the API offers the delete (DELETE
  * /api/schedule?Name=), the same operation.

@@ -23,7 +23,7 @@ export type Debtor = typeof debtors.$inferSelect;
 export interface Sender {
   fullName: string;
   email: string;
-  /** The account's payment page: 'Pay now' in reminders sent as the person (docs/architecture.md §10). */
+  /** The account's payment page: 'Pay now' in reminders sent as the person. */
   paymentUrl: string | null;
 }
 /** The organization a reminder goes out as, when it is sent as a company. */
@@ -182,7 +182,7 @@ const scheduleFields = {
   templateStep: schedules.templateStep,
   timeZone: schedules.timeZone,
   dueDate: schedules.dueDate,
-  // A due-date cadence's steps, repeat and hour (docs/architecture.md §4); null for other frequencies.
+  // A due-date cadence's steps, repeat and hour; null for other frequencies.
   cadenceSteps: schedules.cadenceSteps,
   cadenceRepeatDays: schedules.cadenceRepeatDays,
   sendHour: schedules.sendHour,
@@ -248,7 +248,7 @@ function scheduleOrder(sort: ScheduleSort = DEFAULT_SCHEDULE_SORT, dir: SortDire
 
 /**
  * One page of the owner's schedules, newest first unless sorted by next run or debtor, searched by
- * the debtor's name or e-mail (docs/architecture.md §10): one query. Its inner query picks the page's ids
+ * the debtor's name or e-mail: one query. Its inner query picks the page's ids
  * (through the index on schedules (owner_id, created_at, id), in order for the default sort); the
  * outer one reads their columns and counts, so a sort never computes the counts of rows that are
  * not on the page. Returned unrun, to await or to batch.

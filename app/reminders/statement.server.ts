@@ -4,7 +4,7 @@ import { debtors } from "~/db/schema";
 import { type CurrencyTotal, MAX_STATEMENT_LINES, type Statement, type StatementLine } from "~/domain/statement";
 
 /**
- * A debtor's statement (docs/architecture.md §5): their open invoices, read with the debtor in the
+ * A debtor's statement: their open invoices, read with the debtor in the
  * same statement (two correlated subqueries, each a search of invoices_debtor_idx on (debtor_id,
  * 'open') in due_on order), so the engine's firing, the test send and the preview read it in the
  * query that reads the debtor. Only status 'open' is on it: a disputed, paid or void invoice never

@@ -5,7 +5,7 @@ import { TEST_SEND_PREFIX } from "~/domain/delivery-labels";
 import { LIMIT_WINDOW_MS } from "~/domain/limits";
 import type { Tone } from "~/domain/strategies";
 
-/** A test send (docs/architecture.md §10): the previewed reminder, to the user's own address. */
+/** A test send: the previewed reminder, to the user's own address. */
 export interface TestSend {
   ownerId: string;
   /** The debtor whose values it shows (deliveries.debtor_id is required). */
@@ -25,7 +25,7 @@ export function testSendKey(ownerId: string, now: number) {
 
 /**
  * Records a test send as a delivery ('sending', no schedule) when the account's daily quota has
- * room, so it counts toward the quota like any reminder (docs/architecture.md §4). One batch, the
+ * room, so it counts toward the quota like any reminder. One batch, the
  * quota check part of the UPDATE, as claimOccurrence does, so two concurrent test sends cannot slip
  * past it. Returns the delivery's id and key, or null when the quota is used up (nothing is kept).
  */

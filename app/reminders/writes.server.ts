@@ -21,7 +21,7 @@ import { runPlanColumns } from "./due-dates.server";
 import { eventsOfSchedules } from "./schedule-events.server";
 
 /**
- * The reminder lifecycle (docs/architecture.md §4, "One lifecycle"): the only code that changes a
+ * The reminder lifecycle: the only code that changes a
  * schedule's state (create, edit, pause, resume, send now, stop or hold with a reason, delete,
  * advance after a send), records the timeline event for it and arms or disarms its Durable Object.
  * Form actions, the JSON API, webhooks, the token pages, the engine and the mail queue call it.
@@ -118,7 +118,7 @@ async function sendableTargets(
 
 /**
  * The columns a create or an edit writes: who, what, when, in which zone; always ENABLED. A
- * due-date schedule (docs/architecture.md §4, "Due-date cadences") keeps its steps and runs first
+ * due-date schedule keeps its steps and runs first
  * at the next step of the debtor's open invoices (`dueDates`), or in a minute when the user chose
  * to send the first one now; null when neither is possible (every step has passed).
  */
@@ -150,7 +150,7 @@ function scheduleColumns(
     preset: input.preset,
     frequency: input.frequency,
     timeZone: zone,
-    // Not given: the earliest due date of the debtor's open invoices (docs/architecture.md §10).
+    // Not given: the earliest due date of the debtor's open invoices.
     dueDate:
       input.due_date ||
       sql<

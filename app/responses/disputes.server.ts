@@ -9,7 +9,7 @@ import type { DataScope, OwnerScope } from "~/platform/scope.server";
 import { commit, type ResumeOutcome, releaseDisputeHolds } from "~/reminders/index.server";
 
 /**
- * Disputed invoices (docs/architecture.md §10, "The debtor's page"). From their page a debtor
+ * Disputed invoices. From their page a debtor
  * disputes one of their open invoices with a reason: it becomes 'disputed', reminders leave it out,
  * and when no open invoice is left the debtor's schedules hold (stopped_reason 'disputed') until the
  * user resolves a dispute (the invoice is open again, or paid) or voids the invoice. Every change
@@ -82,7 +82,7 @@ export async function disputeInvoice(
       .where(open)
       .returning({ id: invoices.id }),
     consequences({ kind: "held", ownerId, debtorId, reason: "disputed", onlyIf: nothingOpenLeft }),
-    // The user is told (docs/architecture.md §5): only when the event above was recorded.
+    // The user is told: only when the event above was recorded.
     noticeInsert(db, { ownerId, debtorId, kind: "disputed", at: now }),
   ]);
   return { disputed: results[1].length > 0, heldScheduleIds: stopped };

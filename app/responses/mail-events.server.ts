@@ -90,7 +90,7 @@ export async function recordHardBounce({ env, db }: DataScope, providerId: strin
       detail: error,
       at: now,
     }),
-    // The user is told (docs/architecture.md §5, "The user is told").
+    // The user is told.
     noticeInsert(db, { ownerId: delivery.ownerId, debtorId: delivery.debtorId, kind: "bounced", at: now }),
   ]);
   return { matched: true, scheduleIds: stopped, ownerId: delivery.ownerId };
@@ -122,7 +122,7 @@ export async function recordComplaint(
       .set({ status: "complained", error: "The recipient marked this reminder as spam." })
       .where(eq(deliveries.id, delivery.id)),
     debtorEventInsert(db, { ownerId: delivery.ownerId, debtorId: delivery.debtorId, type: "complained", at: now }),
-    // The user is told (docs/architecture.md §5); the opt-out above told nothing itself.
+    // The user is told; the opt-out above told nothing itself.
     noticeInsert(db, { ownerId: delivery.ownerId, debtorId: delivery.debtorId, kind: "complained", at: now }),
   ]);
   return { matched: true, scheduleIds: optedOut.scheduleIds, ownerId: delivery.ownerId };

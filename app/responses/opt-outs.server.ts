@@ -7,7 +7,7 @@ import type { DataScope } from "~/platform/scope.server";
 import { commit } from "~/reminders/index.server";
 
 /**
- * Opt-outs (docs/architecture.md §10): an address that asked one user to stop. Keyed by the owner and the
+ * Opt-outs: an address that asked one user to stop. Keyed by the owner and the
  * address, lower-cased, so every debtor of that user with that address is covered, and the same
  * address at another user is not.
  */
@@ -46,7 +46,7 @@ export async function optOutAddress(
   ]);
   const touchedDebtors = results[1];
   // The timeline of each debtor that turned 'opted_out' now (a repeat touches none), and the
-  // user's notice of each (docs/architecture.md §5, "The user is told").
+  // user's notice of each.
   const [firstEvent, ...otherEvents] = touchedDebtors.flatMap((row) => [
     debtorEventInsert(db, { ownerId, debtorId: row.id, type: "opted_out", at: now }),
     ...(notify ? [noticeInsert(db, { ownerId, debtorId: row.id, kind: "opted_out", at: now })] : []),

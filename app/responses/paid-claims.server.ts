@@ -10,7 +10,7 @@ import { commit, type ResumeOutcome, resumeAfterPaidClaim } from "~/reminders/in
 import type { PaymentInput } from "~/schemas/payment";
 
 /**
- * "I've paid" (docs/architecture.md §10). Every reminder links to `/p/<key>.<signature>`: the debtor's
+ * "I've paid". Every reminder links to `/p/<key>.<signature>`: the debtor's
  * opt_out_key and an HMAC signed for the purpose "paid" (app/links/signed-links.server.ts), so an opt-out
  * token is no paid token and the other way round, and neither moves to another debtor. The
  * debtor's click (a POST from the page, never the GET a link scanner makes) records the claim,
@@ -66,7 +66,7 @@ export async function claimPaid(
         .where(pending),
     ),
     db.update(debtors).set({ paidClaimedAt: now, updatedAt: now }).where(pending).returning({ id: debtors.id }),
-    // The user is told (docs/architecture.md §5): only when the event above was recorded.
+    // The user is told: only when the event above was recorded.
     noticeInsert(db, { ownerId, debtorId, kind: "paid_claimed", at: now }),
   ]);
   return { claimed: results[2].length > 0, pausedScheduleIds: stopped };
@@ -187,7 +187,7 @@ export async function confirmNothingOwed(db: Db, ownerId: string, debtorId: numb
 }
 
 /**
- * "Confirm payment" (docs/architecture.md §10): the payment the user entered in the dialog (the
+ * "Confirm payment": the payment the user entered in the dialog (the
  * payment form's input, checked by paymentSchema) is recorded, and in the same batch the claim is
  * cleared and 'paid_claim_confirmed' recorded (now, with the amount), only if the payment was
  * inserted and the claim was still pending. Paid in full, addPayment's batch completes the

@@ -3,7 +3,7 @@ import type { Bindable, Db } from "~/db/client.server";
 import { debtorReplies, debtors, invoices, onlinePayments, optOuts, payments, users } from "~/db/schema";
 
 /**
- * What the debtor's pages read (docs/architecture.md §10, "The debtor's page"): the portal's state
+ * What the debtor's pages read: the portal's state
  * of one debtor (their open and disputed invoices, payments, promise and answers), what they still
  * owe (also on /p and /u), and the dashboard's list of debtors' answers waiting for the user.
  * Every read is of one debtor (through an index on debtor_id) or one owner (through an index on
@@ -45,7 +45,7 @@ export interface PortalState {
   payments: PortalPayment[];
   /** The debtor's address opted out of the owner's reminders. */
   optedOut: boolean;
-  /** The owner is e-mailed about their debtors' answers (docs/architecture.md §5, "The user is told"). */
+  /** The owner is e-mailed about their debtors' answers. */
   emailed: boolean;
 }
 

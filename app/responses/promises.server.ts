@@ -15,13 +15,13 @@ import {
 } from "~/reminders/index.server";
 
 /**
- * Promises to pay (docs/architecture.md §10, "The debtor's page"). From their page a debtor promises
+ * Promises to pay. From their page a debtor promises
  * to pay by a date at most 60 days out: their reminders hold (stopped_reason 'promised') until the
  * day after that date starts in their zone (debtors.promise_ends_at). Then the watchdog ends the
  * promise: with something still open it is broken (promise_broken_at, 'promise_broken') and the
  * reminders resume by themselves; with nothing open it just ends. After a broken promise a new one
  * needs the user's consent ('promise_consent'). Every change and its timeline event are one batch;
- * the schedules change through the lifecycle's statements (docs/architecture.md §4).
+ * the schedules change through the lifecycle's statements.
  */
 
 const owned = (ownerId: string, debtorId: number) => and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId));
@@ -61,7 +61,7 @@ export async function promiseToPay(
       .set({ promisedOn, promiseEndsAt: endsAt, updatedAt: now })
       .where(promisable)
       .returning({ id: debtors.id }),
-    // The user is told (docs/architecture.md §5): only when the event above was recorded.
+    // The user is told: only when the event above was recorded.
     noticeInsert(db, { ownerId, debtorId, kind: "promised", at: now }),
   ]);
   return { promised: results[2].length > 0, heldScheduleIds: stopped };

@@ -12,7 +12,7 @@ import type { OwnerScope } from "~/platform/scope.server";
 import { commit, type HandleHow, handleRepliesOf, type ResumeOutcome } from "~/reminders/index.server";
 
 /**
- * Replies come home (docs/decisions/020-inbound-replies.md; docs/architecture.md §5, "Replies"):
+ * Replies come home (docs/decisions/020-inbound-replies.md):
  * the one function that receives a debtor's e-mail reply, for the Worker's email() handler and
  * POST /dev/inbound alike, and the user's handling of it. Nothing a debtor writes changes anything
  * but the timeline and the hold: no money, no invoice, no address.
@@ -159,7 +159,7 @@ async function recordReplyBounce(env: Env, db: Db, ownerId: string, debtorId: nu
   await commit({ env, db, now }, (consequences) => [
     consequences({ kind: "held", ownerId, debtorId, reason: "bounced" }),
     debtorEventInsert(db, { ownerId, debtorId, type: "bounced", detail, at: now }),
-    // The user is told (docs/architecture.md §5, "The user is told").
+    // The user is told.
     noticeInsert(db, { ownerId, debtorId, kind: "bounced", at: now }),
   ]);
 }

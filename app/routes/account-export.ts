@@ -5,7 +5,7 @@ import { getDb } from "~/db/client.server";
 import type { Route } from "./+types/account-export";
 
 /**
- * /account-data.json: Settings → Export my data (docs/architecture.md §6, "Leaving"): everything the
+ * /account-data.json: Settings → Export my data: everything the
  * signed-in account owns, as one JSON document streamed while it is read (app/account/export.server.ts).
  * The session's own data only; never cached.
  */

@@ -44,7 +44,7 @@ const NotificationsChart = lazy<ComponentType<{ data: ChartPoint[] }>>(async () 
 
 /**
  * The dashboard's debtors card shows the first few; 'View All Debtors' leads to the paginated list
- * (docs/architecture.md §12: 50 rows made the dashboard the slowest page to render, for a card).
+ *.
  */
 const DASHBOARD_DEBTORS = 10;
 
@@ -72,11 +72,11 @@ function selectDebtor(url: URL, id: number) {
 }
 
 /**
- * Every query of the page in one D1 batch, each once (docs/architecture.md, performance): the first
+ * Every query of the page in one D1 batch, each once: the first
  * DASHBOARD_DEBTORS debtors (and whether there are more), the selected debtor by id (with its
- * count; it may be past the first page: the dropdown reaches every debtor, docs/architecture.md §10), the
- * cards, and the money figures counted on the user's today (§10, "Money"). One round trip instead of eleven: each costs the Worker more than the rows it brings
- * (docs/architecture.md §12); only if the batch fails are they tried one by one. No debtor chosen: the first is
+ * count; it may be past the first page: the dropdown reaches every debtor), the
+ * cards, and the money figures counted on the user's today. One round trip instead of eleven: each costs the Worker more than the rows it brings
+ *; only if the batch fails are they tried one by one. No debtor chosen: the first is
  * selected and written to the query string (docs/product-spec.md §2 "Dashboard") after one index
  * read, before anything else is loaded.
  */
@@ -110,11 +110,11 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     schedulesPage(db, SESSION_OWNER, schedulesFilter.filter, schedulesFilter.page),
     DASHBOARD.sent(db, { ...owner, debtorId: chosen, since: monthlySentSince(timeZone, now) }),
     DASHBOARD.bouncing(db, owner),
-    // Debtors who said "I've paid" (docs/architecture.md §10), for the notice.
+    // Debtors who said "I've paid", for the notice.
     DASHBOARD.paidClaims(db, owner),
-    // Promises and disputes from the debtors' pages (docs/architecture.md §10, "The debtor's page").
+    // Promises and disputes from the debtors' pages.
     DASHBOARD.responses(db, { ...owner, since: now - OPT_OUT_ANSWER_DAYS * 86_400_000 }),
-    // The money (docs/architecture.md §10, "Money"): aging per currency, the oldest debts, the payments' figures.
+    // The money: aging per currency, the oldest debts, the payments' figures.
     moneyStatement(db, SESSION_OWNER, today),
   ] as const;
   // The statements of a batch run as one, so one failing statement fails them all. Then each is
@@ -152,7 +152,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const [first] = debtors ?? [];
   if (!selected && first && first.id !== selectedId) throw selectDebtor(url, first.id);
   return {
-    // The Add Debtor form starts in the account's currency (docs/architecture.md §10, "Currency").
+    // The Add Debtor form starts in the account's currency.
     accountCurrency: user.defaultCurrency,
     debtors: debtors?.slice(0, DASHBOARD_DEBTORS).map(debtorRowOf) ?? [],
     moreDebtors: (debtors?.length ?? 0) > DASHBOARD_DEBTORS,
@@ -297,7 +297,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** Debtors whose address bounced (docs/architecture.md §10): their schedules are paused until the address is fixed. */
+/** Debtors whose address bounced: their schedules are paused until the address is fixed. */
 function BouncingNotice({ count }: { count: number }) {
   if (count <= 0) return null;
   const text =

@@ -25,7 +25,7 @@ import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/debtor-timeline";
 
 /**
- * /debtors/:id: the owner's debtor's invoices and full timeline (docs/architecture.md §10, Invoices
+ * /debtors/:id: the owner's debtor's invoices and full timeline (Invoices
  * and Timeline), read in one batch; anyone else's is the 404 page.
  */
 export async function loader({ context, params, request, url }: Route.LoaderArgs) {

@@ -23,7 +23,7 @@ const HEADER = [
 ];
 
 /**
- * /debtors.csv: the signed-in user's debtors as CSV (docs/architecture.md §10, CSV), one row each
+ * /debtors.csv: the signed-in user's debtors as CSV, one row each
  * with their total and, when they owe a single invoice, its number (/invoices.csv has every
  * invoice). The columns the import reads come first, so an exported file can be imported again.
  * Streamed: a page of debtors read per statement as the download takes them.

@@ -133,7 +133,7 @@ function importedMessage(added: Imported, existingDebtors: number) {
  * import-preview parses and validates the CSV and answers the preview, writing nothing;
  * import-confirm parses and validates the same text again (the preview is never trusted) and adds
  * the valid rows, all or none within the account's cap: new debtors with their invoices, and
- * invoices of the user's debtors the rows' addresses match (docs/architecture.md §10, CSV).
+ * invoices of the user's debtors the rows' addresses match.
  */
 export async function action({ context, request, url }: Route.ActionArgs) {
   const user = await requireUser(context, url);
@@ -151,7 +151,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
   const timeZone = requestTimeZone(request);
-  // Rows of a new debtor without a currency are in the account's (docs/architecture.md §10, "Currency").
+  // Rows of a new debtor without a currency are in the account's.
   const parsed = parseDebtorCsv(source.text, {
     timeZone,
     today: localDateString(Date.now(), timeZone),
@@ -207,7 +207,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
       refused.status,
     );
   }
-  // Invoices added to debtors the account had: their due-date schedules follow them (docs/architecture.md §4).
+  // Invoices added to debtors the account had: their due-date schedules follow them.
   const existingIds = [...new Set(preview.invoices.flatMap((i) => (i.debtorId === undefined ? [] : [i.debtorId])))];
   await replanDueSchedules({ env, db, ownerId: user.id, now: Date.now() }, existingIds);
   const skipped = preview.rows.filter((r) => r.status !== "ok");

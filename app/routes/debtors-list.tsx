@@ -17,7 +17,7 @@ import type { Route } from "./+types/debtors-list";
 export async function loader({ context, url }: Route.LoaderArgs) {
   const { env, session } = getApp(context);
   const db = getDb(env.DB);
-  // Search, order and page from the URL (docs/architecture.md §10, Lists), each clamped to what the list takes.
+  // Search, order and page from the URL, each clamped to what the list takes.
   const { page: requested, q, sort, dir } = debtorListParams(url.searchParams);
   // The session's user's, read with the session in one batch (docs/decisions/025).
   const queries = debtorsListQueries(db, SESSION_OWNER, { q, sort, dir, limit: DEBTOR_PAGE_SIZE });
@@ -37,7 +37,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { user, rows: debtors, total, page, pages } = read;
   return {
     signedIn: true as const,
-    // The Add Debtor form starts in the account's currency (docs/architecture.md §10, "Currency").
+    // The Add Debtor form starts in the account's currency.
     accountCurrency: user.defaultCurrency,
     debtors: debtors.map(debtorRowOf),
     total,

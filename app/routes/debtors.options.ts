@@ -5,7 +5,7 @@ import { parseQuery } from "~/domain/list-params";
 import type { Route } from "./+types/debtors.options";
 
 /**
- * The dashboard's debtor typeahead (docs/architecture.md §10): GET /debtors/options?q= answers at most
+ * The dashboard's debtor typeahead: GET /debtors/options?q= answers at most
  * DEBTOR_OPTIONS_LIMIT of the signed-in user's debtors whose name or e-mail contains `q`, by name,
  * as JSON `{ options: [{ id, fullName, email, activeStrategy, openInvoices }] }` (the e-mail and
  * the open invoices tell debtors of one name apart). Another user's debtors never answer; a visitor

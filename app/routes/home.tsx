@@ -14,7 +14,7 @@ import type { Route } from "./+types/home";
 
 /**
  * The landing page is HTML without module scripts (docs/decisions/026): the framework chunk alone is
- * over the page's JavaScript budget (docs/architecture.md §11). Its forms post as documents, the FAQ
+ * over the page's JavaScript budget. Its forms post as documents, the FAQ
  * and the header's menu are native disclosures, the hero's animation is CSS.
  */
 export const handle = { hydrate: false } satisfies PageHandle;

@@ -26,7 +26,7 @@ const HEADER = [
 
 /**
  * /invoices.csv: the signed-in user's invoices as CSV, one row each with its debtor's name and
- * e-mail (docs/architecture.md §10, CSV), in the order they were made, streamed a page per
+ * e-mail, in the order they were made, streamed a page per
  * statement as the download takes them. The columns the import reads come first, so the file can be imported again
  * (its rows with the same e-mail become one debtor's invoices; Paid, Owed and Status are for
  * reading: an imported invoice is open).

@@ -23,7 +23,7 @@ import {
 import type { Route } from "./+types/paid-claim";
 
 /**
- * The "I've paid" link of every reminder (docs/architecture.md §10): /p/<signed token>, no session needed.
+ * The "I've paid" link of every reminder: /p/<signed token>, no session needed.
  * GET only asks (mail scanners open links); the page's button POSTs (same origin, so the Origin
  * check passes), which records the claim, pauses the debtor's reminders and tells the user on their
  * dashboard. A repeated POST changes nothing more. The page names the sender as the reminders did

@@ -7,8 +7,7 @@ import { verifyPortalToken } from "~/links/index.server";
 import type { Route } from "./+types/portal-pay";
 
 /**
- * A reminder's "Pay now" while the sender takes payments online (decisions/018,
- * docs/architecture.md §10 "Paid online"): /d/<portal token>/pay starts a Checkout Session for
+ * A reminder's "Pay now" while the sender takes payments online (decisions/018): /d/<portal token>/pay starts a Checkout Session for
  * everything open in the oldest open invoice's currency, the amount read from the ledger, and
  * sends the debtor there. Without a connected account (or nothing open) it goes to the sender's
  * payment page, else to the debtor's page. Any token that is not valid: the page's own 404.

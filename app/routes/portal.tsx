@@ -28,7 +28,7 @@ import { DisputeSchema, promiseSchema } from "~/schemas/portal";
 import type { Route } from "./+types/portal";
 
 /**
- * The debtor's page (docs/architecture.md §10, "The debtor's page"): /d/<signed token>, linked from
+ * The debtor's page: /d/<signed token>, linked from
  * every reminder, no session needed. It names the sender as the reminders did, lists the debtor's
  * open and disputed invoices with their balances, the totals per currency and the payments
  * received, and lets the debtor pay (the sender's payment page), say "I've paid", promise to pay by
@@ -140,7 +140,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   if (!found) return invalid();
   const { target, state } = found;
   const now = Date.now();
-  // The user's notice of what was recorded (docs/architecture.md §5, "The user is told").
+  // The user's notice of what was recorded.
   const tell = () => sendNoticesAfter(ctx, env, db, config, target.ownerId);
   // Back to the page, with what was done (POST/redirect/GET): a reload repeats nothing.
   const done = (what: PortalDone) => redirect(`/d/${params.token}?done=${what}`);

@@ -10,7 +10,7 @@ import { requestTimeZone } from "~/platform/time-zone.server";
 import type { Route } from "./+types/report-aging-export";
 
 /**
- * /report-aging.csv: the report's receivables by age as CSV (docs/architecture.md §10, "Money" and
+ * /report-aging.csv: the report's receivables by age as CSV ("Money" and
  * "CSV"): a row per currency, the buckets counted on the user's today in their zone, the amounts
  * as decimal numbers. One indexed statement over the account's owed invoices.
  */

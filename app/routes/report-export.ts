@@ -13,7 +13,7 @@ import { deliveryPages } from "~/reminders/index.server";
 import type { Route } from "./+types/report-export";
 
 /**
- * /report.csv: the Reminders Report as CSV (docs/architecture.md §10, CSV), with the report's filters (the
+ * /report.csv: the Reminders Report as CSV, with the report's filters (the
  * `debtor` and `period` query parameters), newest first, every row: streamed, a page of EXPORT_PAGE
  * rows read per statement as the download takes them.
  */

@@ -78,7 +78,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const range = period ? periodRange(period, now, timeZone) : null;
   const shape = { debtor: Boolean(debtorId), from: range?.from != null, before: range?.before != null };
   const values = { debtorId, from: range?.from, before: range?.before };
-  // Receivables by age on the user's today (docs/architecture.md §10, "Money"): the whole account's, whatever the filters.
+  // Receivables by age on the user's today: the whole account's, whatever the filters.
   const today = localDateString(now, timeZone);
   const pageOf = (n: number, ownerId: string) =>
     REPORT.page(db, shape, { ...values, ownerId, offset: pageOffset(n, DELIVERY_PAGE_SIZE) });
@@ -264,7 +264,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
           <h2 id="aging-heading" className="text-xl font-bold">
             Receivables by age
           </h2>
-          {/* The same table as CSV, a row per currency (docs/architecture.md §10, "Money"). */}
+          {/* The same table as CSV, a row per currency. */}
           <a href="/report-aging.csv" download className="text-sm text-primary underline-offset-4 hover:underline">
             Export aging (CSV)
           </a>

@@ -17,10 +17,10 @@ const PREVIEW_HEADERS = {
 };
 
 /**
- * The e-mail preview of the new-schedule page (docs/architecture.md §5): the template rendered on the
- * server for a sandboxed iframe, showing what would be sent (docs/architecture.md §13). With `debtor_id` (and
+ * The e-mail preview of the new-schedule page: the template rendered on the
+ * server for a sandboxed iframe, showing what would be sent. With `debtor_id` (and
  * `organization_id`) it shows that debtor's real name and statement: their open invoices with
- * due dates, balances and days overdue, and the totals (docs/architecture.md §5, §10); for a
+ * due dates, balances and days overdue, and the totals; for a
  * debtor without an open invoice, that no reminder would be sent. A debtor that is not the
  * signed-in user's is never shown: the sample debtor is, with its two-invoice statement. The
  * sender, their 'Pay now' page (none: no button) and whether more reminders follow (`frequency`)

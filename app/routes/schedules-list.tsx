@@ -18,7 +18,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const timeZone = requestTimeZone(request);
   const data = await loadSchedulesPage(session, getDb(env.DB), url, timeZone);
   if (!data) return { signedIn: false as const, timeZone };
-  // The search and order the list was loaded with (docs/architecture.md §10, Lists), for the form.
+  // The search and order the list was loaded with, for the form.
   return { signedIn: true as const, timeZone, ...data, ...scheduleSearchParams(url.searchParams) };
 }
 

@@ -204,7 +204,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
 }
 
 /**
- * The Subscription tab's panel is a chunk of its own (docs/architecture.md §11): the other tabs do
+ * The Subscription tab's panel is a chunk of its own: the other tabs do
  * not load it. Rendered on the server too (React waits for it there); its buttons are plain form
  * posts, so they work before the chunk has hydrated.
  */

@@ -7,7 +7,7 @@ import type { Route } from "./+types/theme";
 /**
  * The theme switch as a plain form, for pages that send no module scripts (the landing page,
  * docs/decisions/026): sets the theme cookie and goes back to the page it was posted from. The
- * boot script reads the cookie before paint and the root renders it (docs/architecture.md §11).
+ * boot script reads the cookie before paint and the root renders it.
  */
 export async function action({ request }: Route.ActionArgs) {
   const form = await readForm(request);

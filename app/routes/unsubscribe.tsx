@@ -17,7 +17,7 @@ import { isOptedOut, type OwedTotal, optOutAddress, owedTotalsOf, owedTotalsQuer
 import type { Route } from "./+types/unsubscribe";
 
 /**
- * The opt-out link of every reminder (docs/architecture.md §10): /u/<signed token>, no session needed.
+ * The opt-out link of every reminder: /u/<signed token>, no session needed.
  * GET only asks (mail scanners open links); a POST opts the address out of the sender's reminders:
  * the page's button, or the RFC 8058 one-click POST a mail client sends from List-Unsubscribe-Post
  * without cookies and with any Origin or none (workers/app.ts exempts /u/ from the Origin check and
@@ -65,7 +65,7 @@ export async function action({ params, context }: Route.ActionArgs) {
   // Every schedule to this address for this user is completed in D1 first, so the engine drops an
   // alarm that fires anyway; disarming saves it the wake-up.
   const { debtorIds } = await optOutAddress({ env, db }, target.ownerId, target.email);
-  // The user is told (docs/architecture.md §5, "The user is told").
+  // The user is told.
   if (debtorIds.length > 0) sendNoticesAfter(ctx, env, db, config, target.ownerId);
   return shown(db, target, "done");
 }

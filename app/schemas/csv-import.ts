@@ -15,7 +15,7 @@ import {
 } from "~/schemas/invoice";
 
 /**
- * CSV import of debtors and their invoices (docs/architecture.md §10, CSV): the file parsed with
+ * CSV import of debtors and their invoices: the file parsed with
  * papaparse (a string, in the Worker; no workers or streams) and every row validated with the
  * schemas the forms and the JSON API use (DebtorJsonSchema for the debtor's columns,
  * InvoiceJsonSchema for the invoice's), with its line number. Each row is an invoice: rows with the
@@ -139,7 +139,7 @@ export interface ImportOptions {
   /** "YYYY-MM-DD", the user's today: an invoice's issue date when its row has none. */
   today: string;
   /**
-   * The account's currency (Settings → Info; docs/architecture.md §10, "Currency"): a new debtor's when their
+   * The account's currency (Settings → Info): a new debtor's when their
    * first row has none. DEFAULT_CURRENCY when not given.
    */
   currency?: string;

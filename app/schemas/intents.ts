@@ -1,5 +1,5 @@
 /**
- * Every intent a form posts (docs/architecture.md §8): the components that post them, the actions
+ * Every intent a form posts: the components that post them, the actions
  * that dispatch on them and the tests import them from here, so each name is written once. Client
  * safe: no server code.
  */
@@ -9,7 +9,7 @@ export const DEBTOR_INTENTS = {
   add: "debtor-add",
   edit: "debtor-edit",
   remove: "debtor-delete",
-  /** "Record renewed consent" after an opt-out (docs/architecture.md §10). */
+  /** "Record renewed consent" after an opt-out. */
   consent: "debtor-consent",
   /** "Resume reminders" Dunly stopped when the debt was paid. */
   resume: "debtor-resume",
@@ -17,7 +17,7 @@ export const DEBTOR_INTENTS = {
   resend: "debtor-resend",
   /**
    * "Add this invoice to <name>": the add-debtor form, answered that the e-mail is already one of
-   * the user's debtors, adds its debt as an invoice of that debtor instead (docs/architecture.md §10).
+   * the user's debtors, adds its debt as an invoice of that debtor instead.
    */
   addInvoice: "debtor-add-invoice",
 } as const;
@@ -57,7 +57,7 @@ export const PROFILE_INTENTS = {
   contactRules: "contact-rules",
   defaultCurrency: "default-currency",
   notices: "notices",
-  /** Settings → Delete account (docs/architecture.md §6, "Leaving"). */
+  /** Settings → Delete account. */
   deleteAccount: "account-delete",
 } as const;
 
@@ -66,7 +66,7 @@ export const IMPORT_INTENTS = { preview: "import-preview", confirm: "import-conf
 /** The intent names of one group, as a type: `IntentOf<typeof SCHEDULE_INTENTS>`. */
 export type IntentOf<T extends Record<string, string>> = T[keyof T];
 
-// The debtor's page (docs/architecture.md §10, "The debtor's page") and the user's answers to it.
+// The debtor's page and the user's answers to it.
 
 /** What the debtor's page (/d/…) posts. */
 export const PORTAL_INTENTS = {

@@ -4,7 +4,7 @@ import { formatMoney, hasAtMostTwoDecimals, MAX_AMOUNT } from "~/domain/money";
 import { missingFieldMessage } from "./missing";
 
 /**
- * An invoice's fields (docs/architecture.md §10): one schema for the debtor and invoice forms, the
+ * An invoice's fields: one schema for the debtor and invoice forms, the
  * JSON API and the CSV import, so every path that writes an invoice accepts the same values.
  */
 

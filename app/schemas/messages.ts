@@ -1,7 +1,7 @@
 import { MAX_PAYMENTS_PER_DEBTOR } from "~/domain/account-caps";
 
 /**
- * The messages that more than one place says (docs/architecture.md §8): a form action and the JSON
+ * The messages that more than one place says: a form action and the JSON
  * API answering the same refusal, a component's fallback for an action's answer. Written once here;
  * client safe. The spec's own wording (docs/product-spec.md §8) is kept, full stops included.
  */
@@ -24,7 +24,7 @@ export const DEBTOR_MESSAGES = {
 
 /**
  * An add-debtor form (or POST /api/debtors/add) with an e-mail one of the user's debtors already has
- * (docs/architecture.md §10, "One debtor per address").
+ *.
  */
 export function twinDebtorMessage(name: string) {
   return `You already have a debtor with this e-mail: ${name}.`;
@@ -65,7 +65,7 @@ export const PAYMENT_MESSAGES = {
   invalid: "Invalid payment",
   notFound: "Payment not found",
   missingId: "Missing payment id",
-  /** A debtor keeps at most MAX_PAYMENTS_PER_DEBTOR payments (docs/architecture.md §10). */
+  /** A debtor keeps at most MAX_PAYMENTS_PER_DEBTOR payments. */
   tooMany: `This debtor already has ${MAX_PAYMENTS_PER_DEBTOR.toLocaleString("en-US")} payments, the most one debtor can have.`,
   invoiceNotFound: "Please choose one of the debtor's open invoices",
   /** Appended after a write that left the debt paid in full and stopped reminders. */

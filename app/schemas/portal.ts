@@ -5,7 +5,7 @@ import { formatLongDate, isWithinPromiseWindow } from "~/domain/promise";
 import { missingFieldMessage } from "./missing";
 
 /**
- * The debtor's page's forms (docs/architecture.md §10, "The debtor's page"): a promise to pay by a
+ * The debtor's page's forms: a promise to pay by a
  * date, and a dispute of one invoice. The page works without JavaScript: the action checks them
  * with these schemas (field errors, what was typed kept) and the browser with the inputs' own
  * constraints (required, min, max, maxlength) drawn from the same values.

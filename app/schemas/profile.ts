@@ -31,7 +31,7 @@ export function isHttpsUrl(value: string): boolean {
 }
 
 /**
- * A payment link (docs/architecture.md §10): the https page of the user's card checkout, PayPal or bank, which
+ * A payment link: the https page of the user's card checkout, PayPal or bank, which
  * every reminder's 'Pay now' button opens. Optional: blank, absent or null clears it.
  */
 export const PaymentUrlField = v.pipe(
@@ -50,7 +50,7 @@ export const PaymentUrlField = v.pipe(
 export const PaymentLinkSchema = v.object({ payment_url: PaymentUrlField });
 
 /**
- * The account's currency (Settings → Info; docs/architecture.md §10, "Currency"): what a new debtor, and a
+ * The account's currency (Settings → Info): what a new debtor, and a
  * CSV row without a currency, is in unless the form or the file says otherwise. Required.
  */
 export const DefaultCurrencySchema = v.object(
@@ -71,7 +71,7 @@ export const DELETE_CONFIRM_MESSAGE = "Please type your account's e-mail address
 export const DELETE_MISMATCH_MESSAGE = "This is not your account's e-mail address: nothing was deleted.";
 
 /**
- * Settings → Delete account (docs/architecture.md §6, "Leaving"): the account's e-mail address,
+ * Settings → Delete account: the account's e-mail address,
  * typed to confirm. Compared with the account's without case or surrounding spaces (the action).
  */
 export const DeleteAccountSchema = v.object(

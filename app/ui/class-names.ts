@@ -2,7 +2,7 @@ import { type ClassValue, clsx } from "clsx";
 
 /**
  * Class names joined, without merging conflicting Tailwind classes: a class-merging library is
- * about 8 KB gzip in every page's first load (docs/architecture.md §11). So a component's own
+ * about 8 KB gzip in every page's first load. So a component's own
  * classes never conflict with what its callers add: a caller that needs another height or wrapping
  * asks for a variant (`size: "wrap"` in app/components/ui/variants.ts), never for an override.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { landingFaq, pricingFaq } from "./faq";
 
-// docs/architecture.md §7: the FAQs say only what Dunly does.
+// The FAQs say only what Dunly does.
 describe("the FAQs", () => {
   const answers = [...landingFaq, ...pricingFaq].map((f) => f.a);
 

@@ -6,7 +6,7 @@ type FormOptions<Output extends Record<string, unknown>> = Parameters<typeof use
 
 /**
  * conform's useForm, checked in the browser with the same valibot schema the action uses: on
- * submit, then again on every input. Not on blur (docs/architecture.md §13): dialogs and inline forms open on
+ * submit, then again on every input. Not on blur: dialogs and inline forms open on
  * their first field, and leaving it empty for the Save button would show its error first, moving
  * the button from under the pointer before the click lands; and a field removed while focused
  * (a form closed with Escape) would validate a form that is no longer on the page.

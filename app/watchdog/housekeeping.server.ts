@@ -42,7 +42,7 @@ async function purgeTable(db: Db, table: string, column: string, cutoff: number)
 }
 
 /**
- * The housekeeping job (the cron trigger, docs/architecture.md §6): what only ever piles up is
+ * The housekeeping job: what only ever piles up is
  * removed once it can no longer be used: expired magic links, OAuth states and sessions, and
  * rate-limit events older than the longest window, webhook event ids after 30 days. Each delete uses an index on its time column.
  */

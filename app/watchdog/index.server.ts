@@ -28,7 +28,7 @@ const OVERDUE_PAGE = 500;
 const REARM_CONCURRENCY = 50;
 
 /**
- * The cron-trigger watchdog (docs/architecture.md §4): first the alarms whose Durable Object call
+ * The cron-trigger watchdog: first the alarms whose Durable Object call
  * failed after a committed change are set from their rows (repairAlarms); then every enabled
  * schedule more than five minutes overdue gets its alarm back, so a schedule never silently stops:
  * all of them in one run, a page of 500 at a time with 50 re-arms in flight; last, promises to pay
@@ -74,7 +74,7 @@ export async function runWatchdog(env: Env, now = Date.now()) {
   await runMailRecovery(env, now).catch((error) => console.error("[dunly] watchdog could not recover mail", error));
   // Then promises to pay whose day has passed; a failure there is logged and tried again next run.
   await runPromiseEnds(env, now).catch((error) => console.error("[dunly] watchdog could not end promises", error));
-  // Last, the user's notices their request left 'pending' (docs/architecture.md §5, "The user is told").
+  // Last, the user's notices their request left 'pending'.
   await runNotices(env, now);
   return rearmed;
 }
@@ -161,7 +161,7 @@ export async function runNotices(env: Env, now = Date.now()) {
 const PROMISE_PAGES_PER_RUN = 4;
 
 /**
- * The watchdog's step for promises to pay (docs/architecture.md §10, "The debtor's page"): every
+ * The watchdog's step for promises to pay: every
  * promise whose end has come (the day after the promised date has started in the debtor's zone)
  * ends, a page at a time, each page one batch (app/responses/promises.server.ts endDuePromises): with
  * something still open it is broken and the reminders it held resume by themselves; otherwise it
@@ -192,7 +192,7 @@ export async function runPromiseEnds(env: Env, now = Date.now()) {
 /**
  * Housekeeping on the same cron trigger: expired tokens, states, sessions and rate-limit events go;
  * then deliveries older than 13 months move to the archive, a bounded number of rows per run
- * (docs/architecture.md §12, "Bounded deliveries").
+ *.
  */
 export async function runHousekeeping(env: Env, now = Date.now()) {
   const db = getDb(env.DB);

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { addDebtor, signInByRequest } from "./helpers";
 
-// docs/architecture.md §13: axe-core over every page and every open modal, menu, drawer and date picker, in both
+// axe-core over every page and every open modal, menu, drawer and date picker, in both
 // themes, at desktop and phone width (the @phone projects), signed out and signed in: no serious
 // or critical violation anywhere. Each test gathers every finding before it fails, so one run
 // lists them all. Each state is audited in both themes in place (auditThemes): only the CSS reads
@@ -30,7 +30,7 @@ async function audit(page: Page, where: string, findings: Finding[], include?: s
   }
 }
 
-/** Every page has its own title, a description (unless not indexed) and the favicon (docs/architecture.md §13). */
+/** Every page has its own title, a description (unless not indexed) and the favicon. */
 async function checkHead(page: Page, where: string, findings: Finding[]) {
   const head = await page.evaluate(() => ({
     title: document.title,

@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
 
 /**
- * Settings → Info, "Your data" (docs/architecture.md §6, "Leaving"): the export downloads one JSON
+ * Settings → Info, "Your data": the export downloads one JSON
  * file with the account's data; deleting the account asks for its address, refuses another one
  * without losing anything, and then signs out to / with a toast, for good.
  */
@@ -47,7 +47,7 @@ test("Delete account: a wrong address is refused, the right one deletes and sign
   await expect(page.getByRole("region", { name: "Your data" })).toBeVisible();
 
   // The section with its error, in both themes: no serious or critical axe finding
-  // (docs/architecture.md §13; the sweep in accessibility.spec.ts opens the page without it).
+  // (the sweep in accessibility.spec.ts opens the page without it).
   for (const theme of ["dracula", "light"]) {
     await page.evaluate((t) => localStorage.setItem("theme", t), theme);
     await page.reload();

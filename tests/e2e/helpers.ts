@@ -47,7 +47,7 @@ export async function addDebtor(page: Page, name: string, email: string, debt: s
 
 /**
  * A debtor as the schedule form's select names it: name, e-mail and open invoices, so two debtors
- * of one name can be told apart (docs/architecture.md §10, "One debtor per address").
+ * of one name can be told apart.
  */
 export function debtorOption(name: string, email: string, openInvoices = 1) {
   const open =
@@ -122,7 +122,7 @@ export async function signIn(
 export async function signInByRequest(page: Page, { email = uniqueEmail(), redirectTo = "/welcome" } = {}) {
   const origin = appOrigin();
   const { timezoneId } = test.info().project.use;
-  // The app refuses a form post from another origin (docs/architecture.md §6), as a browser's would be.
+  // The app refuses a form post from another origin, as a browser's would be.
   const headers = { Origin: origin };
   const asked = await page.request.post("/?index", { form: { email }, headers });
   expect(asked.status(), "the magic-link request").toBe(200);
@@ -148,8 +148,7 @@ export interface AdvancedSchedule {
 
 /**
  * Skips `ms` of waiting for the signed-in user's enabled schedules instead of waiting for the real
- * time: POST /dev/schedules/advance (workers/dev.ts; development and test only, docs/architecture.md
- * §5) moves each next run `ms` earlier and re-arms its alarm, so what is due within `ms` is sent
+ * time: POST /dev/schedules/advance (workers/dev.ts; development and test only) moves each next run `ms` earlier and re-arms its alarm, so what is due within `ms` is sent
  * now by the real alarm, engine, mail queue and mail Worker. Another user's schedules are untouched.
  */
 export async function advanceSchedules(page: Page, ms: number) {

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { signInByRequest } from "./helpers";
 
-/** CSV import of debtors (docs/architecture.md §10): upload, preview with each row's errors, confirm. */
+/** CSV import of debtors: upload, preview with each row's errors, confirm. */
 
 test("import a CSV of three debtors with one bad row @phone", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/debtors-list" });

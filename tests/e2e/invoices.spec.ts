@@ -2,7 +2,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
 
 /**
- * Invoices in the debtor's modal (docs/architecture.md §10, Invoices): a second invoice, the list's
+ * Invoices in the debtor's modal: a second invoice, the list's
  * count of open invoices, a payment applied to one invoice, voids (refused while a payment is on
  * the invoice), and an add-debtor with an address the user already has, which offers that debtor.
  */

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { addDebtor, signInByRequest } from "./helpers";
 
-// docs/architecture.md §13: the keyboard never loses its place. Dialogs open on their first field and give the
+// The keyboard never loses its place. Dialogs open on their first field and give the
 // focus back to what opened them; a popup inside a dialog closes alone on Escape; inline forms
 // cancel on Escape; every menu item can be reached; the period select does not reload per arrow.
 

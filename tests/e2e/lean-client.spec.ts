@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { PAGES, pageFiles, readManifests } from "../../scripts/client-js.mjs";
 import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
 
-// What loads on first use rather than with the page (docs/architecture.md §11) still works, and
+// What loads on first use rather than with the page still works, and
 // works from the keyboard: the header's menus, the FAQ, the settings tabs, the date picker. (The
 // landing page loads no scripts at all: tests/e2e/landing.spec.ts.)
 

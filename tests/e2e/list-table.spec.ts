@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { addDebtor, signInByRequest } from "./helpers";
 
-// One row structure for every width (docs/architecture.md §12; app.css, .list-table): a ruled table on desktop and
+// One row structure for every width (app.css, .list-table): a ruled table on desktop and
 // a card per row on a phone, which must stay a table for screen readers (rows, cells, column
 // headers) and draw its labels without their being read twice.
 test("a list is one table at every width: cards on a phone that keep the table's roles @phone", async ({ page }) => {

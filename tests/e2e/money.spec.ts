@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { addDebtor, signInByRequest } from "./helpers";
 
 // The dashboard opens on the money and the report offers the same aging table and its export
-// (docs/architecture.md §10, "Money"), at desktop and phone width, with no serious axe finding.
+//, at desktop and phone width, with no serious axe finding.
 test("the dashboard opens on the money; the report shows and exports the aging @phone", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/dashboard" });
   const money = page.getByRole("region", { name: "Money", exact: true });

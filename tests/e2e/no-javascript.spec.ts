@@ -83,7 +83,7 @@ test("a new schedule can be created without JavaScript", async ({ browser, page 
 
 // Without JavaScript nothing checks a file on the page: the server reads the rest of an upload
 // over its limit before refusing it, so the browser shows the refusal instead of its own
-// connection error (app/platform/body-limit.server.ts, MAX_DRAINED_BYTES; docs/architecture.md §8).
+// connection error (app/platform/body-limit.server.ts, MAX_DRAINED_BYTES).
 test("a CSV file over its limit is refused with the page's message without JavaScript", async ({ browser, page }) => {
   await signInByRequest(page, { redirectTo: "/debtors/import" });
   const context = await browser.newContext({

@@ -47,7 +47,7 @@ test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the u
   await expect(page.getByText("Emails sending rescheduled.")).toBeVisible();
   const mail = await mailTo(page, debtorEmail);
   expect(mail.subject).toContain("INV-77");
-  // The statement (docs/architecture.md §5): the invoice's line and the total.
+  // The statement: the invoice's line and the total.
   expect(mail.text).toMatch(/INV-77 +\S.* +€42\.00 +\S/);
   expect(mail.text).toMatch(/Total due +€42\.00/);
   expect(mail.text).toContain(`Pay now <${payUrl}>`);

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { addDebtor, mailTo, signInByRequest, uniqueEmail } from "./helpers";
 
-/** docs/architecture.md §10: list search and sort, the dashboard's debtor combobox, "Send me a test". */
+/** List search and sort, the dashboard's debtor combobox, "Send me a test". */
 
 test("search and sort the debtors list; the URL keeps them @phone", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/debtors-list" });

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { addDebtor, debtorOption, signInByRequest, uniqueEmail } from "./helpers";
 
-/** The debtor timeline (docs/architecture.md §10): in the debtor's modal and on its own page. */
+/** The debtor timeline: in the debtor's modal and on its own page. */
 
 function entry(page: Page, text: string) {
   return page.locator("tr:visible, li:visible").filter({ hasText: text });

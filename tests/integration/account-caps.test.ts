@@ -6,7 +6,7 @@ import { DAY, location, markup, postForm, type SignedIn, signIn, uniqueEmail } f
 import { act, RESCHEDULED, SCHEDULED, ZONE } from "./schedule-helpers";
 
 /**
- * Per-account caps (docs/architecture.md §6): the committed ACCOUNT_MAX_* (wrangler.toml) are
+ * Per-account caps: the committed ACCOUNT_MAX_* (wrangler.toml) are
  * reached with rows seeded straight into D1, and the next add through each way in is refused,
  * with nothing stored. The caps and messages are spelled out so that a change fails here.
  */

@@ -5,7 +5,7 @@ import { get, pageText, signIn, uniqueEmail } from "./helpers";
 import { loaderData } from "./schedule-helpers";
 
 /**
- * The account's currency (docs/architecture.md §10, "Currency"): set in Settings → Info, it is what a new
+ * The account's currency: set in Settings → Info, it is what a new
  * debtor, their first invoice and a CSV row without a currency are in; a currency the form, the API
  * body or the file names wins, and the debtor added last no longer decides anything.
  */

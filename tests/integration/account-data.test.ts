@@ -18,7 +18,7 @@ import { db, makeDebtor, makeOrg, makeSchedule, makeSignedInUser, payInvoice, us
 import { get, ORIGIN, postForm, request, sessionCookieName, visibleText } from "./helpers";
 
 /**
- * Users own their data (docs/architecture.md §6, "Leaving"; docs/decisions/023): every table of the
+ * Users own their data (docs/decisions/023): every table of the
  * schema is either the account's (deleted with it, exported) or global with a reason; deleting an
  * account leaves none of its rows, objects, alarms, sessions or subscription and touches no other
  * account's; the export holds every row the account owns and no secret.

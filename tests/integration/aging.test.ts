@@ -8,7 +8,7 @@ import { get, SESSION_COOKIE } from "./helpers";
 import { addDays } from "./invoice-helpers";
 
 /**
- * The money figures (docs/architecture.md §10, "Money"): receivables by age, counted on the user's
+ * The money figures: receivables by age, counted on the user's
  * calendar (their zone), collected this month and the average days late, from the account's own
  * rows. A fixed `now` in zones where the user's date is not UTC's: Kiritimati (UTC+14) is a day
  * ahead, Pago Pago (UTC−11) a day behind.

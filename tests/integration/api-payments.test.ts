@@ -6,9 +6,9 @@ import { debtorRow, makeDebtor, makeSchedule, scheduleRow } from "./fixtures";
 import { DAY, signIn, uniqueEmail } from "./helpers";
 
 /**
- * The JSON API of payments (docs/architecture.md §10): GET /api/debtors/:id/payments, POST
+ * The JSON API of payments: GET /api/debtors/:id/payments, POST
  * /api/payments/add, PUT /api/payments/edit, DELETE /api/payments/del; and the debtor's time zone
- * in the API and the debtor form (docs/architecture.md §10).
+ * in the API and the debtor form.
  */
 
 const today = () => new Date().toISOString().slice(0, 10);

@@ -7,7 +7,7 @@ import { makeDebtor, makeOrg, makeSchedule, scheduleRow } from "./fixtures";
 import { type SignedIn, signIn, uniqueEmail } from "./helpers";
 
 /**
- * docs/architecture.md §10: the JSON API's schedule calls of spec §7 (list by group and NamePrefix, one
+ * The JSON API's schedule calls of spec §7 (list by group and NamePrefix, one
  * schedule by Name and group, its delete), scoped to the session like the rest of /api.
  */
 

@@ -3,7 +3,7 @@ import { makeDebtor } from "./fixtures";
 import { get, latestLinkToken, requestLink, signIn, uniqueEmail, verify } from "./helpers";
 
 /**
- * HSTS and caching (docs/architecture.md §7): every https response carries Strict-Transport-Security;
+ * HSTS and caching: every https response carries Strict-Transport-Security;
  * everything that belongs to a session (its pages, their data requests, the JSON API, CSV exports,
  * the redirects of a signed-in request and a sign-in's own redirect) is `private, no-store`; public
  * pages keep their caching.

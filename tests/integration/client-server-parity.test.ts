@@ -20,8 +20,7 @@ import { get, location, markup, postForm, signIn, uniqueEmail } from "./helpers"
 import { loaderData } from "./schedule-helpers";
 
 /**
- * No field refuses in the browser what the server then accepts (docs/architecture.md §7, "One valibot schema
- * per form, on both sides"). For every form, the test reads the constraints its inputs carry in the
+ * No field refuses in the browser what the server then accepts. For every form, the test reads the constraints its inputs carry in the
  * markup (required, min, max, maxlength, pattern, type=email/number/date), makes a value that
  * breaks each one, posts it with the form's intent and expects the server to refuse it: 400 with an
  * error on that field, and, where the browser would run the form's valibot schema, the schema's own

@@ -6,7 +6,7 @@ import { deliveriesOf, makeDebtor, makeSchedule, makeUser, scheduleRow, setSched
 import { DAY, get, outboxFor, pageText, signIn, uniqueEmail } from "./helpers";
 
 /**
- * The engine's contact rules and stops (docs/architecture.md §4): reminders reach a debtor only
+ * The engine's contact rules and stops: reminders reach a debtor only
  * between 08:00 and 21:00 in the debtor's zone and at most 7 in 7 days (an account may tighten
  * both); an occurrence outside them waits under its own key, never dropped, never doubled. A debt
  * paid in full or an address that opted out stops the schedule, also while an occurrence retries.

@@ -5,7 +5,7 @@ import { FIXTURE_SCHEDULE_ID, makeDebtor, makeInvoice } from "./fixtures";
 import { DAY, get, signIn, uniqueEmail } from "./helpers";
 
 /**
- * CSV export of debtors, of invoices and of the report (docs/architecture.md §10): the signed-in user's rows
+ * CSV export of debtors, of invoices and of the report: the signed-in user's rows
  * only, as a download, with formula-like cells neutralized; the report's export takes the report's filters.
  */
 

@@ -5,7 +5,7 @@ import { debtorRowsOf, eventsOfOwner, invoicesOf, makeDebtor } from "./fixtures"
 import { get, ORIGIN, pageText, request, signIn, uniqueEmail, uniqueIp } from "./helpers";
 
 /**
- * CSV import of debtors and invoices (docs/architecture.md §10, CSV): the preview writes nothing and
+ * CSV import of debtors and invoices: the preview writes nothing and
  * lists each row's errors and duplicates; the confirm parses and validates the text again and adds
  * only the valid rows, all or none within the account's cap. Rows with one e-mail are one debtor's
  * invoices; a file with one row per debtor imports one debtor each, as it always did.

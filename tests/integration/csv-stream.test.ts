@@ -5,7 +5,7 @@ import { db, FIXTURE_SCHEDULE_ID, makeDebtor, makeInvoice } from "./fixtures";
 import { get, sha256Hex, signIn, uniqueEmail } from "./helpers";
 
 /**
- * The streamed exports (docs/architecture.md §10, CSV): /report.csv and /debtors.csv are written
+ * The streamed exports: /report.csv and /debtors.csv are written
  * page by page as they are read, and what they write is byte for byte what the builders that made
  * the whole file in memory wrote. The digests below are of those builders' output for this very
  * seed, taken from the build before the exports streamed; every value in the seed is fixed

@@ -4,7 +4,7 @@ import { makeSchedule } from "./fixtures";
 import { get, signIn, uniqueEmail } from "./helpers";
 
 /**
- * A schedule form never ships more than 100 debtors (docs/architecture.md §12): up to 100 they are a select that
+ * A schedule form never ships more than 100 debtors: up to 100 they are a select that
  * works without JavaScript; beyond, the field searches /debtors/options as the user types.
  */
 

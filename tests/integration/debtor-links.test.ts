@@ -8,8 +8,7 @@ import { db, debtorRow, makeDebtor, makeUser, optOutRows } from "./fixtures";
 import { ORIGIN, postForm, request, uniqueEmail, uniqueIp, visibleText } from "./helpers";
 
 /**
- * The debtor's signed links follow the address they were sent to (docs/architecture.md §10, "Debtor
- * links"): after the debtor's address changes, a link sent to the old one answers like an unknown
+ * The debtor's signed links follow the address they were sent to: after the debtor's address changes, a link sent to the old one answers like an unknown
  * link and never shows or acts on the new address; the RFC 8058 one-click opt-out works whatever
  * Origin the mail provider sends.
  */

@@ -11,7 +11,7 @@ import { db, FIXTURE_SCHEDULE_ID, makeDebtor, makeSchedule } from "./fixtures";
 import { DAY, get, signIn, uniqueEmail } from "./helpers";
 
 /**
- * Bounded deliveries (docs/architecture.md §12, docs/decisions/022): deliveries older than 13 months
+ * Bounded deliveries (docs/decisions/022): deliveries older than 13 months
  * move to one file per account and month in the ARCHIVE bucket and are counted in
  * delivery_rollups. Nothing is lost: every moved row is in its file, the report's totals (all, and
  * per debtor), the dashboard's chart and the debtor's sent count are the same before and after,

@@ -5,7 +5,7 @@ import { deliveryTotals, totalsOf } from "~/reminders/deliveries.server";
 import { insertDelivery } from "./fixtures";
 
 // The report's all-time totals come from delivery_status_counts, kept by triggers on deliveries
-// (migration 0008, docs/architecture.md §12). Whatever happens to the deliveries, the kept counts must equal a
+//. Whatever happens to the deliveries, the kept counts must equal a
 // count of the rows.
 
 let n = 0;

@@ -5,7 +5,7 @@ import { deliveriesOf, makeDebtor, makeSchedule, scheduleRow, setSchedule } from
 import { ORIGIN, outboxFor, request, signIn, uniqueEmail, uniqueIp } from "./helpers";
 
 /**
- * POST /dev/schedules/advance (workers/dev.ts, docs/architecture.md §4): the end-to-end tests skip
+ * POST /dev/schedules/advance: the end-to-end tests skip
  * a schedule's wait with it instead of waiting for the real time. APP_ENV is test here; the
  * production project checks that it answers 404 there.
  */

@@ -25,7 +25,7 @@ import {
 } from "./fixtures";
 
 /**
- * Due-date cadences (docs/architecture.md §4, "Due-date cadences") through the lifecycle and the
+ * Due-date cadences through the lifecycle and the
  * real engine: the first run is the next step of the open invoices, each firing moves to the
  * next one, invoice and payment writes move the steps, and the last step ends the schedule once.
  */

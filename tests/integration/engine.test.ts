@@ -34,7 +34,7 @@ import {
 import { DAY, outboxFor } from "./helpers";
 
 /**
- * The reminder engine (docs/architecture.md §4) end to end inside workerd: the built app Worker's
+ * The reminder engine end to end inside workerd: the built app Worker's
  * ReminderSchedule Durable Object fires, the built mail Worker renders and sends to the fake
  * Resend server, and D1 records the delivery and moves the schedule on.
  */
@@ -70,7 +70,7 @@ describe("an alarm fires the due occurrence", () => {
     expect(mail.subject).toBe("Payment reminder: $1,234.50");
     expect(mail.html).toContain("$1,234.50");
     expect(mail.html).toContain("Hello Dan Debtor,");
-    // The statement (docs/architecture.md §5): the debtor's invoice and its total; each invoice has
+    // The statement: the debtor's invoice and its total; each invoice has
     // its own due date, the schedule's is not shown.
     expect(mail.text).toMatch(/Total due +\$1,234\.50/);
     expect(mail.text).toContain("$1,234.50");

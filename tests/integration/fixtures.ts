@@ -330,7 +330,7 @@ export interface AlarmCalls {
 
 /**
  * A stand-in for the SCHEDULES namespace that records calls instead of setting alarms, or throws
- * when `failing` (the lifecycle's failure policy, docs/architecture.md §4).
+ * when `failing`.
  */
 export function alarmStub(failing = false): AlarmCalls & { namespace: unknown } {
   const record: AlarmCalls = { calls: [], failing };

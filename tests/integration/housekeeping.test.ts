@@ -8,7 +8,7 @@ import { makeUser } from "./fixtures";
 import { DAY } from "./helpers";
 
 /**
- * Housekeeping (docs/architecture.md §6): expired magic links, OAuth states and sessions, and
+ * Housekeeping: expired magic links, OAuth states and sessions, and
  * rate-limit events older than 24 hours are purged, in batches, by the cron trigger.
  */
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 
 /**
- * Invoices made straight in D1 for the statement tests (docs/architecture.md §5): a debtor's open,
+ * Invoices made straight in D1 for the statement tests: a debtor's open,
  * disputed, paid and void invoices, whatever fixtures.ts `makeDebtor` made of the debtor itself.
  */
 

@@ -7,11 +7,10 @@ import { get, pageText, postForm } from "./helpers";
 import { loaderData } from "./schedule-helpers";
 
 /**
- * Invoices (docs/architecture.md §10, Invoices) through the debtor pages' form action (the modal on
+ * Invoices through the debtor pages' form action (the modal on
  * /debtors-list and /dashboard, the Invoices section of /debtors/:id) and the JSON API: the same
  * operation answers alike on both, scoped to the owner; and the add-debtor flow that offers the
- * debtor an e-mail already belongs to instead of making a twin (docs/architecture.md §10, "One
- * debtor per address"). Messages are spelled out so a changed one fails here.
+ * debtor an e-mail already belongs to instead of making a twin. Messages are spelled out so a changed one fails here.
  */
 
 const MSG = {

@@ -7,7 +7,7 @@ import { db, debtorRow, makeDebtor, makeInvoice, makeSchedule, makeUser, schedul
 import { signIn, uniqueEmail } from "./helpers";
 
 /**
- * The ledger (docs/architecture.md §10): payments allocated to invoices, oldest due date first or
+ * The ledger: payments allocated to invoices, oldest due date first or
  * to the chosen one; deleting or lowering a payment reopens exactly what it paid; the invoices'
  * CHECK keeps every path (and concurrent writes) from paying beyond an amount or lowering an
  * amount below what was paid.

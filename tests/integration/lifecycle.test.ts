@@ -7,7 +7,7 @@ import { alarmAt } from "./engine-helpers";
 import { alarmStub, db, makeDebtor, makeSchedule, makeUser, scheduleRow, withAlarms } from "./fixtures";
 
 /**
- * The lifecycle's failure policy (docs/architecture.md §4, "One lifecycle"): a Durable Object call
+ * The lifecycle's failure policy: a Durable Object call
  * that fails after the D1 change committed is not the caller's error. The saved result is the
  * answer, the failure is written to alarm_repairs, and one watchdog run sets the alarm from the row.
  */

@@ -6,7 +6,7 @@ import { get, location, markup, type SignedIn, signIn, uniqueEmail } from "./hel
 import { loaderData } from "./schedule-helpers";
 
 /**
- * docs/architecture.md §10: search and sort in /debtors-list and /schedules-list (in the URL, server-side,
+ * Search and sort in /debtors-list and /schedules-list (in the URL, server-side,
  * without JavaScript), and the dashboard's debtor dropdown reaching every debtor through
  * /debtors/options.
  */

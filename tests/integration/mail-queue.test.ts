@@ -18,7 +18,7 @@ import {
 import { deliveriesOf, makeDebtor, makeSchedule, makeUser, scheduleRow, setSchedule } from "./fixtures";
 
 /**
- * The mail queue between the alarms and the provider (docs/architecture.md §4): however many
+ * The mail queue between the alarms and the provider: however many
  * reminders fall due together, each is delivered once and none fails because of the provider's
  * rate limit; the watchdog re-arms every overdue schedule in one run.
  */

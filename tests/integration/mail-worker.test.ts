@@ -7,7 +7,7 @@ import { uniqueEmail } from "./helpers";
 
 /**
  * The built mail Worker (dist/dunly_mail) over its RPC binding, against the fake Resend server
- * (docs/architecture.md §5): what goes over the wire, escaping, header safety, and how errors come back.
+ *: what goes over the wire, escaping, header safety, and how errors come back.
  */
 
 let keys = 0;

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 
 /**
- * Migration 0010 (docs/architecture.md §10): every debtor becomes one invoice with its amount,
+ * Migration 0010: every debtor becomes one invoice with its amount,
  * currency, number and payments. Run on a copy seeded at 0009 (the database before invoices),
  * then checked: no debtor's amount, paid sum or status changed, every payment is still there and
  * allocated to its debtor's invoice, and the invoices agree with the debtors.

@@ -11,7 +11,7 @@ import { db, debtorRow, makeDebtor, makeSchedule, makeUser, optOutRows, schedule
 import { get, pageText, postForm, request, signIn, uniqueEmail, uniqueIp, visibleText } from "./helpers";
 
 /**
- * Opt-out (docs/architecture.md §10): the signed link of every reminder (app/links/signed-links.server.ts), its
+ * Opt-out: the signed link of every reminder (app/links/signed-links.server.ts), its
  * page and RFC 8058 one-click POST (app/routes/unsubscribe.tsx), what opting out stops
  * (app/responses/opt-outs.server.ts), and recording renewed consent (app/actions/consent-action.server.ts).
  */

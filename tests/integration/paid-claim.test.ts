@@ -21,7 +21,7 @@ import { get, pageText, postForm, request, signIn, uniqueEmail, uniqueIp, visibl
 import { loaderData } from "./schedule-helpers";
 
 /**
- * "I've paid" (docs/architecture.md §10): the signed /p/ link, its page (GET asks, POST pauses the
+ * "I've paid": the signed /p/ link, its page (GET asks, POST pauses the
  * debtor's reminders), the dashboard's notice, and confirming or resuming from it.
  */
 

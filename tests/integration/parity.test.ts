@@ -8,7 +8,7 @@ import { type SignedIn, signIn, uniqueEmail } from "./helpers";
 import { ACTIONS } from "./schedule-helpers";
 
 /**
- * The parity sweep (docs/architecture.md §8, docs/decisions/012): every mutation that both a form
+ * The parity sweep (docs/decisions/012): every mutation that both a form
  * and the JSON API offer is run both ways, on two accounts set up the same way. The rows it leaves
  * (the debtor, organization or payment, the debtor's schedules, each schedule's Durable Object
  * alarm and the timeline events) must be the same once ids, owners and times are set aside, and

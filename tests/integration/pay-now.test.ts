@@ -11,7 +11,7 @@ import { setInvoices } from "./invoice-helpers";
 import { loaderData } from "./schedule-helpers";
 
 /**
- * Pay now (docs/architecture.md §10): the account's and the organizations' payment links, the debtor's
+ * Pay now: the account's and the organizations' payment links, the debtor's
  * invoice number and currency, and the reminder that carries them with the "I've paid" link.
  */
 
@@ -238,7 +238,7 @@ describe("the reminder", () => {
     const user = await makeUser("Sally Sender");
     await setUserPaymentUrl(user.id, o.userUrl);
     const debtor = await makeDebtor(user.id, { currency: "EUR", debtCents: 98765 });
-    // Its one open invoice, numbered (docs/architecture.md §5: a reminder is the debtor's statement).
+    // Its one open invoice, numbered.
     await setInvoices(debtor, [{ number: "RE-2026/42", amountCents: 98765, dueOn: "2031-03-05" }]);
     let organizationId: number | undefined;
     if (o.org) {

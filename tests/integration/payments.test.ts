@@ -16,7 +16,7 @@ import { DAY, get, outboxFor, pageText, signIn, uniqueEmail } from "./helpers";
 import { loaderData } from "./schedule-helpers";
 
 /**
- * Payments (docs/architecture.md §10) through the debtor pages' form action: the payment, the debtor's
+ * Payments through the debtor pages' form action: the payment, the debtor's
  * paid amount and status in one batch; paid in full, every live schedule completes (and nothing is
  * sent any more); a payment deleted leaves reminders stopped until the user resumes them.
  */

@@ -26,7 +26,7 @@ import {
 import { DAY, get, location, markup, pageText, postForm, SESSION_COOKIE, visibleText } from "./helpers";
 
 /**
- * The debtor's page (docs/architecture.md §10, "The debtor's page"): /d/<signed token>, linked from
+ * The debtor's page: /d/<signed token>, linked from
  * every reminder. Its tokens; what it shows, without JavaScript; and the debtor's answers: a promise
  * to pay (held, then resumed by the watchdog when its day has passed in the debtor's zone, or
  * broken), disputes (held while nothing undisputed is left, until the user resolves one), "I've

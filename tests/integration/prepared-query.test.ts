@@ -18,7 +18,7 @@ import { countBouncingDebtors } from "~/responses/mail-events.server";
 import { db, makeDebtor, makeSchedule, makeUser } from "./fixtures";
 
 /**
- * Queries built once per isolate and bound per request (app/db/prepared.server.ts, docs/architecture.md §12): the
+ * Queries built once per isolate and bound per request: the
  * same rows as drizzle's own query for each owner, whoever asked first.
  */
 

@@ -7,7 +7,7 @@ import { makeSignedInUser } from "./fixtures";
 import { ORIGIN, SESSION_COOKIE } from "./helpers";
 
 /**
- * docs/architecture.md §12: a page costs what its own rows cost. Each signed-in page is requested from the
+ * A page costs what its own rows cost. Each signed-in page is requested from the
  * built app Worker (build/server, as in production) with a D1 binding that counts what it is sent
  * (statements, and round trips: a batch is one), for an account of three rows and for one of 300
  * debtors, schedules and deliveries, beside another account holding more deliveries than both. The
@@ -220,7 +220,7 @@ async function insertDelivery(
  * batch counts each of its statements.
  */
 const BUDGET = {
-  // With the money figures (docs/architecture.md §10, "Money"): aging, oldest debts and payments in one statement.
+  // With the money figures: aging, oldest debts and payments in one statement.
   dashboard: 10,
   dashboardFirstVisit: 2,
   debtorsList: 3,

@@ -7,7 +7,7 @@ import { signIn, uniqueEmail } from "./helpers";
 import { act, createVia, expectNextMondayTen, loaderData, ZONE } from "./schedule-helpers";
 
 /**
- * Pause and resume (docs/architecture.md §10): a paused schedule is DISABLED, kept, and its alarm is gone;
+ * Pause and resume: a paused schedule is DISABLED, kept, and its alarm is gone;
  * resuming makes it ENABLED again from its next run, unless its debtor has nothing to be reminded of.
  */
 

@@ -49,7 +49,7 @@ describe("/schedule/preview", () => {
       expect(html).toContain("SAMPLE-1001");
       expect(html).toContain("<title>Payment due: 2 invoices, $1,250.00</title>");
     }
-    // Each invoice has its own due date (docs/architecture.md §5): the form's due_date changes nothing.
+    // Each invoice has its own due date: the form's due_date changes nothing.
     const dated = await pageText(
       await get("/schedule/preview?template=initial&tone=1&frequency=daily&due_date=2027-03-05", { cookie: a.cookie }),
     );

@@ -8,7 +8,7 @@ import { act } from "./schedule-helpers";
 
 /**
  * Every screen shows a schedule's true state, and nothing is created or resumed that cannot send
- * (docs/architecture.md §4, "One lifecycle").
+ *.
  */
 
 const typesOf = async (debtorId: number) =>

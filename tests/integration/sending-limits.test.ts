@@ -31,7 +31,7 @@ import { DAY, type SignedIn, signIn, uniqueEmail } from "./helpers";
 import { act, createVia, ZONE } from "./schedule-helpers";
 
 /**
- * The sending limits (docs/architecture.md §4, app/domain/limits.ts) end to end: the account's
+ * The sending limits end to end: the account's
  * daily quota and the per-address cap where the engine claims an occurrence (held back, visibly,
  * and sent once later under the same key), the 24-hour cooldown, the re-send cap and the limits'
  * messages in the schedule actions' replies, and hostile display names in what Resend receives.

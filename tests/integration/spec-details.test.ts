@@ -5,7 +5,7 @@ import { makeDebtor, makeOrg, makeSchedule } from "./fixtures";
 import { get, markup, pageText, request, type SignedIn, signIn, uniqueEmail } from "./helpers";
 
 /**
- * docs/architecture.md §10: spec details — the dashboard's schedules card, a failed organizations load, the
+ * Spec details — the dashboard's schedules card, a failed organizations load, the
  * preset select's default, a database failure in a debtor action, and plans without a checkout page.
  */
 

@@ -17,7 +17,7 @@ import { get, outboxFor, pageText, type SignedIn, signIn, uniqueEmail } from "./
 import { addDays, setInvoices } from "./invoice-helpers";
 
 /**
- * One reminder is a statement (docs/architecture.md §5): the engine sends a debtor one e-mail per
+ * One reminder is a statement: the engine sends a debtor one e-mail per
  * occurrence listing every open invoice (never a disputed, paid or void one) with the totals per
  * currency, the preview and the test send show the same, and a debtor with no open invoice left
  * gets no reminder at all.
@@ -154,7 +154,7 @@ describe("a reminder is the debtor's statement", () => {
   });
 });
 
-describe("the e-mail tells the truth about time (docs/architecture.md §5)", () => {
+describe("the e-mail tells the truth about time", () => {
   /** Fires a daily single reminder for a debtor in `timeZone` with one invoice due `dueOn`, at `at`. */
   async function fireFor(timeZone: string, dueOn: string, at: number) {
     const user = await makeUser();

@@ -25,8 +25,7 @@ import { DAY, get, location, outboxFor, postForm, visibleText } from "./helpers"
 import { postStripeEvent, stripeEvent } from "./stripe-helpers";
 
 /**
- * Debtors pay online through the user's own Stripe account (decisions/018, docs/architecture.md §10
- * "Paid online"): Pay creates a Checkout Session on the connected account for what the ledger says
+ * Debtors pay online through the user's own Stripe account (decisions/018): Pay creates a Checkout Session on the connected account for what the ledger says
  * is owed; the connect webhook records a paid session once per payment (stopping the reminders),
  * holds them while a bank payment is pending and releases the hold when it fails, and reopens what
  * a refund or a lost dispute takes back. Events go through the real endpoint, signed as Stripe signs.

@@ -7,9 +7,9 @@ import { get, location, pageText, postForm, type SignedIn, signIn, uniqueEmail }
 import { oneOpenInvoice } from "./invoice-helpers";
 
 /**
- * docs/architecture.md §10: the preview shows a chosen debtor's real values, and "Send me a test" e-mails
+ * The preview shows a chosen debtor's real values, and "Send me a test" e-mails
  * the previewed template to the user's own address, counted toward the daily quota. A debtor's
- * values are their statement (docs/architecture.md §5): each debtor here gets one open invoice
+ * values are their statement: each debtor here gets one open invoice
  * (oneOpenInvoice); tests/integration/statement.test.ts has several.
  */
 

@@ -9,7 +9,7 @@ import { DAY, get, NOT_FOUND_TEXT, pageText, signIn, uniqueEmail } from "./helpe
 import { act, createVia, loaderData } from "./schedule-helpers";
 
 /**
- * The debtor timeline (docs/architecture.md §10): e-mails, payments and events of one debtor, newest first,
+ * The debtor timeline: e-mails, payments and events of one debtor, newest first,
  * recorded where they happen, and the next reminder with the time it really goes; another user's
  * debtor is a 404 and nothing of theirs ever shows.
  */

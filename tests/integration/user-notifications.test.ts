@@ -10,7 +10,7 @@ import { db, debtorRow, makeDebtor, makeSchedule, makeUser } from "./fixtures";
 import { postForm, request } from "./helpers";
 
 /**
- * The user is told (docs/architecture.md §5, "The user is told"): one e-mail to the user's own
+ * The user is told: one e-mail to the user's own
  * address for each debtor action ("I've paid", a promise, a dispute, an opt-out) and each hard
  * bounce and complaint; a repeat tells nothing more; a switched-off kind tells nothing; nothing goes
  * to the debtor; the watchdog sends a notice its request left pending.

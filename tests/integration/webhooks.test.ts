@@ -17,7 +17,7 @@ import { get, location, pageText, request, signIn, uniqueEmail } from "./helpers
 import { act } from "./schedule-helpers";
 
 /**
- * POST /webhooks/resend (docs/architecture.md §10): Resend's events, signed with the Svix scheme. Only a
+ * POST /webhooks/resend: Resend's events, signed with the Svix scheme. Only a
  * good signature within five minutes is handled, an event id once; a hard bounce pauses the
  * debtor's schedules, a complaint opts the address out, a delivery records its time.
  */

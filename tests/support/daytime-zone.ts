@@ -1,6 +1,6 @@
 /**
  * An IANA zone where it is about 13:00 now. Reminders reach a debtor only between 08:00 and 21:00
- * in the debtor's zone (contact rules, docs/architecture.md §4), so tests that send at the real
+ * in the debtor's zone, so tests that send at the real
  * time give their debtors this zone; the suite then passes at any hour, with hours to spare.
  * Etc/GMT zones are sign-inverted: Etc/GMT-5 is UTC+5.
  */

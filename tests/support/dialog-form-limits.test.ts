@@ -18,7 +18,7 @@ import { clientMessage, constraintsOf, type Fields, formMarkup, violating } from
  * The forms that only render in a dialog (debtor, invoice, payment, organization): every limit
  * their markup carries is one their valibot schema keeps too, on the same field. The form action
  * and the JSON API parse with that schema (the features' *-entity.server.ts; tests/integration/parity.test.ts), so a
- * value the browser refuses is one the server refuses (docs/architecture.md §7). The pages' own
+ * value the browser refuses is one the server refuses. The pages' own
  * forms are checked against the server itself in tests/integration/client-server-parity.test.ts.
  */
 

@@ -2,8 +2,7 @@ import { parseWithValibot } from "@conform-to/valibot";
 import type { GenericSchema } from "valibot";
 
 /**
- * Reading a form's limits from its markup (docs/architecture.md §7, "One valibot schema per form,
- * on both sides"): the constraints its inputs carry (required, min, max, maxlength, pattern,
+ * Reading a form's limits from its markup: the constraints its inputs carry (required, min, max, maxlength, pattern,
  * type=email/number/date), a value that breaks each, and the message the form's valibot schema
  * gives it. Used by tests/integration/client-server-parity.test.ts (the pages' forms against the
  * server) and tests/support/dialog-form-limits.test.ts (the dialogs' forms against their schemas).

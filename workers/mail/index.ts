@@ -89,7 +89,7 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
   }
 
   /**
-   * A notice to the user about one of their debtors (docs/architecture.md §5, "The user is told"),
+   * A notice to the user about one of their debtors,
    * sent to the user's own address with the notice's event key as Idempotency-Key, so a retry
    * never sends twice. Replies to a debtor action's notice go to the debtor.
    */
@@ -180,7 +180,7 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
   }
 
   /**
-   * The user's daily digest (docs/architecture.md §5, "The user is told"), to their own address,
+   * The user's daily digest, to their own address,
    * with `digest:<user>:<day>` as Idempotency-Key so a day is sent once.
    */
   async sendDigest(message: DigestMessage, idempotencyKey: string): Promise<SendResult> {

@@ -4,7 +4,7 @@ import type { ActionResult } from "~/platform/action-result";
 import { ConfirmPaymentForm, type PaidClaimView } from "./confirm-payment-form";
 
 /**
- * The dialog of the notice's "Confirm payment" (docs/architecture.md §10, §13 Dialogs): opens on
+ * The dialog of the notice's "Confirm payment": opens on
  * the amount, Escape or Cancel closes it with nothing recorded. The debtor's invoices load from
  * GET /api/debtors/:id/invoices for "Apply to", as in the debtor's modal.
  */

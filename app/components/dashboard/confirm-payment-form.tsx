@@ -16,7 +16,7 @@ export interface PaidClaimView {
 }
 
 /**
- * "Confirm payment" (docs/architecture.md §10): the debtor modal's payment form, prefilled with
+ * "Confirm payment": the debtor modal's payment form, prefilled with
  * what is still owed, the user's today and the confirmed-claim note. Nothing is recorded until the
  * user submits it. It says what happens to the reminders the claim paused: paid in full they
  * stop; paid in part they run again for the rest (once the claim is answered, no notice is left

@@ -34,7 +34,7 @@ function lineOf(r: DebtorResponse, timeZone: string): string {
 }
 
 /**
- * What debtors said on their pages (docs/architecture.md §10, "The debtor's page"), one list: promises
+ * What debtors said on their pages, one list: promises
  * pending, promises broken (with "Allow a new promise"), disputes open (with "Resolve dispute"),
  * opt-outs (the debtor's timeline offers "Record renewed consent"),
  * each line linking to the debtor's timeline. Read in the dashboard's batch (debtorResponsesQuery).

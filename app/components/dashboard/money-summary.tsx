@@ -38,7 +38,7 @@ function PerCurrency({ amounts, none }: { amounts: { currency: string; cents: nu
 }
 
 /**
- * The dashboard's first section (docs/architecture.md §10, "Money"): outstanding and overdue per
+ * The dashboard's first section: outstanding and overdue per
  * currency, collected this month, the average days late of the last 90 days' payments, receivables
  * by age and the oldest debts, all counted on the user's today in their zone. An account with
  * nothing owed and no recent payment gets a sentence instead of a table of zeros.

@@ -8,7 +8,7 @@ export interface ChartPoint {
 /**
  * Reminders sent per month over six months (axes Month and Reminders) as a small SVG line chart of
  * our own: six points do not need a charting library (recharts was 104 KB gzip of the dashboard's
- * JavaScript; docs/architecture.md §11). What it draws: a dashed grid, the month and value axes
+ * JavaScript). What it draws: a dashed grid, the month and value axes
  * with their titles, a monotone line with dots, and on hover a cursor line and a tooltip with the
  * month and 'Reminders sent: n'. Client only (its width is measured); the page puts it in an
  * aria-hidden box and gives screen readers the same numbers as a table.

@@ -38,7 +38,7 @@ const useHydrated = () =>
   );
 
 /**
- * Debtors who clicked "I've paid" in a reminder (docs/architecture.md §10): their reminders are
+ * Debtors who clicked "I've paid" in a reminder: their reminders are
  * paused until the user confirms the payment (the payment form, in a dialog, prefilled with what
  * is still owed; nothing is recorded before the user submits it) or resumes the reminders.
  * `today`: the user's date as the server knows it, for the form shown without JavaScript.

@@ -8,7 +8,7 @@ export interface Balance {
 }
 
 /**
- * A debtor's balance, worded one way wherever it is shown (docs/architecture.md §10, Payments):
+ * A debtor's balance, worded one way wherever it is shown:
  * - `summary`, the debtor's Payments and their timeline page: "Still owed: $80.00 of $100.00", or
  *   "Paid in full: $100.00"; with open invoices in other currencies, "Still owed: $80.00 + €50.00";
  * - `paid`, the debtors tables' receivables: "$20.00 paid of $100.00", "$80.00 still owed" below

@@ -28,7 +28,7 @@ export interface DebtorFormValues {
   single_invoice?: boolean;
 }
 
-/** What the form says when a debtor owes several invoices (docs/architecture.md §10, Invoices). */
+/** What the form says when a debtor owes several invoices. */
 export const SEVERAL_INVOICES_NOTE = "This debtor owes several invoices: edit them in the Invoices section.";
 
 /** The browser's IANA zone ("" where Intl cannot tell). */
@@ -56,8 +56,7 @@ function knownTimeZones(): string[] {
  * the same schema; what the user typed stays on any error.
  *
  * A new debtor's debt is their first invoice (currency, number and due date). When the e-mail is
- * already one of the user's debtors, the action answers so (docs/architecture.md §10, "One debtor
- * per address") and the form offers "Add this invoice to <name>" or "Add as a new debtor anyway",
+ * already one of the user's debtors, the action answers so and the form offers "Add this invoice to <name>" or "Add as a new debtor anyway",
  * keeping what was typed. A debtor with several invoices shows their total, read-only: the
  * invoices are edited one by one in the Invoices section.
  */

@@ -17,7 +17,7 @@ import {
 
 // The forms (conform and the invoice's schema) are a chunk of their own, fetched when one is
 // opened (hover or focus of its button starts it): the page shows itself without them
-// (docs/architecture.md §11).
+//.
 const invoiceForm = onDemand(() =>
   import.meta.env.SSR ? notOnServer() : import("./invoice-forms").then((m) => m.InvoiceForm),
 );
@@ -57,7 +57,7 @@ function InvoiceStatus({ invoice }: { invoice: Invoice }) {
 }
 
 /**
- * The Invoices section of a debtor (docs/architecture.md §10, Invoices), in the debtor's Configure
+ * The Invoices section of a debtor, in the debtor's Configure
  * modal and on their page: every invoice (number, dates, amount, paid, balance, status) with Edit
  * and Void (after a confirmation), and "Add invoice". The forms need JavaScript, like the modal's. Every write posts to the page's
  * debtor action (app/actions/invoice-action.server.ts). The table's rows become cards wherever the

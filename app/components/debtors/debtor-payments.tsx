@@ -39,7 +39,7 @@ function usePayments(debtorId: number, refresh: string) {
 }
 
 /**
- * The Payments section of a debtor's Configure modal (docs/architecture.md §10, Payments): what is still owed, the
+ * The Payments section of a debtor's Configure modal: what is still owed, the
  * offer to resume reminders Dunly stopped, the payments (Edit, Delete after a confirmation) and
  * the 'Add payment' form. Every write posts to the page's debtor action.
  */

@@ -6,7 +6,7 @@ import type { ReplyView } from "~/responses/index.server";
 import { ReplyAnswers } from "./debtor-responses";
 import type { Invoice } from "./invoice-view";
 
-/** The payment form is a chunk of its own, fetched when "Record a payment" is opened (docs/architecture.md §11). */
+/** The payment form is a chunk of its own, fetched when "Record a payment" is opened. */
 const PaymentForm = lazy(() => import("./payment-form").then((m) => ({ default: m.PaymentForm })));
 
 function toast(data: ActionResult) {

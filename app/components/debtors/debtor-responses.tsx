@@ -19,8 +19,7 @@ const {
 const ANSWERS = [RESOLVE, ALLOW, REPLY_RESUME, REPLY_HANDLED] as const;
 
 /**
- * What a debtor said on their page that the user answers (docs/architecture.md §10, "The debtor's
- * page"): "Resolve dispute" on a disputed invoice, "Allow a new promise" after a broken one. Each is
+ * What a debtor said on their page that the user answers: "Resolve dispute" on a disputed invoice, "Allow a new promise" after a broken one. Each is
  * a fetcher form posting to the page's own action (the debtor pages' debtorAction: /dashboard,
  * /debtors-list, /debtors/:id), so it also works as a plain form without JavaScript; the answer
  * shows as a toast, or in the markup after a document post (DocumentAnswer).

@@ -49,7 +49,7 @@ const EVENT_LABELS: Record<string, string> = {
   schedule_deleted: "Schedule deleted",
   schedule_ended: "Schedule ended after its last step",
   imported: "Imported from CSV",
-  // From the debtor's page (docs/architecture.md §10, "The debtor's page"), and the user's answers.
+  // From the debtor's page, and the user's answers.
   promised: "Promised to pay",
   promise_broken: "Promise not kept",
   promise_consent: "New promise allowed",

@@ -2,7 +2,7 @@ import { toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
 import type { invoiceToJson } from "~/ledger/index.server";
 
-/** A debtor's invoices as their Invoices section and "Apply to" show them (docs/architecture.md §10, Invoices). */
+/** A debtor's invoices as their Invoices section and "Apply to" show them. */
 
 /** An invoice as GET /api/debtors/:id/invoices lists it (and the debtor page's loader gives it). */
 export type Invoice = ReturnType<typeof invoiceToJson>;

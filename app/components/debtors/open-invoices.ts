@@ -1,7 +1,7 @@
 /**
  * "2 open invoices", "1 open invoice", "no open invoices": what the debtor lists and pickers show
  * beside a debtor's name and e-mail, so two debtors of the same name can be told apart
- * (docs/architecture.md §10, Invoices). Open counts the invoices still owed (open or disputed).
+ *. Open counts the invoices still owed (open or disputed).
  */
 export function openInvoicesLabel(n: number) {
   if (n === 0) return "no open invoices";

@@ -9,7 +9,7 @@ import { useFormResult } from "~/ui/use-form-result";
 const CONSENT_INTENT = DEBTOR_INTENTS.consent;
 
 /**
- * Shown for a debtor whose address opted out (docs/architecture.md §10): why nothing is sent, and "Record
+ * Shown for a debtor whose address opted out: why nothing is sent, and "Record
  * renewed consent", which first asks for an explicit confirmation inline. Only then the address
  * may get reminders again; stopped schedules stay stopped until the user resumes them.
  */

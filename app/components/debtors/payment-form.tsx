@@ -35,7 +35,7 @@ function applyToLabel(i: Invoice) {
  * here and again by the action with the same schema. A new payment applies to the open invoices,
  * oldest due date first, unless one is chosen. The debtor modal's Payments section uses it, and so
  * does the dashboard's "Confirm payment" (`confirm`: its own intent, a prefilled amount and note,
- * and the text of its button; docs/architecture.md §10).
+ * and the text of its button).
  */
 export function PaymentForm({
   debtor,

@@ -15,7 +15,7 @@ export interface DebtorOption {
 const SEARCH_DELAY_MS = 150;
 
 /**
- * The dashboard's debtor dropdown (docs/architecture.md §10): an editable combobox (WAI-ARIA 1.2 pattern)
+ * The dashboard's debtor dropdown: an editable combobox (WAI-ARIA 1.2 pattern)
  * that searches every one of the user's debtors through /debtors/options?q= (at most 20 answers a
  * search), so a debtor past the first page can be chosen. The selected debtor is always shown in
  * the field. Keyboard: type to search, ↓/↑ to move, Enter to choose, Escape to close.

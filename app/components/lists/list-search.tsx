@@ -6,7 +6,7 @@ import { LabeledSelect } from "~/components/ui/labeled-select";
 import type { SortDirection } from "~/domain/list-params";
 
 /**
- * The search box and order of a list page (docs/architecture.md §10): a GET form, so the search, the
+ * The search box and order of a list page: a GET form, so the search, the
  * order and the page live in the URL and it works without JavaScript. A new search or order starts
  * on page 1; the list's other filters (`keep`, e.g. debtor and period) stay.
  */

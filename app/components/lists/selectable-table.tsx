@@ -44,7 +44,7 @@ function ConfigureButton({ name, onClick, onIntent }: { name: string; onClick: (
 /**
  * A selectable list card (docs/product-spec.md §2): header and actions, then one table whose rows
  * are cards on narrow screens (the `list-table` styles in app.css). Each row is rendered once for
- * every width (docs/architecture.md §12: the table and a hidden card list doubled the server's render time).
+ * every width.
  */
 export function SelectableTable<T, K extends string | number>({
   headingId,

@@ -6,10 +6,10 @@ import { formatShortDate } from "~/domain/promise";
 const columnLabel = (b: (typeof AGING_BUCKETS)[number]) => (b.key === "notYetDue" ? b.label : `${b.label} overdue`);
 
 /**
- * Receivables by age (docs/architecture.md §10, "Money"): a row per currency, a column per bucket,
+ * Receivables by age: a row per currency, a column per bucket,
  * then what is overdue and what is outstanding, counted on the user's `today`. A real table with
  * its caption and headers; one row structure for every width, a card per currency on a phone
- * (app.css, .list-table; §12 "Rendering"), so nothing scrolls sideways.
+ * (app.css, .list-table), so nothing scrolls sideways.
  */
 export function AgingTable({ rows, today, id }: { rows: AgingRow[]; today: string; id: string }) {
   const amount = "tabular-nums md:whitespace-nowrap md:text-right";

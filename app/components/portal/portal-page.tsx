@@ -10,7 +10,7 @@ import { addDays, formatLongDate, PROMISE_MAX_DAYS } from "~/domain/promise";
 import { PORTAL_INTENTS } from "~/schemas/intents";
 
 /**
- * The debtor's page (app/routes/portal.tsx; docs/architecture.md §10, "The debtor's page"): one
+ * The debtor's page (app/routes/portal.tsx): one
  * column that reads on a phone, plain forms that work without JavaScript, every control labelled.
  */
 

@@ -25,7 +25,7 @@ export interface PreviewValues {
  * server into a sandboxed frame (no scripts, no same-origin access): with the chosen debtor's real
  * values, else a sample debtor's; the sender, their 'Pay now' page, the due date and the frequency
  * (a one-time reminder announces no more) are the real ones either way, so it shows what would be
- * sent (docs/architecture.md §13). "Send me a test" e-mails it to the user's own address (docs/architecture.md §10).
+ * sent. "Send me a test" e-mails it to the user's own address.
  */
 export function EmailPreview({
   presetId,

@@ -342,7 +342,7 @@ export function ScheduleForm({
 }
 
 /**
- * A due-date cadence's settings (docs/architecture.md §4, "Due-date cadences"): the steps in days
+ * A due-date cadence's settings: the steps in days
  * from each open invoice's due date, the hour in the debtor's zone, what follows the last step,
  * and whether the first reminder goes out now. Every field is the server's to check too.
  */

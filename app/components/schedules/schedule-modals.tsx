@@ -30,7 +30,7 @@ function Spinner({ label }: { label: string }) {
 /**
  * 'Configure schedule' (docs/product-spec.md §2): a loading indicator while the details load, then the details
  * card with Pause or Resume, Disable and Edit. Pause keeps the schedule and stops its alarm; Resume
- * starts it again from its next run (docs/architecture.md §10). Disable asks first and deletes the schedule
+ * starts it again from its next run. Disable asks first and deletes the schedule
  * and its alarm; Edit changes the schedule in place (same schedule, re-armed) with Cancel and Update.
  */
 export function ConfigureScheduleModal({

@@ -10,7 +10,7 @@ import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 
 /**
- * The account's currency (docs/architecture.md §10, "Currency"): the debtor form starts with it, and a debtor
+ * The account's currency: the debtor form starts with it, and a debtor
  * added through the API or a CSV row without a currency is in it.
  */
 export function DefaultCurrencyForm({ defaultCurrency }: { defaultCurrency: string }) {

@@ -5,7 +5,7 @@ import { PROFILE_INTENTS } from "~/schemas/intents";
 import { useFormResult } from "~/ui/use-form-result";
 
 /**
- * Which e-mails about their debtors the user gets (docs/architecture.md §5, "The user is told"):
+ * Which e-mails about their debtors the user gets:
  * the debtor's own answers, the provider's bounces and complaints, a due-date schedule that has
  * sent its last step (all on by default), and a daily digest of them (off by default).
  */

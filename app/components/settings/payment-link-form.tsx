@@ -9,7 +9,7 @@ import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 
 /**
- * The account's payment link (docs/architecture.md §10): the https page of the user's card checkout, PayPal or
+ * The account's payment link: the https page of the user's card checkout, PayPal or
  * bank that the 'Pay now' button of every reminder opens (an organization may have its own).
  * Saving it empty removes it.
  */

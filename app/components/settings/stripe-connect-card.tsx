@@ -9,7 +9,7 @@ export interface StripeConnectView {
 }
 
 /**
- * Settings → Info, "Get paid online" (decisions/018, docs/architecture.md §10 "Paid online"): connect
+ * Settings → Info, "Get paid online" (decisions/018): connect
  * the user's own Stripe account through Stripe's hosted onboarding, see its state, disconnect it.
  * Plain forms (each is a full-page POST: Connect leaves for Stripe's pages).
  */

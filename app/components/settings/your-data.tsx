@@ -14,7 +14,7 @@ import { useValibotForm } from "~/ui/use-valibot-form";
 export const EXPORT_PATH = "/account-data.json";
 
 /**
- * Settings → Info, "Your data" (docs/architecture.md §6, "Leaving"): download everything the account
+ * Settings → Info, "Your data": download everything the account
  * holds as one JSON file, and delete the account, confirmed by typing its e-mail address. The
  * download is a plain link and the deletion a plain form post: both work before hydration.
  */

@@ -7,7 +7,7 @@ import { buttonVariants } from "./variants";
 /**
  * A button in one of our variants. `asChild`: the one child element (a `Link`) is drawn as the
  * button instead, with these classes added to its own (a few lines rather than Radix's Slot and its
- * ref merging, which would put Radix's utilities in most pages' first load; docs/architecture.md §11).
+ * ref merging, which would put Radix's utilities in most pages' first load).
  */
 export function Button({
   className,

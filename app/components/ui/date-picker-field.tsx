@@ -24,7 +24,7 @@ import { ModalContainer } from "./modal-container";
  * the spec's page steps (PageUp/PageDown) and a hidden input named `name` with the ISO date, so forms and
  * the server see "YYYY-MM-DD". No minimum or maximum: a payment due date in the past is normal (a
  * reminder for an overdue invoice), and the server takes any calendar date, so the field refuses
- * nothing the server would accept (docs/architecture.md §7, "One valibot schema per form").
+ * nothing the server would accept.
  */
 export function DatePickerField({
   name,

@@ -7,8 +7,7 @@ import type { DatePickerField } from "./date-picker-field";
 type Props = ComponentProps<typeof DatePickerField>;
 
 // react-aria's date picker is most of a form page's JavaScript (about 75 KB gzip): it loads on the
-// first interaction with its form, not with the page (docs/architecture.md §11,
-// docs/decisions/027-what-loads-on-interaction.md).
+// first interaction with its form, not with the page (// docs/decisions/027-what-loads-on-interaction.md).
 const field = onDemand<Props>(() =>
   import.meta.env.SSR ? notOnServer() : import("./date-picker-field").then((m) => m.DatePickerField),
 );

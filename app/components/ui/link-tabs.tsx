@@ -4,7 +4,7 @@ import { Link } from "react-router";
 /**
  * Tabs whose tabs are links to the page of each tab (the current one comes from the URL): the
  * WAI-ARIA tabs pattern, as Radix's Tabs render it, without Radix (the settings page must stay
- * small; docs/architecture.md §11). A vertical tablist: one tab stop, ArrowUp/ArrowDown move
+ * small). A vertical tablist: one tab stop, ArrowUp/ArrowDown move
  * between tabs (wrapping), Home and End go to the first and last, Enter follows the link; the
  * panel is labelled by the current tab and focusable. `data-state` is "active" on the current
  * tab and its panel, as with Radix, for styling.

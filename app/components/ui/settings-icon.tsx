@@ -1,7 +1,7 @@
 /**
  * Lucide's "settings-2" drawn as one path with the stroke set by the `.line-icon` class (app.css):
  * a row's Configure button repeats it on every row of a list, where lucide-react's 9 presentation
- * attributes and 4 child elements per icon were a good part of the server's render time (docs/architecture.md §12).
+ * attributes and 4 child elements per icon were a good part of the server's render time.
  */
 export function SettingsIcon() {
   return (

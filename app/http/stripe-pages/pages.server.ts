@@ -60,7 +60,7 @@ async function loadPage(env: Env, page: Page, id: string) {
 
 // Each page under its own static segment (a Checkout Session's is /dev/checkout/checkout/<session
 // id>, its `url`): a parameter beside a static segment or a pattern at the same place makes Hono
-// route every request of the Worker through its slower trie router (docs/architecture.md §12).
+// route every request of the Worker through its slower trie router.
 for (const page of Object.keys(PAGES) as Page[]) {
   standInPages.get(`/${page}/:id`, async (c) => showPage(c, page));
   standInPages.post(`/${page}/:id/:action`, async (c) => runAction(c, page));

@@ -7,7 +7,7 @@ import { pendingOnlinePayment } from "./online-payments.server";
 import type { StripeAccountRow } from "./stripe-account.server";
 
 /**
- * Pay online (decisions/018, docs/architecture.md §10 "Paid online"): a Checkout Session on the
+ * Pay online (decisions/018): a Checkout Session on the
  * user's connected account (a direct charge: the Stripe-Account header) for what the ledger says is
  * still owed, one open invoice or every open invoice in one currency. The amount and currency are
  * read here from the invoices, never from the request; the session is recorded (online_payments) so

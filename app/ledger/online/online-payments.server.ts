@@ -14,8 +14,7 @@ import type { OwnerScope } from "~/platform/scope.server";
 import { commit, replanDueSchedules, resumeHeld } from "~/reminders/index.server";
 
 /**
- * A debtor's payment online, as verified Stripe events tell it (decisions/018, docs/architecture.md
- * §10 "Paid online"): each write is one batch with its timeline event and the user's notice, like a
+ * A debtor's payment online, as verified Stripe events tell it (decisions/018): each write is one batch with its timeline event and the user's notice, like a
  * payment the user types in, and goes through the same ledger.
  * - Paid: recorded once per provider payment (payments.provider_payment_id is unique), source
  *   'stripe', allocated like any payment (the session's invoice, or oldest due first), so paid in

@@ -8,7 +8,7 @@ import { chargeableAccount } from "./stripe-account.server";
 /**
  * Pay from the debtor's page or a reminder's Pay link (decisions/018): with Stripe set up and the
  * user's connected account able to take charges, a Checkout Session for what is owed; otherwise
- * null, and the caller uses the sender's payment page as before (docs/architecture.md §10).
+ * null, and the caller uses the sender's payment page as before.
  */
 export async function payOnline(
   env: Env,

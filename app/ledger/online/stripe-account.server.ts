@@ -5,7 +5,7 @@ import type { AppConfig } from "~/platform/config.server";
 import { type StripeSetup, stripeAvailable, stripeSetup } from "~/stripe/index.server";
 
 /**
- * The user's own Stripe account (decisions/018, docs/architecture.md §10 "Paid online"): created
+ * The user's own Stripe account (decisions/018): created
  * by Dunly's platform with controller properties that make it the user's (their Stripe dashboard,
  * they pay Stripe's fees, Stripe carries the losses of negative balances), onboarded on Stripe's
  * hosted pages through an Account Link. Debtors then pay into it by Checkout (direct charges).
