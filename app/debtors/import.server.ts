@@ -4,7 +4,7 @@ import type { Db } from "~/db/client.server";
 import { debtorEvents, debtors, invoices } from "~/db/schema";
 import { AccountCapReached, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import { EXPORT_PAGE } from "~/domain/export-page";
-import { isNumberTaken, MAX_INVOICES_PER_DEBTOR, settleDebtorsStatement } from "~/ledger/index.server";
+import { isNumberTaken, MAX_INVOICES_PER_DEBTOR, settleDebtorsStatements } from "~/ledger/index.server";
 import { type CreateOptions, enforceCap } from "~/platform/account-caps.server";
 import type { ExistingDebtor, ImportDebtor, ImportInvoice } from "~/schemas/csv-import";
 import { editableInvoice, editableOf } from "./debtors.server";
@@ -186,7 +186,7 @@ export async function importDebtors(
   const settles = [
     ...chunk(existingIds, ROWS_PER_STATEMENT).map((slice) => inJson(debtors.id, slice)),
     ...chunk([...keyOf.values()], ROWS_PER_STATEMENT).map((slice) => inJson(debtors.optOutKey, slice)),
-  ].map((which) => d1Statement(db, settleDebtorsStatement(db, ownerId, which, now)));
+  ].flatMap((which) => settleDebtorsStatements(db, ownerId, which, now).map((s) => d1Statement(db, s)));
 
   let results: D1Result<Record<string, unknown>>[];
   try {
@@ -242,8 +242,8 @@ async function undoExistingInvoices(
           ),
       ),
     ),
-    ...chunk(existingIds, ROWS_PER_STATEMENT).map((slice) =>
-      d1Statement(db, settleDebtorsStatement(db, ownerId, inJson(debtors.id, slice), now)),
+    ...chunk(existingIds, ROWS_PER_STATEMENT).flatMap((slice) =>
+      settleDebtorsStatements(db, ownerId, inJson(debtors.id, slice), now).map((s) => d1Statement(db, s)),
     ),
   ]);
 }

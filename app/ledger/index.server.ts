@@ -12,7 +12,7 @@ export {
   insertInvoiceStatement,
   isLedgerViolation,
   isNumberTaken,
-  settleDebtorsStatement,
+  settleDebtorsStatements,
   settleLedgerStatements,
 } from "./ledger.server";
 export { agingStatement, moneyOf, moneyStatement } from "./money.server";

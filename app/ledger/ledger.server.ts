@@ -1,6 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { owesSql } from "~/db/owed";
+import { settleStatusStatement } from "~/db/debtor-status";
 import { debtors, invoices, paymentAllocations } from "~/db/schema";
 
 /**
@@ -67,17 +67,9 @@ const debtorSum = (column: "amount_cents" | "paid_cents") =>
   sql<number>`coalesce((SELECT sum(i.${sql.raw(column)}) FROM ${invoices} AS i WHERE i.debtor_id = ${debtors.id} AND i.status != 'void' AND i.currency = ${debtors.currency}), 0)`;
 
 /**
- * The debtor status after a ledger change: 'paid' when nothing is owed, 'active' otherwise; an
- * 'opted_out' or 'bouncing' debtor keeps that status (their schedules still complete when paid).
- */
-const debtorStatus = sql<
-  "active" | "paid" | "opted_out" | "bouncing"
->`CASE WHEN ${debtors.status} IN ('active', 'paid') THEN (CASE WHEN ${owesSql(debtors.id)} THEN 'active' ELSE 'paid' END) ELSE ${debtors.status} END`;
-
-/**
  * The owner's debtor's invoices and the debtor recomputed from the allocations (see the module's
- * comment), for the batch of a ledger write. Two statements; they write nothing for a debtor that
- * is not the owner's.
+ * comment), for the batch of a ledger write. Three statements; they write nothing for a debtor
+ * that is not the owner's.
  */
 export function settleLedgerStatements(db: Db, ownerId: string, debtorId: number, now: number) {
   return [
@@ -88,25 +80,23 @@ export function settleLedgerStatements(db: Db, ownerId: string, debtorId: number
         status: sql`CASE WHEN ${invoices.status} = 'void' THEN 'void' WHEN ${allocatedSum} >= ${invoices.amountCents} THEN 'paid' WHEN ${invoices.status} = 'disputed' THEN 'disputed' ELSE 'open' END`,
       })
       .where(and(eq(invoices.ownerId, ownerId), eq(invoices.debtorId, debtorId))),
-    settleDebtorsStatement(db, ownerId, eq(debtors.id, debtorId), now),
+    ...settleDebtorsStatements(db, ownerId, eq(debtors.id, debtorId), now),
   ] as const;
 }
 
 /**
- * The owner's debtors `which` picks, their sums and status recomputed from their invoices (the
- * second of settleLedgerStatements). Alone, for a write that only adds open invoices to many
- * debtors at once (the CSV import): nothing is allocated, so the invoices need no settling.
+ * The owner's debtors `which` picks, their sums recomputed from their invoices, then their status
+ * (app/db/debtor-status.ts). Alone, for a write that only adds open invoices to many debtors at
+ * once (the CSV import): nothing is allocated, so the invoices need no settling.
  */
-export function settleDebtorsStatement(db: Db, ownerId: string, which: SQL, now: number) {
-  return db
-    .update(debtors)
-    .set({
-      debtCents: debtorSum("amount_cents"),
-      paidCents: debtorSum("paid_cents"),
-      status: debtorStatus,
-      updatedAt: now,
-    })
-    .where(and(eq(debtors.ownerId, ownerId), which));
+export function settleDebtorsStatements(db: Db, ownerId: string, which: SQL, now: number) {
+  return [
+    db
+      .update(debtors)
+      .set({ debtCents: debtorSum("amount_cents"), paidCents: debtorSum("paid_cents"), updatedAt: now })
+      .where(and(eq(debtors.ownerId, ownerId), which)),
+    settleStatusStatement(db, ownerId, which, now),
+  ] as const;
 }
 
 /**

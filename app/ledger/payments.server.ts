@@ -85,9 +85,10 @@ export function settleStatements(consequences: Consequences, db: Db, ownerId: st
 }
 
 /** How many statements settleStatements makes. */
-export const SETTLE_STATEMENTS = 6;
+export const SETTLE_STATEMENTS = 7;
 
 type SettledResults = [
+  unknown,
   unknown,
   unknown,
   { id: string }[],
@@ -98,7 +99,7 @@ type SettledResults = [
 
 /** The debtor after the settle statements, and the schedules they completed; undefined when the debtor is gone. */
 export function readSettled(results: readonly unknown[]) {
-  const [, , completed, , [debtor], [resumable]] = results as SettledResults;
+  const [, , , completed, , [debtor], [resumable]] = results as SettledResults;
   if (!debtor) return undefined;
   return {
     debtor: { ...debtor, resumable: resumable?.n ?? 0 },
@@ -352,9 +353,9 @@ export async function editPayment(
     if (isLedgerViolation(error)) return overOwedNow(db, ownerId, existing.debtorId, existing.amountCents);
     throw error;
   }
-  const after = readSettled(results.slice(5));
+  const after = readSettled(results.slice(6));
   if (!after) return { error: "not-found" };
-  const [payment] = results[3] as PaymentRow[];
+  const [payment] = results[4] as PaymentRow[];
   if (!payment) {
     // Deleted meanwhile, or more than is owed.
     const still = await getPaymentWithDebtor(db, ownerId, paymentId);

@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, inArray, type SQL, sql } from "drizzle-orm";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
+import { readdressedStatement } from "~/db/debtor-status";
 import { debtorEvents, debtors, deliveries, invoices, schedules } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import { DEFAULT_CADENCE_STEPS, nextCadenceRun, parseSteps, serializeSteps } from "~/domain/cadence";
@@ -371,10 +372,7 @@ export async function resumePaused(
   if (!first) return { resumed: [], refused };
   // The debtor's address changed since it bounced: no longer 'bouncing' (same batch, all or nothing).
   const readdress = chunk([...readdressed], IDS_PER_STATEMENT).map((slice) =>
-    db
-      .update(debtors)
-      .set({ status: "active", updatedAt: now })
-      .where(and(eq(debtors.ownerId, ownerId), inArray(debtors.id, slice), eq(debtors.status, "bouncing"))),
+    readdressedStatement(db, ownerId, slice, now),
   );
   const results = await db.batch([first, ...rest, ...readdress]);
   const resumed = results

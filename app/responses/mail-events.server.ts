@@ -1,6 +1,7 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import type { Bindable, Db } from "~/db/client.server";
+import { bouncingStatement } from "~/db/debtor-status";
 import { debtors, deliveries, webhookEvents } from "~/db/schema";
 import type { DataScope } from "~/platform/scope.server";
 import { commit } from "~/reminders/index.server";
@@ -76,12 +77,7 @@ export async function recordHardBounce({ env, db }: DataScope, providerId: strin
       .update(deliveries)
       .set({ status: "bounced", error })
       .where(and(eq(deliveries.id, delivery.id), sql`${deliveries.status} <> 'complained'`)),
-    db
-      .update(debtors)
-      .set({ status: "bouncing", updatedAt: now })
-      .where(
-        and(eq(debtors.ownerId, delivery.ownerId), eq(debtors.id, delivery.debtorId), eq(debtors.status, "active")),
-      ),
+    bouncingStatement(db, delivery.ownerId, delivery.debtorId, now),
     consequences({ kind: "held", ownerId: delivery.ownerId, debtorId: delivery.debtorId, reason: "bounced" }),
     debtorEventInsert(db, {
       ownerId: delivery.ownerId,

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import type { Db } from "~/db/client.server";
-import { owesSql } from "~/db/owed";
+import { consentRenewedStatement, optedOutStatement } from "~/db/debtor-status";
 import { debtors, optOuts } from "~/db/schema";
 import type { DataScope } from "~/platform/scope.server";
 import { commit } from "~/reminders/index.server";
@@ -37,11 +37,7 @@ export async function optOutAddress(
   const owned = db.select({ id: debtors.id }).from(debtors).where(sameAddress(ownerId, address));
   const { results, stopped } = await commit({ env, db, now }, (consequences) => [
     db.insert(optOuts).values({ ownerId, email: address, createdAt: now }).onConflictDoNothing(),
-    db
-      .update(debtors)
-      .set({ status: "opted_out", updatedAt: now })
-      .where(and(sameAddress(ownerId, address), sql`${debtors.status} <> 'opted_out'`))
-      .returning({ id: debtors.id }),
+    optedOutStatement(db, ownerId, sameAddress(ownerId, address), now),
     consequences({ kind: "opted-out", ownerId, debtorIds: owned }),
   ]);
   const touchedDebtors = results[1];
@@ -84,13 +80,7 @@ export async function renewConsent(db: Db, ownerId: string, debtorId: number, no
   const address = normalize(debtor.email);
   await db.batch([
     db.delete(optOuts).where(and(eq(optOuts.ownerId, ownerId), eq(optOuts.email, address))),
-    db
-      .update(debtors)
-      .set({
-        status: sql`case when ${owesSql(debtors.id)} then 'active' else 'paid' end`,
-        updatedAt: now,
-      })
-      .where(and(sameAddress(ownerId, address), eq(debtors.status, "opted_out"))),
+    consentRenewedStatement(db, ownerId, sameAddress(ownerId, address), now),
     debtorEventInsert(db, { ownerId, debtorId, type: "consent_renewed", at: now }),
   ]);
   return true;

@@ -1,7 +1,8 @@
 import { and, count, eq, gt } from "drizzle-orm";
 import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import { type Db, getDb } from "~/db/client.server";
-import { debtorReplies, debtors } from "~/db/schema";
+import { bouncingStatement } from "~/db/debtor-status";
+import { debtorReplies } from "~/db/schema";
 import { MAX_REPLY_BYTES, oneLineOf, REPLIES_PER_DEBTOR_PER_DAY } from "~/domain/inbound-mail";
 import { type ParsedReply, parseReply } from "~/domain/parse-reply";
 import { verifyReplyAddress } from "~/links/index.server";
@@ -149,11 +150,7 @@ async function sendCopy(
  * bouncing changes nothing.
  */
 async function recordReplyBounce(env: Env, db: Db, ownerId: string, debtorId: number, now: number) {
-  const changed = await db
-    .update(debtors)
-    .set({ status: "bouncing", updatedAt: now })
-    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId), eq(debtors.status, "active")))
-    .returning({ id: debtors.id });
+  const changed = await bouncingStatement(db, ownerId, debtorId, now);
   if (changed.length === 0) return;
   const detail = "A delivery-status report came back to the reply address.";
   await commit({ env, db, now }, (consequences) => [
