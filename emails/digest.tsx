@@ -1,6 +1,6 @@
-import { Heading, Link, Text } from "@react-email/components";
+import { Link } from "@react-email/components";
 import { type DigestItem, digestSubject, noticeCopy } from "../app/domain/notice";
-import { EmailLayout } from "./components/layout";
+import { EmailHeading, EmailLayout, EmailText } from "./components/layout";
 
 export interface DigestEmailProps {
   day: string;
@@ -8,8 +8,6 @@ export interface DigestEmailProps {
   total: number;
   settingsUrl: string;
 }
-
-const text = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f" } as const;
 
 /**
  * The daily digest: the last 24 hours' debtor
@@ -24,22 +22,16 @@ export default function DigestEmail({ day, items, total, settingsUrl }: DigestEm
       preview={`What your debtors did in the 24 hours to ${day}`}
       footer={`You get this e-mail because the daily digest is switched on in Settings → Info (${settingsUrl}).`}
     >
-      <Heading as="h1" className="dunly-text" style={{ fontSize: 22, margin: "0 0 16px", color: "#1f1f1f" }}>
-        {subject}
-      </Heading>
+      <EmailHeading>{subject}</EmailHeading>
       {items.map((item, i) => (
         // The list never changes once rendered: the index is a stable key.
         // biome-ignore lint/suspicious/noArrayIndexKey: a static list
-        <Text key={i} className="dunly-text" style={text}>
+        <EmailText key={i}>
           <Link href={item.debtorUrl}>{noticeCopy(item.kind, item.debtorName).subject}</Link>
           {item.detail ? ` — ${item.detail}` : ""}
-        </Text>
+        </EmailText>
       ))}
-      {more > 0 ? (
-        <Text className="dunly-text" style={text}>
-          and {more} more: see each debtor's page in Dunly.
-        </Text>
-      ) : null}
+      {more > 0 ? <EmailText>and {more} more: see each debtor's page in Dunly.</EmailText> : null}
     </EmailLayout>
   );
 }

@@ -1,6 +1,5 @@
-import { Heading, Text } from "@react-email/components";
 import { type NoticeKind, noticeCopy } from "../app/domain/notice";
-import { EmailButton, EmailLayout } from "./components/layout";
+import { EmailButton, EmailHeading, EmailLayout, EmailText } from "./components/layout";
 
 export interface NoticeEmailProps {
   kind: NoticeKind;
@@ -10,8 +9,6 @@ export interface NoticeEmailProps {
   debtorUrl: string;
   settingsUrl: string;
 }
-
-const text = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f" } as const;
 
 /**
  * The notice to the user about one debtor event:
@@ -25,17 +22,9 @@ export default function NoticeEmail({ kind, debtorName, detail, debtorUrl, setti
       preview={headline}
       footer={`You get this e-mail because it is switched on in Settings → Info (${settingsUrl}).`}
     >
-      <Heading as="h1" className="dunly-text" style={{ fontSize: 22, margin: "0 0 16px", color: "#1f1f1f" }}>
-        {subject}
-      </Heading>
-      <Text className="dunly-text" style={text}>
-        {headline}
-      </Text>
-      {detail ? (
-        <Text className="dunly-text" style={{ ...text, fontStyle: "italic" }}>
-          {detail}
-        </Text>
-      ) : null}
+      <EmailHeading>{subject}</EmailHeading>
+      <EmailText>{headline}</EmailText>
+      {detail ? <EmailText style={{ fontStyle: "italic" }}>{detail}</EmailText> : null}
       <EmailButton href={debtorUrl}>See {debtorName} in Dunly</EmailButton>
     </EmailLayout>
   );

@@ -1,5 +1,4 @@
-import { Heading, Text } from "@react-email/components";
-import { EmailButton, EmailLayout } from "./components/layout";
+import { EmailButton, EmailHeading, EmailLayout, EmailText } from "./components/layout";
 
 export interface PasswordChangedEmailProps {
   /** When it happened, already written in the user's time zone ("Nov 21, 2026, 11:52 PM"). */
@@ -24,16 +23,14 @@ export default function PasswordChangedEmail({ changedAt, signedOut, signInUrl }
       preview="The password of your Dunly account was changed"
       footer="You get this e-mail whenever the password of your Dunly account changes."
     >
-      <Heading as="h1" className="dunly-text" style={{ fontSize: 22, margin: "0 0 16px", color: "#1f1f1f" }}>
-        Your password was changed
-      </Heading>
-      <Text className="dunly-text" style={{ fontSize: 15, lineHeight: "22px", color: "#1f1f1f" }}>
+      <EmailHeading>Your password was changed</EmailHeading>
+      <EmailText>
         The password of your Dunly account was changed on {changedAt}. {others}
-      </Text>
-      <Text className="dunly-text" style={{ fontSize: 15, lineHeight: "22px", color: "#1f1f1f" }}>
+      </EmailText>
+      <EmailText>
         If this was you, there is nothing to do. If it was not, sign in with a link sent to this address and set a new
         password in Settings: that signs out every other device.
-      </Text>
+      </EmailText>
       <EmailButton href={signInUrl}>Sign in to Dunly</EmailButton>
     </EmailLayout>
   );

@@ -1,10 +1,7 @@
-import { Heading, Text } from "@react-email/components";
 import { quoteText, type ReplyCopyMessage, replyCopySubject } from "../app/domain/reply-copy";
-import { EmailButton, EmailLayout } from "./components/layout";
+import { EmailButton, EmailHeading, EmailLayout, EmailText } from "./components/layout";
 
 export type ReplyCopyEmailProps = Omit<ReplyCopyMessage, "to">;
-
-const text = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f" } as const;
 
 /**
  * The copy of a debtor's reply to the user (docs/decisions/020-inbound-replies.md): the reply quoted
@@ -19,20 +16,18 @@ export default function ReplyCopyEmail(props: ReplyCopyEmailProps) {
       preview={`${props.debtorName} replied to your reminder`}
       footer="Reply to this e-mail to answer the debtor from your own mailbox. Reminders to them are held until you handle the reply in Dunly."
     >
-      <Heading as="h1" className="dunly-text" style={{ fontSize: 22, margin: "0 0 16px", color: "#1f1f1f" }}>
-        {subject}
-      </Heading>
-      <Text className="dunly-text" style={text}>
+      <EmailHeading>{subject}</EmailHeading>
+      <EmailText>
         From {props.from}. Reminders to {props.debtorName} are held until you resume them, record a payment or mark the
         reply handled.
-      </Text>
-      <Text className="dunly-text" style={{ ...text, whiteSpace: "pre-wrap", fontFamily: "monospace" }}>
+      </EmailText>
+      <EmailText style={{ whiteSpace: "pre-wrap", fontFamily: "monospace" }}>
         {quoteText(props.text || "(no text)")}
-      </Text>
+      </EmailText>
       {props.attachments.length > 0 ? (
-        <Text className="dunly-text" style={text}>
+        <EmailText>
           Attachments (not forwarded): {props.attachments.map((a) => `${a.name} (${a.size} bytes)`).join(", ")}
-        </Text>
+        </EmailText>
       ) : null}
       <EmailButton href={props.debtorUrl}>Handle the reply in Dunly</EmailButton>
     </EmailLayout>

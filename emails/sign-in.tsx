@@ -1,5 +1,5 @@
-import { Heading, Link, Text } from "@react-email/components";
-import { EmailButton, EmailLayout } from "./components/layout";
+import { Link, Text } from "@react-email/components";
+import { EmailButton, EmailHeading, EmailLayout, EmailText } from "./components/layout";
 
 export interface SignInEmailProps {
   url: string;
@@ -16,12 +16,8 @@ export default function SignInEmail({ url, expiresInMinutes }: SignInEmailProps)
       preview="Sign in to Dunly with this link"
       footer="If you did not ask to sign in to Dunly, you can ignore this e-mail; nobody can sign in without the link."
     >
-      <Heading as="h1" className="dunly-text" style={{ fontSize: 22, margin: "0 0 16px", color: "#1f1f1f" }}>
-        Sign in to Dunly
-      </Heading>
-      <Text className="dunly-text" style={{ fontSize: 15, lineHeight: "22px", color: "#1f1f1f" }}>
-        Press the button to sign in. The link works once and expires in {expiresInMinutes} minutes.
-      </Text>
+      <EmailHeading>Sign in to Dunly</EmailHeading>
+      <EmailText>Press the button to sign in. The link works once and expires in {expiresInMinutes} minutes.</EmailText>
       <EmailButton href={url}>Sign in to Dunly</EmailButton>
       <Text className="dunly-muted" style={{ fontSize: 13, lineHeight: "20px", color: "#555555", marginTop: 24 }}>
         Or paste this link into your browser:{" "}

@@ -4,12 +4,17 @@ import { replanDueSchedules } from "~/reminders/index.server";
 import { allowNewPromise, handleReply, resolveDispute } from "~/responses/index.server";
 import { FormIdSchema } from "~/schemas/ids";
 import { DEBTOR_RESPONSE_INTENTS } from "~/schemas/intents";
-import { SOMETHING_WRONG } from "~/schemas/messages";
+import { remindersResumedMessage, SOMETHING_WRONG } from "~/schemas/messages";
 import { type ExtraIntents, formId, type IntentScope } from "./owned-record-action.server";
 
 export const DISPUTE_GONE = "This dispute was already answered.";
 export const PROMISE_CONSENT_GONE = "There is no broken promise to answer.";
 export const PROMISE_ALLOWED = "Done: the debtor may promise a new date from their page.";
+
+/** Appended to an answer that resumed `n` schedules: nothing when none. */
+function resumedNote(n: number) {
+  return n === 0 ? "" : ` ${remindersResumedMessage(n)}`;
+}
 
 /** "Resolve dispute" on a debtor's disputed invoice: `invoice_id` (the user's own; another user's is 404). */
 async function resolve({ scope, formData }: IntentScope) {
@@ -24,13 +29,7 @@ async function resolve({ scope, formData }: IntentScope) {
   // The invoice is open again: its steps join the debtor's due-date schedules.
   await replanDueSchedules(scope, [out.debtorId]);
   const n = out.resumed.resumed.length;
-  const resumed =
-    n === 0
-      ? ""
-      : n === 1
-        ? " Reminders resumed: 1 schedule runs again."
-        : ` Reminders resumed: ${n} schedules run again.`;
-  return reply(intent, { message: `Dispute of ${out.invoice} resolved.${resumed}`, count: n });
+  return reply(intent, { message: `Dispute of ${out.invoice} resolved.${resumedNote(n)}`, count: n });
 }
 
 /** "Allow a new promise" after the debtor's broken one: `debtor_id`. */
@@ -60,13 +59,7 @@ function answerReply(how: "resume" | "handled") {
       return reply(intent, { status: 409, message: REPLY_GONE });
     }
     const n = out.resumed.resumed.length;
-    const resumed =
-      n === 0
-        ? ""
-        : n === 1
-          ? " Reminders resumed: 1 schedule runs again."
-          : ` Reminders resumed: ${n} schedules run again.`;
-    return reply(intent, { message: `Reply handled.${resumed}`, count: n });
+    return reply(intent, { message: `Reply handled.${resumedNote(n)}`, count: n });
   };
 }
 

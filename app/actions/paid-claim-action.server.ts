@@ -10,7 +10,7 @@ import {
   resumeAfterClaim,
 } from "~/responses/index.server";
 import { PAID_CLAIM_INTENTS } from "~/schemas/intents";
-import { PAYMENT_MESSAGES, SOMETHING_WRONG } from "~/schemas/messages";
+import { PAYMENT_MESSAGES, remindersResumedMessage, SOMETHING_WRONG } from "~/schemas/messages";
 import { type ExtraIntents, formId, type IntentScope, writeFailed } from "./owned-record-action.server";
 
 export const CLAIM_GONE = "This was already answered: the payment was confirmed or the reminders resumed.";
@@ -75,12 +75,7 @@ async function resume({ scope, formData }: IntentScope) {
     return reply(intent, { status: 409, message: CLAIM_GONE });
   }
   const n = out.resumed.length;
-  const resumed =
-    n === 0
-      ? "No paused reminders to resume."
-      : n === 1
-        ? "Reminders resumed: 1 schedule runs again."
-        : `Reminders resumed: ${n} schedules run again.`;
+  const resumed = n === 0 ? "No paused reminders to resume." : remindersResumedMessage(n);
   const kept = out.refused.length;
   const message =
     kept === 0

@@ -5,7 +5,7 @@ import { paymentEntity } from "~/ledger/index.server";
 import { reply } from "~/platform/action-result.server";
 import { resumeStoppedSchedules } from "~/reminders/index.server";
 import { DEBTOR_INTENTS } from "~/schemas/intents";
-import { SOMETHING_WRONG } from "~/schemas/messages";
+import { remindersResumedMessage, SOMETHING_WRONG } from "~/schemas/messages";
 import type { PaymentInput } from "~/schemas/payment";
 import { type ExtraIntents, formId, type IntentScope, writeFailed } from "./owned-record-action.server";
 
@@ -84,10 +84,7 @@ async function resume({ scope, formData }: IntentScope) {
     return reply(intent, { status: 409, message: "There are no stopped reminders to resume.", count: 0 });
   }
   const n = outcome.resumed.length;
-  return reply(intent, {
-    message: n === 1 ? "Reminders resumed: 1 schedule runs again." : `Reminders resumed: ${n} schedules run again.`,
-    count: n,
-  });
+  return reply(intent, { message: remindersResumedMessage(n), count: n });
 }
 
 /** Payment intents on the debtor pages: add, edit, delete, and resuming reminders. */

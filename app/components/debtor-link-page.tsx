@@ -1,4 +1,6 @@
 import type { ReactNode } from "react";
+import { Form, useNavigation } from "react-router";
+import { SubmitButton } from "~/components/ui/button";
 import { formatMoney } from "~/domain/money";
 
 /**
@@ -51,5 +53,58 @@ export function OwedAmount({ sender, totals }: { sender: string; totals: { curre
       {`Still owed to ${sender}: `}
       <strong>{totals.map((t) => formatMoney(t.cents, t.currency)).join(" + ")}</strong>
     </p>
+  );
+}
+
+type Owed = { currency: string; cents: number }[];
+
+/**
+ * The two steps of a page that records one answer of the debtor (/u/… opt-out, /p/… "I've paid"):
+ * "confirm" asks with a button that POSTs (mail scanners only GET), "done" says it is recorded; both
+ * with what is still owed. An invalid token shows InvalidDebtorLink under `title`.
+ */
+export function DebtorLinkSteps<V extends { state: "confirm" | "done"; sender: string; owed: Owed }>({
+  view,
+  title,
+  doneTitle,
+  done,
+  question,
+  explanation,
+  button,
+}: {
+  view: { state: "invalid" } | V;
+  title: string;
+  doneTitle: string;
+  /** The "done" step's message (a status). */
+  done: (view: V) => ReactNode;
+  /** The "confirm" step's heading. */
+  question: (view: V) => ReactNode;
+  explanation: string;
+  button: string;
+}) {
+  const busy = useNavigation().state !== "idle";
+  return (
+    <DebtorLinkPage>
+      {view.state === "invalid" ? (
+        <InvalidDebtorLink title={title} />
+      ) : view.state === "done" ? (
+        <>
+          <h1 className="text-2xl font-bold">{doneTitle}</h1>
+          <p role="status" className="break-words">
+            {done(view)}
+          </p>
+          <OwedAmount sender={view.sender} totals={view.owed} />
+        </>
+      ) : (
+        <Form method="post" className="flex flex-col items-center gap-6">
+          <h1 className="text-2xl font-bold break-words">{question(view)}</h1>
+          <OwedAmount sender={view.sender} totals={view.owed} />
+          <p className="text-muted">{explanation}</p>
+          <SubmitButton busy={busy} size="lg">
+            {button}
+          </SubmitButton>
+        </Form>
+      )}
+    </DebtorLinkPage>
   );
 }

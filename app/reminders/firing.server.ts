@@ -50,6 +50,21 @@ const inScheduleIds = (column: SQLWrapper) =>
   sql`${column} IN (SELECT value FROM json_each(${bindParam("scheduleIds")}))`;
 const firingSchedules = (db: Db, column: SQLiteColumn) =>
   db.select({ id: column }).from(schedules).where(inScheduleIds(schedules.id));
+
+/**
+ * A debtor as a reminder needs them: their columns, their statement, the due dates of their open
+ * invoices, and whether their address opted out of their owner's reminders. The debtor's owner is
+ * checked against the schedule's where the row is used, so this is the schedule owner's opt-out.
+ */
+const debtorToRemind = () => ({
+  ...getTableColumns(debtors),
+  ...statementColumns(),
+  openDueDates: openDueDatesSql(),
+  // Spelled out: in a one-table query drizzle leaves columns unqualified, and inside this
+  // subquery "owner_id" and "email" would be the opt-out's own.
+  optedOut: sql<number>`EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtors"."owner_id" AND o."email" = lower("debtors"."email"))`,
+});
+
 // loadFirings' statements, built once per isolate: an alarm's query
 // building was half of its Worker time when 5,000 fired together (docs/decisions/029). Each is keyed
 // by the schedules' ids (a JSON array, so the SQL is the same for one schedule or fifty).
@@ -62,15 +77,7 @@ const firingOwner = preparedQuery((db) =>
 );
 const firingDebtor = preparedQuery((db) =>
   db
-    .select({
-      ...getTableColumns(debtors),
-      ...statementColumns(),
-      openDueDates: openDueDatesSql(),
-      // Spelled out: in a one-table query drizzle leaves columns unqualified, and inside this
-      // subquery "owner_id" and "email" would be the opt-out's own. The debtor's owner is checked
-      // against the schedule's below, so this is the schedule owner's opt-out.
-      optedOut: sql<number>`EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtors"."owner_id" AND o."email" = lower("debtors"."email"))`,
-    })
+    .select(debtorToRemind())
     .from(debtors)
     .where(inArray(debtors.id, firingSchedules(db, schedules.debtorId))),
 );
@@ -241,14 +248,7 @@ function queuedReminderQueries(db: Db, ids: number[]) {
       .from(deliveries)
       .where(inArray(deliveries.id, ids)),
     db
-      .select({
-        ...getTableColumns(debtors),
-        ...statementColumns(),
-        openDueDates: openDueDatesSql(),
-        // Spelled out: in a one-table query drizzle leaves columns unqualified, and inside this
-        // subquery "owner_id" and "email" would be the opt-out's own.
-        optedOut: sql<number>`EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtors"."owner_id" AND o."email" = lower("debtors"."email"))`,
-      })
+      .select(debtorToRemind())
       .from(debtors)
       .where(inArray(debtors.id, ofDeliveries(deliveries.debtorId))),
     db

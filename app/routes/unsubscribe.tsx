@@ -1,16 +1,9 @@
-import { data, Form, useNavigation } from "react-router";
+import { data } from "react-router";
+import { withDebtorLink } from "~/actions/debtor-link.server";
 import { sendNoticesAfter } from "~/activity/index.server";
-import { getApp } from "~/auth/context.server";
-import {
-  DEBTOR_LINK_HEADERS,
-  DebtorLinkPage,
-  debtorLinkMeta,
-  InvalidDebtorLink,
-  OwedAmount,
-} from "~/components/debtor-link-page";
+import { DEBTOR_LINK_HEADERS, DebtorLinkSteps, debtorLinkMeta } from "~/components/debtor-link-page";
 import { RouteError } from "~/components/route-error";
-import { SubmitButton } from "~/components/ui/button";
-import { type Db, getDb } from "~/db/client.server";
+import type { Db } from "~/db/client.server";
 import { maskEmail } from "~/domain/mask-email";
 import { type OptOutTarget, verifyOptOutToken } from "~/links/index.server";
 import { isOptedOut, type OwedTotal, optOutAddress, owedTotalsOf, owedTotalsQuery } from "~/responses/index.server";
@@ -31,9 +24,7 @@ export function headers() {
   return DEBTOR_LINK_HEADERS;
 }
 
-type View = { state: "invalid" } | { state: "confirm" | "done"; sender: string; address: string; owed: OwedTotal[] };
-
-const invalid = () => data<View>({ state: "invalid" }, { status: 404 });
+type View = { state: "confirm" | "done"; sender: string; address: string; owed: OwedTotal[] };
 
 async function shown(db: Db, target: OptOutTarget, done?: "done") {
   const [optedOut, owed] = await Promise.all([
@@ -49,58 +40,41 @@ async function shown(db: Db, target: OptOutTarget, done?: "done") {
   });
 }
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const { env, config } = getApp(context);
-  const db = getDb(env.DB);
-  const target = await verifyOptOutToken(db, config, params.token);
-  if (!target) return invalid();
-  return shown(db, target);
+export function loader({ params, context }: Route.LoaderArgs) {
+  return withDebtorLink(context, params.token, verifyOptOutToken, ({ db, target }) => shown(db, target));
 }
 
-export async function action({ params, context }: Route.ActionArgs) {
-  const { env, config, ctx } = getApp(context);
-  const db = getDb(env.DB);
-  const target = await verifyOptOutToken(db, config, params.token);
-  if (!target) return invalid();
-  // Every schedule to this address for this user is completed in D1 first, so the engine drops an
-  // alarm that fires anyway; disarming saves it the wake-up.
-  const { debtorIds } = await optOutAddress({ env, db }, target.ownerId, target.email);
-  // The user is told.
-  if (debtorIds.length > 0) sendNoticesAfter(ctx, env, db, config, target.ownerId);
-  return shown(db, target, "done");
+export function action({ params, context }: Route.ActionArgs) {
+  return withDebtorLink(context, params.token, verifyOptOutToken, async ({ env, config, ctx, db, target }) => {
+    // Every schedule to this address for this user is completed in D1 first, so the engine drops an
+    // alarm that fires anyway; disarming saves it the wake-up.
+    const { debtorIds } = await optOutAddress({ env, db }, target.ownerId, target.email);
+    // The user is told.
+    if (debtorIds.length > 0) sendNoticesAfter(ctx, env, db, config, target.ownerId);
+    return shown(db, target, "done");
+  });
 }
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
-  const view = actionData ?? loaderData;
-  const busy = useNavigation().state !== "idle";
   return (
-    <DebtorLinkPage>
-      {view.state === "invalid" ? (
-        <InvalidDebtorLink title="Stop reminders" />
-      ) : view.state === "done" ? (
+    <DebtorLinkSteps<View>
+      view={actionData ?? loaderData}
+      title="Stop reminders"
+      doneTitle="Reminders stopped"
+      done={(view) => (
         <>
-          <h1 className="text-2xl font-bold">Reminders stopped</h1>
-          <p role="status" className="break-words">
-            You will not get any more reminders from <strong>{view.sender}</strong> at this address.
-          </p>
-          <OwedAmount sender={view.sender} totals={view.owed} />
+          You will not get any more reminders from <strong>{view.sender}</strong> at this address.
         </>
-      ) : (
-        <Form method="post" className="flex flex-col items-center gap-6">
-          <h1 className="text-2xl font-bold break-words">
-            {`Stop payment reminders from ${view.sender} to `}
-            <span className="[overflow-wrap:anywhere]">{view.address}</span>?
-          </h1>
-          <OwedAmount sender={view.sender} totals={view.owed} />
-          <p className="text-muted">
-            Press the button and Dunly sends no more reminders from this sender to this address.
-          </p>
-          <SubmitButton busy={busy} size="lg">
-            Stop reminders
-          </SubmitButton>
-        </Form>
       )}
-    </DebtorLinkPage>
+      question={(view) => (
+        <>
+          {`Stop payment reminders from ${view.sender} to `}
+          <span className="[overflow-wrap:anywhere]">{view.address}</span>?
+        </>
+      )}
+      explanation="Press the button and Dunly sends no more reminders from this sender to this address."
+      button="Stop reminders"
+    />
   );
 }
 

@@ -30,6 +30,11 @@ export function twinDebtorMessage(name: string) {
   return `You already have a debtor with this e-mail: ${name}.`;
 }
 
+/** What the user is told when `n` (one or more) paused or stopped schedules of a debtor run again. */
+export function remindersResumedMessage(n: number) {
+  return n === 1 ? "Reminders resumed: 1 schedule runs again." : `Reminders resumed: ${n} schedules run again.`;
+}
+
 /** "Add this invoice to <name>": the add-debtor form's debt became an invoice of that debtor. */
 export function invoiceAddedToMessage(name: string) {
   return `Invoice added to ${name}.`;

@@ -1,5 +1,5 @@
-import { Body, Button, Container, Head, Hr, Html, Preview, Section, Text } from "@react-email/components";
-import type { ReactNode } from "react";
+import { Body, Button, Container, Head, Heading, Hr, Html, Preview, Section, Text } from "@react-email/components";
+import type { CSSProperties, ReactNode } from "react";
 
 /**
  * Dark mode for the mail clients that honour it (Apple Mail, iOS Mail, Outlook.com and others): the
@@ -80,6 +80,26 @@ export function EmailLayout({
         </Container>
       </Body>
     </Html>
+  );
+}
+
+/** The headline of a Dunly e-mail (most say their subject). */
+export function EmailHeading({ children }: { children: ReactNode }) {
+  return (
+    <Heading as="h1" className="dunly-text" style={{ fontSize: 22, margin: "0 0 16px", color: "#1f1f1f" }}>
+      {children}
+    </Heading>
+  );
+}
+
+const TEXT = { fontSize: 15, lineHeight: "22px", color: "#1f1f1f" } as const;
+
+/** A paragraph of a Dunly e-mail's body; `style` adds to the text's own (italic, monospace). */
+export function EmailText({ style, children }: { style?: CSSProperties; children: ReactNode }) {
+  return (
+    <Text className="dunly-text" style={{ ...TEXT, ...style }}>
+      {children}
+    </Text>
   );
 }
 

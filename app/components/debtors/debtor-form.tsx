@@ -2,13 +2,14 @@ import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import type { debtorAction } from "~/actions/debtor-action.server";
+import { CurrencySelect } from "~/components/currency-select";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input, Label } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
 import { STRATEGIES } from "~/domain/strategies";
 import type { ActionResult } from "~/platform/action-result";
-import { CURRENCIES, DebtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
+import { DebtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
 import { ALLOW_DUPLICATE_FIELD, DEBTOR_INTENTS } from "~/schemas/intents";
 import { twinDebtorMessage } from "~/schemas/messages";
 import { useFormResult } from "~/ui/use-form-result";
@@ -115,11 +116,6 @@ export function DebtorForm({
   const zonesId = `${form.id}-time-zones`;
   const zoneHelpId = `${form.id}-time-zone-help`;
   const currencyHelpId = `${form.id}-currency-help`;
-  // A currency outside the list (a debtor's or the account's, written before it existed) stays choosable.
-  const shown = debtor?.currency ?? accountCurrency;
-  const currencies: string[] = (CURRENCIES as readonly string[]).includes(shown)
-    ? [...CURRENCIES]
-    : [shown, ...CURRENCIES];
 
   const nameLabel = kind === "company" ? "Company name" : "Full Name";
   return (
@@ -187,24 +183,19 @@ export function DebtorForm({
             step="0.01"
           />
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField meta={fields.currency} label="Currency">
-              <select
-                {...getSelectProps(fields.currency, { ariaDescribedBy: debtor ? undefined : currencyHelpId })}
-                key={fields.currency.key}
-                className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
-              >
-                {currencies.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
-              </select>
+            {/* A debtor's or the account's currency outside the list (written before it existed) stays choosable. */}
+            <CurrencySelect
+              meta={fields.currency}
+              label="Currency"
+              current={debtor?.currency ?? accountCurrency}
+              ariaDescribedBy={debtor ? undefined : currencyHelpId}
+            >
               {!debtor && (
                 <p id={currencyHelpId} className="mt-1 text-xs text-muted">
                   Your default currency, set in Settings.
                 </p>
               )}
-            </FormField>
+            </CurrencySelect>
             <InputField
               meta={fields.invoice_number}
               type="text"

@@ -1,7 +1,8 @@
-import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { useState } from "react";
 import { useFetcher } from "react-router";
 import type { debtorAction } from "~/actions/debtor-action.server";
+import { CurrencySelect } from "~/components/currency-select";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -9,7 +10,7 @@ import { localToday } from "~/domain/calendar-date";
 import { formatMoney, fromCents, toCents } from "~/domain/money";
 import type { ActionResult } from "~/platform/action-result";
 import { INVOICE_INTENTS } from "~/schemas/intents";
-import { CURRENCIES, INVOICE_NUMBER_MAX, InvoiceSchema } from "~/schemas/invoice";
+import { INVOICE_NUMBER_MAX, InvoiceSchema } from "~/schemas/invoice";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 import { type Invoice, type InvoiceDebtor, invoiceName } from "./invoice-view";
@@ -57,11 +58,6 @@ export function InvoiceForm({
       : { currency: debtor.currency, issued_on: today },
   });
   const dueHelpId = `${form.id}-due-help`;
-  const current = invoice?.currency ?? debtor.currency;
-  // A currency outside the list (written before it existed) stays choosable.
-  const currencies: string[] = (CURRENCIES as readonly string[]).includes(current)
-    ? [...CURRENCIES]
-    : [current, ...CURRENCIES];
   const what = invoice ? invoiceName(invoice) : "a new invoice";
 
   return (
@@ -91,19 +87,7 @@ export function InvoiceForm({
           min="0.01"
           autoComplete="off"
         />
-        <FormField meta={fields.currency} label="Currency">
-          <select
-            {...getSelectProps(fields.currency)}
-            key={fields.currency.key}
-            className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
-          >
-            {currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </FormField>
+        <CurrencySelect meta={fields.currency} label="Currency" current={invoice?.currency ?? debtor.currency} />
         <FormField meta={fields.issued_on} label="Issue date">
           <Input {...getInputProps(fields.issued_on, { type: "date" })} key={fields.issued_on.key} className="mt-1" />
         </FormField>

@@ -1,9 +1,8 @@
-import { getFormProps, getSelectProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { useFetcher } from "react-router";
 import type { profileAction } from "~/actions/profile-action.server";
+import { CurrencySelect } from "~/components/currency-select";
 import { SubmitButton } from "~/components/ui/button";
-import { FormField } from "~/components/ui/field";
-import { CURRENCIES } from "~/domain/currencies";
 import { PROFILE_INTENTS } from "~/schemas/intents";
 import { DefaultCurrencySchema } from "~/schemas/profile";
 import { useFormResult } from "~/ui/use-form-result";
@@ -22,10 +21,6 @@ export function DefaultCurrencyForm({ defaultCurrency }: { defaultCurrency: stri
     lastResult: busy ? undefined : reply?.result,
     defaultValue: { default_currency: defaultCurrency },
   });
-  // A currency stored before the list had it stays choosable.
-  const currencies: string[] = (CURRENCIES as readonly string[]).includes(defaultCurrency)
-    ? [...CURRENCIES]
-    : [defaultCurrency, ...CURRENCIES];
   return (
     <section aria-labelledby="default-currency-title" className="rounded-xl border border-border bg-surface p-6">
       <h2 id="default-currency-title" className="text-xl font-semibold">
@@ -37,19 +32,12 @@ export function DefaultCurrencyForm({ defaultCurrency }: { defaultCurrency: stri
       </p>
       <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-md flex-col gap-4">
         <input type="hidden" name="intent" value={PROFILE_INTENTS.defaultCurrency} />
-        <FormField meta={fields.default_currency} label="Default currency">
-          <select
-            {...getSelectProps(fields.default_currency, { ariaDescribedBy: "default-currency-help" })}
-            key={fields.default_currency.key}
-            className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
-          >
-            {currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </FormField>
+        <CurrencySelect
+          meta={fields.default_currency}
+          label="Default currency"
+          current={defaultCurrency}
+          ariaDescribedBy="default-currency-help"
+        />
         <div role="status" aria-live="polite" className="text-sm text-success">
           {!busy && reply?.ok ? reply.message : null}
         </div>
