@@ -37,7 +37,18 @@ const ROWS: Record<string, number> = {
 };
 
 /** Features reached only through their face (plus the named request entry files of auth). */
-const FACED = ["links", "stripe", "activity", "auth", "reminders", "ledger", "billing", "account", "responses", "debtors"];
+const FACED = [
+  "links",
+  "stripe",
+  "activity",
+  "auth",
+  "reminders",
+  "ledger",
+  "billing",
+  "account",
+  "responses",
+  "debtors",
+];
 const ENTRY_FILES = ["app/auth/context.server.ts", "app/auth/guard.server.ts", "app/auth/sign-in-action.server.ts"];
 
 function sources(dir: string, out: string[] = []): string[] {

@@ -135,3 +135,35 @@ export async function exchangeGoogleCode(
   // The ID token comes straight from Google's token endpoint over TLS, so its claims are trusted as is.
   return decodeIdToken(tokens.idToken()) as GoogleClaims;
 }
+
+/** How Google's redirect back ended: the user to sign in and where to go, or the reason it failed. */
+export type GoogleCallback =
+  | { ok: true; userId: string; redirectTo: string | null }
+  | { ok: false; error: "google-unavailable" | "google-failed" | "google-unverified" };
+
+/**
+ * Google's redirect back to `url`, from a browser whose state cookie is `cookieState`. No user
+ * unless the state matches that cookie, is known server-side and unused (so a replayed callback
+ * fails), and the code exchange succeeds with a verified address.
+ */
+export async function finishGoogleSignIn(
+  db: Db,
+  config: GoogleConfig,
+  url: URL,
+  cookieState: string | null,
+): Promise<GoogleCallback> {
+  if (!isGoogleConfigured(config)) return { ok: false, error: "google-unavailable" };
+  const state = url.searchParams.get("state");
+  const code = url.searchParams.get("code");
+  if (!state || !code || !cookieState || state !== cookieState) return { ok: false, error: "google-failed" };
+  const stored = await consumeOAuthState(db, state);
+  if (!stored) return { ok: false, error: "google-failed" };
+  try {
+    const claims = await exchangeGoogleCode(config, url, code, stored.codeVerifier);
+    return { ok: true, userId: await userForGoogleIdentity(db, claims), redirectTo: stored.redirectTo };
+  } catch (error) {
+    if (error instanceof GoogleSignInError) return { ok: false, error: "google-unverified" };
+    console.error("[dunly] Google sign-in failed", error);
+    return { ok: false, error: "google-failed" };
+  }
+}

@@ -6,13 +6,10 @@
 export { generateId } from "./crypto.server";
 export {
   clearGoogleStateCookie,
-  consumeOAuthState,
-  exchangeGoogleCode,
+  finishGoogleSignIn,
   GOOGLE_STATE_COOKIE,
-  GoogleSignInError,
   isGoogleConfigured,
   startGoogleSignIn,
-  userForGoogleIdentity,
 } from "./google.server";
 export { clientKey, consumeLoginToken, peekLoginToken } from "./magic-link.server";
 export { authenticateWithPassword, checkUserPassword, hasPassword, setPassword } from "./password.server";

@@ -15,8 +15,8 @@ import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { safeTimeZone } from "~/domain/time-zone";
 import {
+  commitLedgerWrite,
   insertInvoiceStatement,
-  isLedgerViolation,
   isNumberTaken,
   readSettled,
   SETTLE_STATEMENTS,
@@ -419,36 +419,35 @@ export async function updateDebtor(
       throw new FieldsRefused({ currency: [CURRENCY_PAID_MESSAGE] });
     }
   }
-  let results: readonly unknown[];
-  try {
-    results = (
-      await commit(
-        { env, db, now },
-        (consequences) =>
-          [
-            db
-              .update(debtors)
-              // A new address gets a new key: links sent to the old one stop working (keyAfterAddressChange).
-              .set({ ...columns(input), optOutKey: keyAfterAddressChange(input.email), currency, updatedAt: now })
-              .where(owned)
-              .returning({ id: debtors.id }),
-            invoice
-              ? db
-                  .update(invoices)
-                  .set({ amountCents: debtCents, currency, number: input.invoice_number ?? null, updatedAt: now })
-                  .where(and(eq(invoices.ownerId, ownerId), eq(invoices.id, invoice.id)))
-              : db.select({ id: debtors.id }).from(debtors).where(owned),
-            ...settleStatements(consequences, db, ownerId, id, now),
-            debtorRowQuery(db, ownerId, id),
-          ] as const,
-      )
-    ).results;
-  } catch (error) {
-    if (isNumberTaken(error)) throw new FieldsRefused({ invoice_number: [NUMBER_TAKEN_MESSAGE] });
-    if (isLedgerViolation(error))
-      throw new FieldsRefused({ debt: [belowPaidMessage(invoice?.paidCents ?? 0, currency)] });
-    throw error;
-  }
+  const written = await commitLedgerWrite(
+    { env, db, now },
+    (consequences) => [
+      db
+        .update(debtors)
+        // A new address gets a new key: links sent to the old one stop working (keyAfterAddressChange).
+        .set({ ...columns(input), optOutKey: keyAfterAddressChange(input.email), currency, updatedAt: now })
+        .where(owned)
+        .returning({ id: debtors.id }),
+      invoice
+        ? db
+            .update(invoices)
+            .set({ amountCents: debtCents, currency, number: input.invoice_number ?? null, updatedAt: now })
+            .where(and(eq(invoices.ownerId, ownerId), eq(invoices.id, invoice.id)))
+        : db.select({ id: debtors.id }).from(debtors).where(owned),
+      ...settleStatements(consequences, db, ownerId, id, now),
+      debtorRowQuery(db, ownerId, id),
+    ],
+    {
+      numberTaken: () => {
+        throw new FieldsRefused({ invoice_number: [NUMBER_TAKEN_MESSAGE] });
+      },
+      overPaid: () => {
+        throw new FieldsRefused({ debt: [belowPaidMessage(invoice?.paidCents ?? 0, currency)] });
+      },
+    },
+  );
+  if ("refused" in written) return written.refused;
+  const { results } = written;
   const [updated] = results[0] as { id: number }[];
   const settled = readSettled(results.slice(2, 2 + SETTLE_STATEMENTS));
   const [row] = results[2 + SETTLE_STATEMENTS] as DebtorListRow[];

@@ -9,6 +9,7 @@ export {
   MAX_INVOICES_PER_DEBTOR,
 } from "./invoices.server";
 export {
+  commitLedgerWrite,
   insertInvoiceStatement,
   isLedgerViolation,
   isNumberTaken,

@@ -5,7 +5,6 @@ import { debtors, invoices } from "~/db/schema";
 import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused } from "~/domain/refused";
 import type { DataScope } from "~/platform/scope.server";
-import { commit } from "~/reminders/index.server";
 import {
   belowPaidMessage,
   CURRENCY_PAID_MESSAGE,
@@ -13,7 +12,7 @@ import {
   type InvoiceInput,
   NUMBER_TAKEN_MESSAGE,
 } from "~/schemas/invoice";
-import { insertInvoiceStatement, isLedgerViolation, isNumberTaken } from "./ledger.server";
+import { commitLedgerWrite, insertInvoiceStatement } from "./ledger.server";
 import { readSettled, SETTLE_STATEMENTS, settleStatements } from "./payments.server";
 
 /**
@@ -105,34 +104,32 @@ async function writeInvoice(
   amountPaid = 0,
   currency = "USD",
 ): Promise<InvoiceWrite | undefined> {
-  let results: readonly unknown[];
-  try {
-    results = (
-      await commit(
-        { env, db, now },
-        (consequences) =>
-          [
-            // biome-ignore lint/suspicious/noExplicitAny: the caller's drizzle statements, batched as they are.
-            ...(statements as any[]),
-            ...settleStatements(consequences, db, ownerId, debtorId, now),
-            invoiceId === null
-              ? db
-                  .select(invoiceColumns)
-                  .from(invoices)
-                  .where(
-                    and(eq(invoices.ownerId, ownerId), eq(invoices.debtorId, debtorId), eq(invoices.updatedAt, now)),
-                  )
-                  .orderBy(sql`${invoices.id} DESC`)
-                  .limit(1)
-              : db.select(invoiceColumns).from(invoices).where(owned(ownerId, invoiceId)),
-          ] as unknown as Parameters<Db["batch"]>[0],
-      )
-    ).results;
-  } catch (error) {
-    if (isNumberTaken(error)) throw new FieldsRefused({ number: [NUMBER_TAKEN_MESSAGE] });
-    if (isLedgerViolation(error)) throw new FieldsRefused({ amount: [belowPaidMessage(amountPaid, currency)] });
-    throw error;
-  }
+  const written = await commitLedgerWrite(
+    { env, db, now },
+    (consequences) => [
+      // biome-ignore lint/suspicious/noExplicitAny: the caller's drizzle statements, batched as they are.
+      ...(statements as any[]),
+      ...settleStatements(consequences, db, ownerId, debtorId, now),
+      invoiceId === null
+        ? db
+            .select(invoiceColumns)
+            .from(invoices)
+            .where(and(eq(invoices.ownerId, ownerId), eq(invoices.debtorId, debtorId), eq(invoices.updatedAt, now)))
+            .orderBy(sql`${invoices.id} DESC`)
+            .limit(1)
+        : db.select(invoiceColumns).from(invoices).where(owned(ownerId, invoiceId)),
+    ],
+    {
+      numberTaken: () => {
+        throw new FieldsRefused({ number: [NUMBER_TAKEN_MESSAGE] });
+      },
+      overPaid: () => {
+        throw new FieldsRefused({ amount: [belowPaidMessage(amountPaid, currency)] });
+      },
+    },
+  );
+  if ("refused" in written) return written.refused;
+  const { results } = written;
   const n = statements.length;
   const settled = readSettled(results.slice(n, n + SETTLE_STATEMENTS));
   const [invoice] = results[n + SETTLE_STATEMENTS] as InvoiceRow[];

@@ -2,6 +2,7 @@ import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { settleStatusStatement } from "~/db/debtor-status";
 import { debtors, invoices, paymentAllocations } from "~/db/schema";
+import { type CommitScope, type Consequences, commit } from "~/reminders/index.server";
 
 /**
  * The ledger: what a debtor owes is their invoices; what they paid is
@@ -136,6 +137,34 @@ SELECT pid, iid, min(remaining, amt - before) FROM (
 /** Whether a D1 error is the ledger's CHECK refusing a write (an amount below what was paid, or an overpayment). */
 export function isLedgerViolation(error: unknown) {
   return errorText(error).includes("invoices_ledger");
+}
+
+/** What a ledger write answers when the database refuses it. */
+export interface LedgerRefusals<R> {
+  /** An invoice number the account already uses. */
+  numberTaken?: () => R | Promise<R>;
+  /** An invoice would be paid beyond its amount (the invoices' CHECK). */
+  overPaid?: () => R | Promise<R>;
+}
+
+/**
+ * Commits a ledger write with its consequences for the reminders (the lifecycle's commit). A rule
+ * the database keeps (a unique number, what an invoice can hold) becomes the caller's answer;
+ * any other error is thrown.
+ */
+export async function commitLedgerWrite<R>(
+  scope: CommitScope,
+  build: (consequences: Consequences) => readonly unknown[],
+  refusals: LedgerRefusals<R>,
+): Promise<{ results: readonly unknown[] } | { refused: R }> {
+  try {
+    // biome-ignore lint/suspicious/noExplicitAny: each caller's drizzle statements, batched as they are.
+    return await commit(scope, build as (consequences: Consequences) => any);
+  } catch (error) {
+    if (refusals.numberTaken && isNumberTaken(error)) return { refused: await refusals.numberTaken() };
+    if (refusals.overPaid && isLedgerViolation(error)) return { refused: await refusals.overPaid() };
+    throw error;
+  }
 }
 
 /** Whether a D1 error is an invoice number already used in the account. */

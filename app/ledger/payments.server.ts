@@ -7,7 +7,7 @@ import { fromCents, toCents } from "~/domain/money";
 import type { DataScope } from "~/platform/scope.server";
 import { type Consequences, commit, resumableWhere } from "~/reminders/index.server";
 import type { PaymentInput } from "~/schemas/payment";
-import { allocateStatement, availableSql, isLedgerViolation, settleLedgerStatements } from "./ledger.server";
+import { allocateStatement, availableSql, commitLedgerWrite, settleLedgerStatements } from "./ledger.server";
 
 /**
  * Payments: what a debtor paid, by date, each allocated to invoices
@@ -210,56 +210,52 @@ export async function addPayment(
   const chosen = await chosenInvoice(db, ownerId, debtorId, input.invoice_id);
   if (chosen === "missing") return { error: "invoice-not-found" };
   const currency = chosen ? sql<string>`${chosen.currency}` : debtors.currency;
-  let results: readonly unknown[];
-  try {
-    results = (
-      await commit(
-        { env, db, now },
-        (consequences) =>
-          [
-            db
-              .insert(payments)
-              .select(
-                db
-                  // Every column, in the table's order (INSERT … SELECT lists them all); id: the next one.
-                  .select({
-                    id: sql<number>`null`.as("id"),
-                    ownerId: debtors.ownerId,
-                    debtorId: debtors.id,
-                    amountCents: sql<number>`${amountCents}`.as("amount_cents"),
-                    currency: sql<string>`${currency}`.as("currency"),
-                    invoiceId: sql<number | null>`${chosen?.id ?? null}`.as("invoice_id"),
-                    paidOn: sql<string>`${input.paid_on}`.as("paid_on"),
-                    note: sql<string>`${input.note ?? ""}`.as("note"),
-                    createdAt: sql<number>`${now}`.as("created_at"),
-                    source: sql<"manual" | "stripe">`${also?.provider ? "stripe" : "manual"}`.as("source"),
-                    providerPaymentId: sql<string | null>`${also?.provider?.id ?? null}`.as("provider_payment_id"),
-                  })
-                  .from(debtors)
-                  .where(
-                    and(
-                      ownedDebtor(ownerId, debtorId),
-                      sql`${availableSql(debtorId, chosen ? chosen.currency : sql`${debtors.currency}`, chosen?.id ?? null)} >= ${amountCents}`,
-                      sql`(SELECT count(*) FROM ${payments} WHERE ${payments.debtorId} = ${debtorId}) < ${MAX_PAYMENTS_PER_DEBTOR}`,
-                      also?.onlyIf,
-                    ),
-                  ),
-              )
-              .returning(paymentColumns),
-            // The payment just inserted: the debtor's newest, made now, not yet allocated.
-            allocateStatement(
-              db,
-              sql`p.id = (SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId}) AND p.created_at = ${now}`,
+  const written = await commitLedgerWrite(
+    { env, db, now },
+    (consequences) => [
+      db
+        .insert(payments)
+        .select(
+          db
+            // Every column, in the table's order (INSERT … SELECT lists them all); id: the next one.
+            .select({
+              id: sql<number>`null`.as("id"),
+              ownerId: debtors.ownerId,
+              debtorId: debtors.id,
+              amountCents: sql<number>`${amountCents}`.as("amount_cents"),
+              currency: sql<string>`${currency}`.as("currency"),
+              invoiceId: sql<number | null>`${chosen?.id ?? null}`.as("invoice_id"),
+              paidOn: sql<string>`${input.paid_on}`.as("paid_on"),
+              note: sql<string>`${input.note ?? ""}`.as("note"),
+              createdAt: sql<number>`${now}`.as("created_at"),
+              source: sql<"manual" | "stripe">`${also?.provider ? "stripe" : "manual"}`.as("source"),
+              providerPaymentId: sql<string | null>`${also?.provider?.id ?? null}`.as("provider_payment_id"),
+            })
+            .from(debtors)
+            .where(
+              and(
+                ownedDebtor(ownerId, debtorId),
+                sql`${availableSql(debtorId, chosen ? chosen.currency : sql`${debtors.currency}`, chosen?.id ?? null)} >= ${amountCents}`,
+                sql`(SELECT count(*) FROM ${payments} WHERE ${payments.debtorId} = ${debtorId}) < ${MAX_PAYMENTS_PER_DEBTOR}`,
+                also?.onlyIf,
+              ),
             ),
-            ...settleStatements(consequences, db, ownerId, debtorId, now),
-            ...(also?.andThen?.(insertedNow(ownerId, debtorId, now)) ?? []),
-          ] as const,
-      )
-    ).results;
-  } catch (error) {
-    if (isLedgerViolation(error)) return overOwedNow(db, ownerId, debtorId, 0);
-    throw error;
-  }
+        )
+        .returning(paymentColumns),
+      // The payment just inserted: the debtor's newest, made now, not yet allocated.
+      allocateStatement(
+        db,
+        sql`p.id = (SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId}) AND p.created_at = ${now}`,
+      ),
+      ...settleStatements(consequences, db, ownerId, debtorId, now),
+      ...(also?.andThen?.(insertedNow(ownerId, debtorId, now)) ?? []),
+    ],
+    {
+      overPaid: () => overOwedNow(db, ownerId, debtorId, 0),
+    },
+  );
+  if ("refused" in written) return written.refused;
+  const { results } = written;
   const after = readSettled(results.slice(2, 2 + SETTLE_STATEMENTS));
   if (!after) return { error: "not-found" };
   const [payment] = results[0] as PaymentRow[];
@@ -324,35 +320,31 @@ export async function editPayment(
   if (!existing) return { error: "not-found" };
   const amountCents = toCents(input.amount);
   const invoiceId = existing.invoiceId;
-  let results: readonly unknown[];
-  try {
-    results = (
-      await commit(
-        { env, db, now },
-        (consequences) =>
-          [
-            db.delete(paymentAllocations).where(eq(paymentAllocations.paymentId, paymentId)),
-            ...settleLedgerStatements(db, ownerId, existing.debtorId, now),
-            db
-              .update(payments)
-              .set({ amountCents, paidOn: input.paid_on, note: input.note ?? "" })
-              .where(
-                and(
-                  eq(payments.ownerId, ownerId),
-                  eq(payments.id, paymentId),
-                  sql`${availableSql(existing.debtorId, existing.paymentCurrency, invoiceId)} >= ${amountCents}`,
-                ),
-              )
-              .returning(paymentColumns),
-            allocateStatement(db, sql`p.id = ${paymentId} AND p.owner_id = ${ownerId}`),
-            ...settleStatements(consequences, db, ownerId, existing.debtorId, now),
-          ] as const,
-      )
-    ).results;
-  } catch (error) {
-    if (isLedgerViolation(error)) return overOwedNow(db, ownerId, existing.debtorId, existing.amountCents);
-    throw error;
-  }
+  const written = await commitLedgerWrite(
+    { env, db, now },
+    (consequences) => [
+      db.delete(paymentAllocations).where(eq(paymentAllocations.paymentId, paymentId)),
+      ...settleLedgerStatements(db, ownerId, existing.debtorId, now),
+      db
+        .update(payments)
+        .set({ amountCents, paidOn: input.paid_on, note: input.note ?? "" })
+        .where(
+          and(
+            eq(payments.ownerId, ownerId),
+            eq(payments.id, paymentId),
+            sql`${availableSql(existing.debtorId, existing.paymentCurrency, invoiceId)} >= ${amountCents}`,
+          ),
+        )
+        .returning(paymentColumns),
+      allocateStatement(db, sql`p.id = ${paymentId} AND p.owner_id = ${ownerId}`),
+      ...settleStatements(consequences, db, ownerId, existing.debtorId, now),
+    ],
+    {
+      overPaid: () => overOwedNow(db, ownerId, existing.debtorId, existing.amountCents),
+    },
+  );
+  if ("refused" in written) return written.refused;
+  const { results } = written;
   const after = readSettled(results.slice(6));
   if (!after) return { error: "not-found" };
   const [payment] = results[4] as PaymentRow[];
