@@ -5,7 +5,7 @@ import { apiJson, formAction } from "./data-helpers";
 import { fireAt } from "./engine-helpers";
 import { makeDebtor, makeSchedule } from "./fixtures";
 import { DAY, get, location, outboxFor, pageText, postForm, signIn, uniqueEmail, visibleText } from "./helpers";
-import { act } from "./schedule-helpers";
+import { act, singleReminderFields } from "./schedule-helpers";
 import { postStripeEvent, stripeEvent } from "./stripe-helpers";
 
 /**
@@ -186,14 +186,7 @@ describe("changing the plan in the billing portal", () => {
     expect(await debtorCount(u.userId)).toBe(31);
 
     // Soft has no daily reminders: a new daily schedule is refused on its frequency; weekly is fine.
-    const fields = {
-      intent: "schedule-create",
-      kind: "person",
-      debtor_id: String(debtor.id),
-      preset: "SINGLE_REMINDER",
-      frequency: "daily",
-      time_zone: "UTC",
-    };
+    const fields = { ...singleReminderFields(debtor.id), time_zone: "UTC" };
     const refused = await act(fields, { cookie: u.cookie });
     expect(refused.status).toBe(403);
     expect(refused.body?.result?.error?.frequency?.[0]).toContain("Your Soft plan does not include daily reminders");

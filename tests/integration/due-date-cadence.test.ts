@@ -92,6 +92,17 @@ async function create(ownerId: string, input: ScheduleInput, now = Date.now()) {
   return createSchedule({ env: stub(), db: db(), ownerId, now }, input);
 }
 
+/** A debtor in `zone` with one invoice due on `due`, and a due-date schedule whose first step fired a minute ago. */
+async function firedNow(zone: string, due: string) {
+  const { user, debtor } = await debtorWith(zone, [due]);
+  const result = await create(user.id, dueInput(debtor.id, { send_first_now: true }));
+  if (!("schedule" in result)) throw new Error(JSON.stringify(result));
+  const id = result.schedule.id;
+  const scheduledAt = Math.floor((Date.now() - MINUTE) / 1000) * 1000;
+  await fireAt(id, scheduledAt);
+  return { user, debtor, id, scheduledAt };
+}
+
 const todayIn = (zone: string) => localDateString(Date.now(), zone);
 
 describe("a schedule that follows the due date", () => {
@@ -130,12 +141,7 @@ describe("a schedule that follows the due date", () => {
   it("fires a 'due soon' e-mail before the due date, then moves to the next step", async () => {
     const zone = daytimeZone();
     const due = addDays(todayIn(zone), 3)!;
-    const { user, debtor } = await debtorWith(zone, [due]);
-    const result = await create(user.id, dueInput(debtor.id, { send_first_now: true }));
-    if (!("schedule" in result)) throw new Error(JSON.stringify(result));
-    const id = result.schedule.id;
-    const scheduledAt = Math.floor((Date.now() - MINUTE) / 1000) * 1000;
-    await fireAt(id, scheduledAt);
+    const { debtor, id } = await firedNow(zone, due);
 
     const [delivery] = await deliveriesOf(id);
     expect(delivery).toMatchObject({ status: "sent", template: "initial" });
@@ -196,12 +202,7 @@ describe("a schedule that follows the due date", () => {
     const today = todayIn(zone);
     // Due 14 days ago: the last step (+14) is today; it fires now.
     const due = addDays(today, -14)!;
-    const { user, debtor } = await debtorWith(zone, [due]);
-    const result = await create(user.id, dueInput(debtor.id, { send_first_now: true }));
-    if (!("schedule" in result)) throw new Error(JSON.stringify(result));
-    const id = result.schedule.id;
-    const scheduledAt = Math.floor((Date.now() - MINUTE) / 1000) * 1000;
-    await fireAt(id, scheduledAt);
+    const { user, debtor, id, scheduledAt } = await firedNow(zone, due);
     const row = (await scheduleRow(id))!;
     // Today's 10:00 may still be ahead (the last step, then the end) or gone (the end now).
     if (row.state === "ENABLED") {

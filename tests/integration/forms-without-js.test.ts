@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { addDebtor } from "./data-helpers";
 import { schedulesOf } from "./fixtures";
 import { get, location, markup, postForm, SIGN_IN_SENT, signIn, uniqueEmail } from "./helpers";
-import { DEBTOR_MSG, PRESET_MSG, SCHEDULED } from "./schedule-helpers";
+import { DEBTOR_MSG, PRESET_MSG, SCHEDULED, singleReminderFields } from "./schedule-helpers";
 
 /**
  * Forms posted as documents, as a browser does before the page has hydrated or without
@@ -88,13 +88,7 @@ describe("the new-schedule form on /schedule", () => {
   it("never redirects off-site: a foreign redirectTo answers in place", async () => {
     const user = await signIn(uniqueEmail("doc-schedule-evil"));
     const debtor = await addDebtor(user.cookie);
-    const fields = {
-      intent: "schedule-create",
-      kind: "person",
-      debtor_id: String(debtor.id),
-      preset: "SINGLE_REMINDER",
-      frequency: "daily",
-    };
+    const fields = singleReminderFields(debtor.id);
     for (const redirectTo of ["//evil.example/x", "https://evil.example/", "/\\evil.example"]) {
       const res = await postForm("/schedule", { ...fields, redirectTo }, { cookie: user.cookie });
       expect(res.status, redirectTo).toBe(200);

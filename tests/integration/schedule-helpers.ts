@@ -89,3 +89,14 @@ export const ZONE = Math.abs((Date.now() % DAY) - 10 * 60 * MINUTE) < 15 * MINUT
 
 /** UTC midnight of the day of `ms`. */
 export const utcDayStart = (ms: number) => Math.floor(ms / DAY) * DAY;
+
+/** What the new-schedule form posts for a one-off reminder to the debtor `debtorId`. */
+export function singleReminderFields(debtorId: number, frequency = "daily") {
+  return {
+    intent: "schedule-create",
+    kind: "person",
+    debtor_id: String(debtorId),
+    preset: "SINGLE_REMINDER",
+    frequency,
+  };
+}
