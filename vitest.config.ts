@@ -52,8 +52,7 @@ export default defineConfig({
   test: {
     // Vitest's default leaves a core free: one file at a time on the 2-core CI machine. The
     // integration files mostly wait on workerd (alarms, the queue, the fake provider's rate limits
-    // and timeouts), so four run side by side even on 2 cores: 214 s with two, 159 s with four
-    // (docs/decisions/013).
+    // and timeouts), so four run side by side even on 2 cores (docs/decisions/013 has the times).
     maxWorkers: Math.max(4, availableParallelism()),
     projects: [
       defineProject({
