@@ -26,10 +26,12 @@ export const BASE_URL = `http://localhost:${PORT}`;
 /** End-to-end tests in Debian's Chromium (never a downloaded browser) against the production build. */
 export default defineConfig({
   testDir: "./tests/e2e",
-  // Every test signs in its own new user, so tests share nothing but the server: two workers, any
-  // test beside any other (docs/decisions/013). E2E_WORKERS overrides the count.
+  // Every test signs in its own new user (or its worker's shared one, tests/e2e/fixtures.ts), so
+  // tests share nothing but the server: any test beside any other. Three workers on the 2-core CI
+  // machine: the browser and the server wait on each other often enough that a third keeps the CPU
+  // busy (four saturate it and are slower; docs/decisions/013). E2E_WORKERS overrides the count.
   fullyParallel: true,
-  workers: Number(process.env.E2E_WORKERS || 2),
+  workers: Number(process.env.E2E_WORKERS || 3),
   retries: 0,
   // A test.only left in a commit would drop every other test from CI.
   forbidOnly: Boolean(process.env.CI),

@@ -128,13 +128,7 @@ test("a link for another account warns before it signs the current one out", asy
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
 });
 
-test("Continue with Google explains itself when no Google client is configured", async ({ page }) => {
-  await page.goto("/");
-  await page.getByRole("button", { name: "Continue with Google" }).click();
-  await expect(page.getByText("Google sign-in is not available on this server yet.")).toBeVisible();
-  // The landing page has no scripts: the button's GET comes back with the reason (docs/decisions/026).
-  await expect(page).toHaveURL(/\/\?error=google-unavailable$/);
-});
+// Continue with Google without a Google client: tests/e2e/landing.spec.ts.
 
 test("a signed-in user sets a password and signs in with it", async ({ page }) => {
   const email = await signInByRequest(page);

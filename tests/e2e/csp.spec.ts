@@ -105,8 +105,5 @@ test("the pages run under the Content-Security-Policy without a single violation
   expect(problems).toEqual([]);
 });
 
-test("the sign-in link page never sends its token as referrer (the origin only)", async ({ page }) => {
-  const res = await page.goto("/auth/verify?token=abc");
-  expect(res!.headers()["referrer-policy"]).toBe("strict-origin");
-  expect(res!.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
-});
+// The sign-in link page's headers (Referrer-Policy: strict-origin, frame-ancestors 'none'), which
+// need no browser: tests/integration/link-pages.test.ts.

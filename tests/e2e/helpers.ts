@@ -32,6 +32,17 @@ export async function mailTo(page: Page, to: string, timeout = 20_000) {
   return found!;
 }
 
+/**
+ * Waits until the page has settled: the network idle, then 1 s more and idle again. What a page
+ * fetches when it is idle (an idle callback, a timer after load) starts within milliseconds of a
+ * quiet page, long before networkidle's 500 ms, so this is enough to see that nothing more comes.
+ */
+export async function idle(page: Page) {
+  await page.waitForLoadState("networkidle");
+  await page.waitForTimeout(1_000);
+  await page.waitForLoadState("networkidle");
+}
+
 /** Adds a debtor through the 'Add a new debtor' modal of the current page (dashboard or list). */
 export async function addDebtor(page: Page, name: string, email: string, debt: string, strategy = "1") {
   await page.getByRole("button", { name: "Add Debtor" }).click();
@@ -120,8 +131,19 @@ export async function signIn(
  * script would have set (app/platform/theme.ts), then `redirectTo` opens. Returns the e-mail.
  */
 export async function signInByRequest(page: Page, { email = uniqueEmail(), redirectTo = "/welcome" } = {}) {
-  const origin = appOrigin();
-  const { timezoneId } = test.info().project.use;
+  await signInRequests(page, { email, origin: appOrigin(), timezoneId: test.info().project.use.timezoneId });
+  await page.goto(redirectTo);
+  return email;
+}
+
+/**
+ * The requests of `signInByRequest`, without opening a page after them: also for a worker's shared
+ * account (tests/e2e/fixtures.ts), made before any test, where `test.info()` does not answer.
+ */
+export async function signInRequests(
+  page: Page,
+  { email, origin, timezoneId }: { email: string; origin: string; timezoneId?: string },
+) {
   // The app refuses a form post from another origin, as a browser's would be.
   const headers = { Origin: origin };
   const asked = await page.request.post("/?index", { form: { email }, headers });
@@ -134,8 +156,6 @@ export async function signInByRequest(page: Page, { email = uniqueEmail(), redir
   });
   expect(verified.status(), "the sign-in link's POST").toBe(302);
   if (timezoneId) await page.context().addCookies([{ name: "tz", value: encodeURIComponent(timezoneId), url: origin }]);
-  await page.goto(redirectTo);
-  return email;
 }
 
 /** A schedule moved by `advanceSchedules`: when it was made, its next run before and after. */

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { addDebtor, signInByRequest } from "./helpers";
 
 // The keyboard never loses its place. Dialogs open on their first field and give the
@@ -13,8 +14,8 @@ async function focusedName(page: Page) {
   });
 }
 
-test("dialogs open on their first field and give the focus back on Escape and ×", async ({ page }) => {
-  await signInByRequest(page, { redirectTo: "/debtors-list" });
+test("dialogs open on their first field and give the focus back on Escape and ×", async ({ page, signInShared }) => {
+  await signInShared("/debtors-list");
   await addDebtor(page, "Kay Keys", "kay@example.com", "50", "1");
 
   const addButton = page.getByRole("button", { name: "Add Debtor" });
@@ -67,8 +68,9 @@ test("Escape in the date picker inside the schedule's edit modal closes the pick
 
 test("Edit name, Edit org and Add Organization: open on their field, Escape cancels, the focus comes back", async ({
   page,
+  signInShared,
 }) => {
-  await signInByRequest(page, { redirectTo: "/iam/info" });
+  await signInShared("/iam/info");
   const editName = page.getByRole("button", { name: "Edit name" });
   await editName.focus();
   await page.keyboard.press("Enter");
@@ -102,9 +104,13 @@ test("Edit name, Edit org and Add Organization: open on their field, Escape canc
 });
 
 // On the pages that hydrate; the landing page's own menu is a disclosure (tests/e2e/landing.spec.ts).
-test("the visitor menu's theme item is reached with the arrows and switches the theme", async ({ page }) => {
+// The menu's code is loaded on first use: the first key opens it.
+test("the visitor menu opens from the keyboard on its first item; its theme item is reached with the arrows and switches the theme", async ({
+  page,
+}) => {
   await page.goto("/sign-in/password");
   await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+  await page.waitForLoadState("networkidle");
   await page.getByRole("button", { name: "Open menu" }).focus();
   await page.keyboard.press("Enter");
   const item = page.getByRole("menuitemcheckbox", { name: "Light theme" });
@@ -121,11 +127,12 @@ test("the visitor menu's theme item is reached with the arrows and switches the 
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
   await expect(item).toHaveAttribute("aria-checked", "true");
   await page.keyboard.press("Escape");
+  await expect(page.getByRole("menu")).toBeHidden();
   await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
 });
 
-test("the period select browses with the arrows without reloading; Enter chooses", async ({ page }) => {
-  await signInByRequest(page, { redirectTo: "/schedules-list" });
+test("the period select browses with the arrows without reloading; Enter chooses", async ({ page, signInShared }) => {
+  await signInShared("/schedules-list");
   const period = page.getByLabel("Period");
   await period.focus();
   let navigations = 0;

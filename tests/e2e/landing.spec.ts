@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { expect, type Page, test } from "@playwright/test";
-import { expectAddressRefused, readSignInLink, requestSignInLink, uniqueEmail } from "./helpers";
+import { expectAddressRefused, idle, readSignInLink, requestSignInLink, uniqueEmail } from "./helpers";
 
 // The landing page is sent without module scripts (docs/decisions/026): it downloads no JavaScript,
 // even after it has settled, and everything on it works as HTML, from the keyboard too.
@@ -36,11 +36,10 @@ function summary(responses: { type: string; gzip: number }[]) {
   return [...byType].map(([type, row]) => `${type} ${row.count} (${(row.gzip / 1000).toFixed(1)} KB)`).join(", ");
 }
 
-/** Loads `/` and waits until it has settled: network idle, then 3 s for anything fetched later. */
+/** Loads `/` and waits until it has settled (`idle`: network idle, then 1 s for anything fetched later). */
 async function settledLanding(page: Page, path = "/") {
   await page.goto(path);
-  await page.waitForLoadState("networkidle");
-  await page.waitForTimeout(3000);
+  await idle(page);
 }
 
 test("/ downloads no JavaScript; a bad address keeps what was typed; signing in by magic link works from it @phone", async ({
@@ -161,6 +160,7 @@ test("Continue with Google explains itself without scripts when no Google client
   await page.goto("/");
   await page.getByRole("button", { name: "Continue with Google" }).click();
   await expect(page.getByText("Google sign-in is not available on this server yet.")).toBeVisible();
+  // The landing page has no scripts: the button's GET comes back with the reason (docs/decisions/026).
   await expect(page).toHaveURL(/\/\?error=google-unavailable$/);
 });
 

@@ -1,35 +1,20 @@
-import { expect, test } from "@playwright/test";
 import { PAGES, pageFiles, readManifests } from "../../scripts/client-js.mjs";
-import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
+import { expect, test } from "./fixtures";
+import { addDebtor, idle, uniqueEmail } from "./helpers";
 
 // What loads on first use rather than with the page still works, and
 // works from the keyboard: the header's menus, the FAQ, the settings tabs, the date picker. (The
 // landing page loads no scripts at all: tests/e2e/landing.spec.ts.)
 
-test("the visitor's menu loads on first use and opens from the keyboard on its first item", async ({ page }) => {
-  await page.goto("/sign-in/password");
-  await page.waitForLoadState("networkidle");
-  const trigger = page.getByRole("button", { name: "Open menu" });
-  await trigger.focus();
-  await page.keyboard.press("Enter");
-  await expect(page.getByRole("menuitem", { name: "Home" })).toBeFocused();
-  await page.keyboard.press("ArrowDown");
-  await expect(page.getByRole("menuitem", { name: "Sign in" })).toBeFocused();
-  await page.keyboard.press("Escape");
-  await expect(page.getByRole("menu")).toBeHidden();
-  await expect(trigger).toBeFocused();
-
-  // The FAQ is native disclosure: Enter on a question opens its answer.
-  await page.goto("/");
-  await page.locator("summary", { hasText: "How can I pay?" }).focus();
-  await page.keyboard.press("Enter");
-  await expect(page.getByText("By card, through Stripe's secure checkout")).toBeVisible();
-});
+// The visitor's menu, loaded on first use, opens from the keyboard on its first item and closes on
+// Escape: tests/e2e/keyboard.spec.ts walks it to its last item. The FAQ's questions open with
+// Enter: tests/e2e/landing.spec.ts.
 
 test("settings tabs move with the arrow keys; the date picker takes over what was typed before it loaded", async ({
   page,
+  signInShared,
 }) => {
-  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  await signInShared("/debtors-list");
   await addDebtor(page, "Lena Lazy", uniqueEmail("lazy"), "10");
 
   await page.goto("/iam/info");
@@ -59,8 +44,7 @@ test("settings tabs move with the arrow keys; the date picker takes over what wa
     await route.continue();
   });
   await page.goto("/schedule");
-  await page.waitForLoadState("networkidle");
-  await page.waitForTimeout(2_500);
+  await idle(page);
   expect(fetched).toEqual([]);
   const requested = page.waitForRequest(/date-picker-field/);
   const arrived = page.waitForResponse(/date-picker-field/);
@@ -81,8 +65,9 @@ test("settings tabs move with the arrow keys; the date picker takes over what wa
 
 test("the date picker's first use is its calendar button, by keyboard: the calendar opens at once @phone", async ({
   page,
+  signInShared,
 }) => {
-  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  await signInShared("/debtors-list");
   await addDebtor(page, "Cal Endar", uniqueEmail("calendar"), "10");
   const fetched: string[] = [];
   page.on("request", (request) => {
@@ -112,14 +97,14 @@ test("the date picker's first use is its calendar button, by keyboard: the calen
 
 test("the account menu's code is fetched on first use; the first click opens it, and so does the keyboard", async ({
   page,
+  signInShared,
 }) => {
   const fetched: string[] = [];
   page.on("request", (request) => {
     if (/header-menus/.test(request.url())) fetched.push(request.url());
   });
-  await signInByRequest(page, { redirectTo: "/dashboard" });
-  await page.waitForLoadState("networkidle");
-  await page.waitForTimeout(2_500);
+  await signInShared("/dashboard");
+  await idle(page);
   expect(fetched).toEqual([]);
   const trigger = page.getByRole("button", { name: "Open account menu" });
   await trigger.click();
@@ -138,8 +123,11 @@ test("the account menu's code is fetched on first use; the first click opens it,
   await expect(page.getByRole("dialog", { name: "Menu" })).toBeVisible();
 });
 
-test("a toast is announced: its text goes into a live region that was on the page before it", async ({ page }) => {
-  await signInByRequest(page, { redirectTo: "/dashboard" });
+test("a toast is announced: its text goes into a live region that was on the page before it", async ({
+  page,
+  signInShared,
+}) => {
+  await signInShared("/dashboard");
   const region = page.getByRole("region", { name: "Notifications" });
   await expect(region).toHaveAttribute("aria-live", "polite");
   await expect(region).toBeAttached();
@@ -154,9 +142,8 @@ test("a toast is announced: its text goes into a live region that was on the pag
 
 // scripts/check-bundles.mjs budgets what scripts/client-js.mjs counts for a page: its first load and
 // the dynamic imports it names as fetched without interaction. In Chromium, each page must fetch
-// nothing else before the user does anything (networkidle, then 1 s more and networkidle again:
-// an idle callback runs within milliseconds of a quiet page, long before networkidle's 500 ms).
-test("every page fetches, without interaction, only JavaScript its budget counts", async ({ page }) => {
+// nothing else before the user does anything (`idle`: networkidle, then 1 s more and networkidle again).
+test("every page fetches, without interaction, only JavaScript its budget counts", async ({ page, signInShared }) => {
   test.setTimeout(90_000);
   const manifests = readManifests("build/client");
   const fetched = new Set<string>();
@@ -170,9 +157,7 @@ test("every page fetches, without interaction, only JavaScript its budget counts
     const counted = pageFiles(manifests, new URL(url, "http://x").pathname, entry.lazy);
     fetched.clear();
     await page.goto(url);
-    await page.waitForLoadState("networkidle");
-    await page.waitForTimeout(1_000);
-    await page.waitForLoadState("networkidle");
+    await idle(page);
     const allowed = new Set([...counted.first, ...counted.lazy]);
     expect(
       [...fetched].filter((file) => !allowed.has(file)),
@@ -180,7 +165,7 @@ test("every page fetches, without interaction, only JavaScript its budget counts
     ).toEqual([]);
   };
   await check("/", "/");
-  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  await signInShared("/debtors-list");
   await addDebtor(page, "Bea Budget", uniqueEmail("budget"), "10");
   for (const path of ["/dashboard", "/schedule", "/debtors-list", "/schedules-list", "/report", "/pricing"]) {
     await check(path, path);

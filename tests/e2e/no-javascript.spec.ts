@@ -1,12 +1,6 @@
-import { expect, test } from "@playwright/test";
-import {
-  debtorOption,
-  expectAddressRefused,
-  readSignInLink,
-  requestSignInLink,
-  signInByRequest,
-  uniqueEmail,
-} from "./helpers";
+import { writeFile } from "node:fs/promises";
+import { expect, test } from "./fixtures";
+import { debtorOption, expectAddressRefused, readSignInLink, requestSignInLink, uniqueEmail } from "./helpers";
 
 // The forms that are on a page when it is first rendered work as plain HTML forms: posted before
 // the page hydrates (slow network) or with JavaScript off, they answer with their message, field
@@ -49,9 +43,9 @@ test("the magic-link form and the sign-in link work without JavaScript; signed i
   await context.close();
 });
 
-test("a new schedule can be created without JavaScript", async ({ browser, page }) => {
+test("a new schedule can be created without JavaScript", async ({ browser, page, signInShared }) => {
   // Signing in and adding a debtor use the app as usual; then JavaScript goes off.
-  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  await signInShared("/debtors-list");
   await page.getByRole("button", { name: "Add Debtor" }).click();
   const dialog = page.getByRole("dialog", { name: "Add a new debtor" });
   await dialog.getByLabel("Full Name").fill("Nora Nojs");
@@ -84,19 +78,22 @@ test("a new schedule can be created without JavaScript", async ({ browser, page 
 // Without JavaScript nothing checks a file on the page: the server reads the rest of an upload
 // over its limit before refusing it, so the browser shows the refusal instead of its own
 // connection error (app/platform/body-limit.server.ts, MAX_DRAINED_BYTES).
-test("a CSV file over its limit is refused with the page's message without JavaScript", async ({ browser, page }) => {
-  await signInByRequest(page, { redirectTo: "/debtors/import" });
+test("a CSV file over its limit is refused with the page's message without JavaScript", async ({
+  browser,
+  page,
+  signInShared,
+}) => {
+  await signInShared("/debtors/import");
   const context = await browser.newContext({
     javaScriptEnabled: false,
     storageState: await page.context().storageState(),
   });
   const plain = await context.newPage();
   await plain.goto("/debtors/import");
-  await plain.getByLabel("CSV file").setInputFiles({
-    name: "big.csv",
-    mimeType: "text/csv",
-    buffer: Buffer.alloc(20 * 1024 * 1024, "a"),
-  });
+  // A file on disk, which the local browser reads itself (a buffer would first cross the protocol).
+  const big = test.info().outputPath("big.csv");
+  await writeFile(big, Buffer.alloc(20 * 1024 * 1024, "a"));
+  await plain.getByLabel("CSV file").setInputFiles(big);
   await plain.getByRole("button", { name: "Preview" }).click();
   await expect(plain.getByText("The file is larger than 2 MB. Please split it into smaller files.")).toBeVisible();
   await context.close();

@@ -115,9 +115,4 @@ test("the debtor stops reminders from the e-mail's link; the user sees 'Opted ou
   expect(await countTo(page, debtorEmail)).toBe(1);
 });
 
-test("an opt-out link that is not valid says so, with 404", async ({ page }) => {
-  const res = await page.goto("/u/0123456789abcdef0123456789abcdef.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
-  expect(res?.status()).toBe(404);
-  await expect(page.getByRole("alert").filter({ hasText: "This link is no longer valid." })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Stop reminders" })).toHaveCount(0);
-});
+// An opt-out link that is not valid (404, the alert, no button): tests/integration/link-pages.test.ts.

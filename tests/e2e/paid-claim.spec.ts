@@ -137,9 +137,4 @@ test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the u
   await expect(timeline.getByText(/Payment €42\.00/).first()).toBeVisible();
 });
 
-test('an "I\'ve paid" link that is not valid says so, with 404', async ({ page }) => {
-  const res = await page.goto("/p/0123456789abcdef0123456789abcdef.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
-  expect(res?.status()).toBe(404);
-  await expect(page.getByRole("alert").filter({ hasText: "This link is no longer valid." })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Yes, I have paid" })).toHaveCount(0);
-});
+// An "I've paid" link that is not valid (404, the alert, no button): tests/integration/link-pages.test.ts.

@@ -1,4 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { addDebtor, debtorOption, signInByRequest, uniqueEmail } from "./helpers";
 
 /** The visible row (table on desktop) or card (phone) that contains `text`. */
@@ -88,8 +89,8 @@ test("a recorded payment in full shows 'Paid' and completes the debtor's schedul
   await expect(entry(page, "Paula Payer · Single Reminder")).toContainText("Active");
 });
 
-test("edit a payment in the debtor's modal", async ({ page }) => {
-  await signInByRequest(page, { redirectTo: "/debtors-list" });
+test("edit a payment in the debtor's modal", async ({ page, signInShared }) => {
+  await signInShared("/debtors-list");
   await addDebtor(page, "Eddie Edit", uniqueEmail("edit-payer"), "50");
   const dialog = await openDebtor(page, "Eddie Edit");
   await dialog.getByLabel("Amount", { exact: true }).fill("10");

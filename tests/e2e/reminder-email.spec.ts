@@ -1,5 +1,6 @@
-import { expect, type Locator, test } from "@playwright/test";
-import { appOrigin, signInByRequest, uniqueEmail } from "./helpers";
+import type { Locator } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { appOrigin, uniqueEmail } from "./helpers";
 
 /** The calendar date `days` after today in UTC, "YYYY-MM-DD". */
 function daysFromNow(days: number) {
@@ -8,8 +9,9 @@ function daysFromNow(days: number) {
 
 test("a reminder's statement reads on a phone: headings, dates, statuses and an unnumbered invoice's label wrap between words, a long invoice number wraps inside the card", async ({
   page,
+  signInShared,
 }) => {
-  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  await signInShared("/debtors-list");
   const longNumber = "INV-2026-000000000000000001234567";
   const res = await page.request.post("/api/debtors/add", {
     data: {
@@ -73,8 +75,9 @@ function brokenWords(table: Locator, { numberColumn }: { numberColumn: boolean }
 
 test("a statement of large amounts in two currencies, with a September due date, fits a phone's width", async ({
   page,
+  signInShared,
 }) => {
-  await signInByRequest(page, { redirectTo: "/debtors-list" });
+  await signInShared("/debtors-list");
   const headers = { Origin: appOrigin() };
   const res = await page.request.post("/api/debtors/add", {
     data: { full_name: "Zoë Ünal", email: uniqueEmail("wide"), debt: 1234.5, due_on: daysFromNow(-40) },

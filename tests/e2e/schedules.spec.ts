@@ -1,4 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import {
   addDebtor,
   advanceSchedules,
@@ -57,8 +58,8 @@ test("a 'now' schedule: field errors, then created, listed and its e-mail arrive
   await expect(scheduleEntry(page, "Nora Now · Single Reminder")).toContainText("Completed");
 });
 
-test("the preview switches templates and follows the preset and frequency", async ({ page }) => {
-  await signInByRequest(page, { redirectTo: "/dashboard" });
+test("the preview switches templates and follows the preset and frequency", async ({ page, signInShared }) => {
+  await signInShared("/dashboard");
   await addDebtor(page, "Pia Preview", uniqueEmail("preview-debtor"), "99", "3");
   await page.goto("/schedule");
   // The default preset is previewed at once.

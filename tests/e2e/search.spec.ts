@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { addDebtor, mailTo, signInByRequest, uniqueEmail } from "./helpers";
 
 /** List search and sort, the dashboard's debtor combobox, "Send me a test". */
@@ -25,8 +25,8 @@ test("search and sort the debtors list; the URL keeps them @phone", async ({ pag
   await expect(page.getByTestId("debtor-count")).toHaveText("3 debtors");
 });
 
-test("the search works without JavaScript", async ({ browser, page }) => {
-  await signInByRequest(page, { redirectTo: "/debtors-list" });
+test("the search works without JavaScript", async ({ browser, page, signInShared }) => {
+  await signInShared("/debtors-list");
   await addDebtor(page, "Nadia Noscript", uniqueEmail("nadia"), "10");
   await addDebtor(page, "Other Person", uniqueEmail("other"), "20");
   const context = await browser.newContext({
