@@ -3,7 +3,7 @@
 // build), bundle sizes (`wrangler deploy --dry-run` of both Workers), unit + integration +
 // production-configuration tests (vitest, the latter two inside workerd), then Playwright in
 // Debian's Chromium, then Lighthouse's accessibility score on / and /pricing.
-import { spawn } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -26,11 +26,8 @@ const steps = [
   ["Lint", "biome", ["check", "--error-on-warnings", "."]],
   ["Type check", "npm", ["run", "--silent", "cf-typecheck"]],
   ["Type check", "react-router", ["typegen"]],
-  // tsc and the build read the same sources and write nothing the other reads: side by side.
-  [
-    ["Type check", "tsc", ["--noEmit"]],
-    ["Build", "react-router", ["build"]],
-  ],
+  ["Type check", "tsc", ["--noEmit"]],
+  ["Build", "react-router", ["build"]],
   // Both Workers dry-run deployed from the build (app ≤ 600 KiB, mail ≤ 250 KiB gzip) and every
   // page's first-load JavaScript within its budget.
   ["Bundle size", "node", ["scripts/check-bundles.mjs"]],
@@ -41,16 +38,15 @@ const steps = [
 ];
 
 /** Each step's time, printed at the end whether the run passed or failed (docs/decisions/013). */
-const timings = new Map();
+const timings = [];
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const single = steps.flatMap((step) => (Array.isArray(step[0]) ? step : [step]));
 function printTimings() {
-  const rows = single.map(([title, command, args]) => {
-    const t = timings.get(`${title}:${command}`);
+  const rows = steps.map(([title, command, args], i) => {
+    const t = timings[i];
     return [title, `${command} ${args.join(" ")}`, t === undefined ? "not run" : `${seconds(t.ms)}${t.ok ? "" : " ✖"}`];
   });
-  const wall = Date.now() - startedAll;
-  rows.push(["Total (wall clock)", "", seconds(wall)]);
+  const total = timings.reduce((sum, t) => sum + t.ms, 0);
+  rows.push(["Total", "", seconds(total)]);
   const width = [0, 1].map((c) => Math.max(...rows.map((r) => r[c].length)));
   console.log("\nStep times:");
   for (const [title, command, time] of rows) {
@@ -58,30 +54,18 @@ function printTimings() {
   }
 }
 
-/** Runs one step; resolves with whether it passed, its output going to this terminal. */
-function run([title, command, args]) {
+for (const [title, command, args] of steps) {
   const started = Date.now();
   console.log(`\n▶ ${title}: ${command} ${args.join(" ")}`);
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: "inherit" });
-    child.on("close", (status) => {
-      const ms = Date.now() - started;
-      timings.set(`${title}:${command}`, { ms, ok: status === 0 });
-      if (status === 0) console.log(`✔ ${title} (${seconds(ms)})`);
-      else console.error(`\n✖ ${title} failed (${command} ${args.join(" ")}).`);
-      resolve(status === 0);
-    });
-  });
-}
-
-const startedAll = Date.now();
-for (const step of steps) {
-  const group = Array.isArray(step[0]) ? step : [step];
-  const passed = await Promise.all(group.map(run));
-  if (passed.includes(false)) {
+  const result = spawnSync(command, args, { stdio: "inherit" });
+  const ms = Date.now() - started;
+  timings.push({ ms, ok: result.status === 0 });
+  if (result.status !== 0) {
+    console.error(`\n✖ ${title} failed (${command} ${args.join(" ")}).`);
     printTimings();
-    process.exit(1);
+    process.exit(result.status ?? 1);
   }
+  console.log(`✔ ${title} (${seconds(ms)})`);
 }
 printTimings();
 console.log("\nAll tests passed.");

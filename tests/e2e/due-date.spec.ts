@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { advanceSchedules, debtorOption, inDays, mailTo, signInByRequest, uniqueEmail } from "./helpers";
+import { addDebtorWith, advanceSchedules, debtorOption, inDays, mailTo, signInByRequest, uniqueEmail } from "./helpers";
 
 // A schedule that follows the due date: the first
 // reminder of an invoice due in three days says when it is due; the debtor answers "I've paid" and
@@ -14,15 +14,7 @@ test("a due-date schedule sends a 'due soon' e-mail, the user is told of \"I've 
   const debtorEmail = uniqueEmail("due-date-debtor");
   const due = await inDays(page, 3);
 
-  await page.getByRole("button", { name: "Add Debtor" }).click();
-  const add = page.getByRole("dialog", { name: "Add a new debtor" });
-  await add.getByLabel("Full Name").fill(name);
-  await add.getByLabel("Email").fill(debtorEmail);
-  await add.getByLabel("Amount of debt").fill("250");
-  await add.getByLabel("Due date (optional)").fill(due);
-  await add.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Debtor added").first()).toBeVisible();
-  await expect(add).toBeHidden();
+  await addDebtorWith(page, name, debtorEmail, "250", { dueOn: due });
 
   // The new-schedule page: the cadence's fields and, in the preview, each step's e-mail.
   await page.goto("/schedule");

@@ -56,6 +56,38 @@ export async function addDebtor(page: Page, name: string, email: string, debt: s
   await expect(dialog).toBeHidden();
 }
 
+/** What "Add a new debtor" may say besides the name, e-mail and debt; left empty when not given. */
+export interface DebtorExtras {
+  currency?: string;
+  invoiceNumber?: string;
+  dueOn?: string;
+}
+
+/** Adds a debtor through "Add a new debtor" on the current page, with the strategy left as it is. */
+export async function addDebtorWith(page: Page, name: string, email: string, debt: string, extras: DebtorExtras = {}) {
+  await page.getByRole("button", { name: "Add Debtor" }).click();
+  const add = page.getByRole("dialog", { name: "Add a new debtor" });
+  await add.getByLabel("Full Name").fill(name);
+  await add.getByLabel("Email").fill(email);
+  await add.getByLabel("Amount of debt").fill(debt);
+  if (extras.currency) await add.getByLabel("Currency").selectOption(extras.currency);
+  if (extras.invoiceNumber) await add.getByLabel("Invoice number (optional)").fill(extras.invoiceNumber);
+  if (extras.dueOn) await add.getByLabel("Due date (optional)").fill(extras.dueOn);
+  await add.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Debtor added").first()).toBeVisible();
+  await expect(add).toBeHidden();
+}
+
+/** "Re-send reminders" to the debtor `name` from the debtors list: one reminder goes out at once. */
+export async function resendTo(page: Page, name: string) {
+  await page
+    .getByRole("checkbox", { name: `Select ${name}`, exact: true })
+    .filter({ visible: true })
+    .check();
+  await page.getByRole("button", { name: "Re-send reminders" }).click();
+  await expect(page.getByText("Emails sending rescheduled.")).toBeVisible();
+}
+
 /**
  * A debtor as the schedule form's select names it: name, e-mail and open invoices, so two debtors
  * of one name can be told apart.
@@ -64,6 +96,15 @@ export function debtorOption(name: string, email: string, openInvoices = 1) {
   const open =
     openInvoices === 0 ? "no open invoices" : openInvoices === 1 ? "1 open invoice" : `${openInvoices} open invoices`;
   return `${name} — ${email} · ${open}`;
+}
+
+/** Signs `email` in the way a person does: the form, the e-mailed link, "Continue to Dunly", /welcome. */
+export async function signInThroughLink(page: Page, email: string) {
+  await requestSignInLink(page, email);
+  await page.goto(await readSignInLink(page, email));
+  await page.getByRole("button", { name: "Continue to Dunly" }).click();
+  await expect(page).toHaveURL(/\/welcome$/);
+  await expect(page.getByRole("heading", { name: "Welcome" })).toBeVisible();
 }
 
 /** Asks the page's sign-in form for a magic link to `email` and waits for "Please Check your email…". */

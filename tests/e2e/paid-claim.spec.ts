@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { appOrigin, literal, mailTo, signInByRequest, uniqueEmail } from "./helpers";
+import { addDebtorWith, appOrigin, literal, mailTo, resendTo, signInByRequest, uniqueEmail } from "./helpers";
 
 /** The visible row (table on desktop) or card (phone) of a debtor. */
 function debtorEntry(page: Page, name: string) {
@@ -27,24 +27,10 @@ test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the u
   await page.goto("/debtors-list");
   const name = "Paula Payer";
   const debtorEmail = uniqueEmail("paid-claim-debtor");
-  await page.getByRole("button", { name: "Add Debtor" }).click();
-  const add = page.getByRole("dialog", { name: "Add a new debtor" });
-  await add.getByLabel("Full Name").fill(name);
-  await add.getByLabel("Email").fill(debtorEmail);
-  await add.getByLabel("Amount of debt").fill("42");
-  await add.getByLabel("Currency").selectOption("EUR");
-  await add.getByLabel("Invoice number (optional)").fill("INV-77");
-  await add.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Debtor added").first()).toBeVisible();
-  await expect(add).toBeHidden();
+  await addDebtorWith(page, name, debtorEmail, "42", { currency: "EUR", invoiceNumber: "INV-77" });
 
   // A reminder goes out at once.
-  await page
-    .getByRole("checkbox", { name: `Select ${name}`, exact: true })
-    .filter({ visible: true })
-    .check();
-  await page.getByRole("button", { name: "Re-send reminders" }).click();
-  await expect(page.getByText("Emails sending rescheduled.")).toBeVisible();
+  await resendTo(page, name);
   const mail = await mailTo(page, debtorEmail);
   expect(mail.subject).toContain("INV-77");
   // The statement: the invoice's line and the total.

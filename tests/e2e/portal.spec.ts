@@ -1,7 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { addDays, formatLongDate, formatShortDate } from "../../app/domain/promise";
 import { daytimeZone } from "../support/daytime-zone";
-import { appOrigin, literal, readMailbox, signInByRequest, uniqueEmail } from "./helpers";
+import { appOrigin, literal, readMailbox, resendTo, signInByRequest, uniqueEmail } from "./helpers";
 
 /** A JSON API call as the signed-in user (same origin, the session cookie of the page's context). */
 async function api(page: Page, method: "POST" | "PUT", path: string, data: Record<string, unknown>) {
@@ -48,12 +48,7 @@ test("a debtor with two invoices gets one statement, promises to pay from their 
   await page.getByRole("button", { name: "Schedule", exact: true }).click();
   await expect(page).toHaveURL(/\/schedules-list$/);
   await page.goto("/debtors-list");
-  await page
-    .getByRole("checkbox", { name: `Select ${name}`, exact: true })
-    .filter({ visible: true })
-    .check();
-  await page.getByRole("button", { name: "Re-send reminders" }).click();
-  await expect(page.getByText("Emails sending rescheduled.")).toBeVisible();
+  await resendTo(page, name);
 
   // One e-mail, listing both invoices and the total.
   let mails: Awaited<ReturnType<typeof readMailbox>> = [];

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import {
+  addDebtorWith,
   advanceSchedules,
   appOrigin,
   debtorOption,
@@ -21,15 +22,7 @@ test("a debtor's reply reaches the user, shows on the dashboard and the timeline
   const name = "Rita Reply";
   const debtorEmail = uniqueEmail("reply-debtor");
 
-  await page.getByRole("button", { name: "Add Debtor" }).click();
-  const add = page.getByRole("dialog", { name: "Add a new debtor" });
-  await add.getByLabel("Full Name").fill(name);
-  await add.getByLabel("Email").fill(debtorEmail);
-  await add.getByLabel("Amount of debt").fill("120");
-  await add.getByLabel("Due date (optional)").fill(await inDays(page, 3));
-  await add.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Debtor added").first()).toBeVisible();
-  await expect(add).toBeHidden();
+  await addDebtorWith(page, name, debtorEmail, "120", { dueOn: await inDays(page, 3) });
 
   await page.goto("/schedule");
   await page.getByLabel("Debtor", { exact: true }).selectOption({ label: debtorOption(name, debtorEmail) });

@@ -1,5 +1,14 @@
 import { expect, type Page, test } from "@playwright/test";
-import { appOrigin, literal, mailTo, readMailbox, signInByRequest, uniqueEmail } from "./helpers";
+import {
+  addDebtorWith,
+  appOrigin,
+  literal,
+  mailTo,
+  readMailbox,
+  resendTo,
+  signInByRequest,
+  uniqueEmail,
+} from "./helpers";
 
 /** The visible row (table on desktop) or card (phone) of a debtor. */
 function entry(page: Page, name: string) {
@@ -30,22 +39,8 @@ test("a debtor pays online from a reminder: recorded by the webhook, the debtor 
   await page.goto("/debtors-list");
   const name = "Olga Online";
   const debtorEmail = uniqueEmail("connect-debtor");
-  await page.getByRole("button", { name: "Add Debtor" }).click();
-  const add = page.getByRole("dialog", { name: "Add a new debtor" });
-  await add.getByLabel("Full Name").fill(name);
-  await add.getByLabel("Email").fill(debtorEmail);
-  await add.getByLabel("Amount of debt").fill("42");
-  await add.getByLabel("Currency").selectOption("EUR");
-  await add.getByLabel("Invoice number (optional)").fill("INV-88");
-  await add.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Debtor added").first()).toBeVisible();
-  await expect(add).toBeHidden();
-  await page
-    .getByRole("checkbox", { name: `Select ${name}`, exact: true })
-    .filter({ visible: true })
-    .check();
-  await page.getByRole("button", { name: "Re-send reminders" }).click();
-  await expect(page.getByText("Emails sending rescheduled.")).toBeVisible();
+  await addDebtorWith(page, name, debtorEmail, "42", { currency: "EUR", invoiceNumber: "INV-88" });
+  await resendTo(page, name);
   const mail = await mailTo(page, debtorEmail);
   // Pay now starts Checkout for the signed debtor (no amount in the link).
   const origin = literal(appOrigin());
