@@ -11,7 +11,6 @@ export {
 export {
   commitLedgerWrite,
   insertInvoiceStatement,
-  isLedgerViolation,
   isNumberTaken,
   settleDebtorsStatements,
   settleLedgerStatements,

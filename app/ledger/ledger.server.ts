@@ -135,7 +135,7 @@ SELECT pid, iid, min(remaining, amt - before) FROM (
 }
 
 /** Whether a D1 error is the ledger's CHECK refusing a write (an amount below what was paid, or an overpayment). */
-export function isLedgerViolation(error: unknown) {
+function isLedgerViolation(error: unknown) {
   return errorText(error).includes("invoices_ledger");
 }
 

@@ -24,9 +24,7 @@ export interface DataScope {
 }
 
 /** What a write acts for: the bindings, the owner from the session, and the time. */
-export interface OwnerScope {
-  env: Env;
-  db: Db;
+export interface OwnerScope extends DataScope {
   ownerId: string;
   now: number;
 }

@@ -32,6 +32,7 @@ export async function deleteAccountSchedules(env: Env, db: Db, ownerId: string, 
   let deleted = 0;
   // Until none is left: one made while the account was being deleted goes too.
   for (let ids = await scheduleIdsOf(db, ownerId); ids.length > 0; ids = await scheduleIdsOf(db, ownerId)) {
+    const before = deleted;
     for (const slice of chunk(ids, IDS_PER_STATEMENT)) {
       const gone = await db
         .delete(schedules)
@@ -40,6 +41,8 @@ export async function deleteAccountSchedules(env: Env, db: Db, ownerId: string, 
       deleted += gone.length;
     }
     await followAlarms(env, { disarm: ids }, now);
+    // This pass deleted nothing (another request took them first): stop rather than loop.
+    if (deleted === before) break;
   }
   return deleted;
 }

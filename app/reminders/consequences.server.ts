@@ -3,6 +3,7 @@ import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { Db } from "~/db/client.server";
 import { owesSql } from "~/db/owed";
 import { debtors, schedules } from "~/db/schema";
+import type { DataScope } from "~/platform/scope.server";
 import { followAlarms } from "./alarms.server";
 import type { DebtorHoldReason } from "./holds.server";
 
@@ -26,9 +27,7 @@ export type Consequence =
 export type HoldReason = DebtorHoldReason | "bounced" | "paid_claimed";
 
 /** What `commit` needs: the bindings for the alarms, the database and the time of the change. */
-export interface CommitScope {
-  env: Env;
-  db: Db;
+export interface CommitScope extends DataScope {
   now: number;
 }
 

@@ -2,7 +2,7 @@
 
 export { deleteAccountSchedules } from "./account-schedules.server";
 export { followAlarms, rearmSchedules, repairAlarms } from "./alarms.server";
-export { type CommitScope, type Consequence, type Consequences, commit, type HoldReason } from "./consequences.server";
+export { type CommitScope, type Consequences, commit } from "./consequences.server";
 export {
   abandonOccurrence,
   archivedOf,
