@@ -386,8 +386,7 @@ async function editableInvoiceOf(db: Db, ownerId: string, debtorId: number) {
  * account already uses is refused (FieldsRefused) and nothing changes. A debtor with several
  * invoices keeps them as they are: a debt other than the current one is refused, the invoices are
  * edited one by one. The ledger is settled in the same batch: nothing owed, the debtor is 'paid'
- * and their live schedules complete (`completedScheduleIds`, for the caller to disarm:
- * app/debtors/debtor-entity.server.ts); owed again, a 'paid' debtor is 'active' and nothing restarts
+ * and their live schedules complete (`completedScheduleIds`; the lifecycle disarms them); owed again, a 'paid' debtor is 'active' and nothing restarts
  * by itself. Two round trips.
  */
 export async function updateDebtor(

@@ -18,8 +18,7 @@ import { readSettled, SETTLE_STATEMENTS, settleStatements } from "./payments.ser
 /**
  * Invoices: what a debtor owes, one row each. Every write settles the
  * ledger in its own batch (app/ledger/ledger.server.ts) and, when nothing is owed any more,
- * completes the debtor's schedules through the lifecycle's statement (the caller disarms
- * `completedScheduleIds`: app/ledger/invoice-entity.server.ts). Every function is scoped to the
+ * completes the debtor's schedules through the lifecycle's commit, which disarms them. Every function is scoped to the
  * owner: another user's debtor or invoice looks missing.
  */
 

@@ -47,7 +47,7 @@ export interface DebtorBalance {
   resumable: number;
 }
 
-/** What a payment write did: the payment, the debtor after it, and the schedules it completed (to disarm). */
+/** What a payment write did: the payment, the debtor after it, and the schedules it completed (already disarmed). */
 export interface PaymentWrite {
   payment: PaymentRow;
   debtor: DebtorBalance;
@@ -306,8 +306,7 @@ async function refusal(
  * Changes the owner's payment: what it paid is released, then its new amount is allocated as a
  * new payment's would be (to its chosen invoice, or oldest due first), at most what is owed once
  * its old allocation is released (checked in the UPDATE itself). A refused amount leaves the
- * payment as it was, allocated again the same way. The caller disarms the alarms of
- * `completedScheduleIds`.
+ * payment as it was, allocated again the same way. The lifecycle disarms the schedules it completed.
  */
 export async function editPayment(
   { env, db }: DataScope,

@@ -52,7 +52,7 @@ async function deliveryByProviderId(db: Db, providerId: string) {
 const clip = (message: string) =>
   message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH - 1)}…` : message;
 
-/** What a bounce or a complaint changed; `scheduleIds` are the schedules whose alarms the caller disarms. */
+/** What a bounce or a complaint changed; `scheduleIds` are the schedules it stopped (already disarmed). */
 export interface WebhookOutcome {
   /** False when no delivery has that provider id (nothing changed). */
   matched: boolean;

@@ -169,7 +169,7 @@ export interface ConfirmOutcome {
   currency: string;
   /** What is still owed after it. */
   owedCents: number;
-  /** The schedules the payment completed (paid in full): the caller disarms them. */
+  /** The schedules the payment completed (paid in full), already disarmed. */
   completedScheduleIds: string[];
   /** Paid in part: the schedules the claim paused that run again, and those that stay paused. */
   resumed: number;
@@ -191,7 +191,7 @@ export async function confirmNothingOwed(db: Db, ownerId: string, debtorId: numb
  * payment form's input, checked by paymentSchema) is recorded, and in the same batch the claim is
  * cleared and 'paid_claim_confirmed' recorded (now, with the amount), only if the payment was
  * inserted and the claim was still pending. Paid in full, addPayment's batch completes the
- * schedules (the caller disarms `completedScheduleIds`). Paid in part, something is still owed
+ * schedules and the lifecycle disarms them. Paid in part, something is still owed
  * and no notice is left to resume from, so the schedules the claim paused run again (the
  * dialog says so). Nothing is written when the claim was already answered, the amount is more
  * than is owed, or the debtor has too many payments.
