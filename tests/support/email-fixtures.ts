@@ -30,7 +30,7 @@ export const ANNOUNCING_REPEATS = [
   ["single", 3],
 ] as const;
 
-/** An "I've paid" link as app/responses/paid-claims.server.ts makes them: origin, /p/, key "." signature. */
+/** An "I've paid" link as app/links/debtor-pages.server.ts makes them: origin, /p/, key "." signature. */
 export const PAID_URL =
   "https://dunly.test/p/0123456789abcdef0123456789abcdef.ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210_-ZyXw";
 
