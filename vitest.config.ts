@@ -41,6 +41,78 @@ function mailWorker(bindings: Record<string, string>) {
 
 const migrations = () => readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
 
+/** The integration tests' Workers: the built app and mail Workers with the test values, a fake Resend. */
+const integrationWorkers = () =>
+  cloudflareTest(async () => {
+    // Every e-mail in the integration tests goes through a fake Resend HTTP server.
+    const resend = await startFakeResend();
+    return {
+      main: "./build/server/index.js",
+      wrangler: { configPath: APP_CONFIG },
+      miniflare: {
+        bindings: {
+          APP_ENV: "test",
+          // Not set: absolute URLs use the request's origin, as on `npm run dev`.
+          APP_ORIGIN: "",
+          IMAGE_URL_SECRET: "test-image-url-secret",
+          OPT_OUT_SECRET: "test-opt-out-secret",
+          // Reply addresses in reminders; tests/integration/replies.test.ts feeds /dev/inbound.
+          INBOUND_DOMAIN: "inbound.localhost",
+          RESEND_WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC1mb3ItZHVubHk=",
+          GOOGLE_CLIENT_ID: "test-google-client",
+          GOOGLE_CLIENT_SECRET: "test-google-secret",
+          TEST_MIGRATIONS: await migrations(),
+          FAKE_RESEND_URL: resend.url,
+          // Faster than the limit tests/integration/mail-queue.test.ts gives the fake provider.
+          MAIL_SENDS_PER_SECOND: "50",
+          // The default per-client sign-in limit (tests/integration/rate-limit.test.ts), also
+          // after an end-to-end run left its .dev.vars (1000) beside the build's wrangler.json.
+          SIGNIN_LIMIT_PER_CLIENT: "",
+        },
+        // The mail queue hands each test's few messages over at once, not after the
+        // production second of gathering (wrangler.toml max_batch_timeout).
+        queueConsumers: { "dunly-mail": { maxBatchSize: 100, maxBatchTimeout: 0, maxRetries: 10 } },
+        // The app's database, and an empty one the migration test brings up to each migration itself.
+        d1Databases: {
+          DB: builtConfig(APP_CONFIG).d1_databases[0].database_id,
+          MIGRATION_DB: "migration-test-database",
+        },
+        workers: [
+          mailWorker({
+            APP_ENV: "test",
+            MAIL_FROM_ADDRESS: "reminders@dunly.test",
+            RESEND_BASE_URL: resend.url,
+            RESEND_API_KEY: "re_test_key",
+            // A provider that hangs is given up on quickly (tests/integration/mail-faults.test.ts).
+            RESEND_TIMEOUT_SECONDS: "3",
+          }),
+        ],
+      },
+    };
+  });
+
+/**
+ * The integration files that need a workerd and a database of their own: they read rows across
+ * every account (housekeeping's purge, the CSV digests, a migration's rewrite, the watchdog's sweep
+ * of every overdue schedule) or time the sending itself (the queue, the rate limits, the provider's
+ * faults), so rows or alarms another file left would change what they see. Every other integration
+ * file names its own users and reads only what it made, so the files one Vitest worker runs share a
+ * workerd and its storage, one after another (`isolate: false`): starting a workerd with both
+ * Workers for each of about 90 files was half of this step's time on the 2-core CI machine (ADR 044).
+ */
+const OWN_DATABASE = [
+  "tests/integration/billing.test.ts",
+  "tests/integration/csv-stream.test.ts",
+  "tests/integration/engine.test.ts",
+  "tests/integration/housekeeping.test.ts",
+  "tests/integration/lifecycle.test.ts",
+  "tests/integration/mail-faults.test.ts",
+  "tests/integration/mail-queue.test.ts",
+  "tests/integration/migration-invoices.test.ts",
+  "tests/integration/portal.test.ts",
+  "tests/integration/sending-limits.test.ts",
+];
+
 /**
  * Three layers: pure unit tests next to the code; integration tests inside
  * workerd against the built app Worker (build/server) and mail Worker (dist/dunly_mail), so they
@@ -71,60 +143,24 @@ export default defineConfig({
       }),
       defineProject({
         resolve: { alias },
-        plugins: [
-          cloudflareTest(async () => {
-            // Every e-mail in the integration tests goes through a fake Resend HTTP server.
-            const resend = await startFakeResend();
-            return {
-              main: "./build/server/index.js",
-              wrangler: { configPath: APP_CONFIG },
-              miniflare: {
-                bindings: {
-                  APP_ENV: "test",
-                  // Not set: absolute URLs use the request's origin, as on `npm run dev`.
-                  APP_ORIGIN: "",
-                  IMAGE_URL_SECRET: "test-image-url-secret",
-                  OPT_OUT_SECRET: "test-opt-out-secret",
-                  // Reply addresses in reminders; tests/integration/replies.test.ts feeds /dev/inbound.
-                  INBOUND_DOMAIN: "inbound.localhost",
-                  RESEND_WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC1mb3ItZHVubHk=",
-                  GOOGLE_CLIENT_ID: "test-google-client",
-                  GOOGLE_CLIENT_SECRET: "test-google-secret",
-                  TEST_MIGRATIONS: await migrations(),
-                  FAKE_RESEND_URL: resend.url,
-                  // Faster than the limit tests/integration/mail-queue.test.ts gives the fake provider.
-                  MAIL_SENDS_PER_SECOND: "50",
-                  // The default per-client sign-in limit (tests/integration/rate-limit.test.ts), also
-                  // after an end-to-end run left its .dev.vars (1000) beside the build's wrangler.json.
-                  SIGNIN_LIMIT_PER_CLIENT: "",
-                },
-                // The mail queue hands each test's few messages over at once, not after the
-                // production second of gathering (wrangler.toml max_batch_timeout).
-                queueConsumers: { "dunly-mail": { maxBatchSize: 100, maxBatchTimeout: 0, maxRetries: 10 } },
-                // The app's database, and an empty one the migration test brings up to each migration itself.
-                d1Databases: {
-                  DB: builtConfig(APP_CONFIG).d1_databases[0].database_id,
-                  MIGRATION_DB: "migration-test-database",
-                },
-                workers: [
-                  mailWorker({
-                    APP_ENV: "test",
-                    MAIL_FROM_ADDRESS: "reminders@dunly.test",
-                    RESEND_BASE_URL: resend.url,
-                    RESEND_API_KEY: "re_test_key",
-                    // A provider that hangs is given up on quickly (tests/integration/mail-faults.test.ts).
-                    RESEND_TIMEOUT_SECONDS: "3",
-                  }),
-                ],
-              },
-            };
-          }),
-        ],
+        plugins: [integrationWorkers()],
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
+          exclude: OWN_DATABASE,
+          isolate: false,
           setupFiles: ["./tests/integration/setup.ts"],
           // workerd on a 2-core CI machine: a cold first request can take seconds; 5 s was flaky.
+          testTimeout: 20_000,
+        },
+      }),
+      defineProject({
+        resolve: { alias },
+        plugins: [integrationWorkers()],
+        test: {
+          name: "integration-own-db",
+          include: OWN_DATABASE,
+          setupFiles: ["./tests/integration/setup.ts"],
           testTimeout: 20_000,
         },
       }),

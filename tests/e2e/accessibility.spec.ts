@@ -4,7 +4,7 @@ import { addDebtor, signInByRequest } from "./helpers";
 
 // axe-core over every page and every open modal, menu, drawer and date picker, in both
 // themes, at desktop and phone width (the @phone projects), signed out and signed in: no serious
-// or critical violation anywhere. Each test gathers every finding before it fails, so one run
+// or critical violation anywhere, and nothing wider than the screen. Each test gathers every finding before it fails, so one run
 // lists them all. Each state is audited in both themes in place (auditThemes): only the CSS reads
 // the theme, so one walk through the pages serves both.
 
@@ -53,6 +53,20 @@ async function useTheme(context: BrowserContext, theme: (typeof THEMES)[number])
 }
 
 /**
+ * Nothing is wider than the screen: neither the page nor an open dialog scrolls sideways. On the
+ * phone project this is the layout check of every page and modal, so the journeys themselves run
+ * at desktop width only (a journey is re-run on a phone where its subject is the phone's layout).
+ */
+async function checkFits(page: Page, where: string, findings: Finding[]) {
+  const wide = await page.evaluate(() =>
+    [document.documentElement, ...document.querySelectorAll<HTMLElement>('[role="dialog"]')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}: ${el.scrollWidth} > ${el.clientWidth}`),
+  );
+  if (wide.length) findings.push({ where, rule: "fits-the-screen", impact: "serious", targets: wide, help: "" });
+}
+
+/**
  * Audits the page as it stands in each theme. The theme is only CSS (`data-theme` on <html>, which
  * the boot script sets from the stored choice), so it is switched in place, and the colour
  * transitions it starts are waited out before axe reads the colours.
@@ -68,6 +82,7 @@ async function auditThemes(page: Page, where: string, findings: Finding[], inclu
     }, theme);
     await audit(page, `${where} (${theme})`, findings, include);
   }
+  await checkFits(page, where, findings);
 }
 
 /**

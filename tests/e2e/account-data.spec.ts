@@ -9,7 +9,7 @@ import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
  * without losing anything, and then signs out to / with a toast, for good.
  */
 
-test("Export my data downloads the account's data as JSON @phone", async ({ page }) => {
+test("Export my data downloads the account's data as JSON", async ({ page }) => {
   const email = await signInByRequest(page, { redirectTo: "/dashboard" });
   const debtorEmail = uniqueEmail("export-debtor");
   await addDebtor(page, "Erin Export", debtorEmail, "250");
@@ -28,12 +28,12 @@ test("Export my data downloads the account's data as JSON @phone", async ({ page
   expect(doc.tables.invoices).toHaveLength(1);
 });
 
-test("Delete account: a wrong address is refused, the right one deletes and signs out @phone", async ({ page }) => {
+test("Delete account: a wrong address is refused, the right one deletes and signs out", async ({ page }) => {
   const email = await signInByRequest(page, { redirectTo: "/iam/info" });
   const section = page.getByRole("region", { name: "Your data" });
   const field = section.getByLabel("Your account's e-mail address");
   await field.scrollIntoViewIfNeeded();
-  // The section fits the screen: nothing wider than the viewport (a phone's too).
+  // The section fits the screen: nothing wider than the viewport.
   const width = page.viewportSize()!.width;
   const box = (await section.boundingBox())!;
   expect(box.x + box.width).toBeLessThanOrEqual(width);

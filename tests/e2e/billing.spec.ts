@@ -6,9 +6,7 @@ import { signInByRequest } from "./helpers";
  * /pricing, completes the local Stripe stand-in's Checkout at /dev/checkout (which delivers Stripe's
  * signed events to the billing webhook), and Settings → Subscription shows the plan.
  */
-test("a user subscribes to Aggressive on /pricing through /dev/checkout and Settings shows it @phone", async ({
-  page,
-}) => {
+test("a user subscribes to Aggressive on /pricing through /dev/checkout and Settings shows it", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/pricing" });
   await expect(page.getByText("Every new account starts with a 14-day free trial of Medium.")).toBeVisible();
   const aggressive = page.getByRole("article", { name: "Aggressive" });

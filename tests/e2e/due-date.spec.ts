@@ -5,7 +5,7 @@ import { addDebtorWith, advanceSchedules, debtorOption, inDays, mailTo, signInBy
 // A schedule that follows the due date: the first
 // reminder of an invoice due in three days says when it is due; the debtor answers "I've paid" and
 // the user's own mailbox is told; the dashboard opens on what is owed and its age.
-test("a due-date schedule sends a 'due soon' e-mail, the user is told of \"I've paid\", the dashboard shows the money @phone", async ({
+test("a due-date schedule sends a 'due soon' e-mail, the user is told of \"I've paid\", the dashboard shows the money", async ({
   page,
   browser,
 }, testInfo) => {

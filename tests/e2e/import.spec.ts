@@ -3,7 +3,7 @@ import { signInByRequest } from "./helpers";
 
 /** CSV import of debtors: upload, preview with each row's errors, confirm. */
 
-test("import a CSV of three debtors with one bad row, then export the list @phone", async ({ page }) => {
+test("import a CSV of three debtors with one bad row, then export the list", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/debtors-list" });
   const stamp = Date.now();
   const csv = [

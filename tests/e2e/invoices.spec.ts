@@ -21,7 +21,7 @@ async function openDebtor(page: Page, name: string) {
   return dialog;
 }
 
-test("add an invoice in the debtor's modal, see 2 open invoices, pay one, void the other @phone", async ({ page }) => {
+test("add an invoice in the debtor's modal, see 2 open invoices, pay one, void the other", async ({ page }) => {
   test.setTimeout(90_000);
   await signInByRequest(page, { redirectTo: "/debtors-list" });
   const email = uniqueEmail("ivy");

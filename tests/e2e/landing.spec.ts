@@ -42,7 +42,7 @@ async function settledLanding(page: Page, path = "/") {
   await idle(page);
 }
 
-test("/ downloads no JavaScript; a bad address keeps what was typed; signing in by magic link works from it @phone", async ({
+test("/ downloads no JavaScript; a bad address keeps what was typed; signing in by magic link works from it", async ({
   page,
 }) => {
   const { all, scripts } = watchResponses(page);

@@ -6,7 +6,7 @@ function debtorEntry(page: Page, name: string) {
   return page.locator("tr:visible, li:visible").filter({ hasText: name });
 }
 
-test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the user sees the notice and confirms the payment in a dialog @phone', async ({
+test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the user sees the notice and confirms the payment in a dialog', async ({
   page,
   browser,
 }, testInfo) => {

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { addDebtor, signInByRequest, uniqueEmail } from "./helpers";
 
 /** Pause and resume a schedule from the Configure modal, by keyboard too. */
-test("pause a schedule, then resume it from its next run @phone", async ({ page }) => {
+test("pause a schedule, then resume it from its next run", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Paula Pause", uniqueEmail("pause-debtor"), "80");
 

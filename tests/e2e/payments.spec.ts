@@ -28,7 +28,7 @@ async function openDebtor(page: Page, name: string) {
   return dialog;
 }
 
-test("a recorded payment in full shows 'Paid' and completes the debtor's schedules; deleting it offers to resume @phone", async ({
+test("a recorded payment in full shows 'Paid' and completes the debtor's schedules; deleting it offers to resume", async ({
   page,
 }) => {
   test.setTimeout(90_000);

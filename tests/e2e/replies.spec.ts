@@ -15,7 +15,7 @@ import {
 // reply address as Reply-To; the debtor's answer, posted to /dev/inbound as Email Routing would
 // deliver it, shows on the dashboard and the timeline and holds the schedule; the user's copy is in
 // the dev mailbox with Reply-To the debtor; Resume re-arms the schedule.
-test("a debtor's reply reaches the user, shows on the dashboard and the timeline, holds the reminders until Resume @phone", async ({
+test("a debtor's reply reaches the user, shows on the dashboard and the timeline, holds the reminders until Resume", async ({
   page,
 }) => {
   const userEmail = await signInByRequest(page, { redirectTo: "/debtors-list" });

@@ -92,7 +92,7 @@ test("the preview switches templates and follows the preset and frequency", asyn
   await expect(page.locator('iframe[title^="Preview:"]')).toHaveAttribute("sandbox", "");
 });
 
-test("edit a schedule in place and disable it from the configure modal @phone", async ({ page }) => {
+test("edit a schedule in place and disable it from the configure modal", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Eddie Edit", uniqueEmail("edit-debtor"), "40");
   await addDebtor(page, "Olga Other", uniqueEmail("other-debtor"), "60");

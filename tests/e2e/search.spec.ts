@@ -3,7 +3,7 @@ import { addDebtor, mailTo, signInByRequest, uniqueEmail } from "./helpers";
 
 /** List search and sort, the dashboard's debtor combobox, "Send me a test". */
 
-test("search and sort the debtors list; the URL keeps them @phone", async ({ page }) => {
+test("search and sort the debtors list; the URL keeps them", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/debtors-list" });
   await addDebtor(page, "Walter Brown", uniqueEmail("walter"), "30");
   await addDebtor(page, "Anna Green", uniqueEmail("anna"), "90");
@@ -66,9 +66,7 @@ test("the dashboard's debtor combobox searches every debtor, by keyboard", async
   expect(new URL(page.url()).searchParams.get("debtor")).toBe(louId);
 });
 
-test("send me a test: the previewed e-mail with the debtor's details goes to my own address @phone", async ({
-  page,
-}) => {
+test("send me a test: the previewed e-mail with the debtor's details goes to my own address", async ({ page }) => {
   const me = await signInByRequest(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Tess Testee", uniqueEmail("tess"), "321", "2");
   await page.goto("/schedule");

@@ -5,7 +5,7 @@ import { signInByRequest } from "./helpers";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
-test("organizations are added, edited and deleted @phone", async ({ page }) => {
+test("organizations are added, edited and deleted", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/iam/orgs" });
   await expect(page.getByText("You have not added any organizations yet.")).toBeVisible();
 
@@ -35,7 +35,7 @@ test("organizations are added, edited and deleted @phone", async ({ page }) => {
   await expect(page.getByText("You have not added any organizations yet.")).toBeVisible();
 });
 
-test("name and photo are changed and shown in the header @phone", async ({ page }) => {
+test("name and photo are changed and shown in the header", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/iam/info" });
 
   await page.getByRole("button", { name: "Edit name" }).click();

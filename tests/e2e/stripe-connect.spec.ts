@@ -21,7 +21,7 @@ function entry(page: Page, name: string) {
  * opens their page from a reminder, pays on /dev/checkout, and the page says "received" once the
  * signed event reached the webhook; the debtor is 'Paid', their schedule done, the receipt sent.
  */
-test("a debtor pays online from a reminder: recorded by the webhook, the debtor is Paid, a receipt is sent @phone", async ({
+test("a debtor pays online from a reminder: recorded by the webhook, the debtor is Paid, a receipt is sent", async ({
   page,
   browser,
 }, testInfo) => {

@@ -7,7 +7,7 @@ function entry(page: Page, text: string) {
   return page.locator("tr:visible, li:visible").filter({ hasText: text });
 }
 
-test("a payment recorded in the debtor's modal appears in the timeline, after the schedule's creation @phone", async ({
+test("a payment recorded in the debtor's modal appears in the timeline, after the schedule's creation", async ({
   page,
 }) => {
   test.setTimeout(90_000);
