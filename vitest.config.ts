@@ -94,8 +94,9 @@ const integrationWorkers = () =>
 /**
  * The integration files that need a workerd and a database of their own: they read rows across
  * every account (housekeeping's purge, the CSV digests, a migration's rewrite, the watchdog's sweep
- * of every overdue schedule) or time the sending itself (the queue, the rate limits, the provider's
- * faults), so rows or alarms another file left would change what they see. Every other integration
+ * of every overdue schedule), time the sending itself (the queue, the rate limits, the provider's
+ * faults) or take a table away for a moment (the error pages), so rows or alarms another file left
+ * would change what they see, or meet what they broke. Every other integration
  * file names its own users and reads only what it made, so the files one Vitest worker runs share a
  * workerd and its storage, one after another (`isolate: false`): starting a workerd with both
  * Workers for each of about 90 files was half of this step's time on the 2-core CI machine (ADR 044).
@@ -110,6 +111,7 @@ const OWN_DATABASE = [
   "tests/integration/mail-queue.test.ts",
   "tests/integration/migration-invoices.test.ts",
   "tests/integration/portal.test.ts",
+  "tests/integration/route-errors.test.ts",
   "tests/integration/sending-limits.test.ts",
 ];
 

@@ -2,7 +2,7 @@
 // `npm run typecheck`), build (the integration and end-to-end tests run against the production
 // build), bundle sizes (`wrangler deploy --dry-run` of both Workers), unit + integration +
 // production-configuration tests (vitest, the latter two inside workerd), then Playwright in
-// Debian's Chromium, then Lighthouse's accessibility score on / and /pricing.
+// Debian's Chromium, Lighthouse's accessibility score on / and /pricing among them.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
@@ -32,9 +32,9 @@ const steps = [
   // page's first-load JavaScript within its budget.
   ["Bundle size", "node", ["scripts/check-bundles.mjs"]],
   ["Unit and integration tests", "vitest", ["run"]],
+  // Playwright, Lighthouse's accessibility score of 100 on / and /pricing among them
+  // (tests/e2e/lighthouse.spec.ts; `npm run lighthouse` runs all four categories).
   ["End-to-end tests", "playwright", ["test"]],
-  // Lighthouse's accessibility score of 100 on / and /pricing (`npm run lighthouse` runs all four categories).
-  ["Lighthouse accessibility", "node", ["scripts/lighthouse.mjs", "--assert"]],
 ];
 
 /** Each step's time, printed at the end whether the run passed or failed (docs/decisions/013). */
