@@ -4,7 +4,7 @@ import { effectivePlan, isPlanId } from "~/domain/plans";
 import { formatLongDate } from "~/domain/promise";
 import { linkOrigin } from "~/platform/config.server";
 import { resumeForPlan } from "~/reminders/index.server";
-import type { HandledEvent, StripeEventContext } from "~/stripe/index.server";
+import { type HandledEvent, isMissingAtStripe, type StripeEventContext } from "~/stripe/index.server";
 import { sendAccountNotice } from "./account-notices.server";
 
 /**
@@ -59,7 +59,15 @@ async function checkoutCompleted(
   if (billing.stripeCustomerId !== customerId) {
     return { handled: false, reason: "the session's customer is not the user's" };
   }
-  const subscription = await context.stripe.client.subscriptions.retrieve(subscriptionId);
+  let subscription: Stripe.Subscription;
+  try {
+    subscription = await context.stripe.client.subscriptions.retrieve(subscriptionId);
+  } catch (error) {
+    // Stripe has no such subscription: asking again will not make one, so the event is answered
+    // (200) and ignored rather than failed for Stripe to retry for days. Anything else still fails.
+    if (isMissingAtStripe(error)) return { handled: false, reason: `no such subscription at Stripe: ${subscriptionId}` };
+    throw error;
+  }
   return subscriptionChanged(subscription, event, context);
 }
 

@@ -96,3 +96,28 @@ export function toStripeAmount(cents: number, currency: string): number {
 export function fromStripeAmount(amount: number, currency: string): number {
   return ZERO_DECIMAL.has(currency.toUpperCase()) ? amount * 100 : amount;
 }
+
+/**
+ * An amount a provider's event reports, as Dunly's cents of `expected` (the currency of the
+ * invoice or payment it is about), or why it does not count. A signed event is still only data:
+ * the amount must be a whole number of the currency's smallest unit, at least 0 and at most the
+ * largest amount Dunly keeps, in the very currency expected. Anything else (negative, a fraction,
+ * NaN or a string, another currency, absurdly large) is refused, never rounded or rescaled.
+ */
+export function providerAmountCents(
+  amount: unknown,
+  currency: unknown,
+  expected: string,
+): { ok: true; cents: number } | { ok: false; reason: string } {
+  if (typeof currency !== "string" || currency.toUpperCase() !== expected.toUpperCase()) {
+    return { ok: false, reason: `currency ${JSON.stringify(currency ?? null)} is not ${expected.toUpperCase()}` };
+  }
+  if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount < 0) {
+    return { ok: false, reason: `amount ${JSON.stringify(amount ?? null)} is not a whole number of at least 0` };
+  }
+  const cents = fromStripeAmount(amount, expected);
+  if (cents > MAX_AMOUNT * 100) {
+    return { ok: false, reason: `amount ${amount} is more than Dunly keeps (${MAX_AMOUNT.toLocaleString("en-US")})` };
+  }
+  return { ok: true, cents };
+}

@@ -18,7 +18,7 @@ export {
 export { agingStatement, moneyOf, moneyStatement } from "./money.server";
 export { onlinePaymentOf, type PayTarget } from "./online/checkout.server";
 export { handleConnectEvent } from "./online/connect-events.server";
-export { pendingOnlinePayment } from "./online/online-payments.server";
+export { CHECKOUT_LIFETIME_MS, expireAbandonedCheckouts, pendingOnlinePayment } from "./online/online-payments.server";
 export { payOnline, paysOnline } from "./online/pay.server";
 export { accountRowQuery, disconnectAccount, startOnboarding, stripeConnectView } from "./online/stripe-account.server";
 export { paymentEntity } from "./payment-entity.server";

@@ -52,6 +52,16 @@ function makeClient(key: string, fetchFn?: typeof fetch): Stripe {
 }
 
 /**
+ * Whether Stripe answered that the object asked for does not exist (`resource_missing`, a 404):
+ * a definite answer, unlike a network failure or a 5xx, so the caller can stop asking.
+ */
+export function isMissingAtStripe(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeError && (error.code === "resource_missing" || error.statusCode === 404)
+  );
+}
+
+/**
  * Whether this deployment has Stripe (stripeSetup is not null), without building its client: the
  * stand-in's client is made per request (its fetch closes over env), and constructing the SDK was
  * a twelfth of Settings' Worker time for a page that only says whether it is there.

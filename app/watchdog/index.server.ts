@@ -2,6 +2,7 @@ import { sendDailyDigests, sendStaleNotices } from "~/activity/index.server";
 import { sendTrialNotices } from "~/billing/index.server";
 import { chunk } from "~/db/chunk";
 import { getDb } from "~/db/client.server";
+import { expireAbandonedCheckouts } from "~/ledger/index.server";
 import { readConfig } from "~/platform/config.server";
 import {
   abandonOccurrence,
@@ -191,19 +192,21 @@ export async function runPromiseEnds(env: Env, now = Date.now()) {
 
 /**
  * Housekeeping on the same cron trigger: expired tokens, states, sessions and rate-limit events go;
- * then deliveries older than 13 months move to the archive, a bounded number of rows per run
- *.
+ * Checkout Sessions left open past Stripe's lifetime are closed as expired; then deliveries older
+ * than 13 months move to the archive, a bounded number of rows per run.
  */
 export async function runHousekeeping(env: Env, now = Date.now()) {
   const db = getDb(env.DB);
   const purged = await purgeExpired(db, now);
   const total = Object.values(purged).reduce((sum, n) => sum + n, 0);
   if (total > 0) console.log(`[dunly] housekeeping purged ${JSON.stringify(purged)}`);
+  const expiredCheckouts = await expireAbandonedCheckouts(db, now);
+  if (expiredCheckouts > 0) console.log(`[dunly] housekeeping closed ${expiredCheckouts} abandoned checkout(s)`);
   const archived = await archiveOldDeliveries(db, env.ARCHIVE, now).catch((error: unknown) => {
     // Nothing moved in the month that failed (its batch is one transaction); the next run tries again.
     console.error("[dunly] archiving old deliveries failed", error);
     return { files: 0, rows: 0 };
   });
   if (archived.rows > 0) console.log(`[dunly] archived ${archived.rows} deliveries in ${archived.files} file(s)`);
-  return { ...purged, archived };
+  return { ...purged, expiredCheckouts, archived };
 }

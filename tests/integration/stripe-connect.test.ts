@@ -13,7 +13,6 @@ import {
   eventsOf,
   invoicesOf,
   makeDebtor,
-  makeInvoice,
   makeSchedule,
   makeSignedInUser,
   makeUser,
@@ -22,7 +21,7 @@ import {
   setSchedule,
 } from "./fixtures";
 import { DAY, get, location, outboxFor, postForm, visibleText } from "./helpers";
-import { postStripeEvent, stripeEvent } from "./stripe-helpers";
+import { onlineRow, pay, postStripeEvent, session, connectSetup as setup, stripeEvent } from "./stripe-helpers";
 
 /**
  * Debtors pay online through the user's own Stripe account (decisions/018): Pay creates a Checkout Session on the connected account for what the ledger says
@@ -32,57 +31,6 @@ import { postStripeEvent, stripeEvent } from "./stripe-helpers";
  */
 
 const config = () => readConfig(env);
-
-/** A user with a connected account that takes charges, and a debtor owing €42.00 on one invoice. */
-async function setup(options: { invoices?: number[]; currency?: string } = {}) {
-  const currency = options.currency ?? "EUR";
-  const user = await makeSignedInUser("Sally Sender");
-  const account = `acct_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const now = Date.now();
-  await env.DB.prepare(
-    "INSERT INTO stripe_accounts (user_id, account_id, charges_enabled, details_submitted, livemode, connected_at, updated_at) VALUES (?, ?, 1, 1, 0, ?, ?)",
-  )
-    .bind(user.id, account, now, now)
-    .run();
-  const amounts = options.invoices ?? [4200];
-  const debtor = await makeDebtor(user.id, {
-    invoice: false,
-    currency,
-    debtCents: amounts.reduce((a, b) => a + b, 0),
-    timeZone: "America/New_York",
-  });
-  for (const [i, amountCents] of amounts.entries()) {
-    await makeInvoice(user.id, debtor.id, {
-      number: `INV-${i + 1}-${debtor.id}`,
-      amountCents,
-      currency,
-      dueOn: `2026-01-${String(10 + i).padStart(2, "0")}`,
-    });
-  }
-  const portal = new URL(await portalLink(db(), config(), { id: debtor.id, ownerId: user.id, optOutKey: null }))
-    .pathname;
-  return { user, account, debtor, portal };
-}
-
-/** Pay on the debtor's page: the 303 to the session's page and the session id. */
-async function pay(portal: string, fields: Record<string, string> = {}) {
-  const res = await postForm(portal, { intent: "portal-pay", ...fields });
-  expect(res.status).toBe(303);
-  const to = String(location(res));
-  const sessionId = /\/dev\/checkout\/checkout\/(cs_test_[A-Za-z0-9]+)/.exec(to)?.[1];
-  expect(sessionId).toBeTruthy();
-  return sessionId!;
-}
-
-/** The session as Stripe's events carry it. */
-function session(id: string, fields: Record<string, unknown>) {
-  return { id, object: "checkout.session", mode: "payment", status: "complete", currency: "eur", ...fields };
-}
-
-const onlineRow = (sessionId: string) =>
-  env.DB.prepare("SELECT * FROM online_payments WHERE session_id = ?")
-    .bind(sessionId)
-    .first<{ status: string; amount_cents: number; debtor_id: number; refunded_cents: number }>();
 
 /** The refusal of a second payment while a bank payment in that currency is pending. */
 const PAY_PENDING =

@@ -81,6 +81,19 @@ export const CONNECT_STANDIN_ACTIONS: readonly StandInAction[] = [
     },
   },
   {
+    id: "expire",
+    label: "Leave without paying (session expires)",
+    description:
+      "The debtor leaves and the session expires unpaid, as Stripe's do after 24 hours: checkout.session.expired. It returns to the cancel page.",
+    page: "checkout",
+    applies: (s) => isPayment(s) && s.status === "open",
+    run: async (ctx) => {
+      const session = await updateObject(ctx.env, ctx.object.id, { status: "expired" });
+      if (session) await deliverStandInEvent(ctx.env, ctx.config, "connect", "checkout.session.expired", session, ctx.account);
+      return String(ctx.object.cancel_url ?? ctx.pageUrl);
+    },
+  },
+  {
     id: "bank-succeeds",
     label: "Bank payment succeeds",
     description: "The pending bank payment arrives: checkout.session.async_payment_succeeded.",

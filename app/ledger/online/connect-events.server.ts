@@ -1,7 +1,8 @@
 import type Stripe from "stripe";
-import { fromStripeAmount } from "~/domain/money";
+import { providerAmountCents } from "~/domain/money";
 import type { HandledEvent, StripeEventContext } from "~/stripe/index.server";
 import {
+  markExpired,
   markFailed,
   markPending,
   type OnlinePaymentRow,
@@ -34,6 +35,13 @@ export async function handleConnectEvent(event: Stripe.Event, context: StripeEve
         ? { handled: true }
         : { handled: false, reason: "unknown connected account" };
     }
+    case "checkout.session.expired": {
+      const session = event.data.object;
+      const row = await onlinePaymentBySession(context.db, session.id);
+      const refused = mismatch(row, account, session.metadata);
+      if (refused || !row) return { handled: false, reason: refused ?? "unknown session" };
+      return (await markExpired(c, row)) ? { handled: true } : { handled: false, reason: "not open" };
+    }
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
     case "checkout.session.async_payment_failed": {
@@ -49,31 +57,28 @@ export async function handleConnectEvent(event: Stripe.Event, context: StripeEve
         return (await markPending(c, row, intent)) ? { handled: true } : { handled: false, reason: "not open" };
       }
       if (session.payment_status !== "paid" || !intent) return { handled: false, reason: "not paid" };
-      const received =
-        session.amount_total === null ? row.amountCents : fromStripeAmount(session.amount_total, row.currency);
-      const outcome = await recordPaid(c, row, intent, received);
+      // What was received counts only as a sane amount in the session's currency; nothing received
+      // is no payment.
+      const received = providerAmountCents(session.amount_total, session.currency, row.currency);
+      if (!received.ok) return { handled: false, reason: `amount refused: ${received.reason}` };
+      if (received.cents === 0) return { handled: false, reason: "nothing received" };
+      const outcome = await recordPaid(c, row, intent, received.cents);
       return outcome.recorded ? { handled: true } : { handled: false, reason: outcome.reason };
     }
     case "charge.refunded": {
       const charge = event.data.object;
-      return reversal(
-        c,
-        account,
-        intentId(charge.payment_intent),
-        "payment_refunded",
-        fromStripeAmount(charge.amount_refunded, charge.currency ?? ""),
-      );
+      return reversal(c, account, intentId(charge.payment_intent), "payment_refunded", {
+        amount: charge.amount_refunded,
+        currency: charge.currency,
+      });
     }
     case "charge.dispute.closed": {
       const dispute = event.data.object;
       if (dispute.status !== "lost") return { handled: false, reason: `dispute ${dispute.status}` };
-      return reversal(
-        c,
-        account,
-        intentId(dispute.payment_intent),
-        "payment_dispute_lost",
-        fromStripeAmount(dispute.amount, dispute.currency ?? ""),
-      );
+      return reversal(c, account, intentId(dispute.payment_intent), "payment_dispute_lost", {
+        amount: dispute.amount,
+        currency: dispute.currency,
+      });
     }
     default:
       return { handled: false, reason: `no handler for ${event.type}` };
@@ -98,13 +103,15 @@ async function reversal(
   account: string,
   intent: string | null,
   kind: "payment_refunded" | "payment_dispute_lost",
-  totalCents: number,
+  total: { amount: unknown; currency: unknown },
 ): Promise<HandledEvent> {
   if (!intent) return { handled: false, reason: "no payment intent" };
   const row = await onlinePaymentByIntent(c.db, intent);
   const refused = mismatch(row, account, undefined);
   if (refused || !row) return { handled: false, reason: refused ?? "unknown payment" };
-  const outcome = await recordReversal(c, row, kind, totalCents);
+  const cents = providerAmountCents(total.amount, total.currency, row.currency);
+  if (!cents.ok) return { handled: false, reason: `amount refused: ${cents.reason}` };
+  const outcome = await recordReversal(c, row, kind, cents.cents);
   return outcome.recorded ? { handled: true } : { handled: false, reason: outcome.reason };
 }
 

@@ -79,7 +79,8 @@ export async function markPending(c: OnlineContext, row: OnlinePaymentRow, payme
           db
             .update(onlinePayments)
             .set({ status: "pending", paymentIntentId, updatedAt: now })
-            .where(and(eq(onlinePayments.sessionId, row.sessionId), eq(onlinePayments.status, "open")))
+            // Expired too: the session was completed before it expired, and its event came late.
+            .where(and(eq(onlinePayments.sessionId, row.sessionId), inArray(onlinePayments.status, ["open", "expired"])))
             .returning({ id: onlinePayments.sessionId }),
           eventWhere(
             db,
@@ -124,6 +125,41 @@ export async function markFailed(c: OnlineContext, row: OnlinePaymentRow) {
   if (changed.length === 0) return false;
   await resumeHeld(scopeOf(c, row.ownerId), row.debtorId, "payment_pending", noOtherPending(row));
   return true;
+}
+
+/**
+ * A Checkout Session that ends unpaid (checkout.session.expired: the debtor left, or Stripe's 24
+ * hours ran out): an open session becomes 'expired'. Nothing was paid, nothing is held for it.
+ */
+export async function markExpired(c: OnlineContext, row: OnlinePaymentRow) {
+  const changed = await c.db
+    .update(onlinePayments)
+    .set({ status: "expired", updatedAt: c.now })
+    .where(and(eq(onlinePayments.sessionId, row.sessionId), eq(onlinePayments.status, "open")))
+    .returning({ id: onlinePayments.sessionId });
+  return changed.length > 0;
+}
+
+/** Stripe lets a Checkout Session be paid for at most 24 hours; an hour more covers a late event. */
+export const CHECKOUT_LIFETIME_MS = 25 * 60 * 60_000;
+/** At most this many abandoned sessions are closed a statement (the cron trigger comes back). */
+const EXPIRE_BATCH = 500;
+
+/**
+ * The sweep for sessions Stripe never reported as expired (a lost event, or an endpoint that was
+ * down): every session still 'open' past Stripe's lifetime can no longer be paid, so it is closed
+ * as 'expired'. A payment completed before then still counts when its event comes (recordPaid and
+ * markPending accept an expired session). Read from the partial index online_payments_open_idx.
+ */
+export async function expireAbandonedCheckouts(db: Db, now: number): Promise<number> {
+  const cutoff = now - CHECKOUT_LIFETIME_MS;
+  const rows = await db.all<{ session_id: string }>(sql`
+    UPDATE ${onlinePayments} SET status = 'expired', updated_at = ${now}
+    WHERE session_id IN (
+      SELECT session_id FROM ${onlinePayments} WHERE status = 'open' AND created_at <= ${cutoff} LIMIT ${EXPIRE_BATCH}
+    )
+    RETURNING session_id`);
+  return rows.length;
 }
 
 export type RecordOutcome = { recorded: true; paymentId: number } | { recorded: false; reason: string };

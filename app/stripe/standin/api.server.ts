@@ -27,8 +27,12 @@ export const stripeStandInApi = new Hono<{ Bindings: Env }>();
 
 const originOf = (request: Request) => request.headers.get(STANDIN_ORIGIN_HEADER) ?? "http://localhost:5173";
 
+/** Stripe's error body; a missing object is a 404 with the code `resource_missing`, as Stripe's. */
 const stripeError = (message: string, status: 400 | 404 = 400) =>
-  Response.json({ error: { type: "invalid_request_error", message } }, { status });
+  Response.json(
+    { error: { type: "invalid_request_error", message, ...(status === 404 ? { code: "resource_missing" } : {}) } },
+    { status },
+  );
 
 async function form(request: Request): Promise<Record<string, unknown>> {
   return parseStripeForm(await request.text());
