@@ -93,12 +93,7 @@ async function main() {
       const final = new URL(lhr.finalDisplayedUrl ?? lhr.finalUrl).pathname;
       // A signed-in page that answered with the sign-in screen would be scored for the wrong page.
       if (!final.startsWith(page.path)) throw new Error(`${page.path} ended on ${final}: not the page meant`);
-      const scores = Object.fromEntries(
-        CATEGORIES.map((c) => [
-          c,
-          Math.round((lhr.categories[c]?.score ?? 0) * 100),
-        ]),
-      );
+      const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]));
       const failing = Object.values(lhr.audits)
         .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === "binary")
         .map((a) => a.id);

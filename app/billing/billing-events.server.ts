@@ -65,7 +65,8 @@ async function checkoutCompleted(
   } catch (error) {
     // Stripe has no such subscription: asking again will not make one, so the event is answered
     // (200) and ignored rather than failed for Stripe to retry for days. Anything else still fails.
-    if (isMissingAtStripe(error)) return { handled: false, reason: `no such subscription at Stripe: ${subscriptionId}` };
+    if (isMissingAtStripe(error))
+      return { handled: false, reason: `no such subscription at Stripe: ${subscriptionId}` };
     throw error;
   }
   return subscriptionChanged(subscription, event, context);

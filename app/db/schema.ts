@@ -756,8 +756,6 @@ export const onlinePayments = sqliteTable(
     index("online_payments_owner_idx").on(t.ownerId, t.status, t.updatedAt),
     index("online_payments_intent_idx").on(t.paymentIntentId),
     // The sweep of abandoned checkouts (0025): sessions still open, oldest first.
-    index("online_payments_open_idx")
-      .on(t.createdAt)
-      .where(sql`${t.status} = 'open'`),
+    index("online_payments_open_idx").on(t.createdAt).where(sql`${t.status} = 'open'`),
   ],
 );

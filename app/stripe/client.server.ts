@@ -56,9 +56,7 @@ function makeClient(key: string, fetchFn?: typeof fetch): Stripe {
  * a definite answer, unlike a network failure or a 5xx, so the caller can stop asking.
  */
 export function isMissingAtStripe(error: unknown): boolean {
-  return (
-    error instanceof Stripe.errors.StripeError && (error.code === "resource_missing" || error.statusCode === 404)
-  );
+  return error instanceof Stripe.errors.StripeError && (error.code === "resource_missing" || error.statusCode === 404);
 }
 
 /**

@@ -89,7 +89,8 @@ export const CONNECT_STANDIN_ACTIONS: readonly StandInAction[] = [
     applies: (s) => isPayment(s) && s.status === "open",
     run: async (ctx) => {
       const session = await updateObject(ctx.env, ctx.object.id, { status: "expired" });
-      if (session) await deliverStandInEvent(ctx.env, ctx.config, "connect", "checkout.session.expired", session, ctx.account);
+      if (session)
+        await deliverStandInEvent(ctx.env, ctx.config, "connect", "checkout.session.expired", session, ctx.account);
       return String(ctx.object.cancel_url ?? ctx.pageUrl);
     },
   },

@@ -80,7 +80,9 @@ export async function markPending(c: OnlineContext, row: OnlinePaymentRow, payme
             .update(onlinePayments)
             .set({ status: "pending", paymentIntentId, updatedAt: now })
             // Expired too: the session was completed before it expired, and its event came late.
-            .where(and(eq(onlinePayments.sessionId, row.sessionId), inArray(onlinePayments.status, ["open", "expired"])))
+            .where(
+              and(eq(onlinePayments.sessionId, row.sessionId), inArray(onlinePayments.status, ["open", "expired"])),
+            )
             .returning({ id: onlinePayments.sessionId }),
           eventWhere(
             db,
