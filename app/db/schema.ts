@@ -443,7 +443,7 @@ export const deliveries = sqliteTable(
     template: text("template").notNull(),
     tone: integer("tone").notNull(),
     // 'deferred': held back by a sending limit, sent later under the same key.
-    status: text("status", { enum: ["sending", "sent", "failed", "bounced", "complained", "deferred"] })
+    status: text("status", { enum: ["sending", "sent", "failed", "bounced", "complained", "deferred", "skipped"] })
       .notNull()
       .default("sending"),
     // The debtor's address when claimed, lower-cased: the per-address daily cap counts by it (0003).
@@ -493,7 +493,9 @@ export const deliveryRollups = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     debtorId: integer("debtor_id").notNull(),
     month: text("month").notNull(),
-    status: text("status", { enum: ["sending", "sent", "failed", "bounced", "complained", "deferred"] }).notNull(),
+    status: text("status", {
+      enum: ["sending", "sent", "failed", "bounced", "complained", "deferred", "skipped"],
+    }).notNull(),
     testSend: integer("test_send", { mode: "boolean" }).notNull(),
     // The schedule it came from, '' for none (a test send): the schedules list's "sent" counts it.
     scheduleId: text("schedule_id").notNull().default(""),
@@ -556,7 +558,9 @@ export const deliveryStatusCounts = sqliteTable(
     ownerId: text("owner_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["sending", "sent", "failed", "bounced", "complained", "deferred"] }).notNull(),
+    status: text("status", {
+      enum: ["sending", "sent", "failed", "bounced", "complained", "deferred", "skipped"],
+    }).notNull(),
     n: integer("n").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.ownerId, t.status] })],

@@ -12,6 +12,9 @@ const STATUS_LABELS: Record<string, string> = {
   complained: "Marked as spam",
   // Over a sending limit: kept under its occurrence key and sent when the limit allows.
   deferred: "Held back",
+  // Never sent, on purpose: the debtor paid, opted out or is held, or the schedule stopped, before
+  // it left. The error column says which.
+  skipped: "Not sent",
 };
 
 /** A delivery status's label; an unknown status is shown as it is stored. */

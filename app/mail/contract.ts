@@ -4,7 +4,12 @@
  */
 
 export type SendResult =
-  | { ok: true; id: string | null; via: "resend" | "outbox"; attempts: number }
+  /**
+   * Sent. `replayed`: the provider answered that this Idempotency-Key was already used for an
+   * e-mail (a 409 invalid_idempotent_request after an attempt whose answer was lost): that earlier
+   * request sent it, and nothing was sent now. No id is known then.
+   */
+  | { ok: true; id: string | null; via: "resend" | "outbox"; attempts: number; replayed?: true }
   | {
       ok: false;
       retryable: boolean;
@@ -33,6 +38,12 @@ export type BatchSendResult =
       error: string;
       /** With a 429: the provider's Retry-After. */
       retryAfterMs?: number;
+      /**
+       * The provider's error name, where it says more than the status: `invalid_idempotent_request`
+       * (this key already sent a batch with another body: nothing was sent now, and that batch went)
+       * or `concurrent_idempotent_requests` (a request under this key is still being processed).
+       */
+      code?: string;
     };
 
 /** A send that failed: the mail Worker's own answer, or the client's for a call that threw. */

@@ -94,8 +94,8 @@ function reminder(env: Pick<Env, "MAILER">, message: ReminderMessage, key: strin
 
 /**
  * Reminders in one request to the provider's batch endpoint under `batchKey` (docs/decisions/021).
- * A call that throws is an unanswered request (retryable, no status, not split): only the
- * identical batch may be sent again.
+ * A call that throws is an unanswered request (retryable, no status, not split): it is retried
+ * only under the same key.
  */
 async function reminders(
   env: Pick<Env, "MAILER">,

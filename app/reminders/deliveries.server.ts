@@ -280,12 +280,13 @@ export function debtorInstantsQuery(db: Db, debtorIds: SQLWrapper, since: number
 
 /**
  * Ends an occurrence its schedule will not send after all (the debt was paid or the address opted
- * out while it waited or retried): a 'sending' or 'deferred' row becomes 'failed' with `reason`.
+ * out while it waited or retried): a 'sending' or 'deferred' row becomes 'skipped' with `reason`.
+ * Not a failure: nothing went wrong, and nothing was sent.
  */
 export async function abandonOccurrence(db: Db, key: string, reason: string) {
   await db
     .update(deliveries)
-    .set({ status: "failed", error: reason })
+    .set({ status: "skipped", error: reason })
     .where(and(eq(deliveries.occurrenceKey, key), inArray(deliveries.status, ["sending", "deferred"])));
 }
 
@@ -322,10 +323,10 @@ export async function settleDeferred(
     row.nextRunAt !== null &&
     occurrenceKey(row.scheduleId, row.nextRunAt) === key;
   if (onlyIfSuperseded && current) return "waiting";
-  // Still 'deferred' only: a claim that promoted it meanwhile wins.
+  // Still 'deferred' only: a claim that promoted it meanwhile wins. Not sent on purpose: skipped.
   const settled = await db
     .update(deliveries)
-    .set({ status: "failed", error: reason })
+    .set({ status: "skipped", error: reason })
     .where(and(eq(deliveries.occurrenceKey, key), eq(deliveries.status, "deferred")))
     .returning({ id: deliveries.id });
   return settled.length > 0 ? "settled" : "none";
@@ -650,7 +651,7 @@ export function archivedOf(rows: { n: number; archived: number }[]) {
 
 /** The report's totals from deliveryTotals' rows. */
 export function totalsOf(rows: { status: (typeof deliveries.$inferSelect)["status"]; n: number }[]) {
-  const totals = { all: 0, sent: 0, sending: 0, failed: 0, bounced: 0 };
+  const totals = { all: 0, sent: 0, sending: 0, failed: 0, bounced: 0, skipped: 0 };
   for (const r of rows) {
     // A deferred reminder is still to be sent: it counts as sending; a complaint is a bounce's kin.
     const bucket = r.status === "deferred" ? "sending" : r.status === "complained" ? "bounced" : r.status;

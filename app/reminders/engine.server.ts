@@ -346,6 +346,8 @@ export const STOPPED_MESSAGES = {
   disputed: "Not sent: the debtor has no open invoice to remind them of (disputed invoices are left out).",
   promised: "Not sent: the debtor promised to pay by a date that has not passed yet.",
   no_plan: "Not sent: the account has no plan (its trial or subscription ended). Choose a plan to resume reminders.",
+  bounced: "Not sent: the debtor's address bounced before this reminder went out.",
+  held: "Not sent: its schedule was paused or held before this reminder went out.",
 } as const;
 
 /**

@@ -182,7 +182,7 @@ export interface MessageParts {
 export async function queuedReminders(
   db: Db,
   deliveryIds: readonly number[],
-): Promise<Map<number, QueuedState & { parts: MessageParts | null }>> {
+): Promise<Map<number, QueuedState & { parts: MessageParts | null; scheduleEnabled: boolean }>> {
   const slices = chunk(unique(deliveryIds), IDS_PER_STATEMENT);
   const results = await Promise.all(slices.map((ids) => db.batch(queuedReminderQueries(db, ids))));
   const rows = results.flatMap((r) => r[0]);
@@ -222,7 +222,10 @@ export async function queuedReminders(
           chargeable: chargeable.has(r.ownerId),
         };
       }
-      return [r.id, { ...state, parts }];
+      return [
+        r.id,
+        { ...state, parts, scheduleEnabled: schedule?.state === "ENABLED" && schedule.ownerId === r.ownerId },
+      ];
     }),
   );
 }
@@ -255,6 +258,7 @@ function queuedReminderQueries(db: Db, ids: number[]) {
       .select({
         id: schedules.id,
         ownerId: schedules.ownerId,
+        state: schedules.state,
         frequency: schedules.frequency,
         organizationId: schedules.organizationId,
       })

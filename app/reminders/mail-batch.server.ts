@@ -8,8 +8,8 @@ import type { ReadyJob } from "~/reminders/engine.server";
 
 /**
  * The mail batches of docs/decisions/021-batch-sending.md: a batch is written (its jobs and key)
- * and its deliveries pinned to it before its first request, so that only the identical batch, under
- * the same key, may ever send them again.
+ * and its deliveries pinned to it before its first request, so that only this batch, under its key,
+ * may ever send them again (each retry re-checks who may still get one: docs/decisions/045).
  */
 
 /** A consumer holds a batch this long while it sends it; past it (a killed process) the watchdog puts it back. */

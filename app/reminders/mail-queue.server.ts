@@ -99,6 +99,13 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
         m.ack();
         continue;
       }
+      // Bouncing, or its schedule paused or held meanwhile: not sent (the hold's writer moved the schedule).
+      const skip = state.debtor?.status === "bouncing" ? "bounced" : state.scheduleEnabled ? null : "held";
+      if (skip && state.parts) {
+        await abandonOccurrence(db, job.occurrenceKey, STOPPED_MESSAGES[skip]);
+        m.ack();
+        continue;
+      }
       // Its schedule or debtor went away meanwhile: not sent, visibly (as the watchdog would say).
       if (!state.parts) {
         await abandonOccurrence(db, job.occurrenceKey, STRANDED_MESSAGE);
@@ -173,23 +180,42 @@ async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; no
   const db = getDb(env.DB);
   try {
     for (;;) {
-      const items = batch.jobs.map((j) => ({ message: j.message, key: j.occurrenceKey }));
+      // Every attempt, the first and each retry, first looks again at each e-mail's debtor,
+      // schedule and account: what must not go now is never sent (recheckBatch).
+      const check = await recheckBatch(env, batch, now);
+      if (check.kind === "settled") return;
+      if (check.kind === "rebatched") {
+        batch = check.batch;
+        continue;
+      }
+      const { send, stopped } = check;
+      const items = send.map((j) => ({ message: j.message, key: j.occurrenceKey }));
       const result = await mail.reminders(env, items, batch.key);
       if (result.ok) {
-        await settleAll(env, batch.jobs, (_, i) => ({ status: "sent", providerId: result.ids[i] ?? null }), now);
+        // Sent now, so nothing had been sent under this key: the stopped ones never went.
+        await settleAll(env, send, (_, i) => ({ status: "sent", providerId: result.ids[i] ?? null }), now);
+        await skipAll(env, stopped, now);
         await deleteBatch(db, batch.key);
         return;
       }
       if (result.invalid) {
         // Nothing was sent: the e-mails that cannot be made fail, the others go as a new batch.
         const bad = new Map(result.invalid.map((x) => [x.index, x.error]));
-        const failing = batch.jobs.filter((_, i) => bad.has(i));
-        const [rest] = await replaceBatch(db, batch, [batch.jobs.filter((_, i) => !bad.has(i))], now());
-        await settleAll(env, failing, (j) => ({ status: "failed", error: bad.get(batch.jobs.indexOf(j)) ?? "" }), now);
+        const failing = send.filter((_, i) => bad.has(i));
+        const [rest] = await replaceBatch(db, batch, [send.filter((_, i) => !bad.has(i))], now());
+        await settleAll(env, failing, (j) => ({ status: "failed", error: bad.get(send.indexOf(j)) ?? "" }), now);
+        await skipAll(env, mayHaveGone(batch, stopped), now);
         if (!rest) return;
         batch = rest;
         await pacer.take();
         continue;
+      }
+      if (result.status === 409 && result.code === INVALID_IDEMPOTENT) {
+        // The key already sent a batch, with the body it was first sent with: an earlier attempt
+        // whose answer was lost went out whole, before anything was stopped. Nothing was sent now.
+        await settleAll(env, batch.jobs, () => ({ status: "sent", providerId: null }), now);
+        await deleteBatch(db, batch.key);
+        return;
       }
       if (result.status === 429) {
         // The provider's rate limit: every request waits; nothing was sent, and it is not a failure.
@@ -207,12 +233,13 @@ async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; no
       if (result.split) {
         // Refused as a whole (strict validation): nothing was sent. Halves, down to one e-mail,
         // so that one bad message neither fails nor holds back the others.
-        if (batch.jobs.length === 1) {
-          await settleAll(env, batch.jobs, () => ({ status: "failed", error: result.error }), now);
+        await skipAll(env, mayHaveGone(batch, stopped), now);
+        if (send.length === 1) {
+          await settleAll(env, send, () => ({ status: "failed", error: result.error }), now);
           await deleteBatch(db, batch.key);
           return;
         }
-        const parts = await replaceBatch(db, batch, halves(batch.jobs), now());
+        const parts = await replaceBatch(db, batch, halves(send), now());
         await Promise.all(
           parts.map(async (part) => {
             await pacer.take();
@@ -224,20 +251,117 @@ async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; no
       const attempts = batch.attempts + 1;
       const delay = result.retryable ? retryDelaySeconds(attempts) : null;
       if (delay !== null) {
-        // No definite answer (timeout, reset, 5xx): the provider may have sent it. Only this same
-        // batch, under the same key, is sent again, after a wait; its e-mails stay 'sending'.
+        // No definite answer (timeout, reset, 5xx): the provider may have sent it. This batch goes
+        // again under its key after a wait, re-checked first; its e-mails stay 'sending'.
         await postponeBatch(db, batch.key, attempts, now() + delay * 1000, result.error);
         await requeueBatch(env, batch.key, delay * 1000);
         return;
       }
       const error = result.retryable ? `Gave up after ${attempts} attempts. ${result.error}` : result.error;
-      await settleAll(env, batch.jobs, () => ({ status: "failed", error }), now);
+      await settleAll(env, send, () => ({ status: "failed", error }), now);
+      await skipAll(env, mayHaveGone(batch, stopped), now);
       await deleteBatch(db, batch.key);
       return;
     }
   } catch (error) {
     console.error(`[dunly] mail queue: batch ${batch.key} failed to process; the watchdog retries it`, error);
   }
+}
+
+/** Resend's 409 for a known key with another body (workers/mail/send.ts `INVALID_IDEMPOTENT`). */
+const INVALID_IDEMPOTENT = "invalid_idempotent_request";
+
+type Recheck =
+  /** Send `send` under the batch's key; `stopped` are settled skipped once that is known to be right. */
+  | { kind: "send"; send: ReadyJob[]; stopped: Stopped[] }
+  /** Nothing was ever sent under the old key: what may still go is a new batch under its own key. */
+  | { kind: "rebatched"; batch: MailBatch }
+  /** Nothing is left to send: every e-mail is settled and the batch is gone. */
+  | { kind: "settled" };
+
+interface Stopped {
+  job: ReadyJob;
+  reason: string;
+  /** Paid or opted out: the schedule is finished too (as when the engine meets it). */
+  stop?: "paid" | "opted_out";
+}
+
+/**
+ * What may go in this attempt of `batch`: each e-mail is looked at again as things are now. It is
+ * not sent when its delivery is no longer this batch's to send, its account, schedule or debtor is
+ * gone, its debtor paid, opted out or bounces, or its schedule was paused or held.
+ *
+ * When all may go, the batch goes as it is: the identical body under its key. When some may not:
+ * - No attempt of it can have reached the provider (`attempts` counts only attempts left without
+ *   an answer): the stopped ones are skipped and the rest become a new batch under its own key.
+ * - An earlier attempt may have been sent and its answer lost. The rest are sent under the old key.
+ *   Resend sends them if that key never sent anything; if it did, it answers 409
+ *   invalid_idempotent_request and sends nothing: that earlier attempt sent the whole batch, before
+ *   anything was stopped. Either way no one gets a reminder twice, and no one gets one after they
+ *   paid or opted out (docs/decisions/045). The stopped ones are skipped only once the rest went.
+ */
+async function recheckBatch(env: Env, batch: MailBatch, now: () => number): Promise<Recheck> {
+  const db = getDb(env.DB);
+  const states = await queuedReminders(
+    db,
+    batch.jobs.map((j) => j.deliveryId),
+  );
+  const send: ReadyJob[] = [];
+  const stopped: Stopped[] = [];
+  const gone: ReadyJob[] = [];
+  for (const job of batch.jobs) {
+    const state = states.get(job.deliveryId);
+    // Deleted (with its account) or settled by someone else: nothing of it is this batch's any more.
+    if (state?.status !== "sending" || state.batchKey !== batch.key) gone.push(job);
+    else {
+      const stop = stopOf(state);
+      if (stop) stopped.push({ job, ...stop });
+      else send.push(job);
+    }
+  }
+  if (stopped.length === 0 && gone.length === 0) return { kind: "send", send, stopped };
+  if (send.length === 0 || batch.attempts === 0) {
+    // Nothing left, or nothing ever reached the provider under this key: the stopped are skipped
+    // (an e-mail of an ambiguous batch with nothing left to send says it may have gone earlier).
+    const [rest] = await replaceBatch(db, batch, send.length > 0 ? [send] : [], now());
+    await skipAll(env, mayHaveGone(batch, stopped), now);
+    return rest ? { kind: "rebatched", batch: rest } : { kind: "settled" };
+  }
+  return { kind: "send", send, stopped };
+}
+
+type QueuedReminder = Awaited<ReturnType<typeof queuedReminders>> extends Map<number, infer S> ? S : never;
+
+/** Why an e-mail of a batch must not go now, or null. */
+function stopOf(state: QueuedReminder): Omit<Stopped, "job"> | null {
+  if (!state.debtor || !state.parts) return { reason: STRANDED_MESSAGE };
+  const stop = stopReason(state.debtor, state.optedOut);
+  if (stop) return { reason: STOPPED_MESSAGES[stop], stop };
+  if (state.debtor.status === "bouncing") return { reason: STOPPED_MESSAGES.bounced };
+  if (!state.scheduleEnabled) return { reason: STOPPED_MESSAGES.held };
+  return null;
+}
+
+/**
+ * The stopped e-mails of a batch whose earlier attempt went unanswered, when nothing now tells
+ * whether that attempt was sent: each says it may have gone then, before it was stopped.
+ */
+function mayHaveGone(batch: MailBatch, stopped: readonly Stopped[]): readonly Stopped[] {
+  if (batch.attempts === 0) return stopped;
+  const note =
+    "An earlier attempt to send it got no answer from the provider, so it may have been sent then, before it was stopped.";
+  return stopped.map((s) => ({ ...s, reason: `${s.reason} ${note}` }));
+}
+
+/** Settles stopped e-mails 'skipped' with their reasons; a paid or opted-out debtor's schedule completes (as the engine's stop). */
+async function skipAll(env: Env, stopped: readonly Stopped[], now: () => number) {
+  const db = getDb(env.DB);
+  const disarm: string[] = [];
+  for (const { job, reason, stop } of stopped) {
+    await abandonOccurrence(db, job.occurrenceKey, reason);
+    if (stop && (await completeSchedule(db, job.scheduleId, job.scheduledAt, now(), stop))) disarm.push(job.scheduleId);
+  }
+  if (disarm.length > 0) await followAlarms(env, { disarm });
 }
 
 /** The batch's retry on the queue (the watchdog puts it back too, should this message be lost). */

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq, isNotNull, notExists } from "drizzle-orm";
 import { chunk } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
 import { deliveries, schedules } from "~/db/schema";
@@ -155,7 +155,9 @@ export async function settleOccurrences(
  * The end-to-end tests' skip of a wait (POST /dev/schedules/advance, development and test only):
  * each of the owner's enabled schedules runs `ms` earlier and its alarm is re-armed for it, so a
  * reminder due within `ms` goes out now through the real alarm, engine, queue and mail Worker.
- * Conditional like the engine's own updates: a schedule that changed meanwhile is left alone.
+ * Conditional like the engine's own updates: a schedule that changed meanwhile is left alone, and
+ * so is one whose reminder is on its way (a delivery still 'sending', waiting on the queue or for a
+ * retry): moving it would make its occurrence a new one, and the debtor would get a second reminder.
  */
 export async function skipAhead(scope: OwnerScope, ms: number) {
   const { db, ownerId, now } = scope;
@@ -170,7 +172,19 @@ export async function skipAhead(scope: OwnerScope, ms: number) {
     const updated = await db
       .update(schedules)
       .set({ nextRunAt: movedTo, updatedAt: now })
-      .where(and(eq(schedules.ownerId, ownerId), eq(schedules.id, s.id), eq(schedules.nextRunAt, s.nextRunAt)))
+      .where(
+        and(
+          eq(schedules.ownerId, ownerId),
+          eq(schedules.id, s.id),
+          eq(schedules.nextRunAt, s.nextRunAt),
+          notExists(
+            db
+              .select({ id: deliveries.id })
+              .from(deliveries)
+              .where(and(eq(deliveries.scheduleId, s.id), eq(deliveries.status, "sending"))),
+          ),
+        ),
+      )
       .returning({ id: schedules.id });
     if (updated.length > 0) moved.push({ id: s.id, createdAt: s.createdAt, nextRunAt: s.nextRunAt, movedTo });
   }

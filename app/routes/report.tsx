@@ -122,7 +122,15 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
 
 function Status({ status }: { status: string }) {
   return (
-    <Badge tone={status === "sent" ? "good" : status === "sending" || status === "deferred" ? "neutral" : "bad"}>
+    <Badge
+      tone={
+        status === "sent"
+          ? "good"
+          : status === "sending" || status === "deferred" || status === "skipped"
+            ? "neutral"
+            : "bad"
+      }
+    >
       {statusLabel(status)}
     </Badge>
   );
@@ -189,18 +197,23 @@ export default function Report({ loaderData }: Route.ComponentProps) {
         </Form>
       </div>
 
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Totals">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5" aria-label="Totals">
         {(
           [
             ["Total", totals.all],
             ["Sent", totals.sent],
             ["Failed", totals.failed + totals.bounced],
             ["Sending", totals.sending],
+            // Stopped on purpose before they left (paid, opted out, held): not failures.
+            ["Not sent", totals.skipped],
           ] as const
         ).map(([label, value]) => (
-          <div key={label} className="rounded-xl border border-border bg-surface p-4">
+          <div
+            key={label}
+            className="rounded-xl border border-border bg-surface p-4 first:col-span-2 sm:first:col-span-1"
+          >
             <dt className="text-sm text-muted">{label}</dt>
-            <dd className="text-3xl font-black" data-testid={`total-${label.toLowerCase()}`}>
+            <dd className="text-3xl font-black" data-testid={`total-${label.toLowerCase().replace(" ", "-")}`}>
               {value}
             </dd>
           </div>

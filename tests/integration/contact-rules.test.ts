@@ -149,7 +149,7 @@ describe("contact cap", () => {
 });
 
 describe("stops", () => {
-  it("a debt paid in full while an unanswered batch waits for its retry: the retry is the same batch, then the schedule completes", async () => {
+  it("a debt paid in full while an unanswered batch waits for its retry: the retry sends nothing, the reminder is skipped with why, the schedule completes", async () => {
     const { debtor, id } = await setup("UTC");
     const at = Date.UTC(2026, 10, 18, 12, 0);
     await setSchedule(id, { next_run_at: at });
@@ -163,15 +163,16 @@ describe("stops", () => {
       .bind(debtor.id)
       .run();
     const { requeued } = first as SentOutcome;
-    // The first request may have gone out: only the identical batch may be sent, never another
-    // one, so the debtor's state is not read again (docs/decisions/021).
+    // The retry looks at the debtor again (docs/decisions/045): paid, so nothing is sent. Its only
+    // e-mail is stopped and nothing says whether the unanswered request went, so its reason says so.
     await consumeJobs(requeued, { now: at + MINUTE });
-    expect(await outboxFor(debtor.email)).toHaveLength(1);
-    expect((await deliveriesOf(id))[0]).toMatchObject({ status: "sent" });
-    // The next firing finds the debt paid: nothing more is sent and the schedule completes.
-    const next = (await scheduleRow(id))!.next_run_at!;
-    expect(await fireAndSend(id, next)).toMatchObject({ kind: "done", status: "skipped" });
-    expect(await outboxFor(debtor.email)).toHaveLength(1);
+    expect(await outboxFor(debtor.email)).toHaveLength(0);
+    expect((await deliveriesOf(id))[0]).toMatchObject({
+      status: "skipped",
+      error: expect.stringMatching(
+        /^Not sent: the debt was paid in full before this reminder went out\. An earlier attempt/,
+      ),
+    });
     expect(await scheduleRow(id)).toMatchObject({ state: "COMPLETED", stopped_reason: "paid", next_run_at: null });
   });
 

@@ -97,7 +97,7 @@ describe("delivery_status_counts", () => {
     // filter that covers them all.
     const db = getDb(env.DB);
     const all = totalsOf(await deliveryTotals(db, a.id));
-    expect(all).toEqual({ all: 5, sent: 2, sending: 1, failed: 0, bounced: 2 });
+    expect(all).toEqual({ all: 5, sent: 2, sending: 1, failed: 0, bounced: 2, skipped: 0 });
     expect(totalsOf(await deliveryTotals(db, a.id, { from: 0 }))).toEqual(all);
   });
 

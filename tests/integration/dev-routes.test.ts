@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { eventually } from "./data-helpers";
-import { alarmAt, MINUTE } from "./engine-helpers";
+import { alarmAt, fireAndSend, MINUTE, programResend } from "./engine-helpers";
 import { deliveriesOf, makeDebtor, makeSchedule, scheduleRow, setSchedule } from "./fixtures";
 import { ORIGIN, outboxFor, request, signIn, uniqueEmail, uniqueIp } from "./helpers";
 
@@ -92,5 +92,25 @@ describe("POST /dev/schedules/advance", () => {
     expect(mail).toHaveLength(1);
     expect(mail[0]!.text).toContain("$250.00");
     expect(mail[0]!.replyTo).toMatch(/^r-[0-9a-f]{32}-[0-9a-f]{26}@inbound\.localhost$/);
+  });
+
+  it("leaves alone a schedule whose reminder is on its way: called again while it waits for a retry, it never makes a second occurrence", async () => {
+    const owner = await signIn(uniqueEmail("advance-inflight"));
+    const debtor = await makeDebtor(owner.userId, { debtCents: 25000, timeZone: "UTC" });
+    const weekly = await makeSchedule(owner.userId, debtor.id, { frequency: "weekly", timeZone: "UTC" });
+    const due = Date.now() - MINUTE;
+    await setSchedule(weekly, { next_run_at: due });
+    // The provider fails the first request: the reminder stays 'sending', its batch waiting for a retry.
+    await programResend(debtor.email, [500]);
+    expect(await fireAndSend(weekly, Date.now())).toMatchObject({ kind: "done", status: "sending" });
+    const before = (await scheduleRow(weekly))!;
+
+    for (let i = 0; i < 3; i++) {
+      const res = await advance({ ms: 7 * 24 * 60 * MINUTE }, owner.cookie);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as Moved[]).map((m) => m.id)).not.toContain(weekly);
+    }
+    expect((await scheduleRow(weekly))!.next_run_at).toBe(before.next_run_at);
+    expect(await deliveriesOf(weekly)).toMatchObject([{ status: "sending", occurrence_key: `${weekly}:${due}` }]);
   });
 });

@@ -178,10 +178,10 @@ describe("the batch path", () => {
     expect(await resendRequests(paid!.email)).toEqual([]);
     expect(await resendRequests(optedOut!.email)).toEqual([]);
     expect(await deliveriesOf(paid!.id)).toMatchObject([
-      { status: "failed", error: "Not sent: the debt was paid in full before this reminder went out." },
+      { status: "skipped", error: "Not sent: the debt was paid in full before this reminder went out." },
     ]);
     expect(await deliveriesOf(optedOut!.id)).toMatchObject([
-      { status: "failed", error: "Not sent: the debtor opted out of reminders before this one went out." },
+      { status: "skipped", error: "Not sent: the debtor opted out of reminders before this one went out." },
     ]);
     expect(await scheduleRow(paid!.id)).toMatchObject({ state: "COMPLETED", stopped_reason: "paid" });
     expect(await scheduleRow(optedOut!.id)).toMatchObject({ state: "COMPLETED", stopped_reason: "opted_out" });
@@ -250,7 +250,7 @@ describe("messages built by the consumer", () => {
     await env.DB.prepare("DELETE FROM schedules WHERE id = ?").bind(gone!.id).run();
     await consumeJobs([gone!.job, kept!.job]);
     expect(await resendRequests(gone!.email)).toEqual([]);
-    expect(await deliveriesOf(gone!.id)).toMatchObject([{ status: "failed", error: STRANDED_MESSAGE }]);
+    expect(await deliveriesOf(gone!.id)).toMatchObject([{ status: "skipped", error: STRANDED_MESSAGE }]);
     await expectSentOnce([kept!]);
   });
 
@@ -261,4 +261,118 @@ describe("messages built by the consumer", () => {
     await expectSentOnce([r!]);
     expect(await resendRequests("someone-else@example.com")).toEqual([]);
   });
+});
+
+/**
+ * Every attempt of a batch, the first and each retry, looks again at each e-mail's debtor,
+ * schedule and account (docs/decisions/045): what must not go is settled 'skipped' with its reason
+ * and never sent, and what still may go is never sent twice.
+ */
+describe("every attempt re-checks", () => {
+  /** Marks what happens to the debtors of ready[1..5] while their batch waits for its retry. */
+  async function stopSome(ready: readonly Ready[]) {
+    const [, paid, optedOut, paused, bouncing] = ready;
+    await env.DB.prepare("UPDATE debtors SET paid_cents = debt_cents, status = 'paid' WHERE id = ?")
+      .bind(paid!.debtorId)
+      .run();
+    await env.DB.prepare("INSERT INTO opt_outs (owner_id, email, created_at) VALUES (?, ?, ?)")
+      .bind(optedOut!.ownerId, optedOut!.email.toLowerCase(), Date.now())
+      .run();
+    await env.DB.prepare("UPDATE schedules SET state = 'DISABLED' WHERE id = ?").bind(paused!.id).run();
+    await env.DB.prepare("UPDATE debtors SET status = 'bouncing' WHERE id = ?").bind(bouncing!.debtorId).run();
+    return { paid: paid!, optedOut: optedOut!, paused: paused!, bouncing: bouncing! };
+  }
+
+  /** The batch's retry, run as the queue hands it over once its wait is over. */
+  async function retry(requeued: { body: unknown }[], after = 10 * 60_000) {
+    expect(requeued).toHaveLength(1);
+    return consumeJobs([requeued[0]!.body as { batchKey: string }], { now: Date.now() + after });
+  }
+
+  it("a debtor who pays, opts out, bounces or is paused, and an account deleted, while the batch waits for its retry get nothing; the rest go once", async () => {
+    // 25 reminders of one account and 3 of another, in one batch whose first request fails (500).
+    const ready = await readyJobs(28);
+    await programResend(ready[0]!.email, [500]);
+    const first = await consumeJobs(ready.map((r) => r.job));
+    expect(await deliveriesOf(ready[0]!.id)).toMatchObject([{ status: "sending" }]);
+
+    const stopped = await stopSome(ready);
+    const deleted = ready.slice(25);
+    await env.DB.prepare("DELETE FROM users WHERE id = ?").bind(deleted[0]!.ownerId).run();
+    const again = await retry(first.requeued);
+    expect(again.requeued).toEqual([]);
+
+    const requests = await requestsFor(ready);
+    expect(requests.map((r) => [r.status, r.recipients.length])).toEqual([
+      [500, 28],
+      [200, 21],
+    ]);
+    // The retry goes under the batch's own key: had the first request been sent after all, the
+    // provider would have answered 409 and sent nothing.
+    expect(requests[1]!.key).toBe(requests[0]!.key);
+    const expected = {
+      paid: "Not sent: the debt was paid in full before this reminder went out.",
+      optedOut: "Not sent: the debtor opted out of reminders before this one went out.",
+      paused: "Not sent: its schedule was paused or held before this reminder went out.",
+      bouncing: "Not sent: the debtor's address bounced before this reminder went out.",
+    } as const;
+    for (const [name, error] of Object.entries(expected)) {
+      const r = stopped[name as keyof typeof expected];
+      expect(await resendDelivered(r.email), name).toEqual([]);
+      expect(await deliveriesOf(r.id), name).toMatchObject([{ status: "skipped", error }]);
+    }
+    expect(await scheduleRow(stopped.paid.id)).toMatchObject({ state: "COMPLETED", stopped_reason: "paid" });
+    for (const r of deleted) {
+      expect(await resendDelivered(r.email)).toEqual([]);
+      expect(await deliveriesOf(r.id)).toEqual([]);
+    }
+    const rest = ready.filter((_, i) => i === 0 || (i > 4 && i < 25));
+    await expectSentOnce(rest);
+  }, 60_000);
+
+  it("a first request sent but never answered, then a payment: the retry is answered 409 invalid_idempotent_request, and every e-mail is recorded sent once, none failed", async () => {
+    const ready = await readyJobs(6);
+    await programResend(ready[0]!.email, [{ fault: "accept-hang" }]);
+    const first = await consumeJobs(ready.map((r) => r.job));
+    // The provider sent all six; Dunly got no answer.
+    for (const r of ready) expect(await resendDelivered(r.email)).toHaveLength(1);
+    await stopSome(ready);
+
+    await retry(first.requeued);
+    const requests = await requestsFor(ready);
+    expect(requests.map((r) => [r.status, r.recipients.length])).toEqual([
+      [0, 6],
+      [409, 2],
+    ]);
+    for (const r of ready) {
+      // Sent with the first request, before anything was stopped: sent, once, never failed or skipped.
+      expect(await resendDelivered(r.email)).toHaveLength(1);
+      expect(await deliveriesOf(r.id)).toMatchObject([{ status: "sent", error: null, provider_id: null }]);
+    }
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM mail_batches WHERE key = ?").bind(requests[0]!.key).first("n"),
+    ).toBe(0);
+  }, 60_000);
+
+  it("when no attempt reached the provider (a long 429), a payment meanwhile leaves that debtor out and the rest go under a new key", async () => {
+    const ready = await readyJobs(3);
+    await programResend(ready[0]!.email, [{ status: 429, headers: { "retry-after": "120" } }]);
+    const first = await consumeJobs(ready.map((r) => r.job));
+    const [, paid] = ready;
+    await env.DB.prepare("UPDATE debtors SET paid_cents = debt_cents, status = 'paid' WHERE id = ?")
+      .bind(paid!.debtorId)
+      .run();
+    await retry(first.requeued, 3 * 60_000);
+    const requests = await requestsFor(ready);
+    expect(requests.map((r) => [r.status, r.recipients.length])).toEqual([
+      [429, 3],
+      [200, 2],
+    ]);
+    expect(requests[0]!.key).toBe(await keyOf(ready));
+    expect(requests[1]!.key).toBe(await keyOf([ready[0]!, ready[2]!]));
+    expect(await deliveriesOf(paid!.id)).toMatchObject([
+      { status: "skipped", error: "Not sent: the debt was paid in full before this reminder went out." },
+    ]);
+    await expectSentOnce([ready[0]!, ready[2]!]);
+  }, 60_000);
 });

@@ -176,7 +176,7 @@ describe("the mail queue", () => {
     await consumeJobs([job]);
     expect(await resendRequests(debtor.email)).toEqual([]);
     expect(await deliveriesOf(id)).toMatchObject([
-      { status: "failed", error: "Not sent: the debt was paid in full before this reminder went out." },
+      { status: "skipped", error: "Not sent: the debt was paid in full before this reminder went out." },
     ]);
     expect(await scheduleRow(id)).toMatchObject({ state: "COMPLETED", stopped_reason: "paid", next_run_at: null });
   });

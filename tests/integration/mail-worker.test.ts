@@ -220,7 +220,7 @@ describe("MailWorker.sendReminder", () => {
     expect(await resendDelivered(m.to)).toEqual([]);
   });
 
-  it("409 for a request with the same key still in progress is retried; 409 for a changed payload is not", async () => {
+  it("409 for a request with the same key still in progress is retried; 409 for a changed payload means the key's e-mail went: sent, replayed, not retried", async () => {
     const busy = message();
     await programResend(busy.to, [
       conflict(
@@ -236,11 +236,12 @@ describe("MailWorker.sendReminder", () => {
       conflict("invalid_idempotent_request", "Same idempotency key used with a different request payload."),
     ]);
     expect(await env.MAILER.sendReminder(changed, uniqueKey())).toMatchObject({
-      ok: false,
-      retryable: false,
-      status: 409,
+      ok: true,
+      id: null,
+      replayed: true,
       attempts: 1,
     });
+    expect(await resendRequests(changed.to)).toHaveLength(1);
   });
 
   it("an unknown template is refused without calling the provider", async () => {

@@ -209,7 +209,7 @@ describe("/report", () => {
 
   it("lists the user's deliveries only, with totals", async () => {
     const data = await report();
-    expect(data.totals).toEqual({ all: 7, sent: 4, sending: 1, failed: 1, bounced: 1 });
+    expect(data.totals).toEqual({ all: 7, sent: 4, sending: 1, failed: 1, bounced: 1, skipped: 0 });
     expect(data.deliveries).toHaveLength(7);
     expect(new Set(data.deliveries.map((x: Json) => x.debtorId))).toEqual(new Set([d1.id, d2.id]));
     const html = await pageText(await get("/report", { cookie: a.cookie }));
@@ -224,7 +224,14 @@ describe("/report", () => {
   });
 
   it("filters by debtor and by period", async () => {
-    expect((await report(`?debtor=${d1.id}`)).totals).toEqual({ all: 4, sent: 3, sending: 0, failed: 1, bounced: 0 });
+    expect((await report(`?debtor=${d1.id}`)).totals).toEqual({
+      all: 4,
+      sent: 3,
+      sending: 0,
+      failed: 1,
+      bounced: 0,
+      skipped: 0,
+    });
     expect((await report(`?debtor=${d2.id}`)).deliveries.map((x: Json) => x.status).sort()).toEqual([
       "bounced",
       "sending",
@@ -243,6 +250,7 @@ describe("/report", () => {
       sending: 0,
       failed: 1,
       bounced: 0,
+      skipped: 0,
     });
     const html = await pageText(await get(`/report?debtor=${dB.id}`, { cookie: a.cookie }));
     expect(html).toContain("No reminders found");

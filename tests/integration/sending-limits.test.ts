@@ -140,7 +140,7 @@ describe("the account's daily quota at the engine", () => {
     expect((await deliveriesOf(sent.id))[0]?.status).toBe("sent");
   });
 
-  it("a held-back occurrence whose schedule moves on or is deleted is marked failed, never sent", async () => {
+  it("a held-back occurrence whose schedule moves on or is deleted is skipped with why, never sent", async () => {
     const user = await makeUser();
     await setPlan(user.id, "soft");
     const history = await makeDebtor(user.id);
@@ -153,7 +153,7 @@ describe("the account's daily quota at the engine", () => {
     const [first, second] = await deliveriesOf(moved.id);
     expect(first).toMatchObject({
       occurrence_key: moved.key,
-      status: "failed",
+      status: "skipped",
       error: "Not sent: the schedule was changed, stopped or completed while this reminder waited for a sending limit.",
     });
     expect(second).toMatchObject({ occurrence_key: `${moved.id}:${moved.due + 1000}`, status: "deferred" });
@@ -165,7 +165,7 @@ describe("the account's daily quota at the engine", () => {
     const gone = await fireFor(a.userId);
     const res = await act({ intent: "schedule-delete", id: gone.id }, { cookie: a.cookie });
     expect(res.status, res.text).toBe(200);
-    expect(await deliveriesOf(gone.id)).toMatchObject([{ status: "failed", occurrence_key: gone.key }]);
+    expect(await deliveriesOf(gone.id)).toMatchObject([{ status: "skipped", occurrence_key: gone.key }]);
     expect(await resendRequests(gone.debtor.email)).toEqual([]);
   });
 });

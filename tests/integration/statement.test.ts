@@ -136,7 +136,7 @@ describe("a reminder is the debtor's statement", () => {
     await fireAt(id, due);
 
     expect(await outboxFor(debtor.email)).toEqual([]);
-    expect(await deliveriesOf(id)).toMatchObject([{ status: "failed", error: STOPPED_MESSAGES.disputed }]);
+    expect(await deliveriesOf(id)).toMatchObject([{ status: "skipped", error: STOPPED_MESSAGES.disputed }]);
     expect(await scheduleRow(id)).toMatchObject({ state: "DISABLED", stopped_reason: "disputed", next_run_at: null });
     expect(await alarmAt(id)).toBeNull();
 

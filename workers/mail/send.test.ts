@@ -353,6 +353,7 @@ describe("deliverBatch", () => {
       retryable: true,
       status: null,
       error: "Resend: no answer within 0.2 s",
+      code: "timeout",
     });
   });
 

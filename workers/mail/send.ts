@@ -23,6 +23,9 @@ export interface OutgoingMessage {
 /** An RFC 5322 field name. */
 const HEADER_NAME_RE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
+/** Resend's 409 for a known Idempotency-Key with another body: the key's e-mail was already sent. */
+export const INVALID_IDEMPOTENT = "invalid_idempotent_request";
+
 /** Backoff between attempts inside one send (5xx, network, 409 in progress); same Idempotency-Key. */
 const RETRY_DELAYS_MS = [250, 1000] as const;
 
@@ -123,6 +126,10 @@ export async function deliver(
     if (answer.ok)
       return { ok: true, id: typeof answer.body?.id === "string" ? answer.body.id : null, via: "resend", attempts };
     const { status } = answer;
+    // This key already sent an e-mail with another body (the provider keeps keys 24 hours): the
+    // e-mail under this key went out, earlier; nothing was sent now. Never a failure.
+    if (status === 409 && answer.name === INVALID_IDEMPOTENT)
+      return { ok: true, id: null, via: "resend", attempts, replayed: true };
     const error = `Resend${status ? ` ${status}` : ""}: ${answer.message}`;
     // Rate limited: waiting here would only add to the burst. The caller (the paced queue consumer)
     // sends it again after the provider's Retry-After.
@@ -201,7 +208,7 @@ export interface BatchItem {
  * batch carries, so a retry of the same batch is sent at most once. Strict validation (Resend's
  * default): the provider refuses the whole batch when one e-mail is invalid, and the caller splits
  * it. Never retries by itself and never throws: a timeout (RESEND_TIMEOUT_SECONDS) or a reset is an
- * unanswered request (status null, retryable), which only the identical batch may retry. Without
+ * unanswered request (status null, retryable), retried only under the same key. Without
  * RESEND_API_KEY, development and test write every e-mail to the dev outbox in one D1 batch.
  */
 export async function deliverBatch(
@@ -260,7 +267,7 @@ export async function deliverBatch(
   // Refused as a whole as invalid (strict validation): nothing was sent; one bad e-mail must not
   // hold back the others, so the caller splits the batch.
   const split = status === 400 || status === 422;
-  return { ok: false, split, retryable: isRetryable(status, answer.name), status, error };
+  return { ok: false, split, retryable: isRetryable(status, answer.name), status, error, code: answer.name };
 }
 
 type ProviderAnswer =

@@ -29,7 +29,8 @@ import { DebtorResponses } from "./debtor-responses";
 const EMAIL_LABELS: Record<string, string> = {
   sent: "Reminder sent",
   sending: "Reminder sending",
-  failed: "Reminder not sent",
+  failed: "Reminder failed",
+  skipped: "Reminder not sent",
   bounced: "Reminder bounced",
   complained: "Reminder marked as spam",
 };
