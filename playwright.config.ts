@@ -48,9 +48,11 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: chromiumLaunchOptions,
   },
+  // The phone project first: its few tests include the two longest (the accessibility sweep), so
+  // they start at once and the many short desktop tests fill the workers until the end.
   projects: [
-    { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined, timezoneId: daytimeZone() } },
     { name: "phone", use: { ...devices["Pixel 7"], channel: undefined, timezoneId: daytimeZone() }, grep: /@phone/ },
+    { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined, timezoneId: daytimeZone() } },
   ],
   webServer: {
     command: `E2E_PORT=${PORT} node scripts/e2e-server.mjs`,

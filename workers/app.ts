@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { createRequestHandler, type RequestHandler } from "react-router";
+import { type AccountJob, consumeAccountJobs } from "~/account/index.server";
 import { createAppContext } from "~/auth/context.server";
 import { readSessionToken, SessionGate, sessionCookie } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
@@ -181,7 +182,12 @@ export default {
   },
   // The mail queue: due reminders, sent in batches of up to 100 at
   // MAIL_SENDS_PER_SECOND requests a second (docs/decisions/021); the requests finish in waitUntil.
+  // The jobs queue: an account's deletion, one bounded step a message (app/account/delete.server.ts).
   async queue(batch, env, ctx) {
+    if (batch.queue === "dunly-jobs") {
+      await consumeAccountJobs(env, readConfig(env), batch.messages as readonly Message<AccountJob>[]);
+      return;
+    }
     await consumeMail(env, batch.messages as readonly Message<MailQueueMessage>[], {
       pacer: sharedPacer(mailSendsPerSecond(readConfig(env))),
       waitUntil: (promise) => ctx.waitUntil(promise),

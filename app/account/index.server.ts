@@ -1,5 +1,12 @@
 /** The account feature's public face: what routes, the API, the Workers and other features may use. */
-export { deleteAccount } from "./delete.server";
+export {
+  type AccountJob,
+  accountsBeingDeleted,
+  consumeAccountJobs,
+  continueAccountDeletion,
+  queueAccountDeletion,
+  startAccountDeletion,
+} from "./delete.server";
 export { exportStream } from "./export.server";
 export {
   ImageRejected,

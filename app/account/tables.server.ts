@@ -145,7 +145,7 @@ export const GLOBAL_TABLES: ReadonlyMap<SQLiteTable, string> = new Map<SQLiteTab
   [oauthStates, "a Google sign-in under way, not yet anyone's: a PKCE verifier that expires in minutes"],
   [
     rateLimitEvents,
-    "abuse counters the housekeeping job drops within a day; kept, so deleting and re-creating an account resets no limit",
+    "abuse counters the housekeeping job drops within a day, keyed by a client or an address; a deleted account's own (its id, its address) go with it",
   ],
   [webhookEvents, "the ids and types of provider events already handled, nothing about whom"],
   [alarmRepairs, "schedule ids only: the watchdog disarms a deleted schedule's alarm from it, then removes the row"],
@@ -156,6 +156,6 @@ export const GLOBAL_TABLES: ReadonlyMap<SQLiteTable, string> = new Map<SQLiteTab
   [devOutbox, "development and test only: the local mailbox of what would have been sent"],
   [
     mailBatches,
-    "requests to the provider in flight (decisions/021), minutes long, each carrying several accounts' reminders; deleted once settled. A batch left unanswered when its account is deleted is retried only as it was: the provider may already hold it, and a changed batch could send twice",
+    "requests to the provider in flight (decisions/021), minutes long, each carrying several accounts' reminders; deleted once settled. Each attempt re-checks its e-mails (decisions/045): a deleted account's are not sent",
   ],
 ]);

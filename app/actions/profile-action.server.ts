@@ -1,6 +1,6 @@
 import { parseWithValibot } from "@conform-to/valibot";
 import { type RouterContextProvider, redirectDocument } from "react-router";
-import { deleteAccount, ImageRejected, replaceProfileImage, storeProfileImage } from "~/account/index.server";
+import { ImageRejected, replaceProfileImage, startAccountDeletion, storeProfileImage } from "~/account/index.server";
 import { type AppContext, getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import {
@@ -199,17 +199,14 @@ async function notifyPasswordChanged(
   );
 }
 
-export const ACCOUNT_PARTLY_DELETED =
-  "The deletion was interrupted before it finished. Please try again: it goes on where it stopped.";
-export const ACCOUNT_NOT_DELETED =
-  "Your subscription could not be cancelled at Stripe, so nothing was deleted. Please try again in a minute.";
-
 /**
  * Delete account: confirmed by typing the account's address
- * (without case or surrounding spaces). A wrong address is a field error and nothing is deleted;
- * done, every session has gone with the account and the browser lands on / with a toast.
+ * (without case or surrounding spaces). A wrong address is a field error and nothing is deleted.
+ * Confirmed, the deletion starts and the answer comes at once: the account is marked deleting and
+ * signed out everywhere, and a background job deletes the rest (app/account/delete.server.ts). The
+ * browser lands on / with a toast.
  */
-async function removeAccount({ env, config, ctx }: AppContext, user: SessionUser, url: URL, formData: FormData) {
+async function removeAccount({ env }: AppContext, user: SessionUser, url: URL, formData: FormData) {
   const intent = PROFILE_INTENTS.deleteAccount;
   const submission = parseWithValibot(formData, { schema: DeleteAccountSchema });
   if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
@@ -219,19 +216,7 @@ async function removeAccount({ env, config, ctx }: AppContext, user: SessionUser
       result: submission.reply({ fieldErrors: { confirm_email: [DELETE_MISMATCH_MESSAGE] } }),
     });
   }
-  const deletion = deleteAccount(env, config, { id: user.id, email: user.email });
-  // A large account takes a while: should the browser give up, the deletion goes on as long as the
-  // runtime lets it (and is safe to run again: the user and sessions go last).
-  ctx.waitUntil(deletion.catch(() => undefined));
-  let deleted: Awaited<typeof deletion>;
-  try {
-    deleted = await deletion;
-  } catch (error) {
-    // Cut short (D1 or R2 failed part way): what is left is found the same way when run again.
-    console.error("[dunly] account deletion failed part way", error);
-    return reply(intent, { status: 503, message: ACCOUNT_PARTLY_DELETED, result: submission.reply() });
-  }
-  if (!deleted.ok) return reply(intent, { status: 502, message: ACCOUNT_NOT_DELETED, result: submission.reply() });
+  await startAccountDeletion(env, user.id);
   const headers = new Headers();
   headers.append("Set-Cookie", clearSessionCookie(url));
   headers.append("Set-Cookie", flashToastCookie({ kind: "success", message: ACCOUNT_DELETED }));

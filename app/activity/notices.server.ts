@@ -123,7 +123,8 @@ export async function sendNotices(
       .innerJoin(users, eq(users.id, userNotifications.ownerId))
       .innerJoin(debtors, eq(debtors.id, userNotifications.debtorId))
       .leftJoin(debtorEvents, eq(debtorEvents.id, userNotifications.eventId))
-      .where(and(eq(userNotifications.status, "pending"), scope))
+      // An account being deleted is told nothing more.
+      .where(and(eq(userNotifications.status, "pending"), scope, isNull(users.deletingAt)))
       .orderBy(asc(userNotifications.createdAt))
       .limit(NOTICES_PER_RUN);
     const origin = linkOrigin(config);
@@ -223,7 +224,13 @@ export async function sendDailyDigests(
     const due = await db
       .select({ id: users.id, email: users.email })
       .from(users)
-      .where(and(eq(users.notifyDigest, true), or(isNull(users.digestSentOn), lt(users.digestSentOn, day))))
+      .where(
+        and(
+          eq(users.notifyDigest, true),
+          or(isNull(users.digestSentOn), lt(users.digestSentOn, day)),
+          isNull(users.deletingAt),
+        ),
+      )
       .limit(DIGESTS_PER_RUN);
     for (const user of due) {
       const since = now - DAY_MS;

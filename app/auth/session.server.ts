@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { bindParam, preparedQuery, runBound } from "~/db/prepared.server";
 import { sessions, users } from "~/db/schema";
@@ -71,7 +71,8 @@ export const sessionById = preparedQuery((db) =>
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, bindParam("id"))),
+    // An account being deleted has no valid session (its sessions were ended when it began).
+    .where(and(eq(sessions.id, bindParam("id")), isNull(users.deletingAt))),
 );
 
 type SessionRow = ReturnType<ReturnType<typeof sessionById>["map"]>[number];

@@ -39,7 +39,7 @@ export async function sendTrialNotices(
     const rows = await db
       .select({ id: users.id, email: users.email, trialEndsAt: users.trialEndsAt })
       .from(users)
-      .where(and(due, isNull(mark), notSubscribed))
+      .where(and(due, isNull(mark), notSubscribed, isNull(users.deletingAt)))
       .limit(TRIAL_NOTICES_PER_RUN);
     for (const row of rows) {
       const claimed = await db

@@ -48,9 +48,14 @@ export const users = sqliteTable(
     trialWarnedAt: integer("trial_warned_at"),
     trialEndedSentAt: integer("trial_ended_sent_at"),
     createdAt: integer("created_at").notNull().default(nowMs),
+    // When the user asked for the account to be deleted (0026): from then on nothing of it is read
+    // or sent, and a background job deletes it in bounded steps (app/account/delete.server.ts).
+    deletingAt: integer("deleting_at"),
   },
   (t) => [
     index("users_digest_idx").on(t.notifyDigest, t.digestSentOn),
+    // The watchdog puts every account still being deleted back on the jobs queue.
+    index("users_deleting_idx").on(t.deletingAt).where(sql`${t.deletingAt} IS NOT NULL`),
     // The watchdog's trial e-mails find the accounts whose trial ends soon through this.
     index("users_trial_idx").on(t.trialEndsAt),
   ],

@@ -73,7 +73,8 @@ const firingOwner = preparedQuery((db) =>
   db
     .select({ id: users.id, ...SENDER_COLUMNS })
     .from(users)
-    .where(inArray(users.id, firingSchedules(db, schedules.ownerId))),
+    // An account being deleted sends nothing: its alarms find no sender.
+    .where(and(inArray(users.id, firingSchedules(db, schedules.ownerId)), isNull(users.deletingAt))),
 );
 const firingDebtor = preparedQuery((db) =>
   db
@@ -267,7 +268,8 @@ function queuedReminderQueries(db: Db, ids: number[]) {
     db
       .select({ id: users.id, ...SENDER_COLUMNS })
       .from(users)
-      .where(inArray(users.id, owners)),
+      // An account being deleted sends nothing: its queued reminders find no sender.
+      .where(and(inArray(users.id, owners), isNull(users.deletingAt))),
     db
       .select({ ownerId: organizations.ownerId, ...SENDER_ORGANIZATION_COLUMNS })
       .from(organizations)

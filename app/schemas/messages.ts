@@ -96,4 +96,5 @@ export const SCHEDULE_MESSAGES = {
 export const CONFIRMED_PAYMENT_NOTE = "The debtor said they had paid; confirmed.";
 
 /** The toast after Settings → Delete account (docs/decisions/023). */
-export const ACCOUNT_DELETED = "Your account and all its data were deleted.";
+export const ACCOUNT_DELETED =
+  "Your account is being deleted: you are signed out everywhere, nothing more is sent, and its data is gone within minutes.";

@@ -1,3 +1,4 @@
+import { accountsBeingDeleted, queueAccountDeletion } from "~/account/index.server";
 import { sendDailyDigests, sendStaleNotices } from "~/activity/index.server";
 import { sendTrialNotices } from "~/billing/index.server";
 import { chunk } from "~/db/chunk";
@@ -160,6 +161,8 @@ export async function runNotices(env: Env, now = Date.now()) {
 
 /** Pages of ended promises per run: the rest (a backlog) waits for the next run, five minutes on. */
 const PROMISE_PAGES_PER_RUN = 4;
+/** Accounts being deleted whose next step is queued again a run. */
+const DELETIONS_PER_RUN = 100;
 
 /**
  * The watchdog's step for promises to pay: every
@@ -202,11 +205,15 @@ export async function runHousekeeping(env: Env, now = Date.now()) {
   if (total > 0) console.log(`[dunly] housekeeping purged ${JSON.stringify(purged)}`);
   const expiredCheckouts = await expireAbandonedCheckouts(db, now);
   if (expiredCheckouts > 0) console.log(`[dunly] housekeeping closed ${expiredCheckouts} abandoned checkout(s)`);
+  // Accounts still being deleted: their next step goes on the jobs queue again, so a lost message
+  // or a restart only delays a deletion. A step for an account already gone does nothing.
+  const deleting = await accountsBeingDeleted(db, DELETIONS_PER_RUN);
+  for (const id of deleting) await queueAccountDeletion(env, id);
   const archived = await archiveOldDeliveries(db, env.ARCHIVE, now).catch((error: unknown) => {
     // Nothing moved in the month that failed (its batch is one transaction); the next run tries again.
     console.error("[dunly] archiving old deliveries failed", error);
     return { files: 0, rows: 0 };
   });
   if (archived.rows > 0) console.log(`[dunly] archived ${archived.rows} deliveries in ${archived.files} file(s)`);
-  return { ...purged, expiredCheckouts, archived };
+  return { ...purged, expiredCheckouts, deletionsQueued: deleting.length, archived };
 }

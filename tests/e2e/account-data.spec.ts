@@ -66,7 +66,7 @@ test("Delete account: a wrong address is refused, the right one deletes and sign
   await page.getByLabel("Your account's e-mail address").fill(` ${email.toUpperCase()} `);
   await page.getByRole("button", { name: "Delete my account" }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByText("Your account and all its data were deleted.")).toBeVisible();
+  await expect(page.getByText("Your account is being deleted: you are signed out everywhere")).toBeVisible();
   // Signed out: Settings asks to sign in again.
   await page.goto("/iam/info");
   await expect(page).toHaveURL(/\/404\?redirectTo=/);

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { count, getTableName, is } from "drizzle-orm";
 import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
+import { continueAccountDeletion } from "~/account/delete.server";
 import { EXPORT_FORMAT, EXPORTED_TABLES, ROWS_PER_PAGE } from "~/account/export.server";
 import { ACCOUNT_TABLES, type AccountKey, GLOBAL_TABLES } from "~/account/tables.server";
 import * as schema from "~/db/schema";
@@ -12,7 +13,8 @@ import { readConfig } from "~/platform/config.server";
 import { fireSchedule } from "~/reminders/engine.server";
 import { ACCOUNT_DELETED } from "~/schemas/messages";
 import { DELETE_MISMATCH_MESSAGE } from "~/schemas/profile";
-import { formAction, imagesOf, replyErrors } from "./data-helpers";
+import { runHousekeeping } from "~/watchdog/index.server";
+import { eventually, formAction, imagesOf, replyErrors } from "./data-helpers";
 import { alarmAt, consumeJobs, HOUR, queuedJob, resendRequests, stubOf } from "./engine-helpers";
 import { db, makeDebtor, makeOrg, makeSchedule, makeSignedInUser, payInvoice, userRow } from "./fixtures";
 import { get, ORIGIN, postForm, request, sessionCookieName, visibleText } from "./helpers";
@@ -117,6 +119,9 @@ async function subscribe(a: Account) {
   await env.DB.prepare("INSERT INTO dev_stripe_objects (id, object, data) VALUES (?, 'subscription', ?)")
     .bind(id, JSON.stringify({ id, object: "subscription", status: "active", customer: `cus_${a.id}` }))
     .run();
+  await env.DB.prepare("INSERT INTO dev_stripe_objects (id, object, data) VALUES (?, 'customer', ?)")
+    .bind(`cus_${a.id}`, JSON.stringify({ id: `cus_${a.id}`, object: "customer", email: a.email }))
+    .run();
   await env.DB.prepare(
     "UPDATE users SET stripe_customer_id = ?, stripe_subscription_id = ?, subscription_status = 'active' WHERE id = ?",
   )
@@ -126,10 +131,23 @@ async function subscribe(a: Account) {
 }
 
 async function standInStatus(id: string) {
+  return (await standInObject(id)).status;
+}
+
+async function standInObject(id: string) {
   const row = await env.DB.prepare("SELECT data FROM dev_stripe_objects WHERE id = ?")
     .bind(id)
     .first<{ data: string }>();
-  return (JSON.parse(row!.data) as { status: string }).status;
+  return JSON.parse(row!.data) as { status?: string; deleted?: boolean };
+}
+
+/** The stand-in's object of the connected account seedAccount gave `a`. */
+async function connect(a: Account) {
+  const id = `acct_${a.id}`;
+  await env.DB.prepare("INSERT INTO dev_stripe_objects (id, object, data) VALUES (?, 'account', ?)")
+    .bind(id, JSON.stringify({ id, object: "account", charges_enabled: true }))
+    .run();
+  return id;
 }
 
 function deleteForm(a: Account, typed: string) {
@@ -196,13 +214,19 @@ describe("Settings → Delete account", () => {
     expect((await get("/iam/info", { cookie: cookieOf(a) })).status).toBe(200);
   });
 
-  it("deletes every row of the account in every table, its photos, alarms, subscription and sessions, and nothing of another account", async () => {
+  it("answers at once, signed out and sending nothing; the job deletes every row, photo, alarm and what Dunly made at Stripe, and nothing of another account", async () => {
     const a = await makeSignedInUser("Ada Gone");
     const b = await makeSignedInUser("Bea Stays");
     const seeded = await seedAccount(a);
     const other = await seedAccount(b);
     const subscription = await subscribe(a);
     const otherSubscription = await subscribe(b);
+    const connected = await connect(a);
+    // Counters of the account's own (its password checks, sign-ins to its address) and of a client.
+    const ownLimits = [`password-user:${a.id}`, `signin-email:1.2.3.4:${a.email.toLowerCase()}`];
+    for (const key of [...ownLimits, "signin-client:1.2.3.4"]) {
+      await env.DB.prepare("INSERT INTO rate_limit_events (key, created_at) VALUES (?, ?)").bind(key, Date.now()).run();
+    }
     const before = await countsOf(keyOf(a));
     for (const [table, n] of Object.entries(before))
       expect(n, `${table} holds a row of the account`).toBeGreaterThan(0);
@@ -236,6 +260,8 @@ describe("Settings → Delete account", () => {
     expect(cookies.some((c) => c.startsWith(`${sessionCookieName()}=;`))).toBe(true);
     expect(cookies.some((c) => decodeURIComponent(c).includes(ACCOUNT_DELETED))).toBe(true);
 
+    // The job (the jobs queue) deletes the rest in the background.
+    expect(await eventually(async () => (await userRow(a.id)) === null, 15_000)).toBe(true);
     expect(Object.values(await countsOf(keyOf(a))).every((n) => n === 0)).toBe(true);
     expect(await countsOf(keyOf(a))).toEqual(Object.fromEntries(Object.keys(before).map((k) => [k, 0])));
     expect(await userRow(a.id)).toBeNull();
@@ -243,12 +269,19 @@ describe("Settings → Delete account", () => {
     expect((await env.ARCHIVE.list({ prefix: archivePrefix(a.id) })).objects).toEqual([]);
     expect(await alarmAt(seeded.scheduleId)).toBeNull();
     expect(await standInStatus(subscription)).toBe("canceled");
+    expect(await standInObject(`cus_${a.id}`)).toMatchObject({ deleted: true });
+    expect(await standInObject(connected)).toMatchObject({ deleted: true });
+    const limits = await env.DB.prepare("SELECT key FROM rate_limit_events WHERE key IN (?, ?, ?)")
+      .bind(...ownLimits, "signin-client:1.2.3.4")
+      .all<{ key: string }>();
+    expect(limits.results.map((r) => r.key)).toEqual(["signin-client:1.2.3.4"]);
     // The other account: every row, object, alarm and its subscription as they were.
     expect(await rowsOf(keyOf(b))).toEqual(otherBefore);
     expect(await imagesOf(b.id)).toEqual(otherImages);
     expect((await env.ARCHIVE.list({ prefix: archivePrefix(b.id) })).objects).toHaveLength(1);
     expect(await alarmAt(other.scheduleId)).not.toBeNull();
     expect(await standInStatus(otherSubscription)).toBe("active");
+    expect(await standInObject(`cus_${b.id}`)).not.toHaveProperty("deleted");
     expect((await get("/iam/info", { cookie: cookieOf(b) })).status).toBe(200);
 
     // Signed out: the old cookie is no session.
@@ -275,6 +308,63 @@ describe("Settings → Delete account", () => {
     expect(messages[0]?.acked).toBe(true);
     expect(requeued).toEqual([]);
     expect(await resendRequests(seeded.debtor.email)).toEqual([]);
+  });
+});
+
+describe("the deletion job", () => {
+  it("while deleting, nothing of the account is read or sent; it deletes in bounded steps, and the watchdog puts a lost step back", async () => {
+    const a = await makeSignedInUser("Ada Slowly");
+    const seeded = await seedAccount(a);
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2500)
+       INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status)
+       SELECT ?, ?, ?, ? || i, 'single', 1, 'sent' FROM n`,
+    )
+      .bind(a.id, seeded.scheduleId, seeded.debtor.id, `slow-${a.id}-`)
+      .run();
+    // Marked as the request marks it (its own queue message left out, as if lost).
+    await env.DB.prepare("UPDATE users SET deleting_at = ?, plan = 'aggressive' WHERE id = ?")
+      .bind(Date.now(), a.id)
+      .run();
+
+    // Nothing is read: a session of it is no session. Nothing is sent: its due reminder finds no sender.
+    const page = await get("/iam/info", { cookie: cookieOf(a) });
+    expect(page.status).toBe(302);
+    await env.DB.prepare("UPDATE schedules SET next_run_at = ? WHERE id = ?")
+      .bind(Date.now() - 1000, seeded.scheduleId)
+      .run();
+    expect(await fireSchedule(env, seeded.scheduleId, Date.now())).toMatchObject({ kind: "gone" });
+
+    const queued: unknown[] = [];
+    const jobsEnv = { ...env, JOBS_QUEUE: { send: async (body: unknown) => void queued.push(body) } } as unknown as Env;
+    // One step with no time to spare: one slice of the deliveries, then the next step is queued.
+    const first = await continueAccountDeletion(jobsEnv, config(), a.id, { budgetMs: 0 });
+    expect(first.kind).toBe("more");
+    expect(queued).toEqual([{ kind: "delete-account", userId: a.id }]);
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM deliveries WHERE owner_id = ?")
+      .bind(a.id)
+      .first<{ n: number }>();
+    expect(left!.n).toBeGreaterThan(0);
+    expect(left!.n).toBeLessThan(2501);
+
+    // That message lost (a restart): the watchdog's run puts the account back on the queue.
+    queued.length = 0;
+    const housekeeping = await runHousekeeping(jobsEnv);
+    expect(housekeeping.deletionsQueued).toBeGreaterThanOrEqual(1);
+    expect(queued).toContainEqual({ kind: "delete-account", userId: a.id });
+
+    let steps = 1;
+    let step = first;
+    while (step.kind === "more" && steps < 20) {
+      step = await continueAccountDeletion(jobsEnv, config(), a.id, { budgetMs: 0 });
+      steps += 1;
+    }
+    expect(step.kind).toBe("done");
+    expect(steps).toBeGreaterThanOrEqual(3);
+    expect(await userRow(a.id)).toBeNull();
+    expect(Object.values(await countsOf(keyOf(a))).every((n) => n === 0)).toBe(true);
+    // A step for an account already gone does nothing.
+    expect(await continueAccountDeletion(jobsEnv, config(), a.id)).toEqual({ kind: "gone" });
   });
 });
 

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { continueAccountDeletion, type DeletionStep } from "~/account/delete.server";
 import { hashToken } from "~/auth/crypto.server";
 import { getDb } from "~/db/client.server";
 import type {
@@ -14,6 +15,7 @@ import type {
 } from "~/db/schema";
 import type { FrequencyId } from "~/domain/frequencies";
 import type { PresetId } from "~/domain/presets";
+import { readConfig } from "~/platform/config.server";
 import { createSchedule } from "~/reminders/writes.server";
 import { daytimeZone } from "../support/daytime-zone";
 import type { RawRow } from "../support/db-rows";
@@ -357,4 +359,17 @@ export function alarmStub(failing = false): AlarmCalls & { namespace: unknown } 
 /** These bindings with `stub` for the Durable Objects. */
 export function withAlarms(stub: { namespace: unknown }): Env {
   return { ...env, SCHEDULES: stub.namespace as Env["SCHEDULES"] };
+}
+
+/**
+ * Deletes the account here and now: marked deleting as the request marks it, then the job's steps
+ * run one after another (their next-step messages dropped) until it is done.
+ */
+export async function deleteAccountNow(userId: string): Promise<DeletionStep> {
+  await env.DB.prepare("UPDATE users SET deleting_at = ? WHERE id = ?").bind(Date.now(), userId).run();
+  const quiet = { ...env, JOBS_QUEUE: { send: async () => undefined } } as unknown as Env;
+  let step = await continueAccountDeletion(quiet, readConfig(env), userId);
+  for (let i = 0; step.kind === "more" && i < 100; i++)
+    step = await continueAccountDeletion(quiet, readConfig(env), userId);
+  return step;
 }

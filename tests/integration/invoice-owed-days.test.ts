@@ -1,16 +1,14 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { deleteAccount } from "~/account/delete.server";
 import { deleteDebtor, updateDebtor } from "~/debtors/debtors.server";
 import { agingBounds } from "~/domain/aging";
 import { FieldsRefused } from "~/domain/refused";
 import { addInvoice, editInvoice, voidInvoice } from "~/ledger/invoices.server";
 import { loadMoney } from "~/ledger/money.server";
 import { addPayment, deletePayment, editPayment } from "~/ledger/payments.server";
-import { readConfig } from "~/platform/config.server";
 import { disputeInvoice, resolveDispute } from "~/responses/disputes.server";
-import { db, makeDebtor, makeUser } from "./fixtures";
+import { db, deleteAccountNow, makeDebtor, makeUser } from "./fixtures";
 import { addDays } from "./invoice-helpers";
 
 /**
@@ -267,8 +265,7 @@ describe("invoice_owed_days, kept by triggers", () => {
     const [gone, kept] = owners;
     await makeDebtor(kept!.id, { fullName: "Still owing", debtCents: 12_300 });
     await expectKept("a debtor added");
-    const deleted = await deleteAccount(env, readConfig(env), { id: gone!.id, email: gone!.email });
-    expect(deleted).toMatchObject({ ok: true });
+    expect(await deleteAccountNow(gone!.id)).toMatchObject({ kind: "done" });
     await expectKept("after the account's deletion");
     const left = await env.DB.prepare("SELECT count(*) AS n FROM invoice_owed_days WHERE owner_id = ?")
       .bind(gone!.id)

@@ -121,9 +121,12 @@ stripeStandInApi.get("/v1/accounts/:id", async (c) => {
   return found ? c.json(found) : stripeError(`No such account: '${c.req.param("id")}'`, 404);
 });
 
+// Deleted objects are kept, marked, so a person can see on the stand-in's pages what Dunly let go;
+// asked for again, they answer as Stripe does for an object that is gone.
 stripeStandInApi.delete("/v1/accounts/:id", async (c) => {
   const found = await getObject(c.env, c.req.param("id"), "account");
-  if (!found) return stripeError(`No such account: '${c.req.param("id")}'`, 404);
+  if (!found || found.deleted) return stripeError(`No such account: '${c.req.param("id")}'`, 404);
+  await updateObject(c.env, found.id, { deleted: true });
   return c.json({ id: found.id, object: "account", deleted: true });
 });
 
@@ -161,7 +164,15 @@ stripeStandInApi.post("/v1/customers", async (c) => {
 
 stripeStandInApi.get("/v1/customers/:id", async (c) => {
   const found = await getObject(c.env, c.req.param("id"), "customer");
+  if (found?.deleted) return c.json({ id: found.id, object: "customer", deleted: true });
   return found ? c.json(found) : stripeError(`No such customer: '${c.req.param("id")}'`, 404);
+});
+
+stripeStandInApi.delete("/v1/customers/:id", async (c) => {
+  const found = await getObject(c.env, c.req.param("id"), "customer");
+  if (!found || found.deleted) return stripeError(`No such customer: '${c.req.param("id")}'`, 404);
+  await updateObject(c.env, found.id, { deleted: true });
+  return c.json({ id: found.id, object: "customer", deleted: true });
 });
 
 stripeStandInApi.get("/v1/subscriptions/:id", async (c) => {
