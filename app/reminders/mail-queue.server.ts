@@ -3,6 +3,7 @@ import { halves, inBatches, retryDelaySeconds } from "~/domain/mail-batch";
 import { advancePast } from "~/domain/occurrence";
 import type { Pacer } from "~/domain/pacer";
 import { mail } from "~/mail/index.server";
+import type { DataScope } from "~/platform/scope.server";
 import { abandonOccurrence } from "~/reminders/deliveries.server";
 import {
   createBatch,
@@ -62,7 +63,9 @@ export interface ConsumeOptions {
  */
 export async function consumeMail(env: Env, messages: readonly JobMessage[], options: ConsumeOptions): Promise<void> {
   const { pacer, now = Date.now, waitUntil } = options;
+  // One database handle for the whole call, passed down with the bindings.
   const db = getDb(env.DB);
+  const scope: DataScope = { env, db };
 
   // One copy per delivery: the alarm's net or the watchdog may have queued the same job twice.
   const unique = new Map<number, JobMessage & { body: MailJob }>();
@@ -127,7 +130,7 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
     if (unbuildable.length > 0) {
       const errors = new Map(unbuildable.map((u) => [u.job.deliveryId, u.error]));
       await settleAll(
-        env,
+        scope,
         unbuildable.map((u) => u.job),
         (job) => ({ status: "failed", error: errors.get(job.deliveryId) ?? "Not sent" }),
         now,
@@ -164,7 +167,7 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
   for (const batch of batches) {
     // Each request waits for its slot here, so the queue hands over no more than the pace can send.
     await pacer.take();
-    sending.push(sendBatch(env, batch, { pacer, now }));
+    sending.push(sendBatch(scope, batch, { pacer, now }));
   }
   const all = Promise.all(sending).then(() => undefined);
   if (waitUntil) waitUntil(all);
@@ -175,14 +178,18 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
  * One batch's request and what follows from its answer. Never throws: a failure to record is
  * logged, and the batch, still leased, is put back by the watchdog once its lease runs out.
  */
-async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; now: () => number }): Promise<void> {
+async function sendBatch(
+  scope: DataScope,
+  batch: MailBatch,
+  options: { pacer: Pacer; now: () => number },
+): Promise<void> {
   const { pacer, now } = options;
-  const db = getDb(env.DB);
+  const { env, db } = scope;
   try {
     for (;;) {
       // Every attempt, the first and each retry, first looks again at each e-mail's debtor,
       // schedule and account: what must not go now is never sent (recheckBatch).
-      const check = await recheckBatch(env, batch, now);
+      const check = await recheckBatch(scope, batch, now);
       if (check.kind === "settled") return;
       if (check.kind === "rebatched") {
         batch = check.batch;
@@ -193,8 +200,8 @@ async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; no
       const result = await mail.reminders(env, items, batch.key);
       if (result.ok) {
         // Sent now, so nothing had been sent under this key: the stopped ones never went.
-        await settleAll(env, send, (_, i) => ({ status: "sent", providerId: result.ids[i] ?? null }), now);
-        await skipAll(env, stopped, now);
+        await settleAll(scope, send, (_, i) => ({ status: "sent", providerId: result.ids[i] ?? null }), now);
+        await skipAll(scope, stopped, now);
         await deleteBatch(db, batch.key);
         return;
       }
@@ -203,8 +210,8 @@ async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; no
         const bad = new Map(result.invalid.map((x) => [x.index, x.error]));
         const failing = send.filter((_, i) => bad.has(i));
         const [rest] = await replaceBatch(db, batch, [send.filter((_, i) => !bad.has(i))], now());
-        await settleAll(env, failing, (j) => ({ status: "failed", error: bad.get(send.indexOf(j)) ?? "" }), now);
-        await skipAll(env, mayHaveGone(batch, stopped), now);
+        await settleAll(scope, failing, (j) => ({ status: "failed", error: bad.get(send.indexOf(j)) ?? "" }), now);
+        await skipAll(scope, mayHaveGone(batch, stopped), now);
         if (!rest) return;
         batch = rest;
         await pacer.take();
@@ -213,7 +220,7 @@ async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; no
       if (result.status === 409 && result.code === INVALID_IDEMPOTENT) {
         // The key already sent a batch, with the body it was first sent with: an earlier attempt
         // whose answer was lost went out whole, before anything was stopped. Nothing was sent now.
-        await settleAll(env, batch.jobs, () => ({ status: "sent", providerId: null }), now);
+        await settleAll(scope, batch.jobs, () => ({ status: "sent", providerId: null }), now);
         await deleteBatch(db, batch.key);
         return;
       }
@@ -233,9 +240,9 @@ async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; no
       if (result.split) {
         // Refused as a whole (strict validation): nothing was sent. Halves, down to one e-mail,
         // so that one bad message neither fails nor holds back the others.
-        await skipAll(env, mayHaveGone(batch, stopped), now);
+        await skipAll(scope, mayHaveGone(batch, stopped), now);
         if (send.length === 1) {
-          await settleAll(env, send, () => ({ status: "failed", error: result.error }), now);
+          await settleAll(scope, send, () => ({ status: "failed", error: result.error }), now);
           await deleteBatch(db, batch.key);
           return;
         }
@@ -243,7 +250,7 @@ async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; no
         await Promise.all(
           parts.map(async (part) => {
             await pacer.take();
-            await sendBatch(env, part, options);
+            await sendBatch(scope, part, options);
           }),
         );
         return;
@@ -258,8 +265,8 @@ async function sendBatch(env: Env, batch: MailBatch, options: { pacer: Pacer; no
         return;
       }
       const error = result.retryable ? `Gave up after ${attempts} attempts. ${result.error}` : result.error;
-      await settleAll(env, send, () => ({ status: "failed", error }), now);
-      await skipAll(env, mayHaveGone(batch, stopped), now);
+      await settleAll(scope, send, () => ({ status: "failed", error }), now);
+      await skipAll(scope, mayHaveGone(batch, stopped), now);
       await deleteBatch(db, batch.key);
       return;
     }
@@ -300,8 +307,8 @@ interface Stopped {
  *   anything was stopped. Either way no one gets a reminder twice, and no one gets one after they
  *   paid or opted out (docs/decisions/045). The stopped ones are skipped only once the rest went.
  */
-async function recheckBatch(env: Env, batch: MailBatch, now: () => number): Promise<Recheck> {
-  const db = getDb(env.DB);
+async function recheckBatch(scope: DataScope, batch: MailBatch, now: () => number): Promise<Recheck> {
+  const { db } = scope;
   const states = await queuedReminders(
     db,
     batch.jobs.map((j) => j.deliveryId),
@@ -324,7 +331,7 @@ async function recheckBatch(env: Env, batch: MailBatch, now: () => number): Prom
     // Nothing left, or nothing ever reached the provider under this key: the stopped are skipped
     // (an e-mail of an ambiguous batch with nothing left to send says it may have gone earlier).
     const [rest] = await replaceBatch(db, batch, send.length > 0 ? [send] : [], now());
-    await skipAll(env, mayHaveGone(batch, stopped), now);
+    await skipAll(scope, mayHaveGone(batch, stopped), now);
     return rest ? { kind: "rebatched", batch: rest } : { kind: "settled" };
   }
   return { kind: "send", send, stopped };
@@ -354,8 +361,7 @@ function mayHaveGone(batch: MailBatch, stopped: readonly Stopped[]): readonly St
 }
 
 /** Settles stopped e-mails 'skipped' with their reasons; a paid or opted-out debtor's schedule completes (as the engine's stop). */
-async function skipAll(env: Env, stopped: readonly Stopped[], now: () => number) {
-  const db = getDb(env.DB);
+async function skipAll({ env, db }: DataScope, stopped: readonly Stopped[], now: () => number) {
   const disarm: string[] = [];
   for (const { job, reason, stop } of stopped) {
     await abandonOccurrence(db, job.occurrenceKey, reason);
@@ -376,19 +382,19 @@ async function requeueBatch(env: Env, batchKey: string, delayMs: number) {
  * they are now.
  */
 async function settleAll<J extends MailJob>(
-  env: Env,
+  scope: DataScope,
   jobs: readonly J[],
   settlementOf: (job: J, index: number) => Settlement,
   now: () => number,
 ) {
   if (jobs.length === 0) return;
   const states = await queuedStates(
-    getDb(env.DB),
+    scope.db,
     jobs.map((j) => j.deliveryId),
   );
   const at = now();
   await settleOccurrences(
-    env,
+    scope,
     jobs.map((job, index) => {
       const { cadence } = job.progress;
       const dueDates = states.get(job.deliveryId)?.dueDates ?? [];

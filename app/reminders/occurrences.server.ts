@@ -3,7 +3,7 @@ import { chunk } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
 import { deliveries, schedules } from "~/db/schema";
 import type { ScheduleAdvance } from "~/domain/occurrence";
-import type { OwnerScope } from "~/platform/scope.server";
+import type { DataScope, OwnerScope } from "~/platform/scope.server";
 
 import { type AlarmCall, followAlarms, runAlarmCalls, stub } from "./alarms.server";
 import { type BatchItem, endedStatements } from "./due-dates.server";
@@ -103,7 +103,7 @@ const SETTLE_PER_BATCH = 50;
  * earlier (`alarmAt`, docs/decisions/029). Returns how many alarms it moved.
  */
 export async function settleOccurrences(
-  env: Env,
+  { env, db }: DataScope,
   items: readonly {
     occurrence: { deliveryId: number; scheduleId: string; scheduledAt: number; alarmAt?: number };
     next: ScheduleAdvance;
@@ -111,7 +111,6 @@ export async function settleOccurrences(
   }[],
   now = Date.now(),
 ): Promise<number> {
-  const db = getDb(env.DB);
   const calls: AlarmCall[] = [];
   for (const slice of chunk(items, SETTLE_PER_BATCH)) {
     const statements: BatchItem[] = [];
