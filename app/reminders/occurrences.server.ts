@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, notExists } from "drizzle-orm";
 import { chunk } from "~/db/chunk";
-import { type Db, getDb } from "~/db/client.server";
+import type { Db } from "~/db/client.server";
 import { deliveries, schedules } from "~/db/schema";
 import type { ScheduleAdvance } from "~/domain/occurrence";
 import type { DataScope, OwnerScope } from "~/platform/scope.server";
