@@ -82,7 +82,7 @@ export const CONNECT_STANDIN_ACTIONS: readonly StandInAction[] = [
   },
   {
     id: "expire",
-    label: "Leave without paying (session expires)",
+    label: "Let the session expire",
     description:
       "The debtor leaves and the session expires unpaid, as Stripe's do after 24 hours: checkout.session.expired. It returns to the cancel page.",
     page: "checkout",
