@@ -51,6 +51,7 @@ export function noticeInsert(
           status: sql<string>`'pending'`.as("status"),
           createdAt: sql<number>`${e.at}`.as("created_at"),
           sentAt: sql<number | null>`null`.as("sent_at"),
+          error: sql<string | null>`null`.as("error"),
         })
         .from(debtorEvents)
         .innerJoin(users, eq(users.id, debtorEvents.ownerId))
@@ -144,12 +145,12 @@ export async function sendNotices(
         n.eventKey,
       );
       if (result.ok) sent += 1;
-      if (result.ok || !result.retryable) {
-        await db
-          .update(userNotifications)
-          .set({ status: result.ok ? "sent" : "failed", sentAt: result.ok ? Date.now() : null })
-          .where(and(eq(userNotifications.id, n.id), eq(userNotifications.status, "pending")));
-      }
+      // Sent, failed for good, or still pending for the watchdog: each with why it is not sent.
+      const status = result.ok ? "sent" : result.retryable ? "pending" : "failed";
+      await db
+        .update(userNotifications)
+        .set({ status, sentAt: result.ok ? Date.now() : null, error: result.ok ? null : result.error })
+        .where(and(eq(userNotifications.id, n.id), eq(userNotifications.status, "pending")));
     }
     return sent;
   } catch (error) {
@@ -171,7 +172,11 @@ export async function sendStaleNotices(
 ) {
   await db
     .update(userNotifications)
-    .set({ status: "failed" })
+    .set({
+      status: "failed",
+      // What the last attempt said stays in front of it.
+      error: sql`'Gave up after 23 hours of retries' || coalesce(': ' || ${userNotifications.error}, '')`,
+    })
     .where(and(eq(userNotifications.status, "pending"), lt(userNotifications.createdAt, now - NOTICE_GIVE_UP_MS)));
   return sendNotices(env, db, config, { before: now - NOTICE_STALE_MS }, now);
 }

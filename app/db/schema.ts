@@ -692,6 +692,9 @@ export const userNotifications = sqliteTable(
     status: text("status").notNull().default("pending"),
     createdAt: integer("created_at").notNull().default(nowMs),
     sentAt: integer("sent_at"),
+    // Why the last attempt failed (0027): kept while a retryable one stays 'pending', and on
+    // 'failed'; null once it is sent.
+    error: text("error"),
   },
   (t) => [
     uniqueIndex("user_notifications_event_key_idx").on(t.eventKey),

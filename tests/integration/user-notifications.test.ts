@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { NOTICE_STALE_MS, sendDailyDigests } from "~/activity/notices.server";
+import { NOTICE_GIVE_UP_MS, NOTICE_STALE_MS, sendDailyDigests } from "~/activity/notices.server";
 import { paidClaimLink, portalLink } from "~/links/debtor-pages.server";
 import { invoiceRefs, optOutLink } from "~/links/signed-links.server";
 import { readConfig } from "~/platform/config.server";
 import { runNotices } from "~/watchdog/index.server";
-import { type ResendAttempt, resendRequests } from "./engine-helpers";
+import { programResend, type ResendAttempt, resendRequests } from "./engine-helpers";
 import { db, debtorRow, makeDebtor, makeSchedule, makeUser } from "./fixtures";
 import { postForm, request } from "./helpers";
 
@@ -275,6 +275,52 @@ describe("the watchdog's net", () => {
     expect((await notificationRows(s.user.id))[0]?.status).toBe("sent");
     await runNotices(env);
     expect(await resendRequests(s.user.email)).toHaveLength(1);
+  });
+});
+
+describe("a notice that could not be sent", () => {
+  /** A pending notice of `s`, written `ageMs` ago as an event's batch writes it. */
+  async function pendingNotice(s: Awaited<ReturnType<typeof setUp>>, ageMs: number) {
+    const at = Date.now() - ageMs;
+    const event = await env.DB.prepare(
+      "INSERT INTO debtor_events (owner_id, debtor_id, type, detail, created_at) VALUES (?, ?, 'promised', 'Promised to pay by 1 January 2027', ?) RETURNING id",
+    )
+      .bind(s.user.id, s.debtor.id, at)
+      .first<{ id: number }>();
+    await env.DB.prepare(
+      "INSERT INTO user_notifications (owner_id, kind, debtor_id, event_id, event_key, status, created_at) VALUES (?, 'promised', ?, ?, ?, 'pending', ?)",
+    )
+      .bind(s.user.id, s.debtor.id, event!.id, `promised:${event!.id}`, at)
+      .run();
+  }
+  const row = async (ownerId: string) =>
+    env.DB.prepare("SELECT status, error FROM user_notifications WHERE owner_id = ?")
+      .bind(ownerId)
+      .first<{ status: string; error: string | null }>();
+
+  it("keeps the provider's error while it waits for the watchdog's retry, and clears it once sent", async () => {
+    const s = await setUp();
+    await pendingNotice(s, NOTICE_STALE_MS + 60_000);
+    // Three 500s: the send's own two retries fail too.
+    await programResend(s.user.email, [500, 500, 500]);
+    await runNotices(env);
+    expect(await row(s.user.id)).toEqual({ status: "pending", error: "Resend 500: Programmed 500" });
+    await runNotices(env);
+    expect(await row(s.user.id)).toEqual({ status: "sent", error: null });
+  });
+
+  it("given up after 23 hours, it is 'failed' and says why, with the last error", async () => {
+    const s = await setUp();
+    await pendingNotice(s, NOTICE_GIVE_UP_MS + 60_000);
+    await env.DB.prepare("UPDATE user_notifications SET error = 'Resend 500: Programmed 500' WHERE owner_id = ?")
+      .bind(s.user.id)
+      .run();
+    await runNotices(env);
+    expect(await row(s.user.id)).toEqual({
+      status: "failed",
+      error: "Gave up after 23 hours of retries: Resend 500: Programmed 500",
+    });
+    expect(await resendRequests(s.user.email)).toEqual([]);
   });
 });
 
