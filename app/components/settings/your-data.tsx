@@ -45,8 +45,8 @@ export function YourData({ email }: { email: string }) {
       <p id="delete-account-help" className="mt-1 text-sm text-muted">
         Deletes your account and everything in it, for good: debtors, invoices, payments, schedules and their history.
         Your subscription is cancelled, no more reminders go out and the links in reminders already sent stop working.
-        Export your data first if you want to keep it. A large account takes a minute or two. Type{" "}
-        <strong className="break-all">{email}</strong> to confirm.
+        Export your data first if you want to keep it. You are signed out at once; a large account&apos;s data is gone
+        within a few minutes. Type <strong className="break-all">{email}</strong> to confirm.
       </p>
       <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-md flex-col gap-4">
         <input type="hidden" name="intent" value={PROFILE_INTENTS.deleteAccount} />
