@@ -82,7 +82,7 @@ async function cancelSubscription(env: Env, config: AppConfig, db: Db, userId: s
     return true;
   } catch (error) {
     // Already gone at Stripe: nothing to charge.
-    if ((error as { statusCode?: number }).statusCode === 404) return true;
+    if (isMissingAtStripe(error)) return true;
     console.error("[dunly] account deletion: the subscription could not be cancelled", error);
     return false;
   }

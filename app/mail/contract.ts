@@ -23,6 +23,12 @@ export type SendResult =
       retryAfterMs?: number;
     };
 
+/**
+ * Resend's 409 for a known Idempotency-Key with another body: the key's e-mail was already sent
+ * (the provider keeps keys 24 hours), and nothing was sent now.
+ */
+export const INVALID_IDEMPOTENT = "invalid_idempotent_request";
+
 export type BatchSendResult =
   /** Sent: the provider's id of each e-mail, in the order given (null in the dev outbox). */
   | { ok: true; ids: (string | null)[]; via: "resend" | "outbox" }

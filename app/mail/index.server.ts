@@ -19,7 +19,7 @@ import type { ReminderEmailProps } from "../../emails/reminder";
 import type { ReminderMessage } from "../../emails/reminder-message";
 import type { BatchSendResult, SendFailure, SendResult } from "./contract";
 
-export type { BatchSendResult, SendFailure, SendResult } from "./contract";
+export { type BatchSendResult, INVALID_IDEMPOTENT, type SendFailure, type SendResult } from "./contract";
 
 type Mailer = Env["MAILER"];
 

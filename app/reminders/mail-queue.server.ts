@@ -2,7 +2,7 @@ import { getDb } from "~/db/client.server";
 import { halves, inBatches, retryDelaySeconds } from "~/domain/mail-batch";
 import { advancePast } from "~/domain/occurrence";
 import type { Pacer } from "~/domain/pacer";
-import { mail } from "~/mail/index.server";
+import { INVALID_IDEMPOTENT, mail } from "~/mail/index.server";
 import type { DataScope } from "~/platform/scope.server";
 import { abandonOccurrence } from "~/reminders/deliveries.server";
 import {
@@ -93,25 +93,11 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
         m.ack();
         continue;
       }
-      const stop = state.debtor ? stopReason(state.debtor, state.optedOut) : null;
-      if (stop) {
-        await abandonOccurrence(db, job.occurrenceKey, STOPPED_MESSAGES[stop]);
-        if (await completeSchedule(db, job.scheduleId, job.scheduledAt, now(), stop)) {
-          await followAlarms(env, { disarm: [job.scheduleId] });
-        }
-        m.ack();
-        continue;
-      }
-      // Bouncing, or its schedule paused or held meanwhile: not sent (the hold's writer moved the schedule).
-      const skip = state.debtor?.status === "bouncing" ? "bounced" : state.scheduleEnabled ? null : "held";
-      if (skip && state.parts) {
-        await abandonOccurrence(db, job.occurrenceKey, STOPPED_MESSAGES[skip]);
-        m.ack();
-        continue;
-      }
-      // Its schedule or debtor went away meanwhile: not sent, visibly (as the watchdog would say).
-      if (!state.parts) {
-        await abandonOccurrence(db, job.occurrenceKey, STRANDED_MESSAGE);
+      // The same check as every attempt of a batch (stopOf): paid, opted out, bouncing, paused or
+      // held, or its schedule, debtor or account gone: skipped with why, never sent.
+      const stop = stopOf(state);
+      if (stop || !state.parts) {
+        await skipAll(scope, [{ job, ...(stop ?? { reason: STRANDED_MESSAGE }) }], now);
         m.ack();
         continue;
       }
@@ -275,9 +261,6 @@ async function sendBatch(
   }
 }
 
-/** Resend's 409 for a known key with another body (workers/mail/send.ts `INVALID_IDEMPOTENT`). */
-const INVALID_IDEMPOTENT = "invalid_idempotent_request";
-
 type Recheck =
   /** Send `send` under the batch's key; `stopped` are settled skipped once that is known to be right. */
   | { kind: "send"; send: ReadyJob[]; stopped: Stopped[] }
@@ -287,7 +270,7 @@ type Recheck =
   | { kind: "settled" };
 
 interface Stopped {
-  job: ReadyJob;
+  job: MailJob;
   reason: string;
   /** Paid or opted out: the schedule is finished too (as when the engine meets it). */
   stop?: "paid" | "opted_out";

@@ -82,6 +82,16 @@ async function expectSentOnce(ready: readonly Ready[]) {
   }
 }
 
+/** The debtor of `r` pays everything owed (as the ledger leaves a debtor paid in full). */
+const payInFull = (r: Ready) =>
+  env.DB.prepare("UPDATE debtors SET paid_cents = debt_cents, status = 'paid' WHERE id = ?").bind(r.debtorId).run();
+
+/** The address of `r` opts out of its owner's reminders. */
+const optOut = (r: Ready) =>
+  env.DB.prepare("INSERT INTO opt_outs (owner_id, email, created_at) VALUES (?, ?, ?)")
+    .bind(r.ownerId, r.email.toLowerCase(), Date.now())
+    .run();
+
 const keyOf = (ready: readonly Ready[]) => batchKeyOf(ready.map((r) => r.job.occurrenceKey));
 
 describe("the batch path", () => {
@@ -164,12 +174,8 @@ describe("the batch path", () => {
   it("a debtor who paid and one who opted out while waiting on the queue are left out of the batch and get nothing", async () => {
     const ready = await readyJobs(4);
     const [paid, optedOut] = ready;
-    await env.DB.prepare("UPDATE debtors SET paid_cents = debt_cents, status = 'paid' WHERE id = ?")
-      .bind(paid!.debtorId)
-      .run();
-    await env.DB.prepare("INSERT INTO opt_outs (owner_id, email, created_at) VALUES (?, ?, ?)")
-      .bind(optedOut!.ownerId, optedOut!.email.toLowerCase(), Date.now())
-      .run();
+    await payInFull(paid!);
+    await optOut(optedOut!);
     await consumeJobs(ready.map((r) => r.job));
 
     const requests = await requestsFor(ready);
@@ -272,12 +278,8 @@ describe("every attempt re-checks", () => {
   /** Marks what happens to the debtors of ready[1..5] while their batch waits for its retry. */
   async function stopSome(ready: readonly Ready[]) {
     const [, paid, optedOut, paused, bouncing] = ready;
-    await env.DB.prepare("UPDATE debtors SET paid_cents = debt_cents, status = 'paid' WHERE id = ?")
-      .bind(paid!.debtorId)
-      .run();
-    await env.DB.prepare("INSERT INTO opt_outs (owner_id, email, created_at) VALUES (?, ?, ?)")
-      .bind(optedOut!.ownerId, optedOut!.email.toLowerCase(), Date.now())
-      .run();
+    await payInFull(paid!);
+    await optOut(optedOut!);
     await env.DB.prepare("UPDATE schedules SET state = 'DISABLED' WHERE id = ?").bind(paused!.id).run();
     await env.DB.prepare("UPDATE debtors SET status = 'bouncing' WHERE id = ?").bind(bouncing!.debtorId).run();
     return { paid: paid!, optedOut: optedOut!, paused: paused!, bouncing: bouncing! };
@@ -359,9 +361,7 @@ describe("every attempt re-checks", () => {
     await programResend(ready[0]!.email, [{ status: 429, headers: { "retry-after": "120" } }]);
     const first = await consumeJobs(ready.map((r) => r.job));
     const [, paid] = ready;
-    await env.DB.prepare("UPDATE debtors SET paid_cents = debt_cents, status = 'paid' WHERE id = ?")
-      .bind(paid!.debtorId)
-      .run();
+    await payInFull(paid!);
     await retry(first.requeued, 3 * 60_000);
     const requests = await requestsFor(ready);
     expect(requests.map((r) => [r.status, r.recipients.length])).toEqual([

@@ -1,5 +1,5 @@
 import { assertHeaderSafe, formatAddress } from "../../app/domain/header-safe";
-import type { BatchSendResult, SendResult } from "../../app/mail/contract";
+import { type BatchSendResult, INVALID_IDEMPOTENT, type SendResult } from "../../app/mail/contract";
 import { type MailConfig, PROVIDER_TIMEOUT_SECONDS } from "./config";
 
 export type { BatchSendResult, SendResult } from "../../app/mail/contract";
@@ -22,9 +22,6 @@ export interface OutgoingMessage {
 
 /** An RFC 5322 field name. */
 const HEADER_NAME_RE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
-
-/** Resend's 409 for a known Idempotency-Key with another body: the key's e-mail was already sent. */
-export const INVALID_IDEMPOTENT = "invalid_idempotent_request";
 
 /** Backoff between attempts inside one send (5xx, network, 409 in progress); same Idempotency-Key. */
 const RETRY_DELAYS_MS = [250, 1000] as const;
