@@ -26,8 +26,8 @@ export const KB = 1000;
 export const DEFAULT_BUDGET = 150 * KB;
 
 /**
- * The pages and their budgets. `path` is the route's pattern; `url` an address it matches (a
- * parameter filled in). `lazy` names source modules a page imports dynamically and fetches without
+ * The pages and their budgets. `path` is the route's pattern (or an address of its own, where one
+ * address of a route loads more than the others); `url` an address it matches (a parameter filled in). `lazy` names source modules a page imports dynamically and fetches without
  * any interaction, which count for it (keys of Vite's manifest). A route with a component that no entry here matches is added
  * with DEFAULT_BUDGET (see `pagesFor`).
  */
@@ -53,6 +53,12 @@ export const PAGES = [
   { path: "/schedules-list", audience: "signed-in" },
   { path: "/report", audience: "signed-in" },
   { path: "/iam/:tab?", url: "/iam/info", audience: "signed-in" },
+  // The same route at the tab whose panel is a chunk of its own, fetched with the page when opened at it.
+  {
+    path: "/iam/subscription",
+    audience: "signed-in",
+    lazy: ["app/components/settings/subscription-panel.tsx"],
+  },
   { path: "/debtors/import", audience: "signed-in" },
   { path: "/debtors/:id", url: "/debtors/1", audience: "signed-in" },
 ];

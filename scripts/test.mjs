@@ -1,9 +1,9 @@
-// `npm test`: every test, in the order that fails fastest. Type check (the commands of
-// `npm run typecheck`), build (the integration and end-to-end tests run against the production
+// `npm test`: every test, in the order that fails fastest. Lint and type check (the commands of
+// `npm run typecheck`) beside the build (the integration and end-to-end tests run against the production
 // build), bundle sizes (`wrangler deploy --dry-run` of both Workers), unit + integration +
 // production-configuration tests (vitest, the latter two inside workerd), then Playwright in
 // Debian's Chromium, Lighthouse's accessibility score on / and /pricing among them.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -20,33 +20,43 @@ or point CHROMIUM_PATH at an existing Chromium binary, then run npm test again.\
   process.exit(1);
 }
 
-const steps = [
-  // The committed worker-configuration.d.ts files must match both wrangler.toml files (`npm run cf-typegen`).
-  // Lint and format check (Biome, biome.json): no errors, no warnings, nothing left unformatted.
-  ["Lint", "biome", ["check", "--error-on-warnings", "."]],
-  ["Type check", "npm", ["run", "--silent", "cf-typecheck"]],
-  ["Type check", "react-router", ["typegen"]],
-  ["Type check", "tsc", ["--noEmit"]],
-  ["Build", "react-router", ["build"]],
-  // Both Workers dry-run deployed from the build (app ≤ 600 KiB, mail ≤ 250 KiB gzip) and every
-  // page's first-load JavaScript within its budget.
-  ["Bundle size", "node", ["scripts/check-bundles.mjs"]],
+// Two lanes first, side by side on the 2 cores (each of their commands is mostly one thread): the
+// checks of the source (lint, both Workers' types, typegen and tsc) and the build with its budgets.
+// Then the tests, which use both cores themselves and need the build. Steps stop at the first failure.
+const lanes = [
+  [
+    // Lint and format check (Biome, biome.json): no errors, no warnings, nothing left unformatted.
+    ["Lint", "biome", ["check", "--error-on-warnings", "."]],
+    // The committed worker-configuration.d.ts files must match both wrangler.toml files (`npm run cf-typegen`).
+    ["Type check", "npm", ["run", "--silent", "cf-typecheck"]],
+    ["Type check", "react-router", ["typegen"]],
+    ["Type check", "tsc", ["--noEmit"]],
+  ],
+  [
+    ["Build", "react-router", ["build"]],
+    // Both Workers dry-run deployed from the build (app ≤ 650 KiB, mail ≤ 250 KiB gzip) and every
+    // page's first-load JavaScript within its budget.
+    ["Bundle size", "node", ["scripts/check-bundles.mjs"]],
+  ],
+];
+const tests = [
   ["Unit and integration tests", "vitest", ["run"]],
   // Playwright, Lighthouse's accessibility score of 100 on / and /pricing among them
   // (tests/e2e/lighthouse.spec.ts; `npm run lighthouse` runs all four categories).
   ["End-to-end tests", "playwright", ["test"]],
 ];
+const steps = [...lanes.flat(), ...tests];
 
 /** Each step's time, printed at the end whether the run passed or failed (docs/decisions/013). */
-const timings = [];
+const timings = new Map();
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-function printTimings() {
-  const rows = steps.map(([title, command, args], i) => {
-    const t = timings[i];
+function printTimings(wallMs) {
+  const rows = steps.map((step) => {
+    const [title, command, args] = step;
+    const t = timings.get(step);
     return [title, `${command} ${args.join(" ")}`, t === undefined ? "not run" : `${seconds(t.ms)}${t.ok ? "" : " ✖"}`];
   });
-  const total = timings.reduce((sum, t) => sum + t.ms, 0);
-  rows.push(["Total", "", seconds(total)]);
+  rows.push(["Total (wall clock; the two lanes overlap)", "", seconds(wallMs)]);
   const width = [0, 1].map((c) => Math.max(...rows.map((r) => r[c].length)));
   console.log("\nStep times:");
   for (const [title, command, time] of rows) {
@@ -54,18 +64,46 @@ function printTimings() {
   }
 }
 
-for (const [title, command, args] of steps) {
+/**
+ * Runs one step. Inside a lane its output is kept and printed whole when it ends, so the two lanes'
+ * lines never interleave; the tests print as they go.
+ */
+function run(step, { buffered }) {
+  const [title, command, args] = step;
   const started = Date.now();
-  console.log(`\n▶ ${title}: ${command} ${args.join(" ")}`);
-  const result = spawnSync(command, args, { stdio: "inherit" });
-  const ms = Date.now() - started;
-  timings.push({ ms, ok: result.status === 0 });
-  if (result.status !== 0) {
-    console.error(`\n✖ ${title} failed (${command} ${args.join(" ")}).`);
-    printTimings();
-    process.exit(result.status ?? 1);
-  }
-  console.log(`✔ ${title} (${seconds(ms)})`);
+  if (!buffered) console.log(`\n▶ ${title}: ${command} ${args.join(" ")}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit" });
+    const output = [];
+    child.stdout?.on("data", (chunk) => output.push(chunk));
+    child.stderr?.on("data", (chunk) => output.push(chunk));
+    child.on("error", (error) => output.push(Buffer.from(`${error.message}\n`)));
+    child.on("close", (code) => {
+      const ms = Date.now() - started;
+      const ok = code === 0;
+      timings.set(step, { ms, ok });
+      if (buffered) {
+        console.log(`\n▶ ${title}: ${command} ${args.join(" ")}`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      console.log(ok ? `✔ ${title} (${seconds(ms)})` : `\n✖ ${title} failed (${command} ${args.join(" ")}).`);
+      resolve(ok);
+    });
+  });
 }
-printTimings();
-console.log("\nAll tests passed.");
+
+const started = Date.now();
+const finish = (ok) => {
+  printTimings(Date.now() - started);
+  if (!ok) process.exit(1);
+  console.log("\nAll tests passed.");
+};
+const laneResults = await Promise.all(
+  lanes.map(async (lane) => {
+    for (const step of lane) if (!(await run(step, { buffered: true }))) return false;
+    return true;
+  }),
+);
+if (laneResults.includes(false)) finish(false);
+for (const step of tests) if (!(await run(step, { buffered: false }))) finish(false);
+finish(true);

@@ -1,21 +1,97 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { matchRouteIds, PAGES, pageFiles, readManifests } from "../../scripts/client-js.mjs";
 import { addDebtor, signInByRequest } from "./helpers";
 
-// axe-core over every page and every open modal, menu, drawer and date picker, in both
-// themes, at desktop and phone width (the @phone projects), signed out and signed in: no serious
-// or critical violation anywhere, and nothing wider than the screen. Each test gathers every finding before it fails, so one run
-// lists them all. Each state is audited in both themes in place (auditThemes): only the CSS reads
-// the theme, so one walk through the pages serves both.
+// The sweep: every page and every open modal, menu, drawer and date picker, signed out and signed
+// in, at desktop and phone width (the @phone projects). Everywhere: axe-core finds no serious or
+// critical violation in either theme, nothing is wider than the screen, and the
+// Content-Security-Policy refuses nothing. On every page also: its own title, description and
+// favicon, and the JavaScript it fetches before any interaction is only what its budget counts
+// (scripts/check-bundles.mjs). One walk serves all of these: each page is loaded once for them.
+// Each test gathers every finding before it fails, so one run lists them all. Each state is
+// audited in both themes in place (auditThemes): only the CSS reads the theme.
 
 const THEMES = ["dracula", "light"] as const;
 type Finding = { where: string; rule: string; impact: string; targets: string[]; help: string };
 
-async function audit(page: Page, where: string, findings: Finding[], include?: string) {
+/**
+ * Watches the page for the whole test: every Content-Security-Policy refusal (from the console, and
+ * from the `securitypolicyviolation` event in case the console words it differently) becomes a
+ * finding, and the JavaScript files it fetches are kept for `checkScripts`.
+ */
+async function watch(page: Page, findings: Finding[]) {
+  const scripts = new Set<string>();
+  page.on("console", (message) => {
+    const text = message.text();
+    if (/Content Security Policy|Refused to/i.test(text)) {
+      findings.push({
+        where: page.url(),
+        rule: "content-security-policy",
+        impact: "serious",
+        targets: [text],
+        help: "",
+      });
+    }
+  });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      console.error(`Refused to load ${event.blockedURI} (Content Security Policy: ${event.violatedDirective})`);
+    });
+  });
+  page.on("request", (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.endsWith(".js")) scripts.add(path.replace(/^\//, ""));
+  });
+  return scripts;
+}
+
+const manifests = readManifests("build/client");
+const routeOf = (url: string) => matchRouteIds(manifests.router, new URL(url, "http://x").pathname).at(-1);
+
+/**
+ * The page fetched, from its navigation until a second after it was idle (its audits take that
+ * long), only JavaScript its budget counts: its first load, and the lazy modules its PAGES entry
+ * (scripts/client-js.mjs) names as fetched without interaction.
+ */
+async function checkScripts(page: Page, where: string, fetched: Set<string>, idleAt: number, findings: Finding[]) {
+  await page.waitForTimeout(Math.max(0, 1_000 - (Date.now() - idleAt)));
+  const address = new URL(where, "http://x").pathname;
+  // An entry for this very address (a tab that loads more), else the one of its route.
+  const entry =
+    PAGES.find((p) => (p.url ?? p.path) === address) ?? PAGES.find((p) => routeOf(p.url ?? p.path) === routeOf(where));
+  if (!entry) {
+    findings.push({
+      where,
+      rule: "javascript-budget",
+      impact: "serious",
+      targets: ["not in scripts/client-js.mjs's PAGES"],
+      help: "",
+    });
+    return;
+  }
+  const counted = pageFiles(manifests, address, entry.lazy);
+  const allowed = new Set([...counted.first, ...counted.lazy]);
+  const extra = [...fetched].filter((file) => !allowed.has(file));
+  if (extra.length)
+    findings.push({
+      where,
+      rule: "javascript-budget",
+      impact: "serious",
+      targets: extra,
+      help: "fetched without interaction, not counted",
+    });
+}
+
+/** The rules that read colours: the only ones a theme (CSS custom properties alone) can change. */
+const COLOUR_RULES = ["color-contrast", "link-in-text-block"];
+
+async function audit(page: Page, where: string, findings: Finding[], include?: string, coloursOnly = false) {
   // Legacy mode: the pages have no frames, and it spares a new page per run.
-  let builder = new AxeBuilder({ page })
-    .setLegacyMode(true)
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
+  let builder = new AxeBuilder({ page }).setLegacyMode(true);
+  builder = coloursOnly
+    ? builder.withRules(COLOUR_RULES)
+    : builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
   if (include) builder = builder.include(include);
   const { violations } = await builder.analyze();
   for (const v of violations) {
@@ -69,10 +145,11 @@ async function checkFits(page: Page, where: string, findings: Finding[]) {
 /**
  * Audits the page as it stands in each theme. The theme is only CSS (`data-theme` on <html>, which
  * the boot script sets from the stored choice), so it is switched in place, and the colour
- * transitions it starts are waited out before axe reads the colours.
+ * transitions it starts are waited out before axe reads the colours. Every rule runs in the first
+ * theme; the others change nothing but colours, so only the rules that read colours run again.
  */
 async function auditThemes(page: Page, where: string, findings: Finding[], include?: string) {
-  for (const theme of THEMES) {
+  for (const [i, theme] of THEMES.entries()) {
     await page.evaluate(async (t) => {
       document.documentElement.dataset.theme = t;
       // A layout flushes the styles, starting any transition the switch causes.
@@ -80,7 +157,7 @@ async function auditThemes(page: Page, where: string, findings: Finding[], inclu
       const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition);
       await Promise.all(transitions.map((a) => a.finished.catch(() => undefined)));
     }, theme);
-    await audit(page, `${where} (${theme})`, findings, include);
+    await audit(page, `${where} (${theme})`, findings, include, i > 0);
   }
   await checkFits(page, where, findings);
 }
@@ -96,10 +173,24 @@ async function settle(page: Page) {
   );
 }
 
+/** Loads a page and runs every check of the sweep on it. */
+async function visit(page: Page, path: string, scripts: Set<string>, findings: Finding[]) {
+  scripts.clear();
+  await page.goto(path);
+  await settle(page);
+  const idleAt = Date.now();
+  // The stored choice was applied on load (the boot script, an inline script under the nonce).
+  await expect(page.locator("html")).toHaveAttribute("data-theme", THEMES[0]);
+  await auditThemes(page, path, findings);
+  await checkHead(page, path, findings);
+  await checkScripts(page, path, scripts, idleAt, findings);
+}
+
 test("signed out, both themes: the public pages @phone", async ({ page, context }) => {
   test.setTimeout(60_000);
   await useTheme(context, THEMES[0]);
   const findings: Finding[] = [];
+  const scripts = await watch(page, findings);
   for (const path of [
     "/",
     "/welcome",
@@ -110,12 +201,7 @@ test("signed out, both themes: the public pages @phone", async ({ page, context 
     "/d/not-a-token",
     "/no-such-page",
   ]) {
-    await page.goto(path);
-    await settle(page);
-    // The stored choice is applied on load (the boot script); then both themes are audited.
-    await expect(page.locator("html")).toHaveAttribute("data-theme", THEMES[0]);
-    await auditThemes(page, path, findings);
-    await checkHead(page, path, findings);
+    await visit(page, path, scripts, findings);
   }
   expect(findings).toEqual([]);
 });
@@ -123,6 +209,7 @@ test("signed out, both themes: the public pages @phone", async ({ page, context 
 test("signed out, both themes: a field error and the visitor menus @phone", async ({ page, context }) => {
   await useTheme(context, THEMES[0]);
   const findings: Finding[] = [];
+  await watch(page, findings);
   await page.goto("/");
   await settle(page);
   await page.getByRole("button", { name: "Get magic link" }).click();
@@ -163,6 +250,7 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
   test.setTimeout(180_000);
   await useTheme(context, THEMES[0]);
   const findings: Finding[] = [];
+  const scripts = await watch(page, findings);
   await signInWithRows(page);
 
   for (const path of [
@@ -180,10 +268,7 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
     // A page's error boundary (app/components/route-error.tsx): a debtor that is not there.
     "/debtors/999999999",
   ]) {
-    await page.goto(path);
-    await settle(page);
-    await auditThemes(page, path, findings);
-    await checkHead(page, path, findings);
+    await visit(page, path, scripts, findings);
   }
   expect(findings).toEqual([]);
 });
@@ -192,6 +277,7 @@ test("signed in, both themes: every modal, drawer, combobox and date picker @pho
   test.setTimeout(180_000);
   await useTheme(context, THEMES[0]);
   const findings: Finding[] = [];
+  await watch(page, findings);
   await signInWithRows(page);
   await page.goto("/debtors-list");
   await settle(page);

@@ -1,4 +1,3 @@
-import { PAGES, pageFiles, readManifests } from "../../scripts/client-js.mjs";
 import { expect, test } from "./fixtures";
 import { addDebtor, idle, uniqueEmail } from "./helpers";
 
@@ -140,36 +139,5 @@ test("a toast is announced: its text goes into a live region that was on the pag
   await expect(region.getByText("Debtor added")).toHaveCount(0, { timeout: 10_000 });
 });
 
-// scripts/check-bundles.mjs budgets what scripts/client-js.mjs counts for a page: its first load and
-// the dynamic imports it names as fetched without interaction. In Chromium, each page must fetch
-// nothing else before the user does anything (`idle`: networkidle, then 1 s more and networkidle again).
-test("every page fetches, without interaction, only JavaScript its budget counts", async ({ page, signInShared }) => {
-  test.setTimeout(90_000);
-  const manifests = readManifests("build/client");
-  const fetched = new Set<string>();
-  page.on("request", (request) => {
-    const path = new URL(request.url()).pathname;
-    if (path.endsWith(".js")) fetched.add(path.replace(/^\//, ""));
-  });
-  const check = async (path: string, url: string) => {
-    const entry = PAGES.find((p) => p.path === path);
-    if (!entry) throw new Error(`${path} is not in scripts/client-js.mjs's PAGES`);
-    const counted = pageFiles(manifests, new URL(url, "http://x").pathname, entry.lazy);
-    fetched.clear();
-    await page.goto(url);
-    await idle(page);
-    const allowed = new Set([...counted.first, ...counted.lazy]);
-    expect(
-      [...fetched].filter((file) => !allowed.has(file)),
-      `${url}: fetched without interaction, not counted`,
-    ).toEqual([]);
-  };
-  await check("/", "/");
-  await signInShared("/debtors-list");
-  await addDebtor(page, "Bea Budget", uniqueEmail("budget"), "10");
-  for (const path of ["/dashboard", "/schedule", "/debtors-list", "/schedules-list", "/report", "/pricing"]) {
-    await check(path, path);
-  }
-  await check("/iam/:tab?", "/iam/info");
-  await check("/debtors/import", "/debtors/import");
-});
+// That every page fetches, before any interaction, only the JavaScript its budget counts
+// (scripts/check-bundles.mjs): the sweep checks it on each page it loads (tests/e2e/accessibility.spec.ts).
