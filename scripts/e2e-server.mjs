@@ -4,7 +4,7 @@
 // .dev.vars beside each (wrangler dev's local override; `--var` reaches only the first Worker).
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 const port = process.env.E2E_PORT ?? "8788";
 const persist = ".wrangler/e2e-state";
@@ -29,10 +29,27 @@ writeDevVars("build/server", {
 });
 writeDevVars("dist/dunly_mail", { APP_ENV: "test", RESEND_API_KEY: "" });
 
+// Every migration in one `wrangler d1 execute` (one local D1 started once), with the rows
+// `wrangler d1 migrations apply` would leave in its d1_migrations table. `migrations apply` starts the
+// local D1 again for each migration: 11 s for 28 of them on the 2-core CI machine, against about 1.5 s.
+const names = readdirSync("migrations")
+  .filter((name) => /^\d{4}_.*\.sql$/.test(name))
+  .sort();
+const combined = ".wrangler/e2e-migrations.sql";
+mkdirSync(".wrangler", { recursive: true });
+writeFileSync(
+  combined,
+  [
+    ...names.map((name) => readFileSync(`migrations/${name}`, "utf8")),
+    `CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE,
+       applied_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP);`,
+    `INSERT INTO d1_migrations (name) VALUES ${names.map((name) => `('${name}')`).join(", ")};`,
+  ].join("\n;\n"),
+);
 const migrate = spawnSync(
   "wrangler",
-  ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist, "-c", "build/server/wrangler.json"],
-  { stdio: "inherit" },
+  ["d1", "execute", "DB", "--local", "--persist-to", persist, "-c", "build/server/wrangler.json", "--file", combined],
+  { stdio: ["ignore", "ignore", "inherit"] },
 );
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 
