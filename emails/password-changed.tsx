@@ -1,15 +1,7 @@
+import { type PasswordChangedEmailProps, passwordChangedSubject } from "../app/domain/password-changed";
 import { EmailButton, EmailHeading, EmailLayout, EmailText } from "./components/layout";
 
-export interface PasswordChangedEmailProps {
-  /** When it happened, already written in the user's time zone ("Nov 21, 2026, 11:52 PM"). */
-  changedAt: string;
-  /** How many other sessions were signed out. */
-  signedOut: number;
-  /** The sign-in page, to take the account back with a magic link. */
-  signInUrl: string;
-}
-
-export const passwordChangedSubject = "Your Dunly password was changed";
+export { type PasswordChangedEmailProps, passwordChangedSubject };
 
 /** The notice after a password is set or changed: when, what it did, and what to do if it was not you. */
 export default function PasswordChangedEmail({ changedAt, signedOut, signInUrl }: PasswordChangedEmailProps) {

@@ -11,6 +11,7 @@ import {
   deliveryStatusCounts,
   devOutbox,
   devStripeObjects,
+  emails,
   invoiceOwedDays,
   invoices,
   loginTokens,
@@ -92,6 +93,8 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
     exported: { omit: [] },
     keyset: [userNotifications.status, userNotifications.id],
   },
+  // Receipts, reply copies, plan and password e-mails, with their status (app/mail/recorded.server.ts).
+  { table: emails, rows: byOwner(emails.ownerId), exported: { omit: [] }, keyset: [emails.createdAt, emails.id] },
   { table: debtorReplies, rows: byOwner(debtorReplies.ownerId), exported: { omit: [] } },
   { table: debtorEvents, rows: byOwner(debtorEvents.ownerId), exported: { omit: [] } },
   {

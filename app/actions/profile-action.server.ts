@@ -21,7 +21,7 @@ import {
 import { type Db, getDb } from "~/db/client.server";
 import { formatInstant } from "~/domain/time-zone";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/upload-limits";
-import { mail } from "~/mail/index.server";
+import { sendRecorded } from "~/mail/index.server";
 import { intentOf, readForm, reply } from "~/platform/action-result.server";
 import { appOrigin } from "~/platform/config.server";
 import { allowPasswordGuess, TOO_MANY_PASSWORD_GUESSES } from "~/platform/rate-limit.server";
@@ -176,27 +176,36 @@ async function savePassword(app: AppContext, db: Db, user: SessionUser, request:
   await setPassword(db, user.id, submission.value.newPassword);
   // A new password locks out whoever else holds a session: only this browser stays signed in.
   const signedOut = await invalidateOtherSessions(db, user.id, readSessionToken(request));
-  await notifyPasswordChanged(app, user, request, signedOut);
+  await notifyPasswordChanged(app.env, db, app.config, user, request, signedOut);
   return reply(PROFILE_INTENTS.password, { message: PASSWORD_SAVED, result: submission.reply({ resetForm: true }) });
 }
 
-/** Tells the account's own address that its password changed; a failed e-mail is logged (by the mail client), never fatal. */
+/**
+ * Tells the account's own address that its password changed, recorded before it is sent: one that
+ * could not be sent is retried by the watchdog and shown in Settings → E-mails, never fatal here.
+ */
 async function notifyPasswordChanged(
-  { env, config }: AppContext,
+  env: Env,
+  db: Db,
+  config: AppContext["config"],
   user: SessionUser,
   request: Request,
   signedOut: number,
 ) {
-  await mail.passwordChanged(
-    env,
-    {
-      to: user.email,
-      changedAt: formatInstant(Date.now(), requestTimeZone(request)),
-      signedOut,
-      signInUrl: new URL("/#sign-in", appOrigin(config, request.url)).href,
+  const now = Date.now();
+  await sendRecorded(env, db, {
+    ownerId: user.id,
+    key: `password-changed:${user.id}:${now}`,
+    email: {
+      kind: "password-changed",
+      message: {
+        to: user.email,
+        changedAt: formatInstant(now, requestTimeZone(request)),
+        signedOut,
+        signInUrl: new URL("/#sign-in", appOrigin(config, request.url)).href,
+      },
     },
-    user.id,
-  );
+  });
 }
 
 /**

@@ -119,6 +119,8 @@ async function paymentFailed(invoice: Stripe.Invoice, context: StripeEventContex
   const date = next ? formatLongDate(new Date(next * 1000).toISOString().slice(0, 10)) : "";
   await sendAccountNotice(
     context.env,
+    context.db,
+    user.id,
     {
       to: user.email,
       kind: "payment_failed",

@@ -19,8 +19,9 @@ const notSubscribed = or(
 /**
  * The watchdog's trial e-mails (docs/decisions/019): "your trial ends in 3 days" once the end is
  * three days away, "your trial has ended" once it has, each once per account (trial_warned_at,
- * trial_ended_sent_at: claimed before the send, released when a send that may pass failed), never to
- * an account that subscribed. Through the index on users (trial_ends_at). Returns how many were sent.
+ * trial_ended_sent_at: claimed before the e-mail is recorded, released only when it could not be
+ * recorded; a recorded one that could not be sent is retried by the watchdog), never to an account
+ * that subscribed. Through the index on users (trial_ends_at). Returns how many were recorded.
  */
 export async function sendTrialNotices(
   env: Env,
@@ -49,10 +50,10 @@ export async function sendTrialNotices(
         .returning({ id: users.id });
       if (claimed.length === 0) continue;
       try {
-        await sendTrialNotice(env, origin, kind, row);
+        await sendTrialNotice(env, db, origin, kind, row);
         sent += 1;
       } catch (error) {
-        console.error(`[dunly] trial notice ${kind} for ${row.id} not sent`, error);
+        console.error(`[dunly] trial notice ${kind} for ${row.id} not recorded`, error);
         await db
           .update(users)
           .set(kind === "trial_ending" ? { trialWarnedAt: null } : { trialEndedSentAt: null })
@@ -65,10 +66,17 @@ export async function sendTrialNotices(
 
 function sendTrialNotice(
   env: Env,
+  db: Db,
   origin: string,
   kind: Extract<AccountNoticeKind, "trial_ending" | "trial_ended">,
   row: { id: string; email: string; trialEndsAt: number | null },
 ) {
   const date = formatLongDate(new Date(row.trialEndsAt ?? 0).toISOString().slice(0, 10));
-  return sendAccountNotice(env, { to: row.email, kind, date, actionUrl: `${origin}/pricing` }, `${kind}:${row.id}`);
+  return sendAccountNotice(
+    env,
+    db,
+    row.id,
+    { to: row.email, kind, date, actionUrl: `${origin}/pricing` },
+    `${kind}:${row.id}`,
+  );
 }

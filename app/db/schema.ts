@@ -701,7 +701,49 @@ export const userNotifications = sqliteTable(
     // The watchdog's pending ones; a request's owner's own; a debtor's delete (the cascade).
     index("user_notifications_pending_idx").on(t.status, t.createdAt),
     index("user_notifications_owner_idx").on(t.ownerId, t.status),
+    // The user's list of e-mails (Settings → E-mails), newest first (0028).
+    index("user_notifications_owner_created_idx").on(t.ownerId, t.createdAt, t.id),
     index("user_notifications_debtor_idx").on(t.debtorId),
+  ],
+);
+
+/**
+ * Every e-mail other than a reminder or a notice (0028): the debtor's receipt, the copy of a
+ * debtor's reply, Dunly's e-mails about the user's plan, the password-changed notice. Recorded
+ * before the first attempt, so one that could not be sent is retried by the watchdog (bounded) and
+ * shown to the user, never lost. `payload` is the message as the mail client takes it, so a retry
+ * sends the same e-mail under the same `idem_key` (the provider's Idempotency-Key).
+ */
+export const emails = sqliteTable(
+  "emails",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["receipt", "reply-copy", "account-notice", "password-changed"] }).notNull(),
+    // The debtor it is about (receipts, reply copies); no foreign key: the record outlives a deleted debtor.
+    debtorId: integer("debtor_id"),
+    recipient: text("recipient").notNull(),
+    idemKey: text("idem_key").notNull(),
+    payload: text("payload").notNull(),
+    status: text("status", { enum: ["pending", "sent", "failed"] })
+      .notNull()
+      .default("pending"),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    // When the watchdog may try a 'pending' one (again); also a lease while an attempt is under way.
+    nextAttemptAt: integer("next_attempt_at"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    sentAt: integer("sent_at"),
+  },
+  (t) => [
+    uniqueIndex("emails_idem_key_idx").on(t.idemKey),
+    // The user's list, newest first.
+    index("emails_owner_idx").on(t.ownerId, t.createdAt, t.id),
+    // The watchdog's due retries.
+    index("emails_retry_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    check("emails_status_check", sql`${t.status} IN ('pending', 'sent', 'failed')`),
   ],
 );
 

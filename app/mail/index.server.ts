@@ -1,135 +1,15 @@
 /**
- * The app's mail client: the one way to the mail Worker (the MAILER service binding), one function
- * per kind of mail.
- *
- * One failure policy for every send. A send never throws: its caller gets a result and decides what
- * a failure means there (record it for the watchdog, tell the user, or go on), so no caller has to
- * tell "not sent" from "crashed". A call that throws (the mail Worker unreachable, or throwing) is a
- * failed send like the provider's own failures: `retryable` (nothing says the e-mail went out, and
- * its Idempotency-Key keeps a resend from sending twice), status null, no attempts. Each failed
- * send is logged here, once, with its kind and key, so callers do not log it again; a 429 is the
- * provider pacing us (the caller waits), not a failure, and is not logged.
+ * The mail feature's face: the one client of the mail Worker (client.server.ts), and the recorded
+ * sends of every e-mail other than reminders and notices (recorded.server.ts).
  */
-import type { AccountNoticeMessage } from "~/domain/account-notice";
-import type { DigestMessage, NoticeMessage } from "~/domain/notice";
-import type { ReceiptMessage } from "~/domain/receipt";
-import type { ReplyCopyMessage } from "~/domain/reply-copy";
-import type { PasswordChangedEmailProps } from "../../emails/password-changed";
-import type { ReminderEmailProps } from "../../emails/reminder";
-import type { ReminderMessage } from "../../emails/reminder-message";
-import type { BatchSendResult, SendFailure, SendResult } from "./contract";
-
+export { mail } from "./client.server";
 export { type BatchSendResult, INVALID_IDEMPOTENT, type SendFailure, type SendResult } from "./contract";
-
-type Mailer = Env["MAILER"];
-
-/** What a failed answer says, for the one log line. */
-function failureText(result: SendFailure | Extract<BatchSendResult, { ok: false }>) {
-  if ("error" in result) return result.error;
-  return result.invalid.map((x) => `#${x.index}: ${x.error}`).join("; ");
-}
-
-/**
- * Every send goes through here: the mail Worker's answer as it is, or, when the call throws, a
- * retryable failure; a failure is logged once with the kind and key. Never throws.
- */
-async function call<T extends SendResult | BatchSendResult | { ok: true }>(
-  env: Pick<Env, "MAILER">,
-  kind: string,
-  key: string,
-  send: (mailer: Mailer) => Promise<T>,
-): Promise<T | SendFailure> {
-  let result: T | SendFailure;
-  try {
-    result = await send(env.MAILER);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    result = { ok: false, retryable: true, status: null, error: `Mail Worker: ${message}`, attempts: 0 };
-  }
-  if (!result.ok && !("status" in result && result.status === 429)) {
-    console.error(`[dunly] mail ${kind} ${key} not sent: ${failureText(result)}`);
-  }
-  return result;
-}
-
-/** The magic-link e-mail. No Idempotency-Key: a failed one is not retried, the user asks again. */
-function signInLink(env: Pick<Env, "MAILER">, input: { to: string; url: string; expiresInMinutes: number }) {
-  return call<SendResult>(env, "sign-in link", "(no key)", async (m) => await m.sendSignInLink(input));
-}
-
-/** The notice that an account's password changed; `label` (the user) only names it in the log. */
-function passwordChanged(env: Pick<Env, "MAILER">, input: PasswordChangedEmailProps & { to: string }, label: string) {
-  return call<SendResult>(env, "password-changed", label, async (m) => await m.sendPasswordChanged(input));
-}
-
-/** A notice to the user about one of their debtors, under its event key. */
-function notice(env: Pick<Env, "MAILER">, message: NoticeMessage, key: string) {
-  return call<SendResult>(env, "notice", key, async (m) => await m.sendNotice(message, key));
-}
-
-/** The user's daily digest, under `digest:<user>:<day>`. */
-function digest(env: Pick<Env, "MAILER">, message: DigestMessage, key: string) {
-  return call<SendResult>(env, "digest", key, async (m) => await m.sendDigest(message, key));
-}
-
-/** The debtor's receipt for a payment online, under `receipt:<provider payment id>`. */
-function receipt(env: Pick<Env, "MAILER">, message: ReceiptMessage, key: string) {
-  return call<SendResult>(env, "receipt", key, async (m) => await m.sendReceipt(message, key));
-}
-
-/** The copy of a debtor's reply to the user, under `reply:<reply id>`. */
-function replyCopy(env: Pick<Env, "MAILER">, message: ReplyCopyMessage, key: string) {
-  return call<SendResult>(env, "reply copy", key, async (m) => await m.sendReplyCopy(message, key));
-}
-
-/** Dunly's e-mail to a user about their own plan (trial ending or ended, a renewal failed). */
-function accountNotice(env: Pick<Env, "MAILER">, message: AccountNoticeMessage, key: string) {
-  return call<SendResult>(env, "account notice", key, async (m) => await m.sendAccountNotice(message, key));
-}
-
-/** A payment reminder under its occurrence key: the engine's queue consumer and the test send. */
-function reminder(env: Pick<Env, "MAILER">, message: ReminderMessage, key: string): Promise<SendResult> {
-  return call<SendResult>(env, "reminder", key, async (m) => await m.sendReminder(message, key));
-}
-
-/**
- * Reminders in one request to the provider's batch endpoint under `batchKey` (docs/decisions/021).
- * A call that throws is an unanswered request (retryable, no status, not split): it is retried
- * only under the same key.
- */
-async function reminders(
-  env: Pick<Env, "MAILER">,
-  items: readonly { message: ReminderMessage; key: string }[],
-  batchKey: string,
-): Promise<BatchSendResult> {
-  const result = await call<BatchSendResult>(
-    env,
-    "reminder batch",
-    batchKey,
-    async (m) => await m.sendReminderBatch(items, batchKey),
-  );
-  if (result.ok || !("attempts" in result)) return result;
-  const { attempts: _attempts, ...failed } = result;
-  return { ...failed, split: false };
-}
-
-/** The in-app preview of a reminder, rendered by the mail Worker; nothing is sent. */
-function renderReminderPreview(env: Pick<Env, "MAILER">, props: ReminderEmailProps) {
-  return call(env, "reminder preview", `${props.template}/${props.tone}`, async (m) => ({
-    ok: true as const,
-    ...(await m.renderReminderPreview(props)),
-  }));
-}
-
-export const mail = {
-  signInLink,
-  passwordChanged,
-  notice,
-  digest,
-  receipt,
-  replyCopy,
-  accountNotice,
-  reminder,
-  reminders,
-  renderReminderPreview,
-};
+export {
+  EMAIL_MAX_ATTEMPTS,
+  type EmailRow,
+  emailLabel,
+  listEmails,
+  type RecordedEmail,
+  retryRecordedEmails,
+  sendRecorded,
+} from "./recorded.server";

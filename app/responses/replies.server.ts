@@ -6,7 +6,7 @@ import { debtorReplies } from "~/db/schema";
 import { MAX_REPLY_BYTES, oneLineOf, REPLIES_PER_DEBTOR_PER_DAY } from "~/domain/inbound-mail";
 import { type ParsedReply, parseReply } from "~/domain/parse-reply";
 import { verifyReplyAddress } from "~/links/index.server";
-import { mail } from "~/mail/index.server";
+import { sendRecorded } from "~/mail/index.server";
 import type { AppConfig } from "~/platform/config.server";
 import { linkOrigin } from "~/platform/config.server";
 import type { OwnerScope } from "~/platform/scope.server";
@@ -112,35 +112,41 @@ export async function receiveReply(
     consequences({ kind: "held", ownerId, debtorId, reason: "replied" }),
   ]);
   const replyId = results[0][0]?.id ?? 0;
-  await sendCopy(env, config, { ...parsed, from }, { replyId, ...debtor });
+  await sendCopy(env, db, config, { ...parsed, from }, { replyId, ...debtor });
   return { ok: true, kind: "reply", replyId, debtorId };
 }
 
 /**
  * The copy to the user, always (not governed by the notices switch: without Dunly the reply would
- * have reached the user's mailbox anyway). Idempotency-Key `reply:<id>`. A failure is only logged (by
- * the mail client): the reply is stored and shown either way.
+ * have reached the user's mailbox anyway). Idempotency-Key `reply:<id>`. Recorded before it is sent:
+ * one that could not be sent is retried by the watchdog and shown in Settings → E-mails; the reply
+ * is stored and shown either way.
  */
 async function sendCopy(
   env: Env,
+  db: Db,
   config: AppConfig,
   parsed: ParsedReply,
-  d: { replyId: number; debtorId: number; email: string; fullName: string; userEmail: string },
+  d: { replyId: number; ownerId: string; debtorId: number; email: string; fullName: string; userEmail: string },
 ) {
-  await mail.replyCopy(
-    env,
-    {
-      to: d.userEmail,
-      debtorName: d.fullName,
-      debtorEmail: d.email,
-      from: parsed.from,
-      subject: parsed.subject,
-      text: parsed.text,
-      attachments: parsed.attachments,
-      debtorUrl: `${linkOrigin(config)}/debtors/${d.debtorId}`,
+  await sendRecorded(env, db, {
+    ownerId: d.ownerId,
+    debtorId: d.debtorId,
+    key: `reply:${d.replyId}`,
+    email: {
+      kind: "reply-copy",
+      message: {
+        to: d.userEmail,
+        debtorName: d.fullName,
+        debtorEmail: d.email,
+        from: parsed.from,
+        subject: parsed.subject,
+        text: parsed.text,
+        attachments: parsed.attachments,
+        debtorUrl: `${linkOrigin(config)}/debtors/${d.debtorId}`,
+      },
     },
-    `reply:${d.replyId}`,
-  );
+  });
 }
 
 /**

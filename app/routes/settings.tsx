@@ -11,6 +11,7 @@ import { PasswordForm } from "~/components/password-form";
 import { RouteError } from "~/components/route-error";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { DefaultCurrencyForm } from "~/components/settings/default-currency-form";
+import { EmailLog, type EmailLogRow } from "~/components/settings/email-log";
 import { NoticesForm } from "~/components/settings/notices-form";
 import { OrgManager } from "~/components/settings/org-manager";
 import { PaymentLinkForm } from "~/components/settings/payment-link-form";
@@ -18,13 +19,17 @@ import { ProfileInfo } from "~/components/settings/profile-info";
 import { StripeConnectCard } from "~/components/settings/stripe-connect-card";
 import { YourData } from "~/components/settings/your-data";
 import { LinkTabs } from "~/components/ui/link-tabs";
-import { getDb } from "~/db/client.server";
+import { type Db, getDb } from "~/db/client.server";
 import { OWNER_ID, preparedQuery, SESSION_OWNER } from "~/db/prepared.server";
 import { listOrganizations } from "~/debtors/index.server";
+import { pageCount, pageOffset, parsePage } from "~/domain/list-params";
 import { effectivePlan, inTrial, planName, trialEnd } from "~/domain/plans";
 import { formatLongDate } from "~/domain/promise";
+import { formatInstant } from "~/domain/time-zone";
 import { accountRowQuery, stripeConnectView } from "~/ledger/index.server";
+import { EMAIL_MAX_ATTEMPTS, listEmails } from "~/mail/index.server";
 import { appOrigin } from "~/platform/config.server";
+import { requestTimeZone } from "~/platform/time-zone.server";
 import { stripeSetup } from "~/stripe/index.server";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/settings";
@@ -33,6 +38,7 @@ const TABS = [
   { id: "info", label: "Personal information", short: "Info" },
   { id: "orgs", label: "Organizations", short: "Organizations" },
   { id: "subscription", label: "Your Subscription", short: "Subscription" },
+  { id: "emails", label: "E-mails", short: "E-mails" },
 ] as const;
 type Tab = (typeof TABS)[number]["id"];
 
@@ -48,8 +54,8 @@ const SETTINGS = {
   stripeAccount: preparedQuery((db) => accountRowQuery(db, OWNER_ID)),
 };
 
-/** /iam/:tab (the spec's path): the Settings page, one tab of it (info, orgs, subscription). */
-export async function loader({ context, params, url }: Route.LoaderArgs) {
+/** /iam/:tab (the spec's path): the Settings page, one tab of it (info, orgs, subscription, emails). */
+export async function loader({ context, params, url, request }: Route.LoaderArgs) {
   const tab = parseTab(params.tab);
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
@@ -82,6 +88,38 @@ export async function loader({ context, params, url }: Route.LoaderArgs) {
     stripe:
       tab === "info" ? await stripeConnectView(env, config, db, user.id, refreshStripe, { row: accountRows[0] }) : null,
     subscription: tab === "subscription" ? await subscriptionView(env, config, db, user.id, url) : null,
+    emails: tab === "emails" ? await emailLogView(db, user, url, requestTimeZone(request)) : null,
+  };
+}
+
+/** Settings → E-mails: a page of the newest EMAIL_LOG_LISTED e-mails, times in the user's zone. */
+const EMAIL_LOG_PAGE = 25;
+const EMAIL_LOG_LISTED = 1_000;
+async function emailLogView(db: Db, user: { id: string; email: string }, url: URL, zone: string) {
+  const page = parsePage(url.searchParams.get("page"), EMAIL_LOG_LISTED / EMAIL_LOG_PAGE);
+  const { rows, total } = await listEmails(db, user.id, user.email, pageOffset(page, EMAIL_LOG_PAGE), EMAIL_LOG_PAGE);
+  const pages = pageCount(Math.min(total, EMAIL_LOG_LISTED), EMAIL_LOG_PAGE);
+  // A page past the end (an old link, a typed number) leads to the last one.
+  if (page > pages) throw redirect(`/iam/emails?page=${pages}`);
+  const at = (ms: number) => formatInstant(ms, zone);
+  return {
+    page,
+    pages,
+    total,
+    listed: EMAIL_LOG_LISTED,
+    rows: rows.map(
+      (row): EmailLogRow => ({
+        key: `${row.source}-${row.id}`,
+        subject: row.subject,
+        recipient: row.recipient,
+        status: row.status,
+        error: row.error,
+        when: at(row.sentAt ?? row.createdAt),
+        attempts: row.attempts,
+        maxAttempts: EMAIL_MAX_ATTEMPTS,
+        nextTry: row.status === "pending" && row.nextAttemptAt ? at(row.nextAttemptAt) : null,
+      }),
+    ),
   };
 }
 
@@ -125,6 +163,8 @@ export async function action(args: Route.ActionArgs) {
       return organizationAction(args);
     case "subscription":
       return manageBilling(args);
+    case "emails":
+      throw data(null, { status: 405 });
   }
 }
 
@@ -191,6 +231,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         </>
       )}
       {tab === "orgs" && <OrgManager organizations={loaderData.organizations} />}
+      {tab === "emails" && loaderData.emails && <EmailLog {...loaderData.emails} />}
       {tab === "subscription" && loaderData.subscription && (
         <Suspense fallback={<p className="text-muted">Loading your subscription…</p>}>
           <SubscriptionPanel

@@ -4,6 +4,7 @@ import { sendTrialNotices } from "~/billing/index.server";
 import { chunk } from "~/db/chunk";
 import { getDb } from "~/db/client.server";
 import { expireAbandonedCheckouts } from "~/ledger/index.server";
+import { retryRecordedEmails } from "~/mail/index.server";
 import { readConfig } from "~/platform/config.server";
 import {
   abandonOccurrence,
@@ -151,6 +152,10 @@ export async function runNotices(env: Env, now = Date.now()) {
     // And the trial's two e-mails (docs/decisions/019); a failure is tried again next run.
     await sendTrialNotices(env, db, config, now).catch((error) =>
       console.error("[dunly] watchdog could not send trial notices", error),
+    );
+    // And every recorded e-mail whose retry is due: receipts, reply copies, plan and password e-mails.
+    await retryRecordedEmails(env, db, now).catch((error) =>
+      console.error("[dunly] watchdog could not retry e-mails", error),
     );
     return sent;
   } catch (error) {

@@ -71,6 +71,9 @@ async function seedAccount(a: Account) {
       "INSERT INTO user_notifications (owner_id, kind, debtor_id, event_id, event_key) VALUES (?, 'paid_claimed', ?, ?, ?)",
     ).bind(a.id, debtor.id, event!.id, `paid_claimed:${event!.id}`),
     env.DB.prepare(
+      "INSERT INTO emails (owner_id, kind, debtor_id, recipient, idem_key, payload, status, created_at) VALUES (?, 'reply-copy', ?, ?, ?, '{}', 'sent', ?)",
+    ).bind(a.id, debtor.id, a.email, `reply:seed-${a.id}`, now),
+    env.DB.prepare(
       "INSERT INTO stripe_accounts (user_id, account_id, connected_at, updated_at) VALUES (?, ?, ?, ?)",
     ).bind(a.id, `acct_${a.id}`, now, now),
     env.DB.prepare(

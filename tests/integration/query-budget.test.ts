@@ -243,6 +243,8 @@ const BUDGET = {
   // The settings and, in the same batch, the connected Stripe account (decisions/018).
   iamInfo: 3,
   iamOrgs: 2,
+  // Recorded e-mails, notices and their two counts, in one batch after the session's.
+  iamEmails: 5,
 } as const;
 
 /** A page: its budget, and its URL for an account (`.data` for a page's loaders, plain for a resource route). */
@@ -265,6 +267,7 @@ const PAGES: [keyof typeof BUDGET, (a: Account) => string][] = [
   ["scheduleDetails", (a) => `/schedules/${a.scheduleOf(1)}`],
   ["iamInfo", () => "/iam/info.data"],
   ["iamOrgs", () => "/iam/orgs.data"],
+  ["iamEmails", () => "/iam/emails.data?page=3"],
 ];
 
 describe("signed-in pages: D1 statements per request", () => {

@@ -39,10 +39,16 @@ import {
 export type { BatchSendResult, SendResult } from "./send";
 
 /** An e-mail from Dunly itself to an account's own address (not an RPC method). */
-async function sendAccountEmail(env: MailEnv, to: string, subject: string, element: ReactElement) {
+async function sendAccountEmail(
+  env: MailEnv,
+  to: string,
+  subject: string,
+  element: ReactElement,
+  idempotencyKey?: string,
+) {
   const config = readMailConfig(env);
   const html = await renderEmail(element);
-  return deliver(env.DB, config, { to, fromName: "Dunly", subject, html, text: toPlainText(html) });
+  return deliver(env.DB, config, { to, fromName: "Dunly", subject, html, text: toPlainText(html) }, idempotencyKey);
 }
 
 /**
@@ -82,10 +88,22 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
     return sendAccountEmail(this.env, input.to, signInSubject, element);
   }
 
-  /** The notice that an account's password was set or changed. */
-  async sendPasswordChanged(input: PasswordChangedEmailProps & { to: string }): Promise<SendResult> {
+  /**
+   * The notice that an account's password was set or changed; with the app's record key as
+   * Idempotency-Key, so its retry never sends it twice.
+   */
+  async sendPasswordChanged(
+    input: PasswordChangedEmailProps & { to: string },
+    idempotencyKey?: string,
+  ): Promise<SendResult> {
     const { to, ...props } = input;
-    return sendAccountEmail(this.env, to, passwordChangedSubject, createElement(PasswordChangedEmail, props));
+    return sendAccountEmail(
+      this.env,
+      to,
+      passwordChangedSubject,
+      createElement(PasswordChangedEmail, props),
+      idempotencyKey,
+    );
   }
 
   /**

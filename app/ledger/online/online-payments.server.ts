@@ -8,7 +8,7 @@ import type { ReceiptMessage } from "~/domain/receipt";
 import { allocateStatement, settleLedgerStatements } from "~/ledger/ledger.server";
 import { addPayment, settleStatements } from "~/ledger/payments.server";
 import { debtorParties, portalLink } from "~/links/index.server";
-import { mail } from "~/mail/index.server";
+import { sendRecorded } from "~/mail/index.server";
 import type { AppConfig } from "~/platform/config.server";
 import type { OwnerScope } from "~/platform/scope.server";
 import { commit, replanDueSchedules, resumeHeld } from "~/reminders/index.server";
@@ -252,7 +252,10 @@ export async function recordPaid(
   return { recorded: true, paymentId: written.payment.id };
 }
 
-/** The debtor's receipt, once per provider payment (its Idempotency-Key). Never throws. */
+/**
+ * The debtor's receipt, once per provider payment (its Idempotency-Key), recorded before it is sent:
+ * one that could not be sent is retried by the watchdog and shown in Settings → E-mails. Never throws.
+ */
 async function sendReceipt(
   c: OnlineContext,
   row: OnlinePaymentRow,
@@ -278,8 +281,12 @@ async function sendReceipt(
       reference: paymentIntentId,
       portalUrl,
     };
-    // A failed send is logged by the mail client; nothing records it for a retry.
-    await mail.receipt(c.env, message, `receipt:${paymentIntentId}`);
+    await sendRecorded(c.env, c.db, {
+      ownerId: row.ownerId,
+      debtorId: row.debtorId,
+      key: `receipt:${paymentIntentId}`,
+      email: { kind: "receipt", message },
+    });
   } catch (error) {
     console.error(`[dunly] receipt for ${paymentIntentId} failed: ${(error as Error).message}`);
   }

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
-import { sendAccountNotice } from "~/billing/account-notices.server";
 import type { ReminderMessage } from "../../emails/reminder-message";
-import { mail } from "./index.server";
+import { mail } from "./client.server";
 
 /** An env whose mail Worker binding rejects every call, as an unreachable or crashing Worker does. */
 function throwingEnv(): Env {
@@ -89,14 +88,5 @@ describe("the mail client's failure policy", () => {
     expect(await mail.renderReminderPreview(throwingEnv(), props)).toMatchObject({ ok: false });
     const rendered = { subject: "s", html: "<p>h</p>", text: "h" };
     expect(await mail.renderReminderPreview(answeringEnv(rendered), props)).toEqual({ ok: true, ...rendered });
-  });
-
-  it("an account notice whose call throws is thrown on for its caller's retry (trial mark, Stripe event)", async () => {
-    const message = { to: "a@example.com", kind: "trial_ending", date: "May 1, 2026", actionUrl: "/pricing" } as const;
-    await expect(sendAccountNotice(throwingEnv(), message, "trial_ending:u1")).rejects.toThrow(
-      "Account notice trial_ending:u1 not sent: Mail Worker: connection reset",
-    );
-    const refused = { ok: false, retryable: false, status: 422, error: "Invalid to", attempts: 1 };
-    expect(await sendAccountNotice(answeringEnv(refused), message, "trial_ending:u1")).toBe(false);
   });
 });
