@@ -264,6 +264,7 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
     "/iam/info",
     "/iam/orgs",
     "/iam/subscription",
+    "/iam/emails",
     "/debtors/import",
     // A page's error boundary (app/components/route-error.tsx): a debtor that is not there.
     "/debtors/999999999",

@@ -138,6 +138,13 @@ test("a signed-in user sets a password and signs in with it", async ({ page }) =
   await page.getByLabel("Repeat new password", { exact: true }).fill("correct horse battery");
   await page.getByRole("button", { name: "Save password" }).click();
   await expect(page.getByText("Password saved.")).toBeVisible();
+  // The notice of it is listed in Settings → E-mails, sent to the account's own address.
+  await page.getByRole("tab", { name: "E-mails" }).click();
+  const sent = page.getByRole("list", { name: "E-mails, newest first" }).getByRole("listitem");
+  await expect(sent).toHaveCount(1);
+  await expect(sent).toContainText("Your Dunly password was changed");
+  await expect(sent).toContainText(`To ${email}`);
+  await expect(sent).toContainText("Sent");
 
   await page.getByRole("button", { name: "Open account menu" }).click();
   await page.getByRole("button", { name: "Log out" }).click();

@@ -50,7 +50,10 @@ export function EmailLog({
       <p className="mt-1 text-sm text-muted">
         What Dunly sent for you besides reminders: receipts to your debtors, copies of their replies, notices to you and
         e-mails about your account. One that could not be sent is tried again for about half a day. Reminders are on the{" "}
-        <Link to="/report">Report</Link>.
+        <Link to="/report" className="underline">
+          Report
+        </Link>
+        .
       </p>
       {rows.length === 0 ? (
         <p className="mt-6 text-sm">No e-mails yet.</p>
