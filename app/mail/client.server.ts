@@ -17,14 +17,15 @@ import type { ReceiptMessage } from "~/domain/receipt";
 import type { ReplyCopyMessage } from "~/domain/reply-copy";
 import type { ReminderEmailProps } from "../../emails/reminder";
 import type { ReminderMessage } from "../../emails/reminder-message";
-import type { BatchSendResult, SendFailure, SendResult } from "./contract";
+import type { BatchSendResult, LastLook, SendFailure, SendResult } from "./contract";
 
 type Mailer = Env["MAILER"];
 
 /** What a failed answer says, for the one log line. */
 function failureText(result: SendFailure | Extract<BatchSendResult, { ok: false }>) {
   if ("error" in result) return result.error;
-  return result.invalid.map((x) => `#${x.index}: ${x.error}`).join("; ");
+  if (result.invalid) return result.invalid.map((x) => `#${x.index}: ${x.error}`).join("; ");
+  return "held back at the last look";
 }
 
 /**
@@ -44,7 +45,8 @@ async function call<T extends SendResult | BatchSendResult | { ok: true }>(
     const message = error instanceof Error ? error.message : String(error);
     result = { ok: false, retryable: true, status: null, error: `Mail Worker: ${message}`, attempts: 0 };
   }
-  if (!result.ok && !("status" in result && result.status === 429)) {
+  const heldBack = "lastLook" in result && result.lastLook === false;
+  if (!result.ok && !heldBack && !("status" in result && result.status === 429)) {
     console.error(`[dunly] mail ${kind} ${key} not sent: ${failureText(result)}`);
   }
   return result;
@@ -93,18 +95,19 @@ function reminder(env: Pick<Env, "MAILER">, message: ReminderMessage, key: strin
 /**
  * Reminders in one request to the provider's batch endpoint under `batchKey` (docs/decisions/021).
  * A call that throws is an unanswered request (retryable, no status, not split): it is retried
- * only under the same key.
+ * only under the same key. `lastLook` is asked once the e-mails are made, just before the request.
  */
 async function reminders(
   env: Pick<Env, "MAILER">,
   items: readonly { message: ReminderMessage; key: string }[],
   batchKey: string,
+  lastLook?: LastLook,
 ): Promise<BatchSendResult> {
   const result = await call<BatchSendResult>(
     env,
     "reminder batch",
     batchKey,
-    async (m) => await m.sendReminderBatch(items, batchKey),
+    async (m) => await m.sendReminderBatch(items, batchKey, lastLook),
   );
   if (result.ok || !("attempts" in result)) return result;
   const { attempts: _attempts, ...failed } = result;

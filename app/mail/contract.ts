@@ -33,10 +33,16 @@ export type BatchSendResult =
   /** Sent: the provider's id of each e-mail, in the order given (null in the dev outbox). */
   | { ok: true; ids: (string | null)[]; via: "resend" | "outbox" }
   /** Some e-mails could not be made (a header, a render): nothing was sent. */
-  | { ok: false; invalid: { index: number; error: string }[] }
+  | { ok: false; invalid: { index: number; error: string }[]; lastLook?: undefined }
+  /**
+   * The caller's last look, asked after the e-mails were made and just before the request, said
+   * they may no longer all go (one was paid, opted out, held meanwhile): nothing was sent.
+   */
+  | { ok: false; invalid?: undefined; lastLook: false }
   | {
       ok: false;
       invalid?: undefined;
+      lastLook?: undefined;
       /** The provider refused the batch as a whole as invalid (4xx): nothing was sent; split it. */
       split: boolean;
       retryable: boolean;
@@ -54,3 +60,10 @@ export type BatchSendResult =
 
 /** A send that failed: the mail Worker's own answer, or the client's for a call that threw. */
 export type SendFailure = Extract<SendResult, { ok: false }>;
+
+/**
+ * Asked by the mail Worker once a batch's e-mails are made, just before its request goes to the
+ * provider: whether every one of them may still go. Rendering a hundred e-mails takes a while; a
+ * debtor who pays or opts out meanwhile must not get one (an RPC callback into the app).
+ */
+export type LastLook = () => Promise<boolean>;

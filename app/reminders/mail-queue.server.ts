@@ -160,6 +160,10 @@ export async function consumeMail(env: Env, messages: readonly JobMessage[], opt
   else await all;
 }
 
+/** Last looks in a row that may say no before the batch waits HELD_BACK_WAIT_MS. */
+const MAX_HELD_BACK = 3;
+const HELD_BACK_WAIT_MS = 5_000;
+
 /**
  * One batch's request and what follows from its answer. Never throws: a failure to record is
  * logged, and the batch, still leased, is put back by the watchdog once its lease runs out.
@@ -171,6 +175,7 @@ async function sendBatch(
 ): Promise<void> {
   const { pacer, now } = options;
   const { env, db } = scope;
+  let heldBack = 0;
   try {
     for (;;) {
       // Every attempt, the first and each retry, first looks again at each e-mail's debtor,
@@ -183,7 +188,18 @@ async function sendBatch(
       }
       const { send, stopped } = check;
       const items = send.map((j) => ({ message: j.message, key: j.occurrenceKey }));
-      const result = await mail.reminders(env, items, batch.key);
+      // Making a hundred e-mails takes a while: the mail Worker looks once more, through
+      // stillSendable, just before its request, and sends nothing if one was stopped meanwhile.
+      const result = await mail.reminders(env, items, batch.key, () => stillSendable(scope, batch, send));
+      if (!result.ok && result.lastLook === false) {
+        // Nothing was sent. Look again, where the stopped are settled; a look that keeps saying no
+        // with nothing stopped (it could not be answered) waits a little, without counting an attempt.
+        heldBack += 1;
+        if (heldBack < MAX_HELD_BACK) continue;
+        await postponeBatch(db, batch.key, batch.attempts, now() + HELD_BACK_WAIT_MS, "Held back at the last look");
+        await requeueBatch(env, batch.key, HELD_BACK_WAIT_MS);
+        return;
+      }
       if (result.ok) {
         // Sent now, so nothing had been sent under this key: the stopped ones never went.
         await settleAll(scope, send, (_, i) => ({ status: "sent", providerId: result.ids[i] ?? null }), now);
@@ -320,14 +336,30 @@ async function recheckBatch(scope: DataScope, batch: MailBatch, now: () => numbe
   return { kind: "send", send, stopped };
 }
 
+/** Whether every e-mail of `send` may still go: none was stopped or taken from the batch since the re-check. */
+async function stillSendable(scope: DataScope, batch: MailBatch, send: readonly ReadyJob[]): Promise<boolean> {
+  const states = await queuedReminders(
+    scope.db,
+    send.map((j) => j.deliveryId),
+  );
+  return send.every((job) => {
+    const state = states.get(job.deliveryId);
+    return state?.status === "sending" && state.batchKey === batch.key && stopOf(state) === null;
+  });
+}
+
 type QueuedReminder = Awaited<ReturnType<typeof queuedReminders>> extends Map<number, infer S> ? S : never;
 
 /** Why an e-mail of a batch must not go now, or null. */
 function stopOf(state: QueuedReminder): Omit<Stopped, "job"> | null {
-  if (!state.debtor || !state.parts) return { reason: STRANDED_MESSAGE };
+  if (!state.debtor) return { reason: STRANDED_MESSAGE };
+  // The debtor's own reason first (paid, opted out, bouncing), then the schedule's, so the skip
+  // says what really stopped it (a paid debtor's completed schedule is not "deleted").
   const stop = stopReason(state.debtor, state.optedOut);
   if (stop) return { reason: STOPPED_MESSAGES[stop], stop };
   if (state.debtor.status === "bouncing") return { reason: STOPPED_MESSAGES.bounced };
+  // Its schedule or account gone; then one paused or held.
+  if (!state.parts) return { reason: STRANDED_MESSAGE };
   if (!state.scheduleEnabled) return { reason: STOPPED_MESSAGES.held };
   return null;
 }

@@ -332,6 +332,43 @@ describe("every attempt re-checks", () => {
     await expectSentOnce(rest);
   }, 60_000);
 
+  it("a debtor who pays and one who opts out while the mail Worker makes the e-mails, after the re-check: the last look before the request holds the batch, they get nothing, the rest go once", async () => {
+    const ready = await readyJobs(6);
+    const [, paid, optedOut] = ready;
+    // The mail Worker as it is, but the two stops land once the consumer has re-checked and
+    // handed the batch over: while its e-mails are being made.
+    const calls: number[] = [];
+    const mailer = {
+      sendReminderBatch: async (...args: Parameters<Env["MAILER"]["sendReminderBatch"]>) => {
+        calls.push(args[0].length);
+        if (calls.length === 1) {
+          await payInFull(paid!);
+          await optOut(optedOut!);
+        }
+        return env.MAILER.sendReminderBatch(...args);
+      },
+    };
+    const queue = { send: async () => undefined };
+    await consumeMail(
+      { ...env, MAILER: mailer, MAIL_QUEUE: queue } as unknown as Env,
+      ready.map((r) => jobMessage(r.job)),
+      { pacer: new Pacer(1000) },
+    );
+    // First the six, held back at the last look; then the four, under a new key (nothing had gone).
+    expect(calls).toEqual([6, 4]);
+    for (const r of [paid!, optedOut!]) {
+      expect(await resendRequests(r.email)).toEqual([]);
+      expect((await deliveriesOf(r.id))[0]).toMatchObject({ status: "skipped" });
+    }
+    expect((await deliveriesOf(paid!.id))[0]?.error).toBe(
+      "Not sent: the debt was paid in full before this reminder went out.",
+    );
+    expect((await deliveriesOf(optedOut!.id))[0]?.error).toBe(
+      "Not sent: the debtor opted out of reminders before this one went out.",
+    );
+    await expectSentOnce(ready.filter((r) => r !== paid && r !== optedOut));
+  });
+
   it("a first request sent but never answered, then a payment: the retry is answered 409 invalid_idempotent_request, and every e-mail is recorded sent once, none failed", async () => {
     const ready = await readyJobs(6);
     await programResend(ready[0]!.email, [{ fault: "accept-hang" }]);

@@ -31,6 +31,7 @@ import {
   type BatchSendResult,
   deliver,
   deliverBatch,
+  type LastLook,
   type OutgoingMessage,
   type SendResult,
   unsubscribeHeaders,
@@ -234,6 +235,7 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
   async sendReminderBatch(
     items: readonly { message: ReminderMessage; key: string }[],
     batchKey: string,
+    lastLook?: LastLook,
   ): Promise<BatchSendResult> {
     const config = readMailConfig(this.env);
     const invalid: { index: number; error: string }[] = [];
@@ -244,6 +246,9 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
       else invalid.push({ index, error: outgoing.error });
     }
     if (invalid.length > 0) return { ok: false, invalid };
+    // The caller's last look, once everything is made: nothing goes that was stopped meanwhile. A
+    // look that fails is a "no": nothing is sent, and the caller looks again.
+    if (lastLook && !(await lastLook().catch(() => false))) return { ok: false, lastLook: false };
     return deliverBatch(this.env.DB, config, made, batchKey);
   }
 

@@ -2,7 +2,7 @@ import { assertHeaderSafe, formatAddress } from "../../app/domain/header-safe";
 import { type BatchSendResult, INVALID_IDEMPOTENT, type SendResult } from "../../app/mail/contract";
 import { type MailConfig, PROVIDER_TIMEOUT_SECONDS } from "./config";
 
-export type { BatchSendResult, SendResult } from "../../app/mail/contract";
+export type { BatchSendResult, LastLook, SendResult } from "../../app/mail/contract";
 
 export interface OutgoingMessage {
   to: string;
