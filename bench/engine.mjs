@@ -11,6 +11,7 @@
 //   repairAlarms has armed them all at next_run_at through the lifecycle's arm(); the clock starts
 //   at the due instant. An object armed after it is reported (`armedLateS`). The receiving end is counted too: the dev
 // outbox (mail Worker without RESEND_API_KEY) or the fake provider's log (rate limited, bench/fake-provider.mjs).
+import { createHmac } from "node:crypto";
 import { startFakeProvider } from "./fake-provider.mjs";
 import { daytimeZone, query, seedEngine } from "./seed.mjs";
 import { startServer } from "./server.mjs";
@@ -27,6 +28,93 @@ function progress(sqlitePath) {
   const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   const sent = rows.find((r) => r.status === "sent");
   return { by, sent: by.sent ?? 0, failed: by.failed ?? 0, first: sent?.first ?? null, last: sent?.last ?? null };
+}
+
+/** The signing secret of the runs' servers: the bench signs opt-out links as the app does. */
+const OPT_OUT_SECRET = "bench-engine-opt-out-secret";
+
+/** A debtor's one-click opt-out link, /u/<key>.<HMAC-SHA256("<key>:<owner>:<debtor>")> (app/links/signed-links.server.ts). */
+const optOutPath = (d) =>
+  `/u/${d.opt_out_key}.${createHmac("sha256", OPT_OUT_SECRET).update(`${d.opt_out_key}:${d.owner_id}:${d.id}`).digest("base64url")}`;
+
+/** Every schedule not yet settled: still enabled without a final delivery, or with a delivery in flight. */
+function unsettled(sqlitePath) {
+  return Number(
+    query(
+      sqlitePath,
+      `SELECT (SELECT count(*) FROM schedules s WHERE s.state = 'ENABLED' AND NOT EXISTS (
+                 SELECT 1 FROM deliveries x WHERE x.schedule_id = s.id AND x.status IN ('sent', 'failed', 'skipped')))
+            + (SELECT count(*) FROM deliveries WHERE status IN ('sending', 'deferred')) AS n`,
+    )[0].n,
+  );
+}
+
+/**
+ * The debtors who stop being reminded mid-run: `optOuts` opt out through their e-mail's one-click
+ * link, `payments` are paid in full through the API as their user. Chosen among those not yet sent,
+ * the ones whose reminder is in a batch waiting for its retry first. Each request is repeated until
+ * it is answered (the server may be down for a restart); a payment whose answer was lost is found
+ * paid in D1 rather than paid twice. Returns each stop with when its request started and when the
+ * app answered it: a message the provider received after that answer was sent after the stop.
+ */
+async function stopSome(server, sessions, { optOuts, payments }, log) {
+  const chosen = query(
+    server.sqlitePath,
+    `SELECT * FROM (
+       SELECT d.id, d.owner_id, d.email, d.opt_out_key, d.debt_cents,
+              (SELECT x.status FROM deliveries x WHERE x.debtor_id = d.id ORDER BY x.id DESC LIMIT 1) AS st
+         FROM debtors d)
+      WHERE st IS NULL OR st IN ('sending', 'deferred')
+      ORDER BY st = 'sending' DESC, random()
+      LIMIT ?`,
+    optOuts + payments,
+  );
+  const today = new Date().toISOString().slice(0, 10);
+  // Opt-outs and payments alternate, then whichever there are more of.
+  const pairs = Math.min(optOuts, payments);
+  const kindOf = (i) =>
+    i < 2 * pairs ? (i % 2 === 0 ? "opt-out" : "payment") : optOuts > payments ? "opt-out" : "payment";
+  const stops = chosen.map((d, i) => ({ debtor: d, kind: kindOf(i) }));
+  const paidInD1 = (id) => {
+    const row = query(server.sqlitePath, "SELECT paid_cents, debt_cents FROM debtors WHERE id = ?", id)[0];
+    return Number(row.paid_cents) >= Number(row.debt_cents);
+  };
+  const one = async (stop) => {
+    const d = stop.debtor;
+    stop.startedAt = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (stop.kind === "payment" && attempt > 1 && paidInD1(d.id)) break;
+        const res =
+          stop.kind === "opt-out"
+            ? await fetch(`${server.origin}${optOutPath(d)}`, { method: "POST", redirect: "manual" })
+            : await fetch(`${server.origin}/api/payments/add`, {
+                method: "POST",
+                headers: {
+                  "content-type": "application/json",
+                  origin: server.origin,
+                  cookie: `dunly_session=${sessions[d.owner_id]}`,
+                },
+                body: JSON.stringify({
+                  fb_uuid: d.owner_id,
+                  debtor_id: d.id,
+                  amount: (Number(d.debt_cents) / 100).toFixed(2),
+                  paid_on: today,
+                }),
+              });
+        const text = await res.text();
+        if (res.ok) break;
+        if (attempt % 5 === 0) log(`    ${stop.kind} of debtor ${d.id}: ${res.status} ${text.slice(0, 120)}`);
+      } catch {
+        // The server is restarting: try again.
+      }
+      await sleep(1000);
+    }
+    stop.doneAt = Date.now();
+  };
+  // Ten at a time, as users and mail clients would come, not all in one instant.
+  for (let i = 0; i < stops.length; i += 10) await Promise.all(stops.slice(i, i + 10).map(one));
+  return stops;
 }
 
 /**
@@ -50,6 +138,7 @@ export async function engineRun({
   windowS = null,
   start = "overdue",
   armLeadS = null,
+  stops = null,
   log = console.log,
 }) {
   if (start !== "overdue" && start !== "armed") throw new Error(`Unknown start ${start} (overdue or armed)`);
@@ -63,14 +152,22 @@ export async function engineRun({
   const leadS = armLeadS ?? 20 + count / 100;
   const dueAt = armed ? Date.now() + leadS * 1000 : Date.now() - 6 * 60_000;
   let accounts = 0;
+  let sessions = {};
   log(`  seeding ${count} schedules due at ${new Date(dueAt).toISOString()} (debtors in ${timeZone})`);
   const server = await startServer({
     port,
     persist,
-    appVars: { MAIL_SENDS_PER_SECOND: String(sendsPerSecond) },
+    appVars: { MAIL_SENDS_PER_SECOND: String(sendsPerSecond), OPT_OUT_SECRET },
     mailVars: provider ? { RESEND_API_KEY: "re_bench", RESEND_BASE_URL: provider.url } : {},
     beforeStart: (file) => {
-      accounts = seedEngine(file, { count, perAccount, dueAt, timeZone, armAtDue: armed }).accounts;
+      ({ accounts, sessions } = seedEngine(file, {
+        count,
+        perAccount,
+        dueAt,
+        timeZone,
+        armAtDue: armed,
+        withSessions: Boolean(stops),
+      }));
     },
     log,
   });
@@ -132,9 +229,23 @@ export async function engineRun({
     let lastSent = 0;
     let timedOut = false;
     let p = progress(server.sqlitePath);
+    // The stops run beside the loop (their requests wait out a restart), from `stops.atS` on.
+    let stopping = null;
+    let stopsDone = false;
     for (;;) {
       const now = Date.now();
-      if (p.sent + p.failed >= count) break;
+      if (stops && !stopping && now - triggeredAt >= stops.atS * 1000) {
+        log(
+          `    ${((now - triggeredAt) / 1000).toFixed(0).padStart(5)} s: ${stops.optOuts} opt-outs and ${stops.payments} payments begin`,
+        );
+        stopping = stopSome(server, sessions, stops, log);
+        stopping.then(() => {
+          stopsDone = true;
+        });
+      }
+      // Done when every schedule is settled: sent or failed, or (with stops) skipped or ended without one.
+      const settledAll = p.sent + p.failed >= count || (stopping !== null && unsettled(server.sqlitePath) === 0);
+      if (settledAll && (!stops || stopsDone)) break;
       if (now - triggeredAt > timeoutS * 1000) {
         timedOut = true;
         break;
@@ -177,6 +288,7 @@ export async function engineRun({
       await sleep(1000);
       p = progress(server.sqlitePath);
     }
+    const stopList = stopping ? await stopping : [];
     const waited = Date.now() - triggeredAt;
     if (windowS !== null && sentWithinWindow === null) sentWithinWindow = p.sent;
     await server.stop();
@@ -201,7 +313,8 @@ export async function engineRun({
       sentExactlyOnce = sentTo.filter((r) => perRecipient.get(String(r.recipient)) === 1).length;
     }
     if (provider) {
-      const d = provider.duplicates();
+      // Reminders only: the users' notices (an opt-out, a payment) go to their own addresses.
+      const d = provider.duplicates((to) => to.startsWith("engine-debtor-"));
       received = {
         where: `fake provider (${providerRps}/s)`,
         messages: provider.delivered.length,
@@ -237,6 +350,44 @@ export async function engineRun({
         lastAt: outbox.last,
       };
     }
+    // What each stopped debtor got: sent after the app answered the stop (a breach), while the
+    // stop's request was in flight (a race the stop could not win), before it, or nothing.
+    let stopped = null;
+    if (stops) {
+      const byTo = new Map();
+      for (const m of provider?.delivered ?? []) byTo.set(m.to, [...(byTo.get(m.to) ?? []), m.at]);
+      const verdicts = stopList.map((stop) => {
+        const times = byTo.get(String(stop.debtor.email).toLowerCase()) ?? [];
+        if (times.some((t) => t > stop.doneAt)) return "after";
+        if (times.some((t) => t >= stop.startedAt)) return "during";
+        if (times.length > 0) return "before";
+        return "none";
+      });
+      const count = (v, kind) => verdicts.filter((x, i) => x === v && (!kind || stopList[i].kind === kind)).length;
+      const skipped = query(
+        server.sqlitePath,
+        "SELECT coalesce(error, '(no reason)') AS error, count(*) AS n FROM deliveries WHERE status = 'skipped' GROUP BY error ORDER BY n DESC",
+      );
+      stopped = {
+        optOuts: stopList.filter((s) => s.kind === "opt-out").length,
+        payments: stopList.filter((s) => s.kind === "payment").length,
+        firstAtS: stopList.length ? (Math.min(...stopList.map((s) => s.startedAt)) - triggeredAt) / 1000 : null,
+        lastAtS: stopList.length ? (Math.max(...stopList.map((s) => s.doneAt)) - triggeredAt) / 1000 : null,
+        sentAfter: { optOut: count("after", "opt-out"), payment: count("after", "payment") },
+        sentDuring: count("during"),
+        sentBefore: count("before"),
+        notSent: count("none"),
+        skipped: skipped.map((r) => ({ error: r.error, n: Number(r.n) })),
+      };
+    }
+    // A delivery recorded failed whose recipient the provider did receive: recorded wrongly.
+    let failedButReceived = null;
+    if (provider) {
+      const got = new Set(provider.delivered.map((m) => m.to));
+      failedButReceived = query(server.sqlitePath, "SELECT recipient FROM deliveries WHERE status = 'failed'").filter(
+        (r) => got.has(String(r.recipient)),
+      ).length;
+    }
     const lastSentAt = final.last ?? null;
     const spanS = lastSentAt ? (lastSentAt - triggeredAt) / 1000 : null;
     result = {
@@ -264,6 +415,9 @@ export async function engineRun({
       windowS,
       sentWithinWindow,
       sentExactlyOnce,
+      stopped,
+      failedButReceived,
+      unsettled: unsettled(server.sqlitePath),
     };
   } finally {
     await server.stop();

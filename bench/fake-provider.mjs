@@ -155,10 +155,13 @@ export function startFakeProvider({
         url: `http://127.0.0.1:${address.port}`,
         stats,
         delivered,
-        /** Recipients that got more than one message, and how many extra messages that is. */
-        duplicates() {
+        /**
+         * Recipients that got more than one message, and how many extra messages that is; only among
+         * the addresses `only` accepts (the debtors', when the run's users are also told of events).
+         */
+        duplicates(only = () => true) {
           const perRecipient = new Map();
-          for (const m of delivered) perRecipient.set(m.to, (perRecipient.get(m.to) ?? 0) + 1);
+          for (const m of delivered) if (only(m.to)) perRecipient.set(m.to, (perRecipient.get(m.to) ?? 0) + 1);
           let recipients = 0;
           let extra = 0;
           for (const n of perRecipient.values()) {

@@ -34,6 +34,21 @@ const KINDS = {
   // real one runs every 5: the watchdog's recovery then comes up to 4 minutes later).
   chaos: { mode: "limited", rate: providerRps, faultRate, restartAtS, perAccount: 25, cronEveryS: 60 },
   // 240 reminders across 24 accounts, 30% faults, no restart: how many are sent within 10 minutes.
+  // Chaos with stops (issue 39): during the retries, debtors opt out and are paid; none of them
+  // may be sent a reminder after the app answered their stop.
+  stops: {
+    mode: "limited",
+    rate: providerRps,
+    faultRate,
+    restartAtS,
+    perAccount: 25,
+    cronEveryS: 60,
+    stops: {
+      optOuts: Number(env.BENCH_STOP_OPT_OUTS ?? 100),
+      payments: Number(env.BENCH_STOP_PAYMENTS ?? 100),
+      atS: Number(env.BENCH_STOPS_AT_S ?? 30),
+    },
+  },
   faults: {
     mode: "limited",
     rate: providerRps,
@@ -54,8 +69,8 @@ const lines = [
       "",
     )}node bench/mail.mjs\` on ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? "?"}), ${new Date().toISOString()}.`,
   "",
-  "| run | start | schedules | faults (hit) | restarts | first sent | last sent | e-mails/s | sent | sent exactly once | failed | left | duplicates | requests (new batches, × 429) | within window |",
-  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+  "| run | start | schedules | faults (hit) | restarts | first sent | last sent | e-mails/s | sent | sent exactly once | failed (of them received) | left | duplicates | requests (new batches, × 429) | within window | stops: sent after / during / before / not sent; skipped (reason) |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
 ];
 const fmt = (n, d = 1) => (n === null || n === undefined ? "–" : Number(n).toFixed(d));
 
@@ -83,6 +98,7 @@ for (const run of RUNS) {
     windowS: k.windowS ?? null,
     start,
     armLeadS,
+    stops: k.stops ?? null,
   });
   const left = Object.entries(r.byStatus)
     .filter(([s]) => s !== "sent" && s !== "failed")
@@ -104,7 +120,11 @@ for (const run of RUNS) {
               .join(", ") || "none hit"
           })`
         : "none"
-    } | ${r.restarts.map((x) => `at ${fmt(x.atS, 0)} s (${x.sentBefore} sent before)`).join("; ") || "none"} | ${fmt(r.timeToFirstS)} s | ${fmt(r.timeToLastS)} s | ${fmt(r.sendsPerS)} | ${r.sent} | ${r.sentExactlyOnce ?? "–"} | ${r.failed}${r.failures.length ? ` (${r.failures.map((f) => `${f.n}: ${f.error}`).join("; ")})` : ""} | ${left || "0"}${r.timedOut ? " (timed out)" : ""} | ${rec.extraMessages} | ${rec.requests ?? "–"} (${rec.batches ?? "–"}, ${rec.rateLimited ?? "–"}) | ${r.windowS ? `${r.sentWithinWindow}/${count} (${fmt((100 * r.sentWithinWindow) / count)}%) within ${r.windowS} s` : "–"} |`,
+    } | ${r.restarts.map((x) => `at ${fmt(x.atS, 0)} s (${x.sentBefore} sent before)`).join("; ") || "none"} | ${fmt(r.timeToFirstS)} s | ${fmt(r.timeToLastS)} s | ${fmt(r.sendsPerS)} | ${r.sent} | ${r.sentExactlyOnce ?? "–"} | ${r.failed} (${r.failedButReceived ?? "–"})${r.failures.length ? ` (${r.failures.map((f) => `${f.n}: ${f.error}`).join("; ")})` : ""} | ${left || "0"}${r.timedOut ? " (timed out)" : ""} | ${rec.extraMessages} | ${rec.requests ?? "–"} (${rec.batches ?? "–"}, ${rec.rateLimited ?? "–"}) | ${r.windowS ? `${r.sentWithinWindow}/${count} (${fmt((100 * r.sentWithinWindow) / count)}%) within ${r.windowS} s` : "–"} | ${
+      r.stopped
+        ? `${r.stopped.optOuts} opt-outs + ${r.stopped.payments} payments at ${fmt(r.stopped.firstAtS)}–${fmt(r.stopped.lastAtS)} s: **${r.stopped.sentAfter.optOut + r.stopped.sentAfter.payment}** / ${r.stopped.sentDuring} / ${r.stopped.sentBefore} / ${r.stopped.notSent}; ${r.stopped.skipped.map((x) => `${x.n} (${x.error})`).join(", ") || "none"}`
+        : "–"
+    } |`,
   );
   writeFileSync(out, `${lines.join("\n")}\n`);
 }

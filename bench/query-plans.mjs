@@ -244,6 +244,7 @@ const PAGES = [
   ["/debtors/options?q=debtor.12", "debtors.options.ts"],
   ["/iam/info", "settings.tsx", { tab: "info" }],
   ["/iam/orgs", "settings.tsx", { tab: "orgs" }],
+  ["/iam/emails", "settings.tsx", { tab: "emails" }],
 ];
 
 /** Runs the page's loader as React Router does, with a context whose DB records its statements. */

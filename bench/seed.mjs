@@ -383,8 +383,12 @@ export function seedAccount(
  * debtor at its own address, in `perAccount` per account (plan 'aggressive': 50 a day, so no
  * sending limit holds one back), in `timeZone` (where it is daytime now: contact rules). `armAtDue`:
  * also an alarm_repairs row per schedule, so the watchdog arms every object at `dueAt`.
+ * `withSessions`: also a session per account, returned as `sessions` (user id → cookie value).
  */
-export function seedEngine(path, { count, perAccount, dueAt, timeZone, armAtDue = false, now = Date.now() }) {
+export function seedEngine(
+  path,
+  { count, perAccount, dueAt, timeZone, armAtDue = false, withSessions = false, now = Date.now() },
+) {
   const db = openDb(path);
   try {
     return transaction(db, () => {
@@ -408,6 +412,8 @@ export function seedEngine(path, { count, perAccount, dueAt, timeZone, armAtDue 
       const insRepair = db.prepare("INSERT INTO alarm_repairs (schedule_id, error, failed_at) VALUES (?, ?, ?)");
       let userId = null;
       const accounts = [];
+      // With withSessions, a signed-in session per account: the run records payments through the API.
+      const sessions = {};
       for (let i = 0; i < count; i++) {
         if (i % perAccount === 0) {
           userId = newUserId();
@@ -419,6 +425,7 @@ export function seedEngine(path, { count, perAccount, dueAt, timeZone, armAtDue 
             createdAt: now - 30 * DAY,
           });
           accounts.push(userId);
+          if (withSessions) sessions[userId] = insertSession(db, userId, now);
         }
         const info = insDebtor.run(
           userId,
@@ -436,7 +443,7 @@ export function seedEngine(path, { count, perAccount, dueAt, timeZone, armAtDue 
         insSchedule.run(scheduleId, userId, Number(info.lastInsertRowid), timeZone, dueAt, now - DAY, now - DAY);
         if (armAtDue) insRepair.run(scheduleId, "bench: arm before the due instant", now + i);
       }
-      return { accounts: accounts.length };
+      return { accounts: accounts.length, sessions };
     });
   } finally {
     db.close();
