@@ -188,7 +188,7 @@ export default {
       await consumeAccountJobs(env, readConfig(env), batch.messages as readonly Message<AccountJob>[]);
       return;
     }
-    await consumeMail(env, batch.messages as readonly Message<MailQueueMessage>[], {
+    await consumeMail({ env, db: getDb(env.DB) }, batch.messages as readonly Message<MailQueueMessage>[], {
       pacer: sharedPacer(mailSendsPerSecond(readConfig(env))),
       waitUntil: (promise) => ctx.waitUntil(promise),
     });

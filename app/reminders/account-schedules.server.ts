@@ -40,7 +40,7 @@ export async function deleteAccountSchedules(env: Env, db: Db, ownerId: string, 
         .returning({ id: schedules.id });
       deleted += gone.length;
     }
-    await followAlarms(env, { disarm: ids }, now);
+    await followAlarms({ env, db }, { disarm: ids }, now);
     // This pass deleted nothing (another request took them first): stop rather than loop.
     if (deleted === before) break;
   }

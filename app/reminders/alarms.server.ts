@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { chunk, unique } from "~/db/chunk";
-import { getDb } from "~/db/client.server";
+import { type Db, getDb } from "~/db/client.server";
 import { alarmRepairs, schedules } from "~/db/schema";
 
 // Alarms: the only calls to a schedule's Durable Object ---------------------------------------
@@ -19,6 +19,12 @@ export interface AlarmChanges {
   disarm?: readonly string[];
 }
 
+/** What following alarms needs: the Durable Objects, and D1 to record a failed call. */
+export interface AlarmScope {
+  env: Env;
+  db: Db;
+}
+
 export interface AlarmCall {
   id: string;
   call: () => Promise<unknown>;
@@ -29,19 +35,20 @@ export interface AlarmCall {
  * fails is recorded for the watchdog (recordAlarmFailures) and the caller answers with the saved
  * result. Returns how many calls failed.
  */
-export async function followAlarms(env: Env, changes: AlarmChanges, now = Date.now()): Promise<number> {
+export async function followAlarms(scope: AlarmScope, changes: AlarmChanges, now = Date.now()): Promise<number> {
+  const { env } = scope;
   const calls: AlarmCall[] = [
     ...(changes.arm ?? []).map((a) => ({ id: a.id, call: () => stub(env, a.id).arm(a.id, a.at, { force: true }) })),
     ...unique(changes.disarm ?? []).map((id) => ({ id, call: () => stub(env, id).disarm() })),
   ];
-  return runAlarmCalls(env, calls, now);
+  return runAlarmCalls(scope, calls, now);
 }
 
 /**
  * Calls to schedules' Durable Objects, 50 in flight; the failed ones are recorded for the watchdog
  * to repair (alarm_repairs). Returns how many failed.
  */
-export async function runAlarmCalls(env: Env, calls: readonly AlarmCall[], now: number): Promise<number> {
+export async function runAlarmCalls(scope: AlarmScope, calls: readonly AlarmCall[], now: number): Promise<number> {
   const failed: { id: string; error: string }[] = [];
   for (const slice of chunk(calls, ALARMS_AT_ONCE)) {
     const results = await Promise.allSettled(slice.map((c) => c.call()));
@@ -50,7 +57,7 @@ export async function runAlarmCalls(env: Env, calls: readonly AlarmCall[], now: 
       if (r.status === "rejected" && id) failed.push({ id, error: errorText(r.reason) });
     });
   }
-  if (failed.length > 0) await recordAlarmFailures(env, failed, now);
+  if (failed.length > 0) await recordAlarmFailures(scope.db, failed, now);
   return failed.length;
 }
 
@@ -64,9 +71,8 @@ const REPAIRS_PER_INSERT = 33;
  * fails, it is logged: an ENABLED schedule whose alarm was lost is still re-armed by the
  * watchdog's overdue sweep, and a stray alarm of a stopped or deleted one sends nothing.
  */
-async function recordAlarmFailures(env: Env, failed: readonly { id: string; error: string }[], now: number) {
+async function recordAlarmFailures(db: Db, failed: readonly { id: string; error: string }[], now: number) {
   console.error(`[dunly] ${failed.length} alarm call(s) failed; the watchdog repairs them`, failed.slice(0, 5));
-  const db = getDb(env.DB);
   const [first, ...rest] = chunk(failed, REPAIRS_PER_INSERT).map((rows) =>
     db
       .insert(alarmRepairs)

@@ -56,7 +56,7 @@ export async function commit<T extends Statements>(
   const stopped = statements.flatMap((statement, i) =>
     placed.has(statement) ? (results[i] as { id: string }[]).map((row) => row.id) : [],
   );
-  if (stopped.length > 0) await followAlarms(scope.env, { disarm: stopped }, scope.now);
+  if (stopped.length > 0) await followAlarms(scope, { disarm: stopped }, scope.now);
   return { results, stopped };
 }
 

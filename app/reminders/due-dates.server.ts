@@ -100,7 +100,7 @@ export async function replanDueSchedules(scope: OwnerScope, debtorIds: readonly 
   await db.batch([first, ...rest]);
   // The alarm follows the row as it is now (a lost race left it on the winner's run).
   await followAlarms(
-    scope.env,
+    scope,
     {
       arm: moved.flatMap((m) => (m.at === null ? [] : [{ id: m.id, at: m.at }])),
       disarm: moved.flatMap((m) => (m.at === null ? [m.id] : [])),

@@ -94,7 +94,7 @@ export async function resumeStoppedSchedules(
       const row = r as { id: string; nextRunAt: number | null };
       return { id: row.id, nextRunAt: row.nextRunAt ?? now };
     });
-  await followAlarms(scope.env, { arm: resumed.map((r) => ({ id: r.id, at: r.nextRunAt })) }, now);
+  await followAlarms(scope, { arm: resumed.map((r) => ({ id: r.id, at: r.nextRunAt })) }, now);
   return { resumed };
 }
 

@@ -1,4 +1,3 @@
-import { getDb } from "~/db/client.server";
 import { halves, inBatches, retryDelaySeconds } from "~/domain/mail-batch";
 import { advancePast } from "~/domain/occurrence";
 import type { Pacer } from "~/domain/pacer";
@@ -61,11 +60,14 @@ export interface ConsumeOptions {
  * even after a restart (the watchdog puts back a batch whose consumer died). A queue message is
  * acknowledged once its job is in a batch; a failure to load or write retries it.
  */
-export async function consumeMail(env: Env, messages: readonly JobMessage[], options: ConsumeOptions): Promise<void> {
+export async function consumeMail(
+  scope: DataScope,
+  messages: readonly JobMessage[],
+  options: ConsumeOptions,
+): Promise<void> {
   const { pacer, now = Date.now, waitUntil } = options;
-  // One database handle for the whole call, passed down with the bindings.
-  const db = getDb(env.DB);
-  const scope: DataScope = { env, db };
+  // One database handle for the whole call, made by the entry and passed down with the bindings.
+  const { env, db } = scope;
 
   // One copy per delivery: the alarm's net or the watchdog may have queued the same job twice.
   const unique = new Map<number, JobMessage & { body: MailJob }>();
@@ -382,7 +384,7 @@ async function skipAll({ env, db }: DataScope, stopped: readonly Stopped[], now:
     await abandonOccurrence(db, job.occurrenceKey, reason);
     if (stop && (await completeSchedule(db, job.scheduleId, job.scheduledAt, now(), stop))) disarm.push(job.scheduleId);
   }
-  if (disarm.length > 0) await followAlarms(env, { disarm });
+  if (disarm.length > 0) await followAlarms({ env, db }, { disarm });
 }
 
 /** The batch's retry on the queue (the watchdog puts it back too, should this message be lost). */

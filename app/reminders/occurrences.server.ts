@@ -146,7 +146,7 @@ export async function settleOccurrences(
       calls.push({ id: occurrence.scheduleId, call: () => stub(env, occurrence.scheduleId).sent(nextRunAt) });
     });
   }
-  await runAlarmCalls(env, calls, now);
+  await runAlarmCalls({ env, db }, calls, now);
   return calls.length;
 }
 
@@ -187,6 +187,6 @@ export async function skipAhead(scope: OwnerScope, ms: number) {
       .returning({ id: schedules.id });
     if (updated.length > 0) moved.push({ id: s.id, createdAt: s.createdAt, nextRunAt: s.nextRunAt, movedTo });
   }
-  await followAlarms(scope.env, { arm: moved.map((m) => ({ id: m.id, at: m.movedTo })) }, now);
+  await followAlarms(scope, { arm: moved.map((m) => ({ id: m.id, at: m.movedTo })) }, now);
   return moved;
 }

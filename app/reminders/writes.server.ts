@@ -212,7 +212,7 @@ export async function createSchedule(
     throw error;
   }
   const { rowid: _rowid, ...schedule } = inserted;
-  await followAlarms(scope.env, { arm: [{ id: schedule.id, at: schedule.nextRunAt ?? now }] }, now);
+  await followAlarms(scope, { arm: [{ id: schedule.id, at: schedule.nextRunAt ?? now }] }, now);
   return { schedule };
 }
 
@@ -251,7 +251,7 @@ export async function updateSchedule(
     eventsOfSchedules(db, "schedule_updated", owned, now),
   ]);
   if (!row) return { error: "not-found" };
-  await followAlarms(scope.env, { arm: [{ id: row.id, at: row.nextRunAt ?? now }] }, now);
+  await followAlarms(scope, { arm: [{ id: row.id, at: row.nextRunAt ?? now }] }, now);
   return { schedule: row };
 }
 
@@ -267,7 +267,7 @@ export async function deleteSchedule(scope: OwnerScope, id: string): Promise<boo
     db.delete(schedules).where(owned).returning({ id: schedules.id }),
   ]);
   if (deleted.length === 0) return false;
-  await followAlarms(scope.env, { disarm: [id] }, now);
+  await followAlarms(scope, { disarm: [id] }, now);
   return true;
 }
 
@@ -295,7 +295,7 @@ export async function pauseSchedules(scope: OwnerScope, ids: readonly string[]):
   if (!first) return [];
   const results = await db.batch([first, ...rest]);
   const paused = results.filter((_, i) => i % 2 === 1).flatMap((rows) => (rows as { id: string }[]).map((r) => r.id));
-  await followAlarms(scope.env, { disarm: paused }, now);
+  await followAlarms(scope, { disarm: paused }, now);
   return paused;
 }
 
@@ -381,7 +381,7 @@ export async function resumePaused(
     .flatMap((rows) =>
       (rows as { id: string; nextRunAt: number | null }[]).map((r) => ({ id: r.id, nextRunAt: r.nextRunAt ?? now })),
     );
-  await followAlarms(scope.env, { arm: resumed.map((r) => ({ id: r.id, at: r.nextRunAt })) }, now);
+  await followAlarms(scope, { arm: resumed.map((r) => ({ id: r.id, at: r.nextRunAt })) }, now);
   return { resumed, refused };
 }
 
@@ -401,7 +401,7 @@ export async function sendNow(scope: OwnerScope, ids: readonly string[]): Promis
   );
   if (!first) return [];
   const changed = (await db.batch([first, ...rest])).flat().map((r) => r.id);
-  await followAlarms(scope.env, { arm: changed.map((id) => ({ id, at: now })) }, now);
+  await followAlarms(scope, { arm: changed.map((id) => ({ id, at: now })) }, now);
   return changed;
 }
 
@@ -495,6 +495,6 @@ export async function createResendSchedules(
     throw error;
   }
   const out = created.map(({ id, nextRunAt }) => ({ id, nextRunAt: nextRunAt ?? now }));
-  await followAlarms(scope.env, { arm: out.map((s) => ({ id: s.id, at: s.nextRunAt })) }, now);
+  await followAlarms(scope, { arm: out.map((s) => ({ id: s.id, at: s.nextRunAt })) }, now);
   return { created: out, unsendable };
 }

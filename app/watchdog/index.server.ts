@@ -182,7 +182,7 @@ export async function runPromiseEnds(env: Env, now = Date.now()) {
   for (let page = 0; page < PROMISE_PAGES_PER_RUN; page++) {
     const out = await endDuePromises(db, now, PROMISES_PER_PAGE);
     if (out.resumed.length > 0) {
-      await followAlarms(env, { arm: out.resumed.map((r) => ({ id: r.id, at: r.nextRunAt })) }, now);
+      await followAlarms({ env, db }, { arm: out.resumed.map((r) => ({ id: r.id, at: r.nextRunAt })) }, now);
     }
     total.ended += out.ended;
     total.broken += out.broken;

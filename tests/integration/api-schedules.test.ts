@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
 import { followAlarms } from "~/reminders/alarms.server";
 import { apiJson, type Json } from "./data-helpers";
 import { alarmAt } from "./engine-helpers";
@@ -116,7 +117,7 @@ describe("/api schedules", () => {
 
   it("DELETE /schedule deletes the caller's schedule and its alarm; another user's is 404 and stays", async () => {
     const target = await makeSchedule(a.userId, debtorId);
-    await followAlarms(env, { arm: [{ id: target, at: Date.now() + 3_600_000 }] });
+    await followAlarms({ env, db: getDb(env.DB) }, { arm: [{ id: target, at: Date.now() + 3_600_000 }] });
     expect(await alarmAt(target)).not.toBeNull();
     const denied = await apiJson("DELETE", `/schedule?Name=${encodeURIComponent(theirs)}&group=${a.userId}`, {
       cookie: a.cookie,

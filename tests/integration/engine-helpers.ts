@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { getDb } from "~/db/client.server";
 import { Pacer } from "~/domain/pacer";
 import { type FireOutcome, fireSchedule, type MailJob, QUEUED_RECHECK_MS } from "~/reminders/engine.server";
 import { MAIL_HANDOFF_NAME } from "~/reminders/handoff.server";
@@ -197,7 +198,8 @@ export async function consumeJobs(jobs: MailQueueMessage[], options: { perSecond
     },
   };
   const messages = jobs.map(jobMessage);
-  await consumeMail({ ...env, MAIL_QUEUE: queue as unknown as Queue } as Env, messages, {
+  const scope = { env: { ...env, MAIL_QUEUE: queue as unknown as Queue } as Env, db: getDb(env.DB) };
+  await consumeMail(scope, messages, {
     pacer: new Pacer(options.perSecond ?? 1000),
     now: options.now === undefined ? undefined : () => options.now as number,
   });

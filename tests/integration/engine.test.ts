@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
 import { batchKeyOf } from "~/domain/mail-batch";
 import { followAlarms } from "~/reminders/alarms.server";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
@@ -476,9 +477,9 @@ describe("stopped schedules", () => {
   it("followAlarms disarm (what pausing and deleting call) removes a pending alarm: nothing fires", async () => {
     const { debtor, id, due } = await setup();
     await setSchedule(id, { next_run_at: due });
-    await followAlarms(env, { arm: [{ id, at: Date.now() + HOUR }] });
+    await followAlarms({ env, db: getDb(env.DB) }, { arm: [{ id, at: Date.now() + HOUR }] });
     expect(await alarmAt(id)).not.toBeNull();
-    await followAlarms(env, { disarm: [id] });
+    await followAlarms({ env, db: getDb(env.DB) }, { disarm: [id] });
     expect(await alarmAt(id)).toBeNull();
     expect(await runDurableObjectAlarm(stubOf(id))).toBe(false);
     expect(await resendRequests(debtor.email)).toEqual([]);

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
 import { followAlarms } from "~/reminders/alarms.server";
 import { createSchedule, deleteSchedule, pauseSchedules, resumeSchedules } from "~/reminders/writes.server";
 import { runWatchdog } from "~/watchdog/index.server";
@@ -67,12 +68,15 @@ describe("a Durable Object that fails after the database change", () => {
     const paused = await makeSchedule(user.id, debtor.id, { frequency: "weekly" });
     const deleted = await makeSchedule(user.id, debtor.id, { frequency: "weekly" });
     const week = Date.now() + 7 * 86_400_000;
-    await followAlarms(env, {
-      arm: [
-        { id: paused, at: week },
-        { id: deleted, at: week },
-      ],
-    });
+    await followAlarms(
+      { env, db: getDb(env.DB) },
+      {
+        arm: [
+          { id: paused, at: week },
+          { id: deleted, at: week },
+        ],
+      },
+    );
     expect(await alarmAt(paused)).not.toBeNull();
     expect(await alarmAt(deleted)).not.toBeNull();
 
@@ -109,7 +113,7 @@ describe("a Durable Object that fails after the database change", () => {
     const debtor = await makeDebtor(user.id, { debtCents: 5000 });
     const id = await makeSchedule(user.id, debtor.id, { frequency: "weekly" });
     const up = { env, db: db(), ownerId: user.id, now: Date.now() };
-    await followAlarms(env, { arm: [{ id, at: Date.now() + 7 * 86_400_000 }] });
+    await followAlarms({ env, db: getDb(env.DB) }, { arm: [{ id, at: Date.now() + 7 * 86_400_000 }] });
     await pauseSchedules(up, [id]);
     expect(await alarmAt(id)).toBeNull();
 
@@ -130,8 +134,8 @@ describe("a Durable Object that fails after the database change", () => {
     const debtor = await makeDebtor(user.id, { debtCents: 5000 });
     const id = await makeSchedule(user.id, debtor.id, { frequency: "weekly" });
     const down = withAlarms(alarmStub(true));
-    expect(await followAlarms(down, { disarm: [id] })).toBe(1);
-    expect(await followAlarms(down, { disarm: [id, id] })).toBe(1);
+    expect(await followAlarms({ env: down, db: getDb(env.DB) }, { disarm: [id] })).toBe(1);
+    expect(await followAlarms({ env: down, db: getDb(env.DB) }, { disarm: [id, id] })).toBe(1);
     expect((await repairs()).filter((r) => r.schedule_id === id)).toHaveLength(1);
 
     await runWatchdog(down);

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
 import { batchKeyOf } from "~/domain/mail-batch";
 import { Pacer } from "~/domain/pacer";
 import { STRANDED_MESSAGE } from "~/reminders/deliveries.server";
@@ -234,7 +235,7 @@ describe("messages built by the consumer", () => {
     const requeued: unknown[] = [];
     const queue = { send: async (body: unknown) => void requeued.push(body) };
     await consumeMail(
-      { ...env, OPT_OUT_SECRET: "", MAIL_QUEUE: queue as unknown as Queue } as Env,
+      { env: { ...env, OPT_OUT_SECRET: "", MAIL_QUEUE: queue as unknown as Queue } as Env, db: getDb(env.DB) },
       [jobMessage(bad!.job)],
       { pacer: new Pacer(1000) },
     );
@@ -350,7 +351,7 @@ describe("every attempt re-checks", () => {
     };
     const queue = { send: async () => undefined };
     await consumeMail(
-      { ...env, MAILER: mailer, MAIL_QUEUE: queue } as unknown as Env,
+      { env: { ...env, MAILER: mailer, MAIL_QUEUE: queue } as unknown as Env, db: getDb(env.DB) },
       ready.map((r) => jobMessage(r.job)),
       { pacer: new Pacer(1000) },
     );

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
 import { batchKeyOf } from "~/domain/mail-batch";
 import { Pacer } from "~/domain/pacer";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
@@ -79,8 +80,9 @@ describe("provider faults", () => {
     const asQueue = (job: MailJob) => [jobMessage(job as MailQueueMessage)];
 
     const started = Date.now();
-    await consumeMail({ ...env, MAIL_QUEUE: queue } as Env, asQueue(slow.job), options);
-    await consumeMail({ ...env, MAIL_QUEUE: queue } as Env, asQueue(quick.job), options);
+    const scope = { env: { ...env, MAIL_QUEUE: queue } as Env, db: getDb(env.DB) };
+    await consumeMail(scope, asQueue(slow.job), options);
+    await consumeMail(scope, asQueue(quick.job), options);
     // Both calls returned at once; the quick one is sent while the slow one still waits on the provider.
     expect(Date.now() - started).toBeLessThan(3000);
     expect(await eventually(async () => (await deliveriesOf(quick.id))[0]?.status === "sent", 4000)).toBe(true);

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { getDb } from "~/db/client.server";
 import { followAlarms } from "~/reminders/alarms.server";
 import { apiJson, formAction, type Json } from "./data-helpers";
 import { alarmAt } from "./engine-helpers";
@@ -57,7 +58,7 @@ async function seed(prefix: string, run: string, options: SeedOptions = {}): Pro
   const row = await env.DB.prepare("SELECT next_run_at FROM schedules WHERE id = ?")
     .bind(scheduleId)
     .first<{ next_run_at: number }>();
-  await followAlarms(env, { arm: [{ id: scheduleId, at: row!.next_run_at }] });
+  await followAlarms({ env, db: getDb(env.DB) }, { arm: [{ id: scheduleId, at: row!.next_run_at }] });
   expect(await alarmAt(scheduleId), "seeded schedule armed").toBe(row!.next_run_at);
   let paymentId: number | null = null;
   if (options.paidCents) {
