@@ -48,7 +48,7 @@ export {
   switchHoldStatement,
 } from "./holds.server";
 export { dueBatchKeys, strandedDeliveries } from "./mail-batch.server";
-export { consumeMail, type MailQueueMessage } from "./mail-queue.server";
+export { abandonStranded, consumeMail, type MailQueueMessage } from "./mail-queue.server";
 export { skipAhead } from "./occurrences.server";
 export { type HandleHow, handleRepliesOf } from "./reply-holds.server";
 export { scheduleEntity } from "./schedule-entity.server";

@@ -186,9 +186,9 @@ export async function strandedDeliveries(
   db: Db,
   before: number,
   limit: number,
-): Promise<{ scheduleId: string; occurrenceKey: string }[]> {
+): Promise<{ id: number; scheduleId: string; occurrenceKey: string }[]> {
   const rows = await db
-    .select({ scheduleId: deliveries.scheduleId, occurrenceKey: deliveries.occurrenceKey })
+    .select({ id: deliveries.id, scheduleId: deliveries.scheduleId, occurrenceKey: deliveries.occurrenceKey })
     .from(deliveries)
     .where(
       and(
@@ -201,5 +201,7 @@ export async function strandedDeliveries(
       ),
     )
     .limit(limit);
-  return rows.flatMap((r) => (r.scheduleId ? [{ scheduleId: r.scheduleId, occurrenceKey: r.occurrenceKey }] : []));
+  return rows.flatMap((r) =>
+    r.scheduleId ? [{ id: r.id, scheduleId: r.scheduleId, occurrenceKey: r.occurrenceKey }] : [],
+  );
 }

@@ -1,3 +1,4 @@
+import type { Db } from "~/db/client.server";
 import { halves, inBatches, retryDelaySeconds } from "~/domain/mail-batch";
 import { advancePast } from "~/domain/occurrence";
 import type { Pacer } from "~/domain/pacer";
@@ -336,6 +337,26 @@ async function recheckBatch(scope: DataScope, batch: MailBatch, now: () => numbe
     return rest ? { kind: "rebatched", batch: rest } : { kind: "settled" };
   }
   return { kind: "send", send, stopped };
+}
+
+/**
+ * Settles stranded reminders whose schedule stopped or moved on before the watchdog could send them
+ * again: 'skipped', each with what stopped it (the debtor paid, opted out, bounced; the schedule
+ * held), or, with nothing more specific, that its schedule was paused, changed or deleted.
+ */
+export async function abandonStranded(
+  db: Db,
+  stranded: readonly { id: number; occurrenceKey: string }[],
+): Promise<void> {
+  if (stranded.length === 0) return;
+  const states = await queuedReminders(
+    db,
+    stranded.map((d) => d.id),
+  );
+  for (const d of stranded) {
+    const state = states.get(d.id);
+    await abandonOccurrence(db, d.occurrenceKey, (state && stopOf(state)?.reason) || STRANDED_MESSAGE);
+  }
 }
 
 /** Whether every e-mail of `send` may still go: none was stopped or taken from the batch since the re-check. */

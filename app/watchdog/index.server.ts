@@ -7,7 +7,7 @@ import { expireAbandonedCheckouts } from "~/ledger/index.server";
 import { retryRecordedEmails } from "~/mail/index.server";
 import { readConfig } from "~/platform/config.server";
 import {
-  abandonOccurrence,
+  abandonStranded,
   archiveOldDeliveries,
   dueBatchKeys,
   fireSchedule,
@@ -16,7 +16,6 @@ import {
   type MailJob,
   rearmSchedules,
   repairAlarms,
-  STRANDED_MESSAGE,
   strandedDeliveries,
   wakeHandoff,
 } from "~/reminders/index.server";
@@ -108,7 +107,7 @@ export async function runMailRecovery(env: Env, now = Date.now()) {
   }
   const stranded = await strandedDeliveries(db, now - STRANDED_AFTER_MS, RECOVER_PER_RUN);
   const jobs: MailJob[] = [];
-  let abandoned = 0;
+  const stopped: { id: number; occurrenceKey: string }[] = [];
   for (const slice of chunk(stranded, RECOVER_CONCURRENCY)) {
     const outcomes = await Promise.allSettled(slice.map((d) => fireSchedule(env, d.scheduleId, now)));
     for (const [i, outcome] of outcomes.entries()) {
@@ -121,12 +120,13 @@ export async function runMailRecovery(env: Env, now = Date.now()) {
         const { alarmAt: _, ...job } = outcome.value.job;
         jobs.push(job);
       } else if (outcome.value.kind === "gone" || outcome.value.kind === "not-due") {
-        // Its schedule stopped or moved on meanwhile: the occurrence is not sent, visibly.
-        await abandonOccurrence(db, d.occurrenceKey, STRANDED_MESSAGE);
-        abandoned += 1;
+        // Its schedule stopped or moved on meanwhile: the occurrence is not sent, visibly, with why.
+        stopped.push(d);
       }
     }
   }
+  await abandonStranded(db, stopped);
+  const abandoned = stopped.length;
   for (const slice of chunk(jobs, 100)) {
     await env.MAIL_QUEUE.sendBatch(slice.map((job) => ({ body: job })));
   }

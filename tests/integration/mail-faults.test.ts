@@ -142,4 +142,26 @@ describe("a restart", () => {
     const first = await resendRequests(ready[0]!.email);
     expect(first.map((r) => r.idempotencyKey)).toEqual([stuckKey, stuckKey]);
   }, 90_000);
+
+  it("a stranded reminder whose debtor paid meanwhile is given up with that reason, not as a deleted schedule", async () => {
+    const owner = (await makeUser()).id;
+    const debtor = await makeDebtor(owner, { email: `stranded-${crypto.randomUUID().slice(0, 8)}@example.com` });
+    const id = await makeSchedule(owner, debtor.id, { timeZone: "UTC" });
+    await setSchedule(id, { next_run_at: Date.now() - MINUTE });
+    // Claimed and queued by its alarm; the queue lost the job (a kill), then the debtor paid in full
+    // and the schedule completed.
+    queuedJob(await fireSchedule(env, id, Date.now()));
+    await env.DB.prepare("UPDATE debtors SET paid_cents = debt_cents, status = 'paid' WHERE id = ?")
+      .bind(debtor.id)
+      .run();
+    await env.DB.prepare("UPDATE schedules SET state = 'COMPLETED', stopped_reason = 'paid' WHERE id = ?")
+      .bind(id)
+      .run();
+    const recovered = await runMailRecovery(env, Date.now() + STRANDED_AFTER_MS + 60_000);
+    expect(recovered.abandoned).toBeGreaterThanOrEqual(1);
+    expect(await deliveriesOf(id)).toMatchObject([
+      { status: "skipped", error: "Not sent: the debt was paid in full before this reminder went out." },
+    ]);
+    expect(await resendRequests(debtor.email)).toEqual([]);
+  });
 });
