@@ -71,6 +71,9 @@ test("selection swaps 'Add Debtor' for 'Re-send reminders' and select-all toggle
   await signInByRequest(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "First One", "first@example.com", "10");
   await addDebtor(page, "Second One", "second@example.com", "20");
+  // The list has both rows (its revalidation is done): a selection made before that would be
+  // cleared by the new rows arriving.
+  await expect(page.getByRole("checkbox", { name: "Select Second One" })).toBeVisible();
   await page.getByRole("checkbox", { name: "Select First One" }).check();
   await expect(page.getByRole("button", { name: "Re-send reminders" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Add Debtor" })).toBeHidden();
