@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { daytimeZone } from "../support/daytime-zone";
 import { eventually } from "./data-helpers";
 import { alarmAt, fireAndSend, MINUTE, programResend } from "./engine-helpers";
 import { deliveriesOf, makeDebtor, makeSchedule, scheduleRow, setSchedule } from "./fixtures";
@@ -96,8 +97,10 @@ describe("POST /dev/schedules/advance", () => {
 
   it("leaves alone a schedule whose reminder is on its way: called again while it waits for a retry, it never makes a second occurrence", async () => {
     const owner = await signIn(uniqueEmail("advance-inflight"));
-    const debtor = await makeDebtor(owner.userId, { debtCents: 25000, timeZone: "UTC" });
-    const weekly = await makeSchedule(owner.userId, debtor.id, { frequency: "weekly", timeZone: "UTC" });
+    // A zone where it is daytime now: the contact rules (08:00-21:00) let it go at any hour CI runs.
+    const zone = daytimeZone();
+    const debtor = await makeDebtor(owner.userId, { debtCents: 25000, timeZone: zone });
+    const weekly = await makeSchedule(owner.userId, debtor.id, { frequency: "weekly", timeZone: zone });
     const due = Date.now() - MINUTE;
     await setSchedule(weekly, { next_run_at: due });
     // The provider fails the first request: the reminder stays 'sending', its batch waiting for a retry.
