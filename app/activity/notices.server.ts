@@ -9,7 +9,7 @@ import {
   type NoticeKind,
   SCHEDULE_KINDS,
 } from "~/domain/notice";
-import { mail } from "~/mail/index.server";
+import { mail, sendRecorded } from "~/mail/index.server";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 
 /**
@@ -211,9 +211,10 @@ const DIGEST_KINDS = [...DEBTOR_ACTION_KINDS, ...DELIVERY_PROBLEM_KINDS, ...SCHE
  * The watchdog's daily digest: from 08:00 UTC, each
  * user who switched it on and has no digest for today gets one e-mail listing the last 24 hours'
  * debtor actions and delivery problems (whatever their other switches), DIGESTS_PER_RUN users a
- * run. A day with nothing to tell sends nothing. digest_sent_on marks the day after the send (or
- * after a failure that will not pass); the Idempotency-Key `digest:<user>:<day>` keeps a repeat
- * from sending twice. Never throws; returns how many were sent.
+ * run. A day with nothing to tell sends nothing. The digest is recorded before it is sent
+ * (`sendRecorded`, key `digest:<user>:<day>`), so one that could not be sent is retried by the
+ * watchdog as it was built; digest_sent_on marks the day once it is recorded. Never throws; returns
+ * how many were sent at once.
  */
 export async function sendDailyDigests(
   env: Env,
@@ -266,28 +267,31 @@ export async function sendDailyDigests(
           .innerJoin(debtorEvents, eq(debtorEvents.debtorId, debtors.id))
           .where(recent),
       ]);
-      let done = true;
       if (items.length > 0) {
-        const result = await mail.digest(
-          env,
-          {
-            to: user.email,
-            day,
-            items: items.map((i) => ({
-              kind: i.kind as NoticeKind,
-              debtorName: i.debtorName,
-              detail: i.detail,
-              debtorUrl: `${origin}/debtors/${i.debtorId}`,
-            })),
-            total: totals[0]?.n ?? items.length,
-            settingsUrl: `${origin}/iam/info`,
+        // Recorded before it is sent: one that could not be sent is retried by the watchdog under
+        // its key, with the same items, and shown in Settings → E-mails (app/mail/recorded.server.ts).
+        const status = await sendRecorded(env, db, {
+          ownerId: user.id,
+          key: `digest:${user.id}:${day}`,
+          email: {
+            kind: "digest",
+            message: {
+              to: user.email,
+              day,
+              items: items.map((i) => ({
+                kind: i.kind as NoticeKind,
+                debtorName: i.debtorName,
+                detail: i.detail,
+                debtorUrl: `${origin}/debtors/${i.debtorId}`,
+              })),
+              total: totals[0]?.n ?? items.length,
+              settingsUrl: `${origin}/iam/info`,
+            },
           },
-          `digest:${user.id}:${day}`,
-        );
-        if (result.ok) sent += 1;
-        done = result.ok || !result.retryable;
+        });
+        if (status === "sent") sent += 1;
       }
-      if (done) await db.update(users).set({ digestSentOn: day }).where(eq(users.id, user.id));
+      await db.update(users).set({ digestSentOn: day }).where(eq(users.id, user.id));
     }
   } catch (error) {
     console.error("[dunly] could not send digests", error);

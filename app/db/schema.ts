@@ -721,7 +721,8 @@ export const emails = sqliteTable(
     ownerId: text("owner_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["receipt", "reply-copy", "account-notice", "password-changed"] }).notNull(),
+    // No CHECK: a new kind needs no migration (app/mail/recorded.server.ts RecordedEmail).
+    kind: text("kind", { enum: ["receipt", "reply-copy", "account-notice", "password-changed", "digest"] }).notNull(),
     // The debtor it is about (receipts, reply copies); no foreign key: the record outlives a deleted debtor.
     debtorId: integer("debtor_id"),
     recipient: text("recipient").notNull(),

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, emails, userNotifications } from "~/db/schema";
 import { type AccountNoticeMessage, accountNoticeCopy } from "~/domain/account-notice";
-import { type NoticeKind, noticeCopy } from "~/domain/notice";
+import { type DigestMessage, digestSubject, type NoticeKind, noticeCopy } from "~/domain/notice";
 import { type PasswordChangedEmailProps, passwordChangedSubject } from "~/domain/password-changed";
 import { type ReceiptMessage, receiptSubject } from "~/domain/receipt";
 import { type ReplyCopyMessage, replyCopySubject } from "~/domain/reply-copy";
@@ -11,8 +11,8 @@ import type { SendResult } from "./contract";
 
 /**
  * Every e-mail other than a reminder or a notice is recorded before its first attempt (the
- * `emails` table): the debtor's receipt, the copy of a debtor's reply, Dunly's e-mails about the
- * user's plan and the password-changed notice. A send that may pass later stays 'pending' with its
+ * `emails` table): the debtor's receipt, the copy of a debtor's reply, the user's daily digest,
+ * Dunly's e-mails about the user's plan and the password-changed notice. A send that may pass later stays 'pending' with its
  * error and is tried again by the watchdog, under the same Idempotency-Key with the same message,
  * at most EMAIL_MAX_ATTEMPTS times in about a day; one that cannot pass is 'failed' with its error.
  * The user sees every one of them, with the notices, in Settings → E-mails (`listEmails`).
@@ -25,7 +25,8 @@ export type RecordedEmail =
   | { kind: "receipt"; message: ReceiptMessage }
   | { kind: "reply-copy"; message: ReplyCopyMessage }
   | { kind: "account-notice"; message: AccountNoticeMessage }
-  | { kind: "password-changed"; message: PasswordChangedEmailProps & { to: string } };
+  | { kind: "password-changed"; message: PasswordChangedEmailProps & { to: string } }
+  | { kind: "digest"; message: DigestMessage };
 
 /** Attempts in all: the first, then after 5 min, 15 min, 1 h, 3 h and 8 h (about 12.5 h in all). */
 export const EMAIL_MAX_ATTEMPTS = 6;
@@ -47,6 +48,8 @@ function dispatch(env: Pick<Env, "MAILER">, email: RecordedEmail, key: string): 
       return mail.accountNotice(env, email.message, key);
     case "password-changed":
       return mail.passwordChanged(env, email.message, key);
+    case "digest":
+      return mail.digest(env, email.message, key);
   }
 }
 
@@ -166,6 +169,8 @@ export function emailLabel(email: RecordedEmail): string {
       return accountNoticeCopy(email.message.kind, email.message.date).subject;
     case "password-changed":
       return passwordChangedSubject;
+    case "digest":
+      return digestSubject(email.message.total);
   }
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { NOTICE_GIVE_UP_MS, NOTICE_STALE_MS, sendDailyDigests } from "~/activity/notices.server";
 import { paidClaimLink, portalLink } from "~/links/debtor-pages.server";
 import { invoiceRefs, optOutLink } from "~/links/signed-links.server";
+import { retryRecordedEmails } from "~/mail/index.server";
 import { readConfig } from "~/platform/config.server";
 import { runNotices } from "~/watchdog/index.server";
 import { programResend, type ResendAttempt, resendRequests } from "./engine-helpers";
@@ -361,6 +362,36 @@ describe("the daily digest", () => {
       expect.stringMatching(/^digest:/),
     );
     expect(await resendRequests(s.debtor.email)).toEqual([]);
+  });
+
+  it("a digest the provider could not take is recorded with its error and sent once by the watchdog's retry", async () => {
+    const s = await setUp();
+    await env.DB.prepare("UPDATE users SET notify_digest = 1, notify_debtor_actions = 0 WHERE id = ?")
+      .bind(s.user.id)
+      .run();
+    expect((await postForm(s.optOut, {})).status).toBe(200);
+    await programResend(s.user.email, [500, 500, 500]);
+    const at = digestTime();
+    await sendDailyDigests(env, db(), config(), at);
+    const day = new Date(at).toISOString().slice(0, 10);
+    const row = () =>
+      env.DB.prepare("SELECT status, error, attempts FROM emails WHERE idem_key = ?")
+        .bind(`digest:${s.user.id}:${day}`)
+        .first<{ status: string; error: string | null; attempts: number }>();
+    expect(await row()).toMatchObject({ status: "pending", attempts: 1 });
+    expect((await row())?.error).toMatch(/500/);
+    // The day's digest is the record's now: the next run does not build another.
+    await sendDailyDigests(env, db(), config(), at + 60_000);
+    expect(await resendRequests(s.user.email)).toHaveLength(3);
+    await retryRecordedEmails(env, db(), at + 6 * 60_000);
+    expect(await row()).toMatchObject({ status: "sent", error: null, attempts: 2 });
+    const got = await resendRequests(s.user.email);
+    expect(got.map((r) => [r.idempotencyKey, r.status])).toEqual([
+      [`digest:${s.user.id}:${day}`, 500],
+      [`digest:${s.user.id}:${day}`, 500],
+      [`digest:${s.user.id}:${day}`, 500],
+      [`digest:${s.user.id}:${day}`, 200],
+    ]);
   });
 
   it("a day with nothing to tell sends nothing (and is marked done)", async () => {
