@@ -411,6 +411,10 @@ export const schedules = sqliteTable(
     }),
     nextRunAt: integer("next_run_at"),
     lastRunAt: integer("last_run_at"),
+    // When the last run's e-mail went out (or was given up): a due-date cadence's steps up to that
+    // day, of the invoices open then, are covered (app/domain/cadence-plan.ts). last_run_at is the
+    // occurrence's own time, which a deferral can leave hours earlier.
+    coveredAt: integer("covered_at"),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },

@@ -1,7 +1,4 @@
 import { parseCalendarDate } from "./calendar-date";
-import type { PresetId, TemplateId } from "./presets";
-import { instantAtLocalHour, localDateString } from "./schedule-time";
-import { daysOverdue } from "./statement";
 
 /**
  * Due-date cadences (decisions/016): a schedule
@@ -38,9 +35,9 @@ export const STEPS_MESSAGE = `Enter up to ${MAX_STEPS} whole numbers of days bet
 export const REPEAT_DAYS_MESSAGE = `Enter a whole number of days between ${MIN_REPEAT_DAYS} and ${MAX_REPEAT_DAYS}`;
 export const SEND_HOUR_MESSAGE = "Please choose an hour between 08:00 and 20:00";
 
-/** Why a due-date schedule cannot start: every step of the debtor's open invoices has passed. */
+/** Why a due-date schedule cannot start: the debtor has no open invoice for it to follow. */
 export function noStepAheadMessage(debtorName: string): string {
-  return `Every step of this cadence has already passed for ${debtorName}'s open invoices. Add a later step, repeat after the last one, or send the first reminder now.`;
+  return `${debtorName} has no open invoice for this cadence to follow. Add an invoice first, or send the first reminder now.`;
 }
 
 export const DEFAULT_CADENCE: Cadence = {
@@ -93,6 +90,17 @@ export function stepLabel(offset: number): string {
   return `${days} ${days === 1 ? "day" : "days"} ${offset < 0 ? "before" : "after"}`;
 }
 
+/**
+ * What follows the last step, as the summary and the preview say it: the final notice goes once,
+ * then either a reminder every N days until paid or nothing (the user is told the schedule ended).
+ */
+export function afterLastLabel(c: Pick<Cadence, "steps" | "repeatDays">): string {
+  const final = c.steps.filter((s) => s > 0).length >= 2 ? "the final notice goes once" : "the last step goes once";
+  return c.repeatDays
+    ? `; ${final}, then a reminder every ${c.repeatDays} days until paid`
+    : `; ${final}, then Dunly stops and tells you`;
+}
+
 /** "Follows the due date: 3 days before, on the due date, 3, 7 and 14 days after, at 10:00; then every 7 days until paid". */
 export function cadenceSummary(c: Cadence): string {
   const before = c.steps.filter((s) => s < 0).map((s) => -s);
@@ -102,7 +110,7 @@ export function cadenceSummary(c: Cadence): string {
   if (c.steps.includes(0)) parts.push("on the due date");
   if (after.length > 0) parts.push(`${listDays(after)} after`);
   const hour = `${String(c.hour).padStart(2, "0")}:00`;
-  const then = c.repeatDays ? `; then every ${c.repeatDays} days until paid` : "; then it ends";
+  const then = afterLastLabel(c);
   return `Follows the due date: ${parts.join(", ")}, at ${hour} in the debtor's time zone${then}`;
 }
 
@@ -123,70 +131,6 @@ export function addDays(date: string, days: number): string | null {
 }
 
 /**
- * The step dates of one due date on or after `fromDate` (both "YYYY-MM-DD"), in order, at most
- * `limit` of them: its steps, then (repeating) every repeatDays days after the last step.
- */
-export function stepDatesFrom(dueOn: string, c: Cadence, fromDate: string, limit = 2): string[] {
-  const offset = daysOverdue(dueOn, fromDate); // days from the due date to fromDate
-  if (offset === null) return [];
-  const dates: string[] = [];
-  for (const step of c.steps) {
-    if (step >= offset) {
-      const date = addDays(dueOn, step);
-      if (date) dates.push(date);
-      if (dates.length >= limit) return dates;
-    }
-  }
-  const last = c.steps[c.steps.length - 1];
-  if (c.repeatDays && last !== undefined) {
-    // The first repeat (k ≥ 1) on or after fromDate, then the ones after it.
-    let k = Math.max(1, Math.ceil((offset - last) / c.repeatDays));
-    while (dates.length < limit) {
-      const date = addDays(dueOn, last + k * c.repeatDays);
-      if (!date) break;
-      dates.push(date);
-      k += 1;
-    }
-  }
-  return dates;
-}
-
-/** A cadence's next run: when, and the debtor's calendar date it is a step of. */
-export interface CadenceRun {
-  at: number;
-  date: string;
-}
-
-/**
- * The first step of any of `dueDates` (the open invoices' due dates) whose instant (c.hour local
- * in `timeZone`) is strictly after `afterMs`; null when no step is left (the cadence has ended).
- * Dates are compared as strings first, so only the winning date or two are turned into instants.
- */
-export function nextCadenceRun(
-  c: Cadence,
-  dueDates: readonly string[],
-  afterMs: number,
-  timeZone: string,
-): CadenceRun | null {
-  const fromDate = localDateString(afterMs, timeZone);
-  const candidates = new Set<string>();
-  for (const due of new Set(dueDates)) {
-    for (const date of stepDatesFrom(due, c, fromDate, 2)) candidates.add(date);
-  }
-  // The earliest date whose hour is still ahead: today's may already have passed.
-  for (const date of [...candidates].sort()) {
-    const d = parseCalendarDate(date);
-    if (!d) continue;
-    const at = instantAtLocalHour(d.year, d.month, d.day, c.hour, timeZone);
-    if (at > afterMs) return { at, date };
-  }
-  return null;
-}
-
-/** The escalating sequence's templates, mildest first (app/domain/presets.ts FRIENDLY_REMINDER). */
-const SEQUENCE: readonly TemplateId[] = ["initial", "follow-up", "second-follow-up", "final-notice"];
-
-/**
  * How far an invoice `days` overdue has come along the cadence, as an index into the escalating
  * sequence: 0 (the initial e-mail, which reads "is due on" before the due date) up to the first
  * step after the due date; then 1 (follow up), 2 (second follow up) for the steps between, and 3
@@ -198,34 +142,4 @@ export function stageAt(c: Cadence, days: number): number {
   if (reached === 0) return 0;
   if (reached === after.length && after.length >= 2) return 3;
   return Math.min(reached, 2);
-}
-
-/**
- * The template each step sends when every step before it went out: what the preview lists (the
- * oldest invoice is `step` days from its due date on the step's day).
- */
-export function stepTemplates(steps: readonly number[], preset: PresetId): TemplateId[] {
-  const c: Cadence = { steps: [...steps], repeatDays: null, hour: DEFAULT_SEND_HOUR };
-  return steps.map((step, sent) =>
-    preset === "SINGLE_REMINDER" ? "single" : (SEQUENCE[Math.min(stageAt(c, step), sent)] ?? "initial"),
-  );
-}
-
-/**
- * The template of a cadence's reminder on `today` (the debtor's date): the stage of the oldest
- * open invoice, but never more than one past what this schedule already sent (`sent`, its
- * template_step), so a debtor never gets a follow up without a first e-mail, nor a final notice
- * before the last step. The single-reminder preset always sends its one template.
- */
-export function cadenceTemplate(
-  c: Cadence,
-  preset: PresetId,
-  oldestDueOn: string | null,
-  today: string,
-  sent: number,
-): TemplateId {
-  if (preset === "SINGLE_REMINDER") return "single";
-  const days = oldestDueOn ? (daysOverdue(oldestDueOn, today) ?? 0) : 0;
-  const index = Math.min(stageAt(c, days), Math.max(0, Math.floor(sent)));
-  return SEQUENCE[index] ?? "initial";
 }

@@ -17,6 +17,8 @@ describe("advancePast", () => {
     expect(advancePast(daily, T, "sent", NOW)).toEqual({
       templateStep: 2,
       lastRunAt: T,
+      // The e-mail went out when the occurrence was handled.
+      coveredAt: NOW,
       nextRunAt: T + 86_400_000,
       state: "ENABLED",
     });
@@ -42,6 +44,7 @@ describe("advancePast", () => {
     expect(advancePast(once, T, "sent", NOW)).toEqual({
       templateStep: 1,
       lastRunAt: T,
+      coveredAt: NOW,
       nextRunAt: null,
       state: "COMPLETED",
     });

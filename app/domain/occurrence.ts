@@ -1,4 +1,5 @@
-import { type Cadence, DEFAULT_SEND_HOUR, nextCadenceRun, storedSteps } from "./cadence";
+import { type Cadence, DEFAULT_SEND_HOUR, storedSteps } from "./cadence";
+import { type CadenceInvoice, nextCadenceRun } from "./cadence-plan";
 import { type FrequencyId, NOW_DELAY_MS } from "./frequencies";
 import { nextRunAfter, nextRunForFrequency } from "./schedule-time";
 import { safeTimeZone } from "./time-zone";
@@ -7,14 +8,14 @@ import { safeTimeZone } from "./time-zone";
 export type OccurrenceStatus = "sent" | "failed" | "duplicate";
 
 /**
- * A due-date schedule's cadence as of one moment: its steps, the debtor's zone and the due dates
- * of the debtor's open invoices then (app/domain/cadence.ts).
+ * A due-date schedule's cadence as of one moment: its steps, the debtor's zone and the debtor's
+ * open invoices then (app/domain/cadence-plan.ts).
  */
 export interface CadencePlan extends Cadence {
   /** The debtor's time zone: every step goes out at `hour` there. */
   timeZone: string;
-  /** "YYYY-MM-DD" of each open invoice with something left to pay. */
-  dueDates: string[];
+  /** Each open invoice with something left to pay. */
+  invoices: CadenceInvoice[];
 }
 
 /** The schedule fields that say where it stands. */
@@ -23,6 +24,8 @@ export interface ScheduleProgress {
   timeZone: string;
   templateStep: number;
   lastRunAt: number | null;
+  /** When the last run went out (a due-date cadence's steps up to that day are covered). */
+  coveredAt?: number | null;
   /** A due-date schedule's cadence ('due'); absent for the other frequencies. */
   cadence?: CadencePlan;
 }
@@ -31,6 +34,7 @@ export interface ScheduleProgress {
 export interface ScheduleAdvance {
   templateStep: number;
   lastRunAt: number;
+  coveredAt: number;
   nextRunAt: number | null;
   state: "ENABLED" | "COMPLETED";
 }
@@ -56,16 +60,18 @@ export function advancePast(
   const alreadyAdvanced = s.lastRunAt != null && s.lastRunAt >= scheduledAt;
   const sentNow = status === "sent" || (status === "duplicate" && !alreadyAdvanced);
   const after = Math.max(scheduledAt, now);
+  // The e-mail went out (or was given up) now: what was open now was on it.
+  const coveredAt = Math.max(after, s.coveredAt ?? 0);
   let nextRunAt: number | null;
   if (frequency === "now") nextRunAt = null;
   else if (frequency === "due")
-    nextRunAt = s.cadence
-      ? (nextCadenceRun(s.cadence, s.cadence.dueDates, after, s.cadence.timeZone)?.at ?? null)
-      : null;
+    // The occurrence carried every open invoice: nothing up to it is owed another e-mail.
+    nextRunAt = s.cadence ? (cadenceRunAfter(s.cadence, coveredAt, after) ?? null) : null;
   else nextRunAt = nextRunAfter(frequency, after, s.timeZone);
   return {
     templateStep: alreadyAdvanced || !sentNow ? s.templateStep : s.templateStep + 1,
     lastRunAt: scheduledAt,
+    coveredAt,
     nextRunAt,
     state: nextRunAt === null ? "COMPLETED" : "ENABLED",
   };
@@ -82,19 +88,41 @@ export interface RunPlanRow {
   cadenceRepeatDays: number | null;
   sendHour: number | null;
   debtorTimeZone: string | null;
-  /** A JSON array of the open invoices' due dates (only read for 'due'). */
-  openDueDates: string | null;
+  /** When the schedule's last run went out: steps up to that day are covered. */
+  coveredAt: number | null;
+  /** A JSON array of the open invoices (only read for 'due'): `{ n, d, j }` = number, due date, joined at. */
+  openInvoices: string | null;
 }
 
-/** The due dates of a JSON array as the run-plan columns read them; [] for anything else. */
-export function parseDueDates(json: string | null | undefined): string[] {
+/** The open invoices of a JSON array as the run-plan columns read them; [] for anything else. */
+export function parseOpenInvoices(json: string | null | undefined): CadenceInvoice[] {
   if (!json) return [];
   try {
     const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((d): d is string => typeof d === "string") : [];
+    if (!Array.isArray(value)) return [];
+    return value.flatMap((x: { n?: unknown; d?: unknown; j?: unknown }) =>
+      x && typeof x.d === "string"
+        ? [{ number: typeof x.n === "string" ? x.n : null, dueOn: x.d, joinedAt: typeof x.j === "number" ? x.j : 0 }]
+        : [],
+    );
   } catch {
     return [];
   }
+}
+
+/** A cadence's next run strictly after `after`, the schedule's last e-mail having gone at `coveredAt`. */
+export function cadenceRunAfter(plan: CadencePlan, coveredAt: number | null, after: number): number | null {
+  return (
+    nextCadenceRun({
+      cadence: plan,
+      // Which e-mail it is does not change when it goes.
+      preset: "FRIENDLY_REMINDER",
+      invoices: plan.invoices,
+      lastRunAt: coveredAt,
+      now: after,
+      timeZone: plan.timeZone,
+    })?.at ?? null
+  );
 }
 
 /** The cadence stored on a due-date schedule's row (its steps, repeat and hour). */
@@ -106,22 +134,23 @@ export function storedCadence(row: Pick<RunPlanRow, "cadenceSteps" | "cadenceRep
   };
 }
 
-/** A due-date schedule's cadence plan from its row and the open due dates read with it. */
+/** A due-date schedule's cadence plan from its row and the open invoices read with it. */
 export function cadencePlanOf(
   row: Pick<RunPlanRow, "cadenceSteps" | "cadenceRepeatDays" | "sendHour">,
   debtorTimeZone: string | null | undefined,
-  dueDates: string[],
+  invoices: CadenceInvoice[],
 ): CadencePlan {
-  return { ...storedCadence(row), timeZone: safeTimeZone(debtorTimeZone), dueDates };
+  return { ...storedCadence(row), timeZone: safeTimeZone(debtorTimeZone), invoices };
 }
 
 /**
  * When a schedule that starts or resumes at `now` runs next: daily and weekly at their next
- * 10:00, 'now' in a minute, a due-date one at the next step of an open invoice, or (no step left
- * ahead: every one passed while it was held) in a minute, once, after which it ends.
+ * 10:00, 'now' in a minute, a due-date one at the next step of an open invoice (one that passed
+ * while it was held: its one catch-up e-mail), or (no open invoice) in a minute, once, after which
+ * it ends.
  */
 export function planNextRun(row: RunPlanRow, now: number): number {
   if (row.frequency !== "due") return nextRunForFrequency(row.frequency, now, safeTimeZone(row.timeZone));
-  const plan = cadencePlanOf(row, row.debtorTimeZone, parseDueDates(row.openDueDates));
-  return nextCadenceRun(plan, plan.dueDates, now, plan.timeZone)?.at ?? now + NOW_DELAY_MS;
+  const plan = cadencePlanOf(row, row.debtorTimeZone, parseOpenInvoices(row.openInvoices));
+  return cadenceRunAfter(plan, row.coveredAt, now) ?? now + NOW_DELAY_MS;
 }

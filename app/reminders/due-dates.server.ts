@@ -3,11 +3,10 @@ import { noticeInsert } from "~/activity/index.server";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { debtors, schedules } from "~/db/schema";
-import { nextCadenceRun } from "~/domain/cadence";
 import { NOW_DELAY_MS } from "~/domain/frequencies";
-import { cadencePlanOf, parseDueDates } from "~/domain/occurrence";
+import { cadencePlanOf, cadenceRunAfter, parseOpenInvoices } from "~/domain/occurrence";
 import type { OwnerScope } from "~/platform/scope.server";
-import { openDueDatesSql } from "~/reminders/statement.server";
+import { openInvoicesSql } from "~/reminders/statement.server";
 
 import { followAlarms } from "./alarms.server";
 import { eventsOfSchedules } from "./schedule-events.server";
@@ -17,7 +16,7 @@ import { eventsOfSchedules } from "./schedule-events.server";
 
 /**
  * Columns that, read with a schedule, let planNextRun compute its next run: its frequency, zone and
- * cadence, its debtor's zone and (for a due-date schedule only) its debtor's open due dates.
+ * cadence and last run, its debtor's zone and (for a due-date schedule only) its debtor's open invoices.
  */
 export function runPlanColumns() {
   return {
@@ -26,12 +25,13 @@ export function runPlanColumns() {
     cadenceSteps: schedules.cadenceSteps,
     cadenceRepeatDays: schedules.cadenceRepeatDays,
     sendHour: schedules.sendHour,
+    coveredAt: sql<number | null>`coalesce(${schedules.coveredAt}, ${schedules.lastRunAt})`.as("covered_at"),
     debtorTimeZone: sql<string | null>`(SELECT d.time_zone FROM ${debtors} AS d WHERE d.id = ${schedules.debtorId})`.as(
       "debtor_time_zone",
     ),
-    openDueDates: sql<
+    openInvoices: sql<
       string | null
-    >`(CASE WHEN ${schedules.frequency} = 'due' THEN ${openDueDatesSql(schedules.debtorId)} END)`.as("open_due_dates"),
+    >`(CASE WHEN ${schedules.frequency} = 'due' THEN ${openInvoicesSql(schedules.debtorId)} END)`.as("open_invoices"),
   };
 }
 
@@ -43,7 +43,8 @@ const REPLAN_MARGIN_MS = NOW_DELAY_MS;
 /**
  * After the owner's debtors' invoices, payments or zone changed: their ENABLED due-date schedules
  * move to the next step of the open invoices as they are now (a paid or voided invoice's steps
- * go, an added one's join, a moved due date moves its steps), and one with no step left ends
+ * go, an added one's join (an overdue one: its one catch-up e-mail), a moved due date moves its
+ * steps), and one with no step left ends
  * ('schedule_ended' recorded and the user told, in one batch). A schedule firing now (its run
  * within a minute or past: a send, a deferral or "Send now" is under way) is left to the engine,
  * and every UPDATE is conditional on the run it read, so a concurrent change wins. Alarms follow.
@@ -74,8 +75,8 @@ export async function replanDueSchedules(scope: OwnerScope, debtorIds: readonly 
   const moved: { id: string; at: number | null }[] = [];
   for (const r of rows) {
     if (r.nextRunAt === null || r.nextRunAt <= now + REPLAN_MARGIN_MS) continue;
-    const plan = cadencePlanOf(r, r.debtorTimeZone, parseDueDates(r.openDueDates));
-    const at = nextCadenceRun(plan, plan.dueDates, now, plan.timeZone)?.at ?? null;
+    const plan = cadencePlanOf(r, r.debtorTimeZone, parseOpenInvoices(r.openInvoices));
+    const at = cadenceRunAfter(plan, r.coveredAt, now);
     if (at === r.nextRunAt) continue;
     const stillOnRead = and(
       eq(schedules.ownerId, ownerId),

@@ -1,5 +1,5 @@
 import { type Db, getDb } from "~/db/client.server";
-import { cadenceTemplate, nextCadenceRun } from "~/domain/cadence";
+import { type CadenceInvoice, firingTemplate } from "~/domain/cadence-plan";
 import {
   CONTACT_DEFAULTS,
   type ContactRules,
@@ -10,10 +10,10 @@ import {
 } from "~/domain/contact-rules";
 import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLimits } from "~/domain/limits";
 import { outstandingCents } from "~/domain/money";
-import { advancePast, cadencePlanOf, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
+import { advancePast, cadencePlanOf, cadenceRunAfter, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
 import { effectivePlan } from "~/domain/plans";
 import { type PresetId, templateForStep } from "~/domain/presets";
-import { type Statement, todayIn } from "~/domain/statement";
+import type { Statement } from "~/domain/statement";
 import { toTone } from "~/domain/strategies";
 import { formatInstant } from "~/domain/time-zone";
 import {
@@ -194,7 +194,7 @@ async function decideFiring(db: Db, firing: Firing | undefined, now: number): Pr
   const slot = nextContactSlot(now, debtor.timeZone, firing.debtorInstants, rules);
   const held = slot.at > now + EARLY_TOLERANCE_MS;
 
-  const progress = progressOf(s, debtor.timeZone, firing.dueDates);
+  const progress = progressOf(s, debtor.timeZone, firing.invoices);
   return {
     kind: "claim",
     claim: {
@@ -203,7 +203,7 @@ async function decideFiring(db: Db, firing: Firing | undefined, now: number): Pr
         scheduleId: s.id,
         debtorId: debtor.id,
         scheduledAt,
-        template: templateOf(s, progress, statement, debtor.timeZone, now),
+        template: templateOf(s, progress, scheduledAt),
         tone: toTone(debtor.activeStrategy),
         recipient,
       },
@@ -270,33 +270,31 @@ export function queuedAlarmAt(progress: ScheduleProgress, scheduledAt: number, n
 
 /**
  * Where the schedule stands, for advancePast: a due-date one also carries its cadence with the
- * debtor's zone and open due dates as this firing read them.
+ * debtor's zone and open invoices as this firing read them.
  */
-function progressOf(s: Schedule, debtorTimeZone: string | null, dueDates: string[]): ScheduleProgress {
+function progressOf(s: Schedule, debtorTimeZone: string | null, invoices: CadenceInvoice[]): ScheduleProgress {
   const progress: ScheduleProgress = {
     frequency: s.frequency,
     timeZone: s.timeZone,
     templateStep: s.templateStep,
     lastRunAt: s.lastRunAt,
+    coveredAt: s.coveredAt ?? s.lastRunAt,
   };
-  return s.frequency === "due" ? { ...progress, cadence: cadencePlanOf(s, debtorTimeZone, dueDates) } : progress;
+  return s.frequency === "due" ? { ...progress, cadence: cadencePlanOf(s, debtorTimeZone, invoices) } : progress;
 }
 
 /**
- * The template of this occurrence: the preset's next one; for a due-date schedule, the one the
- * oldest open invoice's age and the reminders already sent call for (app/domain/cadence.ts).
+ * The template of this occurrence: the preset's next one; for a due-date schedule, the step of the
+ * most advanced invoice this run carries (app/domain/cadence-plan.ts).
  */
-function templateOf(
-  s: Schedule,
-  progress: ScheduleProgress,
-  statement: Statement,
-  debtorTimeZone: string | null,
-  now: number,
-) {
+function templateOf(s: Schedule, progress: ScheduleProgress, scheduledAt: number) {
   const preset = s.preset as PresetId;
-  if (!progress.cadence) return templateForStep(preset, s.templateStep);
-  const oldest = statement.lines[0]?.dueOn ?? null;
-  return cadenceTemplate(progress.cadence, preset, oldest, todayIn(debtorTimeZone, now), s.templateStep);
+  const { cadence } = progress;
+  if (!cadence) return templateForStep(preset, s.templateStep);
+  return firingTemplate(
+    { cadence, preset, invoices: cadence.invoices, lastRunAt: s.coveredAt ?? s.lastRunAt, timeZone: cadence.timeZone },
+    scheduledAt,
+  );
 }
 
 /**
@@ -307,7 +305,7 @@ export function repeatsAfter(progress: ScheduleProgress, scheduledAt: number, no
   if (progress.frequency === "now") return false;
   const { cadence } = progress;
   if (!cadence) return true;
-  return nextCadenceRun(cadence, cadence.dueDates, Math.max(scheduledAt, now), cadence.timeZone) !== null;
+  return cadenceRunAfter(cadence, Math.max(scheduledAt, now), Math.max(scheduledAt, now)) !== null;
 }
 
 const DAY_MS = 86_400_000;

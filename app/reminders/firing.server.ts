@@ -4,8 +4,9 @@ import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { bindParam, preparedQuery, runBatch } from "~/db/prepared.server";
 import { debtors, deliveries, optOuts, organizations, schedules, stripeAccounts, users } from "~/db/schema";
+import type { CadenceInvoice } from "~/domain/cadence-plan";
 import type { ContactRules } from "~/domain/contact-rules";
-import { parseDueDates } from "~/domain/occurrence";
+import { parseOpenInvoices } from "~/domain/occurrence";
 import type { PlanState } from "~/domain/plans";
 import type { Statement } from "~/domain/statement";
 import { debtorInstantsQuery } from "~/reminders/deliveries.server";
@@ -18,7 +19,7 @@ import {
   type SenderOrganization,
   senderOf,
 } from "~/reminders/schedules.server";
-import { openDueDatesSql, parseStatement, statementColumns } from "~/reminders/statement.server";
+import { openInvoicesSql, parseStatement, statementColumns } from "~/reminders/statement.server";
 
 /** Everything an alarm needs to fire a schedule's occurrence. */
 export interface Firing {
@@ -41,8 +42,8 @@ export interface Firing {
   optedOut: boolean;
   /** The instants of the debtor's counted reminders since `since` (their contact cap counts them). */
   debtorInstants: number[];
-  /** The due dates of the debtor's open invoices (a due-date schedule's steps follow them). */
-  dueDates: string[];
+  /** The debtor's open invoices (a due-date schedule's steps follow them). */
+  invoices: CadenceInvoice[];
 }
 
 /** The schedules an alarm batch loads: one bound value, a JSON array of their ids (any number of them). */
@@ -59,7 +60,7 @@ const firingSchedules = (db: Db, column: SQLiteColumn) =>
 const debtorToRemind = () => ({
   ...getTableColumns(debtors),
   ...statementColumns(),
-  openDueDates: openDueDatesSql(),
+  openInvoices: openInvoicesSql(),
   // Spelled out: in a one-table query drizzle leaves columns unqualified, and inside this
   // subquery "owner_id" and "email" would be the opt-out's own.
   optedOut: sql<number>`EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtors"."owner_id" AND o."email" = lower("debtors"."email"))`,
@@ -117,13 +118,13 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
       const row = schedule.debtorId === null ? undefined : debtorsById.get(schedule.debtorId);
       let debtor: Debtor | undefined;
       let statement: Statement = { lines: [], totals: [] };
-      let dueDates: string[] = [];
+      let invoices: CadenceInvoice[] = [];
       let optedOut = false;
       if (row && row.ownerId === schedule.ownerId) {
-        const { statementLines, statementTotals, openDueDates, optedOut: out, ...rest } = row;
+        const { statementLines, statementTotals, openInvoices, optedOut: out, ...rest } = row;
         debtor = rest;
         statement = parseStatement({ statementLines, statementTotals });
-        dueDates = parseDueDates(openDueDates);
+        invoices = parseOpenInvoices(openInvoices);
         optedOut = Boolean(out);
       }
       firings.set(schedule.id, {
@@ -133,7 +134,7 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
         statement,
         optedOut,
         debtorInstants: debtor ? (instants.get(debtor.id) ?? []) : [],
-        dueDates,
+        invoices,
       });
     }
   }
@@ -152,8 +153,8 @@ export interface QueuedState {
   batchKey: string | null;
   debtor: Pick<Debtor, "status" | "debtCents" | "paidCents"> | null;
   optedOut: boolean;
-  /** The debtor's open invoices' due dates as they are now (a due-date schedule's next step follows them). */
-  dueDates: string[];
+  /** The debtor's open invoices as they are now (a due-date schedule's next step follows them). */
+  invoices: CadenceInvoice[];
 }
 
 /**
@@ -207,11 +208,11 @@ export async function queuedReminders(
           ? { status: debtorRow.status, debtCents: debtorRow.debtCents, paidCents: debtorRow.paidCents }
           : null,
         optedOut: Boolean(debtorRow?.optedOut),
-        dueDates: parseDueDates(debtorRow?.openDueDates ?? null),
+        invoices: parseOpenInvoices(debtorRow?.openInvoices ?? null),
       };
       let parts: MessageParts | null = null;
       if (debtorRow && user && schedule?.ownerId === r.ownerId) {
-        const { statementLines, statementTotals, openDueDates: _d, optedOut: _o, ...debtor } = debtorRow;
+        const { statementLines, statementTotals, openInvoices: _i, optedOut: _o, ...debtor } = debtorRow;
         parts = {
           template: r.template,
           tone: r.tone,
@@ -310,7 +311,7 @@ export async function queuedStates(db: Db, deliveryIds: readonly number[]): Prom
             ? null
             : { status: r.debtorStatus, debtCents: r.debtCents, paidCents: r.paidCents },
         optedOut: Boolean(r.optedOut),
-        dueDates: parseDueDates(r.openDueDates),
+        invoices: parseOpenInvoices(r.openInvoices),
       },
     ]),
   );
@@ -326,7 +327,7 @@ function queuedStatesQuery(db: Db, deliveryIds: number[]) {
       debtCents: debtors.debtCents,
       paidCents: debtors.paidCents,
       optedOut: sql<number>`EXISTS (SELECT 1 FROM ${optOuts} WHERE ${optOuts.ownerId} = ${debtors.ownerId} AND ${optOuts.email} = lower(${debtors.email}))`,
-      openDueDates: openDueDatesSql(deliveries.debtorId),
+      openInvoices: openInvoicesSql(deliveries.debtorId),
     })
     .from(deliveries)
     .leftJoin(debtors, eq(debtors.id, deliveries.debtorId))

@@ -105,7 +105,7 @@ export async function consumeMail(
         continue;
       }
       const { cadence } = job.progress;
-      const progress = cadence ? { ...job.progress, cadence: { ...cadence, dueDates: state.dueDates } } : job.progress;
+      const progress = cadence ? { ...job.progress, cadence: { ...cadence, invoices: state.invoices } } : job.progress;
       const at = now();
       try {
         const message = await buildReminder(env, db, state.parts, repeatsAfter(progress, job.scheduledAt, at), at);
@@ -435,8 +435,8 @@ async function settleAll<J extends MailJob>(
     scope,
     jobs.map((job, index) => {
       const { cadence } = job.progress;
-      const dueDates = states.get(job.deliveryId)?.dueDates ?? [];
-      const progress = cadence ? { ...job.progress, cadence: { ...cadence, dueDates } } : job.progress;
+      const invoices = states.get(job.deliveryId)?.invoices ?? [];
+      const progress = cadence ? { ...job.progress, cadence: { ...cadence, invoices } } : job.progress;
       const settlement = settlementOf(job, index);
       return { occurrence: job, next: advancePast(progress, job.scheduledAt, settlement.status, at), settlement };
     }),

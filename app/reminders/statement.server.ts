@@ -75,12 +75,12 @@ export async function getStatement(db: Db, ownerId: string, debtorId: number): P
 }
 
 /**
- * The distinct due dates of the open invoices (the statement's) of the debtor `debtorId`, as a
- * JSON array: what a due-date schedule's steps follow (app/domain/cadence.ts). Through
- * invoices_debtor_idx, like the statement.
+ * The open invoices (the statement's) of the debtor `debtorId` as a JSON array of `{ n, d, j }`:
+ * number, due date and when each joined (created_at). What a due-date schedule follows
+ * (app/domain/cadence-plan.ts). Through invoices_debtor_idx, like the statement.
  */
-export function openDueDatesSql(debtorId: SQLWrapper = debtors.id) {
+export function openInvoicesSql(debtorId: SQLWrapper = debtors.id) {
   return sql<
     string | null
-  >`(SELECT json_group_array(x.due_on) FROM (SELECT DISTINCT i.due_on AS due_on FROM invoices AS i WHERE ${openOf(debtorId)}) AS x)`;
+  >`(SELECT json_group_array(json_object('n', i.number, 'd', i.due_on, 'j', i.created_at)) FROM invoices AS i WHERE ${openOf(debtorId)})`;
 }

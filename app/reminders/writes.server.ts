@@ -4,17 +4,18 @@ import type { Db } from "~/db/client.server";
 import { readdressedStatement } from "~/db/debtor-status";
 import { debtorEvents, debtors, deliveries, invoices, schedules } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
-import { DEFAULT_CADENCE_STEPS, nextCadenceRun, parseSteps, serializeSteps } from "~/domain/cadence";
+import { DEFAULT_CADENCE_STEPS, parseSteps, serializeSteps } from "~/domain/cadence";
+import type { CadenceInvoice } from "~/domain/cadence-plan";
 import { type FrequencyId, NOW_DELAY_MS } from "~/domain/frequencies";
 import { outstandingCents } from "~/domain/money";
-import { cadencePlanOf, parseDueDates, planNextRun } from "~/domain/occurrence";
+import { cadencePlanOf, cadenceRunAfter, parseOpenInvoices, planNextRun } from "~/domain/occurrence";
 import type { SendRefusal } from "~/domain/refusals";
 import { nextRunForFrequency } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import { assertRoomForOneMore, type CreateOptions, enforceCap } from "~/platform/account-caps.server";
 import type { OwnerScope } from "~/platform/scope.server";
 import { type Debtor, getSchedule, getSenderAndDebtors, type Schedule } from "~/reminders/schedules.server";
-import { openDueDatesSql } from "~/reminders/statement.server";
+import { openInvoicesSql } from "~/reminders/statement.server";
 import type { ScheduleInput } from "~/schemas/schedule";
 
 import { followAlarms } from "./alarms.server";
@@ -120,15 +121,17 @@ async function sendableTargets(
 /**
  * The columns a create or an edit writes: who, what, when, in which zone; always ENABLED. A
  * due-date schedule keeps its steps and runs first
- * at the next step of the debtor's open invoices (`dueDates`), or in a minute when the user chose
- * to send the first one now; null when neither is possible (every step has passed).
+ * at the next step of the debtor's open invoices (`open`; an overdue one's catch-up), or in a
+ * minute when the user chose to send the first one now; null when neither is possible (no open
+ * invoice). An edit keeps the schedule's last run (`lastRunAt`): what it covered is not sent again.
  */
 function scheduleColumns(
   targets: { debtor: Debtor; organizationId: number | null },
   input: ScheduleInput,
   timeZone: string,
   now: number,
-  dueDates: string[] = [],
+  open: CadenceInvoice[] = [],
+  lastRunAt: number | null = null,
 ) {
   const zone = safeTimeZone(timeZone);
   const due = input.frequency === "due";
@@ -141,8 +144,8 @@ function scheduleColumns(
   if (!due) nextRunAt = nextRunForFrequency(input.frequency as Exclude<FrequencyId, "due">, now, zone);
   else if (input.send_first_now) nextRunAt = now + NOW_DELAY_MS;
   else {
-    const plan = cadencePlanOf(cadence, targets.debtor.timeZone, dueDates);
-    nextRunAt = nextCadenceRun(plan, dueDates, now, plan.timeZone)?.at ?? null;
+    const plan = cadencePlanOf(cadence, targets.debtor.timeZone, open);
+    nextRunAt = cadenceRunAfter(plan, lastRunAt, now);
   }
   return {
     ...cadence,
@@ -163,14 +166,14 @@ function scheduleColumns(
   };
 }
 
-/** The open invoices' due dates of the owner's debtor, for a due-date schedule's first run. */
-async function dueDatesOf(db: Db, ownerId: string, debtorId: number): Promise<string[]> {
+/** The open invoices of the owner's debtor, for a due-date schedule's first run. */
+async function openInvoicesOf(db: Db, ownerId: string, debtorId: number): Promise<CadenceInvoice[]> {
   const row = await db
-    .select({ dates: openDueDatesSql() })
+    .select({ invoices: openInvoicesSql() })
     .from(debtors)
     .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
     .get();
-  return parseDueDates(row?.dates);
+  return parseOpenInvoices(row?.invoices);
 }
 
 /**
@@ -186,8 +189,8 @@ export async function createSchedule(
   const { db, ownerId, now } = scope;
   const targets = await sendableTargets(db, ownerId, input);
   if ("error" in targets) return targets;
-  const dueDates = input.frequency === "due" ? await dueDatesOf(db, ownerId, targets.debtor.id) : [];
-  const columns = scheduleColumns(targets, input, input.time_zone ?? "", now, dueDates);
+  const open = input.frequency === "due" ? await openInvoicesOf(db, ownerId, targets.debtor.id) : [];
+  const columns = scheduleColumns(targets, input, input.time_zone ?? "", now, open);
   if (columns.nextRunAt === null) return { error: "no-step-ahead", debtorName: targets.debtor.fullName };
   const id = newScheduleId(ownerId);
   const [[inserted], [event]] = await db.batch([
@@ -236,8 +239,15 @@ export async function updateSchedule(
   }
   const targets = await sendableTargets(db, ownerId, input);
   if ("error" in targets) return targets;
-  const dueDates = input.frequency === "due" ? await dueDatesOf(db, ownerId, targets.debtor.id) : [];
-  const columns = scheduleColumns(targets, input, input.time_zone || existing.timeZone, now, dueDates);
+  const open = input.frequency === "due" ? await openInvoicesOf(db, ownerId, targets.debtor.id) : [];
+  const columns = scheduleColumns(
+    targets,
+    input,
+    input.time_zone || existing.timeZone,
+    now,
+    open,
+    existing.coveredAt ?? existing.lastRunAt,
+  );
   if (columns.nextRunAt === null) return { error: "no-step-ahead", debtorName: targets.debtor.fullName };
   const sameSequence = existing.preset === columns.preset && existing.debtorId === columns.debtorId;
   const owned = and(eq(schedules.ownerId, ownerId), eq(schedules.id, id));
