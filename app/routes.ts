@@ -10,6 +10,7 @@ export default [
   route("schedules-list", "routes/schedules-list.tsx"),
   route("schedule", "routes/schedule.tsx"),
   route("schedule/preview", "routes/schedule.preview.ts"),
+  route("schedule/outlook", "routes/schedule.outlook.ts"),
   route("schedules/actions", "routes/schedules.actions.ts"),
   route("schedules/:id", "routes/schedules.details.ts"),
   route("report", "routes/report.tsx"),

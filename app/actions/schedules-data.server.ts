@@ -4,7 +4,13 @@ import { bindParam, boundQuery, OWNER_ID, preparedQueryBy, SESSION_OWNER } from 
 import type { ScheduleSort, SortDirection } from "~/domain/list-params";
 import { listParams, pageOffset, scheduleSearchParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
-import { countSchedules, listSchedules, SCHEDULE_PAGE_SIZE, type ScheduleListFilter } from "~/reminders/index.server";
+import {
+  countSchedules,
+  listSchedules,
+  SCHEDULE_PAGE_SIZE,
+  type ScheduleListFilter,
+  withNextRunWhat,
+} from "~/reminders/index.server";
 import { loadListPage } from "./list-page.server";
 
 /**
@@ -82,8 +88,8 @@ export async function loadSchedulesPage(session: SessionGate, db: Db, url: URL, 
     };
     const read = await loadListPage(session, queries, requested, SCHEDULE_PAGE_SIZE);
     if (!read) return null;
-    const { rows: schedules, total, page, pages } = read;
-    return { schedules, total, page, pages, period, error: false };
+    const { rows, total, page, pages } = read;
+    return { schedules: withNextRunWhat(rows), total, page, pages, period, error: false };
   } catch (error) {
     console.error("[dunly] schedules failed to load", error);
     if (!(await session.user())) return null;

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { getApp, sessionUser } from "~/auth/context.server";
 import { type Db, getDb } from "~/db/client.server";
 import { addDays, MAX_STEP_OFFSET, MIN_STEP_OFFSET } from "~/domain/cadence";
+import { isCalendarDate } from "~/domain/calendar-date";
 import { DEFAULT_FREQUENCY, getFrequency } from "~/domain/frequencies";
 import { nextRoomAt, sendingLimits } from "~/domain/limits";
 import { effectivePlan } from "~/domain/plans";
@@ -48,6 +49,8 @@ export interface PreviewChoice extends ReminderChoice {
    * shown as on that day (app/domain/cadence.ts); null: as today.
    */
   step: number | null;
+  /** The day of a coming e-mail ("YYYY-MM-DD", the outlook's): the statement is shown as on it. */
+  on: string | null;
 }
 
 const optionalId = v.optional(
@@ -69,6 +72,7 @@ const PreviewChoiceSchema = v.object({
   organization_id: optionalId,
   frequency: v.optional(v.string()),
   step: v.optional(v.string()),
+  on: v.optional(v.string()),
 });
 
 /** A step offset within the cadence's range, or null. */
@@ -79,16 +83,18 @@ function stepOf(value: string | undefined): number | null {
 }
 
 /**
- * The reminder as on the day of a cadence's step: "today" is that many days from the oldest
- * open invoice's due date, so the copy says "is due in 3 days" or "7 days overdue" as it will then.
+ * The reminder as on the day it goes out: the outlook's day (`on`), or for a step of the sample
+ * that many days from the oldest open invoice's due date, so the copy says "is due in 3 days" or
+ * "7 days overdue" as it will then. Never a day before today: a preview never says "due in N days"
+ * of a date that has passed.
  */
 function onStepDay<P extends { statement: readonly { dueOn: string }[]; today: string }>(
   props: P,
-  step: number | null,
+  choice: Pick<PreviewChoice, "step" | "on">,
 ): P {
   const oldest = props.statement[0]?.dueOn;
-  const today = step === null || !oldest ? null : addDays(oldest, step);
-  return today ? { ...props, today } : props;
+  const day = choice.on ?? (choice.step === null || !oldest ? null : addDays(oldest, choice.step));
+  return day && day > props.today ? { ...props, today: day } : props;
 }
 
 /** The preview's or test send's choice from its fields, or null for an unknown template. */
@@ -104,9 +110,10 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     organization_id: field("organization_id"),
     frequency: field("frequency"),
     step: field("step"),
+    on: field("on"),
   });
   if (!parsed.success) return null;
-  const { template, tone, debtor_id, organization_id, frequency, step } = parsed.output;
+  const { template, tone, debtor_id, organization_id, frequency, step, on } = parsed.output;
   return {
     template: template as TemplateId,
     tone: toTone(Number(tone)),
@@ -115,6 +122,7 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     // Missing or unknown: the form saves the default frequency, so the preview shows that.
     frequency: getFrequency(frequency?.trim() ?? "")?.id ?? DEFAULT_FREQUENCY,
     step: stepOf(step),
+    on: on && isCalendarDate(on.trim()) ? on.trim() : null,
   };
 }
 
@@ -160,7 +168,7 @@ export async function debtorReminderValues(
   if (!user || !debtor || !statement) return null;
   if (statement.lines.length === 0) return { refused: NO_OPEN_INVOICE };
   const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now));
-  return { debtor, user, props: onStepDay(props, choice.step) };
+  return { debtor, user, props: onStepDay(props, choice) };
 }
 
 /**
@@ -181,7 +189,7 @@ export async function previewReminderProps(
   const values = debtor && statement ? debtorValues(debtor, statement, now) : undefined;
   return {
     props: {
-      ...onStepDay(reminderProps(choice, user, org, values), choice.step),
+      ...onStepDay(reminderProps(choice, user, org, values), choice),
       // What the footer's opt-out line and the "I've paid" line look like: every reminder has both.
       ...SAMPLE_LINKS,
     },

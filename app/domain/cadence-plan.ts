@@ -1,7 +1,7 @@
 import { addDays, type Cadence, stageAt } from "./cadence";
 import { parseCalendarDate } from "./calendar-date";
 import { NOW_DELAY_MS } from "./frequencies";
-import type { PresetId, TemplateId } from "./presets";
+import { type PresetId, type TemplateId, templateName } from "./presets";
 import { instantAtLocalHour, localDateString, startOfLocalDate } from "./schedule-time";
 import { daysOverdue } from "./statement";
 
@@ -280,15 +280,29 @@ export function nextCadenceRun(input: PlanInput): PlannedRun | null {
   return planCadence(input, 1).runs[0] ?? null;
 }
 
+/** The run the plan puts on the local day of `at` (what a firing at `at` carries), or null. */
+export function runOn(input: Omit<PlanInput, "now">, at: number): PlannedRun | null {
+  const run = nextCadenceRun({ ...input, now: at - 1 });
+  return run && run.date === localDateString(at, input.timeZone) ? run : null;
+}
+
+/** "Final Notice for INV-101 and INV-107": the run's e-mail and the invoices it chases. */
+export function describeRun(run: PlannedRun): string {
+  const names = run.lines.map((l) => l.number ?? `the invoice due ${l.dueOn}`);
+  const shown = names.length > 3 ? [...names.slice(0, 2), `${names.length - 2} more`] : names;
+  const list = shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}` : (shown[0] ?? "");
+  return `${templateName(run.template)} for ${list}`;
+}
+
 /**
  * The template of the run firing at `scheduledAt` (the run the plan put there); for a run the plan
  * did not make ("Send now"), the most advanced step any open invoice has reached.
  */
 export function firingTemplate(input: Omit<PlanInput, "now">, scheduledAt: number): TemplateId {
   if (input.preset === "SINGLE_REMINDER") return "single";
-  const run = nextCadenceRun({ ...input, now: scheduledAt - 1 });
+  const run = runOn(input, scheduledAt);
   const today = localDateString(scheduledAt, input.timeZone);
-  if (run && run.date === today) return run.template;
+  if (run) return run.template;
   let best: TemplateId = "initial";
   for (const inv of input.invoices) {
     const days = daysOverdue(inv.dueOn, today);

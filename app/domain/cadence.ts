@@ -94,7 +94,7 @@ export function stepLabel(offset: number): string {
  * What follows the last step, as the summary and the preview say it: the final notice goes once,
  * then either a reminder every N days until paid or nothing (the user is told the schedule ended).
  */
-export function afterLastLabel(c: Pick<Cadence, "steps" | "repeatDays">): string {
+export function afterLastLabel(c: { steps: readonly number[]; repeatDays: number | null }): string {
   const final = c.steps.filter((s) => s > 0).length >= 2 ? "the final notice goes once" : "the last step goes once";
   return c.repeatDays
     ? `; ${final}, then a reminder every ${c.repeatDays} days until paid`

@@ -9,6 +9,22 @@ const instantFormats = formatterBy((timeZone) =>
   dateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }),
 );
 const dayFormats = formatterBy((timeZone) => dateTimeFormat("en-US", { dateStyle: "medium", timeZone }));
+const runFormats = formatterBy((timeZone) =>
+  dateTimeFormat("en-GB", {
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone,
+  }),
+);
+
+/** "Tue 2 Dec, 09:00": when a reminder goes out, in the debtor's zone. */
+export function formatRunTime(ms: number, timeZone: string) {
+  return runFormats(timeZone).format(ms).replace(" at ", ", ");
+}
 
 /** "Nov 21, 2026, 10:00 AM" in the given zone; the same on server and client (no hydration drift). */
 export function formatInstant(ms: number | null | undefined, timeZone: string) {

@@ -50,6 +50,7 @@ export {
 export { dueBatchKeys, strandedDeliveries } from "./mail-batch.server";
 export { abandonStranded, consumeMail, type MailQueueMessage } from "./mail-queue.server";
 export { skipAhead } from "./occurrences.server";
+export { cadenceOutlook, OUTLOOK_RUNS, withNextRunWhat } from "./outlook.server";
 export { type HandleHow, handleRepliesOf } from "./reply-holds.server";
 export { scheduleEntity } from "./schedule-entity.server";
 export {

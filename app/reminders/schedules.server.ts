@@ -12,6 +12,7 @@ import {
 } from "~/domain/list-params";
 import type { PlanState } from "~/domain/plans";
 import { sentCountOf } from "./deliveries.server";
+import { openInvoicesSql } from "./statement.server";
 
 /** Rows on a page of /schedules-list and the dashboard's card (docs/decisions/009-list-page-size.md). */
 export const SCHEDULE_PAGE_SIZE = 25;
@@ -188,6 +189,15 @@ const scheduleFields = {
   sendHour: schedules.sendHour,
   nextRunAt: schedules.nextRunAt,
   lastRunAt: schedules.lastRunAt,
+  coveredAt: schedules.coveredAt,
+  // A running due-date schedule's debtor's open invoices: what its next e-mail carries (nextRunWhat).
+  openInvoices: sql<
+    string | null
+  >`(CASE WHEN ${schedules.frequency} = 'due' AND ${schedules.nextRunAt} IS NOT NULL THEN ${openInvoicesSql(schedules.debtorId)} END)`.as(
+    "open_invoices",
+  ),
+  // Aliased: D1 returns a row's columns by name, and the schedule has a time_zone of its own.
+  debtorTimeZone: sql<string>`${debtors.timeZone}`.as("debtor_time_zone"),
   createdAt: schedules.createdAt,
   updatedAt: schedules.updatedAt,
   debtorId: schedules.debtorId,

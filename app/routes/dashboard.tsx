@@ -22,7 +22,7 @@ import { parseDebtorId } from "~/domain/list-params";
 import { localDateString } from "~/domain/schedule-time";
 import { moneyOf, moneyStatement } from "~/ledger/index.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
-import { monthlySentQuery, monthlySentSince, monthlySeries } from "~/reminders/index.server";
+import { monthlySentQuery, monthlySentSince, monthlySeries, withNextRunWhat } from "~/reminders/index.server";
 import {
   countBouncingDebtors,
   DEBTOR_RESPONSES_LIMIT,
@@ -167,7 +167,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       emailsSent: selected.emailsSent,
     },
     timeZone,
-    schedules: schedules ?? [],
+    schedules: schedules ? withNextRunWhat(schedules) : [],
     schedulesError: schedules === null,
     period: schedulesFilter.period,
     chart: selected && sent ? monthlySeries(sent, timeZone, now) : null,

@@ -84,6 +84,7 @@ export default function NewSchedule({ loaderData }: Route.ComponentProps) {
             tone={tone}
             values={{ debtorId: watch.debtorId, organizationId: watch.organizationId, dueDate: watch.dueDate }}
             steps={watch.frequency === "due" ? parseSteps(watch.cadenceSteps ?? "") : null}
+            cadence={watch.frequency === "due" ? watch : null}
           />
         </div>
       )}

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPEAT } from "../support/email-fixtures";
 import type { Json } from "./data-helpers";
-import { makeDebtor, makeOrg } from "./fixtures";
+import { makeDebtor, makeInvoice, makeOrg } from "./fixtures";
 import { get, location, pageText, type SignedIn, signIn, uniqueEmail } from "./helpers";
 import { loaderData } from "./schedule-helpers";
 
@@ -97,5 +97,73 @@ describe("/schedule", () => {
     const visitor = await get("/schedule");
     expect(visitor.status).toBe(302);
     expect(visitor.headers.get("Location")).toBe("/404?redirectTo=%2Fschedule");
+  });
+});
+
+// The coming e-mails ----------------------------------------------------------------------------
+
+describe("/schedule/outlook", () => {
+  let a: SignedIn;
+  beforeAll(async () => {
+    a = await signIn(uniqueEmail("outlook"));
+  });
+
+  const daysFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+  it("lists the debtor's coming e-mails in their zone: the late invoice once at its step, the steps it skipped", async () => {
+    const debtor = await makeDebtor(a.userId, { invoice: false, timeZone: "Europe/Berlin", debtCents: 200_000 });
+    await makeInvoice(a.userId, debtor.id, { amountCents: 120_000, dueOn: daysFromToday(-20), number: "INV-101" });
+    await makeInvoice(a.userId, debtor.id, { amountCents: 80_000, dueOn: daysFromToday(10), number: "INV-107" });
+    const res = await get(
+      `/schedule/outlook?debtor_id=${debtor.id}&cadence_steps=-3,0,3,7,14&after_last=end&send_hour=9`,
+      { cookie: a.cookie },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Cache-Control")).toContain("no-store");
+    const body = (await res.json()) as {
+      timeZone: string;
+      runs: { when: string; templateName: string; lines: { number: string; step: string; late: boolean }[] }[];
+      skipped: { number: string; step: string }[];
+    };
+    expect(body.timeZone).toBe("Europe/Berlin");
+    expect(body.runs[0]?.lines).toEqual([
+      expect.objectContaining({ number: "INV-101", step: "14 days after", late: true }),
+    ]);
+    expect(body.runs[0]?.templateName).toBe("Final Notice");
+    expect(body.runs.slice(1).map((r) => r.lines.map((l) => `${l.number} ${l.step}`).join())).toEqual([
+      "INV-107 3 days before",
+      "INV-107 on the due date",
+      "INV-107 3 days after",
+      "INV-107 7 days after",
+    ]);
+    expect(body.runs.every((r) => /^\w{3} \d{1,2} \w{3}, \d{2}:\d{2}$/.test(r.when))).toBe(true);
+    expect(body.skipped.map((s) => `${s.number} ${s.step}`)).toEqual([
+      "INV-101 3 days before",
+      "INV-101 on the due date",
+      "INV-101 3 days after",
+      "INV-101 7 days after",
+    ]);
+  });
+
+  it("refuses a bad cadence with 400 and another user's debtor with 404", async () => {
+    const mine = await makeDebtor(a.userId);
+    const bad = await get(`/schedule/outlook?debtor_id=${mine.id}&cadence_steps=soon`, { cookie: a.cookie });
+    expect(bad.status).toBe(400);
+    const b = await signIn(uniqueEmail("outlook-other"));
+    const theirs = await get(`/schedule/outlook?debtor_id=${mine.id}&cadence_steps=0,7`, { cookie: b.cookie });
+    expect(theirs.status).toBe(404);
+  });
+
+  it("shows the e-mail as on its day, never 'due in N days' of a day already past", async () => {
+    const debtor = await makeDebtor(a.userId, { invoice: false, debtCents: 10_000 });
+    await makeInvoice(a.userId, debtor.id, { amountCents: 10_000, dueOn: daysFromToday(-20), number: "LATE-1" });
+    // A step 3 days before an invoice 20 days overdue would be a past day: the preview stays on today.
+    const html = await pageText(
+      await get(`/schedule/preview?template=initial&tone=1&frequency=due&debtor_id=${debtor.id}&step=-3`, {
+        cookie: a.cookie,
+      }),
+    );
+    expect(html).not.toMatch(/due in \d+ days?/i);
+    expect(html).toMatch(/\d+ days overdue/i);
   });
 });

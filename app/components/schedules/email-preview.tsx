@@ -4,11 +4,12 @@ import { useFetcher } from "react-router";
 import type { scheduleAction } from "~/actions/schedule-action.server";
 import { notify } from "~/components/toast";
 import { Button } from "~/components/ui/button";
-import { stepLabel } from "~/domain/cadence";
+import { afterLastLabel, parseSteps, stepLabel } from "~/domain/cadence";
 import { stepTemplates } from "~/domain/cadence-plan";
 import { frequencyLabel } from "~/domain/frequencies";
 import { getPreset, templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
+import type { OutlookAnswer } from "~/routes/schedule.outlook";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { cn } from "~/ui/class-names";
 import { useFormResult } from "~/ui/use-form-result";
@@ -34,6 +35,8 @@ export function EmailPreview({
   tone,
   values = { debtorId: "", organizationId: "", dueDate: "" },
   steps = null,
+  cadence = null,
+  scheduleId,
 }: {
   presetId: string;
   frequency: string;
@@ -41,19 +44,30 @@ export function EmailPreview({
   values?: PreviewValues;
   /** A due-date cadence's steps (days from the due date): the preview lists them instead of the templates. */
   steps?: readonly number[] | null;
+  /** The due-date cadence as the form holds it: with a debtor chosen, the preview lists its coming e-mails. */
+  cadence?: CadenceWatch | null;
+  /** The schedule being edited: what it already sent is not shown as coming. */
+  scheduleId?: string;
 }) {
   const preset = getPreset(presetId);
   const [templateId, setTemplateId] = useState<string | null>(null);
   const [stepIndex, setStepIndex] = useState(0);
+  const outlook = useOutlook(presetId, values.debtorId, cadence, scheduleId);
+  const [runIndex, setRunIndex] = useState(0);
+  const runs = outlook && typeof outlook === "object" && "runs" in outlook ? outlook.runs : null;
+  const chosenRun = runs && runs.length > 0 ? (runs[Math.min(runIndex, runs.length - 1)] ?? null) : null;
   // A due-date schedule: each step's e-mail as it will read on that day (app/domain/cadence.ts).
-  const stepChoices = preset && steps && steps.length > 0 ? stepTemplates(steps, preset.id) : null;
+  const stepChoices = preset && steps && steps.length > 0 && !runs ? stepTemplates(steps, preset.id) : null;
   const chosenStep = stepChoices && steps ? Math.min(stepIndex, steps.length - 1) : null;
   const stepOffset = chosenStep !== null && steps ? (steps[chosenStep] ?? null) : null;
   const stepTemplate = chosenStep !== null && stepChoices ? stepChoices[chosenStep] : undefined;
+  const runTemplate = chosenRun?.template;
+  const wanted = runTemplate ?? stepTemplate ?? templateId;
   const selected =
-    preset?.templates.find((t) => t.id === (stepTemplate ?? templateId)) ??
-    (stepTemplate ? { id: stepTemplate, name: templateName(stepTemplate) } : undefined) ??
+    preset?.templates.find((t) => t.id === wanted) ??
+    (wanted ? { id: wanted, name: templateName(wanted) } : undefined) ??
     preset?.templates[0];
+  const runDay = chosenRun?.date ?? null;
   const [html, setHtml] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
 
@@ -72,7 +86,8 @@ export function EmailPreview({
     setFailed(false);
     // The frequency decides whether the e-mail announces further reminders ('now' sends one).
     const query = new URLSearchParams({ template: selectedId, tone: String(tone), frequency });
-    if (stepOffset !== null) query.set("step", String(stepOffset));
+    if (runDay) query.set("on", runDay);
+    else if (stepOffset !== null) query.set("step", String(stepOffset));
     if (debtorId) query.set("debtor_id", debtorId);
     if (organizationId) query.set("organization_id", organizationId);
     if (dueDate) query.set("due_date", dueDate);
@@ -86,7 +101,7 @@ export function EmailPreview({
         }
       });
     return () => controller.abort();
-  }, [selectedId, tone, frequency, debtorId, organizationId, dueDate, stepOffset]);
+  }, [selectedId, tone, frequency, debtorId, organizationId, dueDate, stepOffset, runDay]);
 
   if (!preset || !selected) {
     return (
@@ -104,14 +119,23 @@ export function EmailPreview({
         <h2 id="preview-heading" className="text-lg font-bold">
           {preset.name}
         </h2>
-        <p className="text-sm text-muted">{preset.description}</p>
+        <p className="text-sm text-muted">
+          {steps && cadence
+            ? `Each open invoice follows the steps from its own due date${afterLastLabel({
+                steps: [...steps],
+                repeatDays: cadence.afterLast === "repeat" ? Number(cadence.repeatDays) || null : null,
+              })}.`
+            : preset.description}
+        </p>
         <p className="mt-1 text-sm">
           <span className="text-muted">Frequency:</span>{" "}
           <span data-testid="preview-frequency">{frequencyLabel(frequency)}</span>
           <span className="text-muted"> · Tone:</span> {strategyLabel(tone)}
         </p>
       </div>
-      {stepChoices && steps ? (
+      {cadence && values.debtorId ? (
+        <ComingEmails outlook={outlook} chosen={chosenRun} onChoose={setRunIndex} />
+      ) : stepChoices && steps ? (
         <ol className="flex flex-wrap gap-2" aria-label="Steps">
           {steps.map((offset, i) => (
             <li key={offset}>
@@ -177,7 +201,14 @@ export function EmailPreview({
           ? "Shown with the chosen debtor's details."
           : "Shown with a sample debtor and amount: choose a debtor to see theirs."}
       </p>
-      <TestSendForm template={selected.id} tone={tone} frequency={frequency} values={values} step={stepOffset} />
+      <TestSendForm
+        template={selected.id}
+        tone={tone}
+        frequency={frequency}
+        values={values}
+        step={stepOffset}
+        on={runDay}
+      />
     </section>
   );
 }
@@ -192,12 +223,14 @@ function TestSendForm({
   frequency,
   values,
   step,
+  on,
 }: {
   template: string;
   tone: number;
   frequency: string;
   values: PreviewValues;
   step: number | null;
+  on: string | null;
 }) {
   const fetcher = useFetcher<typeof scheduleAction>();
   const busy = fetcher.state !== "idle";
@@ -213,7 +246,11 @@ function TestSendForm({
       <input type="hidden" name="debtor_id" value={values.debtorId} />
       <input type="hidden" name="organization_id" value={values.organizationId} />
       <input type="hidden" name="due_date" value={values.dueDate} />
-      {step !== null && <input type="hidden" name="step" value={step} />}
+      {on ? (
+        <input type="hidden" name="on" value={on} />
+      ) : (
+        step !== null && <input type="hidden" name="step" value={step} />
+      )}
       <Button type="submit" variant="outline" disabled={busy} aria-describedby="test-send-note">
         {busy ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
         Send me a test
@@ -228,4 +265,134 @@ function TestSendForm({
 /** "3 days before" → "3 days before"; "on the due date" → "On the due date". */
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The form's due-date cadence as typed: what the outlook plans with. */
+export interface CadenceWatch {
+  cadenceSteps?: string;
+  afterLast?: string;
+  repeatDays?: string;
+  sendHour?: string;
+}
+
+type Outlook = OutlookAnswer | "loading" | "failed" | null;
+
+/** The chosen debtor's coming e-mails under the typed cadence (/schedule/outlook), re-read as it changes. */
+function useOutlook(preset: string, debtorId: string, cadence: CadenceWatch | null, scheduleId?: string): Outlook {
+  const [outlook, setOutlook] = useState<Outlook>(null);
+  const steps = cadence?.cadenceSteps ?? "";
+  const afterLast = cadence?.afterLast ?? "end";
+  const repeatDays = cadence?.repeatDays ?? "";
+  const sendHour = cadence?.sendHour ?? "";
+  const active = cadence !== null && debtorId !== "";
+  useEffect(() => {
+    if (!active) {
+      setOutlook(null);
+      return;
+    }
+    if (!parseSteps(steps)) {
+      setOutlook({ error: "Enter the steps to see the coming e-mails." });
+      return;
+    }
+    const controller = new AbortController();
+    const query = new URLSearchParams({
+      debtor_id: debtorId,
+      preset,
+      cadence_steps: steps,
+      after_last: afterLast,
+      repeat_days: repeatDays,
+      send_hour: sendHour,
+    });
+    if (scheduleId) query.set("schedule_id", scheduleId);
+    // Typing in the steps: one request once the user pauses.
+    const timer = setTimeout(() => {
+      setOutlook("loading");
+      fetch(`/schedule/outlook?${query}`, { signal: controller.signal })
+        .then((res) => res.json() as Promise<OutlookAnswer>)
+        .then(setOutlook)
+        .catch(() => {
+          if (!controller.signal.aborted) setOutlook("failed");
+        });
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [active, debtorId, preset, steps, afterLast, repeatDays, sendHour, scheduleId]);
+  return outlook;
+}
+
+type Run = Extract<OutlookAnswer, { runs: unknown }>["runs"][number];
+
+/** The coming e-mails as a list to pick from (each previews as on its day), and the steps skipped. */
+function ComingEmails({
+  outlook,
+  chosen,
+  onChoose,
+}: {
+  outlook: Outlook;
+  chosen: Run | null;
+  onChoose: (index: number) => void;
+}) {
+  if (outlook === null || outlook === "loading")
+    return (
+      <p className="flex items-center gap-2 text-sm text-muted" role="status">
+        <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> Planning the coming e-mails…
+      </p>
+    );
+  if (outlook === "failed" || "error" in outlook)
+    return (
+      <p className="text-sm text-danger" role="alert">
+        {outlook === "failed" ? "The coming e-mails could not be loaded." : outlook.error}
+      </p>
+    );
+  return (
+    <div className="flex flex-col gap-2" data-testid="coming-emails">
+      <h3 className="text-sm font-medium">
+        Coming e-mails <span className="font-normal text-muted">(the debtor's time, {outlook.timeZone})</span>
+      </h3>
+      {outlook.runs.length === 0 ? (
+        <p className="text-sm text-muted">Nothing: no open invoice has a step left.</p>
+      ) : (
+        <ol className="flex flex-col gap-1">
+          {outlook.runs.map((run, i) => (
+            <li key={run.at}>
+              <button
+                type="button"
+                aria-pressed={run === chosen}
+                onClick={() => onChoose(i)}
+                className={cn(
+                  "w-full rounded-md border px-3 py-2 text-left text-sm focus-visible:outline-2 focus-visible:outline-primary",
+                  run === chosen ? "border-primary bg-primary/10" : "border-border hover:bg-surface-2",
+                )}
+              >
+                <span className="font-medium">{run.when}</span>
+                {` · ${run.templateName}`}
+                <span className="block text-muted">
+                  {run.lines
+                    .map(
+                      (l) =>
+                        `${l.number ?? `Invoice due ${l.due}`} (${l.step}${l.late ? ", joined late: one e-mail for the steps it missed" : ""})`,
+                    )
+                    .join("; ")}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+      {outlook.skipped.length > 0 && (
+        <details className="text-sm text-muted">
+          <summary className="cursor-pointer">{`${outlook.skipped.length} ${outlook.skipped.length === 1 ? "step" : "steps"} skipped: joined late`}</summary>
+          <ul className="mt-1 list-disc pl-5">
+            {outlook.skipped.map((s) => (
+              <li key={`${s.number}-${s.due}-${s.step}`}>
+                {`${s.number ?? `Invoice due ${s.due}`}: ${s.step} (${s.date}), skipped: joined late`}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
 }

@@ -66,6 +66,10 @@ export interface ScheduleFormWatch {
   dueDate: string;
   /** A due-date cadence's steps as typed ("-3, 0, 3, 7, 14"). */
   cadenceSteps?: string;
+  /** What follows its last step ("end" or "repeat"), every how many days, and its hour, as chosen. */
+  afterLast?: string;
+  repeatDays?: string;
+  sendHour?: string;
 }
 
 const inputClass =
@@ -129,6 +133,9 @@ export function ScheduleForm({
     cadenceSteps:
       typed("cadence_steps") ??
       (schedule?.cadenceSteps ? formatSteps(storedSteps(schedule.cadenceSteps)) : formatSteps(DEFAULT_CADENCE_STEPS)),
+    afterLast: typed("after_last") ?? (schedule?.cadenceRepeatDays ? "repeat" : "end"),
+    repeatDays: typed("repeat_days") ?? String(schedule?.cadenceRepeatDays ?? DEFAULT_REPEAT_DAYS),
+    sendHour: typed("send_hour") ?? String(schedule?.sendHour ?? DEFAULT_SEND_HOUR),
   });
   const [organizationId, setOrganizationId] = useState(typed("organization_id") ?? defaultOrganization);
   const [form, fields] = useForm({
@@ -311,10 +318,11 @@ export function ScheduleForm({
               fields={fields}
               steps={watch.cadenceSteps ?? ""}
               onSteps={(value) => setWatch((w) => ({ ...w, cadenceSteps: value }))}
+              onCadence={(change) => setWatch((w) => ({ ...w, ...change }))}
               initial={{
-                afterLast: typed("after_last") ?? (schedule?.cadenceRepeatDays ? "repeat" : "end"),
-                repeatDays: typed("repeat_days") ?? String(schedule?.cadenceRepeatDays ?? DEFAULT_REPEAT_DAYS),
-                sendHour: typed("send_hour") ?? String(schedule?.sendHour ?? DEFAULT_SEND_HOUR),
+                afterLast: watch.afterLast ?? "end",
+                repeatDays: watch.repeatDays ?? String(DEFAULT_REPEAT_DAYS),
+                sendHour: watch.sendHour ?? String(DEFAULT_SEND_HOUR),
                 sendFirstNow: typed("send_first_now") === "on",
               }}
             />
@@ -351,12 +359,14 @@ function CadenceFields({
   fields,
   steps,
   onSteps,
+  onCadence,
   initial,
 }: {
   formId: string;
   fields: ReturnType<typeof useForm<ScheduleInput>>[1];
   steps: string;
   onSteps: (value: string) => void;
+  onCadence: (change: { afterLast?: string; repeatDays?: string; sendHour?: string }) => void;
   initial: { afterLast: string; repeatDays: string; sendHour: string; sendFirstNow: boolean };
 }) {
   const [afterLast, setAfterLast] = useState(initial.afterLast === "repeat" ? "repeat" : "end");
@@ -379,7 +389,8 @@ function CadenceFields({
         />
         <p id={stepsHelp} className="mt-1 text-xs text-muted">
           Negative numbers are days before the due date, 0 is the due date itself. Every open invoice gets its own
-          steps; a day with several sends one e-mail listing them all.
+          steps; one already overdue gets one e-mail at the step its age calls for, never the ones it missed. A day with
+          several sends one e-mail listing them all.
         </p>
         <FieldError id={fields.cadence_steps.errorId} errors={fields.cadence_steps.errors} />
       </div>
@@ -389,6 +400,7 @@ function CadenceFields({
           id={fields.send_hour.id}
           name={fields.send_hour.name}
           defaultValue={initial.sendHour}
+          onChange={(event) => onCadence({ sendHour: event.target.value })}
           className={selectClass}
         >
           {SEND_HOURS.map((h) => (
@@ -407,10 +419,13 @@ function CadenceFields({
             name={fields.after_last.name}
             value="end"
             checked={afterLast === "end"}
-            onChange={() => setAfterLast("end")}
+            onChange={() => {
+              setAfterLast("end");
+              onCadence({ afterLast: "end" });
+            }}
             className="mt-1"
           />
-          <span>End the schedule and e-mail me</span>
+          <span>Stop after the final notice and e-mail me</span>
         </label>
         <label className="mt-2 flex flex-wrap items-center gap-2 text-sm">
           <input
@@ -418,7 +433,10 @@ function CadenceFields({
             name={fields.after_last.name}
             value="repeat"
             checked={afterLast === "repeat"}
-            onChange={() => setAfterLast("repeat")}
+            onChange={() => {
+              setAfterLast("repeat");
+              onCadence({ afterLast: "repeat" });
+            }}
           />
           <span>Repeat every</span>
           <input
@@ -429,13 +447,14 @@ function CadenceFields({
             max={MAX_REPEAT_DAYS}
             step={1}
             defaultValue={initial.repeatDays}
+            onChange={(event) => onCadence({ repeatDays: event.target.value })}
             disabled={afterLast !== "repeat"}
             aria-label="Repeat every how many days"
             aria-invalid={fields.repeat_days.errors ? true : undefined}
             aria-describedby={fields.repeat_days.errors ? fields.repeat_days.errorId : undefined}
             className="h-9 w-20 rounded-md border border-border bg-background px-2 text-sm aria-[invalid=true]:border-danger disabled:opacity-60"
           />
-          <span>days until paid (the last e-mail repeats)</span>
+          <span>days until paid (a reminder; the final notice goes once)</span>
         </label>
         <FieldError id={fields.repeat_days.errorId} errors={fields.repeat_days.errors} />
       </fieldset>

@@ -38,7 +38,10 @@ export type ScheduleView = Pick<
   | "stoppedReason"
   | "debtorStatus"
   | "debtorPromisedOn"
->;
+> & {
+  /** What a due-date schedule's next e-mail carries ("Final Notice for INV-101"). */
+  nextWhat?: string | null;
+};
 
 const STATUS_TONES = { running: "good", held: "warn", paused: "warn", stopped: "neutral" } as const;
 
@@ -110,7 +113,9 @@ export function SchedulesTable({
         return (
           <div className="flex flex-wrap items-center gap-2 text-muted">
             <StatusBadge status={status} />
-            {status.nextRunAt != null && <span>{`Next: ${formatInstant(status.nextRunAt, timeZone)}`}</span>}
+            {status.nextRunAt != null && (
+              <span>{`Next: ${formatInstant(status.nextRunAt, timeZone)}${s.nextWhat ? `, ${s.nextWhat}` : ""}`}</span>
+            )}
             {status.kind !== "running" && status.kind !== "paused" && (
               <span className="w-full text-xs">{status.note}</span>
             )}
