@@ -1,6 +1,7 @@
 import { eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import {
+  accountCadences,
   alarmRepairs,
   debtorEvents,
   debtorReplies,
@@ -95,6 +96,8 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   },
   // Receipts, reply copies, plan and password e-mails, with their status (app/mail/recorded.server.ts).
   { table: emails, rows: byOwner(emails.ownerId), exported: { omit: [] }, keyset: [emails.createdAt, emails.id] },
+  // The account's cadence and autopilot switch: one row.
+  { table: accountCadences, rows: byOwner(accountCadences.ownerId), exported: { omit: [] } },
   { table: debtorReplies, rows: byOwner(debtorReplies.ownerId), exported: { omit: [] } },
   { table: debtorEvents, rows: byOwner(debtorEvents.ownerId), exported: { omit: [] } },
   {

@@ -415,6 +415,9 @@ export const schedules = sqliteTable(
     // day, of the invoices open then, are covered (app/domain/cadence-plan.ts). last_run_at is the
     // occurrence's own time, which a deferral can leave hours earlier.
     coveredAt: integer("covered_at"),
+    // It follows the account's cadence (account_cadences): its cadence columns are a copy of the
+    // account's, rewritten when the account's changes. False: the debtor's own cadence.
+    followsAccount: integer("follows_account", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },
@@ -424,8 +427,28 @@ export const schedules = sqliteTable(
     // A debtor's schedules; covers the debtors list's count of resumable ones (0007).
     index("schedules_debtor_idx").on(t.debtorId, t.state, t.stoppedReason),
     index("schedules_due_idx").on(t.state, t.nextRunAt),
+    // The account's followers: rewritten together when the account's cadence changes.
+    index("schedules_following_idx").on(t.ownerId, t.debtorId).where(sql`follows_account = 1`),
   ],
 );
+
+/**
+ * The account's cadence (docs/decisions/049): the steps every debtor with open invoices follows
+ * unless the user gives a debtor its own or pauses it, and whether autopilot is on (every debtor
+ * with open invoices joins by itself). No row: the default cadence, autopilot off.
+ */
+export const accountCadences = sqliteTable("account_cadences", {
+  ownerId: text("owner_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  // As schedules.cadence_steps: "-3,0,7,14,30,45".
+  cadenceSteps: text("cadence_steps").notNull(),
+  cadenceRepeatDays: integer("cadence_repeat_days"),
+  sendHour: integer("send_hour").notNull(),
+  autopilot: integer("autopilot", { mode: "boolean" }).notNull().default(false),
+  autopilotSince: integer("autopilot_since"),
+  updatedAt: integer("updated_at").notNull().default(nowMs),
+});
 
 /**
  * Durable Object calls that failed after their D1 change committed: the schedule's alarm may not match its row. The watchdog's next run sets the alarm

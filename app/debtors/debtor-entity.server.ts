@@ -1,6 +1,6 @@
 import { createDebtor, debtorToJson, deleteDebtor, updateDebtor } from "~/debtors/debtors.server";
 import type { OwnedEntity } from "~/platform/scope.server";
-import { replanDueSchedules } from "~/reminders/index.server";
+import { joinAutopilot, replanDueSchedules } from "~/reminders/index.server";
 import { type DebtorInput, DebtorJsonSchema, DebtorSchema } from "~/schemas/debtor";
 import { DEBTOR_INTENTS } from "~/schemas/intents";
 import { DEBTOR_MESSAGES } from "~/schemas/messages";
@@ -20,15 +20,19 @@ export const debtorEntity: OwnedEntity<DebtorInput, DebtorRecord> = {
   intents: DEBTOR_INTENTS,
   messages: DEBTOR_MESSAGES,
   schemas: { form: DebtorSchema, json: DebtorJsonSchema },
-  create: (scope, input, options = {}) =>
-    createDebtor(scope.db, scope.ownerId, input, {
+  async create(scope, input, options = {}) {
+    const created = await createDebtor(scope.db, scope.ownerId, input, {
       max: scope.caps.debtors,
       capMessage: scope.capMessages.debtors,
       timeZone: scope.timeZone,
       now: scope.now,
       today: scope.today,
       allowDuplicate: options.allowDuplicate,
-    }),
+    });
+    // Autopilot on: a debtor added with an open invoice follows the account's cadence at once.
+    await joinAutopilot(scope, [created.id], { max: scope.caps.schedules });
+    return created;
+  },
   async update(scope, id, input) {
     const updated = await updateDebtor(scope, scope.ownerId, id, input, scope.now);
     if (!updated) return undefined;

@@ -84,6 +84,8 @@ export async function importLookup(db: Db, ownerId: string, keys: { emails: stri
 export interface Imported {
   debtors: number;
   invoices: number;
+  /** The debtors it added or gave invoices to (autopilot looks at them). */
+  debtorIds: number[];
 }
 
 /** One slice of new debtors (?3, a JSON array of ImportDebtor with its optOutKey), in file order; their sums follow. */
@@ -155,7 +157,7 @@ export async function importDebtors(
   plan: { debtors: readonly ImportDebtor[]; invoices: readonly ImportInvoice[] },
   options: CreateOptions & { detail?: string } = {},
 ): Promise<Imported> {
-  if (plan.invoices.length === 0) return { debtors: 0, invoices: 0 };
+  if (plan.invoices.length === 0) return { debtors: 0, invoices: 0, debtorIds: [] };
   const max = options.max ?? DEFAULT_ACCOUNT_CAPS.debtors;
   const now = options.now ?? Date.now();
   const detail = options.detail ?? "";
@@ -209,7 +211,7 @@ export async function importDebtors(
     await undoExistingInvoices(db, ownerId, existingIds, added, now);
     throw error;
   }
-  return { debtors: newIds.length, invoices: added.length };
+  return { debtors: newIds.length, invoices: added.length, debtorIds: [...newIds, ...existingIds] };
 }
 
 /** An import refused after it was written (the cap, under a race): the invoices it gave existing debtors go again. */

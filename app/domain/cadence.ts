@@ -40,6 +40,16 @@ export function noStepAheadMessage(debtorName: string): string {
   return `${debtorName} has no open invoice for this cadence to follow. Add an invoice first, or send the first reminder now.`;
 }
 
+/**
+ * The account cadence every new account starts with: before the due date, on it, then 7, 14, 30
+ * and 45 days after, friendly to firm to the final notice; then Dunly stops and tells the user.
+ */
+export const DEFAULT_ACCOUNT_CADENCE: Cadence = {
+  steps: [-3, 0, 7, 14, 30, 45],
+  repeatDays: null,
+  hour: DEFAULT_SEND_HOUR,
+};
+
 export const DEFAULT_CADENCE: Cadence = {
   steps: [...DEFAULT_CADENCE_STEPS],
   repeatDays: null,

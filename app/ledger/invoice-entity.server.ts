@@ -1,7 +1,7 @@
 import { addInvoice, editInvoice, type InvoiceWrite, invoiceToJson, voidInvoice } from "~/ledger/invoices.server";
 import { balanceToJson } from "~/ledger/payments.server";
 import type { EntityScope } from "~/platform/scope.server";
-import { releaseDisputeHolds, replanDueSchedules } from "~/reminders/index.server";
+import { joinAutopilot, releaseDisputeHolds, replanDueSchedules } from "~/reminders/index.server";
 import { INVOICE_INTENTS } from "~/schemas/intents";
 import { type InvoiceInput, InvoiceJsonSchema, InvoiceSchema } from "~/schemas/invoice";
 import { INVOICE_MESSAGES } from "~/schemas/messages";
@@ -15,6 +15,8 @@ async function followed(scope: EntityScope, written: InvoiceWrite | undefined) {
   if (!written) return written;
   await releaseDisputeHolds(scope, written.invoice.debtorId);
   await replanDueSchedules(scope, [written.invoice.debtorId]);
+  // Autopilot on: a debtor whose first open invoice this is follows the account's cadence.
+  await joinAutopilot(scope, [written.invoice.debtorId], { max: scope.caps.schedules });
   return written;
 }
 

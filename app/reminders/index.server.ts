@@ -2,6 +2,17 @@
 
 export { deleteAccountSchedules } from "./account-schedules.server";
 export { followAlarms, rearmSchedules, repairAlarms } from "./alarms.server";
+export {
+  type AccountCadence,
+  type AutopilotSummary,
+  autopilotSummary,
+  countFollowers,
+  getAccountCadence,
+  joinAutopilot,
+  saveAccountCadence,
+  turnAutopilotOff,
+  turnAutopilotOn,
+} from "./autopilot.server";
 export { type CommitScope, type Consequences, commit } from "./consequences.server";
 export {
   abandonOccurrence,

@@ -4,7 +4,7 @@ import type { Db } from "~/db/client.server";
 import { readdressedStatement } from "~/db/debtor-status";
 import { debtorEvents, debtors, deliveries, invoices, schedules } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
-import { DEFAULT_CADENCE_STEPS, parseSteps, serializeSteps } from "~/domain/cadence";
+import { type Cadence, DEFAULT_CADENCE_STEPS, parseSteps, serializeSteps } from "~/domain/cadence";
 import type { CadenceInvoice } from "~/domain/cadence-plan";
 import { type FrequencyId, NOW_DELAY_MS } from "~/domain/frequencies";
 import { outstandingCents } from "~/domain/money";
@@ -433,44 +433,27 @@ export async function sendableDebtors(db: Db, ownerId: string, debtorIds: readon
   return { sendable, refused };
 }
 
-/** A new schedule row binds 16 values: five rows per INSERT (80) stay under D1's 100, with room to grow. */
-const SCHEDULES_PER_INSERT = 5;
+/** D1 binds at most 100 values a statement: as many rows per INSERT as fit. */
+const rowsPerInsert = (row: Record<string, unknown>) => Math.max(1, Math.floor(100 / Object.keys(row).length));
 
 /**
- * Re-send: a one-time Single Reminder, due now, to each of the owner's debtors among `debtorIds`
- * that can be sent to (the others are skipped and counted in `unsendable`), each recorded as
- * 'schedule_created' and armed. Over the account's cap none is kept (AccountCapReached). Others'
- * debtors are neither created for nor counted.
+ * Inserts the owner's new schedules (`values`, each ENABLED with its first run) with their
+ * 'schedule_created' events in one batch, keeps them only within the account's cap
+ * (AccountCapReached otherwise, nothing kept), and arms them.
  */
-export async function createResendSchedules(
+async function insertSchedules(
   scope: OwnerScope,
-  debtorIds: readonly number[],
-  timeZone: string,
-  options: CreateOptions = {},
-): Promise<{ created: { id: string; nextRunAt: number }[]; unsendable: number }> {
+  values: (typeof schedules.$inferInsert & { id: string })[],
+  options: CreateOptions,
+): Promise<{ id: string; nextRunAt: number }[]> {
   const { db, ownerId, now } = scope;
-  const { sendable, refused } = await sendableDebtors(db, ownerId, debtorIds);
-  const values = sendable.map((debtor) => ({
-    id: newScheduleId(ownerId),
-    ownerId,
-    debtorId: debtor.id,
-    organizationId: null,
-    preset: "SINGLE_REMINDER" as const,
-    templateStep: 0,
-    frequency: "now" as const,
-    timeZone: safeTimeZone(timeZone),
-    dueDate: null,
-    state: "ENABLED" as const,
-    nextRunAt: now,
-    createdAt: now,
-    updatedAt: now,
-  }));
-  const inserts = chunk(values, SCHEDULES_PER_INSERT).map((rows) =>
+  const [sample] = values;
+  if (!sample) return [];
+  const inserts = chunk(values, rowsPerInsert(sample)).map((rows) =>
     db.insert(schedules).values(rows).returning({ id: schedules.id, nextRunAt: schedules.nextRunAt, rowid: ROWID }),
   );
   const [first, ...rest] = inserts;
-  const unsendable = refused.length;
-  if (!first) return { created: [], unsendable };
+  if (!first) return [];
   const createdIds = values.map((v) => v.id);
   const events = chunk(createdIds, IDS_PER_STATEMENT).map((slice) =>
     eventsOfSchedules(
@@ -506,5 +489,84 @@ export async function createResendSchedules(
   }
   const out = created.map(({ id, nextRunAt }) => ({ id, nextRunAt: nextRunAt ?? now }));
   await followAlarms(scope, { arm: out.map((s) => ({ id: s.id, at: s.nextRunAt })) }, now);
-  return { created: out, unsendable };
+  return out;
+}
+
+/**
+ * Re-send: a one-time Single Reminder, due now, to each of the owner's debtors among `debtorIds`
+ * that can be sent to (the others are skipped and counted in `unsendable`), each recorded as
+ * 'schedule_created' and armed. Over the account's cap none is kept (AccountCapReached). Others'
+ * debtors are neither created for nor counted.
+ */
+export async function createResendSchedules(
+  scope: OwnerScope,
+  debtorIds: readonly number[],
+  timeZone: string,
+  options: CreateOptions = {},
+): Promise<{ created: { id: string; nextRunAt: number }[]; unsendable: number }> {
+  const { db, ownerId, now } = scope;
+  const { sendable, refused } = await sendableDebtors(db, ownerId, debtorIds);
+  const values = sendable.map((debtor) => ({
+    id: newScheduleId(ownerId),
+    ownerId,
+    debtorId: debtor.id,
+    organizationId: null,
+    preset: "SINGLE_REMINDER" as const,
+    templateStep: 0,
+    frequency: "now" as const,
+    timeZone: safeTimeZone(timeZone),
+    dueDate: null,
+    state: "ENABLED" as const,
+    nextRunAt: now,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  const created = await insertSchedules(scope, values, options);
+  return { created, unsendable: refused.length };
+}
+
+/**
+ * A schedule that follows the account's cadence for each of `candidates` (the owner's debtors that
+ * can be sent to, with their open invoices), first run at the planner's next e-mail (an overdue
+ * invoice's one catch-up); a debtor with no open invoice gets none. Within the account's cap
+ * (AccountCapReached otherwise), each recorded as 'schedule_created' and armed.
+ */
+export async function createFollowingSchedules(
+  scope: OwnerScope,
+  candidates: readonly { id: number; timeZone: string | null; openInvoices: string | null }[],
+  cadence: Cadence,
+  options: CreateOptions = {},
+): Promise<{ id: string; nextRunAt: number }[]> {
+  const { ownerId, now } = scope;
+  const values = candidates.flatMap((debtor) => {
+    const plan = cadencePlanOf(
+      { cadenceSteps: serializeSteps(cadence.steps), cadenceRepeatDays: cadence.repeatDays, sendHour: cadence.hour },
+      debtor.timeZone,
+      parseOpenInvoices(debtor.openInvoices),
+    );
+    const nextRunAt = cadenceRunAfter(plan, null, now);
+    if (nextRunAt === null) return [];
+    return [
+      {
+        id: newScheduleId(ownerId),
+        ownerId,
+        debtorId: debtor.id,
+        organizationId: null,
+        preset: "FRIENDLY_REMINDER" as const,
+        templateStep: 0,
+        frequency: "due" as const,
+        cadenceSteps: serializeSteps(cadence.steps),
+        cadenceRepeatDays: cadence.repeatDays,
+        sendHour: cadence.hour,
+        followsAccount: true,
+        timeZone: plan.timeZone,
+        dueDate: null,
+        state: "ENABLED" as const,
+        nextRunAt,
+        createdAt: now,
+        updatedAt: now,
+      },
+    ];
+  });
+  return insertSchedules(scope, values, options);
 }

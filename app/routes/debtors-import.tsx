@@ -20,7 +20,7 @@ import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
 import { intentOf, readForm } from "~/platform/action-result.server";
 import { entityScope } from "~/platform/scope.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
-import { replanDueSchedules } from "~/reminders/index.server";
+import { joinAutopilot, replanDueSchedules } from "~/reminders/index.server";
 import {
   type ImportPreview,
   type ImportRow,
@@ -209,10 +209,16 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   }
   // Invoices added to debtors the account had: their due-date schedules follow them.
   const existingIds = [...new Set(preview.invoices.flatMap((i) => (i.debtorId === undefined ? [] : [i.debtorId])))];
-  await replanDueSchedules({ env, db, ownerId: user.id, now: Date.now() }, existingIds);
+  const scope = { env, db, ownerId: user.id, now: Date.now() };
+  await replanDueSchedules(scope, existingIds);
+  // Autopilot on: the debtors with open invoices and no schedule of their own follow the account's cadence.
+  const joined = await joinAutopilot(scope, added.debtorIds, {
+    max: entityScope(env, config, user, request).caps.schedules,
+  });
   const skipped = preview.rows.filter((r) => r.status !== "ok");
   const message =
     importedMessage(added, preview.existingDebtors) +
+    (joined > 0 ? ` Autopilot is now chasing ${formatCount(joined)} of them.` : "") +
     (skipped.length > 0 ? ` Skipped ${plural(skipped.length, "row")}:` : "");
   return answer({
     intent,

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from "react";
 import { data, redirect } from "react-router";
 import { signedImageUrl } from "~/account/index.server";
+import { cadenceAction } from "~/actions/cadence-action.server";
 import { organizationAction } from "~/actions/organization-action.server";
 import { profileAction } from "~/actions/profile-action.server";
 import { getApp } from "~/auth/context.server";
@@ -9,6 +10,7 @@ import { infoSettingsOf, infoSettingsQuery } from "~/auth/index.server";
 import { getBilling, portalUrl } from "~/billing/index.server";
 import { PasswordForm } from "~/components/password-form";
 import { RouteError } from "~/components/route-error";
+import type { AutopilotReview, CadenceView } from "~/components/settings/cadence-settings";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { DefaultCurrencyForm } from "~/components/settings/default-currency-form";
 import { EmailLog, type EmailLogRow } from "~/components/settings/email-log";
@@ -25,11 +27,13 @@ import { listOrganizations } from "~/debtors/index.server";
 import { pageCount, pageOffset, parsePage } from "~/domain/list-params";
 import { effectivePlan, inTrial, planName, trialEnd } from "~/domain/plans";
 import { formatLongDate } from "~/domain/promise";
-import { formatInstant } from "~/domain/time-zone";
+import { localDateString } from "~/domain/schedule-time";
+import { formatCalendarDate, formatInstant } from "~/domain/time-zone";
 import { accountRowQuery, stripeConnectView } from "~/ledger/index.server";
 import { EMAIL_MAX_ATTEMPTS, listEmails } from "~/mail/index.server";
 import { appOrigin } from "~/platform/config.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
+import { autopilotSummary, countFollowers, getAccountCadence } from "~/reminders/index.server";
 import { stripeSetup } from "~/stripe/index.server";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/settings";
@@ -37,6 +41,7 @@ import type { Route } from "./+types/settings";
 const TABS = [
   { id: "info", label: "Personal information", short: "Info" },
   { id: "orgs", label: "Organizations", short: "Organizations" },
+  { id: "cadence", label: "Cadence & autopilot", short: "Cadence" },
   { id: "subscription", label: "Your Subscription", short: "Subscription" },
   { id: "emails", label: "E-mails", short: "E-mails" },
 ] as const;
@@ -89,7 +94,31 @@ export async function loader({ context, params, url, request }: Route.LoaderArgs
       tab === "info" ? await stripeConnectView(env, config, db, user.id, refreshStripe, { row: accountRows[0] }) : null,
     subscription: tab === "subscription" ? await subscriptionView(env, config, db, user.id, url) : null,
     emails: tab === "emails" ? await emailLogView(db, user, url, requestTimeZone(request)) : null,
+    cadence: tab === "cadence" ? await cadenceView(db, user.id, url, requestTimeZone(request)) : null,
   };
+}
+
+/** Settings → Cadence: the account's cadence, autopilot, and (asked to turn it on) what it would do now. */
+async function cadenceView(db: Db, ownerId: string, url: URL, zone: string) {
+  const now = Date.now();
+  const [account, following] = await Promise.all([getAccountCadence(db, ownerId), countFollowers(db, ownerId)]);
+  const view: CadenceView = {
+    ...account.cadence,
+    autopilot: account.autopilot,
+    since: account.autopilotSince ? formatInstant(account.autopilotSince, zone) : null,
+    following,
+  };
+  if (account.autopilot || url.searchParams.get("review") !== "autopilot") return { view, review: null };
+  const summary = await autopilotSummary(db, ownerId, account.cadence, now);
+  const review: AutopilotReview = {
+    ...summary,
+    first: summary.first.map((f) => ({
+      name: f.name,
+      day: f.date === localDateString(now, f.timeZone) ? "today" : formatCalendarDate(f.date),
+      what: f.what,
+    })),
+  };
+  return { view, review };
 }
 
 /** Settings → E-mails: a page of the newest EMAIL_LOG_LISTED e-mails, times in the user's zone. */
@@ -161,6 +190,8 @@ export async function action(args: Route.ActionArgs) {
       return profileAction(args);
     case "orgs":
       return organizationAction(args);
+    case "cadence":
+      return cadenceAction(args);
     case "subscription":
       return manageBilling(args);
     case "emails":
@@ -231,6 +262,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         </>
       )}
       {tab === "orgs" && <OrgManager organizations={loaderData.organizations} />}
+      {tab === "cadence" && loaderData.cadence && (
+        <Suspense fallback={<p className="text-muted">Loading your cadence…</p>}>
+          <CadenceSettings view={loaderData.cadence.view} review={loaderData.cadence.review} />
+        </Suspense>
+      )}
       {tab === "emails" && loaderData.emails && <EmailLog {...loaderData.emails} />}
       {tab === "subscription" && loaderData.subscription && (
         <Suspense fallback={<p className="text-muted">Loading your subscription…</p>}>
@@ -251,6 +287,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
  */
 const SubscriptionPanel = lazy(() =>
   import("~/components/settings/subscription-panel").then((m) => ({ default: m.SubscriptionPanel })),
+);
+
+/** The Cadence tab is a chunk of its own too, rendered on the server like the Subscription tab. */
+const CadenceSettings = lazy(() =>
+  import("~/components/settings/cadence-settings").then((m) => ({ default: m.CadenceSettings })),
 );
 
 export function ErrorBoundary() {

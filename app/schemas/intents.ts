@@ -61,6 +61,13 @@ export const PROFILE_INTENTS = {
   deleteAccount: "account-delete",
 } as const;
 
+/** Settings → Cadence: the account's cadence, and autopilot on or off. */
+export const CADENCE_INTENTS = {
+  save: "cadence-save",
+  autopilotOn: "autopilot-on",
+  autopilotOff: "autopilot-off",
+} as const;
+
 export const IMPORT_INTENTS = { preview: "import-preview", confirm: "import-confirm" } as const;
 
 /** The intent names of one group, as a type: `IntentOf<typeof SCHEDULE_INTENTS>`. */

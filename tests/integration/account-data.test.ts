@@ -74,6 +74,9 @@ async function seedAccount(a: Account) {
       "INSERT INTO emails (owner_id, kind, debtor_id, recipient, idem_key, payload, status, created_at) VALUES (?, 'reply-copy', ?, ?, ?, '{}', 'sent', ?)",
     ).bind(a.id, debtor.id, a.email, `reply:seed-${a.id}`, now),
     env.DB.prepare(
+      "INSERT INTO account_cadences (owner_id, cadence_steps, send_hour, autopilot) VALUES (?, '-3,0,7,14,30,45', 10, 1)",
+    ).bind(a.id),
+    env.DB.prepare(
       "INSERT INTO stripe_accounts (user_id, account_id, connected_at, updated_at) VALUES (?, ?, ?, ?)",
     ).bind(a.id, `acct_${a.id}`, now, now),
     env.DB.prepare(

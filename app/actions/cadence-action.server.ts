@@ -1,0 +1,76 @@
+import { parseWithValibot } from "@conform-to/valibot";
+import type { RouterContextProvider } from "react-router";
+import { getApp } from "~/auth/context.server";
+import { requireUser } from "~/auth/guard.server";
+import { AccountCapReached } from "~/domain/account-caps";
+import { parseSteps } from "~/domain/cadence";
+import { formatCount } from "~/domain/intl";
+import { intentOf, readForm, reply } from "~/platform/action-result.server";
+import { entityScope } from "~/platform/scope.server";
+import { saveAccountCadence, turnAutopilotOff, turnAutopilotOn } from "~/reminders/index.server";
+import { AccountCadenceSchema } from "~/schemas/account-cadence";
+import { CADENCE_INTENTS } from "~/schemas/intents";
+import { SOMETHING_WRONG } from "~/schemas/messages";
+
+interface ActionArgs {
+  context: Readonly<RouterContextProvider>;
+  request: Request;
+  url: URL;
+}
+
+const schedules = (n: number) => `${formatCount(n)} ${n === 1 ? "schedule" : "schedules"}`;
+
+/**
+ * Settings → Cadence (the action of /iam/cadence): save the account's cadence (every schedule that
+ * follows it takes the new steps), and turn autopilot on (after its summary) or off. The owner is
+ * always the session's user.
+ */
+export async function cadenceAction({ context, request, url }: ActionArgs) {
+  const user = await requireUser(context, url);
+  const { env, config } = getApp(context);
+  const form = await readForm(request);
+  if ("refused" in form) return form.refused;
+  const { formData } = form;
+  const scope = entityScope(env, config, user, request);
+  const intent = intentOf(formData);
+  switch (intent) {
+    case CADENCE_INTENTS.save: {
+      const submission = parseWithValibot(formData, { schema: AccountCadenceSchema });
+      if (submission.status !== "success")
+        return reply(CADENCE_INTENTS.save, { status: 400, result: submission.reply() });
+      const { cadence_steps, send_hour, after_last, repeat_days } = submission.value;
+      const steps = parseSteps(cadence_steps) ?? [];
+      const following = await saveAccountCadence(scope, {
+        steps,
+        hour: send_hour,
+        repeatDays: after_last === "repeat" && typeof repeat_days === "number" ? repeat_days : null,
+      });
+      return reply(CADENCE_INTENTS.save, {
+        message:
+          following > 0
+            ? `Cadence saved. ${schedules(following)} that follow it moved to their next e-mail under it.`
+            : "Cadence saved.",
+        result: submission.reply(),
+      });
+    }
+    case CADENCE_INTENTS.autopilotOn:
+      try {
+        const joined = await turnAutopilotOn(scope, { max: scope.caps.schedules });
+        return reply(CADENCE_INTENTS.autopilotOn, {
+          message: `Autopilot is on. ${joined === 1 ? "1 debtor follows" : `${formatCount(joined)} debtors follow`} your cadence.`,
+        });
+      } catch (error) {
+        if (error instanceof AccountCapReached)
+          return reply(CADENCE_INTENTS.autopilotOn, { status: 403, message: error.message });
+        throw error;
+      }
+    case CADENCE_INTENTS.autopilotOff: {
+      const paused = await turnAutopilotOff(scope);
+      return reply(CADENCE_INTENTS.autopilotOff, {
+        message: `Autopilot is off. ${schedules(paused)} that followed your cadence ${paused === 1 ? "is" : "are"} paused.`,
+      });
+    }
+    default:
+      return reply(intent, { status: 400, message: SOMETHING_WRONG });
+  }
+}

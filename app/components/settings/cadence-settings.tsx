@@ -1,0 +1,238 @@
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { useState } from "react";
+import { Link, useFetcher } from "react-router";
+import type { cadenceAction } from "~/actions/cadence-action.server";
+import { Button, SubmitButton } from "~/components/ui/button";
+import { FormField } from "~/components/ui/field";
+import { FieldError } from "~/components/ui/input";
+import {
+  afterLastLabel,
+  cadenceSummary,
+  DEFAULT_REPEAT_DAYS,
+  formatSteps,
+  MAX_REPEAT_DAYS,
+  MIN_REPEAT_DAYS,
+  SEND_HOURS,
+} from "~/domain/cadence";
+import { stepTemplates } from "~/domain/cadence-plan";
+import { templateName } from "~/domain/presets";
+import { AccountCadenceSchema } from "~/schemas/account-cadence";
+import { CADENCE_INTENTS } from "~/schemas/intents";
+import { useFormResult } from "~/ui/use-form-result";
+import { useValibotForm } from "~/ui/use-valibot-form";
+
+export interface CadenceView {
+  steps: number[];
+  repeatDays: number | null;
+  hour: number;
+  autopilot: boolean;
+  /** When autopilot was turned on, in the user's words ("Nov 29, 2026, 9:00 AM"); null when off. */
+  since: string | null;
+  /** Schedules that follow the cadence now (running or held). */
+  following: number;
+}
+
+export interface AutopilotReview {
+  debtors: number;
+  invoices: number;
+  overdue: number;
+  today: number;
+  hour: number;
+  first: { name: string; day: string; what: string }[];
+}
+
+const hourLabel = (h: number) => `${String(h).padStart(2, "0")}:00`;
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/**
+ * Settings → Cadence: autopilot (on or off, turned on only after a summary of what it will do) and
+ * the account's cadence every debtor follows unless given its own.
+ */
+export function CadenceSettings({ view, review }: { view: CadenceView; review: AutopilotReview | null }) {
+  return (
+    <>
+      <AutopilotCard view={view} review={review} />
+      <AccountCadenceForm view={view} />
+    </>
+  );
+}
+
+function AutopilotCard({ view, review }: { view: CadenceView; review: AutopilotReview | null }) {
+  const fetcher = useFetcher<typeof cadenceAction>();
+  const busy = fetcher.state !== "idle";
+  const result = useFormResult(fetcher, [CADENCE_INTENTS.autopilotOn, CADENCE_INTENTS.autopilotOff]);
+  return (
+    <section aria-labelledby="autopilot-title" className="rounded-xl border border-border bg-surface p-6">
+      <h2 id="autopilot-title" className="text-xl font-semibold">
+        Autopilot{" "}
+        {view.autopilot ? <span className="text-success">is on</span> : <span className="text-muted">is off</span>}
+      </h2>
+      <p className="mt-1 text-sm text-muted">
+        With autopilot on, every debtor with open invoices follows your cadence by itself: new and imported debtors and
+        new invoices join at once, and an invoice already overdue gets one e-mail at the step its age calls for. A
+        debtor you gave its own schedule, or paused, is left as it is.
+      </p>
+      {view.autopilot ? (
+        <fetcher.Form method="post" className="mt-4 flex flex-col gap-3">
+          <input type="hidden" name="intent" value={CADENCE_INTENTS.autopilotOff} />
+          <p className="text-sm" data-testid="autopilot-state">
+            {`On since ${view.since}. ${plural(view.following, "schedule follows", "schedules follow")} your cadence.`}
+          </p>
+          <p className="text-sm text-muted">Turning it off pauses the schedules that follow your cadence.</p>
+          <SubmitButton busy={busy} variant="outline" className="self-start">
+            Turn autopilot off
+          </SubmitButton>
+        </fetcher.Form>
+      ) : review ? (
+        <fetcher.Form method="post" className="mt-4 flex flex-col gap-3" aria-labelledby="autopilot-review-title">
+          <input type="hidden" name="intent" value={CADENCE_INTENTS.autopilotOn} />
+          <h3 id="autopilot-review-title" className="font-semibold">
+            Before it starts
+          </h3>
+          <p data-testid="autopilot-summary">
+            {review.debtors === 0
+              ? "No debtor would join now: none has open invoices without a schedule of its own. Debtors and invoices you add later join by themselves."
+              : `${plural(review.debtors, "debtor")} with ${plural(review.invoices, "open invoice")}, ${review.overdue.toLocaleString("en-US")} overdue: ${plural(review.today, "e-mail")} will go out today, from ${hourLabel(review.hour)} in each debtor's time zone (or within the minute if that hour has passed, in their daytime); the others follow their due dates.`}
+          </p>
+          {review.first.length > 0 && (
+            <ul className="flex flex-col gap-1 text-sm">
+              {review.first.map((f) => (
+                <li key={`${f.name}-${f.day}`}>
+                  <span className="font-medium">{f.name}</span>
+                  {`: ${f.day}, ${f.what}`}
+                </li>
+              ))}
+              {review.debtors > review.first.length && (
+                <li className="text-muted">{`and ${plural(review.debtors - review.first.length, "more debtor")}`}</li>
+              )}
+            </ul>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <SubmitButton busy={busy}>Turn autopilot on</SubmitButton>
+            <Button asChild variant="outline">
+              <Link to="/iam/cadence">Cancel</Link>
+            </Button>
+          </div>
+        </fetcher.Form>
+      ) : (
+        <div className="mt-4">
+          <Button asChild>
+            <Link to="/iam/cadence?review=autopilot">Review and turn on autopilot</Link>
+          </Button>
+        </div>
+      )}
+      <div
+        role="status"
+        aria-live="polite"
+        className={result && !result.ok ? "mt-2 text-sm text-danger" : "mt-2 text-sm text-success"}
+      >
+        {!busy && result?.message ? result.message : null}
+      </div>
+    </section>
+  );
+}
+
+function AccountCadenceForm({ view }: { view: CadenceView }) {
+  const fetcher = useFetcher<typeof cadenceAction>();
+  const busy = fetcher.state !== "idle";
+  const reply = useFormResult(fetcher, [CADENCE_INTENTS.save]);
+  const [form, fields] = useValibotForm(AccountCadenceSchema, {
+    id: "account-cadence-form",
+    lastResult: busy ? undefined : reply?.result,
+    defaultValue: {
+      cadence_steps: formatSteps(view.steps),
+      send_hour: String(view.hour),
+      after_last: view.repeatDays ? "repeat" : "end",
+      repeat_days: String(view.repeatDays ?? DEFAULT_REPEAT_DAYS),
+    },
+  });
+  const [afterLast, setAfterLast] = useState(view.repeatDays ? "repeat" : "end");
+  const select = "mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm";
+  const templates = stepTemplates(view.steps, "FRIENDLY_REMINDER");
+  return (
+    <section aria-labelledby="cadence-title" className="rounded-xl border border-border bg-surface p-6">
+      <h2 id="cadence-title" className="text-xl font-semibold">
+        Your cadence
+      </h2>
+      <p className="mt-1 text-sm text-muted" data-testid="cadence-summary">
+        {`${cadenceSummary({ steps: view.steps, repeatDays: view.repeatDays, hour: view.hour })}.`}
+      </p>
+      <ol className="mt-3 flex flex-wrap gap-2 text-sm" aria-label="Steps and their e-mails">
+        {view.steps.map((offset, i) => (
+          <li key={offset} className="rounded-full border border-border px-3 py-1">
+            {`${offset === 0 ? "Due date" : offset < 0 ? `${-offset} days before` : `${offset} days after`}: ${templateName(templates[i] ?? "initial")}`}
+          </li>
+        ))}
+      </ol>
+      <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-md flex-col gap-4">
+        <input type="hidden" name="intent" value={CADENCE_INTENTS.save} />
+        <FormField meta={fields.cadence_steps} label="Days from the due date">
+          <input
+            {...getInputProps(fields.cadence_steps, { type: "text" })}
+            key={fields.cadence_steps.key}
+            autoComplete="off"
+            className={select}
+          />
+        </FormField>
+        <p className="-mt-3 text-xs text-muted">
+          Negative numbers are days before the due date, 0 the due date itself. The e-mails grow firmer along the steps
+          after the due date; the last one is the final notice.
+        </p>
+        <FormField meta={fields.send_hour} label="Send at (the debtor's time)">
+          <select {...getSelectProps(fields.send_hour)} key={fields.send_hour.key} className={select}>
+            {SEND_HOURS.map((h) => (
+              <option key={h} value={h}>
+                {hourLabel(h)}
+              </option>
+            ))}
+          </select>
+        </FormField>
+        <fieldset>
+          <legend className="text-sm font-medium">After the final notice</legend>
+          <label className="mt-2 flex items-start gap-2 text-sm">
+            <input
+              type="radio"
+              name={fields.after_last.name}
+              value="end"
+              defaultChecked={afterLast === "end"}
+              onChange={() => setAfterLast("end")}
+              className="mt-1"
+            />
+            <span>Stop and e-mail me</span>
+          </label>
+          <label className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+            <input
+              type="radio"
+              name={fields.after_last.name}
+              value="repeat"
+              defaultChecked={afterLast === "repeat"}
+              onChange={() => setAfterLast("repeat")}
+            />
+            <span>A reminder every</span>
+            <input
+              {...getInputProps(fields.repeat_days, { type: "number" })}
+              key={fields.repeat_days.key}
+              min={MIN_REPEAT_DAYS}
+              max={MAX_REPEAT_DAYS}
+              step={1}
+              disabled={afterLast !== "repeat"}
+              aria-label="A reminder every how many days"
+              className="h-9 w-20 rounded-md border border-border bg-background px-2 text-sm aria-[invalid=true]:border-danger disabled:opacity-60"
+            />
+            <span>days until paid</span>
+          </label>
+          <FieldError id={fields.repeat_days.errorId} errors={fields.repeat_days.errors} />
+          <p className="mt-2 text-xs text-muted">
+            {`Now:${afterLastLabel({ steps: view.steps, repeatDays: view.repeatDays }).slice(1)}.`}
+          </p>
+        </fieldset>
+        <div role="status" aria-live="polite" className="text-sm text-success">
+          {!busy && reply?.ok ? reply.message : null}
+        </div>
+        <SubmitButton busy={busy} className="self-start">
+          Save cadence
+        </SubmitButton>
+      </fetcher.Form>
+    </section>
+  );
+}
