@@ -300,6 +300,8 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
     "/iam/orgs",
     "/iam/subscription",
     "/iam/emails",
+    // The summary autopilot shows before it is turned on, with the cadence form.
+    "/iam/cadence?review=autopilot",
     "/debtors/import",
     // A page's error boundary (app/components/route-error.tsx): a debtor that is not there.
     "/debtors/999999999",

@@ -207,6 +207,7 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
               value="repeat"
               defaultChecked={afterLast === "repeat"}
               onChange={() => setAfterLast("repeat")}
+              aria-label="A reminder every few days until paid"
             />
             <span>A reminder every</span>
             <input
