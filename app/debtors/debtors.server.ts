@@ -175,21 +175,6 @@ export function debtorRowOf<T extends { editableInvoice: string | null }>({ edit
   return { ...row, ...editableOf(editable) };
 }
 
-/**
- * The owner's first debtor's id (the dashboard selects it when none is chosen), or null: one read
- * of the index on debtors (owner_id, id).
- */
-export async function firstDebtorId(db: Db, ownerId: string): Promise<number | null> {
-  const row = await db
-    .select({ id: debtors.id })
-    .from(debtors)
-    .where(eq(debtors.ownerId, ownerId))
-    .orderBy(asc(debtors.id))
-    .limit(1)
-    .get();
-  return row?.id ?? null;
-}
-
 /** One of the owner's debtors as a picker shows it (the chosen one's label): unrun, no row if not theirs. */
 export function getDebtorOption(db: Db, ownerId: string, id: number) {
   return db

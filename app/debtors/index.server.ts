@@ -10,7 +10,6 @@ export {
   debtorRowOf,
   debtorsListQueries,
   debtorToJson,
-  firstDebtorId,
   getDebtor,
   getDebtorOption,
   listDebtors,

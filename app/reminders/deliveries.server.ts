@@ -515,8 +515,36 @@ export function monthlySentQuery(
     );
 }
 
-/** The chart's series from monthlySentQuery's rows (the same `timeZone`, `now` and `months`). */
-export function monthlySeries(rows: { sentAt: number | null }[], timeZone: string, now = Date.now(), months = 6) {
+/**
+ * The account's reminders sent since `since`, counted per quarter hour of their creation (every
+ * zone's month starts on a quarter hour): the dashboard's chart of the whole account, a few rows
+ * however many reminders went out, through deliveries_owner_idx.
+ */
+export function accountSentQuery(db: Db, ownerId: Bindable<string>, since: Bindable<number>) {
+  return db
+    .select({ sentAt: sql<number>`min(${deliveries.createdAt})`.mapWith(Number), n: count() })
+    .from(deliveries)
+    .where(
+      and(
+        eq(deliveries.ownerId, ownerId),
+        gte(deliveries.createdAt, since),
+        eq(deliveries.status, "sent"),
+        NOT_TEST_SEND,
+      ),
+    )
+    .groupBy(sql`${deliveries.createdAt} / 900000`);
+}
+
+/**
+ * The chart's series from monthlySentQuery's rows, or accountSentQuery's counted ones (the same
+ * `timeZone`, `now` and `months`).
+ */
+export function monthlySeries(
+  rows: { sentAt: number | null; n?: number }[],
+  timeZone: string,
+  now = Date.now(),
+  months = 6,
+) {
   const first = localMonthIndex(now, timeZone) - (months - 1);
   const buckets = Array.from({ length: months }, (_, i) => ({
     start: monthStart(first + i, timeZone),
@@ -527,7 +555,7 @@ export function monthlySeries(rows: { sentAt: number | null }[], timeZone: strin
   for (const row of rows) {
     const at = row.sentAt ?? buckets[0]?.start ?? now;
     const bucket = buckets.find((b) => at >= b.start && at < b.end);
-    if (bucket) bucket.value += 1;
+    if (bucket) bucket.value += row.n ?? 1;
   }
   const label = dateTimeFormat("en-US", { month: "short", year: "numeric", timeZone });
   return buckets.map((b) => ({ month: label.format(b.start), value: b.value }));

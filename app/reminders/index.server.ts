@@ -16,6 +16,7 @@ export {
 export { type CommitScope, type Consequences, commit } from "./consequences.server";
 export {
   abandonOccurrence,
+  accountSentQuery,
   archivedOf,
   claimOccurrences,
   countedInstants,

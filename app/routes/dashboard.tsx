@@ -17,12 +17,19 @@ import { SchedulesTable } from "~/components/schedules/schedules-table";
 import { notify } from "~/components/toast";
 import { countOf, getDb } from "~/db/client.server";
 import { type Bound, bindParam, OWNER_ID, preparedQuery, runBound, SESSION_OWNER } from "~/db/prepared.server";
-import { debtorRowOf, firstDebtorId, listDebtors, listOrganizations } from "~/debtors/index.server";
+import { debtorRowOf, listDebtors, listOrganizations } from "~/debtors/index.server";
 import { parseDebtorId } from "~/domain/list-params";
 import { localDateString } from "~/domain/schedule-time";
 import { moneyOf, moneyStatement } from "~/ledger/index.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
-import { monthlySentQuery, monthlySentSince, monthlySeries, withNextRunWhat } from "~/reminders/index.server";
+import {
+  accountSentQuery,
+  deliveryTotals,
+  monthlySentQuery,
+  monthlySentSince,
+  monthlySeries,
+  withNextRunWhat,
+} from "~/reminders/index.server";
 import {
   countBouncingDebtors,
   DEBTOR_RESPONSES_LIMIT,
@@ -57,6 +64,8 @@ const DASHBOARD = {
   organizations: preparedQuery((db) => listOrganizations(db, OWNER_ID)),
   selected: preparedQuery((db) => listDebtors(db, OWNER_ID, { id: bindParam("id"), limit: 1 })),
   sent: preparedQuery((db) => monthlySentQuery(db, OWNER_ID, bindParam("debtorId"), bindParam("since"))),
+  sentByAccount: preparedQuery((db) => accountSentQuery(db, OWNER_ID, bindParam("since"))),
+  totals: preparedQuery((db) => deliveryTotals(db, OWNER_ID)),
   bouncing: preparedQuery((db) => countBouncingDebtors(db, OWNER_ID)),
   paidClaims: preparedQuery((db) => paidClaimsQuery(db, OWNER_ID)),
   // One more than it shows: whether there are more.
@@ -65,41 +74,36 @@ const DASHBOARD = {
   ),
 };
 
-/** The dashboard with `debtor` selected (the other query parameters kept). */
-function selectDebtor(url: URL, id: number) {
-  url.searchParams.set("debtor", String(id));
-  return redirect(`/dashboard?${url.searchParams}`);
+/** The dashboard of the whole account: the debtor filter dropped, the other query parameters kept. */
+function wholeAccount(url: URL) {
+  url.searchParams.delete("debtor");
+  const query = url.searchParams.toString();
+  return redirect(query ? `/dashboard?${query}` : "/dashboard");
 }
 
 /**
  * Every query of the page in one D1 batch, each once: the first
- * DASHBOARD_DEBTORS debtors (and whether there are more), the selected debtor by id (with its
- * count; it may be past the first page: the dropdown reaches every debtor), the
+ * DASHBOARD_DEBTORS debtors (and whether there are more), the debtor the user filtered to by id
+ * (with its count; it may be past the first page: the dropdown reaches every debtor), the
  * cards, and the money figures counted on the user's today. One round trip instead of eleven: each costs the Worker more than the rows it brings
- *; only if the batch fails are they tried one by one. No debtor chosen: the first is
- * selected and written to the query string (docs/product-spec.md §2 "Dashboard") after one index
- * read, before anything else is loaded.
+ *; only if the batch fails are they tried one by one. It opens on the whole account; `?debtor=`
+ * filters the reminders card, the chart and the schedules to one debtor, and says so. A filter that
+ * is not one of the user's debtors (another's, a deleted one, a typo) leads back to the whole account.
  */
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const db = getDb(getApp(context).env.DB);
   const param = url.searchParams.get("debtor");
   const paramId = parseDebtorId(param);
-  if (paramId === null || String(paramId) !== param) {
-    const user = await requireUser(context, url);
-    const first = await firstDebtorId(db, user.id).catch((error) => {
-      console.error("[dunly] debtors failed to load", error);
-      return null;
-    });
-    if (first !== null) throw selectDebtor(url, first);
-  }
+  if (param !== null && (paramId === null || String(paramId) !== param)) throw wholeAccount(url);
   const selectedId = paramId !== null && String(paramId) === param ? paramId : null;
   const timeZone = requestTimeZone(request);
   const now = Date.now();
   // The user's date: the money figures' buckets and month, and "Confirm payment"'s form without JavaScript.
   const today = localDateString(now, timeZone);
   const schedulesFilter = scheduleFilterFromUrl(url, timeZone, now);
-  // With no debtor chosen (the account has none) the selected debtor's statements match nothing.
+  // The whole account: the one-debtor statements match nothing, and the other way round.
   const chosen = selectedId ?? -1;
+  const since = monthlySentSince(timeZone, now);
   // The session's user, read in the same batch (docs/decisions/025).
   const owner = { ownerId: SESSION_OWNER };
   const queries = [
@@ -108,7 +112,9 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     DASHBOARD.selected(db, { ...owner, id: chosen }),
     // Prepared per shape, or built on this request when the URL searches or picks a period.
     schedulesPage(db, SESSION_OWNER, schedulesFilter.filter, schedulesFilter.page),
-    DASHBOARD.sent(db, { ...owner, debtorId: chosen, since: monthlySentSince(timeZone, now) }),
+    DASHBOARD.sent(db, { ...owner, debtorId: chosen, since }),
+    DASHBOARD.sentByAccount(db, { ...owner, since: selectedId === null ? since : Number.MAX_SAFE_INTEGER }),
+    DASHBOARD.totals(db, owner),
     DASHBOARD.bouncing(db, owner),
     // Debtors who said "I've paid", for the notice.
     DASHBOARD.paidClaims(db, owner),
@@ -139,18 +145,32 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
       part(queries[2], "the selected debtor"),
       part(queries[3], "schedules"),
       part(queries[4], "the chart"),
-      part(queries[5], "the bouncing count"),
-      part(queries[6], "the paid claims"),
-      part(queries[7], "the debtors' answers"),
-      part(queries[8], "the money figures"),
+      part(queries[5], "the account's chart"),
+      part(queries[6], "the account's count"),
+      part(queries[7], "the bouncing count"),
+      part(queries[8], "the paid claims"),
+      part(queries[9], "the debtors' answers"),
+      part(queries[10], "the money figures"),
     ]);
     return { user, rows };
   });
-  const [debtors, organizations, selectedRows, schedules, sent, bouncing, paidClaims, responses, money] = rows;
+  const [
+    debtors,
+    organizations,
+    selectedRows,
+    schedules,
+    sent,
+    sentByAccount,
+    totals,
+    bouncing,
+    paidClaims,
+    responses,
+    money,
+  ] = rows;
   const selected = selectedId === null ? null : (selectedRows?.[0] ?? null);
-  // Not one of the user's debtors (another's, or deleted): the first is selected instead.
-  const [first] = debtors ?? [];
-  if (!selected && first && first.id !== selectedId) throw selectDebtor(url, first.id);
+  // Not one of the user's debtors (another's, or deleted): the whole account instead.
+  if (selectedId !== null && selectedRows && !selected) throw wholeAccount(url);
+  const accountSent = totals ? totals.filter((t) => t.status === "sent").reduce((sum, t) => sum + t.n, 0) : null;
   return {
     // The Add Debtor form starts in the account's currency.
     accountCurrency: user.defaultCurrency,
@@ -170,7 +190,15 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     schedules: schedules ? withNextRunWhat(schedules) : [],
     schedulesError: schedules === null,
     period: schedulesFilter.period,
-    chart: selected && sent ? monthlySeries(sent, timeZone, now) : null,
+    chart: selected
+      ? sent
+        ? monthlySeries(sent, timeZone, now)
+        : null
+      : sentByAccount
+        ? monthlySeries(sentByAccount, timeZone, now)
+        : null,
+    // Reminders sent: the filtered debtor's, or the account's as the Report counts them.
+    sentCount: selected ? selected.emailsSent : accountSent,
     bouncing: bouncing ? countOf(bouncing) : 0,
     paidClaims: paidClaimsOf(paidClaims ?? []).map((c) => ({
       id: c.id,
@@ -217,22 +245,30 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <section aria-labelledby="reminders-heading" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>
-            {/* The figure is the selected debtor's (all time, test sends aside): the heading says whose. */}
+            {/* The figure is the filtered debtor's (all time, test sends aside) or the account's: the heading says whose. */}
             <h2 id="reminders-heading" className="break-words text-sm font-medium text-muted">
-              {selected ? `Reminders sent to ${selected.fullName}` : "Reminders sent"}
+              {selected ? `Reminders sent to ${selected.fullName}` : "Reminders sent, whole account"}
             </h2>
             <p className="text-4xl font-black" data-testid="reminders-sent">
-              {selected?.emailsSent ?? 0}
+              {loaderData.sentCount ?? "—"}
             </p>
           </div>
           <DebtorCombobox
             id="debtor-select"
-            label="Debtor"
+            label="Filter by debtor"
             selected={selected}
             disabled={debtors.length === 0}
             onSelect={(d) => setQueryParam("debtor", String(d.id))}
           />
         </div>
+        {selected && (
+          <p className="mt-3 flex flex-wrap items-center gap-2 text-sm" data-testid="debtor-filter">
+            <span className="rounded-full border border-primary px-3 py-1">{`Filtered to ${selected.fullName}`}</span>
+            <Link to="/dashboard" className="text-primary underline-offset-4 hover:underline">
+              Show the whole account
+            </Link>
+          </p>
+        )}
         <Link to="/report" className="mt-4 inline-block text-sm text-primary underline-offset-4 hover:underline">
           Reminders Report
         </Link>
@@ -334,7 +370,9 @@ function ChartCard({ data, debtorName }: { data: ChartPoint[] | null; debtorName
         Reminders per month
       </h2>
       <p className="mb-3 text-sm text-muted">
-        {debtorName ? `Reminders sent to ${debtorName}, last six months` : "Add a debtor to see their reminders here."}
+        {debtorName
+          ? `Reminders sent to ${debtorName}, last six months`
+          : "Reminders sent to all your debtors, last six months"}
       </p>
       {data && (
         <>

@@ -372,8 +372,8 @@ test("signed in, both themes: every modal, drawer, combobox and date picker @pho
   // The dashboard's debtor combobox open, then the account drawer.
   await page.goto("/dashboard");
   await settle(page);
-  await page.getByRole("combobox", { name: "Debtor" }).click();
-  await page.getByRole("combobox", { name: "Debtor" }).press("ArrowDown");
+  await page.getByRole("combobox", { name: "Filter by debtor" }).click();
+  await page.getByRole("combobox", { name: "Filter by debtor" }).press("ArrowDown");
   await expect(page.getByRole("listbox")).toBeVisible();
   await auditThemes(page, "dashboard debtor combobox", findings);
   await page.keyboard.press("Escape");

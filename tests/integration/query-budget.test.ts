@@ -221,8 +221,8 @@ async function insertDelivery(
  */
 const BUDGET = {
   // With the money figures: aging, oldest debts and payments in one statement.
-  dashboard: 10,
-  dashboardFirstVisit: 2,
+  dashboard: 12,
+  dashboardWholeAccount: 12,
   debtorsList: 3,
   schedulesList: 3,
   // With the receivables by age and the archived months (docs/decisions/022).
@@ -250,7 +250,7 @@ const BUDGET = {
 /** A page: its budget, and its URL for an account (`.data` for a page's loaders, plain for a resource route). */
 const PAGES: [keyof typeof BUDGET, (a: Account) => string][] = [
   ["dashboard", (a) => `/dashboard.data?debtor=${a.ids[0]}`],
-  ["dashboardFirstVisit", () => "/dashboard"],
+  ["dashboardWholeAccount", () => "/dashboard.data"],
   ["debtorsList", () => "/debtors-list.data"],
   ["schedulesList", () => "/schedules-list.data"],
   ["report", () => "/report.data"],
@@ -348,15 +348,17 @@ describe("signed-in pages: D1 statements per request", () => {
     }
   });
 
-  it("the first dashboard visit reads one index entry and redirects to the first debtor", async () => {
+  it("the dashboard opens on the whole account in one round trip; another user's debtor leads back to it", async () => {
     const { res, log } = await fetchCounted("/dashboard?period=7d", large);
-    expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe(`/dashboard?period=7d&debtor=${large.ids[0]}`);
-    // The session check and the first debtor's id.
-    expect(log).toHaveLength(2);
-    // Another user's debtor: the user's first instead, in one request.
-    const foreign = await fetchCounted(`/dashboard?debtor=${small.ids[0]}`, large);
-    expect(foreign.res.headers.get("Location")).toBe(`/dashboard?debtor=${large.ids[0]}`);
+    expect(res.status).toBe(200);
+    expect(roundTrips(log)).toBe(1);
+    const { data } = await loaded("/dashboard", "routes/dashboard", large);
+    expect(data.selected).toBeNull();
+    // The account's schedules, not one debtor's.
+    expect(new Set((data.schedules as { debtorName: string }[]).map((s) => s.debtorName)).size).toBeGreaterThan(1);
+    // Another user's debtor: the whole account instead, in one request.
+    const foreign = await fetchCounted(`/dashboard?debtor=${small.ids[0]}&period=7d`, large);
+    expect(foreign.res.headers.get("Location")).toBe("/dashboard?period=7d");
   });
 
   it("the report sends the chosen debtor only, never the list of all debtors", async () => {
