@@ -45,6 +45,8 @@ export interface ReminderEmailProps {
    * them (the engine's query caps it, app/reminders/statement.server.ts); default: `statement`'s own.
    */
   statementTotals?: CurrencyTotal[] | null;
+  /** Open invoices the user said not to chase: named apart, outside the total. */
+  notChased?: StatementLine[] | null;
   /** "YYYY-MM-DD": today in the debtor's time zone, for "12 days overdue" and "due in 3 days". */
   today: string;
   /**
@@ -95,6 +97,8 @@ export interface ReminderContent extends ResolvedCopy {
   rows: StatementRow[];
   /** Open invoices not listed ("and N more invoices"); 0 when all are. */
   moreCount: number;
+  /** "Not part of this reminder: INV-107 ($800.00, due March 5, 2027)", or null. */
+  notChasedLine: string | null;
   /** One total per currency: "Total due" or, over several currencies, "Total due in EUR". */
   totals: { label: string; amount: string }[];
   senderName: string;
@@ -220,11 +224,20 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     { repeats: props.repeats ?? true, timing },
   );
   const company = props.senderCompany ?? null;
+  const notChased = (props.notChased ?? []).map((line) => {
+    const due = formatDueDate(line.dueOn) ?? line.dueOn;
+    const number = blankToNull(oneLine(line.number ?? ""));
+    return `${number ?? `the invoice due ${due}`} (${formatMoney(line.balanceCents, line.currency)}, due ${due})`;
+  });
   return {
     ...copy,
     amount,
     rows,
     moreCount,
+    notChasedLine:
+      notChased.length > 0
+        ? `Not part of this reminder, by arrangement: ${notChased.join("; ")}. It is not in the total above.`
+        : null,
     totals,
     senderName,
     senderEmail,
@@ -373,6 +386,11 @@ export default function ReminderEmail(props: ReminderEmailProps) {
       >
         <StatementTable c={c} />
       </Section>
+      {c.notChasedLine && (
+        <Text className="dunly-muted" style={{ ...text, fontSize: 13, color: "#555555" }} data-not-chased="">
+          {c.notChasedLine}
+        </Text>
+      )}
 
       {c.payUrl && (
         <Section style={{ margin: "0 0 18px" }}>

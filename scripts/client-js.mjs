@@ -59,11 +59,6 @@ export const PAGES = [
     audience: "signed-in",
     lazy: ["app/components/settings/subscription-panel.tsx"],
   },
-  {
-    path: "/iam/cadence",
-    audience: "signed-in",
-    lazy: ["app/components/settings/cadence-settings.tsx"],
-  },
   { path: "/debtors/import", audience: "signed-in" },
   { path: "/debtors/:id", url: "/debtors/1", audience: "signed-in" },
 ];

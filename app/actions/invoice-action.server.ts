@@ -94,6 +94,21 @@ async function voidInvoice({ scope, formData }: IntentScope) {
   return reply(intent, { message: outcomeMessage(messages.voided, written) });
 }
 
+/** invoice-chase: the owner's invoice `id` is left out of reminders (`chased` "0") or chased again ("1"). */
+async function chase({ scope, formData }: IntentScope) {
+  const intent = intents.chase;
+  const id = formId(formData);
+  const chased = formData.get("chased") === "1";
+  let written: InvoiceWrite | undefined;
+  try {
+    written = id === null ? undefined : await invoiceEntity.chase(scope, id, chased);
+  } catch (error) {
+    return writeFailed(intent, invoiceEntity.noun, error);
+  }
+  if (!written) return reply(intent, { status: 404, message: messages.notFound });
+  return reply(intent, { message: chased ? messages.chased : messages.notChased });
+}
+
 /** The debtor form's names of the invoice's fields (the debt is the invoice's amount). */
 const DEBTOR_FORM_FIELD: Record<string, string> = { amount: "debt", number: "invoice_number" };
 
@@ -137,5 +152,6 @@ export const invoiceIntents: ExtraIntents = {
   [intents.add]: add,
   [intents.edit]: edit,
   [intents.void]: voidInvoice,
+  [intents.chase]: chase,
   [DEBTOR_INTENTS.addInvoice]: addToExisting,
 };

@@ -17,3 +17,11 @@ export function hasOpenInvoice(debtorId: number | SQL): SQL {
 export function hasDisputedInvoice(debtorId: number | SQL): SQL {
   return sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.debtorId} = ${debtorId} AND ${invoices.status} = 'disputed')`;
 }
+
+/**
+ * Whether the debtor has an invoice a reminder chases: open, something left to pay, and not one the
+ * user said not to chase (what the statement lists, app/reminders/statement.server.ts).
+ */
+export function hasChasedInvoice(debtorId: number | SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.debtorId} = ${debtorId} AND ${invoices.status} = 'open' AND ${invoices.amountCents} > ${invoices.paidCents} AND ${invoices.chasePausedAt} IS NULL)`;
+}

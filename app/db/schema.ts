@@ -220,6 +220,9 @@ export const invoices = sqliteTable(
     // The debtor's reason, when they disputed it from the portal.
     disputeReason: text("dispute_reason"),
     disputedAt: integer("disputed_at"),
+    // The user said "don't chase this one" (a payment plan, an arrangement): reminders leave it out
+    // and say so, until "Chase again". Still owed. Null: chased.
+    chasePausedAt: integer("chase_paused_at"),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },

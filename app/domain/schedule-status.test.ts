@@ -23,7 +23,7 @@ describe("scheduleStatus: holds on the debtor's word", () => {
     expect(scheduleStatus({ ...base, stoppedReason: "disputed" })).toMatchObject({
       kind: "held",
       label: "Held",
-      note: "Held: every invoice still owed is disputed. Resolve the dispute on the debtor's timeline to resume reminders.",
+      note: "Held: every invoice still owed is disputed or not chased. Resolve the dispute, or chase an invoice again, on the debtor's page to resume reminders.",
     });
   });
 

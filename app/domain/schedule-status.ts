@@ -55,7 +55,7 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
     }
     if (s.stoppedReason === "disputed") {
       return held(
-        "Held: every invoice still owed is disputed. Resolve the dispute on the debtor's timeline to resume reminders.",
+        "Held: every invoice still owed is disputed or not chased. Resolve the dispute, or chase an invoice again, on the debtor's page to resume reminders.",
       );
     }
     if (s.stoppedReason === "paid_claimed") {

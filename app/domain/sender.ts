@@ -34,6 +34,7 @@ export function reminderReceiver(debtor: { fullName: string; statement: Statemen
     receiverName: oneLine(debtor.fullName),
     statement: debtor.statement.lines,
     statementTotals: debtor.statement.totals,
+    notChased: debtor.statement.held ?? null,
     today: debtor.today,
   };
 }

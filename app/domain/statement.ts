@@ -64,6 +64,8 @@ export function statementOf(invoices: readonly InvoiceFields[]): StatementLine[]
 export interface Statement {
   lines: StatementLine[];
   totals: CurrencyTotal[];
+  /** Open invoices the user said not to chase: the reminder names them apart, outside its total. */
+  held?: StatementLine[];
 }
 
 /**

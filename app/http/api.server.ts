@@ -416,6 +416,19 @@ api.put("/invoices/void", async (c) => {
   return invoiceAnswer(c, () => invoiceEntity.void(scope, id), messages.notFound);
 });
 
+/** PUT /api/invoices/chase {id, chased}: false leaves the invoice out of reminders ("don't chase this one"). */
+api.put("/invoices/chase", async (c) => {
+  const { messages } = invoiceEntity;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const id = parseId(owned.body);
+  if (!id) return fail(c, 400, messages.invalid, { id: [messages.missingId] });
+  const chased = (owned.body as { chased?: unknown }).chased;
+  if (typeof chased !== "boolean") return fail(c, 400, messages.invalid, { chased: ["Send true or false"] });
+  const scope = scopeOf(c);
+  return invoiceAnswer(c, () => invoiceEntity.chase(scope, id, chased), messages.notFound);
+});
+
 // Organizations -------------------------------------------------------------------------------
 
 api.get("/org", async (c) => {

@@ -1,4 +1,11 @@
-import { addInvoice, editInvoice, type InvoiceWrite, invoiceToJson, voidInvoice } from "~/ledger/invoices.server";
+import {
+  addInvoice,
+  editInvoice,
+  type InvoiceWrite,
+  invoiceToJson,
+  setInvoiceChased,
+  voidInvoice,
+} from "~/ledger/invoices.server";
 import { balanceToJson } from "~/ledger/payments.server";
 import type { EntityScope } from "~/platform/scope.server";
 import { joinAutopilot, releaseDisputeHolds, replanDueSchedules } from "~/reminders/index.server";
@@ -38,6 +45,9 @@ export const invoiceEntity = {
     followed(scope, await editInvoice(scope, scope.ownerId, id, input, scope.now)),
   void: async (scope: EntityScope, id: number) =>
     followed(scope, await voidInvoice(scope, scope.ownerId, id, scope.now)),
+  /** "Don't chase this one" / "Chase again": reminders and the cadence leave it out, or take it back. */
+  chase: async (scope: EntityScope, id: number, chased: boolean) =>
+    followed(scope, await setInvoiceChased(scope, scope.ownerId, id, chased, scope.now)),
   /** The write as the API answers it: the invoice, and the debtor's balance after it. */
   toJson: (write: InvoiceWrite) => ({ data: invoiceToJson(write.invoice), debtor: balanceToJson(write.debtor) }),
 } as const;

@@ -40,6 +40,7 @@ export const invoiceColumns = {
   paidCents: invoices.paidCents,
   disputeReason: invoices.disputeReason,
   disputedAt: invoices.disputedAt,
+  chasePausedAt: invoices.chasePausedAt,
   createdAt: invoices.createdAt,
 };
 
@@ -217,6 +218,27 @@ export async function voidInvoice({ env, db }: DataScope, ownerId: string, id: n
   return writeInvoice({ env, db }, ownerId, current.debtorId, id, [update], now);
 }
 
+/**
+ * "Don't chase this one" (`chased` false) or "Chase again": the owner's open or disputed invoice
+ * is left out of reminders (and named apart on them) until chased again. Still owed. Undefined
+ * when it is not the owner's, or paid or void.
+ */
+export async function setInvoiceChased(
+  { env, db }: DataScope,
+  ownerId: string,
+  id: number,
+  chased: boolean,
+  now: number,
+) {
+  const current = await getInvoice(db, ownerId, id);
+  if (!current || (current.status !== "open" && current.status !== "disputed")) return undefined;
+  const update = db
+    .update(invoices)
+    .set({ chasePausedAt: chased ? null : (current.chasePausedAt ?? now), updatedAt: now })
+    .where(owned(ownerId, id));
+  return writeInvoice({ env, db }, ownerId, current.debtorId, id, [update], now);
+}
+
 /** An invoice as the API answers it (snake_case, decimal amounts). */
 export function invoiceToJson(i: InvoiceRow) {
   return {
@@ -231,6 +253,8 @@ export function invoiceToJson(i: InvoiceRow) {
     due_on: i.dueOn,
     status: i.status,
     dispute_reason: i.disputeReason,
+    // False: the user said not to chase it; reminders leave it out and name it apart.
+    chased: i.chasePausedAt === null,
     created_at: i.createdAt,
   };
 }

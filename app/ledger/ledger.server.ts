@@ -52,6 +52,7 @@ export function insertInvoiceStatement(db: Db, debtorWhere: SQL | undefined, inv
         paidCents: sql<number>`0`.as("paid_cents"),
         disputeReason: sql<null>`null`.as("dispute_reason"),
         disputedAt: sql<null>`null`.as("disputed_at"),
+        chasePausedAt: sql<null>`null`.as("chase_paused_at"),
         createdAt: sql<number>`${invoice.now}`.as("created_at"),
         updatedAt: sql<number>`${invoice.now}`.as("updated_at"),
       })

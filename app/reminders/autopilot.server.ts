@@ -78,7 +78,7 @@ const CANDIDATES_PER_PAGE = 100;
  * that ended, or stopped because the debtor paid, leaves the debtor free to join.
  */
 const hasOwnSchedule = sql`EXISTS (SELECT 1 FROM schedules AS s WHERE s.debtor_id = "debtors"."id" AND (s.state IN ('ENABLED', 'DISABLED') OR (s.state = 'COMPLETED' AND s.stopped_reason IS NOT NULL AND s.stopped_reason <> 'paid')))`;
-const hasOpenInvoice = sql`EXISTS (SELECT 1 FROM invoices AS i WHERE i.debtor_id = "debtors"."id" AND i.status = 'open' AND i.amount_cents > i.paid_cents)`;
+const hasOpenInvoice = sql`EXISTS (SELECT 1 FROM invoices AS i WHERE i.debtor_id = "debtors"."id" AND i.status = 'open' AND i.amount_cents > i.paid_cents AND i.chase_paused_at IS NULL)`;
 
 interface Candidate {
   id: number;

@@ -341,7 +341,8 @@ export function holdReason(
 export const STOPPED_MESSAGES = {
   paid: "Not sent: the debt was paid in full before this reminder went out.",
   opted_out: "Not sent: the debtor opted out of reminders before this one went out.",
-  disputed: "Not sent: the debtor has no open invoice to remind them of (disputed invoices are left out).",
+  disputed:
+    "Not sent: the debtor has no open invoice to remind them of (disputed invoices, and those you said not to chase, are left out).",
   promised: "Not sent: the debtor promised to pay by a date that has not passed yet.",
   no_plan: "Not sent: the account has no plan (its trial or subscription ended). Choose a plan to resume reminders.",
   bounced: "Not sent: the debtor's address bounced before this reminder went out.",

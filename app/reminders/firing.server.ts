@@ -121,9 +121,9 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
       let invoices: CadenceInvoice[] = [];
       let optedOut = false;
       if (row && row.ownerId === schedule.ownerId) {
-        const { statementLines, statementTotals, openInvoices, optedOut: out, ...rest } = row;
+        const { statementLines, statementTotals, statementHeld, openInvoices, optedOut: out, ...rest } = row;
         debtor = rest;
-        statement = parseStatement({ statementLines, statementTotals });
+        statement = parseStatement({ statementLines, statementTotals, statementHeld });
         invoices = parseOpenInvoices(openInvoices);
         optedOut = Boolean(out);
       }
@@ -212,7 +212,7 @@ export async function queuedReminders(
       };
       let parts: MessageParts | null = null;
       if (debtorRow && user && schedule?.ownerId === r.ownerId) {
-        const { statementLines, statementTotals, openInvoices: _i, optedOut: _o, ...debtor } = debtorRow;
+        const { statementLines, statementTotals, statementHeld, openInvoices: _i, optedOut: _o, ...debtor } = debtorRow;
         parts = {
           template: r.template,
           tone: r.tone,
@@ -220,7 +220,7 @@ export async function queuedReminders(
           user,
           org: org?.ownerId === r.ownerId ? org : undefined,
           debtor,
-          statement: parseStatement({ statementLines, statementTotals }),
+          statement: parseStatement({ statementLines, statementTotals, statementHeld }),
           chargeable: chargeable.has(r.ownerId),
         };
       }

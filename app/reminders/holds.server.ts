@@ -2,7 +2,7 @@ import { and, count, eq, inArray, isNotNull, ne, type SQL, sql } from "drizzle-o
 import { debtorEventInsert } from "~/activity/index.server";
 import { chunk, IDS_PER_STATEMENT } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
-import { hasOpenInvoice, owesSql } from "~/db/owed";
+import { hasChasedInvoice, owesSql } from "~/db/owed";
 import { debtors, schedules } from "~/db/schema";
 import { AccountCapReached } from "~/domain/account-caps";
 import { planNextRun, type RunPlanRow } from "~/domain/occurrence";
@@ -142,14 +142,15 @@ export async function resumeHeld(
 }
 
 /**
- * The debtor's schedules that disputes held run again once an open invoice exists (a dispute
- * resolved, a disputed invoice voided and others open, a new invoice): through the lifecycle
+ * The debtor's schedules that disputes (or invoices the user said not to chase) held run again once
+ * a chased open invoice exists (a dispute resolved, an invoice chased again, a disputed invoice
+ * voided and others open, a new invoice): through the lifecycle
  * (resumeHeld: next run from now, 'schedule_resumed', alarms armed; a debtor who paid, opted out or
  * bounces keeps them held). Nothing open: nothing changes. For whoever changes invoices (the
  * invoice void) to call after its batch.
  */
 export function releaseDisputeHolds(scope: OwnerScope, debtorId: number): Promise<ResumeOutcome> {
-  return resumeHeld(scope, debtorId, "disputed", hasOpenInvoice(debtorId));
+  return resumeHeld(scope, debtorId, "disputed", hasChasedInvoice(debtorId));
 }
 
 /**

@@ -11,9 +11,13 @@ import { type CurrencyTotal, MAX_STATEMENT_LINES, type Statement, type Statement
  * is. An 'open' invoice with nothing left to pay is left out too.
  */
 
-/** Where an open invoice of the debtor `debtorId` (a column or subquery of the outer select) is. */
+/** Where an open invoice of the debtor `debtorId` (a column or subquery of the outer select) is, and chased. */
 const openOf = (debtorId: SQLWrapper) =>
-  sql`i.debtor_id = ${debtorId} AND i.status = 'open' AND i.amount_cents > i.paid_cents`;
+  sql`i.debtor_id = ${debtorId} AND i.status = 'open' AND i.amount_cents > i.paid_cents AND i.chase_paused_at IS NULL`;
+
+/** An open invoice of the debtor the user said not to chase: the statement names it, apart. */
+const pausedOf = (debtorId: SQLWrapper) =>
+  sql`i.debtor_id = ${debtorId} AND i.status = 'open' AND i.amount_cents > i.paid_cents AND i.chase_paused_at IS NOT NULL`;
 
 /**
  * Columns to add to a select that reads a debtor: `statementLines`, the first MAX_STATEMENT_LINES
@@ -35,7 +39,13 @@ export function statementColumns(debtorId: SQLWrapper = debtors.id) {
       SELECT i.currency AS currency, sum(i.amount_cents - i.paid_cents) AS cents, count(*) AS n
       FROM invoices AS i WHERE ${openOf(debtorId)} GROUP BY i.currency ORDER BY min(i.due_on), i.currency
     ) AS t)`;
-  return { statementLines: lines, statementTotals: totals };
+  const held = sql<string | null>`(
+    SELECT json_group_array(json_object('number', h.number, 'dueOn', h.due_on, 'balanceCents', h.balance, 'currency', h.currency))
+    FROM (
+      SELECT i.number AS number, i.due_on AS due_on, i.amount_cents - i.paid_cents AS balance, i.currency AS currency
+      FROM invoices AS i WHERE ${pausedOf(debtorId)} ORDER BY i.due_on, i.id LIMIT ${limit}
+    ) AS h)`;
+  return { statementLines: lines, statementTotals: totals, statementHeld: held };
 }
 
 function parseArray(json: string | null | undefined): unknown[] {
@@ -45,10 +55,25 @@ function parseArray(json: string | null | undefined): unknown[] {
 }
 
 /** The statement of a row read with statementColumns. */
-export function parseStatement(row: { statementLines: string | null; statementTotals: string | null }): Statement {
+export function parseStatement(row: {
+  statementLines: string | null;
+  statementTotals: string | null;
+  statementHeld?: string | null;
+}): Statement {
   const lines = parseArray(row.statementLines) as StatementLine[];
   const totals = parseArray(row.statementTotals) as CurrencyTotal[];
+  const held = parseArray(row.statementHeld) as StatementLine[];
   return {
+    ...(held.length > 0
+      ? {
+          held: held.map((l) => ({
+            number: l.number ?? null,
+            dueOn: l.dueOn,
+            balanceCents: l.balanceCents,
+            currency: l.currency,
+          })),
+        }
+      : {}),
     lines: lines.map((l) => ({
       number: l.number ?? null,
       dueOn: l.dueOn,

@@ -10,7 +10,7 @@ import { infoSettingsOf, infoSettingsQuery } from "~/auth/index.server";
 import { getBilling, portalUrl } from "~/billing/index.server";
 import { PasswordForm } from "~/components/password-form";
 import { RouteError } from "~/components/route-error";
-import type { AutopilotReview, CadenceView } from "~/components/settings/cadence-settings";
+import { type AutopilotReview, CadenceSettings, type CadenceView } from "~/components/settings/cadence-settings";
 import { ContactRulesForm } from "~/components/settings/contact-rules-form";
 import { DefaultCurrencyForm } from "~/components/settings/default-currency-form";
 import { EmailLog, type EmailLogRow } from "~/components/settings/email-log";
@@ -262,10 +262,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         </>
       )}
       {tab === "orgs" && <OrgManager organizations={loaderData.organizations} />}
+      {/* Not a chunk of its own: a form typed into before a lazy chunk hydrated could be re-rendered empty. */}
       {tab === "cadence" && loaderData.cadence && (
-        <Suspense fallback={<p className="text-muted">Loading your cadence…</p>}>
-          <CadenceSettings view={loaderData.cadence.view} review={loaderData.cadence.review} />
-        </Suspense>
+        <CadenceSettings view={loaderData.cadence.view} review={loaderData.cadence.review} />
       )}
       {tab === "emails" && loaderData.emails && <EmailLog {...loaderData.emails} />}
       {tab === "subscription" && loaderData.subscription && (
@@ -287,11 +286,6 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
  */
 const SubscriptionPanel = lazy(() =>
   import("~/components/settings/subscription-panel").then((m) => ({ default: m.SubscriptionPanel })),
-);
-
-/** The Cadence tab is a chunk of its own too, rendered on the server like the Subscription tab. */
-const CadenceSettings = lazy(() =>
-  import("~/components/settings/cadence-settings").then((m) => ({ default: m.CadenceSettings })),
 );
 
 export function ErrorBoundary() {

@@ -33,7 +33,12 @@ export const ORGANIZATION_INTENTS = { add: "org-add", edit: "org-edit", remove: 
 export const PAYMENT_INTENTS = { add: "payment-add", edit: "payment-edit", remove: "payment-delete" } as const;
 
 /** A debtor's invoices, in the debtor modal and on the debtor page. */
-export const INVOICE_INTENTS = { add: "invoice-add", edit: "invoice-edit", void: "invoice-void" } as const;
+export const INVOICE_INTENTS = {
+  add: "invoice-add",
+  edit: "invoice-edit",
+  void: "invoice-void",
+  chase: "invoice-chase",
+} as const;
 
 /** The dashboard's answers to a debtor's "I've paid". */
 export const PAID_CLAIM_INTENTS = { confirm: "paid-claim-confirm", resume: "paid-claim-resume" } as const;

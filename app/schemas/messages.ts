@@ -56,6 +56,8 @@ export const INVOICE_MESSAGES = {
   added: "Invoice added.",
   updated: "Invoice updated.",
   voided: "Invoice voided.",
+  notChased: "Reminders leave this invoice out now, and name it apart. It is still owed.",
+  chased: "This invoice is chased again: reminders and the cadence include it.",
   /** Appended when a write leaves nothing owed and reminders stopped. */
   remindersStopped: "Nothing is owed any more: reminders to this debtor have stopped.",
   invalid: "Invalid invoice",

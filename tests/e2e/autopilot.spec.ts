@@ -22,19 +22,23 @@ async function addClient(page: Page, name: string, invoices: { amount: number; d
     const added = await page.request.post("/api/invoices/add", { data: { debtor_id: data.id, ...invoice }, headers });
     expect(added.status(), await added.text()).toBe(200);
   }
-  return email;
+  return { email, id: data.id };
 }
 
 test("a newcomer's three clients are chased at once, each at its step, after a summary; what arrives is what the list said", async ({
   page,
 }) => {
   await signInByRequest(page, { redirectTo: "/debtors-list" });
-  const acme = await addClient(page, "Acme Ltd", [
+  const { email: acme, id: acmeId } = await addClient(page, "Acme Ltd", [
     { amount: 1200, due_on: await inDays(page, -20), number: "INV-101" },
     { amount: 800, due_on: await inDays(page, 10), number: "INV-107" },
   ]);
-  const bob = await addClient(page, "Bob Smith", [{ amount: 350, due_on: await inDays(page, 0), number: "INV-110" }]);
-  const carla = await addClient(page, "Carla GmbH", [{ amount: 4000, due_on: await inDays(page, -45), number: "C-1" }]);
+  const { email: bob } = await addClient(page, "Bob Smith", [
+    { amount: 350, due_on: await inDays(page, 0), number: "INV-110" },
+  ]);
+  const { email: carla } = await addClient(page, "Carla GmbH", [
+    { amount: 4000, due_on: await inDays(page, -45), number: "C-1" },
+  ]);
 
   // Settings → Cadence: the default cadence is ready; autopilot is off until the user has read what it will do.
   await page.goto("/iam/cadence");
@@ -75,6 +79,14 @@ test("a newcomer's three clients are chased at once, each at its step, after a s
   // Acme's next e-mail is INV-107's own step, 3 days before it is due.
   await page.goto("/schedules-list");
   await expect(rows).toContainText("Initial Email for INV-107");
+
+  // "Don't chase" INV-107 on Acme's page (an arrangement): it is marked, and nothing is planned for Acme.
+  await page.goto(`/debtors/${acmeId}`);
+  await page.getByRole("button", { name: "Don't chase invoice INV-107" }).click();
+  await expect(page.getByText("Reminders leave this invoice out now, and name it apart.")).toBeVisible();
+  await expect(page.getByTestId("invoice-row").filter({ hasText: "INV-107" })).toContainText("Not chased");
+  await page.getByRole("button", { name: "Chase again invoice INV-107" }).click();
+  await expect(page.getByText("This invoice is chased again")).toBeVisible();
 });
 
 test("the cadence tab on a phone: saved with a field error kept, then the new steps shown @phone", async ({ page }) => {

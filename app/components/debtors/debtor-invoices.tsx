@@ -1,11 +1,15 @@
 import { Suspense, useId, useState } from "react";
+import { useFetcher } from "react-router";
+import type { debtorAction } from "~/actions/debtor-action.server";
 import { notOnServer, onDemand } from "~/components/on-demand";
 import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
+import { Button, SubmitButton } from "~/components/ui/button";
 import { formatMoney, toCents } from "~/domain/money";
 import { formatCalendarDate } from "~/domain/time-zone";
 import type { ActionResult } from "~/platform/action-result";
+import { INVOICE_INTENTS } from "~/schemas/intents";
 import { useFocusAfterRender } from "~/ui/use-focus-after-render";
+import { useFormResult } from "~/ui/use-form-result";
 import {
   balanceCents,
   type Invoice,
@@ -49,6 +53,7 @@ function InvoiceStatus({ invoice }: { invoice: Invoice }) {
   return (
     <span className="flex flex-col items-start gap-1">
       <Badge tone={s.tone}>{s.label}</Badge>
+      {!invoice.chased && isOwed(invoice) && <Badge tone="neutral">Not chased</Badge>}
       {invoice.status === "disputed" && invoice.dispute_reason && (
         <span className="break-words text-xs text-muted">{`Reason: ${invoice.dispute_reason}`}</span>
       )}
@@ -234,6 +239,7 @@ export function DebtorInvoices({
                           >
                             Edit
                           </Button>
+                          {isOwed(i) && <ChaseToggle invoice={i} onResult={written} />}
                           <Button
                             id={actionId("void", i.id)}
                             variant="outline"
@@ -292,5 +298,29 @@ export function DebtorInvoices({
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * "Don't chase" / "Chase again": reminders and the cadence leave an owed invoice out (named apart on
+ * the statement), or take it back. One click; the answer is a toast.
+ */
+function ChaseToggle({ invoice, onResult }: { invoice: Invoice; onResult: (data: ActionResult) => void }) {
+  const fetcher = useFetcher<typeof debtorAction>();
+  useFormResult(fetcher, [INVOICE_INTENTS.chase], onResult);
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value={INVOICE_INTENTS.chase} />
+      <input type="hidden" name="id" value={invoice.id} />
+      <input type="hidden" name="chased" value={invoice.chased ? "0" : "1"} />
+      <SubmitButton
+        variant="outline"
+        size="sm"
+        busy={fetcher.state !== "idle"}
+        aria-label={`${invoice.chased ? "Don't chase" : "Chase again"} ${invoiceName(invoice)}`}
+      >
+        {invoice.chased ? "Don't chase" : "Chase again"}
+      </SubmitButton>
+    </fetcher.Form>
   );
 }

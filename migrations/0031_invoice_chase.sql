@@ -1,0 +1,1 @@
+ALTER TABLE `invoices` ADD `chase_paused_at` integer;
