@@ -16,8 +16,11 @@ import { type EntityScope, entityScope } from "~/platform/scope.server";
 import {
   createResendSchedules,
   enabledSchedules,
+  followAccountCadence,
   manualSendLoad,
+  pauseDebtors,
   pauseSchedules,
+  resumeDebtors,
   resumeSchedules,
   scheduleEntity,
   sendableDebtors,
@@ -76,6 +79,10 @@ export async function scheduleAction({ context, request, url }: ActionArgs) {
       return pause(scope, formData);
     case INTENTS.resume:
       return resume(scope, formData);
+    case DEBTOR_INTENTS.followCadence:
+    case DEBTOR_INTENTS.pauseReminders:
+    case DEBTOR_INTENTS.resumeReminders:
+      return debtorsBulk(scope, intent, formData);
     case INTENTS.testSend:
       return testSend({ context, formData, timeZone: scope.timeZone, now: scope.now });
     default:
@@ -206,6 +213,60 @@ async function resend(scope: Scope, formData: FormData) {
     ? ` Not to ${refused.length === 1 ? firstRefused.debtorName : `${refused.length} of the selected debtors`}: ${sendRefusalMessage(firstRefused.debtorName, firstRefused.reason)}`
     : "";
   return reply(RESEND, { message: `${SCHEDULE_MESSAGES.resent}${skipped}`, count: created.created.length });
+}
+
+const debtorsCount = (n: number) => (n === 1 ? "1 debtor" : `${n} debtors`);
+
+/**
+ * The debtors list's bulk actions on the selected debtors' reminders (at most 100 at a time):
+ * follow the account's cadence, pause their running schedules, resume the ones the user paused.
+ */
+async function debtorsBulk(
+  scope: Scope,
+  intent:
+    | typeof DEBTOR_INTENTS.followCadence
+    | typeof DEBTOR_INTENTS.pauseReminders
+    | typeof DEBTOR_INTENTS.resumeReminders,
+  formData: FormData,
+) {
+  const raw = formData.getAll("ids");
+  const ids = v.safeParse(DebtorIdsSchema, raw);
+  if (!ids.success) return reply(intent, { status: 400, message: selectionMessage(raw, "debtor") });
+  if (intent === DEBTOR_INTENTS.followCadence) {
+    try {
+      const { following, skipped } = await followAccountCadence(scope, ids.output, { max: scope.caps.schedules });
+      if (following === 0)
+        return reply(intent, {
+          status: 409,
+          message:
+            "None of the selected debtors has an open invoice a reminder can reach: nothing follows the cadence.",
+        });
+      const left =
+        skipped > 0 ? ` ${debtorsCount(skipped)} left as they were (nothing open to chase, or unreachable).` : "";
+      return reply(intent, { message: `${debtorsCount(following)} now follow your cadence.${left}`, count: following });
+    } catch (error) {
+      if (!(error instanceof AccountCapReached)) throw error;
+      return reply(intent, { status: 403, message: error.message });
+    }
+  }
+  if (intent === DEBTOR_INTENTS.pauseReminders) {
+    const paused = await pauseDebtors(scope, ids.output);
+    if (paused === 0)
+      return reply(intent, { status: 404, message: "None of the selected debtors has reminders running." });
+    return reply(intent, { message: `Reminders paused for ${debtorsCount(paused)}.`, count: paused });
+  }
+  const { resumed, refused } = await resumeDebtors(scope, ids.output);
+  const [firstRefused] = refused;
+  if (resumed.length === 0) {
+    return reply(intent, {
+      status: firstRefused ? 409 : 404,
+      message: firstRefused
+        ? resumeRefusalMessage(firstRefused.debtorName, firstRefused.reason)
+        : "None of the selected debtors has paused reminders.",
+    });
+  }
+  const message = resumed.length === 1 ? "Reminders resumed." : `${resumed.length} schedules resumed.`;
+  return reply(intent, { message, count: resumed.length });
 }
 
 async function pause(scope: Scope, formData: FormData) {

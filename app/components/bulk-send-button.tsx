@@ -9,8 +9,8 @@ import { useFormResult } from "~/ui/use-form-result";
 import { useRefetchAfterSend } from "~/ui/use-refetch-after-send";
 
 /**
- * A bulk send for the selected rows (debtors' 'Re-send reminders', schedules' 'Send next reminder
- * now'): posts the ids, toasts the outcome, clears the selection whether it worked or not (spec
+ * A bulk action for the selected rows (debtors' 'Re-send reminders', 'Follow the account cadence',
+ * 'Pause reminders', 'Resume reminders'; schedules' 'Send next reminder now'): posts the ids, toasts the outcome, clears the selection whether it worked or not (spec
  * §4) and refetches after 2 s and 4 s so the counts catch up with the alarms (docs/product-spec.md §7).
  */
 export function BulkSendButton({
@@ -19,12 +19,20 @@ export function BulkSendButton({
   label,
   onDone,
   area,
+  secondary = false,
 }: {
-  intent: typeof DEBTOR_INTENTS.resend | typeof SCHEDULE_INTENTS.sendNow;
+  intent:
+    | typeof DEBTOR_INTENTS.resend
+    | typeof DEBTOR_INTENTS.followCadence
+    | typeof DEBTOR_INTENTS.pauseReminders
+    | typeof DEBTOR_INTENTS.resumeReminders
+    | typeof SCHEDULE_INTENTS.sendNow;
   ids: (string | number)[];
   label: string;
   onDone: () => void;
   area: ToastArea;
+  /** Beside the main action: outlined, without the send icon. */
+  secondary?: boolean;
 }) {
   const fetcher = useFetcher<typeof scheduleAction>();
   const refetch = useRefetchAfterSend();
@@ -40,8 +48,12 @@ export function BulkSendButton({
       {ids.map((id) => (
         <input key={id} type="hidden" name="ids" value={id} />
       ))}
-      <Button type="submit" disabled={busy}>
-        {busy ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Send className="h-4 w-4" aria-hidden />}
+      <Button type="submit" disabled={busy} variant={secondary ? "outline" : undefined}>
+        {busy ? (
+          <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+        ) : secondary ? null : (
+          <Send className="h-4 w-4" aria-hidden />
+        )}
         {label}
       </Button>
     </fetcher.Form>

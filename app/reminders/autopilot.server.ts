@@ -276,3 +276,121 @@ export async function countFollowers(db: Db, ownerId: string): Promise<number> {
     );
   return row?.n ?? 0;
 }
+
+/** Live schedules of the owner's debtors among `debtorIds` (running, paused or held), newest first. */
+async function liveSchedulesOf(db: Db, ownerId: string, debtorIds: readonly number[]) {
+  const rows = (
+    await Promise.all(
+      chunk(unique(debtorIds), IDS_PER_STATEMENT).map((slice) =>
+        db
+          .select({
+            id: schedules.id,
+            debtorId: schedules.debtorId,
+            state: schedules.state,
+            stoppedReason: schedules.stoppedReason,
+            followsAccount: schedules.followsAccount,
+            createdAt: schedules.createdAt,
+          })
+          .from(schedules)
+          .where(
+            and(
+              eq(schedules.ownerId, ownerId),
+              inArray(schedules.debtorId, slice),
+              sql`(${schedules.state} IN ('ENABLED', 'DISABLED') OR (${schedules.state} = 'COMPLETED' AND ${schedules.stoppedReason} IS NOT NULL AND ${schedules.stoppedReason} <> 'paid'))`,
+            ),
+          ),
+      ),
+    )
+  ).flat();
+  return rows.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+}
+
+export interface FollowOutcome {
+  /** Debtors that follow the account's cadence now (their schedule switched, or a new one). */
+  following: number;
+  /** Debtors left as they were: nothing open to chase, or no reminder can reach them. */
+  skipped: number;
+}
+
+/**
+ * "Follow the account cadence" for the owner's debtors among `debtorIds`: a debtor with a schedule of
+ * its own has its newest one switched to the account's cadence in place (what it sent stays
+ * covered; running, it moves to its next e-mail; paused by the user, it runs again; held by Dunly,
+ * it stays held until that ends) and its other live ones paused; a debtor without one joins as
+ * autopilot would. Others' debtors are neither changed nor counted.
+ */
+export async function followAccountCadence(
+  scope: OwnerScope,
+  debtorIds: readonly number[],
+  options: CreateOptions = {},
+): Promise<FollowOutcome> {
+  const { db, ownerId, now } = scope;
+  const { cadence } = await getAccountCadence(db, ownerId);
+  const live = await liveSchedulesOf(db, ownerId, debtorIds);
+  const newest = new Map<number, (typeof live)[number]>();
+  const others: string[] = [];
+  for (const s of live) {
+    if (!newest.has(s.debtorId)) newest.set(s.debtorId, s);
+    else if (s.state === "ENABLED") others.push(s.id);
+  }
+  const switched = [...newest.values()];
+  const columns = {
+    frequency: "due" as const,
+    preset: "FRIENDLY_REMINDER",
+    cadenceSteps: serializeSteps(cadence.steps),
+    cadenceRepeatDays: cadence.repeatDays,
+    sendHour: cadence.hour,
+    followsAccount: true,
+    updatedAt: now,
+  };
+  const [first, ...rest] = chunk(
+    switched.map((s) => s.id),
+    IDS_PER_STATEMENT,
+  ).map((slice) =>
+    db
+      .update(schedules)
+      .set(columns)
+      .where(and(eq(schedules.ownerId, ownerId), inArray(schedules.id, slice))),
+  );
+  if (first) await db.batch([first, ...rest]);
+  await pauseSchedules(scope, others);
+  // Paused by the user: it runs again; running: its next e-mail under the new steps.
+  await resumeSchedules(
+    scope,
+    switched.filter((s) => s.state === "DISABLED" && s.stoppedReason === null).map((s) => s.id),
+  );
+  await replanDueSchedules(
+    scope,
+    switched.filter((s) => s.state === "ENABLED").map((s) => s.debtorId),
+  );
+  const without = unique(debtorIds).filter((id) => !newest.has(id));
+  const joined = without.length > 0 ? await joinAll(scope, cadence, options, without) : 0;
+  const following = switched.length + joined;
+  return { following, skipped: unique(debtorIds).length - following };
+}
+
+/**
+ * Pauses every running schedule of the owner's debtors among `debtorIds` (recorded on each timeline);
+ * returns how many debtors had one.
+ */
+export async function pauseDebtors(scope: OwnerScope, debtorIds: readonly number[]): Promise<number> {
+  const live = await liveSchedulesOf(scope.db, scope.ownerId, debtorIds);
+  const paused = await pauseSchedules(
+    scope,
+    live.filter((s) => s.state === "ENABLED").map((s) => s.id),
+  );
+  const pausedSet = new Set(paused);
+  return new Set(live.filter((s) => pausedSet.has(s.id)).map((s) => s.debtorId)).size;
+}
+
+/**
+ * Resumes the schedules the user paused of the owner's debtors among `debtorIds` (each from its next
+ * run; a debtor who paid, opted out or bounces keeps them paused, with why).
+ */
+export async function resumeDebtors(scope: OwnerScope, debtorIds: readonly number[]) {
+  const live = await liveSchedulesOf(scope.db, scope.ownerId, debtorIds);
+  return resumeSchedules(
+    scope,
+    live.filter((s) => s.state === "DISABLED" && s.stoppedReason === null).map((s) => s.id),
+  );
+}

@@ -15,6 +15,10 @@ export const DEBTOR_INTENTS = {
   resume: "debtor-resume",
   /** "Re-send reminders" to the selected debtors (one-time schedules, the schedules' action). */
   resend: "debtor-resend",
+  /** The debtors list's bulk actions on the selected debtors' reminders. */
+  followCadence: "debtors-follow-cadence",
+  pauseReminders: "debtors-pause",
+  resumeReminders: "debtors-resume",
   /**
    * "Add this invoice to <name>": the add-debtor form, answered that the e-mail is already one of
    * the user's debtors, adds its debt as an invoice of that debtor instead.

@@ -173,6 +173,65 @@ describe("autopilot", () => {
   });
 });
 
+describe("the debtors list's bulk actions", () => {
+  it("follow the account cadence (an own schedule switched in place, a debtor without one joins), pause and resume", async () => {
+    const a = await signIn(uniqueEmail("bulk-cadence"));
+    const { acme, bob } = await threeClients(a.userId);
+    const weekly = await makeSchedule(a.userId, acme.id, { frequency: "weekly" });
+    const follow = await postForm(
+      "/schedules/actions",
+      [
+        ["intent", "debtors-follow-cadence"],
+        ["ids", String(acme.id)],
+        ["ids", String(bob.id)],
+      ],
+      { cookie: a.cookie },
+    );
+    expect(follow.status).toBe(200);
+    expect(await follow.text()).toContain("2 debtors now follow your cadence.");
+    // Acme's own schedule is the one that follows now: nothing new, nothing sent twice.
+    expect(await schedulesOfDebtor(acme.id)).toEqual([
+      expect.objectContaining({ id: weekly, follows_account: 1, frequency: "due", state: "ENABLED" }),
+    ]);
+    expect(await schedulesOfDebtor(bob.id)).toEqual([expect.objectContaining({ follows_account: 1 })]);
+
+    const pause = await postForm(
+      "/schedules/actions",
+      [
+        ["intent", "debtors-pause"],
+        ["ids", String(acme.id)],
+        ["ids", String(bob.id)],
+      ],
+      { cookie: a.cookie },
+    );
+    expect(await pause.text()).toContain("Reminders paused for 2 debtors.");
+    expect((await scheduleRow(weekly))?.state).toBe("DISABLED");
+    const resume = await postForm(
+      "/schedules/actions",
+      [
+        ["intent", "debtors-resume"],
+        ["ids", String(acme.id)],
+      ],
+      { cookie: a.cookie },
+    );
+    expect(await resume.text()).toContain("Reminders resumed.");
+    expect((await scheduleRow(weekly))?.state).toBe("ENABLED");
+
+    // Another user's debtors: nothing changes, nothing is counted.
+    const b = await signIn(uniqueEmail("bulk-other"));
+    const foreign = await postForm(
+      "/schedules/actions",
+      [
+        ["intent", "debtors-pause"],
+        ["ids", String(acme.id)],
+      ],
+      { cookie: b.cookie },
+    );
+    expect(foreign.status).toBe(404);
+    expect((await scheduleRow(weekly))?.state).toBe("ENABLED");
+  });
+});
+
 describe("/iam/cadence", () => {
   it("shows the summary before turning autopilot on, saves the cadence with field errors kept, and is the user's own", async () => {
     const a = await signIn(uniqueEmail("cadence-tab"));

@@ -74,7 +74,12 @@ export function DebtorsTable({
           Add Debtor
         </Button>
       }
-      bulk={{ intent: DEBTOR_INTENTS.resend, label: "Re-send reminders" }}
+      bulk={[
+        { intent: DEBTOR_INTENTS.resend, label: "Re-send reminders" },
+        { intent: DEBTOR_INTENTS.followCadence, label: "Follow the account cadence" },
+        { intent: DEBTOR_INTENTS.pauseReminders, label: "Pause reminders" },
+        { intent: DEBTOR_INTENTS.resumeReminders, label: "Resume reminders" },
+      ]}
       area={area}
       emptyText="No debtors found"
       columns={[

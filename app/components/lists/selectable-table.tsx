@@ -1,5 +1,8 @@
 import { type ComponentProps, type ReactNode, useState } from "react";
 import { BulkSendButton } from "~/components/bulk-send-button";
+
+type BulkAction = Pick<ComponentProps<typeof BulkSendButton>, "intent" | "label">;
+
 import type { ToastArea } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { SelectAllCheckbox } from "~/components/ui/select-all-checkbox";
@@ -76,8 +79,8 @@ export function SelectableTable<T, K extends string | number>({
   filter?: ReactNode;
   /** Shown while no row is selected; the bulk send replaces it otherwise. */
   createAction: ReactNode;
-  /** The bulk send for the selected rows. */
-  bulk: Pick<ComponentProps<typeof BulkSendButton>, "intent" | "label">;
+  /** The bulk actions for the selected rows (the first is the main one). */
+  bulk: BulkAction | readonly BulkAction[];
   area: ToastArea;
   emptyText: string;
   /** The columns after 'Name'; on a card, labelled lines. */
@@ -96,7 +99,18 @@ export function SelectableTable<T, K extends string | number>({
   const Heading = headingLevel === 1 ? "h1" : "h2";
   const action =
     selectedIds.length > 0 ? (
-      <BulkSendButton {...bulk} ids={selectedIds} area={area} onDone={() => setSelected(new Set())} />
+      <div className="flex flex-wrap items-center gap-2">
+        {(Array.isArray(bulk) ? bulk : [bulk]).map((b: BulkAction, i: number) => (
+          <BulkSendButton
+            key={b.intent}
+            {...b}
+            secondary={i > 0}
+            ids={selectedIds}
+            area={area}
+            onDone={() => setSelected(new Set())}
+          />
+        ))}
+      </div>
     ) : (
       createAction
     );
