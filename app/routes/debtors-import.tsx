@@ -14,14 +14,19 @@ import {
   importLookup,
 } from "~/debtors/index.server";
 import { AccountCapReached } from "~/domain/account-caps";
+import type { Cadence } from "~/domain/cadence";
+import { nextCadenceRun } from "~/domain/cadence-plan";
 import { formatCount } from "~/domain/intl";
 import { localDateString } from "~/domain/schedule-time";
+import { safeTimeZone } from "~/domain/time-zone";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
 import { intentOf, readForm } from "~/platform/action-result.server";
 import { entityScope } from "~/platform/scope.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
-import { joinAutopilot, replanDueSchedules } from "~/reminders/index.server";
+import { getAccountCadence, joinAutopilot, replanDueSchedules } from "~/reminders/index.server";
 import {
+  type ImportDebtor,
+  type ImportInvoice,
   type ImportPreview,
   type ImportRow,
   importKeys,
@@ -182,6 +187,9 @@ export async function action({ context, request, url }: Route.ActionArgs) {
         message = `${plural(p.valid, "row is", "rows are")} valid, but the file adds more debtors than your limit allows: nothing can be imported.`;
       }
     }
+    // Autopilot on: what importing will set going, before the user confirms.
+    const account = await getAccountCadence(db, user.id);
+    if (account.autopilot && !p.overLimit) message += ` ${autopilotImportNote(preview, account.cadence, Date.now())}`;
     return answer({ intent, ok: true, message, csv: source.text, preview: p });
   }
 
@@ -226,6 +234,42 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     message,
     skipped: { rows: skipped.slice(0, RESULT_SKIPPED_ROWS).map(shown), total: skipped.length },
   });
+}
+
+/**
+ * "Autopilot is on: the 3 new debtors follow your cadence. 5 of their 7 invoices are overdue: 3
+ * e-mails go out today …": what confirming sets going for the file's new debtors (each in its own
+ * zone, its invoices joining now); existing debtors keep a schedule of their own.
+ */
+function autopilotImportNote(
+  plan: { debtors: readonly ImportDebtor[]; invoices: readonly ImportInvoice[] },
+  cadence: Cadence,
+  now: number,
+) {
+  let invoices = 0;
+  let overdue = 0;
+  let today = 0;
+  for (const debtor of plan.debtors) {
+    const own = plan.invoices.filter((i) => i.debtorId === undefined && i.email === debtor.email);
+    const timeZone = safeTimeZone(debtor.timeZone);
+    const date = localDateString(now, timeZone);
+    invoices += own.length;
+    overdue += own.filter((i) => i.dueOn < date).length;
+    const run = nextCadenceRun({
+      cadence,
+      preset: "FRIENDLY_REMINDER",
+      invoices: own.map((i) => ({ number: i.number, dueOn: i.dueOn, joinedAt: now })),
+      lastRunAt: null,
+      now,
+      timeZone,
+    });
+    if (run?.date === date) today += 1;
+  }
+  const existing = plan.invoices.some((i) => i.debtorId !== undefined)
+    ? " Existing debtors keep a schedule of their own; those without one join too."
+    : "";
+  if (plan.debtors.length === 0) return `Autopilot is on.${existing}`;
+  return `Autopilot is on: the ${plural(plan.debtors.length, "new debtor")} will follow your cadence. ${formatCount(overdue)} of their ${plural(invoices, "invoice")} ${overdue === 1 ? "is" : "are"} overdue: ${plural(today, "e-mail")} will go out today from ${String(cadence.hour).padStart(2, "0")}:00 in each debtor's time zone, the others on their due dates.${existing}`;
 }
 
 function RowStatus({ row }: { row: ShownRow }) {

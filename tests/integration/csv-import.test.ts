@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { turnAutopilotOn } from "~/reminders/index.server";
 import { apiJson, decodeTurbo, formAction, type Json, postMultipart, replyErrors } from "./data-helpers";
-import { debtorRowsOf, eventsOfOwner, invoicesOf, makeDebtor } from "./fixtures";
+import { alarmStub, db, debtorRowsOf, eventsOfOwner, invoicesOf, makeDebtor, withAlarms } from "./fixtures";
 import { get, ORIGIN, pageText, request, signIn, uniqueEmail, uniqueIp } from "./helpers";
 
 /**
@@ -391,5 +392,31 @@ describe("CSV import", () => {
     const result = await pageText(await postMultipart(PATH, done, owner.cookie));
     expect(result).toContain("Imported 1 debtor. Skipped 1 row:");
     expect(result).toContain("Line 3 (bad): Please enter a valid email");
+  });
+});
+
+describe("CSV import with autopilot on", () => {
+  it("says before the confirm what will go out, then the new debtors follow the cadence", async () => {
+    const owner = await signIn(uniqueEmail("imp-auto"));
+    await turnAutopilotOn({ env: withAlarms(alarmStub()), db: db(), ownerId: owner.userId, now: Date.now() });
+    const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    const csv = [
+      "Full Name,E-mail,Debt,Invoice Number,Due Date,Time Zone",
+      `Late Larry,larry@example.com,300,L-1,${day(-30)},UTC`,
+      `Soon Sue,sue@example.com,200,S-1,${day(20)},UTC`,
+    ].join("\n");
+    const preview = await importPost(owner.cookie, { csv });
+    expect(preview.status, JSON.stringify(preview.data)).toBe(200);
+    expect(preview.data.message).toContain(
+      "Autopilot is on: the 2 new debtors will follow your cadence. 1 of their 2 invoices is overdue: 1 e-mail will go out today",
+    );
+    const confirmed = await importPost(owner.cookie, { intent: "import-confirm", csv: preview.data.csv });
+    expect(confirmed.data.message).toContain("Autopilot is now chasing 2 of them.");
+    const following = await env.DB.prepare(
+      "SELECT count(*) AS n FROM schedules WHERE owner_id = ? AND follows_account = 1 AND state = 'ENABLED'",
+    )
+      .bind(owner.userId)
+      .first<{ n: number }>();
+    expect(following?.n).toBe(2);
   });
 });
