@@ -2,12 +2,9 @@ import { env } from "cloudflare:workers";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { debtorEntity } from "~/debtors/debtor-entity.server";
-import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import { addDays } from "~/domain/cadence";
-import { getPlan } from "~/domain/plans";
 import { localDateString } from "~/domain/schedule-time";
 import { invoiceEntity } from "~/ledger/invoice-entity.server";
-import type { EntityScope } from "~/platform/scope.server";
 import {
   autopilotSummary,
   getAccountCadence,
@@ -19,16 +16,15 @@ import { DebtorSchema } from "~/schemas/debtor";
 import { daytimeZone } from "../support/daytime-zone";
 import { fireAt, MINUTE } from "./engine-helpers";
 import {
-  alarmStub,
   db,
   deliveriesOf,
+  entityScopeOf,
   makeDebtor,
   makeInvoice,
   makeSchedule,
   makeUser,
   scheduleRow,
   schedulesOfDebtor,
-  withAlarms,
 } from "./fixtures";
 import { get, postForm, signIn, uniqueEmail } from "./helpers";
 
@@ -38,19 +34,7 @@ import { get, postForm, signIn, uniqueEmail } from "./helpers";
  * comes before it is turned on.
  */
 
-function scope(ownerId: string, now = Date.now()): EntityScope {
-  return {
-    env: withAlarms(alarmStub()),
-    db: db(),
-    ownerId,
-    now,
-    caps: { ...DEFAULT_ACCOUNT_CAPS },
-    capMessages: {},
-    accountPlan: getPlan("medium"),
-    timeZone: "UTC",
-    today: localDateString(now, "UTC"),
-  };
-}
+const scope = entityScopeOf;
 
 const today = (zone = "UTC") => localDateString(Date.now(), zone);
 

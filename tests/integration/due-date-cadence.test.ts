@@ -1,12 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import { addDays, noStepAheadMessage } from "~/domain/cadence";
-import { getPlan } from "~/domain/plans";
 import { instantAtLocalHour, localDateString } from "~/domain/schedule-time";
 import { invoiceEntity } from "~/ledger/invoice-entity.server";
 import { paymentEntity } from "~/ledger/payment-entity.server";
-import type { EntityScope } from "~/platform/scope.server";
 import { createSchedule } from "~/reminders/writes.server";
 import type { ScheduleInput } from "~/schemas/schedule";
 import { daytimeZone } from "../support/daytime-zone";
@@ -15,6 +12,7 @@ import {
   alarmStub,
   db,
   deliveriesOf,
+  entityScopeOf,
   eventsOf,
   makeDebtor,
   makeInvoice,
@@ -32,19 +30,7 @@ import {
 
 const stub = () => withAlarms(alarmStub());
 
-function scope(ownerId: string, now = Date.now()): EntityScope {
-  return {
-    env: stub(),
-    db: db(),
-    ownerId,
-    now,
-    caps: { ...DEFAULT_ACCOUNT_CAPS },
-    capMessages: {},
-    accountPlan: getPlan("medium"),
-    timeZone: "UTC",
-    today: localDateString(now, "UTC"),
-  };
-}
+const scope = entityScopeOf;
 
 function dueInput(debtorId: number, fields: Partial<ScheduleInput> = {}): ScheduleInput {
   return {

@@ -13,9 +13,13 @@ import type {
   schedules,
   users,
 } from "~/db/schema";
+import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import type { FrequencyId } from "~/domain/frequencies";
+import { getPlan } from "~/domain/plans";
 import type { PresetId } from "~/domain/presets";
+import { localDateString } from "~/domain/schedule-time";
 import { readConfig } from "~/platform/config.server";
+import type { EntityScope } from "~/platform/scope.server";
 import { createSchedule } from "~/reminders/writes.server";
 import { daytimeZone } from "../support/daytime-zone";
 import type { RawRow } from "../support/db-rows";
@@ -372,4 +376,22 @@ export async function deleteAccountNow(userId: string): Promise<DeletionStep> {
   for (let i = 0; step.kind === "more" && i < 100; i++)
     step = await continueAccountDeletion(quiet, readConfig(env), userId);
   return step;
+}
+
+/**
+ * The scope a form action or the API gives an entity write: the owner, alarms stubbed, the default
+ * caps, the medium plan, UTC.
+ */
+export function entityScopeOf(ownerId: string, now = Date.now()): EntityScope {
+  return {
+    env: withAlarms(alarmStub()),
+    db: db(),
+    ownerId,
+    now,
+    caps: { ...DEFAULT_ACCOUNT_CAPS },
+    capMessages: {},
+    accountPlan: getPlan("medium"),
+    timeZone: "UTC",
+    today: localDateString(now, "UTC"),
+  };
 }

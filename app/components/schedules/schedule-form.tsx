@@ -16,8 +16,6 @@ import {
   DEFAULT_REPEAT_DAYS,
   DEFAULT_SEND_HOUR,
   formatSteps,
-  MAX_REPEAT_DAYS,
-  MIN_REPEAT_DAYS,
   SEND_HOURS,
   storedSteps,
 } from "~/domain/cadence";
@@ -27,6 +25,7 @@ import type { ActionResult } from "~/platform/action-result";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { type ScheduleInput, ScheduleSchema } from "~/schemas/schedule";
 import { useFormResult } from "~/ui/use-form-result";
+import { AfterFinalNotice } from "./after-final-notice";
 
 export interface ScheduleFormOptions {
   /** Every debtor, for a select; empty when the account has too many (then `searchDebtors`). */
@@ -411,53 +410,17 @@ function CadenceFields({
         </select>
         <FieldError id={fields.send_hour.errorId} errors={fields.send_hour.errors} />
       </div>
-      <fieldset>
-        <legend className="text-sm font-medium">After the last step</legend>
-        <label className="mt-2 flex items-start gap-2 text-sm">
-          <input
-            type="radio"
-            name={fields.after_last.name}
-            value="end"
-            checked={afterLast === "end"}
-            onChange={() => {
-              setAfterLast("end");
-              onCadence({ afterLast: "end" });
-            }}
-            className="mt-1"
-          />
-          <span>Stop after the final notice and e-mail me</span>
-        </label>
-        <label className="mt-2 flex flex-wrap items-center gap-2 text-sm">
-          <input
-            type="radio"
-            name={fields.after_last.name}
-            value="repeat"
-            checked={afterLast === "repeat"}
-            onChange={() => {
-              setAfterLast("repeat");
-              onCadence({ afterLast: "repeat" });
-            }}
-          />
-          <span>Repeat every</span>
-          <input
-            id={fields.repeat_days.id}
-            name={fields.repeat_days.name}
-            type="number"
-            min={MIN_REPEAT_DAYS}
-            max={MAX_REPEAT_DAYS}
-            step={1}
-            defaultValue={initial.repeatDays}
-            onChange={(event) => onCadence({ repeatDays: event.target.value })}
-            disabled={afterLast !== "repeat"}
-            aria-label="Repeat every how many days"
-            aria-invalid={fields.repeat_days.errors ? true : undefined}
-            aria-describedby={fields.repeat_days.errors ? fields.repeat_days.errorId : undefined}
-            className="h-9 w-20 rounded-md border border-border bg-background px-2 text-sm aria-[invalid=true]:border-danger disabled:opacity-60"
-          />
-          <span>days until paid (a reminder; the final notice goes once)</span>
-        </label>
-        <FieldError id={fields.repeat_days.errorId} errors={fields.repeat_days.errors} />
-      </fieldset>
+      <AfterFinalNotice
+        afterLast={fields.after_last}
+        repeatDays={fields.repeat_days}
+        value={afterLast === "repeat" ? "repeat" : "end"}
+        defaultDays={initial.repeatDays}
+        onChange={(value) => {
+          setAfterLast(value);
+          onCadence({ afterLast: value });
+        }}
+        onDays={(days) => onCadence({ repeatDays: days })}
+      />
       <label className="flex items-start gap-2 text-sm">
         <input
           type="checkbox"

@@ -2,18 +2,10 @@ import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useState } from "react";
 import { Link, useFetcher } from "react-router";
 import type { cadenceAction } from "~/actions/cadence-action.server";
+import { AfterFinalNotice } from "~/components/schedules/after-final-notice";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
-import { FieldError } from "~/components/ui/input";
-import {
-  afterLastLabel,
-  cadenceSummary,
-  DEFAULT_REPEAT_DAYS,
-  formatSteps,
-  MAX_REPEAT_DAYS,
-  MIN_REPEAT_DAYS,
-  SEND_HOURS,
-} from "~/domain/cadence";
+import { afterLastLabel, cadenceSummary, DEFAULT_REPEAT_DAYS, formatSteps, SEND_HOURS } from "~/domain/cadence";
 import { stepTemplates } from "~/domain/cadence-plan";
 import { templateName } from "~/domain/presets";
 import { AccountCadenceSchema } from "~/schemas/account-cadence";
@@ -187,46 +179,19 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
             ))}
           </select>
         </FormField>
-        <fieldset>
-          <legend className="text-sm font-medium">After the final notice</legend>
-          <label className="mt-2 flex items-start gap-2 text-sm">
-            <input
-              type="radio"
-              name={fields.after_last.name}
-              value="end"
-              defaultChecked={afterLast === "end"}
-              onChange={() => setAfterLast("end")}
-              className="mt-1"
-            />
-            <span>Stop and e-mail me</span>
-          </label>
-          <label className="mt-2 flex flex-wrap items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name={fields.after_last.name}
-              value="repeat"
-              defaultChecked={afterLast === "repeat"}
-              onChange={() => setAfterLast("repeat")}
-              aria-label="A reminder every few days until paid"
-            />
-            <span>A reminder every</span>
-            <input
-              {...getInputProps(fields.repeat_days, { type: "number" })}
-              key={fields.repeat_days.key}
-              min={MIN_REPEAT_DAYS}
-              max={MAX_REPEAT_DAYS}
-              step={1}
-              disabled={afterLast !== "repeat"}
-              aria-label="A reminder every how many days"
-              className="h-9 w-20 rounded-md border border-border bg-background px-2 text-sm aria-[invalid=true]:border-danger disabled:opacity-60"
-            />
-            <span>days until paid</span>
-          </label>
-          <FieldError id={fields.repeat_days.errorId} errors={fields.repeat_days.errors} />
+        <div>
+          <AfterFinalNotice
+            afterLast={fields.after_last}
+            repeatDays={fields.repeat_days}
+            value={afterLast === "repeat" ? "repeat" : "end"}
+            defaultDays={view.repeatDays ? String(view.repeatDays) : String(DEFAULT_REPEAT_DAYS)}
+            onChange={setAfterLast}
+          />
+
           <p className="mt-2 text-xs text-muted">
             {`Now:${afterLastLabel({ steps: view.steps, repeatDays: view.repeatDays }).slice(1)}.`}
           </p>
-        </fieldset>
+        </div>
         <div role="status" aria-live="polite" className="text-sm text-success">
           {!busy && reply?.ok ? reply.message : null}
         </div>
