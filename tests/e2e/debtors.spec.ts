@@ -85,33 +85,6 @@ test("selection swaps 'Add Debtor' for 'Re-send reminders' and select-all toggle
   await expect(page.getByRole("button", { name: "Add Debtor" })).toBeVisible();
 });
 
-test("the dashboard opens on the whole account; a debtor filter is kept in the query and shown as such", async ({
-  page,
-}) => {
-  await signInByRequest(page, { redirectTo: "/dashboard" });
-  await addDebtor(page, "Alpha Debtor", "alpha@example.com", "10");
-  await addDebtor(page, "Beta Debtor", "beta@example.com", "20");
-  await page.goto("/dashboard");
-  const select = page.getByRole("combobox", { name: "Filter by debtor", exact: true });
-  await expect(select).toHaveValue("");
-  expect(new URL(page.url()).searchParams.has("debtor")).toBe(false);
-  await expect(page.getByRole("heading", { name: "Reminders sent, whole account" })).toBeVisible();
-  await expect(page.getByTestId("debtor-filter")).toHaveCount(0);
-  await select.fill("Beta");
-  await page.getByRole("option", { name: /Beta Debtor/ }).click();
-  await expect(page).toHaveURL(/debtor=\d+$/);
-  const betaId = new URL(page.url()).searchParams.get("debtor");
-  await page.reload();
-  await expect(select).toHaveValue("Beta Debtor");
-  await expect(page.getByTestId("debtor-filter")).toContainText("Filtered to Beta Debtor");
-  expect(new URL(page.url()).searchParams.get("debtor")).toBe(betaId);
-  await page.getByRole("link", { name: "Show the whole account" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByRole("heading", { name: "Reminders sent, whole account" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "View All Debtors" })).toHaveAttribute("href", "/debtors-list");
-  await expect(page.getByRole("link", { name: "Reminders Report" })).toHaveAttribute("href", "/report");
-});
-
 test("a visitor sees /debtors-list without data and a way to sign in", async ({ page }) => {
   await page.goto("/debtors-list");
   await expect(page.getByText("No debtors found")).toBeVisible();

@@ -13,6 +13,8 @@ test("settings tabs move with the arrow keys; the date picker takes over what wa
   page,
   signInShared,
 }) => {
+  // Two waits for a quiet network (idle): on a loaded 2-core CI machine they alone can take most of 30 s.
+  test.setTimeout(60_000);
   await signInShared("/debtors-list");
   await addDebtor(page, "Lena Lazy", uniqueEmail("lazy"), "10");
 

@@ -44,12 +44,17 @@ test("the search works without JavaScript", async ({ browser, page, signInShared
   await context.close();
 });
 
-test("the dashboard's debtor combobox searches every debtor, by keyboard", async ({ page }) => {
+test("the dashboard opens on the whole account; its debtor filter searches every debtor, by keyboard, and says so", async ({
+  page,
+}) => {
   await signInByRequest(page, { redirectTo: "/dashboard" });
   await addDebtor(page, "Kim Keyboard", uniqueEmail("kim"), "10");
   await addDebtor(page, "Lou Later", uniqueEmail("lou"), "20");
   const box = page.getByRole("combobox", { name: "Filter by debtor", exact: true });
   await expect(box).toHaveValue("");
+  expect(new URL(page.url()).searchParams.has("debtor")).toBe(false);
+  await expect(page.getByRole("heading", { name: "Reminders sent, whole account" })).toBeVisible();
+  await expect(page.getByTestId("debtor-filter")).toHaveCount(0);
   await expect(page.getByTestId("schedules-scope")).toHaveText("Showing your schedules.");
   await box.focus();
   await box.fill("lou");
@@ -65,6 +70,12 @@ test("the dashboard's debtor combobox searches every debtor, by keyboard", async
   await page.keyboard.press("Escape");
   await expect(box).toHaveValue("Lou Later");
   expect(new URL(page.url()).searchParams.get("debtor")).toBe(louId);
+  // The filter is kept in the URL, shown as such, and one link leads back to the whole account.
+  await page.reload();
+  await expect(page.getByTestId("debtor-filter")).toContainText("Filtered to Lou Later");
+  await page.getByRole("link", { name: "Show the whole account" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { name: "Reminders sent, whole account" })).toBeVisible();
 });
 
 test("send me a test: the previewed e-mail with the debtor's details goes to my own address", async ({ page }) => {
