@@ -595,12 +595,46 @@ function withoutRepeatNotice(paragraph: string): string | null {
  * statement's, app/domain/statement.ts statementTiming) picks the wording: before the due date
  * and on it, NOT_YET_DUE_COPY; overdue or unknown, REMINDER_COPY. Throws on an unknown template id.
  */
+/**
+ * A debtor's first reminder may be a firmer one (an invoice that joins a cadence late gets the step
+ * its age calls for, decisions/048): it must not speak of reminders the debtor never got. These
+ * rewrite the firmer templates' mentions of earlier contact, keeping their tone.
+ */
+const FIRST_CONTACT: readonly (readonly [RegExp, string | ((match: string, first: string) => string)])[] = [
+  [/^Following up: /, "Reminder: "],
+  [/^Following up on a payment of /, "Reminder: payment of "],
+  [/^Just following up$/, "Payment reminder"],
+  [/^Just following up on the payment/, "This is a reminder about the payment"],
+  [/^Follow-up: /, "Reminder: "],
+  [/^This is a follow-up: the payment/, "The payment"],
+  [/ despite an earlier reminder/g, ""],
+  [/^Another reminder: /, "Reminder: "],
+  [/^Another reminder$/, "A reminder"],
+  [/^This is another reminder about/, "This is a reminder about"],
+  [/^Despite previous reminders, (\S)/, (_match, first) => first.toUpperCase()],
+  [/ after several reminders/g, ""],
+];
+
+/** `text` as a first reminder says it (FIRST_CONTACT). */
+export function asFirstContact(text: string): string {
+  return FIRST_CONTACT.reduce(
+    (out, [pattern, replacement]) =>
+      typeof replacement === "string" ? out.replace(pattern, replacement) : out.replace(pattern, replacement),
+    text,
+  );
+}
+
 export function resolveCopy(
   template: TemplateId,
   tone: number,
   values: CopyValues,
-  { repeats = true, timing = "overdue" }: { repeats?: boolean; timing?: StatementTiming["kind"] } = {},
+  {
+    repeats = true,
+    timing = "overdue",
+    firstContact = false,
+  }: { repeats?: boolean; timing?: StatementTiming["kind"]; firstContact?: boolean } = {},
 ): ResolvedCopy {
+  const first = (text: string) => (firstContact ? asFirstContact(text) : text);
   const dueSoon = timing === "not-yet-due" || timing === "due-today";
   const byTone = (dueSoon ? NOT_YET_DUE_COPY : REMINDER_COPY)[template];
   if (!byTone) throw new Error(`Unknown reminder template ${template}`);
@@ -608,11 +642,11 @@ export function resolveCopy(
   const t = toTone(tone);
   const copy = byTone[t];
   return {
-    subject: oneLine(fillLine(copy.subject, values, oneLine)),
+    subject: first(oneLine(fillLine(copy.subject, values, oneLine))),
     greeting: fillLine(TONE_FRAME[t].greeting, values),
-    heading: fillLine(copy.heading, values),
+    heading: first(fillLine(copy.heading, values)),
     paragraphs: copy.paragraphs
-      .map((p) => fillLine(p, values))
+      .map((p) => first(fillLine(p, values)))
       .flatMap((p) => {
         if (repeats) return [p];
         const rest = withoutRepeatNotice(p);

@@ -68,6 +68,8 @@ export interface DebtorValues {
   statement: Statement;
   /** "YYYY-MM-DD" in the debtor's time zone: what "12 days overdue" counts from. */
   today: string;
+  /** No reminder reached them before: the copy speaks of no earlier one. */
+  firstContact?: boolean;
 }
 
 /**
@@ -78,8 +80,9 @@ export function debtorValues(
   debtor: { fullName: string; timeZone: string | null | undefined },
   statement: Statement,
   now: number,
+  firstContact = false,
 ): DebtorValues {
-  return { fullName: debtor.fullName, statement, today: todayIn(debtor.timeZone, now) };
+  return { fullName: debtor.fullName, statement, today: todayIn(debtor.timeZone, now), firstContact };
 }
 
 /**

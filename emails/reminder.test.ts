@@ -712,3 +712,26 @@ describe("safeHttpUrl", () => {
       expect(safeHttpUrl(value)).toBeNull();
   });
 });
+
+describe("a first reminder speaks of no earlier one", () => {
+  const EARLIER = /previous reminders|earlier reminder|several reminders|another reminder|following up|follow-up/i;
+  const values = { amount: "$1,200.00", dueDate: "November 8, 2026", invoiceNumber: "INV-101", daysOverdue: "20 days" };
+  it("in every template and tone, while the firmness stays", () => {
+    for (const template of TEMPLATE_IDS) {
+      for (const tone of TONES) {
+        const usual = resolveCopy(template, tone, values);
+        const first = resolveCopy(template, tone, values, { firstContact: true });
+        const text = [first.subject, first.heading, ...first.paragraphs].join("\n");
+        expect(text, `${template} ${tone}`).not.toMatch(EARLIER);
+        // What did not speak of earlier reminders reads as before.
+        const usualText = [usual.subject, usual.heading, ...usual.paragraphs].join("\n");
+        if (!EARLIER.test(usualText)) expect(first).toEqual(usual);
+        // Sentences keep a capital letter.
+        for (const p of first.paragraphs) expect(p.charAt(0), p).toMatch(/[A-Z0-9$€£"]/);
+      }
+    }
+    expect(resolveCopy("second-follow-up", 2, values, { firstContact: true }).paragraphs[0]).toBe(
+      "The payment of $1,200.00, due on November 8, 2026, is still outstanding, now 20 days overdue.",
+    );
+  });
+});

@@ -47,6 +47,8 @@ export interface ReminderEmailProps {
   statementTotals?: CurrencyTotal[] | null;
   /** Open invoices the user said not to chase: named apart, outside the total. */
   notChased?: StatementLine[] | null;
+  /** No reminder reached this debtor before: the copy speaks of no earlier one (reminder-copy.ts asFirstContact). */
+  firstContact?: boolean;
   /** "YYYY-MM-DD": today in the debtor's time zone, for "12 days overdue" and "due in 3 days". */
   today: string;
   /**
@@ -221,7 +223,7 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
       invoiceCount,
       daysOverdue,
     },
-    { repeats: props.repeats ?? true, timing },
+    { repeats: props.repeats ?? true, timing, firstContact: props.firstContact ?? false },
   );
   const company = props.senderCompany ?? null;
   const notChased = (props.notChased ?? []).map((line) => {

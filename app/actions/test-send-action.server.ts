@@ -16,6 +16,7 @@ import { type AppConfig, linkOrigin } from "~/platform/config.server";
 import {
   claimTestSend,
   countedInstants,
+  debtorRemindedBefore,
   getSenderAndDebtors,
   getStatement,
   markDeliveryFailed,
@@ -51,6 +52,8 @@ export interface PreviewChoice extends ReminderChoice {
   step: number | null;
   /** The day of a coming e-mail ("YYYY-MM-DD", the outlook's): the statement is shown as on it. */
   on: string | null;
+  /** It is the first of the coming e-mails: to a debtor never reminded, it speaks of no earlier one. */
+  first: boolean;
 }
 
 const optionalId = v.optional(
@@ -73,6 +76,7 @@ const PreviewChoiceSchema = v.object({
   frequency: v.optional(v.string()),
   step: v.optional(v.string()),
   on: v.optional(v.string()),
+  first: v.optional(v.string()),
 });
 
 /** A step offset within the cadence's range, or null. */
@@ -111,9 +115,10 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     frequency: field("frequency"),
     step: field("step"),
     on: field("on"),
+    first: field("first"),
   });
   if (!parsed.success) return null;
-  const { template, tone, debtor_id, organization_id, frequency, step, on } = parsed.output;
+  const { template, tone, debtor_id, organization_id, frequency, step, on, first } = parsed.output;
   return {
     template: template as TemplateId,
     tone: toTone(Number(tone)),
@@ -123,6 +128,7 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     frequency: getFrequency(frequency?.trim() ?? "")?.id ?? DEFAULT_FREQUENCY,
     step: stepOf(step),
     on: on && isCalendarDate(on.trim()) ? on.trim() : null,
+    first: first === "1",
   };
 }
 
@@ -132,11 +138,19 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
  * (none chosen, or another user's, which looks missing): `debtor` undefined.
  */
 async function senderAndStatement(db: Db, ownerId: string, choice: PreviewChoice) {
-  const [{ user, debtors, org }, statement] = await Promise.all([
+  const [{ user, debtors, org }, statement, remindedBefore] = await Promise.all([
     getSenderAndDebtors(db, ownerId, choice.debtorId ? [choice.debtorId] : [], choice.organizationId),
     choice.debtorId ? getStatement(db, ownerId, choice.debtorId) : null,
+    // Only the first coming e-mail can be a first contact.
+    choice.debtorId && choice.first ? debtorRemindedBefore(db, ownerId, choice.debtorId) : true,
   ]);
-  return { user, org, debtor: user && statement ? debtors[0] : undefined, statement };
+  return {
+    user,
+    org,
+    debtor: user && statement ? debtors[0] : undefined,
+    statement,
+    firstContact: !remindedBefore,
+  };
 }
 
 /** The values of a chosen debtor's reminder, or why there is none. */
@@ -164,10 +178,10 @@ export async function debtorReminderValues(
   now = Date.now(),
 ): Promise<DebtorReminder> {
   if (!choice.debtorId) return null;
-  const { user, org, debtor, statement } = await senderAndStatement(db, ownerId, choice);
+  const { user, org, debtor, statement, firstContact } = await senderAndStatement(db, ownerId, choice);
   if (!user || !debtor || !statement) return null;
   if (statement.lines.length === 0) return { refused: NO_OPEN_INVOICE };
-  const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now));
+  const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now, firstContact));
   return { debtor, user, props: onStepDay(props, choice) };
 }
 
@@ -184,9 +198,9 @@ export async function previewReminderProps(
   choice: PreviewChoice,
   now = Date.now(),
 ): Promise<{ props: ReminderEmailProps } | { refused: typeof NO_OPEN_INVOICE }> {
-  const { user, org, debtor, statement } = await senderAndStatement(db, ownerId, choice);
+  const { user, org, debtor, statement, firstContact } = await senderAndStatement(db, ownerId, choice);
   if (debtor && statement && statement.lines.length === 0) return { refused: NO_OPEN_INVOICE };
-  const values = debtor && statement ? debtorValues(debtor, statement, now) : undefined;
+  const values = debtor && statement ? debtorValues(debtor, statement, now, firstContact) : undefined;
   return {
     props: {
       ...onStepDay(reminderProps(choice, user, org, values), choice),

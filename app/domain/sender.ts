@@ -29,8 +29,14 @@ export function reminderSender(
  * The debtor's side of a reminder: their one-line name and their statement: the open invoices (at most MAX_STATEMENT_LINES of app/domain/statement.ts), the totals over
  * all of them, and today in their zone.
  */
-export function reminderReceiver(debtor: { fullName: string; statement: Statement; today: string }) {
+export function reminderReceiver(debtor: {
+  fullName: string;
+  statement: Statement;
+  today: string;
+  firstContact?: boolean;
+}) {
   return {
+    firstContact: debtor.firstContact ?? false,
     receiverName: oneLine(debtor.fullName),
     statement: debtor.statement.lines,
     statementTotals: debtor.statement.totals,

@@ -516,6 +516,27 @@ export function monthlySentQuery(
 }
 
 /**
+ * Whether a reminder reached the owner's debtor before (test sends aside): a first one speaks of no
+ * earlier reminder (the preview asks, as the consumer's read does, app/reminders/firing.server.ts).
+ */
+export async function debtorRemindedBefore(db: Db, ownerId: string, debtorId: number): Promise<boolean> {
+  const row = await db
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .where(
+      and(
+        eq(deliveries.debtorId, debtorId),
+        eq(deliveries.ownerId, ownerId),
+        inArray(deliveries.status, ["sent", "bounced", "complained"]),
+        NOT_TEST_SEND,
+      ),
+    )
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
+
+/**
  * The account's reminders sent since `since`, counted per quarter hour of their creation (every
  * zone's month starts on a quarter hour): the dashboard's chart of the whole account, a few rows
  * however many reminders went out, through deliveries_owner_idx.

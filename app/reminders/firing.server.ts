@@ -64,6 +64,9 @@ const debtorToRemind = () => ({
   // Spelled out: in a one-table query drizzle leaves columns unqualified, and inside this
   // subquery "owner_id" and "email" would be the opt-out's own.
   optedOut: sql<number>`EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtors"."owner_id" AND o."email" = lower("debtors"."email"))`,
+  // A reminder reached this debtor before (test sends aside: they go to the user), through
+  // deliveries_debtor_sent_idx: a first one speaks of no earlier reminder.
+  remindedBefore: sql<number>`EXISTS (SELECT 1 FROM "deliveries" AS r WHERE r."debtor_id" = "debtors"."id" AND r."status" IN ('sent', 'bounced', 'complained') AND NOT (r."occurrence_key" >= 'test:' AND r."occurrence_key" < 'test;'))`,
 });
 
 // loadFirings' statements, built once per isolate: an alarm's query
@@ -121,7 +124,15 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
       let invoices: CadenceInvoice[] = [];
       let optedOut = false;
       if (row && row.ownerId === schedule.ownerId) {
-        const { statementLines, statementTotals, statementHeld, openInvoices, optedOut: out, ...rest } = row;
+        const {
+          statementLines,
+          statementTotals,
+          statementHeld,
+          openInvoices,
+          optedOut: out,
+          remindedBefore: _r,
+          ...rest
+        } = row;
         debtor = rest;
         statement = parseStatement({ statementLines, statementTotals, statementHeld });
         invoices = parseOpenInvoices(openInvoices);
@@ -170,6 +181,8 @@ export interface MessageParts {
   org: SenderOrganization | undefined;
   debtor: Debtor;
   statement: Statement;
+  /** No reminder reached the debtor before this one: its copy speaks of no earlier one. */
+  firstContact: boolean;
   chargeable: boolean;
 }
 
@@ -212,7 +225,15 @@ export async function queuedReminders(
       };
       let parts: MessageParts | null = null;
       if (debtorRow && user && schedule?.ownerId === r.ownerId) {
-        const { statementLines, statementTotals, statementHeld, openInvoices: _i, optedOut: _o, ...debtor } = debtorRow;
+        const {
+          statementLines,
+          statementTotals,
+          statementHeld,
+          openInvoices: _i,
+          optedOut: _o,
+          remindedBefore,
+          ...debtor
+        } = debtorRow;
         parts = {
           template: r.template,
           tone: r.tone,
@@ -221,6 +242,7 @@ export async function queuedReminders(
           org: org?.ownerId === r.ownerId ? org : undefined,
           debtor,
           statement: parseStatement({ statementLines, statementTotals, statementHeld }),
+          firstContact: !remindedBefore,
           chargeable: chargeable.has(r.ownerId),
         };
       }

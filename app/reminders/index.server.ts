@@ -25,6 +25,7 @@ export {
   claimOccurrences,
   countedInstants,
   DELIVERY_PAGE_SIZE,
+  debtorRemindedBefore,
   deliveryPages,
   deliveryTotals,
   listDeliveries,

@@ -37,7 +37,7 @@ export async function buildReminder(
     frequency: repeats ? parts.frequency : ("now" as const),
   };
   const message = reminderMessage(
-    reminderProps(choice, user, org, debtorValues(debtor, statement, now)),
+    reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact)),
     debtor.email,
     { unsubscribeUrl, paidUrl, portalUrl },
   );

@@ -14,7 +14,7 @@ import {
 } from "~/reminders/index.server";
 import { DebtorSchema } from "~/schemas/debtor";
 import { daytimeZone } from "../support/daytime-zone";
-import { fireAt, MINUTE } from "./engine-helpers";
+import { fireAt, MINUTE, resendDelivered } from "./engine-helpers";
 import {
   db,
   deliveriesOf,
@@ -51,11 +51,13 @@ async function threeClients(ownerId: string) {
   await makeInvoice(ownerId, acme.id, { amountCents: 80_000, dueOn: addDays(today(zone), 10)!, number: "INV-107" });
   const bob = await makeDebtor(ownerId, { fullName: "Bob Smith", invoice: false, timeZone: zone, debtCents: 35_000 });
   await makeInvoice(ownerId, bob.id, { amountCents: 35_000, dueOn: today(zone), number: "INV-110" });
+  // Middle Ground: its final notice would speak of "several reminders".
   const carla = await makeDebtor(ownerId, {
     fullName: "Carla GmbH",
     invoice: false,
     timeZone: zone,
     debtCents: 400_000,
+    activeStrategy: 2,
   });
   await makeInvoice(ownerId, carla.id, { amountCents: 400_000, dueOn: addDays(today(zone), -45)!, number: "C-1" });
   return { acme, bob, carla };
@@ -108,6 +110,11 @@ describe("autopilot", () => {
     expect((await deliveriesOf(carlaSchedule!.id)).map((d) => [d.status, d.template])).toEqual([
       ["sent", "final-notice"],
     ]);
+    // Her first reminder ever: it speaks of no earlier one.
+    const [mail] = await resendDelivered(carla.email);
+    const text = String(mail?.body.text ?? "");
+    expect(text).toMatch(/final notice/i);
+    expect(text).not.toMatch(/several reminders|previous reminders|earlier reminder/i);
     expect(await scheduleRow(carlaSchedule!.id)).toMatchObject({ state: "COMPLETED" });
   });
 

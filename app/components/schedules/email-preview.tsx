@@ -68,6 +68,7 @@ export function EmailPreview({
     (wanted ? { id: wanted, name: templateName(wanted) } : undefined) ??
     preset?.templates[0];
   const runDay = chosenRun?.date ?? null;
+  const firstRun = chosenRun !== null && chosenRun === runs?.[0];
   const [html, setHtml] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
 
@@ -86,8 +87,11 @@ export function EmailPreview({
     setFailed(false);
     // The frequency decides whether the e-mail announces further reminders ('now' sends one).
     const query = new URLSearchParams({ template: selectedId, tone: String(tone), frequency });
-    if (runDay) query.set("on", runDay);
-    else if (stepOffset !== null) query.set("step", String(stepOffset));
+    if (runDay) {
+      query.set("on", runDay);
+      // The first coming e-mail to a debtor never reminded speaks of no earlier one.
+      if (firstRun) query.set("first", "1");
+    } else if (stepOffset !== null) query.set("step", String(stepOffset));
     if (debtorId) query.set("debtor_id", debtorId);
     if (organizationId) query.set("organization_id", organizationId);
     if (dueDate) query.set("due_date", dueDate);
@@ -101,7 +105,7 @@ export function EmailPreview({
         }
       });
     return () => controller.abort();
-  }, [selectedId, tone, frequency, debtorId, organizationId, dueDate, stepOffset, runDay]);
+  }, [selectedId, tone, frequency, debtorId, organizationId, dueDate, stepOffset, runDay, firstRun]);
 
   if (!preset || !selected) {
     return (
@@ -208,6 +212,7 @@ export function EmailPreview({
         values={values}
         step={stepOffset}
         on={runDay}
+        first={firstRun}
       />
     </section>
   );
@@ -224,6 +229,7 @@ function TestSendForm({
   values,
   step,
   on,
+  first,
 }: {
   template: string;
   tone: number;
@@ -231,6 +237,7 @@ function TestSendForm({
   values: PreviewValues;
   step: number | null;
   on: string | null;
+  first: boolean;
 }) {
   const fetcher = useFetcher<typeof scheduleAction>();
   const busy = fetcher.state !== "idle";
@@ -247,7 +254,10 @@ function TestSendForm({
       <input type="hidden" name="organization_id" value={values.organizationId} />
       <input type="hidden" name="due_date" value={values.dueDate} />
       {on ? (
-        <input type="hidden" name="on" value={on} />
+        <>
+          <input type="hidden" name="on" value={on} />
+          {first && <input type="hidden" name="first" value="1" />}
+        </>
       ) : (
         step !== null && <input type="hidden" name="step" value={step} />
       )}
