@@ -15,6 +15,7 @@ import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contac
 import { scheduleStatus } from "~/domain/schedule-status";
 import { safeTimeZone } from "~/domain/time-zone";
 import { debtorInvoicesQuery, type InvoiceRow } from "~/ledger/index.server";
+import { nextRunWhat, openInvoicesSql } from "~/reminders/index.server";
 import { debtorRepliesQuery, type ReplyView, replyViewsOf } from "~/responses/index.server";
 
 /**
@@ -64,6 +65,8 @@ export interface UpcomingSend {
   heldBack: string | null;
   /** The contact rule that moves a send that is not held back yet. */
   waitsFor: "quiet-hours" | "contact-cap" | null;
+  /** A due-date schedule's next e-mail and the invoices it carries ("Final Notice for C-1"). */
+  what: string | null;
 }
 
 export interface DebtorTimeline {
@@ -216,6 +219,15 @@ const TIMELINE = {
         preset: schedules.preset,
         frequency: schedules.frequency,
         nextRunAt: schedules.nextRunAt,
+        lastRunAt: schedules.lastRunAt,
+        coveredAt: schedules.coveredAt,
+        cadenceSteps: schedules.cadenceSteps,
+        cadenceRepeatDays: schedules.cadenceRepeatDays,
+        sendHour: schedules.sendHour,
+        // A due-date schedule's: its debtor's open invoices, for what its next e-mail carries.
+        openInvoices: sql<
+          string | null
+        >`(CASE WHEN schedules.frequency = 'due' THEN ${openInvoicesSql(sql`schedules.debtor_id`)} END)`,
         // Qualified by hand: drizzle leaves a one-table query's columns bare, and a bare "id" here is d's.
         waiting: sql<
           string | null
@@ -368,6 +380,7 @@ export async function getDebtorTimeline(
         frequency: s.frequency,
         dueAt,
         goesAt: slot.at,
+        what: nextRunWhat({ ...s, nextRunAt: dueAt, debtorTimeZone: debtor.timeZone }),
         heldBack: s.waiting,
         waitsFor: s.waiting ? null : slot.reason,
       };

@@ -67,7 +67,7 @@ export {
 export { dueBatchKeys, strandedDeliveries } from "./mail-batch.server";
 export { abandonStranded, consumeMail, type MailQueueMessage } from "./mail-queue.server";
 export { skipAhead } from "./occurrences.server";
-export { cadenceOutlook, OUTLOOK_RUNS, withNextRunWhat } from "./outlook.server";
+export { cadenceOutlook, nextRunWhat, OUTLOOK_RUNS, withNextRunWhat } from "./outlook.server";
 export { type HandleHow, handleRepliesOf } from "./reply-holds.server";
 export { scheduleEntity } from "./schedule-entity.server";
 export {
@@ -81,7 +81,7 @@ export {
   type ScheduleListFilter,
   type ScheduleListRow,
 } from "./schedules.server";
-export { getStatement } from "./statement.server";
+export { getStatement, openInvoicesSql } from "./statement.server";
 export { claimTestSend } from "./test-send.server";
 export {
   createResendSchedules,

@@ -352,7 +352,8 @@ test("signed in, both themes: every modal, drawer, combobox and date picker @pho
   await schedule.getByRole("button", { name: "Edit" }).click();
   await auditThemes(page, "configure schedule, edit", findings);
   await schedule.getByRole("button", { name: "Open calendar" }).click();
-  await expect(page.getByRole("grid")).toBeVisible();
+  // Its chunk loads on this first use: on a loaded CI machine that alone can take seconds.
+  await expect(page.getByRole("grid")).toBeVisible({ timeout: 15_000 });
   await auditThemes(page, "date picker in the edit modal", findings);
   await page.keyboard.press("Escape");
   await page.keyboard.press("Escape");

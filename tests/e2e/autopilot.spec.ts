@@ -85,6 +85,7 @@ test("a newcomer's three clients are chased at once, each at its step, after a s
 
   // "Don't chase" INV-107 on Acme's page (an arrangement): it is marked, and nothing is planned for Acme.
   await page.goto(`/debtors/${acmeId}`);
+  await expect(page.getByTestId("next-reminder")).toContainText("Initial Email for INV-107");
   await page.getByRole("button", { name: "Don't chase invoice INV-107" }).click();
   await expect(page.getByText("Reminders leave this invoice out now, and name it apart.")).toBeVisible();
   await expect(page.getByTestId("invoice-row").filter({ hasText: "INV-107" })).toContainText("Not chased");

@@ -226,6 +226,8 @@ describe("the debtor timeline", () => {
         goesAt: night + 5 * HOUR,
         heldBack: null,
         waitsFor: "quiet-hours",
+        // A daily schedule: no cadence plan says what its next e-mail carries.
+        what: null,
       },
     ]);
     const html = await pageText(await get(`/debtors/${debtor.id}`, { cookie: owner.cookie }));

@@ -210,6 +210,7 @@ export function NextReminder({ upcoming, timeZone }: { upcoming: readonly Upcomi
     <div className="flex flex-col gap-1 text-sm" data-testid="next-reminder">
       <p>
         Next reminder: <strong>{next.heldBack ? "held back" : formatInstant(next.goesAt, timeZone)}</strong>
+        {next.what ? `, ${next.what}` : ""}
       </p>
       {note && <p className="text-muted">{note}</p>}
       {others.length > 0 && (
