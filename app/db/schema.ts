@@ -410,6 +410,8 @@ export const schedules = sqliteTable(
         "payment_pending",
         "no_plan",
         "replied",
+        // Autopilot was turned off: turning it on again resumes these, not what the user paused.
+        "autopilot_off",
       ],
     }),
     nextRunAt: integer("next_run_at"),

@@ -27,6 +27,15 @@ describe("scheduleStatus: holds on the debtor's word", () => {
     });
   });
 
+  it("autopilot turned off: Paused, and the user may resume it", () => {
+    expect(scheduleStatus({ ...base, stoppedReason: "autopilot_off" })).toEqual({
+      kind: "paused",
+      label: "Paused",
+      nextRunAt: null,
+      note: "Paused when autopilot was turned off: turning it on again resumes it, or resume it here.",
+    });
+  });
+
   it("an e-mail reply: Held until the user handles it (decisions/020)", () => {
     expect(scheduleStatus({ ...base, stoppedReason: "replied", debtorName: "Ana Ruiz" })).toMatchObject({
       kind: "held",

@@ -71,6 +71,14 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
       const who = s.debtorName?.trim() || "the debtor";
       return held(`Held: ${who} replied; handle the reply to resume reminders.`);
     }
+    if (s.stoppedReason === "autopilot_off") {
+      return {
+        kind: "paused",
+        label: "Paused",
+        nextRunAt: null,
+        note: "Paused when autopilot was turned off: turning it on again resumes it, or resume it here.",
+      };
+    }
     if (s.stoppedReason === "no_plan") {
       return held("Held: your trial has ended — choose a plan to resume reminders.");
     }

@@ -9,7 +9,9 @@ import { localDateString } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import type { CreateOptions } from "~/platform/account-caps.server";
 import type { OwnerScope } from "~/platform/scope.server";
+import { followAlarms } from "./alarms.server";
 import { replanDueSchedules } from "./due-dates.server";
+import { eventsOfSchedules } from "./schedule-events.server";
 import { openInvoicesSql } from "./statement.server";
 import { createFollowingSchedules, pauseSchedules, resumeSchedules, sendableDebtors } from "./writes.server";
 
@@ -203,12 +205,24 @@ async function joinAll(scope: OwnerScope, cadence: Cadence, options: CreateOptio
   return joined;
 }
 
-/** The ids of the owner's schedules that follow the account's cadence in `state`. */
-async function followerIds(db: Db, ownerId: string, state: "ENABLED" | "DISABLED"): Promise<string[]> {
+/** The ids of the owner's schedules that follow the account's cadence, in `state` (and paused for `reason`). */
+async function followerIds(
+  db: Db,
+  ownerId: string,
+  state: "ENABLED" | "DISABLED",
+  reason?: "autopilot_off",
+): Promise<string[]> {
   const rows = await db
     .select({ id: schedules.id })
     .from(schedules)
-    .where(and(eq(schedules.ownerId, ownerId), eq(schedules.followsAccount, true), eq(schedules.state, state)));
+    .where(
+      and(
+        eq(schedules.ownerId, ownerId),
+        eq(schedules.followsAccount, true),
+        eq(schedules.state, state),
+        reason ? eq(schedules.stoppedReason, reason) : undefined,
+      ),
+    );
   return rows.map((r) => r.id);
 }
 
@@ -231,14 +245,15 @@ export async function turnAutopilotOn(scope: OwnerScope, options: CreateOptions 
       target: accountCadences.ownerId,
       set: { autopilot: true, autopilotSince: now, updatedAt: now },
     });
-  await resumeSchedules(scope, await followerIds(db, ownerId, "DISABLED"));
+  // Only what turning it off paused: a follower the user paused by hand stays paused.
+  await resumeSchedules(scope, await followerIds(db, ownerId, "DISABLED", "autopilot_off"));
   return joinAll(scope, cadence, options);
 }
 
 /**
- * Turns autopilot off: nobody joins by itself any more, and the schedules that follow the account's
- * cadence are paused (recorded on each debtor's timeline; the user resumes them one by one, or
- * turns autopilot on again). Returns how many were paused.
+ * Turns autopilot off: nobody joins by itself any more, and the running schedules that follow the
+ * account's cadence are paused for 'autopilot_off' (recorded on each debtor's timeline), so turning
+ * it on again resumes them and not what the user paused by hand. Returns how many were paused.
  */
 export async function turnAutopilotOff(scope: OwnerScope): Promise<number> {
   const { db, ownerId, now } = scope;
@@ -246,7 +261,24 @@ export async function turnAutopilotOff(scope: OwnerScope): Promise<number> {
     .update(accountCadences)
     .set({ autopilot: false, autopilotSince: null, updatedAt: now })
     .where(eq(accountCadences.ownerId, ownerId));
-  return (await pauseSchedules(scope, await followerIds(db, ownerId, "ENABLED"))).length;
+  const ids = await followerIds(db, ownerId, "ENABLED");
+  const statements = chunk(ids, IDS_PER_STATEMENT).flatMap((slice) => {
+    const live = and(eq(schedules.ownerId, ownerId), inArray(schedules.id, slice), eq(schedules.state, "ENABLED"));
+    return [
+      eventsOfSchedules(db, "schedule_paused", live, now),
+      db
+        .update(schedules)
+        .set({ state: "DISABLED", stoppedReason: "autopilot_off", nextRunAt: null, updatedAt: now })
+        .where(live)
+        .returning({ id: schedules.id }),
+    ];
+  });
+  const [first, ...rest] = statements;
+  if (!first) return 0;
+  const results = await db.batch([first, ...rest]);
+  const paused = results.filter((_, i) => i % 2 === 1).flatMap((rows) => (rows as { id: string }[]).map((r) => r.id));
+  await followAlarms(scope, { disarm: paused }, now);
+  return paused.length;
 }
 
 /**
@@ -357,7 +389,9 @@ export async function followAccountCadence(
   // Paused by the user: it runs again; running: its next e-mail under the new steps.
   await resumeSchedules(
     scope,
-    switched.filter((s) => s.state === "DISABLED" && s.stoppedReason === null).map((s) => s.id),
+    switched
+      .filter((s) => s.state === "DISABLED" && (s.stoppedReason === null || s.stoppedReason === "autopilot_off"))
+      .map((s) => s.id),
   );
   await replanDueSchedules(
     scope,
@@ -391,6 +425,8 @@ export async function resumeDebtors(scope: OwnerScope, debtorIds: readonly numbe
   const live = await liveSchedulesOf(scope.db, scope.ownerId, debtorIds);
   return resumeSchedules(
     scope,
-    live.filter((s) => s.state === "DISABLED" && s.stoppedReason === null).map((s) => s.id),
+    live
+      .filter((s) => s.state === "DISABLED" && (s.stoppedReason === null || s.stoppedReason === "autopilot_off"))
+      .map((s) => s.id),
   );
 }

@@ -8,6 +8,7 @@ import { invoiceEntity } from "~/ledger/invoice-entity.server";
 import {
   autopilotSummary,
   getAccountCadence,
+  pauseDebtors,
   saveAccountCadence,
   turnAutopilotOff,
   turnAutopilotOn,
@@ -139,17 +140,24 @@ describe("autopilot", () => {
     });
     expect(await schedulesOfDebtor(bare.id)).toHaveLength(1);
 
-    // Off: the followers pause, and a new debtor gets nothing.
-    expect(await turnAutopilotOff(scope(user.id))).toBe(2);
-    expect((await schedulesOfDebtor(created.id))[0]).toMatchObject({ state: "DISABLED", next_run_at: null });
+    // The user pauses one follower by hand.
+    expect(await pauseDebtors(scope(user.id), [bare.id])).toBe(1);
+    // Off: the running followers pause, and a new debtor gets nothing.
+    expect(await turnAutopilotOff(scope(user.id))).toBe(1);
+    expect((await schedulesOfDebtor(created.id))[0]).toMatchObject({
+      state: "DISABLED",
+      stopped_reason: "autopilot_off",
+      next_run_at: null,
+    });
     const later = await debtorEntity.create(
       scope(user.id),
       debtorInput("Lee Later", uniqueEmail("autopilot-later"), 80, addDays(today(), 5)!),
     );
     expect(await schedulesOfDebtor(later.id)).toEqual([]);
-    // On again: the paused ones run again, and the newcomer joins.
+    // On again: what turning it off paused runs again, what the user paused stays paused, the newcomer joins.
     expect(await turnAutopilotOn(scope(user.id))).toBe(1);
-    expect((await schedulesOfDebtor(created.id))[0]).toMatchObject({ state: "ENABLED" });
+    expect((await schedulesOfDebtor(created.id))[0]).toMatchObject({ state: "ENABLED", stopped_reason: null });
+    expect((await schedulesOfDebtor(bare.id))[0]).toMatchObject({ state: "DISABLED", stopped_reason: null });
   });
 
   it("a saved cadence moves every follower; a debtor's own schedule keeps its steps", async () => {
