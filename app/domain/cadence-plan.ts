@@ -315,3 +315,29 @@ export function firingTemplate(input: Omit<PlanInput, "now">, scheduledAt: numbe
   }
   return best;
 }
+
+/** What joining a cadence now means for one debtor: their open invoices, how many are overdue, and the first e-mail. */
+export interface JoinPreview {
+  invoices: number;
+  overdue: number;
+  first: PlannedRun | null;
+  /** The first e-mail goes out on the debtor's today. */
+  today: boolean;
+}
+
+/** The preview of a debtor with `invoices` open in `timeZone` joining `cadence` at `now` (autopilot's summary, the import's). */
+export function joinPreview(
+  cadence: Cadence,
+  invoices: readonly CadenceInvoice[],
+  timeZone: string,
+  now: number,
+): JoinPreview {
+  const today = localDateString(now, timeZone);
+  const first = nextCadenceRun({ cadence, preset: "FRIENDLY_REMINDER", invoices, lastRunAt: null, now, timeZone });
+  return {
+    invoices: invoices.length,
+    overdue: invoices.filter((i) => i.dueOn < today).length,
+    first,
+    today: first?.date === today,
+  };
+}

@@ -78,6 +78,11 @@ export function parseSteps(text: string): number[] | null {
   return [...steps].sort((a, b) => a - b);
 }
 
+/** A cadence as a schedule's (or the account's) columns store it. */
+export function cadenceColumns(c: Cadence) {
+  return { cadenceSteps: serializeSteps(c.steps), cadenceRepeatDays: c.repeatDays, sendHour: c.hour };
+}
+
 /** The steps as the form shows them: "-3, 0, 3, 7, 14". */
 export function formatSteps(steps: readonly number[]): string {
   return steps.join(", ");
@@ -107,8 +112,8 @@ export function stepLabel(offset: number): string {
 export function afterLastLabel(c: { steps: readonly number[]; repeatDays: number | null }): string {
   const final = c.steps.filter((s) => s > 0).length >= 2 ? "the final notice goes once" : "the last step goes once";
   return c.repeatDays
-    ? `; ${final}, then a reminder every ${c.repeatDays} days until paid`
-    : `; ${final}, then Dunly stops and tells you`;
+    ? `${final}, then a reminder every ${c.repeatDays} days until paid`
+    : `${final}, then Dunly stops and tells you`;
 }
 
 /** "Follows the due date: 3 days before, on the due date, 3, 7 and 14 days after, at 10:00; then every 7 days until paid". */
@@ -120,8 +125,7 @@ export function cadenceSummary(c: Cadence): string {
   if (c.steps.includes(0)) parts.push("on the due date");
   if (after.length > 0) parts.push(`${listDays(after)} after`);
   const hour = `${String(c.hour).padStart(2, "0")}:00`;
-  const then = afterLastLabel(c);
-  return `Follows the due date: ${parts.join(", ")}, at ${hour} in the debtor's time zone${then}`;
+  return `Follows the due date: ${parts.join(", ")}, at ${hour} in the debtor's time zone; ${afterLastLabel(c)}`;
 }
 
 function listDays(days: readonly number[]): string {

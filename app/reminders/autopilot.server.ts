@@ -1,11 +1,11 @@
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
+import { hasChasedInvoice } from "~/db/owed";
 import { accountCadences, debtors, schedules } from "~/db/schema";
-import { type Cadence, DEFAULT_ACCOUNT_CADENCE, serializeSteps, storedSteps } from "~/domain/cadence";
-import { describeRun, nextCadenceRun } from "~/domain/cadence-plan";
+import { type Cadence, cadenceColumns, DEFAULT_ACCOUNT_CADENCE, storedSteps } from "~/domain/cadence";
+import { describeRun, joinPreview } from "~/domain/cadence-plan";
 import { parseOpenInvoices } from "~/domain/occurrence";
-import { localDateString } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import type { CreateOptions } from "~/platform/account-caps.server";
 import type { OwnerScope } from "~/platform/scope.server";
@@ -48,11 +48,7 @@ export async function getAccountCadence(db: Db, ownerId: string): Promise<Accoun
  */
 export async function saveAccountCadence(scope: OwnerScope, cadence: Cadence): Promise<number> {
   const { db, ownerId, now } = scope;
-  const columns = {
-    cadenceSteps: serializeSteps(cadence.steps),
-    cadenceRepeatDays: cadence.repeatDays,
-    sendHour: cadence.hour,
-  };
+  const columns = cadenceColumns(cadence);
   const [, followers] = await db.batch([
     db
       .insert(accountCadences)
@@ -79,8 +75,11 @@ const CANDIDATES_PER_PAGE = 100;
  * user, or held by Dunly (a promise, a dispute, a reply…) until it resumes by itself. A schedule
  * that ended, or stopped because the debtor paid, leaves the debtor free to join.
  */
-const hasOwnSchedule = sql`EXISTS (SELECT 1 FROM schedules AS s WHERE s.debtor_id = "debtors"."id" AND (s.state IN ('ENABLED', 'DISABLED') OR (s.state = 'COMPLETED' AND s.stopped_reason IS NOT NULL AND s.stopped_reason <> 'paid')))`;
-const hasOpenInvoice = sql`EXISTS (SELECT 1 FROM invoices AS i WHERE i.debtor_id = "debtors"."id" AND i.status = 'open' AND i.amount_cents > i.paid_cents AND i.chase_paused_at IS NULL)`;
+const live = (s: string) =>
+  sql.raw(
+    `(${s}.state IN ('ENABLED', 'DISABLED') OR (${s}.state = 'COMPLETED' AND ${s}.stopped_reason IS NOT NULL AND ${s}.stopped_reason <> 'paid'))`,
+  );
+const hasOwnSchedule = sql`EXISTS (SELECT 1 FROM schedules AS s WHERE s.debtor_id = "debtors"."id" AND ${live("s")})`;
 
 interface Candidate {
   id: number;
@@ -112,7 +111,7 @@ async function candidatePage(
         eq(debtors.ownerId, ownerId),
         gt(debtors.id, afterId),
         ids ? inArray(debtors.id, [...ids]) : undefined,
-        hasOpenInvoice,
+        hasChasedInvoice(sql`"debtors"."id"`),
         sql`NOT ${hasOwnSchedule}`,
       ),
     )
@@ -172,22 +171,13 @@ export async function autopilotSummary(
   for await (const page of candidates(db, ownerId, ids)) {
     for (const c of page) {
       const timeZone = safeTimeZone(c.timeZone);
-      const invoices = parseOpenInvoices(c.openInvoices);
-      const today = localDateString(now, timeZone);
+      const join = joinPreview(cadence, parseOpenInvoices(c.openInvoices), timeZone, now);
       summary.debtors += 1;
-      summary.invoices += invoices.length;
-      summary.overdue += invoices.filter((i) => i.dueOn < today).length;
-      const run = nextCadenceRun({
-        cadence,
-        preset: "FRIENDLY_REMINDER",
-        invoices,
-        lastRunAt: null,
-        now,
-        timeZone,
-      });
-      if (run?.date === today) summary.today += 1;
-      if (run && summary.first.length < SUMMARY_FIRST)
-        summary.first.push({ name: c.fullName, date: run.date, timeZone, what: describeRun(run) });
+      summary.invoices += join.invoices;
+      summary.overdue += join.overdue;
+      if (join.today) summary.today += 1;
+      if (join.first && summary.first.length < SUMMARY_FIRST)
+        summary.first.push({ name: c.fullName, date: join.first.date, timeZone, what: describeRun(join.first) });
     }
   }
   return summary;
@@ -233,11 +223,7 @@ async function followerIds(
 export async function turnAutopilotOn(scope: OwnerScope, options: CreateOptions = {}): Promise<number> {
   const { db, ownerId, now } = scope;
   const { cadence } = await getAccountCadence(db, ownerId);
-  const columns = {
-    cadenceSteps: serializeSteps(cadence.steps),
-    cadenceRepeatDays: cadence.repeatDays,
-    sendHour: cadence.hour,
-  };
+  const columns = cadenceColumns(cadence);
   await db
     .insert(accountCadences)
     .values({ ownerId, ...columns, autopilot: true, autopilotSince: now, updatedAt: now })
@@ -324,13 +310,7 @@ async function liveSchedulesOf(db: Db, ownerId: string, debtorIds: readonly numb
             createdAt: schedules.createdAt,
           })
           .from(schedules)
-          .where(
-            and(
-              eq(schedules.ownerId, ownerId),
-              inArray(schedules.debtorId, slice),
-              sql`(${schedules.state} IN ('ENABLED', 'DISABLED') OR (${schedules.state} = 'COMPLETED' AND ${schedules.stoppedReason} IS NOT NULL AND ${schedules.stoppedReason} <> 'paid'))`,
-            ),
-          ),
+          .where(and(eq(schedules.ownerId, ownerId), inArray(schedules.debtorId, slice), live('"schedules"'))),
       ),
     )
   ).flat();
@@ -369,9 +349,7 @@ export async function followAccountCadence(
   const columns = {
     frequency: "due" as const,
     preset: "FRIENDLY_REMINDER",
-    cadenceSteps: serializeSteps(cadence.steps),
-    cadenceRepeatDays: cadence.repeatDays,
-    sendHour: cadence.hour,
+    ...cadenceColumns(cadence),
     followsAccount: true,
     updatedAt: now,
   };

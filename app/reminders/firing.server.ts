@@ -9,7 +9,7 @@ import type { ContactRules } from "~/domain/contact-rules";
 import { parseOpenInvoices } from "~/domain/occurrence";
 import type { PlanState } from "~/domain/plans";
 import type { Statement } from "~/domain/statement";
-import { debtorInstantsQuery } from "~/reminders/deliveries.server";
+import { debtorInstantsQuery, remindedBeforeSql } from "~/reminders/deliveries.server";
 import {
   type Debtor,
   type Schedule,
@@ -64,9 +64,6 @@ const debtorToRemind = () => ({
   // Spelled out: in a one-table query drizzle leaves columns unqualified, and inside this
   // subquery "owner_id" and "email" would be the opt-out's own.
   optedOut: sql<number>`EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtors"."owner_id" AND o."email" = lower("debtors"."email"))`,
-  // A reminder reached this debtor before (test sends aside: they go to the user), through
-  // deliveries_debtor_sent_idx: a first one speaks of no earlier reminder.
-  remindedBefore: sql<number>`EXISTS (SELECT 1 FROM "deliveries" AS r WHERE r."debtor_id" = "debtors"."id" AND r."status" IN ('sent', 'bounced', 'complained') AND NOT (r."occurrence_key" >= 'test:' AND r."occurrence_key" < 'test;'))`,
 });
 
 // loadFirings' statements, built once per isolate: an alarm's query
@@ -124,15 +121,7 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
       let invoices: CadenceInvoice[] = [];
       let optedOut = false;
       if (row && row.ownerId === schedule.ownerId) {
-        const {
-          statementLines,
-          statementTotals,
-          statementHeld,
-          openInvoices,
-          optedOut: out,
-          remindedBefore: _r,
-          ...rest
-        } = row;
+        const { statementLines, statementTotals, statementHeld, openInvoices, optedOut: out, ...rest } = row;
         debtor = rest;
         statement = parseStatement({ statementLines, statementTotals, statementHeld });
         invoices = parseOpenInvoices(openInvoices);
@@ -275,7 +264,8 @@ function queuedReminderQueries(db: Db, ids: number[]) {
       .from(deliveries)
       .where(inArray(deliveries.id, ids)),
     db
-      .select(debtorToRemind())
+      // Only the message needs it, not the alarm's firing: a first reminder speaks of no earlier one.
+      .select({ ...debtorToRemind(), remindedBefore: remindedBeforeSql(sql`"debtors"."id"`) })
       .from(debtors)
       .where(inArray(debtors.id, ofDeliveries(deliveries.debtorId))),
     db

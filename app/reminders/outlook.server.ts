@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { debtors, schedules } from "~/db/schema";
+import { debtors } from "~/db/schema";
 import type { Cadence } from "~/domain/cadence";
 import { type CadenceOutlook, describeRun, planCadence, runOn } from "~/domain/cadence-plan";
 import { cadencePlanOf, parseOpenInvoices } from "~/domain/occurrence";
@@ -12,37 +12,21 @@ import { openInvoicesSql } from "./statement.server";
 export const OUTLOOK_RUNS = 5;
 
 /**
- * What a due-date cadence will send the owner's debtor from `now` on (the preview's list): the next
- * e-mails with the invoices each carries, and the steps skipped because they already passed. For
- * an existing schedule (`scheduleId`, the owner's and the debtor's), what it already sent is
- * covered. Null when the debtor is not the owner's.
+ * What a due-date cadence will send the owner's debtor from `now` on, as a new schedule (the
+ * preview's list): the next e-mails with the invoices each carries, and the steps skipped because
+ * they already passed. Null when the debtor is not the owner's.
  */
 export async function cadenceOutlook(
   db: Db,
   ownerId: string,
-  input: { debtorId: number; cadence: Cadence; preset: PresetId; scheduleId?: string },
+  input: { debtorId: number; cadence: Cadence; preset: PresetId },
   now: number,
 ): Promise<(CadenceOutlook & { timeZone: string }) | null> {
-  const [debtor, schedule] = await Promise.all([
-    db
-      .select({ timeZone: debtors.timeZone, openInvoices: openInvoicesSql() })
-      .from(debtors)
-      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, input.debtorId)))
-      .get(),
-    input.scheduleId
-      ? db
-          .select({ coveredAt: schedules.coveredAt, lastRunAt: schedules.lastRunAt })
-          .from(schedules)
-          .where(
-            and(
-              eq(schedules.ownerId, ownerId),
-              eq(schedules.id, input.scheduleId),
-              eq(schedules.debtorId, input.debtorId),
-            ),
-          )
-          .get()
-      : undefined,
-  ]);
+  const debtor = await db
+    .select({ timeZone: debtors.timeZone, openInvoices: openInvoicesSql() })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, input.debtorId)))
+    .get();
   if (!debtor) return null;
   const timeZone = safeTimeZone(debtor.timeZone);
   const outlook = planCadence(
@@ -50,7 +34,7 @@ export async function cadenceOutlook(
       cadence: input.cadence,
       preset: input.preset,
       invoices: parseOpenInvoices(debtor.openInvoices),
-      lastRunAt: schedule ? (schedule.coveredAt ?? schedule.lastRunAt) : null,
+      lastRunAt: null,
       now,
       timeZone,
     },

@@ -11,41 +11,44 @@ import { type CurrencyTotal, MAX_STATEMENT_LINES, type Statement, type Statement
  * is. An 'open' invoice with nothing left to pay is left out too.
  */
 
-/** Where an open invoice of the debtor `debtorId` (a column or subquery of the outer select) is, and chased. */
-const openOf = (debtorId: SQLWrapper) =>
-  sql`i.debtor_id = ${debtorId} AND i.status = 'open' AND i.amount_cents > i.paid_cents AND i.chase_paused_at IS NULL`;
+/** An open invoice of the debtor `debtorId` (a column or subquery of the outer select) with something left to pay. */
+const owedOf = (debtorId: SQLWrapper) =>
+  sql`i.debtor_id = ${debtorId} AND i.status = 'open' AND i.amount_cents > i.paid_cents`;
+/** ... and chased: what reminders list and cadences follow. */
+const openOf = (debtorId: SQLWrapper) => sql`${owedOf(debtorId)} AND i.chase_paused_at IS NULL`;
+/** ... and one the user said not to chase: the statement names it apart. */
+const pausedOf = (debtorId: SQLWrapper) => sql`${owedOf(debtorId)} AND i.chase_paused_at IS NOT NULL`;
 
-/** An open invoice of the debtor the user said not to chase: the statement names it, apart. */
-const pausedOf = (debtorId: SQLWrapper) =>
-  sql`i.debtor_id = ${debtorId} AND i.status = 'open' AND i.amount_cents > i.paid_cents AND i.chase_paused_at IS NOT NULL`;
-
-/**
- * Columns to add to a select that reads a debtor: `statementLines`, the first MAX_STATEMENT_LINES
- * open invoices oldest due first (ties: by id) as a JSON array, and `statementTotals`, the totals
- * per currency over all of them (the currency of the earliest due first, then by code, as
- * app/domain/statement.ts statementTotals orders them). parseStatement reads them back.
- */
-export function statementColumns(debtorId: SQLWrapper = debtors.id) {
+/** The first MAX_STATEMENT_LINES invoices matching `where`, oldest due first (ties: by id), as a JSON array of lines. */
+function linesOf(where: SQLWrapper) {
   const limit = sql.raw(String(MAX_STATEMENT_LINES));
-  const lines = sql<string | null>`(
+  return sql<string | null>`(
     SELECT json_group_array(json_object('number', l.number, 'dueOn', l.due_on, 'balanceCents', l.balance, 'currency', l.currency))
     FROM (
       SELECT i.number AS number, i.due_on AS due_on, i.amount_cents - i.paid_cents AS balance, i.currency AS currency
-      FROM invoices AS i WHERE ${openOf(debtorId)} ORDER BY i.due_on, i.id LIMIT ${limit}
+      FROM invoices AS i WHERE ${where} ORDER BY i.due_on, i.id LIMIT ${limit}
     ) AS l)`;
+}
+
+/**
+ * Columns to add to a select that reads a debtor: `statementLines`, the first MAX_STATEMENT_LINES
+ * open invoices oldest due first (ties: by id) as a JSON array, `statementTotals`, the totals
+ * per currency over all of them (the currency of the earliest due first, then by code, as
+ * app/domain/statement.ts statementTotals orders them), and `statementHeld`, the open invoices the
+ * user said not to chase. parseStatement reads them back.
+ */
+export function statementColumns(debtorId: SQLWrapper = debtors.id) {
   const totals = sql<string | null>`(
     SELECT json_group_array(json_object('currency', t.currency, 'cents', t.cents, 'count', t.n))
     FROM (
       SELECT i.currency AS currency, sum(i.amount_cents - i.paid_cents) AS cents, count(*) AS n
       FROM invoices AS i WHERE ${openOf(debtorId)} GROUP BY i.currency ORDER BY min(i.due_on), i.currency
     ) AS t)`;
-  const held = sql<string | null>`(
-    SELECT json_group_array(json_object('number', h.number, 'dueOn', h.due_on, 'balanceCents', h.balance, 'currency', h.currency))
-    FROM (
-      SELECT i.number AS number, i.due_on AS due_on, i.amount_cents - i.paid_cents AS balance, i.currency AS currency
-      FROM invoices AS i WHERE ${pausedOf(debtorId)} ORDER BY i.due_on, i.id LIMIT ${limit}
-    ) AS h)`;
-  return { statementLines: lines, statementTotals: totals, statementHeld: held };
+  return {
+    statementLines: linesOf(openOf(debtorId)),
+    statementTotals: totals,
+    statementHeld: linesOf(pausedOf(debtorId)),
+  };
 }
 
 function parseArray(json: string | null | undefined): unknown[] {
@@ -60,26 +63,18 @@ export function parseStatement(row: {
   statementTotals: string | null;
   statementHeld?: string | null;
 }): Statement {
-  const lines = parseArray(row.statementLines) as StatementLine[];
-  const totals = parseArray(row.statementTotals) as CurrencyTotal[];
-  const held = parseArray(row.statementHeld) as StatementLine[];
-  return {
-    ...(held.length > 0
-      ? {
-          held: held.map((l) => ({
-            number: l.number ?? null,
-            dueOn: l.dueOn,
-            balanceCents: l.balanceCents,
-            currency: l.currency,
-          })),
-        }
-      : {}),
-    lines: lines.map((l) => ({
+  const linesIn = (json: string | null | undefined) =>
+    (parseArray(json) as StatementLine[]).map((l) => ({
       number: l.number ?? null,
       dueOn: l.dueOn,
       balanceCents: l.balanceCents,
       currency: l.currency,
-    })),
+    }));
+  const totals = parseArray(row.statementTotals) as CurrencyTotal[];
+  const held = linesIn(row.statementHeld);
+  return {
+    ...(held.length > 0 ? { held } : {}),
+    lines: linesIn(row.statementLines),
     totals: totals.map((t) => ({ currency: t.currency, cents: t.cents, count: t.count })),
   };
 }

@@ -4,7 +4,7 @@ import type { Db } from "~/db/client.server";
 import { readdressedStatement } from "~/db/debtor-status";
 import { debtorEvents, debtors, deliveries, invoices, schedules } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
-import { type Cadence, DEFAULT_CADENCE_STEPS, parseSteps, serializeSteps } from "~/domain/cadence";
+import { type Cadence, cadenceColumns, DEFAULT_CADENCE_STEPS, parseSteps, serializeSteps } from "~/domain/cadence";
 import type { CadenceInvoice } from "~/domain/cadence-plan";
 import { type FrequencyId, NOW_DELAY_MS } from "~/domain/frequencies";
 import { outstandingCents } from "~/domain/money";
@@ -539,11 +539,7 @@ export async function createFollowingSchedules(
 ): Promise<{ id: string; nextRunAt: number }[]> {
   const { ownerId, now } = scope;
   const values = candidates.flatMap((debtor) => {
-    const plan = cadencePlanOf(
-      { cadenceSteps: serializeSteps(cadence.steps), cadenceRepeatDays: cadence.repeatDays, sendHour: cadence.hour },
-      debtor.timeZone,
-      parseOpenInvoices(debtor.openInvoices),
-    );
+    const plan = cadencePlanOf(cadenceColumns(cadence), debtor.timeZone, parseOpenInvoices(debtor.openInvoices));
     const nextRunAt = cadenceRunAfter(plan, null, now);
     if (nextRunAt === null) return [];
     return [
@@ -555,9 +551,7 @@ export async function createFollowingSchedules(
         preset: "FRIENDLY_REMINDER" as const,
         templateStep: 0,
         frequency: "due" as const,
-        cadenceSteps: serializeSteps(cadence.steps),
-        cadenceRepeatDays: cadence.repeatDays,
-        sendHour: cadence.hour,
+        ...cadenceColumns(cadence),
         followsAccount: true,
         timeZone: plan.timeZone,
         dueDate: null,

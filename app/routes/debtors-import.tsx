@@ -15,7 +15,7 @@ import {
 } from "~/debtors/index.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import type { Cadence } from "~/domain/cadence";
-import { nextCadenceRun } from "~/domain/cadence-plan";
+import { joinPreview } from "~/domain/cadence-plan";
 import { formatCount } from "~/domain/intl";
 import { localDateString } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
@@ -251,19 +251,15 @@ function autopilotImportNote(
   let today = 0;
   for (const debtor of plan.debtors) {
     const own = plan.invoices.filter((i) => i.debtorId === undefined && i.email === debtor.email);
-    const timeZone = safeTimeZone(debtor.timeZone);
-    const date = localDateString(now, timeZone);
-    invoices += own.length;
-    overdue += own.filter((i) => i.dueOn < date).length;
-    const run = nextCadenceRun({
+    const join = joinPreview(
       cadence,
-      preset: "FRIENDLY_REMINDER",
-      invoices: own.map((i) => ({ number: i.number, dueOn: i.dueOn, joinedAt: now })),
-      lastRunAt: null,
+      own.map((i) => ({ number: i.number, dueOn: i.dueOn, joinedAt: now })),
+      safeTimeZone(debtor.timeZone),
       now,
-      timeZone,
-    });
-    if (run?.date === date) today += 1;
+    );
+    invoices += join.invoices;
+    overdue += join.overdue;
+    if (join.today) today += 1;
   }
   const existing = plan.invoices.some((i) => i.debtorId !== undefined)
     ? " Existing debtors keep a schedule of their own; those without one join too."

@@ -1,24 +1,50 @@
+import * as v from "valibot";
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
-import { stepLabel } from "~/domain/cadence";
-import { outlookRequest } from "~/domain/outlook";
-import { templateName } from "~/domain/presets";
+import { parseSteps, stepLabel } from "~/domain/cadence";
+import { getPreset, templateName } from "~/domain/presets";
 import { formatCalendarDate, formatRunTime } from "~/domain/time-zone";
 import { cadenceOutlook } from "~/reminders/index.server";
+import { AccountCadenceSchema } from "~/schemas/account-cadence";
+import { FormIdSchema } from "~/schemas/ids";
 import type { Route } from "./+types/schedule.outlook";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
+
+/** The outlook's query, read as the cadence forms validate it (the account's cadence schema); null when any is not valid. */
+function outlookRequest(url: URL) {
+  const get = (name: string) => url.searchParams.get(name) ?? undefined;
+  const debtorId = v.safeParse(FormIdSchema, get("debtor_id"));
+  const cadence = v.safeParse(AccountCadenceSchema, {
+    cadence_steps: get("cadence_steps"),
+    send_hour: get("send_hour") ?? "10",
+    after_last: get("after_last") ?? "end",
+    repeat_days: get("repeat_days"),
+  });
+  const preset = getPreset(get("preset") ?? "FRIENDLY_REMINDER")?.id;
+  if (!debtorId.success || !cadence.success || !preset) return null;
+  const { cadence_steps, send_hour, after_last, repeat_days } = cadence.output;
+  return {
+    debtorId: debtorId.output,
+    preset,
+    cadence: {
+      steps: parseSteps(cadence_steps) ?? [],
+      hour: send_hour,
+      repeatDays: after_last === "repeat" && typeof repeat_days === "number" ? repeat_days : null,
+    },
+  };
+}
 
 /**
  * What a due-date cadence will really send the chosen debtor (the preview's "Coming e-mails"): the
  * next e-mails at their times in the debtor's zone, the invoices each carries at which step, and
  * the steps skipped because they had passed when the invoice joined. The cadence is the form's, as
- * typed; an edited schedule's past e-mails count (`schedule_id`). Another user's debtor: 404.
+ * typed, for a new schedule. Another user's debtor: 404.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
-  const request = outlookRequest((name) => url.searchParams.get(name));
+  const request = outlookRequest(url);
   if (!request)
     return Response.json({ error: "Check the cadence's steps and hour." }, { status: 400, headers: NO_STORE });
   const outlook = await cadenceOutlook(getDb(getApp(context).env.DB), user.id, request, Date.now());

@@ -10,7 +10,6 @@ import { notify } from "~/components/toast";
 import { getDb } from "~/db/client.server";
 import { OWNER_ID, preparedQuery, SESSION_OWNER } from "~/db/prepared.server";
 import { debtorChoiceOf, debtorChoiceQuery, listOrganizations } from "~/debtors/index.server";
-import { parseSteps } from "~/domain/cadence";
 import { DEFAULT_FREQUENCY } from "~/domain/frequencies";
 import { DEFAULT_PRESET } from "~/domain/presets";
 import { senderDisplayName } from "~/domain/sender";
@@ -83,7 +82,6 @@ export default function NewSchedule({ loaderData }: Route.ComponentProps) {
             frequency={watch.frequency}
             tone={tone}
             values={{ debtorId: watch.debtorId, organizationId: watch.organizationId, dueDate: watch.dueDate }}
-            steps={watch.frequency === "due" ? parseSteps(watch.cadenceSteps ?? "") : null}
             cadence={watch.frequency === "due" ? watch : null}
           />
         </div>

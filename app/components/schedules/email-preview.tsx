@@ -34,25 +34,23 @@ export function EmailPreview({
   frequency,
   tone,
   values = { debtorId: "", organizationId: "", dueDate: "" },
-  steps = null,
   cadence = null,
-  scheduleId,
 }: {
   presetId: string;
   frequency: string;
   tone: number;
   values?: PreviewValues;
-  /** A due-date cadence's steps (days from the due date): the preview lists them instead of the templates. */
-  steps?: readonly number[] | null;
-  /** The due-date cadence as the form holds it: with a debtor chosen, the preview lists its coming e-mails. */
+  /**
+   * The due-date cadence as the form holds it: its steps are listed instead of the templates, and
+   * with a debtor chosen, its coming e-mails.
+   */
   cadence?: CadenceWatch | null;
-  /** The schedule being edited: what it already sent is not shown as coming. */
-  scheduleId?: string;
 }) {
+  const steps = cadence ? parseSteps(cadence.cadenceSteps ?? "") : null;
   const preset = getPreset(presetId);
   const [templateId, setTemplateId] = useState<string | null>(null);
   const [stepIndex, setStepIndex] = useState(0);
-  const outlook = useOutlook(presetId, values.debtorId, cadence, scheduleId);
+  const outlook = useOutlook(presetId, values.debtorId, cadence);
   const [runIndex, setRunIndex] = useState(0);
   const runs = outlook && typeof outlook === "object" && "runs" in outlook ? outlook.runs : null;
   const chosenRun = runs && runs.length > 0 ? (runs[Math.min(runIndex, runs.length - 1)] ?? null) : null;
@@ -125,7 +123,7 @@ export function EmailPreview({
         </h2>
         <p className="text-sm text-muted">
           {steps && cadence
-            ? `Each open invoice follows the steps from its own due date${afterLastLabel({
+            ? `Each open invoice follows the steps from its own due date; ${afterLastLabel({
                 steps: [...steps],
                 repeatDays: cadence.afterLast === "repeat" ? Number(cadence.repeatDays) || null : null,
               })}.`
@@ -288,7 +286,7 @@ export interface CadenceWatch {
 type Outlook = OutlookAnswer | "loading" | "failed" | null;
 
 /** The chosen debtor's coming e-mails under the typed cadence (/schedule/outlook), re-read as it changes. */
-function useOutlook(preset: string, debtorId: string, cadence: CadenceWatch | null, scheduleId?: string): Outlook {
+function useOutlook(preset: string, debtorId: string, cadence: CadenceWatch | null): Outlook {
   const [outlook, setOutlook] = useState<Outlook>(null);
   const steps = cadence?.cadenceSteps ?? "";
   const afterLast = cadence?.afterLast ?? "end";
@@ -313,7 +311,6 @@ function useOutlook(preset: string, debtorId: string, cadence: CadenceWatch | nu
       repeat_days: repeatDays,
       send_hour: sendHour,
     });
-    if (scheduleId) query.set("schedule_id", scheduleId);
     // Typing in the steps: one request once the user pauses.
     const timer = setTimeout(() => {
       setOutlook("loading");
@@ -328,7 +325,7 @@ function useOutlook(preset: string, debtorId: string, cadence: CadenceWatch | nu
       clearTimeout(timer);
       controller.abort();
     };
-  }, [active, debtorId, preset, steps, afterLast, repeatDays, sendHour, scheduleId]);
+  }, [active, debtorId, preset, steps, afterLast, repeatDays, sendHour]);
   return outlook;
 }
 

@@ -189,7 +189,7 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
           />
 
           <p className="mt-2 text-xs text-muted">
-            {`Now:${afterLastLabel({ steps: view.steps, repeatDays: view.repeatDays }).slice(1)}.`}
+            {`Now: ${afterLastLabel({ steps: view.steps, repeatDays: view.repeatDays })}.`}
           </p>
         </div>
         <div role="status" aria-live="polite" className="text-sm text-success">
