@@ -141,6 +141,8 @@ export default defineConfig({
             "scripts/**/*.test.ts",
           ],
           environment: "node",
+          // Pure modules and no global mocks: the files one worker runs share it, one after another.
+          isolate: false,
         },
       }),
       defineProject({
