@@ -28,6 +28,7 @@ export default [
   route("d/:token", "routes/portal.tsx"),
   route("d/:token/pay", "routes/portal-pay.ts"),
   route("debtors/import", "routes/debtors-import.tsx"),
+  route("debtors/cadence", "routes/debtors-cadence.tsx"),
   route("debtors/:id", "routes/debtor-timeline.tsx"),
   route("debtors/:id/timeline", "routes/debtors.timeline.ts"),
   route("debtors.csv", "routes/debtors-export.ts"),

@@ -3,8 +3,10 @@ import type { RouterContextProvider } from "react-router";
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { AccountCapReached } from "~/domain/account-caps";
-import { parseSteps } from "~/domain/cadence";
+import { parseSteps, type StepVoice } from "~/domain/cadence";
 import { formatCount } from "~/domain/intl";
+import type { TemplateId } from "~/domain/presets";
+import { isTone, type Tone } from "~/domain/strategies";
 import { intentOf, readForm, reply } from "~/platform/action-result.server";
 import { entityScope } from "~/platform/scope.server";
 import { saveAccountCadence, turnAutopilotOff, turnAutopilotOn } from "~/reminders/index.server";
@@ -16,6 +18,27 @@ interface ActionArgs {
   context: Readonly<RouterContextProvider>;
   request: Request;
   url: URL;
+}
+
+const STEP_TEMPLATES: readonly string[] = ["initial", "follow-up", "second-follow-up", "final-notice"];
+
+/**
+ * Each step's template and tone as chosen (fields voice_template_<offset> and voice_tone_<offset>;
+ * empty or absent: by its place, in the debtor's tone); null when a value is not one the form offers.
+ */
+export function readStepVoices(formData: FormData, steps: readonly number[]): Record<number, StepVoice> | null {
+  const voices: Record<number, StepVoice> = {};
+  for (const step of steps) {
+    const template = String(formData.get(`voice_template_${step}`) ?? "");
+    const tone = String(formData.get(`voice_tone_${step}`) ?? "");
+    if (template !== "" && !STEP_TEMPLATES.includes(template)) return null;
+    if (tone !== "" && !isTone(Number(tone))) return null;
+    voices[step] = {
+      template: template === "" ? null : (template as TemplateId),
+      tone: tone === "" ? null : (Number(tone) as Tone),
+    };
+  }
+  return voices;
 }
 
 const schedules = (n: number) => `${formatCount(n)} ${n === 1 ? "schedule" : "schedules"}`;
@@ -40,10 +63,18 @@ export async function cadenceAction({ context, request, url }: ActionArgs) {
         return reply(CADENCE_INTENTS.save, { status: 400, result: submission.reply() });
       const { cadence_steps, send_hour, after_last, repeat_days } = submission.value;
       const steps = parseSteps(cadence_steps) ?? [];
+      const voices = readStepVoices(formData, steps);
+      if (!voices)
+        return reply(CADENCE_INTENTS.save, {
+          status: 400,
+          message: "Choose each step's template and tone from their lists.",
+          result: submission.reply(),
+        });
       const following = await saveAccountCadence(scope, {
         steps,
         hour: send_hour,
         repeatDays: after_last === "repeat" && typeof repeat_days === "number" ? repeat_days : null,
+        voices,
       });
       return reply(CADENCE_INTENTS.save, {
         message:

@@ -388,6 +388,8 @@ export const schedules = sqliteTable(
     // and the local hour in the debtor's zone. Null for the other frequencies.
     cadenceSteps: text("cadence_steps"),
     cadenceRepeatDays: integer("cadence_repeat_days"),
+    // What a step of the account's cadence sends, copied with it to a follower (domain/cadence.ts serializeVoices).
+    cadenceVoices: text("cadence_voices"),
     sendHour: integer("send_hour"),
     timeZone: text("time_zone").notNull(),
     dueDate: text("due_date"),
@@ -450,6 +452,8 @@ export const accountCadences = sqliteTable("account_cadences", {
   cadenceSteps: text("cadence_steps").notNull(),
   cadenceRepeatDays: integer("cadence_repeat_days"),
   sendHour: integer("send_hour").notNull(),
+  // Each step's template and tone where the user chose them: "7:follow-up:2,45:final-notice:3".
+  cadenceVoices: text("cadence_voices"),
   autopilot: integer("autopilot", { mode: "boolean" }).notNull().default(false),
   autopilotSince: integer("autopilot_since"),
   updatedAt: integer("updated_at").notNull().default(nowMs),

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { chunk, IDS_PER_STATEMENT } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
 import { owesSql } from "~/db/owed";
 import { type Bound, bindParam, boundQuery, OWNER_ID, preparedQuery, preparedQueryBy } from "~/db/prepared.server";
@@ -253,6 +254,20 @@ function debtorRowQuery(db: Db, ownerId: string, id: number) {
 export async function getDebtor(db: Db, ownerId: string, id: number): Promise<DebtorRow | undefined> {
   const [row] = await debtorRowQuery(db, ownerId, id);
   return row ? debtorRowOf(row) : undefined;
+}
+
+/** The names of the owner's debtors among `ids` (another user's are not there), by name. */
+export async function debtorNames(db: Db, ownerId: string, ids: readonly number[]) {
+  const slices = chunk([...new Set(ids)], IDS_PER_STATEMENT);
+  const rows = await Promise.all(
+    slices.map((slice) =>
+      db
+        .select({ id: debtors.id, name: debtors.fullName })
+        .from(debtors)
+        .where(and(eq(debtors.ownerId, ownerId), inArray(debtors.id, slice))),
+    ),
+  );
+  return rows.flat().sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
 }
 
 /** The debtor's own columns from the form (the debt, currency and number are their invoice's). */

@@ -7,6 +7,7 @@ export {
   debtorChoice,
   debtorChoiceOf,
   debtorChoiceQuery,
+  debtorNames,
   debtorRowOf,
   debtorsListQueries,
   debtorToJson,

@@ -223,6 +223,7 @@ const TIMELINE = {
         coveredAt: schedules.coveredAt,
         cadenceSteps: schedules.cadenceSteps,
         cadenceRepeatDays: schedules.cadenceRepeatDays,
+        cadenceVoices: schedules.cadenceVoices,
         sendHour: schedules.sendHour,
         // A due-date schedule's: its debtor's open invoices, for what its next e-mail carries.
         openInvoices: sql<

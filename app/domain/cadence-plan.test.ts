@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Cadence, DEFAULT_CADENCE } from "./cadence";
-import {
-  type CadenceInvoice,
-  firingTemplate,
-  nextCadenceRun,
-  type PlanInput,
-  planCadence,
-  stepTemplates,
-} from "./cadence-plan";
+import { type Cadence, DEFAULT_CADENCE, stepTemplates } from "./cadence";
+import { type CadenceInvoice, firingVoice, nextCadenceRun, type PlanInput, planCadence } from "./cadence-plan";
 
 const at = (text: string) => Date.parse(text);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -116,7 +109,9 @@ describe("planCadence: invoices that join late", () => {
       }
       // Today's hour (10:00) has passed at 12:00: in a minute; the contact rules keep it out of the night.
       expect(first?.at).toBe(joined + 60_000);
-      expect(first?.lines).toEqual([{ number: "X", dueOn: due, offset: fitted, kind: "step", late: true, template }]);
+      expect(first?.lines).toEqual([
+        { number: "X", dueOn: due, offset: fitted, kind: "step", late: true, template, tone: null },
+      ]);
       expect(first?.template).toBe(template);
       // Every step before the fitted one is skipped, and none of them comes back later.
       expect(out.skipped.map((s) => s.offset)).toEqual(c.steps.filter((s) => s < fitted));
@@ -191,7 +186,7 @@ describe("the issue's newcomer with three clients, on 28 November at noon UTC", 
   });
 });
 
-describe("firingTemplate and stepTemplates", () => {
+describe("firingVoice and stepTemplates", () => {
   const c: Cadence = { steps: [-3, 0, 3, 7, 14], repeatDays: null, hour: 10 };
   it("is the planned run's template; for an unplanned run, the furthest step reached", () => {
     const input = {
@@ -201,10 +196,10 @@ describe("firingTemplate and stepTemplates", () => {
       lastRunAt: null,
       timeZone: "UTC",
     };
-    expect(firingTemplate(input, at("2026-11-08T10:00:00Z"))).toBe("second-follow-up");
-    expect(firingTemplate({ ...input, preset: "SINGLE_REMINDER" }, at("2026-11-08T10:00:00Z"))).toBe("single");
+    expect(firingVoice(input, at("2026-11-08T10:00:00Z")).template).toBe("second-follow-up");
+    expect(firingVoice({ ...input, preset: "SINGLE_REMINDER" }, at("2026-11-08T10:00:00Z")).template).toBe("single");
     // Already sent today at 10:00: a "Send now" at 15:00 is not a planned run.
-    expect(firingTemplate({ ...input, lastRunAt: at("2026-11-04T10:00:00Z") }, at("2026-11-04T15:00:00Z"))).toBe(
+    expect(firingVoice({ ...input, lastRunAt: at("2026-11-04T10:00:00Z") }, at("2026-11-04T15:00:00Z")).template).toBe(
       "follow-up",
     );
   });
@@ -216,6 +211,68 @@ describe("firingTemplate and stepTemplates", () => {
       "second-follow-up",
       "final-notice",
     ]);
+  });
+});
+
+describe("each step's own template and tone (the account's cadence)", () => {
+  const voiced: Cadence = {
+    steps: [0, 7, 30],
+    repeatDays: 14,
+    hour: 10,
+    // On the due date a firm word in the middle ground; at 30 days the final notice, aggressive.
+    voices: { 0: { template: "follow-up", tone: 2 }, 30: { template: null, tone: 3 } },
+  };
+  it("a step sends the template and tone chosen for it; the others by their place, in the debtor's tone", () => {
+    expect(stepTemplates(voiced.steps, "FRIENDLY_REMINDER", voiced.voices)).toEqual([
+      "follow-up",
+      "follow-up",
+      "final-notice",
+    ]);
+    const first = planCadence(plan(voiced, [inv("2026-12-01", "A")], at("2026-11-28T12:00:00Z")), 3).runs;
+    expect(first.map((r) => [r.date, r.template, r.tone])).toEqual([
+      ["2026-12-01", "follow-up", 2],
+      ["2026-12-08", "follow-up", null],
+      ["2026-12-31", "final-notice", 3],
+    ]);
+  });
+  it("an e-mail of two invoices speaks in the tone of its most advanced one; a repeat keeps the last step's tone", () => {
+    // A at its 30-day step (final notice, aggressive) and B on its due date (middle ground), the same day.
+    const both = planCadence(
+      plan(
+        voiced,
+        [inv("2026-11-01", "A"), inv("2026-12-01", "B")],
+        at("2026-11-30T12:00:00Z"),
+        "UTC",
+        at("2026-11-30T10:00:00Z"),
+      ),
+      1,
+    ).runs[0];
+    expect(both?.lines.map((l) => [l.number, l.template, l.tone])).toEqual([
+      ["A", "final-notice", 3],
+      ["B", "follow-up", 2],
+    ]);
+    expect([both?.template, both?.tone]).toEqual(["final-notice", 3]);
+    // A's repeat 14 days after its final notice: a reminder, in the final notice's tone.
+    const repeat = planCadence(
+      plan(voiced, [inv("2026-11-01", "A")], at("2026-12-01T12:00:00Z"), "UTC", at("2026-12-01T10:00:00Z")),
+      1,
+    ).runs[0];
+    expect([repeat?.date, repeat?.template, repeat?.tone]).toEqual(["2026-12-15", "second-follow-up", 3]);
+  });
+  it("what the engine sends at a planned run, and at an unplanned one", () => {
+    const input = {
+      cadence: voiced,
+      preset: "FRIENDLY_REMINDER" as const,
+      invoices: [inv("2026-11-01")],
+      lastRunAt: null,
+      timeZone: "UTC",
+    };
+    expect(firingVoice(input, at("2026-11-01T10:00:00Z"))).toEqual({ template: "follow-up", tone: 2 });
+    // "Send now" on 5 November, no run planned then: the furthest step reached (the due date's).
+    expect(firingVoice({ ...input, lastRunAt: at("2026-11-05T09:00:00Z") }, at("2026-11-05T15:00:00Z"))).toEqual({
+      template: "follow-up",
+      tone: 2,
+    });
   });
 });
 

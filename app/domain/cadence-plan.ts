@@ -1,9 +1,10 @@
-import { addDays, type Cadence, stageAt } from "./cadence";
+import { addDays, type Cadence, pointTemplate, pointTone, SEQUENCE } from "./cadence";
 import { parseCalendarDate } from "./calendar-date";
 import { NOW_DELAY_MS } from "./frequencies";
 import { type PresetId, type TemplateId, templateName } from "./presets";
 import { instantAtLocalHour, localDateString, startOfLocalDate } from "./schedule-time";
 import { daysOverdue } from "./statement";
+import type { Tone } from "./strategies";
 
 /**
  * Where each open invoice stands in a due-date cadence, and the e-mails that follow from it
@@ -43,6 +44,8 @@ export interface PlannedLine {
   /** It joined late: this is the one e-mail for the steps it missed. */
   late: boolean;
   template: TemplateId;
+  /** The step's own tone (the account's cadence); null: the debtor's. */
+  tone: Tone | null;
 }
 
 /** One e-mail the schedule will send. */
@@ -53,6 +56,8 @@ export interface PlannedRun {
   lines: PlannedLine[];
   /** The template of its most advanced line. */
   template: TemplateId;
+  /** That line's tone; null: the debtor's. */
+  tone: Tone | null;
 }
 
 /** A step an invoice will never get, because it joined (or was held) after it passed. */
@@ -68,24 +73,25 @@ export interface CadenceOutlook {
   skipped: SkippedStep[];
 }
 
-/** The escalating sequence's templates, mildest first. */
-const SEQUENCE: readonly TemplateId[] = ["initial", "follow-up", "second-follow-up", "final-notice"];
-
-/** The template a step (or a repeat after the last step) sends. */
-export function pointTemplate(c: Cadence, preset: PresetId, offset: number, kind: "step" | "repeat"): TemplateId {
-  if (preset === "SINGLE_REMINDER") return "single";
-  const stage = stageAt(c, offset);
-  return SEQUENCE[kind === "repeat" ? Math.min(stage, 2) : stage] ?? "initial";
-}
-
-/** The templates of a cadence's steps in order (what each step sends when its invoice is on time). */
-export function stepTemplates(steps: readonly number[], preset: PresetId): TemplateId[] {
-  const c: Cadence = { steps: [...steps], repeatDays: null, hour: 10 };
-  return steps.map((step) => pointTemplate(c, preset, step, "step"));
-}
-
 function rank(template: TemplateId): number {
   return SEQUENCE.indexOf(template);
+}
+
+/**
+ * The line an e-mail of several speaks for: the most advanced template (the final notice over a
+ * repeat's reminder), then the most overdue step. Its template and tone are the e-mail's.
+ */
+function leadLine<L extends { template: TemplateId; offset: number }>(lines: readonly L[]): L | undefined {
+  let lead: L | undefined;
+  for (const l of lines) {
+    if (
+      !lead ||
+      rank(l.template) > rank(lead.template) ||
+      (rank(l.template) === rank(lead.template) && l.offset > lead.offset)
+    )
+      lead = l;
+  }
+  return lead;
 }
 
 interface Point {
@@ -260,14 +266,12 @@ export function planCadence(input: PlanInput, limit = 1): CadenceOutlook {
           kind: event.kind,
           late: event.late,
           template: pointTemplate(c, preset, event.offset, event.kind),
+          tone: pointTone(c, event.offset, event.kind),
         }),
       )
       .sort((a, b) => (a.dueOn === b.dueOn ? 0 : a.dueOn < b.dueOn ? -1 : 1));
-    const template = lines.reduce<TemplateId>(
-      (best, l) => (rank(l.template) > rank(best) ? l.template : best),
-      lines[0]?.template ?? "initial",
-    );
-    runs.push({ at, date, lines, template });
+    const lead = leadLine(lines);
+    runs.push({ at, date, lines, template: lead?.template ?? "initial", tone: lead?.tone ?? null });
     lastRunAt = at;
     now = at;
   }
@@ -295,25 +299,33 @@ export function describeRun(run: PlannedRun): string {
 }
 
 /**
- * The template of the run firing at `scheduledAt` (the run the plan put there); for a run the plan
- * did not make ("Send now"), the most advanced step any open invoice has reached.
+ * The template and tone of the run firing at `scheduledAt` (the run the plan put there); for a run
+ * the plan did not make ("Send now"), those of the most advanced step any open invoice has reached.
+ * A null tone: the debtor's.
  */
-export function firingTemplate(input: Omit<PlanInput, "now">, scheduledAt: number): TemplateId {
-  if (input.preset === "SINGLE_REMINDER") return "single";
+export function firingVoice(
+  input: Omit<PlanInput, "now">,
+  scheduledAt: number,
+): { template: TemplateId; tone: Tone | null } {
+  if (input.preset === "SINGLE_REMINDER") return { template: "single", tone: null };
   const run = runOn(input, scheduledAt);
+  if (run) return { template: run.template, tone: run.tone };
   const today = localDateString(scheduledAt, input.timeZone);
-  if (run) return run.template;
-  let best: TemplateId = "initial";
+  const reached: { template: TemplateId; offset: number; tone: Tone | null }[] = [];
   for (const inv of input.invoices) {
     const days = daysOverdue(inv.dueOn, today);
     if (days === null) continue;
-    const reached = input.cadence.steps.filter((s) => s <= days);
-    const offset = reached[reached.length - 1];
+    const steps = input.cadence.steps.filter((s) => s <= days);
+    const offset = steps[steps.length - 1];
     if (offset === undefined) continue;
-    const t = pointTemplate(input.cadence, input.preset, offset, "step");
-    if (rank(t) > rank(best)) best = t;
+    reached.push({
+      template: pointTemplate(input.cadence, input.preset, offset, "step"),
+      offset,
+      tone: pointTone(input.cadence, offset, "step"),
+    });
   }
-  return best;
+  const lead = leadLine(reached);
+  return lead ? { template: lead.template, tone: lead.tone } : { template: "initial", tone: null };
 }
 
 /** What joining a cadence now means for one debtor: their open invoices, how many are overdue, and the first e-mail. */

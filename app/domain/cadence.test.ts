@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { addDays, cadenceSummary, DEFAULT_CADENCE, parseSteps, stageAt } from "./cadence";
+import {
+  addDays,
+  cadenceSummary,
+  DEFAULT_CADENCE,
+  parseSteps,
+  serializeVoices,
+  stageAt,
+  storedVoices,
+} from "./cadence";
 
 describe("parseSteps", () => {
   it("reads offsets in any order, with spaces, semicolons and a typographic minus", () => {
@@ -35,5 +43,25 @@ describe("cadenceSummary", () => {
     expect(cadenceSummary({ steps: [1], repeatDays: 7, hour: 9 })).toBe(
       "Follows the due date: 1 day after, at 09:00 in the debtor's time zone; the last step goes once, then a reminder every 7 days until paid",
     );
+  });
+});
+
+describe("the steps' voices as stored", () => {
+  it("round-trips the chosen templates and tones and drops what is left to the defaults", () => {
+    const c = {
+      steps: [-3, 0, 45],
+      voices: {
+        [-3]: { template: null, tone: null },
+        0: { template: "follow-up", tone: null },
+        45: { template: null, tone: 3 },
+      },
+    } as const;
+    const stored = serializeVoices(c);
+    expect(stored).toBe("0:follow-up:,45::3");
+    expect(storedVoices(stored)).toEqual({ 0: { template: "follow-up", tone: null }, 45: { template: null, tone: 3 } });
+    expect(serializeVoices({ steps: [0], voices: { 7: { template: "final-notice", tone: 3 } } })).toBeNull();
+    expect(storedVoices(null)).toBeUndefined();
+    // Damaged parts read as the defaults, never as another template or tone.
+    expect(storedVoices("7:nonsense:9,x:final-notice:1")).toEqual({ 7: { template: null, tone: null } });
   });
 });

@@ -1,4 +1,6 @@
 import { parseCalendarDate } from "./calendar-date";
+import { isTemplateId, type PresetId, type TemplateId } from "./presets";
+import { isTone, type Tone } from "./strategies";
 
 /**
  * Due-date cadences (decisions/016): a schedule
@@ -16,6 +18,17 @@ export interface Cadence {
   repeatDays: number | null;
   /** The local hour (in the debtor's zone) each step goes out at. */
   hour: number;
+  /** What a step sends, by its offset (the account's cadence); a step not in it: by its place, in the debtor's tone. */
+  voices?: Readonly<Record<number, StepVoice>>;
+}
+
+/**
+ * The e-mail one step of the account's cadence sends: its template (null: by its place, friendly to
+ * firm to the final notice) and its tone (null: the debtor's own).
+ */
+export interface StepVoice {
+  template: TemplateId | null;
+  tone: Tone | null;
 }
 
 export const DEFAULT_CADENCE_STEPS = [-3, 0, 3, 7, 14] as const;
@@ -80,7 +93,42 @@ export function parseSteps(text: string): number[] | null {
 
 /** A cadence as a schedule's (or the account's) columns store it. */
 export function cadenceColumns(c: Cadence) {
-  return { cadenceSteps: serializeSteps(c.steps), cadenceRepeatDays: c.repeatDays, sendHour: c.hour };
+  return {
+    cadenceSteps: serializeSteps(c.steps),
+    cadenceRepeatDays: c.repeatDays,
+    sendHour: c.hour,
+    cadenceVoices: serializeVoices(c),
+  };
+}
+
+/**
+ * The steps' voices as the cadence_voices column stores them: "7:follow-up:2,45:final-notice:3"
+ * (offset, template or "", tone or ""), for the cadence's steps only; null when every step sends
+ * what its place calls for in the debtor's tone.
+ */
+export function serializeVoices(c: { steps: readonly number[]; voices?: Cadence["voices"] }): string | null {
+  const parts: string[] = [];
+  for (const step of c.steps) {
+    const v = c.voices?.[step];
+    if (v && (v.template || v.tone)) parts.push(`${step}:${v.template ?? ""}:${v.tone ?? ""}`);
+  }
+  return parts.length > 0 ? parts.join(",") : null;
+}
+
+/** The stored voices read back; an unknown template or tone reads as the default (by place, the debtor's). */
+export function storedVoices(value: string | null | undefined): Record<number, StepVoice> | undefined {
+  if (!value) return undefined;
+  const voices: Record<number, StepVoice> = {};
+  for (const part of value.split(",")) {
+    const [offset, template, tone] = part.split(":");
+    const step = Number(offset);
+    if (!Number.isInteger(step)) continue;
+    voices[step] = {
+      template: template && isTemplateId(template) ? template : null,
+      tone: tone && isTone(Number(tone)) ? (Number(tone) as Tone) : null,
+    };
+  }
+  return voices;
 }
 
 /** The steps as the form shows them: "-3, 0, 3, 7, 14". */
@@ -156,4 +204,31 @@ export function stageAt(c: Cadence, days: number): number {
   if (reached === 0) return 0;
   if (reached === after.length && after.length >= 2) return 3;
   return Math.min(reached, 2);
+}
+
+/** The escalating sequence's templates, mildest first. */
+export const SEQUENCE: readonly TemplateId[] = ["initial", "follow-up", "second-follow-up", "final-notice"];
+
+/**
+ * The template a step (or a repeat after the last step) sends: the one the user chose for the step,
+ * else the one its place calls for. A repeat is a reminder, never a second final notice.
+ */
+export function pointTemplate(c: Cadence, preset: PresetId, offset: number, kind: "step" | "repeat"): TemplateId {
+  if (preset === "SINGLE_REMINDER") return "single";
+  const chosen = kind === "step" ? c.voices?.[offset]?.template : null;
+  if (chosen && chosen !== "single") return chosen;
+  const stage = stageAt(c, offset);
+  return SEQUENCE[kind === "repeat" ? Math.min(stage, 2) : stage] ?? "initial";
+}
+
+/** The tone a step sends in: the one the user chose for it (a repeat: the last step's); null for the debtor's. */
+export function pointTone(c: Cadence, offset: number, kind: "step" | "repeat"): Tone | null {
+  const step = kind === "step" ? offset : c.steps[c.steps.length - 1];
+  return step === undefined ? null : (c.voices?.[step]?.tone ?? null);
+}
+
+/** The templates of a cadence's steps in order (what each step sends when its invoice is on time). */
+export function stepTemplates(steps: readonly number[], preset: PresetId, voices?: Cadence["voices"]): TemplateId[] {
+  const c: Cadence = { steps: [...steps], repeatDays: null, hour: 10, voices };
+  return steps.map((step) => pointTemplate(c, preset, step, "step"));
 }

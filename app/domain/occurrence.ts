@@ -1,4 +1,4 @@
-import { type Cadence, DEFAULT_SEND_HOUR, storedSteps } from "./cadence";
+import { type Cadence, DEFAULT_SEND_HOUR, storedSteps, storedVoices } from "./cadence";
 import { type CadenceInvoice, nextCadenceRun } from "./cadence-plan";
 import { type FrequencyId, NOW_DELAY_MS } from "./frequencies";
 import { nextRunAfter, nextRunForFrequency } from "./schedule-time";
@@ -126,17 +126,23 @@ export function cadenceRunAfter(plan: CadencePlan, coveredAt: number | null, aft
 }
 
 /** The cadence stored on a due-date schedule's row (its steps, repeat and hour). */
-export function storedCadence(row: Pick<RunPlanRow, "cadenceSteps" | "cadenceRepeatDays" | "sendHour">): Cadence {
+export function storedCadence(row: CadenceRow): Cadence {
   return {
     steps: storedSteps(row.cadenceSteps),
     repeatDays: row.cadenceRepeatDays ?? null,
     hour: row.sendHour ?? DEFAULT_SEND_HOUR,
+    voices: storedVoices(row.cadenceVoices),
   };
 }
 
+/** A row's cadence columns: its voices only where the query read them (a follower's steps' e-mails). */
+type CadenceRow = Pick<RunPlanRow, "cadenceSteps" | "cadenceRepeatDays" | "sendHour"> & {
+  cadenceVoices?: string | null;
+};
+
 /** A due-date schedule's cadence plan from its row and the open invoices read with it. */
 export function cadencePlanOf(
-  row: Pick<RunPlanRow, "cadenceSteps" | "cadenceRepeatDays" | "sendHour">,
+  row: CadenceRow,
   debtorTimeZone: string | null | undefined,
   invoices: CadenceInvoice[],
 ): CadencePlan {

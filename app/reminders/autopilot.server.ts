@@ -3,7 +3,7 @@ import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { hasChasedInvoice } from "~/db/owed";
 import { accountCadences, debtors, schedules } from "~/db/schema";
-import { type Cadence, cadenceColumns, DEFAULT_ACCOUNT_CADENCE, storedSteps } from "~/domain/cadence";
+import { type Cadence, cadenceColumns, DEFAULT_ACCOUNT_CADENCE, storedSteps, storedVoices } from "~/domain/cadence";
 import { describeRun, joinPreview } from "~/domain/cadence-plan";
 import { parseOpenInvoices } from "~/domain/occurrence";
 import { safeTimeZone } from "~/domain/time-zone";
@@ -35,7 +35,12 @@ export async function getAccountCadence(db: Db, ownerId: string): Promise<Accoun
   const row = await db.select().from(accountCadences).where(eq(accountCadences.ownerId, ownerId)).get();
   if (!row) return { cadence: DEFAULT_ACCOUNT_CADENCE, autopilot: false, autopilotSince: null };
   return {
-    cadence: { steps: storedSteps(row.cadenceSteps), repeatDays: row.cadenceRepeatDays, hour: row.sendHour },
+    cadence: {
+      steps: storedSteps(row.cadenceSteps),
+      repeatDays: row.cadenceRepeatDays,
+      hour: row.sendHour,
+      voices: storedVoices(row.cadenceVoices),
+    },
     autopilot: row.autopilot,
     autopilotSince: row.autopilotSince,
   };
@@ -187,7 +192,12 @@ export async function autopilotSummary(
  * Gives each of the owner's debtors who would join (among `ids`, or all) a schedule that follows
  * the account's cadence. Returns how many joined.
  */
-async function joinAll(scope: OwnerScope, cadence: Cadence, options: CreateOptions, ids?: readonly number[]) {
+async function joinAll(
+  scope: OwnerScope,
+  cadence: Cadence,
+  options: CreateOptions & { own?: boolean },
+  ids?: readonly number[],
+) {
   let joined = 0;
   for await (const page of candidates(scope.db, scope.ownerId, ids)) {
     joined += (await createFollowingSchedules(scope, page, cadence, options)).length;
@@ -336,8 +346,31 @@ export async function followAccountCadence(
   debtorIds: readonly number[],
   options: CreateOptions = {},
 ): Promise<FollowOutcome> {
+  const { cadence } = await getAccountCadence(scope.db, scope.ownerId);
+  return switchCadence(scope, debtorIds, cadence, false, options);
+}
+
+/**
+ * "Use another cadence": the same switch as followAccountCadence, to a cadence the user typed for
+ * these debtors. It is their own from then on: saving the account's cadence leaves it as it is.
+ */
+export async function giveOwnCadence(
+  scope: OwnerScope,
+  debtorIds: readonly number[],
+  cadence: Cadence,
+  options: CreateOptions = {},
+): Promise<FollowOutcome> {
+  return switchCadence(scope, debtorIds, { ...cadence, voices: undefined }, true, options);
+}
+
+async function switchCadence(
+  scope: OwnerScope,
+  debtorIds: readonly number[],
+  cadence: Cadence,
+  own: boolean,
+  options: CreateOptions,
+): Promise<FollowOutcome> {
   const { db, ownerId, now } = scope;
-  const { cadence } = await getAccountCadence(db, ownerId);
   const live = await liveSchedulesOf(db, ownerId, debtorIds);
   const newest = new Map<number, (typeof live)[number]>();
   const others: string[] = [];
@@ -350,7 +383,7 @@ export async function followAccountCadence(
     frequency: "due" as const,
     preset: "FRIENDLY_REMINDER",
     ...cadenceColumns(cadence),
-    followsAccount: true,
+    followsAccount: !own,
     updatedAt: now,
   };
   const [first, ...rest] = chunk(
@@ -376,7 +409,7 @@ export async function followAccountCadence(
     switched.filter((s) => s.state === "ENABLED").map((s) => s.debtorId),
   );
   const without = unique(debtorIds).filter((id) => !newest.has(id));
-  const joined = without.length > 0 ? await joinAll(scope, cadence, options, without) : 0;
+  const joined = without.length > 0 ? await joinAll(scope, cadence, { ...options, own }, without) : 0;
   const following = switched.length + joined;
   return { following, skipped: unique(debtorIds).length - following };
 }

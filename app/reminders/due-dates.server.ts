@@ -24,6 +24,7 @@ export function runPlanColumns() {
     timeZone: schedules.timeZone,
     cadenceSteps: schedules.cadenceSteps,
     cadenceRepeatDays: schedules.cadenceRepeatDays,
+    cadenceVoices: schedules.cadenceVoices,
     sendHour: schedules.sendHour,
     coveredAt: sql<number | null>`coalesce(${schedules.coveredAt}, ${schedules.lastRunAt})`.as("covered_at"),
     debtorTimeZone: sql<string | null>`(SELECT d.time_zone FROM ${debtors} AS d WHERE d.id = ${schedules.debtorId})`.as(

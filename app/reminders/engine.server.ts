@@ -1,5 +1,5 @@
 import { type Db, getDb } from "~/db/client.server";
-import { type CadenceInvoice, firingTemplate } from "~/domain/cadence-plan";
+import { type CadenceInvoice, firingVoice } from "~/domain/cadence-plan";
 import {
   CONTACT_DEFAULTS,
   type ContactRules,
@@ -195,6 +195,7 @@ async function decideFiring(db: Db, firing: Firing | undefined, now: number): Pr
   const held = slot.at > now + EARLY_TOLERANCE_MS;
 
   const progress = progressOf(s, debtor.timeZone, firing.invoices);
+  const voice = voiceOf(s, progress, scheduledAt);
   return {
     kind: "claim",
     claim: {
@@ -203,8 +204,9 @@ async function decideFiring(db: Db, firing: Firing | undefined, now: number): Pr
         scheduleId: s.id,
         debtorId: debtor.id,
         scheduledAt,
-        template: templateOf(s, progress, scheduledAt),
-        tone: toTone(debtor.activeStrategy),
+        template: voice.template,
+        // A step of the account's cadence may have its own tone; else the debtor's.
+        tone: voice.tone ?? toTone(debtor.activeStrategy),
         recipient,
       },
       limits: sendingLimits(accountPlan.id),
@@ -285,13 +287,14 @@ function progressOf(s: Schedule, debtorTimeZone: string | null, invoices: Cadenc
 
 /**
  * The template of this occurrence: the preset's next one; for a due-date schedule, the step of the
- * most advanced invoice this run carries (app/domain/cadence-plan.ts).
+ * most advanced invoice this run carries, with that step's own tone if it has one
+ * (app/domain/cadence-plan.ts). A null tone: the debtor's.
  */
-function templateOf(s: Schedule, progress: ScheduleProgress, scheduledAt: number) {
+function voiceOf(s: Schedule, progress: ScheduleProgress, scheduledAt: number) {
   const preset = s.preset as PresetId;
   const { cadence } = progress;
-  if (!cadence) return templateForStep(preset, s.templateStep);
-  return firingTemplate(
+  if (!cadence) return { template: templateForStep(preset, s.templateStep), tone: null };
+  return firingVoice(
     { cadence, preset, invoices: cadence.invoices, lastRunAt: s.coveredAt ?? s.lastRunAt, timeZone: cadence.timeZone },
     scheduledAt,
   );

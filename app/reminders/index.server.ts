@@ -16,6 +16,7 @@ export {
   saveAccountCadence,
   turnAutopilotOff,
   turnAutopilotOn,
+  giveOwnCadence,
 } from "./autopilot.server";
 export { type CommitScope, type Consequences, commit } from "./consequences.server";
 export {

@@ -52,6 +52,7 @@ interface NextRunRow {
   coveredAt: number | null;
   cadenceSteps: string | null;
   cadenceRepeatDays: number | null;
+  cadenceVoices?: string | null;
   sendHour: number | null;
   debtorTimeZone: string | null;
   openInvoices: string | null;

@@ -186,6 +186,7 @@ const scheduleFields = {
   // A due-date cadence's steps, repeat and hour; null for other frequencies.
   cadenceSteps: schedules.cadenceSteps,
   cadenceRepeatDays: schedules.cadenceRepeatDays,
+  cadenceVoices: schedules.cadenceVoices,
   sendHour: schedules.sendHour,
   nextRunAt: schedules.nextRunAt,
   lastRunAt: schedules.lastRunAt,

@@ -138,6 +138,8 @@ function scheduleColumns(
   const cadence = {
     cadenceSteps: due ? serializeSteps(parseSteps(input.cadence_steps ?? "") ?? DEFAULT_CADENCE_STEPS) : null,
     cadenceRepeatDays: due && input.after_last === "repeat" ? (input.repeat_days ?? null) : null,
+    // A cadence of the schedule form: every step by its place, in the debtor's tone.
+    cadenceVoices: null,
     sendHour: due ? (input.send_hour ?? null) : null,
   };
   let nextRunAt: number | null;
@@ -254,7 +256,13 @@ export async function updateSchedule(
   const [[row]] = await db.batch([
     db
       .update(schedules)
-      .set({ ...columns, templateStep: sameSequence ? existing.templateStep : 0, updatedAt: now })
+      // Edited in the form: the debtor's own cadence from now on, no longer rewritten with the account's.
+      .set({
+        ...columns,
+        templateStep: sameSequence ? existing.templateStep : 0,
+        followsAccount: false,
+        updatedAt: now,
+      })
       .where(owned)
       .returning(),
     // After the UPDATE: the event names the schedule as it is now.
@@ -535,7 +543,7 @@ export async function createFollowingSchedules(
   scope: OwnerScope,
   candidates: readonly { id: number; timeZone: string | null; openInvoices: string | null }[],
   cadence: Cadence,
-  options: CreateOptions = {},
+  options: CreateOptions & { own?: boolean } = {},
 ): Promise<{ id: string; nextRunAt: number }[]> {
   const { ownerId, now } = scope;
   const values = candidates.flatMap((debtor) => {
@@ -552,7 +560,8 @@ export async function createFollowingSchedules(
         templateStep: 0,
         frequency: "due" as const,
         ...cadenceColumns(cadence),
-        followsAccount: true,
+        // The account's cadence; `own`: a cadence the user gave these debtors (the bulk 'Use another cadence').
+        followsAccount: !options.own,
         timeZone: plan.timeZone,
         dueDate: null,
         state: "ENABLED" as const,

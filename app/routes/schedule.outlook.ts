@@ -59,6 +59,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
         when: formatRunTime(run.at, timeZone),
         template: run.template,
         templateName: templateName(run.template),
+        tone: run.tone,
         lines: run.lines.map((l) => ({
           number: l.number,
           due: formatCalendarDate(l.dueOn),
@@ -87,6 +88,8 @@ export type OutlookAnswer =
         when: string;
         template: string;
         templateName: string;
+        /** The step's own tone; null: the debtor's. */
+        tone: number | null;
         lines: { number: string | null; due: string; step: string; late: boolean }[];
       }[];
       skipped: { number: string | null; due: string; step: string; date: string }[];

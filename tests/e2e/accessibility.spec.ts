@@ -265,6 +265,7 @@ async function signInWithRows(page: Page) {
     headers,
   });
   expect(debtor.status()).toBe(200);
+  const { data } = (await debtor.json()) as { data: { id: number } };
   const org = await page.request.post("/api/org/add", {
     data: { name: "Axe Ltd", address: "1 Audit Street" },
     headers,
@@ -277,6 +278,7 @@ async function signInWithRows(page: Page) {
   // Its toast shown: the flash is spent here, so no later page of the sweep shows it (and fetches
   // the toast's code, which the JavaScript budget counts only after an interaction).
   await expect(page.getByText("Email reminder scheduled.")).toBeVisible();
+  return { debtorId: data.id };
 }
 
 // Signed in: two tests (every page; then every modal, drawer, combobox and date picker), so two
@@ -286,7 +288,7 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
   await useTheme(context, THEMES[0]);
   const findings: Finding[] = [];
   const scripts = await watch(page, findings);
-  await signInWithRows(page);
+  const { debtorId } = await signInWithRows(page);
 
   for (const path of [
     "/welcome",
@@ -303,6 +305,8 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
     // The summary autopilot shows before it is turned on, with the cadence form.
     "/iam/cadence?review=autopilot",
     "/debtors/import",
+    // The debtors list's bulk "Use another cadence".
+    `/debtors/cadence?ids=${debtorId}`,
     // A page's error boundary (app/components/route-error.tsx): a debtor that is not there.
     "/debtors/999999999",
   ]) {

@@ -229,6 +229,50 @@ describe("the debtors list's bulk actions", () => {
     expect(foreign.status).toBe(404);
     expect((await scheduleRow(weekly))?.state).toBe("ENABLED");
   });
+
+  it("use another cadence: the selected debtors get one of their own, which the account's later changes leave alone", async () => {
+    const a = await signIn(uniqueEmail("bulk-own"));
+    const { acme, bob, carla } = await threeClients(a.userId);
+    await turnAutopilotOn(scope(a.userId));
+    const b = await signIn(uniqueEmail("bulk-own-other"));
+    const stranger = await makeDebtor(b.userId, { fullName: "Not Yours" });
+    const query = `/debtors/cadence?ids=${acme.id}&ids=${bob.id}&ids=${stranger.id}`;
+
+    const page = await get(query, { cookie: a.cookie });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("2 debtors: Acme Ltd, Bob Smith.");
+    expect(html).not.toContain("Not Yours");
+    // Only another user's debtors: nothing to show.
+    expect((await get(`/debtors/cadence?ids=${stranger.id}`, { cookie: a.cookie })).status).toBe(404);
+
+    const fields = (steps: string): [string, string][] => [
+      ["ids", String(acme.id)],
+      ["ids", String(bob.id)],
+      ["ids", String(stranger.id)],
+      ["cadence_steps", steps],
+      ["send_hour", "9"],
+      ["after_last", "repeat"],
+      ["repeat_days", "5"],
+    ];
+    const bad = await postForm(query, fields("1, 2, three"), { cookie: a.cookie });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("1, 2, three");
+    expect((await schedulesOfDebtor(acme.id))[0]).toMatchObject({ follows_account: 1 });
+
+    const ok = await postForm(query, fields("0, 5, 10"), { cookie: a.cookie });
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("Location")).toBe("/debtors-list");
+    for (const id of [acme.id, bob.id])
+      expect(await schedulesOfDebtor(id)).toEqual([
+        expect.objectContaining({ follows_account: 0, cadence_steps: "0,5,10", cadence_repeat_days: 5, send_hour: 9 }),
+      ]);
+    expect(await schedulesOfDebtor(stranger.id)).toEqual([]);
+    // The account's cadence changes: Carla follows it, Acme and Bob keep theirs.
+    expect(await saveAccountCadence(scope(a.userId), { steps: [0, 30], repeatDays: null, hour: 11 })).toBe(1);
+    expect((await schedulesOfDebtor(acme.id))[0]).toMatchObject({ cadence_steps: "0,5,10" });
+    expect((await schedulesOfDebtor(carla.id))[0]).toMatchObject({ cadence_steps: "0,30", follows_account: 1 });
+  });
 });
 
 describe("/iam/cadence", () => {
@@ -266,5 +310,45 @@ describe("/iam/cadence", () => {
     // Another user's account is untouched by this one's switch.
     const b = await signIn(uniqueEmail("cadence-other"));
     expect((await getAccountCadence(db(), b.userId)).autopilot).toBe(false);
+  });
+
+  it("each step's template and tone: saved from the form, copied to the followers, sent as chosen", async () => {
+    const a = await signIn(uniqueEmail("cadence-voices"));
+    const { carla } = await threeClients(a.userId);
+    const form = {
+      intent: "cadence-save",
+      cadence_steps: "-3, 0, 7, 14, 30, 45",
+      send_hour: "10",
+      after_last: "end",
+      // The final notice in the aggressive tone; the due date's e-mail a follow up; the rest by place.
+      voice_template_45: "",
+      voice_tone_45: "3",
+      voice_template_0: "follow-up",
+      voice_tone_0: "",
+    };
+    // A value the lists do not offer is refused, and nothing is saved.
+    const hostile = await postForm("/iam/cadence", { ...form, voice_template_45: "single" }, { cookie: a.cookie });
+    expect(hostile.status).toBe(400);
+    expect(await hostile.text()).toContain("Choose each step");
+    expect((await getAccountCadence(db(), a.userId)).cadence.voices).toBeUndefined();
+
+    const saved = await postForm("/iam/cadence", form, { cookie: a.cookie });
+    expect(saved.status).toBe(200);
+    // Only what was chosen is kept; the other steps go by their place, in the debtor's tone.
+    expect((await getAccountCadence(db(), a.userId)).cadence.voices).toEqual({
+      0: { template: "follow-up", tone: null },
+      45: { template: null, tone: 3 },
+    });
+    const page = await (await get("/iam/cadence", { cookie: a.cookie })).text();
+    expect(page).toContain("45 days after: Final Notice · Aggressive");
+
+    await turnAutopilotOn(scope(a.userId));
+    const [schedule] = await schedulesOfDebtor(carla.id);
+    expect(schedule).toMatchObject({ follows_account: 1, cadence_voices: "0:follow-up:,45::3" });
+    // Carla is Middle Ground; her 45-day final notice goes in the step's aggressive tone.
+    await fireAt(schedule!.id, Math.floor((Date.now() - MINUTE) / 1000) * 1000);
+    expect((await deliveriesOf(schedule!.id)).map((d) => [d.status, d.template, d.tone])).toEqual([
+      ["sent", "final-notice", 3],
+    ]);
   });
 });

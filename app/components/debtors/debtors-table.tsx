@@ -80,6 +80,12 @@ export function DebtorsTable({
         { intent: DEBTOR_INTENTS.pauseReminders, label: "Pause reminders" },
         { intent: DEBTOR_INTENTS.resumeReminders, label: "Resume reminders" },
       ]}
+      bulkLinks={[
+        {
+          label: "Use another cadence",
+          to: (ids) => `/debtors/cadence?${new URLSearchParams(ids.map((id) => ["ids", String(id)]))}`,
+        },
+      ]}
       area={area}
       emptyText="No debtors found"
       columns={[

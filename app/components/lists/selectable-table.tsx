@@ -1,4 +1,5 @@
 import { type ComponentProps, type ReactNode, useState } from "react";
+import { Link } from "react-router";
 import { BulkSendButton } from "~/components/bulk-send-button";
 
 type BulkAction = Pick<ComponentProps<typeof BulkSendButton>, "intent" | "label">;
@@ -60,6 +61,7 @@ export function SelectableTable<T, K extends string | number>({
   filter,
   createAction,
   bulk,
+  bulkLinks = [],
   area,
   emptyText,
   columns,
@@ -81,6 +83,8 @@ export function SelectableTable<T, K extends string | number>({
   createAction: ReactNode;
   /** The bulk actions for the selected rows (the first is the main one). */
   bulk: BulkAction | readonly BulkAction[];
+  /** Bulk actions that need more than a click: a page of their own, given the selected ids. */
+  bulkLinks?: readonly { label: string; to: (ids: K[]) => string }[];
   area: ToastArea;
   emptyText: string;
   /** The columns after 'Name'; on a card, labelled lines. */
@@ -109,6 +113,11 @@ export function SelectableTable<T, K extends string | number>({
             area={area}
             onDone={() => setSelected(new Set())}
           />
+        ))}
+        {bulkLinks.map((l) => (
+          <Button key={l.label} asChild variant="outline">
+            <Link to={l.to(selectedIds)}>{l.label}</Link>
+          </Button>
         ))}
       </div>
     ) : (

@@ -4,8 +4,8 @@ import { useFetcher } from "react-router";
 import type { scheduleAction } from "~/actions/schedule-action.server";
 import { notify } from "~/components/toast";
 import { Button } from "~/components/ui/button";
-import { afterLastLabel, parseSteps, stepLabel } from "~/domain/cadence";
-import { stepTemplates } from "~/domain/cadence-plan";
+import { afterLastLabel, parseSteps, stepLabel, stepTemplates } from "~/domain/cadence";
+
 import { frequencyLabel } from "~/domain/frequencies";
 import { getPreset, templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
@@ -60,6 +60,8 @@ export function EmailPreview({
   const stepOffset = chosenStep !== null && steps ? (steps[chosenStep] ?? null) : null;
   const stepTemplate = chosenStep !== null && stepChoices ? stepChoices[chosenStep] : undefined;
   const runTemplate = chosenRun?.template;
+  // A step with its own tone (the account's cadence) sends in it; else the debtor's.
+  const runTone = chosenRun?.tone ?? null;
   const wanted = runTemplate ?? stepTemplate ?? templateId;
   const selected =
     preset?.templates.find((t) => t.id === wanted) ??
@@ -84,7 +86,7 @@ export function EmailPreview({
     setHtml(null);
     setFailed(false);
     // The frequency decides whether the e-mail announces further reminders ('now' sends one).
-    const query = new URLSearchParams({ template: selectedId, tone: String(tone), frequency });
+    const query = new URLSearchParams({ template: selectedId, tone: String(runTone ?? tone), frequency });
     if (runDay) {
       query.set("on", runDay);
       // The first coming e-mail to a debtor never reminded speaks of no earlier one.
@@ -103,7 +105,7 @@ export function EmailPreview({
         }
       });
     return () => controller.abort();
-  }, [selectedId, tone, frequency, debtorId, organizationId, dueDate, stepOffset, runDay, firstRun]);
+  }, [selectedId, tone, runTone, frequency, debtorId, organizationId, dueDate, stepOffset, runDay, firstRun]);
 
   if (!preset || !selected) {
     return (
@@ -132,7 +134,7 @@ export function EmailPreview({
         <p className="mt-1 text-sm">
           <span className="text-muted">Frequency:</span>{" "}
           <span data-testid="preview-frequency">{frequencyLabel(frequency)}</span>
-          <span className="text-muted"> · Tone:</span> {strategyLabel(tone)}
+          <span className="text-muted"> · Tone:</span> {strategyLabel(runTone ?? tone)}
         </p>
       </div>
       {cadence && values.debtorId ? (
@@ -374,7 +376,7 @@ function ComingEmails({
                 )}
               >
                 <span className="font-medium">{run.when}</span>
-                {` · ${run.templateName}`}
+                {` · ${run.templateName}${run.tone ? ` · ${strategyLabel(run.tone)}` : ""}`}
                 <span className="block text-muted">
                   {run.lines
                     .map(

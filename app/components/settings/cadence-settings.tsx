@@ -5,9 +5,20 @@ import type { cadenceAction } from "~/actions/cadence-action.server";
 import { AfterFinalNotice } from "~/components/schedules/after-final-notice";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
-import { afterLastLabel, cadenceSummary, DEFAULT_REPEAT_DAYS, formatSteps, SEND_HOURS } from "~/domain/cadence";
-import { stepTemplates } from "~/domain/cadence-plan";
+import {
+  afterLastLabel,
+  type Cadence,
+  cadenceSummary,
+  DEFAULT_REPEAT_DAYS,
+  formatSteps,
+  parseSteps,
+  SEND_HOURS,
+  stepLabel,
+  stepTemplates,
+} from "~/domain/cadence";
+
 import { templateName } from "~/domain/presets";
+import { STRATEGIES, strategyLabel } from "~/domain/strategies";
 import { AccountCadenceSchema } from "~/schemas/account-cadence";
 import { CADENCE_INTENTS } from "~/schemas/intents";
 import { useFormResult } from "~/ui/use-form-result";
@@ -15,6 +26,8 @@ import { useValibotForm } from "~/ui/use-valibot-form";
 
 export interface CadenceView {
   steps: number[];
+  /** Each step's chosen template and tone, by offset. */
+  voices?: Cadence["voices"];
   repeatDays: number | null;
   hour: number;
   autopilot: boolean;
@@ -139,8 +152,10 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
     },
   });
   const [afterLast, setAfterLast] = useState(view.repeatDays ? "repeat" : "end");
+  // The steps as typed: each one's e-mail is chosen below, and the list follows what is typed.
+  const [typedSteps, setTypedSteps] = useState(formatSteps(view.steps));
   const select = "mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm";
-  const templates = stepTemplates(view.steps, "FRIENDLY_REMINDER");
+  const templates = stepTemplates(view.steps, "FRIENDLY_REMINDER", view.voices);
   return (
     <section aria-labelledby="cadence-title" className="rounded-xl border border-border bg-surface p-6">
       <h2 id="cadence-title" className="text-xl font-semibold">
@@ -150,11 +165,14 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
         {`${cadenceSummary({ steps: view.steps, repeatDays: view.repeatDays, hour: view.hour })}.`}
       </p>
       <ol className="mt-3 flex flex-wrap gap-2 text-sm" aria-label="Steps and their e-mails">
-        {view.steps.map((offset, i) => (
-          <li key={offset} className="rounded-full border border-border px-3 py-1">
-            {`${offset === 0 ? "Due date" : offset < 0 ? `${-offset} days before` : `${offset} days after`}: ${templateName(templates[i] ?? "initial")}`}
-          </li>
-        ))}
+        {view.steps.map((offset, i) => {
+          const tone = view.voices?.[offset]?.tone;
+          return (
+            <li key={offset} className="rounded-full border border-border px-3 py-1">
+              {`${offset === 0 ? "Due date" : offset < 0 ? `${-offset} days before` : `${offset} days after`}: ${templateName(templates[i] ?? "initial")}${tone ? ` · ${strategyLabel(tone)}` : ""}`}
+            </li>
+          );
+        })}
       </ol>
       <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-md flex-col gap-4">
         <input type="hidden" name="intent" value={CADENCE_INTENTS.save} />
@@ -164,12 +182,14 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
             key={fields.cadence_steps.key}
             autoComplete="off"
             className={select}
+            onInput={(event) => setTypedSteps(event.currentTarget.value)}
           />
         </FormField>
         <p className="-mt-3 text-xs text-muted">
           Negative numbers are days before the due date, 0 the due date itself. The e-mails grow firmer along the steps
           after the due date; the last one is the final notice.
         </p>
+        <StepVoices steps={parseSteps(typedSteps) ?? view.steps} voices={view.voices} select={select} />
         <FormField meta={fields.send_hour} label="Send at (the debtor's time)">
           <select {...getSelectProps(fields.send_hour)} key={fields.send_hour.key} className={select}>
             {SEND_HOURS.map((h) => (
@@ -192,13 +212,66 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
             {`Now: ${afterLastLabel({ steps: view.steps, repeatDays: view.repeatDays })}.`}
           </p>
         </div>
-        <div role="status" aria-live="polite" className="text-sm text-success">
-          {!busy && reply?.ok ? reply.message : null}
+        <div
+          role="status"
+          aria-live="polite"
+          className={reply && !reply.ok ? "text-sm text-danger" : "text-sm text-success"}
+        >
+          {!busy && reply?.message ? reply.message : null}
         </div>
         <SubmitButton busy={busy} className="self-start">
           Save cadence
         </SubmitButton>
       </fetcher.Form>
     </section>
+  );
+}
+
+/**
+ * Each step's e-mail: its template (by its place unless chosen) and tone (the debtor's unless
+ * chosen), one row per step as typed. Fields are named by the step's offset, so a choice stays with
+ * its step when others are added or removed.
+ */
+function StepVoices({ steps, voices, select }: { steps: number[]; voices: Cadence["voices"]; select: string }) {
+  const byPlace = stepTemplates(steps, "FRIENDLY_REMINDER");
+  return (
+    <fieldset className="flex flex-col gap-3">
+      <legend className="text-sm font-medium">The e-mail at each step</legend>
+      {steps.map((offset, i) => (
+        <div key={offset} className="grid grid-cols-1 gap-2 sm:grid-cols-[8rem_1fr_1fr] sm:items-end">
+          <span className="text-sm capitalize sm:pb-2">{stepLabel(offset)}</span>
+          <label className="text-xs text-muted">
+            Template<span className="sr-only">{` ${stepLabel(offset)}`}</span>
+            <select
+              name={`voice_template_${offset}`}
+              defaultValue={voices?.[offset]?.template ?? ""}
+              className={select}
+            >
+              <option value="">{`By its place (${templateName(byPlace[i] ?? "initial")})`}</option>
+              {(["initial", "follow-up", "second-follow-up", "final-notice"] as const).map((t) => (
+                <option key={t} value={t}>
+                  {templateName(t)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-xs text-muted">
+            Tone<span className="sr-only">{` ${stepLabel(offset)}`}</span>
+            <select
+              name={`voice_tone_${offset}`}
+              defaultValue={String(voices?.[offset]?.tone ?? "")}
+              className={select}
+            >
+              <option value="">The debtor's tone</option>
+              {STRATEGIES.map((t) => (
+                <option key={t.value} value={t.value}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      ))}
+    </fieldset>
   );
 }
