@@ -10,13 +10,13 @@ export {
   type FollowOutcome,
   followAccountCadence,
   getAccountCadence,
+  giveOwnCadence,
   joinAutopilot,
   pauseDebtors,
   resumeDebtors,
   saveAccountCadence,
   turnAutopilotOff,
   turnAutopilotOn,
-  giveOwnCadence,
 } from "./autopilot.server";
 export { type CommitScope, type Consequences, commit } from "./consequences.server";
 export {

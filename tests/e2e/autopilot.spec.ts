@@ -91,6 +91,16 @@ test("a newcomer's three clients are chased at once, each at its step, after a s
   await expect(page.getByTestId("invoice-row").filter({ hasText: "INV-107" })).toContainText("Not chased");
   await page.getByRole("button", { name: "Chase again invoice INV-107" }).click();
   await expect(page.getByText("This invoice is chased again")).toBeVisible();
+
+  // Bob gets a cadence of his own from the debtors list's bulk actions.
+  await page.goto("/debtors-list");
+  await page.getByRole("checkbox", { name: "Select Bob Smith" }).check();
+  await page.getByRole("link", { name: "Use another cadence" }).click();
+  await expect(page.getByRole("main")).toContainText("1 debtor: Bob Smith.");
+  await page.getByLabel("Days from the due date").fill("0, 14");
+  await page.getByRole("button", { name: "Use this cadence for 1 debtor" }).click();
+  await expect(page).toHaveURL(/\/debtors-list$/);
+  await expect(page.getByText("1 debtor now follows this cadence of their own.")).toBeVisible();
 });
 
 test("the cadence tab on a phone: saved with a field error kept, then the new steps shown @phone", async ({
@@ -106,6 +116,9 @@ test("the cadence tab on a phone: saved with a field error kept, then the new st
   await expect(page.getByText(/^Enter up to 10 whole numbers of days/)).toBeVisible();
   await expect(steps).toHaveValue("-3, soon");
   await steps.fill("0, 7, 21");
+  // The steps' e-mails follow what is typed: the final notice (21 days after) in the aggressive tone.
+  await page.getByLabel("Tone 21 days after").selectOption("Aggressive");
+  await expect(page.getByLabel("Template 7 days after")).toHaveValue("");
   await page.getByRole("radio", { name: "A reminder every few days until paid" }).check();
   await page.getByLabel("A reminder every how many days").fill("10");
   await page.getByRole("button", { name: "Save cadence" }).click();
@@ -114,6 +127,10 @@ test("the cadence tab on a phone: saved with a field error kept, then the new st
   await expect(page.getByTestId("cadence-summary")).toContainText(
     "the final notice goes once, then a reminder every 10 days until paid",
   );
+  await expect(page.getByRole("list", { name: "Steps and their e-mails" })).toContainText(
+    "21 days after: Final Notice · Aggressive",
+  );
+  await expect(page.getByLabel("Tone 21 days after")).toHaveValue("3");
   // Nothing is wider than the phone.
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);

@@ -46,6 +46,7 @@ export interface AutopilotReview {
   first: { name: string; day: string; what: string }[];
 }
 
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 const hourLabel = (h: number) => `${String(h).padStart(2, "0")}:00`;
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
@@ -174,7 +175,7 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
           );
         })}
       </ol>
-      <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-md flex-col gap-4">
+      <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-2xl flex-col gap-4">
         <input type="hidden" name="intent" value={CADENCE_INTENTS.save} />
         <FormField meta={fields.cadence_steps} label="Days from the due date">
           <input
@@ -238,8 +239,8 @@ function StepVoices({ steps, voices, select }: { steps: number[]; voices: Cadenc
     <fieldset className="flex flex-col gap-3">
       <legend className="text-sm font-medium">The e-mail at each step</legend>
       {steps.map((offset, i) => (
-        <div key={offset} className="grid grid-cols-1 gap-2 sm:grid-cols-[8rem_1fr_1fr] sm:items-end">
-          <span className="text-sm capitalize sm:pb-2">{stepLabel(offset)}</span>
+        <div key={offset} className="grid grid-cols-1 gap-2 sm:grid-cols-[9rem_1fr_1fr] sm:items-end">
+          <span className="text-sm font-medium sm:pb-2">{sentence(stepLabel(offset))}</span>
           <label className="text-xs text-muted">
             Template<span className="sr-only">{` ${stepLabel(offset)}`}</span>
             <select
