@@ -6,6 +6,7 @@ import { RouteError } from "~/components/route-error";
 import { type HeaderUser, SiteFooter, SiteHeader } from "~/components/site-header";
 import { AppToaster, notify } from "~/components/toast";
 import { effectivePlan } from "~/domain/plans";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { useNonce } from "~/platform/nonce";
 import { DEFAULT_THEME, themeBootScript } from "~/platform/theme";
 import { requestTheme } from "~/platform/theme.server";
@@ -32,7 +33,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const noPlan = user !== null && effectivePlan(user, Date.now()) === null;
   // The theme cookie's, so the page is rendered in it (the boot script applies it too, before paint).
   const theme = requestTheme(request);
-  return data({ user: headerUser, toast: flash.toast, noPlan, theme }, { headers: flash.headers });
+  // How the forms read amounts: the user's number format, else the browser's languages' (the actions read them alike).
+  const numberLocale = requestNumberLocale(request, user);
+  return data({ user: headerUser, toast: flash.toast, noPlan, theme, numberLocale }, { headers: flash.headers });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -5,7 +5,8 @@ import { FieldsRefused } from "~/domain/refused";
 import type { InvoiceWrite } from "~/ledger/index.server";
 import { invoiceEntity } from "~/ledger/index.server";
 import { reply } from "~/platform/action-result.server";
-import { DebtorSchema } from "~/schemas/debtor";
+import type { EntityScope } from "~/platform/scope.server";
+import { debtorSchema } from "~/schemas/debtor";
 import { DEBTOR_INTENTS } from "~/schemas/intents";
 import type { InvoiceInput } from "~/schemas/invoice";
 import { DEBTOR_MESSAGES, invoiceAddedToMessage, PAYMENT_MESSAGES } from "~/schemas/messages";
@@ -46,12 +47,13 @@ async function answer(
   return reply(intent, { message: outcomeMessage(done, written), result: submission.reply({ resetForm: true }) });
 }
 
-const parse = (formData: FormData) => parseWithValibot(formData, { schema: invoiceEntity.schemas.form });
+const parse = (scope: EntityScope, formData: FormData) =>
+  parseWithValibot(formData, { schema: invoiceEntity.schemas.form(scope) });
 
 /** invoice-add: an invoice of the owner's debtor `debtor_id`. */
 async function add({ scope, formData }: IntentScope) {
   const intent = intents.add;
-  const submission = parse(formData);
+  const submission = parse(scope, formData);
   if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
   const debtorId = formId(formData, "debtor_id");
   return answer(
@@ -65,7 +67,7 @@ async function add({ scope, formData }: IntentScope) {
 /** invoice-edit: the owner's invoice `id` (not a void one) gets new values. */
 async function edit({ scope, formData }: IntentScope) {
   const intent = intents.edit;
-  const submission = parse(formData);
+  const submission = parse(scope, formData);
   if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
   const id = formId(formData);
   return answer(
@@ -120,7 +122,7 @@ const DEBTOR_FORM_FIELD: Record<string, string> = { amount: "debt", number: "inv
  */
 async function addToExisting({ scope, formData }: IntentScope) {
   const intent = DEBTOR_INTENTS.addInvoice;
-  const submission = parseWithValibot(formData, { schema: DebtorSchema });
+  const submission = parseWithValibot(formData, { schema: debtorSchema(scope.locale) });
   if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
   const debtorId = formId(formData, "debtor_id");
   const [existing] = debtorId === null ? [] : await getDebtorOption(scope.db, scope.ownerId, debtorId);

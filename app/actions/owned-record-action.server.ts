@@ -36,10 +36,11 @@ export function formId(formData: FormData, field: "id" | "debtor_id" = "id") {
  */
 function ownedRecordIntents<Input, Row>(entity: OwnedEntity<Input, Row>) {
   const { intents, messages, noun } = entity;
-  const parse = (formData: FormData) => parseWithValibot(formData, { schema: entity.schemas.form });
+  const parse = (scope: EntityScope, formData: FormData) =>
+    parseWithValibot(formData, { schema: entity.schemas.form(scope) });
   return {
     async add(scope: EntityScope, formData: FormData) {
-      const submission = parse(formData);
+      const submission = parse(scope, formData);
       if (submission.status !== "success") return reply(intents.add, { status: 400, result: submission.reply() });
       try {
         await entity.create(scope, submission.value, {
@@ -66,7 +67,7 @@ function ownedRecordIntents<Input, Row>(entity: OwnedEntity<Input, Row>) {
       return reply(intents.add, { message: messages.added, result: submission.reply({ resetForm: true }) });
     },
     async edit(scope: EntityScope, formData: FormData) {
-      const submission = parse(formData);
+      const submission = parse(scope, formData);
       if (submission.status !== "success") return reply(intents.edit, { status: 400, result: submission.reply() });
       const id = formId(formData);
       let updated: Row | undefined;

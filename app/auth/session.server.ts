@@ -33,6 +33,8 @@ export interface SessionUser {
   emailVerifiedAt: number | null;
   /** The account's currency (Settings → Info): new debtors' and imported rows' unless given. */
   defaultCurrency: string;
+  /** The number format chosen in Settings (a locale); null: the browser's languages. */
+  locale: string | null;
 }
 
 export interface ValidatedSession {
@@ -68,6 +70,7 @@ export const sessionById = preparedQuery((db) =>
       createdAt: users.createdAt,
       emailVerifiedAt: users.emailVerifiedAt,
       defaultCurrency: users.defaultCurrency,
+      locale: users.locale,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

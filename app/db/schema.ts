@@ -22,6 +22,9 @@ export const users = sqliteTable(
     paymentUrl: text("payment_url"),
     // New debtors' and imported rows' currency unless given.
     defaultCurrency: text("default_currency").notNull().default("USD"),
+    // The user's number format, a locale (app/domain/number-locale.ts): how their amounts are typed
+    // and read; null: the browser's languages.
+    locale: text("locale"),
     // The user's e-mails about their debtors (0014):
     // "I've paid", promises, disputes and opt-outs; bounces and complaints. On unless switched off.
     notifyDebtorActions: integer("notify_debtor_actions", { mode: "boolean" }).notNull().default(true),

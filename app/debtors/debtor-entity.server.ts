@@ -1,7 +1,7 @@
 import { createDebtor, debtorToJson, deleteDebtor, updateDebtor } from "~/debtors/debtors.server";
 import type { OwnedEntity } from "~/platform/scope.server";
 import { joinAutopilot, replanDueSchedules } from "~/reminders/index.server";
-import { type DebtorInput, DebtorJsonSchema, DebtorSchema } from "~/schemas/debtor";
+import { type DebtorInput, DebtorJsonSchema, debtorSchema } from "~/schemas/debtor";
 import { DEBTOR_INTENTS } from "~/schemas/intents";
 import { DEBTOR_MESSAGES } from "~/schemas/messages";
 
@@ -19,7 +19,7 @@ export const debtorEntity: OwnedEntity<DebtorInput, DebtorRecord> = {
   noun: "debtor",
   intents: DEBTOR_INTENTS,
   messages: DEBTOR_MESSAGES,
-  schemas: { form: DebtorSchema, json: DebtorJsonSchema },
+  schemas: { form: (scope) => debtorSchema(scope.locale), json: DebtorJsonSchema },
   async create(scope, input, options = {}) {
     const created = await createDebtor(scope.db, scope.ownerId, input, {
       max: scope.caps.debtors,

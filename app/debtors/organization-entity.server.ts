@@ -19,7 +19,7 @@ export const organizationEntity: OwnedEntity<OrganizationInput, OrganizationReco
   noun: "organization",
   intents: ORGANIZATION_INTENTS,
   messages: ORGANIZATION_MESSAGES,
-  schemas: { form: OrganizationSchema, json: OrganizationSchema },
+  schemas: { form: () => OrganizationSchema, json: OrganizationSchema },
   create: (scope, input) =>
     createOrganization(scope.db, scope.ownerId, input, { max: scope.caps.organizations, now: scope.now }),
   update: (scope, id, input) => updateOrganization(scope.db, scope.ownerId, id, input),

@@ -10,7 +10,7 @@ import { balanceToJson } from "~/ledger/payments.server";
 import type { EntityScope } from "~/platform/scope.server";
 import { joinAutopilot, releaseDisputeHolds, replanDueSchedules } from "~/reminders/index.server";
 import { INVOICE_INTENTS } from "~/schemas/intents";
-import { type InvoiceInput, InvoiceJsonSchema, InvoiceSchema } from "~/schemas/invoice";
+import { type InvoiceInput, InvoiceJsonSchema, invoiceSchema } from "~/schemas/invoice";
 import { INVOICE_MESSAGES } from "~/schemas/messages";
 
 /**
@@ -38,7 +38,7 @@ export const invoiceEntity = {
   noun: "invoice",
   intents: INVOICE_INTENTS,
   messages: INVOICE_MESSAGES,
-  schemas: { form: InvoiceSchema, json: InvoiceJsonSchema },
+  schemas: { form: (scope: Pick<EntityScope, "locale">) => invoiceSchema(scope.locale), json: InvoiceJsonSchema },
   add: async (scope: EntityScope, debtorId: number, input: InvoiceInput) =>
     followed(scope, await addInvoice(scope, scope.ownerId, debtorId, input, scope)),
   edit: async (scope: EntityScope, id: number, input: InvoiceInput) =>

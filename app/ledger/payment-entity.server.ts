@@ -53,7 +53,7 @@ export const paymentEntity = {
   messages: PAYMENT_MESSAGES,
   /** The date may be at most the caller's today (`scope.today`); the browser adds the balance. */
   schemas: {
-    form: (scope: Pick<EntityScope, "today">) => paymentSchema({ today: scope.today }),
+    form: (scope: Pick<EntityScope, "today" | "locale">) => paymentSchema({ today: scope.today, locale: scope.locale }),
     json: (scope: Pick<EntityScope, "today">) => paymentJsonSchema({ today: scope.today }),
   },
   /** A payment of the owner's debtor `debtorId`: at most what is owed, at most MAX_PAYMENTS_PER_DEBTOR of them. */

@@ -1,8 +1,10 @@
 import type * as v from "valibot";
 import { type Db, getDb } from "~/db/client.server";
 import type { AccountCaps, CappedKind } from "~/domain/account-caps";
+import type { NumberLocale } from "~/domain/number-locale";
 import { debtorLimitMessage, effectivePlan, getPlan, type Plan, type PlanState, TRIAL_PLAN } from "~/domain/plans";
 import { type AppConfig, accountCaps } from "~/platform/config.server";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import type { RecordMessages } from "~/schemas/messages";
 import { paymentToday } from "~/schemas/payment";
@@ -41,6 +43,8 @@ export interface EntityScope extends OwnerScope {
   timeZone: string;
   /** "YYYY-MM-DD", the latest date a payment may have: the caller's today (paymentToday). */
   today: string;
+  /** The user's number format: how the forms' amounts are read (requestNumberLocale). */
+  locale: NumberLocale;
 }
 
 /**
@@ -51,7 +55,7 @@ export interface EntityScope extends OwnerScope {
 export function entityScope(
   env: Env,
   config: AppConfig,
-  user: PlanState & { id: string },
+  user: PlanState & { id: string; locale?: string | null },
   request: Request,
 ): EntityScope {
   const now = Date.now();
@@ -73,6 +77,7 @@ export function entityScope(
     accountPlan,
     timeZone: requestTimeZone(request),
     today: paymentToday(readCookie(request, "tz"), now),
+    locale: requestNumberLocale(request, user),
   };
 }
 
@@ -87,8 +92,14 @@ export interface OwnedEntity<Input, Row> {
   intents: { add: string; edit: string; remove: string };
   /** What the form's toasts and the API's answers say (app/schemas/messages.ts). */
   messages: RecordMessages;
-  /** The same fields as a form posts them (conform) and as a JSON body (numbers may be numeric strings). */
-  schemas: { form: v.GenericSchema<unknown, Input>; json: v.GenericSchema<unknown, Input> };
+  /**
+   * The same fields as a form posts them (conform; amounts in the user's number format) and as a
+   * JSON body (numbers may be numeric strings with a dot).
+   */
+  schemas: {
+    form: (scope: Pick<EntityScope, "locale">) => v.GenericSchema<unknown, Input>;
+    json: v.GenericSchema<unknown, Input>;
+  };
   /**
    * Adds the record; throws AccountCapReached (keeping nothing) when the account is at its cap, and
    * TwinFound when the account already has the same record (a debtor's e-mail) unless the caller

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "~/domain/upload-limits";
 import {
-  AMOUNT_FORMAT_MESSAGE,
+  amountFormatMessage,
   EMPTY_FILE,
   MAX_IMPORT_ROWS,
   parseAmount,
@@ -108,7 +108,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
       "Good,good@example.com,5,,,,",
       ",not-an-email,-3,robot,9,dollars,Mars/Base",
       "",
-      "Decimals,d@example.com,1.005",
+      "Decimals,d@example.com,1000.005",
     ].join("\n");
     const preview = previewDebtorCsv(csv, opts);
     expect(preview.valid).toBe(1);
@@ -142,11 +142,22 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
     ].join("\n");
     const preview = previewDebtorCsv(csv, opts);
     expect(preview.rows.map((r) => [r.line, r.messages])).toEqual([
-      [2, [AMOUNT_FORMAT_MESSAGE]],
-      [3, [AMOUNT_FORMAT_MESSAGE]],
-      [4, [AMOUNT_FORMAT_MESSAGE]],
+      [
+        2,
+        [
+          '"1.234,56" is written in another number format than yours (1,234.56). Please type it as 1,234.56, or change your number format in Settings.',
+        ],
+      ],
+      [3, ['"12,5" could be read as 12.50 or as 125.00. Please type the amount with its decimals, as in 1,234.56.']],
+      [4, [amountFormatMessage()]],
       [5, ["Please enter a number greater than 0"]],
       [6, ["Please enter a number greater than 0"]],
+    ]);
+    // In a German number format the same file reads the European spellings.
+    const german = previewDebtorCsv(csv, { ...opts, locale: "de-DE" });
+    expect(german.rows.slice(0, 2).map((r) => [r.line, r.status])).toEqual([
+      [2, "ok"],
+      [3, "ok"],
     ]);
   });
 
@@ -175,7 +186,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
   });
 
   it("counts lines through quoted values that span lines", () => {
-    const csv = 'name,email,amount\n"Multi\nLine Name",m@example.com,"1,000"\nNext,n@example.com,2\n';
+    const csv = 'name,email,amount\n"Multi\nLine Name",m@example.com,"1,000.00"\nNext,n@example.com,2\n';
     const preview = previewDebtorCsv(csv, opts);
     expect(preview.rows.map((r) => [r.line, r.status])).toEqual([
       [2, "ok"],
@@ -282,12 +293,18 @@ describe("previewDebtorCsv: rows as invoices, debtors matched by e-mail", () => 
 
 describe("parseAmount", () => {
   it("reads plain, grouped and currency-prefixed amounts and nothing else", () => {
-    expect(parseAmount("12")).toBe(12);
-    expect(parseAmount(" 1,234.56 ")).toBe(1234.56);
-    expect(parseAmount("$5.5")).toBe(5.5);
-    expect(parseAmount("1,23")).toBeNaN();
-    expect(parseAmount("abc")).toBeNaN();
-    expect(parseAmount("")).toBeNaN();
-    expect(parseAmount("1e3")).toBeNaN();
+    const read = (raw: string, locale?: string) => {
+      const r = parseAmount(raw, locale);
+      return r.ok ? r.value : r.reason;
+    };
+    expect(read("12")).toBe(12);
+    expect(read(" 1,234.56 ")).toBe(1234.56);
+    expect(read("$5.5")).toBe(5.5);
+    expect(read("€ 1.234,56", "de-DE")).toBe(1234.56);
+    expect(read("1,23")).toBe("ambiguous");
+    expect(read("1,234")).toBe("ambiguous");
+    expect(read("abc")).toBe("malformed");
+    expect(read("")).toBe("empty");
+    expect(read("1e3")).toBe("malformed");
   });
 });

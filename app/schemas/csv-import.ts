@@ -1,7 +1,9 @@
 import Papa from "papaparse";
 import * as v from "valibot";
+import { type AmountReading, readAmount } from "~/domain/amount-input";
 import { formatCount } from "~/domain/intl";
 import { toCents } from "~/domain/money";
+import { amountExample, DEFAULT_NUMBER_LOCALE } from "~/domain/number-locale";
 import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "~/domain/strategies";
 import { safeTimeZone } from "~/domain/time-zone";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
@@ -143,6 +145,8 @@ export interface ImportOptions {
    * first row has none. DEFAULT_CURRENCY when not given.
    */
   currency?: string;
+  /** The user's number format: how the amounts are read (DEFAULT_NUMBER_LOCALE when not given). */
+  locale?: string;
 }
 
 export interface PlanOptions {
@@ -154,12 +158,13 @@ export interface PlanOptions {
   maxInvoices: number;
 }
 
-/** "1,234.50", "$1234.5", "1234": the amount as a number; NaN when it is no amount. */
-export function parseAmount(raw: string): number {
-  const s = raw.replace(/\s/g, "").replace(/^[$€£]/, "");
-  if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(s)) return Number(s.replaceAll(",", ""));
-  if (/^\d+(\.\d+)?$/.test(s) || /^\.\d+$/.test(s)) return Number(s);
-  return Number.NaN;
+/**
+ * "1,234.50", "$1234.5", "1234" (in the US format): the amount in the user's number format
+ * (app/domain/amount-input.ts), a leading currency sign aside; an ambiguous amount ("1,234") or one
+ * in another format is refused with its message, never guessed.
+ */
+export function parseAmount(raw: string, locale: string = DEFAULT_NUMBER_LOCALE): AmountReading {
+  return readAmount(raw.trim().replace(/^[$€£]\s*/, ""), locale);
 }
 
 const KIND_MESSAGE = "Kind must be person or company";
@@ -173,7 +178,8 @@ const DUE_DATE_MESSAGE = "The due date must be a date written like 2026-03-31";
  * writes "1.234,56" (and separates its cells with semicolons); "greater than 0" would send the
  * user looking for a sign that is not there.
  */
-export const AMOUNT_FORMAT_MESSAGE = "The amount must be a number written like 1234.56 or 1,234.56";
+export const amountFormatMessage = (locale: string = DEFAULT_NUMBER_LOCALE) =>
+  `The amount must be a number written like ${amountExample(locale)} (your number format)`;
 const EXISTING_WITHOUT_NUMBER =
   "Already one of your debtors (same e-mail). To add this row as an invoice of theirs, give it an invoice number.";
 
@@ -214,10 +220,17 @@ const LINE_MESSAGE_PREFIX = "Please enter the invoice number on one line";
  * strategy's name, "$1,234.50") are read first, and a message names its column where the schema's
  * would not.
  */
-function validateRow(cells: Record<Column, string>, defaultZone: string, today: string, defaultCurrency: string) {
+function validateRow(
+  cells: Record<Column, string>,
+  defaultZone: string,
+  today: string,
+  defaultCurrency: string,
+  locale: string,
+) {
   const kind = parseKind(cells.kind);
   const strategy = parseStrategy(cells.strategy);
-  const amount = parseAmount(cells.amount);
+  const reading = parseAmount(cells.amount, locale);
+  const amount = reading.ok ? reading.value : Number.NaN;
   const debtor = v.safeParse(DebtorJsonSchema, {
     kind: kind ?? "person",
     full_name: cells.name,
@@ -242,10 +255,12 @@ function validateRow(cells: Record<Column, string>, defaultZone: string, today: 
   };
   add(d.full_name);
   add(d.email);
-  // A negative or zero number keeps the schema's "greater than 0"; any other unreadable cell is told
-  // how to write it.
-  const unreadable = Number.isNaN(amount) && cells.amount.trim() !== "" && !Number.isFinite(Number(cells.amount));
-  add(unreadable ? AMOUNT_FORMAT_MESSAGE : i.amount);
+  // An ambiguous amount or one in another format says so, with its readings; a negative or zero
+  // number keeps the schema's "greater than 0"; any other unreadable cell is told how to write it.
+  const negative = /^-\d+([.,]\d+)?$/.test(cells.amount.trim());
+  if (!reading.ok && "message" in reading) add(reading.message);
+  else if (!reading.ok && reading.reason === "malformed" && !negative) add(amountFormatMessage(locale));
+  else add(i.amount);
   add(!kind && KIND_MESSAGE);
   add(!strategy && STRATEGY_MESSAGE);
   add(i.currency && CURRENCY_MESSAGE);
@@ -363,6 +378,7 @@ export function parseDebtorCsv(input: string, options: ImportOptions): ParsedCsv
         defaultZone,
         options.today,
         options.currency ?? DEFAULT_CURRENCY,
+        options.locale ?? DEFAULT_NUMBER_LOCALE,
       );
       if (result.errors.some((e) => e.type === "Quotes")) errors.push("A quoted value is not closed on this row");
       if (errors.length > 0 || !debtor || !invoice) {

@@ -11,6 +11,8 @@ import {
   InvoiceJsonDueOnField,
   InvoiceNumberField,
   InvoiceNumberJsonField,
+  numericString,
+  typedAmount,
 } from "./invoice";
 import { missingFieldMessage } from "./missing";
 
@@ -43,45 +45,41 @@ const MISSING = missingFieldMessage({
   debt: DEBT_MESSAGE,
 });
 
-/** The debtor form and API payload, one schema for browser, action and JSON API. */
-export const DebtorSchema = v.object(
-  {
-    kind: v.optional(v.picklist(["person", "company"]), "person"),
-    full_name: v.pipe(
-      v.string(DEBTOR_NAME_MESSAGE),
-      v.trim(),
-      v.nonEmpty(DEBTOR_NAME_MESSAGE),
-      v.maxLength(200, "Please use at most 200 characters"),
-    ),
-    email: v.pipe(
-      v.string(DEBTOR_EMAIL_MESSAGE),
-      v.trim(),
-      v.email(DEBTOR_EMAIL_MESSAGE),
-      v.maxLength(254, DEBTOR_EMAIL_MESSAGE),
-    ),
-    debt: amountChecks(DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE)),
-    active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist(TONES, STRATEGY_MESSAGE)), DEFAULT_STRATEGY),
-    time_zone: TimeZoneField,
-    // The first invoice's (a new debtor's debt is their first invoice), or the only one's (an edit).
-    invoice_number: InvoiceNumberField,
-    currency: CurrencyField,
-    due_on: InvoiceDueOnField,
-  },
-  MISSING,
-);
-export type DebtorInput = v.InferOutput<typeof DebtorSchema>;
+/** The debtor's fields but the debt: the same in the form and the JSON API. */
+const DEBTOR_FIELDS = {
+  kind: v.optional(v.picklist(["person", "company"]), "person"),
+  full_name: v.pipe(
+    v.string(DEBTOR_NAME_MESSAGE),
+    v.trim(),
+    v.nonEmpty(DEBTOR_NAME_MESSAGE),
+    v.maxLength(200, "Please use at most 200 characters"),
+  ),
+  email: v.pipe(
+    v.string(DEBTOR_EMAIL_MESSAGE),
+    v.trim(),
+    v.email(DEBTOR_EMAIL_MESSAGE),
+    v.maxLength(254, DEBTOR_EMAIL_MESSAGE),
+  ),
+  active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist(TONES, STRATEGY_MESSAGE)), DEFAULT_STRATEGY),
+  time_zone: TimeZoneField,
+  // The first invoice's (a new debtor's debt is their first invoice), or the only one's (an edit).
+  invoice_number: InvoiceNumberField,
+  currency: CurrencyField,
+  due_on: InvoiceDueOnField,
+};
+
+const debtChecks = amountChecks(DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE));
+
+/** The debtor form (browser and action): the debt as typed, in the user's number format (`locale`). */
+export const debtorSchema = (locale: string) =>
+  v.object({ ...DEBTOR_FIELDS, debt: typedAmount(locale, DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE)) }, MISSING);
+export type DebtorInput = v.InferOutput<ReturnType<typeof debtorSchema>>;
 
 /** The same fields as JSON: numbers may arrive as numeric strings from simple clients. */
 export const DebtorJsonSchema = v.object(
   {
-    ...DebtorSchema.entries,
-    debt: v.pipe(
-      v.union(
-        [v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, DEBT_MESSAGE), v.transform(Number))],
-        DEBT_MESSAGE,
-      ),
-      DebtorSchema.entries.debt,
-    ),
+    ...DEBTOR_FIELDS,
+    debt: v.pipe(v.union([v.number(), numericString(DEBT_MESSAGE)], DEBT_MESSAGE), debtChecks),
     active_strategy: v.optional(
       v.pipe(
         v.union([v.number(), v.pipe(v.string(), v.transform(Number))]),

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { readAmount } from "~/domain/amount-input";
 import { isCalendarDate } from "~/domain/calendar-date";
 import { formatMoney, hasAtMostTwoDecimals, MAX_AMOUNT } from "~/domain/money";
 import { missingFieldMessage } from "./missing";
@@ -51,15 +52,46 @@ export const amountChecks = (
     { abortPipeEarly: true },
   );
 
-/** A decimal amount in a JSON body or a CSV cell: a number, or a numeric string. */
-export const jsonAmount = (message = AMOUNT_MESSAGE) =>
+/**
+ * An amount typed into a form, read in the user's number format (`locale`, app/domain/amount-input.ts):
+ * an ambiguous or foreign-format amount is refused with its readings, never guessed; then the
+ * amount's checks. A number (a test's, or a form posted by code) is taken as it is.
+ */
+export const typedAmount = (locale: string, message = AMOUNT_MESSAGE, lowest?: Parameters<typeof amountChecks>[1]) =>
   v.pipe(
-    v.union(
-      [v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, message), v.transform(Number))],
-      message,
-    ),
-    amountChecks(message),
+    v.union([v.string(), v.number()], message),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const reading = readAmount(dataset.value, locale);
+      if (reading.ok) return reading.value;
+      addIssue({ message: "message" in reading ? reading.message : message });
+      return NEVER;
+    }),
+    amountChecks(message, lowest),
   );
+
+/** What the API answers for an amount with a comma: it takes dot-decimal numbers only. */
+export const apiCommaMessage = (typed: string) =>
+  `Amounts in the API use a dot for decimals and no thousands separators, as in 1234.56: "${typed}" has a comma.`;
+
+/**
+ * A decimal amount in a JSON body: a number, or a numeric string with a dot for decimals. A comma
+ * is refused with its own message: "99,90" is never read as 9,990 or 99.90.
+ */
+export const numericString = (message: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.check(
+      (s) => !s.includes(","),
+      (issue) => apiCommaMessage(String(issue.input)),
+    ),
+    v.regex(/^\d+(\.\d+)?$/, message),
+    v.transform(Number),
+  );
+
+/** A decimal amount in a JSON body: a number, or a numeric string (numericString). */
+export const jsonAmount = (message = AMOUNT_MESSAGE) =>
+  v.pipe(v.union([v.number(), numericString(message)], message), amountChecks(message));
 
 /**
  * The invoice number (shown in reminders and the portal): optional, one line of at most 64
@@ -119,23 +151,24 @@ export const InvoiceJsonDueOnField = v.pipe(nullableText(DATE_MESSAGE), DateFiel
 const dueNotBeforeIssue = (input: { issued_on?: string; due_on?: string }) =>
   !input.issued_on || !input.due_on || input.due_on >= input.issued_on;
 
-/** The invoice form (add and edit, in the debtor's modal and page). */
-export const InvoiceSchema = v.pipe(
-  v.object(
-    {
-      number: InvoiceNumberField,
-      amount: amountChecks(),
-      currency: CurrencyField,
-      // Absent: today (the caller's) for a new invoice, unchanged for an edit.
-      issued_on: DateField,
-      // Absent: the issue date for a new invoice, unchanged for an edit.
-      due_on: DateField,
-    },
-    MISSING,
-  ),
-  v.forward(v.partialCheck([["issued_on"], ["due_on"]], dueNotBeforeIssue, DUE_BEFORE_ISSUE_MESSAGE), ["due_on"]),
-);
-export type InvoiceInput = v.InferOutput<typeof InvoiceSchema>;
+/** The invoice form (add and edit, in the debtor's modal and page), its amount in the user's number format. */
+export const invoiceSchema = (locale: string) =>
+  v.pipe(
+    v.object(
+      {
+        number: InvoiceNumberField,
+        amount: typedAmount(locale),
+        currency: CurrencyField,
+        // Absent: today (the caller's) for a new invoice, unchanged for an edit.
+        issued_on: DateField,
+        // Absent: the issue date for a new invoice, unchanged for an edit.
+        due_on: DateField,
+      },
+      MISSING,
+    ),
+    v.forward(v.partialCheck([["issued_on"], ["due_on"]], dueNotBeforeIssue, DUE_BEFORE_ISSUE_MESSAGE), ["due_on"]),
+  );
+export type InvoiceInput = v.InferOutput<ReturnType<typeof invoiceSchema>>;
 
 /** The same fields as JSON (POST /api/invoices/add, PUT /api/invoices/edit) and as CSV cells: amounts may be numeric strings, null is absent. */
 export const InvoiceJsonSchema = v.pipe(

@@ -1,9 +1,10 @@
 import * as v from "valibot";
 import { isCalendarDate } from "~/domain/calendar-date";
 import { formatMoney, toCents } from "~/domain/money";
+import { DEFAULT_NUMBER_LOCALE } from "~/domain/number-locale";
 import { isValidTimeZone, localDateString } from "~/domain/schedule-time";
 import { MAX_TIME_ZONE_LENGTH } from "~/domain/time-zone";
-import { amountChecks } from "./invoice";
+import { amountChecks, numericString, typedAmount } from "./invoice";
 import { missingFieldMessage } from "./missing";
 
 const AMOUNT_MESSAGE = "Please enter a number greater than 0";
@@ -31,17 +32,29 @@ export interface PaymentLimits {
   /** The most the payment may be, in cents (owed, plus the payment's own amount for an edit). */
   maxCents?: number;
   currency?: string;
+  /** The user's number format: how the form's amount is read (app/domain/amount-input.ts). */
+  locale?: string;
 }
+
+/** At most what is owed (in the browser, where the balance is known). */
+const withinOwed = (limits: PaymentLimits) =>
+  v.check(
+    (n: number) => limits.maxCents === undefined || toCents(n) <= limits.maxCents,
+    () => overOwedMessage(limits.maxCents ?? 0, limits.currency),
+  );
 
 /** The payment's amount: an amount above 0 (one message at a time), at most what is owed. */
 const amount = (limits: PaymentLimits) =>
+  v.config(v.pipe(amountChecks(AMOUNT_MESSAGE, v.gtValue(0, AMOUNT_MESSAGE)), withinOwed(limits)), {
+    abortPipeEarly: true,
+  });
+
+/** The same, typed into the form in the user's number format. */
+const typedPaymentAmount = (limits: PaymentLimits) =>
   v.config(
     v.pipe(
-      amountChecks(AMOUNT_MESSAGE, v.gtValue(0, AMOUNT_MESSAGE)),
-      v.check(
-        (n) => limits.maxCents === undefined || toCents(n) <= limits.maxCents,
-        () => overOwedMessage(limits.maxCents ?? 0, limits.currency),
-      ),
+      typedAmount(limits.locale ?? DEFAULT_NUMBER_LOCALE, AMOUNT_MESSAGE, v.gtValue(0, AMOUNT_MESSAGE)),
+      withinOwed(limits),
     ),
     { abortPipeEarly: true },
   );
@@ -73,19 +86,16 @@ const note = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(PAYMENT_NOTE_MA
  * for the browser and the action; the debtor and payment ids are separate fields, only a request.
  */
 export function paymentSchema(limits: PaymentLimits) {
-  return v.object({ amount: amount(limits), paid_on: paidOn(limits), note, invoice_id: invoiceId }, MISSING);
+  return v.object(
+    { amount: typedPaymentAmount(limits), paid_on: paidOn(limits), note, invoice_id: invoiceId },
+    MISSING,
+  );
 }
 export type PaymentInput = v.InferOutput<ReturnType<typeof paymentSchema>>;
 
 /** A decimal amount in a JSON body: a number, or a numeric string from simple clients. */
 const jsonAmount = (limits: PaymentLimits) =>
-  v.pipe(
-    v.union(
-      [v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, AMOUNT_MESSAGE), v.transform(Number))],
-      AMOUNT_MESSAGE,
-    ),
-    amount(limits),
-  );
+  v.pipe(v.union([v.number(), numericString(AMOUNT_MESSAGE)], AMOUNT_MESSAGE), amount(limits));
 
 const jsonNote = v.pipe(
   v.optional(v.nullable(v.string("Please enter the note as text")), ""),

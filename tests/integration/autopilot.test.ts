@@ -13,7 +13,7 @@ import {
   turnAutopilotOff,
   turnAutopilotOn,
 } from "~/reminders/index.server";
-import { DebtorSchema } from "~/schemas/debtor";
+import { debtorSchema } from "~/schemas/debtor";
 import { daytimeZone } from "../support/daytime-zone";
 import { fireAt, MINUTE, resendDelivered } from "./engine-helpers";
 import {
@@ -41,7 +41,14 @@ const today = (zone = "UTC") => localDateString(Date.now(), zone);
 
 /** The debtor form's fields, as the action parses them. */
 const debtorInput = (fullName: string, email: string, debt: number, dueOn: string) =>
-  v.parse(DebtorSchema, { full_name: fullName, email, debt, currency: "USD", due_on: dueOn, time_zone: "UTC" });
+  v.parse(debtorSchema("en-US"), {
+    full_name: fullName,
+    email,
+    debt,
+    currency: "USD",
+    due_on: dueOn,
+    time_zone: "UTC",
+  });
 
 /** The newcomer: Acme (20 days overdue and due in 10), Bob (due today), Carla (45 days overdue). */
 async function threeClients(ownerId: string) {

@@ -393,5 +393,6 @@ export function entityScopeOf(ownerId: string, now = Date.now()): EntityScope {
     accountPlan: getPlan("medium"),
     timeZone: "UTC",
     today: localDateString(now, "UTC"),
+    locale: "en-US",
   };
 }

@@ -53,7 +53,7 @@ export function ConfirmPaymentForm({
         confirm={{
           intent: PAID_CLAIM_INTENTS.confirm,
           formId: `paid-claim-confirm-${claim.id}`,
-          amount: (claim.owedCents / 100).toFixed(2),
+          amountCents: claim.owedCents,
           note: CONFIRMED_PAYMENT_NOTE,
           submitLabel: "Record payment",
           today,

@@ -7,11 +7,13 @@ import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input, Label } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
+import { amountExample, formatAmountInput } from "~/domain/number-locale";
 import { STRATEGIES } from "~/domain/strategies";
 import type { ActionResult } from "~/platform/action-result";
-import { DebtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
+import { debtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
 import { ALLOW_DUPLICATE_FIELD, DEBTOR_INTENTS } from "~/schemas/intents";
 import { twinDebtorMessage } from "~/schemas/messages";
+import { useNumberLocale } from "~/ui/number-locale";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 
@@ -82,14 +84,15 @@ export function DebtorForm({
   const several = debtor?.single_invoice === false;
   const submitting = busy ? String(fetcher.formData?.get("intent") ?? "") : "";
   const [kind, setKind] = useState<"person" | "company">(debtor?.kind ?? "person");
-  const [form, fields] = useValibotForm(DebtorSchema, {
+  const locale = useNumberLocale();
+  const [form, fields] = useValibotForm(debtorSchema(locale), {
     id: debtor ? `debtor-edit-${debtor.id}` : "debtor-new",
     lastResult: busy ? undefined : reply?.result,
     defaultValue: debtor
       ? {
           full_name: debtor.full_name,
           email: debtor.email,
-          debt: String(debtor.debt),
+          debt: formatAmountInput(debtor.debt, locale),
           active_strategy: String(debtor.active_strategy),
           time_zone: debtor.time_zone,
           invoice_number: debtor.invoice_number ?? "",
@@ -144,7 +147,7 @@ export function DebtorForm({
           {/* Read-only and sent as they are: the server takes a debtor's total only unchanged. */}
           <FormField meta={fields.debt} label="Amount of debt (total)">
             <Input
-              {...getInputProps(fields.debt, { type: "number", ariaDescribedBy: severalId })}
+              {...getInputProps(fields.debt, { type: "text", ariaDescribedBy: severalId })}
               key={fields.debt.key}
               className="mt-1"
               readOnly
@@ -176,11 +179,11 @@ export function DebtorForm({
         <>
           <InputField
             meta={fields.debt}
-            type="number"
+            type="text"
             label="Amount of debt"
-            placeholder="Amount of debt"
+            placeholder={`For example ${amountExample(locale)}`}
             inputMode="decimal"
-            step="0.01"
+            autoComplete="off"
           />
           <div className="grid gap-4 sm:grid-cols-2">
             {/* A debtor's or the account's currency outside the list (written before it existed) stays choosable. */}

@@ -8,9 +8,11 @@ import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { localToday } from "~/domain/calendar-date";
 import { formatMoney, fromCents, toCents } from "~/domain/money";
+import { amountExample, formatAmountInput } from "~/domain/number-locale";
 import type { ActionResult } from "~/platform/action-result";
 import { INVOICE_INTENTS } from "~/schemas/intents";
-import { INVOICE_NUMBER_MAX, InvoiceSchema } from "~/schemas/invoice";
+import { INVOICE_NUMBER_MAX, invoiceSchema } from "~/schemas/invoice";
+import { useNumberLocale } from "~/ui/number-locale";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 import { type Invoice, type InvoiceDebtor, invoiceName } from "./invoice-view";
@@ -44,13 +46,14 @@ export function InvoiceForm({
     if (data.ok || data.message) onResult(data);
   });
   const [today] = useState(localToday);
-  const [form, fields] = useValibotForm(InvoiceSchema, {
+  const locale = useNumberLocale();
+  const [form, fields] = useValibotForm(invoiceSchema(locale), {
     id: invoice ? `invoice-edit-${invoice.id}` : `invoice-add-${debtor.id}`,
     lastResult: busy ? undefined : reply?.result,
     defaultValue: invoice
       ? {
           number: invoice.number ?? "",
-          amount: String(fromCents(toCents(invoice.amount))),
+          amount: formatAmountInput(fromCents(toCents(invoice.amount)), locale),
           currency: invoice.currency,
           issued_on: invoice.issued_on,
           due_on: invoice.due_on,
@@ -80,11 +83,10 @@ export function InvoiceForm({
         />
         <InputField
           meta={fields.amount}
-          type="number"
+          type="text"
           label="Amount"
           inputMode="decimal"
-          step="0.01"
-          min="0.01"
+          placeholder={`For example ${amountExample(locale)}`}
           autoComplete="off"
         />
         <CurrencySelect meta={fields.currency} label="Currency" current={invoice?.currency ?? debtor.currency} />

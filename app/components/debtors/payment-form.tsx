@@ -7,11 +7,13 @@ import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { localToday } from "~/domain/calendar-date";
 import { formatMoney, fromCents, toCents } from "~/domain/money";
+import { amountExample, formatAmountInput } from "~/domain/number-locale";
 import { formatCalendarDate } from "~/domain/time-zone";
 import type { paymentToJson } from "~/ledger/index.server";
 import type { ActionResult } from "~/platform/action-result";
 import { PAYMENT_INTENTS } from "~/schemas/intents";
 import { PAYMENT_NOTE_MAX, paymentSchema } from "~/schemas/payment";
+import { useNumberLocale } from "~/ui/number-locale";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 import { balanceCents, type Invoice, isOwed } from "./invoice-view";
@@ -53,7 +55,7 @@ export function PaymentForm({
   onResult: (data: ActionResult) => void;
   onCancel?: () => void;
   /** The dashboard's "Confirm payment"; `today`: the server's date for a form rendered without JavaScript. */
-  confirm?: { intent: string; amount: string; note: string; submitLabel: string; formId: string; today?: string };
+  confirm?: { intent: string; amountCents: number; note: string; submitLabel: string; formId: string; today?: string };
 }) {
   const fetcher = useFetcher<typeof debtorAction>();
   const busy = fetcher.state !== "idle";
@@ -66,16 +68,26 @@ export function PaymentForm({
   const [today] = useState(() => confirm?.today ?? browserToday());
   const owedInvoices = payment ? [] : (invoices ?? []).filter(isOwed);
   const chosen = owedInvoices.find((i) => String(i.id) === applyTo);
+  const locale = useNumberLocale();
   const limits = chosen
-    ? { today, maxCents: balanceCents(chosen), currency: chosen.currency }
-    : { today, maxCents, currency: debtor.currency };
+    ? { today, maxCents: balanceCents(chosen), currency: chosen.currency, locale }
+    : { today, maxCents, currency: debtor.currency, locale };
   const [form, fields] = useValibotForm(paymentSchema(limits), {
     id: confirm?.formId ?? (payment ? `payment-edit-${payment.id}` : `payment-add-${debtor.id}`),
     lastResult: busy ? undefined : reply?.result,
     defaultValue: payment
-      ? { amount: String(fromCents(toCents(payment.amount))), paid_on: payment.paid_on, note: payment.note }
+      ? {
+          amount: formatAmountInput(fromCents(toCents(payment.amount)), locale),
+          paid_on: payment.paid_on,
+          note: payment.note,
+        }
       : confirm
-        ? { amount: confirm.amount, paid_on: today, note: confirm.note, invoice_id: "" }
+        ? {
+            amount: formatAmountInput(fromCents(confirm.amountCents), locale),
+            paid_on: today,
+            note: confirm.note,
+            invoice_id: "",
+          }
         : // "" selects "Oldest due first" again when the form resets after a payment.
           { paid_on: today, invoice_id: "" },
   });
@@ -91,11 +103,10 @@ export function PaymentForm({
       <div className="grid gap-3 sm:grid-cols-2">
         <InputField
           meta={fields.amount}
-          type="number"
+          type="text"
           label={amountLabel}
           inputMode="decimal"
-          step="0.01"
-          min="0.01"
+          placeholder={`For example ${amountExample(locale)}`}
           autoComplete="off"
           autoFocus={Boolean(payment)}
         />
