@@ -52,12 +52,15 @@ export const PAGES = [
   { path: "/debtors-list", audience: "signed-in" },
   { path: "/schedules-list", audience: "signed-in" },
   { path: "/report", audience: "signed-in" },
-  { path: "/iam/:tab?", url: "/iam/info", audience: "signed-in" },
+  // Settings: nine forms in one route module (a lazy tab panel could hydrate a form typed into as
+  // empty), the number format's list among them since issue 41: 2 KB over the others' budget.
+  { path: "/iam/:tab?", url: "/iam/info", audience: "signed-in", budget: 152 * KB },
   // The same route at the tab whose panel is a chunk of its own, fetched with the page when opened at it.
   {
     path: "/iam/subscription",
     audience: "signed-in",
     lazy: ["app/components/settings/subscription-panel.tsx"],
+    budget: 152 * KB,
   },
   { path: "/debtors/import", audience: "signed-in" },
   { path: "/debtors/cadence", url: "/debtors/cadence?ids=1", audience: "signed-in" },

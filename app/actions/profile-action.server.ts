@@ -133,8 +133,11 @@ async function saveDefaultCurrency(db: Db, user: SessionUser, formData: FormData
   const submission = parseWithValibot(formData, { schema: DefaultCurrencySchema });
   if (submission.status !== "success")
     return reply(PROFILE_INTENTS.defaultCurrency, { status: 400, result: submission.reply() });
-  await setDefaultCurrency(db, user.id, submission.value.default_currency);
-  return reply(PROFILE_INTENTS.defaultCurrency, { message: "Default currency saved.", result: submission.reply() });
+  await setDefaultCurrency(db, user.id, submission.value.default_currency, submission.value.number_locale);
+  return reply(PROFILE_INTENTS.defaultCurrency, {
+    message: "Currency and number format saved.",
+    result: submission.reply(),
+  });
 }
 
 async function changePhoto({ env, ctx }: AppContext, user: SessionUser, formData: FormData) {

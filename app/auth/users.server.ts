@@ -118,8 +118,11 @@ export async function setPaymentUrl(db: Db, userId: string, paymentUrl: string |
 }
 
 /** Saves the account's currency (already checked to be one of CURRENCIES). */
-export async function setDefaultCurrency(db: Db, userId: string, defaultCurrency: string) {
-  await db.update(users).set({ defaultCurrency }).where(eq(users.id, userId));
+export async function setDefaultCurrency(db: Db, userId: string, defaultCurrency: string, locale?: string) {
+  await db
+    .update(users)
+    .set(locale ? { defaultCurrency, locale } : { defaultCurrency })
+    .where(eq(users.id, userId));
 }
 
 /** Saves the account's contact rules (already checked to be no looser than the defaults). */

@@ -21,6 +21,7 @@ import { localDateString } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
 import { intentOf, readForm } from "~/platform/action-result.server";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { entityScope } from "~/platform/scope.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { getAccountCadence, joinAutopilot, replanDueSchedules } from "~/reminders/index.server";
@@ -161,6 +162,8 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     timeZone,
     today: localDateString(Date.now(), timeZone),
     currency: user.defaultCurrency,
+    // Amounts in the user's number format ("1.234,56"), an ambiguous one refused.
+    locale: requestNumberLocale(request, user),
   });
   const preview = planImport(
     parsed,

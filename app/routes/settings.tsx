@@ -25,6 +25,7 @@ import { type Db, getDb } from "~/db/client.server";
 import { OWNER_ID, preparedQuery, SESSION_OWNER } from "~/db/prepared.server";
 import { listOrganizations } from "~/debtors/index.server";
 import { pageCount, pageOffset, parsePage } from "~/domain/list-params";
+import { numberFormatChoices } from "~/domain/number-locale";
 import { effectivePlan, inTrial, planName, trialEnd } from "~/domain/plans";
 import { formatLongDate } from "~/domain/promise";
 import { localDateString } from "~/domain/schedule-time";
@@ -88,6 +89,8 @@ export async function loader({ context, params, url, request }: Route.LoaderArgs
     },
     hasPassword: info?.hasPassword ?? false,
     contactSettings: info?.settings ?? null,
+    // The number formats to choose from, named on the server ("1.234,56 · Deutsch (Deutschland)").
+    numberFormats: tab === "info" ? numberFormatChoices() : [],
     organizations: tab === "orgs" ? await listOrganizations(db, user.id) : [],
     // "Get paid online" (decisions/018); back from Stripe's onboarding, its state is read again.
     stripe:
@@ -246,7 +249,10 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           <PasswordForm hasPassword={loaderData.hasPassword} />
           {loaderData.contactSettings && (
             <>
-              <DefaultCurrencyForm defaultCurrency={loaderData.contactSettings.defaultCurrency} />
+              <DefaultCurrencyForm
+                defaultCurrency={loaderData.contactSettings.defaultCurrency}
+                formats={loaderData.numberFormats}
+              />
               {loaderData.stripe && <StripeConnectCard stripe={loaderData.stripe} />}
               <PaymentLinkForm paymentUrl={loaderData.contactSettings.paymentUrl ?? null} />
               <ContactRulesForm settings={loaderData.contactSettings} />

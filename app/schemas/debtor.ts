@@ -11,7 +11,7 @@ import {
   InvoiceJsonDueOnField,
   InvoiceNumberField,
   InvoiceNumberJsonField,
-  numericString,
+  jsonNumber,
   typedAmount,
 } from "./invoice";
 import { missingFieldMessage } from "./missing";
@@ -79,7 +79,7 @@ export type DebtorInput = v.InferOutput<ReturnType<typeof debtorSchema>>;
 export const DebtorJsonSchema = v.object(
   {
     ...DEBTOR_FIELDS,
-    debt: v.pipe(v.union([v.number(), numericString(DEBT_MESSAGE)], DEBT_MESSAGE), debtChecks),
+    debt: v.pipe(jsonNumber(DEBT_MESSAGE), debtChecks),
     active_strategy: v.optional(
       v.pipe(
         v.union([v.number(), v.pipe(v.string(), v.transform(Number))]),

@@ -73,25 +73,26 @@ export const typedAmount = (locale: string, message = AMOUNT_MESSAGE, lowest?: P
 export const apiCommaMessage = (typed: string) =>
   `Amounts in the API use a dot for decimals and no thousands separators, as in 1234.56: "${typed}" has a comma.`;
 
+/** A numeric string with a dot for decimals, as a JSON body may send an amount. */
+export const numericString = (message: string) =>
+  v.pipe(v.string(), v.trim(), v.regex(/^\d+(\.\d+)?$/, message), v.transform(Number));
+
 /**
  * A decimal amount in a JSON body: a number, or a numeric string with a dot for decimals. A comma
- * is refused with its own message: "99,90" is never read as 9,990 or 99.90.
+ * is refused first, with its own message: "99,90" is never read as 9,990 or 99.90.
  */
-export const numericString = (message: string) =>
+export const jsonNumber = (message: string) =>
   v.pipe(
-    v.string(),
-    v.trim(),
+    v.unknown(),
     v.check(
-      (s) => !s.includes(","),
+      (x) => typeof x !== "string" || !x.includes(","),
       (issue) => apiCommaMessage(String(issue.input)),
     ),
-    v.regex(/^\d+(\.\d+)?$/, message),
-    v.transform(Number),
+    v.union([v.number(), numericString(message)], message),
   );
 
-/** A decimal amount in a JSON body: a number, or a numeric string (numericString). */
-export const jsonAmount = (message = AMOUNT_MESSAGE) =>
-  v.pipe(v.union([v.number(), numericString(message)], message), amountChecks(message));
+/** A decimal amount in a JSON body (jsonNumber), with the amount's checks. */
+export const jsonAmount = (message = AMOUNT_MESSAGE) => v.pipe(jsonNumber(message), amountChecks(message));
 
 /**
  * The invoice number (shown in reminders and the portal): optional, one line of at most 64

@@ -4,7 +4,7 @@ import { formatMoney, toCents } from "~/domain/money";
 import { DEFAULT_NUMBER_LOCALE } from "~/domain/number-locale";
 import { isValidTimeZone, localDateString } from "~/domain/schedule-time";
 import { MAX_TIME_ZONE_LENGTH } from "~/domain/time-zone";
-import { amountChecks, numericString, typedAmount } from "./invoice";
+import { amountChecks, jsonNumber, typedAmount } from "./invoice";
 import { missingFieldMessage } from "./missing";
 
 const AMOUNT_MESSAGE = "Please enter a number greater than 0";
@@ -94,8 +94,7 @@ export function paymentSchema(limits: PaymentLimits) {
 export type PaymentInput = v.InferOutput<ReturnType<typeof paymentSchema>>;
 
 /** A decimal amount in a JSON body: a number, or a numeric string from simple clients. */
-const jsonAmount = (limits: PaymentLimits) =>
-  v.pipe(v.union([v.number(), numericString(AMOUNT_MESSAGE)], AMOUNT_MESSAGE), amount(limits));
+const jsonAmount = (limits: PaymentLimits) => v.pipe(jsonNumber(AMOUNT_MESSAGE), amount(limits));
 
 const jsonNote = v.pipe(
   v.optional(v.nullable(v.string("Please enter the note as text")), ""),

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { CURRENCIES, CURRENCY_MESSAGE } from "~/domain/currencies";
+import { NUMBER_LOCALES } from "~/domain/number-locale";
 import { missingFieldMessage } from "./missing";
 
 const USER_NAME_MESSAGE = "Please enter your full name";
@@ -51,7 +52,8 @@ export const PaymentLinkSchema = v.object({ payment_url: PaymentUrlField });
 
 /**
  * The account's currency (Settings → Info): what a new debtor, and a
- * CSV row without a currency, is in unless the form or the file says otherwise. Required.
+ * CSV row without a currency, is in unless the form or the file says otherwise. Required. With it,
+ * the user's number format.
  */
 export const DefaultCurrencySchema = v.object(
   {
@@ -61,6 +63,8 @@ export const DefaultCurrencySchema = v.object(
       v.toUpperCase(),
       v.picklist(CURRENCIES, CURRENCY_MESSAGE),
     ),
+    // How the user's amounts are typed and read ("1.234,56"); absent: unchanged.
+    number_locale: v.optional(v.picklist(NUMBER_LOCALES, "Please choose a number format from the list")),
   },
   missingFieldMessage({ default_currency: CURRENCY_MESSAGE }),
 );

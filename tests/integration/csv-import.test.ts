@@ -38,12 +38,12 @@ async function importPost(cookie: string, { intent = "import-preview", csv, file
 const FILE = [
   "Full Name,E-mail,Debt,Kind,Strategy,Currency,Invoice Number,Time Zone",
   "Ada Lovelace,ada@example.com,120.50,,,,INV-1,",
-  'Bits Ltd,BITS@example.com,"1,000",company,aggressive,eur,,Europe/Berlin',
+  'Bits Ltd,BITS@example.com,"1,000.00",company,aggressive,eur,,Europe/Berlin',
   ",broken,-5,robot,7,dollars,,Mars/Olympus",
   "Dup Existing,dup@example.com,10,,,,,",
   "Cy Clone,cy@example.com,5,person,2,GBP,,Asia/Tokyo",
   "Ada Again,Ada@Example.com,9,,,,,",
-  "Tiny,tiny@example.com,1.005,,,,,",
+  "Tiny,tiny@example.com,1000.005,,,,,",
 ].join("\n");
 
 describe("CSV import", () => {

@@ -195,7 +195,7 @@ describe("bad input that once answered 500", () => {
         ["intent", "debtor-add"],
         ["full_name", "Dee Cimal"],
         ["email", "dee@example.com"],
-        ["debt", "1.005"],
+        ["debt", "1000.005"],
       ],
       b.cookie,
     );
