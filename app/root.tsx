@@ -6,10 +6,12 @@ import { RouteError } from "~/components/route-error";
 import { type HeaderUser, SiteFooter, SiteHeader } from "~/components/site-header";
 import { AppToaster, notify } from "~/components/toast";
 import { effectivePlan } from "~/domain/plans";
+import { localDateString } from "~/domain/schedule-time";
 import { requestNumberLocale } from "~/platform/locale.server";
 import { useNonce } from "~/platform/nonce";
 import { DEFAULT_THEME, themeBootScript } from "~/platform/theme";
 import { requestTheme } from "~/platform/theme.server";
+import { requestTimeZone } from "~/platform/time-zone.server";
 import { readFlashToast } from "~/platform/toast.server";
 import { useShouldHydrate } from "~/ui/should-hydrate";
 import { markHydrated } from "~/ui/use-form-result";
@@ -35,7 +37,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const theme = requestTheme(request);
   // How the forms read amounts: the user's number format, else the browser's languages' (the actions read them alike).
   const numberLocale = requestNumberLocale(request, user);
-  return data({ user: headerUser, toast: flash.toast, noPlan, theme, numberLocale }, { headers: flash.headers });
+  // The user's today in their zone (the tz cookie): "Overdue · N days" reads the same on the server and in the browser.
+  const today = localDateString(Date.now(), requestTimeZone(request));
+  return data({ user: headerUser, toast: flash.toast, noPlan, theme, numberLocale, today }, { headers: flash.headers });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -55,6 +55,8 @@ export interface DebtorRow {
   invoiceNumber: string | null;
   /** Invoices still owed (open or disputed): the lists and pickers show them to tell debtors apart. */
   openInvoices: number;
+  /** The earliest due date of their open invoices ("YYYY-MM-DD"), null when none: "Overdue · N days". */
+  oldestDueOn: string | null;
   /** Whether the debtor form's debt, currency and number edit one invoice (see invoiceNumber). */
   singleInvoice: boolean;
   emailsSent: number;
@@ -73,6 +75,11 @@ const resumableCount = sql<number>`CASE WHEN NOT ${owesSql(sql`"debtors"."id"`)}
 
 /** The outer row's debtor's invoices still owed, through invoices (debtor_id, status, due_on). */
 const openInvoicesCount = sql<number>`(SELECT count(*) FROM invoices AS inv WHERE inv.debtor_id = "debtors"."id" AND inv.status IN ('open', 'disputed'))`;
+
+/** The outer row's debtor's earliest open due date, from the same index (debtor_id, status, due_on). */
+const oldestOpenDue = sql<
+  string | null
+>`(SELECT min(inv.due_on) FROM invoices AS inv WHERE inv.debtor_id = "debtors"."id" AND inv.status = 'open')`;
 
 /**
  * The invoice the debtor form edits, as "<id>:<number>" ("<id>:" without a number), or null when
@@ -163,6 +170,7 @@ export function listDebtors(db: Db, ownerId: Bindable<string>, filter: DebtorLis
       // text, which the Worker then parses for every row.
       editableInvoice: editableInvoice.as("editable_invoice"),
       openInvoices: openInvoicesCount.as("open_invoices"),
+      oldestDueOn: oldestOpenDue.as("oldest_due_on"),
       emailsSent: sentCountOf("debtor", debtors.id).as("emails_sent"),
       resumable: resumableCount.as("resumable"),
     })

@@ -83,6 +83,8 @@ export interface DebtorTimeline {
     promisedOn: string | null;
     /** When their last promise passed unpaid: a new one waits for the user's consent. */
     promiseBrokenAt: number | null;
+    /** The earliest due date of their open invoices: "Overdue · N days". */
+    oldestDueOn: string | null;
   };
   /** The debtor's invoices under dispute, for "Resolve dispute" (the oldest dispute first). */
   disputes: DisputedInvoice[];
@@ -132,6 +134,11 @@ const TIMELINE = {
         timeZone: debtors.timeZone,
         promisedOn: debtors.promisedOn,
         promiseBrokenAt: debtors.promiseBrokenAt,
+        oldestDueOn: sql<
+          string | null
+        >`(SELECT min(inv.due_on) FROM invoices AS inv WHERE inv.debtor_id = "debtors"."id" AND inv.status = 'open')`.as(
+          "oldest_due_on",
+        ),
         // The debtor's archived months and how many of their e-mails each holds (decisions/022):
         // read with the debtor (delivery_rollups' key starts with owner and debtor), no statement more.
         archived: sql<string>`(SELECT json_group_array(json_array(month, n)) FROM (SELECT month, sum(n) AS n FROM delivery_rollups WHERE owner_id = ${debtors.ownerId} AND debtor_id = ${debtors.id} GROUP BY month ORDER BY month))`,

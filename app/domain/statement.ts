@@ -129,6 +129,13 @@ export function daysOverdue(dueOn: string, today: string): number | null {
   return Math.round((Date.UTC(now.year, now.month - 1, now.day) - Date.UTC(due.year, due.month - 1, due.day)) / DAY_MS);
 }
 
+/** "Overdue · 20 days" for an open invoice due before `today`; null when it is not overdue. */
+export function overdueLabel(dueOn: string | null | undefined, today: string): string | null {
+  const days = dueOn ? daysOverdue(dueOn, today) : null;
+  if (days === null || days <= 0) return null;
+  return `Overdue · ${days} ${days === 1 ? "day" : "days"}`;
+}
+
 /** Today's date, "YYYY-MM-DD", in the debtor's zone (an unknown zone: UTC), at `now`. */
 export function todayIn(timeZone: string | null | undefined, now: number): string {
   return localDateString(now, safeTimeZone(timeZone));

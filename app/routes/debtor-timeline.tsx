@@ -9,7 +9,7 @@ import { DebtorBalance } from "~/components/debtors/debtor-balance";
 import { DebtorInvoices } from "~/components/debtors/debtor-invoices";
 import { DebtorReplies } from "~/components/debtors/debtor-replies";
 import { DebtorResponses, DocumentAnswer } from "~/components/debtors/debtor-responses";
-import { DebtorStatusBadge } from "~/components/debtors/debtor-status";
+import { DebtorStatusBadge, OverdueBadge } from "~/components/debtors/debtor-status";
 import { NextReminder, TimelineList } from "~/components/debtors/debtor-timeline";
 import { RouteError } from "~/components/route-error";
 import { notify } from "~/components/toast";
@@ -78,6 +78,7 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="break-words text-3xl font-bold">{debtor.fullName}</h1>
         <DebtorStatusBadge status={debtor.status} />
+        {debtor.status === "active" && <OverdueBadge dueOn={debtor.oldestDueOn} />}
       </div>
       <p className="break-all text-muted">{debtor.email}</p>
       <p data-testid="timeline-balance">

@@ -46,6 +46,7 @@ const debtor = {
   timeZone: "UTC",
   invoiceNumber: "PAR-1",
   openInvoices: 1,
+  oldestDueOn: null,
   singleInvoice: true,
   emailsSent: 0,
   resumable: 0,

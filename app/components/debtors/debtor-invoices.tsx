@@ -5,9 +5,11 @@ import { notOnServer, onDemand } from "~/components/on-demand";
 import { Badge } from "~/components/ui/badge";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { formatMoney, toCents } from "~/domain/money";
+import { overdueLabel } from "~/domain/statement";
 import { formatCalendarDate } from "~/domain/time-zone";
 import type { ActionResult } from "~/platform/action-result";
 import { INVOICE_INTENTS } from "~/schemas/intents";
+import { useToday } from "~/ui/root-data";
 import { useFocusAfterRender } from "~/ui/use-focus-after-render";
 import { useFormResult } from "~/ui/use-form-result";
 import {
@@ -50,9 +52,10 @@ const STATUS = {
 /** The invoice's status as a badge; a disputed one with the debtor's reason under it. */
 function InvoiceStatus({ invoice }: { invoice: Invoice }) {
   const s = STATUS[invoice.status];
+  const overdue = invoice.status === "open" ? overdueLabel(invoice.due_on, useToday()) : null;
   return (
     <span className="flex flex-col items-start gap-1">
-      <Badge tone={s.tone}>{s.label}</Badge>
+      {overdue ? <Badge tone="bad">{overdue}</Badge> : <Badge tone={s.tone}>{s.label}</Badge>}
       {!invoice.chased && isOwed(invoice) && <Badge tone="neutral">Not chased</Badge>}
       {invoice.status === "disputed" && invoice.dispute_reason && (
         <span className="break-words text-xs text-muted">{`Reason: ${invoice.dispute_reason}`}</span>

@@ -1,4 +1,6 @@
 import { Badge } from "~/components/ui/badge";
+import { overdueLabel } from "~/domain/statement";
+import { useToday } from "~/ui/root-data";
 import type { DebtorView } from "./debtor-view";
 
 const STATUS: Record<Exclude<DebtorView["status"], "active">, { label: string; tone: "good" | "neutral" | "bad" }> = {
@@ -13,4 +15,10 @@ export function DebtorStatusBadge({ status }: { status: DebtorView["status"] }) 
   const s = STATUS[status];
   if (!s) return null;
   return <Badge tone={s.tone}>{s.label}</Badge>;
+}
+
+/** "Overdue · 20 days" for a debtor whose earliest open invoice is past due; nothing otherwise. */
+export function OverdueBadge({ dueOn }: { dueOn: string | null }) {
+  const label = overdueLabel(dueOn, useToday());
+  return label ? <Badge tone="bad">{label}</Badge> : null;
 }

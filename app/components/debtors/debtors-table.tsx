@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { strategyLabel } from "~/domain/strategies";
 import { DEBTOR_INTENTS } from "~/schemas/intents";
 import { DebtorBalance } from "./debtor-balance";
-import { DebtorStatusBadge } from "./debtor-status";
+import { DebtorStatusBadge, OverdueBadge } from "./debtor-status";
 import type { DebtorView } from "./debtor-view";
 import { openInvoicesLabel } from "./open-invoices";
 
@@ -33,6 +33,7 @@ function Detail({ d }: { d: DebtorView }) {
       <span className="min-w-0 [overflow-wrap:anywhere]">{d.email}</span>
       <span data-testid="open-invoices">{`· ${openInvoicesLabel(d.openInvoices)}`}</span>
       <DebtorStatusBadge status={d.status} />
+      {d.status === "active" && <OverdueBadge dueOn={d.oldestDueOn} />}
     </div>
   );
 }

@@ -12,7 +12,7 @@ import { amountExample, formatAmountInput } from "~/domain/number-locale";
 import type { ActionResult } from "~/platform/action-result";
 import { INVOICE_INTENTS } from "~/schemas/intents";
 import { INVOICE_NUMBER_MAX, invoiceSchema } from "~/schemas/invoice";
-import { useNumberLocale } from "~/ui/number-locale";
+import { useNumberLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 import { type Invoice, type InvoiceDebtor, invoiceName } from "./invoice-view";

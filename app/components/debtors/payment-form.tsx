@@ -13,7 +13,7 @@ import type { paymentToJson } from "~/ledger/index.server";
 import type { ActionResult } from "~/platform/action-result";
 import { PAYMENT_INTENTS } from "~/schemas/intents";
 import { PAYMENT_NOTE_MAX, paymentSchema } from "~/schemas/payment";
-import { useNumberLocale } from "~/ui/number-locale";
+import { useNumberLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 import { balanceCents, type Invoice, isOwed } from "./invoice-view";

@@ -6,7 +6,7 @@ import { SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
 import { PROFILE_INTENTS } from "~/schemas/intents";
 import { DefaultCurrencySchema } from "~/schemas/profile";
-import { useNumberLocale } from "~/ui/number-locale";
+import { useNumberLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { addDays } from "~/domain/cadence";
+import { localDateString } from "~/domain/schedule-time";
+import { makeDebtor, makeInvoice } from "./fixtures";
+import { get, pageText, signIn, uniqueEmail } from "./helpers";
+
+/**
+ * "Overdue · N days" (issue 41, rule 5): a past-due open invoice says so on the debtors list, the
+ * debtor's page and the invoices table, counted from the user's today (their `tz` cookie; UTC here).
+ */
+describe("overdue badges", () => {
+  it("a debtor whose earliest open invoice is 20 days past due shows it; one not yet due does not", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("overdue"));
+    const today = localDateString(Date.now(), "UTC");
+    const late = await makeDebtor(userId, { fullName: "Late Ltd", invoice: false, debtCents: 300_000 });
+    await makeInvoice(userId, late.id, { amountCents: 100_000, dueOn: addDays(today, -20)!, number: "L-1" });
+    await makeInvoice(userId, late.id, { amountCents: 200_000, dueOn: addDays(today, 5)!, number: "L-2" });
+    const early = await makeDebtor(userId, { fullName: "Early Inc", invoice: false, debtCents: 50_000 });
+    await makeInvoice(userId, early.id, { amountCents: 50_000, dueOn: addDays(today, 3)!, number: "E-1" });
+
+    const list = await pageText(await get("/debtors-list", { cookie }));
+    // Late Ltd's only: Early Inc's invoice is not due yet.
+    expect(list.match(/Overdue · \d+ days?/g)).toEqual(["Overdue · 20 days"]);
+
+    const page = await pageText(await get(`/debtors/${late.id}`, { cookie }));
+    // The header's badge and L-1's row; L-2 is open, not overdue.
+    expect(page.match(/Overdue · 20 days/g)?.length).toBeGreaterThanOrEqual(1);
+    expect(await pageText(await get(`/debtors/${early.id}`, { cookie }))).not.toContain("Overdue ·");
+  });
+});
