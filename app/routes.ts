@@ -14,6 +14,7 @@ export default [
   route("schedules/actions", "routes/schedules.actions.ts"),
   route("schedules/:id", "routes/schedules.details.ts"),
   route("report", "routes/report.tsx"),
+  route("iam/bank", "routes/settings-bank.tsx"),
   route("iam/:tab?", "routes/settings.tsx"),
   route("iam/stripe/:op", "routes/stripe-connect.ts"),
   route("auth/verify", "routes/auth.verify.tsx"),

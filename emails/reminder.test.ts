@@ -735,3 +735,30 @@ describe("a first reminder speaks of no earlier one", () => {
     );
   });
 });
+
+describe("bank transfer", () => {
+  it("shows the account in the statement's currency with the reference to quote, on one line each", async () => {
+    const { html, text } = await renderReminder(
+      base("initial", 1, {
+        bankTransfer: [
+          {
+            currency: "USD",
+            lines: [
+              { label: "Account holder", shown: "Ada <b>Lovelace</b>\nLtd", copy: "Ada Lovelace" },
+              { label: "IBAN", shown: "DE89 3704 0044 0532 0130 00", copy: "DE89370400440532013000" },
+            ],
+            reference: "INV-101, INV-107",
+          },
+        ],
+      }),
+    );
+    expect(text).toContain("Pay by bank transfer");
+    expect(text).toContain("IBAN: DE89 3704 0044 0532 0130 00");
+    expect(text).toContain("Reference: INV-101, INV-107");
+    // Typed by the user: escaped, on one line.
+    expect(html).not.toContain("<b>Lovelace</b>");
+    expect(text).toContain("Account holder: Ada <b>Lovelace</b> Ltd");
+    const without = await renderReminder(base("initial", 1));
+    expect(without.text).not.toContain("bank transfer");
+  });
+});

@@ -1,4 +1,5 @@
 import { Heading, Link, Section, Text } from "@react-email/components";
+import type { BankTransfer } from "../app/domain/bank-transfer";
 import { parseCalendarDate } from "../app/domain/calendar-date";
 import { oneLine, safeDisplayName, safeLines } from "../app/domain/header-safe";
 import { dateTimeFormat } from "../app/domain/intl";
@@ -75,6 +76,11 @@ export interface ReminderEmailProps {
   paidUrl?: string | null;
   /** The debtor's signed page (app/links/debtor-pages.server.ts): "View your statement / respond". */
   portalUrl?: string | null;
+  /**
+   * Bank-transfer details in the statement's currencies, each with the reference to quote
+   * (app/reminders/statement-bank.server.ts); none: no bank transfer is offered.
+   */
+  bankTransfer?: BankTransfer[] | null;
 }
 
 /** One listed invoice, formatted. */
@@ -115,6 +121,8 @@ export interface ReminderContent extends ResolvedCopy {
   paidUrl: string | null;
   /** The debtor's page (http/https only), or null. */
   portalUrl: string | null;
+  /** Bank transfer, one block per currency, each line on one line of text. */
+  bankTransfer: BankTransfer[];
 }
 
 /**
@@ -254,6 +262,12 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
         : safeHttpsUrl(props.payUrl),
     paidUrl: safeHttpUrl(props.paidUrl),
     portalUrl: safeHttpUrl(props.portalUrl),
+    // Typed by the user: one line each, never markup (React escapes it).
+    bankTransfer: (props.bankTransfer ?? []).map((b) => ({
+      currency: oneLine(b.currency),
+      lines: b.lines.map((l) => ({ label: oneLine(l.label), shown: oneLine(l.shown), copy: oneLine(l.copy) })),
+      reference: oneLine(b.reference),
+    })),
   };
 }
 
@@ -401,6 +415,25 @@ export default function ReminderEmail(props: ReminderEmailProps) {
           </EmailButton>
         </Section>
       )}
+
+      {c.bankTransfer.map((b) => (
+        <Section
+          key={b.currency}
+          data-bank=""
+          className="dunly-detail"
+          style={{ backgroundColor: "#f6f5fb", borderRadius: 6, padding: "12px 18px", margin: "0 0 18px" }}
+        >
+          <Text className="dunly-text" style={{ ...text, margin: "0 0 6px", fontWeight: 600 }}>
+            {c.bankTransfer.length > 1 ? `Pay by bank transfer (${b.currency})` : "Pay by bank transfer"}
+          </Text>
+          {[...b.lines, { label: "Reference", shown: b.reference, copy: b.reference }].map((l) => (
+            <Text key={l.label} className="dunly-text" style={{ ...text, fontSize: 14, margin: "0 0 2px" }}>
+              {`${l.label}: `}
+              <span style={{ fontFamily: "ui-monospace, Menlo, Consolas, monospace" }}>{l.shown}</span>
+            </Text>
+          ))}
+        </Section>
+      ))}
 
       {c.paidUrl && (
         <Text className="dunly-text" style={text}>

@@ -853,3 +853,31 @@ export const onlinePayments = sqliteTable(
     index("online_payments_open_idx").on(t.createdAt).where(sql`${t.status} = 'open'`),
   ],
 );
+
+/**
+ * Bank-transfer details (issue 41, docs/decisions/051): one account per currency of the owner, shown on
+ * every reminder and on the portal of a debtor in that currency. An IBAN (with an optional BIC), or an
+ * account number with its UK sort code or US routing number; the payment reference is a template
+ * whose "{invoice}" becomes the invoices' numbers.
+ */
+export const bankAccounts = sqliteTable(
+  "bank_accounts",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    currency: text("currency").notNull(),
+    holder: text("holder").notNull(),
+    // Electronic format, upper case, no spaces ("DE89370400440532013000").
+    iban: text("iban"),
+    bic: text("bic"),
+    accountNumber: text("account_number"),
+    // Six digits, without dashes.
+    sortCode: text("sort_code"),
+    // Nine digits.
+    routingNumber: text("routing_number"),
+    reference: text("reference").notNull().default("{invoice}"),
+    updatedAt: integer("updated_at").notNull().default(nowMs),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.currency] })],
+);

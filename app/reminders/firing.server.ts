@@ -3,7 +3,17 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { bindParam, preparedQuery, runBatch } from "~/db/prepared.server";
-import { debtors, deliveries, optOuts, organizations, schedules, stripeAccounts, users } from "~/db/schema";
+import {
+  bankAccounts,
+  debtors,
+  deliveries,
+  optOuts,
+  organizations,
+  schedules,
+  stripeAccounts,
+  users,
+} from "~/db/schema";
+import type { BankAccountRecord } from "~/domain/bank-transfer";
 import type { CadenceInvoice } from "~/domain/cadence-plan";
 import type { ContactRules } from "~/domain/contact-rules";
 import { parseOpenInvoices } from "~/domain/occurrence";
@@ -173,6 +183,8 @@ export interface MessageParts {
   /** No reminder reached the debtor before this one: its copy speaks of no earlier one. */
   firstContact: boolean;
   chargeable: boolean;
+  /** The owner's bank-transfer details, one per currency (app/bank): the reminder shows its currencies'. */
+  bankAccounts: BankAccountRecord[];
 }
 
 /**
@@ -195,6 +207,9 @@ export async function queuedReminders(
   const owners = new Map(results.flatMap((r) => r[3]).map((u) => [u.id, senderOf(u).user]));
   const orgs = new Map(results.flatMap((r) => r[4]).map((o) => [o.id, o]));
   const chargeable = new Set(results.flatMap((r) => r[5]).map((c) => c.userId));
+  const banks = new Map<string, BankAccountRecord[]>();
+  for (const { ownerId, ...account } of results.flatMap((r) => r[6]))
+    banks.set(ownerId, [...(banks.get(ownerId) ?? []), account]);
   return new Map(
     rows.map((r) => {
       const row = r.debtorId === null ? undefined : debtorRows.get(r.debtorId);
@@ -233,6 +248,7 @@ export async function queuedReminders(
           statement: parseStatement({ statementLines, statementTotals, statementHeld }),
           firstContact: !remindedBefore,
           chargeable: chargeable.has(r.ownerId),
+          bankAccounts: banks.get(r.ownerId) ?? [],
         };
       }
       return [
@@ -302,6 +318,20 @@ function queuedReminderQueries(db: Db, ids: number[]) {
           eq(stripeAccounts.chargesEnabled, true),
         ),
       ),
+    db
+      .select({
+        ownerId: bankAccounts.ownerId,
+        currency: bankAccounts.currency,
+        holder: bankAccounts.holder,
+        iban: bankAccounts.iban,
+        bic: bankAccounts.bic,
+        accountNumber: bankAccounts.accountNumber,
+        sortCode: bankAccounts.sortCode,
+        routingNumber: bankAccounts.routingNumber,
+        reference: bankAccounts.reference,
+      })
+      .from(bankAccounts)
+      .where(inArray(bankAccounts.ownerId, owners)),
   ] as const;
 }
 

@@ -1,3 +1,4 @@
+import { bankTransfersFor } from "~/bank/index.server";
 import type { Db } from "~/db/client.server";
 import type { TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
@@ -36,11 +37,20 @@ export async function buildReminder(
     // The copy announces further reminders only when some follow (reminderProps reads it off the frequency).
     frequency: repeats ? parts.frequency : ("now" as const),
   };
-  const message = reminderMessage(
-    reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact)),
-    debtor.email,
-    { unsubscribeUrl, paidUrl, portalUrl },
-  );
+  const message = {
+    ...reminderMessage(
+      reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact)),
+      debtor.email,
+      { unsubscribeUrl, paidUrl, portalUrl },
+    ),
+    // Bank transfer in each currency the statement is in, with the reference for its invoices (decisions/051).
+    // The listed invoices, and the currency of any total beyond them (a statement lists at most 50).
+    bankTransfer: bankTransfersFor(
+      parts.bankAccounts,
+      [...statement.lines, ...statement.totals.map((t) => ({ number: null, currency: t.currency }))],
+      debtor.fullName,
+    ),
+  };
   // Paid online on the user's own Stripe account (decisions/018): Pay now starts Checkout for the
   // signed debtor; else the sender's payment page, as before.
   if (parts.chargeable && stripeSetup(config, env)) return { ...message, replyTo, payUrl: `${portalUrl}/pay` };

@@ -33,6 +33,7 @@ export interface PortalPayment {
 
 export interface PortalState {
   debtor: {
+    fullName: string;
     status: "active" | "paid" | "opted_out" | "bouncing";
     timeZone: string;
     promisedOn: string | null;
@@ -97,6 +98,7 @@ export async function portalState(
   const [debtorRows, invoiceRows, paymentRows, optOutRows] = await db.batch([
     db
       .select({
+        fullName: debtors.fullName,
         status: debtors.status,
         timeZone: debtors.timeZone,
         promisedOn: debtors.promisedOn,

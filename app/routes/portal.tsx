@@ -2,10 +2,12 @@ import { parseWithValibot } from "@conform-to/valibot";
 import { data, redirect } from "react-router";
 import { sendNoticesAfter } from "~/activity/index.server";
 import { getApp } from "~/auth/context.server";
+import { bankTransfersFor, listBankAccounts } from "~/bank/index.server";
 import { DEBTOR_LINK_HEADERS, debtorLinkMeta } from "~/components/debtor-link-page";
 import { PORTAL_DONE, type PortalDone, PortalPage, type PortalView } from "~/components/portal/portal-page";
 import { RouteError } from "~/components/route-error";
 import { type Db, getDb } from "~/db/client.server";
+import type { BankAccountRecord } from "~/domain/bank-transfer";
 import { promiseEndsAt, promiseWindow } from "~/domain/promise";
 import { safeTimeZone } from "~/domain/time-zone";
 import type { PayTarget } from "~/ledger/index.server";
@@ -59,8 +61,10 @@ async function viewOf(
   now: number,
   done: PortalDone | null,
   online: Pick<PortalView, "payOnline" | "checkout" | "pendingOnline">,
+  accounts: readonly BankAccountRecord[],
 ): Promise<PortalView> {
   const refOf = await invoiceRefs(config, target.key);
+  const open = state.invoices.filter((i) => i.status === "open");
   const zone = safeTimeZone(state.debtor.timeZone);
   return {
     state: "ok",
@@ -80,6 +84,8 @@ async function viewOf(
       })),
     ),
     totals: owedTotalsFrom(state.invoices),
+    // Bank transfer in each currency owed, the reference quoting its open invoices (decisions/051).
+    bankTransfer: bankTransfersFor(accounts, open, state.debtor.fullName),
     payments: state.payments,
     promisedOn: state.debtor.promisedOn,
     promiseBroken: state.debtor.promiseBrokenAt !== null,
@@ -123,7 +129,15 @@ export async function loader({ params, context, url }: Route.LoaderArgs) {
   if (!found) return invalid();
   const online = await onlineOf(env, config, db, found.target, url.searchParams.get("checkout"));
   return data<Answer>(
-    await viewOf(config, found.target, found.state, Date.now(), doneOf(url.searchParams.get("done")), online),
+    await viewOf(
+      config,
+      found.target,
+      found.state,
+      Date.now(),
+      doneOf(url.searchParams.get("done")),
+      online,
+      await listBankAccounts(db, found.target.ownerId),
+    ),
   );
 }
 
@@ -148,7 +162,15 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   const refused = async (intent: string, status: number, errors: Errors, values: Values = {}) =>
     data<Answer>(
       {
-        ...(await viewOf(config, target, state, now, null, await onlineOf(env, config, db, target, null))),
+        ...(await viewOf(
+          config,
+          target,
+          state,
+          now,
+          null,
+          await onlineOf(env, config, db, target, null),
+          await listBankAccounts(db, target.ownerId),
+        )),
         intent,
         errors,
         values,

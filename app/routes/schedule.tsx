@@ -3,6 +3,8 @@ import { Link } from "react-router";
 import { scheduleAction } from "~/actions/schedule-action.server";
 import { getApp } from "~/auth/context.server";
 import { requireUserWith } from "~/auth/guard.server";
+import { noWayToPay, waysToPayQuery } from "~/bank/index.server";
+import { NoWayToPay } from "~/components/no-way-to-pay";
 import { RouteError } from "~/components/route-error";
 import { EmailPreview } from "~/components/schedules/email-preview";
 import { ScheduleForm, type ScheduleFormWatch } from "~/components/schedules/schedule-form";
@@ -15,6 +17,7 @@ import { DEFAULT_PRESET } from "~/domain/presets";
 import { senderDisplayName } from "~/domain/sender";
 import { toTone } from "~/domain/strategies";
 import { SCHEDULE_SOMETHING_WRONG } from "~/schemas/messages";
+import { stripeSetup } from "~/stripe/index.server";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/schedule";
 
@@ -22,19 +25,28 @@ import type { Route } from "./+types/schedule";
 const NEW_SCHEDULE = {
   debtorChoice: preparedQuery((db) => debtorChoiceQuery(db, OWNER_ID)),
   organizations: preparedQuery((db) => listOrganizations(db, OWNER_ID)),
+  waysToPay: preparedQuery((db) => waysToPayQuery(db, OWNER_ID)),
 };
 
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const db = getDb(getApp(context).env.DB);
+  const { env, config } = getApp(context);
+  const db = getDb(env.DB);
   // One round trip (a D1 batch), the session's with it (docs/decisions/025).
   const {
     user,
-    rows: [choiceRows, organizations],
+    rows: [choiceRows, organizations, ways],
   } = await requireUserWith(context, url, [
     NEW_SCHEDULE.debtorChoice(db, { ownerId: SESSION_OWNER }),
     NEW_SCHEDULE.organizations(db, { ownerId: SESSION_OWNER }),
+    NEW_SCHEDULE.waysToPay(db, { ownerId: SESSION_OWNER }),
   ] as const);
-  return { ...debtorChoiceOf(choiceRows), organizations, userName: senderDisplayName(user) };
+  return {
+    ...debtorChoiceOf(choiceRows),
+    organizations,
+    userName: senderDisplayName(user),
+    // Warned before anything is sent: the reminders would offer no way to pay.
+    noWayToPay: noWayToPay(ways[0], stripeSetup(config, env) !== null),
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -56,6 +68,7 @@ export default function NewSchedule({ loaderData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="mb-6 text-3xl font-bold">New schedule</h1>
+      {loaderData.noWayToPay && <NoWayToPay />}
       {debtors.length === 0 && !searchDebtors ? (
         <div className="rounded-xl border border-border bg-surface p-6">
           <p className="text-lg font-semibold">Add a debtor to get started</p>

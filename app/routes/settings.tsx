@@ -7,6 +7,7 @@ import { profileAction } from "~/actions/profile-action.server";
 import { getApp } from "~/auth/context.server";
 import { requireUser, requireUserWith } from "~/auth/guard.server";
 import { infoSettingsOf, infoSettingsQuery } from "~/auth/index.server";
+import { noWayToPay, waysToPayQuery } from "~/bank/index.server";
 import { getBilling, portalUrl } from "~/billing/index.server";
 import { PasswordForm } from "~/components/password-form";
 import { RouteError } from "~/components/route-error";
@@ -18,9 +19,9 @@ import { NoticesForm } from "~/components/settings/notices-form";
 import { OrgManager } from "~/components/settings/org-manager";
 import { PaymentLinkForm } from "~/components/settings/payment-link-form";
 import { ProfileInfo } from "~/components/settings/profile-info";
+import { SETTINGS_TABS, type SettingsTab, SettingsTabs } from "~/components/settings/settings-tabs";
 import { StripeConnectCard } from "~/components/settings/stripe-connect-card";
 import { YourData } from "~/components/settings/your-data";
-import { LinkTabs } from "~/components/ui/link-tabs";
 import { type Db, getDb } from "~/db/client.server";
 import { OWNER_ID, preparedQuery, SESSION_OWNER } from "~/db/prepared.server";
 import { listOrganizations } from "~/debtors/index.server";
@@ -39,14 +40,9 @@ import { stripeSetup } from "~/stripe/index.server";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/settings";
 
-const TABS = [
-  { id: "info", label: "Personal information", short: "Info" },
-  { id: "orgs", label: "Organizations", short: "Organizations" },
-  { id: "cadence", label: "Cadence & autopilot", short: "Cadence" },
-  { id: "subscription", label: "Your Subscription", short: "Subscription" },
-  { id: "emails", label: "E-mails", short: "E-mails" },
-] as const;
-type Tab = (typeof TABS)[number]["id"];
+/** This route's tabs: every one but Bank transfer, a route of its own (routes/settings-bank.tsx). */
+type Tab = Exclude<SettingsTab, "bank">;
+const TABS = SETTINGS_TABS.filter((t): t is (typeof SETTINGS_TABS)[number] & { id: Tab } => t.id !== "bank");
 
 function parseTab(tab: string | undefined): Tab {
   const found = TABS.find((t) => t.id === (tab ?? "info"));
@@ -97,12 +93,15 @@ export async function loader({ context, params, url, request }: Route.LoaderArgs
       tab === "info" ? await stripeConnectView(env, config, db, user.id, refreshStripe, { row: accountRows[0] }) : null,
     subscription: tab === "subscription" ? await subscriptionView(env, config, db, user.id, url) : null,
     emails: tab === "emails" ? await emailLogView(db, user, url, requestTimeZone(request)) : null,
-    cadence: tab === "cadence" ? await cadenceView(db, user.id, url, requestTimeZone(request)) : null,
+    cadence:
+      tab === "cadence"
+        ? await cadenceView(db, user.id, url, requestTimeZone(request), stripeSetup(config, env) !== null)
+        : null,
   };
 }
 
 /** Settings → Cadence: the account's cadence, autopilot, and (asked to turn it on) what it would do now. */
-async function cadenceView(db: Db, ownerId: string, url: URL, zone: string) {
+async function cadenceView(db: Db, ownerId: string, url: URL, zone: string, stripeOn: boolean) {
   const now = Date.now();
   const [account, following] = await Promise.all([getAccountCadence(db, ownerId), countFollowers(db, ownerId)]);
   const view: CadenceView = {
@@ -112,9 +111,13 @@ async function cadenceView(db: Db, ownerId: string, url: URL, zone: string) {
     following,
   };
   if (account.autopilot || url.searchParams.get("review") !== "autopilot") return { view, review: null };
-  const summary = await autopilotSummary(db, ownerId, account.cadence, now);
+  const [summary, ways] = await Promise.all([
+    autopilotSummary(db, ownerId, account.cadence, now),
+    waysToPayQuery(db, ownerId),
+  ]);
   const review: AutopilotReview = {
     ...summary,
+    noWayToPay: noWayToPay(ways[0], stripeOn),
     first: summary.first.map((f) => ({
       name: f.name,
       day: f.date === localDateString(now, f.timeZone) ? "today" : formatCalendarDate(f.date),
@@ -225,24 +228,7 @@ async function manageBilling({ context, url }: Route.ActionArgs) {
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
   const { tab, profile } = loaderData;
   return (
-    <LinkTabs
-      label="Settings"
-      current={tab}
-      tabs={TABS.map((t) => ({
-        id: t.id,
-        to: `/iam/${t.id}`,
-        content: (
-          <>
-            <span className="md:hidden">{t.short}</span>
-            <span className="hidden md:inline">{t.label}</span>
-          </>
-        ),
-      }))}
-      className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 md:flex-row"
-      listClassName="flex gap-2 overflow-x-auto md:w-56 md:shrink-0 md:flex-col"
-      tabClassName="whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium hover:bg-surface-2 data-[state=active]:bg-primary data-[state=active]:text-primary-foreground"
-      panelClassName="flex min-w-0 flex-1 flex-col gap-6 outline-none"
-    >
+    <SettingsTabs current={tab}>
       {tab === "info" && (
         <>
           <ProfileInfo profile={profile} />
@@ -281,7 +267,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           />
         </Suspense>
       )}
-    </LinkTabs>
+    </SettingsTabs>
   );
 }
 

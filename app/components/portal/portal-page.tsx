@@ -1,9 +1,10 @@
-import { type ReactNode, useId } from "react";
+import { type ReactNode, useId, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { InvalidDebtorLink } from "~/components/debtor-link-page";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FieldError, Label } from "~/components/ui/input";
 import { buttonVariants, inputClass } from "~/components/ui/variants";
+import type { BankTransfer } from "~/domain/bank-transfer";
 import { DISPUTE_REASON_MAX, invoiceLabel } from "~/domain/dispute";
 import { formatMoney } from "~/domain/money";
 import { addDays, formatLongDate, PROMISE_MAX_DAYS } from "~/domain/promise";
@@ -49,6 +50,8 @@ export interface PortalView {
   } | null;
   /** A bank payment online still being processed. */
   pendingOnline: { amountCents: number; currency: string } | null;
+  /** Bank transfer in each currency owed, with the reference to quote (decisions/051). */
+  bankTransfer: BankTransfer[];
   invoices: PortalInvoiceView[];
   totals: { currency: string; cents: number }[];
   payments: { paidOn: string; amountCents: number; currency: string }[];
@@ -158,6 +161,9 @@ export function PortalPage({ answer }: { answer: Answer }) {
             </a>
           </Card>
         )}
+        {view.bankTransfer.map((b) => (
+          <BankTransferCard key={b.currency} transfer={b} several={view.bankTransfer.length > 1} />
+        ))}
         <PaidCard view={view} />
         {open.length > 0 && <PromiseCard view={view} />}
         {open.length > 0 && <DisputeCard view={view} open={open} />}
@@ -462,5 +468,45 @@ function OptOutCard({ view }: { view: PortalView }) {
         </>
       )}
     </Card>
+  );
+}
+
+/** Pay by bank transfer: each detail with a button that copies it as a bank's form takes it. */
+function BankTransferCard({ transfer, several }: { transfer: BankTransfer; several: boolean }) {
+  const lines = [...transfer.lines, { label: "Reference", shown: transfer.reference, copy: transfer.reference }];
+  return (
+    <Card title={several ? `Pay by bank transfer (${transfer.currency})` : "Pay by bank transfer"}>
+      <dl className="flex flex-col gap-2 text-sm" data-testid="bank-transfer">
+        {lines.map((l) => (
+          <div key={l.label} className="flex flex-wrap items-center justify-between gap-2">
+            <div className="min-w-0">
+              <dt className="text-muted">{l.label}</dt>
+              <dd className="break-words font-mono">{l.shown}</dd>
+            </div>
+            <CopyButton value={l.copy} label={l.label} />
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+/** Copies `value`; says so for a moment (and to screen readers). */
+function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className={buttonVariants({ variant: "outline", size: "sm" })}
+      aria-label={copied ? `${label} copied` : `Copy ${label}`}
+      onClick={() => {
+        void navigator.clipboard?.writeText(value).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 2000);
+        });
+      }}
+    >
+      <span aria-live="polite">{copied ? "Copied" : "Copy"}</span>
+    </button>
   );
 }

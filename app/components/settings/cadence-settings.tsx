@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useState } from "react";
 import { Link, useFetcher } from "react-router";
 import type { cadenceAction } from "~/actions/cadence-action.server";
+import { NoWayToPay } from "~/components/no-way-to-pay";
 import { AfterFinalNotice } from "~/components/schedules/after-final-notice";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
@@ -44,6 +45,8 @@ export interface AutopilotReview {
   today: number;
   hour: number;
   first: { name: string; day: string; what: string }[];
+  /** The reminders would offer no way to pay (no bank details, payment link or card payments). */
+  noWayToPay: boolean;
 }
 
 const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
@@ -95,6 +98,7 @@ function AutopilotCard({ view, review }: { view: CadenceView; review: AutopilotR
           <h3 id="autopilot-review-title" className="font-semibold">
             Before it starts
           </h3>
+          {review.noWayToPay && <NoWayToPay />}
           <p data-testid="autopilot-summary">
             {review.debtors === 0
               ? "No debtor would join now: none has open invoices without a schedule of its own. Debtors and invoices you add later join by themselves."
