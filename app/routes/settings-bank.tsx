@@ -149,7 +149,7 @@ export default function SettingsBank({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="bank-form-title" className="rounded-xl border border-border bg-surface p-6">
         <h2 id="bank-form-title" className="text-xl font-semibold">
-          {editing ? `Change the ${currency} account` : "Add an account"}
+          {editing ? `Change the ${currency} account` : "Add or change an account"}
         </h2>
         <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-xl flex-col gap-4">
           <input type="hidden" name="intent" value={INTENTS.save} />
@@ -180,7 +180,8 @@ export default function SettingsBank({ loaderData }: Route.ComponentProps) {
             aria-live="polite"
             className={result && !result.ok ? "text-sm text-danger" : "text-sm text-success"}
           >
-            {!busy && result?.message ? result.message : null}
+            {/* Not once the form shows field errors: an earlier save's words would contradict them. */}
+            {!busy && result?.message && form.status !== "error" ? result.message : null}
           </div>
           <SubmitButton busy={busy} className="self-start">
             Save bank details

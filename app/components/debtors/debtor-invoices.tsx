@@ -55,7 +55,13 @@ function InvoiceStatus({ invoice }: { invoice: Invoice }) {
   const overdue = invoice.status === "open" ? overdueLabel(invoice.due_on, useToday()) : null;
   return (
     <span className="flex flex-col items-start gap-1">
-      {overdue ? <Badge tone="bad">{overdue}</Badge> : <Badge tone={s.tone}>{s.label}</Badge>}
+      {overdue ? (
+        <span className="whitespace-nowrap">
+          <Badge tone="bad">{overdue}</Badge>
+        </span>
+      ) : (
+        <Badge tone={s.tone}>{s.label}</Badge>
+      )}
       {!invoice.chased && isOwed(invoice) && <Badge tone="neutral">Not chased</Badge>}
       {invoice.status === "disputed" && invoice.dispute_reason && (
         <span className="break-words text-xs text-muted">{`Reason: ${invoice.dispute_reason}`}</span>
@@ -227,7 +233,7 @@ export function DebtorInvoices({
                     </td>
                     <td className="list-action">
                       {i.status !== "void" && (
-                        <div className="flex flex-wrap gap-2 @min-[40rem]:flex-nowrap @min-[40rem]:justify-end">
+                        <div className="flex flex-wrap gap-2 @min-[40rem]:justify-end @min-[56rem]:flex-nowrap">
                           <Button
                             id={actionId("edit", i.id)}
                             variant="outline"
