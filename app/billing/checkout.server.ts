@@ -3,6 +3,17 @@ import type { Db } from "~/db/client.server";
 import type { PlanId } from "~/domain/plans";
 import type { StripeSetup } from "~/stripe/index.server";
 
+/** Stripe refuses a trial_end less than 48 hours ahead: a trial closer to its end than this is billed at once. */
+const MIN_TRIAL_LEFT_MS = 49 * 60 * 60 * 1000;
+
+/**
+ * The Unix second billing starts at when the user subscribes during Dunly's trial (Stripe's
+ * trial_end): the trial's end, so its days are kept; null when the trial has ended (or nearly).
+ */
+export function trialEndSeconds(trialEndsAt: number | null, now: number): number | null {
+  return trialEndsAt !== null && trialEndsAt > now + MIN_TRIAL_LEFT_MS ? Math.floor(trialEndsAt / 1000) : null;
+}
+
 /** Subscription statuses during which the account is subscribed: a plan change goes through the portal. */
 const LIVE = new Set(["active", "trialing", "past_due"]);
 
@@ -37,13 +48,19 @@ export async function checkoutUrl(
       ? customer.id
       : ((await getBilling(db, user.id))?.stripeCustomerId ?? customer.id);
   }
+  const trialEnd = trialEndSeconds(billing.trialEndsAt, Date.now());
   const session = await stripe.client.checkout.sessions.create({
     mode: "subscription",
     customer: customerId,
     client_reference_id: user.id,
     line_items: [{ price: stripe.prices[plan], quantity: 1 }],
     metadata: { plan, user_id: user.id },
-    subscription_data: { metadata: { plan, user_id: user.id } },
+    // Subscribing during the trial keeps its days: billing starts when it ends (issue 41).
+    subscription_data: { metadata: { plan, user_id: user.id }, ...(trialEnd ? { trial_end: trialEnd } : {}) },
+    // Prices exclude VAT: a business customer gives its VAT number, and its billing address with it.
+    tax_id_collection: { enabled: true },
+    billing_address_collection: "required",
+    customer_update: { name: "auto", address: "auto" },
     success_url: `${origin}/iam/subscription?checkout=done`,
     cancel_url: `${origin}/pricing`,
   });

@@ -70,7 +70,9 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
         <p className="mt-3 text-center text-muted">Pick the strategy that fits your debtors.</p>
         <p className="mt-2 text-center text-sm" data-testid="trial-note">
           {`Every new account starts with a ${TRIAL_DAYS}-day free trial of Medium.`}
-          {loaderData.trialEndsOn ? ` Your trial ends on ${loaderData.trialEndsOn}.` : ""}
+          {loaderData.trialEndsOn
+            ? ` Your trial ends on ${loaderData.trialEndsOn}: subscribe now and billing starts then, not today.`
+            : ""}
         </p>
         {!available && (
           <p
@@ -105,6 +107,9 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
                 <p className="mt-6">
                   <span className="text-5xl font-black">${plan.price}</span>
                   <span className="text-muted">/month</span>
+                </p>
+                <p className="mt-1 text-xs text-muted">
+                  USD, excluding VAT and sales tax. A business enters its VAT number at checkout.
                 </p>
                 <ul className="mt-6 flex flex-1 flex-col gap-2">
                   {plan.features.map((f) => (

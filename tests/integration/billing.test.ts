@@ -22,11 +22,12 @@ interface BillingRow {
   subscription_status: string | null;
   current_period_end: number | null;
   cancel_at_period_end: number;
+  trial_ends_at: number | null;
 }
 
 const billing = (userId: string) =>
   env.DB.prepare(
-    "SELECT plan, stripe_customer_id, stripe_subscription_id, subscription_status, current_period_end, cancel_at_period_end FROM users WHERE id = ?",
+    "SELECT plan, stripe_customer_id, stripe_subscription_id, subscription_status, current_period_end, cancel_at_period_end, trial_ends_at FROM users WHERE id = ?",
   )
     .bind(userId)
     .first<BillingRow>() as Promise<BillingRow>;
@@ -47,8 +48,15 @@ const debtorCount = async (ownerId: string) =>
   (await env.DB.prepare("SELECT count(*) AS n FROM debtors WHERE owner_id = ?").bind(ownerId).first<{ n: number }>())
     ?.n;
 
-/** Subscribes through /pricing and the stand-in's Checkout page, as a person clicks; returns the session page. */
-async function subscribe(cookie: string, plan: string) {
+/**
+ * Subscribes through /pricing and the stand-in's Checkout page, as a person clicks, once the trial has
+ * ended (billed at once, 'active'): these tests follow a paying subscription. The first test
+ * subscribes during the trial.
+ */
+async function subscribe({ cookie, userId }: { cookie: string; userId: string }, plan: string) {
+  await env.DB.prepare("UPDATE users SET trial_ends_at = ? WHERE id = ?")
+    .bind(Date.now() - 1000, userId)
+    .run();
   const start = await postForm("/pricing", { plan }, { cookie });
   expect(start.status, await start.clone().text()).toBe(303);
   const checkout = location(start) as URL;
@@ -76,6 +84,8 @@ describe("Subscribe on /pricing", () => {
     const u = await signIn(uniqueEmail("subscribe"));
     const pricing = await visibleText(await get("/pricing", { cookie: u.cookie }));
     expect(pricing).toContain("14-day free trial of Medium");
+    expect(pricing).toContain("subscribe now and billing starts then, not today");
+    expect(pricing).toContain("excluding VAT and sales tax");
     expect(pricing).toContain("Up to 25 debtors");
     expect(pricing).toContain("Up to 2,000 debtors");
     expect(pricing).not.toMatch(/unlimited/i);
@@ -97,13 +107,15 @@ describe("Subscribe on /pricing", () => {
     const done = await postForm(`/dev/checkout/checkout/${session}/subscribe`, {});
     expect(location(done)?.href).toMatch(/\/iam\/subscription\?checkout=done$/);
     const after = await billing(u.userId);
-    expect(after).toMatchObject({ plan: "aggressive", subscription_status: "active", cancel_at_period_end: 0 });
+    // Subscribed during the 14-day trial: its days are kept, billing starts when it ends (Stripe's trial_end).
+    expect(after).toMatchObject({ plan: "aggressive", subscription_status: "trialing", cancel_at_period_end: 0 });
     expect(after.stripe_customer_id).toBe(before.stripe_customer_id);
-    expect(after.current_period_end).toBeGreaterThan(Date.now() + 25 * DAY);
+    expect(Math.abs((after.current_period_end ?? 0) - (after.trial_ends_at ?? 0))).toBeLessThan(1000);
 
     const settings = await visibleText(await get("/iam/subscription?checkout=done", { cookie: u.cookie }));
     expect(settings).toContain("Thank you — you are on the Aggressive plan.");
-    expect(settings).toContain("Renews on");
+    expect(settings).toContain("Billing starts on");
+    expect(settings).toContain("its days are kept, and nothing is charged before");
     expect(settings).toContain("Manage billing");
     expect(await visibleText(await get("/pricing", { cookie: u.cookie }))).toContain("You are on this plan.");
 
@@ -150,7 +162,7 @@ describe("Subscribe on /pricing", () => {
 describe("changing the plan in the billing portal", () => {
   it("upgrade, then a downgrade over the debtors limit deletes nothing and refuses the next add, naming the limit", async () => {
     const u = await signIn(uniqueEmail("downgrade"));
-    await subscribe(u.cookie, "medium");
+    await subscribe(u, "medium");
     expect((await billing(u.userId)).plan).toBe("medium");
     expect(await portal(u.cookie, "switch-aggressive")).toMatch(/\/iam\/subscription$/);
     expect(await billing(u.userId)).toMatchObject({ plan: "aggressive", subscription_status: "active" });
@@ -196,7 +208,7 @@ describe("changing the plan in the billing portal", () => {
 
   it("cancel at period end keeps the plan until then and says so", async () => {
     const u = await signIn(uniqueEmail("cancel"));
-    await subscribe(u.cookie, "aggressive");
+    await subscribe(u, "aggressive");
     await portal(u.cookie, "cancel");
     expect(await billing(u.userId)).toMatchObject({
       plan: "aggressive",
@@ -211,7 +223,7 @@ describe("changing the plan in the billing portal", () => {
 
   it("a failed renewal keeps the plan while Stripe retries and e-mails the user; its end holds reminders, a new plan resumes them", async () => {
     const u = await signIn(uniqueEmail("renewal"));
-    await subscribe(u.cookie, "medium");
+    await subscribe(u, "medium");
     const debtor = await makeDebtor(u.userId, { fullName: "Rita Renewal" });
     const schedule = await makeSchedule(u.userId, debtor.id, { frequency: "weekly" });
 
@@ -247,7 +259,7 @@ describe("changing the plan in the billing portal", () => {
     );
 
     // A plan again: the held schedule runs again.
-    await subscribe(u.cookie, "soft");
+    await subscribe(u, "soft");
     const resumed = await env.DB.prepare("SELECT state, stopped_reason FROM schedules WHERE id = ?")
       .bind(schedule)
       .first<{ state: string; stopped_reason: string | null }>();
@@ -257,7 +269,7 @@ describe("changing the plan in the billing portal", () => {
 
   it("an older event never overwrites a newer state", async () => {
     const u = await signIn(uniqueEmail("order"));
-    await subscribe(u.cookie, "aggressive");
+    await subscribe(u, "aggressive");
     const b = await billing(u.userId);
     const stale = {
       id: b.stripe_subscription_id,
@@ -311,7 +323,7 @@ describe("the trial", () => {
 
     // A subscriber gets no trial e-mails.
     const s = await signIn(uniqueEmail("trial-subscribed"));
-    await subscribe(s.cookie, "soft");
+    await subscribe(s, "soft");
     await env.DB.prepare("UPDATE users SET trial_ends_at = ? WHERE id = ?")
       .bind(Date.now() + DAY, s.userId)
       .run();

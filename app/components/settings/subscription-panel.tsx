@@ -62,7 +62,9 @@ export function SubscriptionPanel({ view, error }: { view: SubscriptionView; err
         )}
         {subscribed && view.periodEndsOn && (
           <>
-            <dt className="text-muted">{view.cancelAtPeriodEnd ? "Ends on" : "Renews on"}</dt>
+            <dt className="text-muted">
+              {view.cancelAtPeriodEnd ? "Ends on" : view.status === "trialing" ? "Billing starts on" : "Renews on"}
+            </dt>
             <dd data-testid="subscription-period">{view.periodEndsOn}</dd>
           </>
         )}
@@ -73,6 +75,11 @@ export function SubscriptionPanel({ view, error }: { view: SubscriptionView; err
           </>
         )}
       </dl>
+      {subscribed && view.status === "trialing" && !view.cancelAtPeriodEnd && (
+        <p className="mt-3 text-sm" data-testid="billing-starts">
+          You subscribed during your free trial: its days are kept, and nothing is charged before {view.periodEndsOn}.
+        </p>
+      )}
       {subscribed && view.cancelAtPeriodEnd && (
         <p className="mt-3 text-sm">
           Your subscription is cancelled and ends on {view.periodEndsOn}. Until then nothing changes; after it,
@@ -81,7 +88,8 @@ export function SubscriptionPanel({ view, error }: { view: SubscriptionView; err
       )}
       {view.trial && (
         <p className="mt-3 text-sm text-muted">
-          Your free trial of Medium ends on {view.trialEndsOn}. Choose a plan before then to keep reminders going.
+          Your free trial of Medium ends on {view.trialEndsOn}. Choose a plan before then to keep reminders going:
+          billing starts when the trial ends, not when you subscribe.
         </p>
       )}
       {!view.available && <p className="mt-3 text-sm">Plans cannot be bought yet.</p>}

@@ -57,7 +57,7 @@ const SUBSCRIBE: StandInAction = {
   id: "subscribe",
   label: "Subscribe (card)",
   description:
-    "Pays the first month by card: Stripe makes the subscription and sends checkout.session.completed and customer.subscription.created.",
+    "Pays the first month by card (or, during Dunly's trial, saves the card and bills from the trial's end): Stripe makes the subscription and sends checkout.session.completed and customer.subscription.created.",
   page: "checkout",
   applies: (s) => s.mode === "subscription" && s.status === "open",
   async run(context) {
@@ -77,12 +77,19 @@ const SUBSCRIBE: StandInAction = {
     }
     const items = (session.line_items_params ?? []) as { price?: string }[];
     const price = String(items[0]?.price ?? "");
-    const subscriptionData = (session.subscription_data ?? {}) as { metadata?: Record<string, string> };
+    const subscriptionData = (session.subscription_data ?? {}) as {
+      metadata?: Record<string, string>;
+      trial_end?: number | string;
+    };
+    // Subscribed during the trial: Stripe bills nothing until trial_end, and the subscription is trialing.
+    const trialEnd = Number(subscriptionData.trial_end ?? 0) || null;
+    const periodEnd = trialEnd ?? now + 30 * DAY_S;
     const sub: StripeJson = {
       id: standInId("sub"),
       object: "subscription",
       customer,
-      status: "active",
+      status: trialEnd ? "trialing" : "active",
+      trial_end: trialEnd,
       cancel_at_period_end: false,
       cancel_at: null,
       canceled_at: null,
@@ -99,7 +106,7 @@ const SUBSCRIBE: StandInAction = {
             object: "subscription_item",
             quantity: 1,
             current_period_start: now,
-            current_period_end: now + 30 * DAY_S,
+            current_period_end: periodEnd,
           },
         ],
       },
@@ -108,7 +115,8 @@ const SUBSCRIBE: StandInAction = {
     await saveSubscription(context, sub);
     const completed = await updateObject(context.env, session.id, {
       status: "complete",
-      payment_status: "paid",
+      // A trial's checkout takes the card and charges nothing yet.
+      payment_status: trialEnd ? "no_payment_required" : "paid",
       customer,
       subscription: sub.id,
     });
