@@ -42,13 +42,16 @@ function d1Statement(db: Db, query: { toSQL(): { sql: string; params: unknown[] 
  */
 export const DEBTORS_BY_EMAIL = `
   SELECT d.id AS id, lower(d.email) AS email, d.full_name AS fullName,
-    (SELECT count(*) FROM invoices AS i WHERE i.debtor_id = d.id) AS invoices
+    (SELECT count(*) FROM invoices AS i WHERE i.debtor_id = d.id) AS invoices,
+    (SELECT json_group_array(i.amount_cents || '@' || i.due_on) FROM invoices AS i
+      WHERE i.debtor_id = d.id AND i.status != 'void') AS signatures
   FROM debtors AS d
   WHERE d.owner_id = ?1 AND lower(d.email) IN (SELECT value FROM json_each(?2))`;
 
-/** The owner's invoices' numbers among these (?2, a JSON array). */
+/** The owner's invoices' numbers among these (?2, a JSON array), with their debtor's lower-cased address. */
 const NUMBERS_TAKEN = `
-  SELECT number FROM invoices WHERE owner_id = ?1 AND number IN (SELECT value FROM json_each(?2))`;
+  SELECT i.number AS number, lower(d.email) AS email FROM invoices AS i JOIN debtors AS d ON d.id = i.debtor_id
+  WHERE i.owner_id = ?1 AND i.number IN (SELECT value FROM json_each(?2))`;
 
 /**
  * What the account already has of an import's addresses and invoice numbers: its debtors with
@@ -68,14 +71,22 @@ export async function importLookup(db: Db, ownerId: string, keys: { emails: stri
   const results = statements.length === 0 ? [] : await d1.batch<Record<string, unknown>>(statements);
   const existing = new Map<string, ExistingDebtor>();
   for (const { results: rows } of results.slice(0, byEmail.length)) {
-    for (const r of rows as { id: number; email: string; fullName: string; invoices: number }[]) {
+    for (const r of rows as { id: number; email: string; fullName: string; invoices: number; signatures: string }[]) {
       // The oldest of twins: the one the add-debtor form offers too (findDebtorByEmail).
       const seen = existing.get(r.email);
-      if (!seen || r.id < seen.id) existing.set(r.email, { id: r.id, fullName: r.fullName, invoices: r.invoices });
+      if (!seen || r.id < seen.id)
+        existing.set(r.email, {
+          id: r.id,
+          fullName: r.fullName,
+          invoices: r.invoices,
+          signatures: new Set(JSON.parse(r.signatures || "[]") as string[]),
+        });
     }
   }
-  const takenNumbers = new Set(
-    results.slice(byEmail.length).flatMap(({ results: rows }) => (rows as { number: string }[]).map((r) => r.number)),
+  const takenNumbers = new Map(
+    results
+      .slice(byEmail.length)
+      .flatMap(({ results: rows }) => (rows as { number: string; email: string }[]).map((r) => [r.number, r.email])),
   );
   return { existing, takenNumbers, maxInvoices: MAX_INVOICES_PER_DEBTOR };
 }

@@ -168,7 +168,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const preview = planImport(
     parsed,
     parsed.fileErrors.length > 0
-      ? { existing: new Map(), takenNumbers: new Set(), maxInvoices: 0 }
+      ? { existing: new Map(), takenNumbers: new Map(), maxInvoices: 0 }
       : await importLookup(db, user.id, importKeys(parsed)),
   );
   const [fileError] = preview.fileErrors;

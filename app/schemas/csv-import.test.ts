@@ -13,7 +13,7 @@ const opts = {
   timeZone: "Europe/Berlin",
   today: "2026-03-10",
   existing: new Map(),
-  takenNumbers: new Set<string>(),
+  takenNumbers: new Map<string, string>(),
   maxInvoices: 500,
 };
 
@@ -278,7 +278,11 @@ describe("previewDebtorCsv: rows as invoices, debtors matched by e-mail", () => 
       "d@example.com,D,1,",
       "d@example.com,D,1,",
     ].join("\n");
-    const preview = previewDebtorCsv(csv, { ...opts, takenNumbers: new Set(["TAKEN"]), maxInvoices: 2 });
+    const preview = previewDebtorCsv(csv, {
+      ...opts,
+      takenNumbers: new Map([["TAKEN", "someone-else@example.com"]]),
+      maxInvoices: 2,
+    });
     expect(preview.rows.map((r) => [r.line, r.status, r.messages])).toEqual([
       [2, "error", ["Another invoice of yours already has this number"]],
       [3, "ok", []],

@@ -49,9 +49,31 @@ type Column =
 
 /** Header names, compared without case, spaces or punctuation ("E-mail" is "email"). */
 const ALIASES: Record<Column, readonly string[]> = {
-  name: ["name", "fullname", "debtor", "debtorname"],
-  email: ["email", "emailaddress", "mail"],
-  amount: ["amount", "debt", "amountowed", "owed", "balance"],
+  name: [
+    "name",
+    "fullname",
+    "debtor",
+    "debtorname",
+    "client",
+    "clientname",
+    "customer",
+    "customername",
+    "company",
+    "contact",
+  ],
+  email: ["email", "emailaddress", "mail", "contactemail", "billingemail"],
+  amount: [
+    "amount",
+    "debt",
+    "amountowed",
+    "owed",
+    "balance",
+    "amountdue",
+    "balancedue",
+    "due amount",
+    "total",
+    "outstanding",
+  ],
   kind: ["kind", "type"],
   strategy: ["strategy", "activestrategy", "tone"],
   currency: ["currency", "currencycode"],
@@ -133,6 +155,8 @@ export interface ExistingDebtor {
   fullName: string;
   /** How many invoices they already have (the per-debtor cap counts them). */
   invoices: number;
+  /** Their invoices that are not void, as "<amount cents>@<due date>": a row matching one was imported before. */
+  signatures?: ReadonlySet<string>;
 }
 
 export interface ImportOptions {
@@ -152,8 +176,8 @@ export interface ImportOptions {
 export interface PlanOptions {
   /** The user's debtors with the file's addresses, by lower-cased e-mail (the oldest of each). */
   existing: ReadonlyMap<string, ExistingDebtor>;
-  /** The file's invoice numbers the account already uses. */
-  takenNumbers: ReadonlySet<string>;
+  /** The file's invoice numbers the account already uses, each with its debtor's lower-cased address. */
+  takenNumbers: ReadonlyMap<string, string>;
   /** The most invoices one debtor may have (MAX_INVOICES_PER_DEBTOR). */
   maxInvoices: number;
 }
@@ -444,9 +468,18 @@ export function planImport(parsed: ParsedCsv, options: PlanOptions): ImportPrevi
     if (!debtor || !invoice) return row;
     const error = (messages: string[]): ImportRow => ({ ...shown, status: "error", messages });
     const existing = options.existing.get(invoice.email);
-    if (existing && !invoice.number) return { ...shown, status: "duplicate", messages: [EXISTING_WITHOUT_NUMBER] };
+    const duplicate = (message: string): ImportRow => ({ ...shown, status: "duplicate", messages: [message] });
+    if (existing && !invoice.number) {
+      // The same amount and due date for the same address: this row was imported before.
+      if (existing.signatures?.has(`${invoice.amountCents}@${invoice.dueOn}`))
+        return duplicate(`Already imported: ${existing.fullName} has this invoice (same amount and due date).`);
+      return duplicate(EXISTING_WITHOUT_NUMBER);
+    }
     if (invoice.number) {
-      if (options.takenNumbers.has(invoice.number)) return error([NUMBER_TAKEN_MESSAGE]);
+      const takenBy = options.takenNumbers.get(invoice.number);
+      // The same number of the same debtor: imported before, added nothing twice. Another debtor's: an error.
+      if (takenBy === invoice.email) return duplicate(`Already imported: invoice ${invoice.number} is already yours.`);
+      if (takenBy !== undefined) return error([NUMBER_TAKEN_MESSAGE]);
       const earlier = numberLine.get(invoice.number);
       if (earlier !== undefined) return error([`Same invoice number as line ${earlier}`]);
     }

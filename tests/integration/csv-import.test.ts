@@ -218,6 +218,33 @@ describe("CSV import", () => {
     ]);
   });
 
+  it("a re-import says 'already imported' for every row it added before and adds nothing twice; a 'Client' header is read", async () => {
+    const u = await signIn(uniqueEmail("reimport"));
+    const file = [
+      "Client;Email;Amount due;Invoice number;Due date",
+      "Acme Ltd;acme@example.com;1200.00;INV-101;2026-11-08",
+      "Acme Ltd;acme@example.com;800.00;;2026-12-09",
+      "Bob Smith;bob@example.com;350.00;;2026-11-28",
+    ].join("\n");
+    const first = await importPost(u.cookie, { intent: "import-confirm", csv: file });
+    expect(first.status, JSON.stringify(first.data)).toBe(200);
+    expect(await debtorRowsOf(u.userId)).toHaveLength(2);
+
+    const again = await importPost(u.cookie, { csv: file });
+    expect(again.data.preview).toMatchObject({ total: 3, valid: 0, errors: 0, duplicates: 3 });
+    expect(again.data.preview.rows.map((r: Json) => [r.line, r.status, r.messages])).toEqual([
+      [2, "duplicate", ["Already imported: invoice INV-101 is already yours."]],
+      [3, "duplicate", ["Already imported: Acme Ltd has this invoice (same amount and due date)."]],
+      [4, "duplicate", ["Already imported: Bob Smith has this invoice (same amount and due date)."]],
+    ]);
+    const confirm = await importPost(u.cookie, { intent: "import-confirm", csv: file });
+    expect(confirm.status).toBeGreaterThanOrEqual(200);
+    const invoices = await env.DB.prepare("SELECT count(*) AS n FROM invoices WHERE owner_id = ?")
+      .bind(u.userId)
+      .first<{ n: number }>();
+    expect(invoices?.n).toBe(3);
+  });
+
   it("refuses an invoice number the form refuses (100 characters with a control character), with the form's message", async () => {
     const owner = await signIn(uniqueEmail("imp-number"));
     const number = `${"N".repeat(99)}\u0001`;
