@@ -17,6 +17,7 @@ import { AccountCapReached } from "~/domain/account-caps";
 import type { Cadence } from "~/domain/cadence";
 import { joinPreview } from "~/domain/cadence-plan";
 import { formatCount } from "~/domain/intl";
+import { amountExample } from "~/domain/number-locale";
 import { localDateString } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
@@ -26,6 +27,7 @@ import { entityScope } from "~/platform/scope.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { getAccountCadence, joinAutopilot, replanDueSchedules } from "~/reminders/index.server";
 import {
+  dateExample,
   type ImportDebtor,
   type ImportInvoice,
   type ImportPreview,
@@ -37,6 +39,7 @@ import {
 } from "~/schemas/csv-import";
 import { IMPORT_INTENTS } from "~/schemas/intents";
 import { SOMETHING_WRONG } from "~/schemas/messages";
+import { useNumberLocale } from "~/ui/root-data";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/debtors-import";
 
@@ -336,6 +339,7 @@ function PreviewTable({ rows }: { rows: ShownRow[] }) {
 }
 
 export default function DebtorsImport({ loaderData, actionData }: Route.ComponentProps) {
+  const locale = useNumberLocale();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const busyIntent = busy ? String(navigation.formData?.get("intent") ?? "") : "";
@@ -358,14 +362,16 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
       </Link>
       <h1 className="text-3xl font-bold">Import debtors from CSV</h1>
       <p id={helpId} className="text-sm text-muted">
-        The first row names the columns: <strong>name</strong>, <strong>email</strong> and <strong>amount</strong>, and
-        optionally <strong>kind</strong> (person or company), <strong>strategy</strong> (1–3 or Polite, Middle Ground,
-        Aggressive), <strong>currency</strong> (your default currency from Settings when empty),{" "}
-        <strong>invoice number</strong>, <strong>issue date</strong> and <strong>due date</strong> (like 2026-03-31;
-        today by default) and <strong>time zone</strong> (yours by default). Each row is one debtor&apos;s invoice: rows
-        with the same e-mail become invoices of one debtor, and a row with the e-mail of one of your debtors adds an
-        invoice to them when it has an invoice number. At most {formatCount(loaderData.maxRows)} rows and 2 MB. Nothing
-        is imported until you confirm the preview.
+        The first row names the columns: <strong>name</strong> (or client, customer), <strong>email</strong> and{" "}
+        <strong>amount</strong> (or amount due, balance; in your number format, {amountExample(locale)}), and optionally{" "}
+        <strong>kind</strong> (person or company), <strong>strategy</strong> (1–3 or Polite, Middle Ground, Aggressive),{" "}
+        <strong>currency</strong> (your default currency from Settings when empty), <strong>invoice number</strong>,{" "}
+        <strong>issue date</strong> and <strong>due date</strong> (like 2026-03-31 or {dateExample(locale)}; today by
+        default) and <strong>time zone</strong> (yours by default). Each row is one debtor&apos;s invoice: rows with the
+        same e-mail become invoices of one debtor, and a row with the e-mail of one of your debtors adds an invoice to
+        them when it has an invoice number. Commas, semicolons or tabs separate the cells; a row imported before is
+        shown as already imported and added nothing twice. At most {formatCount(loaderData.maxRows)} rows and 2 MB.
+        Nothing is imported until you confirm the preview.
       </p>
 
       {notice?.message && (

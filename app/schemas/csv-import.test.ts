@@ -177,12 +177,27 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
     expect(preview.rows.map((r) => [r.line, r.status, r.messages])).toEqual([
       [2, "error", ["Please enter the invoice number on one line"]],
       [3, "error", ["The invoice number can have at most 64 characters"]],
-      [4, "error", ["The issue date must be a date written like 2026-03-31"]],
-      [5, "error", ["The due date must be a date written like 2026-03-31"]],
+      [4, "error", ["The issue date must be a date written like 2026-03-31 or 03/31/2026"]],
+      [5, "error", ["The due date must be a date written like 2026-03-31 or 03/31/2026"]],
       [6, "error", ["The due date cannot be before the issue date"]],
       [7, "ok", []],
     ]);
     expect(preview.rows[5]?.invoice).toMatchObject({ amountCents: 50, issuedOn: "2026-01-31", dueOn: "2026-01-31" });
+  });
+
+  it("reads dates in the user's format: day first in Europe, month first in the US", () => {
+    const csv = ["name;email;amount;issue date;due date", "A;a@example.com;1;01.11.2026;08.11.2026"].join("\n");
+    expect(previewDebtorCsv(csv, { ...opts, locale: "de-DE" }).rows[0]?.invoice).toMatchObject({
+      issuedOn: "2026-11-01",
+      dueOn: "2026-11-08",
+    });
+    const us = ["name,email,amount,due date", "A,a@example.com,1,11/08/2026"].join("\n");
+    expect(previewDebtorCsv(us, opts).rows[0]?.invoice).toMatchObject({ dueOn: "2026-11-08" });
+    // 13 is no month: refused, never swapped.
+    expect(
+      previewDebtorCsv(["name,email,amount,due date", "A,a@example.com,1,13/08/2026"].join("\n"), opts).rows[0]
+        ?.messages,
+    ).toEqual(["The due date must be a date written like 2026-03-31 or 03/31/2026"]);
   });
 
   it("counts lines through quoted values that span lines", () => {

@@ -195,8 +195,28 @@ const KIND_MESSAGE = "Kind must be person or company";
 const STRATEGY_MESSAGE = "Strategy must be 1, 2, 3, Polite, Middle Ground or Aggressive";
 const CURRENCY_MESSAGE = `Currency must be one of ${CURRENCIES.join(", ")}`;
 const INVOICE_LENGTH_MESSAGE = `The invoice number can have at most ${INVOICE_NUMBER_MAX} characters`;
-const ISSUE_DATE_MESSAGE = "The issue date must be a date written like 2026-03-31";
-const DUE_DATE_MESSAGE = "The due date must be a date written like 2026-03-31";
+/** "31.03.2026" (day first) or "03/31/2026" (the US's month first), as the user's number format writes dates. */
+export function dateExample(locale: string): string {
+  return locale === "en-US" ? "03/31/2026" : "31.03.2026";
+}
+const issueDateMessage = (locale: string) =>
+  `The issue date must be a date written like 2026-03-31 or ${dateExample(locale)}`;
+const dueDateMessage = (locale: string) =>
+  `The due date must be a date written like 2026-03-31 or ${dateExample(locale)}`;
+
+/**
+ * A date cell as the invoice schema reads it ("YYYY-MM-DD"): ISO as it is; "31.03.2026",
+ * "31/03/2026" or "31-03-2026" day first, or month first in the US format ("03/31/2026"), with a
+ * four-digit year. Anything else is passed on for the schema to refuse.
+ */
+export function csvDate(raw: string, locale: string): string {
+  const s = raw.trim();
+  const m = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/.exec(s);
+  if (!m) return s;
+  const [a, b, year] = [m[1] ?? "", m[2] ?? "", m[3] ?? ""];
+  const [month, day] = locale === "en-US" ? [a, b] : [b, a];
+  return `${year}-${month.padStart(2, "0")}-${day.padStart(2, "0")}`;
+}
 /**
  * An amount that is no number in the CSV's spellings: a spreadsheet set to a European locale
  * writes "1.234,56" (and separates its cells with semicolons); "greater than 0" would send the
@@ -268,8 +288,8 @@ function validateRow(
     number: cells.invoice,
     amount: Number.isNaN(amount) ? cells.amount : amount,
     currency: cells.currency,
-    issued_on: cells.issuedOn,
-    due_on: cells.dueOn,
+    issued_on: csvDate(cells.issuedOn, locale),
+    due_on: csvDate(cells.dueOn, locale),
   });
   const d = firstIssues(debtor.issues);
   const i = firstIssues(invoice.issues);
@@ -291,8 +311,8 @@ function validateRow(
   // One line first: a long number with a line break gets the form's own message.
   add(i.number && (i.number === LINE_MESSAGE_PREFIX ? i.number : INVOICE_LENGTH_MESSAGE));
   add(d.time_zone);
-  add(i.issued_on && ISSUE_DATE_MESSAGE);
-  add(i.due_on && (i.due_on === DUE_BEFORE_ISSUE_MESSAGE ? i.due_on : DUE_DATE_MESSAGE));
+  add(i.issued_on && issueDateMessage(locale));
+  add(i.due_on && (i.due_on === DUE_BEFORE_ISSUE_MESSAGE ? i.due_on : dueDateMessage(locale)));
   if (!debtor.success || !invoice.success || !kind || !strategy || errors.length > 0) {
     // A schema issue outside these columns (none today) still keeps the row out.
     return { errors: errors.length > 0 ? errors : ["This row could not be read"] };
