@@ -130,6 +130,7 @@ async function addToExisting({ scope, formData }: IntentScope) {
     number: submission.value.invoice_number,
     amount: submission.value.debt,
     currency: submission.value.currency,
+    issued_on: submission.value.issued_on,
     due_on: submission.value.due_on,
   };
   return answer(

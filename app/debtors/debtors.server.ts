@@ -338,7 +338,8 @@ export async function createDebtor(
 ) {
   const now = options.now ?? Date.now();
   const today = options.today ?? new Date(now).toISOString().slice(0, 10);
-  const issuedOn = input.due_on && input.due_on < today ? input.due_on : today;
+  // Given, else today; a due date already past is the issue date too (an invoice is never due before it is issued).
+  const issuedOn = input.issued_on ?? (input.due_on && input.due_on < today ? input.due_on : today);
   if (!options.allowDuplicate) {
     const twin = await findDebtorByEmail(db, ownerId, input.email);
     if (twin) throw new TwinFound(twin);

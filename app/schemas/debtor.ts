@@ -7,6 +7,7 @@ import {
   amountChecks,
   CURRENCY_MESSAGE,
   CurrencyField,
+  DUE_BEFORE_ISSUE_MESSAGE,
   InvoiceDueOnField,
   InvoiceJsonDueOnField,
   InvoiceNumberField,
@@ -66,13 +67,26 @@ const DEBTOR_FIELDS = {
   invoice_number: InvoiceNumberField,
   currency: CurrencyField,
   due_on: InvoiceDueOnField,
+  // The first invoice's issue date; absent: today (or the due date, when that has passed).
+  issued_on: InvoiceDueOnField,
 };
 
 const debtChecks = amountChecks(DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE));
 
 /** The debtor form (browser and action): the debt as typed, in the user's number format (`locale`). */
 export const debtorSchema = (locale: string) =>
-  v.object({ ...DEBTOR_FIELDS, debt: typedAmount(locale, DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE)) }, MISSING);
+  v.pipe(
+    v.object({ ...DEBTOR_FIELDS, debt: typedAmount(locale, DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE)) }, MISSING),
+    // An invoice is never due before it is issued (the invoice form's rule).
+    v.forward(
+      v.partialCheck(
+        [["issued_on"], ["due_on"]],
+        (d) => !d.issued_on || !d.due_on || d.due_on >= d.issued_on,
+        DUE_BEFORE_ISSUE_MESSAGE,
+      ),
+      ["due_on"],
+    ),
+  );
 export type DebtorInput = v.InferOutput<ReturnType<typeof debtorSchema>>;
 
 /** The same fields as JSON: numbers may arrive as numeric strings from simple clients. */
@@ -97,6 +111,7 @@ export const DebtorJsonSchema = v.object(
     // null, like absent: no invoice number; the account's currency (new) or the debtor's (edit).
     invoice_number: InvoiceNumberJsonField,
     due_on: InvoiceJsonDueOnField,
+    issued_on: InvoiceJsonDueOnField,
     currency: v.pipe(
       v.optional(v.nullable(v.string(CURRENCY_MESSAGE))),
       v.transform((s) => s ?? undefined),

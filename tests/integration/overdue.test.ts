@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "~/domain/cadence";
 import { localDateString } from "~/domain/schedule-time";
-import { makeDebtor, makeInvoice } from "./fixtures";
+import { formAction, replyErrors } from "./data-helpers";
+import { debtorRowsOf, invoicesOf, makeDebtor, makeInvoice } from "./fixtures";
 import { get, pageText, signIn, uniqueEmail } from "./helpers";
 
 /**
@@ -26,5 +27,30 @@ describe("overdue badges", () => {
     // The header's badge and L-1's row; L-2 is open, not overdue.
     expect(page.match(/Overdue · 20 days/g)?.length).toBeGreaterThanOrEqual(1);
     expect(await pageText(await get(`/debtors/${early.id}`, { cookie }))).not.toContain("Overdue ·");
+  });
+
+  it("a new debtor's invoice takes the issue date typed, defaults to today, and refuses a due date before it", async () => {
+    const { cookie, userId } = await signIn(uniqueEmail("issued"));
+    const form = { intent: "debtor-add", full_name: "Issued Ltd", active_strategy: "1", debt: "100" };
+    const bad = await formAction(
+      "/dashboard",
+      { ...form, email: "bad@example.com", issued_on: "2026-11-10", due_on: "2026-11-01" },
+      cookie,
+    );
+    expect(bad.status).toBe(400);
+    expect(replyErrors(bad.data)).toEqual({ due_on: ["The due date cannot be before the issue date"] });
+    const ok = await formAction(
+      "/dashboard",
+      { ...form, email: "ok@example.com", issued_on: "2026-10-01", due_on: "2026-10-31" },
+      cookie,
+    );
+    expect(ok.status, JSON.stringify(ok.data)).toBe(200);
+    const plain = await formAction("/dashboard", { ...form, email: "plain@example.com" }, cookie);
+    expect(plain.status).toBe(200);
+    const rows = await debtorRowsOf(userId);
+    const issued = async (email: string) => (await invoicesOf(rows.find((d) => d.email === email)!.id))[0];
+    expect(await issued("ok@example.com")).toMatchObject({ issued_on: "2026-10-01", due_on: "2026-10-31" });
+    const today = localDateString(Date.now(), "UTC");
+    expect(await issued("plain@example.com")).toMatchObject({ issued_on: today, due_on: today });
   });
 });

@@ -211,16 +211,25 @@ export function DebtorForm({
         </>
       )}
       {!debtor && (
-        <FormField meta={fields.due_on} label="Due date (optional)">
-          <Input
-            {...getInputProps(fields.due_on, { type: "date", ariaDescribedBy: dueHelpId })}
-            key={fields.due_on.key}
-            className="mt-1 sm:max-w-[calc(50%-0.5rem)]"
-          />
-          <p id={dueHelpId} className="mt-1 text-xs text-muted">
-            When this debt is due (its invoice's due date). Blank: today.
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField meta={fields.issued_on} label="Issue date (optional)">
+            <Input
+              {...getInputProps(fields.issued_on, { type: "date", ariaDescribedBy: dueHelpId })}
+              key={fields.issued_on.key}
+              className="mt-1"
+            />
+          </FormField>
+          <FormField meta={fields.due_on} label="Due date (optional)">
+            <Input
+              {...getInputProps(fields.due_on, { type: "date", ariaDescribedBy: dueHelpId })}
+              key={fields.due_on.key}
+              className="mt-1"
+            />
+          </FormField>
+          <p id={dueHelpId} className="-mt-2 text-xs text-muted sm:col-span-2">
+            The invoice's dates. Blank: issued today, due today.
           </p>
-        </FormField>
+        </div>
       )}
       {/* Side by side where there is room: the dialog stays short enough not to scroll on a laptop. */}
       <div className="grid gap-4 sm:grid-cols-2">
