@@ -21,6 +21,7 @@ const ROWS: Record<string, number> = {
   "app/activity": 3,
   "app/auth": 3,
   "app/mail": 3,
+  "app/bank": 3,
   "app/reminders": 4,
   "app/ledger": 5,
   "app/billing": 5,
@@ -38,6 +39,7 @@ const ROWS: Record<string, number> = {
 
 /** Features reached only through their face (plus the named request entry files of auth). */
 const FACED = [
+  "bank",
   "links",
   "stripe",
   "activity",
