@@ -52,7 +52,8 @@ const STATUS = {
 /** The invoice's status as a badge; a disputed one with the debtor's reason under it. */
 function InvoiceStatus({ invoice }: { invoice: Invoice }) {
   const s = STATUS[invoice.status];
-  const overdue = invoice.status === "open" ? overdueLabel(invoice.due_on, useToday()) : null;
+  const today = useToday();
+  const overdue = invoice.status === "open" ? overdueLabel(invoice.due_on, today) : null;
   return (
     <span className="flex flex-col items-start gap-1">
       {overdue ? (
