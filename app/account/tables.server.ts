@@ -3,6 +3,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import {
   accountCadences,
   alarmRepairs,
+  bankAccounts,
   debtorEvents,
   debtorReplies,
   debtors,
@@ -98,6 +99,8 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: emails, rows: byOwner(emails.ownerId), exported: { omit: [] }, keyset: [emails.createdAt, emails.id] },
   // The account's cadence and autopilot switch: one row.
   { table: accountCadences, rows: byOwner(accountCadences.ownerId), exported: { omit: [] } },
+  // Bank-transfer details, one row per currency (decisions/051).
+  { table: bankAccounts, rows: byOwner(bankAccounts.ownerId), exported: { omit: [] } },
   { table: debtorReplies, rows: byOwner(debtorReplies.ownerId), exported: { omit: [] } },
   { table: debtorEvents, rows: byOwner(debtorEvents.ownerId), exported: { omit: [] } },
   {

@@ -77,6 +77,9 @@ async function seedAccount(a: Account) {
       "INSERT INTO account_cadences (owner_id, cadence_steps, send_hour, autopilot) VALUES (?, '-3,0,7,14,30,45', 10, 1)",
     ).bind(a.id),
     env.DB.prepare(
+      "INSERT INTO bank_accounts (owner_id, currency, holder, iban) VALUES (?, 'EUR', 'Ada', 'DE89370400440532013000')",
+    ).bind(a.id),
+    env.DB.prepare(
       "INSERT INTO stripe_accounts (user_id, account_id, connected_at, updated_at) VALUES (?, ?, ?, ?)",
     ).bind(a.id, `acct_${a.id}`, now, now),
     env.DB.prepare(

@@ -238,7 +238,8 @@ const BUDGET = {
   // The debtor's page: the timeline's, its Invoices section's and its replies (decisions/020), in one batch.
   debtorPage: 11,
   options: 2,
-  schedule: 3,
+  // The debtor choice, the organizations and whether reminders offer a way to pay, in the session's batch.
+  schedule: 4,
   scheduleDetails: 4,
   // The settings and, in the same batch, the connected Stripe account (decisions/018).
   iamInfo: 3,
