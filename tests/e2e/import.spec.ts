@@ -10,7 +10,7 @@ test("import a CSV of three debtors with one bad row, then export the list", asy
     "Full Name,E-mail,Amount,Currency",
     `Ivy Import,ivy-${stamp}@example.com,120.50,`,
     `Bad Row,not-an-email,-1,`,
-    `Ian Import,ian-${stamp}@example.com,"1,000",EUR`,
+    `Ian Import,ian-${stamp}@example.com,"1,000.00",EUR`,
   ].join("\n");
 
   await page.getByRole("link", { name: "Import CSV" }).click();
