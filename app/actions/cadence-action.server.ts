@@ -3,14 +3,14 @@ import type { RouterContextProvider } from "react-router";
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { AccountCapReached } from "~/domain/account-caps";
-import { parseSteps, type StepVoice } from "~/domain/cadence";
+import type { StepVoice } from "~/domain/cadence";
 import { formatCount } from "~/domain/intl";
 import type { TemplateId } from "~/domain/presets";
 import { isTone, type Tone } from "~/domain/strategies";
 import { intentOf, readForm, reply } from "~/platform/action-result.server";
 import { entityScope } from "~/platform/scope.server";
 import { saveAccountCadence, turnAutopilotOff, turnAutopilotOn } from "~/reminders/index.server";
-import { AccountCadenceSchema } from "~/schemas/account-cadence";
+import { AccountCadenceSchema, cadenceOfInput } from "~/schemas/account-cadence";
 import { CADENCE_INTENTS } from "~/schemas/intents";
 import { SOMETHING_WRONG } from "~/schemas/messages";
 
@@ -61,21 +61,15 @@ export async function cadenceAction({ context, request, url }: ActionArgs) {
       const submission = parseWithValibot(formData, { schema: AccountCadenceSchema });
       if (submission.status !== "success")
         return reply(CADENCE_INTENTS.save, { status: 400, result: submission.reply() });
-      const { cadence_steps, send_hour, after_last, repeat_days } = submission.value;
-      const steps = parseSteps(cadence_steps) ?? [];
-      const voices = readStepVoices(formData, steps);
+      const cadence = cadenceOfInput(submission.value);
+      const voices = readStepVoices(formData, cadence.steps);
       if (!voices)
         return reply(CADENCE_INTENTS.save, {
           status: 400,
           message: "Choose each step's template and tone from their lists.",
           result: submission.reply(),
         });
-      const following = await saveAccountCadence(scope, {
-        steps,
-        hour: send_hour,
-        repeatDays: after_last === "repeat" && typeof repeat_days === "number" ? repeat_days : null,
-        voices,
-      });
+      const following = await saveAccountCadence(scope, { ...cadence, voices });
       return reply(CADENCE_INTENTS.save, {
         message:
           following > 0

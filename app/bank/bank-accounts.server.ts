@@ -9,7 +9,8 @@ import type { BankAccountInput } from "~/schemas/bank";
  * write is the owner's: another user's currency row is simply not there.
  */
 
-const COLUMNS = {
+/** A bank account's columns with its owner: what every reader of the table selects. */
+export const BANK_ACCOUNT_COLUMNS = {
   ownerId: bankAccounts.ownerId,
   currency: bankAccounts.currency,
   holder: bankAccounts.holder,
@@ -26,7 +27,7 @@ export type BankAccountRow = BankAccountRecord & { ownerId: string };
 /** The owner's accounts, by currency. */
 export async function listBankAccounts(db: Db, ownerId: string): Promise<BankAccountRow[]> {
   return db
-    .select(COLUMNS)
+    .select(BANK_ACCOUNT_COLUMNS)
     .from(bankAccounts)
     .where(eq(bankAccounts.ownerId, ownerId))
     .orderBy(asc(bankAccounts.currency));
@@ -37,7 +38,7 @@ export async function bankAccountsOf(db: Db, ownerIds: readonly string[]): Promi
   const byOwner = new Map<string, BankAccountRow[]>();
   if (ownerIds.length === 0) return byOwner;
   const rows = await db
-    .select(COLUMNS)
+    .select(BANK_ACCOUNT_COLUMNS)
     .from(bankAccounts)
     .where(inArray(bankAccounts.ownerId, [...ownerIds]));
   for (const row of rows) byOwner.set(row.ownerId, [...(byOwner.get(row.ownerId) ?? []), row]);

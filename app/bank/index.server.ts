@@ -1,5 +1,6 @@
 /** The bank-transfer feature's public face: the owner's accounts per currency (docs/decisions/051). */
 export {
+  BANK_ACCOUNT_COLUMNS,
   type BankAccountRow,
   bankAccountsOf,
   listBankAccounts,

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, inArray, isNull, type SQLWrapper, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { BANK_ACCOUNT_COLUMNS } from "~/bank/index.server";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { bindParam, preparedQuery, runBatch } from "~/db/prepared.server";
@@ -318,20 +319,7 @@ function queuedReminderQueries(db: Db, ids: number[]) {
           eq(stripeAccounts.chargesEnabled, true),
         ),
       ),
-    db
-      .select({
-        ownerId: bankAccounts.ownerId,
-        currency: bankAccounts.currency,
-        holder: bankAccounts.holder,
-        iban: bankAccounts.iban,
-        bic: bankAccounts.bic,
-        accountNumber: bankAccounts.accountNumber,
-        sortCode: bankAccounts.sortCode,
-        routingNumber: bankAccounts.routingNumber,
-        reference: bankAccounts.reference,
-      })
-      .from(bankAccounts)
-      .where(inArray(bankAccounts.ownerId, owners)),
+    db.select(BANK_ACCOUNT_COLUMNS).from(bankAccounts).where(inArray(bankAccounts.ownerId, owners)),
   ] as const;
 }
 

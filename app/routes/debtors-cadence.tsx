@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
@@ -7,18 +7,18 @@ import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { RouteError } from "~/components/route-error";
 import { AfterFinalNotice } from "~/components/schedules/after-final-notice";
+import { CadenceStepsField, SendHourField } from "~/components/settings/cadence-fields";
 import { SubmitButton } from "~/components/ui/button";
-import { FormField } from "~/components/ui/field";
 import { getDb } from "~/db/client.server";
 import { debtorNames } from "~/debtors/index.server";
 import { AccountCapReached } from "~/domain/account-caps";
-import { DEFAULT_REPEAT_DAYS, formatSteps, parseSteps, SEND_HOURS } from "~/domain/cadence";
+import { DEFAULT_REPEAT_DAYS, formatSteps } from "~/domain/cadence";
 import { formatCount } from "~/domain/intl";
 import { readForm } from "~/platform/action-result.server";
 import { entityScope } from "~/platform/scope.server";
 import { flashToastCookie } from "~/platform/toast.server";
 import { getAccountCadence, giveOwnCadence } from "~/reminders/index.server";
-import { AccountCadenceSchema } from "~/schemas/account-cadence";
+import { AccountCadenceSchema, cadenceOfInput } from "~/schemas/account-cadence";
 import { DebtorIdsSchema, selectionMessage } from "~/schemas/ids";
 import { pageMeta } from "~/ui/site";
 import { useValibotForm } from "~/ui/use-valibot-form";
@@ -62,16 +62,11 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const submission = parseWithValibot(formData, { schema: AccountCadenceSchema });
   if ("error" in selected) return data({ result: submission.reply(), message: selected.error }, { status: 404 });
   if (submission.status !== "success") return data({ result: submission.reply(), message: null }, { status: 400 });
-  const { cadence_steps, send_hour, after_last, repeat_days } = submission.value;
   try {
     const { following, skipped } = await giveOwnCadence(
       scope,
       selected.debtors.map((d) => d.id),
-      {
-        steps: parseSteps(cadence_steps) ?? [],
-        hour: send_hour,
-        repeatDays: after_last === "repeat" && typeof repeat_days === "number" ? repeat_days : null,
-      },
+      cadenceOfInput(submission.value),
       { max: scope.caps.schedules },
     );
     if (following === 0)
@@ -94,9 +89,6 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     return data({ result: submission.reply(), message: error.message }, { status: 403 });
   }
 }
-
-const hourLabel = (h: number) => `${String(h).padStart(2, "0")}:00`;
-const select = "mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm";
 
 export default function DebtorsCadence({ loaderData, actionData }: Route.ComponentProps) {
   const { debtors, cadence } = loaderData;
@@ -135,27 +127,8 @@ export default function DebtorsCadence({ loaderData, actionData }: Route.Compone
         {debtors.map((d) => (
           <input key={d.id} type="hidden" name="ids" value={d.id} />
         ))}
-        <FormField meta={fields.cadence_steps} label="Days from the due date">
-          <input
-            {...getInputProps(fields.cadence_steps, { type: "text" })}
-            key={fields.cadence_steps.key}
-            autoComplete="off"
-            className={select}
-          />
-        </FormField>
-        <p className="-mt-3 text-xs text-muted">
-          Negative numbers are days before the due date, 0 the due date itself. The e-mails grow firmer along the steps
-          after the due date; the last one is the final notice.
-        </p>
-        <FormField meta={fields.send_hour} label="Send at (the debtor's time)">
-          <select {...getSelectProps(fields.send_hour)} key={fields.send_hour.key} className={select}>
-            {SEND_HOURS.map((h) => (
-              <option key={h} value={h}>
-                {hourLabel(h)}
-              </option>
-            ))}
-          </select>
-        </FormField>
+        <CadenceStepsField meta={fields.cadence_steps} />
+        <SendHourField meta={fields.send_hour} />
         <AfterFinalNotice
           afterLast={fields.after_last}
           repeatDays={fields.repeat_days}

@@ -2,11 +2,11 @@ import * as v from "valibot";
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
-import { parseSteps, stepLabel } from "~/domain/cadence";
+import { stepLabel } from "~/domain/cadence";
 import { getPreset, templateName } from "~/domain/presets";
 import { formatCalendarDate, formatRunTime } from "~/domain/time-zone";
 import { cadenceOutlook } from "~/reminders/index.server";
-import { AccountCadenceSchema } from "~/schemas/account-cadence";
+import { AccountCadenceSchema, cadenceOfInput } from "~/schemas/account-cadence";
 import { FormIdSchema } from "~/schemas/ids";
 import type { Route } from "./+types/schedule.outlook";
 
@@ -24,16 +24,7 @@ function outlookRequest(url: URL) {
   });
   const preset = getPreset(get("preset") ?? "FRIENDLY_REMINDER")?.id;
   if (!debtorId.success || !cadence.success || !preset) return null;
-  const { cadence_steps, send_hour, after_last, repeat_days } = cadence.output;
-  return {
-    debtorId: debtorId.output,
-    preset,
-    cadence: {
-      steps: parseSteps(cadence_steps) ?? [],
-      hour: send_hour,
-      repeatDays: after_last === "repeat" && typeof repeat_days === "number" ? repeat_days : null,
-    },
-  };
+  return { debtorId: debtorId.output, preset, cadence: cadenceOfInput(cadence.output) };
 }
 
 /**

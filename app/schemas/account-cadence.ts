@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import {
+  type Cadence,
   MAX_REPEAT_DAYS,
   MIN_REPEAT_DAYS,
   parseSteps,
@@ -60,3 +61,12 @@ export const AccountCadenceSchema = v.pipe(
 );
 
 export type AccountCadenceInput = v.InferOutput<typeof AccountCadenceSchema>;
+
+/** The cadence the form's valid values describe: its steps, hour, and the repeat after the final notice (or none). */
+export function cadenceOfInput(input: AccountCadenceInput): Cadence {
+  return {
+    steps: parseSteps(input.cadence_steps) ?? [],
+    hour: input.send_hour,
+    repeatDays: input.after_last === "repeat" && typeof input.repeat_days === "number" ? input.repeat_days : null,
+  };
+}

@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { useState } from "react";
 import { Link, useFetcher } from "react-router";
 import type { cadenceAction } from "~/actions/cadence-action.server";
 import { NoWayToPay } from "~/components/no-way-to-pay";
 import { AfterFinalNotice } from "~/components/schedules/after-final-notice";
+import { CADENCE_FIELD, CadenceStepsField, SendHourField } from "~/components/settings/cadence-fields";
 import { Button, SubmitButton } from "~/components/ui/button";
-import { FormField } from "~/components/ui/field";
 import {
   afterLastLabel,
   type Cadence,
@@ -13,7 +13,6 @@ import {
   DEFAULT_REPEAT_DAYS,
   formatSteps,
   parseSteps,
-  SEND_HOURS,
   stepLabel,
   stepTemplates,
 } from "~/domain/cadence";
@@ -159,7 +158,6 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
   const [afterLast, setAfterLast] = useState(view.repeatDays ? "repeat" : "end");
   // The steps as typed: each one's e-mail is chosen below, and the list follows what is typed.
   const [typedSteps, setTypedSteps] = useState(formatSteps(view.steps));
-  const select = "mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm";
   const templates = stepTemplates(view.steps, "FRIENDLY_REMINDER", view.voices);
   return (
     <section aria-labelledby="cadence-title" className="rounded-xl border border-border bg-surface p-6">
@@ -181,29 +179,9 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
       </ol>
       <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-2xl flex-col gap-4">
         <input type="hidden" name="intent" value={CADENCE_INTENTS.save} />
-        <FormField meta={fields.cadence_steps} label="Days from the due date">
-          <input
-            {...getInputProps(fields.cadence_steps, { type: "text" })}
-            key={fields.cadence_steps.key}
-            autoComplete="off"
-            className={select}
-            onInput={(event) => setTypedSteps(event.currentTarget.value)}
-          />
-        </FormField>
-        <p className="-mt-3 text-xs text-muted">
-          Negative numbers are days before the due date, 0 the due date itself. The e-mails grow firmer along the steps
-          after the due date; the last one is the final notice.
-        </p>
-        <StepVoices steps={parseSteps(typedSteps) ?? view.steps} voices={view.voices} select={select} />
-        <FormField meta={fields.send_hour} label="Send at (the debtor's time)">
-          <select {...getSelectProps(fields.send_hour)} key={fields.send_hour.key} className={select}>
-            {SEND_HOURS.map((h) => (
-              <option key={h} value={h}>
-                {hourLabel(h)}
-              </option>
-            ))}
-          </select>
-        </FormField>
+        <CadenceStepsField meta={fields.cadence_steps} onSteps={setTypedSteps} />
+        <StepVoices steps={parseSteps(typedSteps) ?? view.steps} voices={view.voices} select={CADENCE_FIELD} />
+        <SendHourField meta={fields.send_hour} />
         <div>
           <AfterFinalNotice
             afterLast={fields.after_last}
