@@ -90,7 +90,16 @@ interface Answer {
 
 const answer = (body: Answer, status = 200) => data(body, { status });
 
-const shown = ({ debtor: _debtor, invoice: _invoice, ...row }: ImportRow): ShownRow => row;
+/**
+ * A row as the preview shows it: every column it imports; for a row to import, a blank currency or
+ * due date as it will be (its debtor's or the account's currency, the issue date).
+ */
+const shown = ({ debtor, invoice, ...row }: ImportRow): ShownRow => ({
+  ...row,
+  // One of the user's debtors: their own currency, which the import does not read.
+  currency: row.currency || invoice?.currency || (invoice?.debtorId ? "the debtor's" : debtor?.currency) || "",
+  dueOn: row.dueOn || invoice?.dueOn || "",
+});
 
 /** The CSV text of the form: the chosen file, or else the pasted text. */
 async function csvOf(formData: FormData): Promise<{ text: string; pasted: string } | { error: string }> {
@@ -298,7 +307,7 @@ function RowStatus({ row }: { row: ShownRow }) {
 function PreviewTable({ rows }: { rows: ShownRow[] }) {
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[36rem] text-left text-sm" data-testid="import-preview">
+      <table className="w-full min-w-[48rem] text-left text-sm" data-testid="import-preview">
         <caption className="sr-only">Rows of the file</caption>
         <thead className="border-b border-border text-muted">
           <tr>
@@ -315,8 +324,17 @@ function PreviewTable({ rows }: { rows: ShownRow[] }) {
             <th scope="col" className="py-2 pr-3">
               Email
             </th>
-            <th scope="col" className="py-2">
+            <th scope="col" className="py-2 pr-3">
               Amount
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Currency
+            </th>
+            <th scope="col" className="py-2 pr-3">
+              Invoice
+            </th>
+            <th scope="col" className="py-2">
+              Due date
             </th>
           </tr>
         </thead>
@@ -329,7 +347,10 @@ function PreviewTable({ rows }: { rows: ShownRow[] }) {
               </td>
               <td className="break-words py-2 pr-3">{r.name}</td>
               <td className="break-all py-2 pr-3">{r.email}</td>
-              <td className="py-2">{r.amount}</td>
+              <td className="py-2 pr-3">{r.amount}</td>
+              <td className="py-2 pr-3">{r.currency}</td>
+              <td className="break-all py-2 pr-3">{r.number}</td>
+              <td className="whitespace-nowrap py-2">{r.dueOn}</td>
             </tr>
           ))}
         </tbody>

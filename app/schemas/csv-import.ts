@@ -125,6 +125,10 @@ export interface ImportRow {
   name: string;
   email: string;
   amount: string;
+  /** The invoice number, currency and due date as written ("" when the row has none). */
+  number: string;
+  currency: string;
+  dueOn: string;
   status: ImportRowStatus;
   /** Why the row is skipped: its errors, or which debtor it duplicates. */
   messages: string[];
@@ -416,7 +420,15 @@ export function parseDebtorCsv(input: string, options: ImportOptions): ParsedCsv
         Column,
         string
       >;
-      const base = { line, name: values.name.trim(), email: values.email.trim(), amount: values.amount.trim() };
+      const base = {
+        line,
+        name: values.name.trim(),
+        email: values.email.trim(),
+        amount: values.amount.trim(),
+        number: values.invoice.trim(),
+        currency: values.currency.trim(),
+        dueOn: values.dueOn.trim(),
+      };
       const { errors, debtor, invoice } = validateRow(
         values,
         defaultZone,
@@ -513,8 +525,14 @@ export function planImport(parsed: ParsedCsv, options: PlanOptions): ImportPrevi
     if (invoice.number) numberLine.set(invoice.number, row.line);
     if (existing) {
       touched.add(existing.id);
-      invoices.push({ ...invoice, debtorId: existing.id });
-      return { ...shown, note: `An invoice of ${existing.fullName}, already one of your debtors`, debtor, invoice };
+      const theirs = { ...invoice, debtorId: existing.id };
+      invoices.push(theirs);
+      return {
+        ...shown,
+        note: `An invoice of ${existing.fullName}, already one of your debtors`,
+        debtor,
+        invoice: theirs,
+      };
     }
     const first = firstLine.get(invoice.email);
     // A new debtor's rows without a currency are in the debtor's (their first row's).

@@ -230,6 +230,14 @@ describe("CSV import", () => {
     expect(first.status, JSON.stringify(first.data)).toBe(200);
     expect(await debtorRowsOf(u.userId)).toHaveLength(2);
 
+    // The preview shows every column it reads: the first file's rows, as the preview listed them.
+    const preview = await importPost(u.cookie, { csv: file.replace("INV-101", "INV-201") });
+    // Acme is one of the user's debtors now: their invoice is in their own currency.
+    expect(preview.data.preview.rows[0]).toMatchObject({
+      number: "INV-201",
+      currency: "the debtor's",
+      dueOn: "2026-11-08",
+    });
     const again = await importPost(u.cookie, { csv: file });
     expect(again.data.preview).toMatchObject({ total: 3, valid: 0, errors: 0, duplicates: 3 });
     expect(again.data.preview.rows.map((r: Json) => [r.line, r.status, r.messages])).toEqual([
