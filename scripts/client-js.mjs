@@ -53,7 +53,7 @@ export const PAGES = [
   { path: "/schedules-list", audience: "signed-in" },
   { path: "/report", audience: "signed-in" },
   // Settings: nine forms in one route module (a lazy tab panel could hydrate a form typed into as
-  // empty), the number format's list among them since issue 41: 2 KB over the others' budget.
+  // empty), the number format's list among them (docs/decisions/050): 2 KB over the others' budget.
   { path: "/iam/:tab?", url: "/iam/info", audience: "signed-in", budget: 152 * KB },
   // The same route at the tab whose panel is a chunk of its own, fetched with the page when opened at it.
   {

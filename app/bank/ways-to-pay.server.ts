@@ -3,7 +3,7 @@ import type { Bindable, Db } from "~/db/client.server";
 import { users } from "~/db/schema";
 
 /**
- * Whether the owner's reminders offer any way to pay (issue 41): bank details in some currency, a
+ * Whether the owner's reminders offer any way to pay (docs/decisions/051): bank details in some currency, a
  * payment link (theirs or an organization's), or card payments on a connected Stripe account. Without
  * one, the e-mail's only button would be "I've paid": the schedule page and autopilot's summary warn
  * before anything is sent. One row, read in the page's batch.

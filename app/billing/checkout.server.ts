@@ -55,7 +55,7 @@ export async function checkoutUrl(
     client_reference_id: user.id,
     line_items: [{ price: stripe.prices[plan], quantity: 1 }],
     metadata: { plan, user_id: user.id },
-    // Subscribing during the trial keeps its days: billing starts when it ends (issue 41).
+    // Subscribing during the trial keeps its days: billing starts when it ends (docs/decisions/019).
     subscription_data: { metadata: { plan, user_id: user.id }, ...(trialEnd ? { trial_end: trialEnd } : {}) },
     // Prices exclude VAT: a business customer gives its VAT number, and its billing address with it.
     tax_id_collection: { enabled: true },

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 
 /**
- * The warning before reminders go out that offer no way to pay (issue 41): no bank details, no
+ * The warning before reminders go out that offer no way to pay (docs/decisions/051): no bank details, no
  * payment link, no card payments. The e-mail's only answer would be "I've paid".
  */
 export function NoWayToPay() {

@@ -855,7 +855,7 @@ export const onlinePayments = sqliteTable(
 );
 
 /**
- * Bank-transfer details (issue 41, docs/decisions/051): one account per currency of the owner, shown on
+ * Bank-transfer details (docs/decisions/051): one account per currency of the owner, shown on
  * every reminder and on the portal of a debtor in that currency. An IBAN (with an optional BIC), or an
  * account number with its UK sort code or US routing number; the payment reference is a template
  * whose "{invoice}" becomes the invoices' numbers.

@@ -77,10 +77,12 @@ export function formatAmountInput(value: number, locale: string): string {
   return numberFormat(locale, { useGrouping: false, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
 }
 
-/** Each format as Settings lists it: "1.234,56 · Deutsch (Deutschland)". */
+let choices: { value: NumberLocale; label: string }[] | undefined;
+/** Each format as Settings lists it: "1.234,56 · Deutsch (Deutschland)"; made once per isolate. */
 export function numberFormatChoices(): { value: NumberLocale; label: string }[] {
-  return NUMBER_LOCALES.map((l) => ({
+  choices ??= NUMBER_LOCALES.map((l) => ({
     value: l,
     label: `${amountExample(l)} · ${new Intl.DisplayNames([l], { type: "language" }).of(l) ?? l}`,
   }));
+  return choices;
 }

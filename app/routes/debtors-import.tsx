@@ -387,12 +387,14 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
         <strong>amount</strong> (or amount due, balance; in your number format, {amountExample(locale)}), and optionally{" "}
         <strong>kind</strong> (person or company), <strong>strategy</strong> (1–3 or Polite, Middle Ground, Aggressive),{" "}
         <strong>currency</strong> (your default currency from Settings when empty), <strong>invoice number</strong>,{" "}
-        <strong>issue date</strong> and <strong>due date</strong> (like 2026-03-31 or {dateExample(locale)}; today by
-        default) and <strong>time zone</strong> (yours by default). Each row is one debtor&apos;s invoice: rows with the
-        same e-mail become invoices of one debtor, and a row with the e-mail of one of your debtors adds an invoice to
-        them when it has an invoice number. Commas, semicolons or tabs separate the cells; a row imported before is
-        shown as already imported and added nothing twice. At most {formatCount(loaderData.maxRows)} rows and 2 MB.
-        Nothing is imported until you confirm the preview.
+        <strong>issue date</strong> and <strong>due date</strong> (like{" "}
+        <span className="whitespace-nowrap">2026-03-31</span> or{" "}
+        <span className="whitespace-nowrap">{dateExample(locale)}</span>; today by default) and{" "}
+        <strong>time zone</strong> (yours by default). Each row is one debtor&apos;s invoice: rows with the same e-mail
+        become invoices of one debtor, and a row with the e-mail of one of your debtors adds an invoice to them when it
+        has an invoice number. Commas, semicolons or tabs separate the cells; a row imported before is shown as already
+        imported and added nothing twice. At most {formatCount(loaderData.maxRows)} rows and 2 MB. Nothing is imported
+        until you confirm the preview.
       </p>
 
       {notice?.message && (

@@ -74,6 +74,9 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
             ? ` Your trial ends on ${loaderData.trialEndsOn}: subscribe now and billing starts then, not today.`
             : ""}
         </p>
+        <p className="mt-1 text-center text-sm text-muted">
+          Prices are in USD, excluding VAT and sales tax; a business enters its VAT number at checkout.
+        </p>
         {!available && (
           <p
             role="status"
@@ -107,9 +110,6 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
                 <p className="mt-6">
                   <span className="text-5xl font-black">${plan.price}</span>
                   <span className="text-muted">/month</span>
-                </p>
-                <p className="mt-1 text-xs text-muted">
-                  USD, excluding VAT and sales tax. A business enters its VAT number at checkout.
                 </p>
                 <ul className="mt-6 flex flex-1 flex-col gap-2">
                   {plan.features.map((f) => (

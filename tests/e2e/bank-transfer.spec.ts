@@ -3,7 +3,7 @@ import { daytimeZone } from "../support/daytime-zone";
 import { appOrigin, inDays, mailTo, resendTo, signInByRequest, uniqueEmail } from "./helpers";
 
 /**
- * Bank transfer (issue 41): the schedule page warns while reminders offer no way to pay; the user
+ * Bank transfer (docs/decisions/051): the schedule page warns while reminders offer no way to pay; the user
  * saves their bank details (a mistyped IBAN refused, what was typed kept); the reminder and the
  * debtor's page show them with the reference for the invoices, each copied with one click.
  */

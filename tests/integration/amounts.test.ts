@@ -4,7 +4,7 @@ import { debtorRowsOf, invoicesOf, paymentsOf } from "./fixtures";
 import { signIn, uniqueEmail } from "./helpers";
 
 /**
- * Amounts as people type them (issue 41, rule 4): every amount field reads the user's number
+ * Amounts as people type them (docs/decisions/050): every amount field reads the user's number
  * format; an amount that could be read two ways is refused with both readings and nothing is
  * written; the API stays dot-decimal and says so for a comma; the CSV import follows the same rule.
  */

@@ -9,7 +9,7 @@ import { db, makeDebtor, makeInvoice, makeSchedule } from "./fixtures";
 import { get, pageText, signIn, uniqueEmail } from "./helpers";
 
 /**
- * Bank-transfer details (issue 41, rule 1): saved per currency in Settings → Bank transfer (checked
+ * Bank-transfer details (docs/decisions/051): saved per currency in Settings → Bank transfer (checked
  * with ibantools), shown on every reminder and the portal of a debtor in that currency with the
  * reference for their invoices, and warned about before scheduling when no way to pay exists.
  */

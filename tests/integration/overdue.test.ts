@@ -6,7 +6,7 @@ import { debtorRowsOf, invoicesOf, makeDebtor, makeInvoice } from "./fixtures";
 import { get, pageText, signIn, uniqueEmail } from "./helpers";
 
 /**
- * "Overdue · N days" (issue 41, rule 5): a past-due open invoice says so on the debtors list, the
+ * "Overdue · N days" (docs/architecture.md §13): a past-due open invoice says so on the debtors list, the
  * debtor's page and the invoices table, counted from the user's today (their `tz` cookie; UTC here).
  */
 describe("overdue badges", () => {
