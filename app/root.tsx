@@ -13,6 +13,7 @@ import { DEFAULT_THEME, themeBootScript } from "~/platform/theme";
 import { requestTheme } from "~/platform/theme.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { readFlashToast } from "~/platform/toast.server";
+import type { PageFormats } from "~/ui/root-data";
 import { useShouldHydrate } from "~/ui/should-hydrate";
 import { markHydrated } from "~/ui/use-form-result";
 import type { Route } from "./+types/root";
@@ -38,8 +39,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // How the forms read amounts: the user's number format, else the browser's languages' (the actions read them alike).
   const numberLocale = requestNumberLocale(request, user);
   // The user's today in their zone (the tz cookie): "Overdue · N days" reads the same on the server and in the browser.
-  const today = localDateString(Date.now(), requestTimeZone(request));
-  return data({ user: headerUser, toast: flash.toast, noPlan, theme, numberLocale, today }, { headers: flash.headers });
+  const formats: PageFormats = { numberLocale, today: localDateString(Date.now(), requestTimeZone(request)) };
+  return data({ user: headerUser, toast: flash.toast, noPlan, theme, ...formats }, { headers: flash.headers });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

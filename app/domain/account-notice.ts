@@ -1,7 +1,7 @@
 /**
  * Dunly's e-mails to a user about their own plan (docs/decisions/019): the trial ends in three days,
  * the trial has ended, a renewal payment failed. Pure: the words; the mail Worker renders them
- * (emails/account-notice.tsx) and app/billing/ sends them.
+ * and app/billing/ sends them.
  */
 export type AccountNoticeKind = "trial_ending" | "trial_ended" | "payment_failed";
 

@@ -353,3 +353,21 @@ export function joinPreview(
     today: first?.date === today,
   };
 }
+
+/** What GET /schedules/:id/outlook answers: the next runs and the skipped steps, written for the preview. */
+export type OutlookAnswer =
+  | { error: string }
+  | {
+      timeZone: string;
+      runs: {
+        at: number;
+        date: string;
+        when: string;
+        template: string;
+        templateName: string;
+        /** The step's own tone; null: the debtor's. */
+        tone: number | null;
+        lines: { number: string | null; due: string; step: string; late: boolean }[];
+      }[];
+      skipped: { number: string | null; due: string; step: string; date: string }[];
+    };

@@ -1,4 +1,4 @@
-/** The notice after a password is set or changed, as the mail Worker takes it (emails/password-changed.tsx renders it). */
+/** The notice after a password is set or changed, as the mail Worker takes it (its template renders it). */
 export interface PasswordChangedEmailProps {
   /** When it happened, already written in the user's time zone ("Nov 21, 2026, 11:52 PM"). */
   changedAt: string;

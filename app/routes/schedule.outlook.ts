@@ -3,6 +3,7 @@ import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { stepLabel } from "~/domain/cadence";
+import type { OutlookAnswer } from "~/domain/cadence-plan";
 import { getPreset, templateName } from "~/domain/presets";
 import { formatCalendarDate, formatRunTime } from "~/domain/time-zone";
 import { cadenceOutlook } from "~/reminders/index.server";
@@ -37,9 +38,13 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
   const request = outlookRequest(url);
   if (!request)
-    return Response.json({ error: "Check the cadence's steps and hour." }, { status: 400, headers: NO_STORE });
+    return Response.json({ error: "Check the cadence's steps and hour." } satisfies OutlookAnswer, {
+      status: 400,
+      headers: NO_STORE,
+    });
   const outlook = await cadenceOutlook(getDb(getApp(context).env.DB), user.id, request, Date.now());
-  if (!outlook) return Response.json({ error: "No such debtor." }, { status: 404, headers: NO_STORE });
+  if (!outlook)
+    return Response.json({ error: "No such debtor." } satisfies OutlookAnswer, { status: 404, headers: NO_STORE });
   const { timeZone } = outlook;
   return Response.json(
     {
@@ -64,24 +69,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
         step: stepLabel(s.offset),
         date: formatCalendarDate(s.date),
       })),
-    },
+    } satisfies OutlookAnswer,
     { headers: NO_STORE },
   );
 }
-
-export type OutlookAnswer =
-  | { error: string }
-  | {
-      timeZone: string;
-      runs: {
-        at: number;
-        date: string;
-        when: string;
-        template: string;
-        templateName: string;
-        /** The step's own tone; null: the debtor's. */
-        tone: number | null;
-        lines: { number: string | null; due: string; step: string; late: boolean }[];
-      }[];
-      skipped: { number: string | null; due: string; step: string; date: string }[];
-    };

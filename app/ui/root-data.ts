@@ -1,13 +1,22 @@
 import { useRouteLoaderData } from "react-router";
 import { DEFAULT_NUMBER_LOCALE, type NumberLocale } from "~/domain/number-locale";
-import type { loader as rootLoader } from "~/root";
 
-/** The user's today ("YYYY-MM-DD" in their zone) as the page was rendered: overdue badges count from it. */
-export function useToday(): string {
-  return useRouteLoaderData<typeof rootLoader>("root")?.today ?? new Date().toISOString().slice(0, 10);
+/** What the root loader tells every page of the user's formats (app/root.tsx returns it). */
+export interface PageFormats {
+  /** The user's number format: the amount fields read what is typed in it. */
+  numberLocale: NumberLocale;
+  /** The user's today ("YYYY-MM-DD" in their zone) as the page was rendered: overdue badges count from it. */
+  today: string;
 }
 
-/** The user's number format on this page (the root loader's): the amount fields read what is typed in it. */
+const usePageFormats = () => useRouteLoaderData("root") as Partial<PageFormats> | undefined;
+
+/** The user's today on this page, as the server rendered it. */
+export function useToday(): string {
+  return usePageFormats()?.today ?? new Date().toISOString().slice(0, 10);
+}
+
+/** The user's number format on this page. */
 export function useNumberLocale(): NumberLocale {
-  return useRouteLoaderData<typeof rootLoader>("root")?.numberLocale ?? DEFAULT_NUMBER_LOCALE;
+  return usePageFormats()?.numberLocale ?? DEFAULT_NUMBER_LOCALE;
 }

@@ -5,11 +5,10 @@ import type { scheduleAction } from "~/actions/schedule-action.server";
 import { notify } from "~/components/toast";
 import { Button } from "~/components/ui/button";
 import { afterLastLabel, parseSteps, stepLabel, stepTemplates } from "~/domain/cadence";
-
+import type { OutlookAnswer } from "~/domain/cadence-plan";
 import { frequencyLabel } from "~/domain/frequencies";
 import { getPreset, templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
-import type { OutlookAnswer } from "~/routes/schedule.outlook";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { cn } from "~/ui/class-names";
 import { useFormResult } from "~/ui/use-form-result";

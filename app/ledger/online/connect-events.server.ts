@@ -1,5 +1,4 @@
 import type Stripe from "stripe";
-import { providerAmountCents } from "~/domain/money";
 import type { HandledEvent, StripeEventContext } from "~/stripe/index.server";
 import {
   markExpired,
@@ -8,6 +7,7 @@ import {
   type OnlinePaymentRow,
   onlinePaymentByIntent,
   onlinePaymentBySession,
+  type ProviderAmount,
   recordPaid,
   recordReversal,
 } from "./online-payments.server";
@@ -57,12 +57,7 @@ export async function handleConnectEvent(event: Stripe.Event, context: StripeEve
         return (await markPending(c, row, intent)) ? { handled: true } : { handled: false, reason: "not open" };
       }
       if (session.payment_status !== "paid" || !intent) return { handled: false, reason: "not paid" };
-      // What was received counts only as a sane amount in the session's currency; nothing received
-      // is no payment.
-      const received = providerAmountCents(session.amount_total, session.currency, row.currency);
-      if (!received.ok) return { handled: false, reason: `amount refused: ${received.reason}` };
-      if (received.cents === 0) return { handled: false, reason: "nothing received" };
-      const outcome = await recordPaid(c, row, intent, received.cents);
+      const outcome = await recordPaid(c, row, intent, { amount: session.amount_total, currency: session.currency });
       return outcome.recorded ? { handled: true } : { handled: false, reason: outcome.reason };
     }
     case "charge.refunded": {
@@ -103,15 +98,13 @@ async function reversal(
   account: string,
   intent: string | null,
   kind: "payment_refunded" | "payment_dispute_lost",
-  total: { amount: unknown; currency: unknown },
+  total: ProviderAmount,
 ): Promise<HandledEvent> {
   if (!intent) return { handled: false, reason: "no payment intent" };
   const row = await onlinePaymentByIntent(c.db, intent);
   const refused = mismatch(row, account, undefined);
   if (refused || !row) return { handled: false, reason: refused ?? "unknown payment" };
-  const cents = providerAmountCents(total.amount, total.currency, row.currency);
-  if (!cents.ok) return { handled: false, reason: `amount refused: ${cents.reason}` };
-  const outcome = await recordReversal(c, row, kind, cents.cents);
+  const outcome = await recordReversal(c, row, kind, total);
   return outcome.recorded ? { handled: true } : { handled: false, reason: outcome.reason };
 }
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { type DebtorEventType, debtorEventWhere, noticeInsert, sendNotices } from "~/activity/index.server";
 import type { Db } from "~/db/client.server";
 import { debtors, onlinePayments, paymentAllocations, payments } from "~/db/schema";
-import { formatMoney, fromCents } from "~/domain/money";
+import { formatMoney, fromCents, providerAmountCents } from "~/domain/money";
 import { formatLongDate } from "~/domain/promise";
 import type { ReceiptMessage } from "~/domain/receipt";
 import { allocateStatement, settleLedgerStatements } from "~/ledger/ledger.server";
@@ -26,6 +26,9 @@ import { commit, replanDueSchedules, resumeHeld } from "~/reminders/index.server
  */
 
 export type OnlinePaymentRow = typeof onlinePayments.$inferSelect;
+
+/** An amount as the provider's event states it, in its smallest unit, not yet trusted. */
+export type ProviderAmount = { amount: unknown; currency: unknown };
 
 /** The online payment of a Checkout Session, or undefined (not created by Dunly). */
 export function onlinePaymentBySession(db: Db, sessionId: string) {
@@ -177,9 +180,15 @@ export async function recordPaid(
   c: OnlineContext,
   row: OnlinePaymentRow,
   paymentIntentId: string,
-  amountCents: number,
+  total: ProviderAmount,
 ): Promise<RecordOutcome> {
   const { db, now } = c;
+  // What was received counts only as a sane amount in the session's currency; nothing received
+  // is no payment.
+  const received = providerAmountCents(total.amount, total.currency, row.currency);
+  if (!received.ok) return { recorded: false, reason: `amount refused: ${received.reason}` };
+  if (received.cents === 0) return { recorded: false, reason: "nothing received" };
+  const amountCents = received.cents;
   const known = await db
     .select({ id: payments.id })
     .from(payments)
@@ -302,9 +311,12 @@ export async function recordReversal(
   c: OnlineContext,
   row: OnlinePaymentRow,
   kind: "payment_refunded" | "payment_dispute_lost",
-  totalCents: number,
+  total: ProviderAmount,
 ): Promise<RecordOutcome> {
   const { db, now } = c;
+  const read = providerAmountCents(total.amount, total.currency, row.currency);
+  if (!read.ok) return { recorded: false, reason: `amount refused: ${read.reason}` };
+  const totalCents = read.cents;
   const before = kind === "payment_refunded" ? row.refundedCents : row.disputeLostCents;
   if (totalCents <= before) return { recorded: false, reason: "nothing more went back" };
   const payment = await db
