@@ -762,3 +762,26 @@ describe("bank transfer", () => {
     expect(without.text).not.toContain("bank transfer");
   });
 });
+
+describe("invoices the debtor said they paid", () => {
+  it("are named apart, outside the total, one or several", async () => {
+    const line = (number: string, cents: number) => ({
+      number,
+      dueOn: "2026-11-01",
+      balanceCents: cents,
+      currency: "USD",
+    });
+    const one = await renderReminder(
+      base("initial", 1, { senderName: "Sally Sender", claimedPaid: [line("INV-7", 60050)] }),
+    );
+    expect(one.text).toContain(
+      "You told us you have paid INV-7 ($600.50, due November 1, 2026). Sally Sender is checking it, so it is not in the total above.",
+    );
+    const two = await renderReminder(
+      base("initial", 1, { senderName: "Sally Sender", claimedPaid: [line("INV-7", 100), line("INV-8", 200)] }),
+    );
+    expect(two.text).toContain("Sally Sender is checking them, so they are not in the total above.");
+    const none = await renderReminder(base("initial", 1));
+    expect(none.text).not.toContain("You told us you have paid");
+  });
+});

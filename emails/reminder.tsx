@@ -48,6 +48,8 @@ export interface ReminderEmailProps {
   statementTotals?: CurrencyTotal[] | null;
   /** Open invoices the user said not to chase: named apart, outside the total. */
   notChased?: StatementLine[] | null;
+  /** Open invoices the debtor said they paid, while the sender checks: named apart, outside the total. */
+  claimedPaid?: StatementLine[] | null;
   /** No reminder reached this debtor before: the copy speaks of no earlier one (reminder-copy.ts asFirstContact). */
   firstContact?: boolean;
   /** "YYYY-MM-DD": today in the debtor's time zone, for "12 days overdue" and "due in 3 days". */
@@ -107,6 +109,7 @@ export interface ReminderContent extends ResolvedCopy {
   moreCount: number;
   /** "Not part of this reminder: INV-107 ($800.00, due March 5, 2027)", or null. */
   notChasedLine: string | null;
+  claimedLine: string | null;
   /** One total per currency: "Total due" or, over several currencies, "Total due in EUR". */
   totals: { label: string; amount: string }[];
   senderName: string;
@@ -234,11 +237,13 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     { repeats: props.repeats ?? true, timing, firstContact: props.firstContact ?? false },
   );
   const company = props.senderCompany ?? null;
-  const notChased = (props.notChased ?? []).map((line) => {
+  const apart = (line: StatementLine) => {
     const due = formatDueDate(line.dueOn) ?? line.dueOn;
     const number = blankToNull(oneLine(line.number ?? ""));
     return `${number ?? `the invoice due ${due}`} (${formatMoney(line.balanceCents, line.currency)}, due ${due})`;
-  });
+  };
+  const notChased = (props.notChased ?? []).map(apart);
+  const claimed = (props.claimedPaid ?? []).map(apart);
   return {
     ...copy,
     amount,
@@ -247,6 +252,10 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     notChasedLine:
       notChased.length > 0
         ? `Not part of this reminder, by arrangement: ${notChased.join("; ")}. It is not in the total above.`
+        : null,
+    claimedLine:
+      claimed.length > 0
+        ? `You told us you have paid ${claimed.join("; ")}. ${senderName} is checking ${claimed.length === 1 ? "it, so it is" : "them, so they are"} not in the total above.`
         : null,
     totals,
     senderName,
@@ -405,6 +414,11 @@ export default function ReminderEmail(props: ReminderEmailProps) {
       {c.notChasedLine && (
         <Text className="dunly-muted" style={{ ...text, fontSize: 13, color: "#555555" }} data-not-chased="">
           {c.notChasedLine}
+        </Text>
+      )}
+      {c.claimedLine && (
+        <Text className="dunly-muted" style={{ ...text, fontSize: 13, color: "#555555" }} data-claimed="">
+          {c.claimedLine}
         </Text>
       )}
 

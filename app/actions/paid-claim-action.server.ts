@@ -7,13 +7,13 @@ import {
   confirmNothingOwed,
   confirmPaidClaim,
   pendingClaim,
-  resumeAfterClaim,
+  rejectClaim,
 } from "~/responses/index.server";
 import { PAID_CLAIM_INTENTS } from "~/schemas/intents";
 import { PAYMENT_MESSAGES, remindersResumedMessage, SOMETHING_WRONG } from "~/schemas/messages";
 import { type ExtraIntents, formId, type IntentScope, writeFailed } from "./owned-record-action.server";
 
-export const CLAIM_GONE = "This was already answered: the payment was confirmed or the reminders resumed.";
+export const CLAIM_GONE = "This was already answered: the payment was confirmed or marked as not received.";
 
 /** What the user is told after "Confirm payment": the payment, then what happens to the reminders. */
 function confirmedMessage(out: ConfirmOutcome) {
@@ -65,32 +65,35 @@ async function confirm({ scope, formData }: IntentScope) {
   return reply(intent, { message: confirmedMessage(out), result: submission?.reply({ resetForm: true }) });
 }
 
-async function resume({ scope, formData }: IntentScope) {
+/**
+ * "Not received": the claim is answered, its invoices and the reminders it held run again, and the
+ * debtor is told politely (unless they opted out or bounce).
+ */
+async function reject({ scope, app, formData }: IntentScope) {
   const intent = PAID_CLAIM_INTENTS.resume;
   const debtorId = formId(formData, "debtor_id");
   if (debtorId === null) return reply(intent, { status: 404, message: SOMETHING_WRONG });
-  const out = await resumeAfterClaim(scope, debtorId);
+  const out = await rejectClaim(scope, app.config, debtorId);
   if ("error" in out) {
     if (out.error === "not-found") return reply(intent, { status: 404, message: SOMETHING_WRONG });
     return reply(intent, { status: 409, message: CLAIM_GONE });
   }
   const n = out.resumed.length;
-  const resumed = n === 0 ? "No paused reminders to resume." : remindersResumedMessage(n);
+  const told = out.told ? "The debtor was told by e-mail." : "No e-mail was sent: the debtor opted out or bounces.";
+  const resumed = n === 0 ? "Reminders go on for what is open." : remindersResumedMessage(n);
   const kept = out.refused.length;
-  const message =
-    kept === 0
-      ? resumed
-      : `${resumed} ${kept === 1 ? "1 schedule stays" : `${kept} schedules stay`} paused: see the schedules list.`;
-  return reply(intent, { message, count: n });
+  const stays =
+    kept === 0 ? "" : ` ${kept === 1 ? "1 schedule stays" : `${kept} schedules stay`} paused: see the schedules list.`;
+  return reply(intent, { message: `Marked as not received. ${told} ${resumed}${stays}`, count: n });
 }
 
 /**
  * The dashboard's answers to a debtor's "I've paid", on the debtor
  * pages' action (app/actions/debtor-action.server.ts): confirm the payment (the payment form's
- * amount, date, note and "Apply to", as the user entered them) or resume the reminders the claim
- * paused. Both post `debtor_id`; another user's debtor answers 404 and nothing changes.
+ * amount, date, note and "Apply to", as the user entered them, prefilled from the claim) or say it
+ * was not received. Both post `debtor_id`; another user's debtor answers 404 and nothing changes.
  */
 export const paidClaimIntents: ExtraIntents = {
   [PAID_CLAIM_INTENTS.confirm]: confirm,
-  [PAID_CLAIM_INTENTS.resume]: resume,
+  [PAID_CLAIM_INTENTS.resume]: reject,
 };

@@ -10,6 +10,7 @@ export type DebtorEventType =
   | "complained"
   | "paid_claimed"
   | "paid_claim_confirmed"
+  | "paid_claim_rejected"
   | "reminders_resumed"
   | "schedule_created"
   | "schedule_updated"

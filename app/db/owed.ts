@@ -20,8 +20,8 @@ export function hasDisputedInvoice(debtorId: number | SQL): SQL {
 
 /**
  * Whether the debtor has an invoice a reminder chases: open, something left to pay, and not one the
- * user said not to chase (what the statement lists, app/reminders/statement.server.ts).
+ * user said not to chase, nor one the debtor said they paid (what the statement lists, app/reminders/statement.server.ts).
  */
 export function hasChasedInvoice(debtorId: number | SQL): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.debtorId} = ${debtorId} AND ${invoices.status} = 'open' AND ${invoices.amountCents} > ${invoices.paidCents} AND ${invoices.chasePausedAt} IS NULL)`;
+  return sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.debtorId} = ${debtorId} AND ${invoices.status} = 'open' AND ${invoices.amountCents} > ${invoices.paidCents} AND ${invoices.chasePausedAt} IS NULL AND ${invoices.claimedAt} IS NULL)`;
 }

@@ -163,6 +163,12 @@ export const debtors = sqliteTable(
     timeZone: text("time_zone").notNull().default("UTC"),
     // When the debtor clicked "I've paid" and the user has not yet confirmed or resumed (0006).
     paidClaimedAt: integer("paid_claimed_at"),
+    // What the pending claim says was paid (0035), as the debtor gave it: the amount (null: the
+    // invoices they picked, in full) in its currency, the day, and their reference. Null without a claim.
+    paidClaimCents: integer("paid_claim_cents"),
+    paidClaimCurrency: text("paid_claim_currency"),
+    paidClaimOn: text("paid_claim_on"),
+    paidClaimReference: text("paid_claim_reference"),
     // The debtor's promise to pay (0010): the date they gave (YYYY-MM-DD, their zone) and the
     // instant reminders resume by themselves (the start of the next day in their zone); both null
     // when no promise is pending.
@@ -226,6 +232,9 @@ export const invoices = sqliteTable(
     // The user said "don't chase this one" (a payment plan, an arrangement): reminders leave it out
     // and say so, until "Chase again". Still owed. Null: chased.
     chasePausedAt: integer("chase_paused_at"),
+    // The debtor said they paid it (0035): reminders leave it out and say so until the user confirms
+    // or rejects the claim. Null: not claimed.
+    claimedAt: integer("claimed_at"),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },
@@ -761,7 +770,9 @@ export const emails = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     // No CHECK: a new kind needs no migration (app/mail/recorded.server.ts RecordedEmail).
-    kind: text("kind", { enum: ["receipt", "reply-copy", "account-notice", "password-changed", "digest"] }).notNull(),
+    kind: text("kind", {
+      enum: ["receipt", "claim-answer", "reply-copy", "account-notice", "password-changed", "digest"],
+    }).notNull(),
     // The debtor it is about (receipts, reply copies); no foreign key: the record outlives a deleted debtor.
     debtorId: integer("debtor_id"),
     recipient: text("recipient").notNull(),

@@ -41,6 +41,7 @@ export function reminderReceiver(debtor: {
     statement: debtor.statement.lines,
     statementTotals: debtor.statement.totals,
     notChased: debtor.statement.held ?? null,
+    claimedPaid: debtor.statement.claimed ?? null,
     today: debtor.today,
   };
 }

@@ -66,6 +66,8 @@ export interface Statement {
   totals: CurrencyTotal[];
   /** Open invoices the user said not to chase: the reminder names them apart, outside its total. */
   held?: StatementLine[];
+  /** Open invoices the debtor said they paid, not yet checked by the user: named apart too. */
+  claimed?: StatementLine[];
 }
 
 /**

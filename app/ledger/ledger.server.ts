@@ -53,6 +53,7 @@ export function insertInvoiceStatement(db: Db, debtorWhere: SQL | undefined, inv
         disputeReason: sql<null>`null`.as("dispute_reason"),
         disputedAt: sql<null>`null`.as("disputed_at"),
         chasePausedAt: sql<null>`null`.as("chase_paused_at"),
+        claimedAt: sql<null>`null`.as("claimed_at"),
         createdAt: sql<number>`${invoice.now}`.as("created_at"),
         updatedAt: sql<number>`${invoice.now}`.as("updated_at"),
       })

@@ -11,6 +11,7 @@
  * provider pacing us (the caller waits), not a failure, and is not logged.
  */
 import type { AccountNoticeMessage } from "~/domain/account-notice";
+import type { ClaimAnswerMessage } from "~/domain/claim-answer";
 import type { DigestMessage, NoticeMessage } from "~/domain/notice";
 import type { PasswordChangedEmailProps } from "~/domain/password-changed";
 import type { ReceiptMessage } from "~/domain/receipt";
@@ -77,6 +78,11 @@ function receipt(env: Pick<Env, "MAILER">, message: ReceiptMessage, key: string)
   return call<SendResult>(env, "receipt", key, async (m) => await m.sendReceipt(message, key));
 }
 
+/** The debtor's answer to a claim the user could not match, under `claim-rejected:<debtor>:<claimed at>`. */
+function claimAnswer(env: Pick<Env, "MAILER">, message: ClaimAnswerMessage, key: string) {
+  return call<SendResult>(env, "claim answer", key, async (m) => await m.sendClaimAnswer(message, key));
+}
+
 /** The copy of a debtor's reply to the user, under `reply:<reply id>`. */
 function replyCopy(env: Pick<Env, "MAILER">, message: ReplyCopyMessage, key: string) {
   return call<SendResult>(env, "reply copy", key, async (m) => await m.sendReplyCopy(message, key));
@@ -128,6 +134,7 @@ export const mail = {
   notice,
   digest,
   receipt,
+  claimAnswer,
   replyCopy,
   accountNotice,
   reminder,

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, emails, userNotifications } from "~/db/schema";
 import { type AccountNoticeMessage, accountNoticeCopy } from "~/domain/account-notice";
+import { type ClaimAnswerMessage, claimAnswerSubject } from "~/domain/claim-answer";
 import { type DigestMessage, digestSubject, type NoticeKind, noticeCopy } from "~/domain/notice";
 import { type PasswordChangedEmailProps, passwordChangedSubject } from "~/domain/password-changed";
 import { type ReceiptMessage, receiptSubject } from "~/domain/receipt";
@@ -23,6 +24,7 @@ import type { SendResult } from "./contract";
 /** One recorded e-mail: its kind and the message as the mail client takes it. */
 export type RecordedEmail =
   | { kind: "receipt"; message: ReceiptMessage }
+  | { kind: "claim-answer"; message: ClaimAnswerMessage }
   | { kind: "reply-copy"; message: ReplyCopyMessage }
   | { kind: "account-notice"; message: AccountNoticeMessage }
   | { kind: "password-changed"; message: PasswordChangedEmailProps & { to: string } }
@@ -42,6 +44,8 @@ function dispatch(env: Pick<Env, "MAILER">, email: RecordedEmail, key: string): 
   switch (email.kind) {
     case "receipt":
       return mail.receipt(env, email.message, key);
+    case "claim-answer":
+      return mail.claimAnswer(env, email.message, key);
     case "reply-copy":
       return mail.replyCopy(env, email.message, key);
     case "account-notice":
@@ -163,6 +167,8 @@ export function emailLabel(email: RecordedEmail): string {
   switch (email.kind) {
     case "receipt":
       return receiptSubject(email.message);
+    case "claim-answer":
+      return claimAnswerSubject(email.message);
     case "reply-copy":
       return replyCopySubject(email.message);
     case "account-notice":

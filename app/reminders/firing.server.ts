@@ -132,9 +132,17 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
       let invoices: CadenceInvoice[] = [];
       let optedOut = false;
       if (row && row.ownerId === schedule.ownerId) {
-        const { statementLines, statementTotals, statementHeld, openInvoices, optedOut: out, ...rest } = row;
+        const {
+          statementLines,
+          statementTotals,
+          statementHeld,
+          statementClaimed,
+          openInvoices,
+          optedOut: out,
+          ...rest
+        } = row;
         debtor = rest;
-        statement = parseStatement({ statementLines, statementTotals, statementHeld });
+        statement = parseStatement({ statementLines, statementTotals, statementHeld, statementClaimed });
         invoices = parseOpenInvoices(openInvoices);
         optedOut = Boolean(out);
       }
@@ -234,6 +242,7 @@ export async function queuedReminders(
           statementLines,
           statementTotals,
           statementHeld,
+          statementClaimed,
           openInvoices: _i,
           optedOut: _o,
           remindedBefore,
@@ -246,7 +255,7 @@ export async function queuedReminders(
           user,
           org: org?.ownerId === r.ownerId ? org : undefined,
           debtor,
-          statement: parseStatement({ statementLines, statementTotals, statementHeld }),
+          statement: parseStatement({ statementLines, statementTotals, statementHeld, statementClaimed }),
           firstContact: !remindedBefore,
           chargeable: chargeable.has(r.ownerId),
           bankAccounts: banks.get(r.ownerId) ?? [],

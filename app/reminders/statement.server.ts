@@ -15,9 +15,13 @@ import { type CurrencyTotal, MAX_STATEMENT_LINES, type Statement, type Statement
 const owedOf = (debtorId: SQLWrapper) =>
   sql`i.debtor_id = ${debtorId} AND i.status = 'open' AND i.amount_cents > i.paid_cents`;
 /** ... and chased: what reminders list and cadences follow. */
-const openOf = (debtorId: SQLWrapper) => sql`${owedOf(debtorId)} AND i.chase_paused_at IS NULL`;
+const openOf = (debtorId: SQLWrapper) =>
+  sql`${owedOf(debtorId)} AND i.chase_paused_at IS NULL AND i.claimed_at IS NULL`;
 /** ... and one the user said not to chase: the statement names it apart. */
 const pausedOf = (debtorId: SQLWrapper) => sql`${owedOf(debtorId)} AND i.chase_paused_at IS NOT NULL`;
+/** ... and one the debtor said they paid, not yet checked (and chased otherwise): named apart too. */
+const claimedOf = (debtorId: SQLWrapper) =>
+  sql`${owedOf(debtorId)} AND i.claimed_at IS NOT NULL AND i.chase_paused_at IS NULL`;
 
 /** The first MAX_STATEMENT_LINES invoices matching `where`, oldest due first (ties: by id), as a JSON array of lines. */
 function linesOf(where: SQLWrapper) {
@@ -48,6 +52,7 @@ export function statementColumns(debtorId: SQLWrapper = debtors.id) {
     statementLines: linesOf(openOf(debtorId)),
     statementTotals: totals,
     statementHeld: linesOf(pausedOf(debtorId)),
+    statementClaimed: linesOf(claimedOf(debtorId)),
   };
 }
 
@@ -62,6 +67,7 @@ export function parseStatement(row: {
   statementLines: string | null;
   statementTotals: string | null;
   statementHeld?: string | null;
+  statementClaimed?: string | null;
 }): Statement {
   const linesIn = (json: string | null | undefined) =>
     (parseArray(json) as StatementLine[]).map((l) => ({
@@ -72,8 +78,10 @@ export function parseStatement(row: {
     }));
   const totals = parseArray(row.statementTotals) as CurrencyTotal[];
   const held = linesIn(row.statementHeld);
+  const claimed = linesIn(row.statementClaimed);
   return {
     ...(held.length > 0 ? { held } : {}),
+    ...(claimed.length > 0 ? { claimed } : {}),
     lines: linesIn(row.statementLines),
     totals: totals.map((t) => ({ currency: t.currency, cents: t.cents, count: t.count })),
   };

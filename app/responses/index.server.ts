@@ -18,9 +18,11 @@ export {
   paidClaimsOf,
   paidClaimsQuery,
   pendingClaim,
-  resumeAfterClaim,
+  rejectClaim,
 } from "./paid-claims.server";
 export {
+  claimFormOf,
+  claimSaidOf,
   DEBTOR_RESPONSES_LIMIT,
   type DebtorResponse,
   debtorResponsesOf,

@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtorReplies, debtors, invoices, onlinePayments, optOuts, payments, users } from "~/db/schema";
+import { amountExample } from "~/domain/number-locale";
+import type { ClaimableInvoice, ClaimFormView, ClaimSaid } from "~/schemas/paid-claim";
 
 /**
  * What the debtor's pages read: the portal's state
@@ -23,6 +25,8 @@ export interface PortalInvoice {
   paidCents: number;
   currency: string;
   status: "open" | "disputed";
+  /** The debtor said they paid it; the user has not answered yet. */
+  claimedAt: number | null;
 }
 
 export interface PortalPayment {
@@ -39,6 +43,10 @@ export interface PortalState {
     promisedOn: string | null;
     promiseBrokenAt: number | null;
     paidClaimedAt: number | null;
+    paidClaimCents: number | null;
+    paidClaimCurrency: string | null;
+    paidClaimOn: string | null;
+    paidClaimReference: string | null;
   };
   /** Open and disputed invoices, the oldest due first. */
   invoices: PortalInvoice[];
@@ -104,6 +112,10 @@ export async function portalState(
         promisedOn: debtors.promisedOn,
         promiseBrokenAt: debtors.promiseBrokenAt,
         paidClaimedAt: debtors.paidClaimedAt,
+        paidClaimCents: debtors.paidClaimCents,
+        paidClaimCurrency: debtors.paidClaimCurrency,
+        paidClaimOn: debtors.paidClaimOn,
+        paidClaimReference: debtors.paidClaimReference,
         emailed: sql<number>`(SELECT ${users.notifyDebtorActions} FROM ${users} WHERE ${users.id} = ${debtors.ownerId})`,
       })
       .from(debtors)
@@ -119,6 +131,7 @@ export async function portalState(
         paidCents: invoices.paidCents,
         currency: invoices.currency,
         status: invoices.status,
+        claimedAt: invoices.claimedAt,
       })
       .from(invoices)
       .where(
@@ -301,4 +314,54 @@ export function debtorResponsesQuery(
 /** The answers from debtorResponsesQuery's rows. */
 export function debtorResponsesOf(rows: Awaited<ReturnType<typeof debtorResponsesQuery>>): DebtorResponse[] {
   return rows.map((r) => ({ ...r }));
+}
+
+/**
+ * The "I've paid" form of the debtor's page and of the e-mail's link: the open invoices that may be
+ * ticked (something left to pay, not disputed, not already claimed), each named by the page's
+ * reference, with what the server needs to read the form back.
+ */
+export async function claimFormOf(
+  refOf: (id: number) => Promise<string>,
+  state: PortalState,
+  numberLocale: string,
+  today: string,
+): Promise<{ view: ClaimFormView; claimable: ClaimableInvoice[] }> {
+  const open = state.invoices.filter((i) => i.status === "open" && i.claimedAt === null && i.amountCents > i.paidCents);
+  const claimable = await Promise.all(
+    open.map(async (i) => ({
+      ref: await refOf(i.id),
+      id: i.id,
+      currency: i.currency,
+      balanceCents: i.amountCents - i.paidCents,
+    })),
+  );
+  return {
+    claimable,
+    view: {
+      invoices: open.map((i, n) => ({
+        ref: claimable[n]?.ref ?? "",
+        number: i.number,
+        dueOn: i.dueOn,
+        balanceCents: i.amountCents - i.paidCents,
+        currency: i.currency,
+      })),
+      currencies: [...new Set(open.map((i) => i.currency))],
+      today,
+      amountExample: amountExample(numberLocale),
+    },
+  };
+}
+
+/** What the debtor's pending "I've paid" said; null without one. */
+export function claimSaidOf(state: PortalState): ClaimSaid | null {
+  const d = state.debtor;
+  if (d.paidClaimedAt === null) return null;
+  return {
+    amountCents: d.paidClaimCents,
+    currency: d.paidClaimCurrency,
+    paidOn: d.paidClaimOn,
+    reference: d.paidClaimReference,
+    invoices: state.invoices.filter((i) => i.claimedAt !== null).map((i) => i.number ?? "an invoice"),
+  };
 }

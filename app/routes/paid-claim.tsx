@@ -1,27 +1,49 @@
-import { data } from "react-router";
+import { data, useNavigation } from "react-router";
 import { withDebtorLink } from "~/actions/debtor-link.server";
 import { noticeSwitchQuery, sendNoticesAfter } from "~/activity/index.server";
-import { DEBTOR_LINK_HEADERS, DebtorLinkSteps, debtorLinkMeta } from "~/components/debtor-link-page";
+import {
+  DEBTOR_LINK_HEADERS,
+  DebtorLinkPage,
+  debtorLinkMeta,
+  InvalidDebtorLink,
+  OwedAmount,
+} from "~/components/debtor-link-page";
+import { PaidClaimForm } from "~/components/portal/paid-claim-form";
 import { RouteError } from "~/components/route-error";
 import type { Db } from "~/db/client.server";
+import { localDateString } from "~/domain/schedule-time";
+import { safeTimeZone } from "~/domain/time-zone";
 import type { OptOutTarget } from "~/links/index.server";
-import { verifyPaidClaimToken } from "~/links/index.server";
+import { invoiceRefs, verifyPaidClaimToken } from "~/links/index.server";
+import { readForm } from "~/platform/action-result.server";
+import type { AppConfig } from "~/platform/config.server";
+import { requestNumberLocale } from "~/platform/locale.server";
 import {
+  claimFormOf,
   claimPaid,
-  hasPendingClaimQuery,
+  claimSaidOf,
   type OwedTotal,
-  owedTotalsOf,
-  owedTotalsQuery,
+  owedTotalsFrom,
+  portalState,
 } from "~/responses/index.server";
+import {
+  type ClaimField,
+  type ClaimFormView,
+  type ClaimSaid,
+  type ClaimValues,
+  claimSaidText,
+  readPaidClaim,
+} from "~/schemas/paid-claim";
 import type { Route } from "./+types/paid-claim";
 
 /**
  * The "I've paid" link of every reminder: /p/<signed token>, no session needed.
- * GET only asks (mail scanners open links); the page's button POSTs (same origin, so the Origin
- * check passes), which records the claim, pauses the debtor's reminders and tells the user on their
- * dashboard. A repeated POST changes nothing more. The page names the sender as the reminders did
- * (the organization when sent as one) and shows what is still owed; an invalid token (also an
- * opt-out or portal token) answers 404 with nothing about why.
+ * GET only shows the form (mail scanners open links); the debtor says which invoices they paid (or
+ * the amount), when, and their bank reference, and the POST (same origin, so the Origin check
+ * passes) records the claim: those invoices leave reminders until the user has checked, and the
+ * user is told on their dashboard. A repeated POST changes nothing more. The page names the sender
+ * as the reminders did and shows what is still owed; an invalid token (also an opt-out or portal
+ * token) answers 404 with nothing about why.
  */
 
 // The token is in the URL: never leak it through Referer, never cache or index the page.
@@ -29,61 +51,105 @@ export function headers() {
   return DEBTOR_LINK_HEADERS;
 }
 
-// emailed: whether the user gets an e-mail of it (their Settings switch), so the page says only what is true.
-type View = { state: "confirm" | "done"; sender: string; owed: OwedTotal[]; emailed: boolean };
+type View = {
+  state: "ask" | "told";
+  sender: string;
+  owed: OwedTotal[];
+  // Whether the user gets an e-mail of it (their Settings switch), so the page says only what is true.
+  emailed: boolean;
+  form: ClaimFormView;
+  said: ClaimSaid | null;
+  errors?: Partial<Record<ClaimField, string>>;
+  values?: Partial<ClaimValues>;
+};
+type Answer = { state: "invalid" } | View;
 
-/** The page for a valid token: whether a claim is pending (one batch with what is still owed). */
-async function shown(db: Db, target: OptOutTarget, state?: "done") {
-  const [claim, owed, owner] = await db.batch([
-    hasPendingClaimQuery(db, target.ownerId, target.debtorId),
-    owedTotalsQuery(db, target.ownerId, target.debtorId),
-    noticeSwitchQuery(db, target.ownerId),
-  ]);
-  // Already told: say so instead of asking again.
-  const told = state === "done" || claim[0]?.at != null;
-  return data<View>({
-    state: told ? "done" : "confirm",
+/** The debtor's state read for the page: the form's invoices, what is owed, a pending claim. */
+async function read(db: Db, config: AppConfig, target: OptOutTarget, locale: string, now: number) {
+  const [state, owner] = await Promise.all([portalState(db, target), noticeSwitchQuery(db, target.ownerId)]);
+  if (!state) return null;
+  const today = localDateString(now, safeTimeZone(state.debtor.timeZone));
+  const claim = await claimFormOf(await invoiceRefs(config, target.key), state, locale, today);
+  const view: View = {
+    state: state.debtor.paidClaimedAt === null ? "ask" : "told",
     sender: target.senderName,
-    owed: owedTotalsOf(owed),
+    owed: owedTotalsFrom(state.invoices),
     emailed: owner[0]?.on ?? false,
+    form: claim.view,
+    said: claimSaidOf(state),
+  };
+  return { state, claim, today, view };
+}
+
+export function loader({ params, context, request }: Route.LoaderArgs) {
+  return withDebtorLink(context, params.token, verifyPaidClaimToken, async ({ db, config, target }) => {
+    const found = await read(db, config, target, requestNumberLocale(request), Date.now());
+    return found ? data<Answer>(found.view) : data<Answer>({ state: "invalid" }, { status: 404 });
   });
 }
 
-export function loader({ params, context }: Route.LoaderArgs) {
-  return withDebtorLink(context, params.token, verifyPaidClaimToken, ({ db, target }) => shown(db, target));
-}
-
-export function action({ params, context }: Route.ActionArgs) {
+export function action({ params, context, request }: Route.ActionArgs) {
   return withDebtorLink(context, params.token, verifyPaidClaimToken, async ({ env, config, ctx, db, target }) => {
-    // The schedules are paused in D1 first, so an alarm that fires anyway sends nothing; disarming
-    // saves it the wake-up.
-    const { claimed } = await claimPaid({ env, db }, target.ownerId, target.debtorId);
+    const now = Date.now();
+    const locale = requestNumberLocale(request);
+    const found = await read(db, config, target, locale, now);
+    if (!found) return data<Answer>({ state: "invalid" }, { status: 404 });
+    if (found.view.state === "told") return data<Answer>(found.view);
+    const body = await readForm(request);
+    const form = "refused" in body ? new FormData() : body.formData;
+    const claim = readPaidClaim(form, { open: found.claim.claimable, locale, today: found.today });
+    if (!claim.ok) return data<Answer>({ ...found.view, errors: claim.errors, values: claim.values }, { status: 400 });
+    // The invoices leave reminders in D1 first, so an alarm that fires anyway leaves them out.
+    const { claimed } = await claimPaid({ env, db }, target.ownerId, target.debtorId, claim.claim, now);
     if (claimed) sendNoticesAfter(ctx, env, db, config, target.ownerId);
-    return shown(db, target, "done");
+    const after = await read(db, config, target, locale, now);
+    return data<Answer>(after?.view ?? found.view);
   });
 }
 
 export default function PaidClaim({ loaderData, actionData }: Route.ComponentProps) {
+  const view = (actionData ?? loaderData) as Answer;
+  const busy = useNavigation().state !== "idle";
+  if (view.state === "invalid") {
+    return (
+      <DebtorLinkPage>
+        <InvalidDebtorLink title="I've paid" />
+      </DebtorLinkPage>
+    );
+  }
+  if (view.state === "told") {
+    const what = view.said ? claimSaidText(view.said) : "";
+    return (
+      <DebtorLinkPage>
+        <h1 className="text-2xl font-bold">Thank you</h1>
+        <p role="status" className="break-words">
+          {`Thank you. ${view.sender} ${view.emailed ? "has been told" : "sees in Dunly"} that you paid${what ? ` ${what}` : ""}. Reminders leave it out until they have checked the payment.`}
+        </p>
+        <OwedAmount sender={view.sender} totals={view.owed} />
+      </DebtorLinkPage>
+    );
+  }
   return (
-    <DebtorLinkSteps<View>
-      view={actionData ?? loaderData}
-      title="I've paid"
-      doneTitle="Thank you"
-      done={(view) =>
-        view.emailed ? (
-          <>
-            Thank you. <strong>{view.sender}</strong> has been told and reminders are paused.
-          </>
-        ) : (
-          <>
-            Thank you. Reminders are paused and <strong>{view.sender}</strong> sees your answer in Dunly.
-          </>
-        )
-      }
-      question={(view) => `Tell ${view.sender} you have paid?`}
-      explanation="Press the button and Dunly tells the sender and pauses the reminders until they have checked the payment."
-      button="Yes, I have paid"
-    />
+    <div className="mx-auto flex w-full max-w-xl flex-col gap-5 px-4 py-10 sm:py-16">
+      <h1 className="break-words text-2xl font-bold">{`Tell ${view.sender} you have paid`}</h1>
+      <OwedAmount sender={view.sender} totals={view.owed} />
+      {view.form.invoices.length === 0 ? (
+        <p>Nothing is open that you could have paid.</p>
+      ) : (
+        <>
+          <p className="text-muted">
+            Say what you paid: those invoices leave the reminders until the sender has checked your payment.
+          </p>
+          <PaidClaimForm
+            view={view.form}
+            busy={busy}
+            errors={view.errors}
+            values={view.values}
+            submitLabel="Yes, I have paid"
+          />
+        </>
+      )}
+    </div>
   );
 }
 

@@ -9,15 +9,19 @@ import { RouteError } from "~/components/route-error";
 import { type Db, getDb } from "~/db/client.server";
 import type { BankAccountRecord } from "~/domain/bank-transfer";
 import { promiseEndsAt, promiseWindow } from "~/domain/promise";
+import { localDateString } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import type { PayTarget } from "~/ledger/index.server";
 import { onlinePaymentOf, payOnline, paysOnline, pendingOnlinePayment } from "~/ledger/index.server";
 import { invoiceRefs, type OptOutTarget, verifyPortalToken } from "~/links/index.server";
 import { readForm } from "~/platform/action-result.server";
 import type { AppConfig } from "~/platform/config.server";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { replanDueSchedules } from "~/reminders/index.server";
 import {
+  claimFormOf,
   claimPaid,
+  claimSaidOf,
   disputeInvoice,
   optOutAddress,
   owedTotalsFrom,
@@ -26,6 +30,7 @@ import {
   promiseToPay,
 } from "~/responses/index.server";
 import { PORTAL_INTENTS } from "~/schemas/intents";
+import { type ClaimField, type ClaimValues, readPaidClaim } from "~/schemas/paid-claim";
 import { DisputeSchema, promiseSchema } from "~/schemas/portal";
 import type { Route } from "./+types/portal";
 
@@ -46,8 +51,10 @@ export function headers() {
   return DEBTOR_LINK_HEADERS;
 }
 
-type Errors = { form?: string; promised_on?: string; invoice?: string; reason?: string };
-type Values = { promised_on?: string; invoice?: string; reason?: string };
+type Errors = { form?: string; promised_on?: string; invoice?: string; reason?: string } & Partial<
+  Record<ClaimField, string>
+>;
+type Values = { promised_on?: string; invoice?: string; reason?: string } & Partial<ClaimValues>;
 
 type Answer = { state: "invalid" } | (PortalView & { errors?: Errors; values?: Values; intent?: string });
 
@@ -62,10 +69,12 @@ async function viewOf(
   done: PortalDone | null,
   online: Pick<PortalView, "payOnline" | "checkout" | "pendingOnline">,
   accounts: readonly BankAccountRecord[],
+  numberLocale: string,
 ): Promise<PortalView> {
   const refOf = await invoiceRefs(config, target.key);
   const open = state.invoices.filter((i) => i.status === "open");
   const zone = safeTimeZone(state.debtor.timeZone);
+  const claim = await claimFormOf(refOf, state, numberLocale, localDateString(now, zone));
   return {
     state: "ok",
     sender: target.senderName,
@@ -81,6 +90,7 @@ async function viewOf(
         balanceCents: i.amountCents - i.paidCents,
         currency: i.currency,
         disputed: i.status === "disputed",
+        claimed: i.claimedAt !== null,
       })),
     ),
     totals: owedTotalsFrom(state.invoices),
@@ -90,6 +100,8 @@ async function viewOf(
     promisedOn: state.debtor.promisedOn,
     promiseBroken: state.debtor.promiseBrokenAt !== null,
     paidClaimed: state.debtor.paidClaimedAt !== null,
+    claimSaid: claimSaidOf(state),
+    claimForm: claim.view,
     optedOut: state.optedOut,
     emailed: state.emailed,
     window: promiseWindow(now, zone),
@@ -122,7 +134,7 @@ async function onlineOf(env: Env, config: AppConfig, db: Db, target: OptOutTarge
   return { payOnline: pays, checkout: checkout ?? null, pendingOnline: pending ?? null };
 }
 
-export async function loader({ params, context, url }: Route.LoaderArgs) {
+export async function loader({ params, context, url, request }: Route.LoaderArgs) {
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
   const found = await load(db, config, params.token);
@@ -137,6 +149,7 @@ export async function loader({ params, context, url }: Route.LoaderArgs) {
       doneOf(url.searchParams.get("done")),
       online,
       await listBankAccounts(db, found.target.ownerId),
+      requestNumberLocale(request),
     ),
   );
 }
@@ -170,6 +183,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
           null,
           await onlineOf(env, config, db, target, null),
           await listBankAccounts(db, target.ownerId),
+          requestNumberLocale(request),
         )),
         intent,
         errors,
@@ -220,8 +234,23 @@ export async function action({ params, context, request }: Route.ActionArgs) {
       return redirect(started.url, 303);
     }
     case PORTAL_INTENTS.paid: {
-      // As on /p: the schedules are paused in D1, then their alarms disarmed.
-      const { claimed } = await claimPaid({ env, db }, target.ownerId, target.debtorId, now);
+      // As on /p: what they paid, read against their own open invoices; the invoices leave reminders
+      // (the schedules hold in D1, then their alarms are disarmed, only when nothing else is chased).
+      const { claimable } = await claimFormOf(
+        await invoiceRefs(config, target.key),
+        state,
+        requestNumberLocale(request),
+        localDateString(now, safeTimeZone(state.debtor.timeZone)),
+      );
+      const read = readPaidClaim(formData, {
+        open: claimable,
+        locale: requestNumberLocale(request),
+        today: localDateString(now, safeTimeZone(state.debtor.timeZone)),
+      });
+      if (!read.ok && state.debtor.paidClaimedAt === null) return refused(intent, 400, read.errors, read.values);
+      const { claimed } = read.ok
+        ? await claimPaid({ env, db }, target.ownerId, target.debtorId, read.claim, now)
+        : { claimed: false };
       if (claimed) tell();
       // Not recorded and not told before: nothing is owed any more.
       if (!claimed && state.debtor.paidClaimedAt === null) {

@@ -49,14 +49,22 @@ test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the u
   try {
     const debtorPage = await debtorContext.newPage();
     await debtorPage.goto(paidLink!);
-    await expect(debtorPage.getByRole("heading", { level: 1 })).toHaveText(`Tell ${sender} you have paid?`);
+    await expect(debtorPage.getByRole("heading", { level: 1 })).toHaveText(`Tell ${sender} you have paid`);
     // What is still owed, to whom the reminders named.
-    await expect(debtorPage.getByText("€42.00")).toBeVisible();
-    const yes = debtorPage.getByRole("button", { name: "Yes, I have paid" });
-    await yes.focus();
-    await debtorPage.keyboard.press("Enter");
-    await expect(debtorPage.getByRole("status")).toHaveText(
-      `Thank you. ${sender} has been told and reminders are paused.`,
+    await expect(debtorPage.getByText("Still owed to")).toContainText("€42.00");
+    // Nothing said: the form asks which invoices, and keeps what was typed.
+    const reference = debtorPage.getByLabel("Payment reference (optional)");
+    await reference.fill("RF18 0077");
+    await debtorPage.getByRole("button", { name: "Yes, I have paid" }).click();
+    await expect(debtorPage.getByText("Please tick the invoices you paid, or enter the amount.")).toBeVisible();
+    await expect(reference).toHaveValue("RF18 0077");
+    // The debtor ticks their invoice and sends it with the keyboard.
+    await debtorPage.getByRole("checkbox", { name: /INV-77/ }).check();
+    await reference.press("Enter");
+    const status = debtorPage.getByRole("status");
+    await expect(status).toContainText(`Thank you. ${sender} has been told that you paid INV-77 on `);
+    await expect(status).toContainText(
+      "(reference RF18 0077). Reminders leave it out until they have checked the payment.",
     );
   } finally {
     await debtorContext.close();
@@ -65,9 +73,10 @@ test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the u
   // The user's dashboard shows the notice; confirming records the payment.
   await page.goto("/dashboard");
   const notice = page.getByTestId("paid-claims-notice");
-  await expect(notice).toContainText(`${name} says they have paid (`);
-  // "Confirm payment" asks: a dialog with the payment form, prefilled with what is still owed and
-  // today; nothing is recorded before the user submits it.
+  await expect(notice).toContainText(`${name} says they paid INV-77 on `);
+  await expect(notice).toContainText("(reference RF18 0077)");
+  // "Confirm payment" asks: a dialog with the payment form, prefilled with what the debtor said
+  // (the invoice's balance, their day, their reference); nothing is recorded before the user submits it.
   const confirmButton = notice.getByRole("button", { name: "Confirm payment" });
   await confirmButton.click();
   const confirm = page.getByRole("dialog", { name: `Confirm the payment of ${name}` });
@@ -81,14 +90,17 @@ test('Pay now and "I\'ve paid": the debtor says they paid from the e-mail, the u
     return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
   });
   await expect(confirm.getByLabel("Date paid")).toHaveValue(today);
-  await expect(confirm.getByLabel("Note (optional)")).toHaveValue("The debtor said they had paid; confirmed.");
-  // "Apply to" lists the debtor's open invoice, as in the debtor's modal.
-  await expect(confirm.getByLabel("Apply to")).toContainText("INV-77");
+  await expect(confirm.getByLabel("Note (optional)")).toHaveValue(
+    "The debtor said they had paid; confirmed. Reference: RF18 0077",
+  );
+  // "Apply to" starts on the invoice the debtor named.
+  const applyTo = confirm.getByLabel("Apply to");
+  await expect(applyTo.locator("option:checked")).toContainText("INV-77");
   // Escape closes it with nothing recorded; the focus is back on the button.
   await page.keyboard.press("Escape");
   await expect(confirm).toBeHidden();
   await expect(confirmButton).toBeFocused();
-  await expect(notice).toContainText(`${name} says they have paid (`);
+  await expect(notice).toContainText(`${name} says they paid INV-77 on `);
   // More than is owed: the field says so and keeps what was typed.
   await confirmButton.click();
   await amount.fill("50");

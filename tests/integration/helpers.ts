@@ -264,3 +264,25 @@ export function location(res: Response, origin = ORIGIN) {
 export async function markup(res: Response) {
   return (await res.text()).replace(/<script[\s\S]*?<\/script>/g, "").replace(/&#x27;|&#39;/g, "'");
 }
+
+/**
+ * The debtor's "I've paid" form as the page offers it (/p/… or the portal /d/…): every open invoice
+ * ticked and the page's today as the day, unless `fields` says otherwise. The refs are read from the
+ * page itself, as a browser would post them.
+ */
+export async function sayPaid(
+  path: string,
+  fields: readonly (readonly [string, string])[] = [],
+  options: { intent?: string; tick?: "all" | "none" } = {},
+) {
+  const html = await (await get(path)).text();
+  const refs = [...html.matchAll(/name="invoices" value="([^"]+)"/g)].map((m) => m[1] as string);
+  const today = /name="paid_on"[^>]*max="(\d{4}-\d{2}-\d{2})"|max="(\d{4}-\d{2}-\d{2})"[^>]*name="paid_on"/.exec(html);
+  const named = new Set(fields.map(([name]) => name));
+  const form: [string, string][] = [];
+  if (options.intent) form.push(["intent", options.intent]);
+  if ((options.tick ?? "all") === "all" && !named.has("invoices")) for (const ref of refs) form.push(["invoices", ref]);
+  if (!named.has("paid_on")) form.push(["paid_on", today?.[1] ?? today?.[2] ?? new Date().toISOString().slice(0, 10)]);
+  for (const [name, value] of fields) form.push([name, value]);
+  return postForm(path, form);
+}

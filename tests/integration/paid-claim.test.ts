@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { paidClaimLink } from "~/links/debtor-pages.server";
 import { optOutLink } from "~/links/signed-links.server";
 import { readConfig } from "~/platform/config.server";
+import { getStatement } from "~/reminders/statement.server";
 import { CONFIRMED_PAYMENT_NOTE } from "~/schemas/messages";
 import { formAction, replyErrors } from "./data-helpers";
 import { alarmAt, HOUR, stubOf } from "./engine-helpers";
@@ -11,23 +12,25 @@ import {
   debtorRow,
   eventsOf,
   makeDebtor,
+  makeInvoice,
   makeSchedule,
   payInvoice,
   paymentsOf,
   scheduleRow,
   setSchedule,
 } from "./fixtures";
-import { get, pageText, postForm, request, signIn, uniqueEmail, uniqueIp, visibleText } from "./helpers";
+import { get, pageText, postForm, request, sayPaid, signIn, uniqueEmail, uniqueIp, visibleText } from "./helpers";
 import { loaderData } from "./schedule-helpers";
 
 /**
- * "I've paid": the signed /p/ link, its page (GET asks, POST pauses the
- * debtor's reminders), the dashboard's notice, and confirming or resuming from it.
+ * "I've paid": the signed /p/ link, its page (GET shows the form, POST records what the debtor says
+ * they paid and holds those invoices), the dashboard's notice, and confirming or rejecting from it.
  */
 
 const config = () => readConfig(env);
-const ASK = "you have paid?";
-const THANKS = "has been told and reminders are paused.";
+const ASK = "you have paid";
+const THANKS = "has been told that you paid";
+const CLAIMED_DETAIL = expect.stringMatching(/^paid on \d{4}-\d{2}-\d{2}$/);
 const INVALID = "This link is no longer valid.";
 
 async function armed(ownerId: string, debtorId: number) {
@@ -73,8 +76,8 @@ async function state(debtorId: number, scheduleIds: string[]) {
   };
 }
 
-/** The page's own button: a same-origin form POST without a session. */
-const press = (path: string) => postForm(path, {});
+/** The page's own form, every open invoice ticked, paid today: a same-origin form POST without a session. */
+const press = (path: string) => sayPaid(path);
 
 describe("GET /p/:token", () => {
   it("asks 'Tell <sender> you have paid?' without changing anything; strict-origin referrer, no-store, noindex", async () => {
@@ -97,7 +100,7 @@ describe("GET /p/:token", () => {
 });
 
 describe("POST /p/:token (the page's button)", () => {
-  it("records the claim, pauses the debtor's enabled schedules and disarms them, records 'paid_claimed'; a repeat changes nothing", async () => {
+  it("records the claim of every open invoice: nothing else to chase, so the enabled schedules hold and are disarmed; records 'paid_claimed'; a repeat changes nothing", async () => {
     const s = await setUp();
     const res = await press(s.path);
     expect(res.status).toBe(200);
@@ -112,7 +115,7 @@ describe("POST /p/:token (the page's button)", () => {
     }
     // The schedule the user paused stays as it was.
     expect(after.schedules[2]).toMatchObject({ state: "DISABLED", reason: null });
-    expect(after.events).toMatchObject([{ type: "paid_claimed", detail: "" }]);
+    expect(after.events).toMatchObject([{ type: "paid_claimed", detail: CLAIMED_DETAIL }]);
 
     const again = await press(s.path);
     expect(again.status).toBe(200);
@@ -131,7 +134,7 @@ describe("POST /p/:token (the page's button)", () => {
       body: "",
     });
     expect(res.status).toBe(403);
-    const cross = await postForm(s.path, {}, { originHeader: "https://evil.example" });
+    const cross = await postForm(s.path, { paid_on: "2026-01-01" }, { originHeader: "https://evil.example" });
     expect(cross.status).toBe(403);
     expect(await state(s.debtor.id, s.live)).toEqual(before);
   });
@@ -212,12 +215,17 @@ describe("the dashboard's notice", () => {
         paidClaimedAt: expect.any(Number),
         owedCents: 50000,
         currency: s.debtor.currency ?? "USD",
+        said: expect.stringMatching(/ on \d{1,2} \w+ \d{4}$/),
+        prefillCents: 50000,
+        paidOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        invoiceId: s.debtor.invoiceId,
+        reference: null,
       },
     ]);
     const page = await visibleText(await get(`/dashboard?debtor=${s.debtor.id}`, { cookie: s.user.cookie }));
-    expect(page).toContain(`${s.debtor.fullName} says they have paid (`);
+    expect(page).toContain(`${s.debtor.fullName} says they paid `);
     expect(page).toContain("Confirm payment");
-    expect(page).toContain("Resume reminders");
+    expect(page).toContain("Not received");
     const stranger = await signIn(uniqueEmail("claim-stranger"));
     const theirs = await get("/dashboard", { cookie: stranger.cookie });
     expect(await visibleText(theirs)).not.toContain("says they have paid");
@@ -251,7 +259,7 @@ describe("the dashboard's notice", () => {
     for (const sched of after.schedules)
       expect(sched).toMatchObject({ state: "COMPLETED", reason: "paid", alarm: null });
     expect(after.events).toMatchObject([
-      { type: "paid_claimed", detail: "" },
+      { type: "paid_claimed", detail: CLAIMED_DETAIL },
       { type: "paid_claim_confirmed", detail: "$400.00" },
     ]);
     const dash = await loaderData(`/dashboard?debtor=${s.debtor.id}`, "routes/dashboard", s.user.cookie);
@@ -335,7 +343,7 @@ describe("the dashboard's notice", () => {
     expect(after.events.find((e) => e.type === "paid_claim_confirmed")).toMatchObject({ detail: "$100.00" });
   });
 
-  it("Resume reminders runs the schedules the claim paused again (not the one the user paused), clears the notice, records 'reminders_resumed'", async () => {
+  it("Not received runs the schedules the claim held again (not the one the user paused), clears the notice, records 'paid_claim_rejected' and tells the debtor once, politely", async () => {
     const s = await setUp();
     await press(s.path);
     const { status, data } = await formAction(
@@ -344,7 +352,11 @@ describe("the dashboard's notice", () => {
       s.user.cookie,
     );
     expect(status).toBe(200);
-    expect(data).toMatchObject({ ok: true, message: "Reminders resumed: 2 schedules run again.", count: 2 });
+    expect(data).toMatchObject({
+      ok: true,
+      message: "Marked as not received. The debtor was told by e-mail. Reminders resumed: 2 schedules run again.",
+      count: 2,
+    });
     const after = await state(s.debtor.id, [...s.live, s.userPaused]);
     expect(after.debtor).toEqual({ paidClaimedAt: null, status: "active", paidCents: 0 });
     for (const sched of after.schedules.slice(0, 2)) {
@@ -356,9 +368,28 @@ describe("the dashboard's notice", () => {
     expect(after.schedules[2]).toMatchObject({ state: "DISABLED", reason: null });
     // (Resuming may also record each schedule's own event for the timeline.)
     const types = after.events.map((e) => e.type).filter((t) => !t.startsWith("schedule_"));
-    expect(types).toEqual(["paid_claimed", "reminders_resumed"]);
-    expect(after.events.at(-1)).toMatchObject({ type: "reminders_resumed", detail: "2 schedules" });
+    expect(types).toEqual(["paid_claimed", "paid_claim_rejected"]);
+    expect(after.events.find((e) => e.type === "paid_claim_rejected")).toMatchObject({ detail: CLAIMED_DETAIL });
     expect(await paymentsOf(s.debtor.id)).toEqual([]);
+    // The invoice is chased again.
+    const held = await env.DB.prepare(
+      "SELECT count(*) AS n FROM invoices WHERE debtor_id = ? AND claimed_at IS NOT NULL",
+    )
+      .bind(s.debtor.id)
+      .first<{ n: number }>();
+    expect(held?.n).toBe(0);
+    // The debtor's answer: recorded and sent once, to the debtor, naming what they said.
+    const answers = await env.DB.prepare(
+      "SELECT recipient, status, payload FROM emails WHERE debtor_id = ? AND kind = 'claim-answer'",
+    )
+      .bind(s.debtor.id)
+      .all<{ recipient: string; status: string; payload: string }>();
+    expect(answers.results).toHaveLength(1);
+    expect(answers.results[0]).toMatchObject({ recipient: s.debtor.email.toLowerCase(), status: "sent" });
+    expect(JSON.parse(answers.results[0]?.payload ?? "{}")).toMatchObject({
+      kind: "claim-answer",
+      message: { senderName: "Sally Sender", claimed: expect.stringMatching(/^your payment on \d{1,2} \w+ \d{4}$/) },
+    });
     // The debtor may say so again later.
     await press(s.path);
     expect((await debtorRow(s.debtor.id))?.paid_claimed_at).toEqual(expect.any(Number));
@@ -418,5 +449,87 @@ describe("the dashboard's notice", () => {
     );
     expect(res.status).toBe(200);
     expect((await debtorRow(s.debtor.id))?.paid_claimed_at).toBeNull();
+  });
+});
+
+describe("what was paid: the invoices, an amount, the day and the reference", () => {
+  /** A debtor with two open invoices (the older one due first) and one armed schedule. */
+  async function twoInvoices() {
+    const s = await setUp();
+    const newer = await makeInvoice(s.user.userId, s.debtor.id, {
+      number: `NEW-${s.debtor.id}`,
+      amountCents: 20000,
+      currency: "USD",
+      dueOn: "2099-01-01",
+    });
+    return { ...s, newer };
+  }
+  const claimedIds = async (debtorId: number) =>
+    (
+      await env.DB.prepare("SELECT id FROM invoices WHERE debtor_id = ? AND claimed_at IS NOT NULL ORDER BY id")
+        .bind(debtorId)
+        .all<{ id: number }>()
+    ).results.map((r) => r.id);
+
+  it("one invoice of two: only it leaves the reminders, the schedules keep running, the statement names it apart", async () => {
+    const s = await twoInvoices();
+    const html = await (await get(s.path)).text();
+    const refs = [...html.matchAll(/name="invoices" value="([^"]+)"/g)].map((m) => m[1] as string);
+    expect(refs).toHaveLength(2);
+    // The page lists the older invoice first; tick only the newer one.
+    const res = await sayPaid(s.path, [
+      ["invoices", refs[1] as string],
+      ["reference", "  RF18 5390  0041 "],
+    ]);
+    expect(res.status).toBe(200);
+    expect(await visibleText(res)).toContain(`that you paid NEW-${s.debtor.id} on `);
+    expect(await claimedIds(s.debtor.id)).toEqual([s.newer]);
+    const after = await state(s.debtor.id, s.live);
+    for (const sched of after.schedules) expect(sched).toMatchObject({ state: "ENABLED", reason: null });
+    expect(after.events.at(-1)).toMatchObject({
+      type: "paid_claimed",
+      detail: expect.stringMatching(/^paid on \d{4}-\d{2}-\d{2}, reference RF18 5390 0041$/),
+    });
+    const statement = await getStatement(db(), s.user.userId, s.debtor.id);
+    expect(statement.lines.map((l) => l.balanceCents)).toEqual([50000]);
+    expect(statement.claimed?.map((l) => l.number)).toEqual([`NEW-${s.debtor.id}`]);
+    // The dashboard's form starts with what they said.
+    const data = await loaderData(`/dashboard?debtor=${s.debtor.id}`, "routes/dashboard", s.user.cookie);
+    expect(data.paidClaims[0]).toMatchObject({ prefillCents: 20000, invoiceId: s.newer, reference: "RF18 5390 0041" });
+  });
+
+  it("an amount alone holds the invoices it covers, oldest due first", async () => {
+    const s = await twoInvoices();
+    const res = await sayPaid(s.path, [["amount", "120.50"]], { tick: "none" });
+    expect(res.status).toBe(200);
+    expect(await claimedIds(s.debtor.id)).toEqual([s.debtor.invoiceId]);
+    expect(await debtorRow(s.debtor.id)).toMatchObject({ paid_claim_cents: 12050, paid_claim_currency: "USD" });
+  });
+
+  it("bad input is refused with a message naming the field, what was typed kept, nothing written", async () => {
+    const s = await twoInvoices();
+    const before = await state(s.debtor.id, s.live);
+    const future = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const cases: [readonly (readonly [string, string])[], { tick?: "none" }, string][] = [
+      [[], { tick: "none" }, "Please tick the invoices you paid, or enter the amount."],
+      [[["invoices", "not-a-ref"]], { tick: "none" }, "Please choose among your open invoices."],
+      [[["amount", "1,234"]], { tick: "none" }, "1,234"],
+      [[["amount", "-5"]], { tick: "none" }, "Please enter the amount you paid"],
+      [[["amount", "99999"]], { tick: "none" }, "That is more than is open in USD ($700.00)"],
+      [[["paid_on", future]], {}, "The date you paid cannot be in the future."],
+      [[["paid_on", "2026-02-30"]], {}, "Please enter the date you paid."],
+      [[["reference", "x".repeat(141)]], {}, "Please keep the reference to 140 characters"],
+    ];
+    for (const [fields, options, message] of cases) {
+      const res = await sayPaid(s.path, fields, options);
+      expect(res.status, JSON.stringify(fields)).toBe(400);
+      const text = await pageText(res);
+      expect(text, JSON.stringify(fields)).toContain(message);
+      // What was typed comes back (a ticked box is one of the page's own invoices).
+      for (const [name, value] of fields)
+        if (name !== "invoices" && value.length < 50) expect(text).toContain(`value="${value}"`);
+    }
+    expect(await claimedIds(s.debtor.id)).toEqual([]);
+    expect(await state(s.debtor.id, s.live)).toEqual(before);
   });
 });

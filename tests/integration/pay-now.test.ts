@@ -284,7 +284,7 @@ describe("the reminder", () => {
     // The link opens the page that asks.
     const page = await get(new URL(paid!).pathname);
     expect(page.status).toBe(200);
-    expect(await pageText(page)).toContain("Tell Sally Sender you have paid?");
+    expect(await pageText(page)).toContain("Tell Sally Sender you have paid");
   });
 
   it("sent as an organization with its own link: 'Pay now' to the organization's page", async () => {

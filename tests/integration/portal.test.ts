@@ -23,7 +23,7 @@ import {
   scheduleRow,
   setSchedule,
 } from "./fixtures";
-import { DAY, get, location, markup, pageText, postForm, SESSION_COOKIE, visibleText } from "./helpers";
+import { DAY, get, location, markup, pageText, postForm, SESSION_COOKIE, sayPaid, visibleText } from "./helpers";
 
 /**
  * The debtor's page: /d/<signed token>, linked from
@@ -279,7 +279,7 @@ describe("tokens: forged, altered, truncated and other-purpose ones are refused 
     expect(await state(b)).toEqual(beforeB);
     expect(await state(a)).toEqual(beforeA);
     // A's promise, "I've paid" and opt-out change nothing of B's.
-    expect((await post(a.path, { intent: "portal-paid" })).status).toBe(302);
+    expect((await sayPaid(a.path, [], { intent: "portal-paid" })).status).toBe(302);
     expect((await post(a.path, { intent: "portal-opt-out" })).status).toBe(302);
     expect(await state(b)).toEqual(beforeB);
   });
@@ -310,7 +310,10 @@ describe("GET /d/:token, without JavaScript", () => {
     expect(text).toContain("20 October 2026$150.00");
     // The actions, as plain forms with labels.
     for (const label of [
-      "Yes, I have paid",
+      "Tell Acme Ltd I've paid",
+      "Which invoices did you pay?",
+      "Date you paid",
+      "Payment reference (optional)",
       "Promise to pay",
       "I will pay by",
       "Dispute invoice",
@@ -672,16 +675,19 @@ describe("a dispute", () => {
 describe("I've paid and opt-out from the debtor's page", () => {
   it("work as on /p and /u, then the page says so", async () => {
     const s = await setUp({ zone: "UTC" });
-    const paid = await post(s.path, { intent: "portal-paid" });
+    const paid = await sayPaid(s.path, [], { intent: "portal-paid" });
     expect(paid.status).toBe(302);
     let now = await state(s);
     expect(now.debtor.paidClaimedAt).toEqual(expect.any(Number));
+    // Every open invoice said paid: nothing is left to chase, so the schedules hold.
     for (const sched of now.schedules)
       expect(sched).toEqual({ state: "DISABLED", reason: "paid_claimed", next: null, alarm: null });
-    expect(now.events).toEqual([{ type: "paid_claimed", detail: "" }]);
-    expect(await visibleText(await get(`${s.path}?done=paid`))).toContain(
-      "Thank you. Sally Sender has been told and reminders are paused.",
-    );
+    expect(now.events).toEqual([
+      { type: "paid_claimed", detail: expect.stringMatching(/^paid on \d{4}-\d{2}-\d{2}$/) },
+    ]);
+    const told = await visibleText(await get(`${s.path}?done=paid`));
+    expect(told).toContain("Thank you. Sally Sender has been told and checks your payment");
+    expect(told).toContain("Paid, being checked");
 
     const out = await post(s.path, { intent: "portal-opt-out" });
     expect(out.status).toBe(302);
@@ -738,7 +744,7 @@ describe("/p and /u name the sender as the reminders did, and show what is still
   it("the organization of the newest schedule, else the user", async () => {
     const s = await setUp({ org: "Acme Ltd" });
     const paidPage = await visibleText(await get(s.paidPath));
-    expect(paidPage).toContain("Tell Acme Ltd you have paid?");
+    expect(paidPage).toContain("Tell Acme Ltd you have paid");
     expect(paidPage).toContain("Still owed to Acme Ltd: $450.00");
     expect(paidPage).not.toContain("Sally Sender");
     const optOutPage = await visibleText(await get(s.optOutPath));
@@ -748,7 +754,7 @@ describe("/p and /u name the sender as the reminders did, and show what is still
 
     // A newer schedule sent as the person: the user's name.
     await makeSchedule(s.user.id, s.debtor.id);
-    expect(await visibleText(await get(s.paidPath))).toContain("Tell Sally Sender you have paid?");
+    expect(await visibleText(await get(s.paidPath))).toContain("Tell Sally Sender you have paid");
     // No name: the address's local part, never the address.
     const bare = await makeUser("");
     const d = await makeDebtor(bare.id, { invoice: false });
@@ -757,7 +763,7 @@ describe("/p and /u name the sender as the reminders did, and show what is still
       await get(new URL(await paidClaimLink(db(), config(), { id: d.id, ownerId: bare.id, optOutKey: null })).pathname),
     );
     const local = bare.email.split("@")[0]!;
-    expect(page).toContain(`Tell ${local} you have paid?`);
+    expect(page).toContain(`Tell ${local} you have paid`);
     expect(page).toContain("Still owed to");
     expect(page).toContain("€123.45");
     expect(page).not.toContain(bare.email);

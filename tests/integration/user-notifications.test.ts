@@ -8,7 +8,7 @@ import { readConfig } from "~/platform/config.server";
 import { runNotices } from "~/watchdog/index.server";
 import { programResend, type ResendAttempt, resendRequests } from "./engine-helpers";
 import { db, debtorRow, makeDebtor, makeSchedule, makeUser } from "./fixtures";
-import { postForm, request } from "./helpers";
+import { postForm, request, sayPaid } from "./helpers";
 
 /**
  * The user is told: one e-mail to the user's own
@@ -78,10 +78,10 @@ function expectNotice(a: ResendAttempt | undefined, subject: string, s: Setup, r
 describe("each debtor action tells the user once", () => {
   it("I've paid via /p POST: one e-mail to the user, Reply-To the debtor; a second press sends none", async () => {
     const s = await setUp();
-    expect((await postForm(s.paid, {})).status).toBe(200);
+    expect((await sayPaid(s.paid)).status).toBe(200);
     const [notice] = await noticesTo(s.user.email, 1);
     expectNotice(notice, "Ana Ruiz says they have paid", s, true);
-    expect((await postForm(s.paid, {})).status).toBe(200);
+    expect((await sayPaid(s.paid)).status).toBe(200);
     expect(await settledRequests(s.user.email)).toHaveLength(1);
     expect(await notificationRows(s.user.id)).toEqual([
       { kind: "paid_claimed", status: "sent", event_key: expect.stringMatching(/^paid_claimed:\d+$/) },
@@ -215,10 +215,10 @@ describe("the switches in Settings", () => {
   it("debtor actions switched off: the claim is recorded, no notice written or sent, and the page does not claim an e-mail", async () => {
     const s = await setUp();
     await env.DB.prepare("UPDATE users SET notify_debtor_actions = 0 WHERE id = ?").bind(s.user.id).run();
-    const res = await postForm(s.paid, {});
+    const res = await sayPaid(s.paid);
     const page = await res.text();
     expect(page).not.toContain("has been told");
-    expect(page).toContain("Reminders are paused");
+    expect(page).toContain("sees in Dunly that you paid");
     expect((await debtorRow(s.debtor.id))?.paid_claimed_at).not.toBeNull();
     expect(await notificationRows(s.user.id)).toEqual([]);
     expect(await settledRequests(s.user.email)).toEqual([]);
@@ -227,10 +227,10 @@ describe("the switches in Settings", () => {
   it("debtor actions switched off: the debtor's page does not claim an e-mail either", async () => {
     const s = await setUp();
     await env.DB.prepare("UPDATE users SET notify_debtor_actions = 0 WHERE id = ?").bind(s.user.id).run();
-    const res = await postForm(s.portal, { intent: "portal-paid" });
+    const res = await sayPaid(s.portal, [], { intent: "portal-paid" });
     expect(res.status).toBe(302);
     const page = await (await request(res.headers.get("Location") ?? "")).text();
-    expect(page).toContain("Reminders are paused and Sally Sender sees your answer in Dunly.");
+    expect(page).toContain("Sally Sender sees your answer in Dunly and checks your payment");
     expect(page).not.toContain("has been told");
     expect(await settledRequests(s.user.email)).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { createElement, type ReactElement } from "react";
 import { type AccountNoticeMessage, accountNoticeCopy } from "../../app/domain/account-notice";
+import { type ClaimAnswerMessage, claimAnswerSubject } from "../../app/domain/claim-answer";
 import { oneLine } from "../../app/domain/header-safe";
 import {
   type DigestMessage,
@@ -12,6 +13,7 @@ import {
 import { type ReceiptMessage, receiptSubject } from "../../app/domain/receipt";
 import { type ReplyCopyMessage, replyCopySubject } from "../../app/domain/reply-copy";
 import AccountNoticeEmail from "../../emails/account-notice";
+import ClaimAnswerEmail from "../../emails/claim-answer";
 import DigestEmail from "../../emails/digest";
 import NoticeEmail from "../../emails/notice";
 import PasswordChangedEmail, {
@@ -147,6 +149,28 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
       const { to: _to, replyTo: _replyTo, ...props } = message;
       const html = await renderEmail(createElement(ReceiptEmail, props));
       rendered = { subject: oneLine(receiptSubject(message)), html, text: toPlainText(html) };
+    } catch (error) {
+      return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
+    }
+    return deliver(
+      this.env.DB,
+      config,
+      { to: message.to, fromName: oneLine(message.senderName), replyTo: message.replyTo, ...rendered },
+      idempotencyKey,
+    );
+  }
+
+  /**
+   * The debtor's answer to their "I've paid" when the user could not find the payment, once per
+   * claim (its key). From shows the sender's name; replies go to the user.
+   */
+  async sendClaimAnswer(message: ClaimAnswerMessage, idempotencyKey: string): Promise<SendResult> {
+    const config = readMailConfig(this.env);
+    let rendered: { subject: string; html: string; text: string };
+    try {
+      const { to: _to, replyTo: _replyTo, ...props } = message;
+      const html = await renderEmail(createElement(ClaimAnswerEmail, props));
+      rendered = { subject: oneLine(claimAnswerSubject(message)), html, text: toPlainText(html) };
     } catch (error) {
       return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
     }

@@ -10,9 +10,16 @@ export interface PaidClaimView {
   id: number;
   fullName: string;
   paidClaimedAt: number;
-  /** What is still owed, in cents of `currency`: the amount the payment form starts with. */
+  /** What is still owed, in cents of `currency`. */
   owedCents: number;
   currency: string;
+  /** What the debtor said, in words ("€600.50 on 20 November 2026 for INV-7 (reference RF18)"); null: nothing more than "I've paid". */
+  said: string | null;
+  /** What the form starts with: the amount they said (else what the invoices they named still owe, else all that is owed), their day, their one invoice. */
+  prefillCents: number;
+  paidOn: string | null;
+  invoiceId: number | null;
+  reference: string | null;
 }
 
 /**
@@ -40,9 +47,9 @@ export function ConfirmPaymentForm({
   return (
     <div className="flex flex-col gap-3">
       <p className="text-sm" id={`confirm-payment-text-${claim.id}`}>
-        {claim.fullName} still owes <strong>{owed}</strong>. Enter the payment you received: paid in full, their
-        reminders stop. Less than {owed}: the payment is recorded and the reminders the claim paused start again for the
-        rest.
+        {claim.said ? `${claim.fullName} says they paid ${claim.said}. ` : ""}
+        {claim.fullName} still owes <strong>{owed}</strong>. Enter the payment you received, as your bank shows it: paid
+        in full, their reminders stop. Less than {owed}: the payment is recorded and reminders go on for the rest.
       </p>
       <PaymentForm
         debtor={{ id: claim.id, currency: claim.currency }}
@@ -53,8 +60,10 @@ export function ConfirmPaymentForm({
         confirm={{
           intent: PAID_CLAIM_INTENTS.confirm,
           formId: `paid-claim-confirm-${claim.id}`,
-          amountCents: claim.owedCents,
-          note: CONFIRMED_PAYMENT_NOTE,
+          amountCents: Math.min(claim.prefillCents, claim.owedCents),
+          note: claim.reference ? `${CONFIRMED_PAYMENT_NOTE} Reference: ${claim.reference}` : CONFIRMED_PAYMENT_NOTE,
+          paidOn: claim.paidOn,
+          invoiceId: claim.invoiceId,
           submitLabel: "Record payment",
           today,
         }}

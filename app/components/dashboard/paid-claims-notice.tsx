@@ -38,9 +38,9 @@ const useHydrated = () =>
   );
 
 /**
- * Debtors who clicked "I've paid" in a reminder: their reminders are
- * paused until the user confirms the payment (the payment form, in a dialog, prefilled with what
- * is still owed; nothing is recorded before the user submits it) or resumes the reminders.
+ * Debtors who said "I've paid": what they paid leaves reminders until the user confirms the
+ * payment (the payment form, in a dialog, prefilled with what they said; nothing is recorded before
+ * the user submits it) or marks it not received (the debtor is told, the reminders go on).
  * `today`: the user's date as the server knows it, for the form shown without JavaScript.
  */
 export function PaidClaimsNotice({
@@ -63,8 +63,8 @@ export function PaidClaimsNotice({
         <BadgeCheck className="mt-0.5 h-5 w-5 shrink-0 text-success" aria-hidden />
         <h2 id="paid-claims-heading" className="text-sm font-medium">
           {claims.length === 1
-            ? "A debtor says they have paid: their reminders are paused."
-            : `${claims.length} debtors say they have paid: their reminders are paused.`}
+            ? "A debtor says they have paid: reminders leave out what they paid until you answer."
+            : `${claims.length} debtors say they have paid: reminders leave out what they paid until you answer.`}
         </h2>
       </div>
       <ul className="flex flex-col gap-3">
@@ -110,7 +110,8 @@ function ClaimRow({ claim, timeZone, today }: { claim: PaidClaimView; timeZone: 
     <li className="flex flex-col gap-3 rounded-lg border border-border bg-background p-3">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
         <p id={textId} className="break-words text-sm">
-          <strong>{claim.fullName}</strong> says they have paid ({formatDay(claim.paidClaimedAt, timeZone)}).
+          <strong>{claim.fullName}</strong> {claim.said ? `says they paid ${claim.said}` : "says they have paid"} (told{" "}
+          {formatDay(claim.paidClaimedAt, timeZone)}).
         </p>
         <fetcher.Form method="post" className="flex flex-wrap gap-2">
           <input type="hidden" name="debtor_id" value={claim.id} />
@@ -148,7 +149,7 @@ function ClaimRow({ claim, timeZone, today }: { claim: PaidClaimView; timeZone: 
             disabled={busy}
             aria-describedby={textId}
           >
-            Resume reminders
+            Not received
           </SubmitButton>
         </fetcher.Form>
       </div>

@@ -55,12 +55,22 @@ export function PaymentForm({
   onResult: (data: ActionResult) => void;
   onCancel?: () => void;
   /** The dashboard's "Confirm payment"; `today`: the server's date for a form rendered without JavaScript. */
-  confirm?: { intent: string; amountCents: number; note: string; submitLabel: string; formId: string; today?: string };
+  confirm?: {
+    intent: string;
+    amountCents: number;
+    note: string;
+    submitLabel: string;
+    formId: string;
+    today?: string;
+    /** The day the debtor said they paid, and the one invoice they named: the form starts with them. */
+    paidOn?: string | null;
+    invoiceId?: number | null;
+  };
 }) {
   const fetcher = useFetcher<typeof debtorAction>();
   const busy = fetcher.state !== "idle";
   const intent = confirm?.intent ?? (payment ? PAYMENT_INTENTS.edit : PAYMENT_INTENTS.add);
-  const [applyTo, setApplyTo] = useState("");
+  const [applyTo, setApplyTo] = useState(confirm?.invoiceId ? String(confirm.invoiceId) : "");
   const reply = useFormResult(fetcher, [intent], (data) => {
     if (data.ok) setApplyTo("");
     if (data.ok || data.message) onResult(data);
@@ -84,9 +94,9 @@ export function PaymentForm({
       : confirm
         ? {
             amount: formatAmountInput(fromCents(confirm.amountCents), locale),
-            paid_on: today,
+            paid_on: confirm.paidOn && confirm.paidOn <= today ? confirm.paidOn : today,
             note: confirm.note,
-            invoice_id: "",
+            invoice_id: confirm.invoiceId ? String(confirm.invoiceId) : "",
           }
         : // "" selects "Oldest due first" again when the form resets after a payment.
           { paid_on: today, invoice_id: "" },

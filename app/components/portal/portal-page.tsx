@@ -9,6 +9,14 @@ import { DISPUTE_REASON_MAX, invoiceLabel } from "~/domain/dispute";
 import { formatMoney } from "~/domain/money";
 import { addDays, formatLongDate, PROMISE_MAX_DAYS } from "~/domain/promise";
 import { PORTAL_INTENTS } from "~/schemas/intents";
+import {
+  type ClaimField,
+  type ClaimFormView,
+  type ClaimSaid,
+  type ClaimValues,
+  claimSaidText,
+} from "~/schemas/paid-claim";
+import { PaidClaimForm } from "./paid-claim-form";
 
 /**
  * The debtor's page (app/routes/portal.tsx): one
@@ -34,6 +42,8 @@ export interface PortalInvoiceView {
   balanceCents: number;
   currency: string;
   disputed: boolean;
+  /** The debtor said they paid it; the sender is checking. */
+  claimed: boolean;
 }
 
 export interface PortalView {
@@ -58,6 +68,10 @@ export interface PortalView {
   promisedOn: string | null;
   promiseBroken: boolean;
   paidClaimed: boolean;
+  /** What the pending "I've paid" said; null without one. */
+  claimSaid: ClaimSaid | null;
+  /** The "I've paid" form: the invoices that may be ticked, the debtor's today and number format. */
+  claimForm: ClaimFormView;
   optedOut: boolean;
   /** The sender gets an e-mail of the debtor's answers: only then does the page say they "have been told". */
   emailed: boolean;
@@ -69,8 +83,10 @@ export interface PortalView {
 /** The page after a refused action: which form, what went wrong, what was typed. */
 type PortalAnswer = PortalView & {
   intent?: string;
-  errors?: { form?: string; promised_on?: string; invoice?: string; reason?: string };
-  values?: { promised_on?: string; invoice?: string; reason?: string };
+  errors?: { form?: string; promised_on?: string; invoice?: string; reason?: string } & Partial<
+    Record<ClaimField, string>
+  >;
+  values?: { promised_on?: string; invoice?: string; reason?: string } & Partial<ClaimValues>;
 };
 
 type Answer = { state: "invalid" } | PortalAnswer;
@@ -104,8 +120,8 @@ function doneMessage(view: PortalView): string | null {
       return `Thank you. ${told} what is wrong. Reminders leave the invoice out until they have looked at it.`;
     case "paid":
       return view.emailed
-        ? `Thank you. ${view.sender} has been told and reminders are paused.`
-        : `Thank you. Reminders are paused and ${view.sender} sees your answer in Dunly.`;
+        ? `Thank you. ${view.sender} has been told and checks your payment; reminders leave out what you paid.`
+        : `Thank you. ${view.sender} sees your answer in Dunly and checks your payment; reminders leave out what you paid.`;
     case "opted-out":
       return `You will not get any more reminders from ${view.sender} at this address.`;
     default:
@@ -254,6 +270,11 @@ function Invoices({ view }: { view: PortalView }) {
                     {i.disputed && (
                       <span className="ml-2 rounded bg-surface-2 px-2 py-0.5 text-xs font-medium">Disputed</span>
                     )}
+                    {i.claimed && (
+                      <span className="ml-2 rounded bg-surface-2 px-2 py-0.5 text-xs font-medium">
+                        Paid, being checked
+                      </span>
+                    )}
                   </p>
                   <p className="font-semibold">{formatMoney(i.balanceCents, i.currency)}</p>
                 </div>
@@ -318,25 +339,28 @@ function useBusy(intent: string) {
   return navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
 }
 
-function PaidCard({ view }: { view: PortalView }) {
+function PaidCard({ view }: { view: PortalAnswer }) {
   const busy = useBusy(PORTAL_INTENTS.paid);
-  if (view.paidClaimed) {
+  if (view.claimSaid) {
     return (
       <Card title="I've paid">
-        <p>{`You told ${view.sender} you have paid. Reminders are paused until they have checked the payment.`}</p>
+        <p>{`You told ${view.sender} you paid ${claimSaidText(view.claimSaid)}. Reminders leave it out until they have checked the payment.`}</p>
       </Card>
     );
   }
-  if (view.totals.length === 0) return null;
+  if (view.totals.length === 0 || view.claimForm.invoices.length === 0) return null;
+  const mine = view.intent === PORTAL_INTENTS.paid;
   return (
     <Card title="I've paid">
-      <p className="text-sm text-muted">{`Already paid? Tell ${view.sender}, and reminders pause until they have checked the payment.`}</p>
-      <Form method="post">
-        <input type="hidden" name="intent" value={PORTAL_INTENTS.paid} />
-        <SubmitButton busy={busy} variant="outline" className="w-full sm:w-auto">
-          Yes, I have paid
-        </SubmitButton>
-      </Form>
+      <p className="text-sm text-muted">{`Already paid? Tell ${view.sender} what you paid, and reminders leave it out until they have checked the payment.`}</p>
+      <PaidClaimForm
+        view={view.claimForm}
+        intent={PORTAL_INTENTS.paid}
+        busy={busy}
+        errors={mine ? view.errors : undefined}
+        values={mine ? view.values : undefined}
+        submitLabel={`Tell ${view.sender} I've paid`}
+      />
     </Card>
   );
 }
