@@ -3,6 +3,7 @@
 interface __BaseEnv_Env {
 	IMAGES: R2Bucket;
 	ARCHIVE: R2Bucket;
+	DOCUMENTS: R2Bucket;
 	DB: D1Database;
 	MAIL_QUEUE: Queue;
 	JOBS_QUEUE: Queue;

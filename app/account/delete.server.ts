@@ -161,13 +161,14 @@ async function deleteObjectsUnder(bucket: R2Bucket, prefix: string) {
 }
 
 /**
- * Deletes the account's R2 objects: its profile photos (app/account/images.server.ts) and its archived
- * deliveries (archivePrefix, docs/decisions/022).
+ * Deletes the account's R2 objects: its profile photos (app/account/images.server.ts), its archived
+ * deliveries (archivePrefix, docs/decisions/022) and its invoices' PDFs (docs/decisions/053).
  */
 async function deleteObjects(env: Env, userId: string) {
   return (
     (await deleteObjectsUnder(env.IMAGES, `${userId}/`)) +
-    (await deleteObjectsUnder(env.ARCHIVE, archivePrefix(userId)))
+    (await deleteObjectsUnder(env.ARCHIVE, archivePrefix(userId))) +
+    (await deleteObjectsUnder(env.DOCUMENTS, `${userId}/`))
   );
 }
 

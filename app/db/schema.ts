@@ -235,6 +235,11 @@ export const invoices = sqliteTable(
     // The debtor said they paid it (0035): reminders leave it out and say so until the user confirms
     // or rejects the claim. Null: not claimed.
     claimedAt: integer("claimed_at"),
+    // The invoice's own PDF (0036), in the DOCUMENTS bucket under its owner and debtor: the key, the
+    // file's name as uploaded (shown, and the download's name) and its size in bytes. Null: none.
+    documentKey: text("document_key"),
+    documentName: text("document_name"),
+    documentSize: integer("document_size"),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },

@@ -17,6 +17,7 @@ import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { safeTimeZone } from "~/domain/time-zone";
 import {
   commitLedgerWrite,
+  deleteDebtorDocuments,
   insertInvoiceStatement,
   isNumberTaken,
   readSettled,
@@ -476,6 +477,8 @@ export async function deleteDebtor({ env, db }: DataScope, ownerId: string, id: 
       .returning({ id: debtors.id }),
   ]);
   if (results[1].length === 0) return undefined;
+  // Their invoices went with them; their PDFs go too.
+  await deleteDebtorDocuments(env, ownerId, id);
   return { scheduleIds: stopped };
 }
 

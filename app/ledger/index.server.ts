@@ -1,4 +1,12 @@
 /** The ledger feature's public face: what routes, the API, the Workers and other features may use. */
+export {
+  attachInvoiceDocument,
+  DocumentRejected,
+  deleteDebtorDocuments,
+  invoiceDocument,
+  pdfHeaders,
+  removeInvoiceDocument,
+} from "./documents.server";
 export { invoiceEntity } from "./invoice-entity.server";
 export {
   debtorInvoicesQuery,

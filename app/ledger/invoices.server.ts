@@ -41,6 +41,8 @@ export const invoiceColumns = {
   disputeReason: invoices.disputeReason,
   disputedAt: invoices.disputedAt,
   chasePausedAt: invoices.chasePausedAt,
+  documentName: invoices.documentName,
+  documentSize: invoices.documentSize,
   createdAt: invoices.createdAt,
 };
 
@@ -255,6 +257,8 @@ export function invoiceToJson(i: InvoiceRow) {
     dispute_reason: i.disputeReason,
     // False: the user said not to chase it; reminders leave it out and name it apart.
     chased: i.chasePausedAt === null,
+    // The invoice's own PDF, when one is attached: its file name and size in bytes.
+    document: i.documentName === null ? null : { name: i.documentName, size: i.documentSize ?? 0 },
     created_at: i.createdAt,
   };
 }

@@ -54,6 +54,9 @@ export function insertInvoiceStatement(db: Db, debtorWhere: SQL | undefined, inv
         disputedAt: sql<null>`null`.as("disputed_at"),
         chasePausedAt: sql<null>`null`.as("chase_paused_at"),
         claimedAt: sql<null>`null`.as("claimed_at"),
+        documentKey: sql<null>`null`.as("document_key"),
+        documentName: sql<null>`null`.as("document_name"),
+        documentSize: sql<null>`null`.as("document_size"),
         createdAt: sql<number>`${invoice.now}`.as("created_at"),
         updatedAt: sql<number>`${invoice.now}`.as("updated_at"),
       })

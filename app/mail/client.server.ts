@@ -16,6 +16,7 @@ import type { DigestMessage, NoticeMessage } from "~/domain/notice";
 import type { PasswordChangedEmailProps } from "~/domain/password-changed";
 import type { ReceiptMessage } from "~/domain/receipt";
 import type { ReplyCopyMessage } from "~/domain/reply-copy";
+import type { StatementDocument } from "~/domain/statement-document";
 import type { ReminderEmailProps } from "../../emails/reminder";
 import type { ReminderMessage } from "../../emails/reminder-message";
 import type { BatchSendResult, LastLook, SendFailure, SendResult } from "./contract";
@@ -120,6 +121,14 @@ async function reminders(
   return { ...failed, split: false };
 }
 
+/** The debtor's statement as a PDF, laid out by the mail Worker; nothing is sent. */
+function statementPdf(env: Pick<Env, "MAILER">, doc: StatementDocument) {
+  return call(env, "statement PDF", doc.date, async (m) => ({
+    ok: true as const,
+    pdf: await m.renderStatementPdf(doc),
+  }));
+}
+
 /** The in-app preview of a reminder, rendered by the mail Worker; nothing is sent. */
 function renderReminderPreview(env: Pick<Env, "MAILER">, props: ReminderEmailProps) {
   return call(env, "reminder preview", `${props.template}/${props.tone}`, async (m) => ({
@@ -140,4 +149,5 @@ export const mail = {
   reminder,
   reminders,
   renderReminderPreview,
+  statementPdf,
 };

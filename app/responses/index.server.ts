@@ -34,6 +34,7 @@ export {
   owedTotalsQuery,
   type PortalState,
   portalState,
+  statementDocumentOf,
 } from "./portal.server";
 export { allowNewPromise, endDuePromises, PROMISES_PER_PAGE, promiseToPay } from "./promises.server";
 export { handleReply, REJECTIONS, receiveReply } from "./replies.server";

@@ -1,7 +1,12 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtorReplies, debtors, invoices, onlinePayments, optOuts, payments, users } from "~/db/schema";
+import type { BankTransfer } from "~/domain/bank-transfer";
+import { formatMoney } from "~/domain/money";
 import { amountExample } from "~/domain/number-locale";
+import { formatLongDate } from "~/domain/promise";
+import { overdueLabel } from "~/domain/statement";
+import type { StatementDocument } from "~/domain/statement-document";
 import type { ClaimableInvoice, ClaimFormView, ClaimSaid } from "~/schemas/paid-claim";
 
 /**
@@ -27,6 +32,8 @@ export interface PortalInvoice {
   status: "open" | "disputed";
   /** The debtor said they paid it; the user has not answered yet. */
   claimedAt: number | null;
+  /** The invoice's own PDF, when the user attached one: its file name. */
+  documentName: string | null;
 }
 
 export interface PortalPayment {
@@ -132,6 +139,7 @@ export async function portalState(
         currency: invoices.currency,
         status: invoices.status,
         claimedAt: invoices.claimedAt,
+        documentName: invoices.documentName,
       })
       .from(invoices)
       .where(
@@ -363,5 +371,36 @@ export function claimSaidOf(state: PortalState): ClaimSaid | null {
     paidOn: d.paidClaimOn,
     reference: d.paidClaimReference,
     invoices: state.invoices.filter((i) => i.claimedAt !== null).map((i) => i.number ?? "an invoice"),
+  };
+}
+
+/**
+ * The statement PDF's content (`StatementDocument`): the debtor's open and disputed invoices as their
+ * page lists them, each with where it stands on the debtor's `today`, the totals per currency and
+ * how to pay. Every value written out here; the mail Worker only lays it out.
+ */
+export function statementDocumentOf(
+  state: PortalState,
+  input: { sender: string; today: string; bankTransfer: BankTransfer[]; portalUrl: string },
+): StatementDocument {
+  return {
+    sender: input.sender,
+    debtorName: state.debtor.fullName,
+    date: formatLongDate(input.today),
+    lines: state.invoices.map((i) => ({
+      number: i.number ?? "Invoice",
+      issued: formatLongDate(i.issuedOn),
+      due: formatLongDate(i.dueOn),
+      state:
+        i.status === "disputed"
+          ? "Disputed"
+          : i.claimedAt !== null
+            ? "Paid, being checked"
+            : (overdueLabel(i.dueOn, input.today) ?? "Open"),
+      balance: formatMoney(i.amountCents - i.paidCents, i.currency),
+    })),
+    totals: owedTotalsFrom(state.invoices).map((t) => `Total still owed: ${formatMoney(t.cents, t.currency)}`),
+    bankTransfer: input.bankTransfer,
+    portalUrl: input.portalUrl,
   };
 }

@@ -70,7 +70,9 @@ async function viewOf(
   online: Pick<PortalView, "payOnline" | "checkout" | "pendingOnline">,
   accounts: readonly BankAccountRecord[],
   numberLocale: string,
+  token: string,
 ): Promise<PortalView> {
+  const base = `/d/${encodeURIComponent(token)}`;
   const refOf = await invoiceRefs(config, target.key);
   const open = state.invoices.filter((i) => i.status === "open");
   const zone = safeTimeZone(state.debtor.timeZone);
@@ -80,6 +82,7 @@ async function viewOf(
     sender: target.senderName,
     payUrl: target.payUrl,
     ...online,
+    statementUrl: `${base}/statement.pdf`,
     invoices: await Promise.all(
       state.invoices.map(async (i) => ({
         ref: await refOf(i.id),
@@ -91,6 +94,7 @@ async function viewOf(
         currency: i.currency,
         disputed: i.status === "disputed",
         claimed: i.claimedAt !== null,
+        documentUrl: i.documentName === null ? null : `${base}/invoice/${await refOf(i.id)}`,
       })),
     ),
     totals: owedTotalsFrom(state.invoices),
@@ -150,6 +154,7 @@ export async function loader({ params, context, url, request }: Route.LoaderArgs
       online,
       await listBankAccounts(db, found.target.ownerId),
       requestNumberLocale(request),
+      params.token,
     ),
   );
 }
@@ -184,6 +189,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
           await onlineOf(env, config, db, target, null),
           await listBankAccounts(db, target.ownerId),
           requestNumberLocale(request),
+          params.token,
         )),
         intent,
         errors,

@@ -45,6 +45,11 @@ export const INVOICE_INTENTS = {
 } as const;
 
 /** The dashboard's answers to a debtor's "I've paid". */
+export const INVOICE_DOCUMENT_INTENTS = {
+  attach: "invoice-document-attach",
+  remove: "invoice-document-remove",
+} as const;
+
 export const PAID_CLAIM_INTENTS = { confirm: "paid-claim-confirm", resume: "paid-claim-resume" } as const;
 
 export const SCHEDULE_INTENTS = {

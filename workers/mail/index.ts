@@ -12,6 +12,7 @@ import {
 } from "../../app/domain/notice";
 import { type ReceiptMessage, receiptSubject } from "../../app/domain/receipt";
 import { type ReplyCopyMessage, replyCopySubject } from "../../app/domain/reply-copy";
+import type { StatementDocument } from "../../app/domain/statement-document";
 import AccountNoticeEmail from "../../emails/account-notice";
 import ClaimAnswerEmail from "../../emails/claim-answer";
 import DigestEmail from "../../emails/digest";
@@ -282,6 +283,16 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
    */
   async renderReminderPreview(props: ReminderEmailProps): Promise<{ subject: string; html: string; text: string }> {
     return renderReminder(props);
+  }
+
+  /**
+   * The debtor's statement as a PDF (their page's download): laid out here, beside the e-mails, so
+   * the app Worker carries no PDF library. Throws on a render error.
+   */
+  async renderStatementPdf(doc: StatementDocument): Promise<Uint8Array> {
+    // Evaluated on the first statement, not when an isolate starts to send e-mails.
+    const { renderStatementPdf } = await import("../../emails/statement-pdf");
+    return renderStatementPdf(doc);
   }
 
   async fetch() {

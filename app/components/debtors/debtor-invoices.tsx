@@ -7,8 +7,9 @@ import { Button, SubmitButton } from "~/components/ui/button";
 import { formatMoney, toCents } from "~/domain/money";
 import { overdueLabel } from "~/domain/statement";
 import { formatCalendarDate } from "~/domain/time-zone";
+import { MAX_PDF_BYTES, PDF_TOO_LARGE } from "~/domain/upload-limits";
 import type { ActionResult } from "~/platform/action-result";
-import { INVOICE_INTENTS } from "~/schemas/intents";
+import { INVOICE_DOCUMENT_INTENTS, INVOICE_INTENTS } from "~/schemas/intents";
 import { useToday } from "~/ui/root-data";
 import { useFocusAfterRender } from "~/ui/use-focus-after-render";
 import { useFormResult } from "~/ui/use-form-result";
@@ -213,6 +214,7 @@ export function DebtorInvoices({
                           <span className="sr-only">No number</span>
                         </>
                       )}
+                      {i.status !== "void" && <InvoiceDocumentControl invoice={i} onResult={written} />}
                     </td>
                     <td data-label="Issued" className="pr-3">
                       {formatCalendarDate(i.issued_on)}
@@ -331,6 +333,76 @@ function ChaseToggle({ invoice, onResult }: { invoice: Invoice; onResult: (data:
       >
         {invoice.chased ? "Don't chase" : "Chase again"}
       </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+/** A small text control under the invoice's number. */
+const DOCUMENT_LINK =
+  "cursor-pointer whitespace-nowrap text-sm font-normal text-primary underline-offset-4 hover:underline disabled:opacity-60";
+
+/**
+ * The invoice's own PDF (docs/decisions/053), under its number: "PDF" downloads it and "Remove"
+ * takes it away; without one, "Attach PDF" picks a file that is sent at once (checked here for its
+ * size first, and again by the server with its type). The debtor downloads it from their page.
+ */
+function InvoiceDocumentControl({ invoice, onResult }: { invoice: Invoice; onResult: (data: ActionResult) => void }) {
+  const fetcher = useFetcher<ActionResult>();
+  const inputId = useId();
+  const action = `/invoices/${invoice.id}/document`;
+  useFormResult(fetcher, [INVOICE_DOCUMENT_INTENTS.attach, INVOICE_DOCUMENT_INTENTS.remove], onResult);
+  const busy = fetcher.state !== "idle";
+  if (invoice.document) {
+    return (
+      <fetcher.Form method="post" action={action} className="mt-1 flex gap-3">
+        <input type="hidden" name="intent" value={INVOICE_DOCUMENT_INTENTS.remove} />
+        <a
+          href={action}
+          download
+          className={DOCUMENT_LINK}
+          aria-label={`Download the PDF of ${invoiceName(invoice)} (${invoice.document.name})`}
+        >
+          PDF
+        </a>
+        <button
+          type="submit"
+          className={DOCUMENT_LINK}
+          disabled={busy}
+          aria-label={`Remove the PDF of ${invoiceName(invoice)}`}
+        >
+          {busy ? "Removing…" : "Remove"}
+        </button>
+      </fetcher.Form>
+    );
+  }
+  return (
+    <fetcher.Form method="post" action={action} encType="multipart/form-data" className="mt-1">
+      <input type="hidden" name="intent" value={INVOICE_DOCUMENT_INTENTS.attach} />
+      <input
+        id={inputId}
+        type="file"
+        name="document"
+        accept="application/pdf,.pdf"
+        className="peer sr-only"
+        disabled={busy}
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0];
+          if (!file) return;
+          if (file.size > MAX_PDF_BYTES) {
+            onResult({ intent: INVOICE_DOCUMENT_INTENTS.attach, ok: false, message: PDF_TOO_LARGE });
+            event.currentTarget.value = "";
+            return;
+          }
+          fetcher.submit(event.currentTarget.form, { method: "post", action, encType: "multipart/form-data" });
+        }}
+      />
+      <label
+        htmlFor={inputId}
+        className={`${DOCUMENT_LINK} rounded-sm peer-focus-visible:ring-2 peer-focus-visible:ring-ring`}
+      >
+        {busy ? "Attaching…" : "Attach PDF"}
+        <span className="sr-only">{` to ${invoiceName(invoice)}`}</span>
+      </label>
     </fetcher.Form>
   );
 }

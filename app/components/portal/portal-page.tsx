@@ -44,6 +44,8 @@ export interface PortalInvoiceView {
   disputed: boolean;
   /** The debtor said they paid it; the sender is checking. */
   claimed: boolean;
+  /** The invoice's own PDF, behind this page's token; null without one. */
+  documentUrl: string | null;
 }
 
 export interface PortalView {
@@ -63,6 +65,8 @@ export interface PortalView {
   /** Bank transfer in each currency owed, with the reference to quote (decisions/051). */
   bankTransfer: BankTransfer[];
   invoices: PortalInvoiceView[];
+  /** The statement as a PDF, made when it is downloaded. */
+  statementUrl: string;
   totals: { currency: string; cents: number }[];
   payments: { paidOn: string; amountCents: number; currency: string }[];
   promisedOn: string | null;
@@ -290,6 +294,14 @@ function Invoices({ view }: { view: PortalView }) {
                     </>
                   )}
                 </dl>
+                {i.documentUrl && (
+                  <a
+                    href={i.documentUrl}
+                    className="mt-2 inline-block font-medium text-primary underline-offset-4 hover:underline"
+                  >
+                    {`Download ${i.number ? `invoice ${i.number}` : "the invoice"} (PDF)`}
+                  </a>
+                )}
               </li>
             ))}
           </ul>
@@ -299,6 +311,12 @@ function Invoices({ view }: { view: PortalView }) {
               <strong>{view.totals.map((t) => formatMoney(t.cents, t.currency)).join(" + ")}</strong>
             </p>
           )}
+          <p>
+            <a href={view.statementUrl} className="font-medium text-primary underline-offset-4 hover:underline">
+              Download this statement (PDF)
+            </a>
+            <span className="text-sm text-muted"> for your accounts department</span>
+          </p>
           {view.invoices.some((i) => i.disputed) && (
             <p className="text-sm text-muted">
               A disputed invoice is not in the total while {view.sender} looks at it.

@@ -1,0 +1,32 @@
+import type { BankTransfer } from "./bank-transfer";
+
+/**
+ * The statement a debtor downloads as a PDF from their page: their open invoices, the totals and
+ * how to pay, every value already written as the page shows it. The mail Worker lays it out
+ * (emails/statement-pdf.ts), so the app Worker carries no PDF library.
+ */
+export interface StatementDocument {
+  /** Who is owed, as the reminders named them. */
+  sender: string;
+  debtorName: string;
+  /** The day it was made, written out ("29 November 2026"). */
+  date: string;
+  lines: {
+    number: string;
+    issued: string;
+    due: string;
+    /** "Overdue · 20 days", "Due in 10 days", "Disputed". */
+    state: string;
+    balance: string;
+  }[];
+  /** "Total still owed: €2,000.00" per currency. */
+  totals: string[];
+  bankTransfer: BankTransfer[];
+  /** The debtor's page: pay online, answer. */
+  portalUrl: string;
+}
+
+/** The statement's file name: "statement-2026-11-29.pdf". */
+export function statementFileName(isoDate: string) {
+  return `statement-${isoDate}.pdf`;
+}

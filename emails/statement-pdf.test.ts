@@ -1,0 +1,64 @@
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { documentFileName } from "../app/ledger/documents.server";
+import { renderStatementPdf, writable } from "./statement-pdf";
+
+describe("the statement PDF", () => {
+  it("writes names the standard font cannot, without failing: accents dropped, the rest '?'", async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    expect(writable(font, "Müller & Søn, €1.234,56")).toBe("Müller & Søn, €1.234,56");
+    expect(writable(font, "Łukasz Żółć\nSp. z o.o.")).toBe("?ukasz Zó?c Sp. z o.o.");
+    expect(writable(font, "株式会社")).toBe("????");
+  });
+
+  it("lays out the heading, every line over as many pages as they need, the totals and the bank details", async () => {
+    const line = (n: number) => ({
+      number: `INV-${n}`,
+      issued: "1 November 2026",
+      due: "15 November 2026",
+      state: "Overdue · 14 days",
+      balance: "€1,234.56",
+    });
+    const bytes = await renderStatementPdf({
+      sender: "Żabka Ltd",
+      debtorName: "Ana Ruiz",
+      date: "29 November 2026",
+      lines: Array.from({ length: 80 }, (_, n) => line(n)),
+      totals: ["Total still owed: €98,764.80"],
+      bankTransfer: [
+        {
+          currency: "EUR",
+          lines: [{ label: "IBAN", shown: "DE89 3704 0044 0532 0130 00", copy: "DE89370400440532013000" }],
+          reference: "INV-1",
+        },
+      ],
+      portalUrl: "https://dunly.app/d/key.sig",
+    });
+    const pdf = await PDFDocument.load(bytes);
+    expect(pdf.getTitle()).toBe("Statement from Żabka Ltd");
+    expect(pdf.getPageCount()).toBe(3);
+    const empty = await PDFDocument.load(
+      await renderStatementPdf({
+        sender: "A",
+        debtorName: "B",
+        date: "29 November 2026",
+        lines: [],
+        totals: [],
+        bankTransfer: [],
+        portalUrl: "https://dunly.app/d/key.sig",
+      }),
+    );
+    expect(empty.getPageCount()).toBe(1);
+  });
+});
+
+describe("an invoice PDF's file name", () => {
+  it("keeps a readable name, safe in a header, always .pdf", () => {
+    expect(documentFileName("Rechnung 2026-07 (Müller).pdf", "RE-1")).toBe("Rechnung 2026-07 (Müller).pdf");
+    expect(documentFileName('a"b\\c\r\nd.PDF', null)).toBe("a-b-c-d.PDF");
+    expect(documentFileName("scan", "RE/2026/7")).toBe("scan.pdf");
+    expect(documentFileName("", "RE/2026/7")).toBe("RE-2026-7.pdf");
+    expect(documentFileName(null, null)).toBe("invoice.pdf");
+  });
+});
