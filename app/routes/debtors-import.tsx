@@ -19,6 +19,7 @@ import { joinPreview } from "~/domain/cadence-plan";
 import { formatCount } from "~/domain/intl";
 import { amountExample } from "~/domain/number-locale";
 import { localDateString } from "~/domain/schedule-time";
+import { STRATEGIES } from "~/domain/strategies";
 import { safeTimeZone } from "~/domain/time-zone";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
 import { intentOf, readForm } from "~/platform/action-result.server";
@@ -31,6 +32,7 @@ import {
   IMPORT_FIELDS,
   type ImportColumn,
   type ImportDebtor,
+  type ImportField,
   type ImportInvoice,
   type ImportPreview,
   type ImportRow,
@@ -108,15 +110,24 @@ const answer = (body: Answer, status = 200) => data(body, { status });
 const mappingKey = (columns: readonly ImportColumn[]) => columns.map((c) => c.field ?? "").join(",");
 
 /**
- * A row as the preview shows it: every column it imports; for a row to import, a blank currency or
- * due date as it will be (its debtor's or the account's currency, the issue date).
+ * A row as the preview shows it: every column it imports; for a row to import, each value as it
+ * will be (a blank currency its debtor's or the account's, a blank issue date today, a blank due
+ * date the issue date, the kind, strategy and zone of the debtor it is an invoice of).
  */
-const shown = ({ debtor, invoice, ...row }: ImportRow): ShownRow => ({
-  ...row,
-  // One of the user's debtors: their own currency, which the import does not read.
-  currency: row.currency || invoice?.currency || (invoice?.debtorId ? "the debtor's" : debtor?.currency) || "",
-  dueOn: row.dueOn || invoice?.dueOn || "",
-});
+const shown = ({ debtor, invoice, ...row }: ImportRow): ShownRow => {
+  // One of the user's debtors: their own currency, kind, strategy and zone, which the import does not read.
+  const theirs = invoice?.debtorId !== undefined ? "the debtor's" : null;
+  const strategy = STRATEGIES.find((s) => s.value === debtor?.activeStrategy)?.label;
+  return {
+    ...row,
+    currency: row.currency || invoice?.currency || theirs || debtor?.currency || "",
+    issuedOn: row.issuedOn || invoice?.issuedOn || "",
+    dueOn: row.dueOn || invoice?.dueOn || "",
+    kind: theirs || debtor?.kind || row.kind,
+    strategy: theirs || strategy || row.strategy,
+    timeZone: theirs || debtor?.timeZone || row.timeZone,
+  };
+};
 
 /** The CSV text of the form: the chosen file, or else the pasted text. */
 async function csvOf(formData: FormData): Promise<{ text: string; pasted: string } | { error: string }> {
@@ -352,15 +363,13 @@ function ColumnsSection({ columns, errors, busy }: { columns: ImportColumn[]; er
         see the rows with it.
       </p>
       {errors.length > 0 && (
-        <ul
-          role="alert"
-          className="list-disc rounded-md border border-danger py-3 pr-4 pl-8 text-sm text-danger"
-          data-testid="import-column-errors"
-        >
-          {errors.map((m) => (
-            <li key={m}>{m}</li>
-          ))}
-        </ul>
+        <div role="alert" className="rounded-md border border-danger px-4 py-3 text-sm text-danger">
+          <ul className="list-disc pl-4" data-testid="import-column-errors">
+            {errors.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        </div>
       )}
       <ul className="grid gap-3 sm:grid-cols-2">
         {columns.map((column, index) => {
@@ -414,9 +423,24 @@ function ColumnsSection({ columns, errors, busy }: { columns: ImportColumn[]; er
   );
 }
 
-function PreviewTable({ rows }: { rows: ShownRow[] }) {
+/** The preview's columns past the fixed ones: shown when a column of the file imports as them. */
+const OPTIONAL_COLUMNS = [
+  { field: "kind", label: "Kind", cell: (r: ShownRow) => r.kind },
+  { field: "strategy", label: "Strategy", cell: (r: ShownRow) => r.strategy },
+  { field: "timeZone", label: "Time zone", cell: (r: ShownRow) => r.timeZone },
+] as const;
+
+/**
+ * The rows, with every column the import reads: name to due date always (a blank currency or due
+ * date shown as it will be), the issue date, kind, strategy and zone when the file has them.
+ */
+function PreviewTable({ rows, fields }: { rows: ShownRow[]; fields: ReadonlySet<ImportField> }) {
+  const optional = OPTIONAL_COLUMNS.filter((c) => fields.has(c.field));
+  const issued = fields.has("issuedOn");
   return (
-    <div className="overflow-x-auto">
+    // Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is reached by the keyboard.
+    <section className="overflow-x-auto" aria-label="Rows of the file" tabIndex={0}>
       <table className="w-full min-w-[48rem] text-left text-sm" data-testid="import-preview">
         <caption className="sr-only">Rows of the file</caption>
         <thead className="border-b border-border text-muted">
@@ -443,9 +467,19 @@ function PreviewTable({ rows }: { rows: ShownRow[] }) {
             <th scope="col" className="py-2 pr-3">
               Invoice
             </th>
-            <th scope="col" className="py-2">
+            {issued && (
+              <th scope="col" className="py-2 pr-3">
+                Issue date
+              </th>
+            )}
+            <th scope="col" className="py-2 pr-3">
               Due date
             </th>
+            {optional.map((c) => (
+              <th key={c.field} scope="col" className="py-2 pr-3">
+                {c.label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -460,12 +494,18 @@ function PreviewTable({ rows }: { rows: ShownRow[] }) {
               <td className="py-2 pr-3">{r.amount}</td>
               <td className="py-2 pr-3">{r.currency}</td>
               <td className="break-all py-2 pr-3">{r.number}</td>
-              <td className="whitespace-nowrap py-2">{r.dueOn}</td>
+              {issued && <td className="whitespace-nowrap py-2 pr-3">{r.issuedOn}</td>}
+              <td className="whitespace-nowrap py-2 pr-3">{r.dueOn}</td>
+              {optional.map((c) => (
+                <td key={c.field} className="break-words py-2 pr-3">
+                  {c.cell(r)}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
@@ -568,7 +608,10 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
                   {preview.overLimit}
                 </p>
               )}
-              <PreviewTable rows={preview.rows} />
+              <PreviewTable
+                rows={preview.rows}
+                fields={new Set(mapping.columns.flatMap((c) => (c.field ? [c.field] : [])))}
+              />
               {preview.hidden > 0 && (
                 <p className="text-sm text-muted">{`${formatCount(preview.hidden)} more rows are OK and not listed.`}</p>
               )}

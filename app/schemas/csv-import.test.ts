@@ -54,7 +54,11 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
         amount: "120.50",
         number: "",
         currency: "",
+        issuedOn: "",
         dueOn: "",
+        kind: "",
+        strategy: "",
+        timeZone: "",
         status: "ok",
         messages: [],
         debtor,
@@ -262,6 +266,11 @@ describe("previewDebtorCsv: rows as invoices, debtors matched by e-mail", () => 
       [5, "ok", "An invoice of Ada Lovelace (line 3)"],
     ]);
     expect(preview.debtors).toEqual([expect.objectContaining({ fullName: "Ada Lovelace", currency: "EUR" })]);
+    // A later row is an invoice of that debtor, whatever its own columns would have made.
+    expect(preview.rows.slice(2).map((r) => [r.debtor?.fullName, r.debtor?.currency])).toEqual([
+      ["Ada Lovelace", "EUR"],
+      ["Ada Lovelace", "EUR"],
+    ]);
     // Without a currency, an invoice is in its debtor's.
     expect(preview.invoices.map((i) => [i.email, i.number, i.amountCents, i.currency, i.dueOn])).toEqual([
       ["a@example.com", "A-1", 1000, "EUR", "2026-04-01"],

@@ -359,10 +359,14 @@ export interface ImportRow {
   name: string;
   email: string;
   amount: string;
-  /** The invoice number, currency and due date as written ("" when the row has none). */
+  /** The invoice number, currency and dates, the kind, strategy and zone, as written ("" when the row has none). */
   number: string;
   currency: string;
+  issuedOn: string;
   dueOn: string;
+  kind: string;
+  strategy: string;
+  timeZone: string;
   status: ImportRowStatus;
   /** Why the row is skipped: its errors, or which debtor it duplicates. */
   messages: string[];
@@ -676,7 +680,11 @@ export function parseDebtorCsv(input: string, options: ImportOptions & { columns
         amount: values.amount.trim(),
         number: values.invoice.trim(),
         currency: values.currency.trim(),
+        issuedOn: values.issuedOn.trim(),
         dueOn: values.dueOn.trim(),
+        kind: values.kind.trim(),
+        strategy: values.strategy.trim(),
+        timeZone: values.timeZone.trim(),
       };
       const { errors, debtor, invoice } = validateRow(
         values,
@@ -737,7 +745,7 @@ export function planImport(parsed: ParsedCsv, options: PlanOptions): ImportPrevi
   if (fileErrors.length > 0 || columnErrors.length > 0) {
     return { fileErrors, columns, columnErrors, rows: [], valid: 0, debtors: [], invoices: [], existingDebtors: 0 };
   }
-  const firstLine = new Map<string, { line: number; name: string }>();
+  const firstLine = new Map<string, { line: number; debtor: ImportDebtor }>();
   const numberLine = new Map<string, number>();
   const invoiceCount = new Map<string, number>();
   const touched = new Set<number>();
@@ -785,8 +793,12 @@ export function planImport(parsed: ParsedCsv, options: PlanOptions): ImportPrevi
     const first = firstLine.get(invoice.email);
     // A new debtor's rows without a currency are in the debtor's (their first row's).
     invoices.push(first ? invoice : { ...invoice, currency: invoice.currency ?? debtor.currency });
-    if (first) return { ...shown, note: `An invoice of ${first.name} (line ${first.line})`, debtor, invoice };
-    firstLine.set(invoice.email, { line: row.line, name: debtor.fullName });
+    // Another invoice of a debtor of an earlier row: that row's debtor, whatever this row's other columns say.
+    if (first) {
+      const note = `An invoice of ${first.debtor.fullName} (line ${first.line})`;
+      return { ...shown, note, debtor: first.debtor, invoice };
+    }
+    firstLine.set(invoice.email, { line: row.line, debtor });
     debtors.push(debtor);
     return { ...shown, debtor, invoice };
   });

@@ -183,6 +183,8 @@ describe("CSV import", () => {
       [4, "ok", "An invoice of Known Debtor, already one of your debtors"],
       [5, "duplicate", null],
     ]);
+    // A blank currency shows as it will be: the debtor's (line 2's EUR), or the user's debtor's own.
+    expect(preview.data.preview.rows.map((r: Json) => r.currency)).toEqual(["EUR", "EUR", "the debtor's", ""]);
 
     const confirmed = await importPost(owner.cookie, { intent: "import-confirm", csv: file });
     expect(confirmed.data).toMatchObject({
