@@ -19,6 +19,7 @@ import { joinPreview } from "~/domain/cadence-plan";
 import { formatCount } from "~/domain/intl";
 import { amountExample } from "~/domain/number-locale";
 import { localDateString } from "~/domain/schedule-time";
+import { STRATEGIES } from "~/domain/strategies";
 import { safeTimeZone } from "~/domain/time-zone";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
 import { intentOf, readForm } from "~/platform/action-result.server";
@@ -28,12 +29,17 @@ import { requestTimeZone } from "~/platform/time-zone.server";
 import { getAccountCadence, joinAutopilot, replanDueSchedules } from "~/reminders/index.server";
 import {
   dateExample,
+  IMPORT_FIELDS,
+  type ImportColumn,
   type ImportDebtor,
+  type ImportField,
   type ImportInvoice,
   type ImportPreview,
   type ImportRow,
   importKeys,
   MAX_IMPORT_ROWS,
+  mappingFieldName,
+  mappingOfForm,
   parseDebtorCsv,
   planImport,
 } from "~/schemas/csv-import";
@@ -52,6 +58,9 @@ const PREVIEW_PROBLEM_ROWS = 1000;
 const RESULT_SKIPPED_ROWS = 1000;
 
 const NO_CSV = "Please choose a CSV file or paste its text.";
+const CHOOSE_COLUMNS = "Please choose what the file's columns import as: see Columns below.";
+const COLUMNS_CHANGED =
+  "You changed the columns, so nothing was imported yet: here are the rows with your new columns.";
 const NUMBER_TAKEN_MEANWHILE =
   "An invoice number of the file was used by another invoice of yours meanwhile. Nothing was imported: please preview the file again.";
 
@@ -71,6 +80,10 @@ interface Answer {
   csv?: string;
   /** The pasted text, to show again when the preview refused it. */
   pasted?: string;
+  /** The file's columns and what each imports as, with `csv`: the page's mapping. */
+  columns?: ImportColumn[];
+  /** Why the mapping cannot stand: no row is read until it can. */
+  columnErrors?: string[];
   preview?: {
     total: number;
     /** Rows that would be imported, each an invoice. */
@@ -91,15 +104,30 @@ interface Answer {
 const answer = (body: Answer, status = 200) => data(body, { status });
 
 /**
- * A row as the preview shows it: every column it imports; for a row to import, a blank currency or
- * due date as it will be (its debtor's or the account's currency, the issue date).
+ * The mapping as one string ("name,email,,amount"): the page sends the one it previewed with the
+ * confirm, so an import never uses columns the user has not seen the rows of.
  */
-const shown = ({ debtor, invoice, ...row }: ImportRow): ShownRow => ({
-  ...row,
-  // One of the user's debtors: their own currency, which the import does not read.
-  currency: row.currency || invoice?.currency || (invoice?.debtorId ? "the debtor's" : debtor?.currency) || "",
-  dueOn: row.dueOn || invoice?.dueOn || "",
-});
+const mappingKey = (columns: readonly ImportColumn[]) => columns.map((c) => c.field ?? "").join(",");
+
+/**
+ * A row as the preview shows it: every column it imports; for a row to import, each value as it
+ * will be (a blank currency its debtor's or the account's, a blank issue date today, a blank due
+ * date the issue date, the kind, strategy and zone of the debtor it is an invoice of).
+ */
+const shown = ({ debtor, invoice, ...row }: ImportRow): ShownRow => {
+  // One of the user's debtors: their own currency, kind, strategy and zone, which the import does not read.
+  const theirs = invoice?.debtorId !== undefined ? "the debtor's" : null;
+  const strategy = STRATEGIES.find((s) => s.value === debtor?.activeStrategy)?.label;
+  return {
+    ...row,
+    currency: row.currency || invoice?.currency || theirs || debtor?.currency || "",
+    issuedOn: row.issuedOn || invoice?.issuedOn || "",
+    dueOn: row.dueOn || invoice?.dueOn || "",
+    kind: theirs || debtor?.kind || row.kind,
+    strategy: theirs || strategy || row.strategy,
+    timeZone: theirs || debtor?.timeZone || row.timeZone,
+  };
+};
 
 /** The CSV text of the form: the chosen file, or else the pasted text. */
 async function csvOf(formData: FormData): Promise<{ text: string; pasted: string } | { error: string }> {
@@ -171,6 +199,8 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const timeZone = requestTimeZone(request);
   // Rows of a new debtor without a currency are in the account's.
   const parsed = parseDebtorCsv(source.text, {
+    // The columns the user chose in the preview; a first preview guesses them from the header.
+    columns: mappingOfForm(form.formData),
     timeZone,
     today: localDateString(Date.now(), timeZone),
     currency: user.defaultCurrency,
@@ -179,14 +209,21 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   });
   const preview = planImport(
     parsed,
-    parsed.fileErrors.length > 0
+    parsed.fileErrors.length > 0 || parsed.columnErrors.length > 0
       ? { existing: new Map(), takenNumbers: new Map(), maxInvoices: 0 }
       : await importLookup(db, user.id, importKeys(parsed)),
   );
   const [fileError] = preview.fileErrors;
   if (fileError) return answer({ intent, ok: false, message: fileError, pasted: source.pasted }, 400);
+  const { columns, columnErrors } = preview;
+  if (columnErrors.length > 0) {
+    return answer({ intent, ok: false, message: CHOOSE_COLUMNS, csv: source.text, columns, columnErrors }, 400);
+  }
+  const previewed = form.formData.get("previewed");
+  const changed =
+    intent === IMPORT_INTENTS.confirm && typeof previewed === "string" && previewed !== mappingKey(columns);
 
-  if (intent === IMPORT_INTENTS.preview) {
+  if (intent === IMPORT_INTENTS.preview || changed) {
     const p = previewOf(preview);
     let message =
       p.valid === p.total
@@ -205,7 +242,8 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     // Autopilot on: what importing will set going, before the user confirms.
     const account = await getAccountCadence(db, user.id);
     if (account.autopilot && !p.overLimit) message += ` ${autopilotImportNote(preview, account.cadence, Date.now())}`;
-    return answer({ intent, ok: true, message, csv: source.text, preview: p });
+    if (changed) message = `${COLUMNS_CHANGED} ${message}`;
+    return answer({ intent: IMPORT_INTENTS.preview, ok: true, message, csv: source.text, columns, preview: p });
   }
 
   let added: Imported;
@@ -226,7 +264,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
           : null;
     if (!refused) throw error;
     return answer(
-      { intent, ok: false, message: refused.message, csv: source.text, preview: previewOf(preview) },
+      { intent, ok: false, message: refused.message, csv: source.text, columns, preview: previewOf(preview) },
       refused.status,
     );
   }
@@ -304,9 +342,105 @@ function RowStatus({ row }: { row: ShownRow }) {
   );
 }
 
-function PreviewTable({ rows }: { rows: ShownRow[] }) {
+/**
+ * The Columns section: each header cell of the file with its first row's value and a select of
+ * what it imports as, preselected by the guess or the user's last choice; the mapping's errors
+ * above, and each column's own beside its select.
+ */
+function ColumnsSection({ columns, errors, busy }: { columns: ImportColumn[]; errors: string[]; busy: boolean }) {
+  const id = useId();
   return (
-    <div className="overflow-x-auto">
+    <section
+      aria-labelledby={`${id}-heading`}
+      className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4"
+      data-testid="import-columns"
+    >
+      <h2 id={`${id}-heading`} className="text-xl font-semibold">
+        Columns
+      </h2>
+      <p className="text-sm text-muted">
+        What each column of your file imports as, guessed from its header. Change a choice, then update the preview to
+        see the rows with it.
+      </p>
+      {errors.length > 0 && (
+        <div role="alert" className="rounded-md border border-danger px-4 py-3 text-sm text-danger">
+          <ul className="list-disc pl-4" data-testid="import-column-errors">
+            {errors.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <ul className="grid gap-3 sm:grid-cols-2">
+        {columns.map((column, index) => {
+          const selectId = `${id}-column-${index}`;
+          const described = [`${selectId}-sample`, column.error ? `${selectId}-error` : ""].filter(Boolean).join(" ");
+          return (
+            // A column is its index: headers may repeat or be blank.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the header's cells never move.
+            <li key={index} className="flex min-w-0 flex-col gap-1">
+              <label htmlFor={selectId} className="text-sm font-medium [overflow-wrap:anywhere]">
+                {column.header
+                  ? `Column "${column.header}" imports as`
+                  : `Column ${formatCount(index + 1)} (no header) imports as`}
+              </label>
+              <select
+                // The server's echo of a choice replaces what the select shows.
+                key={column.field ?? ""}
+                id={selectId}
+                name={mappingFieldName(index)}
+                defaultValue={column.field ?? ""}
+                aria-invalid={column.error ? true : undefined}
+                aria-describedby={described}
+                className="h-10 w-full min-w-0 rounded-md border border-border bg-background px-3 text-sm aria-[invalid=true]:border-danger"
+              >
+                <option value="">Don&apos;t import</option>
+                {IMPORT_FIELDS.map((f) => (
+                  <option key={f.field} value={f.field}>
+                    {f.label}
+                  </option>
+                ))}
+              </select>
+              <p id={`${selectId}-sample`} className="text-xs text-muted [overflow-wrap:anywhere]">
+                {column.sample ? `First row: ${column.sample}` : "First row: (empty)"}
+              </p>
+              {column.error && (
+                <p id={`${selectId}-error`} className="text-xs text-danger">
+                  {column.error}
+                </p>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <div>
+        {/* First in the form: the button Enter presses, so it never imports unseen rows. */}
+        <SubmitButton variant="outline" name="intent" value={IMPORT_INTENTS.preview} busy={busy}>
+          Update preview
+        </SubmitButton>
+      </div>
+    </section>
+  );
+}
+
+/** The preview's columns past the fixed ones: shown when a column of the file imports as them. */
+const OPTIONAL_COLUMNS = [
+  { field: "kind", label: "Kind", cell: (r: ShownRow) => r.kind },
+  { field: "strategy", label: "Strategy", cell: (r: ShownRow) => r.strategy },
+  { field: "timeZone", label: "Time zone", cell: (r: ShownRow) => r.timeZone },
+] as const;
+
+/**
+ * The rows, with every column the import reads: name to due date always (a blank currency or due
+ * date shown as it will be), the issue date, kind, strategy and zone when the file has them.
+ */
+function PreviewTable({ rows, fields }: { rows: ShownRow[]; fields: ReadonlySet<ImportField> }) {
+  const optional = OPTIONAL_COLUMNS.filter((c) => fields.has(c.field));
+  const issued = fields.has("issuedOn");
+  return (
+    // Focusable: on a phone the table scrolls sideways, and a keyboard must be able to scroll it.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is reached by the keyboard.
+    <section className="overflow-x-auto" aria-label="Rows of the file" tabIndex={0}>
       <table className="w-full min-w-[48rem] text-left text-sm" data-testid="import-preview">
         <caption className="sr-only">Rows of the file</caption>
         <thead className="border-b border-border text-muted">
@@ -333,9 +467,19 @@ function PreviewTable({ rows }: { rows: ShownRow[] }) {
             <th scope="col" className="py-2 pr-3">
               Invoice
             </th>
-            <th scope="col" className="py-2">
+            {issued && (
+              <th scope="col" className="py-2 pr-3">
+                Issue date
+              </th>
+            )}
+            <th scope="col" className="py-2 pr-3">
               Due date
             </th>
+            {optional.map((c) => (
+              <th key={c.field} scope="col" className="py-2 pr-3">
+                {c.label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -350,12 +494,18 @@ function PreviewTable({ rows }: { rows: ShownRow[] }) {
               <td className="py-2 pr-3">{r.amount}</td>
               <td className="py-2 pr-3">{r.currency}</td>
               <td className="break-all py-2 pr-3">{r.number}</td>
-              <td className="whitespace-nowrap py-2">{r.dueOn}</td>
+              {issued && <td className="whitespace-nowrap py-2 pr-3">{r.issuedOn}</td>}
+              <td className="whitespace-nowrap py-2 pr-3">{r.dueOn}</td>
+              {optional.map((c) => (
+                <td key={c.field} className="break-words py-2 pr-3">
+                  {c.cell(r)}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
@@ -371,6 +521,8 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
   const preview =
     result?.intent === IMPORT_INTENTS.preview || result?.intent === IMPORT_INTENTS.confirm ? result.preview : null;
   const done = result?.intent === IMPORT_INTENTS.confirm && result.ok;
+  // The file as read, and its columns: the page's mapping and preview, until an import or a new start.
+  const mapping = result?.csv !== undefined && result.columns ? { csv: result.csv, columns: result.columns } : null;
   // A file over the limit is refused here and never sent, rather than uploaded only to be refused
   // (app/domain/upload-limits.ts).
   const [fileError, setFileError] = useState<string | null>(null);
@@ -390,11 +542,12 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
         <strong>issue date</strong> and <strong>due date</strong> (like{" "}
         <span className="whitespace-nowrap">2026-03-31</span> or{" "}
         <span className="whitespace-nowrap">{dateExample(locale)}</span>; today by default) and{" "}
-        <strong>time zone</strong> (yours by default). Each row is one debtor&apos;s invoice: rows with the same e-mail
-        become invoices of one debtor, and a row with the e-mail of one of your debtors adds an invoice to them when it
-        has an invoice number. Commas, semicolons or tabs separate the cells; a row imported before is shown as already
-        imported and added nothing twice. At most {formatCount(loaderData.maxRows)} rows and 2 MB. Nothing is imported
-        until you confirm the preview.
+        <strong>time zone</strong> (yours by default); the preview guesses each column from its header, and you choose
+        what it imports as there. Each row is one debtor&apos;s invoice: rows with the same e-mail become invoices of
+        one debtor, and a row with the e-mail of one of your debtors adds an invoice to them when it has an invoice
+        number. Commas, semicolons or tabs separate the cells; a row imported before is shown as already imported and
+        added nothing twice. At most {formatCount(loaderData.maxRows)} rows and 2 MB. Nothing is imported until you
+        confirm the preview.
       </p>
 
       {notice?.message && (
@@ -422,53 +575,76 @@ export default function DebtorsImport({ loaderData, actionData }: Route.Componen
         </div>
       )}
 
-      {preview && result?.csv !== undefined && (
-        <section aria-label="Preview" className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4">
-          <h2 className="text-xl font-semibold">Preview</h2>
-          <p className="text-sm" data-testid="import-counts">
-            {`${plural(preview.total, "row")}: ${formatCount(preview.valid)} ready to import, ${formatCount(preview.errors)} with errors, ${plural(preview.duplicates, "duplicate")}.`}
-          </p>
-          {preview.valid !== preview.newDebtors && (
-            <p className="text-sm" data-testid="import-grouping">
-              {`The rows ready to import are ${plural(preview.valid, "invoice")}: ${plural(preview.newDebtors, "new debtor")}, and invoices for ${formatCount(preview.existingDebtors)} of your debtors.`}
-            </p>
-          )}
-          {preview.overLimit && (
-            <p
-              role="alert"
-              className="rounded-md border border-danger px-4 py-3 text-sm text-danger"
-              data-testid="import-limit"
+      {mapping && (
+        <Form method="post" encType="multipart/form-data" className="flex flex-col gap-4">
+          <input type="hidden" name="csv" value={mapping.csv} />
+          <ColumnsSection
+            columns={mapping.columns}
+            errors={result?.columnErrors ?? []}
+            busy={busyIntent === IMPORT_INTENTS.preview}
+          />
+          {preview && (
+            <section
+              aria-label="Preview"
+              className="flex flex-col gap-3 rounded-xl border border-border bg-surface p-4"
             >
-              {preview.overLimit}
-            </p>
+              {/* The columns these rows were read with: the confirm imports with them, or previews a change first. */}
+              <input type="hidden" name="previewed" value={mapping.columns.map((c) => c.field ?? "").join(",")} />
+              <h2 className="text-xl font-semibold">Preview</h2>
+              <p className="text-sm" data-testid="import-counts">
+                {`${plural(preview.total, "row")}: ${formatCount(preview.valid)} ready to import, ${formatCount(preview.errors)} with errors, ${plural(preview.duplicates, "duplicate")}.`}
+              </p>
+              {preview.valid !== preview.newDebtors && (
+                <p className="text-sm" data-testid="import-grouping">
+                  {`The rows ready to import are ${plural(preview.valid, "invoice")}: ${plural(preview.newDebtors, "new debtor")}, and invoices for ${formatCount(preview.existingDebtors)} of your debtors.`}
+                </p>
+              )}
+              {preview.overLimit && (
+                <p
+                  role="alert"
+                  className="rounded-md border border-danger px-4 py-3 text-sm text-danger"
+                  data-testid="import-limit"
+                >
+                  {preview.overLimit}
+                </p>
+              )}
+              <PreviewTable
+                rows={preview.rows}
+                fields={new Set(mapping.columns.flatMap((c) => (c.field ? [c.field] : [])))}
+              />
+              {preview.hidden > 0 && (
+                <p className="text-sm text-muted">{`${formatCount(preview.hidden)} more rows are OK and not listed.`}</p>
+              )}
+              <div className="flex flex-wrap items-center gap-3">
+                <SubmitButton
+                  name="intent"
+                  value={IMPORT_INTENTS.confirm}
+                  busy={busyIntent === IMPORT_INTENTS.confirm}
+                  disabled={preview.valid === 0 || Boolean(preview.overLimit) || busy}
+                >
+                  {preview.valid === preview.newDebtors
+                    ? preview.valid === 1
+                      ? "Import 1 debtor"
+                      : `Import ${formatCount(preview.valid)} debtors`
+                    : preview.valid === 1
+                      ? "Import 1 invoice"
+                      : `Import ${formatCount(preview.valid)} invoices`}
+                </SubmitButton>
+                <Link to="/debtors/import" className="text-sm text-primary underline-offset-4 hover:underline">
+                  Start over
+                </Link>
+              </div>
+            </section>
           )}
-          <PreviewTable rows={preview.rows} />
-          {preview.hidden > 0 && (
-            <p className="text-sm text-muted">{`${formatCount(preview.hidden)} more rows are OK and not listed.`}</p>
-          )}
-          <Form method="post" encType="multipart/form-data" className="flex flex-wrap items-center gap-3">
-            <input type="hidden" name="intent" value={IMPORT_INTENTS.confirm} />
-            <input type="hidden" name="csv" value={result.csv} />
-            <SubmitButton
-              busy={busyIntent === IMPORT_INTENTS.confirm}
-              disabled={preview.valid === 0 || Boolean(preview.overLimit) || busy}
-            >
-              {preview.valid === preview.newDebtors
-                ? preview.valid === 1
-                  ? "Import 1 debtor"
-                  : `Import ${formatCount(preview.valid)} debtors`
-                : preview.valid === 1
-                  ? "Import 1 invoice"
-                  : `Import ${formatCount(preview.valid)} invoices`}
-            </SubmitButton>
+          {!preview && (
             <Link to="/debtors/import" className="text-sm text-primary underline-offset-4 hover:underline">
               Start over
             </Link>
-          </Form>
-        </section>
+          )}
+        </Form>
       )}
 
-      {!preview && (
+      {!mapping && (
         <Form
           method="post"
           encType="multipart/form-data"

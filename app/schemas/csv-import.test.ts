@@ -3,9 +3,17 @@ import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "~/domain/upload
 import {
   amountFormatMessage,
   EMPTY_FILE,
+  guessField,
+  guessMapping,
+  IMPORT_FIELDS,
+  MAX_IMPORT_COLUMNS,
   MAX_IMPORT_ROWS,
+  type MappingInput,
+  mappingOfForm,
   parseAmount,
   previewDebtorCsv,
+  readMapping,
+  TOO_MANY_COLUMNS,
   TOO_MANY_ROWS,
 } from "./csv-import";
 
@@ -46,7 +54,11 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
         amount: "120.50",
         number: "",
         currency: "",
+        issuedOn: "",
         dueOn: "",
+        kind: "",
+        strategy: "",
+        timeZone: "",
         status: "ok",
         messages: [],
         debtor,
@@ -213,15 +225,12 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
     expect(preview.rows[0]?.invoice?.amountCents).toBe(100000);
   });
 
-  it("refuses a file without the required columns, an empty one, too many rows or too many bytes", () => {
-    expect(previewDebtorCsv("name,amount\nA,1\n", opts).fileErrors[0]).toMatch(/^The header row has no email column/);
-    expect(previewDebtorCsv("name\nA\n", opts).fileErrors[0]).toMatch(
-      /^The header row has no email or amount column\./,
-    );
-    expect(previewDebtorCsv("x,y\n1,2\n", opts).fileErrors[0]).toMatch(
-      /^The header row has no name, email or amount column\./,
-    );
+  it("refuses an empty file, too many rows, columns or bytes", () => {
     expect(previewDebtorCsv("", opts).fileErrors).toEqual([EMPTY_FILE]);
+    // A header without rows is empty whatever its columns.
+    expect(previewDebtorCsv("x,y\n", opts).fileErrors).toEqual([EMPTY_FILE]);
+    const wide = Array.from({ length: MAX_IMPORT_COLUMNS + 1 }, (_, i) => `c${i}`).join(",");
+    expect(previewDebtorCsv(`${wide}\n1\n`, opts)).toMatchObject({ fileErrors: [TOO_MANY_COLUMNS], columns: [] });
     expect(previewDebtorCsv("name,email,amount\n", opts).fileErrors).toEqual([EMPTY_FILE]);
     const rows = Array.from({ length: MAX_IMPORT_ROWS + 1 }, (_, i) => `N${i},n${i}@example.com,1`);
     expect(previewDebtorCsv(`name,email,amount\n${rows.join("\n")}`, opts)).toMatchObject({
@@ -257,6 +266,11 @@ describe("previewDebtorCsv: rows as invoices, debtors matched by e-mail", () => 
       [5, "ok", "An invoice of Ada Lovelace (line 3)"],
     ]);
     expect(preview.debtors).toEqual([expect.objectContaining({ fullName: "Ada Lovelace", currency: "EUR" })]);
+    // A later row is an invoice of that debtor, whatever its own columns would have made.
+    expect(preview.rows.slice(2).map((r) => [r.debtor?.fullName, r.debtor?.currency])).toEqual([
+      ["Ada Lovelace", "EUR"],
+      ["Ada Lovelace", "EUR"],
+    ]);
     // Without a currency, an invoice is in its debtor's.
     expect(preview.invoices.map((i) => [i.email, i.number, i.amountCents, i.currency, i.dueOn])).toEqual([
       ["a@example.com", "A-1", 1000, "EUR", "2026-04-01"],
@@ -310,6 +324,161 @@ describe("previewDebtorCsv: rows as invoices, debtors matched by e-mail", () => 
       [7, "error", ["This debtor would have more than 2 invoices, the most one debtor can have."]],
     ]);
     expect(preview.debtors.map((d) => d.email)).toEqual(["b@example.com", "d@example.com"]);
+  });
+});
+
+/** A mapping as the form sends it: each column's field by its index, "" for not imported. */
+const mapped = (...fields: string[]): MappingInput => fields.map((field, index) => ({ index: String(index), field }));
+
+describe("the column mapping", () => {
+  it("guesses a field from common headers without case, spaces, accents or punctuation", () => {
+    const guesses: [string, string | null][] = [
+      ["Client", "name"],
+      ["CUSTOMER", "name"],
+      ["Company", "name"],
+      ["Debtor", "name"],
+      ["Kunde", "name"],
+      ["E-mail", "email"],
+      ["Email address", "email"],
+      ["contact_email", "email"],
+      ["Amount due", "amount"],
+      ["Balance", "amount"],
+      ["Outstanding", "amount"],
+      ["Open amount", "amount"],
+      ["Total", "amount"],
+      ["Betrag", "amount"],
+      ["Montant dû", "amount"],
+      ["Invoice #", "invoice"],
+      ["Invoice no.", "invoice"],
+      ["Reference", "invoice"],
+      ["Rechnungsnummer", "invoice"],
+      ["N° facture", "invoice"],
+      ["Due", "dueOn"],
+      ["Payment due", "dueOn"],
+      ["Fällig am", "dueOn"],
+      ["Date d'échéance", "dueOn"],
+      ["Issued", "issuedOn"],
+      ["Invoice date", "issuedOn"],
+      ["Date", "issuedOn"],
+      ["Währung", "currency"],
+      ["Time-zone", "timeZone"],
+      // Not an alias: never guessed, whatever it contains.
+      ["Owed (EUR)", null],
+      ["Notes", null],
+      ["", null],
+    ];
+    expect(guesses.map(([header]) => [header, guessField(header)])).toEqual(guesses);
+    // Every field has a label, and no alias is two fields'.
+    expect(IMPORT_FIELDS.map((f) => f.field).sort()).toEqual(
+      ["amount", "currency", "dueOn", "email", "invoice", "issuedOn", "kind", "name", "strategy", "timeZone"].sort(),
+    );
+  });
+
+  it("gives a field to the first column that names it; a later one is not imported", () => {
+    // An exported file's Amount and Owed: the first is imported.
+    expect(guessMapping(["Name", "Email", "Amount", "Owed", "Client", "Notes"])).toEqual([
+      "name",
+      "email",
+      "amount",
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it("previews a file with the guessed mapping and shows each column with its first row's value", () => {
+    const preview = previewDebtorCsv(
+      "Client;Amount due;E-mail;Notes\nAcme Ltd;1,200.00;acme@example.com;call first\n",
+      opts,
+    );
+    expect(preview.columnErrors).toEqual([]);
+    expect(preview.columns).toEqual([
+      { header: "Client", sample: "Acme Ltd", field: "name" },
+      { header: "Amount due", sample: "1,200.00", field: "amount" },
+      { header: "E-mail", sample: "acme@example.com", field: "email" },
+      { header: "Notes", sample: "call first", field: null },
+    ]);
+    expect(preview.invoices).toEqual([expect.objectContaining({ email: "acme@example.com", amountCents: 120000 })]);
+  });
+
+  it("reads the rows with the user's mapping instead of the guess", () => {
+    const csv = "Name,Contact,Owed (EUR),Total\nAcme Ltd,acme@example.com,50,999\n";
+    // Guessed: Total is the amount and no column the e-mail.
+    expect(previewDebtorCsv(csv, opts).columnErrors).toEqual(["Choose the column that holds the email address."]);
+    const preview = previewDebtorCsv(csv, { ...opts, columns: mapped("name", "email", "amount", "") });
+    expect(preview.columnErrors).toEqual([]);
+    expect(preview.columns.map((c) => c.field)).toEqual(["name", "email", "amount", null]);
+    expect(preview.rows[0]).toMatchObject({ status: "ok", name: "Acme Ltd", email: "acme@example.com", amount: "50" });
+    expect(preview.invoices[0]?.amountCents).toBe(5000);
+  });
+
+  it("names each required field no column holds, and reads no row until one does", () => {
+    const preview = previewDebtorCsv("x,y\n1,2\n", opts);
+    expect(preview.fileErrors).toEqual([]);
+    expect(preview.columnErrors).toEqual([
+      "Choose the column that holds the debtor's name.",
+      "Choose the column that holds the email address.",
+      "Choose the column that holds the amount.",
+    ]);
+    expect(preview).toMatchObject({ rows: [], valid: 0, invoices: [] });
+    expect(preview.columns).toEqual([
+      { header: "x", sample: "1", field: null },
+      { header: "y", sample: "2", field: null },
+    ]);
+    // Chosen as not imported: the same error, and the choice kept.
+    const chosen = previewDebtorCsv("name,email,amount\nA,a@example.com,1\n", {
+      ...opts,
+      columns: mapped("name", "email", ""),
+    });
+    expect(chosen.columnErrors).toEqual(["Choose the column that holds the amount."]);
+    expect(chosen.columns.map((c) => c.field)).toEqual(["name", "email", null]);
+  });
+
+  it("refuses one field chosen for two columns, naming both headers, beside both selects", () => {
+    const preview = previewDebtorCsv("Client,Contact,Email,Balance\nAcme,Ann,a@example.com,5\n", {
+      ...opts,
+      columns: mapped("name", "name", "email", "amount"),
+    });
+    const message = '"Client" and "Contact" both import as Name: please choose one of them.';
+    expect(preview.columnErrors).toEqual([message]);
+    expect(preview.columns.map((c) => [c.field, c.error])).toEqual([
+      ["name", message],
+      ["name", message],
+      ["email", undefined],
+      ["amount", undefined],
+    ]);
+    expect(preview.rows).toEqual([]);
+  });
+
+  it("refuses an index outside the file's header and a field that is none of the list, keeping the rest", () => {
+    const header = ["Client", "Email", "Balance"];
+    const outside = readMapping(header, [...mapped("name", "email", "amount"), { index: "3", field: "currency" }]);
+    expect(outside.errors).toEqual(['The file has no column "3" (it has 3). Please choose the columns again.']);
+    expect(outside.mapping).toEqual(["name", "email", "amount"]);
+    for (const index of ["-1", "1.5", "x", "99999999", ""]) {
+      expect(readMapping(header, [{ index, field: "name" }]).errors[0]).toMatch(/^The file has no column/);
+    }
+    const unknown = readMapping(header, mapped("name", "password", "amount"));
+    expect(unknown.errors).toEqual([
+      'Please choose what "Email" imports as from the list.',
+      "Choose the column that holds the email address.",
+    ]);
+    expect(unknown.byColumn.get(1)).toBe("Please choose one of the fields in the list");
+    expect(unknown.mapping).toEqual(["name", null, "amount"]);
+  });
+
+  it("reads the mapping from the form's columns[…] fields; none sent is the guess", () => {
+    const form = new FormData();
+    form.set("intent", "import-preview");
+    expect(mappingOfForm(form)).toBeUndefined();
+    form.set("columns[0]", "name");
+    form.set("columns[1]", "");
+    form.set("columns[x]", "email");
+    expect(mappingOfForm(form)).toEqual([
+      { index: "0", field: "name" },
+      { index: "1", field: "" },
+      { index: "x", field: "email" },
+    ]);
   });
 });
 

@@ -35,7 +35,8 @@ export const TOO_MANY_ROWS = `The file has more than ${formatCount(MAX_IMPORT_RO
 export const EMPTY_FILE =
   "The file has no rows to import. Please choose a CSV file with a header row and one debtor or invoice per row.";
 
-type Column =
+/** What a column of the file can import as: one of the debtor's or the invoice's fields. */
+export type ImportField =
   | "name"
   | "email"
   | "amount"
@@ -47,8 +48,28 @@ type Column =
   | "issuedOn"
   | "dueOn";
 
-/** Header names, compared without case, spaces or punctuation ("E-mail" is "email"). */
-const ALIASES: Record<Column, readonly string[]> = {
+/** The fields a column can import as, in the order the preview offers them, with their labels. */
+export const IMPORT_FIELDS: readonly { field: ImportField; label: string }[] = [
+  { field: "name", label: "Name" },
+  { field: "email", label: "Email" },
+  { field: "amount", label: "Amount" },
+  { field: "kind", label: "Kind" },
+  { field: "strategy", label: "Strategy" },
+  { field: "currency", label: "Currency" },
+  { field: "invoice", label: "Invoice number" },
+  { field: "issuedOn", label: "Issue date" },
+  { field: "dueOn", label: "Due date" },
+  { field: "timeZone", label: "Time zone" },
+];
+const FIELD_NAMES = IMPORT_FIELDS.map((f) => f.field);
+
+/**
+ * Header names as normalizeHeader writes them (no case, accents, spaces or punctuation: "E-mail"
+ * is "email", "Fällig am" is "falligam"), with the German, Dutch and French headers spreadsheets
+ * and accounting tools commonly write. A header matches a field only when it is one of these:
+ * anything else is offered as "Don't import" rather than guessed wrong.
+ */
+const ALIASES: Record<ImportField, readonly string[]> = {
   name: [
     "name",
     "fullname",
@@ -59,9 +80,32 @@ const ALIASES: Record<Column, readonly string[]> = {
     "customer",
     "customername",
     "company",
+    "companyname",
     "contact",
+    "contactname",
+    "kunde",
+    "kundenname",
+    "firma",
+    "naam",
+    "klant",
+    "klantnaam",
+    "bedrijf",
+    "nom",
+    "societe",
+    "entreprise",
   ],
-  email: ["email", "emailaddress", "mail", "contactemail", "billingemail"],
+  email: [
+    "email",
+    "emailaddress",
+    "mail",
+    "contactemail",
+    "billingemail",
+    "emailadresse",
+    "mailadresse",
+    "emailadres",
+    "courriel",
+    "adresseemail",
+  ],
   amount: [
     "amount",
     "debt",
@@ -70,26 +114,216 @@ const ALIASES: Record<Column, readonly string[]> = {
     "balance",
     "amountdue",
     "balancedue",
-    "due amount",
+    "dueamount",
     "total",
+    "totaldue",
     "outstanding",
+    "outstandingamount",
+    "openamount",
+    "betrag",
+    "offenerbetrag",
+    "restbetrag",
+    "saldo",
+    "bedrag",
+    "openstaand",
+    "openstaandbedrag",
+    "montant",
+    "montantdu",
+    "solde",
   ],
   kind: ["kind", "type"],
   strategy: ["strategy", "activestrategy", "tone"],
-  currency: ["currency", "currencycode"],
-  invoice: ["invoice", "invoicenumber", "invoiceno", "invoiceid", "number"],
-  timeZone: ["timezone", "tz", "zone"],
-  issuedOn: ["issuedate", "issuedon", "issued", "invoicedate", "dateissued"],
-  dueOn: ["duedate", "dueon", "due"],
+  currency: ["currency", "currencycode", "wahrung", "valuta", "devise"],
+  invoice: [
+    "invoice",
+    "invoicenumber",
+    "invoiceno",
+    "invoicenr",
+    "invoiceid",
+    "number",
+    "reference",
+    "invoicereference",
+    "rechnung",
+    "rechnungsnummer",
+    "rechnungsnr",
+    "factuur",
+    "factuurnummer",
+    "factuurnr",
+    "facture",
+    "numerodefacture",
+    "nfacture",
+  ],
+  timeZone: ["timezone", "tz", "zone", "zeitzone", "tijdzone", "fuseauhoraire"],
+  issuedOn: [
+    "issuedate",
+    "issuedon",
+    "issued",
+    "invoicedate",
+    "dateissued",
+    "date",
+    "rechnungsdatum",
+    "datum",
+    "factuurdatum",
+    "datedefacture",
+    "datefacture",
+  ],
+  dueOn: [
+    "duedate",
+    "dueon",
+    "due",
+    "paymentdue",
+    "paymentduedate",
+    "fallig",
+    "falligam",
+    "falligkeit",
+    "falligkeitsdatum",
+    "vervaldatum",
+    "echeance",
+    "datedecheance",
+    "dateecheance",
+  ],
 };
 
-const REQUIRED: readonly { column: Column; label: string }[] = [
-  { column: "name", label: "name" },
-  { column: "email", label: "email" },
-  { column: "amount", label: "amount" },
+/** The fields every import needs a column for, as the mapping's errors name them. */
+const REQUIRED: readonly { field: ImportField; what: string }[] = [
+  { field: "name", what: "the debtor's name" },
+  { field: "email", what: "the email address" },
+  { field: "amount", what: "the amount" },
 ];
 
-const normalizeHeader = (h: string) => h.toLowerCase().replace(/[^a-z0-9]/g, "");
+/** The most columns a file may have: each is offered in the preview's mapping. */
+export const MAX_IMPORT_COLUMNS = 200;
+export const TOO_MANY_COLUMNS = `The file has more than ${formatCount(MAX_IMPORT_COLUMNS)} columns. Please remove the columns you do not import.`;
+/** A header or sample is shown up to this many characters. */
+const SHOWN_CHARS = 60;
+
+const normalizeHeader = (h: string) =>
+  h
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, "");
+
+/** The field a header names, or null when no alias matches. */
+export function guessField(header: string): ImportField | null {
+  const name = normalizeHeader(header);
+  for (const { field } of IMPORT_FIELDS) if (ALIASES[field].includes(name)) return field;
+  return null;
+}
+
+/** Each header's guessed field; of columns that name the same field, the first imports it. */
+export function guessMapping(header: readonly string[]): (ImportField | null)[] {
+  const taken = new Set<ImportField>();
+  return header.map((cell) => {
+    const field = guessField(cell);
+    if (!field || taken.has(field)) return null;
+    taken.add(field);
+    return field;
+  });
+}
+
+/** A mapping as the form sends it: a column's index and the field it imports as ("" for none), as typed. */
+export type MappingInput = readonly { index: string; field: string }[];
+
+/** The form field of the column at `index`: `columns[2]`. */
+export const mappingFieldName = (index: number) => `columns[${index}]`;
+const MAPPING_FIELD = /^columns\[(.*)\]$/s;
+
+/** The mapping a form sends (its `columns[…]` fields, in order); undefined when it sends none. */
+export function mappingOfForm(formData: FormData): MappingInput | undefined {
+  const entries: { index: string; field: string }[] = [];
+  for (const [key, value] of formData) {
+    const m = MAPPING_FIELD.exec(key);
+    if (m) entries.push({ index: m[1] ?? "", field: typeof value === "string" ? value : "" });
+  }
+  return entries.length > 0 ? entries : undefined;
+}
+
+/** A column of the file as the preview's mapping shows it. */
+export interface ImportColumn {
+  /** The header cell, trimmed (and shortened past SHOWN_CHARS). */
+  header: string;
+  /** The first data row's cell, trimmed and shortened alike ("" when the row has none). */
+  sample: string;
+  /** What it imports as (the user's choice, else the guess); null: not imported. */
+  field: ImportField | null;
+  /** Why this column's choice cannot stand. */
+  error?: string;
+}
+
+const shorten = (text: string) => {
+  const s = text.trim();
+  return s.length > SHOWN_CHARS ? `${s.slice(0, SHOWN_CHARS - 1)}…` : s;
+};
+/** "Client", or "column 3" when its header is blank. */
+const headerName = (header: readonly string[], index: number) => {
+  const h = shorten(header[index] ?? "");
+  return h ? `"${h}"` : `column ${formatCount(index + 1)}`;
+};
+const fieldLabel = (field: ImportField) => IMPORT_FIELDS.find((f) => f.field === field)?.label ?? field;
+const listed = (items: readonly string[]) =>
+  items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+
+/**
+ * One column of the form's mapping as sent: its index a column of the file (digits, below the
+ * header's length) and its field one of IMPORT_FIELDS or "" (not imported).
+ */
+const mappingEntrySchema = (width: number) =>
+  v.object({
+    index: v.pipe(v.string(), v.regex(/^\d{1,6}$/), v.transform(Number), v.maxValue(width - 1)),
+    field: v.picklist(["", ...FIELD_NAMES]),
+  });
+
+/** What each header cell imports as, and why the mapping cannot stand. */
+export interface ColumnMapping {
+  /** By the header cell's index: its field, or null when it is not imported. */
+  mapping: (ImportField | null)[];
+  /** Every problem, each naming the field or the headers it is about (for the Columns section). */
+  errors: string[];
+  /** The problem of a column's own choice, by its index (beside its select). */
+  byColumn: Map<number, string>;
+}
+
+/**
+ * The mapping of a file's header: the user's choice (`input`, checked with mappingEntrySchema), or
+ * else the guess. A bad entry (a stale page or tampering: an unknown field, a column the file does
+ * not have) is an error, never a reason for a 500. Then every required field needs a column and
+ * no field may have two.
+ */
+export function readMapping(header: readonly string[], input?: MappingInput): ColumnMapping {
+  const errors: string[] = [];
+  const byColumn = new Map<number, string>();
+  const mapping = input ? header.map((): ImportField | null => null) : guessMapping(header);
+  const schema = mappingEntrySchema(header.length);
+  for (const entry of input ?? []) {
+    const parsed = v.safeParse(schema, entry);
+    if (parsed.success) {
+      mapping[parsed.output.index] = parsed.output.field || null;
+      continue;
+    }
+    const indexOk = !parsed.issues.some((issue) => issue.path?.[0]?.key === "index");
+    if (indexOk) {
+      const index = Number(entry.index);
+      byColumn.set(index, "Please choose one of the fields in the list");
+      errors.push(`Please choose what ${headerName(header, index)} imports as from the list.`);
+    } else {
+      errors.push(
+        `The file has no column "${shorten(entry.index)}" (it has ${formatCount(header.length)}). Please choose the columns again.`,
+      );
+    }
+  }
+  for (const { field } of IMPORT_FIELDS) {
+    const at = mapping.flatMap((f, i) => (f === field ? [i] : []));
+    if (at.length < 2) continue;
+    const message = `${listed(at.map((i) => headerName(header, i)))} ${at.length === 2 ? "both" : "all"} import as ${fieldLabel(field)}: please choose one of them.`;
+    errors.push(message);
+    for (const i of at) if (!byColumn.has(i)) byColumn.set(i, message);
+  }
+  for (const { field, what } of REQUIRED) {
+    if (!mapping.includes(field)) errors.push(`Choose the column that holds ${what}.`);
+  }
+  return { mapping, errors, byColumn };
+}
 
 /** A new debtor, from the first valid row with their e-mail. */
 export interface ImportDebtor {
@@ -125,10 +359,14 @@ export interface ImportRow {
   name: string;
   email: string;
   amount: string;
-  /** The invoice number, currency and due date as written ("" when the row has none). */
+  /** The invoice number, currency and dates, the kind, strategy and zone, as written ("" when the row has none). */
   number: string;
   currency: string;
+  issuedOn: string;
   dueOn: string;
+  kind: string;
+  strategy: string;
+  timeZone: string;
   status: ImportRowStatus;
   /** Why the row is skipped: its errors, or which debtor it duplicates. */
   messages: string[];
@@ -142,6 +380,10 @@ export interface ImportRow {
 export interface ImportPreview {
   /** Problems with the file as a whole (no header, too many rows): nothing can be imported. */
   fileErrors: string[];
+  /** The file's columns and what each imports as (ParsedCsv's). */
+  columns: ImportColumn[];
+  /** The mapping's problems: no row is read until they are solved. */
+  columnErrors: string[];
   rows: ImportRow[];
   /** How many rows would be imported (each an invoice). */
   valid: number;
@@ -269,7 +511,7 @@ const LINE_MESSAGE_PREFIX = "Please enter the invoice number on one line";
  * would not.
  */
 function validateRow(
-  cells: Record<Column, string>,
+  cells: Record<ImportField, string>,
   defaultZone: string,
   today: string,
   defaultCurrency: string,
@@ -346,18 +588,6 @@ function validateRow(
   };
 }
 
-/** The index of each known column in the header row; unknown columns are ignored. */
-function mapHeader(header: readonly string[]) {
-  const columns = new Map<Column, number>();
-  header.forEach((cell, index) => {
-    const name = normalizeHeader(cell);
-    for (const [column, aliases] of Object.entries(ALIASES) as [Column, readonly string[]][]) {
-      if (!columns.has(column) && aliases.includes(name)) columns.set(column, index);
-    }
-  });
-  return columns;
-}
-
 /** Counts lines incrementally: the line an offset is on, for offsets that only grow. */
 function lineCounter(text: string) {
   let at = 0;
@@ -373,24 +603,39 @@ const byteLength = (text: string) => new TextEncoder().encode(text).byteLength;
 /** The file read and each row checked on its own: planImport then matches the rows to debtors. */
 export interface ParsedCsv {
   fileErrors: string[];
+  /** The header's columns, each with its sample and field ([] when the file has no header). */
+  columns: ImportColumn[];
+  /** The mapping's problems (readMapping): the rows are not checked until they are solved. */
+  columnErrors: string[];
   rows: ImportRow[];
 }
 
+const fileRefused = (message: string): ParsedCsv => ({
+  fileErrors: [message],
+  columns: [],
+  columnErrors: [],
+  rows: [],
+});
+
 /**
- * Parses and validates a CSV of debtors or invoices: a header row (names without case; aliases such
- * as "Full name", "E-mail", "Debt", "Due date"), then one debtor or invoice per row. Each row is
- * 'ok' (with the debtor and invoice it makes) or 'error' (its messages). A file past
- * MAX_IMPORT_BYTES or MAX_IMPORT_ROWS has a file error and no rows.
+ * Parses and validates a CSV of debtors or invoices: a header row, then one debtor or invoice per
+ * row. Each header cell imports as the field `options.columns` gives it, or else as the one its
+ * name suggests (guessField: "Client", "E-mail", "Amount due"). Each row is 'ok' (with the debtor
+ * and invoice it makes) or 'error' (its messages). A mapping without a required field, or with a
+ * field twice, has columnErrors and no rows; a file past MAX_IMPORT_BYTES, MAX_IMPORT_ROWS or
+ * MAX_IMPORT_COLUMNS has a file error and no rows.
  */
-export function parseDebtorCsv(input: string, options: ImportOptions): ParsedCsv {
-  if (input.length > MAX_IMPORT_BYTES || byteLength(input) > MAX_IMPORT_BYTES) {
-    return { fileErrors: [IMPORT_TOO_LARGE], rows: [] };
-  }
+export function parseDebtorCsv(input: string, options: ImportOptions & { columns?: MappingInput }): ParsedCsv {
+  if (input.length > MAX_IMPORT_BYTES || byteLength(input) > MAX_IMPORT_BYTES) return fileRefused(IMPORT_TOO_LARGE);
   const text = input.replace(/^\uFEFF/, "");
   const defaultZone = safeTimeZone(options.timeZone);
   const lineOf = lineCounter(text);
-  let header: Map<Column, number> | null = null;
-  let tooMany = false;
+  let header: string[] | null = null;
+  let chosen: ColumnMapping | null = null;
+  let indexOf = new Map<ImportField, number>();
+  let sample: string[] | null = null;
+  let dataRows = 0;
+  let refusal: string | null = null;
   let cursor = 0;
   const rows: ImportRow[] = [];
 
@@ -404,22 +649,30 @@ export function parseDebtorCsv(input: string, options: ImportOptions): ParsedCsv
       const line = lineOf(start);
       const cells = result.data;
       if (!header) {
-        header = mapHeader(cells);
+        header = cells;
+        if (cells.length > MAX_IMPORT_COLUMNS) {
+          refusal = TOO_MANY_COLUMNS;
+          parser.abort();
+          return;
+        }
+        chosen = readMapping(cells, options.columns);
+        indexOf = new Map(chosen.mapping.flatMap((field, index) => (field ? [[field, index] as const] : [])));
         return;
       }
-      if (rows.length >= MAX_IMPORT_ROWS) {
-        tooMany = true;
+      sample ??= cells;
+      if (dataRows >= MAX_IMPORT_ROWS) {
+        refusal = TOO_MANY_ROWS;
         parser.abort();
         return;
       }
-      const cell = (column: Column) => {
-        const index = header?.get(column);
+      dataRows++;
+      // Rows are read with a mapping that stands; until then they are only counted.
+      if (chosen && chosen.errors.length > 0) return;
+      const cell = (field: ImportField) => {
+        const index = indexOf.get(field);
         return index === undefined ? "" : (cells[index] ?? "");
       };
-      const values = Object.fromEntries((Object.keys(ALIASES) as Column[]).map((c) => [c, cell(c)])) as Record<
-        Column,
-        string
-      >;
+      const values = Object.fromEntries(FIELD_NAMES.map((f) => [f, cell(f)])) as Record<ImportField, string>;
       const base = {
         line,
         name: values.name.trim(),
@@ -427,7 +680,11 @@ export function parseDebtorCsv(input: string, options: ImportOptions): ParsedCsv
         amount: values.amount.trim(),
         number: values.invoice.trim(),
         currency: values.currency.trim(),
+        issuedOn: values.issuedOn.trim(),
         dueOn: values.dueOn.trim(),
+        kind: values.kind.trim(),
+        strategy: values.strategy.trim(),
+        timeZone: values.timeZone.trim(),
       };
       const { errors, debtor, invoice } = validateRow(
         values,
@@ -445,23 +702,21 @@ export function parseDebtorCsv(input: string, options: ImportOptions): ParsedCsv
     },
   });
 
-  if (tooMany) return { fileErrors: [TOO_MANY_ROWS], rows: [] };
+  if (refusal) return fileRefused(refusal);
   // Assigned in the step callback, which TypeScript's flow analysis does not follow.
-  const columns = header as Map<Column, number> | null;
-  if (!columns) return { fileErrors: [EMPTY_FILE], rows: [] };
-  const missing = REQUIRED.filter((r) => !columns.has(r.column)).map((r) => r.label);
-  if (missing.length > 0) {
-    // "no email column", "no email or amount column", "no name, email or amount column".
-    const named = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(", ")} or ${missing.at(-1)}`;
-    return {
-      fileErrors: [
-        `The header row has no ${named} column. The first row must name the columns: name, email, amount, and optionally kind, strategy, currency, invoice number, issue date, due date, time zone.`,
-      ],
-      rows: [],
-    };
-  }
-  if (rows.length === 0) return { fileErrors: [EMPTY_FILE], rows: [] };
-  return { fileErrors: [], rows };
+  const cellsOfHeader = header as string[] | null;
+  const mapping = chosen as ColumnMapping | null;
+  const first = sample as string[] | null;
+  if (!cellsOfHeader || !mapping || dataRows === 0) return fileRefused(EMPTY_FILE);
+  const columns = cellsOfHeader.map(
+    (cell, index): ImportColumn => ({
+      header: shorten(cell),
+      sample: shorten(first?.[index] ?? ""),
+      field: mapping.mapping[index] ?? null,
+      ...(mapping.byColumn.has(index) ? { error: mapping.byColumn.get(index) } : {}),
+    }),
+  );
+  return { fileErrors: [], columns, columnErrors: mapping.errors, rows };
 }
 
 /** The addresses and invoice numbers of a parsed file's valid rows: what planImport needs the account's answer on. */
@@ -486,10 +741,11 @@ export function importKeys(parsed: ParsedCsv) {
  * invoice past `maxInvoices` for its debtor.
  */
 export function planImport(parsed: ParsedCsv, options: PlanOptions): ImportPreview {
-  if (parsed.fileErrors.length > 0) {
-    return { fileErrors: parsed.fileErrors, rows: [], valid: 0, debtors: [], invoices: [], existingDebtors: 0 };
+  const { fileErrors, columns, columnErrors } = parsed;
+  if (fileErrors.length > 0 || columnErrors.length > 0) {
+    return { fileErrors, columns, columnErrors, rows: [], valid: 0, debtors: [], invoices: [], existingDebtors: 0 };
   }
-  const firstLine = new Map<string, { line: number; name: string }>();
+  const firstLine = new Map<string, { line: number; debtor: ImportDebtor }>();
   const numberLine = new Map<string, number>();
   const invoiceCount = new Map<string, number>();
   const touched = new Set<number>();
@@ -537,13 +793,19 @@ export function planImport(parsed: ParsedCsv, options: PlanOptions): ImportPrevi
     const first = firstLine.get(invoice.email);
     // A new debtor's rows without a currency are in the debtor's (their first row's).
     invoices.push(first ? invoice : { ...invoice, currency: invoice.currency ?? debtor.currency });
-    if (first) return { ...shown, note: `An invoice of ${first.name} (line ${first.line})`, debtor, invoice };
-    firstLine.set(invoice.email, { line: row.line, name: debtor.fullName });
+    // Another invoice of a debtor of an earlier row: that row's debtor, whatever this row's other columns say.
+    if (first) {
+      const note = `An invoice of ${first.debtor.fullName} (line ${first.line})`;
+      return { ...shown, note, debtor: first.debtor, invoice };
+    }
+    firstLine.set(invoice.email, { line: row.line, debtor });
     debtors.push(debtor);
     return { ...shown, debtor, invoice };
   });
   return {
     fileErrors: [],
+    columns,
+    columnErrors: [],
     rows,
     valid: invoices.length,
     debtors,
@@ -553,6 +815,9 @@ export function planImport(parsed: ParsedCsv, options: PlanOptions): ImportPrevi
 }
 
 /** parseDebtorCsv, then planImport: the preview of a file for an account. */
-export function previewDebtorCsv(input: string, options: ImportOptions & PlanOptions): ImportPreview {
+export function previewDebtorCsv(
+  input: string,
+  options: ImportOptions & PlanOptions & { columns?: MappingInput },
+): ImportPreview {
   return planImport(parseDebtorCsv(input, options), options);
 }

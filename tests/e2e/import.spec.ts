@@ -69,3 +69,46 @@ test("a CSV file over 2 MB is refused on the page, before it is sent; the pasted
   await expect(page.getByTestId("import-counts")).toHaveText("1 row: 1 ready to import, 0 with errors, 0 duplicates.");
   await expect(page.getByTestId("import-message")).toHaveText("1 row is ready to import.");
 });
+
+test("a file whose amount column is not guessed: the preview asks for it, the user maps it, then imports @phone", async ({
+  page,
+}) => {
+  await signInByRequest(page, { redirectTo: "/debtors/import" });
+  const stamp = Date.now();
+  const csv = [
+    "Client;Email;Owed (EUR);Notes",
+    `Mia Mapped;mia-${stamp}@example.com;250.00;call first`,
+    `Max Mapped;max-${stamp}@example.com;"1,000.50";`,
+  ].join("\n");
+  await page.getByLabel("CSV file").setInputFiles({ name: "owed.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("button", { name: "Preview" }).click();
+
+  // The file is not refused: its columns are listed, the amount asked for, no row read yet.
+  const columns = page.getByTestId("import-columns");
+  await expect(page.getByTestId("import-column-errors")).toHaveText("Choose the column that holds the amount.");
+  await expect(page.getByLabel('Column "Client" imports as')).toHaveValue("name");
+  await expect(page.getByLabel('Column "Email" imports as')).toHaveValue("email");
+  await expect(page.getByLabel('Column "Notes" imports as')).toHaveValue("");
+  const owed = page.getByLabel('Column "Owed (EUR)" imports as');
+  await expect(owed).toHaveValue("");
+  await expect(columns).toContainText("First row: 250.00");
+  await expect(page.getByTestId("import-preview")).toHaveCount(0);
+  // On a phone too the page never scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+  await owed.selectOption({ label: "Amount" });
+  await page.getByRole("button", { name: "Update preview" }).click();
+  await expect(page.getByTestId("import-counts")).toHaveText("2 rows: 2 ready to import, 0 with errors, 0 duplicates.");
+  await expect(page.getByTestId("import-column-errors")).toHaveCount(0);
+  await expect(owed).toHaveValue("amount");
+  const preview = page.getByTestId("import-preview");
+  await expect(preview.getByRole("row", { name: /Mia Mapped/ })).toContainText("250.00");
+  await expect(preview.getByRole("row", { name: /Max Mapped/ })).toContainText("1,000.50");
+
+  await page.getByRole("button", { name: "Import 2 debtors" }).click();
+  const message = page.getByTestId("import-message");
+  await expect(message).toHaveText(/^Imported 2 debtors\./);
+  await message.getByRole("link", { name: "See your debtors" }).click();
+  await expect(page.getByTestId("debtor-count")).toHaveText("2 debtors");
+  await expect(page.getByText("Mia Mapped", { exact: true }).filter({ visible: true })).toHaveCount(1);
+});

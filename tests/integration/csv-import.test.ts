@@ -22,12 +22,15 @@ interface Post {
   intent?: string;
   csv?: string;
   file?: { text: string | Uint8Array<ArrayBuffer>; name?: string };
+  /** The preview's other fields: its columns' choices (`columns[0]`), the mapping it previewed. */
+  fields?: Record<string, string>;
 }
 
 /** The import form as the page submits it (multipart, `.data` single fetch): status and action data. */
-async function importPost(cookie: string, { intent = "import-preview", csv, file }: Post) {
+async function importPost(cookie: string, { intent = "import-preview", csv, file, fields = {} }: Post) {
   const form = new FormData();
   form.set("intent", intent);
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
   if (csv !== undefined) form.set("csv", csv);
   if (file) form.set("file", new File([file.text], file.name ?? "debtors.csv", { type: "text/csv" }));
   const res = await postMultipart(`${PATH}.data`, form, cookie);
@@ -180,6 +183,8 @@ describe("CSV import", () => {
       [4, "ok", "An invoice of Known Debtor, already one of your debtors"],
       [5, "duplicate", null],
     ]);
+    // A blank currency shows as it will be: the debtor's (line 2's EUR), or the user's debtor's own.
+    expect(preview.data.preview.rows.map((r: Json) => r.currency)).toEqual(["EUR", "EUR", "the debtor's", ""]);
 
     const confirmed = await importPost(owner.cookie, { intent: "import-confirm", csv: file });
     expect(confirmed.data).toMatchObject({
@@ -253,6 +258,135 @@ describe("CSV import", () => {
     expect(invoices?.n).toBe(3);
   });
 
+  it("a file whose headers are not all guessed imports once its columns are chosen; a bad mapping is field errors, nothing written", async () => {
+    const owner = await signIn(uniqueEmail("imp-map"));
+    const tag = crypto.randomUUID().slice(0, 8);
+    const file = [
+      "Client;Balance;Contact",
+      `Acme Ltd;1200.50;acme-${tag}@example.com`,
+      `Bob Smith;"1,000.00";bob-${tag}@example.com`,
+    ].join("\r\n");
+    const CHOOSE = "Please choose what the file's columns import as: see Columns below.";
+
+    // Guessed: Client is the name and Balance the amount; no column is the e-mail (Contact could
+    // be a name too, which Client has). The file is not refused: the mapping asks for the e-mail.
+    const first = await importPost(owner.cookie, { file: { text: file } });
+    expect(first.status).toBe(400);
+    expect(first.data).toEqual({
+      intent: "import-preview",
+      ok: false,
+      message: CHOOSE,
+      csv: file,
+      columns: [
+        { header: "Client", sample: "Acme Ltd", field: "name" },
+        { header: "Balance", sample: "1200.50", field: "amount" },
+        { header: "Contact", sample: `acme-${tag}@example.com`, field: null },
+      ],
+      columnErrors: ["Choose the column that holds the email address."],
+    });
+
+    // Bad mappings, previewed or confirmed: field errors naming the field or the headers, the other
+    // choices kept, never a 500, nothing written.
+    const bad: [Record<string, string>, string[], (string | null)[]][] = [
+      [
+        { "columns[0]": "name", "columns[1]": "amount", "columns[2]": "name" },
+        [
+          '"Client" and "Contact" both import as Name: please choose one of them.',
+          "Choose the column that holds the email address.",
+        ],
+        ["name", "amount", "name"],
+      ],
+      [
+        { "columns[0]": "name", "columns[1]": "", "columns[2]": "email" },
+        ["Choose the column that holds the amount."],
+        ["name", null, "email"],
+      ],
+      [
+        { "columns[0]": "name", "columns[1]": "amount", "columns[2]": "passwordHash" },
+        ['Please choose what "Contact" imports as from the list.', "Choose the column that holds the email address."],
+        ["name", "amount", null],
+      ],
+      [
+        { "columns[0]": "name", "columns[1]": "amount", "columns[2]": "email", "columns[3]": "currency" },
+        ['The file has no column "3" (it has 3). Please choose the columns again.'],
+        ["name", "amount", "email"],
+      ],
+      [
+        { "columns[0]": "name", "columns[1]": "amount", "columns[2]": "email", "columns[-1]": "name" },
+        ['The file has no column "-1" (it has 3). Please choose the columns again.'],
+        ["name", "amount", "email"],
+      ],
+    ];
+    for (const intent of ["import-preview", "import-confirm"]) {
+      for (const [fields, columnErrors, chosen] of bad) {
+        const res = await importPost(owner.cookie, { intent, csv: file, fields });
+        expect(res.status, JSON.stringify(res.data)).toBe(400);
+        expect(res.data).toMatchObject({ intent, ok: false, message: CHOOSE, csv: file, columnErrors });
+        expect(res.data.columns.map((c: Json) => c.field)).toEqual(chosen);
+        expect(res.data.preview).toBeUndefined();
+      }
+    }
+    // The duplicate's message stands beside both its selects.
+    const duplicate = await importPost(owner.cookie, { csv: file, fields: bad[0]![0] });
+    expect(duplicate.data.columns.map((c: Json) => c.error ?? null)).toEqual([
+      '"Client" and "Contact" both import as Name: please choose one of them.',
+      null,
+      '"Client" and "Contact" both import as Name: please choose one of them.',
+    ]);
+    expect(await debtorRowsOf(owner.userId)).toEqual([]);
+
+    // Mapped: the preview reads every row with the choice.
+    const fields = { "columns[0]": "name", "columns[1]": "amount", "columns[2]": "email" };
+    const mapped = await importPost(owner.cookie, { csv: file, fields });
+    expect(mapped.status, JSON.stringify(mapped.data)).toBe(200);
+    expect(mapped.data).toMatchObject({
+      ok: true,
+      message: "2 rows are ready to import.",
+      columns: [{ field: "name" }, { field: "amount" }, { field: "email" }],
+      preview: { total: 2, valid: 2, errors: 0 },
+    });
+    expect(mapped.data.columnErrors).toBeUndefined();
+    expect(mapped.data.preview.rows.map((r: Json) => [r.name, r.email, r.amount])).toEqual([
+      ["Acme Ltd", `acme-${tag}@example.com`, "1200.50"],
+      ["Bob Smith", `bob-${tag}@example.com`, "1,000.00"],
+    ]);
+
+    // A confirm whose columns differ from those previewed imports nothing: it previews them.
+    const changed = await importPost(owner.cookie, {
+      intent: "import-confirm",
+      csv: file,
+      fields: { ...fields, previewed: "name,amount," },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.data).toMatchObject({ intent: "import-preview", ok: true, preview: { valid: 2 } });
+    expect(changed.data.message).toMatch(/^You changed the columns, so nothing was imported yet/);
+    expect(await debtorRowsOf(owner.userId)).toEqual([]);
+
+    // The page without JavaScript: a labelled select per column, the choice and the errors shown.
+    const form = new FormData();
+    form.set("intent", "import-preview");
+    form.set("csv", file);
+    const html = await pageText(await postMultipart(PATH, form, owner.cookie));
+    expect(html).toContain("Choose the column that holds the email address.");
+    expect(html).toMatch(/<label for="([^"]+)"[^>]*>Column "Contact" imports as<\/label><select[^>]*id="\1"/);
+    expect(html).toMatch(
+      /<select[^>]*name="columns\[1\]"[^>]*>(?:(?!<\/select>)[\s\S])*<option value="amount" selected=""/,
+    );
+
+    // Confirmed with the mapping it previewed: both rows, as mapped.
+    const confirmed = await importPost(owner.cookie, {
+      intent: "import-confirm",
+      csv: file,
+      fields: { ...fields, previewed: "name,amount,email" },
+    });
+    expect(confirmed.status, JSON.stringify(confirmed.data)).toBe(200);
+    expect(confirmed.data).toMatchObject({ intent: "import-confirm", ok: true, message: "Imported 2 debtors." });
+    expect((await debtorRowsOf(owner.userId)).map((d) => [d.full_name, d.email, d.debt_cents])).toEqual([
+      ["Acme Ltd", `acme-${tag}@example.com`, 120050],
+      ["Bob Smith", `bob-${tag}@example.com`, 100000],
+    ]);
+  });
+
   it("refuses an invoice number the form refuses (100 characters with a control character), with the form's message", async () => {
     const owner = await signIn(uniqueEmail("imp-number"));
     const number = `${"N".repeat(99)}\u0001`;
@@ -305,7 +439,6 @@ describe("CSV import", () => {
       [{ csv: rows(5001), intent: "import-confirm" }, 400, TOO_MANY],
       [{ file: { text: `name,email,amount\n${"x".repeat(2 * 1024 * 1024)}` } }, 400, TOO_LARGE],
       [{ file: { text: "x".repeat(3 * 1024 * 1024) } }, 413, TOO_LARGE],
-      [{ csv: "name,amount\nA,1" }, 400, "The header row has no email column."],
       [{ csv: "name,email,amount\n" }, 400, "The file has no rows to import."],
       [{ csv: "   " }, 400, "Please choose a CSV file or paste its text."],
       [{ intent: "import-everything", csv: "name,email,amount\nA,a@example.com,1" }, 400, "Something went wrong"],
@@ -317,6 +450,14 @@ describe("CSV import", () => {
       expect(res.data.message).toContain(message);
     }
     expect(await debtorRowsOf(owner.userId)).toEqual([]);
+
+    // Without an e-mail column the file is not refused: the mapping asks for one.
+    const noEmail = await importPost(owner.cookie, { csv: "name,amount\nA,1" });
+    expect(noEmail.status).toBe(400);
+    expect(noEmail.data).toMatchObject({
+      ok: false,
+      columnErrors: ["Choose the column that holds the email address."],
+    });
 
     // A visitor is sent to sign in, and nothing is read.
     const form = new FormData();

@@ -599,7 +599,8 @@ describe("hostile input: form actions never answer 500 and leave other accounts 
     {
       path: "/debtors/import",
       intents: ["import-preview", "import-confirm"],
-      fields: ["csv"],
+      // The preview's column mapping: a column the file has, one it does not, the mapping previewed.
+      fields: ["csv", "columns[0]", "columns[7]", "previewed"],
       signedIn: true,
     },
     {
