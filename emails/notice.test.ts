@@ -50,7 +50,7 @@ describe("DigestEmail", () => {
           {
             kind: "promised",
             debtorName: "Ana Ruiz",
-            detail: "Promised to pay by 30 December 2026",
+            detail: "Promised to pay by Dec 30, 2026",
             debtorUrl: "https://dunly.test/debtors/1",
           },
           { kind: "bounced", debtorName: "Bea Bounce", detail: "", debtorUrl: "https://dunly.test/debtors/2" },
@@ -63,7 +63,7 @@ describe("DigestEmail", () => {
     expect(digestSubject(14)).toBe("Dunly: 14 updates about your debtors today");
     expect(digestSubject(1)).toBe("Dunly: 1 update about your debtors today");
     expect(text).toContain("Ana Ruiz promised to pay");
-    expect(text).toContain("Promised to pay by 30 December 2026");
+    expect(text).toContain("Promised to pay by Dec 30, 2026");
     expect(text).toContain("A reminder to Bea Bounce bounced");
     expect(text).toContain("and 12 more");
     expect(html).toContain('href="https://dunly.test/debtors/2"');

@@ -1,3 +1,4 @@
+import { userLocale } from "../app/domain/number-locale";
 import type { TemplateId } from "../app/domain/presets";
 import { frequencyRepeats, reminderReceiver, reminderSender } from "../app/domain/sender";
 import { type Statement, todayIn } from "../app/domain/statement";
@@ -55,6 +56,8 @@ interface SenderValues {
   fullName: string;
   email: string;
   paymentUrl: string | null;
+  /** The user's number and date format (users.locale); none: the default. */
+  locale?: string | null;
 }
 interface OrganizationValues {
   name: string;
@@ -118,7 +121,7 @@ export function reminderProps(
     tone: choice.tone,
     ...receiver,
     ...sender,
-    locale: "en",
+    locale: userLocale(user?.locale),
     repeats: frequencyRepeats(choice.frequency),
   } satisfies ReminderEmailProps;
 }

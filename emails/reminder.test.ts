@@ -40,7 +40,7 @@ const base = (template: TemplateId, tone: Tone, over: Partial<ReminderEmailProps
   ...over,
 });
 
-/** One open invoice of $1,250.00, due December 31, 2026 (the sample's today is December 10). */
+/** One open invoice of $1,250.00, due Dec 31, 2026 (the sample's today is December 10). */
 const one = (over: Partial<StatementLine> = {}): StatementLine[] => [
   { number: "INV-7", dueOn: "2026-12-31", balanceCents: 125000, currency: "USD", ...over },
 ];
@@ -90,7 +90,7 @@ describe("renderReminder", () => {
     for (const out of [html, text]) {
       expect(out).toContain("$1,250.00");
       expect(out).toContain("John Doe");
-      expect(out).toContain("December 31, 2026");
+      expect(out).toContain("Dec 31, 2026");
       expect(out).toContain("INV-7");
       expect(out).toContain("due in 21 days");
       expect(out).toContain("Jane Smith");
@@ -119,7 +119,7 @@ describe("renderReminder", () => {
           expect(out).not.toContain("View invoice");
           expect(out).toContain("SAMPLE-1001");
           expect(out).toContain("10 days overdue");
-          expect(out).toContain("Invoice due December 31, 2026");
+          expect(out).toContain("Invoice due Dec 31, 2026");
           expect(out).toContain("due in 21 days");
           expect(out).toContain("$750.00");
           expect(out).toContain("$500.00");
@@ -205,8 +205,8 @@ describe("renderReminder", () => {
       for (const out of [subject, html, text]) expect(out).not.toMatch(/undefined|null|Invalid|NaN|\{\w+\}/);
       expect(subject).not.toMatch(/invoice/i);
       expect(subject).toContain("$1,250.00");
-      expect(text).toMatch(/Invoice due December 31, 2026 +December 31, 2026 +\$1,250\.00 +due in 21 days/);
-      expect(text).toContain("due on December 31, 2026");
+      expect(text).toMatch(/Invoice due Dec 31, 2026 +Dec 31, 2026 +\$1,250\.00 +due in 21 days/);
+      expect(text).toContain("due on Dec 31, 2026");
     }
   });
 
@@ -357,7 +357,7 @@ describe("renderReminder", () => {
       expect(out).toContain("€987.65");
       expect(out).toContain("RE-2026/42");
     }
-    expect(text).toMatch(/RE-2026\/42 +December 31, 2026 +€987\.65 +due in 21 days/);
+    expect(text).toMatch(/RE-2026\/42 +Dec 31, 2026 +€987\.65 +due in 21 days/);
     expect(text).not.toContain("$");
     expect(subject).toContain("RE-2026/42");
     expect(subject).toContain("€987.65");
@@ -373,7 +373,7 @@ describe("renderReminder", () => {
     expect(REMINDER_SAMPLE.payUrl).toMatch(/^https:\/\//);
     expect(text).toContain(`Pay now <${REMINDER_SAMPLE.payUrl}>`);
     expect(text).toContain(`I've paid <${REMINDER_SAMPLE.paidUrl}>`);
-    expect(text).toMatch(/SAMPLE-1001 +November 30, 2026 +\$750\.00 +10 days overdue/);
+    expect(text).toMatch(/SAMPLE-1001 +Nov 30, 2026 +\$750\.00 +10 days overdue/);
     expect(text).toMatch(/Total due +\$1,250\.00/);
     expect(html).not.toContain("INV-");
     expect(text).not.toContain("View invoice");
@@ -401,7 +401,7 @@ const htmlRow = (...cells: string[]) =>
   new RegExp(`<tr>${cells.map((c) => `<td[^>]*>${escapeRegExp(c)}</td>`).join("")}`);
 
 describe("Statements: one invoice, twelve invoices, two currencies, a disputed invoice left out; every template and tone", () => {
-  // The sample's today: December 10, 2026.
+  // The sample's today: Dec 10, 2026.
   it.each(combos)(
     "one invoice (%s, tone %i): its number and amount in the subject, its line and the total",
     async (template, tone) => {
@@ -411,12 +411,12 @@ describe("Statements: one invoice, twelve invoices, two currencies, a disputed i
         expect(subject).toContain("invoice INV-1");
         expect(subject).toContain("$400.00");
         expect(subject).not.toMatch(/\binvoices\b/);
-        expect(text).toMatch(textRow("INV-1", "November 30, 2026", "$400.00", "10 days overdue"));
+        expect(text).toMatch(textRow("INV-1", "Nov 30, 2026", "$400.00", "10 days overdue"));
         expect(text).toMatch(textRow("Total due", "$400.00"));
-        expect(html).toMatch(htmlRow("INV-1", "November 30, 2026", "$400.00", "10 days overdue"));
+        expect(html).toMatch(htmlRow("INV-1", "Nov 30, 2026", "$400.00", "10 days overdue"));
         expect(html).toMatch(/Total due<\/td><td[^>]*>\$400\.00<\/td>/);
         // The copy names the one invoice's amount and due date, as before statements.
-        expect(text).toContain("$400.00, due on November 30, 2026");
+        expect(text).toContain("$400.00, due on Nov 30, 2026");
         expect(text).not.toContain("listed below");
         for (const out of [subject, html, text]) expect(out).not.toMatch(/undefined|null|NaN|\{\w+\}/);
       }
@@ -439,10 +439,10 @@ describe("Statements: one invoice, twelve invoices, two currencies, a disputed i
       expect(subject).not.toContain("T-");
       expect(text).toContain("$780.00 for the 12 invoices listed below");
       expect(text).not.toContain("due on");
-      expect(text).toMatch(textRow("T-01", "January 15, 2026", "$10.00", "329 days overdue"));
-      expect(text).toMatch(textRow("T-11", "November 15, 2026", "$110.00", "25 days overdue"));
-      expect(text).toMatch(textRow("T-12", "December 15, 2026", "$120.00", "due in 5 days"));
-      expect(html).toMatch(htmlRow("T-12", "December 15, 2026", "$120.00", "due in 5 days"));
+      expect(text).toMatch(textRow("T-01", "Jan 15, 2026", "$10.00", "329 days overdue"));
+      expect(text).toMatch(textRow("T-11", "Nov 15, 2026", "$110.00", "25 days overdue"));
+      expect(text).toMatch(textRow("T-12", "Dec 15, 2026", "$120.00", "due in 5 days"));
+      expect(html).toMatch(htmlRow("T-12", "Dec 15, 2026", "$120.00", "due in 5 days"));
       expect(text).toMatch(textRow("Total due", "$780.00"));
       // Each listed once, oldest due first.
       const order = [...text.matchAll(/\bT-(\d\d)\b/g)].map((m) => m[1]);
@@ -463,8 +463,8 @@ describe("Statements: one invoice, twelve invoices, two currencies, a disputed i
       expect(subject).toContain("2 invoices");
       expect(subject).toContain("$100.00 + €50.00");
       expect(text).toContain("$100.00 + €50.00 for the 2 invoices listed below");
-      expect(text).toMatch(textRow("U-1", "December 1, 2026", "$100.00", "9 days overdue"));
-      expect(text).toMatch(textRow("E-1", "December 10, 2026", "€50.00", "due today"));
+      expect(text).toMatch(textRow("U-1", "Dec 1, 2026", "$100.00", "9 days overdue"));
+      expect(text).toMatch(textRow("E-1", "Dec 10, 2026", "€50.00", "due today"));
       expect(text).toMatch(textRow("Total due in USD", "$100.00"));
       expect(text).toMatch(textRow("Total due in EUR", "€50.00"));
       expect(html).toMatch(/Total due in USD<\/td><td[^>]*>\$100\.00<\/td>/);
@@ -491,8 +491,8 @@ describe("Statements: one invoice, twelve invoices, two currencies, a disputed i
       for (const gone of ["DISPUTED-1", "PAID-1", "VOID-1", "$999.00", "$888.00", "$777.00"])
         expect(out).not.toContain(gone);
     }
-    expect(text).toMatch(textRow("OPEN-1", "November 1, 2026", "$150.00", "39 days overdue"));
-    expect(text).toMatch(textRow("Invoice due December 20, 2026", "December 20, 2026", "$100.00", "due in 10 days"));
+    expect(text).toMatch(textRow("OPEN-1", "Nov 1, 2026", "$150.00", "39 days overdue"));
+    expect(text).toMatch(textRow("Invoice due Dec 20, 2026", "Dec 20, 2026", "$100.00", "due in 10 days"));
     expect(text).toMatch(textRow("Total due", "$250.00"));
   });
 
@@ -530,7 +530,7 @@ describe("Statements: one invoice, twelve invoices, two currencies, a disputed i
 });
 
 describe("The e-mail tells the truth about time", () => {
-  // The sample's today: December 10, 2026.
+  // The sample's today: Dec 10, 2026.
   /** What a reminder before its due date must not say. */
   const NOT_YET = [/overdue/i, /as soon as possible/i, /past due/i, /Final notice/i, /\blate\b/i];
   const notYetDue = [
@@ -546,11 +546,11 @@ describe("The e-mail tells the truth about time", () => {
         for (const repeats of [true, false]) {
           const { subject, html, text } = await renderReminder(base(template, tone, { statement, repeats }));
           for (const out of [subject, html, text]) for (const word of NOT_YET) expect(out).not.toMatch(word);
-          expect(text).toMatch(/is due on (December 31, 2026|the dates shown)/);
+          expect(text).toMatch(/is due on (Dec 31, 2026|the dates shown)/);
         }
       }
       const { subject, text } = await renderReminder(base(template, tone, { statement: one() }));
-      expect(text).toContain("$1,250.00 is due on December 31, 2026");
+      expect(text).toContain("$1,250.00 is due on Dec 31, 2026");
       // Not even a final notice calls itself final before the due date.
       expect(subject).not.toMatch(/final/i);
     },
@@ -561,7 +561,7 @@ describe("The e-mail tells the truth about time", () => {
       base(template, tone, { statement: one({ dueOn: "2026-12-10" }) }),
     );
     for (const out of [subject, html, text]) for (const word of NOT_YET) expect(out).not.toMatch(word);
-    expect(text).toContain("is due on December 10, 2026");
+    expect(text).toContain("is due on Dec 10, 2026");
     expect(text).toContain("due today");
   });
 
@@ -685,9 +685,9 @@ describe("reminder copy", () => {
 
 describe("formatDueDate", () => {
   it("formats the calendar day without time-zone shifts", () => {
-    expect(formatDueDate("2027-03-05")).toBe("March 5, 2027");
-    expect(formatDueDate("2026-12-31")).toBe("December 31, 2026");
-    expect(formatDueDate("2027-01-01")).toBe("January 1, 2027");
+    expect(formatDueDate("2027-03-05")).toBe("Mar 5, 2027");
+    expect(formatDueDate("2026-12-31")).toBe("Dec 31, 2026");
+    expect(formatDueDate("2027-01-01")).toBe("Jan 1, 2027");
   });
 
   it("returns null for missing or impossible dates", () => {
@@ -715,7 +715,7 @@ describe("safeHttpUrl", () => {
 
 describe("a first reminder speaks of no earlier one", () => {
   const EARLIER = /previous reminders|earlier reminder|several reminders|another reminder|following up|follow-up/i;
-  const values = { amount: "$1,200.00", dueDate: "November 8, 2026", invoiceNumber: "INV-101", daysOverdue: "20 days" };
+  const values = { amount: "$1,200.00", dueDate: "Nov 8, 2026", invoiceNumber: "INV-101", daysOverdue: "20 days" };
   it("in every template and tone, while the firmness stays", () => {
     for (const template of TEMPLATE_IDS) {
       for (const tone of TONES) {
@@ -731,7 +731,7 @@ describe("a first reminder speaks of no earlier one", () => {
       }
     }
     expect(resolveCopy("second-follow-up", 2, values, { firstContact: true }).paragraphs[0]).toBe(
-      "The payment of $1,200.00, due on November 8, 2026, is still outstanding, now 20 days overdue.",
+      "The payment of $1,200.00, due on Nov 8, 2026, is still outstanding, now 20 days overdue.",
     );
   });
 });
@@ -775,7 +775,7 @@ describe("invoices the debtor said they paid", () => {
       base("initial", 1, { senderName: "Sally Sender", claimedPaid: [line("INV-7", 60050)] }),
     );
     expect(one.text).toContain(
-      "You told us you have paid INV-7 ($600.50, due November 1, 2026). Sally Sender is checking it, so it is not in the total above.",
+      "You told us you have paid INV-7 ($600.50, due Nov 1, 2026). Sally Sender is checking it, so it is not in the total above.",
     );
     const two = await renderReminder(
       base("initial", 1, { senderName: "Sally Sender", claimedPaid: [line("INV-7", 100), line("INV-8", 200)] }),

@@ -1,8 +1,8 @@
 import { Heading, Link, Section, Text } from "@react-email/components";
 import type { BankTransfer } from "../app/domain/bank-transfer";
 import { parseCalendarDate } from "../app/domain/calendar-date";
+import { formatDate } from "../app/domain/dates";
 import { oneLine, safeDisplayName, safeLines } from "../app/domain/header-safe";
-import { dateTimeFormat } from "../app/domain/intl";
 import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
 import {
@@ -59,7 +59,7 @@ export interface ReminderEmailProps {
    * one-time ('now') reminder: the copy then says nothing of further reminders. Default true.
    */
   repeats?: boolean;
-  /** "en" only for now. */
+  /** The user's number and date format ("en-US", "de-DE"): the dates are written in it. The words are English. */
   locale?: string;
   /**
    * The debtor's signed opt-out page (app/links/signed-links.server.ts): the footer's "Stop them here"
@@ -129,15 +129,13 @@ export interface ReminderContent extends ResolvedCopy {
 }
 
 /**
- * "2027-03-05" → "March 5, 2027"; null for missing or impossible dates.
- * Formats in UTC from the parsed parts so no time zone can shift the day.
+ * "2027-03-05" → "Mar 5, 2027" in the user's format (app/domain/dates.ts); null for missing or
+ * impossible dates. No time zone can shift the day.
  */
-export function formatDueDate(value: string | null | undefined): string | null {
-  const date = parseCalendarDate(value?.trim() ?? "");
-  if (!date) return null;
-  return dateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(
-    Date.UTC(date.year, date.month - 1, date.day),
-  );
+export function formatDueDate(value: string | null | undefined, locale?: string): string | null {
+  const date = value?.trim() ?? "";
+  if (!parseCalendarDate(date)) return null;
+  return formatDate(date, locale);
 }
 
 /** Only http(s) links become buttons: a user-supplied javascript: URL must never be clickable. */
@@ -180,7 +178,7 @@ function statementContent(props: ReminderEmailProps) {
   if (lines.length === 0 || count === 0) throw new EmptyStatementError();
   const listed = lines.slice(0, MAX_STATEMENT_LINES);
   const rows = listed.map((line) => {
-    const dueDate = formatDueDate(line.dueOn) ?? line.dueOn;
+    const dueDate = formatDueDate(line.dueOn, props.locale) ?? line.dueOn;
     const number = blankToNull(oneLine(line.number ?? ""));
     return {
       label: number ?? `Invoice due ${dueDate}`,
@@ -205,7 +203,7 @@ function statementContent(props: ReminderEmailProps) {
     amount: formatAmount(totals),
     // One invoice: its number and due date, as before statements; several: how many.
     invoiceNumber: only ? blankToNull(only.number) : null,
-    dueDate: only ? formatDueDate(only.dueOn) : null,
+    dueDate: only ? formatDueDate(only.dueOn, props.locale) : null,
     invoiceCount: only ? null : invoicesLabel(count),
   };
 }
@@ -238,7 +236,7 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
   );
   const company = props.senderCompany ?? null;
   const apart = (line: StatementLine) => {
-    const due = formatDueDate(line.dueOn) ?? line.dueOn;
+    const due = formatDueDate(line.dueOn, props.locale) ?? line.dueOn;
     const number = blankToNull(oneLine(line.number ?? ""));
     return `${number ?? `the invoice due ${due}`} (${formatMoney(line.balanceCents, line.currency)}, due ${due})`;
   };

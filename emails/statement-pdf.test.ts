@@ -15,15 +15,15 @@ describe("the statement PDF", () => {
   it("lays out the heading, every line over as many pages as they need, the totals and the bank details", async () => {
     const line = (n: number) => ({
       number: `INV-${n}`,
-      issued: "1 November 2026",
-      due: "15 November 2026",
+      issued: "Nov 1, 2026",
+      due: "Nov 15, 2026",
       state: "Overdue · 14 days",
       balance: "€1,234.56",
     });
     const bytes = await renderStatementPdf({
       sender: "Żabka Ltd",
       debtorName: "Ana Ruiz",
-      date: "29 November 2026",
+      date: "Nov 29, 2026",
       lines: Array.from({ length: 80 }, (_, n) => line(n)),
       totals: ["Total still owed: €98,764.80"],
       bankTransfer: [
@@ -42,7 +42,7 @@ describe("the statement PDF", () => {
       await renderStatementPdf({
         sender: "A",
         debtorName: "B",
-        date: "29 November 2026",
+        date: "Nov 29, 2026",
         lines: [],
         totals: [],
         bankTransfer: [],

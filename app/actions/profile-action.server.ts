@@ -19,11 +19,12 @@ import {
   updateProfileName,
 } from "~/auth/index.server";
 import { type Db, getDb } from "~/db/client.server";
-import { formatInstant } from "~/domain/time-zone";
+import { formatDateTime } from "~/domain/dates";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, UNSUPPORTED_IMAGE } from "~/domain/upload-limits";
 import { sendRecorded } from "~/mail/index.server";
 import { intentOf, readForm, reply } from "~/platform/action-result.server";
 import { appOrigin } from "~/platform/config.server";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { allowPasswordGuess, TOO_MANY_PASSWORD_GUESSES } from "~/platform/rate-limit.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { flashToastCookie } from "~/platform/toast.server";
@@ -135,7 +136,7 @@ async function saveDefaultCurrency(db: Db, user: SessionUser, formData: FormData
     return reply(PROFILE_INTENTS.defaultCurrency, { status: 400, result: submission.reply() });
   await setDefaultCurrency(db, user.id, submission.value.default_currency, submission.value.number_locale);
   return reply(PROFILE_INTENTS.defaultCurrency, {
-    message: "Currency and number format saved.",
+    message: "Currency and format saved.",
     result: submission.reply(),
   });
 }
@@ -203,7 +204,7 @@ async function notifyPasswordChanged(
       kind: "password-changed",
       message: {
         to: user.email,
-        changedAt: formatInstant(now, requestTimeZone(request)),
+        changedAt: formatDateTime(now, requestTimeZone(request), requestNumberLocale(request, user)),
         signedOut,
         signInUrl: new URL("/#sign-in", appOrigin(config, request.url)).href,
       },

@@ -315,5 +315,5 @@ async function resume(scope: Scope, formData: FormData) {
  */
 async function limitRefusal(scope: Scope, db: Db, debtorIds: readonly number[], firing: readonly string[] = []) {
   const load = await manualSendLoad(db, scope.ownerId, debtorIds, scope.now, firing);
-  return manualSendRefusal(load, sendingLimits(scope.plan), scope.now, scope.timeZone);
+  return manualSendRefusal(load, sendingLimits(scope.plan), scope.now, scope.timeZone, scope.locale);
 }

@@ -4,12 +4,13 @@ import { getApp, sessionUser } from "~/auth/context.server";
 import { type Db, getDb } from "~/db/client.server";
 import { addDays, MAX_STEP_OFFSET, MIN_STEP_OFFSET } from "~/domain/cadence";
 import { isCalendarDate } from "~/domain/calendar-date";
+import { formatDateTime } from "~/domain/dates";
 import { DEFAULT_FREQUENCY, getFrequency } from "~/domain/frequencies";
 import { nextRoomAt, sendingLimits } from "~/domain/limits";
+import { userLocale } from "~/domain/number-locale";
 import { effectivePlan } from "~/domain/plans";
 import { isTemplateId, type TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
-import { formatInstant } from "~/domain/time-zone";
 import { mail } from "~/mail/index.server";
 import { reply } from "~/platform/action-result.server";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
@@ -270,7 +271,7 @@ export async function testSend({
   if (!claimed) {
     const { account } = await countedInstants(db, user.id, null, now);
     const next = nextRoomAt(account, limits.accountDaily);
-    const message = `Daily limit of ${limits.accountDaily} reminders reached for this account.${next === null ? "" : ` The next one can be sent after ${formatInstant(next, timeZone)}.`}`;
+    const message = `Daily limit of ${limits.accountDaily} reminders reached for this account.${next === null ? "" : ` The next one can be sent after ${formatDateTime(next, timeZone, userLocale(user.locale))}.`}`;
     return reply(TEST_SEND_INTENT, { status: 429, message });
   }
 

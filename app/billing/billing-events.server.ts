@@ -1,7 +1,8 @@
 import type Stripe from "stripe";
 import { applySubscription, getBilling, markPastDue } from "~/billing/subscriptions.server";
+import { formatDate } from "~/domain/dates";
+import { userLocale } from "~/domain/number-locale";
 import { effectivePlan, isPlanId } from "~/domain/plans";
-import { formatLongDate } from "~/domain/promise";
 import { linkOrigin } from "~/platform/config.server";
 import { resumeForPlan } from "~/reminders/index.server";
 import { type HandledEvent, isMissingAtStripe, type StripeEventContext } from "~/stripe/index.server";
@@ -116,7 +117,7 @@ async function paymentFailed(invoice: Stripe.Invoice, context: StripeEventContex
   const user = await markPastDue(context.db, customerId, subscriptionId);
   if (!user) return { handled: false, reason: "no live subscription of a user for this customer" };
   const next = invoice.next_payment_attempt;
-  const date = next ? formatLongDate(new Date(next * 1000).toISOString().slice(0, 10)) : "";
+  const date = next ? formatDate(new Date(next * 1000).toISOString().slice(0, 10), userLocale(user.locale)) : "";
   await sendAccountNotice(
     context.env,
     context.db,

@@ -107,6 +107,6 @@ export async function markPastDue(db: Db, customerId: string, subscriptionId: st
         sql`${users.subscriptionStatus} IN ('active', 'trialing', 'past_due')`,
       ),
     )
-    .returning({ id: users.id, email: users.email })
+    .returning({ id: users.id, email: users.email, locale: users.locale })
     .get();
 }

@@ -2,8 +2,9 @@ import { and, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { users } from "~/db/schema";
 import type { AccountNoticeKind } from "~/domain/account-notice";
+import { formatDate } from "~/domain/dates";
+import { userLocale } from "~/domain/number-locale";
 import { TRIAL_WARNING_MS } from "~/domain/plans";
-import { formatLongDate } from "~/domain/promise";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 import { sendAccountNotice } from "./account-notices.server";
 
@@ -38,7 +39,7 @@ export async function sendTrialNotices(
         ? and(lte(users.trialEndsAt, now + TRIAL_WARNING_MS), gt(users.trialEndsAt, now))
         : lte(users.trialEndsAt, now);
     const rows = await db
-      .select({ id: users.id, email: users.email, trialEndsAt: users.trialEndsAt })
+      .select({ id: users.id, email: users.email, trialEndsAt: users.trialEndsAt, locale: users.locale })
       .from(users)
       .where(and(due, isNull(mark), notSubscribed, isNull(users.deletingAt)))
       .limit(TRIAL_NOTICES_PER_RUN);
@@ -69,9 +70,9 @@ function sendTrialNotice(
   db: Db,
   origin: string,
   kind: Extract<AccountNoticeKind, "trial_ending" | "trial_ended">,
-  row: { id: string; email: string; trialEndsAt: number | null },
+  row: { id: string; email: string; trialEndsAt: number | null; locale: string | null },
 ) {
-  const date = formatLongDate(new Date(row.trialEndsAt ?? 0).toISOString().slice(0, 10));
+  const date = formatDate(new Date(row.trialEndsAt ?? 0).toISOString().slice(0, 10), userLocale(row.locale));
   return sendAccountNotice(
     env,
     db,

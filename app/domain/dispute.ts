@@ -1,4 +1,4 @@
-import { formatShortDate } from "./promise";
+import { formatDate } from "./dates";
 
 /**
  * Disputed invoices: the debtor says an invoice is
@@ -11,7 +11,7 @@ export const DISPUTE_REASON_MAX = 500;
 /** How the debtor, the timeline and the dashboard name an invoice: its number, else "the invoice due 30 Dec 2026". */
 export function invoiceLabel(invoice: { number: string | null; dueOn: string }): string {
   const number = invoice.number?.trim();
-  return number ? number : `the invoice due ${formatShortDate(invoice.dueOn)}`;
+  return number ? number : `the invoice due ${formatDate(invoice.dueOn)}`;
 }
 
 /** The timeline's detail of a dispute: "INV-7: <reason>". */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formatDate, formatDateTime, formatDayOf } from "./dates";
 import {
   canonicalTimeZone,
   dateTimeFormat,
@@ -8,7 +9,6 @@ import {
   numberFormat,
 } from "./intl";
 import { formatMoney } from "./money";
-import { formatCalendarDate, formatDay, formatInstant } from "./time-zone";
 
 describe("Intl formatters are built once per locale, zone and options", () => {
   it("the same arguments give the same instance", () => {
@@ -45,14 +45,14 @@ describe("Intl formatters are built once per locale, zone and options", () => {
 
   it("the app's formatting reuses them and answers as before", () => {
     const at = Date.UTC(2026, 10, 21, 9, 0);
-    expect(formatInstant(at, "Europe/Berlin")).toBe("Nov 21, 2026, 10:00 AM");
-    expect(formatInstant(at, "Europe/Berlin")).toBe(formatInstant(at, "Europe/Berlin"));
-    expect(formatInstant(null, "UTC")).toBe("—");
+    expect(formatDateTime(at, "Europe/Berlin")).toBe("Nov 21, 2026, 10:00 AM");
+    expect(formatDateTime(at, "Europe/Berlin")).toBe(formatDateTime(at, "Europe/Berlin"));
+    expect(formatDateTime(null, "UTC")).toBe("—");
     expect(formatMoney(123450, "USD")).toBe("$1,234.50");
     expect(formatMoney(123450, "EUR")).toBe("€1,234.50");
-    expect(formatCalendarDate("2026-03-05")).toBe("Mar 5, 2026");
-    expect(formatCalendarDate("not a date")).toBe("not a date");
-    expect(formatDay(at, "Pacific/Kiritimati")).toBe("Nov 21, 2026");
+    expect(formatDate("2026-03-05")).toBe("Mar 5, 2026");
+    expect(formatDate("not a date")).toBe("not a date");
+    expect(formatDayOf(at, "Pacific/Kiritimati")).toBe("Nov 21, 2026");
     expect(formatCount(1000)).toBe("1,000");
     expect(canonicalTimeZone("europe/berlin")).toBe("Europe/Berlin");
   });

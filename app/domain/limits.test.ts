@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formatDateTime } from "./dates";
 import {
   DAILY_REMINDERS_BY_PLAN,
   DEFAULT_PLAN,
@@ -15,7 +16,6 @@ import {
   sendingLimits,
 } from "./limits";
 import { PLANS as plans } from "./plans";
-import { formatInstant } from "./time-zone";
 
 const HOUR = 60 * 60_000;
 const NOW = Date.UTC(2026, 10, 21, 13, 15); // Nov 21, 2026, 13:15 UTC
@@ -90,8 +90,8 @@ describe("limitWait", () => {
 
 describe("messages", () => {
   it("formats instants in the given zone", () => {
-    expect(formatInstant(NOW, "UTC")).toMatch(/^Nov 21, 2026, 1:15\sPM$/);
-    expect(formatInstant(NOW, "Asia/Tokyo")).toMatch(/^Nov 21, 2026, 10:15\sPM$/);
+    expect(formatDateTime(NOW, "UTC")).toMatch(/^Nov 21, 2026, 1:15\sPM$/);
+    expect(formatDateTime(NOW, "Asia/Tokyo")).toMatch(/^Nov 21, 2026, 10:15\sPM$/);
   });
   it("says why a delivery waits and until when", () => {
     const until = NOW + HOUR;

@@ -1,5 +1,5 @@
+import { formatDateTime } from "./dates";
 import { getPlan, isPlanId, PLANS, type PlanId, TRIAL_PLAN } from "./plans";
-import { formatInstant } from "./time-zone";
 
 /**
  * Sending limits: how many reminders one account, one address and one
@@ -78,9 +78,9 @@ export function limitWait(
 }
 
 /** The error a held-back delivery shows in the report until it is sent. */
-export function deferralMessage(wait: LimitWait | null, recipient: string, timeZone: string): string {
+export function deferralMessage(wait: LimitWait | null, recipient: string, timeZone: string, locale?: string): string {
   if (!wait) return "Waiting for a sending limit.";
-  const after = `It will be sent after ${formatInstant(wait.until, timeZone)}.`;
+  const after = `It will be sent after ${formatDateTime(wait.until, timeZone, locale)}.`;
   return wait.limit === "account"
     ? `Daily limit of ${wait.max} reminders reached for this account. ${after}`
     : `Daily limit of ${wait.max} reminders to ${recipient} reached. ${after}`;
@@ -119,8 +119,9 @@ export function manualSendRefusal(
   limits: SendingLimits,
   now: number,
   timeZone: string,
+  locale?: string,
 ): string | null {
-  const at = (ms: number) => formatInstant(ms, timeZone);
+  const at = (ms: number) => formatDateTime(ms, timeZone, locale);
   const blocked = load.targets.filter(
     (t) => t.waiting || (t.lastReminderAt !== null && t.lastReminderAt + LIMIT_WINDOW_MS > now),
   );

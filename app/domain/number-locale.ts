@@ -27,6 +27,11 @@ export function isNumberLocale(value: unknown): value is NumberLocale {
   return typeof value === "string" && (NUMBER_LOCALES as readonly string[]).includes(value);
 }
 
+/** A user's stored format (users.locale), or the default when they chose none: what their e-mails and their debtors' pages are written in. */
+export function userLocale(stored: string | null | undefined): NumberLocale {
+  return isNumberLocale(stored) ? stored : DEFAULT_NUMBER_LOCALE;
+}
+
 /**
  * The supported locale closest to a browser's languages (an Accept-Language header, or
  * navigator.languages joined): an exact match first, then the first of the same language; the
@@ -75,14 +80,4 @@ export function amountExample(locale: string): string {
 /** An amount as an amount field shows it to be edited: the user's decimal separator, no grouping ("1234,50"). */
 export function formatAmountInput(value: number, locale: string): string {
   return numberFormat(locale, { useGrouping: false, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
-}
-
-let choices: { value: NumberLocale; label: string }[] | undefined;
-/** Each format as Settings lists it: "1.234,56 · Deutsch (Deutschland)"; made once per isolate. */
-export function numberFormatChoices(): { value: NumberLocale; label: string }[] {
-  choices ??= NUMBER_LOCALES.map((l) => ({
-    value: l,
-    label: `${amountExample(l)} · ${new Intl.DisplayNames([l], { type: "language" }).of(l) ?? l}`,
-  }));
-  return choices;
 }

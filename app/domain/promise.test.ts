@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { formatDate } from "./dates";
 import {
   addDays,
-  formatLongDate,
-  formatShortDate,
   isWithinPromiseWindow,
   PROMISE_MAX_DAYS,
   promiseDetail,
@@ -58,7 +57,7 @@ describe("promiseEndsAt", () => {
   });
 
   it("follows DST: the next day's midnight at that day's offset", () => {
-    // Berlin's clocks go forward on 29 March 2026 (at 02:00), so 30 March starts at UTC+2.
+    // Berlin's clocks go forward on Mar 29, 2026 (at 02:00), so 30 March starts at UTC+2.
     expect(promiseEndsAt("2026-03-29", "Europe/Berlin")).toBe(utc("2026-03-29T22:00:00Z"));
     expect(promiseEndsAt("2026-03-28", "Europe/Berlin")).toBe(utc("2026-03-28T23:00:00Z"));
   });
@@ -70,18 +69,18 @@ describe("promiseEndsAt", () => {
 
 describe("startOfLocalDate", () => {
   it("is the end of the gap when midnight does not exist, and the next day's start for a skipped day", () => {
-    // Brazil's DST began at local midnight on 4 November 2018: that day started at 01:00 (UTC-2).
+    // Brazil's DST began at local midnight on Nov 4, 2018: that day started at 01:00 (UTC-2).
     expect(startOfLocalDate(2018, 11, 4, "America/Sao_Paulo")).toBe(utc("2018-11-04T03:00:00Z"));
-    // Samoa skipped 30 December 2011: it "starts" when the 31st does (UTC+14).
+    // Samoa skipped Dec 30, 2011: it "starts" when the 31st does (UTC+14).
     expect(startOfLocalDate(2011, 12, 30, "Pacific/Apia")).toBe(utc("2011-12-30T10:00:00Z"));
   });
 });
 
 describe("wording", () => {
   it("writes dates the way the timeline and the dashboard say them", () => {
-    expect(formatLongDate("2026-12-30")).toBe("30 December 2026");
-    expect(formatShortDate("2026-12-30")).toBe("30 Dec 2026");
-    expect(promiseDetail("2026-12-30")).toBe("Promised to pay by 30 December 2026");
-    expect(formatLongDate("soon")).toBe("soon");
+    expect(formatDate("2026-12-30")).toBe("Dec 30, 2026");
+    expect(formatDate("2026-12-30")).toBe("Dec 30, 2026");
+    expect(promiseDetail("2026-12-30")).toBe("Promised to pay by Dec 30, 2026");
+    expect(formatDate("soon")).toBe("soon");
   });
 });

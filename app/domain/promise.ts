@@ -1,5 +1,5 @@
 import { parseCalendarDate } from "./calendar-date";
-import { dateTimeFormat } from "./intl";
+import { formatDate } from "./dates";
 import { localDateString, startOfLocalDate } from "./schedule-time";
 
 /**
@@ -41,25 +41,7 @@ export function promiseEndsAt(promisedOn: string, timeZone: string): number | nu
   return startOfLocalDate(next.year, next.month, next.day, timeZone);
 }
 
-/** "30 December 2026" for "2026-12-30" (a calendar date: no zone shifts it); anything else as given. */
-export function formatLongDate(date: string): string {
-  const d = parseCalendarDate(date);
-  if (!d) return date;
-  return dateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
-    Date.UTC(d.year, d.month - 1, d.day),
-  );
-}
-
-/** "30 Dec 2026" for "2026-12-30": the dashboard's short form. */
-export function formatShortDate(date: string): string {
-  const d = parseCalendarDate(date);
-  if (!d) return date;
-  return dateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(
-    Date.UTC(d.year, d.month - 1, d.day),
-  );
-}
-
 /** The timeline's detail of a promise: "Promised to pay by 30 December 2026". */
 export function promiseDetail(promisedOn: string): string {
-  return `Promised to pay by ${formatLongDate(promisedOn)}`;
+  return `Promised to pay by ${formatDate(promisedOn)}`;
 }

@@ -11,7 +11,7 @@ describe("scheduleStatus: holds on the debtor's word", () => {
       kind: "held",
       label: "Held",
       nextRunAt: null,
-      note: "Held: Ana Ruiz promised to pay by 30 December 2026; reminders resume on 31 December 2026.",
+      note: "Held: Ana Ruiz promised to pay by Dec 30, 2026; reminders resume on Dec 31, 2026.",
     });
     // The promise already ended (the watchdog resumes it on its next run): no date to name.
     expect(scheduleStatus({ ...base, stoppedReason: "promised" }).note).toBe(

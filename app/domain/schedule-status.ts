@@ -1,4 +1,5 @@
-import { addDays, formatLongDate } from "~/domain/promise";
+import { addDays } from "~/domain/promise";
+import { formatDate } from "./dates";
 
 /**
  * A schedule's true state as every screen shows it:
@@ -41,7 +42,7 @@ const stopped = (label: "Stopped" | "Completed", note: string): ScheduleStatus =
   note,
 });
 
-export function scheduleStatus(s: StatusFields): ScheduleStatus {
+export function scheduleStatus(s: StatusFields, locale?: string): ScheduleStatus {
   if (s.state === "ENABLED") {
     // The engine stops it at its next run without sending (the debtor changed since it was armed).
     if (s.debtorStatus === "opted_out") return held("Sends nothing: the debtor opted out of reminders.");
@@ -61,7 +62,7 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
     if (s.stoppedReason === "paid_claimed") {
       return held("Held: the debtor says they have paid. Confirm the payment or resume reminders on the dashboard.");
     }
-    if (s.stoppedReason === "promised") return held(promisedNote(s));
+    if (s.stoppedReason === "promised") return held(promisedNote(s, locale));
     if (s.stoppedReason === "payment_pending") {
       return held(
         "Held: a payment online is being processed. Recorded, it stops the reminders; if it fails, they run again.",
@@ -102,10 +103,10 @@ export function scheduleStatus(s: StatusFields): ScheduleStatus {
 }
 
 /** "Held: Ana Ruiz promised to pay by 30 December 2026; reminders resume on 31 December 2026." */
-function promisedNote(s: StatusFields): string {
+function promisedNote(s: StatusFields, locale?: string): string {
   const who = s.debtorName?.trim() || "the debtor";
   const date = s.debtorPromisedOn;
   const after = date ? addDays(date, 1) : null;
   if (!date || !after) return `Held: ${who} promised to pay; reminders resume the day after the promised date.`;
-  return `Held: ${who} promised to pay by ${formatLongDate(date)}; reminders resume on ${formatLongDate(after)}.`;
+  return `Held: ${who} promised to pay by ${formatDate(date, locale)}; reminders resume on ${formatDate(after, locale)}.`;
 }

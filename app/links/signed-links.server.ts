@@ -4,6 +4,7 @@ import type { Db } from "~/db/client.server";
 import { debtors, organizations, schedules, users } from "~/db/schema";
 import { oneLine, safeDisplayName } from "~/domain/header-safe";
 import { formatReplyAddress, isReplyKey, parseReplyAddress, REPLY_SIGNATURE_HEX } from "~/domain/inbound-mail";
+import { userLocale } from "~/domain/number-locale";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 
 /**
@@ -356,6 +357,7 @@ export async function debtorParties(db: Db, ownerId: string, debtorId: number) {
       optOutKey: debtors.optOutKey,
       fullName: users.fullName,
       userEmail: users.email,
+      userLocale: users.locale,
       orgName: organizations.name,
     })
     .from(debtors)
@@ -370,5 +372,7 @@ export async function debtorParties(db: Db, ownerId: string, debtorId: number) {
     optOutKey: row.optOutKey,
     senderName: debtorSenderName(row),
     replyTo: row.userEmail,
+    /** The user's number and date format: what is written to their debtor uses it. */
+    locale: userLocale(row.userLocale),
   };
 }

@@ -8,6 +8,7 @@ import {
   contactWaitMessage,
   nextContactSlot,
 } from "~/domain/contact-rules";
+import { formatDateTime } from "~/domain/dates";
 import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLimits } from "~/domain/limits";
 import { outstandingCents } from "~/domain/money";
 import { advancePast, cadencePlanOf, cadenceRunAfter, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
@@ -15,7 +16,6 @@ import { effectivePlan } from "~/domain/plans";
 import { type PresetId, templateForStep } from "~/domain/presets";
 import type { Statement } from "~/domain/statement";
 import { toTone } from "~/domain/strategies";
-import { formatInstant } from "~/domain/time-zone";
 import {
   abandonOccurrence,
   claimOccurrence,
@@ -363,7 +363,7 @@ async function holdForContactRules(
   rules: ContactRules,
   timeZone: string,
 ): Promise<FireOutcome> {
-  const reason = contactWaitMessage(slot, rules, formatInstant(slot.at, timeZone)) ?? "Waiting for the contact rules.";
+  const reason = contactWaitMessage(slot, rules, formatDateTime(slot.at, timeZone)) ?? "Waiting for the contact rules.";
   await recordDeferral(db, delivery.id, reason);
   return { kind: "deferred", nextAlarmAt: slot.at, occurrenceKey: delivery.occurrenceKey, reason };
 }

@@ -48,6 +48,8 @@ export const SENDER_COLUMNS = {
   quietEndHour: users.quietEndHour,
   contactCap: users.contactCap,
   paymentUrl: users.paymentUrl,
+  // Their number and date format: the reminder writes its dates in it.
+  locale: users.locale,
 };
 
 /** What a send needs of the organization it goes out as. */

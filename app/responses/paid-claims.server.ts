@@ -3,8 +3,8 @@ import { debtorEventWhere, noticeInsert } from "~/activity/index.server";
 import type { Bindable, Db } from "~/db/client.server";
 import { hasChasedInvoice, owesSql } from "~/db/owed";
 import { debtorEvents, debtors, invoices } from "~/db/schema";
+import { formatDate } from "~/domain/dates";
 import { formatMoney, toCents } from "~/domain/money";
-import { formatLongDate } from "~/domain/promise";
 import { addPayment, type PaymentWriteError } from "~/ledger/index.server";
 import { debtorParties, portalLink } from "~/links/index.server";
 import { sendRecorded } from "~/mail/index.server";
@@ -459,7 +459,7 @@ async function tellNotFound(
     const amount = claim.amountCents !== null && claim.currency ? formatMoney(claim.amountCents, claim.currency) : null;
     const claimed = [
       amount ?? "your payment",
-      claim.paidOn ? `on ${formatLongDate(claim.paidOn)}` : null,
+      claim.paidOn ? `on ${formatDate(claim.paidOn, parties.locale)}` : null,
       claim.reference ? `(reference ${claim.reference})` : null,
     ]
       .filter(Boolean)

@@ -2,9 +2,9 @@ import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, ne, or, sql } from
 import type { Bindable, Db } from "~/db/client.server";
 import { debtorReplies, debtors, invoices, onlinePayments, optOuts, payments, users } from "~/db/schema";
 import type { BankTransfer } from "~/domain/bank-transfer";
+import { formatDate } from "~/domain/dates";
 import { formatMoney } from "~/domain/money";
-import { amountExample } from "~/domain/number-locale";
-import { formatLongDate } from "~/domain/promise";
+import { amountExample, userLocale } from "~/domain/number-locale";
 import { overdueLabel } from "~/domain/statement";
 import type { StatementDocument } from "~/domain/statement-document";
 import type { ClaimableInvoice, ClaimFormView, ClaimSaid } from "~/schemas/paid-claim";
@@ -54,6 +54,8 @@ export interface PortalState {
     paidClaimCurrency: string | null;
     paidClaimOn: string | null;
     paidClaimReference: string | null;
+    /** The user's number and date format (users.locale): their debtor's page writes dates in it. */
+    ownerLocale: string | null;
   };
   /** Open and disputed invoices, the oldest due first. */
   invoices: PortalInvoice[];
@@ -124,6 +126,7 @@ export async function portalState(
         paidClaimOn: debtors.paidClaimOn,
         paidClaimReference: debtors.paidClaimReference,
         emailed: sql<number>`(SELECT ${users.notifyDebtorActions} FROM ${users} WHERE ${users.id} = ${debtors.ownerId})`,
+        ownerLocale: sql<string | null>`(SELECT ${users.locale} FROM ${users} WHERE ${users.id} = ${debtors.ownerId})`,
       })
       .from(debtors)
       .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
@@ -335,6 +338,7 @@ export async function claimFormOf(
   numberLocale: string,
   today: string,
 ): Promise<{ view: ClaimFormView; claimable: ClaimableInvoice[] }> {
+  const locale = userLocale(state.debtor.ownerLocale);
   const open = state.invoices.filter((i) => i.status === "open" && i.claimedAt === null && i.amountCents > i.paidCents);
   const claimable = await Promise.all(
     open.map(async (i) => ({
@@ -357,6 +361,7 @@ export async function claimFormOf(
       currencies: [...new Set(open.map((i) => i.currency))],
       today,
       amountExample: amountExample(numberLocale),
+      locale,
     },
   };
 }
@@ -383,14 +388,15 @@ export function statementDocumentOf(
   state: PortalState,
   input: { sender: string; today: string; bankTransfer: BankTransfer[]; portalUrl: string },
 ): StatementDocument {
+  const locale = userLocale(state.debtor.ownerLocale);
   return {
     sender: input.sender,
     debtorName: state.debtor.fullName,
-    date: formatLongDate(input.today),
+    date: formatDate(input.today, locale),
     lines: state.invoices.map((i) => ({
       number: i.number ?? "Invoice",
-      issued: formatLongDate(i.issuedOn),
-      due: formatLongDate(i.dueOn),
+      issued: formatDate(i.issuedOn, locale),
+      due: formatDate(i.dueOn, locale),
       state:
         i.status === "disputed"
           ? "Disputed"

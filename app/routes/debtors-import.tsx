@@ -45,7 +45,7 @@ import {
 } from "~/schemas/csv-import";
 import { IMPORT_INTENTS } from "~/schemas/intents";
 import { SOMETHING_WRONG } from "~/schemas/messages";
-import { useNumberLocale } from "~/ui/root-data";
+import { useLocale } from "~/ui/root-data";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/debtors-import";
 
@@ -510,7 +510,7 @@ function PreviewTable({ rows, fields }: { rows: ShownRow[]; fields: ReadonlySet<
 }
 
 export default function DebtorsImport({ loaderData, actionData }: Route.ComponentProps) {
-  const locale = useNumberLocale();
+  const locale = useLocale();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const busyIntent = busy ? String(navigation.formData?.get("intent") ?? "") : "";

@@ -118,7 +118,7 @@ export default function PaidClaim({ loaderData, actionData }: Route.ComponentPro
     );
   }
   if (view.state === "told") {
-    const what = view.said ? claimSaidText(view.said) : "";
+    const what = view.said ? claimSaidText(view.said, view.form.locale) : "";
     return (
       <DebtorLinkPage>
         <h1 className="text-2xl font-bold">Thank you</h1>

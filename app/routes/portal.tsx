@@ -8,6 +8,7 @@ import { PORTAL_DONE, type PortalDone, PortalPage, type PortalView } from "~/com
 import { RouteError } from "~/components/route-error";
 import { type Db, getDb } from "~/db/client.server";
 import type { BankAccountRecord } from "~/domain/bank-transfer";
+import { userLocale } from "~/domain/number-locale";
 import { promiseEndsAt, promiseWindow } from "~/domain/promise";
 import { localDateString } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
@@ -104,6 +105,7 @@ async function viewOf(
     promisedOn: state.debtor.promisedOn,
     promiseBroken: state.debtor.promiseBrokenAt !== null,
     paidClaimed: state.debtor.paidClaimedAt !== null,
+    locale: claim.view.locale,
     claimSaid: claimSaidOf(state),
     claimForm: claim.view,
     optedOut: state.optedOut,
@@ -287,7 +289,9 @@ export async function action({ params, context, request }: Route.ActionArgs) {
         return refused(intent, 409, { form: "Nothing is open: there is nothing to promise." }, values);
       }
       const zone = safeTimeZone(state.debtor.timeZone);
-      const submission = parseWithValibot(formData, { schema: promiseSchema(promiseWindow(now, zone)) });
+      const submission = parseWithValibot(formData, {
+        schema: promiseSchema(promiseWindow(now, zone), userLocale(state.debtor.ownerLocale)),
+      });
       if (submission.status !== "success") {
         return refused(intent, 400, { promised_on: submission.error?.promised_on?.[0] }, values);
       }

@@ -7,9 +7,10 @@ import { Faq } from "~/components/faq";
 import { RouteError } from "~/components/route-error";
 import { buttonVariants } from "~/components/ui/variants";
 import { getDb } from "~/db/client.server";
+import { formatDate } from "~/domain/dates";
 import { effectivePlan, inTrial, isPlanId, PLANS, planFeatures, TRIAL_DAYS, trialEnd } from "~/domain/plans";
-import { formatLongDate } from "~/domain/promise";
 import { accountCaps, appOrigin } from "~/platform/config.server";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { stripeSetup } from "~/stripe/index.server";
 import { pricingFaq } from "~/ui/faq";
 import { pageMeta } from "~/ui/site";
@@ -19,7 +20,7 @@ import type { Route } from "./+types/pricing";
 const PLANS_UNAVAILABLE = "Plans cannot be bought yet.";
 const CHECKOUT_FAILED = "Stripe could not start the checkout. Nothing was charged; please try again.";
 
-export async function loader({ context, url }: Route.LoaderArgs) {
+export async function loader({ context, url, request }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
   const { env, config } = getApp(context);
   const now = Date.now();
@@ -28,7 +29,9 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   return {
     // The plan Settings → Subscription names: marked here too (its card offers the portal instead).
     currentPlan: current?.id ?? null,
-    trialEndsOn: trial ? formatLongDate(new Date(trialEnd(user)).toISOString().slice(0, 10)) : null,
+    trialEndsOn: trial
+      ? formatDate(new Date(trialEnd(user)).toISOString().slice(0, 10), requestNumberLocale(request, user))
+      : null,
     subscribed: !trial && current !== null,
     available: stripeSetup(config, env) !== null,
     plans: PLANS.map((p) => ({

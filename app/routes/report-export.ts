@@ -2,12 +2,13 @@ import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { csvResponse, EXPORT_PAGE } from "~/domain/csv-export";
+import { dateTimeFormatter } from "~/domain/dates";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { statusLabel } from "~/domain/delivery-status";
 import { listParams } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { strategyLabel } from "~/domain/strategies";
-import { instantFormat } from "~/domain/time-zone";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { deliveryPages } from "~/reminders/index.server";
 import type { Route } from "./+types/report-export";
@@ -24,7 +25,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const { debtorId, period } = listParams(url.searchParams);
   const range = period ? periodRange(period, Date.now(), timeZone) : null;
   const filter = { debtorId, from: range?.from, before: range?.before };
-  const local = instantFormat(timeZone);
+  // The local time in the user's format beside the ISO instant (the column a program reads).
+  const local = dateTimeFormatter(timeZone, requestNumberLocale(request, user));
   async function* rows() {
     for await (const page of deliveryPages(db, user.id, filter, EXPORT_PAGE)) {
       yield page.map((d) => {

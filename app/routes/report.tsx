@@ -21,13 +21,13 @@ import {
 } from "~/db/prepared.server";
 import { getDebtorOption } from "~/debtors/index.server";
 import { agingRowsOf } from "~/domain/aging";
+import { formatDateTime } from "~/domain/dates";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { statusLabel } from "~/domain/delivery-status";
 import { listParams, pageCount, pageOffset } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { localDateString } from "~/domain/schedule-time";
 import { strategyLabel } from "~/domain/strategies";
-import { formatInstant } from "~/domain/time-zone";
 import { agingStatement } from "~/ledger/index.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import {
@@ -38,6 +38,7 @@ import {
   listDeliveries,
   totalsOf,
 } from "~/reminders/index.server";
+import { useLocale } from "~/ui/root-data";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/report";
 
@@ -137,6 +138,7 @@ function Status({ status }: { status: string }) {
 }
 
 export default function Report({ loaderData }: Route.ComponentProps) {
+  const locale = useLocale();
   const { deliveries, totals, debtor, timeZone, debtorId, period, page, pages, today, aging, archived } = loaderData;
   const submit = useSubmit();
   const [, setSearchParams] = useSearchParams();
@@ -240,7 +242,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
               {deliveries.map((d) => (
                 <tr key={d.id}>
                   <td data-label="Date" className="md:whitespace-nowrap">
-                    {formatInstant(d.sentAt ?? d.createdAt, timeZone)}
+                    {formatDateTime(d.sentAt ?? d.createdAt, timeZone, locale)}
                   </td>
                   <td data-label="Debtor">{deliveryTarget(d)}</td>
                   <td data-label="Template">{deliveryTemplate(d)}</td>

@@ -4,8 +4,9 @@ import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
 import { stepLabel } from "~/domain/cadence";
 import type { OutlookAnswer } from "~/domain/cadence-plan";
+import { formatDate, formatWhen } from "~/domain/dates";
 import { getPreset, templateName } from "~/domain/presets";
-import { formatCalendarDate, formatRunTime } from "~/domain/time-zone";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { cadenceOutlook } from "~/reminders/index.server";
 import { AccountCadenceSchema, cadenceOfInput } from "~/schemas/account-cadence";
 import { FormIdSchema } from "~/schemas/ids";
@@ -34,7 +35,7 @@ function outlookRequest(url: URL) {
  * the steps skipped because they had passed when the invoice joined. The cadence is the form's, as
  * typed, for a new schedule. Another user's debtor: 404.
  */
-export async function loader({ context, url }: Route.LoaderArgs) {
+export async function loader({ context, url, request: http }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
   const request = outlookRequest(url);
   if (!request)
@@ -46,28 +47,29 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   if (!outlook)
     return Response.json({ error: "No such debtor." } satisfies OutlookAnswer, { status: 404, headers: NO_STORE });
   const { timeZone } = outlook;
+  const locale = requestNumberLocale(http, user);
   return Response.json(
     {
       timeZone,
       runs: outlook.runs.map((run) => ({
         at: run.at,
         date: run.date,
-        when: formatRunTime(run.at, timeZone),
+        when: formatWhen(run.at, timeZone, locale),
         template: run.template,
         templateName: templateName(run.template),
         tone: run.tone,
         lines: run.lines.map((l) => ({
           number: l.number,
-          due: formatCalendarDate(l.dueOn),
+          due: formatDate(l.dueOn, locale),
           step: l.kind === "repeat" ? `repeat, ${stepLabel(l.offset)}` : stepLabel(l.offset),
           late: l.late,
         })),
       })),
       skipped: outlook.skipped.map((s) => ({
         number: s.number,
-        due: formatCalendarDate(s.dueOn),
+        due: formatDate(s.dueOn, locale),
         step: stepLabel(s.offset),
-        date: formatCalendarDate(s.date),
+        date: formatDate(s.date, locale),
       })),
     } satisfies OutlookAnswer,
     { headers: NO_STORE },

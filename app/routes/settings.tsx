@@ -25,15 +25,15 @@ import { YourData } from "~/components/settings/your-data";
 import { type Db, getDb } from "~/db/client.server";
 import { OWNER_ID, preparedQuery, SESSION_OWNER } from "~/db/prepared.server";
 import { listOrganizations } from "~/debtors/index.server";
+import { formatDate, formatDateTime } from "~/domain/dates";
+import { numberFormatChoices } from "~/domain/format-choices";
 import { pageCount, pageOffset, parsePage } from "~/domain/list-params";
-import { numberFormatChoices } from "~/domain/number-locale";
 import { effectivePlan, inTrial, planName, trialEnd } from "~/domain/plans";
-import { formatLongDate } from "~/domain/promise";
 import { localDateString } from "~/domain/schedule-time";
-import { formatCalendarDate, formatInstant } from "~/domain/time-zone";
 import { accountRowQuery, stripeConnectView } from "~/ledger/index.server";
 import { EMAIL_MAX_ATTEMPTS, listEmails } from "~/mail/index.server";
 import { appOrigin } from "~/platform/config.server";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { autopilotSummary, countFollowers, getAccountCadence } from "~/reminders/index.server";
 import { stripeSetup } from "~/stripe/index.server";
@@ -75,6 +75,7 @@ export async function loader({ context, params, url, request }: Route.LoaderArgs
       : { user: await requireUser(context, url), rows: [[], []] as const };
   const info = tab === "info" ? infoSettingsOf(infoRows[0]) : null;
   const refreshStripe = url.searchParams.has("stripe");
+  const locale = requestNumberLocale(request, user);
   return {
     tab,
     profile: {
@@ -85,29 +86,29 @@ export async function loader({ context, params, url, request }: Route.LoaderArgs
     },
     hasPassword: info?.hasPassword ?? false,
     contactSettings: info?.settings ?? null,
-    // The number formats to choose from, named on the server ("1.234,56 · Deutsch (Deutschland)").
+    // The formats to choose from, named on the server ("1.234,56 · 29.11.2026 · Deutsch (Deutschland)").
     numberFormats: tab === "info" ? numberFormatChoices() : [],
     organizations: tab === "orgs" ? await listOrganizations(db, user.id) : [],
     // "Get paid online" (decisions/018); back from Stripe's onboarding, its state is read again.
     stripe:
       tab === "info" ? await stripeConnectView(env, config, db, user.id, refreshStripe, { row: accountRows[0] }) : null,
-    subscription: tab === "subscription" ? await subscriptionView(env, config, db, user.id, url) : null,
-    emails: tab === "emails" ? await emailLogView(db, user, url, requestTimeZone(request)) : null,
+    subscription: tab === "subscription" ? await subscriptionView(env, config, db, user.id, url, locale) : null,
+    emails: tab === "emails" ? await emailLogView(db, user, url, requestTimeZone(request), locale) : null,
     cadence:
       tab === "cadence"
-        ? await cadenceView(db, user.id, url, requestTimeZone(request), stripeSetup(config, env) !== null)
+        ? await cadenceView(db, user.id, url, requestTimeZone(request), stripeSetup(config, env) !== null, locale)
         : null,
   };
 }
 
 /** Settings → Cadence: the account's cadence, autopilot, and (asked to turn it on) what it would do now. */
-async function cadenceView(db: Db, ownerId: string, url: URL, zone: string, stripeOn: boolean) {
+async function cadenceView(db: Db, ownerId: string, url: URL, zone: string, stripeOn: boolean, locale: string) {
   const now = Date.now();
   const [account, following] = await Promise.all([getAccountCadence(db, ownerId), countFollowers(db, ownerId)]);
   const view: CadenceView = {
     ...account.cadence,
     autopilot: account.autopilot,
-    since: account.autopilotSince ? formatInstant(account.autopilotSince, zone) : null,
+    since: account.autopilotSince ? formatDateTime(account.autopilotSince, zone, locale) : null,
     following,
   };
   if (account.autopilot || url.searchParams.get("review") !== "autopilot") return { view, review: null };
@@ -120,7 +121,7 @@ async function cadenceView(db: Db, ownerId: string, url: URL, zone: string, stri
     noWayToPay: noWayToPay(ways[0], stripeOn),
     first: summary.first.map((f) => ({
       name: f.name,
-      day: f.date === localDateString(now, f.timeZone) ? "today" : formatCalendarDate(f.date),
+      day: f.date === localDateString(now, f.timeZone) ? "today" : formatDate(f.date, locale),
       what: f.what,
     })),
   };
@@ -130,13 +131,13 @@ async function cadenceView(db: Db, ownerId: string, url: URL, zone: string, stri
 /** Settings → E-mails: a page of the newest EMAIL_LOG_LISTED e-mails, times in the user's zone. */
 const EMAIL_LOG_PAGE = 25;
 const EMAIL_LOG_LISTED = 1_000;
-async function emailLogView(db: Db, user: { id: string; email: string }, url: URL, zone: string) {
+async function emailLogView(db: Db, user: { id: string; email: string }, url: URL, zone: string, locale: string) {
   const page = parsePage(url.searchParams.get("page"), EMAIL_LOG_LISTED / EMAIL_LOG_PAGE);
   const { rows, total } = await listEmails(db, user.id, user.email, pageOffset(page, EMAIL_LOG_PAGE), EMAIL_LOG_PAGE);
   const pages = pageCount(Math.min(total, EMAIL_LOG_LISTED), EMAIL_LOG_PAGE);
   // A page past the end (an old link, a typed number) leads to the last one.
   if (page > pages) throw redirect(`/iam/emails?page=${pages}`);
-  const at = (ms: number) => formatInstant(ms, zone);
+  const at = (ms: number) => formatDateTime(ms, zone, locale);
   return {
     page,
     pages,
@@ -158,7 +159,7 @@ async function emailLogView(db: Db, user: { id: string; email: string }, url: UR
   };
 }
 
-const day = (ms: number) => formatLongDate(new Date(ms).toISOString().slice(0, 10));
+const day = (ms: number, locale: string) => formatDate(new Date(ms).toISOString().slice(0, 10), locale);
 
 /** Settings → Subscription (docs/decisions/019): the plan, its status and dates, as the webhooks set them. */
 async function subscriptionView(
@@ -167,6 +168,7 @@ async function subscriptionView(
   db: ReturnType<typeof getDb>,
   userId: string,
   url: URL,
+  locale: string,
 ) {
   const billing = await getBilling(db, userId);
   if (!billing) return null;
@@ -177,8 +179,8 @@ async function subscriptionView(
     planName: plan ? planName(plan.id) : null,
     status: billing.subscriptionStatus,
     trial,
-    trialEndsOn: day(trialEnd(billing)),
-    periodEndsOn: billing.currentPeriodEnd ? day(billing.currentPeriodEnd) : null,
+    trialEndsOn: day(trialEnd(billing), locale),
+    periodEndsOn: billing.currentPeriodEnd ? day(billing.currentPeriodEnd, locale) : null,
     cancelAtPeriodEnd: billing.cancelAtPeriodEnd,
     canManage: billing.stripeCustomerId !== null && stripeSetup(config, env) !== null,
     available: stripeSetup(config, env) !== null,

@@ -1,7 +1,8 @@
 import { readAmount } from "~/domain/amount-input";
 import { isCalendarDate } from "~/domain/calendar-date";
+import { formatDate } from "~/domain/dates";
 import { formatMoney, toCents } from "~/domain/money";
-import { addDays, formatLongDate } from "~/domain/promise";
+import { addDays } from "~/domain/promise";
 
 /**
  * The debtor's "I've paid" form (their page and the e-mail's link): the invoices they paid, or an
@@ -43,6 +44,8 @@ export interface ClaimFormView {
   today: string;
   /** How an amount is written in their number format ("1.234,56"). */
   amountExample: string;
+  /** The user's date format: the invoices' due dates are written in it. */
+  locale: string;
 }
 
 /** What a pending claim said, for the page that shows it. */
@@ -144,11 +147,11 @@ export function readPaidClaim(
 }
 
 /** "€600.50 on 20 November 2026 for INV-7 (reference RF18)": what the debtor said, in words. */
-export function claimSaidText(claim: ClaimSaid) {
+export function claimSaidText(claim: ClaimSaid, locale?: string) {
   const amount = claim.amountCents !== null && claim.currency ? formatMoney(claim.amountCents, claim.currency) : null;
   return [
     amount ?? (claim.invoices.length > 0 ? claim.invoices.join(", ") : "your payment"),
-    claim.paidOn ? `on ${formatLongDate(claim.paidOn)}` : null,
+    claim.paidOn ? `on ${formatDate(claim.paidOn, locale)}` : null,
     amount && claim.invoices.length > 0 ? `for ${claim.invoices.join(", ")}` : null,
     claim.reference ? `(reference ${claim.reference})` : null,
   ]

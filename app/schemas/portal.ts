@@ -1,7 +1,8 @@
 import * as v from "valibot";
 import { isCalendarDate } from "~/domain/calendar-date";
+import { formatDate } from "~/domain/dates";
 import { DISPUTE_REASON_MAX } from "~/domain/dispute";
-import { formatLongDate, isWithinPromiseWindow } from "~/domain/promise";
+import { isWithinPromiseWindow } from "~/domain/promise";
 import { missingFieldMessage } from "./missing";
 
 /**
@@ -17,12 +18,12 @@ export const DISPUTE_REASON_MESSAGE = "Please say what is wrong with the invoice
 export const DISPUTE_REASON_LONG = `Please keep the reason to ${DISPUTE_REASON_MAX} characters.`;
 
 /** A date outside the debtor's window: the range in words. */
-export function promiseRangeMessage(window: { min: string; max: string }) {
-  return `Please choose a date from ${formatLongDate(window.min)} to ${formatLongDate(window.max)}.`;
+export function promiseRangeMessage(window: { min: string; max: string }, locale?: string) {
+  return `Please choose a date from ${formatDate(window.min, locale)} to ${formatDate(window.max, locale)}.`;
 }
 
 /** A promise to pay by `promised_on`, a date in the debtor's window (their today to 60 days later). */
-export function promiseSchema(window: { min: string; max: string }) {
+export function promiseSchema(window: { min: string; max: string }, locale?: string) {
   return v.object(
     {
       promised_on: v.pipe(
@@ -30,7 +31,10 @@ export function promiseSchema(window: { min: string; max: string }) {
         v.trim(),
         v.check(isCalendarDate, PROMISE_DATE_MESSAGE),
         // A date not on the calendar has its message already.
-        v.check((date) => !isCalendarDate(date) || isWithinPromiseWindow(date, window), promiseRangeMessage(window)),
+        v.check(
+          (date) => !isCalendarDate(date) || isWithinPromiseWindow(date, window),
+          promiseRangeMessage(window, locale),
+        ),
       ),
     },
     missingFieldMessage({ promised_on: PROMISE_DATE_MESSAGE }),

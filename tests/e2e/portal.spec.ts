@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
-import { addDays, formatLongDate, formatShortDate } from "../../app/domain/promise";
+import { formatDate } from "~/domain/dates";
+import { addDays } from "../../app/domain/promise";
 import { daytimeZone } from "../support/daytime-zone";
 import { appOrigin, literal, readMailbox, resendTo, signInByRequest, uniqueEmail } from "./helpers";
 
@@ -86,7 +87,7 @@ test("a debtor with two invoices gets one statement, promises to pay from their 
     await main.getByLabel("I will pay by").fill(promised);
     await main.getByRole("button", { name: "Promise to pay" }).click();
     await expect(debtorPage.getByRole("status").first()).toContainText(
-      `will pay by ${formatLongDate(promised)}. Reminders are paused until then.`,
+      `will pay by ${formatDate(promised)}. Reminders are paused until then.`,
     );
   } finally {
     await debtorContext.close();
@@ -94,15 +95,13 @@ test("a debtor with two invoices gets one statement, promises to pay from their 
 
   // The user's dashboard says so.
   await page.goto("/dashboard");
-  await expect(page.getByText(`${name} promised to pay by ${formatShortDate(promised)}`).first()).toBeVisible();
+  await expect(page.getByText(`${name} promised to pay by ${formatDate(promised)}`).first()).toBeVisible();
 
   // The schedule is held until that date.
   await page.goto("/schedules-list");
-  const after = formatLongDate(addDays(promised, 1)!);
+  const after = formatDate(addDays(promised, 1)!);
   await expect(
-    page
-      .getByText(`Held: ${name} promised to pay by ${formatLongDate(promised)}; reminders resume on ${after}.`)
-      .first(),
+    page.getByText(`Held: ${name} promised to pay by ${formatDate(promised)}; reminders resume on ${after}.`).first(),
   ).toBeVisible();
 
   // The timeline tells it too.
@@ -110,7 +109,7 @@ test("a debtor with two invoices gets one statement, promises to pay from their 
   await expect(
     page
       .getByRole("main")
-      .getByText(`Promised to pay by ${formatLongDate(promised)}`)
+      .getByText(`Promised to pay by ${formatDate(promised)}`)
       .first(),
   ).toBeVisible();
 });

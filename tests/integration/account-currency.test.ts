@@ -45,7 +45,7 @@ describe("the account's default currency", () => {
     }
     const saved = await setCurrency(cookie, "eur");
     expect(saved.status).toBe(200);
-    expect(saved.data).toMatchObject({ ok: true, message: "Currency and number format saved." });
+    expect(saved.data).toMatchObject({ ok: true, message: "Currency and format saved." });
     expect(await pageText(await get("/iam/info", { cookie }))).toMatch(/<option value="EUR" selected="">EUR<\/option>/);
     // The pages with the Add Debtor form hand it to the form.
     expect((await loaderData("/debtors-list", "routes/debtors-list", cookie)).accountCurrency).toBe("EUR");

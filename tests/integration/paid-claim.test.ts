@@ -215,7 +215,7 @@ describe("the dashboard's notice", () => {
         paidClaimedAt: expect.any(Number),
         owedCents: 50000,
         currency: s.debtor.currency ?? "USD",
-        said: expect.stringMatching(/ on \d{1,2} \w+ \d{4}$/),
+        said: expect.stringMatching(/ on \w{3} \d{1,2}, \d{4}$/),
         prefillCents: 50000,
         paidOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
         invoiceId: s.debtor.invoiceId,
@@ -388,7 +388,7 @@ describe("the dashboard's notice", () => {
     expect(answers.results[0]).toMatchObject({ recipient: s.debtor.email.toLowerCase(), status: "sent" });
     expect(JSON.parse(answers.results[0]?.payload ?? "{}")).toMatchObject({
       kind: "claim-answer",
-      message: { senderName: "Sally Sender", claimed: expect.stringMatching(/^your payment on \d{1,2} \w+ \d{4}$/) },
+      message: { senderName: "Sally Sender", claimed: expect.stringMatching(/^your payment on \w{3} \d{1,2}, \d{4}$/) },
     });
     // The debtor may say so again later.
     await press(s.path);

@@ -28,7 +28,7 @@ const emailsTab = async (token: string, query = "") =>
 const notice = (to: string) =>
   ({
     kind: "account-notice",
-    message: { to, kind: "payment_failed", date: "December 2, 2026", actionUrl: "http://localhost/iam/subscription" },
+    message: { to, kind: "payment_failed", date: "Dec 2, 2026", actionUrl: "http://localhost/iam/subscription" },
   }) as const;
 
 describe("recorded e-mails", () => {

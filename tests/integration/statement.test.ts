@@ -27,9 +27,9 @@ import { addDays, setInvoices } from "./invoice-helpers";
 const NO_OPEN_INVOICE =
   "No reminder would be sent: this debtor has no open invoice (disputed invoices are left out of reminders).";
 
-/** "March 5, 2027", as the reminder writes a due date. */
+/** "Mar 5, 2027", as the reminder writes a due date. */
 const longDate = (date: string) =>
-  new Intl.DateTimeFormat("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" }).format(
+  new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(
     new Date(`${date}T00:00:00Z`),
   );
 
@@ -173,8 +173,8 @@ describe("the e-mail tells the truth about time", () => {
     const at = Date.UTC(2026, 10, 17, 19, 0);
     expect(todayIn("UTC", at)).toBe("2026-11-17");
     const mail = await fireFor("Pacific/Kiritimati", "2026-11-17", at);
-    expect(mail.text).toContain("$123.45, due on November 17, 2026, is still open and now 1 day overdue.");
-    expect(mail.text).toMatch(textRow("TZ-1", "November 17, 2026", "$123.45", "1 day overdue"));
+    expect(mail.text).toContain("$123.45, due on Nov 17, 2026, is still open and now 1 day overdue.");
+    expect(mail.text).toMatch(textRow("TZ-1", "Nov 17, 2026", "$123.45", "1 day overdue"));
     expect(mail.text).not.toContain("due today");
   });
 
@@ -186,7 +186,7 @@ describe("the e-mail tells the truth about time", () => {
     for (const out of [mail.subject, mail.html, mail.text]) {
       expect(out).not.toMatch(/overdue|past due|as soon as possible/i);
     }
-    expect(mail.text).toContain("$123.45 is due on November 17, 2026.");
-    expect(mail.text).toMatch(textRow("TZ-1", "November 17, 2026", "$123.45", "due today"));
+    expect(mail.text).toContain("$123.45 is due on Nov 17, 2026.");
+    expect(mail.text).toMatch(textRow("TZ-1", "Nov 17, 2026", "$123.45", "due today"));
   });
 });

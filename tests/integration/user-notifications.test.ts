@@ -260,7 +260,7 @@ describe("the watchdog's net", () => {
     const s = await setUp();
     // Recorded as the batch does, but never sent (the request ended first).
     const event = await env.DB.prepare(
-      "INSERT INTO debtor_events (owner_id, debtor_id, type, detail, created_at) VALUES (?, ?, 'promised', 'Promised to pay by 1 January 2027', ?) RETURNING id",
+      "INSERT INTO debtor_events (owner_id, debtor_id, type, detail, created_at) VALUES (?, ?, 'promised', 'Promised to pay by Jan 1, 2027', ?) RETURNING id",
     )
       .bind(s.user.id, s.debtor.id, Date.now() - NOTICE_STALE_MS - 60_000)
       .first<{ id: number }>();
@@ -284,7 +284,7 @@ describe("a notice that could not be sent", () => {
   async function pendingNotice(s: Awaited<ReturnType<typeof setUp>>, ageMs: number) {
     const at = Date.now() - ageMs;
     const event = await env.DB.prepare(
-      "INSERT INTO debtor_events (owner_id, debtor_id, type, detail, created_at) VALUES (?, ?, 'promised', 'Promised to pay by 1 January 2027', ?) RETURNING id",
+      "INSERT INTO debtor_events (owner_id, debtor_id, type, detail, created_at) VALUES (?, ?, 'promised', 'Promised to pay by Jan 1, 2027', ?) RETURNING id",
     )
       .bind(s.user.id, s.debtor.id, at)
       .first<{ id: number }>();

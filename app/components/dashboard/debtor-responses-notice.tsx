@@ -6,27 +6,27 @@ import {
   ReplyAnswers,
   ResolveDisputeButton,
 } from "~/components/debtors/debtor-responses";
+import { formatDate, formatDayOf } from "~/domain/dates";
 import { invoiceLabel } from "~/domain/dispute";
 import { formatMoney } from "~/domain/money";
-import { formatShortDate } from "~/domain/promise";
-import { formatDay } from "~/domain/time-zone";
 import type { DebtorResponse } from "~/responses/index.server";
+import { useLocale } from "~/ui/root-data";
 
 /** One line of the notice: "Ana Ruiz promised to pay by 30 Dec 2026". */
-function lineOf(r: DebtorResponse, timeZone: string): string {
+function lineOf(r: DebtorResponse, timeZone: string, locale: string): string {
   switch (r.kind) {
     case "promised":
-      return `${r.fullName} promised to pay by ${formatShortDate(r.date ?? "")}`;
+      return `${r.fullName} promised to pay by ${formatDate(r.date ?? "", locale)}`;
     case "promise_broken":
-      return `${r.fullName} did not pay by the date they promised${r.at !== null ? ` (${formatDay(r.at, timeZone)})` : ""}: reminders resumed`;
+      return `${r.fullName} did not pay by the date they promised${r.at !== null ? ` (${formatDayOf(r.at, timeZone, locale)})` : ""}: reminders resumed`;
     case "disputed":
       return `${r.fullName} disputed ${invoiceLabel({ number: r.invoiceNumber, dueOn: r.date ?? "" })}: ${r.reason ?? ""}`;
     case "opted_out":
-      return `${r.fullName} opted out of your reminders${r.at !== null ? ` (${formatDay(r.at, timeZone)})` : ""}`;
+      return `${r.fullName} opted out of your reminders${r.at !== null ? ` (${formatDayOf(r.at, timeZone, locale)})` : ""}`;
     case "paid_online": {
       const [cents, currency] = (r.reason ?? "").split(" ");
       const amount = currency ? formatMoney(Number(cents), currency) : "";
-      return `${r.fullName} paid ${amount} online${r.at !== null ? ` (${formatDay(r.at, timeZone)})` : ""}`;
+      return `${r.fullName} paid ${amount} online${r.at !== null ? ` (${formatDayOf(r.at, timeZone, locale)})` : ""}`;
     }
     case "replied":
       return `${r.fullName} replied: ${r.reason || "(no subject)"} (reminders held)`;
@@ -49,6 +49,7 @@ export function DebtorResponsesNotice({
   more?: boolean;
   timeZone: string;
 }) {
+  const locale = useLocale();
   if (responses.length === 0) return <DocumentAnswer />;
   return (
     <section
@@ -81,7 +82,7 @@ export function DebtorResponsesNotice({
                 to={`/debtors/${r.debtorId}`}
                 className="break-words text-sm text-primary underline-offset-4 hover:underline"
               >
-                {lineOf(r, timeZone)}
+                {lineOf(r, timeZone, locale)}
               </Link>
               {r.kind === "disputed" && r.invoiceId !== null && (
                 <ResolveDisputeButton invoiceId={r.invoiceId} describedBy={textId} area="dashboard" />

@@ -1,9 +1,10 @@
 import { Link } from "react-router";
 import { AgingTable } from "~/components/money/aging-table";
 import { type AgingRow, daysLateLabel, LATENESS_WINDOW_DAYS } from "~/domain/aging";
+import { formatDate } from "~/domain/dates";
 import { formatMoney } from "~/domain/money";
-import { formatShortDate } from "~/domain/promise";
 import { dueLabel } from "~/domain/statement";
+import { useLocale } from "~/ui/root-data";
 
 /** The money figures as the dashboard's loader sends them (app/ledger/money.server.ts `Money`). */
 export interface MoneyView {
@@ -121,6 +122,7 @@ export function MoneySummary({ money, failed }: { money: MoneyView; failed: bool
 
 /** The owed invoices due longest ago, each linking to its debtor. */
 function OldestDebts({ oldest, today }: { oldest: MoneyView["oldest"]; today: string }) {
+  const locale = useLocale();
   if (oldest.length === 0) return null;
   return (
     <div className="flex flex-col gap-2">
@@ -153,7 +155,7 @@ function OldestDebts({ oldest, today }: { oldest: MoneyView["oldest"]; today: st
                 {o.status === "disputed" ? <span className="text-muted"> (disputed)</span> : null}
               </td>
               <td data-label="Due" className="md:whitespace-nowrap">
-                {formatShortDate(o.dueOn)}
+                {formatDate(o.dueOn, locale)}
               </td>
               <td data-label="Overdue" className="md:whitespace-nowrap">
                 {dueLabel(o.dueOn, today) ?? "—"}

@@ -5,9 +5,10 @@ import type { debtorAction } from "~/actions/debtor-action.server";
 import { notOnServer, onDemand } from "~/components/on-demand";
 import { notify } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
-import { formatDay } from "~/domain/time-zone";
+import { formatDayOf } from "~/domain/dates";
 import type { ActionResult } from "~/platform/action-result";
 import { PAID_CLAIM_INTENTS } from "~/schemas/intents";
+import { useLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import type { PaidClaimView } from "./confirm-payment-form";
 
@@ -87,6 +88,7 @@ function useConfirmHref(debtorId: number | null) {
 }
 
 function ClaimRow({ claim, timeZone, today }: { claim: PaidClaimView; timeZone: string; today: string }) {
+  const locale = useLocale();
   const fetcher = useFetcher<typeof debtorAction>();
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
@@ -111,7 +113,7 @@ function ClaimRow({ claim, timeZone, today }: { claim: PaidClaimView; timeZone: 
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
         <p id={textId} className="break-words text-sm">
           <strong>{claim.fullName}</strong> {claim.said ? `says they paid ${claim.said}` : "says they have paid"} (told{" "}
-          {formatDay(claim.paidClaimedAt, timeZone)}).
+          {formatDayOf(claim.paidClaimedAt, timeZone, locale)}).
         </p>
         <fetcher.Form method="post" className="flex flex-wrap gap-2">
           <input type="hidden" name="debtor_id" value={claim.id} />

@@ -13,7 +13,7 @@ import type { ActionResult } from "~/platform/action-result";
 import { debtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
 import { ALLOW_DUPLICATE_FIELD, DEBTOR_INTENTS } from "~/schemas/intents";
 import { twinDebtorMessage } from "~/schemas/messages";
-import { useNumberLocale } from "~/ui/root-data";
+import { useLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 
@@ -84,7 +84,7 @@ export function DebtorForm({
   const several = debtor?.single_invoice === false;
   const submitting = busy ? String(fetcher.formData?.get("intent") ?? "") : "";
   const [kind, setKind] = useState<"person" | "company">(debtor?.kind ?? "person");
-  const locale = useNumberLocale();
+  const locale = useLocale();
   const [form, fields] = useValibotForm(debtorSchema(locale), {
     id: debtor ? `debtor-edit-${debtor.id}` : "debtor-new",
     lastResult: busy ? undefined : reply?.result,

@@ -4,13 +4,13 @@ import type { debtorAction } from "~/actions/debtor-action.server";
 import { notOnServer, onDemand } from "~/components/on-demand";
 import { Badge } from "~/components/ui/badge";
 import { Button, SubmitButton } from "~/components/ui/button";
+import { formatDate } from "~/domain/dates";
 import { formatMoney, toCents } from "~/domain/money";
 import { overdueLabel } from "~/domain/statement";
-import { formatCalendarDate } from "~/domain/time-zone";
 import { MAX_PDF_BYTES, PDF_TOO_LARGE } from "~/domain/upload-limits";
 import type { ActionResult } from "~/platform/action-result";
 import { INVOICE_DOCUMENT_INTENTS, INVOICE_INTENTS } from "~/schemas/intents";
-import { useToday } from "~/ui/root-data";
+import { useLocale, useToday } from "~/ui/root-data";
 import { useFocusAfterRender } from "~/ui/use-focus-after-render";
 import { useFormResult } from "~/ui/use-form-result";
 import {
@@ -96,6 +96,7 @@ export function DebtorInvoices({
   onRetry?: () => void;
   heading?: "h2" | "h3";
 }) {
+  const locale = useLocale();
   const headingId = useId();
   const [editing, setEditing] = useState<number | null>(null);
   const [voiding, setVoiding] = useState<number | null>(null);
@@ -217,10 +218,10 @@ export function DebtorInvoices({
                       {i.status !== "void" && <InvoiceDocumentControl invoice={i} onResult={written} />}
                     </td>
                     <td data-label="Issued" className="pr-3">
-                      {formatCalendarDate(i.issued_on)}
+                      {formatDate(i.issued_on, locale)}
                     </td>
                     <td data-label="Due" className="pr-3">
-                      {formatCalendarDate(i.due_on)}
+                      {formatDate(i.due_on, locale)}
                     </td>
                     <td data-label="Amount" className="pr-3">
                       {money(i.amount)}

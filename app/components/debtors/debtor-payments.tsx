@@ -3,10 +3,11 @@ import { useFetcher } from "react-router";
 import type { debtorAction } from "~/actions/debtor-action.server";
 import { ConfirmStep } from "~/components/lists/configure-steps";
 import { Button, SubmitButton } from "~/components/ui/button";
+import { formatDate } from "~/domain/dates";
 import { formatMoney, otherCurrenciesOwed, owedCents, toCents } from "~/domain/money";
-import { formatCalendarDate } from "~/domain/time-zone";
 import type { ActionResult } from "~/platform/action-result";
 import { DEBTOR_INTENTS, PAYMENT_INTENTS } from "~/schemas/intents";
+import { useLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import { DebtorBalance } from "./debtor-balance";
 import type { DebtorView } from "./debtor-view";
@@ -53,6 +54,7 @@ export function DebtorPayments({
   invoices: Invoice[] | null;
   onResult: (data: ActionResult) => void;
 }) {
+  const locale = useLocale();
   const [version, setVersion] = useState(0);
   const [editing, setEditing] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<number | null>(null);
@@ -97,7 +99,7 @@ export function DebtorPayments({
       ) : (
         <ul className="flex flex-col gap-2" aria-labelledby={headingId}>
           {loaded.payments.map((p) => {
-            const label = `${formatMoney(toCents(p.amount), p.currency)} on ${formatCalendarDate(p.paid_on)}`;
+            const label = `${formatMoney(toCents(p.amount), p.currency)} on ${formatDate(p.paid_on, locale)}`;
             return (
               <li key={p.id} className="rounded-lg border border-border bg-background p-3 text-sm">
                 {editing === p.id ? (
@@ -122,7 +124,7 @@ export function DebtorPayments({
                     <div className="min-w-0">
                       <div className="font-medium">
                         {formatMoney(toCents(p.amount), p.currency)}
-                        <span className="font-normal text-muted"> · {formatCalendarDate(p.paid_on)}</span>
+                        <span className="font-normal text-muted"> · {formatDate(p.paid_on, locale)}</span>
                       </div>
                       {p.note && <div className="break-words text-muted">{p.note}</div>}
                     </div>

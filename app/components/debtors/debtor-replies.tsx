@@ -1,8 +1,9 @@
 import { lazy, Suspense, useState } from "react";
 import { notify } from "~/components/toast";
-import { formatDay } from "~/domain/time-zone";
+import { formatDayOf } from "~/domain/dates";
 import type { ActionResult } from "~/platform/action-result";
 import type { ReplyView } from "~/responses/index.server";
+import { useLocale } from "~/ui/root-data";
 import { ReplyAnswers } from "./debtor-responses";
 import type { Invoice } from "./invoice-view";
 
@@ -30,6 +31,7 @@ export function DebtorReplies({
   replies: readonly ReplyView[];
   timeZone: string;
 }) {
+  const locale = useLocale();
   const debtorId = debtor.id;
   const owedCents = Math.max(0, debtor.debtCents - debtor.paidCents);
   const anyOpen = replies.some((r) => !r.auto && r.handledAt === null);
@@ -46,7 +48,7 @@ export function DebtorReplies({
               <p id={textId} className="break-words">
                 <strong>{r.auto ? "Automatic reply" : "Replied"}</strong>
                 {`: ${r.subject || "(no subject)"}`}
-                <span className="text-muted">{` · ${r.fromAddress} · ${formatDay(r.createdAt, timeZone)}`}</span>
+                <span className="text-muted">{` · ${r.fromAddress} · ${formatDayOf(r.createdAt, timeZone, locale)}`}</span>
                 {open ? <span className="text-muted"> · reminders held</span> : null}
                 {r.handledAt !== null && !r.auto ? <span className="text-muted"> · handled</span> : null}
               </p>

@@ -3,11 +3,12 @@ import type { debtorAction } from "~/actions/debtor-action.server";
 import { notify, type ToastArea } from "~/components/toast";
 import { SubmitButton } from "~/components/ui/button";
 import type { DisputedInvoice } from "~/debtors/index.server";
+import { formatDate, formatDayOf } from "~/domain/dates";
 import { invoiceLabel } from "~/domain/dispute";
-import { addDays, formatLongDate } from "~/domain/promise";
-import { formatDay } from "~/domain/time-zone";
+import { addDays } from "~/domain/promise";
 import { isActionResult } from "~/platform/action-result";
 import { DEBTOR_RESPONSE_INTENTS } from "~/schemas/intents";
+import { useLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 
 const {
@@ -142,6 +143,7 @@ export function DebtorResponses({
   timeZone: string;
   area?: ToastArea;
 }) {
+  const locale = useLocale();
   if (!debtor.promisedOn && debtor.promiseBrokenAt === null && disputes.length === 0) return null;
   const brokenId = `promise-broken-${debtor.id}`;
   const resumesOn = debtor.promisedOn ? addDays(debtor.promisedOn, 1) : null;
@@ -149,13 +151,13 @@ export function DebtorResponses({
     <ul className="flex flex-col gap-2 text-sm" data-testid="debtor-responses">
       {debtor.promisedOn && (
         <li className="rounded-lg border border-border bg-background p-3">
-          {`Promised to pay by ${formatLongDate(debtor.promisedOn)}: reminders are held and resume on ${formatLongDate(resumesOn ?? debtor.promisedOn)} if something is still open.`}
+          {`Promised to pay by ${formatDate(debtor.promisedOn, locale)}: reminders are held and resume on ${formatDate(resumesOn ?? debtor.promisedOn, locale)} if something is still open.`}
         </li>
       )}
       {debtor.promiseBrokenAt !== null && (
         <li className="flex flex-col gap-2 rounded-lg border border-border bg-background p-3 sm:flex-row sm:items-center sm:justify-between">
           <p id={brokenId}>
-            {`A promise to pay passed unpaid (${formatDay(debtor.promiseBrokenAt, timeZone)}): reminders resumed. The debtor can promise again only once you allow it.`}
+            {`A promise to pay passed unpaid (${formatDayOf(debtor.promiseBrokenAt, timeZone, locale)}): reminders resumed. The debtor can promise again only once you allow it.`}
           </p>
           <AllowPromiseButton debtorId={debtor.id} describedBy={brokenId} area={area} />
         </li>
@@ -170,7 +172,9 @@ export function DebtorResponses({
             <p id={textId} className="break-words">
               <strong>{`Disputed ${invoiceLabel(d)}`}</strong>
               {d.reason ? `: ${d.reason}` : ""}
-              {d.disputedAt !== null && <span className="text-muted">{` (${formatDay(d.disputedAt, timeZone)})`}</span>}
+              {d.disputedAt !== null && (
+                <span className="text-muted">{` (${formatDayOf(d.disputedAt, timeZone, locale)})`}</span>
+              )}
             </p>
             <ResolveDisputeButton invoiceId={d.id} describedBy={textId} area={area} />
           </li>

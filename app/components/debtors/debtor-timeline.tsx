@@ -19,11 +19,12 @@ import { useEffect, useId } from "react";
 import { Link, useFetcher } from "react-router";
 import type { compactTimeline } from "~/actions/debtor-timeline.server";
 import type { DebtorTimeline as Timeline, TimelineEntry, UpcomingSend } from "~/debtors/index.server";
+import { formatDate, formatDateTime } from "~/domain/dates";
 import { isTestSend } from "~/domain/delivery-labels";
 import { formatMoney } from "~/domain/money";
 import { templateName } from "~/domain/presets";
 import { strategyLabel } from "~/domain/strategies";
-import { formatCalendarDate, formatInstant } from "~/domain/time-zone";
+import { useLocale } from "~/ui/root-data";
 import { DebtorResponses } from "./debtor-responses";
 
 const EMAIL_LABELS: Record<string, string> = {
@@ -103,6 +104,7 @@ const EVENT_ICONS: Record<string, typeof Mail> = {
 export function describeEntry(
   e: TimelineEntry,
   currency: string,
+  locale?: string,
 ): { title: string; detail: string | null; tone: "bad" | "plain"; Icon: typeof Mail } {
   switch (e.kind) {
     case "email": {
@@ -127,7 +129,7 @@ export function describeEntry(
     case "payment":
       return {
         title: `Payment ${formatMoney(e.amountCents, currency)}${e.note ? ` · ${e.note}` : ""}`,
-        detail: `Paid on ${formatCalendarDate(e.paidOn)}`,
+        detail: `Paid on ${formatDate(e.paidOn, locale)}`,
         tone: "plain",
         Icon: CircleDollarSign,
       };
@@ -165,11 +167,12 @@ export function TimelineList({
   /** What an empty list says (the debtor's page says where older history went, when it was archived). */
   emptyText?: string;
 }) {
+  const locale = useLocale();
   if (entries.length === 0) return <p className="text-sm text-muted">{emptyText}</p>;
   return (
     <ol className="flex flex-col gap-2" aria-labelledby={labelledBy} data-testid="timeline">
       {entries.map((e) => {
-        const { title, detail, tone, Icon } = describeEntry(e, currency);
+        const { title, detail, tone, Icon } = describeEntry(e, currency, locale);
         return (
           <li key={e.key} className="flex gap-3 rounded-lg border border-border bg-background p-3 text-sm">
             <Icon className={`mt-0.5 h-4 w-4 shrink-0 ${tone === "bad" ? "text-danger" : "text-muted"}`} aria-hidden />
@@ -177,7 +180,9 @@ export function TimelineList({
               <p className={`break-words font-medium ${tone === "bad" ? "text-danger" : ""}`}>{title}</p>
               {detail && <p className="break-words text-muted">{detail}</p>}
               <p className="text-xs text-muted">
-                <time dateTime={new Date(entryTime(e)).toISOString()}>{formatInstant(entryTime(e), timeZone)}</time>
+                <time dateTime={new Date(entryTime(e)).toISOString()}>
+                  {formatDateTime(entryTime(e), timeZone, locale)}
+                </time>
               </p>
             </div>
           </li>
@@ -188,17 +193,18 @@ export function TimelineList({
 }
 
 /** Why the next send goes later than it is due, or null. */
-function upcomingNote(u: UpcomingSend, timeZone: string) {
+function upcomingNote(u: UpcomingSend, timeZone: string, locale: string) {
   if (u.heldBack) return `Held back: ${u.heldBack}`;
   if (u.waitsFor === "quiet-hours")
-    return `Due ${formatInstant(u.dueAt, timeZone)}; it waits for the debtor's daytime in their time zone.`;
+    return `Due ${formatDateTime(u.dueAt, timeZone, locale)}; it waits for the debtor's daytime in their time zone.`;
   if (u.waitsFor === "contact-cap")
-    return `Due ${formatInstant(u.dueAt, timeZone)}; it waits because the debtor got the most reminders allowed in 7 days.`;
+    return `Due ${formatDateTime(u.dueAt, timeZone, locale)}; it waits because the debtor got the most reminders allowed in 7 days.`;
   return null;
 }
 
 /** "Next reminder: <when it really goes>", with why it waits, for each enabled schedule. */
 export function NextReminder({ upcoming, timeZone }: { upcoming: readonly UpcomingSend[]; timeZone: string }) {
+  const locale = useLocale();
   const [next, ...others] = upcoming;
   if (!next) {
     return (
@@ -207,18 +213,18 @@ export function NextReminder({ upcoming, timeZone }: { upcoming: readonly Upcomi
       </p>
     );
   }
-  const note = upcomingNote(next, timeZone);
+  const note = upcomingNote(next, timeZone, locale);
   return (
     <div className="flex flex-col gap-1 text-sm" data-testid="next-reminder">
       <p>
-        Next reminder: <strong>{next.heldBack ? "held back" : formatInstant(next.goesAt, timeZone)}</strong>
+        Next reminder: <strong>{next.heldBack ? "held back" : formatDateTime(next.goesAt, timeZone, locale)}</strong>
         {next.what ? `, ${next.what}` : ""}
       </p>
       {note && <p className="text-muted">{note}</p>}
       {others.length > 0 && (
         <p className="text-muted">
           {others.length === 1 ? "Another schedule sends" : `${others.length} other schedules send`} later, next{" "}
-          {formatInstant(others[0]?.goesAt, timeZone)}.
+          {formatDateTime(others[0]?.goesAt, timeZone, locale)}.
         </p>
       )}
     </div>

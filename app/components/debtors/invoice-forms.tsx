@@ -12,7 +12,7 @@ import { amountExample, formatAmountInput } from "~/domain/number-locale";
 import type { ActionResult } from "~/platform/action-result";
 import { INVOICE_INTENTS } from "~/schemas/intents";
 import { INVOICE_NUMBER_MAX, invoiceSchema } from "~/schemas/invoice";
-import { useNumberLocale } from "~/ui/root-data";
+import { useLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 import { type Invoice, type InvoiceDebtor, invoiceName } from "./invoice-view";
@@ -46,7 +46,7 @@ export function InvoiceForm({
     if (data.ok || data.message) onResult(data);
   });
   const [today] = useState(localToday);
-  const locale = useNumberLocale();
+  const locale = useLocale();
   const [form, fields] = useValibotForm(invoiceSchema(locale), {
     id: invoice ? `invoice-edit-${invoice.id}` : `invoice-add-${debtor.id}`,
     lastResult: busy ? undefined : reply?.result,

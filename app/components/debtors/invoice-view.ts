@@ -1,5 +1,5 @@
+import { formatDate } from "~/domain/dates";
 import { toCents } from "~/domain/money";
-import { formatCalendarDate } from "~/domain/time-zone";
 import type { invoiceToJson } from "~/ledger/index.server";
 
 /** A debtor's invoices as their Invoices section and "Apply to" show them. */
@@ -25,5 +25,5 @@ export const balanceCents = (i: Invoice) => (i.status === "void" ? 0 : toCents(i
 
 /** How an invoice is named where a sentence needs it: its number, or its due date. */
 export function invoiceName(i: Invoice) {
-  return i.number ? `invoice ${i.number}` : `the invoice due ${formatCalendarDate(i.due_on)}`;
+  return i.number ? `invoice ${i.number}` : `the invoice due ${formatDate(i.due_on)}`;
 }

@@ -6,14 +6,14 @@ import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { localToday } from "~/domain/calendar-date";
+import { formatDate } from "~/domain/dates";
 import { formatMoney, fromCents, toCents } from "~/domain/money";
 import { amountExample, formatAmountInput } from "~/domain/number-locale";
-import { formatCalendarDate } from "~/domain/time-zone";
 import type { paymentToJson } from "~/ledger/index.server";
 import type { ActionResult } from "~/platform/action-result";
 import { PAYMENT_INTENTS } from "~/schemas/intents";
 import { PAYMENT_NOTE_MAX, paymentSchema } from "~/schemas/payment";
-import { useNumberLocale } from "~/ui/root-data";
+import { useLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 import { balanceCents, type Invoice, isOwed } from "./invoice-view";
@@ -25,8 +25,8 @@ export type Payment = ReturnType<typeof paymentToJson>;
 const browserToday = () => localToday();
 
 /** An owed invoice as "Apply to" lists it: its number (or due date) and what is left on it. */
-function applyToLabel(i: Invoice) {
-  const name = i.number ?? `Due ${formatCalendarDate(i.due_on)}`;
+function applyToLabel(i: Invoice, locale: string) {
+  const name = i.number ?? `Due ${formatDate(i.due_on, locale)}`;
   const left = `${formatMoney(balanceCents(i), i.currency)} left`;
   return `${name} · ${left}${i.status === "disputed" ? " (disputed)" : ""}`;
 }
@@ -78,7 +78,7 @@ export function PaymentForm({
   const [today] = useState(() => confirm?.today ?? browserToday());
   const owedInvoices = payment ? [] : (invoices ?? []).filter(isOwed);
   const chosen = owedInvoices.find((i) => String(i.id) === applyTo);
-  const locale = useNumberLocale();
+  const locale = useLocale();
   const limits = chosen
     ? { today, maxCents: balanceCents(chosen), currency: chosen.currency, locale }
     : { today, maxCents, currency: debtor.currency, locale };
@@ -140,7 +140,7 @@ export function PaymentForm({
             <option value="">Oldest due first</option>
             {owedInvoices.map((i) => (
               <option key={i.id} value={i.id}>
-                {applyToLabel(i)}
+                {applyToLabel(i, locale)}
               </option>
             ))}
           </select>

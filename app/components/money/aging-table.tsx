@@ -1,6 +1,7 @@
 import { AGING_BUCKETS, type AgingRow } from "~/domain/aging";
+import { formatDate } from "~/domain/dates";
 import { formatMoney } from "~/domain/money";
-import { formatShortDate } from "~/domain/promise";
+import { useLocale } from "~/ui/root-data";
 
 /** A bucket's column header: "Not yet due", "1–30 days overdue"… */
 const columnLabel = (b: (typeof AGING_BUCKETS)[number]) => (b.key === "notYetDue" ? b.label : `${b.label} overdue`);
@@ -12,11 +13,12 @@ const columnLabel = (b: (typeof AGING_BUCKETS)[number]) => (b.key === "notYetDue
  * (app.css, .list-table), so nothing scrolls sideways.
  */
 export function AgingTable({ rows, today, id }: { rows: AgingRow[]; today: string; id: string }) {
+  const locale = useLocale();
   const amount = "tabular-nums md:whitespace-nowrap md:text-right";
   return (
     <table className="list-table" data-testid={id}>
       <caption className="mb-2 text-left text-sm text-muted">
-        {`Receivables by age: what is still owed, by days overdue as of ${formatShortDate(today)}.`}
+        {`Receivables by age: what is still owed, by days overdue as of ${formatDate(today, locale)}.`}
       </caption>
       <thead>
         <tr>

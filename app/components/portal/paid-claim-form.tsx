@@ -3,8 +3,8 @@ import { Form } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
 import { FieldError, Label } from "~/components/ui/input";
 import { inputClass } from "~/components/ui/variants";
+import { formatDate } from "~/domain/dates";
 import { formatMoney } from "~/domain/money";
-import { formatLongDate } from "~/domain/promise";
 import { CLAIM_REFERENCE_MAX, type ClaimField, type ClaimFormView, type ClaimValues } from "~/schemas/paid-claim";
 
 /**
@@ -57,7 +57,7 @@ export function PaidClaimForm({
               />
               <span className="min-w-0 flex-1 break-words">
                 {invoice.number ?? "Invoice"}
-                <span className="text-muted">{` · due ${formatLongDate(invoice.dueOn)}`}</span>
+                <span className="text-muted">{` · due ${formatDate(invoice.dueOn, view.locale)}`}</span>
               </span>
               <span className="shrink-0 tabular-nums">{formatMoney(invoice.balanceCents, invoice.currency)}</span>
             </label>

@@ -5,9 +5,10 @@ import { Button, SubmitButton } from "~/components/ui/button";
 import { FieldError, Label } from "~/components/ui/input";
 import { buttonVariants, inputClass } from "~/components/ui/variants";
 import type { BankTransfer } from "~/domain/bank-transfer";
+import { formatDate } from "~/domain/dates";
 import { DISPUTE_REASON_MAX, invoiceLabel } from "~/domain/dispute";
 import { formatMoney } from "~/domain/money";
-import { addDays, formatLongDate, PROMISE_MAX_DAYS } from "~/domain/promise";
+import { addDays, PROMISE_MAX_DAYS } from "~/domain/promise";
 import { PORTAL_INTENTS } from "~/schemas/intents";
 import {
   type ClaimField,
@@ -72,6 +73,8 @@ export interface PortalView {
   promisedOn: string | null;
   promiseBroken: boolean;
   paidClaimed: boolean;
+  /** The user's number and date format: the page writes dates in it, as their e-mails did. */
+  locale: string;
   /** What the pending "I've paid" said; null without one. */
   claimSaid: ClaimSaid | null;
   /** The "I've paid" form: the invoices that may be ticked, the debtor's today and number format. */
@@ -118,7 +121,7 @@ function doneMessage(view: PortalView): string | null {
   switch (view.done) {
     case "promised":
       return view.promisedOn
-        ? `Thank you. ${told} ${view.emailed ? "you" : "that you"} will pay by ${formatLongDate(view.promisedOn)}. Reminders are paused until then.`
+        ? `Thank you. ${told} ${view.emailed ? "you" : "that you"} will pay by ${formatDate(view.promisedOn, view.locale)}. Reminders are paused until then.`
         : `Thank you. ${told} when you will pay.`;
     case "disputed":
       return `Thank you. ${told} what is wrong. Reminders leave the invoice out until they have looked at it.`;
@@ -163,7 +166,7 @@ export function PortalPage({ answer }: { answer: Answer }) {
         </p>
       )}
       <Invoices view={view} />
-      <Payments payments={view.payments} />
+      <Payments payments={view.payments} locale={view.locale} />
       <section aria-labelledby="respond-heading" className="flex flex-col gap-4">
         <h2 id="respond-heading" className="text-xl font-semibold">
           Respond
@@ -232,7 +235,7 @@ function PayOnlineCard({ view, open }: { view: PortalAnswer; open: PortalInvoice
                 <input type="hidden" name="intent" value={PORTAL_INTENTS.pay} />
                 <input type="hidden" name="invoice" value={i.ref} />
                 <Button type="submit" variant="outline" size="wrap" className="text-left">
-                  {`Pay ${i.number ? `invoice ${i.number}` : `the invoice due ${formatLongDate(i.dueOn)}`} only (${formatMoney(i.balanceCents, i.currency)})`}
+                  {`Pay ${i.number ? `invoice ${i.number}` : `the invoice due ${formatDate(i.dueOn, view.locale)}`} only (${formatMoney(i.balanceCents, i.currency)})`}
                 </Button>
               </form>
             </li>
@@ -284,9 +287,9 @@ function Invoices({ view }: { view: PortalView }) {
                 </div>
                 <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-muted">
                   <dt>Issued</dt>
-                  <dd>{formatLongDate(i.issuedOn)}</dd>
+                  <dd>{formatDate(i.issuedOn, view.locale)}</dd>
                   <dt>Due</dt>
-                  <dd>{formatLongDate(i.dueOn)}</dd>
+                  <dd>{formatDate(i.dueOn, view.locale)}</dd>
                   {i.balanceCents !== i.amountCents && (
                     <>
                       <dt>Amount</dt>
@@ -328,7 +331,7 @@ function Invoices({ view }: { view: PortalView }) {
   );
 }
 
-function Payments({ payments }: { payments: PortalView["payments"] }) {
+function Payments({ payments, locale }: { payments: PortalView["payments"]; locale: string }) {
   return (
     <section aria-labelledby="payments-heading" className="flex flex-col gap-3">
       <h2 id="payments-heading" className="text-xl font-semibold">
@@ -341,7 +344,7 @@ function Payments({ payments }: { payments: PortalView["payments"] }) {
           {payments.map((p, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list rendered once; two payments may be alike.
             <li key={i} className="flex justify-between gap-3 border-b border-border py-1">
-              <span>{formatLongDate(p.paidOn)}</span>
+              <span>{formatDate(p.paidOn, locale)}</span>
               <span className="font-medium">{formatMoney(p.amountCents, p.currency)}</span>
             </li>
           ))}
@@ -362,7 +365,7 @@ function PaidCard({ view }: { view: PortalAnswer }) {
   if (view.claimSaid) {
     return (
       <Card title="I've paid">
-        <p>{`You told ${view.sender} you paid ${claimSaidText(view.claimSaid)}. Reminders leave it out until they have checked the payment.`}</p>
+        <p>{`You told ${view.sender} you paid ${claimSaidText(view.claimSaid, view.locale)}. Reminders leave it out until they have checked the payment.`}</p>
       </Card>
     );
   }
@@ -390,7 +393,7 @@ function PromiseCard({ view }: { view: PortalAnswer }) {
     return (
       <Card title="Promise to pay">
         <p>
-          {`You promised to pay by ${formatLongDate(view.promisedOn)}. Reminders are paused until then and start again on ${formatLongDate(addDays(view.promisedOn, 1) ?? view.promisedOn)} if something is still open.`}
+          {`You promised to pay by ${formatDate(view.promisedOn, view.locale)}. Reminders are paused until then and start again on ${formatDate(addDays(view.promisedOn, 1) ?? view.promisedOn, view.locale)} if something is still open.`}
         </p>
       </Card>
     );
@@ -462,7 +465,7 @@ function DisputeCard({ view, open }: { view: PortalAnswer; open: PortalInvoiceVi
             {open.length > 1 && <option value="">Choose an invoice</option>}
             {open.map((i) => (
               <option key={i.ref} value={i.ref}>
-                {`${invoiceLabel(i)} · ${formatMoney(i.balanceCents, i.currency)} · due ${formatLongDate(i.dueOn)}`}
+                {`${invoiceLabel(i)} · ${formatMoney(i.balanceCents, i.currency)} · due ${formatDate(i.dueOn, view.locale)}`}
               </option>
             ))}
           </select>

@@ -8,11 +8,12 @@ import { type ConfigureStep, ConfirmStep } from "~/components/lists/configure-st
 import { notify, type ToastArea } from "~/components/toast";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { Modal } from "~/components/ui/dialog";
+import { formatDateTime } from "~/domain/dates";
 import { scheduleStatus } from "~/domain/schedule-status";
 import { strategyLabel } from "~/domain/strategies";
-import { formatInstant } from "~/domain/time-zone";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { SCHEDULE_SOMETHING_WRONG } from "~/schemas/messages";
+import { useLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import { describeFrequency, presetName } from "./format";
 
@@ -45,6 +46,7 @@ export function ConfigureScheduleModal({
   timeZone: string;
 }) {
   const [view, setView] = useState<ConfigureStep>("details");
+  const locale = useLocale();
   const details = useFetcher<typeof scheduleDetails>();
   const deleter = useFetcher<typeof scheduleAction>();
   useFormResult(deleter, [SCHEDULE_INTENTS.remove], (data) => {
@@ -67,7 +69,7 @@ export function ConfigureScheduleModal({
   const s = loaded?.schedule;
   const loading =
     details.state === "loading" || (!loaded && scheduleId !== null && details.state === "idle" && !details.data);
-  const status = s ? scheduleStatus(s) : null;
+  const status = s ? scheduleStatus(s, locale) : null;
   const note = status?.note ?? null;
 
   return (
@@ -105,7 +107,7 @@ export function ConfigureScheduleModal({
             <dt className="text-muted">State</dt>
             <dd>{status?.label}</dd>
             <dt className="text-muted">Next reminder</dt>
-            <dd>{status?.nextRunAt != null ? formatInstant(status.nextRunAt, timeZone) : "—"}</dd>
+            <dd>{status?.nextRunAt != null ? formatDateTime(status.nextRunAt, timeZone, locale) : "—"}</dd>
             <dt className="text-muted">Emails sent</dt>
             <dd>{s.emailsSent}</dd>
           </dl>

@@ -8,10 +8,11 @@ import { PeriodSelect } from "~/components/period-options";
 import type { ToastArea } from "~/components/toast";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
+import { formatDateTime } from "~/domain/dates";
 import { type ScheduleStatus, scheduleStatus } from "~/domain/schedule-status";
-import { formatInstant } from "~/domain/time-zone";
 import type { ScheduleListRow } from "~/reminders/index.server";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
+import { useLocale } from "~/ui/root-data";
 import { scheduleName } from "./format";
 
 // 'Configure schedule' (Radix's dialog, the details, the form) is a chunk of its own, fetched on
@@ -74,7 +75,8 @@ export function SchedulesTable({
   const [modalUsed, setModalUsed] = useState(false);
   if (!modalUsed && configuringId) setModalUsed(true);
   const setQueryParam = useSetQueryParam();
-  const created = (s: ScheduleView) => formatInstant(s.createdAt, timeZone);
+  const locale = useLocale();
+  const created = (s: ScheduleView) => formatDateTime(s.createdAt, timeZone, locale);
 
   return (
     <SelectableTable
@@ -109,12 +111,12 @@ export function SchedulesTable({
         { label: "Created At", value: created },
       ]}
       detail={(s) => {
-        const status = scheduleStatus(s);
+        const status = scheduleStatus(s, locale);
         return (
           <div className="flex flex-wrap items-center gap-2 text-muted">
             <StatusBadge status={status} />
             {status.nextRunAt != null && (
-              <span>{`Next: ${formatInstant(status.nextRunAt, timeZone)}${s.nextWhat ? `, ${s.nextWhat}` : ""}`}</span>
+              <span>{`Next: ${formatDateTime(status.nextRunAt, timeZone, locale)}${s.nextWhat ? `, ${s.nextWhat}` : ""}`}</span>
             )}
             {status.kind !== "running" && status.kind !== "paused" && (
               <span className="w-full text-xs">{status.note}</span>

@@ -6,7 +6,7 @@ import { SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
 import { PROFILE_INTENTS } from "~/schemas/intents";
 import { DefaultCurrencySchema } from "~/schemas/profile";
-import { useNumberLocale } from "~/ui/root-data";
+import { useLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 
@@ -26,7 +26,7 @@ export function DefaultCurrencyForm({
   const fetcher = useFetcher<typeof profileAction>();
   const busy = fetcher.state !== "idle";
   const reply = useFormResult(fetcher, [PROFILE_INTENTS.defaultCurrency]);
-  const locale = useNumberLocale();
+  const locale = useLocale();
   const [form, fields] = useValibotForm(DefaultCurrencySchema, {
     id: "default-currency-form",
     lastResult: busy ? undefined : reply?.result,
@@ -35,12 +35,13 @@ export function DefaultCurrencyForm({
   return (
     <section aria-labelledby="default-currency-title" className="rounded-xl border border-border bg-surface p-6">
       <h2 id="default-currency-title" className="text-xl font-semibold">
-        Currency and number format
+        Currency, numbers and dates
       </h2>
       <p id="default-currency-help" className="mt-1 text-sm text-muted">
         New debtors and their invoices are in this currency unless you choose another one, and so are the rows of a CSV
-        import without a currency. Debtors you already have keep theirs. The number format is how you type amounts, here
-        and in CSV files; one that could be read two ways is refused.
+        import without a currency. Debtors you already have keep theirs. The format is how you type amounts, here and in
+        CSV files (one that could be read two ways is refused), and how dates are written on your pages, in your e-mails
+        and on your debtors' page.
       </p>
       <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-md flex-col gap-4">
         <input type="hidden" name="intent" value={PROFILE_INTENTS.defaultCurrency} />
@@ -50,7 +51,7 @@ export function DefaultCurrencyForm({
           current={defaultCurrency}
           ariaDescribedBy="default-currency-help"
         />
-        <FormField meta={fields.number_locale} label="Number format">
+        <FormField meta={fields.number_locale} label="Number and date format">
           <select
             name={fields.number_locale.name}
             id={fields.number_locale.id}

@@ -2,8 +2,8 @@ import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { type DebtorEventType, debtorEventWhere, noticeInsert, sendNotices } from "~/activity/index.server";
 import type { Db } from "~/db/client.server";
 import { debtors, onlinePayments, paymentAllocations, payments } from "~/db/schema";
+import { formatDate } from "~/domain/dates";
 import { formatMoney, fromCents, providerAmountCents } from "~/domain/money";
-import { formatLongDate } from "~/domain/promise";
 import type { ReceiptMessage } from "~/domain/receipt";
 import { allocateStatement, settleLedgerStatements } from "~/ledger/ledger.server";
 import { addPayment, settleStatements } from "~/ledger/payments.server";
@@ -286,7 +286,7 @@ async function sendReceipt(
       replyTo: parties.replyTo,
       debtorName: parties.debtorName,
       amount: formatMoney(cents, row.currency),
-      paidOn: formatLongDate(paidOn),
+      paidOn: formatDate(paidOn, parties.locale),
       reference: paymentIntentId,
       portalUrl,
     };
