@@ -660,6 +660,42 @@ describe("hostile input: form actions never answer 500 and leave other accounts 
     await expectVictimUnchanged();
   });
 
+  it("POST /invoices/:id/document with hostile uploads, ids and intents: never a 500, nothing of A's changes", async () => {
+    const invoiceOf = async (ownerId: string) =>
+      (await env.DB.prepare("SELECT id FROM invoices WHERE owner_id = ? ORDER BY id LIMIT 1")
+        .bind(ownerId)
+        .first<{ id: number }>())!.id;
+    const ids = [String(await invoiceOf(a.userId)), String(await invoiceOf(b.userId)), "0", "-1", "1e9", "abc"];
+    const upload = fc.record({
+      id: fc.oneof(
+        fc.constantFrom(...ids),
+        textArb().map((t) => encodeURIComponent(t.slice(0, 40)) || "x"),
+      ),
+      bytes: fc.oneof(
+        fc.uint8Array({ maxLength: 4096 }),
+        fc
+          .uint8Array({ maxLength: 512 })
+          .map((tail) => new Uint8Array([...new TextEncoder().encode("%PDF-1.7\n"), ...tail])),
+      ),
+      name: textArb().map((t) => t.slice(0, 300)),
+      type: fc.constantFrom("application/pdf", "text/html", "application/octet-stream", ""),
+      intent: fc.oneof(fc.constantFrom("invoice-document-attach", "invoice-document-remove"), textArb()),
+    });
+    await fc.assert(
+      fc.asyncProperty(upload, async ({ id, bytes, name, type, intent }) => {
+        const form = new FormData();
+        form.set("intent", intent);
+        form.set("document", new File([bytes], name, { type }));
+        const res = await postMultipart(`/invoices/${id}/document.data`, form, b.cookie);
+        await res.arrayBuffer();
+        expect(res.status, `document ${id} ${name.slice(0, 40)} ${type} → ${res.status}`).toBeLessThan(500);
+      }),
+      options,
+    );
+    expect((await env.DOCUMENTS.list({ prefix: `${a.userId}/` })).objects).toEqual([]);
+    await expectVictimUnchanged();
+  });
+
   it("a body that is no form answers 400 with a message, never 500", async () => {
     const paths = ["/dashboard", "/iam/orgs", "/iam/info", "/?index", "/sign-in/password", "/auth/verify"];
     const contentType = fc.oneof(
@@ -809,7 +845,17 @@ describe("hostile input: the debtor's page, the webhooks, inbound replies, delet
     before = await snapshot(a.userId);
   });
 
-  const PORTAL_FIELDS = ["invoice", "currency", "promised_on", "reason", "session_id"];
+  const PORTAL_FIELDS = [
+    "invoice",
+    "currency",
+    "promised_on",
+    "reason",
+    "session_id",
+    "invoices",
+    "amount",
+    "paid_on",
+    "reference",
+  ];
   const PORTAL_INTENTS = ["portal-pay", "portal-paid", "portal-promise", "portal-dispute", "portal-opt-out"];
 
   it("POST /d/<token> (document or fetcher) with a forged or hostile token: 404, nothing changes", async () => {
@@ -835,6 +881,23 @@ describe("hostile input: the debtor's page, the webhooks, inbound replies, delet
     await fc.assert(
       fc.asyncProperty(formArb(PORTAL_INTENTS, PORTAL_FIELDS), fc.boolean(), async (pairs, data) => {
         const res = await postForm(data ? dataPath(own.portal) : own.portal, pairs);
+        await res.arrayBuffer();
+        expect(res.status, `${JSON.stringify(pairs).slice(0, 300)} → ${res.status}`).toBeLessThan(500);
+      }),
+      { numRuns: NEW_RUNS },
+    );
+    await expectVictimUnchanged();
+  });
+
+  it("\"I've paid\" on the debtor's own /p link with hostile claims: never a 500, A's debtor untouched", async () => {
+    const config = readConfig(env);
+    const mine = await addDebtor(b.cookie, { full_name: "Bert Claims" });
+    const paid = new URL(
+      await paidClaimLink(db(), config, { id: mine.id as number, ownerId: b.userId, optOutKey: null }),
+    ).pathname;
+    await fc.assert(
+      fc.asyncProperty(formArb([], ["invoices", "amount", "currency", "paid_on", "reference"]), async (pairs) => {
+        const res = await postForm(paid, pairs);
         await res.arrayBuffer();
         expect(res.status, `${JSON.stringify(pairs).slice(0, 300)} → ${res.status}`).toBeLessThan(500);
       }),
