@@ -20,7 +20,7 @@ import { renderReminder } from "./render-reminder";
  *.
  */
 
-const user: Sender = { fullName: "Uma User", email: "uma@example.com", paymentUrl: null };
+const user: Sender = { fullName: "Uma User", email: "uma@example.com", paymentUrl: null, locale: null };
 const org: SenderOrganization = { id: 1, name: "Uma Org", address: "1 Main St", paymentUrl: null };
 const debtor = {
   id: 7,
@@ -142,6 +142,22 @@ describe("the engine's reminder", () => {
     );
     expect(numbered.subject).toBe("Payment due on Feb 1, 2031: invoice A-2, €100.00");
     expect(numbered.text).toContain("due on Feb 1, 2031");
+  });
+
+  it("writes the dates in the sender's format", async () => {
+    const message = engineMessage("weekly", { user: { ...user, locale: "de-DE" } });
+    expect(message.locale).toBe("de-DE");
+    const { subject, text } = await renderReminder(message);
+    expect(text).toMatch(/Invoice due 15\.01\.2031 +15\.01\.2031 +€300\.00 +5 days overdue/);
+    const single = statementOf([invoices[3]!]);
+    const numbered = await renderReminder(
+      engineMessage("weekly", {
+        user: { ...user, locale: "en-GB" },
+        statement: { lines: single, totals: statementTotals(single) },
+      }),
+    );
+    expect(numbered.subject).toBe("Payment due on 1 Feb 2031: invoice A-2, €100.00");
+    expect(subject).toContain("Payment due");
   });
 
   it("counts days overdue from today in the debtor's own time zone", () => {

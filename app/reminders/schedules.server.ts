@@ -26,6 +26,8 @@ export interface Sender {
   email: string;
   /** The account's payment page: 'Pay now' in reminders sent as the person. */
   paymentUrl: string | null;
+  /** The user's number and date format (users.locale); null: the default. */
+  locale: string | null;
 }
 /** The organization a reminder goes out as, when it is sent as a company. */
 export interface SenderOrganization {
@@ -70,7 +72,7 @@ export function senderOf(owner: Pick<typeof users.$inferSelect, keyof typeof SEN
   contact: Partial<ContactRules>;
 } {
   return {
-    user: owner && { fullName: owner.fullName, email: owner.email, paymentUrl: owner.paymentUrl },
+    user: owner && { fullName: owner.fullName, email: owner.email, paymentUrl: owner.paymentUrl, locale: owner.locale },
     plan: owner?.plan ?? undefined,
     planState: owner && {
       plan: owner.plan,
