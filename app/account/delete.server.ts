@@ -5,6 +5,7 @@ import { type Db, getDb } from "~/db/client.server";
 import { debtors, rateLimitEvents, schedules, sessions, stripeAccounts, users } from "~/db/schema";
 import { archivePrefix } from "~/domain/archive-months";
 import type { AppConfig } from "~/platform/config.server";
+import { deleteObjectsUnder } from "~/platform/r2.server";
 import { deleteAccountSchedules } from "~/reminders/index.server";
 import { isMissingAtStripe, stripeSetup } from "~/stripe/index.server";
 import { ACCOUNT_TABLES, type AccountKey } from "./tables.server";
@@ -30,8 +31,6 @@ import { ACCOUNT_TABLES, type AccountKey } from "./tables.server";
 
 /** Rows one DELETE removes (as the housekeeping job's purge). */
 const ROWS_PER_DELETE = 1000;
-/** R2 deletes at most 1,000 keys a call. */
-const KEYS_PER_DELETE = 1000;
 
 /** How long one step of the job deletes before it hands over to the next (a queue message). */
 export const DELETION_STEP_MS = 10_000;
@@ -144,20 +143,6 @@ function ownRateLimits(key: AccountKey): SQL {
       sql`substr(${rateLimitEvents.key}, ${-tail.length}) = ${tail}`,
     ),
   ) as SQL;
-}
-
-/** Deletes every R2 object of `bucket` under `prefix`; how many. */
-async function deleteObjectsUnder(bucket: R2Bucket, prefix: string) {
-  let deleted = 0;
-  let cursor: string | undefined;
-  do {
-    const listed = await bucket.list({ prefix, cursor, limit: KEYS_PER_DELETE });
-    const keys = listed.objects.map((o) => o.key);
-    if (keys.length > 0) await bucket.delete(keys);
-    deleted += keys.length;
-    cursor = listed.truncated ? listed.cursor : undefined;
-  } while (cursor);
-  return deleted;
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { invoices } from "~/db/schema";
 import { MAX_PDF_BYTES, NOT_A_PDF, PDF_MISSING, PDF_TOO_LARGE } from "~/domain/upload-limits";
+import { deleteObjectsUnder } from "~/platform/r2.server";
 
 /**
  * An invoice's own PDF (docs/decisions/053): uploaded by its owner to the DOCUMENTS bucket, at most
@@ -107,23 +108,9 @@ export async function removeInvoiceDocument(
   return true;
 }
 
-/** Deletes every object under `prefix`, a thousand keys a call. */
-async function deleteUnder(bucket: R2Bucket, prefix: string) {
-  let deleted = 0;
-  let cursor: string | undefined;
-  do {
-    const listed = await bucket.list({ prefix, cursor, limit: 1000 });
-    const keys = listed.objects.map((o) => o.key);
-    if (keys.length > 0) await bucket.delete(keys);
-    deleted += keys.length;
-    cursor = listed.truncated ? listed.cursor : undefined;
-  } while (cursor);
-  return deleted;
-}
-
 /** Deletes a deleted debtor's invoice PDFs (their rows went with the debtor). */
 export function deleteDebtorDocuments(env: Pick<Env, "DOCUMENTS">, ownerId: string, debtorId: number) {
-  return deleteUnder(env.DOCUMENTS, `${ownerId}/${debtorId}/`);
+  return deleteObjectsUnder(env.DOCUMENTS, `${ownerId}/${debtorId}/`);
 }
 
 /**

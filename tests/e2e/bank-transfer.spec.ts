@@ -1,6 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { daytimeZone } from "../support/daytime-zone";
-import { appOrigin, inDays, mailTo, resendTo, signInByRequest, uniqueEmail } from "./helpers";
+import { addDebtorByApi, mailTo, resendTo, signInByRequest } from "./helpers";
 
 /**
  * Bank transfer (docs/decisions/051): the schedule page warns while reminders offer no way to pay; the user
@@ -14,20 +13,7 @@ test("bank details: warned before, refused when mistyped, shown in the reminder 
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await signInByRequest(page, { redirectTo: "/schedule" });
   const name = "Transfer Kunde";
-  const email = uniqueEmail("transfer");
-  const added = await page.request.post("/api/debtors/add", {
-    data: {
-      full_name: name,
-      email,
-      debt: 1200,
-      currency: "EUR",
-      invoice_number: "INV-101",
-      due_on: await inDays(page, -20),
-      time_zone: daytimeZone(),
-    },
-    headers: { Origin: appOrigin() },
-  });
-  expect(added.status(), await added.text()).toBe(200);
+  const { email } = await addDebtorByApi(page, name);
   await page.reload();
   await expect(page.getByTestId("no-way-to-pay")).toContainText("Your reminders offer no way to pay yet.");
   await page.getByRole("link", { name: "bank details" }).click();

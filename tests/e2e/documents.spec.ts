@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { daytimeZone } from "../support/daytime-zone";
-import { appOrigin, inDays, mailTo, resendTo, signInByRequest, uniqueEmail } from "./helpers";
+import { addDebtorByApi, mailTo, resendTo, signInByRequest } from "./helpers";
 
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
 
@@ -13,21 +12,8 @@ const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer 
 test("the invoice's PDF attached by the user, downloaded by the debtor with a statement PDF", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/debtors-list" });
   const name = "Document Kunde";
-  const email = uniqueEmail("documents");
-  const added = await page.request.post("/api/debtors/add", {
-    data: {
-      full_name: name,
-      email,
-      debt: 1200,
-      currency: "EUR",
-      invoice_number: "INV-101",
-      due_on: await inDays(page, -20),
-      time_zone: daytimeZone(),
-    },
-    headers: { Origin: appOrigin() },
-  });
-  const { data } = (await added.json()) as { data: { id: number } };
-  await page.goto(`/debtors/${data.id}`);
+  const { id, email } = await addDebtorByApi(page, name);
+  await page.goto(`/debtors/${id}`);
 
   const attach = page.getByLabel("Attach PDF to invoice INV-101");
   await attach.setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: Buffer.from("not a pdf") });

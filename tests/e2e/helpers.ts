@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-
+import { daytimeZone } from "../support/daytime-zone";
 import type { MailboxMessage } from "../support/email-fixtures";
 
 /** The origin the app is served on in this run (playwright.config.ts chooses its port). */
@@ -225,4 +225,32 @@ export async function inDays(page: Page, days: number) {
     d.setDate(d.getDate() + n);
     return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
   }, days);
+}
+
+/**
+ * A debtor added through the JSON API, as the user's session (not the subject of the test): one
+ * invoice of `debt` in `currency`, numbered, due `dueInDays` from the browser's today, in a zone
+ * where it is daytime now. Returns the debtor's id and address.
+ */
+export async function addDebtorByApi(
+  page: Page,
+  name: string,
+  { debt = 1200, currency = "EUR", invoiceNumber = "INV-101", dueInDays = -20 } = {},
+) {
+  const email = uniqueEmail(name.split(" ")[0]!.toLowerCase());
+  const res = await page.request.post("/api/debtors/add", {
+    data: {
+      full_name: name,
+      email,
+      debt,
+      currency,
+      invoice_number: invoiceNumber,
+      due_on: await inDays(page, dueInDays),
+      time_zone: daytimeZone(),
+    },
+    headers: { Origin: appOrigin() },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const { data } = (await res.json()) as { data: { id: number } };
+  return { id: data.id, email };
 }

@@ -84,6 +84,33 @@ async function reminderOutgoing(
   };
 }
 
+/**
+ * An e-mail to a debtor in the user's name (a receipt, the answer to a claim): From shows the
+ * sender's name, replies go to the user. A module function, not a method: it is no RPC of its own.
+ */
+async function sendToDebtor(
+  env: MailEnv,
+  message: { to: string; senderName: string; replyTo: string },
+  subject: string,
+  element: Parameters<typeof renderEmail>[0],
+  idempotencyKey: string,
+): Promise<SendResult> {
+  const config = readMailConfig(env);
+  let rendered: { subject: string; html: string; text: string };
+  try {
+    const html = await renderEmail(element);
+    rendered = { subject: oneLine(subject), html, text: toPlainText(html) };
+  } catch (error) {
+    return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
+  }
+  return deliver(
+    env.DB,
+    config,
+    { to: message.to, fromName: oneLine(message.senderName), replyTo: message.replyTo, ...rendered },
+    idempotencyKey,
+  );
+}
+
 /** The mail Worker: the only code that talks to the e-mail provider. */
 export class MailWorker extends WorkerEntrypoint<MailEnv> {
   /** The magic-link e-mail. */
@@ -140,45 +167,24 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
 
   /**
    * The debtor's receipt for a payment online (decisions/018), with `receipt:<provider payment id>`
-   * as Idempotency-Key so a payment's receipt goes out once, however often its events arrive. From
-   * shows the sender's name; replies go to the user.
+   * as Idempotency-Key so a payment's receipt goes out once, however often its events arrive.
    */
   async sendReceipt(message: ReceiptMessage, idempotencyKey: string): Promise<SendResult> {
-    const config = readMailConfig(this.env);
-    let rendered: { subject: string; html: string; text: string };
-    try {
-      const { to: _to, replyTo: _replyTo, ...props } = message;
-      const html = await renderEmail(createElement(ReceiptEmail, props));
-      rendered = { subject: oneLine(receiptSubject(message)), html, text: toPlainText(html) };
-    } catch (error) {
-      return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
-    }
-    return deliver(
-      this.env.DB,
-      config,
-      { to: message.to, fromName: oneLine(message.senderName), replyTo: message.replyTo, ...rendered },
-      idempotencyKey,
-    );
+    const { to: _to, replyTo: _replyTo, ...props } = message;
+    return sendToDebtor(this.env, message, receiptSubject(message), createElement(ReceiptEmail, props), idempotencyKey);
   }
 
   /**
    * The debtor's answer to their "I've paid" when the user could not find the payment, once per
-   * claim (its key). From shows the sender's name; replies go to the user.
+   * claim (its key).
    */
   async sendClaimAnswer(message: ClaimAnswerMessage, idempotencyKey: string): Promise<SendResult> {
-    const config = readMailConfig(this.env);
-    let rendered: { subject: string; html: string; text: string };
-    try {
-      const { to: _to, replyTo: _replyTo, ...props } = message;
-      const html = await renderEmail(createElement(ClaimAnswerEmail, props));
-      rendered = { subject: oneLine(claimAnswerSubject(message)), html, text: toPlainText(html) };
-    } catch (error) {
-      return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
-    }
-    return deliver(
-      this.env.DB,
-      config,
-      { to: message.to, fromName: oneLine(message.senderName), replyTo: message.replyTo, ...rendered },
+    const { to: _to, replyTo: _replyTo, ...props } = message;
+    return sendToDebtor(
+      this.env,
+      message,
+      claimAnswerSubject(message),
+      createElement(ClaimAnswerEmail, props),
       idempotencyKey,
     );
   }
