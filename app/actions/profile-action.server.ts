@@ -89,7 +89,9 @@ export async function profileAction({ context, request, url }: ActionArgs) {
 async function renameProfile(db: Db, user: SessionUser, formData: FormData) {
   const submission = parseWithValibot(formData, { schema: ProfileNameSchema });
   if (submission.status !== "success") return reply(PROFILE_INTENTS.name, { status: 400, result: submission.reply() });
-  await updateProfileName(db, user.id, submission.value.full_name);
+  // A form without the field (an older page) leaves the business name as it was.
+  const business = formData.has("business_name") ? submission.value.business_name || null : undefined;
+  await updateProfileName(db, user.id, submission.value.full_name, business);
   return reply(PROFILE_INTENTS.name, { message: "Profile updated", result: submission.reply({ resetForm: true }) });
 }
 

@@ -35,6 +35,8 @@ export interface SessionUser {
   defaultCurrency: string;
   /** The number format chosen in Settings (a locale); null: the browser's languages. */
   locale: string | null;
+  /** The business the user sends as (Settings, the welcome page); null: their own name. */
+  businessName: string | null;
 }
 
 export interface ValidatedSession {
@@ -71,6 +73,7 @@ export const sessionById = preparedQuery((db) =>
       emailVerifiedAt: users.emailVerifiedAt,
       defaultCurrency: users.defaultCurrency,
       locale: users.locale,
+      businessName: users.businessName,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

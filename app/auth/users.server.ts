@@ -35,8 +35,12 @@ export async function getProfile(db: Db, userId: string) {
     .get();
 }
 
-export async function updateProfileName(db: Db, userId: string, fullName: string) {
-  await db.update(users).set({ fullName }).where(eq(users.id, userId));
+/** The user's name and, when given (null clears it), the business they send as. */
+export async function updateProfileName(db: Db, userId: string, fullName: string, businessName?: string | null) {
+  await db
+    .update(users)
+    .set(businessName === undefined ? { fullName } : { fullName, businessName })
+    .where(eq(users.id, userId));
 }
 
 /**

@@ -93,6 +93,9 @@ export function VisitorMenu({ fromKeyboard }: { fromKeyboard: boolean }) {
             </Link>
           </DropdownMenu.Item>
           <DropdownMenu.Item asChild className={item}>
+            <Link to="/pricing">Pricing</Link>
+          </DropdownMenu.Item>
+          <DropdownMenu.Item asChild className={item}>
             <Link reloadDocument to="/#faq">
               FAQ
             </Link>

@@ -55,6 +55,11 @@ export function VisitorMenuWithoutScripts() {
               </a>
             </li>
             <li>
+              <a href="/pricing" className={ITEM}>
+                Pricing
+              </a>
+            </li>
+            <li>
               <a href="/#faq" className={ITEM}>
                 FAQ
               </a>

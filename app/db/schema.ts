@@ -25,6 +25,9 @@ export const users = sqliteTable(
     // The user's number format, a locale (app/domain/number-locale.ts): how their amounts are typed
     // and read; null: the browser's languages.
     locale: text("locale"),
+    // The user's business (0037), asked on the welcome page and in Settings: the name reminders and
+    // the debtor's pages go out under when not sent as an organization. Null: their own name.
+    businessName: text("business_name"),
     // The user's e-mails about their debtors (0014):
     // "I've paid", promises, disputes and opt-outs; bounces and complaints. On unless switched off.
     notifyDebtorActions: integer("notify_debtor_actions", { mode: "boolean" }).notNull().default(true),

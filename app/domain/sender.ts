@@ -2,9 +2,12 @@ import { FREQUENCIES, type FrequencyId } from "./frequencies";
 import { oneLine, safeDisplayName, safeLines } from "./header-safe";
 import type { Statement } from "./statement";
 
-/** Who a reminder is from, as people see it: the organization's name, else the user's name, else their address. */
-export function senderDisplayName(user: { fullName: string; email: string }, org?: { name: string } | null): string {
-  return org?.name ?? (user.fullName || user.email);
+/** Who a reminder is from, as people see it: the organization's name, else the user's business, else their name, else their address. */
+export function senderDisplayName(
+  user: { fullName: string; email: string; businessName?: string | null },
+  org?: { name: string } | null,
+): string {
+  return org?.name ?? (user.businessName || user.fullName || user.email);
 }
 
 /**
@@ -14,7 +17,7 @@ export function senderDisplayName(user: { fullName: string; email: string }, org
  * organization's payment page when it has one, else the user's, else none (no 'Pay now').
  */
 export function reminderSender(
-  user: { fullName: string; email: string; paymentUrl: string | null },
+  user: { fullName: string; email: string; paymentUrl: string | null; businessName?: string | null },
   org: { name: string; address: string; paymentUrl: string | null } | undefined,
 ) {
   return {

@@ -262,9 +262,16 @@ export interface OptOutTarget {
  * name, else the local part of the user's address (the name a new account starts with). One line,
  * nothing that looks like an address or a link, as the reminder's From name (app/domain/sender.ts).
  */
-export function debtorSenderName(sender: { orgName: string | null; fullName: string; userEmail: string }): string {
+export function debtorSenderName(sender: {
+  orgName: string | null;
+  businessName: string | null;
+  fullName: string;
+  userEmail: string;
+}): string {
   const org = sender.orgName ? safeDisplayName(sender.orgName) : "";
   if (org) return org;
+  const business = sender.businessName ? safeDisplayName(sender.businessName) : "";
+  if (business) return business;
   return safeDisplayName(sender.fullName) || oneLine(sender.userEmail.split("@")[0] ?? "") || "the sender";
 }
 
@@ -323,6 +330,7 @@ export async function verifyDebtorToken(
       userEmail: users.email,
       userPaymentUrl: users.paymentUrl,
       orgName: organizations.name,
+      businessName: users.businessName,
       orgPaymentUrl: organizations.paymentUrl,
     })
     .from(debtors)
@@ -359,6 +367,7 @@ export async function debtorParties(db: Db, ownerId: string, debtorId: number) {
       userEmail: users.email,
       userLocale: users.locale,
       orgName: organizations.name,
+      businessName: users.businessName,
     })
     .from(debtors)
     .innerJoin(users, eq(users.id, debtors.ownerId))

@@ -28,6 +28,8 @@ export interface Sender {
   paymentUrl: string | null;
   /** The user's number and date format (users.locale); null: the default. */
   locale: string | null;
+  /** The business they send as; null: their own name. */
+  businessName: string | null;
 }
 /** The organization a reminder goes out as, when it is sent as a company. */
 export interface SenderOrganization {
@@ -52,6 +54,7 @@ export const SENDER_COLUMNS = {
   paymentUrl: users.paymentUrl,
   // Their number and date format: the reminder writes its dates in it.
   locale: users.locale,
+  businessName: users.businessName,
 };
 
 /** What a send needs of the organization it goes out as. */
@@ -72,7 +75,13 @@ export function senderOf(owner: Pick<typeof users.$inferSelect, keyof typeof SEN
   contact: Partial<ContactRules>;
 } {
   return {
-    user: owner && { fullName: owner.fullName, email: owner.email, paymentUrl: owner.paymentUrl, locale: owner.locale },
+    user: owner && {
+      fullName: owner.fullName,
+      email: owner.email,
+      paymentUrl: owner.paymentUrl,
+      locale: owner.locale,
+      businessName: owner.businessName,
+    },
     plan: owner?.plan ?? undefined,
     planState: owner && {
       plan: owner.plan,

@@ -1,6 +1,6 @@
 import { Check } from "lucide-react";
 import { data, redirect } from "react-router";
-import { getApp } from "~/auth/context.server";
+import { getApp, sessionUser } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { checkoutUrl } from "~/billing/index.server";
 import { Faq } from "~/components/faq";
@@ -18,21 +18,29 @@ import type { Route } from "./+types/pricing";
 
 /** What Subscribe says where nothing can be sold (production without Stripe: docs/decisions/019). */
 const PLANS_UNAVAILABLE = "Plans cannot be bought yet.";
+/** A visitor's way in: sign in (a new address makes an account), then the welcome page. */
+const START_TRIAL = "/404?redirectTo=%2Fwelcome";
 const CHECKOUT_FAILED = "Stripe could not start the checkout. Nothing was charged; please try again.";
 
-export async function loader({ context, url, request }: Route.LoaderArgs) {
-  const user = await requireUser(context, url);
+/**
+ * The plans: public. A visitor sees them with "Start free trial" (sign-in, then the welcome page);
+ * a signed-in user sees their plan or trial and subscribes.
+ */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const user = await sessionUser(context);
   const { env, config } = getApp(context);
   const now = Date.now();
-  const current = effectivePlan(user, now);
-  const trial = inTrial(user, now);
+  const current = user ? effectivePlan(user, now) : null;
+  const trial = user ? inTrial(user, now) : false;
   return {
+    signedIn: user !== null,
     // The plan Settings → Subscription names: marked here too (its card offers the portal instead).
     currentPlan: current?.id ?? null,
-    trialEndsOn: trial
-      ? formatDate(new Date(trialEnd(user)).toISOString().slice(0, 10), requestNumberLocale(request, user))
-      : null,
-    subscribed: !trial && current !== null,
+    trialEndsOn:
+      user && trial
+        ? formatDate(new Date(trialEnd(user)).toISOString().slice(0, 10), requestNumberLocale(request, user))
+        : null,
+    subscribed: user !== null && !trial && current !== null,
     available: stripeSetup(config, env) !== null,
     plans: PLANS.map((p) => ({
       id: p.id,
@@ -65,7 +73,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
 }
 
 export default function Pricing({ loaderData, actionData }: Route.ComponentProps) {
-  const { currentPlan, subscribed, available } = loaderData;
+  const { currentPlan, subscribed, available, signedIn } = loaderData;
   return (
     <>
       <section className="mx-auto max-w-6xl px-4 py-12">
@@ -122,7 +130,19 @@ export default function Pricing({ loaderData, actionData }: Route.ComponentProps
                     </li>
                   ))}
                 </ul>
-                {current && subscribed ? (
+                {!signedIn ? (
+                  <a
+                    href={START_TRIAL}
+                    className={buttonVariants({
+                      variant: plan.popular ? "primary" : "outline",
+                      size: "lg",
+                      className: "mt-8",
+                    })}
+                  >
+                    Start free trial
+                    <span className="sr-only">{` (${TRIAL_DAYS} days of Medium, then ${plan.name} if you choose it)`}</span>
+                  </a>
+                ) : current && subscribed ? (
                   <p className="mt-8 text-center text-sm font-medium" data-testid="current-plan">
                     You are on this plan.
                   </p>

@@ -80,6 +80,7 @@ export async function loader({ context, params, url, request }: Route.LoaderArgs
     tab,
     profile: {
       fullName: user.fullName,
+      businessName: user.businessName,
       email: user.email,
       emailVerified: user.emailVerifiedAt !== null,
       imageUrl: user.imgKey ? await signedImageUrl(config, user.imgKey) : null,

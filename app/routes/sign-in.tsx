@@ -10,7 +10,11 @@ import { authErrorMessage } from "~/ui/auth-errors";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/sign-in";
 
-/** /404: where a visitor lands from a guarded route, with sign-in that brings them back. */
+/**
+ * /404: where a visitor lands from a guarded route. With somewhere to go back to, it is the
+ * sign-in page (200) that brings them there; without, the spec's "page not found" (404) with
+ * sign-in under it.
+ */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { config } = getApp(context);
   const user = await sessionUser(context);
@@ -26,7 +30,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       googleEnabled: isGoogleConfigured(config),
       initialError: authErrorMessage(url.searchParams.get("error")),
     },
-    { status: 404 },
+    { status: redirectTo && !user ? 200 : 404 },
   );
 }
 
@@ -36,6 +40,19 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function GuardNotFound({ loaderData }: Route.ComponentProps) {
   const { signedIn, ...signIn } = loaderData;
+  if (!signedIn && signIn.redirectTo) {
+    return (
+      <section className="mx-auto flex max-w-md flex-col items-center gap-4 px-4 py-16 text-center">
+        <h1 className="text-3xl font-black">Sign in to Dunly</h1>
+        <p className="text-muted">
+          {signIn.redirectTo === "/welcome"
+            ? "Enter your e-mail address: a new one starts your free trial."
+            : "Sign in to open this page. You come back to it afterwards."}
+        </p>
+        <SignInForm {...signIn} />
+      </section>
+    );
+  }
   return (
     <NotFoundMessage>
       {!signedIn && (
@@ -52,4 +69,5 @@ export function ErrorBoundary() {
   return <RouteError message="We couldn't load the sign-in page." />;
 }
 
-export const meta: Route.MetaFunction = () => pageMeta("Page not found");
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  pageMeta(loaderData && !loaderData.signedIn && loaderData.redirectTo ? "Sign in" : "Page not found");

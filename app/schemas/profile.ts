@@ -4,6 +4,7 @@ import { NUMBER_LOCALES } from "~/domain/number-locale";
 import { missingFieldMessage } from "./missing";
 
 const USER_NAME_MESSAGE = "Please enter your full name";
+export const BUSINESS_NAME_MAX = 120;
 
 export const ProfileNameSchema = v.object(
   {
@@ -12,6 +13,15 @@ export const ProfileNameSchema = v.object(
       v.trim(),
       v.nonEmpty(USER_NAME_MESSAGE),
       v.maxLength(200, "Please use at most 200 characters"),
+    ),
+    // Optional: the name reminders go out under; empty clears it.
+    business_name: v.optional(
+      v.pipe(
+        v.string(),
+        v.check((s) => !/[\r\n]/.test(s), "Please keep the business name on one line"),
+        v.trim(),
+        v.maxLength(BUSINESS_NAME_MAX, `Please use at most ${BUSINESS_NAME_MAX} characters`),
+      ),
     ),
   },
   missingFieldMessage({ full_name: USER_NAME_MESSAGE }),

@@ -214,6 +214,8 @@ test("signed out, both themes: the public pages @phone", async ({ page, context 
   for (const path of [
     "/",
     "/welcome",
+    "/pricing",
+    "/404?redirectTo=%2Fdashboard",
     "/sign-in/password",
     "/auth/verify?token=not-a-token",
     "/u/not-a-token",

@@ -70,11 +70,16 @@ test("a new user signs in by magic link, uses the drawer and theme, and signs ou
   await expect(page).toHaveURL(/\/404\?redirectTo=%2Fdashboard$/);
 });
 
-test("a visitor opening /dashboard is sent to /404 and reaches /dashboard after signing in", async ({ page }) => {
+test("a visitor opening /dashboard gets the sign-in page and reaches /dashboard after signing in; /pricing is open to them", async ({
+  page,
+}) => {
+  await page.goto("/pricing");
+  await expect(page.getByRole("heading", { name: "Pricing", level: 1 })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Start free trial/ })).toHaveCount(3);
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/404\?redirectTo=%2Fdashboard$/);
-  await expect(page.getByRole("heading", { name: "Sorry, We Can't Find That Page" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Go Back" })).toHaveAttribute("href", "/dashboard");
+  await expect(page.getByRole("heading", { name: "Sign in to Dunly" })).toBeVisible();
+  await expect(page.getByText("Sign in to open this page. You come back to it afterwards.")).toBeVisible();
   await signIn(page, { onCurrentPage: true });
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();

@@ -117,6 +117,7 @@ test("the visitor menu opens from the keyboard on its first item; its theme item
   await expect(page.getByRole("menuitem", { name: "Home" })).toBeFocused();
   for (const next of [
     page.getByRole("menuitem", { name: "Sign in" }),
+    page.getByRole("menuitem", { name: "Pricing" }),
     page.getByRole("menuitem", { name: "FAQ" }),
     item,
   ]) {

@@ -63,7 +63,13 @@ describe("getSenderAndDebtors", () => {
     const theirOrg = await makeOrg(other.id, "Other Ltd", "2 Side St");
 
     const found = await getSenderAndDebtors(db(), owner.id, [mine.id, theirs.id], myOrg);
-    expect(found.user).toEqual({ fullName: "Olive Owner", email: owner.email, paymentUrl: null });
+    expect(found.user).toEqual({
+      fullName: "Olive Owner",
+      email: owner.email,
+      paymentUrl: null,
+      locale: null,
+      businessName: null,
+    });
     expect(found.debtors.map((d) => d.id)).toEqual([mine.id]);
     expect(found.debtors[0]).toMatchObject({ ownerId: owner.id, fullName: "My Debtor", debtCents: 123450 });
     expect(found.org).toEqual({ id: myOrg, name: "Olive Ltd", address: "1 Main St", paymentUrl: null });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { get, location, NOT_FOUND_TEXT, pageText, postForm, signIn } from "./helpers";
 
-const GUARDED = ["/dashboard", "/pricing", "/iam/info", "/schedule"];
+const GUARDED = ["/dashboard", "/iam/info", "/schedule"];
 
 describe("guarded pages", () => {
   describe("as a visitor", () => {
@@ -23,13 +23,31 @@ describe("guarded pages", () => {
       expect(location(res)!.searchParams.get("redirectTo")).toBe("/schedule?debtor=7");
     });
 
-    it("/404 answers 404 with the not-found text and a sign-in form that returns to the page", async () => {
+    it("/404 with a page to return to is the sign-in page (200), whose form returns there; without one, the not-found page (404)", async () => {
       const res = await get("/404?redirectTo=%2Fdashboard");
-      expect(res.status).toBe(404);
+      expect(res.status).toBe(200);
       const html = await pageText(res);
-      expect(html).toContain(NOT_FOUND_TEXT);
+      expect(html).not.toContain(NOT_FOUND_TEXT);
+      expect(html).toContain("Sign in to Dunly");
+      expect(html).toContain("<title>Sign in");
       expect(html).toContain('name="redirectTo"');
       expect(html).toContain('value="/dashboard"');
+      const bare = await get("/404");
+      expect(bare.status).toBe(404);
+      expect(await pageText(bare)).toContain(NOT_FOUND_TEXT);
+    });
+
+    it("/pricing is public: the plans with 'Start free trial' (sign-in, then the welcome page), no subscribe form", async () => {
+      const res = await get("/pricing");
+      expect(res.status).toBe(200);
+      const html = await pageText(res);
+      expect(html).toContain("Start free trial");
+      expect(html).toContain('href="/404?redirectTo=%2Fwelcome"');
+      expect(html).not.toContain('name="plan"');
+      // Subscribing still needs an account.
+      const post = await postForm("/pricing", { plan: "soft" });
+      expect(post.status).toBe(302);
+      expect(location(post)!.pathname).toBe("/404");
     });
 
     it("GET / shows the landing page", async () => {
@@ -40,7 +58,7 @@ describe("guarded pages", () => {
   });
 
   describe("signed in", () => {
-    for (const path of GUARDED) {
+    for (const path of [...GUARDED, "/pricing"]) {
       it(`GET ${path} answers 200`, async () => {
         const { cookie } = await signIn();
         const res = await get(path, { cookie });

@@ -22,7 +22,13 @@ const EDIT_NAME_ID = "edit-name";
 export function ProfileInfo({
   profile,
 }: {
-  profile: { fullName: string; email: string; emailVerified: boolean; imageUrl: string | null };
+  profile: {
+    fullName: string;
+    businessName: string | null;
+    email: string;
+    emailVerified: boolean;
+    imageUrl: string | null;
+  };
 }) {
   const photo = useFetcher<typeof profileAction>();
   const name = useFetcher<typeof profileAction>();
@@ -46,7 +52,7 @@ export function ProfileInfo({
   const [form, fields] = useValibotForm(ProfileNameSchema, {
     id: PROFILE_INTENTS.name,
     lastResult: saving ? undefined : nameReply?.result,
-    defaultValue: { full_name: profile.fullName },
+    defaultValue: { full_name: profile.fullName, business_name: profile.businessName ?? "" },
   });
   // The form opens on its field; closed (Cancel, Escape or saved), the focus is back on 'Edit'.
   function startEditing() {
@@ -123,6 +129,12 @@ export function ProfileInfo({
             >
               <input type="hidden" name="intent" value={PROFILE_INTENTS.name} />
               <InputField meta={fields.full_name} type="text" label="Full Name" autoComplete="name" />
+              <InputField
+                meta={fields.business_name}
+                type="text"
+                label="Business name (optional)"
+                autoComplete="organization"
+              />
               <div className="flex gap-2">
                 <Button type="button" variant="outline" onClick={stopEditing}>
                   Cancel
@@ -140,6 +152,10 @@ export function ProfileInfo({
                 <Button id={EDIT_NAME_ID} variant="link" size="sm" onClick={startEditing}>
                   Edit<span className="sr-only"> name</span>
                 </Button>
+              </dd>
+              <dt className="text-muted">Business</dt>
+              <dd className="[overflow-wrap:anywhere]" data-testid="profile-business">
+                {profile.businessName ?? <span className="text-muted">Not set: reminders go out under your name</span>}
               </dd>
               <dt className="text-muted">Email</dt>
               <dd className="[overflow-wrap:anywhere]">
