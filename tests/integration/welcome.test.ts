@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { portalLink } from "~/links/debtor-pages.server";
 import { readConfig } from "~/platform/config.server";
+import { formAction } from "./data-helpers";
 import { db, makeDebtor } from "./fixtures";
 import { get, location, pageText, postForm, signIn, uniqueEmail, visibleText } from "./helpers";
 
@@ -57,5 +58,27 @@ describe("/welcome", () => {
     const post = await postForm("/welcome", { full_name: "X" });
     expect(post.status).toBe(302);
     expect(location(post)!.pathname).toBe("/404");
+  });
+});
+
+describe("Settings → Info: the business name", () => {
+  it("is saved with the name, cleared when emptied, and left alone by a form without it", async () => {
+    const user = await signIn(uniqueEmail("business"));
+    const business = async () =>
+      (
+        await env.DB.prepare("SELECT business_name AS b FROM users WHERE id = ?")
+          .bind(user.userId)
+          .first<{ b: string | null }>()
+      )?.b;
+    const save = (fields: Record<string, string>) =>
+      formAction("/iam/info", { intent: "profile-name", ...fields }, user.cookie);
+    expect((await save({ full_name: "Ana", business_name: "  Ana's Bakery  " })).status).toBe(200);
+    expect(await business()).toBe("Ana's Bakery");
+    expect((await save({ full_name: "Ana" })).status).toBe(200);
+    expect(await business()).toBe("Ana's Bakery");
+    expect((await save({ full_name: "Ana", business_name: "" })).status).toBe(200);
+    expect(await business()).toBeNull();
+    const refused = await save({ full_name: "Ana", business_name: "x".repeat(121) });
+    expect(refused.status).toBe(400);
   });
 });
