@@ -20,7 +20,13 @@ import { renderReminder } from "./render-reminder";
  *.
  */
 
-const user: Sender = { fullName: "Uma User", email: "uma@example.com", paymentUrl: null, locale: null, businessName: null };
+const user: Sender = {
+  fullName: "Uma User",
+  email: "uma@example.com",
+  paymentUrl: null,
+  locale: null,
+  businessName: null,
+};
 const org: SenderOrganization = { id: 1, name: "Uma Org", address: "1 Main St", paymentUrl: null };
 const debtor = {
   id: 7,
