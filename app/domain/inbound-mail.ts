@@ -130,3 +130,6 @@ export function oneLineOf(value: string | null | undefined, max = 200): string {
     .trim()
     .slice(0, max);
 }
+
+/** The longest message the opt-out page's "contact me another way" takes (it is stored as a reply). */
+export const CONTACT_MESSAGE_MAX = 2000;

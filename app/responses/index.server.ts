@@ -37,5 +37,10 @@ export {
   statementDocumentOf,
 } from "./portal.server";
 export { allowNewPromise, endDuePromises, PROMISES_PER_PAGE, promiseToPay } from "./promises.server";
-export { handleReply, REJECTIONS, receiveReply } from "./replies.server";
+export {
+  askForContact,
+  handleReply,
+  REJECTIONS,
+  receiveReply,
+} from "./replies.server";
 export { debtorRepliesQuery, type ReplyView, replyViewsOf } from "./reply-list.server";

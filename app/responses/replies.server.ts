@@ -2,7 +2,7 @@ import { and, count, eq, gt } from "drizzle-orm";
 import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import { type Db, getDb } from "~/db/client.server";
 import { bouncingStatement } from "~/db/debtor-status";
-import { debtorReplies } from "~/db/schema";
+import { debtorReplies, debtors, users } from "~/db/schema";
 import { MAX_REPLY_BYTES, oneLineOf, REPLIES_PER_DEBTOR_PER_DAY } from "~/domain/inbound-mail";
 import { type ParsedReply, parseReply } from "~/domain/parse-reply";
 import { verifyReplyAddress } from "~/links/index.server";
@@ -114,6 +114,70 @@ export async function receiveReply(
   const replyId = results[0][0]?.id ?? 0;
   await sendCopy(env, db, config, { ...parsed, from }, { replyId, ...debtor });
   return { ok: true, kind: "reply", replyId, debtorId };
+}
+
+/** What the user sees as the subject of a debtor's "contact me another way". */
+export const CONTACT_SUBJECT = "Please contact me another way";
+
+/**
+ * "Contact me another way", from the opt-out page: instead of stopping every reminder, the debtor
+ * writes how they want to be reached. It is their reply in all but the channel: stored as one,
+ * shown on the timeline and the dashboard, holding the debtor's reminders ('replied') until the user
+ * handles it, and copied to the user. The same daily cap as e-mailed replies.
+ */
+export async function askForContact(
+  env: Env,
+  config: AppConfig,
+  target: { ownerId: string; debtorId: number; email: string },
+  message: string,
+  now = Date.now(),
+): Promise<{ ok: true } | { ok: false; reason: "over-daily-cap" | "gone" }> {
+  const db = getDb(env.DB);
+  const { ownerId, debtorId } = target;
+  const [recent, who] = await db.batch([
+    db
+      .select({ n: count() })
+      .from(debtorReplies)
+      .where(and(eq(debtorReplies.debtorId, debtorId), gt(debtorReplies.createdAt, now - DAY_MS))),
+    db
+      .select({ fullName: debtors.fullName, userEmail: users.email })
+      .from(debtors)
+      .innerJoin(users, eq(users.id, debtors.ownerId))
+      .where(and(eq(debtors.id, debtorId), eq(debtors.ownerId, ownerId))),
+  ]);
+  const debtor = who[0];
+  if (!debtor) return { ok: false, reason: "gone" };
+  if ((recent[0]?.n ?? 0) >= REPLIES_PER_DEBTOR_PER_DAY) return { ok: false, reason: "over-daily-cap" };
+  const from = target.email.toLowerCase();
+  const { results } = await commit({ env, db, now }, (consequences) => [
+    db
+      .insert(debtorReplies)
+      .values({
+        ownerId,
+        debtorId,
+        fromAddress: from,
+        subject: CONTACT_SUBJECT,
+        sentAt: now,
+        text: message,
+        createdAt: now,
+      })
+      .returning({ id: debtorReplies.id }),
+    debtorEventInsert(db, { ownerId, debtorId, type: "replied", detail: CONTACT_SUBJECT, at: now }),
+    consequences({ kind: "held", ownerId, debtorId, reason: "replied" }),
+  ]);
+  const replyId = results[0][0]?.id ?? 0;
+  const reply: ParsedReply = {
+    from,
+    fromName: "",
+    subject: CONTACT_SUBJECT,
+    sentAt: now,
+    text: message,
+    attachments: [],
+    automatic: false,
+    bounce: false,
+  };
+  await sendCopy(env, db, config, reply, { replyId, ownerId, debtorId, email: from, ...debtor });
+  return { ok: true };
 }
 
 /**

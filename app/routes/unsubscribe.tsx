@@ -1,12 +1,25 @@
-import { data } from "react-router";
+import { useId } from "react";
+import { data, Form, useNavigation } from "react-router";
 import { withDebtorLink } from "~/actions/debtor-link.server";
 import { sendNoticesAfter } from "~/activity/index.server";
 import { DEBTOR_LINK_HEADERS, DebtorLinkSteps, debtorLinkMeta } from "~/components/debtor-link-page";
 import { RouteError } from "~/components/route-error";
+import { SubmitButton } from "~/components/ui/button";
+import { FieldError, Label } from "~/components/ui/input";
+import { inputClass } from "~/components/ui/variants";
 import type { Db } from "~/db/client.server";
+import { CONTACT_MESSAGE_MAX } from "~/domain/inbound-mail";
 import { maskEmail } from "~/domain/mask-email";
 import { type OptOutTarget, verifyOptOutToken } from "~/links/index.server";
-import { isOptedOut, type OwedTotal, optOutAddress, owedTotalsOf, owedTotalsQuery } from "~/responses/index.server";
+import { readForm } from "~/platform/action-result.server";
+import {
+  askForContact,
+  isOptedOut,
+  type OwedTotal,
+  optOutAddress,
+  owedTotalsOf,
+  owedTotalsQuery,
+} from "~/responses/index.server";
 import type { Route } from "./+types/unsubscribe";
 
 /**
@@ -24,7 +37,20 @@ export function headers() {
   return DEBTOR_LINK_HEADERS;
 }
 
-type View = { state: "confirm" | "done"; sender: string; address: string; owed: OwedTotal[] };
+type View = {
+  state: "confirm" | "done";
+  sender: string;
+  address: string;
+  owed: OwedTotal[];
+  /** The other choice: "contact me another way" was sent (reminders wait for the sender). */
+  contacted?: boolean;
+  contact?: { error?: string; message?: string };
+};
+
+const CONTACT_INTENT = "contact";
+const CONTACT_EMPTY = "Please write how the sender can reach you.";
+const CONTACT_LONG = `Please keep the message to ${CONTACT_MESSAGE_MAX} characters.`;
+const CONTACT_CAP = "You have written many times today. Please try again tomorrow.";
 
 async function shown(db: Db, target: OptOutTarget, done?: "done") {
   const [optedOut, owed] = await Promise.all([
@@ -44,8 +70,26 @@ export function loader({ params, context }: Route.LoaderArgs) {
   return withDebtorLink(context, params.token, verifyOptOutToken, ({ db, target }) => shown(db, target));
 }
 
-export function action({ params, context }: Route.ActionArgs) {
+export function action({ params, context, request }: Route.ActionArgs) {
   return withDebtorLink(context, params.token, verifyOptOutToken, async ({ env, config, ctx, db, target }) => {
+    const form = await readForm(request);
+    const formData = "refused" in form ? new FormData() : form.formData;
+    // The other choice: keep in touch another way (a mail client's one-click POST never sends it).
+    if (formData.get("intent") === CONTACT_INTENT) {
+      const message = String(formData.get("message") ?? "")
+        .replace(/\r\n?/g, "\n")
+        .trim();
+      const refuse = async (error: string) => {
+        const page = await shown(db, target);
+        return data<View>({ ...page.data, contact: { error, message } }, { status: 400 });
+      };
+      if (!message) return refuse(CONTACT_EMPTY);
+      if (message.length > CONTACT_MESSAGE_MAX) return refuse(CONTACT_LONG);
+      const asked = await askForContact(env, config, target, message);
+      if (!asked.ok) return refuse(CONTACT_CAP);
+      const page = await shown(db, target);
+      return data<View>({ ...page.data, contacted: true });
+    }
     // Every schedule to this address for this user is completed in D1 first, so the engine drops an
     // alarm that fires anyway; disarming saves it the wake-up.
     const { debtorIds } = await optOutAddress({ env, db }, target.ownerId, target.email);
@@ -55,26 +99,79 @@ export function action({ params, context }: Route.ActionArgs) {
   });
 }
 
-export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
+/** "Contact me another way": the choice beside stopping every reminder. */
+function ContactForm({ view }: { view: View }) {
+  const id = useId();
+  const busy = useNavigation().formData?.get("intent") === CONTACT_INTENT;
+  if (view.contacted) {
+    return (
+      <p role="status" className="break-words rounded-md border border-success px-4 py-3">
+        {`Thank you. ${view.sender} has your message; reminders wait until they have answered it.`}
+      </p>
+    );
+  }
+  const error = view.contact?.error;
   return (
-    <DebtorLinkSteps<View>
-      view={actionData ?? loaderData}
-      title="Stop reminders"
-      doneTitle="Reminders stopped"
-      done={(view) => (
-        <>
-          You will not get any more reminders from <strong>{view.sender}</strong> at this address.
-        </>
+    <section aria-labelledby={`${id}-title`} className="flex w-full flex-col gap-3 text-left">
+      <h2 id={`${id}-title`} className="text-lg font-semibold">
+        Or: contact me another way
+      </h2>
+      <p className="text-sm text-muted">
+        {`Rather talk than get e-mails? Tell ${view.sender} how to reach you. Reminders wait until they have answered.`}
+      </p>
+      <Form method="post" className="flex flex-col gap-3">
+        <input type="hidden" name="intent" value={CONTACT_INTENT} />
+        <div>
+          <Label htmlFor={`${id}-message`}>Your message</Label>
+          <textarea
+            id={`${id}-message`}
+            name="message"
+            rows={4}
+            required
+            maxLength={CONTACT_MESSAGE_MAX}
+            defaultValue={view.contact?.message}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+            className={`${inputClass} mt-1 h-auto py-2`}
+          />
+          <FieldError id={`${id}-error`} errors={error ? [error] : undefined} />
+        </div>
+        <SubmitButton busy={busy} variant="outline" className="self-start">
+          Send and pause reminders
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
+  const view = (actionData ?? loaderData) as { state: "invalid" } | View;
+  return (
+    <>
+      <DebtorLinkSteps<View>
+        view={view}
+        title="Stop reminders"
+        doneTitle="Reminders stopped"
+        done={(view) => (
+          <>
+            You will not get any more reminders from <strong>{view.sender}</strong> at this address.
+          </>
+        )}
+        question={(view) => (
+          <>
+            {`Stop payment reminders from ${view.sender} to `}
+            <span className="[overflow-wrap:anywhere]">{view.address}</span>?
+          </>
+        )}
+        explanation="Press the button and Dunly sends no more reminders from this sender to this address."
+        button="Stop reminders"
+      />
+      {view.state === "confirm" && (
+        <div className="mx-auto -mt-8 flex max-w-md flex-col items-center px-4 pb-16">
+          <ContactForm view={view} />
+        </div>
       )}
-      question={(view) => (
-        <>
-          {`Stop payment reminders from ${view.sender} to `}
-          <span className="[overflow-wrap:anywhere]">{view.address}</span>?
-        </>
-      )}
-      explanation="Press the button and Dunly sends no more reminders from this sender to this address."
-      button="Stop reminders"
-    />
+    </>
   );
 }
 
