@@ -362,6 +362,7 @@ export async function debtorParties(db: Db, ownerId: string, debtorId: number) {
     .select({
       email: debtors.email,
       debtorName: debtors.fullName,
+      debtorStatus: debtors.status,
       optOutKey: debtors.optOutKey,
       fullName: users.fullName,
       userEmail: users.email,
@@ -378,6 +379,8 @@ export async function debtorParties(db: Db, ownerId: string, debtorId: number) {
   return {
     email: row.email,
     debtorName: row.debtorName,
+    /** 'opted_out' or 'bouncing': a courtesy e-mail (a receipt, an answer) is not sent there. */
+    status: row.debtorStatus,
     optOutKey: row.optOutKey,
     senderName: debtorSenderName(row),
     replyTo: row.userEmail,

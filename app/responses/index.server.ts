@@ -14,9 +14,9 @@ export {
   claimPaid,
   confirmNothingOwed,
   confirmPaidClaim,
-  hasPendingClaimQuery,
   paidClaimsOf,
   paidClaimsQuery,
+  paidClaimView,
   pendingClaim,
   rejectClaim,
 } from "./paid-claims.server";

@@ -11,6 +11,7 @@ import { sendRecorded } from "~/mail/index.server";
 import type { AppConfig } from "~/platform/config.server";
 import type { DataScope, OwnerScope } from "~/platform/scope.server";
 import { commit, type ResumeOutcome, replanDueSchedules, resumeAfterPaidClaim } from "~/reminders/index.server";
+import { claimSaidText } from "~/schemas/paid-claim";
 import type { PaymentInput } from "~/schemas/payment";
 
 /**
@@ -27,14 +28,6 @@ import type { PaymentInput } from "~/schemas/payment";
 export const PAID_CLAIM_REASON = "paid_claimed" as const;
 
 const owned = (ownerId: string, debtorId: number) => and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId));
-
-/**
- * Whether the debtor already said they paid and the user has not confirmed or resumed yet, not yet
- * run (for a batch): a row whose `at` is set while a claim is pending.
- */
-export function hasPendingClaimQuery(db: Db, ownerId: string, debtorId: number) {
-  return db.select({ at: debtors.paidClaimedAt }).from(debtors).where(owned(ownerId, debtorId)).limit(1);
-}
 
 /**
  * What the debtor says they paid: the invoices they picked (their own open ones), or an amount in a
@@ -76,7 +69,7 @@ async function coveredBy(db: Db, ownerId: string, debtorId: number, cents: numbe
 }
 
 /** The timeline's words for a claim: "€600.50 on 2026-11-20, reference RF18". */
-export function claimDetail(claim: Pick<ClaimInput, "amountCents" | "currency" | "paidOn" | "reference">) {
+function claimDetail(claim: Pick<ClaimInput, "amountCents" | "currency" | "paidOn" | "reference">) {
   return [
     claim.amountCents !== null && claim.currency ? formatMoney(claim.amountCents, claim.currency) : null,
     claim.paidOn ? `paid on ${claim.paidOn}` : null,
@@ -190,6 +183,47 @@ export interface PaidClaim {
   claimOn: string | null;
   claimReference: string | null;
   invoices: ClaimedInvoice[];
+}
+
+/**
+ * A claim as the dashboard's notice and its confirm form show it: what the debtor said, in words in
+ * the user's date format, and what the form starts with: the amount they gave in the debtor's
+ * currency, else what the invoices they named still owe, else all that is owed; their day; the one
+ * invoice they named; their reference.
+ */
+export function paidClaimView(c: PaidClaim, locale: string) {
+  const owedCents = Math.max(0, c.debtCents - c.paidCents);
+  const named = c.invoices.filter((i) => i.currency === c.currency);
+  const said =
+    c.claimOn === null && c.claimCents === null
+      ? null
+      : claimSaidText(
+          {
+            amountCents: c.claimCents,
+            currency: c.claimCurrency,
+            paidOn: c.claimOn,
+            reference: c.claimReference,
+            invoices: c.invoices.map((i) => i.number ?? "an invoice"),
+          },
+          locale,
+        );
+  return {
+    id: c.id,
+    fullName: c.fullName,
+    paidClaimedAt: c.paidClaimedAt,
+    owedCents,
+    currency: c.currency,
+    said,
+    prefillCents:
+      c.claimCents !== null && c.claimCurrency === c.currency
+        ? c.claimCents
+        : named.length > 0
+          ? named.reduce((sum, i) => sum + i.balanceCents, 0)
+          : owedCents,
+    paidOn: c.claimOn,
+    invoiceId: c.invoices.length === 1 ? (c.invoices[0]?.id ?? null) : null,
+    reference: c.claimReference,
+  };
 }
 
 /** The claim's columns cleared: the claim is answered. */
@@ -450,10 +484,8 @@ async function tellNotFound(
   claimedAt: number,
 ): Promise<boolean> {
   try {
-    const status = await db.select({ status: debtors.status }).from(debtors).where(owned(ownerId, debtorId)).get();
-    if (!status || status.status === "opted_out" || status.status === "bouncing") return false;
     const parties = await debtorParties(db, ownerId, debtorId);
-    if (!parties) return false;
+    if (!parties || parties.status === "opted_out" || parties.status === "bouncing") return false;
     const portalUrl = await portalLink(db, config, { id: debtorId, ownerId, optOutKey: parties.optOutKey });
     const { claim } = rejected;
     const amount = claim.amountCents !== null && claim.currency ? formatMoney(claim.amountCents, claim.currency) : null;

@@ -21,6 +21,7 @@ import { debtorRowOf, listDebtors, listOrganizations } from "~/debtors/index.ser
 import { parseDebtorId } from "~/domain/list-params";
 import { localDateString } from "~/domain/schedule-time";
 import { moneyOf, moneyStatement } from "~/ledger/index.server";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import {
   accountSentQuery,
@@ -38,8 +39,8 @@ import {
   OPT_OUT_ANSWER_DAYS,
   paidClaimsOf,
   paidClaimsQuery,
+  paidClaimView,
 } from "~/responses/index.server";
-import { claimSaidText } from "~/schemas/paid-claim";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/dashboard";
 
@@ -201,38 +202,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     // Reminders sent: the filtered debtor's, or the account's as the Report counts them.
     sentCount: selected ? selected.emailsSent : accountSent,
     bouncing: bouncing ? countOf(bouncing) : 0,
-    paidClaims: paidClaimsOf(paidClaims ?? []).map((c) => {
-      const owedCents = Math.max(0, c.debtCents - c.paidCents);
-      const named = c.invoices.filter((i) => i.currency === c.currency);
-      const said =
-        c.claimOn === null && c.claimCents === null
-          ? null
-          : claimSaidText({
-              amountCents: c.claimCents,
-              currency: c.claimCurrency,
-              paidOn: c.claimOn,
-              reference: c.claimReference,
-              invoices: c.invoices.map((i) => i.number ?? "an invoice"),
-            });
-      return {
-        id: c.id,
-        fullName: c.fullName,
-        paidClaimedAt: c.paidClaimedAt,
-        owedCents,
-        currency: c.currency,
-        said,
-        // The form starts with what they said they paid, in the debtor's currency.
-        prefillCents:
-          c.claimCents !== null && c.claimCurrency === c.currency
-            ? c.claimCents
-            : named.length > 0
-              ? named.reduce((sum, i) => sum + i.balanceCents, 0)
-              : owedCents,
-        paidOn: c.claimOn,
-        invoiceId: c.invoices.length === 1 ? (c.invoices[0]?.id ?? null) : null,
-        reference: c.claimReference,
-      };
-    }),
+    // What each debtor said, dates in the user's format.
+    paidClaims: paidClaimsOf(paidClaims ?? []).map((c) => paidClaimView(c, requestNumberLocale(request, user))),
     // The date "Confirm payment"'s form starts with when it shows without JavaScript.
     today,
     responses: debtorResponsesOf(responses ?? []).slice(0, DEBTOR_RESPONSES_LIMIT),

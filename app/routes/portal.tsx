@@ -104,7 +104,6 @@ async function viewOf(
     payments: state.payments,
     promisedOn: state.debtor.promisedOn,
     promiseBroken: state.debtor.promiseBrokenAt !== null,
-    paidClaimed: state.debtor.paidClaimedAt !== null,
     locale: claim.view.locale,
     claimSaid: claimSaidOf(state),
     claimForm: claim.view,
@@ -244,17 +243,10 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     case PORTAL_INTENTS.paid: {
       // As on /p: what they paid, read against their own open invoices; the invoices leave reminders
       // (the schedules hold in D1, then their alarms are disarmed, only when nothing else is chased).
-      const { claimable } = await claimFormOf(
-        await invoiceRefs(config, target.key),
-        state,
-        requestNumberLocale(request),
-        localDateString(now, safeTimeZone(state.debtor.timeZone)),
-      );
-      const read = readPaidClaim(formData, {
-        open: claimable,
-        locale: requestNumberLocale(request),
-        today: localDateString(now, safeTimeZone(state.debtor.timeZone)),
-      });
+      const locale = requestNumberLocale(request);
+      const today = localDateString(now, safeTimeZone(state.debtor.timeZone));
+      const { claimable } = await claimFormOf(await invoiceRefs(config, target.key), state, locale, today);
+      const read = readPaidClaim(formData, { open: claimable, locale, today });
       if (!read.ok && state.debtor.paidClaimedAt === null) return refused(intent, 400, read.errors, read.values);
       const { claimed } = read.ok
         ? await claimPaid({ env, db }, target.ownerId, target.debtorId, read.claim, now)

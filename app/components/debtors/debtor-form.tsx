@@ -212,20 +212,8 @@ export function DebtorForm({
       )}
       {!debtor && (
         <div className="grid gap-4 sm:grid-cols-2">
-          <FormField meta={fields.issued_on} label="Issue date (optional)">
-            <Input
-              {...getInputProps(fields.issued_on, { type: "date", ariaDescribedBy: dueHelpId })}
-              key={fields.issued_on.key}
-              className="mt-1"
-            />
-          </FormField>
-          <FormField meta={fields.due_on} label="Due date (optional)">
-            <Input
-              {...getInputProps(fields.due_on, { type: "date", ariaDescribedBy: dueHelpId })}
-              key={fields.due_on.key}
-              className="mt-1"
-            />
-          </FormField>
+          <InputField meta={fields.issued_on} type="date" label="Issue date (optional)" describedBy={dueHelpId} />
+          <InputField meta={fields.due_on} type="date" label="Due date (optional)" describedBy={dueHelpId} />
           <p id={dueHelpId} className="-mt-2 text-xs text-muted sm:col-span-2">
             The invoice's dates. Blank: issued today, due today.
           </p>

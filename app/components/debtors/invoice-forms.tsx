@@ -90,9 +90,7 @@ export function InvoiceForm({
           autoComplete="off"
         />
         <CurrencySelect meta={fields.currency} label="Currency" current={invoice?.currency ?? debtor.currency} />
-        <FormField meta={fields.issued_on} label="Issue date">
-          <Input {...getInputProps(fields.issued_on, { type: "date" })} key={fields.issued_on.key} className="mt-1" />
-        </FormField>
+        <InputField meta={fields.issued_on} type="date" label="Issue date" />
         <FormField meta={fields.due_on} label="Due date (optional)">
           <Input
             {...getInputProps(fields.due_on, { type: "date", ariaDescribedBy: dueHelpId })}

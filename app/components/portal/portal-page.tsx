@@ -72,7 +72,6 @@ export interface PortalView {
   payments: { paidOn: string; amountCents: number; currency: string }[];
   promisedOn: string | null;
   promiseBroken: boolean;
-  paidClaimed: boolean;
   /** The user's number and date format: the page writes dates in it, as their e-mails did. */
   locale: string;
   /** What the pending "I've paid" said; null without one. */

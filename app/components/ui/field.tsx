@@ -34,16 +34,24 @@ export function InputField<Schema>({
   meta,
   label,
   type,
+  describedBy,
   ...props
 }: {
   meta: FieldMetadata<Schema>;
   label: ReactNode;
-  type: "text" | "email" | "password" | "number";
+  type: "text" | "email" | "password" | "number" | "date";
+  /** The id of a hint the input is described by, besides its error. */
+  describedBy?: string;
 } & Omit<ComponentProps<"input">, "type" | "className">) {
   return (
     <FormField meta={meta} label={label}>
       {/* The key remounts the input when conform resets the field. */}
-      <Input {...getInputProps(meta, { type })} key={meta.key} className="mt-1" {...props} />
+      <Input
+        {...getInputProps(meta, { type, ariaDescribedBy: describedBy })}
+        key={meta.key}
+        className="mt-1"
+        {...props}
+      />
     </FormField>
   );
 }
