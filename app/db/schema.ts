@@ -164,6 +164,8 @@ export const debtors = sqliteTable(
       .default("active"),
     // The debtor's own IANA zone: quiet hours are theirs (0005; the user's zone when added).
     timeZone: text("time_zone").notNull().default("UTC"),
+    // The language Dunly writes to them in (app/domain/languages.ts); null: the user's.
+    language: text("language"),
     // When the debtor clicked "I've paid" and the user has not yet confirmed or resumed (0006).
     paidClaimedAt: integer("paid_claimed_at"),
     // What the pending claim says was paid (0035), as the debtor gave it: the amount (null: the

@@ -1,0 +1,1 @@
+ALTER TABLE `debtors` ADD `language` text;
