@@ -49,6 +49,7 @@ const debtor = {
   promiseEndsAt: null,
   promiseBrokenAt: null,
   optOutKey: "k",
+  language: null,
   createdAt: 0,
   updatedAt: 0,
 } satisfies Debtor;
