@@ -86,8 +86,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const { formData } = form;
   const intent = intentOf(formData);
   const db = getDb(getApp(context).env.DB);
-  if (intent === SCHEDULE_INTENTS.testSend)
-    return testSend({ context, formData, timeZone: requestTimeZone(request) });
+  if (intent === SCHEDULE_INTENTS.testSend) return testSend({ context, formData, timeZone: requestTimeZone(request) });
   if (intent === INTENTS.save || intent === INTENTS.reset) {
     const submission = parseWithValibot(formData, { schema: StepTextSchema });
     if (intent === INTENTS.reset) {
