@@ -19,7 +19,8 @@ import {
   statementTotals,
 } from "../app/domain/statement";
 import type { Tone } from "../app/domain/strategies";
-import { EmailButton, EmailLayout } from "./components/layout";
+import { type MessageBrand, signatureLines } from "../app/domain/brand";
+import { EmailButton, EmailLayout, emailAccent } from "./components/layout";
 import { OPT_OUT_COPY, PAY_COPY, type ResolvedCopy, resolveCopy } from "./reminder-copy";
 import { REMINDER_SAMPLE } from "./reminder-sample";
 
@@ -83,6 +84,11 @@ export interface ReminderEmailProps {
    * (app/reminders/statement-bank.server.ts); none: no bank transfer is offered.
    */
   bankTransfer?: BankTransfer[] | null;
+  /**
+   * The user's brand (docs/decisions/058): logo and name above, accent on the buttons and links,
+   * the signature under the sign-off, "Powered by Dunly" under the footer. None: Dunly's own look.
+   */
+  brand?: MessageBrand | null;
 }
 
 /** One listed invoice, formatted. */
@@ -366,6 +372,8 @@ function StatementTable({ c }: { c: ReminderContent }) {
 /** A payment reminder sent on behalf of a user or their organization. */
 export default function ReminderEmail(props: ReminderEmailProps) {
   const c = reminderContent(props);
+  const accent = emailAccent(props.brand).light;
+  const signatureText = signatureLines(props.brand?.signature);
   const footer = (
     <>
       {c.footer}
@@ -388,7 +396,7 @@ export default function ReminderEmail(props: ReminderEmailProps) {
   );
   // Every value below is React text, so names and numbers from users are HTML-escaped.
   return (
-    <EmailLayout title={c.subject} preview={c.paragraphs[0] ?? c.heading} footer={footer}>
+    <EmailLayout title={c.subject} preview={c.paragraphs[0] ?? c.heading} footer={footer} brand={props.brand}>
       <Text className="dunly-text" style={text}>
         {c.greeting}
       </Text>
@@ -454,7 +462,7 @@ export default function ReminderEmail(props: ReminderEmailProps) {
             href={c.paidUrl}
             data-paid=""
             className="dunly-link"
-            style={{ color: "#6d28d9", fontWeight: 600, textDecoration: "underline" }}
+            style={{ color: accent, fontWeight: 600, textDecoration: "underline" }}
           >
             {PAY_COPY.paidLink}
           </Link>
@@ -467,7 +475,7 @@ export default function ReminderEmail(props: ReminderEmailProps) {
             href={c.portalUrl}
             data-portal=""
             className="dunly-link"
-            style={{ color: "#6d28d9", fontWeight: 600, textDecoration: "underline" }}
+            style={{ color: accent, fontWeight: 600, textDecoration: "underline" }}
           >
             View your statement / respond
           </Link>
@@ -490,6 +498,17 @@ export default function ReminderEmail(props: ReminderEmailProps) {
             {c.senderName}
           </Text>
         )}
+        {signatureText.length > 0 && (
+          <Text data-signature="" className="dunly-text" style={{ ...signature, marginTop: 8 }}>
+            {signatureText.map((line, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup; lines may repeat.
+              <span key={i}>
+                {i > 0 && <br />}
+                {line}
+              </span>
+            ))}
+          </Text>
+        )}
         {c.companyName && c.companyName !== c.senderName && (
           <Text className="dunly-text" style={signature}>
             {c.companyName}
@@ -504,7 +523,7 @@ export default function ReminderEmail(props: ReminderEmailProps) {
         {c.senderEmail && (
           <Text className="dunly-muted" style={{ ...signature, color: "#555555", marginTop: 8 }}>
             Contact:{" "}
-            <Link href={`mailto:${c.senderEmail}`} className="dunly-link" style={{ color: "#6d28d9" }}>
+            <Link href={`mailto:${c.senderEmail}`} className="dunly-link" style={{ color: accent }}>
               {c.senderEmail}
             </Link>
           </Text>

@@ -7,6 +7,15 @@ export {
   queueAccountDeletion,
   startAccountDeletion,
 } from "./delete.server";
+export {
+  getBrand,
+  logoObjectKey,
+  logoOwner,
+  POWERED_BY_REFUSED,
+  removeLogo,
+  replaceLogo,
+  saveBrand,
+} from "./brand.server";
 export { exportStream } from "./export.server";
 export {
   ImageRejected,

@@ -13,6 +13,7 @@ import { isTemplateId, type TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
 import { mail } from "~/mail/index.server";
 import { reply } from "~/platform/action-result.server";
+import { withLogoOrigin } from "~/domain/brand";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 import {
   claimTestSend,
@@ -275,7 +276,8 @@ export async function testSend({
     return reply(TEST_SEND_INTENT, { status: 429, message });
   }
 
-  const message = reminderMessage(values.props, to, testLinks(config), "[Test] ");
+  const brand = values.props.brand && withLogoOrigin(values.props.brand, linkOrigin(config));
+  const message = reminderMessage({ ...values.props, brand }, to, testLinks(config), "[Test] ");
   const result = await mail.reminder(env, message, claimed.key);
   if (!result.ok) {
     await markDeliveryFailed(db, claimed.id, result.error);

@@ -3,7 +3,8 @@ import type { Db } from "~/db/client.server";
 import type { TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
 import { optOutLink, paidClaimLink, portalLink, replyAddress } from "~/links/index.server";
-import { readConfig } from "~/platform/config.server";
+import { withLogoOrigin } from "~/domain/brand";
+import { linkOrigin, readConfig } from "~/platform/config.server";
 import { stripeSetup } from "~/stripe/index.server";
 import { debtorValues, type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";
 import type { MessageParts } from "./firing.server";
@@ -37,9 +38,11 @@ export async function buildReminder(
     // The copy announces further reminders only when some follow (reminderProps reads it off the frequency).
     frequency: repeats ? parts.frequency : ("now" as const),
   };
+  const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact));
   const message = {
     ...reminderMessage(
-      reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact)),
+      // The logo as mail clients fetch it: an absolute URL (docs/decisions/058).
+      { ...props, brand: props.brand && withLogoOrigin(props.brand, linkOrigin(config)) },
       debtor.email,
       { unsubscribeUrl, paidUrl, portalUrl },
     ),

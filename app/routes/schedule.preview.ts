@@ -2,7 +2,9 @@ import { previewChoice, previewReminderProps } from "~/actions/test-send-action.
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
+import { withLogoOrigin } from "~/domain/brand";
 import { mail } from "~/mail/index.server";
+import { linkOrigin } from "~/platform/config.server";
 import type { Route } from "./+types/schedule.preview";
 
 /** The preview's headers: nothing in it can run script or load from elsewhere, and it is never kept. */
@@ -33,15 +35,23 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
   const choice = previewChoice((name) => url.searchParams.get(name) ?? undefined);
   if (!choice) return new Response("Unknown template", { status: 404 });
-  const { env } = getApp(context);
+  const { env, config } = getApp(context);
   const preview = await previewReminderProps(getDb(env.DB), user.id, choice);
   if ("refused" in preview) {
     // A fixed sentence, no user data: nothing to escape.
     const notice = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>No reminder</title></head><body style="font-family: Helvetica, Arial, sans-serif; padding: 24px"><p>${preview.refused}</p></body></html>`;
     return new Response(notice, { headers: PREVIEW_HEADERS });
   }
-  const rendered = await mail.renderReminderPreview(env, preview.props);
-  if (!rendered.ok)
-    return new Response("The preview could not be rendered.", { status: 502, headers: PREVIEW_HEADERS });
-  return new Response(rendered.html, { headers: PREVIEW_HEADERS });
+  // The logo (docs/decisions/058) as the e-mail has it: absolute, from our own origin, which the
+  // preview's policy lets it load (in development that origin is http).
+  const origin = linkOrigin(config);
+  const { brand } = preview.props;
+  const props = { ...preview.props, brand: brand && withLogoOrigin(brand, origin) };
+  const rendered = await mail.renderReminderPreview(env, props);
+  const headers = {
+    ...PREVIEW_HEADERS,
+    "Content-Security-Policy": PREVIEW_HEADERS["Content-Security-Policy"].replace("img-src data: https:", `img-src data: https: ${origin}`),
+  };
+  if (!rendered.ok) return new Response("The preview could not be rendered.", { status: 502, headers });
+  return new Response(rendered.html, { headers });
 }
