@@ -1,5 +1,6 @@
 import { Heading, Link, Section, Text } from "@react-email/components";
 import type { BankTransfer } from "../app/domain/bank-transfer";
+import { type MessageBrand, signatureLines } from "../app/domain/brand";
 import { parseCalendarDate } from "../app/domain/calendar-date";
 import { formatDate } from "../app/domain/dates";
 import { oneLine, safeDisplayName, safeLines } from "../app/domain/header-safe";
@@ -19,7 +20,6 @@ import {
   statementTotals,
 } from "../app/domain/statement";
 import type { Tone } from "../app/domain/strategies";
-import { type MessageBrand, signatureLines } from "../app/domain/brand";
 import { EmailButton, EmailLayout, emailAccent } from "./components/layout";
 import { OPT_OUT_COPY, PAY_COPY, type ResolvedCopy, resolveCopy } from "./reminder-copy";
 import { REMINDER_SAMPLE } from "./reminder-sample";

@@ -37,7 +37,12 @@ export function logoObjectKey(userId: string, logoName: string) {
  * Stores an uploaded logo (throws ImageRejected for a file too large or not JPEG, PNG or WebP) and
  * makes it the account's logo; the one it replaces is deleted after the answer.
  */
-export async function replaceLogo(env: Env, ctx: Pick<ExecutionContext, "waitUntil">, userId: string, body: ArrayBuffer) {
+export async function replaceLogo(
+  env: Env,
+  ctx: Pick<ExecutionContext, "waitUntil">,
+  userId: string,
+  body: ArrayBuffer,
+) {
   const key = await storeProfileImage(env, userId, body);
   const name = key.slice(userId.length + 1);
   const db = getDb(env.DB);
@@ -93,7 +98,10 @@ export async function saveBrand(
 
 /** The owner of a public logo name (the unique index on users.brand_logo), or undefined (none, or being deleted). */
 export async function logoOwner(db: Db, logoName: string) {
-  const [row] = await db.select({ id: users.id }).from(users).where(and(eq(users.brandLogo, logoName), isNull(users.deletingAt)))
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.brandLogo, logoName), isNull(users.deletingAt)))
     .limit(1);
   return row?.id;
 }

@@ -1,12 +1,5 @@
 /** The account feature's public face: what routes, the API, the Workers and other features may use. */
-export {
-  type AccountJob,
-  accountsBeingDeleted,
-  consumeAccountJobs,
-  continueAccountDeletion,
-  queueAccountDeletion,
-  startAccountDeletion,
-} from "./delete.server";
+
 export {
   getBrand,
   logoObjectKey,
@@ -16,6 +9,14 @@ export {
   replaceLogo,
   saveBrand,
 } from "./brand.server";
+export {
+  type AccountJob,
+  accountsBeingDeleted,
+  consumeAccountJobs,
+  continueAccountDeletion,
+  queueAccountDeletion,
+  startAccountDeletion,
+} from "./delete.server";
 export { exportStream } from "./export.server";
 export {
   ImageRejected,

@@ -2,6 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { getApp, sessionUser } from "~/auth/context.server";
 import { type Db, getDb } from "~/db/client.server";
+import { withLogoOrigin } from "~/domain/brand";
 import { addDays, MAX_STEP_OFFSET, MIN_STEP_OFFSET } from "~/domain/cadence";
 import { isCalendarDate } from "~/domain/calendar-date";
 import { formatDateTime } from "~/domain/dates";
@@ -13,7 +14,6 @@ import { isTemplateId, type TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
 import { mail } from "~/mail/index.server";
 import { reply } from "~/platform/action-result.server";
-import { withLogoOrigin } from "~/domain/brand";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 import {
   claimTestSend,

@@ -22,11 +22,21 @@ export function normalizeHex(input: string): string | null {
 function rgbOf(hex: string): Rgb {
   const six = normalizeHex(hex);
   if (!six) throw new Error(`Not a hex colour: ${hex}`);
-  return [Number.parseInt(six.slice(1, 3), 16), Number.parseInt(six.slice(3, 5), 16), Number.parseInt(six.slice(5, 7), 16)];
+  return [
+    Number.parseInt(six.slice(1, 3), 16),
+    Number.parseInt(six.slice(3, 5), 16),
+    Number.parseInt(six.slice(5, 7), 16),
+  ];
 }
 
 function hexOf([r, g, b]: Rgb): string {
-  return `#${[r, g, b].map((v) => Math.round(Math.min(255, Math.max(0, v))).toString(16).padStart(2, "0")).join("")}`;
+  return `#${[r, g, b]
+    .map((v) =>
+      Math.round(Math.min(255, Math.max(0, v)))
+        .toString(16)
+        .padStart(2, "0"),
+    )
+    .join("")}`;
 }
 
 /** WCAG relative luminance, 0 (black) to 1 (white). */

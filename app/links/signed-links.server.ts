@@ -405,7 +405,12 @@ export async function verifyDebtorToken(
  * name them (debtorSenderName): the receipt of a payment online (decisions/018). Undefined when
  * the debtor is not the owner's.
  */
-export async function debtorParties(db: Db, ownerId: string, debtorId: number, config?: Parameters<typeof linkOrigin>[0]) {
+export async function debtorParties(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+  config?: Parameters<typeof linkOrigin>[0],
+) {
   const row = await db
     .select({
       email: debtors.email,

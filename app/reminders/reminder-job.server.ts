@@ -1,9 +1,9 @@
 import { bankTransfersFor } from "~/bank/index.server";
 import type { Db } from "~/db/client.server";
+import { withLogoOrigin } from "~/domain/brand";
 import type { TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
 import { optOutLink, paidClaimLink, portalLink, replyAddress } from "~/links/index.server";
-import { withLogoOrigin } from "~/domain/brand";
 import { linkOrigin, readConfig } from "~/platform/config.server";
 import { stripeSetup } from "~/stripe/index.server";
 import { debtorValues, type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";

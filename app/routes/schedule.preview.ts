@@ -50,7 +50,10 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const rendered = await mail.renderReminderPreview(env, props);
   const headers = {
     ...PREVIEW_HEADERS,
-    "Content-Security-Policy": PREVIEW_HEADERS["Content-Security-Policy"].replace("img-src data: https:", `img-src data: https: ${origin}`),
+    "Content-Security-Policy": PREVIEW_HEADERS["Content-Security-Policy"].replace(
+      "img-src data: https:",
+      `img-src data: https: ${origin}`,
+    ),
   };
   if (!rendered.ok) return new Response("The preview could not be rendered.", { status: 502, headers });
   return new Response(rendered.html, { headers });

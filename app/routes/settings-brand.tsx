@@ -138,7 +138,12 @@ function LogoForm({ logoUrl, name }: { logoUrl: string | null; name: string }) {
       <div className="mt-4 flex flex-wrap items-center gap-4">
         <div className="flex h-16 min-w-16 max-w-60 items-center justify-center rounded-md border border-border bg-white p-2">
           {logoUrl ? (
-            <img src={logoUrl} alt={`${name} logo`} className="max-h-12 max-w-56 object-contain" data-testid="brand-logo" />
+            <img
+              src={logoUrl}
+              alt={`${name} logo`}
+              className="max-h-12 max-w-56 object-contain"
+              data-testid="brand-logo"
+            />
           ) : (
             <span className="text-sm text-neutral-700">No logo</span>
           )}
@@ -199,14 +204,27 @@ function LogoForm({ logoUrl, name }: { logoUrl: string | null; name: string }) {
 }
 
 /** A swatch of a colour where it is used: a button with its text, and a link on the surface. */
-function Swatch({ colour, surface, buttonText, label }: { colour: string; surface: string; buttonText: string; label: string }) {
+function Swatch({
+  colour,
+  surface,
+  buttonText,
+  label,
+}: {
+  colour: string;
+  surface: string;
+  buttonText: string;
+  label: string;
+}) {
   return (
     <div
       className="flex flex-wrap items-center gap-3 rounded-md border border-border p-3"
       style={{ backgroundColor: surface }}
       data-testid="accent-swatch"
     >
-      <span className="rounded-md px-3 py-1.5 text-sm font-semibold" style={{ backgroundColor: colour, color: buttonText }}>
+      <span
+        className="rounded-md px-3 py-1.5 text-sm font-semibold"
+        style={{ backgroundColor: colour, color: buttonText }}
+      >
         Pay now
       </span>
       <span className="text-sm font-semibold underline" style={{ color: colour }}>
@@ -300,7 +318,9 @@ export default function SettingsBrand({ loaderData }: Route.ComponentProps) {
               />
             </div>
             <p id="brand-accent-help" className="mt-1 text-xs text-muted">
-              {"Buttons and links in your e-mails and on your statement pages. # and six hexadecimal digits; blank: Dunly's violet (#6d28d9)."}
+              {
+                "Buttons and links in your e-mails and on your statement pages. # and six hexadecimal digits; blank: Dunly's violet (#6d28d9)."
+              }
             </p>
             <FieldError id={fields.accent.errorId} errors={fields.accent.errors} />
           </div>
@@ -341,7 +361,11 @@ export default function SettingsBrand({ loaderData }: Route.ComponentProps) {
               {/* A disabled box is not sent: the hidden field keeps it on for plans that cannot remove it. */}
               {!loaderData.mayRemovePoweredBy && <input type="hidden" name="powered_by" value="on" />}
               <input
-                {...getInputProps(fields.powered_by, { type: "checkbox", value: "on", ariaDescribedBy: "brand-powered-help" })}
+                {...getInputProps(fields.powered_by, {
+                  type: "checkbox",
+                  value: "on",
+                  ariaDescribedBy: "brand-powered-help",
+                })}
                 key={fields.powered_by.key}
                 disabled={!loaderData.mayRemovePoweredBy}
                 className="mt-1"

@@ -114,7 +114,12 @@ export function EmailLayout({
           {brand && (
             <Section data-brand="" style={{ margin: "0 0 20px" }}>
               {logo ? (
-                <Img src={logo} alt={brand.name} height="48" style={{ maxHeight: 48, maxWidth: 240, height: 48, width: "auto" }} />
+                <Img
+                  src={logo}
+                  alt={brand.name}
+                  height="48"
+                  style={{ maxHeight: 48, maxWidth: 240, height: 48, width: "auto" }}
+                />
               ) : (
                 <Text className="dunly-text" style={{ fontSize: 18, fontWeight: 700, color: "#1f1f1f", margin: 0 }}>
                   {brand.name}
