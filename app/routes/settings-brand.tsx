@@ -8,6 +8,7 @@ import { requireUser } from "~/auth/guard.server";
 import { RouteError } from "~/components/route-error";
 import { SettingsTabs } from "~/components/settings/settings-tabs";
 import { Button, SubmitButton } from "~/components/ui/button";
+import { FormField } from "~/components/ui/field";
 import { FieldError, Label } from "~/components/ui/input";
 import { inputClass } from "~/components/ui/variants";
 import { getDb } from "~/db/client.server";
@@ -257,8 +258,7 @@ export default function SettingsBrand({ loaderData }: Route.ComponentProps) {
   const [typed, setTyped] = useState<string>(accentNow);
   const valid = normalizeHex(typed);
   const colours = accentColours(valid ?? accentNow);
-  const signatureLength = useState(0);
-  const [sigLength, setSigLength] = signatureLength;
+  const [sigLength, setSigLength] = useState(loaderData.signature.length);
   return (
     <SettingsTabs current="brand">
       <section aria-labelledby="brand-title" className="rounded-xl border border-border bg-surface p-6">
@@ -341,8 +341,7 @@ export default function SettingsBrand({ loaderData }: Route.ComponentProps) {
               <Swatch colour={colours.dark} surface="#282a36" buttonText="#1e1f29" label="Dark" />
             </div>
           )}
-          <div>
-            <Label htmlFor={fields.signature.id}>E-mail signature</Label>
+          <FormField meta={fields.signature} label="E-mail signature">
             <textarea
               {...getTextareaProps(fields.signature, { ariaDescribedBy: "brand-signature-help" })}
               key={fields.signature.key}
@@ -354,8 +353,7 @@ export default function SettingsBrand({ loaderData }: Route.ComponentProps) {
             <p id="brand-signature-help" className="mt-1 text-xs text-muted">
               {`Plain text under the sign-off of your reminders, up to ${SIGNATURE_MAX} characters${sigLength ? ` (${sigLength} now)` : ""}: your name, role, phone.`}
             </p>
-            <FieldError id={fields.signature.errorId} errors={fields.signature.errors} />
-          </div>
+          </FormField>
           <div>
             <div className="flex items-start gap-2">
               {/* A disabled box is not sent: the hidden field keeps it on for plans that cannot remove it. */}
