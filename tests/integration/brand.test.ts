@@ -266,6 +266,19 @@ describe("the brand where debtors see it", () => {
     expect(html).toContain("data-opt-out");
   });
 
+  it("the in-app preview shows the brand, its logo allowed by the preview's policy", async () => {
+    const { a, logo } = await brandedAccount("brand-preview");
+    const res = await get("/schedule/preview?template=initial&tone=1", { cookie: a.cookie });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const src = new RegExp(`src="(https?://[^"]+)/logos/${logo}"`).exec(html);
+    expect(src).not.toBeNull();
+    expect(res.headers.get("Content-Security-Policy")).toContain(`img-src data: https: ${src?.[1]}`);
+    expect(html).toContain("Head of accounts");
+    expect(html).toContain(`color:${accentColours("#ffd400").light}`);
+    expect(html).toContain("Sent by Acme Widgets Ltd.");
+  });
+
   it("the debtor's pages show the business and logo, the accent, no link to Dunly's landing page, and Powered by Dunly", async () => {
     const { a, logo, debtor } = await brandedAccount("brand-portal");
     const target = { id: debtor.id, ownerId: a.userId, optOutKey: null };
