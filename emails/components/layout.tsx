@@ -113,18 +113,17 @@ export function EmailLayout({
         >
           {brand && (
             <Section data-brand="" style={{ margin: "0 0 20px" }}>
-              {logo ? (
+              {logo && (
                 <Img
                   src={logo}
-                  alt={brand.name}
+                  alt=""
                   height="48"
-                  style={{ maxHeight: 48, maxWidth: 240, height: 48, width: "auto" }}
+                  style={{ maxHeight: 48, maxWidth: 240, height: 48, width: "auto", marginBottom: 8 }}
                 />
-              ) : (
-                <Text className="dunly-text" style={{ fontSize: 18, fontWeight: 700, color: "#1f1f1f", margin: 0 }}>
-                  {brand.name}
-                </Text>
               )}
+              <Text className="dunly-text" style={{ fontSize: 18, fontWeight: 700, color: "#1f1f1f", margin: 0 }}>
+                {brand.name}
+              </Text>
             </Section>
           )}
           <AccentContext.Provider value={accent.light}>{children}</AccentContext.Provider>
