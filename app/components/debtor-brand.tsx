@@ -1,4 +1,5 @@
 import type { CSSProperties, ReactNode } from "react";
+import { useLocation } from "react-router";
 import type { MessageBrand } from "~/domain/brand";
 import { normalizeHex } from "~/domain/contrast";
 
@@ -14,6 +15,38 @@ import { normalizeHex } from "~/domain/contrast";
  * theme the dark one, both at least 4.5:1 where they are used (app/domain/brand.ts accentColours).
  * Only "#rrggbb" reaches the attribute.
  */
+/**
+ * The theme switch without Dunly's menu: a plain form to /theme that comes back to this page (works
+ * without JavaScript). Two buttons, one shown per theme by CSS, as the visitor's menu has them
+ * (app/components/visitor-menu-without-scripts.tsx): the boot script sets the theme before paint.
+ */
+function ThemeSwitch() {
+  const { pathname, search } = useLocation();
+  return (
+    <form method="post" action="/theme" className="ml-auto shrink-0">
+      <input type="hidden" name="redirectTo" value={`${pathname}${search}`} />
+      <button
+        type="submit"
+        name="theme"
+        value="light"
+        aria-pressed={false}
+        className="hidden rounded-md px-2 py-1 text-sm text-muted hover:bg-surface-2 dark:block"
+      >
+        Light theme
+      </button>
+      <button
+        type="submit"
+        name="theme"
+        value="dracula"
+        aria-pressed={true}
+        className="block rounded-md px-2 py-1 text-sm text-muted hover:bg-surface-2 dark:hidden"
+      >
+        Light theme
+      </button>
+    </form>
+  );
+}
+
 export function DebtorBrandFrame({ brand, children }: { brand: MessageBrand | null | undefined; children: ReactNode }) {
   if (!brand) return <>{children}</>;
   const light = normalizeHex(brand.accent);
@@ -31,6 +64,7 @@ export function DebtorBrandFrame({ brand, children }: { brand: MessageBrand | nu
           <p className="min-w-0 break-words text-lg font-bold" data-testid="debtor-brand-name">
             {brand.name}
           </p>
+          <ThemeSwitch />
         </div>
       </div>
       {children}

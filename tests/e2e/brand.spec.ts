@@ -82,6 +82,10 @@ test("the Brand tab: colour, signature, logo and Powered by Dunly; the reminder 
   await expect(page.getByTestId("debtor-brand")).toBeVisible();
   await expect(page.getByTestId("powered-by")).toHaveText("Powered by Dunly");
   expect(await page.locator('a[href="/"]').count()).toBe(0);
+  // The theme switch without Dunly's menu: a form that comes back to this page.
+  await page.getByRole("button", { name: "Light theme", pressed: false }).click();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  await expect(page.getByTestId("debtor-brand")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await axeBothThemes(page, "the debtor's page in the user's colours");
 });
