@@ -173,4 +173,5 @@ export function ErrorBoundary() {
   return <RouteError message="We couldn't load the page to tell us you've paid." />;
 }
 
-export const meta: Route.MetaFunction = () => debtorLinkMeta("I've paid");
+export const meta: Route.MetaFunction = ({ loaderData: data }) =>
+  debtorLinkMeta("I've paid", data && "sender" in data ? data.sender : null);

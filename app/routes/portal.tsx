@@ -356,4 +356,5 @@ export function ErrorBoundary() {
   return <RouteError message="We couldn't load your statement." />;
 }
 
-export const meta: Route.MetaFunction = () => debtorLinkMeta("Your statement");
+export const meta: Route.MetaFunction = ({ loaderData: data }) =>
+  debtorLinkMeta("Your statement", data && "sender" in data ? data.sender : null);

@@ -187,4 +187,5 @@ export function ErrorBoundary() {
   return <RouteError message="We couldn't load the page to stop these reminders." />;
 }
 
-export const meta: Route.MetaFunction = () => debtorLinkMeta("Stop reminders");
+export const meta: Route.MetaFunction = ({ loaderData: data }) =>
+  debtorLinkMeta("Stop reminders", data && "sender" in data ? data.sender : null);

@@ -294,6 +294,7 @@ describe("the brand where debtors see it", () => {
       expect(html, path).not.toContain('href="/pricing"');
       expect(html, path).toContain(`--brand-light:${accentColours("#ffd400").light}`);
       expect(html, path).toContain("Powered by Dunly");
+      expect(html, path).toMatch(/<title>[^<]* · Acme Widgets Ltd<\/title>/);
     }
     // Removed on the top plan: gone from the pages.
     await setPlan(a.userId, "aggressive");
