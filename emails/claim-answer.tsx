@@ -10,6 +10,7 @@ export default function ClaimAnswerEmail(props: ClaimAnswerEmailProps) {
     <EmailLayout
       title={claimAnswerSubject(props)}
       preview={`${props.senderName} has not found your payment of ${props.claimed} yet.`}
+      brand={props.brand}
       footer="You get this e-mail because you told the sender you had paid."
     >
       <EmailHeading>Payment not found yet</EmailHeading>

@@ -10,6 +10,7 @@ export default function ReceiptEmail(props: ReceiptEmailProps) {
     <EmailLayout
       title={subject}
       preview={`Thank you: ${props.senderName} has received ${props.amount}.`}
+      brand={props.brand}
       footer="You get this e-mail because you paid online. Keep it for your records."
     >
       <EmailHeading>Payment received</EmailHeading>

@@ -1,3 +1,4 @@
+import type { MessageBrand } from "./brand";
 /**
  * The debtor's e-mail when the user could not find the payment they said they made ("Not
  * received"): polite, naming what they said, and how to settle it. Sent once per claim (its
@@ -18,6 +19,8 @@ export interface ClaimAnswerMessage {
   invoices: string[];
   /** The debtor's page: their statement and the ways to pay. */
   portalUrl: string;
+  /** The user's brand (docs/decisions/058): logo, name, accent, "Powered by Dunly". Absent: Dunly's look. */
+  brand?: MessageBrand | null;
 }
 
 export function claimAnswerSubject(m: Pick<ClaimAnswerMessage, "senderName">): string {

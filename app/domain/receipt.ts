@@ -1,3 +1,4 @@
+import type { MessageBrand } from "./brand";
 /**
  * The debtor's receipt for a payment online (decisions/018): sent once per
  * payment (the Idempotency-Key is `receipt:<provider payment id>`) by the mail Worker's
@@ -19,6 +20,8 @@ export interface ReceiptMessage {
   reference: string;
   /** The debtor's page (their statement). */
   portalUrl: string;
+  /** The user's brand (docs/decisions/058): logo, name, accent, "Powered by Dunly". Absent: Dunly's look. */
+  brand?: MessageBrand | null;
 }
 
 export function receiptSubject(m: Pick<ReceiptMessage, "senderName" | "amount">): string {

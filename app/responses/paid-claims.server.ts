@@ -484,7 +484,7 @@ async function tellNotFound(
   claimedAt: number,
 ): Promise<boolean> {
   try {
-    const parties = await debtorParties(db, ownerId, debtorId);
+    const parties = await debtorParties(db, ownerId, debtorId, config);
     if (!parties || parties.status === "opted_out" || parties.status === "bouncing") return false;
     const portalUrl = await portalLink(db, config, { id: debtorId, ownerId, optOutKey: parties.optOutKey });
     const { claim } = rejected;
@@ -512,6 +512,7 @@ async function tellNotFound(
             (i) => `${i.number ?? "an invoice"} (${formatMoney(i.balanceCents, i.currency)})`,
           ),
           portalUrl,
+          brand: parties.brand,
         },
       },
     });

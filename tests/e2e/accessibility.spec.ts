@@ -305,6 +305,7 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
     "/iam/subscription",
     "/iam/emails",
     "/iam/templates",
+    "/iam/brand",
     // The summary autopilot shows before it is turned on, with the cadence form.
     "/iam/cadence?review=autopilot",
     "/debtors/import",

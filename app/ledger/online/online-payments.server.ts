@@ -273,7 +273,7 @@ async function sendReceipt(
   paidOn: string,
 ) {
   try {
-    const parties = await debtorParties(c.db, row.ownerId, row.debtorId);
+    const parties = await debtorParties(c.db, row.ownerId, row.debtorId, c.config);
     if (!parties) return;
     const portalUrl = await portalLink(c.db, c.config, {
       id: row.debtorId,
@@ -289,6 +289,7 @@ async function sendReceipt(
       paidOn: formatDate(paidOn, parties.locale),
       reference: paymentIntentId,
       portalUrl,
+      brand: parties.brand,
     };
     await sendRecorded(c.env, c.db, {
       ownerId: row.ownerId,
