@@ -4,7 +4,8 @@ import type { Db } from "~/db/client.server";
 import { debtors, organizations, schedules, users } from "~/db/schema";
 import { oneLine, safeDisplayName } from "~/domain/header-safe";
 import { formatReplyAddress, isReplyKey, parseReplyAddress, REPLY_SIGNATURE_HEX } from "~/domain/inbound-mail";
-import { userLocale } from "~/domain/number-locale";
+import { debtorLanguage, debtorLocale, type Language } from "~/domain/languages";
+import { type NumberLocale, userLocale } from "~/domain/number-locale";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 
 /**
@@ -254,6 +255,10 @@ export interface OptOutTarget {
   senderName: string;
   /** The sender's payment page ('Pay now'), https only; null: none. */
   payUrl: string | null;
+  /** The language the debtor's pages are written in: the debtor's own, else the user's (debtorLanguage). */
+  language: Language;
+  /** Where those pages write dates and amounts (debtorLocale). */
+  locale: NumberLocale;
 }
 
 /**
@@ -332,6 +337,8 @@ export async function verifyDebtorToken(
       orgName: organizations.name,
       businessName: users.businessName,
       orgPaymentUrl: organizations.paymentUrl,
+      language: debtors.language,
+      userLocale: users.locale,
     })
     .from(debtors)
     .innerJoin(users, eq(users.id, debtors.ownerId))
@@ -349,7 +356,14 @@ export async function verifyDebtorToken(
     senderName: debtorSenderName(row),
     // The organization's page when sent as one, else the user's (app/domain/sender.ts reminderSender).
     payUrl: httpsUrl((row.orgName !== null ? row.orgPaymentUrl : null) ?? row.userPaymentUrl),
+    ...debtorPageLanguage(row.language, row.userLocale),
   };
+}
+
+/** The language and locale of a debtor's pages from the debtor's stored language and the user's format. */
+export function debtorPageLanguage(stored: string | null, userStoredLocale: string | null) {
+  const language = debtorLanguage(stored, userStoredLocale);
+  return { language, locale: debtorLocale(language, userStoredLocale) };
 }
 
 /**
