@@ -171,7 +171,8 @@ export function PaidClaimForm({
           <FieldError id={`${id}-reference-error`} errors={errors?.reference ? [errors.reference] : undefined} />
         </div>
       </div>
-      <SubmitButton busy={busy} variant="outline" className="w-full sm:w-auto sm:self-start">
+      {/* It may name the sender ("Tell … I've paid"), in a language with long words: it wraps on a phone. */}
+      <SubmitButton busy={busy} variant="outline" size="wrap" className="w-full sm:w-auto sm:self-start">
         {submitLabel}
       </SubmitButton>
     </Form>
