@@ -20,7 +20,6 @@ import type { OptOutTarget } from "~/links/index.server";
 import { invoiceRefs, verifyPaidClaimToken } from "~/links/index.server";
 import { readForm } from "~/platform/action-result.server";
 import type { AppConfig } from "~/platform/config.server";
-import { requestNumberLocale } from "~/platform/locale.server";
 import {
   claimFormOf,
   claimPaid,
@@ -76,11 +75,11 @@ type Answer = Invalid | View;
 const INVALID = { copy: englishCopy(PAID_CLAIM_COPY, DEBTOR_LINK_COPY) };
 
 /** The debtor's state read for the page: the form's invoices, what is owed, a pending claim. */
-async function read(db: Db, config: AppConfig, target: OptOutTarget, locale: string, now: number) {
+async function read(db: Db, config: AppConfig, target: OptOutTarget, now: number) {
   const [state, owner] = await Promise.all([portalState(db, target), noticeSwitchQuery(db, target.ownerId)]);
   if (!state) return null;
   const today = localDateString(now, safeTimeZone(state.debtor.timeZone));
-  const claim = await claimFormOf(await invoiceRefs(config, target.key), state, locale, today, target.locale);
+  const claim = await claimFormOf(await invoiceRefs(config, target.key), state, target.locale, today, target.locale);
   const view: View = {
     state: state.debtor.paidClaimedAt === null ? "ask" : "told",
     copy: pageCopy(target.language, target.locale, PAID_CLAIM_COPY, DEBTOR_LINK_COPY),
@@ -93,13 +92,13 @@ async function read(db: Db, config: AppConfig, target: OptOutTarget, locale: str
   return { state, claim, today, view };
 }
 
-export function loader({ params, context, request }: Route.LoaderArgs) {
+export function loader({ params, context }: Route.LoaderArgs) {
   return withDebtorLink(
     context,
     params.token,
     verifyPaidClaimToken,
     async ({ db, config, target }) => {
-      const found = await read(db, config, target, requestNumberLocale(request), Date.now());
+      const found = await read(db, config, target, Date.now());
       return found ? data<Answer>(found.view) : data<Answer>({ state: "invalid", ...INVALID }, { status: 404 });
     },
     INVALID,
@@ -113,8 +112,9 @@ export function action({ params, context, request }: Route.ActionArgs) {
     verifyPaidClaimToken,
     async ({ env, config, ctx, db, target }) => {
       const now = Date.now();
-      const locale = requestNumberLocale(request);
-      const found = await read(db, config, target, locale, now);
+      // Amounts are read as the page writes them: in the debtor's locale.
+      const locale = target.locale;
+      const found = await read(db, config, target, now);
       if (!found) return data<Answer>({ state: "invalid", ...INVALID }, { status: 404 });
       if (found.view.state === "told") return data<Answer>(found.view);
       const body = await readForm(request);
@@ -125,7 +125,7 @@ export function action({ params, context, request }: Route.ActionArgs) {
       // The invoices leave reminders in D1 first, so an alarm that fires anyway leaves them out.
       const { claimed } = await claimPaid({ env, db }, target.ownerId, target.debtorId, claim.claim, now);
       if (claimed) sendNoticesAfter(ctx, env, db, config, target.ownerId);
-      const after = await read(db, config, target, locale, now);
+      const after = await read(db, config, target, now);
       return data<Answer>(after?.view ?? found.view);
     },
     INVALID,

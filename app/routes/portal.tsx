@@ -27,7 +27,6 @@ import { onlinePaymentOf, payOnline, paysOnline, pendingOnlinePayment } from "~/
 import { invoiceRefs, type OptOutTarget, verifyPortalToken } from "~/links/index.server";
 import { readForm } from "~/platform/action-result.server";
 import type { AppConfig } from "~/platform/config.server";
-import { requestNumberLocale } from "~/platform/locale.server";
 import { replanDueSchedules } from "~/reminders/index.server";
 import {
   claimFormOf,
@@ -90,14 +89,13 @@ async function viewOf(
   done: PortalDone | null,
   online: Pick<PortalView, "payOnline" | "checkout" | "pendingOnline">,
   accounts: readonly BankAccountRecord[],
-  numberLocale: string,
   token: string,
 ): Promise<PortalView> {
   const base = `/d/${encodeURIComponent(token)}`;
   const refOf = await invoiceRefs(config, target.key);
   const open = state.invoices.filter((i) => i.status === "open");
   const zone = safeTimeZone(state.debtor.timeZone);
-  const claim = await claimFormOf(refOf, state, numberLocale, localDateString(now, zone), target.locale);
+  const claim = await claimFormOf(refOf, state, target.locale, localDateString(now, zone), target.locale);
   return {
     state: "ok",
     copy: pageCopy(target.language, target.locale, PORTAL_COPY, PAID_CLAIM_COPY, DEBTOR_LINK_COPY),
@@ -160,7 +158,7 @@ async function onlineOf(env: Env, config: AppConfig, db: Db, target: OptOutTarge
   return { payOnline: pays, checkout: checkout ?? null, pendingOnline: pending ?? null };
 }
 
-export async function loader({ params, context, url, request }: Route.LoaderArgs) {
+export async function loader({ params, context, url }: Route.LoaderArgs) {
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
   const found = await load(db, config, params.token);
@@ -175,7 +173,6 @@ export async function loader({ params, context, url, request }: Route.LoaderArgs
       doneOf(url.searchParams.get("done")),
       online,
       await listBankAccounts(db, found.target.ownerId),
-      requestNumberLocale(request),
       params.token,
     ),
   );
@@ -209,7 +206,6 @@ export async function action({ params, context, request }: Route.ActionArgs) {
           null,
           await onlineOf(env, config, db, target, null),
           await listBankAccounts(db, target.ownerId),
-          requestNumberLocale(request),
           params.token,
         )),
         intent,
@@ -263,7 +259,8 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     case PORTAL_INTENTS.paid: {
       // As on /p: what they paid, read against their own open invoices; the invoices leave reminders
       // (the schedules hold in D1, then their alarms are disarmed, only when nothing else is chased).
-      const locale = requestNumberLocale(request);
+      // Amounts are read as the page writes them: in the debtor's locale.
+      const locale = target.locale;
       const today = localDateString(now, safeTimeZone(state.debtor.timeZone));
       const { claimable } = await claimFormOf(
         await invoiceRefs(config, target.key),

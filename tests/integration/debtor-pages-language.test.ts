@@ -106,9 +106,16 @@ describe("a debtor whose language is German", () => {
     expect(ambiguous.status).toBe(400);
     expect(await pageText(ambiguous)).toMatch(/„1,234“ kann als .+ oder als .+ gelesen werden/);
 
-    const told = await sayPaid(s.paid);
+    // An amount is read as the page writes amounts: "12,50" is €12.50 on a German page.
+    const told = await sayPaid(s.paid, [["amount", "12,50"]], { tick: "none" });
     expect(told.status).toBe(200);
-    expect(await visibleText(told)).toContain("Vielen Dank. Sally Sender");
+    expect(await visibleText(told)).toContain(
+      `Vielen Dank. Sally Sender wurde informiert, dass Sie ${formatMoney(1250, "EUR", "de-DE")} am `,
+    );
+    const row = await env.DB.prepare("SELECT paid_claim_cents AS cents FROM debtors WHERE id = ?")
+      .bind(s.debtor.id)
+      .first<{ cents: number }>();
+    expect(row?.cents).toBe(1250);
   });
 
   it("a refusal on /d (a promise outside the window) comes back in German, the date kept", async () => {
