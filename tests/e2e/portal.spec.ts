@@ -127,7 +127,15 @@ test("a German debtor reads their page in German on a phone, and promises to pay
   const debtorContext = await browser.newContext({ viewport, userAgent, isMobile, hasTouch, deviceScaleFactor });
   try {
     const debtorPage = await debtorContext.newPage();
+    // The browser writes the page as the server did: no hydration error, nothing else failing.
+    const errors: string[] = [];
+    debtorPage.on("pageerror", (error) => errors.push(error.message));
+    debtorPage.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
     await debtorPage.goto(links.portal);
+    await debtorPage.waitForFunction(() => "__reactRouterRouteModules" in window);
+    await debtorPage.waitForLoadState("networkidle");
     await expect(debtorPage.locator("html")).toHaveAttribute("lang", "de");
     await expect(debtorPage).toHaveTitle("Ihre Kontoübersicht · Dunly");
     const main = debtorPage.getByRole("main");
@@ -149,6 +157,7 @@ test("a German debtor reads their page in German on a phone, and promises to pay
     await expect(
       main.getByText(`Sie haben zugesagt, bis zum ${formatDate(promised, "de-DE")} zu bezahlen.`),
     ).toBeVisible();
+    expect(errors).toEqual([]);
   } finally {
     await debtorContext.close();
   }
