@@ -6,6 +6,18 @@ import { defineConfig, defineProject } from "vitest/config";
 import { startFakeResend } from "./tests/support/fake-resend";
 
 const alias = { "~": fileURLToPath(new URL("./app", import.meta.url)) };
+/**
+ * What a test file that imports app code directly runs in workerd: intl-messageformat's own
+ * one-file ESM build, since its package entry imports files without extensions, which workerd's
+ * module loader does not resolve.
+ */
+const workerdAlias = [
+  {
+    find: /^intl-messageformat$/,
+    replacement: fileURLToPath(new URL("./node_modules/intl-messageformat/intl-messageformat.esm.js", import.meta.url)),
+  },
+  { find: "~", replacement: alias["~"] },
+];
 
 /** A built Worker's configuration: what `react-router build` made of its wrangler.toml. */
 interface BuiltConfig {
@@ -146,7 +158,7 @@ export default defineConfig({
         },
       }),
       defineProject({
-        resolve: { alias },
+        resolve: { alias: workerdAlias },
         plugins: [integrationWorkers()],
         test: {
           name: "integration",
@@ -159,7 +171,7 @@ export default defineConfig({
         },
       }),
       defineProject({
-        resolve: { alias },
+        resolve: { alias: workerdAlias },
         plugins: [integrationWorkers()],
         test: {
           name: "integration-own-db",

@@ -337,8 +337,9 @@ export async function claimFormOf(
   state: PortalState,
   numberLocale: string,
   today: string,
+  /** Where the page writes dates (the debtor's: debtorLocale). */
+  locale: string,
 ): Promise<{ view: ClaimFormView; claimable: ClaimableInvoice[] }> {
-  const locale = userLocale(state.debtor.ownerLocale);
   const open = state.invoices.filter((i) => i.status === "open" && i.claimedAt === null && i.amountCents > i.paidCents);
   const claimable = await Promise.all(
     open.map(async (i) => ({
@@ -375,7 +376,7 @@ export function claimSaidOf(state: PortalState): ClaimSaid | null {
     currency: d.paidClaimCurrency,
     paidOn: d.paidClaimOn,
     reference: d.paidClaimReference,
-    invoices: state.invoices.filter((i) => i.claimedAt !== null).map((i) => i.number ?? "an invoice"),
+    invoices: state.invoices.filter((i) => i.claimedAt !== null).map((i) => i.number),
   };
 }
 
