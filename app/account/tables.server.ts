@@ -12,6 +12,7 @@ import {
   deliveryRollups,
   deliveryStatusCounts,
   devOutbox,
+  devResendDomains,
   devStripeObjects,
   emails,
   invoiceOwedDays,
@@ -28,6 +29,7 @@ import {
   payments,
   rateLimitEvents,
   schedules,
+  sendingDomains,
   sessions,
   stripeAccounts,
   userNotifications,
@@ -101,6 +103,7 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: accountCadences, rows: byOwner(accountCadences.ownerId), exported: { omit: [] } },
   // Bank-transfer details, one row per currency (decisions/051).
   { table: bankAccounts, rows: byOwner(bankAccounts.ownerId), exported: { omit: [] } },
+  { table: sendingDomains, rows: byOwner(sendingDomains.ownerId), exported: { omit: [] } },
   { table: debtorReplies, rows: byOwner(debtorReplies.ownerId), exported: { omit: [] } },
   { table: debtorEvents, rows: byOwner(debtorEvents.ownerId), exported: { omit: [] } },
   {
@@ -163,6 +166,10 @@ export const GLOBAL_TABLES: ReadonlyMap<SQLiteTable, string> = new Map<SQLiteTab
     "development and test only: the local Stripe stand-in's objects (Stripe holds them in production)",
   ],
   [devOutbox, "development and test only: the local mailbox of what would have been sent"],
+  [
+    devResendDomains,
+    "development and test only: the local stand-in of Resend's Domains API (Resend holds them in production)",
+  ],
   [
     mailBatches,
     "requests to the provider in flight (decisions/021), minutes long, each carrying several accounts' reminders; deleted once settled. Each attempt re-checks its e-mails (decisions/045): a deleted account's are not sent",

@@ -14,6 +14,7 @@ import {
   stripeAccounts,
   users,
 } from "~/db/schema";
+import { fromAddressOf, verifiedDomainsQuery } from "~/db/sending-from";
 import type { BankAccountRecord } from "~/domain/bank-transfer";
 import type { CadenceInvoice } from "~/domain/cadence-plan";
 import type { ContactRules } from "~/domain/contact-rules";
@@ -194,14 +195,16 @@ export interface MessageParts {
   chargeable: boolean;
   /** The owner's bank-transfer details, one per currency (app/bank): the reminder shows its currencies'. */
   bankAccounts: BankAccountRecord[];
+  /** The owner's verified sending domain's address (decisions/059), or null: Dunly's. */
+  fromAddress: string | null;
 }
 
 /**
  * The consumer's one read for a call's new reminders (docs/decisions/024): for each delivery id,
  * where it stands (queuedStates' answer) and, when its debtor and owner are there, what its message
  * is built from. One D1 batch per 50 ids (side by side): the deliveries, their debtors (statement, open due dates,
- * opt-out), their schedules, their owners, the organizations they are sent as, and the owners who
- * take payments online; each query keyed by the deliveries' ids (no two tables' columns share a
+ * opt-out), their schedules, their owners, the organizations they are sent as, the owners who
+ * take payments online, their bank details and their verified sending domains; each query keyed by the deliveries' ids (no two tables' columns share a
  * result row: D1 returns a row's columns by name).
  */
 export async function queuedReminders(
@@ -219,6 +222,7 @@ export async function queuedReminders(
   const banks = new Map<string, BankAccountRecord[]>();
   for (const { ownerId, ...account } of results.flatMap((r) => r[6]))
     banks.set(ownerId, [...(banks.get(ownerId) ?? []), account]);
+  const froms = new Map(results.flatMap((r) => r[7]).map((d) => [d.ownerId, fromAddressOf(d)]));
   return new Map(
     rows.map((r) => {
       const row = r.debtorId === null ? undefined : debtorRows.get(r.debtorId);
@@ -259,6 +263,7 @@ export async function queuedReminders(
           firstContact: !remindedBefore,
           chargeable: chargeable.has(r.ownerId),
           bankAccounts: banks.get(r.ownerId) ?? [],
+          fromAddress: froms.get(r.ownerId) ?? null,
         };
       }
       return [
@@ -329,6 +334,8 @@ function queuedReminderQueries(db: Db, ids: number[]) {
         ),
       ),
     db.select(BANK_ACCOUNT_COLUMNS).from(bankAccounts).where(inArray(bankAccounts.ownerId, owners)),
+    // The From address while the owner's own domain is verified (decisions/059).
+    verifiedDomainsQuery(db, owners),
   ] as const;
 }
 

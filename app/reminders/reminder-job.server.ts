@@ -38,6 +38,8 @@ export async function buildReminder(
     frequency: repeats ? parts.frequency : ("now" as const),
   };
   const message = {
+    // From the user's own domain while it is verified, else Dunly's address (decisions/059).
+    fromAddress: parts.fromAddress,
     ...reminderMessage(
       reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact)),
       debtor.email,

@@ -40,9 +40,11 @@ import { stripeSetup } from "~/stripe/index.server";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/settings";
 
-/** This route's tabs: every one but Bank transfer, a route of its own (routes/settings-bank.tsx). */
-type Tab = Exclude<SettingsTab, "bank">;
-const TABS = SETTINGS_TABS.filter((t): t is (typeof SETTINGS_TABS)[number] & { id: Tab } => t.id !== "bank");
+/** This route's tabs: every one but Bank transfer and Sending domain, routes of their own (routes/settings-bank.tsx, settings-domain.tsx). */
+type Tab = Exclude<SettingsTab, "bank" | "domain">;
+const TABS = SETTINGS_TABS.filter(
+  (t): t is (typeof SETTINGS_TABS)[number] & { id: Tab } => t.id !== "bank" && t.id !== "domain",
+);
 
 function parseTab(tab: string | undefined): Tab {
   const found = TABS.find((t) => t.id === (tab ?? "info"));
