@@ -63,6 +63,7 @@ export const PAGES = [
     budget: 152 * KB,
   },
   { path: "/iam/bank", audience: "signed-in" },
+  { path: "/iam/domain", audience: "signed-in" },
   { path: "/debtors/import", audience: "signed-in" },
   { path: "/debtors/cadence", url: "/debtors/cadence?ids=1", audience: "signed-in" },
   { path: "/debtors/:id", url: "/debtors/1", audience: "signed-in" },

@@ -224,7 +224,7 @@ function DomainActions({ name }: { name: string }) {
         </check.Form>
         <remove.Form method="post">
           <input type="hidden" name="intent" value={INTENTS.remove} />
-          <Button type="submit" variant="outline" disabled={busy} aria-label={`Remove ${name}`}>
+          <Button type="submit" variant="outline" disabled={busy} aria-label={`Remove domain ${name}`}>
             Remove domain
           </Button>
         </remove.Form>
