@@ -149,7 +149,7 @@ export async function deliver(
 }
 
 /** What deliver checks before anything is sent: header-safe values; the From header it makes. */
-function checkOutgoing(
+export function checkOutgoing(
   config: MailConfig,
   message: OutgoingMessage,
 ): { ok: true; from: string } | { ok: false; error: string } {
