@@ -38,6 +38,11 @@ export interface ReminderMessage extends ReminderEmailProps {
    * `replyAddress`, decisions/020). Absent or null: the sender's own address, as before.
    */
   replyTo?: string | null;
+  /**
+   * The From address while the user's own domain is verified (docs/decisions/059-sending-domains.md),
+   * read with the batch; absent or null: Dunly's address (MAIL_FROM_ADDRESS).
+   */
+  fromAddress?: string | null;
   /** Put before the subject, e.g. "[Test] " for a test send to the user's own address. */
   subjectPrefix?: string;
 }

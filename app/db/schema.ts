@@ -932,3 +932,46 @@ export const messageTemplates = sqliteTable(
   (t) => [primaryKey({ columns: [t.ownerId, t.template, t.tone, t.language] })],
 );
 export type MessageTemplate = typeof messageTemplates.$inferSelect;
+
+/**
+ * The account's own sending domain (docs/decisions/059-sending-domains.md), one per account: the
+ * domain as Resend knows it (its id), the name before the @, where verification stands and the DNS
+ * records Resend asks for (JSON, Resend's list as last read). Reminders, receipts and claim answers
+ * go from `local_part@name` only while status is 'verified'; otherwise from Dunly's address.
+ */
+export const sendingDomains = sqliteTable(
+  "sending_domains",
+  {
+    ownerId: text("owner_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Lower case, an internationalized name in its ASCII (punycode) form.
+    name: text("name").notNull(),
+    localPart: text("local_part").notNull(),
+    // Resend's id of the domain.
+    providerId: text("provider_id").notNull(),
+    // app/domain/sending-domain.ts SENDING_DOMAIN_STATUSES.
+    status: text("status").notNull().default("not_started"),
+    // Resend's own word for it, as last read ("partially_verified"…).
+    providerStatus: text("provider_status").notNull().default("not_started"),
+    records: text("records").notNull().default("[]"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    // The last time Resend was asked (the tab's "last checked"); the watchdog checks the oldest first.
+    checkedAt: integer("checked_at"),
+    verifiedAt: integer("verified_at"),
+  },
+  // A domain belongs to one account: a second one is refused.
+  (t) => [
+    uniqueIndex("sending_domains_name_idx").on(t.name),
+    index("sending_domains_checked_idx").on(t.status, t.checkedAt),
+  ],
+);
+
+/** Local development and tests only: the domains the local stand-in of Resend's Domains API holds. */
+export const devResendDomains = sqliteTable("dev_resend_domains", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  status: text("status").notNull().default("not_started"),
+  records: text("records").notNull(),
+  createdAt: integer("created_at").notNull().default(nowMs),
+});

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { getDb } from "~/db/client.server";
 import { devOutbox } from "~/db/schema";
 import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
+import { resendPages } from "~/http/resend-pages.server";
 import { standInPages } from "~/http/stripe-pages/pages.server";
 import { skipAhead } from "~/reminders/index.server";
 import { REJECTIONS, receiveReply } from "~/responses/index.server";
@@ -101,3 +102,5 @@ devRoutes.post("/inbound", async (c) => {
 });
 
 devRoutes.route("/checkout", standInPages);
+// The local stand-in of Resend's Domains API: verify or fail a user's sending domain (decisions/059).
+devRoutes.route("/resend", resendPages);

@@ -15,6 +15,7 @@ import {
   stripeAccounts,
   users,
 } from "~/db/schema";
+import { fromAddressOf, verifiedDomainsQuery } from "~/db/sending-from";
 import type { BankAccountRecord } from "~/domain/bank-transfer";
 import type { CadenceInvoice } from "~/domain/cadence-plan";
 import type { ContactRules } from "~/domain/contact-rules";
@@ -197,14 +198,16 @@ export interface MessageParts {
   bankAccounts: BankAccountRecord[];
   /** The user's own texts of this step, one per language they wrote it in (decisions/056). */
   texts: { language: string; subject: string; body: string }[];
+  /** The owner's verified sending domain's address (decisions/059), or null: Dunly's. */
+  fromAddress: string | null;
 }
 
 /**
  * The consumer's one read for a call's new reminders (docs/decisions/024): for each delivery id,
  * where it stands (queuedStates' answer) and, when its debtor and owner are there, what its message
  * is built from. One D1 batch per 50 ids (side by side): the deliveries, their debtors (statement, open due dates,
- * opt-out), their schedules, their owners, the organizations they are sent as, and the owners who
- * take payments online; each query keyed by the deliveries' ids (no two tables' columns share a
+ * opt-out), their schedules, their owners, the organizations they are sent as, the owners who
+ * take payments online, their bank details and their verified sending domains; each query keyed by the deliveries' ids (no two tables' columns share a
  * result row: D1 returns a row's columns by name).
  */
 export async function queuedReminders(
@@ -223,6 +226,7 @@ export async function queuedReminders(
   for (const { ownerId, ...account } of results.flatMap((r) => r[6]))
     banks.set(ownerId, [...(banks.get(ownerId) ?? []), account]);
   const texts = results.flatMap((r) => r[7]);
+  const froms = new Map(results.flatMap((r) => r[8]).map((d) => [d.ownerId, fromAddressOf(d)]));
   return new Map(
     rows.map((r) => {
       const row = r.debtorId === null ? undefined : debtorRows.get(r.debtorId);
@@ -264,6 +268,7 @@ export async function queuedReminders(
           chargeable: chargeable.has(r.ownerId),
           bankAccounts: banks.get(r.ownerId) ?? [],
           texts: texts.filter((t) => t.ownerId === r.ownerId && t.template === r.template && t.tone === r.tone),
+          fromAddress: froms.get(r.ownerId) ?? null,
         };
       }
       return [
@@ -354,6 +359,8 @@ function queuedReminderQueries(db: Db, ids: number[]) {
         ),
       )
       .where(inArray(deliveries.id, ids)),
+    // The From address while the owner's own domain is verified (decisions/059).
+    verifiedDomainsQuery(db, owners),
   ] as const;
 }
 

@@ -83,6 +83,9 @@ async function seedAccount(a: Account) {
       "INSERT INTO message_templates (owner_id, template, tone, language, subject, body) VALUES (?, 'initial', 1, 'de', 'Hallo', '{statement}')",
     ).bind(a.id),
     env.DB.prepare(
+      "INSERT INTO sending_domains (owner_id, name, local_part, provider_id, status) VALUES (?, ?, 'billing', ?, 'verified')",
+    ).bind(a.id, `${a.id}.example.com`, `dom_seed_${a.id}`),
+    env.DB.prepare(
       "INSERT INTO stripe_accounts (user_id, account_id, connected_at, updated_at) VALUES (?, ?, ?, ?)",
     ).bind(a.id, `acct_${a.id}`, now, now),
     env.DB.prepare(
