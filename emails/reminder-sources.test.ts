@@ -49,6 +49,8 @@ const debtor = {
   promiseEndsAt: null,
   promiseBrokenAt: null,
   optOutKey: "k",
+  contactName: null,
+  contactRole: null,
   createdAt: 0,
   updatedAt: 0,
 } satisfies Debtor;

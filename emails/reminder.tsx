@@ -28,6 +28,8 @@ export interface ReminderEmailProps {
   tone: Tone;
   /** The debtor. */
   receiverName: string;
+  /** The debtor's primary contact person (decisions/057): the greeting names them; none: the debtor. */
+  contactName?: string | null;
   /** The user's full name, or the organization's name when sent as a company. */
   senderName: string;
   /** Where replies go (the user's address); shown as the contact line. */
@@ -225,6 +227,7 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     props.tone,
     {
       receiverName: oneLine(props.receiverName),
+      contactName: props.contactName ? oneLine(props.contactName) : null,
       senderName,
       amount,
       dueDate,

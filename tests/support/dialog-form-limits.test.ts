@@ -44,6 +44,8 @@ const debtor = {
   activeStrategy: 1,
   status: "active",
   timeZone: "UTC",
+  contactName: null,
+  contactRole: null,
   invoiceNumber: "PAR-1",
   openInvoices: 1,
   oldestDueOn: null,

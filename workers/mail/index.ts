@@ -75,6 +75,8 @@ async function reminderOutgoing(
     ok: true,
     message: {
       to: message.to,
+      // The debtor's other contacts (decisions/057), as the consumer's last re-check left them.
+      ...(message.cc && message.cc.length > 0 ? { cc: message.cc } : {}),
       fromName: message.senderName,
       // The debtor's reply address when inbound replies are configured (decisions/020).
       replyTo: message.replyTo || message.senderEmail,
