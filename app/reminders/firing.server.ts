@@ -6,6 +6,7 @@ import type { Db } from "~/db/client.server";
 import { bindParam, preparedQuery, runBatch } from "~/db/prepared.server";
 import {
   bankAccounts,
+  debtorContacts,
   debtors,
   deliveries,
   optOuts,
@@ -17,6 +18,7 @@ import {
 import type { BankAccountRecord } from "~/domain/bank-transfer";
 import type { CadenceInvoice } from "~/domain/cadence-plan";
 import type { ContactRules } from "~/domain/contact-rules";
+import { copyList } from "~/domain/contacts";
 import { parseOpenInvoices } from "~/domain/occurrence";
 import type { PlanState } from "~/domain/plans";
 import type { Statement } from "~/domain/statement";
@@ -194,6 +196,11 @@ export interface MessageParts {
   chargeable: boolean;
   /** The owner's bank-transfer details, one per currency (app/bank): the reminder shows its currencies'. */
   bankAccounts: BankAccountRecord[];
+  /**
+   * The debtor's other contacts that may get a copy now (decisions/057): CC on, not bouncing, their
+   * address not opted out of the owner's reminders; lower-cased, in the order they were added.
+   */
+  copies: string[];
 }
 
 /**
@@ -207,7 +214,7 @@ export interface MessageParts {
 export async function queuedReminders(
   db: Db,
   deliveryIds: readonly number[],
-): Promise<Map<number, QueuedState & { parts: MessageParts | null; scheduleEnabled: boolean }>> {
+): Promise<Map<number, QueuedState & { parts: MessageParts | null; scheduleEnabled: boolean; copies: string[] }>> {
   const slices = chunk(unique(deliveryIds), IDS_PER_STATEMENT);
   const results = await Promise.all(slices.map((ids) => db.batch(queuedReminderQueries(db, ids))));
   const rows = results.flatMap((r) => r[0]);
@@ -219,6 +226,9 @@ export async function queuedReminders(
   const banks = new Map<string, BankAccountRecord[]>();
   for (const { ownerId, ...account } of results.flatMap((r) => r[6]))
     banks.set(ownerId, [...(banks.get(ownerId) ?? []), account]);
+  // Each debtor's copies, only its owner's contacts (a debtor's contacts are always its owner's: checked again).
+  const copiesOf = new Map<number, { ownerId: string; email: string }[]>();
+  for (const c of results.flatMap((r) => r[7])) copiesOf.set(c.debtorId, [...(copiesOf.get(c.debtorId) ?? []), c]);
   return new Map(
     rows.map((r) => {
       const row = r.debtorId === null ? undefined : debtorRows.get(r.debtorId);
@@ -236,6 +246,12 @@ export async function queuedReminders(
         optedOut: Boolean(debtorRow?.optedOut),
         invoices: parseOpenInvoices(debtorRow?.openInvoices ?? null),
       };
+      const copies = debtorRow
+        ? copyList(
+            debtorRow.email,
+            (copiesOf.get(debtorRow.id) ?? []).filter((c) => c.ownerId === r.ownerId),
+          )
+        : [];
       let parts: MessageParts | null = null;
       if (debtorRow && user && schedule?.ownerId === r.ownerId) {
         const {
@@ -259,11 +275,17 @@ export async function queuedReminders(
           firstContact: !remindedBefore,
           chargeable: chargeable.has(r.ownerId),
           bankAccounts: banks.get(r.ownerId) ?? [],
+          copies,
         };
       }
       return [
         r.id,
-        { ...state, parts, scheduleEnabled: schedule?.state === "ENABLED" && schedule.ownerId === r.ownerId },
+        {
+          ...state,
+          parts,
+          scheduleEnabled: schedule?.state === "ENABLED" && schedule.ownerId === r.ownerId,
+          copies,
+        },
       ];
     }),
   );
@@ -329,6 +351,20 @@ function queuedReminderQueries(db: Db, ids: number[]) {
         ),
       ),
     db.select(BANK_ACCOUNT_COLUMNS).from(bankAccounts).where(inArray(bankAccounts.ownerId, owners)),
+    // The debtors' contacts that may get a copy (decisions/057), keyed by the same delivery ids (at
+    // most 50 bound values, whatever the number of contacts): CC on, not bouncing, not opted out.
+    db
+      .select({ debtorId: debtorContacts.debtorId, ownerId: debtorContacts.ownerId, email: debtorContacts.email })
+      .from(debtorContacts)
+      .where(
+        and(
+          inArray(debtorContacts.debtorId, ofDeliveries(deliveries.debtorId)),
+          eq(debtorContacts.cc, true),
+          isNull(debtorContacts.bouncedAt),
+          sql`NOT EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtor_contacts"."owner_id" AND o."email" = "debtor_contacts"."email")`,
+        ),
+      )
+      .orderBy(debtorContacts.id),
   ] as const;
 }
 

@@ -38,6 +38,8 @@ export async function buildReminder(
     frequency: repeats ? parts.frequency : ("now" as const),
   };
   const message = {
+    // The debtor's other contacts that may get a copy now (decisions/057); re-checked at every attempt.
+    ...(parts.copies.length > 0 ? { cc: parts.copies } : {}),
     ...reminderMessage(
       reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact)),
       debtor.email,
