@@ -121,7 +121,7 @@ export async function addContact(db: Db, ownerId: string, debtorId: number, inpu
   let inserted: { id: number }[];
   try {
     inserted = await db.all<{ id: number }>(sql`INSERT INTO debtor_contacts (owner_id, debtor_id, name, email, role, cc, created_at, updated_at)
-      SELECT d.owner_id, d.id, ${input.name}, ${input.email}, ${input.role}, ${input.cc ? 1 : 0}, ${now}, ${now}
+      SELECT d.owner_id, d.id, ${input.name}, ${input.email}, ${input.role ?? sql`NULL`}, ${input.cc ? 1 : 0}, ${now}, ${now}
       FROM debtors AS d
       WHERE d.owner_id = ${ownerId} AND d.id = ${debtorId} AND lower(d.email) <> ${input.email}
         AND (SELECT count(*) FROM debtor_contacts AS c WHERE c.debtor_id = d.id) < ${MAX_OTHER_CONTACTS}

@@ -35,18 +35,26 @@ const RoleField = v.pipe(
 
 const MISSING = missingFieldMessage({ name: CONTACT_NAME_MESSAGE, email: CONTACT_EMAIL_MESSAGE });
 
-/** The form: the "CC on reminders" checkbox sends "on" when ticked and nothing when not. */
-export const ContactFormSchema = v.object(
-  {
-    name: NameField,
-    email: EmailField,
-    role: RoleField,
-    cc: v.pipe(
-      v.optional(v.string(), ""),
-      v.transform((s) => s === "on" || s === "true" || s === "1"),
-    ),
-  },
-  MISSING,
+/**
+ * The form: the "CC on reminders" checkbox sends "on" when ticked and nothing when not; a blank
+ * role is none. (Conform drops blank fields before the schema runs, so the blanks are read after
+ * the object's own checks.)
+ */
+export const ContactFormSchema = v.pipe(
+  v.object(
+    {
+      name: NameField,
+      email: EmailField,
+      role: v.optional(v.pipe(v.string(ROLE_MESSAGE), v.trim(), v.maxLength(CONTACT_ROLE_MAX, ROLE_MESSAGE))),
+      cc: v.optional(v.string()),
+    },
+    MISSING,
+  ),
+  v.transform(({ role, cc, ...rest }) => ({
+    ...rest,
+    role: role ? role : null,
+    cc: cc === "on" || cc === "true" || cc === "1",
+  })),
 );
 
 /** The JSON body: `cc` a boolean, absent: copied. */

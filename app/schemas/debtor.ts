@@ -73,16 +73,12 @@ const DEBTOR_FIELDS = {
 
 const CONTACT_TEXT_MESSAGE = (max: number) => `Please use at most ${max} characters`;
 /**
- * The primary contact's name and role (decisions/057) as the form sends them: blank clears
- * (the greeting then names the debtor).
+ * The primary contact's name and role (decisions/057) as the form sends them: blank clears (the
+ * greeting then names the debtor). Conform drops a blank field before the schema runs: the form's
+ * schema turns what is absent into null after its checks (debtorSchema).
  */
 const formContactText = (max: number) =>
-  v.pipe(
-    v.optional(v.string(CONTACT_TEXT_MESSAGE(max))),
-    v.transform((s) => s?.trim() ?? ""),
-    v.maxLength(max, CONTACT_TEXT_MESSAGE(max)),
-    v.transform((s) => (s === "" ? null : s)),
-  );
+  v.optional(v.pipe(v.string(CONTACT_TEXT_MESSAGE(max)), v.trim(), v.maxLength(max, CONTACT_TEXT_MESSAGE(max))));
 /** As JSON: absent keeps what the debtor has (undefined), null or blank clears. */
 const jsonContactText = (max: number) =>
   v.pipe(
@@ -117,6 +113,11 @@ export const debtorSchema = (locale: string) =>
       ),
       ["due_on"],
     ),
+    v.transform(({ contact_name, contact_role, ...rest }) => ({
+      ...rest,
+      contact_name: contact_name ? contact_name : null,
+      contact_role: contact_role ? contact_role : null,
+    })),
   );
 export type DebtorInput = Omit<v.InferOutput<ReturnType<typeof debtorSchema>>, "contact_name" | "contact_role"> & {
   /** Undefined (JSON only): kept; null: none. */
