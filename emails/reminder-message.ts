@@ -92,7 +92,13 @@ export function debtorValues(
   now: number,
   firstContact = false,
 ): DebtorValues {
-  return { fullName: debtor.fullName, contactName: debtor.contactName ?? null, statement, today: todayIn(debtor.timeZone, now), firstContact };
+  return {
+    fullName: debtor.fullName,
+    contactName: debtor.contactName ?? null,
+    statement,
+    today: todayIn(debtor.timeZone, now),
+    firstContact,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
-import { type ContactRow, ContactLimitReached, contactEntity } from "~/debtors/index.server";
+import { ContactLimitReached, type ContactRow, contactEntity } from "~/debtors/index.server";
 import { FieldsRefused } from "~/domain/refused";
 import { reply } from "~/platform/action-result.server";
 import { DEBTOR_MESSAGES } from "~/schemas/messages";

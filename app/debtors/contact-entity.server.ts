@@ -1,5 +1,5 @@
 import type { EntityScope } from "~/platform/scope.server";
-import { type ContactInput, ContactFormSchema, ContactJsonSchema } from "~/schemas/contact";
+import { ContactFormSchema, type ContactInput, ContactJsonSchema } from "~/schemas/contact";
 import { CONTACT_INTENTS } from "~/schemas/intents";
 import { CONTACT_MESSAGES } from "~/schemas/messages";
 import { addContact, contactToJson, deleteContact, updateContact } from "./contacts.server";

@@ -120,7 +120,9 @@ async function readContact(db: Db, ownerId: string, id: number) {
 export async function addContact(db: Db, ownerId: string, debtorId: number, input: ContactInput, now = Date.now()) {
   let inserted: { id: number }[];
   try {
-    inserted = await db.all<{ id: number }>(sql`INSERT INTO debtor_contacts (owner_id, debtor_id, name, email, role, cc, created_at, updated_at)
+    inserted = await db.all<{
+      id: number;
+    }>(sql`INSERT INTO debtor_contacts (owner_id, debtor_id, name, email, role, cc, created_at, updated_at)
       SELECT d.owner_id, d.id, ${input.name}, ${input.email}, ${input.role ?? sql`NULL`}, ${input.cc ? 1 : 0}, ${now}, ${now}
       FROM debtors AS d
       WHERE d.owner_id = ${ownerId} AND d.id = ${debtorId} AND lower(d.email) <> ${input.email}

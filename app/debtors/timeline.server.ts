@@ -15,9 +15,9 @@ import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contac
 import { scheduleStatus } from "~/domain/schedule-status";
 import { safeTimeZone } from "~/domain/time-zone";
 import { debtorInvoicesQuery, type InvoiceRow } from "~/ledger/index.server";
-import { type ContactRow, contactRowOf, debtorContactsQuery } from "./contacts.server";
 import { nextRunWhat, openInvoicesSql } from "~/reminders/index.server";
 import { debtorRepliesQuery, type ReplyView, replyViewsOf } from "~/responses/index.server";
+import { type ContactRow, contactRowOf, debtorContactsQuery } from "./contacts.server";
 
 /**
  * A debtor's timeline: every e-mail (deliveries), payment and debtor event

@@ -304,7 +304,11 @@ api.post("/debtors/contacts/add", async (c) => {
   if (!debtorId.success) return fail(c, 400, messages.invalid, { debtor_id: [DEBTOR_MESSAGES.missingId] });
   const parsed = v.safeParse(contactEntity.schemas.json, owned.body);
   if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
-  return contactAnswer(c, () => contactEntity.add(scopeOf(c), debtorId.output, parsed.output), DEBTOR_MESSAGES.notFound);
+  return contactAnswer(
+    c,
+    () => contactEntity.add(scopeOf(c), debtorId.output, parsed.output),
+    DEBTOR_MESSAGES.notFound,
+  );
 });
 
 api.put("/debtors/contacts/edit", async (c) => {

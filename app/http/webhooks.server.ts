@@ -159,7 +159,13 @@ async function handleEvent(env: Env, db: Db, event: ResendEvent): Promise<Handle
       return await recordHardBounce({ env, db }, emailId, message, now, recipientsOf(event.data?.to));
     }
     case "email.complained":
-      return await recordComplaint({ env, db }, emailId, firstRecipient(event.data?.to), now, recipientsOf(event.data?.to));
+      return await recordComplaint(
+        { env, db },
+        emailId,
+        firstRecipient(event.data?.to),
+        now,
+        recipientsOf(event.data?.to),
+      );
     case "email.delivered":
       await recordDelivered(db, emailId, eventTime(event, now));
       return NOTHING;

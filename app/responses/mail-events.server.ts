@@ -197,7 +197,11 @@ async function recordCopyBounce(db: Db, ownerId: string, address: string, error:
     .update(debtorContacts)
     .set({ bouncedAt: now, bounceError: error, updatedAt: now })
     .where(
-      and(eq(debtorContacts.ownerId, ownerId), eq(debtorContacts.email, address), sql`${debtorContacts.bouncedAt} IS NULL`),
+      and(
+        eq(debtorContacts.ownerId, ownerId),
+        eq(debtorContacts.email, address),
+        sql`${debtorContacts.bouncedAt} IS NULL`,
+      ),
     )
     .returning({ debtorId: debtorContacts.debtorId });
   const [first, ...rest] = [...new Set(marked.map((m) => m.debtorId))].map((debtorId) =>

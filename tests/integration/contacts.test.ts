@@ -31,7 +31,12 @@ async function contactsOf(debtorId: number) {
   ).results;
 }
 
-async function addContactRow(ownerId: string, debtorId: number, email: string, o: { name?: string; cc?: boolean } = {}) {
+async function addContactRow(
+  ownerId: string,
+  debtorId: number,
+  email: string,
+  o: { name?: string; cc?: boolean } = {},
+) {
   const row = await env.DB.prepare(
     "INSERT INTO debtor_contacts (owner_id, debtor_id, name, email, cc) VALUES (?, ?, ?, ?, ?) RETURNING id",
   )
@@ -85,7 +90,12 @@ describe("contacts on the debtor's page (form) and the JSON API", () => {
     expect(viaApi.status).toBe(200);
     expect(viaApi.body).toMatchObject({ success: true, data: { name: "Bob Boss", cc: false, opted_out: false } });
     const [jane, bob] = await contactsOf(debtor.id);
-    expect(jane).toMatchObject({ name: "Jane Payable", email: "jane.payable@example.com", role: "Accounts payable", cc: 1 });
+    expect(jane).toMatchObject({
+      name: "Jane Payable",
+      email: "jane.payable@example.com",
+      role: "Accounts payable",
+      cc: 1,
+    });
     expect(bob).toMatchObject({ email: "bob@example.com", cc: 0, role: null });
 
     // The page shows them, with their state.

@@ -71,7 +71,9 @@ export function DebtorContacts({
           <span className="text-sm text-muted [overflow-wrap:anywhere]">
             {debtor.contactRole ? `${debtor.email} · ${debtor.contactRole}` : debtor.email}
           </span>
-          <span className="text-xs text-muted">Reminders go here and greet this person; change it with Edit debtor.</span>
+          <span className="text-xs text-muted">
+            Reminders go here and greet this person; change it with Edit debtor.
+          </span>
         </li>
         {contacts.map((contact) =>
           editing === contact.id ? (
@@ -87,12 +89,7 @@ export function DebtorContacts({
               />
             </li>
           ) : (
-            <ContactItem
-              key={contact.id}
-              contact={contact}
-              onEdit={() => setEditing(contact.id)}
-              onResult={onResult}
-            />
+            <ContactItem key={contact.id} contact={contact} onEdit={() => setEditing(contact.id)} onResult={onResult} />
           ),
         )}
       </ul>
