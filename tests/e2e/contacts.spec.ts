@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "./fixtures";
 import { addDebtorByApi, mailTo, resendTo, uniqueEmail } from "./helpers";
 
@@ -46,4 +47,23 @@ test("adding a contact on the debtor's page with the keyboard at 360 px, then CC
   await resendTo(page, name);
   const mail = await mailTo(page, email);
   expect(mail.cc).toBe(copy);
+
+  // The opt-out page offers to stop only the copies, in both themes without a serious axe finding.
+  const optOut = /href="([^"]+\/u\/[^"]+)"/.exec(mail.html)?.[1];
+  expect(optOut).toBeTruthy();
+  for (const theme of ["dracula", "light"]) {
+    await page.evaluate((t) => localStorage.setItem("theme", t), theme);
+    await page.goto(optOut!.replaceAll("&amp;", "&"));
+    await expect(page.getByRole("heading", { name: "Or: stop only the copies" })).toBeVisible();
+    const { violations } = await new AxeBuilder({ page })
+      .setLegacyMode(true)
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+      .analyze();
+    const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious.map((v) => `${theme}: ${v.id} ${v.help}`)).toEqual([]);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.getByRole("button", { name: /Stop only the copies/ }).press("Enter");
+  await expect(page.getByText(/No more copies go to/)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Stop all these reminders" })).toHaveCount(0);
 });
