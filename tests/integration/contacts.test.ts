@@ -5,7 +5,7 @@ import { optOutLink, replyAddress } from "~/links/signed-links.server";
 import { readConfig } from "~/platform/config.server";
 import { fireSchedule } from "~/reminders/engine.server";
 import type { MailQueueMessage } from "~/reminders/mail-queue.server";
-import { apiJson, formAction, replyErrors } from "./data-helpers";
+import { apiJson, decodeTurbo, formAction, postMultipart, replyErrors } from "./data-helpers";
 import { consumeJobs, fireAndSend, programResend, resendRequests } from "./engine-helpers";
 import { db, debtorRow, makeDebtor, makeSchedule, makeUser, setPlan, setSchedule } from "./fixtures";
 import { get, ORIGIN, postForm, request, signIn, uniqueEmail, uniqueIp, visibleText } from "./helpers";
@@ -242,6 +242,23 @@ describe("contacts on the debtor's page (form) and the JSON API", () => {
     );
     expect(form.status, JSON.stringify(form.data)).toBe(200);
     expect(await debtorRow(id)).toMatchObject({ contact_name: null, contact_role: null });
+  });
+});
+
+describe("the CSV import's contact person column", () => {
+  it("imports a contact person as the new debtor's primary contact", async () => {
+    const owner = await signIn(uniqueEmail("contacts-csv"));
+    const email = uniqueEmail("csv-acme");
+    const form = new FormData();
+    form.set("intent", "import-confirm");
+    form.set("csv", `Name,Email,Amount,Contact person\nAcme GmbH,${email},10,Jana Klein\n`);
+    const res = await postMultipart("/debtors/import.data", form, owner.cookie);
+    const decoded = await decodeTurbo(res);
+    expect(res.status, JSON.stringify(decoded?.data)).toBe(200);
+    const row = await env.DB.prepare("SELECT contact_name FROM debtors WHERE owner_id = ? AND email = ?")
+      .bind(owner.userId, email.toLowerCase())
+      .first<{ contact_name: string | null }>();
+    expect(row).toEqual({ contact_name: "Jana Klein" });
   });
 });
 
