@@ -181,7 +181,9 @@ function mentions(text: string, address: string) {
   while (at !== -1) {
     const before = text[at - 1] ?? " ";
     const after = text[at + address.length] ?? " ";
-    if (!/[a-z0-9._%+-]/.test(before) && !/[a-z0-9-]/.test(after.replace(".", " "))) return true;
+    // A dot ends the address only when no more of a domain follows ("…@x.com." but not "…@x.com.au").
+    const longer = /[a-z0-9-]/.test(after) || (after === "." && /[a-z0-9]/.test(text[at + address.length + 1] ?? ""));
+    if (!/[a-z0-9._%+-]/.test(before) && !longer) return true;
     at = text.indexOf(address, at + 1);
   }
   return false;
