@@ -27,7 +27,10 @@ import { type Tone, toTone } from "../app/domain/strategies";
 
 /** Values the copy can reference; blank or missing ones make a line use its next alternative. */
 export interface CopyValues {
+  /** The debtor (a person's or a company's name); the statement is theirs. */
   receiverName?: string | null;
+  /** The debtor's primary contact person (decisions/057): the greeting names them when known. */
+  contactName?: string | null;
   senderName?: string | null;
   /** Formatted, e.g. "$1,234.50", or "$100.00 + €50.00" across currencies; always present. */
   amount: string;
@@ -44,6 +47,7 @@ export interface CopyValues {
 export type Placeholder = keyof CopyValues;
 export const PLACEHOLDERS: readonly Placeholder[] = [
   "receiverName",
+  "contactName",
   "senderName",
   "amount",
   "dueDate",
@@ -73,9 +77,9 @@ export interface ToneFrame {
 }
 
 export const TONE_FRAME: Record<Tone, ToneFrame> = {
-  1: { greeting: ["Hi {receiverName},", "Hi,"], signOff: "Thank you and kind regards," },
-  2: { greeting: ["Hello {receiverName},", "Hello,"], signOff: "Kind regards," },
-  3: { greeting: ["{receiverName},", "Hello,"], signOff: "Regards," },
+  1: { greeting: ["Hi {contactName},", "Hi {receiverName},", "Hi,"], signOff: "Thank you and kind regards," },
+  2: { greeting: ["Hello {contactName},", "Hello {receiverName},", "Hello,"], signOff: "Kind regards," },
+  3: { greeting: ["{contactName},", "{receiverName},", "Hello,"], signOff: "Regards," },
 };
 
 export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {

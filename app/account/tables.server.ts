@@ -4,6 +4,7 @@ import {
   accountCadences,
   alarmRepairs,
   bankAccounts,
+  debtorContacts,
   debtorEvents,
   debtorReplies,
   debtors,
@@ -137,6 +138,8 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: optOuts, rows: byOwner(optOuts.ownerId), exported: { omit: [] }, keyset: [optOuts.email] },
   // optOutKey: the key of the debtor's signed links, not the user's to carry around.
   { table: debtors, rows: byOwner(debtors.ownerId), exported: { omit: ["optOutKey"] } },
+  // A debtor's other contacts, copied on their reminders (decisions/057).
+  { table: debtorContacts, rows: byOwner(debtorContacts.ownerId), exported: { omit: [] } },
   { table: organizations, rows: byOwner(organizations.ownerId), exported: { omit: [] } },
   { table: stripeAccounts, rows: byOwner(stripeAccounts.userId), exported: { omit: [] } },
   { table: oauthAccounts, rows: byOwner(oauthAccounts.userId), exported: { omit: [] } },

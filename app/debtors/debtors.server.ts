@@ -49,6 +49,9 @@ export interface DebtorRow {
   status: "active" | "paid" | "opted_out" | "bouncing";
   /** The debtor's IANA zone (their quiet hours). */
   timeZone: string;
+  /** The primary contact's name and role (decisions/057); null: none given. */
+  contactName: string | null;
+  contactRole: string | null;
   /**
    * The number of the invoice the debtor form's debt edits (their only invoice that is not void);
    * null when it has none, or when the debtor has several invoices.
@@ -167,6 +170,8 @@ export function listDebtors(db: Db, ownerId: Bindable<string>, filter: DebtorLis
       activeStrategy: debtors.activeStrategy,
       status: debtors.status,
       timeZone: debtors.timeZone,
+      contactName: debtors.contactName,
+      contactRole: debtors.contactRole,
       // Computed columns are named: unnamed, D1 keys each row's value by the expression's whole SQL
       // text, which the Worker then parses for every row.
       editableInvoice: editableInvoice.as("editable_invoice"),
@@ -288,6 +293,9 @@ function columns(input: DebtorInput) {
     activeStrategy: input.active_strategy,
     // Absent: a new debtor gets the user's zone, an edit keeps the debtor's.
     ...(input.time_zone ? { timeZone: input.time_zone } : {}),
+    // The primary contact (decisions/057); absent (JSON only): kept as it is.
+    ...(input.contact_name !== undefined ? { contactName: input.contact_name } : {}),
+    ...(input.contact_role !== undefined ? { contactRole: input.contact_role } : {}),
   };
 }
 
@@ -499,6 +507,9 @@ export function debtorToJson(
     active_strategy: d.activeStrategy,
     status: d.status,
     time_zone: d.timeZone,
+    // The primary contact (decisions/057): the person behind `email`; the others: GET /api/debtors/:id.
+    contact_name: d.contactName,
+    contact_role: d.contactRole,
     invoice_number: d.invoiceNumber ?? null,
     open_invoices: d.openInvoices,
     emails_sent: d.emailsSent ?? 0,

@@ -27,6 +27,7 @@ async function listOutbox(db: D1Database) {
     to: m.to,
     from: m.from,
     replyTo: m.replyTo,
+    cc: m.cc,
     subject: m.subject,
     html: m.html,
     text: m.text,
@@ -44,7 +45,7 @@ devRoutes.get("/mailbox", async (c) => {
     .map(
       (m) => `<article>
   <h2>${escapeHtml(m.subject)}</h2>
-  <p class="meta">To <b>${escapeHtml(m.to)}</b> · From ${escapeHtml(m.from)}${m.replyTo ? ` · Reply-To ${escapeHtml(m.replyTo)}` : ""} · ${escapeHtml(m.createdAt)}</p>
+  <p class="meta">To <b>${escapeHtml(m.to)}</b> · From ${escapeHtml(m.from)}${m.cc ? ` · Cc ${escapeHtml(m.cc)}` : ""}${m.replyTo ? ` · Reply-To ${escapeHtml(m.replyTo)}` : ""} · ${escapeHtml(m.createdAt)}</p>
   <iframe sandbox title="${escapeHtml(m.subject)}" srcdoc="${escapeHtml(m.html)}"></iframe>
   <details><summary>Plain text</summary><pre>${escapeHtml(m.text)}</pre></details>
 </article>`,

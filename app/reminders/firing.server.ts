@@ -6,6 +6,7 @@ import type { Db } from "~/db/client.server";
 import { bindParam, preparedQuery, runBatch } from "~/db/prepared.server";
 import {
   bankAccounts,
+  debtorContacts,
   debtors,
   deliveries,
   messageTemplates,
@@ -19,6 +20,7 @@ import { fromAddressOf, verifiedDomainsQuery } from "~/db/sending-from";
 import type { BankAccountRecord } from "~/domain/bank-transfer";
 import type { CadenceInvoice } from "~/domain/cadence-plan";
 import type { ContactRules } from "~/domain/contact-rules";
+import { copyList } from "~/domain/contacts";
 import { parseOpenInvoices } from "~/domain/occurrence";
 import type { PlanState } from "~/domain/plans";
 import type { Statement } from "~/domain/statement";
@@ -200,6 +202,11 @@ export interface MessageParts {
   texts: { language: string; subject: string; body: string }[];
   /** The owner's verified sending domain's address (decisions/059), or null: Dunly's. */
   fromAddress: string | null;
+  /**
+   * The debtor's other contacts that may get a copy now (decisions/057): CC on, not bouncing, their
+   * address not opted out of the owner's reminders; lower-cased, in the order they were added.
+   */
+  copies: string[];
 }
 
 /**
@@ -213,7 +220,7 @@ export interface MessageParts {
 export async function queuedReminders(
   db: Db,
   deliveryIds: readonly number[],
-): Promise<Map<number, QueuedState & { parts: MessageParts | null; scheduleEnabled: boolean }>> {
+): Promise<Map<number, QueuedState & { parts: MessageParts | null; scheduleEnabled: boolean; copies: string[] }>> {
   const slices = chunk(unique(deliveryIds), IDS_PER_STATEMENT);
   const results = await Promise.all(slices.map((ids) => db.batch(queuedReminderQueries(db, ids))));
   const rows = results.flatMap((r) => r[0]);
@@ -227,6 +234,9 @@ export async function queuedReminders(
     banks.set(ownerId, [...(banks.get(ownerId) ?? []), account]);
   const texts = results.flatMap((r) => r[7]);
   const froms = new Map(results.flatMap((r) => r[8]).map((d) => [d.ownerId, fromAddressOf(d)]));
+  // Each debtor's copies, only its owner's contacts (a debtor's contacts are always its owner's: checked again).
+  const copiesOf = new Map<number, { ownerId: string; email: string }[]>();
+  for (const c of results.flatMap((r) => r[9])) copiesOf.set(c.debtorId, [...(copiesOf.get(c.debtorId) ?? []), c]);
   return new Map(
     rows.map((r) => {
       const row = r.debtorId === null ? undefined : debtorRows.get(r.debtorId);
@@ -244,6 +254,12 @@ export async function queuedReminders(
         optedOut: Boolean(debtorRow?.optedOut),
         invoices: parseOpenInvoices(debtorRow?.openInvoices ?? null),
       };
+      const copies = debtorRow
+        ? copyList(
+            debtorRow.email,
+            (copiesOf.get(debtorRow.id) ?? []).filter((c) => c.ownerId === r.ownerId),
+          )
+        : [];
       let parts: MessageParts | null = null;
       if (debtorRow && user && schedule?.ownerId === r.ownerId) {
         const {
@@ -269,11 +285,17 @@ export async function queuedReminders(
           bankAccounts: banks.get(r.ownerId) ?? [],
           texts: texts.filter((t) => t.ownerId === r.ownerId && t.template === r.template && t.tone === r.tone),
           fromAddress: froms.get(r.ownerId) ?? null,
+          copies,
         };
       }
       return [
         r.id,
-        { ...state, parts, scheduleEnabled: schedule?.state === "ENABLED" && schedule.ownerId === r.ownerId },
+        {
+          ...state,
+          parts,
+          scheduleEnabled: schedule?.state === "ENABLED" && schedule.ownerId === r.ownerId,
+          copies,
+        },
       ];
     }),
   );
@@ -361,6 +383,20 @@ function queuedReminderQueries(db: Db, ids: number[]) {
       .where(inArray(deliveries.id, ids)),
     // The From address while the owner's own domain is verified (decisions/059).
     verifiedDomainsQuery(db, owners),
+    // The debtors' contacts that may get a copy (decisions/057), keyed by the same delivery ids (at
+    // most 50 bound values, whatever the number of contacts): CC on, not bouncing, not opted out.
+    db
+      .select({ debtorId: debtorContacts.debtorId, ownerId: debtorContacts.ownerId, email: debtorContacts.email })
+      .from(debtorContacts)
+      .where(
+        and(
+          inArray(debtorContacts.debtorId, ofDeliveries(deliveries.debtorId)),
+          eq(debtorContacts.cc, true),
+          isNull(debtorContacts.bouncedAt),
+          sql`NOT EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtor_contacts"."owner_id" AND o."email" = "debtor_contacts"."email")`,
+        ),
+      )
+      .orderBy(debtorContacts.id),
   ] as const;
 }
 

@@ -126,6 +126,7 @@ const shown = ({ debtor, invoice, ...row }: ImportRow): ShownRow => {
     kind: theirs || debtor?.kind || row.kind,
     strategy: theirs || strategy || row.strategy,
     timeZone: theirs || debtor?.timeZone || row.timeZone,
+    contactName: theirs || debtor?.contactName || row.contactName,
   };
 };
 
@@ -428,6 +429,7 @@ const OPTIONAL_COLUMNS = [
   { field: "kind", label: "Kind", cell: (r: ShownRow) => r.kind },
   { field: "strategy", label: "Strategy", cell: (r: ShownRow) => r.strategy },
   { field: "timeZone", label: "Time zone", cell: (r: ShownRow) => r.timeZone },
+  { field: "contactName", label: "Contact person", cell: (r: ShownRow) => r.contactName },
 ] as const;
 
 /**

@@ -37,6 +37,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
       activeStrategy: 1,
       currency: "USD",
       timeZone: "Europe/Berlin",
+      contactName: null,
     };
     const invoice = {
       email: "ada@example.com",
@@ -59,6 +60,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
         kind: "",
         strategy: "",
         timeZone: "",
+        contactName: "",
         status: "ok",
         messages: [],
         debtor,
@@ -68,6 +70,25 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
     // The debtor's first invoice is in the debtor's currency.
     expect(preview.debtors).toEqual([debtor]);
     expect(preview.invoices).toEqual([{ ...invoice, currency: "USD" }]);
+  });
+
+  it("reads a contact person column as the debtor's primary contact (decisions/057)", () => {
+    const preview = previewDebtorCsv(
+      "name,email,amount,Ansprechpartner\nAcme GmbH,ap@acme.example,10,Jana Klein\nBeta,b@beta.example,5,\n",
+      opts,
+    );
+    expect(preview.debtors.map((d) => [d.fullName, d.contactName])).toEqual([
+      ["Acme GmbH", "Jana Klein"],
+      ["Beta", null],
+    ]);
+    const long = previewDebtorCsv(
+      `name,email,amount,contact person\nAcme,a@acme.example,10,${"x".repeat(201)}\n`,
+      opts,
+    );
+    expect(long.rows[0]).toMatchObject({
+      status: "error",
+      messages: ["Contact person: Please use at most 200 characters"],
+    });
   });
 
   it("matches header names without case and with aliases, in any order, and reads every column", () => {
@@ -86,6 +107,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
           activeStrategy: 2,
           currency: "EUR",
           timeZone: "America/New_York",
+          contactName: null,
         },
         {
           email: "b@example.com",
@@ -104,6 +126,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
           activeStrategy: 3,
           currency: "GBP",
           timeZone: "Asia/Tokyo",
+          contactName: null,
         },
         {
           email: "c@example.com",
@@ -370,7 +393,19 @@ describe("the column mapping", () => {
     expect(guesses.map(([header]) => [header, guessField(header)])).toEqual(guesses);
     // Every field has a label, and no alias is two fields'.
     expect(IMPORT_FIELDS.map((f) => f.field).sort()).toEqual(
-      ["amount", "currency", "dueOn", "email", "invoice", "issuedOn", "kind", "name", "strategy", "timeZone"].sort(),
+      [
+        "amount",
+        "contactName",
+        "currency",
+        "dueOn",
+        "email",
+        "invoice",
+        "issuedOn",
+        "kind",
+        "name",
+        "strategy",
+        "timeZone",
+      ].sort(),
     );
   });
 

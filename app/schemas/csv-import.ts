@@ -45,6 +45,7 @@ export type ImportField =
   | "currency"
   | "invoice"
   | "timeZone"
+  | "contactName"
   | "issuedOn"
   | "dueOn";
 
@@ -60,6 +61,8 @@ export const IMPORT_FIELDS: readonly { field: ImportField; label: string }[] = [
   { field: "issuedOn", label: "Issue date" },
   { field: "dueOn", label: "Due date" },
   { field: "timeZone", label: "Time zone" },
+  // The primary contact's name: reminders greet them (decisions/057).
+  { field: "contactName", label: "Contact person" },
 ];
 const FIELD_NAMES = IMPORT_FIELDS.map((f) => f.field);
 
@@ -154,6 +157,7 @@ const ALIASES: Record<ImportField, readonly string[]> = {
     "nfacture",
   ],
   timeZone: ["timezone", "tz", "zone", "zeitzone", "tijdzone", "fuseauhoraire"],
+  contactName: ["contactperson", "ansprechpartner", "contactpersoon", "interlocuteur", "attn", "attention"],
   issuedOn: [
     "issuedate",
     "issuedon",
@@ -334,6 +338,8 @@ export interface ImportDebtor {
   activeStrategy: Tone;
   currency: string;
   timeZone: string;
+  /** The primary contact's name (decisions/057); null: none. */
+  contactName: string | null;
 }
 
 /** An invoice from one valid row, ready to insert. */
@@ -367,6 +373,7 @@ export interface ImportRow {
   kind: string;
   strategy: string;
   timeZone: string;
+  contactName: string;
   status: ImportRowStatus;
   /** Why the row is skipped: its errors, or which debtor it duplicates. */
   messages: string[];
@@ -529,6 +536,7 @@ function validateRow(
     debt: 1,
     active_strategy: strategy ?? DEFAULT_STRATEGY,
     time_zone: cells.timeZone,
+    contact_name: cells.contactName,
   });
   const invoice = v.safeParse(InvoiceJsonSchema, {
     number: cells.invoice,
@@ -557,6 +565,7 @@ function validateRow(
   // One line first: a long number with a line break gets the form's own message.
   add(i.number && (i.number === LINE_MESSAGE_PREFIX ? i.number : INVOICE_LENGTH_MESSAGE));
   add(d.time_zone);
+  add(d.contact_name && `Contact person: ${d.contact_name}`);
   add(i.issued_on && issueDateMessage(locale));
   add(i.due_on && (i.due_on === DUE_BEFORE_ISSUE_MESSAGE ? i.due_on : dueDateMessage(locale)));
   if (!debtor.success || !invoice.success || !kind || !strategy || errors.length > 0) {
@@ -576,6 +585,7 @@ function validateRow(
       activeStrategy: strategy,
       currency: output.currency ?? defaultCurrency,
       timeZone: debtor.output.time_zone ?? defaultZone,
+      contactName: debtor.output.contact_name ?? null,
     } satisfies ImportDebtor,
     invoice: {
       email,
@@ -685,6 +695,7 @@ export function parseDebtorCsv(input: string, options: ImportOptions & { columns
         kind: values.kind.trim(),
         strategy: values.strategy.trim(),
         timeZone: values.timeZone.trim(),
+        contactName: values.contactName.trim(),
       };
       const { errors, debtor, invoice } = validateRow(
         values,

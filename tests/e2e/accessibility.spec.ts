@@ -301,6 +301,12 @@ async function signInWithRows(page: Page) {
   });
   expect(debtor.status()).toBe(200);
   const { data } = (await debtor.json()) as { data: { id: number } };
+  // A copied contact (decisions/057): the debtor's page lists it with its state.
+  const contact = await page.request.post("/api/debtors/contacts/add", {
+    data: { debtor_id: data.id, name: "Carla Copy", email: "carla@example.com", role: "Accounts payable" },
+    headers,
+  });
+  expect(contact.status()).toBe(200);
   const org = await page.request.post("/api/org/add", {
     data: { name: "Axe Ltd", address: "1 Audit Street" },
     headers,
@@ -344,6 +350,8 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
     "/debtors/import",
     // The debtors list's bulk "Use another cadence".
     `/debtors/cadence?ids=${debtorId}`,
+    // The debtor's page, with its contacts (decisions/057).
+    `/debtors/${debtorId}`,
     // A page's error boundary (app/components/route-error.tsx): a debtor that is not there.
     "/debtors/999999999",
     "/iam/bank",

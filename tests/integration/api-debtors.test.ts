@@ -49,6 +49,9 @@ describe("GET /api/debtors", () => {
         active_strategy: 2,
         status: "active",
         time_zone: "UTC",
+        // No contact person given (decisions/057).
+        contact_name: null,
+        contact_role: null,
         // The debt is one invoice, without a number.
         invoice_number: null,
         open_invoices: 1,

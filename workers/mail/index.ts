@@ -77,6 +77,8 @@ async function reminderOutgoing(
     ok: true,
     message: {
       to: message.to,
+      // The debtor's other contacts (decisions/057), as the consumer's last re-check left them.
+      ...(message.cc && message.cc.length > 0 ? { cc: message.cc } : {}),
       fromName: message.senderName,
       // The user's verified domain's address, else ours (decisions/059).
       fromAddress: message.fromAddress ?? null,

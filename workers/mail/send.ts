@@ -6,6 +6,8 @@ export type { BatchSendResult, LastLook, SendResult } from "../../app/mail/contr
 
 export interface OutgoingMessage {
   to: string;
+  /** Copies (a reminder's CC'd contacts, decisions/057); none when absent or empty. */
+  cc?: readonly string[];
   /** Display name for the From header. */
   fromName: string;
   /**
@@ -155,6 +157,7 @@ export function checkOutgoing(
 ): { ok: true; from: string } | { ok: false; error: string } {
   try {
     assertHeaderSafe(message.to, "Recipient");
+    for (const copy of message.cc ?? []) assertHeaderSafe(copy, "Cc");
     assertHeaderSafe(message.subject, "Subject");
     if (message.replyTo) assertHeaderSafe(message.replyTo, "Reply-To");
     for (const [name, value] of Object.entries(message.headers ?? {})) {
@@ -177,6 +180,7 @@ function providerEmail(message: OutgoingMessage, from: string) {
   return {
     from,
     to: [message.to],
+    cc: message.cc && message.cc.length > 0 ? [...message.cc] : undefined,
     reply_to: message.replyTo ?? undefined,
     subject: message.subject,
     html: message.html,
@@ -189,13 +193,14 @@ function providerEmail(message: OutgoingMessage, from: string) {
 function outboxInsert(db: D1Database, message: OutgoingMessage, from: string, idempotencyKey: string | undefined) {
   return db
     .prepare(
-      'INSERT OR IGNORE INTO dev_outbox (idempotency_key, "to", "from", reply_to, subject, html, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO dev_outbox (idempotency_key, "to", "from", reply_to, cc, subject, html, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     )
     .bind(
       idempotencyKey ?? null,
       message.to,
       from,
       message.replyTo ?? null,
+      message.cc && message.cc.length > 0 ? message.cc.join(", ") : null,
       message.subject,
       message.html,
       message.text,

@@ -155,6 +155,8 @@ export function ConfigureDebtorModal({
             invoice_number: debtor.invoiceNumber,
             currency: debtor.currency,
             single_invoice: debtor.singleInvoice,
+            contact_name: debtor.contactName,
+            contact_role: debtor.contactRole,
           }}
           onCancel={() => setView("details")}
           onDone={(data) => {
