@@ -10,6 +10,7 @@ import { SettingsTabs } from "~/components/settings/settings-tabs";
 import { Badge } from "~/components/ui/badge";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { InputField } from "~/components/ui/field";
+import { FormStatus } from "~/components/ui/form-status";
 import { getDb } from "~/db/client.server";
 import { formatDateTime } from "~/domain/dates";
 import { safeDisplayName } from "~/domain/header-safe";
@@ -278,13 +279,7 @@ function AddDomainForm() {
       <p id="local-help" className="-mt-2 text-xs text-muted">
         “billing” sends as billing@your domain. Replies still come to Dunly and to you, as now.
       </p>
-      <div
-        role="status"
-        aria-live="polite"
-        className={result && !result.ok ? "text-sm text-danger" : "text-sm text-success"}
-      >
-        {!busy && result?.message && form.status !== "error" ? result.message : null}
-      </div>
+      <FormStatus result={result} busy={busy} formStatus={form.status} />
       <SubmitButton busy={busy} className="self-start">
         Add domain
       </SubmitButton>

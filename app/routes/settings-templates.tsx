@@ -9,6 +9,7 @@ import { RouteError } from "~/components/route-error";
 import { SettingsTabs } from "~/components/settings/settings-tabs";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
+import { FormStatus } from "~/components/ui/form-status";
 import { Input } from "~/components/ui/input";
 import { LabeledSelect } from "~/components/ui/labeled-select";
 import { getDb } from "~/db/client.server";
@@ -217,7 +218,6 @@ export default function SettingsTemplates({ loaderData }: Route.ComponentProps) 
     const s = { ...step, ...over };
     return `/iam/templates?template=${s.template}&tone=${s.tone}&language=${s.language}`;
   };
-  const message = !busy && result?.message && form.status !== "error" ? result.message : null;
 
   return (
     <SettingsTabs current="templates">
@@ -351,13 +351,7 @@ export default function SettingsTemplates({ loaderData }: Route.ComponentProps) 
                 </option>
               ))}
             </LabeledSelect>
-            <div
-              role="status"
-              aria-live="polite"
-              className={result && !result.ok ? "text-sm text-danger" : "text-sm text-success"}
-            >
-              {message}
-            </div>
+            <FormStatus result={result} busy={busy} formStatus={form.status} />
             <div className="flex flex-wrap gap-2">
               <SubmitButton busy={busy && intent === INTENTS.save} name="intent" value={INTENTS.save}>
                 Save text
