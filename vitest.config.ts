@@ -68,6 +68,8 @@ const integrationWorkers = () =>
           APP_ORIGIN: "",
           IMAGE_URL_SECRET: "test-image-url-secret",
           OPT_OUT_SECRET: "test-opt-out-secret",
+          // Encrypts the accounting tools' tokens (docs/decisions/060); Xero is the local stand-in.
+          ACCOUNTING_TOKEN_KEY: "dGVzdC1hY2NvdW50aW5nLXRva2VuLWtleS0zMi1ieXQ=",
           // Reply addresses in reminders; tests/integration/replies.test.ts feeds /dev/inbound.
           INBOUND_DOMAIN: "inbound.localhost",
           RESEND_WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC1mb3ItZHVubHk=",

@@ -2,6 +2,8 @@ import { eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import {
   accountCadences,
+  accountingConnections,
+  accountingOauthStates,
   alarmRepairs,
   bankAccounts,
   debtorContacts,
@@ -15,6 +17,7 @@ import {
   devOutbox,
   devResendDomains,
   devStripeObjects,
+  devXeroObjects,
   emails,
   invoiceOwedDays,
   invoices,
@@ -105,6 +108,16 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: accountCadences, rows: byOwner(accountCadences.ownerId), exported: { omit: [] } },
   // Bank-transfer details, one row per currency (decisions/051).
   { table: bankAccounts, rows: byOwner(bankAccounts.ownerId), exported: { omit: [] } },
+  {
+    table: accountingConnections,
+    rows: byOwner(accountingConnections.ownerId),
+    exported: { omit: ["access_token", "refresh_token"] },
+  },
+  {
+    table: accountingOauthStates,
+    rows: byOwner(accountingOauthStates.ownerId),
+    exported: { no: "a connection under way: a PKCE verifier that expires in minutes" },
+  },
   // The reminders' texts in the user's own words, per step and language (decisions/056).
   { table: messageTemplates, rows: byOwner(messageTemplates.ownerId), exported: { omit: [] } },
   { table: sendingDomains, rows: byOwner(sendingDomains.ownerId), exported: { omit: [] } },
@@ -170,6 +183,10 @@ export const GLOBAL_TABLES: ReadonlyMap<SQLiteTable, string> = new Map<SQLiteTab
   [
     devStripeObjects,
     "development and test only: the local Stripe stand-in's objects (Stripe holds them in production)",
+  ],
+  [
+    devXeroObjects,
+    "development and test only: the local Xero stand-in's organisations, contacts, invoices and grants (Xero holds them in production)",
   ],
   [devOutbox, "development and test only: the local mailbox of what would have been sent"],
   [

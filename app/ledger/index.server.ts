@@ -15,6 +15,8 @@ export {
   invoiceToJson,
   listInvoices,
   MAX_INVOICES_PER_DEBTOR,
+  SYNCED_INVOICE_MESSAGE,
+  voidInvoice,
 } from "./invoices.server";
 export {
   commitLedgerWrite,

@@ -26,6 +26,9 @@ import { readSettled, SETTLE_STATEMENTS, settleStatements } from "./payments.ser
 export const MAX_INVOICES_PER_DEBTOR = 500;
 
 export const TOO_MANY_INVOICES_MESSAGE = `This debtor already has ${MAX_INVOICES_PER_DEBTOR} invoices, the most one debtor can have.`;
+/** A synced invoice (decisions/060) is the accounting tool's: changed there, never in Dunly. */
+export const SYNCED_INVOICE_MESSAGE =
+  "This invoice comes from Xero: change or void it there, and Dunly follows at the next sync.";
 export const VOID_PAID_MESSAGE = "Payments were recorded on this invoice: delete them before voiding it.";
 
 export const invoiceColumns = {
@@ -44,6 +47,7 @@ export const invoiceColumns = {
   documentName: invoices.documentName,
   documentSize: invoices.documentSize,
   createdAt: invoices.createdAt,
+  sourceProvider: invoices.sourceProvider,
 };
 
 export type InvoiceRow = Pick<typeof invoices.$inferSelect, keyof typeof invoiceColumns>;
@@ -185,6 +189,7 @@ export async function editInvoice(
 ): Promise<InvoiceWrite | undefined> {
   const current = await getInvoice(db, ownerId, id);
   if (!current || current.status === "void") return undefined;
+  if (current.sourceProvider) throw new FieldsRefused({ amount: [SYNCED_INVOICE_MESSAGE] });
   const amountCents = toCents(input.amount);
   const currency = input.currency ?? current.currency;
   if (amountCents < current.paidCents) {
@@ -209,9 +214,17 @@ export async function editInvoice(
  * paid on it (FieldsRefused otherwise: its payments are deleted first). Nothing owed any more, the
  * debtor's schedules complete. Undefined when it is not the owner's or already void.
  */
-export async function voidInvoice({ env, db }: DataScope, ownerId: string, id: number, now: number) {
+export async function voidInvoice(
+  { env, db }: DataScope,
+  ownerId: string,
+  id: number,
+  now: number,
+  { bySync = false }: { bySync?: boolean } = {},
+) {
   const current = await getInvoice(db, ownerId, id);
   if (!current || current.status === "void") return undefined;
+  // Only the sync voids a synced invoice: the accounting tool voided or deleted it.
+  if (current.sourceProvider && !bySync) throw new FieldsRefused({ id: [SYNCED_INVOICE_MESSAGE] });
   if (current.paidCents > 0) throw new FieldsRefused({ id: [VOID_PAID_MESSAGE] });
   const update = db
     .update(invoices)
@@ -257,6 +270,8 @@ export function invoiceToJson(i: InvoiceRow) {
     dispute_reason: i.disputeReason,
     // False: the user said not to chase it; reminders leave it out and name it apart.
     chased: i.chasePausedAt === null,
+    // Where it comes from: "dunly" (typed in or imported: editable) or the accounting tool (read-only).
+    source: i.sourceProvider ?? "dunly",
     // The invoice's own PDF, when one is attached: its file name and size in bytes.
     document: i.documentName === null ? null : { name: i.documentName, size: i.documentSize ?? 0 },
     created_at: i.createdAt,

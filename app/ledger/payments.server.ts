@@ -196,7 +196,8 @@ async function overOwedNow(db: Db, ownerId: string, debtorId: number, ownAmountC
  * `also` joins another change to the same batch (confirming an "I've paid", app/responses/paid-claims.server.ts):
  * `onlyIf`, a further condition of the INSERT, and `andThen(inserted)`, statements run after the
  * ledger is settled, given a condition that holds only when this payment was inserted. `provider`:
- * a payment online (decisions/018), source 'stripe' with the provider's payment id (unique).
+ * a payment online (decisions/018), source 'stripe' with the provider's payment id (unique), or
+ * what an accounting tool says was paid (decisions/060), source 'xero'.
  */
 export async function addPayment(
   { env, db }: DataScope,
@@ -204,7 +205,11 @@ export async function addPayment(
   debtorId: number,
   input: PaymentInput,
   now = Date.now(),
-  also?: { onlyIf?: SQL; andThen?: (inserted: SQL) => BatchItem[]; provider?: { id: string } },
+  also?: {
+    onlyIf?: SQL;
+    andThen?: (inserted: SQL) => BatchItem[];
+    provider?: { id: string; source?: "stripe" | "xero" };
+  },
 ): Promise<PaymentWrite | PaymentWriteError> {
   const amountCents = toCents(input.amount);
   const chosen = await chosenInvoice(db, ownerId, debtorId, input.invoice_id);
@@ -228,7 +233,9 @@ export async function addPayment(
               paidOn: sql<string>`${input.paid_on}`.as("paid_on"),
               note: sql<string>`${input.note ?? ""}`.as("note"),
               createdAt: sql<number>`${now}`.as("created_at"),
-              source: sql<"manual" | "stripe">`${also?.provider ? "stripe" : "manual"}`.as("source"),
+              source: sql<
+                "manual" | "stripe" | "xero"
+              >`${also?.provider ? (also.provider.source ?? "stripe") : "manual"}`.as("source"),
               providerPaymentId: sql<string | null>`${also?.provider?.id ?? null}`.as("provider_payment_id"),
             })
             .from(debtors)

@@ -102,6 +102,14 @@ const AppConfigFields = v.object({
       v.toLowerCase(),
     ),
   ),
+  // Accounting sync (decisions/060): the key that encrypts the tools' tokens at rest (32 random
+  // bytes, base64) and Xero's OAuth app. Without the key, or in production without XERO_CLIENT_ID,
+  // Xero is unavailable; in development and test without a client id the local stand-in answers.
+  ACCOUNTING_TOKEN_KEY: optionalValue(
+    v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]{43}=$/, "must be 32 random bytes in base64 (openssl rand -base64 32)")),
+  ),
+  XERO_CLIENT_ID: optionalValue(text),
+  XERO_CLIENT_SECRET: optionalValue(text),
   SIGNIN_LIMIT_PER_CLIENT: optionalValue(positiveInteger),
   ACCOUNT_MAX_DEBTORS: optionalValue(positiveInteger),
   ACCOUNT_MAX_ORGANIZATIONS: optionalValue(positiveInteger),
@@ -161,6 +169,15 @@ const AppConfigSchema = v.pipe(
   requiredWithStripe("STRIPE_PRICE_SOFT"),
   requiredWithStripe("STRIPE_PRICE_MEDIUM"),
   requiredWithStripe("STRIPE_PRICE_AGGRESSIVE"),
+  v.forward(
+    v.partialCheck(
+      [["XERO_CLIENT_ID"], ["XERO_CLIENT_SECRET"]],
+      (input: { XERO_CLIENT_ID?: string; XERO_CLIENT_SECRET?: string }) =>
+        input.XERO_CLIENT_ID === undefined || input.XERO_CLIENT_SECRET !== undefined,
+      "is missing (required with XERO_CLIENT_ID)",
+    ),
+    ["XERO_CLIENT_SECRET"],
+  ),
 );
 
 export type AppConfig = v.InferOutput<typeof AppConfigSchema>;
@@ -173,6 +190,8 @@ const APP_SECRETS = [
   "STRIPE_SECRET_KEY",
   "STRIPE_CONNECT_WEBHOOK_SECRET",
   "STRIPE_BILLING_WEBHOOK_SECRET",
+  "ACCOUNTING_TOKEN_KEY",
+  "XERO_CLIENT_SECRET",
 ];
 
 /**

@@ -1,4 +1,5 @@
 import { accountsBeingDeleted, queueAccountDeletion, recheckSendingDomains } from "~/account/index.server";
+import { runAccountingSyncs } from "~/accounting/index.server";
 import { sendDailyDigests, sendStaleNotices } from "~/activity/index.server";
 import { sendTrialNotices } from "~/billing/index.server";
 import { chunk } from "~/db/chunk";
@@ -78,6 +79,10 @@ export async function runWatchdog(env: Env, now = Date.now()) {
   await runPromiseEnds(env, now).catch((error) => console.error("[dunly] watchdog could not end promises", error));
   // Last, the user's notices their request left 'pending'.
   await runNotices(env, now);
+  // Then the accounting tools' incremental sync (decisions/060): a few connections a run.
+  await runAccountingSyncs(env, now).catch((error) =>
+    console.error("[dunly] watchdog could not sync accounting", error),
+  );
   return rearmed;
 }
 

@@ -1,0 +1,225 @@
+import { generateCodeVerifier, generateState } from "arctic";
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { accountingConnections, accountingOauthStates } from "~/db/schema";
+import { openToken, sealToken } from "./tokens.server";
+import {
+  deleteXeroConnection,
+  exchangeCode,
+  refreshGrant,
+  revokeGrant,
+  XeroError,
+  type XeroSession,
+  type XeroSetup,
+  xeroAuthorizationUrl,
+  xeroConnections,
+} from "./xero/client.server";
+
+/**
+ * The account's connection to its accounting tool (decisions/060): connect (OAuth 2.0 with PKCE,
+ * the state bound to the signed-in owner), the tokens sealed at rest, refreshed with rotation, and
+ * disconnect (revoked at the tool, the row deleted). Every function acts for one owner.
+ */
+
+const STATE_TTL = 10 * 60_000;
+/** Refresh a little before the access token expires: a request never carries one that dies on the way. */
+const EARLY_MS = 60_000;
+
+async function hash(text: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export type ConnectionRow = typeof accountingConnections.$inferSelect;
+
+export function connectionOf(db: Db, ownerId: string) {
+  return db.select().from(accountingConnections).where(eq(accountingConnections.ownerId, ownerId)).get();
+}
+
+/** "Connect Xero": the consent page's URL, with the state and verifier kept for this owner. */
+export async function startXeroConnect(db: Db, setup: XeroSetup, ownerId: string, origin: string, now = Date.now()) {
+  const state = generateState();
+  const codeVerifier = generateCodeVerifier();
+  await db.batch([
+    db.delete(accountingOauthStates).where(lt(accountingOauthStates.expiresAt, now)),
+    db
+      .insert(accountingOauthStates)
+      .values({ hash: await hash(state), ownerId, provider: "xero", codeVerifier, expiresAt: now + STATE_TTL }),
+  ]);
+  return xeroAuthorizationUrl(setup, origin, state, codeVerifier);
+}
+
+export type ConnectOutcome = { ok: true; tenantName: string | null } | { ok: false; message: string };
+
+/**
+ * The consent page's answer: the state must be this owner's and fresh (used once), the code is
+ * exchanged with its verifier, the first organisation of the grant is the account's, and the
+ * tokens are sealed into the owner's row (replacing any earlier connection).
+ */
+export async function finishXeroConnect(
+  db: Db,
+  setup: XeroSetup,
+  ownerId: string,
+  origin: string,
+  params: { state: string | null; code: string | null; error: string | null },
+  now = Date.now(),
+): Promise<ConnectOutcome> {
+  if (params.error) return { ok: false, message: "Xero was not connected: the access was not allowed." };
+  if (!params.state || !params.code)
+    return { ok: false, message: "Xero was not connected: its answer was incomplete." };
+  const [row] = await db
+    .delete(accountingOauthStates)
+    .where(and(eq(accountingOauthStates.hash, await hash(params.state)), eq(accountingOauthStates.ownerId, ownerId)))
+    .returning();
+  if (!row || row.expiresAt < now)
+    return { ok: false, message: "Xero was not connected: the link expired. Try again." };
+  try {
+    const grant = await exchangeCode(setup, origin, params.code, row.codeVerifier, now);
+    const session: XeroSession = {
+      tenantId: null,
+      accessToken: async () => grant.accessToken,
+      refresh: async () => {
+        throw new XeroError("reconnect", "Xero refused the new connection. Try again.");
+      },
+    };
+    const tenants = (await xeroConnections(setup, session)).filter((t) => t.tenantType === "ORGANISATION");
+    const tenant = tenants[0];
+    if (!tenant) return { ok: false, message: "Xero was not connected: no organisation was chosen." };
+    const values = {
+      ownerId,
+      provider: "xero" as const,
+      tenantId: tenant.tenantId,
+      tenantName: tenant.tenantName,
+      connectionId: tenant.id,
+      accessToken: await sealToken(setup.tokenKey, ownerId, grant.accessToken),
+      refreshToken: await sealToken(setup.tokenKey, ownerId, grant.refreshToken),
+      accessExpiresAt: grant.expiresAt,
+      status: "connected" as const,
+      importedAt: null,
+      syncCursor: null,
+      syncLeaseUntil: null,
+      lastSyncAt: null,
+      lastError: null,
+      lastErrorAt: null,
+      syncedDebtors: 0,
+      syncedInvoices: 0,
+      syncedPayments: 0,
+      connectedAt: now,
+      updatedAt: now,
+    };
+    await db.insert(accountingConnections).values(values).onConflictDoUpdate({
+      target: accountingConnections.ownerId,
+      set: values,
+    });
+    return { ok: true, tenantName: tenant.tenantName };
+  } catch (error) {
+    if (error instanceof XeroError) return { ok: false, message: `Xero was not connected. ${error.message}` };
+    throw error;
+  }
+}
+
+/**
+ * The owner's session with their organisation: the access token, refreshed when it is about to
+ * expire. Two refreshes racing are safe: the new tokens are stored only `WHERE refresh_token` is
+ * still the one this refresh used (a conditional UPDATE); the loser reads the winner's tokens. A
+ * refresh token the tool refuses marks the connection 'reconnect', unless another refresh replaced
+ * it meanwhile.
+ */
+export function xeroSession(db: Db, setup: XeroSetup, connection: ConnectionRow): XeroSession {
+  const ownerId = connection.ownerId;
+  let current = connection;
+  const refresh = async (): Promise<string> => {
+    const used = current.refreshToken;
+    const refreshToken = await openToken(setup.tokenKey, ownerId, used);
+    if (!refreshToken) throw await markReconnect(db, ownerId, used);
+    let grant: Awaited<ReturnType<typeof refreshGrant>>;
+    try {
+      grant = await refreshGrant(setup, refreshToken);
+    } catch (error) {
+      if (!(error instanceof XeroError) || error.kind !== "reconnect") throw error;
+      const now = await connectionOf(db, ownerId);
+      if (now && now.refreshToken !== used && now.status === "connected") {
+        current = now;
+        return access(now);
+      }
+      throw await markReconnect(db, ownerId, used);
+    }
+    const sealed = {
+      accessToken: await sealToken(setup.tokenKey, ownerId, grant.accessToken),
+      refreshToken: await sealToken(setup.tokenKey, ownerId, grant.refreshToken),
+      accessExpiresAt: grant.expiresAt,
+      updatedAt: Date.now(),
+    };
+    const [won] = await db
+      .update(accountingConnections)
+      .set(sealed)
+      .where(and(eq(accountingConnections.ownerId, ownerId), eq(accountingConnections.refreshToken, used)))
+      .returning({ ownerId: accountingConnections.ownerId });
+    if (won) {
+      current = { ...current, ...sealed };
+      return grant.accessToken;
+    }
+    // Another refresh stored its tokens first: theirs are the account's now.
+    const now = await connectionOf(db, ownerId);
+    if (!now) throw new XeroError("reconnect", "Xero was disconnected.");
+    current = now;
+    return access(now);
+  };
+  const access = async (row: ConnectionRow) => {
+    const token = await openToken(setup.tokenKey, ownerId, row.accessToken);
+    if (!token) throw await markReconnect(db, ownerId, row.refreshToken);
+    return token;
+  };
+  return {
+    tenantId: connection.tenantId,
+    accessToken: async () => (current.accessExpiresAt - EARLY_MS > Date.now() ? access(current) : refresh()),
+    refresh,
+  };
+}
+
+async function markReconnect(db: Db, ownerId: string, used: string) {
+  const message = "Xero refused: the connection has expired. Connect Xero again.";
+  await db
+    .update(accountingConnections)
+    .set({ status: "reconnect", lastError: message, lastErrorAt: Date.now(), updatedAt: Date.now() })
+    .where(and(eq(accountingConnections.ownerId, ownerId), eq(accountingConnections.refreshToken, used)));
+  return new XeroError("reconnect", message);
+}
+
+/**
+ * Disconnect: the organisation's connection removed and the refresh token revoked at Xero (best
+ * effort: a refusal there still forgets the tokens here), then the row and its tokens deleted. The
+ * synced debtors and invoices stay, as Dunly's own now.
+ */
+export async function disconnectXero(db: Db, setup: XeroSetup | null, ownerId: string) {
+  const connection = await connectionOf(db, ownerId);
+  if (!connection) return false;
+  if (setup && connection.provider === "xero") {
+    const refreshToken = await openToken(setup.tokenKey, ownerId, connection.refreshToken);
+    const session = xeroSession(db, setup, connection);
+    if (connection.connectionId && connection.status === "connected") {
+      await deleteXeroConnection(setup, session, connection.connectionId).catch(() => false);
+    }
+    const latest = await connectionOf(db, ownerId);
+    const token = latest ? await openToken(setup.tokenKey, ownerId, latest.refreshToken) : refreshToken;
+    if (token) await revokeGrant(setup, token);
+  }
+  await db.delete(accountingConnections).where(eq(accountingConnections.ownerId, ownerId));
+  return true;
+}
+
+/** Takes the connection's sync lease for `ms`; false when another sync holds it. */
+export async function takeLease(db: Db, ownerId: string, now: number, ms: number) {
+  const [row] = await db
+    .update(accountingConnections)
+    .set({ syncLeaseUntil: now + ms })
+    .where(
+      and(
+        eq(accountingConnections.ownerId, ownerId),
+        eq(accountingConnections.status, "connected"),
+        sql`coalesce(${accountingConnections.syncLeaseUntil}, 0) < ${now}`,
+      ),
+    )
+    .returning({ ownerId: accountingConnections.ownerId });
+  return Boolean(row);
+}
