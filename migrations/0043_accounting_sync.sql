@@ -7,6 +7,7 @@ CREATE TABLE `accounting_connections` (
 	`access_token` text NOT NULL,
 	`refresh_token` text NOT NULL,
 	`access_expires_at` integer NOT NULL,
+	`refresh_lock_until` integer,
 	`status` text DEFAULT 'connected' NOT NULL,
 	`imported_at` integer,
 	`sync_cursor` text,

@@ -94,6 +94,7 @@ export async function finishXeroConnect(
       accessToken: await sealToken(setup.tokenKey, ownerId, grant.accessToken),
       refreshToken: await sealToken(setup.tokenKey, ownerId, grant.refreshToken),
       accessExpiresAt: grant.expiresAt,
+      refreshLockUntil: null,
       status: "connected" as const,
       importedAt: null,
       syncCursor: null,
@@ -120,55 +121,75 @@ export async function finishXeroConnect(
 
 /**
  * The owner's session with their organisation: the access token, refreshed when it is about to
- * expire. Two refreshes racing are safe: the new tokens are stored only `WHERE refresh_token` is
- * still the one this refresh used (a conditional UPDATE); the loser reads the winner's tokens. A
- * refresh token the tool refuses marks the connection 'reconnect', unless another refresh replaced
- * it meanwhile.
+ * expire. Xero rotates the refresh token, so two refreshes must not race: a refresh first claims
+ * the row (a conditional UPDATE on the refresh token it holds and no other claim), and only the
+ * claimant calls Xero; a request that finds the claim taken waits for the new tokens and uses them.
+ * The new tokens are stored `WHERE refresh_token` is still the one used. A refresh token Xero
+ * refuses marks the connection 'reconnect': nothing syncs until the user connects again.
  */
 export function xeroSession(db: Db, setup: XeroSetup, connection: ConnectionRow): XeroSession {
   const ownerId = connection.ownerId;
   let current = connection;
+  const access = async (row: ConnectionRow) => {
+    const token = await openToken(setup.tokenKey, ownerId, row.accessToken);
+    if (!token) throw await markReconnect(db, ownerId, row.refreshToken);
+    return token;
+  };
   const refresh = async (): Promise<string> => {
     const used = current.refreshToken;
+    const now = Date.now();
+    const [claimed] = await db
+      .update(accountingConnections)
+      .set({ refreshLockUntil: now + REFRESH_LOCK_MS })
+      .where(
+        and(
+          eq(accountingConnections.ownerId, ownerId),
+          eq(accountingConnections.refreshToken, used),
+          eq(accountingConnections.status, "connected"),
+          sql`coalesce(${accountingConnections.refreshLockUntil}, 0) < ${now}`,
+        ),
+      )
+      .returning({ ownerId: accountingConnections.ownerId });
+    if (!claimed) return waitForRefresh(used);
     const refreshToken = await openToken(setup.tokenKey, ownerId, used);
     if (!refreshToken) throw await markReconnect(db, ownerId, used);
     let grant: Awaited<ReturnType<typeof refreshGrant>>;
     try {
       grant = await refreshGrant(setup, refreshToken);
     } catch (error) {
-      if (!(error instanceof XeroError) || error.kind !== "reconnect") throw error;
-      const now = await connectionOf(db, ownerId);
-      if (now && now.refreshToken !== used && now.status === "connected") {
-        current = now;
-        return access(now);
-      }
-      throw await markReconnect(db, ownerId, used);
+      if (error instanceof XeroError && error.kind === "reconnect") throw await markReconnect(db, ownerId, used);
+      await db
+        .update(accountingConnections)
+        .set({ refreshLockUntil: null })
+        .where(and(eq(accountingConnections.ownerId, ownerId), eq(accountingConnections.refreshToken, used)));
+      throw error;
     }
     const sealed = {
       accessToken: await sealToken(setup.tokenKey, ownerId, grant.accessToken),
       refreshToken: await sealToken(setup.tokenKey, ownerId, grant.refreshToken),
       accessExpiresAt: grant.expiresAt,
+      refreshLockUntil: null,
       updatedAt: Date.now(),
     };
-    const [won] = await db
+    await db
       .update(accountingConnections)
       .set(sealed)
-      .where(and(eq(accountingConnections.ownerId, ownerId), eq(accountingConnections.refreshToken, used)))
-      .returning({ ownerId: accountingConnections.ownerId });
-    if (won) {
-      current = { ...current, ...sealed };
-      return grant.accessToken;
-    }
-    // Another refresh stored its tokens first: theirs are the account's now.
-    const now = await connectionOf(db, ownerId);
-    if (!now) throw new XeroError("reconnect", "Xero was disconnected.");
-    current = now;
-    return access(now);
+      .where(and(eq(accountingConnections.ownerId, ownerId), eq(accountingConnections.refreshToken, used)));
+    current = { ...current, ...sealed };
+    return grant.accessToken;
   };
-  const access = async (row: ConnectionRow) => {
-    const token = await openToken(setup.tokenKey, ownerId, row.accessToken);
-    if (!token) throw await markReconnect(db, ownerId, row.refreshToken);
-    return token;
+  /** Another request is refreshing: its tokens, once stored. */
+  const waitForRefresh = async (used: string): Promise<string> => {
+    for (let i = 0; i < REFRESH_WAIT_STEPS; i++) {
+      const row = await connectionOf(db, ownerId);
+      if (!row || row.status !== "connected") throw new XeroError("reconnect", RECONNECT_MESSAGE);
+      if (row.refreshToken !== used) {
+        current = row;
+        return access(row);
+      }
+      await new Promise((resolve) => setTimeout(resolve, REFRESH_WAIT_MS));
+    }
+    throw new XeroError("unreachable", "Xero did not answer: Dunly tries again at the next sync.");
   };
   return {
     tenantId: connection.tenantId,
@@ -177,11 +198,23 @@ export function xeroSession(db: Db, setup: XeroSetup, connection: ConnectionRow)
   };
 }
 
+const RECONNECT_MESSAGE = "Xero refused: the connection has expired. Connect Xero again.";
+/** How long a refresh may hold the row, and how long another request waits for its tokens. */
+const REFRESH_LOCK_MS = 20_000;
+const REFRESH_WAIT_MS = 250;
+const REFRESH_WAIT_STEPS = 60;
+
 async function markReconnect(db: Db, ownerId: string, used: string) {
-  const message = "Xero refused: the connection has expired. Connect Xero again.";
+  const message = RECONNECT_MESSAGE;
   await db
     .update(accountingConnections)
-    .set({ status: "reconnect", lastError: message, lastErrorAt: Date.now(), updatedAt: Date.now() })
+    .set({
+      status: "reconnect",
+      refreshLockUntil: null,
+      lastError: message,
+      lastErrorAt: Date.now(),
+      updatedAt: Date.now(),
+    })
     .where(and(eq(accountingConnections.ownerId, ownerId), eq(accountingConnections.refreshToken, used)));
   return new XeroError("reconnect", message);
 }

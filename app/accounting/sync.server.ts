@@ -39,6 +39,53 @@ const LEASE_MS = 5 * 60_000;
 export const SYNC_EVERY_MS = 15 * 60_000;
 
 type Debtor = NonNullable<ReturnType<typeof debtorOf>>;
+
+/** The contact's id for a debtor's address, from a slice of debtors (?3). */
+const ID_FOR_EMAIL = `(SELECT json_extract(j.value, '$.externalId') FROM json_each(?3) AS j
+  WHERE json_extract(j.value, '$.email') = lower(debtors.email) LIMIT 1)`;
+
+/**
+ * The account's debtor with a contact's address (the oldest, not yet linked to a contact) becomes
+ * that contact's: its invoices join it instead of a twin.
+ */
+const LINK_DEBTORS = `UPDATE debtors SET source_provider = 'xero', external_id = ${ID_FOR_EMAIL}, updated_at = ?2
+  WHERE owner_id = ?1 AND external_id IS NULL
+    AND lower(email) IN (SELECT json_extract(value, '$.email') FROM json_each(?3))
+    AND id = (SELECT min(k.id) FROM debtors AS k WHERE k.owner_id = ?1 AND lower(k.email) = lower(debtors.email))
+    AND NOT EXISTS (SELECT 1 FROM debtors AS x WHERE x.owner_id = ?1 AND x.source_provider = 'xero'
+      AND x.external_id = ${ID_FOR_EMAIL})`;
+
+/** The contacts of a slice (?3) the account has no debtor for, as new debtors in the user's zone (?4). */
+const INSERT_DEBTORS = `INSERT INTO debtors (owner_id, kind, full_name, email, debt_cents, currency, active_strategy,
+    paid_cents, status, time_zone, contact_name, opt_out_key, source_provider, external_id, created_at, updated_at)
+  SELECT ?1, 'company', json_extract(value, '$.fullName'), json_extract(value, '$.email'), 0,
+    json_extract(value, '$.currency'), 1, 0, 'active', ?4, json_extract(value, '$.contactName'),
+    lower(hex(randomblob(16))), 'xero', json_extract(value, '$.externalId'), ?2, ?2
+  FROM json_each(?3)
+  WHERE NOT EXISTS (SELECT 1 FROM debtors AS x WHERE x.owner_id = ?1 AND x.source_provider = 'xero'
+    AND x.external_id = json_extract(value, '$.externalId'))
+  ORDER BY key`;
+
+/** An 'imported' timeline event for each debtor the slice (?3) added now. */
+const INSERT_EVENTS = `INSERT INTO debtor_events (owner_id, debtor_id, type, detail, created_at)
+  SELECT owner_id, id, 'imported', 'Xero', ?2 FROM debtors
+  WHERE owner_id = ?1 AND source_provider = 'xero' AND created_at = ?2
+    AND external_id IN (SELECT json_extract(value, '$.externalId') FROM json_each(?3))`;
+
+/**
+ * A slice of invoices (?3), each of its contact's debtor; one already synced is left as it is (the
+ * unique external id), and a number the account already uses is left off the new one.
+ */
+const INSERT_INVOICES = `INSERT OR IGNORE INTO invoices (owner_id, debtor_id, number, amount_cents, currency, issued_on,
+    due_on, status, paid_cents, created_at, updated_at, source_provider, external_id)
+  SELECT ?1, d.id,
+    CASE WHEN EXISTS (SELECT 1 FROM invoices AS t WHERE t.owner_id = ?1 AND t.number = json_extract(j.value, '$.number'))
+      THEN NULL ELSE json_extract(j.value, '$.number') END,
+    json_extract(j.value, '$.amountCents'), json_extract(j.value, '$.currency'), json_extract(j.value, '$.issuedOn'),
+    json_extract(j.value, '$.dueOn'), 'open', 0, ?2, ?2, 'xero', json_extract(j.value, '$.externalId')
+  FROM json_each(?3) AS j
+  JOIN debtors AS d ON d.owner_id = ?1 AND d.source_provider = 'xero' AND d.external_id = json_extract(j.value, '$.contactId')
+  ORDER BY j.key`;
 type Invoice = NonNullable<ReturnType<typeof invoiceOf>>;
 
 interface Page {
@@ -152,42 +199,19 @@ export async function previewImport(
 async function writePlan(scope: OwnerScope & { timeZone: string }, plan: { debtors: Debtor[]; invoices: Invoice[] }) {
   const { db, ownerId, now } = scope;
   if (plan.invoices.length === 0) return { debtorIds: [] as number[], added: 0 };
+  const d1 = db.$client;
+  // Each statement binds the owner, the time and one JSON array (read with json_each): never near 100 values.
   const statements = [
     ...chunk(plan.debtors, ROWS_PER_STATEMENT).flatMap((slice) => {
       const json = JSON.stringify(slice);
-      const idOf = sql`(SELECT json_extract(j.value, '$.externalId') FROM json_each(${json}) AS j WHERE json_extract(j.value, '$.email') = lower(${debtors.email}) LIMIT 1)`;
       return [
-        db.run(sql`UPDATE ${debtors} SET source_provider = 'xero', external_id = ${idOf}, updated_at = ${now}
-          WHERE ${debtors.ownerId} = ${ownerId} AND ${debtors.externalId} IS NULL
-            AND lower(${debtors.email}) IN (SELECT json_extract(value, '$.email') FROM json_each(${json}))
-            AND ${debtors.id} = (SELECT min(k.id) FROM debtors AS k WHERE k.owner_id = ${ownerId} AND lower(k.email) = lower(${debtors.email}))
-            AND NOT EXISTS (SELECT 1 FROM debtors AS x WHERE x.owner_id = ${ownerId} AND x.source_provider = 'xero' AND x.external_id = ${idOf})`),
-        db.run(sql`INSERT INTO debtors (owner_id, kind, full_name, email, debt_cents, currency, active_strategy, paid_cents,
-            status, time_zone, contact_name, opt_out_key, source_provider, external_id, created_at, updated_at)
-          SELECT ${ownerId}, 'company', json_extract(value, '$.fullName'), json_extract(value, '$.email'), 0,
-            json_extract(value, '$.currency'), 1, 0, 'active', ${scope.timeZone}, json_extract(value, '$.contactName'),
-            lower(hex(randomblob(16))), 'xero', json_extract(value, '$.externalId'), ${now}, ${now}
-          FROM json_each(${json})
-          WHERE NOT EXISTS (SELECT 1 FROM debtors AS x WHERE x.owner_id = ${ownerId} AND x.source_provider = 'xero'
-            AND x.external_id = json_extract(value, '$.externalId'))
-          ORDER BY key`),
-        db.run(sql`INSERT INTO debtor_events (owner_id, debtor_id, type, detail, created_at)
-          SELECT owner_id, id, 'imported', 'Xero', ${now} FROM debtors
-          WHERE owner_id = ${ownerId} AND source_provider = 'xero' AND created_at = ${now}
-            AND external_id IN (SELECT json_extract(value, '$.externalId') FROM json_each(${json}))`),
+        d1.prepare(LINK_DEBTORS).bind(ownerId, now, json),
+        d1.prepare(INSERT_DEBTORS).bind(ownerId, now, json, scope.timeZone),
+        d1.prepare(INSERT_EVENTS).bind(ownerId, now, json),
       ];
     }),
     ...chunk(plan.invoices, ROWS_PER_STATEMENT).map((slice) =>
-      db.run(sql`INSERT OR IGNORE INTO invoices (owner_id, debtor_id, number, amount_cents, currency, issued_on, due_on,
-          status, paid_cents, created_at, updated_at, source_provider, external_id)
-        SELECT ${ownerId}, d.id,
-          CASE WHEN EXISTS (SELECT 1 FROM invoices AS t WHERE t.owner_id = ${ownerId} AND t.number = json_extract(j.value, '$.number'))
-            THEN NULL ELSE json_extract(j.value, '$.number') END,
-          json_extract(j.value, '$.amountCents'), json_extract(j.value, '$.currency'), json_extract(j.value, '$.issuedOn'),
-          json_extract(j.value, '$.dueOn'), 'open', 0, ${now}, ${now}, 'xero', json_extract(j.value, '$.externalId')
-        FROM json_each(${JSON.stringify(slice)}) AS j
-        JOIN debtors AS d ON d.owner_id = ${ownerId} AND d.source_provider = 'xero' AND d.external_id = json_extract(j.value, '$.contactId')
-        ORDER BY j.key`),
+      d1.prepare(INSERT_INVOICES).bind(ownerId, now, JSON.stringify(slice)),
     ),
     ...chunk([...new Set(plan.invoices.map((i) => i.contactId))], ROWS_PER_STATEMENT).flatMap((slice) =>
       settleDebtorsStatements(
@@ -195,11 +219,13 @@ async function writePlan(scope: OwnerScope & { timeZone: string }, plan: { debto
         ownerId,
         sql`${debtors.sourceProvider} = 'xero' AND ${debtors.externalId} IN (SELECT value FROM json_each(${JSON.stringify(slice)}))`,
         now,
-      ),
+      ).map((statement) => {
+        const { sql: text, params } = statement.toSQL();
+        return d1.prepare(text).bind(...params);
+      }),
     ),
   ];
-  // biome-ignore lint/suspicious/noExplicitAny: drizzle statements of several kinds in one batch.
-  await db.batch(statements as any);
+  await d1.batch(statements);
   const rows = await syncedInvoices(
     db,
     ownerId,

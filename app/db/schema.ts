@@ -1056,6 +1056,8 @@ export const accountingConnections = sqliteTable("accounting_connections", {
   accessToken: text("access_token").notNull(),
   refreshToken: text("refresh_token").notNull(),
   accessExpiresAt: integer("access_expires_at").notNull(),
+  // A refresh under way holds the refresh token until then: a second one waits for its tokens.
+  refreshLockUntil: integer("refresh_lock_until"),
   status: text("status", { enum: ["connected", "reconnect"] })
     .notNull()
     .default("connected"),

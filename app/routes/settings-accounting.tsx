@@ -1,4 +1,4 @@
-import { useFetcher } from "react-router";
+import { redirect, useActionData, useFetcher } from "react-router";
 import {
   confirmImport,
   connectionOf,
@@ -18,6 +18,7 @@ import { getDb } from "~/db/client.server";
 import { intentOf, readForm, reply } from "~/platform/action-result.server";
 import { appOrigin } from "~/platform/config.server";
 import { entityScope } from "~/platform/scope.server";
+import { flashToastCookie } from "~/platform/toast.server";
 import { SOMETHING_WRONG } from "~/schemas/messages";
 import { pageMeta } from "~/ui/site";
 import { useFormResult } from "~/ui/use-form-result";
@@ -96,8 +97,11 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   if (intent === INTENTS.import) {
     const outcome = await confirmImport(sync, setup);
     if (!outcome.ok) return reply(intent, { status: 409, message: outcome.message });
-    return reply(intent, {
-      message: `Imported ${plural(outcome.invoices, "invoice")} of ${plural(outcome.debtors, "customer")} from Xero.${outcome.joined > 0 ? ` Autopilot is now chasing ${plural(outcome.joined, "debtor")}.` : ""}`,
+    // The tab shows the sync from now on: the outcome follows as a toast.
+    const message = `Imported ${plural(outcome.invoices, "invoice")} of ${plural(outcome.debtors, "customer")} from Xero.${outcome.joined > 0 ? ` Autopilot is now chasing ${plural(outcome.joined, "debtor")}.` : ""}`;
+    return redirect("/iam/accounting", {
+      status: 303,
+      headers: { "Set-Cookie": flashToastCookie({ kind: "success", message }) },
     });
   }
   if (intent === INTENTS.sync) {
@@ -164,6 +168,10 @@ function SyncNow() {
 
 export default function SettingsAccounting({ loaderData }: Route.ComponentProps) {
   const { unavailable, standIn, connection, counts } = loaderData;
+  // A form posted without JavaScript whose own place is no longer on the page (the import step once
+  // imported): its answer shows here.
+  const answered = useActionData<typeof action>();
+  const orphan = answered && answered.intent === INTENTS.import && connection?.imported ? answered : null;
   return (
     <SettingsTabs current="accounting">
       <section aria-labelledby="accounting-title" className="rounded-xl border border-border bg-surface p-6">
@@ -200,6 +208,11 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
               </form>
             )}
             {connection.status === "connected" && !connection.imported && <ImportStep />}
+            {orphan?.message && (
+              <p role="status" className={orphan.ok ? "text-sm text-success" : "text-sm text-danger"}>
+                {orphan.message}
+              </p>
+            )}
             {connection.imported && (
               <dl
                 className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[12rem_1fr]"

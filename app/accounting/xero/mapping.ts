@@ -120,7 +120,8 @@ export function invoiceOf(invoice: XeroInvoice) {
     currency: invoice.CurrencyCode.toUpperCase(),
     issuedOn,
     // A due date before the issue date (Xero allows it) is the issue date in Dunly.
-    dueOn: Math.max(dueOn, issuedOn),
+    // biome-ignore lint/complexity/useMathMinMax: "YYYY-MM-DD" strings, ordered as dates (Math.max takes numbers).
+    dueOn: dueOn < issuedOn ? issuedOn : dueOn,
   };
 }
 
