@@ -355,6 +355,8 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
     // A page's error boundary (app/components/route-error.tsx): a debtor that is not there.
     "/debtors/999999999",
     "/iam/bank",
+    // Settings → Accounting, before Xero is connected (decisions/060).
+    "/iam/accounting",
     // Sending domain, before a domain is added: the form.
     "/iam/domain",
   ]) {
@@ -377,6 +379,23 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
   await page.getByRole("button", { name: "Check verification" }).click();
   await expect(page.getByTestId("domain-status")).toHaveText("Verified");
   await visit(page, "/iam/domain", scripts, findings);
+
+  // Settings → Accounting connected through the local Xero stand-in, whose consent page and
+  // organisation page are audited too (plain HTML in one theme, like the other stand-ins).
+  await page.goto("/iam/accounting");
+  await page.getByRole("button", { name: "Connect Xero" }).click();
+  await audit(page, "/dev/xero/authorize", findings);
+  await checkFits(page, "/dev/xero/authorize", findings);
+  await page.getByRole("button", { name: "Allow access" }).click();
+  await page.getByRole("button", { name: "Show what comes in" }).click();
+  await expect(page.getByText(/open invoices/)).toBeVisible();
+  await auditThemes(page, "/iam/accounting with the import preview", findings);
+  await page.goto("/dev/xero");
+  await audit(page, "/dev/xero", findings);
+  await checkFits(page, "/dev/xero", findings);
+  await page.goto("/iam/accounting");
+  await page.getByRole("button", { name: "Disconnect Xero" }).click();
+  await visit(page, "/iam/accounting", scripts, findings);
   expect(findings).toEqual([]);
 });
 

@@ -65,6 +65,7 @@ function InvoiceStatus({ invoice }: { invoice: Invoice }) {
         <Badge tone={s.tone}>{s.label}</Badge>
       )}
       {!invoice.chased && isOwed(invoice) && <Badge tone="neutral">Not chased</Badge>}
+      {invoice.source === "xero" && <Badge tone="neutral">From Xero</Badge>}
       {invoice.status === "disputed" && invoice.dispute_reason && (
         <span className="break-words text-xs text-muted">{`Reason: ${invoice.dispute_reason}`}</span>
       )}
@@ -238,35 +239,40 @@ export function DebtorInvoices({
                     <td className="list-action">
                       {i.status !== "void" && (
                         <div className="flex flex-wrap gap-2 @min-[40rem]:justify-end @min-[56rem]:flex-nowrap">
-                          <Button
-                            id={actionId("edit", i.id)}
-                            variant="outline"
-                            size="sm"
-                            aria-label={`Edit ${invoiceName(i)}`}
-                            onPointerEnter={preloadForms}
-                            onFocus={preloadForms}
-                            onClick={() => {
-                              setVoiding(null);
-                              setEditing(i.id);
-                            }}
-                          >
-                            Edit
-                          </Button>
+                          {/* A synced invoice is changed in Xero (decisions/060): no Edit, no Void here. */}
+                          {i.source === "dunly" && (
+                            <Button
+                              id={actionId("edit", i.id)}
+                              variant="outline"
+                              size="sm"
+                              aria-label={`Edit ${invoiceName(i)}`}
+                              onPointerEnter={preloadForms}
+                              onFocus={preloadForms}
+                              onClick={() => {
+                                setVoiding(null);
+                                setEditing(i.id);
+                              }}
+                            >
+                              Edit
+                            </Button>
+                          )}
                           {isOwed(i) && <ChaseToggle invoice={i} onResult={written} />}
-                          <Button
-                            id={actionId("void", i.id)}
-                            variant="outline"
-                            size="sm"
-                            aria-label={`Void ${invoiceName(i)}`}
-                            onPointerEnter={preloadForms}
-                            onFocus={preloadForms}
-                            onClick={() => {
-                              setEditing(null);
-                              setVoiding(i.id);
-                            }}
-                          >
-                            Void
-                          </Button>
+                          {i.source === "dunly" && (
+                            <Button
+                              id={actionId("void", i.id)}
+                              variant="outline"
+                              size="sm"
+                              aria-label={`Void ${invoiceName(i)}`}
+                              onPointerEnter={preloadForms}
+                              onFocus={preloadForms}
+                              onClick={() => {
+                                setEditing(null);
+                                setVoiding(i.id);
+                              }}
+                            >
+                              Void
+                            </Button>
+                          )}
                         </div>
                       )}
                     </td>

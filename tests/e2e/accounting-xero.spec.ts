@@ -1,0 +1,60 @@
+import { expect, type Page, test } from "@playwright/test";
+import { advanceSchedules, mailTo, readMailbox, signInByRequest } from "./helpers";
+
+/** The visible row (table on desktop) or card (phone) of a debtor. */
+function entry(page: Page, name: string) {
+  return page.locator("tr:visible, li:visible").filter({ hasText: name });
+}
+
+/**
+ * Xero through its local stand-in (decisions/060), as a bookkeeper would: autopilot on, connect
+ * Xero (the stand-in's consent page), see what comes in, import; a payment recorded in Xero (the
+ * stand-in's page) reaches Dunly at "Sync now", and that customer's reminder never goes, while the
+ * others' do.
+ */
+test("connect Xero, preview, import; a payment in Xero stops the reminder after Sync now", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signInByRequest(page, { redirectTo: "/iam/cadence?review=autopilot" });
+  await page.getByRole("form", { name: "Before it starts" }).getByRole("button", { name: "Turn autopilot on" }).click();
+  await expect(page.getByRole("heading", { name: "Autopilot is on" })).toBeVisible();
+
+  await page.goto("/iam/accounting");
+  await page.getByRole("button", { name: "Connect Xero" }).click();
+  await expect(page).toHaveURL(/\/dev\/xero\/authorize\?/);
+  await page.getByRole("button", { name: "Allow access" }).click();
+  await expect(page).toHaveURL(/\/iam\/accounting$/);
+  await expect(page.getByTestId("accounting-status")).toContainText("Connected to Xero: Demo Company (stand-in)");
+
+  await page.getByRole("button", { name: "Show what comes in" }).click();
+  await expect(
+    page.getByText("3 customers, 5 open invoices, 2 overdue: they join your cadence after you confirm."),
+  ).toBeVisible();
+  await page.getByRole("button", { name: "Import from Xero" }).click();
+  await expect(page.getByTestId("accounting-sync")).toContainText("5 (5 still owed)");
+
+  // The customers are debtors now; their invoices say where they come from, and cannot be edited here.
+  await page.goto("/debtors-list");
+  await expect(entry(page, "Bayside Club")).toBeVisible();
+  const listed = await page.getByRole("main").innerText();
+  const bayside = /tom\+[0-9a-f]{6}@bayside\.example/.exec(listed)?.[0];
+  const ridgeway = /accounts\+[0-9a-f]{6}@ridgeway\.example/.exec(listed)?.[0];
+  expect(bayside && ridgeway).toBeTruthy();
+
+  // In Xero: Bayside pays its overdue invoice in full.
+  await page.goto("/dev/xero");
+  const row = page.locator("tr").filter({ hasText: "Bayside Club" }).filter({ hasText: "AUTHORISED" });
+  await row.getByRole("button", { name: /^Add payment to / }).click();
+  await expect(page.locator("tr").filter({ hasText: "Bayside Club" }).filter({ hasText: "AUTHORISED" })).toHaveCount(0);
+
+  await page.goto("/iam/accounting");
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(page.getByText("Synced with Xero: 1 payment.")).toBeVisible();
+
+  await page.goto("/debtors-list");
+  await expect(entry(page, "Bayside Club")).toContainText("Paid");
+
+  // The overdue reminders go: Ridgeway's, never Bayside's.
+  await advanceSchedules(page, 60_000);
+  await mailTo(page, ridgeway!);
+  expect((await readMailbox(page)).filter((m) => m.to === bayside)).toEqual([]);
+});
