@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { contactEmail, debtorOf, invoiceOf, isClosed, isOpen, type XeroContact, type XeroInvoice, xeroDay, xeroTime } from "./mapping";
+import {
+  contactEmail,
+  debtorOf,
+  invoiceOf,
+  isClosed,
+  isOpen,
+  type XeroContact,
+  type XeroInvoice,
+  xeroDay,
+  xeroTime,
+} from "./mapping";
 
 // Shapes as Xero's Accounting API documents them (GET /Contacts, GET /Invoices), trimmed to what is read.
 const CONTACT: XeroContact = {
