@@ -116,7 +116,7 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   {
     table: accountingOauthStates,
     rows: byOwner(accountingOauthStates.ownerId),
-    exported: { no: "a connection under way: a PKCE verifier that expires in minutes" },
+    exported: { no: "a connection to Xero under way: a PKCE verifier, a secret that expires in minutes" },
   },
   // The reminders' texts in the user's own words, per step and language (decisions/056).
   { table: messageTemplates, rows: byOwner(messageTemplates.ownerId), exported: { omit: [] } },

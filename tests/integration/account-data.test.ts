@@ -92,6 +92,12 @@ async function seedAccount(a: Account) {
       "INSERT INTO sending_domains (owner_id, name, local_part, provider_id, status) VALUES (?, ?, 'billing', ?, 'verified')",
     ).bind(a.id, `${a.id}.example.com`, `dom_seed_${a.id}`),
     env.DB.prepare(
+      "INSERT INTO accounting_connections (owner_id, provider, access_token, refresh_token, access_expires_at, connected_at, updated_at) VALUES (?, 'xero', 'v1.sealed', 'v1.sealed', 0, 0, 0)",
+    ).bind(a.id),
+    env.DB.prepare(
+      "INSERT INTO accounting_oauth_states (hash, owner_id, provider, code_verifier, expires_at) VALUES (?, ?, 'xero', 'verifier', 0)",
+    ).bind(`state-${a.id}`, a.id),
+    env.DB.prepare(
       "INSERT INTO stripe_accounts (user_id, account_id, connected_at, updated_at) VALUES (?, ?, ?, ?)",
     ).bind(a.id, `acct_${a.id}`, now, now),
     env.DB.prepare(
@@ -206,7 +212,7 @@ describe("the schema's tables", () => {
       ACCOUNT_TABLES.filter((t) => "no" in t.exported)
         .map((t) => getTableName(t.table))
         .sort(),
-    ).toEqual(["login_tokens", "password_credentials"]);
+    ).toEqual(["accounting_oauth_states", "login_tokens", "password_credentials"]);
   });
 });
 
