@@ -182,7 +182,7 @@ export function xeroSession(db: Db, setup: XeroSetup, connection: ConnectionRow)
   const waitForRefresh = async (used: string): Promise<string> => {
     for (let i = 0; i < REFRESH_WAIT_STEPS; i++) {
       const row = await connectionOf(db, ownerId);
-      if (!row || row.status !== "connected") throw new XeroError("reconnect", RECONNECT_MESSAGE);
+      if (row?.status !== "connected") throw new XeroError("reconnect", RECONNECT_MESSAGE);
       if (row.refreshToken !== used) {
         current = row;
         return access(row);

@@ -35,7 +35,7 @@ test("connect Xero, preview, import; a payment in Xero stops the reminder after 
   // The customers are debtors now; their invoices say where they come from, and cannot be edited here.
   await page.goto("/debtors-list");
   await expect(entry(page, "Bayside Club")).toBeVisible();
-  const listed = await page.getByRole("main").innerText();
+  const listed = (await page.getByRole("main").textContent()) ?? "";
   const bayside = /tom\+[0-9a-f]{6}@bayside\.example/.exec(listed)?.[0];
   const ridgeway = /accounts\+[0-9a-f]{6}@ridgeway\.example/.exec(listed)?.[0];
   expect(bayside && ridgeway).toBeTruthy();
