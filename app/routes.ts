@@ -15,6 +15,7 @@ export default [
   route("schedules/:id", "routes/schedules.details.ts"),
   route("report", "routes/report.tsx"),
   route("iam/bank", "routes/settings-bank.tsx"),
+  route("iam/templates", "routes/settings-templates.tsx"),
   route("iam/:tab?", "routes/settings.tsx"),
   route("iam/stripe/:op", "routes/stripe-connect.ts"),
   route("auth/verify", "routes/auth.verify.tsx"),

@@ -1,4 +1,5 @@
 import { Heading, Link, Section, Text } from "@react-email/components";
+import { Fragment } from "react";
 import type { BankTransfer } from "../app/domain/bank-transfer";
 import { parseCalendarDate } from "../app/domain/calendar-date";
 import { formatDate } from "../app/domain/dates";
@@ -19,6 +20,15 @@ import {
   statementTotals,
 } from "../app/domain/statement";
 import type { Tone } from "../app/domain/strategies";
+import {
+  type Block,
+  type Inline,
+  inlineText,
+  type PlaceholderValues,
+  parseStepText,
+  type StepText,
+  withStatement,
+} from "../app/domain/template-body";
 import { EmailButton, EmailLayout } from "./components/layout";
 import { OPT_OUT_COPY, PAY_COPY, type ResolvedCopy, resolveCopy } from "./reminder-copy";
 import { REMINDER_SAMPLE } from "./reminder-sample";
@@ -83,6 +93,14 @@ export interface ReminderEmailProps {
    * (app/reminders/statement-bank.server.ts); none: no bank transfer is offered.
    */
   bankTransfer?: BankTransfer[] | null;
+  /**
+   * The user's own subject and body for this step and language (app/domain/template-body.ts,
+   * decisions/056), rendered instead of Dunly's copy; the statement and the footer stay. None, or
+   * one that no longer parses: Dunly's text.
+   */
+  custom?: StepText | null;
+  /** The contact person the e-mail greets; none: the debtor's name. */
+  contactName?: string | null;
 }
 
 /** One listed invoice, formatted. */
@@ -126,6 +144,8 @@ export interface ReminderContent extends ResolvedCopy {
   portalUrl: string | null;
   /** Bank transfer, one block per currency, each line on one line of text. */
   bankTransfer: BankTransfer[];
+  /** The user's own text, parsed, with the statement placed; null: Dunly's copy. */
+  custom: { blocks: Block[]; values: PlaceholderValues } | null;
 }
 
 /**
@@ -205,7 +225,17 @@ function statementContent(props: ReminderEmailProps) {
     invoiceNumber: only ? blankToNull(only.number) : null,
     dueDate: only ? formatDueDate(only.dueOn, props.locale) : null,
     invoiceCount: only ? null : invoicesLabel(count),
+    oldestDueDate: rows[0]?.dueDate ?? "",
+    daysOverdueOrNone: timing?.kind === "overdue" ? daysLabel(timing.daysOverdue) : daysLabel(0),
   };
+}
+
+/** The user's own text when it parses (it was checked on save), with its placeholders' values. */
+function customContent(props: ReminderEmailProps, values: PlaceholderValues) {
+  if (!props.custom) return null;
+  const parsed = parseStepText(props.custom);
+  if (!parsed.ok) return null;
+  return { subject: oneLine(inlineText(parsed.subject, values)), blocks: withStatement(parsed.body), values };
 }
 
 /**
@@ -215,8 +245,19 @@ function statementContent(props: ReminderEmailProps) {
  * Throws EmptyStatementError for a statement without an open invoice.
  */
 export function reminderContent(props: ReminderEmailProps): ReminderContent {
-  const { rows, moreCount, totals, amount, invoiceNumber, dueDate, invoiceCount, timing, daysOverdue } =
-    statementContent(props);
+  const {
+    rows,
+    moreCount,
+    totals,
+    amount,
+    invoiceNumber,
+    dueDate,
+    invoiceCount,
+    timing,
+    daysOverdue,
+    oldestDueDate,
+    daysOverdueOrNone,
+  } = statementContent(props);
   const senderEmail = blankToNull(props.senderEmail);
   // A re-sent reminder may carry an empty sender name; the address still says who it is.
   const senderName = blankToNull(safeDisplayName(props.senderName)) ?? senderEmail ?? "";
@@ -234,6 +275,14 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     },
     { repeats: props.repeats ?? true, timing, firstContact: props.firstContact ?? false },
   );
+  const debtorName = oneLine(props.receiverName);
+  const custom = customContent(props, {
+    debtorName,
+    contactName: blankToNull(oneLine(props.contactName ?? "")) ?? debtorName,
+    total: amount,
+    oldestDueDate,
+    daysOverdue: daysOverdueOrNone,
+  });
   const company = props.senderCompany ?? null;
   const apart = (line: StatementLine) => {
     const due = formatDueDate(line.dueOn, props.locale) ?? line.dueOn;
@@ -244,6 +293,8 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
   const claimed = (props.claimedPaid ?? []).map(apart);
   return {
     ...copy,
+    ...(custom ? { subject: custom.subject } : {}),
+    custom: custom && { blocks: custom.blocks, values: custom.values },
     amount,
     rows,
     moreCount,
@@ -363,6 +414,188 @@ function StatementTable({ c }: { c: ReminderContent }) {
   );
 }
 
+const link = { color: "#6d28d9", fontWeight: 600, textDecoration: "underline" } as const;
+const apartLine = { ...text, fontSize: 13, color: "#555555" } as const;
+const detailBox = { backgroundColor: "#f6f5fb", borderRadius: 6 } as const;
+
+/** The statement with what is named apart from it: never left out of a reminder. */
+function StatementPart({ c }: { c: ReminderContent }) {
+  return (
+    <>
+      <Section className="dunly-detail" style={{ ...detailBox, padding: "14px 18px", margin: "4px 0 18px" }}>
+        <StatementTable c={c} />
+      </Section>
+      {c.notChasedLine && (
+        <Text className="dunly-muted" style={apartLine} data-not-chased="">
+          {c.notChasedLine}
+        </Text>
+      )}
+      {c.claimedLine && (
+        <Text className="dunly-muted" style={apartLine} data-claimed="">
+          {c.claimedLine}
+        </Text>
+      )}
+    </>
+  );
+}
+
+function PayButton({ c }: { c: ReminderContent }) {
+  if (!c.payUrl) return null;
+  return (
+    <Section style={{ margin: "0 0 18px" }}>
+      <EmailButton href={c.payUrl} data-pay="">
+        {PAY_COPY.button}
+      </EmailButton>
+    </Section>
+  );
+}
+
+function BankDetails({ c }: { c: ReminderContent }) {
+  return c.bankTransfer.map((b) => (
+    <Section
+      key={b.currency}
+      data-bank=""
+      className="dunly-detail"
+      style={{ ...detailBox, padding: "12px 18px", margin: "0 0 18px" }}
+    >
+      <Text className="dunly-text" style={{ ...text, margin: "0 0 6px", fontWeight: 600 }}>
+        {c.bankTransfer.length > 1 ? `Pay by bank transfer (${b.currency})` : "Pay by bank transfer"}
+      </Text>
+      {[...b.lines, { label: "Reference", shown: b.reference, copy: b.reference }].map((l) => (
+        <Text key={l.label} className="dunly-text" style={{ ...text, fontSize: 14, margin: "0 0 2px" }}>
+          {`${l.label}: `}
+          <span style={{ fontFamily: "ui-monospace, Menlo, Consolas, monospace" }}>{l.shown}</span>
+        </Text>
+      ))}
+    </Section>
+  ));
+}
+
+/** "Already paid? … I've paid": every reminder has it, beside the statement. */
+function PaidLine({ c }: { c: ReminderContent }) {
+  if (!c.paidUrl) return null;
+  return (
+    <Text className="dunly-text" style={text}>
+      {c.paidQuestion}{" "}
+      <Link href={c.paidUrl} data-paid="" className="dunly-link" style={link}>
+        {PAY_COPY.paidLink}
+      </Link>
+    </Text>
+  );
+}
+
+function PortalLink({ c }: { c: ReminderContent }) {
+  if (!c.portalUrl) return null;
+  return (
+    <Text className="dunly-text" style={text}>
+      <Link href={c.portalUrl} data-portal="" className="dunly-link" style={link}>
+        View your statement / respond
+      </Link>
+    </Text>
+  );
+}
+
+/** The sender's name, company, address and contact; Dunly's copy puts its sign-off above. */
+function Signature({ c, signOff }: { c: ReminderContent; signOff: string | null }) {
+  return (
+    <Section style={{ marginTop: 8 }}>
+      {signOff && (
+        <Text className="dunly-text" style={signature}>
+          {signOff}
+        </Text>
+      )}
+      {c.senderName && (
+        <Text className="dunly-text" style={{ ...signature, fontWeight: 600 }}>
+          {c.senderName}
+        </Text>
+      )}
+      {c.companyName && c.companyName !== c.senderName && (
+        <Text className="dunly-text" style={signature}>
+          {c.companyName}
+        </Text>
+      )}
+      {c.companyAddressLines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup; address lines may repeat.
+        <Text key={i} className="dunly-muted" style={{ ...signature, color: "#555555" }}>
+          {line}
+        </Text>
+      ))}
+      {c.senderEmail && (
+        <Text className="dunly-muted" style={{ ...signature, color: "#555555", marginTop: 8 }}>
+          Contact:{" "}
+          <Link href={`mailto:${c.senderEmail}`} className="dunly-link" style={{ color: "#6d28d9" }}>
+            {c.senderEmail}
+          </Link>
+        </Text>
+      )}
+    </Section>
+  );
+}
+
+/** The user's words: text, bold, links (http, https, mailto only) and placeholders, all as React text. */
+function Words({ parts, values }: { parts: readonly Inline[]; values: PlaceholderValues }) {
+  return parts.map((part, i) => {
+    const key = `${i}`;
+    if (part.kind === "text") return part.text;
+    if (part.kind === "placeholder") return values[part.name];
+    if (part.kind === "bold")
+      return (
+        <strong key={key}>
+          <Words parts={part.children} values={values} />
+        </strong>
+      );
+    return (
+      <Link key={key} href={part.href} className="dunly-link" style={link}>
+        <Words parts={part.children} values={values} />
+      </Link>
+    );
+  });
+}
+
+/** The user's own text (decisions/056): their paragraphs, and each part where they placed it. */
+function CustomBody({ c, custom }: { c: ReminderContent; custom: NonNullable<ReminderContent["custom"]> }) {
+  return custom.blocks.map((block, i) => {
+    const key = `${i}`;
+    if (block.kind === "paragraph")
+      return (
+        <Text key={key} className="dunly-text" style={text}>
+          {block.lines.map((line, j) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup, rendered once.
+            <Fragment key={j}>
+              {j > 0 && <br />}
+              <Words parts={line} values={custom.values} />
+            </Fragment>
+          ))}
+        </Text>
+      );
+    switch (block.name) {
+      case "statement":
+        return (
+          <Fragment key={key}>
+            <StatementPart c={c} />
+            <PaidLine c={c} />
+          </Fragment>
+        );
+      case "payButton":
+        return <PayButton key={key} c={c} />;
+      case "bankDetails":
+        return <BankDetails key={key} c={c} />;
+      case "portalLink":
+        return <PortalLink key={key} c={c} />;
+      default:
+        return <Signature key={key} c={c} signOff={null} />;
+    }
+  });
+}
+
+/** The first words a mail client shows beside the subject. */
+function previewLine(c: ReminderContent): string {
+  const first = c.custom?.blocks.find((b) => b.kind === "paragraph");
+  if (c.custom && first?.kind === "paragraph")
+    return first.lines.map((line) => inlineText(line, c.custom?.values ?? ({} as PlaceholderValues))).join(" ");
+  return c.paragraphs[0] ?? c.heading;
+}
+
 /** A payment reminder sent on behalf of a user or their organization. */
 export default function ReminderEmail(props: ReminderEmailProps) {
   const c = reminderContent(props);
@@ -387,8 +620,14 @@ export default function ReminderEmail(props: ReminderEmailProps) {
     </>
   );
   // Every value below is React text, so names and numbers from users are HTML-escaped.
+  if (c.custom)
+    return (
+      <EmailLayout title={c.subject} preview={previewLine(c)} footer={footer}>
+        <CustomBody c={c} custom={c.custom} />
+      </EmailLayout>
+    );
   return (
-    <EmailLayout title={c.subject} preview={c.paragraphs[0] ?? c.heading} footer={footer}>
+    <EmailLayout title={c.subject} preview={previewLine(c)} footer={footer}>
       <Text className="dunly-text" style={text}>
         {c.greeting}
       </Text>
@@ -402,114 +641,18 @@ export default function ReminderEmail(props: ReminderEmailProps) {
       <Text className="dunly-text" style={text}>
         {c.paragraphs[0]}
       </Text>
-
-      <Section
-        className="dunly-detail"
-        style={{ backgroundColor: "#f6f5fb", borderRadius: 6, padding: "14px 18px", margin: "4px 0 18px" }}
-      >
-        <StatementTable c={c} />
-      </Section>
-      {c.notChasedLine && (
-        <Text className="dunly-muted" style={{ ...text, fontSize: 13, color: "#555555" }} data-not-chased="">
-          {c.notChasedLine}
-        </Text>
-      )}
-      {c.claimedLine && (
-        <Text className="dunly-muted" style={{ ...text, fontSize: 13, color: "#555555" }} data-claimed="">
-          {c.claimedLine}
-        </Text>
-      )}
-
-      {c.payUrl && (
-        <Section style={{ margin: "0 0 18px" }}>
-          <EmailButton href={c.payUrl} data-pay="">
-            {PAY_COPY.button}
-          </EmailButton>
-        </Section>
-      )}
-
-      {c.bankTransfer.map((b) => (
-        <Section
-          key={b.currency}
-          data-bank=""
-          className="dunly-detail"
-          style={{ backgroundColor: "#f6f5fb", borderRadius: 6, padding: "12px 18px", margin: "0 0 18px" }}
-        >
-          <Text className="dunly-text" style={{ ...text, margin: "0 0 6px", fontWeight: 600 }}>
-            {c.bankTransfer.length > 1 ? `Pay by bank transfer (${b.currency})` : "Pay by bank transfer"}
-          </Text>
-          {[...b.lines, { label: "Reference", shown: b.reference, copy: b.reference }].map((l) => (
-            <Text key={l.label} className="dunly-text" style={{ ...text, fontSize: 14, margin: "0 0 2px" }}>
-              {`${l.label}: `}
-              <span style={{ fontFamily: "ui-monospace, Menlo, Consolas, monospace" }}>{l.shown}</span>
-            </Text>
-          ))}
-        </Section>
-      ))}
-
-      {c.paidUrl && (
-        <Text className="dunly-text" style={text}>
-          {c.paidQuestion}{" "}
-          <Link
-            href={c.paidUrl}
-            data-paid=""
-            className="dunly-link"
-            style={{ color: "#6d28d9", fontWeight: 600, textDecoration: "underline" }}
-          >
-            {PAY_COPY.paidLink}
-          </Link>
-        </Text>
-      )}
-
-      {c.portalUrl && (
-        <Text className="dunly-text" style={text}>
-          <Link
-            href={c.portalUrl}
-            data-portal=""
-            className="dunly-link"
-            style={{ color: "#6d28d9", fontWeight: 600, textDecoration: "underline" }}
-          >
-            View your statement / respond
-          </Link>
-        </Text>
-      )}
-
+      <StatementPart c={c} />
+      <PayButton c={c} />
+      <BankDetails c={c} />
+      <PaidLine c={c} />
+      <PortalLink c={c} />
       {c.paragraphs.slice(1).map((paragraph, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup, rendered once and never reordered.
         <Text key={i} className="dunly-text" style={text}>
           {paragraph}
         </Text>
       ))}
-
-      <Section style={{ marginTop: 8 }}>
-        <Text className="dunly-text" style={signature}>
-          {c.signOff}
-        </Text>
-        {c.senderName && (
-          <Text className="dunly-text" style={{ ...signature, fontWeight: 600 }}>
-            {c.senderName}
-          </Text>
-        )}
-        {c.companyName && c.companyName !== c.senderName && (
-          <Text className="dunly-text" style={signature}>
-            {c.companyName}
-          </Text>
-        )}
-        {c.companyAddressLines.map((line, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup; address lines may repeat.
-          <Text key={i} className="dunly-muted" style={{ ...signature, color: "#555555" }}>
-            {line}
-          </Text>
-        ))}
-        {c.senderEmail && (
-          <Text className="dunly-muted" style={{ ...signature, color: "#555555", marginTop: 8 }}>
-            Contact:{" "}
-            <Link href={`mailto:${c.senderEmail}`} className="dunly-link" style={{ color: "#6d28d9" }}>
-              {c.senderEmail}
-            </Link>
-          </Text>
-        )}
-      </Section>
+      <Signature c={c} signOff={c.signOff} />
     </EmailLayout>
   );
 }

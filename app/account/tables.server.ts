@@ -18,6 +18,7 @@ import {
   invoices,
   loginTokens,
   mailBatches,
+  messageTemplates,
   oauthAccounts,
   oauthStates,
   onlinePayments,
@@ -101,6 +102,8 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: accountCadences, rows: byOwner(accountCadences.ownerId), exported: { omit: [] } },
   // Bank-transfer details, one row per currency (decisions/051).
   { table: bankAccounts, rows: byOwner(bankAccounts.ownerId), exported: { omit: [] } },
+  // The reminders' texts in the user's own words, per step and language (decisions/056).
+  { table: messageTemplates, rows: byOwner(messageTemplates.ownerId), exported: { omit: [] } },
   { table: debtorReplies, rows: byOwner(debtorReplies.ownerId), exported: { omit: [] } },
   { table: debtorEvents, rows: byOwner(debtorEvents.ownerId), exported: { omit: [] } },
   {

@@ -6,11 +6,13 @@ import { addDays, MAX_STEP_OFFSET, MIN_STEP_OFFSET } from "~/domain/cadence";
 import { isCalendarDate } from "~/domain/calendar-date";
 import { formatDateTime } from "~/domain/dates";
 import { DEFAULT_FREQUENCY, getFrequency } from "~/domain/frequencies";
+import { debtorLanguage, isLanguage, type Language } from "~/domain/languages";
 import { nextRoomAt, sendingLimits } from "~/domain/limits";
 import { userLocale } from "~/domain/number-locale";
 import { effectivePlan } from "~/domain/plans";
 import { isTemplateId, type TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
+import { parseStepText, type StepText } from "~/domain/template-body";
 import { mail } from "~/mail/index.server";
 import { reply } from "~/platform/action-result.server";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
@@ -22,6 +24,7 @@ import {
   getStatement,
   markDeliveryFailed,
   markDeliverySent,
+  stepTexts,
 } from "~/reminders/index.server";
 import { SCHEDULE_INTENTS } from "~/schemas/intents";
 import { SCHEDULE_SOMETHING_WRONG as SOMETHING_WRONG } from "~/schemas/messages";
@@ -42,6 +45,9 @@ export const CHOOSE_DEBTOR = "Choose a debtor to send a test for.";
 export const NO_OPEN_INVOICE =
   "No reminder would be sent: this debtor has no open invoice (disputed invoices are left out of reminders).";
 
+/** A test of a text being edited that does not parse: the editor shows each field's errors. */
+export const TEXT_HAS_ERRORS = "Fix the subject and text before sending a test.";
+
 /** What the preview and a test send show: a reminder choice, and whose values (when chosen). */
 export interface PreviewChoice extends ReminderChoice {
   debtorId: number | null;
@@ -55,6 +61,10 @@ export interface PreviewChoice extends ReminderChoice {
   on: string | null;
   /** It is the first of the coming e-mails: to a debtor never reminded, it speaks of no earlier one. */
   first: boolean;
+  /** The language to show (the text editor's); null: the debtor's, else the user's. */
+  language: Language | null;
+  /** A text being edited, shown instead of the saved one (decisions/056); null: the saved text, else Dunly's. */
+  custom: StepText | null;
 }
 
 const optionalId = v.optional(
@@ -78,6 +88,9 @@ const PreviewChoiceSchema = v.object({
   step: v.optional(v.string()),
   on: v.optional(v.string()),
   first: v.optional(v.string()),
+  language: v.optional(v.string()),
+  subject: v.optional(v.string()),
+  body: v.optional(v.string()),
 });
 
 /** A step offset within the cadence's range, or null. */
@@ -117,9 +130,13 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     step: field("step"),
     on: field("on"),
     first: field("first"),
+    language: field("language"),
+    subject: field("subject"),
+    body: field("body"),
   });
   if (!parsed.success) return null;
-  const { template, tone, debtor_id, organization_id, frequency, step, on, first } = parsed.output;
+  const { template, tone, debtor_id, organization_id, frequency, step, on, first, language, subject, body } =
+    parsed.output;
   return {
     template: template as TemplateId,
     tone: toTone(Number(tone)),
@@ -130,6 +147,8 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
     step: stepOf(step),
     on: on && isCalendarDate(on.trim()) ? on.trim() : null,
     first: first === "1",
+    language: isLanguage(language) ? language : null,
+    custom: subject !== undefined && body !== undefined ? { subject, body } : null,
   };
 }
 
@@ -139,16 +158,22 @@ export function previewChoice(get: (name: string) => unknown): PreviewChoice | n
  * (none chosen, or another user's, which looks missing): `debtor` undefined.
  */
 async function senderAndStatement(db: Db, ownerId: string, choice: PreviewChoice) {
-  const [{ user, debtors, org }, statement, remindedBefore] = await Promise.all([
+  const [{ user, debtors, org }, statement, remindedBefore, saved] = await Promise.all([
     getSenderAndDebtors(db, ownerId, choice.debtorId ? [choice.debtorId] : [], choice.organizationId),
     choice.debtorId ? getStatement(db, ownerId, choice.debtorId) : null,
     // Only the first coming e-mail can be a first contact.
     choice.debtorId && choice.first ? debtorRemindedBefore(db, ownerId, choice.debtorId) : true,
+    // The user's own words for the step, unless the editor shows a text being edited.
+    choice.custom ? [] : stepTexts(db, ownerId, { template: choice.template, tone: choice.tone }),
   ]);
+  const debtor = user && statement ? debtors[0] : undefined;
+  const language = choice.language ?? debtorLanguage(debtor?.language, user?.locale);
+  const text = choice.custom ?? saved.find((t) => t.language === language);
   return {
+    custom: text ? { subject: text.subject, body: text.body } : null,
     user,
     org,
-    debtor: user && statement ? debtors[0] : undefined,
+    debtor,
     statement,
     firstContact: !remindedBefore,
   };
@@ -159,7 +184,7 @@ export type DebtorReminder =
   | {
       debtor: { id: number; email: string };
       user: { email: string };
-      props: ReturnType<typeof reminderProps>;
+      props: ReturnType<typeof reminderProps> & Pick<ReminderEmailProps, "custom">;
     }
   | { refused: typeof NO_OPEN_INVOICE }
   | null;
@@ -179,11 +204,11 @@ export async function debtorReminderValues(
   now = Date.now(),
 ): Promise<DebtorReminder> {
   if (!choice.debtorId) return null;
-  const { user, org, debtor, statement, firstContact } = await senderAndStatement(db, ownerId, choice);
+  const { user, org, debtor, statement, firstContact, custom } = await senderAndStatement(db, ownerId, choice);
   if (!user || !debtor || !statement) return null;
   if (statement.lines.length === 0) return { refused: NO_OPEN_INVOICE };
   const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now, firstContact));
-  return { debtor, user, props: onStepDay(props, choice) };
+  return { debtor, user, props: { ...onStepDay(props, choice), custom } };
 }
 
 /**
@@ -199,12 +224,13 @@ export async function previewReminderProps(
   choice: PreviewChoice,
   now = Date.now(),
 ): Promise<{ props: ReminderEmailProps } | { refused: typeof NO_OPEN_INVOICE }> {
-  const { user, org, debtor, statement, firstContact } = await senderAndStatement(db, ownerId, choice);
+  const { user, org, debtor, statement, firstContact, custom } = await senderAndStatement(db, ownerId, choice);
   if (debtor && statement && statement.lines.length === 0) return { refused: NO_OPEN_INVOICE };
   const values = debtor && statement ? debtorValues(debtor, statement, now, firstContact) : undefined;
   return {
     props: {
       ...onStepDay(reminderProps(choice, user, org, values), choice),
+      custom,
       // What the footer's opt-out line and the "I've paid" line look like: every reminder has both.
       ...SAMPLE_LINKS,
     },
@@ -248,6 +274,8 @@ export async function testSend({
   const choice = previewChoice((name) => formData.get(name));
   if (!choice) return reply(TEST_SEND_INTENT, { status: 400, message: "Choose a template to send a test of." });
   if (!choice.debtorId) return reply(TEST_SEND_INTENT, { status: 400, message: CHOOSE_DEBTOR });
+  if (choice.custom && !parseStepText(choice.custom).ok)
+    return reply(TEST_SEND_INTENT, { status: 400, message: TEXT_HAS_ERRORS });
   const db = getDb(env.DB);
   const values = await debtorReminderValues(db, user.id, choice, now);
   if (!values) return reply(TEST_SEND_INTENT, { status: 404, message: CHOOSE_DEBTOR });

@@ -902,3 +902,25 @@ export const bankAccounts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.ownerId, t.currency] })],
 );
+
+/**
+ * A reminder's text in the user's own words (0039, decisions/056): the subject and body of one step
+ * (template and tone) in one language, as typed (app/domain/template-body.ts checks it on save and
+ * on send). None for a step and language: Dunly's own text in that language.
+ */
+export const messageTemplates = sqliteTable(
+  "message_templates",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    template: text("template").notNull(),
+    tone: integer("tone").notNull(),
+    language: text("language").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body").notNull(),
+    updatedAt: integer("updated_at").notNull().default(nowMs),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.template, t.tone, t.language] })],
+);
+export type MessageTemplate = typeof messageTemplates.$inferSelect;

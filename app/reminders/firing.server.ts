@@ -8,6 +8,7 @@ import {
   bankAccounts,
   debtors,
   deliveries,
+  messageTemplates,
   optOuts,
   organizations,
   schedules,
@@ -194,6 +195,8 @@ export interface MessageParts {
   chargeable: boolean;
   /** The owner's bank-transfer details, one per currency (app/bank): the reminder shows its currencies'. */
   bankAccounts: BankAccountRecord[];
+  /** The user's own texts of this step, one per language they wrote it in (decisions/056). */
+  texts: { language: string; subject: string; body: string }[];
 }
 
 /**
@@ -219,6 +222,7 @@ export async function queuedReminders(
   const banks = new Map<string, BankAccountRecord[]>();
   for (const { ownerId, ...account } of results.flatMap((r) => r[6]))
     banks.set(ownerId, [...(banks.get(ownerId) ?? []), account]);
+  const texts = results.flatMap((r) => r[7]);
   return new Map(
     rows.map((r) => {
       const row = r.debtorId === null ? undefined : debtorRows.get(r.debtorId);
@@ -259,6 +263,7 @@ export async function queuedReminders(
           firstContact: !remindedBefore,
           chargeable: chargeable.has(r.ownerId),
           bankAccounts: banks.get(r.ownerId) ?? [],
+          texts: texts.filter((t) => t.ownerId === r.ownerId && t.template === r.template && t.tone === r.tone),
         };
       }
       return [
@@ -329,6 +334,26 @@ function queuedReminderQueries(db: Db, ids: number[]) {
         ),
       ),
     db.select(BANK_ACCOUNT_COLUMNS).from(bankAccounts).where(inArray(bankAccounts.ownerId, owners)),
+    // The user's own texts of these deliveries' steps, in every language they wrote (decisions/056).
+    db
+      .selectDistinct({
+        ownerId: messageTemplates.ownerId,
+        template: messageTemplates.template,
+        tone: messageTemplates.tone,
+        language: messageTemplates.language,
+        subject: messageTemplates.subject,
+        body: messageTemplates.body,
+      })
+      .from(messageTemplates)
+      .innerJoin(
+        deliveries,
+        and(
+          eq(deliveries.ownerId, messageTemplates.ownerId),
+          eq(deliveries.template, messageTemplates.template),
+          eq(deliveries.tone, messageTemplates.tone),
+        ),
+      )
+      .where(inArray(deliveries.id, ids)),
   ] as const;
 }
 

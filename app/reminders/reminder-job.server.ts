@@ -1,5 +1,6 @@
 import { bankTransfersFor } from "~/bank/index.server";
 import type { Db } from "~/db/client.server";
+import { debtorLanguage } from "~/domain/languages";
 import type { TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
 import { optOutLink, paidClaimLink, portalLink, replyAddress } from "~/links/index.server";
@@ -37,7 +38,11 @@ export async function buildReminder(
     // The copy announces further reminders only when some follow (reminderProps reads it off the frequency).
     frequency: repeats ? parts.frequency : ("now" as const),
   };
+  // The user's own words for this step in the debtor's language, else Dunly's (decisions/056).
+  const language = debtorLanguage(debtor.language, user.locale);
+  const custom = parts.texts.find((t) => t.language === language);
   const message = {
+    custom: custom ? { subject: custom.subject, body: custom.body } : null,
     ...reminderMessage(
       reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact)),
       debtor.email,

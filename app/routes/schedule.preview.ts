@@ -2,7 +2,9 @@ import { previewChoice, previewReminderProps } from "~/actions/test-send-action.
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
+import { parseStepText } from "~/domain/template-body";
 import { mail } from "~/mail/index.server";
+import { readForm } from "~/platform/action-result.server";
 import type { Route } from "./+types/schedule.preview";
 
 /** The preview's headers: nothing in it can run script or load from elsewhere, and it is never kept. */
@@ -31,15 +33,39 @@ const PREVIEW_HEADERS = {
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
-  const choice = previewChoice((name) => url.searchParams.get(name) ?? undefined);
+  return previewFor(context, user.id, (name) => url.searchParams.get(name) ?? undefined);
+}
+
+/**
+ * The same preview for a text being edited (Settings → E-mail texts, decisions/056): its subject and
+ * body come in the form, too long for a query. A text with errors shows why there is no preview.
+ */
+export async function action({ context, request, url }: Route.ActionArgs) {
+  const user = await requireUser(context, url);
+  const form = await readForm(request);
+  if ("refused" in form) return form.refused;
+  return previewFor(context, user.id, (name) => form.formData.get(name) ?? undefined);
+}
+
+/** A fixed sentence as the preview's page: no user data, nothing to escape. */
+function notice(title: string, sentence: string) {
+  return new Response(
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body style="font-family: Helvetica, Arial, sans-serif; padding: 24px"><p>${sentence}</p></body></html>`,
+    { headers: PREVIEW_HEADERS },
+  );
+}
+
+async function previewFor(context: Route.LoaderArgs["context"], ownerId: string, get: (name: string) => unknown) {
+  const choice = previewChoice(get);
   if (!choice) return new Response("Unknown template", { status: 404 });
+  if (choice.custom && !parseStepText(choice.custom).ok)
+    return notice(
+      "No preview",
+      "The preview shows once the subject and text have no errors (each field says what is wrong).",
+    );
   const { env } = getApp(context);
-  const preview = await previewReminderProps(getDb(env.DB), user.id, choice);
-  if ("refused" in preview) {
-    // A fixed sentence, no user data: nothing to escape.
-    const notice = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>No reminder</title></head><body style="font-family: Helvetica, Arial, sans-serif; padding: 24px"><p>${preview.refused}</p></body></html>`;
-    return new Response(notice, { headers: PREVIEW_HEADERS });
-  }
+  const preview = await previewReminderProps(getDb(env.DB), ownerId, choice);
+  if ("refused" in preview) return notice("No reminder", preview.refused);
   const rendered = await mail.renderReminderPreview(env, preview.props);
   if (!rendered.ok)
     return new Response("The preview could not be rendered.", { status: 502, headers: PREVIEW_HEADERS });

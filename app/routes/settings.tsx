@@ -41,8 +41,12 @@ import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/settings";
 
 /** This route's tabs: every one but Bank transfer, a route of its own (routes/settings-bank.tsx). */
-type Tab = Exclude<SettingsTab, "bank">;
-const TABS = SETTINGS_TABS.filter((t): t is (typeof SETTINGS_TABS)[number] & { id: Tab } => t.id !== "bank");
+type Tab = Exclude<SettingsTab, (typeof OWN_ROUTES)[number]>;
+/** Tabs that are routes of their own. */
+const OWN_ROUTES = ["bank", "templates"] as const;
+const TABS = SETTINGS_TABS.filter(
+  (t): t is (typeof SETTINGS_TABS)[number] & { id: Tab } => !(OWN_ROUTES as readonly string[]).includes(t.id),
+);
 
 function parseTab(tab: string | undefined): Tab {
   const found = TABS.find((t) => t.id === (tab ?? "info"));

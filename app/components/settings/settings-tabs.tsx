@@ -7,6 +7,7 @@ export const SETTINGS_TABS = [
   { id: "orgs", label: "Organizations", short: "Organizations" },
   { id: "cadence", label: "Cadence & autopilot", short: "Cadence" },
   { id: "bank", label: "Bank transfer", short: "Bank" },
+  { id: "templates", label: "E-mail texts", short: "Texts" },
   { id: "subscription", label: "Your Subscription", short: "Subscription" },
   { id: "emails", label: "E-mails", short: "E-mails" },
 ] as const;
