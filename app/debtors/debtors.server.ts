@@ -49,6 +49,8 @@ export interface DebtorRow {
   status: "active" | "paid" | "opted_out" | "bouncing";
   /** The debtor's IANA zone (their quiet hours). */
   timeZone: string;
+  /** The language Dunly writes to them in (app/domain/languages.ts); null: the user's. */
+  language: string | null;
   /**
    * The number of the invoice the debtor form's debt edits (their only invoice that is not void);
    * null when it has none, or when the debtor has several invoices.
@@ -167,6 +169,7 @@ export function listDebtors(db: Db, ownerId: Bindable<string>, filter: DebtorLis
       activeStrategy: debtors.activeStrategy,
       status: debtors.status,
       timeZone: debtors.timeZone,
+      language: debtors.language,
       // Computed columns are named: unnamed, D1 keys each row's value by the expression's whole SQL
       // text, which the Worker then parses for every row.
       editableInvoice: editableInvoice.as("editable_invoice"),
@@ -288,6 +291,8 @@ function columns(input: DebtorInput) {
     activeStrategy: input.active_strategy,
     // Absent: a new debtor gets the user's zone, an edit keeps the debtor's.
     ...(input.time_zone ? { timeZone: input.time_zone } : {}),
+    // Null: the user's language; absent (the JSON API): a new debtor the user's, an edit the debtor's.
+    ...(input.language !== undefined ? { language: input.language } : {}),
   };
 }
 
@@ -499,6 +504,8 @@ export function debtorToJson(
     active_strategy: d.activeStrategy,
     status: d.status,
     time_zone: d.timeZone,
+    // The language Dunly writes to them in; null: the user's.
+    language: d.language ?? null,
     invoice_number: d.invoiceNumber ?? null,
     open_invoices: d.openInvoices,
     emails_sent: d.emailsSent ?? 0,

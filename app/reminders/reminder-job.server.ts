@@ -44,7 +44,7 @@ export async function buildReminder(
   const message = {
     custom: custom ? { subject: custom.subject, body: custom.body } : null,
     ...reminderMessage(
-      reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact)),
+      reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact), language),
       debtor.email,
       { unsubscribeUrl, paidUrl, portalUrl },
     ),

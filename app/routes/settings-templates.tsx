@@ -70,7 +70,7 @@ export async function loader({ context, url, request }: Route.LoaderArgs) {
   const own = saved.find((t) => t.language === step.language);
   return {
     step,
-    text: own ? { subject: own.subject, body: own.body } : dunlyStepText(step.template, step.tone),
+    text: own ? { subject: own.subject, body: own.body } : dunlyStepText(step.template, step.tone, step.language),
     savedAt: own?.updatedAt ?? null,
     edited,
     debtors: debtorOptions.map((d) => ({ id: d.id, name: d.fullName, email: d.email })),
@@ -86,8 +86,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   const { formData } = form;
   const intent = intentOf(formData);
   const db = getDb(getApp(context).env.DB);
-  if (intent === SCHEDULE_INTENTS.testSend)
-    return testSend({ context, formData, timeZone: requestTimeZone(request) });
+  if (intent === SCHEDULE_INTENTS.testSend) return testSend({ context, formData, timeZone: requestTimeZone(request) });
   if (intent === INTENTS.save || intent === INTENTS.reset) {
     const submission = parseWithValibot(formData, { schema: StepTextSchema });
     if (intent === INTENTS.reset) {

@@ -2,6 +2,7 @@ import Papa from "papaparse";
 import * as v from "valibot";
 import { type AmountReading, readAmount } from "~/domain/amount-input";
 import { formatCount } from "~/domain/intl";
+import type { Language } from "~/domain/languages";
 import { toCents } from "~/domain/money";
 import { amountExample, DEFAULT_NUMBER_LOCALE } from "~/domain/number-locale";
 import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "~/domain/strategies";
@@ -45,6 +46,7 @@ export type ImportField =
   | "currency"
   | "invoice"
   | "timeZone"
+  | "language"
   | "issuedOn"
   | "dueOn";
 
@@ -60,6 +62,7 @@ export const IMPORT_FIELDS: readonly { field: ImportField; label: string }[] = [
   { field: "issuedOn", label: "Issue date" },
   { field: "dueOn", label: "Due date" },
   { field: "timeZone", label: "Time zone" },
+  { field: "language", label: "Language" },
 ];
 const FIELD_NAMES = IMPORT_FIELDS.map((f) => f.field);
 
@@ -154,6 +157,7 @@ const ALIASES: Record<ImportField, readonly string[]> = {
     "nfacture",
   ],
   timeZone: ["timezone", "tz", "zone", "zeitzone", "tijdzone", "fuseauhoraire"],
+  language: ["language", "lang", "locale", "sprache", "taal", "langue", "idioma"],
   issuedOn: [
     "issuedate",
     "issuedon",
@@ -334,6 +338,8 @@ export interface ImportDebtor {
   activeStrategy: Tone;
   currency: string;
   timeZone: string;
+  /** The language Dunly writes to them in (app/domain/languages.ts); null: the user's. */
+  language: Language | null;
 }
 
 /** An invoice from one valid row, ready to insert. */
@@ -367,6 +373,7 @@ export interface ImportRow {
   kind: string;
   strategy: string;
   timeZone: string;
+  language: string;
   status: ImportRowStatus;
   /** Why the row is skipped: its errors, or which debtor it duplicates. */
   messages: string[];
@@ -529,6 +536,7 @@ function validateRow(
     debt: 1,
     active_strategy: strategy ?? DEFAULT_STRATEGY,
     time_zone: cells.timeZone,
+    language: cells.language,
   });
   const invoice = v.safeParse(InvoiceJsonSchema, {
     number: cells.invoice,
@@ -557,6 +565,7 @@ function validateRow(
   // One line first: a long number with a line break gets the form's own message.
   add(i.number && (i.number === LINE_MESSAGE_PREFIX ? i.number : INVOICE_LENGTH_MESSAGE));
   add(d.time_zone);
+  add(d.language);
   add(i.issued_on && issueDateMessage(locale));
   add(i.due_on && (i.due_on === DUE_BEFORE_ISSUE_MESSAGE ? i.due_on : dueDateMessage(locale)));
   if (!debtor.success || !invoice.success || !kind || !strategy || errors.length > 0) {
@@ -576,6 +585,7 @@ function validateRow(
       activeStrategy: strategy,
       currency: output.currency ?? defaultCurrency,
       timeZone: debtor.output.time_zone ?? defaultZone,
+      language: debtor.output.language ?? null,
     } satisfies ImportDebtor,
     invoice: {
       email,
@@ -685,6 +695,7 @@ export function parseDebtorCsv(input: string, options: ImportOptions & { columns
         kind: values.kind.trim(),
         strategy: values.strategy.trim(),
         timeZone: values.timeZone.trim(),
+        language: values.language.trim(),
       };
       const { errors, debtor, invoice } = validateRow(
         values,

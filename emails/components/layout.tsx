@@ -1,5 +1,7 @@
 import { Body, Button, Container, Head, Heading, Hr, Html, Preview, Section, Text } from "@react-email/components";
 import type { CSSProperties, ReactNode } from "react";
+import type { Language } from "../../app/domain/languages";
+import { REMINDER_LABELS } from "../reminder-copy";
 
 /**
  * Dark mode for the mail clients that honour it (Apple Mail, iOS Mail, Outlook.com and others): the
@@ -46,15 +48,18 @@ export function EmailLayout({
   preview,
   children,
   footer,
+  language = "en",
 }: {
   /** The document title: the e-mail's subject. */
   title: string;
   preview: string;
   children: ReactNode;
   footer?: ReactNode;
+  /** The language the e-mail is written in (a debtor's, app/domain/languages.ts): its lang and default footer. */
+  language?: Language;
 }) {
   return (
-    <Html lang="en">
+    <Html lang={language}>
       <Head>
         <title>{title}</title>
         <meta name="color-scheme" content="light dark" />
@@ -74,7 +79,7 @@ export function EmailLayout({
           <Hr className="dunly-rule" style={{ borderColor: "#e6e6e6", margin: "24px 0" }} />
           <Section>
             <Text className="dunly-muted" style={{ color: "#6b6b6b", fontSize: 12, lineHeight: "18px", margin: 0 }}>
-              {footer ?? "Sent by Dunly."}
+              {footer ?? REMINDER_LABELS[language].sentBy}
             </Text>
           </Section>
         </Container>

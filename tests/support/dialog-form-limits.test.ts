@@ -44,6 +44,7 @@ const debtor = {
   activeStrategy: 1,
   status: "active",
   timeZone: "UTC",
+  language: null,
   invoiceNumber: "PAR-1",
   openInvoices: 1,
   oldestDueOn: null,
