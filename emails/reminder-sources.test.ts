@@ -157,7 +157,7 @@ describe("the engine's reminder", () => {
     expect(message.locale).toBe("de-DE");
     const german = await renderReminder(message);
     expect(german.subject).toBe("Zahlung fällig: 2 Rechnungen, 400,00 €");
-    expect(german.text).toMatch(/Rechnung fällig am 15\.01\.2031 +15\.01\.2031 +300,00 € +5 Tage überfällig/);
+    expect(german.text).toMatch(/Rechnung fällig am 15\.01\.2031 +15\.01\.2031 +300,00\s€ +5 Tage überfällig/);
     // The debtor's own language wins; its dates and amounts are that language's.
     const english = engineMessage("weekly", {
       user: { ...user, locale: "de-DE" },

@@ -2,9 +2,9 @@ import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, organizations, schedules, users } from "~/db/schema";
+import { debtorWriting } from "~/domain/debtor-mail-copy";
 import { oneLine, safeDisplayName } from "~/domain/header-safe";
 import { formatReplyAddress, isReplyKey, parseReplyAddress, REPLY_SIGNATURE_HEX } from "~/domain/inbound-mail";
-import { userLocale } from "~/domain/number-locale";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 
 /**
@@ -363,6 +363,7 @@ export async function debtorParties(db: Db, ownerId: string, debtorId: number) {
       email: debtors.email,
       debtorName: debtors.fullName,
       debtorStatus: debtors.status,
+      debtorLanguage: debtors.language,
       optOutKey: debtors.optOutKey,
       fullName: users.fullName,
       userEmail: users.email,
@@ -384,7 +385,11 @@ export async function debtorParties(db: Db, ownerId: string, debtorId: number) {
     optOutKey: row.optOutKey,
     senderName: debtorSenderName(row),
     replyTo: row.userEmail,
-    /** The user's number and date format: what is written to their debtor uses it. */
-    locale: userLocale(row.userLocale),
+    /**
+     * What is written to the debtor is in their language (their own, else the user's), its dates in
+     * that language's locale (the user's format when it is of that language), its amounts too
+     * unless English (app/domain/debtor-mail-copy.ts debtorWriting).
+     */
+    ...debtorWriting(row.debtorLanguage, row.userLocale),
   };
 }
