@@ -6,6 +6,17 @@ import { defineConfig, defineProject } from "vitest/config";
 import { startFakeResend } from "./tests/support/fake-resend";
 
 const alias = { "~": fileURLToPath(new URL("./app", import.meta.url)) };
+/**
+ * Inside workerd, the test files' own imports of app code: intl-messageformat's ES modules import
+ * files without their extension ("./src/core"), which workerd's module loader cannot find, so its
+ * one-file ES build stands in (the message catalogues, app/domain/i18n.ts). The built Workers bundle it.
+ */
+const workerdAlias = {
+  ...alias,
+  "intl-messageformat": fileURLToPath(
+    new URL("./node_modules/intl-messageformat/intl-messageformat.esm.js", import.meta.url),
+  ),
+};
 
 /** A built Worker's configuration: what `react-router build` made of its wrangler.toml. */
 interface BuiltConfig {
@@ -146,7 +157,7 @@ export default defineConfig({
         },
       }),
       defineProject({
-        resolve: { alias },
+        resolve: { alias: workerdAlias },
         plugins: [integrationWorkers()],
         test: {
           name: "integration",
@@ -159,7 +170,7 @@ export default defineConfig({
         },
       }),
       defineProject({
-        resolve: { alias },
+        resolve: { alias: workerdAlias },
         plugins: [integrationWorkers()],
         test: {
           name: "integration-own-db",
