@@ -49,7 +49,10 @@ const props = (language: Language, statement: StatementLine[], repeats: boolean)
 const nbsp = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
 
 describe("the reminder in every language", () => {
-  it("renders every template and tone, one invoice or several, overdue or not, repeating or once", async () => {
+  // 5 languages × 4 statements × 2 × 15 steps: 600 renders.
+  it("renders every template and tone, one invoice or several, overdue or not, repeating or once", {
+    timeout: 120_000,
+  }, async () => {
     for (const language of LANGUAGES) {
       const locale = debtorLocale(language, "en-US");
       const amount = nbsp(formatMoney(123_456, "EUR", language === "en" ? "en-US" : locale));

@@ -15,12 +15,33 @@ export type MessageValues = Record<string, string | number>;
 export type Translate<K extends string> = (key: K, values?: MessageValues) => string;
 
 const cache = new Map<string, IntlMessageFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Counts in messages ("#" in a plural, `{n, number}`) are written without grouping: "1557 days",
+ * as Dunly always wrote them, in every language. Dates and plural rules are Intl's own.
+ */
+const FORMATTERS = {
+  getNumberFormat(locales?: string | string[], options?: Intl.NumberFormatOptions) {
+    const id = `${String(locales)}\u0000${JSON.stringify(options ?? {})}`;
+    let format = numberFormats.get(id);
+    if (!format) {
+      format = new Intl.NumberFormat(locales, { ...options, useGrouping: false });
+      numberFormats.set(id, format);
+    }
+    return format;
+  },
+  getDateTimeFormat: (locales?: string | string[], options?: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(locales, options),
+  getPluralRules: (locales?: string | string[], options?: Intl.PluralRulesOptions) =>
+    new Intl.PluralRules(locales, options),
+};
 
 function compiled(message: string, locale: string): IntlMessageFormat {
   const id = `${locale}\u0000${message}`;
   let format = cache.get(id);
   if (!format) {
-    format = new IntlMessageFormat(message, locale);
+    format = new IntlMessageFormat(message, locale, undefined, { formatters: FORMATTERS });
     cache.set(id, format);
   }
   return format;

@@ -37,6 +37,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
       activeStrategy: 1,
       currency: "USD",
       timeZone: "Europe/Berlin",
+      language: null,
     };
     const invoice = {
       email: "ada@example.com",
@@ -59,6 +60,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
         kind: "",
         strategy: "",
         timeZone: "",
+        language: "",
         status: "ok",
         messages: [],
         debtor,
@@ -86,6 +88,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
           activeStrategy: 2,
           currency: "EUR",
           timeZone: "America/New_York",
+          language: null,
         },
         {
           email: "b@example.com",
@@ -104,6 +107,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
           activeStrategy: 3,
           currency: "GBP",
           timeZone: "Asia/Tokyo",
+          language: null,
         },
         {
           email: "c@example.com",
@@ -362,6 +366,8 @@ describe("the column mapping", () => {
       ["Date", "issuedOn"],
       ["Währung", "currency"],
       ["Time-zone", "timeZone"],
+      ["Sprache", "language"],
+      ["Langue", "language"],
       // Not an alias: never guessed, whatever it contains.
       ["Owed (EUR)", null],
       ["Notes", null],
@@ -370,7 +376,19 @@ describe("the column mapping", () => {
     expect(guesses.map(([header]) => [header, guessField(header)])).toEqual(guesses);
     // Every field has a label, and no alias is two fields'.
     expect(IMPORT_FIELDS.map((f) => f.field).sort()).toEqual(
-      ["amount", "currency", "dueOn", "email", "invoice", "issuedOn", "kind", "name", "strategy", "timeZone"].sort(),
+      [
+        "amount",
+        "currency",
+        "dueOn",
+        "email",
+        "invoice",
+        "issuedOn",
+        "kind",
+        "language",
+        "name",
+        "strategy",
+        "timeZone",
+      ].sort(),
     );
   });
 

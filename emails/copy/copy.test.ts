@@ -6,7 +6,7 @@ import { LANGUAGES, type Language } from "../../app/domain/languages";
 import { TEMPLATE_IDS } from "../../app/domain/presets";
 import { TONES } from "../../app/domain/strategies";
 import { ANNOUNCING_REPEATS } from "../../tests/support/email-fixtures";
-import { placeholdersOf, REMINDER_COPY_SETS, REMINDER_LABELS, resolveCopy } from "../reminder-copy";
+import { placeholdersOf, REMINDER_COPY_SETS, REMINDER_LABELS, reminderLabels, resolveCopy } from "../reminder-copy";
 import { TRANSLATED_BANK_LABELS } from "./bank";
 import type { Line, ReminderCopySet } from "./types";
 
@@ -63,6 +63,12 @@ describe("every language's reminder copy", () => {
   it("has every fixed label with English's arguments (ICU messages that parse)", () => {
     expect(catalogueProblems(REMINDER_LABELS)).toEqual([]);
     expect(catalogueProblems(DEBTOR_MAIL_COPY)).toEqual([]);
+  });
+
+  it("writes counts without grouping, as English always did", () => {
+    expect(reminderLabels("en", "en-US")("daysOverdue", { count: 1557 })).toBe("1557 days overdue");
+    expect(reminderLabels("de", "de-DE")("dueIn", { count: 1557 })).toBe("fällig in 1557 Tagen");
+    expect(reminderLabels("fr", "fr-FR")("invoices", { count: 1 })).toMatch(/^1 /);
   });
 
   it("has English's lines, each with as many alternatives using the same placeholders", () => {

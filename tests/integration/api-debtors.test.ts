@@ -49,6 +49,8 @@ describe("GET /api/debtors", () => {
         active_strategy: 2,
         status: "active",
         time_zone: "UTC",
+        // Written to in the user's language.
+        language: null,
         // The debt is one invoice, without a number.
         invoice_number: null,
         open_invoices: 1,
