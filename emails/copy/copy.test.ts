@@ -137,6 +137,23 @@ describe("every language's reminder copy", () => {
       }
   });
 
+  it("says nothing late or final before the due date, in any language", () => {
+    const LATE: Record<Language, RegExp> = {
+      en: /overdue|\blate\b|past due|final|as soon as possible|outstanding|despite|previous|earlier/i,
+      de: /überfällig|verspätet|letzte|so bald wie möglich|baldmöglichst|unverzüglich|trotz|vorherig|früher/i,
+      fr: /retard|échu|dernier|dernière|dès que possible|impayé|malgré|précédent/i,
+      es: /vencid|retraso|atrasad|últim|lo antes posible|impagad|pese a|a pesar|anterior/i,
+      nl: /achterstallig|te laat|laatste|zo snel mogelijk|zo spoedig mogelijk|ondanks|eerdere/i,
+    };
+    for (const language of LANGUAGES)
+      for (const [template, tone] of combos) {
+        const copy = REMINDER_COPY_SETS[language].notYetDue[template][tone];
+        for (const line of [copy.subject, copy.heading, ...copy.paragraphs])
+          for (const text of alternatives(line))
+            expect(text, `${language} ${template} ${tone}`).not.toMatch(LATE[language]);
+      }
+  });
+
   it("names the bank details' every label in each language", () => {
     const labels = bankLines({
       currency: "GBP",
