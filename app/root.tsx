@@ -14,7 +14,7 @@ import { requestTheme } from "~/platform/theme.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { readFlashToast } from "~/platform/toast.server";
 import type { PageFormats } from "~/ui/root-data";
-import { useShouldHydrate } from "~/ui/should-hydrate";
+import { useDebtorPage, useShouldHydrate } from "~/ui/should-hydrate";
 import { markHydrated } from "~/ui/use-form-result";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -50,6 +50,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // A page whose route says `handle = { hydrate: false }` is sent without module scripts: its HTML
   // works on its own (docs/decisions/026).
   const hydrate = useShouldHydrate();
+  // A debtor's page speaks for the user: no Dunly header, menu or footer (docs/decisions/058).
+  const debtorPage = useDebtorPage();
   return (
     <html lang="en" data-theme={rootData?.theme ?? DEFAULT_THEME} suppressHydrationWarning>
       <head>
@@ -68,9 +70,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader user={rootData?.user ?? null} withoutScripts={!hydrate} />
+        {!debtorPage && <SiteHeader user={rootData?.user ?? null} withoutScripts={!hydrate} />}
         <main id="main" className="flex-1">
-          {rootData?.noPlan && (
+          {rootData?.noPlan && !debtorPage && (
             <p
               role="status"
               data-testid="no-plan-banner"
@@ -84,7 +86,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           )}
           {children}
         </main>
-        <SiteFooter />
+        {!debtorPage && <SiteFooter />}
         {hydrate && (
           <>
             <AppToaster />

@@ -14,6 +14,7 @@ export default function ClaimAnswerEmail(props: ClaimAnswerEmailProps) {
       preview={t("claimPreview", { senderName: props.senderName, claimed: props.claimed })}
       footer={t("claimFooter")}
       language={props.language}
+      brand={props.brand}
     >
       <EmailHeading>{t("claimHeading")}</EmailHeading>
       <EmailText>{hello}</EmailText>

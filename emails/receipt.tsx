@@ -15,6 +15,7 @@ export default function ReceiptEmail(props: ReceiptEmailProps) {
       preview={t("receiptPreview", { senderName, amount })}
       footer={t("receiptFooter")}
       language={props.language}
+      brand={props.brand}
     >
       <EmailHeading>{t("receiptHeading")}</EmailHeading>
       <EmailText>{t("receiptBody", { debtorName, senderName, amount, paidOn })}</EmailText>

@@ -1,3 +1,4 @@
+import type { MessageBrand } from "../app/domain/brand";
 import { debtorLanguage, debtorLocale, type Language } from "../app/domain/languages";
 import type { TemplateId } from "../app/domain/presets";
 import { frequencyRepeats, reminderReceiver, reminderSender } from "../app/domain/sender";
@@ -58,6 +59,8 @@ interface SenderValues {
   paymentUrl: string | null;
   /** The user's number and date format (users.locale); none: the default. */
   locale?: string | null;
+  /** Their brand (docs/decisions/058); its name becomes the reminder's sender's. None: Dunly's look. */
+  brand?: MessageBrand | null;
 }
 interface OrganizationValues {
   name: string;
@@ -135,6 +138,8 @@ export function reminderProps(
     language: written,
     locale: debtorLocale(written, user?.locale),
     repeats: frequencyRepeats(choice.frequency),
+    // The brand speaks with the sender's name (the organization's when sent as one).
+    brand: user?.brand ? { ...user.brand, name: sender.senderName } : null,
   } satisfies ReminderEmailProps;
 }
 

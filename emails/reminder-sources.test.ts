@@ -243,7 +243,7 @@ describe("the preview's and the test send's reminder", () => {
     for (const out of [weekly.html, weekly.text]) expect(out).toMatch(REPEAT);
     // The sample debtor, from the real sender.
     expect(weekly.text).toContain(REMINDER_SAMPLE.receiverName);
-    expect(weekly.text).toContain("on behalf of Uma User");
+    expect(weekly.text).toContain("Sent by Uma User");
     expect(weekly.text).not.toContain(REMINDER_SAMPLE.senderName);
   });
 

@@ -95,7 +95,7 @@ describe("renderReminder", () => {
       expect(out).toContain("due in 21 days");
       expect(out).toContain("Jane Smith");
       expect(out).toContain("jane@example.com");
-      expect(out).toContain("on behalf of Jane Smith");
+      expect(out).toContain("Sent by Jane Smith");
     }
     expect(html).toContain("Total due");
     // No reminder has an invoice link.
@@ -227,9 +227,9 @@ describe("renderReminder", () => {
     expect(text).toContain("Acme Inc.");
     expect(text).toContain("1 Main St");
     expect(text).toContain("Springfield, IL 62701");
-    expect(text).toContain("on behalf of Acme Inc.");
+    expect(text).toContain("Sent by Acme Inc.");
     // The name is shown once when it is both the sender and the company.
-    expect(html.match(/Acme Inc\./g)?.length).toBe(4); // signature, the "I've paid" line, two in the footer
+    expect(html.match(/Acme Inc\./g)?.length).toBe(3); // signature, the "I've paid" line, the footer
   });
 
   it("keeps the subject on one line whatever the values contain", async () => {
@@ -263,7 +263,7 @@ describe("renderReminder", () => {
     }
     for (const out of [html, text]) {
       expect(out).toContain("John Doe Bcc: x");
-      expect(out).toContain("on behalf of Jane Smith.");
+      expect(out).toContain("Sent by Jane Smith.");
       expect(out).toContain("Acme Inc.");
       expect(out).not.toContain("acme-billing.com");
       expect(out).not.toContain("pay@evil.test");
@@ -278,7 +278,7 @@ describe("renderReminder", () => {
 
   it("falls back to the sender's address when the sender name is empty", async () => {
     const { text } = await renderReminder(base("single", 1, { senderName: "" }));
-    expect(text).toContain("on behalf of jane@example.com");
+    expect(text).toContain("Sent by jane@example.com");
   });
 
   it("greets without a name when the debtor name is blank", async () => {

@@ -1,6 +1,7 @@
 import { Heading, Link, Section, Text } from "@react-email/components";
-import { Fragment } from "react";
+import { Fragment, useContext } from "react";
 import type { BankTransfer } from "../app/domain/bank-transfer";
+import { type MessageBrand, signatureLines } from "../app/domain/brand";
 import { parseCalendarDate } from "../app/domain/calendar-date";
 import { formatDate } from "../app/domain/dates";
 import { oneLine, safeDisplayName, safeLines } from "../app/domain/header-safe";
@@ -29,7 +30,7 @@ import {
   type StepText,
   withStatement,
 } from "../app/domain/template-body";
-import { EmailButton, EmailLayout } from "./components/layout";
+import { AccentContext, EmailButton, EmailLayout } from "./components/layout";
 import { bankLabel } from "./copy/bank";
 import { type LabelKey, REMINDER_COPY_SETS, type ResolvedCopy, reminderLabels, resolveCopy } from "./reminder-copy";
 import { REMINDER_SAMPLE } from "./reminder-sample";
@@ -112,6 +113,11 @@ export interface ReminderEmailProps {
   custom?: StepText | null;
   /** The contact person the e-mail greets; none: the debtor's name. */
   contactName?: string | null;
+  /**
+   * The user's brand (docs/decisions/058): logo and name above, accent on the buttons and links,
+   * the signature under the sign-off, "Powered by Dunly" under the footer. None: Dunly's own look.
+   */
+  brand?: MessageBrand | null;
 }
 
 /** One listed invoice, formatted. */
@@ -457,7 +463,10 @@ function StatementTable({ c }: { c: ReminderContent }) {
   );
 }
 
-const link = { color: "#6d28d9", fontWeight: 600, textDecoration: "underline" } as const;
+/** A link in the sender's accent (docs/decisions/058), set by the layout. */
+function useLinkStyle() {
+  return { color: useContext(AccentContext), fontWeight: 600, textDecoration: "underline" } as const;
+}
 const apartLine = { ...text, fontSize: 13, color: "#555555" } as const;
 const detailBox = { backgroundColor: "#f6f5fb", borderRadius: 6 } as const;
 
@@ -516,6 +525,7 @@ function BankDetails({ c }: { c: ReminderContent }) {
 
 /** "Already paid? … I've paid": every reminder has it, beside the statement. */
 function PaidLine({ c }: { c: ReminderContent }) {
+  const link = useLinkStyle();
   if (!c.paidUrl) return null;
   return (
     <Text className="dunly-text" style={text}>
@@ -528,6 +538,7 @@ function PaidLine({ c }: { c: ReminderContent }) {
 }
 
 function PortalLink({ c }: { c: ReminderContent }) {
+  const link = useLinkStyle();
   if (!c.portalUrl) return null;
   return (
     <Text className="dunly-text" style={text}>
@@ -539,7 +550,9 @@ function PortalLink({ c }: { c: ReminderContent }) {
 }
 
 /** The sender's name, company, address and contact; Dunly's copy puts its sign-off above. */
-function Signature({ c, signOff }: { c: ReminderContent; signOff: string | null }) {
+function Signature({ c, signOff, brand }: { c: ReminderContent; signOff: string | null; brand?: MessageBrand | null }) {
+  const accent = useContext(AccentContext);
+  const signatureText = signatureLines(brand?.signature);
   return (
     <Section style={{ marginTop: 8 }}>
       {signOff && (
@@ -550,6 +563,17 @@ function Signature({ c, signOff }: { c: ReminderContent; signOff: string | null 
       {c.senderName && (
         <Text className="dunly-text" style={{ ...signature, fontWeight: 600 }}>
           {c.senderName}
+        </Text>
+      )}
+      {signatureText.length > 0 && (
+        <Text data-signature="" className="dunly-text" style={{ ...signature, marginTop: 8 }}>
+          {signatureText.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup; lines may repeat.
+            <span key={i}>
+              {i > 0 && <br />}
+              {line}
+            </span>
+          ))}
         </Text>
       )}
       {c.companyName && c.companyName !== c.senderName && (
@@ -566,7 +590,7 @@ function Signature({ c, signOff }: { c: ReminderContent; signOff: string | null 
       {c.senderEmail && (
         <Text className="dunly-muted" style={{ ...signature, color: "#555555", marginTop: 8 }}>
           {c.t("contact")}{" "}
-          <Link href={`mailto:${c.senderEmail}`} className="dunly-link" style={{ color: "#6d28d9" }}>
+          <Link href={`mailto:${c.senderEmail}`} className="dunly-link" style={{ color: accent }}>
             {c.senderEmail}
           </Link>
         </Text>
@@ -577,6 +601,7 @@ function Signature({ c, signOff }: { c: ReminderContent; signOff: string | null 
 
 /** The user's words: text, bold, links (http, https, mailto only) and placeholders, all as React text. */
 function Words({ parts, values }: { parts: readonly Inline[]; values: PlaceholderValues }) {
+  const link = useLinkStyle();
   return parts.map((part, i) => {
     const key = `${i}`;
     if (part.kind === "text") return part.text;
@@ -596,7 +621,15 @@ function Words({ parts, values }: { parts: readonly Inline[]; values: Placeholde
 }
 
 /** The user's own text (decisions/056): their paragraphs, and each part where they placed it. */
-function CustomBody({ c, custom }: { c: ReminderContent; custom: NonNullable<ReminderContent["custom"]> }) {
+function CustomBody({
+  c,
+  custom,
+  brand,
+}: {
+  c: ReminderContent;
+  custom: NonNullable<ReminderContent["custom"]>;
+  brand?: MessageBrand | null;
+}) {
   return custom.blocks.map((block, i) => {
     const key = `${i}`;
     if (block.kind === "paragraph")
@@ -626,7 +659,7 @@ function CustomBody({ c, custom }: { c: ReminderContent; custom: NonNullable<Rem
       case "portalLink":
         return <PortalLink key={key} c={c} />;
       default:
-        return <Signature key={key} c={c} signOff={null} />;
+        return <Signature key={key} c={c} signOff={null} brand={brand} />;
     }
   });
 }
@@ -666,12 +699,12 @@ export default function ReminderEmail(props: ReminderEmailProps) {
   // Every value below is React text, so names and numbers from users are HTML-escaped.
   if (c.custom)
     return (
-      <EmailLayout title={c.subject} preview={previewLine(c)} footer={footer} language={c.language}>
-        <CustomBody c={c} custom={c.custom} />
+      <EmailLayout title={c.subject} preview={previewLine(c)} footer={footer} brand={props.brand} language={c.language}>
+        <CustomBody c={c} custom={c.custom} brand={props.brand} />
       </EmailLayout>
     );
   return (
-    <EmailLayout title={c.subject} preview={previewLine(c)} footer={footer} language={c.language}>
+    <EmailLayout title={c.subject} preview={previewLine(c)} footer={footer} brand={props.brand} language={c.language}>
       <Text className="dunly-text" style={text}>
         {c.greeting}
       </Text>
@@ -696,7 +729,7 @@ export default function ReminderEmail(props: ReminderEmailProps) {
           {paragraph}
         </Text>
       ))}
-      <Signature c={c} signOff={c.signOff} />
+      <Signature c={c} signOff={c.signOff} brand={props.brand} />
     </EmailLayout>
   );
 }

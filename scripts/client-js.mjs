@@ -53,16 +53,19 @@ export const PAGES = [
   { path: "/schedules-list", audience: "signed-in" },
   { path: "/report", audience: "signed-in" },
   // Settings: nine forms in one route module (a lazy tab panel could hydrate a form typed into as
-  // empty), the number format's list among them (docs/decisions/050): 2 KB over the others' budget.
-  { path: "/iam/:tab?", url: "/iam/info", audience: "signed-in", budget: 152 * KB },
+  // empty), the number format's list among them (docs/decisions/050), and the tabs of the settings that
+  // are routes of their own (bank, texts, brand, sending domain): 4 KB over the others' budget.
+  { path: "/iam/:tab?", url: "/iam/info", audience: "signed-in", budget: 154 * KB },
   // The same route at the tab whose panel is a chunk of its own, fetched with the page when opened at it.
   {
     path: "/iam/subscription",
     audience: "signed-in",
     lazy: ["app/components/settings/subscription-panel.tsx"],
-    budget: 152 * KB,
+    budget: 154 * KB,
   },
   { path: "/iam/bank", audience: "signed-in" },
+  { path: "/iam/templates", audience: "signed-in" },
+  { path: "/iam/brand", audience: "signed-in" },
   { path: "/debtors/import", audience: "signed-in" },
   { path: "/debtors/cadence", url: "/debtors/cadence?ids=1", audience: "signed-in" },
   { path: "/debtors/:id", url: "/debtors/1", audience: "signed-in" },

@@ -9,7 +9,7 @@ import { sharedPacer } from "~/domain/pacer";
 import { api } from "~/http/api.server";
 import { devRoutes } from "~/http/dev-routes.server";
 import type { AppBindings } from "~/http/hono-env";
-import { imageRoutes } from "~/http/image-routes.server";
+import { imageRoutes, logoRoutes } from "~/http/image-routes.server";
 import { webhookRoutes } from "~/http/webhooks.server";
 import { mailSendsPerSecond, readConfig } from "~/platform/config.server";
 import { newNonce, withSecurityHeaders } from "~/platform/security-headers.server";
@@ -127,6 +127,7 @@ export function createApp() {
   app.route("/api", api);
   app.route("/dev", devRoutes);
   app.route("/images", imageRoutes);
+  app.route("/logos", logoRoutes);
   app.route("/webhooks", webhookRoutes);
 
   app.all("*", (c) =>

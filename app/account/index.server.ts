@@ -1,4 +1,14 @@
 /** The account feature's public face: what routes, the API, the Workers and other features may use. */
+
+export {
+  getBrand,
+  logoObjectKey,
+  logoOwner,
+  POWERED_BY_REFUSED,
+  removeLogo,
+  replaceLogo,
+  saveBrand,
+} from "./brand.server";
 export {
   type AccountJob,
   accountsBeingDeleted,

@@ -2,6 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { getApp, sessionUser } from "~/auth/context.server";
 import { type Db, getDb } from "~/db/client.server";
+import { withLogoOrigin } from "~/domain/brand";
 import { addDays, MAX_STEP_OFFSET, MIN_STEP_OFFSET } from "~/domain/cadence";
 import { isCalendarDate } from "~/domain/calendar-date";
 import { formatDateTime } from "~/domain/dates";
@@ -312,7 +313,8 @@ export async function testSend({
     return reply(TEST_SEND_INTENT, { status: 429, message });
   }
 
-  const message = reminderMessage(values.props, to, testLinks(config), "[Test] ");
+  const brand = values.props.brand && withLogoOrigin(values.props.brand, linkOrigin(config));
+  const message = reminderMessage({ ...values.props, brand }, to, testLinks(config), "[Test] ");
   const result = await mail.reminder(env, message, claimed.key);
   if (!result.ok) {
     await markDeliveryFailed(db, claimed.id, result.error);

@@ -16,9 +16,10 @@ export const DEBTOR_LINK_HEADERS = {
   "X-Robots-Tag": "noindex",
 };
 
-export function debtorLinkMeta(title: string) {
+/** The page's title names the sender when the link is valid (their page, docs/decisions/058), else Dunly. */
+export function debtorLinkMeta(title: string, sender?: string | null) {
   return [
-    { title: `${title} · Dunly` },
+    { title: `${title} · ${sender || "Dunly"}` },
     { name: "referrer", content: "strict-origin" },
     { name: "robots", content: "noindex" },
   ];

@@ -57,6 +57,14 @@ export const users = sqliteTable(
     // When the user asked for the account to be deleted (0026): from then on nothing of it is read
     // or sent, and a background job deletes it in bounded steps (app/account/delete.server.ts).
     deletingAt: integer("deleting_at"),
+    // The user's brand (docs/decisions/058): the logo's public name (its R2 object is
+    // IMAGES/<id>/<brand_logo>, served by /logos/<brand_logo> for mail clients), the accent colour
+    // (#rrggbb; null: Dunly's violet), the e-mail signature (plain text) and whether reminders and
+    // the debtor's pages say "Powered by Dunly" (only the top plan may turn it off).
+    brandLogo: text("brand_logo").unique(),
+    brandAccent: text("brand_accent"),
+    brandSignature: text("brand_signature"),
+    brandPoweredBy: integer("brand_powered_by", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [
     index("users_digest_idx").on(t.notifyDigest, t.digestSentOn),

@@ -1,6 +1,6 @@
+import type { MessageBrand } from "./brand";
 import { debtorMailText } from "./debtor-mail-copy";
 import type { Language } from "./languages";
-
 /**
  * The debtor's e-mail when the user could not find the payment they said they made ("Not
  * received"): polite, naming what they said, and how to settle it. Sent once per claim (its
@@ -23,6 +23,8 @@ export interface ClaimAnswerMessage {
   portalUrl: string;
   /** The debtor's language (app/domain/debtor-mail-copy.ts debtorWriting); none: English. */
   language?: Language;
+  /** The user's brand (docs/decisions/058): logo, name, accent, "Powered by Dunly". Absent: Dunly's look. */
+  brand?: MessageBrand | null;
 }
 
 export function claimAnswerSubject(m: Pick<ClaimAnswerMessage, "senderName" | "language">): string {

@@ -126,6 +126,7 @@ export function parseSubject(subject: string): Parsed<Inline[]> {
   if (text === "") errors.add("Write a subject.");
   else if (text.length > SUBJECT_MAX) errors.add(`The subject can be at most ${SUBJECT_MAX} characters.`);
   // Invisible and control characters never reach a header.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/.test(text))
     errors.add("The subject has characters that cannot be sent; retype it.");
   const value = textWithPlaceholders(text, errors, "subject");

@@ -2,6 +2,7 @@ import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, organizations, schedules, users } from "~/db/schema";
+import { type MessageBrand, messageBrand } from "~/domain/brand";
 import { debtorWriting } from "~/domain/debtor-mail-copy";
 import { oneLine, safeDisplayName } from "~/domain/header-safe";
 import { formatReplyAddress, isReplyKey, parseReplyAddress, REPLY_SIGNATURE_HEX } from "~/domain/inbound-mail";
@@ -254,6 +255,51 @@ export interface OptOutTarget {
   senderName: string;
   /** The sender's payment page ('Pay now'), https only; null: none. */
   payUrl: string | null;
+  /** The user's brand as the debtor's pages show it (docs/decisions/058); the logo's URL is a same-origin path. */
+  brand: MessageBrand;
+}
+
+/**
+ * What the user's brand needs of their row (docs/decisions/058): read in the same statement as the
+ * sender's name, wherever a debtor-facing page or e-mail names them; the plan decides "Powered by Dunly".
+ */
+export const BRAND_COLUMNS = {
+  brandLogo: users.brandLogo,
+  brandAccent: users.brandAccent,
+  brandSignature: users.brandSignature,
+  brandPoweredBy: users.brandPoweredBy,
+  plan: users.plan,
+  subscriptionStatus: users.subscriptionStatus,
+  trialEndsAt: users.trialEndsAt,
+  createdAt: users.createdAt,
+};
+
+/** The brand of a row read with BRAND_COLUMNS, named `name`; `origin` prefixes the logo's path ("" on our own pages). */
+export function brandOfRow(
+  row: { [K in keyof typeof BRAND_COLUMNS]: (typeof BRAND_COLUMNS)[K]["_"]["data"] | null },
+  name: string,
+  origin: string,
+  now = Date.now(),
+): MessageBrand {
+  return messageBrand(
+    {
+      brandLogo: row.brandLogo,
+      brandAccent: row.brandAccent,
+      brandSignature: row.brandSignature,
+      brandPoweredBy: row.brandPoweredBy !== false,
+    },
+    name,
+    row.plan === null || row.createdAt === null
+      ? undefined
+      : {
+          plan: row.plan,
+          subscriptionStatus: row.subscriptionStatus,
+          trialEndsAt: row.trialEndsAt,
+          createdAt: row.createdAt,
+        },
+    origin,
+    now,
+  );
 }
 
 /**
@@ -332,6 +378,7 @@ export async function verifyDebtorToken(
       orgName: organizations.name,
       businessName: users.businessName,
       orgPaymentUrl: organizations.paymentUrl,
+      ...BRAND_COLUMNS,
     })
     .from(debtors)
     .innerJoin(users, eq(users.id, debtors.ownerId))
@@ -349,6 +396,7 @@ export async function verifyDebtorToken(
     senderName: debtorSenderName(row),
     // The organization's page when sent as one, else the user's (app/domain/sender.ts reminderSender).
     payUrl: httpsUrl((row.orgName !== null ? row.orgPaymentUrl : null) ?? row.userPaymentUrl),
+    brand: brandOfRow(row, debtorSenderName(row), ""),
   };
 }
 
@@ -357,7 +405,12 @@ export async function verifyDebtorToken(
  * name them (debtorSenderName): the receipt of a payment online (decisions/018). Undefined when
  * the debtor is not the owner's.
  */
-export async function debtorParties(db: Db, ownerId: string, debtorId: number) {
+export async function debtorParties(
+  db: Db,
+  ownerId: string,
+  debtorId: number,
+  config?: Parameters<typeof linkOrigin>[0],
+) {
   const row = await db
     .select({
       email: debtors.email,
@@ -370,6 +423,7 @@ export async function debtorParties(db: Db, ownerId: string, debtorId: number) {
       userLocale: users.locale,
       orgName: organizations.name,
       businessName: users.businessName,
+      ...BRAND_COLUMNS,
     })
     .from(debtors)
     .innerJoin(users, eq(users.id, debtors.ownerId))
@@ -391,5 +445,7 @@ export async function debtorParties(db: Db, ownerId: string, debtorId: number) {
      * unless English (app/domain/debtor-mail-copy.ts debtorWriting).
      */
     ...debtorWriting(row.debtorLanguage, row.userLocale),
+    /** The user's brand for an e-mail to the debtor (the logo's absolute URL needs `config`; without it, none). */
+    brand: config ? brandOfRow(row, debtorSenderName(row), linkOrigin(config)) : null,
   };
 }

@@ -66,8 +66,8 @@ export {
   switchHoldStatement,
 } from "./holds.server";
 export { dueBatchKeys, strandedDeliveries } from "./mail-batch.server";
-export { editedSteps, resetStepText, type StepKey, saveStepText, stepTexts } from "./message-templates.server";
 export { abandonStranded, consumeMail, type MailQueueMessage } from "./mail-queue.server";
+export { editedSteps, resetStepText, type StepKey, saveStepText, stepTexts } from "./message-templates.server";
 export { skipAhead } from "./occurrences.server";
 export { cadenceOutlook, nextRunWhat, OUTLOOK_RUNS, withNextRunWhat } from "./outlook.server";
 export { type HandleHow, handleRepliesOf } from "./reply-holds.server";

@@ -1,10 +1,11 @@
 import { bankTransfersFor } from "~/bank/index.server";
 import type { Db } from "~/db/client.server";
+import { withLogoOrigin } from "~/domain/brand";
 import { debtorLanguage } from "~/domain/languages";
 import type { TemplateId } from "~/domain/presets";
 import { toTone } from "~/domain/strategies";
 import { optOutLink, paidClaimLink, portalLink, replyAddress } from "~/links/index.server";
-import { readConfig } from "~/platform/config.server";
+import { linkOrigin, readConfig } from "~/platform/config.server";
 import { stripeSetup } from "~/stripe/index.server";
 import { debtorValues, type ReminderMessage, reminderMessage, reminderProps } from "../../emails/reminder-message";
 import type { MessageParts } from "./firing.server";
@@ -41,10 +42,12 @@ export async function buildReminder(
   // The user's own words for this step in the debtor's language, else Dunly's (decisions/056).
   const language = debtorLanguage(debtor.language, user.locale);
   const custom = parts.texts.find((t) => t.language === language);
+  const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact), language);
   const message = {
     custom: custom ? { subject: custom.subject, body: custom.body } : null,
     ...reminderMessage(
-      reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact), language),
+      // The logo as mail clients fetch it: an absolute URL (docs/decisions/058).
+      { ...props, brand: props.brand && withLogoOrigin(props.brand, linkOrigin(config)) },
       debtor.email,
       { unsubscribeUrl, paidUrl, portalUrl },
     ),

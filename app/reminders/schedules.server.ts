@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gt, gte, inArray, lt, sql } from "drizzle-or
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtors, optOuts, organizations, schedules, users } from "~/db/schema";
+import { type MessageBrand, messageBrand } from "~/domain/brand";
 import type { ContactRules } from "~/domain/contact-rules";
 import {
   DEFAULT_SCHEDULE_SORT,
@@ -30,6 +31,11 @@ export interface Sender {
   locale: string | null;
   /** The business they send as; null: their own name. */
   businessName: string | null;
+  /**
+   * Their brand (docs/decisions/058); the logo's URL is a path (`/logos/…`) the builder of an
+   * e-mail makes absolute (withLogoOrigin), and the name is the reminder's sender's.
+   */
+  brand?: MessageBrand;
 }
 /** The organization a reminder goes out as, when it is sent as a company. */
 export interface SenderOrganization {
@@ -55,6 +61,11 @@ export const SENDER_COLUMNS = {
   // Their number and date format: the reminder writes its dates in it.
   locale: users.locale,
   businessName: users.businessName,
+  // The brand (docs/decisions/058): logo, accent, signature, "Powered by Dunly".
+  brandLogo: users.brandLogo,
+  brandAccent: users.brandAccent,
+  brandSignature: users.brandSignature,
+  brandPoweredBy: users.brandPoweredBy,
 };
 
 /** What a send needs of the organization it goes out as. */
@@ -81,6 +92,18 @@ export function senderOf(owner: Pick<typeof users.$inferSelect, keyof typeof SEN
       paymentUrl: owner.paymentUrl,
       locale: owner.locale,
       businessName: owner.businessName,
+      brand: messageBrand(
+        owner,
+        owner.businessName || owner.fullName,
+        {
+          plan: owner.plan,
+          subscriptionStatus: owner.subscriptionStatus,
+          trialEndsAt: owner.trialEndsAt,
+          createdAt: owner.createdAt,
+        },
+        "",
+        Date.now(),
+      ),
     },
     plan: owner?.plan ?? undefined,
     planState: owner && {

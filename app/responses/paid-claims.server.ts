@@ -485,7 +485,7 @@ async function tellNotFound(
   claimedAt: number,
 ): Promise<boolean> {
   try {
-    const parties = await debtorParties(db, ownerId, debtorId);
+    const parties = await debtorParties(db, ownerId, debtorId, config);
     if (!parties || parties.status === "opted_out" || parties.status === "bouncing") return false;
     const portalUrl = await portalLink(db, config, { id: debtorId, ownerId, optOutKey: parties.optOutKey });
     const { claim } = rejected;
@@ -516,6 +516,7 @@ async function tellNotFound(
           ),
           portalUrl,
           language: parties.language,
+          brand: parties.brand,
         },
       },
     });

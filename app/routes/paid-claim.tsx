@@ -1,6 +1,7 @@
 import { data, useNavigation } from "react-router";
 import { withDebtorLink } from "~/actions/debtor-link.server";
 import { noticeSwitchQuery, sendNoticesAfter } from "~/activity/index.server";
+import { DebtorBrandFrame } from "~/components/debtor-brand";
 import {
   DEBTOR_LINK_HEADERS,
   DebtorLinkPage,
@@ -11,6 +12,7 @@ import {
 import { PaidClaimForm } from "~/components/portal/paid-claim-form";
 import { RouteError } from "~/components/route-error";
 import type { Db } from "~/db/client.server";
+import type { MessageBrand } from "~/domain/brand";
 import { localDateString } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
 import type { OptOutTarget } from "~/links/index.server";
@@ -34,6 +36,7 @@ import {
   claimSaidText,
   readPaidClaim,
 } from "~/schemas/paid-claim";
+import type { PageHandle } from "~/ui/should-hydrate";
 import type { Route } from "./+types/paid-claim";
 
 /**
@@ -51,9 +54,13 @@ export function headers() {
   return DEBTOR_LINK_HEADERS;
 }
 
+/** The user's page, not Dunly's: their brand instead of Dunly's header (docs/decisions/058). */
+export const handle = { debtorPage: true } satisfies PageHandle;
+
 type View = {
   state: "ask" | "told";
   sender: string;
+  brand: MessageBrand;
   owed: OwedTotal[];
   // Whether the user gets an e-mail of it (their Settings switch), so the page says only what is true.
   emailed: boolean;
@@ -73,6 +80,7 @@ async function read(db: Db, config: AppConfig, target: OptOutTarget, locale: str
   const view: View = {
     state: state.debtor.paidClaimedAt === null ? "ask" : "told",
     sender: target.senderName,
+    brand: target.brand,
     owed: owedTotalsFrom(state.invoices),
     emailed: owner[0]?.on ?? false,
     form: claim.view,
@@ -109,6 +117,14 @@ export function action({ params, context, request }: Route.ActionArgs) {
 
 export default function PaidClaim({ loaderData, actionData }: Route.ComponentProps) {
   const view = (actionData ?? loaderData) as Answer;
+  return (
+    <DebtorBrandFrame brand={view.state === "invalid" ? null : view.brand}>
+      <PaidClaimView view={view} />
+    </DebtorBrandFrame>
+  );
+}
+
+function PaidClaimView({ view }: { view: Answer }) {
   const busy = useNavigation().state !== "idle";
   if (view.state === "invalid") {
     return (
@@ -157,4 +173,5 @@ export function ErrorBoundary() {
   return <RouteError message="We couldn't load the page to tell us you've paid." />;
 }
 
-export const meta: Route.MetaFunction = () => debtorLinkMeta("I've paid");
+export const meta: Route.MetaFunction = ({ loaderData: data }) =>
+  debtorLinkMeta("I've paid", data && "sender" in data ? data.sender : null);

@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { sendNoticesAfter } from "~/activity/index.server";
 import { getApp } from "~/auth/context.server";
 import { bankTransfersFor, listBankAccounts } from "~/bank/index.server";
+import { DebtorBrandFrame } from "~/components/debtor-brand";
 import { DEBTOR_LINK_HEADERS, debtorLinkMeta } from "~/components/debtor-link-page";
 import { PORTAL_DONE, type PortalDone, PortalPage, type PortalView } from "~/components/portal/portal-page";
 import { RouteError } from "~/components/route-error";
@@ -33,6 +34,7 @@ import {
 import { PORTAL_INTENTS } from "~/schemas/intents";
 import { type ClaimField, type ClaimValues, readPaidClaim } from "~/schemas/paid-claim";
 import { DisputeSchema, promiseSchema } from "~/schemas/portal";
+import type { PageHandle } from "~/ui/should-hydrate";
 import type { Route } from "./+types/portal";
 
 /**
@@ -51,6 +53,9 @@ import type { Route } from "./+types/portal";
 export function headers() {
   return DEBTOR_LINK_HEADERS;
 }
+
+/** The user's page, not Dunly's: their brand instead of Dunly's header (docs/decisions/058). */
+export const handle = { debtorPage: true } satisfies PageHandle;
 
 type Errors = { form?: string; promised_on?: string; invoice?: string; reason?: string } & Partial<
   Record<ClaimField, string>
@@ -81,6 +86,7 @@ async function viewOf(
   return {
     state: "ok",
     sender: target.senderName,
+    brand: target.brand,
     payUrl: target.payUrl,
     ...online,
     statementUrl: `${base}/statement.pdf`,
@@ -339,11 +345,16 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 
 export default function Portal({ loaderData, actionData }: Route.ComponentProps) {
   const answer = actionData ?? loaderData;
-  return <PortalPage answer={answer} />;
+  return (
+    <DebtorBrandFrame brand={answer.state === "invalid" ? null : answer.brand}>
+      <PortalPage answer={answer} />
+    </DebtorBrandFrame>
+  );
 }
 
 export function ErrorBoundary() {
   return <RouteError message="We couldn't load your statement." />;
 }
 
-export const meta: Route.MetaFunction = () => debtorLinkMeta("Your statement");
+export const meta: Route.MetaFunction = ({ loaderData: data }) =>
+  debtorLinkMeta("Your statement", data && "sender" in data ? data.sender : null);

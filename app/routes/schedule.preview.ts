@@ -2,9 +2,11 @@ import { previewChoice, previewReminderProps } from "~/actions/test-send-action.
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
+import { withLogoOrigin } from "~/domain/brand";
 import { parseStepText } from "~/domain/template-body";
 import { mail } from "~/mail/index.server";
 import { readForm } from "~/platform/action-result.server";
+import { linkOrigin } from "~/platform/config.server";
 import type { Route } from "./+types/schedule.preview";
 
 /** The preview's headers: nothing in it can run script or load from elsewhere, and it is never kept. */
@@ -63,11 +65,22 @@ async function previewFor(context: Route.LoaderArgs["context"], ownerId: string,
       "No preview",
       "The preview shows once the subject and text have no errors (each field says what is wrong).",
     );
-  const { env } = getApp(context);
+  const { env, config } = getApp(context);
   const preview = await previewReminderProps(getDb(env.DB), ownerId, choice);
   if ("refused" in preview) return notice("No reminder", preview.refused);
-  const rendered = await mail.renderReminderPreview(env, preview.props);
-  if (!rendered.ok)
-    return new Response("The preview could not be rendered.", { status: 502, headers: PREVIEW_HEADERS });
-  return new Response(rendered.html, { headers: PREVIEW_HEADERS });
+  // The logo (docs/decisions/058) as the e-mail has it: absolute, from our own origin, which the
+  // preview's policy lets it load (in development that origin is http).
+  const origin = linkOrigin(config);
+  const { brand } = preview.props;
+  const props = { ...preview.props, brand: brand && withLogoOrigin(brand, origin) };
+  const rendered = await mail.renderReminderPreview(env, props);
+  const headers = {
+    ...PREVIEW_HEADERS,
+    "Content-Security-Policy": PREVIEW_HEADERS["Content-Security-Policy"].replace(
+      "img-src data: https:",
+      `img-src data: https: ${origin}`,
+    ),
+  };
+  if (!rendered.ok) return new Response("The preview could not be rendered.", { status: 502, headers });
+  return new Response(rendered.html, { headers });
 }

@@ -166,13 +166,15 @@ export default function SettingsTemplates({ loaderData }: Route.ComponentProps) 
   const formLocale = useLocale();
   const key = `${step.template}-${step.tone}-${step.language}`;
   const [form, fields] = useValibotForm(StepTextSchema, {
-    id: `text-${key}`,
+    id: `text-${key}-${savedAt ?? "dunly"}`,
     lastResult: busy ? undefined : result?.result,
     defaultValue: { ...step, tone: String(step.tone), subject: text.subject, body: text.body },
   });
   const formRef = useRef<HTMLFormElement>(null);
   const lastField = useRef<"subject" | "body">("body");
   const [bodyLength, setBodyLength] = useState(text.body.length);
+  // Kept across saves (the form starts again from what was saved).
+  const [debtorId, setDebtorId] = useState("");
   const [previewHtml, setPreviewHtml] = useState<string | null>(null);
   const [previewTick, setPreviewTick] = useState(0);
   const isEdited = savedAt !== null;
@@ -251,7 +253,7 @@ export default function SettingsTemplates({ loaderData }: Route.ComponentProps) 
             ))}
           </LabeledSelect>
           <Button type="submit" variant="outline">
-            Open
+            Show text
           </Button>
         </Form>
         {edited.length > 0 && (
@@ -329,7 +331,19 @@ export default function SettingsTemplates({ loaderData }: Route.ComponentProps) 
             <p id="text-body-help" className="-mt-2 text-xs text-muted">
               {`An empty line starts a new paragraph · **bold** · [words](https://a-link) · ${bodyLength.toLocaleString(formLocale)} of ${BODY_MAX.toLocaleString(formLocale)} characters. Without {statement}, the statement goes after the first paragraph.`}
             </p>
-            <LabeledSelect id="text-debtor" name="debtor_id" label="Preview and test with" defaultValue="">
+            {/* The choice is the page's, not the text's: kept when the form starts again from a saved text. */}
+            {hydrated && <input type="hidden" name="debtor_id" value={debtorId} />}
+            <LabeledSelect
+              key={form.id}
+              id="text-debtor"
+              name={hydrated ? undefined : "debtor_id"}
+              label="Preview and test with"
+              value={debtorId}
+              onChange={(e) => {
+                setDebtorId(e.currentTarget.value);
+                setPreviewTick((n) => n + 1);
+              }}
+            >
               <option value="">A sample debtor</option>
               {debtors.map((d) => (
                 <option key={d.id} value={d.id}>

@@ -2,12 +2,14 @@ import { useId } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { withDebtorLink } from "~/actions/debtor-link.server";
 import { sendNoticesAfter } from "~/activity/index.server";
+import { DebtorBrandFrame } from "~/components/debtor-brand";
 import { DEBTOR_LINK_HEADERS, DebtorLinkSteps, debtorLinkMeta } from "~/components/debtor-link-page";
 import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
 import { FieldError, Label } from "~/components/ui/input";
 import { inputClass } from "~/components/ui/variants";
 import type { Db } from "~/db/client.server";
+import type { MessageBrand } from "~/domain/brand";
 import { CONTACT_MESSAGE_MAX } from "~/domain/inbound-mail";
 import { maskEmail } from "~/domain/mask-email";
 import { type OptOutTarget, verifyOptOutToken } from "~/links/index.server";
@@ -20,6 +22,7 @@ import {
   owedTotalsOf,
   owedTotalsQuery,
 } from "~/responses/index.server";
+import type { PageHandle } from "~/ui/should-hydrate";
 import type { Route } from "./+types/unsubscribe";
 
 /**
@@ -37,11 +40,15 @@ export function headers() {
   return DEBTOR_LINK_HEADERS;
 }
 
+/** The user's page, not Dunly's: their brand instead of Dunly's header (docs/decisions/058). */
+export const handle = { debtorPage: true } satisfies PageHandle;
+
 type View = {
   state: "confirm" | "done";
   sender: string;
   address: string;
   owed: OwedTotal[];
+  brand: MessageBrand;
   /** The other choice: "contact me another way" was sent (reminders wait for the sender). */
   contacted?: boolean;
   contact?: { error?: string; message?: string };
@@ -61,6 +68,7 @@ async function shown(db: Db, target: OptOutTarget, done?: "done") {
     // Already opted out: say so instead of asking again.
     state: optedOut ? "done" : "confirm",
     sender: target.senderName,
+    brand: target.brand,
     address: maskEmail(target.email),
     owed: owedTotalsOf(owed),
   });
@@ -147,7 +155,7 @@ function ContactForm({ view }: { view: View }) {
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const view = (actionData ?? loaderData) as { state: "invalid" } | View;
   return (
-    <>
+    <DebtorBrandFrame brand={view.state === "invalid" ? null : view.brand}>
       <DebtorLinkSteps<View>
         view={view}
         title="Stop reminders"
@@ -171,7 +179,7 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
           <ContactForm view={view} />
         </div>
       )}
-    </>
+    </DebtorBrandFrame>
   );
 }
 
@@ -179,4 +187,5 @@ export function ErrorBoundary() {
   return <RouteError message="We couldn't load the page to stop these reminders." />;
 }
 
-export const meta: Route.MetaFunction = () => debtorLinkMeta("Stop reminders");
+export const meta: Route.MetaFunction = ({ loaderData: data }) =>
+  debtorLinkMeta("Stop reminders", data && "sender" in data ? data.sender : null);

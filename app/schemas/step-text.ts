@@ -37,12 +37,12 @@ export const StepTextSchema = v.object({
   ),
   // conform sends an emptied field as missing: the same message as a blank one.
   subject: v.pipe(
-    v.optional(v.string(), ""),
+    v.string("Write a subject."),
     v.maxLength(SUBJECT_MAX * 4, `The subject can be at most ${SUBJECT_MAX} characters.`),
     allErrors(parseSubject),
   ),
   body: v.pipe(
-    v.optional(v.string(), ""),
+    v.string("Write the e-mail's text."),
     v.maxLength(BODY_MAX * 2, `The text can be at most ${BODY_MAX.toLocaleString("en-US")} characters.`),
     allErrors(parseBody),
   ),

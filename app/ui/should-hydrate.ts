@@ -8,6 +8,16 @@ export interface PageHandle {
    * no JavaScript for it; every control on it must work as plain HTML (docs/decisions/026).
    */
   hydrate?: false;
+  /**
+   * A page a debtor reaches from a reminder (/d/…, /p/…, /u/…): the root leaves out Dunly's header
+   * and footer; the page shows the user's brand instead (app/components/debtor-brand.tsx).
+   */
+  debtorPage?: true;
+}
+
+/** Whether this page is one a debtor reaches from a reminder (its route's `handle.debtorPage`). */
+export function useDebtorPage() {
+  return useMatches().some((match) => (match.handle as PageHandle | undefined)?.debtorPage === true);
 }
 
 /**

@@ -1,5 +1,6 @@
-import { Body, Button, Container, Head, Heading, Hr, Html, Preview, Section, Text } from "@react-email/components";
-import type { CSSProperties, ReactNode } from "react";
+import { Body, Button, Container, Head, Heading, Hr, Html, Img, Preview, Section, Text } from "@react-email/components";
+import { type CSSProperties, createContext, type ReactNode, useContext } from "react";
+import { accentColours, DEFAULT_ACCENT, type MessageBrand } from "../../app/domain/brand";
 import type { Language } from "../../app/domain/languages";
 import { REMINDER_LABELS } from "../reminder-copy";
 
@@ -36,12 +37,57 @@ const DARK_MODE_CSS = `
   }
 `;
 
+/**
+ * The user's accent (docs/decisions/058) in place of Dunly's violet: its light variant inline (white
+ * text on it, it on white: at least 4.5:1, app/domain/brand.ts accentColours), its dark variant for
+ * clients in dark mode. Both are normalized again here, so nothing but "#rrggbb" reaches the CSS.
+ */
+export function emailAccent(brand: MessageBrand | null | undefined): { light: string; dark: string } {
+  if (!brand) return { light: DEFAULT_ACCENT, dark: "#c4a7ff" };
+  const light = accentColours(brand.accent).light;
+  const dark = accentColours(brand.accentDark).dark;
+  return { light, dark };
+}
+
+function brandCss(dark: string) {
+  return `
+  @media (prefers-color-scheme: dark) {
+    .dunly-link { color: ${dark} !important; }
+    .dunly-button { background-color: ${dark} !important; color: #1c1e26 !important; }
+  }
+`;
+}
+
+export const AccentContext = createContext(DEFAULT_ACCENT);
+
+/** Only an absolute http(s) URL is a logo a mail client can fetch. */
+function logoSrc(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Long unbroken words (an address, a link) break rather than widen the card. */
 const WRAP = { wordBreak: "break-word", overflowWrap: "anywhere" } as const;
 
+/** The brand's "Powered by Dunly" line in each language of an e-mail to a debtor. */
+const POWERED_BY: Record<Language, string> = {
+  en: "Powered by Dunly",
+  de: "Bereitgestellt von Dunly",
+  fr: "Propulsé par Dunly",
+  es: "Con la tecnología de Dunly",
+  nl: "Mogelijk gemaakt door Dunly",
+};
+
 /**
  * The frame every Dunly e-mail shares: its title (the subject), preview line, a white card (dark
- * where the client prefers it), and a quiet footer.
+ * where the client prefers it), and a quiet footer. With a `brand` (an e-mail to a debtor, sent in
+ * the user's name): the user's logo and name above, their accent on buttons and links, and a small
+ * "Powered by Dunly" line under the footer unless the top plan removed it.
  */
 export function EmailLayout({
   title,
@@ -49,6 +95,7 @@ export function EmailLayout({
   children,
   footer,
   language = "en",
+  brand,
 }: {
   /** The document title: the e-mail's subject. */
   title: string;
@@ -57,14 +104,17 @@ export function EmailLayout({
   footer?: ReactNode;
   /** The language the e-mail is written in (a debtor's, app/domain/languages.ts): its lang and default footer. */
   language?: Language;
+  brand?: MessageBrand | null;
 }) {
+  const accent = emailAccent(brand);
+  const logo = logoSrc(brand?.logoUrl);
   return (
     <Html lang={language}>
       <Head>
         <title>{title}</title>
         <meta name="color-scheme" content="light dark" />
         <meta name="supported-color-schemes" content="light dark" />
-        <style>{DARK_MODE_CSS}</style>
+        <style>{DARK_MODE_CSS + (brand ? brandCss(accent.dark) : "")}</style>
       </Head>
       <Preview>{preview}</Preview>
       <Body
@@ -75,12 +125,36 @@ export function EmailLayout({
           className="dunly-card"
           style={{ backgroundColor: "#ffffff", borderRadius: 8, padding: "32px", maxWidth: 560, ...WRAP }}
         >
-          {children}
+          {brand && (
+            <Section data-brand="" style={{ margin: "0 0 20px" }}>
+              {logo && (
+                <Img
+                  src={logo}
+                  alt=""
+                  height="48"
+                  style={{ maxHeight: 48, maxWidth: 240, height: 48, width: "auto", marginBottom: 8 }}
+                />
+              )}
+              <Text className="dunly-text" style={{ fontSize: 18, fontWeight: 700, color: "#1f1f1f", margin: 0 }}>
+                {brand.name}
+              </Text>
+            </Section>
+          )}
+          <AccentContext.Provider value={accent.light}>{children}</AccentContext.Provider>
           <Hr className="dunly-rule" style={{ borderColor: "#e6e6e6", margin: "24px 0" }} />
           <Section>
             <Text className="dunly-muted" style={{ color: "#6b6b6b", fontSize: 12, lineHeight: "18px", margin: 0 }}>
               {footer ?? REMINDER_LABELS[language].sentBy}
             </Text>
+            {brand?.poweredBy && (
+              <Text
+                data-powered-by=""
+                className="dunly-muted"
+                style={{ color: "#6b6b6b", fontSize: 11, lineHeight: "16px", margin: "8px 0 0" }}
+              >
+                {POWERED_BY[language]}
+              </Text>
+            )}
           </Section>
         </Container>
       </Body>
@@ -114,13 +188,14 @@ export function EmailButton({
   children,
   ...rest
 }: { href: string; children: ReactNode } & { [data: `data-${string}`]: string }) {
+  const accent = useContext(AccentContext);
   return (
     <Button
       {...rest}
       href={href}
       className="dunly-button"
       style={{
-        backgroundColor: "#6d28d9",
+        backgroundColor: accent,
         color: "#ffffff",
         borderRadius: 6,
         padding: "12px 20px",

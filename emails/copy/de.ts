@@ -450,8 +450,8 @@ const NOT_YET_DUE_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
 
 /** Footer of every reminder: who sent it and how to reach them. */
 const FOOTER_COPY: Line = [
-  "Diese Erinnerung wurde von Dunly im Auftrag von {senderName} versandt. Um {senderName} zu erreichen, antworten Sie einfach auf diese E-Mail.",
-  "Diese Erinnerung wurde von Dunly im Auftrag des Absenders versandt. Um den Absender zu erreichen, antworten Sie einfach auf diese E-Mail.",
+  "Versandt von {senderName}. Antworten Sie auf diese E-Mail, um den Absender zu erreichen.",
+  "Antworten Sie auf diese E-Mail, um den Absender zu erreichen.",
 ];
 
 /** The opt-out line under the footer of every reminder: the question, then the link's text. */

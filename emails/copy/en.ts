@@ -451,8 +451,8 @@ const NOT_YET_DUE_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
 
 /** Footer of every reminder: who sent it and how to reach them. */
 const FOOTER_COPY: Line = [
-  "This reminder was sent by Dunly on behalf of {senderName}. To reach {senderName}, simply reply to this e-mail.",
-  "This reminder was sent by Dunly on behalf of the sender. To reach them, simply reply to this e-mail.",
+  "Sent by {senderName}. To reach them, reply to this e-mail.",
+  "To reach the sender, reply to this e-mail.",
 ];
 
 /**

@@ -304,6 +304,8 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
     "/iam/orgs",
     "/iam/subscription",
     "/iam/emails",
+    "/iam/templates",
+    "/iam/brand",
     // The summary autopilot shows before it is turned on, with the cadence form.
     "/iam/cadence?review=autopilot",
     "/debtors/import",

@@ -80,6 +80,9 @@ async function seedAccount(a: Account) {
       "INSERT INTO bank_accounts (owner_id, currency, holder, iban) VALUES (?, 'EUR', 'Ada', 'DE89370400440532013000')",
     ).bind(a.id),
     env.DB.prepare(
+      "INSERT INTO message_templates (owner_id, template, tone, language, subject, body) VALUES (?, 'initial', 1, 'de', 'Hallo', '{statement}')",
+    ).bind(a.id),
+    env.DB.prepare(
       "INSERT INTO stripe_accounts (user_id, account_id, connected_at, updated_at) VALUES (?, ?, ?, ?)",
     ).bind(a.id, `acct_${a.id}`, now, now),
     env.DB.prepare(

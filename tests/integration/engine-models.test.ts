@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { accentColours } from "~/domain/brand";
 import type { FrequencyId } from "~/domain/frequencies";
 import { advancePast } from "~/domain/occurrence";
 import {
@@ -69,6 +70,15 @@ describe("getSenderAndDebtors", () => {
       paymentUrl: null,
       locale: null,
       businessName: null,
+      // Dunly's look until the user sets a brand (docs/decisions/058).
+      brand: {
+        name: "Olive Owner",
+        logoUrl: null,
+        accent: "#6d28d9",
+        accentDark: accentColours(null).dark,
+        signature: null,
+        poweredBy: true,
+      },
     });
     expect(found.debtors.map((d) => d.id)).toEqual([mine.id]);
     expect(found.debtors[0]).toMatchObject({ ownerId: owner.id, fullName: "My Debtor", debtCents: 123450 });

@@ -5,6 +5,7 @@ import { Button, SubmitButton } from "~/components/ui/button";
 import { FieldError, Label } from "~/components/ui/input";
 import { buttonVariants, inputClass } from "~/components/ui/variants";
 import type { BankTransfer } from "~/domain/bank-transfer";
+import type { MessageBrand } from "~/domain/brand";
 import { formatDate } from "~/domain/dates";
 import { DISPUTE_REASON_MAX, invoiceLabel } from "~/domain/dispute";
 import { formatMoney } from "~/domain/money";
@@ -52,6 +53,8 @@ export interface PortalInvoiceView {
 export interface PortalView {
   state: "ok";
   sender: string;
+  /** The user's brand (docs/decisions/058): the page's frame shows it. */
+  brand: MessageBrand;
   payUrl: string | null;
   /** Pay online on the sender's own Stripe account (decisions/018): a Checkout Session made by the server. */
   payOnline: boolean;

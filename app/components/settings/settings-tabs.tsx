@@ -1,13 +1,14 @@
 import type { ReactNode } from "react";
 import { LinkTabs } from "~/components/ui/link-tabs";
 
-/** Settings' tabs: /iam/:tab (routes/settings.tsx) and /iam/bank, a route of its own (routes/settings-bank.tsx). */
+/** Settings' tabs: /iam/:tab (routes/settings.tsx); /iam/bank and /iam/brand are routes of their own (routes/settings-bank.tsx, settings-brand.tsx). */
 export const SETTINGS_TABS = [
   { id: "info", label: "Personal information", short: "Info" },
   { id: "orgs", label: "Organizations", short: "Organizations" },
   { id: "cadence", label: "Cadence & autopilot", short: "Cadence" },
   { id: "bank", label: "Bank transfer", short: "Bank" },
   { id: "templates", label: "E-mail texts", short: "Texts" },
+  { id: "brand", label: "Brand", short: "Brand" },
   { id: "subscription", label: "Your Subscription", short: "Subscription" },
   { id: "emails", label: "E-mails", short: "E-mails" },
 ] as const;

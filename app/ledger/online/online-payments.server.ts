@@ -273,7 +273,7 @@ async function sendReceipt(
   paidOn: string,
 ) {
   try {
-    const parties = await debtorParties(c.db, row.ownerId, row.debtorId);
+    const parties = await debtorParties(c.db, row.ownerId, row.debtorId, c.config);
     if (!parties) return;
     const portalUrl = await portalLink(c.db, c.config, {
       id: row.debtorId,
@@ -290,6 +290,7 @@ async function sendReceipt(
       reference: paymentIntentId,
       portalUrl,
       language: parties.language,
+      brand: parties.brand,
     };
     await sendRecorded(c.env, c.db, {
       ownerId: row.ownerId,
