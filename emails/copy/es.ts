@@ -453,8 +453,8 @@ const NOT_YET_DUE_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
 
 /** Footer of every reminder: who sent it and how to reach them. */
 const FOOTER_COPY: Line = [
-  "Dunly ha enviado este recordatorio en nombre de {senderName}. Para ponerse en contacto con {senderName}, basta con responder a este correo.",
-  "Dunly ha enviado este recordatorio en nombre del remitente. Para ponerse en contacto con el remitente, basta con responder a este correo.",
+  "Enviado por {senderName}. Para contactar con el remitente, responda a este correo.",
+  "Para contactar con el remitente, responda a este correo.",
 ];
 
 /**

@@ -455,8 +455,8 @@ const NOT_YET_DUE_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
 
 /** Footer of every reminder: who sent it and how to reach them. */
 const FOOTER_COPY: Line = [
-  "Ce rappel vous a été envoyé par {senderName} via Dunly. Pour contacter {senderName}, il vous suffit de répondre à cet e-mail.",
-  "Ce rappel vous a été envoyé par l’expéditeur via Dunly. Pour le contacter, il vous suffit de répondre à cet e-mail.",
+  "Envoyé par {senderName}. Pour joindre l’expéditeur, répondez à cet e-mail.",
+  "Pour joindre l’expéditeur, répondez à cet e-mail.",
 ];
 
 /**

@@ -454,8 +454,8 @@ const NOT_YET_DUE_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
 
 /** Footer of every reminder: who sent it and how to reach them. */
 const FOOTER_COPY: Line = [
-  "Deze herinnering is namens {senderName} verstuurd door Dunly. Wilt u contact opnemen met {senderName}? Beantwoord dan gewoon deze e-mail.",
-  "Deze herinnering is namens de afzender verstuurd door Dunly. Wilt u contact opnemen met de afzender? Beantwoord dan gewoon deze e-mail.",
+  "Verzonden door {senderName}. Beantwoord deze e-mail om de afzender te bereiken.",
+  "Beantwoord deze e-mail om de afzender te bereiken.",
 ];
 
 /**
