@@ -7,16 +7,17 @@ import { startFakeResend } from "./tests/support/fake-resend";
 
 const alias = { "~": fileURLToPath(new URL("./app", import.meta.url)) };
 /**
- * Inside workerd, the test files' own imports of app code: intl-messageformat's ES modules import
- * files without their extension ("./src/core"), which workerd's module loader cannot find, so its
- * one-file ES build stands in (the message catalogues, app/domain/i18n.ts). The built Workers bundle it.
+ * What a test file that imports app code directly runs in workerd: intl-messageformat's own
+ * one-file ESM build, since its package entry imports files without extensions, which workerd's
+ * module loader does not resolve.
  */
-const workerdAlias = {
-  ...alias,
-  "intl-messageformat": fileURLToPath(
-    new URL("./node_modules/intl-messageformat/intl-messageformat.esm.js", import.meta.url),
-  ),
-};
+const workerdAlias = [
+  {
+    find: /^intl-messageformat$/,
+    replacement: fileURLToPath(new URL("./node_modules/intl-messageformat/intl-messageformat.esm.js", import.meta.url)),
+  },
+  { find: "~", replacement: alias["~"] },
+];
 
 /** A built Worker's configuration: what `react-router build` made of its wrangler.toml. */
 interface BuiltConfig {

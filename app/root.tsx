@@ -13,6 +13,7 @@ import { DEFAULT_THEME, themeBootScript } from "~/platform/theme";
 import { requestTheme } from "~/platform/theme.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { readFlashToast } from "~/platform/toast.server";
+import { usePageLanguage } from "~/ui/page-language";
 import type { PageFormats } from "~/ui/root-data";
 import { useDebtorPage, useShouldHydrate } from "~/ui/should-hydrate";
 import { markHydrated } from "~/ui/use-form-result";
@@ -52,8 +53,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const hydrate = useShouldHydrate();
   // A debtor's page speaks for the user: no Dunly header, menu or footer (docs/decisions/058).
   const debtorPage = useDebtorPage();
+  // A debtor's page is in the debtor's language; every other page in English.
+  const language = usePageLanguage();
   return (
-    <html lang="en" data-theme={rootData?.theme ?? DEFAULT_THEME} suppressHydrationWarning>
+    <html lang={language?.lang ?? "en"} data-theme={rootData?.theme ?? DEFAULT_THEME} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -68,7 +71,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           href="#main"
           className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-surface focus:p-2"
         >
-          Skip to content
+          {language?.skip ?? "Skip to content"}
         </a>
         {!debtorPage && <SiteHeader user={rootData?.user ?? null} withoutScripts={!hydrate} />}
         <main id="main" className="flex-1">

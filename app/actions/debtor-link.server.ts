@@ -16,17 +16,18 @@ export interface DebtorLinkRequest {
 /**
  * The start every loader and action of the debtor's signed-link pages (/u/… opt-out, /p/… "I've paid")
  * shares: the token of the URL verified for the page's purpose, then `then` with the debtor it names;
- * a token that is not valid answers 404 with nothing about why.
+ * a token that is not valid answers 404 with nothing about why (and `invalid`: the page's words for it).
  */
 export async function withDebtorLink<T>(
   context: Readonly<RouterContextProvider>,
   token: string | undefined,
   verify: (db: Db, config: AppConfig, token: string | undefined) => Promise<OptOutTarget | null>,
   then: (request: DebtorLinkRequest) => Promise<T>,
+  invalid: object = {},
 ) {
   const { env, config, ctx } = getApp(context);
   const db = getDb(env.DB);
   const target = await verify(db, config, token);
-  if (!target) return data({ state: "invalid" as const }, { status: 404 });
+  if (!target) return data({ ...invalid, state: "invalid" as const }, { status: 404 });
   return then({ env, config, ctx, db, target });
 }

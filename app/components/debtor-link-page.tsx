@@ -1,7 +1,11 @@
 import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { SubmitButton } from "~/components/ui/button";
+import type { Translate } from "~/domain/i18n";
+import type { DebtorLinkKey } from "~/domain/i18n/debtor-link";
 import { formatMoney } from "~/domain/money";
+import { type PageCopy, translate } from "~/domain/page-copy";
+import { richText } from "./debtor-copy";
 
 /**
  * What the pages a debtor reaches from a reminder share (/d/… their page, /u/… opt-out, /p/… "I've paid"): the
@@ -31,14 +35,14 @@ export function DebtorLinkPage({ children }: { children: ReactNode }) {
   );
 }
 
-export function InvalidDebtorLink({ title }: { title: string }) {
+export function InvalidDebtorLink({ title, t }: { title: string; t: Translate<DebtorLinkKey> }) {
   return (
     <>
       <h1 className="text-2xl font-bold">{title}</h1>
       <p role="alert" className="rounded-md border border-danger px-4 py-3 text-danger">
-        This link is no longer valid.
+        {t("link.invalid")}
       </p>
-      <p className="text-muted">Please open the link from the most recent reminder again.</p>
+      <p className="text-muted">{t("link.reopen")}</p>
     </>
   );
 }
@@ -47,12 +51,20 @@ export function InvalidDebtorLink({ title }: { title: string }) {
  * What the debtor still owes the sender: the balances of their open invoices, per currency
  * (app/responses/portal.server.ts owedTotalsQuery). Nothing when nothing is open.
  */
-export function OwedAmount({ sender, totals }: { sender: string; totals: { currency: string; cents: number }[] }) {
+export function OwedAmount({
+  sender,
+  totals,
+  copy,
+}: {
+  sender: string;
+  totals: { currency: string; cents: number }[];
+  copy: PageCopy<DebtorLinkKey>;
+}) {
   if (totals.length === 0) return null;
+  const total = totals.map((o) => formatMoney(o.cents, o.currency, copy.locale)).join(" + ");
   return (
     <p className="break-words" data-testid="owed">
-      {`Still owed to ${sender}: `}
-      <strong>{totals.map((t) => formatMoney(t.cents, t.currency)).join(" + ")}</strong>
+      {richText(translate(copy), "link.owed", { sender }, { total: <strong>{total}</strong> })}
     </p>
   );
 }
@@ -66,6 +78,7 @@ type Owed = { currency: string; cents: number }[];
  */
 export function DebtorLinkSteps<V extends { state: "confirm" | "done"; sender: string; owed: Owed }>({
   view,
+  copy,
   title,
   doneTitle,
   done,
@@ -74,6 +87,8 @@ export function DebtorLinkSteps<V extends { state: "confirm" | "done"; sender: s
   button,
 }: {
   view: { state: "invalid" } | V;
+  /** The page's words: the debtor's language, or English for a link that is not valid. */
+  copy: PageCopy<DebtorLinkKey>;
   title: string;
   doneTitle: string;
   /** The "done" step's message (a status). */
@@ -87,19 +102,19 @@ export function DebtorLinkSteps<V extends { state: "confirm" | "done"; sender: s
   return (
     <DebtorLinkPage>
       {view.state === "invalid" ? (
-        <InvalidDebtorLink title={title} />
+        <InvalidDebtorLink title={title} t={translate(copy)} />
       ) : view.state === "done" ? (
         <>
           <h1 className="text-2xl font-bold">{doneTitle}</h1>
           <p role="status" className="break-words">
             {done(view)}
           </p>
-          <OwedAmount sender={view.sender} totals={view.owed} />
+          <OwedAmount sender={view.sender} totals={view.owed} copy={copy} />
         </>
       ) : (
         <Form method="post" className="flex flex-col items-center gap-6">
           <h1 className="text-2xl font-bold break-words">{question(view)}</h1>
-          <OwedAmount sender={view.sender} totals={view.owed} />
+          <OwedAmount sender={view.sender} totals={view.owed} copy={copy} />
           <p className="text-muted">{explanation}</p>
           <SubmitButton busy={busy} size="lg">
             {button}

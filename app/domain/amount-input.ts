@@ -24,7 +24,15 @@ import { amountExample, separatorsOf } from "./number-locale";
 export type AmountReading =
   | { ok: true; value: number }
   | { ok: false; reason: "empty" | "malformed" }
-  | { ok: false; reason: "ambiguous" | "other-format"; message: string };
+  | {
+      ok: false;
+      reason: "ambiguous" | "other-format";
+      message: string;
+      /** The parts of the message, for a page that writes it in another language: what was typed, the readings (two when ambiguous, the one meant otherwise) and how an amount is written in `locale`. */
+      typed: string;
+      readings: string[];
+      example: string;
+    };
 
 /** Spaces and apostrophes people put between thousands; they never stand for decimals. */
 const SPACING = /[\s\u00a0\u202f'’]/g;
@@ -61,11 +69,17 @@ export function readAmount(input: unknown, locale: string): AmountReading {
     ok: false,
     reason: "ambiguous",
     message: `"${typed}" could be read as ${asTyped(a)} or as ${asTyped(b)}. Please type the amount with its decimals, as in ${example}.`,
+    typed,
+    readings: [asTyped(a), asTyped(b)],
+    example,
   });
   const otherFormat = (value: number): AmountReading => ({
     ok: false,
     reason: "other-format",
     message: `"${typed}" is written in another number format than yours (${example}). Please type it as ${asTyped(value)}, or change your number format in Settings.`,
+    typed,
+    readings: [asTyped(value)],
+    example,
   });
   const decimalOf = (integer: string, fraction: string) => Number(`${integer}.${fraction}`);
 

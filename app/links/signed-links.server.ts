@@ -6,6 +6,8 @@ import { type MessageBrand, messageBrand } from "~/domain/brand";
 import { debtorWriting } from "~/domain/debtor-mail-copy";
 import { oneLine, safeDisplayName } from "~/domain/header-safe";
 import { formatReplyAddress, isReplyKey, parseReplyAddress, REPLY_SIGNATURE_HEX } from "~/domain/inbound-mail";
+import { debtorLanguage, debtorLocale, type Language } from "~/domain/languages";
+import type { NumberLocale } from "~/domain/number-locale";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 
 /**
@@ -257,6 +259,10 @@ export interface OptOutTarget {
   payUrl: string | null;
   /** The user's brand as the debtor's pages show it (docs/decisions/058); the logo's URL is a same-origin path. */
   brand: MessageBrand;
+  /** The language the debtor's pages are written in: the debtor's own, else the user's (debtorLanguage). */
+  language: Language;
+  /** Where those pages write dates and amounts (debtorLocale). */
+  locale: NumberLocale;
 }
 
 /**
@@ -379,6 +385,8 @@ export async function verifyDebtorToken(
       businessName: users.businessName,
       orgPaymentUrl: organizations.paymentUrl,
       ...BRAND_COLUMNS,
+      language: debtors.language,
+      userLocale: users.locale,
     })
     .from(debtors)
     .innerJoin(users, eq(users.id, debtors.ownerId))
@@ -397,7 +405,14 @@ export async function verifyDebtorToken(
     // The organization's page when sent as one, else the user's (app/domain/sender.ts reminderSender).
     payUrl: httpsUrl((row.orgName !== null ? row.orgPaymentUrl : null) ?? row.userPaymentUrl),
     brand: brandOfRow(row, debtorSenderName(row), ""),
+    ...debtorPageLanguage(row.language, row.userLocale),
   };
+}
+
+/** The language and locale of a debtor's pages from the debtor's stored language and the user's format. */
+export function debtorPageLanguage(stored: string | null, userStoredLocale: string | null) {
+  const language = debtorLanguage(stored, userStoredLocale);
+  return { language, locale: debtorLocale(language, userStoredLocale) };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { BankTransfer } from "~/domain/bank-transfer";
 import { formatDate } from "~/domain/dates";
 import { debtorWriting } from "~/domain/debtor-mail-copy";
 import { formatMoney } from "~/domain/money";
-import { amountExample, userLocale } from "~/domain/number-locale";
+import { amountExample } from "~/domain/number-locale";
 import { daysOverdue } from "~/domain/statement";
 import type { StatementDocument } from "~/domain/statement-document";
 import type { ClaimableInvoice, ClaimFormView, ClaimSaid } from "~/schemas/paid-claim";
@@ -341,8 +341,9 @@ export async function claimFormOf(
   state: PortalState,
   numberLocale: string,
   today: string,
+  /** Where the page writes dates (the debtor's: debtorLocale). */
+  locale: string,
 ): Promise<{ view: ClaimFormView; claimable: ClaimableInvoice[] }> {
-  const locale = userLocale(state.debtor.ownerLocale);
   const open = state.invoices.filter((i) => i.status === "open" && i.claimedAt === null && i.amountCents > i.paidCents);
   const claimable = await Promise.all(
     open.map(async (i) => ({
@@ -379,7 +380,7 @@ export function claimSaidOf(state: PortalState): ClaimSaid | null {
     currency: d.paidClaimCurrency,
     paidOn: d.paidClaimOn,
     reference: d.paidClaimReference,
-    invoices: state.invoices.filter((i) => i.claimedAt !== null).map((i) => i.number ?? "an invoice"),
+    invoices: state.invoices.filter((i) => i.claimedAt !== null).map((i) => i.number),
   };
 }
 

@@ -5,11 +5,21 @@ import { getApp } from "~/auth/context.server";
 import { bankTransfersFor, listBankAccounts } from "~/bank/index.server";
 import { DebtorBrandFrame } from "~/components/debtor-brand";
 import { DEBTOR_LINK_HEADERS, debtorLinkMeta } from "~/components/debtor-link-page";
-import { PORTAL_DONE, type PortalDone, PortalPage, type PortalView } from "~/components/portal/portal-page";
+import {
+  PORTAL_DONE,
+  type PortalDone,
+  type PortalErrors,
+  PortalPage,
+  type PortalValues,
+  type PortalView,
+} from "~/components/portal/portal-page";
 import { RouteError } from "~/components/route-error";
 import { type Db, getDb } from "~/db/client.server";
 import type { BankAccountRecord } from "~/domain/bank-transfer";
-import { userLocale } from "~/domain/number-locale";
+import { DEBTOR_LINK_COPY } from "~/domain/i18n/debtor-link";
+import { PAID_CLAIM_COPY } from "~/domain/i18n/paid-claim";
+import { PORTAL_COPY, type PortalKey } from "~/domain/i18n/portal";
+import { englishCopy, type PageMessage, pageCopy, translate } from "~/domain/page-copy";
 import { promiseEndsAt, promiseWindow } from "~/domain/promise";
 import { localDateString } from "~/domain/schedule-time";
 import { safeTimeZone } from "~/domain/time-zone";
@@ -18,7 +28,6 @@ import { onlinePaymentOf, payOnline, paysOnline, pendingOnlinePayment } from "~/
 import { invoiceRefs, type OptOutTarget, verifyPortalToken } from "~/links/index.server";
 import { readForm } from "~/platform/action-result.server";
 import type { AppConfig } from "~/platform/config.server";
-import { requestNumberLocale } from "~/platform/locale.server";
 import { replanDueSchedules } from "~/reminders/index.server";
 import {
   claimFormOf,
@@ -32,8 +41,8 @@ import {
   promiseToPay,
 } from "~/responses/index.server";
 import { PORTAL_INTENTS } from "~/schemas/intents";
-import { type ClaimField, type ClaimValues, readPaidClaim } from "~/schemas/paid-claim";
-import { DisputeSchema, promiseSchema } from "~/schemas/portal";
+import { readPaidClaim } from "~/schemas/paid-claim";
+import { DisputeSchema, portalMessage, promiseSchema } from "~/schemas/portal";
 import type { PageHandle } from "~/ui/should-hydrate";
 import type { Route } from "./+types/portal";
 
@@ -46,7 +55,9 @@ import type { Route } from "./+types/portal";
  * origin: the Origin check applies), then come back with a short confirmation
  * (POST/redirect/GET). Nothing on it, in its URLs or in its forms is an id: invoices are named by
  * references that mean something only with this token (invoiceRefs). Any token that is not a
- * portal token of an existing debtor gets the same 404 "This link is no longer valid.".
+ * portal token of an existing debtor gets the same 404 "This link is no longer valid.". It is written
+ * in the debtor's language (the token's read brings it: debtorLanguage), and only that language's
+ * words reach the browser.
  */
 
 // The token is in the URL: never leak it through Referer, never cache or index the page.
@@ -57,14 +68,22 @@ export function headers() {
 /** The user's page, not Dunly's: their brand instead of Dunly's header (docs/decisions/058). */
 export const handle = { debtorPage: true } satisfies PageHandle;
 
-type Errors = { form?: string; promised_on?: string; invoice?: string; reason?: string } & Partial<
-  Record<ClaimField, string>
->;
-type Values = { promised_on?: string; invoice?: string; reason?: string } & Partial<ClaimValues>;
+type Errors = PortalErrors;
+type Values = PortalValues;
+type Copy = PortalView["copy"];
 
-type Answer = { state: "invalid" } | (PortalView & { errors?: Errors; values?: Values; intent?: string });
+type Answer = { state: "invalid"; copy: Copy } | (PortalView & { errors?: Errors; values?: Values; intent?: string });
 
-const invalid = () => data<Answer>({ state: "invalid" }, { status: 404 });
+/** A link that is not valid names no debtor: the page in English. */
+const invalid = () =>
+  data<Answer>(
+    { state: "invalid", copy: englishCopy(PORTAL_COPY, PAID_CLAIM_COPY, DEBTOR_LINK_COPY) },
+    { status: 404 },
+  );
+
+/** A refusal of the page's own (a key of its catalogue). */
+const says = (key: PortalKey, values?: PageMessage<PortalKey>["values"]): PageMessage<PortalKey> =>
+  values ? { key, values } : { key };
 
 /** The page's values, with each invoice named by its reference for this token. */
 async function viewOf(
@@ -75,16 +94,16 @@ async function viewOf(
   done: PortalDone | null,
   online: Pick<PortalView, "payOnline" | "checkout" | "pendingOnline">,
   accounts: readonly BankAccountRecord[],
-  numberLocale: string,
   token: string,
 ): Promise<PortalView> {
   const base = `/d/${encodeURIComponent(token)}`;
   const refOf = await invoiceRefs(config, target.key);
   const open = state.invoices.filter((i) => i.status === "open");
   const zone = safeTimeZone(state.debtor.timeZone);
-  const claim = await claimFormOf(refOf, state, numberLocale, localDateString(now, zone));
+  const claim = await claimFormOf(refOf, state, target.locale, localDateString(now, zone), target.locale);
   return {
     state: "ok",
+    copy: pageCopy(target.language, target.locale, PORTAL_COPY, PAID_CLAIM_COPY, DEBTOR_LINK_COPY),
     sender: target.senderName,
     brand: target.brand,
     payUrl: target.payUrl,
@@ -145,7 +164,7 @@ async function onlineOf(env: Env, config: AppConfig, db: Db, target: OptOutTarge
   return { payOnline: pays, checkout: checkout ?? null, pendingOnline: pending ?? null };
 }
 
-export async function loader({ params, context, url, request }: Route.LoaderArgs) {
+export async function loader({ params, context, url }: Route.LoaderArgs) {
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
   const found = await load(db, config, params.token);
@@ -160,7 +179,6 @@ export async function loader({ params, context, url, request }: Route.LoaderArgs
       doneOf(url.searchParams.get("done")),
       online,
       await listBankAccounts(db, found.target.ownerId),
-      requestNumberLocale(request),
       params.token,
     ),
   );
@@ -169,8 +187,7 @@ export async function loader({ params, context, url, request }: Route.LoaderArgs
 /** The fields a Pay form may send: no amount, no debtor (the server decides both). */
 const PAY_FIELDS = new Set(["intent", "invoice", "currency"]);
 /** Pay while a bank payment in that currency is pending (the page offers no Pay then: a stale page's post). */
-const PAY_PENDING =
-  "A bank payment of yours in this currency is still being processed. Paying again could pay twice: this page says when it has arrived.";
+const PAY_PENDING: PortalKey = "portal.error.payPending";
 
 export async function action({ params, context, request }: Route.ActionArgs) {
   const { env, config, ctx } = getApp(context);
@@ -195,7 +212,6 @@ export async function action({ params, context, request }: Route.ActionArgs) {
           null,
           await onlineOf(env, config, db, target, null),
           await listBankAccounts(db, target.ownerId),
-          requestNumberLocale(request),
           params.token,
         )),
         intent,
@@ -206,7 +222,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     );
 
   const form = await readForm(request);
-  if ("refused" in form) return refused("", 400, { form: "The form could not be read. Please try again." });
+  if ("refused" in form) return refused("", 400, { form: says("portal.error.unreadable") });
   const { formData } = form;
   const intent = String(formData.get("intent") ?? "");
   switch (intent) {
@@ -214,9 +230,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
       // The amount and the debtor come from the token and the ledger; a form that names either is refused.
       const extra = [...formData.keys()].filter((k) => !PAY_FIELDS.has(k));
       if (extra.length > 0) {
-        return refused(intent, 400, {
-          form: "The amount to pay is taken from your statement. Please use the Pay button.",
-        });
+        return refused(intent, 400, { form: says("portal.error.payFields") });
       }
       const ref = String(formData.get("invoice") ?? "");
       let pay: PayTarget;
@@ -226,22 +240,24 @@ export async function action({ params, context, request }: Route.ActionArgs) {
         const open = state.invoices.filter((i) => i.status === "open");
         const refs = await Promise.all(open.map((i) => refOf(i.id)));
         const invoice = open[refs.indexOf(ref)];
-        if (!invoice) return refused(intent, 400, { invoice: "Please choose one of your open invoices." });
+        if (!invoice) return refused(intent, 400, { invoice: says("portal.error.chooseOpen") });
         pay = { invoiceId: invoice.id };
       } else {
         const currency = String(formData.get("currency") ?? "");
         if (currency && !state.invoices.some((i) => i.status === "open" && i.currency === currency)) {
-          return refused(intent, 400, { invoice: "Nothing is open in that currency." });
+          return refused(intent, 400, { invoice: says("portal.error.currency") });
         }
         pay = { currency: currency || null };
       }
       const started = await payOnline(env, config, db, target, params.token, pay, now);
       if (started === null) {
         if (target.payUrl) return redirect(target.payUrl, 303);
-        return refused(intent, 409, { form: `Paying online is not available. Please contact ${target.senderName}.` });
+        return refused(intent, 409, {
+          form: says("portal.error.payUnavailable", { sender: target.senderName }),
+        });
       }
       if ("error" in started) {
-        const form = started.error === "payment-pending" ? PAY_PENDING : "Nothing is open: there is nothing to pay.";
+        const form = says(started.error === "payment-pending" ? PAY_PENDING : "portal.error.nothingToPay");
         return refused(intent, 409, { form });
       }
       return redirect(started.url, 303);
@@ -249,9 +265,16 @@ export async function action({ params, context, request }: Route.ActionArgs) {
     case PORTAL_INTENTS.paid: {
       // As on /p: what they paid, read against their own open invoices; the invoices leave reminders
       // (the schedules hold in D1, then their alarms are disarmed, only when nothing else is chased).
-      const locale = requestNumberLocale(request);
+      // Amounts are read as the page writes them: in the debtor's locale.
+      const locale = target.locale;
       const today = localDateString(now, safeTimeZone(state.debtor.timeZone));
-      const { claimable } = await claimFormOf(await invoiceRefs(config, target.key), state, locale, today);
+      const { claimable } = await claimFormOf(
+        await invoiceRefs(config, target.key),
+        state,
+        locale,
+        today,
+        target.locale,
+      );
       const read = readPaidClaim(formData, { open: claimable, locale, today });
       if (!read.ok && state.debtor.paidClaimedAt === null) return refused(intent, 400, read.errors, read.values);
       const { claimed } = read.ok
@@ -260,7 +283,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
       if (claimed) tell();
       // Not recorded and not told before: nothing is owed any more.
       if (!claimed && state.debtor.paidClaimedAt === null) {
-        return refused(intent, 409, { form: "Nothing is owed any more: there is nothing to tell." });
+        return refused(intent, 409, { form: says("portal.error.nothingToTell") });
       }
       return done("paid");
     }
@@ -276,30 +299,28 @@ export async function action({ params, context, request }: Route.ActionArgs) {
         return refused(
           intent,
           409,
-          { form: `Please contact ${target.senderName} directly to agree on a new date.` },
+          { form: says("portal.error.promiseBroken", { sender: target.senderName }) },
           values,
         );
       }
       if (state.debtor.promisedOn !== null) {
-        return refused(intent, 409, { form: "You have already promised a date." }, values);
+        return refused(intent, 409, { form: says("portal.error.promised") }, values);
       }
       if (!state.invoices.some((i) => i.status === "open")) {
-        return refused(intent, 409, { form: "Nothing is open: there is nothing to promise." }, values);
+        return refused(intent, 409, { form: says("portal.error.nothingToPromise") }, values);
       }
       const zone = safeTimeZone(state.debtor.timeZone);
       const submission = parseWithValibot(formData, {
-        schema: promiseSchema(promiseWindow(now, zone), userLocale(state.debtor.ownerLocale)),
+        schema: promiseSchema(promiseWindow(now, zone)),
       });
       if (submission.status !== "success") {
-        return refused(intent, 400, { promised_on: submission.error?.promised_on?.[0] }, values);
+        return refused(intent, 400, { promised_on: portalMessage(submission.error?.promised_on?.[0]) }, values);
       }
       const promisedOn = submission.value.promised_on;
       const endsAt = promiseEndsAt(promisedOn, zone);
-      if (endsAt === null)
-        return refused(intent, 400, { promised_on: "Please enter the date you will pay by." }, values);
+      if (endsAt === null) return refused(intent, 400, { promised_on: says("portal.error.promiseDate") }, values);
       const { promised } = await promiseToPay({ env, db }, target.ownerId, target.debtorId, promisedOn, endsAt, now);
-      if (!promised)
-        return refused(intent, 409, { form: "The promise could not be recorded. Please try again." }, values);
+      if (!promised) return refused(intent, 409, { form: says("portal.error.promiseFailed") }, values);
       tell();
       return done("promised");
     }
@@ -313,7 +334,10 @@ export async function action({ params, context, request }: Route.ActionArgs) {
         return refused(
           intent,
           400,
-          { invoice: submission.error?.invoice?.[0], reason: submission.error?.reason?.[0] },
+          {
+            invoice: portalMessage(submission.error?.invoice?.[0]),
+            reason: portalMessage(submission.error?.reason?.[0]),
+          },
           values,
         );
       }
@@ -322,7 +346,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
       const open = state.invoices.filter((i) => i.status === "open");
       const refs = await Promise.all(open.map((i) => refOf(i.id)));
       const invoice = open[refs.indexOf(submission.value.invoice)];
-      if (!invoice) return refused(intent, 400, { invoice: "Please choose one of your open invoices." }, values);
+      if (!invoice) return refused(intent, 400, { invoice: says("portal.error.chooseOpen") }, values);
       const { disputed } = await disputeInvoice(
         { env, db },
         target.ownerId,
@@ -331,15 +355,14 @@ export async function action({ params, context, request }: Route.ActionArgs) {
         submission.value.reason,
         now,
       );
-      if (!disputed)
-        return refused(intent, 409, { form: "The dispute could not be recorded. Please try again." }, values);
+      if (!disputed) return refused(intent, 409, { form: says("portal.error.disputeFailed") }, values);
       tell();
       // The disputed invoice's steps leave the debtor's due-date schedules that still run.
       await replanDueSchedules({ env, db, ownerId: target.ownerId, now }, [target.debtorId]);
       return done("disputed");
     }
     default:
-      return refused(intent, 400, { form: "Something went wrong. Please try again." });
+      return refused(intent, 400, { form: says("portal.error.unknown") });
   }
 }
 
@@ -356,5 +379,11 @@ export function ErrorBoundary() {
   return <RouteError message="We couldn't load your statement." />;
 }
 
-export const meta: Route.MetaFunction = ({ loaderData: data }) =>
-  debtorLinkMeta("Your statement", data && "sender" in data ? data.sender : null);
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  const data = loaderData as Answer | undefined;
+  const copy = data?.copy;
+  return debtorLinkMeta(
+    copy ? translate(copy)("portal.title") : "Your statement",
+    data && "sender" in data ? data.sender : null,
+  );
+};

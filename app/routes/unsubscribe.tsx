@@ -3,6 +3,7 @@ import { data, Form, useNavigation } from "react-router";
 import { withDebtorLink } from "~/actions/debtor-link.server";
 import { sendNoticesAfter } from "~/activity/index.server";
 import { DebtorBrandFrame } from "~/components/debtor-brand";
+import { richText } from "~/components/debtor-copy";
 import { DEBTOR_LINK_HEADERS, DebtorLinkSteps, debtorLinkMeta } from "~/components/debtor-link-page";
 import { RouteError } from "~/components/route-error";
 import { SubmitButton } from "~/components/ui/button";
@@ -10,8 +11,11 @@ import { FieldError, Label } from "~/components/ui/input";
 import { inputClass } from "~/components/ui/variants";
 import type { Db } from "~/db/client.server";
 import type { MessageBrand } from "~/domain/brand";
+import { DEBTOR_LINK_COPY, type DebtorLinkKey } from "~/domain/i18n/debtor-link";
+import { OPT_OUT_COPY, type OptOutKey } from "~/domain/i18n/opt-out";
 import { CONTACT_MESSAGE_MAX } from "~/domain/inbound-mail";
 import { maskEmail } from "~/domain/mask-email";
+import { englishCopy, type PageCopy, type PageMessage, pageCopy, say, translate } from "~/domain/page-copy";
 import { type OptOutTarget, verifyOptOutToken } from "~/links/index.server";
 import { readForm } from "~/platform/action-result.server";
 import {
@@ -42,22 +46,28 @@ export function headers() {
 
 /** The user's page, not Dunly's: their brand instead of Dunly's header (docs/decisions/058). */
 export const handle = { debtorPage: true } satisfies PageHandle;
+type Copy = PageCopy<OptOutKey | DebtorLinkKey>;
 
 type View = {
   state: "confirm" | "done";
+  /** The page's words in the debtor's language (only that one reaches the browser). */
+  copy: Copy;
   sender: string;
   address: string;
   owed: OwedTotal[];
   brand: MessageBrand;
   /** The other choice: "contact me another way" was sent (reminders wait for the sender). */
   contacted?: boolean;
-  contact?: { error?: string; message?: string };
+  contact?: { error?: PageMessage<OptOutKey>; message?: string };
 };
+type Invalid = { state: "invalid"; copy: Copy };
 
 const CONTACT_INTENT = "contact";
-const CONTACT_EMPTY = "Please write how the sender can reach you.";
-const CONTACT_LONG = `Please keep the message to ${CONTACT_MESSAGE_MAX} characters.`;
-const CONTACT_CAP = "You have written many times today. Please try again tomorrow.";
+const CONTACT_EMPTY: PageMessage<OptOutKey> = { key: "optOut.contact.empty" };
+const CONTACT_LONG: PageMessage<OptOutKey> = { key: "optOut.contact.long", values: { max: CONTACT_MESSAGE_MAX } };
+const CONTACT_CAP: PageMessage<OptOutKey> = { key: "optOut.contact.cap" };
+/** A link that is not valid names no debtor: English. */
+const INVALID = { copy: englishCopy(OPT_OUT_COPY, DEBTOR_LINK_COPY) };
 
 async function shown(db: Db, target: OptOutTarget, done?: "done") {
   const [optedOut, owed] = await Promise.all([
@@ -67,6 +77,7 @@ async function shown(db: Db, target: OptOutTarget, done?: "done") {
   return data<View>({
     // Already opted out: say so instead of asking again.
     state: optedOut ? "done" : "confirm",
+    copy: pageCopy(target.language, target.locale, OPT_OUT_COPY, DEBTOR_LINK_COPY),
     sender: target.senderName,
     brand: target.brand,
     address: maskEmail(target.email),
@@ -75,62 +86,67 @@ async function shown(db: Db, target: OptOutTarget, done?: "done") {
 }
 
 export function loader({ params, context }: Route.LoaderArgs) {
-  return withDebtorLink(context, params.token, verifyOptOutToken, ({ db, target }) => shown(db, target));
+  return withDebtorLink(context, params.token, verifyOptOutToken, ({ db, target }) => shown(db, target), INVALID);
 }
 
 export function action({ params, context, request }: Route.ActionArgs) {
-  return withDebtorLink(context, params.token, verifyOptOutToken, async ({ env, config, ctx, db, target }) => {
-    const form = await readForm(request);
-    const formData = "refused" in form ? new FormData() : form.formData;
-    // The other choice: keep in touch another way (a mail client's one-click POST never sends it).
-    if (formData.get("intent") === CONTACT_INTENT) {
-      const message = String(formData.get("message") ?? "")
-        .replace(/\r\n?/g, "\n")
-        .trim();
-      const refuse = async (error: string) => {
+  return withDebtorLink(
+    context,
+    params.token,
+    verifyOptOutToken,
+    async ({ env, config, ctx, db, target }) => {
+      const form = await readForm(request);
+      const formData = "refused" in form ? new FormData() : form.formData;
+      // The other choice: keep in touch another way (a mail client's one-click POST never sends it).
+      if (formData.get("intent") === CONTACT_INTENT) {
+        const message = String(formData.get("message") ?? "")
+          .replace(/\r\n?/g, "\n")
+          .trim();
+        const refuse = async (error: PageMessage<OptOutKey>) => {
+          const page = await shown(db, target);
+          return data<View>({ ...page.data, contact: { error, message } }, { status: 400 });
+        };
+        if (!message) return refuse(CONTACT_EMPTY);
+        if (message.length > CONTACT_MESSAGE_MAX) return refuse(CONTACT_LONG);
+        const asked = await askForContact(env, config, target, message);
+        if (!asked.ok) return refuse(CONTACT_CAP);
         const page = await shown(db, target);
-        return data<View>({ ...page.data, contact: { error, message } }, { status: 400 });
-      };
-      if (!message) return refuse(CONTACT_EMPTY);
-      if (message.length > CONTACT_MESSAGE_MAX) return refuse(CONTACT_LONG);
-      const asked = await askForContact(env, config, target, message);
-      if (!asked.ok) return refuse(CONTACT_CAP);
-      const page = await shown(db, target);
-      return data<View>({ ...page.data, contacted: true });
-    }
-    // Every schedule to this address for this user is completed in D1 first, so the engine drops an
-    // alarm that fires anyway; disarming saves it the wake-up.
-    const { debtorIds } = await optOutAddress({ env, db }, target.ownerId, target.email);
-    // The user is told.
-    if (debtorIds.length > 0) sendNoticesAfter(ctx, env, db, config, target.ownerId);
-    return shown(db, target, "done");
-  });
+        return data<View>({ ...page.data, contacted: true });
+      }
+      // Every schedule to this address for this user is completed in D1 first, so the engine drops an
+      // alarm that fires anyway; disarming saves it the wake-up.
+      const { debtorIds } = await optOutAddress({ env, db }, target.ownerId, target.email);
+      // The user is told.
+      if (debtorIds.length > 0) sendNoticesAfter(ctx, env, db, config, target.ownerId);
+      return shown(db, target, "done");
+    },
+    INVALID,
+  );
 }
 
 /** "Contact me another way": the choice beside stopping every reminder. */
 function ContactForm({ view }: { view: View }) {
   const id = useId();
   const busy = useNavigation().formData?.get("intent") === CONTACT_INTENT;
+  const t = translate(view.copy);
   if (view.contacted) {
     return (
       <p role="status" className="break-words rounded-md border border-success px-4 py-3">
-        {`Thank you. ${view.sender} has your message; reminders wait until they have answered it.`}
+        {t("optOut.contact.thanks", { sender: view.sender })}
       </p>
     );
   }
-  const error = view.contact?.error;
+  const error = say(t, view.contact?.error);
   return (
     <section aria-labelledby={`${id}-title`} className="flex w-full flex-col gap-3 text-left">
       <h2 id={`${id}-title`} className="text-lg font-semibold">
-        Or: contact me another way
+        {t("optOut.contact.heading")}
       </h2>
-      <p className="text-sm text-muted">
-        {`Rather talk than get e-mails? Tell ${view.sender} how to reach you. Reminders wait until they have answered.`}
-      </p>
+      <p className="text-sm text-muted">{t("optOut.contact.intro", { sender: view.sender })}</p>
       <Form method="post" className="flex flex-col gap-3">
         <input type="hidden" name="intent" value={CONTACT_INTENT} />
         <div>
-          <Label htmlFor={`${id}-message`}>Your message</Label>
+          <Label htmlFor={`${id}-message`}>{t("optOut.contact.label")}</Label>
           <textarea
             id={`${id}-message`}
             name="message"
@@ -145,7 +161,7 @@ function ContactForm({ view }: { view: View }) {
           <FieldError id={`${id}-error`} errors={error ? [error] : undefined} />
         </div>
         <SubmitButton busy={busy} variant="outline" className="self-start">
-          Send and pause reminders
+          {t("optOut.contact.submit")}
         </SubmitButton>
       </Form>
     </section>
@@ -153,26 +169,26 @@ function ContactForm({ view }: { view: View }) {
 }
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
-  const view = (actionData ?? loaderData) as { state: "invalid" } | View;
+  const view = (actionData ?? loaderData) as Invalid | View;
+  const t = translate(view.copy);
   return (
     <DebtorBrandFrame brand={view.state === "invalid" ? null : view.brand}>
       <DebtorLinkSteps<View>
         view={view}
-        title="Stop reminders"
-        doneTitle="Reminders stopped"
-        done={(view) => (
-          <>
-            You will not get any more reminders from <strong>{view.sender}</strong> at this address.
-          </>
-        )}
-        question={(view) => (
-          <>
-            {`Stop payment reminders from ${view.sender} to `}
-            <span className="[overflow-wrap:anywhere]">{view.address}</span>?
-          </>
-        )}
-        explanation="Press the button and Dunly sends no more reminders from this sender to this address."
-        button="Stop reminders"
+        copy={view.copy}
+        title={t("optOut.title")}
+        doneTitle={t("optOut.doneTitle")}
+        done={(view) => richText(t, "optOut.done", {}, { sender: <strong>{view.sender}</strong> })}
+        question={(view) =>
+          richText(
+            t,
+            "optOut.question",
+            { sender: view.sender },
+            { address: <span className="[overflow-wrap:anywhere]">{view.address}</span> },
+          )
+        }
+        explanation={t("optOut.explanation")}
+        button={t("optOut.button")}
       />
       {view.state === "confirm" && (
         <div className="mx-auto -mt-8 flex max-w-md flex-col items-center px-4 pb-16">
@@ -187,5 +203,11 @@ export function ErrorBoundary() {
   return <RouteError message="We couldn't load the page to stop these reminders." />;
 }
 
-export const meta: Route.MetaFunction = ({ loaderData: data }) =>
-  debtorLinkMeta("Stop reminders", data && "sender" in data ? data.sender : null);
+export const meta: Route.MetaFunction = ({ loaderData }) => {
+  const data = loaderData as Invalid | View | undefined;
+  const copy = data?.copy;
+  return debtorLinkMeta(
+    copy ? translate(copy)("optOut.title") : "Stop reminders",
+    data && "sender" in data ? data.sender : null,
+  );
+};

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { readPaidClaim } from "./paid-claim";
+import { translator } from "~/domain/i18n";
+import { PAID_CLAIM_COPY } from "~/domain/i18n/paid-claim";
+import { type ClaimMessage, readPaidClaim } from "./paid-claim";
+
+/** A refusal as the English page writes it. */
+const english = (message: ClaimMessage | undefined | null) =>
+  message ? translator(PAID_CLAIM_COPY, "en", "en-US")(message.key, message.values) : null;
 
 const open = [
   { ref: "a", id: 1, currency: "EUR", balanceCents: 120000 },
@@ -43,7 +49,12 @@ describe("readPaidClaim", () => {
       { open, locale: "en-US", today },
     );
     expect(ambiguous.ok).toBe(false);
-    if (!ambiguous.ok) expect(ambiguous.errors.amount).toMatch(/99\.90|9,990/);
+    if (!ambiguous.ok) expect(english(ambiguous.errors.amount)).toMatch(/99\.90|9,990/);
+    // The German page writes the same refusal in German, with the readings as typed.
+    const german = ambiguous.ok
+      ? ""
+      : translator(PAID_CLAIM_COPY, "de", "de-DE")("claim.error.ambiguous", ambiguous.errors.amount?.values);
+    expect(german).toContain("„99,90“ kann als 99.90 oder als 9,990.00 gelesen werden");
   });
 
   it("takes the ticked invoices' currency, refuses mixed ones with an amount, and a currency not owed", () => {
@@ -69,7 +80,7 @@ describe("readPaidClaim", () => {
       ]),
       { open, locale: "en-US", today },
     );
-    expect(mixed.ok ? null : mixed.errors.amount).toContain("different currencies");
+    expect(english(mixed.ok ? null : mixed.errors.amount)).toContain("different currencies");
     const gbp = readPaidClaim(
       form([
         ["amount", "10"],
@@ -78,7 +89,7 @@ describe("readPaidClaim", () => {
       ]),
       { open, locale: "en-US", today },
     );
-    expect(gbp.ok ? null : gbp.errors.currency).toBe("Please choose the currency you paid in.");
+    expect(english(gbp.ok ? null : gbp.errors.currency)).toBe("Please choose the currency you paid in.");
   });
 
   it("refuses a repeated or foreign invoice, a date in the future or over a year back, a long reference; keeps what was typed", () => {
@@ -102,7 +113,7 @@ describe("readPaidClaim", () => {
       ]),
       { open, locale: "en-US", today },
     );
-    expect(old.ok ? null : old.errors.paid_on).toMatch(/within the last 365 days/);
+    expect(english(old.ok ? null : old.errors.paid_on)).toMatch(/within the last 365 days/);
     const spaced = readPaidClaim(
       form([
         ["invoices", "b"],

@@ -1,31 +1,35 @@
 import { readAmount } from "~/domain/amount-input";
 import { isCalendarDate } from "~/domain/calendar-date";
 import { formatDate } from "~/domain/dates";
+import type { PaidClaimKey } from "~/domain/i18n/paid-claim";
 import { formatMoney, toCents } from "~/domain/money";
+import type { PageMessage } from "~/domain/page-copy";
 import { addDays } from "~/domain/promise";
 
 /**
  * The debtor's "I've paid" form (their page and the e-mail's link): the invoices they paid, or an
  * amount, the day and their bank reference. Read on the server whatever the browser checked; every
- * refusal names its field and the page keeps what was typed.
+ * refusal names its field and the page keeps what was typed. A refusal is a message key of the
+ * form's catalogue (app/domain/i18n/paid-claim.ts) with its values: the page writes it in the
+ * debtor's language.
  */
 
 export const CLAIM_REFERENCE_MAX = 140;
 /** How far back a payment may be dated: a year. */
 export const CLAIM_DAYS_BACK = 365;
 
+export type ClaimMessage = PageMessage<PaidClaimKey>;
+
 export const CLAIM_MESSAGES = {
-  nothing: "Please tick the invoices you paid, or enter the amount.",
-  invoice: "Please choose among your open invoices.",
-  amount: "Please enter the amount you paid, like",
-  currency: "Please choose the currency you paid in.",
-  mixed:
-    "The invoices you ticked are in different currencies: leave the amount empty, or tick invoices in one currency.",
-  date: "Please enter the date you paid.",
-  future: "The date you paid cannot be in the future.",
-  old: `Please enter a date within the last ${CLAIM_DAYS_BACK} days.`,
-  reference: `Please keep the reference to ${CLAIM_REFERENCE_MAX} characters, on one line.`,
-} as const;
+  nothing: { key: "claim.error.nothing" },
+  invoice: { key: "claim.error.invoice" },
+  currency: { key: "claim.error.currency" },
+  mixed: { key: "claim.error.mixed" },
+  date: { key: "claim.error.date" },
+  future: { key: "claim.error.future" },
+  old: { key: "claim.error.old", values: { days: CLAIM_DAYS_BACK } },
+  reference: { key: "claim.error.reference", values: { max: CLAIM_REFERENCE_MAX } },
+} as const satisfies Record<string, ClaimMessage>;
 
 /** One of the debtor's open invoices as the form offers it: the page's reference for it. */
 export interface ClaimableInvoice {
@@ -54,7 +58,8 @@ export interface ClaimSaid {
   currency: string | null;
   paidOn: string | null;
   reference: string | null;
-  invoices: string[];
+  /** The invoices it named, by number (null: one without a number). */
+  invoices: (string | null)[];
 }
 
 export type ClaimField = "invoices" | "amount" | "currency" | "paid_on" | "reference";
@@ -71,7 +76,7 @@ export type ClaimReading =
         reference: string | null;
       };
     }
-  | { ok: false; errors: Partial<Record<ClaimField, string>>; values: ClaimValues };
+  | { ok: false; errors: Partial<Record<ClaimField, ClaimMessage>>; values: ClaimValues };
 
 /** The debtor's claim from their form, against their open invoices, in `locale`'s number format on their `today`. */
 export function readPaidClaim(
@@ -89,7 +94,11 @@ export function readPaidClaim(
     paid_on: text("paid_on").trim(),
     reference: text("reference").trim(),
   };
-  const errors: Partial<Record<ClaimField, string>> = {};
+  const errors: Partial<Record<ClaimField, ClaimMessage>> = {};
+  const example: ClaimMessage = {
+    key: "claim.error.amount",
+    values: { example: formatMoney(60050, "EUR", context.locale) },
+  };
   const picked = values.invoices.map((ref) => context.open.find((i) => i.ref === ref));
   if (picked.some((i) => i === undefined) || new Set(values.invoices).size !== values.invoices.length) {
     errors.invoices = CLAIM_MESSAGES.invoice;
@@ -104,9 +113,24 @@ export function readPaidClaim(
     const read = readAmount(values.amount, context.locale);
     if (!read.ok) {
       errors.amount =
-        "message" in read ? read.message : `${CLAIM_MESSAGES.amount} ${formatMoney(60050, "EUR", context.locale)}.`;
+        read.reason === "ambiguous"
+          ? {
+              key: "claim.error.ambiguous",
+              values: {
+                typed: read.typed,
+                first: read.readings[0] ?? "",
+                second: read.readings[1] ?? "",
+                example: read.example,
+              },
+            }
+          : read.reason === "other-format"
+            ? {
+                key: "claim.error.otherFormat",
+                values: { typed: read.typed, value: read.readings[0] ?? "", example: read.example },
+              }
+            : example;
     } else if (read.value <= 0 || !Number.isSafeInteger(toCents(read.value))) {
-      errors.amount = `${CLAIM_MESSAGES.amount} ${formatMoney(60050, "EUR", context.locale)}.`;
+      errors.amount = example;
     } else {
       amountCents = toCents(read.value);
       const chosen = values.currency || (currencies.length === 1 ? currencies[0] : "") || "";
@@ -117,7 +141,10 @@ export function readPaidClaim(
         currency = chosen;
         const owed = context.open.filter((i) => i.currency === chosen).reduce((sum, i) => sum + i.balanceCents, 0);
         if (amountCents > owed) {
-          errors.amount = `That is more than is open in ${chosen} (${formatMoney(owed, chosen, context.locale)}). Please enter what you paid towards it.`;
+          errors.amount = {
+            key: "claim.error.over",
+            values: { currency: chosen, owed: formatMoney(owed, chosen, context.locale) },
+          };
         }
       }
     }
@@ -147,7 +174,8 @@ export function readPaidClaim(
 }
 
 /** "€600.50 on 20 November 2026 for INV-7 (reference RF18)": what the debtor said, in words. */
-export function claimSaidText(claim: ClaimSaid, locale?: string) {
+export function claimSaidText(said: ClaimSaid, locale?: string) {
+  const claim = { ...said, invoices: said.invoices.map((number) => number ?? "an invoice") };
   const amount = claim.amountCents !== null && claim.currency ? formatMoney(claim.amountCents, claim.currency) : null;
   return [
     amount ?? (claim.invoices.length > 0 ? claim.invoices.join(", ") : "your payment"),

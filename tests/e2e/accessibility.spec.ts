@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { matchRouteIds, PAGES, pageFiles, readManifests } from "../../scripts/client-js.mjs";
+import { germanDebtorLinks } from "./debtor-language";
 import { appOrigin, signInRequests, uniqueEmail } from "./helpers";
 
 // The sweep: every page and every open modal, menu, drawer and date picker, signed out and signed
@@ -226,6 +227,38 @@ test("signed out, both themes: the public pages @phone", async ({ page, context 
     await visit(page, path, scripts, findings);
   }
   expect(findings).toEqual([]);
+});
+
+test("a debtor's pages in German (their page, I've paid, opt-out), both themes @phone", async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const links = await germanDebtorLinks(page);
+  // The debtor's own browser: no session, the project's screen.
+  const { baseURL, viewport, userAgent, isMobile, hasTouch, deviceScaleFactor, timezoneId } = testInfo.project.use;
+  const context = await browser.newContext({
+    baseURL,
+    viewport,
+    userAgent,
+    isMobile,
+    hasTouch,
+    deviceScaleFactor,
+    timezoneId,
+  });
+  await useTheme(context, THEMES[0]);
+  try {
+    const debtorPage = await context.newPage();
+    const findings: Finding[] = [];
+    const scripts = await watch(debtorPage, findings);
+    for (const path of [links.portal, links.paid, links.optOut]) {
+      await visit(debtorPage, path, scripts, findings);
+      await expect(debtorPage.locator("html")).toHaveAttribute("lang", "de");
+    }
+    expect(findings).toEqual([]);
+  } finally {
+    await context.close();
+  }
 });
 
 test("signed out, both themes: a field error and the visitor menus @phone", async ({ page, context }) => {

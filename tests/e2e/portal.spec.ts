@@ -1,7 +1,9 @@
 import { expect, type Page, test } from "@playwright/test";
 import { formatDate } from "~/domain/dates";
+import { formatMoney } from "~/domain/money";
 import { addDays } from "../../app/domain/promise";
 import { daytimeZone } from "../support/daytime-zone";
+import { germanDebtorLinks } from "./debtor-language";
 import { appOrigin, literal, readMailbox, resendTo, signInByRequest, uniqueEmail } from "./helpers";
 
 /** A JSON API call as the signed-in user (same origin, the session cookie of the page's context). */
@@ -112,4 +114,51 @@ test("a debtor with two invoices gets one statement, promises to pay from their 
       .getByText(`Promised to pay by ${formatDate(promised)}`)
       .first(),
   ).toBeVisible();
+});
+
+test("a German debtor reads their page in German on a phone, and promises to pay in German @phone", async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "phone", "a debtor's journey: phone only");
+  const links = await germanDebtorLinks(page);
+  const promised = daysFromNow(10);
+  const { viewport, userAgent, isMobile, hasTouch, deviceScaleFactor } = testInfo.project.use;
+  const debtorContext = await browser.newContext({ viewport, userAgent, isMobile, hasTouch, deviceScaleFactor });
+  try {
+    const debtorPage = await debtorContext.newPage();
+    // The browser writes the page as the server did: no hydration error, nothing else failing.
+    const errors: string[] = [];
+    debtorPage.on("pageerror", (error) => errors.push(error.message));
+    debtorPage.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    await debtorPage.goto(links.portal);
+    await debtorPage.waitForFunction(() => "__reactRouterRouteModules" in window);
+    await debtorPage.waitForLoadState("networkidle");
+    await expect(debtorPage.locator("html")).toHaveAttribute("lang", "de");
+    await expect(debtorPage).toHaveTitle("Ihre Kontoübersicht · Dunly");
+    const main = debtorPage.getByRole("main");
+    await expect(main.getByRole("heading", { level: 1 })).toHaveText(/^Ihre Kontoübersicht bei /);
+    await expect(main.getByRole("heading", { name: "Offene Rechnungen" })).toBeVisible();
+    await expect(main.getByTestId("portal-total")).toHaveText(
+      `Noch offen insgesamt: ${formatMoney(123456, "EUR", "de-DE")}`,
+    );
+    // Nothing wider than the phone.
+    expect(
+      await debtorPage.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1),
+    ).toBe(true);
+
+    await main.getByLabel("Ich bezahle bis zum").fill(promised);
+    await main.getByRole("button", { name: "Zahlung zusagen" }).click();
+    await expect(debtorPage.getByRole("status").first()).toContainText(
+      `bis zum ${formatDate(promised, "de-DE")} bezahlen. Bis dahin ruhen die Erinnerungen.`,
+    );
+    await expect(
+      main.getByText(`Sie haben zugesagt, bis zum ${formatDate(promised, "de-DE")} zu bezahlen.`),
+    ).toBeVisible();
+    expect(errors).toEqual([]);
+  } finally {
+    await debtorContext.close();
+  }
 });

@@ -7,6 +7,7 @@ import { claimArgs, fireSchedule, prepareFiring, QUEUED_RECHECK_MS } from "~/rem
 import { loadFirings } from "~/reminders/firing.server";
 import { MAIL_HANDOFF_NAME } from "~/reminders/handoff.server";
 import { runMailRecovery } from "~/watchdog/index.server";
+import { daytimeZone } from "../support/daytime-zone";
 import { alarmAt, doStorage, dueNow, MINUTE, resendDelivered, settled, stubOf } from "./engine-helpers";
 import {
   deliveriesOf,
@@ -36,7 +37,8 @@ async function dueSchedules(ownerId: string, count: number) {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const debtor = await makeDebtor(ownerId, { fullName: `Debtor ${i}` });
-    const id = await makeSchedule(ownerId, debtor.id, { preset: "FRIENDLY_REMINDER", timeZone: "UTC" });
+    // Midday in its zone: the next daily run (10:00) is tomorrow, beyond the hour a queued reminder waits, at any hour of the test.
+    const id = await makeSchedule(ownerId, debtor.id, { preset: "FRIENDLY_REMINDER", timeZone: daytimeZone() });
     await setSchedule(id, { next_run_at: due });
     await stubOf(id).arm(id, Date.now() + 60 * MINUTE, { force: true });
     ids.push(id);

@@ -60,7 +60,7 @@ describe("the opt-out page: contact me another way", () => {
     const s = await setUp();
     for (const [message, error] of [
       ["   ", "Please write how the sender can reach you."],
-      ["x".repeat(2001), "Please keep the message to 2000 characters."],
+      ["x".repeat(2001), "Please keep the message to 2,000 characters."],
     ] as const) {
       const res = await postForm(s.path, { intent: "contact", message });
       expect(res.status).toBe(400);

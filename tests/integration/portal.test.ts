@@ -322,7 +322,8 @@ describe("GET /d/:token, without JavaScript", () => {
     ]) {
       expect(text).toContain(label);
     }
-    expect(html.match(/<form [^>]*method="post"/g)).toHaveLength(4);
+    // The four answers, and the theme switch (the debtor's pages have no Dunly menu: docs/decisions/058).
+    expect(html.match(/<form [^>]*method="post"/g)).toHaveLength(5);
     expect(html).toContain('name="promised_on"');
     expect(html).toMatch(/<label[^>]*for="[^"]+"[^>]*>I will pay by<\/label>/);
     // Nothing of the other debtor, the owner or any id.

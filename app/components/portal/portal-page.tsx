@@ -1,5 +1,6 @@
 import { type ReactNode, useId, useState } from "react";
 import { Form, useNavigation } from "react-router";
+import { richText } from "~/components/debtor-copy";
 import { InvalidDebtorLink } from "~/components/debtor-link-page";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FieldError, Label } from "~/components/ui/input";
@@ -7,23 +8,26 @@ import { buttonVariants, inputClass } from "~/components/ui/variants";
 import type { BankTransfer } from "~/domain/bank-transfer";
 import type { MessageBrand } from "~/domain/brand";
 import { formatDate } from "~/domain/dates";
-import { DISPUTE_REASON_MAX, invoiceLabel } from "~/domain/dispute";
+import { DISPUTE_REASON_MAX } from "~/domain/dispute";
+import type { Translate } from "~/domain/i18n";
+import type { DebtorLinkKey } from "~/domain/i18n/debtor-link";
+import type { PaidClaimKey } from "~/domain/i18n/paid-claim";
+import type { PortalKey } from "~/domain/i18n/portal";
 import { formatMoney } from "~/domain/money";
+import { type PageCopy, type PageMessage, say, translate } from "~/domain/page-copy";
 import { addDays, PROMISE_MAX_DAYS } from "~/domain/promise";
 import { PORTAL_INTENTS } from "~/schemas/intents";
-import {
-  type ClaimField,
-  type ClaimFormView,
-  type ClaimSaid,
-  type ClaimValues,
-  claimSaidText,
-} from "~/schemas/paid-claim";
-import { PaidClaimForm } from "./paid-claim-form";
+import type { ClaimField, ClaimFormView, ClaimMessage, ClaimSaid, ClaimValues } from "~/schemas/paid-claim";
+import { claimSaidWords, PaidClaimForm } from "./paid-claim-form";
 
 /**
  * The debtor's page (app/routes/portal.tsx): one
- * column that reads on a phone, plain forms that work without JavaScript, every control labelled.
+ * column that reads on a phone, plain forms that work without JavaScript, every control labelled,
+ * every word in the debtor's language (`copy`: the loader sends that language only).
  */
+
+type Words = PortalKey | PaidClaimKey | DebtorLinkKey;
+type T = Translate<Words>;
 
 /** The confirmations the page shows after an action (its `done` query parameter). */
 export const PORTAL_DONE = {
@@ -52,6 +56,8 @@ export interface PortalInvoiceView {
 
 export interface PortalView {
   state: "ok";
+  /** The page's words in the debtor's language, and the locale its dates and amounts are written in. */
+  copy: PageCopy<Words>;
   sender: string;
   /** The user's brand (docs/decisions/058): the page's frame shows it. */
   brand: MessageBrand;
@@ -75,7 +81,7 @@ export interface PortalView {
   payments: { paidOn: string; amountCents: number; currency: string }[];
   promisedOn: string | null;
   promiseBroken: boolean;
-  /** The user's number and date format: the page writes dates in it, as their e-mails did. */
+  /** Where the page writes dates and amounts: the debtor's language's (debtorLocale). */
   locale: string;
   /** What the pending "I've paid" said; null without one. */
   claimSaid: ClaimSaid | null;
@@ -89,73 +95,77 @@ export interface PortalView {
   done: PortalDone | null;
 }
 
+/** The refusals of the page's forms: keys of its catalogues, written by the page. */
+export type PortalErrors = Partial<Record<"form" | "promised_on" | "invoice" | "reason", PageMessage<PortalKey>>> &
+  Partial<Record<ClaimField, ClaimMessage>>;
+/** What was typed, kept on a refusal. */
+export type PortalValues = { promised_on?: string; invoice?: string; reason?: string } & Partial<ClaimValues>;
+
 /** The page after a refused action: which form, what went wrong, what was typed. */
 type PortalAnswer = PortalView & {
   intent?: string;
-  errors?: { form?: string; promised_on?: string; invoice?: string; reason?: string } & Partial<
-    Record<ClaimField, string>
-  >;
-  values?: { promised_on?: string; invoice?: string; reason?: string } & Partial<ClaimValues>;
+  errors?: PortalErrors;
+  values?: PortalValues;
 };
 
-type Answer = { state: "invalid" } | PortalAnswer;
+type Answer = { state: "invalid"; copy: PageCopy<Words> } | PortalAnswer;
 
 /** What the page says after Checkout: only what the verified events recorded, never the redirect itself. */
-function checkoutMessage(view: PortalView): string | null {
+function checkoutMessage(view: PortalView, t: T): string | null {
   const c = view.checkout;
   if (!c) return null;
-  const amount = formatMoney(c.amountCents, c.currency);
+  const values = { sender: view.sender, amount: formatMoney(c.amountCents, c.currency, view.locale) };
   switch (c.status) {
     case "paid":
-      return `Payment received, thank you. ${view.sender} has your payment of ${amount}; a receipt is on its way to you.`;
+      return t("portal.checkout.paid", values);
     case "pending":
-      return `Your payment of ${amount} is being processed by your bank. Reminders are paused meanwhile; this page says so once it has arrived.`;
+      return t("portal.checkout.pending", values);
     case "failed":
-      return `Your bank payment of ${amount} failed. Nothing was paid; you can try again below.`;
+      return t("portal.checkout.failed", values);
     default:
-      return `Your payment of ${amount} has not been confirmed yet. If you paid, reload this page in a moment.`;
+      return t("portal.checkout.open", values);
   }
 }
 
-function doneMessage(view: PortalView): string | null {
+function doneMessage(view: PortalView, t: T): string | null {
   // Told by e-mail, or shown in Dunly when the sender switched those e-mails off.
-  const told = view.emailed ? `${view.sender} has been told` : `${view.sender} sees in Dunly`;
+  const sender = view.sender;
   switch (view.done) {
     case "promised":
       return view.promisedOn
-        ? `Thank you. ${told} ${view.emailed ? "you" : "that you"} will pay by ${formatDate(view.promisedOn, view.locale)}. Reminders are paused until then.`
-        : `Thank you. ${told} when you will pay.`;
+        ? t(view.emailed ? "portal.done.promisedEmailed" : "portal.done.promisedInDunly", {
+            sender,
+            date: formatDate(view.promisedOn, view.locale),
+          })
+        : t(view.emailed ? "portal.done.whenEmailed" : "portal.done.whenInDunly", { sender });
     case "disputed":
-      return `Thank you. ${told} what is wrong. Reminders leave the invoice out until they have looked at it.`;
+      return t(view.emailed ? "portal.done.disputedEmailed" : "portal.done.disputedInDunly", { sender });
     case "paid":
-      return view.emailed
-        ? `Thank you. ${view.sender} has been told and checks your payment; reminders leave out what you paid.`
-        : `Thank you. ${view.sender} sees your answer in Dunly and checks your payment; reminders leave out what you paid.`;
+      return t(view.emailed ? "portal.done.paidEmailed" : "portal.done.paidInDunly", { sender });
     case "opted-out":
-      return `You will not get any more reminders from ${view.sender} at this address.`;
+      return t("portal.optedOut", { sender });
     default:
       return null;
   }
 }
 
 export function PortalPage({ answer }: { answer: Answer }) {
+  const t = translate(answer.copy);
   if (answer.state === "invalid") {
     return (
       <section className="mx-auto flex max-w-md flex-col items-center gap-6 px-4 py-16 text-center">
-        <InvalidDebtorLink title="Your statement" />
+        <InvalidDebtorLink title={t("portal.title")} t={t} />
       </section>
     );
   }
   const view = answer;
-  const confirmation = checkoutMessage(view) ?? doneMessage(view);
+  const confirmation = checkoutMessage(view, t) ?? doneMessage(view, t);
   const open = view.invoices.filter((i) => !i.disputed);
   return (
     <div className="mx-auto flex w-full max-w-2xl flex-col gap-6 px-4 py-8 sm:py-12">
       <header className="flex flex-col gap-2">
-        <h1 className="break-words text-2xl font-bold sm:text-3xl">{`Your statement from ${view.sender}`}</h1>
-        <p className="text-muted">
-          {`${view.sender} sent you payment reminders. This page shows what is still open and what you have paid, and lets you answer.`}
-        </p>
+        <h1 className="break-words text-2xl font-bold sm:text-3xl">{t("portal.heading", { sender: view.sender })}</h1>
+        <p className="text-muted">{t("portal.intro", { sender: view.sender })}</p>
       </header>
       {confirmation && (
         <p role="status" className="break-words rounded-md border border-success px-4 py-3">
@@ -164,35 +174,35 @@ export function PortalPage({ answer }: { answer: Answer }) {
       )}
       {view.errors?.form && (
         <p role="alert" className="break-words rounded-md border border-danger px-4 py-3 text-danger">
-          {view.errors.form}
+          {say(t, view.errors.form)}
         </p>
       )}
-      <Invoices view={view} />
-      <Payments payments={view.payments} locale={view.locale} />
+      <Invoices view={view} t={t} />
+      <Payments payments={view.payments} locale={view.locale} t={t} />
       <section aria-labelledby="respond-heading" className="flex flex-col gap-4">
         <h2 id="respond-heading" className="text-xl font-semibold">
-          Respond
+          {t("portal.respond")}
         </h2>
-        {view.payOnline && view.totals.length > 0 && <PayOnlineCard view={view} open={open} />}
+        {view.payOnline && view.totals.length > 0 && <PayOnlineCard view={view} open={open} t={t} />}
         {!view.payOnline && view.payUrl && view.totals.length > 0 && (
-          <Card title="Pay">
-            <p className="text-sm text-muted">{`Pay on ${view.sender}'s payment page.`}</p>
+          <Card title={t("portal.pay.title")}>
+            <p className="text-sm text-muted">{t("portal.pay.page", { sender: view.sender })}</p>
             <a
               href={view.payUrl}
               rel="noopener noreferrer"
               className={buttonVariants({ size: "lg", className: "w-full sm:w-auto" })}
             >
-              Pay now
+              {t("portal.pay.now")}
             </a>
           </Card>
         )}
         {view.bankTransfer.map((b) => (
-          <BankTransferCard key={b.currency} transfer={b} several={view.bankTransfer.length > 1} />
+          <BankTransferCard key={b.currency} transfer={b} several={view.bankTransfer.length > 1} t={t} />
         ))}
-        <PaidCard view={view} />
-        {open.length > 0 && <PromiseCard view={view} />}
-        {open.length > 0 && <DisputeCard view={view} open={open} />}
-        <OptOutCard view={view} />
+        <PaidCard view={view} t={t} />
+        {open.length > 0 && <PromiseCard view={view} t={t} />}
+        {open.length > 0 && <DisputeCard view={view} open={open} t={t} />}
+        <OptOutCard view={view} t={t} />
       </section>
     </div>
   );
@@ -202,42 +212,53 @@ export function PortalPage({ answer }: { answer: Answer }) {
  * Pay online (decisions/018): a form per currency (everything open in it) and, with several open
  * invoices, one per invoice. The forms name no amount: the server reads it from the ledger.
  */
-function PayOnlineCard({ view, open }: { view: PortalAnswer; open: PortalInvoiceView[] }) {
+function PayOnlineCard({ view, open, t }: { view: PortalAnswer; open: PortalInvoiceView[]; t: T }) {
   // Nothing in the currency of a pending bank payment: it may yet arrive, and a second payment
   // would pay the same invoices twice (the server refuses one too).
   const pendingCurrency = view.pendingOnline?.currency;
   const payable = open.filter((i) => i.balanceCents > 0 && i.currency !== pendingCurrency);
   const totals = view.totals.filter((t) => t.currency !== pendingCurrency);
+  const money = (cents: number, currency: string) => formatMoney(cents, currency, view.locale);
   return (
-    <Card title="Pay">
+    <Card title={t("portal.pay.title")}>
       {view.pendingOnline ? (
-        <p className="text-sm">{`A bank payment of ${formatMoney(view.pendingOnline.amountCents, view.pendingOnline.currency)} is being processed. Paying in ${view.pendingOnline.currency} again waits until it has arrived or failed.`}</p>
+        <p className="text-sm">
+          {t("portal.pay.pending", {
+            amount: money(view.pendingOnline.amountCents, view.pendingOnline.currency),
+            currency: view.pendingOnline.currency,
+          })}
+        </p>
       ) : (
-        <p className="text-sm text-muted">{`Pay ${view.sender} securely by card or bank through Stripe.`}</p>
+        <p className="text-sm text-muted">{t("portal.pay.stripe", { sender: view.sender })}</p>
       )}
       {view.intent === PORTAL_INTENTS.pay && view.errors?.invoice && (
         <p role="alert" className="text-sm text-danger">
-          {view.errors.invoice}
+          {say(t, view.errors.invoice)}
         </p>
       )}
-      {totals.map((t) => (
-        <form key={t.currency} method="post">
+      {totals.map((total) => (
+        <form key={total.currency} method="post">
           <input type="hidden" name="intent" value={PORTAL_INTENTS.pay} />
-          <input type="hidden" name="currency" value={t.currency} />
+          <input type="hidden" name="currency" value={total.currency} />
           <Button type="submit" size="lg" className="w-full sm:w-auto">
-            {`Pay ${formatMoney(t.cents, t.currency)}`}
+            {t("portal.pay.total", { amount: money(total.cents, total.currency) })}
           </Button>
         </form>
       ))}
       {payable.length > 1 && (
-        <ul className="flex flex-col gap-2 text-sm" aria-label="Pay one invoice">
+        <ul className="flex flex-col gap-2 text-sm" aria-label={t("portal.pay.one")}>
           {payable.map((i) => (
             <li key={i.ref}>
               <form method="post" className="flex flex-wrap items-center gap-2">
                 <input type="hidden" name="intent" value={PORTAL_INTENTS.pay} />
                 <input type="hidden" name="invoice" value={i.ref} />
                 <Button type="submit" variant="outline" size="wrap" className="text-left">
-                  {`Pay ${i.number ? `invoice ${i.number}` : `the invoice due ${formatDate(i.dueOn, view.locale)}`} only (${formatMoney(i.balanceCents, i.currency)})`}
+                  {i.number
+                    ? t("portal.pay.oneNumbered", { number: i.number, amount: money(i.balanceCents, i.currency) })
+                    : t("portal.pay.oneDue", {
+                        date: formatDate(i.dueOn, view.locale),
+                        amount: money(i.balanceCents, i.currency),
+                      })}
                 </Button>
               </form>
             </li>
@@ -260,14 +281,15 @@ function Card({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function Invoices({ view }: { view: PortalView }) {
+function Invoices({ view, t }: { view: PortalView; t: T }) {
+  const money = (cents: number, currency: string) => formatMoney(cents, currency, view.locale);
   return (
     <section aria-labelledby="invoices-heading" className="flex flex-col gap-3">
       <h2 id="invoices-heading" className="text-xl font-semibold">
-        Open invoices
+        {t("portal.invoices.heading")}
       </h2>
       {view.invoices.length === 0 ? (
-        <p>Nothing is open. Thank you.</p>
+        <p>{t("portal.invoices.none")}</p>
       ) : (
         <>
           <ul className="flex flex-col gap-2" data-testid="portal-invoices">
@@ -275,27 +297,34 @@ function Invoices({ view }: { view: PortalView }) {
               <li key={i.ref} className="rounded-lg border border-border bg-surface p-3 text-sm">
                 <div className="flex flex-wrap items-baseline justify-between gap-2">
                   <p className="break-words font-semibold">
-                    {i.number ? `Invoice ${i.number}` : "Invoice"}
+                    {i.number ? t("portal.invoice.numbered", { number: i.number }) : t("portal.invoice")}
                     {i.disputed && (
-                      <span className="ml-2 rounded bg-surface-2 px-2 py-0.5 text-xs font-medium">Disputed</span>
+                      <span className="ml-2 rounded bg-surface-2 px-2 py-0.5 text-xs font-medium">
+                        {t("portal.invoice.disputed")}
+                      </span>
                     )}
                     {i.claimed && (
                       <span className="ml-2 rounded bg-surface-2 px-2 py-0.5 text-xs font-medium">
-                        Paid, being checked
+                        {t("portal.invoice.claimed")}
                       </span>
                     )}
                   </p>
-                  <p className="font-semibold">{formatMoney(i.balanceCents, i.currency)}</p>
+                  <p className="font-semibold">{money(i.balanceCents, i.currency)}</p>
                 </div>
                 <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 text-muted">
-                  <dt>Issued</dt>
+                  <dt>{t("portal.invoice.issued")}</dt>
                   <dd>{formatDate(i.issuedOn, view.locale)}</dd>
-                  <dt>Due</dt>
+                  <dt>{t("portal.invoice.due")}</dt>
                   <dd>{formatDate(i.dueOn, view.locale)}</dd>
                   {i.balanceCents !== i.amountCents && (
                     <>
-                      <dt>Amount</dt>
-                      <dd>{`${formatMoney(i.amountCents, i.currency)}, of which ${formatMoney(i.balanceCents, i.currency)} is still open`}</dd>
+                      <dt>{t("portal.invoice.amount")}</dt>
+                      <dd>
+                        {t("portal.invoice.partly", {
+                          amount: money(i.amountCents, i.currency),
+                          balance: money(i.balanceCents, i.currency),
+                        })}
+                      </dd>
                     </>
                   )}
                 </dl>
@@ -304,7 +333,9 @@ function Invoices({ view }: { view: PortalView }) {
                     href={i.documentUrl}
                     className="mt-2 inline-block font-medium text-primary underline-offset-4 hover:underline"
                   >
-                    {`Download ${i.number ? `invoice ${i.number}` : "the invoice"} (PDF)`}
+                    {i.number
+                      ? t("portal.invoice.downloadNumbered", { number: i.number })
+                      : t("portal.invoice.download")}
                   </a>
                 )}
               </li>
@@ -312,20 +343,22 @@ function Invoices({ view }: { view: PortalView }) {
           </ul>
           {view.totals.length > 0 && (
             <p className="text-base" data-testid="portal-total">
-              {"Total still owed: "}
-              <strong>{view.totals.map((t) => formatMoney(t.cents, t.currency)).join(" + ")}</strong>
+              {richText(
+                t,
+                "portal.total",
+                {},
+                { total: <strong>{view.totals.map((o) => money(o.cents, o.currency)).join(" + ")}</strong> },
+              )}
             </p>
           )}
           <p>
             <a href={view.statementUrl} className="font-medium text-primary underline-offset-4 hover:underline">
-              Download this statement (PDF)
+              {t("portal.statement.download")}
             </a>
-            <span className="text-sm text-muted"> for your accounts department</span>
+            <span className="text-sm text-muted">{` ${t("portal.statement.purpose")}`}</span>
           </p>
           {view.invoices.some((i) => i.disputed) && (
-            <p className="text-sm text-muted">
-              A disputed invoice is not in the total while {view.sender} looks at it.
-            </p>
+            <p className="text-sm text-muted">{t("portal.disputedNote", { sender: view.sender })}</p>
           )}
         </>
       )}
@@ -333,21 +366,21 @@ function Invoices({ view }: { view: PortalView }) {
   );
 }
 
-function Payments({ payments, locale }: { payments: PortalView["payments"]; locale: string }) {
+function Payments({ payments, locale, t }: { payments: PortalView["payments"]; locale: string; t: T }) {
   return (
     <section aria-labelledby="payments-heading" className="flex flex-col gap-3">
       <h2 id="payments-heading" className="text-xl font-semibold">
-        Payments received
+        {t("portal.payments.heading")}
       </h2>
       {payments.length === 0 ? (
-        <p className="text-muted">No payments have been recorded yet.</p>
+        <p className="text-muted">{t("portal.payments.none")}</p>
       ) : (
         <ul className="flex flex-col gap-1 text-sm" data-testid="portal-payments">
           {payments.map((p, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list rendered once; two payments may be alike.
             <li key={i} className="flex justify-between gap-3 border-b border-border py-1">
               <span>{formatDate(p.paidOn, locale)}</span>
-              <span className="font-medium">{formatMoney(p.amountCents, p.currency)}</span>
+              <span className="font-medium">{formatMoney(p.amountCents, p.currency, locale)}</span>
             </li>
           ))}
         </ul>
@@ -362,62 +395,75 @@ function useBusy(intent: string) {
   return navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
 }
 
-function PaidCard({ view }: { view: PortalAnswer }) {
+function PaidCard({ view, t }: { view: PortalAnswer; t: T }) {
   const busy = useBusy(PORTAL_INTENTS.paid);
   if (view.claimSaid) {
     return (
-      <Card title="I've paid">
-        <p>{`You told ${view.sender} you paid ${claimSaidText(view.claimSaid, view.locale)}. Reminders leave it out until they have checked the payment.`}</p>
+      <Card title={t("portal.paid.title")}>
+        <p>{t("portal.paid.said", { sender: view.sender, what: claimSaidWords(t, view.claimSaid, view.locale) })}</p>
       </Card>
     );
   }
   if (view.totals.length === 0 || view.claimForm.invoices.length === 0) return null;
   const mine = view.intent === PORTAL_INTENTS.paid;
   return (
-    <Card title="I've paid">
-      <p className="text-sm text-muted">{`Already paid? Tell ${view.sender} what you paid, and reminders leave it out until they have checked the payment.`}</p>
+    <Card title={t("portal.paid.title")}>
+      <p className="text-sm text-muted">{t("portal.paid.intro", { sender: view.sender })}</p>
       <PaidClaimForm
         view={view.claimForm}
+        t={t}
         intent={PORTAL_INTENTS.paid}
         busy={busy}
         errors={mine ? view.errors : undefined}
         values={mine ? view.values : undefined}
-        submitLabel={`Tell ${view.sender} I've paid`}
+        submitLabel={t("portal.paid.submit", { sender: view.sender })}
       />
     </Card>
   );
 }
 
-function PromiseCard({ view }: { view: PortalAnswer }) {
+function PromiseCard({ view, t }: { view: PortalAnswer; t: T }) {
   const busy = useBusy(PORTAL_INTENTS.promise);
   const id = useId();
   if (view.promisedOn) {
     return (
-      <Card title="Promise to pay">
+      <Card title={t("portal.promise.title")}>
         <p>
-          {`You promised to pay by ${formatDate(view.promisedOn, view.locale)}. Reminders are paused until then and start again on ${formatDate(addDays(view.promisedOn, 1) ?? view.promisedOn, view.locale)} if something is still open.`}
+          {t("portal.promise.made", {
+            date: formatDate(view.promisedOn, view.locale),
+            restart: formatDate(addDays(view.promisedOn, 1) ?? view.promisedOn, view.locale),
+          })}
         </p>
       </Card>
     );
   }
   if (view.promiseBroken) {
     return (
-      <Card title="Promise to pay">
-        <p>{`The date you promised has passed. Please contact ${view.sender} directly to agree on a new date.`}</p>
+      <Card title={t("portal.promise.title")}>
+        <p>{t("portal.promise.broken", { sender: view.sender })}</p>
       </Card>
     );
   }
   const mine = view.intent === PORTAL_INTENTS.promise;
-  const error = mine ? view.errors?.promised_on : undefined;
+  const refused = mine ? view.errors?.promised_on : undefined;
+  // The window's dates in the page's own format (the schema names only the key).
+  const error = refused
+    ? say(t, {
+        key: refused.key,
+        values: {
+          ...refused.values,
+          min: formatDate(view.window.min, view.locale),
+          max: formatDate(view.window.max, view.locale),
+        },
+      })
+    : undefined;
   return (
-    <Card title="Promise to pay">
-      <p className="text-sm text-muted">
-        {`Choose the date you will pay by, at most ${PROMISE_MAX_DAYS} days from today. Reminders pause until then and start again the day after if something is still open.`}
-      </p>
+    <Card title={t("portal.promise.title")}>
+      <p className="text-sm text-muted">{t("portal.promise.intro", { days: PROMISE_MAX_DAYS })}</p>
       <Form method="post" className="flex flex-col gap-3">
         <input type="hidden" name="intent" value={PORTAL_INTENTS.promise} />
         <div>
-          <Label htmlFor={`${id}-date`}>I will pay by</Label>
+          <Label htmlFor={`${id}-date`}>{t("portal.promise.label")}</Label>
           <input
             id={`${id}-date`}
             name="promised_on"
@@ -433,28 +479,26 @@ function PromiseCard({ view }: { view: PortalAnswer }) {
           <FieldError id={`${id}-error`} errors={error ? [error] : undefined} />
         </div>
         <SubmitButton busy={busy} className="w-full sm:w-auto sm:self-start">
-          Promise to pay
+          {t("portal.promise.submit")}
         </SubmitButton>
       </Form>
     </Card>
   );
 }
 
-function DisputeCard({ view, open }: { view: PortalAnswer; open: PortalInvoiceView[] }) {
+function DisputeCard({ view, open, t }: { view: PortalAnswer; open: PortalInvoiceView[]; t: T }) {
   const busy = useBusy(PORTAL_INTENTS.dispute);
   const id = useId();
   const mine = view.intent === PORTAL_INTENTS.dispute;
-  const invoiceError = mine ? view.errors?.invoice : undefined;
-  const reasonError = mine ? view.errors?.reason : undefined;
+  const invoiceError = mine ? say(t, view.errors?.invoice) : undefined;
+  const reasonError = mine ? say(t, view.errors?.reason) : undefined;
   return (
-    <Card title="Dispute an invoice">
-      <p className="text-sm text-muted">
-        {`Something wrong with an invoice? Tell ${view.sender} what. Reminders leave it out until they have looked at it.`}
-      </p>
+    <Card title={t("portal.dispute.title")}>
+      <p className="text-sm text-muted">{t("portal.dispute.intro", { sender: view.sender })}</p>
       <Form method="post" className="flex flex-col gap-3">
         <input type="hidden" name="intent" value={PORTAL_INTENTS.dispute} />
         <div>
-          <Label htmlFor={`${id}-invoice`}>Invoice</Label>
+          <Label htmlFor={`${id}-invoice`}>{t("portal.dispute.invoice")}</Label>
           <select
             id={`${id}-invoice`}
             name="invoice"
@@ -464,17 +508,26 @@ function DisputeCard({ view, open }: { view: PortalAnswer; open: PortalInvoiceVi
             aria-describedby={invoiceError ? `${id}-invoice-error` : undefined}
             className={`${inputClass} mt-1`}
           >
-            {open.length > 1 && <option value="">Choose an invoice</option>}
-            {open.map((i) => (
-              <option key={i.ref} value={i.ref}>
-                {`${invoiceLabel(i)} · ${formatMoney(i.balanceCents, i.currency)} · due ${formatDate(i.dueOn, view.locale)}`}
-              </option>
-            ))}
+            {open.length > 1 && <option value="">{t("portal.dispute.choose")}</option>}
+            {open.map((i) => {
+              const values = {
+                amount: formatMoney(i.balanceCents, i.currency, view.locale),
+                date: formatDate(i.dueOn, view.locale),
+              };
+              const number = i.number?.trim();
+              return (
+                <option key={i.ref} value={i.ref}>
+                  {number
+                    ? t("portal.dispute.optionNumbered", { ...values, number })
+                    : t("portal.dispute.optionDue", values)}
+                </option>
+              );
+            })}
           </select>
           <FieldError id={`${id}-invoice-error`} errors={invoiceError ? [invoiceError] : undefined} />
         </div>
         <div>
-          <Label htmlFor={`${id}-reason`}>What is wrong with it?</Label>
+          <Label htmlFor={`${id}-reason`}>{t("portal.dispute.reason")}</Label>
           <textarea
             id={`${id}-reason`}
             name="reason"
@@ -486,30 +539,32 @@ function DisputeCard({ view, open }: { view: PortalAnswer; open: PortalInvoiceVi
             aria-describedby={reasonError ? `${id}-reason-error` : `${id}-reason-hint`}
             className={`${inputClass} mt-1 h-auto py-2`}
           />
-          <p id={`${id}-reason-hint`} className="text-xs text-muted">{`At most ${DISPUTE_REASON_MAX} characters.`}</p>
+          <p id={`${id}-reason-hint`} className="text-xs text-muted">
+            {t("portal.dispute.max", { max: DISPUTE_REASON_MAX })}
+          </p>
           <FieldError id={`${id}-reason-error`} errors={reasonError ? [reasonError] : undefined} />
         </div>
         <SubmitButton busy={busy} variant="outline" className="w-full sm:w-auto sm:self-start">
-          Dispute invoice
+          {t("portal.dispute.submit")}
         </SubmitButton>
       </Form>
     </Card>
   );
 }
 
-function OptOutCard({ view }: { view: PortalView }) {
+function OptOutCard({ view, t }: { view: PortalView; t: T }) {
   const busy = useBusy(PORTAL_INTENTS.optOut);
   return (
-    <Card title="Stop reminders">
+    <Card title={t("portal.optOut.title")}>
       {view.optedOut ? (
-        <p>{`You will not get any more reminders from ${view.sender} at this address.`}</p>
+        <p>{t("portal.optedOut", { sender: view.sender })}</p>
       ) : (
         <>
-          <p className="text-sm text-muted">{`Stop payment reminders from ${view.sender} to this address.`}</p>
+          <p className="text-sm text-muted">{t("portal.optOut.intro", { sender: view.sender })}</p>
           <Form method="post">
             <input type="hidden" name="intent" value={PORTAL_INTENTS.optOut} />
             <SubmitButton busy={busy} variant="outline" className="w-full sm:w-auto">
-              Stop reminders
+              {t("portal.optOut.submit")}
             </SubmitButton>
           </Form>
         </>
@@ -518,11 +573,25 @@ function OptOutCard({ view }: { view: PortalView }) {
   );
 }
 
+/** The bank-transfer labels the page writes in the debtor's language (IBAN and BIC read alike in each). */
+const BANK_LABELS: Record<string, PortalKey> = {
+  "Account holder": "portal.bank.holder",
+  "Account number": "portal.bank.accountNumber",
+  "Sort code": "portal.bank.sortCode",
+  "Routing number": "portal.bank.routingNumber",
+};
+
 /** Pay by bank transfer: each detail with a button that copies it as a bank's form takes it. */
-function BankTransferCard({ transfer, several }: { transfer: BankTransfer; several: boolean }) {
-  const lines = [...transfer.lines, { label: "Reference", shown: transfer.reference, copy: transfer.reference }];
+function BankTransferCard({ transfer, several, t }: { transfer: BankTransfer; several: boolean; t: T }) {
+  const lines = [
+    ...transfer.lines.map((l) => {
+      const key = BANK_LABELS[l.label];
+      return { ...l, label: key ? t(key) : l.label };
+    }),
+    { label: t("portal.bank.reference"), shown: transfer.reference, copy: transfer.reference },
+  ];
   return (
-    <Card title={several ? `Pay by bank transfer (${transfer.currency})` : "Pay by bank transfer"}>
+    <Card title={several ? t("portal.bank.titleIn", { currency: transfer.currency }) : t("portal.bank.title")}>
       <dl className="flex flex-col gap-2 text-sm" data-testid="bank-transfer">
         {lines.map((l) => (
           <div key={l.label} className="flex flex-wrap items-center justify-between gap-2">
@@ -530,7 +599,7 @@ function BankTransferCard({ transfer, several }: { transfer: BankTransfer; sever
               <dt className="text-muted">{l.label}</dt>
               <dd className="break-words font-mono">{l.shown}</dd>
             </div>
-            <CopyButton value={l.copy} label={l.label} />
+            <CopyButton value={l.copy} label={l.label} t={t} />
           </div>
         ))}
       </dl>
@@ -539,13 +608,13 @@ function BankTransferCard({ transfer, several }: { transfer: BankTransfer; sever
 }
 
 /** Copies `value`; says so for a moment (and to screen readers). */
-function CopyButton({ value, label }: { value: string; label: string }) {
+function CopyButton({ value, label, t }: { value: string; label: string; t: T }) {
   const [copied, setCopied] = useState(false);
   return (
     <button
       type="button"
       className={buttonVariants({ variant: "outline", size: "sm" })}
-      aria-label={copied ? `${label} copied` : `Copy ${label}`}
+      aria-label={copied ? t("portal.copiedLabel", { label }) : t("portal.copyLabel", { label })}
       onClick={() => {
         void navigator.clipboard?.writeText(value).then(() => {
           setCopied(true);
@@ -553,7 +622,7 @@ function CopyButton({ value, label }: { value: string; label: string }) {
         });
       }}
     >
-      <span aria-live="polite">{copied ? "Copied" : "Copy"}</span>
+      <span aria-live="polite">{copied ? t("portal.copied") : t("portal.copy")}</span>
     </button>
   );
 }

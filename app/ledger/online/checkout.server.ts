@@ -1,6 +1,9 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { invoices, onlinePayments } from "~/db/schema";
+import { translator } from "~/domain/i18n";
+import { PORTAL_COPY } from "~/domain/i18n/portal";
+import type { Language } from "~/domain/languages";
 import { formatMoney, toStripeAmount } from "~/domain/money";
 import type { StripeSetup } from "~/stripe/index.server";
 import { pendingOnlinePayment } from "./online-payments.server";
@@ -47,12 +50,13 @@ async function owedLines(db: Db, ownerId: string, debtorId: number, target: PayT
 /**
  * Creates the Checkout Session for `target` on `account` and records it; its success and cancel URLs
  * are the debtor's page (`portalUrl`), which says "received" only once the webhook recorded it.
+ * Checkout and the line it names are in the debtor's language (Stripe's `locale`; the page's catalogue).
  */
 export async function startCheckout(
   db: Db,
   stripe: StripeSetup,
   account: StripeAccountRow,
-  debtor: { id: number; ownerId: string; email: string },
+  debtor: { id: number; ownerId: string; email: string; language: Language; locale: string },
   target: PayTarget,
   portalUrl: string,
   now: number,
@@ -65,10 +69,16 @@ export async function startCheckout(
   // A bank payment still pending in this currency may yet arrive (decisions/018): a second payment
   // started now could pay the same invoices twice, so none starts until it has arrived or failed.
   if (await pendingOnlinePayment(db, debtor.ownerId, debtor.id, currency)) return { error: "payment-pending" };
+  const t = translator(PORTAL_COPY, debtor.language, debtor.locale);
   const name =
     lines.length === 1
-      ? `Invoice ${first.number ?? ""}`.trim()
-      : `${lines.length} invoices, ${formatMoney(amountCents, currency)}`;
+      ? first.number?.trim()
+        ? t("portal.checkout.line", { number: first.number.trim() })
+        : t("portal.checkout.lineUnnumbered")
+      : t("portal.checkout.lines", {
+          count: lines.length,
+          amount: formatMoney(amountCents, currency, debtor.locale),
+        });
   const session = await stripe.client.checkout.sessions.create(
     {
       mode: "payment",
@@ -83,6 +93,7 @@ export async function startCheckout(
         },
       ],
       customer_email: debtor.email,
+      locale: debtor.language,
       client_reference_id: String(debtor.id),
       metadata: {
         dunly_owner: debtor.ownerId,

@@ -68,6 +68,7 @@ stripeStandInApi.post("/v1/checkout/sessions", async (c) => {
     customer: typeof params.customer === "string" ? params.customer : null,
     customer_email: typeof params.customer_email === "string" ? params.customer_email : null,
     client_reference_id: typeof params.client_reference_id === "string" ? params.client_reference_id : null,
+    locale: typeof params.locale === "string" ? params.locale : null,
     metadata: (params.metadata as Record<string, string> | undefined) ?? {},
     line_items_params: lineItems,
     payment_intent: null,
