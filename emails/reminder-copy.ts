@@ -24,7 +24,13 @@ export {
 export type { Line, ReminderCopySet, TemplateCopy, ToneFrame } from "./copy/types";
 
 /** Every language's wording (emails/copy/<language>.ts); English is the source. */
-export const REMINDER_COPY_SETS: Readonly<Record<Language, ReminderCopySet>> = { en: EN, de: DE, fr: FR, es: ES, nl: NL };
+export const REMINDER_COPY_SETS: Readonly<Record<Language, ReminderCopySet>> = {
+  en: EN,
+  de: DE,
+  fr: FR,
+  es: ES,
+  nl: NL,
+};
 
 /** The fixed texts of every language as message catalogues (emails/copy/en.ts LABELS). */
 export const REMINDER_LABELS: Catalogues<LabelKey> = {
@@ -40,7 +46,8 @@ export const REMINDER_LABELS: Catalogues<LabelKey> = {
  * debtor's, app/domain/languages.ts debtorLocale): "Total due", "3 days overdue", "and 2 more invoices".
  */
 export function reminderLabels(language: Language = DEFAULT_LANGUAGE, locale = "en-US"): Translate<LabelKey> {
-  return translator(REMINDER_LABELS, language, locale);
+  // Counts as reminders always wrote them: "1557 days".
+  return translator(REMINDER_LABELS, language, locale, { grouping: false });
 }
 
 /**

@@ -233,11 +233,11 @@ export function debtorWriting(storedLanguage: string | null | undefined, userSto
     language,
     locale,
     moneyLocale: language === DEFAULT_LANGUAGE ? "en-US" : locale,
-    t: translator(DEBTOR_MAIL_COPY, language, locale),
+    t: translator(DEBTOR_MAIL_COPY, language, locale, { grouping: false }),
   };
 }
 
 /** The texts of one language (a message built earlier without one: English). */
 export function debtorMailText(language: Language | null | undefined, locale = "en-US") {
-  return translator(DEBTOR_MAIL_COPY, language ?? DEFAULT_LANGUAGE, locale);
+  return translator(DEBTOR_MAIL_COPY, language ?? DEFAULT_LANGUAGE, locale, { grouping: false });
 }
