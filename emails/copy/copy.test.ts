@@ -8,7 +8,7 @@ import { TONES } from "../../app/domain/strategies";
 import { ANNOUNCING_REPEATS } from "../../tests/support/email-fixtures";
 import { placeholdersOf, REMINDER_COPY_SETS, REMINDER_LABELS, reminderLabels, resolveCopy } from "../reminder-copy";
 import { TRANSLATED_BANK_LABELS } from "./bank";
-import type { Line, ReminderCopySet } from "./types";
+import { LABEL_KEYS, type Line, type ReminderCopySet } from "./types";
 
 const OTHERS = LANGUAGES.filter((l) => l !== "en");
 const combos = TEMPLATE_IDS.flatMap((template) => TONES.map((tone) => [template, tone] as const));
@@ -63,6 +63,8 @@ describe("every language's reminder copy", () => {
   it("has every fixed label with English's arguments (ICU messages that parse)", () => {
     expect(catalogueProblems(REMINDER_LABELS)).toEqual([]);
     expect(catalogueProblems(DEBTOR_MAIL_COPY)).toEqual([]);
+    // English has exactly the keys the labels are looked up by.
+    expect(Object.keys(REMINDER_LABELS.en).sort()).toEqual([...LABEL_KEYS].sort());
   });
 
   it("writes counts without grouping, as English always did", () => {

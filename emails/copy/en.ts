@@ -1,7 +1,9 @@
 import type { Catalogue } from "../../app/domain/i18n";
 import type { TemplateId } from "../../app/domain/presets";
 import type { Tone } from "../../app/domain/strategies";
-import type { FirstContactRule, Line, ReminderCopySet, TemplateCopy, ToneFrame } from "./types";
+import type { FirstContactRule, LabelKey, Line, ReminderCopySet, TemplateCopy, ToneFrame } from "./types";
+
+export type { LabelKey } from "./types";
 
 /**
  * English: the source every other language translates (emails/reminder-copy.ts has the rules for
@@ -532,7 +534,6 @@ const LABELS = {
   dueIn: "due in {count, plural, one {# day} other {# days}}",
   sentBy: "Sent by Dunly.",
 } as const;
-export type LabelKey = keyof typeof LABELS;
 
 export { FOOTER_COPY, NOT_YET_DUE_COPY, OPT_OUT_COPY, PAY_COPY, REMINDER_COPY, REPEAT_NOTICE, TONE_FRAME };
 

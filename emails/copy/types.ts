@@ -1,7 +1,6 @@
 import type { Catalogue } from "../../app/domain/i18n";
 import type { TemplateId } from "../../app/domain/presets";
 import type { Tone } from "../../app/domain/strategies";
-import type { LabelKey } from "./en";
 
 /**
  * One line of copy. An array lists alternatives, best first: the first whose placeholders all
@@ -48,3 +47,31 @@ export interface ReminderCopySet {
   firstContact: readonly FirstContactRule[];
   labels: Catalogue<LabelKey>;
 }
+
+/** The keys of a reminder's fixed texts (each language's LABELS, ICU messages; emails/copy/en.ts has the English). */
+export const LABEL_KEYS = [
+  "invoiceHeading",
+  "dueDateHeading",
+  "balanceHeading",
+  "statusHeading",
+  "totalDue",
+  "totalDueIn",
+  "moreInvoices",
+  "invoiceDue",
+  "theInvoiceDue",
+  "apartLine",
+  "notChased",
+  "claimedPaid",
+  "payByBank",
+  "payByBankIn",
+  "reference",
+  "viewStatement",
+  "contact",
+  "days",
+  "invoices",
+  "dueToday",
+  "daysOverdue",
+  "dueIn",
+  "sentBy",
+] as const;
+export type LabelKey = (typeof LABEL_KEYS)[number];
