@@ -1,13 +1,19 @@
+import { createElement } from "react";
 import { describe, expect, it } from "vitest";
+import { claimAnswerSubject } from "../app/domain/claim-answer";
 import { formatDate } from "../app/domain/dates";
 import { debtorLocale, LANGUAGES, type Language } from "../app/domain/languages";
 import { formatMoney } from "../app/domain/money";
 import { TEMPLATE_IDS } from "../app/domain/presets";
+import { receiptSubject } from "../app/domain/receipt";
 import type { StatementLine } from "../app/domain/statement";
 import { TONES } from "../app/domain/strategies";
+import ClaimAnswerEmail from "./claim-answer";
+import ReceiptEmail from "./receipt";
 import type { ReminderEmailProps } from "./reminder";
 import { reminderProps } from "./reminder-message";
 import { REMINDER_SAMPLE } from "./reminder-sample";
+import { renderEmail } from "./render-email";
 import { renderReminder } from "./render-reminder";
 
 /**
@@ -118,5 +124,26 @@ describe("the reminder in every language", () => {
       { fullName: "Dora", statement: { lines: overdueOne, totals: [] }, today: TODAY, language: "es" },
     );
     expect([own.language, own.locale]).toEqual(["es", "es-ES"]);
+  });
+});
+
+describe("the receipt and the claim answer in the debtor's language", () => {
+  it("are written in it, and in English without a language (a message recorded before)", async () => {
+    const receipt = { ...ReceiptEmail.PreviewProps, amount: "42,00 €", paidOn: "26.11.2026" };
+    const german = await renderEmail(createElement(ReceiptEmail, { ...receipt, language: "de" }));
+    expect(german).toContain('lang="de"');
+    expect(german).toContain("Zahlung erhalten");
+    expect(german).toContain("Sie erhalten diese E-Mail, weil Sie online bezahlt haben.");
+    expect(receiptSubject({ ...receipt, language: "de" })).toBe("Quittung: 42,00 € an Acme Ltd bezahlt");
+    const english = await renderEmail(createElement(ReceiptEmail, ReceiptEmail.PreviewProps));
+    expect(english).toContain("Payment received");
+    expect(receiptSubject(ReceiptEmail.PreviewProps)).toBe("Receipt: €42.00 paid to Acme Ltd");
+
+    const claim = { ...ClaimAnswerEmail.PreviewProps, language: "fr" as const };
+    const french = await renderEmail(createElement(ClaimAnswerEmail, claim));
+    expect(french).toContain('lang="fr"');
+    expect(french).toContain("Paiement pas encore trouvé");
+    expect(french).not.toMatch(/Payment not found|View your statement/);
+    expect(claimAnswerSubject(claim)).toBe("À propos de votre paiement à Acme Ltd");
   });
 });
