@@ -106,8 +106,9 @@ const integrationWorkers = () =>
 /**
  * The integration files that need a workerd and a database of their own: they read rows across
  * every account (housekeeping's purge, the CSV digests, a migration's rewrite, the watchdog's sweep
- * of every overdue schedule), time the sending itself (the queue, the rate limits, the provider's
- * faults) or take a table away for a moment (the error pages), so rows or alarms another file left
+ * of every overdue schedule and its re-check of the oldest sending domains), time the sending
+ * itself (the queue, the rate limits, the provider's faults) or take a table away for a moment
+ * (the error pages), so rows or alarms another file left
  * would change what they see, or meet what they broke. Every other integration
  * file names its own users and reads only what it made, so the files one Vitest worker runs share a
  * workerd and its storage, one after another (`isolate: false`): starting a workerd with both
@@ -124,6 +125,7 @@ const OWN_DATABASE = [
   "tests/integration/migration-invoices.test.ts",
   "tests/integration/portal.test.ts",
   "tests/integration/route-errors.test.ts",
+  "tests/integration/sending-domain.test.ts",
   "tests/integration/sending-limits.test.ts",
 ];
 

@@ -17,6 +17,7 @@ export default [
   route("iam/bank", "routes/settings-bank.tsx"),
   route("iam/templates", "routes/settings-templates.tsx"),
   route("iam/brand", "routes/settings-brand.tsx"),
+  route("iam/domain", "routes/settings-domain.tsx"),
   route("iam/:tab?", "routes/settings.tsx"),
   route("iam/stripe/:op", "routes/stripe-connect.ts"),
   route("auth/verify", "routes/auth.verify.tsx"),

@@ -5,11 +5,12 @@ export interface AccountNoticeEmailProps {
   kind: AccountNoticeKind;
   date: string;
   actionUrl: string;
+  domain?: string;
 }
 
-/** Dunly's e-mail to a user about their own plan (docs/decisions/019): the trial, a failed payment. */
-export default function AccountNoticeEmail({ kind, date, actionUrl }: AccountNoticeEmailProps) {
-  const { subject, headline, detail, action } = accountNoticeCopy(kind, date);
+/** Dunly's e-mail to a user about their own account: the trial, a failed payment (decisions/019), the sending domain (059). */
+export default function AccountNoticeEmail({ kind, date, actionUrl, domain }: AccountNoticeEmailProps) {
+  const { subject, headline, detail, action } = accountNoticeCopy(kind, date, domain);
   return (
     <EmailLayout title={subject} preview={headline} footer="You get this e-mail about your own Dunly account.">
       <EmailHeading>{subject}</EmailHeading>

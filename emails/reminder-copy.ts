@@ -75,7 +75,10 @@ export function reminderLabels(language: Language = DEFAULT_LANGUAGE, locale = "
 
 /** Values the copy can reference; blank or missing ones make a line use its next alternative. */
 export interface CopyValues {
+  /** The debtor (a person's or a company's name); the statement is theirs. */
   receiverName?: string | null;
+  /** The debtor's primary contact person (decisions/057): the greeting names them when known. */
+  contactName?: string | null;
   senderName?: string | null;
   /** Formatted, e.g. "$1,234.50", or "$100.00 + €50.00" across currencies; always present. */
   amount: string;
@@ -92,6 +95,7 @@ export interface CopyValues {
 export type Placeholder = keyof CopyValues;
 export const PLACEHOLDERS: readonly Placeholder[] = [
   "receiverName",
+  "contactName",
   "senderName",
   "amount",
   "dueDate",

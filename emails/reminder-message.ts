@@ -19,6 +19,11 @@ export interface ReminderMessage extends ReminderEmailProps {
   /** The debtor's address (a test send: the user's own). */
   to: string;
   /**
+   * The debtor's other contacts copied on it (decisions/057): only addresses that may receive it
+   * (CC on, not opted out, not bouncing), re-checked at every attempt. Absent: none.
+   */
+  cc?: string[];
+  /**
    * The debtor's signed opt-out link (app/links/signed-links.server.ts `optOutLink`): shown in the footer
    * and sent as List-Unsubscribe with one-click List-Unsubscribe-Post (RFC 8058). Required: no
    * reminder leaves without one.
@@ -38,6 +43,11 @@ export interface ReminderMessage extends ReminderEmailProps {
    * `replyAddress`, decisions/020). Absent or null: the sender's own address, as before.
    */
   replyTo?: string | null;
+  /**
+   * The From address while the user's own domain is verified (docs/decisions/059-sending-domains.md),
+   * read with the batch; absent or null: Dunly's address (MAIL_FROM_ADDRESS).
+   */
+  fromAddress?: string | null;
   /** Put before the subject, e.g. "[Test] " for a test send to the user's own address. */
   subjectPrefix?: string;
 }
@@ -70,6 +80,8 @@ interface OrganizationValues {
 /** The debtor's side of a reminder: their name, their statement, and today in their zone. */
 export interface DebtorValues {
   fullName: string;
+  /** The primary contact's name (decisions/057): the greeting's; none: the debtor's name. */
+  contactName?: string | null;
   /** Their open invoices as app/reminders/statement.server.ts loads them (the first ones, and all totals). */
   statement: Statement;
   /** "YYYY-MM-DD" in the debtor's time zone: what "12 days overdue" counts from. */
@@ -85,13 +97,19 @@ export interface DebtorValues {
  * the date in the debtor's own zone.
  */
 export function debtorValues(
-  debtor: { fullName: string; timeZone: string | null | undefined; language?: string | null },
+  debtor: {
+    fullName: string;
+    contactName?: string | null;
+    timeZone: string | null | undefined;
+    language?: string | null;
+  },
   statement: Statement,
   now: number,
   firstContact = false,
 ): DebtorValues {
   return {
     fullName: debtor.fullName,
+    contactName: debtor.contactName ?? null,
     statement,
     today: todayIn(debtor.timeZone, now),
     firstContact,

@@ -50,6 +50,8 @@ const debtor = {
   promiseBrokenAt: null,
   optOutKey: "k",
   language: null,
+  contactName: null,
+  contactRole: null,
   createdAt: 0,
   updatedAt: 0,
 } satisfies Debtor;

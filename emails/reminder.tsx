@@ -40,6 +40,8 @@ export interface ReminderEmailProps {
   tone: Tone;
   /** The debtor. */
   receiverName: string;
+  /** The debtor's primary contact person (decisions/057): the greeting names them; none: the debtor. */
+  contactName?: string | null;
   /** The user's full name, or the organization's name when sent as a company. */
   senderName: string;
   /** Where replies go (the user's address); shown as the contact line. */
@@ -111,8 +113,6 @@ export interface ReminderEmailProps {
    * one that no longer parses: Dunly's text.
    */
   custom?: StepText | null;
-  /** The contact person the e-mail greets; none: the debtor's name. */
-  contactName?: string | null;
   /**
    * The user's brand (docs/decisions/058): logo and name above, accent on the buttons and links,
    * the signature under the sign-off, "Powered by Dunly" under the footer. None: Dunly's own look.
@@ -309,6 +309,7 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     props.tone,
     {
       receiverName: oneLine(props.receiverName),
+      contactName: props.contactName ? oneLine(props.contactName) : null,
       senderName,
       amount,
       dueDate,

@@ -8,6 +8,7 @@ import type { AppConfig } from "~/platform/config.server";
 import { deleteObjectsUnder } from "~/platform/r2.server";
 import { deleteAccountSchedules } from "~/reminders/index.server";
 import { isMissingAtStripe, stripeSetup } from "~/stripe/index.server";
+import { removeSendingDomain } from "./sending-domain.server";
 import { ACCOUNT_TABLES, type AccountKey } from "./tables.server";
 
 /**
@@ -211,6 +212,9 @@ export async function continueAccountDeletion(
   if (!user || user.deletingAt === null) return { kind: "gone" };
   const started = now();
   if (!(await closeStripe(env, config, db, userId))) throw new Error("Stripe could not be reached");
+  // Its sending domain at Resend (decisions/059) goes too; one Resend could not remove is tried again.
+  const domain = await removeSendingDomain(env, db, userId);
+  if (!domain.ok && !("notFound" in domain)) throw new Error("Resend could not remove the sending domain");
   const key = { id: user.id, email: user.email.toLowerCase() };
   const rows: Record<string, number> = {};
   for (const { table, rows: where } of ACCOUNT_TABLES) {

@@ -26,3 +26,14 @@ export {
   storeProfileImage,
   verifyImageSignature,
 } from "./images.server";
+export {
+  type AddOutcome,
+  addSendingDomain,
+  type CheckOutcome,
+  checkSendingDomain,
+  type RemoveOutcome,
+  recheckSendingDomains,
+  removeSendingDomain,
+  type SendingDomain,
+  sendingDomainOf,
+} from "./sending-domain.server";

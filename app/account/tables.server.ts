@@ -4,6 +4,7 @@ import {
   accountCadences,
   alarmRepairs,
   bankAccounts,
+  debtorContacts,
   debtorEvents,
   debtorReplies,
   debtors,
@@ -12,6 +13,7 @@ import {
   deliveryRollups,
   deliveryStatusCounts,
   devOutbox,
+  devResendDomains,
   devStripeObjects,
   emails,
   invoiceOwedDays,
@@ -29,6 +31,7 @@ import {
   payments,
   rateLimitEvents,
   schedules,
+  sendingDomains,
   sessions,
   stripeAccounts,
   userNotifications,
@@ -104,6 +107,7 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: bankAccounts, rows: byOwner(bankAccounts.ownerId), exported: { omit: [] } },
   // The reminders' texts in the user's own words, per step and language (decisions/056).
   { table: messageTemplates, rows: byOwner(messageTemplates.ownerId), exported: { omit: [] } },
+  { table: sendingDomains, rows: byOwner(sendingDomains.ownerId), exported: { omit: [] } },
   { table: debtorReplies, rows: byOwner(debtorReplies.ownerId), exported: { omit: [] } },
   { table: debtorEvents, rows: byOwner(debtorEvents.ownerId), exported: { omit: [] } },
   {
@@ -134,6 +138,8 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: optOuts, rows: byOwner(optOuts.ownerId), exported: { omit: [] }, keyset: [optOuts.email] },
   // optOutKey: the key of the debtor's signed links, not the user's to carry around.
   { table: debtors, rows: byOwner(debtors.ownerId), exported: { omit: ["optOutKey"] } },
+  // A debtor's other contacts, copied on their reminders (decisions/057).
+  { table: debtorContacts, rows: byOwner(debtorContacts.ownerId), exported: { omit: [] } },
   { table: organizations, rows: byOwner(organizations.ownerId), exported: { omit: [] } },
   { table: stripeAccounts, rows: byOwner(stripeAccounts.userId), exported: { omit: [] } },
   { table: oauthAccounts, rows: byOwner(oauthAccounts.userId), exported: { omit: [] } },
@@ -166,6 +172,10 @@ export const GLOBAL_TABLES: ReadonlyMap<SQLiteTable, string> = new Map<SQLiteTab
     "development and test only: the local Stripe stand-in's objects (Stripe holds them in production)",
   ],
   [devOutbox, "development and test only: the local mailbox of what would have been sent"],
+  [
+    devResendDomains,
+    "development and test only: the local stand-in of Resend's Domains API (Resend holds them in production)",
+  ],
   [
     mailBatches,
     "requests to the provider in flight (decisions/021), minutes long, each carrying several accounts' reminders; deleted once settled. Each attempt re-checks its e-mails (decisions/045): a deleted account's are not sent",

@@ -1,5 +1,6 @@
 import { debtorEntity } from "~/debtors/index.server";
 import { consentIntents } from "./consent-action.server";
+import { contactIntents } from "./contact-action.server";
 import { debtorResponseIntents } from "./debtor-response-action.server";
 import { invoiceIntents } from "./invoice-action.server";
 import { ownedRecordAction } from "./owned-record-action.server";
@@ -19,4 +20,5 @@ export const debtorAction = ownedRecordAction(debtorEntity, {
   ...consentIntents,
   ...paidClaimIntents,
   ...debtorResponseIntents,
+  ...contactIntents,
 });

@@ -35,7 +35,10 @@ export type DebtorEventType =
   // E-mail replies to reminders (decisions/020): the debtor's, an automatic one, and the user's handling.
   | "replied"
   | "auto_replied"
-  | "reply_handled";
+  | "reply_handled"
+  // A copied contact's address (decisions/057): it opted out of copies, or it bounced (detail: the address).
+  | "contact_opted_out"
+  | "contact_bounced";
 
 export interface DebtorEventInput {
   ownerId: string;

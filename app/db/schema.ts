@@ -192,6 +192,10 @@ export const debtors = sqliteTable(
     // Random and unique: the public half of the opt-out token (app/links/signed-links.server.ts). Set on
     // insert; a row written without it (older rows, raw SQL) gets one when its first link is made.
     optOutKey: text("opt_out_key").$defaultFn(() => crypto.randomUUID().replaceAll("-", "")),
+    // The primary contact: the person behind `email` (decisions/057). A reminder greets them by
+    // name ("Hi Jane,"); null: it greets the debtor by full_name as before. The role is free text.
+    contactName: text("contact_name"),
+    contactRole: text("contact_role"),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },
@@ -208,6 +212,43 @@ export const debtors = sqliteTable(
     // A debtor found by address within the account (0011): an add with an address the user already
     // has offers that debtor instead of a twin, and the CSV import matches its rows by address.
     index("debtors_owner_email_idx").on(t.ownerId, sql`lower(${t.email})`),
+  ],
+);
+
+/**
+ * A debtor's other contacts (decisions/057): the primary is the debtor's own email and
+ * contact_name; these are copied (CC) on the debtor's reminders while `cc` is on, their address has
+ * not opted out of the owner's reminders (opt_outs) and has not bounced (`bounced_at`). At most
+ * MAX_DEBTOR_CONTACTS a debtor, primary included (app/domain/contacts.ts).
+ */
+export const debtorContacts = sqliteTable(
+  "debtor_contacts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id")
+      .notNull()
+      .references(() => debtors.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    // Lower-cased, as debtors.email and opt_outs.email.
+    email: text("email").notNull(),
+    role: text("role"),
+    // Copied on the debtor's reminders.
+    cc: integer("cc", { mode: "boolean" }).notNull().default(true),
+    // A hard bounce of this address (the provider's webhook): no copy goes to it until the address changes.
+    bouncedAt: integer("bounced_at"),
+    bounceError: text("bounce_error"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    updatedAt: integer("updated_at").notNull().default(nowMs),
+  },
+  (t) => [
+    index("debtor_contacts_owner_idx").on(t.ownerId, t.debtorId, t.id),
+    // One row per address a debtor; the consumer reads a batch's debtors' contacts by debtor_id.
+    uniqueIndex("debtor_contacts_debtor_email_idx").on(t.debtorId, t.email),
+    // A bounce or an opt-out finds the owner's contacts with that address.
+    index("debtor_contacts_owner_email_idx").on(t.ownerId, t.email),
   ],
 );
 
@@ -665,6 +706,8 @@ export const devOutbox = sqliteTable(
     to: text("to").notNull(),
     from: text("from").notNull(),
     replyTo: text("reply_to"),
+    // The copies (a reminder's CC'd contacts), comma-separated; null: none.
+    cc: text("cc"),
     subject: text("subject").notNull(),
     html: text("html").notNull(),
     text: text("text").notNull(),
@@ -932,3 +975,46 @@ export const messageTemplates = sqliteTable(
   (t) => [primaryKey({ columns: [t.ownerId, t.template, t.tone, t.language] })],
 );
 export type MessageTemplate = typeof messageTemplates.$inferSelect;
+
+/**
+ * The account's own sending domain (docs/decisions/059-sending-domains.md), one per account: the
+ * domain as Resend knows it (its id), the name before the @, where verification stands and the DNS
+ * records Resend asks for (JSON, Resend's list as last read). Reminders, receipts and claim answers
+ * go from `local_part@name` only while status is 'verified'; otherwise from Dunly's address.
+ */
+export const sendingDomains = sqliteTable(
+  "sending_domains",
+  {
+    ownerId: text("owner_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // Lower case, an internationalized name in its ASCII (punycode) form.
+    name: text("name").notNull(),
+    localPart: text("local_part").notNull(),
+    // Resend's id of the domain.
+    providerId: text("provider_id").notNull(),
+    // app/domain/sending-domain.ts SENDING_DOMAIN_STATUSES.
+    status: text("status").notNull().default("not_started"),
+    // Resend's own word for it, as last read ("partially_verified"…).
+    providerStatus: text("provider_status").notNull().default("not_started"),
+    records: text("records").notNull().default("[]"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    // The last time Resend was asked (the tab's "last checked"); the watchdog checks the oldest first.
+    checkedAt: integer("checked_at"),
+    verifiedAt: integer("verified_at"),
+  },
+  // A domain belongs to one account: a second one is refused.
+  (t) => [
+    uniqueIndex("sending_domains_name_idx").on(t.name),
+    index("sending_domains_checked_idx").on(t.status, t.checkedAt),
+  ],
+);
+
+/** Local development and tests only: the domains the local stand-in of Resend's Domains API holds. */
+export const devResendDomains = sqliteTable("dev_resend_domains", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  status: text("status").notNull().default("not_started"),
+  records: text("records").notNull(),
+  createdAt: integer("created_at").notNull().default(nowMs),
+});

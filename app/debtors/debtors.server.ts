@@ -51,6 +51,9 @@ export interface DebtorRow {
   timeZone: string;
   /** The language Dunly writes to them in (app/domain/languages.ts); null: the user's. */
   language: string | null;
+  /** The primary contact's name and role (decisions/057); null: none given. */
+  contactName: string | null;
+  contactRole: string | null;
   /**
    * The number of the invoice the debtor form's debt edits (their only invoice that is not void);
    * null when it has none, or when the debtor has several invoices.
@@ -170,6 +173,8 @@ export function listDebtors(db: Db, ownerId: Bindable<string>, filter: DebtorLis
       status: debtors.status,
       timeZone: debtors.timeZone,
       language: debtors.language,
+      contactName: debtors.contactName,
+      contactRole: debtors.contactRole,
       // Computed columns are named: unnamed, D1 keys each row's value by the expression's whole SQL
       // text, which the Worker then parses for every row.
       editableInvoice: editableInvoice.as("editable_invoice"),
@@ -293,6 +298,9 @@ function columns(input: DebtorInput) {
     ...(input.time_zone ? { timeZone: input.time_zone } : {}),
     // Null: the user's language; absent (the JSON API): a new debtor the user's, an edit the debtor's.
     ...(input.language !== undefined ? { language: input.language } : {}),
+    // The primary contact (decisions/057); absent (JSON only): kept as it is.
+    ...(input.contact_name !== undefined ? { contactName: input.contact_name } : {}),
+    ...(input.contact_role !== undefined ? { contactRole: input.contact_role } : {}),
   };
 }
 
@@ -506,6 +514,9 @@ export function debtorToJson(
     time_zone: d.timeZone,
     // The language Dunly writes to them in; null: the user's.
     language: d.language ?? null,
+    // The primary contact (decisions/057): the person behind `email`; the others: GET /api/debtors/:id.
+    contact_name: d.contactName,
+    contact_role: d.contactRole,
     invoice_number: d.invoiceNumber ?? null,
     open_invoices: d.openInvoices,
     emails_sent: d.emailsSent ?? 0,

@@ -1,4 +1,15 @@
 /** The debtors feature's public face: what routes, the API, the Workers and other features may use. */
+export { contactEntity } from "./contact-entity.server";
+export {
+  ContactLimitReached,
+  type ContactRow,
+  contactRowOf,
+  contactsOfDebtors,
+  contactToJson,
+  debtorContactsQuery,
+  listContacts,
+  primaryContactToJson,
+} from "./contacts.server";
 export { debtorEntity } from "./debtor-entity.server";
 export {
   DEBTOR_OPTIONS_LIMIT,

@@ -17,6 +17,7 @@ import { safeTimeZone } from "~/domain/time-zone";
 import { debtorInvoicesQuery, type InvoiceRow } from "~/ledger/index.server";
 import { nextRunWhat, openInvoicesSql } from "~/reminders/index.server";
 import { debtorRepliesQuery, type ReplyView, replyViewsOf } from "~/responses/index.server";
+import { type ContactRow, contactRowOf, debtorContactsQuery } from "./contacts.server";
 
 /**
  * A debtor's timeline: every e-mail (deliveries), payment and debtor event
@@ -85,6 +86,9 @@ export interface DebtorTimeline {
     promiseBrokenAt: number | null;
     /** The earliest due date of their open invoices: "Overdue · N days". */
     oldestDueOn: string | null;
+    /** The primary contact (decisions/057). */
+    contactName: string | null;
+    contactRole: string | null;
   };
   /** The debtor's invoices under dispute, for "Resolve dispute" (the oldest dispute first). */
   disputes: DisputedInvoice[];
@@ -121,6 +125,8 @@ const P = {
  * never changes, only the owner, the debtor, the row limit and the contact window's start do.
  */
 const TIMELINE = {
+  // The debtor's page's contacts (decisions/057), through debtor_contacts (owner_id, debtor_id, id).
+  contacts: preparedQuery((db) => debtorContactsQuery(db, P.ownerId, P.debtorId)),
   debtor: preparedQuery((db) =>
     db
       .select({
@@ -134,6 +140,8 @@ const TIMELINE = {
         timeZone: debtors.timeZone,
         promisedOn: debtors.promisedOn,
         promiseBrokenAt: debtors.promiseBrokenAt,
+        contactName: debtors.contactName,
+        contactRole: debtors.contactRole,
         oldestDueOn: sql<
           string | null
         >`(SELECT min(inv.due_on) FROM invoices AS inv WHERE inv.debtor_id = "debtors"."id" AND inv.status = 'open')`.as(
@@ -300,7 +308,7 @@ export async function getDebtorTimeline(
      */
     run?: <T extends readonly Bound<unknown>[]>(queries: T) => Promise<Rows<T>>;
   } = {},
-): Promise<(DebtorTimeline & { invoices: InvoiceRow[]; replies: ReplyView[] }) | undefined> {
+): Promise<(DebtorTimeline & { invoices: InvoiceRow[]; replies: ReplyView[]; contacts: ContactRow[] }) | undefined> {
   const values = { ownerId, debtorId, take: limit + 1, since: now - CONTACT_DEFAULTS.windowDays * DAY_MS };
   const [
     debtorRows,
@@ -313,6 +321,7 @@ export async function getDebtorTimeline(
     disputes,
     invoiceRows = [],
     replyRows = [],
+    contactRows = [],
   ] = await run([
     TIMELINE.debtor(db, values),
     TIMELINE.mail(db, values),
@@ -323,7 +332,9 @@ export async function getDebtorTimeline(
     TIMELINE.counted(db, values),
     TIMELINE.disputes(db, values),
     // The debtor's page also lists their invoices and their e-mail replies (docs/decisions/020).
-    ...(invoices ? [debtorInvoicesQuery(db, values), debtorRepliesQuery(db, values)] : []),
+    ...(invoices
+      ? [debtorInvoicesQuery(db, values), debtorRepliesQuery(db, values), TIMELINE.contacts(db, values)]
+      : []),
   ] as const);
   const found = debtorRows[0];
   if (!found) return undefined;
@@ -404,5 +415,7 @@ export async function getDebtorTimeline(
     upcoming,
     invoices: invoiceRows as InvoiceRow[],
     replies: replyViewsOf(replyRows as (typeof debtorReplies.$inferSelect)[]),
+    // The debtor's other contacts with their state (decisions/057).
+    contacts: (contactRows as Parameters<typeof contactRowOf>[0][]).map(contactRowOf),
   };
 }

@@ -3,7 +3,14 @@
  * the trial has ended, a renewal payment failed. Pure: the words; the mail Worker renders them
  * and app/billing/ sends them.
  */
-export type AccountNoticeKind = "trial_ending" | "trial_ended" | "payment_failed";
+export type AccountNoticeKind =
+  | "trial_ending"
+  | "trial_ended"
+  | "payment_failed"
+  /** The user's own sending domain stopped being verified (docs/decisions/059-sending-domains.md). */
+  | "sending_domain_failed"
+  /** The provider no longer has the user's sending domain. */
+  | "sending_domain_removed";
 
 /** One account notice as the mail Worker's `sendAccountNotice` takes it. */
 export interface AccountNoticeMessage {
@@ -12,15 +19,34 @@ export interface AccountNoticeMessage {
   kind: AccountNoticeKind;
   /** The date it is about, already written ("29 November 2026"): the trial's end, the retry's. */
   date: string;
-  /** /pricing (choose a plan) or /iam/subscription (update the card). */
+  /** /pricing (choose a plan), /iam/subscription (update the card) or /iam/domain. */
   actionUrl: string;
+  /** The sending domain it is about (its two kinds). */
+  domain?: string;
 }
 
 export function accountNoticeCopy(
   kind: AccountNoticeKind,
   date: string,
+  domain = "",
 ): { subject: string; headline: string; detail: string; action: string } {
   switch (kind) {
+    case "sending_domain_failed":
+      return {
+        subject: `Your reminders no longer go from ${domain}`,
+        headline: `${domain} failed its DNS check on ${date}, so your e-mails now go from Dunly's address with your name.`,
+        detail:
+          'Nothing stops: reminders, receipts and answers to your debtors keep going, from Dunly\'s address, until the domain is verified again. Check that the DNS records in Settings → Sending domain are still published at your DNS provider, then choose "Check verification".',
+        action: "See the DNS records",
+      };
+    case "sending_domain_removed":
+      return {
+        subject: `Your reminders no longer go from ${domain}`,
+        headline: `${domain} is no longer set up for sending (noticed on ${date}), so your e-mails now go from Dunly's address with your name.`,
+        detail:
+          "Nothing stops: reminders, receipts and answers to your debtors keep going, from Dunly's address. To send from your domain again, add it once more in Settings → Sending domain and publish the DNS records it shows.",
+        action: "Open Sending domain",
+      };
     case "trial_ending":
       return {
         subject: "Your Dunly trial ends in 3 days",

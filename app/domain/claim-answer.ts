@@ -14,6 +14,11 @@ export interface ClaimAnswerMessage {
   senderName: string;
   /** The user's address: the debtor's answer goes to them. */
   replyTo: string;
+  /**
+   * The user's verified sending domain's address (docs/decisions/059-sending-domains.md), set as it
+   * is sent (a retry reads it again); absent or null: Dunly's address.
+   */
+  fromAddress?: string | null;
   debtorName: string;
   /** What they said they paid, in words: "€600.50 on 20 November 2026 (reference RF18)". */
   claimed: string;

@@ -13,6 +13,11 @@ export interface ReceiptMessage {
   senderName: string;
   /** The user's address: replies go to them. */
   replyTo: string;
+  /**
+   * The user's verified sending domain's address (docs/decisions/059-sending-domains.md), set as it
+   * is sent (a retry reads it again); absent or null: Dunly's address.
+   */
+  fromAddress?: string | null;
   debtorName: string;
   /** "€42.00". */
   amount: string;

@@ -34,6 +34,7 @@ export function reminderSender(
  */
 export function reminderReceiver(debtor: {
   fullName: string;
+  contactName?: string | null;
   statement: Statement;
   today: string;
   firstContact?: boolean;
@@ -41,6 +42,7 @@ export function reminderReceiver(debtor: {
   return {
     firstContact: debtor.firstContact ?? false,
     receiverName: oneLine(debtor.fullName),
+    contactName: debtor.contactName ? oneLine(debtor.contactName) : null,
     statement: debtor.statement.lines,
     statementTotals: debtor.statement.totals,
     notChased: debtor.statement.held ?? null,

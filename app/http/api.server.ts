@@ -10,14 +10,19 @@ import {
 import { getProfile, profileToJson, updateProfileName } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import {
+  ContactLimitReached,
+  contactEntity,
+  contactToJson,
   debtorEntity,
   debtorRowOf,
   debtorToJson,
   getDebtor,
+  listContacts,
   listDebtors,
   listOrganizations,
   organizationEntity,
   organizationToJson,
+  primaryContactToJson,
 } from "~/debtors/index.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import { dateTimeFormat } from "~/domain/intl";
@@ -290,11 +295,71 @@ api.get("/debtors", async (c) => {
 
 writeRoutes("/debtors", debtorEntity);
 
+// A debtor's other contacts (decisions/057): the same description as the debtor page's forms.
+api.post("/debtors/contacts/add", async (c) => {
+  const { messages } = contactEntity;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const debtorId = v.safeParse(JsonIdSchema, owned.body.debtor_id);
+  if (!debtorId.success) return fail(c, 400, messages.invalid, { debtor_id: [DEBTOR_MESSAGES.missingId] });
+  const parsed = v.safeParse(contactEntity.schemas.json, owned.body);
+  if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
+  return contactAnswer(
+    c,
+    () => contactEntity.add(scopeOf(c), debtorId.output, parsed.output),
+    DEBTOR_MESSAGES.notFound,
+  );
+});
+
+api.put("/debtors/contacts/edit", async (c) => {
+  const { messages } = contactEntity;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const id = parseId(owned.body);
+  if (!id) return fail(c, 400, messages.invalid, { id: [messages.missingId] });
+  const parsed = v.safeParse(contactEntity.schemas.json, owned.body);
+  if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
+  return contactAnswer(c, () => contactEntity.edit(scopeOf(c), id, parsed.output), messages.notFound);
+});
+
+api.delete("/debtors/contacts/del", async (c) => {
+  const { messages } = contactEntity;
+  const owned = await ownedBody(c);
+  if ("error" in owned) return owned.error;
+  const id = parseId(owned.body);
+  if (!id) return fail(c, 400, messages.invalid, { id: [messages.missingId] });
+  if (!(await contactEntity.remove(scopeOf(c), id))) return fail(c, 404, messages.notFound);
+  return c.json({ success: true, error: null });
+});
+
+/** A contact write's answer: the contact, 400 field errors, 403 at the bound, 404 not the owner's. */
+async function contactAnswer(
+  c: Ctx,
+  write: () => Promise<Parameters<typeof contactToJson>[0] | undefined>,
+  notFound: string,
+) {
+  try {
+    const row = await write();
+    if (!row) return fail(c, 404, notFound);
+    return c.json({ success: true, error: null, data: contactToJson(row) });
+  } catch (error) {
+    if (error instanceof FieldsRefused) return fail(c, 400, contactEntity.messages.invalid, error.fieldErrors);
+    if (error instanceof ContactLimitReached) return fail(c, 403, error.message);
+    throw error;
+  }
+}
+
 api.get("/debtors/:id", async (c) => {
   const id = Number(c.req.param("id"));
-  const debtor = Number.isInteger(id) ? await getDebtor(getDb(c.env.DB), me(c).id, id) : undefined;
+  const db = getDb(c.env.DB);
+  const debtor = Number.isInteger(id) ? await getDebtor(db, me(c).id, id) : undefined;
   if (!debtor) return fail(c, 404, DEBTOR_MESSAGES.notFound);
-  return c.json(debtorToJson(debtor, me(c).id));
+  const others = await listContacts(db, me(c).id, debtor.id);
+  // Its contacts: the primary (the debtor's own address) first, then the others (decisions/057).
+  return c.json({
+    ...debtorToJson(debtor, me(c).id),
+    contacts: [primaryContactToJson(debtor), ...others.map((o) => ({ ...contactToJson(o), primary: false }))],
+  });
 });
 
 // Payments -----------------------------------------------------------

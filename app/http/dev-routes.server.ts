@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { getDb } from "~/db/client.server";
 import { devOutbox } from "~/db/schema";
 import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
+import { resendPages } from "~/http/resend-pages.server";
 import { standInPages } from "~/http/stripe-pages/pages.server";
 import { skipAhead } from "~/reminders/index.server";
 import { REJECTIONS, receiveReply } from "~/responses/index.server";
@@ -26,6 +27,7 @@ async function listOutbox(db: D1Database) {
     to: m.to,
     from: m.from,
     replyTo: m.replyTo,
+    cc: m.cc,
     subject: m.subject,
     html: m.html,
     text: m.text,
@@ -43,7 +45,7 @@ devRoutes.get("/mailbox", async (c) => {
     .map(
       (m) => `<article>
   <h2>${escapeHtml(m.subject)}</h2>
-  <p class="meta">To <b>${escapeHtml(m.to)}</b> · From ${escapeHtml(m.from)}${m.replyTo ? ` · Reply-To ${escapeHtml(m.replyTo)}` : ""} · ${escapeHtml(m.createdAt)}</p>
+  <p class="meta">To <b>${escapeHtml(m.to)}</b> · From ${escapeHtml(m.from)}${m.cc ? ` · Cc ${escapeHtml(m.cc)}` : ""}${m.replyTo ? ` · Reply-To ${escapeHtml(m.replyTo)}` : ""} · ${escapeHtml(m.createdAt)}</p>
   <iframe sandbox title="${escapeHtml(m.subject)}" srcdoc="${escapeHtml(m.html)}"></iframe>
   <details><summary>Plain text</summary><pre>${escapeHtml(m.text)}</pre></details>
 </article>`,
@@ -101,3 +103,5 @@ devRoutes.post("/inbound", async (c) => {
 });
 
 devRoutes.route("/checkout", standInPages);
+// The local stand-in of Resend's Domains API: verify or fail a user's sending domain (decisions/059).
+devRoutes.route("/resend", resendPages);

@@ -137,6 +137,12 @@ function firstRecipient(to: string | string[] | undefined) {
   return first?.trim().toLowerCase() || null;
 }
 
+/** Every recipient the event names, lower-cased (a reminder's copies may be among them: decisions/057). */
+function recipientsOf(to: string | string[] | undefined) {
+  const list = Array.isArray(to) ? to : to ? [to] : [];
+  return list.map((address) => address.trim().toLowerCase()).filter((address) => address !== "");
+}
+
 /** What an event changed: the schedules it stopped (their alarms are disarmed), and the owner to tell. */
 type Handled = { scheduleIds: string[]; ownerId?: string };
 const NOTHING: Handled = { scheduleIds: [] };
@@ -150,10 +156,16 @@ async function handleEvent(env: Env, db: Db, event: ResendEvent): Promise<Handle
     case "email.bounced": {
       if (!isHardBounce(event.data?.bounce)) return NOTHING;
       const message = event.data?.bounce?.message ?? "";
-      return await recordHardBounce({ env, db }, emailId, message, now);
+      return await recordHardBounce({ env, db }, emailId, message, now, recipientsOf(event.data?.to));
     }
     case "email.complained":
-      return await recordComplaint({ env, db }, emailId, firstRecipient(event.data?.to), now);
+      return await recordComplaint(
+        { env, db },
+        emailId,
+        firstRecipient(event.data?.to),
+        now,
+        recipientsOf(event.data?.to),
+      );
     case "email.delivered":
       await recordDelivered(db, emailId, eventTime(event, now));
       return NOTHING;

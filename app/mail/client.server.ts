@@ -19,7 +19,7 @@ import type { ReplyCopyMessage } from "~/domain/reply-copy";
 import type { StatementDocument } from "~/domain/statement-document";
 import type { ReminderEmailProps } from "../../emails/reminder";
 import type { ReminderMessage } from "../../emails/reminder-message";
-import type { BatchSendResult, LastLook, SendFailure, SendResult } from "./contract";
+import type { BatchSendResult, DomainRemoveResult, DomainResult, LastLook, SendFailure, SendResult } from "./contract";
 
 type Mailer = Env["MAILER"];
 
@@ -137,6 +137,33 @@ function renderReminderPreview(env: Pick<Env, "MAILER">, props: ReminderEmailPro
   }));
 }
 
+/**
+ * The user's sending domain at the provider (docs/decisions/059-sending-domains.md), through the mail
+ * Worker, the only code that talks to it: create (with its DNS records), read, verify (the provider
+ * checks the DNS again, then it is read), remove. Never throw: a call that throws is a retryable
+ * failure, logged once like a send's.
+ */
+function createDomain(env: Pick<Env, "MAILER">, name: string) {
+  return call<DomainResult>(env, "domain create", name, async (m) => await m.createDomain(name));
+}
+
+function getDomain(env: Pick<Env, "MAILER">, id: string) {
+  return call<DomainResult>(env, "domain read", id, async (m) => await m.getDomain(id));
+}
+
+function verifyDomain(env: Pick<Env, "MAILER">, id: string) {
+  return call<DomainResult>(env, "domain verify", id, async (m) => await m.verifyDomain(id));
+}
+
+function removeDomain(env: Pick<Env, "MAILER">, id: string) {
+  return call<DomainRemoveResult>(env, "domain remove", id, async (m) => await m.removeDomain(id));
+}
+
+/** Dunly's own From address, as the mail Worker has it (MAIL_FROM_ADDRESS). */
+function defaultFromAddress(env: Pick<Env, "MAILER">) {
+  return call(env, "from address", "-", async (m) => ({ ok: true as const, address: await m.defaultFromAddress() }));
+}
+
 export const mail = {
   signInLink,
   passwordChanged,
@@ -150,4 +177,9 @@ export const mail = {
   reminders,
   renderReminderPreview,
   statementPdf,
+  defaultFromAddress,
+  createDomain,
+  getDomain,
+  verifyDomain,
+  removeDomain,
 };

@@ -2,6 +2,7 @@
  * What a send through the mail Worker answers (its RPC surface, workers/mail/index.ts). Both
  * Workers import these from here: the app's mail client reads them, the mail Worker returns them.
  */
+import type { DnsRecord } from "~/domain/sending-domain";
 
 export type SendResult =
   /**
@@ -67,3 +68,24 @@ export type SendFailure = Extract<SendResult, { ok: false }>;
  * debtor who pays or opts out meanwhile must not get one (an RPC callback into the app).
  */
 export type LastLook = () => Promise<boolean>;
+
+/**
+ * A domain at the provider, as the mail Worker's Domains methods answer it (Resend's GET /domains/:id,
+ * read defensively): its id, name, Resend's own status word and the DNS records to publish.
+ */
+export interface ProviderDomain {
+  id: string;
+  name: string;
+  status: string;
+  records: DnsRecord[];
+}
+
+/**
+ * A call to the provider's Domains API that did not do what was asked: the same shape as a failed
+ * send (retryable for 429, 5xx and no answer), and `notFound` when the provider has no such domain.
+ */
+export type DomainFailure = SendFailure & { notFound?: boolean };
+
+export type DomainResult = { ok: true; domain: ProviderDomain } | DomainFailure;
+
+export type DomainRemoveResult = { ok: true } | DomainFailure;

@@ -3,7 +3,14 @@
  * sends of every e-mail other than reminders and notices (recorded.server.ts).
  */
 export { mail } from "./client.server";
-export { type BatchSendResult, INVALID_IDEMPOTENT, type SendFailure, type SendResult } from "./contract";
+export {
+  type BatchSendResult,
+  type DomainResult,
+  INVALID_IDEMPOTENT,
+  type ProviderDomain,
+  type SendFailure,
+  type SendResult,
+} from "./contract";
 export {
   EMAIL_MAX_ATTEMPTS,
   type EmailRow,

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, emails, userNotifications } from "~/db/schema";
+import { ownerFromAddress } from "~/db/sending-from";
 import { type AccountNoticeMessage, accountNoticeCopy } from "~/domain/account-notice";
 import { type ClaimAnswerMessage, claimAnswerSubject } from "~/domain/claim-answer";
 import { type DigestMessage, digestSubject, type NoticeKind, noticeCopy } from "~/domain/notice";
@@ -40,12 +41,21 @@ const RETRIES_PER_RUN = 50;
 
 type EmailRecord = typeof emails.$inferSelect;
 
-function dispatch(env: Pick<Env, "MAILER">, email: RecordedEmail, key: string): Promise<SendResult> {
+/**
+ * Sends it. A receipt and a claim answer go to a debtor in the user's name: from the user's
+ * verified domain as it is at this attempt (`fromAddress`, docs/decisions/059), else Dunly's.
+ */
+function dispatch(
+  env: Pick<Env, "MAILER">,
+  email: RecordedEmail,
+  key: string,
+  fromAddress: string | null,
+): Promise<SendResult> {
   switch (email.kind) {
     case "receipt":
-      return mail.receipt(env, email.message, key);
+      return mail.receipt(env, { ...email.message, fromAddress }, key);
     case "claim-answer":
-      return mail.claimAnswer(env, email.message, key);
+      return mail.claimAnswer(env, { ...email.message, fromAddress }, key);
     case "reply-copy":
       return mail.replyCopy(env, email.message, key);
     case "account-notice":
@@ -69,7 +79,9 @@ async function attempt(env: Pick<Env, "MAILER">, db: Db, row: EmailRecord, now: 
     .returning({ id: emails.id });
   if (claimed.length === 0) return row.status;
   const attempts = row.attempts + 1;
-  const result = await dispatch(env, JSON.parse(row.payload) as RecordedEmail, row.idemKey);
+  const email = JSON.parse(row.payload) as RecordedEmail;
+  const toDebtor = email.kind === "receipt" || email.kind === "claim-answer";
+  const result = await dispatch(env, email, row.idemKey, toDebtor ? await ownerFromAddress(db, row.ownerId) : null);
   if (result.ok) {
     await db
       .update(emails)
@@ -172,7 +184,7 @@ export function emailLabel(email: RecordedEmail): string {
     case "reply-copy":
       return replyCopySubject(email.message);
     case "account-notice":
-      return accountNoticeCopy(email.message.kind, email.message.date).subject;
+      return accountNoticeCopy(email.message.kind, email.message.date, email.message.domain).subject;
     case "password-changed":
       return passwordChangedSubject;
     case "digest":

@@ -6,6 +6,7 @@ import type { Db } from "~/db/client.server";
 import { bindParam, preparedQuery, runBatch } from "~/db/prepared.server";
 import {
   bankAccounts,
+  debtorContacts,
   debtors,
   deliveries,
   messageTemplates,
@@ -15,9 +16,11 @@ import {
   stripeAccounts,
   users,
 } from "~/db/schema";
+import { fromAddressOf, verifiedDomainsQuery } from "~/db/sending-from";
 import type { BankAccountRecord } from "~/domain/bank-transfer";
 import type { CadenceInvoice } from "~/domain/cadence-plan";
 import type { ContactRules } from "~/domain/contact-rules";
+import { copyList } from "~/domain/contacts";
 import { parseOpenInvoices } from "~/domain/occurrence";
 import type { PlanState } from "~/domain/plans";
 import type { Statement } from "~/domain/statement";
@@ -197,20 +200,27 @@ export interface MessageParts {
   bankAccounts: BankAccountRecord[];
   /** The user's own texts of this step, one per language they wrote it in (decisions/056). */
   texts: { language: string; subject: string; body: string }[];
+  /** The owner's verified sending domain's address (decisions/059), or null: Dunly's. */
+  fromAddress: string | null;
+  /**
+   * The debtor's other contacts that may get a copy now (decisions/057): CC on, not bouncing, their
+   * address not opted out of the owner's reminders; lower-cased, in the order they were added.
+   */
+  copies: string[];
 }
 
 /**
  * The consumer's one read for a call's new reminders (docs/decisions/024): for each delivery id,
  * where it stands (queuedStates' answer) and, when its debtor and owner are there, what its message
  * is built from. One D1 batch per 50 ids (side by side): the deliveries, their debtors (statement, open due dates,
- * opt-out), their schedules, their owners, the organizations they are sent as, and the owners who
- * take payments online; each query keyed by the deliveries' ids (no two tables' columns share a
+ * opt-out), their schedules, their owners, the organizations they are sent as, the owners who
+ * take payments online, their bank details and their verified sending domains; each query keyed by the deliveries' ids (no two tables' columns share a
  * result row: D1 returns a row's columns by name).
  */
 export async function queuedReminders(
   db: Db,
   deliveryIds: readonly number[],
-): Promise<Map<number, QueuedState & { parts: MessageParts | null; scheduleEnabled: boolean }>> {
+): Promise<Map<number, QueuedState & { parts: MessageParts | null; scheduleEnabled: boolean; copies: string[] }>> {
   const slices = chunk(unique(deliveryIds), IDS_PER_STATEMENT);
   const results = await Promise.all(slices.map((ids) => db.batch(queuedReminderQueries(db, ids))));
   const rows = results.flatMap((r) => r[0]);
@@ -223,6 +233,10 @@ export async function queuedReminders(
   for (const { ownerId, ...account } of results.flatMap((r) => r[6]))
     banks.set(ownerId, [...(banks.get(ownerId) ?? []), account]);
   const texts = results.flatMap((r) => r[7]);
+  const froms = new Map(results.flatMap((r) => r[8]).map((d) => [d.ownerId, fromAddressOf(d)]));
+  // Each debtor's copies, only its owner's contacts (a debtor's contacts are always its owner's: checked again).
+  const copiesOf = new Map<number, { ownerId: string; email: string }[]>();
+  for (const c of results.flatMap((r) => r[9])) copiesOf.set(c.debtorId, [...(copiesOf.get(c.debtorId) ?? []), c]);
   return new Map(
     rows.map((r) => {
       const row = r.debtorId === null ? undefined : debtorRows.get(r.debtorId);
@@ -240,6 +254,12 @@ export async function queuedReminders(
         optedOut: Boolean(debtorRow?.optedOut),
         invoices: parseOpenInvoices(debtorRow?.openInvoices ?? null),
       };
+      const copies = debtorRow
+        ? copyList(
+            debtorRow.email,
+            (copiesOf.get(debtorRow.id) ?? []).filter((c) => c.ownerId === r.ownerId),
+          )
+        : [];
       let parts: MessageParts | null = null;
       if (debtorRow && user && schedule?.ownerId === r.ownerId) {
         const {
@@ -264,11 +284,18 @@ export async function queuedReminders(
           chargeable: chargeable.has(r.ownerId),
           bankAccounts: banks.get(r.ownerId) ?? [],
           texts: texts.filter((t) => t.ownerId === r.ownerId && t.template === r.template && t.tone === r.tone),
+          fromAddress: froms.get(r.ownerId) ?? null,
+          copies,
         };
       }
       return [
         r.id,
-        { ...state, parts, scheduleEnabled: schedule?.state === "ENABLED" && schedule.ownerId === r.ownerId },
+        {
+          ...state,
+          parts,
+          scheduleEnabled: schedule?.state === "ENABLED" && schedule.ownerId === r.ownerId,
+          copies,
+        },
       ];
     }),
   );
@@ -354,6 +381,22 @@ function queuedReminderQueries(db: Db, ids: number[]) {
         ),
       )
       .where(inArray(deliveries.id, ids)),
+    // The From address while the owner's own domain is verified (decisions/059).
+    verifiedDomainsQuery(db, owners),
+    // The debtors' contacts that may get a copy (decisions/057), keyed by the same delivery ids (at
+    // most 50 bound values, whatever the number of contacts): CC on, not bouncing, not opted out.
+    db
+      .select({ debtorId: debtorContacts.debtorId, ownerId: debtorContacts.ownerId, email: debtorContacts.email })
+      .from(debtorContacts)
+      .where(
+        and(
+          inArray(debtorContacts.debtorId, ofDeliveries(deliveries.debtorId)),
+          eq(debtorContacts.cc, true),
+          isNull(debtorContacts.bouncedAt),
+          sql`NOT EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtor_contacts"."owner_id" AND o."email" = "debtor_contacts"."email")`,
+        ),
+      )
+      .orderBy(debtorContacts.id),
   ] as const;
 }
 

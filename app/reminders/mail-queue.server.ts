@@ -325,7 +325,9 @@ async function recheckBatch(scope: DataScope, batch: MailBatch, now: () => numbe
     else {
       const stop = stopOf(state);
       if (stop) stopped.push({ job, ...stop });
-      else send.push(job);
+      // A copied contact that opted out, bounced or was taken off since the message was built gets
+      // no copy (decisions/057); the reminder to the debtor still goes.
+      else send.push(withCopies(job, state.copies));
     }
   }
   if (stopped.length === 0 && gone.length === 0) return { kind: "send", send, stopped };
@@ -367,8 +369,28 @@ async function stillSendable(scope: DataScope, batch: MailBatch, send: readonly 
   );
   return send.every((job) => {
     const state = states.get(job.deliveryId);
-    return state?.status === "sending" && state.batchKey === batch.key && stopOf(state) === null;
+    return (
+      state?.status === "sending" &&
+      state.batchKey === batch.key &&
+      stopOf(state) === null &&
+      withCopies(job, state.copies) === job
+    );
   });
+}
+
+/**
+ * The job with only the copies that may still go (`allowed`, as the re-check read them): the same
+ * job when none was taken off. Copies are only ever taken off, never added, so an attempt's body
+ * changes only where an address must not get it (under the batch's key, a changed body after a
+ * lost answer is the provider's 409: that earlier attempt went, before the change).
+ */
+function withCopies(job: ReadyJob, allowed: readonly string[]): ReadyJob {
+  const cc = job.message.cc;
+  if (!cc || cc.length === 0) return job;
+  const keep = cc.filter((address) => allowed.includes(address));
+  if (keep.length === cc.length) return job;
+  const { cc: _dropped, ...message } = job.message;
+  return { ...job, message: keep.length > 0 ? { ...message, cc: keep } : message };
 }
 
 type QueuedReminder = Awaited<ReturnType<typeof queuedReminders>> extends Map<number, infer S> ? S : never;

@@ -45,6 +45,10 @@ export async function buildReminder(
   const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact), language);
   const message = {
     custom: custom ? { subject: custom.subject, body: custom.body } : null,
+    // From the user's own domain while it is verified, else Dunly's address (decisions/059).
+    fromAddress: parts.fromAddress,
+    // The debtor's other contacts that may get a copy now (decisions/057); re-checked at every attempt.
+    ...(parts.copies.length > 0 ? { cc: parts.copies } : {}),
     ...reminderMessage(
       // The logo as mail clients fetch it: an absolute URL (docs/decisions/058).
       { ...props, brand: props.brand && withLogoOrigin(props.brand, linkOrigin(config)) },

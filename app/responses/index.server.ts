@@ -8,7 +8,7 @@ export {
   recordHardBounce,
   recordWebhookEvent,
 } from "./mail-events.server";
-export { isOptedOut, optOutAddress, renewConsent } from "./opt-outs.server";
+export { copiedContacts, isOptedOut, optOutAddress, optOutCopies, renewConsent } from "./opt-outs.server";
 export {
   type ConfirmOutcome,
   claimPaid,

@@ -2,10 +2,10 @@ import { and, count, eq, sql } from "drizzle-orm";
 import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import type { Bindable, Db } from "~/db/client.server";
 import { bouncingStatement } from "~/db/debtor-status";
-import { debtors, deliveries, webhookEvents } from "~/db/schema";
+import { debtorContacts, debtors, deliveries, webhookEvents } from "~/db/schema";
 import type { DataScope } from "~/platform/scope.server";
 import { commit } from "~/reminders/index.server";
-import { optOutAddress } from "./opt-outs.server";
+import { optOutAddress, optOutCopies } from "./opt-outs.server";
 
 /**
  * What the e-mail provider's webhook (app/http/webhooks.server.ts, Resend's events) changes in D1: the
@@ -68,10 +68,23 @@ const NO_MATCH: WebhookOutcome = { matched: false, scheduleIds: [] };
  * error, an active debtor turns 'bouncing' (an opted-out or paid one keeps that status), and every
  * ENABLED schedule of the debtor is paused (DISABLED, stopped_reason 'bounced', no next run).
  */
-export async function recordHardBounce({ env, db }: DataScope, providerId: string, message: string, now = Date.now()) {
+export async function recordHardBounce(
+  { env, db }: DataScope,
+  providerId: string,
+  message: string,
+  now = Date.now(),
+  recipients: readonly string[] = [],
+) {
   const delivery = await deliveryByProviderId(db, providerId);
   if (!delivery) return NO_MATCH;
   const error = clip(message.trim() || "The recipient's address bounced.");
+  // A copy's address bounced, not the debtor's (decisions/057): that contact gets no more copies,
+  // and the reminders to the debtor go on.
+  const copy = await copyNamed(db, delivery, message, recipients);
+  if (copy) {
+    await recordCopyBounce(db, delivery.ownerId, copy, error, now);
+    return { matched: true, scheduleIds: [], ownerId: delivery.ownerId };
+  }
   const { stopped } = await commit({ env, db, now }, (consequences) => [
     db
       .update(deliveries)
@@ -102,9 +115,16 @@ export async function recordComplaint(
   providerId: string,
   fallbackRecipient: string | null,
   now = Date.now(),
+  recipients: readonly string[] = [],
 ) {
   const delivery = await deliveryByProviderId(db, providerId);
   if (!delivery) return NO_MATCH;
+  // A copy's address complained (decisions/057): it is opted out, which stops its copies only.
+  const copy = await copyNamed(db, delivery, "", recipients);
+  if (copy) {
+    const optedOut = await optOutCopies({ env, db }, delivery.ownerId, copy, now, { notify: false });
+    return { matched: true, scheduleIds: optedOut.scheduleIds, ownerId: delivery.ownerId };
+  }
   const recipient =
     delivery.recipient ?? fallbackRecipient ?? (await debtorEmail(db, delivery.ownerId, delivery.debtorId));
   // The opt-out is idempotent; the delivery's mark is written after it, so a failure in between is
@@ -122,6 +142,74 @@ export async function recordComplaint(
     noticeInsert(db, { ownerId: delivery.ownerId, debtorId: delivery.debtorId, kind: "complained", at: now }),
   ]);
   return { matched: true, scheduleIds: optedOut.scheduleIds, ownerId: delivery.ownerId };
+}
+
+/**
+ * The copied contact's address an event is about (decisions/057), or null for the debtor's own.
+ * Resend's event names the e-mail's recipients (`to`) and the receiving server's message. A copy is
+ * the one that failed only when the message names exactly one of the debtor's contacts' addresses
+ * and not the debtor's own, or, with a message naming none, when the event's only recipient is a
+ * contact's. Anything less clear is the debtor's own address: held, the safe side.
+ */
+async function copyNamed(
+  db: Db,
+  delivery: { ownerId: string; debtorId: number; recipient: string | null },
+  message: string,
+  recipients: readonly string[],
+): Promise<string | null> {
+  const haystack = message.toLowerCase();
+  if (haystack.trim() === "" && recipients.length === 0) return null;
+  const [contacts, primary] = await Promise.all([
+    db
+      .select({ email: debtorContacts.email })
+      .from(debtorContacts)
+      .where(and(eq(debtorContacts.ownerId, delivery.ownerId), eq(debtorContacts.debtorId, delivery.debtorId))),
+    delivery.recipient ?? debtorEmail(db, delivery.ownerId, delivery.debtorId),
+  ]);
+  const own = primary?.toLowerCase() ?? null;
+  const addresses = contacts.map((c) => c.email).filter((address) => address !== own);
+  const named = addresses.filter((address) => mentions(haystack, address));
+  if (named.length === 1 && !(own && mentions(haystack, own))) return named[0] ?? null;
+  if (named.length > 0 || (own && mentions(haystack, own))) return null;
+  const [only, ...more] = recipients;
+  return only && more.length === 0 && addresses.includes(only) ? only : null;
+}
+
+/** Whether `text` names `address` as a whole address (not inside a longer one). */
+function mentions(text: string, address: string) {
+  let at = text.indexOf(address);
+  while (at !== -1) {
+    const before = text[at - 1] ?? " ";
+    const after = text[at + address.length] ?? " ";
+    // A dot ends the address only when no more of a domain follows ("…@x.com." but not "…@x.com.au").
+    const longer = /[a-z0-9-]/.test(after) || (after === "." && /[a-z0-9]/.test(text[at + address.length + 1] ?? ""));
+    if (!/[a-z0-9._%+-]/.test(before) && !longer) return true;
+    at = text.indexOf(address, at + 1);
+  }
+  return false;
+}
+
+/**
+ * A copied contact's address bounced (decisions/057): every contact of the owner with that address
+ * is marked bouncing (no copy goes to it until the user changes it) and each of their debtors'
+ * timelines says so, in one batch. The debtors and their schedules are untouched.
+ */
+async function recordCopyBounce(db: Db, ownerId: string, address: string, error: string, now: number) {
+  const marked = await db
+    .update(debtorContacts)
+    .set({ bouncedAt: now, bounceError: error, updatedAt: now })
+    .where(
+      and(
+        eq(debtorContacts.ownerId, ownerId),
+        eq(debtorContacts.email, address),
+        sql`${debtorContacts.bouncedAt} IS NULL`,
+      ),
+    )
+    .returning({ debtorId: debtorContacts.debtorId });
+  const [first, ...rest] = [...new Set(marked.map((m) => m.debtorId))].map((debtorId) =>
+    debtorEventInsert(db, { ownerId, debtorId, type: "contact_bounced", detail: address, at: now }),
+  );
+  if (first) await db.batch([first, ...rest]);
 }
 
 async function debtorEmail(db: Db, ownerId: string, debtorId: number) {

@@ -1,8 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import type { Db } from "~/db/client.server";
 import { consentRenewedStatement, optedOutStatement } from "~/db/debtor-status";
-import { debtors, optOuts } from "~/db/schema";
+import { debtorContacts, debtors, optOuts } from "~/db/schema";
 import type { DataScope } from "~/platform/scope.server";
 import { commit } from "~/reminders/index.server";
 
@@ -84,4 +84,60 @@ export async function renewConsent(db: Db, ownerId: string, debtorId: number, no
     debtorEventInsert(db, { ownerId, debtorId, type: "consent_renewed", at: now }),
   ]);
   return true;
+}
+
+/**
+ * The copies of one debtor's reminders that can be stopped on their opt-out page (decisions/057):
+ * the debtor's other contacts copied now (CC on, not bouncing, not opted out), by id and address.
+ */
+export async function copiedContacts(db: Db, ownerId: string, debtorId: number) {
+  return db
+    .select({ id: debtorContacts.id, email: debtorContacts.email })
+    .from(debtorContacts)
+    .where(
+      and(
+        eq(debtorContacts.ownerId, ownerId),
+        eq(debtorContacts.debtorId, debtorId),
+        eq(debtorContacts.cc, true),
+        isNull(debtorContacts.bouncedAt),
+        sql`NOT EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtor_contacts"."owner_id" AND o."email" = "debtor_contacts"."email")`,
+      ),
+    )
+    .orderBy(asc(debtorContacts.id));
+}
+
+/**
+ * A copied contact's address opts out (decisions/057): the page's "stop only the copies to …", or a
+ * complaint from that address. The address is opted out of the owner's reminders like any other
+ * (optOutAddress: a debtor whose own address it is stops too), so no copy goes to it from any of the
+ * owner's debtors, while the reminders to each debtor's own address go on. Each debtor with that
+ * contact gets a timeline event the first time. Returns what optOutAddress touched.
+ */
+export async function optOutCopies(
+  scope: DataScope,
+  ownerId: string,
+  email: string,
+  now = Date.now(),
+  { notify = true }: { notify?: boolean } = {},
+) {
+  const address = normalize(email);
+  const already = await isOptedOut(scope.db, ownerId, address);
+  const outcome = await optOutAddress(scope, ownerId, address, now, { notify });
+  if (already) return outcome;
+  const { db } = scope;
+  const withContact = await db
+    .selectDistinct({ debtorId: debtorContacts.debtorId })
+    .from(debtorContacts)
+    .where(and(eq(debtorContacts.ownerId, ownerId), eq(debtorContacts.email, address)));
+  const [first, ...rest] = withContact.map((row) =>
+    debtorEventInsert(db, {
+      ownerId,
+      debtorId: row.debtorId,
+      type: "contact_opted_out",
+      detail: address,
+      at: now,
+    }),
+  );
+  if (first) await db.batch([first, ...rest]);
+  return outcome;
 }

@@ -6,6 +6,7 @@ import { getApp } from "~/auth/context.server";
 import { requireUser, requireUserWith } from "~/auth/guard.server";
 import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorBalance } from "~/components/debtors/debtor-balance";
+import { DebtorContacts } from "~/components/debtors/debtor-contacts";
 import { DebtorInvoices } from "~/components/debtors/debtor-invoices";
 import { DebtorReplies } from "~/components/debtors/debtor-replies";
 import { DebtorResponses, DocumentAnswer } from "~/components/debtors/debtor-responses";
@@ -41,11 +42,13 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
     run: async (queries) => (await requireUserWith(context, url, queries)).rows,
   });
   if (!found) throw data(null, { status: 404 });
-  const { invoices, replies, ...timeline } = found;
+  const { invoices, replies, contacts, ...timeline } = found;
   return {
     timeline,
     // The debtor's e-mail replies (decisions/020), as text only.
     replies,
+    // The debtor's other contacts and their state (decisions/057).
+    contacts,
     invoices: invoices.map(invoiceToJson),
     timeZone: requestTimeZone(request),
     limit: TIMELINE_LIMIT,
@@ -67,7 +70,7 @@ function toastResult(data: ActionResult) {
 }
 
 export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps) {
-  const { timeline, invoices, timeZone, limit, replies } = loaderData;
+  const { timeline, invoices, timeZone, limit, replies, contacts } = loaderData;
   const { debtor, disputes, entries, more, upcoming } = timeline;
   const headingId = useId();
   return (
@@ -98,6 +101,9 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
           <DebtorReplies debtor={debtor} invoices={invoices} replies={replies} timeZone={timeZone} />
         </section>
       )}
+      <div className="rounded-xl border border-border bg-surface p-4">
+        <DebtorContacts debtor={debtor} contacts={contacts} onResult={toastResult} />
+      </div>
       <div className="rounded-xl border border-border bg-surface p-4">
         <DebtorInvoices debtor={debtor} state={{ invoices }} onResult={toastResult} heading="h2" />
       </div>

@@ -128,6 +128,7 @@ const shown = ({ debtor, invoice, ...row }: ImportRow): ShownRow => {
     strategy: theirs || strategy || row.strategy,
     timeZone: theirs || debtor?.timeZone || row.timeZone,
     language: theirs || (debtor?.language ? LANGUAGE_NAMES[debtor.language] : "") || row.language,
+    contactName: theirs || debtor?.contactName || row.contactName,
   };
 };
 
@@ -431,6 +432,7 @@ const OPTIONAL_COLUMNS = [
   { field: "strategy", label: "Strategy", cell: (r: ShownRow) => r.strategy },
   { field: "timeZone", label: "Time zone", cell: (r: ShownRow) => r.timeZone },
   { field: "language", label: "Language", cell: (r: ShownRow) => r.language },
+  { field: "contactName", label: "Contact person", cell: (r: ShownRow) => r.contactName },
 ] as const;
 
 /**

@@ -9,6 +9,7 @@ import { RouteError } from "~/components/route-error";
 import { SettingsTabs } from "~/components/settings/settings-tabs";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { InputField } from "~/components/ui/field";
+import { FormStatus } from "~/components/ui/form-status";
 import { getDb } from "~/db/client.server";
 import { bankLines } from "~/domain/bank-transfer";
 import { CURRENCIES } from "~/domain/currencies";
@@ -175,14 +176,7 @@ export default function SettingsBank({ loaderData }: Route.ComponentProps) {
           <p id="bank-reference-help" className="-mt-2 text-xs text-muted">
             {"{invoice} becomes the invoices' numbers, as in “INV-101, INV-107”."}
           </p>
-          <div
-            role="status"
-            aria-live="polite"
-            className={result && !result.ok ? "text-sm text-danger" : "text-sm text-success"}
-          >
-            {/* Not once the form shows field errors: an earlier save's words would contradict them. */}
-            {!busy && result?.message && form.status !== "error" ? result.message : null}
-          </div>
+          <FormStatus result={result} busy={busy} formStatus={form.status} />
           <SubmitButton busy={busy} className="self-start">
             Save bank details
           </SubmitButton>

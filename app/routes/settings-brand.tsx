@@ -9,6 +9,7 @@ import { RouteError } from "~/components/route-error";
 import { SettingsTabs } from "~/components/settings/settings-tabs";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
+import { FormStatus } from "~/components/ui/form-status";
 import { FieldError, Label } from "~/components/ui/input";
 import { inputClass } from "~/components/ui/variants";
 import { getDb } from "~/db/client.server";
@@ -384,13 +385,7 @@ export default function SettingsBrand({ loaderData }: Route.ComponentProps) {
             </p>
             <FieldError id={fields.powered_by.errorId} errors={fields.powered_by.errors} />
           </div>
-          <div
-            role="status"
-            aria-live="polite"
-            className={result && !result.ok ? "text-sm text-danger" : "text-sm text-success"}
-          >
-            {!busy && result?.message && form.status !== "error" ? result.message : null}
-          </div>
+          <FormStatus result={result} busy={busy} formStatus={form.status} />
           <SubmitButton busy={busy} className="self-start">
             Save brand
           </SubmitButton>

@@ -20,9 +20,11 @@ import { type OptOutTarget, verifyOptOutToken } from "~/links/index.server";
 import { readForm } from "~/platform/action-result.server";
 import {
   askForContact,
+  copiedContacts,
   isOptedOut,
   type OwedTotal,
   optOutAddress,
+  optOutCopies,
   owedTotalsOf,
   owedTotalsQuery,
 } from "~/responses/index.server";
@@ -56,6 +58,10 @@ type View = {
   address: string;
   owed: OwedTotal[];
   brand: MessageBrand;
+  /** The debtor's other contacts copied on these reminders (decisions/057): each can stop only its copies. */
+  copies: { id: number; address: string }[];
+  /** The address whose copies were just stopped (masked). */
+  copyStopped?: string;
   /** The other choice: "contact me another way" was sent (reminders wait for the sender). */
   contacted?: boolean;
   contact?: { error?: PageMessage<OptOutKey>; message?: string };
@@ -63,6 +69,7 @@ type View = {
 type Invalid = { state: "invalid"; copy: Copy };
 
 const CONTACT_INTENT = "contact";
+const STOP_COPY_INTENT = "stop-copy";
 const CONTACT_EMPTY: PageMessage<OptOutKey> = { key: "optOut.contact.empty" };
 const CONTACT_LONG: PageMessage<OptOutKey> = { key: "optOut.contact.long", values: { max: CONTACT_MESSAGE_MAX } };
 const CONTACT_CAP: PageMessage<OptOutKey> = { key: "optOut.contact.cap" };
@@ -70,9 +77,10 @@ const CONTACT_CAP: PageMessage<OptOutKey> = { key: "optOut.contact.cap" };
 const INVALID = { copy: englishCopy(OPT_OUT_COPY, DEBTOR_LINK_COPY) };
 
 async function shown(db: Db, target: OptOutTarget, done?: "done") {
-  const [optedOut, owed] = await Promise.all([
+  const [optedOut, owed, copies] = await Promise.all([
     done ? true : isOptedOut(db, target.ownerId, target.email),
     owedTotalsQuery(db, target.ownerId, target.debtorId),
+    copiedContacts(db, target.ownerId, target.debtorId),
   ]);
   return data<View>({
     // Already opted out: say so instead of asking again.
@@ -82,6 +90,7 @@ async function shown(db: Db, target: OptOutTarget, done?: "done") {
     brand: target.brand,
     address: maskEmail(target.email),
     owed: owedTotalsOf(owed),
+    copies: copies.map((c) => ({ id: c.id, address: maskEmail(c.email) })),
   });
 }
 
@@ -113,6 +122,18 @@ export function action({ params, context, request }: Route.ActionArgs) {
         const page = await shown(db, target);
         return data<View>({ ...page.data, contacted: true });
       }
+      // The other choice: only the copies to one of the debtor's other contacts stop; the reminders to
+      // the debtor's own address go on (decisions/057). The id is only a request: one of this debtor's.
+      if (formData.get("intent") === STOP_COPY_INTENT) {
+        const id = Number(formData.get("contact"));
+        const contact = (await copiedContacts(db, target.ownerId, target.debtorId)).find((c) => c.id === id);
+        if (contact) {
+          const { debtorIds } = await optOutCopies({ env, db }, target.ownerId, contact.email);
+          if (debtorIds.length > 0) sendNoticesAfter(ctx, env, db, config, target.ownerId);
+        }
+        const page = await shown(db, target);
+        return data<View>({ ...page.data, ...(contact ? { copyStopped: maskEmail(contact.email) } : {}) });
+      }
       // Every schedule to this address for this user is completed in D1 first, so the engine drops an
       // alarm that fires anyway; disarming saves it the wake-up.
       const { debtorIds } = await optOutAddress({ env, db }, target.ownerId, target.email);
@@ -121,6 +142,51 @@ export function action({ params, context, request }: Route.ActionArgs) {
       return shown(db, target, "done");
     },
     INVALID,
+  );
+}
+
+/**
+ * "Stop only the copies to …": one button per other contact copied on these reminders; the
+ * reminders to the debtor's own address go on (decisions/057).
+ */
+function CopiesForm({ view }: { view: View }) {
+  const id = useId();
+  const busy = useNavigation().formData?.get("intent") === STOP_COPY_INTENT;
+  const t = translate(view.copy);
+  if (view.copies.length === 0 && !view.copyStopped) return null;
+  return (
+    <section aria-labelledby={`${id}-title`} className="mb-8 flex w-full flex-col gap-3 text-left">
+      <h2 id={`${id}-title`} className="text-lg font-semibold">
+        {t("optOut.copies.heading")}
+      </h2>
+      {view.copyStopped && (
+        <p role="status" className="break-words rounded-md border border-success px-4 py-3">
+          {t("optOut.copies.stopped", { copy: view.copyStopped, address: view.address })}
+        </p>
+      )}
+      {view.copies.length > 0 && (
+        <>
+          <p className="text-sm text-muted">{t("optOut.copies.intro", { address: view.address })}</p>
+          <ul className="flex flex-col gap-2">
+            {view.copies.map((copy) => (
+              <li key={copy.id}>
+                <Form method="post" className="flex flex-wrap items-center justify-between gap-2">
+                  <input type="hidden" name="intent" value={STOP_COPY_INTENT} />
+                  <input type="hidden" name="contact" value={copy.id} />
+                  <span className="[overflow-wrap:anywhere]">{copy.address}</span>
+                  <SubmitButton busy={busy} variant="outline" size="sm">
+                    <span>
+                      {t("optOut.copies.button")}
+                      <span className="sr-only">{` ${t("optOut.copies.to", { address: copy.address })}`}</span>
+                    </span>
+                  </SubmitButton>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
   );
 }
 
@@ -187,11 +253,14 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
             { address: <span className="[overflow-wrap:anywhere]">{view.address}</span> },
           )
         }
-        explanation={t("optOut.explanation")}
-        button={t("optOut.button")}
+        explanation={
+          view.state === "confirm" && view.copies.length > 0 ? t("optOut.explanationCopies") : t("optOut.explanation")
+        }
+        button={view.state === "confirm" && view.copies.length > 0 ? t("optOut.buttonAll") : t("optOut.button")}
       />
       {view.state === "confirm" && (
         <div className="mx-auto -mt-8 flex max-w-md flex-col items-center px-4 pb-16">
+          <CopiesForm view={view} />
           <ContactForm view={view} />
         </div>
       )}

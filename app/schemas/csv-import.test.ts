@@ -38,6 +38,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
       currency: "USD",
       timeZone: "Europe/Berlin",
       language: null,
+      contactName: null,
     };
     const invoice = {
       email: "ada@example.com",
@@ -61,6 +62,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
         strategy: "",
         timeZone: "",
         language: "",
+        contactName: "",
         status: "ok",
         messages: [],
         debtor,
@@ -70,6 +72,25 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
     // The debtor's first invoice is in the debtor's currency.
     expect(preview.debtors).toEqual([debtor]);
     expect(preview.invoices).toEqual([{ ...invoice, currency: "USD" }]);
+  });
+
+  it("reads a contact person column as the debtor's primary contact (decisions/057)", () => {
+    const preview = previewDebtorCsv(
+      "name,email,amount,Ansprechpartner\nAcme GmbH,ap@acme.example,10,Jana Klein\nBeta,b@beta.example,5,\n",
+      opts,
+    );
+    expect(preview.debtors.map((d) => [d.fullName, d.contactName])).toEqual([
+      ["Acme GmbH", "Jana Klein"],
+      ["Beta", null],
+    ]);
+    const long = previewDebtorCsv(
+      `name,email,amount,contact person\nAcme,a@acme.example,10,${"x".repeat(201)}\n`,
+      opts,
+    );
+    expect(long.rows[0]).toMatchObject({
+      status: "error",
+      messages: ["Contact person: Please use at most 200 characters"],
+    });
   });
 
   it("matches header names without case and with aliases, in any order, and reads every column", () => {
@@ -89,6 +110,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
           currency: "EUR",
           timeZone: "America/New_York",
           language: null,
+          contactName: null,
         },
         {
           email: "b@example.com",
@@ -108,6 +130,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
           currency: "GBP",
           timeZone: "Asia/Tokyo",
           language: null,
+          contactName: null,
         },
         {
           email: "c@example.com",
@@ -378,6 +401,7 @@ describe("the column mapping", () => {
     expect(IMPORT_FIELDS.map((f) => f.field).sort()).toEqual(
       [
         "amount",
+        "contactName",
         "currency",
         "dueOn",
         "email",

@@ -47,6 +47,7 @@ export type ImportField =
   | "invoice"
   | "timeZone"
   | "language"
+  | "contactName"
   | "issuedOn"
   | "dueOn";
 
@@ -63,6 +64,8 @@ export const IMPORT_FIELDS: readonly { field: ImportField; label: string }[] = [
   { field: "dueOn", label: "Due date" },
   { field: "timeZone", label: "Time zone" },
   { field: "language", label: "Language" },
+  // The primary contact's name: reminders greet them (decisions/057).
+  { field: "contactName", label: "Contact person" },
 ];
 const FIELD_NAMES = IMPORT_FIELDS.map((f) => f.field);
 
@@ -158,6 +161,7 @@ const ALIASES: Record<ImportField, readonly string[]> = {
   ],
   timeZone: ["timezone", "tz", "zone", "zeitzone", "tijdzone", "fuseauhoraire"],
   language: ["language", "lang", "locale", "sprache", "taal", "langue", "idioma"],
+  contactName: ["contactperson", "ansprechpartner", "contactpersoon", "interlocuteur", "attn", "attention"],
   issuedOn: [
     "issuedate",
     "issuedon",
@@ -340,6 +344,8 @@ export interface ImportDebtor {
   timeZone: string;
   /** The language Dunly writes to them in (app/domain/languages.ts); null: the user's. */
   language: Language | null;
+  /** The primary contact's name (decisions/057); null: none. */
+  contactName: string | null;
 }
 
 /** An invoice from one valid row, ready to insert. */
@@ -374,6 +380,7 @@ export interface ImportRow {
   strategy: string;
   timeZone: string;
   language: string;
+  contactName: string;
   status: ImportRowStatus;
   /** Why the row is skipped: its errors, or which debtor it duplicates. */
   messages: string[];
@@ -537,6 +544,7 @@ function validateRow(
     active_strategy: strategy ?? DEFAULT_STRATEGY,
     time_zone: cells.timeZone,
     language: cells.language,
+    contact_name: cells.contactName,
   });
   const invoice = v.safeParse(InvoiceJsonSchema, {
     number: cells.invoice,
@@ -566,6 +574,7 @@ function validateRow(
   add(i.number && (i.number === LINE_MESSAGE_PREFIX ? i.number : INVOICE_LENGTH_MESSAGE));
   add(d.time_zone);
   add(d.language);
+  add(d.contact_name && `Contact person: ${d.contact_name}`);
   add(i.issued_on && issueDateMessage(locale));
   add(i.due_on && (i.due_on === DUE_BEFORE_ISSUE_MESSAGE ? i.due_on : dueDateMessage(locale)));
   if (!debtor.success || !invoice.success || !kind || !strategy || errors.length > 0) {
@@ -586,6 +595,7 @@ function validateRow(
       currency: output.currency ?? defaultCurrency,
       timeZone: debtor.output.time_zone ?? defaultZone,
       language: debtor.output.language ?? null,
+      contactName: debtor.output.contact_name ?? null,
     } satisfies ImportDebtor,
     invoice: {
       email,
@@ -696,6 +706,7 @@ export function parseDebtorCsv(input: string, options: ImportOptions & { columns
         strategy: values.strategy.trim(),
         timeZone: values.timeZone.trim(),
         language: values.language.trim(),
+        contactName: values.contactName.trim(),
       };
       const { errors, debtor, invoice } = validateRow(
         values,

@@ -92,12 +92,39 @@ const DEBTOR_FIELDS = {
   issued_on: InvoiceDueOnField,
 };
 
+const CONTACT_TEXT_MESSAGE = (max: number) => `Please use at most ${max} characters`;
+/**
+ * The primary contact's name and role (decisions/057) as the form sends them: blank clears (the
+ * greeting then names the debtor). Conform drops a blank field before the schema runs: the form's
+ * schema turns what is absent into null after its checks (debtorSchema).
+ */
+const formContactText = (max: number) =>
+  v.optional(v.pipe(v.string(CONTACT_TEXT_MESSAGE(max)), v.trim(), v.maxLength(max, CONTACT_TEXT_MESSAGE(max))));
+/** As JSON: absent keeps what the debtor has (undefined), null or blank clears. */
+const jsonContactText = (max: number) =>
+  v.pipe(
+    v.optional(v.nullable(v.string(CONTACT_TEXT_MESSAGE(max)))),
+    v.transform((s) => (s === undefined ? undefined : (s?.trim() ?? ""))),
+    v.check((s) => s === undefined || s.length <= max, CONTACT_TEXT_MESSAGE(max)),
+    v.transform((s) => (s === undefined ? undefined : s === "" ? null : s)),
+  );
+export const CONTACT_NAME_MAX = 200;
+export const CONTACT_ROLE_MAX = 100;
+
 const debtChecks = amountChecks(DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE));
 
 /** The debtor form (browser and action): the debt as typed, in the user's number format (`locale`). */
 export const debtorSchema = (locale: string) =>
   v.pipe(
-    v.object({ ...DEBTOR_FIELDS, debt: typedAmount(locale, DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE)) }, MISSING),
+    v.object(
+      {
+        ...DEBTOR_FIELDS,
+        debt: typedAmount(locale, DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE)),
+        contact_name: formContactText(CONTACT_NAME_MAX),
+        contact_role: formContactText(CONTACT_ROLE_MAX),
+      },
+      MISSING,
+    ),
     // An invoice is never due before it is issued (the invoice form's rule).
     v.forward(
       v.partialCheck(
@@ -107,14 +134,25 @@ export const debtorSchema = (locale: string) =>
       ),
       ["due_on"],
     ),
+    v.transform(({ contact_name, contact_role, ...rest }) => ({
+      ...rest,
+      contact_name: contact_name ? contact_name : null,
+      contact_role: contact_role ? contact_role : null,
+    })),
   );
-export type DebtorInput = v.InferOutput<ReturnType<typeof debtorSchema>>;
+export type DebtorInput = Omit<v.InferOutput<ReturnType<typeof debtorSchema>>, "contact_name" | "contact_role"> & {
+  /** Undefined (JSON only): kept; null: none. */
+  contact_name?: string | null;
+  contact_role?: string | null;
+};
 
 /** The same fields as JSON: numbers may arrive as numeric strings from simple clients. */
 export const DebtorJsonSchema = v.object(
   {
     ...DEBTOR_FIELDS,
     debt: v.pipe(jsonNumber(DEBT_MESSAGE), debtChecks),
+    contact_name: jsonContactText(CONTACT_NAME_MAX),
+    contact_role: jsonContactText(CONTACT_ROLE_MAX),
     active_strategy: v.optional(
       v.pipe(
         v.union([v.number(), v.pipe(v.string(), v.transform(Number))]),

@@ -37,6 +37,13 @@ export const ORGANIZATION_INTENTS = { add: "org-add", edit: "org-edit", remove: 
 export const PAYMENT_INTENTS = { add: "payment-add", edit: "payment-edit", remove: "payment-delete" } as const;
 
 /** A debtor's invoices, in the debtor modal and on the debtor page. */
+/** A debtor's other contacts, on the debtor's page (decisions/057). */
+export const CONTACT_INTENTS = {
+  add: "contact-add",
+  edit: "contact-edit",
+  remove: "contact-delete",
+} as const;
+
 export const INVOICE_INTENTS = {
   add: "invoice-add",
   edit: "invoice-edit",

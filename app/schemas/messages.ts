@@ -52,6 +52,15 @@ export const ORGANIZATION_MESSAGES = {
 /** The messages of an owned record's add, edit and delete (debtors, organizations). */
 export type RecordMessages = typeof DEBTOR_MESSAGES | typeof ORGANIZATION_MESSAGES;
 
+export const CONTACT_MESSAGES = {
+  added: "Contact added.",
+  updated: "Contact updated.",
+  deleted: "Contact removed.",
+  invalid: "Invalid contact",
+  notFound: "Contact not found",
+  missingId: "Missing contact id",
+} as const;
+
 export const INVOICE_MESSAGES = {
   added: "Invoice added.",
   updated: "Invoice updated.",

@@ -1,4 +1,4 @@
-import { accountsBeingDeleted, queueAccountDeletion } from "~/account/index.server";
+import { accountsBeingDeleted, queueAccountDeletion, recheckSendingDomains } from "~/account/index.server";
 import { sendDailyDigests, sendStaleNotices } from "~/activity/index.server";
 import { sendTrialNotices } from "~/billing/index.server";
 import { chunk } from "~/db/chunk";
@@ -156,6 +156,11 @@ export async function runNotices(env: Env, now = Date.now()) {
     // And every recorded e-mail whose retry is due: receipts, reply copies, plan and password e-mails.
     await retryRecordedEmails(env, db, now).catch((error) =>
       console.error("[dunly] watchdog could not retry e-mails", error),
+    );
+    // And a few users' sending domains, read again at Resend (decisions/059): one that stopped
+    // being verified falls back to Dunly's address and its user is told.
+    await recheckSendingDomains(env, db, config, now).catch((error) =>
+      console.error("[dunly] watchdog could not check sending domains", error),
     );
     return sent;
   } catch (error) {

@@ -10,9 +10,18 @@ import type { FirstContactRule, Line, ReminderCopySet, TemplateCopy, ToneFrame }
  */
 
 const TONE_FRAME: Record<Tone, ToneFrame> = {
-  1: { greeting: ["Guten Tag {receiverName},", "Guten Tag,"], signOff: "Vielen Dank und freundliche Grüße" },
-  2: { greeting: ["Guten Tag {receiverName},", "Sehr geehrte Damen und Herren,"], signOff: "Mit freundlichen Grüßen" },
-  3: { greeting: ["Guten Tag {receiverName},", "Sehr geehrte Damen und Herren,"], signOff: "Mit freundlichen Grüßen" },
+  1: {
+    greeting: ["Guten Tag {contactName},", "Guten Tag {receiverName},", "Guten Tag,"],
+    signOff: "Vielen Dank und freundliche Grüße",
+  },
+  2: {
+    greeting: ["Guten Tag {contactName},", "Guten Tag {receiverName},", "Sehr geehrte Damen und Herren,"],
+    signOff: "Mit freundlichen Grüßen",
+  },
+  3: {
+    greeting: ["Guten Tag {contactName},", "Guten Tag {receiverName},", "Sehr geehrte Damen und Herren,"],
+    signOff: "Mit freundlichen Grüßen",
+  },
 };
 
 const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {

@@ -12,9 +12,9 @@ export type { LabelKey } from "./types";
  */
 
 const TONE_FRAME: Record<Tone, ToneFrame> = {
-  1: { greeting: ["Hi {receiverName},", "Hi,"], signOff: "Thank you and kind regards," },
-  2: { greeting: ["Hello {receiverName},", "Hello,"], signOff: "Kind regards," },
-  3: { greeting: ["{receiverName},", "Hello,"], signOff: "Regards," },
+  1: { greeting: ["Hi {contactName},", "Hi {receiverName},", "Hi,"], signOff: "Thank you and kind regards," },
+  2: { greeting: ["Hello {contactName},", "Hello {receiverName},", "Hello,"], signOff: "Kind regards," },
+  3: { greeting: ["{contactName},", "{receiverName},", "Hello,"], signOff: "Regards," },
 };
 
 const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {

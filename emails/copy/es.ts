@@ -12,9 +12,15 @@ import type { FirstContactRule, Line, ReminderCopySet, TemplateCopy, ToneFrame }
  */
 
 const TONE_FRAME: Record<Tone, ToneFrame> = {
-  1: { greeting: ["Hola, {receiverName}:", "Hola:"], signOff: "Muchas gracias y un cordial saludo," },
-  2: { greeting: ["Buenos días, {receiverName}:", "Buenos días:"], signOff: "Saludos cordiales," },
-  3: { greeting: ["{receiverName}:", "Buenos días:"], signOff: "Atentamente," },
+  1: {
+    greeting: ["Hola, {contactName}:", "Hola, {receiverName}:", "Hola:"],
+    signOff: "Muchas gracias y un cordial saludo,",
+  },
+  2: {
+    greeting: ["Buenos días, {contactName}:", "Buenos días, {receiverName}:", "Buenos días:"],
+    signOff: "Saludos cordiales,",
+  },
+  3: { greeting: ["{contactName}:", "{receiverName}:", "Buenos días:"], signOff: "Atentamente," },
 };
 
 const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {

@@ -14,9 +14,12 @@ import type { FirstContactRule, Line, ReminderCopySet, TemplateCopy, ToneFrame }
  */
 
 const TONE_FRAME: Record<Tone, ToneFrame> = {
-  1: { greeting: ["Bonjour {receiverName},", "Bonjour,"], signOff: "Avec nos remerciements, bien cordialement," },
-  2: { greeting: ["Bonjour {receiverName},", "Bonjour,"], signOff: "Bien cordialement," },
-  3: { greeting: ["{receiverName},", "Madame, Monsieur,"], signOff: "Cordialement," },
+  1: {
+    greeting: ["Bonjour {contactName},", "Bonjour {receiverName},", "Bonjour,"],
+    signOff: "Avec nos remerciements, bien cordialement,",
+  },
+  2: { greeting: ["Bonjour {contactName},", "Bonjour {receiverName},", "Bonjour,"], signOff: "Bien cordialement," },
+  3: { greeting: ["{contactName},", "{receiverName},", "Madame, Monsieur,"], signOff: "Cordialement," },
 };
 
 const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {

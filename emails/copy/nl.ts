@@ -13,9 +13,15 @@ import type { FirstContactRule, Line, ReminderCopySet, TemplateCopy, ToneFrame }
  */
 
 const TONE_FRAME: Record<Tone, ToneFrame> = {
-  1: { greeting: ["Beste {receiverName},", "Goedendag,"], signOff: "Alvast bedankt en met vriendelijke groet," },
-  2: { greeting: ["Beste {receiverName},", "Goedendag,"], signOff: "Met vriendelijke groet," },
-  3: { greeting: ["Geachte {receiverName},", "Geachte heer, mevrouw,"], signOff: "Met groet," },
+  1: {
+    greeting: ["Beste {contactName},", "Beste {receiverName},", "Goedendag,"],
+    signOff: "Alvast bedankt en met vriendelijke groet,",
+  },
+  2: { greeting: ["Beste {contactName},", "Beste {receiverName},", "Goedendag,"], signOff: "Met vriendelijke groet," },
+  3: {
+    greeting: ["Geachte {contactName},", "Geachte {receiverName},", "Geachte heer, mevrouw,"],
+    signOff: "Met groet,",
+  },
 };
 
 const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {

@@ -61,6 +61,12 @@ async function seedAccount(a: Account) {
       now + HOUR,
     ),
     env.DB.prepare("INSERT INTO opt_outs (owner_id, email) VALUES (?, ?)").bind(a.id, `gone-${a.id}@example.com`),
+    // A debtor's other contact (decisions/057).
+    env.DB.prepare("INSERT INTO debtor_contacts (owner_id, debtor_id, name, email) VALUES (?, ?, 'Carl Copy', ?)").bind(
+      a.id,
+      debtor.id,
+      `copy-${a.id}@example.com`,
+    ),
     env.DB.prepare(
       "INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status, sent_at) VALUES (?, ?, ?, ?, 'single', 1, 'sent', ?)",
     ).bind(a.id, scheduleId, debtor.id, `seed-${a.id}`, now),
@@ -82,6 +88,9 @@ async function seedAccount(a: Account) {
     env.DB.prepare(
       "INSERT INTO message_templates (owner_id, template, tone, language, subject, body) VALUES (?, 'initial', 1, 'de', 'Hallo', '{statement}')",
     ).bind(a.id),
+    env.DB.prepare(
+      "INSERT INTO sending_domains (owner_id, name, local_part, provider_id, status) VALUES (?, ?, 'billing', ?, 'verified')",
+    ).bind(a.id, `${a.id}.example.com`, `dom_seed_${a.id}`),
     env.DB.prepare(
       "INSERT INTO stripe_accounts (user_id, account_id, connected_at, updated_at) VALUES (?, ?, ?, ?)",
     ).bind(a.id, `acct_${a.id}`, now, now),

@@ -51,6 +51,9 @@ describe("GET /api/debtors", () => {
         time_zone: "UTC",
         // Written to in the user's language.
         language: null,
+        // No contact person given (decisions/057).
+        contact_name: null,
+        contact_role: null,
         // The debt is one invoice, without a number.
         invoice_number: null,
         open_invoices: 1,

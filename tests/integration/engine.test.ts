@@ -6,6 +6,7 @@ import { batchKeyOf } from "~/domain/mail-batch";
 import { followAlarms } from "~/reminders/alarms.server";
 import { fireSchedule, type MailJob } from "~/reminders/engine.server";
 import { runWatchdog } from "~/watchdog/index.server";
+import { daytimeZone } from "../support/daytime-zone";
 import { eventually } from "./data-helpers";
 import {
   alarmAt,
@@ -41,6 +42,12 @@ import { DAY, outboxFor } from "./helpers";
  */
 
 /** A user, a debtor and an enabled schedule; `due` is a past instant to fire the first occurrence at. */
+/**
+ * The zone of the schedules whose next run the tests check: midday there now, so the next daily run
+ * (10:00) is tomorrow, beyond the hour a queued reminder waits, at any hour of the test.
+ */
+const ZONE = daytimeZone();
+
 async function setup(options: Parameters<typeof makeSchedule>[2] = {}, debtor: Parameters<typeof makeDebtor>[1] = {}) {
   const user = await makeUser();
   const d = await makeDebtor(user.id, debtor);
@@ -102,7 +109,7 @@ describe("an alarm fires the due occurrence", () => {
   });
 
   it("an alarm that comes too early sends nothing and waits for the real time", async () => {
-    const { debtor, id } = await setup({ timeZone: "UTC" });
+    const { debtor, id } = await setup({ timeZone: ZONE });
     const future = Date.now() + 2 * HOUR;
     await fireAt(id, future);
     expect(await resendRequests(debtor.email)).toEqual([]);
@@ -193,7 +200,7 @@ describe("an alarm fires the due occurrence", () => {
 
 describe("exactly once", () => {
   it("the same occurrence fired again after the schedule update was lost sends nothing and advances once", async () => {
-    const { debtor, id, due } = await setup({ preset: "FRIENDLY_REMINDER", timeZone: "UTC" });
+    const { debtor, id, due } = await setup({ preset: "FRIENDLY_REMINDER", timeZone: ZONE });
     await fireAt(id, due);
     const after = await scheduleRow(id);
     expect(after).toMatchObject({ template_step: 1, last_run_at: due });
@@ -209,7 +216,7 @@ describe("exactly once", () => {
     const s = await scheduleRow(id);
     // The sent template counts once: the next firing sends the follow-up.
     expect(s).toMatchObject({ state: "ENABLED", template_step: 1, last_run_at: due });
-    expectNextTenOClock(s!.next_run_at, before, "UTC");
+    expectNextTenOClock(s!.next_run_at, before, ZONE);
     expect(await alarmAt(id)).toBe(s!.next_run_at);
 
     await fireAt(id, due + 1000); // the next occurrence (due too)
@@ -217,7 +224,7 @@ describe("exactly once", () => {
   });
 
   it("a firing that already moved the schedule on does not move it again", async () => {
-    const { id, debtor, due } = await setup({ preset: "FRIENDLY_REMINDER", timeZone: "UTC" });
+    const { id, debtor, due } = await setup({ preset: "FRIENDLY_REMINDER", timeZone: ZONE });
     await fireAt(id, due);
     // Only next_run_at points back at the handled occurrence (last_run_at says it was handled).
     await fireAt(id, due);
@@ -226,7 +233,7 @@ describe("exactly once", () => {
   });
 
   it("a batch accepted but never answered is sent again identically under the same key, and the provider delivers it once", async () => {
-    const { debtor, id, due } = await setup({ timeZone: "UTC" });
+    const { debtor, id, due } = await setup({ timeZone: ZONE });
     await setSchedule(id, { next_run_at: due });
     const job = queuedJob(await fireSchedule(env, id, Date.now()));
     // The provider sends it and never answers: the mail Worker gives up after RESEND_TIMEOUT_SECONDS.
@@ -256,7 +263,7 @@ describe("exactly once", () => {
   });
 
   it("two concurrent firings of one occurrence queue the same delivery; the consumer sends one e-mail and advances once", async () => {
-    const { debtor, id, due } = await setup({ preset: "FRIENDLY_REMINDER" });
+    const { debtor, id, due } = await setup({ preset: "FRIENDLY_REMINDER", timeZone: ZONE });
     await setSchedule(id, { next_run_at: due });
     const now = Date.now();
     const outcomes = await Promise.all([fireSchedule(env, id, now), fireSchedule(env, id, now)]);
@@ -275,7 +282,7 @@ describe("exactly once", () => {
     expect((await deliveriesOf(id)).map((d) => d.status)).toEqual(["sent"]);
     const s = await scheduleRow(id);
     expect(s).toMatchObject({ template_step: 1, last_run_at: due });
-    expectNextTenOClock(s!.next_run_at, now, "UTC");
+    expectNextTenOClock(s!.next_run_at, now, ZONE);
     // Fired here without its object: the alarm it asked for is the next run, which the consumer
     // leaves alone (docs/decisions/029).
     expect(jobs[0]!.alarmAt).toBe(s!.next_run_at);
@@ -291,11 +298,11 @@ describe("the object's alarm after a send (docs/decisions/029)", () => {
       // Set past the next run: the reminder would be late without the consumer's call.
       (job: MailJob) => (job.alarmAt ?? 0) + DAY,
     ]) {
-      const { id, due } = await setup({ timeZone: "UTC" });
+      const { id, due } = await setup({ timeZone: ZONE });
       await setSchedule(id, { next_run_at: due });
       const now = Date.now();
       const { alarmAt: asked, ...fired } = queuedJob(await fireSchedule(env, id, now));
-      expectNextTenOClock(asked, now, "UTC");
+      expectNextTenOClock(asked, now, ZONE);
       const job: MailJob = { ...fired, alarmAt: alarmAtOf({ ...fired, alarmAt: asked }) };
       await consumeJobs([job]);
       const s = await scheduleRow(id);
@@ -336,7 +343,7 @@ describe("provider errors", () => {
   }, 30_000);
 
   it("a 503: the batch waits for its retry, the delivery shows the error meanwhile, and it sends once when the provider recovers", async () => {
-    const { debtor, id, due } = await setup({ timeZone: "UTC" });
+    const { debtor, id, due } = await setup({ timeZone: ZONE });
     await setSchedule(id, { next_run_at: due });
     const job = queuedJob(await fireSchedule(env, id, Date.now()));
     await programResend(debtor.email, [503]);
@@ -367,7 +374,7 @@ describe("provider errors", () => {
     expect(await deliveriesOf(id)).toMatchObject([{ status: "sent", error: null }]);
     const s = await scheduleRow(id);
     expect(s).toMatchObject({ state: "ENABLED", template_step: 1, last_run_at: due });
-    expectNextTenOClock(s!.next_run_at, beforeRetry, "UTC");
+    expectNextTenOClock(s!.next_run_at, beforeRetry, ZONE);
     // Fired here without its object: the alarm it asked for is the next run, which the consumer
     // leaves alone (docs/decisions/029).
     expect(job.alarmAt).toBe(s!.next_run_at);
@@ -375,7 +382,7 @@ describe("provider errors", () => {
   });
 
   it("the backoff grows (5 s, 30 s, 2, 10, 30 minutes); after the sixth attempt the delivery is failed, visibly, and the schedule goes on", async () => {
-    const { debtor, id, due } = await setup({ timeZone: "UTC" });
+    const { debtor, id, due } = await setup({ timeZone: ZONE });
     await setSchedule(id, { next_run_at: due });
     const job = queuedJob(await fireSchedule(env, id, Date.now()));
     const delays: (number | undefined)[] = [];
@@ -489,17 +496,17 @@ describe("stopped schedules", () => {
 describe("the watchdog", () => {
   it("re-arms an overdue enabled schedule without an alarm (which then sends), keeps a pending alarm, ignores disabled and completed ones", async () => {
     const overdue = Date.now() - 10 * MINUTE;
-    const lost = await setup({ timeZone: "UTC" });
+    const lost = await setup({ timeZone: ZONE });
     await setSchedule(lost.id, { next_run_at: overdue });
     expect(await alarmAt(lost.id)).toBeNull();
 
     // Overdue in D1, but its object has a pending alarm (a queued reminder's net): the watchdog keeps it.
-    const waiting = await setup({ timeZone: "UTC" });
+    const waiting = await setup({ timeZone: ZONE });
     await setSchedule(waiting.id, { next_run_at: overdue });
     const pending = await stubOf(waiting.id).arm(waiting.id, Date.now() + 30 * MINUTE, { force: true });
 
     // Overdue by only a minute: its alarm may still be on its way.
-    const recent = await setup({ timeZone: "UTC" });
+    const recent = await setup({ timeZone: ZONE });
     await setSchedule(recent.id, { next_run_at: Date.now() - MINUTE });
 
     const disabled = await setup();
@@ -519,7 +526,7 @@ describe("the watchdog", () => {
     expect(await outboxFor(lost.debtor.email)).toHaveLength(1);
     expect((await outboxFor(lost.debtor.email))[0]!.idempotencyKey).toBe(await batchKeyOf([`${lost.id}:${overdue}`]));
     const s = await scheduleRow(lost.id);
-    expectNextTenOClock(s!.next_run_at, before, "UTC");
+    expectNextTenOClock(s!.next_run_at, before, ZONE);
     expect(await alarmAt(lost.id)).toBe(s!.next_run_at);
 
     expect(await alarmAt(waiting.id)).toBe(pending);
@@ -532,7 +539,7 @@ describe("the watchdog", () => {
 
   it("runs from the built Worker's cron trigger", async () => {
     const overdue = Date.now() - 6 * MINUTE;
-    const lost = await setup({ timeZone: "UTC" });
+    const lost = await setup({ timeZone: ZONE });
     await setSchedule(lost.id, { next_run_at: overdue });
     // The built Worker's scheduled() handler (wrangler.toml: every 5 minutes); it answers before
     // its waitUntil() work is done, hence the waiting below.

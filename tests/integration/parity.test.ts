@@ -27,9 +27,12 @@ interface Seeded {
   orgId: number;
   scheduleId: string;
   paymentId: number | null;
+  contactId: number | null;
 }
 
 interface SeedOptions {
+  /** The debtor has one other contact (decisions/057): its id is `contactId`. */
+  contact?: boolean;
   /** A payment of this many cents already recorded (the debtor owes 100.00). */
   paidCents?: number;
   /** The schedule is sent as the organization. */
@@ -67,7 +70,16 @@ async function seed(prefix: string, run: string, options: SeedOptions = {}): Pro
       note: "Seeded",
     });
   }
-  return { user, debtorId: debtor.id, invoiceId: debtor.invoiceId, orgId, scheduleId, paymentId };
+  let contactId: number | null = null;
+  if (options.contact) {
+    const row = await env.DB.prepare(
+      "INSERT INTO debtor_contacts (owner_id, debtor_id, name, email) VALUES (?, ?, 'Carl Copy', 'carl@example.com') RETURNING id",
+    )
+      .bind(user.userId, debtor.id)
+      .first<{ id: number }>();
+    contactId = row!.id;
+  }
+  return { user, debtorId: debtor.id, invoiceId: debtor.invoiceId, orgId, scheduleId, paymentId, contactId };
 }
 
 type Row = Record<string, unknown>;
@@ -141,6 +153,9 @@ async function holdings(account: Seeded) {
       has_last_run: s.last_run_at !== null,
     })),
     alarms,
+    contacts: (await rows("SELECT * FROM debtor_contacts WHERE owner_id = ? ORDER BY id", owner)).map((c) =>
+      strip(c, "debtor_id"),
+    ),
     events: (
       await rows(
         "SELECT e.type, e.detail, d.full_name AS debtor FROM debtor_events e JOIN debtors d ON d.id = e.debtor_id WHERE e.owner_id = ? ORDER BY e.id",
@@ -408,6 +423,54 @@ const MUTATIONS: Mutation[] = [
       expect(after.payments).toEqual([]);
       expect(after.debtors[0]).toMatchObject({ paid_cents: 0, status: "active" });
     },
+  },
+  {
+    name: "contact add",
+    form: (s) =>
+      formAction(
+        DEBTORS_PAGE,
+        {
+          intent: "contact-add",
+          debtor_id: String(s.debtorId),
+          name: "Jane Payable",
+          email: "Jane@Example.com",
+          role: "Accounts payable",
+          cc: "on",
+        },
+        s.user.cookie,
+      ),
+    api: (s) =>
+      apiJson("POST", "/debtors/contacts/add", {
+        cookie: s.user.cookie,
+        json: { debtor_id: s.debtorId, name: "Jane Payable", email: "Jane@Example.com", role: "Accounts payable" },
+      }),
+    check: (after) =>
+      expect(after.contacts).toEqual([
+        expect.objectContaining({ name: "Jane Payable", email: "jane@example.com", role: "Accounts payable", cc: 1 }),
+      ]),
+  },
+  {
+    name: "contact edit (CC off)",
+    seed: { contact: true },
+    form: (s) =>
+      formAction(
+        DEBTORS_PAGE,
+        { intent: "contact-edit", id: String(s.contactId), name: "Carl C.", email: "carl@example.com" },
+        s.user.cookie,
+      ),
+    api: (s) =>
+      apiJson("PUT", "/debtors/contacts/edit", {
+        cookie: s.user.cookie,
+        json: { id: s.contactId, name: "Carl C.", email: "carl@example.com", cc: false },
+      }),
+    check: (after) => expect(after.contacts).toEqual([expect.objectContaining({ name: "Carl C.", cc: 0, role: null })]),
+  },
+  {
+    name: "contact delete",
+    seed: { contact: true },
+    form: (s) => formAction(DEBTORS_PAGE, { intent: "contact-delete", id: String(s.contactId) }, s.user.cookie),
+    api: (s) => apiJson("DELETE", "/debtors/contacts/del", { cookie: s.user.cookie, json: { id: s.contactId } }),
+    check: (after) => expect(after.contacts).toEqual([]),
   },
   {
     name: "schedule delete (an armed schedule)",

@@ -235,8 +235,9 @@ const BUDGET = {
   debtorsCsv: 2,
   invoicesCsv: 2,
   timeline: 9,
-  // The debtor's page: the timeline's, its Invoices section's and its replies (decisions/020), in one batch.
-  debtorPage: 11,
+  // The debtor's page: the timeline's, its Invoices section's, its replies (decisions/020) and its
+  // contacts (decisions/057), in one batch.
+  debtorPage: 12,
   options: 2,
   // The debtor choice, the organizations and whether reminders offer a way to pay, in the session's batch.
   schedule: 4,

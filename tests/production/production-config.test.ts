@@ -144,6 +144,27 @@ describe("plans without STRIPE_SECRET_KEY fail closed (docs/decisions/019)", () 
   });
 });
 
+describe("sending domains without RESEND_API_KEY fail closed (docs/decisions/059)", () => {
+  it("the stand-in's page answers 404; adding a domain says the key is missing and stores nothing", async () => {
+    expect((await get("/dev/resend/domains")).status).toBe(404);
+    expect((await postForm("/dev/resend/domains/any/verify", {})).status).toBe(404);
+    const user = await makeSignedInUser();
+    const cookie = `${sessionCookieName()}=${user.token}`;
+    const res = await postForm(
+      "/iam/domain",
+      { intent: "domain-add", domain: "example-production.com", local_part: "billing" },
+      { cookie },
+    );
+    expect(res.status).toBe(502);
+    expect(await pageText(res)).toContain(NO_KEY);
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM sending_domains WHERE owner_id = ?")
+      .bind(user.id)
+      .first<{ n: number }>();
+    expect(stored?.n).toBe(0);
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM dev_resend_domains").first<{ n: number }>())?.n).toBe(0);
+  });
+});
+
 describe("a page's failure in production (app/components/route-error.tsx)", () => {
   it("renders the page's error boundary in the shell, with neither the error's words nor a stack", async () => {
     const user = await makeSignedInUser();

@@ -3,11 +3,13 @@ import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import type { GenericSchema } from "valibot";
 import { describe, expect, it } from "vitest";
+import { ContactForm } from "~/components/debtors/contact-form";
 import { DebtorForm } from "~/components/debtors/debtor-form";
 import { InvoiceForm } from "~/components/debtors/invoice-forms";
 import { PaymentForm } from "~/components/debtors/payment-form";
 import { OrgForm } from "~/components/settings/org-manager";
 import type { DebtorRow } from "~/debtors/debtors.server";
+import { ContactFormSchema } from "~/schemas/contact";
 import { debtorSchema } from "~/schemas/debtor";
 import { invoiceSchema } from "~/schemas/invoice";
 import { OrganizationSchema } from "~/schemas/organization";
@@ -45,6 +47,8 @@ const debtor = {
   status: "active",
   timeZone: "UTC",
   language: null,
+  contactName: null,
+  contactRole: null,
   invoiceNumber: "PAR-1",
   openInvoices: 1,
   oldestDueOn: null,
@@ -68,6 +72,13 @@ const FORMS: DialogForm[] = [
     html: () => render(createElement(DebtorForm, { onDone: noop, accountCurrency: "USD" })),
     valid: { kind: "person", full_name: "Pat", email: "pat@example.com", debt: "300", active_strategy: "1" },
     schema: debtorSchema("en-US"),
+  },
+  {
+    name: "contact add",
+    intent: "contact-add",
+    html: () => render(createElement(ContactForm, { debtorId: 7, onResult: noop })),
+    valid: { name: "Jane", email: "jane@example.com", cc: "on" },
+    schema: ContactFormSchema,
   },
   {
     name: "invoice add",

@@ -12,6 +12,8 @@ export interface MailboxMessage {
   to: string;
   from: string;
   replyTo: string | null;
+  /** The copies, comma-separated (a reminder's CC'd contacts, decisions/057); null: none. */
+  cc?: string | null;
   subject: string;
   html: string;
   text: string;

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { type DnsRecord, standInRecords } from "../../app/domain/sending-domain";
 
 /**
  * A fake Resend HTTP API for the integration tests (Node side). It records every POST /emails,
@@ -24,6 +25,16 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
  *                    until a place frees up) and change nothing. null: no limit (the default).
  *   GET  /__requests?to=   every attempt: {idempotencyKey, authorization, body, status, at}
  *   GET  /__delivered?to=  messages actually "sent" (one per key)
+ *
+ * The Domains API (docs/decisions/059-sending-domains.md), in memory, with Resend's shapes: POST
+ * /domains {name} (201, its records from app/domain/sending-domain.ts standInRecords; a name held
+ * already: 403), GET /domains, GET /domains/:id, POST /domains/:id/verify (not_started → pending),
+ * DELETE /domains/:id. A missing domain: 404 not_found. Control:
+ *   POST /__domain-status  {name, status}  what Resend concluded from the DNS ("verified", "failed"…);
+ *                          each record takes the status too; `{name, remove: true}` forgets it
+ *   POST /__domain-program {name, responses: [{status, body?} | {fault: "reset"}]}  next answers
+ *                          to requests about that domain (its create, or its id)
+ *   GET  /__domain-requests?name=  every Domains request about it: {method, path, status}
  */
 export interface FakeResend {
   url: string;
@@ -66,6 +77,19 @@ export function startFakeResend(): Promise<FakeResend> {
   const invalid = new Set<string>();
   const programmed = new Map<string, Programmed[]>();
   let seq = 0;
+  /** The Domains API's domains by id, and programmed answers and requests by domain name. */
+  interface FakeDomain {
+    object: "domain";
+    id: string;
+    name: string;
+    status: string;
+    created_at: string;
+    region: string;
+    records: DnsRecord[];
+  }
+  const domains = new Map<string, FakeDomain>();
+  const domainProgram = new Map<string, Programmed[]>();
+  const domainRequests: { name: string; method: string; path: string; status: number }[] = [];
   /** The rate limit: requests per rolling second, and when the requests let through were made. */
   let perSecond: number | null = null;
   let passed: number[] = [];
@@ -122,6 +146,103 @@ export function startFakeResend(): Promise<FakeResend> {
         const { to } = JSON.parse(await readBody(req)) as { to: string };
         invalid.add(to.toLowerCase());
         return send(200, { ok: true });
+      }
+      if (req.method === "POST" && url.pathname === "/__domain-status") {
+        const { name, status, remove } = JSON.parse(await readBody(req)) as {
+          name: string;
+          status?: string;
+          remove?: boolean;
+        };
+        const found = [...domains.values()].find((d) => d.name === name.toLowerCase());
+        if (!found) return send(404, { ok: false });
+        if (remove) domains.delete(found.id);
+        else if (status) {
+          found.status = status;
+          found.records = found.records.map((r) => ({ ...r, status }));
+        }
+        return send(200, { ok: true, id: found.id });
+      }
+      if (req.method === "POST" && url.pathname === "/__domain-program") {
+        const { name, responses } = JSON.parse(await readBody(req)) as { name: string; responses: Programmed[] };
+        const key = name.toLowerCase();
+        domainProgram.set(key, [...(domainProgram.get(key) ?? []), ...responses]);
+        return send(200, { ok: true });
+      }
+      if (req.method === "GET" && url.pathname === "/__domain-requests") {
+        const name = url.searchParams.get("name")?.toLowerCase();
+        return send(200, name ? domainRequests.filter((r) => r.name === name) : domainRequests);
+      }
+      const domainPath = /^\/domains(?:\/([^/]+)(\/verify)?)?\/?$/.exec(url.pathname);
+      if (domainPath) {
+        const [, rawId, verify] = domainPath;
+        const id = rawId ? decodeURIComponent(rawId) : undefined;
+        const raw = req.method === "POST" && !id ? await readBody(req) : "";
+        let name = id ? (domains.get(id)?.name ?? "") : "";
+        if (!id && req.method === "POST") {
+          try {
+            name = String((JSON.parse(raw) as { name?: unknown }).name ?? "").toLowerCase();
+          } catch {
+            name = "";
+          }
+        }
+        const answer = (status: number, payload: unknown) => {
+          domainRequests.push({ name, method: req.method ?? "", path: url.pathname, status });
+          return send(status, payload);
+        };
+        const next = name ? domainProgram.get(name)?.shift() : undefined;
+        if (next?.fault) {
+          domainRequests.push({ name, method: req.method ?? "", path: url.pathname, status: 0 });
+          return req.socket.destroy();
+        }
+        if (next?.status !== undefined) {
+          return answer(
+            next.status,
+            next.body ?? { statusCode: next.status, name: "programmed_error", message: `Programmed ${next.status}` },
+          );
+        }
+        if (!id) {
+          if (req.method === "GET") {
+            return answer(200, { object: "list", data: [...domains.values()].map(({ records: _r, ...d }) => d) });
+          }
+          if (req.method !== "POST") return answer(405, { statusCode: 405, name: "method_not_allowed", message: "" });
+          if (!/^[a-z0-9.-]+\.[a-z0-9-]{2,}$/.test(name)) {
+            return answer(422, {
+              statusCode: 422,
+              name: "validation_error",
+              message: "The `name` field must be a valid domain.",
+            });
+          }
+          if ([...domains.values()].some((d) => d.name === name)) {
+            return answer(403, {
+              statusCode: 403,
+              name: "validation_error",
+              message: `The domain ${name} has been registered already.`,
+            });
+          }
+          const domain: FakeDomain = {
+            object: "domain",
+            id: `dom_${++seq}`,
+            name,
+            status: "not_started",
+            created_at: new Date().toISOString(),
+            region: "us-east-1",
+            records: standInRecords(name),
+          };
+          domains.set(domain.id, domain);
+          return answer(201, domain);
+        }
+        const found = domains.get(id);
+        if (!found) return answer(404, { statusCode: 404, name: "not_found", message: "Domain not found" });
+        if (verify && req.method === "POST") {
+          if (found.status === "not_started") found.status = "pending";
+          return answer(200, { object: "domain", id: found.id });
+        }
+        if (!verify && req.method === "GET") return answer(200, found);
+        if (!verify && req.method === "DELETE") {
+          domains.delete(found.id);
+          return answer(200, { object: "domain", id: found.id, deleted: true });
+        }
+        return answer(405, { statusCode: 405, name: "method_not_allowed", message: "Method not allowed" });
       }
       if (req.method === "POST" && url.pathname === "/emails/batch") {
         const raw = await readBody(req);

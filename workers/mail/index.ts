@@ -13,6 +13,7 @@ import {
 import { type ReceiptMessage, receiptSubject } from "../../app/domain/receipt";
 import { type ReplyCopyMessage, replyCopySubject } from "../../app/domain/reply-copy";
 import type { StatementDocument } from "../../app/domain/statement-document";
+import type { DomainRemoveResult, DomainResult } from "../../app/mail/contract";
 import AccountNoticeEmail from "../../emails/account-notice";
 import ClaimAnswerEmail from "../../emails/claim-answer";
 import DigestEmail from "../../emails/digest";
@@ -29,6 +30,7 @@ import { renderReminder } from "../../emails/render-reminder";
 import ReplyCopyEmail from "../../emails/reply-copy";
 import SignInEmail, { signInSubject } from "../../emails/sign-in";
 import { readMailConfig } from "./config";
+import { createDomain, getDomain, removeDomain, verifyDomain } from "./domains";
 import {
   type BatchItem,
   type BatchSendResult,
@@ -75,7 +77,11 @@ async function reminderOutgoing(
     ok: true,
     message: {
       to: message.to,
+      // The debtor's other contacts (decisions/057), as the consumer's last re-check left them.
+      ...(message.cc && message.cc.length > 0 ? { cc: message.cc } : {}),
       fromName: message.senderName,
+      // The user's verified domain's address, else ours (decisions/059).
+      fromAddress: message.fromAddress ?? null,
       // The debtor's reply address when inbound replies are configured (decisions/020).
       replyTo: message.replyTo || message.senderEmail,
       ...rendered,
@@ -90,7 +96,7 @@ async function reminderOutgoing(
  */
 async function sendToDebtor(
   env: MailEnv,
-  message: { to: string; senderName: string; replyTo: string },
+  message: { to: string; senderName: string; replyTo: string; fromAddress?: string | null },
   subject: string,
   element: Parameters<typeof renderEmail>[0],
   idempotencyKey: string,
@@ -106,7 +112,13 @@ async function sendToDebtor(
   return deliver(
     env.DB,
     config,
-    { to: message.to, fromName: oneLine(message.senderName), replyTo: message.replyTo, ...rendered },
+    {
+      to: message.to,
+      fromName: oneLine(message.senderName),
+      fromAddress: message.fromAddress ?? null,
+      replyTo: message.replyTo,
+      ...rendered,
+    },
     idempotencyKey,
   );
 }
@@ -170,7 +182,7 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
    * as Idempotency-Key so a payment's receipt goes out once, however often its events arrive.
    */
   async sendReceipt(message: ReceiptMessage, idempotencyKey: string): Promise<SendResult> {
-    const { to: _to, replyTo: _replyTo, ...props } = message;
+    const { to: _to, replyTo: _replyTo, fromAddress: _from, ...props } = message;
     return sendToDebtor(this.env, message, receiptSubject(message), createElement(ReceiptEmail, props), idempotencyKey);
   }
 
@@ -179,7 +191,7 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
    * claim (its key).
    */
   async sendClaimAnswer(message: ClaimAnswerMessage, idempotencyKey: string): Promise<SendResult> {
-    const { to: _to, replyTo: _replyTo, ...props } = message;
+    const { to: _to, replyTo: _replyTo, fromAddress: _from, ...props } = message;
     return sendToDebtor(
       this.env,
       message,
@@ -197,9 +209,9 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
     const config = readMailConfig(this.env);
     let rendered: { subject: string; html: string; text: string };
     try {
-      const { kind, date, actionUrl } = message;
-      const html = await renderEmail(createElement(AccountNoticeEmail, { kind, date, actionUrl }));
-      rendered = { subject: oneLine(accountNoticeCopy(kind, date).subject), html, text: toPlainText(html) };
+      const { kind, date, actionUrl, domain } = message;
+      const html = await renderEmail(createElement(AccountNoticeEmail, { kind, date, actionUrl, domain }));
+      rendered = { subject: oneLine(accountNoticeCopy(kind, date, domain).subject), html, text: toPlainText(html) };
     } catch (error) {
       return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
     }
@@ -299,6 +311,33 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
     // Evaluated on the first statement, not when an isolate starts to send e-mails.
     const { renderStatementPdf } = await import("../../emails/statement-pdf");
     return renderStatementPdf(doc);
+  }
+
+  /**
+   * The user's sending domain at the provider (docs/decisions/059-sending-domains.md): create it
+   * (its DNS records come back), read it, ask the provider to check its DNS again, remove it. Each
+   * answers a result, never throws; without RESEND_API_KEY development and test are answered by the
+   * local stand-in, production fails.
+   */
+  /** Dunly's own From address (MAIL_FROM_ADDRESS): Settings says which address mail goes from. */
+  async defaultFromAddress(): Promise<string> {
+    return readMailConfig(this.env).MAIL_FROM_ADDRESS;
+  }
+
+  async createDomain(name: string): Promise<DomainResult> {
+    return createDomain(this.env.DB, readMailConfig(this.env), name);
+  }
+
+  async getDomain(id: string): Promise<DomainResult> {
+    return getDomain(this.env.DB, readMailConfig(this.env), id);
+  }
+
+  async verifyDomain(id: string): Promise<DomainResult> {
+    return verifyDomain(this.env.DB, readMailConfig(this.env), id);
+  }
+
+  async removeDomain(id: string): Promise<DomainRemoveResult> {
+    return removeDomain(this.env.DB, readMailConfig(this.env), id);
   }
 
   async fetch() {

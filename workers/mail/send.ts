@@ -6,8 +6,15 @@ export type { BatchSendResult, LastLook, SendResult } from "../../app/mail/contr
 
 export interface OutgoingMessage {
   to: string;
-  /** Display name for the From header; the address is always MAIL_FROM_ADDRESS. */
+  /** Copies (a reminder's CC'd contacts, decisions/057); none when absent or empty. */
+  cc?: readonly string[];
+  /** Display name for the From header. */
   fromName: string;
+  /**
+   * The From address: the user's verified domain's (docs/decisions/059-sending-domains.md), decided
+   * by the app as it builds the message; absent or null: MAIL_FROM_ADDRESS.
+   */
+  fromAddress?: string | null;
   replyTo?: string | null;
   subject: string;
   html: string;
@@ -20,11 +27,14 @@ export interface OutgoingMessage {
   headers?: Record<string, string>;
 }
 
+/** A sending domain's address: a plain local part at a host name (app/domain/sending-domain.ts checks it first). */
+const FROM_ADDRESS_RE = /^[a-z0-9](?:[a-z0-9._+-]*[a-z0-9])?@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
+
 /** An RFC 5322 field name. */
 const HEADER_NAME_RE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
 /** Backoff between attempts inside one send (5xx, network, 409 in progress); same Idempotency-Key. */
-const RETRY_DELAYS_MS = [250, 1000] as const;
+export const RETRY_DELAYS_MS = [250, 1000] as const;
 
 /** The wait after a 429 without a usable Retry-After, and the longest one honoured. */
 export const RETRY_AFTER_DEFAULT_MS = 1000;
@@ -48,7 +58,7 @@ export function retryAfterMs(value: string | null | undefined, now = Date.now())
  * with the same Idempotency-Key that is still in progress (an earlier attempt whose answer was
  * lost); everything else will not.
  */
-function isRetryable(status: number | null, name?: string): boolean {
+export function isRetryable(status: number | null, name?: string): boolean {
   return (
     status === null || status === 429 || status >= 500 || (status === 409 && name === "concurrent_idempotent_requests")
   );
@@ -75,7 +85,7 @@ export function unsubscribeHeaders(
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const RESEND_API_KEY_MISSING = "RESEND_API_KEY is not set: e-mail cannot be sent in production";
 
@@ -141,19 +151,25 @@ export async function deliver(
 }
 
 /** What deliver checks before anything is sent: header-safe values; the From header it makes. */
-function checkOutgoing(
+export function checkOutgoing(
   config: MailConfig,
   message: OutgoingMessage,
 ): { ok: true; from: string } | { ok: false; error: string } {
   try {
     assertHeaderSafe(message.to, "Recipient");
+    for (const copy of message.cc ?? []) assertHeaderSafe(copy, "Cc");
     assertHeaderSafe(message.subject, "Subject");
     if (message.replyTo) assertHeaderSafe(message.replyTo, "Reply-To");
     for (const [name, value] of Object.entries(message.headers ?? {})) {
       if (!HEADER_NAME_RE.test(name)) throw new Error(`Header name ${JSON.stringify(name)} is not valid`);
       assertHeaderSafe(value, name);
     }
-    return { ok: true, from: formatAddress(message.fromName, config.MAIL_FROM_ADDRESS) };
+    const address = message.fromAddress || config.MAIL_FROM_ADDRESS;
+    if (message.fromAddress) {
+      assertHeaderSafe(message.fromAddress, "From");
+      if (!FROM_ADDRESS_RE.test(message.fromAddress)) throw new Error("From address is not an e-mail address");
+    }
+    return { ok: true, from: formatAddress(message.fromName, address) };
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }
@@ -164,6 +180,7 @@ function providerEmail(message: OutgoingMessage, from: string) {
   return {
     from,
     to: [message.to],
+    cc: message.cc && message.cc.length > 0 ? [...message.cc] : undefined,
     reply_to: message.replyTo ?? undefined,
     subject: message.subject,
     html: message.html,
@@ -176,13 +193,14 @@ function providerEmail(message: OutgoingMessage, from: string) {
 function outboxInsert(db: D1Database, message: OutgoingMessage, from: string, idempotencyKey: string | undefined) {
   return db
     .prepare(
-      'INSERT OR IGNORE INTO dev_outbox (idempotency_key, "to", "from", reply_to, subject, html, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO dev_outbox (idempotency_key, "to", "from", reply_to, cc, subject, html, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     )
     .bind(
       idempotencyKey ?? null,
       message.to,
       from,
       message.replyTo ?? null,
+      message.cc && message.cc.length > 0 ? message.cc.join(", ") : null,
       message.subject,
       message.html,
       message.text,
@@ -267,35 +285,51 @@ export async function deliverBatch(
   return { ok: false, split, retryable: isRetryable(status, answer.name), status, error, code: answer.name };
 }
 
-type ProviderAnswer =
-  | { ok: true; body: Record<string, unknown> | null }
+export type ProviderAnswer =
+  | { ok: true; status: number; body: Record<string, unknown> | null }
   | { ok: false; status: number | null; name: string; message: string; retryAfter: string | null };
 
-/**
- * One POST {RESEND_BASE_URL}{path} (Resend's REST API, what its SDK sends): the API key as a
- * Bearer token, the Idempotency-Key, a JSON body. Answers JSON, or an error `{ statusCode, name,
- * message }`. Abandoned after RESEND_TIMEOUT_SECONDS (an unanswered request: the provider may or
- * may not have acted on it). Never throws: a network failure or a timeout has no status.
- */
-async function postProvider(
+/** How a request reaches the provider: `fetch`, or a local stand-in answering the same HTTP. */
+export type ProviderFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/** One POST {RESEND_BASE_URL}{path} (see requestProvider). */
+function postProvider(
   config: MailConfig,
   path: "/emails" | "/emails/batch",
   payload: string,
   idempotencyKey: string | undefined,
 ): Promise<ProviderAnswer> {
+  return requestProvider(config, "POST", path, payload, idempotencyKey);
+}
+
+/**
+ * One request to {RESEND_BASE_URL}{path} (Resend's REST API, what its SDK sends): the API key as a
+ * Bearer token, the Idempotency-Key if any, a JSON body if any. Answers JSON, or an error
+ * `{ statusCode, name, message }`. Abandoned after RESEND_TIMEOUT_SECONDS (an unanswered request:
+ * the provider may or may not have acted on it). Never throws: a network failure or a timeout has
+ * no status. `fetcher`: the local stand-in instead of the network (the Domains API without a key).
+ */
+export async function requestProvider(
+  config: MailConfig,
+  method: "GET" | "POST" | "DELETE",
+  path: string,
+  payload: string | undefined,
+  idempotencyKey: string | undefined,
+  fetcher: ProviderFetch = fetch,
+): Promise<ProviderAnswer> {
   const headers: Record<string, string> = {
-    Authorization: `Bearer ${config.RESEND_API_KEY}`,
-    "Content-Type": "application/json",
+    Authorization: `Bearer ${config.RESEND_API_KEY ?? ""}`,
     "User-Agent": "dunly-mail",
   };
+  if (payload !== undefined) headers["Content-Type"] = "application/json";
   if (idempotencyKey) headers["Idempotency-Key"] = idempotencyKey;
   const timeoutMs = (config.RESEND_TIMEOUT_SECONDS ?? PROVIDER_TIMEOUT_SECONDS) * 1000;
   let response: Response;
   let body: string;
   try {
     const signal = AbortSignal.timeout(timeoutMs);
-    response = await fetch(`${config.RESEND_BASE_URL.replace(/\/+$/, "")}${path}`, {
-      method: "POST",
+    response = await fetcher(`${config.RESEND_BASE_URL.replace(/\/+$/, "")}${path}`, {
+      method,
       headers,
       body: payload,
       signal,
@@ -319,7 +353,7 @@ async function postProvider(
   } catch {
     // Not JSON: the status says enough.
   }
-  if (response.ok) return { ok: true, body: parsed };
+  if (response.ok) return { ok: true, status: response.status, body: parsed };
   return {
     ok: false,
     status: response.status,

@@ -11,7 +11,7 @@ import { languageOptions } from "~/domain/debtor-language";
 import { amountExample, formatAmountInput } from "~/domain/number-locale";
 import { STRATEGIES } from "~/domain/strategies";
 import type { ActionResult } from "~/platform/action-result";
-import { debtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
+import { CONTACT_NAME_MAX, CONTACT_ROLE_MAX, debtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
 import { ALLOW_DUPLICATE_FIELD, DEBTOR_INTENTS } from "~/schemas/intents";
 import { twinDebtorMessage } from "~/schemas/messages";
 import { useLocale } from "~/ui/root-data";
@@ -32,6 +32,9 @@ export interface DebtorFormValues {
   currency: string;
   /** False when the debtor owes several invoices: the debt, currency and number are theirs, not the form's. */
   single_invoice?: boolean;
+  /** The primary contact: the person behind the e-mail (decisions/057). */
+  contact_name?: string | null;
+  contact_role?: string | null;
 }
 
 /** What the form says when a debtor owes several invoices. */
@@ -104,6 +107,8 @@ export function DebtorForm({
           language: debtor.language ?? "",
           invoice_number: debtor.invoice_number ?? "",
           currency: debtor.currency,
+          contact_name: debtor.contact_name ?? "",
+          contact_role: debtor.contact_role ?? "",
         }
       : // The form only renders in a dialog, on the client: the browser's own zone is known.
         { active_strategy: "1", time_zone: browserTimeZone(), currency: accountCurrency },
@@ -147,6 +152,25 @@ export function DebtorForm({
       />
       <InputField meta={fields.full_name} type="text" label={nameLabel} placeholder={nameLabel} autoComplete="off" />
       <InputField meta={fields.email} type="email" label="Email" placeholder="Debtor's email" autoComplete="off" />
+      {/* The person behind the e-mail (decisions/057): reminders greet them by name. */}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <InputField
+          meta={fields.contact_name}
+          type="text"
+          label="Contact person (optional)"
+          placeholder="Jane Doe"
+          autoComplete="off"
+          maxLength={CONTACT_NAME_MAX}
+        />
+        <InputField
+          meta={fields.contact_role}
+          type="text"
+          label="Their role (optional)"
+          placeholder="Accounts payable"
+          autoComplete="off"
+          maxLength={CONTACT_ROLE_MAX}
+        />
+      </div>
       {several ? (
         <>
           <p id={severalId} className="rounded-md border border-border bg-surface-2 p-3 text-sm">

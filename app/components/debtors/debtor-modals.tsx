@@ -165,6 +165,8 @@ export function ConfigureDebtorModal({
             invoice_number: debtor.invoiceNumber,
             currency: debtor.currency,
             single_invoice: debtor.singleInvoice,
+            contact_name: debtor.contactName,
+            contact_role: debtor.contactRole,
           }}
           userLocale={userLocale}
           onCancel={() => setView("details")}

@@ -67,6 +67,9 @@ const EVENT_LABELS: Record<string, string> = {
   replied: "Replied",
   auto_replied: "Automatic reply",
   reply_handled: "Reply handled",
+  // A copied contact (decisions/057); the detail is its address.
+  contact_opted_out: "A copied contact opted out of copies",
+  contact_bounced: "A copied contact's address bounced",
 };
 
 const EVENT_ICONS: Record<string, typeof Mail> = {
@@ -98,6 +101,8 @@ const EVENT_ICONS: Record<string, typeof Mail> = {
   replied: MessageSquareWarning,
   auto_replied: Mail,
   reply_handled: CircleCheck,
+  contact_opted_out: Ban,
+  contact_bounced: MailWarning,
 };
 
 /** One entry as readable text: the headline, a detail line (or null), and whether it is bad news. */

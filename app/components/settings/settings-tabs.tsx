@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { LinkTabs } from "~/components/ui/link-tabs";
 
 /** Settings' tabs: /iam/:tab (routes/settings.tsx); /iam/bank and /iam/brand are routes of their own (routes/settings-bank.tsx, settings-brand.tsx). */
+/** Settings' tabs: /iam/:tab (routes/settings.tsx); /iam/bank and /iam/domain are routes of their own (routes/settings-bank.tsx, settings-domain.tsx). */
 export const SETTINGS_TABS = [
   { id: "info", label: "Personal information", short: "Info" },
   { id: "orgs", label: "Organizations", short: "Organizations" },
@@ -9,6 +10,7 @@ export const SETTINGS_TABS = [
   { id: "bank", label: "Bank transfer", short: "Bank" },
   { id: "templates", label: "E-mail texts", short: "Texts" },
   { id: "brand", label: "Brand", short: "Brand" },
+  { id: "domain", label: "Sending domain", short: "Domain" },
   { id: "subscription", label: "Your Subscription", short: "Subscription" },
   { id: "emails", label: "E-mails", short: "E-mails" },
 ] as const;

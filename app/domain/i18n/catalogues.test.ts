@@ -33,7 +33,7 @@ describe("the debtor pages' catalogues", () => {
           const values = Object.fromEntries(
             ["sender", "amount", "currency", "date", "restart", "number", "label", "total", "what", "invoices"]
               .concat(["reference", "min", "max", "days", "count", "balance", "typed", "first", "second"])
-              .concat(["example", "value", "owed", "address"])
+              .concat(["example", "value", "owed", "address", "copy"])
               .map((n) => [n, ["max", "days", "count"].includes(n) ? 2 : `«${n}»`]),
           );
           expect(t(key, values), `${language} ${key}`).not.toBe("");

@@ -20,6 +20,15 @@ const en = {
   "optOut.contact.empty": "Please write how the sender can reach you.",
   "optOut.contact.long": "Please keep the message to {max, plural, one {# character} other {# characters}}.",
   "optOut.contact.cap": "You have written many times today. Please try again tomorrow.",
+  "optOut.explanationCopies":
+    "Press the button and Dunly sends no more reminders from this sender to this address, nor the copies of them.",
+  "optOut.buttonAll": "Stop all these reminders",
+  "optOut.copies.heading": "Or: stop only the copies",
+  "optOut.copies.intro":
+    "These reminders are also sent as copies to the addresses below. Stop the copies to one of them; reminders to {address} continue.",
+  "optOut.copies.button": "Stop only the copies",
+  "optOut.copies.to": "to {address}",
+  "optOut.copies.stopped": "No more copies go to {copy}. Reminders to {address} continue.",
 } as const;
 
 export type OptOutKey = keyof typeof en;
@@ -44,6 +53,15 @@ export const OPT_OUT_COPY: Catalogues<OptOutKey> = {
     "optOut.contact.empty": "Bitte schreiben Sie, wie der Absender Sie erreichen kann.",
     "optOut.contact.long": "Bitte beschränken Sie die Nachricht auf {max, plural, one {# Zeichen} other {# Zeichen}}.",
     "optOut.contact.cap": "Sie haben heute schon oft geschrieben. Bitte versuchen Sie es morgen erneut.",
+    "optOut.explanationCopies":
+      "Drücken Sie die Schaltfläche, und Dunly sendet keine Erinnerungen dieses Absenders mehr an diese Adresse, auch keine Kopien davon.",
+    "optOut.buttonAll": "Alle diese Erinnerungen abbestellen",
+    "optOut.copies.heading": "Oder: nur die Kopien abbestellen",
+    "optOut.copies.intro":
+      "Diese Erinnerungen gehen auch als Kopie an die Adressen unten. Bestellen Sie die Kopien an eine davon ab; die Erinnerungen an {address} gehen weiter.",
+    "optOut.copies.button": "Nur die Kopien abbestellen",
+    "optOut.copies.to": "an {address}",
+    "optOut.copies.stopped": "An {copy} gehen keine Kopien mehr. Die Erinnerungen an {address} gehen weiter.",
   },
   fr: {
     "optOut.title": "Arrêter les rappels",
@@ -61,6 +79,15 @@ export const OPT_OUT_COPY: Catalogues<OptOutKey> = {
     "optOut.contact.empty": "Veuillez indiquer comment l’expéditeur peut vous joindre.",
     "optOut.contact.long": "Veuillez limiter le message à {max, plural, one {# caractère} other {# caractères}}.",
     "optOut.contact.cap": "Vous avez écrit de nombreuses fois aujourd’hui. Veuillez réessayer demain.",
+    "optOut.explanationCopies":
+      "Appuyez sur le bouton et Dunly n’enverra plus de rappels de cet expéditeur à cette adresse, ni leurs copies.",
+    "optOut.buttonAll": "Arrêter tous ces rappels",
+    "optOut.copies.heading": "Ou : arrêter seulement les copies",
+    "optOut.copies.intro":
+      "Ces rappels sont aussi envoyés en copie aux adresses ci-dessous. Arrêtez les copies à l’une d’elles ; les rappels à {address} continuent.",
+    "optOut.copies.button": "Arrêter seulement les copies",
+    "optOut.copies.to": "à {address}",
+    "optOut.copies.stopped": "Plus aucune copie n’est envoyée à {copy}. Les rappels à {address} continuent.",
   },
   es: {
     "optOut.title": "Dejar de recibir recordatorios",
@@ -78,6 +105,15 @@ export const OPT_OUT_COPY: Catalogues<OptOutKey> = {
     "optOut.contact.empty": "Indique cómo puede localizarle el remitente.",
     "optOut.contact.long": "El mensaje puede tener como máximo {max, plural, one {# carácter} other {# caracteres}}.",
     "optOut.contact.cap": "Hoy ha escrito muchas veces. Inténtelo de nuevo mañana.",
+    "optOut.explanationCopies":
+      "Pulse el botón y Dunly no enviará más recordatorios de este remitente a esta dirección, ni sus copias.",
+    "optOut.buttonAll": "Detener todos estos recordatorios",
+    "optOut.copies.heading": "O bien: detener solo las copias",
+    "optOut.copies.intro":
+      "Estos recordatorios también se envían en copia a las direcciones de abajo. Detenga las copias a una de ellas; los recordatorios a {address} continúan.",
+    "optOut.copies.button": "Detener solo las copias",
+    "optOut.copies.to": "a {address}",
+    "optOut.copies.stopped": "Ya no se envían copias a {copy}. Los recordatorios a {address} continúan.",
   },
   nl: {
     "optOut.title": "Herinneringen stoppen",
@@ -96,5 +132,14 @@ export const OPT_OUT_COPY: Catalogues<OptOutKey> = {
     "optOut.contact.empty": "Schrijf hoe de afzender u kan bereiken.",
     "optOut.contact.long": "Houd het bericht op maximaal {max, plural, one {# teken} other {# tekens}}.",
     "optOut.contact.cap": "U hebt vandaag al vaak geschreven. Probeer het morgen opnieuw.",
+    "optOut.explanationCopies":
+      "Druk op de knop en Dunly stuurt geen herinneringen van deze afzender meer naar dit adres, ook geen kopieën ervan.",
+    "optOut.buttonAll": "Al deze herinneringen stoppen",
+    "optOut.copies.heading": "Of: alleen de kopieën stoppen",
+    "optOut.copies.intro":
+      "Deze herinneringen gaan ook als kopie naar de adressen hieronder. Stop de kopieën naar een van die adressen; de herinneringen naar {address} gaan door.",
+    "optOut.copies.button": "Alleen de kopieën stoppen",
+    "optOut.copies.to": "naar {address}",
+    "optOut.copies.stopped": "Er gaan geen kopieën meer naar {copy}. De herinneringen naar {address} gaan door.",
   },
 };
