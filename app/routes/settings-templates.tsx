@@ -71,7 +71,7 @@ export async function loader({ context, url, request }: Route.LoaderArgs) {
   const own = saved.find((t) => t.language === step.language);
   return {
     step,
-    text: own ? { subject: own.subject, body: own.body } : dunlyStepText(step.template, step.tone),
+    text: own ? { subject: own.subject, body: own.body } : dunlyStepText(step.template, step.tone, step.language),
     savedAt: own?.updatedAt ?? null,
     edited,
     debtors: debtorOptions.map((d) => ({ id: d.id, name: d.fullName, email: d.email })),
