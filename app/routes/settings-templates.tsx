@@ -27,6 +27,7 @@ import {
   SUBJECT_MAX,
   type TemplatePlaceholder,
 } from "~/domain/template-body";
+import { mail } from "~/mail/index.server";
 import { intentOf, readForm, reply } from "~/platform/action-result.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { editedSteps, resetStepText, saveStepText, stepTexts } from "~/reminders/index.server";
@@ -37,7 +38,6 @@ import { useLocale } from "~/ui/root-data";
 import { pageMeta } from "~/ui/site";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
-import { dunlyStepText } from "../../emails/dunly-step-text";
 import type { Route } from "./+types/settings-templates";
 
 /** Every step a cadence can send, in the order the presets send them. */
@@ -61,17 +61,21 @@ function stepOf(url: URL, fallbackLanguage: Language) {
  */
 export async function loader({ context, url, request }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
-  const db = getDb(getApp(context).env.DB);
+  const { env } = getApp(context);
+  const db = getDb(env.DB);
   const step = stepOf(url, userLanguage(user.locale));
-  const [saved, edited, debtorOptions] = await Promise.all([
+  const [saved, edited, debtorOptions, dunly] = await Promise.all([
     stepTexts(db, user.id, step),
     editedSteps(db, user.id),
     searchDebtorOptions(db, user.id, "", 50),
+    // Dunly's own text comes from the mail Worker, which holds the copy in five languages.
+    mail.dunlyText(env, step.template, step.tone, step.language),
   ]);
   const own = saved.find((t) => t.language === step.language);
+  if (!own && !dunly.ok) throw new Response("Dunly's text could not be loaded.", { status: 502 });
   return {
     step,
-    text: own ? { subject: own.subject, body: own.body } : dunlyStepText(step.template, step.tone, step.language),
+    text: own ? { subject: own.subject, body: own.body } : dunly.ok ? dunly.text : { subject: "", body: "" },
     savedAt: own?.updatedAt ?? null,
     edited,
     debtors: debtorOptions.map((d) => ({ id: d.id, name: d.fullName, email: d.email })),
