@@ -183,7 +183,7 @@ export default defineConfig({
         },
       }),
       defineProject({
-        resolve: { alias },
+        resolve: { alias: workerdAlias },
         plugins: [
           cloudflareTest(async () => {
             const app = builtConfig(APP_CONFIG);
