@@ -39,7 +39,9 @@ test("e-mail texts: edit with placeholders, live preview with a debtor, refused 
   await page.getByRole("button", { name: "Save text" }).click();
   await expect(page.getByText(/^\{vorname\} is not a placeholder/)).toBeVisible();
   await expect(body).toHaveValue("Hallo {vorname},\n\n{statement}");
-  await expect(preview.getByText(/The preview shows once the subject and text have no errors/)).toBeVisible();
+  await expect(preview.getByText(/The preview shows once the subject and text have no errors/)).toBeVisible({
+    timeout: 15_000,
+  });
 
   await body.fill(
     "Guten Tag {contactName},\n\nbitte überweisen Sie **{total}** bis Freitag.\n\n{statement}\n\n{signature}",
