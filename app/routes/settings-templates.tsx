@@ -181,6 +181,7 @@ export default function SettingsTemplates({ loaderData }: Route.ComponentProps) 
   // Kept across saves (the form starts again from what was saved).
   const [debtorId, setDebtorId] = useState("");
   const [previewHtml, setPreviewHtml] = useState<string | null>(null);
+  const [previewFailed, setPreviewFailed] = useState(false);
   const [previewTick, setPreviewTick] = useState(0);
   const isEdited = savedAt !== null;
   // Without JavaScript, "Update preview" posts the form into the preview's frame; with it, the preview follows the typing.
@@ -198,9 +199,12 @@ export default function SettingsTemplates({ loaderData }: Route.ComponentProps) 
       data.delete("intent");
       fetch("/schedule/preview", { method: "POST", body: data, signal: controller.signal })
         .then((res) => (res.ok ? res.text() : Promise.reject(new Error(String(res.status)))))
-        .then(setPreviewHtml)
+        .then((html) => {
+          setPreviewHtml(html);
+          setPreviewFailed(false);
+        })
         .catch(() => {
-          if (!controller.signal.aborted) setPreviewHtml(null);
+          if (!controller.signal.aborted) setPreviewFailed(true);
         });
     }, 500);
     return () => {
@@ -396,19 +400,24 @@ export default function SettingsTemplates({ loaderData }: Route.ComponentProps) 
         <div className="flex min-w-0 flex-col gap-2">
           <h2 className="text-lg font-semibold">Preview</h2>
           <div className="relative min-h-[32rem] overflow-hidden rounded-lg border border-border bg-white">
-            {previewHtml === null ? (
-              <iframe
-                name="text-preview"
-                title="Preview of the e-mail"
-                sandbox=""
-                src={`/schedule/preview?template=${step.template}&tone=${step.tone}&language=${step.language}&frequency=daily`}
-                className="h-[32rem] w-full"
-              />
-            ) : (
-              <iframe title="Preview of the e-mail" sandbox="" srcDoc={previewHtml} className="h-[32rem] w-full" />
-            )}
+            {/* One frame: the saved text (or Dunly's) from its address until the text changes, then the
+                server's render of the text as typed (srcdoc wins over src while it is set). */}
+            <iframe
+              name="text-preview"
+              title="Preview of the e-mail"
+              sandbox=""
+              src={`/schedule/preview?template=${step.template}&tone=${step.tone}&language=${step.language}&frequency=daily`}
+              srcDoc={previewHtml ?? undefined}
+              className="h-[32rem] w-full"
+            />
           </div>
-          <p className="text-xs text-muted">What the chosen debtor would receive, with sample links.</p>
+          {previewFailed ? (
+            <p role="alert" className="text-sm text-danger">
+              The preview could not be updated; it shows the text as it was before. Try again in a moment.
+            </p>
+          ) : (
+            <p className="text-xs text-muted">What the chosen debtor would receive, with sample links.</p>
+          )}
         </div>
       </section>
     </SettingsTabs>

@@ -29,8 +29,8 @@ test("e-mail texts: edit with placeholders, live preview with a debtor, refused 
 
   const preview = page.frameLocator('iframe[title="Preview of the e-mail"]');
   // The server renders the preview after the typing stops (a slow machine may take a while).
-  await expect(preview.getByText("bitte überweisen Sie", { exact: false }).last()).toBeVisible({ timeout: 15_000 });
-  await expect(preview.getByText("Guten Tag Carla GmbH,", { exact: true }).last()).toBeVisible();
+  await expect(preview.locator("body")).toContainText("bitte überweisen Sie", { timeout: 15_000 });
+  await expect(preview.locator("body")).toContainText("Guten Tag Carla GmbH,");
   // A German debtor reads German amounts.
   await expect(preview.locator("strong").first()).toHaveText(/^1\.234,50\s€$/);
 
@@ -39,7 +39,7 @@ test("e-mail texts: edit with placeholders, live preview with a debtor, refused 
   await page.getByRole("button", { name: "Save text" }).click();
   await expect(page.getByText(/^\{vorname\} is not a placeholder/)).toBeVisible();
   await expect(body).toHaveValue("Hallo {vorname},\n\n{statement}");
-  await expect(preview.getByText(/The preview shows once the subject and text have no errors/)).toBeVisible({
+  await expect(preview.locator("body")).toContainText("The preview shows once the subject and text have no errors", {
     timeout: 15_000,
   });
 
