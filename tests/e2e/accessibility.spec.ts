@@ -235,6 +235,8 @@ test("a debtor's pages in German (their page, I've paid, opt-out), both themes @
   page,
   browser,
 }, testInfo) => {
+  // At a phone's width only, where German's long words are hardest to fit; the English sweep runs at both.
+  test.skip(testInfo.project.name !== "phone", "phone layout");
   test.setTimeout(90_000);
   const links = await germanDebtorLinks(page);
   // The debtor's own browser: no session, the project's screen.
@@ -377,14 +379,13 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
     await visit(page, path, scripts, findings);
   }
 
-  // Sending domain with a domain: its status and DNS records (docs/decisions/059), not yet verified
-  // and then verified through the local stand-in of Resend, whose own page is audited too (plain
-  // HTML in one theme, like the other stand-ins: it has no theme to switch).
+  // Sending domain with a domain: its status and DNS records (docs/decisions/059), verified through
+  // the local stand-in of Resend, whose own page is audited too (plain HTML in one theme, like the
+  // other stand-ins: it has no theme to switch). The pending state shows the same table.
   const domain = `sweep-${Date.now().toString(36)}.example.com`;
   await page.getByLabel("Your domain", { exact: true }).fill(domain);
   await page.getByRole("button", { name: "Add domain" }).click();
   await expect(page.getByTestId("dns-records")).toBeVisible();
-  await visit(page, "/iam/domain", scripts, findings);
   await page.goto("/dev/resend/domains");
   await audit(page, "/dev/resend/domains", findings);
   await checkFits(page, "/dev/resend/domains", findings);
