@@ -667,10 +667,10 @@ function CustomBody({
 
 /** The first words a mail client shows beside the subject. */
 function previewLine(c: ReminderContent): string {
-  const first = c.custom?.blocks.find((b) => b.kind === "paragraph");
-  if (c.custom && first?.kind === "paragraph")
-    return first.lines.map((line) => inlineText(line, c.custom?.values ?? ({} as PlaceholderValues))).join(" ");
-  return c.paragraphs[0] ?? c.heading;
+  if (!c.custom) return c.paragraphs[0] ?? c.heading;
+  const { blocks, values } = c.custom;
+  const first = blocks.find((b) => b.kind === "paragraph");
+  return first?.kind === "paragraph" ? first.lines.map((line) => inlineText(line, values)).join(" ") : c.heading;
 }
 
 /** A payment reminder sent on behalf of a user or their organization. */

@@ -4,6 +4,7 @@ import { LANGUAGES, readLanguage } from "~/domain/languages";
 import { isValidTimeZone } from "~/domain/schedule-time";
 import { DEFAULT_STRATEGY, TONES } from "~/domain/strategies";
 import { MAX_TIME_ZONE_LENGTH } from "~/domain/time-zone";
+import { CONTACT_NAME_MAX, CONTACT_ROLE_MAX } from "./contact";
 import {
   amountChecks,
   CURRENCY_MESSAGE,
@@ -108,8 +109,6 @@ const jsonContactText = (max: number) =>
     v.check((s) => s === undefined || s.length <= max, CONTACT_TEXT_MESSAGE(max)),
     v.transform((s) => (s === undefined ? undefined : s === "" ? null : s)),
   );
-export const CONTACT_NAME_MAX = 200;
-export const CONTACT_ROLE_MAX = 100;
 
 const debtChecks = amountChecks(DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE));
 
