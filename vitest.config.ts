@@ -185,7 +185,7 @@ export default defineConfig({
         },
       }),
       defineProject({
-        resolve: { alias },
+        resolve: { alias: workerdAlias },
         plugins: [
           cloudflareTest(async () => {
             const app = builtConfig(APP_CONFIG);

@@ -1,4 +1,5 @@
 import { type ClaimAnswerMessage, claimAnswerSubject, claimAnswerText } from "../app/domain/claim-answer";
+import { debtorMailText } from "../app/domain/debtor-mail-copy";
 import { EmailButton, EmailHeading, EmailLayout, EmailText } from "./components/layout";
 
 export type ClaimAnswerEmailProps = Omit<ClaimAnswerMessage, "to" | "replyTo">;
@@ -6,19 +7,21 @@ export type ClaimAnswerEmailProps = Omit<ClaimAnswerMessage, "to" | "replyTo">;
 /** The debtor's e-mail after the user could not find the payment they said they made. */
 export default function ClaimAnswerEmail(props: ClaimAnswerEmailProps) {
   const [hello, thanks, notFound, next] = claimAnswerText(props);
+  const t = debtorMailText(props.language);
   return (
     <EmailLayout
       title={claimAnswerSubject(props)}
-      preview={`${props.senderName} has not found your payment of ${props.claimed} yet.`}
+      preview={t("claimPreview", { senderName: props.senderName, claimed: props.claimed })}
+      footer={t("claimFooter")}
+      language={props.language}
       brand={props.brand}
-      footer="You get this e-mail because you told the sender you had paid."
     >
-      <EmailHeading>Payment not found yet</EmailHeading>
+      <EmailHeading>{t("claimHeading")}</EmailHeading>
       <EmailText>{hello}</EmailText>
       <EmailText>{thanks}</EmailText>
       <EmailText>{notFound}</EmailText>
       <EmailText>{next}</EmailText>
-      <EmailButton href={props.portalUrl}>View your statement</EmailButton>
+      <EmailButton href={props.portalUrl}>{t("viewStatement")}</EmailButton>
     </EmailLayout>
   );
 }

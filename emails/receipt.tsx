@@ -1,3 +1,4 @@
+import { debtorMailText } from "../app/domain/debtor-mail-copy";
 import { type ReceiptMessage, receiptSubject } from "../app/domain/receipt";
 import { EmailButton, EmailHeading, EmailLayout, EmailText } from "./components/layout";
 
@@ -6,19 +7,20 @@ export type ReceiptEmailProps = Omit<ReceiptMessage, "to" | "replyTo">;
 /** The debtor's receipt for a payment online (decisions/018): what was paid, to whom, when, and its reference. */
 export default function ReceiptEmail(props: ReceiptEmailProps) {
   const subject = receiptSubject(props);
+  const t = debtorMailText(props.language);
+  const { senderName, amount, debtorName, paidOn } = props;
   return (
     <EmailLayout
       title={subject}
-      preview={`Thank you: ${props.senderName} has received ${props.amount}.`}
+      preview={t("receiptPreview", { senderName, amount })}
+      footer={t("receiptFooter")}
+      language={props.language}
       brand={props.brand}
-      footer="You get this e-mail because you paid online. Keep it for your records."
     >
-      <EmailHeading>Payment received</EmailHeading>
-      <EmailText>
-        {`Hello ${props.debtorName}, thank you: ${props.senderName} has received your payment of ${props.amount} on ${props.paidOn}.`}
-      </EmailText>
-      <EmailText>{`Reference: ${props.reference}`}</EmailText>
-      <EmailButton href={props.portalUrl}>View your statement</EmailButton>
+      <EmailHeading>{t("receiptHeading")}</EmailHeading>
+      <EmailText>{t("receiptBody", { debtorName, senderName, amount, paidOn })}</EmailText>
+      <EmailText>{t("reference", { reference: props.reference })}</EmailText>
+      <EmailButton href={props.portalUrl}>{t("viewStatement")}</EmailButton>
     </EmailLayout>
   );
 }

@@ -1,10 +1,58 @@
 import { oneLine } from "../app/domain/header-safe";
+import { type Catalogues, type Translate, translator } from "../app/domain/i18n";
+import { DEFAULT_LANGUAGE, type Language } from "../app/domain/languages";
 import type { TemplateId } from "../app/domain/presets";
 import type { StatementTiming } from "../app/domain/statement";
-import { type Tone, toTone } from "../app/domain/strategies";
+import { toTone } from "../app/domain/strategies";
+import { DE } from "./copy/de";
+import { EN, type LabelKey } from "./copy/en";
+import { ES } from "./copy/es";
+import { FR } from "./copy/fr";
+import { NL } from "./copy/nl";
+import type { Line, ReminderCopySet } from "./copy/types";
+
+export type { LabelKey } from "./copy/en";
+export {
+  FOOTER_COPY,
+  NOT_YET_DUE_COPY,
+  OPT_OUT_COPY,
+  PAY_COPY,
+  REMINDER_COPY,
+  REPEAT_NOTICE,
+  TONE_FRAME,
+} from "./copy/en";
+export type { Line, ReminderCopySet, TemplateCopy, ToneFrame } from "./copy/types";
+
+/** Every language's wording (emails/copy/<language>.ts); English is the source. */
+export const REMINDER_COPY_SETS: Readonly<Record<Language, ReminderCopySet>> = {
+  en: EN,
+  de: DE,
+  fr: FR,
+  es: ES,
+  nl: NL,
+};
+
+/** The fixed texts of every language as message catalogues (emails/copy/en.ts LABELS). */
+export const REMINDER_LABELS: Catalogues<LabelKey> = {
+  en: EN.labels,
+  de: DE.labels,
+  fr: FR.labels,
+  es: ES.labels,
+  nl: NL.labels,
+};
 
 /**
- * The wording of every reminder: five templates × three tones.
+ * The fixed texts of a reminder in `language`, numbers (and plural rules) in `locale` (the
+ * debtor's, app/domain/languages.ts debtorLocale): "Total due", "3 days overdue", "and 2 more invoices".
+ */
+export function reminderLabels(language: Language = DEFAULT_LANGUAGE, locale = "en-US"): Translate<LabelKey> {
+  // Counts as reminders always wrote them: "1557 days".
+  return translator(REMINDER_LABELS, language, locale, { grouping: false });
+}
+
+/**
+ * The wording of every reminder: five templates × three tones, in each of the five languages
+ * (emails/copy/<language>.ts; English is the source, the others translate it line for line).
  *
  * Rules for anyone editing this file (reminder.test.ts enforces the checkable ones):
  * - Firm is fine; threats, invented fees or interest, false statements and insults are not.
@@ -58,492 +106,6 @@ export const PLACEHOLDERS: readonly Placeholder[] = [
 /** The only placeholder a last alternative may use: every reminder has an amount. */
 export const REQUIRED_PLACEHOLDERS: readonly Placeholder[] = ["amount"];
 
-/**
- * One line of copy. An array lists alternatives, best first: the first whose placeholders all
- * have values is used, so the last must only use REQUIRED_PLACEHOLDERS.
- */
-export type Line = string | readonly [string, ...string[]];
-
-export interface TemplateCopy {
-  subject: Line;
-  heading: Line;
-  paragraphs: readonly Line[];
-}
-
-/** Greeting and sign-off depend on the tone only. */
-export interface ToneFrame {
-  greeting: Line;
-  signOff: string;
-}
-
-export const TONE_FRAME: Record<Tone, ToneFrame> = {
-  1: { greeting: ["Hi {contactName},", "Hi {receiverName},", "Hi,"], signOff: "Thank you and kind regards," },
-  2: { greeting: ["Hello {contactName},", "Hello {receiverName},", "Hello,"], signOff: "Kind regards," },
-  3: { greeting: ["{contactName},", "{receiverName},", "Hello,"], signOff: "Regards," },
-};
-
-export const REMINDER_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
-  initial: {
-    1: {
-      subject: [
-        "Friendly reminder: invoice {invoiceNumber} for {amount}",
-        "Friendly reminder: {invoiceCount}, {amount}",
-        "Friendly reminder: payment of {amount}",
-      ],
-      heading: "A friendly reminder",
-      paragraphs: [
-        [
-          "This is a friendly reminder about the payment of {amount}, due on {dueDate}, which is now {daysOverdue} overdue.",
-          "This is a friendly reminder about the payment of {amount} for the {invoiceCount} listed below, the oldest now {daysOverdue} overdue.",
-          "This is a friendly reminder about the payment of {amount}, due on {dueDate}.",
-          "This is a friendly reminder about the payment of {amount} for the {invoiceCount} listed below.",
-          "This is a friendly reminder about an open payment of {amount}.",
-        ],
-        "If you have already taken care of it, thank you, and please disregard this message.",
-        "If you have any questions, just reply to this e-mail.",
-      ],
-    },
-    2: {
-      subject: [
-        "Payment reminder: invoice {invoiceNumber} for {amount}",
-        "Payment reminder: {invoiceCount}, {amount}",
-        "Payment reminder: {amount}",
-      ],
-      heading: "Payment reminder",
-      paragraphs: [
-        [
-          "This is a reminder that the payment of {amount}, due on {dueDate}, is {daysOverdue} overdue and has not been received yet.",
-          "This is a reminder that the payment of {amount} for the {invoiceCount} listed below has not been received yet; the oldest is {daysOverdue} overdue.",
-          "This is a reminder that the payment of {amount}, due on {dueDate}, has not been received yet.",
-          "This is a reminder that the payment of {amount} for the {invoiceCount} listed below has not been received yet.",
-          "This is a reminder that a payment of {amount} has not been received yet.",
-        ],
-        "Please arrange the payment at your earliest convenience. If you have already paid, please disregard this message.",
-        "If you have any questions, reply to this e-mail.",
-      ],
-    },
-    3: {
-      subject: [
-        "Payment due: invoice {invoiceNumber} for {amount}",
-        "Payment due: {invoiceCount}, {amount}",
-        "Payment due: {amount}",
-      ],
-      heading: "Payment due",
-      paragraphs: [
-        [
-          "The payment of {amount}, due on {dueDate}, is {daysOverdue} overdue and has not been received.",
-          "The payment of {amount} for the {invoiceCount} listed below has not been received; the oldest is {daysOverdue} overdue.",
-          "The payment of {amount}, due on {dueDate}, has not been received.",
-          "The payment of {amount} for the {invoiceCount} listed below has not been received.",
-          "A payment of {amount} is outstanding and has not been received.",
-        ],
-        "Please pay the full amount without delay.",
-        "Further reminders will follow until the payment is received.",
-      ],
-    },
-  },
-
-  "follow-up": {
-    1: {
-      subject: [
-        "Following up: invoice {invoiceNumber} for {amount}",
-        "Following up: {invoiceCount}, {amount}",
-        "Following up on a payment of {amount}",
-      ],
-      heading: "Just following up",
-      paragraphs: [
-        [
-          "Just following up on the payment of {amount}, due on {dueDate}, which is still open and now {daysOverdue} overdue.",
-          "Just following up on the payment of {amount} for the {invoiceCount} listed below, which is still open; the oldest is now {daysOverdue} overdue.",
-          "Just following up on the payment of {amount}, due on {dueDate}, which is still open.",
-          "Just following up on the payment of {amount} for the {invoiceCount} listed below, which is still open.",
-          "Just following up on the payment of {amount}, which is still open.",
-        ],
-        "It may simply have slipped through. Could you take care of it when you have a moment? If it is already on its way, thank you, and please disregard this message.",
-        "If anything is unclear, just reply to this e-mail.",
-      ],
-    },
-    2: {
-      subject: [
-        "Follow-up: invoice {invoiceNumber} ({amount}) is still outstanding",
-        "Follow-up: {invoiceCount} ({amount}) are still outstanding",
-        "Follow-up: {amount} is still outstanding",
-      ],
-      heading: "Payment still outstanding",
-      paragraphs: [
-        [
-          "This is a follow-up: the payment of {amount}, due on {dueDate}, is still outstanding, now {daysOverdue} overdue.",
-          "This is a follow-up: the payment of {amount} for the {invoiceCount} listed below is still outstanding; the oldest is now {daysOverdue} overdue.",
-          "This is a follow-up: the payment of {amount}, due on {dueDate}, is still outstanding.",
-          "This is a follow-up: the payment of {amount} for the {invoiceCount} listed below is still outstanding.",
-          "This is a follow-up: the payment of {amount} is still outstanding.",
-        ],
-        "Please pay the full amount as soon as possible. If you have already paid, please disregard this message.",
-        "If something prevents you from paying, reply to this e-mail so a solution can be found.",
-      ],
-    },
-    3: {
-      subject: [
-        "Outstanding: invoice {invoiceNumber} for {amount}, pay now",
-        "Outstanding: {invoiceCount}, {amount}, pay now",
-        "Outstanding: {amount}, pay now",
-      ],
-      heading: "Payment still outstanding",
-      paragraphs: [
-        [
-          "The payment of {amount}, due on {dueDate}, is {daysOverdue} overdue and still outstanding despite an earlier reminder.",
-          "The payment of {amount} for the {invoiceCount} listed below is still outstanding despite an earlier reminder; the oldest is {daysOverdue} overdue.",
-          "The payment of {amount}, due on {dueDate}, is still outstanding despite an earlier reminder.",
-          "The payment of {amount} for the {invoiceCount} listed below is still outstanding despite an earlier reminder.",
-          "The payment of {amount} is still outstanding despite an earlier reminder.",
-        ],
-        "Pay the full amount now.",
-        "Further reminders will follow until the payment is received.",
-      ],
-    },
-  },
-
-  "second-follow-up": {
-    1: {
-      subject: [
-        "Another reminder: invoice {invoiceNumber} for {amount}",
-        "Another reminder: {invoiceCount}, {amount}",
-        "Another reminder: {amount} is still open",
-      ],
-      heading: "Another reminder",
-      paragraphs: [
-        [
-          "This is another reminder about the payment of {amount}, due on {dueDate}, which is still open and now {daysOverdue} overdue.",
-          "This is another reminder about the payment of {amount} for the {invoiceCount} listed below, which is still open; the oldest is now {daysOverdue} overdue.",
-          "This is another reminder about the payment of {amount}, due on {dueDate}, which is still open.",
-          "This is another reminder about the payment of {amount} for the {invoiceCount} listed below, which is still open.",
-          "This is another reminder about the payment of {amount}, which is still open.",
-        ],
-        "Please arrange the payment soon. If there is a problem with it, just reply to this e-mail so it can be sorted out together.",
-        "If you have already paid, thank you, and please disregard this message.",
-      ],
-    },
-    2: {
-      subject: [
-        "Action needed: invoice {invoiceNumber} ({amount}) is still unpaid",
-        "Action needed: {invoiceCount} ({amount}) are still unpaid",
-        "Action needed: {amount} is still unpaid",
-      ],
-      heading: "Action needed",
-      paragraphs: [
-        [
-          "Despite previous reminders, the payment of {amount}, due on {dueDate}, is still outstanding, now {daysOverdue} overdue.",
-          "Despite previous reminders, the payment of {amount} for the {invoiceCount} listed below is still outstanding; the oldest is now {daysOverdue} overdue.",
-          "Despite previous reminders, the payment of {amount}, due on {dueDate}, is still outstanding.",
-          "Despite previous reminders, the payment of {amount} for the {invoiceCount} listed below is still outstanding.",
-          "Despite previous reminders, the payment of {amount} is still outstanding.",
-        ],
-        "Please pay the full amount now, or reply to this e-mail if there is a problem with the payment.",
-        "If you have already paid, please disregard this message.",
-      ],
-    },
-    3: {
-      subject: [
-        "Payment required: invoice {invoiceNumber} for {amount} is unpaid",
-        "Payment required: {invoiceCount}, {amount} unpaid",
-        "Payment required: {amount} is unpaid",
-      ],
-      heading: "Payment required",
-      paragraphs: [
-        [
-          "Despite previous reminders, {amount}, due on {dueDate}, remains unpaid, {daysOverdue} overdue.",
-          "Despite previous reminders, {amount} for the {invoiceCount} listed below remains unpaid; the oldest is {daysOverdue} overdue.",
-          "Despite previous reminders, {amount}, due on {dueDate}, remains unpaid.",
-          "Despite previous reminders, {amount} for the {invoiceCount} listed below remains unpaid.",
-          "Despite previous reminders, {amount} remains unpaid.",
-        ],
-        "Pay the full amount today.",
-        "Reminders will continue until the payment is received.",
-      ],
-    },
-  },
-
-  // The final notice repeats until the schedule is cancelled, so it never says "last e-mail".
-  "final-notice": {
-    1: {
-      subject: [
-        "Final notice: invoice {invoiceNumber} for {amount}",
-        "Final notice: {invoiceCount}, {amount}",
-        "Final notice: payment of {amount}",
-      ],
-      heading: "Final notice",
-      paragraphs: [
-        [
-          "This is a final notice about the payment of {amount}, due on {dueDate}, which is still open and now {daysOverdue} overdue.",
-          "This is a final notice about the payment of {amount} for the {invoiceCount} listed below, which is still open; the oldest is now {daysOverdue} overdue.",
-          "This is a final notice about the payment of {amount}, due on {dueDate}, which is still open.",
-          "This is a final notice about the payment of {amount} for the {invoiceCount} listed below, which is still open.",
-          "This is a final notice about the payment of {amount}, which is still open.",
-        ],
-        "Please settle the full amount as soon as you can. If something is preventing you from paying, reply to this e-mail so it can be discussed.",
-        "If you have already paid, thank you, and please disregard this notice.",
-      ],
-    },
-    2: {
-      subject: [
-        "Final notice: invoice {invoiceNumber} ({amount}) is still unpaid",
-        "Final notice: {invoiceCount} ({amount}) are still unpaid",
-        "Final notice: {amount} is still unpaid",
-      ],
-      heading: "Final notice",
-      paragraphs: [
-        [
-          "This is a final notice: the payment of {amount}, due on {dueDate}, is {daysOverdue} overdue and still outstanding after several reminders.",
-          "This is a final notice: the payment of {amount} for the {invoiceCount} listed below is still outstanding after several reminders; the oldest is {daysOverdue} overdue.",
-          "This is a final notice: the payment of {amount}, due on {dueDate}, is still outstanding after several reminders.",
-          "This is a final notice: the payment of {amount} for the {invoiceCount} listed below is still outstanding after several reminders.",
-          "This is a final notice: the payment of {amount} is still outstanding after several reminders.",
-        ],
-        "Please pay the full amount now. If you cannot pay in full, reply to this e-mail today to discuss it.",
-        "If you have already paid, please disregard this notice.",
-      ],
-    },
-    3: {
-      subject: [
-        "Final notice: pay invoice {invoiceNumber} ({amount}) today",
-        "Final notice: pay {invoiceCount} ({amount}) today",
-        "Final notice: pay {amount} today",
-      ],
-      heading: "Final notice: payment required today",
-      paragraphs: [
-        [
-          "The payment of {amount}, due on {dueDate}, is {daysOverdue} overdue and still unpaid after several reminders.",
-          "The payment of {amount} for the {invoiceCount} listed below is still unpaid after several reminders; the oldest is {daysOverdue} overdue.",
-          "The payment of {amount}, due on {dueDate}, is still unpaid after several reminders.",
-          "The payment of {amount} for the {invoiceCount} listed below is still unpaid after several reminders.",
-          "The payment of {amount} is still unpaid after several reminders.",
-        ],
-        "This is a final request. Pay the full amount today.",
-        "Reminders will continue until the payment is received. If you have already paid, disregard this notice.",
-      ],
-    },
-  },
-
-  // Sent again and again at a daily or weekly frequency, so it says reminders will repeat; sent once
-  // ('now'), resolveCopy leaves those sentences out.
-  single: {
-    1: {
-      subject: [
-        "Reminder: invoice {invoiceNumber} for {amount}",
-        "Reminder: {invoiceCount}, open balance of {amount}",
-        "Reminder: open balance of {amount}",
-      ],
-      heading: "A friendly reminder",
-      paragraphs: [
-        [
-          "This is a friendly reminder that a balance of {amount}, due on {dueDate}, is still open and now {daysOverdue} overdue.",
-          "This is a friendly reminder that a balance of {amount} for the {invoiceCount} listed below is still open; the oldest is now {daysOverdue} overdue.",
-          "This is a friendly reminder that a balance of {amount}, due on {dueDate}, is still open.",
-          "This is a friendly reminder that a balance of {amount} for the {invoiceCount} listed below is still open.",
-          "This is a friendly reminder that a balance of {amount} is still open.",
-        ],
-        "Whenever you have a moment, please arrange the payment. If you have already paid, thank you, and please disregard this message.",
-        "If you have any questions, just reply to this e-mail.",
-      ],
-    },
-    2: {
-      subject: [
-        "Reminder: invoice {invoiceNumber} ({amount}) is outstanding",
-        "Reminder: {invoiceCount} ({amount}) are outstanding",
-        "Reminder: outstanding balance of {amount}",
-      ],
-      heading: "Outstanding balance",
-      paragraphs: [
-        [
-          "This is a reminder that a balance of {amount}, due on {dueDate}, is still outstanding, now {daysOverdue} overdue.",
-          "This is a reminder that a balance of {amount} for the {invoiceCount} listed below is still outstanding; the oldest is now {daysOverdue} overdue.",
-          "This is a reminder that a balance of {amount}, due on {dueDate}, is still outstanding.",
-          "This is a reminder that a balance of {amount} for the {invoiceCount} listed below is still outstanding.",
-          "This is a reminder that a balance of {amount} is still outstanding.",
-        ],
-        "Please pay the full amount as soon as possible. If you have already paid, please disregard this message.",
-        "Reminders will be sent regularly until the balance is paid.",
-      ],
-    },
-    3: {
-      subject: [
-        "Payment required: invoice {invoiceNumber} for {amount}",
-        "Payment required: {invoiceCount}, balance of {amount}",
-        "Payment required: balance of {amount}",
-      ],
-      heading: "Outstanding balance: payment required",
-      paragraphs: [
-        [
-          "A balance of {amount}, due on {dueDate}, is {daysOverdue} overdue and still unpaid.",
-          "A balance of {amount} for the {invoiceCount} listed below is still unpaid; the oldest is {daysOverdue} overdue.",
-          "A balance of {amount}, due on {dueDate}, is still unpaid.",
-          "A balance of {amount} for the {invoiceCount} listed below is still unpaid.",
-          "A balance of {amount} is still unpaid.",
-        ],
-        "Pay the full amount now.",
-        "Further reminders will follow until the balance is paid.",
-      ],
-    },
-  },
-};
-
-/**
- * The wording before the due date (and on it) of the initial reminder and the escalating ones,
- * per tone: a note that a payment is due, nothing late about it, so no escalation either (a
- * follow-up or a final notice before the due date would say what is not true).
- */
-const DUE_SOON_COPY: Record<Tone, TemplateCopy> = {
-  1: {
-    subject: [
-      "Upcoming payment: invoice {invoiceNumber} for {amount}",
-      "Upcoming payment: {amount}, due on {dueDate}",
-      "Upcoming payment: {invoiceCount}, {amount}",
-      "Upcoming payment of {amount}",
-    ],
-    heading: "A friendly note",
-    paragraphs: [
-      [
-        "A friendly note that {amount} is due on {dueDate}.",
-        "A friendly note that {amount} for the {invoiceCount} listed below is due on the dates shown.",
-        "A friendly note that a payment of {amount} is coming due.",
-      ],
-      "If you have already taken care of it, thank you, and please disregard this message.",
-      "If you have any questions, just reply to this e-mail.",
-    ],
-  },
-  2: {
-    subject: [
-      "Upcoming due date: invoice {invoiceNumber} for {amount}",
-      "Upcoming due date: {amount} on {dueDate}",
-      "Upcoming due dates: {invoiceCount}, {amount}",
-      "Upcoming due date: {amount}",
-    ],
-    heading: "Upcoming due date",
-    paragraphs: [
-      [
-        "This is a reminder that the payment of {amount} is due on {dueDate}.",
-        "This is a reminder that the payment of {amount} for the {invoiceCount} listed below is due on the dates shown.",
-        "This is a reminder that a payment of {amount} is coming due.",
-      ],
-      "Please arrange the payment by the due date. If you have already paid, please disregard this message.",
-      "If you have any questions, reply to this e-mail.",
-    ],
-  },
-  3: {
-    subject: [
-      "Payment due on {dueDate}: invoice {invoiceNumber}, {amount}",
-      "Payment due on {dueDate}: {amount}",
-      "Payments due: {invoiceCount}, {amount}",
-      "Payment coming due: {amount}",
-    ],
-    heading: "Payment due",
-    paragraphs: [
-      [
-        "The payment of {amount} is due on {dueDate}.",
-        "The payment of {amount} for the {invoiceCount} listed below is due on the dates shown.",
-        "A payment of {amount} is coming due.",
-      ],
-      "Pay the full amount by the due date.",
-      "Further reminders will follow until the payment is received.",
-    ],
-  },
-};
-
-/**
- * Every template's wording before its due date (and on it): the initial and escalating templates
- * their tone's DUE_SOON_COPY, the single reminder a balance note of its own (it repeats).
- */
-export const NOT_YET_DUE_COPY: Record<TemplateId, Record<Tone, TemplateCopy>> = {
-  initial: DUE_SOON_COPY,
-  "follow-up": DUE_SOON_COPY,
-  "second-follow-up": DUE_SOON_COPY,
-  "final-notice": DUE_SOON_COPY,
-  single: {
-    1: {
-      subject: [
-        "Reminder: invoice {invoiceNumber} for {amount}, due on {dueDate}",
-        "Reminder: {amount}, due on {dueDate}",
-        "Reminder: {invoiceCount}, balance of {amount} coming due",
-        "Reminder: balance of {amount} coming due",
-      ],
-      heading: "A friendly reminder",
-      paragraphs: [
-        [
-          "This is a friendly reminder that a balance of {amount} is due on {dueDate}.",
-          "This is a friendly reminder that a balance of {amount} for the {invoiceCount} listed below is due on the dates shown.",
-          "This is a friendly reminder that a balance of {amount} is coming due.",
-        ],
-        "Whenever you have a moment, please arrange the payment by the due date. If you have already paid, thank you, and please disregard this message.",
-        "If you have any questions, just reply to this e-mail.",
-      ],
-    },
-    2: {
-      subject: [
-        "Reminder: invoice {invoiceNumber} ({amount}) is due on {dueDate}",
-        "Reminder: {amount} is due on {dueDate}",
-        "Reminder: {invoiceCount} ({amount}) coming due",
-        "Reminder: balance of {amount} coming due",
-      ],
-      heading: "Balance coming due",
-      paragraphs: [
-        [
-          "This is a reminder that a balance of {amount} is due on {dueDate}.",
-          "This is a reminder that a balance of {amount} for the {invoiceCount} listed below is due on the dates shown.",
-          "This is a reminder that a balance of {amount} is coming due.",
-        ],
-        "Please arrange the payment by the due date. If you have already paid, please disregard this message.",
-        "Reminders will be sent regularly until the balance is paid.",
-      ],
-    },
-    3: {
-      subject: [
-        "Payment required by {dueDate}: invoice {invoiceNumber}, {amount}",
-        "Payment required by {dueDate}: {amount}",
-        "Payment required: {invoiceCount}, balance of {amount} coming due",
-        "Payment required: balance of {amount} coming due",
-      ],
-      heading: "Balance coming due: payment required",
-      paragraphs: [
-        [
-          "A balance of {amount} is due on {dueDate}.",
-          "A balance of {amount} for the {invoiceCount} listed below is due on the dates shown.",
-          "A balance of {amount} is coming due.",
-        ],
-        "Pay the full amount by the due date.",
-        "Further reminders will follow until the balance is paid.",
-      ],
-    },
-  },
-};
-
-/** Footer of every reminder: who sent it and how to reach them. */
-export const FOOTER_COPY: Line = [
-  "Sent by {senderName}. To reach them, reply to this e-mail.",
-  "To reach the sender, reply to this e-mail.",
-];
-
-/**
- * The opt-out line under the footer of every reminder: the question, then a
- * link to the signed opt-out page with `link` as its text.
- */
-export const OPT_OUT_COPY = { question: "Don't want these reminders?", link: "Stop them here" } as const;
-
-/**
- * Paying from the reminder: the 'Pay now' button to the sender's payment page (only when
- * they set one), and the line with the "I've paid" link (every reminder), which tells the sender
- * and pauses the reminders. A one-time reminder's line (`paidQuestionOnce`) speaks of no reminders to
- * pause: none follows. The same words in every tone.
- */
-export const PAY_COPY = {
-  button: "Pay now",
-  paidQuestion: [
-    "Already paid? Let {senderName} know and the reminders pause:",
-    "Already paid? Let the sender know and the reminders pause:",
-  ] as Line,
-  paidQuestionOnce: ["Already paid? Let {senderName} know:", "Already paid? Let the sender know:"] as Line,
-  paidLink: "I've paid",
-} as const;
-
 const PLACEHOLDER_RE = /\{(\w+)\}/g;
 
 /** The placeholder names a text refers to, e.g. ["amount", "dueDate"]. */
@@ -579,85 +141,72 @@ export interface ResolvedCopy {
   paidQuestion: string;
 }
 
-/**
- * The sentences that announce more reminders ("Further reminders will follow…", "Reminders will
- * continue…", "Reminders will be sent regularly…"): a one-time reminder leaves them out, since
- * none follows.
- */
-export const REPEAT_NOTICE =
-  /(?:Further reminders will follow|Reminders will continue|Reminders will be sent regularly)[^.]*\.\s*/g;
-
-/** A paragraph without its repeat notice; null when nothing else was in it. */
-function withoutRepeatNotice(paragraph: string): string | null {
-  const rest = paragraph.replace(REPEAT_NOTICE, "").trim();
+/** A paragraph without its repeat notice (in its language); null when nothing else was in it. */
+function withoutRepeatNotice(paragraph: string, repeatNotice: RegExp): string | null {
+  const rest = paragraph.replace(repeatNotice, "").trim();
   return rest === "" ? null : rest;
 }
 
 /**
- * All the wording of one reminder, filled in. `repeats: false` (a one-time reminder) drops the
- * sentences that announce further reminders and says nothing of reminders pausing. `timing` (the
- * statement's, app/domain/statement.ts statementTiming) picks the wording: before the due date
- * and on it, NOT_YET_DUE_COPY; overdue or unknown, REMINDER_COPY. Throws on an unknown template id.
- */
-/**
  * A debtor's first reminder may be a firmer one (an invoice that joins a cadence late gets the step
- * its age calls for, decisions/048): it must not speak of reminders the debtor never got. These
- * rewrite the firmer templates' mentions of earlier contact, keeping their tone.
+ * its age calls for, decisions/048): it must not speak of reminders the debtor never got. Each
+ * language's `firstContact` rules rewrite the firmer templates' mentions of earlier contact,
+ * keeping their tone. `text` as a first reminder says it.
  */
-const FIRST_CONTACT: readonly (readonly [RegExp, string | ((match: string, first: string) => string)])[] = [
-  [/^Following up: /, "Reminder: "],
-  [/^Following up on a payment of /, "Reminder: payment of "],
-  [/^Just following up$/, "Payment reminder"],
-  [/^Just following up on the payment/, "This is a reminder about the payment"],
-  [/^Follow-up: /, "Reminder: "],
-  [/^This is a follow-up: the payment/, "The payment"],
-  [/ despite an earlier reminder/g, ""],
-  [/^Another reminder: /, "Reminder: "],
-  [/^Another reminder$/, "A reminder"],
-  [/^This is another reminder about/, "This is a reminder about"],
-  [/^Despite previous reminders, (\S)/, (_match, first) => first.toUpperCase()],
-  [/ after several reminders/g, ""],
-];
-
-/** `text` as a first reminder says it (FIRST_CONTACT). */
-export function asFirstContact(text: string): string {
-  return FIRST_CONTACT.reduce(
+export function asFirstContact(text: string, language: Language = DEFAULT_LANGUAGE): string {
+  return REMINDER_COPY_SETS[language].firstContact.reduce(
     (out, [pattern, replacement]) =>
       typeof replacement === "string" ? out.replace(pattern, replacement) : out.replace(pattern, replacement),
     text,
   );
 }
 
+export interface CopyOptions {
+  /** More reminders follow (default); false: the sentences announcing them are left out. */
+  repeats?: boolean;
+  /** The statement's timing (app/domain/statement.ts statementTiming); default "overdue". */
+  timing?: StatementTiming["kind"];
+  /** No reminder reached the debtor before: no mention of earlier ones. */
+  firstContact?: boolean;
+}
+
+/**
+ * All the wording of one reminder, filled in, in `language` (default English; the values are
+ * already written in the debtor's locale and language: "3 Rechnungen", "1.234,56 €").
+ * `repeats: false` (a one-time reminder) drops the sentences that announce further reminders (the
+ * language's `repeatNotice`) and says nothing of reminders pausing. `timing` picks the wording:
+ * before the due date and on it, the language's `notYetDue`; overdue or unknown, its `overdue`.
+ * Throws on an unknown template id. The user's own templates start from this: Dunly's text in that language.
+ */
 export function resolveCopy(
   template: TemplateId,
   tone: number,
   values: CopyValues,
-  {
-    repeats = true,
-    timing = "overdue",
-    firstContact = false,
-  }: { repeats?: boolean; timing?: StatementTiming["kind"]; firstContact?: boolean } = {},
+  { repeats = true, timing = "overdue", firstContact = false }: CopyOptions = {},
+  language: Language = DEFAULT_LANGUAGE,
 ): ResolvedCopy {
-  const first = (text: string) => (firstContact ? asFirstContact(text) : text);
+  const set = REMINDER_COPY_SETS[language] ?? EN;
+  const lang = REMINDER_COPY_SETS[language] ? language : DEFAULT_LANGUAGE;
+  const first = (text: string) => (firstContact ? asFirstContact(text, lang) : text);
   const dueSoon = timing === "not-yet-due" || timing === "due-today";
-  const byTone = (dueSoon ? NOT_YET_DUE_COPY : REMINDER_COPY)[template];
+  const byTone = (dueSoon ? set.notYetDue : set.overdue)[template];
   if (!byTone) throw new Error(`Unknown reminder template ${template}`);
   // Unknown tones (e.g. a bad stored strategy) read as Polite, like strategyLabel does.
   const t = toTone(tone);
   const copy = byTone[t];
   return {
     subject: first(oneLine(fillLine(copy.subject, values, oneLine))),
-    greeting: fillLine(TONE_FRAME[t].greeting, values),
+    greeting: fillLine(set.frame[t].greeting, values),
     heading: first(fillLine(copy.heading, values)),
     paragraphs: copy.paragraphs
       .map((p) => first(fillLine(p, values)))
       .flatMap((p) => {
         if (repeats) return [p];
-        const rest = withoutRepeatNotice(p);
+        const rest = withoutRepeatNotice(p, set.repeatNotice);
         return rest === null ? [] : [rest];
       }),
-    signOff: TONE_FRAME[t].signOff,
-    footer: fillLine(FOOTER_COPY, values),
-    paidQuestion: fillLine(repeats ? PAY_COPY.paidQuestion : PAY_COPY.paidQuestionOnce, values),
+    signOff: set.frame[t].signOff,
+    footer: fillLine(set.footer, values),
+    paidQuestion: fillLine(repeats ? set.pay.paidQuestion : set.pay.paidQuestionOnce, values),
   };
 }

@@ -1,5 +1,5 @@
 import type { MessageBrand } from "../app/domain/brand";
-import { userLocale } from "../app/domain/number-locale";
+import { debtorLanguage, debtorLocale, type Language } from "../app/domain/languages";
 import type { TemplateId } from "../app/domain/presets";
 import { frequencyRepeats, reminderReceiver, reminderSender } from "../app/domain/sender";
 import { type Statement, todayIn } from "../app/domain/statement";
@@ -88,6 +88,8 @@ export interface DebtorValues {
   today: string;
   /** No reminder reached them before: the copy speaks of no earlier one. */
   firstContact?: boolean;
+  /** Their language as stored (debtors.language); null: the user's (app/domain/languages.ts debtorLanguage). */
+  language?: string | null;
 }
 
 /**
@@ -95,7 +97,12 @@ export interface DebtorValues {
  * the date in the debtor's own zone.
  */
 export function debtorValues(
-  debtor: { fullName: string; contactName?: string | null; timeZone: string | null | undefined },
+  debtor: {
+    fullName: string;
+    contactName?: string | null;
+    timeZone: string | null | undefined;
+    language?: string | null;
+  },
   statement: Statement,
   now: number,
   firstContact = false,
@@ -106,6 +113,7 @@ export function debtorValues(
     statement,
     today: todayIn(debtor.timeZone, now),
     firstContact,
+    language: debtor.language ?? null,
   };
 }
 
@@ -113,14 +121,17 @@ export function debtorValues(
  * A reminder's values for a choice: the debtor's name and statement (without a debtor, the
  * sample's two-invoice statement); the sender (the organization when sent as one, else the user)
  * with their payment page (without a user, the sample sender and no payment page); and whether
- * more reminders follow.
+ * more reminders follow. Written in `language` when given (the text editor's), else the debtor's
+ * (their own, else the user's), its dates and amounts in that language's locale (debtorLocale).
  */
 export function reminderProps(
   choice: ReminderChoice,
   user: SenderValues | undefined,
   org: OrganizationValues | undefined,
   debtor?: DebtorValues,
+  language?: Language | null,
 ) {
+  const written = language ?? debtorLanguage(debtor?.language, user?.locale);
   const receiver = debtor
     ? reminderReceiver(debtor)
     : {
@@ -142,7 +153,8 @@ export function reminderProps(
     tone: choice.tone,
     ...receiver,
     ...sender,
-    locale: userLocale(user?.locale),
+    language: written,
+    locale: debtorLocale(written, user?.locale),
     repeats: frequencyRepeats(choice.frequency),
     // The brand speaks with the sender's name (the organization's when sent as one).
     brand: user?.brand ? { ...user.brand, name: sender.senderName } : null,

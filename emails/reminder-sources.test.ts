@@ -155,11 +155,21 @@ describe("the engine's reminder", () => {
     expect(numbered.text).toContain("due on Feb 1, 2031");
   });
 
-  it("writes the dates in the sender's format", async () => {
+  it("writes to a debtor without a language in the sender's language and format, to one with a language in theirs", async () => {
     const message = engineMessage("weekly", { user: { ...user, locale: "de-DE" } });
+    expect(message.language).toBe("de");
     expect(message.locale).toBe("de-DE");
-    const { subject, text } = await renderReminder(message);
-    expect(text).toMatch(/Invoice due 15\.01\.2031 +15\.01\.2031 +€300\.00 +5 days overdue/);
+    const german = await renderReminder(message);
+    expect(german.subject).toBe("Zahlung fällig: 2 Rechnungen, 400,00 €");
+    expect(german.text).toMatch(/Rechnung fällig am 15\.01\.2031 +15\.01\.2031 +300,00\s€ +5 Tage überfällig/);
+    // The debtor's own language wins; its dates and amounts are that language's.
+    const english = engineMessage("weekly", {
+      user: { ...user, locale: "de-DE" },
+      debtor: { ...debtor, language: "en" },
+    });
+    expect([english.language, english.locale]).toEqual(["en", "en-US"]);
+    const { subject, text } = await renderReminder(english);
+    expect(text).toMatch(/Invoice due Jan 15, 2031 +Jan 15, 2031 +€300\.00 +5 days overdue/);
     const single = statementOf([invoices[3]!]);
     const numbered = await renderReminder(
       engineMessage("weekly", {

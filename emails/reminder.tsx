@@ -5,15 +5,15 @@ import { type MessageBrand, signatureLines } from "../app/domain/brand";
 import { parseCalendarDate } from "../app/domain/calendar-date";
 import { formatDate } from "../app/domain/dates";
 import { oneLine, safeDisplayName, safeLines } from "../app/domain/header-safe";
+import type { Translate } from "../app/domain/i18n";
+import { DEFAULT_LANGUAGE, type Language } from "../app/domain/languages";
 import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
 import {
   type CurrencyTotal,
-  daysLabel,
-  dueLabel,
+  daysOverdue as daysBetween,
   formatAmount,
   invoiceCount,
-  invoicesLabel,
   MAX_STATEMENT_LINES,
   orderStatement,
   type StatementLine,
@@ -31,7 +31,8 @@ import {
   withStatement,
 } from "../app/domain/template-body";
 import { AccentContext, EmailButton, EmailLayout } from "./components/layout";
-import { OPT_OUT_COPY, PAY_COPY, type ResolvedCopy, resolveCopy } from "./reminder-copy";
+import { bankLabel } from "./copy/bank";
+import { type LabelKey, REMINDER_COPY_SETS, type ResolvedCopy, reminderLabels, resolveCopy } from "./reminder-copy";
 import { REMINDER_SAMPLE } from "./reminder-sample";
 
 export interface ReminderEmailProps {
@@ -72,7 +73,17 @@ export interface ReminderEmailProps {
    * one-time ('now') reminder: the copy then says nothing of further reminders. Default true.
    */
   repeats?: boolean;
-  /** The user's number and date format ("en-US", "de-DE"): the dates are written in it. The words are English. */
+  /**
+   * The language the debtor is written to in (app/domain/languages.ts debtorLanguage): every word of
+   * the e-mail, Dunly's copy and its fixed labels. Default English.
+   */
+  language?: Language;
+  /**
+   * The debtor's locale (app/domain/languages.ts debtorLocale: the user's number and date format
+   * when it is of the debtor's language, else the language's own): the dates are written in it,
+   * and, in a language other than English, the amounts ("1.234,56 €"). English amounts keep
+   * Dunly's one format ("€1,234.56").
+   */
   locale?: string;
   /**
    * The debtor's signed opt-out page (app/links/signed-links.server.ts): the footer's "Stop them here"
@@ -152,6 +163,10 @@ export interface ReminderContent extends ResolvedCopy {
   bankTransfer: BankTransfer[];
   /** The user's own text, parsed, with the statement placed; null: Dunly's copy. */
   custom: { blocks: Block[]; values: PlaceholderValues } | null;
+  /** The e-mail's language. */
+  language: Language;
+  /** Its fixed texts in that language: the statement's headings, the pay and bank lines, the links. */
+  t: Translate<LabelKey>;
 }
 
 /**
@@ -193,11 +208,32 @@ export class EmptyStatementError extends Error {
   }
 }
 
+/** The language of a reminder, its fixed texts, and the locale its amounts are written in. */
+export function reminderLanguage(props: Pick<ReminderEmailProps, "language" | "locale">) {
+  const language = props.language && REMINDER_COPY_SETS[props.language] ? props.language : DEFAULT_LANGUAGE;
+  const locale = props.locale ?? "en-US";
+  return {
+    language,
+    t: reminderLabels(language, locale),
+    // English amounts keep the one format reminders always had; other languages write their own.
+    moneyLocale: language === DEFAULT_LANGUAGE ? "en-US" : locale,
+  };
+}
+
+/** "12 days overdue", "due today", "due in 3 days" in the reminder's language; "" without valid dates. */
+function dueText(t: Translate<LabelKey>, dueOn: string, today: string): string {
+  const days = daysBetween(dueOn, today);
+  if (days === null) return "";
+  if (days === 0) return t("dueToday");
+  return days > 0 ? t("daysOverdue", { count: days }) : t("dueIn", { count: -days });
+}
+
 /**
  * The statement's rows and totals: the lines oldest due first, at most MAX_STATEMENT_LINES of them,
  * each with its balance and how overdue it is on `today`; the totals over every open invoice.
  */
 function statementContent(props: ReminderEmailProps) {
+  const { t, moneyLocale } = reminderLanguage(props);
   const lines = orderStatement(props.statement);
   const totals = props.statementTotals?.length ? props.statementTotals : statementTotals(lines);
   const count = invoiceCount(totals);
@@ -207,11 +243,11 @@ function statementContent(props: ReminderEmailProps) {
     const dueDate = formatDueDate(line.dueOn, props.locale) ?? line.dueOn;
     const number = blankToNull(oneLine(line.number ?? ""));
     return {
-      label: number ?? `Invoice due ${dueDate}`,
+      label: number ?? t("invoiceDue", { date: dueDate }),
       numbered: number !== null,
       dueDate,
-      balance: formatMoney(line.balanceCents, line.currency),
-      due: dueLabel(line.dueOn, props.today) ?? "",
+      balance: formatMoney(line.balanceCents, line.currency, moneyLocale),
+      due: dueText(t, line.dueOn, props.today),
     };
   });
   const only = count === 1 ? lines[0] : undefined;
@@ -219,20 +255,20 @@ function statementContent(props: ReminderEmailProps) {
   const timing = statementTiming(lines, props.today);
   return {
     timing: timing?.kind ?? "overdue",
-    daysOverdue: timing?.kind === "overdue" ? daysLabel(timing.daysOverdue) : null,
+    daysOverdue: timing?.kind === "overdue" ? t("days", { count: timing.daysOverdue }) : null,
     rows,
     moreCount: Math.max(0, count - listed.length),
-    totals: totals.map((t) => ({
-      label: totals.length === 1 ? "Total due" : `Total due in ${t.currency}`,
-      amount: formatMoney(t.cents, t.currency),
+    totals: totals.map((total) => ({
+      label: totals.length === 1 ? t("totalDue") : t("totalDueIn", { currency: total.currency }),
+      amount: formatMoney(total.cents, total.currency, moneyLocale),
     })),
-    amount: formatAmount(totals),
+    amount: formatAmount(totals, moneyLocale),
     // One invoice: its number and due date, as before statements; several: how many.
     invoiceNumber: only ? blankToNull(only.number) : null,
     dueDate: only ? formatDueDate(only.dueOn, props.locale) : null,
-    invoiceCount: only ? null : invoicesLabel(count),
+    invoiceCount: only ? null : t("invoices", { count }),
     oldestDueDate: rows[0]?.dueDate ?? "",
-    daysOverdueOrNone: timing?.kind === "overdue" ? daysLabel(timing.daysOverdue) : daysLabel(0),
+    daysOverdueOrNone: t("days", { count: timing?.kind === "overdue" ? timing.daysOverdue : 0 }),
   };
 }
 
@@ -264,6 +300,7 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     oldestDueDate,
     daysOverdueOrNone,
   } = statementContent(props);
+  const { language, t, moneyLocale } = reminderLanguage(props);
   const senderEmail = blankToNull(props.senderEmail);
   // A re-sent reminder may carry an empty sender name; the address still says who it is.
   const senderName = blankToNull(safeDisplayName(props.senderName)) ?? senderEmail ?? "";
@@ -281,6 +318,7 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
       daysOverdue,
     },
     { repeats: props.repeats ?? true, timing, firstContact: props.firstContact ?? false },
+    language,
   );
   const debtorName = oneLine(props.receiverName);
   const custom = customContent(props, {
@@ -294,7 +332,11 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
   const apart = (line: StatementLine) => {
     const due = formatDueDate(line.dueOn, props.locale) ?? line.dueOn;
     const number = blankToNull(oneLine(line.number ?? ""));
-    return `${number ?? `the invoice due ${due}`} (${formatMoney(line.balanceCents, line.currency)}, due ${due})`;
+    return t("apartLine", {
+      invoice: number ?? t("theInvoiceDue", { date: due }),
+      balance: formatMoney(line.balanceCents, line.currency, moneyLocale),
+      date: due,
+    });
   };
   const notChased = (props.notChased ?? []).map(apart);
   const claimed = (props.claimedPaid ?? []).map(apart);
@@ -302,17 +344,14 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     ...copy,
     ...(custom ? { subject: custom.subject } : {}),
     custom: custom && { blocks: custom.blocks, values: custom.values },
+    language,
+    t,
     amount,
     rows,
     moreCount,
-    notChasedLine:
-      notChased.length > 0
-        ? `Not part of this reminder, by arrangement: ${notChased.join("; ")}. It is not in the total above.`
-        : null,
+    notChasedLine: notChased.length > 0 ? t("notChased", { invoices: notChased.join("; ") }) : null,
     claimedLine:
-      claimed.length > 0
-        ? `You told us you have paid ${claimed.join("; ")}. ${senderName} is checking ${claimed.length === 1 ? "it, so it is" : "them, so they are"} not in the total above.`
-        : null,
+      claimed.length > 0 ? t("claimedPaid", { invoices: claimed.join("; "), senderName, count: claimed.length }) : null,
     totals,
     senderName,
     senderEmail,
@@ -330,7 +369,11 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     // Typed by the user: one line each, never markup (React escapes it).
     bankTransfer: (props.bankTransfer ?? []).map((b) => ({
       currency: oneLine(b.currency),
-      lines: b.lines.map((l) => ({ label: oneLine(l.label), shown: oneLine(l.shown), copy: oneLine(l.copy) })),
+      lines: b.lines.map((l) => ({
+        label: oneLine(bankLabel(l.label, language)),
+        shown: oneLine(l.shown),
+        copy: oneLine(l.copy),
+      })),
       reference: oneLine(b.reference),
     })),
   };
@@ -367,16 +410,16 @@ function StatementTable({ c }: { c: ReminderContent }) {
       <thead>
         <tr>
           <th scope="col" className="dunly-text" style={headCell}>
-            Invoice
+            {c.t("invoiceHeading")}
           </th>
           <th scope="col" className="dunly-text" style={headCell}>
-            Due date
+            {c.t("dueDateHeading")}
           </th>
           <th scope="col" className="dunly-text" style={{ ...headCell, textAlign: "right" }}>
-            Balance
+            {c.t("balanceHeading")}
           </th>
           <th scope="col" className="dunly-text" style={headCell}>
-            Status
+            {c.t("statusHeading")}
           </th>
         </tr>
       </thead>
@@ -401,7 +444,7 @@ function StatementTable({ c }: { c: ReminderContent }) {
         {c.moreCount > 0 && (
           <tr>
             <td colSpan={4} className="dunly-text" style={cell}>
-              {`and ${c.moreCount} more ${c.moreCount === 1 ? "invoice" : "invoices"}, included in the total`}
+              {c.t("moreInvoices", { count: c.moreCount })}
             </td>
           </tr>
         )}
@@ -454,7 +497,7 @@ function PayButton({ c }: { c: ReminderContent }) {
   return (
     <Section style={{ margin: "0 0 18px" }}>
       <EmailButton href={c.payUrl} data-pay="">
-        {PAY_COPY.button}
+        {REMINDER_COPY_SETS[c.language].pay.button}
       </EmailButton>
     </Section>
   );
@@ -469,9 +512,9 @@ function BankDetails({ c }: { c: ReminderContent }) {
       style={{ ...detailBox, padding: "12px 18px", margin: "0 0 18px" }}
     >
       <Text className="dunly-text" style={{ ...text, margin: "0 0 6px", fontWeight: 600 }}>
-        {c.bankTransfer.length > 1 ? `Pay by bank transfer (${b.currency})` : "Pay by bank transfer"}
+        {c.bankTransfer.length > 1 ? c.t("payByBankIn", { currency: b.currency }) : c.t("payByBank")}
       </Text>
-      {[...b.lines, { label: "Reference", shown: b.reference, copy: b.reference }].map((l) => (
+      {[...b.lines, { label: c.t("reference"), shown: b.reference, copy: b.reference }].map((l) => (
         <Text key={l.label} className="dunly-text" style={{ ...text, fontSize: 14, margin: "0 0 2px" }}>
           {`${l.label}: `}
           <span style={{ fontFamily: "ui-monospace, Menlo, Consolas, monospace" }}>{l.shown}</span>
@@ -489,7 +532,7 @@ function PaidLine({ c }: { c: ReminderContent }) {
     <Text className="dunly-text" style={text}>
       {c.paidQuestion}{" "}
       <Link href={c.paidUrl} data-paid="" className="dunly-link" style={link}>
-        {PAY_COPY.paidLink}
+        {REMINDER_COPY_SETS[c.language].pay.paidLink}
       </Link>
     </Text>
   );
@@ -501,7 +544,7 @@ function PortalLink({ c }: { c: ReminderContent }) {
   return (
     <Text className="dunly-text" style={text}>
       <Link href={c.portalUrl} data-portal="" className="dunly-link" style={link}>
-        View your statement / respond
+        {c.t("viewStatement")}
       </Link>
     </Text>
   );
@@ -547,7 +590,7 @@ function Signature({ c, signOff, brand }: { c: ReminderContent; signOff: string 
       ))}
       {c.senderEmail && (
         <Text className="dunly-muted" style={{ ...signature, color: "#555555", marginTop: 8 }}>
-          Contact:{" "}
+          {c.t("contact")}{" "}
           <Link href={`mailto:${c.senderEmail}`} className="dunly-link" style={{ color: accent }}>
             {c.senderEmail}
           </Link>
@@ -624,29 +667,30 @@ function CustomBody({
 
 /** The first words a mail client shows beside the subject. */
 function previewLine(c: ReminderContent): string {
-  const first = c.custom?.blocks.find((b) => b.kind === "paragraph");
-  if (c.custom && first?.kind === "paragraph")
-    return first.lines.map((line) => inlineText(line, c.custom?.values ?? ({} as PlaceholderValues))).join(" ");
-  return c.paragraphs[0] ?? c.heading;
+  if (!c.custom) return c.paragraphs[0] ?? c.heading;
+  const { blocks, values } = c.custom;
+  const first = blocks.find((b) => b.kind === "paragraph");
+  return first?.kind === "paragraph" ? first.lines.map((line) => inlineText(line, values)).join(" ") : c.heading;
 }
 
 /** A payment reminder sent on behalf of a user or their organization. */
 export default function ReminderEmail(props: ReminderEmailProps) {
   const c = reminderContent(props);
+  const optOut = REMINDER_COPY_SETS[c.language].optOut;
   const footer = (
     <>
       {c.footer}
       {c.unsubscribeUrl && (
         <>
           <br />
-          {OPT_OUT_COPY.question}{" "}
+          {optOut.question}{" "}
           <Link
             href={c.unsubscribeUrl}
             data-opt-out=""
             className="dunly-muted"
             style={{ color: "#555555", textDecoration: "underline" }}
           >
-            {OPT_OUT_COPY.link}
+            {optOut.link}
           </Link>
           .
         </>
@@ -656,12 +700,12 @@ export default function ReminderEmail(props: ReminderEmailProps) {
   // Every value below is React text, so names and numbers from users are HTML-escaped.
   if (c.custom)
     return (
-      <EmailLayout title={c.subject} preview={previewLine(c)} footer={footer} brand={props.brand}>
+      <EmailLayout title={c.subject} preview={previewLine(c)} footer={footer} brand={props.brand} language={c.language}>
         <CustomBody c={c} custom={c.custom} brand={props.brand} />
       </EmailLayout>
     );
   return (
-    <EmailLayout title={c.subject} preview={previewLine(c)} footer={footer} brand={props.brand}>
+    <EmailLayout title={c.subject} preview={previewLine(c)} footer={footer} brand={props.brand} language={c.language}>
       <Text className="dunly-text" style={text}>
         {c.greeting}
       </Text>

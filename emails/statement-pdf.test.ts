@@ -1,6 +1,9 @@
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
+import { DEBTOR_MAIL_COPY } from "../app/domain/debtor-mail-copy";
+import { LANGUAGES } from "../app/domain/languages";
 import { documentFileName } from "../app/ledger/documents.server";
+import { bankLabel, TRANSLATED_BANK_LABELS } from "./copy/bank";
 import { renderStatementPdf, writable } from "./statement-pdf";
 
 describe("the statement PDF", () => {
@@ -50,6 +53,42 @@ describe("the statement PDF", () => {
       }),
     );
     expect(empty.getPageCount()).toBe(1);
+  });
+});
+
+describe("the statement PDF in the debtor's language", () => {
+  it("is titled in it, and every word of the five languages is in the font's set (nothing dropped)", async () => {
+    const pdf = await PDFDocument.create();
+    const fonts = [await pdf.embedFont(StandardFonts.Helvetica), await pdf.embedFont(StandardFonts.HelveticaBold)];
+    for (const language of LANGUAGES) {
+      const words = [
+        ...Object.values(DEBTOR_MAIL_COPY[language]),
+        ...TRANSLATED_BANK_LABELS.map((l) => bankLabel(l, language)),
+      ];
+      for (const font of fonts)
+        for (const text of words) expect(writable(font, text), `${language}: ${text}`).toBe(text);
+    }
+    const german = await PDFDocument.load(
+      await renderStatementPdf({
+        sender: "Müller GmbH",
+        debtorName: "Jürgen",
+        date: "29.11.2026",
+        lines: [
+          {
+            number: "R-1",
+            issued: "01.11.2026",
+            due: "15.11.2026",
+            state: "Überfällig · 14 Tage",
+            balance: "1.234,56 €",
+          },
+        ],
+        totals: ["Noch offen insgesamt: 1.234,56 €"],
+        bankTransfer: [],
+        portalUrl: "https://dunly.app/d/key.sig",
+        language: "de",
+      }),
+    );
+    expect(german.getTitle()).toBe("Aufstellung von Müller GmbH");
   });
 });
 

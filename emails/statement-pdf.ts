@@ -1,11 +1,15 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { debtorMailText } from "../app/domain/debtor-mail-copy";
 import type { StatementDocument } from "../app/domain/statement-document";
+import { bankLabel } from "./copy/bank";
 
 /**
  * The debtor's statement as a PDF (A4), drawn with pdf-lib's standard Helvetica: a heading with who
  * is owed and by whom, a table of the open invoices that runs onto further pages, the totals, and
  * how to pay (bank transfer, the debtor's page). Text the font cannot write (its WinAnsi set) is
  * written without its accent where one is dropped ("Ł" stays "?"): the PDF never fails on a name.
+ * Its words are in the document's language (English, German, French, Spanish, Dutch: all within
+ * WinAnsi, so none loses an accent).
  */
 
 const A4: [number, number] = [595.28, 841.89];
@@ -62,8 +66,9 @@ function wrap(font: PDFFont, text: string, size: number, width: number) {
 }
 
 export async function renderStatementPdf(doc: StatementDocument): Promise<Uint8Array> {
+  const t = debtorMailText(doc.language);
   const pdf = await PDFDocument.create();
-  pdf.setTitle(`Statement from ${doc.sender}`);
+  pdf.setTitle(t("statementFrom", { sender: doc.sender }));
   pdf.setAuthor(doc.sender);
   pdf.setCreator("Dunly");
   pdf.setProducer("Dunly");
@@ -88,30 +93,30 @@ export async function renderStatementPdf(doc: StatementDocument): Promise<Uint8A
     }
   };
 
-  text(`Statement from ${doc.sender}`, MARGIN, 20, bold);
+  text(t("statementFrom", { sender: doc.sender }), MARGIN, 20, bold);
   y -= 26;
-  text(`For ${doc.debtorName}`, MARGIN, 11, regular, MUTED);
+  text(t("statementFor", { debtorName: doc.debtorName }), MARGIN, 11, regular, MUTED);
   y -= 15;
-  text(`As of ${doc.date}`, MARGIN, 11, regular, MUTED);
+  text(t("statementAsOf", { date: doc.date }), MARGIN, 11, regular, MUTED);
   y -= 30;
 
   // The table: invoice, issued, due, state, balance (right-aligned).
   const columns = [
-    { title: "Invoice", x: MARGIN, width: 120 },
-    { title: "Issued", x: MARGIN + 125, width: 90 },
-    { title: "Due", x: MARGIN + 220, width: 90 },
+    { title: t("invoiceHeading"), x: MARGIN, width: 120 },
+    { title: t("issuedHeading"), x: MARGIN + 125, width: 90 },
+    { title: t("dueHeading"), x: MARGIN + 220, width: 90 },
     { title: "", x: MARGIN + 315, width: 105 },
   ];
   const balanceRight = MARGIN + width;
   const header = () => {
     for (const c of columns) text(c.title, c.x, 9, bold, MUTED, c.width);
-    const title = "Balance";
+    const title = writable(bold, t("balanceHeading"));
     page.drawText(title, { x: balanceRight - bold.widthOfTextAtSize(title, 9), y, size: 9, font: bold, color: MUTED });
     y -= 8;
     page.drawLine({ start: { x: MARGIN, y }, end: { x: balanceRight, y }, thickness: 0.7, color: RULE });
     y -= 14;
   };
-  if (doc.lines.length === 0) paragraph("Nothing is open. Thank you.", 11);
+  if (doc.lines.length === 0) paragraph(t("nothingOpen"), 11);
   else header();
   for (const line of doc.lines) {
     if (y < MARGIN + 40) {
@@ -147,14 +152,18 @@ export async function renderStatementPdf(doc: StatementDocument): Promise<Uint8A
 
   for (const transfer of doc.bankTransfer) {
     if (y < MARGIN + 100) newPage();
-    paragraph(`Pay by bank transfer${doc.bankTransfer.length > 1 ? ` (${transfer.currency})` : ""}`, 12, bold);
+    paragraph(
+      doc.bankTransfer.length > 1 ? t("payByBankIn", { currency: transfer.currency }) : t("payByBank"),
+      12,
+      bold,
+    );
     y -= 2;
-    for (const l of transfer.lines) paragraph(`${l.label}: ${l.shown}`, 10);
-    paragraph(`Reference: ${transfer.reference}`, 10);
+    for (const l of transfer.lines) paragraph(`${bankLabel(l.label, doc.language ?? "en")}: ${l.shown}`, 10);
+    paragraph(t("reference", { reference: transfer.reference }), 10);
     y -= 10;
   }
   if (y < MARGIN + 60) newPage();
-  paragraph("Pay online, tell us you have paid, or ask a question on your page:", 10, regular, MUTED);
+  paragraph(t("payOnline"), 10, regular, MUTED);
   paragraph(doc.portalUrl, 9, regular, MUTED);
 
   // Without object streams: the file stays readable by every viewer and by a simple check of its pages.

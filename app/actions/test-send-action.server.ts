@@ -177,6 +177,7 @@ async function senderAndStatement(db: Db, ownerId: string, choice: PreviewChoice
     debtor,
     statement,
     firstContact: !remindedBefore,
+    language,
   };
 }
 
@@ -205,10 +206,14 @@ export async function debtorReminderValues(
   now = Date.now(),
 ): Promise<DebtorReminder> {
   if (!choice.debtorId) return null;
-  const { user, org, debtor, statement, firstContact, custom } = await senderAndStatement(db, ownerId, choice);
+  const { user, org, debtor, statement, firstContact, custom, language } = await senderAndStatement(
+    db,
+    ownerId,
+    choice,
+  );
   if (!user || !debtor || !statement) return null;
   if (statement.lines.length === 0) return { refused: NO_OPEN_INVOICE };
-  const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now, firstContact));
+  const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now, firstContact), language);
   return { debtor, user, props: { ...onStepDay(props, choice), custom } };
 }
 
@@ -225,12 +230,16 @@ export async function previewReminderProps(
   choice: PreviewChoice,
   now = Date.now(),
 ): Promise<{ props: ReminderEmailProps } | { refused: typeof NO_OPEN_INVOICE }> {
-  const { user, org, debtor, statement, firstContact, custom } = await senderAndStatement(db, ownerId, choice);
+  const { user, org, debtor, statement, firstContact, custom, language } = await senderAndStatement(
+    db,
+    ownerId,
+    choice,
+  );
   if (debtor && statement && statement.lines.length === 0) return { refused: NO_OPEN_INVOICE };
   const values = debtor && statement ? debtorValues(debtor, statement, now, firstContact) : undefined;
   return {
     props: {
-      ...onStepDay(reminderProps(choice, user, org, values), choice),
+      ...onStepDay(reminderProps(choice, user, org, values, language), choice),
       custom,
       // What the footer's opt-out line and the "I've paid" line look like: every reminder has both.
       ...SAMPLE_LINKS,

@@ -1,5 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { debtorContacts, debtors } from "~/db/schema";
 import {
@@ -67,25 +66,6 @@ export function debtorContactsQuery(db: Db, ownerId: Bindable<string>, debtorId:
 
 export async function listContacts(db: Db, ownerId: string, debtorId: number): Promise<ContactRow[]> {
   return (await debtorContactsQuery(db, ownerId, debtorId)).map(contactRowOf);
-}
-
-/** The contacts of the owner's debtors among `debtorIds`, by debtor: one query per 100 ids. */
-export async function contactsOfDebtors(db: Db, ownerId: string, debtorIds: readonly number[]) {
-  const slices = chunk(unique(debtorIds), IDS_PER_STATEMENT);
-  const rows = (
-    await Promise.all(
-      slices.map((ids) =>
-        db
-          .select(CONTACT_COLUMNS)
-          .from(debtorContacts)
-          .where(and(eq(debtorContacts.ownerId, ownerId), inArray(debtorContacts.debtorId, ids)))
-          .orderBy(asc(debtorContacts.id)),
-      ),
-    )
-  ).flat();
-  const byDebtor = new Map<number, ContactRow[]>();
-  for (const row of rows) byDebtor.set(row.debtorId, [...(byDebtor.get(row.debtorId) ?? []), contactRowOf(row)]);
-  return byDebtor;
 }
 
 const isUniqueViolation = (error: unknown) =>

@@ -49,6 +49,8 @@ export interface DebtorRow {
   status: "active" | "paid" | "opted_out" | "bouncing";
   /** The debtor's IANA zone (their quiet hours). */
   timeZone: string;
+  /** The language Dunly writes to them in (app/domain/languages.ts); null: the user's. */
+  language: string | null;
   /** The primary contact's name and role (decisions/057); null: none given. */
   contactName: string | null;
   contactRole: string | null;
@@ -170,6 +172,7 @@ export function listDebtors(db: Db, ownerId: Bindable<string>, filter: DebtorLis
       activeStrategy: debtors.activeStrategy,
       status: debtors.status,
       timeZone: debtors.timeZone,
+      language: debtors.language,
       contactName: debtors.contactName,
       contactRole: debtors.contactRole,
       // Computed columns are named: unnamed, D1 keys each row's value by the expression's whole SQL
@@ -293,6 +296,8 @@ function columns(input: DebtorInput) {
     activeStrategy: input.active_strategy,
     // Absent: a new debtor gets the user's zone, an edit keeps the debtor's.
     ...(input.time_zone ? { timeZone: input.time_zone } : {}),
+    // Null: the user's language; absent (the JSON API): a new debtor the user's, an edit the debtor's.
+    ...(input.language !== undefined ? { language: input.language } : {}),
     // The primary contact (decisions/057); absent (JSON only): kept as it is.
     ...(input.contact_name !== undefined ? { contactName: input.contact_name } : {}),
     ...(input.contact_role !== undefined ? { contactRole: input.contact_role } : {}),
@@ -507,6 +512,8 @@ export function debtorToJson(
     active_strategy: d.activeStrategy,
     status: d.status,
     time_zone: d.timeZone,
+    // The language Dunly writes to them in; null: the user's.
+    language: d.language ?? null,
     // The primary contact (decisions/057): the person behind `email`; the others: GET /api/debtors/:id.
     contact_name: d.contactName,
     contact_role: d.contactRole,

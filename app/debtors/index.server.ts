@@ -4,7 +4,6 @@ export {
   ContactLimitReached,
   type ContactRow,
   contactRowOf,
-  contactsOfDebtors,
   contactToJson,
   debtorContactsQuery,
   listContacts,

@@ -1,4 +1,6 @@
 import type { MessageBrand } from "./brand";
+import { debtorMailText } from "./debtor-mail-copy";
+import type { Language } from "./languages";
 /**
  * The debtor's e-mail when the user could not find the payment they said they made ("Not
  * received"): polite, naming what they said, and how to settle it. Sent once per claim (its
@@ -24,21 +26,44 @@ export interface ClaimAnswerMessage {
   invoices: string[];
   /** The debtor's page: their statement and the ways to pay. */
   portalUrl: string;
+  /** The debtor's language (app/domain/debtor-mail-copy.ts debtorWriting); none: English. */
+  language?: Language;
   /** The user's brand (docs/decisions/058): logo, name, accent, "Powered by Dunly". Absent: Dunly's look. */
   brand?: MessageBrand | null;
 }
 
-export function claimAnswerSubject(m: Pick<ClaimAnswerMessage, "senderName">): string {
-  return `About your payment to ${m.senderName}`;
+export function claimAnswerSubject(m: Pick<ClaimAnswerMessage, "senderName" | "language">): string {
+  return debtorMailText(m.language)("claimSubject", { senderName: m.senderName });
 }
 
 /** The e-mail's paragraphs, shared by its HTML and plain text. */
 export function claimAnswerText(m: Omit<ClaimAnswerMessage, "to" | "replyTo" | "portalUrl">) {
-  const named = m.invoices.length > 0 ? ` for ${m.invoices.join(", ")}` : "";
+  const t = debtorMailText(m.language);
+  const { senderName, claimed } = m;
   return [
-    `Hello ${m.debtorName},`,
-    `Thank you for letting ${m.senderName} know that you paid ${m.claimed}${named}.`,
-    `${m.senderName} has not been able to find this payment yet, so the ${m.invoices.length === 1 ? "invoice remains" : "amount remains"} open and reminders continue.`,
-    "If you have paid, please reply to this e-mail with a proof of payment (a bank statement or transfer confirmation), and it will be matched as soon as possible. If not, you can see what is open and the ways to pay on your statement.",
+    t("claimHello", { debtorName: m.debtorName }),
+    m.invoices.length > 0
+      ? t("claimThanksFor", { senderName, claimed, invoices: m.invoices.join(", ") })
+      : t("claimThanks", { senderName, claimed }),
+    t("claimNotFound", { senderName, what: m.invoices.length === 1 ? "invoice" : "amount" }),
+    t("claimNext"),
   ];
+}
+
+/**
+ * What the debtor said they paid, in their language: "€600.50 on 20 November 2026 (reference RF18)",
+ * "your payment" without an amount. Values already written in their locale.
+ */
+export function claimedWords(
+  language: Language,
+  parts: { amount: string | null; paidOn: string | null; reference: string | null },
+): string {
+  const t = debtorMailText(language);
+  return [
+    parts.amount ?? t("claimYourPayment"),
+    parts.paidOn ? t("claimOn", { date: parts.paidOn }) : null,
+    parts.reference ? t("claimReference", { reference: parts.reference }) : null,
+  ]
+    .filter(Boolean)
+    .join(" ");
 }

@@ -10,9 +10,12 @@ const good = {
 } satisfies Catalogues<"invoices">;
 
 describe("message catalogues", () => {
-  it("formats plurals and numbers in the locale, and leaves markup as text", () => {
+  it("formats plurals and numbers in the locale (the e-mails' counts without grouping), and leaves markup as text", () => {
     const t = translator(good, "de", "de-DE");
     expect(t("invoices", { count: 1234, name: "<b>Acme</b>" })).toBe("1.234 Rechnungen für <b>Acme</b>");
+    // The e-mails' counts without grouping, as Dunly always wrote them ("1557 days").
+    const ungrouped = translator(good, "de", "de-DE", { grouping: false });
+    expect(ungrouped("invoices", { count: 1234, name: "X" })).toBe("1234 Rechnungen für X");
     expect(translator(good, "fr", "fr-FR")("invoices", { count: 1, name: "X" })).toBe("1 facture pour X");
   });
   it("lists a message's arguments, inside plural branches too", () => {

@@ -15,12 +15,36 @@ export type MessageValues = Record<string, string | number>;
 export type Translate<K extends string> = (key: K, values?: MessageValues) => string;
 
 const cache = new Map<string, IntlMessageFormat>();
+const numberFormats = new Map<string, Intl.NumberFormat>();
 
-function compiled(message: string, locale: string): IntlMessageFormat {
-  const id = `${locale}\u0000${message}`;
+/**
+ * For a translator asked `{ grouping: false }` (the e-mails', whose counts always read "1557 days"):
+ * numbers in messages ("#" in a plural, `{n, number}`) without digit grouping. Dates and plural
+ * rules are Intl's own.
+ */
+const UNGROUPED = {
+  getNumberFormat(locales?: string | string[], options?: Intl.NumberFormatOptions) {
+    const id = `${String(locales)}\u0000${JSON.stringify(options ?? {})}`;
+    let format = numberFormats.get(id);
+    if (!format) {
+      format = new Intl.NumberFormat(locales, { ...options, useGrouping: false });
+      numberFormats.set(id, format);
+    }
+    return format;
+  },
+  getDateTimeFormat: (locales?: string | string[], options?: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(locales, options),
+  getPluralRules: (locales?: string | string[], options?: Intl.PluralRulesOptions) =>
+    new Intl.PluralRules(locales, options),
+};
+
+function compiled(message: string, locale: string, grouping: boolean): IntlMessageFormat {
+  const id = `${locale}\u0000${grouping ? "" : "ungrouped\u0000"}${message}`;
   let format = cache.get(id);
   if (!format) {
-    format = new IntlMessageFormat(message, locale);
+    format = grouping
+      ? new IntlMessageFormat(message, locale)
+      : new IntlMessageFormat(message, locale, undefined, { formatters: UNGROUPED });
     cache.set(id, format);
   }
   return format;
@@ -34,9 +58,10 @@ export function translator<K extends string>(
   catalogues: Catalogues<K>,
   language: Language,
   locale: string,
+  { grouping = true }: { grouping?: boolean } = {},
 ): Translate<K> {
   const catalogue = catalogues[language];
-  return (key, values) => String(compiled(catalogue[key], locale).format(values));
+  return (key, values) => String(compiled(catalogue[key], locale, grouping).format(values));
 }
 
 /** The argument names a message uses, sorted: `{name}`, `{count, plural, …}` and those inside branches. */

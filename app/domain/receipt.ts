@@ -1,4 +1,6 @@
 import type { MessageBrand } from "./brand";
+import { debtorMailText } from "./debtor-mail-copy";
+import type { Language } from "./languages";
 /**
  * The debtor's receipt for a payment online (decisions/018): sent once per
  * payment (the Idempotency-Key is `receipt:<provider payment id>`) by the mail Worker's
@@ -25,10 +27,12 @@ export interface ReceiptMessage {
   reference: string;
   /** The debtor's page (their statement). */
   portalUrl: string;
+  /** The debtor's language (app/domain/debtor-mail-copy.ts debtorWriting); none: English. */
+  language?: Language;
   /** The user's brand (docs/decisions/058): logo, name, accent, "Powered by Dunly". Absent: Dunly's look. */
   brand?: MessageBrand | null;
 }
 
-export function receiptSubject(m: Pick<ReceiptMessage, "senderName" | "amount">): string {
-  return `Receipt: ${m.amount} paid to ${m.senderName}`;
+export function receiptSubject(m: Pick<ReceiptMessage, "senderName" | "amount" | "language">): string {
+  return debtorMailText(m.language)("receiptSubject", { amount: m.amount, senderName: m.senderName });
 }

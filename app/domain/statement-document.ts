@@ -1,4 +1,5 @@
 import type { BankTransfer } from "./bank-transfer";
+import type { Language } from "./languages";
 
 /**
  * The statement a debtor downloads as a PDF from their page: their open invoices, the totals and
@@ -24,6 +25,8 @@ export interface StatementDocument {
   bankTransfer: BankTransfer[];
   /** The debtor's page: pay online, answer. */
   portalUrl: string;
+  /** The language every value is written in, and the PDF's own words (app/domain/debtor-mail-copy.ts); none: English. */
+  language?: Language;
 }
 
 /** The statement's file name: "statement-2026-11-29.pdf". */

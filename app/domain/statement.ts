@@ -186,11 +186,11 @@ export function invoicesLabel(count: number): string {
 }
 
 /** Each total in its currency: ["$100.00", "€50.00"]. */
-export function formatTotals(totals: readonly CurrencyTotal[]): string[] {
-  return totals.map((t) => formatMoney(t.cents, t.currency));
+export function formatTotals(totals: readonly CurrencyTotal[], locale?: string): string[] {
+  return totals.map((t) => formatMoney(t.cents, t.currency, locale));
 }
 
 /** The amount a reminder's copy names: one currency's total, or several joined: "$100.00 + €50.00". */
-export function formatAmount(totals: readonly CurrencyTotal[]): string {
-  return formatTotals(totals).join(" + ");
+export function formatAmount(totals: readonly CurrencyTotal[], locale?: string): string {
+  return formatTotals(totals, locale).join(" + ");
 }

@@ -3,10 +3,11 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, organizations, schedules, users } from "~/db/schema";
 import { type MessageBrand, messageBrand } from "~/domain/brand";
+import { debtorWriting } from "~/domain/debtor-mail-copy";
 import { oneLine, safeDisplayName } from "~/domain/header-safe";
 import { formatReplyAddress, isReplyKey, parseReplyAddress, REPLY_SIGNATURE_HEX } from "~/domain/inbound-mail";
 import { debtorLanguage, debtorLocale, type Language } from "~/domain/languages";
-import { type NumberLocale, userLocale } from "~/domain/number-locale";
+import type { NumberLocale } from "~/domain/number-locale";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 
 /**
@@ -430,6 +431,7 @@ export async function debtorParties(
       email: debtors.email,
       debtorName: debtors.fullName,
       debtorStatus: debtors.status,
+      debtorLanguage: debtors.language,
       optOutKey: debtors.optOutKey,
       fullName: users.fullName,
       userEmail: users.email,
@@ -452,8 +454,12 @@ export async function debtorParties(
     optOutKey: row.optOutKey,
     senderName: debtorSenderName(row),
     replyTo: row.userEmail,
-    /** The user's number and date format: what is written to their debtor uses it. */
-    locale: userLocale(row.userLocale),
+    /**
+     * What is written to the debtor is in their language (their own, else the user's), its dates in
+     * that language's locale (the user's format when it is of that language), its amounts too
+     * unless English (app/domain/debtor-mail-copy.ts debtorWriting).
+     */
+    ...debtorWriting(row.debtorLanguage, row.userLocale),
     /** The user's brand for an e-mail to the debtor (the logo's absolute URL needs `config`; without it, none). */
     brand: config ? brandOfRow(row, debtorSenderName(row), linkOrigin(config)) : null,
   };

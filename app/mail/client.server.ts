@@ -12,8 +12,10 @@
  */
 import type { AccountNoticeMessage } from "~/domain/account-notice";
 import type { ClaimAnswerMessage } from "~/domain/claim-answer";
+import type { Language } from "~/domain/languages";
 import type { DigestMessage, NoticeMessage } from "~/domain/notice";
 import type { PasswordChangedEmailProps } from "~/domain/password-changed";
+import type { TemplateId } from "~/domain/presets";
 import type { ReceiptMessage } from "~/domain/receipt";
 import type { ReplyCopyMessage } from "~/domain/reply-copy";
 import type { StatementDocument } from "~/domain/statement-document";
@@ -137,6 +139,14 @@ function renderReminderPreview(env: Pick<Env, "MAILER">, props: ReminderEmailPro
   }));
 }
 
+/** Dunly's own text of a step in a language (decisions/056), made by the mail Worker beside its copy. */
+function dunlyText(env: Pick<Env, "MAILER">, template: TemplateId, tone: number, language: Language) {
+  return call(env, "Dunly's text", `${template}/${tone}/${language}`, async (m) => ({
+    ok: true as const,
+    text: await m.dunlyStepText(template, tone, language),
+  }));
+}
+
 /**
  * The user's sending domain at the provider (docs/decisions/059-sending-domains.md), through the mail
  * Worker, the only code that talks to it: create (with its DNS records), read, verify (the provider
@@ -176,6 +186,7 @@ export const mail = {
   reminder,
   reminders,
   renderReminderPreview,
+  dunlyText,
   statementPdf,
   defaultFromAddress,
   createDomain,

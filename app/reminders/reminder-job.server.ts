@@ -42,7 +42,7 @@ export async function buildReminder(
   // The user's own words for this step in the debtor's language, else Dunly's (decisions/056).
   const language = debtorLanguage(debtor.language, user.locale);
   const custom = parts.texts.find((t) => t.language === language);
-  const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact));
+  const props = reminderProps(choice, user, org, debtorValues(debtor, statement, now, parts.firstContact), language);
   const message = {
     custom: custom ? { subject: custom.subject, body: custom.body } : null,
     // From the user's own domain while it is verified, else Dunly's address (decisions/059).

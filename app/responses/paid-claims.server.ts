@@ -3,6 +3,7 @@ import { debtorEventWhere, noticeInsert } from "~/activity/index.server";
 import type { Bindable, Db } from "~/db/client.server";
 import { hasChasedInvoice, owesSql } from "~/db/owed";
 import { debtorEvents, debtors, invoices } from "~/db/schema";
+import { claimedWords } from "~/domain/claim-answer";
 import { formatDate } from "~/domain/dates";
 import { formatMoney, toCents } from "~/domain/money";
 import { addPayment, type PaymentWriteError } from "~/ledger/index.server";
@@ -488,14 +489,15 @@ async function tellNotFound(
     if (!parties || parties.status === "opted_out" || parties.status === "bouncing") return false;
     const portalUrl = await portalLink(db, config, { id: debtorId, ownerId, optOutKey: parties.optOutKey });
     const { claim } = rejected;
-    const amount = claim.amountCents !== null && claim.currency ? formatMoney(claim.amountCents, claim.currency) : null;
-    const claimed = [
-      amount ?? "your payment",
-      claim.paidOn ? `on ${formatDate(claim.paidOn, parties.locale)}` : null,
-      claim.reference ? `(reference ${claim.reference})` : null,
-    ]
-      .filter(Boolean)
-      .join(" ");
+    const amount =
+      claim.amountCents !== null && claim.currency
+        ? formatMoney(claim.amountCents, claim.currency, parties.moneyLocale)
+        : null;
+    const claimed = claimedWords(parties.language, {
+      amount,
+      paidOn: claim.paidOn ? formatDate(claim.paidOn, parties.locale) : null,
+      reference: claim.reference,
+    });
     await sendRecorded(env, db, {
       ownerId,
       debtorId,
@@ -509,9 +511,11 @@ async function tellNotFound(
           debtorName: parties.debtorName,
           claimed,
           invoices: rejected.invoices.map(
-            (i) => `${i.number ?? "an invoice"} (${formatMoney(i.balanceCents, i.currency)})`,
+            (i) =>
+              `${i.number ?? parties.t("anInvoice")} (${formatMoney(i.balanceCents, i.currency, parties.moneyLocale)})`,
           ),
           portalUrl,
+          language: parties.language,
           brand: parties.brand,
         },
       },

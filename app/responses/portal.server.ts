@@ -3,9 +3,10 @@ import type { Bindable, Db } from "~/db/client.server";
 import { debtorReplies, debtors, invoices, onlinePayments, optOuts, payments, users } from "~/db/schema";
 import type { BankTransfer } from "~/domain/bank-transfer";
 import { formatDate } from "~/domain/dates";
+import { debtorWriting } from "~/domain/debtor-mail-copy";
 import { formatMoney } from "~/domain/money";
-import { amountExample, userLocale } from "~/domain/number-locale";
-import { overdueLabel } from "~/domain/statement";
+import { amountExample } from "~/domain/number-locale";
+import { daysOverdue } from "~/domain/statement";
 import type { StatementDocument } from "~/domain/statement-document";
 import type { ClaimableInvoice, ClaimFormView, ClaimSaid } from "~/schemas/paid-claim";
 
@@ -56,6 +57,8 @@ export interface PortalState {
     paidClaimReference: string | null;
     /** The user's number and date format (users.locale): their debtor's page writes dates in it. */
     ownerLocale: string | null;
+    /** The debtor's language (debtors.language); null: the user's (app/domain/languages.ts). */
+    language: string | null;
   };
   /** Open and disputed invoices, the oldest due first. */
   invoices: PortalInvoice[];
@@ -127,6 +130,7 @@ export async function portalState(
         paidClaimReference: debtors.paidClaimReference,
         emailed: sql<number>`(SELECT ${users.notifyDebtorActions} FROM ${users} WHERE ${users.id} = ${debtors.ownerId})`,
         ownerLocale: sql<string | null>`(SELECT ${users.locale} FROM ${users} WHERE ${users.id} = ${debtors.ownerId})`,
+        language: debtors.language,
       })
       .from(debtors)
       .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
@@ -389,25 +393,33 @@ export function statementDocumentOf(
   state: PortalState,
   input: { sender: string; today: string; bankTransfer: BankTransfer[]; portalUrl: string },
 ): StatementDocument {
-  const locale = userLocale(state.debtor.ownerLocale);
+  // In the debtor's language, its dates (and, but in English, its amounts) in that language's locale.
+  const { language, locale, moneyLocale, t } = debtorWriting(state.debtor.language, state.debtor.ownerLocale);
+  const overdue = (dueOn: string) => {
+    const days = daysOverdue(dueOn, input.today);
+    return days !== null && days > 0 ? t("overdue", { count: days }) : null;
+  };
   return {
     sender: input.sender,
     debtorName: state.debtor.fullName,
     date: formatDate(input.today, locale),
     lines: state.invoices.map((i) => ({
-      number: i.number ?? "Invoice",
+      number: i.number ?? t("invoiceNoNumber"),
       issued: formatDate(i.issuedOn, locale),
       due: formatDate(i.dueOn, locale),
       state:
         i.status === "disputed"
-          ? "Disputed"
+          ? t("disputed")
           : i.claimedAt !== null
-            ? "Paid, being checked"
-            : (overdueLabel(i.dueOn, input.today) ?? "Open"),
-      balance: formatMoney(i.amountCents - i.paidCents, i.currency),
+            ? t("beingChecked")
+            : (overdue(i.dueOn) ?? t("open")),
+      balance: formatMoney(i.amountCents - i.paidCents, i.currency, moneyLocale),
     })),
-    totals: owedTotalsFrom(state.invoices).map((t) => `Total still owed: ${formatMoney(t.cents, t.currency)}`),
+    totals: owedTotalsFrom(state.invoices).map((total) =>
+      t("totalOwed", { amount: formatMoney(total.cents, total.currency, moneyLocale) }),
+    ),
     bankTransfer: input.bankTransfer,
     portalUrl: input.portalUrl,
+    language,
   };
 }

@@ -176,6 +176,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   return {
     // The Add Debtor form starts in the account's currency.
     accountCurrency: user.defaultCurrency,
+    // A debtor without a language is written to in the user's (its name follows their number format).
+    userLocale: user.locale,
     debtors: debtors?.slice(0, DASHBOARD_DEBTORS).map(debtorRowOf) ?? [],
     moreDebtors: (debtors?.length ?? 0) > DASHBOARD_DEBTORS,
     debtorsError: debtors === null,
@@ -291,7 +293,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       </div>
 
       <div className="flex flex-col gap-2">
-        <DebtorsTable debtors={debtors} area="dashboard" accountCurrency={loaderData.accountCurrency} />
+        <DebtorsTable
+          debtors={debtors}
+          area="dashboard"
+          accountCurrency={loaderData.accountCurrency}
+          userLocale={loaderData.userLocale}
+        />
         <div className="flex flex-wrap items-center justify-between gap-2">
           {loaderData.moreDebtors && (
             <p className="text-sm text-muted" data-testid="debtors-scope">

@@ -17,6 +17,7 @@ import { AccountCapReached } from "~/domain/account-caps";
 import type { Cadence } from "~/domain/cadence";
 import { joinPreview } from "~/domain/cadence-plan";
 import { formatCount } from "~/domain/intl";
+import { LANGUAGE_NAMES } from "~/domain/languages";
 import { amountExample } from "~/domain/number-locale";
 import { localDateString } from "~/domain/schedule-time";
 import { STRATEGIES } from "~/domain/strategies";
@@ -126,6 +127,7 @@ const shown = ({ debtor, invoice, ...row }: ImportRow): ShownRow => {
     kind: theirs || debtor?.kind || row.kind,
     strategy: theirs || strategy || row.strategy,
     timeZone: theirs || debtor?.timeZone || row.timeZone,
+    language: theirs || (debtor?.language ? LANGUAGE_NAMES[debtor.language] : "") || row.language,
     contactName: theirs || debtor?.contactName || row.contactName,
   };
 };
@@ -429,6 +431,7 @@ const OPTIONAL_COLUMNS = [
   { field: "kind", label: "Kind", cell: (r: ShownRow) => r.kind },
   { field: "strategy", label: "Strategy", cell: (r: ShownRow) => r.strategy },
   { field: "timeZone", label: "Time zone", cell: (r: ShownRow) => r.timeZone },
+  { field: "language", label: "Language", cell: (r: ShownRow) => r.language },
   { field: "contactName", label: "Contact person", cell: (r: ShownRow) => r.contactName },
 ] as const;
 

@@ -26,6 +26,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     return {
       signedIn: false as const,
       accountCurrency: "USD",
+      userLocale: null,
       debtors: [],
       total: 0,
       page: 1,
@@ -39,6 +40,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     signedIn: true as const,
     // The Add Debtor form starts in the account's currency.
     accountCurrency: user.defaultCurrency,
+    // A debtor without a language is written to in the user's (its name follows their number format).
+    userLocale: user.locale,
     debtors: debtors.map(debtorRowOf),
     total,
     page,
@@ -91,7 +94,13 @@ export default function DebtorsList({ loaderData }: Route.ComponentProps) {
           Export invoices CSV
         </a>
       </nav>
-      <DebtorsTable debtors={debtors} area="page" headingLevel={1} accountCurrency={loaderData.accountCurrency} />
+      <DebtorsTable
+        debtors={debtors}
+        area="page"
+        headingLevel={1}
+        accountCurrency={loaderData.accountCurrency}
+        userLocale={loaderData.userLocale}
+      />
     </ListPage>
   );
 }

@@ -142,7 +142,10 @@ export function action({ params, context, request }: Route.ActionArgs) {
 export default function PaidClaim({ loaderData, actionData }: Route.ComponentProps) {
   const view = (actionData ?? loaderData) as Answer;
   return (
-    <DebtorBrandFrame brand={view.state === "invalid" ? null : view.brand}>
+    <DebtorBrandFrame
+      brand={view.state === "invalid" ? null : view.brand}
+      lightTheme={translate(view.copy)("link.lightTheme")}
+    >
       <PaidClaimView view={view} />
     </DebtorBrandFrame>
   );

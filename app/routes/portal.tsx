@@ -369,7 +369,10 @@ export async function action({ params, context, request }: Route.ActionArgs) {
 export default function Portal({ loaderData, actionData }: Route.ComponentProps) {
   const answer = actionData ?? loaderData;
   return (
-    <DebtorBrandFrame brand={answer.state === "invalid" ? null : answer.brand}>
+    <DebtorBrandFrame
+      brand={answer.state === "invalid" ? null : answer.brand}
+      lightTheme={translate(answer.copy)("link.lightTheme")}
+    >
       <PortalPage answer={answer} />
     </DebtorBrandFrame>
   );

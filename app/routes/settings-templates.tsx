@@ -27,6 +27,7 @@ import {
   SUBJECT_MAX,
   type TemplatePlaceholder,
 } from "~/domain/template-body";
+import { mail } from "~/mail/index.server";
 import { intentOf, readForm, reply } from "~/platform/action-result.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { editedSteps, resetStepText, saveStepText, stepTexts } from "~/reminders/index.server";
@@ -37,7 +38,6 @@ import { useLocale } from "~/ui/root-data";
 import { pageMeta } from "~/ui/site";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
-import { dunlyStepText } from "../../emails/dunly-step-text";
 import type { Route } from "./+types/settings-templates";
 
 /** Every step a cadence can send, in the order the presets send them. */
@@ -61,17 +61,21 @@ function stepOf(url: URL, fallbackLanguage: Language) {
  */
 export async function loader({ context, url, request }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
-  const db = getDb(getApp(context).env.DB);
+  const { env } = getApp(context);
+  const db = getDb(env.DB);
   const step = stepOf(url, userLanguage(user.locale));
-  const [saved, edited, debtorOptions] = await Promise.all([
+  const [saved, edited, debtorOptions, dunly] = await Promise.all([
     stepTexts(db, user.id, step),
     editedSteps(db, user.id),
     searchDebtorOptions(db, user.id, "", 50),
+    // Dunly's own text comes from the mail Worker, which holds the copy in five languages.
+    mail.dunlyText(env, step.template, step.tone, step.language),
   ]);
   const own = saved.find((t) => t.language === step.language);
+  if (!own && !dunly.ok) throw new Response("Dunly's text could not be loaded.", { status: 502 });
   return {
     step,
-    text: own ? { subject: own.subject, body: own.body } : dunlyStepText(step.template, step.tone),
+    text: own ? { subject: own.subject, body: own.body } : dunly.ok ? dunly.text : { subject: "", body: "" },
     savedAt: own?.updatedAt ?? null,
     edited,
     debtors: debtorOptions.map((d) => ({ id: d.id, name: d.fullName, email: d.email })),
@@ -177,6 +181,7 @@ export default function SettingsTemplates({ loaderData }: Route.ComponentProps) 
   // Kept across saves (the form starts again from what was saved).
   const [debtorId, setDebtorId] = useState("");
   const [previewHtml, setPreviewHtml] = useState<string | null>(null);
+  const [previewFailed, setPreviewFailed] = useState(false);
   const [previewTick, setPreviewTick] = useState(0);
   const isEdited = savedAt !== null;
   // Without JavaScript, "Update preview" posts the form into the preview's frame; with it, the preview follows the typing.
@@ -194,9 +199,12 @@ export default function SettingsTemplates({ loaderData }: Route.ComponentProps) 
       data.delete("intent");
       fetch("/schedule/preview", { method: "POST", body: data, signal: controller.signal })
         .then((res) => (res.ok ? res.text() : Promise.reject(new Error(String(res.status)))))
-        .then(setPreviewHtml)
+        .then((html) => {
+          setPreviewHtml(html);
+          setPreviewFailed(false);
+        })
         .catch(() => {
-          if (!controller.signal.aborted) setPreviewHtml(null);
+          if (!controller.signal.aborted) setPreviewFailed(true);
         });
     }, 500);
     return () => {
@@ -392,19 +400,24 @@ export default function SettingsTemplates({ loaderData }: Route.ComponentProps) 
         <div className="flex min-w-0 flex-col gap-2">
           <h2 className="text-lg font-semibold">Preview</h2>
           <div className="relative min-h-[32rem] overflow-hidden rounded-lg border border-border bg-white">
-            {previewHtml === null ? (
-              <iframe
-                name="text-preview"
-                title="Preview of the e-mail"
-                sandbox=""
-                src={`/schedule/preview?template=${step.template}&tone=${step.tone}&language=${step.language}&frequency=daily`}
-                className="h-[32rem] w-full"
-              />
-            ) : (
-              <iframe title="Preview of the e-mail" sandbox="" srcDoc={previewHtml} className="h-[32rem] w-full" />
-            )}
+            {/* One frame: the saved text (or Dunly's) from its address until the text changes, then the
+                server's render of the text as typed (srcdoc wins over src while it is set). */}
+            <iframe
+              name="text-preview"
+              title="Preview of the e-mail"
+              sandbox=""
+              src={`/schedule/preview?template=${step.template}&tone=${step.tone}&language=${step.language}&frequency=daily`}
+              srcDoc={previewHtml ?? undefined}
+              className="h-[32rem] w-full"
+            />
           </div>
-          <p className="text-xs text-muted">What the chosen debtor would receive, with sample links.</p>
+          {previewFailed ? (
+            <p role="alert" className="text-sm text-danger">
+              The preview could not be updated; it shows the text as it was before. Try again in a moment.
+            </p>
+          ) : (
+            <p className="text-xs text-muted">What the chosen debtor would receive, with sample links.</p>
+          )}
         </div>
       </section>
     </SettingsTabs>

@@ -238,7 +238,10 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
   const view = (actionData ?? loaderData) as Invalid | View;
   const t = translate(view.copy);
   return (
-    <DebtorBrandFrame brand={view.state === "invalid" ? null : view.brand}>
+    <DebtorBrandFrame
+      brand={view.state === "invalid" ? null : view.brand}
+      lightTheme={translate(view.copy)("link.lightTheme")}
+    >
       <DebtorLinkSteps<View>
         view={view}
         copy={view.copy}

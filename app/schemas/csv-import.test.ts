@@ -37,6 +37,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
       activeStrategy: 1,
       currency: "USD",
       timeZone: "Europe/Berlin",
+      language: null,
       contactName: null,
     };
     const invoice = {
@@ -60,6 +61,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
         kind: "",
         strategy: "",
         timeZone: "",
+        language: "",
         contactName: "",
         status: "ok",
         messages: [],
@@ -107,6 +109,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
           activeStrategy: 2,
           currency: "EUR",
           timeZone: "America/New_York",
+          language: null,
           contactName: null,
         },
         {
@@ -126,6 +129,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
           activeStrategy: 3,
           currency: "GBP",
           timeZone: "Asia/Tokyo",
+          language: null,
           contactName: null,
         },
         {
@@ -385,6 +389,8 @@ describe("the column mapping", () => {
       ["Date", "issuedOn"],
       ["Währung", "currency"],
       ["Time-zone", "timeZone"],
+      ["Sprache", "language"],
+      ["Langue", "language"],
       // Not an alias: never guessed, whatever it contains.
       ["Owed (EUR)", null],
       ["Notes", null],
@@ -402,6 +408,7 @@ describe("the column mapping", () => {
         "invoice",
         "issuedOn",
         "kind",
+        "language",
         "name",
         "strategy",
         "timeZone",

@@ -2,6 +2,7 @@ import Papa from "papaparse";
 import * as v from "valibot";
 import { type AmountReading, readAmount } from "~/domain/amount-input";
 import { formatCount } from "~/domain/intl";
+import type { Language } from "~/domain/languages";
 import { toCents } from "~/domain/money";
 import { amountExample, DEFAULT_NUMBER_LOCALE } from "~/domain/number-locale";
 import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "~/domain/strategies";
@@ -45,6 +46,7 @@ export type ImportField =
   | "currency"
   | "invoice"
   | "timeZone"
+  | "language"
   | "contactName"
   | "issuedOn"
   | "dueOn";
@@ -61,6 +63,7 @@ export const IMPORT_FIELDS: readonly { field: ImportField; label: string }[] = [
   { field: "issuedOn", label: "Issue date" },
   { field: "dueOn", label: "Due date" },
   { field: "timeZone", label: "Time zone" },
+  { field: "language", label: "Language" },
   // The primary contact's name: reminders greet them (decisions/057).
   { field: "contactName", label: "Contact person" },
 ];
@@ -157,6 +160,7 @@ const ALIASES: Record<ImportField, readonly string[]> = {
     "nfacture",
   ],
   timeZone: ["timezone", "tz", "zone", "zeitzone", "tijdzone", "fuseauhoraire"],
+  language: ["language", "lang", "locale", "sprache", "taal", "langue", "idioma"],
   contactName: ["contactperson", "ansprechpartner", "contactpersoon", "interlocuteur", "attn", "attention"],
   issuedOn: [
     "issuedate",
@@ -338,6 +342,8 @@ export interface ImportDebtor {
   activeStrategy: Tone;
   currency: string;
   timeZone: string;
+  /** The language Dunly writes to them in (app/domain/languages.ts); null: the user's. */
+  language: Language | null;
   /** The primary contact's name (decisions/057); null: none. */
   contactName: string | null;
 }
@@ -373,6 +379,7 @@ export interface ImportRow {
   kind: string;
   strategy: string;
   timeZone: string;
+  language: string;
   contactName: string;
   status: ImportRowStatus;
   /** Why the row is skipped: its errors, or which debtor it duplicates. */
@@ -536,6 +543,7 @@ function validateRow(
     debt: 1,
     active_strategy: strategy ?? DEFAULT_STRATEGY,
     time_zone: cells.timeZone,
+    language: cells.language,
     contact_name: cells.contactName,
   });
   const invoice = v.safeParse(InvoiceJsonSchema, {
@@ -565,6 +573,7 @@ function validateRow(
   // One line first: a long number with a line break gets the form's own message.
   add(i.number && (i.number === LINE_MESSAGE_PREFIX ? i.number : INVOICE_LENGTH_MESSAGE));
   add(d.time_zone);
+  add(d.language);
   add(d.contact_name && `Contact person: ${d.contact_name}`);
   add(i.issued_on && issueDateMessage(locale));
   add(i.due_on && (i.due_on === DUE_BEFORE_ISSUE_MESSAGE ? i.due_on : dueDateMessage(locale)));
@@ -585,6 +594,7 @@ function validateRow(
       activeStrategy: strategy,
       currency: output.currency ?? defaultCurrency,
       timeZone: debtor.output.time_zone ?? defaultZone,
+      language: debtor.output.language ?? null,
       contactName: debtor.output.contact_name ?? null,
     } satisfies ImportDebtor,
     invoice: {
@@ -695,6 +705,7 @@ export function parseDebtorCsv(input: string, options: ImportOptions & { columns
         kind: values.kind.trim(),
         strategy: values.strategy.trim(),
         timeZone: values.timeZone.trim(),
+        language: values.language.trim(),
         contactName: values.contactName.trim(),
       };
       const { errors, debtor, invoice } = validateRow(

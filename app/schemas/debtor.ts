@@ -1,8 +1,10 @@
 import * as v from "valibot";
 import { canonicalTimeZone } from "~/domain/intl";
+import { LANGUAGES, readLanguage } from "~/domain/languages";
 import { isValidTimeZone } from "~/domain/schedule-time";
 import { DEFAULT_STRATEGY, TONES } from "~/domain/strategies";
 import { MAX_TIME_ZONE_LENGTH } from "~/domain/time-zone";
+import { CONTACT_NAME_MAX, CONTACT_ROLE_MAX } from "./contact";
 import {
   amountChecks,
   CURRENCY_MESSAGE,
@@ -22,6 +24,25 @@ const DEBTOR_EMAIL_MESSAGE = "Please enter a valid email";
 const DEBT_MESSAGE = "Please enter a number greater than 0";
 const STRATEGY_MESSAGE = "Please choose a strategy";
 export const TIME_ZONE_MESSAGE = "Please choose a valid time zone";
+export const LANGUAGE_MESSAGE = `Please choose one of the languages ${LANGUAGES.join(", ")}`;
+
+/**
+ * The language Dunly writes to the debtor in (app/domain/languages.ts): a code or a name ("de",
+ * "German", "Deutsch"). The form's "Same as mine" is blank: null, the user's language. In the JSON
+ * API, null is the user's and absent keeps the debtor's (a new one: the user's); in a form, absent
+ * is blank (the select always sends one).
+ */
+const LanguageText = v.pipe(
+  v.string(LANGUAGE_MESSAGE),
+  v.trim(),
+  v.check((text) => text === "" || readLanguage(text) !== null, LANGUAGE_MESSAGE),
+  v.transform((text) => readLanguage(text)),
+);
+const LanguageFormField = v.pipe(
+  v.optional(LanguageText),
+  v.transform((language) => language ?? null),
+);
+const LanguageJsonField = v.optional(v.nullable(LanguageText));
 
 /** A zone's canonical spelling ("europe/berlin" → "Europe/Berlin"), as Intl resolves it. */
 function canonicalZone(tz: string) {
@@ -63,6 +84,7 @@ const DEBTOR_FIELDS = {
   ),
   active_strategy: v.optional(v.pipe(v.number(), v.integer(), v.picklist(TONES, STRATEGY_MESSAGE)), DEFAULT_STRATEGY),
   time_zone: TimeZoneField,
+  language: LanguageFormField,
   // The first invoice's (a new debtor's debt is their first invoice), or the only one's (an edit).
   invoice_number: InvoiceNumberField,
   currency: CurrencyField,
@@ -87,8 +109,6 @@ const jsonContactText = (max: number) =>
     v.check((s) => s === undefined || s.length <= max, CONTACT_TEXT_MESSAGE(max)),
     v.transform((s) => (s === undefined ? undefined : s === "" ? null : s)),
   );
-export const CONTACT_NAME_MAX = 200;
-export const CONTACT_ROLE_MAX = 100;
 
 const debtChecks = amountChecks(DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE));
 
@@ -140,6 +160,8 @@ export const DebtorJsonSchema = v.object(
       ),
       DEFAULT_STRATEGY,
     ),
+    // null: the user's language; absent: the debtor's (edit), the user's (new).
+    language: LanguageJsonField,
     // null, like absent: the user's zone (new) or the debtor's (edit).
     time_zone: v.pipe(
       v.optional(v.nullable(v.string(TIME_ZONE_MESSAGE))),

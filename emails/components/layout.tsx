@@ -1,6 +1,8 @@
 import { Body, Button, Container, Head, Heading, Hr, Html, Img, Preview, Section, Text } from "@react-email/components";
 import { type CSSProperties, createContext, type ReactNode, useContext } from "react";
 import { accentColours, DEFAULT_ACCENT, type MessageBrand } from "../../app/domain/brand";
+import type { Language } from "../../app/domain/languages";
+import { REMINDER_LABELS } from "../reminder-copy";
 
 /**
  * Dark mode for the mail clients that honour it (Apple Mail, iOS Mail, Outlook.com and others): the
@@ -72,6 +74,15 @@ function logoSrc(url: string | null | undefined): string | null {
 /** Long unbroken words (an address, a link) break rather than widen the card. */
 const WRAP = { wordBreak: "break-word", overflowWrap: "anywhere" } as const;
 
+/** The brand's "Powered by Dunly" line in each language of an e-mail to a debtor. */
+const POWERED_BY: Record<Language, string> = {
+  en: "Powered by Dunly",
+  de: "Bereitgestellt von Dunly",
+  fr: "Propulsé par Dunly",
+  es: "Con la tecnología de Dunly",
+  nl: "Mogelijk gemaakt door Dunly",
+};
+
 /**
  * The frame every Dunly e-mail shares: its title (the subject), preview line, a white card (dark
  * where the client prefers it), and a quiet footer. With a `brand` (an e-mail to a debtor, sent in
@@ -83,6 +94,7 @@ export function EmailLayout({
   preview,
   children,
   footer,
+  language = "en",
   brand,
 }: {
   /** The document title: the e-mail's subject. */
@@ -90,12 +102,14 @@ export function EmailLayout({
   preview: string;
   children: ReactNode;
   footer?: ReactNode;
+  /** The language the e-mail is written in (a debtor's, app/domain/languages.ts): its lang and default footer. */
+  language?: Language;
   brand?: MessageBrand | null;
 }) {
   const accent = emailAccent(brand);
   const logo = logoSrc(brand?.logoUrl);
   return (
-    <Html lang="en">
+    <Html lang={language}>
       <Head>
         <title>{title}</title>
         <meta name="color-scheme" content="light dark" />
@@ -130,7 +144,7 @@ export function EmailLayout({
           <Hr className="dunly-rule" style={{ borderColor: "#e6e6e6", margin: "24px 0" }} />
           <Section>
             <Text className="dunly-muted" style={{ color: "#6b6b6b", fontSize: 12, lineHeight: "18px", margin: 0 }}>
-              {footer ?? "Sent by Dunly."}
+              {footer ?? REMINDER_LABELS[language].sentBy}
             </Text>
             {brand?.poweredBy && (
               <Text
@@ -138,7 +152,7 @@ export function EmailLayout({
                 className="dunly-muted"
                 style={{ color: "#6b6b6b", fontSize: 11, lineHeight: "16px", margin: "8px 0 0" }}
               >
-                Powered by Dunly
+                {POWERED_BY[language]}
               </Text>
             )}
           </Section>

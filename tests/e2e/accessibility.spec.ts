@@ -135,8 +135,10 @@ async function checkHead(page: Page, where: string, findings: Finding[]) {
     icon: document.querySelector('link[rel="icon"]')?.getAttribute("href") ?? "",
     noindex: /noindex/.test(document.querySelector('meta[name="robots"]')?.getAttribute("content") ?? ""),
   }));
-  // A page kept out of search results (a debtor's token page) needs no description.
-  if (!/^(\S.* · )?Dunly( · .+)?$/.test(head.title) || (!head.description && !head.noindex) || !head.icon) {
+  // A page kept out of search results (a debtor's token page) needs no description, and is titled
+  // with the sender's name, not Dunly's (decisions/058).
+  const titled = head.noindex ? /^\S.* · \S.*$/ : /^(\S.* · )?Dunly( · .+)?$/;
+  if (!titled.test(head.title) || (!head.description && !head.noindex) || !head.icon) {
     findings.push({ where, rule: "document-head", impact: "serious", targets: [JSON.stringify(head)], help: "" });
   }
 }
@@ -233,6 +235,8 @@ test("a debtor's pages in German (their page, I've paid, opt-out), both themes @
   page,
   browser,
 }, testInfo) => {
+  // At a phone's width only, where German's long words are hardest to fit; the English sweep runs at both.
+  test.skip(testInfo.project.name !== "phone", "phone layout");
   test.setTimeout(90_000);
   const links = await germanDebtorLinks(page);
   // The debtor's own browser: no session, the project's screen.
@@ -322,8 +326,8 @@ async function signInWithRows(page: Page) {
   return { debtorId: data.id };
 }
 
-// Signed in: two tests (every page; then every modal, drawer, combobox and date picker), so two
-// workers share the sweep.
+// Signed in: three tests (every page; every settings tab; then every modal, drawer, combobox and date
+// picker), so the workers share the sweep.
 test("signed in, both themes: every page @phone", async ({ page, context }) => {
   test.setTimeout(180_000);
   await useTheme(context, THEMES[0]);
@@ -339,6 +343,27 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
     "/schedule",
     "/report",
     "/pricing",
+    "/debtors/import",
+    // The debtors list's bulk "Use another cadence".
+    `/debtors/cadence?ids=${debtorId}`,
+    // The debtor's page, with its contacts (decisions/057).
+    `/debtors/${debtorId}`,
+    // A page's error boundary (app/components/route-error.tsx): a debtor that is not there.
+    "/debtors/999999999",
+  ]) {
+    await visit(page, path, scripts, findings);
+  }
+  expect(findings).toEqual([]);
+});
+
+// Settings apart from the other pages: three tests share the signed-in sweep between the workers.
+test("signed in, both themes: every settings tab @phone", async ({ page, context }) => {
+  test.setTimeout(180_000);
+  await useTheme(context, THEMES[0]);
+  const findings: Finding[] = [];
+  const scripts = await watch(page, findings);
+  await signInWithRows(page);
+  for (const path of [
     "/iam/info",
     "/iam/orgs",
     "/iam/subscription",
@@ -347,13 +372,6 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
     "/iam/brand",
     // The summary autopilot shows before it is turned on, with the cadence form.
     "/iam/cadence?review=autopilot",
-    "/debtors/import",
-    // The debtors list's bulk "Use another cadence".
-    `/debtors/cadence?ids=${debtorId}`,
-    // The debtor's page, with its contacts (decisions/057).
-    `/debtors/${debtorId}`,
-    // A page's error boundary (app/components/route-error.tsx): a debtor that is not there.
-    "/debtors/999999999",
     "/iam/bank",
     // Settings → Accounting, before Xero is connected (decisions/060).
     "/iam/accounting",
@@ -363,14 +381,13 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
     await visit(page, path, scripts, findings);
   }
 
-  // Sending domain with a domain: its status and DNS records (docs/decisions/059), not yet verified
-  // and then verified through the local stand-in of Resend, whose own page is audited too (plain
-  // HTML in one theme, like the other stand-ins: it has no theme to switch).
+  // Sending domain with a domain: its status and DNS records (docs/decisions/059), verified through
+  // the local stand-in of Resend, whose own page is audited too (plain HTML in one theme, like the
+  // other stand-ins: it has no theme to switch). The pending state shows the same table.
   const domain = `sweep-${Date.now().toString(36)}.example.com`;
   await page.getByLabel("Your domain", { exact: true }).fill(domain);
   await page.getByRole("button", { name: "Add domain" }).click();
   await expect(page.getByTestId("dns-records")).toBeVisible();
-  await visit(page, "/iam/domain", scripts, findings);
   await page.goto("/dev/resend/domains");
   await audit(page, "/dev/resend/domains", findings);
   await checkFits(page, "/dev/resend/domains", findings);

@@ -33,7 +33,9 @@ const PNG = Buffer.from(
 
 test("the Brand tab: colour, signature, logo and Powered by Dunly; the reminder and the debtor's page carry them @phone", async ({
   page,
-}) => {
+}, testInfo) => {
+  // The tab's phone layout is in the sweep (fits the screen, axe in both themes); the journey at one width.
+  test.skip(testInfo.project.name !== "phone", "phone layout");
   await signInByRequest(page, { redirectTo: "/iam/brand" });
   await expect(page.getByRole("tab", { name: /Brand/ })).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("heading", { name: "Your brand" })).toBeVisible();

@@ -45,18 +45,22 @@ for (const where of ["/dashboard", "/debtors-list"]) {
     await row.getByRole("button", { name: "Configure Dana Debtor" }).click();
     const configure = page.getByRole("dialog", { name: "Configure debtor profile" });
     await expect(configure).toContainText("dana@example.com");
+    // Without a language of their own, the debtor is written to in the user's.
+    await expect(configure.getByTestId("debtor-language")).toHaveText("Same as mine (English)");
     await configure.getByRole("button", { name: "Edit", exact: true }).click();
     await configure.getByRole("button", { name: "Cancel" }).click();
     await expect(configure.getByRole("button", { name: "Disable" })).toBeVisible();
     await configure.getByRole("button", { name: "Edit", exact: true }).click();
     await configure.getByLabel("Full Name").fill("Dana Renamed");
     await configure.getByLabel("Amount of debt").fill("99");
+    await configure.getByLabel("Language", { exact: true }).selectOption("de");
     await configure.getByRole("button", { name: "Save" }).click();
     await expect(page.getByText("Debtor updated")).toBeVisible();
     await expect(debtorEntry(page, "Dana Renamed")).toContainText("$99.00");
 
     // Disable → Cancel returns; Disable → Delete removes it.
     await debtorEntry(page, "Dana Renamed").getByRole("button", { name: "Configure Dana Renamed" }).click();
+    await expect(configure.getByTestId("debtor-language")).toHaveText("Deutsch");
     await configure.getByRole("button", { name: "Disable" }).click();
     await expect(configure.getByText("Are you sure you want to delete this debtor?")).toBeVisible();
     await configure.getByRole("button", { name: "Cancel" }).click();

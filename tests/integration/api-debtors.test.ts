@@ -49,6 +49,8 @@ describe("GET /api/debtors", () => {
         active_strategy: 2,
         status: "active",
         time_zone: "UTC",
+        // Written to in the user's language.
+        language: null,
         // No contact person given (decisions/057).
         contact_name: null,
         contact_role: null,

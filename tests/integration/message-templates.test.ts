@@ -76,7 +76,9 @@ describe("the user's own e-mail texts", () => {
     const theirs = await pageText(
       await get("/iam/templates?template=initial&tone=1&language=de", { cookie: b.cookie }),
     );
-    expect(theirs).not.toContain("Guten Tag");
+    // Theirs is Dunly's German text (decisions/055), not the other user's.
+    expect(theirs).toContain("Dunly's text.");
+    expect(theirs).not.toContain("bitte begleichen Sie");
     const foreign = await formAction(
       "/iam/templates",
       { intent: "template-text-reset", template: "initial", tone: "1", language: "de" },
@@ -107,10 +109,11 @@ describe("the user's own e-mail texts", () => {
       expect(await fireAndSend(schedule, Date.now() + 2 * 60_000)).toMatchObject({ kind: "done", status: "sent" });
     }
     const [toGerman] = await resendDelivered(german.email);
-    expect(toGerman?.body.subject).toMatch(/^Offene Rechnungen für Carla GmbH: €1,234\.56$/);
+    // The amount as the debtor's language writes it (decisions/055).
+    expect(toGerman?.body.subject).toMatch(/^Offene Rechnungen für Carla GmbH: 1\.234,56\s€$/);
     const html = String(toGerman?.body.html ?? "");
     expect(html).toContain("Guten Tag ");
-    expect(html).toContain("<strong>€1,234.56</strong>");
+    expect(html).toMatch(/<strong>1\.234,56(\s|&nbsp;)€<\/strong>/);
     // The statement, the opt-out link and the footer are never the user's to remove.
     expect(html).toContain("data-statement");
     expect(html).toContain("data-opt-out");

@@ -191,6 +191,10 @@ describe("debtor model", () => {
       invoice_number: null,
       open_invoices: 1,
       emails_sent: 1,
+      // The contact person (decisions/057) and the debtor's language (decisions/055): none given.
+      contact_name: null,
+      contact_role: null,
+      language: null,
     });
     expect(debtorToJson({ ...d, debtCents: 1, paidCents: 99 }, owner)).toMatchObject({ debt: 0.01, paid: 0.99 });
   });

@@ -30,7 +30,10 @@ describe("overdue badges", () => {
   });
 
   it("a new debtor's invoice takes the issue date typed, defaults to today, and refuses a due date before it", async () => {
-    const { cookie, userId } = await signIn(uniqueEmail("issued"));
+    const signedIn = await signIn(uniqueEmail("issued"));
+    const { userId } = signedIn;
+    // The user's today is their browser's (the tz cookie): UTC here, so "today" below is the same day.
+    const cookie = `${signedIn.cookie}; tz=UTC`;
     const form = { intent: "debtor-add", full_name: "Issued Ltd", active_strategy: "1", debt: "100" };
     const bad = await formAction(
       "/dashboard",

@@ -188,6 +188,7 @@ const newDebtor = {
   debt: "250.5",
   active_strategy: "2",
   time_zone: "Asia/Tokyo",
+  language: "de",
   invoice_number: "INV-7",
   currency: "EUR",
 };
@@ -202,6 +203,7 @@ const debtorEdit = (s: Seeded, debt: string) => ({
   debt,
   active_strategy: "3",
   time_zone: "Europe/Paris",
+  language: "nl",
   invoice_number: "",
 });
 const jsonDebtorEdit = (s: Seeded, debt: number) => ({

@@ -46,6 +46,7 @@ const debtor = {
   activeStrategy: 1,
   status: "active",
   timeZone: "UTC",
+  language: null,
   contactName: null,
   contactRole: null,
   invoiceNumber: "PAR-1",

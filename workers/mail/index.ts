@@ -3,6 +3,7 @@ import { createElement, type ReactElement } from "react";
 import { type AccountNoticeMessage, accountNoticeCopy } from "../../app/domain/account-notice";
 import { type ClaimAnswerMessage, claimAnswerSubject } from "../../app/domain/claim-answer";
 import { oneLine } from "../../app/domain/header-safe";
+import type { Language } from "../../app/domain/languages";
 import {
   type DigestMessage,
   digestSubject,
@@ -10,13 +11,16 @@ import {
   type NoticeMessage,
   noticeCopy,
 } from "../../app/domain/notice";
+import type { TemplateId } from "../../app/domain/presets";
 import { type ReceiptMessage, receiptSubject } from "../../app/domain/receipt";
 import { type ReplyCopyMessage, replyCopySubject } from "../../app/domain/reply-copy";
 import type { StatementDocument } from "../../app/domain/statement-document";
+import type { StepText } from "../../app/domain/template-body";
 import type { DomainRemoveResult, DomainResult } from "../../app/mail/contract";
 import AccountNoticeEmail from "../../emails/account-notice";
 import ClaimAnswerEmail from "../../emails/claim-answer";
 import DigestEmail from "../../emails/digest";
+import { dunlyStepText } from "../../emails/dunly-step-text";
 import NoticeEmail from "../../emails/notice";
 import PasswordChangedEmail, {
   type PasswordChangedEmailProps,
@@ -301,6 +305,14 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
    */
   async renderReminderPreview(props: ReminderEmailProps): Promise<{ subject: string; html: string; text: string }> {
     return renderReminder(props);
+  }
+
+  /**
+   * Dunly's own text of a step in a language, as the user's text editor starts it (decisions/056):
+   * made here, beside the copy in five languages, so the app Worker carries none of it.
+   */
+  async dunlyStepText(template: TemplateId, tone: number, language: Language): Promise<StepText> {
+    return dunlyStepText(template, tone, language);
   }
 
   /**

@@ -7,10 +7,12 @@ import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
 import { Input, Label } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
+import { languageOptions } from "~/domain/debtor-language";
 import { amountExample, formatAmountInput } from "~/domain/number-locale";
 import { STRATEGIES } from "~/domain/strategies";
 import type { ActionResult } from "~/platform/action-result";
-import { CONTACT_NAME_MAX, CONTACT_ROLE_MAX, debtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
+import { CONTACT_NAME_MAX, CONTACT_ROLE_MAX } from "~/schemas/contact";
+import { debtorSchema, INVOICE_NUMBER_MAX } from "~/schemas/debtor";
 import { ALLOW_DUPLICATE_FIELD, DEBTOR_INTENTS } from "~/schemas/intents";
 import { twinDebtorMessage } from "~/schemas/messages";
 import { useLocale } from "~/ui/root-data";
@@ -25,6 +27,8 @@ export interface DebtorFormValues {
   debt: number;
   active_strategy: number;
   time_zone: string;
+  /** The language Dunly writes to them in; null: the user's. */
+  language?: string | null;
   invoice_number: string | null;
   currency: string;
   /** False when the debtor owes several invoices: the debt, currency and number are theirs, not the form's. */
@@ -71,10 +75,13 @@ export function DebtorForm({
   onDone,
   onCancel,
   accountCurrency = "USD",
+  userLocale = null,
 }: {
   debtor?: DebtorFormValues;
   /** A new debtor's currency until the user chooses another: the account's (Settings → Info). */
   accountCurrency?: string;
+  /** The user's number format (users.locale): "Same as mine" names the user's language. */
+  userLocale?: string | null;
   onDone: (data: ActionResult) => void;
   onCancel?: () => void;
 }) {
@@ -98,6 +105,7 @@ export function DebtorForm({
           debt: formatAmountInput(debtor.debt, locale),
           active_strategy: String(debtor.active_strategy),
           time_zone: debtor.time_zone,
+          language: debtor.language ?? "",
           invoice_number: debtor.invoice_number ?? "",
           currency: debtor.currency,
           contact_name: debtor.contact_name ?? "",
@@ -124,6 +132,7 @@ export function DebtorForm({
   const zonesId = `${form.id}-time-zones`;
   const zoneHelpId = `${form.id}-time-zone-help`;
   const currencyHelpId = `${form.id}-currency-help`;
+  const languageHelpId = `${form.id}-language-help`;
 
   const nameLabel = kind === "company" ? "Company name" : "Full Name";
   return (
@@ -278,6 +287,22 @@ export function DebtorForm({
               ))}
             </datalist>
           )}
+        </FormField>
+        <FormField meta={fields.language} label="Language">
+          <select
+            {...getSelectProps(fields.language, { ariaDescribedBy: languageHelpId })}
+            key={fields.language.key}
+            className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
+          >
+            {languageOptions(userLocale).map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+          <p id={languageHelpId} className="mt-1 text-xs text-muted">
+            Reminders, receipts and their pages reach this debtor in this language.
+          </p>
         </FormField>
       </div>
       {twin ? (

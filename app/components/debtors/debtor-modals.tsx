@@ -4,6 +4,7 @@ import type { debtorAction } from "~/actions/debtor-action.server";
 import { type ConfigureStep, ConfirmStep, DetailsStep } from "~/components/lists/configure-steps";
 import { notify, type ToastArea } from "~/components/toast";
 import { Modal } from "~/components/ui/dialog";
+import { debtorLanguageLabel } from "~/domain/debtor-language";
 import { formatMoney, fromCents } from "~/domain/money";
 import { strategyLabel } from "~/domain/strategies";
 import type { ActionResult } from "~/platform/action-result";
@@ -30,16 +31,19 @@ export function AddDebtorModal({
   onOpenChange,
   area,
   accountCurrency,
+  userLocale,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   area: ToastArea;
   accountCurrency: string;
+  userLocale: string | null;
 }) {
   return (
     <Modal open={open} onOpenChange={onOpenChange} title="Add a new debtor">
       <DebtorForm
         accountCurrency={accountCurrency}
+        userLocale={userLocale}
         onDone={(data) => {
           toastFor(data, area);
           if (data.ok) onOpenChange(false);
@@ -85,10 +89,13 @@ export function ConfigureDebtorModal({
   debtor,
   onClose,
   area,
+  userLocale,
 }: {
   debtor: DebtorView | null;
   onClose: () => void;
   area: ToastArea;
+  /** The user's number format (users.locale): a debtor without a language gets the user's. */
+  userLocale: string | null;
 }) {
   const [view, setView] = useState<ConfigureStep>("details");
   // Another debtor opens on its details (state reset during render, not in an effect).
@@ -135,6 +142,8 @@ export function ConfigureDebtorModal({
               <dd>{strategyLabel(debtor.activeStrategy)}</dd>
               <dt className="text-muted">Time zone</dt>
               <dd className="break-all">{debtor.timeZone}</dd>
+              <dt className="text-muted">Language</dt>
+              <dd data-testid="debtor-language">{debtorLanguageLabel(debtor.language, userLocale)}</dd>
             </dl>
           </DetailsStep>
           {debtor.status === "opted_out" && <OptOutNotice debtorId={debtor.id} email={debtor.email} area={area} />}
@@ -152,12 +161,14 @@ export function ConfigureDebtorModal({
             debt: fromCents(debtor.debtCents),
             active_strategy: debtor.activeStrategy,
             time_zone: debtor.timeZone,
+            language: debtor.language ?? null,
             invoice_number: debtor.invoiceNumber,
             currency: debtor.currency,
             single_invoice: debtor.singleInvoice,
             contact_name: debtor.contactName,
             contact_role: debtor.contactRole,
           }}
+          userLocale={userLocale}
           onCancel={() => setView("details")}
           onDone={(data) => {
             toastFor(data, area);

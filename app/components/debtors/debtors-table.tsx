@@ -47,12 +47,15 @@ export function DebtorsTable({
   area,
   headingLevel = 2,
   accountCurrency,
+  userLocale = null,
 }: {
   debtors: DebtorView[];
   area: ToastArea;
   headingLevel?: 1 | 2;
   /** The account's currency (Settings → Info), which the Add Debtor form starts with. */
   accountCurrency: string;
+  /** The user's number format (users.locale): a debtor without a language gets the user's. */
+  userLocale?: string | null;
 }) {
   const [adding, setAdding] = useState(false);
   const [configuringId, setConfiguringId] = useState<number | null>(null);
@@ -101,8 +104,19 @@ export function DebtorsTable({
     >
       {(modalsUsed || adding || configuring) && (
         <Suspense fallback={null}>
-          <addModal.Lazy open={adding} onOpenChange={setAdding} area={area} accountCurrency={accountCurrency} />
-          <configureModal.Lazy debtor={configuring} onClose={() => setConfiguringId(null)} area={area} />
+          <addModal.Lazy
+            open={adding}
+            onOpenChange={setAdding}
+            area={area}
+            accountCurrency={accountCurrency}
+            userLocale={userLocale}
+          />
+          <configureModal.Lazy
+            debtor={configuring}
+            onClose={() => setConfiguringId(null)}
+            area={area}
+            userLocale={userLocale}
+          />
         </Suspense>
       )}
     </SelectableTable>

@@ -1,8 +1,10 @@
 import type { ReactNode } from "react";
 import { LinkTabs } from "~/components/ui/link-tabs";
 
-/** Settings' tabs: /iam/:tab (routes/settings.tsx); /iam/bank and /iam/brand are routes of their own (routes/settings-bank.tsx, settings-brand.tsx). */
-/** Settings' tabs: /iam/:tab (routes/settings.tsx); /iam/bank and /iam/domain are routes of their own (routes/settings-bank.tsx, settings-domain.tsx). */
+/**
+ * Settings' tabs: /iam/:tab (routes/settings.tsx); bank, texts, brand and domain are routes of their
+ * own (routes/settings-bank.tsx, settings-templates.tsx, settings-brand.tsx, settings-domain.tsx).
+ */
 export const SETTINGS_TABS = [
   { id: "info", label: "Personal information", short: "Info" },
   { id: "orgs", label: "Organizations", short: "Organizations" },

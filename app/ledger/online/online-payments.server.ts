@@ -285,10 +285,11 @@ async function sendReceipt(
       senderName: parties.senderName,
       replyTo: parties.replyTo,
       debtorName: parties.debtorName,
-      amount: formatMoney(cents, row.currency),
+      amount: formatMoney(cents, row.currency, parties.moneyLocale),
       paidOn: formatDate(paidOn, parties.locale),
       reference: paymentIntentId,
       portalUrl,
+      language: parties.language,
       brand: parties.brand,
     };
     await sendRecorded(c.env, c.db, {
