@@ -105,6 +105,7 @@ export async function finishXeroConnect(
       syncedDebtors: 0,
       syncedInvoices: 0,
       syncedPayments: 0,
+      reconnectToldAt: null,
       connectedAt: now,
       updatedAt: now,
     };

@@ -4,6 +4,7 @@ import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { accountCaps, linkOrigin, readConfig } from "~/platform/config.server";
 import { connectionOf } from "./connection.server";
+import { tellReconnects } from "./reconnect.server";
 import { connectionsDue, syncNow } from "./sync.server";
 import { xeroSetup } from "./xero/client.server";
 
@@ -15,6 +16,7 @@ export {
   startXeroConnect,
   xeroSession,
 } from "./connection.server";
+export { tellReconnects } from "./reconnect.server";
 export { confirmImport, type ImportPreview, previewImport, SYNC_EVERY_MS, syncedCounts, syncNow } from "./sync.server";
 export { openToken, sealToken } from "./tokens.server";
 export {
@@ -44,6 +46,8 @@ const SYNCS_PER_RUN = 5;
  */
 export async function runAccountingSyncs(env: Env, now = Date.now()) {
   const config = readConfig(env);
+  // The users whose connection was lost are told first: a sync cannot help them.
+  await tellReconnects(env, getDb(env.DB), config, now);
   const setup = xeroSetup(config, env, linkOrigin(config));
   if (!setup) return 0;
   const db = getDb(env.DB);

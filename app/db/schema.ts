@@ -307,6 +307,8 @@ export const invoices = sqliteTable(
     // in Dunly (the books are its truth); null: typed in or imported by the user, editable.
     sourceProvider: text("source_provider", { enum: ["xero", "quickbooks"] }),
     externalId: text("external_id"),
+    // The invoice in the accounting tool, for the user (its page there); null: none known.
+    sourceUrl: text("source_url"),
   },
   (t) => [
     // Never imported twice (decisions/060).
@@ -1071,6 +1073,8 @@ export const accountingConnections = sqliteTable("accounting_connections", {
   syncedDebtors: integer("synced_debtors").notNull().default(0),
   syncedInvoices: integer("synced_invoices").notNull().default(0),
   syncedPayments: integer("synced_payments").notNull().default(0),
+  // When the user was e-mailed to connect again (status 'reconnect'): once per lost connection.
+  reconnectToldAt: integer("reconnect_told_at"),
   connectedAt: integer("connected_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });

@@ -48,6 +48,7 @@ export const invoiceColumns = {
   documentSize: invoices.documentSize,
   createdAt: invoices.createdAt,
   sourceProvider: invoices.sourceProvider,
+  sourceUrl: invoices.sourceUrl,
 };
 
 export type InvoiceRow = Pick<typeof invoices.$inferSelect, keyof typeof invoiceColumns>;
@@ -272,6 +273,8 @@ export function invoiceToJson(i: InvoiceRow) {
     chased: i.chasePausedAt === null,
     // Where it comes from: "dunly" (typed in or imported: editable) or the accounting tool (read-only).
     source: i.sourceProvider ?? "dunly",
+    // The invoice's page in the accounting tool (a synced one), for the user.
+    source_url: i.sourceUrl,
     // The invoice's own PDF, when one is attached: its file name and size in bytes.
     document: i.documentName === null ? null : { name: i.documentName, size: i.documentSize ?? 0 },
     created_at: i.createdAt,

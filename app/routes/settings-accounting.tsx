@@ -19,6 +19,7 @@ import { intentOf, readForm, reply } from "~/platform/action-result.server";
 import { appOrigin } from "~/platform/config.server";
 import { entityScope } from "~/platform/scope.server";
 import { flashToastCookie } from "~/platform/toast.server";
+import { BOOKS_STALE_MS } from "~/reminders/index.server";
 import { SOMETHING_WRONG } from "~/schemas/messages";
 import { pageMeta } from "~/ui/site";
 import { useFormResult } from "~/ui/use-form-result";
@@ -54,6 +55,10 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       lastSync: connection.lastSyncAt ? when(connection.lastSyncAt) : null,
       lastError: connection.lastError,
       payments: connection.syncedPayments,
+      // No successful sync for a day: reminders of its invoices wait (decisions/060).
+      paused:
+        connection.importedAt !== null &&
+        (connection.lastSyncAt ?? connection.connectedAt) < Date.now() - BOOKS_STALE_MS,
     },
     counts,
   };
@@ -227,6 +232,13 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
                 <dt className="text-muted">Payments from Xero</dt>
                 <dd>{connection.payments}</dd>
               </dl>
+            )}
+            {connection.paused && (
+              <p className="text-sm text-danger" data-testid="accounting-paused">
+                Reminders of invoices from Xero are waiting: Dunly has not synced with Xero for over 24 hours, so nobody
+                is chased for an invoice paid there meanwhile. They go out once a sync succeeds; reminders of the
+                invoices you added in Dunly go on.
+              </p>
             )}
             {connection.lastError && (
               <p className="text-sm text-danger" data-testid="accounting-error">

@@ -6,6 +6,7 @@ import {
   listStandInObjects,
   openToken,
   putStandInObject,
+  runAccountingSyncs,
   voidStandInInvoice,
   type XeroContact,
   type XeroInvoice,
@@ -15,10 +16,13 @@ import {
 import { FieldsRefused } from "~/domain/refused";
 import { invoiceEntity } from "~/ledger/index.server";
 import { readConfig } from "~/platform/config.server";
+import { daytimeZone } from "../support/daytime-zone";
+import { fireAndSend, resendDelivered } from "./engine-helpers";
 import {
   debtorRowsOf,
   entityScopeOf,
   invoicesOf,
+  makeDebtor,
   makeSchedule,
   makeSignedInUser,
   paymentsOf,
@@ -378,5 +382,77 @@ describe("the sync", () => {
     expect(await visibleText(await get("/iam/accounting", { cookie: cookieOf(user) }))).toContain(
       "Xero refused: the connection has expired. Connect Xero again",
     );
+  });
+});
+
+describe("when the books go quiet", () => {
+  it("reminders of synced invoices wait after 24 hours without a sync, and go once a sync succeeds", async () => {
+    const user = await makeSignedInUser();
+    const { cookie } = await connect(user);
+    await importAll(cookie);
+    const synced = (await debtorRowsOf(user.id)).find((d) => d.full_name === "Bayside Club")!;
+    await env.DB.prepare("UPDATE debtors SET time_zone = ? WHERE id = ?").bind(daytimeZone(), synced.id).run();
+    // A debtor of the user's own, typed in: its reminders do not depend on Xero.
+    const own = await makeDebtor(user.id, { fullName: "Own Debtor" });
+    const syncedSchedule = await makeSchedule(user.id, synced.id, { frequency: "now" });
+    const ownSchedule = await makeSchedule(user.id, own.id, { frequency: "now" });
+    const now = Date.now() + 2 * 60_000;
+    const lastSync = (at: number) =>
+      env.DB.prepare("UPDATE accounting_connections SET last_sync_at = ? WHERE owner_id = ?").bind(at, user.id).run();
+
+    await lastSync(now - 25 * 3_600_000);
+    const waiting = await fireAndSend(syncedSchedule, now);
+    expect(waiting).toMatchObject({ kind: "deferred" });
+    if (waiting.kind !== "deferred") throw new Error("not deferred");
+    expect(waiting.reason).toContain("Waiting for Xero: Dunly has not synced with Xero for over 24 hours");
+    expect(waiting.nextAlarmAt).toBe(now + 3_600_000);
+    const row = await env.DB.prepare("SELECT status, error FROM deliveries WHERE occurrence_key = ?")
+      .bind(waiting.occurrenceKey)
+      .first<{ status: string; error: string }>();
+    expect(row).toMatchObject({ status: "deferred", error: waiting.reason });
+    expect(await resendDelivered(synced.email)).toHaveLength(0);
+    expect(await visibleText(await get("/iam/accounting", { cookie }))).toContain(
+      "Reminders of invoices from Xero are waiting",
+    );
+    // The user's own debtor is reminded all the same.
+    expect(await fireAndSend(ownSchedule, now)).toMatchObject({ kind: "done", status: "sent" });
+
+    // A sync succeeds: the same occurrence goes, once.
+    await lastSync(now - 60_000);
+    expect(await fireAndSend(syncedSchedule, now + 60_000)).toMatchObject({ kind: "done", status: "sent" });
+    expect(await resendDelivered(synced.email)).toHaveLength(1);
+    const [occurrence] = (
+      await env.DB.prepare("SELECT status FROM deliveries WHERE schedule_id = ?").bind(syncedSchedule).all<{
+        status: string;
+      }>()
+    ).results;
+    expect(occurrence?.status).toBe("sent");
+  });
+
+  it("a connection Xero no longer accepts e-mails the user once, and connecting again clears it", async () => {
+    const user = await makeSignedInUser();
+    const { cookie } = await connect(user);
+    await importAll(cookie);
+    await env.DB.prepare("UPDATE accounting_connections SET status = 'reconnect' WHERE owner_id = ?")
+      .bind(user.id)
+      .run();
+    const notices = () =>
+      env.DB.prepare(
+        "SELECT kind, recipient, payload FROM emails WHERE owner_id = ? AND idem_key LIKE 'books_reconnect:%'",
+      )
+        .bind(user.id)
+        .all<{ kind: string; recipient: string; payload: string }>()
+        .then((r) => r.results);
+    await runAccountingSyncs(env);
+    await runAccountingSyncs(env);
+    const told = await notices();
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ kind: "account-notice", recipient: user.email });
+    expect(told[0]!.payload).toContain("books_reconnect");
+    expect(told[0]!.payload).toContain("/iam/accounting");
+    expect((await connectionOf(entityScopeOf(user.id).db, user.id))?.reconnectToldAt).not.toBeNull();
+    // Connected again: a later loss is told again.
+    await connect(user);
+    expect((await connectionOf(entityScopeOf(user.id).db, user.id))?.reconnectToldAt).toBeNull();
   });
 });

@@ -50,6 +50,25 @@ const STATUS = {
   disputed: { label: "Disputed", tone: "bad" },
 } as const;
 
+const SOURCE_NAMES: Record<string, string> = { xero: "Xero", quickbooks: "QuickBooks" };
+
+/** "From Xero": where a synced invoice is kept (and changed), with a link to it there when known. */
+function SourceBadge({ invoice }: { invoice: Invoice }) {
+  const name = SOURCE_NAMES[invoice.source] ?? invoice.source;
+  if (!invoice.source_url) return <Badge tone="neutral">{`From ${name}`}</Badge>;
+  return (
+    <a
+      href={invoice.source_url}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="text-xs underline underline-offset-2"
+      aria-label={`Open ${invoiceName(invoice)} in ${name} (opens in a new tab)`}
+    >
+      {`From ${name}`}
+    </a>
+  );
+}
+
 /** The invoice's status as a badge; a disputed one with the debtor's reason under it. */
 function InvoiceStatus({ invoice }: { invoice: Invoice }) {
   const s = STATUS[invoice.status];
@@ -65,7 +84,7 @@ function InvoiceStatus({ invoice }: { invoice: Invoice }) {
         <Badge tone={s.tone}>{s.label}</Badge>
       )}
       {!invoice.chased && isOwed(invoice) && <Badge tone="neutral">Not chased</Badge>}
-      {invoice.source === "xero" && <Badge tone="neutral">From Xero</Badge>}
+      {invoice.source !== "dunly" && <SourceBadge invoice={invoice} />}
       {invoice.status === "disputed" && invoice.dispute_reason && (
         <span className="break-words text-xs text-muted">{`Reason: ${invoice.dispute_reason}`}</span>
       )}
