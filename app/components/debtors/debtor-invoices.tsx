@@ -4,6 +4,7 @@ import type { debtorAction } from "~/actions/debtor-action.server";
 import { notOnServer, onDemand } from "~/components/on-demand";
 import { Badge } from "~/components/ui/badge";
 import { Button, SubmitButton } from "~/components/ui/button";
+import { BOOKS_LABEL, type BooksProvider } from "~/domain/books";
 import { formatDate } from "~/domain/dates";
 import { formatMoney, toCents } from "~/domain/money";
 import { overdueLabel } from "~/domain/statement";
@@ -65,7 +66,9 @@ function InvoiceStatus({ invoice }: { invoice: Invoice }) {
         <Badge tone={s.tone}>{s.label}</Badge>
       )}
       {!invoice.chased && isOwed(invoice) && <Badge tone="neutral">Not chased</Badge>}
-      {invoice.source === "xero" && <Badge tone="neutral">From Xero</Badge>}
+      {invoice.source !== "dunly" && (
+        <Badge tone="neutral">{`From ${BOOKS_LABEL[invoice.source as BooksProvider] ?? invoice.source}`}</Badge>
+      )}
       {invoice.status === "disputed" && invoice.dispute_reason && (
         <span className="break-words text-xs text-muted">{`Reason: ${invoice.dispute_reason}`}</span>
       )}
@@ -239,7 +242,7 @@ export function DebtorInvoices({
                     <td className="list-action">
                       {i.status !== "void" && (
                         <div className="flex flex-wrap gap-2 @min-[40rem]:justify-end @min-[56rem]:flex-nowrap">
-                          {/* A synced invoice is changed in Xero (decisions/060): no Edit, no Void here. */}
+                          {/* A synced invoice is changed in its accounting tool (decisions/060): no Edit, no Void here. */}
                           {i.source === "dunly" && (
                             <Button
                               id={actionId("edit", i.id)}
