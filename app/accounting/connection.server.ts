@@ -2,6 +2,7 @@ import { generateCodeVerifier, generateState } from "arctic";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { accountingConnections, accountingOauthStates } from "~/db/schema";
+import { BooksError, type BooksGrant, type BooksSession } from "./books";
 import { openToken, sealToken } from "./tokens.server";
 import {
   deleteXeroConnection,
@@ -115,25 +116,33 @@ export async function finishXeroConnect(
     });
     return { ok: true, tenantName: tenant.tenantName };
   } catch (error) {
-    if (error instanceof XeroError) return { ok: false, message: `Xero was not connected. ${error.message}` };
+    if (error instanceof BooksError) return { ok: false, message: `Xero was not connected. ${error.message}` };
     throw error;
   }
 }
 
 /**
- * The owner's session with their organisation: the access token, refreshed when it is about to
- * expire. Xero rotates the refresh token, so two refreshes must not race: a refresh first claims
- * the row (a conditional UPDATE on the refresh token it holds and no other claim), and only the
- * claimant calls Xero; a request that finds the claim taken waits for the new tokens and uses them.
- * The new tokens are stored `WHERE refresh_token` is still the one used. A refresh token Xero
- * refuses marks the connection 'reconnect': nothing syncs until the user connects again.
+ * The owner's session with their organisation, whichever the tool: the access token, refreshed
+ * when it is about to expire. Xero and QuickBooks both rotate the refresh token, so two refreshes
+ * must not race: a refresh first claims the row (a conditional UPDATE on the refresh token it holds
+ * and no other claim), and only the claimant calls the tool (`refreshGrant`); a request that finds
+ * the claim taken waits for the new tokens and uses them. The new tokens are stored `WHERE
+ * refresh_token` is still the one used. A refresh token the tool refuses marks the connection
+ * 'reconnect': nothing syncs until the user connects again. `label` names the tool in the words.
  */
-export function xeroSession(db: Db, setup: XeroSetup, connection: ConnectionRow): XeroSession {
+export function booksSession(
+  db: Db,
+  tokenKey: string,
+  connection: ConnectionRow,
+  label: string,
+  refreshGrant: (refreshToken: string) => Promise<BooksGrant>,
+): BooksSession {
   const ownerId = connection.ownerId;
+  const reconnectMessage = `${label} refused: the connection has expired. Connect ${label} again.`;
   let current = connection;
   const access = async (row: ConnectionRow) => {
-    const token = await openToken(setup.tokenKey, ownerId, row.accessToken);
-    if (!token) throw await markReconnect(db, ownerId, row.refreshToken);
+    const token = await openToken(tokenKey, ownerId, row.accessToken);
+    if (!token) throw await markReconnect(db, ownerId, row.refreshToken, reconnectMessage);
     return token;
   };
   const refresh = async (): Promise<string> => {
@@ -152,13 +161,15 @@ export function xeroSession(db: Db, setup: XeroSetup, connection: ConnectionRow)
       )
       .returning({ ownerId: accountingConnections.ownerId });
     if (!claimed) return waitForRefresh(used);
-    const refreshToken = await openToken(setup.tokenKey, ownerId, used);
-    if (!refreshToken) throw await markReconnect(db, ownerId, used);
-    let grant: Awaited<ReturnType<typeof refreshGrant>>;
+    const refreshToken = await openToken(tokenKey, ownerId, used);
+    if (!refreshToken) throw await markReconnect(db, ownerId, used, reconnectMessage);
+    let grant: BooksGrant;
     try {
-      grant = await refreshGrant(setup, refreshToken);
+      grant = await refreshGrant(refreshToken);
     } catch (error) {
-      if (error instanceof XeroError && error.kind === "reconnect") throw await markReconnect(db, ownerId, used);
+      if (error instanceof BooksError && error.kind === "reconnect") {
+        throw await markReconnect(db, ownerId, used, reconnectMessage);
+      }
       await db
         .update(accountingConnections)
         .set({ refreshLockUntil: null })
@@ -166,8 +177,8 @@ export function xeroSession(db: Db, setup: XeroSetup, connection: ConnectionRow)
       throw error;
     }
     const sealed = {
-      accessToken: await sealToken(setup.tokenKey, ownerId, grant.accessToken),
-      refreshToken: await sealToken(setup.tokenKey, ownerId, grant.refreshToken),
+      accessToken: await sealToken(tokenKey, ownerId, grant.accessToken),
+      refreshToken: await sealToken(tokenKey, ownerId, grant.refreshToken),
       accessExpiresAt: grant.expiresAt,
       refreshLockUntil: null,
       updatedAt: Date.now(),
@@ -183,14 +194,14 @@ export function xeroSession(db: Db, setup: XeroSetup, connection: ConnectionRow)
   const waitForRefresh = async (used: string): Promise<string> => {
     for (let i = 0; i < REFRESH_WAIT_STEPS; i++) {
       const row = await connectionOf(db, ownerId);
-      if (row?.status !== "connected") throw new XeroError("reconnect", RECONNECT_MESSAGE);
+      if (row?.status !== "connected") throw new BooksError("reconnect", reconnectMessage);
       if (row.refreshToken !== used) {
         current = row;
         return access(row);
       }
       await new Promise((resolve) => setTimeout(resolve, REFRESH_WAIT_MS));
     }
-    throw new XeroError("unreachable", "Xero did not answer: Dunly tries again at the next sync.");
+    throw new BooksError("unreachable", `${label} did not answer: Dunly tries again at the next sync.`);
   };
   return {
     tenantId: connection.tenantId,
@@ -199,14 +210,17 @@ export function xeroSession(db: Db, setup: XeroSetup, connection: ConnectionRow)
   };
 }
 
-const RECONNECT_MESSAGE = "Xero refused: the connection has expired. Connect Xero again.";
+/** The owner's Xero session (booksSession with Xero's refresh). */
+export function xeroSession(db: Db, setup: XeroSetup, connection: ConnectionRow): XeroSession {
+  return booksSession(db, setup.tokenKey, connection, "Xero", (token) => refreshGrant(setup, token));
+}
+
 /** How long a refresh may hold the row, and how long another request waits for its tokens. */
 const REFRESH_LOCK_MS = 20_000;
 const REFRESH_WAIT_MS = 250;
 const REFRESH_WAIT_STEPS = 60;
 
-async function markReconnect(db: Db, ownerId: string, used: string) {
-  const message = RECONNECT_MESSAGE;
+async function markReconnect(db: Db, ownerId: string, used: string, message: string) {
   await db
     .update(accountingConnections)
     .set({
@@ -217,7 +231,7 @@ async function markReconnect(db: Db, ownerId: string, used: string) {
       updatedAt: Date.now(),
     })
     .where(and(eq(accountingConnections.ownerId, ownerId), eq(accountingConnections.refreshToken, used)));
-  return new XeroError("reconnect", message);
+  return new BooksError("reconnect", message);
 }
 
 /**

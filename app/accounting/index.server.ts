@@ -1,14 +1,22 @@
-/** The accounting feature's public face (decisions/060): connect Xero, import, sync, its local stand-in. */
+/** The accounting feature's public face (decisions/060, 061): connect Xero, import, sync, its local stand-in. */
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
 import { accountCaps, linkOrigin, readConfig } from "~/platform/config.server";
-import { connectionOf } from "./connection.server";
 import { tellReconnects } from "./reconnect.server";
+import { accountingSetups } from "./sources.server";
 import { connectionsDue, syncNow } from "./sync.server";
-import { xeroSetup } from "./xero/client.server";
 
 export {
+  BOOKS_LABEL,
+  type BooksDebtor,
+  BooksError,
+  type BooksInvoice,
+  type BooksProvider,
+  type BooksSource,
+} from "./books";
+export {
+  booksSession,
   type ConnectionRow,
   connectionOf,
   disconnectXero,
@@ -17,6 +25,7 @@ export {
   xeroSession,
 } from "./connection.server";
 export { tellReconnects } from "./reconnect.server";
+export { type AccountingSetups, accountingSetups, sourceFor } from "./sources.server";
 export { confirmImport, type ImportPreview, previewImport, SYNC_EVERY_MS, syncedCounts, syncNow } from "./sync.server";
 export { openToken, sealToken } from "./tokens.server";
 export {
@@ -37,46 +46,54 @@ export {
   voidStandInInvoice,
 } from "./xero/standin/store.server";
 
-/** Connections the watchdog syncs per run: each is a few calls to Xero, well inside its 60 a minute. */
+/** Connections the watchdog syncs per run: each is a few calls to the tool, well inside its limits. */
 const SYNCS_PER_RUN = 5;
 
 /**
+ * One owner's incremental sync outside a request (the watchdog, a webhook): in UTC (no request
+ * carries the user's zone), in the user's default currency. A failure is the connection's last
+ * error, in words; false when nothing was synced.
+ */
+export async function syncOwner(env: Env, ownerId: string, now = Date.now()) {
+  const config = readConfig(env);
+  const setups = accountingSetups(config, env, linkOrigin(config));
+  const db = getDb(env.DB);
+  const user = await db
+    .select({ defaultCurrency: users.defaultCurrency })
+    .from(users)
+    .where(eq(users.id, ownerId))
+    .get();
+  if (!user) return false;
+  const outcome = await syncNow(
+    {
+      env,
+      db,
+      ownerId,
+      now,
+      timeZone: "UTC",
+      today: new Date(now).toISOString().slice(0, 10),
+      currency: user.defaultCurrency ?? "USD",
+      maxSchedules: accountCaps(config).schedules,
+    },
+    setups,
+  ).catch((error) => {
+    console.error(`[dunly] accounting sync failed for ${ownerId}`, error);
+    return { ok: false as const };
+  });
+  return outcome.ok;
+}
+
+/**
  * The watchdog's sync (every run, bounded): the connections not synced for 15 minutes, oldest
- * first, each synced as "Sync now" would. A failure is the connection's last error, in words.
+ * first, each synced as "Sync now" would, whichever its tool.
  */
 export async function runAccountingSyncs(env: Env, now = Date.now()) {
-  const config = readConfig(env);
-  // The users whose connection was lost are told first: a sync cannot help them.
-  await tellReconnects(env, getDb(env.DB), config, now);
-  const setup = xeroSetup(config, env, linkOrigin(config));
-  if (!setup) return 0;
   const db = getDb(env.DB);
+  // The users whose connection was lost are told first: a sync cannot help them.
+  await tellReconnects(env, db, readConfig(env), now);
   let synced = 0;
   for (const { ownerId } of await connectionsDue(db, now, SYNCS_PER_RUN)) {
-    const connection = await connectionOf(db, ownerId);
-    if (connection?.provider !== "xero") continue;
-    const user = await db
-      .select({ defaultCurrency: users.defaultCurrency })
-      .from(users)
-      .where(eq(users.id, ownerId))
-      .get();
-    const outcome = await syncNow(
-      {
-        env,
-        db,
-        ownerId,
-        now,
-        timeZone: "UTC",
-        today: new Date(now).toISOString().slice(0, 10),
-        currency: user?.defaultCurrency ?? "USD",
-        maxSchedules: accountCaps(config).schedules,
-      },
-      setup,
-    ).catch((error) => {
-      console.error(`[dunly] accounting sync failed for ${ownerId}`, error);
-      return { ok: false as const };
-    });
-    if (outcome.ok) synced++;
+    if (await syncOwner(env, ownerId, now)) synced++;
   }
   return synced;
 }

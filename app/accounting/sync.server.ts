@@ -6,39 +6,37 @@ import { FieldsRefused } from "~/domain/refused";
 import { addPayment, settleDebtorsStatements, voidInvoice } from "~/ledger/index.server";
 import type { OwnerScope } from "~/platform/scope.server";
 import { joinAutopilot, replanDueSchedules } from "~/reminders/index.server";
-import { type ConnectionRow, connectionOf, takeLease, xeroSession } from "./connection.server";
-import { apiUrl, XERO_PAGE_SIZE, XeroError, type XeroSession, type XeroSetup, xeroRequest } from "./xero/client.server";
 import {
-  debtorOf,
-  invoiceOf,
-  isClosed,
-  isOpen,
-  type XeroContact,
-  type XeroInvoice,
-  xeroCents,
-  xeroTime,
-} from "./xero/mapping";
+  BOOKS_LABEL,
+  type BooksDebtor,
+  BooksError,
+  type BooksInvoice,
+  type BooksProvider,
+  type BooksSource,
+} from "./books";
+import { type ConnectionRow, connectionOf, takeLease } from "./connection.server";
+import { type AccountingSetups, sourceFor } from "./sources.server";
 
 /**
- * The sync (decisions/060): the first import after a preview, then incremental syncs ("Sync now",
- * the watchdog every 15 minutes) that read what changed since the last one (If-Modified-Since) and
- * make the ledger say what the books say: an invoice paid or credited in Xero is paid in Dunly (a
- * payment through the ledger's addPayment, so the reminders stop as for any payment), a voided or
- * deleted one is void, a new open one comes in. Every write is the owner's; synced rows carry
- * provider and external id (unique), so nothing comes in twice.
+ * The sync (decisions/060, 061), whichever the tool (a BooksSource: Xero, QuickBooks): the first
+ * import after a preview, then incremental syncs ("Sync now", the watchdog every 15 minutes, a
+ * QuickBooks webhook) that read what changed since the last one and make the ledger say what the
+ * books say: an invoice paid or credited in the books is paid in Dunly (a payment through the
+ * ledger's addPayment, so the reminders stop as for any payment), a voided or deleted one is void,
+ * a new open one comes in. Every write is the owner's; synced rows carry provider and external id
+ * (unique), so nothing comes in twice.
  */
 
 /** Pages one run reads at most (Xero allows 60 calls a minute): the next run goes on from the cursor. */
 const MAX_PAGES_PER_RUN = 20;
 /** Pages a first import reads at most (10,000 open invoices). */
 const MAX_IMPORT_PAGES = 100;
-const CONTACTS_PER_CALL = 50;
 const ROWS_PER_STATEMENT = 250;
 const LEASE_MS = 5 * 60_000;
 /** How often the watchdog syncs an account. */
 export const SYNC_EVERY_MS = 15 * 60_000;
 
-type Debtor = NonNullable<ReturnType<typeof debtorOf>>;
+type Debtor = BooksDebtor;
 
 /** The contact's id for a debtor's address, from a slice of debtors (?3). */
 const ID_FOR_EMAIL = `(SELECT json_extract(j.value, '$.externalId') FROM json_each(?3) AS j
@@ -48,28 +46,28 @@ const ID_FOR_EMAIL = `(SELECT json_extract(j.value, '$.externalId') FROM json_ea
  * The account's debtor with a contact's address (the oldest, not yet linked to a contact) becomes
  * that contact's: its invoices join it instead of a twin.
  */
-const LINK_DEBTORS = `UPDATE debtors SET source_provider = 'xero', external_id = ${ID_FOR_EMAIL}, updated_at = ?2
+const LINK_DEBTORS = `UPDATE debtors SET source_provider = ?4, external_id = ${ID_FOR_EMAIL}, updated_at = ?2
   WHERE owner_id = ?1 AND external_id IS NULL
     AND lower(email) IN (SELECT json_extract(value, '$.email') FROM json_each(?3))
     AND id = (SELECT min(k.id) FROM debtors AS k WHERE k.owner_id = ?1 AND lower(k.email) = lower(debtors.email))
-    AND NOT EXISTS (SELECT 1 FROM debtors AS x WHERE x.owner_id = ?1 AND x.source_provider = 'xero'
+    AND NOT EXISTS (SELECT 1 FROM debtors AS x WHERE x.owner_id = ?1 AND x.source_provider = ?4
       AND x.external_id = ${ID_FOR_EMAIL})`;
 
-/** The contacts of a slice (?3) the account has no debtor for, as new debtors in the user's zone (?4). */
+/** The contacts of a slice (?3) of the provider (?4) the account has no debtor for, as new debtors in the user's zone (?5). */
 const INSERT_DEBTORS = `INSERT INTO debtors (owner_id, kind, full_name, email, debt_cents, currency, active_strategy,
     paid_cents, status, time_zone, contact_name, opt_out_key, source_provider, external_id, created_at, updated_at)
   SELECT ?1, 'company', json_extract(value, '$.fullName'), json_extract(value, '$.email'), 0,
-    json_extract(value, '$.currency'), 1, 0, 'active', ?4, json_extract(value, '$.contactName'),
-    lower(hex(randomblob(16))), 'xero', json_extract(value, '$.externalId'), ?2, ?2
+    json_extract(value, '$.currency'), 1, 0, 'active', ?5, json_extract(value, '$.contactName'),
+    lower(hex(randomblob(16))), ?4, json_extract(value, '$.externalId'), ?2, ?2
   FROM json_each(?3)
-  WHERE NOT EXISTS (SELECT 1 FROM debtors AS x WHERE x.owner_id = ?1 AND x.source_provider = 'xero'
+  WHERE NOT EXISTS (SELECT 1 FROM debtors AS x WHERE x.owner_id = ?1 AND x.source_provider = ?4
     AND x.external_id = json_extract(value, '$.externalId'))
   ORDER BY key`;
 
-/** An 'imported' timeline event for each debtor the slice (?3) added now. */
+/** An 'imported' timeline event (detail: the provider's name, ?5) for each debtor the slice (?3) added now. */
 const INSERT_EVENTS = `INSERT INTO debtor_events (owner_id, debtor_id, type, detail, created_at)
-  SELECT owner_id, id, 'imported', 'Xero', ?2 FROM debtors
-  WHERE owner_id = ?1 AND source_provider = 'xero' AND created_at = ?2
+  SELECT owner_id, id, 'imported', ?5, ?2 FROM debtors
+  WHERE owner_id = ?1 AND source_provider = ?4 AND created_at = ?2
     AND external_id IN (SELECT json_extract(value, '$.externalId') FROM json_each(?3))`;
 
 /**
@@ -82,83 +80,17 @@ const INSERT_INVOICES = `INSERT OR IGNORE INTO invoices (owner_id, debtor_id, nu
     CASE WHEN EXISTS (SELECT 1 FROM invoices AS t WHERE t.owner_id = ?1 AND t.number = json_extract(j.value, '$.number'))
       THEN NULL ELSE json_extract(j.value, '$.number') END,
     json_extract(j.value, '$.amountCents'), json_extract(j.value, '$.currency'), json_extract(j.value, '$.issuedOn'),
-    json_extract(j.value, '$.dueOn'), 'open', 0, ?2, ?2, 'xero', json_extract(j.value, '$.externalId')
+    json_extract(j.value, '$.dueOn'), 'open', 0, ?2, ?2, ?4, json_extract(j.value, '$.externalId')
   FROM json_each(?3) AS j
-  JOIN debtors AS d ON d.owner_id = ?1 AND d.source_provider = 'xero' AND d.external_id = json_extract(j.value, '$.contactId')
+  JOIN debtors AS d ON d.owner_id = ?1 AND d.source_provider = ?4 AND d.external_id = json_extract(j.value, '$.contactId')
   ORDER BY j.key`;
-type Invoice = NonNullable<ReturnType<typeof invoiceOf>>;
-
-interface Page {
-  Invoices?: XeroInvoice[];
-}
-
-/** Xero's sales invoices, page by page (100 each), oldest change first. */
-async function invoicePages(
-  setup: XeroSetup,
-  session: XeroSession,
-  options: { statuses?: string; since?: string; maxPages: number },
-) {
-  const all: XeroInvoice[] = [];
-  let complete = false;
-  for (let page = 1; page <= options.maxPages; page++) {
-    const body = await xeroRequest<Page>(
-      setup,
-      session,
-      apiUrl(setup, "Invoices", {
-        where: 'Type=="ACCREC"',
-        Statuses: options.statuses,
-        order: "UpdatedDateUTC ASC",
-        page,
-      }),
-      { ifModifiedSince: options.since },
-    );
-    const rows = body.Invoices ?? [];
-    all.push(...rows);
-    if (rows.length < XERO_PAGE_SIZE) {
-      complete = true;
-      break;
-    }
-  }
-  return { invoices: all, complete };
-}
-
-async function contactsOf(setup: XeroSetup, session: XeroSession, ids: readonly string[]) {
-  const found: XeroContact[] = [];
-  for (const slice of chunk([...new Set(ids)], CONTACTS_PER_CALL)) {
-    const body = await xeroRequest<{ Contacts?: XeroContact[] }>(
-      setup,
-      session,
-      apiUrl(setup, "Contacts", { IDs: slice.join(",") }),
-    );
-    found.push(...(body.Contacts ?? []));
-  }
-  return found;
-}
+type Invoice = BooksInvoice;
 
 /** Open invoices and their customers as Dunly would import them; what cannot be (no e-mail) counted apart. */
-async function openPlan(setup: XeroSetup, session: XeroSession, fallbackCurrency: string, maxPages: number) {
-  const { invoices: open } = await invoicePages(setup, session, { statuses: "AUTHORISED", maxPages });
-  return planOf(setup, session, open.filter(isOpen), fallbackCurrency);
-}
-
-async function planOf(setup: XeroSetup, session: XeroSession, open: XeroInvoice[], fallbackCurrency: string) {
-  const mapped = open.flatMap((i) => {
-    const m = invoiceOf(i);
-    return m ? [m] : [];
-  });
-  const contacts =
-    mapped.length > 0
-      ? await contactsOf(
-          setup,
-          session,
-          mapped.map((i) => i.contactId),
-        )
-      : [];
-  const debtorsById = new Map<string, Debtor>();
-  for (const c of contacts) {
-    const d = debtorOf(c, mapped.find((i) => i.contactId === c.ContactID)?.currency ?? fallbackCurrency);
-    if (d) debtorsById.set(c.ContactID, d);
-  }
+async function planOf(source: BooksSource, open: readonly BooksInvoice[], fallbackCurrency: string) {
+  const mapped = open.filter((i) => i.open);
+  const debtorsById =
+    mapped.length > 0 ? await source.customersOf(mapped, fallbackCurrency) : new Map<string, Debtor>();
   const importable = mapped.filter((i) => debtorsById.has(i.contactId));
   return {
     debtors: [...debtorsById.values()].filter((d) => importable.some((i) => i.contactId === d.externalId)),
@@ -174,15 +106,9 @@ export interface ImportPreview {
   withoutEmail: number;
 }
 
-/** What the first import would bring in, read from Xero now; nothing is written. */
-export async function previewImport(
-  db: Db,
-  setup: XeroSetup,
-  connection: ConnectionRow,
-  today: string,
-  currency: string,
-) {
-  const plan = await openPlan(setup, xeroSession(db, setup, connection), currency, MAX_IMPORT_PAGES);
+/** What the first import would bring in, read from the books now; nothing is written. */
+export async function previewImport(source: BooksSource, today: string, currency: string) {
+  const plan = await planOf(source, await source.openInvoices(MAX_IMPORT_PAGES), currency);
   return {
     customers: plan.debtors.length,
     invoices: plan.invoices.length,
@@ -196,7 +122,11 @@ export async function previewImport(
  * is linked to the contact (the oldest one), the others are added; invoices not yet synced are
  * added (a number the account already uses keeps the invoice without it); sums settled.
  */
-async function writePlan(scope: OwnerScope & { timeZone: string }, plan: { debtors: Debtor[]; invoices: Invoice[] }) {
+async function writePlan(
+  scope: OwnerScope & { timeZone: string },
+  provider: BooksProvider,
+  plan: { debtors: Debtor[]; invoices: Invoice[] },
+) {
   const { db, ownerId, now } = scope;
   if (plan.invoices.length === 0) return { debtorIds: [] as number[], added: 0 };
   const d1 = db.$client;
@@ -205,19 +135,19 @@ async function writePlan(scope: OwnerScope & { timeZone: string }, plan: { debto
     ...chunk(plan.debtors, ROWS_PER_STATEMENT).flatMap((slice) => {
       const json = JSON.stringify(slice);
       return [
-        d1.prepare(LINK_DEBTORS).bind(ownerId, now, json),
-        d1.prepare(INSERT_DEBTORS).bind(ownerId, now, json, scope.timeZone),
-        d1.prepare(INSERT_EVENTS).bind(ownerId, now, json),
+        d1.prepare(LINK_DEBTORS).bind(ownerId, now, json, provider),
+        d1.prepare(INSERT_DEBTORS).bind(ownerId, now, json, provider, scope.timeZone),
+        d1.prepare(INSERT_EVENTS).bind(ownerId, now, json, provider, BOOKS_LABEL[provider]),
       ];
     }),
     ...chunk(plan.invoices, ROWS_PER_STATEMENT).map((slice) =>
-      d1.prepare(INSERT_INVOICES).bind(ownerId, now, JSON.stringify(slice)),
+      d1.prepare(INSERT_INVOICES).bind(ownerId, now, JSON.stringify(slice), provider),
     ),
     ...chunk([...new Set(plan.invoices.map((i) => i.contactId))], ROWS_PER_STATEMENT).flatMap((slice) =>
       settleDebtorsStatements(
         db,
         ownerId,
-        sql`${debtors.sourceProvider} = 'xero' AND ${debtors.externalId} IN (SELECT value FROM json_each(${JSON.stringify(slice)}))`,
+        sql`${debtors.sourceProvider} = ${provider} AND ${debtors.externalId} IN (SELECT value FROM json_each(${JSON.stringify(slice)}))`,
         now,
       ).map((statement) => {
         const { sql: text, params } = statement.toSQL();
@@ -229,6 +159,7 @@ async function writePlan(scope: OwnerScope & { timeZone: string }, plan: { debto
   const rows = await syncedInvoices(
     db,
     ownerId,
+    provider,
     plan.invoices.map((i) => i.externalId),
   );
   const added = rows.filter((r) => r.createdAt === now).length;
@@ -236,7 +167,7 @@ async function writePlan(scope: OwnerScope & { timeZone: string }, plan: { debto
 }
 
 /** The owner's synced invoices among these external ids. */
-async function syncedInvoices(db: Db, ownerId: string, externalIds: readonly string[]) {
+async function syncedInvoices(db: Db, ownerId: string, provider: BooksProvider, externalIds: readonly string[]) {
   const found: {
     id: number;
     debtorId: number;
@@ -262,7 +193,7 @@ async function syncedInvoices(db: Db, ownerId: string, externalIds: readonly str
         .where(
           and(
             eq(invoices.ownerId, ownerId),
-            eq(invoices.sourceProvider, "xero"),
+            eq(invoices.sourceProvider, provider),
             sql`${invoices.externalId} IN (SELECT value FROM json_each(${JSON.stringify(slice)}))`,
           ),
         )),
@@ -272,18 +203,20 @@ async function syncedInvoices(db: Db, ownerId: string, externalIds: readonly str
 }
 
 /**
- * Makes Dunly's synced invoices say what Xero says: what Xero no longer has due (paid or credited)
- * is a payment of the difference, once (its provider id names the invoice and what is left due);
- * a voided or deleted invoice is void. Returns the payments recorded, the invoices closed, the
- * debtors touched and the problems in words.
+ * Makes Dunly's synced invoices say what the books say: what the books no longer have due (paid or
+ * credited) is a payment of the difference, once (its provider id names the invoice and what is
+ * left due); a voided or deleted invoice is void. Returns the payments recorded, the invoices
+ * closed, the debtors touched and the problems in words.
  */
-async function reconcile(scope: OwnerScope, xero: readonly XeroInvoice[], today: string) {
+async function reconcile(scope: OwnerScope, source: BooksSource, books: readonly BooksInvoice[], today: string) {
+  const { provider, label } = source;
   const ours = new Map(
     (
       await syncedInvoices(
         scope.db,
         scope.ownerId,
-        xero.map((i) => i.InvoiceID),
+        provider,
+        books.map((i) => i.externalId),
       )
     ).map((r) => [r.externalId, r]),
   );
@@ -291,10 +224,10 @@ async function reconcile(scope: OwnerScope, xero: readonly XeroInvoice[], today:
   let closed = 0;
   const touched = new Set<number>();
   const problems: string[] = [];
-  for (const invoice of xero) {
-    const mine = ours.get(invoice.InvoiceID);
+  for (const invoice of books) {
+    const mine = ours.get(invoice.externalId);
     if (!mine || mine.status === "void") continue;
-    if (isClosed(invoice)) {
+    if (invoice.closed) {
       try {
         if (await voidInvoice(scope, scope.ownerId, mine.id, scope.now, { bySync: true })) {
           closed++;
@@ -303,12 +236,12 @@ async function reconcile(scope: OwnerScope, xero: readonly XeroInvoice[], today:
       } catch (error) {
         if (!(error instanceof FieldsRefused)) throw error;
         problems.push(
-          `${invoice.InvoiceNumber ?? "An invoice"} was voided in Xero, but payments are recorded on it in Dunly: delete them in Dunly.`,
+          `${invoice.number ?? "An invoice"} was voided in ${label}, but payments are recorded on it in Dunly: delete them in Dunly.`,
         );
       }
       continue;
     }
-    const dueCents = Math.max(0, xeroCents(invoice.AmountDue));
+    const dueCents = Math.max(0, invoice.dueCents);
     const owed = mine.amountCents - mine.paidCents;
     if (dueCents >= owed) continue;
     const written = await addPayment(
@@ -318,11 +251,11 @@ async function reconcile(scope: OwnerScope, xero: readonly XeroInvoice[], today:
       {
         amount: (owed - dueCents) / 100,
         paid_on: today,
-        note: `Paid or credited in Xero (${invoice.InvoiceNumber ?? invoice.InvoiceID})`,
+        note: `Paid or credited in ${label} (${invoice.number ?? invoice.externalId})`,
         invoice_id: mine.id,
       },
       scope.now,
-      { provider: { id: `xero:${invoice.InvoiceID}:${dueCents}`, source: "xero" } },
+      { provider: { id: `${provider}:${invoice.externalId}:${dueCents}`, source: provider } },
     ).catch((error: unknown) => {
       // The same change recorded by a sync that ran at the same time.
       if (String((error as Error)?.message ?? error).includes("UNIQUE")) return { error: "recorded" as const };
@@ -336,33 +269,47 @@ async function reconcile(scope: OwnerScope, xero: readonly XeroInvoice[], today:
   return { payments, closed, touched: [...touched], problems };
 }
 
+type SyncScope = OwnerScope & { timeZone: string; today: string; currency: string; maxSchedules: number };
+
+/** The owner's connected books, or why not (in words). */
+async function connectedSource(
+  db: Db,
+  ownerId: string,
+  setups: AccountingSetups,
+): Promise<{ connection: ConnectionRow; source: BooksSource } | { message: string }> {
+  const connection = await connectionOf(db, ownerId);
+  const label = connection ? BOOKS_LABEL[connection.provider] : "your accounting tool";
+  if (connection?.status !== "connected") return { message: `Connect ${label} first.` };
+  const source = sourceFor(db, setups, connection);
+  if (!source) return { message: `${label} is not available.` };
+  return { connection, source };
+}
+
 /**
  * The first import, after the user confirmed the preview: the open invoices and their customers
- * come in and join the reminders (autopilot, due-date plans); what Xero already has paid of them
- * is recorded. The sync cursor starts before the read, so nothing changed meanwhile is missed.
+ * come in and join the reminders (autopilot, due-date plans); what the books already have paid of
+ * them is recorded. The sync cursor starts before the read, so nothing changed meanwhile is missed.
  */
-export async function confirmImport(
-  scope: OwnerScope & { timeZone: string; today: string; currency: string; maxSchedules: number },
-  setup: XeroSetup,
-) {
+export async function confirmImport(scope: SyncScope, setups: AccountingSetups) {
   const { db, ownerId } = scope;
-  const connection = await connectionOf(db, ownerId);
-  if (connection?.status !== "connected") return { ok: false as const, message: "Connect Xero first." };
+  const found = await connectedSource(db, ownerId, setups);
+  if (!("source" in found)) return { ok: false as const, message: found.message };
+  const { connection, source } = found;
   if (connection.importedAt)
-    return { ok: false as const, message: "Your Xero invoices were imported already: use Sync now." };
+    return {
+      ok: false as const,
+      message: `Your ${source.label} invoices were imported already: use Sync now.`,
+    };
   if (!(await takeLease(db, ownerId, scope.now, LEASE_MS))) {
     return { ok: false as const, message: "A sync is under way: try again in a minute." };
   }
-  const cursor = new Date(scope.now - 1000).toISOString().slice(0, 19);
+  // A second before the read, so nothing changed meanwhile is missed.
+  const cursor = source.cursorAt(scope.now - 1000);
   try {
-    const session = xeroSession(db, setup, connection);
-    const { invoices: open } = await invoicePages(setup, session, {
-      statuses: "AUTHORISED",
-      maxPages: MAX_IMPORT_PAGES,
-    });
-    const plan = await planOf(setup, session, open.filter(isOpen), scope.currency);
-    const written = await writePlan(scope, plan);
-    const settled = await reconcile(scope, open, scope.today);
+    const open = await source.openInvoices(MAX_IMPORT_PAGES);
+    const plan = await planOf(source, open, scope.currency);
+    const written = await writePlan(scope, source.provider, plan);
+    const settled = await reconcile(scope, source, open, scope.today);
     await replanDueSchedules(scope, written.debtorIds);
     const joined = await joinAutopilot(scope, written.debtorIds, { max: scope.maxSchedules });
     await finish(db, ownerId, scope.now, {
@@ -371,10 +318,10 @@ export async function confirmImport(
       payments: settled.payments,
       problems: settled.problems,
     });
-    return { ok: true as const, debtors: plan.debtors.length, invoices: written.added, joined };
+    return { ok: true as const, debtors: plan.debtors.length, invoices: written.added, joined, label: source.label };
   } catch (error) {
     await failed(db, ownerId, error);
-    if (error instanceof XeroError) return { ok: false as const, message: error.message };
+    if (error instanceof BooksError) return { ok: false as const, message: error.message };
     throw error;
   }
 }
@@ -384,45 +331,51 @@ export async function confirmImport(
  * most MAX_PAGES_PER_RUN pages; the next run goes on), new open ones imported, the others
  * reconciled. Nothing when another sync holds the lease or nothing was imported yet.
  */
-export async function syncNow(
-  scope: OwnerScope & { timeZone: string; today: string; currency: string; maxSchedules: number },
-  setup: XeroSetup,
-) {
+export async function syncNow(scope: SyncScope, setups: AccountingSetups) {
   const { db, ownerId } = scope;
-  const connection = await connectionOf(db, ownerId);
-  if (connection?.status !== "connected") return { ok: false as const, message: "Connect Xero first." };
-  if (!connection.importedAt) return { ok: false as const, message: "Import your Xero invoices first." };
+  const found = await connectedSource(db, ownerId, setups);
+  if (!("source" in found)) return { ok: false as const, message: found.message };
+  const { connection, source } = found;
+  if (!connection.importedAt) return { ok: false as const, message: `Import your ${source.label} invoices first.` };
   if (!(await takeLease(db, ownerId, scope.now, LEASE_MS))) {
     return { ok: false as const, message: "A sync is under way: try again in a minute." };
   }
   try {
-    const session = xeroSession(db, setup, connection);
-    const since = connection.syncCursor ?? undefined;
-    const { invoices: changed, complete } = await invoicePages(setup, session, { since, maxPages: MAX_PAGES_PER_RUN });
+    const since = connection.syncCursor;
+    const { invoices: changed, complete, cursor } = await source.changedSince(since, MAX_PAGES_PER_RUN);
     const known = new Set(
       (
         await syncedInvoices(
           db,
           ownerId,
-          changed.map((i) => i.InvoiceID),
+          source.provider,
+          changed.map((i) => i.externalId),
         )
       ).map((r) => r.externalId),
     );
-    const fresh = changed.filter((i) => isOpen(i) && !known.has(i.InvoiceID));
-    const plan = await planOf(setup, session, fresh, scope.currency);
-    const written = await writePlan(scope, plan);
-    const settled = await reconcile(scope, changed, scope.today);
+    const fresh = changed.filter((i) => i.open && !known.has(i.externalId));
+    const plan = await planOf(source, fresh, scope.currency);
+    const written = await writePlan(scope, source.provider, plan);
+    const settled = await reconcile(scope, source, changed, scope.today);
     const debtorIds = [...new Set([...written.debtorIds, ...settled.touched])];
     await replanDueSchedules(scope, debtorIds);
     if (written.debtorIds.length > 0) await joinAutopilot(scope, written.debtorIds, { max: scope.maxSchedules });
-    // The newest change read: the next sync asks from there (all of it again when a run stopped early).
-    const newest = changed.reduce((max, i) => Math.max(max, xeroTime(i.UpdatedDateUTC)), Number.NEGATIVE_INFINITY);
-    const cursor = Number.isFinite(newest) ? new Date(newest).toISOString().slice(0, 19) : (since ?? null);
-    await finish(db, ownerId, scope.now, { cursor, payments: settled.payments, problems: settled.problems });
-    return { ok: true as const, invoices: written.added, payments: settled.payments, closed: settled.closed, complete };
+    await finish(db, ownerId, scope.now, {
+      cursor: cursor ?? since ?? null,
+      payments: settled.payments,
+      problems: settled.problems,
+    });
+    return {
+      ok: true as const,
+      label: source.label,
+      invoices: written.added,
+      payments: settled.payments,
+      closed: settled.closed,
+      complete,
+    };
   } catch (error) {
     await failed(db, ownerId, error);
-    if (error instanceof XeroError) return { ok: false as const, message: error.message };
+    if (error instanceof BooksError) return { ok: false as const, message: error.message };
     throw error;
   }
 }
@@ -450,7 +403,7 @@ async function finish(
 
 async function failed(db: Db, ownerId: string, error: unknown) {
   const message =
-    error instanceof XeroError
+    error instanceof BooksError
       ? error.message
       : "The sync stopped on an error in Dunly: it is tried again at the next sync.";
   await db
@@ -459,20 +412,20 @@ async function failed(db: Db, ownerId: string, error: unknown) {
     .where(eq(accountingConnections.ownerId, ownerId));
 }
 
-/** The counts the tab shows: the owner's synced debtors and invoices (open ones apart). */
-export async function syncedCounts(db: Db, ownerId: string) {
+/** The counts the tab shows: the owner's debtors and invoices synced from the provider (open ones apart). */
+export async function syncedCounts(db: Db, ownerId: string, provider: BooksProvider) {
   const [d, i] = await db.batch([
     db
       .select({ n: sql<number>`count(*)` })
       .from(debtors)
-      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.sourceProvider, "xero"))),
+      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.sourceProvider, provider))),
     db
       .select({
         n: sql<number>`count(*)`,
         open: sql<number>`coalesce(sum(${invoices.status} IN ('open', 'disputed')), 0)`,
       })
       .from(invoices)
-      .where(and(eq(invoices.ownerId, ownerId), eq(invoices.sourceProvider, "xero"))),
+      .where(and(eq(invoices.ownerId, ownerId), eq(invoices.sourceProvider, provider))),
   ]);
   return { debtors: d[0]?.n ?? 0, invoices: i[0]?.n ?? 0, open: i[0]?.open ?? 0 };
 }

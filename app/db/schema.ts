@@ -378,9 +378,9 @@ export const payments = sqliteTable(
     // Where it came from (0018, decisions/018): 'manual' (typed in by the user) or 'stripe' (a
     // debtor's payment online, recorded from a verified event), with the provider's payment id
     // (the PaymentIntent): unique, so one payment is recorded once whatever events repeat it.
-    // 'xero' (decisions/060): what Xero says was paid or credited on a synced invoice, keyed by the
-    // invoice and the amount still due after it.
-    source: text("source", { enum: ["manual", "stripe", "xero"] })
+    // 'xero', 'quickbooks' (decisions/060, 061): what the books say was paid or credited on a synced
+    // invoice, keyed by the invoice and the amount still due after it.
+    source: text("source", { enum: ["manual", "stripe", "xero", "quickbooks"] })
       .notNull()
       .default("manual"),
     providerPaymentId: text("provider_payment_id"),

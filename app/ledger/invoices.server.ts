@@ -2,6 +2,7 @@ import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { bindParam, OWNER_ID, preparedQuery } from "~/db/prepared.server";
 import { debtors, invoices } from "~/db/schema";
+import { syncedInvoiceMessage } from "~/domain/books";
 import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused } from "~/domain/refused";
 import type { DataScope } from "~/platform/scope.server";
@@ -27,8 +28,7 @@ export const MAX_INVOICES_PER_DEBTOR = 500;
 
 export const TOO_MANY_INVOICES_MESSAGE = `This debtor already has ${MAX_INVOICES_PER_DEBTOR} invoices, the most one debtor can have.`;
 /** A synced invoice (decisions/060) is the accounting tool's: changed there, never in Dunly. */
-export const SYNCED_INVOICE_MESSAGE =
-  "This invoice comes from Xero: change or void it there, and Dunly follows at the next sync.";
+export const SYNCED_INVOICE_MESSAGE = syncedInvoiceMessage("xero");
 export const VOID_PAID_MESSAGE = "Payments were recorded on this invoice: delete them before voiding it.";
 
 export const invoiceColumns = {
@@ -190,7 +190,7 @@ export async function editInvoice(
 ): Promise<InvoiceWrite | undefined> {
   const current = await getInvoice(db, ownerId, id);
   if (!current || current.status === "void") return undefined;
-  if (current.sourceProvider) throw new FieldsRefused({ amount: [SYNCED_INVOICE_MESSAGE] });
+  if (current.sourceProvider) throw new FieldsRefused({ amount: [syncedInvoiceMessage(current.sourceProvider)] });
   const amountCents = toCents(input.amount);
   const currency = input.currency ?? current.currency;
   if (amountCents < current.paidCents) {
@@ -225,7 +225,8 @@ export async function voidInvoice(
   const current = await getInvoice(db, ownerId, id);
   if (!current || current.status === "void") return undefined;
   // Only the sync voids a synced invoice: the accounting tool voided or deleted it.
-  if (current.sourceProvider && !bySync) throw new FieldsRefused({ id: [SYNCED_INVOICE_MESSAGE] });
+  if (current.sourceProvider && !bySync)
+    throw new FieldsRefused({ id: [syncedInvoiceMessage(current.sourceProvider)] });
   if (current.paidCents > 0) throw new FieldsRefused({ id: [VOID_PAID_MESSAGE] });
   const update = db
     .update(invoices)

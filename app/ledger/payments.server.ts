@@ -197,7 +197,7 @@ async function overOwedNow(db: Db, ownerId: string, debtorId: number, ownAmountC
  * `onlyIf`, a further condition of the INSERT, and `andThen(inserted)`, statements run after the
  * ledger is settled, given a condition that holds only when this payment was inserted. `provider`:
  * a payment online (decisions/018), source 'stripe' with the provider's payment id (unique), or
- * what an accounting tool says was paid (decisions/060), source 'xero'.
+ * what an accounting tool says was paid (decisions/060, 061), source 'xero' or 'quickbooks'.
  */
 export async function addPayment(
   { env, db }: DataScope,
@@ -208,7 +208,7 @@ export async function addPayment(
   also?: {
     onlyIf?: SQL;
     andThen?: (inserted: SQL) => BatchItem[];
-    provider?: { id: string; source?: "stripe" | "xero" };
+    provider?: { id: string; source?: "stripe" | "xero" | "quickbooks" };
   },
 ): Promise<PaymentWrite | PaymentWriteError> {
   const amountCents = toCents(input.amount);
@@ -234,7 +234,7 @@ export async function addPayment(
               note: sql<string>`${input.note ?? ""}`.as("note"),
               createdAt: sql<number>`${now}`.as("created_at"),
               source: sql<
-                "manual" | "stripe" | "xero"
+                "manual" | "stripe" | "xero" | "quickbooks"
               >`${also?.provider ? (also.provider.source ?? "stripe") : "manual"}`.as("source"),
               providerPaymentId: sql<string | null>`${also?.provider?.id ?? null}`.as("provider_payment_id"),
             })

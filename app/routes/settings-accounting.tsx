@@ -1,11 +1,14 @@
 import { redirect, useActionData, useFetcher } from "react-router";
 import {
+  accountingSetups,
+  BOOKS_LABEL,
+  BooksError,
   confirmImport,
   connectionOf,
   previewImport,
+  sourceFor,
   syncedCounts,
   syncNow,
-  xeroSetup,
   xeroUnavailable,
 } from "~/accounting/index.server";
 import { getApp } from "~/auth/context.server";
@@ -42,12 +45,13 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
   const connection = await connectionOf(db, user.id);
-  const counts = connection ? await syncedCounts(db, user.id) : null;
+  const counts = connection ? await syncedCounts(db, user.id, connection.provider) : null;
   return {
     unavailable: xeroUnavailable(config),
     standIn: !config.XERO_CLIENT_ID,
     connection: connection && {
       provider: connection.provider,
+      label: BOOKS_LABEL[connection.provider],
       tenantName: connection.tenantName,
       status: connection.status,
       connectedAt: when(connection.connectedAt),
@@ -70,8 +74,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   if ("refused" in form) return form.refused;
   const intent = intentOf(form.formData);
   const { env, config } = getApp(context);
-  const setup = xeroSetup(config, env, appOrigin(config, request.url));
-  if (!setup) return reply(intent, { status: 404, message: "Xero is not available." });
+  const setups = accountingSetups(config, env, appOrigin(config, request.url));
   const scope = entityScope(env, config, user, request);
   const db = scope.db;
   const sync = {
@@ -82,35 +85,39 @@ export async function action({ context, request, url }: Route.ActionArgs) {
   if (intent === INTENTS.preview) {
     const connection = await connectionOf(db, user.id);
     if (connection?.status !== "connected") {
-      return reply(intent, { status: 409, message: "Connect Xero first." });
+      return reply(intent, { status: 409, message: "Connect your accounting tool first." });
     }
+    const label = BOOKS_LABEL[connection.provider];
+    const source = sourceFor(db, setups, connection);
+    if (!source) return reply(intent, { status: 404, message: `${label} is not available.` });
     try {
-      const p = await previewImport(db, setup, connection, scope.today, user.defaultCurrency);
+      const p = await previewImport(source, scope.today, user.defaultCurrency);
       const skipped =
-        p.withoutEmail > 0 ? ` ${plural(p.withoutEmail, "customer")} without an e-mail address in Xero stay out.` : "";
+        p.withoutEmail > 0
+          ? ` ${plural(p.withoutEmail, "customer")} without an e-mail address in ${label} stay out.`
+          : "";
       const message =
         p.invoices === 0
-          ? `Xero has no open sales invoices to import.${skipped}`
+          ? `${label} has no open sales invoices to import.${skipped}`
           : `${plural(p.customers, "customer")}, ${plural(p.invoices, "open invoice")}, ${p.overdue.toLocaleString("en")} overdue: they join your cadence after you confirm.${skipped}`;
       return reply(intent, { message, count: p.invoices });
     } catch (error) {
-      if (error instanceof Error && error.name === "XeroError")
-        return reply(intent, { status: 502, message: error.message });
+      if (error instanceof BooksError) return reply(intent, { status: 502, message: error.message });
       throw error;
     }
   }
   if (intent === INTENTS.import) {
-    const outcome = await confirmImport(sync, setup);
+    const outcome = await confirmImport(sync, setups);
     if (!outcome.ok) return reply(intent, { status: 409, message: outcome.message });
     // The tab shows the sync from now on: the outcome follows as a toast.
-    const message = `Imported ${plural(outcome.invoices, "invoice")} of ${plural(outcome.debtors, "customer")} from Xero.${outcome.joined > 0 ? ` Autopilot is now chasing ${plural(outcome.joined, "debtor")}.` : ""}`;
+    const message = `Imported ${plural(outcome.invoices, "invoice")} of ${plural(outcome.debtors, "customer")} from ${outcome.label}.${outcome.joined > 0 ? ` Autopilot is now chasing ${plural(outcome.joined, "debtor")}.` : ""}`;
     return redirect("/iam/accounting", {
       status: 303,
       headers: { "Set-Cookie": flashToastCookie({ kind: "success", message }) },
     });
   }
   if (intent === INTENTS.sync) {
-    const outcome = await syncNow(sync, setup);
+    const outcome = await syncNow(sync, setups);
     if (!outcome.ok) return reply(intent, { status: 409, message: outcome.message });
     const parts = [
       outcome.invoices > 0 ? plural(outcome.invoices, "new invoice") : null,
@@ -118,13 +125,13 @@ export async function action({ context, request, url }: Route.ActionArgs) {
       outcome.closed > 0 ? `${plural(outcome.closed, "invoice")} voided` : null,
     ].filter(Boolean);
     return reply(intent, {
-      message: `Synced with Xero: ${parts.length > 0 ? parts.join(", ") : "nothing changed"}.${outcome.complete ? "" : " More changes follow at the next sync."}`,
+      message: `Synced with ${outcome.label}: ${parts.length > 0 ? parts.join(", ") : "nothing changed"}.${outcome.complete ? "" : " More changes follow at the next sync."}`,
     });
   }
   return reply(intent, { status: 400, message: SOMETHING_WRONG });
 }
 
-function ImportStep() {
+function ImportStep({ label }: { label: string }) {
   const preview = useFetcher<typeof action>();
   const confirm = useFetcher<typeof action>();
   const previewResult = useFormResult(preview, [INTENTS.preview]);
@@ -147,7 +154,7 @@ function ImportStep() {
         <confirm.Form method="post">
           <input type="hidden" name="intent" value={INTENTS.import} />
           <SubmitButton busy={confirm.state !== "idle"} disabled={busy}>
-            Import from Xero
+            {`Import from ${label}`}
           </SubmitButton>
         </confirm.Form>
       )}
@@ -204,15 +211,15 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
           <div className="mt-4 flex flex-col gap-4">
             <p role="status" data-testid="accounting-status">
               {connection.status === "connected"
-                ? `Connected to Xero${connection.tenantName ? `: ${connection.tenantName}` : ""} since ${connection.connectedAt}.`
-                : "Xero refused: the connection has expired. Connect Xero again; nothing syncs until then."}
+                ? `Connected to ${connection.label}${connection.tenantName ? `: ${connection.tenantName}` : ""} since ${connection.connectedAt}.`
+                : `${connection.label} refused: the connection has expired. Connect ${connection.label} again; nothing syncs until then.`}
             </p>
             {connection.status === "reconnect" && (
-              <form method="post" action="/iam/accounting/xero/connect">
-                <Button type="submit">Connect Xero again</Button>
+              <form method="post" action={`/iam/accounting/${connection.provider}/connect`}>
+                <Button type="submit">{`Connect ${connection.label} again`}</Button>
               </form>
             )}
-            {connection.status === "connected" && !connection.imported && <ImportStep />}
+            {connection.status === "connected" && !connection.imported && <ImportStep label={connection.label} />}
             {orphan?.message && (
               <p role="status" className={orphan.ok ? "text-sm text-success" : "text-sm text-danger"}>
                 {orphan.message}
@@ -225,11 +232,11 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
               >
                 <dt className="text-muted">Last sync</dt>
                 <dd>{connection.lastSync ?? "Not yet"}</dd>
-                <dt className="text-muted">Debtors from Xero</dt>
+                <dt className="text-muted">{`Debtors from ${connection.label}`}</dt>
                 <dd>{counts?.debtors ?? 0}</dd>
-                <dt className="text-muted">Invoices from Xero</dt>
+                <dt className="text-muted">{`Invoices from ${connection.label}`}</dt>
                 <dd>{`${counts?.invoices ?? 0} (${counts?.open ?? 0} still owed)`}</dd>
-                <dt className="text-muted">Payments from Xero</dt>
+                <dt className="text-muted">{`Payments from ${connection.label}`}</dt>
                 <dd>{connection.payments}</dd>
               </dl>
             )}
@@ -246,9 +253,9 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
               </p>
             )}
             {connection.imported && connection.status === "connected" && <SyncNow />}
-            <form method="post" action="/iam/accounting/xero/disconnect">
+            <form method="post" action={`/iam/accounting/${connection.provider}/disconnect`}>
               <Button type="submit" variant="outline">
-                Disconnect Xero
+                {`Disconnect ${connection.label}`}
               </Button>
             </form>
           </div>

@@ -1,5 +1,6 @@
 import { CodeChallengeMethod, OAuth2Client, OAuth2Tokens } from "arctic";
 import type { AppConfig } from "~/platform/config.server";
+import { BooksError, type BooksGrant, type BooksSession } from "../books";
 import { xeroStandInApi } from "./standin/api.server";
 import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET, STANDIN_HOST } from "./standin/config";
 
@@ -84,16 +85,12 @@ export function xeroSetup(config: AppConfig, env: Env, origin: string): XeroSetu
   };
 }
 
-export type XeroErrorKind = "rate-limited" | "reconnect" | "refused" | "unreachable";
+export type XeroErrorKind = BooksError["kind"];
 
-/** A Xero failure, with words for the user (`message`). */
-export class XeroError extends Error {
-  constructor(
-    readonly kind: XeroErrorKind,
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
+/** A Xero failure, with words for the user (`message`): a BooksError the sync handles like any tool's. */
+export class XeroError extends BooksError {
+  constructor(kind: XeroErrorKind, message: string, status?: number) {
+    super(kind, message, status);
     this.name = "XeroError";
   }
 }
@@ -116,11 +113,7 @@ export function xeroAuthorizationUrl(setup: XeroSetup, origin: string, state: st
   );
 }
 
-export interface XeroGrant {
-  accessToken: string;
-  refreshToken: string;
-  expiresAt: number;
-}
+export type XeroGrant = BooksGrant;
 
 /** A POST to the token endpoint (client credentials in Basic auth), read as OAuth 2.0 tokens. */
 async function tokenRequest(setup: XeroSetup, body: URLSearchParams, now: number): Promise<XeroGrant> {
@@ -194,11 +187,7 @@ export interface XeroTenant {
 }
 
 /** A session with one tenant: the access token now, and a refresh the client calls once on a 401. */
-export interface XeroSession {
-  tenantId: string | null;
-  accessToken: () => Promise<string>;
-  refresh: () => Promise<string>;
-}
+export type XeroSession = BooksSession;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -4,6 +4,7 @@ import type { debtorAction } from "~/actions/debtor-action.server";
 import { notOnServer, onDemand } from "~/components/on-demand";
 import { Badge } from "~/components/ui/badge";
 import { Button, SubmitButton } from "~/components/ui/button";
+import { BOOKS_LABEL, type BooksProvider } from "~/domain/books";
 import { formatDate } from "~/domain/dates";
 import { formatMoney, toCents } from "~/domain/money";
 import { overdueLabel } from "~/domain/statement";
@@ -258,7 +259,7 @@ export function DebtorInvoices({
                     <td className="list-action">
                       {i.status !== "void" && (
                         <div className="flex flex-wrap gap-2 @min-[40rem]:justify-end @min-[56rem]:flex-nowrap">
-                          {/* A synced invoice is changed in Xero (decisions/060): no Edit, no Void here. */}
+                          {/* A synced invoice is changed in its accounting tool (decisions/060): no Edit, no Void here. */}
                           {i.source === "dunly" && (
                             <Button
                               id={actionId("edit", i.id)}
