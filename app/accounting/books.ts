@@ -24,6 +24,8 @@ export interface BooksInvoice {
   /** Gone from the books (voided or deleted): Dunly voids its copy. */
   closed: boolean;
   updatedAt: number;
+  /** The invoice's page in the tool, for the user; null when there is none. */
+  url?: string | null;
   /** The address the invoice is billed to, when the tool keeps one per invoice. */
   billEmail?: string | null;
 }

@@ -75,12 +75,13 @@ const INSERT_EVENTS = `INSERT INTO debtor_events (owner_id, debtor_id, type, det
  * unique external id), and a number the account already uses is left off the new one.
  */
 const INSERT_INVOICES = `INSERT OR IGNORE INTO invoices (owner_id, debtor_id, number, amount_cents, currency, issued_on,
-    due_on, status, paid_cents, created_at, updated_at, source_provider, external_id)
+    due_on, status, paid_cents, created_at, updated_at, source_provider, external_id, source_url)
   SELECT ?1, d.id,
     CASE WHEN EXISTS (SELECT 1 FROM invoices AS t WHERE t.owner_id = ?1 AND t.number = json_extract(j.value, '$.number'))
       THEN NULL ELSE json_extract(j.value, '$.number') END,
     json_extract(j.value, '$.amountCents'), json_extract(j.value, '$.currency'), json_extract(j.value, '$.issuedOn'),
-    json_extract(j.value, '$.dueOn'), 'open', 0, ?2, ?2, ?4, json_extract(j.value, '$.externalId')
+    json_extract(j.value, '$.dueOn'), 'open', 0, ?2, ?2, ?4, json_extract(j.value, '$.externalId'),
+    json_extract(j.value, '$.url')
   FROM json_each(?3) AS j
   JOIN debtors AS d ON d.owner_id = ?1 AND d.source_provider = ?4 AND d.external_id = json_extract(j.value, '$.contactId')
   ORDER BY j.key`;

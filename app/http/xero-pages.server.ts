@@ -130,7 +130,7 @@ xeroPages.get("/", async (c) => {
 <button type="submit">Add payment to ${escapeHtml(i.InvoiceNumber)}</button></form>
 ${(i.AmountPaid ?? 0) === 0 ? `<form method="post" action="/dev/xero/void"><input type="hidden" name="invoice" value="${escapeHtml(i.InvoiceID)}"><button class="secondary" type="submit">Void ${escapeHtml(i.InvoiceNumber)}</button></form>` : ""}`
           : "";
-      return `<tr data-invoice="${escapeHtml(i.InvoiceNumber)}"><td>${escapeHtml(i.InvoiceNumber)}</td><td>${escapeHtml(i.Type)}</td><td>${escapeHtml(i.Contact.Name)}</td><td>${escapeHtml(i.Status)}</td><td>${escapeHtml(`${i.AmountDue.toFixed(2)} of ${i.Total.toFixed(2)} ${i.CurrencyCode}`)}</td><td>${actions}</td></tr>`;
+      return `<tr id="invoice-${escapeHtml(encodeURIComponent(i.InvoiceID))}" data-invoice="${escapeHtml(i.InvoiceNumber)}"><td>${escapeHtml(i.InvoiceNumber)}</td><td>${escapeHtml(i.Type)}</td><td>${escapeHtml(i.Contact.Name)}</td><td>${escapeHtml(i.Status)}</td><td>${escapeHtml(`${i.AmountDue.toFixed(2)} of ${i.Total.toFixed(2)} ${i.CurrencyCode}`)}</td><td>${actions}</td></tr>`;
     })
     .join("\n");
   return c.html(

@@ -189,6 +189,13 @@ describe("the first import", () => {
     const invoices = await syncedInvoicesOf(user.id);
     expect(invoices.map((i) => i.amount_cents)).toEqual([125000, 30050, 82000, 9999, 41000]);
     expect(invoices.every((i) => i.status === "open" && i.external_id)).toBe(true);
+    // Each with a link to its page in Xero (the stand-in's row here).
+    const withLinks = await env.DB.prepare("SELECT external_id, source_url FROM invoices WHERE owner_id = ?")
+      .bind(user.id)
+      .all<{ external_id: string; source_url: string }>();
+    expect(withLinks.results.map((i) => i.source_url)).toEqual(
+      withLinks.results.map((i) => `${ORIGIN}/dev/xero#invoice-${i.external_id}`),
+    );
     const debtors = await debtorRowsOf(user.id);
     expect(debtors).toHaveLength(3);
     expect(debtors.find((d) => d.full_name === "Ridgeway University")).toMatchObject({

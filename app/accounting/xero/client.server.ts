@@ -29,6 +29,8 @@ export interface XeroEndpoints {
   revoke: string;
   connections: string;
   api: string;
+  /** Where the user sees the organisation's invoices (Xero's web app, or the stand-in's page). */
+  web: string;
 }
 
 export interface XeroSetup {
@@ -61,6 +63,7 @@ export function xeroSetup(config: AppConfig, env: Env, origin: string): XeroSetu
         revoke: "https://identity.xero.com/connect/revocation",
         connections: "https://api.xero.com/connections",
         api: "https://api.xero.com/api.xro/2.0",
+        web: "https://go.xero.com",
       },
       fetch: (input, init) => fetch(input, init),
       standIn: false,
@@ -76,6 +79,7 @@ export function xeroSetup(config: AppConfig, env: Env, origin: string): XeroSetu
       revoke: `https://${STANDIN_HOST}/connect/revocation`,
       connections: `https://${STANDIN_HOST}/connections`,
       api: `https://${STANDIN_HOST}/api.xro/2.0`,
+      web: `${origin}/dev/xero`,
     },
     // No network: the same requests, answered by the stand-in inside this Worker.
     fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
@@ -278,4 +282,12 @@ export function apiUrl(setup: XeroSetup, path: string, query: Record<string, str
   const url = new URL(`${setup.endpoints.api}/${path}`);
   for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
   return url.href;
+}
+
+/** The invoice's page for the user: in Xero's web app (the organisation they are signed in to), or the stand-in's row. */
+export function xeroInvoiceUrl(setup: XeroSetup, invoiceId: string) {
+  const id = encodeURIComponent(invoiceId);
+  return setup.standIn
+    ? `${setup.endpoints.web}#invoice-${id}`
+    : `${setup.endpoints.web}/AccountsReceivable/View.aspx?InvoiceID=${id}`;
 }

@@ -1,6 +1,6 @@
 import { chunk } from "~/db/chunk";
 import { BOOKS_LABEL, type BooksDebtor, type BooksInvoice, type BooksSession, type BooksSource } from "../books";
-import { apiUrl, XERO_PAGE_SIZE, type XeroSetup, xeroRequest } from "./client.server";
+import { apiUrl, XERO_PAGE_SIZE, type XeroSetup, xeroInvoiceUrl, xeroRequest } from "./client.server";
 import {
   debtorOf,
   invoiceOf,
@@ -21,7 +21,7 @@ import {
 const CONTACTS_PER_CALL = 50;
 
 /** A Xero sales invoice in the sync's shape; null for a bill (Dunly chases only what it is owed). */
-export function booksInvoiceOf(invoice: XeroInvoice): BooksInvoice | null {
+export function booksInvoiceOf(invoice: XeroInvoice, setup?: XeroSetup): BooksInvoice | null {
   if (invoice.Type !== "ACCREC") return null;
   const mapped = invoiceOf(invoice);
   const updatedAt = xeroTime(invoice.UpdatedDateUTC);
@@ -37,12 +37,13 @@ export function booksInvoiceOf(invoice: XeroInvoice): BooksInvoice | null {
     open: Boolean(mapped) && isOpen(invoice),
     closed: isClosed(invoice),
     updatedAt: Number.isFinite(updatedAt) ? updatedAt : 0,
+    url: setup ? xeroInvoiceUrl(setup, invoice.InvoiceID) : null,
   };
 }
 
-const mapAll = (rows: readonly XeroInvoice[]) =>
+const mapAll = (rows: readonly XeroInvoice[], setup: XeroSetup) =>
   rows.flatMap((i) => {
-    const m = booksInvoiceOf(i);
+    const m = booksInvoiceOf(i, setup);
     return m ? [m] : [];
   });
 
@@ -82,7 +83,7 @@ export function xeroSource(setup: XeroSetup, session: BooksSession): BooksSource
     label: BOOKS_LABEL.xero,
     async openInvoices(maxPages) {
       const { invoices } = await invoicePages(setup, session, { statuses: "AUTHORISED", maxPages });
-      return mapAll(invoices).filter((i) => i.open);
+      return mapAll(invoices, setup).filter((i) => i.open);
     },
     async changedSince(cursor, maxPages) {
       const since = cursor ?? undefined;
@@ -90,7 +91,7 @@ export function xeroSource(setup: XeroSetup, session: BooksSession): BooksSource
       // The newest change read: the next sync asks from there (all of it again when a run stopped early).
       const newest = invoices.reduce((max, i) => Math.max(max, xeroTime(i.UpdatedDateUTC)), Number.NEGATIVE_INFINITY);
       return {
-        invoices: mapAll(invoices),
+        invoices: mapAll(invoices, setup),
         complete,
         cursor: Number.isFinite(newest) ? new Date(newest).toISOString().slice(0, 19) : cursor,
       };
