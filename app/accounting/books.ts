@@ -46,6 +46,11 @@ export interface BooksSource {
   /** The open sales invoices, at most `maxPages` of the provider's pages. */
   openInvoices(maxPages: number): Promise<BooksInvoice[]>;
   /**
+   * One page (from 1) of the open sales invoices in a stable order, and whether it is the last: the
+   * first import reads them a few pages a step (decisions/060).
+   */
+  openPage(page: number): Promise<{ invoices: BooksInvoice[]; last: boolean }>;
+  /**
    * The invoices changed since the cursor (null: never synced), at most `maxPages` pages; `complete`
    * false when the run stopped early; `cursor`: where the next sync asks from.
    */

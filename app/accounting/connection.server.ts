@@ -107,6 +107,8 @@ export async function finishXeroConnect(
       syncedInvoices: 0,
       syncedPayments: 0,
       reconnectToldAt: null,
+      importPage: null,
+      importSkipped: 0,
       connectedAt: now,
       updatedAt: now,
     };

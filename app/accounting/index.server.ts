@@ -1,8 +1,7 @@
 /** The accounting feature's public face (decisions/060, 061): connect Xero, import, sync, its local stand-in. */
-import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { users } from "~/db/schema";
-import { accountCaps, linkOrigin, readConfig } from "~/platform/config.server";
+import { linkOrigin, readConfig } from "~/platform/config.server";
+import { backgroundScope, requeueStalledImports } from "./import-job.server";
 import { tellReconnects } from "./reconnect.server";
 import { accountingSetups } from "./sources.server";
 import { connectionsDue, syncNow } from "./sync.server";
@@ -24,9 +23,25 @@ export {
   startXeroConnect,
   xeroSession,
 } from "./connection.server";
+export {
+  type BooksImportJob,
+  consumeBooksJobs,
+  IMPORT_STEP_DELAY_S,
+  queueNextStep,
+} from "./import-job.server";
 export { tellReconnects } from "./reconnect.server";
 export { type AccountingSetups, accountingSetups, sourceFor } from "./sources.server";
-export { confirmImport, type ImportPreview, previewImport, SYNC_EVERY_MS, syncedCounts, syncNow } from "./sync.server";
+export {
+  IMPORT_PAGES_PER_STEP,
+  type ImportPreview,
+  type ImportStep,
+  importStep,
+  previewImport,
+  SYNC_EVERY_MS,
+  startImport,
+  syncedCounts,
+  syncNow,
+} from "./sync.server";
 export { openToken, sealToken } from "./tokens.server";
 export {
   XeroError,
@@ -56,27 +71,9 @@ const SYNCS_PER_RUN = 5;
  */
 export async function syncOwner(env: Env, ownerId: string, now = Date.now()) {
   const config = readConfig(env);
-  const setups = accountingSetups(config, env, linkOrigin(config));
-  const db = getDb(env.DB);
-  const user = await db
-    .select({ defaultCurrency: users.defaultCurrency })
-    .from(users)
-    .where(eq(users.id, ownerId))
-    .get();
-  if (!user) return false;
-  const outcome = await syncNow(
-    {
-      env,
-      db,
-      ownerId,
-      now,
-      timeZone: "UTC",
-      today: new Date(now).toISOString().slice(0, 10),
-      currency: user.defaultCurrency ?? "USD",
-      maxSchedules: accountCaps(config).schedules,
-    },
-    setups,
-  ).catch((error) => {
+  const scope = await backgroundScope(env, ownerId, now);
+  if (!scope) return false;
+  const outcome = await syncNow(scope, accountingSetups(config, env, linkOrigin(config))).catch((error) => {
     console.error(`[dunly] accounting sync failed for ${ownerId}`, error);
     return { ok: false as const };
   });
@@ -91,6 +88,8 @@ export async function runAccountingSyncs(env: Env, now = Date.now()) {
   const db = getDb(env.DB);
   // The users whose connection was lost are told first: a sync cannot help them.
   await tellReconnects(env, db, readConfig(env), now);
+  // Imports whose queued step was lost go on.
+  await requeueStalledImports(env, db, now);
   let synced = 0;
   for (const { ownerId } of await connectionsDue(db, now, SYNCS_PER_RUN)) {
     if (await syncOwner(env, ownerId, now)) synced++;

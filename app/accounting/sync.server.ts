@@ -29,8 +29,14 @@ import { type AccountingSetups, sourceFor } from "./sources.server";
 
 /** Pages one run reads at most (Xero allows 60 calls a minute): the next run goes on from the cursor. */
 const MAX_PAGES_PER_RUN = 20;
-/** Pages a first import reads at most (10,000 open invoices). */
-const MAX_IMPORT_PAGES = 100;
+/** Pages the preview reads at most: beyond them it says "more than". */
+const MAX_PREVIEW_PAGES = 20;
+/**
+ * Pages one step of the first import reads (decisions/060): with their customers (at most two calls
+ * a page) and the page read again for overlap, at most 27 calls; a step every 30 seconds stays
+ * under Xero's 60 calls a minute.
+ */
+export const IMPORT_PAGES_PER_STEP = 8;
 const ROWS_PER_STATEMENT = 250;
 const LEASE_MS = 5 * 60_000;
 /** How often the watchdog syncs an account. */
@@ -87,17 +93,45 @@ const INSERT_INVOICES = `INSERT OR IGNORE INTO invoices (owner_id, debtor_id, nu
   ORDER BY j.key`;
 type Invoice = BooksInvoice;
 
-/** Open invoices and their customers as Dunly would import them; what cannot be (no e-mail) counted apart. */
-async function planOf(source: BooksSource, open: readonly BooksInvoice[], fallbackCurrency: string) {
+/**
+ * Open invoices and their customers as Dunly would import them; what cannot be (no e-mail) counted
+ * apart. Customers already synced (`known`) are not read again: their invoices join their debtor.
+ */
+async function planOf(
+  source: BooksSource,
+  open: readonly BooksInvoice[],
+  fallbackCurrency: string,
+  known: ReadonlySet<string> = new Set(),
+) {
   const mapped = open.filter((i) => i.open);
+  const unknown = mapped.filter((i) => !known.has(i.contactId));
   const debtorsById =
-    mapped.length > 0 ? await source.customersOf(mapped, fallbackCurrency) : new Map<string, Debtor>();
-  const importable = mapped.filter((i) => debtorsById.has(i.contactId));
+    unknown.length > 0 ? await source.customersOf(unknown, fallbackCurrency) : new Map<string, Debtor>();
+  const importable = mapped.filter((i) => known.has(i.contactId) || debtorsById.has(i.contactId));
   return {
     debtors: [...debtorsById.values()].filter((d) => importable.some((i) => i.contactId === d.externalId)),
     invoices: importable,
-    withoutEmail: new Set(mapped.filter((i) => !debtorsById.has(i.contactId)).map((i) => i.contactId)).size,
+    withoutEmail: new Set(unknown.filter((i) => !debtorsById.has(i.contactId)).map((i) => i.contactId)).size,
   };
+}
+
+/** Which of these customers the owner already has as synced debtors. */
+async function knownCustomers(db: Db, ownerId: string, provider: BooksProvider, ids: readonly string[]) {
+  const known = new Set<string>();
+  for (const slice of chunk([...new Set(ids)], ROWS_PER_STATEMENT)) {
+    const rows = await db
+      .select({ externalId: debtors.externalId })
+      .from(debtors)
+      .where(
+        and(
+          eq(debtors.ownerId, ownerId),
+          eq(debtors.sourceProvider, provider),
+          sql`${debtors.externalId} IN (SELECT value FROM json_each(${JSON.stringify(slice)}))`,
+        ),
+      );
+    for (const r of rows) if (r.externalId) known.add(r.externalId);
+  }
+  return known;
 }
 
 export interface ImportPreview {
@@ -105,16 +139,29 @@ export interface ImportPreview {
   invoices: number;
   overdue: number;
   withoutEmail: number;
+  /** More open invoices than the preview reads (MAX_PREVIEW_PAGES): the counts are "at least". */
+  more: boolean;
 }
 
-/** What the first import would bring in, read from the books now; nothing is written. */
+/**
+ * What the first import would bring in, read from the books now (at most MAX_PREVIEW_PAGES pages,
+ * so a large organisation's preview stays within the tool's limits); nothing is written.
+ */
 export async function previewImport(source: BooksSource, today: string, currency: string) {
-  const plan = await planOf(source, await source.openInvoices(MAX_IMPORT_PAGES), currency);
+  const open: BooksInvoice[] = [];
+  let more = true;
+  for (let page = 1; page <= MAX_PREVIEW_PAGES && more; page++) {
+    const read = await source.openPage(page);
+    open.push(...read.invoices);
+    more = !read.last;
+  }
+  const plan = await planOf(source, open, currency);
   return {
     customers: plan.debtors.length,
     invoices: plan.invoices.length,
     overdue: plan.invoices.filter((i) => i.dueOn < today).length,
     withoutEmail: plan.withoutEmail,
+    more,
   } satisfies ImportPreview;
 }
 
@@ -270,7 +317,7 @@ async function reconcile(scope: OwnerScope, source: BooksSource, books: readonly
   return { payments, closed, touched: [...touched], problems };
 }
 
-type SyncScope = OwnerScope & { timeZone: string; today: string; currency: string; maxSchedules: number };
+export type SyncScope = OwnerScope & { timeZone: string; today: string; currency: string; maxSchedules: number };
 
 /** The owner's connected books, or why not (in words). */
 async function connectedSource(
@@ -287,44 +334,136 @@ async function connectedSource(
 }
 
 /**
- * The first import, after the user confirmed the preview: the open invoices and their customers
- * come in and join the reminders (autopilot, due-date plans); what the books already have paid of
- * them is recorded. The sync cursor starts before the read, so nothing changed meanwhile is missed.
+ * The first import, after the user confirmed the preview (decisions/060): started here, then read a
+ * few pages a step (importStep) until the last page. The sync cursor starts a second before the
+ * first read, so what changes in the books meanwhile is read again by the next sync. False (with
+ * why) when it cannot start.
  */
-export async function confirmImport(scope: SyncScope, setups: AccountingSetups) {
-  const { db, ownerId } = scope;
+export async function startImport(scope: SyncScope, setups: AccountingSetups) {
+  const { db, ownerId, now } = scope;
   const found = await connectedSource(db, ownerId, setups);
   if (!("source" in found)) return { ok: false as const, message: found.message };
   const { connection, source } = found;
   if (connection.importedAt)
-    return {
-      ok: false as const,
-      message: `Your ${source.label} invoices were imported already: use Sync now.`,
-    };
-  if (!(await takeLease(db, ownerId, scope.now, LEASE_MS))) {
-    return { ok: false as const, message: "A sync is under way: try again in a minute." };
-  }
-  // A second before the read, so nothing changed meanwhile is missed.
-  const cursor = source.cursorAt(scope.now - 1000);
+    return { ok: false as const, message: `Your ${source.label} invoices were imported already: use Sync now.` };
+  if (connection.importPage !== null)
+    return { ok: false as const, message: `Your ${source.label} invoices are being imported: see the progress below.` };
+  const [started] = await db
+    .update(accountingConnections)
+    .set({ importPage: 1, importSkipped: 0, syncCursor: source.cursorAt(now - 1000), lastError: null, updatedAt: now })
+    .where(
+      and(
+        eq(accountingConnections.ownerId, ownerId),
+        eq(accountingConnections.status, "connected"),
+        sql`${accountingConnections.importedAt} IS NULL AND ${accountingConnections.importPage} IS NULL`,
+      ),
+    )
+    .returning({ ownerId: accountingConnections.ownerId });
+  if (!started) return { ok: false as const, message: "An import is under way: see the progress below." };
+  return { ok: true as const, label: source.label };
+}
+
+export type ImportStep =
+  | { kind: "done"; label: string; debtors: number; invoices: number; joined: number; skipped: number }
+  | { kind: "more"; label: string }
+  | { kind: "busy" }
+  // The tool is busy or did not answer: the same step again later.
+  | { kind: "wait"; message: string }
+  | { kind: "stopped"; message: string };
+
+/**
+ * One step of the first import: up to IMPORT_PAGES_PER_STEP pages of open invoices from the page the
+ * last step reached (its last page read again: an invoice that changed meanwhile moves to the end of
+ * the order, and its neighbour would slip into a page already read), their new customers, written
+ * in one batch and reconciled; the next page kept on the connection, so a step that dies is run
+ * again from there. After the last page the import is done: the debtors join the reminders.
+ */
+export async function importStep(scope: SyncScope, setups: AccountingSetups): Promise<ImportStep> {
+  const { db, ownerId } = scope;
+  const found = await connectedSource(db, ownerId, setups);
+  if (!("source" in found)) return { kind: "stopped", message: found.message };
+  const { connection, source } = found;
+  if (connection.importedAt || connection.importPage === null)
+    return { kind: "stopped", message: "No import is under way." };
+  if (!(await takeLease(db, ownerId, scope.now, LEASE_MS))) return { kind: "busy" };
+  const first = connection.importPage;
   try {
-    const open = await source.openInvoices(MAX_IMPORT_PAGES);
-    const plan = await planOf(source, open, scope.currency);
+    const open: BooksInvoice[] = [];
+    // The invoices of this step's own pages (not the page read again): those left out are counted once.
+    const fresh: BooksInvoice[] = [];
+    let last = false;
+    let page = Math.max(1, first - 1);
+    const end = first + IMPORT_PAGES_PER_STEP;
+    for (; page < end && !last; page++) {
+      const read = await source.openPage(page);
+      open.push(...read.invoices);
+      if (page >= first) fresh.push(...read.invoices);
+      last = read.last;
+    }
+    const known = await knownCustomers(
+      db,
+      ownerId,
+      source.provider,
+      open.map((i) => i.contactId),
+    );
+    const plan = await planOf(source, open, scope.currency, known);
     const written = await writePlan(scope, source.provider, plan);
     const settled = await reconcile(scope, source, open, scope.today);
-    await replanDueSchedules(scope, written.debtorIds);
-    const joined = await joinAutopilot(scope, written.debtorIds, { max: scope.maxSchedules });
+    const imported = new Set(plan.invoices.map((i) => i.externalId));
+    const skipped = connection.importSkipped + fresh.filter((i) => !imported.has(i.externalId)).length;
+    if (!last) {
+      await db
+        .update(accountingConnections)
+        .set({
+          importPage: page,
+          importSkipped: skipped,
+          syncLeaseUntil: null,
+          syncedPayments: sql`${accountingConnections.syncedPayments} + ${settled.payments}`,
+          updatedAt: scope.now,
+        })
+        .where(and(eq(accountingConnections.ownerId, ownerId), eq(accountingConnections.importPage, first)));
+      return { kind: "more", label: source.label };
+    }
+    // Done: every synced debtor's due-date plans, and autopilot for them.
+    const all = await syncedDebtorIds(db, ownerId, source.provider);
+    await replanDueSchedules(scope, all);
+    const joined = await joinAutopilot(scope, all, { max: scope.maxSchedules });
+    await db
+      .update(accountingConnections)
+      .set({ importPage: null, importSkipped: skipped })
+      .where(eq(accountingConnections.ownerId, ownerId));
     await finish(db, ownerId, scope.now, {
       imported: true,
-      cursor,
+      cursor: connection.syncCursor,
       payments: settled.payments,
       problems: settled.problems,
     });
-    return { ok: true as const, debtors: plan.debtors.length, invoices: written.added, joined, label: source.label };
+    const counts = await syncedCounts(db, ownerId, source.provider);
+    return {
+      kind: "done",
+      label: source.label,
+      debtors: counts.debtors,
+      invoices: counts.invoices,
+      joined,
+      skipped,
+    };
   } catch (error) {
     await failed(db, ownerId, error);
-    if (error instanceof BooksError) return { ok: false as const, message: error.message };
+    if (error instanceof BooksError) {
+      const later = error.kind === "rate-limited" || error.kind === "unreachable";
+      return { kind: later ? "wait" : "stopped", message: error.message };
+    }
     throw error;
   }
+}
+
+/** The owner's debtors synced from the provider. */
+async function syncedDebtorIds(db: Db, ownerId: string, provider: BooksProvider) {
+  const rows = await db
+    .select({ id: debtors.id })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.sourceProvider, provider)));
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -1073,6 +1073,10 @@ export const accountingConnections = sqliteTable("accounting_connections", {
   syncedDebtors: integer("synced_debtors").notNull().default(0),
   syncedInvoices: integer("synced_invoices").notNull().default(0),
   syncedPayments: integer("synced_payments").notNull().default(0),
+  // The first import under way (decisions/060): the next page of open invoices its next step reads
+  // (null: none running), and the open invoices it left out so far (their customer has no address).
+  importPage: integer("import_page"),
+  importSkipped: integer("import_skipped").notNull().default(0),
   // When the user was e-mailed to connect again (status 'reconnect'): once per lost connection.
   reconnectToldAt: integer("reconnect_told_at"),
   connectedAt: integer("connected_at").notNull(),

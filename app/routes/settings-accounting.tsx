@@ -1,12 +1,15 @@
-import { redirect, useActionData, useFetcher } from "react-router";
+import { useEffect } from "react";
+import { redirect, useActionData, useFetcher, useRevalidator } from "react-router";
 import {
   accountingSetups,
   BOOKS_LABEL,
   BooksError,
-  confirmImport,
   connectionOf,
+  importStep,
   previewImport,
+  queueNextStep,
   sourceFor,
+  startImport,
   syncedCounts,
   syncNow,
   xeroUnavailable,
@@ -56,6 +59,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
       status: connection.status,
       connectedAt: when(connection.connectedAt),
       imported: connection.importedAt !== null,
+      // The first import under way (a large organisation's goes on in the background).
+      importing: connection.importedAt === null && connection.importPage !== null,
       lastSync: connection.lastSyncAt ? when(connection.lastSyncAt) : null,
       lastError: connection.lastError,
       payments: connection.syncedPayments,
@@ -99,7 +104,9 @@ export async function action({ context, request, url }: Route.ActionArgs) {
       const message =
         p.invoices === 0
           ? `${label} has no open sales invoices to import.${skipped}`
-          : `${plural(p.customers, "customer")}, ${plural(p.invoices, "open invoice")}, ${p.overdue.toLocaleString("en")} overdue: they join your cadence after you confirm.${skipped}`;
+          : p.more
+            ? `At least ${plural(p.customers, "customer")}, ${plural(p.invoices, "open invoice")}, ${p.overdue.toLocaleString("en")} overdue (the preview reads the first ${p.invoices.toLocaleString("en")} open invoices; the others come in with them): they join your cadence after you confirm.${skipped}`
+            : `${plural(p.customers, "customer")}, ${plural(p.invoices, "open invoice")}, ${p.overdue.toLocaleString("en")} overdue: they join your cadence after you confirm.${skipped}`;
       return reply(intent, { message, count: p.invoices });
     } catch (error) {
       if (error instanceof BooksError) return reply(intent, { status: 502, message: error.message });
@@ -107,14 +114,28 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     }
   }
   if (intent === INTENTS.import) {
-    const outcome = await confirmImport(sync, setups);
-    if (!outcome.ok) return reply(intent, { status: 409, message: outcome.message });
-    // The tab shows the sync from now on: the outcome follows as a toast.
-    const message = `Imported ${plural(outcome.invoices, "invoice")} of ${plural(outcome.debtors, "customer")} from ${outcome.label}.${outcome.joined > 0 ? ` Autopilot is now chasing ${plural(outcome.joined, "debtor")}.` : ""}`;
-    return redirect("/iam/accounting", {
-      status: 303,
-      headers: { "Set-Cookie": flashToastCookie({ kind: "success", message }) },
-    });
+    const started = await startImport(sync, setups);
+    if (!started.ok) return reply(intent, { status: 409, message: started.message });
+    // The first step here: a small organisation is imported before the answer; a larger one goes on
+    // in the background, a step every 30 seconds, and the tab shows its progress.
+    const step = await importStep(sync, setups);
+    await queueNextStep(env, user.id, step);
+    // The tab shows the sync (or the import's progress, or its error) from now on: the outcome follows as a toast.
+    const toast =
+      step.kind === "done"
+        ? {
+            kind: "success" as const,
+            message: `Imported ${plural(step.invoices, "invoice")} of ${plural(step.debtors, "customer")} from ${step.label}.${step.skipped > 0 ? ` ${plural(step.skipped, "invoice")} of customers without an e-mail address stayed out.` : ""}${step.joined > 0 ? ` Autopilot is now chasing ${plural(step.joined, "debtor")}.` : ""}`,
+          }
+        : step.kind === "stopped"
+          ? { kind: "error" as const, message: step.message }
+          : step.kind === "wait"
+            ? { kind: "error" as const, message: `${step.message} The import goes on in a minute.` }
+            : {
+                kind: "success" as const,
+                message: `Importing from ${started.label}: the first invoices are in, the rest follow in the background.`,
+              };
+    return redirect("/iam/accounting", { status: 303, headers: { "Set-Cookie": flashToastCookie(toast) } });
   }
   if (intent === INTENTS.sync) {
     const outcome = await syncNow(sync, setups);
@@ -163,6 +184,30 @@ function ImportStep({ label }: { label: string }) {
   );
 }
 
+/**
+ * The first import going on in the background: what is in so far, refreshed every few seconds
+ * while the page is open (a link without JavaScript).
+ */
+function ImportProgress({ label, debtors, invoices }: { label: string; debtors: number; invoices: number }) {
+  const { revalidate, state } = useRevalidator();
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible" && state === "idle") void revalidate();
+    }, 4000);
+    return () => clearInterval(timer);
+  }, [revalidate, state]);
+  return (
+    <div className="flex flex-col gap-1" data-testid="accounting-importing">
+      <p role="status" className="text-sm">
+        {`Importing from ${label}: ${plural(invoices, "invoice")} of ${plural(debtors, "customer")} in so far. A large organisation takes a few minutes, within ${label}'s limits; you can leave this page.`}
+      </p>
+      <a href="/iam/accounting" className="self-start text-sm underline underline-offset-2">
+        Refresh
+      </a>
+    </div>
+  );
+}
+
 function SyncNow() {
   const fetcher = useFetcher<typeof action>();
   const busy = fetcher.state !== "idle";
@@ -183,7 +228,8 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
   // A form posted without JavaScript whose own place is no longer on the page (the import step once
   // imported): its answer shows here.
   const answered = useActionData<typeof action>();
-  const orphan = answered && answered.intent === INTENTS.import && connection?.imported ? answered : null;
+  const orphan =
+    answered && answered.intent === INTENTS.import && (connection?.imported || connection?.importing) ? answered : null;
   return (
     <SettingsTabs current="accounting">
       <section aria-labelledby="accounting-title" className="rounded-xl border border-border bg-surface p-6">
@@ -219,7 +265,16 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
                 <Button type="submit">{`Connect ${connection.label} again`}</Button>
               </form>
             )}
-            {connection.status === "connected" && !connection.imported && <ImportStep label={connection.label} />}
+            {connection.status === "connected" && !connection.imported && !connection.importing && (
+              <ImportStep label={connection.label} />
+            )}
+            {connection.importing && (
+              <ImportProgress
+                label={connection.label}
+                debtors={counts?.debtors ?? 0}
+                invoices={counts?.invoices ?? 0}
+              />
+            )}
             {orphan?.message && (
               <p role="status" className={orphan.ok ? "text-sm text-success" : "text-sm text-danger"}>
                 {orphan.message}
@@ -242,9 +297,7 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
             )}
             {connection.paused && (
               <p className="text-sm text-danger" data-testid="accounting-paused">
-                Reminders of invoices from Xero are waiting: Dunly has not synced with Xero for over 24 hours, so nobody
-                is chased for an invoice paid there meanwhile. They go out once a sync succeeds; reminders of the
-                invoices you added in Dunly go on.
+                {`Reminders of invoices from ${connection.label} are waiting: Dunly has not synced with ${connection.label} for over 24 hours, so nobody is chased for an invoice paid there meanwhile. They go out once a sync succeeds; reminders of the invoices you added in Dunly go on.`}
               </p>
             )}
             {connection.lastError && (

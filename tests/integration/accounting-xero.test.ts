@@ -352,10 +352,19 @@ describe("the sync", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     expect(await visibleText(preview)).toContain("3 customers");
     await putStandInObject(env, "fault", `fault:${tenantId}`, tenantId, { remaining: 9, retryAfter: 120 });
+    // The import starts; its step waits, and goes on a minute later (the jobs queue).
     const busy = await act(cookie, "accounting-import");
-    expect(await visibleText(busy)).toContain("Xero is busy: this organisation reached its limit of calls a minute.");
-    expect((await connectionOf(entityScopeOf(user.id).db, user.id))?.lastError).toContain("Xero is busy");
+    expect(busy.status).toBe(303);
+    const toast = decodeURIComponent(busy.headers.get("Set-Cookie") ?? "");
+    expect(toast).toContain("Xero is busy: this organisation reached its limit of calls a minute.");
+    expect(toast).toContain("The import goes on in a minute.");
+    const row = await connectionOf(entityScopeOf(user.id).db, user.id);
+    expect(row?.lastError).toContain("Xero is busy");
+    expect(row).toMatchObject({ importPage: 1, importedAt: null, syncLeaseUntil: null });
     expect(await syncedInvoicesOf(user.id)).toHaveLength(0);
+    const tab = await visibleText(await get("/iam/accounting", { cookie }));
+    expect(tab).toContain("Importing from Xero: 0 invoices of 0 customers in so far.");
+    expect(tab).toContain("Xero is busy");
   });
 
   it("two refreshes racing leave one working grant; a refused refresh asks to reconnect", async () => {

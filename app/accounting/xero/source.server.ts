@@ -81,6 +81,20 @@ export function xeroSource(setup: XeroSetup, session: BooksSession): BooksSource
   return {
     provider: "xero",
     label: BOOKS_LABEL.xero,
+    async openPage(page) {
+      const body = await xeroRequest<{ Invoices?: XeroInvoice[] }>(
+        setup,
+        session,
+        apiUrl(setup, "Invoices", {
+          where: 'Type=="ACCREC"',
+          Statuses: "AUTHORISED",
+          order: "UpdatedDateUTC ASC",
+          page,
+        }),
+      );
+      const rows = body.Invoices ?? [];
+      return { invoices: mapAll(rows, setup).filter((i) => i.open), last: rows.length < XERO_PAGE_SIZE };
+    },
     async openInvoices(maxPages) {
       const { invoices } = await invoicePages(setup, session, { statuses: "AUTHORISED", maxPages });
       return mapAll(invoices, setup).filter((i) => i.open);
