@@ -3,21 +3,19 @@ import { chunk } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { accountingConnections, debtors, invoices } from "~/db/schema";
 import { FieldsRefused } from "~/domain/refused";
-import { addPayment, settleDebtorsStatements, voidInvoice } from "~/ledger/index.server";
+import {
+  addPayment,
+  deletePayment,
+  followSyncedInvoice,
+  settleDebtorsStatements,
+  syncedPaymentsOn,
+  voidInvoice,
+} from "~/ledger/index.server";
 import type { OwnerScope } from "~/platform/scope.server";
 import { joinAutopilot, replanDueSchedules } from "~/reminders/index.server";
 import { type ConnectionRow, connectionOf, takeLease, xeroSession } from "./connection.server";
 import { apiUrl, XERO_PAGE_SIZE, XeroError, type XeroSession, type XeroSetup, xeroRequest } from "./xero/client.server";
-import {
-  debtorOf,
-  invoiceOf,
-  isClosed,
-  isOpen,
-  type XeroContact,
-  type XeroInvoice,
-  xeroCents,
-  xeroTime,
-} from "./xero/mapping";
+import { debtorOf, invoiceOf, isClosed, isOpen, type XeroContact, type XeroInvoice, xeroTime } from "./xero/mapping";
 
 /**
  * The sync (decisions/060): the first import after a preview, then incremental syncs ("Sync now",
@@ -243,6 +241,7 @@ async function syncedInvoices(db: Db, ownerId: string, externalIds: readonly str
     externalId: string | null;
     amountCents: number;
     paidCents: number;
+    dueOn: string;
     status: string;
     createdAt: number;
   }[] = [];
@@ -255,6 +254,7 @@ async function syncedInvoices(db: Db, ownerId: string, externalIds: readonly str
           externalId: invoices.externalId,
           amountCents: invoices.amountCents,
           paidCents: invoices.paidCents,
+          dueOn: invoices.dueOn,
           status: invoices.status,
           createdAt: invoices.createdAt,
         })
@@ -271,11 +271,77 @@ async function syncedInvoices(db: Db, ownerId: string, externalIds: readonly str
   return found;
 }
 
+/** A synced invoice as Dunly holds it. */
+type Ours = Awaited<ReturnType<typeof syncedInvoices>>[number];
+
 /**
- * Makes Dunly's synced invoices say what Xero says: what Xero no longer has due (paid or credited)
- * is a payment of the difference, once (its provider id names the invoice and what is left due);
- * a voided or deleted invoice is void. Returns the payments recorded, the invoices closed, the
- * debtors touched and the problems in words.
+ * Makes one synced invoice say what the books say (decisions/062), in provider-neutral values: its
+ * total and due date (the ledger's followSyncedInvoice; due-date plans follow through the
+ * caller's replan); more due in the books than in Dunly (a payment or credit note deleted there)
+ * takes back the payments Dunly recorded from the books on it, newest first, through the ledger's
+ * deletePayment, until Dunly owes at least as much, so it is open and chased again (a payment the
+ * user recorded is never touched); less due is a payment of the difference through addPayment,
+ * once (its provider id names the invoice, its total and what is left due).
+ */
+async function followBooks(
+  scope: OwnerScope,
+  mine: Ours,
+  books: { externalId: string; amountCents: number; dueCents: number; dueOn: string },
+  label: string,
+  today: string,
+) {
+  const { ownerId, now } = scope;
+  const followed = { payments: 0, changed: false, reopened: false, problems: [] as string[] };
+  let paid = mine.paidCents;
+  if (books.amountCents - paid < books.dueCents) {
+    for (const payment of await syncedPaymentsOn(scope.db, ownerId, mine.debtorId, mine.id)) {
+      if (books.amountCents - paid >= books.dueCents) break;
+      if ("error" in (await deletePayment(scope, ownerId, payment.id, now))) continue;
+      paid -= payment.amountCents;
+      followed.changed = followed.reopened = true;
+    }
+  }
+  if (books.amountCents !== mine.amountCents || books.dueOn !== mine.dueOn) {
+    try {
+      if (await followSyncedInvoice(scope, ownerId, mine.id, books, now)) {
+        followed.changed = true;
+        if (books.amountCents > mine.amountCents) followed.reopened = true;
+      }
+    } catch (error) {
+      if (!(error instanceof FieldsRefused)) throw error;
+      followed.problems.push(
+        `${label} was lowered in Xero below what is recorded as paid on it in Dunly: delete or change those payments in Dunly.`,
+      );
+      return followed;
+    }
+  }
+  const owed = books.amountCents - paid;
+  if (books.dueCents >= owed) return followed;
+  const written = await addPayment(
+    scope,
+    ownerId,
+    mine.debtorId,
+    {
+      amount: (owed - books.dueCents) / 100,
+      paid_on: today,
+      note: `Paid or credited in Xero (${label})`,
+      invoice_id: mine.id,
+    },
+    now,
+    { provider: { id: `xero:${books.externalId}:${books.amountCents}:${books.dueCents}`, source: "xero" } },
+  ).catch((error: unknown) => {
+    // The same change recorded by a sync that ran at the same time.
+    if (String((error as Error)?.message ?? error).includes("UNIQUE")) return { error: "recorded" as const };
+    throw error;
+  });
+  if (!("error" in written)) followed.payments++;
+  return followed;
+}
+
+/**
+ * Makes Dunly's synced invoices say what Xero says (followBooks for one that is still there); a
+ * voided or deleted invoice is void. Returns the payments recorded, the invoices closed and
+ * changed, the debtors touched, those who owe again and the problems in words.
  */
 async function reconcile(scope: OwnerScope, xero: readonly XeroInvoice[], today: string) {
   const ours = new Map(
@@ -289,7 +355,9 @@ async function reconcile(scope: OwnerScope, xero: readonly XeroInvoice[], today:
   );
   let payments = 0;
   let closed = 0;
+  let changed = 0;
   const touched = new Set<number>();
+  const reopened = new Set<number>();
   const problems: string[] = [];
   for (const invoice of xero) {
     const mine = ours.get(invoice.InvoiceID);
@@ -308,32 +376,16 @@ async function reconcile(scope: OwnerScope, xero: readonly XeroInvoice[], today:
       }
       continue;
     }
-    const dueCents = Math.max(0, xeroCents(invoice.AmountDue));
-    const owed = mine.amountCents - mine.paidCents;
-    if (dueCents >= owed) continue;
-    const written = await addPayment(
-      scope,
-      scope.ownerId,
-      mine.debtorId,
-      {
-        amount: (owed - dueCents) / 100,
-        paid_on: today,
-        note: `Paid or credited in Xero (${invoice.InvoiceNumber ?? invoice.InvoiceID})`,
-        invoice_id: mine.id,
-      },
-      scope.now,
-      { provider: { id: `xero:${invoice.InvoiceID}:${dueCents}`, source: "xero" } },
-    ).catch((error: unknown) => {
-      // The same change recorded by a sync that ran at the same time.
-      if (String((error as Error)?.message ?? error).includes("UNIQUE")) return { error: "recorded" as const };
-      throw error;
-    });
-    if (!("error" in written)) {
-      payments++;
-      touched.add(mine.debtorId);
-    }
+    const books = invoiceOf(invoice);
+    if (!books) continue;
+    const followed = await followBooks(scope, mine, books, invoice.InvoiceNumber ?? invoice.InvoiceID, today);
+    payments += followed.payments;
+    if (followed.changed) changed++;
+    if (followed.payments > 0 || followed.changed) touched.add(mine.debtorId);
+    if (followed.reopened) reopened.add(mine.debtorId);
+    problems.push(...followed.problems);
   }
-  return { payments, closed, touched: [...touched], problems };
+  return { payments, closed, changed, touched: [...touched], reopened: [...reopened], problems };
 }
 
 /**
@@ -414,12 +466,21 @@ export async function syncNow(
     const settled = await reconcile(scope, changed, scope.today);
     const debtorIds = [...new Set([...written.debtorIds, ...settled.touched])];
     await replanDueSchedules(scope, debtorIds);
-    if (written.debtorIds.length > 0) await joinAutopilot(scope, written.debtorIds, { max: scope.maxSchedules });
+    // New debtors, and those who owe again because the books took a payment back, join autopilot while it is on.
+    const joining = [...new Set([...written.debtorIds, ...settled.reopened])];
+    if (joining.length > 0) await joinAutopilot(scope, joining, { max: scope.maxSchedules });
     // The newest change read: the next sync asks from there (all of it again when a run stopped early).
     const newest = changed.reduce((max, i) => Math.max(max, xeroTime(i.UpdatedDateUTC)), Number.NEGATIVE_INFINITY);
     const cursor = Number.isFinite(newest) ? new Date(newest).toISOString().slice(0, 19) : (since ?? null);
     await finish(db, ownerId, scope.now, { cursor, payments: settled.payments, problems: settled.problems });
-    return { ok: true as const, invoices: written.added, payments: settled.payments, closed: settled.closed, complete };
+    return {
+      ok: true as const,
+      invoices: written.added,
+      payments: settled.payments,
+      closed: settled.closed,
+      changed: settled.changed,
+      complete,
+    };
   } catch (error) {
     await failed(db, ownerId, error);
     if (error instanceof XeroError) return { ok: false as const, message: error.message };
