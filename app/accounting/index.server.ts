@@ -2,10 +2,10 @@
 import { eq } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
 import { users } from "~/db/schema";
-import { accountCaps, linkOrigin, readConfig } from "~/platform/config.server";
-import { connectionOf } from "./connection.server";
+import { type AppConfig, accountCaps, linkOrigin, readConfig } from "~/platform/config.server";
+import { connectionOf, connectionsOfTenants } from "./connection.server";
 import { connectionsDue, syncNow } from "./sync.server";
-import { xeroSetup } from "./xero/client.server";
+import { type XeroSetup, xeroSetup, xeroWebhookKey } from "./xero/client.server";
 
 export {
   type ConnectionRow,
@@ -23,10 +23,13 @@ export {
   xeroRequest,
   xeroSetup,
   xeroUnavailable,
+  xeroWebhookKey,
 } from "./xero/client.server";
 export type { XeroContact, XeroInvoice } from "./xero/mapping";
+export { STANDIN_WEBHOOK_KEY } from "./xero/standin/config";
 export {
   addStandInPayment,
+  changeStandInInvoice,
   getObject as getStandInObject,
   listObjects as listStandInObjects,
   putObject as putStandInObject,
@@ -34,6 +37,7 @@ export {
   sha256,
   voidStandInInvoice,
 } from "./xero/standin/store.server";
+export { readXeroPayload, verifyXeroSignature, xeroPayload, xeroSignature } from "./xero/webhook";
 
 /** Connections the watchdog syncs per run: each is a few calls to Xero, well inside its 60 a minute. */
 const SYNCS_PER_RUN = 5;
@@ -49,30 +53,61 @@ export async function runAccountingSyncs(env: Env, now = Date.now()) {
   const db = getDb(env.DB);
   let synced = 0;
   for (const { ownerId } of await connectionsDue(db, now, SYNCS_PER_RUN)) {
-    const connection = await connectionOf(db, ownerId);
-    if (connection?.provider !== "xero") continue;
-    const user = await db
-      .select({ defaultCurrency: users.defaultCurrency })
-      .from(users)
-      .where(eq(users.id, ownerId))
-      .get();
-    const outcome = await syncNow(
-      {
-        env,
-        db,
-        ownerId,
-        now,
-        timeZone: "UTC",
-        today: new Date(now).toISOString().slice(0, 10),
-        currency: user?.defaultCurrency ?? "USD",
-        maxSchedules: accountCaps(config).schedules,
-      },
-      setup,
-    ).catch((error) => {
-      console.error(`[dunly] accounting sync failed for ${ownerId}`, error);
-      return { ok: false as const };
-    });
-    if (outcome.ok) synced++;
+    if (await syncOwner(env, setup, ownerId, now)) synced++;
   }
   return synced;
+}
+
+/**
+ * The incremental sync of the owner's Xero connection, outside any request (the watchdog, a
+ * webhook): the debtors it adds are in UTC, the user's default currency. True when it ran.
+ */
+async function syncOwner(env: Env, setup: XeroSetup, ownerId: string, now: number) {
+  const config = readConfig(env);
+  const db = getDb(env.DB);
+  const connection = await connectionOf(db, ownerId);
+  if (connection?.provider !== "xero") return false;
+  const user = await db
+    .select({ defaultCurrency: users.defaultCurrency })
+    .from(users)
+    .where(eq(users.id, ownerId))
+    .get();
+  const outcome = await syncNow(
+    {
+      env,
+      db,
+      ownerId,
+      now,
+      timeZone: "UTC",
+      today: new Date(now).toISOString().slice(0, 10),
+      currency: user?.defaultCurrency ?? "USD",
+      maxSchedules: accountCaps(config).schedules,
+    },
+    setup,
+  ).catch((error) => {
+    console.error(`[dunly] accounting sync failed for ${ownerId}`, error);
+    return { ok: false as const };
+  });
+  return outcome.ok;
+}
+
+/**
+ * A Xero webhook's organisations (decisions/062): the accounts connected to each (connected and
+ * imported) sync now, one after another. Returns how many synced. Runs after the webhook's answer.
+ */
+export async function syncXeroTenants(env: Env, tenantIds: readonly string[], now = Date.now()) {
+  const config = readConfig(env);
+  const setup = xeroSetup(config, env, linkOrigin(config));
+  if (!setup || tenantIds.length === 0) return 0;
+  let synced = 0;
+  for (const { ownerId } of await connectionsOfTenants(getDb(env.DB), "xero", tenantIds)) {
+    if (await syncOwner(env, setup, ownerId, now)) synced++;
+  }
+  return synced;
+}
+
+/** Whether Xero's webhooks can be taken here: a signing key (decisions/062) and Xero itself. */
+export function xeroWebhookSetup(env: Env, config: AppConfig) {
+  const key = xeroWebhookKey(config);
+  return key && xeroSetup(config, env, linkOrigin(config)) ? { key } : null;
 }

@@ -1,0 +1,1 @@
+CREATE INDEX `accounting_connections_tenant_idx` ON `accounting_connections` (`provider`,`tenant_id`);
