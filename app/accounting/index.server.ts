@@ -53,20 +53,21 @@ export async function runAccountingSyncs(env: Env, now = Date.now()) {
   const db = getDb(env.DB);
   let synced = 0;
   for (const { ownerId } of await connectionsDue(db, now, SYNCS_PER_RUN)) {
-    if (await syncOwner(env, setup, ownerId, now)) synced++;
+    if ((await syncOwner(env, setup, ownerId, now)) === "synced") synced++;
   }
   return synced;
 }
 
 /**
  * The incremental sync of the owner's Xero connection, outside any request (the watchdog, a
- * webhook): the debtors it adds are in UTC, the user's default currency. True when it ran.
+ * webhook): the debtors it adds are in UTC, the user's default currency. 'synced' when it ran,
+ * 'busy' when another sync of the account holds the lease.
  */
 async function syncOwner(env: Env, setup: XeroSetup, ownerId: string, now: number) {
   const config = readConfig(env);
   const db = getDb(env.DB);
   const connection = await connectionOf(db, ownerId);
-  if (connection?.provider !== "xero") return false;
+  if (connection?.provider !== "xero") return "skipped" as const;
   const user = await db
     .select({ defaultCurrency: users.defaultCurrency })
     .from(users)
@@ -88,20 +89,35 @@ async function syncOwner(env: Env, setup: XeroSetup, ownerId: string, now: numbe
     console.error(`[dunly] accounting sync failed for ${ownerId}`, error);
     return { ok: false as const };
   });
-  return outcome.ok;
+  if (outcome.ok) return "synced" as const;
+  return "busy" in outcome ? ("busy" as const) : ("failed" as const);
 }
 
 /**
- * A Xero webhook's organisations (decisions/062): the accounts connected to each (connected and
- * imported) sync now, one after another. Returns how many synced. Runs after the webhook's answer.
+ * How long a webhook's sync waits, one wait after another, for a sync of the same account that is
+ * under way (it read Xero before this change: the change would wait for the watchdog). About 17 s
+ * in all, inside the 30 s a Worker's waitUntil has after the answer.
  */
-export async function syncXeroTenants(env: Env, tenantIds: readonly string[], now = Date.now()) {
+const BUSY_RETRY_MS = [2000, 5000, 10_000] as const;
+
+/**
+ * A Xero webhook's organisations (decisions/062): the accounts connected to each (connected and
+ * imported) sync now, one after another; one whose sync is under way is tried again a few
+ * seconds later (BUSY_RETRY_MS). Returns how many synced. Runs after the webhook's answer.
+ */
+export async function syncXeroTenants(env: Env, tenantIds: readonly string[]) {
   const config = readConfig(env);
   const setup = xeroSetup(config, env, linkOrigin(config));
   if (!setup || tenantIds.length === 0) return 0;
   let synced = 0;
   for (const { ownerId } of await connectionsOfTenants(getDb(env.DB), "xero", tenantIds)) {
-    if (await syncOwner(env, setup, ownerId, now)) synced++;
+    let outcome = await syncOwner(env, setup, ownerId, Date.now());
+    for (const wait of BUSY_RETRY_MS) {
+      if (outcome !== "busy") break;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      outcome = await syncOwner(env, setup, ownerId, Date.now());
+    }
+    if (outcome === "synced") synced++;
   }
   return synced;
 }

@@ -445,7 +445,7 @@ export async function syncNow(
   if (connection?.status !== "connected") return { ok: false as const, message: "Connect Xero first." };
   if (!connection.importedAt) return { ok: false as const, message: "Import your Xero invoices first." };
   if (!(await takeLease(db, ownerId, scope.now, LEASE_MS))) {
-    return { ok: false as const, message: "A sync is under way: try again in a minute." };
+    return { ok: false as const, busy: true as const, message: "A sync is under way: try again in a minute." };
   }
   try {
     const session = xeroSession(db, setup, connection);

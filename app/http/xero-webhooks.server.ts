@@ -49,7 +49,7 @@ export async function receiveXeroWebhook(
   // A replay (or Xero's retry of a delivery already taken) does no work.
   if (!(await recordWebhookEvent(getDb(env.DB), `xero:${await sha256Hex(rawBody)}`, "xero", now))) return 200;
   waitUntil(
-    syncXeroTenants(env, payload.tenantIds, now).catch((error) =>
+    syncXeroTenants(env, payload.tenantIds).catch((error) =>
       console.error("[dunly] the Xero webhook's sync failed", error),
     ),
   );

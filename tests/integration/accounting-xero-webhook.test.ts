@@ -148,6 +148,24 @@ describe("a signed payload syncs the organisation's account", () => {
     expect((await paymentsOf(city.debtor.id)).map((p) => p.amount_cents)).toEqual([1000]);
   });
 
+  it("a change that arrives while a sync of the account is under way is synced once that one ends", async () => {
+    const user = await makeSignedInUser();
+    const { tenantId } = await connectAndImport(user);
+    const city = await customer(user, tenantId, "City Agency");
+    // Another sync holds the account (it read Xero before this change).
+    const hold = (until: number | null) =>
+      env.DB.prepare("UPDATE accounting_connections SET sync_lease_until = ? WHERE owner_id = ?")
+        .bind(until, user.id)
+        .run();
+    await hold(Date.now() + 60_000);
+    await addStandInPayment(env, city.xero.InvoiceID, 20);
+    expect(await answerOf(await signed(xeroPayload([{ tenantId, resourceId: city.xero.InvoiceID }], 1)))).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await city.invoice()).paid_cents).toBe(0);
+    await hold(null);
+    await eventually(async () => expect((await city.invoice()).paid_cents).toBe(2000));
+  });
+
   it("an organisation no account imported, or a category Dunly does not read, syncs nothing", async () => {
     const user = await makeSignedInUser();
     const { tenantId } = await connectAndImport(user);
