@@ -185,14 +185,28 @@ describe("a signed payload syncs the organisation's account", () => {
 });
 
 describe("the sync follows every change of a synced invoice", () => {
-  it("a new due date moves the invoice's due date", async () => {
+  it("a new due date moves the invoice's due date, and the due-date plan follows", async () => {
     const user = await makeSignedInUser();
+    await turnAutopilotOn(entityScopeOf(user.id));
     const { tenantId, cookie } = await connectAndImport(user);
-    const ridgeway = await customer(user, tenantId, "Ridgeway University");
-    const due = "2027-03-15";
-    const res = await postForm("/dev/xero/change", { invoice: ridgeway.xero.InvoiceID, due }, { cookie });
+    const city = await customer(user, tenantId, "City Agency");
+    // City's earliest invoice (its two are due in 25 and 28 days): its steps come first.
+    const [earliest] = (await listStandInObjects<XeroInvoice>(env, tenantId, "invoice"))
+      .filter((i) => i.Contact.Name === "City Agency" && i.Status === "AUTHORISED")
+      .sort((a, b) => String(a.DueDateString).localeCompare(String(b.DueDateString)));
+    const schedule = async () =>
+      env.DB.prepare("SELECT next_run_at FROM schedules WHERE debtor_id = ? AND state = 'ENABLED'")
+        .bind(city.debtor.id)
+        .first<{ next_run_at: number }>();
+    const before = (await schedule())?.next_run_at;
+    expect(before).toBeGreaterThan(Date.now());
+    const due = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    const res = await postForm("/dev/xero/change", { invoice: earliest!.InvoiceID, due }, { cookie });
     expect(res.status).toBe(303);
-    await eventually(async () => expect((await ridgeway.invoice()).due_on).toBe(due));
+    await eventually(async () =>
+      expect((await invoicesOf(city.debtor.id)).find((i) => i.external_id === earliest!.InvoiceID)?.due_on).toBe(due),
+    );
+    await eventually(async () => expect((await schedule())?.next_run_at).toBeGreaterThan(before!));
     expect(await get("/dev/xero", { cookie }).then((r) => r.text())).toContain(due);
   });
 
