@@ -1,4 +1,5 @@
 ALTER TABLE `accounting_connections` ADD `import_page` integer;--> statement-breakpoint
 ALTER TABLE `accounting_connections` ADD `import_skipped` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `accounting_connections` ADD `reconnect_told_at` integer;--> statement-breakpoint
+CREATE INDEX `accounting_connections_tenant_idx` ON `accounting_connections` (`provider`,`tenant_id`);--> statement-breakpoint
 ALTER TABLE `invoices` ADD `source_url` text;

@@ -1,5 +1,5 @@
 import { generateCodeVerifier, generateState } from "arctic";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { accountingConnections, accountingOauthStates } from "~/db/schema";
 import { BooksError, type BooksGrant, type BooksSession } from "./books";
@@ -35,6 +35,25 @@ export type ConnectionRow = typeof accountingConnections.$inferSelect;
 
 export function connectionOf(db: Db, ownerId: string) {
   return db.select().from(accountingConnections).where(eq(accountingConnections.ownerId, ownerId)).get();
+}
+
+/**
+ * The accounts connected to these organisations of the provider (a webhook names organisations,
+ * not accounts: decisions/062), connected and imported: the ones a sync would run for. Through
+ * accounting_connections_tenant_idx; one account per row, so never more than the ids' few accounts.
+ */
+export function connectionsOfTenants(db: Db, provider: "xero" | "quickbooks", tenantIds: readonly string[]) {
+  return db
+    .select({ ownerId: accountingConnections.ownerId })
+    .from(accountingConnections)
+    .where(
+      and(
+        eq(accountingConnections.provider, provider),
+        inArray(accountingConnections.tenantId, [...tenantIds]),
+        eq(accountingConnections.status, "connected"),
+        isNotNull(accountingConnections.importedAt),
+      ),
+    );
 }
 
 /** "Connect Xero": the consent page's URL, with the state and verifier kept for this owner. */

@@ -1,10 +1,12 @@
 /** The accounting feature's public face (decisions/060, 061): connect Xero, import, sync, its local stand-in. */
 import { getDb } from "~/db/client.server";
-import { linkOrigin, readConfig } from "~/platform/config.server";
+import { type AppConfig, linkOrigin, readConfig } from "~/platform/config.server";
+import { connectionsOfTenants } from "./connection.server";
 import { backgroundScope, requeueStalledImports } from "./import-job.server";
 import { tellReconnects } from "./reconnect.server";
 import { accountingSetups } from "./sources.server";
 import { connectionsDue, syncNow } from "./sync.server";
+import { xeroSetup, xeroWebhookKey } from "./xero/client.server";
 
 export {
   BOOKS_LABEL,
@@ -49,10 +51,13 @@ export {
   xeroRequest,
   xeroSetup,
   xeroUnavailable,
+  xeroWebhookKey,
 } from "./xero/client.server";
 export type { XeroContact, XeroInvoice } from "./xero/mapping";
+export { STANDIN_WEBHOOK_KEY } from "./xero/standin/config";
 export {
   addStandInPayment,
+  changeStandInInvoice,
   getObject as getStandInObject,
   listObjects as listStandInObjects,
   putObject as putStandInObject,
@@ -60,6 +65,7 @@ export {
   sha256,
   voidStandInInvoice,
 } from "./xero/standin/store.server";
+export { readXeroPayload, verifyXeroSignature, xeroPayload, xeroSignature } from "./xero/webhook";
 
 /** Connections the watchdog syncs per run: each is a few calls to the tool, well inside its limits. */
 const SYNCS_PER_RUN = 5;
@@ -67,17 +73,18 @@ const SYNCS_PER_RUN = 5;
 /**
  * One owner's incremental sync outside a request (the watchdog, a webhook): in UTC (no request
  * carries the user's zone), in the user's default currency. A failure is the connection's last
- * error, in words; false when nothing was synced.
+ * error, in words. 'synced' when it ran, 'busy' when another sync of the account holds the lease.
  */
 export async function syncOwner(env: Env, ownerId: string, now = Date.now()) {
   const config = readConfig(env);
   const scope = await backgroundScope(env, ownerId, now);
-  if (!scope) return false;
+  if (!scope) return "skipped" as const;
   const outcome = await syncNow(scope, accountingSetups(config, env, linkOrigin(config))).catch((error) => {
     console.error(`[dunly] accounting sync failed for ${ownerId}`, error);
     return { ok: false as const };
   });
-  return outcome.ok;
+  if (outcome.ok) return "synced" as const;
+  return "busy" in outcome ? ("busy" as const) : ("failed" as const);
 }
 
 /**
@@ -92,7 +99,40 @@ export async function runAccountingSyncs(env: Env, now = Date.now()) {
   await requeueStalledImports(env, db, now);
   let synced = 0;
   for (const { ownerId } of await connectionsDue(db, now, SYNCS_PER_RUN)) {
-    if (await syncOwner(env, ownerId, now)) synced++;
+    if ((await syncOwner(env, ownerId, now)) === "synced") synced++;
   }
   return synced;
+}
+
+/**
+ * How long a webhook's sync waits, one wait after another, for a sync of the same account that is
+ * under way (it read the books before this change: the change would wait for the watchdog). About
+ * 17 s in all, inside the 30 s a Worker's waitUntil has after the answer.
+ */
+const BUSY_RETRY_MS = [2000, 5000, 10_000] as const;
+
+/**
+ * A webhook's organisations (decisions/062): the accounts connected to each (connected and
+ * imported) sync now, one after another; one whose sync is under way is tried again a few seconds
+ * later (BUSY_RETRY_MS). Returns how many synced. Runs after the webhook's answer.
+ */
+export async function syncTenants(env: Env, provider: "xero" | "quickbooks", tenantIds: readonly string[]) {
+  if (tenantIds.length === 0) return 0;
+  let synced = 0;
+  for (const { ownerId } of await connectionsOfTenants(getDb(env.DB), provider, tenantIds)) {
+    let outcome = await syncOwner(env, ownerId, Date.now());
+    for (const wait of BUSY_RETRY_MS) {
+      if (outcome !== "busy") break;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      outcome = await syncOwner(env, ownerId, Date.now());
+    }
+    if (outcome === "synced") synced++;
+  }
+  return synced;
+}
+
+/** Whether Xero's webhooks can be taken here: a signing key (decisions/062) and Xero itself. */
+export function xeroWebhookSetup(env: Env, config: AppConfig) {
+  const key = xeroWebhookKey(config);
+  return key && xeroSetup(config, env, linkOrigin(config)) ? { key } : null;
 }

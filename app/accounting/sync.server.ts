@@ -3,7 +3,14 @@ import { chunk } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { accountingConnections, debtors, invoices } from "~/db/schema";
 import { FieldsRefused } from "~/domain/refused";
-import { addPayment, settleDebtorsStatements, voidInvoice } from "~/ledger/index.server";
+import {
+  addPayment,
+  deletePayment,
+  followSyncedInvoice,
+  settleDebtorsStatements,
+  syncedPaymentsOn,
+  voidInvoice,
+} from "~/ledger/index.server";
 import type { OwnerScope } from "~/platform/scope.server";
 import { joinAutopilot, replanDueSchedules } from "~/reminders/index.server";
 import {
@@ -222,6 +229,7 @@ async function syncedInvoices(db: Db, ownerId: string, provider: BooksProvider, 
     externalId: string | null;
     amountCents: number;
     paidCents: number;
+    dueOn: string;
     status: string;
     createdAt: number;
   }[] = [];
@@ -234,6 +242,7 @@ async function syncedInvoices(db: Db, ownerId: string, provider: BooksProvider, 
           externalId: invoices.externalId,
           amountCents: invoices.amountCents,
           paidCents: invoices.paidCents,
+          dueOn: invoices.dueOn,
           status: invoices.status,
           createdAt: invoices.createdAt,
         })
@@ -250,11 +259,82 @@ async function syncedInvoices(db: Db, ownerId: string, provider: BooksProvider, 
   return found;
 }
 
+/** A synced invoice as Dunly holds it. */
+type Ours = Awaited<ReturnType<typeof syncedInvoices>>[number];
+
 /**
- * Makes Dunly's synced invoices say what the books say: what the books no longer have due (paid or
- * credited) is a payment of the difference, once (its provider id names the invoice and what is
- * left due); a voided or deleted invoice is void. Returns the payments recorded, the invoices
- * closed, the debtors touched and the problems in words.
+ * Makes one synced invoice say what the books say (decisions/062), in provider-neutral values: its
+ * total and due date (the ledger's followSyncedInvoice; due-date plans follow through the
+ * caller's replan); more due in the books than in Dunly (a payment or credit note deleted there)
+ * takes back the payments Dunly recorded from the books on it, newest first, through the ledger's
+ * deletePayment, until Dunly owes at least as much, so it is open and chased again (a payment the
+ * user recorded is never touched); less due is a payment of the difference through addPayment,
+ * once (its provider id names the invoice, its total and what is left due).
+ */
+async function followBooks(
+  scope: OwnerScope,
+  mine: Ours,
+  books: { externalId: string; amountCents: number; dueCents: number; dueOn: string },
+  names: { provider: BooksProvider; tool: string; invoice: string },
+  today: string,
+) {
+  const { ownerId, now } = scope;
+  const followed = { payments: 0, changed: false, reopened: false, problems: [] as string[] };
+  let paid = mine.paidCents;
+  if (books.amountCents - paid < books.dueCents) {
+    for (const payment of await syncedPaymentsOn(scope.db, ownerId, mine.debtorId, mine.id)) {
+      if (books.amountCents - paid >= books.dueCents) break;
+      if ("error" in (await deletePayment(scope, ownerId, payment.id, now))) continue;
+      paid -= payment.amountCents;
+      followed.changed = followed.reopened = true;
+    }
+  }
+  if (books.amountCents !== mine.amountCents || books.dueOn !== mine.dueOn) {
+    try {
+      if (await followSyncedInvoice(scope, ownerId, mine.id, books, now)) {
+        followed.changed = true;
+        if (books.amountCents > mine.amountCents) followed.reopened = true;
+      }
+    } catch (error) {
+      if (!(error instanceof FieldsRefused)) throw error;
+      followed.problems.push(
+        `${names.invoice} was lowered in ${names.tool} below what is recorded as paid on it in Dunly: delete or change those payments in Dunly.`,
+      );
+      return followed;
+    }
+  }
+  const owed = books.amountCents - paid;
+  if (books.dueCents >= owed) return followed;
+  const written = await addPayment(
+    scope,
+    ownerId,
+    mine.debtorId,
+    {
+      amount: (owed - books.dueCents) / 100,
+      paid_on: today,
+      note: `Paid or credited in ${names.tool} (${names.invoice})`,
+      invoice_id: mine.id,
+    },
+    now,
+    {
+      provider: {
+        id: `${names.provider}:${books.externalId}:${books.amountCents}:${books.dueCents}`,
+        source: names.provider,
+      },
+    },
+  ).catch((error: unknown) => {
+    // The same change recorded by a sync that ran at the same time.
+    if (String((error as Error)?.message ?? error).includes("UNIQUE")) return { error: "recorded" as const };
+    throw error;
+  });
+  if (!("error" in written)) followed.payments++;
+  return followed;
+}
+
+/**
+ * Makes Dunly's synced invoices say what Xero says (followBooks for one that is still there); a
+ * voided or deleted invoice is void. Returns the payments recorded, the invoices closed and
+ * changed, the debtors touched, those who owe again and the problems in words.
  */
 async function reconcile(scope: OwnerScope, source: BooksSource, books: readonly BooksInvoice[], today: string) {
   const { provider, label } = source;
@@ -270,7 +350,9 @@ async function reconcile(scope: OwnerScope, source: BooksSource, books: readonly
   );
   let payments = 0;
   let closed = 0;
+  let changed = 0;
   const touched = new Set<number>();
+  const reopened = new Set<number>();
   const problems: string[] = [];
   for (const invoice of books) {
     const mine = ours.get(invoice.externalId);
@@ -289,32 +371,20 @@ async function reconcile(scope: OwnerScope, source: BooksSource, books: readonly
       }
       continue;
     }
-    const dueCents = Math.max(0, invoice.dueCents);
-    const owed = mine.amountCents - mine.paidCents;
-    if (dueCents >= owed) continue;
-    const written = await addPayment(
+    const followed = await followBooks(
       scope,
-      scope.ownerId,
-      mine.debtorId,
-      {
-        amount: (owed - dueCents) / 100,
-        paid_on: today,
-        note: `Paid or credited in ${label} (${invoice.number ?? invoice.externalId})`,
-        invoice_id: mine.id,
-      },
-      scope.now,
-      { provider: { id: `${provider}:${invoice.externalId}:${dueCents}`, source: provider } },
-    ).catch((error: unknown) => {
-      // The same change recorded by a sync that ran at the same time.
-      if (String((error as Error)?.message ?? error).includes("UNIQUE")) return { error: "recorded" as const };
-      throw error;
-    });
-    if (!("error" in written)) {
-      payments++;
-      touched.add(mine.debtorId);
-    }
+      mine,
+      invoice,
+      { provider, tool: label, invoice: invoice.number ?? invoice.externalId },
+      today,
+    );
+    payments += followed.payments;
+    if (followed.changed) changed++;
+    if (followed.payments > 0 || followed.changed) touched.add(mine.debtorId);
+    if (followed.reopened) reopened.add(mine.debtorId);
+    problems.push(...followed.problems);
   }
-  return { payments, closed, touched: [...touched], problems };
+  return { payments, closed, changed, touched: [...touched], reopened: [...reopened], problems };
 }
 
 export type SyncScope = OwnerScope & { timeZone: string; today: string; currency: string; maxSchedules: number };
@@ -407,7 +477,7 @@ export async function importStep(scope: SyncScope, setups: AccountingSetups): Pr
       open.map((i) => i.contactId),
     );
     const plan = await planOf(source, open, scope.currency, known);
-    const written = await writePlan(scope, source.provider, plan);
+    await writePlan(scope, source.provider, plan);
     const settled = await reconcile(scope, source, open, scope.today);
     const imported = new Set(plan.invoices.map((i) => i.externalId));
     const skipped = connection.importSkipped + fresh.filter((i) => !imported.has(i.externalId)).length;
@@ -478,7 +548,7 @@ export async function syncNow(scope: SyncScope, setups: AccountingSetups) {
   const { connection, source } = found;
   if (!connection.importedAt) return { ok: false as const, message: `Import your ${source.label} invoices first.` };
   if (!(await takeLease(db, ownerId, scope.now, LEASE_MS))) {
-    return { ok: false as const, message: "A sync is under way: try again in a minute." };
+    return { ok: false as const, busy: true as const, message: "A sync is under way: try again in a minute." };
   }
   try {
     const since = connection.syncCursor;
@@ -499,7 +569,9 @@ export async function syncNow(scope: SyncScope, setups: AccountingSetups) {
     const settled = await reconcile(scope, source, changed, scope.today);
     const debtorIds = [...new Set([...written.debtorIds, ...settled.touched])];
     await replanDueSchedules(scope, debtorIds);
-    if (written.debtorIds.length > 0) await joinAutopilot(scope, written.debtorIds, { max: scope.maxSchedules });
+    // New debtors, and those who owe again because the books took a payment back, join autopilot while it is on.
+    const joining = [...new Set([...written.debtorIds, ...settled.reopened])];
+    if (joining.length > 0) await joinAutopilot(scope, joining, { max: scope.maxSchedules });
     await finish(db, ownerId, scope.now, {
       cursor: cursor ?? since ?? null,
       payments: settled.payments,
@@ -511,6 +583,7 @@ export async function syncNow(scope: SyncScope, setups: AccountingSetups) {
       invoices: written.added,
       payments: settled.payments,
       closed: settled.closed,
+      changed: settled.changed,
       complete,
     };
   } catch (error) {

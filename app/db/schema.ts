@@ -379,7 +379,7 @@ export const payments = sqliteTable(
     // debtor's payment online, recorded from a verified event), with the provider's payment id
     // (the PaymentIntent): unique, so one payment is recorded once whatever events repeat it.
     // 'xero', 'quickbooks' (decisions/060, 061): what the books say was paid or credited on a synced
-    // invoice, keyed by the invoice and the amount still due after it.
+    // invoice, keyed by the invoice, its total (decisions/062) and the amount still due after it.
     source: text("source", { enum: ["manual", "stripe", "xero", "quickbooks"] })
       .notNull()
       .default("manual"),
@@ -1046,42 +1046,47 @@ export const devResendDomains = sqliteTable("dev_resend_domains", {
  * synced until the user connects again). sync_cursor: the tool's own modified-since mark of the
  * last complete sync; imported_at: when the user confirmed the first import (null: only a preview).
  */
-export const accountingConnections = sqliteTable("accounting_connections", {
-  ownerId: text("owner_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  provider: text("provider", { enum: ["xero", "quickbooks"] }).notNull(),
-  tenantId: text("tenant_id"),
-  tenantName: text("tenant_name"),
-  // Xero's connection id (DELETE /connections/{id} on disconnect).
-  connectionId: text("connection_id"),
-  accessToken: text("access_token").notNull(),
-  refreshToken: text("refresh_token").notNull(),
-  accessExpiresAt: integer("access_expires_at").notNull(),
-  // A refresh under way holds the refresh token until then: a second one waits for its tokens.
-  refreshLockUntil: integer("refresh_lock_until"),
-  status: text("status", { enum: ["connected", "reconnect"] })
-    .notNull()
-    .default("connected"),
-  importedAt: integer("imported_at"),
-  syncCursor: text("sync_cursor"),
-  // A sync under way holds the connection until then (two syncs never interleave).
-  syncLeaseUntil: integer("sync_lease_until"),
-  lastSyncAt: integer("last_sync_at"),
-  lastError: text("last_error"),
-  lastErrorAt: integer("last_error_at"),
-  syncedDebtors: integer("synced_debtors").notNull().default(0),
-  syncedInvoices: integer("synced_invoices").notNull().default(0),
-  syncedPayments: integer("synced_payments").notNull().default(0),
-  // The first import under way (decisions/060): the next page of open invoices its next step reads
-  // (null: none running), and the open invoices it left out so far (their customer has no address).
-  importPage: integer("import_page"),
-  importSkipped: integer("import_skipped").notNull().default(0),
-  // When the user was e-mailed to connect again (status 'reconnect'): once per lost connection.
-  reconnectToldAt: integer("reconnect_told_at"),
-  connectedAt: integer("connected_at").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-});
+export const accountingConnections = sqliteTable(
+  "accounting_connections",
+  {
+    ownerId: text("owner_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["xero", "quickbooks"] }).notNull(),
+    tenantId: text("tenant_id"),
+    tenantName: text("tenant_name"),
+    // Xero's connection id (DELETE /connections/{id} on disconnect).
+    connectionId: text("connection_id"),
+    accessToken: text("access_token").notNull(),
+    refreshToken: text("refresh_token").notNull(),
+    accessExpiresAt: integer("access_expires_at").notNull(),
+    // A refresh under way holds the refresh token until then: a second one waits for its tokens.
+    refreshLockUntil: integer("refresh_lock_until"),
+    status: text("status", { enum: ["connected", "reconnect"] })
+      .notNull()
+      .default("connected"),
+    importedAt: integer("imported_at"),
+    syncCursor: text("sync_cursor"),
+    // A sync under way holds the connection until then (two syncs never interleave).
+    syncLeaseUntil: integer("sync_lease_until"),
+    lastSyncAt: integer("last_sync_at"),
+    lastError: text("last_error"),
+    lastErrorAt: integer("last_error_at"),
+    syncedDebtors: integer("synced_debtors").notNull().default(0),
+    syncedInvoices: integer("synced_invoices").notNull().default(0),
+    syncedPayments: integer("synced_payments").notNull().default(0),
+    // The first import under way (decisions/060): the next page of open invoices its next step reads
+    // (null: none running), and the open invoices it left out so far (their customer has no address).
+    importPage: integer("import_page"),
+    importSkipped: integer("import_skipped").notNull().default(0),
+    // When the user was e-mailed to connect again (status 'reconnect'): once per lost connection.
+    reconnectToldAt: integer("reconnect_told_at"),
+    connectedAt: integer("connected_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  // A webhook names the organisation: its accounts are found without a scan (decisions/062).
+  (t) => [index("accounting_connections_tenant_idx").on(t.provider, t.tenantId)],
+);
 
 /** A connection to an accounting tool under way (decisions/060): the state's hash, its PKCE verifier, minutes long. */
 export const accountingOauthStates = sqliteTable(

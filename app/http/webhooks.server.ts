@@ -14,6 +14,7 @@ import {
 import type { StripeEndpoint } from "~/stripe/index.server";
 import type { AppBindings } from "./hono-env";
 import { MAX_STRIPE_EVENT_BYTES, receiveStripeEvent } from "./stripe-webhooks.server";
+import { MAX_XERO_PAYLOAD_BYTES, receiveXeroWebhook } from "./xero-webhooks.server";
 
 type Ctx = Context<AppBindings>;
 
@@ -201,6 +202,28 @@ webhookRoutes.post("/stripe/:endpoint{connect|billing}", async (c) => {
     c.req.header("Stripe-Signature") ?? null,
   );
   return c.json(receipt.body, receipt.status);
+});
+
+/**
+ * Xero's webhook (app/http/xero-webhooks.server.ts, decisions/062): every answer without a body, as
+ * Xero requires; its status says everything (200 taken, 401 bad signature, 404 not set up).
+ */
+webhookRoutes.post("/xero", async (c) => {
+  let payload: Uint8Array<ArrayBuffer>;
+  try {
+    payload = await readBodyWithin(c.req.raw, MAX_XERO_PAYLOAD_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return c.body(null, 413);
+    return c.body(null, 400);
+  }
+  const status = await receiveXeroWebhook(
+    c.env,
+    c.get("config"),
+    payload,
+    c.req.header("x-xero-signature") ?? null,
+    (promise) => c.executionCtx.waitUntil(promise),
+  );
+  return c.body(null, status);
 });
 
 webhookRoutes.all("*", (c) => fail(c, 404, "Not found"));

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import {
   addStandInPayment,
+  changeStandInInvoice,
   connectionOf,
   getStandInObject,
   listStandInObjects,
@@ -13,13 +14,16 @@ import {
 import { getDb } from "~/db/client.server";
 import type { AppBindings } from "~/http/hono-env";
 import { appOrigin } from "~/platform/config.server";
+import { deliverStandInXeroEvent } from "./xero-webhooks.server";
 
 /**
  * The local Xero stand-in's pages (decisions/060), under /dev/xero (development and test only, like
  * /dev/checkout): Xero's consent page with one "Allow" button (it makes a new organisation, seeded
  * with customers and open invoices, and answers the app's callback with a code), and the
- * organisation's invoices with what a bookkeeper does in Xero: record a payment, void an invoice.
- * The app sees those changes only through its Xero client, at the next sync.
+ * organisation's invoices with what a bookkeeper does in Xero: record or delete a payment, change
+ * the due date or the amount, void an invoice. Each change is followed by Xero's webhook, signed
+ * with the stand-in's key and handed to the webhook's own code (decisions/062), which syncs the
+ * account after answering; the app sees the change only through its Xero client.
  */
 export const xeroPages = new Hono<AppBindings>();
 
@@ -34,7 +38,7 @@ function render(title: string, body: string): string {
 <title>${escapeHtml(title)} · Dunly</title>
 <style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#222}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
-form{display:inline-flex;gap:.25rem;align-items:center;margin:.15rem 0}input{font:inherit;width:6rem;padding:.3rem}
+form{display:inline-flex;gap:.25rem;align-items:center;margin:.15rem 0}input{font:inherit;width:6rem;padding:.3rem}input[type=date]{width:auto}
 button{font:inherit;padding:.4rem .8rem;border-radius:6px;border:1px solid #13b5ea;background:#0b6e8f;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#0b6e8f}button:focus-visible,input:focus-visible{outline:3px solid #222;outline-offset:2px}
 .banner{background:#fff7d6;border:1px solid #e6c200;padding:.5rem 1rem;border-radius:6px}.wrap{overflow-x:auto}</style>
@@ -123,20 +127,37 @@ xeroPages.get("/", async (c) => {
   );
   const rows = invoices
     .map((i) => {
-      const actions =
-        i.Status === "AUTHORISED"
-          ? `<form method="post" action="/dev/xero/pay"><input type="hidden" name="invoice" value="${escapeHtml(i.InvoiceID)}">
-<label>Amount <input name="amount" inputmode="decimal" value="${escapeHtml(i.AmountDue.toFixed(2))}" aria-label="Payment amount for ${escapeHtml(i.InvoiceNumber)}"></label>
-<button type="submit">Add payment to ${escapeHtml(i.InvoiceNumber)}</button></form>
-${(i.AmountPaid ?? 0) === 0 ? `<form method="post" action="/dev/xero/void"><input type="hidden" name="invoice" value="${escapeHtml(i.InvoiceID)}"><button class="secondary" type="submit">Void ${escapeHtml(i.InvoiceNumber)}</button></form>` : ""}`
-          : "";
-      return `<tr id="invoice-${escapeHtml(encodeURIComponent(i.InvoiceID))}" data-invoice="${escapeHtml(i.InvoiceNumber)}"><td>${escapeHtml(i.InvoiceNumber)}</td><td>${escapeHtml(i.Type)}</td><td>${escapeHtml(i.Contact.Name)}</td><td>${escapeHtml(i.Status)}</td><td>${escapeHtml(`${i.AmountDue.toFixed(2)} of ${i.Total.toFixed(2)} ${i.CurrencyCode}`)}</td><td>${actions}</td></tr>`;
+      const n = escapeHtml(i.InvoiceNumber);
+      const id = `<input type="hidden" name="invoice" value="${escapeHtml(i.InvoiceID)}">`;
+      const open = i.Status === "AUTHORISED";
+      const actions = [
+        open
+          ? `<form method="post" action="/dev/xero/pay">${id}
+<label>Amount <input name="amount" inputmode="decimal" value="${escapeHtml(i.AmountDue.toFixed(2))}" aria-label="Payment amount for ${n}"></label>
+<button type="submit">Add payment to ${n}</button></form>`
+          : "",
+        open
+          ? `<form method="post" action="/dev/xero/change">${id}
+<label>Due <input name="due" type="date" value="${escapeHtml(String(i.DueDateString ?? "").slice(0, 10))}" aria-label="Due date of ${n}"></label>
+<button class="secondary" type="submit">Change due date of ${n}</button></form>
+<form method="post" action="/dev/xero/change">${id}
+<label>Total <input name="total" inputmode="decimal" value="${escapeHtml(i.Total.toFixed(2))}" aria-label="Total of ${n}"></label>
+<button class="secondary" type="submit">Change amount of ${n}</button></form>`
+          : "",
+        (open || i.Status === "PAID") && (i.AmountPaid ?? 0) > 0
+          ? `<form method="post" action="/dev/xero/unpay">${id}<button class="secondary" type="submit">Delete the newest payment on ${n}</button></form>`
+          : "",
+        open && (i.AmountPaid ?? 0) === 0
+          ? `<form method="post" action="/dev/xero/void">${id}<button class="secondary" type="submit">Void ${n}</button></form>`
+          : "",
+      ].join("\n");
+      return `<tr id="invoice-${escapeHtml(encodeURIComponent(i.InvoiceID))}" data-invoice="${escapeHtml(i.InvoiceNumber)}"><td>${escapeHtml(i.InvoiceNumber)}</td><td>${escapeHtml(i.Type)}</td><td>${escapeHtml(i.Contact.Name)}</td><td>${escapeHtml(i.Status)}</td><td>${escapeHtml(String(i.DueDateString ?? "").slice(0, 10))}</td><td>${escapeHtml(`${i.AmountDue.toFixed(2)} of ${i.Total.toFixed(2)} ${i.CurrencyCode}`)}</td><td>${actions}</td></tr>`;
     })
     .join("\n");
   return c.html(
     render(
       `Xero: ${tenant?.data.tenantName ?? "organisation"} (local stand-in)`,
-      `<div class="wrap"><table><caption>Invoices and bills</caption><thead><tr><th scope="col">Number</th><th scope="col">Type</th><th scope="col">Contact</th><th scope="col">Status</th><th scope="col">Due</th><th scope="col">Do as in Xero</th></tr></thead>
+      `<div class="wrap"><table><caption>Invoices and bills</caption><thead><tr><th scope="col">Number</th><th scope="col">Type</th><th scope="col">Contact</th><th scope="col">Status</th><th scope="col">Due date</th><th scope="col">Due</th><th scope="col">Do as in Xero</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
 <p><a href="/iam/accounting">Back to Dunly's Settings → Accounting</a></p>`,
     ),
@@ -149,22 +170,62 @@ async function formInvoice(c: import("hono").Context<AppBindings>) {
   const form = await c.req.formData();
   const id = String(form.get("invoice") ?? "");
   const found = tenantId ? await getStandInObject<Stored>(c.env, "invoice", id) : undefined;
-  return found && found.tenantId === tenantId ? { id, form } : null;
+  return tenantId && found && found.tenantId === tenantId ? { id, tenantId, form } : null;
 }
+
+/** After a change, Xero's webhook (signed, to the webhook's own code), then back to the list. */
+async function changed(c: import("hono").Context<AppBindings>, found: { id: string; tenantId: string }) {
+  await deliverStandInXeroEvent(c.env, c.get("config"), { tenantId: found.tenantId, invoiceId: found.id }, (p) =>
+    c.executionCtx.waitUntil(p),
+  );
+  return c.redirect("/dev/xero", 303);
+}
+
+const refused = (c: import("hono").Context<AppBindings>, message: string) =>
+  c.html(render("Xero (local stand-in)", `<p>${escapeHtml(message)} <a href="/dev/xero">Back</a></p>`), 400);
+
+const amountOf = (value: FormDataEntryValue | null) => Number(String(value ?? "").replace(",", "."));
 
 xeroPages.post("/pay", async (c) => {
   const found = await formInvoice(c);
   if (!found) return c.text("Not found", 404);
-  const amount = Number(String(found.form.get("amount") ?? "").replace(",", "."));
-  if (!(amount > 0))
-    return c.html(render("Xero (local stand-in)", '<p>Enter an amount above 0. <a href="/dev/xero">Back</a></p>'), 400);
-  await addStandInPayment(c.env, found.id, Math.round(amount * 100) / 100);
-  return c.redirect("/dev/xero", 303);
+  const amount = amountOf(found.form.get("amount"));
+  if (!(amount > 0)) return refused(c, "Enter an amount above 0.");
+  if (!(await addStandInPayment(c.env, found.id, Math.round(amount * 100) / 100))) {
+    return refused(c, "Xero records payments only on an invoice awaiting payment.");
+  }
+  return changed(c, found);
+});
+
+xeroPages.post("/unpay", async (c) => {
+  const found = await formInvoice(c);
+  if (!found) return c.text("Not found", 404);
+  if (!(await changeStandInInvoice(c.env, found.id, { deletePayment: true }))) {
+    return refused(c, "This invoice has no payment to delete.");
+  }
+  return changed(c, found);
+});
+
+xeroPages.post("/change", async (c) => {
+  const found = await formInvoice(c);
+  if (!found) return c.text("Not found", 404);
+  const due = found.form.get("due");
+  const total = found.form.get("total");
+  const change =
+    due !== null ? { dueOn: String(due) } : total !== null ? { total: Math.round(amountOf(total) * 100) / 100 } : {};
+  if (!(await changeStandInInvoice(c.env, found.id, change))) {
+    return refused(
+      c,
+      due !== null ? "Enter a date." : "Enter a total above 0 and not below what was paid or credited on it.",
+    );
+  }
+  return changed(c, found);
 });
 
 xeroPages.post("/void", async (c) => {
   const found = await formInvoice(c);
   if (!found) return c.text("Not found", 404);
-  await voidStandInInvoice(c.env, found.id);
-  return c.redirect("/dev/xero", 303);
+  if (!(await voidStandInInvoice(c.env, found.id)))
+    return refused(c, "Xero voids only an invoice nothing was paid on.");
+  return changed(c, found);
 });

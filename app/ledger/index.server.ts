@@ -10,6 +10,7 @@ export {
 export { invoiceEntity } from "./invoice-entity.server";
 export {
   debtorInvoicesQuery,
+  followSyncedInvoice,
   type InvoiceRow,
   type InvoiceWrite,
   invoiceToJson,
@@ -34,6 +35,7 @@ export { accountRowQuery, disconnectAccount, startOnboarding, stripeConnectView 
 export { paymentEntity } from "./payment-entity.server";
 export {
   addPayment,
+  deletePayment,
   listPayments,
   type PaymentWrite,
   type PaymentWriteError,
@@ -41,4 +43,5 @@ export {
   readSettled,
   SETTLE_STATEMENTS,
   settleStatements,
+  syncedPaymentsOn,
 } from "./payments.server";

@@ -236,6 +236,34 @@ export async function voidInvoice(
 }
 
 /**
+ * The accounting tool changed a synced invoice (decisions/062): its total and due date become the
+ * books' (a due date before the issue date is the issue date). Settled like any invoice write: a
+ * paid invoice whose total went up is open again. A total below what was paid on it in Dunly is
+ * refused (FieldsRefused): the caller says so in words. Undefined when it is not the owner's
+ * synced invoice, or void.
+ */
+export async function followSyncedInvoice(
+  { env, db }: DataScope,
+  ownerId: string,
+  id: number,
+  books: { amountCents: number; dueOn: string },
+  now: number,
+) {
+  const current = await getInvoice(db, ownerId, id);
+  if (!current || current.status === "void" || !current.sourceProvider) return undefined;
+  if (books.amountCents < current.paidCents) {
+    throw new FieldsRefused({ amount: [belowPaidMessage(current.paidCents, current.currency)] });
+  }
+  // biome-ignore lint/complexity/useMathMinMax: "YYYY-MM-DD" strings, ordered as dates (Math.max takes numbers).
+  const dueOn = books.dueOn < current.issuedOn ? current.issuedOn : books.dueOn;
+  const update = db
+    .update(invoices)
+    .set({ amountCents: books.amountCents, dueOn, updatedAt: now })
+    .where(and(owned(ownerId, id), ne(invoices.status, "void")));
+  return writeInvoice({ env, db }, ownerId, current.debtorId, id, [update], now, current.paidCents, current.currency);
+}
+
+/**
  * "Don't chase this one" (`chased` false) or "Chase again": the owner's open or disputed invoice
  * is left out of reminders (and named apart on them) until chased again. Still owed. Undefined
  * when it is not the owner's, or paid or void.

@@ -395,6 +395,26 @@ export async function deletePayment(
   return { payment, ...after };
 }
 
+/**
+ * The payments recorded on the owner's invoice from its accounting tool (source 'xero'), newest
+ * first: what the sync may take back when the books no longer have them (decisions/062). Never a
+ * payment the user recorded, nor one paid online.
+ */
+export async function syncedPaymentsOn(db: Db, ownerId: string, debtorId: number, invoiceId: number) {
+  return db
+    .select({ id: payments.id, amountCents: payments.amountCents })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.debtorId, debtorId),
+        eq(payments.ownerId, ownerId),
+        eq(payments.invoiceId, invoiceId),
+        eq(payments.source, "xero"),
+      ),
+    )
+    .orderBy(desc(payments.id));
+}
+
 // Resuming ----------------------------------------------------------------------------------------
 
 // The JSON API's shapes ----------------------------------------------------------------------------

@@ -110,6 +110,9 @@ const AppConfigFields = v.object({
   ),
   XERO_CLIENT_ID: optionalValue(text),
   XERO_CLIENT_SECRET: optionalValue(text),
+  // Xero's webhook signing key (decisions/062): /webhooks/xero verifies x-xero-signature with it.
+  // Without it (and not on the local stand-in) the endpoint answers 404; the 15-minute sync still runs.
+  XERO_WEBHOOK_KEY: optionalValue(text),
   SIGNIN_LIMIT_PER_CLIENT: optionalValue(positiveInteger),
   ACCOUNT_MAX_DEBTORS: optionalValue(positiveInteger),
   ACCOUNT_MAX_ORGANIZATIONS: optionalValue(positiveInteger),
@@ -192,6 +195,7 @@ const APP_SECRETS = [
   "STRIPE_BILLING_WEBHOOK_SECRET",
   "ACCOUNTING_TOKEN_KEY",
   "XERO_CLIENT_SECRET",
+  "XERO_WEBHOOK_KEY",
 ];
 
 /**

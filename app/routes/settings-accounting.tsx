@@ -144,6 +144,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
       outcome.invoices > 0 ? plural(outcome.invoices, "new invoice") : null,
       outcome.payments > 0 ? plural(outcome.payments, "payment") : null,
       outcome.closed > 0 ? `${plural(outcome.closed, "invoice")} voided` : null,
+      outcome.changed > 0 ? `${plural(outcome.changed, "invoice")} changed` : null,
     ].filter(Boolean);
     return reply(intent, {
       message: `Synced with ${outcome.label}: ${parts.length > 0 ? parts.join(", ") : "nothing changed"}.${outcome.complete ? "" : " More changes follow at the next sync."}`,

@@ -117,7 +117,11 @@ describe("a large organisation's first import", () => {
     const setups = accountingSetups(readConfig(env), env, ORIGIN);
     let calls = 0;
     const xero = setups.xero!;
-    setups.xero = { ...xero, fetch: ((input, init) => (calls++, xero.fetch(input, init))) as typeof fetch };
+    const counting = (input: RequestInfo | URL, init?: RequestInit) => {
+      calls++;
+      return xero.fetch(input, init);
+    };
+    setups.xero = { ...xero, fetch: counting as typeof fetch };
 
     const started = Date.now();
     const imported = await postForm("/iam/accounting", { intent: "accounting-import" }, { cookie });

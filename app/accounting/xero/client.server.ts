@@ -2,7 +2,7 @@ import { CodeChallengeMethod, OAuth2Client, OAuth2Tokens } from "arctic";
 import type { AppConfig } from "~/platform/config.server";
 import { BooksError, type BooksGrant, type BooksSession } from "../books";
 import { xeroStandInApi } from "./standin/api.server";
-import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET, STANDIN_HOST } from "./standin/config";
+import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET, STANDIN_HOST, STANDIN_WEBHOOK_KEY } from "./standin/config";
 
 /**
  * The one Xero client (decisions/060): OAuth 2.0 with PKCE (arctic's generic OAuth2Client builds
@@ -87,6 +87,17 @@ export function xeroSetup(config: AppConfig, env: Env, origin: string): XeroSetu
     standIn: true,
     tokenKey: config.ACCOUNTING_TOKEN_KEY,
   };
+}
+
+/**
+ * The key /webhooks/xero verifies signatures with (decisions/062): XERO_WEBHOOK_KEY with Xero
+ * itself; the stand-in's fixed key where the stand-in answers (development and test without
+ * XERO_CLIENT_ID); null otherwise, and the endpoint answers 404 (fails closed).
+ */
+export function xeroWebhookKey(config: AppConfig): string | null {
+  if (config.XERO_CLIENT_ID) return config.XERO_WEBHOOK_KEY ?? null;
+  if (config.APP_ENV === "development" || config.APP_ENV === "test") return STANDIN_WEBHOOK_KEY;
+  return null;
 }
 
 export type XeroErrorKind = BooksError["kind"];

@@ -51,11 +51,9 @@ const STATUS = {
   disputed: { label: "Disputed", tone: "bad" },
 } as const;
 
-const SOURCE_NAMES: Record<string, string> = { xero: "Xero", quickbooks: "QuickBooks" };
-
 /** "From Xero": where a synced invoice is kept (and changed), with a link to it there when known. */
 function SourceBadge({ invoice }: { invoice: Invoice }) {
-  const name = SOURCE_NAMES[invoice.source] ?? invoice.source;
+  const name = BOOKS_LABEL[invoice.source as BooksProvider] ?? invoice.source;
   if (!invoice.source_url) return <Badge tone="neutral">{`From ${name}`}</Badge>;
   return (
     <a

@@ -253,3 +253,50 @@ export async function voidStandInInvoice(env: Env, invoiceId: string, now = Date
   );
   return true;
 }
+
+/**
+ * What a bookkeeper changes on an open invoice in Xero: its due date (YYYY-MM-DD) or its total
+ * (what is left due follows; never below what was paid). Also a payment deleted there:
+ * `deletePayment` takes the invoice's newest payment back, so it owes that again. Returns whether
+ * it changed anything.
+ */
+export async function changeStandInInvoice(
+  env: Env,
+  invoiceId: string,
+  change: { dueOn?: string; total?: number; deletePayment?: boolean },
+  now = Date.now(),
+) {
+  const found = await getObject<StoredInvoice>(env, "invoice", invoiceId);
+  if (!found || !["AUTHORISED", "PAID"].includes(found.data.Status)) return false;
+  const invoice = { ...found.data };
+  const paid = invoice.AmountPaid ?? 0;
+  const cents = (n: number) => Math.round(n * 100) / 100;
+  if (change.dueOn !== undefined) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(change.dueOn) || Number.isNaN(dayMs(change.dueOn))) return false;
+    invoice.DueDate = xeroDate(dayMs(change.dueOn));
+    invoice.DueDateString = dayString(change.dueOn);
+  }
+  if (change.total !== undefined) {
+    if (!(change.total > 0) || change.total < paid + (invoice.AmountCredited ?? 0)) return false;
+    invoice.Total = cents(change.total);
+    invoice.SubTotal = invoice.Total;
+  }
+  if (change.deletePayment) {
+    const payments = (
+      await listObjects<{ PaymentID: string; Amount: number; Invoice: { InvoiceID: string } }>(
+        env,
+        found.tenantId ?? "",
+        "payment",
+      )
+    ).filter((p) => p.Invoice.InvoiceID === invoiceId);
+    const newest = payments[payments.length - 1];
+    if (!newest) return false;
+    await deleteObject(env, newest.PaymentID);
+    invoice.AmountPaid = cents(paid - newest.Amount);
+  }
+  invoice.AmountDue = cents(invoice.Total - (invoice.AmountPaid ?? 0) - (invoice.AmountCredited ?? 0));
+  invoice.Status = invoice.AmountDue === 0 ? "PAID" : "AUTHORISED";
+  invoice.UpdatedDateUTC = xeroDate(now);
+  await putObject(env, "invoice", invoiceId, found.tenantId, invoice, now);
+  return true;
+}
