@@ -6,7 +6,6 @@ import {
   IMPORT_PAGES_PER_STEP,
   type ImportStep,
   importStep,
-  putStandInObject,
 } from "~/accounting/index.server";
 import { readConfig } from "~/platform/config.server";
 import { entityScopeOf, makeSignedInUser } from "./fixtures";
