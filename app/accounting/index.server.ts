@@ -1,7 +1,7 @@
 /** The accounting feature's public face (decisions/060, 061): connect Xero, import, sync, its local stand-in. */
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { users } from "~/db/schema";
+import { accountingConnections, users } from "~/db/schema";
 import { accountCaps, linkOrigin, readConfig } from "~/platform/config.server";
 import { accountingSetups } from "./sources.server";
 import { connectionsDue, syncNow } from "./sync.server";
@@ -23,7 +23,37 @@ export {
   startXeroConnect,
   xeroSession,
 } from "./connection.server";
-export { type AccountingSetups, accountingSetups, sourceFor } from "./sources.server";
+export {
+  QUICKBOOKS_MINOR_VERSION,
+  QuickBooksError,
+  type QuickBooksSetup,
+  quickBooksSetup,
+  quickBooksUnavailable,
+  quickBooksWebhookVerifier,
+} from "./quickbooks/client.server";
+export {
+  disconnectQuickBooks,
+  finishQuickBooksConnect,
+  quickBooksSession,
+  startQuickBooksConnect,
+} from "./quickbooks/connection.server";
+export type { QboCustomer, QboInvoice } from "./quickbooks/mapping";
+export { notifiedRealms } from "./quickbooks/mapping";
+export { quickBooksSource } from "./quickbooks/source.server";
+export { STANDIN_WEBHOOK_VERIFIER as QUICKBOOKS_STANDIN_VERIFIER } from "./quickbooks/standin/config";
+export {
+  addQboPayment,
+  changeQboDueDate,
+  getQboObject,
+  listQboObjects,
+  putQboObject,
+  qboInvoiceJson,
+  qboStamp,
+  type StoredInvoice as StoredQboInvoice,
+  seedCompany,
+  voidQboInvoice,
+} from "./quickbooks/standin/store.server";
+export { type AccountingSetups, accountingSetups, disconnectBooks, sourceFor } from "./sources.server";
 export { confirmImport, type ImportPreview, previewImport, SYNC_EVERY_MS, syncedCounts, syncNow } from "./sync.server";
 export { openToken, sealToken } from "./tokens.server";
 export {
@@ -92,4 +122,20 @@ export async function runAccountingSyncs(env: Env, now = Date.now()) {
     if (await syncOwner(env, ownerId, now)) synced++;
   }
   return synced;
+}
+
+/** The owners whose QuickBooks connection is one of these companies (realm ids), connected and imported. */
+export async function quickBooksOwnersOf(env: Env, realmIds: readonly string[]) {
+  if (realmIds.length === 0) return [];
+  const rows = await getDb(env.DB)
+    .select({ ownerId: accountingConnections.ownerId, importedAt: accountingConnections.importedAt })
+    .from(accountingConnections)
+    .where(
+      and(
+        eq(accountingConnections.provider, "quickbooks"),
+        eq(accountingConnections.status, "connected"),
+        inArray(accountingConnections.tenantId, [...realmIds]),
+      ),
+    );
+  return rows.filter((r) => r.importedAt !== null).map((r) => r.ownerId);
 }

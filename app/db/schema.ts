@@ -1105,3 +1105,21 @@ export const devXeroObjects = sqliteTable(
   },
   (t) => [index("dev_xero_objects_tenant_idx").on(t.tenantId, t.kind, t.updatedAt)],
 );
+
+/**
+ * Local development and tests only: the QuickBooks Online stand-in's objects (decisions/061), as
+ * Intuit's own JSON: kind 'company', 'customer', 'invoice', 'payment', and its identity's 'code',
+ * 'access' and 'refresh' grants (under the SHA-256 of the token), plus 'fault' rows. `id` is the
+ * stand-in's key (kind, realm and the object's Id: QuickBooks' Ids are per company).
+ */
+export const devQuickbooksObjects = sqliteTable(
+  "dev_quickbooks_objects",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    realmId: text("realm_id"),
+    data: text("data").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("dev_quickbooks_objects_realm_idx").on(t.realmId, t.kind, t.updatedAt)],
+);

@@ -13,6 +13,7 @@ import {
 } from "~/responses/index.server";
 import type { StripeEndpoint } from "~/stripe/index.server";
 import type { AppBindings } from "./hono-env";
+import { quickBooksWebhook } from "./quickbooks-webhook.server";
 import { MAX_STRIPE_EVENT_BYTES, receiveStripeEvent } from "./stripe-webhooks.server";
 
 type Ctx = Context<AppBindings>;
@@ -202,5 +203,8 @@ webhookRoutes.post("/stripe/:endpoint{connect|billing}", async (c) => {
   );
   return c.json(receipt.body, receipt.status);
 });
+
+/** QuickBooks Online's notifications (app/http/quickbooks-webhook.server.ts, decisions/061). */
+webhookRoutes.route("/quickbooks", quickBooksWebhook);
 
 webhookRoutes.all("*", (c) => fail(c, 404, "Not found"));

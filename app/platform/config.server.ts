@@ -110,6 +110,13 @@ const AppConfigFields = v.object({
   ),
   XERO_CLIENT_ID: optionalValue(text),
   XERO_CLIENT_SECRET: optionalValue(text),
+  // QuickBooks Online (decisions/061): Intuit's OAuth app, which of its environments the app uses
+  // ('production' unless 'sandbox'), and the webhooks' verifier token. In production without
+  // QUICKBOOKS_CLIENT_ID QuickBooks is unavailable; in development and test the stand-in answers.
+  QUICKBOOKS_CLIENT_ID: optionalValue(text),
+  QUICKBOOKS_CLIENT_SECRET: optionalValue(text),
+  QUICKBOOKS_ENVIRONMENT: optionalValue(v.picklist(["sandbox", "production"])),
+  QUICKBOOKS_WEBHOOK_VERIFIER: optionalValue(text),
   SIGNIN_LIMIT_PER_CLIENT: optionalValue(positiveInteger),
   ACCOUNT_MAX_DEBTORS: optionalValue(positiveInteger),
   ACCOUNT_MAX_ORGANIZATIONS: optionalValue(positiveInteger),
@@ -178,6 +185,15 @@ const AppConfigSchema = v.pipe(
     ),
     ["XERO_CLIENT_SECRET"],
   ),
+  v.forward(
+    v.partialCheck(
+      [["QUICKBOOKS_CLIENT_ID"], ["QUICKBOOKS_CLIENT_SECRET"]],
+      (input: { QUICKBOOKS_CLIENT_ID?: string; QUICKBOOKS_CLIENT_SECRET?: string }) =>
+        input.QUICKBOOKS_CLIENT_ID === undefined || input.QUICKBOOKS_CLIENT_SECRET !== undefined,
+      "is missing (required with QUICKBOOKS_CLIENT_ID)",
+    ),
+    ["QUICKBOOKS_CLIENT_SECRET"],
+  ),
 );
 
 export type AppConfig = v.InferOutput<typeof AppConfigSchema>;
@@ -192,6 +208,8 @@ const APP_SECRETS = [
   "STRIPE_BILLING_WEBHOOK_SECRET",
   "ACCOUNTING_TOKEN_KEY",
   "XERO_CLIENT_SECRET",
+  "QUICKBOOKS_CLIENT_SECRET",
+  "QUICKBOOKS_WEBHOOK_VERIFIER",
 ];
 
 /**
