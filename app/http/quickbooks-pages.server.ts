@@ -147,7 +147,7 @@ ${(i.Balance ?? 0) === (i.TotalAmt ?? 0) ? `<form method="post" action="/dev/qui
     .join("\n");
   return c.html(
     render(
-      `QuickBooks: ${company?.data.CompanyName ?? "company"} (local stand-in)`,
+      `QuickBooks: ${company?.data.CompanyName ?? "company"}`,
       `<div class="wrap"><table><caption>Invoices</caption><thead><tr><th scope="col">No.</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Due date</th><th scope="col">Balance</th><th scope="col">Do as in QuickBooks</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
 <p><a href="/iam/accounting">Back to Dunly's Settings → Accounting</a></p>`,

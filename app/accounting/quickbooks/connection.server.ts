@@ -40,15 +40,13 @@ export async function startQuickBooksConnect(
   await db.batch([
     db.delete(accountingOauthStates).where(lt(accountingOauthStates.expiresAt, now)),
     // Intuit's flow has no PKCE verifier: the state alone ties the answer to this owner.
-    db
-      .insert(accountingOauthStates)
-      .values({
-        hash: await hash(state),
-        ownerId,
-        provider: "quickbooks",
-        codeVerifier: "",
-        expiresAt: now + STATE_TTL,
-      }),
+    db.insert(accountingOauthStates).values({
+      hash: await hash(state),
+      ownerId,
+      provider: "quickbooks",
+      codeVerifier: "",
+      expiresAt: now + STATE_TTL,
+    }),
   ]);
   return quickBooksAuthorizationUrl(setup, origin, state);
 }
