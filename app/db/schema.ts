@@ -1044,36 +1044,41 @@ export const devResendDomains = sqliteTable("dev_resend_domains", {
  * synced until the user connects again). sync_cursor: the tool's own modified-since mark of the
  * last complete sync; imported_at: when the user confirmed the first import (null: only a preview).
  */
-export const accountingConnections = sqliteTable("accounting_connections", {
-  ownerId: text("owner_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  provider: text("provider", { enum: ["xero", "quickbooks"] }).notNull(),
-  tenantId: text("tenant_id"),
-  tenantName: text("tenant_name"),
-  // Xero's connection id (DELETE /connections/{id} on disconnect).
-  connectionId: text("connection_id"),
-  accessToken: text("access_token").notNull(),
-  refreshToken: text("refresh_token").notNull(),
-  accessExpiresAt: integer("access_expires_at").notNull(),
-  // A refresh under way holds the refresh token until then: a second one waits for its tokens.
-  refreshLockUntil: integer("refresh_lock_until"),
-  status: text("status", { enum: ["connected", "reconnect"] })
-    .notNull()
-    .default("connected"),
-  importedAt: integer("imported_at"),
-  syncCursor: text("sync_cursor"),
-  // A sync under way holds the connection until then (two syncs never interleave).
-  syncLeaseUntil: integer("sync_lease_until"),
-  lastSyncAt: integer("last_sync_at"),
-  lastError: text("last_error"),
-  lastErrorAt: integer("last_error_at"),
-  syncedDebtors: integer("synced_debtors").notNull().default(0),
-  syncedInvoices: integer("synced_invoices").notNull().default(0),
-  syncedPayments: integer("synced_payments").notNull().default(0),
-  connectedAt: integer("connected_at").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-});
+export const accountingConnections = sqliteTable(
+  "accounting_connections",
+  {
+    ownerId: text("owner_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["xero", "quickbooks"] }).notNull(),
+    tenantId: text("tenant_id"),
+    tenantName: text("tenant_name"),
+    // Xero's connection id (DELETE /connections/{id} on disconnect).
+    connectionId: text("connection_id"),
+    accessToken: text("access_token").notNull(),
+    refreshToken: text("refresh_token").notNull(),
+    accessExpiresAt: integer("access_expires_at").notNull(),
+    // A refresh under way holds the refresh token until then: a second one waits for its tokens.
+    refreshLockUntil: integer("refresh_lock_until"),
+    status: text("status", { enum: ["connected", "reconnect"] })
+      .notNull()
+      .default("connected"),
+    importedAt: integer("imported_at"),
+    syncCursor: text("sync_cursor"),
+    // A sync under way holds the connection until then (two syncs never interleave).
+    syncLeaseUntil: integer("sync_lease_until"),
+    lastSyncAt: integer("last_sync_at"),
+    lastError: text("last_error"),
+    lastErrorAt: integer("last_error_at"),
+    syncedDebtors: integer("synced_debtors").notNull().default(0),
+    syncedInvoices: integer("synced_invoices").notNull().default(0),
+    syncedPayments: integer("synced_payments").notNull().default(0),
+    connectedAt: integer("connected_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  // A QuickBooks webhook names companies (realm ids): their accounts found by index (decisions/061).
+  (t) => [index("accounting_connections_tenant_idx").on(t.provider, t.tenantId)],
+);
 
 /** A connection to an accounting tool under way (decisions/060): the state's hash, its PKCE verifier, minutes long. */
 export const accountingOauthStates = sqliteTable(

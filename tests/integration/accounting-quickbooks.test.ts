@@ -10,6 +10,7 @@ import {
   qboInvoiceJson,
   quickBooksSession,
   quickBooksSetup,
+  runAccountingSyncs,
   type StoredQboInvoice,
 } from "~/accounting/index.server";
 import { FieldsRefused } from "~/domain/refused";
@@ -338,6 +339,21 @@ describe("the sync", () => {
     const rows = await syncedInvoicesOf(user.id);
     expect(rows).toHaveLength(6);
     expect(rows.find((i) => i.external_id === first!.Id)?.status).toBe("void");
+  });
+
+  it("the watchdog syncs a QuickBooks connection like a Xero one: a payment with no webhook comes in", async () => {
+    const user = await makeSignedInUser();
+    const { cookie, realmId } = await connect(user);
+    await importAll(cookie);
+    const debtor = (await debtorRowsOf(user.id)).find((d) => d.full_name === "Sushi by Katsuyuki")!;
+    const [sushi] = (await qboInvoices(realmId)).filter((i) => i.DocNumber === "1004");
+    const { addQboPayment } = await import("~/accounting/index.server");
+    await addQboPayment(env, realmId, sushi!.Id, 99.99);
+    // Due first (never synced before any other connection).
+    await env.DB.prepare("UPDATE accounting_connections SET last_sync_at = -1 WHERE owner_id = ?").bind(user.id).run();
+    expect(await runAccountingSyncs(env)).toBeGreaterThanOrEqual(1);
+    expect((await paymentsOf(debtor.id)).map((p) => [p.amount_cents, p.source])).toEqual([[9999, "quickbooks"]]);
+    expect((await connectionOf(entityScopeOf(user.id).db, user.id))?.syncedPayments).toBe(1);
   });
 
   it("waits out a 429 (Retry-After, or a short back-off), and says so in words when QuickBooks stays busy", async () => {
