@@ -173,10 +173,21 @@ async function notify(
   realmId: string,
   changed: { name: string; id: string; operation: string }[],
 ) {
-  const lastUpdated = new Date().toISOString();
-  const body = JSON.stringify({
-    eventNotifications: [{ realmId, dataChangeEvent: { entities: changed.map((e) => ({ ...e, lastUpdated })) } }],
-  });
+  // Intuit's CloudEvents: one event per change, the company in intuitaccountid.
+  const time = new Date().toISOString();
+  const body = JSON.stringify(
+    changed.map((e) => ({
+      specversion: "1.0",
+      id: crypto.randomUUID(),
+      source: "intuit.dunly-local-standin",
+      type: `qbo.${e.name.toLowerCase()}.${e.operation}.v1`,
+      datacontenttype: "application/json",
+      time,
+      intuitentityid: e.id,
+      intuitaccountid: realmId,
+      data: {},
+    })),
+  );
   const response = await quickBooksWebhook.request(
     "/",
     {
@@ -206,8 +217,8 @@ quickBooksPages.post("/pay", async (c) => {
   const payment = await addQboPayment(c.env, found.realmId, found.id, Math.round(amount * 100) / 100);
   if (payment) {
     await notify(c, found.realmId, [
-      { name: "Payment", id: payment.Id, operation: "Create" },
-      { name: "Invoice", id: found.id, operation: "Update" },
+      { name: "Payment", id: payment.Id, operation: "created" },
+      { name: "Invoice", id: found.id, operation: "updated" },
     ]);
   }
   return c.redirect("/dev/quickbooks", 303);
@@ -217,7 +228,7 @@ quickBooksPages.post("/void", async (c) => {
   const found = await formInvoice(c);
   if (!found) return c.text("Not found", 404);
   if (await voidQboInvoice(c.env, found.realmId, found.id)) {
-    await notify(c, found.realmId, [{ name: "Invoice", id: found.id, operation: "Void" }]);
+    await notify(c, found.realmId, [{ name: "Invoice", id: found.id, operation: "voided" }]);
   }
   return c.redirect("/dev/quickbooks", 303);
 });
@@ -232,6 +243,6 @@ quickBooksPages.post("/due", async (c) => {
       400,
     );
   }
-  await notify(c, found.realmId, [{ name: "Invoice", id: found.id, operation: "Update" }]);
+  await notify(c, found.realmId, [{ name: "Invoice", id: found.id, operation: "updated" }]);
   return c.redirect("/dev/quickbooks", 303);
 });

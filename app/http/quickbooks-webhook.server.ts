@@ -11,11 +11,12 @@ import type { AppBindings } from "./hono-env";
  * `intuit-signature` is base64(HMAC-SHA256(body, verifier token)), checked in constant time (Web
  * Crypto's verify); a bad or missing signature is 401, and without a verifier (production without
  * QUICKBOOKS_WEBHOOK_VERIFIER) the endpoint does not exist (404). A good one names companies
- * (eventNotifications[].realmId): each connected account of those runs its incremental sync after
- * the answer (waitUntil: Intuit wants an answer within seconds). The notification says only that
+ * (CloudEvents' intuitaccountid, or the earlier format's eventNotifications[].realmId): each
+ * connected account of those runs its incremental sync after the answer (waitUntil: Intuit wants
+ * an answer within seconds). The notification says only that
  * something changed; the sync reads what. A body seen before (its SHA-256 is remembered like other
  * providers' event ids) changes nothing, and the sync is idempotent anyway.
- * The local stand-in's pages call this same route with the stand-in's verifier.
+ * The local stand-in's pages call this same route, in CloudEvents, with the stand-in's verifier.
  */
 export const quickBooksWebhook = new Hono<AppBindings>();
 

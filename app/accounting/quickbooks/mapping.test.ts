@@ -3,6 +3,7 @@ import cdc from "./fixtures/cdc.json";
 import customerQuery from "./fixtures/customer-query.json";
 import invoiceQuery from "./fixtures/invoice-query.json";
 import webhook from "./fixtures/webhook.json";
+import cloudEvents from "./fixtures/webhook-cloudevents.json";
 import {
   cdcInvoices,
   debtorOf,
@@ -111,8 +112,10 @@ describe("customers", () => {
 });
 
 describe("webhook notifications", () => {
-  it("name the companies that changed, once each; anything else names none", () => {
+  it("name the companies that changed, once each, in either format; anything else names none", () => {
+    expect(notifiedRealms(cloudEvents)).toEqual(["1185883450"]);
     expect(notifiedRealms(webhook)).toEqual(["1185883450"]);
+    expect(notifiedRealms([{ intuitaccountid: 42 }, { intuitaccountid: "9130" }, null])).toEqual(["9130"]);
     expect(notifiedRealms({ eventNotifications: [{ realmId: "1" }, { realmId: "1" }, { realmId: "x;drop" }] })).toEqual(
       ["1"],
     );

@@ -156,12 +156,18 @@ export function cdcInvoices(body: QboCdcResponse): QboInvoice[] {
   return (body.CDCResponse ?? []).flatMap((r) => (r.QueryResponse ?? []).flatMap((q) => q.Invoice ?? []));
 }
 
-/** The realm ids a webhook notification names. */
+/**
+ * The realm ids a webhook notification names, in either of Intuit's formats: CloudEvents (an array
+ * of events, each with `intuitaccountid`, Intuit's format since 2026) or the earlier
+ * `eventNotifications[].realmId`.
+ */
 export function notifiedRealms(payload: unknown): string[] {
-  const notifications = (payload as { eventNotifications?: unknown })?.eventNotifications;
-  if (!Array.isArray(notifications)) return [];
-  const realms = notifications
-    .map((n) => (n as { realmId?: unknown })?.realmId)
-    .filter((r): r is string => typeof r === "string" && /^\d{1,32}$/.test(r));
+  const named = Array.isArray(payload)
+    ? payload.map((e) => (e as { intuitaccountid?: unknown })?.intuitaccountid)
+    : (() => {
+        const notifications = (payload as { eventNotifications?: unknown })?.eventNotifications;
+        return Array.isArray(notifications) ? notifications.map((n) => (n as { realmId?: unknown })?.realmId) : [];
+      })();
+  const realms = named.filter((r): r is string => typeof r === "string" && /^\d{1,32}$/.test(r));
   return [...new Set(realms)].slice(0, 50);
 }
