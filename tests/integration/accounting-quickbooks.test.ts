@@ -341,6 +341,24 @@ describe("the sync", () => {
     expect(rows.find((i) => i.external_id === first!.Id)?.status).toBe("void");
   });
 
+  it("a cursor older than change data capture's 30 days reads the changes by query instead", async () => {
+    const user = await makeSignedInUser();
+    const { cookie, realmId } = await connect(user);
+    await importAll(cookie);
+    const debtor = (await debtorRowsOf(user.id)).find((d) => d.full_name === "Cool Cars")!;
+    const [cars] = (await qboInvoices(realmId)).filter((i) => i.DocNumber === "1003");
+    const { addQboPayment } = await import("~/accounting/index.server");
+    await addQboPayment(env, realmId, cars!.Id, 100);
+    await env.DB.prepare("UPDATE accounting_connections SET sync_cursor = ? WHERE owner_id = ?")
+      .bind(new Date(Date.now() - 40 * 86_400_000).toISOString(), user.id)
+      .run();
+    // The stand-in refuses change data capture that far back: only the query path can succeed.
+    expect(await visibleText(await act(cookie, "accounting-sync"))).toContain("Synced with QuickBooks: 1 payment");
+    expect((await paymentsOf(debtor.id)).map((p) => p.amount_cents)).toEqual([10000]);
+    const cursor = (await connectionOf(entityScopeOf(user.id).db, user.id))?.syncCursor ?? "";
+    expect(Date.now() - Date.parse(cursor)).toBeLessThan(60_000);
+  });
+
   it("the watchdog syncs a QuickBooks connection like a Xero one: a payment with no webhook comes in", async () => {
     const user = await makeSignedInUser();
     const { cookie, realmId } = await connect(user);

@@ -214,9 +214,11 @@ export async function quickBooksRequest<T>(
   query: Record<string, string> = {},
 ): Promise<T> {
   if (!session.tenantId) throw new QuickBooksError("reconnect", RECONNECT);
-  const url = new URL(`${setup.endpoints.api}/${encodeURIComponent(session.tenantId)}/${path}`);
-  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  url.searchParams.set("minorversion", QUICKBOOKS_MINOR_VERSION);
+  // Percent-encoded as Intuit's examples are (spaces as %20, never "+").
+  const search = Object.entries({ ...query, minorversion: QUICKBOOKS_MINOR_VERSION })
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join("&");
+  const url = new URL(`${setup.endpoints.api}/${encodeURIComponent(session.tenantId)}/${path}?${search}`);
   let token = await session.accessToken();
   let refreshed = false;
   for (let rateRetries = 0; ; ) {

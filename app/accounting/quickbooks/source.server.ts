@@ -49,8 +49,11 @@ async function queryPages(
   return { invoices: all, complete: false };
 }
 
-/** The ISO 8601 instant QuickBooks' changedSince and its queries take. */
-const isoAt = (ms: number) => new Date(ms).toISOString();
+/**
+ * The ISO 8601 instant QuickBooks' changedSince and its queries take ("2026-11-29T11:22:00+00:00"),
+ * to the second below: both read from it inclusively, and reading a change twice changes nothing.
+ */
+const isoAt = (ms: number) => `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}+00:00`;
 
 export function quickBooksSource(setup: QuickBooksSetup, session: BooksSession, now = () => Date.now()): BooksSource {
   return {
