@@ -20,6 +20,7 @@ export default [
   route("iam/domain", "routes/settings-domain.tsx"),
   route("iam/accounting", "routes/settings-accounting.tsx"),
   route("iam/accounting/xero/:op", "routes/accounting-xero.ts"),
+  route("iam/accounting/quickbooks/:op", "routes/accounting-quickbooks.ts"),
   route("iam/:tab?", "routes/settings.tsx"),
   route("iam/stripe/:op", "routes/stripe-connect.ts"),
   route("auth/verify", "routes/auth.verify.tsx"),

@@ -15,6 +15,7 @@ import {
   deliveryRollups,
   deliveryStatusCounts,
   devOutbox,
+  devQuickbooksObjects,
   devResendDomains,
   devStripeObjects,
   devXeroObjects,
@@ -187,6 +188,10 @@ export const GLOBAL_TABLES: ReadonlyMap<SQLiteTable, string> = new Map<SQLiteTab
   [
     devXeroObjects,
     "development and test only: the local Xero stand-in's organisations, contacts, invoices and grants (Xero holds them in production)",
+  ],
+  [
+    devQuickbooksObjects,
+    "development and test only: the local QuickBooks stand-in's companies, customers, invoices and grants (Intuit holds them in production)",
   ],
   [devOutbox, "development and test only: the local mailbox of what would have been sent"],
   [

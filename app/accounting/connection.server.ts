@@ -22,11 +22,11 @@ import {
  * disconnect (revoked at the tool, the row deleted). Every function acts for one owner.
  */
 
-const STATE_TTL = 10 * 60_000;
+export const STATE_TTL = 10 * 60_000;
 /** Refresh a little before the access token expires: a request never carries one that dies on the way. */
 const EARLY_MS = 60_000;
 
-async function hash(text: string) {
+export async function hash(text: string) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -89,7 +89,13 @@ export async function finishXeroConnect(
     return { ok: false, message: "Xero was not connected: its answer was incomplete." };
   const [row] = await db
     .delete(accountingOauthStates)
-    .where(and(eq(accountingOauthStates.hash, await hash(params.state)), eq(accountingOauthStates.ownerId, ownerId)))
+    .where(
+      and(
+        eq(accountingOauthStates.hash, await hash(params.state)),
+        eq(accountingOauthStates.ownerId, ownerId),
+        eq(accountingOauthStates.provider, "xero"),
+      ),
+    )
     .returning();
   if (!row || row.expiresAt < now)
     return { ok: false, message: "Xero was not connected: the link expired. Try again." };

@@ -31,8 +31,38 @@ export {
   IMPORT_STEP_DELAY_S,
   queueNextStep,
 } from "./import-job.server";
+export {
+  QUICKBOOKS_MINOR_VERSION,
+  QuickBooksError,
+  type QuickBooksSetup,
+  quickBooksSetup,
+  quickBooksUnavailable,
+  quickBooksWebhookVerifier,
+} from "./quickbooks/client.server";
+export {
+  disconnectQuickBooks,
+  finishQuickBooksConnect,
+  quickBooksSession,
+  startQuickBooksConnect,
+} from "./quickbooks/connection.server";
+export type { QboCustomer, QboInvoice } from "./quickbooks/mapping";
+export { notifiedRealms } from "./quickbooks/mapping";
+export { quickBooksSource } from "./quickbooks/source.server";
+export { STANDIN_WEBHOOK_VERIFIER as QUICKBOOKS_STANDIN_VERIFIER } from "./quickbooks/standin/config";
+export {
+  addQboPayment,
+  changeQboDueDate,
+  getQboObject,
+  listQboObjects,
+  putQboObject,
+  qboInvoiceJson,
+  qboStamp,
+  type StoredInvoice as StoredQboInvoice,
+  seedCompany,
+  voidQboInvoice,
+} from "./quickbooks/standin/store.server";
 export { tellReconnects } from "./reconnect.server";
-export { type AccountingSetups, accountingSetups, sourceFor } from "./sources.server";
+export { type AccountingSetups, accountingSetups, disconnectBooks, sourceFor } from "./sources.server";
 export {
   IMPORT_PAGES_PER_STEP,
   type ImportPreview,

@@ -1084,7 +1084,7 @@ export const accountingConnections = sqliteTable(
     connectedAt: integer("connected_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  // A webhook names the organisation: its accounts are found without a scan (decisions/062).
+  // A webhook names the organisation (a Xero tenant, a QuickBooks realm): its accounts found by index (decisions/061, 062).
   (t) => [index("accounting_connections_tenant_idx").on(t.provider, t.tenantId)],
 );
 
@@ -1117,4 +1117,22 @@ export const devXeroObjects = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [index("dev_xero_objects_tenant_idx").on(t.tenantId, t.kind, t.updatedAt)],
+);
+
+/**
+ * Local development and tests only: the QuickBooks Online stand-in's objects (decisions/061), as
+ * Intuit's own JSON: kind 'company', 'customer', 'invoice', 'payment', and its identity's 'code',
+ * 'access' and 'refresh' grants (under the SHA-256 of the token), plus 'fault' rows. `id` is the
+ * stand-in's key (kind, realm and the object's Id: QuickBooks' Ids are per company).
+ */
+export const devQuickbooksObjects = sqliteTable(
+  "dev_quickbooks_objects",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    realmId: text("realm_id"),
+    data: text("data").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("dev_quickbooks_objects_realm_idx").on(t.realmId, t.kind, t.updatedAt)],
 );

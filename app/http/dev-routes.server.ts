@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { getDb } from "~/db/client.server";
 import { devOutbox } from "~/db/schema";
 import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
+import { quickBooksPages } from "~/http/quickbooks-pages.server";
 import { resendPages } from "~/http/resend-pages.server";
 import { standInPages } from "~/http/stripe-pages/pages.server";
 import { xeroPages } from "~/http/xero-pages.server";
@@ -108,3 +109,5 @@ devRoutes.route("/checkout", standInPages);
 devRoutes.route("/resend", resendPages);
 // The local Xero stand-in: its consent page and the organisation's invoices (decisions/060).
 devRoutes.route("/xero", xeroPages);
+// The local QuickBooks Online stand-in: its consent page and the company's invoices (decisions/061).
+devRoutes.route("/quickbooks", quickBooksPages);

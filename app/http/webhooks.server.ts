@@ -13,6 +13,7 @@ import {
 } from "~/responses/index.server";
 import type { StripeEndpoint } from "~/stripe/index.server";
 import type { AppBindings } from "./hono-env";
+import { quickBooksWebhook } from "./quickbooks-webhook.server";
 import { MAX_STRIPE_EVENT_BYTES, receiveStripeEvent } from "./stripe-webhooks.server";
 import { MAX_XERO_PAYLOAD_BYTES, receiveXeroWebhook } from "./xero-webhooks.server";
 
@@ -225,5 +226,8 @@ webhookRoutes.post("/xero", async (c) => {
   );
   return c.body(null, status);
 });
+
+/** QuickBooks Online's notifications (app/http/quickbooks-webhook.server.ts, decisions/061). */
+webhookRoutes.route("/quickbooks", quickBooksWebhook);
 
 webhookRoutes.all("*", (c) => fail(c, 404, "Not found"));

@@ -113,6 +113,13 @@ const AppConfigFields = v.object({
   // Xero's webhook signing key (decisions/062): /webhooks/xero verifies x-xero-signature with it.
   // Without it (and not on the local stand-in) the endpoint answers 404; the 15-minute sync still runs.
   XERO_WEBHOOK_KEY: optionalValue(text),
+  // QuickBooks Online (decisions/061): Intuit's OAuth app, which of its environments the app uses
+  // ('production' unless 'sandbox'), and the webhooks' verifier token. In production without
+  // QUICKBOOKS_CLIENT_ID QuickBooks is unavailable; in development and test the stand-in answers.
+  QUICKBOOKS_CLIENT_ID: optionalValue(text),
+  QUICKBOOKS_CLIENT_SECRET: optionalValue(text),
+  QUICKBOOKS_ENVIRONMENT: optionalValue(v.picklist(["sandbox", "production"])),
+  QUICKBOOKS_WEBHOOK_VERIFIER: optionalValue(text),
   SIGNIN_LIMIT_PER_CLIENT: optionalValue(positiveInteger),
   ACCOUNT_MAX_DEBTORS: optionalValue(positiveInteger),
   ACCOUNT_MAX_ORGANIZATIONS: optionalValue(positiveInteger),
@@ -181,6 +188,15 @@ const AppConfigSchema = v.pipe(
     ),
     ["XERO_CLIENT_SECRET"],
   ),
+  v.forward(
+    v.partialCheck(
+      [["QUICKBOOKS_CLIENT_ID"], ["QUICKBOOKS_CLIENT_SECRET"]],
+      (input: { QUICKBOOKS_CLIENT_ID?: string; QUICKBOOKS_CLIENT_SECRET?: string }) =>
+        input.QUICKBOOKS_CLIENT_ID === undefined || input.QUICKBOOKS_CLIENT_SECRET !== undefined,
+      "is missing (required with QUICKBOOKS_CLIENT_ID)",
+    ),
+    ["QUICKBOOKS_CLIENT_SECRET"],
+  ),
 );
 
 export type AppConfig = v.InferOutput<typeof AppConfigSchema>;
@@ -196,6 +212,8 @@ const APP_SECRETS = [
   "ACCOUNTING_TOKEN_KEY",
   "XERO_CLIENT_SECRET",
   "XERO_WEBHOOK_KEY",
+  "QUICKBOOKS_CLIENT_SECRET",
+  "QUICKBOOKS_WEBHOOK_VERIFIER",
 ];
 
 /**

@@ -1,5 +1,11 @@
 import { data, redirect } from "react-router";
-import { disconnectXero, finishXeroConnect, startXeroConnect, xeroSetup } from "~/accounting/index.server";
+import {
+  accountingSetups,
+  disconnectBooks,
+  finishXeroConnect,
+  startXeroConnect,
+  xeroSetup,
+} from "~/accounting/index.server";
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { getDb } from "~/db/client.server";
@@ -25,7 +31,8 @@ export async function action({ context, params, request, url }: Route.ActionArgs
   const origin = appOrigin(config, request.url);
   const setup = xeroSetup(config, env, origin);
   if (params.op === "disconnect") {
-    const removed = await disconnectXero(db, setup, user.id);
+    // Whichever tool the account has: revoked there, the row deleted.
+    const removed = await disconnectBooks(db, accountingSetups(config, env, origin), user.id);
     return back(
       "success",
       removed ? "Xero is disconnected: its tokens are revoked and deleted." : "Xero was not connected.",

@@ -8,6 +8,7 @@ import {
   importStep,
   previewImport,
   queueNextStep,
+  quickBooksUnavailable,
   sourceFor,
   startImport,
   syncedCounts,
@@ -40,8 +41,9 @@ const when = (ms: number) =>
   `${new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(ms)} UTC`;
 
 /**
- * Settings → Accounting (decisions/060): connect Xero, see what the first import brings in and
- * confirm it, then the sync: when it last ran, what came in, its last error in words, "Sync now".
+ * Settings → Accounting (decisions/060, 061): connect Xero or QuickBooks Online (one at a time), see
+ * what the first import brings in and confirm it, then the sync: when it last ran, what came in,
+ * its last error in words, "Sync now". Every word names the connected tool.
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
@@ -50,8 +52,20 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const connection = await connectionOf(db, user.id);
   const counts = connection ? await syncedCounts(db, user.id, connection.provider) : null;
   return {
-    unavailable: xeroUnavailable(config),
-    standIn: !config.XERO_CLIENT_ID,
+    providers: [
+      {
+        id: "xero",
+        label: "Xero",
+        unavailable: xeroUnavailable(config),
+        standIn: config.XERO_CLIENT_ID ? null : "/dev/xero",
+      },
+      {
+        id: "quickbooks",
+        label: "QuickBooks",
+        unavailable: quickBooksUnavailable(config),
+        standIn: config.QUICKBOOKS_CLIENT_ID ? null : "/dev/quickbooks",
+      },
+    ],
     connection: connection && {
       provider: connection.provider,
       label: BOOKS_LABEL[connection.provider],
@@ -225,7 +239,7 @@ function SyncNow() {
 }
 
 export default function SettingsAccounting({ loaderData }: Route.ComponentProps) {
-  const { unavailable, standIn, connection, counts } = loaderData;
+  const { providers, connection, counts } = loaderData;
   // A form posted without JavaScript whose own place is no longer on the page (the import step once
   // imported): its answer shows here.
   const answered = useActionData<typeof action>();
@@ -238,22 +252,33 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
           Accounting
         </h2>
         <p className="mt-1 text-sm text-muted">
-          Connect Xero and your open sales invoices come in by themselves: customers become debtors, and a payment
-          recorded in Xero stops their reminders. Synced invoices are changed in Xero, never here.
+          Connect Xero or QuickBooks and your open sales invoices come in by themselves: customers become debtors, and a
+          payment recorded in your books stops their reminders. Synced invoices are changed in your books, never here.
         </p>
-        {unavailable ? (
-          <p className="mt-4 text-sm" data-testid="accounting-unavailable">
-            {unavailable}
-          </p>
-        ) : !connection ? (
-          <form method="post" action="/iam/accounting/xero/connect" className="mt-4 flex flex-col gap-2">
-            <Button type="submit" className="self-start">
-              Connect Xero
-            </Button>
-            {standIn && (
-              <p className="text-xs text-muted">Local development: this connects to the Xero stand-in at /dev/xero.</p>
+        {!connection ? (
+          <div className="mt-4 flex flex-col gap-4 sm:flex-row sm:flex-wrap sm:items-start">
+            {providers.map((p) =>
+              p.unavailable ? (
+                <p key={p.id} className="text-sm" data-testid={`accounting-unavailable-${p.id}`}>
+                  {p.unavailable}
+                </p>
+              ) : (
+                <form
+                  key={p.id}
+                  method="post"
+                  action={`/iam/accounting/${p.id}/connect`}
+                  className="flex flex-col gap-2"
+                >
+                  <Button type="submit" className="self-start">
+                    {`Connect ${p.label}`}
+                  </Button>
+                  {p.standIn && (
+                    <p className="text-xs text-muted">{`Local development: this connects to the ${p.label} stand-in at ${p.standIn}.`}</p>
+                  )}
+                </form>
+              ),
             )}
-          </form>
+          </div>
         ) : (
           <div className="mt-4 flex flex-col gap-4">
             <p role="status" data-testid="accounting-status">

@@ -413,6 +413,17 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
   await page.goto("/iam/accounting");
   await page.getByRole("button", { name: "Disconnect Xero" }).click();
   await visit(page, "/iam/accounting", scripts, findings);
+  // The QuickBooks stand-in's consent page and company page likewise.
+  await page.getByRole("button", { name: "Connect QuickBooks" }).click();
+  await audit(page, "/dev/quickbooks/authorize", findings);
+  await checkFits(page, "/dev/quickbooks/authorize", findings);
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+  await expect(page.getByTestId("accounting-status")).toContainText("Connected to QuickBooks");
+  await page.goto("/dev/quickbooks");
+  await audit(page, "/dev/quickbooks", findings);
+  await checkFits(page, "/dev/quickbooks", findings);
+  await page.goto("/iam/accounting");
+  await page.getByRole("button", { name: "Disconnect QuickBooks" }).click();
   expect(findings).toEqual([]);
 });
 

@@ -73,6 +73,23 @@ describe("the committed configuration is production", () => {
     expect(await res.text()).toBe("");
   });
 
+  it("QuickBooks fails closed without its client id: no webhook, no stand-in, no connect (decisions/061)", async () => {
+    expect(Reflect.get(env, "QUICKBOOKS_CLIENT_ID") ?? "").toBe("");
+    const hook = await request("/webhooks/quickbooks", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "intuit-signature": "x" },
+      body: "{}",
+    });
+    expect(hook.status).toBe(404);
+    expect((await get("/dev/quickbooks")).status).toBe(404);
+    expect((await get("/dev/quickbooks/authorize")).status).toBe(404);
+    const user = await makeSignedInUser();
+    const cookie = `${sessionCookieName()}=${user.token}`;
+    expect((await postForm("/iam/accounting/quickbooks/connect", {}, { cookie })).status).toBe(404);
+    expect((await get("/iam/accounting/quickbooks/callback?code=c&state=s&realmId=1", { cookie })).status).toBe(404);
+    expect(await pageText(await get("/iam/accounting", { cookie }))).toContain("QuickBooks is not available");
+  });
+
   it.each(["/dev/mailbox", "/dev/mailbox.json"])("answers 404 at %s", async (path) => {
     const res = await get(path);
     expect(res.status).toBe(404);
