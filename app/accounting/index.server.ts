@@ -5,6 +5,7 @@ import { users } from "~/db/schema";
 import { accountCaps, linkOrigin, readConfig } from "~/platform/config.server";
 import { connectionOf } from "./connection.server";
 import { connectionsDue, syncNow } from "./sync.server";
+import { sendWritebacks } from "./writeback.server";
 import { xeroSetup } from "./xero/client.server";
 
 export {
@@ -18,6 +19,16 @@ export {
 export { confirmImport, type ImportPreview, previewImport, SYNC_EVERY_MS, syncedCounts, syncNow } from "./sync.server";
 export { openToken, sealToken } from "./tokens.server";
 export {
+  type BankAccount,
+  MAX_WRITEBACK_ATTEMPTS,
+  retryWriteback,
+  sendWritebacks,
+  setWriteback,
+  writebackKey,
+  writebackView,
+  xeroBankAccounts,
+} from "./writeback.server";
+export {
   XeroError,
   type XeroSetup,
   xeroRequest,
@@ -30,9 +41,11 @@ export {
   getObject as getStandInObject,
   listObjects as listStandInObjects,
   putObject as putStandInObject,
+  type StandInPayment,
   seedTenant,
   sha256,
   voidStandInInvoice,
+  type XeroAccount,
 } from "./xero/standin/store.server";
 
 /** Connections the watchdog syncs per run: each is a few calls to Xero, well inside its 60 a minute. */
@@ -75,4 +88,23 @@ export async function runAccountingSyncs(env: Env, now = Date.now()) {
     if (outcome.ok) synced++;
   }
   return synced;
+}
+
+/** The watchdog's write-back (decisions/063): the payments due to go to the books, a bounded number a run. */
+export async function runWritebacks(env: Env, now = Date.now()) {
+  const config = readConfig(env);
+  return sendWritebacks(getDb(env.DB), xeroSetup(config, env, linkOrigin(config)), { now });
+}
+
+/**
+ * Right after a payment the account writes back (decisions/063): its rows go to the books after the
+ * answer (`waitUntil`); what does not go now, the watchdog sends.
+ */
+export function writeBackAfter(ctx: Pick<ExecutionContext, "waitUntil">, env: Env, ownerId: string) {
+  const config = readConfig(env);
+  ctx.waitUntil(
+    sendWritebacks(getDb(env.DB), xeroSetup(config, env, linkOrigin(config)), { ownerId }).catch((error) =>
+      console.error(`[dunly] writing payments back failed for ${ownerId}`, error),
+    ),
+  );
 }
