@@ -261,7 +261,7 @@ function SyncNow() {
 type Loaded = Route.ComponentProps["loaderData"];
 
 /** "Try again" on a payment Dunly stopped trying to write. */
-function RetryWriteback({ id }: { id: number }) {
+function RetryWriteback({ id, describedBy }: { id: number; describedBy: string }) {
   const fetcher = useFetcher<typeof action>();
   const busy = fetcher.state !== "idle";
   const result = useFormResult(fetcher, [INTENTS.retry]);
@@ -269,7 +269,7 @@ function RetryWriteback({ id }: { id: number }) {
     <fetcher.Form method="post" className="mt-1 flex flex-wrap items-center gap-2">
       <input type="hidden" name="intent" value={INTENTS.retry} />
       <input type="hidden" name="id" value={id} />
-      <Button type="submit" variant="outline" size="sm" disabled={busy || result?.ok}>
+      <Button type="submit" variant="outline" size="sm" disabled={busy || result?.ok} aria-describedby={describedBy}>
         Try again
       </Button>
       <FormStatus result={result} busy={busy} />
@@ -365,12 +365,14 @@ function Writeback({ bank, writeback }: { bank: Loaded["bank"]; writeback: NonNu
           <ul className="mt-2 flex flex-col gap-2 text-sm" data-testid="writeback-waiting">
             {writeback.waiting.map((w) => (
               <li key={w.id} className="rounded-lg border border-border p-3">
-                <p className="font-medium">{w.what}</p>
+                <p className="font-medium" id={`writeback-${w.id}`}>
+                  {w.what}
+                </p>
                 <p className={w.status === "failed" || w.error ? "text-danger" : "text-muted"}>
                   {w.error ?? "Waiting to be written to Xero."}
                   {w.next ? ` Next try: ${w.next}.` : ""}
                 </p>
-                {w.status === "failed" && <RetryWriteback id={w.id} />}
+                {w.status === "failed" && <RetryWriteback id={w.id} describedBy={`writeback-${w.id}`} />}
               </li>
             ))}
           </ul>

@@ -50,6 +50,13 @@ test("connect Xero, preview, import; a payment in Xero stops the reminder after 
   await page.getByRole("button", { name: "Sync now" }).click();
   await expect(page.getByText("Synced with Xero: 1 payment.")).toBeVisible();
 
+  // Dunly's payments go to Xero too (decisions/063), turned on from the keyboard.
+  await page.getByLabel("Record Dunly's payments in Xero").focus();
+  await page.keyboard.press("Space");
+  await page.getByLabel("Bank account in Xero").selectOption({ label: "Business Bank Account (090)" });
+  await page.getByRole("button", { name: "Save", exact: true }).press("Enter");
+  await expect(page.getByText(/from now on, into Business Bank Account \(090\)\./)).toBeVisible();
+
   await page.goto("/debtors-list");
   await expect(entry(page, "Bayside Club")).toContainText("Paid");
 
