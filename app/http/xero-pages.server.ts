@@ -55,14 +55,29 @@ function consentRequest(c: import("hono").Context<AppBindings>, params: URLSearc
     params.get("code_challenge_method") === "S256" &&
     Boolean(params.get("code_challenge")) &&
     Boolean(params.get("state"));
-  return ok ? { callback, state: params.get("state") ?? "", challenge: params.get("code_challenge") ?? "" } : null;
+  return ok
+    ? {
+        callback,
+        state: params.get("state") ?? "",
+        challenge: params.get("code_challenge") ?? "",
+        scope: params.get("scope") ?? "",
+      }
+    : null;
 }
 
 xeroPages.get("/authorize", (c) => {
   const params = new URL(c.req.url).searchParams;
   if (!consentRequest(c, params))
     return c.html(render("Xero (local stand-in)", "<p>This consent request is not valid.</p>"), 400);
-  const hidden = ["client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "state"]
+  const hidden = [
+    "client_id",
+    "redirect_uri",
+    "response_type",
+    "code_challenge",
+    "code_challenge_method",
+    "state",
+    "scope",
+  ]
     .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(params.get(k))}">`)
     .join("");
   return c.html(
@@ -93,6 +108,8 @@ xeroPages.post("/authorize", async (c) => {
     tenantId,
     challenge: request.challenge,
     redirectUri: request.callback,
+    // What the grant may do: the stand-in refuses what the scopes asked for do not cover, as Xero does.
+    scope: request.scope,
     expiresAt: Date.now() + CODE_TTL,
   });
   back.searchParams.set("code", code);

@@ -199,6 +199,32 @@ describe("the setting", () => {
   });
 });
 
+describe("a connection made before Dunly read bank accounts", () => {
+  it("is asked to connect again to allow it; the sync goes on meanwhile", async () => {
+    const user = await makeSignedInUser();
+    const { cookie, tenantId } = await connectAndImport(user);
+    // The grant's scopes as Dunly asked for them before (no accounting.settings.read).
+    await env.DB.prepare(
+      "UPDATE dev_xero_objects SET data = json_set(data, '$.scope', 'offline_access accounting.transactions accounting.contacts.read') WHERE tenant_id = ? AND kind IN ('access', 'refresh')",
+    )
+      .bind(tenantId)
+      .run();
+    const words = "Xero did not let Dunly read your bank accounts: connect Xero again to allow it.";
+    expect(await visibleText(await get("/iam/accounting", { cookie }))).toContain(words);
+    const account = (await accountsOf(tenantId)).find((a) => a.Code === "090")!;
+    const saved = await formAction(
+      "/iam/accounting",
+      { intent: "accounting-writeback", writeback: "on", account: account.AccountID },
+      cookie,
+    );
+    expect(saved.status).toBe(502);
+    expect(saved.data.message).toBe(words);
+    expect((await connectionOf(db(), user.id))?.writebackAccountId).toBeNull();
+    expect((await formAction("/iam/accounting", { intent: "accounting-sync" }, cookie)).status).toBe(200);
+    expect((await connectionOf(db(), user.id))?.status).toBe("connected");
+  });
+});
+
 describe("on", () => {
   it("writes one payment to Xero, once: a replay and an unanswered attempt make no second one; the sync records nothing twice", async () => {
     const user = await makeSignedInUser();

@@ -29,28 +29,35 @@ const PAGE = 100;
 interface Grant {
   tenantId: string;
   expiresAt?: number;
+  /** The scopes consented to, space-separated (a grant made before the stand-in kept them: none). */
+  scope?: string;
 }
 interface CodeGrant {
   tenantId: string;
   challenge: string;
   redirectUri: string;
   expiresAt: number;
+  scope?: string;
 }
 
 const tokenError = (error: string) => Response.json({ error }, { status: 400 });
 
-async function issue(env: Env, tenantId: string, now: number) {
+async function issue(env: Env, tenantId: string, now: number, scope = "") {
   const access = `standin-access-${crypto.randomUUID()}`;
   const refresh = `standin-refresh-${crypto.randomUUID()}`;
-  await putObject(env, "access", await sha256(access), tenantId, { tenantId, expiresAt: now + ACCESS_SECONDS * 1000 });
-  await putObject(env, "refresh", await sha256(refresh), tenantId, { tenantId });
+  await putObject(env, "access", await sha256(access), tenantId, {
+    tenantId,
+    expiresAt: now + ACCESS_SECONDS * 1000,
+    scope,
+  });
+  await putObject(env, "refresh", await sha256(refresh), tenantId, { tenantId, scope });
   return Response.json({
     id_token: "",
     access_token: access,
     expires_in: ACCESS_SECONDS,
     token_type: "Bearer",
     refresh_token: refresh,
-    scope: "offline_access accounting.transactions accounting.contacts.read accounting.settings.read",
+    scope,
   });
 }
 
@@ -78,14 +85,14 @@ xeroStandInApi.post("/connect/token", async (c) => {
     if (challenge !== found.data.challenge || form.get("redirect_uri") !== found.data.redirectUri) {
       return tokenError("invalid_grant");
     }
-    return issue(c.env, found.data.tenantId, now);
+    return issue(c.env, found.data.tenantId, now, found.data.scope);
   }
   if (form.get("grant_type") === "refresh_token") {
     const key = await sha256(form.get("refresh_token") ?? "");
     const found = await getObject<Grant>(c.env, "refresh", key);
     // Rotation: a refresh token works once.
     if (!found || !(await deleteObject(c.env, key))) return tokenError("invalid_grant");
-    return issue(c.env, found.data.tenantId, now);
+    return issue(c.env, found.data.tenantId, now, found.data.scope);
   }
   return tokenError("unsupported_grant_type");
 });
@@ -106,7 +113,7 @@ async function bearer(c: { env: Env; req: { header(name: string): string | undef
   if (!found || (found.data.expiresAt ?? 0) < Date.now()) {
     return { refused: Response.json({ Title: "Unauthorized", Status: 401, Detail: "TokenExpired" }, { status: 401 }) };
   }
-  return { tenantId: found.data.tenantId };
+  return { tenantId: found.data.tenantId, scopes: (found.data.scope ?? "").split(" ") };
 }
 
 xeroStandInApi.get("/connections", async (c) => {
@@ -231,6 +238,11 @@ function whereEquals(where: string | undefined) {
 }
 
 xeroStandInApi.get("/api.xro/2.0/Accounts", async (c) => {
+  // Xero lists the chart of accounts only to a grant with accounting.settings(.read).
+  const auth = await bearer(c);
+  if ("refused" in auth || !auth.scopes.some((s) => s === "accounting.settings" || s === "accounting.settings.read")) {
+    return c.json({ Title: "Unauthorized", Status: 401, Detail: "AuthorizationUnsuccessful" }, 401);
+  }
   const tenantId = c.req.header("xero-tenant-id") ?? "";
   const where = whereEquals(c.req.query("where"));
   const all = await listObjects<XeroAccount & Record<string, string>>(c.env, tenantId, "account");
