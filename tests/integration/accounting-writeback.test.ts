@@ -15,6 +15,7 @@ import {
 } from "~/accounting/index.server";
 import { paymentEntity } from "~/ledger/index.server";
 import { readConfig } from "~/platform/config.server";
+import { runWatchdog } from "~/watchdog/index.server";
 import { formAction, replyErrors } from "./data-helpers";
 import { db, debtorRowsOf, entityScopeOf, makeDebtor, makeSignedInUser, paymentsOf } from "./fixtures";
 import { get, location, ORIGIN, postForm, visibleText } from "./helpers";
@@ -329,6 +330,24 @@ describe("on", () => {
     const [sent] = await untilSent(user.id);
     expect(sent!.last_error).toBeNull();
     expect(await xeroPayments(tenantId)).toHaveLength(1);
+  });
+
+  it("the watchdog's run sends what the request did not", async () => {
+    const user = await makeSignedInUser();
+    const { cookie, tenantId } = await connectAndImport(user);
+    await turnOn(cookie, tenantId);
+    const { debtor, invoice } = await bayside(user, tenantId);
+    // Recorded without the request's waitUntil (as a Stripe payment is): queued, then the watchdog.
+    await paymentEntity.add(entityScopeOf(user.id), debtor.id, {
+      amount: 20,
+      paid_on: today(),
+      note: "",
+      invoice_id: invoice.id,
+    });
+    expect((await writebacksOf(user.id))[0]).toMatchObject({ status: "pending", attempts: 0 });
+    await runWatchdog(env);
+    expect((await writebacksOf(user.id))[0]).toMatchObject({ status: "sent", attempts: 1 });
+    expect((await xeroPayments(tenantId)).map((p) => [p.Amount, p.Reference])).toEqual([[20, "Recorded in Dunly"]]);
   });
 
   it("a busy Xero keeps the row pending under the same key; a disconnected one gives it up in words", async () => {
