@@ -97,14 +97,15 @@ export async function runWritebacks(env: Env, now = Date.now()) {
 }
 
 /**
- * Right after a payment the account writes back (decisions/063): its rows go to the books after the
+ * Right after a payment the account writes back (decisions/063): its rows (or, without an owner,
+ * after a verified Stripe event, every account's due rows, bounded) go to the books after the
  * answer (`waitUntil`); what does not go now, the watchdog sends.
  */
-export function writeBackAfter(ctx: Pick<ExecutionContext, "waitUntil">, env: Env, ownerId: string) {
+export function writeBackAfter(ctx: Pick<ExecutionContext, "waitUntil">, env: Env, ownerId?: string) {
   const config = readConfig(env);
   ctx.waitUntil(
     sendWritebacks(getDb(env.DB), xeroSetup(config, env, linkOrigin(config)), { ownerId }).catch((error) =>
-      console.error(`[dunly] writing payments back failed for ${ownerId}`, error),
+      console.error(`[dunly] writing payments back failed${ownerId ? ` for ${ownerId}` : ""}`, error),
     ),
   );
 }
