@@ -38,9 +38,8 @@ type User = Awaited<ReturnType<typeof makeSignedInUser>>;
 const cookieOf = (u: User) => `dunly_session=${u.token}`;
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** Connect → Allow → callback → preview → import: the organisation's id. */
-async function connectAndImport(user: User) {
-  const cookie = cookieOf(user);
+/** Connect → Allow (the stand-in makes a new organisation) → callback. */
+async function connect(cookie: string) {
   const started = await postForm("/iam/accounting/xero/connect", {}, { cookie });
   const consent = new URL(location(started)!);
   expect(consent.searchParams.get("scope")).toContain("accounting.settings.read");
@@ -49,6 +48,12 @@ async function connectAndImport(user: User) {
   });
   const callback = new URL(location(allowed)!);
   await get(callback.pathname + callback.search, { cookie });
+}
+
+/** Connect, then preview and import: the organisation's id. */
+async function connectAndImport(user: User) {
+  const cookie = cookieOf(user);
+  await connect(cookie);
   expect((await postForm("/iam/accounting", { intent: "accounting-preview" }, { cookie })).status).toBe(200);
   expect((await postForm("/iam/accounting", { intent: "accounting-import" }, { cookie })).status).toBe(303);
   const row = await connectionOf(db(), user.id);
@@ -197,6 +202,12 @@ describe("the setting", () => {
     const off = await formAction("/iam/accounting", { intent: "accounting-writeback" }, cookie);
     expect(off.data.message).toContain("no longer records its payments in Xero");
     expect((await connectionOf(db(), user.id))?.writebackAccountId).toBeNull();
+    // Connected again to another organisation: its bank accounts are others, the setting starts off.
+    await turnOn(cookie, tenantId);
+    await connect(cookie);
+    const again = await connectionOf(db(), user.id);
+    expect(again?.tenantId).not.toBe(tenantId);
+    expect(again).toMatchObject({ writebackAccountId: null, writebackAccountName: null });
   });
 });
 
