@@ -236,13 +236,15 @@ async function sendOne(db: Db, setup: XeroSetup, connection: ConnectionRow, row:
       },
     );
     const [payment] = answer.Payments ?? [];
-    const problems = (payment?.ValidationErrors ?? []).map((e) => e.Message).filter(Boolean);
+    const problems = (payment?.ValidationErrors ?? [])
+      .map((e) => e.Message?.trim().replace(/\.+$/, ""))
+      .filter(Boolean);
     if (!payment?.PaymentID || problems.length > 0) {
       await failedAttempt(
         db,
         row,
         claimed.attempts,
-        `Xero refused the payment of ${described(row)}: ${problems.join(" ") || "it answered without a payment"}.`,
+        `Xero refused the payment of ${described(row)}: ${problems.join(". ") || "it answered without a payment"}.`,
         now,
         { refused: true },
       );
@@ -271,22 +273,26 @@ async function sendOne(db: Db, setup: XeroSetup, connection: ConnectionRow, row:
       );
       return "failed" as const;
     }
-    if (error.kind === "refused") {
+    // A 409 is a request with this key still under way at Xero: the same key again, later.
+    if (error.kind === "refused" && error.status !== 409) {
       await failedAttempt(
         db,
         row,
         claimed.attempts,
-        `Xero refused the payment of ${described(row)}: ${error.detail ?? `status ${error.status ?? "unknown"}`}.`,
+        `Xero refused the payment of ${described(row)}: ${error.detail ?? `it answered ${error.status ?? "an error"}`}.`,
         now,
-        // A 409 is a request with this key still under way at Xero: the same key again, later.
-        { refused: error.status !== 409 },
+        { refused: true },
       );
     } else {
+      const why =
+        error.status === 409
+          ? "Xero is still working on an earlier attempt."
+          : error.message.replace(/ Dunly tries again at the next sync\.$/, "");
       await failedAttempt(
         db,
         row,
         claimed.attempts,
-        `The payment of ${described(row)} is not in Xero yet: ${error.message.replace(/ Dunly tries again at the next sync\.$/, "")} Dunly tries again.`,
+        `The payment of ${described(row)} is not in Xero yet: ${why} Dunly tries again.`,
         now,
         { free: error.kind === "reconnect" },
       );

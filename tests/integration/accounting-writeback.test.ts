@@ -9,6 +9,8 @@ import {
   putStandInObject,
   type StandInPayment,
   sendWritebacks,
+  sha256,
+  writebackKey,
   type XeroAccount,
   type XeroInvoice,
   xeroSetup,
@@ -378,6 +380,18 @@ describe("on", () => {
     expect(busy).toMatchObject({ status: "pending", attempts: 1, refusals: 0 });
     expect(busy!.last_error).toContain("is not in Xero yet: Xero is busy");
     await putStandInObject(env, "fault", `fault:${tenantId}`, tenantId, { remaining: 0, retryAfter: 1 });
+    // An earlier attempt with the same key still under way at Xero (409): the same key again, later.
+    const key = writebackKey({ ownerId: user.id, paymentId: busy!.payment_id, invoiceId: invoice.id, refusals: 0 });
+    await putStandInObject(env, "idempotency", `idempotency:${tenantId}:${await sha256(key)}`, tenantId, {
+      state: "under-way",
+    });
+    await dueNow(user.id);
+    await sendWritebacks(db(), setup(), { ownerId: user.id });
+    const [working] = await writebacksOf(user.id);
+    expect(working).toMatchObject({ status: "pending", attempts: 2, refusals: 0 });
+    expect(working!.last_error).toBe(
+      `The payment of 50.00 USD on ${invoice.number} is not in Xero yet: Xero is still working on an earlier attempt. Dunly tries again.`,
+    );
     expect((await postForm("/iam/accounting/xero/disconnect", {}, { cookie })).status).toBe(303);
     await dueNow(user.id);
     await sendWritebacks(db(), setup(), { ownerId: user.id });

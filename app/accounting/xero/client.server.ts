@@ -287,9 +287,9 @@ export async function xeroRequest<T>(
 function refusalDetail(body: { Message?: string; Elements?: { ValidationErrors?: { Message?: string }[] }[] }): string {
   const validation = (body.Elements ?? [])
     .flatMap((e) => e.ValidationErrors ?? [])
-    .map((e) => e.Message?.trim())
+    .map((e) => e.Message?.trim().replace(/\.+$/, ""))
     .filter(Boolean);
-  return validation.length > 0 ? validation.join(" ").replace(/\.$/, "") : String(body.Message ?? "");
+  return validation.length > 0 ? validation.join(". ") : String(body.Message ?? "");
 }
 
 /** The organisations the grant may reach (GET /connections). */
