@@ -6,6 +6,9 @@ import * as v from "valibot";
  * of the organisation's active bank accounts. One schema for the browser and the action.
  */
 
+/** The tab's forms: the setting, and "Try again" on a payment Dunly stopped trying to write. */
+export const WRITEBACK_INTENTS = { save: "accounting-writeback", retry: "accounting-writeback-retry" } as const;
+
 export const WRITEBACK_ACCOUNT_MESSAGE = "Choose the bank account in Xero that Dunly's payments go to";
 export const WRITEBACK_UNKNOWN_ACCOUNT_MESSAGE =
   "This is not one of your active bank accounts in Xero any more: choose another";
