@@ -4,6 +4,7 @@ import {
   accountCadences,
   accountingConnections,
   accountingOauthStates,
+  accountingWritebacks,
   alarmRepairs,
   bankAccounts,
   debtorContacts,
@@ -95,6 +96,13 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
       sql`${paymentAllocations.paymentId} IN (SELECT ${payments.id} FROM ${payments} WHERE ${payments.ownerId} = ${a.id})`,
     exported: { omit: [] },
     keyset: [paymentAllocations.paymentId, paymentAllocations.invoiceId],
+  },
+  // Payments written back to the accounting tool (decisions/063): before the payments and invoices they name.
+  {
+    table: accountingWritebacks,
+    rows: byOwner(accountingWritebacks.ownerId),
+    exported: { omit: [] },
+    keyset: [accountingWritebacks.status, accountingWritebacks.id],
   },
   { table: onlinePayments, rows: byOwner(onlinePayments.ownerId), exported: { omit: [] } },
   {

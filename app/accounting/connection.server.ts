@@ -137,10 +137,18 @@ export async function finishXeroConnect(
       connectedAt: now,
       updatedAt: now,
     };
-    await db.insert(accountingConnections).values(values).onConflictDoUpdate({
-      target: accountingConnections.ownerId,
-      set: values,
-    });
+    await db
+      .insert(accountingConnections)
+      .values(values)
+      .onConflictDoUpdate({
+        target: accountingConnections.ownerId,
+        set: {
+          ...values,
+          // The same organisation again keeps its write-back account (decisions/063); another starts with it off.
+          writebackAccountId: sql`CASE WHEN ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountId} END`,
+          writebackAccountName: sql`CASE WHEN ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountName} END`,
+        },
+      });
     return { ok: true, tenantName: tenant.tenantName };
   } catch (error) {
     if (error instanceof BooksError) return { ok: false, message: `Xero was not connected. ${error.message}` };

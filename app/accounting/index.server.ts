@@ -6,6 +6,7 @@ import { backgroundScope, requeueStalledImports } from "./import-job.server";
 import { tellReconnects } from "./reconnect.server";
 import { accountingSetups } from "./sources.server";
 import { connectionsDue, syncNow } from "./sync.server";
+import { sendWritebacks } from "./writeback.server";
 import { xeroSetup, xeroWebhookKey } from "./xero/client.server";
 
 export {
@@ -76,6 +77,16 @@ export {
 } from "./sync.server";
 export { openToken, sealToken } from "./tokens.server";
 export {
+  type BankAccount,
+  MAX_WRITEBACK_ATTEMPTS,
+  retryWriteback,
+  sendWritebacks,
+  setWriteback,
+  writebackKey,
+  writebackView,
+  xeroBankAccounts,
+} from "./writeback.server";
+export {
   XeroError,
   type XeroSetup,
   xeroRequest,
@@ -91,9 +102,11 @@ export {
   getObject as getStandInObject,
   listObjects as listStandInObjects,
   putObject as putStandInObject,
+  type StandInPayment,
   seedTenant,
   sha256,
   voidStandInInvoice,
+  type XeroAccount,
 } from "./xero/standin/store.server";
 export { readXeroPayload, verifyXeroSignature, xeroPayload, xeroSignature } from "./xero/webhook";
 
@@ -165,4 +178,24 @@ export async function syncTenants(env: Env, provider: "xero" | "quickbooks", ten
 export function xeroWebhookSetup(env: Env, config: AppConfig) {
   const key = xeroWebhookKey(config);
   return key && xeroSetup(config, env, linkOrigin(config)) ? { key } : null;
+}
+
+/** The watchdog's write-back (decisions/063): the payments due to go to the books, a bounded number a run. */
+export async function runWritebacks(env: Env, now = Date.now()) {
+  const config = readConfig(env);
+  return sendWritebacks(getDb(env.DB), xeroSetup(config, env, linkOrigin(config)), { now });
+}
+
+/**
+ * Right after a payment the account writes back (decisions/063): its rows (or, without an owner,
+ * after a verified Stripe event, every account's due rows, bounded) go to the books after the
+ * answer (`waitUntil`); what does not go now, the watchdog sends.
+ */
+export function writeBackAfter(ctx: Pick<ExecutionContext, "waitUntil">, env: Env, ownerId?: string) {
+  const config = readConfig(env);
+  ctx.waitUntil(
+    sendWritebacks(getDb(env.DB), xeroSetup(config, env, linkOrigin(config)), { ownerId }).catch((error) =>
+      console.error(`[dunly] writing payments back failed${ownerId ? ` for ${ownerId}` : ""}`, error),
+    ),
+  );
 }

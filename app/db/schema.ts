@@ -1081,11 +1081,64 @@ export const accountingConnections = sqliteTable(
     importSkipped: integer("import_skipped").notNull().default(0),
     // When the user was e-mailed to connect again (status 'reconnect'): once per lost connection.
     reconnectToldAt: integer("reconnect_told_at"),
+    // "Record Dunly's payments in Xero" (decisions/063): the bank account (the tool's id and the name
+    // shown) a payment recorded in Dunly is written back to. Null: off (the default).
+    writebackAccountId: text("writeback_account_id"),
+    writebackAccountName: text("writeback_account_name"),
     connectedAt: integer("connected_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
   // A webhook names the organisation (a Xero tenant, a QuickBooks realm): its accounts found by index (decisions/061, 062).
   (t) => [index("accounting_connections_tenant_idx").on(t.provider, t.tenantId)],
+);
+
+/**
+ * The outbox of payments written back to the accounting tool (decisions/063): one row per payment
+ * and synced invoice it paid, written in the payment's own batch while the setting is on (never for
+ * a payment that came from the tool). The amount, currency and bank account are those of that
+ * moment, so every attempt sends the same payment under the same Idempotency-Key. status:
+ * 'pending' (next_attempt_at: when the sender tries, last_error: why the last attempt failed),
+ * 'sent' (external_payment_id: the tool's payment), 'failed' (given up: the tab shows it in words,
+ * "Try again" makes it pending).
+ */
+export const accountingWritebacks = sqliteTable(
+  "accounting_writebacks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["xero", "quickbooks"] }).notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    // The bank account in the tool, as chosen when the payment was recorded.
+    accountId: text("account_id").notNull(),
+    status: text("status", { enum: ["pending", "sent", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    // Definite refusals so far (the tool answered and made nothing): part of the Idempotency-Key,
+    // since the tool may keep a refusal under its key. Any other failure retries under the same key.
+    refusals: integer("refusals").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at"),
+    externalPaymentId: text("external_payment_id"),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    // One Dunly payment on one invoice is written once.
+    uniqueIndex("accounting_writebacks_payment_idx").on(t.paymentId, t.invoiceId),
+    index("accounting_writebacks_owner_idx").on(t.ownerId, t.status, t.id),
+    // The sender's queue: what is due, across accounts.
+    index("accounting_writebacks_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+  ],
 );
 
 /** A connection to an accounting tool under way (decisions/060): the state's hash, its PKCE verifier, minutes long. */

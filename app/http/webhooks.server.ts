@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import * as v from "valibot";
+import { writeBackAfter } from "~/accounting/index.server";
 import { sendNoticesAfter } from "~/activity/index.server";
 import { type Db, getDb } from "~/db/client.server";
 import { BodyTooLarge, readBodyWithin } from "~/platform/body-limit.server";
@@ -202,6 +203,10 @@ webhookRoutes.post("/stripe/:endpoint{connect|billing}", async (c) => {
     payload,
     c.req.header("Stripe-Signature") ?? null,
   );
+  // A debtor's payment online may have been queued for the books (decisions/063): written after the answer.
+  if (endpoint === "connect" && receipt.status === 200 && !receipt.body.duplicate && !receipt.body.ignored) {
+    writeBackAfter(c.executionCtx, c.env);
+  }
   return c.json(receipt.body, receipt.status);
 });
 

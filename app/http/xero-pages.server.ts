@@ -6,9 +6,11 @@ import {
   getStandInObject,
   listStandInObjects,
   putStandInObject,
+  type StandInPayment,
   seedTenant,
   sha256,
   voidStandInInvoice,
+  type XeroAccount,
   type XeroInvoice,
 } from "~/accounting/index.server";
 import { getDb } from "~/db/client.server";
@@ -57,20 +59,35 @@ function consentRequest(c: import("hono").Context<AppBindings>, params: URLSearc
     params.get("code_challenge_method") === "S256" &&
     Boolean(params.get("code_challenge")) &&
     Boolean(params.get("state"));
-  return ok ? { callback, state: params.get("state") ?? "", challenge: params.get("code_challenge") ?? "" } : null;
+  return ok
+    ? {
+        callback,
+        state: params.get("state") ?? "",
+        challenge: params.get("code_challenge") ?? "",
+        scope: params.get("scope") ?? "",
+      }
+    : null;
 }
 
 xeroPages.get("/authorize", (c) => {
   const params = new URL(c.req.url).searchParams;
   if (!consentRequest(c, params))
     return c.html(render("Xero (local stand-in)", "<p>This consent request is not valid.</p>"), 400);
-  const hidden = ["client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "state"]
+  const hidden = [
+    "client_id",
+    "redirect_uri",
+    "response_type",
+    "code_challenge",
+    "code_challenge_method",
+    "state",
+    "scope",
+  ]
     .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(params.get(k))}">`)
     .join("");
   return c.html(
     render(
       "Xero: allow access (local stand-in)",
-      `<p>Dunly asks to read your contacts and invoices and to see your payments, offline.</p>
+      `<p>Dunly asks to read your contacts, invoices and bank accounts, and to see and record payments, offline.</p>
 <p>Allowing connects a new demo organisation with three customers and their open invoices.</p>
 <form method="post" action="/dev/xero/authorize">${hidden}<button type="submit" name="decision" value="allow">Allow access</button>
 <button class="secondary" type="submit" name="decision" value="deny">Cancel</button></form>`,
@@ -95,6 +112,8 @@ xeroPages.post("/authorize", async (c) => {
     tenantId,
     challenge: request.challenge,
     redirectUri: request.callback,
+    // What the grant may do: the stand-in refuses what the scopes asked for do not cover, as Xero does.
+    scope: request.scope,
     expiresAt: Date.now() + CODE_TTL,
   });
   back.searchParams.set("code", code);
@@ -154,11 +173,36 @@ xeroPages.get("/", async (c) => {
       return `<tr id="invoice-${escapeHtml(encodeURIComponent(i.InvoiceID))}" data-invoice="${escapeHtml(i.InvoiceNumber)}"><td>${escapeHtml(i.InvoiceNumber)}</td><td>${escapeHtml(i.Type)}</td><td>${escapeHtml(i.Contact.Name)}</td><td>${escapeHtml(i.Status)}</td><td>${escapeHtml(String(i.DueDateString ?? "").slice(0, 10))}</td><td>${escapeHtml(`${i.AmountDue.toFixed(2)} of ${i.Total.toFixed(2)} ${i.CurrencyCode}`)}</td><td>${actions}</td></tr>`;
     })
     .join("\n");
+  // The payments, newest first: those a bookkeeper added here and those Dunly wrote (decisions/063).
+  const accounts = await listStandInObjects<XeroAccount>(c.env, tenantId, "account");
+  const payments = (await listStandInObjects<StandInPayment>(c.env, tenantId, "payment")).reverse();
+  const paymentRows = payments
+    .map(
+      (p) =>
+        `<tr data-payment="${escapeHtml(p.PaymentID)}"><td>${escapeHtml(p.Invoice.InvoiceNumber)}</td><td>${escapeHtml(p.Amount.toFixed(2))}</td><td>${escapeHtml(new Date(Number(/\d+/.exec(p.Date)?.[0] ?? 0)).toISOString().slice(0, 10))}</td><td>${escapeHtml(p.Account ? `${p.Account.Name} (${p.Account.Code ?? ""})` : "—")}</td><td>${escapeHtml(p.Reference ?? "")}</td><td><code>${escapeHtml(p.PaymentID)}</code></td></tr>`,
+    )
+    .join("\n");
+  const accountRows = accounts
+    .map(
+      (a) =>
+        `<tr><td>${escapeHtml(a.Code)}</td><td>${escapeHtml(a.Name)}</td><td>${escapeHtml(a.Type)}</td><td>${escapeHtml(a.Status)}</td></tr>`,
+    )
+    .join("\n");
   return c.html(
     render(
       `Xero: ${tenant?.data.tenantName ?? "organisation"} (local stand-in)`,
       `<div class="wrap"><table><caption>Invoices and bills</caption><thead><tr><th scope="col">Number</th><th scope="col">Type</th><th scope="col">Contact</th><th scope="col">Status</th><th scope="col">Due date</th><th scope="col">Due</th><th scope="col">Do as in Xero</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
+<h2>Payments</h2>
+${
+  payments.length === 0
+    ? "<p>No payments yet.</p>"
+    : `<div class="wrap"><table data-testid="xero-payments"><caption>Payments, newest first</caption><thead><tr><th scope="col">Invoice</th><th scope="col">Amount</th><th scope="col">Date</th><th scope="col">Bank account</th><th scope="col">Reference</th><th scope="col">Payment id</th></tr></thead>
+<tbody>${paymentRows}</tbody></table></div>`
+}
+<h2>Chart of accounts</h2>
+<div class="wrap"><table><caption>Accounts (only active bank accounts take payments)</caption><thead><tr><th scope="col">Code</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Status</th></tr></thead>
+<tbody>${accountRows}</tbody></table></div>
 <p><a href="/iam/accounting">Back to Dunly's Settings → Accounting</a></p>`,
     ),
   );

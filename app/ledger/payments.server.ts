@@ -8,6 +8,12 @@ import type { DataScope } from "~/platform/scope.server";
 import { type Consequences, commit, resumableWhere } from "~/reminders/index.server";
 import type { PaymentInput } from "~/schemas/payment";
 import { allocateStatement, availableSql, commitLedgerWrite, settleLedgerStatements } from "./ledger.server";
+import {
+  type BooksOutcome,
+  readBooksOutcome,
+  writebackOutboxStatement,
+  writebackOutcomeQuery,
+} from "./writeback-outbox.server";
 
 /**
  * Payments: what a debtor paid, by date, each allocated to invoices
@@ -52,6 +58,11 @@ export interface PaymentWrite {
   payment: PaymentRow;
   debtor: DebtorBalance;
   completedScheduleIds: string[];
+  /**
+   * A new payment on invoices synced from an accounting tool: whether Dunly writes it back there
+   * (decisions/063) or the user should record it there too. Absent for edits, deletes and other payments.
+   */
+  books?: BooksOutcome | null;
 }
 
 /** Why a payment write was refused: not the owner's, more than is owed, or too many payments. */
@@ -250,10 +261,10 @@ export async function addPayment(
         )
         .returning(paymentColumns),
       // The payment just inserted: the debtor's newest, made now, not yet allocated.
-      allocateStatement(
-        db,
-        sql`p.id = (SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId}) AND p.created_at = ${now}`,
-      ),
+      allocateStatement(db, justInserted(ownerId, debtorId, now)),
+      // Written back to the accounting tool when the account asks (decisions/063): queued in this batch.
+      writebackOutboxStatement(db, ownerId, justInserted(ownerId, debtorId, now), now),
+      writebackOutcomeQuery(db, ownerId, insertedId(ownerId, debtorId, now)),
       ...settleStatements(consequences, db, ownerId, debtorId, now),
       ...(also?.andThen?.(insertedNow(ownerId, debtorId, now)) ?? []),
     ],
@@ -263,12 +274,20 @@ export async function addPayment(
   );
   if ("refused" in written) return written.refused;
   const { results } = written;
-  const after = readSettled(results.slice(2, 2 + SETTLE_STATEMENTS));
+  const after = readSettled(results.slice(4, 4 + SETTLE_STATEMENTS));
   if (!after) return { error: "not-found" };
   const [payment] = results[0] as PaymentRow[];
   if (!payment) return refusal(db, debtorId, after.debtor, 0, chosen?.id ?? null);
-  return { payment, ...after };
+  return { payment, ...after, books: readBooksOutcome(results[3]) };
 }
+
+/** The id of the payment addPayment inserts: the debtor's newest, made `now` (null when none was). */
+const insertedId = (ownerId: string, debtorId: number, now: number) =>
+  sql`(SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId} AND created_at = ${now})`;
+
+/** That payment, as a condition on `p` (payments AS p). */
+const justInserted = (ownerId: string, debtorId: number, now: number) =>
+  sql`p.id = (SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId}) AND p.created_at = ${now}`;
 
 export type BatchItem = Parameters<Db["batch"]>[0][number];
 

@@ -1,3 +1,4 @@
+import { parseWithValibot } from "@conform-to/valibot";
 import { useEffect } from "react";
 import { redirect, useActionData, useFetcher, useRevalidator } from "react-router";
 import {
@@ -9,15 +10,22 @@ import {
   previewImport,
   queueNextStep,
   quickBooksUnavailable,
+  retryWriteback,
+  setWriteback,
   sourceFor,
   startImport,
   syncedCounts,
   syncNow,
+  writeBackAfter,
+  writebackView,
+  XeroError,
+  xeroBankAccounts,
   xeroUnavailable,
 } from "~/accounting/index.server";
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { RouteError } from "~/components/route-error";
+import { AccountingWriteback } from "~/components/settings/accounting-writeback";
 import { SettingsTabs } from "~/components/settings/settings-tabs";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormStatus } from "~/components/ui/form-status";
@@ -27,12 +35,41 @@ import { appOrigin } from "~/platform/config.server";
 import { entityScope } from "~/platform/scope.server";
 import { flashToastCookie } from "~/platform/toast.server";
 import { BOOKS_STALE_MS } from "~/reminders/index.server";
+import {
+  bankAccountLabel,
+  WRITEBACK_INTENTS,
+  WRITEBACK_UNKNOWN_ACCOUNT_MESSAGE,
+  WritebackSchema,
+} from "~/schemas/accounting-writeback";
 import { SOMETHING_WRONG } from "~/schemas/messages";
 import { pageMeta } from "~/ui/site";
 import { useFormResult } from "~/ui/use-form-result";
 import type { Route } from "./+types/settings-accounting";
 
-const INTENTS = { preview: "accounting-preview", import: "accounting-import", sync: "accounting-sync" } as const;
+const INTENTS = {
+  preview: "accounting-preview",
+  import: "accounting-import",
+  sync: "accounting-sync",
+  writeback: WRITEBACK_INTENTS.save,
+  retry: WRITEBACK_INTENTS.retry,
+} as const;
+
+/** Why the bank accounts could not be read, in words (a connection made before Dunly asked to read them needs renewing). */
+function bankAccountsRefused(error: XeroError) {
+  return error.kind === "reconnect"
+    ? "Xero did not let Dunly read your bank accounts: connect Xero again to allow it."
+    : `Dunly could not read your bank accounts from Xero. ${error.message.replace(/ Dunly tries again at the next sync\.$/, "")}`;
+}
+
+/** The organisation's active bank accounts, or why they could not be read. */
+async function bankAccountsOf(...args: Parameters<typeof xeroBankAccounts>) {
+  try {
+    return { accounts: await xeroBankAccounts(...args) };
+  } catch (error) {
+    if (error instanceof XeroError) return { error: bankAccountsRefused(error) };
+    throw error;
+  }
+}
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
@@ -45,13 +82,35 @@ const when = (ms: number) =>
  * what the first import brings in and confirm it, then the sync: when it last ran, what came in,
  * its last error in words, "Sync now". Every word names the connected tool.
  */
-export async function loader({ context, url }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
   const { env, config } = getApp(context);
   const db = getDb(env.DB);
   const connection = await connectionOf(db, user.id);
   const counts = connection ? await syncedCounts(db, user.id, connection.provider) : null;
+  // Writing payments back is Xero's (decisions/063): its bank accounts are read while it is
+  // connected and imported (one call).
+  const setup =
+    connection?.provider === "xero" ? accountingSetups(config, env, appOrigin(config, request.url)).xero : null;
+  const bank =
+    setup && connection?.status === "connected" && connection.importedAt !== null
+      ? await bankAccountsOf(db, setup, connection)
+      : null;
+  const writeback = connection?.provider === "xero" ? await writebackView(db, user.id) : null;
   return {
+    bank,
+    writeback: writeback && {
+      accountId: connection?.writebackAccountId ?? null,
+      accountName: connection?.writebackAccountName ?? null,
+      sent: writeback.sent,
+      waiting: writeback.waiting.map((w) => ({
+        id: w.id,
+        status: w.status,
+        what: `${(w.amountCents / 100).toFixed(2)} ${w.currency}${w.number ? ` on ${w.number}` : ""}, paid ${w.paidOn}`,
+        error: w.lastError,
+        next: w.status === "pending" && w.nextAttemptAt ? when(w.nextAttemptAt) : null,
+      })),
+    },
     providers: [
       {
         id: "xero",
@@ -164,6 +223,44 @@ export async function action({ context, request, url }: Route.ActionArgs) {
       message: `Synced with ${outcome.label}: ${parts.length > 0 ? parts.join(", ") : "nothing changed"}.${outcome.complete ? "" : " More changes follow at the next sync."}`,
     });
   }
+  if (intent === INTENTS.writeback) {
+    const submission = parseWithValibot(form.formData, { schema: WritebackSchema });
+    if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
+    const connection = await connectionOf(db, user.id);
+    const setup = setups.xero;
+    if (connection?.status !== "connected" || connection.provider !== "xero" || !setup) {
+      return reply(intent, { status: 409, message: "Connect Xero first.", result: submission.reply() });
+    }
+    if (submission.value.writeback !== "on") {
+      await setWriteback(db, user.id, null, scope.now);
+      return reply(intent, {
+        message: "Dunly no longer records its payments in Xero: record them there yourself.",
+        result: submission.reply(),
+      });
+    }
+    const bank = await bankAccountsOf(db, setup, connection);
+    if ("error" in bank) return reply(intent, { status: 502, message: bank.error, result: submission.reply() });
+    const account = bank.accounts.find((a) => a.id === submission.value.account);
+    if (!account) {
+      return reply(intent, {
+        status: 400,
+        result: submission.reply({ fieldErrors: { account: [WRITEBACK_UNKNOWN_ACCOUNT_MESSAGE] } }),
+      });
+    }
+    await setWriteback(db, user.id, account, scope.now);
+    return reply(intent, {
+      message: `Dunly records its payments on invoices from Xero there from now on, into ${bankAccountLabel(account)}.`,
+      result: submission.reply(),
+    });
+  }
+  if (intent === INTENTS.retry) {
+    const id = Number(form.formData.get("id"));
+    if (!Number.isSafeInteger(id) || !(await retryWriteback(db, user.id, id, scope.now))) {
+      return reply(intent, { status: 404, message: "This payment is no longer waiting to be written to Xero." });
+    }
+    writeBackAfter(getApp(context).ctx, env, user.id);
+    return reply(intent, { message: "Dunly tries again now: this page shows how it went when you reload it." });
+  }
   return reply(intent, { status: 400, message: SOMETHING_WRONG });
 }
 
@@ -239,7 +336,7 @@ function SyncNow() {
 }
 
 export default function SettingsAccounting({ loaderData }: Route.ComponentProps) {
-  const { providers, connection, counts } = loaderData;
+  const { providers, connection, counts, bank, writeback } = loaderData;
   // A form posted without JavaScript whose own place is no longer on the page (the import step once
   // imported): its answer shows here.
   const answered = useActionData<typeof action>();
@@ -319,6 +416,12 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
                 <dd>{`${counts?.invoices ?? 0} (${counts?.open ?? 0} still owed)`}</dd>
                 <dt className="text-muted">{`Payments from ${connection.label}`}</dt>
                 <dd>{connection.payments}</dd>
+                {writeback && (
+                  <>
+                    <dt className="text-muted">Payments Dunly wrote to Xero</dt>
+                    <dd>{writeback.sent}</dd>
+                  </>
+                )}
               </dl>
             )}
             {connection.paused && (
@@ -332,6 +435,7 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
               </p>
             )}
             {connection.imported && connection.status === "connected" && <SyncNow />}
+            {connection.imported && writeback && <AccountingWriteback bank={bank} writeback={writeback} />}
             <form method="post" action={`/iam/accounting/${connection.provider}/disconnect`}>
               <Button type="submit" variant="outline">
                 {`Disconnect ${connection.label}`}

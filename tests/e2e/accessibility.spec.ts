@@ -407,6 +407,12 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
   await page.getByRole("button", { name: "Show what comes in" }).click();
   await expect(page.getByText(/open invoices/)).toBeVisible();
   await auditThemes(page, "/iam/accounting with the import preview", findings);
+  // Imported: the write-back setting (decisions/063), ticked without a bank account (a field error).
+  await page.getByRole("button", { name: "Import from Xero" }).click();
+  await page.getByLabel("Record Dunly's payments in Xero").check();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText("Choose the bank account in Xero that Dunly's payments go to")).toBeVisible();
+  await auditThemes(page, "/iam/accounting with the write-back setting", findings);
   await page.goto("/dev/xero");
   await audit(page, "/dev/xero", findings);
   await checkFits(page, "/dev/xero", findings);

@@ -52,6 +52,14 @@ test("connect Xero, preview, import; a payment in Xero stops the reminder throug
     await expect(entry(page, "Bayside Club")).toContainText("Paid", { timeout: 1000 });
   }).toPass({ timeout: 15_000 });
 
+  await page.goto("/iam/accounting");
+  // Dunly's payments go to Xero too (decisions/063), turned on from the keyboard.
+  await page.getByLabel("Record Dunly's payments in Xero").focus();
+  await page.keyboard.press("Space");
+  await page.getByLabel("Bank account in Xero").selectOption({ label: "Business Bank Account (090)" });
+  await page.getByRole("button", { name: "Save", exact: true }).press("Enter");
+  await expect(page.getByText(/from now on, into Business Bank Account \(090\)\./)).toBeVisible();
+
   // The overdue reminders go: Ridgeway's, never Bayside's.
   await advanceSchedules(page, 60_000);
   await mailTo(page, ridgeway!);

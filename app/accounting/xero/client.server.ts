@@ -17,7 +17,13 @@ import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET, STANDIN_HOST, STANDIN_WEBHOOK
  * the Worker (like Stripe's, decisions/017); the browser's consent page is /dev/xero/authorize.
  */
 
-export const XERO_SCOPES = ["offline_access", "accounting.transactions", "accounting.contacts.read"];
+// accounting.settings.read: the bank accounts a payment written back goes to (GET Accounts, decisions/063).
+export const XERO_SCOPES = [
+  "offline_access",
+  "accounting.transactions",
+  "accounting.contacts.read",
+  "accounting.settings.read",
+];
 /** Xero answers at most 100 invoices or contacts a page. */
 export const XERO_PAGE_SIZE = 100;
 const MAX_WAIT_SECONDS = 30;
@@ -104,7 +110,13 @@ export type XeroErrorKind = BooksError["kind"];
 
 /** A Xero failure, with words for the user (`message`): a BooksError the sync handles like any tool's. */
 export class XeroError extends BooksError {
-  constructor(kind: XeroErrorKind, message: string, status?: number) {
+  constructor(
+    kind: XeroErrorKind,
+    message: string,
+    status?: number,
+    /** A refusal's own words from Xero (its validation errors), without Dunly's framing. */
+    readonly detail?: string,
+  ) {
     super(kind, message, status);
     this.name = "XeroError";
   }
@@ -214,7 +226,7 @@ export async function xeroRequest<T>(
   setup: XeroSetup,
   session: XeroSession,
   url: string,
-  options: { method?: string; ifModifiedSince?: string } = {},
+  options: { method?: string; ifModifiedSince?: string; body?: unknown; idempotencyKey?: string } = {},
 ): Promise<T> {
   let token = await session.accessToken();
   let refreshed = false;
@@ -222,9 +234,16 @@ export async function xeroRequest<T>(
     const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: "application/json" };
     if (session.tenantId) headers["xero-tenant-id"] = session.tenantId;
     if (options.ifModifiedSince) headers["If-Modified-Since"] = options.ifModifiedSince;
+    // Xero keeps a write's answer under its key: the same key again makes nothing new (128 characters at most).
+    if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
     let response: Response;
     try {
-      response = await setup.fetch(url, { method: options.method ?? "GET", headers });
+      response = await setup.fetch(url, {
+        method: options.method ?? "GET",
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
     } catch {
       throw new XeroError("unreachable", UNREACHABLE);
     }
@@ -259,16 +278,26 @@ export async function xeroRequest<T>(
       if (response.status >= 500) throw new XeroError("unreachable", UNREACHABLE, response.status);
       let detail = "";
       try {
-        detail = String((JSON.parse(text) as { Message?: string; Detail?: string }).Message ?? "");
+        detail = refusalDetail(JSON.parse(text));
       } catch {}
       throw new XeroError(
         "refused",
         `Xero refused the request (${response.status})${detail ? `: ${detail}` : ""}.`,
         response.status,
+        detail || undefined,
       );
     }
     return (await response.json()) as T;
   }
+}
+
+/** Xero's words for a refusal: a validation error's own message first (what was wrong), else the answer's Message. */
+function refusalDetail(body: { Message?: string; Elements?: { ValidationErrors?: { Message?: string }[] }[] }): string {
+  const validation = (body.Elements ?? [])
+    .flatMap((e) => e.ValidationErrors ?? [])
+    .map((e) => e.Message?.trim().replace(/\.+$/, ""))
+    .filter(Boolean);
+  return validation.length > 0 ? validation.join(". ") : String(body.Message ?? "");
 }
 
 /** The organisations the grant may reach (GET /connections). */

@@ -2,7 +2,16 @@ import { Hono } from "hono";
 import type { XeroContact, XeroInvoice } from "../mapping";
 import { xeroTime } from "../mapping";
 import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET } from "./config";
-import { deleteObject, getObject, listObjects, putObject, sha256 } from "./store.server";
+import {
+  addStandInPayment,
+  deleteObject,
+  getObject,
+  listObjects,
+  putObject,
+  putObjectOnce,
+  sha256,
+  type XeroAccount,
+} from "./store.server";
 
 /**
  * The local Xero stand-in's identity and Accounting API (decisions/060), served inside the Worker:
@@ -20,28 +29,35 @@ const PAGE = 100;
 interface Grant {
   tenantId: string;
   expiresAt?: number;
+  /** The scopes consented to, space-separated (a grant made before the stand-in kept them: none). */
+  scope?: string;
 }
 interface CodeGrant {
   tenantId: string;
   challenge: string;
   redirectUri: string;
   expiresAt: number;
+  scope?: string;
 }
 
 const tokenError = (error: string) => Response.json({ error }, { status: 400 });
 
-async function issue(env: Env, tenantId: string, now: number) {
+async function issue(env: Env, tenantId: string, now: number, scope = "") {
   const access = `standin-access-${crypto.randomUUID()}`;
   const refresh = `standin-refresh-${crypto.randomUUID()}`;
-  await putObject(env, "access", await sha256(access), tenantId, { tenantId, expiresAt: now + ACCESS_SECONDS * 1000 });
-  await putObject(env, "refresh", await sha256(refresh), tenantId, { tenantId });
+  await putObject(env, "access", await sha256(access), tenantId, {
+    tenantId,
+    expiresAt: now + ACCESS_SECONDS * 1000,
+    scope,
+  });
+  await putObject(env, "refresh", await sha256(refresh), tenantId, { tenantId, scope });
   return Response.json({
     id_token: "",
     access_token: access,
     expires_in: ACCESS_SECONDS,
     token_type: "Bearer",
     refresh_token: refresh,
-    scope: "offline_access accounting.transactions accounting.contacts.read",
+    scope,
   });
 }
 
@@ -69,14 +85,14 @@ xeroStandInApi.post("/connect/token", async (c) => {
     if (challenge !== found.data.challenge || form.get("redirect_uri") !== found.data.redirectUri) {
       return tokenError("invalid_grant");
     }
-    return issue(c.env, found.data.tenantId, now);
+    return issue(c.env, found.data.tenantId, now, found.data.scope);
   }
   if (form.get("grant_type") === "refresh_token") {
     const key = await sha256(form.get("refresh_token") ?? "");
     const found = await getObject<Grant>(c.env, "refresh", key);
     // Rotation: a refresh token works once.
     if (!found || !(await deleteObject(c.env, key))) return tokenError("invalid_grant");
-    return issue(c.env, found.data.tenantId, now);
+    return issue(c.env, found.data.tenantId, now, found.data.scope);
   }
   return tokenError("unsupported_grant_type");
 });
@@ -97,7 +113,7 @@ async function bearer(c: { env: Env; req: { header(name: string): string | undef
   if (!found || (found.data.expiresAt ?? 0) < Date.now()) {
     return { refused: Response.json({ Title: "Unauthorized", Status: 401, Detail: "TokenExpired" }, { status: 401 }) };
   }
-  return { tenantId: found.data.tenantId };
+  return { tenantId: found.data.tenantId, scopes: (found.data.scope ?? "").split(" ") };
 }
 
 xeroStandInApi.get("/connections", async (c) => {
@@ -212,6 +228,109 @@ xeroStandInApi.get("/api.xro/2.0/Payments", async (c) => {
       ),
     ),
   );
+});
+
+/** `Field=="VALUE"` conditions of a `where` filter (the stand-in reads equality joined by AND only). */
+function whereEquals(where: string | undefined) {
+  const found: Record<string, string> = {};
+  for (const m of (where ?? "").matchAll(/(\w+)\s*==\s*"([^"]*)"/g)) found[m[1] as string] = m[2] as string;
+  return found;
+}
+
+xeroStandInApi.get("/api.xro/2.0/Accounts", async (c) => {
+  // Xero lists the chart of accounts only to a grant with accounting.settings(.read).
+  const auth = await bearer(c);
+  if ("refused" in auth || !auth.scopes.some((s) => s === "accounting.settings" || s === "accounting.settings.read")) {
+    return c.json({ Title: "Unauthorized", Status: 401, Detail: "AuthorizationUnsuccessful" }, 401);
+  }
+  const tenantId = c.req.header("xero-tenant-id") ?? "";
+  const where = whereEquals(c.req.query("where"));
+  const all = await listObjects<XeroAccount & Record<string, string>>(c.env, tenantId, "account");
+  const chosen = all.filter((a) => Object.entries(where).every(([k, v]) => a[k] === v));
+  return c.json(envelope("Accounts", chosen));
+});
+
+/** Xero's answer to a payment it refuses: a ValidationException naming what was wrong. */
+const validation = (message: string) =>
+  Response.json(
+    {
+      ErrorNumber: 10,
+      Type: "ValidationException",
+      Message: "A validation exception occurred",
+      Elements: [{ ValidationErrors: [{ Message: message }] }],
+    },
+    { status: 400 },
+  );
+
+interface PaymentBody {
+  Invoice?: { InvoiceID?: string };
+  Account?: { AccountID?: string };
+  Date?: string;
+  Amount?: number;
+  Reference?: string;
+}
+
+/** Records one payment on a sales invoice of the tenant, to an active bank account; or Xero's refusal. */
+async function createPayment(env: Env, tenantId: string, body: PaymentBody): Promise<Response> {
+  const invoice = await getObject<XeroInvoice>(env, "invoice", body.Invoice?.InvoiceID ?? "");
+  if (!invoice || invoice.tenantId !== tenantId) return validation("Invoice could not be found");
+  const account = await getObject<XeroAccount>(env, "account", body.Account?.AccountID ?? "");
+  if (!account || account.tenantId !== tenantId) return validation("Account could not be found");
+  if (account.data.Type !== "BANK" || account.data.Status !== "ACTIVE") {
+    return validation(`Payments cannot be made to the account ${account.data.Name}: it is not an active bank account`);
+  }
+  if (invoice.data.Type !== "ACCREC" || invoice.data.Status !== "AUTHORISED") {
+    return validation("Invoice not of valid status for modification");
+  }
+  const amount = Number(body.Amount);
+  if (!(amount > 0)) return validation("Payment amount must be greater than zero");
+  if (Math.round(amount * 100) > Math.round(invoice.data.AmountDue * 100)) {
+    return validation("Payment amount exceeds the amount outstanding on this document");
+  }
+  const paidOn = /^\d{4}-\d{2}-\d{2}$/.test(body.Date ?? "") ? body.Date : undefined;
+  const payment = await addStandInPayment(env, invoice.data.InvoiceID, amount, Date.now(), {
+    paidOn,
+    account: account.data,
+    reference: body.Reference?.slice(0, 255),
+  });
+  if (!payment) return validation("Invoice not of valid status for modification");
+  return Response.json(envelope("Payments", [payment]));
+}
+
+/**
+ * PUT Payments: a payment on an invoice, as Xero records one (the invoice's AmountDue lowered).
+ * With an Idempotency-Key the first answer is kept: the same key again answers it again and records
+ * nothing more (a request still under way with that key answers 409).
+ */
+xeroStandInApi.put("/api.xro/2.0/Payments", async (c) => {
+  const tenantId = c.req.header("xero-tenant-id") ?? "";
+  const key = c.req.header("Idempotency-Key");
+  if (key && key.length > 128) return validation("The Idempotency-Key is longer than 128 characters");
+  let parsed: { Payments?: PaymentBody[] } & PaymentBody;
+  try {
+    parsed = (await c.req.json()) as typeof parsed;
+  } catch {
+    return validation("The request is not JSON");
+  }
+  const one = parsed.Payments ? parsed.Payments[0] : parsed;
+  if (!one || (parsed.Payments && parsed.Payments.length !== 1)) {
+    return validation("The stand-in takes one payment a request");
+  }
+  if (!key) return createPayment(c.env, tenantId, one);
+  const id = `idempotency:${tenantId}:${await sha256(key)}`;
+  if (!(await putObjectOnce(c.env, "idempotency", id, tenantId, { state: "under-way" }))) {
+    const kept = await getObject<{ state: string; status?: number; body?: unknown }>(c.env, "idempotency", id);
+    if (kept?.data.state !== "done")
+      return c.json({ Title: "Conflict", Status: 409, Detail: "Request in progress" }, 409);
+    return Response.json(kept.data.body, { status: kept.data.status ?? 200 });
+  }
+  const answer = await createPayment(c.env, tenantId, one);
+  await putObject(c.env, "idempotency", id, tenantId, {
+    state: "done",
+    status: answer.status,
+    body: await answer.clone().json(),
+  });
+  return answer;
 });
 
 xeroStandInApi.all("*", (c) => c.json({ Title: "Not found", Status: 404 }, 404));

@@ -9,7 +9,29 @@ import type { XeroContact, XeroInvoice } from "../mapping";
  * 'access', 'refresh', stored under the SHA-256 of the token), plus 'fault' rows a test sets to
  * make the API answer 429. Development and test only.
  */
-export type Kind = "tenant" | "contact" | "invoice" | "payment" | "code" | "access" | "refresh" | "fault";
+export type Kind =
+  | "tenant"
+  | "contact"
+  | "invoice"
+  | "payment"
+  | "account"
+  | "idempotency"
+  | "code"
+  | "access"
+  | "refresh"
+  | "fault";
+
+/** A chart-of-accounts entry as Xero's JSON has it (the fields Dunly reads and shows). */
+export interface XeroAccount {
+  AccountID: string;
+  Code?: string;
+  Name: string;
+  Type: string;
+  Status: string;
+  CurrencyCode?: string;
+  BankAccountNumber?: string;
+  UpdatedDateUTC?: string;
+}
 
 export async function putObject(
   env: Env,
@@ -23,6 +45,16 @@ export async function putObject(
     .insert(devXeroObjects)
     .values({ id, kind, tenantId, data: JSON.stringify(data), updatedAt: now })
     .onConflictDoUpdate({ target: devXeroObjects.id, set: { data: JSON.stringify(data), updatedAt: now } });
+}
+
+/** Stores the object only when no object has that id yet; false when one had. */
+export async function putObjectOnce(env: Env, kind: Kind, id: string, tenantId: string | null, data: object) {
+  const rows = await getDb(env.DB)
+    .insert(devXeroObjects)
+    .values({ id, kind, tenantId, data: JSON.stringify(data), updatedAt: Date.now() })
+    .onConflictDoNothing()
+    .returning({ id: devXeroObjects.id });
+  return rows.length > 0;
 }
 
 export async function getObject<T>(env: Env, kind: Kind, id: string) {
@@ -192,26 +224,73 @@ export async function seedTenant(env: Env, now = Date.now()) {
     ),
   ];
   for (const i of invoices) await putObject(env, "invoice", i.InvoiceID, tenantId, i, now);
+  // The chart of accounts' bank accounts (two active, one archived) and a sales account: only the
+  // active bank accounts may receive a payment.
+  const accounts: XeroAccount[] = [
+    {
+      Code: "090",
+      Name: "Business Bank Account",
+      Type: "BANK",
+      Status: "ACTIVE",
+      BankAccountNumber: "12-3456-7890123-00",
+    },
+    {
+      Code: "091",
+      Name: "Business Savings Account",
+      Type: "BANK",
+      Status: "ACTIVE",
+      BankAccountNumber: "12-3456-7890123-01",
+    },
+    { Code: "092", Name: "Old Cheque Account", Type: "BANK", Status: "ARCHIVED" },
+    { Code: "200", Name: "Sales", Type: "REVENUE", Status: "ACTIVE" },
+  ].map((a) => ({ ...a, AccountID: crypto.randomUUID(), CurrencyCode: "USD", UpdatedDateUTC: xeroDate(now) }));
+  for (const a of accounts) await putObject(env, "account", a.AccountID, tenantId, a, now);
   return tenantId;
 }
 
 type StoredInvoice = XeroInvoice & Record<string, unknown>;
 
-/** A payment on the invoice, as Xero records one: the invoice owes less, PAID when nothing is left. */
-export async function addStandInPayment(env: Env, invoiceId: string, amount: number, now = Date.now()) {
+/** A payment as the stand-in keeps it (Xero's JSON). */
+export interface StandInPayment {
+  PaymentID: string;
+  Date: string;
+  Amount: number;
+  Reference?: string;
+  Status: string;
+  PaymentType: string;
+  Invoice: { InvoiceID: string; InvoiceNumber?: string };
+  Account?: { AccountID: string; Code?: string; Name?: string };
+  UpdatedDateUTC: string;
+}
+
+/**
+ * A payment on the invoice, as Xero records one: the invoice owes less, PAID when nothing is left.
+ * `paidOn` (YYYY-MM-DD), the bank account and the reference as the payment gives them.
+ */
+export async function addStandInPayment(
+  env: Env,
+  invoiceId: string,
+  amount: number,
+  now = Date.now(),
+  details: { paidOn?: string; account?: XeroAccount; reference?: string } = {},
+) {
   const found = await getObject<StoredInvoice>(env, "invoice", invoiceId);
   if (found?.data.Status !== "AUTHORISED") return null;
   const invoice = found.data;
   const paid = Math.min(amount, invoice.AmountDue);
   if (!(paid > 0)) return null;
   const due = Math.round((invoice.AmountDue - paid) * 100) / 100;
-  const payment = {
+  const payment: StandInPayment = {
     PaymentID: crypto.randomUUID(),
-    Date: xeroDate(now),
+    Date: details.paidOn ? xeroDate(dayMs(details.paidOn)) : xeroDate(now),
     Amount: paid,
+    ...(details.reference ? { Reference: details.reference } : {}),
     Status: "AUTHORISED",
     PaymentType: "ACCRECPAYMENT",
     Invoice: { InvoiceID: invoice.InvoiceID, InvoiceNumber: invoice.InvoiceNumber },
+    ...(details.account
+      ? { Account: { AccountID: details.account.AccountID, Code: details.account.Code, Name: details.account.Name } }
+      : {}),
     UpdatedDateUTC: xeroDate(now),
   };
   await putObject(env, "payment", payment.PaymentID, found.tenantId, payment, now);
