@@ -341,6 +341,20 @@ describe("the sync", () => {
     expect(rows.find((i) => i.external_id === first!.Id)?.status).toBe("void");
   });
 
+  it("a due date changed in QuickBooks moves the invoice's; each synced invoice links to its page there", async () => {
+    const user = await makeSignedInUser();
+    const { cookie, realmId } = await connect(user);
+    await importAll(cookie);
+    const [cars] = (await qboInvoices(realmId)).filter((i) => i.DocNumber === "1003");
+    const { changeQboDueDate } = await import("~/accounting/index.server");
+    expect(await changeQboDueDate(env, realmId, cars!.Id, "2027-03-31")).toBe(true);
+    expect(await visibleText(await act(cookie, "accounting-sync"))).toContain("1 invoice changed");
+    const row = await env.DB.prepare("SELECT due_on, source_url FROM invoices WHERE owner_id = ? AND external_id = ?")
+      .bind(user.id, cars!.Id)
+      .first<{ due_on: string; source_url: string }>();
+    expect(row).toEqual({ due_on: "2027-03-31", source_url: `${ORIGIN}/dev/quickbooks#invoice-${cars!.Id}` });
+  });
+
   it("a cursor older than change data capture's 30 days reads the changes by query instead", async () => {
     const user = await makeSignedInUser();
     const { cookie, realmId } = await connect(user);
