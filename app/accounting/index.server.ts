@@ -63,7 +63,14 @@ export {
   voidQboInvoice,
 } from "./quickbooks/standin/store.server";
 export { tellReconnects } from "./reconnect.server";
-export { type AccountingSetups, accountingSetups, disconnectBooks, sourceFor } from "./sources.server";
+export {
+  type AccountingSetups,
+  accountingSetups,
+  type ConsentAnswer,
+  connectFlow,
+  disconnectBooks,
+  sourceFor,
+} from "./sources.server";
 export {
   IMPORT_PAGES_PER_STEP,
   type ImportPreview,

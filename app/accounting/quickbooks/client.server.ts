@@ -1,6 +1,7 @@
-import { Intuit, OAuth2Tokens } from "arctic";
+import { Intuit } from "arctic";
 import type { AppConfig } from "~/platform/config.server";
 import { BooksError, type BooksGrant, type BooksSession } from "../books";
+import { basicAuth, tokenRequest as sharedTokenRequest } from "../oauth.server";
 import { quickBooksStandInApi } from "./standin/api.server";
 import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET, STANDIN_HOST, STANDIN_WEBHOOK_VERIFIER } from "./standin/config";
 
@@ -134,33 +135,20 @@ export function quickBooksAuthorizationUrl(setup: QuickBooksSetup, origin: strin
   return target;
 }
 
-/** A POST to the token endpoint (client credentials in Basic auth), read as OAuth 2.0 tokens. */
-async function tokenRequest(setup: QuickBooksSetup, body: URLSearchParams, now: number): Promise<BooksGrant> {
-  let response: Response;
-  try {
-    response = await setup.fetch(setup.endpoints.token, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        Accept: "application/json",
-        Authorization: `Basic ${btoa(`${setup.clientId}:${setup.clientSecret}`)}`,
-      },
-      body,
-    });
-  } catch {
-    throw new QuickBooksError("unreachable", UNREACHABLE);
-  }
-  if (response.status === 400 || response.status === 401) {
-    const data = (await response.json().catch(() => ({}))) as { error?: string };
-    throw new QuickBooksError(data.error === "invalid_grant" ? "reconnect" : "refused", RECONNECT, response.status);
-  }
-  if (!response.ok) throw new QuickBooksError("unreachable", UNREACHABLE, response.status);
-  const tokens = new OAuth2Tokens(await response.json());
-  return {
-    accessToken: tokens.accessToken(),
-    refreshToken: tokens.refreshToken(),
-    expiresAt: Math.min(tokens.accessTokenExpiresAt().getTime(), now + 60 * 60_000),
-  };
+/** The tool's token endpoint (app/accounting/oauth.server.ts), failing in its own words. */
+function tokenRequest(setup: QuickBooksSetup, body: URLSearchParams, now: number): Promise<BooksGrant> {
+  return sharedTokenRequest(
+    {
+      url: setup.endpoints.token,
+      clientId: setup.clientId,
+      clientSecret: setup.clientSecret,
+      fetch: setup.fetch,
+      fail: (kind, status) => new QuickBooksError(kind, kind === "unreachable" ? UNREACHABLE : RECONNECT, status),
+      maxLifetimeMs: 60 * 60_000,
+    },
+    body,
+    now,
+  );
 }
 
 export function exchangeQuickBooksCode(setup: QuickBooksSetup, origin: string, code: string, now = Date.now()) {
@@ -184,7 +172,7 @@ export async function revokeQuickBooksGrant(setup: QuickBooksSetup, refreshToken
       headers: {
         "Content-Type": "application/json",
         Accept: "application/json",
-        Authorization: `Basic ${btoa(`${setup.clientId}:${setup.clientSecret}`)}`,
+        Authorization: basicAuth(setup.clientId, setup.clientSecret),
       },
       body: JSON.stringify({ token: refreshToken }),
     });

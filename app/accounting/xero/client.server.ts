@@ -1,6 +1,7 @@
-import { CodeChallengeMethod, OAuth2Client, OAuth2Tokens } from "arctic";
+import { CodeChallengeMethod, OAuth2Client } from "arctic";
 import type { AppConfig } from "~/platform/config.server";
 import { BooksError, type BooksGrant, type BooksSession } from "../books";
+import { basicAuth, tokenRequest as sharedTokenRequest } from "../oauth.server";
 import { xeroStandInApi } from "./standin/api.server";
 import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET, STANDIN_HOST, STANDIN_WEBHOOK_KEY } from "./standin/config";
 
@@ -142,33 +143,20 @@ export function xeroAuthorizationUrl(setup: XeroSetup, origin: string, state: st
 
 export type XeroGrant = BooksGrant;
 
-/** A POST to the token endpoint (client credentials in Basic auth), read as OAuth 2.0 tokens. */
-async function tokenRequest(setup: XeroSetup, body: URLSearchParams, now: number): Promise<XeroGrant> {
-  let response: Response;
-  try {
-    response = await setup.fetch(setup.endpoints.token, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        Accept: "application/json",
-        Authorization: `Basic ${btoa(`${setup.clientId}:${setup.clientSecret}`)}`,
-      },
-      body,
-    });
-  } catch {
-    throw new XeroError("unreachable", UNREACHABLE);
-  }
-  if (response.status === 400 || response.status === 401) {
-    const data = (await response.json().catch(() => ({}))) as { error?: string };
-    throw new XeroError(data.error === "invalid_grant" ? "reconnect" : "refused", RECONNECT, response.status);
-  }
-  if (!response.ok) throw new XeroError("unreachable", UNREACHABLE, response.status);
-  const tokens = new OAuth2Tokens(await response.json());
-  return {
-    accessToken: tokens.accessToken(),
-    refreshToken: tokens.refreshToken(),
-    expiresAt: Math.min(tokens.accessTokenExpiresAt().getTime(), now + 30 * 60_000),
-  };
+/** The tool's token endpoint (app/accounting/oauth.server.ts), failing in its own words. */
+function tokenRequest(setup: XeroSetup, body: URLSearchParams, now: number): Promise<XeroGrant> {
+  return sharedTokenRequest(
+    {
+      url: setup.endpoints.token,
+      clientId: setup.clientId,
+      clientSecret: setup.clientSecret,
+      fetch: setup.fetch,
+      fail: (kind, status) => new XeroError(kind, kind === "unreachable" ? UNREACHABLE : RECONNECT, status),
+      maxLifetimeMs: 30 * 60_000,
+    },
+    body,
+    now,
+  );
 }
 
 export function exchangeCode(setup: XeroSetup, origin: string, code: string, codeVerifier: string, now = Date.now()) {
@@ -196,7 +184,7 @@ export async function revokeGrant(setup: XeroSetup, refreshToken: string): Promi
       method: "POST",
       headers: {
         "Content-Type": "application/x-www-form-urlencoded",
-        Authorization: `Basic ${btoa(`${setup.clientId}:${setup.clientSecret}`)}`,
+        Authorization: basicAuth(setup.clientId, setup.clientSecret),
       },
       body: new URLSearchParams({ token: refreshToken }),
     });
