@@ -68,6 +68,11 @@ const integrationWorkers = () =>
           APP_ORIGIN: "",
           IMAGE_URL_SECRET: "test-image-url-secret",
           OPT_OUT_SECRET: "test-opt-out-secret",
+          // Encrypts the accounting tools' tokens (docs/decisions/060); Xero is the local stand-in.
+          ACCOUNTING_TOKEN_KEY: "dGVzdC1hY2NvdW50aW5nLXRva2VuLWtleS0zMi1ieXQ=",
+          // The size of tests/integration/accounting-import.test.ts's organisation ("customers:invoices"):
+          // BOOKS_IMPORT_SIZE=2000:6000 measures the import the decision states the time of.
+          BOOKS_IMPORT_SIZE: process.env.BOOKS_IMPORT_SIZE ?? "300:1000",
           // Reply addresses in reminders; tests/integration/replies.test.ts feeds /dev/inbound.
           INBOUND_DOMAIN: "inbound.localhost",
           RESEND_WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC1mb3ItZHVubHk=",

@@ -18,6 +18,8 @@ export default [
   route("iam/templates", "routes/settings-templates.tsx"),
   route("iam/brand", "routes/settings-brand.tsx"),
   route("iam/domain", "routes/settings-domain.tsx"),
+  route("iam/accounting", "routes/settings-accounting.tsx"),
+  route("iam/accounting/:provider/:op", "routes/accounting-connect.ts"),
   route("iam/:tab?", "routes/settings.tsx"),
   route("iam/stripe/:op", "routes/stripe-connect.ts"),
   route("auth/verify", "routes/auth.verify.tsx"),

@@ -5,12 +5,12 @@ export interface AccountNoticeEmailProps {
   kind: AccountNoticeKind;
   date: string;
   actionUrl: string;
-  domain?: string;
+  about?: string;
 }
 
-/** Dunly's e-mail to a user about their own account: the trial, a failed payment (decisions/019), the sending domain (059). */
-export default function AccountNoticeEmail({ kind, date, actionUrl, domain }: AccountNoticeEmailProps) {
-  const { subject, headline, detail, action } = accountNoticeCopy(kind, date, domain);
+/** Dunly's e-mail to a user about their own account: the trial, a failed payment (decisions/019), the sending domain (059), the accounting tool (060). */
+export default function AccountNoticeEmail({ kind, date, actionUrl, about }: AccountNoticeEmailProps) {
+  const { subject, headline, detail, action } = accountNoticeCopy(kind, date, about);
   return (
     <EmailLayout title={subject} preview={headline} footer="You get this e-mail about your own Dunly account.">
       <EmailHeading>{subject}</EmailHeading>

@@ -52,6 +52,8 @@ const debtor = {
   language: null,
   contactName: null,
   contactRole: null,
+  sourceProvider: null,
+  externalId: null,
   createdAt: 0,
   updatedAt: 0,
 } satisfies Debtor;

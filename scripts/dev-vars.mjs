@@ -10,6 +10,7 @@ const FILES = [".dev.vars", "workers/mail/.dev.vars"];
 const GENERATED = {
   IMAGE_URL_SECRET: () => randomBytes(32).toString("hex"),
   OPT_OUT_SECRET: () => randomBytes(32).toString("hex"),
+  ACCOUNTING_TOKEN_KEY: () => randomBytes(32).toString("base64"),
 };
 
 const keyOf = (line) => /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1];

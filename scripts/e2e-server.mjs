@@ -22,6 +22,7 @@ writeDevVars("build/server", {
   APP_ORIGIN: `http://localhost:${port}`,
   IMAGE_URL_SECRET: randomBytes(32).toString("hex"),
   OPT_OUT_SECRET: randomBytes(32).toString("hex"),
+  ACCOUNTING_TOKEN_KEY: randomBytes(32).toString("base64"),
   // Reminders carry reply addresses; tests/e2e/replies.spec.ts posts replies to /dev/inbound.
   INBOUND_DOMAIN: "inbound.localhost",
   // Every journey signs in a new user from 127.0.0.1; the per-address limit still applies.

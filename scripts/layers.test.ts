@@ -28,6 +28,7 @@ const ROWS: Record<string, number> = {
   "app/account": 5,
   "app/responses": 6,
   "app/debtors": 6,
+  "app/accounting": 6,
   "app/watchdog": 7,
   "app/http": 8,
   "app/actions": 8,
@@ -50,6 +51,7 @@ const FACED = [
   "account",
   "responses",
   "debtors",
+  "accounting",
 ];
 const ENTRY_FILES = ["app/auth/context.server.ts", "app/auth/guard.server.ts", "app/auth/sign-in-action.server.ts"];
 

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { createRequestHandler, type RequestHandler } from "react-router";
 import { type AccountJob, consumeAccountJobs } from "~/account/index.server";
+import { type BooksImportJob, consumeBooksJobs } from "~/accounting/index.server";
 import { createAppContext } from "~/auth/context.server";
 import { readSessionToken, SessionGate, sessionCookie } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
@@ -183,10 +184,18 @@ export default {
   },
   // The mail queue: due reminders, sent in batches of up to 100 at
   // MAIL_SENDS_PER_SECOND requests a second (docs/decisions/021); the requests finish in waitUntil.
-  // The jobs queue: an account's deletion, one bounded step a message (app/account/delete.server.ts).
+  // The jobs queue: an account's deletion (app/account/delete.server.ts) or an accounting tool's
+  // first import (app/accounting/import-job.server.ts), one bounded step a message.
   async queue(batch, env, ctx) {
     if (batch.queue === "dunly-jobs") {
-      await consumeAccountJobs(env, readConfig(env), batch.messages as readonly Message<AccountJob>[]);
+      const messages = batch.messages as readonly Message<AccountJob | BooksImportJob>[];
+      const imports = messages.filter((m): m is Message<BooksImportJob> => m.body?.kind === "books-import");
+      await consumeBooksJobs(env, imports);
+      await consumeAccountJobs(
+        env,
+        readConfig(env),
+        messages.filter((m): m is Message<AccountJob> => m.body?.kind !== "books-import"),
+      );
       return;
     }
     await consumeMail({ env, db: getDb(env.DB) }, batch.messages as readonly Message<MailQueueMessage>[], {

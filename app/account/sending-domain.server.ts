@@ -224,7 +224,7 @@ async function tellFallback(
       key: `${kind}:${row.ownerId}:${row.providerId}:${now}`,
       email: {
         kind: "account-notice",
-        message: { to: owner.email, kind, date, domain: row.name, actionUrl: `${linkOrigin(config)}/iam/domain` },
+        message: { to: owner.email, kind, date, about: row.name, actionUrl: `${linkOrigin(config)}/iam/domain` },
       },
     });
   } catch (error) {

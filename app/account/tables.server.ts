@@ -2,6 +2,9 @@ import { eq, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import {
   accountCadences,
+  accountingConnections,
+  accountingOauthStates,
+  accountingWritebacks,
   alarmRepairs,
   bankAccounts,
   debtorContacts,
@@ -13,8 +16,10 @@ import {
   deliveryRollups,
   deliveryStatusCounts,
   devOutbox,
+  devQuickbooksObjects,
   devResendDomains,
   devStripeObjects,
+  devXeroObjects,
   emails,
   invoiceOwedDays,
   invoices,
@@ -92,6 +97,13 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
     exported: { omit: [] },
     keyset: [paymentAllocations.paymentId, paymentAllocations.invoiceId],
   },
+  // Payments written back to the accounting tool (decisions/063): before the payments and invoices they name.
+  {
+    table: accountingWritebacks,
+    rows: byOwner(accountingWritebacks.ownerId),
+    exported: { omit: [] },
+    keyset: [accountingWritebacks.status, accountingWritebacks.id],
+  },
   { table: onlinePayments, rows: byOwner(onlinePayments.ownerId), exported: { omit: [] } },
   {
     table: userNotifications,
@@ -105,6 +117,16 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: accountCadences, rows: byOwner(accountCadences.ownerId), exported: { omit: [] } },
   // Bank-transfer details, one row per currency (decisions/051).
   { table: bankAccounts, rows: byOwner(bankAccounts.ownerId), exported: { omit: [] } },
+  {
+    table: accountingConnections,
+    rows: byOwner(accountingConnections.ownerId),
+    exported: { omit: ["access_token", "refresh_token"] },
+  },
+  {
+    table: accountingOauthStates,
+    rows: byOwner(accountingOauthStates.ownerId),
+    exported: { no: "a connection to Xero under way: a PKCE verifier, a secret that expires in minutes" },
+  },
   // The reminders' texts in the user's own words, per step and language (decisions/056).
   { table: messageTemplates, rows: byOwner(messageTemplates.ownerId), exported: { omit: [] } },
   { table: sendingDomains, rows: byOwner(sendingDomains.ownerId), exported: { omit: [] } },
@@ -170,6 +192,14 @@ export const GLOBAL_TABLES: ReadonlyMap<SQLiteTable, string> = new Map<SQLiteTab
   [
     devStripeObjects,
     "development and test only: the local Stripe stand-in's objects (Stripe holds them in production)",
+  ],
+  [
+    devXeroObjects,
+    "development and test only: the local Xero stand-in's organisations, contacts, invoices and grants (Xero holds them in production)",
+  ],
+  [
+    devQuickbooksObjects,
+    "development and test only: the local QuickBooks stand-in's companies, customers, invoices and grants (Intuit holds them in production)",
   ],
   [devOutbox, "development and test only: the local mailbox of what would have been sent"],
   [

@@ -1,4 +1,5 @@
 import { parseWithValibot } from "@conform-to/valibot";
+import { writeBackAfter } from "~/accounting/index.server";
 import { formatMoney } from "~/domain/money";
 import { paymentEntity } from "~/ledger/index.server";
 import { reply } from "~/platform/action-result.server";
@@ -10,7 +11,7 @@ import {
   rejectClaim,
 } from "~/responses/index.server";
 import { PAID_CLAIM_INTENTS } from "~/schemas/intents";
-import { PAYMENT_MESSAGES, remindersResumedMessage, SOMETHING_WRONG } from "~/schemas/messages";
+import { booksMessage, PAYMENT_MESSAGES, remindersResumedMessage, SOMETHING_WRONG } from "~/schemas/messages";
 import { type ExtraIntents, formId, type IntentScope, writeFailed } from "./owned-record-action.server";
 
 export const CLAIM_GONE = "This was already answered: the payment was confirmed or marked as not received.";
@@ -18,6 +19,10 @@ export const CLAIM_GONE = "This was already answered: the payment was confirmed 
 /** What the user is told after "Confirm payment": the payment, then what happens to the reminders. */
 function confirmedMessage(out: ConfirmOutcome) {
   if (out.paidCents === 0) return "Payment confirmed. Nothing was owed any more.";
+  return `${paidMessage(out)}${booksMessage(out.books)}`;
+}
+
+function paidMessage(out: ConfirmOutcome) {
   const paid = `Payment of ${formatMoney(out.paidCents, out.currency)} recorded.`;
   if (out.owedCents === 0) {
     return `${paid} ${out.completedScheduleIds.length > 0 ? PAYMENT_MESSAGES.remindersStopped : PAYMENT_MESSAGES.paidInFull}`;
@@ -35,7 +40,7 @@ function confirmedMessage(out: ConfirmOutcome) {
  * debtor modal's "Add payment"), recorded with the claim cleared in one batch. A debtor who owes
  * nothing any more needs no amount: the claim is only cleared.
  */
-async function confirm({ scope, formData }: IntentScope) {
+async function confirm({ scope, app, formData }: IntentScope) {
   const intent = PAID_CLAIM_INTENTS.confirm;
   const debtorId = formId(formData, "debtor_id");
   if (debtorId === null) return reply(intent, { status: 404, message: SOMETHING_WRONG });
@@ -62,6 +67,7 @@ async function confirm({ scope, formData }: IntentScope) {
     if (out.error === "no-claim") return reply(intent, { status: 409, message: CLAIM_GONE });
     return reply(intent, { status: 400, result: submission?.reply(paymentEntity.refusalErrors(out)) });
   }
+  if (out.books?.written) writeBackAfter(app.ctx, app.env, scope.ownerId);
   return reply(intent, { message: confirmedMessage(out), result: submission?.reply({ resetForm: true }) });
 }
 

@@ -1,4 +1,5 @@
 import { parseWithValibot } from "@conform-to/valibot";
+import { writeBackAfter } from "~/accounting/index.server";
 import { AccountCapReached } from "~/domain/account-caps";
 import type { PaymentWrite, PaymentWriteError } from "~/ledger/index.server";
 import { paymentEntity } from "~/ledger/index.server";
@@ -47,7 +48,18 @@ async function savePayment(
 
 /** payment-add: a payment of the owner's debtor `debtor_id`. */
 const add = (s: IntentScope) =>
-  savePayment(s, intents.add, "debtor_id", (id, input) => paymentEntity.add(s.scope, id, input), messages.added);
+  savePayment(
+    s,
+    intents.add,
+    "debtor_id",
+    async (id, input) => {
+      const written = await paymentEntity.add(s.scope, id, input);
+      // Queued for the books (decisions/063): written there after the answer.
+      if (!("error" in written) && written.books?.written) writeBackAfter(s.app.ctx, s.app.env, s.scope.ownerId);
+      return written;
+    },
+    messages.added,
+  );
 
 /** payment-edit: the owner's payment `id` gets a new amount, date and note. */
 const edit = (s: IntentScope) =>

@@ -196,11 +196,18 @@ export const debtors = sqliteTable(
     // name ("Hi Jane,"); null: it greets the debtor by full_name as before. The role is free text.
     contactName: text("contact_name"),
     contactRole: text("contact_role"),
+    // The accounting tool it came from (decisions/060): 'xero' with the contact's id there; null: Dunly's own.
+    sourceProvider: text("source_provider", { enum: ["xero", "quickbooks"] }),
+    externalId: text("external_id"),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },
   (t) => [
     index("debtors_owner_idx").on(t.ownerId, t.id),
+    // One debtor per contact of the accounting tool (decisions/060).
+    uniqueIndex("debtors_owner_external_idx")
+      .on(t.ownerId, t.sourceProvider, t.externalId)
+      .where(sql`external_id IS NOT NULL`),
     uniqueIndex("debtors_opt_out_key_idx").on(t.optOutKey),
     // The dashboard's notices (0007): bouncing addresses counted, "I've paid" claims newest first.
     index("debtors_owner_status_idx").on(t.ownerId, t.status),
@@ -296,8 +303,18 @@ export const invoices = sqliteTable(
     documentSize: integer("document_size"),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
+    // Synced from an accounting tool (decisions/060): 'xero' and the invoice's id there. Read-only
+    // in Dunly (the books are its truth); null: typed in or imported by the user, editable.
+    sourceProvider: text("source_provider", { enum: ["xero", "quickbooks"] }),
+    externalId: text("external_id"),
+    // The invoice in the accounting tool, for the user (its page there); null: none known.
+    sourceUrl: text("source_url"),
   },
   (t) => [
+    // Never imported twice (decisions/060).
+    uniqueIndex("invoices_owner_external_idx")
+      .on(t.ownerId, t.sourceProvider, t.externalId)
+      .where(sql`external_id IS NOT NULL`),
     // A debtor's invoices, oldest due first (the statement, allocation, the debtor page).
     index("invoices_debtor_idx").on(t.debtorId, t.status, t.dueOn),
     index("invoices_owner_idx").on(t.ownerId, t.id),
@@ -361,7 +378,9 @@ export const payments = sqliteTable(
     // Where it came from (0018, decisions/018): 'manual' (typed in by the user) or 'stripe' (a
     // debtor's payment online, recorded from a verified event), with the provider's payment id
     // (the PaymentIntent): unique, so one payment is recorded once whatever events repeat it.
-    source: text("source", { enum: ["manual", "stripe"] })
+    // 'xero', 'quickbooks' (decisions/060, 061): what the books say was paid or credited on a synced
+    // invoice, keyed by the invoice, its total (decisions/062) and the amount still due after it.
+    source: text("source", { enum: ["manual", "stripe", "xero", "quickbooks"] })
       .notNull()
       .default("manual"),
     providerPaymentId: text("provider_payment_id"),
@@ -1018,3 +1037,155 @@ export const devResendDomains = sqliteTable("dev_resend_domains", {
   records: text("records").notNull(),
   createdAt: integer("created_at").notNull().default(nowMs),
 });
+
+/**
+ * The account's accounting tool (decisions/060): one organisation (a Xero tenant, later a QuickBooks
+ * realm) per account, one provider at a time. The tokens are AES-GCM ciphertexts under
+ * ACCOUNTING_TOKEN_KEY (app/accounting/tokens.server.ts): the database never holds a plaintext
+ * token. status: 'connected', or 'reconnect' when the tool refused the refresh token (nothing is
+ * synced until the user connects again). sync_cursor: the tool's own modified-since mark of the
+ * last complete sync; imported_at: when the user confirmed the first import (null: only a preview).
+ */
+export const accountingConnections = sqliteTable(
+  "accounting_connections",
+  {
+    ownerId: text("owner_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["xero", "quickbooks"] }).notNull(),
+    tenantId: text("tenant_id"),
+    tenantName: text("tenant_name"),
+    // Xero's connection id (DELETE /connections/{id} on disconnect).
+    connectionId: text("connection_id"),
+    accessToken: text("access_token").notNull(),
+    refreshToken: text("refresh_token").notNull(),
+    accessExpiresAt: integer("access_expires_at").notNull(),
+    // A refresh under way holds the refresh token until then: a second one waits for its tokens.
+    refreshLockUntil: integer("refresh_lock_until"),
+    status: text("status", { enum: ["connected", "reconnect"] })
+      .notNull()
+      .default("connected"),
+    importedAt: integer("imported_at"),
+    syncCursor: text("sync_cursor"),
+    // A sync under way holds the connection until then (two syncs never interleave).
+    syncLeaseUntil: integer("sync_lease_until"),
+    lastSyncAt: integer("last_sync_at"),
+    lastError: text("last_error"),
+    lastErrorAt: integer("last_error_at"),
+    syncedDebtors: integer("synced_debtors").notNull().default(0),
+    syncedInvoices: integer("synced_invoices").notNull().default(0),
+    syncedPayments: integer("synced_payments").notNull().default(0),
+    // The first import under way (decisions/060): the next page of open invoices its next step reads
+    // (null: none running), and the open invoices it left out so far (their customer has no address).
+    importPage: integer("import_page"),
+    importSkipped: integer("import_skipped").notNull().default(0),
+    // When the user was e-mailed to connect again (status 'reconnect'): once per lost connection.
+    reconnectToldAt: integer("reconnect_told_at"),
+    // "Record Dunly's payments in Xero" (decisions/063): the bank account (the tool's id and the name
+    // shown) a payment recorded in Dunly is written back to. Null: off (the default).
+    writebackAccountId: text("writeback_account_id"),
+    writebackAccountName: text("writeback_account_name"),
+    connectedAt: integer("connected_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  // A webhook names the organisation (a Xero tenant, a QuickBooks realm): its accounts found by index (decisions/061, 062).
+  (t) => [index("accounting_connections_tenant_idx").on(t.provider, t.tenantId)],
+);
+
+/**
+ * The outbox of payments written back to the accounting tool (decisions/063): one row per payment
+ * and synced invoice it paid, written in the payment's own batch while the setting is on (never for
+ * a payment that came from the tool). The amount, currency and bank account are those of that
+ * moment, so every attempt sends the same payment under the same Idempotency-Key. status:
+ * 'pending' (next_attempt_at: when the sender tries, last_error: why the last attempt failed),
+ * 'sent' (external_payment_id: the tool's payment), 'failed' (given up: the tab shows it in words,
+ * "Try again" makes it pending).
+ */
+export const accountingWritebacks = sqliteTable(
+  "accounting_writebacks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["xero", "quickbooks"] }).notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    // The bank account in the tool, as chosen when the payment was recorded.
+    accountId: text("account_id").notNull(),
+    status: text("status", { enum: ["pending", "sent", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    // Definite refusals so far (the tool answered and made nothing): part of the Idempotency-Key,
+    // since the tool may keep a refusal under its key. Any other failure retries under the same key.
+    refusals: integer("refusals").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at"),
+    externalPaymentId: text("external_payment_id"),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    // One Dunly payment on one invoice is written once.
+    uniqueIndex("accounting_writebacks_payment_idx").on(t.paymentId, t.invoiceId),
+    index("accounting_writebacks_owner_idx").on(t.ownerId, t.status, t.id),
+    // The sender's queue: what is due, across accounts.
+    index("accounting_writebacks_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+  ],
+);
+
+/** A connection to an accounting tool under way (decisions/060): the state's hash, its PKCE verifier, minutes long. */
+export const accountingOauthStates = sqliteTable(
+  "accounting_oauth_states",
+  {
+    hash: text("hash").primaryKey(),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["xero", "quickbooks"] }).notNull(),
+    codeVerifier: text("code_verifier").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("accounting_oauth_states_owner_idx").on(t.ownerId)],
+);
+
+/**
+ * Local development and tests only: the Xero stand-in's objects (decisions/060), as Xero's own JSON:
+ * kind 'tenant', 'contact', 'invoice', 'payment', and its identity's 'code', 'access' and 'refresh' grants.
+ */
+export const devXeroObjects = sqliteTable(
+  "dev_xero_objects",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    tenantId: text("tenant_id"),
+    data: text("data").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("dev_xero_objects_tenant_idx").on(t.tenantId, t.kind, t.updatedAt)],
+);
+
+/**
+ * Local development and tests only: the QuickBooks Online stand-in's objects (decisions/061), as
+ * Intuit's own JSON: kind 'company', 'customer', 'invoice', 'payment', and its identity's 'code',
+ * 'access' and 'refresh' grants (under the SHA-256 of the token), plus 'fault' rows. `id` is the
+ * stand-in's key (kind, realm and the object's Id: QuickBooks' Ids are per company).
+ */
+export const devQuickbooksObjects = sqliteTable(
+  "dev_quickbooks_objects",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(),
+    realmId: text("realm_id"),
+    data: text("data").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("dev_quickbooks_objects_realm_idx").on(t.realmId, t.kind, t.updatedAt)],
+);

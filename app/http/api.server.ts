@@ -7,6 +7,7 @@ import {
   signedImageUrl,
   storeProfileImage,
 } from "~/account/index.server";
+import { writeBackAfter } from "~/accounting/index.server";
 import { getProfile, profileToJson, updateProfileName } from "~/auth/index.server";
 import { getDb } from "~/db/client.server";
 import {
@@ -396,7 +397,10 @@ api.post("/payments/add", async (c) => {
   const scope = scopeOf(c);
   const parsed = v.safeParse(paymentEntity.schemas.json(scope), owned.body);
   if (!parsed.success) return fail(c, 400, messages.invalid, fieldErrors(parsed.issues));
-  return paymentAnswer(c, await paymentEntity.add(scope, debtorId.output, parsed.output), DEBTOR_MESSAGES.notFound);
+  const written = await paymentEntity.add(scope, debtorId.output, parsed.output);
+  // Queued for the books (decisions/063): written there after the answer.
+  if (!("error" in written) && written.books?.written) writeBackAfter(c.executionCtx, c.env, scope.ownerId);
+  return paymentAnswer(c, written, DEBTOR_MESSAGES.notFound);
 });
 
 api.put("/payments/edit", async (c) => {

@@ -3,8 +3,10 @@ import { Hono } from "hono";
 import { getDb } from "~/db/client.server";
 import { devOutbox } from "~/db/schema";
 import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
+import { quickBooksPages } from "~/http/quickbooks-pages.server";
 import { resendPages } from "~/http/resend-pages.server";
 import { standInPages } from "~/http/stripe-pages/pages.server";
+import { xeroPages } from "~/http/xero-pages.server";
 import { skipAhead } from "~/reminders/index.server";
 import { REJECTIONS, receiveReply } from "~/responses/index.server";
 import type { AppBindings } from "./hono-env";
@@ -105,3 +107,7 @@ devRoutes.post("/inbound", async (c) => {
 devRoutes.route("/checkout", standInPages);
 // The local stand-in of Resend's Domains API: verify or fail a user's sending domain (decisions/059).
 devRoutes.route("/resend", resendPages);
+// The local Xero stand-in: its consent page and the organisation's invoices (decisions/060).
+devRoutes.route("/xero", xeroPages);
+// The local QuickBooks Online stand-in: its consent page and the company's invoices (decisions/061).
+devRoutes.route("/quickbooks", quickBooksPages);

@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import * as v from "valibot";
+import { writeBackAfter } from "~/accounting/index.server";
 import { sendNoticesAfter } from "~/activity/index.server";
 import { type Db, getDb } from "~/db/client.server";
 import { BodyTooLarge, readBodyWithin } from "~/platform/body-limit.server";
@@ -13,7 +14,9 @@ import {
 } from "~/responses/index.server";
 import type { StripeEndpoint } from "~/stripe/index.server";
 import type { AppBindings } from "./hono-env";
+import { quickBooksWebhook } from "./quickbooks-webhook.server";
 import { MAX_STRIPE_EVENT_BYTES, receiveStripeEvent } from "./stripe-webhooks.server";
+import { MAX_XERO_PAYLOAD_BYTES, receiveXeroWebhook } from "./xero-webhooks.server";
 
 type Ctx = Context<AppBindings>;
 
@@ -200,7 +203,36 @@ webhookRoutes.post("/stripe/:endpoint{connect|billing}", async (c) => {
     payload,
     c.req.header("Stripe-Signature") ?? null,
   );
+  // A debtor's payment online may have been queued for the books (decisions/063): written after the answer.
+  if (endpoint === "connect" && receipt.status === 200 && !receipt.body.duplicate && !receipt.body.ignored) {
+    writeBackAfter(c.executionCtx, c.env);
+  }
   return c.json(receipt.body, receipt.status);
 });
+
+/**
+ * Xero's webhook (app/http/xero-webhooks.server.ts, decisions/062): every answer without a body, as
+ * Xero requires; its status says everything (200 taken, 401 bad signature, 404 not set up).
+ */
+webhookRoutes.post("/xero", async (c) => {
+  let payload: Uint8Array<ArrayBuffer>;
+  try {
+    payload = await readBodyWithin(c.req.raw, MAX_XERO_PAYLOAD_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return c.body(null, 413);
+    return c.body(null, 400);
+  }
+  const status = await receiveXeroWebhook(
+    c.env,
+    c.get("config"),
+    payload,
+    c.req.header("x-xero-signature") ?? null,
+    (promise) => c.executionCtx.waitUntil(promise),
+  );
+  return c.body(null, status);
+});
+
+/** QuickBooks Online's notifications (app/http/quickbooks-webhook.server.ts, decisions/061). */
+webhookRoutes.route("/quickbooks", quickBooksWebhook);
 
 webhookRoutes.all("*", (c) => fail(c, 404, "Not found"));

@@ -10,11 +10,14 @@ export {
 export { invoiceEntity } from "./invoice-entity.server";
 export {
   debtorInvoicesQuery,
+  followSyncedInvoice,
   type InvoiceRow,
   type InvoiceWrite,
   invoiceToJson,
   listInvoices,
   MAX_INVOICES_PER_DEBTOR,
+  SYNCED_INVOICE_MESSAGE,
+  voidInvoice,
 } from "./invoices.server";
 export {
   commitLedgerWrite,
@@ -32,6 +35,7 @@ export { accountRowQuery, disconnectAccount, startOnboarding, stripeConnectView 
 export { paymentEntity } from "./payment-entity.server";
 export {
   addPayment,
+  deletePayment,
   listPayments,
   type PaymentWrite,
   type PaymentWriteError,
@@ -39,4 +43,5 @@ export {
   readSettled,
   SETTLE_STATEMENTS,
   settleStatements,
+  syncedPaymentsOn,
 } from "./payments.server";

@@ -2,6 +2,7 @@ import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { bindParam, OWNER_ID, preparedQuery } from "~/db/prepared.server";
 import { debtors, invoices } from "~/db/schema";
+import { syncedInvoiceMessage } from "~/domain/books";
 import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused } from "~/domain/refused";
 import type { DataScope } from "~/platform/scope.server";
@@ -26,6 +27,8 @@ import { readSettled, SETTLE_STATEMENTS, settleStatements } from "./payments.ser
 export const MAX_INVOICES_PER_DEBTOR = 500;
 
 export const TOO_MANY_INVOICES_MESSAGE = `This debtor already has ${MAX_INVOICES_PER_DEBTOR} invoices, the most one debtor can have.`;
+/** A synced invoice (decisions/060) is the accounting tool's: changed there, never in Dunly. */
+export const SYNCED_INVOICE_MESSAGE = syncedInvoiceMessage("xero");
 export const VOID_PAID_MESSAGE = "Payments were recorded on this invoice: delete them before voiding it.";
 
 export const invoiceColumns = {
@@ -44,6 +47,8 @@ export const invoiceColumns = {
   documentName: invoices.documentName,
   documentSize: invoices.documentSize,
   createdAt: invoices.createdAt,
+  sourceProvider: invoices.sourceProvider,
+  sourceUrl: invoices.sourceUrl,
 };
 
 export type InvoiceRow = Pick<typeof invoices.$inferSelect, keyof typeof invoiceColumns>;
@@ -185,6 +190,7 @@ export async function editInvoice(
 ): Promise<InvoiceWrite | undefined> {
   const current = await getInvoice(db, ownerId, id);
   if (!current || current.status === "void") return undefined;
+  if (current.sourceProvider) throw new FieldsRefused({ amount: [syncedInvoiceMessage(current.sourceProvider)] });
   const amountCents = toCents(input.amount);
   const currency = input.currency ?? current.currency;
   if (amountCents < current.paidCents) {
@@ -209,15 +215,52 @@ export async function editInvoice(
  * paid on it (FieldsRefused otherwise: its payments are deleted first). Nothing owed any more, the
  * debtor's schedules complete. Undefined when it is not the owner's or already void.
  */
-export async function voidInvoice({ env, db }: DataScope, ownerId: string, id: number, now: number) {
+export async function voidInvoice(
+  { env, db }: DataScope,
+  ownerId: string,
+  id: number,
+  now: number,
+  { bySync = false }: { bySync?: boolean } = {},
+) {
   const current = await getInvoice(db, ownerId, id);
   if (!current || current.status === "void") return undefined;
+  // Only the sync voids a synced invoice: the accounting tool voided or deleted it.
+  if (current.sourceProvider && !bySync)
+    throw new FieldsRefused({ id: [syncedInvoiceMessage(current.sourceProvider)] });
   if (current.paidCents > 0) throw new FieldsRefused({ id: [VOID_PAID_MESSAGE] });
   const update = db
     .update(invoices)
     .set({ status: "void", disputeReason: null, disputedAt: null, updatedAt: now })
     .where(and(owned(ownerId, id), eq(invoices.paidCents, 0)));
   return writeInvoice({ env, db }, ownerId, current.debtorId, id, [update], now);
+}
+
+/**
+ * The accounting tool changed a synced invoice (decisions/062): its total and due date become the
+ * books' (a due date before the issue date is the issue date). Settled like any invoice write: a
+ * paid invoice whose total went up is open again. A total below what was paid on it in Dunly is
+ * refused (FieldsRefused): the caller says so in words. Undefined when it is not the owner's
+ * synced invoice, or void.
+ */
+export async function followSyncedInvoice(
+  { env, db }: DataScope,
+  ownerId: string,
+  id: number,
+  books: { amountCents: number; dueOn: string },
+  now: number,
+) {
+  const current = await getInvoice(db, ownerId, id);
+  if (!current || current.status === "void" || !current.sourceProvider) return undefined;
+  if (books.amountCents < current.paidCents) {
+    throw new FieldsRefused({ amount: [belowPaidMessage(current.paidCents, current.currency)] });
+  }
+  // biome-ignore lint/complexity/useMathMinMax: "YYYY-MM-DD" strings, ordered as dates (Math.max takes numbers).
+  const dueOn = books.dueOn < current.issuedOn ? current.issuedOn : books.dueOn;
+  const update = db
+    .update(invoices)
+    .set({ amountCents: books.amountCents, dueOn, updatedAt: now })
+    .where(and(owned(ownerId, id), ne(invoices.status, "void")));
+  return writeInvoice({ env, db }, ownerId, current.debtorId, id, [update], now, current.paidCents, current.currency);
 }
 
 /**
@@ -257,6 +300,10 @@ export function invoiceToJson(i: InvoiceRow) {
     dispute_reason: i.disputeReason,
     // False: the user said not to chase it; reminders leave it out and name it apart.
     chased: i.chasePausedAt === null,
+    // Where it comes from: "dunly" (typed in or imported: editable) or the accounting tool (read-only).
+    source: i.sourceProvider ?? "dunly",
+    // The invoice's page in the accounting tool (a synced one), for the user.
+    source_url: i.sourceUrl,
     // The invoice's own PDF, when one is attached: its file name and size in bytes.
     document: i.documentName === null ? null : { name: i.documentName, size: i.documentSize ?? 0 },
     created_at: i.createdAt,

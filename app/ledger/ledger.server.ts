@@ -28,6 +28,8 @@ export interface NewInvoice {
   issuedOn: string;
   dueOn: string;
   now: number;
+  /** Synced from an accounting tool (decisions/060): its name and the invoice's id there. */
+  source?: { provider: "xero" | "quickbooks"; externalId: string; url?: string | null };
 }
 
 /**
@@ -59,6 +61,9 @@ export function insertInvoiceStatement(db: Db, debtorWhere: SQL | undefined, inv
         documentSize: sql<null>`null`.as("document_size"),
         createdAt: sql<number>`${invoice.now}`.as("created_at"),
         updatedAt: sql<number>`${invoice.now}`.as("updated_at"),
+        sourceProvider: sql<"xero" | "quickbooks" | null>`${invoice.source?.provider ?? null}`.as("source_provider"),
+        externalId: sql<string | null>`${invoice.source?.externalId ?? null}`.as("external_id"),
+        sourceUrl: sql<string | null>`${invoice.source?.url ?? null}`.as("source_url"),
       })
       .from(debtors)
       .where(debtorWhere),

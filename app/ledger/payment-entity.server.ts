@@ -10,7 +10,7 @@ import {
 import type { EntityScope } from "~/platform/scope.server";
 import { handleRepliesOf, replanDueSchedules } from "~/reminders/index.server";
 import { PAYMENT_INTENTS } from "~/schemas/intents";
-import { PAYMENT_MESSAGES } from "~/schemas/messages";
+import { booksMessage, PAYMENT_MESSAGES } from "~/schemas/messages";
 import { overOwedMessage, type PaymentInput, paymentJsonSchema, paymentSchema } from "~/schemas/payment";
 
 /** Why an add or edit of a debtor's payment that exists was refused. */
@@ -34,11 +34,12 @@ async function followed<T extends PaymentWrite | PaymentWriteError>(scope: Entit
 }
 
 /** What the user is told after a payment write: `done`, then what the balance means for their reminders. */
-function outcomeMessage(done: string, { debtor, completedScheduleIds }: PaymentWrite) {
+function outcomeMessage(done: string, { debtor, completedScheduleIds, books }: PaymentWrite) {
+  const inBooks = booksMessage(books);
   if (debtor.paidCents >= debtor.debtCents) {
-    return `${done} ${completedScheduleIds.length > 0 ? PAYMENT_MESSAGES.remindersStopped : PAYMENT_MESSAGES.paidInFull}`;
+    return `${done} ${completedScheduleIds.length > 0 ? PAYMENT_MESSAGES.remindersStopped : PAYMENT_MESSAGES.paidInFull}${inBooks}`;
   }
-  return debtor.resumable > 0 ? `${done} ${PAYMENT_MESSAGES.stayStopped}` : done;
+  return debtor.resumable > 0 ? `${done} ${PAYMENT_MESSAGES.stayStopped}${inBooks}` : `${done}${inBooks}`;
 }
 
 /**
@@ -72,5 +73,10 @@ export const paymentEntity = {
   refusalErrors,
   outcomeMessage,
   /** The write as the API answers it: the payment, and the debtor's balance after it. */
-  toJson: (write: PaymentWrite) => ({ data: paymentToJson(write.payment), debtor: balanceToJson(write.debtor) }),
+  toJson: (write: PaymentWrite) => ({
+    data: paymentToJson(write.payment),
+    debtor: balanceToJson(write.debtor),
+    // A new payment on synced invoices: whether Dunly writes it to the accounting tool (decisions/063).
+    ...(write.books ? { accounting: { provider: write.books.provider, written_back: write.books.written } } : {}),
+  }),
 } as const;

@@ -8,6 +8,12 @@ import type { DataScope } from "~/platform/scope.server";
 import { type Consequences, commit, resumableWhere } from "~/reminders/index.server";
 import type { PaymentInput } from "~/schemas/payment";
 import { allocateStatement, availableSql, commitLedgerWrite, settleLedgerStatements } from "./ledger.server";
+import {
+  type BooksOutcome,
+  readBooksOutcome,
+  writebackOutboxStatement,
+  writebackOutcomeQuery,
+} from "./writeback-outbox.server";
 
 /**
  * Payments: what a debtor paid, by date, each allocated to invoices
@@ -52,6 +58,11 @@ export interface PaymentWrite {
   payment: PaymentRow;
   debtor: DebtorBalance;
   completedScheduleIds: string[];
+  /**
+   * A new payment on invoices synced from an accounting tool: whether Dunly writes it back there
+   * (decisions/063) or the user should record it there too. Absent for edits, deletes and other payments.
+   */
+  books?: BooksOutcome | null;
 }
 
 /** Why a payment write was refused: not the owner's, more than is owed, or too many payments. */
@@ -196,7 +207,8 @@ async function overOwedNow(db: Db, ownerId: string, debtorId: number, ownAmountC
  * `also` joins another change to the same batch (confirming an "I've paid", app/responses/paid-claims.server.ts):
  * `onlyIf`, a further condition of the INSERT, and `andThen(inserted)`, statements run after the
  * ledger is settled, given a condition that holds only when this payment was inserted. `provider`:
- * a payment online (decisions/018), source 'stripe' with the provider's payment id (unique).
+ * a payment online (decisions/018), source 'stripe' with the provider's payment id (unique), or
+ * what an accounting tool says was paid (decisions/060, 061), source 'xero' or 'quickbooks'.
  */
 export async function addPayment(
   { env, db }: DataScope,
@@ -204,7 +216,11 @@ export async function addPayment(
   debtorId: number,
   input: PaymentInput,
   now = Date.now(),
-  also?: { onlyIf?: SQL; andThen?: (inserted: SQL) => BatchItem[]; provider?: { id: string } },
+  also?: {
+    onlyIf?: SQL;
+    andThen?: (inserted: SQL) => BatchItem[];
+    provider?: { id: string; source?: "stripe" | "xero" | "quickbooks" };
+  },
 ): Promise<PaymentWrite | PaymentWriteError> {
   const amountCents = toCents(input.amount);
   const chosen = await chosenInvoice(db, ownerId, debtorId, input.invoice_id);
@@ -228,7 +244,9 @@ export async function addPayment(
               paidOn: sql<string>`${input.paid_on}`.as("paid_on"),
               note: sql<string>`${input.note ?? ""}`.as("note"),
               createdAt: sql<number>`${now}`.as("created_at"),
-              source: sql<"manual" | "stripe">`${also?.provider ? "stripe" : "manual"}`.as("source"),
+              source: sql<
+                "manual" | "stripe" | "xero" | "quickbooks"
+              >`${also?.provider ? (also.provider.source ?? "stripe") : "manual"}`.as("source"),
               providerPaymentId: sql<string | null>`${also?.provider?.id ?? null}`.as("provider_payment_id"),
             })
             .from(debtors)
@@ -243,10 +261,10 @@ export async function addPayment(
         )
         .returning(paymentColumns),
       // The payment just inserted: the debtor's newest, made now, not yet allocated.
-      allocateStatement(
-        db,
-        sql`p.id = (SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId}) AND p.created_at = ${now}`,
-      ),
+      allocateStatement(db, justInserted(ownerId, debtorId, now)),
+      // Written back to the accounting tool when the account asks (decisions/063): queued in this batch.
+      writebackOutboxStatement(db, ownerId, justInserted(ownerId, debtorId, now), now),
+      writebackOutcomeQuery(db, ownerId, insertedId(ownerId, debtorId, now)),
       ...settleStatements(consequences, db, ownerId, debtorId, now),
       ...(also?.andThen?.(insertedNow(ownerId, debtorId, now)) ?? []),
     ],
@@ -256,12 +274,20 @@ export async function addPayment(
   );
   if ("refused" in written) return written.refused;
   const { results } = written;
-  const after = readSettled(results.slice(2, 2 + SETTLE_STATEMENTS));
+  const after = readSettled(results.slice(4, 4 + SETTLE_STATEMENTS));
   if (!after) return { error: "not-found" };
   const [payment] = results[0] as PaymentRow[];
   if (!payment) return refusal(db, debtorId, after.debtor, 0, chosen?.id ?? null);
-  return { payment, ...after };
+  return { payment, ...after, books: readBooksOutcome(results[3]) };
 }
+
+/** The id of the payment addPayment inserts: the debtor's newest, made `now` (null when none was). */
+const insertedId = (ownerId: string, debtorId: number, now: number) =>
+  sql`(SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId} AND created_at = ${now})`;
+
+/** That payment, as a condition on `p` (payments AS p). */
+const justInserted = (ownerId: string, debtorId: number, now: number) =>
+  sql`p.id = (SELECT max(id) FROM payments WHERE debtor_id = ${debtorId} AND owner_id = ${ownerId}) AND p.created_at = ${now}`;
 
 export type BatchItem = Parameters<Db["batch"]>[0][number];
 
@@ -386,6 +412,26 @@ export async function deletePayment(
   const [payment] = deleted;
   if (!after || !payment) return { error: "not-found" };
   return { payment, ...after };
+}
+
+/**
+ * The payments recorded on the owner's invoice from its accounting tool (source 'xero'), newest
+ * first: what the sync may take back when the books no longer have them (decisions/062). Never a
+ * payment the user recorded, nor one paid online.
+ */
+export async function syncedPaymentsOn(db: Db, ownerId: string, debtorId: number, invoiceId: number) {
+  return db
+    .select({ id: payments.id, amountCents: payments.amountCents })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.debtorId, debtorId),
+        eq(payments.ownerId, ownerId),
+        eq(payments.invoiceId, invoiceId),
+        eq(payments.source, "xero"),
+      ),
+    )
+    .orderBy(desc(payments.id));
 }
 
 // Resuming ----------------------------------------------------------------------------------------

@@ -184,7 +184,7 @@ export function emailLabel(email: RecordedEmail): string {
     case "reply-copy":
       return replyCopySubject(email.message);
     case "account-notice":
-      return accountNoticeCopy(email.message.kind, email.message.date, email.message.domain).subject;
+      return accountNoticeCopy(email.message.kind, email.message.date, email.message.about).subject;
     case "password-changed":
       return passwordChangedSubject;
     case "digest":

@@ -102,6 +102,24 @@ const AppConfigFields = v.object({
       v.toLowerCase(),
     ),
   ),
+  // Accounting sync (decisions/060): the key that encrypts the tools' tokens at rest (32 random
+  // bytes, base64) and Xero's OAuth app. Without the key, or in production without XERO_CLIENT_ID,
+  // Xero is unavailable; in development and test without a client id the local stand-in answers.
+  ACCOUNTING_TOKEN_KEY: optionalValue(
+    v.pipe(v.string(), v.regex(/^[A-Za-z0-9+/]{43}=$/, "must be 32 random bytes in base64 (openssl rand -base64 32)")),
+  ),
+  XERO_CLIENT_ID: optionalValue(text),
+  XERO_CLIENT_SECRET: optionalValue(text),
+  // Xero's webhook signing key (decisions/062): /webhooks/xero verifies x-xero-signature with it.
+  // Without it (and not on the local stand-in) the endpoint answers 404; the 15-minute sync still runs.
+  XERO_WEBHOOK_KEY: optionalValue(text),
+  // QuickBooks Online (decisions/061): Intuit's OAuth app, which of its environments the app uses
+  // ('production' unless 'sandbox'), and the webhooks' verifier token. In production without
+  // QUICKBOOKS_CLIENT_ID QuickBooks is unavailable; in development and test the stand-in answers.
+  QUICKBOOKS_CLIENT_ID: optionalValue(text),
+  QUICKBOOKS_CLIENT_SECRET: optionalValue(text),
+  QUICKBOOKS_ENVIRONMENT: optionalValue(v.picklist(["sandbox", "production"])),
+  QUICKBOOKS_WEBHOOK_VERIFIER: optionalValue(text),
   SIGNIN_LIMIT_PER_CLIENT: optionalValue(positiveInteger),
   ACCOUNT_MAX_DEBTORS: optionalValue(positiveInteger),
   ACCOUNT_MAX_ORGANIZATIONS: optionalValue(positiveInteger),
@@ -161,6 +179,24 @@ const AppConfigSchema = v.pipe(
   requiredWithStripe("STRIPE_PRICE_SOFT"),
   requiredWithStripe("STRIPE_PRICE_MEDIUM"),
   requiredWithStripe("STRIPE_PRICE_AGGRESSIVE"),
+  v.forward(
+    v.partialCheck(
+      [["XERO_CLIENT_ID"], ["XERO_CLIENT_SECRET"]],
+      (input: { XERO_CLIENT_ID?: string; XERO_CLIENT_SECRET?: string }) =>
+        input.XERO_CLIENT_ID === undefined || input.XERO_CLIENT_SECRET !== undefined,
+      "is missing (required with XERO_CLIENT_ID)",
+    ),
+    ["XERO_CLIENT_SECRET"],
+  ),
+  v.forward(
+    v.partialCheck(
+      [["QUICKBOOKS_CLIENT_ID"], ["QUICKBOOKS_CLIENT_SECRET"]],
+      (input: { QUICKBOOKS_CLIENT_ID?: string; QUICKBOOKS_CLIENT_SECRET?: string }) =>
+        input.QUICKBOOKS_CLIENT_ID === undefined || input.QUICKBOOKS_CLIENT_SECRET !== undefined,
+      "is missing (required with QUICKBOOKS_CLIENT_ID)",
+    ),
+    ["QUICKBOOKS_CLIENT_SECRET"],
+  ),
 );
 
 export type AppConfig = v.InferOutput<typeof AppConfigSchema>;
@@ -173,6 +209,11 @@ const APP_SECRETS = [
   "STRIPE_SECRET_KEY",
   "STRIPE_CONNECT_WEBHOOK_SECRET",
   "STRIPE_BILLING_WEBHOOK_SECRET",
+  "ACCOUNTING_TOKEN_KEY",
+  "XERO_CLIENT_SECRET",
+  "XERO_WEBHOOK_KEY",
+  "QUICKBOOKS_CLIENT_SECRET",
+  "QUICKBOOKS_WEBHOOK_VERIFIER",
 ];
 
 /**

@@ -110,6 +110,11 @@ export interface ClaimRequest {
   contact: { maxPerWindow: number; windowMs: number };
   /** Outside the debtor's hours or past their cap: written 'deferred' until `slot.at`. */
   hold: { slot: ContactSlot; rules: ContactRules; timeZone: string } | null;
+  /**
+   * The debtor's invoices from the owner's accounting tool have not synced for BOOKS_STALE_MS:
+   * written 'deferred' with `reason` and looked at again at `until` (decisions/060). Absent: not paused.
+   */
+  paused?: { until: number; reason: string } | null;
   /** The schedule's zone (a limit's deferral message gives times in it). */
   scheduleTimeZone: string;
   progress: ScheduleProgress;
@@ -119,7 +124,8 @@ export interface ClaimRequest {
 
 /** claimOccurrence's arguments for a request. */
 export function claimArgs(claim: ClaimRequest, now: number) {
-  return [claim.occurrence, now, claim.limits, { hold: claim.hold !== null, contact: claim.contact }] as const;
+  const hold = claim.hold !== null || Boolean(claim.paused);
+  return [claim.occurrence, now, claim.limits, { hold, contact: claim.contact }] as const;
 }
 
 /** What an alarm's firing comes to before its claim: an outcome with nothing to claim, or the claim to make. */
@@ -212,6 +218,7 @@ async function decideFiring(db: Db, firing: Firing | undefined, now: number): Pr
       limits: sendingLimits(accountPlan.id),
       contact: { maxPerWindow: rules.maxPerWindow, windowMs },
       hold: held ? { slot, rules, timeZone: debtor.timeZone } : null,
+      paused: booksPause(firing.books, now),
       scheduleTimeZone: s.timeZone,
       progress,
       alarmAt: queuedAlarmAt(progress, scheduledAt, now),
@@ -228,6 +235,15 @@ export async function settleClaim(db: Db, claim: ClaimRequest, delivery: Deliver
   const { occurrence, progress } = claim;
   const { scheduledAt } = occurrence;
   if (delivery.status === "deferred") {
+    if (claim.paused) {
+      await recordDeferral(db, delivery.id, claim.paused.reason);
+      return {
+        kind: "deferred",
+        nextAlarmAt: claim.paused.until,
+        occurrenceKey: delivery.occurrenceKey,
+        reason: claim.paused.reason,
+      };
+    }
     if (claim.hold) return holdForContactRules(db, delivery, claim.hold.slot, claim.hold.rules, claim.hold.timeZone);
     return defer(db, claim, delivery, now);
   }
@@ -312,6 +328,26 @@ export function repeatsAfter(progress: ScheduleProgress, scheduledAt: number, no
 }
 
 const DAY_MS = 86_400_000;
+/** Without a successful sync for this long, reminders of invoices from the accounting tool wait (decisions/060). */
+export const BOOKS_STALE_MS = DAY_MS;
+/** A reminder waiting for the books is looked at again this often (the sync runs every 15 minutes). */
+const BOOKS_RECHECK_MS = 60 * 60_000;
+const BOOKS_LABEL: Record<string, string> = { xero: "Xero", quickbooks: "QuickBooks" };
+
+/**
+ * Whether the reminder waits for the books: the debtor has an open invoice from the owner's
+ * accounting tool and it has not synced for BOOKS_STALE_MS (a lost connection, the tool down), so
+ * nobody is chased for an invoice paid there meanwhile. It waits (same occurrence, deferred) and
+ * goes once a sync succeeds; null: it goes on.
+ */
+export function booksPause(books: { provider: string; syncedAt: number } | null, now: number) {
+  if (!books || books.syncedAt > now - BOOKS_STALE_MS) return null;
+  const tool = BOOKS_LABEL[books.provider] ?? books.provider;
+  return {
+    until: now + BOOKS_RECHECK_MS,
+    reason: `Waiting for ${tool}: Dunly has not synced with ${tool} for over 24 hours, so reminders of its invoices wait until a sync succeeds (nobody is chased for an invoice paid there meanwhile). Settings → Accounting says why.`,
+  };
+}
 /** How far back an alarm loads the debtor's reminders: the contact rules' window (7 days; Settings cannot change it). */
 const CONTACT_LOOKBACK_MS = CONTACT_DEFAULTS.windowDays * DAY_MS;
 

@@ -59,6 +59,16 @@ export interface Firing {
   debtorInstants: number[];
   /** The debtor's open invoices (a due-date schedule's steps follow them). */
   invoices: CadenceInvoice[];
+  /**
+   * When the debtor has an open invoice synced from the owner's accounting tool: the tool and the
+   * time of its last successful sync (a stale one pauses the reminder: decisions/060); else null.
+   */
+  books: BooksFreshness | null;
+}
+
+export interface BooksFreshness {
+  provider: string;
+  syncedAt: number;
 }
 
 /** The schedules an alarm batch loads: one bound value, a JSON array of their ids (any number of them). */
@@ -92,9 +102,23 @@ const firingOwner = preparedQuery((db) =>
     // An account being deleted sends nothing: its alarms find no sender.
     .where(and(inArray(users.id, firingSchedules(db, schedules.ownerId)), isNull(users.deletingAt))),
 );
+/**
+ * The owner's accounting tool and its last successful sync (or its connection), when this debtor has
+ * an open invoice from it: a reminder whose books are stale waits (decisions/060). Only the alarm's
+ * firing reads it; the consumer sends what the firing claimed seconds before.
+ */
+const booksColumns = () => ({
+  booksProvider: sql<string | null>`(SELECT a."provider" FROM "accounting_connections" AS a
+    WHERE a."owner_id" = "debtors"."owner_id" AND EXISTS (SELECT 1 FROM "invoices" AS i
+      WHERE i."owner_id" = "debtors"."owner_id" AND i."debtor_id" = "debtors"."id"
+        AND i."source_provider" = a."provider" AND i."status" IN ('open', 'disputed')))`,
+  booksSyncedAt: sql<
+    number | null
+  >`(SELECT coalesce(a."last_sync_at", a."connected_at") FROM "accounting_connections" AS a WHERE a."owner_id" = "debtors"."owner_id")`,
+});
 const firingDebtor = preparedQuery((db) =>
   db
-    .select(debtorToRemind())
+    .select({ ...debtorToRemind(), ...booksColumns() })
     .from(debtors)
     .where(inArray(debtors.id, firingSchedules(db, schedules.debtorId))),
 );
@@ -135,8 +159,11 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
       let statement: Statement = { lines: [], totals: [] };
       let invoices: CadenceInvoice[] = [];
       let optedOut = false;
+      let books: BooksFreshness | null = null;
       if (row && row.ownerId === schedule.ownerId) {
         const {
+          booksProvider,
+          booksSyncedAt,
           statementLines,
           statementTotals,
           statementHeld,
@@ -149,6 +176,7 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
         statement = parseStatement({ statementLines, statementTotals, statementHeld, statementClaimed });
         invoices = parseOpenInvoices(openInvoices);
         optedOut = Boolean(out);
+        if (booksProvider && booksSyncedAt !== null) books = { provider: booksProvider, syncedAt: booksSyncedAt };
       }
       firings.set(schedule.id, {
         schedule,
@@ -158,6 +186,7 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
         optedOut,
         debtorInstants: debtor ? (instants.get(debtor.id) ?? []) : [],
         invoices,
+        books,
       });
     }
   }

@@ -44,6 +44,7 @@ export {
 export { archivedMonths, archiveOldDeliveries } from "./delivery-archive.server";
 export { replanDueSchedules, runPlanColumns } from "./due-dates.server";
 export {
+  BOOKS_STALE_MS,
   type ClaimRequest,
   claimArgs,
   claimHere,

@@ -6,7 +6,7 @@ import { debtorEvents, debtors, invoices } from "~/db/schema";
 import { claimedWords } from "~/domain/claim-answer";
 import { formatDate } from "~/domain/dates";
 import { formatMoney, toCents } from "~/domain/money";
-import { addPayment, type PaymentWriteError } from "~/ledger/index.server";
+import { addPayment, type PaymentWrite, type PaymentWriteError } from "~/ledger/index.server";
 import { debtorParties, portalLink } from "~/links/index.server";
 import { sendRecorded } from "~/mail/index.server";
 import type { AppConfig } from "~/platform/config.server";
@@ -353,6 +353,8 @@ export interface ConfirmOutcome {
   /** Paid in part: the schedules the claim paused that run again, and those that stay paused. */
   resumed: number;
   refused: number;
+  /** On invoices synced from an accounting tool: whether Dunly writes it there (decisions/063). */
+  books?: PaymentWrite["books"];
 }
 
 /**
@@ -428,6 +430,7 @@ export async function confirmPaidClaim(
     completedScheduleIds: written.completedScheduleIds,
     resumed: outcome.resumed.length,
     refused: outcome.refused.length,
+    books: written.books,
   };
 }
 

@@ -92,6 +92,21 @@ export const PAYMENT_MESSAGES = {
   stayStopped: "Reminders stay stopped until you resume them.",
 } as const;
 
+/** An accounting tool's name as the user knows it. */
+export const BOOKS_NAMES = { xero: "Xero", quickbooks: "QuickBooks" } as const;
+
+/**
+ * Appended after a new payment on invoices synced from an accounting tool (decisions/063): Dunly
+ * writes it there (the setting is on), or the user records it there too.
+ */
+export function booksMessage(books: { provider: keyof typeof BOOKS_NAMES; written: boolean } | null | undefined) {
+  if (!books) return "";
+  const name = BOOKS_NAMES[books.provider];
+  return books.written
+    ? ` Dunly records it in ${name} too.`
+    : ` Record this payment in ${name} too: Dunly does not write to your books unless you turn that on in Settings → Accounting.`;
+}
+
 export const SCHEDULE_MESSAGES = {
   scheduled: "Email reminder scheduled.",
   deleted: "Schedule deleted",

@@ -1,4 +1,5 @@
 import { accountsBeingDeleted, queueAccountDeletion, recheckSendingDomains } from "~/account/index.server";
+import { runAccountingSyncs, runWritebacks } from "~/accounting/index.server";
 import { sendDailyDigests, sendStaleNotices } from "~/activity/index.server";
 import { sendTrialNotices } from "~/billing/index.server";
 import { chunk } from "~/db/chunk";
@@ -78,6 +79,14 @@ export async function runWatchdog(env: Env, now = Date.now()) {
   await runPromiseEnds(env, now).catch((error) => console.error("[dunly] watchdog could not end promises", error));
   // Last, the user's notices their request left 'pending'.
   await runNotices(env, now);
+  // Then the accounting tools' incremental sync (decisions/060): a few connections a run.
+  await runAccountingSyncs(env, now).catch((error) =>
+    console.error("[dunly] watchdog could not sync accounting", error),
+  );
+  // Then Dunly's payments due to be written back to the books (decisions/063), a bounded number a run.
+  await runWritebacks(env, now).catch((error) =>
+    console.error("[dunly] watchdog could not write payments back", error),
+  );
   return rearmed;
 }
 

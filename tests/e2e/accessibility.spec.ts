@@ -373,6 +373,8 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
     // The summary autopilot shows before it is turned on, with the cadence form.
     "/iam/cadence?review=autopilot",
     "/iam/bank",
+    // Settings → Accounting, before Xero is connected (decisions/060).
+    "/iam/accounting",
     // Sending domain, before a domain is added: the form.
     "/iam/domain",
   ]) {
@@ -394,6 +396,40 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
   await page.getByRole("button", { name: "Check verification" }).click();
   await expect(page.getByTestId("domain-status")).toHaveText("Verified");
   await visit(page, "/iam/domain", scripts, findings);
+
+  // Settings → Accounting connected through the local Xero stand-in, whose consent page and
+  // organisation page are audited too (plain HTML in one theme, like the other stand-ins).
+  await page.goto("/iam/accounting");
+  await page.getByRole("button", { name: "Connect Xero" }).click();
+  await audit(page, "/dev/xero/authorize", findings);
+  await checkFits(page, "/dev/xero/authorize", findings);
+  await page.getByRole("button", { name: "Allow access" }).click();
+  await page.getByRole("button", { name: "Show what comes in" }).click();
+  await expect(page.getByText(/open invoices/)).toBeVisible();
+  await auditThemes(page, "/iam/accounting with the import preview", findings);
+  // Imported: the write-back setting (decisions/063), ticked without a bank account (a field error).
+  await page.getByRole("button", { name: "Import from Xero" }).click();
+  await page.getByLabel("Record Dunly's payments in Xero").check();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText("Choose the bank account in Xero that Dunly's payments go to")).toBeVisible();
+  await auditThemes(page, "/iam/accounting with the write-back setting", findings);
+  await page.goto("/dev/xero");
+  await audit(page, "/dev/xero", findings);
+  await checkFits(page, "/dev/xero", findings);
+  await page.goto("/iam/accounting");
+  await page.getByRole("button", { name: "Disconnect Xero" }).click();
+  await visit(page, "/iam/accounting", scripts, findings);
+  // The QuickBooks stand-in's consent page and company page likewise.
+  await page.getByRole("button", { name: "Connect QuickBooks" }).click();
+  await audit(page, "/dev/quickbooks/authorize", findings);
+  await checkFits(page, "/dev/quickbooks/authorize", findings);
+  await page.getByRole("button", { name: "Connect", exact: true }).click();
+  await expect(page.getByTestId("accounting-status")).toContainText("Connected to QuickBooks");
+  await page.goto("/dev/quickbooks");
+  await audit(page, "/dev/quickbooks", findings);
+  await checkFits(page, "/dev/quickbooks", findings);
+  await page.goto("/iam/accounting");
+  await page.getByRole("button", { name: "Disconnect QuickBooks" }).click();
   expect(findings).toEqual([]);
 });
 

@@ -92,6 +92,16 @@ async function seedAccount(a: Account) {
       "INSERT INTO sending_domains (owner_id, name, local_part, provider_id, status) VALUES (?, ?, 'billing', ?, 'verified')",
     ).bind(a.id, `${a.id}.example.com`, `dom_seed_${a.id}`),
     env.DB.prepare(
+      "INSERT INTO accounting_connections (owner_id, provider, access_token, refresh_token, access_expires_at, connected_at, updated_at) VALUES (?, 'xero', 'v1.sealed', 'v1.sealed', 0, 0, 0)",
+    ).bind(a.id),
+    // A payment written back to the books (decisions/063).
+    env.DB.prepare(
+      "INSERT INTO accounting_writebacks (owner_id, payment_id, invoice_id, provider, amount_cents, currency, account_id, created_at, updated_at) SELECT owner_id, id, ?, 'xero', 100, 'USD', 'bank-account', ?, ? FROM payments WHERE owner_id = ? LIMIT 1",
+    ).bind(debtor.invoiceId, now, now, a.id),
+    env.DB.prepare(
+      "INSERT INTO accounting_oauth_states (hash, owner_id, provider, code_verifier, expires_at) VALUES (?, ?, 'xero', 'verifier', 0)",
+    ).bind(`state-${a.id}`, a.id),
+    env.DB.prepare(
       "INSERT INTO stripe_accounts (user_id, account_id, connected_at, updated_at) VALUES (?, ?, ?, ?)",
     ).bind(a.id, `acct_${a.id}`, now, now),
     env.DB.prepare(
@@ -206,7 +216,7 @@ describe("the schema's tables", () => {
       ACCOUNT_TABLES.filter((t) => "no" in t.exported)
         .map((t) => getTableName(t.table))
         .sort(),
-    ).toEqual(["login_tokens", "password_credentials"]);
+    ).toEqual(["accounting_oauth_states", "login_tokens", "password_credentials"]);
   });
 });
 

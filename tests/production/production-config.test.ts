@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { STANDIN_WEBHOOK_KEY, xeroSignature } from "~/accounting/index.server";
 import { getDb } from "~/db/client.server";
 import { replyAddress } from "~/links/signed-links.server";
 import { accountCaps, readConfig } from "~/platform/config.server";
@@ -55,6 +56,38 @@ describe("the committed configuration is production", () => {
     expect(Reflect.get(env, "RESEND_WEBHOOK_SECRET") ?? "").toBe("");
     const res = await postForm("/webhooks/resend", {}, { originHeader: null });
     expect(res.status).toBe(404);
+  });
+
+  it("has no Xero webhook without XERO_WEBHOOK_KEY: POST /webhooks/xero answers 404, the stand-in's key included", async () => {
+    expect(Reflect.get(env, "XERO_WEBHOOK_KEY") ?? "").toBe("");
+    const body = '{"events":[],"lastEventSequence":0,"firstEventSequence":0,"entropy":"S0m3r4Nd0mt3xt"}';
+    const res = await request("/webhooks/xero", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "x-xero-signature": await xeroSignature(body, STANDIN_WEBHOOK_KEY),
+      },
+      body,
+    });
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe("");
+  });
+
+  it("QuickBooks fails closed without its client id: no webhook, no stand-in, no connect (decisions/061)", async () => {
+    expect(Reflect.get(env, "QUICKBOOKS_CLIENT_ID") ?? "").toBe("");
+    const hook = await request("/webhooks/quickbooks", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "intuit-signature": "x" },
+      body: "{}",
+    });
+    expect(hook.status).toBe(404);
+    expect((await get("/dev/quickbooks")).status).toBe(404);
+    expect((await get("/dev/quickbooks/authorize")).status).toBe(404);
+    const user = await makeSignedInUser();
+    const cookie = `${sessionCookieName()}=${user.token}`;
+    expect((await postForm("/iam/accounting/quickbooks/connect", {}, { cookie })).status).toBe(404);
+    expect((await get("/iam/accounting/quickbooks/callback?code=c&state=s&realmId=1", { cookie })).status).toBe(404);
+    expect(await pageText(await get("/iam/accounting", { cookie }))).toContain("QuickBooks is not available");
   });
 
   it.each(["/dev/mailbox", "/dev/mailbox.json"])("answers 404 at %s", async (path) => {

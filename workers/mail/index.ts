@@ -213,9 +213,9 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
     const config = readMailConfig(this.env);
     let rendered: { subject: string; html: string; text: string };
     try {
-      const { kind, date, actionUrl, domain } = message;
-      const html = await renderEmail(createElement(AccountNoticeEmail, { kind, date, actionUrl, domain }));
-      rendered = { subject: oneLine(accountNoticeCopy(kind, date, domain).subject), html, text: toPlainText(html) };
+      const { kind, date, actionUrl, about } = message;
+      const html = await renderEmail(createElement(AccountNoticeEmail, { kind, date, actionUrl, about }));
+      rendered = { subject: oneLine(accountNoticeCopy(kind, date, about).subject), html, text: toPlainText(html) };
     } catch (error) {
       return { ok: false, retryable: false, status: null, error: `Render: ${(error as Error).message}`, attempts: 0 };
     }

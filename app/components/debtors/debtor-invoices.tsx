@@ -4,6 +4,7 @@ import type { debtorAction } from "~/actions/debtor-action.server";
 import { notOnServer, onDemand } from "~/components/on-demand";
 import { Badge } from "~/components/ui/badge";
 import { Button, SubmitButton } from "~/components/ui/button";
+import { BOOKS_LABEL, type BooksProvider } from "~/domain/books";
 import { formatDate } from "~/domain/dates";
 import { formatMoney, toCents } from "~/domain/money";
 import { overdueLabel } from "~/domain/statement";
@@ -50,6 +51,23 @@ const STATUS = {
   disputed: { label: "Disputed", tone: "bad" },
 } as const;
 
+/** "From Xero": where a synced invoice is kept (and changed), with a link to it there when known. */
+function SourceBadge({ invoice }: { invoice: Invoice }) {
+  const name = BOOKS_LABEL[invoice.source as BooksProvider] ?? invoice.source;
+  if (!invoice.source_url) return <Badge tone="neutral">{`From ${name}`}</Badge>;
+  return (
+    <a
+      href={invoice.source_url}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="text-xs underline underline-offset-2"
+      aria-label={`Open ${invoiceName(invoice)} in ${name} (opens in a new tab)`}
+    >
+      {`From ${name}`}
+    </a>
+  );
+}
+
 /** The invoice's status as a badge; a disputed one with the debtor's reason under it. */
 function InvoiceStatus({ invoice }: { invoice: Invoice }) {
   const s = STATUS[invoice.status];
@@ -65,6 +83,7 @@ function InvoiceStatus({ invoice }: { invoice: Invoice }) {
         <Badge tone={s.tone}>{s.label}</Badge>
       )}
       {!invoice.chased && isOwed(invoice) && <Badge tone="neutral">Not chased</Badge>}
+      {invoice.source !== "dunly" && <SourceBadge invoice={invoice} />}
       {invoice.status === "disputed" && invoice.dispute_reason && (
         <span className="break-words text-xs text-muted">{`Reason: ${invoice.dispute_reason}`}</span>
       )}
@@ -238,35 +257,40 @@ export function DebtorInvoices({
                     <td className="list-action">
                       {i.status !== "void" && (
                         <div className="flex flex-wrap gap-2 @min-[40rem]:justify-end @min-[56rem]:flex-nowrap">
-                          <Button
-                            id={actionId("edit", i.id)}
-                            variant="outline"
-                            size="sm"
-                            aria-label={`Edit ${invoiceName(i)}`}
-                            onPointerEnter={preloadForms}
-                            onFocus={preloadForms}
-                            onClick={() => {
-                              setVoiding(null);
-                              setEditing(i.id);
-                            }}
-                          >
-                            Edit
-                          </Button>
+                          {/* A synced invoice is changed in its accounting tool (decisions/060): no Edit, no Void here. */}
+                          {i.source === "dunly" && (
+                            <Button
+                              id={actionId("edit", i.id)}
+                              variant="outline"
+                              size="sm"
+                              aria-label={`Edit ${invoiceName(i)}`}
+                              onPointerEnter={preloadForms}
+                              onFocus={preloadForms}
+                              onClick={() => {
+                                setVoiding(null);
+                                setEditing(i.id);
+                              }}
+                            >
+                              Edit
+                            </Button>
+                          )}
                           {isOwed(i) && <ChaseToggle invoice={i} onResult={written} />}
-                          <Button
-                            id={actionId("void", i.id)}
-                            variant="outline"
-                            size="sm"
-                            aria-label={`Void ${invoiceName(i)}`}
-                            onPointerEnter={preloadForms}
-                            onFocus={preloadForms}
-                            onClick={() => {
-                              setEditing(null);
-                              setVoiding(i.id);
-                            }}
-                          >
-                            Void
-                          </Button>
+                          {i.source === "dunly" && (
+                            <Button
+                              id={actionId("void", i.id)}
+                              variant="outline"
+                              size="sm"
+                              aria-label={`Void ${invoiceName(i)}`}
+                              onPointerEnter={preloadForms}
+                              onFocus={preloadForms}
+                              onClick={() => {
+                                setEditing(null);
+                                setVoiding(i.id);
+                              }}
+                            >
+                              Void
+                            </Button>
+                          )}
                         </div>
                       )}
                     </td>

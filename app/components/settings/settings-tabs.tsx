@@ -13,6 +13,7 @@ export const SETTINGS_TABS = [
   { id: "templates", label: "E-mail texts", short: "Texts" },
   { id: "brand", label: "Brand", short: "Brand" },
   { id: "domain", label: "Sending domain", short: "Domain" },
+  { id: "accounting", label: "Accounting", short: "Accounting" },
   { id: "subscription", label: "Your Subscription", short: "Subscription" },
   { id: "emails", label: "E-mails", short: "E-mails" },
 ] as const;
