@@ -43,6 +43,8 @@ export interface BooksDebtor {
 export interface BooksSource {
   provider: BooksProvider;
   label: string;
+  /** Open invoices a page of `openPage` holds at most (the last page holds fewer). */
+  pageSize: number;
   /** The open sales invoices, at most `maxPages` of the provider's pages. */
   openInvoices(maxPages: number): Promise<BooksInvoice[]>;
   /**

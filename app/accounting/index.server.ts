@@ -72,7 +72,7 @@ export {
   sourceFor,
 } from "./sources.server";
 export {
-  IMPORT_PAGES_PER_STEP,
+  IMPORT_INVOICES_PER_STEP,
   type ImportPreview,
   type ImportStep,
   importStep,

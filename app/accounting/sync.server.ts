@@ -39,11 +39,15 @@ const MAX_PAGES_PER_RUN = 20;
 /** Pages the preview reads at most: beyond them it says "more than". */
 const MAX_PREVIEW_PAGES = 20;
 /**
- * Pages one step of the first import reads (decisions/060): with their customers (at most two calls
- * a page) and the page read again for overlap, at most 27 calls; a step every 30 seconds stays
- * under Xero's 60 calls a minute.
+ * Open invoices one step of the first import reads (decisions/060): 8 of Xero's pages of 100 (with
+ * their customers, 50 a call, and the last page read again: at most 27 calls, so a step every 30
+ * seconds stays under Xero's 60 a minute), one of QuickBooks' pages of 1,000 (at most 22 calls).
+ * Few calls a step also keep a step within a Worker's subrequests.
  */
-export const IMPORT_PAGES_PER_STEP = 8;
+export const IMPORT_INVOICES_PER_STEP = 800;
+/** The pages of `source` one import step reads. */
+export const importPagesPerStep = (source: Pick<BooksSource, "pageSize">) =>
+  Math.max(1, Math.floor(IMPORT_INVOICES_PER_STEP / source.pageSize));
 const ROWS_PER_STATEMENT = 250;
 const LEASE_MS = 5 * 60_000;
 /** How often the watchdog syncs an account. */
@@ -442,7 +446,7 @@ export type ImportStep =
   | { kind: "stopped"; message: string };
 
 /**
- * One step of the first import: up to IMPORT_PAGES_PER_STEP pages of open invoices from the page the
+ * One step of the first import: up to importPagesPerStep pages of open invoices from the page the
  * last step reached (its last page read again: an invoice that changed meanwhile moves to the end of
  * the order, and its neighbour would slip into a page already read), their new customers, written
  * in one batch and reconciled; the next page kept on the connection, so a step that dies is run
@@ -463,7 +467,7 @@ export async function importStep(scope: SyncScope, setups: AccountingSetups): Pr
     const fresh: BooksInvoice[] = [];
     let last = false;
     let page = Math.max(1, first - 1);
-    const end = first + IMPORT_PAGES_PER_STEP;
+    const end = first + importPagesPerStep(source);
     for (; page < end && !last; page++) {
       const read = await source.openPage(page);
       open.push(...read.invoices);

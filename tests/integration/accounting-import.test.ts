@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   accountingSetups,
   connectionOf,
-  IMPORT_PAGES_PER_STEP,
+  IMPORT_INVOICES_PER_STEP,
   type ImportStep,
   importStep,
 } from "~/accounting/index.server";
@@ -129,12 +129,14 @@ describe("a large organisation's first import", () => {
     const pages = Math.ceil(invoices / 100);
     const steps: ImportStep[] = [];
     const stepTimes: number[] = [];
-    if (pages > IMPORT_PAGES_PER_STEP) {
+    // Xero's pages hold 100: a step reads IMPORT_INVOICES_PER_STEP / 100 of them.
+    const pagesPerStep = IMPORT_INVOICES_PER_STEP / 100;
+    if (pages > pagesPerStep) {
       expect(decodeURIComponent(imported.headers.get("Set-Cookie") ?? "")).toContain(
         "Importing from Xero: the first invoices are in, the rest follow in the background.",
       );
       const after = await counted(user.id);
-      const firstReachable = reachableOf(IMPORT_PAGES_PER_STEP * 100, customers);
+      const firstReachable = reachableOf(IMPORT_INVOICES_PER_STEP, customers);
       expect(after?.invoices).toBe(firstReachable);
       const tab = await visibleText(await get("/iam/accounting", { cookie }));
       expect(tab).toContain(`Importing from Xero: ${firstReachable.toLocaleString("en")} invoices of`);
@@ -163,7 +165,7 @@ describe("a large organisation's first import", () => {
     expect(tab).toContain("Invoices from Xero");
     // Calls after the first step (counted here): each step reads its pages, its last one again, and
     // the new customers' contacts, 50 a call.
-    const stepsAfterFirst = Math.max(0, Math.ceil(pages / IMPORT_PAGES_PER_STEP) - 1);
+    const stepsAfterFirst = Math.max(0, Math.ceil(pages / pagesPerStep) - 1);
     expect(calls).toBeLessThanOrEqual(pages + stepsAfterFirst + Math.ceil(customers / 50) + stepsAfterFirst * 2);
     console.log(
       `[import] ${customers} customers, ${invoices} invoices: first step ${firstStep} ms, ${steps.length} more steps (${stepTimes.join(", ")} ms), ${calls} calls after the first step, ${total} ms in all`,

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
+  accountingSetups,
   connectionOf,
+  importStep,
   listQboObjects,
   openToken,
   putQboObject,
@@ -255,6 +257,13 @@ describe("the first import", () => {
     await env.DB.batch(statements);
     const { preview } = await importAll(cookie);
     expect(preview).toContain("4 customers, 1,205 open invoices");
+    // The request's step read the first page of 1,000; the next (the jobs queue's) the rest.
+    expect(await syncedInvoicesOf(user.id)).toHaveLength(1000);
+    const scope = { ...entityScopeOf(user.id), currency: "USD", maxSchedules: 100_000 };
+    expect(await importStep(scope, accountingSetups(readConfig(env), env, ORIGIN))).toMatchObject({
+      kind: "done",
+      invoices: 1205,
+    });
     expect(await syncedInvoicesOf(user.id)).toHaveLength(1205);
   });
 });

@@ -61,6 +61,7 @@ export function quickBooksSource(setup: QuickBooksSetup, session: BooksSession, 
   return {
     provider: "quickbooks",
     label: BOOKS_LABEL.quickbooks,
+    pageSize: QUICKBOOKS_PAGE_SIZE,
     async openInvoices(maxPages) {
       const { invoices } = await queryPages(setup, session, "select * from Invoice where Balance > '0'", maxPages);
       return invoices.map(booksInvoice).filter((i) => i.open);

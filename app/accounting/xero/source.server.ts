@@ -81,6 +81,7 @@ export function xeroSource(setup: XeroSetup, session: BooksSession): BooksSource
   return {
     provider: "xero",
     label: BOOKS_LABEL.xero,
+    pageSize: XERO_PAGE_SIZE,
     async openPage(page) {
       const body = await xeroRequest<{ Invoices?: XeroInvoice[] }>(
         setup,
