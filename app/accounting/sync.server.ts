@@ -36,8 +36,11 @@ import { type AccountingSetups, sourceFor } from "./sources.server";
 
 /** Pages one run reads at most (Xero allows 60 calls a minute): the next run goes on from the cursor. */
 const MAX_PAGES_PER_RUN = 20;
-/** Pages the preview reads at most: beyond them it says "more than". */
-const MAX_PREVIEW_PAGES = 20;
+/**
+ * Open invoices the preview reads at most, whichever the tool (10 of Xero's pages, one of
+ * QuickBooks'; with their customers about 30 calls): beyond them it says "at least".
+ */
+const PREVIEW_INVOICES = 1000;
 /**
  * Open invoices one step of the first import reads (decisions/060): 8 of Xero's pages of 100 (with
  * their customers, 50 a call, and the last page read again: at most 27 calls, so a step every 30
@@ -150,18 +153,19 @@ export interface ImportPreview {
   invoices: number;
   overdue: number;
   withoutEmail: number;
-  /** More open invoices than the preview reads (MAX_PREVIEW_PAGES): the counts are "at least". */
+  /** More open invoices than the preview reads (PREVIEW_INVOICES): the counts are "at least". */
   more: boolean;
 }
 
 /**
- * What the first import would bring in, read from the books now (at most MAX_PREVIEW_PAGES pages,
+ * What the first import would bring in, read from the books now (at most PREVIEW_INVOICES of them,
  * so a large organisation's preview stays within the tool's limits); nothing is written.
  */
 export async function previewImport(source: BooksSource, today: string, currency: string) {
   const open: BooksInvoice[] = [];
   let more = true;
-  for (let page = 1; page <= MAX_PREVIEW_PAGES && more; page++) {
+  const pages = Math.max(1, Math.floor(PREVIEW_INVOICES / source.pageSize));
+  for (let page = 1; page <= pages && more; page++) {
     const read = await source.openPage(page);
     open.push(...read.invoices);
     more = !read.last;
