@@ -59,7 +59,7 @@ const INTENTS = {
 function bankAccountsRefused(error: BooksError, label: string) {
   return error.kind === "reconnect"
     ? `${label} did not let Dunly read your bank accounts: connect ${label} again to allow it.`
-    : `Dunly could not read your bank accounts from ${label}. ${error.message.replace(/ Dunly tries again at the next sync\.$/, "")}`;
+    : `Dunly could not read your bank accounts from ${label}. ${error.message.replace(/[.:]? Dunly tries again at the next sync\.$/, ".")}`;
 }
 
 /** The books' active bank accounts (through the connected tool's client), or why they could not be read; null: the tool is not available here. */

@@ -167,7 +167,7 @@ function parseQuery(query: string) {
     ?.map(unquote);
   const since = /^Metadata\.LastUpdatedTime >= ('(?:[^'\\]|\\.)*')$/i.exec(where)?.[1];
   const entity = (m[1]?.toLowerCase() ?? "customer") as "invoice" | "customer" | "account";
-  // The chart of accounts: its active bank accounts (QuickBooks' values are case-sensitive).
+  // The chart of accounts: only its active bank accounts, as Dunly asks for them.
   const bank = entity === "account" && /^AccountType = 'Bank' and Active = true$/i.test(where);
   if (entity === "account" ? !bank : where && !balance && !ids && !since) return null;
   return {
