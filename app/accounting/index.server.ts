@@ -59,6 +59,7 @@ export {
   type QboAccount,
   qboInvoiceJson,
   qboStamp,
+  receiveQboPayment,
   type StoredInvoice as StoredQboInvoice,
   type StoredQboPayment,
   seedCompany,

@@ -9,9 +9,11 @@ import {
   putQboObject,
   type QboAccount,
   quickBooksRequestId,
+  receiveQboPayment,
   type StoredQboInvoice,
   type StoredQboPayment,
   sendWritebacks,
+  sha256,
 } from "~/accounting/index.server";
 import { paymentEntity } from "~/ledger/index.server";
 import { readConfig } from "~/platform/config.server";
@@ -316,7 +318,7 @@ describe("on", () => {
     const user = await makeSignedInUser();
     const { cookie, realmId } = await connectAndImport(user);
     const account = await turnOn(cookie, realmId);
-    const { debtor, invoice } = await coolCars(user, realmId);
+    const { debtor, invoice, books } = await coolCars(user, realmId);
     // Made inactive in QuickBooks after it was chosen: QuickBooks refuses deposits into it.
     await putQboObject(env, "account", realmId, account.Id, { ...account, Active: false });
     const written = await paymentEntity.add(entityScopeOf(user.id), debtor.id, {
@@ -345,10 +347,39 @@ describe("on", () => {
       `The payment of 120.00 USD on ${invoice.number} is not in QuickBooks yet: QuickBooks is busy`,
     );
     await putQboObject(env, "fault", realmId, "fault", { remaining: 0 });
+    // An earlier attempt under this requestid still under way at QuickBooks: no answer yet, the same id later.
+    const requestId = await quickBooksRequestId({
+      ownerId: user.id,
+      paymentId: busy!.payment_id,
+      invoiceId: invoice.id,
+      refusals: 1,
+    });
+    const requestIdKey = await sha256(requestId);
+    await putQboObject(env, "idempotency", realmId, requestIdKey, { state: "under-way" });
+    await dueNow(user.id);
+    await sendWritebacks(db(), setups(), { ownerId: user.id });
+    const [working] = await writebacksOf(user.id);
+    expect(working).toMatchObject({ status: "pending", attempts: 3, refusals: 1 });
+    expect(working!.last_error).toBe(
+      `The payment of 120.00 USD on ${invoice.number} is not in QuickBooks yet: QuickBooks did not answer: Dunly tries again.`,
+    );
+    expect(await qboPayments(realmId)).toHaveLength(0);
+    // Its answer kept under that id: the next attempt gets it, and nothing more is made.
+    await receiveQboPayment(env, realmId, {
+      CustomerRef: { value: books.CustomerRef?.value },
+      TotalAmt: 120,
+      DepositToAccountRef: { value: account.Id },
+      Line: [{ Amount: 120, LinkedTxn: [{ TxnId: books.Id, TxnType: "Invoice" }] }],
+    }).then((made) =>
+      putQboObject(env, "idempotency", realmId, requestIdKey, { state: "done", status: 200, body: { Payment: made } }),
+    );
     await dueNow(user.id);
     const [sent] = await untilSent(user.id);
-    expect(sent).toMatchObject({ attempts: 3, refusals: 1, last_error: null });
-    expect((await qboPayments(realmId)).map((p) => [p.TotalAmt, p.PrivateNote])).toEqual([[120, "Recorded in Dunly"]]);
+    expect(sent).toMatchObject({ attempts: 4, refusals: 1, last_error: null });
+    const [only, ...more] = await qboPayments(realmId);
+    expect(more).toHaveLength(0);
+    expect(sent!.external_payment_id).toBe(only!.Id);
+    expect((await qboInvoice(realmId, books.Id))?.Balance).toBe(700);
   });
 
   it("another account's payments never reach this company; a disconnected company's rows are given up in words", async () => {
