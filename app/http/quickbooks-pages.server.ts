@@ -24,10 +24,11 @@ import { intuitSignature, quickBooksWebhook } from "./quickbooks-webhook.server"
  * company, seeded with customers and open invoices, and answers the app's callback with a code and
  * the company's realmId), and the company's invoices with what a bookkeeper does in QuickBooks:
  * receive a payment, void an invoice, change its due date; below, the payments (those received
- * here and those Dunly wrote, decisions/063) and the chart of accounts' bank accounts. Each change
- * fires QuickBooks' webhook,
- * signed with the stand-in's verifier, at Dunly's own /webhooks/quickbooks route: the app learns of
- * it exactly as from Intuit, and reads the change through its QuickBooks client.
+ * here and those Dunly wrote, decisions/063) and the chart of accounts' bank accounts, each of which
+ * can be made inactive (QuickBooks then refuses a payment into it) or active again. Each change to
+ * an invoice fires QuickBooks' webhook, signed with the stand-in's verifier, at Dunly's own
+ * /webhooks/quickbooks route: the app learns of it exactly as from Intuit, and reads the change
+ * through its QuickBooks client.
  */
 export const quickBooksPages = new Hono<AppBindings>();
 
@@ -167,7 +168,7 @@ ${(i.Balance ?? 0) === (i.TotalAmt ?? 0) ? `<form method="post" action="/dev/qui
     .filter((a) => a.AccountType === "Bank")
     .map(
       (a) =>
-        `<tr><td>${escapeHtml(a.AcctNum ?? "")}</td><td>${escapeHtml(a.Name)}</td><td>${escapeHtml(a.Active ? "Active" : "Inactive")}</td></tr>`,
+        `<tr data-account="${escapeHtml(a.Id)}"><td>${escapeHtml(a.AcctNum ?? "")}</td><td>${escapeHtml(a.Name)}</td><td>${escapeHtml(a.Active ? "Active" : "Inactive")}</td><td><form method="post" action="/dev/quickbooks/account"><input type="hidden" name="account" value="${escapeHtml(a.Id)}"><input type="hidden" name="active" value="${a.Active ? "false" : "true"}"><button class="secondary" type="submit">${escapeHtml(`${a.Active ? "Make inactive" : "Make active"}: ${a.Name}`)}</button></form></td></tr>`,
     )
     .join("\n");
   return c.html(
@@ -183,7 +184,7 @@ ${
 <tbody>${paymentRows}</tbody></table></div>`
 }
 <h2>Bank accounts</h2>
-<div class="wrap"><table><caption>Bank accounts (only active ones take payments)</caption><thead><tr><th scope="col">Number</th><th scope="col">Name</th><th scope="col">Status</th></tr></thead>
+<div class="wrap"><table><caption>Bank accounts (only active ones take payments)</caption><thead><tr><th scope="col">Number</th><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Do as in QuickBooks</th></tr></thead>
 <tbody>${accountRows}</tbody></table></div>
 <p><a href="/iam/accounting">Back to Dunly's Settings → Accounting</a></p>`,
     ),
@@ -265,6 +266,21 @@ quickBooksPages.post("/void", async (c) => {
   if (await voidQboInvoice(c.env, found.realmId, found.id)) {
     await notify(c, found.realmId, [{ name: "Invoice", id: found.id, operation: "voided" }]);
   }
+  return c.redirect("/dev/quickbooks", 303);
+});
+
+/** A bank account made inactive (QuickBooks then refuses deposits into it) or active again. */
+quickBooksPages.post("/account", async (c) => {
+  const realmId = await realmShown(c);
+  const form = await c.req.formData();
+  const id = String(form.get("account") ?? "");
+  const found = realmId ? await getQboObject<QboAccount>(c.env, "account", realmId, id) : undefined;
+  if (!realmId || !found || found.data.AccountType !== "Bank") return c.text("Not found", 404);
+  await putQboObject(c.env, "account", realmId, id, {
+    ...found.data,
+    Active: form.get("active") === "true",
+    SyncToken: String(Number(found.data.SyncToken) + 1),
+  });
   return c.redirect("/dev/quickbooks", 303);
 });
 

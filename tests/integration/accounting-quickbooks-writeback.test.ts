@@ -319,8 +319,17 @@ describe("on", () => {
     const { cookie, realmId } = await connectAndImport(user);
     const account = await turnOn(cookie, realmId);
     const { debtor, invoice, books } = await coolCars(user, realmId);
-    // Made inactive in QuickBooks after it was chosen: QuickBooks refuses deposits into it.
-    await putQboObject(env, "account", realmId, account.Id, { ...account, Active: false });
+    // Made inactive in QuickBooks (the stand-in's button) after it was chosen: QuickBooks refuses deposits into it.
+    const other = await makeSignedInUser();
+    const notTheirs = await postForm(
+      "/dev/quickbooks/account",
+      { account: account.Id, active: "false" },
+      { cookie: cookieOf(other) },
+    );
+    expect(notTheirs.status).toBe(404);
+    const made = await postForm("/dev/quickbooks/account", { account: account.Id, active: "false" }, { cookie });
+    expect(made.status).toBe(303);
+    expect(await visibleText(await get("/dev/quickbooks", { cookie }))).toContain("Make active: Checking");
     const written = await paymentEntity.add(entityScopeOf(user.id), debtor.id, {
       amount: 120,
       paid_on: today(),
@@ -337,7 +346,8 @@ describe("on", () => {
     expect(await visibleText(await get("/iam/accounting", { cookie }))).toContain(words);
     expect(await qboPayments(realmId)).toHaveLength(0);
     // Busy: not QuickBooks' refusal, so the requestid stays (refusals unchanged).
-    await putQboObject(env, "account", realmId, account.Id, account);
+    await postForm("/dev/quickbooks/account", { account: account.Id, active: "true" }, { cookie });
+    expect((await accountsOf(realmId)).find((a) => a.Id === account.Id)?.Active).toBe(true);
     await putQboObject(env, "fault", realmId, "fault", { remaining: 9, retryAfter: 120 });
     await dueNow(user.id);
     await sendWritebacks(db(), setups(), { ownerId: user.id });
