@@ -145,8 +145,8 @@ export async function finishXeroConnect(
         set: {
           ...values,
           // The same organisation again keeps its write-back account (decisions/063); another starts with it off.
-          writebackAccountId: sql`CASE WHEN ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountId} END`,
-          writebackAccountName: sql`CASE WHEN ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountName} END`,
+          writebackAccountId: sql`CASE WHEN ${accountingConnections.provider} = 'xero' AND ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountId} END`,
+          writebackAccountName: sql`CASE WHEN ${accountingConnections.provider} = 'xero' AND ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountName} END`,
         },
       });
     return { ok: true, tenantName: tenant.tenantName };

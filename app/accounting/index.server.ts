@@ -56,9 +56,12 @@ export {
   getQboObject,
   listQboObjects,
   putQboObject,
+  type QboAccount,
   qboInvoiceJson,
   qboStamp,
+  receiveQboPayment,
   type StoredInvoice as StoredQboInvoice,
+  type StoredQboPayment,
   seedCompany,
   voidQboInvoice,
 } from "./quickbooks/standin/store.server";
@@ -85,7 +88,10 @@ export {
 export { openToken, sealToken } from "./tokens.server";
 export {
   type BankAccount,
+  bankAccountsOfBooks,
   MAX_WRITEBACK_ATTEMPTS,
+  quickBooksBankAccounts,
+  quickBooksRequestId,
   retryWriteback,
   sendWritebacks,
   setWriteback,
@@ -190,7 +196,7 @@ export function xeroWebhookSetup(env: Env, config: AppConfig) {
 /** The watchdog's write-back (decisions/063): the payments due to go to the books, a bounded number a run. */
 export async function runWritebacks(env: Env, now = Date.now()) {
   const config = readConfig(env);
-  return sendWritebacks(getDb(env.DB), xeroSetup(config, env, linkOrigin(config)), { now });
+  return sendWritebacks(getDb(env.DB), accountingSetups(config, env, linkOrigin(config)), { now });
 }
 
 /**
@@ -201,7 +207,7 @@ export async function runWritebacks(env: Env, now = Date.now()) {
 export function writeBackAfter(ctx: Pick<ExecutionContext, "waitUntil">, env: Env, ownerId?: string) {
   const config = readConfig(env);
   ctx.waitUntil(
-    sendWritebacks(getDb(env.DB), xeroSetup(config, env, linkOrigin(config)), { ownerId }).catch((error) =>
+    sendWritebacks(getDb(env.DB), accountingSetups(config, env, linkOrigin(config)), { ownerId }).catch((error) =>
       console.error(`[dunly] writing payments back failed${ownerId ? ` for ${ownerId}` : ""}`, error),
     ),
   );

@@ -6,8 +6,10 @@ import {
   getQboObject,
   listQboObjects,
   putQboObject,
+  type QboAccount,
   QUICKBOOKS_STANDIN_VERIFIER,
   type StoredQboInvoice,
+  type StoredQboPayment,
   seedCompany,
   voidQboInvoice,
 } from "~/accounting/index.server";
@@ -21,9 +23,12 @@ import { intuitSignature, quickBooksWebhook } from "./quickbooks-webhook.server"
  * and test only, like /dev/xero): Intuit's consent page with one "Connect" button (it makes a new
  * company, seeded with customers and open invoices, and answers the app's callback with a code and
  * the company's realmId), and the company's invoices with what a bookkeeper does in QuickBooks:
- * receive a payment, void an invoice, change its due date. Each change fires QuickBooks' webhook,
- * signed with the stand-in's verifier, at Dunly's own /webhooks/quickbooks route: the app learns of
- * it exactly as from Intuit, and reads the change through its QuickBooks client.
+ * receive a payment, void an invoice, change its due date; below, the payments (those received
+ * here and those Dunly wrote, decisions/063) and the chart of accounts' bank accounts, each of which
+ * can be made inactive (QuickBooks then refuses a payment into it) or active again. Each change to
+ * an invoice fires QuickBooks' webhook, signed with the stand-in's verifier, at Dunly's own
+ * /webhooks/quickbooks route: the app learns of it exactly as from Intuit, and reads the change
+ * through its QuickBooks client.
  */
 export const quickBooksPages = new Hono<AppBindings>();
 
@@ -145,11 +150,42 @@ ${(i.Balance ?? 0) === (i.TotalAmt ?? 0) ? `<form method="post" action="/dev/qui
       return `<tr id="invoice-${escapeHtml(encodeURIComponent(i.Id))}" data-invoice="${no}"><td>${no}</td><td>${escapeHtml(i.CustomerRef?.name)}</td><td>${state}</td><td>${escapeHtml(i.DueDate)}</td><td>${escapeHtml(`${money(i.Balance)} of ${money(i.TotalAmt)} ${i.CurrencyRef?.value ?? ""}`)}</td><td>${actions}</td></tr>`;
     })
     .join("\n");
+  // The payments, newest first: those a bookkeeper received here and those Dunly wrote (decisions/063).
+  const accounts = await listQboObjects<QboAccount>(c.env, realmId, "account");
+  const accountName = (id: string | undefined) => {
+    const a = accounts.find((x) => x.Id === id);
+    return a ? (a.AcctNum ? `${a.Name} (${a.AcctNum})` : a.Name) : "Undeposited Funds";
+  };
+  const numbers = new Map(invoices.map((i) => [i.Id, i.DocNumber]));
+  const payments = (await listQboObjects<StoredQboPayment>(c.env, realmId, "payment")).reverse();
+  const paymentRows = payments
+    .map((p) => {
+      const linked = (p.Line ?? []).flatMap((l) => l.LinkedTxn ?? []).map((t) => numbers.get(t.TxnId ?? "") ?? t.TxnId);
+      return `<tr data-payment="${escapeHtml(p.Id)}"><td>${escapeHtml(linked.join(", "))}</td><td>${escapeHtml(money(p.TotalAmt))}</td><td>${escapeHtml(p.TxnDate)}</td><td>${escapeHtml(p.DepositToAccountRef?.value ? accountName(p.DepositToAccountRef.value) : "Undeposited Funds")}</td><td>${escapeHtml(p.PrivateNote ?? "")}</td><td><code>${escapeHtml(p.Id)}</code></td></tr>`;
+    })
+    .join("\n");
+  const accountRows = accounts
+    .filter((a) => a.AccountType === "Bank")
+    .map(
+      (a) =>
+        `<tr data-account="${escapeHtml(a.Id)}"><td>${escapeHtml(a.AcctNum ?? "")}</td><td>${escapeHtml(a.Name)}</td><td>${escapeHtml(a.Active ? "Active" : "Inactive")}</td><td><form method="post" action="/dev/quickbooks/account"><input type="hidden" name="account" value="${escapeHtml(a.Id)}"><input type="hidden" name="active" value="${a.Active ? "false" : "true"}"><button class="secondary" type="submit">${escapeHtml(`${a.Active ? "Make inactive" : "Make active"}: ${a.Name}`)}</button></form></td></tr>`,
+    )
+    .join("\n");
   return c.html(
     render(
       `QuickBooks: ${company?.data.CompanyName ?? "company"}`,
       `<div class="wrap"><table><caption>Invoices</caption><thead><tr><th scope="col">No.</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col">Due date</th><th scope="col">Balance</th><th scope="col">Do as in QuickBooks</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
+<h2>Payments</h2>
+${
+  payments.length === 0
+    ? "<p>No payments yet.</p>"
+    : `<div class="wrap"><table data-testid="quickbooks-payments"><caption>Payments, newest first</caption><thead><tr><th scope="col">Invoice</th><th scope="col">Amount</th><th scope="col">Date</th><th scope="col">Deposited to</th><th scope="col">Memo</th><th scope="col">Payment id</th></tr></thead>
+<tbody>${paymentRows}</tbody></table></div>`
+}
+<h2>Bank accounts</h2>
+<div class="wrap"><table><caption>Bank accounts (only active ones take payments)</caption><thead><tr><th scope="col">Number</th><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Do as in QuickBooks</th></tr></thead>
+<tbody>${accountRows}</tbody></table></div>
 <p><a href="/iam/accounting">Back to Dunly's Settings → Accounting</a></p>`,
     ),
   );
@@ -230,6 +266,21 @@ quickBooksPages.post("/void", async (c) => {
   if (await voidQboInvoice(c.env, found.realmId, found.id)) {
     await notify(c, found.realmId, [{ name: "Invoice", id: found.id, operation: "voided" }]);
   }
+  return c.redirect("/dev/quickbooks", 303);
+});
+
+/** A bank account made inactive (QuickBooks then refuses deposits into it) or active again. */
+quickBooksPages.post("/account", async (c) => {
+  const realmId = await realmShown(c);
+  const form = await c.req.formData();
+  const id = String(form.get("account") ?? "");
+  const found = realmId ? await getQboObject<QboAccount>(c.env, "account", realmId, id) : undefined;
+  if (!realmId || !found || found.data.AccountType !== "Bank") return c.text("Not found", 404);
+  await putQboObject(c.env, "account", realmId, id, {
+    ...found.data,
+    Active: form.get("active") === "true",
+    SyncToken: String(Number(found.data.SyncToken) + 1),
+  });
   return c.redirect("/dev/quickbooks", 303);
 });
 

@@ -5,7 +5,8 @@ import { accountingWritebacks, invoices, paymentAllocations } from "~/db/schema"
 /**
  * The outbox of payments written back to the accounting tool (decisions/063), filled in the
  * payment's own batch (addPayment): one row per synced invoice the payment paid, while the
- * account's setting names a bank account, never for a payment that came from the tool itself. The
+ * account's setting names a bank account, never for a payment that came from a tool itself (source
+ * 'xero' or 'quickbooks': the books already have it). The
  * sender (app/accounting/writeback.server.ts) empties it. `payment` selects the payment just
  * inserted (as the allocation statement does), so the rows exist exactly when the payment does.
  */
@@ -18,7 +19,7 @@ FROM payments AS p
 JOIN payment_allocations AS a ON a.payment_id = p.id
 JOIN invoices AS i ON i.id = a.invoice_id AND i.owner_id = p.owner_id
 JOIN accounting_connections AS c ON c.owner_id = p.owner_id AND c.provider = i.source_provider
-WHERE ${payment} AND p.owner_id = ${ownerId} AND p.source <> 'xero' AND i.external_id IS NOT NULL
+WHERE ${payment} AND p.owner_id = ${ownerId} AND p.source NOT IN ('xero', 'quickbooks') AND i.external_id IS NOT NULL
   AND c.writeback_account_id IS NOT NULL
 ON CONFLICT DO NOTHING`);
 }

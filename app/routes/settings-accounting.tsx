@@ -2,9 +2,12 @@ import { parseWithValibot } from "@conform-to/valibot";
 import { useEffect } from "react";
 import { redirect, useActionData, useFetcher, useRevalidator } from "react-router";
 import {
+  type AccountingSetups,
   accountingSetups,
   BOOKS_LABEL,
   BooksError,
+  bankAccountsOfBooks,
+  type ConnectionRow,
   connectionOf,
   importStep,
   previewImport,
@@ -18,8 +21,6 @@ import {
   syncNow,
   writeBackAfter,
   writebackView,
-  XeroError,
-  xeroBankAccounts,
   xeroUnavailable,
 } from "~/accounting/index.server";
 import { getApp } from "~/auth/context.server";
@@ -38,8 +39,8 @@ import { BOOKS_STALE_MS } from "~/reminders/index.server";
 import {
   bankAccountLabel,
   WRITEBACK_INTENTS,
-  WRITEBACK_UNKNOWN_ACCOUNT_MESSAGE,
-  WritebackSchema,
+  WRITEBACK_SCHEMAS,
+  writebackUnknownAccountMessage,
 } from "~/schemas/accounting-writeback";
 import { SOMETHING_WRONG } from "~/schemas/messages";
 import { pageMeta } from "~/ui/site";
@@ -55,18 +56,23 @@ const INTENTS = {
 } as const;
 
 /** Why the bank accounts could not be read, in words (a connection made before Dunly asked to read them needs renewing). */
-function bankAccountsRefused(error: XeroError) {
+function bankAccountsRefused(error: BooksError, label: string) {
   return error.kind === "reconnect"
-    ? "Xero did not let Dunly read your bank accounts: connect Xero again to allow it."
-    : `Dunly could not read your bank accounts from Xero. ${error.message.replace(/ Dunly tries again at the next sync\.$/, "")}`;
+    ? `${label} did not let Dunly read your bank accounts: connect ${label} again to allow it.`
+    : `Dunly could not read your bank accounts from ${label}. ${error.message.replace(/[.:]? Dunly tries again at the next sync\.$/, ".")}`;
 }
 
-/** The organisation's active bank accounts, or why they could not be read. */
-async function bankAccountsOf(...args: Parameters<typeof xeroBankAccounts>) {
+/** The books' active bank accounts (through the connected tool's client), or why they could not be read; null: the tool is not available here. */
+async function bankAccountsOf(
+  db: Parameters<typeof bankAccountsOfBooks>[0],
+  setups: AccountingSetups,
+  connection: ConnectionRow,
+) {
   try {
-    return { accounts: await xeroBankAccounts(...args) };
+    const read = bankAccountsOfBooks(db, setups, connection);
+    return read ? { accounts: await read } : null;
   } catch (error) {
-    if (error instanceof XeroError) return { error: bankAccountsRefused(error) };
+    if (error instanceof BooksError) return { error: bankAccountsRefused(error, BOOKS_LABEL[connection.provider]) };
     throw error;
   }
 }
@@ -78,9 +84,10 @@ const when = (ms: number) =>
   `${new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(ms)} UTC`;
 
 /**
- * Settings → Accounting (decisions/060, 061): connect Xero or QuickBooks Online (one at a time), see
- * what the first import brings in and confirm it, then the sync: when it last ran, what came in,
- * its last error in words, "Sync now". Every word names the connected tool.
+ * Settings → Accounting (decisions/060, 061, 063): connect Xero or QuickBooks Online (one at a time),
+ * see what the first import brings in and confirm it, then the sync: when it last ran, what came
+ * in, its last error in words, "Sync now"; and writing Dunly's payments back to the books. Every
+ * word names the connected tool.
  */
 export async function loader({ context, request, url }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
@@ -88,15 +95,13 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const db = getDb(env.DB);
   const connection = await connectionOf(db, user.id);
   const counts = connection ? await syncedCounts(db, user.id, connection.provider) : null;
-  // Writing payments back is Xero's (decisions/063): its bank accounts are read while it is
-  // connected and imported (one call).
-  const setup =
-    connection?.provider === "xero" ? accountingSetups(config, env, appOrigin(config, request.url)).xero : null;
+  // Writing payments back (decisions/063): the books' bank accounts are read while the tool is
+  // connected and imported (one call to it).
   const bank =
-    setup && connection?.status === "connected" && connection.importedAt !== null
-      ? await bankAccountsOf(db, setup, connection)
+    connection?.status === "connected" && connection.importedAt !== null
+      ? await bankAccountsOf(db, accountingSetups(config, env, appOrigin(config, request.url)), connection)
       : null;
-  const writeback = connection?.provider === "xero" ? await writebackView(db, user.id) : null;
+  const writeback = connection ? await writebackView(db, user.id) : null;
   return {
     bank,
     writeback: writeback && {
@@ -224,39 +229,41 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     });
   }
   if (intent === INTENTS.writeback) {
-    const submission = parseWithValibot(form.formData, { schema: WritebackSchema });
-    if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
     const connection = await connectionOf(db, user.id);
-    const setup = setups.xero;
-    if (connection?.status !== "connected" || connection.provider !== "xero" || !setup) {
-      return reply(intent, { status: 409, message: "Connect Xero first.", result: submission.reply() });
+    const provider = connection?.provider ?? "xero";
+    const label = BOOKS_LABEL[provider];
+    const submission = parseWithValibot(form.formData, { schema: WRITEBACK_SCHEMAS[provider] });
+    if (submission.status !== "success") return reply(intent, { status: 400, result: submission.reply() });
+    if (connection?.status !== "connected") {
+      return reply(intent, { status: 409, message: `Connect ${label} first.`, result: submission.reply() });
     }
     if (submission.value.writeback !== "on") {
       await setWriteback(db, user.id, null, scope.now);
       return reply(intent, {
-        message: "Dunly no longer records its payments in Xero: record them there yourself.",
+        message: `Dunly no longer records its payments in ${label}: record them there yourself.`,
         result: submission.reply(),
       });
     }
-    const bank = await bankAccountsOf(db, setup, connection);
+    const bank = await bankAccountsOf(db, setups, connection);
+    if (!bank) return reply(intent, { status: 409, message: `${label} is not available.`, result: submission.reply() });
     if ("error" in bank) return reply(intent, { status: 502, message: bank.error, result: submission.reply() });
     const account = bank.accounts.find((a) => a.id === submission.value.account);
     if (!account) {
       return reply(intent, {
         status: 400,
-        result: submission.reply({ fieldErrors: { account: [WRITEBACK_UNKNOWN_ACCOUNT_MESSAGE] } }),
+        result: submission.reply({ fieldErrors: { account: [writebackUnknownAccountMessage(provider)] } }),
       });
     }
     await setWriteback(db, user.id, account, scope.now);
     return reply(intent, {
-      message: `Dunly records its payments on invoices from Xero there from now on, into ${bankAccountLabel(account)}.`,
+      message: `Dunly records its payments on invoices from ${label} there from now on, into ${bankAccountLabel(account)}.`,
       result: submission.reply(),
     });
   }
   if (intent === INTENTS.retry) {
     const id = Number(form.formData.get("id"));
     if (!Number.isSafeInteger(id) || !(await retryWriteback(db, user.id, id, scope.now))) {
-      return reply(intent, { status: 404, message: "This payment is no longer waiting to be written to Xero." });
+      return reply(intent, { status: 404, message: "This payment is no longer waiting to be written to your books." });
     }
     writeBackAfter(getApp(context).ctx, env, user.id);
     return reply(intent, { message: "Dunly tries again now: this page shows how it went when you reload it." });
@@ -418,7 +425,7 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
                 <dd>{connection.payments}</dd>
                 {writeback && (
                   <>
-                    <dt className="text-muted">Payments Dunly wrote to Xero</dt>
+                    <dt className="text-muted">{`Payments Dunly wrote to ${connection.label}`}</dt>
                     <dd>{writeback.sent}</dd>
                   </>
                 )}
@@ -435,7 +442,9 @@ export default function SettingsAccounting({ loaderData }: Route.ComponentProps)
               </p>
             )}
             {connection.imported && connection.status === "connected" && <SyncNow />}
-            {connection.imported && writeback && <AccountingWriteback bank={bank} writeback={writeback} />}
+            {connection.imported && writeback && (
+              <AccountingWriteback provider={connection.provider} bank={bank} writeback={writeback} />
+            )}
             <form method="post" action={`/iam/accounting/${connection.provider}/disconnect`}>
               <Button type="submit" variant="outline">
                 {`Disconnect ${connection.label}`}

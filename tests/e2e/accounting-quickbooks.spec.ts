@@ -28,7 +28,7 @@ test("connect QuickBooks, import; a payment in QuickBooks shows paid through its
   // In QuickBooks: Cool Cars pays its overdue invoice in full.
   await page.goto("/dev/quickbooks");
   await page.getByRole("button", { name: "Add payment to 1003" }).click();
-  await expect(page.locator("tr").filter({ hasText: "1003" })).toContainText("Paid");
+  await expect(page.locator("tr[data-invoice='1003']")).toContainText("Paid");
 
   await page.goto("/debtors-list");
   await expect(async () => {

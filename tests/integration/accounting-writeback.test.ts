@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import {
+  accountingSetups,
   addStandInPayment,
   connectionOf,
   getStandInObject,
@@ -13,7 +14,6 @@ import {
   writebackKey,
   type XeroAccount,
   type XeroInvoice,
-  xeroSetup,
 } from "~/accounting/index.server";
 import { paymentEntity } from "~/ledger/index.server";
 import { readConfig } from "~/platform/config.server";
@@ -31,8 +31,8 @@ import { get, location, ORIGIN, postForm, visibleText } from "./helpers";
  */
 
 const setup = () => {
-  const s = xeroSetup(readConfig(env), env, ORIGIN);
-  if (!s) throw new Error("the Xero stand-in should answer in tests");
+  const s = accountingSetups(readConfig(env), env, ORIGIN);
+  if (!s.xero) throw new Error("the Xero stand-in should answer in tests");
   return s;
 };
 

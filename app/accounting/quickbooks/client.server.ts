@@ -111,7 +111,13 @@ export function quickBooksSetup(config: AppConfig, env: Env, origin: string): Qu
 
 /** A QuickBooks failure, with words for the user (`message`). */
 export class QuickBooksError extends BooksError {
-  constructor(kind: BooksError["kind"], message: string, status?: number) {
+  constructor(
+    kind: BooksError["kind"],
+    message: string,
+    status?: number,
+    /** A refusal's own words from QuickBooks (its Fault's Detail or Message), without Dunly's framing. */
+    readonly detail?: string,
+  ) {
     super(kind, message, status);
     this.name = "QuickBooksError";
   }
@@ -196,14 +202,17 @@ function faultDetail(text: string) {
 }
 
 /**
- * One GET of the company's Accounting API under the failure policy; the parsed JSON body. `path`
- * follows /v3/company/{realm}/ ("query", "cdc", "companyinfo/{realm}"); minorversion is added.
+ * One request to the company's Accounting API under the failure policy; the parsed JSON body.
+ * `path` follows /v3/company/{realm}/ ("query", "cdc", "companyinfo/{realm}", "payment");
+ * minorversion is added. A GET, or a POST of `body` as JSON (a create: its query names a
+ * `requestid`, so that the same request sent again gets QuickBooks' first answer).
  */
 export async function quickBooksRequest<T>(
   setup: QuickBooksSetup,
   session: BooksSession,
   path: string,
   query: Record<string, string> = {},
+  body?: unknown,
 ): Promise<T> {
   if (!session.tenantId) throw new QuickBooksError("reconnect", RECONNECT);
   // Percent-encoded as Intuit's examples are (spaces as %20, never "+").
@@ -216,10 +225,20 @@ export async function quickBooksRequest<T>(
   for (let rateRetries = 0; ; ) {
     let response: Response;
     try {
-      response = await setup.fetch(url.href, {
-        method: "GET",
-        headers: { Authorization: `Bearer ${token}`, Accept: "application/json" },
-      });
+      response = await setup.fetch(
+        url.href,
+        body === undefined
+          ? { method: "GET", headers: { Authorization: `Bearer ${token}`, Accept: "application/json" } }
+          : {
+              method: "POST",
+              headers: {
+                Authorization: `Bearer ${token}`,
+                Accept: "application/json",
+                "Content-Type": "application/json",
+              },
+              body: JSON.stringify(body),
+            },
+      );
     } catch {
       throw new QuickBooksError("unreachable", UNREACHABLE);
     }
@@ -257,6 +276,7 @@ export async function quickBooksRequest<T>(
         "refused",
         `QuickBooks refused the request (${response.status})${detail ? `: ${detail}` : ""}.`,
         response.status,
+        detail || undefined,
       );
     }
     return (await response.json()) as T;

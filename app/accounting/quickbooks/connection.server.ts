@@ -1,5 +1,5 @@
 import { generateState } from "arctic";
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { accountingConnections, accountingOauthStates } from "~/db/schema";
 import { BooksError, type BooksSession } from "../books";
@@ -116,13 +116,25 @@ export async function finishQuickBooksConnect(
       syncedDebtors: 0,
       syncedInvoices: 0,
       syncedPayments: 0,
+      reconnectToldAt: null,
+      importPage: null,
+      importSkipped: 0,
       connectedAt: now,
       updatedAt: now,
     };
-    await db.insert(accountingConnections).values(values).onConflictDoUpdate({
-      target: accountingConnections.ownerId,
-      set: values,
-    });
+    await db
+      .insert(accountingConnections)
+      .values(values)
+      .onConflictDoUpdate({
+        target: accountingConnections.ownerId,
+        set: {
+          ...values,
+          // The same company again keeps its write-back account (decisions/063); another company, or
+          // a Xero organisation before, starts with it off (an account id of other books means nothing here).
+          writebackAccountId: sql`CASE WHEN ${accountingConnections.provider} = 'quickbooks' AND ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountId} END`,
+          writebackAccountName: sql`CASE WHEN ${accountingConnections.provider} = 'quickbooks' AND ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountName} END`,
+        },
+      });
     return { ok: true, tenantName: companyName };
   } catch (error) {
     if (error instanceof BooksError) return { ok: false, message: `QuickBooks was not connected. ${error.message}` };

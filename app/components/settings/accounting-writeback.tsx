@@ -3,8 +3,9 @@ import { useFetcher } from "react-router";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormField } from "~/components/ui/field";
 import { FormStatus } from "~/components/ui/form-status";
+import { BOOKS_LABEL, type BooksProvider } from "~/domain/books";
 import type { ActionResult } from "~/platform/action-result";
-import { bankAccountLabel, WRITEBACK_INTENTS, WritebackSchema } from "~/schemas/accounting-writeback";
+import { bankAccountLabel, WRITEBACK_INTENTS, WRITEBACK_SCHEMAS } from "~/schemas/accounting-writeback";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
 
@@ -15,7 +16,7 @@ interface ShownAccount {
   code: string | null;
 }
 
-/** The organisation's active bank accounts as Settings → Accounting read them, or why it could not. */
+/** The books' active bank accounts as Settings → Accounting read them, or why it could not. */
 export type BankAccountsRead = { accounts: ShownAccount[] } | { error: string };
 
 /** The setting and the payments not written yet (app/routes/settings-accounting.tsx's loader). */
@@ -51,15 +52,24 @@ function RetryWriteback({ id, describedBy }: { id: number; describedBy: string }
 }
 
 /**
- * "Record Dunly's payments in Xero" (decisions/063): off by default; on, with a bank account read
- * from Xero, a payment recorded in Dunly on an invoice from Xero is written there. Below, the
- * payments not written yet, each with why in words.
+ * "Record Dunly's payments in Xero" (or QuickBooks: the connected tool; decisions/063): off by
+ * default; on, with a bank account read from the books, a payment recorded in Dunly on an invoice
+ * from the tool is written there. Below, the payments not written yet, each with why in words.
  */
-export function AccountingWriteback({ bank, writeback }: { bank: BankAccountsRead | null; writeback: WritebackState }) {
+export function AccountingWriteback({
+  provider,
+  bank,
+  writeback,
+}: {
+  provider: BooksProvider;
+  bank: BankAccountsRead | null;
+  writeback: WritebackState;
+}) {
+  const label = BOOKS_LABEL[provider];
   const fetcher = useFetcher<ActionResult>();
   const busy = fetcher.state !== "idle";
   const result = useFormResult(fetcher, [WRITEBACK_INTENTS.save]);
-  const [form, fields] = useValibotForm(WritebackSchema, {
+  const [form, fields] = useValibotForm(WRITEBACK_SCHEMAS[provider], {
     id: "accounting-writeback",
     lastResult: busy ? undefined : result?.result,
     defaultValue: { writeback: writeback.accountId ? "on" : undefined, account: writeback.accountId ?? "" },
@@ -71,7 +81,7 @@ export function AccountingWriteback({ bank, writeback }: { bank: BankAccountsRea
       ? [
           {
             id: current,
-            name: `${writeback.accountName ?? "The chosen account"} (no longer active in Xero)`,
+            name: `${writeback.accountName ?? "The chosen account"} (no longer active in ${label})`,
             code: null,
           },
           ...accounts,
@@ -88,8 +98,8 @@ export function AccountingWriteback({ bank, writeback }: { bank: BankAccountsRea
       </h3>
       <p className="text-sm text-muted" id="writeback-help">
         {writeback.accountId
-          ? `On: a payment you record in Dunly on an invoice from Xero (typed in, confirmed from "I've paid", or paid online) is recorded in Xero too, against that invoice, into ${writeback.accountName ?? "the bank account you chose"}.`
-          : "Off: Dunly does not write to your books. A payment you record in Dunly on an invoice from Xero stops its reminders here; record it in Xero too. Turn this on and Dunly records it in Xero for you, against the invoice, into the bank account you choose."}
+          ? `On: a payment you record in Dunly on an invoice from ${label} (typed in, confirmed from "I've paid", or paid online) is recorded in ${label} too, against that invoice, into ${writeback.accountName ?? "the bank account you chose"}.`
+          : `Off: Dunly does not write to your books. A payment you record in Dunly on an invoice from ${label} stops its reminders here; record it in ${label} too. Turn this on and Dunly records it in ${label} for you, against the invoice, into the bank account you choose.`}
       </p>
       {!bank ? null : "error" in bank ? (
         <p className="text-sm text-danger" data-testid="writeback-accounts-error">
@@ -106,10 +116,10 @@ export function AccountingWriteback({ bank, writeback }: { bank: BankAccountsRea
               aria-describedby="writeback-help"
             />
             <label htmlFor={fields.writeback.id} className="text-sm font-medium">
-              Record Dunly's payments in Xero
+              {`Record Dunly's payments in ${label}`}
             </label>
           </div>
-          <FormField meta={fields.account} label="Bank account in Xero">
+          <FormField meta={fields.account} label={`Bank account in ${label}`}>
             <select
               {...getSelectProps(fields.account)}
               key={fields.account.key}
@@ -124,7 +134,7 @@ export function AccountingWriteback({ bank, writeback }: { bank: BankAccountsRea
             </select>
           </FormField>
           {accounts.length === 0 && (
-            <p className="text-sm">Xero has no active bank account: add one in Xero, then reload this page.</p>
+            <p className="text-sm">{`${label} has no active bank account: add one in ${label}, then reload this page.`}</p>
           )}
           <FormStatus result={result} busy={busy} formStatus={form.status} />
           <SubmitButton busy={busy} className="self-start">
@@ -134,7 +144,7 @@ export function AccountingWriteback({ bank, writeback }: { bank: BankAccountsRea
       )}
       {writeback.waiting.length > 0 && (
         <div>
-          <h4 className="text-sm font-semibold">Not in Xero yet</h4>
+          <h4 className="text-sm font-semibold">{`Not in ${label} yet`}</h4>
           <ul className="mt-2 flex flex-col gap-2 text-sm" data-testid="writeback-waiting">
             {writeback.waiting.map((w) => (
               <li key={w.id} className="rounded-lg border border-border p-3">
@@ -142,7 +152,7 @@ export function AccountingWriteback({ bank, writeback }: { bank: BankAccountsRea
                   {w.what}
                 </p>
                 <p className={w.status === "failed" || w.error ? "text-danger" : "text-muted"}>
-                  {w.error ?? "Waiting to be written to Xero."}
+                  {w.error ?? `Waiting to be written to ${label}.`}
                   {w.next ? ` Next try: ${w.next}.` : ""}
                 </p>
                 {w.status === "failed" && <RetryWriteback id={w.id} describedBy={`writeback-${w.id}`} />}

@@ -2,17 +2,29 @@ import { Hono } from "hono";
 import type { QboCustomer, QboInvoice } from "../mapping";
 import { qboTime } from "../mapping";
 import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET } from "./config";
-import { deleteQboObject, getQboObject, listQboObjects, putQboObject, qboStamp, sha256 } from "./store.server";
+import {
+  deleteQboObject,
+  getQboObject,
+  listQboObjects,
+  putQboObject,
+  putQboObjectOnce,
+  type QboAccount,
+  type QboPaymentBody,
+  qboStamp,
+  receiveQboPayment,
+  sha256,
+} from "./store.server";
 
 /**
  * The local QuickBooks Online stand-in's identity and Accounting API (decisions/061), served inside
  * the Worker: the one QuickBooks client's fetch hands it its requests when no QUICKBOOKS_CLIENT_ID
  * is set (development and test). It keeps Intuit's shapes for what Dunly reads: the token endpoint
  * (authorization code, rotating refresh tokens), revocation, CompanyInfo, the query language's
- * `select * from Invoice|Customer` with the conditions Dunly uses (Balance > '0', Id in (…),
- * Metadata.LastUpdatedTime >= '…'), startposition and maxresults (at most 1,000), and change data
- * capture (at most 1,000 objects an entity). Every API request must name its minorversion. A 'fault'
- * row makes the API answer 429, with Retry-After when the test asked for one.
+ * `select * from Invoice|Customer|Account` with the conditions Dunly uses (Balance > '0', Id in
+ * (…), Metadata.LastUpdatedTime >= '…', AccountType = 'Bank' and Active = true), startposition and
+ * maxresults (at most 1,000), change data capture (at most 1,000 objects an entity), and creating a
+ * Payment (decisions/063) under a `requestid`. Every API request must name its minorversion. A
+ * 'fault' row makes the API answer 429, with Retry-After when the test asked for one.
  */
 export const quickBooksStandInApi = new Hono<{ Bindings: Env }>();
 
@@ -143,7 +155,7 @@ const unquote = (s: string) => s.slice(1, -1).replaceAll("\\'", "'").replaceAll(
 /** The query language, as far as Dunly speaks it. */
 function parseQuery(query: string) {
   const m =
-    /^select \* from (Invoice|Customer)(?: where (.+?))?(?: orderby ([\w.]+))?(?: startposition (\d+))?(?: maxresults (\d+))?$/i.exec(
+    /^select \* from (Invoice|Customer|Account)(?: where (.+?))?(?: orderby ([\w.]+))?(?: startposition (\d+))?(?: maxresults (\d+))?$/i.exec(
       query.trim().replace(/\s+/g, " "),
     );
   if (!m) return null;
@@ -154,9 +166,12 @@ function parseQuery(query: string) {
     ?.match(/'(?:[^'\\]|\\.)*'/g)
     ?.map(unquote);
   const since = /^Metadata\.LastUpdatedTime >= ('(?:[^'\\]|\\.)*')$/i.exec(where)?.[1];
-  if (where && !balance && !ids && !since) return null;
+  const entity = (m[1]?.toLowerCase() ?? "customer") as "invoice" | "customer" | "account";
+  // The chart of accounts: only its active bank accounts, as Dunly asks for them.
+  const bank = entity === "account" && /^AccountType = 'Bank' and Active = true$/i.test(where);
+  if (entity === "account" ? !bank : where && !balance && !ids && !since) return null;
   return {
-    entity: m[1]?.toLowerCase() === "invoice" ? ("invoice" as const) : ("customer" as const),
+    entity,
     balance,
     ids,
     since: since ? qboTime(unquote(since)) : undefined,
@@ -169,14 +184,18 @@ quickBooksStandInApi.get("/v3/company/:realm/query", async (c) => {
   const realm = c.req.param("realm");
   const q = parseQuery(c.req.query("query") ?? "");
   if (!q) return fault(400, "Error parsing query", "QueryParserError: the stand-in does not know this query", "4000");
-  const rows =
+  const rows: object[] =
     q.entity === "invoice"
       ? (await listQboObjects<QboInvoice>(c.env, realm, "invoice", { ids: q.ids, since: q.since })).filter(
           (i) => i.status !== "Deleted" && (!q.balance || (i.Balance ?? 0) > 0),
         )
-      : await listQboObjects<QboCustomer>(c.env, realm, "customer", { ids: q.ids });
+      : q.entity === "account"
+        ? (await listQboObjects<QboAccount>(c.env, realm, "account")).filter(
+            (a) => a.AccountType === "Bank" && a.Active,
+          )
+        : await listQboObjects<QboCustomer>(c.env, realm, "customer", { ids: q.ids });
   const page = rows.slice(q.start - 1, q.start - 1 + q.max);
-  const key = q.entity === "invoice" ? "Invoice" : "Customer";
+  const key = q.entity === "invoice" ? "Invoice" : q.entity === "account" ? "Account" : "Customer";
   return c.json({
     QueryResponse: page.length > 0 ? { [key]: page, startPosition: q.start, maxResults: page.length } : {},
     time: qboStamp(Date.now()),
@@ -199,6 +218,54 @@ quickBooksStandInApi.get("/v3/company/:realm/cdc", async (c) => {
     responses.push({ [entity]: rows, startPosition: 1, maxResults: rows.length });
   }
   return c.json({ CDCResponse: [{ QueryResponse: responses }], time: qboStamp(answered) });
+});
+
+/**
+ * Creating a Payment (POST …/payment), as QuickBooks receives one (store.server.ts's checks; the
+ * linked invoices' Balance lowered). With a `requestid` (at most 50 characters, unique per company)
+ * the first answer is kept, refusals included: the same id again answers it again and makes nothing
+ * more. A request still under way with that id answers 503, so the sender asks again later with it.
+ */
+quickBooksStandInApi.post("/v3/company/:realm/payment", async (c) => {
+  const realm = c.req.param("realm");
+  const requestId = c.req.query("requestid");
+  if (requestId !== undefined && (requestId.length === 0 || requestId.length > 50)) {
+    return fault(400, "Invalid requestid", "The requestid is longer than 50 characters", "2500");
+  }
+  let body: QboPaymentBody;
+  try {
+    body = (await c.req.json()) as QboPaymentBody;
+  } catch {
+    return fault(400, "Request has invalid or unsupported property", "The request is not JSON", "2010");
+  }
+  const create = async () => {
+    const made = await receiveQboPayment(c.env, realm, body);
+    if ("error" in made) {
+      return fault(400, "A business validation error has occurred while processing your request", made.error, "6000");
+    }
+    return Response.json({ Payment: made, time: qboStamp(Date.now()) });
+  };
+  if (requestId === undefined) return create();
+  const key = await sha256(requestId);
+  if (!(await putQboObjectOnce(c.env, "idempotency", realm, key, { state: "under-way" }))) {
+    const kept = await getQboObject<{ state: string; status?: number; body?: unknown }>(
+      c.env,
+      "idempotency",
+      realm,
+      key,
+    );
+    if (kept?.data.state !== "done") {
+      return fault(503, "Service unavailable", "A request with this requestid is still under way", "3003", "SERVICE");
+    }
+    return Response.json(kept.data.body, { status: kept.data.status ?? 200 });
+  }
+  const answer = await create();
+  await putQboObject(c.env, "idempotency", realm, key, {
+    state: "done",
+    status: answer.status,
+    body: await answer.clone().json(),
+  });
+  return answer;
 });
 
 quickBooksStandInApi.all("*", () => fault(404, "Not found", "The stand-in has no such endpoint", "404"));

@@ -5,11 +5,22 @@ import type { QboCustomer, QboInvoice } from "../mapping";
 
 /**
  * The local QuickBooks Online stand-in's state (decisions/061), in D1's dev_quickbooks_objects as
- * Intuit's own JSON: companies, customers, invoices, payments, and its identity's grants ('code',
- * 'access', 'refresh', stored under the SHA-256 of the token), plus 'fault' rows a test sets to make
- * the API answer 429. Development and test only.
+ * Intuit's own JSON: companies, customers, invoices, payments, the chart of accounts ('account'),
+ * the answers kept under a create's requestid ('idempotency', under the SHA-256 of the id), and its
+ * identity's grants ('code', 'access', 'refresh', stored under the SHA-256 of the token), plus
+ * 'fault' rows a test sets to make the API answer 429. Development and test only.
  */
-export type QboKind = "company" | "customer" | "invoice" | "payment" | "code" | "access" | "refresh" | "fault";
+export type QboKind =
+  | "company"
+  | "customer"
+  | "invoice"
+  | "payment"
+  | "account"
+  | "idempotency"
+  | "code"
+  | "access"
+  | "refresh"
+  | "fault";
 
 /** The row's key: QuickBooks' Ids are per company. */
 export const objectKey = (kind: QboKind, realmId: string | null, id: string) => `${kind}:${realmId ?? "-"}:${id}`;
@@ -27,6 +38,17 @@ export async function putQboObject(
     .insert(devQuickbooksObjects)
     .values({ id: key, kind, realmId, data: JSON.stringify(data), updatedAt: now })
     .onConflictDoUpdate({ target: devQuickbooksObjects.id, set: { data: JSON.stringify(data), updatedAt: now } });
+}
+
+/** Writes the object only when there is none under its key yet; false when there was one. */
+export async function putQboObjectOnce(env: Env, kind: QboKind, realmId: string | null, id: string, data: object) {
+  const now = Date.now();
+  const rows = await getDb(env.DB)
+    .insert(devQuickbooksObjects)
+    .values({ id: objectKey(kind, realmId, id), kind, realmId, data: JSON.stringify(data), updatedAt: now })
+    .onConflictDoNothing()
+    .returning({ id: devQuickbooksObjects.id });
+  return rows.length > 0;
 }
 
 export async function getQboObject<T>(env: Env, kind: QboKind, realmId: string | null, id: string) {
@@ -212,7 +234,174 @@ export async function seedCompany(env: Env, now = Date.now()) {
     ),
   ];
   for (const i of invoices) await putQboObject(env, "invoice", realmId, i.Id, i, now);
+  // The chart of accounts' bank accounts (two active, one made inactive) and two others.
+  const accounts: QboAccount[] = [
+    qboAccount("35", "Checking", "Bank", "Checking", "1010", true, now),
+    qboAccount("36", "Savings", "Bank", "Savings", "1020", true, now),
+    qboAccount("37", "Old Checking", "Bank", "Checking", "1030", false, now),
+    qboAccount("4", "Undeposited Funds", "Other Current Asset", "UndepositedFunds", null, true, now),
+    qboAccount("79", "Sales of Product Income", "Income", "SalesOfProductIncome", null, true, now),
+  ];
+  for (const a of accounts) await putQboObject(env, "account", realmId, a.Id, a, now);
   return realmId;
+}
+
+/** An account of the chart of accounts, as QuickBooks answers it. */
+export interface QboAccount {
+  Id: string;
+  SyncToken: string;
+  Name: string;
+  FullyQualifiedName: string;
+  AccountType: string;
+  AccountSubType: string;
+  Classification: string;
+  AcctNum?: string;
+  Active: boolean;
+  SubAccount: boolean;
+  CurrentBalance: number;
+  CurrencyRef: { value: string; name: string };
+  domain: "QBO";
+  sparse: boolean;
+  MetaData: { CreateTime: string; LastUpdatedTime: string };
+}
+
+function qboAccount(
+  id: string,
+  name: string,
+  type: string,
+  subType: string,
+  number: string | null,
+  active: boolean,
+  now: number,
+): QboAccount {
+  return {
+    Id: id,
+    SyncToken: "0",
+    Name: name,
+    FullyQualifiedName: name,
+    AccountType: type,
+    AccountSubType: subType,
+    Classification: type === "Income" ? "Revenue" : "Asset",
+    ...(number ? { AcctNum: number } : {}),
+    Active: active,
+    SubAccount: false,
+    CurrentBalance: 0,
+    CurrencyRef: { value: "USD", name: "United States Dollar" },
+    domain: "QBO",
+    sparse: false,
+    MetaData: { CreateTime: qboStamp(now), LastUpdatedTime: qboStamp(now) },
+  };
+}
+
+/** A payment as an app posts it (POST /v3/company/{realm}/payment), as far as the stand-in reads it. */
+export interface QboPaymentBody {
+  CustomerRef?: { value?: string };
+  TotalAmt?: number;
+  TxnDate?: string;
+  DepositToAccountRef?: { value?: string };
+  PrivateNote?: string;
+  Line?: { Amount?: number; LinkedTxn?: { TxnId?: string; TxnType?: string }[] }[];
+}
+
+/** A payment the stand-in keeps (what the app posted, with QuickBooks' own fields). */
+export type StoredQboPayment = Required<Pick<QboPaymentBody, "TotalAmt" | "Line">> &
+  QboPaymentBody & { Id: string; TxnDate: string; UnappliedAmt: number };
+
+const cents = (n: number) => Math.round(n * 100);
+
+/**
+ * Receives a payment as QuickBooks does: the customer's, into an active bank account (or
+ * Undeposited Funds), each line linked to an open invoice of that customer for at most its
+ * Balance; each invoice's Balance lowered. `{ error }`: QuickBooks' validation Detail, nothing made.
+ */
+export async function receiveQboPayment(
+  env: Env,
+  realmId: string,
+  body: QboPaymentBody,
+  now = Date.now(),
+): Promise<StoredQboPayment | { error: string }> {
+  const customerId = body.CustomerRef?.value;
+  if (!customerId || !(await getQboObject(env, "customer", realmId, customerId))) {
+    return { error: "Required param missing, need to supply the required value for the API: CustomerRef" };
+  }
+  const total = Number(body.TotalAmt);
+  if (!Number.isFinite(total) || total <= 0) {
+    return { error: "Required param missing, need to supply the required value for the API: TotalAmt" };
+  }
+  const accountId = body.DepositToAccountRef?.value;
+  if (accountId) {
+    const account = (await getQboObject<QboAccount>(env, "account", realmId, accountId))?.data;
+    if (!account) return { error: `Invalid Reference Id: Account ${accountId} does not exist` };
+    if (!account.Active) return { error: `Business Validation Error: The account ${account.Name} is inactive` };
+    if (account.AccountType !== "Bank" && account.AccountSubType !== "UndepositedFunds") {
+      return {
+        error: `Business Validation Error: Payments can be deposited only to a bank account, not ${account.Name}`,
+      };
+    }
+  }
+  const lines = body.Line ?? [];
+  const touched: { invoice: StoredInvoice; paid: number }[] = [];
+  for (const line of lines) {
+    const link = line.LinkedTxn?.[0];
+    const amount = Number(line.Amount);
+    if (line.LinkedTxn?.length !== 1 || link?.TxnType !== "Invoice" || !link.TxnId) {
+      return { error: "Business Validation Error: Each line links one Invoice (LinkedTxn with TxnId and TxnType)" };
+    }
+    const invoice = (await getQboObject<StoredInvoice>(env, "invoice", realmId, link.TxnId))?.data;
+    if (!invoice || invoice.status === "Deleted") {
+      return { error: `Invalid Reference Id: Invoice ${link.TxnId} does not exist` };
+    }
+    if (invoice.CustomerRef?.value !== customerId) {
+      return { error: `Business Validation Error: Invoice ${invoice.DocNumber ?? link.TxnId} is not this customer's` };
+    }
+    if (!(amount > 0) || cents(amount) > cents(invoice.Balance ?? 0)) {
+      return {
+        error: `Business Validation Error: The payment of ${amount.toFixed(2)} is more than the ${(invoice.Balance ?? 0).toFixed(2)} due on invoice ${invoice.DocNumber ?? link.TxnId}`,
+      };
+    }
+    touched.push({ invoice, paid: amount });
+  }
+  const applied = touched.reduce((sum, t) => sum + cents(t.paid), 0);
+  if (applied > cents(total)) {
+    return { error: "Business Validation Error: The lines add up to more than the payment's TotalAmt" };
+  }
+  const id = await nextId(env, realmId, "payment");
+  const payment = {
+    Id: id,
+    SyncToken: "0",
+    domain: "QBO",
+    sparse: false,
+    TxnDate:
+      body.TxnDate && /^\d{4}-\d{2}-\d{2}$/.test(body.TxnDate)
+        ? body.TxnDate
+        : new Date(now).toISOString().slice(0, 10),
+    TotalAmt: total,
+    UnappliedAmt: (cents(total) - applied) / 100,
+    CustomerRef: body.CustomerRef,
+    DepositToAccountRef: accountId ? { value: accountId } : { value: "4" },
+    PrivateNote: body.PrivateNote,
+    CurrencyRef: touched[0]?.invoice.CurrencyRef,
+    Line: lines.map((l) => ({ Amount: Number(l.Amount), LinkedTxn: l.LinkedTxn })),
+    MetaData: { CreateTime: qboStamp(now), LastUpdatedTime: qboStamp(now) },
+  };
+  await putQboObject(env, "payment", realmId, id, payment, now);
+  for (const { invoice, paid } of touched) {
+    await putQboObject(
+      env,
+      "invoice",
+      realmId,
+      invoice.Id,
+      {
+        ...invoice,
+        SyncToken: String(Number(invoice.SyncToken ?? 0) + 1),
+        Balance: (cents(invoice.Balance ?? 0) - cents(paid)) / 100,
+        LinkedTxn: [...((invoice.LinkedTxn as unknown[]) ?? []), { TxnId: id, TxnType: "Payment" }],
+        MetaData: { ...invoice.MetaData, LastUpdatedTime: qboStamp(now) },
+      },
+      now,
+    );
+  }
+  return payment as StoredQboPayment;
 }
 
 /** A payment on the invoice, as QuickBooks records one: a Payment linked to it, its Balance lower. */
