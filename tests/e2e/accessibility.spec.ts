@@ -407,6 +407,8 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
     await audit(page, "/dev/xero/authorize", findings);
     await checkFits(page, "/dev/xero/authorize", findings);
     await page.getByRole("button", { name: "Allow access" }).click();
+    // Hydrated first: a click before it would be a plain form post racing the page's scripts.
+    await settle(page);
     await page.getByRole("button", { name: "Show what comes in" }).click();
     await expect(page.getByText(/open invoices/)).toBeVisible();
     await auditThemes(page, "/iam/accounting with the import preview", findings);
