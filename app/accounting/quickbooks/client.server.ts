@@ -1,17 +1,17 @@
 import { Intuit } from "arctic";
 import type { AppConfig } from "~/platform/config.server";
 import { BooksError, type BooksGrant, type BooksSession } from "../books";
-import { basicAuth, tokenRequest as sharedTokenRequest } from "../oauth.server";
+import { basicAuth, type FailureWords, policyRequest, tokenRequest as sharedTokenRequest } from "../tool-http.server";
 import { quickBooksStandInApi } from "./standin/api.server";
 import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET, STANDIN_HOST, STANDIN_WEBHOOK_VERIFIER } from "./standin/config";
 
 /**
  * The one QuickBooks Online client (decisions/061): OAuth 2.0 (arctic's Intuit provider builds the
  * consent URL; its token answers are read with arctic's OAuth2Tokens), the token endpoint's grants,
- * revocation, and the Accounting API (query, change data capture, CompanyInfo), all under one
- * failure policy:
- * - 429: wait Retry-After, or a short back-off when there is none (at most MAX_WAIT_SECONDS, at most
- *   MAX_RATE_RETRIES times), then give up with a "busy" error the next sync retries;
+ * revocation, and the Accounting API (query, change data capture, CompanyInfo), all under the one
+ * failure policy both tools share (`policyRequest`, app/accounting/tool-http.server.ts):
+ * - 429: wait Retry-After, or a short back-off when there is none (at most 30 s, three times),
+ *   then give up with a "busy" error the next sync retries;
  * - 401: the caller's `refresh` once, then the request again; 403 or a second 401 is "reconnect";
  * - 5xx or no answer: "QuickBooks did not answer"; other 4xx: "QuickBooks refused the request".
  * Intuit allows 500 calls a minute per company; a sync makes a few. Its URLs come from
@@ -27,8 +27,6 @@ export const QUICKBOOKS_SCOPES = ["com.intuit.quickbooks.accounting"];
 export const QUICKBOOKS_MINOR_VERSION = "75";
 /** A query answers at most 1,000 rows; change data capture at most 1,000 objects an entity. */
 export const QUICKBOOKS_PAGE_SIZE = 1000;
-const MAX_WAIT_SECONDS = 30;
-const MAX_RATE_RETRIES = 3;
 /** Seconds to wait on a 429 without Retry-After: 2, then 5, then 10. */
 const BACK_OFF = [2, 5, 10];
 
@@ -141,7 +139,7 @@ export function quickBooksAuthorizationUrl(setup: QuickBooksSetup, origin: strin
   return target;
 }
 
-/** The tool's token endpoint (app/accounting/oauth.server.ts), failing in its own words. */
+/** The tool's token endpoint (app/accounting/tool-http.server.ts), failing in its own words. */
 function tokenRequest(setup: QuickBooksSetup, body: URLSearchParams, now: number): Promise<BooksGrant> {
   return sharedTokenRequest(
     {
@@ -188,8 +186,6 @@ export async function revokeQuickBooksGrant(setup: QuickBooksSetup, refreshToken
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** QuickBooks' error body: `Fault.Error[0]`'s Message and Detail. */
 function faultDetail(text: string) {
   try {
@@ -220,12 +216,10 @@ export async function quickBooksRequest<T>(
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
     .join("&");
   const url = new URL(`${setup.endpoints.api}/${encodeURIComponent(session.tenantId)}/${path}?${search}`);
-  let token = await session.accessToken();
-  let refreshed = false;
-  for (let rateRetries = 0; ; ) {
-    let response: Response;
-    try {
-      response = await setup.fetch(
+  return policyRequest<T>(
+    session,
+    (token) =>
+      setup.fetch(
         url.href,
         body === undefined
           ? { method: "GET", headers: { Authorization: `Bearer ${token}`, Accept: "application/json" } }
@@ -238,50 +232,33 @@ export async function quickBooksRequest<T>(
               },
               body: JSON.stringify(body),
             },
-      );
-    } catch {
-      throw new QuickBooksError("unreachable", UNREACHABLE);
-    }
-    if (response.status === 429) {
-      await response.body?.cancel();
-      const header = response.headers.get("Retry-After");
-      const wait = header === null ? (BACK_OFF[rateRetries] ?? MAX_WAIT_SECONDS) : Number(header);
-      if (rateRetries >= MAX_RATE_RETRIES || !Number.isFinite(wait) || wait > MAX_WAIT_SECONDS) {
-        throw new QuickBooksError(
-          "rate-limited",
-          "QuickBooks is busy: this company reached its limit of calls a minute. Dunly tries again at the next sync.",
-          429,
-        );
-      }
-      rateRetries += 1;
-      await sleep(Math.max(0, wait) * 1000);
-      continue;
-    }
-    if (response.status === 401) {
-      await response.body?.cancel();
-      if (refreshed) throw new QuickBooksError("reconnect", RECONNECT, 401);
-      refreshed = true;
-      token = await session.refresh();
-      continue;
-    }
-    if (response.status === 403) {
-      await response.body?.cancel();
-      throw new QuickBooksError("reconnect", RECONNECT, 403);
-    }
-    if (!response.ok) {
-      const text = await response.text().catch(() => "");
-      if (response.status >= 500) throw new QuickBooksError("unreachable", UNREACHABLE, response.status);
-      const detail = faultDetail(text);
-      throw new QuickBooksError(
-        "refused",
-        `QuickBooks refused the request (${response.status})${detail ? `: ${detail}` : ""}.`,
-        response.status,
-        detail || undefined,
-      );
-    }
-    return (await response.json()) as T;
-  }
+      ),
+    QUICKBOOKS_WORDS,
+  );
 }
+
+/** The failure policy in QuickBooks' words. */
+const QUICKBOOKS_WORDS: FailureWords = {
+  busy: () =>
+    new QuickBooksError(
+      "rate-limited",
+      "QuickBooks is busy: this company reached its limit of calls a minute. Dunly tries again at the next sync.",
+      429,
+    ),
+  reconnect: (status) => new QuickBooksError("reconnect", RECONNECT, status),
+  unreachable: (status) => new QuickBooksError("unreachable", UNREACHABLE, status),
+  refused: (status, text) => {
+    const detail = faultDetail(text);
+    return new QuickBooksError(
+      "refused",
+      `QuickBooks refused the request (${status})${detail ? `: ${detail}` : ""}.`,
+      status,
+      detail || undefined,
+    );
+  },
+  // Intuit's 429 often names no wait: a short back-off.
+  defaultWait: (retry) => BACK_OFF[retry] ?? BACK_OFF[BACK_OFF.length - 1] ?? 10,
+};
 
 /** The company's name (CompanyInfo), or null when QuickBooks does not say. */
 export async function quickBooksCompanyName(setup: QuickBooksSetup, session: BooksSession) {

@@ -1,16 +1,16 @@
 import { CodeChallengeMethod, OAuth2Client } from "arctic";
 import type { AppConfig } from "~/platform/config.server";
 import { BooksError, type BooksGrant, type BooksSession } from "../books";
-import { basicAuth, tokenRequest as sharedTokenRequest } from "../oauth.server";
+import { basicAuth, type FailureWords, policyRequest, tokenRequest as sharedTokenRequest } from "../tool-http.server";
 import { xeroStandInApi } from "./standin/api.server";
 import { STANDIN_CLIENT_ID, STANDIN_CLIENT_SECRET, STANDIN_HOST, STANDIN_WEBHOOK_KEY } from "./standin/config";
 
 /**
  * The one Xero client (decisions/060): OAuth 2.0 with PKCE (arctic's generic OAuth2Client builds
  * the consent URL), the token endpoint's grants, the connections list and the Accounting API, all
- * under one failure policy:
- * - 429: wait Retry-After (at most MAX_WAIT_SECONDS, at most MAX_RATE_RETRIES times), then give up
- *   with a "busy" error the next sync retries;
+ * under the one failure policy both tools share (`policyRequest`, app/accounting/tool-http.server.ts):
+ * - 429: wait Retry-After (at most 30 s, three times), then give up with a "busy" error the next
+ *   sync retries;
  * - 401: the caller's `refresh` once, then the request again; a second 401 is "reconnect";
  * - anything else not 2xx, or no answer: a XeroError whose message is for the user.
  * Its URLs come from configuration only: without XERO_CLIENT_ID, in development and test, they
@@ -27,8 +27,6 @@ export const XERO_SCOPES = [
 ];
 /** Xero answers at most 100 invoices or contacts a page. */
 export const XERO_PAGE_SIZE = 100;
-const MAX_WAIT_SECONDS = 30;
-const MAX_RATE_RETRIES = 3;
 
 export interface XeroEndpoints {
   authorize: string;
@@ -143,7 +141,7 @@ export function xeroAuthorizationUrl(setup: XeroSetup, origin: string, state: st
 
 export type XeroGrant = BooksGrant;
 
-/** The tool's token endpoint (app/accounting/oauth.server.ts), failing in its own words. */
+/** The tool's token endpoint (app/accounting/tool-http.server.ts), failing in its own words. */
 function tokenRequest(setup: XeroSetup, body: URLSearchParams, now: number): Promise<XeroGrant> {
   return sharedTokenRequest(
     {
@@ -204,8 +202,6 @@ export interface XeroTenant {
 /** A session with one tenant: the access token now, and a refresh the client calls once on a 401. */
 export type XeroSession = BooksSession;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * One request under the failure policy; the parsed JSON body. `url` is absolute (built from the
  * setup's endpoints).
@@ -216,68 +212,50 @@ export async function xeroRequest<T>(
   url: string,
   options: { method?: string; ifModifiedSince?: string; body?: unknown; idempotencyKey?: string } = {},
 ): Promise<T> {
-  let token = await session.accessToken();
-  let refreshed = false;
-  for (let rateRetries = 0; ; ) {
-    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: "application/json" };
-    if (session.tenantId) headers["xero-tenant-id"] = session.tenantId;
-    if (options.ifModifiedSince) headers["If-Modified-Since"] = options.ifModifiedSince;
-    // Xero keeps a write's answer under its key: the same key again makes nothing new (128 characters at most).
-    if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
-    if (options.body !== undefined) headers["Content-Type"] = "application/json";
-    let response: Response;
-    try {
-      response = await setup.fetch(url, {
+  return policyRequest<T>(
+    session,
+    (token) => {
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: "application/json" };
+      if (session.tenantId) headers["xero-tenant-id"] = session.tenantId;
+      if (options.ifModifiedSince) headers["If-Modified-Since"] = options.ifModifiedSince;
+      // Xero keeps a write's answer under its key: the same key again makes nothing new (128 characters at most).
+      if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
+      if (options.body !== undefined) headers["Content-Type"] = "application/json";
+      return setup.fetch(url, {
         method: options.method ?? "GET",
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
       });
-    } catch {
-      throw new XeroError("unreachable", UNREACHABLE);
-    }
-    if (response.status === 429) {
-      await response.body?.cancel();
-      const wait = Number(response.headers.get("Retry-After") ?? "60");
-      if (rateRetries >= MAX_RATE_RETRIES || !Number.isFinite(wait) || wait > MAX_WAIT_SECONDS) {
-        throw new XeroError(
-          "rate-limited",
-          `Xero is busy: this organisation reached its limit of ${response.headers.get("X-Rate-Limit-Problem") === "day" ? "calls a day" : "calls a minute"}. Dunly tries again at the next sync.`,
-          429,
-        );
-      }
-      rateRetries += 1;
-      await sleep(Math.max(0, wait) * 1000);
-      continue;
-    }
-    if (response.status === 401) {
-      await response.body?.cancel();
-      if (refreshed) throw new XeroError("reconnect", RECONNECT, 401);
-      refreshed = true;
-      token = await session.refresh();
-      continue;
-    }
-    if (response.status === 403) {
-      await response.body?.cancel();
-      throw new XeroError("reconnect", RECONNECT, 403);
-    }
-    if (response.status === 204 || response.status === 304) return {} as T;
-    if (!response.ok) {
-      const text = await response.text().catch(() => "");
-      if (response.status >= 500) throw new XeroError("unreachable", UNREACHABLE, response.status);
-      let detail = "";
-      try {
-        detail = refusalDetail(JSON.parse(text));
-      } catch {}
-      throw new XeroError(
-        "refused",
-        `Xero refused the request (${response.status})${detail ? `: ${detail}` : ""}.`,
-        response.status,
-        detail || undefined,
-      );
-    }
-    return (await response.json()) as T;
-  }
+    },
+    XERO_WORDS,
+  );
 }
+
+/** The failure policy in Xero's words. */
+const XERO_WORDS: FailureWords = {
+  busy: (response) =>
+    new XeroError(
+      "rate-limited",
+      `Xero is busy: this organisation reached its limit of ${response.headers.get("X-Rate-Limit-Problem") === "day" ? "calls a day" : "calls a minute"}. Dunly tries again at the next sync.`,
+      429,
+    ),
+  reconnect: (status) => new XeroError("reconnect", RECONNECT, status),
+  unreachable: (status) => new XeroError("unreachable", UNREACHABLE, status),
+  refused: (status, text) => {
+    let detail = "";
+    try {
+      detail = refusalDetail(JSON.parse(text));
+    } catch {}
+    return new XeroError(
+      "refused",
+      `Xero refused the request (${status})${detail ? `: ${detail}` : ""}.`,
+      status,
+      detail || undefined,
+    );
+  },
+  // Xero always names its wait; without one, a minute (more than the policy waits).
+  defaultWait: () => 60,
+};
 
 /** Xero's words for a refusal: a validation error's own message first (what was wrong), else the answer's Message. */
 function refusalDetail(body: { Message?: string; Elements?: { ValidationErrors?: { Message?: string }[] }[] }): string {
