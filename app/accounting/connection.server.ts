@@ -2,7 +2,7 @@ import { generateCodeVerifier, generateState } from "arctic";
 import { and, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { accountingConnections, accountingOauthStates } from "~/db/schema";
-import { BooksError, type BooksGrant, type BooksSession } from "./books";
+import { BooksError, type BooksGrant, type BooksProvider, type BooksSession } from "./books";
 import { openToken, sealToken } from "./tokens.server";
 import {
   deleteXeroConnection,
@@ -69,6 +69,81 @@ export async function startXeroConnect(db: Db, setup: XeroSetup, ownerId: string
   return xeroAuthorizationUrl(setup, origin, state, codeVerifier);
 }
 
+/** The state of a connection under way, taken once: this owner's, this tool's; null when unknown or expired. */
+export async function takeOauthState(db: Db, ownerId: string, provider: BooksProvider, state: string, now: number) {
+  const [row] = await db
+    .delete(accountingOauthStates)
+    .where(
+      and(
+        eq(accountingOauthStates.hash, await hash(state)),
+        eq(accountingOauthStates.ownerId, ownerId),
+        eq(accountingOauthStates.provider, provider),
+      ),
+    )
+    .returning();
+  return row && row.expiresAt >= now ? row : null;
+}
+
+/**
+ * The owner's connection after a consent (either tool): the tokens sealed into the owner's row,
+ * replacing any earlier connection with everything synced from it counted afresh. The same
+ * organisation of the same tool again keeps its write-back account (decisions/063); another, or the
+ * other tool's, starts with it off (an account id of other books means nothing here).
+ */
+export async function storeConnection(
+  db: Db,
+  tokenKey: string,
+  connection: {
+    ownerId: string;
+    provider: BooksProvider;
+    tenantId: string;
+    tenantName: string | null;
+    connectionId: string | null;
+    grant: BooksGrant;
+  },
+  now: number,
+) {
+  const { ownerId, provider, grant } = connection;
+  const values = {
+    ownerId,
+    provider,
+    tenantId: connection.tenantId,
+    tenantName: connection.tenantName,
+    connectionId: connection.connectionId,
+    accessToken: await sealToken(tokenKey, ownerId, grant.accessToken),
+    refreshToken: await sealToken(tokenKey, ownerId, grant.refreshToken),
+    accessExpiresAt: grant.expiresAt,
+    refreshLockUntil: null,
+    status: "connected" as const,
+    importedAt: null,
+    syncCursor: null,
+    syncLeaseUntil: null,
+    lastSyncAt: null,
+    lastError: null,
+    lastErrorAt: null,
+    syncedDebtors: 0,
+    syncedInvoices: 0,
+    syncedPayments: 0,
+    reconnectToldAt: null,
+    importPage: null,
+    importSkipped: 0,
+    connectedAt: now,
+    updatedAt: now,
+  };
+  const same = sql`${accountingConnections.provider} = ${provider} AND ${accountingConnections.tenantId} = excluded.tenant_id`;
+  await db
+    .insert(accountingConnections)
+    .values(values)
+    .onConflictDoUpdate({
+      target: accountingConnections.ownerId,
+      set: {
+        ...values,
+        writebackAccountId: sql`CASE WHEN ${same} THEN ${accountingConnections.writebackAccountId} END`,
+        writebackAccountName: sql`CASE WHEN ${same} THEN ${accountingConnections.writebackAccountName} END`,
+      },
+    });
+}
+
 export type ConnectOutcome = { ok: true; tenantName: string | null } | { ok: false; message: string };
 
 /**
@@ -87,18 +162,8 @@ export async function finishXeroConnect(
   if (params.error) return { ok: false, message: "Xero was not connected: the access was not allowed." };
   if (!params.state || !params.code)
     return { ok: false, message: "Xero was not connected: its answer was incomplete." };
-  const [row] = await db
-    .delete(accountingOauthStates)
-    .where(
-      and(
-        eq(accountingOauthStates.hash, await hash(params.state)),
-        eq(accountingOauthStates.ownerId, ownerId),
-        eq(accountingOauthStates.provider, "xero"),
-      ),
-    )
-    .returning();
-  if (!row || row.expiresAt < now)
-    return { ok: false, message: "Xero was not connected: the link expired. Try again." };
+  const row = await takeOauthState(db, ownerId, "xero", params.state, now);
+  if (!row) return { ok: false, message: "Xero was not connected: the link expired. Try again." };
   try {
     const grant = await exchangeCode(setup, origin, params.code, row.codeVerifier, now);
     const session: XeroSession = {
@@ -111,44 +176,19 @@ export async function finishXeroConnect(
     const tenants = (await xeroConnections(setup, session)).filter((t) => t.tenantType === "ORGANISATION");
     const tenant = tenants[0];
     if (!tenant) return { ok: false, message: "Xero was not connected: no organisation was chosen." };
-    const values = {
-      ownerId,
-      provider: "xero" as const,
-      tenantId: tenant.tenantId,
-      tenantName: tenant.tenantName,
-      connectionId: tenant.id,
-      accessToken: await sealToken(setup.tokenKey, ownerId, grant.accessToken),
-      refreshToken: await sealToken(setup.tokenKey, ownerId, grant.refreshToken),
-      accessExpiresAt: grant.expiresAt,
-      refreshLockUntil: null,
-      status: "connected" as const,
-      importedAt: null,
-      syncCursor: null,
-      syncLeaseUntil: null,
-      lastSyncAt: null,
-      lastError: null,
-      lastErrorAt: null,
-      syncedDebtors: 0,
-      syncedInvoices: 0,
-      syncedPayments: 0,
-      reconnectToldAt: null,
-      importPage: null,
-      importSkipped: 0,
-      connectedAt: now,
-      updatedAt: now,
-    };
-    await db
-      .insert(accountingConnections)
-      .values(values)
-      .onConflictDoUpdate({
-        target: accountingConnections.ownerId,
-        set: {
-          ...values,
-          // The same organisation again keeps its write-back account (decisions/063); another starts with it off.
-          writebackAccountId: sql`CASE WHEN ${accountingConnections.provider} = 'xero' AND ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountId} END`,
-          writebackAccountName: sql`CASE WHEN ${accountingConnections.provider} = 'xero' AND ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountName} END`,
-        },
-      });
+    await storeConnection(
+      db,
+      setup.tokenKey,
+      {
+        ownerId,
+        provider: "xero",
+        tenantId: tenant.tenantId,
+        tenantName: tenant.tenantName,
+        connectionId: tenant.id,
+        grant,
+      },
+      now,
+    );
     return { ok: true, tenantName: tenant.tenantName };
   } catch (error) {
     if (error instanceof BooksError) return { ok: false, message: `Xero was not connected. ${error.message}` };

@@ -1,5 +1,5 @@
 import { generateState } from "arctic";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { eq, lt } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { accountingConnections, accountingOauthStates } from "~/db/schema";
 import { BooksError, type BooksSession } from "../books";
@@ -10,8 +10,10 @@ import {
   connectionOf,
   hash,
   STATE_TTL,
+  storeConnection,
+  takeOauthState,
 } from "../connection.server";
-import { openToken, sealToken } from "../tokens.server";
+import { openToken } from "../tokens.server";
 import {
   exchangeQuickBooksCode,
   type QuickBooksSetup,
@@ -73,19 +75,8 @@ export async function finishQuickBooksConnect(
   if (!params.state || !params.code || !params.realmId || !/^\d{1,32}$/.test(params.realmId)) {
     return { ok: false, message: "QuickBooks was not connected: its answer was incomplete." };
   }
-  const [row] = await db
-    .delete(accountingOauthStates)
-    .where(
-      and(
-        eq(accountingOauthStates.hash, await hash(params.state)),
-        eq(accountingOauthStates.ownerId, ownerId),
-        eq(accountingOauthStates.provider, "quickbooks"),
-      ),
-    )
-    .returning();
-  if (!row || row.expiresAt < now) {
-    return { ok: false, message: "QuickBooks was not connected: the link expired. Try again." };
-  }
+  const row = await takeOauthState(db, ownerId, "quickbooks", params.state, now);
+  if (!row) return { ok: false, message: "QuickBooks was not connected: the link expired. Try again." };
   try {
     const grant = await exchangeQuickBooksCode(setup, origin, params.code, now);
     const session: BooksSession = {
@@ -96,45 +87,12 @@ export async function finishQuickBooksConnect(
       },
     };
     const companyName = await quickBooksCompanyName(setup, session);
-    const values = {
-      ownerId,
-      provider: "quickbooks" as const,
-      tenantId: params.realmId,
-      tenantName: companyName,
-      connectionId: null,
-      accessToken: await sealToken(setup.tokenKey, ownerId, grant.accessToken),
-      refreshToken: await sealToken(setup.tokenKey, ownerId, grant.refreshToken),
-      accessExpiresAt: grant.expiresAt,
-      refreshLockUntil: null,
-      status: "connected" as const,
-      importedAt: null,
-      syncCursor: null,
-      syncLeaseUntil: null,
-      lastSyncAt: null,
-      lastError: null,
-      lastErrorAt: null,
-      syncedDebtors: 0,
-      syncedInvoices: 0,
-      syncedPayments: 0,
-      reconnectToldAt: null,
-      importPage: null,
-      importSkipped: 0,
-      connectedAt: now,
-      updatedAt: now,
-    };
-    await db
-      .insert(accountingConnections)
-      .values(values)
-      .onConflictDoUpdate({
-        target: accountingConnections.ownerId,
-        set: {
-          ...values,
-          // The same company again keeps its write-back account (decisions/063); another company, or
-          // a Xero organisation before, starts with it off (an account id of other books means nothing here).
-          writebackAccountId: sql`CASE WHEN ${accountingConnections.provider} = 'quickbooks' AND ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountId} END`,
-          writebackAccountName: sql`CASE WHEN ${accountingConnections.provider} = 'quickbooks' AND ${accountingConnections.tenantId} = excluded.tenant_id THEN ${accountingConnections.writebackAccountName} END`,
-        },
-      });
+    await storeConnection(
+      db,
+      setup.tokenKey,
+      { ownerId, provider: "quickbooks", tenantId: params.realmId, tenantName: companyName, connectionId: null, grant },
+      now,
+    );
     return { ok: true, tenantName: companyName };
   } catch (error) {
     if (error instanceof BooksError) return { ok: false, message: `QuickBooks was not connected. ${error.message}` };
