@@ -17,7 +17,7 @@ import { DebtorPayments } from "./debtor-payments";
 import { DebtorStatusBadge } from "./debtor-status";
 import { DebtorTimeline } from "./debtor-timeline";
 import type { DebtorView } from "./debtor-view";
-import { OptOutNotice } from "./opt-out-notice";
+import { OptOutNotice, useConsentAnswer } from "./opt-out-notice";
 import { useInvoices } from "./use-invoices";
 
 function toastFor(data: ActionResult, area: ToastArea) {
@@ -104,6 +104,7 @@ export function ConfigureDebtorModal({
     setViewFor(debtor?.id);
     setView("details");
   }
+  useConsentAnswer(debtor?.id ?? 0, area);
   const deleter = useFetcher<typeof debtorAction>();
   useFormResult(deleter, [DEBTOR_INTENTS.remove], (data) => {
     toastFor(data, area);
@@ -146,7 +147,7 @@ export function ConfigureDebtorModal({
               <dd data-testid="debtor-language">{debtorLanguageLabel(debtor.language, userLocale)}</dd>
             </dl>
           </DetailsStep>
-          {debtor.status === "opted_out" && <OptOutNotice debtorId={debtor.id} email={debtor.email} area={area} />}
+          {debtor.status === "opted_out" && <OptOutNotice debtorId={debtor.id} email={debtor.email} />}
           <InvoicesAndPayments debtor={debtor} area={area} />
           <DebtorTimeline debtor={debtor} />
         </>

@@ -9,21 +9,27 @@ import { useFormResult } from "~/ui/use-form-result";
 const CONSENT_INTENT = DEBTOR_INTENTS.consent;
 
 /**
+ * The consent form's fetcher, shared by key with the dialog around the notice: the notice goes as
+ * soon as the consent is recorded (the debtor is no longer opted out), so the dialog tells the answer.
+ */
+export const consentFetcherKey = (debtorId: number) => `debtor-consent-${debtorId}`;
+
+/** The consent's answer as a toast, for the component that outlives the notice. */
+export function useConsentAnswer(debtorId: number, area: ToastArea) {
+  const fetcher = useFetcher<typeof debtorAction>({ key: consentFetcherKey(debtorId) });
+  useFormResult(fetcher, [CONSENT_INTENT], (data) => {
+    if (data.message) notify(data.ok ? "success" : "error", data.message, area);
+  });
+}
+
+/**
  * Shown for a debtor whose address opted out: why nothing is sent, and "Record
  * renewed consent", which first asks for an explicit confirmation inline. Only then the address
  * may get reminders again; stopped schedules stay stopped until the user resumes them.
  */
-export function OptOutNotice({
-  debtorId,
-  email,
-  area = "page",
-}: {
-  debtorId: number;
-  email: string;
-  /** Where the toast appears (the dashboard's dark toasts, or the page's). */
-  area?: ToastArea;
-}) {
-  const fetcher = useFetcher<typeof debtorAction>();
+export function OptOutNotice({ debtorId, email }: { debtorId: number; email: string }) {
+  // Its answer is told by useConsentAnswer in the dialog, which stays when this notice goes.
+  const fetcher = useFetcher<typeof debtorAction>({ key: consentFetcherKey(debtorId) });
   const [confirming, setConfirming] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
   const question = useRef<HTMLParagraphElement>(null);
@@ -40,7 +46,6 @@ export function OptOutNotice({
     setConfirming(open);
   };
   useFormResult(fetcher, [CONSENT_INTENT], (data) => {
-    if (data.message) notify(data.ok ? "success" : "error", data.message, area);
     if (data.ok) setConfirming(false);
   });
 
