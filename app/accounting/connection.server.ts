@@ -121,8 +121,6 @@ export async function storeConnection(
     lastSyncAt: null,
     lastError: null,
     lastErrorAt: null,
-    syncedDebtors: 0,
-    syncedInvoices: 0,
     syncedPayments: 0,
     reconnectToldAt: null,
     importPage: null,

@@ -1072,8 +1072,6 @@ export const accountingConnections = sqliteTable(
     lastSyncAt: integer("last_sync_at"),
     lastError: text("last_error"),
     lastErrorAt: integer("last_error_at"),
-    syncedDebtors: integer("synced_debtors").notNull().default(0),
-    syncedInvoices: integer("synced_invoices").notNull().default(0),
     syncedPayments: integer("synced_payments").notNull().default(0),
     // The first import under way (decisions/060): the next page of open invoices its next step reads
     // (null: none running), and the open invoices it left out so far (their customer has no address).
