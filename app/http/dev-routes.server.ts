@@ -10,6 +10,7 @@ import { xeroPages } from "~/http/xero-pages.server";
 import { skipAhead } from "~/reminders/index.server";
 import { REJECTIONS, receiveReply } from "~/responses/index.server";
 import type { AppBindings } from "./hono-env";
+import { escapeHtml } from "./standin-page";
 
 /**
  * The dev mailbox and the schedules' wait skipped for the end-to-end
@@ -41,8 +42,6 @@ devRoutes.get("/mailbox.json", async (c) => c.json(await listOutbox(c.env.DB)));
 
 devRoutes.get("/mailbox", async (c) => {
   const messages = await listOutbox(c.env.DB);
-  const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-  const escapeHtml = (s: string | null) => (s ?? "").replace(/[&<>"']/g, (ch) => entities[ch] ?? ch);
   const items = messages
     .map(
       (m) => `<article>

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppBindings } from "~/http/hono-env";
 import { listStandInDomains, setStandInStatus } from "~/mail/standin/resend-domains.server";
+import { escapeHtml, standInPage } from "./standin-page";
 
 /**
  * The local stand-in of Resend's Domains API, the page a person clicks through (docs/decisions/059),
@@ -11,9 +12,6 @@ import { listStandInDomains, setStandInStatus } from "~/mail/standin/resend-doma
  */
 export const resendPages = new Hono<AppBindings>();
 
-const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const escapeHtml = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (ch) => entities[ch] ?? ch);
-
 const ACTIONS = {
   verify: { status: "verified", label: "Verify", note: "Resend found every record: the domain sends." },
   fail: { status: "failed", label: "Fail", note: "Resend could not find the records: the domain does not send." },
@@ -22,17 +20,17 @@ const ACTIONS = {
 type ActionId = keyof typeof ACTIONS;
 
 function render(body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Resend domains (local stand-in) · Dunly</title>
-<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#222;background:#fff}
-article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem;overflow-wrap:anywhere}
+  return standInPage({
+    title: "Resend domains (local stand-in)",
+    banner:
+      'This page stands in for Resend in local development and tests: nothing here reads real DNS. Choose what Resend would conclude, then go back to <a href="/iam/domain">Settings → Sending domain</a> and choose "Check verification".',
+    accent: { background: "#1d4ed8", border: "#1d4ed8" },
+    width: "48rem",
+    css: `article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem;overflow-wrap:anywhere}
 .meta{color:#555;font-size:.9rem;margin:0 0 .75rem}code{overflow-wrap:anywhere}ul{padding-left:1.25rem}
-form{display:inline-block;margin:.25rem .5rem .25rem 0}button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #1d4ed8;background:#1d4ed8;color:#fff;cursor:pointer}
-button.secondary{background:#fff;color:#1d4ed8}button:focus-visible,a:focus-visible{outline:3px solid #222;outline-offset:2px}
-.banner{background:#fff7d6;border:1px solid #e6c200;padding:.5rem 1rem;border-radius:6px}a{color:#1d4ed8}</style>
-</head><body><main><h1>Resend domains (local stand-in)</h1>
-<p class="banner">This page stands in for Resend in local development and tests: nothing here reads real DNS. Choose what Resend would conclude, then go back to <a href="/iam/domain">Settings → Sending domain</a> and choose "Check verification".</p>
-${body}</main></body></html>`;
+form{display:inline-block;margin:.25rem .5rem .25rem 0}a{color:#1d4ed8}`,
+    body,
+  });
 }
 
 resendPages.get("/domains", async (c) => {

@@ -16,6 +16,7 @@ import {
 import { getDb } from "~/db/client.server";
 import type { AppBindings } from "~/http/hono-env";
 import { appOrigin } from "~/platform/config.server";
+import { escapeHtml, standInPage } from "./standin-page";
 import { deliverStandInXeroEvent } from "./xero-webhooks.server";
 
 /**
@@ -32,21 +33,17 @@ export const xeroPages = new Hono<AppBindings>();
 const STANDIN_CLIENT_ID = "dunly-local-xero-standin";
 const CODE_TTL = 10 * 60_000;
 
-const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const escapeHtml = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (ch) => entities[ch] ?? ch);
-
 function render(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Dunly</title>
-<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#222}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
+  return standInPage({
+    title,
+    banner: "This page stands in for Xero in local development and tests. Nothing here touches real books.",
+    accent: { background: "#0b6e8f", border: "#13b5ea" },
+    width: "48rem",
+    css: `table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
 form{display:inline-flex;gap:.25rem;align-items:center;margin:.15rem 0}input{font:inherit;width:6rem;padding:.3rem}input[type=date]{width:auto}
-button{font:inherit;padding:.4rem .8rem;border-radius:6px;border:1px solid #13b5ea;background:#0b6e8f;color:#fff;cursor:pointer}
-button.secondary{background:#fff;color:#0b6e8f}button:focus-visible,input:focus-visible{outline:3px solid #222;outline-offset:2px}
-.banner{background:#fff7d6;border:1px solid #e6c200;padding:.5rem 1rem;border-radius:6px}.wrap{overflow-x:auto}</style>
-</head><body><main><h1>${escapeHtml(title)}</h1>
-<p class="banner">This page stands in for Xero in local development and tests. Nothing here touches real books.</p>
-${body}</main></body></html>`;
+button{padding:.4rem .8rem}.wrap{overflow-x:auto}`,
+    body,
+  });
 }
 
 /** The consent request must be the stand-in's client, coming back to this app's own callback. */

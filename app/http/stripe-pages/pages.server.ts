@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppBindings } from "~/http/hono-env";
 import { accountOf, getObject, type StripeJson } from "~/stripe/index.server";
+import { escapeHtml, standInPage } from "../standin-page";
 import { LEAVE_CHECKOUT, type StandInAction } from "./actions.server";
 import { BILLING_STANDIN_ACTIONS } from "./billing-actions.server";
 import { CONNECT_STANDIN_ACTIONS } from "./connect-actions.server";
@@ -21,9 +22,6 @@ const PAGES = {
 } as const;
 type Page = keyof typeof PAGES;
 
-const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const escapeHtml = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (ch) => entities[ch] ?? ch);
-
 /** What the page says about the object: the figures a person checks before they click. */
 function summary(object: StripeJson): string {
   const rows: [string, unknown][] = [["Id", object.id]];
@@ -42,15 +40,15 @@ function summary(object: StripeJson): string {
 }
 
 function render(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Dunly</title>
-<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#222}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:#555}dd{margin:0;word-break:break-all}
-form{margin:1rem 0;padding:1rem;border:1px solid #ddd;border-radius:8px}button{font:inherit;padding:.5rem 1rem;border-radius:6px;border:1px solid #635bff;background:#635bff;color:#fff;cursor:pointer}
-button:focus-visible{outline:3px solid #222;outline-offset:2px}p.note{color:#555;font-size:.9rem;margin:.5rem 0 0}.banner{background:#fff7d6;border:1px solid #e6c200;padding:.5rem 1rem;border-radius:6px}</style>
-</head><body><main><h1>${escapeHtml(title)}</h1>
-<p class="banner">This page stands in for Stripe in local development and tests. Nothing here moves real money.</p>
-${body}</main></body></html>`;
+  return standInPage({
+    title,
+    banner: "This page stands in for Stripe in local development and tests. Nothing here moves real money.",
+    accent: { background: "#635bff", border: "#635bff" },
+    width: "40rem",
+    css: `dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:#555}dd{margin:0;word-break:break-all}
+form{margin:1rem 0;padding:1rem;border:1px solid #ddd;border-radius:8px}p.note{color:#555;font-size:.9rem;margin:.5rem 0 0}`,
+    body,
+  });
 }
 
 async function loadPage(env: Env, page: Page, id: string) {
