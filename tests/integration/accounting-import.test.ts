@@ -8,8 +8,9 @@ import {
   importStep,
 } from "~/accounting/index.server";
 import { readConfig } from "~/platform/config.server";
+import { type AccountingUser, connectedTenant, connectThroughStandIn, cookieOf } from "./accounting-helpers";
 import { entityScopeOf, makeSignedInUser } from "./fixtures";
-import { get, location, ORIGIN, postForm, visibleText } from "./helpers";
+import { get, ORIGIN, postForm, visibleText } from "./helpers";
 
 /**
  * A large organisation's first import (decisions/060): the request runs its first step, the rest
@@ -18,20 +19,10 @@ import { get, location, ORIGIN, postForm, visibleText } from "./helpers";
  * BOOKS_IMPORT_SIZE ("customers:invoices") when set, for the measurement the decision records.
  */
 
-type User = Awaited<ReturnType<typeof makeSignedInUser>>;
-const cookieOf = (u: User) => `dunly_session=${u.token}`;
-
-async function connect(user: User) {
+async function connect(user: AccountingUser) {
   const cookie = cookieOf(user);
-  const consent = new URL(location(await postForm("/iam/accounting/xero/connect", {}, { cookie }))!);
-  const allowed = await postForm("/dev/xero/authorize", [...consent.searchParams.entries(), ["decision", "allow"]], {
-    cookie,
-  });
-  const callback = new URL(location(allowed)!);
-  await get(callback.pathname + callback.search, { cookie });
-  const row = await connectionOf(entityScopeOf(user.id).db, user.id);
-  if (!row?.tenantId) throw new Error("not connected");
-  return { cookie, tenantId: row.tenantId };
+  await connectThroughStandIn("xero", cookie);
+  return { cookie, tenantId: (await connectedTenant(user, "xero")).tenantId };
 }
 
 /** A large organisation in the stand-in: `customers` contacts with `invoices` open invoices between them. */

@@ -17,6 +17,7 @@ import {
 } from "~/accounting/index.server";
 import { paymentEntity } from "~/ledger/index.server";
 import { readConfig } from "~/platform/config.server";
+import { type AccountingUser, connectThroughStandIn, cookieOf, importFromTab } from "./accounting-helpers";
 import { formAction, replyErrors } from "./data-helpers";
 import { db, debtorRowsOf, entityScopeOf, makeSignedInUser, paymentsOf } from "./fixtures";
 import { get, location, ORIGIN, postForm, visibleText } from "./helpers";
@@ -36,32 +37,19 @@ const setups = () => {
   return s;
 };
 
-type User = Awaited<ReturnType<typeof makeSignedInUser>>;
-const cookieOf = (u: User) => `dunly_session=${u.token}`;
+type User = AccountingUser;
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** Connect → the stand-in's consent page → Connect → the callback. */
 async function connect(cookie: string) {
-  const started = await postForm("/iam/accounting/quickbooks/connect", {}, { cookie });
-  const consent = new URL(location(started)!);
-  const allowed = await postForm(
-    "/dev/quickbooks/authorize",
-    [...consent.searchParams.entries(), ["decision", "allow"]],
-    { cookie },
-  );
-  const callback = new URL(location(allowed)!);
-  expect((await get(callback.pathname + callback.search, { cookie })).status).toBe(303);
+  await connectThroughStandIn("quickbooks", cookie);
 }
 
 /** Connect, then preview and import: the company's realm id. */
 async function connectAndImport(user: User) {
-  const cookie = cookieOf(user);
-  await connect(cookie);
-  expect((await postForm("/iam/accounting", { intent: "accounting-preview" }, { cookie })).status).toBe(200);
-  expect((await postForm("/iam/accounting", { intent: "accounting-import" }, { cookie })).status).toBe(303);
-  const row = await connectionOf(db(), user.id);
-  if (!row?.tenantId || row.provider !== "quickbooks") throw new Error("not connected");
-  return { realmId: row.tenantId, cookie };
+  await connect(cookieOf(user));
+  const { tenantId, cookie } = await importFromTab(user, "quickbooks");
+  return { realmId: tenantId, cookie };
 }
 
 const accountsOf = (realmId: string) => listQboObjects<QboAccount>(env, realmId, "account");

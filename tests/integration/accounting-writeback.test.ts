@@ -18,9 +18,10 @@ import {
 import { paymentEntity } from "~/ledger/index.server";
 import { readConfig } from "~/platform/config.server";
 import { runWatchdog } from "~/watchdog/index.server";
+import { type AccountingUser, connectThroughStandIn, cookieOf, importFromTab } from "./accounting-helpers";
 import { formAction, replyErrors } from "./data-helpers";
 import { db, debtorRowsOf, entityScopeOf, makeDebtor, makeSignedInUser, paymentsOf } from "./fixtures";
-import { get, location, ORIGIN, postForm, visibleText } from "./helpers";
+import { get, ORIGIN, postForm, visibleText } from "./helpers";
 
 /**
  * Dunly's payments written back to Xero through the local stand-in (decisions/063): off by default
@@ -36,31 +37,19 @@ const setup = () => {
   return s;
 };
 
-type User = Awaited<ReturnType<typeof makeSignedInUser>>;
-const cookieOf = (u: User) => `dunly_session=${u.token}`;
+type User = AccountingUser;
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** Connect → Allow (the stand-in makes a new organisation) → callback. */
+/** Connect → Allow (the stand-in makes a new organisation) → callback; Xero is asked for the bank accounts too. */
 async function connect(cookie: string) {
-  const started = await postForm("/iam/accounting/xero/connect", {}, { cookie });
-  const consent = new URL(location(started)!);
+  const { consent } = await connectThroughStandIn("xero", cookie);
   expect(consent.searchParams.get("scope")).toContain("accounting.settings.read");
-  const allowed = await postForm("/dev/xero/authorize", [...consent.searchParams.entries(), ["decision", "allow"]], {
-    cookie,
-  });
-  const callback = new URL(location(allowed)!);
-  await get(callback.pathname + callback.search, { cookie });
 }
 
 /** Connect, then preview and import: the organisation's id. */
 async function connectAndImport(user: User) {
-  const cookie = cookieOf(user);
-  await connect(cookie);
-  expect((await postForm("/iam/accounting", { intent: "accounting-preview" }, { cookie })).status).toBe(200);
-  expect((await postForm("/iam/accounting", { intent: "accounting-import" }, { cookie })).status).toBe(303);
-  const row = await connectionOf(db(), user.id);
-  if (!row?.tenantId) throw new Error("not connected");
-  return { tenantId: row.tenantId, cookie };
+  await connect(cookieOf(user));
+  return importFromTab(user, "xero");
 }
 
 const accountsOf = (tenantId: string) => listStandInObjects<XeroAccount>(env, tenantId, "account");

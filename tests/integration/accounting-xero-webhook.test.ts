@@ -11,6 +11,7 @@ import {
 } from "~/accounting/index.server";
 import { paymentEntity } from "~/ledger/index.server";
 import { turnAutopilotOn } from "~/reminders/index.server";
+import { type AccountingUser, connectAndImport } from "./accounting-helpers";
 import {
   debtorRowsOf,
   entityScopeOf,
@@ -20,7 +21,7 @@ import {
   paymentsOf,
   scheduleRow,
 } from "./fixtures";
-import { get, location, postForm, request } from "./helpers";
+import { get, postForm, request } from "./helpers";
 
 /**
  * Xero's webhook (decisions/062) through the local stand-in: POST /webhooks/xero verifies
@@ -30,25 +31,7 @@ import { get, location, postForm, request } from "./helpers";
  * invoice open and chased again, the user's own payment untouched), the due date, the amount.
  */
 
-type User = Awaited<ReturnType<typeof makeSignedInUser>>;
-const cookieOf = (u: User) => `dunly_session=${u.token}`;
-
-/** Connect → the stand-in's consent page → Allow → the callback → preview → import. */
-async function connectAndImport(user: User) {
-  const cookie = cookieOf(user);
-  const started = await postForm("/iam/accounting/xero/connect", {}, { cookie });
-  const consent = new URL(location(started)!);
-  const allowed = await postForm("/dev/xero/authorize", [...consent.searchParams.entries(), ["decision", "allow"]], {
-    cookie,
-  });
-  const callback = new URL(location(allowed)!);
-  expect((await get(callback.pathname + callback.search, { cookie })).status).toBe(303);
-  expect((await postForm("/iam/accounting", { intent: "accounting-preview" }, { cookie })).status).toBe(200);
-  expect((await postForm("/iam/accounting", { intent: "accounting-import" }, { cookie })).status).toBe(303);
-  const row = await connectionOf(entityScopeOf(user.id).db, user.id);
-  if (!row?.tenantId || !row.importedAt) throw new Error("not imported");
-  return { tenantId: row.tenantId, cookie };
-}
+type User = AccountingUser;
 
 /** A POST to the webhook as Xero makes it: no cookie, no Origin, the raw body and its signature. */
 function deliver(body: string, signature: string | null) {
@@ -102,7 +85,7 @@ describe("POST /webhooks/xero: Intent to receive", () => {
 describe("a signed payload syncs the organisation's account", () => {
   it("a payment added in the stand-in settles the invoice through the webhook, with no Sync now", async () => {
     const user = await makeSignedInUser();
-    const { tenantId, cookie } = await connectAndImport(user);
+    const { tenantId, cookie } = await connectAndImport(user, "xero");
     const bayside = await customer(user, tenantId, "Bayside Club");
     const scheduleId = await makeSchedule(user.id, bayside.debtor.id);
     const paid = await postForm("/dev/xero/pay", { invoice: bayside.xero.InvoiceID, amount: "820" }, { cookie });
@@ -116,7 +99,7 @@ describe("a signed payload syncs the organisation's account", () => {
 
   it("a bad signature changes nothing; the same payload correctly signed syncs", async () => {
     const user = await makeSignedInUser();
-    const { tenantId } = await connectAndImport(user);
+    const { tenantId } = await connectAndImport(user, "xero");
     const city = await customer(user, tenantId, "City Agency");
     await addStandInPayment(env, city.xero.InvoiceID, 50);
     const before = await lastSyncAt(user);
@@ -131,7 +114,7 @@ describe("a signed payload syncs the organisation's account", () => {
 
   it("a replayed payload does no work and changes nothing", async () => {
     const user = await makeSignedInUser();
-    const { tenantId } = await connectAndImport(user);
+    const { tenantId } = await connectAndImport(user, "xero");
     const city = await customer(user, tenantId, "City Agency");
     await addStandInPayment(env, city.xero.InvoiceID, 10);
     const body = xeroPayload([{ tenantId, resourceId: city.xero.InvoiceID }], 1);
@@ -150,7 +133,7 @@ describe("a signed payload syncs the organisation's account", () => {
 
   it("a change that arrives while a sync of the account is under way is synced once that one ends", async () => {
     const user = await makeSignedInUser();
-    const { tenantId } = await connectAndImport(user);
+    const { tenantId } = await connectAndImport(user, "xero");
     const city = await customer(user, tenantId, "City Agency");
     // Another sync holds the account (it read Xero before this change).
     const hold = (until: number | null) =>
@@ -168,7 +151,7 @@ describe("a signed payload syncs the organisation's account", () => {
 
   it("an organisation no account imported, or a category Dunly does not read, syncs nothing", async () => {
     const user = await makeSignedInUser();
-    const { tenantId } = await connectAndImport(user);
+    const { tenantId } = await connectAndImport(user, "xero");
     const before = await lastSyncAt(user);
     const other = xeroPayload([{ tenantId: crypto.randomUUID(), resourceId: "x" }], 1);
     expect(await answerOf(await signed(other))).toBe(200);
@@ -188,7 +171,7 @@ describe("the sync follows every change of a synced invoice", () => {
   it("a new due date moves the invoice's due date, and the due-date plan follows", async () => {
     const user = await makeSignedInUser();
     await turnAutopilotOn(entityScopeOf(user.id));
-    const { tenantId, cookie } = await connectAndImport(user);
+    const { tenantId, cookie } = await connectAndImport(user, "xero");
     const city = await customer(user, tenantId, "City Agency");
     // City's earliest invoice (its two are due in 25 and 28 days): its steps come first.
     const [earliest] = (await listStandInObjects<XeroInvoice>(env, tenantId, "invoice"))
@@ -212,7 +195,7 @@ describe("the sync follows every change of a synced invoice", () => {
 
   it("a changed total changes the amount owed", async () => {
     const user = await makeSignedInUser();
-    const { tenantId, cookie } = await connectAndImport(user);
+    const { tenantId, cookie } = await connectAndImport(user, "xero");
     const city = await customer(user, tenantId, "City Agency");
     const before = (await debtorRowsOf(user.id)).find((d) => d.id === city.debtor.id)!.debt_cents;
     const total = city.xero.Total + 100;
@@ -226,7 +209,7 @@ describe("the sync follows every change of a synced invoice", () => {
   it("a payment deleted in Xero reopens the invoice and it is chased again; the user's own payment stays", async () => {
     const user = await makeSignedInUser();
     await turnAutopilotOn(entityScopeOf(user.id));
-    const { tenantId, cookie } = await connectAndImport(user);
+    const { tenantId, cookie } = await connectAndImport(user, "xero");
     const bayside = await customer(user, tenantId, "Bayside Club");
     // The user records part of it in Dunly (Xero does not know); Xero then gets the rest, in full.
     const own = await paymentEntity.add(entityScopeOf(user.id), bayside.debtor.id, {
