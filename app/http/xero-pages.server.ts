@@ -38,7 +38,8 @@ function render(title: string, body: string): string {
     title,
     banner: "This page stands in for Xero in local development and tests. Nothing here touches real books.",
     accent: { background: "#0b6e8f", border: "#13b5ea" },
-    width: "48rem",
+    // Wide enough for the invoices' actions beside them on a desktop; a phone scrolls the table.
+    width: "72rem",
     css: `table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
 form{display:inline-flex;gap:.25rem;align-items:center;margin:.15rem 0}input{font:inherit;width:6rem;padding:.3rem}input[type=date]{width:auto}
 button{padding:.4rem .8rem}.wrap{overflow-x:auto}`,
@@ -187,7 +188,7 @@ xeroPages.get("/", async (c) => {
     .join("\n");
   return c.html(
     render(
-      `Xero: ${tenant?.data.tenantName ?? "organisation"} (local stand-in)`,
+      tenant ? `Xero: ${tenant.data.tenantName}` : "Xero (local stand-in)",
       `<div class="wrap"><table><caption>Invoices and bills</caption><thead><tr><th scope="col">Number</th><th scope="col">Type</th><th scope="col">Contact</th><th scope="col">Status</th><th scope="col">Due date</th><th scope="col">Due</th><th scope="col">Do as in Xero</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
 <h2>Payments</h2>
