@@ -54,6 +54,7 @@ const debtor = {
   contactRole: null,
   sourceProvider: null,
   externalId: null,
+  lateCharges: null,
   createdAt: 0,
   updatedAt: 0,
 } satisfies Debtor;

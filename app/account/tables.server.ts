@@ -7,6 +7,9 @@ import {
   accountingWritebacks,
   alarmRepairs,
   bankAccounts,
+  chargeAllocations,
+  chargePauses,
+  charges,
   debtorContacts,
   debtorEvents,
   debtorReplies,
@@ -23,6 +26,7 @@ import {
   emails,
   invoiceOwedDays,
   invoices,
+  lateChargeTerms,
   loginTokens,
   mailBatches,
   messageTemplates,
@@ -35,6 +39,7 @@ import {
   paymentAllocations,
   payments,
   rateLimitEvents,
+  referenceRates,
   schedules,
   sendingDomains,
   sessions,
@@ -90,6 +95,17 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
     exported: { omit: [] },
     keyset: [schedules.createdAt, schedules.id],
   },
+  // What payments paid on late-payment charges (decisions/065): before the payments and charges they name.
+  {
+    table: chargeAllocations,
+    rows: (a) =>
+      sql`${chargeAllocations.paymentId} IN (SELECT ${payments.id} FROM ${payments} WHERE ${payments.ownerId} = ${a.id})`,
+    exported: { omit: [] },
+    keyset: [chargeAllocations.paymentId, chargeAllocations.chargeId],
+  },
+  { table: charges, rows: byOwner(charges.ownerId), exported: { omit: [] } },
+  { table: chargePauses, rows: byOwner(chargePauses.ownerId), exported: { omit: [] } },
+  { table: lateChargeTerms, rows: byOwner(lateChargeTerms.ownerId), exported: { omit: [] } },
   {
     table: paymentAllocations,
     rows: (a) =>
@@ -187,6 +203,7 @@ export const GLOBAL_TABLES: ReadonlyMap<SQLiteTable, string> = new Map<SQLiteTab
     rateLimitEvents,
     "abuse counters the housekeeping job drops within a day, keyed by a client or an address; a deleted account's own (its id, its address) go with it",
   ],
+  [referenceRates, "published central bank rates (decisions/064), the same for every account, kept by an operator"],
   [webhookEvents, "the ids and types of provider events already handled, nothing about whom"],
   [alarmRepairs, "schedule ids only: the watchdog disarms a deleted schedule's alarm from it, then removes the row"],
   [

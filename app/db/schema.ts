@@ -199,6 +199,9 @@ export const debtors = sqliteTable(
     // The accounting tool it came from (decisions/060): 'xero' with the contact's id there; null: Dunly's own.
     sourceProvider: text("source_provider", { enum: ["xero", "quickbooks"] }),
     externalId: text("external_id"),
+    // Late-payment charges for this debtor (decisions/065): 'on' or 'off'; null: the account's
+    // setting. Only a debtor of kind 'company' is ever charged, whatever this says.
+    lateCharges: text("late_charges", { enum: ["on", "off"] }),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },
@@ -1186,4 +1189,135 @@ export const devQuickbooksObjects = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [index("dev_quickbooks_objects_realm_idx").on(t.realmId, t.kind, t.updatedAt)],
+);
+
+/**
+ * Published reference rates (decisions/064): the central bank rate in force from `effective_on`
+ * (YYYY-MM-DD) until the series' next row, in basis points (4.50% = 450). Not an account's: one
+ * table for every account, seeded by a migration and kept by an operator (scripts/reference-rates.mjs).
+ * series: 'ecb_mro' (ECB main refinancing operations), 'boe_base' (Bank of England Bank Rate),
+ * 'de_basiszins' (Deutsche Bundesbank Basiszinssatz, §247 BGB).
+ */
+export const referenceRates = sqliteTable(
+  "reference_rates",
+  {
+    series: text("series").notNull(),
+    effectiveOn: text("effective_on").notNull(),
+    rateBp: integer("rate_bp").notNull(),
+    // Where the value was published (a URL or the publication's name).
+    source: text("source").notNull(),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [primaryKey({ columns: [t.series, t.effectiveOn] })],
+);
+
+/**
+ * The account's late-payment charges (decisions/065), off until the user turns them on. rule: a
+ * statutory rule's id (app/domain/late-charges: 'gb', 'de', 'fr', …) or 'contract' (the user's own
+ * terms: contract_kind 'fixed' (contract_fee_cents in contract_fee_currency, once), 'percent_once'
+ * (contract_rate_bp of the invoice, once) or 'percent_monthly' (contract_rate_bp a month), each after
+ * contract_grace_days and at most contract_cap_bp of the invoice). compensation: the statutory fixed
+ * sum per invoice (the €40 or £40–£100) on top of statutory interest. payment_order: what a payment
+ * settles first, the invoices' principal (the default) or their charges.
+ */
+export const lateChargeTerms = sqliteTable("late_charge_terms", {
+  ownerId: text("owner_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(false),
+  rule: text("rule").notNull(),
+  compensation: integer("compensation", { mode: "boolean" }).notNull().default(true),
+  contractKind: text("contract_kind", { enum: ["fixed", "percent_once", "percent_monthly"] }),
+  contractFeeCents: integer("contract_fee_cents"),
+  contractFeeCurrency: text("contract_fee_currency"),
+  contractRateBp: integer("contract_rate_bp"),
+  contractGraceDays: integer("contract_grace_days").notNull().default(0),
+  contractCapBp: integer("contract_cap_bp"),
+  paymentOrder: text("payment_order", { enum: ["principal_first", "charges_first"] })
+    .notNull()
+    .default("principal_first"),
+  updatedAt: integer("updated_at").notNull().default(nowMs),
+});
+
+/**
+ * A late-payment charge on an invoice (decisions/065): in the ledger beside the invoice, never in
+ * its amount. One row per invoice and kind: 'interest' (statutory or contractual, accrued daily,
+ * simple), 'compensation' (the statutory fixed sum) or 'fee' (the contract's fee). amount_cents is
+ * what it has accrued through `accrued_through` (YYYY-MM-DD); basis is JSON saying how it was
+ * computed (the rule, rates, days, principal), which every screen and e-mail explains in words.
+ * paid_cents is the sum of its charge_allocations. A waived charge (waived_at, waived_by: the
+ * user's e-mail, waived_cents: what was still owed then) owes nothing more and accrues no more.
+ */
+export const charges = sqliteTable(
+  "charges",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id")
+      .notNull()
+      .references(() => debtors.id, { onDelete: "cascade" }),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["interest", "compensation", "fee"] }).notNull(),
+    currency: text("currency").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    paidCents: integer("paid_cents").notNull().default(0),
+    basis: text("basis").notNull(),
+    accruedThrough: text("accrued_through").notNull(),
+    waivedAt: integer("waived_at"),
+    waivedBy: text("waived_by"),
+    waivedCents: integer("waived_cents"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    updatedAt: integer("updated_at").notNull().default(nowMs),
+  },
+  (t) => [
+    uniqueIndex("charges_invoice_kind_idx").on(t.invoiceId, t.kind),
+    index("charges_owner_debtor_idx").on(t.ownerId, t.debtorId, t.invoiceId),
+    // The money figures: an account's charges by currency.
+    index("charges_owner_currency_idx").on(t.ownerId, t.currency, t.amountCents, t.paidCents),
+    check("charges_ledger", sql`amount_cents >= 0 AND paid_cents >= 0 AND paid_cents <= amount_cents`),
+  ],
+);
+
+/** What a payment paid on each charge (decisions/065), as payment_allocations for invoices. */
+export const chargeAllocations = sqliteTable(
+  "charge_allocations",
+  {
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    chargeId: integer("charge_id")
+      .notNull()
+      .references(() => charges.id, { onDelete: "cascade" }),
+    amountCents: integer("amount_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.paymentId, t.chargeId] }), index("charge_allocations_charge_idx").on(t.chargeId)],
+);
+
+/**
+ * Days an invoice accrues no interest (decisions/065): while it is disputed (reason 'dispute',
+ * closed when the dispute is resolved against the debtor; a dispute the debtor wins voids the
+ * invoice) or under an active payment plan ('plan', plan_id; removed if the plan breaks, so its
+ * days are charged after all). from_on inclusive, to_on exclusive (YYYY-MM-DD); null: still paused.
+ */
+export const chargePauses = sqliteTable(
+  "charge_pauses",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+    reason: text("reason", { enum: ["dispute", "plan"] }).notNull(),
+    planId: integer("plan_id"),
+    fromOn: text("from_on").notNull(),
+    toOn: text("to_on"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [index("charge_pauses_invoice_idx").on(t.invoiceId, t.fromOn), index("charge_pauses_owner_idx").on(t.ownerId)],
 );
