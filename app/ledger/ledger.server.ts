@@ -3,6 +3,14 @@ import type { Db } from "~/db/client.server";
 import { settleStatusStatement } from "~/db/debtor-status";
 import { debtors, invoices, paymentAllocations } from "~/db/schema";
 import { type CommitScope, type Consequences, commit } from "~/reminders/index.server";
+import {
+  allocateChargesFirstStatement,
+  allocateChargesStatement,
+  chargeAllocatedSql,
+  chargesOwedSql,
+  isChargesViolation,
+  settleChargesStatement,
+} from "./charges/ledger-sql.server";
 
 /**
  * The ledger: what a debtor owes is their invoices; what they paid is
@@ -79,11 +87,12 @@ const debtorSum = (column: "amount_cents" | "paid_cents") =>
 
 /**
  * The owner's debtor's invoices and the debtor recomputed from the allocations (see the module's
- * comment), for the batch of a ledger write. Three statements; they write nothing for a debtor
- * that is not the owner's.
+ * comment), and their late-payment charges' paid_cents from theirs (decisions/065), for the batch
+ * of a ledger write. Four statements; they write nothing for a debtor that is not the owner's.
  */
 export function settleLedgerStatements(db: Db, ownerId: string, debtorId: number, now: number) {
   return [
+    settleChargesStatement(db, ownerId, debtorId, now),
     db
       .update(invoices)
       .set({
@@ -112,10 +121,16 @@ export function settleDebtorsStatements(db: Db, ownerId: string, which: SQL, now
 
 /**
  * How much a payment of the debtor in `currency` may still pay: what is left on the chosen invoice
- * (open or disputed), or on every open invoice in that currency (disputed ones are paid only when
- * chosen). SQL, evaluated where it is used in the batch.
+ * (open or disputed) and its own late-payment charges, or on every open invoice in that currency
+ * (disputed ones are paid only when chosen) and every charge owed in it (decisions/065). SQL,
+ * evaluated where it is used in the batch.
  */
 export function availableSql(debtorId: number, currency: string | SQL, invoiceId: number | null): SQL<number> {
+  return sql<number>`(${principalAvailableSql(debtorId, currency, invoiceId)} + ${chargesOwedSql(debtorId, currency, invoiceId)})`;
+}
+
+/** What is left on the chosen invoice, or on the open invoices in `currency`: the principal part of availableSql. */
+export function principalAvailableSql(debtorId: number, currency: string | SQL, invoiceId: number | null): SQL<number> {
   const target =
     invoiceId === null
       ? sql`i.status = 'open' AND i.currency = ${currency}`
@@ -124,18 +139,36 @@ export function availableSql(debtorId: number, currency: string | SQL, invoiceId
 }
 
 /**
+ * Allocates the payments `selector` picks (a condition on `p`, payments without allocations): the
+ * invoices' principal first (allocateStatement), then what is left to their late-payment charges;
+ * or the charges first when the owner's terms say so (decisions/065). Three statements, run after
+ * the invoices and charges were settled and followed by settleLedgerStatements.
+ */
+export function allocatePaymentStatements(db: Db, selector: SQL) {
+  return [
+    allocateChargesFirstStatement(db, selector),
+    allocateStatement(db, selector),
+    allocateChargesStatement(db, selector),
+  ] as const;
+}
+
+/** How many statements allocatePaymentStatements makes. */
+export const ALLOCATE_STATEMENTS = 3;
+
+/**
  * Allocates the payments `selector` picks (a condition on `p`, a payments row without
  * allocations) to the debtor's invoices: the chosen invoice, or the open invoices in the payment's
- * currency, oldest due date first, each up to what is left on it. Run after the invoices were
- * settled (their paid_cents current) and followed by settleLedgerStatements.
+ * currency, oldest due date first, each up to what is left on it (of the payment, less what it
+ * already paid on charges). Run after the invoices were settled (their paid_cents current) and
+ * followed by settleLedgerStatements; payments go through allocatePaymentStatements.
  */
-export function allocateStatement(db: Db, selector: SQL) {
+function allocateStatement(db: Db, selector: SQL) {
   // drizzle's insert (not db.run): a raw statement with bound values cannot join a D1 batch in
   // drizzle (its batch binds values through a prepared query's statement, which raw SQL lacks).
   // The SELECT gives payment_allocations' columns in the table's order.
   return db.insert(paymentAllocations).select(sql`
 SELECT pid, iid, min(remaining, amt - before) FROM (
-  SELECT p.id AS pid, p.amount_cents AS amt, i.id AS iid, i.amount_cents - i.paid_cents AS remaining,
+  SELECT p.id AS pid, p.amount_cents - ${chargeAllocatedSql} AS amt, i.id AS iid, i.amount_cents - i.paid_cents AS remaining,
     coalesce(sum(i.amount_cents - i.paid_cents) OVER (PARTITION BY p.id ORDER BY i.due_on, i.id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
   FROM payments AS p
   JOIN invoices AS i ON i.debtor_id = p.debtor_id AND i.owner_id = p.owner_id AND i.amount_cents > i.paid_cents
@@ -144,16 +177,20 @@ SELECT pid, iid, min(remaining, amt - before) FROM (
 ) WHERE before < amt`);
 }
 
-/** Whether a D1 error is the ledger's CHECK refusing a write (an amount below what was paid, or an overpayment). */
+/**
+ * Whether a D1 error is the ledger's CHECK refusing a write (an amount below what was paid, or an
+ * overpayment of an invoice or of a late-payment charge).
+ */
 function isLedgerViolation(error: unknown) {
-  return errorText(error).includes("invoices_ledger");
+  const text = errorText(error);
+  return text.includes("invoices_ledger") || isChargesViolation(text);
 }
 
 /** What a ledger write answers when the database refuses it. */
 export interface LedgerRefusals<R> {
   /** An invoice number the account already uses. */
   numberTaken?: () => R | Promise<R>;
-  /** An invoice would be paid beyond its amount (the invoices' CHECK). */
+  /** An invoice or a charge would be paid beyond its amount (their CHECKs). */
   overPaid?: () => R | Promise<R>;
 }
 

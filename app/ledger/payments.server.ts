@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { hasDisputedInvoice, hasOpenInvoice, OWED_STATUSES } from "~/db/owed";
 import { debtors, invoices, paymentAllocations, payments, schedules } from "~/db/schema";
@@ -7,7 +7,14 @@ import { fromCents, toCents } from "~/domain/money";
 import type { DataScope } from "~/platform/scope.server";
 import { type Consequences, commit, resumableWhere } from "~/reminders/index.server";
 import type { PaymentInput } from "~/schemas/payment";
-import { allocateStatement, availableSql, commitLedgerWrite, settleLedgerStatements } from "./ledger.server";
+import { chargesOwedSql, releaseChargeAllocationsStatement } from "./charges/ledger-sql.server";
+import {
+  ALLOCATE_STATEMENTS,
+  allocatePaymentStatements,
+  availableSql,
+  commitLedgerWrite,
+  settleLedgerStatements,
+} from "./ledger.server";
 import {
   type BooksOutcome,
   readBooksOutcome,
@@ -96,9 +103,10 @@ export function settleStatements(consequences: Consequences, db: Db, ownerId: st
 }
 
 /** How many statements settleStatements makes. */
-export const SETTLE_STATEMENTS = 7;
+export const SETTLE_STATEMENTS = 8;
 
 type SettledResults = [
+  unknown,
   unknown,
   unknown,
   unknown,
@@ -110,7 +118,7 @@ type SettledResults = [
 
 /** The debtor after the settle statements, and the schedules they completed; undefined when the debtor is gone. */
 export function readSettled(results: readonly unknown[]) {
-  const [, , , completed, , [debtor], [resumable]] = results as SettledResults;
+  const [, , , , completed, , [debtor], [resumable]] = results as SettledResults;
   if (!debtor) return undefined;
   return {
     debtor: { ...debtor, resumable: resumable?.n ?? 0 },
@@ -172,7 +180,10 @@ async function getPaymentWithDebtor(db: Db, ownerId: string, paymentId: number) 
 
 // Writes -----------------------------------------------------------------------------------------
 
-/** The invoice a payment is for, when chosen: the owner's, of this debtor, not void; with its currency. */
+/**
+ * The invoice a payment is for, when chosen: the owner's, of this debtor, open or disputed, or paid
+ * with late-payment charges still owed on it (decisions/065); with its currency.
+ */
 async function chosenInvoice(db: Db, ownerId: string, debtorId: number, invoiceId: number | undefined) {
   if (invoiceId === undefined) return null;
   const row = await db
@@ -183,7 +194,10 @@ async function chosenInvoice(db: Db, ownerId: string, debtorId: number, invoiceI
         eq(invoices.ownerId, ownerId),
         eq(invoices.debtorId, debtorId),
         eq(invoices.id, invoiceId),
-        inArray(invoices.status, [...OWED_STATUSES]),
+        or(
+          inArray(invoices.status, [...OWED_STATUSES]),
+          and(eq(invoices.status, "paid"), sql`${chargesOwedSql(debtorId, sql`${invoices.currency}`, invoiceId)} > 0`),
+        ),
       ),
     )
     .get();
@@ -261,7 +275,7 @@ export async function addPayment(
         )
         .returning(paymentColumns),
       // The payment just inserted: the debtor's newest, made now, not yet allocated.
-      allocateStatement(db, justInserted(ownerId, debtorId, now)),
+      ...allocatePaymentStatements(db, justInserted(ownerId, debtorId, now)),
       // Written back to the accounting tool when the account asks (decisions/063): queued in this batch.
       writebackOutboxStatement(db, ownerId, justInserted(ownerId, debtorId, now), now),
       writebackOutcomeQuery(db, ownerId, insertedId(ownerId, debtorId, now)),
@@ -274,11 +288,12 @@ export async function addPayment(
   );
   if ("refused" in written) return written.refused;
   const { results } = written;
-  const after = readSettled(results.slice(4, 4 + SETTLE_STATEMENTS));
+  const settledAt = 3 + ALLOCATE_STATEMENTS;
+  const after = readSettled(results.slice(settledAt, settledAt + SETTLE_STATEMENTS));
   if (!after) return { error: "not-found" };
   const [payment] = results[0] as PaymentRow[];
   if (!payment) return refusal(db, debtorId, after.debtor, 0, chosen?.id ?? null);
-  return { payment, ...after, books: readBooksOutcome(results[3]) };
+  return { payment, ...after, books: readBooksOutcome(results[settledAt - 1]) };
 }
 
 /** The id of the payment addPayment inserts: the debtor's newest, made `now` (null when none was). */
@@ -311,7 +326,7 @@ async function refusal(
     invoiceId === null
       ? undefined
       : await db
-          .select({ left: sql<number>`${invoices.amountCents} - ${invoices.paidCents}`, currency: invoices.currency })
+          .select({ left: availableSql(debtorId, sql`${invoices.currency}`, invoiceId), currency: invoices.currency })
           .from(invoices)
           .where(eq(invoices.id, invoiceId))
           .get();
@@ -349,6 +364,7 @@ export async function editPayment(
     { env, db, now },
     (consequences) => [
       db.delete(paymentAllocations).where(eq(paymentAllocations.paymentId, paymentId)),
+      releaseChargeAllocationsStatement(db, ownerId, paymentId),
       ...settleLedgerStatements(db, ownerId, existing.debtorId, now),
       db
         .update(payments)
@@ -361,7 +377,7 @@ export async function editPayment(
           ),
         )
         .returning(paymentColumns),
-      allocateStatement(db, sql`p.id = ${paymentId} AND p.owner_id = ${ownerId}`),
+      ...allocatePaymentStatements(db, sql`p.id = ${paymentId} AND p.owner_id = ${ownerId}`),
       ...settleStatements(consequences, db, ownerId, existing.debtorId, now),
     ],
     {
@@ -370,9 +386,11 @@ export async function editPayment(
   );
   if ("refused" in written) return written.refused;
   const { results } = written;
-  const after = readSettled(results.slice(6));
+  // [release ×2, settle ledger ×4, update, allocate ×3, settle …]
+  const updatedAt = 6;
+  const after = readSettled(results.slice(updatedAt + 1 + ALLOCATE_STATEMENTS));
   if (!after) return { error: "not-found" };
-  const [payment] = results[4] as PaymentRow[];
+  const [payment] = results[updatedAt] as PaymentRow[];
   if (!payment) {
     // Deleted meanwhile, or more than is owed.
     const still = await getPaymentWithDebtor(db, ownerId, paymentId);
@@ -390,11 +408,12 @@ export async function deletePayment(
 ): Promise<PaymentWrite | { error: "not-found" }> {
   const existing = await getPaymentWithDebtor(db, ownerId, paymentId);
   if (!existing) return { error: "not-found" };
-  const [, deleted, ...settled] = (
+  const [, , deleted, ...settled] = (
     await commit(
       { env, db, now },
       (consequences) =>
         [
+          releaseChargeAllocationsStatement(db, ownerId, paymentId),
           db
             .delete(paymentAllocations)
             .where(

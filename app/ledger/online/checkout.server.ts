@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { invoices, onlinePayments } from "~/db/schema";
+import { charges, invoices, onlinePayments } from "~/db/schema";
 import { translator } from "~/domain/i18n";
 import { PORTAL_COPY } from "~/domain/i18n/portal";
 import type { Language } from "~/domain/languages";
@@ -12,8 +12,9 @@ import type { StripeAccountRow } from "./stripe-account.server";
 /**
  * Pay online (decisions/018): a Checkout Session on the
  * user's connected account (a direct charge: the Stripe-Account header) for what the ledger says is
- * still owed, one open invoice or every open invoice in one currency. The amount and currency are
- * read here from the invoices, never from the request; the session is recorded (online_payments) so
+ * still owed, one open invoice or every open invoice in one currency, with the late-payment charges
+ * owed on them (that invoice's, or every one in that currency: decisions/065). The amount and
+ * currency are read here from the invoices and charges, never from the request; the session is recorded (online_payments) so
  * the webhook maps it back to its debtor without trusting its metadata.
  */
 
@@ -42,9 +43,35 @@ async function owedLines(db: Db, ownerId: string, debtorId: number, target: PayT
       ),
     )
     .orderBy(asc(invoices.dueOn), asc(invoices.id));
-  if ("invoiceId" in target) return rows;
-  const currency = target.currency ?? rows[0]?.currency;
-  return rows.filter((r) => r.currency === currency);
+  const owed = await chargesOwed(db, ownerId, debtorId, target);
+  const currency = "invoiceId" in target ? undefined : (target.currency ?? rows[0]?.currency ?? owed[0]?.currency);
+  const inCurrency = <T extends { currency: string }>(list: T[]) =>
+    currency === undefined ? list : list.filter((r) => r.currency === currency);
+  return { lines: inCurrency(rows), charges: inCurrency(owed) };
+}
+
+/** The late-payment charges the debtor still owes, per invoice (the target's invoice only, when one is chosen). */
+function chargesOwed(db: Db, ownerId: string, debtorId: number, target: PayTarget) {
+  return db
+    .select({
+      invoiceId: charges.invoiceId,
+      currency: charges.currency,
+      owed: sql<number>`sum(${charges.amountCents} - ${charges.paidCents})`,
+    })
+    .from(charges)
+    .innerJoin(invoices, eq(invoices.id, charges.invoiceId))
+    .where(
+      and(
+        eq(charges.ownerId, ownerId),
+        eq(charges.debtorId, debtorId),
+        sql`${charges.waivedAt} IS NULL`,
+        sql`${invoices.status} != 'void'`,
+        gt(charges.amountCents, charges.paidCents),
+        "invoiceId" in target ? eq(charges.invoiceId, target.invoiceId) : undefined,
+      ),
+    )
+    .groupBy(charges.invoiceId, charges.currency)
+    .orderBy(asc(invoices.dueOn), asc(charges.invoiceId));
 }
 
 /**
@@ -61,22 +88,26 @@ export async function startCheckout(
   portalUrl: string,
   now: number,
 ): Promise<CheckoutOutcome> {
-  const lines = await owedLines(db, debtor.ownerId, debtor.id, target);
+  const owed = await owedLines(db, debtor.ownerId, debtor.id, target);
+  const { lines } = owed;
   const first = lines[0];
-  const amountCents = lines.reduce((sum, l) => sum + Number(l.balance), 0);
-  if (!first || amountCents <= 0) return { error: "nothing-owed" };
-  const currency = first.currency;
+  const amountCents =
+    lines.reduce((sum, l) => sum + Number(l.balance), 0) + owed.charges.reduce((sum, c) => sum + Number(c.owed), 0);
+  const currency = first?.currency ?? owed.charges[0]?.currency;
+  if (!currency || amountCents <= 0) return { error: "nothing-owed" };
+  // The invoices paid for: their principal, their charges, or both.
+  const invoiceCount = new Set([...lines.map((l) => l.id), ...owed.charges.map((c) => c.invoiceId)]).size;
   // A bank payment still pending in this currency may yet arrive (decisions/018): a second payment
   // started now could pay the same invoices twice, so none starts until it has arrived or failed.
   if (await pendingOnlinePayment(db, debtor.ownerId, debtor.id, currency)) return { error: "payment-pending" };
   const t = translator(PORTAL_COPY, debtor.language, debtor.locale);
   const name =
-    lines.length === 1
+    lines.length === 1 && invoiceCount === 1 && first
       ? first.number?.trim()
         ? t("portal.checkout.line", { number: first.number.trim() })
         : t("portal.checkout.lineUnnumbered")
       : t("portal.checkout.lines", {
-          count: lines.length,
+          count: invoiceCount,
           amount: formatMoney(amountCents, currency, debtor.locale),
         });
   const session = await stripe.client.checkout.sessions.create(

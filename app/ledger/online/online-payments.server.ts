@@ -5,7 +5,8 @@ import { debtors, onlinePayments, paymentAllocations, payments } from "~/db/sche
 import { formatDate } from "~/domain/dates";
 import { formatMoney, fromCents, providerAmountCents } from "~/domain/money";
 import type { ReceiptMessage } from "~/domain/receipt";
-import { allocateStatement, settleLedgerStatements } from "~/ledger/ledger.server";
+import { releaseChargeAllocationsStatement } from "~/ledger/charges/ledger-sql.server";
+import { allocatePaymentStatements, settleLedgerStatements } from "~/ledger/ledger.server";
 import { addPayment, settleStatements } from "~/ledger/payments.server";
 import { debtorParties, portalLink } from "~/links/index.server";
 import { sendRecorded } from "~/mail/index.server";
@@ -361,12 +362,13 @@ export async function recordReversal(
           ),
           noticeInsert(db, { ownerId: row.ownerId, debtorId: row.debtorId, kind, at: now }),
           db.delete(paymentAllocations).where(eq(paymentAllocations.paymentId, payment.id)),
+          releaseChargeAllocationsStatement(db, row.ownerId, payment.id),
           ...settleLedgerStatements(db, row.ownerId, row.debtorId, now),
           db
             .update(payments)
             .set({ amountCents })
             .where(and(eq(payments.id, payment.id), eq(payments.ownerId, row.ownerId))),
-          allocateStatement(db, sql`p.id = ${payment.id} AND p.owner_id = ${row.ownerId}`),
+          ...allocatePaymentStatements(db, sql`p.id = ${payment.id} AND p.owner_id = ${row.ownerId}`),
           ...settleStatements(consequences, db, row.ownerId, row.debtorId, now),
         ] as const,
     )

@@ -1,0 +1,130 @@
+import { env } from "cloudflare:workers";
+
+/**
+ * Late-payment charges in the tests (decisions/065): charge rows made straight in D1, the account's
+ * terms, and the rows read back as D1 stores them.
+ */
+
+export interface ChargeFields {
+  kind?: "interest" | "compensation" | "fee";
+  amountCents: number;
+  currency?: string;
+  paidCents?: number;
+  accruedThrough?: string;
+  basis?: unknown;
+}
+
+/** A charge on the owner's invoice, as a raw row (its debtor is the invoice's). */
+export async function makeCharge(ownerId: string, invoiceId: number, f: ChargeFields) {
+  const row = await env.DB.prepare(
+    `INSERT INTO charges (owner_id, debtor_id, invoice_id, kind, currency, amount_cents, paid_cents, basis, accrued_through)
+     SELECT owner_id, debtor_id, id, ?, ?, ?, ?, ?, ? FROM invoices WHERE id = ? AND owner_id = ? RETURNING id`,
+  )
+    .bind(
+      f.kind ?? "interest",
+      f.currency ?? "USD",
+      f.amountCents,
+      f.paidCents ?? 0,
+      JSON.stringify(f.basis ?? { test: true }),
+      f.accruedThrough ?? "2026-11-25",
+      invoiceId,
+      ownerId,
+    )
+    .first<{ id: number }>();
+  return row!.id;
+}
+
+export interface TermsFields {
+  enabled?: boolean;
+  rule?: string;
+  compensation?: boolean;
+  paymentOrder?: "principal_first" | "charges_first";
+  contractKind?: "fixed" | "percent_once" | "percent_monthly" | null;
+  contractFeeCents?: number | null;
+  contractFeeCurrency?: string | null;
+  contractRateBp?: number | null;
+  contractGraceDays?: number;
+  contractCapBp?: number | null;
+}
+
+/** The account's late-charge terms, written straight in D1 (replacing any). */
+export async function setTerms(ownerId: string, f: TermsFields = {}) {
+  await env.DB.prepare(
+    `INSERT OR REPLACE INTO late_charge_terms (owner_id, enabled, rule, compensation, contract_kind, contract_fee_cents,
+       contract_fee_currency, contract_rate_bp, contract_grace_days, contract_cap_bp, payment_order)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+    .bind(
+      ownerId,
+      f.enabled === false ? 0 : 1,
+      f.rule ?? "gb",
+      f.compensation === false ? 0 : 1,
+      f.contractKind ?? null,
+      f.contractFeeCents ?? null,
+      f.contractFeeCurrency ?? null,
+      f.contractRateBp ?? null,
+      f.contractGraceDays ?? 0,
+      f.contractCapBp ?? null,
+      f.paymentOrder ?? "principal_first",
+    )
+    .run();
+}
+
+export interface ChargeRow {
+  id: number;
+  invoice_id: number;
+  kind: string;
+  currency: string;
+  amount_cents: number;
+  paid_cents: number;
+  basis: string;
+  accrued_through: string;
+  waived_at: number | null;
+  waived_by: string | null;
+  waived_cents: number | null;
+}
+
+/** The debtor's charges, by invoice then kind. */
+export async function chargesOf(debtorId: number) {
+  return (
+    await env.DB.prepare(
+      "SELECT id, invoice_id, kind, currency, amount_cents, paid_cents, basis, accrued_through, waived_at, waived_by, waived_cents FROM charges WHERE debtor_id = ? ORDER BY invoice_id, kind",
+    )
+      .bind(debtorId)
+      .all<ChargeRow>()
+  ).results;
+}
+
+/** What payment `paymentId` paid on charges, by charge. */
+export async function chargeAllocationsOf(paymentId: number) {
+  return (
+    await env.DB.prepare(
+      "SELECT charge_id, amount_cents FROM charge_allocations WHERE payment_id = ? ORDER BY charge_id",
+    )
+      .bind(paymentId)
+      .all<{ charge_id: number; amount_cents: number }>()
+  ).results;
+}
+
+/** The debtor's invoices, by due date. */
+export async function invoiceRowsOf(debtorId: number) {
+  return (
+    await env.DB.prepare(
+      "SELECT id, number, amount_cents, paid_cents, status, due_on FROM invoices WHERE debtor_id = ? ORDER BY due_on, id",
+    )
+      .bind(debtorId)
+      .all<{
+        id: number;
+        number: string | null;
+        amount_cents: number;
+        paid_cents: number;
+        status: string;
+        due_on: string;
+      }>()
+  ).results;
+}
+
+/** Makes the debtor a company (only companies are charged). */
+export async function makeCompany(debtorId: number) {
+  await env.DB.prepare("UPDATE debtors SET kind = 'company' WHERE id = ?").bind(debtorId).run();
+}
