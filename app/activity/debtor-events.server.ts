@@ -38,7 +38,10 @@ export type DebtorEventType =
   | "reply_handled"
   // A copied contact's address (decisions/057): it opted out of copies, or it bounced (detail: the address).
   | "contact_opted_out"
-  | "contact_bounced";
+  | "contact_bounced"
+  // A late-payment charge waived by the user, or owed again (decisions/065; detail: its label and amount).
+  | "charge_waived"
+  | "charge_restored";
 
 export interface DebtorEventInput {
   ownerId: string;

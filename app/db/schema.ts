@@ -312,6 +312,9 @@ export const invoices = sqliteTable(
     externalId: text("external_id"),
     // The invoice in the accounting tool, for the user (its page there); null: none known.
     sourceUrl: text("source_url"),
+    // The day (YYYY-MM-DD) its late-payment charges were last accrued through (decisions/065): the
+    // watchdog's daily accrual takes the invoices still behind today; null: never accrued.
+    chargesThrough: text("charges_through"),
   },
   (t) => [
     // Never imported twice (decisions/060).

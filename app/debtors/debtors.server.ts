@@ -16,6 +16,7 @@ import { fromCents, toCents } from "~/domain/money";
 import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { safeTimeZone } from "~/domain/time-zone";
 import {
+  accrueAfterWrite,
   commitLedgerWrite,
   deleteDebtorDocuments,
   insertInvoiceStatement,
@@ -388,6 +389,8 @@ export async function createDebtor(
   }
   const [{ id }] = results[2] as { id: number }[];
   await enforceCap(db, "debtors", ownerId, [id], options.max ?? DEFAULT_ACCOUNT_CAPS.debtors, options.capMessage);
+  // A company whose first invoice is already late is charged from today (decisions/065).
+  await accrueAfterWrite({ db, ownerId, now }, [id]);
   const row = await getDebtor(db, ownerId, id);
   if (!row) throw new Error("The debtor just added is missing");
   return row;
@@ -474,6 +477,8 @@ export async function updateDebtor(
   const settled = readSettled(results.slice(2, 2 + SETTLE_STATEMENTS));
   const [row] = results[2 + SETTLE_STATEMENTS] as DebtorListRow[];
   if (!updated || !settled || !row) return undefined;
+  // Its kind, late-charge setting or invoice may have changed: the charges follow (decisions/065).
+  await accrueAfterWrite({ db, ownerId, now }, [id]);
   return { debtor: debtorRowOf(row), completedScheduleIds: settled.completedScheduleIds };
 }
 

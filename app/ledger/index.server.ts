@@ -1,4 +1,7 @@
 /** The ledger feature's public face: what routes, the API, the Workers and other features may use. */
+
+export { type AccrualOutcome, accrueAfterWrite, accrueCharges, runDailyAccrual } from "./charges/accrual.server";
+export { closeDisputePauseStatement, openDisputePauseStatement, pauseDay } from "./charges/pauses.server";
 export {
   attachInvoiceDocument,
   DocumentRejected,

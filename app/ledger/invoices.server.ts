@@ -13,6 +13,8 @@ import {
   type InvoiceInput,
   NUMBER_TAKEN_MESSAGE,
 } from "~/schemas/invoice";
+import { accrueAfterWrite } from "./charges/accrual.server";
+import { closeDisputePauseStatement } from "./charges/pauses.server";
 import { commitLedgerWrite, insertInvoiceStatement } from "./ledger.server";
 import { readSettled, SETTLE_STATEMENTS, settleStatements } from "./payments.server";
 
@@ -141,6 +143,8 @@ async function writeInvoice(
   const settled = readSettled(results.slice(n, n + SETTLE_STATEMENTS));
   const [invoice] = results[n + SETTLE_STATEMENTS] as InvoiceRow[];
   if (!settled || !invoice) return undefined;
+  // Its amount, due date or status changed: the late-payment charges follow (decisions/065).
+  await accrueAfterWrite({ db, ownerId, now }, [debtorId]);
   return { invoice, ...settled };
 }
 
@@ -232,7 +236,15 @@ export async function voidInvoice(
     .update(invoices)
     .set({ status: "void", disputeReason: null, disputedAt: null, updatedAt: now })
     .where(and(owned(ownerId, id), eq(invoices.paidCents, 0)));
-  return writeInvoice({ env, db }, ownerId, current.debtorId, id, [update], now);
+  // A dispute's pause of its interest ends with it (decisions/065).
+  const endPause = closeDisputePauseStatement(
+    db,
+    ownerId,
+    id,
+    now,
+    sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${id} AND ${invoices.status} = 'void')`,
+  );
+  return writeInvoice({ env, db }, ownerId, current.debtorId, id, [update, endPause], now);
 }
 
 /**

@@ -72,6 +72,7 @@ export function insertInvoiceStatement(db: Db, debtorWhere: SQL | undefined, inv
         sourceProvider: sql<"xero" | "quickbooks" | null>`${invoice.source?.provider ?? null}`.as("source_provider"),
         externalId: sql<string | null>`${invoice.source?.externalId ?? null}`.as("external_id"),
         sourceUrl: sql<string | null>`${invoice.source?.url ?? null}`.as("source_url"),
+        chargesThrough: sql<null>`null`.as("charges_through"),
       })
       .from(debtors)
       .where(debtorWhere),

@@ -7,6 +7,7 @@ import { fromCents, toCents } from "~/domain/money";
 import type { DataScope } from "~/platform/scope.server";
 import { type Consequences, commit, resumableWhere } from "~/reminders/index.server";
 import type { PaymentInput } from "~/schemas/payment";
+import { accrueAfterWrite } from "./charges/accrual.server";
 import { chargesOwedSql, releaseChargeAllocationsStatement } from "./charges/ledger-sql.server";
 import {
   ALLOCATE_STATEMENTS,
@@ -293,6 +294,8 @@ export async function addPayment(
   if (!after) return { error: "not-found" };
   const [payment] = results[0] as PaymentRow[];
   if (!payment) return refusal(db, debtorId, after.debtor, 0, chosen?.id ?? null);
+  // What paid the principal, and when, changed: the late-payment charges follow (decisions/065).
+  await accrueAfterWrite({ db, ownerId, now }, [debtorId]);
   return { payment, ...after, books: readBooksOutcome(results[settledAt - 1]) };
 }
 
@@ -396,6 +399,7 @@ export async function editPayment(
     const still = await getPaymentWithDebtor(db, ownerId, paymentId);
     return still ? refusal(db, existing.debtorId, after.debtor, still.amountCents, invoiceId) : { error: "not-found" };
   }
+  await accrueAfterWrite({ db, ownerId, now }, [existing.debtorId]);
   return { payment, ...after };
 }
 
@@ -430,6 +434,7 @@ export async function deletePayment(
   const after = readSettled(settled);
   const [payment] = deleted;
   if (!after || !payment) return { error: "not-found" };
+  await accrueAfterWrite({ db, ownerId, now }, [existing.debtorId]);
   return { payment, ...after };
 }
 

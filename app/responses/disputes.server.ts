@@ -4,7 +4,12 @@ import type { Db } from "~/db/client.server";
 import { hasOpenInvoice } from "~/db/owed";
 import { debtorEvents, invoices } from "~/db/schema";
 import { disputeDetail, invoiceLabel } from "~/domain/dispute";
-import { settleLedgerStatements } from "~/ledger/index.server";
+import {
+  accrueAfterWrite,
+  closeDisputePauseStatement,
+  openDisputePauseStatement,
+  settleLedgerStatements,
+} from "~/ledger/index.server";
 import type { DataScope, OwnerScope } from "~/platform/scope.server";
 import { commit, type ResumeOutcome, releaseDisputeHolds } from "~/reminders/index.server";
 
@@ -12,8 +17,9 @@ import { commit, type ResumeOutcome, releaseDisputeHolds } from "~/reminders/ind
  * Disputed invoices. From their page a debtor
  * disputes one of their open invoices with a reason: it becomes 'disputed', reminders leave it out,
  * and when no open invoice is left the debtor's schedules hold (stopped_reason 'disputed') until the
- * user resolves a dispute (the invoice is open again, or paid) or voids the invoice. Every change
- * and its timeline event are one batch; schedules change through the lifecycle's statements.
+ * user resolves a dispute (the invoice is open again, or paid) or voids the invoice. While it is
+ * disputed its late-payment interest pauses (a 'dispute' charge_pauses row, decisions/065). Every
+ * change and its timeline event are one batch; schedules change through the lifecycle's statements.
  */
 
 /**
@@ -81,11 +87,21 @@ export async function disputeInvoice(
       .set({ status: "disputed", disputeReason: reason, disputedAt: now, updatedAt: now })
       .where(open)
       .returning({ id: invoices.id }),
+    // Late-payment interest pauses from today while it is disputed (decisions/065).
+    openDisputePauseStatement(
+      db,
+      ownerId,
+      invoice.id,
+      now,
+      sql`${invoices.status} = 'disputed' AND ${invoices.disputedAt} = ${now}`,
+    ),
     consequences({ kind: "held", ownerId, debtorId, reason: "disputed", onlyIf: nothingOpenLeft }),
     // The user is told: only when the event above was recorded.
     noticeInsert(db, { ownerId, debtorId, kind: "disputed", at: now }),
   ]);
-  return { disputed: results[1].length > 0, heldScheduleIds: stopped };
+  const disputed = results[1].length > 0;
+  if (disputed) await accrueAfterWrite({ db, ownerId, now }, [debtorId]);
+  return { disputed, heldScheduleIds: stopped };
 }
 
 export type ResolveError = { error: "not-found" } | { error: "not-disputed" };
@@ -135,8 +151,17 @@ export async function resolveDispute(
     // The ledger settled: nothing open or disputed left (the invoice turned out paid), the debtor has paid.
     ...settleLedgerStatements(db, ownerId, debtorId, now),
     consequences({ kind: "paid", ownerId, debtorId }),
+    // Resolved against the debtor: late-payment interest runs again from today (decisions/065).
+    closeDisputePauseStatement(
+      db,
+      ownerId,
+      invoiceId,
+      now,
+      sql`EXISTS (SELECT 1 FROM ${invoices} WHERE ${invoices.id} = ${invoiceId} AND ${invoices.updatedAt} = ${now} AND ${invoices.status} != 'disputed')`,
+    ),
   ]);
   if (results[1].length === 0) return { error: "not-disputed" };
+  await accrueAfterWrite(scope, [debtorId]);
   const resumed = await releaseDisputeHolds(scope, debtorId);
   return {
     invoice: invoiceLabel(found),

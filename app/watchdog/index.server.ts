@@ -4,7 +4,7 @@ import { sendDailyDigests, sendStaleNotices } from "~/activity/index.server";
 import { sendTrialNotices } from "~/billing/index.server";
 import { chunk } from "~/db/chunk";
 import { getDb } from "~/db/client.server";
-import { expireAbandonedCheckouts } from "~/ledger/index.server";
+import { expireAbandonedCheckouts, runDailyAccrual } from "~/ledger/index.server";
 import { retryRecordedEmails } from "~/mail/index.server";
 import { readConfig } from "~/platform/config.server";
 import {
@@ -87,7 +87,30 @@ export async function runWatchdog(env: Env, now = Date.now()) {
   await runWritebacks(env, now).catch((error) =>
     console.error("[dunly] watchdog could not write payments back", error),
   );
+  // Then the day's late-payment charges (decisions/065), a bounded number of invoices a run.
+  await runLateCharges(env, now);
   return rearmed;
+}
+
+/**
+ * The watchdog's step for late-payment charges (decisions/065): the invoices not yet accrued
+ * through today, DAILY_ACCRUAL_PER_RUN a run, so a day's accrual of a large account spreads over
+ * runs. A missing reference rate is logged for the operator. Never throws.
+ */
+export async function runLateCharges(env: Env, now = Date.now()) {
+  try {
+    const out = await runDailyAccrual(getDb(env.DB), now);
+    if (out.missingRates.length > 0) {
+      const first = out.missingRates[0];
+      console.warn(
+        `[dunly] late-payment charges lack ${out.missingRates.length} reference rate(s), e.g. ${first?.series} on ${first?.on}`,
+      );
+    }
+    return out;
+  } catch (error) {
+    console.error("[dunly] watchdog could not accrue late-payment charges", error);
+    return undefined;
+  }
 }
 
 /** A reminder 'sending' this long without being in a batch has lost its queue message. */

@@ -1,4 +1,6 @@
 import { env } from "cloudflare:workers";
+import { RATES } from "~/domain/late-charges/test-rates";
+import { makeDebtor, makeUser } from "./fixtures";
 
 /**
  * Late-payment charges in the tests (decisions/065): charge rows made straight in D1, the account's
@@ -127,4 +129,31 @@ export async function invoiceRowsOf(debtorId: number) {
 /** Makes the debtor a company (only companies are charged). */
 export async function makeCompany(debtorId: number) {
   await env.DB.prepare("UPDATE debtors SET kind = 'company' WHERE id = ?").bind(debtorId).run();
+}
+
+/** The published reference rates the rules' tests use, in the global table (kept if already there). */
+export async function seedRates() {
+  await env.DB.batch(
+    RATES.map((r) =>
+      env.DB.prepare(
+        "INSERT OR IGNORE INTO reference_rates (series, effective_on, rate_bp, source) VALUES (?, ?, ?, 'test')",
+      ).bind(r.series, r.effectiveOn, r.rateBp),
+    ),
+  );
+}
+
+/**
+ * A company debtor of a new user with UK terms on (compensation included), owing one £4,000.00
+ * invoice due 30 Sep 2026 (interest from 1 Oct at the Bank of England's 4.00% + 8% = 12% a year).
+ */
+export async function ukCompanyOwing(terms: TermsFields = {}) {
+  await seedRates();
+  const user = await makeUser();
+  const debtor = await makeDebtor(user.id, { debtCents: 400_000, currency: "GBP" });
+  await env.DB.prepare("UPDATE invoices SET due_on = '2026-09-30', issued_on = '2026-08-31' WHERE id = ?")
+    .bind(debtor.invoiceId)
+    .run();
+  await makeCompany(debtor.id);
+  await setTerms(user.id, { rule: "gb", ...terms });
+  return { user, debtor };
 }

@@ -16,14 +16,27 @@ const NOW = Date.UTC(2026, 10, 25, 12);
 const TODAY = "2026-11-25";
 const pay = (amount: number, extra: { invoice_id?: number } = {}) => ({ amount, paid_on: TODAY, note: "", ...extra });
 const scope = () => ({ env, db: db() });
+const LATER = "2099-12-31";
 
-/** A debtor owing $1,000.00 due 1 Sep with $20.00 interest and $40.00 compensation on it. */
+/**
+ * A debtor owing $1,000.00 due 1 Sep with $20.00 interest and $40.00 compensation on it, made as
+ * they are (accrued through a later day than the writes here, so the writes' own accruals leave
+ * their amounts alone: the accrual has its own tests in late-charges-accrual.test.ts).
+ */
 async function owingWithCharges() {
   const user = await makeUser();
   const debtor = await makeDebtor(user.id, { debtCents: 100_000 });
   await env.DB.prepare("UPDATE invoices SET due_on = '2026-09-01' WHERE id = ?").bind(debtor.invoiceId).run();
-  const interest = await makeCharge(user.id, debtor.invoiceId, { kind: "interest", amountCents: 2_000 });
-  const compensation = await makeCharge(user.id, debtor.invoiceId, { kind: "compensation", amountCents: 4_000 });
+  const interest = await makeCharge(user.id, debtor.invoiceId, {
+    kind: "interest",
+    amountCents: 2_000,
+    accruedThrough: LATER,
+  });
+  const compensation = await makeCharge(user.id, debtor.invoiceId, {
+    kind: "compensation",
+    amountCents: 4_000,
+    accruedThrough: LATER,
+  });
   return { user, debtor, interest, compensation };
 }
 
@@ -60,7 +73,7 @@ describe("a payment settles principal, then charges", () => {
   it("an older invoice's charges are paid before a newer one's, and a waived charge is owed no more", async () => {
     const { user, debtor, interest } = await owingWithCharges();
     const older = await makeInvoice(user.id, debtor.id, { amountCents: 5_000, dueOn: "2026-08-01" });
-    const olderFee = await makeCharge(user.id, older, { kind: "fee", amountCents: 500 });
+    const olderFee = await makeCharge(user.id, older, { kind: "fee", amountCents: 500, accruedThrough: LATER });
     await env.DB.prepare(
       "UPDATE charges SET waived_at = 1, waived_by = 'x@example.com', waived_cents = 4000 WHERE kind = 'compensation' AND debtor_id = ?",
     )
@@ -82,7 +95,7 @@ describe("a payment settles principal, then charges", () => {
   it("a payment on a chosen invoice pays that invoice's charges only, even once its principal is paid", async () => {
     const { user, debtor } = await owingWithCharges();
     const other = await makeInvoice(user.id, debtor.id, { amountCents: 5_000, dueOn: "2026-08-01" });
-    await makeCharge(user.id, other, { kind: "fee", amountCents: 500 });
+    await makeCharge(user.id, other, { kind: "fee", amountCents: 500, accruedThrough: LATER });
     const first = await addPayment(scope(), user.id, debtor.id, pay(1_000, { invoice_id: debtor.invoiceId }), NOW);
     expect("error" in first).toBe(false);
     expect(

@@ -70,6 +70,9 @@ const EVENT_LABELS: Record<string, string> = {
   // A copied contact (decisions/057); the detail is its address.
   contact_opted_out: "A copied contact opted out of copies",
   contact_bounced: "A copied contact's address bounced",
+  // Late-payment charges (decisions/065); the detail is the charge and its amount.
+  charge_waived: "Late-payment charge waived",
+  charge_restored: "Late-payment charge restored",
 };
 
 const EVENT_ICONS: Record<string, typeof Mail> = {
@@ -103,6 +106,8 @@ const EVENT_ICONS: Record<string, typeof Mail> = {
   reply_handled: CircleCheck,
   contact_opted_out: Ban,
   contact_bounced: MailWarning,
+  charge_waived: CircleDollarSign,
+  charge_restored: CircleDollarSign,
 };
 
 /** One entry as readable text: the headline, a detail line (or null), and whether it is bad news. */

@@ -5,6 +5,7 @@ import { debtors, onlinePayments, paymentAllocations, payments } from "~/db/sche
 import { formatDate } from "~/domain/dates";
 import { formatMoney, fromCents, providerAmountCents } from "~/domain/money";
 import type { ReceiptMessage } from "~/domain/receipt";
+import { accrueAfterWrite } from "~/ledger/charges/accrual.server";
 import { releaseChargeAllocationsStatement } from "~/ledger/charges/ledger-sql.server";
 import { allocatePaymentStatements, settleLedgerStatements } from "~/ledger/ledger.server";
 import { addPayment, settleStatements } from "~/ledger/payments.server";
@@ -375,6 +376,7 @@ export async function recordReversal(
   ).results;
   const changed = results[0];
   if (changed.length === 0) return { recorded: false, reason: "changed meanwhile" };
+  await accrueAfterWrite({ db, ownerId: row.ownerId, now }, [row.debtorId]);
   await replanDueSchedules(scopeOf(c, row.ownerId), [row.debtorId]);
   await sendNotices(c.env, db, c.config, { ownerId: row.ownerId }, now);
   return { recorded: true, paymentId: payment.id };
