@@ -1,4 +1,5 @@
 import { debtorEntity } from "~/debtors/index.server";
+import { chargeIntents } from "./charge-action.server";
 import { consentIntents } from "./consent-action.server";
 import { contactIntents } from "./contact-action.server";
 import { debtorResponseIntents } from "./debtor-response-action.server";
@@ -21,4 +22,5 @@ export const debtorAction = ownedRecordAction(debtorEntity, {
   ...paidClaimIntents,
   ...debtorResponseIntents,
   ...contactIntents,
+  ...chargeIntents,
 });

@@ -55,6 +55,8 @@ export interface DebtorRow {
   /** The primary contact's name and role (decisions/057); null: none given. */
   contactName: string | null;
   contactRole: string | null;
+  /** Late-payment charges (decisions/065): 'on' or 'off' for this debtor; null: the account's. */
+  lateCharges: "on" | "off" | null;
   /**
    * The number of the invoice the debtor form's debt edits (their only invoice that is not void);
    * null when it has none, or when the debtor has several invoices.
@@ -176,6 +178,7 @@ export function listDebtors(db: Db, ownerId: Bindable<string>, filter: DebtorLis
       language: debtors.language,
       contactName: debtors.contactName,
       contactRole: debtors.contactRole,
+      lateCharges: debtors.lateCharges,
       // Computed columns are named: unnamed, D1 keys each row's value by the expression's whole SQL
       // text, which the Worker then parses for every row.
       editableInvoice: editableInvoice.as("editable_invoice"),
@@ -302,6 +305,10 @@ function columns(input: DebtorInput) {
     // The primary contact (decisions/057); absent (JSON only): kept as it is.
     ...(input.contact_name !== undefined ? { contactName: input.contact_name } : {}),
     ...(input.contact_role !== undefined ? { contactRole: input.contact_role } : {}),
+    // Late-payment charges (decisions/065): 'account' is the account's setting (null).
+    ...(input.late_charges !== undefined
+      ? { lateCharges: input.late_charges === "account" ? null : input.late_charges }
+      : {}),
   };
 }
 

@@ -14,7 +14,7 @@ import {
 import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
 import { scheduleStatus } from "~/domain/schedule-status";
 import { safeTimeZone } from "~/domain/time-zone";
-import { debtorInvoicesQuery, type InvoiceRow } from "~/ledger/index.server";
+import { type ChargeRowRead, debtorChargesQuery, debtorInvoicesQuery, type InvoiceRow } from "~/ledger/index.server";
 import { nextRunWhat, openInvoicesSql } from "~/reminders/index.server";
 import { debtorRepliesQuery, type ReplyView, replyViewsOf } from "~/responses/index.server";
 import { type ContactRow, contactRowOf, debtorContactsQuery } from "./contacts.server";
@@ -308,7 +308,15 @@ export async function getDebtorTimeline(
      */
     run?: <T extends readonly Bound<unknown>[]>(queries: T) => Promise<Rows<T>>;
   } = {},
-): Promise<(DebtorTimeline & { invoices: InvoiceRow[]; replies: ReplyView[]; contacts: ContactRow[] }) | undefined> {
+): Promise<
+  | (DebtorTimeline & {
+      invoices: InvoiceRow[];
+      replies: ReplyView[];
+      contacts: ContactRow[];
+      charges: ChargeRowRead[];
+    })
+  | undefined
+> {
   const values = { ownerId, debtorId, take: limit + 1, since: now - CONTACT_DEFAULTS.windowDays * DAY_MS };
   const [
     debtorRows,
@@ -322,6 +330,7 @@ export async function getDebtorTimeline(
     invoiceRows = [],
     replyRows = [],
     contactRows = [],
+    chargeRows = [],
   ] = await run([
     TIMELINE.debtor(db, values),
     TIMELINE.mail(db, values),
@@ -333,7 +342,13 @@ export async function getDebtorTimeline(
     TIMELINE.disputes(db, values),
     // The debtor's page also lists their invoices and their e-mail replies (docs/decisions/020).
     ...(invoices
-      ? [debtorInvoicesQuery(db, values), debtorRepliesQuery(db, values), TIMELINE.contacts(db, values)]
+      ? [
+          debtorInvoicesQuery(db, values),
+          debtorRepliesQuery(db, values),
+          TIMELINE.contacts(db, values),
+          // Their invoices' late-payment charges (decisions/065).
+          debtorChargesQuery(db, values),
+        ]
       : []),
   ] as const);
   const found = debtorRows[0];
@@ -417,5 +432,6 @@ export async function getDebtorTimeline(
     replies: replyViewsOf(replyRows as (typeof debtorReplies.$inferSelect)[]),
     // The debtor's other contacts with their state (decisions/057).
     contacts: (contactRows as Parameters<typeof contactRowOf>[0][]).map(contactRowOf),
+    charges: chargeRows as ChargeRowRead[],
   };
 }

@@ -1,7 +1,22 @@
 /** The ledger feature's public face: what routes, the API, the Workers and other features may use. */
 
-export { type AccrualOutcome, accrueAfterWrite, accrueCharges, runDailyAccrual } from "./charges/accrual.server";
+export {
+  type AccrualOutcome,
+  accrueAccount,
+  accrueAfterWrite,
+  accrueCharges,
+  runDailyAccrual,
+} from "./charges/accrual.server";
+export { type ChargeRowRead, type ChargeView, chargeViews, debtorChargesQuery } from "./charges/listing.server";
 export { closeDisputePauseStatement, openDisputePauseStatement, pauseDay } from "./charges/pauses.server";
+export {
+  contractExplanation,
+  readTermsAndRates,
+  ruleExplanations,
+  saveTerms,
+  type TermsRow,
+} from "./charges/terms.server";
+export { restoreCharge, type WaiverOutcome, waiveCharge } from "./charges/waivers.server";
 export {
   attachInvoiceDocument,
   DocumentRejected,

@@ -6,6 +6,7 @@ import { getApp } from "~/auth/context.server";
 import { requireUser, requireUserWith } from "~/auth/guard.server";
 import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorBalance } from "~/components/debtors/debtor-balance";
+import { ChargesTotal } from "~/components/debtors/debtor-charges";
 import { DebtorContacts } from "~/components/debtors/debtor-contacts";
 import { DebtorInvoices } from "~/components/debtors/debtor-invoices";
 import { DebtorReplies } from "~/components/debtors/debtor-replies";
@@ -18,8 +19,9 @@ import { getDb } from "~/db/client.server";
 import { SESSION_OWNER } from "~/db/prepared.server";
 import { getDebtorTimeline, TIMELINE_LIMIT } from "~/debtors/index.server";
 import { otherCurrenciesOwed } from "~/domain/money";
-import { invoiceToJson } from "~/ledger/index.server";
+import { chargeViews, invoiceToJson } from "~/ledger/index.server";
 import type { ActionResult } from "~/platform/action-result";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { FormIdSchema } from "~/schemas/ids";
 import { pageMeta } from "~/ui/site";
@@ -37,12 +39,17 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
     throw data(null, { status: 404 });
   }
   // The session's user's debtor, read with the session in one batch (docs/decisions/025).
+  let locale: string = requestNumberLocale(request);
   const found = await getDebtorTimeline(db, SESSION_OWNER, id.output, {
     invoices: true,
-    run: async (queries) => (await requireUserWith(context, url, queries)).rows,
+    run: async (queries) => {
+      const read = await requireUserWith(context, url, queries);
+      locale = requestNumberLocale(request, read.user);
+      return read.rows;
+    },
   });
   if (!found) throw data(null, { status: 404 });
-  const { invoices, replies, contacts, ...timeline } = found;
+  const { invoices, replies, contacts, charges, ...timeline } = found;
   return {
     timeline,
     // The debtor's e-mail replies (decisions/020), as text only.
@@ -50,6 +57,8 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
     // The debtor's other contacts and their state (decisions/057).
     contacts,
     invoices: invoices.map(invoiceToJson),
+    // Their invoices' late-payment charges, each explained (decisions/065).
+    charges: chargeViews(charges, locale),
     timeZone: requestTimeZone(request),
     limit: TIMELINE_LIMIT,
   };
@@ -70,7 +79,7 @@ function toastResult(data: ActionResult) {
 }
 
 export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps) {
-  const { timeline, invoices, timeZone, limit, replies, contacts } = loaderData;
+  const { timeline, invoices, timeZone, limit, replies, contacts, charges } = loaderData;
   const { debtor, disputes, entries, more, upcoming } = timeline;
   const headingId = useId();
   return (
@@ -87,6 +96,7 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
       <p data-testid="timeline-balance">
         <DebtorBalance debtor={debtor} show="summary" others={otherCurrenciesOwed(invoices, debtor.currency)} />
       </p>
+      <ChargesTotal charges={charges} />
       <section aria-label="Next reminder" className="rounded-xl border border-border bg-surface p-4">
         <NextReminder upcoming={upcoming} timeZone={timeZone} />
       </section>
@@ -105,7 +115,14 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
         <DebtorContacts debtor={debtor} contacts={contacts} onResult={toastResult} />
       </div>
       <div className="rounded-xl border border-border bg-surface p-4">
-        <DebtorInvoices debtor={debtor} state={{ invoices }} onResult={toastResult} heading="h2" />
+        <DebtorInvoices
+          debtor={debtor}
+          state={{ invoices }}
+          onResult={toastResult}
+          heading="h2"
+          charges={charges}
+          timeZone={timeZone}
+        />
       </div>
       <section
         aria-labelledby={headingId}

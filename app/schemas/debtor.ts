@@ -70,6 +70,9 @@ const MISSING = missingFieldMessage({
 /** The debtor's fields but the debt: the same in the form and the JSON API. */
 const DEBTOR_FIELDS = {
   kind: v.optional(v.picklist(["person", "company"]), "person"),
+  // Late-payment charges for this debtor (decisions/065): the account's setting, always, or never.
+  // Absent: a new debtor follows the account, an edit keeps theirs.
+  late_charges: v.optional(v.picklist(["account", "on", "off"], "Please choose how late charges apply")),
   full_name: v.pipe(
     v.string(DEBTOR_NAME_MESSAGE),
     v.trim(),

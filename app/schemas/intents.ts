@@ -116,3 +116,9 @@ export const DEBTOR_RESPONSE_INTENTS = {
   replyResume: "reply-resume",
   replyHandled: "reply-handled",
 } as const;
+
+/** A late-payment charge on the debtor's page (decisions/065): waive it, or restore a waived one. */
+export const CHARGE_INTENTS = {
+  waive: "charge-waive",
+  restore: "charge-restore",
+} as const;

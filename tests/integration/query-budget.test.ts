@@ -236,8 +236,8 @@ const BUDGET = {
   invoicesCsv: 2,
   timeline: 9,
   // The debtor's page: the timeline's, its Invoices section's, its replies (decisions/020) and its
-  // contacts (decisions/057), in one batch.
-  debtorPage: 12,
+  // contacts (decisions/057) and its invoices' late-payment charges (decisions/065), in one batch.
+  debtorPage: 13,
   options: 2,
   // The debtor choice, the organizations and whether reminders offer a way to pay, in the session's batch.
   schedule: 4,

@@ -49,6 +49,7 @@ const debtor = {
   language: null,
   contactName: null,
   contactRole: null,
+  lateCharges: null,
   invoiceNumber: "PAR-1",
   openInvoices: 1,
   oldestDueOn: null,

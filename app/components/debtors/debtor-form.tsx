@@ -36,6 +36,8 @@ export interface DebtorFormValues {
   /** The primary contact: the person behind the e-mail (decisions/057). */
   contact_name?: string | null;
   contact_role?: string | null;
+  /** Late-payment charges (decisions/065): the account's, always, or never. */
+  late_charges?: "account" | "on" | "off";
 }
 
 /** What the form says when a debtor owes several invoices. */
@@ -110,9 +112,10 @@ export function DebtorForm({
           currency: debtor.currency,
           contact_name: debtor.contact_name ?? "",
           contact_role: debtor.contact_role ?? "",
+          late_charges: debtor.late_charges ?? "account",
         }
       : // The form only renders in a dialog, on the client: the browser's own zone is known.
-        { active_strategy: "1", time_zone: browserTimeZone(), currency: accountCurrency },
+        { active_strategy: "1", time_zone: browserTimeZone(), currency: accountCurrency, late_charges: "account" },
   });
   // The add was answered that this e-mail is one of the user's debtors: the choice stays offered
   // while the e-mail is the one that was sent.
@@ -305,6 +308,23 @@ export function DebtorForm({
           </p>
         </FormField>
       </div>
+      {/* Late-payment charges (decisions/065): only a company is ever charged. */}
+      <FormField meta={fields.late_charges} label="Late charges">
+        <select
+          {...getSelectProps(fields.late_charges, { ariaDescribedBy: `${form.id}-late-charges-help` })}
+          key={fields.late_charges.key}
+          className="mt-1 h-10 w-full rounded-md border border-border bg-background px-3 text-sm"
+        >
+          <option value="account">As the account (Settings → Late charges)</option>
+          <option value="on">On for this debtor</option>
+          <option value="off">Off for this debtor</option>
+        </select>
+        <p id={`${form.id}-late-charges-help`} className="mt-1 text-xs text-muted">
+          {kind === "company"
+            ? "Late-payment interest and fees on this company's late invoices."
+            : "Only companies are charged: a private person never is, whatever this says."}
+        </p>
+      </FormField>
       {twin ? (
         // Either choice: the debtor this e-mail belongs to gets the invoice, or a new debtor is added anyway.
         <>

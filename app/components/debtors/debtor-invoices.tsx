@@ -1,6 +1,7 @@
-import { Suspense, useId, useState } from "react";
+import { Fragment, Suspense, useId, useState } from "react";
 import { useFetcher } from "react-router";
 import type { debtorAction } from "~/actions/debtor-action.server";
+import { InvoiceCharges } from "~/components/debtors/debtor-charges";
 import { notOnServer, onDemand } from "~/components/on-demand";
 import { Badge } from "~/components/ui/badge";
 import { Button, SubmitButton } from "~/components/ui/button";
@@ -9,6 +10,7 @@ import { formatDate } from "~/domain/dates";
 import { formatMoney, toCents } from "~/domain/money";
 import { overdueLabel } from "~/domain/statement";
 import { MAX_PDF_BYTES, PDF_TOO_LARGE } from "~/domain/upload-limits";
+import type { ChargeView } from "~/ledger/index.server";
 import type { ActionResult } from "~/platform/action-result";
 import { INVOICE_DOCUMENT_INTENTS, INVOICE_INTENTS } from "~/schemas/intents";
 import { useLocale, useToday } from "~/ui/root-data";
@@ -105,6 +107,8 @@ export function DebtorInvoices({
   onWritten,
   onRetry,
   heading: Heading = "h3",
+  charges,
+  timeZone = "UTC",
 }: {
   debtor: InvoiceDebtor;
   state: InvoicesState;
@@ -114,6 +118,10 @@ export function DebtorInvoices({
   onWritten?: () => void;
   onRetry?: () => void;
   heading?: "h2" | "h3";
+  /** The debtor's late-payment charges (decisions/065), shown under their invoices (the debtor's page). */
+  charges?: readonly ChargeView[];
+  /** The user's zone: when a charge was waived. */
+  timeZone?: string;
 }) {
   const locale = useLocale();
   const headingId = useId();
@@ -225,76 +233,91 @@ export function DebtorInvoices({
                     </tr>
                   );
                 }
+                const invoiceCharges = charges?.filter((c) => c.invoiceId === i.id) ?? [];
                 return (
-                  <tr key={i.id} data-testid="invoice-row">
-                    <td className="pr-3 font-medium [overflow-wrap:anywhere]">
-                      {i.number ?? (
-                        <>
-                          <span aria-hidden>—</span>
-                          <span className="sr-only">No number</span>
-                        </>
-                      )}
-                      {i.status !== "void" && <InvoiceDocumentControl invoice={i} onResult={written} />}
-                    </td>
-                    <td data-label="Issued" className="pr-3">
-                      {formatDate(i.issued_on, locale)}
-                    </td>
-                    <td data-label="Due" className="pr-3">
-                      {formatDate(i.due_on, locale)}
-                    </td>
-                    <td data-label="Amount" className="pr-3">
-                      {money(i.amount)}
-                    </td>
-                    <td data-label="Paid" className="pr-3">
-                      {money(i.paid)}
-                    </td>
-                    <td data-label="Balance" className="pr-3">
-                      {formatMoney(balanceCents(i), i.currency)}
-                    </td>
-                    <td data-label="Status" className="pr-3">
-                      <InvoiceStatus invoice={i} />
-                    </td>
-                    <td className="list-action">
-                      {i.status !== "void" && (
-                        <div className="flex flex-wrap gap-2 @min-[40rem]:justify-end @min-[56rem]:flex-nowrap">
-                          {/* A synced invoice is changed in its accounting tool (decisions/060): no Edit, no Void here. */}
-                          {i.source === "dunly" && (
-                            <Button
-                              id={actionId("edit", i.id)}
-                              variant="outline"
-                              size="sm"
-                              aria-label={`Edit ${invoiceName(i)}`}
-                              onPointerEnter={preloadForms}
-                              onFocus={preloadForms}
-                              onClick={() => {
-                                setVoiding(null);
-                                setEditing(i.id);
-                              }}
-                            >
-                              Edit
-                            </Button>
-                          )}
-                          {isOwed(i) && <ChaseToggle invoice={i} onResult={written} />}
-                          {i.source === "dunly" && (
-                            <Button
-                              id={actionId("void", i.id)}
-                              variant="outline"
-                              size="sm"
-                              aria-label={`Void ${invoiceName(i)}`}
-                              onPointerEnter={preloadForms}
-                              onFocus={preloadForms}
-                              onClick={() => {
-                                setEditing(null);
-                                setVoiding(i.id);
-                              }}
-                            >
-                              Void
-                            </Button>
-                          )}
-                        </div>
-                      )}
-                    </td>
-                  </tr>
+                  <Fragment key={i.id}>
+                    <tr data-testid="invoice-row">
+                      <td className="pr-3 font-medium [overflow-wrap:anywhere]">
+                        {i.number ?? (
+                          <>
+                            <span aria-hidden>—</span>
+                            <span className="sr-only">No number</span>
+                          </>
+                        )}
+                        {i.status !== "void" && <InvoiceDocumentControl invoice={i} onResult={written} />}
+                      </td>
+                      <td data-label="Issued" className="pr-3">
+                        {formatDate(i.issued_on, locale)}
+                      </td>
+                      <td data-label="Due" className="pr-3">
+                        {formatDate(i.due_on, locale)}
+                      </td>
+                      <td data-label="Amount" className="pr-3">
+                        {money(i.amount)}
+                      </td>
+                      <td data-label="Paid" className="pr-3">
+                        {money(i.paid)}
+                      </td>
+                      <td data-label="Balance" className="pr-3">
+                        {formatMoney(balanceCents(i), i.currency)}
+                      </td>
+                      <td data-label="Status" className="pr-3">
+                        <InvoiceStatus invoice={i} />
+                      </td>
+                      <td className="list-action">
+                        {i.status !== "void" && (
+                          <div className="flex flex-wrap gap-2 @min-[40rem]:justify-end @min-[56rem]:flex-nowrap">
+                            {/* A synced invoice is changed in its accounting tool (decisions/060): no Edit, no Void here. */}
+                            {i.source === "dunly" && (
+                              <Button
+                                id={actionId("edit", i.id)}
+                                variant="outline"
+                                size="sm"
+                                aria-label={`Edit ${invoiceName(i)}`}
+                                onPointerEnter={preloadForms}
+                                onFocus={preloadForms}
+                                onClick={() => {
+                                  setVoiding(null);
+                                  setEditing(i.id);
+                                }}
+                              >
+                                Edit
+                              </Button>
+                            )}
+                            {isOwed(i) && <ChaseToggle invoice={i} onResult={written} />}
+                            {i.source === "dunly" && (
+                              <Button
+                                id={actionId("void", i.id)}
+                                variant="outline"
+                                size="sm"
+                                aria-label={`Void ${invoiceName(i)}`}
+                                onPointerEnter={preloadForms}
+                                onFocus={preloadForms}
+                                onClick={() => {
+                                  setEditing(null);
+                                  setVoiding(i.id);
+                                }}
+                              >
+                                Void
+                              </Button>
+                            )}
+                          </div>
+                        )}
+                      </td>
+                    </tr>
+                    {invoiceCharges.length > 0 && (
+                      <tr data-testid="invoice-charges-row">
+                        <td colSpan={8} className="pb-3">
+                          <InvoiceCharges
+                            charges={invoiceCharges}
+                            invoiceName={invoiceName(i)}
+                            timeZone={timeZone}
+                            onResult={written}
+                          />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
                 );
               })}
             </tbody>

@@ -168,6 +168,7 @@ export function ConfigureDebtorModal({
             single_invoice: debtor.singleInvoice,
             contact_name: debtor.contactName,
             contact_role: debtor.contactRole,
+            late_charges: debtor.lateCharges ?? "account",
           }}
           userLocale={userLocale}
           onCancel={() => setView("details")}

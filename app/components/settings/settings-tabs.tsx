@@ -3,7 +3,8 @@ import { LinkTabs } from "~/components/ui/link-tabs";
 
 /**
  * Settings' tabs: /iam/:tab (routes/settings.tsx); bank, texts, brand and domain are routes of their
- * own (routes/settings-bank.tsx, settings-templates.tsx, settings-brand.tsx, settings-domain.tsx).
+ * own (routes/settings-bank.tsx, settings-templates.tsx, settings-brand.tsx, settings-domain.tsx,
+ * settings-accounting.tsx, settings-charges.tsx).
  */
 export const SETTINGS_TABS = [
   { id: "info", label: "Personal information", short: "Info" },
@@ -14,6 +15,7 @@ export const SETTINGS_TABS = [
   { id: "brand", label: "Brand", short: "Brand" },
   { id: "domain", label: "Sending domain", short: "Domain" },
   { id: "accounting", label: "Accounting", short: "Accounting" },
+  { id: "charges", label: "Late charges", short: "Charges" },
   { id: "subscription", label: "Your Subscription", short: "Subscription" },
   { id: "emails", label: "E-mails", short: "E-mails" },
 ] as const;

@@ -304,7 +304,8 @@ export const DAILY_ACCRUAL_PER_RUN = 300;
  * company debtors charged under their account's terms, open or disputed and past due, are accrued
  * through today, by owner. Driven from the accounts with terms (late_charge_terms, one row per
  * account that ever opened the tab), through their debtors (owner-first index) to the invoices
- * (invoices_debtor_idx); an invoice done today is not read again. Returns what it accrued.
+ * (invoices_debtor_idx); an invoice done today is not read again. Then, with room left, invoices
+ * holding charges not accrued since their account's terms changed. Returns what it accrued.
  */
 export async function runDailyAccrual(db: Db, now: number, limit = DAILY_ACCRUAL_PER_RUN) {
   const today = pauseDay(now);
@@ -323,7 +324,18 @@ export async function runDailyAccrual(db: Db, now: number, limit = DAILY_ACCRUAL
       ),
     )
     .limit(limit);
-  const byOwner = groupBy(due, (d) => d.ownerId);
+  // And invoices holding charges that were never accrued since the terms changed (accrueAccount):
+  // charges that may no longer apply, whoever the debtor is now.
+  const stale =
+    due.length < limit
+      ? await db
+          .selectDistinct({ ownerId: charges.ownerId, debtorId: charges.debtorId })
+          .from(charges)
+          .innerJoin(invoices, eq(invoices.id, charges.invoiceId))
+          .where(and(sql`${invoices.chargesThrough} IS NULL`, sql`${charges.waivedAt} IS NULL`))
+          .limit(limit - due.length)
+      : [];
+  const byOwner = groupBy([...due, ...stale], (d) => d.ownerId);
   const total: AccrualOutcome = { invoices: 0, written: 0, missingRates: [] };
   for (const [ownerId, rows] of byOwner) {
     const out = await accrueCharges(
@@ -336,4 +348,39 @@ export async function runDailyAccrual(db: Db, now: number, limit = DAILY_ACCRUAL
     total.missingRates.push(...out.missingRates);
   }
   return total;
+}
+
+/** Debtors accrued at once when the account's terms change; the watchdog takes the rest within minutes. */
+export const TERMS_CHANGE_DEBTORS = 200;
+
+/**
+ * After the account's terms changed: every invoice of the account is to be accrued again (its
+ * charges_through cleared, one statement), the first TERMS_CHANGE_DEBTORS company debtors with a
+ * late invoice or a charge are accrued now, and the watchdog's daily accrual takes the rest (it reads
+ * invoices never accrued that hold charges, so charges that no longer apply go too).
+ */
+export async function accrueAccount(scope: AccrualScope) {
+  const { db, ownerId } = scope;
+  const today = pauseDay(scope.now);
+  const [, rows] = await db.batch([
+    db
+      .update(invoices)
+      .set({ chargesThrough: null })
+      .where(and(eq(invoices.ownerId, ownerId), sql`${invoices.chargesThrough} IS NOT NULL`)),
+    db
+      .select({ id: debtors.id })
+      .from(debtors)
+      .where(
+        and(
+          eq(debtors.ownerId, ownerId),
+          sql`(EXISTS (SELECT 1 FROM ${charges} AS c WHERE c.debtor_id = ${debtors.id}) OR (${debtors.kind} = 'company' AND EXISTS (SELECT 1 FROM ${invoices} AS i WHERE i.debtor_id = ${debtors.id} AND i.status IN ('open', 'disputed') AND i.due_on < ${today})))`,
+        ),
+      )
+      .limit(TERMS_CHANGE_DEBTORS),
+  ]);
+  return accrueCharges(
+    scope,
+    rows.map((r) => r.id),
+    today,
+  );
 }

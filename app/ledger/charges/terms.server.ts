@@ -1,7 +1,20 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { lateChargeTerms, referenceRates } from "~/db/schema";
-import { isLateChargeRule, type LateChargeTerms, type ReferenceRate } from "~/domain/late-charges";
+import { formatDate } from "~/domain/dates";
+import {
+  fixingDate,
+  formatRate,
+  halfYearStart,
+  isLateChargeRule,
+  type LateChargeTerms,
+  RATE_SERIES_INFO,
+  type ReferenceRate,
+  rateInForce,
+  ruleRateBp,
+  STATUTORY_RULES,
+} from "~/domain/late-charges";
+import { formatMoney } from "~/domain/money";
 
 /**
  * The account's late-payment terms (late_charge_terms, one row per owner, decisions/065) and the
@@ -64,4 +77,83 @@ export function debtorCharged(
 ) {
   if (debtor.kind !== "company" || !terms) return false;
   return debtor.lateCharges === "on" || (terms.enabled && debtor.lateCharges !== "off");
+}
+
+/** The terms as the settings form saves them (app/schemas/late-charges.ts, already checked). */
+export interface TermsInput {
+  enabled: boolean;
+  rule: string;
+  compensation: boolean;
+  contract_kind?: "fixed" | "percent_once" | "percent_monthly";
+  contract_fee?: number;
+  contract_fee_currency?: string;
+  contract_rate?: number;
+  contract_grace_days: number;
+  contract_cap?: number;
+  payment_order: "principal_first" | "charges_first";
+}
+
+const hundredthsOf = (x: number | undefined) => (x === undefined ? null : Math.round(x * 100));
+
+/** The owner's terms written (one row per account); the contract's fields kept only as its kind uses them. */
+export async function saveTerms(db: Db, ownerId: string, input: TermsInput, now: number) {
+  const contract = input.rule === "contract" ? input.contract_kind : undefined;
+  const values = {
+    enabled: input.enabled,
+    rule: input.rule,
+    compensation: input.compensation,
+    contractKind: contract ?? null,
+    contractFeeCents: contract === "fixed" ? hundredthsOf(input.contract_fee) : null,
+    contractFeeCurrency: contract === "fixed" ? (input.contract_fee_currency ?? null) : null,
+    contractRateBp: contract && contract !== "fixed" ? hundredthsOf(input.contract_rate) : null,
+    contractGraceDays: contract ? input.contract_grace_days : 0,
+    contractCapBp: contract ? hundredthsOf(input.contract_cap) : null,
+    paymentOrder: input.payment_order,
+    updatedAt: now,
+  };
+  await db
+    .insert(lateChargeTerms)
+    .values({ ownerId, ...values })
+    .onConflictDoUpdate({ target: lateChargeTerms.ownerId, set: values });
+}
+
+/**
+ * Each statutory rule in words for the settings tab, from the rates in force `today`: "United
+ * Kingdom: Bank of England Bank Rate 4.00% + 8.00% = 12.00% a year for debts late from 1 Jul 2026;
+ * £40.00–£100.00 compensation per invoice". A rule whose rate is not in the table says so.
+ */
+export function ruleExplanations(rates: readonly ReferenceRate[], today: string, locale: string) {
+  const out: Record<string, string> = {};
+  for (const rule of STATUTORY_RULES) {
+    const from = halfYearStart(today);
+    const fixedOn = fixingDate(rule, from, from);
+    const reference = rateInForce(rule.series, fixedOn, rates);
+    const money = (cents: number) => formatMoney(cents, rule.currency, locale);
+    const bands = rule.compensation.map((b) => b.cents);
+    const low = Math.min(...bands);
+    const high = Math.max(...bands);
+    const compensation = `${low === high ? money(low) : `${money(low)}–${money(high)}`} compensation per invoice`;
+    const series = RATE_SERIES_INFO[rule.series].name;
+    const rate = reference
+      ? `${series} ${formatRate(reference.rateBp, "en")} + ${formatRate(rule.marginBp, "en")} = ${formatRate(ruleRateBp(rule, reference.rateBp), "en")} a year ${rule.fixing === "fixed_at_start" ? "for debts late from" : "from"} ${formatDate(from, locale)}${rule.fixing === "half_year" ? " (set again each 1 January and 1 July)" : ""}`
+      : `${series} + ${formatRate(rule.marginBp, "en")} a year (the reference rate for ${formatDate(fixedOn, locale)} is not in Dunly's table yet: nothing is charged until it is)`;
+    out[rule.id] = `${rule.country}: ${rate}; ${compensation}, in ${rule.currency} only`;
+  }
+  return out;
+}
+
+/** The contract terms in words: "A fee of €25.00 once, 14 days after the due date, at most 10.00% of the invoice". */
+export function contractExplanation(row: TermsRow, locale: string): string | null {
+  if (row.rule !== "contract" || !row.contractKind) return null;
+  const grace =
+    row.contractGraceDays > 0
+      ? `${row.contractGraceDays} day${row.contractGraceDays === 1 ? "" : "s"} after the due date`
+      : "the day after the due date";
+  const cap = row.contractCapBp ? `, at most ${formatRate(row.contractCapBp, "en")} of the invoice` : "";
+  if (row.contractKind === "fixed") {
+    return `A fee of ${formatMoney(row.contractFeeCents ?? 0, row.contractFeeCurrency ?? "EUR", locale)} once, ${grace}, on invoices in ${row.contractFeeCurrency}${cap}`;
+  }
+  const rate = formatRate(row.contractRateBp ?? 0, "en");
+  if (row.contractKind === "percent_once") return `${rate} of what is unpaid, once, ${grace}${cap}`;
+  return `${rate} a month of what is unpaid, from ${grace}${cap}`;
 }
