@@ -107,6 +107,17 @@ async function seedAccount(a: Account) {
     env.DB.prepare(
       "INSERT INTO online_payments (session_id, owner_id, debtor_id, account_id, amount_cents, currency, created_at, updated_at) VALUES (?, ?, ?, ?, 100, 'USD', ?, ?)",
     ).bind(sessionId, a.id, debtor.id, `acct_${a.id}`, now, now),
+    // Late-payment charges (decisions/065): the terms, a charge, what a payment paid on it, a pause.
+    env.DB.prepare("INSERT INTO late_charge_terms (owner_id, enabled, rule) VALUES (?, 1, 'gb')").bind(a.id),
+    env.DB.prepare(
+      "INSERT INTO charges (owner_id, debtor_id, invoice_id, kind, currency, amount_cents, paid_cents, basis, accrued_through) VALUES (?, ?, ?, 'fee', 'USD', 500, 100, '{}', '2026-01-01')",
+    ).bind(a.id, debtor.id, debtor.invoiceId),
+    env.DB.prepare(
+      "INSERT INTO charge_allocations (payment_id, charge_id, amount_cents) SELECT p.id, c.id, 100 FROM payments AS p JOIN charges AS c ON c.owner_id = p.owner_id WHERE p.owner_id = ? LIMIT 1",
+    ).bind(a.id),
+    env.DB.prepare(
+      "INSERT INTO charge_pauses (owner_id, invoice_id, reason, from_on) VALUES (?, ?, 'dispute', '2026-01-01')",
+    ).bind(a.id, debtor.invoiceId),
   ]);
   await env.IMAGES.put(`${a.id}/photo${a.id}`, new Uint8Array([1, 2, 3]));
   // A month of deliveries moved to the archive (docs/decisions/022): its counts, its file's record and the file.

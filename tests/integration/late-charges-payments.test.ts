@@ -2,7 +2,16 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { addPayment, deletePayment, editPayment } from "~/ledger/payments.server";
 import { db, debtorRow, makeDebtor, makeInvoice, makeUser } from "./fixtures";
-import { chargeAllocationsOf, chargesOf, invoiceRowsOf, makeCharge, setTerms } from "./late-charges-helpers";
+import {
+  chargeAllocationsOf,
+  chargesOf,
+  invoiceRowsOf,
+  makeCharge,
+  makeCompany,
+  seedRates,
+  setTerms,
+} from "./late-charges-helpers";
+import { connectSetup, onlineRow, pay as payOnPortal, postStripeEvent, session, stripeEvent } from "./stripe-helpers";
 
 /**
  * Payments pay late-payment charges (decisions/065): what a payment may pay includes the charges
@@ -169,5 +178,37 @@ describe("changing a payment reopens what it paid on charges", () => {
       .bind(debtor.id)
       .first<{ n: number }>();
     expect(total!.n).toBe(80_000);
+  });
+});
+
+describe("paying online", () => {
+  it("asks for the principal and the charges owed, accrued through today, and the payment settles both", async () => {
+    await seedRates();
+    const { user, account, debtor, portal } = await connectSetup({ invoices: [400_000], currency: "GBP" });
+    await makeCompany(debtor.id);
+    await setTerms(user.id, { rule: "gb" });
+    const sessionId = await payOnPortal(portal);
+    const charges = await chargesOf(debtor.id);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(charges.map((c) => [c.kind, c.accrued_through])).toEqual([
+      ["compensation", today],
+      ["interest", today],
+    ]);
+    const owed = charges.reduce((n, c) => n + c.amount_cents, 0);
+    expect(owed).toBeGreaterThan(7_000);
+    expect(await onlineRow(sessionId)).toMatchObject({ amount_cents: 400_000 + owed });
+    const paid = session(sessionId, {
+      currency: "gbp",
+      payment_status: "paid",
+      payment_intent: `pi_charges_${sessionId.slice(-8)}`,
+      amount_total: 400_000 + owed,
+      metadata: { dunly_debtor: String(debtor.id) },
+    });
+    expect(
+      (await postStripeEvent("connect", stripeEvent("checkout.session.completed", paid, { account }))).status,
+    ).toBe(200);
+    expect(await invoiceRowsOf(debtor.id)).toMatchObject([{ paid_cents: 400_000, status: "paid" }]);
+    // Paid today: today bears no interest, so the interest may end a day's worth lower; never below what was paid.
+    for (const c of await chargesOf(debtor.id)) expect(c.paid_cents).toBe(c.amount_cents);
   });
 });

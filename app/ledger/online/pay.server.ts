@@ -2,6 +2,7 @@ import type { Db } from "~/db/client.server";
 import type { OptOutTarget } from "~/links/index.server";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 import { stripeSetup } from "~/stripe/index.server";
+import { accrueAfterWrite } from "../charges/accrual.server";
 import { type CheckoutOutcome, type PayTarget, startCheckout } from "./checkout.server";
 import { chargeableAccount } from "./stripe-account.server";
 
@@ -24,6 +25,8 @@ export async function payOnline(
   const account = await chargeableAccount(db, target.ownerId);
   if (!account) return null;
   const portalUrl = `${linkOrigin(config)}/d/${token}`;
+  // The late-payment charges through today (decisions/065): the session asks for what is owed now.
+  await accrueAfterWrite({ db, ownerId: target.ownerId, now }, [target.debtorId]);
   return startCheckout(
     db,
     stripe,
