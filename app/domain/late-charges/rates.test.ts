@@ -38,3 +38,34 @@ describe("reference rates in force", () => {
     expect(ruleRateBp(rule("nl"), -900)).toBe(0);
   });
 });
+
+describe("each rule's yearly rate, against the rates the states published", () => {
+  /** The rule's rate for interest on `day` (a debt late since `day`). */
+  const rateOn = (id: string, day: string) => {
+    const r = rule(id);
+    const reference = rateInForce(r.series, fixingDate(r, day, day), RATES);
+    if (!reference) throw new Error(`no ${r.series} rate for ${day}`);
+    return ruleRateBp(r, reference.rateBp);
+  };
+
+  it.each([
+    // Belgium (FPS Finance notices): ECB + 8, rounded up to the half point.
+    ["be", "2024-03-01", 1250],
+    ["be", "2026-03-01", 1050],
+    // Finland (Suomen Pankki): viitekorko (ECB rounded up to the half point) + 8.
+    ["fi", "2024-09-01", 1250],
+    ["fi", "2025-03-01", 1150],
+    ["fi", "2026-03-01", 1050],
+    // The Netherlands: wettelijke handelsrente 12% from 1 July 2023.
+    ["nl", "2023-07-01", 1200],
+    // Ireland's table (ECB on 1 January / 1 July + 8): the same ECB figures.
+    ["es", "2024-07-01", 1225],
+    ["it", "2024-01-01", 1250],
+    ["lu", "2023-01-02", 1050],
+    // Germany: Basiszinssatz + 9; France: ECB + 10.
+    ["de", "2025-07-01", 1027],
+    ["fr", "2025-07-01", 1215],
+  ])("%s on %s: %i bp", (id, day, bp) => {
+    expect(rateOn(id, day)).toBe(bp);
+  });
+});
