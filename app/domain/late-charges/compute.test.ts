@@ -55,7 +55,8 @@ describe("statutory interest: published worked examples", () => {
   });
 
   it("UK: £5,000 for 101 days at a 4.25% base rate + 8% (12.25%) is £169.49 exactly, not a rounded day rate × days", () => {
-    // The example computes £1.68 a day × 101 = £169.68; the Act's interest is simple and exact:
+    // A published UK guide's example (Paidnice, "How to calculate statutory interest in the UK")
+    // rounds the day's interest first, £1.68 × 101 = £169.68; the Act's interest is simple and exact:
     // £5,000 × 12.25% × 101 / 365 = £169.486… A debt whose interest started in July–December 2025
     // takes the 4.25% in force on 30 June 2025.
     const result = computeCharges(
