@@ -454,6 +454,30 @@ describe("properties", () => {
     );
   });
 
+  it("rounds once, half up, to the currency's unit: never more than half a unit from the exact interest", () => {
+    fc.assert(
+      fc.property(
+        history,
+        fc.integer({ min: 1, max: 500 }),
+        fc.constantFrom("JPY", "KWD", "EUR", "GBP"),
+        (h, n, currency) => {
+          const r = statutoryRule("nl");
+          if (!r) return;
+          const inv = { ...h, currency };
+          const accrued = statutoryInterestExact(r, inv, addDays(h.dueOn, n), RATES);
+          if ("error" in accrued) return;
+          const unit = minorUnitCents(currency);
+          const cents = roundHalfUp(accrued.exact, unit);
+          expect(cents % unit).toBe(0);
+          // |cents − exact| ≤ unit / 2, and exactly half a unit only rounds up.
+          const diff = BigInt(cents) * accrued.exact.den - accrued.exact.num;
+          expect(2n * (diff < 0n ? -diff : diff) <= BigInt(unit) * accrued.exact.den).toBe(true);
+          if (2n * diff === -BigInt(unit) * accrued.exact.den) throw new Error("a half rounded down");
+        },
+      ),
+    );
+  });
+
   it("charges are whole minor units: yen to the yen, a 3-decimal currency to the hundredth Dunly keeps", () => {
     const terms = (rateBp: number): LateChargeTerms => ({
       rule: "contract",

@@ -4,7 +4,7 @@ import { LANGUAGES, type Language } from "../languages";
 import { formatMoney } from "../money";
 import { type ChargeBasis, computeCharges, type InvoiceHistory } from "./compute";
 import { chargeLabel, describeCharge, describeNoCharge, formatRate } from "./describe";
-import type { StatutoryRuleId } from "./rules";
+import { STATUTORY_RULES, type StatutoryRuleId } from "./rules";
 import { RATES } from "./test-rates";
 
 const LOCALES: Record<Language, string> = { en: "en-GB", de: "de-DE", fr: "fr-FR", es: "es-ES", nl: "nl-NL" };
@@ -164,5 +164,27 @@ describe("charges in words", () => {
       "No late-payment charges: the rule applies only to invoices in GBP.",
     );
     for (const l of LANGUAGES) expect(describeNoCharge("grace", l)).not.toBe("");
+  });
+});
+
+describe("every rule in every language", () => {
+  it("names the rule's law and the rate", () => {
+    for (const rule of STATUTORY_RULES) {
+      const inv = invoice({ currency: rule.currency, dueOn: "2025-07-31" });
+      const [interest, compensation] = computed(rule.id, inv, "2025-08-30");
+      if (!interest || !compensation) throw new Error(`${rule.id}: expected two charges`);
+      for (const language of LANGUAGES) {
+        const text = describeCharge(interest.kind, interest.basis, language, formatFor(language));
+        const law =
+          language === "en"
+            ? rule.interestLaw.english
+            : (rule.interestLaw.byLanguage?.[language] ?? rule.interestLaw.law);
+        expect(text, `${rule.id} ${language}`).toContain(law);
+        expect(plain(text)).toContain(
+          plain(formatRate((interest.basis as { periods: { rateBp: number }[] }).periods[0]?.rateBp ?? 0, language)),
+        );
+        expect(describeCharge(compensation.kind, compensation.basis, language, formatFor(language))).not.toBe("");
+      }
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixingDate, rateInForce, ruleRateBp } from "./rates";
+import { fixingDate, latestRate, rateInForce, ruleRateBp, ruleRateOn } from "./rates";
 import { type StatutoryRule, statutoryRule } from "./rules";
 import { RATES } from "./test-rates";
 
@@ -67,5 +67,27 @@ describe("each rule's yearly rate, against the rates the states published", () =
     ["fr", "2025-07-01", 1215],
   ])("%s on %s: %i bp", (id, day, bp) => {
     expect(rateOn(id, day)).toBe(bp);
+  });
+});
+
+describe("a rule's rate for a settings page", () => {
+  it("says the rate now, or which rate is missing", () => {
+    expect(ruleRateOn(rule("fr"), RATES, "2026-03-01")).toEqual({
+      rateBp: 1215,
+      referenceBp: 215,
+      fixedOn: "2026-01-01",
+    });
+    expect(ruleRateOn(rule("gb"), RATES, "2026-03-01")).toEqual({
+      rateBp: 1200,
+      referenceBp: 400,
+      fixedOn: "2025-12-31",
+    });
+    expect(ruleRateOn(rule("de"), RATES, "2026-03-01")).toEqual({
+      error: "no-rate",
+      series: "de_basiszins",
+      on: "2026-01-01",
+    });
+    expect(latestRate("boe_base", RATES)).toEqual({ series: "boe_base", effectiveOn: "2025-08-07", rateBp: 400 });
+    expect(latestRate("nope", RATES)).toBeNull();
   });
 });

@@ -262,6 +262,27 @@ export const STATUTORY_RULES: readonly StatutoryRule[] = [
   },
 ];
 
+const REFERENCE_NAMES: Record<RateSeries, string> = {
+  ecb_mro: "the ECB main refinancing rate",
+  boe_base: "the Bank of England Bank Rate",
+  de_basiszins: "the Basiszinssatz",
+};
+
+/**
+ * A rule in one English line for the user's settings: "Germany (§ 288 Abs. 2 BGB): the
+ * Basiszinssatz + 9 points, set each half-year; €40 compensation per invoice; invoices in EUR only".
+ */
+export function ruleSummary(rule: StatutoryRule): string {
+  const points = `${rule.marginBp / 100} points`;
+  const rounding = rule.roundUpBp ? `, rounded up to the next ${rule.roundUpBp / 100} point` : "";
+  const fixing = rule.fixing === "half_year" ? "set each half-year" : "fixed for the life of each debt";
+  const symbol = rule.currency === "GBP" ? "£" : "€";
+  const bands = rule.compensation.map((b) => `${symbol}${b.cents / 100}`);
+  const compensation =
+    bands.length === 1 ? `${bands[0]} compensation per invoice` : `${bands.join(", ")} compensation by the debt's size`;
+  return `${rule.country} (${rule.interestLaw.law}): ${REFERENCE_NAMES[rule.series]} + ${points}${rounding}, ${fixing}; ${compensation}; invoices in ${rule.currency} only`;
+}
+
 const RULE_BY_ID = new Map(STATUTORY_RULES.map((rule) => [rule.id as string, rule]));
 
 /** The statutory rule of `id`, or undefined for 'contract' or one Dunly does not have. */
