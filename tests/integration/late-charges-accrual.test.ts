@@ -10,8 +10,8 @@ import { chargesOf, invoiceRowsOf, makeCompany, seedRates, setTerms, ukCompanyOw
 /**
  * Accruing late-payment charges (decisions/065): the ledger's history through the rules
  * (app/domain/late-charges) into `charges` rows. UK: £4,000.00 due 30 Sep 2026 runs at the Bank of
- * England's 4.00% (in force on 30 June) + 8% = 12% a year from 1 Oct; £70 compensation (a debt of
- * £1,000–£9,999.99). Worked by hand: 400,000 × 12% × days / 365, half up.
+ * England's rate in force on 30 June (seeded: 3.75% since 18 Dec 2025) + 8% = 11.75% a year from 1 Oct;
+ * £70 compensation (a debt of £1,000–£9,999.99). Worked by hand: 47,000 × days / 365, half up.
  */
 
 const THROUGH = "2026-11-28";
@@ -26,16 +26,16 @@ describe("accrual", () => {
     const out = await accrueCharges(scopeOf(user.id), [debtor.id], THROUGH);
     expect(out).toMatchObject({ invoices: 1, written: 2, missingRates: [] });
     const [compensation, interest] = await chargesOf(debtor.id);
-    // 1 Oct – 28 Nov: 59 days; 400,000 × 0.12 × 59 / 365 = 7,758.9 → 7,759.
+    // 1 Oct – 28 Nov: 59 days; 47,000 × 59 / 365 = 7,597.3 → 7,597.
     expect(interest).toMatchObject({
       kind: "interest",
       currency: "GBP",
-      amount_cents: 7_759,
+      amount_cents: 7_597,
       accrued_through: THROUGH,
     });
     const basis = JSON.parse(interest!.basis);
     expect(basis).toMatchObject({ type: "statutory_interest", rule: "gb" });
-    expect(basis.periods).toMatchObject([{ days: 59, principalCents: 400_000, rateBp: 1_200 }]);
+    expect(basis.periods).toMatchObject([{ days: 59, principalCents: 400_000, rateBp: 1_175, referenceBp: 375 }]);
     expect(compensation).toMatchObject({ kind: "compensation", amount_cents: 7_000 });
     expect((await invoiceRowsOf(debtor.id))[0]).toMatchObject({ status: "open" });
     const marked = await env.DB.prepare("SELECT charges_through FROM invoices WHERE id = ?")
@@ -59,15 +59,15 @@ describe("accrual", () => {
       NOW,
     );
     if ("error" in paid) throw new Error(paid.error);
-    // (48,000 × 30 + 24,000 × 29) / 365 = 5,852.05 → 5,852.
-    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 5_852 });
+    // (47,000 × 30 + 23,500 × 29) / 365 = 5,730.1 → 5,730.
+    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 5_730 });
     const basis = JSON.parse((await interestOf(debtor.id))!.basis);
     expect(basis.periods.map((p: { days: number; principalCents: number }) => [p.days, p.principalCents])).toEqual([
       [30, 400_000],
       [29, 200_000],
     ]);
     await deletePayment({ env, db: db() }, user.id, paid.payment.id, NOW + 1);
-    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 7_759 });
+    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 7_597 });
   });
 
   it("paid in full, the interest is frozen at the payment's day, and stays so later", async () => {
@@ -80,16 +80,16 @@ describe("accrual", () => {
       NOW,
     );
     if ("error" in paid) throw new Error(paid.error);
-    // 1–9 Oct: 9 days; 48,000 × 9 / 365 = 1,183.6 → 1,184.
-    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 1_184 });
+    // 1–9 Oct: 9 days; 47,000 × 9 / 365 = 1,158.9 → 1,159.
+    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 1_159 });
     await accrueCharges(scopeOf(user.id), [debtor.id], "2027-02-01");
-    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 1_184 });
+    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 1_159 });
   });
 
   it("never below what was paid on a charge", async () => {
     const { user, debtor } = await ukCompanyOwing();
     await accrueCharges(scopeOf(user.id), [debtor.id], THROUGH);
-    await env.DB.prepare("UPDATE charges SET paid_cents = 7759 WHERE debtor_id = ? AND kind = 'interest'")
+    await env.DB.prepare("UPDATE charges SET paid_cents = 7597 WHERE debtor_id = ? AND kind = 'interest'")
       .bind(debtor.id)
       .run();
     // A pause through October would lower it to 28 days' worth; it stays at what was paid.
@@ -99,7 +99,7 @@ describe("accrual", () => {
       .bind(user.id, debtor.invoiceId)
       .run();
     await accrueCharges(scopeOf(user.id), [debtor.id], THROUGH);
-    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 7_759, paid_cents: 7_759 });
+    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 7_597, paid_cents: 7_597 });
     const basis = JSON.parse((await interestOf(debtor.id))!.basis);
     expect(basis.periods.reduce((n: number, p: { days: number }) => n + p.days, 0)).toBe(28);
   });
@@ -184,14 +184,14 @@ describe("a dispute pauses interest", () => {
     expect((await pauses()).results).toEqual([{ reason: "dispute", from_on: "2026-10-31", to_on: null }]);
     // While disputed: the 30 days before it only.
     await accrueCharges(scopeOf(user.id), [debtor.id], THROUGH);
-    // 48,000 × 30 / 365 = 3,945.2 → 3,945.
-    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 3_945 });
+    // 47,000 × 30 / 365 = 3,863.0 → 3,863.
+    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 3_863 });
     const resolved = await resolveDispute({ env, db: db(), ownerId: user.id, now: resolvedAt }, debtor.invoiceId);
     expect("error" in resolved).toBe(false);
     expect((await pauses()).results).toEqual([{ reason: "dispute", from_on: "2026-10-31", to_on: "2026-11-10" }]);
-    // 59 days less the 10 paused (31 Oct – 9 Nov): 48,000 × 49 / 365 = 6,443.8 → 6,444.
+    // 59 days less the 10 paused (31 Oct – 9 Nov): 47,000 × 49 / 365 = 6,309.6 → 6,310.
     await accrueCharges(scopeOf(user.id), [debtor.id], THROUGH);
-    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 6_444 });
+    expect(await interestOf(debtor.id)).toMatchObject({ amount_cents: 6_310 });
   });
 });
 

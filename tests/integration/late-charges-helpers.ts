@@ -131,7 +131,10 @@ export async function makeCompany(debtorId: number) {
   await env.DB.prepare("UPDATE debtors SET kind = 'company' WHERE id = ?").bind(debtorId).run();
 }
 
-/** The published reference rates the rules' tests use, in the global table (kept if already there). */
+/**
+ * The published reference rates the rules' tests use, in the global table: the seed migration
+ * (0045) holds the same and more (kept as they are).
+ */
 export async function seedRates() {
   await env.DB.batch(
     RATES.map((r) =>
@@ -144,7 +147,7 @@ export async function seedRates() {
 
 /**
  * A company debtor of a new user with UK terms on (compensation included), owing one £4,000.00
- * invoice due 30 Sep 2026 (interest from 1 Oct at the Bank of England's 4.00% + 8% = 12% a year).
+ * invoice due 30 Sep 2026 (interest from 1 Oct at the seeded Bank Rate of 30 June 2026, 3.75%, + 8% = 11.75% a year).
  */
 export async function ukCompanyOwing(terms: TermsFields = {}) {
   await seedRates();

@@ -146,7 +146,7 @@ describe("the debtor's page", () => {
     const { user, debtor } = await ukAccount("charges-page");
     const text = await pageText(await get(`/debtors/${debtor.id}`, { cookie: user.cookie }));
     expect(text).toContain("Statutory interest");
-    expect(text).toMatch(/Late Payment of Commercial Debts \(Interest\) Act 1998 at 12\.00%/);
+    expect(text).toMatch(/Late Payment of Commercial Debts \(Interest\) Act 1998 at 11\.75%/);
     expect(text).toContain("£70.00");
     expect(text).toMatch(/Late charges owed, besides the invoices: £/);
   });

@@ -2,7 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { bindParam, OWNER_ID, preparedQuery } from "~/db/prepared.server";
 import { charges } from "~/db/schema";
 import { formatDate } from "~/domain/dates";
-import { type ChargeBasis, chargeLabel, describeCharge } from "~/domain/late-charges";
+import { type ChargeBasis, chargeLabel, describeCharge, isChargeBasis } from "~/domain/late-charges";
 import { formatMoney } from "~/domain/money";
 
 /**
@@ -64,6 +64,9 @@ export interface ChargeView {
   waived: { at: number; by: string; cents: number } | null;
 }
 
+/** A charge's label when its stored basis cannot be read. */
+const FALLBACK_LABELS = { interest: "Interest", compensation: "Compensation", fee: "Late fee" } as const;
+
 /** The rows as the page shows them; a charge with nothing charged and nothing waived is left out. */
 export function chargeViews(rows: readonly ChargeRowRead[], locale: string): ChargeView[] {
   const format = {
@@ -75,7 +78,8 @@ export function chargeViews(rows: readonly ChargeRowRead[], locale: string): Cha
     .map((r) => {
       let basis: ChargeBasis | null = null;
       try {
-        basis = JSON.parse(r.basis) as ChargeBasis;
+        const parsed: unknown = JSON.parse(r.basis);
+        basis = isChargeBasis(parsed) ? parsed : null;
       } catch {
         basis = null;
       }
@@ -83,7 +87,7 @@ export function chargeViews(rows: readonly ChargeRowRead[], locale: string): Cha
         id: r.id,
         invoiceId: r.invoiceId,
         kind: r.kind,
-        label: basis ? chargeLabel(r.kind, basis, "en") : r.kind,
+        label: basis ? chargeLabel(r.kind, basis, "en") : FALLBACK_LABELS[r.kind],
         basis: basis ? describeCharge(r.kind, basis, "en", format) : "",
         currency: r.currency,
         amountCents: r.amountCents,

@@ -119,8 +119,8 @@ export async function saveTerms(db: Db, ownerId: string, input: TermsInput, now:
 
 /**
  * Each statutory rule in words for the settings tab, from the rates in force `today`: "United
- * Kingdom: Bank of England Bank Rate 4.00% + 8.00% = 12.00% a year for debts late from 1 Jul 2026;
- * £40.00–£100.00 compensation per invoice". A rule whose rate is not in the table says so.
+ * Kingdom: Bank of England Bank Rate 3.75% + 8.00% = 11.75% a year for debts late from 1 Jul 2026;
+ * £40.00–£100.00 compensation per invoice, in GBP only". A rule whose rate is not in the table says so.
  */
 export function ruleExplanations(rates: readonly ReferenceRate[], today: string, locale: string) {
   const out: Record<string, string> = {};

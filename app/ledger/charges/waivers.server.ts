@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { charges, debtorEvents } from "~/db/schema";
-import { type ChargeBasis, chargeLabel } from "~/domain/late-charges";
+import { chargeLabel, isChargeBasis } from "~/domain/late-charges";
 import { formatMoney } from "~/domain/money";
 import type { OwnerScope } from "~/platform/scope.server";
 import { accrueAfterWrite } from "./accrual.server";
@@ -39,10 +39,12 @@ async function ownedCharge(scope: OwnerScope, chargeId: number) {
 
 /** The charge's short label in English (the user's timeline), from its stored basis. */
 function labelOf(charge: { kind: "interest" | "compensation" | "fee"; basis: string }) {
+  const fallback = charge.kind === "interest" ? "Interest" : charge.kind === "fee" ? "Late fee" : "Compensation";
   try {
-    return chargeLabel(charge.kind, JSON.parse(charge.basis) as ChargeBasis, "en");
+    const basis: unknown = JSON.parse(charge.basis);
+    return isChargeBasis(basis) ? chargeLabel(charge.kind, basis, "en") : fallback;
   } catch {
-    return charge.kind === "interest" ? "Interest" : charge.kind === "fee" ? "Late fee" : "Compensation";
+    return fallback;
   }
 }
 
