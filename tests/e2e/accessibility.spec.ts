@@ -375,6 +375,8 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
     "/iam/bank",
     // Settings → Accounting, before Xero is connected (decisions/060).
     "/iam/accounting",
+    // Settings → Late charges (decisions/065), off as every account starts.
+    "/iam/charges",
     // Sending domain, before a domain is added: the form.
     "/iam/domain",
   ]) {

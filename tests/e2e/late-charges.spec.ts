@@ -1,0 +1,42 @@
+import { expect, test } from "@playwright/test";
+import { daytimeZone } from "../support/daytime-zone";
+import { appOrigin, inDays, signInByRequest, uniqueEmail } from "./helpers";
+
+/**
+ * Late charges (decisions/065): the user turns on UK statutory interest in Settings → Late charges,
+ * sees a late company's interest under its invoice with how it was computed, and waives it.
+ */
+test("late charges: UK terms on, a company's interest explained on its page, then waived", async ({ page }) => {
+  await signInByRequest(page, { redirectTo: "/iam/charges" });
+  await page.getByLabel("Charge late-payment interest to business debtors").check();
+  await page.getByLabel("Rules").selectOption("gb");
+  await expect(page.getByTestId("charges-explained")).toContainText("United Kingdom: Bank of England Bank Rate");
+  await expect(page.getByTestId("charges-books")).toContainText("never written to Xero or QuickBooks");
+  await page.getByRole("button", { name: "Save late charges" }).click();
+  await expect(page.getByText(/^Late charges saved/)).toBeVisible();
+
+  const res = await page.request.post("/api/debtors/add", {
+    data: {
+      kind: "company",
+      full_name: "Late Ltd",
+      email: uniqueEmail("late"),
+      debt: 4000,
+      currency: "GBP",
+      invoice_number: "INV-900",
+      due_on: await inDays(page, -40),
+      time_zone: daytimeZone(),
+    },
+    headers: { Origin: appOrigin() },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const { data } = (await res.json()) as { data: { id: number } };
+
+  await page.goto(`/debtors/${data.id}`);
+  const interest = page.getByTestId("charge-line").filter({ hasText: "Statutory interest" });
+  await expect(interest).toContainText("Late Payment of Commercial Debts (Interest) Act 1998");
+  await expect(interest.getByTestId("charge-state")).toContainText("Still owed");
+  await expect(page.getByTestId("charges-total")).toContainText("Late charges owed, besides the invoices");
+  await interest.getByRole("button", { name: "Waive Statutory interest" }).click();
+  await expect(interest.getByTestId("charge-state")).toContainText("Waived by");
+  await expect(interest.getByRole("button", { name: "Restore Statutory interest" })).toBeVisible();
+});
