@@ -51,9 +51,19 @@ export const invoiceColumns = {
   createdAt: invoices.createdAt,
   sourceProvider: invoices.sourceProvider,
   sourceUrl: invoices.sourceUrl,
+  // Its late-payment charges still owed (decisions/065): not waived, less what was paid on them.
+  chargesOwedCents:
+    sql<number>`(SELECT coalesce(sum(c.amount_cents - c.paid_cents), 0) FROM charges AS c WHERE c.invoice_id = "invoices"."id" AND c.waived_at IS NULL)`.as(
+      "charges_owed_cents",
+    ),
 };
 
-export type InvoiceRow = Pick<typeof invoices.$inferSelect, keyof typeof invoiceColumns>;
+export type InvoiceRow = Pick<
+  typeof invoices.$inferSelect,
+  Exclude<keyof typeof invoiceColumns, "chargesOwedCents">
+> & {
+  chargesOwedCents: number;
+};
 
 const owned = (ownerId: string, id: number) => and(eq(invoices.ownerId, ownerId), eq(invoices.id, id));
 
@@ -305,6 +315,8 @@ export function invoiceToJson(i: InvoiceRow) {
     amount: fromCents(i.amountCents),
     paid: fromCents(i.paidCents),
     owed: i.status === "void" ? 0 : fromCents(i.amountCents - i.paidCents),
+    // Its late-payment charges still owed (decisions/065), apart from the invoice's own balance.
+    charges_owed: i.status === "void" ? 0 : fromCents(Number(i.chargesOwedCents)),
     currency: i.currency,
     issued_on: i.issuedOn,
     due_on: i.dueOn,

@@ -155,6 +155,15 @@ describe("who is charged", () => {
     expect(await chargesOf(debtor.id)).toMatchObject([{ kind: "fee", amount_cents: 2_000, currency: "USD" }]);
   });
 
+  it("an invoice no longer late (its due date moved on) loses its unpaid charges", async () => {
+    const { user, debtor } = await ukCompanyOwing();
+    await accrueCharges(scopeOf(user.id), [debtor.id], THROUGH);
+    expect(await chargesOf(debtor.id)).toHaveLength(2);
+    await env.DB.prepare("UPDATE invoices SET due_on = '2026-12-31' WHERE id = ?").bind(debtor.invoiceId).run();
+    await accrueCharges(scopeOf(user.id), [debtor.id], THROUGH);
+    expect(await chargesOf(debtor.id)).toEqual([]);
+  });
+
   it("a voided invoice's unpaid charges go", async () => {
     const { user, debtor } = await ukCompanyOwing();
     await accrueCharges(scopeOf(user.id), [debtor.id], THROUGH);

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accrueCharges } from "~/ledger/index.server";
 import { addPayment } from "~/ledger/payments.server";
-import { formAction, replyErrors } from "./data-helpers";
+import { apiJson, formAction, replyErrors } from "./data-helpers";
 import { db, debtorRow, eventsOf, makeDebtor } from "./fixtures";
 import { get, pageText, signIn, uniqueEmail } from "./helpers";
 import { chargesOf, makeCompany, seedRates, setTerms } from "./late-charges-helpers";
@@ -149,6 +149,10 @@ describe("the debtor's page", () => {
     expect(text).toMatch(/Late Payment of Commercial Debts \(Interest\) Act 1998 at 11\.75%/);
     expect(text).toContain("£70.00");
     expect(text).toMatch(/Late charges owed, besides the invoices: £/);
+    // The invoices' list (the modal's "Apply to" and payment limit) says what each owes in charges.
+    const owed = (await chargesOf(debtor.id)).reduce((n, c) => n + c.amount_cents - c.paid_cents, 0);
+    const { body } = await apiJson("GET", `/debtors/${debtor.id}/invoices`, { cookie: user.cookie });
+    expect(body[0]).toMatchObject({ owed: 4000, charges_owed: owed / 100 });
   });
 
   it("waives a charge with who and when, and restores it; each on the timeline", async () => {

@@ -11,7 +11,7 @@ import { useLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import { DebtorBalance } from "./debtor-balance";
 import type { DebtorView } from "./debtor-view";
-import type { Invoice } from "./invoice-view";
+import { chargesOwedCents, type Invoice } from "./invoice-view";
 import { type Payment, PaymentForm } from "./payment-form";
 
 type Loaded = { debtorId: number; payments: Payment[] } | { debtorId: number; error: true };
@@ -61,6 +61,11 @@ export function DebtorPayments({
   const headingId = useId();
   const loaded = usePayments(debtor.id, `${debtor.paidCents}:${debtor.debtCents}:${version}`);
   const owed = owedCents(debtor);
+  // What a payment in the debtor's currency may pay: the invoices' principal and their late-payment
+  // charges (decisions/065), which a payment settles too.
+  const payable =
+    owed +
+    (invoices ?? []).filter((i) => i.currency === debtor.currency).reduce((sum, i) => sum + chargesOwedCents(i), 0);
 
   const written = (data: ActionResult) => {
     onResult(data);
@@ -106,7 +111,7 @@ export function DebtorPayments({
                   <PaymentForm
                     debtor={debtor}
                     payment={p}
-                    maxCents={owed + toCents(p.amount)}
+                    maxCents={payable + toCents(p.amount)}
                     onResult={written}
                     onCancel={() => setEditing(null)}
                   />
@@ -160,10 +165,10 @@ export function DebtorPayments({
         </ul>
       )}
 
-      {owed > 0 && (
+      {payable > 0 && (
         <div className="flex flex-col gap-2">
           <h4 className="font-semibold">Add payment</h4>
-          <PaymentForm debtor={debtor} maxCents={owed} invoices={invoices} onResult={written} />
+          <PaymentForm debtor={debtor} maxCents={payable} invoices={invoices} onResult={written} />
         </div>
       )}
     </section>

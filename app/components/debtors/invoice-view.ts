@@ -20,6 +20,9 @@ export interface InvoiceDebtor {
 /** Still owed: open, or disputed (owed until the user resolves the dispute). */
 export const isOwed = (i: Invoice) => i.status === "open" || i.status === "disputed";
 
+/** Its late-payment charges still owed, in cents (decisions/065). */
+export const chargesOwedCents = (i: Invoice) => toCents(i.charges_owed ?? 0);
+
 /** What is left to pay on an invoice, in cents. */
 export const balanceCents = (i: Invoice) => (i.status === "void" ? 0 : toCents(i.amount) - toCents(i.paid));
 

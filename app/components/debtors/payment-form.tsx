@@ -16,7 +16,7 @@ import { PAYMENT_NOTE_MAX, paymentSchema } from "~/schemas/payment";
 import { useLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 import { useValibotForm } from "~/ui/use-valibot-form";
-import { balanceCents, type Invoice, isOwed } from "./invoice-view";
+import { balanceCents, chargesOwedCents, type Invoice, isOwed } from "./invoice-view";
 
 /** A payment as GET /api/debtors/:id/payments lists it. */
 export type Payment = ReturnType<typeof paymentToJson>;
@@ -27,7 +27,8 @@ const browserToday = () => localToday();
 /** An owed invoice as "Apply to" lists it: its number (or due date) and what is left on it. */
 function applyToLabel(i: Invoice, locale: string) {
   const name = i.number ?? `Due ${formatDate(i.due_on, locale)}`;
-  const left = `${formatMoney(balanceCents(i), i.currency)} left`;
+  const charges = chargesOwedCents(i);
+  const left = `${formatMoney(balanceCents(i), i.currency)} left${charges > 0 ? ` + ${formatMoney(charges, i.currency)} late charges` : ""}`;
   return `${name} · ${left}${i.status === "disputed" ? " (disputed)" : ""}`;
 }
 
@@ -80,7 +81,7 @@ export function PaymentForm({
   const chosen = owedInvoices.find((i) => String(i.id) === applyTo);
   const locale = useLocale();
   const limits = chosen
-    ? { today, maxCents: balanceCents(chosen), currency: chosen.currency, locale }
+    ? { today, maxCents: balanceCents(chosen) + chargesOwedCents(chosen), currency: chosen.currency, locale }
     : { today, maxCents, currency: debtor.currency, locale };
   const [form, fields] = useValibotForm(paymentSchema(limits), {
     id: confirm?.formId ?? (payment ? `payment-edit-${payment.id}` : `payment-add-${debtor.id}`),

@@ -120,7 +120,7 @@ async function accrueSlice(
         and(
           eq(invoices.ownerId, ownerId),
           inArray(invoices.debtorId, debtorIds),
-          sql`(${invoices.dueOn} < ${throughOn} OR EXISTS (SELECT 1 FROM ${charges} AS c WHERE c.invoice_id = ${invoices.id}))`,
+          sql`(${invoices.dueOn} < ${throughOn} OR EXISTS (SELECT 1 FROM charges AS c WHERE c.invoice_id = "invoices"."id"))`,
         ),
       ),
     db
@@ -266,7 +266,7 @@ function deleteChargesStatement(db: Db, ownerId: string, ids: number[], throughO
         eq(charges.paidCents, 0),
         sql`${charges.waivedAt} IS NULL`,
         sql`${charges.accruedThrough} <= ${throughOn}`,
-        sql`NOT EXISTS (SELECT 1 FROM charge_allocations AS ca WHERE ca.charge_id = ${charges.id})`,
+        sql`NOT EXISTS (SELECT 1 FROM charge_allocations AS ca WHERE ca.charge_id = "charges"."id")`,
       ),
     );
 }
@@ -373,7 +373,9 @@ export async function accrueAccount(scope: AccrualScope) {
       .where(
         and(
           eq(debtors.ownerId, ownerId),
-          sql`(EXISTS (SELECT 1 FROM ${charges} AS c WHERE c.debtor_id = ${debtors.id}) OR (${debtors.kind} = 'company' AND EXISTS (SELECT 1 FROM ${invoices} AS i WHERE i.debtor_id = ${debtors.id} AND i.status IN ('open', 'disputed') AND i.due_on < ${today})))`,
+          // Qualified by hand: in a one-table select drizzle writes a column unqualified, which the
+          // subquery's own table would take.
+          sql`(EXISTS (SELECT 1 FROM charges AS c WHERE c.debtor_id = "debtors"."id") OR ("debtors"."kind" = 'company' AND EXISTS (SELECT 1 FROM invoices AS i WHERE i.debtor_id = "debtors"."id" AND i.status IN ('open', 'disputed') AND i.due_on < ${today})))`,
         ),
       )
       .limit(TERMS_CHANGE_DEBTORS),

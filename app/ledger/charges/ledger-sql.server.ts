@@ -57,14 +57,14 @@ export function settleChargesStatement(db: Db, ownerId: string, debtorId: number
   return db
     .update(charges)
     .set({
-      paidCents: sql`coalesce((SELECT sum(ca.amount_cents) FROM charge_allocations AS ca WHERE ca.charge_id = ${charges.id}), 0)`,
+      paidCents: sql`coalesce((SELECT sum(ca.amount_cents) FROM charge_allocations AS ca WHERE ca.charge_id = "charges"."id"), 0)`,
       updatedAt: now,
     })
     .where(
       and(
         eq(charges.ownerId, ownerId),
         eq(charges.debtorId, debtorId),
-        sql`${charges.paidCents} != coalesce((SELECT sum(ca.amount_cents) FROM charge_allocations AS ca WHERE ca.charge_id = ${charges.id}), 0)`,
+        sql`"charges"."paid_cents" != coalesce((SELECT sum(ca.amount_cents) FROM charge_allocations AS ca WHERE ca.charge_id = "charges"."id"), 0)`,
       ),
     );
 }
