@@ -10,7 +10,6 @@ export {
 export { type ChargeRowRead, type ChargeView, chargeViews, debtorChargesQuery } from "./charges/listing.server";
 export { closeDisputePauseStatement, openDisputePauseStatement, pauseDay } from "./charges/pauses.server";
 export {
-  contractExplanation,
   readTermsAndRates,
   ruleExplanations,
   saveTerms,

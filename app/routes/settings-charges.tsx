@@ -10,19 +10,14 @@ import { SubmitButton } from "~/components/ui/button";
 import { FormField, InputField } from "~/components/ui/field";
 import { FormStatus } from "~/components/ui/form-status";
 import { getDb } from "~/db/client.server";
+import { readAmount } from "~/domain/amount-input";
 import { STATUTORY_RULES } from "~/domain/late-charges";
 import { fromCents } from "~/domain/money";
 import { formatAmountInput } from "~/domain/number-locale";
-import {
-  accrueAccount,
-  contractExplanation,
-  readTermsAndRates,
-  ruleExplanations,
-  saveTerms,
-} from "~/ledger/index.server";
+import { accrueAccount, readTermsAndRates, ruleExplanations, saveTerms } from "~/ledger/index.server";
 import { intentOf, readForm, reply } from "~/platform/action-result.server";
 import { requestNumberLocale } from "~/platform/locale.server";
-import { lateChargeTermsSchema } from "~/schemas/late-charges";
+import { contractInWords, hundredths, lateChargeTermsSchema } from "~/schemas/late-charges";
 import { SOMETHING_WRONG } from "~/schemas/messages";
 import { useLocale } from "~/ui/root-data";
 import { pageMeta } from "~/ui/site";
@@ -62,7 +57,6 @@ export async function loader({ context, url, request }: Route.LoaderArgs) {
           paymentOrder: terms.paymentOrder,
         }
       : null,
-    contract: terms ? contractExplanation(terms, locale) : null,
     explanations: ruleExplanations(rates, today, locale),
     defaultCurrency: user.defaultCurrency,
   };
@@ -97,7 +91,7 @@ const KIND_LABELS = {
 } as const;
 
 export default function SettingsCharges({ loaderData }: Route.ComponentProps) {
-  const { terms, explanations, contract, defaultCurrency } = loaderData;
+  const { terms, explanations, defaultCurrency } = loaderData;
   const locale = useLocale();
   const fetcher = useFetcher<typeof action>();
   const busy = fetcher.state !== "idle";
@@ -122,6 +116,28 @@ export default function SettingsCharges({ loaderData }: Route.ComponentProps) {
   const rule = String(fields.rule.value ?? terms?.rule ?? "gb");
   const kind = String(fields.contract_kind.value ?? terms?.contractKind ?? "fixed");
   const isContract = rule === "contract";
+  // The contract in words as it is typed now (the saved values before anything is changed).
+  const typed = (value: unknown) => {
+    const reading = readAmount(value, locale);
+    return reading.ok ? reading.value : undefined;
+  };
+  const feeCents = hundredths(typed(fields.contract_fee.value));
+  const rateBp = hundredths(typed(fields.contract_rate.value));
+  const contract =
+    (kind === "fixed" ? feeCents !== null : rateBp !== null) &&
+    (kind === "fixed" || kind === "percent_once" || kind === "percent_monthly")
+      ? contractInWords(
+          {
+            kind,
+            feeCents,
+            feeCurrency: String(fields.contract_fee_currency.value ?? terms?.contractFeeCurrency ?? defaultCurrency),
+            rateBp,
+            graceDays: Number(fields.contract_grace_days.value ?? 0) || 0,
+            capBp: hundredths(typed(fields.contract_cap.value)),
+          },
+          locale,
+        )
+      : null;
   return (
     <SettingsTabs current="charges">
       <section aria-labelledby="charges-title" className="rounded-xl border border-border bg-surface p-6">
@@ -229,7 +245,7 @@ export default function SettingsCharges({ loaderData }: Route.ComponentProps) {
             <p className="font-medium">What will be charged</p>
             <p className="mt-1">
               {isContract
-                ? (contract ?? "Your contract's fee or interest on each late invoice, as set above, once saved.")
+                ? (contract ?? "Type the fee or the percentage above to see what will be charged.")
                 : explanations[rule]}
             </p>
             <p className="mt-1 text-muted">

@@ -1,7 +1,9 @@
 import * as v from "valibot";
 import { readAmount } from "~/domain/amount-input";
 import { CURRENCIES, CURRENCY_MESSAGE } from "~/domain/currencies";
+import { numberFormat } from "~/domain/intl";
 import { CONTRACT_KINDS, CONTRACT_LIMITS, STATUTORY_RULES } from "~/domain/late-charges";
+import { formatMoney } from "~/domain/money";
 import { DEFAULT_NUMBER_LOCALE } from "~/domain/number-locale";
 
 /**
@@ -141,3 +143,39 @@ export type LateChargeTermsInput = v.InferOutput<ReturnType<typeof lateChargeTer
 
 /** The debtor's own setting (the debtor form): the account's, always, or never. */
 export const DEBTOR_LATE_CHARGES = ["account", "on", "off"] as const;
+
+/** Contract terms in numbers (hundredths: cents and basis points), as saved or as typed. */
+export interface ContractWords {
+  kind: "fixed" | "percent_once" | "percent_monthly";
+  feeCents: number | null;
+  feeCurrency: string | null;
+  rateBp: number | null;
+  graceDays: number;
+  capBp: number | null;
+}
+
+/** "2.50%" in the user's format (percent of basis points). */
+function percent(bp: number, locale: string) {
+  return numberFormat(locale, { style: "percent", minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+    bp / 10_000,
+  );
+}
+
+/**
+ * The contract terms in words for the settings tab, as saved or as typed: "A fee of €25.00 once,
+ * 14 days after the due date, on invoices in EUR, at most 10.00% of the invoice".
+ */
+export function contractInWords(terms: ContractWords, locale: string): string {
+  const grace =
+    terms.graceDays > 0
+      ? `${terms.graceDays} day${terms.graceDays === 1 ? "" : "s"} after the due date`
+      : "the day after the due date";
+  const cap = terms.capBp ? `, at most ${percent(terms.capBp, locale)} of the invoice` : "";
+  if (terms.kind === "fixed") {
+    const currency = terms.feeCurrency ?? "EUR";
+    return `A fee of ${formatMoney(terms.feeCents ?? 0, currency, locale)} once, ${grace}, on invoices in ${currency}${cap}`;
+  }
+  const rate = percent(terms.rateBp ?? 0, locale);
+  if (terms.kind === "percent_once") return `${rate} of what is unpaid, once, ${grace}${cap}`;
+  return `${rate} a month of what is unpaid, from ${grace}${cap}`;
+}

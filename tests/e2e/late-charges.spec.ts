@@ -9,6 +9,13 @@ import { appOrigin, inDays, signInByRequest, uniqueEmail } from "./helpers";
 test("late charges: UK terms on, a company's interest explained on its page, then waived", async ({ page }) => {
   await signInByRequest(page, { redirectTo: "/iam/charges" });
   await page.getByLabel("Charge late-payment interest to business debtors").check();
+  // The contract's terms are told in words as they are typed.
+  await page.getByLabel("Rules").selectOption("contract");
+  await page.getByLabel("Fee", { exact: true }).fill("25");
+  await page.getByLabel("Grace days after the due date").fill("14");
+  await expect(page.getByTestId("charges-explained")).toContainText(
+    /A fee of .*25\.00 once, 14 days after the due date/,
+  );
   await page.getByLabel("Rules").selectOption("gb");
   await expect(page.getByTestId("charges-explained")).toContainText("United Kingdom: Bank of England Bank Rate");
   await expect(page.getByTestId("charges-books")).toContainText("never written to Xero or QuickBooks");

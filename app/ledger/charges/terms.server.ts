@@ -141,19 +141,3 @@ export function ruleExplanations(rates: readonly ReferenceRate[], today: string,
   }
   return out;
 }
-
-/** The contract terms in words: "A fee of €25.00 once, 14 days after the due date, at most 10.00% of the invoice". */
-export function contractExplanation(row: TermsRow, locale: string): string | null {
-  if (row.rule !== "contract" || !row.contractKind) return null;
-  const grace =
-    row.contractGraceDays > 0
-      ? `${row.contractGraceDays} day${row.contractGraceDays === 1 ? "" : "s"} after the due date`
-      : "the day after the due date";
-  const cap = row.contractCapBp ? `, at most ${formatRate(row.contractCapBp, "en")} of the invoice` : "";
-  if (row.contractKind === "fixed") {
-    return `A fee of ${formatMoney(row.contractFeeCents ?? 0, row.contractFeeCurrency ?? "EUR", locale)} once, ${grace}, on invoices in ${row.contractFeeCurrency}${cap}`;
-  }
-  const rate = formatRate(row.contractRateBp ?? 0, "en");
-  if (row.contractKind === "percent_once") return `${rate} of what is unpaid, once, ${grace}${cap}`;
-  return `${rate} a month of what is unpaid, from ${grace}${cap}`;
-}
