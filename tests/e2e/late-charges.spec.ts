@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { daytimeZone } from "../support/daytime-zone";
 import { appOrigin, inDays, signInByRequest, uniqueEmail } from "./helpers";
@@ -43,6 +44,20 @@ test("late charges: UK terms on, a company's interest explained on its page, the
   await expect(interest).toContainText("Late Payment of Commercial Debts (Interest) Act 1998");
   await expect(interest.getByTestId("charge-state")).toContainText("Still owed");
   await expect(page.getByTestId("charges-total")).toContainText("Late charges owed, besides the invoices");
+  // The charges under their invoice, on a phone, in both themes: no serious axe finding, nothing wider than the screen.
+  await page.setViewportSize({ width: 360, height: 780 });
+  for (const theme of ["dracula", "light"]) {
+    await page.evaluate((t) => localStorage.setItem("theme", t), theme);
+    await page.reload();
+    await expect(interest).toBeVisible();
+    const { violations } = await new AxeBuilder({ page })
+      .setLegacyMode(true)
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+      .analyze();
+    const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious.map((v) => `${theme}: ${v.id} ${v.help}`)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  }
   await interest.getByRole("button", { name: "Waive Statutory interest" }).click();
   await expect(interest.getByTestId("charge-state")).toContainText("Waived by");
   await expect(interest.getByRole("button", { name: "Restore Statutory interest" })).toBeVisible();
