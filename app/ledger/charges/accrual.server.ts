@@ -4,7 +4,7 @@ import type { Db } from "~/db/client.server";
 import { chargePauses, charges, debtors, invoices, paymentAllocations, payments } from "~/db/schema";
 import { type ComputedCharge, computeCharges, type InvoiceHistory, type ReferenceRate } from "~/domain/late-charges";
 import { pauseDay } from "./pauses.server";
-import { debtorCharged, lateChargeTermsOf, readTermsAndRates, type TermsRow } from "./terms.server";
+import { debtorCharged, lateChargeTermsOf, ratesQuery, type TermsRow, termsQuery } from "./terms.server";
 
 /**
  * Accruing late-payment charges (decisions/065). The charges of an invoice are a function of its
@@ -85,7 +85,11 @@ export async function accrueCharges(
   const outcome: AccrualOutcome = { invoices: 0, written: 0, missingRates: [] };
   const ids = unique(debtorIds);
   if (ids.length === 0) return outcome;
-  const { terms, rates } = await readTermsAndRates(scope.db, scope.ownerId);
+  // The terms first: an account that never set any (most: every ledger write asks) has no charges
+  // to accrue or take back, and nothing more is read. Then the rates, the whole small table.
+  const [terms] = await termsQuery(scope.db, scope.ownerId);
+  if (!terms) return outcome;
+  const rates = await ratesQuery(scope.db);
   for (const slice of chunk(ids, IDS_PER_STATEMENT)) {
     await accrueSlice(scope, slice, throughOn, terms, rates, outcome);
   }

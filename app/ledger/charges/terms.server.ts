@@ -36,7 +36,7 @@ export function ratesQuery(db: Db) {
     .orderBy(asc(referenceRates.series), asc(referenceRates.effectiveOn));
 }
 
-/** The terms and the rates, read together (one batch). */
+/** The terms and the rates, read together (one batch): the settings tab. */
 export async function readTermsAndRates(
   db: Db,
   ownerId: string,
