@@ -7,7 +7,7 @@ import { contractInWords, lateChargeTermsSchema } from "./late-charges";
 const parse = (input: Record<string, unknown>, locale = "de-DE") => v.safeParse(lateChargeTermsSchema(locale), input);
 const errors = (input: Record<string, unknown>, locale?: string) => {
   const out = parse(input, locale);
-  return out.success ? {} : v.flatten(out.issues).nested;
+  return out.success ? {} : (v.flatten(out.issues).nested ?? {});
 };
 
 describe("lateChargeTermsSchema", () => {

@@ -205,6 +205,22 @@ describe("a dispute pauses interest", () => {
 });
 
 describe("the watchdog's daily accrual", () => {
+  it("takes back the charges a change of terms left behind (here: the debtor is now a person)", async () => {
+    const { user, debtor } = await ukCompanyOwing();
+    await accrueCharges(scopeOf(user.id, Date.now()), [debtor.id], THROUGH);
+    expect(await chargesOf(debtor.id)).toHaveLength(2);
+    // As accrueAccount leaves an account whose terms were just saved, with this debtor past its first 200.
+    await env.DB.prepare("UPDATE debtors SET kind = 'person' WHERE id = ?").bind(debtor.id).run();
+    await env.DB.prepare("UPDATE invoices SET charges_through = NULL WHERE id = ?").bind(debtor.invoiceId).run();
+    await env.DB.prepare("UPDATE late_charge_terms SET updated_at = ? WHERE owner_id = ?")
+      .bind(Date.now(), user.id)
+      .run();
+    for (let run = 0; run < 50 && (await chargesOf(debtor.id)).length > 0; run++) {
+      await runDailyAccrual(db(), Date.now());
+    }
+    expect(await chargesOf(debtor.id)).toEqual([]);
+  });
+
   it("takes the invoices not yet accrued today, once", async () => {
     const { user, debtor } = await ukCompanyOwing();
     const today = Date.UTC(2031, 0, 5, 0, 3);

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
-import { chargePauses, charges, debtors, invoices, paymentAllocations, payments } from "~/db/schema";
+import { chargePauses, charges, debtors, invoices, lateChargeTerms, paymentAllocations, payments } from "~/db/schema";
 import { type ComputedCharge, computeCharges, type InvoiceHistory, type ReferenceRate } from "~/domain/late-charges";
 import { pauseDay } from "./pauses.server";
 import { debtorCharged, lateChargeTermsOf, ratesQuery, type TermsRow, termsQuery } from "./terms.server";
@@ -300,6 +300,9 @@ export async function accrueAfterWrite(scope: AccrualScope, debtorIds: readonly 
   }
 }
 
+/** How long after an account's terms changed the watchdog looks for its charges that may no longer apply. */
+const TERMS_CHANGED_WITHIN_MS = 24 * 60 * 60 * 1000;
+
 /** Invoices the watchdog accrues per run (the rest wait five minutes): a bounded cost per run. */
 export const DAILY_ACCRUAL_PER_RUN = 300;
 
@@ -328,15 +331,23 @@ export async function runDailyAccrual(db: Db, now: number, limit = DAILY_ACCRUAL
       ),
     )
     .limit(limit);
-  // And invoices holding charges that were never accrued since the terms changed (accrueAccount):
-  // charges that may no longer apply, whoever the debtor is now.
+  // And, of the accounts whose terms changed in the last day (accrueAccount), invoices holding
+  // charges not accrued since: charges that may no longer apply, whoever the debtor is now. Read
+  // through those accounts' own charges (charges_owner_debtor_idx), never the whole table.
   const stale =
     due.length < limit
       ? await db
           .selectDistinct({ ownerId: charges.ownerId, debtorId: charges.debtorId })
-          .from(charges)
+          .from(lateChargeTerms)
+          .innerJoin(charges, eq(charges.ownerId, lateChargeTerms.ownerId))
           .innerJoin(invoices, eq(invoices.id, charges.invoiceId))
-          .where(and(sql`${invoices.chargesThrough} IS NULL`, sql`${charges.waivedAt} IS NULL`))
+          .where(
+            and(
+              sql`${lateChargeTerms.updatedAt} > ${now - TERMS_CHANGED_WITHIN_MS}`,
+              sql`${invoices.chargesThrough} IS NULL`,
+              sql`${charges.waivedAt} IS NULL`,
+            ),
+          )
           .limit(limit - due.length)
       : [];
   const byOwner = groupBy([...due, ...stale], (d) => d.ownerId);
