@@ -86,6 +86,11 @@ export function DebtorPayments({
       <p className="text-sm" data-testid="debtor-balance">
         <DebtorBalance debtor={debtor} show="summary" others={otherCurrenciesOwed(invoices ?? [], debtor.currency)} />
       </p>
+      {payable > owed && (
+        <p className="text-sm" data-testid="debtor-charges-owed">
+          {`Late charges owed besides: ${formatMoney(payable - owed, debtor.currency, locale)}. A payment pays them too.`}
+        </p>
+      )}
       {owed > 0 && debtor.resumable > 0 && <ResumeOffer debtor={debtor} onResult={written} />}
 
       {!loaded ? (
