@@ -1,4 +1,5 @@
 /** The ledger feature's public face: what routes, the API, the Workers and other features may use. */
+export { type DebtorCharge, debtorChargesOf, debtorChargesQuery, PORTAL_CHARGE_LIMIT } from "./charge-lines.server";
 export {
   attachInvoiceDocument,
   DocumentRejected,
