@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, type SQLWrapper, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { charges, invoices } from "~/db/schema";
 import { type ChargeKind, parseBasis } from "~/domain/statement-charges";
@@ -92,4 +92,42 @@ export function debtorChargesOf(rows: Awaited<ReturnType<typeof debtorChargesQue
       accruedThrough: r.accruedThrough,
     };
   });
+}
+
+/**
+ * A column for a select that reads debtors (the debtors CSV export, decisions/067): the debtor's
+ * late-payment charges per currency as a JSON array of `{ currency, owed, paid }` in cents: owed
+ * over charges not waived on invoices not void, paid over every charge. Through
+ * charges_owner_debtor_idx.
+ */
+export function debtorChargeTotalsSql(debtorId: SQLWrapper, ownerId: SQLWrapper) {
+  return sql<
+    string | null
+  >`(SELECT json_group_array(json_object('currency', t.currency, 'owed', t.owed, 'paid', t.paid))
+    FROM (
+      SELECT c.currency AS currency,
+        sum(CASE WHEN c.waived_at IS NULL AND i.status <> 'void' THEN c.amount_cents - c.paid_cents ELSE 0 END) AS owed,
+        sum(c.paid_cents) AS paid
+      FROM charges AS c JOIN invoices AS i ON i.id = c.invoice_id
+      WHERE c.owner_id = ${ownerId} AND c.debtor_id = ${debtorId}
+      GROUP BY c.currency ORDER BY c.currency
+    ) AS t)`;
+}
+
+/** A debtor's charges per currency from debtorChargeTotalsSql's column (none: an empty list). */
+export function debtorChargeTotalsOf(
+  json: string | null | undefined,
+): { currency: string; owed: number; paid: number }[] {
+  if (!json) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    if (!Array.isArray(value)) return [];
+    return value.map((v: { currency: string; owed: number; paid: number }) => ({
+      currency: String(v.currency),
+      owed: Number(v.owed) || 0,
+      paid: Number(v.paid) || 0,
+    }));
+  } catch {
+    return [];
+  }
 }

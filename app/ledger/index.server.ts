@@ -1,5 +1,12 @@
 /** The ledger feature's public face: what routes, the API, the Workers and other features may use. */
-export { type DebtorCharge, debtorChargesOf, debtorChargesQuery, PORTAL_CHARGE_LIMIT } from "./charge-lines.server";
+export {
+  type DebtorCharge,
+  debtorChargesOf,
+  debtorChargesQuery,
+  debtorChargeTotalsOf,
+  debtorChargeTotalsSql,
+  PORTAL_CHARGE_LIMIT,
+} from "./charge-lines.server";
 export {
   attachInvoiceDocument,
   DocumentRejected,
@@ -27,7 +34,7 @@ export {
   settleDebtorsStatements,
   settleLedgerStatements,
 } from "./ledger.server";
-export { agingStatement, moneyOf, moneyStatement } from "./money.server";
+export { agingReportOf, agingStatement, moneyOf, moneyStatement } from "./money.server";
 export { onlinePaymentOf, type PayTarget } from "./online/checkout.server";
 export { handleConnectEvent } from "./online/connect-events.server";
 export { CHECKOUT_LIFETIME_MS, expireAbandonedCheckouts, pendingOnlinePayment } from "./online/online-payments.server";
