@@ -4,6 +4,7 @@ import { translator } from "../app/domain/i18n";
 import { CHARGE_COPY } from "../app/domain/i18n/charges";
 import { debtorLocale, LANGUAGES, type Language } from "../app/domain/languages";
 import { type ComputedCharge, computeCharges, describeCharge } from "../app/domain/late-charges";
+import { RATES as PUBLISHED } from "../app/domain/late-charges/test-rates";
 import { formatMoney } from "../app/domain/money";
 import type { StatementLine } from "../app/domain/statement";
 import type { ChargeLine, StatementCharges } from "../app/domain/statement-charges";
@@ -21,7 +22,8 @@ import { renderReminder } from "./render-reminder";
 const TODAY = "2026-11-28";
 /** £4,000.00 due 30 September 2026, 59 days late on TODAY, under the UK Act at 4.75% + 8%. */
 const INVOICE = { currency: "GBP", amountCents: 400_000, dueOn: "2026-09-30", payments: [], pauses: [] };
-const RATES = [{ series: "boe_base", effectiveOn: "2026-06-30", rateBp: 475 }];
+/** The Bank of England's rates as published, then 4.75% from 30 June 2026 for this test's half-year. */
+const RATES = [...PUBLISHED, { series: "boe_base", effectiveOn: "2026-06-30", rateBp: 475 }];
 
 function accrued(): ComputedCharge[] {
   const out = computeCharges({ rule: "gb", compensation: true, contract: null }, INVOICE, TODAY, RATES);
@@ -108,8 +110,10 @@ describe("a reminder's statement with late-payment charges", () => {
         expect(plain).toContain(nbsp(money(chargesCents, "GBP")));
         expect(plain).toContain(nbsp(money(450_000 + chargesCents, "GBP")));
         // The compensation paid in part says so.
+        const compensation = charges.lines[1]?.amountCents ?? 0;
+        expect(compensation).toBe(7_000); // £70: the Act's sum for a debt of £1,000 to £9,999.99
         expect(plain).toContain(
-          nbsp(t("charges.partlyPaid", { paid: money(1_000, "GBP"), amount: money(4_000, "GBP") })),
+          nbsp(t("charges.partlyPaid", { paid: money(1_000, "GBP"), amount: money(compensation, "GBP") })),
         );
       }
       // Each charge sits under its invoice: INV-1's two, INV-2 none; the paid invoice's apart.
