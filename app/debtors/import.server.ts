@@ -280,7 +280,8 @@ export async function* debtorExportPages(db: Db, ownerId: string, size = EXPORT_
         ...getTableColumns(debtors),
         editableInvoice,
         // Late-payment charges per currency, apart from the invoices (decisions/067).
-        charges: debtorChargeTotalsSql(debtors.id, debtors.ownerId),
+        // Spelled out: a one-table select would write top-level columns unqualified.
+        charges: debtorChargeTotalsSql(sql`"debtors"."id"`, sql`"debtors"."owner_id"`),
       })
       .from(debtors)
       .where(and(eq(debtors.ownerId, ownerId), gt(debtors.id, after)))

@@ -70,7 +70,12 @@ const paidInFull = sql.raw(`(i.status = 'paid' OR (i.status = 'open' AND i.amoun
  * owe per currency over every chased open invoice and every paid one. Waived charges are never on
  * it. Through charges_owner_debtor_idx (owner, debtor) and charges_invoice_kind_idx.
  */
-export function statementChargeColumns(debtorId: SQLWrapper = debtors.id, ownerId: SQLWrapper = debtors.ownerId) {
+export function statementChargeColumns(
+  // Spelled out: in a one-table select drizzle writes a column at the top of an expression
+  // unqualified, and inside these subqueries "id" and "owner_id" would be the charges' own.
+  debtorId: SQLWrapper = sql`"debtors"."id"`,
+  ownerId: SQLWrapper = sql`"debtors"."owner_id"`,
+) {
   const limit = sql.raw(String(MAX_STATEMENT_LINES));
   const maxCharges = sql.raw(String(MAX_CHARGE_LINES));
   const kindOrder = sql.raw(`CASE c.kind WHEN 'interest' THEN 0 WHEN 'compensation' THEN 1 ELSE 2 END`);
