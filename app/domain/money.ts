@@ -84,6 +84,11 @@ const ZERO_DECIMAL = new Set([
   "XPF",
 ]);
 
+/** True when `currency` is counted in whole units (JPY): Dunly's cents of it are multiples of 100. */
+export function isZeroDecimal(currency: string): boolean {
+  return ZERO_DECIMAL.has(currency.toUpperCase());
+}
+
 /**
  * Dunly's cents of `currency` as Stripe's amount: the same number, or for a zero-decimal currency
  * whole units, rounded up (a debtor never pays less than owed; the ledger records only what is owed).

@@ -9,7 +9,7 @@ import {
 } from "./compute";
 import { addDays } from "./days";
 import { minorUnitCents, roundHalfUp } from "./rounding";
-import { type LateChargeTerms, type ReferenceRate, statutoryRule } from "./rules";
+import { type LateChargeTerms, type ReferenceRate, STATUTORY_RULES, statutoryRule } from "./rules";
 import { RATES } from "./test-rates";
 
 const statutory = (rule: LateChargeTerms["rule"], compensation = false): LateChargeTerms => ({
@@ -55,7 +55,8 @@ describe("statutory interest: published worked examples", () => {
   });
 
   it("UK: £5,000 for 101 days at a 4.25% base rate + 8% (12.25%) is £169.49 exactly, not a rounded day rate × days", () => {
-    // The example computes £1.68 a day × 101 = £169.68; the Act's interest is simple and exact:
+    // A published UK guide's example (Paidnice, "How to calculate statutory interest in the UK")
+    // rounds the day's interest first, £1.68 × 101 = £169.68; the Act's interest is simple and exact:
     // £5,000 × 12.25% × 101 / 365 = £169.486… A debt whose interest started in July–December 2025
     // takes the 4.25% in force on 30 June 2025.
     const result = computeCharges(
@@ -375,7 +376,7 @@ describe("contract terms", () => {
 });
 
 describe("properties", () => {
-  const rule = fc.constantFrom("gb", "de", "fr", "nl");
+  const rule = fc.constantFrom(...STATUTORY_RULES.map((r) => r.id));
   const currencyFor = (id: string) => statutoryRule(id)?.currency ?? "EUR";
   const day = fc.integer({ min: 0, max: 700 }).map((n) => addDays("2023-07-01", n));
   const history = fc.record({
@@ -418,7 +419,7 @@ describe("properties", () => {
     fc.assert(
       fc.property(rule, history, fc.integer({ min: 0, max: 400 }), fc.boolean(), (id, h, n, comp) => {
         const result = computeCharges(
-          statutory(id as "nl", comp),
+          statutory(id, comp),
           { ...h, currency: currencyFor(id) },
           addDays(h.dueOn, n),
           RATES,
@@ -439,15 +440,39 @@ describe("properties", () => {
         (id, h, n, p) => {
           const inv = { ...h, currency: currencyFor(id) };
           const through = addDays(h.dueOn, n);
-          const before = computeCharges(statutory(id as "nl"), inv, through, RATES);
+          const before = computeCharges(statutory(id), inv, through, RATES);
           const after = computeCharges(
-            statutory(id as "nl"),
+            statutory(id),
             { ...inv, payments: [...inv.payments, { on: addDays(h.dueOn, p.at), cents: p.cents }] },
             through,
             RATES,
           );
           if ("error" in before || "error" in after) return;
           expect(interestOf(after)).toBeLessThanOrEqual(interestOf(before));
+        },
+      ),
+    );
+  });
+
+  it("rounds once, half up, to the currency's unit: never more than half a unit from the exact interest", () => {
+    fc.assert(
+      fc.property(
+        history,
+        fc.integer({ min: 1, max: 500 }),
+        fc.constantFrom("JPY", "KWD", "EUR", "GBP"),
+        (h, n, currency) => {
+          const r = statutoryRule("nl");
+          if (!r) return;
+          const inv = { ...h, currency };
+          const accrued = statutoryInterestExact(r, inv, addDays(h.dueOn, n), RATES);
+          if ("error" in accrued) return;
+          const unit = minorUnitCents(currency);
+          const cents = roundHalfUp(accrued.exact, unit);
+          expect(cents % unit).toBe(0);
+          // |cents − exact| ≤ unit / 2, and exactly half a unit only rounds up.
+          const diff = BigInt(cents) * accrued.exact.den - accrued.exact.num;
+          expect(2n * (diff < 0n ? -diff : diff) <= BigInt(unit) * accrued.exact.den).toBe(true);
+          if (2n * diff === -BigInt(unit) * accrued.exact.den) throw new Error("a half rounded down");
         },
       ),
     );

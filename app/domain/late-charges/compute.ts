@@ -324,7 +324,8 @@ function contractCharges(contract: ContractTerms, invoice: InvoiceHistory, throu
  * The charges an invoice has accrued through `throughOn` (inclusive) under `terms`: an empty list
  * (with the reason) when none apply, or "no-rate" when a reference rate the rule needs is missing
  * (the operator adds it: scripts/reference-rates.mjs). Pure: the caller reads the invoice's
- * payments, pauses and the rates, and decides whether the debtor may be charged at all.
+ * payments, pauses and the rates, and decides whether the debtor may be charged at all (a company,
+ * the terms on). Dates are "YYYY-MM-DD"; one that is not a calendar date throws a RangeError.
  */
 export function computeCharges(
   terms: LateChargeTerms,

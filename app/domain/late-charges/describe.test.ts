@@ -4,6 +4,7 @@ import { LANGUAGES, type Language } from "../languages";
 import { formatMoney } from "../money";
 import { type ChargeBasis, computeCharges, type InvoiceHistory } from "./compute";
 import { chargeLabel, describeCharge, describeNoCharge, formatRate } from "./describe";
+import { STATUTORY_RULES, type StatutoryRuleId } from "./rules";
 import { RATES } from "./test-rates";
 
 const LOCALES: Record<Language, string> = { en: "en-GB", de: "de-DE", fr: "fr-FR", es: "es-ES", nl: "nl-NL" };
@@ -45,7 +46,7 @@ const invoice = (over: Partial<InvoiceHistory> = {}): InvoiceHistory => ({
   ...over,
 });
 
-function computed(rule: "de" | "nl" | "gb" | "fr", inv: InvoiceHistory, through: string) {
+function computed(rule: StatutoryRuleId, inv: InvoiceHistory, through: string) {
   const result = computeCharges({ rule, compensation: true, contract: null }, inv, through, RATES);
   if ("error" in result) throw new Error(result.error);
   return result.charges;
@@ -70,6 +71,15 @@ describe("charges in words", () => {
     expect(describeCharge(interest.kind, interest.basis, "en", formatFor("en"))).toContain(
       "at 12.62% a year on €10,000.00 from 16 Jun 2024 to 30 Jun 2024 (15 days); then at 12.37% a year",
     );
+  });
+
+  it("names a Belgian law in Dutch for a Dutch reader, in French otherwise", () => {
+    const [interest] = computed("be", invoice({ dueOn: "2025-12-31" }), "2026-01-30");
+    if (!interest) throw new Error("expected interest");
+    expect(plain(describeCharge(interest.kind, interest.basis, "nl", formatFor("nl")))).toBe(
+      "Wettelijke handelsrente (wet van 2 augustus 2002 betreffende de bestrijding van de betalingsachterstand bij handelstransacties, art. 5): 10,50% per jaar over € 10.000,00 van 01-01-2026 tot en met 30-01-2026 (30 dagen)",
+    );
+    expect(describeCharge(interest.kind, interest.basis, "fr", formatFor("fr"))).toContain("(loi du 2 août 2002");
   });
 
   it("says the UK compensation with the debt's size", () => {
@@ -154,5 +164,27 @@ describe("charges in words", () => {
       "No late-payment charges: the rule applies only to invoices in GBP.",
     );
     for (const l of LANGUAGES) expect(describeNoCharge("grace", l)).not.toBe("");
+  });
+});
+
+describe("every rule in every language", () => {
+  it("names the rule's law and the rate", () => {
+    for (const rule of STATUTORY_RULES) {
+      const inv = invoice({ currency: rule.currency, dueOn: "2025-07-31" });
+      const [interest, compensation] = computed(rule.id, inv, "2025-08-30");
+      if (!interest || !compensation) throw new Error(`${rule.id}: expected two charges`);
+      for (const language of LANGUAGES) {
+        const text = describeCharge(interest.kind, interest.basis, language, formatFor(language));
+        const law =
+          language === "en"
+            ? rule.interestLaw.english
+            : (rule.interestLaw.byLanguage?.[language] ?? rule.interestLaw.law);
+        expect(text, `${rule.id} ${language}`).toContain(law);
+        expect(plain(text)).toContain(
+          plain(formatRate((interest.basis as { periods: { rateBp: number }[] }).periods[0]?.rateBp ?? 0, language)),
+        );
+        expect(describeCharge(compensation.kind, compensation.basis, language, formatFor(language))).not.toBe("");
+      }
+    }
   });
 });

@@ -73,8 +73,8 @@ export function chargeLabel(kind: ComputedCharge["kind"], basis: ChargeBasis, la
 }
 
 interface Words {
-  /** The law after the label: "under the … Act 1998" / " (§ 288 Abs. 2 BGB)". */
-  under(law: LawName): string;
+  /** The law after the label: " under the … Act 1998" / " (§ 288 Abs. 2 BGB)". */
+  under(law: LawName, language: Language): string;
   /** Between the label (and law) and the details. */
   lead: string;
   period(rate: string, principal: string, from: string, to: string, days: number): string;
@@ -121,7 +121,7 @@ const WORDS: Record<Language, Words> = {
     },
   },
   de: {
-    under: (law) => ` (${law.law})`,
+    under: (law, language) => ` (${law.byLanguage?.[language] ?? law.law})`,
     lead: ": ",
     period: (rate, principal, from, to, days) =>
       `${rate} p. a. auf ${principal} vom ${from} bis ${to} (${plural(days, "Tag", "Tage")})`,
@@ -147,7 +147,7 @@ const WORDS: Record<Language, Words> = {
     },
   },
   fr: {
-    under: (law) => ` (${law.law})`,
+    under: (law, language) => ` (${law.byLanguage?.[language] ?? law.law})`,
     lead: " : ",
     period: (rate, principal, from, to, days) =>
       `${rate} l’an sur ${principal} du ${from} au ${to} (${plural(days, "jour", "jours")})`,
@@ -174,7 +174,7 @@ const WORDS: Record<Language, Words> = {
     },
   },
   es: {
-    under: (law) => ` (${law.law})`,
+    under: (law, language) => ` (${law.byLanguage?.[language] ?? law.law})`,
     lead: ": ",
     period: (rate, principal, from, to, days) =>
       `${rate} anual sobre ${principal} del ${from} al ${to} (${plural(days, "día", "días")})`,
@@ -200,7 +200,7 @@ const WORDS: Record<Language, Words> = {
     },
   },
   nl: {
-    under: (law) => ` (${law.law})`,
+    under: (law, language) => ` (${law.byLanguage?.[language] ?? law.law})`,
     lead: ": ",
     period: (rate, principal, from, to, days) =>
       `${rate} per jaar over ${principal} van ${from} tot en met ${to} (${plural(days, "dag", "dagen")})`,
@@ -257,7 +257,9 @@ export function describeCharge(
   const label = chargeLabel(kind, basis, language);
   if (basis.type === "statutory_interest" || basis.type === "statutory_compensation") {
     const rule = statutoryRule(basis.rule);
-    const under = rule ? w.under(basis.type === "statutory_interest" ? rule.interestLaw : rule.compensationLaw) : "";
+    const under = rule
+      ? w.under(basis.type === "statutory_interest" ? rule.interestLaw : rule.compensationLaw, language)
+      : "";
     if (basis.type === "statutory_interest") {
       // English reads "… Act 1998 at 12.75% a year …"; the others put a colon after the law.
       return `${label}${under}${w.lead}${periodsText(basis.periods, basis.currency, w, language, format)}`;

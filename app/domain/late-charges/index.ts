@@ -14,7 +14,7 @@ export {
 } from "./compute";
 export { addDays, addMonths, halfYearStart } from "./days";
 export { type ChargeFormat, chargeLabel, describeCharge, describeNoCharge, formatRate } from "./describe";
-export { fixingDate, rateInForce, ruleRateBp } from "./rates";
+export { fixingDate, latestRate, rateInForce, ruleRateBp, ruleRateOn } from "./rates";
 export { currencyDecimals, minorUnitCents } from "./rounding";
 export {
   CONTRACT_KINDS,
@@ -36,6 +36,7 @@ export {
   type RateSeries,
   type RateSeriesInfo,
   type ReferenceRate,
+  ruleSummary,
   STATUTORY_RULES,
   type StatutoryRule,
   type StatutoryRuleId,

@@ -41,3 +41,28 @@ export function ruleRateBp(rule: StatutoryRule, referenceBp: number): number {
   if (rule.roundUpBp) bp = Math.ceil(bp / rule.roundUpBp) * rule.roundUpBp;
   return Math.max(0, bp);
 }
+
+/**
+ * The yearly rate `rule` charges on a debt whose interest starts on `startOn`, for interest on
+ * `day` (by default `startOn`): what a settings page shows as "currently 10.15%". "no-rate" when
+ * the reference rate it needs is not in `rates`.
+ */
+export function ruleRateOn(
+  rule: StatutoryRule,
+  rates: readonly ReferenceRate[],
+  startOn: string,
+  day: string = startOn,
+): { rateBp: number; referenceBp: number; fixedOn: string } | { error: "no-rate"; series: string; on: string } {
+  const fixedOn = fixingDate(rule, startOn, day);
+  const reference = rateInForce(rule.series, fixedOn, rates);
+  if (!reference) return { error: "no-rate", series: rule.series, on: fixedOn };
+  return { rateBp: ruleRateBp(rule, reference.rateBp), referenceBp: reference.rateBp, fixedOn };
+}
+
+/** The latest row of `series` in `rates` (what the table knows through), or null. */
+export function latestRate(series: RateSeries | string, rates: readonly ReferenceRate[]): ReferenceRate | null {
+  let latest: ReferenceRate | null = null;
+  for (const rate of rates)
+    if (rate.series === series && (!latest || rate.effectiveOn > latest.effectiveOn)) latest = rate;
+  return latest;
+}

@@ -7,6 +7,8 @@ describe("rounding once, half up, to the currency's unit", () => {
     expect([minorUnitCents("EUR"), minorUnitCents("JPY"), minorUnitCents("KWD"), minorUnitCents("BHD")]).toEqual([
       1, 100, 1, 1,
     ]);
+    // Counted in whole units where Dunly's payments are (money.ts), though ISO gives it decimals.
+    expect(minorUnitCents("MGA")).toBe(100);
     // An unknown code counts as two decimals rather than throwing.
     expect(minorUnitCents("nope")).toBe(1);
   });

@@ -1,3 +1,5 @@
+import { isZeroDecimal } from "../money";
+
 /**
  * Exact money: amounts as integer cents (Dunly's minor unit: hundredths of every currency,
  * app/domain/money.ts) and accrued interest as an exact fraction of cents, rounded once per charge
@@ -21,10 +23,12 @@ export function currencyDecimals(currency: string): number {
 
 /**
  * The currency's smallest unit in Dunly's cents: 100 for a currency without decimals (1 yen is
- * stored as 100), 1 for every other. Dunly stores hundredths, so a 3-decimal currency (KWD, BHD)
- * is rounded to its hundredth: the finest amount the ledger can hold.
+ * stored as 100; the ones money.ts counts in whole units, or ISO 4217 says have none), 1 for every
+ * other. Dunly stores hundredths, so a 3-decimal currency (KWD, BHD) is rounded to its hundredth:
+ * the finest amount the ledger can hold.
  */
 export function minorUnitCents(currency: string): number {
+  if (isZeroDecimal(currency)) return 100;
   const decimals = currencyDecimals(currency);
   return decimals >= 2 ? 1 : 10 ** (2 - decimals);
 }

@@ -5,6 +5,7 @@ import {
   contractTermsProblems,
   isLateChargeRule,
   RATE_SERIES,
+  ruleSummary,
   STATUTORY_RULES,
   statutoryRule,
 } from "./rules";
@@ -63,5 +64,21 @@ describe("contract terms' limits", () => {
     expect(contractTermsProblems({ ...base, graceDays: -1 })).toHaveProperty("graceDays");
     expect(contractTermsProblems({ ...base, graceDays: 1.5 })).toHaveProperty("graceDays");
     expect(contractTermsProblems({ ...base, capBp: 10_001 })).toHaveProperty("capBp");
+  });
+});
+
+describe("a rule in one line", () => {
+  it("says the reference, margin, fixing, compensation and currency", () => {
+    const de = statutoryRule("de");
+    const gb = statutoryRule("gb");
+    const be = statutoryRule("be");
+    if (!de || !gb || !be) throw new Error("rules");
+    expect(ruleSummary(de)).toBe(
+      "Germany (§ 288 Abs. 2 BGB): the Basiszinssatz + 9 points, set each half-year; €40 compensation per invoice; invoices in EUR only",
+    );
+    expect(ruleSummary(gb)).toBe(
+      "United Kingdom (Late Payment of Commercial Debts (Interest) Act 1998): the Bank of England Bank Rate + 8 points, fixed for the life of each debt; £40, £70, £100 compensation by the debt's size; invoices in GBP only",
+    );
+    expect(ruleSummary(be)).toContain("+ 8 points, rounded up to the next 0.5 point, set each half-year");
   });
 });

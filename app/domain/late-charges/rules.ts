@@ -1,3 +1,5 @@
+import type { Language } from "../languages";
+
 /**
  * The late-payment rules as data (decisions/064): which reference rate each law uses, its margin,
  * how the rate is fixed over a debt's life, its fixed compensation and the law's own name. Adding a
@@ -53,13 +55,19 @@ export interface CompensationBand {
   cents: number;
 }
 
-/** A law as a sentence names it: `law` as the law itself is named, `english` after "under". */
+/**
+ * A law as a sentence names it: `law` as the law itself is named, `english` after "under" in an
+ * English sentence, and `byLanguage` where the law has an official name in a debtor's language
+ * too (Belgium's laws are named in French and Dutch).
+ */
 export interface LawName {
   law: string;
   english: string;
+  byLanguage?: Partial<Record<Language, string>>;
 }
 
-export type StatutoryRuleId = "gb" | "de" | "fr" | "nl" | "be" | "ie" | "es" | "it" | "fi" | "lu";
+/** Ireland is not among them (decisions/064: how its rate is fixed and its compensation bands could not be confirmed). */
+export type StatutoryRuleId = "gb" | "de" | "fr" | "nl" | "be" | "es" | "it" | "fi" | "lu";
 export type LateChargeRuleId = StatutoryRuleId | "contract";
 
 export interface StatutoryRule {
@@ -141,7 +149,7 @@ export const STATUTORY_RULES: readonly StatutoryRule[] = [
       english: "articles L441-10 and D441-5 of the Code de commerce",
     },
     compensation: EUR_40,
-    source: "https://www.legifrance.gouv.fr/codes/article_lc/LEGIARTI000038414479",
+    source: "https://www.legifrance.gouv.fr/codes/texte_lc/LEGITEXT000005634379/",
   },
   {
     id: "nl",
@@ -154,9 +162,126 @@ export const STATUTORY_RULES: readonly StatutoryRule[] = [
     interestLaw: { law: "artikel 6:119a BW", english: "article 6:119a of the Burgerlijk Wetboek" },
     compensationLaw: { law: "artikel 6:96 lid 4 BW", english: "article 6:96(4) of the Burgerlijk Wetboek" },
     compensation: EUR_40,
-    source: "https://wetten.overheid.nl/BWBR0005289/Boek6/Titel1/Afdeling9/Artikel119a",
+    source: "https://wetten.overheid.nl/BWBR0005289/",
+  },
+  {
+    id: "be",
+    country: "Belgium",
+    currency: "EUR",
+    series: "ecb_mro",
+    marginBp: 800,
+    fixing: "half_year",
+    // Art. 5: the ECB rate plus eight points, rounded up to the next half point.
+    roundUpBp: 50,
+    interestLaw: {
+      law: "loi du 2 août 2002 concernant la lutte contre le retard de paiement dans les transactions commerciales, art. 5",
+      english:
+        "article 5 of the loi du 2 août 2002 concernant la lutte contre le retard de paiement dans les transactions commerciales",
+      byLanguage: {
+        nl: "wet van 2 augustus 2002 betreffende de bestrijding van de betalingsachterstand bij handelstransacties, art. 5",
+      },
+    },
+    compensationLaw: {
+      law: "loi du 2 août 2002 concernant la lutte contre le retard de paiement dans les transactions commerciales, art. 6",
+      english:
+        "article 6 of the loi du 2 août 2002 concernant la lutte contre le retard de paiement dans les transactions commerciales",
+      byLanguage: {
+        nl: "wet van 2 augustus 2002 betreffende de bestrijding van de betalingsachterstand bij handelstransacties, art. 6",
+      },
+    },
+    compensation: EUR_40,
+    source: "https://etaamb.openjustice.be/fr/loi-du-02-aout-2002_n2002009716.html",
+  },
+  {
+    id: "es",
+    country: "Spain",
+    currency: "EUR",
+    series: "ecb_mro",
+    marginBp: 800,
+    fixing: "half_year",
+    roundUpBp: null,
+    interestLaw: { law: "Ley 3/2004, de 29 de diciembre, artículo 7", english: "article 7 of Ley 3/2004" },
+    compensationLaw: { law: "Ley 3/2004, de 29 de diciembre, artículo 8", english: "article 8 of Ley 3/2004" },
+    compensation: EUR_40,
+    source: "https://www.boe.es/buscar/act.php?id=BOE-A-2004-21830",
+  },
+  {
+    id: "it",
+    country: "Italy",
+    currency: "EUR",
+    series: "ecb_mro",
+    marginBp: 800,
+    fixing: "half_year",
+    roundUpBp: null,
+    interestLaw: {
+      law: "D.Lgs. 9 ottobre 2002, n. 231, art. 5",
+      english: "article 5 of Decreto legislativo 9 ottobre 2002, n. 231",
+    },
+    compensationLaw: {
+      law: "D.Lgs. 9 ottobre 2002, n. 231, art. 6",
+      english: "article 6 of Decreto legislativo 9 ottobre 2002, n. 231",
+    },
+    compensation: EUR_40,
+    source: "https://www.normattiva.it/uri-res/N2Ls?urn:nir:stato:decreto.legislativo:2002-10-09;231",
+  },
+  {
+    id: "fi",
+    country: "Finland",
+    currency: "EUR",
+    series: "ecb_mro",
+    marginBp: 800,
+    fixing: "half_year",
+    // Korkolaki 12 §: the reference rate is the ECB rate rounded up to the next half point.
+    roundUpBp: 50,
+    interestLaw: { law: "korkolaki (633/1982) 4 a §", english: "section 4 a of the korkolaki (633/1982)" },
+    compensationLaw: {
+      law: "laki kaupallisten sopimusten maksuehdoista (30/2013)",
+      english: "the laki kaupallisten sopimusten maksuehdoista (30/2013)",
+    },
+    compensation: EUR_40,
+    source: "https://www.finlex.fi/fi/laki/ajantasa/1982/19820633",
+  },
+  {
+    id: "lu",
+    country: "Luxembourg",
+    currency: "EUR",
+    series: "ecb_mro",
+    marginBp: 800,
+    fixing: "half_year",
+    roundUpBp: null,
+    interestLaw: {
+      law: "loi modifiée du 18 avril 2004 relative aux délais de paiement et aux intérêts de retard",
+      english: "the loi modifiée du 18 avril 2004 relative aux délais de paiement et aux intérêts de retard",
+    },
+    compensationLaw: {
+      law: "loi modifiée du 18 avril 2004 relative aux délais de paiement et aux intérêts de retard",
+      english: "the loi modifiée du 18 avril 2004 relative aux délais de paiement et aux intérêts de retard",
+    },
+    compensation: EUR_40,
+    source: "https://legilux.public.lu/eli/etat/leg/loi/2013/03/29/n5/jo",
   },
 ];
+
+const REFERENCE_NAMES: Record<RateSeries, string> = {
+  ecb_mro: "the ECB main refinancing rate",
+  boe_base: "the Bank of England Bank Rate",
+  de_basiszins: "the Basiszinssatz",
+};
+
+/**
+ * A rule in one English line for the user's settings: "Germany (§ 288 Abs. 2 BGB): the
+ * Basiszinssatz + 9 points, set each half-year; €40 compensation per invoice; invoices in EUR only".
+ */
+export function ruleSummary(rule: StatutoryRule): string {
+  const points = `${rule.marginBp / 100} points`;
+  const rounding = rule.roundUpBp ? `, rounded up to the next ${rule.roundUpBp / 100} point` : "";
+  const fixing = rule.fixing === "half_year" ? "set each half-year" : "fixed for the life of each debt";
+  const symbol = rule.currency === "GBP" ? "£" : "€";
+  const bands = rule.compensation.map((b) => `${symbol}${b.cents / 100}`);
+  const compensation =
+    bands.length === 1 ? `${bands[0]} compensation per invoice` : `${bands.join(", ")} compensation by the debt's size`;
+  return `${rule.country} (${rule.interestLaw.law}): ${REFERENCE_NAMES[rule.series]} + ${points}${rounding}, ${fixing}; ${compensation}; invoices in ${rule.currency} only`;
+}
 
 const RULE_BY_ID = new Map(STATUTORY_RULES.map((rule) => [rule.id as string, rule]));
 
