@@ -1,6 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { computeCharges } from "~/domain/late-charges";
+import { RATES } from "~/domain/late-charges/test-rates";
 import { matchRouteIds, PAGES, pageFiles, readManifests } from "../../scripts/client-js.mjs";
 import { germanDebtorLinks } from "./debtor-language";
 import { appOrigin, signInRequests, uniqueEmail } from "./helpers";
@@ -262,6 +265,83 @@ test("a debtor's pages in German (their page, I've paid, opt-out), both themes @
     expect(findings).toEqual([]);
   } finally {
     await context.close();
+  }
+});
+
+/**
+ * Late-payment charges on the German debtor's invoice RE-1, as the accrual writes them (decisions/065):
+ * statutory interest under §288 BGB (its basis from the rules) and the €40 compensation, €10 of it
+ * paid. Written into the local D1 the e2e server runs on (scripts/e2e-server.mjs), by wrangler.
+ */
+function addCharges(debtorEmail: string) {
+  const out = computeCharges(
+    { rule: "de", compensation: true, contract: null },
+    // A 2025 half-year, whose Basiszinssatz (1.27% from 1 July 2025) is published.
+    { currency: "EUR", amountCents: 123_456, dueOn: "2025-09-30", payments: [], pauses: [] },
+    "2025-11-28",
+    RATES,
+  );
+  if ("error" in out) throw new Error(`no rate: ${out.series} on ${out.on}`);
+  const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  const rows = out.charges.map((c) =>
+    [
+      "INSERT INTO charges (owner_id, debtor_id, invoice_id, kind, currency, amount_cents, paid_cents, basis, accrued_through)",
+      `SELECT i.owner_id, i.debtor_id, i.id, ${quote(c.kind)}, 'EUR', ${c.cents}, ${c.kind === "compensation" ? 1_000 : 0},`,
+      `${quote(JSON.stringify(c.basis))}, '2025-11-28' FROM invoices AS i JOIN debtors AS d ON d.id = i.debtor_id`,
+      `WHERE d.email = ${quote(debtorEmail)} AND i.number = 'RE-1';`,
+    ].join(" "),
+  );
+  execFileSync(
+    "wrangler",
+    [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      ".wrangler/e2e-state",
+      "-c",
+      "build/server/wrangler.json",
+    ].concat(["--command", rows.join(" ")]),
+    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
+}
+
+test("a debtor's page with late-payment charges, in German: both themes, and without JavaScript @phone", async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "phone", "phone layout");
+  test.setTimeout(120_000);
+  const links = await germanDebtorLinks(page);
+  addCharges(links.email);
+  const { baseURL, viewport, userAgent, isMobile, hasTouch, deviceScaleFactor, timezoneId } = testInfo.project.use;
+  const screen = { baseURL, viewport, userAgent, isMobile, hasTouch, deviceScaleFactor, timezoneId };
+  const context = await browser.newContext(screen);
+  await useTheme(context, THEMES[0]);
+  try {
+    const debtorPage = await context.newPage();
+    const findings: Finding[] = [];
+    const scripts = await watch(debtorPage, findings);
+    await visit(debtorPage, links.portal, scripts, findings);
+    const charges = debtorPage.getByTestId("portal-charges");
+    await expect(charges.getByText("Gesetzliche Verzugszinsen", { exact: false }).first()).toBeVisible();
+    await expect(charges.getByText("§ 288", { exact: false }).first()).toBeVisible();
+    await expect(debtorPage.getByTestId("portal-charge-totals")).toContainText("Verzugskosten");
+    expect(findings).toEqual([]);
+  } finally {
+    await context.close();
+  }
+  // The same page without JavaScript: the charges and the totals are in the HTML itself.
+  const plain = await browser.newContext({ ...screen, javaScriptEnabled: false });
+  try {
+    const noScript = await plain.newPage();
+    await noScript.goto(links.portal);
+    await expect(noScript.getByTestId("portal-charges").first()).toContainText("Gesetzliche Verzugszinsen");
+    await expect(noScript.getByTestId("portal-charge-totals")).toContainText("Gesamt");
+    await expect(noScript.getByTestId("portal-charges").first()).toContainText(/10,00\s€ von 40,00\s€ bezahlt/);
+  } finally {
+    await plain.close();
   }
 });
 
