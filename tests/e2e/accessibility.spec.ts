@@ -269,11 +269,12 @@ test("a debtor's pages in German (their page, I've paid, opt-out), both themes @
 });
 
 /**
- * Late-payment charges on the German debtor's invoice RE-1, as the accrual writes them (decisions/065):
- * statutory interest under §288 BGB (its basis from the rules) and the €40 compensation, €10 of it
- * paid. Written into the local D1 the e2e server runs on (scripts/e2e-server.mjs), by wrangler.
+ * Late-payment charges as the accrual writes them (decisions/065), on the invoices `where` picks
+ * (SQL over invoices `i` and debtors `d`): statutory interest under §288 BGB (its basis from the
+ * rules) and the €40 compensation, €10 of it paid. Written into the local D1 the e2e server runs
+ * on (scripts/e2e-server.mjs), by wrangler.
  */
-function addCharges(debtorEmail: string) {
+function addCharges(where: string) {
   const out = computeCharges(
     { rule: "de", compensation: true, contract: null },
     // A 2025 half-year, whose Basiszinssatz (1.27% from 1 July 2025) is published.
@@ -282,13 +283,12 @@ function addCharges(debtorEmail: string) {
     RATES,
   );
   if ("error" in out) throw new Error(`no rate: ${out.series} on ${out.on}`);
-  const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
   const rows = out.charges.map((c) =>
     [
       "INSERT INTO charges (owner_id, debtor_id, invoice_id, kind, currency, amount_cents, paid_cents, basis, accrued_through)",
-      `SELECT i.owner_id, i.debtor_id, i.id, ${quote(c.kind)}, 'EUR', ${c.cents}, ${c.kind === "compensation" ? 1_000 : 0},`,
+      `SELECT i.owner_id, i.debtor_id, i.id, ${quote(c.kind)}, i.currency, ${c.cents}, ${c.kind === "compensation" ? 1_000 : 0},`,
       `${quote(JSON.stringify(c.basis))}, '2025-11-28' FROM invoices AS i JOIN debtors AS d ON d.id = i.debtor_id`,
-      `WHERE d.email = ${quote(debtorEmail)} AND i.number = 'RE-1';`,
+      `WHERE ${where};`,
     ].join(" "),
   );
   execFileSync(
@@ -306,6 +306,7 @@ function addCharges(debtorEmail: string) {
     { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
   );
 }
+const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 test("a debtor's page with late-payment charges, in German: both themes, and without JavaScript @phone", async ({
   page,
@@ -314,7 +315,7 @@ test("a debtor's page with late-payment charges, in German: both themes, and wit
   test.skip(testInfo.project.name !== "phone", "phone layout");
   test.setTimeout(120_000);
   const links = await germanDebtorLinks(page);
-  addCharges(links.email);
+  addCharges(`d.email = ${quote(links.email)} AND i.number = 'RE-1'`);
   const { baseURL, viewport, userAgent, isMobile, hasTouch, deviceScaleFactor, timezoneId } = testInfo.project.use;
   const screen = { baseURL, viewport, userAgent, isMobile, hasTouch, deviceScaleFactor, timezoneId };
   const context = await browser.newContext(screen);
@@ -437,6 +438,24 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
 });
 
 // Settings apart from the other pages: three tests share the signed-in sweep between the workers.
+test("signed in with late-payment charges, both themes: the dashboard's and the report's figures @phone", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(90_000);
+  await useTheme(context, THEMES[0]);
+  const findings: Finding[] = [];
+  const scripts = await watch(page, findings);
+  const { debtorId } = await signInWithRows(page);
+  addCharges(`i.debtor_id = ${Number(debtorId)}`);
+  await visit(page, "/dashboard", scripts, findings);
+  await expect(page.getByTestId("money-charges-outstanding")).toBeVisible();
+  await expect(page.getByTestId("money-aging").getByRole("rowheader", { name: "USD charges" })).toBeVisible();
+  await visit(page, "/report", scripts, findings);
+  await expect(page.getByTestId("report-aging").getByRole("rowheader", { name: "USD charges" })).toBeVisible();
+  expect(findings).toEqual([]);
+});
+
 test("signed in, both themes: every settings tab @phone", async ({ page, context }) => {
   test.setTimeout(180_000);
   await useTheme(context, THEMES[0]);
