@@ -193,6 +193,30 @@ describe("a reminder's statement with charges, through the mail queue's consumer
   });
 });
 
+describe("the e-mail preview with charges", () => {
+  it("shows the chosen debtor's charges as the reminder would, another user's debtor never", async () => {
+    const user = await makeSignedInUser("Sally Sender");
+    const s = await debtorWithCharges(user.id);
+    const cookie = `${SESSION_COOKIE}=${user.token}`;
+    const res = await get(`/schedule/preview?template=initial&tone=1&debtor_id=${s.debtor.id}`, { cookie });
+    expect(res.status).toBe(200);
+    const text = plain(await visibleText(res));
+    expect(text).toContain("Statutory interest under the Late Payment of Commercial Debts (Interest) Act 1998");
+    expect(text).toContain(`invoice PAID-1-${s.tag}`);
+    // Another user's debtor: the sample, without their charges.
+    const stranger = await makeSignedInUser("Stan Stranger");
+    const theirs = plain(
+      await visibleText(
+        await get(`/schedule/preview?template=initial&tone=1&debtor_id=${s.debtor.id}`, {
+          cookie: `${SESSION_COOKIE}=${stranger.token}`,
+        }),
+      ),
+    );
+    expect(theirs).not.toContain("Late Payment of Commercial Debts");
+    expect(theirs).not.toContain(`PAID-1-${s.tag}`);
+  });
+});
+
 describe("the debtor's page with charges", () => {
   it("shows owed and paid charges with their basis, those of paid invoices, and the totals apart; a waived one is no line", async () => {
     const user = await makeSignedInUser("Sally Sender");
