@@ -151,6 +151,15 @@ describe("a reminder's statement with late-payment charges", () => {
     ]);
   });
 
+  it("says how many owed charges it does not list, in the total all the same", () => {
+    const charges = statementCharges();
+    const more = { ...charges, totals: [{ currency: "GBP", cents: charges.totals[0]?.cents ?? 0, count: 6 }] };
+    const c = reminderContent(withCharges("en", more));
+    expect(c.charges?.moreCount).toBe(3);
+    expect(c.charges?.moreLine).toBe("and 3 more charges, included in the total");
+    expect(reminderContent(withCharges("en", charges)).charges?.moreLine).toBeNull();
+  });
+
   it("a basis the rules cannot read still shows the charge's label, without invented words", () => {
     const charges = statementCharges();
     const damaged = { ...charges, lines: charges.lines.map((l) => ({ ...l, basis: null })) };

@@ -47,8 +47,12 @@ export interface StatementCharges {
   totals: CurrencyTotal[];
 }
 
-/** The most charge lines a statement lists (three kinds under each of its 50 invoices, and those of paid ones). */
-export const MAX_CHARGE_LINES = 200;
+/**
+ * The most charge lines a reminder's statement lists, the most overdue invoices' first; the rest are
+ * "and N more charges", in the totals (the debtor's page lists them all). Each line carries its basis
+ * in words: more would make an e-mail that mail clients cut short (Gmail clips at about 100 KB).
+ */
+export const MAX_CHARGE_LINES = 40;
 
 /** One currency of a statement with charges: its invoices, its charges, and both together. */
 export interface ChargeSummaryRow {
