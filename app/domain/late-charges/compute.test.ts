@@ -4,6 +4,7 @@ import {
   type ComputeResult,
   computeCharges,
   type InvoiceHistory,
+  isChargeBasis,
   type RatePeriod,
   statutoryInterestExact,
 } from "./compute";
@@ -372,6 +373,44 @@ describe("contract terms", () => {
     // ¥12,345 (1,234,500 Dunly cents) × 3.33% = ¥411.0885 → ¥411.
     const [fee] = charges(computeCharges(terms, usd({ currency: "JPY", amountCents: 1_234_500 }), "2026-03-01", RATES));
     expect(fee?.cents).toBe(41_100);
+  });
+});
+
+describe("a stored basis", () => {
+  it("is recognised after a JSON round trip, and anything else is not", () => {
+    const stored = [
+      ...charges(computeCharges(statutory("gb", true), invoice({ currency: "GBP" }), "2024-04-29", RATES)),
+      ...charges(
+        computeCharges(
+          {
+            rule: "contract",
+            compensation: false,
+            contract: {
+              kind: "percent_monthly",
+              feeCents: null,
+              feeCurrency: null,
+              rateBp: 100,
+              graceDays: 0,
+              capBp: 500,
+            },
+          },
+          invoice(),
+          "2024-06-29",
+          RATES,
+        ),
+      ),
+    ];
+    expect(stored.map((c) => c.basis.type)).toEqual(["statutory_interest", "statutory_compensation", "contract"]);
+    for (const c of stored) expect(isChargeBasis(JSON.parse(JSON.stringify(c.basis)))).toBe(true);
+    for (const bad of [
+      null,
+      "x",
+      {},
+      { v: 2, type: "contract" },
+      { v: 1, type: "statutory_interest", currency: "EUR" },
+    ]) {
+      expect(isChargeBasis(bad)).toBe(false);
+    }
   });
 });
 

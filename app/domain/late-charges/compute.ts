@@ -97,6 +97,43 @@ export type ChargeBasis =
       invoiceCents: number;
     };
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/**
+ * True when `value` (charges.basis, parsed from its JSON) has a shape describeCharge can put in
+ * words: a caller reading a stored basis checks it rather than trusting the column.
+ */
+export function isChargeBasis(value: unknown): value is ChargeBasis {
+  if (!isObject(value) || value.v !== 1 || typeof value.currency !== "string") return false;
+  if (value.type === "statutory_interest") {
+    return (
+      typeof value.rule === "string" &&
+      Array.isArray(value.periods) &&
+      value.periods.every(
+        (p) =>
+          isObject(p) &&
+          typeof p.from === "string" &&
+          typeof p.to === "string" &&
+          typeof p.days === "number" &&
+          typeof p.principalCents === "number" &&
+          typeof p.rateBp === "number",
+      )
+    );
+  }
+  if (value.type === "statutory_compensation") {
+    return typeof value.rule === "string" && typeof value.debtCents === "number" && typeof value.cents === "number";
+  }
+  if (value.type === "contract") {
+    return (
+      (value.kind === "fixed" || value.kind === "percent_once" || value.kind === "percent_monthly") &&
+      typeof value.graceDays === "number" &&
+      Array.isArray(value.months) &&
+      typeof value.capped === "boolean"
+    );
+  }
+  return false;
+}
+
 export interface ComputedCharge {
   kind: "interest" | "compensation" | "fee";
   cents: number;

@@ -8,6 +8,7 @@ export {
   type ComputeResult,
   computeCharges,
   type InvoiceHistory,
+  isChargeBasis,
   type MonthRun,
   type NoChargeReason,
   type RatePeriod,
