@@ -1,5 +1,5 @@
 import type { Language } from "./languages";
-import { type ChargeBasis, chargeLabel, describeCharge } from "./late-charges";
+import { chargeLabel, describeCharge, isChargeBasis } from "./late-charges";
 
 /**
  * Late-payment charges on a debtor's statement (decisions/065, 067): the `charges` rows still owed
@@ -115,22 +115,16 @@ export function chargeWords(
   language: Language,
   format: ChargeFormat,
 ): { label: string; basis: string | null } {
-  const basis = charge.basis as ChargeBasis;
-  let label: string;
+  // A stored basis is checked, never trusted: one the rules cannot read gets no words.
+  if (!isChargeBasis(charge.basis)) return { label: FALLBACK_LABELS[language][charge.kind], basis: null };
+  const basis = charge.basis;
   try {
-    label = chargeLabel(charge.kind, basis, language);
+    const label = chargeLabel(charge.kind, basis, language);
+    const words = describeCharge(charge.kind, basis, language, format) || null;
+    return { label, basis: words === label ? null : words };
   } catch {
-    label = FALLBACK_LABELS[language][charge.kind];
+    return { label: FALLBACK_LABELS[language][charge.kind], basis: null };
   }
-  let words: string | null = null;
-  if (charge.basis !== null && typeof charge.basis === "object") {
-    try {
-      words = describeCharge(charge.kind, basis, language, format) || null;
-    } catch {
-      words = null;
-    }
-  }
-  return { label, basis: words === label ? null : words };
 }
 
 /** A label when the rules cannot name a charge from its basis. */
