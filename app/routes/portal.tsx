@@ -125,6 +125,21 @@ async function viewOf(
   };
   const totals = owedTotalsFrom(state.invoices);
   const chargeTotals = chargeTotalsFrom(state.charges);
+  // What Pay online asks (app/ledger/online/checkout.server.ts): the open invoices' balances and
+  // every charge still owed, per currency; one invoice: its balance and its charges.
+  const owedCharges = new Map<string, number>();
+  const owedOn = new Map<number, number>();
+  for (const c of state.charges) {
+    owedCharges.set(c.currency, (owedCharges.get(c.currency) ?? 0) + c.owedCents);
+    owedOn.set(c.invoiceId, (owedOn.get(c.invoiceId) ?? 0) + c.owedCents);
+  }
+  const payTotals = [...new Set([...totals.map((t) => t.currency), ...owedCharges.keys()])]
+    .sort()
+    .map((currency) => ({
+      currency,
+      cents: (totals.find((t) => t.currency === currency)?.cents ?? 0) + (owedCharges.get(currency) ?? 0),
+    }))
+    .filter((t) => t.cents > 0);
   return {
     state: "ok",
     copy: pageCopy(target.language, target.locale, PORTAL_COPY, PAID_CLAIM_COPY, DEBTOR_LINK_COPY, CHARGE_COPY),
@@ -146,9 +161,11 @@ async function viewOf(
         claimed: i.claimedAt !== null,
         documentUrl: i.documentName === null ? null : `${base}/invoice/${await refOf(i.id)}`,
         charges: state.charges.filter((c) => c.invoiceId === i.id && !c.invoicePaid).map(chargeOf),
+        payCents: i.amountCents - i.paidCents + (owedOn.get(i.id) ?? 0),
       })),
     ),
     totals,
+    payTotals,
     chargesOnPaid: state.charges.filter((c) => c.invoicePaid).map(chargeOf),
     chargeSummary: chargeTotals.length > 0 ? chargeSummary(totals, chargeTotals) : [],
     // Bank transfer in each currency owed, the reference quoting its open invoices (decisions/051).

@@ -221,6 +221,13 @@ describe("the debtor's page with charges", () => {
   it("shows owed and paid charges with their basis, those of paid invoices, and the totals apart; a waived one is no line", async () => {
     const user = await makeSignedInUser("Sally Sender");
     const s = await debtorWithCharges(user.id);
+    // Paid online on the user's connected account: Pay asks for the invoices and the charges owed.
+    const now = Date.now();
+    await env.DB.prepare(
+      "INSERT INTO stripe_accounts (user_id, account_id, charges_enabled, details_submitted, livemode, connected_at, updated_at) VALUES (?, ?, 1, 1, 0, ?, ?)",
+    )
+      .bind(user.id, `acct_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`, now, now)
+      .run();
     const url = await portalLink(db(), readConfig(env), { id: s.debtor.id, ownerId: user.id, optOutKey: null });
     const res = await get(new URL(url).pathname);
     expect(res.status).toBe(200);
@@ -232,6 +239,10 @@ describe("the debtor's page with charges", () => {
     expect(text).toMatch(/Invoices£4,500\.00/);
     expect(text).not.toContain("£70.01");
     expect(text).not.toContain("£98.76");
+    const pounds = (cents: number) => `£${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
+    expect(text).toContain(`Pay ${pounds(450_000 + s.owedCharges)}`);
+    expect(text).toContain(`Pay invoice INV-1-${s.tag} only (${pounds(400_000 + s.interest.cents)})`);
+    expect(text).toContain(`Pay invoice INV-2-${s.tag} only (£500.00)`);
     // The statement PDF is made with them.
     const pdf = await get(`${new URL(url).pathname}/statement.pdf`);
     expect(pdf.status).toBe(200);

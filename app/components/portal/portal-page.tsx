@@ -56,6 +56,8 @@ export interface PortalInvoiceView {
   documentUrl: string | null;
   /** Its late-payment charges, owed or paid (decisions/067). */
   charges: PortalChargeView[];
+  /** What paying this invoice alone asks: its balance and its charges still owed. */
+  payCents: number;
 }
 
 /** A late-payment charge as the debtor reads it: its label and legal basis in their language, and its money. */
@@ -95,6 +97,11 @@ export interface PortalView {
   /** The statement as a PDF, made when it is downloaded. */
   statementUrl: string;
   totals: { currency: string; cents: number }[];
+  /**
+   * What Pay online asks per currency (decisions/065, 067): the open invoices' balances and every
+   * late-payment charge still owed in it; without charges, `totals`.
+   */
+  payTotals: { currency: string; cents: number }[];
   /** Charges still owed on invoices paid in full. */
   chargesOnPaid: PortalChargeView[];
   /** Per currency: invoices, charges and both (empty: no charge is owed, the page shows its one total). */
@@ -204,8 +211,8 @@ export function PortalPage({ answer }: { answer: Answer }) {
         <h2 id="respond-heading" className="text-xl font-semibold">
           {t("portal.respond")}
         </h2>
-        {view.payOnline && view.totals.length > 0 && <PayOnlineCard view={view} open={open} t={t} />}
-        {!view.payOnline && view.payUrl && view.totals.length > 0 && (
+        {view.payOnline && view.payTotals.length > 0 && <PayOnlineCard view={view} open={open} t={t} />}
+        {!view.payOnline && view.payUrl && view.payTotals.length > 0 && (
           <Card title={t("portal.pay.title")}>
             <p className="text-sm text-muted">{t("portal.pay.page", { sender: view.sender })}</p>
             <a
@@ -238,7 +245,7 @@ function PayOnlineCard({ view, open, t }: { view: PortalAnswer; open: PortalInvo
   // would pay the same invoices twice (the server refuses one too).
   const pendingCurrency = view.pendingOnline?.currency;
   const payable = open.filter((i) => i.balanceCents > 0 && i.currency !== pendingCurrency);
-  const totals = view.totals.filter((t) => t.currency !== pendingCurrency);
+  const totals = view.payTotals.filter((t) => t.currency !== pendingCurrency);
   const money = (cents: number, currency: string) => formatMoney(cents, currency, view.locale);
   return (
     <Card title={t("portal.pay.title")}>
@@ -275,10 +282,10 @@ function PayOnlineCard({ view, open, t }: { view: PortalAnswer; open: PortalInvo
                 <input type="hidden" name="invoice" value={i.ref} />
                 <Button type="submit" variant="outline" size="wrap" className="text-left">
                   {i.number
-                    ? t("portal.pay.oneNumbered", { number: i.number, amount: money(i.balanceCents, i.currency) })
+                    ? t("portal.pay.oneNumbered", { number: i.number, amount: money(i.payCents, i.currency) })
                     : t("portal.pay.oneDue", {
                         date: formatDate(i.dueOn, view.locale),
-                        amount: money(i.balanceCents, i.currency),
+                        amount: money(i.payCents, i.currency),
                       })}
                 </Button>
               </form>
