@@ -13,7 +13,7 @@ import { type ChargeKind, parseBasis } from "~/domain/statement-charges";
 export const PORTAL_CHARGE_LIMIT = 400;
 
 /** A charge as the debtor's page shows it. */
-export interface DebtorCharge {
+export interface PortalCharge {
   invoiceId: number;
   invoiceNumber: string | null;
   invoiceDueOn: string;
@@ -37,7 +37,7 @@ export interface DebtorCharge {
  * not a line of its own otherwise); on invoices paid in full, the charges still owed. Its
  * invoice's due date first, then interest, compensation, fee.
  */
-export function debtorChargesQuery(db: Db, ownerId: string, debtorId: number) {
+export function portalChargesQuery(db: Db, ownerId: string, debtorId: number) {
   const paidInFull = sql`(${invoices.status} = 'paid' OR (${invoices.status} = 'open' AND ${invoices.amountCents} <= ${invoices.paidCents}))`;
   const owed = sql`(${charges.waivedAt} IS NULL AND ${charges.amountCents} > ${charges.paidCents})`;
   return db
@@ -72,8 +72,8 @@ export function debtorChargesQuery(db: Db, ownerId: string, debtorId: number) {
     .limit(PORTAL_CHARGE_LIMIT);
 }
 
-/** The charges from debtorChargesQuery's rows: a waived one as what was paid of it, owing nothing. */
-export function debtorChargesOf(rows: Awaited<ReturnType<typeof debtorChargesQuery>>): DebtorCharge[] {
+/** The charges from portalChargesQuery's rows: a waived one as what was paid of it, owing nothing. */
+export function portalChargesOf(rows: Awaited<ReturnType<typeof portalChargesQuery>>): PortalCharge[] {
   return rows.map((r) => {
     const waived = Boolean(r.waived);
     const amountCents = waived ? r.paidCents : r.amountCents;

@@ -1,11 +1,12 @@
 /** The ledger feature's public face: what routes, the API, the Workers and other features may use. */
+
 export {
-  type DebtorCharge,
-  debtorChargesOf,
-  debtorChargesQuery,
   debtorChargeTotalsOf,
   debtorChargeTotalsSql,
   PORTAL_CHARGE_LIMIT,
+  type PortalCharge,
+  portalChargesOf,
+  portalChargesQuery,
 } from "./charge-lines.server";
 export {
   attachInvoiceDocument,

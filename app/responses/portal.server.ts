@@ -11,7 +11,7 @@ import { amountExample } from "~/domain/number-locale";
 import { daysOverdue } from "~/domain/statement";
 import { chargeSummary, chargeWords } from "~/domain/statement-charges";
 import type { StatementDocument } from "~/domain/statement-document";
-import { type DebtorCharge, debtorChargesOf, debtorChargesQuery } from "~/ledger/index.server";
+import { type PortalCharge, portalChargesOf, portalChargesQuery } from "~/ledger/index.server";
 import type { ClaimableInvoice, ClaimFormView, ClaimSaid } from "~/schemas/paid-claim";
 
 /**
@@ -72,7 +72,7 @@ export interface PortalState {
    * Late-payment charges (decisions/067): those of the listed invoices, owed or paid (never a waived
    * one as a line: it is not owed), and those still owed on invoices paid in full.
    */
-  charges: DebtorCharge[];
+  charges: PortalCharge[];
   /** The debtor's address opted out of the owner's reminders. */
   optedOut: boolean;
   /** The owner is e-mailed about their debtors' answers. */
@@ -107,7 +107,7 @@ export function owedTotalsOf(rows: OwedTotal[]): OwedTotal[] {
  * The charges still owed per currency that count beside the invoices' totals: those of open invoices
  * and of invoices paid in full (a disputed invoice's are listed, outside the total, as the invoice is).
  */
-export function chargeTotalsFrom(list: readonly DebtorCharge[]): OwedTotal[] {
+export function chargeTotalsFrom(list: readonly PortalCharge[]): OwedTotal[] {
   const byCurrency = new Map<string, number>();
   for (const c of list) {
     if (c.invoiceStatus === "disputed" || c.owedCents <= 0) continue;
@@ -193,7 +193,7 @@ export async function portalState(
       .from(optOuts)
       .where(and(eq(optOuts.ownerId, ownerId), eq(optOuts.email, target.email.trim().toLowerCase())))
       .limit(1),
-    debtorChargesQuery(db, ownerId, debtorId),
+    portalChargesQuery(db, ownerId, debtorId),
   ]);
   const row = debtorRows[0];
   if (!row) return undefined;
@@ -203,7 +203,7 @@ export async function portalState(
     debtor,
     invoices: invoiceRows.filter((i): i is PortalInvoice => i.status === "open" || i.status === "disputed"),
     payments: paymentRows,
-    charges: debtorChargesOf(chargeRows),
+    charges: portalChargesOf(chargeRows),
     optedOut: optOutRows.length > 0 || debtor.status === "opted_out",
   };
 }
@@ -428,7 +428,7 @@ export function statementDocumentOf(
   const c = translator(CHARGE_COPY, language, locale);
   const money = (cents: number, currency: string) => formatMoney(cents, currency, moneyLocale);
   const date = (iso: string) => formatDate(iso, locale);
-  const chargeLine = (charge: DebtorCharge, onPaid: boolean) => {
+  const chargeLine = (charge: PortalCharge, onPaid: boolean) => {
     const words = chargeWords(charge, language, { money, date });
     return {
       label: onPaid

@@ -27,7 +27,7 @@ import { promiseEndsAt, promiseWindow } from "~/domain/promise";
 import { localDateString } from "~/domain/schedule-time";
 import { chargeSummary, chargeWords } from "~/domain/statement-charges";
 import { safeTimeZone } from "~/domain/time-zone";
-import type { DebtorCharge, PayTarget } from "~/ledger/index.server";
+import type { PayTarget, PortalCharge } from "~/ledger/index.server";
 import { onlinePaymentOf, payOnline, paysOnline, pendingOnlinePayment } from "~/ledger/index.server";
 import { invoiceRefs, type OptOutTarget, verifyPortalToken } from "~/links/index.server";
 import { readForm } from "~/platform/action-result.server";
@@ -107,7 +107,7 @@ async function viewOf(
   const zone = safeTimeZone(state.debtor.timeZone);
   const claim = await claimFormOf(refOf, state, target.locale, localDateString(now, zone), target.locale);
   // Late-payment charges (decisions/067), each in words in the debtor's language.
-  const chargeOf = (c: DebtorCharge) => {
+  const chargeOf = (c: PortalCharge) => {
     const words = chargeWords(c, target.language, {
       money: (cents, currency) => formatMoney(cents, currency, target.locale),
       date: (iso) => formatDate(iso, target.locale),
