@@ -169,7 +169,12 @@ async function viewOf(
     chargesOnPaid: state.charges.filter((c) => c.invoicePaid).map(chargeOf),
     chargeSummary: chargeTotals.length > 0 ? chargeSummary(totals, chargeTotals) : [],
     // Bank transfer in each currency owed, the reference quoting its open invoices (decisions/051).
-    bankTransfer: bankTransfersFor(accounts, open, state.debtor.fullName),
+    // And in a currency only late-payment charges are owed in (decisions/067).
+    bankTransfer: bankTransfersFor(
+      accounts,
+      [...open, ...payTotals.map((t) => ({ number: null, currency: t.currency }))],
+      state.debtor.fullName,
+    ),
     payments: state.payments,
     promisedOn: state.debtor.promisedOn,
     promiseBroken: state.debtor.promiseBrokenAt !== null,

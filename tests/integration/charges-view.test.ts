@@ -193,6 +193,46 @@ describe("a reminder's statement with charges, through the mail queue's consumer
   });
 });
 
+describe("a debtor who owes only charges", () => {
+  it("their page lists the charges of the paid invoice, offers bank transfer in its currency, and never says nothing is open", async () => {
+    const user = await makeSignedInUser("Sally Sender");
+    await env.DB.prepare(
+      "INSERT INTO bank_accounts (owner_id, currency, holder, iban, bic) VALUES (?, 'EUR', 'Sally Sender', 'DE89370400440532013000', 'COBADEFFXXX')",
+    )
+      .bind(user.id)
+      .run();
+    const debtor = await makeDebtor(user.id, {
+      invoice: false,
+      fullName: "Paid Up GmbH",
+      currency: "EUR",
+      debtCents: 0,
+    });
+    const paid = await makeInvoice(user.id, debtor.id, {
+      number: `DONE-${debtor.id}`,
+      amountCents: 50_000,
+      paidCents: 50_000,
+      currency: "EUR",
+      dueOn: "2026-08-31",
+      status: "paid",
+    });
+    await insertCharge({
+      ownerId: user.id,
+      debtorId: debtor.id,
+      invoiceId: paid,
+      kind: "compensation",
+      currency: "EUR",
+      amountCents: 4_000,
+    });
+    const url = await portalLink(db(), readConfig(env), { id: debtor.id, ownerId: user.id, optOutKey: null });
+    const text = plain(await visibleText(await get(new URL(url).pathname)));
+    expect(text).toContain("Charges still owed on paid invoices");
+    expect(text).toContain(`invoice DONE-${debtor.id}`);
+    expect(text).toMatch(/Charges€40\.00/);
+    expect(text).toContain("DE89");
+    expect(text).not.toContain("Nothing is open");
+  });
+});
+
 describe("the e-mail preview with charges", () => {
   it("shows the chosen debtor's charges as the reminder would, another user's debtor never", async () => {
     const user = await makeSignedInUser("Sally Sender");
