@@ -5,7 +5,8 @@ import { type MessageBrand, signatureLines } from "../app/domain/brand";
 import { parseCalendarDate } from "../app/domain/calendar-date";
 import { formatDate } from "../app/domain/dates";
 import { oneLine, safeDisplayName, safeLines } from "../app/domain/header-safe";
-import type { Translate } from "../app/domain/i18n";
+import { type Translate, translator } from "../app/domain/i18n";
+import { CHARGE_COPY, type ChargeCopyKey } from "../app/domain/i18n/charges";
 import { DEFAULT_LANGUAGE, type Language } from "../app/domain/languages";
 import { formatMoney } from "../app/domain/money";
 import type { TemplateId } from "../app/domain/presets";
@@ -20,6 +21,15 @@ import {
   statementTiming,
   statementTotals,
 } from "../app/domain/statement";
+import {
+  type ChargeLine,
+  type ChargeSummaryRow,
+  chargeSummary,
+  chargesOfLine,
+  chargesOfPaidInvoices,
+  chargeWords,
+  type StatementCharges,
+} from "../app/domain/statement-charges";
 import type { Tone } from "../app/domain/strategies";
 import {
   type Block,
@@ -64,6 +74,11 @@ export interface ReminderEmailProps {
   notChased?: StatementLine[] | null;
   /** Open invoices the debtor said they paid, while the sender checks: named apart, outside the total. */
   claimedPaid?: StatementLine[] | null;
+  /**
+   * Late-payment charges still owed (decisions/067): each under its listed invoice (`line`), those of
+   * invoices paid in full apart, and their totals per currency. None: the statement as it always was.
+   */
+  statementCharges?: StatementCharges | null;
   /** No reminder reached this debtor before: the copy speaks of no earlier one (reminder-copy.ts asFirstContact). */
   firstContact?: boolean;
   /** "YYYY-MM-DD": today in the debtor's time zone, for "12 days overdue" and "due in 3 days". */
@@ -134,6 +149,33 @@ export interface StatementRow {
   due: string;
 }
 
+/** One late-payment charge, formatted: its label, its legal basis in words, what is owed of it. */
+export interface ChargeRow {
+  /** "Statutory interest"; under "Charges still owed on paid invoices": "Statutory interest, invoice INV-7". */
+  label: string;
+  /** "Statutory interest under the Late Payment of Commercial Debts (Interest) Act 1998 at 12.75% a year on …"; null: none. */
+  basis: string | null;
+  /** What is still owed of it. */
+  amount: string;
+  /** "£10.00 of £32.00 paid"; null when nothing was paid of it. */
+  paid: string | null;
+}
+
+/** The statement's charges, formatted (null on a statement without any). */
+export interface ReminderCharges {
+  /** The charges under each listed row (same order as `rows`). */
+  byRow: ChargeRow[][];
+  /** The charges of invoices paid in full. */
+  onPaid: ChargeRow[];
+  /** Charges owed but not listed (a statement lists at most MAX_CHARGE_LINES): "and N more charges". */
+  moreCount: number;
+  /** Per currency: "Invoices", "Charges", "Total" (with the currency when there are several). */
+  summary: { label: string; amount: string; strong: boolean }[];
+  /** The heading of the charges of paid invoices. */
+  onPaidHeading: string;
+  moreLine: string | null;
+}
+
 /** Everything the e-mail shows, derived once from the props. */
 export interface ReminderContent extends ResolvedCopy {
   /** The total (per currency, joined with " + "), as the copy names it. */
@@ -147,6 +189,8 @@ export interface ReminderContent extends ResolvedCopy {
   claimedLine: string | null;
   /** One total per currency: "Total due" or, over several currencies, "Total due in EUR". */
   totals: { label: string; amount: string }[];
+  /** Late-payment charges still owed, apart from the invoices (decisions/067); null: none. */
+  charges: ReminderCharges | null;
   senderName: string;
   senderEmail: string | null;
   companyName: string | null;
@@ -254,6 +298,7 @@ function statementContent(props: ReminderEmailProps) {
   // Oldest due first, so the listed lines hold the most overdue one.
   const timing = statementTiming(lines, props.today);
   return {
+    charges: chargesContent(props, rows.length, totals),
     timing: timing?.kind ?? "overdue",
     daysOverdue: timing?.kind === "overdue" ? t("days", { count: timing.daysOverdue }) : null,
     rows,
@@ -269,6 +314,74 @@ function statementContent(props: ReminderEmailProps) {
     invoiceCount: only ? null : t("invoices", { count }),
     oldestDueDate: rows[0]?.dueDate ?? "",
     daysOverdueOrNone: t("days", { count: timing?.kind === "overdue" ? timing.daysOverdue : 0 }),
+  };
+}
+
+/**
+ * The statement's charges in the reminder's language: each charge's label and legal basis in words
+ * (app/domain/statement-charges.ts chargeWords), what is owed, and Invoices / Charges / Total per
+ * currency. Null without charges: the statement then reads exactly as it always did.
+ */
+function chargesContent(
+  props: ReminderEmailProps,
+  rowCount: number,
+  invoiceTotals: readonly CurrencyTotal[],
+): ReminderCharges | null {
+  const charges = props.statementCharges;
+  if (!charges || charges.totals.length === 0) return null;
+  const { language, moneyLocale } = reminderLanguage(props);
+  const t = translator(CHARGE_COPY, language, props.locale ?? "en-US", { grouping: false });
+  const money = (cents: number, currency: string) => formatMoney(cents, currency, moneyLocale);
+  const date = (iso: string) => formatDueDate(iso, props.locale) ?? iso;
+  const row = (charge: ChargeLine, onPaid: boolean): ChargeRow => {
+    const words = chargeWords(charge, language, { money, date });
+    const number = blankToNull(oneLine(charge.invoiceNumber ?? ""));
+    return {
+      label: oneLine(
+        onPaid
+          ? number
+            ? t("charges.ofInvoice", { label: words.label, number })
+            : t("charges.ofInvoiceDue", { label: words.label, date: date(charge.invoiceDueOn) })
+          : words.label,
+      ),
+      basis: words.basis === null ? null : oneLine(words.basis),
+      amount: money(charge.owedCents, charge.currency),
+      paid:
+        charge.paidCents > 0
+          ? t("charges.partlyPaid", {
+              paid: money(charge.paidCents, charge.currency),
+              amount: money(charge.amountCents, charge.currency),
+            })
+          : null,
+    };
+  };
+  const listed = Array.from({ length: rowCount }, (_, i) => chargesOfLine(charges.lines, i).map((c) => row(c, false)));
+  const onPaid = chargesOfPaidInvoices(charges.lines).map((c) => row(c, true));
+  const shown = listed.reduce((n, r) => n + r.length, 0) + onPaid.length;
+  const moreCount = Math.max(0, invoiceCount(charges.totals) - shown);
+  const summary = chargeSummary(invoiceTotals, charges.totals);
+  const several = summary.length > 1;
+  const label = (one: ChargeCopyKey, many: ChargeCopyKey, r: ChargeSummaryRow) =>
+    several ? t(many, { currency: r.currency }) : t(one);
+  return {
+    byRow: listed,
+    onPaid,
+    moreCount,
+    moreLine: moreCount > 0 ? t("charges.more", { count: moreCount }) : null,
+    onPaidHeading: t("charges.onPaid"),
+    summary: summary.flatMap((r) => [
+      {
+        label: label("charges.invoices", "charges.invoicesIn", r),
+        amount: money(r.invoicesCents, r.currency),
+        strong: false,
+      },
+      {
+        label: label("charges.charges", "charges.chargesIn", r),
+        amount: money(r.chargesCents, r.currency),
+        strong: false,
+      },
+      { label: label("charges.total", "charges.totalIn", r), amount: money(r.totalCents, r.currency), strong: true },
+    ]),
   };
 }
 
@@ -291,6 +404,7 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     rows,
     moreCount,
     totals,
+    charges,
     amount,
     invoiceNumber,
     dueDate,
@@ -353,6 +467,7 @@ export function reminderContent(props: ReminderEmailProps): ReminderContent {
     claimedLine:
       claimed.length > 0 ? t("claimedPaid", { invoices: claimed.join("; "), senderName, count: claimed.length }) : null,
     totals,
+    charges,
     senderName,
     senderEmail,
     companyName: blankToNull(safeDisplayName(company?.name ?? "")),
@@ -426,20 +541,26 @@ function StatementTable({ c }: { c: ReminderContent }) {
       <tbody>
         {c.rows.map((row, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup; two invoices may read the same.
-          <tr key={i}>
-            <td className="dunly-text" style={row.numbered ? cell : wordCell}>
-              {row.label}
-            </td>
-            <td className="dunly-text" style={wordCell}>
-              {row.dueDate}
-            </td>
-            <td className="dunly-text" style={amountCell}>
-              {row.balance}
-            </td>
-            <td className="dunly-text" style={wordCell}>
-              {row.due}
-            </td>
-          </tr>
+          <Fragment key={i}>
+            <tr>
+              <td className="dunly-text" style={row.numbered ? cell : wordCell}>
+                {row.label}
+              </td>
+              <td className="dunly-text" style={wordCell}>
+                {row.dueDate}
+              </td>
+              <td className="dunly-text" style={amountCell}>
+                {row.balance}
+              </td>
+              <td className="dunly-text" style={wordCell}>
+                {row.due}
+              </td>
+            </tr>
+            {c.charges?.byRow[i]?.map((charge, j) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup, rendered once.
+              <ChargeTableRow key={j} charge={charge} />
+            ))}
+          </Fragment>
         ))}
         {c.moreCount > 0 && (
           <tr>
@@ -448,19 +569,83 @@ function StatementTable({ c }: { c: ReminderContent }) {
             </td>
           </tr>
         )}
-        {c.totals.map((total) => (
-          <tr key={total.label}>
-            <td colSpan={2} className="dunly-text" style={{ ...wordCell, fontWeight: 600 }}>
+        {c.charges && c.charges.onPaid.length > 0 && (
+          <tr>
+            <td colSpan={4} className="dunly-text" style={{ ...wordCell, fontWeight: 600, paddingTop: 10 }}>
+              {c.charges.onPaidHeading}
+            </td>
+          </tr>
+        )}
+        {c.charges?.onPaid.map((charge, j) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup, rendered once.
+          <ChargeTableRow key={j} charge={charge} />
+        ))}
+        {c.charges?.moreLine && (
+          <tr>
+            <td colSpan={4} className="dunly-text" style={cell}>
+              {c.charges.moreLine}
+            </td>
+          </tr>
+        )}
+        {c.charges?.summary.map((total, j) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: static e-mail markup; labels repeat per currency.
+          <tr key={j} data-charge-total="">
+            <td colSpan={2} className="dunly-text" style={{ ...wordCell, fontWeight: total.strong ? 600 : 400 }}>
               {total.label}
             </td>
-            <td className="dunly-text" style={{ ...amountCell, fontWeight: 600 }}>
+            <td className="dunly-text" style={{ ...amountCell, fontWeight: total.strong ? 600 : 400 }}>
               {total.amount}
             </td>
             <td style={cell} />
           </tr>
         ))}
+        {!c.charges &&
+          c.totals.map((total) => (
+            <tr key={total.label}>
+              <td colSpan={2} className="dunly-text" style={{ ...wordCell, fontWeight: 600 }}>
+                {total.label}
+              </td>
+              <td className="dunly-text" style={{ ...amountCell, fontWeight: 600 }}>
+                {total.amount}
+              </td>
+              <td style={cell} />
+            </tr>
+          ))}
       </tbody>
     </table>
+  );
+}
+
+const chargeLabelCell = { ...wordCell, paddingLeft: 14 } as const;
+const basisText = { fontSize: 12, lineHeight: "17px", color: "#555555" } as const;
+
+/**
+ * A late-payment charge under its invoice (decisions/067): its label, what is owed and what was
+ * paid, then its legal basis on a row of its own across the table (so the text part wraps it
+ * instead of widening a column).
+ */
+function ChargeTableRow({ charge }: { charge: ChargeRow }) {
+  return (
+    <>
+      <tr data-charge="">
+        <td colSpan={2} className="dunly-text" style={chargeLabelCell}>
+          {charge.label}
+        </td>
+        <td className="dunly-text" style={amountCell}>
+          {charge.amount}
+        </td>
+        <td className="dunly-muted" style={{ ...wordCell, ...basisText }}>
+          {charge.paid ?? ""}
+        </td>
+      </tr>
+      {charge.basis && (
+        <tr data-charge-basis="">
+          <td colSpan={4} className="dunly-muted" style={{ ...chargeLabelCell, ...basisText, paddingTop: 0 }}>
+            {charge.basis}
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
 

@@ -101,3 +101,51 @@ describe("an invoice PDF's file name", () => {
     expect(documentFileName(null, null)).toBe("invoice.pdf");
   });
 });
+
+describe("the statement PDF with late-payment charges", () => {
+  it("draws each charge and its basis under its invoice and the paid invoices' charges apart, over further pages", async () => {
+    const doc = (withCharges: boolean) => ({
+      sender: "Acme Ltd",
+      debtorName: "Ana Ruiz",
+      date: "Nov 29, 2026",
+      lines: Array.from({ length: 30 }, (_, n) => ({
+        number: `INV-${n}`,
+        issued: "Sep 1, 2026",
+        due: "Sep 30, 2026",
+        state: "Overdue · 60 days",
+        balance: "£4,000.00",
+        ...(withCharges
+          ? {
+              charges: [
+                {
+                  label: "Statutory interest",
+                  basis:
+                    "Statutory interest under the Late Payment of Commercial Debts (Interest) Act 1998 at 12.75% a year on £4,000.00 from Oct 1, 2026 to Nov 28, 2026 (59 days)",
+                  state: "£10.00 of £82.44 paid",
+                  balance: "£72.44",
+                },
+              ],
+            }
+          : {}),
+      })),
+      ...(withCharges
+        ? {
+            chargesOnPaidHeading: "Charges still owed on paid invoices",
+            chargesOnPaid: [{ label: "Late fee, invoice PAID-1", basis: null, state: "", balance: "£25.00" }],
+          }
+        : {}),
+      totals: withCharges
+        ? ["Invoices: £120,000.00", "Charges: £2,198.20", "Total: £122,198.20"]
+        : ["Total: £120,000.00"],
+      bankTransfer: [],
+      portalUrl: "https://dunly.app/d/key.sig",
+    });
+    const plainPages = (await PDFDocument.load(await renderStatementPdf(doc(false)))).getPageCount();
+    const charged = await PDFDocument.load(await renderStatementPdf(doc(true)));
+    // Thirty charges with their bases take room of their own: the statement runs onto more pages.
+    expect(charged.getPageCount()).toBeGreaterThan(plainPages);
+    // Only paid invoices' charges, nothing open: it still renders, on one page.
+    const onlyPaid = await renderStatementPdf({ ...doc(true), lines: [] });
+    expect((await PDFDocument.load(onlyPaid)).getPageCount()).toBe(1);
+  });
+});

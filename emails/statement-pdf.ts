@@ -1,6 +1,6 @@
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
 import { debtorMailText } from "../app/domain/debtor-mail-copy";
-import type { StatementDocument } from "../app/domain/statement-document";
+import type { StatementChargeLine, StatementDocument } from "../app/domain/statement-document";
 import { bankLabel } from "./copy/bank";
 
 /**
@@ -116,7 +116,33 @@ export async function renderStatementPdf(doc: StatementDocument): Promise<Uint8A
     page.drawLine({ start: { x: MARGIN, y }, end: { x: balanceRight, y }, thickness: 0.7, color: RULE });
     y -= 14;
   };
-  if (doc.lines.length === 0) paragraph(t("nothingOpen"), 11);
+  // A late-payment charge (decisions/067): indented under its invoice, its basis in small words below.
+  const chargeRow = (charge: StatementChargeLine) => {
+    if (y < MARGIN + 40) {
+      newPage();
+      header();
+    }
+    text(charge.label, MARGIN + 12, 9.5, regular, INK, 290);
+    if (charge.state) text(charge.state, MARGIN + 315, 8.5, regular, MUTED, 105);
+    const owed = writable(regular, charge.balance);
+    page.drawText(owed, {
+      x: balanceRight - regular.widthOfTextAtSize(owed, 9.5),
+      y,
+      size: 9.5,
+      font: regular,
+      color: INK,
+    });
+    y -= 13;
+    if (charge.basis) {
+      for (const line of wrap(regular, writable(regular, charge.basis), 8, width - 12)) {
+        if (y < MARGIN + 12) newPage();
+        page.drawText(line, { x: MARGIN + 12, y, size: 8, font: regular, color: MUTED });
+        y -= 11;
+      }
+    }
+    y -= 4;
+  };
+  if (doc.lines.length === 0 && !doc.chargesOnPaid?.length) paragraph(t("nothingOpen"), 11);
   else header();
   for (const line of doc.lines) {
     if (y < MARGIN + 40) {
@@ -137,8 +163,18 @@ export async function renderStatementPdf(doc: StatementDocument): Promise<Uint8A
       color: INK,
     });
     y -= 18;
+    for (const charge of line.charges ?? []) chargeRow(charge);
   }
-  if (doc.lines.length > 0) {
+  if (doc.chargesOnPaid?.length) {
+    if (y < MARGIN + 60) {
+      newPage();
+      header();
+    }
+    text(doc.chargesOnPaidHeading ?? "", MARGIN, 10, bold);
+    y -= 16;
+    for (const charge of doc.chargesOnPaid) chargeRow(charge);
+  }
+  if (doc.lines.length > 0 || doc.chargesOnPaid?.length) {
     page.drawLine({ start: { x: MARGIN, y: y + 8 }, end: { x: balanceRight, y: y + 8 }, thickness: 0.7, color: RULE });
     y -= 6;
   }

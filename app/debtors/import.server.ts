@@ -4,7 +4,12 @@ import type { Db } from "~/db/client.server";
 import { debtorEvents, debtors, invoices } from "~/db/schema";
 import { AccountCapReached, DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import { EXPORT_PAGE } from "~/domain/export-page";
-import { isNumberTaken, MAX_INVOICES_PER_DEBTOR, settleDebtorsStatements } from "~/ledger/index.server";
+import {
+  debtorChargeTotalsSql,
+  isNumberTaken,
+  MAX_INVOICES_PER_DEBTOR,
+  settleDebtorsStatements,
+} from "~/ledger/index.server";
 import { type CreateOptions, enforceCap } from "~/platform/account-caps.server";
 import type { ExistingDebtor, ImportDebtor, ImportInvoice } from "~/schemas/csv-import";
 import { editableInvoice, editableOf } from "./debtors.server";
@@ -271,7 +276,13 @@ export async function* debtorExportPages(db: Db, ownerId: string, size = EXPORT_
   let after = 0;
   for (;;) {
     const page = await db
-      .select({ ...getTableColumns(debtors), editableInvoice })
+      .select({
+        ...getTableColumns(debtors),
+        editableInvoice,
+        // Late-payment charges per currency, apart from the invoices (decisions/067).
+        // Spelled out: a one-table select would write top-level columns unqualified.
+        charges: debtorChargeTotalsSql(sql`"debtors"."id"`, sql`"debtors"."owner_id"`),
+      })
       .from(debtors)
       .where(and(eq(debtors.ownerId, ownerId), gt(debtors.id, after)))
       .orderBy(asc(debtors.id))

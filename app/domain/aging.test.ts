@@ -6,6 +6,7 @@ import {
   agingCsv,
   agingRowsOf,
   averageDaysLate,
+  chargesCollectedOf,
   collectedOf,
   daysLateLabel,
   paymentWindow,
@@ -96,9 +97,30 @@ describe("aging rows", () => {
       "Overdue",
       "Outstanding",
       "Open invoices",
+      "Charges not yet due",
+      "Charges 1–30 days overdue",
+      "Charges 31–60 days overdue",
+      "Charges 61–90 days overdue",
+      "Charges over 90 days overdue",
+      "Charges overdue",
+      "Charges outstanding",
+      "Outstanding with charges",
       "As of",
     ]);
-    expect(rows[1]).toEqual(["USD", 1, 2, 0, 0, 0.5, 2.5, 3.5, 3, today]);
+    expect(rows[1]).toEqual(["USD", 1, 2, 0, 0, 0.5, 2.5, 3.5, 3, 0, 0, 0, 0, 0, 0, 0, 3.5, today]);
+  });
+
+  it("exports the charges still owed apart, by their invoice's due date, and a currency owing only charges", () => {
+    const charges = agingRowsOf([
+      { currency: "USD", invoices: 2, notYetDue: 0, days1to30: 40, days31to60: 0, days61to90: 0, over90: 12 },
+      { currency: "GBP", invoices: 1, notYetDue: 0, days1to30: 0, days31to60: 0, days61to90: 7000, over90: 0 },
+    ]);
+    const { rows } = agingCsv(agingRowsOf(sums), today, charges);
+    expect(rows.map((r) => r[0])).toEqual(["EUR", "GBP", "USD"]);
+    // GBP: no invoice owed, £70 of charges 61–90 days overdue.
+    expect(rows[1]).toEqual(["GBP", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 70, 0, 70, 70, 70, today]);
+    // USD: the invoices' $3.50 and, apart, $0.52 of charges; both together $4.02.
+    expect(rows[2]).toEqual(["USD", 1, 2, 0, 0, 0.5, 2.5, 3.5, 3, 0, 0.4, 0, 0, 0.12, 0.52, 0.52, 4.02, today]);
   });
 });
 
@@ -119,6 +141,12 @@ describe("payment figures", () => {
     expect(averageDaysLate(sums)).toBe(3.3);
     expect(averageDaysLate([])).toBeNull();
     expect(collectedOf(sums)).toEqual([{ currency: "USD", cents: 1000 }]);
+    // What paid charges is collected apart: the invoices' principal is the rest.
+    const withCharges = [
+      { currency: "EUR", collectedCents: 5000, chargesCollectedCents: 1200, allocations: 1, daysLate: 3 },
+    ];
+    expect(collectedOf(withCharges)).toEqual([{ currency: "EUR", cents: 3800 }]);
+    expect(chargesCollectedOf(withCharges)).toEqual([{ currency: "EUR", cents: 1200 }]);
     expect(daysLateLabel(1)).toBe("1 day");
     expect(daysLateLabel(3.3)).toBe("3.3 days");
   });

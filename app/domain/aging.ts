@@ -109,16 +109,31 @@ export function agingRowsOf(sums: readonly AgingSums[]): AgingRow[] {
 export interface PaymentSums {
   currency: string;
   collectedCents: number;
+  /** Of collectedCents, what paid late-payment charges (charge_allocations, decisions/067); none: 0. */
+  chargesCollectedCents?: number;
   allocations: number;
   daysLate: number;
 }
 
-/** Collected this month per currency (those with anything), by currency code. */
+/**
+ * Collected this month per currency (those with anything), by currency code: the invoices'
+ * principal, without what the payments paid on late-payment charges (chargesCollectedOf).
+ */
 export function collectedOf(sums: readonly PaymentSums[]): { currency: string; cents: number }[] {
   return sums
-    .map((s) => ({ currency: s.currency, cents: Number(s.collectedCents) || 0 }))
+    .map((s) => ({
+      currency: s.currency,
+      cents: (Number(s.collectedCents) || 0) - (Number(s.chargesCollectedCents) || 0),
+    }))
     .filter((c) => c.cents > 0)
     .sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
+}
+
+/** What this month's payments paid on late-payment charges, per currency (those with anything), by code. */
+export function chargesCollectedOf(sums: readonly PaymentSums[]): { currency: string; cents: number }[] {
+  return collectedOf(
+    sums.map((s) => ({ ...s, collectedCents: Number(s.chargesCollectedCents) || 0, chargesCollectedCents: 0 })),
+  );
 }
 
 /**
@@ -141,26 +156,47 @@ export function daysLateLabel(days: number): string {
   return `${days} ${days === 1 ? "day" : "days"}`;
 }
 
+/** A bucket's column: "Not yet due", "1–30 days overdue"… */
+const bucketColumn = (b: (typeof AGING_BUCKETS)[number]) => (b.key === "notYetDue" ? b.label : `${b.label} overdue`);
+
+/** The currencies of the invoices' and the charges' aging rows, by code. */
+export function agingCurrencies(rows: readonly AgingRow[], charges: readonly AgingRow[] = []): string[] {
+  return [...new Set([...rows, ...charges].map((r) => r.currency))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /**
  * The aging table as CSV cells (app/domain/csv-export.ts writes them): a row per currency, the
- * amounts as decimal numbers in that currency.
+ * amounts as decimal numbers in that currency; the invoices' principal, then the late-payment
+ * charges still owed apart (decisions/067), bucketed by their invoice's due date, and both together.
  */
-export function agingCsv(rows: readonly AgingRow[], today: string) {
+export function agingCsv(rows: readonly AgingRow[], today: string, charges: readonly AgingRow[] = []) {
   const header = [
     "Currency",
-    ...AGING_BUCKETS.map((b) => (b.key === "notYetDue" ? b.label : `${b.label} overdue`)),
+    ...AGING_BUCKETS.map(bucketColumn),
     "Overdue",
     "Outstanding",
     "Open invoices",
+    ...AGING_BUCKETS.map((b) => `Charges ${bucketColumn(b).replace(/^(Not|Over)/, (w) => w.toLowerCase())}`),
+    "Charges overdue",
+    "Charges outstanding",
+    "Outstanding with charges",
     "As of",
   ];
-  const cells = rows.map((r) => [
-    r.currency,
-    ...AGING_BUCKETS.map((b) => fromCents(r[b.key])),
-    fromCents(r.overdueCents),
-    fromCents(r.outstandingCents),
-    r.invoices,
-    today,
-  ]);
+  const cells = agingCurrencies(rows, charges).map((currency) => {
+    const r = rows.find((x) => x.currency === currency);
+    const c = charges.find((x) => x.currency === currency);
+    return [
+      currency,
+      ...AGING_BUCKETS.map((b) => fromCents(r?.[b.key] ?? 0)),
+      fromCents(r?.overdueCents ?? 0),
+      fromCents(r?.outstandingCents ?? 0),
+      r?.invoices ?? 0,
+      ...AGING_BUCKETS.map((b) => fromCents(c?.[b.key] ?? 0)),
+      fromCents(c?.overdueCents ?? 0),
+      fromCents(c?.outstandingCents ?? 0),
+      fromCents((r?.outstandingCents ?? 0) + (c?.outstandingCents ?? 0)),
+      today,
+    ];
+  });
   return { header, rows: cells };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchKeyOf, halves, inBatches, MAX_BATCH_ATTEMPTS, retryDelaySeconds } from "./mail-batch";
+import { batchKeyOf, halves, inBatches, inBatchesWithin, MAX_BATCH_ATTEMPTS, retryDelaySeconds } from "./mail-batch";
 
 describe("batchKeyOf", () => {
   it("is the same for the same occurrence keys in any order, and differs for any other content", async () => {
@@ -35,5 +35,18 @@ describe("retryDelaySeconds", () => {
     const waits = Array.from({ length: MAX_BATCH_ATTEMPTS - 1 }, (_, i) => retryDelaySeconds(i + 1));
     expect(waits).toEqual([5, 30, 120, 600, 1800]);
     expect(retryDelaySeconds(MAX_BATCH_ATTEMPTS)).toBeNull();
+  });
+});
+
+describe("inBatchesWithin", () => {
+  it("closes a batch at 100 items or before its bytes would pass the row's limit; a huge item goes alone", () => {
+    const items = Array.from({ length: 250 }, (_, i) => i);
+    expect(inBatchesWithin(items, () => 10).map((b) => b.length)).toEqual([100, 100, 50]);
+    // 600 KB each: two fit under 1.5 MB, a third would not.
+    expect(inBatchesWithin(items.slice(0, 5), () => 600_000).map((b) => b.length)).toEqual([2, 2, 1]);
+    expect(inBatchesWithin([1, 2, 3], (i) => (i === 2 ? 5_000_000 : 10)).map((b) => b.length)).toEqual([1, 1, 1]);
+    expect(inBatchesWithin([], () => 1)).toEqual([]);
+    // Every item once, in order.
+    expect(inBatchesWithin(items, (i) => (i % 7) * 100_000).flat()).toEqual(items);
   });
 });

@@ -26,6 +26,40 @@ export function inBatches<T>(items: readonly T[], size = BATCH_SIZE): T[][] {
   return batches;
 }
 
+/**
+ * The most bytes of jobs one batch row holds (mail_batches.jobs, JSON): under D1's 2 MB row limit
+ * with room to spare. A statement with late-payment charges carries each charge's basis
+ * (decisions/067), so a hundred long statements could pass it; the batch then closes early.
+ */
+export const MAX_BATCH_BYTES = 1_500_000;
+
+/**
+ * `items` in batches of at most `size` and at most `maxBytes` of `bytesOf` each, in order; an item
+ * larger than `maxBytes` alone is a batch of its own.
+ */
+export function inBatchesWithin<T>(
+  items: readonly T[],
+  bytesOf: (item: T) => number,
+  maxBytes = MAX_BATCH_BYTES,
+  size = BATCH_SIZE,
+): T[][] {
+  const batches: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const b = bytesOf(item);
+    if (current.length > 0 && (current.length >= size || bytes + b > maxBytes)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += b;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
 /** A batch refused as a whole is split in two halves (the first one the larger), each tried on its own. */
 export function halves<T>(items: readonly T[]): [T[], T[]] {
   const middle = Math.ceil(items.length / 2);

@@ -47,6 +47,8 @@ export function reminderReceiver(debtor: {
     statementTotals: debtor.statement.totals,
     notChased: debtor.statement.held ?? null,
     claimedPaid: debtor.statement.claimed ?? null,
+    // Late-payment charges still owed (decisions/067), only when there are some.
+    ...(debtor.statement.charges ? { statementCharges: debtor.statement.charges } : {}),
     today: debtor.today,
   };
 }

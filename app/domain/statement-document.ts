@@ -19,14 +19,32 @@ export interface StatementDocument {
     /** "Overdue · 20 days", "Due in 10 days", "Disputed". */
     state: string;
     balance: string;
+    /** Its late-payment charges (decisions/067), each as written out; absent: none. */
+    charges?: StatementChargeLine[];
   }[];
-  /** "Total still owed: €2,000.00" per currency. */
+  /** Charges still owed on invoices paid in full, under their heading; absent: none. */
+  chargesOnPaid?: StatementChargeLine[];
+  chargesOnPaidHeading?: string;
+  /**
+   * "Total still owed: €2,000.00" per currency; with charges, "Invoices: …", "Charges: …",
+   * "Total: …" per currency.
+   */
   totals: string[];
   bankTransfer: BankTransfer[];
   /** The debtor's page: pay online, answer. */
   portalUrl: string;
   /** The language every value is written in, and the PDF's own words (app/domain/debtor-mail-copy.ts); none: English. */
   language?: Language;
+}
+
+/** A late-payment charge on the statement PDF: its label, its legal basis in words, what is owed of it. */
+export interface StatementChargeLine {
+  label: string;
+  /** The legal basis in words; null: none readable. */
+  basis: string | null;
+  /** "£10.00 of £32.00 paid", "Paid", or "". */
+  state: string;
+  balance: string;
 }
 
 /** The statement's file name: "statement-2026-11-29.pdf". */

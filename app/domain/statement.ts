@@ -1,6 +1,7 @@
 import { parseCalendarDate } from "./calendar-date";
 import { formatMoney } from "./money";
 import { localDateString } from "./schedule-time";
+import type { StatementCharges } from "./statement-charges";
 import { safeTimeZone } from "./time-zone";
 
 /**
@@ -68,6 +69,11 @@ export interface Statement {
   held?: StatementLine[];
   /** Open invoices the debtor said they paid, not yet checked by the user: named apart too. */
   claimed?: StatementLine[];
+  /**
+   * Late-payment charges still owed (decisions/067): under the listed invoices, and those of
+   * invoices paid in full, with their totals per currency apart from the invoices'. Absent: none.
+   */
+  charges?: StatementCharges;
 }
 
 /**

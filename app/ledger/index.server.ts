@@ -17,6 +17,14 @@ export {
 } from "./charges/terms.server";
 export { restoreCharge, type WaiverOutcome, waiveCharge } from "./charges/waivers.server";
 export {
+  debtorChargeTotalsOf,
+  debtorChargeTotalsSql,
+  PORTAL_CHARGE_LIMIT,
+  type PortalCharge,
+  portalChargesOf,
+  portalChargesQuery,
+} from "./charge-lines.server";
+export {
   attachInvoiceDocument,
   DocumentRejected,
   deleteDebtorDocuments,
@@ -43,7 +51,7 @@ export {
   settleDebtorsStatements,
   settleLedgerStatements,
 } from "./ledger.server";
-export { agingStatement, moneyOf, moneyStatement } from "./money.server";
+export { agingReportOf, agingStatement, moneyOf, moneyStatement } from "./money.server";
 export { onlinePaymentOf, type PayTarget } from "./online/checkout.server";
 export { handleConnectEvent } from "./online/connect-events.server";
 export { CHECKOUT_LIFETIME_MS, expireAbandonedCheckouts, pendingOnlinePayment } from "./online/online-payments.server";

@@ -1,7 +1,7 @@
-import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, isNull, lte, ne, type SQL, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
 import { bindParam, OWNER_ID, preparedQuery, runBound } from "~/db/prepared.server";
-import { debtors, invoiceOwedDays, invoices, payments, users } from "~/db/schema";
+import { charges, debtors, invoiceOwedDays, invoices, payments, users } from "~/db/schema";
 import {
   type AgingBounds,
   type AgingRow,
@@ -9,6 +9,7 @@ import {
   agingBounds,
   agingRowsOf,
   averageDaysLate,
+  chargesCollectedOf,
   collectedOf,
   type PaymentSums,
   type PaymentWindow,
@@ -61,6 +62,50 @@ export function agingQuery(db: Db, ownerId: Bindable<string>, b: Bounds<AgingBou
     .groupBy(invoiceOwedDays.currency);
 }
 
+/**
+ * The account's late-payment charges still owed (decisions/065, 067), summed per currency and aging
+ * bucket of their invoice's due date, with how many (as `invoices`, agingRowsOf's shape): apart from
+ * the invoices' principal, which agingQuery sums. A waived charge owes nothing; a void invoice's
+ * charges are not owed. Through charges_owner_currency_idx (owner, currency, amount, paid).
+ */
+export function chargeAgingQuery(db: Db, ownerId: Bindable<string>, b: Bounds<AgingBounds>) {
+  const owedCharge = sql`(${charges.amountCents} - ${charges.paidCents})`;
+  const bucket = (name: string, from: Bindable<string> | null, before: Bindable<string> | null) => {
+    const conditions: SQL[] = [];
+    if (from !== null) conditions.push(sql`${invoices.dueOn} >= ${from}`);
+    if (before !== null) conditions.push(sql`${invoices.dueOn} < ${before}`);
+    return sql<number>`coalesce(sum(CASE WHEN ${sql.join(conditions, sql` AND `)} THEN ${owedCharge} ELSE 0 END), 0)`.as(
+      name,
+    );
+  };
+  return db
+    .select({
+      currency: sql<string>`${charges.currency}`.as("currency"),
+      invoices: sql<number>`count(*)`.as("invoices"),
+      notYetDue: bucket("not_yet_due", b.today, null),
+      days1to30: bucket("days_1_30", b.overdue30, b.today),
+      days31to60: bucket("days_31_60", b.overdue60, b.overdue30),
+      days61to90: bucket("days_61_90", b.overdue90, b.overdue60),
+      over90: bucket("over_90", null, b.overdue90),
+    })
+    .from(charges)
+    .innerJoin(invoices, eq(invoices.id, charges.invoiceId))
+    .where(
+      and(
+        eq(charges.ownerId, ownerId),
+        isNull(charges.waivedAt),
+        sql`${charges.amountCents} > ${charges.paidCents}`,
+        ne(invoices.status, "void"),
+      ),
+    )
+    .groupBy(charges.currency);
+}
+
+/** The JSON of an aging query's rows (agingQuery's or chargeAgingQuery's), for a one-row statement. */
+function agingJson(query: ReturnType<typeof agingQuery> | ReturnType<typeof chargeAgingQuery>) {
+  return sql<string>`(SELECT json_group_array(json_object('currency', t.currency, 'invoices', t.invoices, 'notYetDue', t.not_yet_due, 'days1to30', t.days_1_30, 'days31to60', t.days_31_60, 'days61to90', t.days_61_90, 'over90', t.over_90)) FROM (${query}) AS t)`;
+}
+
 /** How many of the oldest debts the dashboard lists. */
 export const OLDEST_DEBTS = 5;
 
@@ -98,6 +143,12 @@ export function paymentFiguresQuery(db: Db, ownerId: Bindable<string>, w: Bounds
         sql<number>`coalesce(sum(CASE WHEN ${payments.paidOn} >= ${w.monthStart} THEN ${payments.amountCents} ELSE 0 END), 0)`.as(
           "collected_cents",
         ),
+      // What the month's payments paid on late-payment charges (charge_allocations, decisions/065):
+      // the charges collected, apart from the invoices' principal.
+      chargesCollectedCents:
+        sql<number>`coalesce(sum(CASE WHEN ${payments.paidOn} >= ${w.monthStart} THEN (SELECT coalesce(sum(ca.amount_cents), 0) FROM charge_allocations AS ca WHERE ca.payment_id = payments.id) ELSE 0 END), 0)`.as(
+          "charges_collected_cents",
+        ),
       allocations:
         sql<number>`coalesce(sum((SELECT count(*) FROM payment_allocations AS a WHERE a.payment_id = payments.id)), 0)`.as(
           "allocations",
@@ -122,15 +173,13 @@ function moneyQuery(db: Db, ownerId: Bindable<string>, b: Bounds<AgingBounds>, w
   const paid = paymentFiguresQuery(db, ownerId, w);
   return db
     .select({
-      aging:
-        sql<string>`(SELECT json_group_array(json_object('currency', t.currency, 'invoices', t.invoices, 'notYetDue', t.not_yet_due, 'days1to30', t.days_1_30, 'days31to60', t.days_31_60, 'days61to90', t.days_61_90, 'over90', t.over_90)) FROM (${aging}) AS t)`.as(
-          "aging",
-        ),
+      aging: agingJson(aging).as("aging"),
+      charges: agingJson(chargeAgingQuery(db, ownerId, b)).as("charges"),
       oldest:
         sql<string>`(SELECT json_group_array(json_object('id', o.id, 'debtorId', o.debtor_id, 'fullName', o.full_name, 'number', o.number, 'currency', o.currency, 'dueOn', o.due_on, 'status', o.status, 'balanceCents', o.balance_cents)) FROM (${oldest}) AS o)`.as(
           "oldest",
         ),
-      paid: sql<string>`(SELECT json_group_array(json_object('currency', p.currency, 'collectedCents', p.collected_cents, 'allocations', p.allocations, 'daysLate', p.days_late)) FROM (${paid}) AS p)`.as(
+      paid: sql<string>`(SELECT json_group_array(json_object('currency', p.currency, 'collectedCents', p.collected_cents, 'chargesCollectedCents', p.charges_collected_cents, 'allocations', p.allocations, 'daysLate', p.days_late)) FROM (${paid}) AS p)`.as(
         "paid",
       ),
     })
@@ -157,19 +206,42 @@ const MONEY = {
       },
     ),
   ),
-  aging: preparedQuery((db) =>
-    agingQuery(db, OWNER_ID, {
+  aging: preparedQuery((db) => {
+    const b = {
       today: bindParam("today"),
       overdue30: bindParam("overdue30"),
       overdue60: bindParam("overdue60"),
       overdue90: bindParam("overdue90"),
-    }),
-  ),
+    };
+    // One row of two JSON arrays: the invoices' aging and the charges' (one statement, as before).
+    return db
+      .select({
+        aging: agingJson(agingQuery(db, OWNER_ID, b)).as("aging"),
+        charges: agingJson(chargeAgingQuery(db, OWNER_ID, b)).as("charges"),
+      })
+      .from(users)
+      .where(eq(users.id, OWNER_ID));
+  }),
 };
 
-/** The aging statement alone, prepared, for the user's `today` (the report's batch). */
+/**
+ * The aging statement alone, prepared, for the user's `today` (the report's batch and its CSV): the
+ * invoices' and the charges' aging in one row; agingReportOf reads it.
+ */
 export function agingStatement(db: Db, ownerId: string, today: string) {
   return MONEY.aging(db, { ownerId, ...agingBounds(today) });
+}
+
+/** The invoices' aging and, apart, the charges' from agingStatement's row (none: nothing owed). */
+export function agingReportOf(rows: readonly { aging: string; charges: string }[] | null): {
+  aging: AgingRow[];
+  charges: AgingRow[];
+} {
+  const [row] = rows ?? [];
+  return {
+    aging: agingRowsOf(jsonArray<AgingSums>(row?.aging)),
+    charges: agingRowsOf(jsonArray<AgingSums>(row?.charges)),
+  };
 }
 
 /** The money statement for the user's `today`, to go in a page's batch (runBatch); moneyOf reads its row. */
@@ -196,13 +268,24 @@ export interface Money {
   today: string;
   aging: AgingRow[];
   oldest: OldestDebt[];
+  /** The payments of the month less what they paid on charges: the invoices' principal collected. */
   collected: { currency: string; cents: number }[];
+  /**
+   * Late-payment charges still owed, per currency and bucket of their invoice's due date
+   * (`invoices`: how many charges); apart from `aging`, the principal (decisions/067).
+   */
+  charges: AgingRow[];
+  /** What the month's payments paid on charges, per currency. */
+  chargesCollected: { currency: string; cents: number }[];
   /** Per allocation, on-time and early payments counting 0; null: no payment in the window. */
   averageDaysLate: number | null;
 }
 
 /** The section from moneyStatement's rows (none: the owner is gone, or it failed to load: nothing shown). */
-export function moneyOf(today: string, rows: readonly { aging: string; oldest: string; paid: string }[] | null): Money {
+export function moneyOf(
+  today: string,
+  rows: readonly { aging: string; charges?: string; oldest: string; paid: string }[] | null,
+): Money {
   const [row] = rows ?? [];
   const aging = jsonArray<AgingSums>(row?.aging);
   const oldest = jsonArray<OldestDebt>(row?.oldest);
@@ -212,6 +295,8 @@ export function moneyOf(today: string, rows: readonly { aging: string; oldest: s
     aging: agingRowsOf(aging ?? []),
     oldest: (oldest ?? []).map((o) => ({ ...o, balanceCents: Number(o.balanceCents) })),
     collected: collectedOf(paid ?? []),
+    charges: agingRowsOf(jsonArray<AgingSums>(row?.charges)),
+    chargesCollected: chargesCollectedOf(paid ?? []),
     averageDaysLate: averageDaysLate(paid ?? []),
   };
 }

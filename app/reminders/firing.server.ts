@@ -34,7 +34,12 @@ import {
   type SenderOrganization,
   senderOf,
 } from "~/reminders/schedules.server";
-import { openInvoicesSql, parseStatement, statementColumns } from "~/reminders/statement.server";
+import {
+  openInvoicesSql,
+  parseStatement,
+  statementChargeColumns,
+  statementColumns,
+} from "~/reminders/statement.server";
 
 /** Everything an alarm needs to fire a schedule's occurrence. */
 export interface Firing {
@@ -296,6 +301,8 @@ export async function queuedReminders(
           statementTotals,
           statementHeld,
           statementClaimed,
+          statementCharges,
+          statementChargeTotals,
           openInvoices: _i,
           optedOut: _o,
           remindedBefore,
@@ -308,7 +315,14 @@ export async function queuedReminders(
           user,
           org: org?.ownerId === r.ownerId ? org : undefined,
           debtor,
-          statement: parseStatement({ statementLines, statementTotals, statementHeld, statementClaimed }),
+          statement: parseStatement({
+            statementLines,
+            statementTotals,
+            statementHeld,
+            statementClaimed,
+            statementCharges,
+            statementChargeTotals,
+          }),
           firstContact: !remindedBefore,
           chargeable: chargeable.has(r.ownerId),
           bankAccounts: banks.get(r.ownerId) ?? [],
@@ -352,7 +366,12 @@ function queuedReminderQueries(db: Db, ids: number[]) {
       .where(inArray(deliveries.id, ids)),
     db
       // Only the message needs it, not the alarm's firing: a first reminder speaks of no earlier one.
-      .select({ ...debtorToRemind(), remindedBefore: remindedBeforeSql(sql`"debtors"."id"`) })
+      // The late-payment charges still owed (decisions/067): in this same read, so one per batch.
+      .select({
+        ...debtorToRemind(),
+        ...statementChargeColumns(),
+        remindedBefore: remindedBeforeSql(sql`"debtors"."id"`),
+      })
       .from(debtors)
       .where(inArray(debtors.id, ofDeliveries(deliveries.debtorId))),
     db

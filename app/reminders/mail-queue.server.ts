@@ -1,5 +1,5 @@
 import type { Db } from "~/db/client.server";
-import { halves, inBatches, retryDelaySeconds } from "~/domain/mail-batch";
+import { halves, inBatchesWithin, retryDelaySeconds } from "~/domain/mail-batch";
 import { advancePast } from "~/domain/occurrence";
 import type { Pacer } from "~/domain/pacer";
 import { INVALID_IDEMPOTENT, mail } from "~/mail/index.server";
@@ -125,7 +125,10 @@ export async function consumeMail(
         now,
       );
     }
-    for (const group of inBatches(ready)) {
+    // At most 100 e-mails a batch, and no more bytes than its row may hold (messages with long
+    // statements and their charges' bases are large: decisions/067).
+    const encoder = new TextEncoder();
+    for (const group of inBatchesWithin(ready, (r) => encoder.encode(JSON.stringify(r.job)).length)) {
       const batch = await createBatch(
         db,
         group.map((r) => r.job),

@@ -59,7 +59,12 @@ export async function buildReminder(
     // The listed invoices, and the currency of any total beyond them (a statement lists at most 50).
     bankTransfer: bankTransfersFor(
       parts.bankAccounts,
-      [...statement.lines, ...statement.totals.map((t) => ({ number: null, currency: t.currency }))],
+      [
+        ...statement.lines,
+        ...statement.totals.map((t) => ({ number: null, currency: t.currency })),
+        // A currency only late-payment charges are owed in (decisions/067).
+        ...(statement.charges?.totals ?? []).map((t) => ({ number: null, currency: t.currency })),
+      ],
       debtor.fullName,
     ),
   };

@@ -2,6 +2,7 @@ import { and, eq, type SQLWrapper, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors } from "~/db/schema";
 import { type CurrencyTotal, MAX_STATEMENT_LINES, type Statement, type StatementLine } from "~/domain/statement";
+import { type ChargeKind, type ChargeLine, MAX_CHARGE_LINES, parseBasis } from "~/domain/statement-charges";
 
 /**
  * A debtor's statement: their open invoices, read with the debtor in the
@@ -56,6 +57,91 @@ export function statementColumns(debtorId: SQLWrapper = debtors.id) {
   };
 }
 
+/** A charge still owed: not waived, something left to pay (charges' CHECK keeps paid ≤ amount). */
+const chargeOwed = sql.raw(`c.waived_at IS NULL AND c.amount_cents > c.paid_cents`);
+/** An invoice paid in full (or with nothing left to pay): its charges still owed are named apart. */
+const paidInFull = sql.raw(`(i.status = 'paid' OR (i.status = 'open' AND i.amount_cents <= i.paid_cents))`);
+
+/**
+ * Columns to add to a select that reads a debtor, beside statementColumns, for the message only
+ * (decisions/067): `statementCharges`, the late-payment charges still owed on the statement's listed
+ * invoices (each with its invoice's place among them, `line`) and on the debtor's invoices paid in
+ * full (`line` null), at most MAX_CHARGE_LINES, as a JSON array; `statementChargeTotals`, what they
+ * owe per currency over every chased open invoice and every paid one. Waived charges are never on
+ * it. Through charges_owner_debtor_idx (owner, debtor) and charges_invoice_kind_idx.
+ */
+export function statementChargeColumns(
+  // Spelled out: in a one-table select drizzle writes a column at the top of an expression
+  // unqualified, and inside these subqueries "id" and "owner_id" would be the charges' own.
+  debtorId: SQLWrapper = sql`"debtors"."id"`,
+  ownerId: SQLWrapper = sql`"debtors"."owner_id"`,
+) {
+  const limit = sql.raw(String(MAX_STATEMENT_LINES));
+  const maxCharges = sql.raw(String(MAX_CHARGE_LINES));
+  const kindOrder = sql.raw(`CASE c.kind WHEN 'interest' THEN 0 WHEN 'compensation' THEN 1 ELSE 2 END`);
+  const lines = sql<string | null>`(
+    SELECT json_group_array(json_object('line', x.line, 'invoiceNumber', x.number, 'invoiceDueOn', x.due_on,
+      'kind', x.kind, 'currency', x.currency, 'amountCents', x.amount_cents, 'paidCents', x.paid_cents,
+      'basis', x.basis, 'accruedThrough', x.accrued_through))
+    FROM (
+      SELECT * FROM (
+        SELECT o.line AS line, o.number AS number, o.due_on AS due_on, o.id AS invoice_id, ${kindOrder} AS kind_order,
+          c.kind AS kind, c.currency AS currency, c.amount_cents AS amount_cents, c.paid_cents AS paid_cents,
+          c.basis AS basis, c.accrued_through AS accrued_through
+        FROM (
+          SELECT i.id AS id, i.number AS number, i.due_on AS due_on,
+            row_number() OVER (ORDER BY i.due_on, i.id) - 1 AS line
+          FROM invoices AS i WHERE ${openOf(debtorId)}
+        ) AS o
+        JOIN charges AS c ON c.invoice_id = o.id
+        WHERE o.line < ${limit} AND ${chargeOwed}
+        UNION ALL
+        SELECT NULL, i.number, i.due_on, i.id, ${kindOrder}, c.kind, c.currency, c.amount_cents, c.paid_cents,
+          c.basis, c.accrued_through
+        FROM charges AS c JOIN invoices AS i ON i.id = c.invoice_id
+        WHERE c.owner_id = ${ownerId} AND c.debtor_id = ${debtorId} AND ${chargeOwed} AND ${paidInFull}
+      ) ORDER BY line IS NULL, line, due_on, invoice_id, kind_order LIMIT ${maxCharges}
+    ) AS x)`;
+  const totals = sql<string | null>`(
+    SELECT json_group_array(json_object('currency', t.currency, 'cents', t.cents, 'count', t.n))
+    FROM (
+      SELECT c.currency AS currency, sum(c.amount_cents - c.paid_cents) AS cents, count(*) AS n
+      FROM charges AS c JOIN invoices AS i ON i.id = c.invoice_id
+      WHERE c.owner_id = ${ownerId} AND c.debtor_id = ${debtorId} AND ${chargeOwed}
+        AND ((${openOf(debtorId)}) OR ${paidInFull})
+      GROUP BY c.currency ORDER BY c.currency
+    ) AS t)`;
+  return { statementCharges: lines, statementChargeTotals: totals };
+}
+
+/** The charge lines and totals of a row read with statementChargeColumns; undefined when none is owed. */
+export function parseStatementCharges(row: {
+  statementCharges?: string | null;
+  statementChargeTotals?: string | null;
+}): Statement["charges"] {
+  const totals = (parseArray(row.statementChargeTotals) as CurrencyTotal[])
+    .map((t) => ({ currency: t.currency, cents: Number(t.cents) || 0, count: Number(t.count) || 0 }))
+    .filter((t) => t.cents > 0);
+  if (totals.length === 0) return undefined;
+  const lines = (
+    parseArray(row.statementCharges) as (Omit<ChargeLine, "basis" | "owedCents"> & { basis: string })[]
+  ).map(
+    (c): ChargeLine => ({
+      line: c.line ?? null,
+      invoiceNumber: c.invoiceNumber ?? null,
+      invoiceDueOn: c.invoiceDueOn,
+      kind: c.kind as ChargeKind,
+      currency: c.currency,
+      amountCents: c.amountCents,
+      paidCents: c.paidCents,
+      owedCents: c.amountCents - c.paidCents,
+      basis: parseBasis(c.basis),
+      accruedThrough: c.accruedThrough,
+    }),
+  );
+  return { lines, totals };
+}
+
 function parseArray(json: string | null | undefined): unknown[] {
   if (!json) return [];
   const value: unknown = JSON.parse(json);
@@ -68,6 +154,8 @@ export function parseStatement(row: {
   statementTotals: string | null;
   statementHeld?: string | null;
   statementClaimed?: string | null;
+  statementCharges?: string | null;
+  statementChargeTotals?: string | null;
 }): Statement {
   const linesIn = (json: string | null | undefined) =>
     (parseArray(json) as StatementLine[]).map((l) => ({
@@ -79,9 +167,11 @@ export function parseStatement(row: {
   const totals = parseArray(row.statementTotals) as CurrencyTotal[];
   const held = linesIn(row.statementHeld);
   const claimed = linesIn(row.statementClaimed);
+  const charges = parseStatementCharges(row);
   return {
     ...(held.length > 0 ? { held } : {}),
     ...(claimed.length > 0 ? { claimed } : {}),
+    ...(charges ? { charges } : {}),
     lines: linesIn(row.statementLines),
     totals: totals.map((t) => ({ currency: t.currency, cents: t.cents, count: t.count })),
   };
@@ -90,7 +180,7 @@ export function parseStatement(row: {
 /** The owner's debtor's statement, read alone (another user's debtor: an empty one). */
 export function statementQuery(db: Db, ownerId: string, debtorId: number) {
   return db
-    .select(statementColumns())
+    .select({ ...statementColumns(), ...statementChargeColumns() })
     .from(debtors)
     .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
     .limit(1);

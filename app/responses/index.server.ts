@@ -21,6 +21,7 @@ export {
   rejectClaim,
 } from "./paid-claims.server";
 export {
+  chargeTotalsFrom,
   claimFormOf,
   claimSaidOf,
   DEBTOR_RESPONSES_LIMIT,

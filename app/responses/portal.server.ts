@@ -4,10 +4,14 @@ import { debtorReplies, debtors, invoices, onlinePayments, optOuts, payments, us
 import type { BankTransfer } from "~/domain/bank-transfer";
 import { formatDate } from "~/domain/dates";
 import { debtorWriting } from "~/domain/debtor-mail-copy";
+import { translator } from "~/domain/i18n";
+import { CHARGE_COPY } from "~/domain/i18n/charges";
 import { formatMoney } from "~/domain/money";
 import { amountExample } from "~/domain/number-locale";
 import { daysOverdue } from "~/domain/statement";
+import { chargeSummary, chargeWords } from "~/domain/statement-charges";
 import type { StatementDocument } from "~/domain/statement-document";
+import { type PortalCharge, portalChargesOf, portalChargesQuery } from "~/ledger/index.server";
 import type { ClaimableInvoice, ClaimFormView, ClaimSaid } from "~/schemas/paid-claim";
 
 /**
@@ -64,6 +68,11 @@ export interface PortalState {
   invoices: PortalInvoice[];
   /** Payments received, the newest first. */
   payments: PortalPayment[];
+  /**
+   * Late-payment charges (decisions/067): those of the listed invoices, owed or paid (never a waived
+   * one as a line: it is not owed), and those still owed on invoices paid in full.
+   */
+  charges: PortalCharge[];
   /** The debtor's address opted out of the owner's reminders. */
   optedOut: boolean;
   /** The owner is e-mailed about their debtors' answers. */
@@ -94,6 +103,21 @@ export function owedTotalsOf(rows: OwedTotal[]): OwedTotal[] {
   return rows.filter((r) => r.cents > 0).map((r) => ({ currency: r.currency, cents: Number(r.cents) }));
 }
 
+/**
+ * The charges still owed per currency that count beside the invoices' totals: those of open invoices
+ * and of invoices paid in full (a disputed invoice's are listed, outside the total, as the invoice is).
+ */
+export function chargeTotalsFrom(list: readonly PortalCharge[]): OwedTotal[] {
+  const byCurrency = new Map<string, number>();
+  for (const c of list) {
+    if (c.invoiceStatus === "disputed" || c.owedCents <= 0) continue;
+    byCurrency.set(c.currency, (byCurrency.get(c.currency) ?? 0) + c.owedCents);
+  }
+  return owedTotalsOf(
+    [...byCurrency].sort(([a], [b]) => a.localeCompare(b)).map(([currency, cents]) => ({ currency, cents })),
+  );
+}
+
 /** The open invoices' balances per currency, from the page's invoices. */
 export function owedTotalsFrom(list: readonly PortalInvoice[]): OwedTotal[] {
   const byCurrency = new Map<string, number>();
@@ -115,7 +139,7 @@ export async function portalState(
   target: { ownerId: string; debtorId: number; email: string },
 ): Promise<PortalState | undefined> {
   const { ownerId, debtorId } = target;
-  const [debtorRows, invoiceRows, paymentRows, optOutRows] = await db.batch([
+  const [debtorRows, invoiceRows, paymentRows, optOutRows, chargeRows] = await db.batch([
     db
       .select({
         fullName: debtors.fullName,
@@ -169,6 +193,7 @@ export async function portalState(
       .from(optOuts)
       .where(and(eq(optOuts.ownerId, ownerId), eq(optOuts.email, target.email.trim().toLowerCase())))
       .limit(1),
+    portalChargesQuery(db, ownerId, debtorId),
   ]);
   const row = debtorRows[0];
   if (!row) return undefined;
@@ -178,6 +203,7 @@ export async function portalState(
     debtor,
     invoices: invoiceRows.filter((i): i is PortalInvoice => i.status === "open" || i.status === "disputed"),
     payments: paymentRows,
+    charges: portalChargesOf(chargeRows),
     optedOut: optOutRows.length > 0 || debtor.status === "opted_out",
   };
 }
@@ -399,10 +425,44 @@ export function statementDocumentOf(
     const days = daysOverdue(dueOn, input.today);
     return days !== null && days > 0 ? t("overdue", { count: days }) : null;
   };
+  const c = translator(CHARGE_COPY, language, locale);
+  const money = (cents: number, currency: string) => formatMoney(cents, currency, moneyLocale);
+  const date = (iso: string) => formatDate(iso, locale);
+  const chargeLine = (charge: PortalCharge, onPaid: boolean) => {
+    const words = chargeWords(charge, language, { money, date });
+    return {
+      label: onPaid
+        ? charge.invoiceNumber
+          ? c("charges.ofInvoice", { label: words.label, number: charge.invoiceNumber })
+          : c("charges.ofInvoiceDue", { label: words.label, date: date(charge.invoiceDueOn) })
+        : words.label,
+      basis: words.basis,
+      state:
+        charge.owedCents === 0
+          ? c("charges.paid")
+          : charge.paidCents > 0
+            ? c("charges.partlyPaid", {
+                paid: money(charge.paidCents, charge.currency),
+                amount: money(charge.amountCents, charge.currency),
+              })
+            : "",
+      balance: money(charge.owedCents, charge.currency),
+    };
+  };
+  const invoiceTotals = owedTotalsFrom(state.invoices);
+  const chargeTotals = chargeTotalsFrom(state.charges);
+  const onPaid = state.charges.filter((ch) => ch.invoicePaid);
+  const summary = chargeSummary(invoiceTotals, chargeTotals);
   return {
     sender: input.sender,
     debtorName: state.debtor.fullName,
     date: formatDate(input.today, locale),
+    ...(state.charges.length > 0
+      ? {
+          chargesOnPaid: onPaid.map((ch) => chargeLine(ch, true)),
+          chargesOnPaidHeading: c("charges.onPaid"),
+        }
+      : {}),
     lines: state.invoices.map((i) => ({
       number: i.number ?? t("invoiceNoNumber"),
       issued: formatDate(i.issuedOn, locale),
@@ -414,10 +474,27 @@ export function statementDocumentOf(
             ? t("beingChecked")
             : (overdue(i.dueOn) ?? t("open")),
       balance: formatMoney(i.amountCents - i.paidCents, i.currency, moneyLocale),
+      ...(state.charges.length > 0
+        ? {
+            charges: state.charges
+              .filter((ch) => ch.invoiceId === i.id && !ch.invoicePaid)
+              .map((ch) => chargeLine(ch, false)),
+          }
+        : {}),
     })),
-    totals: owedTotalsFrom(state.invoices).map((total) =>
-      t("totalOwed", { amount: formatMoney(total.cents, total.currency, moneyLocale) }),
-    ),
+    totals:
+      chargeTotals.length === 0
+        ? invoiceTotals.map((total) => t("totalOwed", { amount: money(total.cents, total.currency) }))
+        : summary.flatMap((r) => {
+            const several = summary.length > 1;
+            const named = (one: "charges.invoices" | "charges.charges" | "charges.total") =>
+              several ? c(`${one}In` as "charges.invoicesIn", { currency: r.currency }) : c(one);
+            return [
+              `${named("charges.invoices")}: ${money(r.invoicesCents, r.currency)}`,
+              `${named("charges.charges")}: ${money(r.chargesCents, r.currency)}`,
+              `${named("charges.total")}: ${money(r.totalCents, r.currency)}`,
+            ];
+          }),
     bankTransfer: input.bankTransfer,
     portalUrl: input.portalUrl,
     language,

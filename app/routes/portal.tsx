@@ -16,20 +16,25 @@ import {
 import { RouteError } from "~/components/route-error";
 import { type Db, getDb } from "~/db/client.server";
 import type { BankAccountRecord } from "~/domain/bank-transfer";
+import { formatDate } from "~/domain/dates";
+import { CHARGE_COPY } from "~/domain/i18n/charges";
 import { DEBTOR_LINK_COPY } from "~/domain/i18n/debtor-link";
 import { PAID_CLAIM_COPY } from "~/domain/i18n/paid-claim";
 import { PORTAL_COPY, type PortalKey } from "~/domain/i18n/portal";
+import { formatMoney } from "~/domain/money";
 import { englishCopy, type PageMessage, pageCopy, translate } from "~/domain/page-copy";
 import { promiseEndsAt, promiseWindow } from "~/domain/promise";
 import { localDateString } from "~/domain/schedule-time";
+import { chargeSummary, chargeWords } from "~/domain/statement-charges";
 import { safeTimeZone } from "~/domain/time-zone";
-import type { PayTarget } from "~/ledger/index.server";
+import type { PayTarget, PortalCharge } from "~/ledger/index.server";
 import { onlinePaymentOf, payOnline, paysOnline, pendingOnlinePayment } from "~/ledger/index.server";
 import { invoiceRefs, type OptOutTarget, verifyPortalToken } from "~/links/index.server";
 import { readForm } from "~/platform/action-result.server";
 import type { AppConfig } from "~/platform/config.server";
 import { replanDueSchedules } from "~/reminders/index.server";
 import {
+  chargeTotalsFrom,
   claimFormOf,
   claimPaid,
   claimSaidOf,
@@ -77,7 +82,7 @@ type Answer = { state: "invalid"; copy: Copy } | (PortalView & { errors?: Errors
 /** A link that is not valid names no debtor: the page in English. */
 const invalid = () =>
   data<Answer>(
-    { state: "invalid", copy: englishCopy(PORTAL_COPY, PAID_CLAIM_COPY, DEBTOR_LINK_COPY) },
+    { state: "invalid", copy: englishCopy(PORTAL_COPY, PAID_CLAIM_COPY, DEBTOR_LINK_COPY, CHARGE_COPY) },
     { status: 404 },
   );
 
@@ -101,9 +106,43 @@ async function viewOf(
   const open = state.invoices.filter((i) => i.status === "open");
   const zone = safeTimeZone(state.debtor.timeZone);
   const claim = await claimFormOf(refOf, state, target.locale, localDateString(now, zone), target.locale);
+  // Late-payment charges (decisions/067), each in words in the debtor's language.
+  const chargeOf = (c: PortalCharge) => {
+    const words = chargeWords(c, target.language, {
+      money: (cents, currency) => formatMoney(cents, currency, target.locale),
+      date: (iso) => formatDate(iso, target.locale),
+    });
+    return {
+      label: words.label,
+      basis: words.basis,
+      currency: c.currency,
+      amountCents: c.amountCents,
+      paidCents: c.paidCents,
+      owedCents: c.owedCents,
+      invoiceNumber: c.invoiceNumber,
+      invoiceDueOn: c.invoiceDueOn,
+    };
+  };
+  const totals = owedTotalsFrom(state.invoices);
+  const chargeTotals = chargeTotalsFrom(state.charges);
+  // What Pay online asks (app/ledger/online/checkout.server.ts): the open invoices' balances and
+  // every charge still owed, per currency; one invoice: its balance and its charges.
+  const owedCharges = new Map<string, number>();
+  const owedOn = new Map<number, number>();
+  for (const c of state.charges) {
+    owedCharges.set(c.currency, (owedCharges.get(c.currency) ?? 0) + c.owedCents);
+    owedOn.set(c.invoiceId, (owedOn.get(c.invoiceId) ?? 0) + c.owedCents);
+  }
+  const payTotals = [...new Set([...totals.map((t) => t.currency), ...owedCharges.keys()])]
+    .sort()
+    .map((currency) => ({
+      currency,
+      cents: (totals.find((t) => t.currency === currency)?.cents ?? 0) + (owedCharges.get(currency) ?? 0),
+    }))
+    .filter((t) => t.cents > 0);
   return {
     state: "ok",
-    copy: pageCopy(target.language, target.locale, PORTAL_COPY, PAID_CLAIM_COPY, DEBTOR_LINK_COPY),
+    copy: pageCopy(target.language, target.locale, PORTAL_COPY, PAID_CLAIM_COPY, DEBTOR_LINK_COPY, CHARGE_COPY),
     sender: target.senderName,
     brand: target.brand,
     payUrl: target.payUrl,
@@ -121,11 +160,21 @@ async function viewOf(
         disputed: i.status === "disputed",
         claimed: i.claimedAt !== null,
         documentUrl: i.documentName === null ? null : `${base}/invoice/${await refOf(i.id)}`,
+        charges: state.charges.filter((c) => c.invoiceId === i.id && !c.invoicePaid).map(chargeOf),
+        payCents: i.amountCents - i.paidCents + (owedOn.get(i.id) ?? 0),
       })),
     ),
-    totals: owedTotalsFrom(state.invoices),
+    totals,
+    payTotals,
+    chargesOnPaid: state.charges.filter((c) => c.invoicePaid).map(chargeOf),
+    chargeSummary: chargeTotals.length > 0 ? chargeSummary(totals, chargeTotals) : [],
     // Bank transfer in each currency owed, the reference quoting its open invoices (decisions/051).
-    bankTransfer: bankTransfersFor(accounts, open, state.debtor.fullName),
+    // And in a currency only late-payment charges are owed in (decisions/067).
+    bankTransfer: bankTransfersFor(
+      accounts,
+      [...open, ...payTotals.map((t) => ({ number: null, currency: t.currency }))],
+      state.debtor.fullName,
+    ),
     payments: state.payments,
     promisedOn: state.debtor.promisedOn,
     promiseBroken: state.debtor.promiseBrokenAt !== null,

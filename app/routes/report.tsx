@@ -20,7 +20,6 @@ import {
   SESSION_OWNER,
 } from "~/db/prepared.server";
 import { getDebtorOption } from "~/debtors/index.server";
-import { agingRowsOf } from "~/domain/aging";
 import { formatDateTime } from "~/domain/dates";
 import { deliveryTarget, deliveryTemplate } from "~/domain/delivery-labels";
 import { statusLabel } from "~/domain/delivery-status";
@@ -28,7 +27,7 @@ import { listParams, pageCount, pageOffset } from "~/domain/list-params";
 import { periodRange } from "~/domain/periods";
 import { localDateString } from "~/domain/schedule-time";
 import { strategyLabel } from "~/domain/strategies";
-import { agingStatement } from "~/ledger/index.server";
+import { agingReportOf, agingStatement } from "~/ledger/index.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import {
   archivedMonths,
@@ -116,7 +115,8 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     page,
     pages,
     today,
-    aging: agingRowsOf(agingSums),
+    // The invoices' principal by age and, apart, the late-payment charges still owed (decisions/067).
+    ...agingReportOf(agingSums),
     archived,
   };
 }
@@ -139,7 +139,8 @@ function Status({ status }: { status: string }) {
 
 export default function Report({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
-  const { deliveries, totals, debtor, timeZone, debtorId, period, page, pages, today, aging, archived } = loaderData;
+  const { deliveries, totals, debtor, timeZone, debtorId, period, page, pages, today, aging, charges, archived } =
+    loaderData;
   const submit = useSubmit();
   const [, setSearchParams] = useSearchParams();
   // Another debtor: the report's first page for them, the period kept.
@@ -285,12 +286,12 @@ export default function Report({ loaderData }: Route.ComponentProps) {
           </a>
         </div>
         <p className="mb-3 text-sm text-muted">All debtors, whatever the filters above.</p>
-        {aging.length === 0 ? (
+        {aging.length === 0 && charges.length === 0 ? (
           <p className="py-4 text-center text-muted" data-testid="report-aging-empty">
             Nothing is owed to you yet.
           </p>
         ) : (
-          <AgingTable rows={aging} today={today} id="report-aging" />
+          <AgingTable rows={aging} charges={charges} today={today} id="report-aging" />
         )}
       </section>
     </div>

@@ -1,6 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { computeCharges } from "~/domain/late-charges";
+import { RATES } from "~/domain/late-charges/test-rates";
 import { matchRouteIds, PAGES, pageFiles, readManifests } from "../../scripts/client-js.mjs";
 import { germanDebtorLinks } from "./debtor-language";
 import { appOrigin, signInRequests, uniqueEmail } from "./helpers";
@@ -265,6 +268,84 @@ test("a debtor's pages in German (their page, I've paid, opt-out), both themes @
   }
 });
 
+/**
+ * Late-payment charges as the accrual writes them (decisions/065), on the invoices `where` picks
+ * (SQL over invoices `i` and debtors `d`): statutory interest under §288 BGB (its basis from the
+ * rules) and the €40 compensation, €10 of it paid. Written into the local D1 the e2e server runs
+ * on (scripts/e2e-server.mjs), by wrangler.
+ */
+function addCharges(where: string) {
+  const out = computeCharges(
+    { rule: "de", compensation: true, contract: null },
+    // A 2025 half-year, whose Basiszinssatz (1.27% from 1 July 2025) is published.
+    { currency: "EUR", amountCents: 123_456, dueOn: "2025-09-30", payments: [], pauses: [] },
+    "2025-11-28",
+    RATES,
+  );
+  if ("error" in out) throw new Error(`no rate: ${out.series} on ${out.on}`);
+  const rows = out.charges.map((c) =>
+    [
+      "INSERT INTO charges (owner_id, debtor_id, invoice_id, kind, currency, amount_cents, paid_cents, basis, accrued_through)",
+      `SELECT i.owner_id, i.debtor_id, i.id, ${quote(c.kind)}, i.currency, ${c.cents}, ${c.kind === "compensation" ? 1_000 : 0},`,
+      `${quote(JSON.stringify(c.basis))}, '2025-11-28' FROM invoices AS i JOIN debtors AS d ON d.id = i.debtor_id`,
+      `WHERE ${where};`,
+    ].join(" "),
+  );
+  execFileSync(
+    "wrangler",
+    [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      ".wrangler/e2e-state",
+      "-c",
+      "build/server/wrangler.json",
+    ].concat(["--command", rows.join(" ")]),
+    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
+}
+const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
+
+test("a debtor's page with late-payment charges, in German: both themes, and without JavaScript @phone", async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "phone", "phone layout");
+  test.setTimeout(120_000);
+  const links = await germanDebtorLinks(page);
+  addCharges(`d.email = ${quote(links.email)} AND i.number = 'RE-1'`);
+  const { baseURL, viewport, userAgent, isMobile, hasTouch, deviceScaleFactor, timezoneId } = testInfo.project.use;
+  const screen = { baseURL, viewport, userAgent, isMobile, hasTouch, deviceScaleFactor, timezoneId };
+  const context = await browser.newContext(screen);
+  await useTheme(context, THEMES[0]);
+  try {
+    const debtorPage = await context.newPage();
+    const findings: Finding[] = [];
+    const scripts = await watch(debtorPage, findings);
+    await visit(debtorPage, links.portal, scripts, findings);
+    const charges = debtorPage.getByTestId("portal-charges");
+    await expect(charges.getByText("Gesetzliche Verzugszinsen", { exact: false }).first()).toBeVisible();
+    await expect(charges.getByText("§ 288", { exact: false }).first()).toBeVisible();
+    await expect(debtorPage.getByTestId("portal-charge-totals")).toContainText("Verzugskosten");
+    expect(findings).toEqual([]);
+  } finally {
+    await context.close();
+  }
+  // The same page without JavaScript: the charges and the totals are in the HTML itself.
+  const plain = await browser.newContext({ ...screen, javaScriptEnabled: false });
+  try {
+    const noScript = await plain.newPage();
+    await noScript.goto(links.portal);
+    await expect(noScript.getByTestId("portal-charges").first()).toContainText("Gesetzliche Verzugszinsen");
+    await expect(noScript.getByTestId("portal-charge-totals")).toContainText("Gesamt");
+    await expect(noScript.getByTestId("portal-charges").first()).toContainText(/10,00\s€ von 40,00\s€ bezahlt/);
+  } finally {
+    await plain.close();
+  }
+});
+
 test("signed out, both themes: a field error and the visitor menus @phone", async ({ page, context }) => {
   await useTheme(context, THEMES[0]);
   const findings: Finding[] = [];
@@ -357,6 +438,24 @@ test("signed in, both themes: every page @phone", async ({ page, context }) => {
 });
 
 // Settings apart from the other pages: three tests share the signed-in sweep between the workers.
+test("signed in with late-payment charges, both themes: the dashboard's and the report's figures @phone", async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(90_000);
+  await useTheme(context, THEMES[0]);
+  const findings: Finding[] = [];
+  const scripts = await watch(page, findings);
+  const { debtorId } = await signInWithRows(page);
+  addCharges(`i.debtor_id = ${Number(debtorId)}`);
+  await visit(page, "/dashboard", scripts, findings);
+  await expect(page.getByTestId("money-charges-outstanding")).toBeVisible();
+  await expect(page.getByTestId("money-aging").getByRole("rowheader", { name: "USD charges" })).toBeVisible();
+  await visit(page, "/report", scripts, findings);
+  await expect(page.getByTestId("report-aging").getByRole("rowheader", { name: "USD charges" })).toBeVisible();
+  expect(findings).toEqual([]);
+});
+
 test("signed in, both themes: every settings tab @phone", async ({ page, context }) => {
   test.setTimeout(180_000);
   await useTheme(context, THEMES[0]);

@@ -47,5 +47,5 @@ export async function germanDebtorLinks(page: Page) {
     expect(href, `the reminder's /${kind}/ link`).toBeTruthy();
     return new URL(href!.replace(/&amp;/g, "&")).pathname;
   };
-  return { name, portal: link("d"), paid: link("p"), optOut: link("u") };
+  return { name, email, portal: link("d"), paid: link("p"), optOut: link("u") };
 }

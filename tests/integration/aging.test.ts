@@ -146,7 +146,15 @@ describe("money figures in the user's zone", () => {
   it("an account with nothing owed and no payments has no figures", async () => {
     const owner = await makeUser("Nina New");
     const money = await loadMoney(db(), owner.id, "2026-03-01");
-    expect(money).toEqual({ today: "2026-03-01", aging: [], oldest: [], collected: [], averageDaysLate: null });
+    expect(money).toEqual({
+      today: "2026-03-01",
+      aging: [],
+      oldest: [],
+      collected: [],
+      charges: [],
+      chargesCollected: [],
+      averageDaysLate: null,
+    });
   });
 });
 
@@ -195,9 +203,11 @@ describe("the dashboard and the report show the money", () => {
     expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     const lines = (await csv.text()).replace(/^\uFEFF/, "").split("\r\n");
     expect(lines).toEqual([
-      "Currency,Not yet due,1–30 days overdue,31–60 days overdue,61–90 days overdue,Over 90 days overdue,Overdue,Outstanding,Open invoices,As of",
-      `EUR,5,0,0,0,0,0,5,1,${today}`,
-      `USD,0,0,0,0,123.45,123.45,123.45,1,${today}`,
+      "Currency,Not yet due,1–30 days overdue,31–60 days overdue,61–90 days overdue,Over 90 days overdue,Overdue,Outstanding,Open invoices," +
+        "Charges not yet due,Charges 1–30 days overdue,Charges 31–60 days overdue,Charges 61–90 days overdue,Charges over 90 days overdue," +
+        "Charges overdue,Charges outstanding,Outstanding with charges,As of",
+      `EUR,5,0,0,0,0,0,5,1,0,0,0,0,0,0,0,5,${today}`,
+      `USD,0,0,0,0,123.45,123.45,123.45,1,0,0,0,0,0,0,0,123.45,${today}`,
     ]);
 
     // Signed out: no export.

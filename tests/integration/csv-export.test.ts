@@ -104,6 +104,9 @@ describe("CSV export", () => {
       "Invoice number",
       "Time zone",
       "Added (UTC)",
+      "Charges owed",
+      "Charges paid",
+      "Charges in other currencies",
     ]);
     expect(rows).toHaveLength(3);
     expect(rows[1]?.slice(0, 9)).toEqual([

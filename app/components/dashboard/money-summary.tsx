@@ -21,6 +21,10 @@ export interface MoneyView {
     balanceCents: number;
   }[];
   collected: { currency: string; cents: number }[];
+  /** Late-payment charges still owed, by age of their invoice (decisions/067); apart from `aging`. */
+  charges: AgingRow[];
+  /** What this month's payments paid on charges. */
+  chargesCollected: { currency: string; cents: number }[];
   averageDaysLate: number | null;
 }
 
@@ -45,8 +49,9 @@ function PerCurrency({ amounts, none }: { amounts: { currency: string; cents: nu
  * nothing owed and no recent payment gets a sentence instead of a table of zeros.
  */
 export function MoneySummary({ money, failed }: { money: MoneyView; failed: boolean }) {
-  const { aging, oldest, collected, averageDaysLate, today } = money;
-  const empty = aging.length === 0 && collected.length === 0 && averageDaysLate === null;
+  const { aging, oldest, collected, averageDaysLate, today, charges, chargesCollected } = money;
+  const withCharges = charges.length > 0 || chargesCollected.length > 0;
+  const empty = aging.length === 0 && collected.length === 0 && averageDaysLate === null && !withCharges;
   return (
     <section
       aria-labelledby="money-heading"
@@ -67,7 +72,7 @@ export function MoneySummary({ money, failed }: { money: MoneyView; failed: bool
         </p>
       ) : (
         <>
-          <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4">
+          <dl className={`grid grid-cols-1 gap-3 sm:grid-cols-2 ${withCharges ? "lg:grid-cols-3" : "lg:grid-cols-4"}`}>
             <div className="rounded-lg border border-border bg-background p-3">
               <dt className="text-sm text-muted">Outstanding</dt>
               <dd data-testid="money-outstanding">
@@ -88,12 +93,33 @@ export function MoneySummary({ money, failed }: { money: MoneyView; failed: bool
                 />
               </dd>
             </div>
+            {withCharges && (
+              <div className="rounded-lg border border-border bg-background p-3">
+                <dt className="text-sm text-muted">Late-payment charges outstanding</dt>
+                <dd data-testid="money-charges-outstanding">
+                  <PerCurrency
+                    amounts={charges.map((r) => ({ currency: r.currency, cents: r.outstandingCents }))}
+                    none="Nothing"
+                  />
+                  <span className="mt-1 block text-xs text-muted">Apart from the invoices' outstanding amounts.</span>
+                </dd>
+              </div>
+            )}
             <div className="rounded-lg border border-border bg-background p-3">
               <dt className="text-sm text-muted">Collected this month</dt>
               <dd data-testid="money-collected">
                 <PerCurrency amounts={collected} none="Nothing yet" />
+                {withCharges && <span className="mt-1 block text-xs text-muted">On invoices, without charges.</span>}
               </dd>
             </div>
+            {withCharges && (
+              <div className="rounded-lg border border-border bg-background p-3">
+                <dt className="text-sm text-muted">Charges collected this month</dt>
+                <dd data-testid="money-charges-collected">
+                  <PerCurrency amounts={chargesCollected} none="Nothing yet" />
+                </dd>
+              </div>
+            )}
             <div className="rounded-lg border border-border bg-background p-3">
               <dt className="text-sm text-muted">{`Average days late (payments in the last ${LATENESS_WINDOW_DAYS} days)`}</dt>
               <dd data-testid="money-days-late">
@@ -106,11 +132,11 @@ export function MoneySummary({ money, failed }: { money: MoneyView; failed: bool
               </dd>
             </div>
           </dl>
-          {aging.length === 0 ? (
+          {aging.length === 0 && charges.length === 0 ? (
             <p className="text-muted">Nothing is owed to you right now.</p>
           ) : (
             <>
-              <AgingTable rows={aging} today={today} id="money-aging" />
+              <AgingTable rows={aging} charges={charges} today={today} id="money-aging" />
               <OldestDebts oldest={oldest} today={today} />
             </>
           )}

@@ -10,12 +10,14 @@ import type { MessageBrand } from "~/domain/brand";
 import { formatDate } from "~/domain/dates";
 import { DISPUTE_REASON_MAX } from "~/domain/dispute";
 import type { Translate } from "~/domain/i18n";
+import type { ChargeCopyKey } from "~/domain/i18n/charges";
 import type { DebtorLinkKey } from "~/domain/i18n/debtor-link";
 import type { PaidClaimKey } from "~/domain/i18n/paid-claim";
 import type { PortalKey } from "~/domain/i18n/portal";
 import { formatMoney } from "~/domain/money";
 import { type PageCopy, type PageMessage, say, translate } from "~/domain/page-copy";
 import { addDays, PROMISE_MAX_DAYS } from "~/domain/promise";
+import type { ChargeSummaryRow } from "~/domain/statement-charges";
 import { PORTAL_INTENTS } from "~/schemas/intents";
 import type { ClaimField, ClaimFormView, ClaimMessage, ClaimSaid, ClaimValues } from "~/schemas/paid-claim";
 import { claimSaidWords, PaidClaimForm } from "./paid-claim-form";
@@ -26,7 +28,7 @@ import { claimSaidWords, PaidClaimForm } from "./paid-claim-form";
  * every word in the debtor's language (`copy`: the loader sends that language only).
  */
 
-type Words = PortalKey | PaidClaimKey | DebtorLinkKey;
+type Words = PortalKey | PaidClaimKey | DebtorLinkKey | ChargeCopyKey;
 type T = Translate<Words>;
 
 /** The confirmations the page shows after an action (its `done` query parameter). */
@@ -52,6 +54,23 @@ export interface PortalInvoiceView {
   claimed: boolean;
   /** The invoice's own PDF, behind this page's token; null without one. */
   documentUrl: string | null;
+  /** Its late-payment charges, owed or paid (decisions/067). */
+  charges: PortalChargeView[];
+  /** What paying this invoice alone asks: its balance and its charges still owed. */
+  payCents: number;
+}
+
+/** A late-payment charge as the debtor reads it: its label and legal basis in their language, and its money. */
+export interface PortalChargeView {
+  label: string;
+  /** The legal basis in words; null: none readable. */
+  basis: string | null;
+  currency: string;
+  amountCents: number;
+  paidCents: number;
+  owedCents: number;
+  invoiceNumber: string | null;
+  invoiceDueOn: string;
 }
 
 export interface PortalView {
@@ -78,6 +97,15 @@ export interface PortalView {
   /** The statement as a PDF, made when it is downloaded. */
   statementUrl: string;
   totals: { currency: string; cents: number }[];
+  /**
+   * What Pay online asks per currency (decisions/065, 067): the open invoices' balances and every
+   * late-payment charge still owed in it; without charges, `totals`.
+   */
+  payTotals: { currency: string; cents: number }[];
+  /** Charges still owed on invoices paid in full. */
+  chargesOnPaid: PortalChargeView[];
+  /** Per currency: invoices, charges and both (empty: no charge is owed, the page shows its one total). */
+  chargeSummary: ChargeSummaryRow[];
   payments: { paidOn: string; amountCents: number; currency: string }[];
   promisedOn: string | null;
   promiseBroken: boolean;
@@ -183,8 +211,8 @@ export function PortalPage({ answer }: { answer: Answer }) {
         <h2 id="respond-heading" className="text-xl font-semibold">
           {t("portal.respond")}
         </h2>
-        {view.payOnline && view.totals.length > 0 && <PayOnlineCard view={view} open={open} t={t} />}
-        {!view.payOnline && view.payUrl && view.totals.length > 0 && (
+        {view.payOnline && view.payTotals.length > 0 && <PayOnlineCard view={view} open={open} t={t} />}
+        {!view.payOnline && view.payUrl && view.payTotals.length > 0 && (
           <Card title={t("portal.pay.title")}>
             <p className="text-sm text-muted">{t("portal.pay.page", { sender: view.sender })}</p>
             <a
@@ -217,7 +245,7 @@ function PayOnlineCard({ view, open, t }: { view: PortalAnswer; open: PortalInvo
   // would pay the same invoices twice (the server refuses one too).
   const pendingCurrency = view.pendingOnline?.currency;
   const payable = open.filter((i) => i.balanceCents > 0 && i.currency !== pendingCurrency);
-  const totals = view.totals.filter((t) => t.currency !== pendingCurrency);
+  const totals = view.payTotals.filter((t) => t.currency !== pendingCurrency);
   const money = (cents: number, currency: string) => formatMoney(cents, currency, view.locale);
   return (
     <Card title={t("portal.pay.title")}>
@@ -254,10 +282,10 @@ function PayOnlineCard({ view, open, t }: { view: PortalAnswer; open: PortalInvo
                 <input type="hidden" name="invoice" value={i.ref} />
                 <Button type="submit" variant="outline" size="wrap" className="text-left">
                   {i.number
-                    ? t("portal.pay.oneNumbered", { number: i.number, amount: money(i.balanceCents, i.currency) })
+                    ? t("portal.pay.oneNumbered", { number: i.number, amount: money(i.payCents, i.currency) })
                     : t("portal.pay.oneDue", {
                         date: formatDate(i.dueOn, view.locale),
-                        amount: money(i.balanceCents, i.currency),
+                        amount: money(i.payCents, i.currency),
                       })}
                 </Button>
               </form>
@@ -288,7 +316,7 @@ function Invoices({ view, t }: { view: PortalView; t: T }) {
       <h2 id="invoices-heading" className="text-xl font-semibold">
         {t("portal.invoices.heading")}
       </h2>
-      {view.invoices.length === 0 ? (
+      {view.invoices.length === 0 && view.chargesOnPaid.length === 0 ? (
         <p>{t("portal.invoices.none")}</p>
       ) : (
         <>
@@ -328,6 +356,9 @@ function Invoices({ view, t }: { view: PortalView; t: T }) {
                     </>
                   )}
                 </dl>
+                {i.charges.length > 0 && (
+                  <Charges charges={i.charges} locale={view.locale} t={t} label={t("charges.heading")} />
+                )}
                 {i.documentUrl && (
                   <a
                     href={i.documentUrl}
@@ -341,7 +372,16 @@ function Invoices({ view, t }: { view: PortalView; t: T }) {
               </li>
             ))}
           </ul>
-          {view.totals.length > 0 && (
+          {view.chargesOnPaid.length > 0 && (
+            <div className="flex flex-col gap-2" data-testid="portal-charges-on-paid">
+              <h3 className="font-semibold">{t("charges.onPaid")}</h3>
+              <div className="rounded-lg border border-border bg-surface p-3 text-sm">
+                <Charges charges={view.chargesOnPaid} locale={view.locale} t={t} label={t("charges.onPaid")} onPaid />
+              </div>
+            </div>
+          )}
+          {view.chargeSummary.length > 0 && <ChargeTotals view={view} t={t} />}
+          {view.chargeSummary.length === 0 && view.totals.length > 0 && (
             <p className="text-base" data-testid="portal-total">
               {richText(
                 t,
@@ -363,6 +403,87 @@ function Invoices({ view, t }: { view: PortalView; t: T }) {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * Late-payment charges (decisions/067): each with what it is, how it was computed, what is owed and
+ * what was paid. A waived charge is not owed, so it is no line of its own.
+ */
+function Charges({
+  charges,
+  locale,
+  t,
+  label,
+  onPaid = false,
+}: {
+  charges: PortalChargeView[];
+  locale: string;
+  t: T;
+  label: string;
+  onPaid?: boolean;
+}) {
+  const money = (cents: number, currency: string) => formatMoney(cents, currency, locale);
+  return (
+    <ul
+      aria-label={label}
+      className="mt-2 flex flex-col gap-2 border-t border-border pt-2"
+      data-testid="portal-charges"
+    >
+      {charges.map((c, n) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list rendered once; two charges may read alike.
+        <li key={n} className="flex flex-col gap-0.5">
+          <div className="flex flex-wrap items-baseline justify-between gap-2">
+            <span className="break-words font-medium">
+              {onPaid
+                ? c.invoiceNumber
+                  ? t("charges.ofInvoice", { label: c.label, number: c.invoiceNumber })
+                  : t("charges.ofInvoiceDue", { label: c.label, date: formatDate(c.invoiceDueOn, locale) })
+                : c.label}
+            </span>
+            {c.owedCents === 0 ? (
+              <span className="rounded bg-surface-2 px-2 py-0.5 text-xs font-medium">
+                {`${t("charges.paid")} · ${money(c.paidCents, c.currency)}`}
+              </span>
+            ) : (
+              <span className="font-medium">{money(c.owedCents, c.currency)}</span>
+            )}
+          </div>
+          {c.basis && <p className="break-words text-xs text-muted">{c.basis}</p>}
+          {c.owedCents > 0 && c.paidCents > 0 && (
+            <p className="text-xs text-muted">
+              {t("charges.partlyPaid", {
+                paid: money(c.paidCents, c.currency),
+                amount: money(c.amountCents, c.currency),
+              })}
+            </p>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** What is owed per currency with charges: the invoices, the charges and both, apart. */
+function ChargeTotals({ view, t }: { view: PortalView; t: T }) {
+  const several = view.chargeSummary.length > 1;
+  const money = (cents: number, currency: string) => formatMoney(cents, currency, view.locale);
+  return (
+    <div className="flex flex-col gap-2" data-testid="portal-charge-totals">
+      {view.chargeSummary.map((r) => (
+        <dl key={r.currency} className="grid grid-cols-[1fr_auto] gap-x-4 text-base">
+          <dt>{several ? t("charges.invoicesIn", { currency: r.currency }) : t("charges.invoices")}</dt>
+          <dd className="text-right tabular-nums">{money(r.invoicesCents, r.currency)}</dd>
+          <dt>{several ? t("charges.chargesIn", { currency: r.currency }) : t("charges.charges")}</dt>
+          <dd className="text-right tabular-nums">{money(r.chargesCents, r.currency)}</dd>
+          <dt className="font-semibold">
+            {several ? t("charges.totalIn", { currency: r.currency }) : t("charges.total")}
+          </dt>
+          <dd className="text-right font-semibold tabular-nums">{money(r.totalCents, r.currency)}</dd>
+        </dl>
+      ))}
+      <p className="text-sm text-muted">{t("charges.note")}</p>
+    </div>
   );
 }
 

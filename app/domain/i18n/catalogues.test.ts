@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Catalogues, catalogueProblems, translator } from "../i18n";
 import { LANGUAGES } from "../languages";
+import { CHARGE_COPY } from "./charges";
 import { DEBTOR_LINK_COPY } from "./debtor-link";
 import { OPT_OUT_COPY } from "./opt-out";
 import { PAID_CLAIM_COPY } from "./paid-claim";
@@ -10,6 +11,7 @@ const CATALOGUES: Record<string, Catalogues<string>> = {
   "debtor-link": DEBTOR_LINK_COPY,
   portal: PORTAL_COPY,
   "paid-claim": PAID_CLAIM_COPY,
+  charges: CHARGE_COPY,
   "opt-out": OPT_OUT_COPY,
 };
 
@@ -33,7 +35,7 @@ describe("the debtor pages' catalogues", () => {
           const values = Object.fromEntries(
             ["sender", "amount", "currency", "date", "restart", "number", "label", "total", "what", "invoices"]
               .concat(["reference", "min", "max", "days", "count", "balance", "typed", "first", "second"])
-              .concat(["example", "value", "owed", "address", "copy"])
+              .concat(["example", "value", "owed", "address", "copy", "paid"])
               .map((n) => [n, ["max", "days", "count"].includes(n) ? 2 : `«${n}»`]),
           );
           expect(t(key, values), `${language} ${key}`).not.toBe("");
