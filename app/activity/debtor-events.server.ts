@@ -38,7 +38,17 @@ export type DebtorEventType =
   | "reply_handled"
   // A copied contact's address (decisions/057): it opted out of copies, or it bounced (detail: the address).
   | "contact_opted_out"
-  | "contact_bounced";
+  | "contact_bounced"
+  // Payment plans (decisions/066): asked, offered, changed into an offer, accepted, declined,
+  // cancelled, an instalment missed, ended by a miss, paid in full.
+  | "plan_requested"
+  | "plan_offered"
+  | "plan_accepted"
+  | "plan_declined"
+  | "plan_cancelled"
+  | "plan_missed"
+  | "plan_broken"
+  | "plan_completed";
 
 export interface DebtorEventInput {
   ownerId: string;

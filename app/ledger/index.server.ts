@@ -45,3 +45,22 @@ export {
   settleStatements,
   syncedPaymentsOn,
 } from "./payments.server";
+export { sendPlanLetter } from "./plans/plan-letters.server";
+export {
+  acceptPlan,
+  breakPlan,
+  cancelOffer,
+  completePlansStatements,
+  createPlan,
+  type Decision,
+  debtorPlans,
+  debtorToday,
+  declinePlan,
+  editRequest,
+  type NewPlan,
+  ownedPlan,
+  PLANS_LISTED,
+  type PlanRefusal,
+  type PlanView,
+  planTotals,
+} from "./plans/plans.server";

@@ -6,6 +6,7 @@ import { type AccountNoticeMessage, accountNoticeCopy } from "~/domain/account-n
 import { type ClaimAnswerMessage, claimAnswerSubject } from "~/domain/claim-answer";
 import { type DigestMessage, digestSubject, type NoticeKind, noticeCopy } from "~/domain/notice";
 import { type PasswordChangedEmailProps, passwordChangedSubject } from "~/domain/password-changed";
+import { type PlanLetterMessage, planLetterSubject } from "~/domain/plan-letter";
 import { type ReceiptMessage, receiptSubject } from "~/domain/receipt";
 import { type ReplyCopyMessage, replyCopySubject } from "~/domain/reply-copy";
 import { mail } from "./client.server";
@@ -26,6 +27,7 @@ import type { SendResult } from "./contract";
 export type RecordedEmail =
   | { kind: "receipt"; message: ReceiptMessage }
   | { kind: "claim-answer"; message: ClaimAnswerMessage }
+  | { kind: "plan-letter"; message: PlanLetterMessage }
   | { kind: "reply-copy"; message: ReplyCopyMessage }
   | { kind: "account-notice"; message: AccountNoticeMessage }
   | { kind: "password-changed"; message: PasswordChangedEmailProps & { to: string } }
@@ -56,6 +58,8 @@ function dispatch(
       return mail.receipt(env, { ...email.message, fromAddress }, key);
     case "claim-answer":
       return mail.claimAnswer(env, { ...email.message, fromAddress }, key);
+    case "plan-letter":
+      return mail.planLetter(env, { ...email.message, fromAddress }, key);
     case "reply-copy":
       return mail.replyCopy(env, email.message, key);
     case "account-notice":
@@ -80,7 +84,7 @@ async function attempt(env: Pick<Env, "MAILER">, db: Db, row: EmailRecord, now: 
   if (claimed.length === 0) return row.status;
   const attempts = row.attempts + 1;
   const email = JSON.parse(row.payload) as RecordedEmail;
-  const toDebtor = email.kind === "receipt" || email.kind === "claim-answer";
+  const toDebtor = email.kind === "receipt" || email.kind === "claim-answer" || email.kind === "plan-letter";
   const result = await dispatch(env, email, row.idemKey, toDebtor ? await ownerFromAddress(db, row.ownerId) : null);
   if (result.ok) {
     await db
@@ -181,6 +185,8 @@ export function emailLabel(email: RecordedEmail): string {
       return receiptSubject(email.message);
     case "claim-answer":
       return claimAnswerSubject(email.message);
+    case "plan-letter":
+      return planLetterSubject(email.message);
     case "reply-copy":
       return replyCopySubject(email.message);
     case "account-notice":

@@ -12,13 +12,16 @@ import { DISPUTE_REASON_MAX } from "~/domain/dispute";
 import type { Translate } from "~/domain/i18n";
 import type { DebtorLinkKey } from "~/domain/i18n/debtor-link";
 import type { PaidClaimKey } from "~/domain/i18n/paid-claim";
+import type { PlanKey } from "~/domain/i18n/payment-plan";
 import type { PortalKey } from "~/domain/i18n/portal";
 import { formatMoney } from "~/domain/money";
 import { type PageCopy, type PageMessage, say, translate } from "~/domain/page-copy";
 import { addDays, PROMISE_MAX_DAYS } from "~/domain/promise";
 import { PORTAL_INTENTS } from "~/schemas/intents";
 import type { ClaimField, ClaimFormView, ClaimMessage, ClaimSaid, ClaimValues } from "~/schemas/paid-claim";
+import type { PlanErrors, PlanValues } from "~/schemas/payment-plan";
 import { claimSaidWords, PaidClaimForm } from "./paid-claim-form";
+import { PlanSection, type PortalPlanForm, type PortalPlanView } from "./plan-card";
 
 /**
  * The debtor's page (app/routes/portal.tsx): one
@@ -26,7 +29,7 @@ import { claimSaidWords, PaidClaimForm } from "./paid-claim-form";
  * every word in the debtor's language (`copy`: the loader sends that language only).
  */
 
-type Words = PortalKey | PaidClaimKey | DebtorLinkKey;
+type Words = PortalKey | PaidClaimKey | DebtorLinkKey | PlanKey;
 type T = Translate<Words>;
 
 /** The confirmations the page shows after an action (its `done` query parameter). */
@@ -35,6 +38,9 @@ export const PORTAL_DONE = {
   disputed: "disputed",
   paid: "paid",
   "opted-out": "opted-out",
+  "plan-requested": "plan-requested",
+  "plan-accepted": "plan-accepted",
+  "plan-declined": "plan-declined",
 } as const;
 export type PortalDone = keyof typeof PORTAL_DONE;
 
@@ -93,6 +99,9 @@ export interface PortalView {
   /** The dates a promise may name, in the debtor's zone. */
   window: { min: string; max: string };
   done: PortalDone | null;
+  /** Payment plans (decisions/066): the debtor's, per currency, and the form to ask for one (null: none can be asked). */
+  plans: PortalPlanView[];
+  planForm: PortalPlanForm | null;
 }
 
 /** The refusals of the page's forms: keys of its catalogues, written by the page. */
@@ -106,6 +115,9 @@ type PortalAnswer = PortalView & {
   intent?: string;
   errors?: PortalErrors;
   values?: PortalValues;
+  /** The payment-plan form's refusals and what was typed in it. */
+  planErrors?: PlanErrors;
+  planValues?: PlanValues;
 };
 
 type Answer = { state: "invalid"; copy: PageCopy<Words> } | PortalAnswer;
@@ -144,6 +156,12 @@ function doneMessage(view: PortalView, t: T): string | null {
       return t(view.emailed ? "portal.done.paidEmailed" : "portal.done.paidInDunly", { sender });
     case "opted-out":
       return t("portal.optedOut", { sender });
+    case "plan-requested":
+      return t("plan.done.requested", { sender });
+    case "plan-accepted":
+      return t("plan.done.accepted");
+    case "plan-declined":
+      return t("plan.done.declined", { sender });
     default:
       return null;
   }
@@ -199,6 +217,17 @@ export function PortalPage({ answer }: { answer: Answer }) {
         {view.bankTransfer.map((b) => (
           <BankTransferCard key={b.currency} transfer={b} several={view.bankTransfer.length > 1} t={t} />
         ))}
+        <PlanSection
+          plans={view.plans}
+          form={view.planForm}
+          payOnline={view.payOnline}
+          locale={view.locale}
+          sender={view.sender}
+          t={t}
+          intent={view.intent}
+          errors={view.planErrors}
+          values={view.planValues}
+        />
         <PaidCard view={view} t={t} />
         {open.length > 0 && <PromiseCard view={view} t={t} />}
         {open.length > 0 && <DisputeCard view={view} open={open} t={t} />}

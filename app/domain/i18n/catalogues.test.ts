@@ -4,6 +4,7 @@ import { LANGUAGES } from "../languages";
 import { DEBTOR_LINK_COPY } from "./debtor-link";
 import { OPT_OUT_COPY } from "./opt-out";
 import { PAID_CLAIM_COPY } from "./paid-claim";
+import { PLAN_COPY } from "./payment-plan";
 import { PORTAL_COPY } from "./portal";
 
 const CATALOGUES: Record<string, Catalogues<string>> = {
@@ -11,6 +12,7 @@ const CATALOGUES: Record<string, Catalogues<string>> = {
   portal: PORTAL_COPY,
   "paid-claim": PAID_CLAIM_COPY,
   "opt-out": OPT_OUT_COPY,
+  "payment-plan": PLAN_COPY,
 };
 
 describe("the debtor pages' catalogues", () => {
@@ -33,7 +35,7 @@ describe("the debtor pages' catalogues", () => {
           const values = Object.fromEntries(
             ["sender", "amount", "currency", "date", "restart", "number", "label", "total", "what", "invoices"]
               .concat(["reference", "min", "max", "days", "count", "balance", "typed", "first", "second"])
-              .concat(["example", "value", "owed", "address", "copy"])
+              .concat(["example", "value", "owed", "address", "copy", "paid", "note", "last"])
               .map((n) => [n, ["max", "days", "count"].includes(n) ? 2 : `«${n}»`]),
           );
           expect(t(key, values), `${language} ${key}`).not.toBe("");

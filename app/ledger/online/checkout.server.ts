@@ -1,11 +1,13 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { invoices, onlinePayments } from "~/db/schema";
+import { debtors, invoices, onlinePayments } from "~/db/schema";
 import { translator } from "~/domain/i18n";
 import { PORTAL_COPY } from "~/domain/i18n/portal";
 import type { Language } from "~/domain/languages";
 import { formatMoney, toStripeAmount } from "~/domain/money";
+import { nextPayment } from "~/domain/payment-plan";
 import type { StripeSetup } from "~/stripe/index.server";
+import { debtorPlans, debtorToday } from "../plans/plans.server";
 import { pendingOnlinePayment } from "./online-payments.server";
 import type { StripeAccountRow } from "./stripe-account.server";
 
@@ -17,8 +19,11 @@ import type { StripeAccountRow } from "./stripe-account.server";
  * the webhook maps it back to its debtor without trusting its metadata.
  */
 
-/** What to pay: one of the debtor's open invoices, or all of them in a currency (null: the oldest's). */
-export type PayTarget = { invoiceId: number } | { currency: string | null };
+/**
+ * What to pay: one of the debtor's open invoices, all of them in a currency (null: the oldest's), or
+ * the next instalment of their active payment plan (decisions/066: its unpaid part, read from the ledger).
+ */
+export type PayTarget = { invoiceId: number } | { currency: string | null } | { planId: number };
 
 export type CheckoutOutcome = { url: string; sessionId: string } | { error: "nothing-owed" | "payment-pending" };
 
@@ -43,8 +48,27 @@ async function owedLines(db: Db, ownerId: string, debtorId: number, target: PayT
     )
     .orderBy(asc(invoices.dueOn), asc(invoices.id));
   if ("invoiceId" in target) return rows;
+  if ("planId" in target) return rows;
   const currency = target.currency ?? rows[0]?.currency;
   return rows.filter((r) => r.currency === currency);
+}
+
+/**
+ * The next instalment of the debtor's active plan `planId` as a line to pay: its unpaid part (and
+ * any missed before it) from what the ledger says is paid, in the plan's currency; null when the
+ * plan is not the debtor's, not active, or paid.
+ */
+async function planLine(db: Db, ownerId: string, debtorId: number, planId: number, now: number) {
+  const plan = (await debtorPlans(db, ownerId, debtorId)).find((p) => p.id === planId && p.status === "active");
+  if (!plan) return null;
+  const [debtor] = await db
+    .select({ timeZone: debtors.timeZone })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)));
+  const next = nextPayment(plan.instalments, plan.paidCents, debtorToday(now, debtor?.timeZone));
+  return next
+    ? { currency: plan.currency, cents: Math.min(next.cents, plan.totalCents - plan.paidCents), seq: next.seq }
+    : null;
 }
 
 /**
@@ -61,17 +85,22 @@ export async function startCheckout(
   portalUrl: string,
   now: number,
 ): Promise<CheckoutOutcome> {
-  const lines = await owedLines(db, debtor.ownerId, debtor.id, target);
+  const instalment = "planId" in target ? await planLine(db, debtor.ownerId, debtor.id, target.planId, now) : null;
+  const all = await owedLines(db, debtor.ownerId, debtor.id, target);
+  const lines = instalment ? all.filter((l) => l.currency === instalment.currency) : "planId" in target ? [] : all;
   const first = lines[0];
-  const amountCents = lines.reduce((sum, l) => sum + Number(l.balance), 0);
+  const owed = lines.reduce((sum, l) => sum + Number(l.balance), 0);
+  // A plan's instalment: never more than its invoices still owe.
+  const amountCents = instalment ? Math.min(instalment.cents, owed) : owed;
   if (!first || amountCents <= 0) return { error: "nothing-owed" };
   const currency = first.currency;
   // A bank payment still pending in this currency may yet arrive (decisions/018): a second payment
   // started now could pay the same invoices twice, so none starts until it has arrived or failed.
   if (await pendingOnlinePayment(db, debtor.ownerId, debtor.id, currency)) return { error: "payment-pending" };
   const t = translator(PORTAL_COPY, debtor.language, debtor.locale);
-  const name =
-    lines.length === 1
+  const name = instalment
+    ? t("portal.checkout.lines", { count: lines.length, amount: formatMoney(amountCents, currency, debtor.locale) })
+    : lines.length === 1
       ? first.number?.trim()
         ? t("portal.checkout.line", { number: first.number.trim() })
         : t("portal.checkout.lineUnnumbered")
