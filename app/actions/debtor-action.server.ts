@@ -6,6 +6,7 @@ import { invoiceIntents } from "./invoice-action.server";
 import { ownedRecordAction } from "./owned-record-action.server";
 import { paidClaimIntents } from "./paid-claim-action.server";
 import { paymentIntents } from "./payment-action.server";
+import { planIntents } from "./plan-action.server";
 
 /**
  * Every debtor write from a form: add, edit and delete (the debtor's description, shared with the
@@ -21,4 +22,5 @@ export const debtorAction = ownedRecordAction(debtorEntity, {
   ...paidClaimIntents,
   ...debtorResponseIntents,
   ...contactIntents,
+  ...planIntents,
 });

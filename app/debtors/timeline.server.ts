@@ -14,7 +14,13 @@ import {
 import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
 import { scheduleStatus } from "~/domain/schedule-status";
 import { safeTimeZone } from "~/domain/time-zone";
-import { debtorInvoicesQuery, type InvoiceRow } from "~/ledger/index.server";
+import {
+  debtorInvoicesQuery,
+  debtorPlansRowQuery,
+  type InvoiceRow,
+  type PlanView,
+  plansOfRow,
+} from "~/ledger/index.server";
 import { nextRunWhat, openInvoicesSql } from "~/reminders/index.server";
 import { debtorRepliesQuery, type ReplyView, replyViewsOf } from "~/responses/index.server";
 import { type ContactRow, contactRowOf, debtorContactsQuery } from "./contacts.server";
@@ -308,7 +314,17 @@ export async function getDebtorTimeline(
      */
     run?: <T extends readonly Bound<unknown>[]>(queries: T) => Promise<Rows<T>>;
   } = {},
-): Promise<(DebtorTimeline & { invoices: InvoiceRow[]; replies: ReplyView[]; contacts: ContactRow[] }) | undefined> {
+): Promise<
+  | (DebtorTimeline & {
+      invoices: InvoiceRow[];
+      replies: ReplyView[];
+      contacts: ContactRow[];
+      /** The debtor's payment plans and what a new one would cover (decisions/066). */
+      plans: PlanView[];
+      planTotals: { currency: string; cents: number }[];
+    })
+  | undefined
+> {
   const values = { ownerId, debtorId, take: limit + 1, since: now - CONTACT_DEFAULTS.windowDays * DAY_MS };
   const [
     debtorRows,
@@ -322,6 +338,7 @@ export async function getDebtorTimeline(
     invoiceRows = [],
     replyRows = [],
     contactRows = [],
+    planRows = [],
   ] = await run([
     TIMELINE.debtor(db, values),
     TIMELINE.mail(db, values),
@@ -333,7 +350,12 @@ export async function getDebtorTimeline(
     TIMELINE.disputes(db, values),
     // The debtor's page also lists their invoices and their e-mail replies (docs/decisions/020).
     ...(invoices
-      ? [debtorInvoicesQuery(db, values), debtorRepliesQuery(db, values), TIMELINE.contacts(db, values)]
+      ? [
+          debtorInvoicesQuery(db, values),
+          debtorRepliesQuery(db, values),
+          TIMELINE.contacts(db, values),
+          debtorPlansRowQuery(db, values),
+        ]
       : []),
   ] as const);
   const found = debtorRows[0];
@@ -417,5 +439,8 @@ export async function getDebtorTimeline(
     replies: replyViewsOf(replyRows as (typeof debtorReplies.$inferSelect)[]),
     // The debtor's other contacts with their state (decisions/057).
     contacts: (contactRows as Parameters<typeof contactRowOf>[0][]).map(contactRowOf),
+    ...(({ plans, totals }) => ({ plans, planTotals: totals }))(
+      plansOfRow((planRows as { plans: string | null; totals: string | null }[])[0]),
+    ),
   };
 }

@@ -54,7 +54,9 @@ export {
   createPlan,
   type Decision,
   debtorPlans,
+  debtorPlansRowQuery,
   debtorToday,
+  debtorZone,
   declinePlan,
   editRequest,
   type NewPlan,
@@ -62,5 +64,6 @@ export {
   PLANS_LISTED,
   type PlanRefusal,
   type PlanView,
+  plansOfRow,
   planTotals,
 } from "./plans/plans.server";

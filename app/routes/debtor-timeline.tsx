@@ -8,6 +8,7 @@ import { ArchiveMonthLink } from "~/components/archive-month-link";
 import { DebtorBalance } from "~/components/debtors/debtor-balance";
 import { DebtorContacts } from "~/components/debtors/debtor-contacts";
 import { DebtorInvoices } from "~/components/debtors/debtor-invoices";
+import { DebtorPlans } from "~/components/debtors/debtor-plans";
 import { DebtorReplies } from "~/components/debtors/debtor-replies";
 import { DebtorResponses, DocumentAnswer } from "~/components/debtors/debtor-responses";
 import { DebtorStatusBadge, OverdueBadge } from "~/components/debtors/debtor-status";
@@ -18,7 +19,7 @@ import { getDb } from "~/db/client.server";
 import { SESSION_OWNER } from "~/db/prepared.server";
 import { getDebtorTimeline, TIMELINE_LIMIT } from "~/debtors/index.server";
 import { otherCurrenciesOwed } from "~/domain/money";
-import { invoiceToJson } from "~/ledger/index.server";
+import { debtorToday, invoiceToJson } from "~/ledger/index.server";
 import type { ActionResult } from "~/platform/action-result";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { FormIdSchema } from "~/schemas/ids";
@@ -42,7 +43,8 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
     run: async (queries) => (await requireUserWith(context, url, queries)).rows,
   });
   if (!found) throw data(null, { status: 404 });
-  const { invoices, replies, contacts, ...timeline } = found;
+  // Payment plans (decisions/066): the debtor's, and what a new one would cover.
+  const { invoices, replies, contacts, plans, planTotals, ...timeline } = found;
   return {
     timeline,
     // The debtor's e-mail replies (decisions/020), as text only.
@@ -52,6 +54,9 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
     invoices: invoices.map(invoiceToJson),
     timeZone: requestTimeZone(request),
     limit: TIMELINE_LIMIT,
+    plans,
+    planTotals,
+    debtorToday: debtorToday(Date.now(), found.debtor.timeZone),
   };
 }
 
@@ -70,7 +75,7 @@ function toastResult(data: ActionResult) {
 }
 
 export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps) {
-  const { timeline, invoices, timeZone, limit, replies, contacts } = loaderData;
+  const { timeline, invoices, timeZone, limit, replies, contacts, plans, planTotals, debtorToday } = loaderData;
   const { debtor, disputes, entries, more, upcoming } = timeline;
   const headingId = useId();
   return (
@@ -96,6 +101,13 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
           <DebtorResponses debtor={debtor} disputes={disputes} timeZone={timeZone} />
         </section>
       )}
+      <DebtorPlans
+        debtorId={debtor.id}
+        debtorName={debtor.fullName}
+        plans={plans}
+        totals={planTotals}
+        today={debtorToday}
+      />
       {replies.length > 0 && (
         <section aria-label="Replies" className="rounded-xl border border-border bg-surface p-4">
           <DebtorReplies debtor={debtor} invoices={invoices} replies={replies} timeZone={timeZone} />

@@ -4,8 +4,18 @@ import { addDays } from "~/domain/promise";
 import { localDateString } from "~/domain/schedule-time";
 import { portalLink } from "~/links/debtor-pages.server";
 import { readConfig } from "~/platform/config.server";
+import { formAction, replyErrors } from "./data-helpers";
 import { HOUR, stubOf } from "./engine-helpers";
-import { db, eventsOf, makeDebtor, makeInvoice, makeSchedule, makeSignedInUser, scheduleRow } from "./fixtures";
+import {
+  db,
+  eventsOf,
+  makeDebtor,
+  makeInvoice,
+  makeSchedule,
+  makeSignedInUser,
+  payInvoice,
+  scheduleRow,
+} from "./fixtures";
 import { get, pageText, postForm, SESSION_COOKIE } from "./helpers";
 
 /**
@@ -150,5 +160,206 @@ describe("a debtor asks for a payment plan on their page", () => {
     const instalments = await instalmentsOf(plans[0]!.id);
     expect(instalments.reduce((sum, i) => sum + i.amount_cents, 0)).toBe(140000);
     expect([2, 4]).toContain(instalments.length);
+  });
+});
+
+const pausesOf = async (planId: number) =>
+  (
+    await env.DB.prepare(
+      "SELECT invoice_id, reason, from_on, to_on FROM charge_pauses WHERE plan_id = ? ORDER BY invoice_id",
+    )
+      .bind(planId)
+      .all<{ invoice_id: number; reason: string; from_on: string; to_on: string | null }>()
+  ).results;
+const lettersOf = async (debtorId: number) =>
+  (
+    await env.DB.prepare(
+      "SELECT idem_key, payload FROM emails WHERE debtor_id = ? AND kind = 'plan-letter' ORDER BY id",
+    )
+      .bind(debtorId)
+      .all<{ idem_key: string; payload: string }>()
+  ).results.map((r) => ({ key: r.idem_key, message: JSON.parse(r.payload).message }));
+const statementLines = async (debtorId: number) =>
+  (
+    await env.DB.prepare(
+      "SELECT i.id FROM invoices AS i WHERE i.debtor_id = ? AND i.status = 'open' AND NOT EXISTS (SELECT 1 FROM plan_invoices AS pi JOIN payment_plans AS pp ON pp.id = pi.plan_id WHERE pi.invoice_id = i.id AND pp.status = 'active')",
+    )
+      .bind(debtorId)
+      .all<{ id: number }>()
+  ).results.map((r) => r.id);
+
+/** The setup with the debtor's request for 3 instalments from today made on their page. */
+async function requested() {
+  const s = await setUp();
+  expect((await ask(s, {})).status).toBe(302);
+  const [plan] = await plansOf(s.debtor.id);
+  return { ...s, planId: plan!.id, page: `/debtors/${s.debtor.id}` };
+}
+
+describe("the user answers a request", () => {
+  it("shows it on the debtor page and the dashboard, and accepting makes it active with its pauses and confirmation", async () => {
+    const s = await requested();
+    const page = await pageText(await get(s.page, { cookie: s.cookie }));
+    expect(page).toContain("Payment plans");
+    expect(page).toContain("asked to pay in instalments");
+    const dashboard = await pageText(await get("/dashboard", { cookie: s.cookie }));
+    expect(dashboard).toContain("asked to pay €1,400.00 in 3 instalments");
+
+    const { status, data } = await formAction(
+      s.page,
+      { intent: "plan-accept", plan_id: String(s.planId), grace_days: "5", auto_break: "on" },
+      s.cookie,
+    );
+    expect(status).toBe(200);
+    expect(data.message).toContain("Plan accepted");
+    const [plan] = await plansOf(s.debtor.id);
+    expect(plan).toMatchObject({ status: "active" });
+    const row = await env.DB.prepare("SELECT grace_days, auto_break, started_on FROM payment_plans WHERE id = ?")
+      .bind(s.planId)
+      .first<{ grace_days: number; auto_break: number; started_on: string }>();
+    expect(row).toEqual({ grace_days: 5, auto_break: 1, started_on: today() });
+    expect(await pausesOf(s.planId)).toEqual(
+      [...s.invoices]
+        .sort((a, b) => a - b)
+        .map((id) => ({ invoice_id: id, reason: "plan", from_on: today(), to_on: null })),
+    );
+    // Its invoices leave the regular reminders; the request's hold is lifted.
+    expect(await statementLines(s.debtor.id)).toEqual([]);
+    expect((await scheduleRow(s.schedule))?.stopped_reason).not.toBe("plan_requested");
+    expect((await eventsOf(s.debtor.id)).map((e) => e.type)).toContain("plan_accepted");
+    // The confirmation lists every date and amount, with the page's link.
+    const [letter] = await lettersOf(s.debtor.id);
+    expect(letter?.key).toBe(`plan:${s.planId}:0:confirmed`);
+    expect(letter?.message.kind).toBe("confirmed");
+    expect(letter?.message.instalments).toHaveLength(3);
+    expect(letter?.message.instalments[2].amount).toBe("€466.68");
+    expect(letter?.message.portalUrl).toContain("/d/");
+
+    // A second answer changes nothing.
+    const again = await formAction(s.page, { intent: "plan-decline", plan_id: String(s.planId) }, s.cookie);
+    expect(again.status).toBe(409);
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("active");
+  });
+
+  it("declines with a message the debtor is sent, and the held reminders run again", async () => {
+    const s = await requested();
+    const long = await formAction(
+      s.page,
+      { intent: "plan-decline", plan_id: String(s.planId), message: "x".repeat(1001) },
+      s.cookie,
+    );
+    expect(long.status).toBe(400);
+    expect(replyErrors(long.data).message?.[0]).toContain("1000 characters");
+    const { status } = await formAction(
+      s.page,
+      { intent: "plan-decline", plan_id: String(s.planId), message: "Please call us" },
+      s.cookie,
+    );
+    expect(status).toBe(200);
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("declined");
+    expect(await scheduleRow(s.schedule)).toMatchObject({ state: "ENABLED", stopped_reason: null });
+    const [letter] = await lettersOf(s.debtor.id);
+    expect(letter?.message).toMatchObject({ kind: "declined", note: "Please call us" });
+    const portal = await pageText(await get(s.path));
+    expect(portal).toContain("could not agree to your payment plan");
+    expect(portal).toContain("Please call us");
+  });
+
+  it("a change becomes the user's offer, which the debtor accepts on their page", async () => {
+    const s = await requested();
+    const refused = await formAction(
+      s.page,
+      { intent: "plan-edit", plan_id: String(s.planId), how: "count", count: "13", first_on: today(), grace_days: "7" },
+      s.cookie,
+    );
+    expect(refused.status).toBe(400);
+    expect(replyErrors(refused.data).count?.[0]).toBe("Choose 2 to 12 instalments.");
+    const { status } = await formAction(
+      s.page,
+      {
+        intent: "plan-edit",
+        plan_id: String(s.planId),
+        how: "amount",
+        amount: "700",
+        first_on: today(),
+        grace_days: "7",
+      },
+      s.cookie,
+    );
+    expect(status).toBe(200);
+    const [plan] = await plansOf(s.debtor.id);
+    expect(plan).toMatchObject({ status: "offered", proposed_by: "user" });
+    expect((await instalmentsOf(s.planId)).map((i) => i.amount_cents)).toEqual([70000, 70000]);
+    expect((await lettersOf(s.debtor.id))[0]?.message.kind).toBe("offered");
+
+    const offered = await pageText(await get(s.path));
+    expect(offered).toContain("offers you a payment plan of €1,400.00");
+    const accept = await postForm(s.path, { intent: "portal-plan-accept", currency: "EUR" });
+    expect(accept.status).toBe(302);
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("active");
+    expect(await noticesOf(s.debtor.id)).toContain("plan_accepted");
+    const shown = await pageText(await get(s.path));
+    expect(shown).toContain("Your payment plan: €1,400.00 in 2 instalments");
+    expect(shown).toContain("Paid so far: €0.00 of €1,400.00");
+  });
+
+  it("offers a plan first; the debtor declines it; another owner's plan is not found", async () => {
+    const s = await setUp();
+    const page = `/debtors/${s.debtor.id}`;
+    const { status } = await formAction(
+      page,
+      {
+        intent: "plan-offer",
+        debtor_id: String(s.debtor.id),
+        how: "count",
+        count: "2",
+        first_on: today(),
+        grace_days: "3",
+      },
+      s.cookie,
+    );
+    expect(status).toBe(200);
+    const [plan] = await plansOf(s.debtor.id);
+    expect(plan).toMatchObject({ status: "offered", proposed_by: "user", total_cents: 140000 });
+
+    const stranger = await makeSignedInUser("Other User");
+    const cookie = `${SESSION_COOKIE}=${stranger.token}`;
+    for (const intent of ["plan-accept", "plan-decline", "plan-cancel", "plan-end", "plan-edit"]) {
+      const res = await formAction(
+        "/dashboard",
+        { intent, plan_id: String(plan!.id), grace_days: "7", how: "count", count: "2", first_on: today() },
+        cookie,
+      );
+      expect(res.status, intent).toBe(404);
+    }
+    const offerTheirs = await formAction(
+      "/dashboard",
+      {
+        intent: "plan-offer",
+        debtor_id: String(s.debtor.id),
+        how: "count",
+        count: "2",
+        first_on: today(),
+        grace_days: "3",
+      },
+      cookie,
+    );
+    expect(offerTheirs.status).toBe(404);
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("offered");
+
+    expect((await postForm(s.path, { intent: "portal-plan-decline", currency: "EUR" })).status).toBe(302);
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("declined");
+    expect(await noticesOf(s.debtor.id)).toContain("plan_declined");
+  });
+
+  it("a payment and an acceptance at once leave the plan as the ledger says", async () => {
+    const s = await requested();
+    await Promise.all([
+      formAction(s.page, { intent: "plan-accept", plan_id: String(s.planId), grace_days: "7" }, s.cookie),
+      payInvoice(s.user.id, s.debtor.id, s.invoices[0]!, 50000, "EUR"),
+    ]);
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("active");
+    const shown = await pageText(await get(s.path));
+    expect(shown).toContain("Paid so far: €500.00 of €1,400.00");
   });
 });

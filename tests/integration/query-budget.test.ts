@@ -235,9 +235,9 @@ const BUDGET = {
   debtorsCsv: 2,
   invoicesCsv: 2,
   timeline: 9,
-  // The debtor's page: the timeline's, its Invoices section's, its replies (decisions/020) and its
-  // contacts (decisions/057), in one batch.
-  debtorPage: 12,
+  // The debtor's page: the timeline's, its Invoices section's, its replies (decisions/020), its
+  // contacts (decisions/057) and its payment plans (decisions/066), in one batch.
+  debtorPage: 13,
   options: 2,
   // The debtor choice, the organizations and whether reminders offer a way to pay, in the session's batch.
   schedule: 4,

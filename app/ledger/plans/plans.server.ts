@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { debtorEventWhere, noticeInsert } from "~/activity/index.server";
 import { chunk, IDS_PER_STATEMENT } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
+import { bindParam, OWNER_ID, preparedQuery } from "~/db/prepared.server";
 import { chargePauses, debtors, invoices, paymentPlans, planInstalments, planInvoices } from "~/db/schema";
 import { formatDate } from "~/domain/dates";
 import { formatMoney } from "~/domain/money";
@@ -619,4 +620,57 @@ export async function completePaidPlans(scope: OwnerScope, debtorId: number, tod
 /** The debtor's today in their zone. */
 export function debtorToday(now: number, timeZone: string | null | undefined): string {
   return localDateString(now, safeTimeZone(timeZone ?? "UTC"));
+}
+
+/** The owner's debtor's zone (for their today), or undefined for a debtor that is not the owner's. */
+export async function debtorZone(db: Db, ownerId: string, debtorId: number): Promise<string | undefined> {
+  const [row] = await db
+    .select({ timeZone: debtors.timeZone })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)));
+  return row?.timeZone;
+}
+
+// The debtor's page: the plans and what a new one would cover, one statement of its batch --------
+
+/**
+ * The owner's debtor's plans (the newest PLANS_LISTED, each with its instalments and what the ledger
+ * says is paid on it) and, per currency, what a new plan would cover, as JSON in one row: one
+ * statement of the debtor page's batch (plansOfRow reads it back). No row: not the owner's debtor.
+ */
+export const debtorPlansRowQuery = preparedQuery((db) =>
+  db
+    .select({
+      plans: sql<string | null>`(SELECT json_group_array(json_object(
+        'id', p.id, 'debtorId', p.debtor_id, 'status', p.status, 'proposedBy', p.proposed_by, 'currency', p.currency,
+        'totalCents', p.total_cents,
+        'paidCents', max(0, coalesce((SELECT sum(i.paid_cents) FROM plan_invoices AS pi JOIN invoices AS i ON i.id = pi.invoice_id WHERE pi.plan_id = p.id), 0) - p.paid_at_start_cents),
+        'askedCount', p.asked_count, 'askedPerMonthCents', p.asked_per_month_cents, 'firstOn', p.first_on,
+        'graceDays', p.grace_days, 'autoBreak', p.auto_break, 'startedOn', p.started_on, 'message', p.message,
+        'missedSeq', p.missed_seq, 'createdAt', p.created_at, 'decidedAt', p.decided_at, 'endedAt', p.ended_at,
+        'instalments', json((SELECT json_group_array(json_object('seq', pl.seq, 'dueOn', pl.due_on, 'amountCents', pl.amount_cents))
+          FROM (SELECT * FROM plan_instalments AS x WHERE x.plan_id = p.id ORDER BY x.seq) AS pl))))
+        FROM (SELECT * FROM payment_plans AS y WHERE y.owner_id = "debtors"."owner_id" AND y.debtor_id = "debtors"."id" ORDER BY y.id DESC LIMIT ${sql.raw(String(PLANS_LISTED))}) AS p)`,
+      totals: sql<string | null>`(SELECT json_group_array(json_object('currency', t.currency, 'cents', t.cents)) FROM (
+        SELECT i.currency AS currency, sum(i.amount_cents - i.paid_cents) AS cents FROM invoices AS i
+        WHERE i.debtor_id = "debtors"."id" AND i.status = 'open' AND i.amount_cents > i.paid_cents AND i.claimed_at IS NULL
+        GROUP BY i.currency ORDER BY i.currency) AS t)`,
+    })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, OWNER_ID), eq(debtors.id, bindParam("debtorId")))),
+);
+
+/** The plans and totals of a debtorPlansRowQuery row. */
+export function plansOfRow(row: { plans: string | null; totals: string | null } | undefined): {
+  plans: PlanView[];
+  totals: { currency: string; cents: number }[];
+} {
+  if (!row) return { plans: [], totals: [] };
+  const plans = (JSON.parse(row.plans ?? "[]") as (Omit<PlanView, "autoBreak"> & { autoBreak: number })[]).map((p) => ({
+    ...p,
+    autoBreak: Boolean(p.autoBreak),
+    paidCents: Math.min(p.paidCents, p.totalCents),
+  }));
+  const totals = JSON.parse(row.totals ?? "[]") as { currency: string; cents: number }[];
+  return { plans, totals };
 }
