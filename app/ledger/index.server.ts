@@ -46,6 +46,7 @@ export {
   syncedPaymentsOn,
 } from "./payments.server";
 export { sendPlanLetter } from "./plans/plan-letters.server";
+export { PLANS_PER_RUN, type PlanWatch, watchPlans } from "./plans/plan-watch.server";
 export {
   acceptPlan,
   breakPlan,

@@ -4,6 +4,7 @@ import { addDays } from "~/domain/promise";
 import { localDateString } from "~/domain/schedule-time";
 import { portalLink } from "~/links/debtor-pages.server";
 import { readConfig } from "~/platform/config.server";
+import { runPlanWatch } from "~/watchdog/index.server";
 import { formAction, replyErrors } from "./data-helpers";
 import { HOUR, stubOf } from "./engine-helpers";
 import {
@@ -66,7 +67,7 @@ async function setUp({ language = null as string | null } = {}) {
   if (language) await env.DB.prepare("UPDATE debtors SET language = ? WHERE id = ?").bind(language, debtor.id).run();
   const a = await makeInvoice(user.id, debtor.id, { number: `A-${debtor.id}`, amountCents: 100000, currency: "EUR" });
   const b = await makeInvoice(user.id, debtor.id, { number: `B-${debtor.id}`, amountCents: 50000, currency: "EUR" });
-  await env.DB.prepare("UPDATE invoices SET paid_cents = 10000 WHERE id = ?").bind(b).run();
+  await payInvoice(user.id, debtor.id, b, 10000, "EUR");
   const schedule = await makeSchedule(user.id, debtor.id);
   await stubOf(schedule).arm(schedule, Date.now() + HOUR, { force: true });
   const url = await portalLink(db(), config(), { id: debtor.id, ownerId: user.id, optOutKey: null });
@@ -361,5 +362,129 @@ describe("the user answers a request", () => {
     expect((await plansOf(s.debtor.id))[0]?.status).toBe("active");
     const shown = await pageText(await get(s.path));
     expect(shown).toContain("Paid so far: €500.00 of €1,400.00");
+  });
+});
+
+/** Noon (UTC) of the real today: the UTC debtor's daytime, their today. */
+const noon = () => {
+  const d = new Date();
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), 12);
+};
+
+/** The setup with an accepted plan: 3 instalments from `first`, the user's grace and choice. */
+async function accepted(first: string, terms: { grace?: string; autoBreak?: boolean } = {}) {
+  const s = await setUp();
+  expect((await ask(s, { first_on: first })).status).toBe(302);
+  const [plan] = await plansOf(s.debtor.id);
+  const page = `/debtors/${s.debtor.id}`;
+  const res = await formAction(
+    page,
+    {
+      intent: "plan-accept",
+      plan_id: String(plan!.id),
+      grace_days: terms.grace ?? "7",
+      ...(terms.autoBreak ? { auto_break: "on" } : {}),
+    },
+    s.cookie,
+  );
+  expect(res.status).toBe(200);
+  return { ...s, planId: plan!.id, page };
+}
+
+const planLetterKeys = async (debtorId: number) => (await lettersOf(debtorId)).map((l) => l.key);
+
+describe("chasing instalments (the watchdog)", () => {
+  it("sends each instalment's reminder once, a few days before its date, in the debtor's daytime", async () => {
+    const s = await accepted(addDays(today(), 2) ?? "");
+    // At night in the debtor's zone nothing goes.
+    await runPlanWatch(env, noon() - 11 * HOUR);
+    expect(await planLetterKeys(s.debtor.id)).toEqual([`plan:${s.planId}:0:confirmed`]);
+    await runPlanWatch(env, noon());
+    await runPlanWatch(env, noon() + HOUR);
+    expect(await planLetterKeys(s.debtor.id)).toEqual([`plan:${s.planId}:0:confirmed`, `plan:${s.planId}:1:before`]);
+    const before = (await lettersOf(s.debtor.id))[1]?.message;
+    expect(before).toMatchObject({ kind: "before", due: { amount: "€466.66" } });
+  });
+
+  it("never reminds a debtor who opted out", async () => {
+    const s = await accepted(addDays(today(), 1) ?? "");
+    await env.DB.prepare("INSERT INTO opt_outs (owner_id, email) VALUES (?, ?)").bind(s.user.id, s.debtor.email).run();
+    await runPlanWatch(env, noon());
+    expect(await planLetterKeys(s.debtor.id)).toEqual([`plan:${s.planId}:0:confirmed`]);
+  });
+
+  it("a missed instalment tells the user once and nudges the debtor; after the grace the plan ends by itself", async () => {
+    const s = await accepted(today(), { grace: "5", autoBreak: true });
+    // The first instalment's date moves 3 days back: missed, still in its grace.
+    await env.DB.prepare("UPDATE plan_instalments SET due_on = ? WHERE plan_id = ? AND seq = 1")
+      .bind(addDays(today(), -3), s.planId)
+      .run();
+    await runPlanWatch(env, noon());
+    await runPlanWatch(env, noon() + HOUR);
+    expect((await eventsOf(s.debtor.id)).filter((e) => e.type === "plan_missed")).toHaveLength(1);
+    expect((await noticesOf(s.debtor.id)).filter((k) => k === "plan_missed")).toHaveLength(1);
+    expect(await planLetterKeys(s.debtor.id)).toContain(`plan:${s.planId}:1:after`);
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("active");
+    const page = await pageText(await get(s.path));
+    expect(page).toContain("Missed");
+    expect(page).toContain("An instalment is overdue");
+    // The user sees it and may end the plan.
+    expect(await pageText(await get(s.page, { cookie: s.cookie }))).toContain("End the plan");
+
+    // Past the 5 grace days: the plan ends, its pauses go, its invoices are chased again.
+    await env.DB.prepare("UPDATE plan_instalments SET due_on = ? WHERE plan_id = ? AND seq = 1")
+      .bind(addDays(today(), -6), s.planId)
+      .run();
+    await runPlanWatch(env, noon());
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("broken");
+    expect(await pausesOf(s.planId)).toEqual([]);
+    expect((await statementLines(s.debtor.id)).sort()).toEqual([...s.invoices].sort((a, b) => a - b));
+    expect((await eventsOf(s.debtor.id)).map((e) => e.type)).toContain("plan_broken");
+    expect(await noticesOf(s.debtor.id)).toContain("plan_broken");
+    expect(await planLetterKeys(s.debtor.id)).toContain(`plan:${s.planId}:1:broken`);
+  });
+
+  it("without 'end automatically' the plan waits for the user, who ends it", async () => {
+    const s = await accepted(today(), { grace: "0" });
+    await env.DB.prepare("UPDATE plan_instalments SET due_on = ? WHERE plan_id = ? AND seq = 1")
+      .bind(addDays(today(), -2), s.planId)
+      .run();
+    await runPlanWatch(env, noon());
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("active");
+    const { status } = await formAction(s.page, { intent: "plan-end", plan_id: String(s.planId) }, s.cookie);
+    expect(status).toBe(200);
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("broken");
+    expect(await pausesOf(s.planId)).toEqual([]);
+  });
+});
+
+describe("paying a plan", () => {
+  it("a payment recorded for everything completes the plan in its own write and closes its pauses", async () => {
+    const s = await accepted(today());
+    const { status } = await formAction(
+      s.page,
+      { intent: "payment-add", debtor_id: String(s.debtor.id), amount: "1400", paid_on: today(), note: "" },
+      s.cookie,
+    );
+    expect(status).toBe(200);
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("completed");
+    const pauses = await pausesOf(s.planId);
+    expect(pauses).toHaveLength(2);
+    for (const p of pauses) expect(p.to_on).toBe(today());
+    expect((await eventsOf(s.debtor.id)).map((e) => e.type)).toContain("plan_completed");
+    expect(await pageText(await get(s.path))).toContain("Your payment plan is paid in full");
+  });
+
+  it("a part payment meets the first instalment; the page says what is next", async () => {
+    const s = await accepted(today());
+    await formAction(
+      s.page,
+      { intent: "payment-add", debtor_id: String(s.debtor.id), amount: "500", paid_on: today(), note: "" },
+      s.cookie,
+    );
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("active");
+    const page = await pageText(await get(s.path));
+    expect(page).toContain("Paid so far: €500.00 of €1,400.00");
+    expect(page).toMatch(/Next: €433\.32 by/);
   });
 });
