@@ -73,7 +73,7 @@ export async function watchPlans(env: Env, db: Db, config: AppConfig, now = Date
   for (const row of active) {
     const scope = { env, db, ownerId: row.ownerId, now };
     const plan = (await debtorPlans(db, row.ownerId, row.debtorId)).find((p) => p.id === row.id);
-    if (!plan || plan.status !== "active") continue;
+    if (plan?.status !== "active") continue;
     const zone = safeTimeZone(row.timeZone);
     const today = debtorToday(now, zone);
     if (plan.paidCents >= plan.totalCents) {
