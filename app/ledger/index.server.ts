@@ -67,4 +67,5 @@ export {
   type PlanView,
   plansOfRow,
   planTotals,
+  skipPlanDays,
 } from "./plans/plans.server";

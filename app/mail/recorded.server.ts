@@ -6,7 +6,7 @@ import { type AccountNoticeMessage, accountNoticeCopy } from "~/domain/account-n
 import { type ClaimAnswerMessage, claimAnswerSubject } from "~/domain/claim-answer";
 import { type DigestMessage, digestSubject, type NoticeKind, noticeCopy } from "~/domain/notice";
 import { type PasswordChangedEmailProps, passwordChangedSubject } from "~/domain/password-changed";
-import { type PlanLetterMessage, planLetterSubject } from "~/domain/plan-letter";
+import type { PlanLetterKind, PlanLetterMessage } from "~/domain/plan-letter";
 import { type ReceiptMessage, receiptSubject } from "~/domain/receipt";
 import { type ReplyCopyMessage, replyCopySubject } from "~/domain/reply-copy";
 import { mail } from "./client.server";
@@ -178,6 +178,16 @@ export interface EmailRow {
   sentAt: number | null;
 }
 
+/** What a payment-plan e-mail to a debtor was (decisions/066), as the user's list of e-mails names it. */
+const PLAN_LETTER_LABELS: Record<PlanLetterKind, string> = {
+  confirmed: "Payment plan confirmation",
+  offered: "Payment plan offer",
+  declined: "Payment plan declined",
+  before: "Instalment reminder",
+  after: "Instalment overdue",
+  broken: "Payment plan ended",
+};
+
 /** The subject an e-mail went (or goes) out with, from its recorded message. */
 export function emailLabel(email: RecordedEmail): string {
   switch (email.kind) {
@@ -186,7 +196,8 @@ export function emailLabel(email: RecordedEmail): string {
     case "claim-answer":
       return claimAnswerSubject(email.message);
     case "plan-letter":
-      return planLetterSubject(email.message);
+      // The user's list names it in English (the debtor's subject is the mail Worker's, in their language).
+      return `${PLAN_LETTER_LABELS[email.message.kind]} to ${email.message.debtorName}`;
     case "reply-copy":
       return replyCopySubject(email.message);
     case "account-notice":

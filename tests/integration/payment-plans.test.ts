@@ -18,6 +18,7 @@ import {
   scheduleRow,
 } from "./fixtures";
 import { get, pageText, postForm, SESSION_COOKIE } from "./helpers";
+import { connectSetup, onlineRow } from "./stripe-helpers";
 
 /**
  * Payment plans (decisions/066) through the debtor's page and the user's debtor page: the request
@@ -486,5 +487,36 @@ describe("paying a plan", () => {
     const page = await pageText(await get(s.path));
     expect(page).toContain("Paid so far: €500.00 of €1,400.00");
     expect(page).toMatch(/Next: €433\.32 by/);
+  });
+});
+
+describe("Pay now on a plan", () => {
+  it("starts a Checkout for the next instalment's unpaid part, from the ledger, never the form", async () => {
+    const c = await connectSetup({ invoices: [30000, 30000] });
+    const cookie = `${SESSION_COOKIE}=${c.user.token}`;
+    await env.DB.prepare("UPDATE debtors SET time_zone = 'UTC' WHERE id = ?").bind(c.debtor.id).run();
+    expect(
+      (await postForm(c.portal, { intent: "portal-plan-request", how: "count", count: "3", first_on: today() })).status,
+    ).toBe(302);
+    const [plan] = await plansOf(c.debtor.id);
+    expect(
+      (
+        await formAction(
+          `/debtors/${c.debtor.id}`,
+          { intent: "plan-accept", plan_id: String(plan!.id), grace_days: "7" },
+          cookie,
+        )
+      ).status,
+    ).toBe(200);
+    expect(await pageText(await get(c.portal))).toContain("Pay €200.00 now");
+    const tampered = await postForm(c.portal, { intent: "portal-plan-pay", currency: "EUR", amount: "1" });
+    expect(tampered.status).toBe(400);
+    const res = await postForm(c.portal, { intent: "portal-plan-pay", currency: "EUR" });
+    expect(res.status).toBe(303);
+    const sessionId = /\/dev\/checkout\/checkout\/(cs_test_[A-Za-z0-9]+)/.exec(
+      String(res.headers.get("Location")),
+    )?.[1];
+    expect(sessionId).toBeTruthy();
+    expect(await onlineRow(sessionId!)).toMatchObject({ amount_cents: 20000 });
   });
 });

@@ -674,3 +674,29 @@ export function plansOfRow(row: { plans: string | null; totals: string | null } 
   const totals = JSON.parse(row.totals ?? "[]") as { currency: string; cents: number }[];
   return { plans, totals };
 }
+
+/**
+ * For the end-to-end tests' dev route only: the owner's active plans' instalments (and their start)
+ * moved `days` earlier, as if that many days had passed. Returns the plans moved.
+ */
+export async function skipPlanDays(db: Db, ownerId: string, days: number): Promise<number> {
+  const active = await db
+    .select({ id: paymentPlans.id })
+    .from(paymentPlans)
+    .where(and(eq(paymentPlans.ownerId, ownerId), eq(paymentPlans.status, "active")));
+  const ids = active.map((p) => p.id);
+  const shift = `-${days} days`;
+  for (const part of chunk(ids, IDS_PER_STATEMENT)) {
+    await db.batch([
+      db
+        .update(planInstalments)
+        .set({ dueOn: sql`date(${planInstalments.dueOn}, ${shift})` })
+        .where(and(eq(planInstalments.ownerId, ownerId), inArray(planInstalments.planId, part))),
+      db
+        .update(paymentPlans)
+        .set({ startedOn: sql`date(${paymentPlans.startedOn}, ${shift})`, updatedAt: 0 })
+        .where(and(eq(paymentPlans.ownerId, ownerId), inArray(paymentPlans.id, part))),
+    ]);
+  }
+  return ids.length;
+}
