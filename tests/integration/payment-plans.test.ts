@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { addDays } from "~/domain/promise";
 import { localDateString } from "~/domain/schedule-time";
+import { sendPlanLetter } from "~/ledger/plans/plan-letters.server";
+import { debtorPlans } from "~/ledger/plans/plans.server";
 import { portalLink } from "~/links/debtor-pages.server";
 import { readConfig } from "~/platform/config.server";
 import { runPlanWatch } from "~/watchdog/index.server";
@@ -518,5 +520,40 @@ describe("Pay now on a plan", () => {
     )?.[1];
     expect(sessionId).toBeTruthy();
     expect(await onlineRow(sessionId!)).toMatchObject({ amount_cents: 20000 });
+  });
+});
+
+describe("every attempt of an instalment's e-mail re-checks the debtor", () => {
+  it("is not sent (failed, with why) to a debtor whose reply waits for the user, nor once the instalment is paid", async () => {
+    const s = await accepted(addDays(today(), 2) ?? "");
+    const plan = (await debtorPlans(db(), s.user.id, s.debtor.id))[0]!;
+    await env.DB.prepare(
+      "INSERT INTO debtor_replies (owner_id, debtor_id, from_address, subject, text) VALUES (?, ?, ?, 'Re', 'Hi')",
+    )
+      .bind(s.user.id, s.debtor.id, s.debtor.email)
+      .run();
+    const scope = { env, db: db(), ownerId: s.user.id };
+    await sendPlanLetter(scope, config(), plan, "before", { seq: 1 });
+    const held = await env.DB.prepare("SELECT status, error FROM emails WHERE idem_key = ?")
+      .bind(`plan:${plan.id}:1:before`)
+      .first<{ status: string; error: string }>();
+    expect(held).toEqual({
+      status: "failed",
+      error: "Not sent: the debtor is held (their answer waits for you) before it went out.",
+    });
+
+    await env.DB.prepare("UPDATE debtor_replies SET handled_at = 1 WHERE debtor_id = ?").bind(s.debtor.id).run();
+    await formAction(
+      s.page,
+      { intent: "payment-add", debtor_id: String(s.debtor.id), amount: "466.66", paid_on: today(), note: "" },
+      s.cookie,
+    );
+    await sendPlanLetter(scope, config(), plan, "before", { seq: 1 });
+    expect(await planLetterKeys(s.debtor.id)).toContain(`plan:${plan.id}:1:before`);
+    await sendPlanLetter(scope, config(), plan, "after", { seq: 1 });
+    const paid = await env.DB.prepare("SELECT status, error FROM emails WHERE idem_key = ?")
+      .bind(`plan:${plan.id}:1:after`)
+      .first<{ status: string; error: string }>();
+    expect(paid).toEqual({ status: "failed", error: "Not sent: the instalment is paid before it went out." });
   });
 });
