@@ -384,7 +384,7 @@ export const STOPPED_MESSAGES = {
   paid: "Not sent: the debt was paid in full before this reminder went out.",
   opted_out: "Not sent: the debtor opted out of reminders before this one went out.",
   disputed:
-    "Not sent: the debtor has no open invoice to remind them of (disputed invoices, and those you said not to chase, are left out).",
+    "Not sent: the debtor has no open invoice to remind them of (disputed invoices, those you said not to chase and those on a payment plan are left out).",
   promised: "Not sent: the debtor promised to pay by a date that has not passed yet.",
   plan_requested: "Not sent: the debtor asked for a payment plan you have not answered yet.",
   no_plan: "Not sent: the account has no plan (its trial or subscription ended). Choose a plan to resume reminders.",
