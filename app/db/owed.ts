@@ -4,10 +4,11 @@ import { invoices } from "./schema";
 /**
  * SQL: the invoice `invoiceId` (a column of the outer query) is on an active payment plan
  * (decisions/066): reminders leave it out, as one the user said not to chase; its instalments are
- * chased instead. Through plan_invoices (invoice_id, plan_id).
+ * chased instead. Through plan_invoices (invoice_id, plan_id), then each plan by its key: never
+ * through the index of every account's active plans.
  */
 export const onActivePlanSql = (invoiceId: SQLWrapper) =>
-  sql`EXISTS (SELECT 1 FROM plan_invoices AS pi JOIN payment_plans AS pp ON pp.id = pi.plan_id WHERE pi.invoice_id = ${invoiceId} AND pp.status = 'active')`;
+  sql`EXISTS (SELECT 1 FROM plan_invoices AS pi WHERE pi.invoice_id = ${invoiceId} AND (SELECT pp.status FROM payment_plans AS pp WHERE pp.id = pi.plan_id) = 'active')`;
 
 /** Invoice statuses that are still owed: a disputed invoice is owed until the user resolves it. */
 export const OWED_STATUSES = ["open", "disputed"] as const;
