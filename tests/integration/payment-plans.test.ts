@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { addDays } from "~/domain/promise";
 import { localDateString } from "~/domain/schedule-time";
@@ -555,5 +556,39 @@ describe("every attempt of an instalment's e-mail re-checks the debtor", () => {
       .bind(`plan:${plan.id}:1:after`)
       .first<{ status: string; error: string }>();
     expect(paid).toEqual({ status: "failed", error: "Not sent: the instalment is paid before it went out." });
+  });
+});
+
+describe("hostile plan requests", () => {
+  it("whatever the form holds, the page answers with a plan, a refusal or field errors: never a 500", async () => {
+    const s = await setUp();
+    const text = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom("", "2", "12", "13", "-1", "1e3", "0,50", "1.234,56"),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          how: fc.oneof(text, fc.constantFrom("count", "amount")),
+          count: text,
+          amount: text,
+          first_on: fc.oneof(text, fc.constantFrom(today(), "2020-01-01", "2999-12-31", "2027-02-30")),
+          currency: fc.oneof(text, fc.constantFrom("EUR", "USD")),
+        }),
+        async (fields) => {
+          const res = await postForm(s.path, { intent: "portal-plan-request", ...fields });
+          expect([302, 400, 409]).toContain(res.status);
+          await res.body?.cancel();
+        },
+      ),
+      { numRuns: 25 },
+    );
+    // At most one plan came of it, whole.
+    const plans = await plansOf(s.debtor.id);
+    expect(plans.length).toBeLessThanOrEqual(1);
+    for (const p of plans) {
+      const sum = (await instalmentsOf(p.id)).reduce((a, i) => a + i.amount_cents, 0);
+      expect(sum).toBe(p.total_cents);
+    }
   });
 });
