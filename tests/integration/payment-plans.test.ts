@@ -592,3 +592,39 @@ describe("hostile plan requests", () => {
     }
   });
 });
+
+describe("the dashboard's answers and withdrawn offers", () => {
+  it("accepts a request from the dashboard with the default grace; an offer can be withdrawn before an answer", async () => {
+    const s = await requested();
+    const { status, data } = await formAction(
+      "/dashboard",
+      { intent: "plan-accept", plan_id: String(s.planId), grace_days: "7" },
+      s.cookie,
+    );
+    expect(status).toBe(200);
+    expect(data.ok).toBe(true);
+    expect((await plansOf(s.debtor.id))[0]?.status).toBe("active");
+    expect(await pageText(await get("/dashboard", { cookie: s.cookie }))).not.toContain("asked to pay €1,400.00");
+
+    const o = await setUp();
+    const page = `/debtors/${o.debtor.id}`;
+    await formAction(
+      page,
+      {
+        intent: "plan-offer",
+        debtor_id: String(o.debtor.id),
+        how: "count",
+        count: "2",
+        first_on: today(),
+        grace_days: "3",
+      },
+      o.cookie,
+    );
+    const [offer] = await plansOf(o.debtor.id);
+    expect((await formAction(page, { intent: "plan-cancel", plan_id: String(offer!.id) }, o.cookie)).status).toBe(200);
+    expect((await plansOf(o.debtor.id))[0]?.status).toBe("cancelled");
+    // Withdrawn, it is no longer the debtor's to accept.
+    expect((await postForm(o.path, { intent: "portal-plan-accept", currency: "EUR" })).status).toBe(409);
+    expect((await plansOf(o.debtor.id))[0]?.status).toBe("cancelled");
+  });
+});
