@@ -37,7 +37,10 @@ import {
   organizations,
   passwordCredentials,
   paymentAllocations,
+  paymentPlans,
   payments,
+  planInstalments,
+  planInvoices,
   rateLimitEvents,
   referenceRates,
   schedules,
@@ -106,6 +109,9 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: charges, rows: byOwner(charges.ownerId), exported: { omit: [] } },
   { table: chargePauses, rows: byOwner(chargePauses.ownerId), exported: { omit: [] } },
   { table: lateChargeTerms, rows: byOwner(lateChargeTerms.ownerId), exported: { omit: [] } },
+  { table: paymentPlans, rows: byOwner(paymentPlans.ownerId), exported: { omit: [] } },
+  { table: planInstalments, rows: byOwner(planInstalments.ownerId), exported: { omit: [] } },
+  { table: planInvoices, rows: byOwner(planInvoices.ownerId), exported: { omit: [] } },
   {
     table: paymentAllocations,
     rows: (a) =>

@@ -7,6 +7,7 @@ import { invoiceIntents } from "./invoice-action.server";
 import { ownedRecordAction } from "./owned-record-action.server";
 import { paidClaimIntents } from "./paid-claim-action.server";
 import { paymentIntents } from "./payment-action.server";
+import { planIntents } from "./plan-action.server";
 
 /**
  * Every debtor write from a form: add, edit and delete (the debtor's description, shared with the
@@ -23,4 +24,5 @@ export const debtorAction = ownedRecordAction(debtorEntity, {
   ...debtorResponseIntents,
   ...contactIntents,
   ...chargeIntents,
+  ...planIntents,
 });

@@ -41,7 +41,17 @@ export type DebtorEventType =
   | "contact_bounced"
   // A late-payment charge waived by the user, or owed again (decisions/065; detail: its label and amount).
   | "charge_waived"
-  | "charge_restored";
+  | "charge_restored"
+  // Payment plans (decisions/066): asked, offered, changed into an offer, accepted, declined,
+  // cancelled, an instalment missed, ended by a miss, paid in full.
+  | "plan_requested"
+  | "plan_offered"
+  | "plan_accepted"
+  | "plan_declined"
+  | "plan_cancelled"
+  | "plan_missed"
+  | "plan_broken"
+  | "plan_completed";
 
 export interface DebtorEventInput {
   ownerId: string;

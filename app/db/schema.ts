@@ -510,6 +510,8 @@ export const schedules = sqliteTable(
         "replied",
         // Autopilot was turned off: turning it on again resumes these, not what the user paused.
         "autopilot_off",
+        // The debtor asked for a payment plan (decisions/066): held until the user answers.
+        "plan_requested",
       ],
     }),
     nextRunAt: integer("next_run_at"),
@@ -857,7 +859,7 @@ export const emails = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     // No CHECK: a new kind needs no migration (app/mail/recorded.server.ts RecordedEmail).
     kind: text("kind", {
-      enum: ["receipt", "claim-answer", "reply-copy", "account-notice", "password-changed", "digest"],
+      enum: ["receipt", "claim-answer", "plan-letter", "reply-copy", "account-notice", "password-changed", "digest"],
     }).notNull(),
     // The debtor it is about (receipts, reply copies); no foreign key: the record outlives a deleted debtor.
     debtorId: integer("debtor_id"),
@@ -1323,4 +1325,111 @@ export const chargePauses = sqliteTable(
     createdAt: integer("created_at").notNull().default(nowMs),
   },
   (t) => [index("charge_pauses_invoice_idx").on(t.invoiceId, t.fromOn), index("charge_pauses_owner_idx").on(t.ownerId)],
+);
+
+/**
+ * Payment plans (decisions/066): a debtor's unpaid principal in one currency paid in monthly
+ * instalments (plan_instalments) over the invoices it covers (plan_invoices). Asked for by the
+ * debtor ('requested') or offered by the user ('offered'); accepted it is 'active'; it ends
+ * 'declined', 'cancelled' (withdrawn before an answer), 'completed' (the ledger covers every
+ * instalment) or 'broken' (an instalment missed past its grace). At most one requested, offered
+ * or active plan per debtor and currency (the unique partial index: two requests at once make one).
+ * What is paid on it is never stored here: it is what payments allocated to its invoices on or after
+ * `started_on` add up to, beyond `paid_at_start_cents` (what those invoices had paid when it was asked).
+ */
+export const paymentPlans = sqliteTable(
+  "payment_plans",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id")
+      .notNull()
+      .references(() => debtors.id, { onDelete: "cascade" }),
+    currency: text("currency").notNull(),
+    status: text("status", {
+      enum: ["requested", "offered", "active", "declined", "completed", "broken", "cancelled"],
+    }).notNull(),
+    // Who proposed the terms now on it: the debtor (a request) or the user (an offer, or an edit of a request).
+    proposedBy: text("proposed_by", { enum: ["debtor", "user"] }).notNull(),
+    totalCents: integer("total_cents").notNull(),
+    // What the debtor asked: a count of instalments, or an amount per month (the other null).
+    askedCount: integer("asked_count"),
+    askedPerMonthCents: integer("asked_per_month_cents"),
+    firstOn: text("first_on").notNull(),
+    // After a missed instalment's date, the days before the plan may end, and whether it ends by itself.
+    graceDays: integer("grace_days").notNull().default(7),
+    autoBreak: integer("auto_break", { mode: "boolean" }).notNull().default(false),
+    // What the covered invoices had paid when the plan was made: payments beyond it count on the plan.
+    paidAtStartCents: integer("paid_at_start_cents").notNull().default(0),
+    // The debtor's day it was accepted (YYYY-MM-DD): the charges pause from it.
+    startedOn: text("started_on"),
+    // The user's message with a decline, the reason it broke or was cancelled.
+    message: text("message"),
+    // The instalment whose miss the user was told of (the notice goes once per instalment).
+    missedSeq: integer("missed_seq"),
+    // Random, per write that makes or reshapes the plan: that write's later statements find the plan
+    // by it (two requests in the same millisecond are told apart).
+    writeKey: text("write_key"),
+    decidedAt: integer("decided_at"),
+    endedAt: integer("ended_at"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+    updatedAt: integer("updated_at").notNull().default(nowMs),
+  },
+  (t) => [
+    index("payment_plans_owner_idx").on(t.ownerId, t.debtorId, t.id),
+    uniqueIndex("payment_plans_live_idx")
+      .on(t.ownerId, t.debtorId, t.currency)
+      .where(sql`status IN ('requested', 'offered', 'active')`),
+    // The dashboard's answers: an account's plans waiting for the user.
+    index("payment_plans_owner_status_idx").on(t.ownerId, t.status, t.updatedAt),
+    // The watchdog's active plans.
+    index("payment_plans_active_idx").on(t.status).where(sql`status = 'active'`),
+    check("payment_plans_total", sql`total_cents > 0 AND grace_days >= 0`),
+  ],
+);
+
+/** A plan's instalments (decisions/066): its dates and amounts, 1..n, summing to its total. */
+export const planInstalments = sqliteTable(
+  "plan_instalments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    planId: integer("plan_id")
+      .notNull()
+      .references(() => paymentPlans.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    dueOn: text("due_on").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+  },
+  (t) => [
+    uniqueIndex("plan_instalments_plan_idx").on(t.planId, t.seq),
+    index("plan_instalments_owner_idx").on(t.ownerId, t.id),
+    check("plan_instalments_amount", sql`amount_cents > 0`),
+  ],
+);
+
+/** The invoices a plan covers (decisions/066): while it is active, reminders leave them out. */
+export const planInvoices = sqliteTable(
+  "plan_invoices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    planId: integer("plan_id")
+      .notNull()
+      .references(() => paymentPlans.id, { onDelete: "cascade" }),
+    invoiceId: integer("invoice_id")
+      .notNull()
+      .references(() => invoices.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    uniqueIndex("plan_invoices_plan_idx").on(t.planId, t.invoiceId),
+    index("plan_invoices_invoice_idx").on(t.invoiceId, t.planId),
+    index("plan_invoices_owner_idx").on(t.ownerId, t.id),
+  ],
 );

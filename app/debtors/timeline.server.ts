@@ -14,7 +14,15 @@ import {
 import { CONTACT_DEFAULTS, contactRules, nextContactSlot } from "~/domain/contact-rules";
 import { scheduleStatus } from "~/domain/schedule-status";
 import { safeTimeZone } from "~/domain/time-zone";
-import { type ChargeRowRead, debtorChargesQuery, debtorInvoicesQuery, type InvoiceRow } from "~/ledger/index.server";
+import {
+  type ChargeRowRead,
+  debtorChargesQuery,
+  debtorInvoicesQuery,
+  debtorPlansRowQuery,
+  type InvoiceRow,
+  type PlanView,
+  plansOfRow,
+} from "~/ledger/index.server";
 import { nextRunWhat, openInvoicesSql } from "~/reminders/index.server";
 import { debtorRepliesQuery, type ReplyView, replyViewsOf } from "~/responses/index.server";
 import { type ContactRow, contactRowOf, debtorContactsQuery } from "./contacts.server";
@@ -314,6 +322,9 @@ export async function getDebtorTimeline(
       replies: ReplyView[];
       contacts: ContactRow[];
       charges: ChargeRowRead[];
+      /** The debtor's payment plans and what a new one would cover (decisions/066). */
+      plans: PlanView[];
+      planTotals: { currency: string; cents: number }[];
     })
   | undefined
 > {
@@ -331,6 +342,7 @@ export async function getDebtorTimeline(
     replyRows = [],
     contactRows = [],
     chargeRows = [],
+    planRows = [],
   ] = await run([
     TIMELINE.debtor(db, values),
     TIMELINE.mail(db, values),
@@ -348,6 +360,7 @@ export async function getDebtorTimeline(
           TIMELINE.contacts(db, values),
           // Their invoices' late-payment charges (decisions/065).
           debtorChargesQuery(db, values),
+          debtorPlansRowQuery(db, values),
         ]
       : []),
   ] as const);
@@ -433,5 +446,8 @@ export async function getDebtorTimeline(
     // The debtor's other contacts with their state (decisions/057).
     contacts: (contactRows as Parameters<typeof contactRowOf>[0][]).map(contactRowOf),
     charges: chargeRows as ChargeRowRead[],
+    ...(({ plans, totals }) => ({ plans, planTotals: totals }))(
+      plansOfRow((planRows as { plans: string | null; totals: string | null }[])[0]),
+    ),
   };
 }

@@ -17,7 +17,14 @@ export type NoticeKind =
   // A debtor's payment online (decisions/018): received, refunded, or lost in a dispute.
   | "paid_online"
   | "payment_refunded"
-  | "payment_dispute_lost";
+  | "payment_dispute_lost"
+  // Payment plans (decisions/066): the debtor asked for one, accepted or declined the user's offer,
+  // missed an instalment; a plan ended by itself after the grace days.
+  | "plan_requested"
+  | "plan_accepted"
+  | "plan_declined"
+  | "plan_missed"
+  | "plan_broken";
 
 /** The debtor's own answers (Settings switch notify_debtor_actions); Reply-To is the debtor. */
 export const DEBTOR_ACTION_KINDS = [
@@ -29,6 +36,11 @@ export const DEBTOR_ACTION_KINDS = [
   "paid_online",
   "payment_refunded",
   "payment_dispute_lost",
+  "plan_requested",
+  "plan_accepted",
+  "plan_declined",
+  "plan_missed",
+  "plan_broken",
 ] as const;
 /** What the provider reported about a reminder (switch notify_delivery_problems). */
 export const DELIVERY_PROBLEM_KINDS = ["bounced", "complained"] as const;
@@ -102,6 +114,31 @@ export function noticeCopy(kind: NoticeKind, debtorName: string): { subject: str
       return {
         subject: `${debtorName} won a dispute of their payment`,
         headline: `A payment online by ${debtorName} was disputed and the dispute was lost: the amount is owed again. Reminders do not restart by themselves.`,
+      };
+    case "plan_requested":
+      return {
+        subject: `${debtorName} asked for a payment plan`,
+        headline: `${debtorName} asked to pay in instalments. Their reminders are paused until you accept, change or decline the plan on their page.`,
+      };
+    case "plan_accepted":
+      return {
+        subject: `${debtorName} accepted your payment plan`,
+        headline: `${debtorName} accepted the payment plan you offered. Its invoices leave the regular reminders; each instalment gets its own reminder.`,
+      };
+    case "plan_declined":
+      return {
+        subject: `${debtorName} declined your payment plan`,
+        headline: `${debtorName} declined the payment plan you offered. Their invoices are chased as before.`,
+      };
+    case "plan_missed":
+      return {
+        subject: `${debtorName} missed an instalment`,
+        headline: `${debtorName} has not paid an instalment of their payment plan by its date. After the grace days you chose, the plan can end and the full amount is chased again.`,
+      };
+    case "plan_broken":
+      return {
+        subject: `The payment plan of ${debtorName} has ended`,
+        headline: `An instalment of ${debtorName}'s payment plan stayed unpaid past its grace days, so the plan ended as you chose: the full amount, with its interest, is chased again.`,
       };
     case "complained":
       return {

@@ -20,10 +20,14 @@ describe("scheduleStatus: holds on the debtor's word", () => {
   });
 
   it("a dispute: Held until the user resolves it", () => {
+    expect(scheduleStatus({ ...base, stoppedReason: "plan_requested", debtorName: "Ana Ruiz" })).toMatchObject({
+      kind: "held",
+      note: "Held: Ana Ruiz asked for a payment plan; accept, change or decline it on their page to resume reminders.",
+    });
     expect(scheduleStatus({ ...base, stoppedReason: "disputed" })).toMatchObject({
       kind: "held",
       label: "Held",
-      note: "Held: every invoice still owed is disputed or not chased. Resolve the dispute, or chase an invoice again, on the debtor's page to resume reminders.",
+      note: "Held: every invoice still owed is disputed, not chased or on a payment plan. Resolve the dispute, or chase an invoice again, on the debtor's page to resume reminders; a payment plan chases its own instalments.",
     });
   });
 

@@ -56,7 +56,7 @@ export function scheduleStatus(s: StatusFields, locale?: string): ScheduleStatus
     }
     if (s.stoppedReason === "disputed") {
       return held(
-        "Held: every invoice still owed is disputed or not chased. Resolve the dispute, or chase an invoice again, on the debtor's page to resume reminders.",
+        "Held: every invoice still owed is disputed, not chased or on a payment plan. Resolve the dispute, or chase an invoice again, on the debtor's page to resume reminders; a payment plan chases its own instalments.",
       );
     }
     if (s.stoppedReason === "paid_claimed") {
@@ -71,6 +71,12 @@ export function scheduleStatus(s: StatusFields, locale?: string): ScheduleStatus
     if (s.stoppedReason === "replied") {
       const who = s.debtorName?.trim() || "the debtor";
       return held(`Held: ${who} replied; handle the reply to resume reminders.`);
+    }
+    if (s.stoppedReason === "plan_requested") {
+      const who = s.debtorName?.trim() || "the debtor";
+      return held(
+        `Held: ${who} asked for a payment plan; accept, change or decline it on their page to resume reminders.`,
+      );
     }
     if (s.stoppedReason === "autopilot_off") {
       return {

@@ -1,12 +1,14 @@
-import { desc } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { getDb } from "~/db/client.server";
-import { devOutbox } from "~/db/schema";
+import { debtors, devOutbox } from "~/db/schema";
 import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
 import { quickBooksPages } from "~/http/quickbooks-pages.server";
 import { resendPages } from "~/http/resend-pages.server";
 import { standInPages } from "~/http/stripe-pages/pages.server";
 import { xeroPages } from "~/http/xero-pages.server";
+import { skipPlanDays, watchPlans } from "~/ledger/index.server";
+import { portalLink } from "~/links/index.server";
 import { skipAhead } from "~/reminders/index.server";
 import { REJECTIONS, receiveReply } from "~/responses/index.server";
 import type { AppBindings } from "./hono-env";
@@ -81,6 +83,39 @@ devRoutes.post("/schedules/advance", async (c) => {
   }
   const scope = { env: c.env, db: getDb(c.env.DB), ownerId: user.id, now: Date.now() };
   return c.json(await skipAhead(scope, ms));
+});
+
+/**
+ * Skips `days` of a payment plan (decisions/066) for the signed-in user: their active plans'
+ * instalment dates move that many days earlier, then the watchdog's plan step runs now (reminders,
+ * nudges, a missed instalment told, plans that end). Nothing else changes.
+ */
+devRoutes.post("/plans/advance", async (c) => {
+  const user = c.get("user");
+  if (!user) return c.json({ error: "Not signed in" }, 401);
+  const body: unknown = await c.req.json().catch(() => null);
+  const days = typeof body === "object" && body !== null ? (body as { days?: unknown }).days : undefined;
+  if (typeof days !== "number" || !Number.isInteger(days) || days <= 0 || days > 400) {
+    return c.json({ error: "days must be a whole number from 1 to 400" }, 400);
+  }
+  const db = getDb(c.env.DB);
+  const moved = await skipPlanDays(db, user.id, days);
+  const watched = await watchPlans(c.env, db, c.get("config"), Date.now());
+  return c.json({ moved, ...watched });
+});
+
+/** The signed-in user's own debtor's page link (a debtor of another user: 404), so a test can open it as the debtor. */
+devRoutes.get("/debtors/:id/portal", async (c) => {
+  const user = c.get("user");
+  if (!user) return c.json({ error: "Not signed in" }, 401);
+  const id = Number(c.req.param("id"));
+  const db = getDb(c.env.DB);
+  const [debtor] = await db
+    .select({ id: debtors.id, ownerId: debtors.ownerId, optOutKey: debtors.optOutKey })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, user.id), eq(debtors.id, Number.isSafeInteger(id) ? id : 0)));
+  if (!debtor) return c.notFound();
+  return c.json({ url: await portalLink(db, c.get("config"), debtor) });
 });
 
 // The local Stripe stand-in's pages: checkout, onboarding and the billing portal (decisions/017).

@@ -1,6 +1,14 @@
 /** The ledger feature's public face: what routes, the API, the Workers and other features may use. */
 
 export {
+  debtorChargeTotalsOf,
+  debtorChargeTotalsSql,
+  PORTAL_CHARGE_LIMIT,
+  type PortalCharge,
+  portalChargesOf,
+  portalChargesQuery,
+} from "./charge-lines.server";
+export {
   type AccrualOutcome,
   accrueAccount,
   accrueAfterWrite,
@@ -16,14 +24,6 @@ export {
   type TermsRow,
 } from "./charges/terms.server";
 export { restoreCharge, type WaiverOutcome, waiveCharge } from "./charges/waivers.server";
-export {
-  debtorChargeTotalsOf,
-  debtorChargeTotalsSql,
-  PORTAL_CHARGE_LIMIT,
-  type PortalCharge,
-  portalChargesOf,
-  portalChargesQuery,
-} from "./charge-lines.server";
 export {
   attachInvoiceDocument,
   DocumentRejected,
@@ -70,3 +70,27 @@ export {
   settleStatements,
   syncedPaymentsOn,
 } from "./payments.server";
+export { sendPlanLetter } from "./plans/plan-letters.server";
+export { PLANS_PER_RUN, type PlanWatch, watchPlans } from "./plans/plan-watch.server";
+export {
+  acceptPlan,
+  breakPlan,
+  cancelOffer,
+  completePlansStatements,
+  createPlan,
+  type Decision,
+  debtorPlans,
+  debtorPlansRowQuery,
+  debtorToday,
+  debtorZone,
+  declinePlan,
+  editRequest,
+  type NewPlan,
+  ownedPlan,
+  PLANS_LISTED,
+  type PlanRefusal,
+  type PlanView,
+  plansOfRow,
+  planTotals,
+  skipPlanDays,
+} from "./plans/plans.server";

@@ -16,6 +16,7 @@ import {
   commitLedgerWrite,
   settleLedgerStatements,
 } from "./ledger.server";
+import { completePlansStatements } from "./plans/plans.server";
 import {
   type BooksOutcome,
   readBooksOutcome,
@@ -100,11 +101,13 @@ export function settleStatements(consequences: Consequences, db: Db, ownerId: st
     endPromiseWhenPaidStatement(db, ownerId, debtorId, now),
     balanceQuery(db, ownerId, debtorId),
     db.select({ n: count() }).from(schedules).where(resumableWhere(ownerId, debtorId)),
+    // A payment plan the ledger now covers in full completes in the write that paid it (decisions/066).
+    ...completePlansStatements(db, ownerId, debtorId, now, new Date(now).toISOString().slice(0, 10)),
   ] as const;
 }
 
 /** How many statements settleStatements makes. */
-export const SETTLE_STATEMENTS = 8;
+export const SETTLE_STATEMENTS = 11;
 
 type SettledResults = [
   unknown,
@@ -115,6 +118,7 @@ type SettledResults = [
   unknown,
   Omit<DebtorBalance, "resumable">[],
   { n: number }[],
+  ...unknown[],
 ];
 
 /** The debtor after the settle statements, and the schedules they completed; undefined when the debtor is gone. */

@@ -15,6 +15,7 @@ import type { ClaimAnswerMessage } from "~/domain/claim-answer";
 import type { Language } from "~/domain/languages";
 import type { DigestMessage, NoticeMessage } from "~/domain/notice";
 import type { PasswordChangedEmailProps } from "~/domain/password-changed";
+import type { PlanLetterMessage } from "~/domain/plan-letter";
 import type { TemplateId } from "~/domain/presets";
 import type { ReceiptMessage } from "~/domain/receipt";
 import type { ReplyCopyMessage } from "~/domain/reply-copy";
@@ -84,6 +85,11 @@ function receipt(env: Pick<Env, "MAILER">, message: ReceiptMessage, key: string)
 /** The debtor's answer to a claim the user could not match, under `claim-rejected:<debtor>:<claimed at>`. */
 function claimAnswer(env: Pick<Env, "MAILER">, message: ClaimAnswerMessage, key: string) {
   return call<SendResult>(env, "claim answer", key, async (m) => await m.sendClaimAnswer(message, key));
+}
+
+/** The debtor's e-mail about a payment plan (decisions/066), under `plan:<plan>:<instalment>:<kind>`. */
+function planLetter(env: Pick<Env, "MAILER">, message: PlanLetterMessage, key: string) {
+  return call<SendResult>(env, "plan letter", key, async (m) => await m.sendPlanLetter(message, key));
 }
 
 /** The copy of a debtor's reply to the user, under `reply:<reply id>`. */
@@ -181,6 +187,7 @@ export const mail = {
   digest,
   receipt,
   claimAnswer,
+  planLetter,
   replyCopy,
   accountNotice,
   reminder,

@@ -6,6 +6,7 @@ import { type AccountNoticeMessage, accountNoticeCopy } from "~/domain/account-n
 import { type ClaimAnswerMessage, claimAnswerSubject } from "~/domain/claim-answer";
 import { type DigestMessage, digestSubject, type NoticeKind, noticeCopy } from "~/domain/notice";
 import { type PasswordChangedEmailProps, passwordChangedSubject } from "~/domain/password-changed";
+import type { PlanLetterKind, PlanLetterMessage } from "~/domain/plan-letter";
 import { type ReceiptMessage, receiptSubject } from "~/domain/receipt";
 import { type ReplyCopyMessage, replyCopySubject } from "~/domain/reply-copy";
 import { mail } from "./client.server";
@@ -26,6 +27,7 @@ import type { SendResult } from "./contract";
 export type RecordedEmail =
   | { kind: "receipt"; message: ReceiptMessage }
   | { kind: "claim-answer"; message: ClaimAnswerMessage }
+  | { kind: "plan-letter"; message: PlanLetterMessage }
   | { kind: "reply-copy"; message: ReplyCopyMessage }
   | { kind: "account-notice"; message: AccountNoticeMessage }
   | { kind: "password-changed"; message: PasswordChangedEmailProps & { to: string } }
@@ -56,6 +58,8 @@ function dispatch(
       return mail.receipt(env, { ...email.message, fromAddress }, key);
     case "claim-answer":
       return mail.claimAnswer(env, { ...email.message, fromAddress }, key);
+    case "plan-letter":
+      return mail.planLetter(env, { ...email.message, fromAddress }, key);
     case "reply-copy":
       return mail.replyCopy(env, email.message, key);
     case "account-notice":
@@ -80,7 +84,13 @@ async function attempt(env: Pick<Env, "MAILER">, db: Db, row: EmailRecord, now: 
   if (claimed.length === 0) return row.status;
   const attempts = row.attempts + 1;
   const email = JSON.parse(row.payload) as RecordedEmail;
-  const toDebtor = email.kind === "receipt" || email.kind === "claim-answer";
+  const toDebtor = email.kind === "receipt" || email.kind === "claim-answer" || email.kind === "plan-letter";
+  // An instalment's reminder or nudge re-checks the debtor at every attempt (decisions/066).
+  const refused = await instalmentLetterRefusal(db, row, email);
+  if (refused) {
+    await db.update(emails).set({ status: "failed", error: refused, nextAttemptAt: null }).where(eq(emails.id, row.id));
+    return "failed" as const;
+  }
   const result = await dispatch(env, email, row.idemKey, toDebtor ? await ownerFromAddress(db, row.ownerId) : null);
   if (result.ok) {
     await db
@@ -100,6 +110,35 @@ async function attempt(env: Pick<Env, "MAILER">, db: Db, row: EmailRecord, now: 
     )
     .where(eq(emails.id, row.id));
   return more ? ("pending" as const) : ("failed" as const);
+}
+
+/**
+ * Why an instalment's reminder or nudge (a plan letter 'before' or 'after', key
+ * `plan:<plan>:<instalment>:<kind>`) must not go now, or null: the debtor paid, opted out, bounces
+ * or is held (an "I've paid" being checked, a pending promise, an unhandled reply), the plan is no
+ * longer running, or the ledger covers the instalment already. Read at every attempt, so a retry
+ * never reaches a debtor the first attempt would not have.
+ */
+async function instalmentLetterRefusal(db: Db, row: EmailRecord, email: RecordedEmail): Promise<string | null> {
+  if (email.kind !== "plan-letter" || (email.message.kind !== "before" && email.message.kind !== "after")) return null;
+  const [, plan, seq] = /^plan:(\d+):(\d+):/.exec(row.idemKey) ?? [];
+  if (!plan || !seq || row.debtorId === null) return null;
+  const found = await db.get<{ why: string | null }>(sql`SELECT CASE
+    WHEN d.id IS NULL THEN 'the debtor is gone'
+    WHEN d.status = 'paid' THEN 'the debtor paid'
+    WHEN d.status = 'opted_out' OR EXISTS (SELECT 1 FROM opt_outs AS o WHERE o.owner_id = d.owner_id AND o.email = lower(d.email)) THEN 'the debtor opted out'
+    WHEN d.status = 'bouncing' THEN 'the debtor''s address bounces'
+    WHEN d.paid_claimed_at IS NOT NULL OR (d.promise_ends_at IS NOT NULL AND d.promise_ends_at > ${Date.now()})
+      OR EXISTS (SELECT 1 FROM debtor_replies AS r WHERE r.debtor_id = d.id AND r.handled_at IS NULL AND r.auto = 0)
+      THEN 'the debtor is held (their answer waits for you)'
+    WHEN NOT EXISTS (SELECT 1 FROM payment_plans AS p WHERE p.id = ${Number(plan)} AND p.debtor_id = d.id AND p.status = 'active') THEN 'the plan is no longer running'
+    WHEN (SELECT coalesce(sum(pl.amount_cents), 0) FROM plan_instalments AS pl WHERE pl.plan_id = ${Number(plan)} AND pl.seq <= ${Number(seq)})
+      <= (SELECT coalesce(sum(i.paid_cents), 0) FROM plan_invoices AS pi JOIN invoices AS i ON i.id = pi.invoice_id WHERE pi.plan_id = ${Number(plan)})
+        - (SELECT p.paid_at_start_cents FROM payment_plans AS p WHERE p.id = ${Number(plan)})
+      THEN 'the instalment is paid'
+    ELSE NULL END AS why
+    FROM (SELECT ${row.debtorId} AS want) AS w LEFT JOIN debtors AS d ON d.id = w.want AND d.owner_id = ${row.ownerId}`);
+  return found?.why ? `Not sent: ${found.why} before it went out.` : null;
 }
 
 /**
@@ -174,6 +213,16 @@ export interface EmailRow {
   sentAt: number | null;
 }
 
+/** What a payment-plan e-mail to a debtor was (decisions/066), as the user's list of e-mails names it. */
+const PLAN_LETTER_LABELS: Record<PlanLetterKind, string> = {
+  confirmed: "Payment plan confirmation",
+  offered: "Payment plan offer",
+  declined: "Payment plan declined",
+  before: "Instalment reminder",
+  after: "Instalment overdue",
+  broken: "Payment plan ended",
+};
+
 /** The subject an e-mail went (or goes) out with, from its recorded message. */
 export function emailLabel(email: RecordedEmail): string {
   switch (email.kind) {
@@ -181,6 +230,9 @@ export function emailLabel(email: RecordedEmail): string {
       return receiptSubject(email.message);
     case "claim-answer":
       return claimAnswerSubject(email.message);
+    case "plan-letter":
+      // The user's list names it in English (the debtor's subject is the mail Worker's, in their language).
+      return `${PLAN_LETTER_LABELS[email.message.kind]} to ${email.message.debtorName}`;
     case "reply-copy":
       return replyCopySubject(email.message);
     case "account-notice":

@@ -177,7 +177,7 @@ async function decideFiring(db: Db, firing: Firing | undefined, now: number): Pr
 
   // Something is owed but no open invoice is left to list (every one still owed is disputed): no
   // reminder with an empty statement. The schedule is held ('disputed') until the dispute is settled.
-  const hold = holdReason(statement, debtor, now);
+  const hold = holdReason(statement, debtor, now, firing.planRequested);
   if (hold) {
     await abandonOccurrence(db, occurrenceKey(s.id, scheduledAt), STOPPED_MESSAGES[hold]);
     const held = await holdAtOccurrence(db, s.id, scheduledAt, now, hold);
@@ -371,8 +371,11 @@ export function holdReason(
   statement: Pick<Statement, "lines">,
   debtor: { promiseEndsAt: number | null },
   now: number,
-): "promised" | "disputed" | null {
+  planRequested = false,
+): "promised" | "disputed" | "plan_requested" | null {
   if (debtor.promiseEndsAt !== null && debtor.promiseEndsAt > now) return "promised";
+  // The debtor asked for a payment plan (decisions/066): held until the user answers.
+  if (planRequested) return "plan_requested";
   return statement.lines.length === 0 ? "disputed" : null;
 }
 
@@ -381,8 +384,9 @@ export const STOPPED_MESSAGES = {
   paid: "Not sent: the debt was paid in full before this reminder went out.",
   opted_out: "Not sent: the debtor opted out of reminders before this one went out.",
   disputed:
-    "Not sent: the debtor has no open invoice to remind them of (disputed invoices, and those you said not to chase, are left out).",
+    "Not sent: the debtor has no open invoice to remind them of (disputed invoices, those you said not to chase and those on a payment plan are left out).",
   promised: "Not sent: the debtor promised to pay by a date that has not passed yet.",
+  plan_requested: "Not sent: the debtor asked for a payment plan you have not answered yet.",
   no_plan: "Not sent: the account has no plan (its trial or subscription ended). Choose a plan to resume reminders.",
   bounced: "Not sent: the debtor's address bounced before this reminder went out.",
   held: "Not sent: its schedule was paused or held before this reminder went out.",

@@ -69,6 +69,8 @@ export interface Firing {
    * time of its last successful sync (a stale one pauses the reminder: decisions/060); else null.
    */
   books: BooksFreshness | null;
+  /** The debtor asked for a payment plan the user has not answered yet (decisions/066): reminders hold. */
+  planRequested: boolean;
 }
 
 export interface BooksFreshness {
@@ -94,6 +96,7 @@ const debtorToRemind = () => ({
   // Spelled out: in a one-table query drizzle leaves columns unqualified, and inside this
   // subquery "owner_id" and "email" would be the opt-out's own.
   optedOut: sql<number>`EXISTS (SELECT 1 FROM "opt_outs" AS o WHERE o."owner_id" = "debtors"."owner_id" AND o."email" = lower("debtors"."email"))`,
+  planRequested: sql<number>`EXISTS (SELECT 1 FROM "payment_plans" AS pp WHERE pp."owner_id" = "debtors"."owner_id" AND pp."debtor_id" = "debtors"."id" AND pp."status" = 'requested')`,
 });
 
 // loadFirings' statements, built once per isolate: an alarm's query
@@ -165,6 +168,7 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
       let invoices: CadenceInvoice[] = [];
       let optedOut = false;
       let books: BooksFreshness | null = null;
+      let planRequested = false;
       if (row && row.ownerId === schedule.ownerId) {
         const {
           booksProvider,
@@ -175,8 +179,10 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
           statementClaimed,
           openInvoices,
           optedOut: out,
+          planRequested: asked,
           ...rest
         } = row;
+        planRequested = Boolean(asked);
         debtor = rest;
         statement = parseStatement({ statementLines, statementTotals, statementHeld, statementClaimed });
         invoices = parseOpenInvoices(openInvoices);
@@ -192,6 +198,7 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
         debtorInstants: debtor ? (instants.get(debtor.id) ?? []) : [],
         invoices,
         books,
+        planRequested,
       });
     }
   }

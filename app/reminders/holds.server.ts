@@ -120,7 +120,7 @@ export async function resumeAfterPaidClaim(scope: OwnerScope, debtorId: number):
  * a bank payment online still being processed (decisions/018), or an e-mail reply the user has not
  * handled yet (decisions/020).
  */
-export type DebtorHoldReason = "promised" | "disputed" | "payment_pending" | "replied";
+export type DebtorHoldReason = "promised" | "disputed" | "payment_pending" | "replied" | "plan_requested";
 
 /**
  * The owner's debtor's schedules held for `reason` run again when `onlyIf` holds (resumePaused's

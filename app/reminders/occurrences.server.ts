@@ -78,7 +78,7 @@ export async function holdAtOccurrence(
   id: string,
   scheduledAt: number,
   now: number,
-  reason: "disputed" | "promised" | "no_plan",
+  reason: "disputed" | "promised" | "no_plan" | "plan_requested",
 ) {
   const held = await db
     .update(schedules)

@@ -1,5 +1,6 @@
 import { and, eq, type SQLWrapper, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { onActivePlanSql } from "~/db/owed";
 import { debtors } from "~/db/schema";
 import { type CurrencyTotal, MAX_STATEMENT_LINES, type Statement, type StatementLine } from "~/domain/statement";
 import { type ChargeKind, type ChargeLine, MAX_CHARGE_LINES, parseBasis } from "~/domain/statement-charges";
@@ -15,14 +16,16 @@ import { type ChargeKind, type ChargeLine, MAX_CHARGE_LINES, parseBasis } from "
 /** An open invoice of the debtor `debtorId` (a column or subquery of the outer select) with something left to pay. */
 const owedOf = (debtorId: SQLWrapper) =>
   sql`i.debtor_id = ${debtorId} AND i.status = 'open' AND i.amount_cents > i.paid_cents`;
+/** An invoice on an active payment plan (decisions/066): its instalments are chased instead. */
+const onPlan = onActivePlanSql(sql.raw("i.id"));
 /** ... and chased: what reminders list and cadences follow. */
 const openOf = (debtorId: SQLWrapper) =>
-  sql`${owedOf(debtorId)} AND i.chase_paused_at IS NULL AND i.claimed_at IS NULL`;
-/** ... and one the user said not to chase: the statement names it apart. */
-const pausedOf = (debtorId: SQLWrapper) => sql`${owedOf(debtorId)} AND i.chase_paused_at IS NOT NULL`;
+  sql`${owedOf(debtorId)} AND i.chase_paused_at IS NULL AND i.claimed_at IS NULL AND NOT ${onPlan}`;
+/** ... and one the user said not to chase, or on a payment plan: the statement names it apart. */
+const pausedOf = (debtorId: SQLWrapper) => sql`${owedOf(debtorId)} AND (i.chase_paused_at IS NOT NULL OR ${onPlan})`;
 /** ... and one the debtor said they paid, not yet checked (and chased otherwise): named apart too. */
 const claimedOf = (debtorId: SQLWrapper) =>
-  sql`${owedOf(debtorId)} AND i.claimed_at IS NOT NULL AND i.chase_paused_at IS NULL`;
+  sql`${owedOf(debtorId)} AND i.claimed_at IS NOT NULL AND i.chase_paused_at IS NULL AND NOT ${onPlan}`;
 
 /** The first MAX_STATEMENT_LINES invoices matching `where`, oldest due first (ties: by id), as a JSON array of lines. */
 function linesOf(where: SQLWrapper) {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { Bindable, Db } from "~/db/client.server";
-import { debtorReplies, debtors, invoices, onlinePayments, optOuts, payments, users } from "~/db/schema";
+import { debtorReplies, debtors, invoices, onlinePayments, optOuts, paymentPlans, payments, users } from "~/db/schema";
 import type { BankTransfer } from "~/domain/bank-transfer";
 import { formatDate } from "~/domain/dates";
 import { debtorWriting } from "~/domain/debtor-mail-copy";
@@ -211,7 +211,14 @@ export async function portalState(
 // The dashboard: debtors' answers waiting for the user ------------------------------------------
 
 /** What a debtor said from their page that the user has to know or answer. */
-export type DebtorResponseKind = "promised" | "promise_broken" | "disputed" | "opted_out" | "paid_online" | "replied";
+export type DebtorResponseKind =
+  | "promised"
+  | "promise_broken"
+  | "disputed"
+  | "opted_out"
+  | "paid_online"
+  | "replied"
+  | "plan_requested";
 
 export interface DebtorResponse {
   kind: DebtorResponseKind;
@@ -225,6 +232,8 @@ export interface DebtorResponse {
    * 'disputed': the invoice (the user's own id, for "Resolve dispute"), its number and the reason.
    * 'paid_online': reason is "<cents> <currency>", what was recorded (decisions/018).
    * 'replied': invoiceId is the reply's id (debtor_replies, decisions/020), reason its subject.
+   * 'plan_requested': invoiceId is the plan's id (decisions/066), date its first date, reason
+   * "<total cents> <currency> <instalments>".
    */
   invoiceId: number | null;
   invoiceNumber: string | null;
@@ -343,11 +352,33 @@ export function debtorResponsesQuery(
     .from(debtorReplies)
     .innerJoin(debtors, eq(debtors.id, debtorReplies.debtorId))
     .where(and(eq(debtorReplies.ownerId, ownerId), isNull(debtorReplies.handledAt), eq(debtorReplies.auto, false)));
+  // Payment plans the debtor asked for and the user has not answered (decisions/066), through the
+  // owner's index (owner_id, status, updated_at).
+  const plans = db
+    .select({
+      kind: sql<DebtorResponseKind>`'plan_requested'`.as("kind"),
+      debtorId: sql<number>`${paymentPlans.debtorId}`.as("debtor_id"),
+      fullName: sql<string>`${debtors.fullName}`.as("full_name"),
+      date: sql<string | null>`${paymentPlans.firstOn}`.as("date"),
+      at: sql<number | null>`${paymentPlans.createdAt}`.as("at"),
+      invoiceId: sql<number | null>`${paymentPlans.id}`.as("invoice_id"),
+      invoiceNumber: sql<string | null>`NULL`.as("invoice_number"),
+      reason: sql<
+        string | null
+      >`${paymentPlans.totalCents} || ' ' || ${paymentPlans.currency} || ' ' || (SELECT count(*) FROM plan_instalments AS pl WHERE pl.plan_id = ${paymentPlans.id})`.as(
+        "reason",
+      ),
+    })
+    .from(paymentPlans)
+    .innerJoin(debtors, eq(debtors.id, paymentPlans.debtorId))
+    .where(and(eq(paymentPlans.ownerId, ownerId), eq(paymentPlans.status, "requested")));
+  // D1 allows five terms in a compound SELECT: the replies and the plans are one, a subquery's own.
+  const repliesAndPlans = db.select().from(replies.unionAll(plans).as("replies_and_plans"));
   return promises
     .unionAll(disputes)
     .unionAll(optedOut)
     .unionAll(paidOnline)
-    .unionAll(replies)
+    .unionAll(repliesAndPlans)
     .orderBy(sql`"at" DESC`, sql`"debtor_id" DESC`, sql`"invoice_id" DESC`)
     .limit(limit);
 }

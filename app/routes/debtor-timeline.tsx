@@ -9,6 +9,7 @@ import { DebtorBalance } from "~/components/debtors/debtor-balance";
 import { ChargesTotal } from "~/components/debtors/debtor-charges";
 import { DebtorContacts } from "~/components/debtors/debtor-contacts";
 import { DebtorInvoices } from "~/components/debtors/debtor-invoices";
+import { DebtorPlans } from "~/components/debtors/debtor-plans";
 import { DebtorReplies } from "~/components/debtors/debtor-replies";
 import { DebtorResponses, DocumentAnswer } from "~/components/debtors/debtor-responses";
 import { DebtorStatusBadge, OverdueBadge } from "~/components/debtors/debtor-status";
@@ -19,7 +20,7 @@ import { getDb } from "~/db/client.server";
 import { SESSION_OWNER } from "~/db/prepared.server";
 import { getDebtorTimeline, TIMELINE_LIMIT } from "~/debtors/index.server";
 import { otherCurrenciesOwed } from "~/domain/money";
-import { chargeViews, invoiceToJson } from "~/ledger/index.server";
+import { chargeViews, debtorToday, invoiceToJson } from "~/ledger/index.server";
 import type { ActionResult } from "~/platform/action-result";
 import { requestNumberLocale } from "~/platform/locale.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
@@ -49,7 +50,8 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
     },
   });
   if (!found) throw data(null, { status: 404 });
-  const { invoices, replies, contacts, charges, ...timeline } = found;
+  // Payment plans (decisions/066): the debtor's, and what a new one would cover.
+  const { invoices, replies, contacts, charges, plans, planTotals, ...timeline } = found;
   return {
     timeline,
     // The debtor's e-mail replies (decisions/020), as text only.
@@ -61,6 +63,9 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
     charges: chargeViews(charges, locale),
     timeZone: requestTimeZone(request),
     limit: TIMELINE_LIMIT,
+    plans,
+    planTotals,
+    debtorToday: debtorToday(Date.now(), found.debtor.timeZone),
   };
 }
 
@@ -79,7 +84,8 @@ function toastResult(data: ActionResult) {
 }
 
 export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps) {
-  const { timeline, invoices, timeZone, limit, replies, contacts, charges } = loaderData;
+  const { timeline, invoices, timeZone, limit, replies, contacts, charges, plans, planTotals, debtorToday } =
+    loaderData;
   const { debtor, disputes, entries, more, upcoming } = timeline;
   const headingId = useId();
   return (
@@ -106,6 +112,13 @@ export default function DebtorTimelinePage({ loaderData }: Route.ComponentProps)
           <DebtorResponses debtor={debtor} disputes={disputes} timeZone={timeZone} />
         </section>
       )}
+      <DebtorPlans
+        debtorId={debtor.id}
+        debtorName={debtor.fullName}
+        plans={plans}
+        totals={planTotals}
+        today={debtorToday}
+      />
       {replies.length > 0 && (
         <section aria-label="Replies" className="rounded-xl border border-border bg-surface p-4">
           <DebtorReplies debtor={debtor} invoices={invoices} replies={replies} timeZone={timeZone} />

@@ -5,6 +5,7 @@ import { getApp } from "~/auth/context.server";
 import { bankTransfersFor, listBankAccounts } from "~/bank/index.server";
 import { DebtorBrandFrame } from "~/components/debtor-brand";
 import { DEBTOR_LINK_HEADERS, debtorLinkMeta } from "~/components/debtor-link-page";
+import type { PortalPlanForm, PortalPlanView } from "~/components/portal/plan-card";
 import {
   PORTAL_DONE,
   type PortalDone,
@@ -20,15 +21,29 @@ import { formatDate } from "~/domain/dates";
 import { CHARGE_COPY } from "~/domain/i18n/charges";
 import { DEBTOR_LINK_COPY } from "~/domain/i18n/debtor-link";
 import { PAID_CLAIM_COPY } from "~/domain/i18n/paid-claim";
+import { PLAN_COPY } from "~/domain/i18n/payment-plan";
 import { PORTAL_COPY, type PortalKey } from "~/domain/i18n/portal";
 import { formatMoney } from "~/domain/money";
+import { amountExample } from "~/domain/number-locale";
 import { englishCopy, type PageMessage, pageCopy, translate } from "~/domain/page-copy";
+import { instalmentStates, LIVE_PLAN_STATUSES, nextPayment, planFirstWindow } from "~/domain/payment-plan";
 import { promiseEndsAt, promiseWindow } from "~/domain/promise";
 import { localDateString } from "~/domain/schedule-time";
 import { chargeSummary, chargeWords } from "~/domain/statement-charges";
 import { safeTimeZone } from "~/domain/time-zone";
-import type { PayTarget, PortalCharge } from "~/ledger/index.server";
-import { onlinePaymentOf, payOnline, paysOnline, pendingOnlinePayment } from "~/ledger/index.server";
+import type { PayTarget, PlanView, PortalCharge } from "~/ledger/index.server";
+import {
+  acceptPlan,
+  createPlan,
+  debtorPlans,
+  declinePlan,
+  onlinePaymentOf,
+  payOnline,
+  paysOnline,
+  pendingOnlinePayment,
+  planTotals,
+  sendPlanLetter,
+} from "~/ledger/index.server";
 import { invoiceRefs, type OptOutTarget, verifyPortalToken } from "~/links/index.server";
 import { readForm } from "~/platform/action-result.server";
 import type { AppConfig } from "~/platform/config.server";
@@ -47,6 +62,7 @@ import {
 } from "~/responses/index.server";
 import { PORTAL_INTENTS } from "~/schemas/intents";
 import { readPaidClaim } from "~/schemas/paid-claim";
+import { type PlanErrors, type PlanValues, planRuleField, planRuleMessage, readPlanForm } from "~/schemas/payment-plan";
 import { DisputeSchema, portalMessage, promiseSchema } from "~/schemas/portal";
 import type { PageHandle } from "~/ui/should-hydrate";
 import type { Route } from "./+types/portal";
@@ -77,12 +93,20 @@ type Errors = PortalErrors;
 type Values = PortalValues;
 type Copy = PortalView["copy"];
 
-type Answer = { state: "invalid"; copy: Copy } | (PortalView & { errors?: Errors; values?: Values; intent?: string });
+type Answer =
+  | { state: "invalid"; copy: Copy }
+  | (PortalView & {
+      errors?: Errors;
+      values?: Values;
+      intent?: string;
+      planErrors?: PlanErrors;
+      planValues?: PlanValues;
+    });
 
 /** A link that is not valid names no debtor: the page in English. */
 const invalid = () =>
   data<Answer>(
-    { state: "invalid", copy: englishCopy(PORTAL_COPY, PAID_CLAIM_COPY, DEBTOR_LINK_COPY, CHARGE_COPY) },
+    { state: "invalid", copy: englishCopy(PORTAL_COPY, PAID_CLAIM_COPY, DEBTOR_LINK_COPY, CHARGE_COPY, PLAN_COPY) },
     { status: 404 },
   );
 
@@ -94,7 +118,7 @@ const says = (key: PortalKey, values?: PageMessage<PortalKey>["values"]): PageMe
 async function viewOf(
   config: AppConfig,
   target: OptOutTarget,
-  state: PortalState,
+  state: PortalState & PlanState,
   now: number,
   done: PortalDone | null,
   online: Pick<PortalView, "payOnline" | "checkout" | "pendingOnline">,
@@ -142,7 +166,15 @@ async function viewOf(
     .filter((t) => t.cents > 0);
   return {
     state: "ok",
-    copy: pageCopy(target.language, target.locale, PORTAL_COPY, PAID_CLAIM_COPY, DEBTOR_LINK_COPY, CHARGE_COPY),
+    copy: pageCopy(
+      target.language,
+      target.locale,
+      PORTAL_COPY,
+      PAID_CLAIM_COPY,
+      DEBTOR_LINK_COPY,
+      CHARGE_COPY,
+      PLAN_COPY,
+    ),
     sender: target.senderName,
     brand: target.brand,
     payUrl: target.payUrl,
@@ -185,7 +217,50 @@ async function viewOf(
     emailed: state.emailed,
     window: promiseWindow(now, zone),
     done,
+    ...plansView(state, now, target.locale),
   };
+}
+
+/** How long an ended plan (declined, broken, paid) stays on the page. */
+const ENDED_PLAN_SHOWN_MS = 30 * 86_400_000;
+
+/**
+ * The page's payment plans (decisions/066): per currency the newest plan, when it is waiting,
+ * running or ended lately, with each instalment's state from what the ledger says is paid; and the
+ * request form over the currencies owed without a live plan.
+ */
+function plansView(state: PortalState & PlanState, now: number, locale: string) {
+  const today = localDateString(now, safeTimeZone(state.debtor.timeZone));
+  const newest = new Map<string, PlanView>();
+  for (const p of state.plans) if (!newest.has(p.currency)) newest.set(p.currency, p);
+  const plans: PortalPlanView[] = [];
+  for (const p of newest.values()) {
+    const live = (LIVE_PLAN_STATUSES as readonly string[]).includes(p.status);
+    if (p.status === "cancelled" || (!live && (p.endedAt ?? 0) < now - ENDED_PLAN_SHOWN_MS)) continue;
+    const next = p.status === "active" ? nextPayment(p.instalments, p.paidCents, today) : null;
+    plans.push({
+      currency: p.currency,
+      status: p.status as PortalPlanView["status"],
+      totalCents: p.totalCents,
+      paidCents: p.paidCents,
+      message: p.message,
+      instalments: instalmentStates(p.instalments, p.paidCents, today),
+      next: next ? { cents: next.cents, dueOn: next.dueOn } : null,
+    });
+  }
+  const liveIn = new Set(
+    state.plans.filter((p) => (LIVE_PLAN_STATUSES as readonly string[]).includes(p.status)).map((p) => p.currency),
+  );
+  const totals = state.planTotals.filter((t) => !liveIn.has(t.currency));
+  const planForm: PortalPlanForm | null =
+    totals.length > 0 ? { totals, window: planFirstWindow(today), amountExample: amountExample(locale) } : null;
+  return { plans, planForm };
+}
+
+/** The debtor's plans and what a new one would cover, read with the page. */
+interface PlanState {
+  plans: PlanView[];
+  planTotals: { currency: string; cents: number }[];
 }
 
 const doneOf = (value: string | null): PortalDone | null =>
@@ -195,8 +270,12 @@ const doneOf = (value: string | null): PortalDone | null =>
 async function load(db: Db, config: AppConfig, token: string | undefined) {
   const target = await verifyPortalToken(db, config, token);
   if (!target) return null;
-  const state = await portalState(db, target);
-  return state ? { target, state } : null;
+  const [state, plans, totals] = await Promise.all([
+    portalState(db, target),
+    debtorPlans(db, target.ownerId, target.debtorId),
+    planTotals(db, target.ownerId, target.debtorId),
+  ]);
+  return state ? { target, state: { ...state, plans, planTotals: totals } } : null;
 }
 
 /**
@@ -250,7 +329,13 @@ export async function action({ params, context, request }: Route.ActionArgs) {
   // Back to the page, with what was done (POST/redirect/GET): a reload repeats nothing.
   const done = (what: PortalDone) => redirect(`/d/${params.token}?done=${what}`);
   /** The page again with what went wrong and what was typed (nothing is lost). */
-  const refused = async (intent: string, status: number, errors: Errors, values: Values = {}) =>
+  const refused = async (
+    intent: string,
+    status: number,
+    errors: Errors,
+    values: Values = {},
+    plan: { planErrors?: PlanErrors; planValues?: PlanValues } = {},
+  ) =>
     data<Answer>(
       {
         ...(await viewOf(
@@ -266,6 +351,7 @@ export async function action({ params, context, request }: Route.ActionArgs) {
         intent,
         errors,
         values,
+        ...plan,
       },
       { status },
     );
@@ -409,6 +495,68 @@ export async function action({ params, context, request }: Route.ActionArgs) {
       // The disputed invoice's steps leave the debtor's due-date schedules that still run.
       await replanDueSchedules({ env, db, ownerId: target.ownerId, now }, [target.debtorId]);
       return done("disputed");
+    }
+    case PORTAL_INTENTS.planRequest: {
+      // The debtor asks for a plan (decisions/066): read in their number format, split against what
+      // the ledger says is owed, made once (a live plan in the currency refuses a second).
+      const today = localDateString(now, safeTimeZone(state.debtor.timeZone));
+      const dateIn = (d: string) => formatDate(d, target.locale);
+      const currencies = state.planTotals.map((t) => t.currency);
+      const read = readPlanForm(formData, { currencies, locale: target.locale });
+      if (!read.ok) return refused(intent, 400, {}, {}, { planErrors: read.errors, planValues: read.values });
+      const made = await createPlan({ env, db, ownerId: target.ownerId, now }, target.debtorId, "debtor", {
+        ...read.value,
+        today,
+      });
+      if ("error" in made) {
+        const planErrors: PlanErrors =
+          made.error === "live" || made.error === "stale" || made.error === "not-found"
+            ? { form: { key: "plan.error.live" } }
+            : { [planRuleField(made.error, read.value.shape.mode)]: planRuleMessage(made.error, today, dateIn) };
+        return refused(intent, made.error === "live" ? 409 : 400, {}, {}, { planErrors, planValues: read.values });
+      }
+      tell();
+      return done("plan-requested");
+    }
+    case PORTAL_INTENTS.planAccept:
+    case PORTAL_INTENTS.planDecline: {
+      // The debtor answers the user's offer in a currency (the page names no plan id).
+      const currency = String(formData.get("currency") ?? "");
+      const offer = state.plans.find((p) => p.currency === currency && p.status === "offered");
+      const stale = { planErrors: { form: { key: "plan.error.stale" as const } } };
+      if (!offer) return refused(intent, 409, {}, {}, stale);
+      const scope = { env, db, ownerId: target.ownerId, now };
+      const today = localDateString(now, safeTimeZone(state.debtor.timeZone));
+      if (intent === PORTAL_INTENTS.planAccept) {
+        const accepted = await acceptPlan(scope, offer.id, { by: "debtor", debtorId: target.debtorId, today });
+        if ("error" in accepted) return refused(intent, 409, {}, {}, stale);
+        tell();
+        await sendPlanLetter(scope, config, accepted.plan, "confirmed");
+        return done("plan-accepted");
+      }
+      const declined = await declinePlan(scope, offer.id, { by: "debtor", debtorId: target.debtorId });
+      if ("error" in declined) return refused(intent, 409, {}, {}, stale);
+      tell();
+      return done("plan-declined");
+    }
+    case PORTAL_INTENTS.planPay: {
+      // The next instalment (with any missed before it), its amount from the ledger, never the form's.
+      const extra = [...formData.keys()].filter((k) => k !== "intent" && k !== "currency");
+      if (extra.length > 0) return refused(intent, 400, { form: says("portal.error.payFields") });
+      const currency = String(formData.get("currency") ?? "");
+      const plan = state.plans.find((p) => p.currency === currency && p.status === "active");
+      if (!plan) return refused(intent, 409, {}, {}, { planErrors: { form: { key: "plan.error.stale" } } });
+      const started = await payOnline(env, config, db, target, params.token, { planId: plan.id }, now);
+      if (started === null) {
+        if (target.payUrl) return redirect(target.payUrl, 303);
+        return refused(intent, 409, { form: says("portal.error.payUnavailable", { sender: target.senderName }) });
+      }
+      if ("error" in started) {
+        return refused(intent, 409, {
+          form: says(started.error === "payment-pending" ? PAY_PENDING : "portal.error.nothingToPay"),
+        });
+      }
+      return redirect(started.url, 303);
     }
     default:
       return refused(intent, 400, { form: says("portal.error.unknown") });

@@ -104,6 +104,21 @@ export const PORTAL_INTENTS = {
   promise: "portal-promise",
   dispute: "portal-dispute",
   optOut: "portal-opt-out",
+  // Payment plans (decisions/066): ask for one, answer the user's offer, pay the next instalment.
+  planRequest: "portal-plan-request",
+  planAccept: "portal-plan-accept",
+  planDecline: "portal-plan-decline",
+  planPay: "portal-plan-pay",
+} as const;
+
+/** The user's payment-plan actions on the debtor pages (decisions/066). */
+export const PLAN_INTENTS = {
+  offer: "plan-offer",
+  accept: "plan-accept",
+  edit: "plan-edit",
+  decline: "plan-decline",
+  cancel: "plan-cancel",
+  end: "plan-end",
 } as const;
 
 /** The user's answers to a debtor's page, on the debtor pages' action (the timeline, the dashboard). */

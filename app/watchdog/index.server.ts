@@ -4,7 +4,7 @@ import { sendDailyDigests, sendStaleNotices } from "~/activity/index.server";
 import { sendTrialNotices } from "~/billing/index.server";
 import { chunk } from "~/db/chunk";
 import { getDb } from "~/db/client.server";
-import { expireAbandonedCheckouts, runDailyAccrual } from "~/ledger/index.server";
+import { expireAbandonedCheckouts, runDailyAccrual, watchPlans } from "~/ledger/index.server";
 import { retryRecordedEmails } from "~/mail/index.server";
 import { readConfig } from "~/platform/config.server";
 import {
@@ -77,6 +77,8 @@ export async function runWatchdog(env: Env, now = Date.now()) {
   await runMailRecovery(env, now).catch((error) => console.error("[dunly] watchdog could not recover mail", error));
   // Then promises to pay whose day has passed; a failure there is logged and tried again next run.
   await runPromiseEnds(env, now).catch((error) => console.error("[dunly] watchdog could not end promises", error));
+  // Then payment plans' instalments (decisions/066): reminders, nudges, misses, plans that end.
+  await runPlanWatch(env, now).catch((error) => console.error("[dunly] watchdog could not watch plans", error));
   // Last, the user's notices their request left 'pending'.
   await runNotices(env, now);
   // Then the accounting tools' incremental sync (decisions/060): a few connections a run.
@@ -233,6 +235,21 @@ export async function runPromiseEnds(env: Env, now = Date.now()) {
     );
   }
   return total;
+}
+
+/**
+ * Payment plans on the cron (decisions/066): each active plan's instalment reminders and nudges
+ * (once each, in the debtor's daytime), the user told of a missed instalment, plans that end by
+ * themselves after their grace days, plans the ledger covers in full.
+ */
+export async function runPlanWatch(env: Env, now = Date.now()) {
+  const out = await watchPlans(env, getDb(env.DB), readConfig(env), now);
+  if (out.sent > 0 || out.missed > 0 || out.broken > 0) {
+    console.log(
+      `[dunly] watchdog: ${out.sent} plan e-mail(s), ${out.missed} missed instalment(s) told, ${out.broken} plan(s) ended`,
+    );
+  }
+  return out;
 }
 
 /**

@@ -118,6 +118,16 @@ async function seedAccount(a: Account) {
     env.DB.prepare(
       "INSERT INTO charge_pauses (owner_id, invoice_id, reason, from_on) VALUES (?, ?, 'dispute', '2026-01-01')",
     ).bind(a.id, debtor.invoiceId),
+    // A payment plan (decisions/066), its instalment and the invoice it covers.
+    env.DB.prepare(
+      "INSERT INTO payment_plans (owner_id, debtor_id, currency, status, proposed_by, total_cents, first_on) VALUES (?, ?, 'USD', 'declined', 'debtor', 100, '2026-12-01')",
+    ).bind(a.id, debtor.id),
+    env.DB.prepare(
+      "INSERT INTO plan_instalments (owner_id, plan_id, seq, due_on, amount_cents) SELECT owner_id, id, 1, '2026-12-01', 100 FROM payment_plans WHERE owner_id = ?",
+    ).bind(a.id),
+    env.DB.prepare(
+      "INSERT INTO plan_invoices (owner_id, plan_id, invoice_id) SELECT p.owner_id, p.id, i.id FROM payment_plans AS p JOIN invoices AS i ON i.debtor_id = p.debtor_id WHERE p.owner_id = ? LIMIT 1",
+    ).bind(a.id),
   ]);
   await env.IMAGES.put(`${a.id}/photo${a.id}`, new Uint8Array([1, 2, 3]));
   // A month of deliveries moved to the archive (docs/decisions/022): its counts, its file's record and the file.

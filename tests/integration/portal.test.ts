@@ -322,8 +322,10 @@ describe("GET /d/:token, without JavaScript", () => {
     ]) {
       expect(text).toContain(label);
     }
-    // The four answers, and the theme switch (the debtor's pages have no Dunly menu: docs/decisions/058).
-    expect(html.match(/<form [^>]*method="post"/g)).toHaveLength(5);
+    // The four answers, the request for a payment plan (decisions/066), and the theme switch (the
+    // debtor's pages have no Dunly menu: docs/decisions/058).
+    expect(html.match(/<form [^>]*method="post"/g)).toHaveLength(6);
+    expect(text).toContain("Ask for a payment plan");
     expect(html).toContain('name="promised_on"');
     expect(html).toMatch(/<label[^>]*for="[^"]+"[^>]*>I will pay by<\/label>/);
     // Nothing of the other debtor, the owner or any id.

@@ -235,9 +235,10 @@ const BUDGET = {
   debtorsCsv: 2,
   invoicesCsv: 2,
   timeline: 9,
-  // The debtor's page: the timeline's, its Invoices section's, its replies (decisions/020) and its
-  // contacts (decisions/057) and its invoices' late-payment charges (decisions/065), in one batch.
-  debtorPage: 13,
+  // The debtor's page: the timeline's, its Invoices section's, its replies (decisions/020), its
+  // contacts (decisions/057), its invoices' late-payment charges (decisions/065) and its payment
+  // plans (decisions/066), in one batch.
+  debtorPage: 14,
   options: 2,
   // The debtor choice, the organizations and whether reminders offer a way to pay, in the session's batch.
   schedule: 4,

@@ -11,6 +11,7 @@ import {
   type NoticeMessage,
   noticeCopy,
 } from "../../app/domain/notice";
+import { type PlanLetterMessage, planLetterSubject } from "../../app/domain/plan-letter";
 import type { TemplateId } from "../../app/domain/presets";
 import { type ReceiptMessage, receiptSubject } from "../../app/domain/receipt";
 import { type ReplyCopyMessage, replyCopySubject } from "../../app/domain/reply-copy";
@@ -26,6 +27,7 @@ import PasswordChangedEmail, {
   type PasswordChangedEmailProps,
   passwordChangedSubject,
 } from "../../emails/password-changed";
+import PlanLetterEmail from "../../emails/plan-letter";
 import ReceiptEmail from "../../emails/receipt";
 import type { ReminderEmailProps } from "../../emails/reminder";
 import type { ReminderMessage } from "../../emails/reminder-message";
@@ -188,6 +190,21 @@ export class MailWorker extends WorkerEntrypoint<MailEnv> {
   async sendReceipt(message: ReceiptMessage, idempotencyKey: string): Promise<SendResult> {
     const { to: _to, replyTo: _replyTo, fromAddress: _from, ...props } = message;
     return sendToDebtor(this.env, message, receiptSubject(message), createElement(ReceiptEmail, props), idempotencyKey);
+  }
+
+  /**
+   * The debtor's e-mail about a payment plan (decisions/066): agreed, offered, declined, an
+   * instalment's reminder or nudge, the plan's end; once per plan, instalment and kind (its key).
+   */
+  async sendPlanLetter(message: PlanLetterMessage, idempotencyKey: string): Promise<SendResult> {
+    const { to: _to, replyTo: _replyTo, fromAddress: _from, ...props } = message;
+    return sendToDebtor(
+      this.env,
+      message,
+      planLetterSubject(message),
+      createElement(PlanLetterEmail, props),
+      idempotencyKey,
+    );
   }
 
   /**

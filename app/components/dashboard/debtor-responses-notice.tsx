@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import {
   AllowPromiseButton,
   DocumentAnswer,
+  PlanRequestAnswers,
   ReplyAnswers,
   ResolveDisputeButton,
 } from "~/components/debtors/debtor-responses";
@@ -30,6 +31,11 @@ function lineOf(r: DebtorResponse, timeZone: string, locale: string): string {
     }
     case "replied":
       return `${r.fullName} replied: ${r.reason || "(no subject)"} (reminders held)`;
+    case "plan_requested": {
+      const [cents, currency, count] = (r.reason ?? "").split(" ");
+      const amount = currency ? formatMoney(Number(cents), currency, locale) : "";
+      return `${r.fullName} asked to pay ${amount} in ${count} instalments from ${formatDate(r.date ?? "", locale)} (reminders held)`;
+    }
   }
 }
 
@@ -89,6 +95,9 @@ export function DebtorResponsesNotice({
               )}
               {r.kind === "replied" && r.invoiceId !== null && (
                 <ReplyAnswers replyId={r.invoiceId} debtorId={r.debtorId} describedBy={textId} area="dashboard" />
+              )}
+              {r.kind === "plan_requested" && r.invoiceId !== null && (
+                <PlanRequestAnswers planId={r.invoiceId} describedBy={textId} area="dashboard" />
               )}
               {r.kind === "promise_broken" && (
                 <AllowPromiseButton debtorId={r.debtorId} describedBy={textId} area="dashboard" />

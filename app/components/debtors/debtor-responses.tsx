@@ -7,7 +7,7 @@ import { formatDate, formatDayOf } from "~/domain/dates";
 import { invoiceLabel } from "~/domain/dispute";
 import { addDays } from "~/domain/promise";
 import { isActionResult } from "~/platform/action-result";
-import { DEBTOR_RESPONSE_INTENTS } from "~/schemas/intents";
+import { DEBTOR_RESPONSE_INTENTS, PLAN_INTENTS } from "~/schemas/intents";
 import { useLocale } from "~/ui/root-data";
 import { useFormResult } from "~/ui/use-form-result";
 
@@ -17,7 +17,7 @@ const {
   replyResume: REPLY_RESUME,
   replyHandled: REPLY_HANDLED,
 } = DEBTOR_RESPONSE_INTENTS;
-const ANSWERS = [RESOLVE, ALLOW, REPLY_RESUME, REPLY_HANDLED] as const;
+const ANSWERS = [RESOLVE, ALLOW, REPLY_RESUME, REPLY_HANDLED, PLAN_INTENTS.accept, PLAN_INTENTS.decline] as const;
 
 /**
  * What a debtor said on their page that the user answers: "Resolve dispute" on a disputed invoice, "Allow a new promise" after a broken one. Each is
@@ -32,9 +32,11 @@ function AnswerForm({
   label,
   describedBy,
   area,
+  extra = {},
 }: {
+  extra?: Record<string, string>;
   intent: string;
-  field: "invoice_id" | "debtor_id" | "reply_id";
+  field: "invoice_id" | "debtor_id" | "reply_id" | "plan_id";
   value: number;
   label: string;
   describedBy: string;
@@ -48,6 +50,9 @@ function AnswerForm({
   return (
     <fetcher.Form method="post">
       <input type="hidden" name={field} value={value} />
+      {Object.entries(extra).map(([name, v]) => (
+        <input key={name} type="hidden" name={name} value={v} />
+      ))}
       <SubmitButton name="intent" value={intent} size="sm" variant="outline" busy={busy} aria-describedby={describedBy}>
         {label}
       </SubmitButton>
@@ -77,6 +82,34 @@ export function ResolveDisputeButton(props: { invoiceId: number; describedBy: st
       describedBy={props.describedBy}
       area={props.area}
     />
+  );
+}
+
+/**
+ * A payment plan the debtor asked for (decisions/066), answered from the dashboard: "Accept" (with
+ * the default grace days; the debtor page chooses others and changes the plan) or "Decline".
+ */
+export function PlanRequestAnswers(props: { planId: number; describedBy: string; area: ToastArea }) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <AnswerForm
+        intent={PLAN_INTENTS.accept}
+        field="plan_id"
+        value={props.planId}
+        label="Accept plan"
+        describedBy={props.describedBy}
+        area={props.area}
+        extra={{ grace_days: "7" }}
+      />
+      <AnswerForm
+        intent={PLAN_INTENTS.decline}
+        field="plan_id"
+        value={props.planId}
+        label="Decline"
+        describedBy={props.describedBy}
+        area={props.area}
+      />
+    </div>
   );
 }
 

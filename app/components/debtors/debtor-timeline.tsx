@@ -73,6 +73,15 @@ const EVENT_LABELS: Record<string, string> = {
   // Late-payment charges (decisions/065); the detail is the charge and its amount.
   charge_waived: "Late-payment charge waived",
   charge_restored: "Late-payment charge restored",
+  // Payment plans (decisions/066); the detail says the plan.
+  plan_requested: "Asked for a payment plan",
+  plan_offered: "Payment plan offered",
+  plan_accepted: "Payment plan agreed",
+  plan_declined: "Payment plan declined",
+  plan_cancelled: "Payment plan offer withdrawn",
+  plan_missed: "Instalment missed",
+  plan_broken: "Payment plan ended: an instalment was missed",
+  plan_completed: "Payment plan paid in full",
 };
 
 const EVENT_ICONS: Record<string, typeof Mail> = {
@@ -108,6 +117,14 @@ const EVENT_ICONS: Record<string, typeof Mail> = {
   contact_bounced: MailWarning,
   charge_waived: CircleDollarSign,
   charge_restored: CircleDollarSign,
+  plan_requested: Handshake,
+  plan_offered: Handshake,
+  plan_accepted: Handshake,
+  plan_declined: Ban,
+  plan_cancelled: Ban,
+  plan_missed: CalendarX,
+  plan_broken: CalendarX,
+  plan_completed: CalendarCheck,
 };
 
 /** One entry as readable text: the headline, a detail line (or null), and whether it is bad news. */
@@ -146,7 +163,12 @@ export function describeEntry(
     case "event": {
       const label = EVENT_LABELS[e.type] ?? e.type;
       const bad =
-        e.type === "bounced" || e.type === "complained" || e.type === "opted_out" || e.type === "promise_broken";
+        e.type === "bounced" ||
+        e.type === "complained" ||
+        e.type === "opted_out" ||
+        e.type === "promise_broken" ||
+        e.type === "plan_missed" ||
+        e.type === "plan_broken";
       const Icon = EVENT_ICONS[e.type] ?? CalendarClock;
       if (e.type === "bounced" && e.detail) return { title: `${label}: ${e.detail}`, detail: null, tone: "bad", Icon };
       // Its detail says it all: "Promised to pay by 30 December 2026".

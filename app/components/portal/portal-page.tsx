@@ -13,6 +13,7 @@ import type { Translate } from "~/domain/i18n";
 import type { ChargeCopyKey } from "~/domain/i18n/charges";
 import type { DebtorLinkKey } from "~/domain/i18n/debtor-link";
 import type { PaidClaimKey } from "~/domain/i18n/paid-claim";
+import type { PlanKey } from "~/domain/i18n/payment-plan";
 import type { PortalKey } from "~/domain/i18n/portal";
 import { formatMoney } from "~/domain/money";
 import { type PageCopy, type PageMessage, say, translate } from "~/domain/page-copy";
@@ -20,7 +21,9 @@ import { addDays, PROMISE_MAX_DAYS } from "~/domain/promise";
 import type { ChargeSummaryRow } from "~/domain/statement-charges";
 import { PORTAL_INTENTS } from "~/schemas/intents";
 import type { ClaimField, ClaimFormView, ClaimMessage, ClaimSaid, ClaimValues } from "~/schemas/paid-claim";
+import type { PlanErrors, PlanValues } from "~/schemas/payment-plan";
 import { claimSaidWords, PaidClaimForm } from "./paid-claim-form";
+import { PlanSection, type PortalPlanForm, type PortalPlanView } from "./plan-card";
 
 /**
  * The debtor's page (app/routes/portal.tsx): one
@@ -28,7 +31,7 @@ import { claimSaidWords, PaidClaimForm } from "./paid-claim-form";
  * every word in the debtor's language (`copy`: the loader sends that language only).
  */
 
-type Words = PortalKey | PaidClaimKey | DebtorLinkKey | ChargeCopyKey;
+type Words = PortalKey | PaidClaimKey | DebtorLinkKey | ChargeCopyKey | PlanKey;
 type T = Translate<Words>;
 
 /** The confirmations the page shows after an action (its `done` query parameter). */
@@ -37,6 +40,9 @@ export const PORTAL_DONE = {
   disputed: "disputed",
   paid: "paid",
   "opted-out": "opted-out",
+  "plan-requested": "plan-requested",
+  "plan-accepted": "plan-accepted",
+  "plan-declined": "plan-declined",
 } as const;
 export type PortalDone = keyof typeof PORTAL_DONE;
 
@@ -121,6 +127,9 @@ export interface PortalView {
   /** The dates a promise may name, in the debtor's zone. */
   window: { min: string; max: string };
   done: PortalDone | null;
+  /** Payment plans (decisions/066): the debtor's, per currency, and the form to ask for one (null: none can be asked). */
+  plans: PortalPlanView[];
+  planForm: PortalPlanForm | null;
 }
 
 /** The refusals of the page's forms: keys of its catalogues, written by the page. */
@@ -134,6 +143,9 @@ type PortalAnswer = PortalView & {
   intent?: string;
   errors?: PortalErrors;
   values?: PortalValues;
+  /** The payment-plan form's refusals and what was typed in it. */
+  planErrors?: PlanErrors;
+  planValues?: PlanValues;
 };
 
 type Answer = { state: "invalid"; copy: PageCopy<Words> } | PortalAnswer;
@@ -172,6 +184,12 @@ function doneMessage(view: PortalView, t: T): string | null {
       return t(view.emailed ? "portal.done.paidEmailed" : "portal.done.paidInDunly", { sender });
     case "opted-out":
       return t("portal.optedOut", { sender });
+    case "plan-requested":
+      return t("plan.done.requested", { sender });
+    case "plan-accepted":
+      return t("plan.done.accepted");
+    case "plan-declined":
+      return t("plan.done.declined", { sender });
     default:
       return null;
   }
@@ -227,6 +245,17 @@ export function PortalPage({ answer }: { answer: Answer }) {
         {view.bankTransfer.map((b) => (
           <BankTransferCard key={b.currency} transfer={b} several={view.bankTransfer.length > 1} t={t} />
         ))}
+        <PlanSection
+          plans={view.plans}
+          form={view.planForm}
+          payOnline={view.payOnline}
+          locale={view.locale}
+          sender={view.sender}
+          t={t}
+          intent={view.intent}
+          errors={view.planErrors}
+          values={view.planValues}
+        />
         <PaidCard view={view} t={t} />
         {open.length > 0 && <PromiseCard view={view} t={t} />}
         {open.length > 0 && <DisputeCard view={view} open={open} t={t} />}

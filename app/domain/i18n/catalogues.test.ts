@@ -5,6 +5,7 @@ import { CHARGE_COPY } from "./charges";
 import { DEBTOR_LINK_COPY } from "./debtor-link";
 import { OPT_OUT_COPY } from "./opt-out";
 import { PAID_CLAIM_COPY } from "./paid-claim";
+import { PLAN_COPY } from "./payment-plan";
 import { PORTAL_COPY } from "./portal";
 
 const CATALOGUES: Record<string, Catalogues<string>> = {
@@ -13,6 +14,7 @@ const CATALOGUES: Record<string, Catalogues<string>> = {
   "paid-claim": PAID_CLAIM_COPY,
   charges: CHARGE_COPY,
   "opt-out": OPT_OUT_COPY,
+  "payment-plan": PLAN_COPY,
 };
 
 describe("the debtor pages' catalogues", () => {
@@ -35,7 +37,7 @@ describe("the debtor pages' catalogues", () => {
           const values = Object.fromEntries(
             ["sender", "amount", "currency", "date", "restart", "number", "label", "total", "what", "invoices"]
               .concat(["reference", "min", "max", "days", "count", "balance", "typed", "first", "second"])
-              .concat(["example", "value", "owed", "address", "copy", "paid"])
+              .concat(["example", "value", "owed", "address", "copy", "paid", "note", "last"])
               .map((n) => [n, ["max", "days", "count"].includes(n) ? 2 : `«${n}»`]),
           );
           expect(t(key, values), `${language} ${key}`).not.toBe("");

@@ -11,10 +11,12 @@ import { chargeAllocations, charges } from "~/db/schema";
 
 /**
  * What the debtor still owes in charges: the chosen invoice's own, or every charge in `currency`
- * (a paid invoice's included). SQL, evaluated where it is used in the batch.
+ * (a paid invoice's included, a disputed one's not). SQL, evaluated where it is used in the batch.
  */
 export function chargesOwedSql(debtorId: number, currency: string | SQL, invoiceId: number | null): SQL<number> {
-  const target = invoiceId === null ? sql`c.currency = ${currency}` : sql`c.invoice_id = ${invoiceId}`;
+  // A disputed invoice's charges are paid only when it is chosen, as its principal (availableSql).
+  const target =
+    invoiceId === null ? sql`c.currency = ${currency} AND ci.status != 'disputed'` : sql`c.invoice_id = ${invoiceId}`;
   return sql<number>`(SELECT coalesce(sum(c.amount_cents - c.paid_cents), 0) FROM ${charges} AS c JOIN invoices AS ci ON ci.id = c.invoice_id AND ci.status != 'void' WHERE c.debtor_id = ${debtorId} AND c.waived_at IS NULL AND ${target})`;
 }
 
@@ -39,7 +41,7 @@ SELECT pid, cid, min(remaining, amt - before) FROM (
   FROM payments AS p
   JOIN charges AS c ON c.debtor_id = p.debtor_id AND c.owner_id = p.owner_id AND c.amount_cents > c.paid_cents
     AND c.waived_at IS NULL AND c.currency = p.currency AND (p.invoice_id IS NULL OR c.invoice_id = p.invoice_id)
-  JOIN invoices AS i ON i.id = c.invoice_id AND i.status != 'void'
+  JOIN invoices AS i ON i.id = c.invoice_id AND i.status != 'void' AND (p.invoice_id IS NOT NULL OR i.status != 'disputed')
   WHERE ${selector} AND ${onlyIf ?? sql`1`} AND NOT EXISTS (SELECT 1 FROM charge_allocations AS done WHERE done.payment_id = p.id)
 ) WHERE before < amt`);
 }

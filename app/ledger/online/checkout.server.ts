@@ -1,11 +1,13 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { charges, invoices, onlinePayments } from "~/db/schema";
+import { charges, debtors, invoices, onlinePayments } from "~/db/schema";
 import { translator } from "~/domain/i18n";
 import { PORTAL_COPY } from "~/domain/i18n/portal";
 import type { Language } from "~/domain/languages";
 import { formatMoney, toStripeAmount } from "~/domain/money";
+import { nextPayment } from "~/domain/payment-plan";
 import type { StripeSetup } from "~/stripe/index.server";
+import { debtorPlans, debtorToday } from "../plans/plans.server";
 import { pendingOnlinePayment } from "./online-payments.server";
 import type { StripeAccountRow } from "./stripe-account.server";
 
@@ -18,8 +20,11 @@ import type { StripeAccountRow } from "./stripe-account.server";
  * the webhook maps it back to its debtor without trusting its metadata.
  */
 
-/** What to pay: one of the debtor's open invoices, or all of them in a currency (null: the oldest's). */
-export type PayTarget = { invoiceId: number } | { currency: string | null };
+/**
+ * What to pay: one of the debtor's open invoices, all of them in a currency (null: the oldest's), or
+ * the next instalment of their active payment plan (decisions/066: its unpaid part, read from the ledger).
+ */
+export type PayTarget = { invoiceId: number } | { currency: string | null } | { planId: number };
 
 export type CheckoutOutcome = { url: string; sessionId: string } | { error: "nothing-owed" | "payment-pending" };
 
@@ -43,6 +48,8 @@ async function owedLines(db: Db, ownerId: string, debtorId: number, target: PayT
       ),
     )
     .orderBy(asc(invoices.dueOn), asc(invoices.id));
+  // A plan's instalment pays principal only (its invoices' charges come after the plan: decisions/066).
+  if ("planId" in target) return { lines: rows, charges: [] };
   const owed = await chargesOwed(db, ownerId, debtorId, target);
   const currency = "invoiceId" in target ? undefined : (target.currency ?? rows[0]?.currency ?? owed[0]?.currency);
   const inCurrency = <T extends { currency: string }>(list: T[]) =>
@@ -65,13 +72,32 @@ function chargesOwed(db: Db, ownerId: string, debtorId: number, target: PayTarge
         eq(charges.ownerId, ownerId),
         eq(charges.debtorId, debtorId),
         sql`${charges.waivedAt} IS NULL`,
-        sql`${invoices.status} != 'void'`,
+        // Not a void invoice's, nor a disputed one's (owed only once the dispute is lost, as its principal).
+        sql`${invoices.status} IN ('open', 'paid')`,
         gt(charges.amountCents, charges.paidCents),
         "invoiceId" in target ? eq(charges.invoiceId, target.invoiceId) : undefined,
       ),
     )
     .groupBy(charges.invoiceId, charges.currency)
     .orderBy(asc(invoices.dueOn), asc(charges.invoiceId));
+}
+
+/**
+ * The next instalment of the debtor's active plan `planId` as a line to pay: its unpaid part (and
+ * any missed before it) from what the ledger says is paid, in the plan's currency; null when the
+ * plan is not the debtor's, not active, or paid.
+ */
+async function planLine(db: Db, ownerId: string, debtorId: number, planId: number, now: number) {
+  const plan = (await debtorPlans(db, ownerId, debtorId)).find((p) => p.id === planId && p.status === "active");
+  if (!plan) return null;
+  const [debtor] = await db
+    .select({ timeZone: debtors.timeZone })
+    .from(debtors)
+    .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)));
+  const next = nextPayment(plan.instalments, plan.paidCents, debtorToday(now, debtor?.timeZone));
+  return next
+    ? { currency: plan.currency, cents: Math.min(next.cents, plan.totalCents - plan.paidCents), seq: next.seq }
+    : null;
 }
 
 /**
@@ -88,11 +114,19 @@ export async function startCheckout(
   portalUrl: string,
   now: number,
 ): Promise<CheckoutOutcome> {
+  const instalment = "planId" in target ? await planLine(db, debtor.ownerId, debtor.id, target.planId, now) : null;
   const owed = await owedLines(db, debtor.ownerId, debtor.id, target);
-  const { lines } = owed;
+  const lines = instalment
+    ? owed.lines.filter((l) => l.currency === instalment.currency)
+    : "planId" in target
+      ? []
+      : owed.lines;
   const first = lines[0];
-  const amountCents =
-    lines.reduce((sum, l) => sum + Number(l.balance), 0) + owed.charges.reduce((sum, c) => sum + Number(c.owed), 0);
+  const principal = lines.reduce((sum, l) => sum + Number(l.balance), 0);
+  // A plan's instalment: never more than its invoices still owe; otherwise the principal and the charges owed.
+  const amountCents = instalment
+    ? Math.min(instalment.cents, principal)
+    : principal + owed.charges.reduce((sum, c) => sum + Number(c.owed), 0);
   const currency = first?.currency ?? owed.charges[0]?.currency;
   if (!currency || amountCents <= 0) return { error: "nothing-owed" };
   // The invoices paid for: their principal, their charges, or both.
@@ -101,8 +135,9 @@ export async function startCheckout(
   // started now could pay the same invoices twice, so none starts until it has arrived or failed.
   if (await pendingOnlinePayment(db, debtor.ownerId, debtor.id, currency)) return { error: "payment-pending" };
   const t = translator(PORTAL_COPY, debtor.language, debtor.locale);
-  const name =
-    lines.length === 1 && invoiceCount === 1 && first
+  const name = instalment
+    ? t("portal.checkout.lines", { count: lines.length, amount: formatMoney(amountCents, currency, debtor.locale) })
+    : lines.length === 1 && invoiceCount === 1 && first
       ? first.number?.trim()
         ? t("portal.checkout.line", { number: first.number.trim() })
         : t("portal.checkout.lineUnnumbered")
