@@ -27,7 +27,6 @@ import type { Route } from "./+types/settings-charges";
 
 const INTENT = "charges-save";
 
-export const meta: Route.MetaFunction = () => pageMeta("Late charges");
 
 /**
  * Settings → Late charges (decisions/065): late-payment interest and compensation for business
@@ -266,3 +265,5 @@ export default function SettingsCharges({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   return <RouteError message="We couldn't load your late-charge settings." />;
 }
+
+export const meta: Route.MetaFunction = () => pageMeta("Late charges");
