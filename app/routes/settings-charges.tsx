@@ -27,7 +27,6 @@ import type { Route } from "./+types/settings-charges";
 
 const INTENT = "charges-save";
 
-
 /**
  * Settings → Late charges (decisions/065): late-payment interest and compensation for business
  * debtors, off until the user turns it on: the statutory rules by country, or the user's own
