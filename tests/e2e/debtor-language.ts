@@ -6,9 +6,10 @@ import { appOrigin, literal, readMailbox, resendTo, signInByRequest, uniqueEmail
 /**
  * A user whose number format is German (de-DE), so a debtor without a language of their own reads
  * their pages in German, and that debtor's three links from a reminder sent now: their page (/d),
- * "I've paid" (/p) and the opt-out (/u). The debtor owes one invoice, RE-1, of €1,234.56.
+ * "I've paid" (/p) and the opt-out (/u). The debtor owes one invoice, RE-1, of €1,234.56; `extra`: more
+ * of the debtor's fields for the API (its kind, the invoice's due date).
  */
-export async function germanDebtorLinks(page: Page) {
+export async function germanDebtorLinks(page: Page, extra: Record<string, unknown> = {}) {
   await signInByRequest(page, { redirectTo: "/welcome" });
   const headers = { Origin: appOrigin() };
   const saved = await page.request.post("/iam/info", {
@@ -19,7 +20,7 @@ export async function germanDebtorLinks(page: Page) {
   const name = "Greta Grün";
   const email = uniqueEmail("de-debtor");
   const added = await page.request.post("/api/debtors/add", {
-    data: { full_name: name, email, debt: 1234.56, invoice_number: "RE-1", time_zone: daytimeZone() },
+    data: { full_name: name, email, debt: 1234.56, invoice_number: "RE-1", time_zone: daytimeZone(), ...extra },
     headers,
   });
   expect(added.status(), "the debtor added").toBe(200);
@@ -47,5 +48,5 @@ export async function germanDebtorLinks(page: Page) {
     expect(href, `the reminder's /${kind}/ link`).toBeTruthy();
     return new URL(href!.replace(/&amp;/g, "&")).pathname;
   };
-  return { name, email, portal: link("d"), paid: link("p"), optOut: link("u") };
+  return { id: data.id, name, email, portal: link("d"), paid: link("p"), optOut: link("u") };
 }
