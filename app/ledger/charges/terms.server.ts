@@ -3,15 +3,13 @@ import type { Db } from "~/db/client.server";
 import { lateChargeTerms, referenceRates } from "~/db/schema";
 import { formatDate } from "~/domain/dates";
 import {
-  fixingDate,
   formatRate,
   halfYearStart,
   isLateChargeRule,
   type LateChargeTerms,
   RATE_SERIES_INFO,
   type ReferenceRate,
-  rateInForce,
-  ruleRateBp,
+  ruleRateOn,
   STATUTORY_RULES,
 } from "~/domain/late-charges";
 import { formatMoney } from "~/domain/money";
@@ -126,18 +124,18 @@ export function ruleExplanations(rates: readonly ReferenceRate[], today: string,
   const out: Record<string, string> = {};
   for (const rule of STATUTORY_RULES) {
     const from = halfYearStart(today);
-    const fixedOn = fixingDate(rule, from, from);
-    const reference = rateInForce(rule.series, fixedOn, rates);
+    const rate = ruleRateOn(rule, rates, from);
     const money = (cents: number) => formatMoney(cents, rule.currency, locale);
     const bands = rule.compensation.map((b) => b.cents);
     const low = Math.min(...bands);
     const high = Math.max(...bands);
     const compensation = `${low === high ? money(low) : `${money(low)}–${money(high)}`} compensation per invoice`;
     const series = RATE_SERIES_INFO[rule.series].name;
-    const rate = reference
-      ? `${series} ${formatRate(reference.rateBp, "en")} + ${formatRate(rule.marginBp, "en")} = ${formatRate(ruleRateBp(rule, reference.rateBp), "en")} a year ${rule.fixing === "fixed_at_start" ? "for debts late from" : "from"} ${formatDate(from, locale)}${rule.fixing === "half_year" ? " (set again each 1 January and 1 July)" : ""}`
-      : `${series} + ${formatRate(rule.marginBp, "en")} a year (the reference rate for ${formatDate(fixedOn, locale)} is not in Dunly's table yet: nothing is charged until it is)`;
-    out[rule.id] = `${rule.country}: ${rate}; ${compensation}, in ${rule.currency} only`;
+    const words =
+      "error" in rate
+        ? `${series} + ${formatRate(rule.marginBp, "en")} a year (the reference rate for ${formatDate(rate.on, locale)} is not in Dunly's table yet: nothing is charged until it is)`
+        : `${series} ${formatRate(rate.referenceBp, "en")} + ${formatRate(rule.marginBp, "en")} = ${formatRate(rate.rateBp, "en")} a year ${rule.fixing === "fixed_at_start" ? "for debts late from" : "from"} ${formatDate(from, locale)}${rule.fixing === "half_year" ? " (set again each 1 January and 1 July)" : ""}`;
+    out[rule.id] = `${rule.country}: ${words}; ${compensation}, in ${rule.currency} only`;
   }
   return out;
 }
