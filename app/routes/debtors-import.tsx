@@ -19,6 +19,7 @@ import { joinPreview } from "~/domain/cadence-plan";
 import { formatCount } from "~/domain/intl";
 import { LANGUAGE_NAMES } from "~/domain/languages";
 import { amountExample } from "~/domain/number-locale";
+import { formatPhone } from "~/domain/phone";
 import { localDateString } from "~/domain/schedule-time";
 import { STRATEGIES } from "~/domain/strategies";
 import { safeTimeZone } from "~/domain/time-zone";
@@ -129,6 +130,7 @@ const shown = ({ debtor, invoice, ...row }: ImportRow): ShownRow => {
     timeZone: theirs || debtor?.timeZone || row.timeZone,
     language: theirs || (debtor?.language ? LANGUAGE_NAMES[debtor.language] : "") || row.language,
     contactName: theirs || debtor?.contactName || row.contactName,
+    phone: theirs || (debtor?.phone ? formatPhone(debtor.phone) : "") || row.phone,
   };
 };
 
@@ -433,6 +435,7 @@ const OPTIONAL_COLUMNS = [
   { field: "timeZone", label: "Time zone", cell: (r: ShownRow) => r.timeZone },
   { field: "language", label: "Language", cell: (r: ShownRow) => r.language },
   { field: "contactName", label: "Contact person", cell: (r: ShownRow) => r.contactName },
+  { field: "phone", label: "Mobile number", cell: (r: ShownRow) => r.phone },
 ] as const;
 
 /**

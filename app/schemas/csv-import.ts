@@ -48,6 +48,7 @@ export type ImportField =
   | "timeZone"
   | "language"
   | "contactName"
+  | "phone"
   | "issuedOn"
   | "dueOn";
 
@@ -66,6 +67,8 @@ export const IMPORT_FIELDS: readonly { field: ImportField; label: string }[] = [
   { field: "language", label: "Language" },
   // The primary contact's name: reminders greet them (decisions/057).
   { field: "contactName", label: "Contact person" },
+  // The debtor's mobile, in E.164 once read (decisions/068); consent to text is the user's, given on the debtor.
+  { field: "phone", label: "Mobile number" },
 ];
 const FIELD_NAMES = IMPORT_FIELDS.map((f) => f.field);
 
@@ -161,6 +164,28 @@ const ALIASES: Record<ImportField, readonly string[]> = {
   ],
   timeZone: ["timezone", "tz", "zone", "zeitzone", "tijdzone", "fuseauhoraire"],
   language: ["language", "lang", "locale", "sprache", "taal", "langue", "idioma"],
+  phone: [
+    "mobile",
+    "mobilenumber",
+    "mobilephone",
+    "cell",
+    "cellphone",
+    "phone",
+    "phonenumber",
+    "telephone",
+    "tel",
+    "sms",
+    "handy",
+    "mobil",
+    "mobilnummer",
+    "telefon",
+    "telefonnummer",
+    "mobiel",
+    "mobielnummer",
+    "telefoon",
+    "portable",
+    "telephoneportable",
+  ],
   contactName: ["contactperson", "ansprechpartner", "contactpersoon", "interlocuteur", "attn", "attention"],
   issuedOn: [
     "issuedate",
@@ -346,6 +371,8 @@ export interface ImportDebtor {
   language: Language | null;
   /** The primary contact's name (decisions/057); null: none. */
   contactName: string | null;
+  /** The mobile in E.164 (decisions/068); null: none. */
+  phone: string | null;
 }
 
 /** An invoice from one valid row, ready to insert. */
@@ -381,6 +408,7 @@ export interface ImportRow {
   timeZone: string;
   language: string;
   contactName: string;
+  phone: string;
   status: ImportRowStatus;
   /** Why the row is skipped: its errors, or which debtor it duplicates. */
   messages: string[];
@@ -545,6 +573,7 @@ function validateRow(
     time_zone: cells.timeZone,
     language: cells.language,
     contact_name: cells.contactName,
+    phone: cells.phone,
   });
   const invoice = v.safeParse(InvoiceJsonSchema, {
     number: cells.invoice,
@@ -575,6 +604,7 @@ function validateRow(
   add(d.time_zone);
   add(d.language);
   add(d.contact_name && `Contact person: ${d.contact_name}`);
+  add(d.phone && `Mobile number: ${d.phone}`);
   add(i.issued_on && issueDateMessage(locale));
   add(i.due_on && (i.due_on === DUE_BEFORE_ISSUE_MESSAGE ? i.due_on : dueDateMessage(locale)));
   if (!debtor.success || !invoice.success || !kind || !strategy || errors.length > 0) {
@@ -596,6 +626,7 @@ function validateRow(
       timeZone: debtor.output.time_zone ?? defaultZone,
       language: debtor.output.language ?? null,
       contactName: debtor.output.contact_name ?? null,
+      phone: debtor.output.phone ?? null,
     } satisfies ImportDebtor,
     invoice: {
       email,
@@ -707,6 +738,7 @@ export function parseDebtorCsv(input: string, options: ImportOptions & { columns
         timeZone: values.timeZone.trim(),
         language: values.language.trim(),
         contactName: values.contactName.trim(),
+        phone: values.phone.trim(),
       };
       const { errors, debtor, invoice } = validateRow(
         values,
