@@ -13,6 +13,7 @@ import {
   searchKey,
 } from "~/domain/list-params";
 import { fromCents, toCents } from "~/domain/money";
+import { parseMobile, TEXT_OPTED_OUT_MESSAGE } from "~/domain/phone";
 import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { safeTimeZone } from "~/domain/time-zone";
 import {
@@ -29,7 +30,7 @@ import { keyAfterAddressChange } from "~/links/index.server";
 import { type CreateOptions, enforceCap } from "~/platform/account-caps.server";
 import type { DataScope } from "~/platform/scope.server";
 import { commit, sentCountOf } from "~/reminders/index.server";
-import type { DebtorInput } from "~/schemas/debtor";
+import { CONSENT_NEEDS_PHONE_MESSAGE, type DebtorInput } from "~/schemas/debtor";
 import { belowPaidMessage, CURRENCY_PAID_MESSAGE, NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
 
 /** The debt of a debtor with several invoices is theirs; the debtor form cannot change it. */
@@ -364,12 +365,20 @@ function editTextColumns(input: DebtorInput, ownerId: string, now: number) {
   };
 }
 
-export const TEXT_OPTED_OUT_MESSAGE =
-  "This number texted STOP: you may text it again only after the debtor texts START to it.";
+/**
+ * The input with its number as E.164 once the library says it is a mobile of its country (the
+ * schema checked only its shape); a landline or a number invalid there is the phone field's error.
+ */
+function withMobile(input: DebtorInput): DebtorInput {
+  if (!input.phone) return input;
+  const parsed = parseMobile(input.phone);
+  if (!parsed.ok) throw new FieldsRefused({ phone: [parsed.message] });
+  return { ...input, phone: parsed.e164 };
+}
 
 /**
  * Refuses consent to text a number that said STOP (text_opt_outs): the debtor's word wins over the
- * user's. `phone` undefined (a JSON edit that keeps the number): the debtor's current number.
+ * user's; and consent without a number. `phone` undefined (a JSON edit that keeps the number): the debtor's current number.
  */
 async function refuseConsentAfterStop(db: Db, ownerId: string, input: DebtorInput, debtorId?: number) {
   if (input.text_consent !== true) return;
@@ -385,7 +394,8 @@ async function refuseConsentAfterStop(db: Db, ownerId: string, input: DebtorInpu
               .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
               .get()
           )?.phone ?? null);
-  if (phone === null) return;
+  // Consent is to text a number: none without one (a JSON add or edit without a number).
+  if (phone === null) throw new FieldsRefused({ text_consent: [CONSENT_NEEDS_PHONE_MESSAGE] });
   const stopped = await db
     .select({ phone: textOptOuts.phone })
     .from(textOptOuts)
@@ -437,9 +447,10 @@ const newestDebtorId = (ownerId: string) =>
 export async function createDebtor(
   db: Db,
   ownerId: string,
-  input: DebtorInput,
+  typed: DebtorInput,
   options: CreateDebtorOptions & { today?: string } = {},
 ) {
+  const input = withMobile(typed);
   const now = options.now ?? Date.now();
   const today = options.today ?? new Date(now).toISOString().slice(0, 10);
   // Given, else today; a due date already past is the issue date too (an invoice is never due before it is issued).
@@ -510,9 +521,10 @@ export async function updateDebtor(
   { env, db }: DataScope,
   ownerId: string,
   id: number,
-  input: DebtorInput,
+  typed: DebtorInput,
   now = Date.now(),
 ) {
+  const input = withMobile(typed);
   const owned = and(eq(debtors.ownerId, ownerId), eq(debtors.id, id));
   const current = await db
     .select({ debtCents: debtors.debtCents, currency: debtors.currency })

@@ -3,6 +3,7 @@ import {
   formatPhone,
   isTextCountry,
   mobileCountry,
+  mobileShape,
   nextTextMonthStart,
   PHONE_INPUT_MAX,
   PHONE_MESSAGES,
@@ -103,5 +104,15 @@ describe("the text month", () => {
     expect(nextTextMonthStart(lastSecond)).toBe(Date.UTC(2026, 11, 1));
     expect(textMonth(Date.UTC(2026, 11, 31, 12))).toBe("2026-12");
     expect(nextTextMonthStart(Date.UTC(2026, 11, 31, 12))).toBe(Date.UTC(2027, 0, 1));
+  });
+});
+
+describe("mobileShape", () => {
+  it("makes a typed number compact, or says why it cannot be one (the library judges the rest)", () => {
+    expect(mobileShape(" +44 (0) 7400-123.456 ")).toEqual({ ok: true, compact: "+4407400123456" });
+    expect(mobileShape("0049 151 23456789")).toEqual({ ok: true, compact: "+4915123456789" });
+    expect(mobileShape("07400 123456")).toEqual({ ok: false, message: PHONE_MESSAGES.international });
+    expect(mobileShape("+44 call me")).toEqual({ ok: false, message: PHONE_MESSAGES.invalid });
+    expect(mobileShape("+1")).toEqual({ ok: false, message: PHONE_MESSAGES.invalid });
   });
 });

@@ -61,7 +61,27 @@ export const PHONE_MESSAGES = {
   tooLong: `A phone number has at most ${PHONE_INPUT_MAX} characters.`,
 } as const;
 
+/** Consent refused: the number texted STOP to this account (text_opt_outs) and not START since. */
+export const TEXT_OPTED_OUT_MESSAGE =
+  "This number texted STOP: you may text it again only after the debtor texts START to it.";
+
 export type MobileParse = { ok: true; e164: string; country: string | null } | { ok: false; message: string };
+
+/**
+ * The shape of a typed number, without the library (so a page's JavaScript does not carry its
+ * metadata): its country code, then 4 to 17 digits; spaces, dots, dashes and brackets allowed, "00"
+ * read as "+". Answers the compact "+<digits>" or the message. Whether it is a mobile of its
+ * country is `parseMobile`'s, which the server runs on what this lets through.
+ */
+export function mobileShape(input: string): { ok: true; compact: string } | { ok: false; message: string } {
+  const typed = input.trim();
+  if (typed.length > PHONE_INPUT_MAX) return { ok: false, message: PHONE_MESSAGES.tooLong };
+  const compact = typed.replace(/[\s().\-‑–]/g, "");
+  const normalized = compact.startsWith("00") ? `+${compact.slice(2)}` : compact;
+  if (!normalized.startsWith("+")) return { ok: false, message: PHONE_MESSAGES.international };
+  if (!/^\+\d{4,17}$/.test(normalized)) return { ok: false, message: PHONE_MESSAGES.invalid };
+  return { ok: true, compact: normalized };
+}
 
 /**
  * Parses a typed mobile number into E.164. Spaces, dots, dashes and brackets are allowed; "00" as

@@ -19,7 +19,7 @@ import { joinPreview } from "~/domain/cadence-plan";
 import { formatCount } from "~/domain/intl";
 import { LANGUAGE_NAMES } from "~/domain/languages";
 import { amountExample } from "~/domain/number-locale";
-import { formatPhone } from "~/domain/phone";
+import { parseMobile } from "~/domain/phone";
 import { localDateString } from "~/domain/schedule-time";
 import { STRATEGIES } from "~/domain/strategies";
 import { safeTimeZone } from "~/domain/time-zone";
@@ -130,7 +130,7 @@ const shown = ({ debtor, invoice, ...row }: ImportRow): ShownRow => {
     timeZone: theirs || debtor?.timeZone || row.timeZone,
     language: theirs || (debtor?.language ? LANGUAGE_NAMES[debtor.language] : "") || row.language,
     contactName: theirs || debtor?.contactName || row.contactName,
-    phone: theirs || (debtor?.phone ? formatPhone(debtor.phone) : "") || row.phone,
+    phone: theirs || debtor?.phone || row.phone,
   };
 };
 
@@ -211,6 +211,8 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     currency: user.defaultCurrency,
     // Amounts in the user's number format ("1.234,56"), an ambiguous one refused.
     locale: requestNumberLocale(request, user),
+    // A mobile of its country, in E.164 (decisions/068): the library runs here, on the server.
+    mobile: parseMobile,
   });
   const preview = planImport(
     parsed,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PHONE_MESSAGES } from "~/domain/phone";
+import { PHONE_MESSAGES, parseMobile } from "~/domain/phone";
 import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "~/domain/upload-limits";
 import {
   amountFormatMessage,
@@ -24,6 +24,7 @@ const opts = {
   existing: new Map(),
   takenNumbers: new Map<string, string>(),
   maxInvoices: 500,
+  mobile: parseMobile,
 };
 
 describe("previewDebtorCsv: a file of debtors, one row each", () => {

@@ -5,6 +5,7 @@ import { formatCount } from "~/domain/intl";
 import type { Language } from "~/domain/languages";
 import { toCents } from "~/domain/money";
 import { amountExample, DEFAULT_NUMBER_LOCALE } from "~/domain/number-locale";
+import type { MobileParse } from "~/domain/phone";
 import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "~/domain/strategies";
 import { safeTimeZone } from "~/domain/time-zone";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
@@ -459,6 +460,12 @@ export interface ImportOptions {
   currency?: string;
   /** The user's number format: how the amounts are read (DEFAULT_NUMBER_LOCALE when not given). */
   locale?: string;
+  /**
+   * Whether a number the schema let through is a mobile of its country, and its E.164: the
+   * server's `parseMobile` (app/domain/phone.ts), passed in so the page's JavaScript does not carry
+   * the library's metadata (decisions/068).
+   */
+  mobile: (compact: string) => MobileParse;
 }
 
 export interface PlanOptions {
@@ -558,6 +565,7 @@ function validateRow(
   today: string,
   defaultCurrency: string,
   locale: string,
+  mobile: ImportOptions["mobile"],
 ) {
   const kind = parseKind(cells.kind);
   const strategy = parseStrategy(cells.strategy);
@@ -604,7 +612,9 @@ function validateRow(
   add(d.time_zone);
   add(d.language);
   add(d.contact_name && `Contact person: ${d.contact_name}`);
+  const phone = debtor.success && debtor.output.phone ? mobile(debtor.output.phone) : null;
   add(d.phone && `Mobile number: ${d.phone}`);
+  add(phone !== null && !phone.ok && `Mobile number: ${phone.message}`);
   add(i.issued_on && issueDateMessage(locale));
   add(i.due_on && (i.due_on === DUE_BEFORE_ISSUE_MESSAGE ? i.due_on : dueDateMessage(locale)));
   if (!debtor.success || !invoice.success || !kind || !strategy || errors.length > 0) {
@@ -626,7 +636,7 @@ function validateRow(
       timeZone: debtor.output.time_zone ?? defaultZone,
       language: debtor.output.language ?? null,
       contactName: debtor.output.contact_name ?? null,
-      phone: debtor.output.phone ?? null,
+      phone: phone?.ok ? phone.e164 : null,
     } satisfies ImportDebtor,
     invoice: {
       email,
@@ -746,6 +756,7 @@ export function parseDebtorCsv(input: string, options: ImportOptions & { columns
         options.today,
         options.currency ?? DEFAULT_CURRENCY,
         options.locale ?? DEFAULT_NUMBER_LOCALE,
+        options.mobile,
       );
       if (result.errors.some((e) => e.type === "Quotes")) errors.push("A quoted value is not closed on this row");
       if (errors.length > 0 || !debtor || !invoice) {

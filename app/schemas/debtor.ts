@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { canonicalTimeZone } from "~/domain/intl";
 import { LANGUAGES, readLanguage } from "~/domain/languages";
-import { PHONE_INPUT_MAX, PHONE_MESSAGES, parseMobile } from "~/domain/phone";
+import { mobileShape, PHONE_INPUT_MAX, PHONE_MESSAGES } from "~/domain/phone";
 import { isValidTimeZone } from "~/domain/schedule-time";
 import { DEFAULT_STRATEGY, TONES } from "~/domain/strategies";
 import { MAX_TIME_ZONE_LENGTH } from "~/domain/time-zone";
@@ -115,8 +115,10 @@ const jsonContactText = (max: number) =>
   );
 
 /**
- * The debtor's mobile number (decisions/068) as typed, with its country code: a valid mobile of its
- * country becomes E.164; a landline or a number invalid for its country is refused with why.
+ * The debtor's mobile number (decisions/068) as typed, with its country code, made compact
+ * ("+447400123456"). Whether it is a mobile of its country (not a landline, valid there) is checked
+ * on the server with libphonenumber's metadata (app/debtors: `parseMobile`), which answers the same
+ * field error: the schema stays light for the pages' JavaScript.
  */
 const MobileText = v.pipe(
   v.string(PHONE_MESSAGES.invalid),
@@ -124,8 +126,8 @@ const MobileText = v.pipe(
   v.maxLength(PHONE_INPUT_MAX, PHONE_MESSAGES.tooLong),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     if (dataset.value === "") return null;
-    const parsed = parseMobile(dataset.value);
-    if (parsed.ok) return parsed.e164;
+    const parsed = mobileShape(dataset.value);
+    if (parsed.ok) return parsed.compact;
     addIssue({ message: parsed.message });
     return NEVER;
   }),

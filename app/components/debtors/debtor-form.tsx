@@ -9,7 +9,7 @@ import { FieldError, Input, Label } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
 import { languageOptions } from "~/domain/debtor-language";
 import { amountExample, formatAmountInput } from "~/domain/number-locale";
-import { formatPhone, PHONE_INPUT_MAX } from "~/domain/phone";
+import { PHONE_INPUT_MAX } from "~/domain/phone";
 import { STRATEGIES } from "~/domain/strategies";
 import type { ActionResult } from "~/platform/action-result";
 import { CONTACT_NAME_MAX, CONTACT_ROLE_MAX } from "~/schemas/contact";
@@ -119,7 +119,7 @@ export function DebtorForm({
           contact_name: debtor.contact_name ?? "",
           contact_role: debtor.contact_role ?? "",
           late_charges: debtor.late_charges ?? "account",
-          phone: debtor.phone ? formatPhone(debtor.phone) : "",
+          phone: debtor.phone ?? "",
           text_consent: debtor.text_consent_at ? "on" : "",
         }
       : // The form only renders in a dialog, on the client: the browser's own zone is known.
