@@ -8,7 +8,10 @@ import {
   textsUsed,
 } from "~/db/text-allowance";
 import { isTextOptedOut, optInNumber, optOutAddress, optOutNumber } from "~/responses/index.server";
+import { TEXT_COUNTRIES_NEEDED_MESSAGE, TEXT_COUNTRY_MESSAGE } from "~/schemas/text-settings";
+import { formAction, replyErrors } from "./data-helpers";
 import { db, debtorRow, makeDebtor, makeUser } from "./fixtures";
+import { get, pageText, signIn, uniqueEmail } from "./helpers";
 
 /** A number's STOP and START, the account's text settings and the month's allowance (decisions/068). */
 
@@ -76,5 +79,33 @@ describe("text settings and the month's allowance", () => {
     expect(await takeTextStatement(db(), user.id, "2026-12", 3)).toEqual([{ used: 1 }]);
     expect(await takeTextStatement(db(), user.id, "2027-01", 0)).toEqual([]);
     expect(await textsUsed(db(), user.id, "2027-01")).toBe(0);
+  });
+});
+
+describe("Settings → Text messages", () => {
+  it("is off at first, says the plan's allowance and the US and Canada note, and saves the channel and countries", async () => {
+    const user = await signIn(uniqueEmail("texts-tab"));
+    const page = await pageText(await get("/iam/texts", { cookie: user.cookie }));
+    expect(page).toContain("Send text messages");
+    expect(page).toContain("carriers deliver business texts only from a registered sender");
+    // A new account is in the trial, on the Medium plan.
+    expect(page).toContain("0 of 100 text messages used this month on your Medium plan");
+
+    const saved = await formAction("/iam/texts", { intent: "texts-save", enabled: "on", countries: "GB" }, user.cookie);
+    expect(saved.status, JSON.stringify(saved.data)).toBe(200);
+    expect(await textSettingsOf(db(), user.userId)).toEqual({ enabled: true, countries: ["GB"] });
+
+    const none = await formAction("/iam/texts", { intent: "texts-save", enabled: "on" }, user.cookie);
+    expect(none.status).toBe(400);
+    expect(replyErrors(none.data).countries).toEqual([TEXT_COUNTRIES_NEEDED_MESSAGE]);
+    const unknown = await formAction("/iam/texts", { intent: "texts-save", countries: "XX" }, user.cookie);
+    expect(unknown.status).toBe(400);
+    expect(replyErrors(unknown.data).countries).toEqual([TEXT_COUNTRY_MESSAGE]);
+    // Refusals change nothing.
+    expect(await textSettingsOf(db(), user.userId)).toEqual({ enabled: true, countries: ["GB"] });
+
+    const off = await formAction("/iam/texts", { intent: "texts-save", countries: "GB" }, user.cookie);
+    expect(off.status).toBe(200);
+    expect(await textSettingsOf(db(), user.userId)).toEqual({ enabled: false, countries: ["GB"] });
   });
 });
