@@ -1,9 +1,9 @@
 CREATE TABLE `text_opt_outs` (
 	`owner_id` text NOT NULL,
-	`phone` text NOT NULL,
+	`number` text NOT NULL,
 	`source` text NOT NULL,
-	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
-	PRIMARY KEY(`owner_id`, `phone`),
+	`at` integer NOT NULL,
+	PRIMARY KEY(`owner_id`, `number`),
 	FOREIGN KEY (`owner_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint

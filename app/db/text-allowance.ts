@@ -4,7 +4,7 @@ import type { Db } from "./client.server";
 import { textSettings, textUsage } from "./schema";
 
 /**
- * The account's text settings and the month's allowance (decisions/068), for Settings, the claim
+ * The account's text settings and the month's allowance (decisions/069), for Settings, the claim
  * of a text step and the plan's hold. The month is app/domain/phone.ts `textMonth` (UTC).
  */
 

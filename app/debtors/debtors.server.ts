@@ -58,7 +58,7 @@ export interface DebtorRow {
   contactRole: string | null;
   /** Late-payment charges (decisions/065): 'on' or 'off' for this debtor; null: the account's. */
   lateCharges: "on" | "off" | null;
-  /** The mobile in E.164 (decisions/068); null: none. */
+  /** The mobile in E.164 (decisions/069); null: none. */
   phone: string | null;
   /** When the user confirmed they may text the debtor, and who (their e-mail); null: no consent. */
   textConsentAt: number | null;
@@ -325,7 +325,7 @@ function columns(input: DebtorInput) {
 const consentBy = (ownerId: string) =>
   sql<string>`(SELECT ${users.email} FROM ${users} WHERE ${users.id} = ${ownerId})`;
 
-/** A new debtor's mobile and consent (decisions/068): consent is recorded with who and when. */
+/** A new debtor's mobile and consent (decisions/069): consent is recorded with who and when. */
 function newTextColumns(input: DebtorInput, ownerId: string, now: number) {
   const phone = input.phone ?? null;
   const consented = phone !== null && input.text_consent === true;
@@ -337,7 +337,7 @@ function newTextColumns(input: DebtorInput, ownerId: string, now: number) {
 }
 
 /**
- * An edit's mobile and consent, in the UPDATE itself (decisions/068): consent kept as it was
+ * An edit's mobile and consent, in the UPDATE itself (decisions/069): consent kept as it was
  * (when and by whom) while the number stays and the box stays ticked; given now when newly ticked
  * or ticked for a new number; cleared when unticked, when the number is removed, or (JSON without
  * `text_consent`) when the number changes. Absent in JSON: the number is kept.
@@ -397,9 +397,9 @@ async function refuseConsentAfterStop(db: Db, ownerId: string, input: DebtorInpu
   // Consent is to text a number: none without one (a JSON add or edit without a number).
   if (phone === null) throw new FieldsRefused({ text_consent: [CONSENT_NEEDS_PHONE_MESSAGE] });
   const stopped = await db
-    .select({ phone: textOptOuts.phone })
+    .select({ phone: textOptOuts.number })
     .from(textOptOuts)
-    .where(and(eq(textOptOuts.ownerId, ownerId), eq(textOptOuts.phone, phone)))
+    .where(and(eq(textOptOuts.ownerId, ownerId), eq(textOptOuts.number, phone)))
     .get();
   if (stopped) throw new FieldsRefused({ text_consent: [TEXT_OPTED_OUT_MESSAGE] });
 }
@@ -632,7 +632,7 @@ export function debtorToJson(
     // The primary contact (decisions/057): the person behind `email`; the others: GET /api/debtors/:id.
     contact_name: d.contactName,
     contact_role: d.contactRole,
-    // The mobile in E.164 and the consent to text it (decisions/068): when (ISO) and by whom; null: none.
+    // The mobile in E.164 and the consent to text it (decisions/069): when (ISO) and by whom; null: none.
     phone: d.phone,
     text_consent: d.textConsentAt !== null,
     text_consent_at: d.textConsentAt === null ? null : new Date(d.textConsentAt).toISOString(),

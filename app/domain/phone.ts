@@ -1,7 +1,7 @@
 import { type CountryCode, getCountryCallingCode, parsePhoneNumberFromString } from "libphonenumber-js/mobile";
 
 /**
- * A debtor's mobile number (decisions/068): the pure rules, client-safe, the same on the form, the
+ * A debtor's mobile number (decisions/069): the pure rules, client-safe, the same on the form, the
  * API and the CSV import. Numbers are stored in E.164 ("+447400123456").
  *
  * Only a number that can receive a text is accepted: the library's mobile metadata

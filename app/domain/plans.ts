@@ -26,7 +26,7 @@ export interface Plan {
   /**
    * Text messages the account may send in a calendar month (UTC; app/domain/phone.ts `textMonth`),
    * counted once per text that leaves; 0: the plan has no texts. A text step past it is held and the
-   * user told (decisions/068).
+   * user told (decisions/069).
    */
   monthlyTexts: number;
   popular: boolean;

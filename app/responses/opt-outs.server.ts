@@ -39,7 +39,7 @@ export async function optOutAddress(
     db.insert(optOuts).values({ ownerId, email: address, createdAt: now }).onConflictDoNothing(),
     optedOutStatement(db, ownerId, sameAddress(ownerId, address), now),
     consequences({ kind: "opted-out", ownerId, debtorIds: owned }),
-    // The opt-out ends the consent to text these debtors too (decisions/068).
+    // The opt-out ends the consent to text these debtors too (decisions/069).
     db
       .update(debtors)
       .set({ textConsentAt: null, textConsentBy: null })

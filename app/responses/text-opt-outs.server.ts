@@ -1,9 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, textOptOuts } from "~/db/schema";
 
 /**
- * A number's STOP and START (decisions/068), for the inbound texts' webhook and the user. Keyed by
+ * A number's STOP and START (decisions/069), for the inbound texts' webhook and the user. Keyed by
  * the owner and the E.164 number, so every debtor of that user with that number is covered and the
  * same number at another user is not. The caller tells the user and writes the timeline (it knows
  * the message); these only change what may be sent, each in one batch.
@@ -23,7 +23,7 @@ export async function optOutNumber(
   now = Date.now(),
 ): Promise<{ debtorIds: number[] }> {
   const [, ended] = await db.batch([
-    db.insert(textOptOuts).values({ ownerId, phone, source, createdAt: now }).onConflictDoNothing(),
+    db.insert(textOptOuts).values({ ownerId, number: phone, source, at: now }).onConflictDoNothing(),
     db
       .update(debtors)
       .set({ textConsentAt: null, textConsentBy: null, updatedAt: now })
@@ -36,10 +36,11 @@ export async function optOutNumber(
 /**
  * The number texted START: its opt-out row goes, and the debtors of the owner with that number
  * have the debtor's own consent, recorded as given by "START from <number>" now. Nothing happens
- * for a number that had not opted out. Returns the debtors given consent.
+ * for a number that had not opted out, nor for one the user opted out themselves (source 'user':
+ * only the user lifts it). Returns the debtors given consent.
  */
 export async function optInNumber(db: Db, ownerId: string, phone: string, now = Date.now()) {
-  const stopped = sql`EXISTS (SELECT 1 FROM ${textOptOuts} WHERE ${textOptOuts.ownerId} = ${ownerId} AND ${textOptOuts.phone} = ${phone})`;
+  const stopped = sql`EXISTS (SELECT 1 FROM ${textOptOuts} WHERE ${textOptOuts.ownerId} = ${ownerId} AND ${textOptOuts.number} = ${phone} AND ${textOptOuts.source} != 'user')`;
   const [consented] = await db.batch([
     db
       .update(debtors)
@@ -48,7 +49,9 @@ export async function optInNumber(db: Db, ownerId: string, phone: string, now = 
         and(eq(debtors.ownerId, ownerId), eq(debtors.phone, phone), sql`${debtors.textConsentAt} IS NULL`, stopped),
       )
       .returning({ id: debtors.id }),
-    db.delete(textOptOuts).where(and(eq(textOptOuts.ownerId, ownerId), eq(textOptOuts.phone, phone))),
+    db
+      .delete(textOptOuts)
+      .where(and(eq(textOptOuts.ownerId, ownerId), eq(textOptOuts.number, phone), ne(textOptOuts.source, "user"))),
   ]);
   return { debtorIds: consented.map((row) => row.id) };
 }
@@ -56,9 +59,9 @@ export async function optInNumber(db: Db, ownerId: string, phone: string, now = 
 /** Whether the number opted out of the owner's texts (STOP and no START since). */
 export async function isTextOptedOut(db: Db, ownerId: string, phone: string): Promise<boolean> {
   const row = await db
-    .select({ phone: textOptOuts.phone })
+    .select({ phone: textOptOuts.number })
     .from(textOptOuts)
-    .where(and(eq(textOptOuts.ownerId, ownerId), eq(textOptOuts.phone, phone)))
+    .where(and(eq(textOptOuts.ownerId, ownerId), eq(textOptOuts.number, phone)))
     .get();
   return row !== undefined;
 }

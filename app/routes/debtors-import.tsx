@@ -211,7 +211,7 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     currency: user.defaultCurrency,
     // Amounts in the user's number format ("1.234,56"), an ambiguous one refused.
     locale: requestNumberLocale(request, user),
-    // A mobile of its country, in E.164 (decisions/068): the library runs here, on the server.
+    // A mobile of its country, in E.164 (decisions/069): the library runs here, on the server.
     mobile: parseMobile,
   });
   const preview = planImport(

@@ -24,7 +24,7 @@ import type { Route } from "./+types/settings-texts";
 const INTENT = "texts-save";
 
 /**
- * Settings → Text messages (decisions/068): the text channel on or off, the countries whose
+ * Settings → Text messages (decisions/069): the text channel on or off, the countries whose
  * numbers may be texted (the US and Canada only with a registered sender), and the month's
  * allowance of the account's plan with what it has used.
  */

@@ -97,7 +97,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
     });
   });
 
-  it("reads a mobile number column into E.164 and refuses a landline with why (decisions/068)", () => {
+  it("reads a mobile number column into E.164 and refuses a landline with why (decisions/069)", () => {
     const preview = previewDebtorCsv(
       "name,email,amount,Mobile\nAcme,ap@acme.example,10,+44 7400 123456\nBeta,b@beta.example,5,\nGamma,g@gamma.example,5,+44 20 7946 0018\nDelta,d@delta.example,5,07400 123456\n",
       opts,

@@ -68,7 +68,7 @@ export const IMPORT_FIELDS: readonly { field: ImportField; label: string }[] = [
   { field: "language", label: "Language" },
   // The primary contact's name: reminders greet them (decisions/057).
   { field: "contactName", label: "Contact person" },
-  // The debtor's mobile, in E.164 once read (decisions/068); consent to text is the user's, given on the debtor.
+  // The debtor's mobile, in E.164 once read (decisions/069); consent to text is the user's, given on the debtor.
   { field: "phone", label: "Mobile number" },
 ];
 const FIELD_NAMES = IMPORT_FIELDS.map((f) => f.field);
@@ -372,7 +372,7 @@ export interface ImportDebtor {
   language: Language | null;
   /** The primary contact's name (decisions/057); null: none. */
   contactName: string | null;
-  /** The mobile in E.164 (decisions/068); null: none. */
+  /** The mobile in E.164 (decisions/069); null: none. */
   phone: string | null;
 }
 
@@ -463,7 +463,7 @@ export interface ImportOptions {
   /**
    * Whether a number the schema let through is a mobile of its country, and its E.164: the
    * server's `parseMobile` (app/domain/phone.ts), passed in so the page's JavaScript does not carry
-   * the library's metadata (decisions/068).
+   * the library's metadata (decisions/069).
    */
   mobile: (compact: string) => MobileParse;
 }

@@ -43,7 +43,7 @@ describe("debt amounts", () => {
   });
 });
 
-describe("the debtor's mobile and consent to text (decisions/068)", () => {
+describe("the debtor's mobile and consent to text (decisions/069)", () => {
   function formWith(fields: Record<string, string>) {
     const form = new FormData();
     form.set("full_name", base.full_name);

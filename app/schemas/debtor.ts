@@ -115,7 +115,7 @@ const jsonContactText = (max: number) =>
   );
 
 /**
- * The debtor's mobile number (decisions/068) as typed, with its country code, made compact
+ * The debtor's mobile number (decisions/069) as typed, with its country code, made compact
  * ("+447400123456"). Whether it is a mobile of its country (not a landline, valid there) is checked
  * on the server with libphonenumber's metadata (app/debtors: `parseMobile`), which answers the same
  * field error: the schema stays light for the pages' JavaScript.

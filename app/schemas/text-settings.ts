@@ -5,7 +5,7 @@ export const TEXT_COUNTRY_MESSAGE = "Please choose countries from the list";
 export const TEXT_COUNTRIES_NEEDED_MESSAGE = "Choose at least one country to turn texts on";
 
 /**
- * Settings → Text messages (decisions/068): the channel on or off and the countries whose numbers
+ * Settings → Text messages (decisions/069): the channel on or off and the countries whose numbers
  * may be texted. A checkbox group: absent is none, one box a string, several an array.
  */
 export const textSettingsSchema = v.pipe(

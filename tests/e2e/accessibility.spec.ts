@@ -477,7 +477,7 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
     "/iam/accounting",
     // Settings → Late charges (decisions/065), off as every account starts.
     "/iam/charges",
-    // Settings → Text messages (decisions/068), off as every account starts.
+    // Settings → Text messages (decisions/069), off as every account starts.
     "/iam/texts",
     // Sending domain, before a domain is added: the form.
     "/iam/domain",

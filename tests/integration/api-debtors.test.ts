@@ -54,7 +54,7 @@ describe("GET /api/debtors", () => {
         // No contact person given (decisions/057).
         contact_name: null,
         contact_role: null,
-        // No mobile, so no consent to text (decisions/068).
+        // No mobile, so no consent to text (decisions/069).
         phone: null,
         text_consent: false,
         text_consent_at: null,

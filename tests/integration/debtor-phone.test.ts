@@ -6,7 +6,7 @@ import { apiJson, decodeTurbo, formAction, postMultipart, replyErrors } from "./
 import { debtorRow } from "./fixtures";
 import { signIn, uniqueEmail } from "./helpers";
 
-/** The debtor's mobile and the user's consent to text it (decisions/068), through the API, the form and the CSV. */
+/** The debtor's mobile and the user's consent to text it (decisions/069), through the API, the form and the CSV. */
 
 async function addWithPhone(cookie: string, fields: Record<string, unknown>) {
   return apiJson("POST", "/debtors/add", {
@@ -104,7 +104,7 @@ describe("a debtor's mobile and consent to text", () => {
 
   it("refuses consent for a number that texted STOP until it texts START", async () => {
     const owner = await signIn(uniqueEmail("phone-stop"));
-    await env.DB.prepare("INSERT INTO text_opt_outs (owner_id, phone, source, created_at) VALUES (?, ?, 'keyword', ?)")
+    await env.DB.prepare("INSERT INTO text_opt_outs (owner_id, number, source, at) VALUES (?, ?, 'keyword', ?)")
       .bind(owner.userId, "+447400123456", Date.now())
       .run();
     const refused = await addWithPhone(owner.cookie, { phone: "+447400123456", text_consent: true });

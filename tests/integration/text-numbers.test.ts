@@ -13,7 +13,7 @@ import { formAction, replyErrors } from "./data-helpers";
 import { db, debtorRow, makeDebtor, makeUser } from "./fixtures";
 import { get, pageText, signIn, uniqueEmail } from "./helpers";
 
-/** A number's STOP and START, the account's text settings and the month's allowance (decisions/068). */
+/** A number's STOP and START, the account's text settings and the month's allowance (decisions/069). */
 
 async function debtorWithPhone(ownerId: string, phone: string, consent = true) {
   const debtor = await makeDebtor(ownerId);
@@ -49,6 +49,12 @@ describe("STOP and START", () => {
     const never = await debtorWithPhone(user.id, "+4915123456789", false);
     expect((await optInNumber(db(), user.id, "+4915123456789", 8000)).debtorIds).toEqual([]);
     expect(await debtorRow(never.id)).toMatchObject({ text_consent_at: null });
+    // The user's own opt-out of a number is not lifted by the debtor's START.
+    const mine = await debtorWithPhone(user.id, "+33612345678");
+    await optOutNumber(db(), user.id, "+33612345678", "user", 9000);
+    expect((await optInNumber(db(), user.id, "+33612345678", 9500)).debtorIds).toEqual([]);
+    expect(await isTextOptedOut(db(), user.id, "+33612345678")).toBe(true);
+    expect(await debtorRow(mine.id)).toMatchObject({ text_consent_at: null });
   });
 
   it("an opt-out from e-mails ends the consent to text too", async () => {

@@ -39,7 +39,7 @@ export interface DebtorFormValues {
   contact_role?: string | null;
   /** Late-payment charges (decisions/065): the account's, always, or never. */
   late_charges?: "account" | "on" | "off";
-  /** The mobile in E.164 (decisions/068); null: none. */
+  /** The mobile in E.164 (decisions/069); null: none. */
   phone?: string | null;
   /** When the user confirmed they may text the debtor (epoch ms) and who; null: no consent. */
   text_consent_at?: number | null;
@@ -183,7 +183,7 @@ export function DebtorForm({
           maxLength={CONTACT_ROLE_MAX}
         />
       </div>
-      {/* The debtor's mobile and the user's consent to text it (decisions/068). */}
+      {/* The debtor's mobile and the user's consent to text it (decisions/069). */}
       <InputField
         meta={fields.phone}
         type="text"
