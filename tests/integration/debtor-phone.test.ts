@@ -4,7 +4,7 @@ import { PHONE_MESSAGES, TEXT_OPTED_OUT_MESSAGE } from "~/domain/phone";
 import { CONSENT_NEEDS_PHONE_MESSAGE } from "~/schemas/debtor";
 import { apiJson, decodeTurbo, formAction, postMultipart, replyErrors } from "./data-helpers";
 import { debtorRow } from "./fixtures";
-import { signIn, uniqueEmail } from "./helpers";
+import { get, signIn, uniqueEmail, visibleText } from "./helpers";
 
 /** The debtor's mobile and the user's consent to text it (decisions/069), through the API, the form and the CSV. */
 
@@ -29,6 +29,9 @@ describe("a debtor's mobile and consent to text", () => {
     const row = await debtorRow(added.body.data.id as number);
     expect(row).toMatchObject({ phone: "+447400123456", text_consent_by: owner.email.toLowerCase() });
     expect(Number(row?.text_consent_at)).toBeGreaterThanOrEqual(before - 1000);
+    // The debtor's page says it beside the main address.
+    const page = await visibleText(await get(`/debtors/${added.body.data.id}`, { cookie: owner.cookie }));
+    expect(page).toContain("Mobile +447400123456 · you may text them");
   });
 
   it("refuses a landline or a number without its country code with a field error, never a 500", async () => {
