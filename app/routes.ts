@@ -20,6 +20,7 @@ export default [
   route("iam/domain", "routes/settings-domain.tsx"),
   route("iam/accounting", "routes/settings-accounting.tsx"),
   route("iam/charges", "routes/settings-charges.tsx"),
+  route("iam/texts", "routes/settings-texts.tsx"),
   route("iam/accounting/:provider/:op", "routes/accounting-connect.ts"),
   route("iam/:tab?", "routes/settings.tsx"),
   route("iam/stripe/:op", "routes/stripe-connect.ts"),

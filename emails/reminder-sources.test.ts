@@ -55,6 +55,9 @@ const debtor = {
   sourceProvider: null,
   externalId: null,
   lateCharges: null,
+  phone: null,
+  textConsentAt: null,
+  textConsentBy: null,
   createdAt: 0,
   updatedAt: 0,
 } satisfies Debtor;

@@ -69,6 +69,7 @@ export const PAGES = [
   { path: "/iam/domain", audience: "signed-in" },
   { path: "/iam/accounting", audience: "signed-in" },
   { path: "/iam/charges", audience: "signed-in" },
+  { path: "/iam/texts", audience: "signed-in" },
   { path: "/debtors/import", audience: "signed-in" },
   { path: "/debtors/cadence", url: "/debtors/cadence?ids=1", audience: "signed-in" },
   { path: "/debtors/:id", url: "/debtors/1", audience: "signed-in" },

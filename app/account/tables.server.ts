@@ -47,6 +47,9 @@ import {
   sendingDomains,
   sessions,
   stripeAccounts,
+  textOptOuts,
+  textSettings,
+  textUsage,
   userNotifications,
   users,
   webhookEvents,
@@ -180,6 +183,10 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
     keyset: [invoiceOwedDays.dueOn, invoiceOwedDays.currency],
   },
   { table: optOuts, rows: byOwner(optOuts.ownerId), exported: { omit: [] }, keyset: [optOuts.email] },
+  // Texts (decisions/069): numbers that said STOP, the account's settings, each month's count.
+  { table: textOptOuts, rows: byOwner(textOptOuts.ownerId), exported: { omit: [] }, keyset: [textOptOuts.number] },
+  { table: textSettings, rows: byOwner(textSettings.ownerId), exported: { omit: [] } },
+  { table: textUsage, rows: byOwner(textUsage.ownerId), exported: { omit: [] }, keyset: [textUsage.month] },
   // optOutKey: the key of the debtor's signed links, not the user's to carry around.
   { table: debtors, rows: byOwner(debtors.ownerId), exported: { omit: ["optOutKey"] } },
   // A debtor's other contacts, copied on their reminders (decisions/057).

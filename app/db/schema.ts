@@ -202,6 +202,13 @@ export const debtors = sqliteTable(
     // Late-payment charges for this debtor (decisions/065): 'on' or 'off'; null: the account's
     // setting. Only a debtor of kind 'company' is ever charged, whatever this says.
     lateCharges: text("late_charges", { enum: ["on", "off"] }),
+    // The debtor's mobile number in E.164 (decisions/069; app/domain/phone.ts), null: none. Texts
+    // go to it only while text_consent_at is set: when the user confirmed they may text this debtor,
+    // and who (the user's e-mail). A change of number, the debtor's STOP (text_opt_outs) or their
+    // opt-out from e-mails clears the consent.
+    phone: text("phone"),
+    textConsentAt: integer("text_consent_at"),
+    textConsentBy: text("text_consent_by"),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },
@@ -222,6 +229,8 @@ export const debtors = sqliteTable(
     // A debtor found by address within the account (0011): an add with an address the user already
     // has offers that debtor instead of a twin, and the CSV import matches its rows by address.
     index("debtors_owner_email_idx").on(t.ownerId, sql`lower(${t.email})`),
+    // An incoming text finds the account's debtors with that number (decisions/069).
+    index("debtors_owner_phone_idx").on(t.ownerId, t.phone).where(sql`phone IS NOT NULL`),
   ],
 );
 
@@ -250,6 +259,9 @@ export const debtorContacts = sqliteTable(
     // A hard bounce of this address (the provider's webhook): no copy goes to it until the address changes.
     bouncedAt: integer("bounced_at"),
     bounceError: text("bounce_error"),
+    // This contact's mobile in E.164 (decisions/069), kept for the user; texts go only to the
+    // debtor's own number (debtors.phone), which carries the consent.
+    phone: text("phone"),
     createdAt: integer("created_at").notNull().default(nowMs),
     updatedAt: integer("updated_at").notNull().default(nowMs),
   },
@@ -433,6 +445,59 @@ export const optOuts = sqliteTable(
     createdAt: integer("created_at").notNull().default(nowMs),
   },
   (t) => [primaryKey({ columns: [t.ownerId, t.email] })],
+);
+
+/**
+ * A number that must not be texted by an account (decisions/069): the debtor's STOP (or another
+ * carrier opt-out keyword) recorded at once, removed by their START. `source`: 'keyword' (the
+ * debtor's text), 'carrier' (the provider said so) or 'user' (the user's own choice, which START
+ * does not lift). No text goes from this account to the number while its row exists, whatever a
+ * debtor's consent says. The same shape as the sms-twilio branch's table, so the two merge as one.
+ */
+export const textOptOuts = sqliteTable(
+  "text_opt_outs",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // E.164, as debtors.phone.
+    number: text("number").notNull(),
+    source: text("source").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.number] })],
+);
+
+/**
+ * The account's text settings (Settings → Text messages, decisions/069): the channel on or off and
+ * the countries (ISO 3166 codes, comma-separated, app/domain/phone.ts TEXT_COUNTRIES) whose
+ * numbers may be texted. No row: off. The channel also needs Twilio's configuration: without it
+ * production hides it, whatever this says.
+ */
+export const textSettings = sqliteTable("text_settings", {
+  ownerId: text("owner_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(false),
+  countries: text("countries").notNull().default(""),
+  updatedAt: integer("updated_at").notNull().default(nowMs),
+});
+
+/**
+ * Texts counted against the plan's monthly allowance (decisions/069): one row per account and
+ * month ("YYYY-MM", UTC), `used` raised by the claim of each text in the claim's own statement,
+ * only while `used` is below the plan's `monthlyTexts` (so two claims cannot both take the last).
+ */
+export const textUsage = sqliteTable(
+  "text_usage",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    month: text("month").notNull(),
+    used: integer("used").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.month] })],
 );
 
 /** Provider webhook events already handled, by their id: a repeat changes nothing (housekeeping purges old ones). */

@@ -3,7 +3,7 @@ import { chunk, IDS_PER_STATEMENT } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
 import { owesSql } from "~/db/owed";
 import { type Bound, bindParam, boundQuery, OWNER_ID, preparedQuery, preparedQueryBy } from "~/db/prepared.server";
-import { debtors, invoices, users } from "~/db/schema";
+import { debtors, invoices, textOptOuts, users } from "~/db/schema";
 import { DEFAULT_ACCOUNT_CAPS } from "~/domain/account-caps";
 import {
   DEBTOR_SORTS,
@@ -13,6 +13,7 @@ import {
   searchKey,
 } from "~/domain/list-params";
 import { fromCents, toCents } from "~/domain/money";
+import { parseMobile, TEXT_OPTED_OUT_MESSAGE } from "~/domain/phone";
 import { FieldsRefused, TwinFound } from "~/domain/refused";
 import { safeTimeZone } from "~/domain/time-zone";
 import {
@@ -29,7 +30,7 @@ import { keyAfterAddressChange } from "~/links/index.server";
 import { type CreateOptions, enforceCap } from "~/platform/account-caps.server";
 import type { DataScope } from "~/platform/scope.server";
 import { commit, sentCountOf } from "~/reminders/index.server";
-import type { DebtorInput } from "~/schemas/debtor";
+import { CONSENT_NEEDS_PHONE_MESSAGE, type DebtorInput } from "~/schemas/debtor";
 import { belowPaidMessage, CURRENCY_PAID_MESSAGE, NUMBER_TAKEN_MESSAGE } from "~/schemas/invoice";
 
 /** The debt of a debtor with several invoices is theirs; the debtor form cannot change it. */
@@ -57,6 +58,11 @@ export interface DebtorRow {
   contactRole: string | null;
   /** Late-payment charges (decisions/065): 'on' or 'off' for this debtor; null: the account's. */
   lateCharges: "on" | "off" | null;
+  /** The mobile in E.164 (decisions/069); null: none. */
+  phone: string | null;
+  /** When the user confirmed they may text the debtor, and who (their e-mail); null: no consent. */
+  textConsentAt: number | null;
+  textConsentBy: string | null;
   /**
    * The number of the invoice the debtor form's debt edits (their only invoice that is not void);
    * null when it has none, or when the debtor has several invoices.
@@ -179,6 +185,9 @@ export function listDebtors(db: Db, ownerId: Bindable<string>, filter: DebtorLis
       contactName: debtors.contactName,
       contactRole: debtors.contactRole,
       lateCharges: debtors.lateCharges,
+      phone: debtors.phone,
+      textConsentAt: debtors.textConsentAt,
+      textConsentBy: debtors.textConsentBy,
       // Computed columns are named: unnamed, D1 keys each row's value by the expression's whole SQL
       // text, which the Worker then parses for every row.
       editableInvoice: editableInvoice.as("editable_invoice"),
@@ -312,6 +321,89 @@ function columns(input: DebtorInput) {
   };
 }
 
+/** The signed-in user's e-mail, read in the statement that records their consent to text. */
+const consentBy = (ownerId: string) =>
+  sql<string>`(SELECT ${users.email} FROM ${users} WHERE ${users.id} = ${ownerId})`;
+
+/** A new debtor's mobile and consent (decisions/069): consent is recorded with who and when. */
+function newTextColumns(input: DebtorInput, ownerId: string, now: number) {
+  const phone = input.phone ?? null;
+  const consented = phone !== null && input.text_consent === true;
+  return {
+    phone,
+    textConsentAt: consented ? now : null,
+    textConsentBy: consented ? consentBy(ownerId) : null,
+  };
+}
+
+/**
+ * An edit's mobile and consent, in the UPDATE itself (decisions/069): consent kept as it was
+ * (when and by whom) while the number stays and the box stays ticked; given now when newly ticked
+ * or ticked for a new number; cleared when unticked, when the number is removed, or (JSON without
+ * `text_consent`) when the number changes. Absent in JSON: the number is kept.
+ */
+function editTextColumns(input: DebtorInput, ownerId: string, now: number) {
+  if (input.phone === undefined && input.text_consent === undefined) return {};
+  const phone = input.phone === undefined ? sql`${debtors.phone}` : sql`${input.phone}`;
+  const sameNumber = sql`(${debtors.phone} IS ${phone} AND ${debtors.textConsentAt} IS NOT NULL)`;
+  const at =
+    input.text_consent === false
+      ? sql`NULL`
+      : input.text_consent === true
+        ? sql`CASE WHEN ${phone} IS NULL THEN NULL WHEN ${sameNumber} THEN ${debtors.textConsentAt} ELSE ${now} END`
+        : sql`CASE WHEN ${sameNumber} THEN ${debtors.textConsentAt} END`;
+  const by =
+    input.text_consent === false
+      ? sql`NULL`
+      : input.text_consent === true
+        ? sql`CASE WHEN ${phone} IS NULL THEN NULL WHEN ${sameNumber} THEN ${debtors.textConsentBy} ELSE ${consentBy(ownerId)} END`
+        : sql`CASE WHEN ${sameNumber} THEN ${debtors.textConsentBy} END`;
+  return {
+    ...(input.phone !== undefined ? { phone: input.phone } : {}),
+    textConsentAt: at,
+    textConsentBy: by,
+  };
+}
+
+/**
+ * The input with its number as E.164 once the library says it is a mobile of its country (the
+ * schema checked only its shape); a landline or a number invalid there is the phone field's error.
+ */
+function withMobile(input: DebtorInput): DebtorInput {
+  if (!input.phone) return input;
+  const parsed = parseMobile(input.phone);
+  if (!parsed.ok) throw new FieldsRefused({ phone: [parsed.message] });
+  return { ...input, phone: parsed.e164 };
+}
+
+/**
+ * Refuses consent to text a number that said STOP (text_opt_outs): the debtor's word wins over the
+ * user's; and consent without a number. `phone` undefined (a JSON edit that keeps the number): the debtor's current number.
+ */
+async function refuseConsentAfterStop(db: Db, ownerId: string, input: DebtorInput, debtorId?: number) {
+  if (input.text_consent !== true) return;
+  const phone =
+    input.phone !== undefined
+      ? input.phone
+      : debtorId === undefined
+        ? null
+        : ((
+            await db
+              .select({ phone: debtors.phone })
+              .from(debtors)
+              .where(and(eq(debtors.ownerId, ownerId), eq(debtors.id, debtorId)))
+              .get()
+          )?.phone ?? null);
+  // Consent is to text a number: none without one (a JSON add or edit without a number).
+  if (phone === null) throw new FieldsRefused({ text_consent: [CONSENT_NEEDS_PHONE_MESSAGE] });
+  const stopped = await db
+    .select({ phone: textOptOuts.number })
+    .from(textOptOuts)
+    .where(and(eq(textOptOuts.ownerId, ownerId), eq(textOptOuts.number, phone)))
+    .get();
+  if (stopped) throw new FieldsRefused({ text_consent: [TEXT_OPTED_OUT_MESSAGE] });
+}
+
 /**
  * The account's currency, for a debtor added without one: the
  * owner's setting in Settings → Info, read in the statement that adds the debtor.
@@ -355,9 +447,10 @@ const newestDebtorId = (ownerId: string) =>
 export async function createDebtor(
   db: Db,
   ownerId: string,
-  input: DebtorInput,
+  typed: DebtorInput,
   options: CreateDebtorOptions & { today?: string } = {},
 ) {
+  const input = withMobile(typed);
   const now = options.now ?? Date.now();
   const today = options.today ?? new Date(now).toISOString().slice(0, 10);
   // Given, else today; a due date already past is the issue date too (an invoice is never due before it is issued).
@@ -366,6 +459,7 @@ export async function createDebtor(
     const twin = await findDebtorByEmail(db, ownerId, input.email);
     if (twin) throw new TwinFound(twin);
   }
+  await refuseConsentAfterStop(db, ownerId, input);
   let results: unknown[];
   try {
     results = await db.batch([
@@ -374,6 +468,7 @@ export async function createDebtor(
         timeZone: safeTimeZone(options.timeZone),
         currency: input.currency ?? accountCurrency(ownerId),
         ...columns(input),
+        ...newTextColumns(input, ownerId, now),
         debtCents: toCents(input.debt),
         createdAt: now,
         updatedAt: now,
@@ -426,9 +521,10 @@ export async function updateDebtor(
   { env, db }: DataScope,
   ownerId: string,
   id: number,
-  input: DebtorInput,
+  typed: DebtorInput,
   now = Date.now(),
 ) {
+  const input = withMobile(typed);
   const owned = and(eq(debtors.ownerId, ownerId), eq(debtors.id, id));
   const current = await db
     .select({ debtCents: debtors.debtCents, currency: debtors.currency })
@@ -436,6 +532,7 @@ export async function updateDebtor(
     .where(owned)
     .get();
   if (!current) return undefined;
+  await refuseConsentAfterStop(db, ownerId, input, id);
   const invoice = await editableInvoiceOf(db, ownerId, id);
   const debtCents = toCents(input.debt);
   const currency = input.currency ?? invoice?.currency ?? current.currency;
@@ -457,7 +554,13 @@ export async function updateDebtor(
       db
         .update(debtors)
         // A new address gets a new key: links sent to the old one stop working (keyAfterAddressChange).
-        .set({ ...columns(input), optOutKey: keyAfterAddressChange(input.email), currency, updatedAt: now })
+        .set({
+          ...columns(input),
+          ...editTextColumns(input, ownerId, now),
+          optOutKey: keyAfterAddressChange(input.email),
+          currency,
+          updatedAt: now,
+        })
         .where(owned)
         .returning({ id: debtors.id }),
       invoice
@@ -529,6 +632,11 @@ export function debtorToJson(
     // The primary contact (decisions/057): the person behind `email`; the others: GET /api/debtors/:id.
     contact_name: d.contactName,
     contact_role: d.contactRole,
+    // The mobile in E.164 and the consent to text it (decisions/069): when (ISO) and by whom; null: none.
+    phone: d.phone,
+    text_consent: d.textConsentAt !== null,
+    text_consent_at: d.textConsentAt === null ? null : new Date(d.textConsentAt).toISOString(),
+    text_consent_by: d.textConsentBy,
     invoice_number: d.invoiceNumber ?? null,
     open_invoices: d.openInvoices,
     emails_sent: d.emailsSent ?? 0,

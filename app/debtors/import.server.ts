@@ -107,11 +107,11 @@ export interface Imported {
 /** One slice of new debtors (?3, a JSON array of ImportDebtor with its optOutKey), in file order; their sums follow. */
 const INSERT_DEBTORS = `
   INSERT INTO debtors (owner_id, kind, full_name, email, debt_cents, currency, active_strategy, paid_cents,
-    status, time_zone, language, contact_name, opt_out_key, created_at, updated_at)
+    status, time_zone, language, contact_name, phone, opt_out_key, created_at, updated_at)
   SELECT ?1, json_extract(value, '$.kind'), json_extract(value, '$.fullName'), json_extract(value, '$.email'),
     0, json_extract(value, '$.currency'), json_extract(value, '$.activeStrategy'), 0,
     'active', json_extract(value, '$.timeZone'), json_extract(value, '$.language'), json_extract(value, '$.contactName'),
-    json_extract(value, '$.optOutKey'), ?2, ?2
+    json_extract(value, '$.phone'), json_extract(value, '$.optOutKey'), ?2, ?2
   FROM json_each(?3) ORDER BY key
   RETURNING id`;
 

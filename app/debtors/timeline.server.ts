@@ -97,6 +97,9 @@ export interface DebtorTimeline {
     /** The primary contact (decisions/057). */
     contactName: string | null;
     contactRole: string | null;
+    /** The mobile in E.164 and when the user confirmed they may text it (decisions/069). */
+    phone: string | null;
+    textConsentAt: number | null;
   };
   /** The debtor's invoices under dispute, for "Resolve dispute" (the oldest dispute first). */
   disputes: DisputedInvoice[];
@@ -150,6 +153,8 @@ const TIMELINE = {
         promiseBrokenAt: debtors.promiseBrokenAt,
         contactName: debtors.contactName,
         contactRole: debtors.contactRole,
+        phone: debtors.phone,
+        textConsentAt: debtors.textConsentAt,
         oldestDueOn: sql<
           string | null
         >`(SELECT min(inv.due_on) FROM invoices AS inv WHERE inv.debtor_id = "debtors"."id" AND inv.status = 'open')`.as(

@@ -23,6 +23,12 @@ export interface Plan {
   frequencies: readonly FrequencyId[];
   /** Reminders the account may send in any 24 hours. */
   dailyReminders: number;
+  /**
+   * Text messages the account may send in a calendar month (UTC; app/domain/phone.ts `textMonth`),
+   * counted once per text that leaves; 0: the plan has no texts. A text step past it is held and the
+   * user told (decisions/069).
+   */
+  monthlyTexts: number;
   popular: boolean;
 }
 
@@ -35,6 +41,7 @@ export const PLANS: readonly Plan[] = [
     maxDebtors: 25,
     frequencies: ["weekly", "now", "due"],
     dailyReminders: 10,
+    monthlyTexts: 0,
     popular: false,
   },
   {
@@ -45,6 +52,7 @@ export const PLANS: readonly Plan[] = [
     maxDebtors: 250,
     frequencies: ["daily", "weekly", "now", "due"],
     dailyReminders: 25,
+    monthlyTexts: 100,
     popular: true,
   },
   {
@@ -55,6 +63,7 @@ export const PLANS: readonly Plan[] = [
     maxDebtors: null,
     frequencies: ["daily", "weekly", "now", "due"],
     dailyReminders: 50,
+    monthlyTexts: 500,
     popular: false,
   },
 ];
@@ -111,7 +120,21 @@ export function planFeatures(plan: Plan, accountMaxDebtors: number): string[] {
     all ? `Every reminder frequency: ${freq}` : `${freq[0]?.toUpperCase()}${freq.slice(1)} reminders (no daily ones)`,
     `Up to ${formatCount(plan.dailyReminders)} reminders a day`,
     `All ${TEMPLATE_COUNT} e-mail templates in ${TONE_COUNT} tones`,
+    textAllowanceLine(plan),
   ];
+}
+
+/** The plan card's words for texts: exactly the allowance the send enforces. */
+export function textAllowanceLine(plan: Plan): string {
+  if (plan.monthlyTexts === 0) return "No text messages";
+  return `Up to ${formatCount(plan.monthlyTexts)} text messages a month, to the countries you enable`;
+}
+
+/** What the user is told when a text step is held because the month's allowance is used up. */
+export function textAllowanceMessage(plan: Plan, resumesOn: string): string {
+  if (plan.monthlyTexts === 0)
+    return `Your ${plan.name} plan has no text messages. Upgrade on the Pricing page to send texts.`;
+  return `Your ${plan.name} plan's ${formatCount(plan.monthlyTexts)} text messages this month are used. Texts go again on ${resumesOn}, or upgrade on the Pricing page.`;
 }
 
 /** The refusal of a debtor add over the plan's limit (the message names the limit). */

@@ -45,3 +45,4 @@ export {
   receiveReply,
 } from "./replies.server";
 export { debtorRepliesQuery, type ReplyView, replyViewsOf } from "./reply-list.server";
+export { isTextOptedOut, optInNumber, optOutNumber } from "./text-opt-outs.server";

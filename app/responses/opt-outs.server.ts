@@ -39,6 +39,11 @@ export async function optOutAddress(
     db.insert(optOuts).values({ ownerId, email: address, createdAt: now }).onConflictDoNothing(),
     optedOutStatement(db, ownerId, sameAddress(ownerId, address), now),
     consequences({ kind: "opted-out", ownerId, debtorIds: owned }),
+    // The opt-out ends the consent to text these debtors too (decisions/069).
+    db
+      .update(debtors)
+      .set({ textConsentAt: null, textConsentBy: null })
+      .where(and(sameAddress(ownerId, address), sql`${debtors.textConsentAt} IS NOT NULL`)),
   ]);
   const touchedDebtors = results[1];
   // The timeline of each debtor that turned 'opted_out' now (a repeat touches none), and the

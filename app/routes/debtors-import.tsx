@@ -19,6 +19,7 @@ import { joinPreview } from "~/domain/cadence-plan";
 import { formatCount } from "~/domain/intl";
 import { LANGUAGE_NAMES } from "~/domain/languages";
 import { amountExample } from "~/domain/number-locale";
+import { parseMobile } from "~/domain/phone";
 import { localDateString } from "~/domain/schedule-time";
 import { STRATEGIES } from "~/domain/strategies";
 import { safeTimeZone } from "~/domain/time-zone";
@@ -129,6 +130,7 @@ const shown = ({ debtor, invoice, ...row }: ImportRow): ShownRow => {
     timeZone: theirs || debtor?.timeZone || row.timeZone,
     language: theirs || (debtor?.language ? LANGUAGE_NAMES[debtor.language] : "") || row.language,
     contactName: theirs || debtor?.contactName || row.contactName,
+    phone: theirs || debtor?.phone || row.phone,
   };
 };
 
@@ -209,6 +211,8 @@ export async function action({ context, request, url }: Route.ActionArgs) {
     currency: user.defaultCurrency,
     // Amounts in the user's number format ("1.234,56"), an ambiguous one refused.
     locale: requestNumberLocale(request, user),
+    // A mobile of its country, in E.164 (decisions/069): the library runs here, on the server.
+    mobile: parseMobile,
   });
   const preview = planImport(
     parsed,
@@ -433,6 +437,7 @@ const OPTIONAL_COLUMNS = [
   { field: "timeZone", label: "Time zone", cell: (r: ShownRow) => r.timeZone },
   { field: "language", label: "Language", cell: (r: ShownRow) => r.language },
   { field: "contactName", label: "Contact person", cell: (r: ShownRow) => r.contactName },
+  { field: "phone", label: "Mobile number", cell: (r: ShownRow) => r.phone },
 ] as const;
 
 /**

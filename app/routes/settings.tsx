@@ -43,7 +43,7 @@ import type { Route } from "./+types/settings";
 /** This route's tabs: every one but those that are routes of their own (routes/settings-bank.tsx, settings-templates.tsx, settings-brand.tsx, settings-domain.tsx). */
 type Tab = Exclude<SettingsTab, (typeof OWN_ROUTES)[number]>;
 /** Tabs that are routes of their own. */
-const OWN_ROUTES = ["bank", "templates", "brand", "domain", "accounting", "charges"] as const;
+const OWN_ROUTES = ["bank", "templates", "brand", "domain", "accounting", "charges", "texts"] as const;
 const TABS = SETTINGS_TABS.filter(
   (t): t is (typeof SETTINGS_TABS)[number] & { id: Tab } => !(OWN_ROUTES as readonly string[]).includes(t.id),
 );

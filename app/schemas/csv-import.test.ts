@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PHONE_MESSAGES, parseMobile } from "~/domain/phone";
 import { MAX_IMPORT_BYTES, IMPORT_TOO_LARGE as TOO_LARGE } from "~/domain/upload-limits";
 import {
   amountFormatMessage,
@@ -23,6 +24,7 @@ const opts = {
   existing: new Map(),
   takenNumbers: new Map<string, string>(),
   maxInvoices: 500,
+  mobile: parseMobile,
 };
 
 describe("previewDebtorCsv: a file of debtors, one row each", () => {
@@ -39,6 +41,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
       timeZone: "Europe/Berlin",
       language: null,
       contactName: null,
+      phone: null,
     };
     const invoice = {
       email: "ada@example.com",
@@ -63,6 +66,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
         timeZone: "",
         language: "",
         contactName: "",
+        phone: "",
         status: "ok",
         messages: [],
         debtor,
@@ -93,6 +97,23 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
     });
   });
 
+  it("reads a mobile number column into E.164 and refuses a landline with why (decisions/069)", () => {
+    const preview = previewDebtorCsv(
+      "name,email,amount,Mobile\nAcme,ap@acme.example,10,+44 7400 123456\nBeta,b@beta.example,5,\nGamma,g@gamma.example,5,+44 20 7946 0018\nDelta,d@delta.example,5,07400 123456\n",
+      opts,
+    );
+    expect(preview.debtors.map((d) => [d.fullName, d.phone])).toEqual([
+      ["Acme", "+447400123456"],
+      ["Beta", null],
+    ]);
+    expect(preview.rows.slice(2).map((r) => [r.status, r.messages])).toEqual([
+      ["error", [`Mobile number: ${PHONE_MESSAGES.invalid}`]],
+      ["error", [`Mobile number: ${PHONE_MESSAGES.international}`]],
+    ]);
+    expect(guessField("Telefonnummer")).toBe("phone");
+    expect(guessField("Cell phone")).toBe("phone");
+  });
+
   it("matches header names without case and with aliases, in any order, and reads every column", () => {
     const csv = [
       "Invoice Number;Time Zone;Debt;E-mail;Full Name;Kind;Strategy;Currency;Notes;Issue date;Due date",
@@ -111,6 +132,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
           timeZone: "America/New_York",
           language: null,
           contactName: null,
+          phone: null,
         },
         {
           email: "b@example.com",
@@ -131,6 +153,7 @@ describe("previewDebtorCsv: a file of debtors, one row each", () => {
           timeZone: "Asia/Tokyo",
           language: null,
           contactName: null,
+          phone: null,
         },
         {
           email: "c@example.com",
@@ -410,6 +433,7 @@ describe("the column mapping", () => {
         "kind",
         "language",
         "name",
+        "phone",
         "strategy",
         "timeZone",
       ].sort(),

@@ -5,6 +5,7 @@ import { formatCount } from "~/domain/intl";
 import type { Language } from "~/domain/languages";
 import { toCents } from "~/domain/money";
 import { amountExample, DEFAULT_NUMBER_LOCALE } from "~/domain/number-locale";
+import type { MobileParse } from "~/domain/phone";
 import { DEFAULT_STRATEGY, STRATEGIES, type Tone } from "~/domain/strategies";
 import { safeTimeZone } from "~/domain/time-zone";
 import { IMPORT_TOO_LARGE, MAX_IMPORT_BYTES } from "~/domain/upload-limits";
@@ -48,6 +49,7 @@ export type ImportField =
   | "timeZone"
   | "language"
   | "contactName"
+  | "phone"
   | "issuedOn"
   | "dueOn";
 
@@ -66,6 +68,8 @@ export const IMPORT_FIELDS: readonly { field: ImportField; label: string }[] = [
   { field: "language", label: "Language" },
   // The primary contact's name: reminders greet them (decisions/057).
   { field: "contactName", label: "Contact person" },
+  // The debtor's mobile, in E.164 once read (decisions/069); consent to text is the user's, given on the debtor.
+  { field: "phone", label: "Mobile number" },
 ];
 const FIELD_NAMES = IMPORT_FIELDS.map((f) => f.field);
 
@@ -161,6 +165,28 @@ const ALIASES: Record<ImportField, readonly string[]> = {
   ],
   timeZone: ["timezone", "tz", "zone", "zeitzone", "tijdzone", "fuseauhoraire"],
   language: ["language", "lang", "locale", "sprache", "taal", "langue", "idioma"],
+  phone: [
+    "mobile",
+    "mobilenumber",
+    "mobilephone",
+    "cell",
+    "cellphone",
+    "phone",
+    "phonenumber",
+    "telephone",
+    "tel",
+    "sms",
+    "handy",
+    "mobil",
+    "mobilnummer",
+    "telefon",
+    "telefonnummer",
+    "mobiel",
+    "mobielnummer",
+    "telefoon",
+    "portable",
+    "telephoneportable",
+  ],
   contactName: ["contactperson", "ansprechpartner", "contactpersoon", "interlocuteur", "attn", "attention"],
   issuedOn: [
     "issuedate",
@@ -346,6 +372,8 @@ export interface ImportDebtor {
   language: Language | null;
   /** The primary contact's name (decisions/057); null: none. */
   contactName: string | null;
+  /** The mobile in E.164 (decisions/069); null: none. */
+  phone: string | null;
 }
 
 /** An invoice from one valid row, ready to insert. */
@@ -381,6 +409,7 @@ export interface ImportRow {
   timeZone: string;
   language: string;
   contactName: string;
+  phone: string;
   status: ImportRowStatus;
   /** Why the row is skipped: its errors, or which debtor it duplicates. */
   messages: string[];
@@ -431,6 +460,12 @@ export interface ImportOptions {
   currency?: string;
   /** The user's number format: how the amounts are read (DEFAULT_NUMBER_LOCALE when not given). */
   locale?: string;
+  /**
+   * Whether a number the schema let through is a mobile of its country, and its E.164: the
+   * server's `parseMobile` (app/domain/phone.ts), passed in so the page's JavaScript does not carry
+   * the library's metadata (decisions/069).
+   */
+  mobile: (compact: string) => MobileParse;
 }
 
 export interface PlanOptions {
@@ -530,6 +565,7 @@ function validateRow(
   today: string,
   defaultCurrency: string,
   locale: string,
+  mobile: ImportOptions["mobile"],
 ) {
   const kind = parseKind(cells.kind);
   const strategy = parseStrategy(cells.strategy);
@@ -545,6 +581,7 @@ function validateRow(
     time_zone: cells.timeZone,
     language: cells.language,
     contact_name: cells.contactName,
+    phone: cells.phone,
   });
   const invoice = v.safeParse(InvoiceJsonSchema, {
     number: cells.invoice,
@@ -575,6 +612,9 @@ function validateRow(
   add(d.time_zone);
   add(d.language);
   add(d.contact_name && `Contact person: ${d.contact_name}`);
+  const phone = debtor.success && debtor.output.phone ? mobile(debtor.output.phone) : null;
+  add(d.phone && `Mobile number: ${d.phone}`);
+  add(phone !== null && !phone.ok && `Mobile number: ${phone.message}`);
   add(i.issued_on && issueDateMessage(locale));
   add(i.due_on && (i.due_on === DUE_BEFORE_ISSUE_MESSAGE ? i.due_on : dueDateMessage(locale)));
   if (!debtor.success || !invoice.success || !kind || !strategy || errors.length > 0) {
@@ -596,6 +636,7 @@ function validateRow(
       timeZone: debtor.output.time_zone ?? defaultZone,
       language: debtor.output.language ?? null,
       contactName: debtor.output.contact_name ?? null,
+      phone: phone?.ok ? phone.e164 : null,
     } satisfies ImportDebtor,
     invoice: {
       email,
@@ -707,6 +748,7 @@ export function parseDebtorCsv(input: string, options: ImportOptions & { columns
         timeZone: values.timeZone.trim(),
         language: values.language.trim(),
         contactName: values.contactName.trim(),
+        phone: values.phone.trim(),
       };
       const { errors, debtor, invoice } = validateRow(
         values,
@@ -714,6 +756,7 @@ export function parseDebtorCsv(input: string, options: ImportOptions & { columns
         options.today,
         options.currency ?? DEFAULT_CURRENCY,
         options.locale ?? DEFAULT_NUMBER_LOCALE,
+        options.mobile,
       );
       if (result.errors.some((e) => e.type === "Quotes")) errors.push("A quoted value is not closed on this row");
       if (errors.length > 0 || !debtor || !invoice) {

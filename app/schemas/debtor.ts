@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { canonicalTimeZone } from "~/domain/intl";
 import { LANGUAGES, readLanguage } from "~/domain/languages";
+import { mobileShape, PHONE_INPUT_MAX, PHONE_MESSAGES } from "~/domain/phone";
 import { isValidTimeZone } from "~/domain/schedule-time";
 import { DEFAULT_STRATEGY, TONES } from "~/domain/strategies";
 import { MAX_TIME_ZONE_LENGTH } from "~/domain/time-zone";
@@ -113,6 +114,37 @@ const jsonContactText = (max: number) =>
     v.transform((s) => (s === undefined ? undefined : s === "" ? null : s)),
   );
 
+/**
+ * The debtor's mobile number (decisions/069) as typed, with its country code, made compact
+ * ("+447400123456"). Whether it is a mobile of its country (not a landline, valid there) is checked
+ * on the server with libphonenumber's metadata (app/debtors: `parseMobile`), which answers the same
+ * field error: the schema stays light for the pages' JavaScript.
+ */
+const MobileText = v.pipe(
+  v.string(PHONE_MESSAGES.invalid),
+  v.trim(),
+  v.maxLength(PHONE_INPUT_MAX, PHONE_MESSAGES.tooLong),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    if (dataset.value === "") return null;
+    const parsed = mobileShape(dataset.value);
+    if (parsed.ok) return parsed.compact;
+    addIssue({ message: parsed.message });
+    return NEVER;
+  }),
+);
+export const CONSENT_NEEDS_PHONE_MESSAGE = "Add the debtor's mobile number to record that you may text them";
+/** The form's mobile: blank (dropped by Conform) is none (null, after the form schema's checks). */
+const PhoneFormField = v.optional(MobileText);
+/** As JSON: absent keeps the debtor's, null or blank removes it. */
+const PhoneJsonField = v.pipe(
+  v.optional(v.nullable(MobileText)),
+  v.transform((phone) => phone),
+);
+/** The form's consent checkbox: "on" when ticked, absent when not (false, after the checks). */
+const ConsentFormField = v.optional(v.literal("on", "Please tick the box or leave it empty"));
+/** As JSON: a boolean; absent keeps what the debtor has (and a new number clears it). */
+const ConsentJsonField = v.optional(v.boolean("Please send true or false"));
+
 const debtChecks = amountChecks(DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE));
 
 /** The debtor form (browser and action): the debt as typed, in the user's number format (`locale`). */
@@ -124,8 +156,19 @@ export const debtorSchema = (locale: string) =>
         debt: typedAmount(locale, DEBT_MESSAGE, v.minValue(1, DEBT_MESSAGE)),
         contact_name: formContactText(CONTACT_NAME_MAX),
         contact_role: formContactText(CONTACT_ROLE_MAX),
+        phone: PhoneFormField,
+        text_consent: ConsentFormField,
       },
       MISSING,
+    ),
+    // Consent is to text a number: none without one.
+    v.forward(
+      v.partialCheck(
+        [["phone"], ["text_consent"]],
+        (d) => d.text_consent !== "on" || Boolean(d.phone),
+        CONSENT_NEEDS_PHONE_MESSAGE,
+      ),
+      ["text_consent"],
     ),
     // An invoice is never due before it is issued (the invoice form's rule).
     v.forward(
@@ -136,52 +179,73 @@ export const debtorSchema = (locale: string) =>
       ),
       ["due_on"],
     ),
-    v.transform(({ contact_name, contact_role, ...rest }) => ({
+    v.transform(({ contact_name, contact_role, phone, text_consent, ...rest }) => ({
       ...rest,
       contact_name: contact_name ? contact_name : null,
       contact_role: contact_role ? contact_role : null,
+      phone: phone ?? null,
+      text_consent: text_consent === "on",
     })),
   );
-export type DebtorInput = Omit<v.InferOutput<ReturnType<typeof debtorSchema>>, "contact_name" | "contact_role"> & {
+export type DebtorInput = Omit<
+  v.InferOutput<ReturnType<typeof debtorSchema>>,
+  "contact_name" | "contact_role" | "phone" | "text_consent"
+> & {
   /** Undefined (JSON only): kept; null: none. */
   contact_name?: string | null;
   contact_role?: string | null;
+  /** The mobile in E.164. Undefined (JSON only): kept; null: none. */
+  phone?: string | null;
+  /** The user confirms they may text the debtor. Undefined (JSON only): kept unless the number changes. */
+  text_consent?: boolean;
 };
 
 /** The same fields as JSON: numbers may arrive as numeric strings from simple clients. */
-export const DebtorJsonSchema = v.object(
-  {
-    ...DEBTOR_FIELDS,
-    debt: v.pipe(jsonNumber(DEBT_MESSAGE), debtChecks),
-    contact_name: jsonContactText(CONTACT_NAME_MAX),
-    contact_role: jsonContactText(CONTACT_ROLE_MAX),
-    active_strategy: v.optional(
-      v.pipe(
-        v.union([v.number(), v.pipe(v.string(), v.transform(Number))]),
-        v.integer(STRATEGY_MESSAGE),
-        v.picklist(TONES, STRATEGY_MESSAGE),
+export const DebtorJsonSchema = v.pipe(
+  v.object(
+    {
+      ...DEBTOR_FIELDS,
+      debt: v.pipe(jsonNumber(DEBT_MESSAGE), debtChecks),
+      contact_name: jsonContactText(CONTACT_NAME_MAX),
+      contact_role: jsonContactText(CONTACT_ROLE_MAX),
+      active_strategy: v.optional(
+        v.pipe(
+          v.union([v.number(), v.pipe(v.string(), v.transform(Number))]),
+          v.integer(STRATEGY_MESSAGE),
+          v.picklist(TONES, STRATEGY_MESSAGE),
+        ),
+        DEFAULT_STRATEGY,
       ),
-      DEFAULT_STRATEGY,
+      // null: the user's language; absent: the debtor's (edit), the user's (new).
+      language: LanguageJsonField,
+      // null, like absent: the user's zone (new) or the debtor's (edit).
+      time_zone: v.pipe(
+        v.optional(v.nullable(v.string(TIME_ZONE_MESSAGE))),
+        v.transform((tz) => tz ?? undefined),
+        TimeZoneField,
+      ),
+      // null, like absent: no invoice number; the account's currency (new) or the debtor's (edit).
+      invoice_number: InvoiceNumberJsonField,
+      due_on: InvoiceJsonDueOnField,
+      issued_on: InvoiceJsonDueOnField,
+      currency: v.pipe(
+        v.optional(v.nullable(v.string(CURRENCY_MESSAGE))),
+        v.transform((s) => s ?? undefined),
+        CurrencyField,
+      ),
+      phone: PhoneJsonField,
+      text_consent: ConsentJsonField,
+    },
+    MISSING,
+  ),
+  v.forward(
+    v.partialCheck(
+      [["phone"], ["text_consent"]],
+      (d) => !(d.text_consent === true && d.phone === null),
+      CONSENT_NEEDS_PHONE_MESSAGE,
     ),
-    // null: the user's language; absent: the debtor's (edit), the user's (new).
-    language: LanguageJsonField,
-    // null, like absent: the user's zone (new) or the debtor's (edit).
-    time_zone: v.pipe(
-      v.optional(v.nullable(v.string(TIME_ZONE_MESSAGE))),
-      v.transform((tz) => tz ?? undefined),
-      TimeZoneField,
-    ),
-    // null, like absent: no invoice number; the account's currency (new) or the debtor's (edit).
-    invoice_number: InvoiceNumberJsonField,
-    due_on: InvoiceJsonDueOnField,
-    issued_on: InvoiceJsonDueOnField,
-    currency: v.pipe(
-      v.optional(v.nullable(v.string(CURRENCY_MESSAGE))),
-      v.transform((s) => s ?? undefined),
-      CurrencyField,
-    ),
-  },
-  MISSING,
+    ["text_consent"],
+  ),
 );
 
 export { CURRENCIES, CURRENCY_MESSAGE, type Currency, INVOICE_NUMBER_MAX } from "./invoice";

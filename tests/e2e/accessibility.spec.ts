@@ -477,6 +477,8 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
     "/iam/accounting",
     // Settings → Late charges (decisions/065), off as every account starts.
     "/iam/charges",
+    // Settings → Text messages (decisions/069), off as every account starts.
+    "/iam/texts",
     // Sending domain, before a domain is added: the form.
     "/iam/domain",
   ].slice(0, phone ? undefined : 1)) {

@@ -107,6 +107,12 @@ async function seedAccount(a: Account) {
     env.DB.prepare(
       "INSERT INTO online_payments (session_id, owner_id, debtor_id, account_id, amount_cents, currency, created_at, updated_at) VALUES (?, ?, ?, ?, 100, 'USD', ?, ?)",
     ).bind(sessionId, a.id, debtor.id, `acct_${a.id}`, now, now),
+    // Texts (decisions/069): a number's STOP, the account's settings, a month's count.
+    env.DB.prepare(
+      "INSERT INTO text_opt_outs (owner_id, number, source, at) VALUES (?, '+447400123456', 'keyword', ?)",
+    ).bind(a.id, now),
+    env.DB.prepare("INSERT INTO text_settings (owner_id, enabled, countries) VALUES (?, 1, 'GB')").bind(a.id),
+    env.DB.prepare("INSERT INTO text_usage (owner_id, month, used) VALUES (?, '2026-11', 3)").bind(a.id),
     // Late-payment charges (decisions/065): the terms, a charge, what a payment paid on it, a pause.
     env.DB.prepare("INSERT INTO late_charge_terms (owner_id, enabled, rule) VALUES (?, 1, 'gb')").bind(a.id),
     env.DB.prepare(

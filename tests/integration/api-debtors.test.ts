@@ -54,6 +54,11 @@ describe("GET /api/debtors", () => {
         // No contact person given (decisions/057).
         contact_name: null,
         contact_role: null,
+        // No mobile, so no consent to text (decisions/069).
+        phone: null,
+        text_consent: false,
+        text_consent_at: null,
+        text_consent_by: null,
         // The debt is one invoice, without a number.
         invoice_number: null,
         open_invoices: 1,

@@ -88,6 +88,10 @@ describe("Subscribe on /pricing", () => {
     expect(pricing).toContain("excluding VAT and sales tax");
     expect(pricing).toContain("Up to 25 debtors");
     expect(pricing).toContain("Up to 2,000 debtors");
+    // Each card's text allowance, as the send enforces it (decisions/069).
+    expect(pricing).toContain("No text messages");
+    expect(pricing).toContain("Up to 100 text messages a month, to the countries you enable");
+    expect(pricing).toContain("Up to 500 text messages a month, to the countries you enable");
     expect(pricing).not.toMatch(/unlimited/i);
     expect(pricing).not.toMatch(/omnichannel/i);
     // Checkout takes what the Stripe account enables; PayPal is not something Dunly turns on.

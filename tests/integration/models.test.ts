@@ -195,6 +195,10 @@ describe("debtor model", () => {
       contact_name: null,
       contact_role: null,
       language: null,
+      phone: null,
+      text_consent: false,
+      text_consent_at: null,
+      text_consent_by: null,
     });
     expect(debtorToJson({ ...d, debtCents: 1, paidCents: 99 }, owner)).toMatchObject({ debt: 0.01, paid: 0.99 });
   });

@@ -19,6 +19,9 @@ export interface ContactsDebtor {
   status: "active" | "paid" | "opted_out" | "bouncing";
   contactName: string | null;
   contactRole: string | null;
+  /** The mobile in E.164 and the consent to text it (decisions/069); absent: not shown. */
+  phone?: string | null;
+  textConsentAt?: number | null;
 }
 
 const STATE_TONE: Record<ContactState, "good" | "neutral" | "warn" | "bad"> = {
@@ -70,6 +73,11 @@ export function DebtorContacts({
           <span className="text-sm text-muted [overflow-wrap:anywhere]">
             {debtor.contactRole ? `${debtor.email} · ${debtor.contactRole}` : debtor.email}
           </span>
+          {debtor.phone && (
+            <span className="text-sm text-muted" data-testid="debtor-phone">
+              {`Mobile ${debtor.phone} · ${debtor.textConsentAt ? "you may text them" : "no consent to text"}`}
+            </span>
+          )}
           <span className="text-xs text-muted">
             Reminders go here and greet this person; change it with Edit debtor.
           </span>

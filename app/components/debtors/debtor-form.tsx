@@ -5,10 +5,11 @@ import type { debtorAction } from "~/actions/debtor-action.server";
 import { CurrencySelect } from "~/components/currency-select";
 import { Button, SubmitButton } from "~/components/ui/button";
 import { FormError, FormField, InputField } from "~/components/ui/field";
-import { Input, Label } from "~/components/ui/input";
+import { FieldError, Input, Label } from "~/components/ui/input";
 import { SegmentedChoice } from "~/components/ui/segmented-choice";
 import { languageOptions } from "~/domain/debtor-language";
 import { amountExample, formatAmountInput } from "~/domain/number-locale";
+import { PHONE_INPUT_MAX } from "~/domain/phone";
 import { STRATEGIES } from "~/domain/strategies";
 import type { ActionResult } from "~/platform/action-result";
 import { CONTACT_NAME_MAX, CONTACT_ROLE_MAX } from "~/schemas/contact";
@@ -38,6 +39,11 @@ export interface DebtorFormValues {
   contact_role?: string | null;
   /** Late-payment charges (decisions/065): the account's, always, or never. */
   late_charges?: "account" | "on" | "off";
+  /** The mobile in E.164 (decisions/069); null: none. */
+  phone?: string | null;
+  /** When the user confirmed they may text the debtor (epoch ms) and who; null: no consent. */
+  text_consent_at?: number | null;
+  text_consent_by?: string | null;
 }
 
 /** What the form says when a debtor owes several invoices. */
@@ -113,6 +119,8 @@ export function DebtorForm({
           contact_name: debtor.contact_name ?? "",
           contact_role: debtor.contact_role ?? "",
           late_charges: debtor.late_charges ?? "account",
+          phone: debtor.phone ?? "",
+          text_consent: debtor.text_consent_at ? "on" : "",
         }
       : // The form only renders in a dialog, on the client: the browser's own zone is known.
         { active_strategy: "1", time_zone: browserTimeZone(), currency: accountCurrency, late_charges: "account" },
@@ -174,6 +182,42 @@ export function DebtorForm({
           autoComplete="off"
           maxLength={CONTACT_ROLE_MAX}
         />
+      </div>
+      {/* The debtor's mobile and the user's consent to text it (decisions/069). */}
+      <InputField
+        meta={fields.phone}
+        type="text"
+        inputMode="tel"
+        label="Mobile number (optional)"
+        placeholder="+44 7400 123456"
+        autoComplete="off"
+        maxLength={PHONE_INPUT_MAX}
+        describedBy={`${form.id}-phone-help`}
+      />
+      <p id={`${form.id}-phone-help`} className="-mt-3 text-xs text-muted">
+        With its country code. Only a mobile can receive texts.
+      </p>
+      <div>
+        <div className="flex items-start gap-2">
+          <input
+            {...getInputProps(fields.text_consent, {
+              type: "checkbox",
+              value: "on",
+              ariaDescribedBy: `${form.id}-consent-help`,
+            })}
+            key={fields.text_consent.key}
+            className="mt-1 h-4 w-4"
+          />
+          <label htmlFor={fields.text_consent.id} className="text-sm">
+            I may text this debtor
+            <span id={`${form.id}-consent-help`} className="block text-xs text-muted">
+              {debtor?.text_consent_at
+                ? `Confirmed ${new Date(debtor.text_consent_at).toISOString().slice(0, 10)}${debtor.text_consent_by ? ` by ${debtor.text_consent_by}` : ""}. Their STOP or opt-out ends it.`
+                : "Tick only if the debtor agreed to receive texts from you. Their STOP or opt-out ends it."}
+            </span>
+          </label>
+        </div>
+        <FieldError id={fields.text_consent.errorId} errors={fields.text_consent.errors} />
       </div>
       {several ? (
         <>

@@ -169,6 +169,9 @@ export function ConfigureDebtorModal({
             contact_name: debtor.contactName,
             contact_role: debtor.contactRole,
             late_charges: debtor.lateCharges ?? "account",
+            phone: debtor.phone,
+            text_consent_at: debtor.textConsentAt,
+            text_consent_by: debtor.textConsentBy,
           }}
           userLocale={userLocale}
           onCancel={() => setView("details")}

@@ -4,7 +4,7 @@ import { LinkTabs } from "~/components/ui/link-tabs";
 /**
  * Settings' tabs: /iam/:tab (routes/settings.tsx); bank, texts, brand and domain are routes of their
  * own (routes/settings-bank.tsx, settings-templates.tsx, settings-brand.tsx, settings-domain.tsx,
- * settings-accounting.tsx, settings-charges.tsx).
+ * settings-accounting.tsx, settings-charges.tsx, settings-texts.tsx).
  */
 export const SETTINGS_TABS = [
   { id: "info", label: "Personal information", short: "Info" },
@@ -16,6 +16,7 @@ export const SETTINGS_TABS = [
   { id: "domain", label: "Sending domain", short: "Domain" },
   { id: "accounting", label: "Accounting", short: "Accounting" },
   { id: "charges", label: "Late charges", short: "Charges" },
+  { id: "texts", label: "Text messages", short: "SMS" },
   { id: "subscription", label: "Your Subscription", short: "Subscription" },
   { id: "emails", label: "E-mails", short: "E-mails" },
 ] as const;
