@@ -1433,3 +1433,66 @@ export const planInvoices = sqliteTable(
     index("plan_invoices_owner_idx").on(t.ownerId, t.id),
   ],
 );
+
+/**
+ * Every text message Dunly asked Twilio (or, in development and test, the dev outbox) to send
+ * (decisions/068), written before the request under the caller's idempotency key, so the same
+ * occurrence is never texted twice: a key with a `sid` was accepted; one whose request's answer never
+ * came waits for Twilio's callback. Twilio's status callbacks update `status`; an inbound text is
+ * matched to its owner and debtor through the latest text sent to that number.
+ */
+export const textMessages = sqliteTable(
+  "text_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id").references(() => debtors.id, { onDelete: "set null" }),
+    // The reminder's delivery row, when the text is a reminder's (the engine sets it).
+    deliveryId: integer("delivery_id"),
+    idempotencyKey: text("idempotency_key").notNull(),
+    // E.164.
+    to: text("to").notNull(),
+    body: text("body").notNull(),
+    // Twilio's Message SID once accepted (SM…; the dev outbox's own SMdev…).
+    sid: text("sid"),
+    // 'twilio' or 'standin' (the dev outbox).
+    provider: text("provider").notNull(),
+    // 'pending' (asked, no answer yet), 'refused' (Twilio said no), then Twilio's own statuses:
+    // accepted, queued, sending, sent, delivered, undelivered, failed.
+    status: text("status").notNull(),
+    errorCode: text("error_code"),
+    error: text("error"),
+    attemptedAt: integer("attempted_at").notNull(),
+    attempts: integer("attempts").notNull().default(1),
+    statusAt: integer("status_at"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [
+    uniqueIndex("text_messages_key_idx").on(t.idempotencyKey),
+    uniqueIndex("text_messages_sid_idx").on(t.sid),
+    index("text_messages_owner_idx").on(t.ownerId, t.createdAt),
+    // An inbound text's number finds the accounts that texted it.
+    index("text_messages_to_idx").on(t.to, t.createdAt),
+  ],
+);
+
+/**
+ * A number that must not be texted by an account (decisions/068): the debtor's STOP (or another
+ * carrier opt-out keyword) recorded at once, removed by their START. `source`: 'keyword' (the
+ * debtor's text) or 'user' (the user's own choice).
+ */
+export const textOptOuts = sqliteTable(
+  "text_opt_outs",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // E.164.
+    number: text("number").notNull(),
+    source: text("source").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.number] })],
+);
