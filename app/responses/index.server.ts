@@ -41,7 +41,11 @@ export { allowNewPromise, endDuePromises, PROMISES_PER_PAGE, promiseToPay } from
 export {
   askForContact,
   handleReply,
+  type InboundText,
   REJECTIONS,
   receiveReply,
+  receiveText,
+  TEXT_REPLY_SUBJECT,
+  type TextOutcome,
 } from "./replies.server";
 export { debtorRepliesQuery, type ReplyView, replyViewsOf } from "./reply-list.server";

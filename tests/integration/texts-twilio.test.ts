@@ -1,0 +1,309 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { readConfig } from "~/platform/config.server";
+import { STANDIN_AUTH_TOKEN, sendText, twilioSignature } from "~/texts/index.server";
+import {
+  deliveriesOfOwner,
+  eventsOf,
+  insertDelivery,
+  makeDebtor,
+  makeSchedule,
+  makeSignedInUser,
+  makeUser,
+  scheduleRow,
+} from "./fixtures";
+import { ORIGIN, postForm, request } from "./helpers";
+
+/**
+ * Text messages through the Twilio client's local stand-in (decisions/068): one text per
+ * idempotency key, Twilio's signed status callbacks and inbound texts (good, bad and query-string
+ * signatures), STOP and START at once across the accounts that texted a number, any other text
+ * stored as a reply that holds the reminders, and the dev outbox's buttons firing the same signed
+ * requests.
+ */
+
+const config = () => readConfig(env);
+
+let seq = 0;
+/** A fresh UK mobile number in E.164 (test files share the database). */
+const freshNumber = () =>
+  `+4477${String(Date.now() % 1_000_000).padStart(6, "0")}${String(++seq % 100).padStart(2, "0")}`;
+const freshKey = () => `test-text:${crypto.randomUUID()}`;
+
+async function textRow(key: string) {
+  return await env.DB.prepare("SELECT * FROM text_messages WHERE idempotency_key = ?")
+    .bind(key)
+    .first<Record<string, string | number | null>>();
+}
+async function optOutsOf(number: string) {
+  const { results } = await env.DB.prepare("SELECT owner_id, source FROM text_opt_outs WHERE number = ?")
+    .bind(number)
+    .all<{ owner_id: string; source: string }>();
+  return results;
+}
+
+/** A POST as Twilio makes it: a form, no cookie, no Origin, signed (or not) over `signedUrl`. */
+async function twilioPost(
+  path: string,
+  params: [string, string][],
+  options: { signedUrl?: string; signature?: string | null; token?: string } = {},
+) {
+  const signedUrl = options.signedUrl ?? `${ORIGIN}${path}`;
+  const signature =
+    options.signature === undefined
+      ? await twilioSignature(options.token ?? STANDIN_AUTH_TOKEN, signedUrl, params)
+      : options.signature;
+  const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
+  if (signature !== null) headers.set("X-Twilio-Signature", signature);
+  return request(path, { method: "POST", headers, body: new URLSearchParams(params).toString() });
+}
+
+const statusParams = (sid: string, status: string, errorCode?: string): [string, string][] => [
+  ["MessageSid", sid],
+  ["MessageStatus", status],
+  ["AccountSid", "AC00000000000000000000000000000000"],
+  ...(errorCode ? [["ErrorCode", errorCode] as [string, string]] : []),
+];
+const inboundParams = (from: string, body: string): [string, string][] => [
+  ["MessageSid", `SMin${crypto.randomUUID().replaceAll("-", "")}`],
+  ["From", from],
+  ["To", "MG00000000000000000000000000000000"],
+  ["Body", body],
+];
+
+async function sentText(ownerId: string, debtorId: number | null, to: string, deliveryId?: number) {
+  const key = freshKey();
+  const result = await sendText(env, config(), {
+    ownerId,
+    debtorId,
+    deliveryId,
+    to,
+    body: "You owe $1,234.50, 12 days overdue. Pay: https://example.test/d/abc",
+    idempotencyKey: key,
+  });
+  if (!result.ok) throw new Error(`sendText failed: ${result.error}`);
+  return { key, sid: result.sid };
+}
+
+describe("the text client (the stand-in)", () => {
+  it("sends once per idempotency key: the same key answers the same SID", async () => {
+    const user = await makeUser();
+    const debtor = await makeDebtor(user.id);
+    const to = freshNumber();
+    const { key, sid } = await sentText(user.id, debtor.id, to);
+    expect(sid).toMatch(/^SMdev[0-9a-f]{28}$/);
+    const again = await sendText(env, config(), { ownerId: user.id, to, body: "anything", idempotencyKey: key });
+    expect(again).toEqual({ ok: true, sid, duplicate: true });
+    const row = await textRow(key);
+    expect(row).toMatchObject({ sid, status: "queued", provider: "standin", to, attempts: 1 });
+  });
+
+  it("refuses a number not in E.164, an empty or over-long text, and writes nothing", async () => {
+    const user = await makeUser();
+    for (const [to, body] of [
+      ["07700900123", "Hello"],
+      ["+4477009001234567", "Hello"],
+      [freshNumber(), ""],
+      [freshNumber(), "x".repeat(321)],
+    ] as const) {
+      const key = freshKey();
+      const result = await sendText(env, config(), { ownerId: user.id, to, body, idempotencyKey: key });
+      expect(result).toMatchObject({ ok: false, retryable: false, reason: "invalid" });
+      expect(await textRow(key)).toBeNull();
+    }
+    const ok = await sendText(env, config(), {
+      ownerId: user.id,
+      to: freshNumber(),
+      body: "é".repeat(320),
+      idempotencyKey: freshKey(),
+    });
+    expect(ok.ok).toBe(true);
+  });
+});
+
+describe("POST /webhooks/twilio/status", () => {
+  it("records a signed callback only forward, and on the reminder's delivery", async () => {
+    const user = await makeUser();
+    const debtor = await makeDebtor(user.id);
+    await insertDelivery(user.id, debtor.id, "sent");
+    const delivery = (await deliveriesOfOwner(user.id))[0]!;
+    const { key, sid } = await sentText(user.id, debtor.id, freshNumber(), delivery.id);
+
+    expect((await twilioPost("/webhooks/twilio/status", statusParams(sid, "sent"))).status).toBe(200);
+    expect((await textRow(key))?.status).toBe("sent");
+    expect((await twilioPost("/webhooks/twilio/status", statusParams(sid, "delivered"))).status).toBe(200);
+    // A late 'sent' after 'delivered' changes nothing.
+    expect((await twilioPost("/webhooks/twilio/status", statusParams(sid, "sent"))).status).toBe(200);
+    expect((await textRow(key))?.status).toBe("delivered");
+    const after = (await deliveriesOfOwner(user.id)).find((d) => d.id === delivery.id)!;
+    expect(after.delivered_at).toBeGreaterThan(0);
+    expect(after.status).toBe("sent");
+  });
+
+  it("marks the delivery failed when the text was undelivered, with Twilio's code", async () => {
+    const user = await makeUser();
+    const debtor = await makeDebtor(user.id);
+    await insertDelivery(user.id, debtor.id, "sent");
+    const delivery = (await deliveriesOfOwner(user.id))[0]!;
+    const { key, sid } = await sentText(user.id, debtor.id, freshNumber(), delivery.id);
+    expect((await twilioPost("/webhooks/twilio/status", statusParams(sid, "undelivered", "30003"))).status).toBe(200);
+    expect(await textRow(key)).toMatchObject({ status: "undelivered", error_code: "30003" });
+    const after = (await deliveriesOfOwner(user.id)).find((d) => d.id === delivery.id)!;
+    expect(after).toMatchObject({ status: "failed", error: "The text was undelivered (Twilio error 30003)" });
+  });
+
+  it("refuses a bad, missing or other token's signature (403) and changes nothing", async () => {
+    const user = await makeUser();
+    const { key, sid } = await sentText(user.id, null, freshNumber());
+    const params = statusParams(sid, "delivered");
+    expect((await twilioPost("/webhooks/twilio/status", params, { signature: "AAAA" })).status).toBe(403);
+    expect((await twilioPost("/webhooks/twilio/status", params, { signature: null })).status).toBe(403);
+    expect((await twilioPost("/webhooks/twilio/status", params, { token: "0".repeat(32) })).status).toBe(403);
+    // Signed for another endpoint's URL.
+    const other = `${ORIGIN}/webhooks/twilio/inbound`;
+    expect((await twilioPost("/webhooks/twilio/status", params, { signedUrl: other })).status).toBe(403);
+    expect((await textRow(key))?.status).toBe("queued");
+  });
+
+  it("signs the URL with its query string: kept it passes, dropped it fails", async () => {
+    const user = await makeUser();
+    const { key, sid } = await sentText(user.id, null, freshNumber());
+    const path = "/webhooks/twilio/status?attempt=2&from=dunly";
+    const withoutQuery = `${ORIGIN}/webhooks/twilio/status`;
+    expect((await twilioPost(path, statusParams(sid, "delivered"), { signedUrl: withoutQuery })).status).toBe(403);
+    expect((await textRow(key))?.status).toBe("queued");
+    expect((await twilioPost(path, statusParams(sid, "delivered"))).status).toBe(200);
+    expect((await textRow(key))?.status).toBe("delivered");
+  });
+});
+
+describe("POST /webhooks/twilio/inbound", () => {
+  it("STOP opts the number out at once for every account that texted it, tells each user; START ends it", async () => {
+    const a = await makeUser();
+    const b = await makeUser();
+    const bystander = await makeUser();
+    const number = freshNumber();
+    const debtorA = await makeDebtor(a.id);
+    const debtorB = await makeDebtor(b.id);
+    await sentText(a.id, debtorA.id, number);
+    await sentText(b.id, debtorB.id, number);
+
+    const stop = await twilioPost("/webhooks/twilio/inbound", inboundParams(number, " Stop "));
+    expect(stop.status).toBe(200);
+    expect(stop.headers.get("Content-Type")).toContain("text/xml");
+    expect(await stop.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+    expect((await optOutsOf(number)).map((r) => r.owner_id).sort()).toEqual([a.id, b.id].sort());
+    expect((await eventsOf(debtorA.id)).some((e) => e.type === "text_opted_out")).toBe(true);
+    expect((await eventsOf(debtorB.id)).some((e) => e.type === "text_opted_out")).toBe(true);
+    const { results: notices } = await env.DB.prepare(
+      "SELECT owner_id FROM user_notifications WHERE kind = 'text_opted_out' AND debtor_id IN (?, ?)",
+    )
+      .bind(debtorA.id, debtorB.id)
+      .all<{ owner_id: string }>();
+    expect(notices.map((n) => n.owner_id).sort()).toEqual([a.id, b.id].sort());
+
+    // The next text to the number is refused where it would leave; the account that never texted it is free.
+    const refused = await sendText(env, config(), {
+      ownerId: a.id,
+      debtorId: debtorA.id,
+      to: number,
+      body: "Another reminder",
+      idempotencyKey: freshKey(),
+    });
+    expect(refused).toMatchObject({ ok: false, retryable: false, reason: "opted-out" });
+    const free = await sendText(env, config(), {
+      ownerId: bystander.id,
+      to: number,
+      body: "Hello",
+      idempotencyKey: freshKey(),
+    });
+    expect(free.ok).toBe(true);
+
+    expect((await twilioPost("/webhooks/twilio/inbound", inboundParams(number, "START"))).status).toBe(200);
+    expect(await optOutsOf(number)).toEqual([]);
+    expect((await eventsOf(debtorA.id)).some((e) => e.type === "text_opted_in")).toBe(true);
+    const again = await sendText(env, config(), {
+      ownerId: a.id,
+      to: number,
+      body: "Another reminder",
+      idempotencyKey: freshKey(),
+    });
+    expect(again.ok).toBe(true);
+  });
+
+  it("stores any other text as a reply that holds the debtor's reminders, once per message", async () => {
+    const user = await makeUser();
+    const debtor = await makeDebtor(user.id);
+    const scheduleId = await makeSchedule(user.id, debtor.id);
+    const number = freshNumber();
+    await sentText(user.id, debtor.id, number);
+    const params = inboundParams(number, "I will pay on Friday, sorry for the delay");
+    expect((await twilioPost("/webhooks/twilio/inbound", params)).status).toBe(200);
+    // Twilio's retry of the same message is a repeat.
+    expect((await twilioPost("/webhooks/twilio/inbound", params)).status).toBe(200);
+    const { results: replies } = await env.DB.prepare(
+      "SELECT from_address, subject, text FROM debtor_replies WHERE debtor_id = ?",
+    )
+      .bind(debtor.id)
+      .all();
+    expect(replies).toEqual([
+      { from_address: number, subject: "Text message", text: "I will pay on Friday, sorry for the delay" },
+    ]);
+    expect((await scheduleRow(scheduleId))?.stopped_reason).toBe("replied");
+    expect((await eventsOf(debtor.id)).some((e) => e.type === "replied" && e.detail === "Text message")).toBe(true);
+    expect(await optOutsOf(number)).toEqual([]);
+  });
+
+  it("HELP and a number nobody texted store nothing; a forged text is refused", async () => {
+    const user = await makeUser();
+    const debtor = await makeDebtor(user.id);
+    const number = freshNumber();
+    await sentText(user.id, debtor.id, number);
+    expect((await twilioPost("/webhooks/twilio/inbound", inboundParams(number, "help"))).status).toBe(200);
+    expect((await twilioPost("/webhooks/twilio/inbound", inboundParams(freshNumber(), "hello"))).status).toBe(200);
+    expect(
+      (await twilioPost("/webhooks/twilio/inbound", inboundParams(number, "STOP"), { signature: "forged" })).status,
+    ).toBe(403);
+    expect(await optOutsOf(number)).toEqual([]);
+    const { results } = await env.DB.prepare("SELECT id FROM debtor_replies WHERE debtor_id = ?").bind(debtor.id).all();
+    expect(results).toEqual([]);
+  });
+});
+
+describe("/dev/texts, the dev outbox", () => {
+  it("lists texts; its buttons fire the signed callbacks: deliver, reply, STOP", async () => {
+    const user = await makeSignedInUser();
+    const debtor = await makeDebtor(user.id);
+    const number = freshNumber();
+    const { key } = await sentText(user.id, debtor.id, number);
+    const id = (await textRow(key))!.id;
+
+    const page = await request("/dev/texts");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`To ${number}`);
+    expect(html).toContain(`action="/dev/texts/${id}/status/delivered"`);
+    const json = (await (await request("/dev/texts.json")).json()) as { key: string; status: string }[];
+    expect(json.find((t) => t.key === key)?.status).toBe("queued");
+
+    const delivered = await postForm(`/dev/texts/${id}/status/delivered`, {});
+    expect(delivered.status).toBe(303);
+    expect((await textRow(key))?.status).toBe("delivered");
+
+    expect((await postForm(`/dev/texts/${id}/reply`, { body: "Can I pay half now?" })).status).toBe(303);
+    expect(await replyText(debtor.id)).toBe("Can I pay half now?");
+
+    expect((await postForm(`/dev/texts/${id}/reply`, { body: "STOP" })).status).toBe(303);
+    expect((await optOutsOf(number)).map((r) => r.owner_id)).toEqual([user.id]);
+
+    expect((await postForm(`/dev/texts/${id}/status/nonsense`, {})).status).toBe(404);
+    expect((await postForm("/dev/texts/999999999/status/delivered", {})).status).toBe(404);
+  });
+});
+
+async function replyText(debtorId: number) {
+  const row = await env.DB.prepare("SELECT text FROM debtor_replies WHERE debtor_id = ?")
+    .bind(debtorId)
+    .first<{ text: string }>();
+  return row?.text;
+}
