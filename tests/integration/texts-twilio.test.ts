@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { readConfig } from "~/platform/config.server";
 import { STANDIN_AUTH_TOKEN, sendText, twilioSignature } from "~/texts/index.server";
 import {
@@ -307,3 +307,144 @@ async function replyText(debtorId: number) {
     .first<{ text: string }>();
   return row?.text;
 }
+
+describe("the text client (Twilio's API, its answers played by a stubbed fetch)", () => {
+  const twilioConfig = () => ({
+    ...config(),
+    TWILIO_ACCOUNT_SID: `AC${"a1".repeat(16)}`,
+    TWILIO_AUTH_TOKEN: "f0".repeat(16),
+    TWILIO_MESSAGING_SERVICE_SID: `MG${"b2".repeat(16)}`,
+  });
+  type Call = { url: string; method: string; body: string; auth: string | null };
+
+  function stubTwilio(answers: ((call: Call) => Response | Promise<Response>)[]) {
+    const calls: Call[] = [];
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const call = {
+        url: request.url,
+        method: request.method,
+        body: await request.text(),
+        auth: request.headers.get("Authorization"),
+      };
+      calls.push(call);
+      const answer = answers.shift();
+      if (!answer) throw new Error(`Unexpected request ${call.method} ${call.url}`);
+      return await answer(call);
+    });
+    return calls;
+  }
+  afterEach(() => vi.unstubAllGlobals());
+
+  const created = (sid: string) => () => Response.json({ sid, status: "accepted" }, { status: 201 });
+
+  it("posts the text through the Messaging Service with its status callback, once per key", async () => {
+    const user = await makeUser();
+    const to = freshNumber();
+    const key = freshKey();
+    const calls = stubTwilio([created("SM0123456789abcdef0123456789abcdef")]);
+    const req = { ownerId: user.id, to, body: "You owe $10.00", idempotencyKey: key };
+    expect(await sendText(env, twilioConfig(), req)).toEqual({ ok: true, sid: "SM0123456789abcdef0123456789abcdef" });
+    expect(await sendText(env, twilioConfig(), req)).toMatchObject({ ok: true, duplicate: true });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.method).toBe("POST");
+    expect(calls[0]!.url).toBe(`https://api.twilio.com/2010-04-01/Accounts/AC${"a1".repeat(16)}/Messages.json`);
+    expect(calls[0]!.auth).toBe(`Basic ${btoa(`AC${"a1".repeat(16)}:${"f0".repeat(16)}`)}`);
+    const form = new URLSearchParams(calls[0]!.body);
+    expect(Object.fromEntries(form)).toEqual({
+      To: to,
+      MessagingServiceSid: `MG${"b2".repeat(16)}`,
+      Body: "You owe $10.00",
+      StatusCallback: "http://localhost:5173/webhooks/twilio/status",
+    });
+    expect(await textRow(key)).toMatchObject({ provider: "twilio", status: "accepted", attempts: 1 });
+  });
+
+  it("a refusal is final under its key; Twilio's 'unsubscribed recipient' opts the number out", async () => {
+    const user = await makeUser();
+    const to = freshNumber();
+    const key = freshKey();
+    const calls = stubTwilio([
+      () =>
+        Response.json(
+          { code: 21610, message: "Attempt to send to unsubscribed recipient", status: 400 },
+          { status: 400 },
+        ),
+    ]);
+    const req = { ownerId: user.id, to, body: "Hello", idempotencyKey: key };
+    const first = await sendText(env, twilioConfig(), req);
+    expect(first).toMatchObject({ ok: false, retryable: false, reason: "refused" });
+    expect(first.ok ? "" : first.error).toBe(
+      "Twilio refused the text (21610): Attempt to send to unsubscribed recipient",
+    );
+    expect(await textRow(key)).toMatchObject({ status: "refused", error_code: "21610" });
+    expect(await optOutsOf(to)).toEqual([{ owner_id: user.id, source: "carrier" }]);
+    // Asked again: refused without a request (the number is opted out now).
+    expect(await sendText(env, twilioConfig(), { ...req, idempotencyKey: freshKey() })).toMatchObject({
+      reason: "opted-out",
+    });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("a 429 is retried under the same key; a 5xx or no answer is looked up before any retry, never sent twice", async () => {
+    const user = await makeUser();
+    const to = freshNumber();
+    const key = freshKey();
+    const req = { ownerId: user.id, to, body: "Pay now please", idempotencyKey: key };
+    const t0 = Date.now();
+
+    stubTwilio([() => new Response('{"code":20429,"message":"Too many requests"}', { status: 429 })]);
+    expect(await sendText(env, twilioConfig(), req, t0)).toMatchObject({ ok: false, retryable: true });
+    expect((await textRow(key))?.status).toBe("retry");
+
+    // The retry gets no answer at all: the row stays 'pending'; meanwhile the key waits.
+    stubTwilio([
+      () => {
+        throw new TypeError("Network connection lost");
+      },
+    ]);
+    expect(await sendText(env, twilioConfig(), req, t0 + 1000)).toMatchObject({
+      retryable: true,
+      reason: "unanswered",
+    });
+    expect(await textRow(key)).toMatchObject({ status: "pending", attempts: 2 });
+    const waiting = stubTwilio([]);
+    expect(await sendText(env, twilioConfig(), req, t0 + 60_000)).toMatchObject({
+      retryable: true,
+      reason: "unanswered",
+    });
+    expect(waiting).toHaveLength(0);
+
+    // Ten minutes on: Twilio is asked first, had sent it, and it is not sent again.
+    const calls = stubTwilio([
+      () =>
+        Response.json({
+          messages: [
+            { sid: "SMother", body: "Something else", status: "delivered", date_created: new Date(t0).toUTCString() },
+            {
+              sid: "SMfound000",
+              body: "Pay now please",
+              status: "sent",
+              date_created: new Date(t0 + 1000).toUTCString(),
+            },
+          ],
+        }),
+    ]);
+    expect(await sendText(env, twilioConfig(), req, t0 + 11 * 60_000)).toEqual({ ok: true, sid: "SMfound000" });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.method).toBe("GET");
+    expect(calls[0]!.url).toContain(`To=${encodeURIComponent(to)}`);
+    expect(await textRow(key)).toMatchObject({ sid: "SMfound000", status: "sent", attempts: 3 });
+  });
+
+  it("an unanswered attempt Twilio has no trace of is sent after the wait", async () => {
+    const user = await makeUser();
+    const req = { ownerId: user.id, to: freshNumber(), body: "Second try", idempotencyKey: freshKey() };
+    const t0 = Date.now();
+    stubTwilio([() => new Response("Service unavailable", { status: 503 })]);
+    expect(await sendText(env, twilioConfig(), req, t0)).toMatchObject({ retryable: true, reason: "unanswered" });
+    const calls = stubTwilio([() => Response.json({ messages: [] }), created("SMsecond0")]);
+    expect(await sendText(env, twilioConfig(), req, t0 + 11 * 60_000)).toEqual({ ok: true, sid: "SMsecond0" });
+    expect(calls.map((c) => c.method)).toEqual(["GET", "POST"]);
+  });
+});
