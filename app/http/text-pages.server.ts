@@ -1,10 +1,16 @@
 import { desc, eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { getDb } from "~/db/client.server";
-import { textMessages } from "~/db/schema";
+import { debtors, textMessages } from "~/db/schema";
 import type { AppBindings } from "~/http/hono-env";
 import { appOrigin } from "~/platform/config.server";
-import { STANDIN_MESSAGING_SERVICE_SID, textChannel, twilioSignature } from "~/texts/index.server";
+import {
+  MAX_TEXT_LENGTH,
+  STANDIN_MESSAGING_SERVICE_SID,
+  sendText,
+  textChannel,
+  twilioSignature,
+} from "~/texts/index.server";
 import { escapeHtml, standInPage } from "./standin-page";
 import { receiveTwilioRequest, type TwilioEndpoint } from "./twilio-webhooks.server";
 
@@ -47,7 +53,48 @@ async function listTexts(db: D1Database) {
 }
 
 textPages.get("/texts.json", async (c) => c.json(await listTexts(c.env.DB)));
-textPages.get("/texts", async (c) => {
+/** What the test-send form shows again after a refusal: the values typed and why. */
+interface SendForm {
+  to: string;
+  body: string;
+  debtorId: string;
+  error?: string;
+}
+
+/** The signed-in user's debtors (50 at most), for the test-send form's "as a text to" choice. */
+async function debtorsOf(db: D1Database, ownerId: string) {
+  return await getDb(db)
+    .select({ id: debtors.id, fullName: debtors.fullName })
+    .from(debtors)
+    .where(eq(debtors.ownerId, ownerId))
+    .orderBy(debtors.fullName)
+    .limit(50);
+}
+
+async function sendForm(c: Context<AppBindings>, form: SendForm) {
+  const user = c.get("user");
+  if (!user) return "<p>Sign in to send a test text from here.</p>";
+  const options = (await debtorsOf(c.env.DB, user.id))
+    .map(
+      (d) =>
+        `<option value="${d.id}"${String(d.id) === form.debtorId ? " selected" : ""}>${escapeHtml(d.fullName)}</option>`,
+    )
+    .join("");
+  return `<section aria-labelledby="send-heading"><h2 id="send-heading">Send a test text</h2>
+<p class="meta">Through the same client as a reminder's text, as your account. Replies from the number reach the debtor chosen.</p>
+<form method="post" action="/dev/texts/send" class="reply">
+  ${form.error ? `<p class="error" role="alert" id="send-error">${escapeHtml(form.error)}</p>` : ""}
+  <label for="send-debtor">Debtor</label>
+  <select id="send-debtor" name="debtorId"><option value="">None</option>${options}</select>
+  <label for="send-to">Number (E.164, such as +447700900123)</label>
+  <input id="send-to" name="to" type="tel" autocomplete="off" required value="${escapeHtml(form.to)}"${form.error ? ' aria-describedby="send-error"' : ""}>
+  <label for="send-body">Message</label>
+  <textarea id="send-body" name="body" rows="3" maxlength="${MAX_TEXT_LENGTH}" required>${escapeHtml(form.body)}</textarea>
+  <button type="submit">Send test text</button>
+</form></section>`;
+}
+
+async function renderPage(c: Context<AppBindings>, form: SendForm, status: 200 | 400 = 200) {
   const texts = await listTexts(c.env.DB);
   const items = texts
     .map((t) => {
@@ -89,10 +136,47 @@ textPages.get("/texts", async (c) => {
       css: `article{border:1px solid #ddd;border-radius:8px;padding:1rem;margin:1rem 0}h2{margin:0 0 .25rem;font-size:1.1rem;overflow-wrap:anywhere}
 .meta{color:#555;font-size:.9rem;margin:0 0 .75rem;overflow-wrap:anywhere}.body{white-space:pre-wrap;background:#f4f4f5;border-radius:12px;padding:.75rem;overflow-wrap:anywhere}
 .error{color:#a00}form{display:inline-block;margin:.25rem .5rem .25rem 0}form.reply{display:block}form.reply label{display:block;font-weight:600;margin:.5rem 0 .25rem}
-textarea{display:block;width:100%;box-sizing:border-box;font:inherit;margin-bottom:.5rem}a{color:#b4002d}`,
-      body: items || "<p>No texts yet.</p>",
+textarea,input,select{display:block;width:100%;box-sizing:border-box;font:inherit;margin-bottom:.5rem;padding:.4rem}a{color:#b4002d}`,
+      body: `${await sendForm(c, form)}
+<h2>Texts</h2>
+${items || "<p>No texts yet.</p>"}`,
     }),
+    status,
   );
+}
+
+textPages.get("/texts", async (c) => renderPage(c, { to: "", body: "", debtorId: "" }));
+
+/**
+ * A test text from the signed-in user (development and test only): through `sendText`, as a
+ * reminder's text goes, under a key of its own. A debtor not the user's answers 404; a refusal
+ * shows the page again with the values typed and why.
+ */
+textPages.post("/texts/send", async (c) => {
+  const user = c.get("user");
+  if (!user) return c.text("Not signed in", 401);
+  const posted = await c.req.parseBody();
+  const field = (name: string) => (typeof posted[name] === "string" ? (posted[name] as string) : "");
+  const form: SendForm = {
+    to: field("to").trim().slice(0, 40),
+    body: field("body").slice(0, 2000),
+    debtorId: field("debtorId"),
+  };
+  let debtorId: number | null = null;
+  if (form.debtorId !== "") {
+    const mine = (await debtorsOf(c.env.DB, user.id)).find((d) => String(d.id) === form.debtorId);
+    if (!mine) return c.text("Not found", 404);
+    debtorId = mine.id;
+  }
+  const result = await sendText(c.env, c.get("config"), {
+    ownerId: user.id,
+    debtorId,
+    to: form.to,
+    body: form.body,
+    idempotencyKey: `dev-test:${crypto.randomUUID()}`,
+  });
+  if (!result.ok) return renderPage(c, { ...form, error: result.error }, 400);
+  return c.redirect("/dev/texts", 303);
 });
 
 /** Signs `params` as Twilio would for `endpoint` and hands them to the webhook's own code. */

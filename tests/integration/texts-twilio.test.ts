@@ -12,7 +12,7 @@ import {
   makeUser,
   scheduleRow,
 } from "./fixtures";
-import { ORIGIN, postForm, request } from "./helpers";
+import { ORIGIN, postForm, request, sessionCookieName } from "./helpers";
 
 /**
  * Text messages through the Twilio client's local stand-in (decisions/068): one text per
@@ -307,6 +307,46 @@ async function replyText(debtorId: number) {
     .first<{ text: string }>();
   return row?.text;
 }
+
+describe("/dev/texts: a test text from the signed-in user", () => {
+  it("sends through the client as the user; a refusal keeps what was typed; another's debtor is 404", async () => {
+    const user = await makeSignedInUser();
+    const other = await makeUser();
+    const debtor = await makeDebtor(user.id, { fullName: "Tess Texter" });
+    const othersDebtor = await makeDebtor(other.id);
+    const cookie = `${sessionCookieName()}=${user.token}`;
+
+    const page = await request("/dev/texts", { headers: { Cookie: cookie } });
+    expect(await page.text()).toContain(`<option value="${debtor.id}">Tess Texter</option>`);
+
+    const number = freshNumber();
+    const sent = await postForm(
+      "/dev/texts/send",
+      { to: number, body: "A test text", debtorId: String(debtor.id) },
+      { cookie },
+    );
+    expect(sent.status).toBe(303);
+    const { results } = await env.DB.prepare('SELECT owner_id, debtor_id, status FROM text_messages WHERE "to" = ?')
+      .bind(number)
+      .all();
+    expect(results).toEqual([{ owner_id: user.id, debtor_id: debtor.id, status: "queued" }]);
+
+    const refused = await postForm(
+      "/dev/texts/send",
+      { to: "07700 900123", body: "Kept <b>", debtorId: "" },
+      { cookie },
+    );
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain("Not a number in E.164: 07700 900123");
+    expect(html).toContain('value="07700 900123"');
+    expect(html).toContain("Kept &lt;b&gt;</textarea>");
+
+    const foreign = { to: freshNumber(), body: "Hi", debtorId: String(othersDebtor.id) };
+    expect((await postForm("/dev/texts/send", foreign, { cookie })).status).toBe(404);
+    expect((await postForm("/dev/texts/send", foreign)).status).toBe(401);
+  });
+});
 
 describe("the text client (Twilio's API, its answers played by a stubbed fetch)", () => {
   const twilioConfig = () => ({
