@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
+import { chunk } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
 import { bouncingStatement } from "~/db/debtor-status";
 import { debtorReplies, debtors, textMessages, textOptOuts, users } from "~/db/schema";
@@ -170,10 +171,28 @@ export async function receiveText(
   if (keyword === "help") return { ok: true, kind: "help" };
   if (keyword === "stop" || keyword === "start") {
     if (texted.length === 0) return { ok: true, kind: keyword, ownerIds: [] };
-    const ownerIds = texted.map((t) => t.ownerId);
+    // Told once: only the accounts whose state this changes (a repeated STOP records nothing new).
+    const current = await db
+      .select({ ownerId: textOptOuts.ownerId, source: textOptOuts.source })
+      .from(textOptOuts)
+      .where(
+        and(
+          eq(textOptOuts.number, text.from),
+          inArray(
+            textOptOuts.ownerId,
+            texted.map((t) => t.ownerId),
+          ),
+        ),
+      );
+    const optedOut = new Map(current.map((row) => [row.ownerId, row.source]));
+    const changing = texted.filter(({ ownerId }) =>
+      keyword === "stop" ? !optedOut.has(ownerId) : optedOut.has(ownerId) && optedOut.get(ownerId) !== "user",
+    );
+    if (changing.length === 0) return { ok: true, kind: keyword, ownerIds: [] };
+    const ownerIds = changing.map((t) => t.ownerId);
     const type = keyword === "stop" ? "text_opted_out" : "text_opted_in";
     const detail = `${text.from} texted ${oneLineOf(text.body, 20).toUpperCase() || keyword.toUpperCase()}`;
-    const told = texted.flatMap(({ ownerId, debtorId }) =>
+    const told = changing.flatMap(({ ownerId, debtorId }) =>
       debtorId === null
         ? []
         : [
@@ -181,22 +200,26 @@ export async function receiveText(
             ...(keyword === "stop" ? [noticeInsert(db, { ownerId, debtorId, kind: "text_opted_out", at: now })] : []),
           ],
     );
-    const change =
+    // Four bound values a row: 20 rows a statement stays under D1's 100.
+    const changes = chunk(ownerIds, 20).map((owners) =>
       keyword === "stop"
         ? db
             .insert(textOptOuts)
-            .values(ownerIds.map((ownerId) => ({ ownerId, number: text.from, source: "keyword", at: now })))
+            .values(owners.map((ownerId) => ({ ownerId, number: text.from, source: "keyword", at: now })))
             .onConflictDoNothing()
         : db
             .delete(textOptOuts)
             .where(
               and(
                 eq(textOptOuts.number, text.from),
-                inArray(textOptOuts.ownerId, ownerIds),
+                inArray(textOptOuts.ownerId, owners),
                 ne(textOptOuts.source, "user"),
               ),
-            );
-    await db.batch([change, ...told]);
+            ),
+    );
+    const [first, ...rest] = changes;
+    if (!first) return { ok: true, kind: keyword, ownerIds: [] };
+    await db.batch([first, ...rest, ...told]);
     return { ok: true, kind: keyword, ownerIds };
   }
 

@@ -231,6 +231,29 @@ describe("POST /webhooks/twilio/inbound", () => {
     expect(again.ok).toBe(true);
   });
 
+  it("a repeated STOP tells nobody twice; one number texted by 25 accounts opts out of all of them in one go", async () => {
+    const number = freshNumber();
+    const accounts = await Promise.all(
+      Array.from({ length: 25 }, async (_, i) => {
+        const user = await makeUser(`Account ${i}`);
+        const debtor = await makeDebtor(user.id);
+        await sentText(user.id, debtor.id, number);
+        return { user, debtor };
+      }),
+    );
+    expect((await twilioPost("/webhooks/twilio/inbound", inboundParams(number, "UNSUBSCRIBE"))).status).toBe(200);
+    expect((await twilioPost("/webhooks/twilio/inbound", inboundParams(number, "STOP"))).status).toBe(200);
+    expect((await optOutsOf(number)).map((r) => r.owner_id).sort()).toEqual(accounts.map((a) => a.user.id).sort());
+    const first = accounts[0]!;
+    expect((await eventsOf(first.debtor.id)).filter((e) => e.type === "text_opted_out")).toHaveLength(1);
+    const { results: notices } = await env.DB.prepare(
+      "SELECT count(*) AS n FROM user_notifications WHERE kind = 'text_opted_out' AND owner_id = ?",
+    )
+      .bind(first.user.id)
+      .all<{ n: number }>();
+    expect(notices[0]?.n).toBe(1);
+  });
+
   it("stores any other text as a reply that holds the debtor's reminders, once per message", async () => {
     const user = await makeUser();
     const debtor = await makeDebtor(user.id);
