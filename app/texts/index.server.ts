@@ -14,4 +14,12 @@ export {
   UNANSWERED_WAIT_MS,
 } from "./client.server";
 export { type TwilioParams, twilioSignature, verifyTwilioSignature } from "./signature";
-export { isTextStatus, recordTextStatus, TEXT_STATUSES, type TextStatus, type TextStatusChange } from "./status.server";
+export {
+  isTextStatus,
+  recordTextStatus,
+  TEXT_STATUSES,
+  type TextFate,
+  type TextStatus,
+  type TextStatusChange,
+  textFatesOf,
+} from "./status.server";

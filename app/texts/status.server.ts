@@ -1,4 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { deliveries, textMessages } from "~/db/schema";
 
@@ -89,4 +90,34 @@ export async function recordTextStatus(
     }
   }
   return { ...changed, status };
+}
+
+export interface TextFate {
+  sid: string | null;
+  status: string;
+  errorCode: string | null;
+  error: string | null;
+}
+
+/**
+ * What became of the texts under these idempotency keys, by key (absent: never asked). For the
+ * engine recording a send: a status callback may have arrived before it records the delivery
+ * 'sent' (an undelivered or failed text then records the delivery 'failed' itself).
+ */
+export async function textFatesOf(db: Db, keys: readonly string[]): Promise<Map<string, TextFate>> {
+  const fates = new Map<string, TextFate>();
+  for (const part of chunk(unique(keys), IDS_PER_STATEMENT)) {
+    const rows = await db
+      .select({
+        key: textMessages.idempotencyKey,
+        sid: textMessages.sid,
+        status: textMessages.status,
+        errorCode: textMessages.errorCode,
+        error: textMessages.error,
+      })
+      .from(textMessages)
+      .where(inArray(textMessages.idempotencyKey, part));
+    for (const { key, ...fate } of rows) fates.set(key, fate);
+  }
+  return fates;
 }

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { getDb } from "~/db/client.server";
 import { readConfig } from "~/platform/config.server";
-import { STANDIN_AUTH_TOKEN, sendText, twilioSignature } from "~/texts/index.server";
+import { STANDIN_AUTH_TOKEN, sendText, textFatesOf, twilioSignature } from "~/texts/index.server";
 import {
   deliveriesOfOwner,
   eventsOf,
@@ -150,6 +151,17 @@ describe("POST /webhooks/twilio/status", () => {
     expect(await textRow(key)).toMatchObject({ status: "undelivered", error_code: "30003" });
     const after = (await deliveriesOfOwner(user.id)).find((d) => d.id === delivery.id)!;
     expect(after).toMatchObject({ status: "failed", error: "The text was undelivered (Twilio error 30003)" });
+  });
+
+  it("textFatesOf tells the engine what became of its texts by key, a callback before the send recorded included", async () => {
+    const user = await makeUser();
+    const a = await sentText(user.id, null, freshNumber());
+    const b = await sentText(user.id, null, freshNumber());
+    await twilioPost("/webhooks/twilio/status", statusParams(b.sid, "failed", "30008"));
+    const fates = await textFatesOf(getDb(env.DB), [a.key, b.key, a.key, "never-asked"]);
+    expect(fates.get(a.key)).toEqual({ sid: a.sid, status: "queued", errorCode: null, error: null });
+    expect(fates.get(b.key)).toMatchObject({ sid: b.sid, status: "failed", errorCode: "30008" });
+    expect(fates.has("never-asked")).toBe(false);
   });
 
   it("refuses a bad, missing or other token's signature (403) and changes nothing", async () => {
