@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { getDb } from "~/db/client.server";
 import { readConfig } from "~/platform/config.server";
@@ -521,5 +522,36 @@ describe("the text client (Twilio's API, its answers played by a stubbed fetch)"
     const calls = stubTwilio([() => Response.json({ messages: [] }), created("SMsecond0")]);
     expect(await sendText(env, twilioConfig(), req, t0 + 11 * 60_000)).toEqual({ ok: true, sid: "SMsecond0" });
     expect(calls.map((c) => c.method)).toEqual(["GET", "POST"]);
+  });
+});
+
+describe("hostile requests to Twilio's webhooks", () => {
+  it("any signed form answers 200 or 400 (413 when too large), never a 500; unsigned ones 403", async () => {
+    const user = await makeUser();
+    const debtor = await makeDebtor(user.id);
+    const number = freshNumber();
+    const { sid } = await sentText(user.id, debtor.id, number);
+    const name = fc.oneof(
+      fc.constantFrom("MessageSid", "SmsSid", "MessageStatus", "ErrorCode", "From", "Body", "OptOutType", "To"),
+      fc.string({ maxLength: 20 }),
+    );
+    const value = fc.oneof(
+      fc.constantFrom(sid, number, "STOP", "start", "delivered", "failed", "", "SM", "+1", "\u0000", "x".repeat(5000)),
+      fc.string({ maxLength: 200 }),
+      fc.string({ maxLength: 50, unit: "grapheme" }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("status", "inbound"),
+        fc.array(fc.tuple(name, value), { maxLength: 8 }),
+        fc.boolean(),
+        async (endpoint, params, signed) => {
+          const res = await twilioPost(`/webhooks/twilio/${endpoint}`, params, signed ? {} : { signature: "bad" });
+          // 413: a form over 32 KiB (several 5,000-character values), refused before its signature is read.
+          expect(signed ? [200, 400, 413] : [403, 413]).toContain(res.status);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
