@@ -220,7 +220,8 @@ async function claimAttempt(
       result: { ok: false, retryable: true, reason: "unanswered", error: "Another attempt is sending this text" },
     };
   }
-  return { kind: "claimed", id: earlier.id, lookUpSince: earlier.status === "pending" ? earlier.attemptedAt : null };
+  // Looked up from the first attempt on: a later takeover must not hide an earlier attempt's send.
+  return { kind: "claimed", id: earlier.id, lookUpSince: earlier.status === "pending" ? earlier.createdAt : null };
 }
 
 async function accepted(db: Db, id: number, sid: string, status: string, now: number): Promise<TextResult> {

@@ -491,7 +491,15 @@ describe("the text client (Twilio's API, its answers played by a stubbed fetch)"
     });
     expect(waiting).toHaveLength(0);
 
-    // Ten minutes on: Twilio is asked first, had sent it, and it is not sent again.
+    // Ten minutes on, Twilio is asked first but cannot say: nothing is sent, the key waits again.
+    const unsure = stubTwilio([() => new Response("Service unavailable", { status: 503 })]);
+    expect(await sendText(env, twilioConfig(), req, t0 + 11 * 60_000)).toMatchObject({
+      retryable: true,
+      reason: "unanswered",
+    });
+    expect(unsure.map((c) => c.method)).toEqual(["GET"]);
+
+    // Ten more minutes: asked again from the first attempt on, it had sent it: not sent again.
     const calls = stubTwilio([
       () =>
         Response.json({
@@ -506,11 +514,11 @@ describe("the text client (Twilio's API, its answers played by a stubbed fetch)"
           ],
         }),
     ]);
-    expect(await sendText(env, twilioConfig(), req, t0 + 11 * 60_000)).toEqual({ ok: true, sid: "SMfound000" });
+    expect(await sendText(env, twilioConfig(), req, t0 + 22 * 60_000)).toEqual({ ok: true, sid: "SMfound000" });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.method).toBe("GET");
     expect(calls[0]!.url).toContain(`To=${encodeURIComponent(to)}`);
-    expect(await textRow(key)).toMatchObject({ sid: "SMfound000", status: "sent", attempts: 3 });
+    expect(await textRow(key)).toMatchObject({ sid: "SMfound000", status: "sent", attempts: 4 });
   });
 
   it("an unanswered attempt Twilio has no trace of is sent after the wait", async () => {
