@@ -12,8 +12,8 @@ import { type AppConfig, linkOrigin } from "~/platform/config.server";
  * Exactly once: each text is written to `text_messages` under the caller's idempotency key (a
  * reminder's occurrence key) before the request. A key Twilio accepted answers its SID again, never
  * a second text. Twilio's Messages API has no idempotency key of its own, so a request whose answer
- * never came (a timeout, a 5xx) stays 'pending': the next attempt first asks Twilio for a message to
- * that number with that body since the attempt, and sends only when there is none.
+ * never came (a timeout, a 5xx) stays 'pending': a later attempt first asks Twilio for a message to
+ * that number with that body since the first attempt, and sends only when there is none.
  *
  * Without TWILIO_* in production the channel is off and every send fails closed, naming what is
  * missing; in development and test the dev outbox (/dev/texts) stands in: the same row, a made-up
