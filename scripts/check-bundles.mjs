@@ -7,7 +7,7 @@
 //    (0 when it sends no module scripts), /pricing 120 KB, every other page, /dashboard and /schedule included, 150 KB (PAGES in
 //    scripts/client-js.mjs).
 // 2. Both Workers: `wrangler deploy --dry-run` (offline: nothing is uploaded), then every file of each
-//    bundle gzipped and summed. Budgets in KiB = 1,024 bytes: app Worker 920 KiB, mail Worker 520 KiB
+//    bundle gzipped and summed. Budgets in KiB = 1,024 bytes: app Worker 1,000 KiB, mail Worker 520 KiB
 //    (Cloudflare refuses a Worker above its plan's limit; these keep us far below it).
 //
 // Every budget is checked and printed; the script fails (exit 1) when any is exceeded.
@@ -27,8 +27,10 @@ const KIB = 1024;
 // writing payments back (decisions/061–063; each tool's stand-in ships with it, answering only in
 // development and test) took it to 843; 860 until late-payment charges (decisions/064–067: the rules,
 // their words and the settings in five languages) and payment plans (decisions/066: the portal's plan
-// forms and pages in five languages) took it to 905. 920 is still under a third of 3 MB.
-const APP_WORKER_BUDGET = 920 * KIB;
+// forms and pages in five languages) took it to 905; 920 until text messages (decisions/068–070:
+// libphonenumber-js and its mobile metadata, about 50 KiB, to refuse a landline on the server; the
+// Twilio client and its stand-in) took it to about 970. 1,000 is still a third of 3 MB.
+const APP_WORKER_BUDGET = 1000 * KIB;
 // 250 KiB until the statement PDF (decisions/053): pdf-lib and its font metrics are about 245 KiB,
 // carried by the mail Worker (loaded on the first statement only) so the app Worker has none.
 // 420 until the reminder's words came in five languages (decisions/055).

@@ -47,6 +47,7 @@ import {
   sendingDomains,
   sessions,
   stripeAccounts,
+  textMessages,
   textOptOuts,
   textSettings,
   textUsage,
@@ -156,6 +157,8 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   { table: messageTemplates, rows: byOwner(messageTemplates.ownerId), exported: { omit: [] } },
   { table: sendingDomains, rows: byOwner(sendingDomains.ownerId), exported: { omit: [] } },
   { table: debtorReplies, rows: byOwner(debtorReplies.ownerId), exported: { omit: [] } },
+  // Text messages sent and the numbers that said STOP (decisions/068).
+  { table: textMessages, rows: byOwner(textMessages.ownerId), exported: { omit: [] } },
   { table: debtorEvents, rows: byOwner(debtorEvents.ownerId), exported: { omit: [] } },
   {
     table: deliveries,

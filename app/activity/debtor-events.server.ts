@@ -5,6 +5,9 @@ import { debtorEvents, debtors } from "~/db/schema";
 /** The kinds of debtor event the timeline shows besides e-mails and payments (app/db/schema.ts). */
 export type DebtorEventType =
   | "opted_out"
+  // Text messages (decisions/068): the debtor's STOP, and their START.
+  | "text_opted_out"
+  | "text_opted_in"
   | "consent_renewed"
   | "bounced"
   | "complained"

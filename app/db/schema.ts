@@ -229,8 +229,9 @@ export const debtors = sqliteTable(
     // A debtor found by address within the account (0011): an add with an address the user already
     // has offers that debtor instead of a twin, and the CSV import matches its rows by address.
     index("debtors_owner_email_idx").on(t.ownerId, sql`lower(${t.email})`),
-    // An incoming text finds the account's debtors with that number (decisions/069).
-    index("debtors_owner_phone_idx").on(t.ownerId, t.phone).where(sql`phone IS NOT NULL`),
+    // An incoming text finds the accounts whose debtors carry that number, and each account's
+    // debtors with it (decisions/069).
+    index("debtors_phone_idx").on(t.phone, t.ownerId).where(sql`phone IS NOT NULL`),
   ],
 );
 
@@ -1496,5 +1497,49 @@ export const planInvoices = sqliteTable(
     uniqueIndex("plan_invoices_plan_idx").on(t.planId, t.invoiceId),
     index("plan_invoices_invoice_idx").on(t.invoiceId, t.planId),
     index("plan_invoices_owner_idx").on(t.ownerId, t.id),
+  ],
+);
+
+/**
+ * Every text message Dunly asked Twilio (or, in development and test, the dev outbox) to send
+ * (decisions/068), written before the request under the caller's idempotency key, so the same
+ * occurrence is never texted twice: a key with a `sid` was accepted; one whose request's answer never
+ * came waits for Twilio's callback. Twilio's status callbacks update `status`; an inbound text is
+ * matched to its owner and debtor through the latest text sent to that number.
+ */
+export const textMessages = sqliteTable(
+  "text_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    debtorId: integer("debtor_id").references(() => debtors.id, { onDelete: "set null" }),
+    // The reminder's delivery row, when the text is a reminder's (the engine sets it).
+    deliveryId: integer("delivery_id"),
+    idempotencyKey: text("idempotency_key").notNull(),
+    // E.164.
+    to: text("to").notNull(),
+    body: text("body").notNull(),
+    // Twilio's Message SID once accepted (SM…; the dev outbox's own SMdev…).
+    sid: text("sid"),
+    // 'twilio' or 'standin' (the dev outbox).
+    provider: text("provider").notNull(),
+    // 'pending' (asked, no answer yet), 'refused' (Twilio said no), then Twilio's own statuses:
+    // accepted, queued, sending, sent, delivered, undelivered, failed.
+    status: text("status").notNull(),
+    errorCode: text("error_code"),
+    error: text("error"),
+    attemptedAt: integer("attempted_at").notNull(),
+    attempts: integer("attempts").notNull().default(1),
+    statusAt: integer("status_at"),
+    createdAt: integer("created_at").notNull().default(nowMs),
+  },
+  (t) => [
+    uniqueIndex("text_messages_key_idx").on(t.idempotencyKey),
+    uniqueIndex("text_messages_sid_idx").on(t.sid),
+    index("text_messages_owner_idx").on(t.ownerId, t.createdAt),
+    // An inbound text's number finds the accounts that texted it.
+    index("text_messages_to_idx").on(t.to, t.createdAt),
   ],
 );

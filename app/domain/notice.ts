@@ -24,7 +24,9 @@ export type NoticeKind =
   | "plan_accepted"
   | "plan_declined"
   | "plan_missed"
-  | "plan_broken";
+  | "plan_broken"
+  // The debtor texted STOP (or another opt-out keyword): no more texts to that number (decisions/068).
+  | "text_opted_out";
 
 /** The debtor's own answers (Settings switch notify_debtor_actions); Reply-To is the debtor. */
 export const DEBTOR_ACTION_KINDS = [
@@ -41,6 +43,7 @@ export const DEBTOR_ACTION_KINDS = [
   "plan_declined",
   "plan_missed",
   "plan_broken",
+  "text_opted_out",
 ] as const;
 /** What the provider reported about a reminder (switch notify_delivery_problems). */
 export const DELIVERY_PROBLEM_KINDS = ["bounced", "complained"] as const;
@@ -139,6 +142,11 @@ export function noticeCopy(kind: NoticeKind, debtorName: string): { subject: str
       return {
         subject: `The payment plan of ${debtorName} has ended`,
         headline: `An instalment of ${debtorName}'s payment plan stayed unpaid past its grace days, so the plan ended as you chose: the full amount, with its interest, is chased again.`,
+      };
+    case "text_opted_out":
+      return {
+        subject: `${debtorName} asked for no more text messages`,
+        headline: `${debtorName} replied STOP to a text message, so their number gets no more texts from you. E-mail reminders go on as before; if they text START, texts may resume.`,
       };
     case "complained":
       return {

@@ -11,7 +11,6 @@ import {
   REGISTERED_SENDER_COUNTRIES,
   TEXT_COUNTRY_CODES,
   textAllowedTo,
-  textKeyword,
   textMonth,
 } from "./phone";
 
@@ -74,26 +73,6 @@ describe("stored numbers", () => {
     expect(isTextCountry("GB")).toBe(true);
     expect(isTextCountry("XX")).toBe(false);
     expect(REGISTERED_SENDER_COUNTRIES.every((c) => TEXT_COUNTRY_CODES.includes(c))).toBe(true);
-  });
-});
-
-describe("textKeyword", () => {
-  it.each([
-    ["STOP", "stop"],
-    [" stop ", "stop"],
-    ["Stop.", "stop"],
-    ["unsubscribe", "stop"],
-    ["STOPALL", "stop"],
-    ["Cancel", "stop"],
-    ["end", "stop"],
-    ["quit", "stop"],
-    ["START", "start"],
-    ["unstop", "start"],
-    ["help", "help"],
-    ["I will pay on Friday, please stop", null],
-    ["stop texting me please", null],
-  ] as const)("reads %j as %s", (body, keyword) => {
-    expect(textKeyword(body)).toBe(keyword);
   });
 });
 

@@ -127,27 +127,6 @@ export function textAllowedTo(e164: string, settings: { enabled: boolean; countr
   return country !== null && settings.countries.includes(country);
 }
 
-/**
- * The standard keywords of an incoming text (the carriers' and Twilio's Advanced Opt-Out list):
- * the whole message, trimmed and case-insensitive, is the keyword; anything else is a reply.
- */
-const STOP_WORDS = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT"];
-const START_WORDS = ["START", "UNSTOP", "YES"];
-const HELP_WORDS = ["HELP", "INFO"];
-
-export type TextKeyword = "stop" | "start" | "help" | null;
-
-export function textKeyword(body: string): TextKeyword {
-  const word = body
-    .trim()
-    .replace(/[.!\s]+$/u, "")
-    .toUpperCase();
-  if (STOP_WORDS.includes(word)) return "stop";
-  if (START_WORDS.includes(word)) return "start";
-  if (HELP_WORDS.includes(word)) return "help";
-  return null;
-}
-
 /** The account's text month: the calendar month in UTC, as "YYYY-MM" (the allowance's period). */
 export function textMonth(nowMs: number): string {
   return new Date(nowMs).toISOString().slice(0, 7);

@@ -6,6 +6,7 @@ import { MAX_REPLY_BYTES } from "~/domain/inbound-mail";
 import { quickBooksPages } from "~/http/quickbooks-pages.server";
 import { resendPages } from "~/http/resend-pages.server";
 import { standInPages } from "~/http/stripe-pages/pages.server";
+import { textPages } from "~/http/text-pages.server";
 import { xeroPages } from "~/http/xero-pages.server";
 import { skipPlanDays, watchPlans } from "~/ledger/index.server";
 import { portalLink } from "~/links/index.server";
@@ -145,3 +146,5 @@ devRoutes.route("/resend", resendPages);
 devRoutes.route("/xero", xeroPages);
 // The local QuickBooks Online stand-in: its consent page and the company's invoices (decisions/061).
 devRoutes.route("/quickbooks", quickBooksPages);
+// The local Twilio stand-in: the dev outbox of text messages at /dev/texts (decisions/068).
+devRoutes.route("/", textPages);

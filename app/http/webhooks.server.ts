@@ -16,6 +16,12 @@ import type { StripeEndpoint } from "~/stripe/index.server";
 import type { AppBindings } from "./hono-env";
 import { quickBooksWebhook } from "./quickbooks-webhook.server";
 import { MAX_STRIPE_EVENT_BYTES, receiveStripeEvent } from "./stripe-webhooks.server";
+import {
+  MAX_TWILIO_BODY_BYTES,
+  receiveTwilioRequest,
+  signedUrlOf,
+  type TwilioEndpoint,
+} from "./twilio-webhooks.server";
 import { MAX_XERO_PAYLOAD_BYTES, receiveXeroWebhook } from "./xero-webhooks.server";
 
 type Ctx = Context<AppBindings>;
@@ -230,6 +236,31 @@ webhookRoutes.post("/xero", async (c) => {
     (promise) => c.executionCtx.waitUntil(promise),
   );
   return c.body(null, status);
+});
+
+/**
+ * Twilio's status callbacks and inbound texts (app/http/twilio-webhooks.server.ts, decisions/068),
+ * verified by X-Twilio-Signature; 404 without Twilio in production.
+ */
+webhookRoutes.post("/twilio/:endpoint{status|inbound}", async (c) => {
+  let form: string;
+  try {
+    form = new TextDecoder().decode(await readBodyWithin(c.req.raw, MAX_TWILIO_BODY_BYTES));
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return c.text("The request is too large", 413);
+    return c.text("The request could not be read", 400);
+  }
+  const config = c.get("config");
+  const answer = await receiveTwilioRequest(
+    c.env,
+    config,
+    c.executionCtx,
+    c.req.param("endpoint") as TwilioEndpoint,
+    signedUrlOf(config, c.req.url),
+    form,
+    c.req.header("X-Twilio-Signature") ?? null,
+  );
+  return c.body(answer.body, answer.status, { "Content-Type": `${answer.contentType}; charset=utf-8` });
 });
 
 /** QuickBooks Online's notifications (app/http/quickbooks-webhook.server.ts, decisions/061). */

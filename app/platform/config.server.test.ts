@@ -152,6 +152,28 @@ describe("readConfig", () => {
     }
   });
 
+  it("Twilio (decisions/068): the three settings together, each in Twilio's format, the token never echoed", () => {
+    const twilio = {
+      TWILIO_ACCOUNT_SID: `AC${"a1".repeat(16)}`,
+      TWILIO_AUTH_TOKEN: "f0".repeat(16),
+      TWILIO_MESSAGING_SERVICE_SID: `MG${"b2".repeat(16)}`,
+    };
+    expect(readConfig({ ...good, ...twilio })).toMatchObject(twilio);
+    expect(readConfig({ ...good, TWILIO_ACCOUNT_SID: "", TWILIO_AUTH_TOKEN: "" }).TWILIO_ACCOUNT_SID).toBeUndefined();
+    expect(configError({ ...good, ...twilio, TWILIO_AUTH_TOKEN: undefined })).toBe(
+      "Configuration error: TWILIO_AUTH_TOKEN is missing (required when TWILIO_ACCOUNT_SID is set)",
+    );
+    expect(configError({ ...good, ...twilio, TWILIO_MESSAGING_SERVICE_SID: "" })).toBe(
+      "Configuration error: TWILIO_MESSAGING_SERVICE_SID is missing (required when TWILIO_ACCOUNT_SID is set)",
+    );
+    expect(configError({ ...good, TWILIO_AUTH_TOKEN: twilio.TWILIO_AUTH_TOKEN })).toBe(
+      "Configuration error: TWILIO_ACCOUNT_SID is missing (required with TWILIO_AUTH_TOKEN or TWILIO_MESSAGING_SERVICE_SID)",
+    );
+    const bad = configError({ ...good, ...twilio, TWILIO_AUTH_TOKEN: "not-a-token-value" });
+    expect(bad).toBe("Configuration error: TWILIO_AUTH_TOKEN must be a Twilio auth token (32 hex digits)");
+    expect(configError({ ...good, ...twilio, TWILIO_ACCOUNT_SID: "AC123" })).toContain("TWILIO_ACCOUNT_SID must be");
+  });
+
   it("names every problem at once", () => {
     const message = configError({
       ...good,

@@ -120,6 +120,22 @@ const AppConfigFields = v.object({
   QUICKBOOKS_CLIENT_SECRET: optionalValue(text),
   QUICKBOOKS_ENVIRONMENT: optionalValue(v.picklist(["sandbox", "production"])),
   QUICKBOOKS_WEBHOOK_VERIFIER: optionalValue(text),
+  // Text messages through Twilio (decisions/068): the account that sends, its auth token (which also
+  // signs Twilio's callbacks) and the Messaging Service that carries every text (STOP/HELP by the
+  // carriers' rules). All three or none. Without them, in production the text channel is off and
+  // every send fails closed; in development and test the dev outbox (/dev/texts) stands in.
+  TWILIO_ACCOUNT_SID: optionalValue(
+    v.pipe(v.string(), v.regex(/^AC[0-9a-f]{32}$/, "must be a Twilio account SID (AC followed by 32 hex digits)")),
+  ),
+  TWILIO_AUTH_TOKEN: optionalValue(
+    v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/, "must be a Twilio auth token (32 hex digits)")),
+  ),
+  TWILIO_MESSAGING_SERVICE_SID: optionalValue(
+    v.pipe(
+      v.string(),
+      v.regex(/^MG[0-9a-f]{32}$/, "must be a Twilio Messaging Service SID (MG followed by 32 hex digits)"),
+    ),
+  ),
   SIGNIN_LIMIT_PER_CLIENT: optionalValue(positiveInteger),
   ACCOUNT_MAX_DEBTORS: optionalValue(positiveInteger),
   ACCOUNT_MAX_ORGANIZATIONS: optionalValue(positiveInteger),
@@ -168,6 +184,23 @@ function requiredWithStripe(key: StripeDependent) {
   return v.forward(check, [key]);
 }
 
+type TwilioDependent = "TWILIO_AUTH_TOKEN" | "TWILIO_MESSAGING_SERVICE_SID";
+
+/** A rule across fields: Twilio's three settings come together (a half-set account would send unsigned or nowhere). */
+function requiredWithTwilio(key: TwilioDependent) {
+  const check = v.partialCheck<
+    ConfigFields,
+    [["TWILIO_ACCOUNT_SID"], [TwilioDependent]],
+    Pick<ConfigFields, "TWILIO_ACCOUNT_SID" | TwilioDependent>,
+    string
+  >(
+    [["TWILIO_ACCOUNT_SID"], [key]],
+    (input) => input.TWILIO_ACCOUNT_SID === undefined || input[key] !== undefined,
+    "is missing (required when TWILIO_ACCOUNT_SID is set)",
+  );
+  return v.forward(check, [key]);
+}
+
 /** Production fails closed: no request is served without its origin and its signing secrets. */
 const AppConfigSchema = v.pipe(
   AppConfigFields,
@@ -197,6 +230,18 @@ const AppConfigSchema = v.pipe(
     ),
     ["QUICKBOOKS_CLIENT_SECRET"],
   ),
+  requiredWithTwilio("TWILIO_AUTH_TOKEN"),
+  requiredWithTwilio("TWILIO_MESSAGING_SERVICE_SID"),
+  v.forward(
+    v.partialCheck(
+      [["TWILIO_ACCOUNT_SID"], ["TWILIO_AUTH_TOKEN"], ["TWILIO_MESSAGING_SERVICE_SID"]],
+      (input: { TWILIO_ACCOUNT_SID?: string; TWILIO_AUTH_TOKEN?: string; TWILIO_MESSAGING_SERVICE_SID?: string }) =>
+        input.TWILIO_ACCOUNT_SID !== undefined ||
+        (input.TWILIO_AUTH_TOKEN === undefined && input.TWILIO_MESSAGING_SERVICE_SID === undefined),
+      "is missing (required with TWILIO_AUTH_TOKEN or TWILIO_MESSAGING_SERVICE_SID)",
+    ),
+    ["TWILIO_ACCOUNT_SID"],
+  ),
 );
 
 export type AppConfig = v.InferOutput<typeof AppConfigSchema>;
@@ -214,6 +259,7 @@ const APP_SECRETS = [
   "XERO_WEBHOOK_KEY",
   "QUICKBOOKS_CLIENT_SECRET",
   "QUICKBOOKS_WEBHOOK_VERIFIER",
+  "TWILIO_AUTH_TOKEN",
 ];
 
 /**

@@ -41,8 +41,12 @@ export { allowNewPromise, endDuePromises, PROMISES_PER_PAGE, promiseToPay } from
 export {
   askForContact,
   handleReply,
+  type InboundText,
   REJECTIONS,
   receiveReply,
+  receiveText,
+  TEXT_REPLY_SUBJECT,
+  type TextOutcome,
 } from "./replies.server";
 export { debtorRepliesQuery, type ReplyView, replyViewsOf } from "./reply-list.server";
 export { isTextOptedOut, optInNumber, optOutNumber } from "./text-opt-outs.server";

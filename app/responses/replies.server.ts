@@ -1,10 +1,12 @@
-import { and, count, eq, gt } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
+import { chunk } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
 import { bouncingStatement } from "~/db/debtor-status";
-import { debtorReplies, debtors, users } from "~/db/schema";
+import { debtorReplies, debtors, textMessages, textOptOuts, users } from "~/db/schema";
 import { MAX_REPLY_BYTES, oneLineOf, REPLIES_PER_DEBTOR_PER_DAY } from "~/domain/inbound-mail";
 import { type ParsedReply, parseReply } from "~/domain/parse-reply";
+import { textKeyword } from "~/domain/text-keywords";
 import { verifyReplyAddress } from "~/links/index.server";
 import { sendRecorded } from "~/mail/index.server";
 import type { AppConfig } from "~/platform/config.server";
@@ -114,6 +116,191 @@ export async function receiveReply(
   const replyId = results[0][0]?.id ?? 0;
   await sendCopy(env, db, config, { ...parsed, from }, { replyId, ...debtor });
   return { ok: true, kind: "reply", replyId, debtorId };
+}
+
+// Text messages (decisions/068) ------------------------------------------------------------------
+
+/** One text a debtor sent to the Messaging Service, as Twilio's inbound webhook (or the dev outbox) gives it. */
+export interface InboundText {
+  /** The debtor's number, E.164. */
+  from: string;
+  body: string;
+  /** Twilio's Advanced Opt-Out verdict (OptOutType), when it gave one. */
+  optOutType?: string | null;
+}
+
+export type TextOutcome =
+  | { ok: true; kind: "stop" | "start"; ownerIds: string[] }
+  | { ok: true; kind: "help" | "unmatched" | "over-daily-cap" }
+  | { ok: true; kind: "reply"; replyId: number; debtorId: number; ownerId: string };
+
+/** What the user sees as the subject of a debtor's text message. */
+export const TEXT_REPLY_SUBJECT = "Text message";
+/** A text is at most 1,600 characters (Twilio's own limit): anything longer is cut there. */
+const MAX_TEXT_REPLY = 1600;
+/** The accounts one number's STOP reaches at most (the latest that texted it). */
+const MAX_ACCOUNTS_PER_NUMBER = 30;
+
+/**
+ * Receives one text from a debtor (verified by the caller). Texts share one Messaging Service, so a
+ * number is matched to the accounts that texted it (`text_messages`, latest first):
+ * - STOP (or UNSUBSCRIBE, CANCEL, END, QUIT, …): the number is opted out of every one of those
+ *   accounts' texts at once, in one batch, each debtor's timeline says so and each user is told;
+ * - START: those opt-outs end (a user's own opt-out stays); texts may resume;
+ * - HELP: Twilio's Messaging Service answers it; nothing is stored;
+ * - anything else is a reply to the latest account that texted the number, stored like an e-mailed
+ *   one: on the timeline, holding the debtor's reminders ('replied') and copied to the user, within the
+ *   same daily cap.
+ */
+export async function receiveText(
+  env: Env,
+  config: AppConfig,
+  text: InboundText,
+  now = Date.now(),
+): Promise<TextOutcome> {
+  const db = getDb(env.DB);
+  const latest = sql<number>`max(${textMessages.createdAt})`;
+  const texted = await db
+    .select({ ownerId: textMessages.ownerId, debtorId: textMessages.debtorId, latest })
+    .from(textMessages)
+    .where(and(eq(textMessages.to, text.from), isNotNull(textMessages.sid)))
+    .groupBy(textMessages.ownerId)
+    .orderBy(desc(latest))
+    .limit(MAX_ACCOUNTS_PER_NUMBER);
+  const keyword = textKeyword(text.body, text.optOutType);
+  if (keyword === "help") return { ok: true, kind: "help" };
+  if (keyword === "stop" || keyword === "start") {
+    // A STOP also reaches the accounts whose debtors carry the number but never texted it: none of
+    // them may text it later on an old consent.
+    const carried = await db
+      .select({ ownerId: debtors.ownerId, debtorId: sql<number>`min(${debtors.id})` })
+      .from(debtors)
+      .where(eq(debtors.phone, text.from))
+      .groupBy(debtors.ownerId)
+      .limit(MAX_ACCOUNTS_PER_NUMBER);
+    const reached = [...texted];
+    for (const row of carried) {
+      if (!reached.some((t) => t.ownerId === row.ownerId)) reached.push({ ...row, latest: 0 });
+    }
+    if (reached.length === 0) return { ok: true, kind: keyword, ownerIds: [] };
+    // Told once: only the accounts whose state this changes (a repeated STOP records nothing new).
+    const current = await db
+      .select({ ownerId: textOptOuts.ownerId, source: textOptOuts.source })
+      .from(textOptOuts)
+      .where(
+        and(
+          eq(textOptOuts.number, text.from),
+          inArray(
+            textOptOuts.ownerId,
+            reached.map((t) => t.ownerId),
+          ),
+        ),
+      );
+    const optedOut = new Map(current.map((row) => [row.ownerId, row.source]));
+    const changing = reached.filter(({ ownerId }) =>
+      keyword === "stop" ? !optedOut.has(ownerId) : optedOut.has(ownerId) && optedOut.get(ownerId) !== "user",
+    );
+    if (changing.length === 0) return { ok: true, kind: keyword, ownerIds: [] };
+    const ownerIds = changing.map((t) => t.ownerId);
+    const type = keyword === "stop" ? "text_opted_out" : "text_opted_in";
+    const detail = `${text.from} texted ${oneLineOf(text.body, 20).toUpperCase() || keyword.toUpperCase()}`;
+    const told = changing.flatMap(({ ownerId, debtorId }) =>
+      debtorId === null
+        ? []
+        : [
+            debtorEventInsert(db, { ownerId, debtorId, type, detail, at: now }),
+            ...(keyword === "stop" ? [noticeInsert(db, { ownerId, debtorId, kind: "text_opted_out", at: now })] : []),
+          ],
+    );
+    // Four bound values a row: 20 rows a statement stays under D1's 100.
+    const changes = chunk(ownerIds, 20).map((owners) =>
+      keyword === "stop"
+        ? db
+            .insert(textOptOuts)
+            .values(owners.map((ownerId) => ({ ownerId, number: text.from, source: "keyword", at: now })))
+            .onConflictDoNothing()
+        : db
+            .delete(textOptOuts)
+            .where(
+              and(
+                eq(textOptOuts.number, text.from),
+                inArray(textOptOuts.ownerId, owners),
+                ne(textOptOuts.source, "user"),
+              ),
+            ),
+    );
+    // The debtors' consent follows: STOP ends it; START is the debtor's own consent, recorded as such.
+    const consents = chunk(ownerIds, 90).map((owners) =>
+      keyword === "stop"
+        ? db
+            .update(debtors)
+            .set({ textConsentAt: null, textConsentBy: null, updatedAt: now })
+            .where(
+              and(eq(debtors.phone, text.from), inArray(debtors.ownerId, owners), isNotNull(debtors.textConsentAt)),
+            )
+        : db
+            .update(debtors)
+            .set({ textConsentAt: now, textConsentBy: `START from ${text.from}`, updatedAt: now })
+            .where(and(eq(debtors.phone, text.from), inArray(debtors.ownerId, owners), isNull(debtors.textConsentAt))),
+    );
+    const [first, ...rest] = changes;
+    if (!first) return { ok: true, kind: keyword, ownerIds: [] };
+    await db.batch([first, ...rest, ...consents, ...told]);
+    return { ok: true, kind: keyword, ownerIds };
+  }
+
+  const target = texted.find((t) => t.debtorId !== null);
+  if (!target || target.debtorId === null) return { ok: true, kind: "unmatched" };
+  const { ownerId, debtorId } = target;
+  const [recent, who] = await db.batch([
+    db
+      .select({ n: count() })
+      .from(debtorReplies)
+      .where(and(eq(debtorReplies.debtorId, debtorId), gt(debtorReplies.createdAt, now - DAY_MS))),
+    db
+      // Aliased: a batch's rows are keyed by column name, and both tables have an "email".
+      .select({
+        fullName: debtors.fullName,
+        email: sql<string>`${debtors.email}`.as("debtor_email"),
+        userEmail: users.email,
+      })
+      .from(debtors)
+      .innerJoin(users, eq(users.id, debtors.ownerId))
+      .where(and(eq(debtors.id, debtorId), eq(debtors.ownerId, ownerId))),
+  ]);
+  const debtor = who[0];
+  if (!debtor) return { ok: true, kind: "unmatched" };
+  if ((recent[0]?.n ?? 0) >= REPLIES_PER_DEBTOR_PER_DAY) return { ok: true, kind: "over-daily-cap" };
+  const body = text.body.slice(0, MAX_TEXT_REPLY);
+  const { results } = await commit({ env, db, now }, (consequences) => [
+    db
+      .insert(debtorReplies)
+      .values({
+        ownerId,
+        debtorId,
+        fromAddress: text.from,
+        subject: TEXT_REPLY_SUBJECT,
+        sentAt: now,
+        text: body,
+        createdAt: now,
+      })
+      .returning({ id: debtorReplies.id }),
+    debtorEventInsert(db, { ownerId, debtorId, type: "replied", detail: TEXT_REPLY_SUBJECT, at: now }),
+    consequences({ kind: "held", ownerId, debtorId, reason: "replied" }),
+  ]);
+  const replyId = results[0][0]?.id ?? 0;
+  const reply: ParsedReply = {
+    from: text.from,
+    fromName: "",
+    subject: TEXT_REPLY_SUBJECT,
+    sentAt: now,
+    text: body,
+    attachments: [],
+    automatic: false,
+    bounce: false,
+  };
+  await sendCopy(env, db, config, reply, { replyId, ownerId, debtorId, ...debtor });
+  return { ok: true, kind: "reply", replyId, debtorId, ownerId };
 }
 
 /** What the user sees as the subject of a debtor's "contact me another way". */

@@ -505,6 +505,18 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
     await visit(page, "/iam/domain", scripts, findings);
   }
 
+  // The dev outbox of text messages (decisions/068), with a text in it: plain HTML in one theme,
+  // like the other stand-ins; tests/e2e/dev-texts.spec.ts walks it on the desktop.
+  if (phone) {
+    await page.goto("/dev/texts");
+    await page.getByLabel("Number (E.164, such as +447700900123)").fill("+447700900999");
+    await page.getByLabel("Message", { exact: true }).fill("A text from the sweep");
+    await page.getByRole("button", { name: "Send test text" }).click();
+    await expect(page.getByTestId("dev-text").filter({ hasText: "A text from the sweep" }).first()).toBeVisible();
+    await audit(page, "/dev/texts", findings);
+    await checkFits(page, "/dev/texts", findings);
+  }
+
   // Settings → Accounting: its journey (connect, import, the write-back, both stand-ins).
   if (phone) {
     // Settings → Accounting connected through the local Xero stand-in, whose consent page and

@@ -74,6 +74,12 @@ async function seedAccount(a: Account) {
       "INSERT INTO debtor_replies (owner_id, debtor_id, from_address, subject, text) VALUES (?, ?, ?, 'Re: invoice', 'Paid')",
     ).bind(a.id, debtor.id, debtor.email),
     env.DB.prepare(
+      "INSERT INTO text_messages (owner_id, debtor_id, idempotency_key, \"to\", body, sid, provider, status, attempted_at) VALUES (?, ?, ?, '+447700900123', 'You owe', ?, 'standin', 'delivered', ?)",
+    ).bind(a.id, debtor.id, `seed-text-${a.id}`, `SMseed${a.id}`, now),
+    env.DB.prepare(
+      "INSERT INTO text_opt_outs (owner_id, number, source, at) VALUES (?, '+447700900124', 'keyword', ?)",
+    ).bind(a.id, now),
+    env.DB.prepare(
       "INSERT INTO user_notifications (owner_id, kind, debtor_id, event_id, event_key) VALUES (?, 'paid_claimed', ?, ?, ?)",
     ).bind(a.id, debtor.id, event!.id, `paid_claimed:${event!.id}`),
     env.DB.prepare(

@@ -5,6 +5,7 @@ import { getDb } from "~/db/client.server";
 import { replyAddress } from "~/links/signed-links.server";
 import { accountCaps, readConfig } from "~/platform/config.server";
 import { receiveReply } from "~/responses/replies.server";
+import { STANDIN_AUTH_TOKEN, sendText, textsAvailable, twilioSignature } from "~/texts/index.server";
 import { fireAt, MINUTE } from "../integration/engine-helpers";
 import { deliveriesOf, makeDebtor, makeSchedule, makeSignedInUser, makeUser } from "../integration/fixtures";
 import {
@@ -71,6 +72,45 @@ describe("the committed configuration is production", () => {
     });
     expect(res.status).toBe(404);
     expect(await res.text()).toBe("");
+  });
+
+  it("texts fail closed without Twilio (decisions/068): the channel off, no send, no webhooks, no dev outbox", async () => {
+    const config = readConfig(env);
+    expect(config.TWILIO_ACCOUNT_SID).toBeUndefined();
+    expect(textsAvailable(config)).toBe(false);
+    const user = await makeUser();
+    const key = `prod-text:${crypto.randomUUID()}`;
+    const result = await sendText(env, config, {
+      ownerId: user.id,
+      to: "+447700900123",
+      body: "Hello",
+      idempotencyKey: key,
+    });
+    expect(result).toMatchObject({ ok: false, retryable: false, reason: "off" });
+    expect(result.ok ? "" : result.error).toContain("TWILIO_ACCOUNT_SID");
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM text_messages WHERE idempotency_key = ?")
+      .bind(key)
+      .first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+    for (const endpoint of ["status", "inbound"]) {
+      const params: [string, string][] = [
+        ["MessageSid", "SM00000000000000000000000000000000"],
+        ["From", "+447700900123"],
+        ["Body", "STOP"],
+      ];
+      const signature = await twilioSignature(
+        STANDIN_AUTH_TOKEN,
+        `https://dunly.app/webhooks/twilio/${endpoint}`,
+        params,
+      );
+      const res = await request(`/webhooks/twilio/${endpoint}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature },
+        body: new URLSearchParams(params).toString(),
+      });
+      expect(res.status).toBe(404);
+    }
+    expect((await get("/dev/texts")).status).toBe(404);
   });
 
   it("QuickBooks fails closed without its client id: no webhook, no stand-in, no connect (decisions/061)", async () => {

@@ -38,6 +38,8 @@ const EMAIL_LABELS: Record<string, string> = {
 
 const EVENT_LABELS: Record<string, string> = {
   opted_out: "Opted out",
+  text_opted_out: "Texted STOP: no more text messages",
+  text_opted_in: "Texted START: text messages may resume",
   consent_renewed: "Consent to reminders renewed",
   bounced: "Address bounced",
   complained: "Marked a reminder as spam",
@@ -86,6 +88,8 @@ const EVENT_LABELS: Record<string, string> = {
 
 const EVENT_ICONS: Record<string, typeof Mail> = {
   opted_out: Ban,
+  text_opted_out: Ban,
+  text_opted_in: ShieldCheck,
   consent_renewed: ShieldCheck,
   bounced: MailWarning,
   complained: MailWarning,
@@ -166,6 +170,7 @@ export function describeEntry(
         e.type === "bounced" ||
         e.type === "complained" ||
         e.type === "opted_out" ||
+        e.type === "text_opted_out" ||
         e.type === "promise_broken" ||
         e.type === "plan_missed" ||
         e.type === "plan_broken";
