@@ -158,6 +158,16 @@ export function storedVoices(value: string | null | undefined): Record<number, S
 }
 
 /**
+ * The channel of a run carrying several invoices' steps: what any of them calls for (one line's
+ * text and another's e-mail: both); the e-mail when there is none.
+ */
+export function combinedChannel(channels: readonly StepChannel[]): StepChannel {
+  const email = channels.length === 0 || channels.some(sendsEmail);
+  const text = channels.some(sendsText);
+  return email && text ? "both" : text ? "text" : "email";
+}
+
+/**
  * The channel a step (or a repeat after the last step) goes by: the one chosen for the step (a
  * repeat: the last step's), else the e-mail. When the account cannot text this debtor (channel off,
  * no consent, country not enabled, opted out) the caller falls back with `reachable`: a text-only
