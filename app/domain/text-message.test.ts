@@ -64,6 +64,15 @@ describe("the text template", () => {
     expect(text.body.endsWith(TEXT_STOP_LINE)).toBe(true);
   });
 
+  it("never cuts the link, the amount or the status: a value too long for its room is refused", () => {
+    const long = `https://dunly.app/d/${"k".repeat(32)}.${"s".repeat(43)}`;
+    expect(renderText(DEFAULT_TEXT_TEMPLATE, { ...facts, link: long })).toEqual({
+      ok: false,
+      error: "The link is longer than a text allows (60 characters).",
+    });
+    expect(renderText(DEFAULT_TEXT_TEMPLATE, { ...facts, amount: "9".repeat(25) }).ok).toBe(false);
+  });
+
   it("refuses to build from a broken template instead of sending it cut short", () => {
     expect(renderText("Pay now", facts)).toEqual({ ok: false, error: expect.stringMatching(/cannot be used/) });
   });

@@ -23,7 +23,8 @@ export const REQUIRED_TEXT_PLACEHOLDERS: readonly TextPlaceholder[] = ["amount",
 
 /**
  * The longest each value may be once filled in. Names are shortened to fit ("…"); an amount, a
- * status and a short link never reach these. A template is accepted only if it fits with all of them.
+ * status or a link longer than its room is refused, never cut (the short portal link is made to
+ * fit). A template is accepted only if it fits with all of them.
  */
 export const TEXT_VALUE_MAX: Readonly<Record<TextPlaceholder, number>> = {
   name: 30,
@@ -110,9 +111,14 @@ export type RenderedText = { ok: true; body: string } | { ok: false; error: stri
 export function renderText(template: string, facts: TextFacts): RenderedText {
   const problem = textTemplateProblem(template);
   if (problem) return { ok: false, error: `The text template cannot be used: ${problem}` };
+  // Only names are shortened: a cut amount, status or link would tell the debtor something false.
+  for (const key of ["amount", "status", "link"] as const) {
+    if (textLength(facts[key]) > TEXT_VALUE_MAX[key])
+      return { ok: false, error: `The ${key} is longer than a text allows (${TEXT_VALUE_MAX[key]} characters).` };
+  }
   const filled = template.trim().replace(PLACEHOLDER, (_, name: string) => {
     const key = name as TextPlaceholder;
-    return shortened(facts[key], TEXT_VALUE_MAX[key]);
+    return key === "name" || key === "business" ? shortened(facts[key], TEXT_VALUE_MAX[key]) : facts[key];
   });
   const body = `${filled} ${TEXT_STOP_LINE}`;
   if (textLength(body) > TEXT_MAX_CHARS)
