@@ -34,6 +34,7 @@ export default [
   route("debtors/options", "routes/debtors.options.ts"),
   route("p/:token", "routes/paid-claim.tsx"),
   route("d/:token", "routes/portal.tsx"),
+  route("t/:token", "routes/portal-short.ts"),
   route("d/:token/pay", "routes/portal-pay.ts"),
   route("d/:token/statement.pdf", "routes/portal-statement.ts"),
   route("d/:token/invoice/:ref", "routes/portal-invoice-document.ts"),

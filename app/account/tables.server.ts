@@ -50,6 +50,7 @@ import {
   textMessages,
   textOptOuts,
   textSettings,
+  textStatusCounts,
   textUsage,
   userNotifications,
   users,
@@ -168,6 +169,8 @@ export const ACCOUNT_TABLES: readonly AccountTable[] = [
   },
   // After the deliveries: their delete trigger counts down these rows.
   { table: deliveryStatusCounts, rows: byOwner(deliveryStatusCounts.ownerId), exported: { omit: [] } },
+  // The texts among them (decisions/070), counted down by the same deletes.
+  { table: textStatusCounts, rows: byOwner(textStatusCounts.ownerId), exported: { omit: [] } },
   // The monthly counts of the archived deliveries and where their files are (docs/decisions/022).
   { table: deliveryRollups, rows: byOwner(deliveryRollups.ownerId), exported: { omit: [] } },
   { table: deliveryArchives, rows: byOwner(deliveryArchives.ownerId), exported: { omit: [] } },

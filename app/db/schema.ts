@@ -651,6 +651,12 @@ export const deliveries = sqliteTable(
     status: text("status", { enum: ["sending", "sent", "failed", "bounced", "complained", "deferred", "skipped"] })
       .notNull()
       .default("sending"),
+    // How it reached the debtor (decisions/070): 'email', or 'text' (an SMS through Twilio; its
+    // occurrence key ends ":text", its recipient is the E.164 number, its provider_id Twilio's SID).
+    // The contact cap and quiet hours count both alike; the report and the exports count them apart.
+    channel: text("channel", { enum: ["email", "text"] })
+      .notNull()
+      .default("email"),
     // The debtor's address when claimed, lower-cased: the per-address daily cap counts by it (0003).
     recipient: text("recipient"),
     providerId: text("provider_id"),
@@ -759,6 +765,25 @@ export const mailBatches = sqliteTable(
  */
 export const deliveryStatusCounts = sqliteTable(
   "delivery_status_counts",
+  {
+    ownerId: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", {
+      enum: ["sending", "sent", "failed", "bounced", "complained", "deferred", "skipped"],
+    }).notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.status] })],
+);
+
+/**
+ * The text messages among delivery_status_counts, per owner and status (decisions/070), kept by
+ * triggers on deliveries whose channel is 'text' (a hand-written migration, as 0008's): the report
+ * counts texts apart from e-mails (e-mails: the totals less these) in one short read.
+ */
+export const textStatusCounts = sqliteTable(
+  "text_status_counts",
   {
     ownerId: text("owner_id")
       .notNull()

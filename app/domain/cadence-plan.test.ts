@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Cadence, DEFAULT_CADENCE, stepTemplates } from "./cadence";
+import { type Cadence, combinedChannel, DEFAULT_CADENCE, stepTemplates, storedVoices } from "./cadence";
 import { type CadenceInvoice, firingVoice, nextCadenceRun, type PlanInput, planCadence } from "./cadence-plan";
 
 const at = (text: string) => Date.parse(text);
@@ -110,7 +110,7 @@ describe("planCadence: invoices that join late", () => {
       // Today's hour (10:00) has passed at 12:00: in a minute; the contact rules keep it out of the night.
       expect(first?.at).toBe(joined + 60_000);
       expect(first?.lines).toEqual([
-        { number: "X", dueOn: due, offset: fitted, kind: "step", late: true, template, tone: null },
+        { number: "X", dueOn: due, offset: fitted, kind: "step", late: true, template, tone: null, channel: "email" },
       ]);
       expect(first?.template).toBe(template);
       // Every step before the fitted one is skipped, and none of them comes back later.
@@ -267,11 +267,16 @@ describe("each step's own template and tone (the account's cadence)", () => {
       lastRunAt: null,
       timeZone: "UTC",
     };
-    expect(firingVoice(input, at("2026-11-01T10:00:00Z"))).toEqual({ template: "follow-up", tone: 2 });
+    expect(firingVoice(input, at("2026-11-01T10:00:00Z"))).toEqual({
+      template: "follow-up",
+      tone: 2,
+      channel: "email",
+    });
     // "Send now" on 5 November, no run planned then: the furthest step reached (the due date's).
     expect(firingVoice({ ...input, lastRunAt: at("2026-11-05T09:00:00Z") }, at("2026-11-05T15:00:00Z"))).toEqual({
       template: "follow-up",
       tone: 2,
+      channel: "email",
     });
   });
 });
@@ -313,3 +318,49 @@ describe("planning the day for a big account", () => {
 function addDaysIso(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+describe("each run's channel", () => {
+  // An e-mail first, a text when it is ignored, then both for the final notice.
+  const c: Cadence = { steps: [0, 7, 14], repeatDays: 7, hour: 10, voices: storedVoices("7:::text,14:::both") };
+
+  it("is the step's: the e-mail, then the text, then both, and a repeat goes as the last step", () => {
+    const out = planCadence(plan(c, [inv("2026-11-02")], at("2026-11-01T00:00:00Z")), 4);
+    expect(out.runs.map((r) => [iso(r.at), r.channel])).toEqual([
+      ["2026-11-02T10:00:00.000Z", "email"],
+      ["2026-11-09T10:00:00.000Z", "text"],
+      ["2026-11-16T10:00:00.000Z", "both"],
+      ["2026-11-23T10:00:00.000Z", "both"],
+    ]);
+  });
+
+  it("of a run carrying several invoices is what any of them calls for", () => {
+    // One invoice at its text step (7) the same day another is at its e-mail step (0).
+    // Sent on the 8th already: the next run is the 9th, with A's step 7 and B's step 0.
+    const invoices = [inv("2026-11-02", "A"), inv("2026-11-09", "B")];
+    const out = planCadence(plan(c, invoices, at("2026-11-08T12:00:00Z"), "UTC", at("2026-11-08T10:00:00Z")), 1);
+    expect(iso(out.runs[0]?.at ?? 0)).toBe("2026-11-09T10:00:00.000Z");
+    expect(out.runs[0]?.lines.map((l) => [l.number, l.channel])).toEqual([
+      ["A", "text"],
+      ["B", "email"],
+    ]);
+    expect(out.runs[0]?.channel).toBe("both");
+    expect(combinedChannel(["text", "text"])).toBe("text");
+    expect(combinedChannel([])).toBe("email");
+  });
+
+  it("firingVoice gives the planned run's channel; an unplanned run (Send now) and a single reminder e-mail", () => {
+    const input = {
+      cadence: c,
+      preset: "FRIENDLY_REMINDER" as const,
+      invoices: [inv("2026-11-02")],
+      lastRunAt: null,
+      timeZone: "UTC",
+    };
+    expect(firingVoice(input, at("2026-11-09T10:00:00Z")).channel).toBe("text");
+    // Already sent at 10:00: a "Send now" at 15:00 is the user's e-mail.
+    expect(firingVoice({ ...input, lastRunAt: at("2026-11-09T10:00:00Z") }, at("2026-11-09T15:00:00Z")).channel).toBe(
+      "email",
+    );
+    expect(firingVoice({ ...input, preset: "SINGLE_REMINDER" }, at("2026-11-09T10:00:00Z")).channel).toBe("email");
+  });
+});

@@ -1,4 +1,13 @@
-import { addDays, type Cadence, pointTemplate, pointTone, SEQUENCE } from "./cadence";
+import {
+  addDays,
+  type Cadence,
+  combinedChannel,
+  pointChannel,
+  pointTemplate,
+  pointTone,
+  SEQUENCE,
+  type StepChannel,
+} from "./cadence";
 import { parseCalendarDate } from "./calendar-date";
 import { NOW_DELAY_MS } from "./frequencies";
 import { type PresetId, type TemplateId, templateName } from "./presets";
@@ -46,6 +55,8 @@ export interface PlannedLine {
   template: TemplateId;
   /** The step's own tone (the account's cadence); null: the debtor's. */
   tone: Tone | null;
+  /** How the step reaches the debtor as chosen (before whether they can be texted is known). */
+  channel: StepChannel;
 }
 
 /** One e-mail the schedule will send. */
@@ -58,6 +69,8 @@ export interface PlannedRun {
   template: TemplateId;
   /** That line's tone; null: the debtor's. */
   tone: Tone | null;
+  /** What its lines' steps call for together (combinedChannel). */
+  channel: StepChannel;
 }
 
 /** A step an invoice will never get, because it joined (or was held) after it passed. */
@@ -267,11 +280,19 @@ export function planCadence(input: PlanInput, limit = 1): CadenceOutlook {
           late: event.late,
           template: pointTemplate(c, preset, event.offset, event.kind),
           tone: pointTone(c, event.offset, event.kind),
+          channel: pointChannel(c, event.offset, event.kind),
         }),
       )
       .sort((a, b) => (a.dueOn === b.dueOn ? 0 : a.dueOn < b.dueOn ? -1 : 1));
     const lead = leadLine(lines);
-    runs.push({ at, date, lines, template: lead?.template ?? "initial", tone: lead?.tone ?? null });
+    runs.push({
+      at,
+      date,
+      lines,
+      template: lead?.template ?? "initial",
+      tone: lead?.tone ?? null,
+      channel: combinedChannel(lines.map((l) => l.channel)),
+    });
     lastRunAt = at;
     now = at;
   }
@@ -299,17 +320,17 @@ export function describeRun(run: PlannedRun): string {
 }
 
 /**
- * The template and tone of the run firing at `scheduledAt` (the run the plan put there); for a run
- * the plan did not make ("Send now"), those of the most advanced step any open invoice has reached.
- * A null tone: the debtor's.
+ * The template, tone and channel of the run firing at `scheduledAt` (the run the plan put there);
+ * for a run the plan did not make ("Send now"), those of the most advanced step any open invoice
+ * has reached, by e-mail (a "Send now" is the user's e-mail). A null tone: the debtor's.
  */
 export function firingVoice(
   input: Omit<PlanInput, "now">,
   scheduledAt: number,
-): { template: TemplateId; tone: Tone | null } {
-  if (input.preset === "SINGLE_REMINDER") return { template: "single", tone: null };
+): { template: TemplateId; tone: Tone | null; channel: StepChannel } {
+  if (input.preset === "SINGLE_REMINDER") return { template: "single", tone: null, channel: "email" };
   const run = runOn(input, scheduledAt);
-  if (run) return { template: run.template, tone: run.tone };
+  if (run) return { template: run.template, tone: run.tone, channel: run.channel };
   const today = localDateString(scheduledAt, input.timeZone);
   const reached: { template: TemplateId; offset: number; tone: Tone | null }[] = [];
   for (const inv of input.invoices) {
@@ -325,7 +346,9 @@ export function firingVoice(
     });
   }
   const lead = leadLine(reached);
-  return lead ? { template: lead.template, tone: lead.tone } : { template: "initial", tone: null };
+  return lead
+    ? { template: lead.template, tone: lead.tone, channel: "email" }
+    : { template: "initial", tone: null, channel: "email" };
 }
 
 /** What joining a cadence now means for one debtor: their open invoices, how many are overdue, and the first e-mail. */

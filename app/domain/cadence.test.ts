@@ -4,6 +4,9 @@ import {
   cadenceSummary,
   DEFAULT_CADENCE,
   parseSteps,
+  pointChannel,
+  sendsEmail,
+  sendsText,
   serializeVoices,
   stageAt,
   storedVoices,
@@ -63,5 +66,45 @@ describe("the steps' voices as stored", () => {
     expect(storedVoices(null)).toBeUndefined();
     // Damaged parts read as the defaults, never as another template or tone.
     expect(storedVoices("7:nonsense:9,x:final-notice:1")).toEqual({ 7: { template: null, tone: null } });
+  });
+
+  it("keeps each step's channel, and reads a value stored before texts as e-mail only", () => {
+    const c = {
+      steps: [0, 7, 14, 30],
+      voices: {
+        0: { template: null, tone: null, channel: "email" },
+        7: { template: null, tone: null, channel: "text" },
+        14: { template: "follow-up", tone: 2, channel: "both" },
+      },
+    } as const;
+    const stored = serializeVoices(c);
+    expect(stored).toBe("7:::text,14:follow-up:2:both");
+    expect(storedVoices(stored)).toEqual({
+      7: { template: null, tone: null, channel: "text" },
+      14: { template: "follow-up", tone: 2, channel: "both" },
+    });
+    // The old three-field form and a damaged channel are the e-mail alone.
+    expect(storedVoices("7:follow-up:2")).toEqual({ 7: { template: "follow-up", tone: 2 } });
+    expect(storedVoices("7:::sms")).toEqual({ 7: { template: null, tone: null } });
+  });
+
+  it("says which channel a step goes by, and falls back to the e-mail when the debtor cannot be texted", () => {
+    const c = {
+      steps: [0, 7, 14],
+      repeatDays: 7,
+      hour: 10,
+      voices: storedVoices("7:::text,14:::both"),
+    };
+    expect(pointChannel(c, 0, "step")).toBe("email");
+    expect(pointChannel(c, 7, "step")).toBe("text");
+    expect(pointChannel(c, 14, "step")).toBe("both");
+    // A repeat goes as the last step did.
+    expect(pointChannel(c, 21, "repeat")).toBe("both");
+    // Never silently nowhere: no consent, opted out or channel off → the e-mail.
+    expect(pointChannel(c, 7, "step", { text: false })).toBe("email");
+    expect(pointChannel(c, 14, "step", { text: false })).toBe("email");
+    expect(sendsEmail("both") && sendsText("both")).toBe(true);
+    expect(sendsEmail("text")).toBe(false);
+    expect(sendsText("email")).toBe(false);
   });
 });

@@ -24,11 +24,29 @@ export interface Cadence {
 
 /**
  * The e-mail one step of the account's cadence sends: its template (null: by its place, friendly to
- * firm to the final notice) and its tone (null: the debtor's own).
+ * firm to the final notice) and its tone (null: the debtor's own); and its channel: the e-mail, a
+ * text message instead of it, or both (absent: the e-mail, as every step was before texts).
  */
 export interface StepVoice {
   template: TemplateId | null;
   tone: Tone | null;
+  channel?: StepChannel;
+}
+
+/** How a step reaches the debtor: the e-mail, a text message instead, or both. */
+export type StepChannel = "email" | "text" | "both";
+export const STEP_CHANNELS: readonly StepChannel[] = ["email", "text", "both"];
+
+export function isStepChannel(value: unknown): value is StepChannel {
+  return value === "email" || value === "text" || value === "both";
+}
+
+/** Whether a channel sends the e-mail, the text, or both. */
+export function sendsEmail(channel: StepChannel): boolean {
+  return channel !== "text";
+}
+export function sendsText(channel: StepChannel): boolean {
+  return channel !== "email";
 }
 
 export const DEFAULT_CADENCE_STEPS = [-3, 0, 3, 7, 14] as const;
@@ -102,33 +120,68 @@ export function cadenceColumns(c: Cadence) {
 }
 
 /**
- * The steps' voices as the cadence_voices column stores them: "7:follow-up:2,45:final-notice:3"
- * (offset, template or "", tone or ""), for the cadence's steps only; null when every step sends
- * what its place calls for in the debtor's tone.
+ * The steps' voices as the cadence_voices column stores them: "7:follow-up:2,45:final-notice:3:both"
+ * (offset, template or "", tone or "", then the channel only when it is not the e-mail alone), for
+ * the cadence's steps only; null when every step e-mails what its place calls for in the debtor's tone.
+ * A value written before texts existed reads back unchanged (no fourth field: the e-mail).
  */
 export function serializeVoices(c: { steps: readonly number[]; voices?: Cadence["voices"] }): string | null {
   const parts: string[] = [];
   for (const step of c.steps) {
     const v = c.voices?.[step];
-    if (v && (v.template || v.tone)) parts.push(`${step}:${v.template ?? ""}:${v.tone ?? ""}`);
+    const channel = v?.channel && v.channel !== "email" ? v.channel : null;
+    if (v && (v.template || v.tone || channel))
+      parts.push(`${step}:${v.template ?? ""}:${v.tone ?? ""}${channel ? `:${channel}` : ""}`);
   }
   return parts.length > 0 ? parts.join(",") : null;
 }
 
-/** The stored voices read back; an unknown template or tone reads as the default (by place, the debtor's). */
+/**
+ * The stored voices read back; an unknown template or tone reads as the default (by place, the
+ * debtor's), an unknown channel as the e-mail alone (never a text nobody chose).
+ */
 export function storedVoices(value: string | null | undefined): Record<number, StepVoice> | undefined {
   if (!value) return undefined;
   const voices: Record<number, StepVoice> = {};
   for (const part of value.split(",")) {
-    const [offset, template, tone] = part.split(":");
+    const [offset, template, tone, channel] = part.split(":");
     const step = Number(offset);
     if (!Number.isInteger(step)) continue;
-    voices[step] = {
+    const voice: StepVoice = {
       template: template && isTemplateId(template) ? template : null,
       tone: tone && isTone(Number(tone)) ? (Number(tone) as Tone) : null,
     };
+    if (isStepChannel(channel) && channel !== "email") voice.channel = channel;
+    voices[step] = voice;
   }
   return voices;
+}
+
+/**
+ * The channel of a run carrying several invoices' steps: what any of them calls for (one line's
+ * text and another's e-mail: both); the e-mail when there is none.
+ */
+export function combinedChannel(channels: readonly StepChannel[]): StepChannel {
+  const email = channels.length === 0 || channels.some(sendsEmail);
+  const text = channels.some(sendsText);
+  return email && text ? "both" : text ? "text" : "email";
+}
+
+/**
+ * The channel a step (or a repeat after the last step) goes by: the one chosen for the step (a
+ * repeat: the last step's), else the e-mail. When the account cannot text this debtor (channel off,
+ * no consent, country not enabled, opted out) the caller falls back with `reachable`: a text-only
+ * step then goes by e-mail, never silently nowhere; "both" becomes the e-mail alone.
+ */
+export function pointChannel(
+  c: Cadence,
+  offset: number,
+  kind: "step" | "repeat",
+  reachable: { text: boolean } = { text: true },
+): StepChannel {
+  const step = kind === "step" ? offset : c.steps[c.steps.length - 1];
+  const chosen = step === undefined ? "email" : (c.voices?.[step]?.channel ?? "email");
+  return reachable.text ? chosen : "email";
 }
 
 /** The steps as the form shows them: "-3, 0, 3, 7, 14". */

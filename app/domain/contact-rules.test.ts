@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { CONTACT_DEFAULTS, contactRules, contactWaitMessage, nextContactSlot } from "./contact-rules";
+import {
+  CONTACT_DEFAULTS,
+  contactRules,
+  contactWaitMessage,
+  nextContactSlot,
+  nextContactSlotIn,
+} from "./contact-rules";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -105,5 +111,53 @@ describe("contactWaitMessage", () => {
       /got 7 reminders in the last 7 days/,
     );
     expect(contactWaitMessage({ at: 0, reason: null }, rules, "x")).toBeNull();
+  });
+});
+
+describe("nextContactSlotIn: a text keeps the daytime of every zone it concerns", () => {
+  it("goes at once when it is daytime in each zone", () => {
+    const at = utc("2026-11-23T12:00:00Z"); // 12:00 London, 13:00 Paris
+    expect(nextContactSlotIn(at, ["Europe/London", "Europe/Paris"], [])).toEqual({ at, reason: null });
+  });
+
+  it("waits for the later morning of two zones", () => {
+    // 07:30 in London is 08:30 in Paris: London's 08:00 is the first moment both allow.
+    const slot = nextContactSlotIn(utc("2026-11-23T07:30:00Z"), ["Europe/Paris", "Europe/London"], []);
+    expect(slot).toEqual({ at: utc("2026-11-23T08:00:00Z"), reason: "quiet-hours" });
+  });
+
+  it("stops at the earlier evening: 20:30 in Paris is 21:30 in Helsinki, so the next morning there", () => {
+    const slot = nextContactSlotIn(utc("2026-11-23T19:30:00Z"), ["Europe/Paris", "Europe/Helsinki"], []);
+    // Helsinki's 08:00 (06:00Z) is Paris's 07:00: Paris's 08:00 (07:00Z) is the first both allow.
+    expect(slot).toEqual({ at: utc("2026-11-24T07:00:00Z"), reason: "quiet-hours" });
+  });
+
+  it("keeps DST on each side: New York and London in March, when only the US has changed", () => {
+    // 2026-03-09: New York is UTC-4, London still UTC+0. 12:30Z is 08:30 in New York, 12:30 in London.
+    expect(nextContactSlotIn(utc("2026-03-09T11:30:00Z"), ["America/New_York", "Europe/London"], []).at).toBe(
+      utc("2026-03-09T12:00:00Z"),
+    );
+  });
+
+  it("with the default hours any two zones share some daytime: Tokyo and New York at 23:00–02:00 UTC", () => {
+    const slot = nextContactSlotIn(utc("2026-11-23T02:30:00Z"), ["Asia/Tokyo", "America/New_York"], []);
+    expect(slot).toEqual({ at: utc("2026-11-23T23:00:00Z"), reason: "quiet-hours" });
+  });
+
+  it("when tightened hours never meet, keeps the first zone's (the debtor's) and never its night", () => {
+    const rules = contactRules({ startHour: 9, endHour: 17 });
+    const at = utc("2026-11-23T20:00:00Z"); // 20:00 in London, 05:00 in Tokyo: 9–17 never meets 9–17 there
+    const slot = nextContactSlotIn(at, ["Europe/London", "Asia/Tokyo"], [], rules);
+    expect(slot).toEqual(nextContactSlot(at, "Europe/London", [], rules));
+    expect(slot.at).toBe(utc("2026-11-24T09:00:00Z"));
+  });
+
+  it("counts the cap as the single-zone rule does, e-mails and texts alike", () => {
+    const at = utc("2026-11-23T12:00:00Z");
+    const sent = Array.from({ length: CONTACT_DEFAULTS.maxPerWindow }, (_, i) => at - (i + 1) * HOUR);
+    const slot = nextContactSlotIn(at, ["Europe/London", "Europe/Paris"], sent);
+    // Room again a week after the oldest of them (05:00 UTC), then London's morning.
+    expect(slot.at).toBe(utc("2026-11-30T08:00:00Z"));
+    expect(slot.at).toBe(nextContactSlot(at, "Europe/London", sent).at);
   });
 });

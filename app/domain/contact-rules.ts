@@ -89,3 +89,33 @@ export function contactWaitMessage(slot: ContactSlot, rules: ContactRules, forma
   }
   return null;
 }
+
+/**
+ * nextContactSlot for a message that must keep the daytime of several zones at once (a text: the
+ * debtor's zone and the zone of their number's country, when those differ): the first moment at or
+ * after `at` inside the rules' hours in every zone of `zones`, under the same cap. When the zones'
+ * daytimes never meet (Tokyo and New York with 08:00–21:00), the first zone alone decides: it is
+ * the one the caller must never break (the debtor's own). Never earlier than `at`.
+ */
+export function nextContactSlotIn(
+  at: number,
+  zones: readonly [string, ...string[]],
+  sentTo: readonly number[],
+  rules: ContactRules = contactRules(),
+): ContactSlot {
+  let slot: ContactSlot = { at, reason: null };
+  // Each zone moves the slot forward or leaves it; within two days every overlap is found.
+  const limit = at + 2 * DAY_MS + rules.windowDays * DAY_MS;
+  for (let round = 0; round < 40 && slot.at <= limit; round++) {
+    let moved = false;
+    for (const zone of zones) {
+      const next = nextContactSlot(slot.at, zone, sentTo, rules);
+      if (next.at > slot.at) {
+        slot = next;
+        moved = true;
+      }
+    }
+    if (!moved) return slot;
+  }
+  return nextContactSlot(at, zones[0], sentTo, rules);
+}

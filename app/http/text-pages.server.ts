@@ -2,15 +2,10 @@ import { desc, eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { getDb } from "~/db/client.server";
 import { debtors, textMessages } from "~/db/schema";
+import { TEXT_MAX_CHARS } from "~/domain/text-message";
 import type { AppBindings } from "~/http/hono-env";
 import { appOrigin } from "~/platform/config.server";
-import {
-  MAX_TEXT_LENGTH,
-  STANDIN_MESSAGING_SERVICE_SID,
-  sendText,
-  textChannel,
-  twilioSignature,
-} from "~/texts/index.server";
+import { STANDIN_MESSAGING_SERVICE_SID, sendText, textChannel, twilioSignature } from "~/texts/index.server";
 import { escapeHtml, standInPage } from "./standin-page";
 import { receiveTwilioRequest, type TwilioEndpoint } from "./twilio-webhooks.server";
 
@@ -89,7 +84,7 @@ async function sendForm(c: Context<AppBindings>, form: SendForm) {
   <label for="send-to">Number (E.164, such as +447700900123)</label>
   <input id="send-to" name="to" type="tel" autocomplete="off" required value="${escapeHtml(form.to)}"${form.error ? ' aria-describedby="send-error"' : ""}>
   <label for="send-body">Message</label>
-  <textarea id="send-body" name="body" rows="3" maxlength="${MAX_TEXT_LENGTH}" required>${escapeHtml(form.body)}</textarea>
+  <textarea id="send-body" name="body" rows="3" maxlength="${TEXT_MAX_CHARS}" required>${escapeHtml(form.body)}</textarea>
   <button type="submit">Send test text</button>
 </form></section>`;
 }

@@ -9,6 +9,8 @@ export {
   type OptOutTarget,
   optOutLink,
   replyAddress,
+  shortPortalLink,
   verifyOptOutToken,
   verifyReplyAddress,
+  verifyShortPortalToken,
 } from "./signed-links.server";

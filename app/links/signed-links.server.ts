@@ -1,4 +1,9 @@
-import { encodeBase64urlNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import {
+  decodeBase64urlIgnorePadding,
+  decodeHex,
+  encodeBase64urlNoPadding,
+  encodeHexLowerCase,
+} from "@oslojs/encoding";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, organizations, schedules, users } from "~/db/schema";
@@ -34,7 +39,7 @@ const MAX_TOKEN_LENGTH = 120;
  * has; links already sent stay valid), every other purpose "<purpose>:<key>:<owner>:<debtor>". A key
  * has 16 or more characters and no ":", so no purpose's text can equal an opt-out text.
  */
-export type TokenPurpose = "opt-out" | "paid" | "portal";
+export type TokenPurpose = "opt-out" | "paid" | "portal" | "text";
 
 /**
  * The imported HMAC key of each secret, kept for the isolate's life: an alarm signs four links
@@ -463,4 +468,65 @@ export async function debtorParties(
     /** The user's brand for an e-mail to the debtor (the logo's absolute URL needs `config`; without it, none). */
     brand: config ? brandOfRow(row, debtorSenderName(row), linkOrigin(config)) : null,
   };
+}
+
+/** A short link's signature: 96 bits of the HMAC, as base64url (the reply address keeps 104). */
+const SHORT_SIGNATURE_LENGTH = 16;
+/** A key as Dunly makes them: 16 random bytes as 32 lowercase hex digits. */
+const HEX_KEY_RE = /^[0-9a-f]{32}$/;
+/** The short token: the key's 16 bytes as 22 base64url characters, a dot, the short signature. */
+const SHORT_TOKEN_RE = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{16})$/;
+
+/**
+ * The debtor's page in a form short enough for a text message (decisions/070):
+ * `${linkOrigin(config)}/t/<key as base64url>.<signature>`, the signature HMAC-SHA256 over
+ * "text:<key>:<owner>:<debtor>" (its own purpose: never another link's token) cut to 16 base64url
+ * characters. It leads to the debtor's page and dies with it when the debtor's address changes.
+ * Null for a key Dunly did not make (a row written by raw SQL): no text then. Throws without
+ * OPT_OUT_SECRET.
+ */
+export async function shortPortalLink(
+  db: Db,
+  config: AppConfig,
+  debtor: { id: number; ownerId: string; optOutKey: string | null },
+): Promise<string | null> {
+  if (!config.OPT_OUT_SECRET) throw new Error(OPT_OUT_SECRET_MISSING);
+  const key = await ensureDebtorKey(db, "text", debtor);
+  if (!HEX_KEY_RE.test(key)) return null;
+  const signature = (await sign(config.OPT_OUT_SECRET, "text", key, debtor.ownerId, debtor.id)).slice(
+    0,
+    SHORT_SIGNATURE_LENGTH,
+  );
+  return `${linkOrigin(config)}/t/${encodeBase64urlNoPadding(decodeHex(key))}.${signature}`;
+}
+
+/**
+ * The debtor a short token belongs to (their id, owner and key, to make their page's link), or
+ * null for anything else: malformed, forged, altered, another purpose's, a key not written the one
+ * way Dunly writes it, or an unknown debtor. Never throws on bad input.
+ */
+export async function verifyShortPortalToken(
+  db: Db,
+  config: SigningConfig,
+  token: string | null | undefined,
+): Promise<{ id: number; ownerId: string; optOutKey: string } | null> {
+  if (!config.OPT_OUT_SECRET || typeof token !== "string") return null;
+  const match = SHORT_TOKEN_RE.exec(token);
+  if (!match?.[1] || !match[2]) return null;
+  const bytes = decodeBase64urlIgnorePadding(match[1]);
+  // One spelling per key: the last character's spare bits must be the encoder's own.
+  if (bytes.length !== 16 || encodeBase64urlNoPadding(bytes) !== match[1]) return null;
+  const key = encodeHexLowerCase(bytes);
+  const row = await db
+    .select({ id: debtors.id, ownerId: debtors.ownerId })
+    .from(debtors)
+    .where(eq(debtors.optOutKey, key))
+    .get();
+  if (!row) return null;
+  const expected = (await sign(config.OPT_OUT_SECRET, "text", key, row.ownerId, row.id)).slice(
+    0,
+    SHORT_SIGNATURE_LENGTH,
+  );
+  if (!constantTimeEqual(match[2], expected)) return null;
+  return { id: row.id, ownerId: row.ownerId, optOutKey: key };
 }

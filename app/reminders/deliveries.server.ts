@@ -17,7 +17,7 @@ import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Bindable, Db } from "~/db/client.server";
 import { bindParam, preparedQueryBy, runBatch, runBound } from "~/db/prepared.server";
-import { debtors, deliveries, deliveryRollups, deliveryStatusCounts, schedules } from "~/db/schema";
+import { debtors, deliveries, deliveryRollups, deliveryStatusCounts, schedules, textStatusCounts } from "~/db/schema";
 import { dateTimeFormat } from "~/domain/intl";
 import {
   LIMIT_WINDOW_MS,
@@ -617,6 +617,8 @@ export function listDeliveries(db: Db, ownerId: Bindable<string>, filter: Delive
       // A test send went to the user (app/domain/delivery-labels.ts).
       occurrenceKey: deliveries.occurrenceKey,
       recipient: deliveries.recipient,
+      // An e-mail or a text (decisions/070): the report and its export say which.
+      channel: deliveries.channel,
     })
     .from(deliveries)
     .leftJoin(debtors, eq(debtors.id, deliveries.debtorId))
@@ -650,26 +652,53 @@ export async function* deliveryPages(
 
 /**
  * Counts per status for the same filter (the report's summary), unrun; totalsOf sums them. All of
- * the owner's: the counts the triggers keep (deliveryStatusCounts, archived months included), one
- * short read however many deliveries the account holds. Filtered by debtor or period: one grouped
- * query over those, plus the debtor's archived counts.
+ * the owner's: the counts the triggers keep (deliveryStatusCounts, archived months included, and
+ * apart the texts among them, textStatusCounts), one short read however many deliveries the
+ * account holds. Filtered by debtor or period: one grouped query over those, plus the debtor's
+ * archived counts. Each row says whether it counts in the totals (`total`) and whether its
+ * deliveries are texts (`text`): the all-time texts are a second count of rows already in the totals.
  */
 export function deliveryTotals(db: Db, ownerId: Bindable<string>, filter: DeliveryFilter = {}) {
   // `archived`: 1 on the rows of archived months (archivedOf), where the statement tells them apart.
   if (!filter.debtorId && filter.from == null && filter.before == null) {
     return db
-      .select({ status: deliveryStatusCounts.status, n: deliveryStatusCounts.n, archived: ARCHIVED(0) })
+      .select({
+        status: deliveryStatusCounts.status,
+        n: deliveryStatusCounts.n,
+        archived: ARCHIVED(0),
+        total: FLAG("total", 1),
+        text: FLAG("text", 0),
+      })
       .from(deliveryStatusCounts)
-      .where(eq(deliveryStatusCounts.ownerId, ownerId));
+      .where(eq(deliveryStatusCounts.ownerId, ownerId))
+      .unionAll(
+        db
+          .select({
+            status: textStatusCounts.status,
+            n: textStatusCounts.n,
+            archived: ARCHIVED(0),
+            total: FLAG("total", 0),
+            text: FLAG("text", 1),
+          })
+          .from(textStatusCounts)
+          .where(eq(textStatusCounts.ownerId, ownerId)),
+      );
   }
   const live = db
-    .select({ status: deliveries.status, n: count(), archived: ARCHIVED(0) })
+    .select({
+      status: deliveries.status,
+      n: count(),
+      archived: ARCHIVED(0),
+      total: FLAG("total", 1),
+      text: sql<number>`(${deliveries.channel} = 'text')`.mapWith(Number).as("text"),
+    })
     .from(deliveries)
     .where(deliveryWhere(ownerId, filter))
-    .groupBy(deliveries.status);
+    .groupBy(deliveries.status, deliveries.channel);
   // A debtor's archived months count too: their
   // rollups, one more arm of the same statement (totalsOf adds a status's rows up). A period
-  // reaches back 90 days at most, never to the archive's 13 months.
+  // reaches back 90 days at most, never to the archive's 13 months. The rollups keep no channel:
+  // an archived text counts in the totals, not among the texts.
   if (!filter.debtorId || filter.from != null || filter.before != null) return live;
   return live.unionAll(
     db
@@ -677,6 +706,8 @@ export function deliveryTotals(db: Db, ownerId: Bindable<string>, filter: Delive
         status: deliveryRollups.status,
         n: sql<number>`sum(${deliveryRollups.n})`.mapWith(Number),
         archived: ARCHIVED(1),
+        total: FLAG("total", 1),
+        text: FLAG("text", 0),
       })
       .from(deliveryRollups)
       .where(and(eq(deliveryRollups.ownerId, ownerId), eq(deliveryRollups.debtorId, filter.debtorId)))
@@ -685,7 +716,10 @@ export function deliveryTotals(db: Db, ownerId: Bindable<string>, filter: Delive
 }
 
 /** deliveryTotals' flag column, named: D1 names an unnamed literal column by its text. */
-const ARCHIVED = (flag: 0 | 1) => sql<number>`${sql.raw(String(flag))}`.mapWith(Number).as("archived");
+const ARCHIVED = (flag: 0 | 1) => FLAG("archived", flag);
+function FLAG(name: string, flag: 0 | 1) {
+  return sql<number>`${sql.raw(String(flag))}`.mapWith(Number).as(name);
+}
 
 /**
  * How many of deliveryTotals' rows are in archived months, where its statement tells them apart
@@ -695,14 +729,25 @@ export function archivedOf(rows: { n: number; archived: number }[]) {
   return rows.reduce((sum, r) => sum + (r.archived ? r.n : 0), 0);
 }
 
-/** The report's totals from deliveryTotals' rows. */
-export function totalsOf(rows: { status: (typeof deliveries.$inferSelect)["status"]; n: number }[]) {
-  const totals = { all: 0, sent: 0, sending: 0, failed: 0, bounced: 0, skipped: 0 };
+type StatusTotals = { all: number; sent: number; sending: number; failed: number; bounced: number; skipped: number };
+const noTotals = (): StatusTotals => ({ all: 0, sent: 0, sending: 0, failed: 0, bounced: 0, skipped: 0 });
+
+/** The report's totals from deliveryTotals' rows, and apart the texts among them (decisions/070). */
+export function totalsOf(
+  rows: { status: (typeof deliveries.$inferSelect)["status"]; n: number; total?: number; text?: number }[],
+) {
+  const totals = { ...noTotals(), texts: noTotals() };
   for (const r of rows) {
     // A deferred reminder is still to be sent: it counts as sending; a complaint is a bounce's kin.
     const bucket = r.status === "deferred" ? "sending" : r.status === "complained" ? "bounced" : r.status;
-    totals[bucket] += r.n;
-    totals.all += r.n;
+    if (r.total !== 0) {
+      totals[bucket] += r.n;
+      totals.all += r.n;
+    }
+    if (r.text) {
+      totals.texts[bucket] += r.n;
+      totals.texts.all += r.n;
+    }
   }
   return totals;
 }

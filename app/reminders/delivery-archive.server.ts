@@ -152,6 +152,14 @@ export async function archiveMonth(db: Db, bucket: R2Bucket, ownerId: string, mo
          ON CONFLICT (owner_id, status) DO UPDATE SET n = n + excluded.n`,
       )
       .bind(...range),
+    // The texts' own counts likewise (decisions/070).
+    d1
+      .prepare(
+        `INSERT INTO text_status_counts (owner_id, status, n)
+         SELECT owner_id, status, count(*) FROM deliveries WHERE ${where} AND channel = 'text' GROUP BY status
+         ON CONFLICT (owner_id, status) DO UPDATE SET n = n + excluded.n`,
+      )
+      .bind(...range),
     d1
       .prepare(
         `INSERT INTO delivery_archives (owner_id, month, object_key, rows, bytes, archived_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)

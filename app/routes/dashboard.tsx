@@ -172,7 +172,9 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
   const selected = selectedId === null ? null : (selectedRows?.[0] ?? null);
   // Not one of the user's debtors (another's, or deleted): the whole account instead.
   if (selectedId !== null && selectedRows && !selected) throw wholeAccount(url);
-  const accountSent = totals ? totals.filter((t) => t.status === "sent").reduce((sum, t) => sum + t.n, 0) : null;
+  const accountSent = totals
+    ? totals.filter((t) => t.status === "sent" && t.total === 1).reduce((sum, t) => sum + t.n, 0)
+    : null;
   return {
     // The Add Debtor form starts in the account's currency.
     accountCurrency: user.defaultCurrency,

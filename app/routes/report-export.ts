@@ -40,13 +40,14 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
           statusLabel(d.status),
           d.error,
           d.providerId,
+          d.channel === "text" ? "Text" : "E-mail",
         ];
       });
     }
   }
   return csvResponse(
     "reminders-report.csv",
-    [`Date (${timeZone})`, "ISO time (UTC)", "Debtor", "Template", "Tone", "Status", "Error", "Message id"],
+    [`Date (${timeZone})`, "ISO time (UTC)", "Debtor", "Template", "Tone", "Status", "Error", "Message id", "Channel"],
     rows(),
   );
 }

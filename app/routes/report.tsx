@@ -223,6 +223,12 @@ export default function Report({ loaderData }: Route.ComponentProps) {
         ))}
       </dl>
 
+      {totals.texts.all > 0 && (
+        <p className="text-sm text-muted" data-testid="report-texts">
+          {`Text messages among them: ${totals.texts.all} (${totals.texts.sent} sent, ${totals.texts.failed + totals.texts.bounced} failed, ${totals.texts.sending} sending, ${totals.texts.skipped} not sent); e-mails: ${totals.all - totals.texts.all}.`}
+        </p>
+      )}
+
       <section aria-label="Deliveries" className="rounded-xl border border-border bg-surface p-4 sm:p-6">
         {deliveries.length === 0 ? (
           <p className="py-8 text-center text-muted">No reminders found</p>
@@ -233,6 +239,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
               <tr>
                 <th>Date</th>
                 <th>Debtor</th>
+                <th>Channel</th>
                 <th>Template</th>
                 <th>Tone</th>
                 <th>Status</th>
@@ -246,6 +253,7 @@ export default function Report({ loaderData }: Route.ComponentProps) {
                     {formatDateTime(d.sentAt ?? d.createdAt, timeZone, locale)}
                   </td>
                   <td data-label="Debtor">{deliveryTarget(d)}</td>
+                  <td data-label="Channel">{d.channel === "text" ? "Text" : "E-mail"}</td>
                   <td data-label="Template">{deliveryTemplate(d)}</td>
                   <td data-label="Tone">{strategyLabel(d.tone)}</td>
                   <td data-label="Status">

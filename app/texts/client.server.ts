@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type Db, getDb } from "~/db/client.server";
 import { textMessages, textOptOuts } from "~/db/schema";
+import { TEXT_MAX_CHARS, textLength } from "~/domain/text-message";
 import { type AppConfig, linkOrigin } from "~/platform/config.server";
 
 /**
@@ -52,8 +53,6 @@ export function textsAvailable(config: AppConfig): boolean {
   return textChannel(config).mode !== "off";
 }
 
-/** At most this many characters in a text (the cadence's template limit, decisions/068). */
-export const MAX_TEXT_LENGTH = 320;
 /** How long an attempt without an answer waits for Twilio's callback before it is looked up and retried. */
 export const UNANSWERED_WAIT_MS = 10 * 60_000;
 const TIMEOUT_MS = 15_000;
@@ -106,13 +105,13 @@ export async function sendText(env: Env, config: AppConfig, req: TextRequest, no
   if (!E164.test(req.to)) {
     return { ok: false, retryable: false, reason: "invalid", error: `Not a number in E.164: ${req.to}` };
   }
-  const length = [...req.body].length;
-  if (length === 0 || length > MAX_TEXT_LENGTH) {
+  const length = textLength(req.body);
+  if (length === 0 || length > TEXT_MAX_CHARS) {
     return {
       ok: false,
       retryable: false,
       reason: "invalid",
-      error: `A text has 1 to ${MAX_TEXT_LENGTH} characters (this one ${length})`,
+      error: `A text has 1 to ${TEXT_MAX_CHARS} characters (this one ${length})`,
     };
   }
   if (!req.idempotencyKey || req.idempotencyKey.length > 200) {

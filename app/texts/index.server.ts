@@ -1,6 +1,5 @@
 // Text messages through Twilio (decisions/068): the one client, its signatures and status callbacks.
 export {
-  MAX_TEXT_LENGTH,
   STANDIN_AUTH_TOKEN,
   STANDIN_MESSAGING_SERVICE_SID,
   sendText,

@@ -70,6 +70,10 @@ async function seedAccount(a: Account) {
     env.DB.prepare(
       "INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status, sent_at) VALUES (?, ?, ?, ?, 'single', 1, 'sent', ?)",
     ).bind(a.id, scheduleId, debtor.id, `seed-${a.id}`, now),
+    // A text message (decisions/070): its own counts, text_status_counts.
+    env.DB.prepare(
+      "INSERT INTO deliveries (owner_id, schedule_id, debtor_id, occurrence_key, template, tone, status, sent_at, channel, recipient) VALUES (?, ?, ?, ?, 'single', 1, 'sent', ?, 'text', '+447700900123')",
+    ).bind(a.id, scheduleId, debtor.id, `seed-${a.id}:text`, now),
     env.DB.prepare(
       "INSERT INTO debtor_replies (owner_id, debtor_id, from_address, subject, text) VALUES (?, ?, ?, 'Re: invoice', 'Paid')",
     ).bind(a.id, debtor.id, debtor.email),
@@ -470,7 +474,8 @@ describe("Settings → Export my data", () => {
       expect(rows.length, `${name} holds a row of the account`).toBeGreaterThan(0);
     }
     const ids = doc.tables.deliveries!.map((d) => d.id);
-    expect(new Set(ids).size).toBe(ROWS_PER_PAGE * 2 + 8);
+    // The bulk, the seeded e-mail and the seeded text.
+    expect(new Set(ids).size).toBe(ROWS_PER_PAGE * 2 + 9);
     expect(doc.tables.users).toEqual([expect.objectContaining({ id: a.id, email: a.email.toLowerCase() })]);
     expect(doc.tables.debtors![0]).toMatchObject({ fullName: "Debtor of Ada Export" });
     // The account's only: nothing of B.

@@ -225,6 +225,7 @@ describe("CSV export", () => {
       "Status",
       "Error",
       "Message id",
+      "Channel",
     ]);
     expect(all.rows.slice(1).map((r) => [r[2], r[5], r[6]])).toEqual([
       ["Ada Report", "Failed", "'@SUM(1+1) went wrong"],

@@ -289,4 +289,35 @@ describe("the delivery archive", () => {
     const totals = (await loaderData(`/report?debtor=${debtor.id}`, "routes/report", owner.cookie)).totals;
     expect(totals.all).toBe(42);
   });
+
+  it("keeps the texts' own counts when their month moves to the archive (text_status_counts)", async () => {
+    const now = Date.now();
+    const cutoff = archiveCutoff(now);
+    const owner = await signIn(uniqueEmail("archive-texts"));
+    const debtor = await makeDebtor(owner.userId, { fullName: "Texted Long Ago" });
+    const monthStart = cutoff - 20 * DAY;
+    await seedDeliveries(owner.userId, [debtor.id], 10, monthStart, 60_000);
+    // Three of them were texts: one sent, one failed, one deferred.
+    await env.DB.prepare(
+      `UPDATE deliveries SET channel = 'text' WHERE id IN
+         (SELECT id FROM deliveries WHERE owner_id = ? AND occurrence_key NOT LIKE 'test:%' ORDER BY id LIMIT 3)`,
+    )
+      .bind(owner.userId)
+      .run();
+    const textCounts = () =>
+      env.DB.prepare("SELECT status, n FROM text_status_counts WHERE owner_id = ? AND n <> 0 ORDER BY status")
+        .bind(owner.userId)
+        .all()
+        .then((r) => r.results);
+    const before = await textCounts();
+    expect(before.reduce((sum, r) => sum + Number(r.n), 0)).toBe(3);
+    const reportBefore = (await loaderData("/report", "routes/report", owner.cookie)).totals;
+    expect(reportBefore.texts.all).toBe(3);
+
+    await archiveOldDeliveries(db(), env.ARCHIVE, now);
+    expect(await rowsOf(owner.userId)).toEqual([]);
+    // The delete trigger took them off; the archive put them back: the all-time report is unchanged.
+    expect(await textCounts()).toEqual(before);
+    expect((await loaderData("/report", "routes/report", owner.cookie)).totals).toEqual(reportBefore);
+  });
 });

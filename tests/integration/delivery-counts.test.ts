@@ -97,8 +97,71 @@ describe("delivery_status_counts", () => {
     // filter that covers them all.
     const db = getDb(env.DB);
     const all = totalsOf(await deliveryTotals(db, a.id));
-    expect(all).toEqual({ all: 5, sent: 2, sending: 1, failed: 0, bounced: 2, skipped: 0 });
+    expect(all).toEqual({
+      all: 5,
+      sent: 2,
+      sending: 1,
+      failed: 0,
+      bounced: 2,
+      skipped: 0,
+      texts: { all: 0, sent: 0, sending: 0, failed: 0, bounced: 0, skipped: 0 },
+    });
     expect(totalsOf(await deliveryTotals(db, a.id, { from: 0 }))).toEqual(all);
+  });
+
+  it("counts the texts apart, through inserts, status changes, upserts and deletes (text_status_counts)", async () => {
+    const a = await makeOwner();
+    const insert = (key: string, channel: "email" | "text", status: string) =>
+      env.DB.prepare(
+        `INSERT INTO deliveries (owner_id, debtor_id, occurrence_key, template, tone, status, channel)
+         VALUES (?1, ?2, ?1 || ?3, 'single', 1, ?4, ?5)
+         ON CONFLICT (occurrence_key) DO UPDATE SET status = excluded.status`,
+      )
+        .bind(a.id, a.debtorId, key, status, channel)
+        .run();
+    await insert(":1", "email", "sent");
+    await insert(":1:text", "text", "sending");
+    await insert(":2:text", "text", "sending");
+    await insert(":3:text", "text", "deferred");
+    await insert(":4", "email", "failed");
+    // Twilio's callbacks: one delivered, one failed; the deferred one claimed again.
+    await env.DB.prepare("UPDATE deliveries SET status = 'sent' WHERE occurrence_key = ?").bind(`${a.id}:1:text`).run();
+    await env.DB.prepare("UPDATE deliveries SET status = 'failed' WHERE occurrence_key = ?")
+      .bind(`${a.id}:2:text`)
+      .run();
+    await insert(":3:text", "text", "sending");
+    await env.DB.prepare("DELETE FROM deliveries WHERE occurrence_key = ?").bind(`${a.id}:2:text`).run();
+
+    const kept = await env.DB.prepare(
+      "SELECT status, n FROM text_status_counts WHERE owner_id = ? AND n <> 0 ORDER BY status",
+    )
+      .bind(a.id)
+      .all();
+    const counted = await env.DB.prepare(
+      "SELECT status, count(*) AS n FROM deliveries WHERE owner_id = ? AND channel = 'text' GROUP BY status ORDER BY status",
+    )
+      .bind(a.id)
+      .all();
+    expect(kept.results).toEqual(counted.results);
+    expect(kept.results).toEqual([
+      { status: "sending", n: 1 },
+      { status: "sent", n: 1 },
+    ]);
+    // Every delivery is still in the totals once; the texts are told apart, the same with a filter.
+    expect((await keptAndCounted(a.id)).kept).toEqual((await keptAndCounted(a.id)).counted);
+    const db = getDb(env.DB);
+    const all = totalsOf(await deliveryTotals(db, a.id));
+    expect(all).toEqual({
+      all: 4,
+      sent: 2,
+      sending: 1,
+      failed: 1,
+      bounced: 0,
+      skipped: 0,
+      texts: { all: 2, sent: 1, sending: 1, failed: 0, bounced: 0, skipped: 0 },
+    });
+    expect(totalsOf(await deliveryTotals(db, a.id, { from: 0 }))).toEqual(all);
+    expect(totalsOf(await deliveryTotals(db, a.id, { debtorId: a.debtorId }))).toEqual(all);
   });
 
   it("goes with its owner", async () => {

@@ -167,6 +167,8 @@ describe("/dashboard", () => {
   });
 });
 
+const NO_TEXTS = { all: 0, sent: 0, sending: 0, failed: 0, bounced: 0, skipped: 0 };
+
 describe("/report", () => {
   let a: SignedIn;
   let d1: Awaited<ReturnType<typeof makeDebtor>>;
@@ -209,7 +211,7 @@ describe("/report", () => {
 
   it("lists the user's deliveries only, with totals", async () => {
     const data = await report();
-    expect(data.totals).toEqual({ all: 7, sent: 4, sending: 1, failed: 1, bounced: 1, skipped: 0 });
+    expect(data.totals).toEqual({ all: 7, sent: 4, sending: 1, failed: 1, bounced: 1, skipped: 0, texts: NO_TEXTS });
     expect(data.deliveries).toHaveLength(7);
     expect(new Set(data.deliveries.map((x: Json) => x.debtorId))).toEqual(new Set([d1.id, d2.id]));
     const html = await pageText(await get("/report", { cookie: a.cookie }));
@@ -231,6 +233,7 @@ describe("/report", () => {
       failed: 1,
       bounced: 0,
       skipped: 0,
+      texts: NO_TEXTS,
     });
     expect((await report(`?debtor=${d2.id}`)).deliveries.map((x: Json) => x.status).sort()).toEqual([
       "bounced",
@@ -251,9 +254,34 @@ describe("/report", () => {
       failed: 1,
       bounced: 0,
       skipped: 0,
+      texts: NO_TEXTS,
     });
     const html = await pageText(await get(`/report?debtor=${dB.id}`, { cookie: a.cookie }));
     expect(html).toContain("No reminders found");
+  });
+
+  it("counts the text messages apart, and says which channel each delivery took", async () => {
+    const owner = await signIn(uniqueEmail("report-texts"));
+    const debtor = await makeDebtor(owner.userId, { fullName: "Report Texted" });
+    await insertDelivery(owner.userId, debtor.id, "sent");
+    await env.DB.prepare(
+      "INSERT INTO deliveries (owner_id, debtor_id, occurrence_key, template, tone, status, channel, recipient) VALUES (?1, ?2, ?1 || ':t1:text', 'follow-up', 1, 'sent', 'text', '+447700900123'), (?1, ?2, ?1 || ':t2:text', 'follow-up', 1, 'failed', 'text', '+447700900123')",
+    )
+      .bind(owner.userId, debtor.id)
+      .run();
+    const texts = { ...NO_TEXTS, all: 2, sent: 1, failed: 1 };
+    const data = await loaderData("/report", "routes/report", owner.cookie);
+    expect(data.totals).toEqual({ all: 3, sent: 2, sending: 0, failed: 1, bounced: 0, skipped: 0, texts });
+    expect(data.deliveries.map((x: Json) => x.channel).sort()).toEqual(["email", "text", "text"]);
+    // The same with a filter (grouped over the rows, not the kept counts).
+    const filtered = await loaderData(`/report?debtor=${debtor.id}`, "routes/report", owner.cookie);
+    expect(filtered.totals.texts).toEqual(texts);
+    const html = await pageText(await get("/report", { cookie: owner.cookie }));
+    expect(html).toContain("Text messages among them: 2 (1 sent, 1 failed, 0 sending, 0 not sent); e-mails: 1.");
+    expect(html).toMatch(/data-label="Channel"[^>]*>Text</);
+    expect(html).toMatch(/data-label="Channel"[^>]*>E-mail</);
+    // No text, no line about texts.
+    expect(await pageText(await get("/report", { cookie: a.cookie }))).not.toContain("Text messages among them");
   });
 
   it("a visitor is redirected to /404?redirectTo=%2Freport", async () => {
