@@ -481,6 +481,8 @@ export const textSettings = sqliteTable("text_settings", {
     .references(() => users.id, { onDelete: "cascade" }),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(false),
   countries: text("countries").notNull().default(""),
+  // The text step's words (app/domain/text-message.ts placeholders); null: DEFAULT_TEXT_TEMPLATE.
+  template: text("template"),
   updatedAt: integer("updated_at").notNull().default(nowMs),
 });
 

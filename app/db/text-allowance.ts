@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { TEXT_COUNTRY_CODES } from "~/domain/phone";
+import { DEFAULT_TEXT_TEMPLATE } from "~/domain/text-message";
 import type { Db } from "./client.server";
 import { textSettings, textUsage } from "./schema";
 
@@ -12,9 +13,11 @@ export interface TextSettings {
   enabled: boolean;
   /** ISO 3166 codes among TEXT_COUNTRY_CODES. */
   countries: string[];
+  /** The text step's words, as the user saved them (DEFAULT_TEXT_TEMPLATE until then). */
+  template: string;
 }
 
-export const TEXT_SETTINGS_OFF: TextSettings = { enabled: false, countries: [] };
+export const TEXT_SETTINGS_OFF: TextSettings = { enabled: false, countries: [], template: DEFAULT_TEXT_TEMPLATE };
 
 /** The stored comma-separated list, keeping only the countries Dunly offers. */
 export function countriesOf(stored: string): string[] {
@@ -27,20 +30,39 @@ export function countriesOf(stored: string): string[] {
 /** The owner's text settings: off without a row. */
 export async function textSettingsOf(db: Db, ownerId: string): Promise<TextSettings> {
   const row = await db
-    .select({ enabled: textSettings.enabled, countries: textSettings.countries })
+    .select({ enabled: textSettings.enabled, countries: textSettings.countries, template: textSettings.template })
     .from(textSettings)
     .where(eq(textSettings.ownerId, ownerId))
     .get();
-  return row ? { enabled: row.enabled, countries: countriesOf(row.countries) } : TEXT_SETTINGS_OFF;
+  return row
+    ? {
+        enabled: row.enabled,
+        countries: countriesOf(row.countries),
+        template: row.template ?? DEFAULT_TEXT_TEMPLATE,
+      }
+    : TEXT_SETTINGS_OFF;
 }
 
-/** Saves the owner's text settings (one row per account). */
-export function saveTextSettingsStatement(db: Db, ownerId: string, settings: TextSettings, now: number) {
+/** Saves the owner's channel and countries (one row per account); the template is kept. */
+export function saveTextSettingsStatement(
+  db: Db,
+  ownerId: string,
+  settings: Pick<TextSettings, "enabled" | "countries">,
+  now: number,
+) {
   const values = { enabled: settings.enabled, countries: settings.countries.join(","), updatedAt: now };
   return db
     .insert(textSettings)
     .values({ ownerId, ...values })
     .onConflictDoUpdate({ target: textSettings.ownerId, set: values });
+}
+
+/** Saves the owner's text template (validated by the caller with TextTemplateSchema); channel and countries kept. */
+export function saveTextTemplateStatement(db: Db, ownerId: string, template: string, now: number) {
+  return db
+    .insert(textSettings)
+    .values({ ownerId, template, updatedAt: now })
+    .onConflictDoUpdate({ target: textSettings.ownerId, set: { template, updatedAt: now } });
 }
 
 /** Texts the owner sent (claimed) in `month` ("YYYY-MM"). */

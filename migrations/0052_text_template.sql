@@ -1,0 +1,1 @@
+ALTER TABLE `text_settings` ADD `template` text;
