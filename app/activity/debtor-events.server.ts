@@ -8,6 +8,8 @@ export type DebtorEventType =
   // Text messages (decisions/068): the debtor's STOP, and their START.
   | "text_opted_out"
   | "text_opted_in"
+  // A text step waits for next month's allowance (decisions/070).
+  | "text_held"
   | "consent_renewed"
   | "bounced"
   | "complained"

@@ -26,7 +26,9 @@ export type NoticeKind =
   | "plan_missed"
   | "plan_broken"
   // The debtor texted STOP (or another opt-out keyword): no more texts to that number (decisions/068).
-  | "text_opted_out";
+  | "text_opted_out"
+  // A text step waits: the plan's monthly text messages are used up (decisions/070).
+  | "text_held";
 
 /** The debtor's own answers (Settings switch notify_debtor_actions); Reply-To is the debtor. */
 export const DEBTOR_ACTION_KINDS = [
@@ -147,6 +149,11 @@ export function noticeCopy(kind: NoticeKind, debtorName: string): { subject: str
       return {
         subject: `${debtorName} asked for no more text messages`,
         headline: `${debtorName} replied STOP to a text message, so their number gets no more texts from you. E-mail reminders go on as before; if they text START, texts may resume.`,
+      };
+    case "text_held":
+      return {
+        subject: `A text message to ${debtorName} waits: this month's texts are used up`,
+        headline: `A text message step to ${debtorName} is waiting: your plan's text messages for this month are used up. It goes when the allowance renews, or choose a plan with more texts; e-mail steps go on as before.`,
       };
     case "complained":
       return {

@@ -127,6 +127,33 @@ export function textAllowedTo(e164: string, settings: { enabled: boolean; countr
   return country !== null && settings.countries.includes(country);
 }
 
+/**
+ * The time zone of a number's country where the country has one (a text keeps the daytime of the
+ * debtor's zone and of their number's: a British mobile abroad is still answered in Britain's
+ * evening). Countries spanning several zones (the US, Canada, Australia) give none: the debtor's
+ * own zone decides alone there.
+ */
+const COUNTRY_ZONES: Readonly<Partial<Record<TextCountry, string>>> = {
+  GB: "Europe/London",
+  IE: "Europe/Dublin",
+  NZ: "Pacific/Auckland",
+  DE: "Europe/Berlin",
+  FR: "Europe/Paris",
+  NL: "Europe/Amsterdam",
+  BE: "Europe/Brussels",
+  LU: "Europe/Luxembourg",
+  ES: "Europe/Madrid",
+  IT: "Europe/Rome",
+  PT: "Europe/Lisbon",
+  AT: "Europe/Vienna",
+  FI: "Europe/Helsinki",
+};
+
+export function numberZone(e164: string): string | null {
+  const country = mobileCountry(e164);
+  return country !== null && isTextCountry(country) ? (COUNTRY_ZONES[country] ?? null) : null;
+}
+
 /** The account's text month: the calendar month in UTC, as "YYYY-MM" (the allowance's period). */
 export function textMonth(nowMs: number): string {
   return new Date(nowMs).toISOString().slice(0, 7);

@@ -31,7 +31,8 @@ export const TEXT_VALUE_MAX: Readonly<Record<TextPlaceholder, number>> = {
   business: 30,
   amount: 24,
   status: 28,
-  link: 60,
+  // The short link is the origin and 42 characters: 72 fits an origin of up to 30 ("https://pay.example-business.com").
+  link: 72,
 };
 
 export const DEFAULT_TEXT_TEMPLATE = "{business}: {amount} {status}. Pay or tell us when you can: {link}";

@@ -46,6 +46,8 @@ export interface Occurrence {
   tone: Tone;
   /** The debtor's address as recipientKey gives it; the per-address cap counts by it (none: not capped). */
   recipient?: string | null;
+  /** 'text': the occurrence is a text-only step's text, its recipient the E.164 number (decisions/070). */
+  channel?: "email" | "text";
 }
 
 /** The statuses the limits count: handed to the provider, or about to be (not failed, not deferred). */
@@ -132,6 +134,7 @@ const claimQuery = preparedQueryBy(
         tone: p("tone"),
         status: sql`CASE WHEN ${room} THEN 'sending' ELSE 'deferred' END`,
         recipient: p("recipient"),
+        channel: p("channel"),
         createdAt: p("now"),
       })
       .onConflictDoUpdate({
@@ -141,6 +144,9 @@ const claimQuery = preparedQueryBy(
           error: sql`CASE WHEN ${promote} THEN NULL ELSE "deliveries"."error" END`,
           createdAt: sql`CASE WHEN ${promote} THEN excluded.created_at ELSE "deliveries"."created_at" END`,
           recipient: sql`CASE WHEN ${promote} THEN excluded.recipient ELSE "deliveries"."recipient" END`,
+          // A waiting step goes by what it can be now (a text-only step whose debtor can no longer be
+          // texted goes by e-mail).
+          channel: sql`CASE WHEN ${promote} THEN excluded.channel ELSE "deliveries"."channel" END`,
         },
       })
       .returning();
@@ -221,6 +227,7 @@ function claimStatement(
       template: occurrence.template,
       tone: occurrence.tone,
       recipient,
+      channel: occurrence.channel ?? "email",
       now,
       open: hold ? 0 : 1,
       since: now - LIMIT_WINDOW_MS,

@@ -1,4 +1,7 @@
+import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import { type Db, getDb } from "~/db/client.server";
+import { countriesOf } from "~/db/text-allowance";
+import { type StepChannel, sendsEmail, sendsText } from "~/domain/cadence";
 import { type CadenceInvoice, firingVoice } from "~/domain/cadence-plan";
 import {
   CONTACT_DEFAULTS,
@@ -6,16 +9,19 @@ import {
   type ContactSlot,
   contactRules,
   contactWaitMessage,
-  nextContactSlot,
+  nextContactSlotIn,
 } from "~/domain/contact-rules";
-import { formatDateTime } from "~/domain/dates";
+import { formatDateTime, formatDayOf } from "~/domain/dates";
 import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLimits } from "~/domain/limits";
 import { outstandingCents } from "~/domain/money";
 import { advancePast, cadencePlanOf, cadenceRunAfter, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
-import { effectivePlan } from "~/domain/plans";
+import { nextTextMonthStart, numberZone, textAllowedTo } from "~/domain/phone";
+import { effectivePlan, type Plan, textAllowanceMessage } from "~/domain/plans";
 import { type PresetId, templateForStep } from "~/domain/presets";
 import type { Statement } from "~/domain/statement";
 import { toTone } from "~/domain/strategies";
+import { ALLOWANCE_NOTE, stepSend, type TextReachFacts } from "~/domain/text-reach";
+import { readConfig } from "~/platform/config.server";
 import {
   abandonOccurrence,
   claimOccurrence,
@@ -25,6 +31,7 @@ import {
   recordDeferral,
 } from "~/reminders/deliveries.server";
 import type { Debtor, Schedule } from "~/reminders/schedules.server";
+import { textsAvailable } from "~/texts/index.server";
 import type { ReminderMessage } from "../../emails/reminder-message";
 import { type Firing, loadFiring, loadFirings } from "./firing.server";
 import { advanceSchedule, completeSchedule, currentAlarm, holdAtOccurrence } from "./occurrences.server";
@@ -49,6 +56,19 @@ export interface MailJob {
    * watchdog rebuilt: the consumer then moves the alarm itself.
    */
   alarmAt?: number;
+  /**
+   * The occurrence's text (decisions/070): 'text', the delivery itself is the text (its row's
+   * channel); 'both', the e-mail is the delivery and a companion text goes beside it under
+   * textOccurrenceKey; `skip` records that companion 'skipped' with why (the month's texts used up).
+   */
+  text?: ClaimText;
+}
+
+/** A step's text as its claim decided it: where to and how it goes with the e-mail. */
+export interface ClaimText {
+  to: string;
+  mode: "text" | "both";
+  skip?: string;
 }
 
 /** A job with the message the consumer built for it: what a mail batch carries and resends as is. */
@@ -117,6 +137,10 @@ export interface ClaimRequest {
   paused?: { until: number; reason: string } | null;
   /** The schedule's zone (a limit's deferral message gives times in it). */
   scheduleTimeZone: string;
+  /** The step's text, when it sends one (absent: e-mail only). */
+  text?: ClaimText | null;
+  /** A text-only step waits for next month's texts: the user and the timeline are told once, at its deferral. */
+  textHeld?: boolean;
   progress: ScheduleProgress;
   /** Where the schedule's alarm goes once the reminder is queued (queuedAlarmAt). */
   alarmAt: number;
@@ -137,7 +161,8 @@ export type PreparedFiring = Exclude<FireOutcome, { kind: "queued" }> | { kind: 
  */
 export async function prepareFiring(env: Env, scheduleId: string, now: number): Promise<PreparedFiring> {
   const db = getDb(env.DB);
-  return decideFiring(db, await loadFiring(db, scheduleId, now - CONTACT_LOOKBACK_MS), now);
+  const texts = textsAvailable(readConfig(env));
+  return decideFiring(db, await loadFiring(db, scheduleId, now - CONTACT_LOOKBACK_MS, now), now, texts);
 }
 
 /**
@@ -147,16 +172,22 @@ export async function prepareFiring(env: Env, scheduleId: string, now: number): 
  */
 export async function prepareFirings(env: Env, scheduleIds: readonly string[], now: number) {
   const db = getDb(env.DB);
-  const firings = await loadFirings(db, scheduleIds, now - CONTACT_LOOKBACK_MS);
+  const firings = await loadFirings(db, scheduleIds, now - CONTACT_LOOKBACK_MS, now);
+  const texts = textsAvailable(readConfig(env));
   const prepared = new Map<string, PreparedFiring>();
   for (const id of scheduleIds) {
-    if (!prepared.has(id)) prepared.set(id, await decideFiring(db, firings.get(id), now));
+    if (!prepared.has(id)) prepared.set(id, await decideFiring(db, firings.get(id), now, texts));
   }
   return prepared;
 }
 
 /** A loaded firing decided: nothing to claim (and why), or the claim to make. */
-async function decideFiring(db: Db, firing: Firing | undefined, now: number): Promise<PreparedFiring> {
+async function decideFiring(
+  db: Db,
+  firing: Firing | undefined,
+  now: number,
+  textsOn: boolean,
+): Promise<PreparedFiring> {
   const s = firing?.schedule;
   if (!firing || s?.state !== "ENABLED" || s.nextRunAt == null) return { kind: "gone" };
   if (s.nextRunAt > now + EARLY_TOLERANCE_MS) return { kind: "not-due", nextAlarmAt: s.nextRunAt };
@@ -193,15 +224,21 @@ async function decideFiring(db: Db, firing: Firing | undefined, now: number): Pr
     return { kind: "done", status: "skipped", nextAlarmAt: heldForPlan ? null : await currentAlarm(db, s.id) };
   }
 
-  // Contact rules: only in the debtor's daytime, and not past their cap.
+  const progress = progressOf(s, debtor.timeZone, firing.invoices);
+  const voice = voiceOf(s, progress, scheduledAt);
+  const text = textStep(firing, debtor, voice.channel, accountPlan, textsOn, now);
+
+  // Contact rules: only in the debtor's daytime (and, for a text, their number's country's), and
+  // not past their cap, which counts texts and e-mails together.
   const rules = contactRules(contact);
   const windowMs = rules.windowDays * DAY_MS;
   // Loaded with the schedule over the contact window (an account cannot change its length).
-  const slot = nextContactSlot(now, debtor.timeZone, firing.debtorInstants, rules);
+  const textZone = text.kind === "send" ? numberZone(text.to) : null;
+  const zones: [string, ...string[]] = textZone ? [debtor.timeZone, textZone] : [debtor.timeZone];
+  const slot = nextContactSlotIn(now, zones, firing.debtorInstants, rules);
   const held = slot.at > now + EARLY_TOLERANCE_MS;
+  const textOnly = text.kind === "send" && text.mode === "text";
 
-  const progress = progressOf(s, debtor.timeZone, firing.invoices);
-  const voice = voiceOf(s, progress, scheduledAt);
   return {
     kind: "claim",
     claim: {
@@ -213,17 +250,67 @@ async function decideFiring(db: Db, firing: Firing | undefined, now: number): Pr
         template: voice.template,
         // A step of the account's cadence may have its own tone; else the debtor's.
         tone: voice.tone ?? toTone(debtor.activeStrategy),
-        recipient,
+        // A text-only step's delivery is the text: its per-recipient cap counts the number.
+        recipient: textOnly ? text.to : recipient,
+        channel: textOnly ? "text" : "email",
       },
       limits: sendingLimits(accountPlan.id),
       contact: { maxPerWindow: rules.maxPerWindow, windowMs },
       hold: held ? { slot, rules, timeZone: debtor.timeZone } : null,
-      paused: booksPause(firing.books, now),
+      paused:
+        booksPause(firing.books, now) ?? (text.kind === "held" ? { until: text.until, reason: text.reason } : null),
+      textHeld: text.kind === "held",
+      text: text.kind === "send" ? { to: text.to, mode: text.mode, ...(text.skip ? { skip: text.skip } : {}) } : null,
       scheduleTimeZone: s.timeZone,
       progress,
       alarmAt: queuedAlarmAt(progress, scheduledAt, now),
     },
   };
+}
+
+type TextStep =
+  | { kind: "email" }
+  | { kind: "send"; to: string; mode: "text" | "both"; skip?: string }
+  | { kind: "held"; until: number; reason: string };
+
+/**
+ * What this occurrence's step sends besides (or instead of) its e-mail (decisions/070): a step
+ * with a text, to a debtor who may be texted (app/domain/text-reach.ts: the channel on, a mobile,
+ * the user's consent, no STOP, an enabled country) on a plan with texts. A debtor who cannot be
+ * texted gets the e-mail instead, so no step is dropped. Past the month's allowance a text-only
+ * step waits for the next month (deferred, the user told), and a step that sends both goes by
+ * e-mail with its text recorded 'skipped'. The allowance read here only decides; the consumer
+ * takes each text in one conditional statement, so two never take the last one.
+ */
+function textStep(
+  firing: Firing,
+  debtor: Debtor,
+  channel: StepChannel,
+  plan: Plan,
+  textsOn: boolean,
+  now: number,
+): TextStep {
+  if (!sendsText(channel) || !debtor.phone) return { kind: "email" };
+  const countries = countriesOf(firing.text.countries);
+  const facts: TextReachFacts = {
+    // A plan without texts has no text channel: its steps go by e-mail.
+    configured: textsOn && plan.monthlyTexts > 0,
+    enabled: firing.text.enabled,
+    phone: debtor.phone,
+    consentAt: debtor.textConsentAt,
+    optedOut: firing.text.optedOut,
+    countryEnabled: textAllowedTo(debtor.phone, { enabled: firing.text.enabled, countries }),
+  };
+  const send = stepSend(channel, facts, { monthlyTexts: plan.monthlyTexts, used: firing.text.used });
+  if (send.text === "none") return { kind: "email" };
+  if (send.text === "held") {
+    const until = nextTextMonthStart(now);
+    return { kind: "held", until, reason: textAllowanceMessage(plan, formatDayOf(until, firing.schedule.timeZone)) };
+  }
+  const mode = sendsEmail(channel) ? "both" : "text";
+  return send.text === "skipped"
+    ? { kind: "send", to: debtor.phone, mode, skip: `Not sent: ${ALLOWANCE_NOTE}; the e-mail of this step went.` }
+    : { kind: "send", to: debtor.phone, mode };
 }
 
 /**
@@ -236,6 +323,20 @@ export async function settleClaim(db: Db, claim: ClaimRequest, delivery: Deliver
   const { scheduledAt } = occurrence;
   if (delivery.status === "deferred") {
     if (claim.paused) {
+      // A text step waiting for next month's texts: the user and the timeline are told the first
+      // time (a row that already says so was told).
+      if (claim.textHeld && delivery.error !== claim.paused.reason) {
+        await db.batch([
+          debtorEventInsert(db, {
+            ownerId: occurrence.ownerId,
+            debtorId: occurrence.debtorId,
+            type: "text_held",
+            detail: claim.paused.reason,
+            at: now,
+          }),
+          noticeInsert(db, { ownerId: occurrence.ownerId, debtorId: occurrence.debtorId, kind: "text_held", at: now }),
+        ]);
+      }
       await recordDeferral(db, delivery.id, claim.paused.reason);
       return {
         kind: "deferred",
@@ -256,6 +357,7 @@ export async function settleClaim(db: Db, claim: ClaimRequest, delivery: Deliver
       scheduledAt,
       progress,
       alarmAt: claim.alarmAt,
+      ...(claim.text ? { text: claim.text } : {}),
     };
     return { kind: "queued", nextAlarmAt: claim.alarmAt, job };
   }
@@ -309,7 +411,7 @@ function progressOf(s: Schedule, debtorTimeZone: string | null, invoices: Cadenc
 function voiceOf(s: Schedule, progress: ScheduleProgress, scheduledAt: number) {
   const preset = s.preset as PresetId;
   const { cadence } = progress;
-  if (!cadence) return { template: templateForStep(preset, s.templateStep), tone: null };
+  if (!cadence) return { template: templateForStep(preset, s.templateStep), tone: null, channel: "email" as const };
   return firingVoice(
     { cadence, preset, invoices: cadence.invoices, lastRunAt: s.coveredAt ?? s.lastRunAt, timeZone: cadence.timeZone },
     scheduledAt,

@@ -22,7 +22,8 @@ import type { CadenceInvoice } from "~/domain/cadence-plan";
 import type { ContactRules } from "~/domain/contact-rules";
 import { copyList } from "~/domain/contacts";
 import { parseOpenInvoices } from "~/domain/occurrence";
-import type { PlanState } from "~/domain/plans";
+import { textMonth } from "~/domain/phone";
+import { effectivePlan, type Plan, type PlanState } from "~/domain/plans";
 import type { Statement } from "~/domain/statement";
 import { debtorInstantsQuery, remindedBeforeSql } from "~/reminders/deliveries.server";
 import {
@@ -71,7 +72,22 @@ export interface Firing {
   books: BooksFreshness | null;
   /** The debtor asked for a payment plan the user has not answered yet (decisions/066): reminders hold. */
   planRequested: boolean;
+  /** What a text step needs to know (decisions/070), read with the debtor. */
+  text: FiringText;
 }
+
+/** The account's text settings and this month's use, and whether the debtor's number said STOP. */
+export interface FiringText {
+  enabled: boolean;
+  /** Comma-separated ISO codes, as stored (countriesOf reads them). */
+  countries: string;
+  /** Texts claimed this month (text_usage, the month given to loadFirings). */
+  used: number;
+  /** The debtor's number has a text_opt_outs row of the owner. */
+  optedOut: boolean;
+}
+
+const NO_TEXT: FiringText = { enabled: false, countries: "", used: 0, optedOut: false };
 
 export interface BooksFreshness {
   provider: string;
@@ -124,9 +140,26 @@ const booksColumns = () => ({
     number | null
   >`(SELECT coalesce(a."last_sync_at", a."connected_at") FROM "accounting_connections" AS a WHERE a."owner_id" = "debtors"."owner_id")`,
 });
+/**
+ * A text step's facts (decisions/070): the owner's text settings, this month's texts (the month a
+ * bound value) and whether the debtor's number said STOP to the owner. Read with the debtor, only
+ * by the alarm's firing; the consumer looks again before each text leaves.
+ */
+const textColumns = () => ({
+  textEnabled: sql<
+    number | null
+  >`(SELECT t."enabled" FROM "text_settings" AS t WHERE t."owner_id" = "debtors"."owner_id")`,
+  textCountries: sql<
+    string | null
+  >`(SELECT t."countries" FROM "text_settings" AS t WHERE t."owner_id" = "debtors"."owner_id")`,
+  textUsed: sql<
+    number | null
+  >`(SELECT u."used" FROM "text_usage" AS u WHERE u."owner_id" = "debtors"."owner_id" AND u."month" = ${bindParam("textMonth")})`,
+  textOptedOut: sql<number>`EXISTS (SELECT 1 FROM "text_opt_outs" AS x WHERE x."owner_id" = "debtors"."owner_id" AND x."number" = "debtors"."phone")`,
+});
 const firingDebtor = preparedQuery((db) =>
   db
-    .select({ ...debtorToRemind(), ...booksColumns() })
+    .select({ ...debtorToRemind(), ...booksColumns(), ...textColumns() })
     .from(debtors)
     .where(inArray(debtors.id, firingSchedules(db, schedules.debtorId))),
 );
@@ -142,10 +175,15 @@ const firingInstants = preparedQuery((db) =>
  * payments online) the mail queue's consumer reads (queuedReminders, docs/decisions/024). A schedule
  * that is gone has no entry; a debtor only counts when it is the schedule owner's.
  */
-export async function loadFirings(db: Db, scheduleIds: readonly string[], since: number): Promise<Map<string, Firing>> {
+export async function loadFirings(
+  db: Db,
+  scheduleIds: readonly string[],
+  since: number,
+  now = Date.now(),
+): Promise<Map<string, Firing>> {
   const firings = new Map<string, Firing>();
   for (const ids of chunk(unique(scheduleIds), IDS_PER_STATEMENT)) {
-    const values = { scheduleIds: JSON.stringify(ids), since };
+    const values = { scheduleIds: JSON.stringify(ids), since, textMonth: textMonth(now) };
     const [scheduleRows, userRows, debtorRows, instantRows] = await runBatch(db, [
       firingSchedule(db, values),
       firingOwner(db, values),
@@ -169,8 +207,13 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
       let optedOut = false;
       let books: BooksFreshness | null = null;
       let planRequested = false;
+      let text = NO_TEXT;
       if (row && row.ownerId === schedule.ownerId) {
         const {
+          textEnabled,
+          textCountries,
+          textUsed,
+          textOptedOut,
           booksProvider,
           booksSyncedAt,
           statementLines,
@@ -183,6 +226,12 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
           ...rest
         } = row;
         planRequested = Boolean(asked);
+        text = {
+          enabled: Boolean(textEnabled),
+          countries: textCountries ?? "",
+          used: textUsed ?? 0,
+          optedOut: Boolean(textOptedOut),
+        };
         debtor = rest;
         statement = parseStatement({ statementLines, statementTotals, statementHeld, statementClaimed });
         invoices = parseOpenInvoices(openInvoices);
@@ -199,6 +248,7 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
         invoices,
         books,
         planRequested,
+        text,
       });
     }
   }
@@ -206,8 +256,8 @@ export async function loadFirings(db: Db, scheduleIds: readonly string[], since:
 }
 
 /** loadFirings for one schedule (the watchdog's and the tests' firing): undefined when it is gone. */
-export async function loadFiring(db: Db, scheduleId: string, since: number): Promise<Firing | undefined> {
-  return (await loadFirings(db, [scheduleId], since)).get(scheduleId);
+export async function loadFiring(db: Db, scheduleId: string, since: number, now = Date.now()) {
+  return (await loadFirings(db, [scheduleId], since, now)).get(scheduleId);
 }
 
 /** Where a queued delivery stands when the consumer picks it up: its row and its debtor's state. */
@@ -248,6 +298,8 @@ export interface MessageParts {
    * address not opted out of the owner's reminders; lower-cased, in the order they were added.
    */
   copies: string[];
+  /** The account's plan now (its monthly texts: decisions/070); null: none (reminders hold). */
+  plan: Plan | null;
 }
 
 /**
@@ -267,7 +319,7 @@ export async function queuedReminders(
   const rows = results.flatMap((r) => r[0]);
   const debtorRows = new Map(results.flatMap((r) => r[1]).map((d) => [d.id, d]));
   const scheduleRows = new Map(results.flatMap((r) => r[2]).map((x) => [x.id, x]));
-  const owners = new Map(results.flatMap((r) => r[3]).map((u) => [u.id, senderOf(u).user]));
+  const senders = new Map(results.flatMap((r) => r[3]).map((u) => [u.id, senderOf(u)]));
   const orgs = new Map(results.flatMap((r) => r[4]).map((o) => [o.id, o]));
   const chargeable = new Set(results.flatMap((r) => r[5]).map((c) => c.userId));
   const banks = new Map<string, BankAccountRecord[]>();
@@ -285,7 +337,8 @@ export async function queuedReminders(
       const debtorRow = row?.ownerId === r.ownerId ? row : undefined;
       const schedule = r.scheduleId === null ? undefined : scheduleRows.get(r.scheduleId);
       const org = schedule?.organizationId == null ? undefined : orgs.get(schedule.organizationId);
-      const user = owners.get(r.ownerId);
+      const sender = senders.get(r.ownerId);
+      const user = sender?.user;
       const state: QueuedState = {
         status: r.status,
         batchKey: r.batchKey,
@@ -336,6 +389,7 @@ export async function queuedReminders(
           texts: texts.filter((t) => t.ownerId === r.ownerId && t.template === r.template && t.tone === r.tone),
           fromAddress: froms.get(r.ownerId) ?? null,
           copies,
+          plan: sender?.planState ? effectivePlan(sender.planState, Date.now()) : null,
         };
       }
       return [

@@ -86,6 +86,7 @@ export {
 } from "./schedules.server";
 export { getStatement, openInvoicesSql } from "./statement.server";
 export { claimTestSend } from "./test-send.server";
+export { recoverCompanionTexts } from "./text-jobs.server";
 export {
   createResendSchedules,
   pauseSchedules,

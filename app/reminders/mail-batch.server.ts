@@ -198,6 +198,8 @@ export async function strandedDeliveries(
         sql`${deliveries.scheduleId} IS NOT NULL`,
         // A test send is sent by the request that made it, never queued.
         NOT_TEST_SEND,
+        // A companion text (a step sending both) is settled from Twilio's record (recoverCompanionTexts).
+        sql`${deliveries.occurrenceKey} NOT LIKE '%:text'`,
       ),
     )
     .limit(limit);

@@ -20,6 +20,15 @@ import { type MailJob, type ReadyJob, repeatsAfter, STOPPED_MESSAGES, stopReason
 import { queuedReminders, queuedStates } from "./firing.server";
 import { completeSchedule, type Settlement, settleOccurrences } from "./occurrences.server";
 import { buildReminder } from "./reminder-job.server";
+import {
+  holdForAllowance,
+  sendCompanionText,
+  sendTextJob,
+  type TextItem,
+  textBlockedNow,
+  textReachNow,
+  turnIntoEmail,
+} from "./text-jobs.server";
 
 /** A Retry-After up to this long is waited out here; a longer one leaves the batch to its retry. */
 export const MAX_INLINE_WAIT_MS = 30_000;
@@ -83,8 +92,16 @@ export async function consumeMail(
   }
 
   const batches: MailBatch[] = [];
+  const texts: { m: JobMessage; item: TextItem; template: string }[] = [];
+  const companions: { item: TextItem; blocked: string | null; template: string }[] = [];
   try {
     const states = await queuedReminders(db, [...unique.keys()]);
+    // The texts' debtors as they are now (decisions/070): one read for the call.
+    const textual = [...unique.values()].flatMap((m) => {
+      const debtor = m.body.text ? states.get(m.body.deliveryId)?.parts?.debtor : undefined;
+      return debtor ? [{ ownerId: debtor.ownerId, phone: debtor.phone }] : [];
+    });
+    const reach = textual.length > 0 ? await textReachNow(db, textual) : null;
     const ready: { m: JobMessage; job: ReadyJob }[] = [];
     const unbuildable: { job: MailJob; error: string }[] = [];
     for (const m of unique.values()) {
@@ -104,12 +121,28 @@ export async function consumeMail(
         m.ack();
         continue;
       }
+      // A step with a text: a text-only one goes as a text (or, when its debtor can no longer be
+      // texted, as its e-mail); a step that sends both also sends its companion text.
+      let mailJob: MailJob = job;
+      if (job.text && reach) {
+        const item: TextItem = { job: { ...job, text: job.text }, parts: state.parts };
+        const blocked = textBlockedNow(env, reach, item);
+        const template = reach.settingsOf(state.parts.debtor.ownerId).template;
+        if (job.text.mode === "text" && !blocked) {
+          texts.push({ m, item, template });
+          continue;
+        }
+        if (job.text.mode === "text") await turnIntoEmail(db, job, state.parts.debtor.email);
+        else companions.push({ item, blocked, template });
+        const { text: _text, ...emailOnly } = job;
+        mailJob = emailOnly;
+      }
       const { cadence } = job.progress;
       const progress = cadence ? { ...job.progress, cadence: { ...cadence, invoices: state.invoices } } : job.progress;
       const at = now();
       try {
         const message = await buildReminder(env, db, state.parts, repeatsAfter(progress, job.scheduledAt, at), at);
-        ready.push({ m, job: { ...job, message } });
+        ready.push({ m, job: { ...mailJob, message } });
       } catch (error) {
         unbuildable.push({ job, error: `Not sent: ${error instanceof Error ? error.message : String(error)}` });
         m.ack();
@@ -141,6 +174,9 @@ export async function consumeMail(
   } catch (error) {
     console.error("[dunly] mail queue: could not load or batch the jobs; the queue retries them", error);
     for (const m of unique.values()) m.retry({ delaySeconds: 30 });
+    // Retried whole: no text of this call goes now.
+    texts.length = 0;
+    companions.length = 0;
   }
 
   for (const [key, m] of retries) {
@@ -153,6 +189,34 @@ export async function consumeMail(
       console.error(`[dunly] mail queue: could not take batch ${key}; the queue retries it`, error);
       m.retry({ delaySeconds: 30 });
     }
+  }
+
+  // Texts go one by one, each in a slot of the same pacer, before the call returns (their queue
+  // messages are acknowledged or retried here).
+  for (const { m, item, template } of texts) {
+    try {
+      const outcome = await sendTextJob(scope, item, template, { pacer, now });
+      if (outcome.kind === "retry") {
+        m.retry({ delaySeconds: Math.min(43_200, Math.max(1, Math.ceil(outcome.delayMs / 1000))) });
+        continue;
+      }
+      if (outcome.kind === "sent")
+        await settleAll(scope, [item.job], () => ({ status: "sent", providerId: outcome.providerId }), now);
+      else if (outcome.kind === "failed")
+        await settleAll(scope, [item.job], () => ({ status: "failed", error: outcome.error }), now);
+      else if (outcome.kind === "skipped") await skipAll(scope, [{ job: item.job, reason: outcome.reason }], now);
+      else await holdForAllowance(db, item, now());
+      m.ack();
+    } catch (error) {
+      console.error(
+        `[dunly] mail queue: text ${item.job.occurrenceKey} failed to process; the queue retries it`,
+        error,
+      );
+      m.retry({ delaySeconds: 30 });
+    }
+  }
+  for (const { item, blocked, template } of companions) {
+    await sendCompanionText(scope, item, blocked, template, { pacer, now });
   }
 
   const sending: Promise<void>[] = [];

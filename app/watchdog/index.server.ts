@@ -16,6 +16,7 @@ import {
   listOverdueSchedules,
   type MailJob,
   rearmSchedules,
+  recoverCompanionTexts,
   repairAlarms,
   strandedDeliveries,
   wakeHandoff,
@@ -161,6 +162,8 @@ export async function runMailRecovery(env: Env, now = Date.now()) {
   }
   await abandonStranded(db, stopped);
   const abandoned = stopped.length;
+  // Companion texts (a step sending both) left 'sending': settled from Twilio's record.
+  await recoverCompanionTexts({ env, db }, now - STRANDED_AFTER_MS, RECOVER_PER_RUN);
   for (const slice of chunk(jobs, 100)) {
     await env.MAIL_QUEUE.sendBatch(slice.map((job) => ({ body: job })));
   }
