@@ -7,6 +7,7 @@ import {
   textSettingsOf,
   textsUsed,
 } from "~/db/text-allowance";
+import { DEFAULT_TEXT_TEMPLATE } from "~/domain/text-message";
 import { isTextOptedOut, optInNumber, optOutAddress, optOutNumber } from "~/responses/index.server";
 import { TEXT_COUNTRIES_NEEDED_MESSAGE, TEXT_COUNTRY_MESSAGE } from "~/schemas/text-settings";
 import { formAction, replyErrors } from "./data-helpers";
@@ -70,9 +71,17 @@ describe("text settings and the month's allowance", () => {
     const user = await makeUser();
     expect(await textSettingsOf(db(), user.id)).toEqual(TEXT_SETTINGS_OFF);
     await saveTextSettingsStatement(db(), user.id, { enabled: true, countries: ["GB", "US"] }, 1);
-    expect(await textSettingsOf(db(), user.id)).toEqual({ enabled: true, countries: ["GB", "US"] });
+    expect(await textSettingsOf(db(), user.id)).toEqual({
+      enabled: true,
+      countries: ["GB", "US"],
+      template: DEFAULT_TEXT_TEMPLATE,
+    });
     await saveTextSettingsStatement(db(), user.id, { enabled: false, countries: ["IE", "XX"] }, 2);
-    expect(await textSettingsOf(db(), user.id)).toEqual({ enabled: false, countries: ["IE"] });
+    expect(await textSettingsOf(db(), user.id)).toEqual({
+      enabled: false,
+      countries: ["IE"],
+      template: DEFAULT_TEXT_TEMPLATE,
+    });
   });
 
   it("takes one text at a time up to the allowance, never past it, even taken together", async () => {
@@ -99,7 +108,11 @@ describe("Settings → Text messages", () => {
 
     const saved = await formAction("/iam/texts", { intent: "texts-save", enabled: "on", countries: "GB" }, user.cookie);
     expect(saved.status, JSON.stringify(saved.data)).toBe(200);
-    expect(await textSettingsOf(db(), user.userId)).toEqual({ enabled: true, countries: ["GB"] });
+    expect(await textSettingsOf(db(), user.userId)).toEqual({
+      enabled: true,
+      countries: ["GB"],
+      template: DEFAULT_TEXT_TEMPLATE,
+    });
 
     const none = await formAction("/iam/texts", { intent: "texts-save", enabled: "on" }, user.cookie);
     expect(none.status).toBe(400);
@@ -108,10 +121,18 @@ describe("Settings → Text messages", () => {
     expect(unknown.status).toBe(400);
     expect(replyErrors(unknown.data).countries).toEqual([TEXT_COUNTRY_MESSAGE]);
     // Refusals change nothing.
-    expect(await textSettingsOf(db(), user.userId)).toEqual({ enabled: true, countries: ["GB"] });
+    expect(await textSettingsOf(db(), user.userId)).toEqual({
+      enabled: true,
+      countries: ["GB"],
+      template: DEFAULT_TEXT_TEMPLATE,
+    });
 
     const off = await formAction("/iam/texts", { intent: "texts-save", countries: "GB" }, user.cookie);
     expect(off.status).toBe(200);
-    expect(await textSettingsOf(db(), user.userId)).toEqual({ enabled: false, countries: ["GB"] });
+    expect(await textSettingsOf(db(), user.userId)).toEqual({
+      enabled: false,
+      countries: ["GB"],
+      template: DEFAULT_TEXT_TEMPLATE,
+    });
   });
 });
