@@ -58,6 +58,8 @@ export type TimelineEntry =
       /** A test send's starts with "test:" (to the user, app/domain/delivery-labels.ts). */
       occurrenceKey: string;
       recipient: string | null;
+      /** 'text': a text message (decisions/070), to the E.164 number in `recipient`. */
+      channel: string;
     }
   | { kind: "payment"; key: string; at: number; amountCents: number; paidOn: string; note: string }
   | { kind: "event"; key: string; at: number; type: string; detail: string };
@@ -204,6 +206,7 @@ const TIMELINE = {
         deliveredAt: deliveries.deliveredAt,
         occurrenceKey: deliveries.occurrenceKey,
         recipient: deliveries.recipient,
+        channel: deliveries.channel,
       })
       .from(deliveries)
       .where(and(eq(deliveries.debtorId, P.debtorId), eq(deliveries.ownerId, P.ownerId)))
@@ -388,6 +391,7 @@ export async function getDebtorTimeline(
         deliveredAt: d.deliveredAt,
         occurrenceKey: d.occurrenceKey,
         recipient: d.recipient,
+        channel: d.channel,
       }),
     ),
     ...paymentRows.map(

@@ -10,6 +10,7 @@ import {
   Handshake,
   Mail,
   MailWarning,
+  MessageSquare,
   MessageSquareWarning,
   Pause,
   Play,
@@ -34,6 +35,14 @@ const EMAIL_LABELS: Record<string, string> = {
   skipped: "Reminder not sent",
   bounced: "Reminder bounced",
   complained: "Reminder marked as spam",
+};
+
+/** A text step's delivery (decisions/070). */
+const TEXT_LABELS: Record<string, string> = {
+  sent: "Text message sent",
+  sending: "Text message sending",
+  failed: "Text message failed",
+  skipped: "Text message not sent",
 };
 
 const EVENT_LABELS: Record<string, string> = {
@@ -149,14 +158,18 @@ export function describeEntry(
       }
       if (e.status === "deferred")
         return { title: `Held back: ${e.error ?? ""}`.trim(), detail: what, tone: "plain", Icon: Clock };
-      const title = `${EMAIL_LABELS[e.status] ?? `Reminder ${e.status}`} · ${what}`;
+      const text = e.channel === "text";
+      const label = text
+        ? (TEXT_LABELS[e.status] ?? `Text message ${e.status}`)
+        : (EMAIL_LABELS[e.status] ?? `Reminder ${e.status}`);
+      const title = `${label} · ${what}`;
       const delivered = e.deliveredAt ? "Delivered" : null;
       const bad = e.status === "failed" || e.status === "bounced" || e.status === "complained";
       return {
         title,
-        detail: e.error ?? delivered,
+        detail: e.error ?? (text && e.recipient ? [e.recipient, delivered].filter(Boolean).join(" · ") : delivered),
         tone: bad ? "bad" : "plain",
-        Icon: bad ? MailWarning : Mail,
+        Icon: bad ? MailWarning : text ? MessageSquare : Mail,
       };
     }
     case "payment":
