@@ -453,7 +453,7 @@ export const optOuts = sqliteTable(
  * carrier opt-out keyword) recorded at once, removed by their START. `source`: 'keyword' (the
  * debtor's text), 'carrier' (the provider said so) or 'user' (the user's own choice, which START
  * does not lift). No text goes from this account to the number while its row exists, whatever a
- * debtor's consent says. The same shape as the sms-twilio branch's table, so the two merge as one.
+ * debtor's consent says.
  */
 export const textOptOuts = sqliteTable(
   "text_opt_outs",
