@@ -195,6 +195,7 @@ async function sendOne(
     if (!fates.has(delivery.key)) return { kind: "waiting" };
   }
   const facts = await textFactsOf(db, config, item, now);
+  if (!facts) return { kind: "failed", error: "Not sent: no short link to the debtor's page could be made for it." };
   const rendered = renderText(template, facts);
   if (!rendered.ok) return { kind: "failed", error: `Not sent: ${rendered.error}` };
   await options.pacer.take();
@@ -261,8 +262,9 @@ async function textFactsOf(db: Db, config: ReturnType<typeof readConfig>, item: 
   const locale = user.locale ?? undefined;
   const amount = statement.totals.map((t) => formatMoney(t.cents, t.currency, locale)).join(" + ");
   const oldest = statement.lines[0]?.dueOn ?? localDateString(now, debtor.timeZone);
+  // Null for a key Dunly did not make (an old import's): the text is not sent without its link.
   const link = await shortPortalLink(db, config, debtor);
-  if (!link) throw new Error("No short link could be made for the debtor's page");
+  if (!link) return null;
   return {
     name: debtor.fullName,
     business: org?.name ?? user.businessName ?? user.fullName,
