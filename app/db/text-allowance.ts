@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { TEXT_COUNTRY_CODES } from "~/domain/phone";
 import { DEFAULT_TEXT_TEMPLATE } from "~/domain/text-message";
 import type { Db } from "./client.server";
-import { textSettings, textUsage } from "./schema";
+import { textMessages, textSettings, textUsage } from "./schema";
 
 /**
  * The account's text settings and the month's allowance (decisions/069), for Settings, the claim
@@ -76,11 +76,17 @@ export async function textsUsed(db: Db, ownerId: string, month: string): Promise
 }
 
 /**
- * Takes one text of the month's allowance, only while fewer than `allowance` are taken: the claim
- * of a text puts this in its own batch and sends only when it returned a row (RETURNING used), so
- * two claims can never both take the last text. An allowance of 0 (a plan without texts) takes none.
+ * Takes one text of the month's allowance, only while fewer than `allowance` are taken, and, given
+ * the text's idempotency `key`, only when nothing was asked under that key yet (a retry of the
+ * same text takes nothing more). The consumer sends a text only when this returned a row or the
+ * key was asked before: one statement, so two consumers can never both take the last text. An
+ * allowance of 0 (a plan without texts) takes none.
  */
-export function takeTextStatement(db: Db, ownerId: string, month: string, allowance: number) {
+export function takeTextStatement(db: Db, ownerId: string, month: string, allowance: number, key?: string) {
+  const fresh =
+    key === undefined
+      ? undefined
+      : sql`NOT EXISTS (SELECT 1 FROM ${textMessages} WHERE ${textMessages.idempotencyKey} = ${key})`;
   return db
     .insert(textUsage)
     .select(
@@ -91,7 +97,7 @@ export function takeTextStatement(db: Db, ownerId: string, month: string, allowa
           used: sql<number>`1`.as("used"),
         })
         .from(sql`(SELECT 1)`)
-        .where(sql`${allowance} > 0`),
+        .where(and(sql`${allowance} > 0`, fresh)),
     )
     .onConflictDoUpdate({
       target: [textUsage.ownerId, textUsage.month],

@@ -108,7 +108,7 @@ describe("contactWaitMessage", () => {
       "Waiting for the debtor's daytime (8:00–21:00 in their time zone): goes out Nov 24, 2026, 8:00 AM.",
     );
     expect(contactWaitMessage({ at: 0, reason: "contact-cap" }, rules, "Nov 30, 2026, 10:00 AM")).toMatch(
-      /got 7 reminders in the last 7 days/,
+      /got 7 reminders \(e-mails and texts\) in the last 7 days/,
     );
     expect(contactWaitMessage({ at: 0, reason: null }, rules, "x")).toBeNull();
   });

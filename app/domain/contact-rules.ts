@@ -85,7 +85,8 @@ export function contactWaitMessage(slot: ContactSlot, rules: ContactRules, forma
     return `Waiting for the debtor's daytime (${rules.startHour}:00–${rules.endHour}:00 in their time zone): goes out ${formatted}.`;
   }
   if (slot.reason === "contact-cap") {
-    return `The debtor got ${rules.maxPerWindow} reminders in the last ${rules.windowDays} days, the most allowed: goes out ${formatted}.`;
+    const reminders = rules.maxPerWindow === 1 ? "1 reminder" : `${rules.maxPerWindow} reminders`;
+    return `The debtor got ${reminders} (e-mails and texts) in the last ${rules.windowDays} days, the most allowed: goes out ${formatted}.`;
   }
   return null;
 }

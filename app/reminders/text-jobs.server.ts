@@ -2,8 +2,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
-import { deliveries, textMessages, textOptOuts, textSettings, textUsage } from "~/db/schema";
-import { countriesOf } from "~/db/text-allowance";
+import { deliveries, textMessages, textOptOuts, textSettings } from "~/db/schema";
+import { countriesOf, takeTextStatement } from "~/db/text-allowance";
 import { formatDayOf } from "~/domain/dates";
 import { recipientKey } from "~/domain/limits";
 import { formatMoney } from "~/domain/money";
@@ -188,7 +188,7 @@ async function sendOne(
   const now = options.now();
   const config = readConfig(env);
   const allowance = planTextsOf(parts);
-  const [taken] = await db.batch([takeTextOnce(db, debtor.ownerId, textMonth(now), allowance, delivery.key)]);
+  const [taken] = await db.batch([takeTextStatement(db, debtor.ownerId, textMonth(now), allowance, delivery.key)]);
   if (taken.length === 0) {
     const fates = await textFatesOf(db, [delivery.key]);
     // Nothing asked under this key yet and nothing left to take: the month's texts are used up.
@@ -226,33 +226,6 @@ async function sendOne(
 /** The plan's monthly texts as the consumer read the account (no plan: none). */
 function planTextsOf(parts: MessageParts): number {
   return parts.plan?.monthlyTexts ?? 0;
-}
-
-/**
- * Takes one text of the month's allowance for `key`, only while fewer than `allowance` are taken
- * and only when no text was asked under this key yet (a retry of the same text takes nothing more):
- * one statement, so two consumers never both take the last one. Returns a row when it took one.
- */
-function takeTextOnce(db: Db, ownerId: string, month: string, allowance: number, key: string) {
-  const fresh = sql`NOT EXISTS (SELECT 1 FROM ${textMessages} WHERE ${textMessages.idempotencyKey} = ${key})`;
-  return db
-    .insert(textUsage)
-    .select(
-      db
-        .select({
-          ownerId: sql<string>`${ownerId}`.as("owner_id"),
-          month: sql<string>`${month}`.as("month"),
-          used: sql<number>`1`.as("used"),
-        })
-        .from(sql`(SELECT 1)`)
-        .where(and(sql`${allowance} > 0`, fresh)),
-    )
-    .onConflictDoUpdate({
-      target: [textUsage.ownerId, textUsage.month],
-      set: { used: sql`${textUsage.used} + 1` },
-      setWhere: sql`${textUsage.used} < ${allowance}`,
-    })
-    .returning({ used: textUsage.used });
 }
 
 /** The values of the text: the debtor's name, the business, what is owed, where the oldest invoice stands, the short link. */

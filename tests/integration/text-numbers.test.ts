@@ -93,6 +93,16 @@ describe("text settings and the month's allowance", () => {
     // A new month starts again; a plan without texts takes none.
     expect(await takeTextStatement(db(), user.id, "2026-12", 3)).toEqual([{ used: 1 }]);
     expect(await takeTextStatement(db(), user.id, "2027-01", 0)).toEqual([]);
+    // Given a text's key: once per key, never again once a text was asked under it.
+    const key = `test-allowance:${crypto.randomUUID()}`;
+    expect(await takeTextStatement(db(), user.id, "2027-02", 5, key)).toEqual([{ used: 1 }]);
+    await env.DB.prepare(
+      "INSERT INTO text_messages (owner_id, idempotency_key, \"to\", body, provider, status, attempted_at) VALUES (?, ?, '+447400123456', 'x', 'standin', 'pending', 0)",
+    )
+      .bind(user.id, key)
+      .run();
+    expect(await takeTextStatement(db(), user.id, "2027-02", 5, key)).toEqual([]);
+    expect(await takeTextStatement(db(), user.id, "2027-02", 5, `${key}:other`)).toEqual([{ used: 2 }]);
     expect(await textsUsed(db(), user.id, "2027-01")).toBe(0);
   });
 });

@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import { instantAtLocalHour } from "~/domain/schedule-time";
 import { createSchedule } from "~/reminders/writes.server";
 import { fireAndSend, HOUR, MINUTE } from "./engine-helpers";
+
+const DAY = 24 * HOUR;
+
 import { alarmStub, db, deliveriesOf, eventsOf, makeDebtor, makeInvoice, makeUser, withAlarms } from "./fixtures";
 import { outboxFor } from "./helpers";
 
@@ -209,5 +212,31 @@ describe("a text step", () => {
       status: "sent",
     });
     expect(await textsTo(debtor.phone)).toHaveLength(1);
+  });
+
+  it("counts texts and e-mails under one contact cap: an e-mail yesterday holds today's text, a text holds the next e-mail", async () => {
+    const { user, debtor, id, at } = await textStep();
+    await env.DB.batch([
+      env.DB.prepare("UPDATE users SET contact_cap = 1 WHERE id = ?").bind(user.id),
+      env.DB.prepare(
+        "INSERT INTO deliveries (owner_id, debtor_id, occurrence_key, template, tone, status, recipient, channel, created_at, sent_at) VALUES (?, ?, ?, 'initial', 1, 'sent', ?, 'email', ?, ?)",
+      ).bind(user.id, debtor.id, `earlier:${crypto.randomUUID()}`, debtor.email, at - 20 * HOUR, at - 20 * HOUR),
+    ]);
+    const held = await fireAndSend(id, at + MINUTE);
+    expect(held).toMatchObject({ kind: "deferred" });
+    expect(held.kind === "deferred" && held.reason).toMatch(/^The debtor got 1 reminder \(e-mails and texts\) in the last 7 days/);
+    expect(await textsTo(debtor.phone)).toEqual([]);
+
+    // The other way: a text sent counts against the next e-mail.
+    const other = await textStep({ channel: "text" });
+    await env.DB.prepare("UPDATE users SET contact_cap = 1 WHERE id = ?").bind(other.user.id).run();
+    expect(await fireAndSend(other.id, other.at + MINUTE)).toMatchObject({ kind: "done", status: "sent" });
+    // Day 14 is an e-mail step; seven days later the text is out of the window, so look the next day.
+    await env.DB.prepare("UPDATE schedules SET cadence_voices = NULL, next_run_at = ? WHERE id = ?")
+      .bind(other.at + DAY, other.id)
+      .run();
+    const next = await fireAndSend(other.id, other.at + DAY + MINUTE);
+    expect(next).toMatchObject({ kind: "deferred" });
+    expect(await outboxFor(other.debtor.email)).toHaveLength(0);
   });
 });
