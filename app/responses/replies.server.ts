@@ -252,54 +252,14 @@ export async function receiveText(
   const target = texted.find((t) => t.debtorId !== null);
   if (!target || target.debtorId === null) return { ok: true, kind: "unmatched" };
   const { ownerId, debtorId } = target;
-  const [recent, who] = await db.batch([
-    db
-      .select({ n: count() })
-      .from(debtorReplies)
-      .where(and(eq(debtorReplies.debtorId, debtorId), gt(debtorReplies.createdAt, now - DAY_MS))),
-    db
-      // Aliased: a batch's rows are keyed by column name, and both tables have an "email".
-      .select({
-        fullName: debtors.fullName,
-        email: sql<string>`${debtors.email}`.as("debtor_email"),
-        userEmail: users.email,
-      })
-      .from(debtors)
-      .innerJoin(users, eq(users.id, debtors.ownerId))
-      .where(and(eq(debtors.id, debtorId), eq(debtors.ownerId, ownerId))),
-  ]);
-  const debtor = who[0];
+  const { recent, debtor } = await replyContext(db, ownerId, debtorId, now);
   if (!debtor) return { ok: true, kind: "unmatched" };
-  if ((recent[0]?.n ?? 0) >= REPLIES_PER_DEBTOR_PER_DAY) return { ok: true, kind: "over-daily-cap" };
-  const body = text.body.slice(0, MAX_TEXT_REPLY);
-  const { results } = await commit({ env, db, now }, (consequences) => [
-    db
-      .insert(debtorReplies)
-      .values({
-        ownerId,
-        debtorId,
-        fromAddress: text.from,
-        subject: TEXT_REPLY_SUBJECT,
-        sentAt: now,
-        text: body,
-        createdAt: now,
-      })
-      .returning({ id: debtorReplies.id }),
-    debtorEventInsert(db, { ownerId, debtorId, type: "replied", detail: TEXT_REPLY_SUBJECT, at: now }),
-    consequences({ kind: "held", ownerId, debtorId, reason: "replied" }),
-  ]);
-  const replyId = results[0][0]?.id ?? 0;
-  const reply: ParsedReply = {
-    from: text.from,
-    fromName: "",
-    subject: TEXT_REPLY_SUBJECT,
-    sentAt: now,
-    text: body,
-    attachments: [],
-    automatic: false,
-    bounce: false,
-  };
-  await sendCopy(env, db, config, reply, { replyId, ownerId, debtorId, ...debtor });
+  if (recent >= REPLIES_PER_DEBTOR_PER_DAY) return { ok: true, kind: "over-daily-cap" };
+  const replyId = await storePlainReply(
+    { env, db, config, now },
+    { ownerId, debtorId, from: text.from, subject: TEXT_REPLY_SUBJECT, text: text.body.slice(0, MAX_TEXT_REPLY) },
+    debtor,
+  );
   return { ok: true, kind: "reply", replyId, debtorId, ownerId };
 }
 
@@ -321,50 +281,71 @@ export async function askForContact(
 ): Promise<{ ok: true } | { ok: false; reason: "over-daily-cap" | "gone" }> {
   const db = getDb(env.DB);
   const { ownerId, debtorId } = target;
+  const { recent, debtor } = await replyContext(db, ownerId, debtorId, now);
+  if (!debtor) return { ok: false, reason: "gone" };
+  if (recent >= REPLIES_PER_DEBTOR_PER_DAY) return { ok: false, reason: "over-daily-cap" };
+  const from = target.email.toLowerCase();
+  await storePlainReply(
+    { env, db, config, now },
+    { ownerId, debtorId, from, subject: CONTACT_SUBJECT, text: message },
+    { ...debtor, email: from },
+  );
+  return { ok: true };
+}
+
+/** A debtor's replies of the last day (the daily cap) and who they and their user are; no debtor: not the owner's. */
+async function replyContext(db: Db, ownerId: string, debtorId: number, now: number) {
   const [recent, who] = await db.batch([
     db
       .select({ n: count() })
       .from(debtorReplies)
       .where(and(eq(debtorReplies.debtorId, debtorId), gt(debtorReplies.createdAt, now - DAY_MS))),
     db
-      .select({ fullName: debtors.fullName, userEmail: users.email })
+      // Aliased: a batch's rows are keyed by column name, and both tables have an "email".
+      .select({
+        fullName: debtors.fullName,
+        email: sql<string>`${debtors.email}`.as("debtor_email"),
+        userEmail: users.email,
+      })
       .from(debtors)
       .innerJoin(users, eq(users.id, debtors.ownerId))
       .where(and(eq(debtors.id, debtorId), eq(debtors.ownerId, ownerId))),
   ]);
-  const debtor = who[0];
-  if (!debtor) return { ok: false, reason: "gone" };
-  if ((recent[0]?.n ?? 0) >= REPLIES_PER_DEBTOR_PER_DAY) return { ok: false, reason: "over-daily-cap" };
-  const from = target.email.toLowerCase();
+  return { recent: recent[0]?.n ?? 0, debtor: who[0] };
+}
+
+/**
+ * A reply that came another way than e-mail (a text, "contact me another way"): stored as one, on
+ * the timeline, holding the debtor's reminders ('replied') until the user handles it, and copied to
+ * the user. Returns its id.
+ */
+async function storePlainReply(
+  { env, db, config, now }: { env: Env; db: Db; config: AppConfig; now: number },
+  r: { ownerId: string; debtorId: number; from: string; subject: string; text: string },
+  debtor: { fullName: string; email: string; userEmail: string },
+): Promise<number> {
+  const { ownerId, debtorId } = r;
   const { results } = await commit({ env, db, now }, (consequences) => [
     db
       .insert(debtorReplies)
-      .values({
-        ownerId,
-        debtorId,
-        fromAddress: from,
-        subject: CONTACT_SUBJECT,
-        sentAt: now,
-        text: message,
-        createdAt: now,
-      })
+      .values({ ownerId, debtorId, fromAddress: r.from, subject: r.subject, sentAt: now, text: r.text, createdAt: now })
       .returning({ id: debtorReplies.id }),
-    debtorEventInsert(db, { ownerId, debtorId, type: "replied", detail: CONTACT_SUBJECT, at: now }),
+    debtorEventInsert(db, { ownerId, debtorId, type: "replied", detail: r.subject, at: now }),
     consequences({ kind: "held", ownerId, debtorId, reason: "replied" }),
   ]);
   const replyId = results[0][0]?.id ?? 0;
   const reply: ParsedReply = {
-    from,
+    from: r.from,
     fromName: "",
-    subject: CONTACT_SUBJECT,
+    subject: r.subject,
     sentAt: now,
-    text: message,
+    text: r.text,
     attachments: [],
     automatic: false,
     bounce: false,
   };
-  await sendCopy(env, db, config, reply, { replyId, ownerId, debtorId, email: from, ...debtor });
-  return { ok: true };
+  await sendCopy(env, db, config, reply, { replyId, ownerId, debtorId, ...debtor });
+  return replyId;
 }
 
 /**
