@@ -99,7 +99,7 @@ async function templateAction(db: ReturnType<typeof getDb>, ownerId: string, int
   // The default's own words are stored as the default: they follow it if Dunly ever improves it.
   await saveTextTemplateStatement(db, ownerId, body === DEFAULT_TEXT_TEMPLATE ? null : body, now);
   return reply(intent, {
-    message: "Your text message is saved: text steps send these words.",
+    message: "Your words are saved: text steps send them.",
     result: submission.reply(),
   });
 }
@@ -252,7 +252,7 @@ function TextTemplateForm({ template }: { template: string }) {
       </p>
       <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4">
         <div>
-          <Label htmlFor={fields.body.id}>Text message</Label>
+          <Label htmlFor={fields.body.id}>The words</Label>
           <textarea
             {...getTextareaProps(fields.body, { ariaDescribedBy: "text-template-rules" })}
             key={fields.body.key}
@@ -306,7 +306,7 @@ function TextTemplateForm({ template }: { template: string }) {
             name="intent"
             value={TEXT_INTENTS.saveTemplate}
           >
-            Save text message
+            Save the words
           </SubmitButton>
           {!hydrated && (
             <Button type="submit" variant="outline" name="intent" value={TEXT_INTENTS.previewTemplate}>

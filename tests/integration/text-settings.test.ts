@@ -76,7 +76,7 @@ describe("Settings → Text messages: the text's words", () => {
       user.cookie,
     );
     expect(saved.status, JSON.stringify(saved.data)).toBe(200);
-    expect(saved.data.message).toContain("Your text message is saved");
+    expect(saved.data.message).toContain("Your words are saved");
     expect(await textSettingsOf(db(), user.id)).toEqual({ enabled: true, countries: ["GB"], template: good });
     const page = await (await get("/iam/texts", { cookie: user.cookie })).text();
     expect(decode(textareaValue(page, "body") ?? "")).toBe(good);

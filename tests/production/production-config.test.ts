@@ -123,7 +123,7 @@ describe("the committed configuration is production", () => {
     expect(html).not.toContain("Send text messages");
     expect(html).not.toContain("Your text message");
     for (const fields of [
-      { intent: "texts-save", enabled: "on", countries: "GB" },
+      { intent: "texts-save", enabled: "on", countries: "GB" } as Record<string, string>,
       { intent: "text-template-save", body: "{amount} {status} {link}" },
     ]) {
       expect((await postForm("/iam/texts", fields, { cookie })).status).toBe(503);

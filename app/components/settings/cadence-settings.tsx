@@ -190,7 +190,12 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
           );
         })}
       </ol>
-      <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-2xl flex-col gap-4">
+      <fetcher.Form
+        method="post"
+        {...getFormProps(form)}
+        // Three lists a step where texts are on: room for "E-mail and text message".
+        className={`mt-4 flex flex-col gap-4 ${view.texts === "on" ? "max-w-3xl" : "max-w-2xl"}`}
+      >
         <input type="hidden" name="intent" value={CADENCE_INTENTS.save} />
         <CadenceStepsField meta={fields.cadence_steps} onSteps={setTypedSteps} />
         <StepVoices
@@ -273,11 +278,15 @@ function StepVoices({
           key={offset}
           className={
             channels
-              ? "grid grid-cols-1 gap-2 sm:grid-cols-3 sm:items-end"
+              ? "grid grid-cols-1 gap-2 md:grid-cols-2 md:items-end xl:grid-cols-[minmax(0,11fr)_minmax(0,7fr)_minmax(0,9fr)]"
               : "grid grid-cols-1 gap-2 sm:grid-cols-[9rem_1fr_1fr] sm:items-end"
           }
         >
-          <span className={channels ? "text-sm font-medium sm:col-span-3" : "text-sm font-medium sm:pb-2"}>
+          <span
+            className={
+              channels ? "mt-1 text-sm font-semibold md:col-span-2 xl:col-span-3" : "text-sm font-medium sm:pb-2"
+            }
+          >
             {sentence(stepLabel(offset))}
           </span>
           <label className="text-xs text-muted">
