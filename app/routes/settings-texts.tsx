@@ -31,7 +31,7 @@ import type { Route } from "./+types/settings-texts";
 const INTENT = TEXT_INTENTS.save;
 const TEMPLATE_INTENTS = [TEXT_INTENTS.saveTemplate, TEXT_INTENTS.defaultTemplate, TEXT_INTENTS.previewTemplate];
 
-export const TEXTS_UNAVAILABLE =
+const TEXTS_UNAVAILABLE =
   "Text messages are not available yet: every reminder goes by e-mail. Nothing here needs your attention.";
 
 /**
