@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { parseWithValibot } from "@conform-to/valibot";
 import { useEffect, useState } from "react";
-import { useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { RouteError } from "~/components/route-error";
@@ -31,8 +31,7 @@ import type { Route } from "./+types/settings-texts";
 const INTENT = TEXT_INTENTS.save;
 const TEMPLATE_INTENTS = [TEXT_INTENTS.saveTemplate, TEXT_INTENTS.defaultTemplate, TEXT_INTENTS.previewTemplate];
 
-const TEXTS_UNAVAILABLE =
-  "Text messages are not available yet: every reminder goes by e-mail. Nothing here needs your attention.";
+const TEXTS_UNAVAILABLE = "Text messages are not available yet: every reminder goes by e-mail.";
 
 /**
  * Settings → Text messages (decisions/069, 070): the text channel on or off, the countries whose
@@ -149,7 +148,11 @@ function TextSettingsPage({
         <p className="mt-1 text-sm text-muted">
           A cadence step can send a text besides or instead of the e-mail, only to a debtor whose mobile number you
           added and who you confirmed you may text. Quiet hours and the contact limits count texts and e-mails together.
-          A debtor's STOP ends their texts at once, and you are told.
+          A debtor's STOP ends their texts at once, and you are told. You choose which steps send a text in{" "}
+          <Link to="/iam/cadence" className="text-primary underline">
+            Settings → Cadence
+          </Link>
+          .
         </p>
         <p className="mt-3 text-sm" data-testid="texts-allowance">
           {plan === null
