@@ -3,7 +3,7 @@ import type { RouterContextProvider } from "react-router";
 import { getApp } from "~/auth/context.server";
 import { requireUser } from "~/auth/guard.server";
 import { AccountCapReached } from "~/domain/account-caps";
-import type { StepVoice } from "~/domain/cadence";
+import { isStepChannel, type StepVoice } from "~/domain/cadence";
 import { formatCount } from "~/domain/intl";
 import type { TemplateId } from "~/domain/presets";
 import { isTone, type Tone } from "~/domain/strategies";
@@ -13,6 +13,7 @@ import { saveAccountCadence, turnAutopilotOff, turnAutopilotOn } from "~/reminde
 import { AccountCadenceSchema, cadenceOfInput } from "~/schemas/account-cadence";
 import { CADENCE_INTENTS } from "~/schemas/intents";
 import { SOMETHING_WRONG } from "~/schemas/messages";
+import { textsAvailable } from "~/texts/index.server";
 
 interface ActionArgs {
   context: Readonly<RouterContextProvider>;
@@ -23,20 +24,30 @@ interface ActionArgs {
 const STEP_TEMPLATES: readonly string[] = ["initial", "follow-up", "second-follow-up", "final-notice"];
 
 /**
- * Each step's template and tone as chosen (fields voice_template_<offset> and voice_tone_<offset>;
- * empty or absent: by its place, in the debtor's tone); null when a value is not one the form offers.
+ * Each step's template, tone and channel as chosen (fields voice_template_<offset>,
+ * voice_tone_<offset> and voice_channel_<offset>; empty or absent: by its place, in the debtor's
+ * tone, by e-mail); null when a value is not one the form offers. `texts` false (the channel does
+ * not exist here): every step is the e-mail, whatever the form says.
  */
-export function readStepVoices(formData: FormData, steps: readonly number[]): Record<number, StepVoice> | null {
+export function readStepVoices(
+  formData: FormData,
+  steps: readonly number[],
+  { texts = true }: { texts?: boolean } = {},
+): Record<number, StepVoice> | null {
   const voices: Record<number, StepVoice> = {};
   for (const step of steps) {
     const template = String(formData.get(`voice_template_${step}`) ?? "");
     const tone = String(formData.get(`voice_tone_${step}`) ?? "");
+    const channel = String(formData.get(`voice_channel_${step}`) ?? "");
     if (template !== "" && !STEP_TEMPLATES.includes(template)) return null;
     if (tone !== "" && !isTone(Number(tone))) return null;
-    voices[step] = {
+    if (channel !== "" && !isStepChannel(channel)) return null;
+    const voice: StepVoice = {
       template: template === "" ? null : (template as TemplateId),
       tone: tone === "" ? null : (Number(tone) as Tone),
     };
+    if (texts && isStepChannel(channel) && channel !== "email") voice.channel = channel;
+    voices[step] = voice;
   }
   return voices;
 }
@@ -62,11 +73,11 @@ export async function cadenceAction({ context, request, url }: ActionArgs) {
       if (submission.status !== "success")
         return reply(CADENCE_INTENTS.save, { status: 400, result: submission.reply() });
       const cadence = cadenceOfInput(submission.value);
-      const voices = readStepVoices(formData, cadence.steps);
+      const voices = readStepVoices(formData, cadence.steps, { texts: textsAvailable(config) });
       if (!voices)
         return reply(CADENCE_INTENTS.save, {
           status: 400,
-          message: "Choose each step's template and tone from their lists.",
+          message: "Choose each step's template, tone and channel from their lists.",
           result: submission.reply(),
         });
       const following = await saveAccountCadence(scope, { ...cadence, voices });

@@ -57,8 +57,11 @@ export function saveTextSettingsStatement(
     .onConflictDoUpdate({ target: textSettings.ownerId, set: values });
 }
 
-/** Saves the owner's text template (validated by the caller with TextTemplateSchema); channel and countries kept. */
-export function saveTextTemplateStatement(db: Db, ownerId: string, template: string, now: number) {
+/**
+ * Saves the owner's text template (validated by the caller with TextTemplateSchema; null: the
+ * default words, DEFAULT_TEXT_TEMPLATE); channel and countries kept.
+ */
+export function saveTextTemplateStatement(db: Db, ownerId: string, template: string | null, now: number) {
   return db
     .insert(textSettings)
     .values({ ownerId, template, updatedAt: now })

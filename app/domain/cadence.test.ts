@@ -5,10 +5,13 @@ import {
   DEFAULT_CADENCE,
   parseSteps,
   pointChannel,
+  STEP_CHANNEL_LABELS,
+  STEP_CHANNELS,
   sendsEmail,
   sendsText,
   serializeVoices,
   stageAt,
+  stepChannelSuffix,
   storedVoices,
 } from "./cadence";
 
@@ -106,5 +109,19 @@ describe("the steps' voices as stored", () => {
     expect(sendsEmail("both") && sendsText("both")).toBe(true);
     expect(sendsEmail("text")).toBe(false);
     expect(sendsText("email")).toBe(false);
+  });
+});
+
+describe("a step's channel in words", () => {
+  it("offers the three channels and adds nothing to the summary for the e-mail", () => {
+    expect(STEP_CHANNELS.map((c) => STEP_CHANNEL_LABELS[c])).toEqual([
+      "E-mail",
+      "Text message",
+      "E-mail and text message",
+    ]);
+    expect(stepChannelSuffix(undefined)).toBe("");
+    expect(stepChannelSuffix("email")).toBe("");
+    expect(stepChannelSuffix("text")).toBe(" · Text");
+    expect(stepChannelSuffix("both")).toBe(" · E-mail and text");
   });
 });

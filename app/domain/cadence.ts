@@ -49,6 +49,18 @@ export function sendsText(channel: StepChannel): boolean {
   return channel !== "email";
 }
 
+/** The channel as Settings → Cadence offers it. */
+export const STEP_CHANNEL_LABELS: Readonly<Record<StepChannel, string>> = {
+  email: "E-mail",
+  text: "Text message",
+  both: "E-mail and text message",
+};
+
+/** What a step's summary adds for its channel: nothing for the e-mail, " · Text", " · E-mail and text". */
+export function stepChannelSuffix(channel: StepChannel | undefined): string {
+  return channel === "text" ? " · Text" : channel === "both" ? " · E-mail and text" : "";
+}
+
 export const DEFAULT_CADENCE_STEPS = [-3, 0, 3, 7, 14] as const;
 export const DEFAULT_SEND_HOUR = 10;
 export const DEFAULT_REPEAT_DAYS = 7;

@@ -24,6 +24,7 @@ import { StripeConnectCard } from "~/components/settings/stripe-connect-card";
 import { YourData } from "~/components/settings/your-data";
 import { type Db, getDb } from "~/db/client.server";
 import { OWNER_ID, preparedQuery, SESSION_OWNER } from "~/db/prepared.server";
+import { textSettingsOf } from "~/db/text-allowance";
 import { listOrganizations } from "~/debtors/index.server";
 import { formatDate, formatDateTime } from "~/domain/dates";
 import { numberFormatChoices } from "~/domain/format-choices";
@@ -37,6 +38,7 @@ import { requestNumberLocale } from "~/platform/locale.server";
 import { requestTimeZone } from "~/platform/time-zone.server";
 import { autopilotSummary, countFollowers, getAccountCadence } from "~/reminders/index.server";
 import { stripeSetup } from "~/stripe/index.server";
+import { textsAvailable } from "~/texts/index.server";
 import { pageMeta } from "~/ui/site";
 import type { Route } from "./+types/settings";
 
@@ -101,20 +103,38 @@ export async function loader({ context, params, url, request }: Route.LoaderArgs
     emails: tab === "emails" ? await emailLogView(db, user, url, requestTimeZone(request), locale) : null,
     cadence:
       tab === "cadence"
-        ? await cadenceView(db, user.id, url, requestTimeZone(request), stripeSetup(config, env) !== null, locale)
+        ? await cadenceView(db, user.id, url, requestTimeZone(request), stripeSetup(config, env) !== null, locale, {
+            available: textsAvailable(config),
+          })
         : null,
   };
 }
 
-/** Settings → Cadence: the account's cadence, autopilot, and (asked to turn it on) what it would do now. */
-async function cadenceView(db: Db, ownerId: string, url: URL, zone: string, stripeOn: boolean, locale: string) {
+/**
+ * Settings → Cadence: the account's cadence, autopilot, and (asked to turn it on) what it would do
+ * now; each step's channel is offered only where texts exist and the account has them on.
+ */
+async function cadenceView(
+  db: Db,
+  ownerId: string,
+  url: URL,
+  zone: string,
+  stripeOn: boolean,
+  locale: string,
+  texts: { available: boolean },
+) {
   const now = Date.now();
-  const [account, following] = await Promise.all([getAccountCadence(db, ownerId), countFollowers(db, ownerId)]);
+  const [account, following, textSettings] = await Promise.all([
+    getAccountCadence(db, ownerId),
+    countFollowers(db, ownerId),
+    texts.available ? textSettingsOf(db, ownerId) : null,
+  ]);
   const view: CadenceView = {
     ...account.cadence,
     autopilot: account.autopilot,
     since: account.autopilotSince ? formatDateTime(account.autopilotSince, zone, locale) : null,
     following,
+    texts: !textSettings ? "unavailable" : textSettings.enabled ? "on" : "off",
   };
   if (account.autopilot || url.searchParams.get("review") !== "autopilot") return { view, review: null };
   const [summary, ways] = await Promise.all([

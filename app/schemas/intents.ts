@@ -137,3 +137,13 @@ export const CHARGE_INTENTS = {
   waive: "charge-waive",
   restore: "charge-restore",
 } as const;
+
+/** Settings → Text messages (decisions/069, 070): the channel and countries, and the text's words. */
+export const TEXT_INTENTS = {
+  save: "texts-save",
+  saveTemplate: "text-template-save",
+  /** "Restore the default words": the template goes back to DEFAULT_TEXT_TEMPLATE. */
+  defaultTemplate: "text-template-default",
+  /** Without JavaScript, "Show the preview" checks the words as typed and saves nothing. */
+  previewTemplate: "text-template-preview",
+} as const;

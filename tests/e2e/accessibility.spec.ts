@@ -517,6 +517,18 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
     await checkFits(page, "/dev/texts", findings);
   }
 
+  // Settings → Cadence with text messages on: each step's Channel list (decisions/070). The
+  // Text messages tab was audited above as every account starts (texts off, the words' form).
+  if (phone) {
+    await page.goto("/iam/texts");
+    await page.getByLabel("Send text messages").check();
+    await page.getByLabel("United Kingdom").check();
+    await page.getByRole("button", { name: "Save text messages" }).click();
+    await expect(page.getByText("Text messages saved")).toBeVisible();
+    await visit(page, "/iam/cadence", scripts, findings);
+    await expect(page.getByLabel("Channel 7 days after")).toBeVisible();
+  }
+
   // Settings → Accounting: its journey (connect, import, the write-back, both stand-ins).
   if (phone) {
     // Settings → Accounting connected through the local Xero stand-in, whose consent page and

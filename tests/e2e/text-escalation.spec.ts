@@ -96,7 +96,10 @@ test("an ignored e-mail escalates to a text; the debtor replies STOP and gets no
 
   // The debtor texts STOP, from the dev outbox as Twilio would deliver it.
   await page.goto("/dev/texts");
-  await page.getByRole("button", { name: `Reply STOP from ${number}` }).first().click();
+  await page
+    .getByRole("button", { name: `Reply STOP from ${number}` })
+    .first()
+    .click();
   await page.goto(`/debtors/${data.id}`);
   await expect(page.getByText("Texted STOP: no more text messages").first()).toBeVisible();
 

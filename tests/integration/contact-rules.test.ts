@@ -120,7 +120,9 @@ describe("contact cap", () => {
     const held = await fireAndSend(id, at);
     // The oldest of the 7 was 6 days ago at 12:00: room again one day later, at 12:00.
     expect(held).toMatchObject({ kind: "deferred", nextAlarmAt: at + DAY });
-    expect(held.kind === "deferred" && held.reason).toMatch(/got 7 reminders \(e-mails and texts\) in the last 7 days, the most allowed/);
+    expect(held.kind === "deferred" && held.reason).toMatch(
+      /got 7 reminders \(e-mails and texts\) in the last 7 days, the most allowed/,
+    );
     expect(await outboxFor(debtor.email)).toHaveLength(0);
 
     expect(await fireAndSend(id, at + DAY)).toMatchObject({ kind: "done", status: "sent" });

@@ -224,7 +224,9 @@ describe("a text step", () => {
     ]);
     const held = await fireAndSend(id, at + MINUTE);
     expect(held).toMatchObject({ kind: "deferred" });
-    expect(held.kind === "deferred" && held.reason).toMatch(/^The debtor got 1 reminder \(e-mails and texts\) in the last 7 days/);
+    expect(held.kind === "deferred" && held.reason).toMatch(
+      /^The debtor got 1 reminder \(e-mails and texts\) in the last 7 days/,
+    );
     expect(await textsTo(debtor.phone)).toEqual([]);
 
     // The other way: a text sent counts against the next e-mail.

@@ -113,6 +113,43 @@ describe("the committed configuration is production", () => {
     expect((await get("/dev/texts")).status).toBe(404);
   });
 
+  it("Settings offers no text messages without Twilio: /iam/texts says so, saves nothing, the cadence has no channel", async () => {
+    const user = await makeSignedInUser();
+    const cookie = `${sessionCookieName()}=${user.token}`;
+    const page = await get("/iam/texts", { cookie });
+    expect(page.status).toBe(200);
+    const html = await pageText(page);
+    expect(html).toContain("Text messages are not available yet: every reminder goes by e-mail.");
+    expect(html).not.toContain("Send text messages");
+    expect(html).not.toContain("Your text message");
+    for (const fields of [
+      { intent: "texts-save", enabled: "on", countries: "GB" } as Record<string, string>,
+      { intent: "text-template-save", body: "{amount} {status} {link}" },
+    ]) {
+      expect((await postForm("/iam/texts", fields, { cookie })).status).toBe(503);
+    }
+    const settings = await env.DB.prepare("SELECT count(*) AS n FROM text_settings WHERE owner_id = ?")
+      .bind(user.id)
+      .first<{ n: number }>();
+    expect(settings?.n).toBe(0);
+
+    const cadence = await pageText(await get("/iam/cadence", { cookie }));
+    expect(cadence).toContain("The e-mail at each step");
+    expect(cadence).not.toContain("voice_channel_");
+    expect(cadence).not.toContain("text messages are off");
+    // A channel posted anyway is not kept: every step is the e-mail.
+    const saved = await postForm(
+      "/iam/cadence",
+      { intent: "cadence-save", cadence_steps: "0, 7", send_hour: "10", after_last: "end", voice_channel_7: "text" },
+      { cookie },
+    );
+    expect(saved.status).toBe(200);
+    const stored = await env.DB.prepare("SELECT cadence_voices FROM account_cadences WHERE owner_id = ?")
+      .bind(user.id)
+      .first<{ cadence_voices: string | null }>();
+    expect(stored?.cadence_voices ?? null).toBeNull();
+  });
+
   it("QuickBooks fails closed without its client id: no webhook, no stand-in, no connect (decisions/061)", async () => {
     expect(Reflect.get(env, "QUICKBOOKS_CLIENT_ID") ?? "").toBe("");
     const hook = await request("/webhooks/quickbooks", {

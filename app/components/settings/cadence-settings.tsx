@@ -13,6 +13,9 @@ import {
   DEFAULT_REPEAT_DAYS,
   formatSteps,
   parseSteps,
+  STEP_CHANNEL_LABELS,
+  STEP_CHANNELS,
+  stepChannelSuffix,
   stepLabel,
   stepTemplates,
 } from "~/domain/cadence";
@@ -35,6 +38,11 @@ export interface CadenceView {
   since: string | null;
   /** Schedules that follow the cadence now (running or held). */
   following: number;
+  /**
+   * Text messages: "on" (each step's channel is offered), "off" (the account has them off: every
+   * step goes by e-mail), "unavailable" (no text can be sent here: nothing about them is shown).
+   */
+  texts: "on" | "off" | "unavailable";
 }
 
 export interface AutopilotReview {
@@ -167,20 +175,36 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
       <p className="mt-1 text-sm text-muted" data-testid="cadence-summary">
         {`${cadenceSummary({ steps: view.steps, repeatDays: view.repeatDays, hour: view.hour })}.`}
       </p>
-      <ol className="mt-3 flex flex-wrap gap-2 text-sm" aria-label="Steps and their e-mails">
+      <ol
+        className="mt-3 flex flex-wrap gap-2 text-sm"
+        aria-label={view.texts === "on" ? "Steps and what they send" : "Steps and their e-mails"}
+      >
         {view.steps.map((offset, i) => {
-          const tone = view.voices?.[offset]?.tone;
+          const voice = view.voices?.[offset];
+          // A text chosen while texts were on is kept, but goes as the e-mail while they are off.
+          const channel = view.texts === "on" ? stepChannelSuffix(voice?.channel) : "";
           return (
             <li key={offset} className="rounded-full border border-border px-3 py-1">
-              {`${offset === 0 ? "Due date" : offset < 0 ? `${-offset} days before` : `${offset} days after`}: ${templateName(templates[i] ?? "initial")}${tone ? ` · ${strategyLabel(tone)}` : ""}`}
+              {`${offset === 0 ? "Due date" : offset < 0 ? `${-offset} days before` : `${offset} days after`}: ${templateName(templates[i] ?? "initial")}${voice?.tone ? ` · ${strategyLabel(voice.tone)}` : ""}${channel}`}
             </li>
           );
         })}
       </ol>
-      <fetcher.Form method="post" {...getFormProps(form)} className="mt-4 flex max-w-2xl flex-col gap-4">
+      <fetcher.Form
+        method="post"
+        {...getFormProps(form)}
+        // Three lists a step where texts are on: room for "E-mail and text message".
+        className={`mt-4 flex flex-col gap-4 ${view.texts === "on" ? "max-w-3xl" : "max-w-2xl"}`}
+      >
         <input type="hidden" name="intent" value={CADENCE_INTENTS.save} />
         <CadenceStepsField meta={fields.cadence_steps} onSteps={setTypedSteps} />
-        <StepVoices steps={parseSteps(typedSteps) ?? view.steps} voices={view.voices} select={CADENCE_FIELD} />
+        <StepVoices
+          steps={parseSteps(typedSteps) ?? view.steps}
+          voices={view.voices}
+          typed={reply && !reply.ok ? (form.initialValue as Record<string, unknown> | undefined) : undefined}
+          texts={view.texts}
+          select={CADENCE_FIELD}
+        />
         <SendHourField meta={fields.send_hour} />
         <div>
           <AfterFinalNotice
@@ -212,22 +236,64 @@ function AccountCadenceForm({ view }: { view: CadenceView }) {
 
 /**
  * Each step's e-mail: its template (by its place unless chosen) and tone (the debtor's unless
- * chosen), one row per step as typed. Fields are named by the step's offset, so a choice stays with
- * its step when others are added or removed.
+ * chosen), and, where the account has text messages on, its channel; one row per step as typed.
+ * Fields are named by the step's offset, so a choice stays with its step when others are added or
+ * removed. After a refusal the choices as sent are shown again (`typed`), not the saved ones.
  */
-function StepVoices({ steps, voices, select }: { steps: number[]; voices: Cadence["voices"]; select: string }) {
+function StepVoices({
+  steps,
+  voices,
+  typed,
+  texts,
+  select,
+}: {
+  steps: number[];
+  voices: Cadence["voices"];
+  typed: Record<string, unknown> | undefined;
+  texts: CadenceView["texts"];
+  select: string;
+}) {
   const byPlace = stepTemplates(steps, "FRIENDLY_REMINDER");
+  const initial = (field: string, offset: number, saved: string) => {
+    const value = typed?.[`${field}_${offset}`];
+    return typeof value === "string" ? value : saved;
+  };
+  const channels = texts === "on";
+  // A text chosen while texts were on is kept while they are off (the e-mail goes meanwhile).
+  const kept = (offset: number) => (texts === "off" ? voices?.[offset]?.channel : undefined);
   return (
     <fieldset className="flex flex-col gap-3">
-      <legend className="text-sm font-medium">The e-mail at each step</legend>
+      <legend className="text-sm font-medium">{channels ? "What each step sends" : "The e-mail at each step"}</legend>
+      {texts === "off" && (
+        <p className="text-xs text-muted" data-testid="cadence-texts-off">
+          {`Every step goes by e-mail: text messages are off${steps.some(kept) ? " (the steps you set to a text keep that choice for when they are on)" : ""}. `}
+          <Link to="/iam/texts" className="text-primary underline">
+            Turn them on in Settings → Text messages
+          </Link>{" "}
+          to send a step as a text.
+        </p>
+      )}
       {steps.map((offset, i) => (
-        <div key={offset} className="grid grid-cols-1 gap-2 sm:grid-cols-[9rem_1fr_1fr] sm:items-end">
-          <span className="text-sm font-medium sm:pb-2">{sentence(stepLabel(offset))}</span>
+        <div
+          key={offset}
+          className={
+            channels
+              ? "grid grid-cols-1 gap-2 md:grid-cols-2 md:items-end xl:grid-cols-[minmax(0,11fr)_minmax(0,7fr)_minmax(0,9fr)]"
+              : "grid grid-cols-1 gap-2 sm:grid-cols-[9rem_1fr_1fr] sm:items-end"
+          }
+        >
+          <span
+            className={
+              channels ? "mt-1 text-sm font-semibold md:col-span-2 xl:col-span-3" : "text-sm font-medium sm:pb-2"
+            }
+          >
+            {sentence(stepLabel(offset))}
+          </span>
           <label className="text-xs text-muted">
             Template<span className="sr-only">{` ${stepLabel(offset)}`}</span>
             <select
               name={`voice_template_${offset}`}
-              defaultValue={voices?.[offset]?.template ?? ""}
+              defaultValue={initial("voice_template", offset, voices?.[offset]?.template ?? "")}
               className={select}
             >
               <option value="">{`By its place (${templateName(byPlace[i] ?? "initial")})`}</option>
@@ -242,7 +308,7 @@ function StepVoices({ steps, voices, select }: { steps: number[]; voices: Cadenc
             Tone<span className="sr-only">{` ${stepLabel(offset)}`}</span>
             <select
               name={`voice_tone_${offset}`}
-              defaultValue={String(voices?.[offset]?.tone ?? "")}
+              defaultValue={initial("voice_tone", offset, String(voices?.[offset]?.tone ?? ""))}
               className={select}
             >
               <option value="">The debtor's tone</option>
@@ -253,6 +319,24 @@ function StepVoices({ steps, voices, select }: { steps: number[]; voices: Cadenc
               ))}
             </select>
           </label>
+          {channels ? (
+            <label className="text-xs text-muted">
+              Channel<span className="sr-only">{` ${stepLabel(offset)}`}</span>
+              <select
+                name={`voice_channel_${offset}`}
+                defaultValue={initial("voice_channel", offset, voices?.[offset]?.channel ?? "email")}
+                className={select}
+              >
+                {STEP_CHANNELS.map((c) => (
+                  <option key={c} value={c}>
+                    {STEP_CHANNEL_LABELS[c]}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            kept(offset) && <input type="hidden" name={`voice_channel_${offset}`} value={kept(offset)} />
+          )}
         </div>
       ))}
     </fieldset>
