@@ -10,7 +10,7 @@ import { textPages } from "~/http/text-pages.server";
 import { xeroPages } from "~/http/xero-pages.server";
 import { skipPlanDays, watchPlans } from "~/ledger/index.server";
 import { portalLink } from "~/links/index.server";
-import { skipAhead } from "~/reminders/index.server";
+import { ageAccount, skipAhead } from "~/reminders/index.server";
 import { REJECTIONS, receiveReply } from "~/responses/index.server";
 import type { AppBindings } from "./hono-env";
 import { escapeHtml } from "./standin-page";
@@ -84,6 +84,23 @@ devRoutes.post("/schedules/advance", async (c) => {
   }
   const scope = { env: c.env, db: getDb(c.env.DB), ownerId: user.id, now: Date.now() };
   return c.json(await skipAhead(scope, ms));
+});
+
+/**
+ * Lets `days` whole days pass for the signed-in user's account (ageAccount): their invoices fell
+ * due, their schedules ran and their reminders went that many days earlier, so the cadence's next
+ * step comes as planned. Nothing of another user's changes.
+ */
+devRoutes.post("/schedules/age", async (c) => {
+  const user = c.get("user");
+  if (!user) return c.json({ error: "Not signed in" }, 401);
+  const body: unknown = await c.req.json().catch(() => null);
+  const days = typeof body === "object" && body !== null ? (body as { days?: unknown }).days : undefined;
+  if (typeof days !== "number" || !Number.isInteger(days) || days <= 0 || days > 60) {
+    return c.json({ error: "days must be a whole number from 1 to 60" }, 400);
+  }
+  const scope = { env: c.env, db: getDb(c.env.DB), ownerId: user.id, now: Date.now() };
+  return c.json(await ageAccount(scope, days));
 });
 
 /**

@@ -69,7 +69,7 @@ export {
 export { dueBatchKeys, strandedDeliveries } from "./mail-batch.server";
 export { abandonStranded, consumeMail, type MailQueueMessage } from "./mail-queue.server";
 export { editedSteps, resetStepText, type StepKey, saveStepText, stepTexts } from "./message-templates.server";
-export { skipAhead } from "./occurrences.server";
+export { ageAccount, skipAhead } from "./occurrences.server";
 export { cadenceOutlook, nextRunWhat, OUTLOOK_RUNS, withNextRunWhat } from "./outlook.server";
 export { type HandleHow, handleRepliesOf } from "./reply-holds.server";
 export { scheduleEntity } from "./schedule-entity.server";

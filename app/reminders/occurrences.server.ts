@@ -1,7 +1,7 @@
-import { and, eq, isNotNull, notExists } from "drizzle-orm";
+import { and, eq, isNotNull, notExists, sql } from "drizzle-orm";
 import { chunk } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
-import { deliveries, schedules } from "~/db/schema";
+import { deliveries, invoices, schedules, textMessages } from "~/db/schema";
 import type { ScheduleAdvance } from "~/domain/occurrence";
 import type { DataScope, OwnerScope } from "~/platform/scope.server";
 
@@ -189,4 +189,51 @@ export async function skipAhead(scope: OwnerScope, ms: number) {
   }
   await followAlarms(scope, { arm: moved.map((m) => ({ id: m.id, at: m.movedTo })) }, now);
   return moved;
+}
+
+/**
+ * The end-to-end tests' passing of whole days (POST /dev/schedules/age, development and test
+ * only): the owner's account lives `days` later. Their invoices fell due that many days earlier,
+ * their schedules ran and run that many days earlier, their reminders and texts went that many days
+ * earlier; so the next step of a due-date cadence is the one the plan puts that many days on, and
+ * it fires as a planned run at its own hour (unlike skipAhead, which only moves the next run).
+ * Nothing of another account changes. The schedules' alarms follow their next runs.
+ */
+export async function ageAccount(scope: OwnerScope, days: number) {
+  const { db, ownerId, now } = scope;
+  const ms = days * 86_400_000;
+  const shift = `-${days} days`;
+  const moved = await db.batch([
+    db
+      .update(schedules)
+      .set({
+        nextRunAt: sql`${schedules.nextRunAt} - ${ms}`,
+        lastRunAt: sql`${schedules.lastRunAt} - ${ms}`,
+        coveredAt: sql`${schedules.coveredAt} - ${ms}`,
+        createdAt: sql`${schedules.createdAt} - ${ms}`,
+        updatedAt: now,
+      })
+      .where(eq(schedules.ownerId, ownerId))
+      .returning({ id: schedules.id, nextRunAt: schedules.nextRunAt, state: schedules.state }),
+    db
+      .update(invoices)
+      .set({ issuedOn: sql`date(${invoices.issuedOn}, ${shift})`, dueOn: sql`date(${invoices.dueOn}, ${shift})` })
+      .where(eq(invoices.ownerId, ownerId)),
+    db
+      .update(deliveries)
+      .set({ createdAt: sql`${deliveries.createdAt} - ${ms}`, sentAt: sql`${deliveries.sentAt} - ${ms}` })
+      .where(eq(deliveries.ownerId, ownerId)),
+    db
+      .update(textMessages)
+      .set({
+        createdAt: sql`${textMessages.createdAt} - ${ms}`,
+        attemptedAt: sql`${textMessages.attemptedAt} - ${ms}`,
+      })
+      .where(eq(textMessages.ownerId, ownerId)),
+  ]);
+  const arm = moved[0].flatMap((s) =>
+    s.state === "ENABLED" && s.nextRunAt !== null ? [{ id: s.id, at: Math.max(s.nextRunAt, now) }] : [],
+  );
+  await followAlarms(scope, { arm }, now);
+  return arm;
 }

@@ -105,6 +105,8 @@ export async function loader({ context, params, url, request }: Route.LoaderArgs
       tab === "cadence"
         ? await cadenceView(db, user.id, url, requestTimeZone(request), stripeSetup(config, env) !== null, locale, {
             available: textsAvailable(config),
+            // A plan without texts (none, or Soft) sends every step by e-mail: no channel is offered.
+            planTexts: effectivePlan(user, Date.now())?.monthlyTexts ?? 0,
           })
         : null,
   };
@@ -121,7 +123,7 @@ async function cadenceView(
   zone: string,
   stripeOn: boolean,
   locale: string,
-  texts: { available: boolean },
+  texts: { available: boolean; planTexts: number },
 ) {
   const now = Date.now();
   const [account, following, textSettings] = await Promise.all([
@@ -134,7 +136,7 @@ async function cadenceView(
     autopilot: account.autopilot,
     since: account.autopilotSince ? formatDateTime(account.autopilotSince, zone, locale) : null,
     following,
-    texts: !textSettings ? "unavailable" : textSettings.enabled ? "on" : "off",
+    texts: !textSettings ? "unavailable" : texts.planTexts === 0 ? "no-plan" : textSettings.enabled ? "on" : "off",
   };
   if (account.autopilot || url.searchParams.get("review") !== "autopilot") return { view, review: null };
   const [summary, ways] = await Promise.all([

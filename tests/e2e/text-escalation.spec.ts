@@ -7,22 +7,16 @@ import { advanceSchedules, appOrigin, readMailbox, signInByRequest, uniqueEmail 
  * (decisions/070): texts on for Australia, the cadence's 7- and 14-day steps sent as a text,
  * autopilot on. The due-date e-mail is ignored; a week on, the text goes (through the dev outbox,
  * as Twilio would); the debtor replies STOP; the 14-day step then goes by e-mail only and no
- * further text is sent. A week passes as the user correcting the invoice's due date a week back
- * (the step the plan puts today, at 10:00 in the debtor's zone, where it is 08:00 now).
+ * further text is sent. A week passes as the account aging a week (its invoices, runs and sends a
+ * week earlier), so each step comes as the plan puts it: at 10:00 in the debtor's zone, where it is
+ * 08:00 now, brought forward a little more each time (its occurrence a new one).
  */
 
 const HOUR = 3_600_000;
 
-async function dueDateTo(page: Page, debtorId: number, dueOn: string) {
-  const headers = { Origin: appOrigin() };
-  const list = await page.request.get(`/api/debtors/${debtorId}/invoices`);
-  expect(list.status(), await list.text()).toBe(200);
-  const { data } = (await list.json()) as { data: { id: number; number: string; issued_on: string }[] };
-  const invoice = data[0]!;
-  const res = await page.request.put("/api/invoices/edit", {
-    data: { id: invoice.id, number: invoice.number, amount: 250, currency: "EUR", issued_on: dueOn, due_on: dueOn },
-    headers,
-  });
+/** A week (or `days`) passes for the account: POST /dev/schedules/age (development and test only). */
+async function daysPass(page: Page, days: number) {
+  const res = await page.request.post("/dev/schedules/age", { data: { days }, headers: { Origin: appOrigin() } });
   expect(res.status(), await res.text()).toBe(200);
 }
 
@@ -78,7 +72,7 @@ test("an ignored e-mail escalates to a text; the debtor replies STOP and gets no
   expect(await textsTo(page, number)).toEqual([]);
 
   // A week on: the 7-day step is a text, with what is owed, how late, and the debtor's page.
-  await dueDateTo(page, data.id, dateIn(zone, -7));
+  await daysPass(page, 7);
   await advanceSchedules(page, 2.5 * HOUR);
   await expect.poll(async () => (await textsTo(page, number)).length).toBe(1);
   const [text] = await textsTo(page, number);
@@ -104,7 +98,7 @@ test("an ignored e-mail escalates to a text; the debtor replies STOP and gets no
   await expect(page.getByText("Texted STOP: no more text messages").first()).toBeVisible();
 
   // Another week: the 14-day step goes by e-mail only; no further text.
-  await dueDateTo(page, data.id, dateIn(zone, -14));
+  await daysPass(page, 7);
   await advanceSchedules(page, 2 * HOUR);
   await expect.poll(async () => (await readMailbox(page)).filter((m) => m.to === email).length).toBe(2);
   expect(await textsTo(page, number)).toHaveLength(1);

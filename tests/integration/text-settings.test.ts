@@ -236,6 +236,20 @@ describe("Settings → Cadence: each step's channel", () => {
     expect((await getAccountCadence(db(), other.id)).cadence.voices).toBeUndefined();
   });
 
+  it("offers no channel on a plan without text messages, and says so, whatever the texts switch says", async () => {
+    const user = await signedIn();
+    await env.DB.prepare("UPDATE users SET plan = 'soft', subscription_status = 'active' WHERE id = ?")
+      .bind(user.id)
+      .run();
+    await saveTextSettingsStatement(db(), user.id, { enabled: true, countries: ["GB"] }, Date.now()).run();
+    const page = await (await get("/iam/cadence", { cookie: user.cookie })).text();
+    expect(page).not.toContain('<select name="voice_channel_');
+    expect(await visibleText(new Response(page))).toContain(
+      "Every step goes by e-mail: your plan has no text messages.",
+    );
+    expect(page).toContain('href="/pricing"');
+  });
+
   it("keeps each step's choices as sent when the form is refused", async () => {
     const user = await signedIn();
     await saveTextSettingsStatement(db(), user.id, { enabled: true, countries: ["GB"] }, Date.now()).run();

@@ -42,7 +42,7 @@ export interface CadenceView {
    * Text messages: "on" (each step's channel is offered), "off" (the account has them off: every
    * step goes by e-mail), "unavailable" (no text can be sent here: nothing about them is shown).
    */
-  texts: "on" | "off" | "unavailable";
+  texts: "on" | "off" | "no-plan" | "unavailable";
 }
 
 export interface AutopilotReview {
@@ -260,7 +260,7 @@ function StepVoices({
   };
   const channels = texts === "on";
   // A text chosen while texts were on is kept while they are off (the e-mail goes meanwhile).
-  const kept = (offset: number) => (texts === "off" ? voices?.[offset]?.channel : undefined);
+  const kept = (offset: number) => (texts === "off" || texts === "no-plan" ? voices?.[offset]?.channel : undefined);
   return (
     <fieldset className="flex flex-col gap-3">
       <legend className="text-sm font-medium">{channels ? "What each step sends" : "The e-mail at each step"}</legend>
@@ -269,6 +269,15 @@ function StepVoices({
           {`Every step goes by e-mail: text messages are off${steps.some(kept) ? " (the steps you set to a text keep that choice for when they are on)" : ""}. `}
           <Link to="/iam/texts" className="text-primary underline">
             Turn them on in Settings → Text messages
+          </Link>{" "}
+          to send a step as a text.
+        </p>
+      )}
+      {texts === "no-plan" && (
+        <p className="text-xs text-muted" data-testid="cadence-texts-off">
+          {"Every step goes by e-mail: your plan has no text messages. "}
+          <Link to="/pricing" className="text-primary underline">
+            See the plans
           </Link>{" "}
           to send a step as a text.
         </p>
