@@ -68,7 +68,7 @@ describe("the text template", () => {
     const long = `https://dunly.app/d/${"k".repeat(32)}.${"s".repeat(43)}`;
     expect(renderText(DEFAULT_TEXT_TEMPLATE, { ...facts, link: long })).toEqual({
       ok: false,
-      error: "The link is longer than a text allows (72 characters).",
+      error: "The link is longer than a text allows (64 characters).",
     });
     expect(renderText(DEFAULT_TEXT_TEMPLATE, { ...facts, amount: "9".repeat(25) }).ok).toBe(false);
   });

@@ -31,8 +31,9 @@ export const TEXT_VALUE_MAX: Readonly<Record<TextPlaceholder, number>> = {
   business: 30,
   amount: 24,
   status: 28,
-  // The short link is the origin and 42 characters: 72 fits an origin of up to 30 ("https://pay.example-business.com").
-  link: 72,
+  // The short link is the origin and 42 characters: 64 fits an origin of up to 22 characters
+  // (https://dunly.app is 17; a local one such as http://localhost:45333, 22).
+  link: 64,
 };
 
 export const DEFAULT_TEXT_TEMPLATE = "{business}: {amount} {status}. Pay or tell us when you can: {link}";

@@ -35,7 +35,7 @@ describe("the text preview", () => {
     expect(preview.body).toBe(sent.body);
     expect(preview.body.endsWith(` ${TEXT_STOP_LINE}`)).toBe(true);
     expect(preview.body).toBe(
-      `Northwind Joinery & Renovation: $12,345,678.90 + €950.00 is due on September 30, 2026. Pay or tell us when you can: https://dunly.app/t/k3Jq9xWm2LpR7vTn4ZsY8A.hG5cN1bV6fD0eQ2wX ${TEXT_STOP_LINE}`,
+      `Northwind Joinery & Renovation: $12,345,678.90 + €950.00 is due on September 30, 2026. Pay or tell us when you can: https://dunly.app/t/k3Jq9xWm2LpR7vTn4ZsY8A.hG5cN1bV6fD0eQ2wXyZ7p ${TEXT_STOP_LINE}`,
     );
     expect(preview.length).toBe(textLength(preview.body));
     // 172 characters, the € two of GSM-7's septets: two segments.

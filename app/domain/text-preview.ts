@@ -35,7 +35,8 @@ export const LONGEST_SAMPLE_FACTS: Readonly<TextFacts> = {
   business: "Northwind Joinery & Renovation",
   amount: "$12,345,678.90 + €950.00",
   status: "is due on September 30, 2026",
-  link: "https://dunly.app/t/k3Jq9xWm2LpR7vTn4ZsY8A.hG5cN1bV6fD0eQ2wX",
+  // A short link's shape, as long as the limit allows a link to be (a real one at dunly.app is 59).
+  link: "https://dunly.app/t/k3Jq9xWm2LpR7vTn4ZsY8A.hG5cN1bV6fD0eQ2wXyZ7pR4tU9sK2mN5bV8c".slice(0, TEXT_VALUE_MAX.link),
 };
 
 export type TextPreview =
