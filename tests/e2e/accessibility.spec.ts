@@ -506,7 +506,7 @@ test("signed in, both themes: every settings tab @phone", async ({ page, context
   }
 
   // The dev outbox of text messages (decisions/068), with a text in it: plain HTML in one theme,
-  // like the other stand-ins; tests/e2e/dev-texts.spec.ts walks it on the desktop.
+  // like the other stand-ins; tests/e2e/text-escalation.spec.ts walks it on the desktop.
   if (phone) {
     await page.goto("/dev/texts");
     await page.getByLabel("Number (E.164, such as +447700900123)").fill("+447700900999");

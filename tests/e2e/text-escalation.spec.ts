@@ -6,8 +6,8 @@ import { advanceSchedules, appOrigin, readMailbox, signInByRequest, uniqueEmail 
  * Text messages as a step of the cadence, as a user sets them up and a debtor meets them
  * (decisions/070): texts on for Australia, the cadence's 7- and 14-day steps sent as a text,
  * autopilot on. The due-date e-mail is ignored; a week on, the text goes (through the dev outbox,
- * as Twilio would); the debtor replies STOP; the 14-day step then goes by e-mail only and no
- * further text is sent. A week passes as the account aging a week (its invoices, runs and sends a
+ * as Twilio would) and is delivered; the debtor replies STOP; the 14-day step then goes by e-mail
+ * only and no further text is sent; their later reply lands on their page. A week passes as the account aging a week (its invoices, runs and sends a
  * week earlier), so each step comes as the plan puts it: at 10:00 in the debtor's zone, where it is
  * 08:00 now, brought forward a little more each time (its occurrence a new one).
  */
@@ -85,15 +85,18 @@ test("an ignored e-mail escalates to a text; the debtor replies STOP and gets no
   expect(portal.status()).toBe(302);
   expect(portal.headers().location).toMatch(/\/d\//);
 
+  // Twilio's delivery report, from the dev outbox's button: the debtor's timeline says it arrived.
+  await page.goto("/dev/texts");
+  const outbox = page.getByTestId("dev-text").filter({ hasText: `To ${number}` });
+  await outbox.getByRole("button", { name: `Deliver: the text to ${number}` }).click();
+  await expect(outbox.getByTestId("dev-text-status")).toHaveText("delivered");
   await page.goto(`/debtors/${data.id}`);
   await expect(page.getByText("Text message sent").first()).toBeVisible();
+  await expect(page.getByText(`${number} · Delivered`)).toBeVisible();
 
   // The debtor texts STOP, from the dev outbox as Twilio would deliver it.
   await page.goto("/dev/texts");
-  await page
-    .getByRole("button", { name: `Reply STOP from ${number}` })
-    .first()
-    .click();
+  await outbox.getByRole("button", { name: `Reply STOP from ${number}` }).click();
   await page.goto(`/debtors/${data.id}`);
   await expect(page.getByText("Texted STOP: no more text messages").first()).toBeVisible();
 
@@ -102,4 +105,13 @@ test("an ignored e-mail escalates to a text; the debtor replies STOP and gets no
   await advanceSchedules(page, 2 * HOUR);
   await expect.poll(async () => (await readMailbox(page)).filter((m) => m.to === email).length).toBe(2);
   expect(await textsTo(page, number)).toHaveLength(1);
+
+  // Any other text back is a reply: on the debtor's page, holding their reminders.
+  await page.goto("/dev/texts");
+  await outbox.getByLabel(`Reply as ${number}`).fill("Can I pay on Friday?");
+  await outbox.getByRole("button", { name: "Send reply" }).click();
+  await page.goto(`/debtors/${data.id}`);
+  const replies = page.getByTestId("debtor-replies");
+  await expect(replies).toContainText("Text message");
+  await expect(replies).toContainText("Can I pay on Friday?");
 });
