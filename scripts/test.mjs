@@ -35,7 +35,7 @@ const lanes = [
   ],
   [
     ["Build", "react-router", ["build"]],
-    // Both Workers dry-run deployed from the build (app ≤ 700 KiB, mail ≤ 250 KiB gzip) and every
+    // Both Workers dry-run deployed from the build (app ≤ 1,000 KiB, mail ≤ 520 KiB gzip) and every
     // page's first-load JavaScript within its budget.
     ["Bundle size", "node", ["scripts/check-bundles.mjs"]],
     // The unit tests need no build, but here they use the core the build leaves while tsc runs

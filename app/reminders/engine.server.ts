@@ -233,7 +233,8 @@ async function decideFiring(
   const rules = contactRules(contact);
   const windowMs = rules.windowDays * DAY_MS;
   // Loaded with the schedule over the contact window (an account cannot change its length).
-  const textZone = text.kind === "send" ? numberZone(text.to) : null;
+  // A text recorded 'skipped' (the month's texts used up) does not go: the e-mail keeps its own hours.
+  const textZone = text.kind === "send" && !text.skip ? numberZone(text.to) : null;
   const zones: [string, ...string[]] = textZone ? [debtor.timeZone, textZone] : [debtor.timeZone];
   const slot = nextContactSlotIn(now, zones, firing.debtorInstants, rules);
   const held = slot.at > now + EARLY_TOLERANCE_MS;

@@ -102,7 +102,9 @@ test.describe("a European user", () => {
   // The browser says German: the number format follows until the user chooses one in Settings.
   test.use({ locale: "de-DE" });
 
-  test("types 1.234,56 in their own format; the US writing is refused with how to type it", async ({ page }) => {
+  test("types 1.234,56 in their own format; the US writing is refused with how to type it, a landline as a mobile too", async ({
+    page,
+  }) => {
     await signInByRequest(page, { redirectTo: "/debtors-list" });
     await page.getByRole("button", { name: "Add Debtor" }).click();
     const dialog = page.getByRole("dialog", { name: "Add a new debtor" });
@@ -111,6 +113,10 @@ test.describe("a European user", () => {
     const debt = dialog.getByLabel("Amount of debt");
     await expect(debt).toHaveAttribute("placeholder", "For example 1.234,56");
     await debt.fill("1,234.56");
+    // A landline where a mobile is asked for (decisions/069): refused too, what was typed kept.
+    const mobile = dialog.getByLabel("Mobile number (optional)");
+    await mobile.fill("+49 30 901820");
+    await dialog.getByLabel("I may text this debtor").check();
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect(
       dialog.getByText(/^"1,234.56" is written in another number format than yours \(1\.234,56\)/),
@@ -118,8 +124,16 @@ test.describe("a European user", () => {
     await expect(debt).toHaveValue("1,234.56");
     await debt.fill("1.234,56");
     await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog.getByText("This is not a mobile number")).toBeVisible();
+    await expect(mobile).toHaveValue("+49 30 901820");
+    await expect(debt).toHaveValue("1.234,56");
+    await mobile.fill("+49 151 23456789");
+    await dialog.getByRole("button", { name: "Save" }).click();
     await expect(page.getByText("Debtor added").first()).toBeVisible();
     await expect(debtorEntry(page, "Europa GmbH")).toContainText("1,234.56");
+    const listed = (await (await page.request.get("/api/debtors")).json()) as { id: number; full_name: string }[];
+    await page.goto(`/debtors/${listed.find((d) => d.full_name === "Europa GmbH")?.id}`);
+    await expect(page.getByTestId("debtor-phone")).toHaveText("Mobile +4915123456789 · you may text them");
 
     // Choosing another format in Settings, and "99,90" refused in the US one: tests/integration/amounts.test.ts.
   });
