@@ -20,20 +20,20 @@ or point CHROMIUM_PATH at an existing Chromium binary, then run npm test again.\
   process.exit(1);
 }
 
-// Two lanes first, side by side on the 2 cores (each of their commands is mostly one thread): the
-// checks of the source (lint, both Workers' types, typegen and tsc) and the build with its budgets,
-// then the unit tests.
+// Two lanes first, side by side on the 2 cores (each of their commands is mostly one thread): typegen
+// and tsc; and lint, both Workers' types, the build with its budgets, then the unit tests.
 // Then the tests, which use both cores themselves and need the build. Steps stop at the first failure.
 const lanes = [
+  [
+    ["Type check", "react-router", ["typegen"]],
+    ["Type check", "tsc", ["--noEmit"]],
+  ],
+  // tsc is the longest step of the two lanes: lint and the Workers' own type check go beside it.
   [
     // Lint and format check (Biome, biome.json): no errors, no warnings, nothing left unformatted.
     ["Lint", "biome", ["check", "--error-on-warnings", "."]],
     // The committed worker-configuration.d.ts files must match both wrangler.toml files (`npm run cf-typegen`).
     ["Type check", "npm", ["run", "--silent", "cf-typecheck"]],
-    ["Type check", "react-router", ["typegen"]],
-    ["Type check", "tsc", ["--noEmit"]],
-  ],
-  [
     ["Build", "react-router", ["build"]],
     // Both Workers dry-run deployed from the build (app ≤ 1,000 KiB, mail ≤ 520 KiB gzip) and every
     // page's first-load JavaScript within its budget.
