@@ -1,4 +1,3 @@
-import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import { type Db, getDb } from "~/db/client.server";
 import { countriesOf } from "~/db/text-allowance";
 import { type StepChannel, sendsEmail, sendsText } from "~/domain/cadence";
@@ -11,12 +10,12 @@ import {
   contactWaitMessage,
   nextContactSlotIn,
 } from "~/domain/contact-rules";
-import { formatDateTime, formatDayOf } from "~/domain/dates";
+import { formatDateTime } from "~/domain/dates";
 import { deferralMessage, limitWait, recipientKey, type SendingLimits, sendingLimits } from "~/domain/limits";
 import { outstandingCents } from "~/domain/money";
 import { advancePast, cadencePlanOf, cadenceRunAfter, occurrenceKey, type ScheduleProgress } from "~/domain/occurrence";
-import { nextTextMonthStart, numberZone, textAllowedTo } from "~/domain/phone";
-import { effectivePlan, type Plan, textAllowanceMessage } from "~/domain/plans";
+import { numberZone, textAllowedTo } from "~/domain/phone";
+import { effectivePlan, type Plan } from "~/domain/plans";
 import { type PresetId, templateForStep } from "~/domain/presets";
 import type { Statement } from "~/domain/statement";
 import { toTone } from "~/domain/strategies";
@@ -35,6 +34,7 @@ import { textsAvailable } from "~/texts/index.server";
 import type { ReminderMessage } from "../../emails/reminder-message";
 import { type Firing, loadFiring, loadFirings } from "./firing.server";
 import { advanceSchedule, completeSchedule, currentAlarm, holdAtOccurrence } from "./occurrences.server";
+import { allowanceWait, textHeldStatements } from "./text-hold.server";
 
 /**
  * A due reminder on the mail queue (app/reminders/mail-queue.server.ts): its delivery row (already
@@ -304,10 +304,7 @@ function textStep(
   };
   const send = stepSend(channel, facts, { monthlyTexts: plan.monthlyTexts, used: firing.text.used });
   if (send.text === "none") return { kind: "email" };
-  if (send.text === "held") {
-    const until = nextTextMonthStart(now);
-    return { kind: "held", until, reason: textAllowanceMessage(plan, formatDayOf(until, firing.schedule.timeZone)) };
-  }
+  if (send.text === "held") return { kind: "held", ...allowanceWait(plan, now, debtor.timeZone, firing.user?.locale) };
   const mode = sendsEmail(channel) ? "both" : "text";
   return send.text === "skipped"
     ? { kind: "send", to: debtor.phone, mode, skip: `Not sent: ${ALLOWANCE_NOTE}; the e-mail of this step went.` }
@@ -327,16 +324,7 @@ export async function settleClaim(db: Db, claim: ClaimRequest, delivery: Deliver
       // A text step waiting for next month's texts: the user and the timeline are told the first
       // time (a row that already says so was told).
       if (claim.textHeld && delivery.error !== claim.paused.reason) {
-        await db.batch([
-          debtorEventInsert(db, {
-            ownerId: occurrence.ownerId,
-            debtorId: occurrence.debtorId,
-            type: "text_held",
-            detail: claim.paused.reason,
-            at: now,
-          }),
-          noticeInsert(db, { ownerId: occurrence.ownerId, debtorId: occurrence.debtorId, kind: "text_held", at: now }),
-        ]);
+        await db.batch([...textHeldStatements(db, occurrence, claim.paused.reason, now)]);
       }
       await recordDeferral(db, delivery.id, claim.paused.reason);
       return {

@@ -1,15 +1,12 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import { chunk, IDS_PER_STATEMENT, unique } from "~/db/chunk";
 import type { Db } from "~/db/client.server";
 import { deliveries, textMessages, textOptOuts, textSettings } from "~/db/schema";
 import { countriesOf, takeTextStatement } from "~/db/text-allowance";
-import { formatDayOf } from "~/domain/dates";
 import { recipientKey } from "~/domain/limits";
 import { formatMoney } from "~/domain/money";
 import type { Pacer } from "~/domain/pacer";
-import { nextTextMonthStart, textAllowedTo, textMonth } from "~/domain/phone";
-import { textAllowanceMessage } from "~/domain/plans";
+import { textAllowedTo, textMonth } from "~/domain/phone";
 import { localDateString } from "~/domain/schedule-time";
 import { DEFAULT_TEXT_TEMPLATE, overdueStatus, renderText, textOccurrenceKey } from "~/domain/text-message";
 import { ALLOWANCE_NOTE, NO_TEXT_MESSAGES, noTextReason } from "~/domain/text-reach";
@@ -20,6 +17,7 @@ import { sendText, textFatesOf, textsAvailable } from "~/texts/index.server";
 import { abandonOccurrence, markDeliveryFailed, markDeliverySent, recordDeliveryError } from "./deliveries.server";
 import type { MailJob } from "./engine.server";
 import type { MessageParts } from "./firing.server";
+import { allowanceWait, textHeldStatements } from "./text-hold.server";
 
 /**
  * The texts of a call of the mail queue's consumer (decisions/070). A text-only step's delivery is
@@ -254,8 +252,7 @@ async function textFactsOf(db: Db, config: ReturnType<typeof readConfig>, item: 
  */
 export async function holdForAllowance(db: Db, item: TextItem, now: number) {
   const { job, parts } = item;
-  const resumes = formatDayOf(nextTextMonthStart(now), parts.debtor.timeZone, parts.user.locale ?? undefined);
-  const reason = parts.plan ? textAllowanceMessage(parts.plan, resumes) : "Not sent: the account has no plan.";
+  const { reason } = allowanceWait(parts.plan, now, parts.debtor.timeZone, parts.user.locale);
   const [held] = await db
     .update(deliveries)
     .set({ status: "deferred", error: reason })
@@ -263,14 +260,7 @@ export async function holdForAllowance(db: Db, item: TextItem, now: number) {
     .returning({ id: deliveries.id });
   if (!held) return;
   await db.batch([
-    debtorEventInsert(db, {
-      ownerId: parts.debtor.ownerId,
-      debtorId: parts.debtor.id,
-      type: "text_held",
-      detail: reason,
-      at: now,
-    }),
-    noticeInsert(db, { ownerId: parts.debtor.ownerId, debtorId: parts.debtor.id, kind: "text_held", at: now }),
+    ...textHeldStatements(db, { ownerId: parts.debtor.ownerId, debtorId: parts.debtor.id }, reason, now),
   ]);
 }
 

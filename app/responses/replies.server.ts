@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import { debtorEventInsert, noticeInsert } from "~/activity/index.server";
 import { chunk } from "~/db/chunk";
 import { type Db, getDb } from "~/db/client.server";
@@ -13,6 +13,7 @@ import type { AppConfig } from "~/platform/config.server";
 import { linkOrigin } from "~/platform/config.server";
 import type { OwnerScope } from "~/platform/scope.server";
 import { commit, type HandleHow, handleRepliesOf, type ResumeOutcome } from "~/reminders/index.server";
+import { consentStatement } from "./text-opt-outs.server";
 
 /**
  * Replies come home (docs/decisions/020-inbound-replies.md):
@@ -230,19 +231,7 @@ export async function receiveText(
             ),
     );
     // The debtors' consent follows: STOP ends it; START is the debtor's own consent, recorded as such.
-    const consents = chunk(ownerIds, 90).map((owners) =>
-      keyword === "stop"
-        ? db
-            .update(debtors)
-            .set({ textConsentAt: null, textConsentBy: null, updatedAt: now })
-            .where(
-              and(eq(debtors.phone, text.from), inArray(debtors.ownerId, owners), isNotNull(debtors.textConsentAt)),
-            )
-        : db
-            .update(debtors)
-            .set({ textConsentAt: now, textConsentBy: `START from ${text.from}`, updatedAt: now })
-            .where(and(eq(debtors.phone, text.from), inArray(debtors.ownerId, owners), isNull(debtors.textConsentAt))),
-    );
+    const consents = chunk(ownerIds, 90).map((owners) => consentStatement(db, keyword, owners, text.from, now));
     const [first, ...rest] = changes;
     if (!first) return { ok: true, kind: keyword, ownerIds: [] };
     await db.batch([first, ...rest, ...consents, ...told]);

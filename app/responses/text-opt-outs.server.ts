@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { debtors, textOptOuts } from "~/db/schema";
 
@@ -8,6 +8,34 @@ import { debtors, textOptOuts } from "~/db/schema";
  * same number at another user is not. The caller tells the user and writes the timeline (it knows
  * the message); these only change what may be sent, each in one batch.
  */
+
+/**
+ * The consent to text `phone` ended for every debtor of `owners` that carries it (a STOP), or given
+ * back as the debtor's own ("START from <number>") where it had none (a START). One statement for
+ * one owner here and for all the owners a keyword reached (receiveText); the caller keeps `owners`
+ * under D1's bound values (90 with the four others).
+ */
+export function consentStatement(
+  db: Db,
+  keyword: "stop" | "start",
+  owners: readonly string[],
+  phone: string,
+  now: number,
+  extra?: SQL,
+) {
+  const reached = and(eq(debtors.phone, phone), inArray(debtors.ownerId, [...owners]), extra);
+  return keyword === "stop"
+    ? db
+        .update(debtors)
+        .set({ textConsentAt: null, textConsentBy: null, updatedAt: now })
+        .where(and(reached, sql`${debtors.textConsentAt} IS NOT NULL`))
+        .returning({ id: debtors.id })
+    : db
+        .update(debtors)
+        .set({ textConsentAt: now, textConsentBy: `START from ${phone}`, updatedAt: now })
+        .where(and(reached, sql`${debtors.textConsentAt} IS NULL`))
+        .returning({ id: debtors.id });
+}
 
 /**
  * The number opted out of `ownerId`'s texts at once: the text_opt_outs row (kept once, its first
@@ -24,11 +52,7 @@ export async function optOutNumber(
 ): Promise<{ debtorIds: number[] }> {
   const [, ended] = await db.batch([
     db.insert(textOptOuts).values({ ownerId, number: phone, source, at: now }).onConflictDoNothing(),
-    db
-      .update(debtors)
-      .set({ textConsentAt: null, textConsentBy: null, updatedAt: now })
-      .where(and(eq(debtors.ownerId, ownerId), eq(debtors.phone, phone), sql`${debtors.textConsentAt} IS NOT NULL`))
-      .returning({ id: debtors.id }),
+    consentStatement(db, "stop", [ownerId], phone, now),
   ]);
   return { debtorIds: ended.map((row) => row.id) };
 }
@@ -42,13 +66,7 @@ export async function optOutNumber(
 export async function optInNumber(db: Db, ownerId: string, phone: string, now = Date.now()) {
   const stopped = sql`EXISTS (SELECT 1 FROM ${textOptOuts} WHERE ${textOptOuts.ownerId} = ${ownerId} AND ${textOptOuts.number} = ${phone} AND ${textOptOuts.source} != 'user')`;
   const [consented] = await db.batch([
-    db
-      .update(debtors)
-      .set({ textConsentAt: now, textConsentBy: `START from ${phone}`, updatedAt: now })
-      .where(
-        and(eq(debtors.ownerId, ownerId), eq(debtors.phone, phone), sql`${debtors.textConsentAt} IS NULL`, stopped),
-      )
-      .returning({ id: debtors.id }),
+    consentStatement(db, "start", [ownerId], phone, now, stopped),
     db
       .delete(textOptOuts)
       .where(and(eq(textOptOuts.ownerId, ownerId), eq(textOptOuts.number, phone), ne(textOptOuts.source, "user"))),
