@@ -11,12 +11,14 @@ import { FormStatus } from "~/components/ui/form-status";
 import { FieldError, Label } from "~/components/ui/input";
 import { getDb } from "~/db/client.server";
 import { saveTextSettingsStatement, saveTextTemplateStatement, textSettingsOf, textsUsed } from "~/db/text-allowance";
+import { formatDayOf } from "~/domain/dates";
 import { formatCount } from "~/domain/intl";
 import { nextTextMonthStart, REGISTERED_SENDER_COUNTRIES, TEXT_COUNTRIES, textMonth } from "~/domain/phone";
 import { effectivePlan, textAllowanceLine } from "~/domain/plans";
 import { DEFAULT_TEXT_TEMPLATE, TEXT_MAX_CHARS, TEXT_PLACEHOLDERS, TEXT_STOP_LINE } from "~/domain/text-message";
 import { LONGEST_SAMPLE_FACTS, TEXT_PLACEHOLDER_HELP, textCountLine, textPreview } from "~/domain/text-preview";
 import { intentOf, readForm, reply } from "~/platform/action-result.server";
+import { requestNumberLocale } from "~/platform/locale.server";
 import { TEXT_INTENTS } from "~/schemas/intents";
 import { SOMETHING_WRONG } from "~/schemas/messages";
 import { textSettingsSchema } from "~/schemas/text-settings";
@@ -40,7 +42,7 @@ const TEXTS_UNAVAILABLE = "Text messages are not available yet: every reminder g
  * longest preview. Where no text can be sent (production without Twilio) it says so and offers
  * nothing.
  */
-export async function loader({ context, url }: Route.LoaderArgs) {
+export async function loader({ context, url, request }: Route.LoaderArgs) {
   const user = await requireUser(context, url);
   const { env, config } = getApp(context);
   if (!textsAvailable(config)) return { available: false as const };
@@ -54,7 +56,8 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     settings,
     used,
     plan: plan ? { name: plan.name, monthlyTexts: plan.monthlyTexts, line: textAllowanceLine(plan) } : null,
-    renewsOn: new Date(nextTextMonthStart(now)).toISOString().slice(0, 10),
+    // The month is UTC's (the allowance's own), written in the user's date format.
+    renewsOn: formatDayOf(nextTextMonthStart(now), "UTC", requestNumberLocale(request, user)),
   };
 }
 

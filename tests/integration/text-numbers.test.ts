@@ -115,6 +115,8 @@ describe("Settings → Text messages", () => {
     expect(page).toContain("carriers deliver business texts only from a registered sender");
     // A new account is in the trial, on the Medium plan.
     expect(page).toContain("0 of 100 text messages used this month on your Medium plan");
+    // When it renews, in the user's date format (the first of next month), never an ISO date.
+    expect(page).toMatch(/\(renews [A-Z][a-z]{2} 1, \d{4}\)/);
 
     const saved = await formAction("/iam/texts", { intent: "texts-save", enabled: "on", countries: "GB" }, user.cookie);
     expect(saved.status, JSON.stringify(saved.data)).toBe(200);
