@@ -26,10 +26,6 @@ describe("text allowance", () => {
       "Up to 100 text messages a month, to the countries you enable",
       "Up to 500 text messages a month, to the countries you enable",
     ]);
-    // The spec's "daily and omnichannel reminders", only where a plan sends daily and by text.
-    expect(
-      PLANS.map((p) => planFeatures(p, 2000).includes("Daily and omnichannel reminders: e-mail and text messages")),
-    ).toEqual([false, true, true]);
     expect(textAllowanceMessage(getPlan("medium"), "1 Dec 2026")).toBe(
       "Your Medium plan's 100 text messages this month are used. Texts go again on 1 Dec 2026, or upgrade on the Pricing page.",
     );

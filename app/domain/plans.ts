@@ -119,8 +119,6 @@ export function planFeatures(plan: Plan, accountMaxDebtors: number): string[] {
     `Up to ${formatCount(maxDebtors)} debtors`,
     all ? `Every reminder frequency: ${freq}` : `${freq[0]?.toUpperCase()}${freq.slice(1)} reminders (no daily ones)`,
     `Up to ${formatCount(plan.dailyReminders)} reminders a day`,
-    // The spec's words for the top plan, true of every plan that sends daily and texts.
-    ...(all && plan.monthlyTexts > 0 ? ["Daily and omnichannel reminders: e-mail and text messages"] : []),
     `All ${TEMPLATE_COUNT} e-mail templates in ${TONE_COUNT} tones`,
     textAllowanceLine(plan),
   ];
